@@ -1,0 +1,459 @@
+"""Generate schemas/*.schema.json from the per-version key tables below.
+
+The tables are the project's knowledge of which keys and values each collector generation
+accepts (profiling_options_facts.md sections 3-5). Run `python tools/gen_schemas.py` after
+editing them; tests/test_schemas.py fails when the committed schemas are out of date.
+
+Each key's domain is a small descriptor; per-version schemas are rendered from the
+descriptors, `any` is their per-key union (accept what some version accepts) and
+`portable` their intersection (accept what every version accepts).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_DIR = ROOT / "schemas"
+ID_BASE = "https://flake8-npuprof.invalid/schemas/"
+
+BASE_METRICS = ["ArithmeticUtilization", "PipeUtilization", "Memory", "MemoryL0", "MemoryUB",
+                "ResourceConflictRatio"]
+# Names some product accepts on top of the base list (per-product lists: data/products.json).
+EXTRA_METRICS = ["L2Cache", "MemoryAccess", "PipeUtilizationExct", "PipelineExecuteUtilization"]
+ALL_METRICS = BASE_METRICS + EXTRA_METRICS
+
+# Characters the collector refuses in `output` (param_validation.cpp).
+OUTPUT_FORBIDDEN = "\n\f\r\b\t\v\x7f\"'\\%><|&$;`"
+
+FREQ_RANGES = {
+    "sys_hardware_mem_freq": (1, 100),
+    "sys_io_sampling_freq": (1, 100),
+    "sys_interconnection_freq": (1, 50),
+    "dvpp_freq": (1, 100),
+    "host_sys_usage_freq": (1, 50),
+    "instr_profiling_freq": (300, 30000),
+}
+
+
+def switch(*extra):
+    return {"kind": "enum", "values": ["on", "off", ""] + list(extra)}
+
+
+def enum(*values):
+    return {"kind": "enum", "values": list(values)}
+
+
+def freq(key, types, hi=None):
+    lo, top = FREQ_RANGES[key]
+    return {"kind": "freq", "types": sorted(types), "min": lo, "max": hi or top}
+
+
+def metrics(custom_max_events, custom_max_event, custom_max_len):
+    return {"kind": "metrics", "names": ALL_METRICS + [""],
+            "custom": {"max_events": custom_max_events, "max_event": custom_max_event,
+                       "max_len": custom_max_len}}
+
+
+def comma_list(*items):
+    return {"kind": "list", "items": list(items)}
+
+
+STRING = {"kind": "string"}
+ANY = {"kind": "any"}
+PATH = {"kind": "path"}
+STORAGE = {"kind": "storage"}
+TRAINING_TRACE = {"kind": "enum", "values": ["on", ""]}  # GE: anything else non-empty is an error
+
+
+def legacy_generation(freq_types):
+    """Keys of the 2022-09 → 2025-12 collectors (protobuf era and the nlohmann rewrite)."""
+    keys = {
+        "output": PATH,
+        "storage_limit": STORAGE,
+        "training_trace": TRAINING_TRACE,
+        # code accepts on/off only; docs 7.0+ list l0/l1 too: accept them (no false positive)
+        "task_trace": switch("l0", "l1"),
+        "task_time": switch("l0", "l1"),
+        "aicpu": switch(),
+        "hccl": switch(),
+        "l2": switch(),
+        "msproftx": switch(),
+        "runtime_api": switch(),
+        "power": STRING,
+        "fp_point": STRING,
+        "bp_point": STRING,
+        "aic_metrics": metrics(8, 0x6E, 70),
+        "aiv_metrics": metrics(8, 0x6E, 70),
+        "host_sys": comma_list("cpu", "mem"),
+        "host_sys_usage": comma_list("cpu", "mem"),
+        # Ascend 310 takes capacity/bandwidth instead of read/write (product data narrows it)
+        "llc_profiling": enum("read", "write", "capacity", "bandwidth", ""),
+    }
+    for key in FREQ_RANGES:
+        keys[key] = freq(key, freq_types)
+    return keys
+
+
+def oam_generation(task_time: bool, internal_9_0: bool):
+    """Keys of the hicann/oam-tools collectors (8.5.0, 9.0.0, 9.1.0)."""
+    keys = {
+        "output": PATH,
+        "storage_limit": STORAGE,
+        "training_trace": TRAINING_TRACE,
+        "task_trace": switch("l0", "l1", "l2", "l3"),
+        "aicpu": switch(),
+        "hccl": switch(),
+        "l2": switch(),
+        "msproftx": switch(),
+        "runtime_api": switch(),
+        "instr_profiling": switch(),
+        "fp_point": STRING,
+        "bp_point": STRING,
+        # 8.5+ bounds Custom: by the chip's PMU counters and no longer checks 0x6E
+        "aic_metrics": metrics(None, None, None),
+        "host_sys": comma_list("cpu", "mem", "disk", "network", "osrt", "numa"),
+        "host_sys_usage": comma_list("cpu", "mem"),
+        "llc_profiling": enum("read", "write", ""),
+        "task_block": STRING,
+        "task_memory": STRING,
+        "fwk_schedule": enum(""),  # its checker rejects every non-empty value
+        "sys_lp_freq": ANY,
+        # only range-checked when instr_profiling is "on" (see CONDITIONAL below)
+        "instr_profiling_freq": ANY,
+    }
+    for key in FREQ_RANGES:
+        if key != "instr_profiling_freq":
+            keys[key] = freq(key, ["integer"], hi=10000 if key == "sys_hardware_mem_freq" else None)
+    if internal_9_0:
+        keys["task_tsfw"] = STRING
+        keys["sys_mem_serviceflow"] = STRING
+    if task_time:
+        keys["task_time"] = switch("l0", "l1", "l2", "l3")
+    return keys
+
+
+# Protobuf JSON parsing (collector up to 2023-12) also accepts lowerCamelCase field names.
+def camel(key):
+    head, *rest = key.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+VERSIONS = {
+    "7.0": {
+        "title": "CANN 7.0 (protobuf-era collector, 2022-09 to 2023-12)",
+        "keys": legacy_generation(["integer", "string"]),
+        "camel_aliases": True,
+        "output_required": True,
+        "instr_exclusive": True,
+        "conditional_instr": False,
+    },
+    "8.0": {
+        "title": "CANN 8.0 to 8.3 (nlohmann collector, 2024-01 to 2025-12)",
+        "keys": legacy_generation(["string"]),
+        "camel_aliases": False,
+        "output_required": True,
+        "instr_exclusive": True,
+        "conditional_instr": False,
+    },
+    "8.5": {
+        "title": "CANN 8.5 (oam-tools 8.5.0 collector)",
+        "keys": oam_generation(task_time=False, internal_9_0=True),
+        "camel_aliases": False,
+        "output_required": False,
+        "instr_exclusive": False,
+        "conditional_instr": True,
+    },
+    "9.0": {
+        # sources disagree on whether task_tsfw/sys_mem_serviceflow left in 9.0.0 or 9.1.0;
+        # keep them here so no accepted key is reported
+        "title": "CANN 9.0 (oam-tools 9.0.0 collector)",
+        "keys": oam_generation(task_time=True, internal_9_0=True),
+        "camel_aliases": False,
+        "output_required": False,
+        "instr_exclusive": False,
+        "conditional_instr": True,
+    },
+    "9.1": {
+        "title": "CANN 9.1 (oam-tools 9.1.0 collector)",
+        "keys": oam_generation(task_time=True, internal_9_0=False),
+        "camel_aliases": False,
+        "output_required": False,
+        "instr_exclusive": False,
+        "conditional_instr": True,
+    },
+}
+
+# Switches that may not be on together with instr_profiling_freq before 8.5
+# (CheckInstrAndTaskParamBothSet).
+INSTR_CONFLICTS = ["task_time", "task_trace", "training_trace", "aicpu", "l2", "hccl", "runtime_api",
+                   "aic_metrics", "aiv_metrics"]
+
+
+# ---------------------------------------------------------------- regex helpers
+
+def _range_regex(lo: int, hi: int) -> str:
+    """Regex for the decimal integers lo..hi (no sign, no leading zeros)."""
+    parts = []
+
+    def span(a: str, b: str) -> str:
+        # a and b have equal length; digits-wise range
+        if a == b:
+            return a
+        if len(a) == 1:
+            return f"[{a}-{b}]"
+        if a[0] == b[0]:
+            return a[0] + "(?:" + span(a[1:], b[1:]) + ")"
+        out = []
+        if a[1:] != "0" * (len(a) - 1):
+            out.append(a[0] + "(?:" + span(a[1:], "9" * (len(a) - 1)) + ")")
+            first = int(a[0]) + 1
+        else:
+            first = int(a[0])
+        if b[1:] != "9" * (len(b) - 1):
+            last = int(b[0]) - 1
+            tail = b[0] + "(?:" + span("0" * (len(b) - 1), b[1:]) + ")"
+        else:
+            last = int(b[0])
+            tail = None
+        if first <= last:
+            digit = str(first) if first == last else f"[{first}-{last}]"
+            rest = len(a) - 1
+            out.append(digit + ("[0-9]" if rest == 1 else "[0-9]{%d}" % rest))
+        if tail:
+            out.append(tail)
+        return "(?:" + "|".join(out) + ")"
+
+    for width in range(len(str(lo)), len(str(hi)) + 1):
+        a = max(lo, 10 ** (width - 1) if width > 1 else 0)
+        b = min(hi, 10 ** width - 1)
+        if a <= b:
+            parts.append(span(str(a), str(b)))
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _hex_range_regex(lo: int, hi: int) -> str:
+    """Regex for hex numbers lo..hi without prefix (case-insensitive digits, lo >= 1)."""
+    alts = []
+    for n in range(lo, hi + 1):
+        alts.append(format(n, "x"))
+    # compact enough for the small ranges used here: group by first digit
+    by_len = {}
+    for a in alts:
+        by_len.setdefault(len(a), []).append(a)
+    out = []
+    for width, items in sorted(by_len.items()):
+        if width == 1:
+            out.append("[" + "".join(i for i in items) + "]")
+        else:
+            heads = {}
+            for i in items:
+                heads.setdefault(i[0], []).append(i[1])
+            for h, tails in heads.items():
+                out.append(h + "[" + "".join(tails) + "]")
+    pattern = "(?:" + "|".join(out) + ")"
+    # accept upper-case hex digits too
+    for digit in "abcdef":
+        pattern = pattern.replace(digit, digit + digit.upper())
+    return pattern
+
+
+def _custom_pattern(custom) -> str:
+    if custom["max_event"] is None:
+        event = "(?:0[xX][0-9a-fA-F]+|[0-9]+)"
+    else:
+        event = ("(?:0[xX]0*" + _hex_range_regex(1, custom["max_event"]) + "|0*"
+                 + _range_regex(1, custom["max_event"]) + ")")
+    rep = "*" if custom["max_events"] is None else "{0,%d}" % (custom["max_events"] - 1)
+    return "^Custom:" + event + "(?:," + event + ")" + rep + "$"
+
+
+def _list_pattern(items) -> str:
+    item = "(?:" + "|".join(items) + ")"
+    return "^" + item + "(?:," + item + ")*$"
+
+
+STORAGE_PATTERN = "^0*" + _range_regex(200, 4294967295) + "MB$"
+OUTPUT_PATTERN = "^[^" + "".join(
+    {"\n": "\\n", "\f": "\\f", "\r": "\\r", "\b": "\\x08", "\t": "\\t", "\v": "\\v",
+     "\x7f": "\\x7f", "\\": "\\\\", "]": "\\]", "^": "\\^", "-": "\\-"}.get(c, c)
+    for c in OUTPUT_FORBIDDEN) + "]*$"
+
+
+# ---------------------------------------------------------------- rendering
+
+def render(desc) -> dict:
+    kind = desc["kind"]
+    if kind == "enum":
+        return {"type": "string", "enum": desc["values"]}
+    if kind == "string":
+        return {"type": "string"}
+    if kind == "any":
+        return {}
+    if kind == "never":
+        return {"not": {}}
+    if kind == "path":
+        return {"type": "string", "minLength": 1, "maxLength": 1024, "pattern": OUTPUT_PATTERN}
+    if kind == "storage":
+        return {"type": "string", "pattern": STORAGE_PATTERN}
+    if kind == "list":
+        return {"type": "string", "anyOf": [{"const": ""}, {"pattern": _list_pattern(desc["items"])}]}
+    if kind == "freq":
+        out = {"type": desc["types"][0] if len(desc["types"]) == 1 else desc["types"]}
+        if "integer" in desc["types"]:
+            out["minimum"] = desc["min"]
+            out["maximum"] = desc["max"]
+        if "string" in desc["types"]:
+            out["pattern"] = "^0*" + _range_regex(desc["min"], desc["max"]) + "$"
+        return out
+    if kind == "metrics":
+        custom = {"type": "string", "pattern": _custom_pattern(desc["custom"])}
+        if desc["custom"]["max_len"]:
+            custom["maxLength"] = desc["custom"]["max_len"]
+        return {"type": "string", "anyOf": [{"enum": desc["names"]}, custom]}
+    raise ValueError(kind)
+
+
+def merge(a, b, union: bool):
+    """Union or intersection of two key domains."""
+    if a == b:
+        return a
+    if union and (a["kind"] == "any" or b["kind"] == "any"):
+        return {"kind": "any"}
+    if not union and a["kind"] == "any":
+        return b
+    if not union and b["kind"] == "any":
+        return a
+    if a["kind"] != b["kind"]:
+        if union:
+            return {"kind": "any"}
+        return {"kind": "never"}
+    kind = a["kind"]
+    pick = (lambda x, y: sorted(set(x) | set(y), key=(list(x) + list(y)).index)) if union else \
+        (lambda x, y: [v for v in x if v in y])
+    if kind in ("enum",):
+        return {"kind": kind, "values": pick(a["values"], b["values"])}
+    if kind == "list":
+        return {"kind": kind, "items": pick(a["items"], b["items"])}
+    if kind == "freq":
+        types = pick(a["types"], b["types"])
+        if not types:
+            return {"kind": "never"}
+        lo = min if union else max
+        hi = max if union else min
+        return {"kind": "freq", "types": sorted(types), "min": lo(a["min"], b["min"]),
+                "max": hi(a["max"], b["max"])}
+    if kind == "metrics":
+        def lax(x, y):
+            if x is None or y is None:
+                return None if union else (x if y is None else y)
+            return max(x, y) if union else min(x, y)
+        custom = {k: lax(a["custom"][k], b["custom"][k]) for k in a["custom"]}
+        return {"kind": kind, "names": pick(a["names"], b["names"]), "custom": custom}
+    raise ValueError(kind)
+
+
+def version_schema(name, spec) -> dict:
+    props = {}
+    for key, desc in spec["keys"].items():
+        props[key] = render(desc)
+        if spec["camel_aliases"] and camel(key) != key:
+            props[camel(key)] = render(desc)
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": ID_BASE + f"profiling_options.cann-{name}.schema.json",
+        "title": f"Ascend profiling_options for {spec['title']}",
+        "description": ("The JSON object given as profiling_options / PROFILING_OPTIONS to the "
+                        "Ascend TensorFlow adapter, as GE and the msprof collector of this "
+                        "version accept it. Product-specific limits (aic_metrics per chip, "
+                        "switches a chip drops) are in flake8_npuprof/data/products.json."),
+        "type": "object",
+        "properties": props,
+        "additionalProperties": False,
+    }
+    if spec["output_required"]:
+        schema["required"] = ["output"]
+    if spec["instr_exclusive"]:
+        schema["dependentSchemas"] = {"instr_profiling_freq": instr_exclusive_schema(props)}
+    if spec["conditional_instr"]:
+        schema["if"] = {"required": ["instr_profiling"], "properties": {"instr_profiling": {"const": "on"}}}
+        schema["then"] = {"properties": {"instr_profiling_freq": render(
+            {"kind": "freq", "types": ["integer"], "min": 300, "max": 30000})}}
+    schema["x-npuprof"] = {"target": name, "generated_by": "tools/gen_schemas.py"}
+    return schema
+
+
+def instr_exclusive_schema(props) -> dict:
+    off = {}
+    for key in INSTR_CONFLICTS:
+        if key in props:
+            off[key] = {"enum": [""]} if key.endswith("_metrics") else {"enum": ["off", ""]}
+    return {"properties": off}
+
+
+def combined(name, union: bool) -> dict:
+    specs = list(VERSIONS.values())
+    keys = {}
+    for spec in specs:
+        for key, desc in spec["keys"].items():
+            if key in keys:
+                keys[key] = merge(keys[key], desc, union)
+            else:
+                keys[key] = desc
+    if not union:
+        keys = {k: d for k, d in keys.items() if all(k in s["keys"] for s in specs)}
+        for spec in specs:
+            for key in keys:
+                keys[key] = merge(keys[key], spec["keys"][key], union)
+    spec = {
+        "title": ("any supported CANN version (accepts what at least one version accepts)" if union
+                  else "every supported CANN version (accepts only what all versions accept)"),
+        "keys": keys,
+        "camel_aliases": False,
+        "output_required": not union,
+        "instr_exclusive": not union,
+        "conditional_instr": False,
+    }
+    schema = version_schema(name, spec)
+    if union:
+        # the protobuf-era collector (7.0) also took lowerCamelCase field names
+        for key, desc in VERSIONS["7.0"]["keys"].items():
+            if camel(key) != key:
+                schema["properties"][camel(key)] = render(desc)
+    schema["$id"] = ID_BASE + f"profiling_options.{name}.schema.json"
+    schema["x-npuprof"]["versions"] = list(VERSIONS)
+    return schema
+
+
+def all_schemas() -> dict:
+    out = {f"profiling_options.cann-{v}.schema.json": version_schema(v, spec) for v, spec in VERSIONS.items()}
+    out["profiling_options.any.schema.json"] = combined("any", union=True)
+    out["profiling_options.portable.schema.json"] = combined("portable", union=False)
+    return out
+
+
+def dump(schema) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv=None) -> int:
+    check = "--check" in (argv or sys.argv[1:])
+    stale = []
+    for fname, schema in all_schemas().items():
+        path = SCHEMA_DIR / fname
+        text = dump(schema)
+        if check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(fname)
+        else:
+            path.write_text(text, encoding="utf-8")
+    if stale:
+        print("stale schemas: " + ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
