@@ -1,0 +1,98 @@
+"""The pipeline: prefilter → sites → values → setups → findings, for one file."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, List, NamedTuple, Optional
+
+from .model import Edit, Finding, Fix, Issue
+from .prefilter import might_configure_profiling
+from .source import SourceText, StrValue
+from .targets import Target
+from .values import place
+
+
+class Settings(NamedTuple):
+    target: Target = Target()
+    preflight: bool = False
+    graph: Optional[str] = None
+    cwd: Optional[str] = None
+
+
+class Context:
+    """Everything the rules share for one file, and where they put their findings."""
+
+    def __init__(self, src: SourceText, tree: ast.AST, filename: str, settings: Settings):
+        from .sites import collect
+        from .values import Values
+        self.src = src
+        self.tree = tree
+        self.filename = filename
+        self.settings = settings
+        self.target = settings.target
+        self.sites = collect(tree)
+        self.values = Values(src, self.sites, tree, resolver=None)
+        self.findings: List[Finding] = []
+        self._seen = set()
+
+    # ---- reporting
+
+    def report(self, code: str, start: int, end: int, message: str, fix: Optional[Fix] = None) -> None:
+        key = (code, start, message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        line, col = self.src.position(start)
+        end_line, end_col = self.src.position(max(end, start))
+        self.findings.append(Finding(code, message, start, end, line, col, end_line, end_col, fix))
+
+    def report_node(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+        self.report(code, self.src.node_start(node), self.src.node_end(node), message, fix)
+
+    def report_issue(self, issue: Issue, value: StrValue, suffix: str = "") -> None:
+        start, end = place(value, issue.i, issue.j)
+        fix = self.map_fix(issue, value)
+        self.report(issue.code, start, end, issue.message + suffix, fix)
+
+    def map_fix(self, issue: Issue, value: StrValue) -> Optional[Fix]:
+        """Turn a fix on the options text into source edits, when every edit is local."""
+        if issue.fix is None:
+            return None
+        from .fixes import text_edits_to_source
+        edits = text_edits_to_source(self.src, value, issue.fix.edits)
+        if edits is None:
+            return None
+        return Fix(tuple(edits), issue.fix.safe, issue.fix.title)
+
+    def pos(self, node: ast.AST) -> int:
+        return self.sites.pos.get(id(node), 0)
+
+
+def internal_error(exc: BaseException) -> Finding:
+    name = type(exc).__name__
+    detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+    message = (f"NPP000 internal error while analysing this file ({name}: {detail}); the other NPP "
+               "checks were skipped for it; please report this with the file")
+    return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
+
+
+def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
+            settings: Settings = Settings()) -> List[Finding]:
+    """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
+    if not might_configure_profiling(text):
+        return []
+    try:
+        if tree is None:
+            try:
+                tree = ast.parse(text, filename)
+            except (SyntaxError, ValueError):
+                return []                   # flake8 reports E999; nothing for us to say
+        src = SourceText(text)
+        ctx = Context(src, tree, filename, settings)
+        from .checks import run_all
+        run_all(ctx)
+        return sorted(ctx.findings, key=Finding.sort_key)
+    except RecursionError as exc:
+        return [internal_error(exc)]
+    except Exception as exc:               # never crash flake8: report instead
+        return [internal_error(exc)]

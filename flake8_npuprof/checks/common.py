@@ -1,0 +1,52 @@
+"""Helpers the route checks share: running the NPP1xx checks on an options expression."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ..values import Strings
+from .options import check_options
+from .hygiene import check_option_hygiene
+
+
+def options_strings(ctx, node: ast.AST, scope, pos: int) -> Strings:
+    return ctx.values.strings(node, scope, pos)
+
+
+def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bool]) -> Strings:
+    """Report NPP1xx/NPP2xx issues of the options an expression evaluates to.
+
+    With several candidate values, only issues found in every candidate are reported.
+    Returns the resolved strings so callers can reason about emptiness.
+    """
+    strings = options_strings(ctx, node, scope, pos)
+    cands = strings.candidates
+    if not cands:
+        ctx.report_node("NPP190", node, _undetermined(strings))
+        return strings
+    reports = [check_options(c.text, ctx.target, mode_on) for c in cands]
+    if any(r.unknown for r in reports):
+        ctx.report_node("NPP190", node, "profiling_options depend on a value that cannot be determined "
+                        "statically where a key or the JSON structure should be; nothing was checked here")
+    if all(r.empty for r in reports):
+        return strings
+    hygiene = [check_option_hygiene(c.text, r.doc) for c, r in zip(cands, reports)]
+    per_candidate = [list(r.issues) + h for r, h in zip(reports, hygiene)]
+    common = set.intersection(*[{(x.code, x.key) for x in issues} for issues in per_candidate])
+    suffix = ""
+    if len(cands) > 1:
+        suffix = " (in every value this expression can take)"
+    notes = cands[0].notes
+    if notes and len(cands) == 1:
+        suffix = f" (checked {notes[0]})"
+    for issue in per_candidate[0]:
+        if (issue.code, issue.key) in common:
+            ctx.report_issue(issue, cands[0], suffix)
+    return strings
+
+
+def _undetermined(strings: Strings) -> str:
+    reason = f" ({strings.reason})" if strings.reason else ""
+    return (f"profiling_options cannot be determined statically{reason}: nothing was checked here; "
+            "a literal or json.dumps({...}) of known values can be checked")

@@ -1,0 +1,241 @@
+"""Checks of the NpuOptimizer custom-optimizer route (ConfigProto parameter_map)."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from typing import List, Optional
+
+from ..model import Edit, Fix
+from ..setups import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
+from ..sites import Entry, ParamSet
+from ..values import truthy, unwrap
+from .common import check_options_expr
+
+DEFAULT_OPTIONS = ('{"output":"./","training_trace":"on","task_trace":"on","hccl":"on","aicpu":"on",'
+                   '"aic_metrics":"PipeUtilization","msproftx":"off"}')
+
+
+def check(ctx) -> None:
+    for entry in ctx.sites.entries:
+        _check_name(ctx, entry)
+    for setup in npu_setups(ctx.sites):
+        _check_duplicates(ctx, setup)
+        _check_fields(ctx, setup)
+        mode_on = _mode(ctx, setup)
+        options = setup.last("profiling_options")
+        if options is not None and options.field == "s":
+            _check_str_field(ctx, options)
+            strings = check_options_expr(ctx, options.value, options.scope, ctx.pos(options.stmt), mode_on)
+            empty = bool(strings.candidates) and all(not c.text.strip() for c in strings.candidates)
+        else:
+            empty = options is None
+        mode = setup.last("profiling_mode")
+        if mode_on and empty and mode is not None:
+            ctx.report_node(
+                "NPP002", mode.target,
+                "profiling is switched on without profiling_options: the adapter (r1.8+) substitutes its "
+                'defaults (output "./", training/task trace, hccl, aicpu, PipeUtilization) and r1.2-r1.7 '
+                'abort ("profiling_options must be set when use profiling"); set profiling_options '
+                "explicitly")
+        _check_dump(ctx, setup, mode_on)
+
+
+def _mode(ctx, setup: Setup) -> Optional[bool]:
+    mode = setup.last("profiling_mode")
+    if mode is None:
+        return None
+    if mode.field != "b":
+        return False
+    values = ctx.values.scalars(mode.value, mode.scope, ctx.pos(mode.stmt))
+    if not values.candidates:
+        return None
+    for v in values.candidates:
+        if isinstance(v, (str, bytes, float)) or v is None:
+            return None
+    return truthy(values.candidates)
+
+
+# ---------------------------------------------------------------- NPP003
+
+def _check_name(ctx, entry: Entry) -> None:
+    npu_keys = [p for p in entry.params if p.key in NPU_PARAMS]
+    if not npu_keys:
+        return
+    name, node = entry_name(entry)
+    if node is None:
+        if entry.used_elsewhere or entry.bound_to is None and not entry.params:
+            return
+        ctx.report_node("NPP003", entry.call,
+                        "this custom optimizer gets NPU parameters but no name: the adapter reads only "
+                        f'entries named "{NPU_OPTIMIZER}", so none of its settings apply; set '
+                        f'.name = "{NPU_OPTIMIZER}"')
+        return
+    if name is None:
+        strings = ctx.values.strings(node, entry.scope, ctx.pos(node))
+        texts = {c.text for c in strings.candidates}
+        if len(texts) != 1 or not strings.candidates:
+            return
+        name = texts.pop()
+        if name == NPU_OPTIMIZER:
+            return
+        ctx.report_node("NPP003", node, _name_message(name))
+        return
+    if name == NPU_OPTIMIZER:
+        return
+    fix = None
+    close = difflib.get_close_matches(name, [NPU_OPTIMIZER], n=1, cutoff=0.6)
+    if close or name.lower().replace("_", "") == NPU_OPTIMIZER.lower():
+        from ..fixes import text_edits_to_source
+        lit = ctx.values.strings(node, entry.scope, 0).candidates
+        edits = text_edits_to_source(ctx.src, lit[0], [(0, len(lit[0].text), NPU_OPTIMIZER)]) if lit else None
+        if edits:
+            fix = Fix(tuple(edits), True, f'rename to "{NPU_OPTIMIZER}"')
+    ctx.report_node("NPP003", node, _name_message(name), fix)
+
+
+def _name_message(name: str) -> str:
+    return (f'custom optimizer named "{name}" carries NPU parameters, but the adapter reads only entries '
+            f'named exactly "{NPU_OPTIMIZER}": none of its settings (profiling included) apply; '
+            f'name it "{NPU_OPTIMIZER}"')
+
+
+# ---------------------------------------------------------------- NPP009
+
+def _check_duplicates(ctx, setup: Setup) -> None:
+    entries = [e for e in setup.entries if is_npu_entry(e)]
+    for k, later in enumerate(entries[1:], 1):
+        earlier = [e for e in entries[:k] if not exclusive(e.guards, later.guards)]
+        if not earlier:
+            continue
+        first = earlier[0]
+        line = ctx.src.position(ctx.src.node_start(first.call))[0]
+        ctx.report_node(
+            "NPP009", later.call,
+            f"a second NpuOptimizer entry on the same ConfigProto (the first is on line {line}): the "
+            "adapter reads both in turn and later keys overwrite earlier ones, so settings split across "
+            "them are easy to lose; set every parameter on one entry")
+
+
+# ---------------------------------------------------------------- NPP004, NPP005, NPP010
+
+def _check_fields(ctx, setup: Setup) -> None:
+    for key, items in setup.params.items():
+        for p in items:
+            if key == "profiling_mode" and p.field != "b":
+                ctx.report_node(
+                    "NPP004", p.target,
+                    f'profiling_mode is set through .{p.field}, but the adapter reads the bool field .b: '
+                    "profiling stays off; write parameter_map[\"profiling_mode\"].b = True",
+                    _field_fix(ctx, p, "b"))
+            elif key == "profiling_options" and p.field != "s":
+                ctx.report_node(
+                    "NPP004", p.target,
+                    f"profiling_options is set through .{p.field}, but the adapter reads the bytes field .s: "
+                    "it sees empty options and falls back to its defaults; write "
+                    'parameter_map["profiling_options"].s = tf.compat.as_bytes(...)')
+            elif key == "profiling_mode" and p.field == "b":
+                _check_bool_value(ctx, p)
+    precision = [p for p in setup.params.get("precision_mode", []) if p.field == "b"]
+    if precision and "profiling_options" in setup.params and "profiling_mode" not in setup.params:
+        p = precision[-1]
+        ctx.report_node(
+            "NPP004", p.target,
+            'precision_mode is a string option read from .s, so this .b is ignored; next to profiling '
+            'options it is almost surely meant as parameter_map["profiling_mode"].b, and as written '
+            "profiling stays off",
+            _rename_key_fix(ctx, p, "profiling_mode"))
+
+
+def _check_bool_value(ctx, p: ParamSet) -> None:
+    values = ctx.values.scalars(p.value, p.scope, ctx.pos(p.stmt))
+    if not values.candidates:
+        return
+    bad = [v for v in values.candidates if isinstance(v, (str, bytes, float)) or v is None]
+    if len(bad) != len(values.candidates):
+        return
+    shown = repr(bad[0])
+    kind = type(bad[0]).__name__
+    fix = None
+    if isinstance(bad[0], str) and bad[0].strip().lower() in ("true", "false") and isinstance(p.value, ast.Constant):
+        word = "True" if bad[0].strip().lower() == "true" else "False"
+        fix = Fix((Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), word),), True, f"write {word}")
+    ctx.report_node(
+        "NPP010", p.value,
+        f"profiling_mode .b is given {shown} ({kind}): protobuf accepts only a bool (or int) here and "
+        "raises TypeError when the config is built; pass True or False", fix)
+
+
+def _check_str_field(ctx, p: ParamSet) -> None:
+    strings = ctx.values.strings(p.value, p.scope, ctx.pos(p.stmt))
+    if strings.py_type != "str":
+        return
+    ctx.report_node(
+        "NPP005", p.value,
+        "profiling_options .s is a bytes field but is given a str: protobuf raises TypeError when the "
+        "config is built; wrap the value in tf.compat.as_bytes(...)",
+        _wrap_fix(ctx, p.value))
+
+
+def _field_fix(ctx, p: ParamSet, field: str) -> Optional[Fix]:
+    """`.s = b"true"` → `.b = True` when the value is a clear literal."""
+    inner, _ = unwrap(p.value)
+    if not isinstance(inner, ast.Constant):
+        return None
+    raw = inner.value.decode() if isinstance(inner.value, bytes) else inner.value
+    if isinstance(raw, str) and raw.strip().lower() in ("true", "1", "on"):
+        word = "True"
+    elif isinstance(raw, str) and raw.strip().lower() in ("false", "0", "off"):
+        word = "False"
+    elif isinstance(raw, (bool, int)):
+        word = "True" if raw else "False"
+    else:
+        return None
+    attr_end = ctx.src.node_end(p.target)
+    attr_start = attr_end - len(p.field)
+    return Fix((Edit(attr_start, attr_end, field),
+                Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), word)),
+               True, f"write .{field} = {word}")
+
+
+def _rename_key_fix(ctx, p: ParamSet, key: str) -> Optional[Fix]:
+    node = p.key_node
+    if not isinstance(node, ast.Constant):
+        return None
+    start, end = ctx.src.node_start(node), ctx.src.node_end(node)
+    text = ctx.src.text[start:end]
+    quote = text[-1]
+    return Fix((Edit(start, end, f"{quote}{key}{quote}"),), False, f'set "{key}" instead')
+
+
+def _wrap_fix(ctx, node) -> Optional[Fix]:
+    start, end = ctx.src.node_start(node), ctx.src.node_end(node)
+    if "tf" in ctx.sites.imports or any(k == "tf" for k in ctx.sites.module.bindings):
+        return Fix((Edit(start, start, "tf.compat.as_bytes("), Edit(end, end, ")")), True,
+                   "wrap in tf.compat.as_bytes(...)")
+    return Fix((Edit(start, start, "("), Edit(end, end, ").encode()")), True, "encode the str to bytes")
+
+
+# ---------------------------------------------------------------- NPP202
+
+def _check_dump(ctx, setup: Setup, mode_on: Optional[bool]) -> None:
+    if not mode_on:
+        return
+    mode = setup.last("profiling_mode")
+    for key in ("enable_dump", "enable_dump_debug"):
+        p = setup.last(key)
+        if p is None or p.field != "b":
+            continue
+        values = ctx.values.scalars(p.value, p.scope, ctx.pos(p.stmt))
+        if truthy(values.candidates) is not True or not values.candidates:
+            continue
+        mode_tests = {id(g.test): g.negated for g in mode.guards}
+        dump_tests = {id(g.test): g.negated for g in p.guards}
+        # report only when whenever one is on the other is on too
+        if not (set(mode_tests.items()) <= set(dump_tests.items()) or
+                set(dump_tests.items()) <= set(mode_tests.items())):
+            continue
+        ctx.report_node(
+            "NPP202", p.target,
+            f"profiling and data dump ({key}) are both on in this config: dumping distorts the timings "
+            "the profile measures; profile and dump in separate runs")

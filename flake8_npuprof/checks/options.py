@@ -1,0 +1,649 @@
+"""NPP1xx: checks of the profiling_options JSON itself, for any route.
+
+Every check is evaluated per supported CANN version (schema errors from that version's
+compiled validator, mapped to codes by keyword and instance path) and per product (the
+capability table); the target then decides what is reported (see targets.py). A value with
+a hole is never judged by its own content.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, NamedTuple, Optional, Set, Tuple
+
+from .. import knowledge as K
+from ..collection import active, collects_anything
+from ..jsonscan import Doc, Member, Unknown, parse
+from ..model import Issue, TextFix
+from ..suggest import KEY_ALIASES, close_matches, did_you_mean
+from ..targets import Target
+
+MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
+PARSE_LIMIT = 1 << 16     # beyond this we only report the length
+
+ABORT = "GE initialisation fails and the job aborts"
+# Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
+FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109", "NPP110",
+                   "NPP112", "NPP113", "NPP115"})
+FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
+             "host_sys_usage_freq", "instr_profiling_freq", "sys_lp_freq")
+
+
+def snake(key: str) -> str:
+    """The snake_case key a protobuf-era lowerCamelCase alias stands for."""
+    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
+def versions_phrase(versions) -> str:
+    vs = [v for v in K.VERSIONS if v in set(versions)]
+    if len(vs) == len(K.VERSIONS):
+        return "every CANN version"
+    if len(vs) == 1:
+        return f"CANN {vs[0]}"
+    return "CANN " + ", ".join(vs[:-1]) + " and " + vs[-1]
+
+
+def _json(value) -> str:
+    import json
+    if isinstance(value, Unknown):
+        return '"…"'
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _jtype(value) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if value is None:
+        return "null"
+    return "array" if isinstance(value, list) else "object"
+
+
+class Problem(NamedTuple):
+    """One check's verdict on one (version, product)."""
+
+    code: str
+    anchor: str                 # grouping key: the JSON key, or "" for the whole string
+    span: Tuple[int, int]
+    what: str                   # the problem, independent of the version
+    consequence: str            # what this version's runtime does
+    advice: str                 # how to fix it
+    fix: Optional[TextFix] = None
+
+
+class OptionsReport(NamedTuple):
+    empty: bool                 # blank string: the runtime treats it as "not set"
+    unknown: bool               # the structure depends on an unknown piece
+    doc: Optional[Doc]
+    issues: List[Issue]
+
+
+def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> OptionsReport:
+    """All NPP1xx issues of one options string (holes allowed) for a target."""
+    issues: List[Issue] = []
+    known = text.replace("\ue000", "")
+    size = len(known.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        more = " at least" if len(known) != len(text) else ""
+        issues.append(Issue("NPP112", 0, len(text),
+                            f"profiling_options is{more} {size} bytes, over the runtime's 2047-byte buffer: "
+                            f"it is cut and then fails to parse, so {ABORT}; shorten it (drop unused keys "
+                            "or long fp_point/bp_point names)"))
+        if len(text) > PARSE_LIMIT:
+            return OptionsReport(False, False, None, issues)
+    if not text.strip():
+        return OptionsReport(True, False, None, issues)
+    doc = parse(text)
+    if doc.unknown:
+        return OptionsReport(False, True, doc, issues)
+    if doc.error or doc.root_type != "object":
+        issues.append(_syntax_issue(text, doc))
+        return OptionsReport(False, False, doc, issues)
+    issues.extend(_duplicates(doc))
+    problems: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
+    for version in K.VERSIONS:
+        for problem in _schema_problems(doc, version):
+            for product in K.PRODUCTS:
+                problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
+        for product in K.PRODUCTS:
+            for problem in _product_problems(doc, version, product):
+                problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
+    issues.extend(_judge(problems, target))
+    issues.extend(_trace_points(doc, target))
+    if mode_on and not any(x.code in FATAL for x in issues):
+        issue = _nothing_collected(doc, target)
+        if issue:
+            issues.append(issue)
+    issues.sort(key=lambda x: (x.i, x.code))
+    return OptionsReport(False, False, doc, issues)
+
+
+# ---------------------------------------------------------------- judging per target
+
+def _bad_versions(cells: Dict[Tuple[str, str], Problem], target: Target) -> Set[str]:
+    bad = set()
+    for version in K.VERSIONS:
+        prods = [p for p in target.products if (version, p) in cells]
+        if target.soc == "any":
+            if len(prods) == len(K.PRODUCTS):
+                bad.add(version)
+        elif prods:
+            bad.add(version)
+    return bad
+
+
+def _judge(problems, target: Target) -> List[Issue]:
+    out = []
+    for (code, anchor), cells in problems.items():
+        bad = _bad_versions(cells, target)
+        if not target.fails_on(bad):
+            continue
+        relevant = [v for v in target.versions if v in bad]
+        first = next(cells[(v, p)] for v in relevant for p in target.products if (v, p) in cells)
+        # group the versions by what their runtime does
+        by_consequence: Dict[str, List[str]] = {}
+        for v in relevant:
+            p = next(p for p in target.products if (v, p) in cells)
+            by_consequence.setdefault(cells[(v, p)].consequence, []).append(v)
+        if len(by_consequence) == 1:
+            consequence = next(iter(by_consequence))
+            if target.cann != "any" or len(relevant) != len(K.VERSIONS):
+                consequence = f"on {versions_phrase(relevant)} {consequence}"
+        else:
+            consequence = "; ".join(f"on {versions_phrase(vs)} {c}" for c, vs in by_consequence.items())
+        message = f"{first.what}: {consequence}"
+        if first.advice:
+            message += f"; {first.advice}"
+        out.append(Issue(code, first.span[0], first.span[1], message, first.fix, anchor))
+    return out
+
+
+# ---------------------------------------------------------------- syntax and duplicates
+
+_HINTS = {
+    "legacy": ("this is the pre-2021 colon list; write a JSON object such as "
+               '{"output":"./prof","training_trace":"on","task_trace":"on"}'),
+    "single_quotes": "JSON needs double quotes around keys and strings",
+    "trailing_comma": "remove the trailing comma",
+    "python_literal": 'use JSON true/false/null (switches take "on"/"off")',
+    "not_json": "write a JSON object of options",
+}
+
+
+def _syntax_issue(text: str, doc: Doc) -> Issue:
+    if doc.error:
+        err = doc.error
+        advice = _HINTS.get(err.hint, "fix the JSON syntax")
+        i = min(err.index, max(len(text) - 1, 0))
+        return Issue("NPP100", i, i + 1,
+                     f"profiling_options is not valid JSON ({err.message} at character {err.index}): "
+                     f"GE cannot parse it, so {ABORT}; {advice}",
+                     _legacy_fix(text) if err.hint == "legacy" else None)
+    return Issue("NPP100", doc.start, doc.end,
+                 f"profiling_options is a JSON {doc.root_type}, not an object: GE rejects it, so {ABORT}; "
+                 'write the options as {"key": "value", ...}')
+
+
+def _legacy_fix(text: str) -> TextFix:
+    parts = [p.strip() for p in text.split(":") if p.strip()]
+    obj = {"output": "./"}
+    for part in parts:
+        obj["task_trace" if part == "op_trace" else part] = "on"
+    if "training_trace" in obj:
+        obj.update({"fp_point": "", "bp_point": ""})
+    import json
+    new = json.dumps(obj, separators=(",", ":"))
+    return TextFix(((0, len(text), new),), False, "rewrite the colon list as a JSON object")
+
+
+def _duplicates(doc: Doc) -> List[Issue]:
+    last: Dict[str, Member] = {}
+    for member in doc.members:
+        last[member.key] = member
+    out = []
+    for member in doc.members:
+        winner = last[member.key]
+        if winner is member:
+            continue
+        out.append(Issue(
+            "NPP111", member.key_start, member.key_end,
+            f'duplicate key "{member.key}": the runtime keeps only the last value ({_json(winner.value)}), '
+            f"this one ({_json(member.value)}) is silently dropped; remove one of them",
+            TextFix((_member_removal(doc, member),), True, f'drop the earlier "{member.key}"'), member.key))
+    return out
+
+
+def _member_removal(doc: Doc, member: Member) -> Tuple[int, int, str]:
+    """Text range that removes one member together with one adjacent comma."""
+    members = doc.members
+    k = members.index(member)
+    if k + 1 < len(members):
+        return (member.key_start, members[k + 1].key_start, "")
+    if k > 0:
+        return (members[k - 1].value_end, member.value_end, "")
+    return (member.key_start, member.value_end, "")
+
+
+# ---------------------------------------------------------------- schema errors → codes
+
+def _members(doc: Doc) -> Dict[str, Member]:
+    out = {}
+    for m in doc.members:
+        out[m.key] = m          # the last one is what the runtime reads
+    return out
+
+
+def _code_for(key: str, keyword: str) -> str:
+    base = snake(key)
+    if base == "training_trace":
+        return "NPP103"
+    if keyword in ("type", "not"):
+        return "NPP110"
+    if base in ("aic_metrics", "aiv_metrics"):
+        return "NPP106"
+    if base == "storage_limit":
+        return "NPP107"
+    if base == "output":
+        return "NPP108"
+    if base in FREQ_KEYS:
+        return "NPP109"
+    return "NPP102"
+
+
+def _schema_problems(doc: Doc, version: str) -> List[Problem]:
+    members = _members(doc)
+    unknown = doc.unknown_keys()
+    # unknown values stand in as "" so keys are still checked and nothing else is judged
+    obj = {k: ("" if isinstance(m.value, Unknown) else m.value) for k, m in members.items()}
+    props = K.keys_of(version)
+    legacy = version in K.LEGACY_VERSIONS
+    per_key: Dict[str, list] = {}
+    out: List[Problem] = []
+    conflicts: List[str] = []
+    for err in K.validator(version).iter_errors(obj):
+        path = list(err.absolute_path)
+        head = err.schema_path[0] if err.schema_path else None
+        if head == "dependentSchemas":
+            if path and path[0] not in unknown:
+                conflicts.append(path[0])
+            continue
+        if not path:
+            if err.validator == "additionalProperties":
+                for key in obj:
+                    if key not in props:
+                        out.append(_key_problem(members[key], version))
+            elif err.validator == "required":
+                for key in err.validator_value:
+                    if key not in obj:
+                        out.append(Problem("NPP108", "output", (doc.start, doc.start + 1),
+                                           'profiling_options has no "output"',
+                                           'profiling init fails ("Result path is empty")',
+                                           'add "output": "<directory for PROF_* data>"'))
+            continue
+        key = path[0]
+        if key in unknown:
+            continue
+        per_key.setdefault(key, []).append(err)
+    for key, errs in per_key.items():
+        keywords = {e.validator for e in errs if len(e.absolute_path) == 1}
+        keyword = "type" if "type" in keywords else (errs[0].validator if errs else "")
+        problem = _value_problem(doc, members[key], keyword, version)
+        if problem:
+            out.append(problem)
+    if conflicts and "instr_profiling_freq" in members:
+        m = members["instr_profiling_freq"]
+        names = ", ".join(f'"{c}"' for c in conflicts)
+        out.append(Problem("NPP115", "instr_profiling_freq", (m.key_start, m.key_end),
+                           f'"instr_profiling_freq" is set together with {names}',
+                           'profiling fails to start ("instrProfilingFreq is set, Params ... not allowed")',
+                           "instruction sampling runs alone: drop one side or target CANN 8.5+"))
+    if legacy:
+        out.extend(_custom_event_problems(members, version))
+    return out
+
+
+def _key_problem(member: Member, version: str) -> Problem:
+    key = member.key
+    accepted = K.versions_accepting(key)
+    span = (member.key_start, member.key_end)
+    if not accepted:
+        snake_keys = sorted(k for k in K.all_keys() if k == snake(k))
+        hint = did_you_mean(key, snake_keys, KEY_ALIASES)
+        fix = None
+        matches = close_matches(key, snake_keys, KEY_ALIASES)
+        if len(matches) == 1:
+            safe = matches[0].lower() == key.lower()
+            fix = TextFix(((member.key_start + 1, member.key_end - 1, matches[0]),), safe,
+                          f'rename "{key}" to "{matches[0]}"')
+        return Problem("NPP101", key, span, f'unknown profiling_options key "{key}"',
+                       f"the collector rejects the options, so {ABORT}", hint or "remove it", fix)
+    advice = ""
+    if key != snake(key):
+        advice = f'write "{snake(key)}" (only the protobuf-era collector of {versions_phrase(accepted)} reads this spelling)'
+    elif key == "task_time":
+        advice = 'use "task_trace" for this version'
+    elif key in ("aiv_metrics", "power"):
+        advice = "remove it" + ("; AI Vector Core metrics follow aic_metrics on chips that have them"
+                                if key == "aiv_metrics" else "")
+    else:
+        advice = f"remove it or target {versions_phrase(accepted)}"
+    return Problem("NPP113", key, span, f'"{key}" is not a profiling_options key of this CANN version',
+                   f"the collector rejects the options, so {ABORT}", advice)
+
+
+def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Optional[Problem]:
+    key, value = member.key, member.value
+    base = snake(key)
+    span = (member.value_start, member.value_end)
+    code = _code_for(key, keyword)
+    legacy = version in K.LEGACY_VERSIONS
+    shown = _json(value)
+    if code == "NPP103":
+        if isinstance(value, str) and value.lower() == "on":
+            advice, fix = 'write "on"', TextFix(((span[0] + 1, span[1] - 1, "on"),), True, 'write "on"')
+        else:
+            advice = 'remove the key to leave the trace off ("" also means off)'
+            fix = TextFix((_member_removal(doc, member),), True, 'drop "training_trace"') \
+                if value == "off" else None
+        return Problem(code, key, span, f'"training_trace": {shown} is not "on" or ""',
+                       f'GE rejects it ("Training trace param:{value} is invalid."), so {ABORT}', advice, fix)
+    if code == "NPP110":
+        want = _expected_type(version, key)
+        consequence = f"the collector cannot read it, so {ABORT}"
+        if not legacy and want == "string":
+            consequence = "the collector reads it as empty, so the setting is silently ignored"
+        elif not legacy and want == "integer" and isinstance(value, str):
+            consequence = f"the collector reads it as 0, fails the range check, so {ABORT}"
+        advice, fix = _retype(key, value, want)
+        return Problem(code, key, span, f'"{key}": {shown} is a JSON {_jtype(value)}, the runtime expects {"an" if want[0] in "aeiou" else "a"} {want}',
+                       consequence, advice, fix)
+    if code == "NPP106":
+        names = [n for n in K.enum_values(version, key) if n]
+        if isinstance(value, str) and value.startswith("Custom:"):
+            return Problem(code, key, span, f'"{key}": {shown} is not a valid "Custom:" event list',
+                           f"the collector rejects it, so {ABORT}",
+                           "list up to 8 distinct events, each 0x1-0x6E (hex) or decimal, comma-separated"
+                           if legacy else "list distinct hex (0x..) or decimal events, comma-separated")
+        hint = did_you_mean(str(value), names)
+        matches = close_matches(str(value), names)
+        fix = TextFix(((span[0] + 1, span[1] - 1, matches[0]),), True, f'write "{matches[0]}"') \
+            if len(matches) == 1 and isinstance(value, str) and matches[0].lower() == value.lower() else \
+            (TextFix(((span[0] + 1, span[1] - 1, matches[0]),), False, f'write "{matches[0]}"')
+             if len(matches) == 1 and isinstance(value, str) else None)
+        return Problem(code, key, span, f'"{key}": {shown} is not an AI Core metric set of any Ascend product',
+                       f'the collector rejects it ("aic-metrics[{value}] is invalid"), so {ABORT}',
+                       hint or "use one of " + ", ".join(names[:6]) + " or Custom:<events>", fix)
+    if code == "NPP107":
+        return _storage_problem(member, version)
+    if code == "NPP108":
+        return _output_problem(member, version)
+    if code == "NPP109":
+        sub = K.property_schema(version, key)
+        if key == "instr_profiling_freq" and not sub:
+            sub = {"minimum": 300, "maximum": 30000}
+        lo, hi = sub.get("minimum"), sub.get("maximum")
+        if lo is None:
+            lo, hi = _range_from_pattern(version, key)
+        consequence = f"the collector rejects it, so {ABORT}"
+        if legacy and version == "8.0" and isinstance(value, str) and not value.strip().isdigit():
+            consequence = "the collector reads it as 0 and silently collects nothing for it"
+        return Problem(code, key, span, f'"{key}": {shown} is not an integer in {lo}-{hi} (Hz)',
+                       consequence, f"use a value from {lo} to {hi}")
+    # NPP102: enumerations and lists
+    allowed = [v for v in K.enum_values(version, key)]
+    if K.property_schema(version, key).get("anyOf") and not allowed:
+        items = _list_items(version, key)
+        return Problem(code, key, span, f'"{key}": {shown} is not a comma-separated list of {"/".join(items)}',
+                       f"the collector rejects it, so {ABORT}", f"use items from {', '.join(items)}")
+    shown_allowed = "/".join(f'"{a}"' for a in allowed if a)
+    matches = close_matches(str(value), [a for a in allowed if a])
+    fix = None
+    advice = f"use one of {shown_allowed}"
+    if isinstance(value, str) and len(matches) >= 1 and matches[0].lower() == value.lower():
+        advice = f'write "{matches[0]}"'
+        fix = TextFix(((span[0] + 1, span[1] - 1, matches[0]),), True, advice)
+    elif value in (True, False) and "on" in allowed:
+        word = "on" if value else "off"
+        advice = f'write "{word}"'
+        fix = TextFix(((span[0], span[1], f'"{word}"'),), False, advice)
+    elif isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no") and "on" in allowed:
+        word = "on" if value.lower() in ("true", "1", "yes") else "off"
+        advice = f'write "{word}"'
+        fix = TextFix(((span[0] + 1, span[1] - 1, word),), False, advice)
+    return Problem(code, key, span, f'"{key}": {shown} is not one of {shown_allowed}',
+                   f"the collector rejects it, so {ABORT}", advice, fix)
+
+
+def _expected_type(version: str, key: str) -> str:
+    sub = K.property_schema(version, key)
+    t = sub.get("type")
+    if isinstance(t, list):
+        return " or ".join("integer" if x == "integer" else x for x in t)
+    return t or "string"
+
+
+def _retype(key: str, value, want: str):
+    if want == "string" and isinstance(value, bool) and K.enum_values("any", key) and "on" in K.enum_values("any", key):
+        word = "on" if value else "off"
+        return f'write "{word}"', None
+    if want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool) and snake(key) == "storage_limit":
+        return f'write "{int(value)}MB"', None
+    if want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f'write "{value}"', None
+    if want == "integer" and isinstance(value, str) and value.strip().isdigit():
+        return f"write {int(value)} without quotes", None
+    return f"give a JSON {want}", None
+
+
+def _range_from_pattern(version, key):
+    lo, hi = 1, 100
+    for v in K.VERSIONS:
+        sub = K.property_schema(v, key)
+        if "minimum" in sub:
+            lo, hi = sub["minimum"], sub["maximum"]
+            if v == version:
+                break
+    return lo, hi
+
+
+def _list_items(version, key):
+    pattern = ""
+    for alt in K.property_schema(version, key).get("anyOf", ()):
+        pattern = alt.get("pattern", pattern)
+    m = re.match(r"\^\(\?:([^)]*)\)", pattern)
+    return m.group(1).split("|") if m else []
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(i?B?)\s*$", re.I)
+_UNIT = {"": 1 / (1 << 20), "K": 1 / 1024, "M": 1, "G": 1024, "T": 1 << 20}
+
+
+def _storage_problem(member: Member, version: str) -> Problem:
+    value = member.value
+    span = (member.value_start, member.value_end)
+    legacy = version in K.LEGACY_VERSIONS
+    m = _SIZE.match(value) if isinstance(value, str) else None
+    mb = None
+    if m and (m.group(2) or m.group(3)):
+        mb = float(m.group(1)) * _UNIT[m.group(2).upper()]
+    elif m:
+        mb = None
+    fix, advice = None, 'write "<N>MB" with 200 <= N <= 4294967295'
+    if mb is not None and mb == int(mb) and 200 <= mb <= 4294967295:
+        new = f"{int(mb)}MB"
+        fix = TextFix(((span[0] + 1, span[1] - 1, new),), True, f'write "{new}"')
+        advice = f'write "{new}"'
+    elif mb is not None and mb < 200:
+        fix = TextFix(((span[0] + 1, span[1] - 1, "200MB"),), False, 'raise it to "200MB"')
+        advice = 'the minimum is "200MB"'
+    if legacy:
+        consequence = f"the collector rejects it, so {ABORT}"
+    elif mb is not None and mb < 200:
+        consequence = "the collector warns and raises it to 200MB"
+    else:
+        consequence = "the collector warns and applies no limit"
+    return Problem("NPP107", member.key, span,
+                   f'"storage_limit": {_json(value)} is not "<N>MB" with 200 <= N <= 4294967295',
+                   consequence, advice, fix)
+
+
+_FORBIDDEN = set("\n\f\r\b\t\v\x7f\"'\\%><|&$;`")
+
+
+def _output_problem(member: Member, version: str) -> Problem:
+    value = member.value
+    span = (member.value_start, member.value_end)
+    if not isinstance(value, str):
+        return None
+    if value == "":
+        return Problem("NPP108", member.key, span, '"output" is empty',
+                       'profiling init fails ("Result path is empty")',
+                       "give the directory for the PROF_* data")
+    if len(value) > 1024:
+        return Problem("NPP108", member.key, span, f'"output" is {len(value)} characters long (limit 1024)',
+                       f"the collector rejects it, so {ABORT}", "use a shorter path")
+    bad = sorted({c for c in value if c in _FORBIDDEN})
+    shown = " ".join(repr(c) for c in bad)
+    return Problem("NPP108", member.key, span, f'"output" contains characters the collector refuses ({shown})',
+                   f'the collector rejects it ("Output path is invalid."), so {ABORT}',
+                   "use a path of letters, digits, '/', '.', '-' and '_'")
+
+
+def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Problem]:
+    out = []
+    for key in ("aic_metrics", "aiv_metrics", "aicMetrics", "aivMetrics"):
+        m = members.get(key)
+        if not m or not isinstance(m.value, str) or not m.value.startswith("Custom:"):
+            continue
+        events = [e.strip().lower() for e in m.value[len("Custom:"):].split(",")]
+        try:
+            nums = [int(e, 16) if e.startswith("0x") else int(e) for e in events]
+        except ValueError:
+            continue
+        dup = sorted({e for e, n in zip(events, nums) if nums.count(n) > 1})
+        if dup:
+            out.append(Problem("NPP106", key + ":dup", (m.value_start, m.value_end),
+                               f'"{key}" lists the event {dup[0]} more than once',
+                               f"the collector rejects duplicate events, so {ABORT}",
+                               "list each event once"))
+    return out
+
+
+# ---------------------------------------------------------------- product capabilities
+
+def _product_problems(doc: Doc, version: str, product: str) -> List[Problem]:
+    members = _members(doc)
+    data = K.product(product)
+    title = f"Ascend {product}"
+    legacy = version in K.LEGACY_VERSIONS
+    out = []
+    schema_ok = _schema_ok_keys(doc, version)
+    for key, m in members.items():
+        base = snake(key)
+        if m.unknown or key not in schema_ok:
+            continue
+        value = m.value
+        dropped = dict(data["dropped"])
+        if base == "llc_profiling" and data.get("llc_dropped_from") and not legacy:
+            dropped["llc_profiling"] = "this chip has no LLC profiling on this collector"
+        if base in dropped and active(base, value):
+            consequence = (f'the collector drops it with only a plog warning ("Unrecognized option:{base} '
+                           'for PlatformType:…")' if legacy else
+                           f'the collector rejects it ("Argument [{base}] is not supported."), so {ABORT}')
+            out.append(Problem("NPP114", key, (m.key_start, m.value_end),
+                               f'"{key}" is not supported on {title} ({dropped[base]})'.replace(f"({title} ", "(it "),
+                               consequence, "remove it for this product"))
+            continue
+        if base in ("aic_metrics", "aiv_metrics") and isinstance(value, str) and value and \
+                not value.startswith("Custom:"):
+            allowed = K.aic_metrics_for(product)
+            if value not in allowed and value in K.enum_values(version, key):
+                hint = did_you_mean(value, allowed)
+                out.append(Problem("NPP106", key, (m.value_start, m.value_end),
+                                   f'"{key}": "{value}" is not available on {title}',
+                                   f'the collector rejects it ("aic-metrics[{value}] is invalid"), so {ABORT}',
+                                   hint or "use one of " + ", ".join(allowed)))
+        if base == "llc_profiling" and isinstance(value, str) and value and legacy:
+            allowed = data.get("llc_profiling", {}).get(version, ["read", "write", ""])
+            if value not in allowed:
+                shown = "/".join(f'"{a}"' for a in allowed if a)
+                out.append(Problem("NPP102", key, (m.value_start, m.value_end),
+                                   f'"llc_profiling": "{value}" is not one of {shown} on {title}',
+                                   f"the collector rejects it, so {ABORT}", f"use one of {shown}"))
+        if base in FREQ_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            cap = data["max_freq"].get(base, K.products().get("default_max_freq", {}).get(base))
+            if cap is not None and value > cap:
+                out.append(Problem("NPP109", key, (m.value_start, m.value_end),
+                                   f'"{key}": {value} is above {cap} Hz, the limit on {title}',
+                                   f"the collector rejects it, so {ABORT}", f"use a value from 1 to {cap}"))
+    return out
+
+
+def _schema_ok_keys(doc: Doc, version: str) -> Set[str]:
+    members = _members(doc)
+    bad = set()
+    obj = {k: m.value for k, m in members.items() if not m.unknown}
+    for err in K.validator(version).iter_errors(obj):
+        path = list(err.absolute_path)
+        if path:
+            bad.add(path[0])
+        elif err.validator == "additionalProperties":
+            bad.update(k for k in obj if k not in K.keys_of(version))
+    return {k for k in members if k not in bad}
+
+
+# ---------------------------------------------------------------- trace points, collection
+
+def _trace_points(doc: Doc, target: Target) -> List[Issue]:
+    members = _members(doc)
+    tt = members.get("training_trace")
+    tt_on = tt is not None and tt.value == "on"
+    out = []
+    if tt is not None and tt.unknown:
+        return out
+    if tt_on and not all(K.product(p)["step_trace"] is False for p in target.products):
+        missing = [k for k in ("fp_point", "bp_point") if k not in members]
+        if missing:
+            names = "/".join(f'"{k}"' for k in missing)
+            add = ",".join(f'"{k}":""' for k in missing)
+            out.append(Issue(
+                "NPP104", tt.key_start, tt.value_end,
+                f'"training_trace" is "on" without {names}: GE then searches for the points itself, but the '
+                f"Ascend guide requires them with training_trace; add {add} (\"\" asks for the automatic "
+                "search) or the op names from your graph",
+                TextFix(((tt.value_end, tt.value_end, "," + add),), True, f"add {add}"), "training_trace"))
+    if not tt_on and not (tt is None and _any_unknown(doc)):
+        for key in ("fp_point", "bp_point"):
+            m = members.get(key)
+            if m is not None and not m.unknown and isinstance(m.value, str) and m.value:
+                state = "absent" if tt is None else f'"{tt.value}"' if isinstance(tt.value, str) else _json(tt.value)
+                out.append(Issue(
+                    "NPP105", m.key_start, m.value_end,
+                    f'"{key}" is set but "training_trace" is {state}: GE reads the points only for the '
+                    'training trace, so it ignores them; switch "training_trace" on or drop the point',
+                    TextFix((_member_removal(doc, m),), False, f'drop "{key}"'), key))
+    return out
+
+
+def _any_unknown(doc: Doc) -> bool:
+    return any(m.unknown for m in doc.members)
+
+
+def _nothing_collected(doc: Doc, target: Target) -> Optional[Issue]:
+    """NPP116, for options with no reported error: on the target nothing would be collected."""
+    if _any_unknown(doc):
+        return None
+    options = {snake(k): v for k, v in doc.as_dict().items()}
+    cells = {(v, p): None for v in target.versions for p in target.products
+             if not collects_anything(options, v, p)}
+    bad = _bad_versions(cells, target)
+    if not target.fails_on(bad):
+        return None
+    where = "" if target.cann == "any" else f" on {versions_phrase([v for v in target.versions if v in bad])}"
+    return Issue("NPP116", doc.start, doc.start + 1,
+                 f"profiling is on but these options switch on no collection{where}: no data would be written; "
+                 'turn on at least "task_trace" or "training_trace"')

@@ -1,0 +1,74 @@
+"""Which switches of a set of options collect data on a given CANN version and product."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Dict, List, Tuple
+
+from . import knowledge as K
+
+
+@lru_cache(maxsize=None)
+def data() -> dict:
+    with open(K.HERE / "data" / "collection.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def switches() -> Dict[str, dict]:
+    return data()["switches"]
+
+
+def _at_least(version: str, first: str) -> bool:
+    return K.VERSIONS.index(version) >= K.VERSIONS.index(first)
+
+
+def active(key: str, value) -> bool:
+    """Whether a key's value asks for something (a switch on, a frequency set, ...)."""
+    spec = switches().get(key)
+    if isinstance(value, bool) or value is None:
+        return False
+    if spec is None:
+        return value not in ("", "off", 0)
+    kind = spec["kind"]
+    if kind == "switch":
+        return value in spec["on"]
+    if kind == "freq":
+        try:
+            return int(str(value).strip()) > 0
+        except ValueError:
+            return False
+    return isinstance(value, str) and value != ""
+
+
+def effective_switches(options: dict, version: str, product: str) -> Tuple[List[str], List[Tuple[str, str]]]:
+    """(keys that collect, [(key, why dropped)]) for options the version accepts."""
+    keys = K.keys_of(version)
+    prod = K.product(product)
+    dropped_table = dict(prod["dropped"])
+    collected, dropped = [], []
+    for key, spec in switches().items():
+        if key not in keys:
+            continue
+        if key in options:
+            value = options[key]
+            on = active(key, value)
+            if key == "aic_metrics" and value == "" and not version in K.LEGACY_VERSIONS:
+                on = True           # 8.5+: present but empty means PipeUtilization
+        else:
+            first = spec.get("default_on_from")
+            on = bool(first) and _at_least(version, first)
+        if not on:
+            continue
+        if key in dropped_table:
+            dropped.append((key, dropped_table[key]))
+            continue
+        if spec.get("needs") == "step_trace" and not prod["step_trace"]:
+            dropped.append((key, f"{prod['title']} has no step trace"))
+            continue
+        collected.append(key)
+    return collected, dropped
+
+
+def collects_anything(options: dict, version: str, product: str) -> bool:
+    return bool(effective_switches(options, version, product)[0])

@@ -1,0 +1,93 @@
+"""Access to the data files: options schemas per CANN version and product capabilities.
+
+Each file is read once per process and each validator compiled once; jsonschema is
+imported only when the first options string is validated (after the prefilter).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, FrozenSet, Tuple
+
+HERE = Path(__file__).resolve().parent
+
+# Named CANN versions, oldest first; each has schemas/profiling_options.cann-<v>.schema.json.
+VERSIONS: Tuple[str, ...] = ("7.0", "8.0", "8.5", "9.0", "9.1")
+# Older collectors (up to 2025-12) fail on a bad value; oam-tools (8.5+) differ in places.
+LEGACY_VERSIONS = frozenset({"7.0", "8.0"})
+PRODUCTS: Tuple[str, ...] = ("310", "910", "310P", "910B", "910C", "310B", "950")
+
+
+def schema_dir() -> Path:
+    installed = HERE / "schemas"           # wheel install: schemas/ is packaged here
+    if (installed / "profiling_options.any.schema.json").exists():
+        return installed
+    return HERE.parent / "schemas"         # source tree / editable install
+
+
+def schema_name(target: str) -> str:
+    """File stem part for a target: 'any', 'portable' or 'cann-<version>'."""
+    return target if target in ("any", "portable") else f"cann-{target}"
+
+
+@lru_cache(maxsize=None)
+def schema(target: str) -> dict:
+    path = schema_dir() / f"profiling_options.{schema_name(target)}.schema.json"
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@lru_cache(maxsize=None)
+def validator(target: str):
+    from jsonschema import Draft202012Validator
+    return Draft202012Validator(schema(target))
+
+
+@lru_cache(maxsize=None)
+def keys_of(target: str) -> FrozenSet[str]:
+    return frozenset(schema(target)["properties"])
+
+
+@lru_cache(maxsize=None)
+def all_keys() -> FrozenSet[str]:
+    return keys_of("any")
+
+
+def versions_accepting(key: str) -> Tuple[str, ...]:
+    return tuple(v for v in VERSIONS if key in keys_of(v))
+
+
+def property_schema(target: str, key: str) -> dict:
+    return schema(target)["properties"].get(key, {})
+
+
+def enum_values(target: str, key: str) -> Tuple[str, ...]:
+    """Allowed string values of an enumerated key (first enum found in its schema)."""
+    sub = property_schema(target, key)
+    if "enum" in sub:
+        return tuple(sub["enum"])
+    for alt in sub.get("anyOf", ()):
+        if "enum" in alt:
+            return tuple(alt["enum"])
+    return ()
+
+
+@lru_cache(maxsize=None)
+def products() -> dict:
+    with open(HERE / "data" / "products.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def product(name: str) -> dict:
+    return products()["products"][name]
+
+
+def aic_metrics_for(name: str) -> Tuple[str, ...]:
+    data = products()
+    return tuple(data["base_aic_metrics"]) + tuple(data["products"][name]["extra_aic_metrics"])
+
+
+def product_aliases() -> Dict[str, str]:
+    return products()["aliases"]

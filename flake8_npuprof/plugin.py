@@ -1,0 +1,76 @@
+"""The flake8 front-end: reports findings, never fixes, never raises into flake8."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Iterator, Tuple
+
+from . import __version__
+from .analysis import Settings, analyse, internal_error
+from .targets import Target, TargetError, parse_cann, parse_soc
+
+# Codes that are off unless selected explicitly (--select NPP200 / --extend-select NPP2).
+DEFAULT_OFF = ("NPP190", "NPP200", "NPP201", "NPP203")
+
+
+def _argtype(parser):
+    def convert(value: str) -> str:
+        try:
+            return parser(value)
+        except TargetError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = parser.__name__
+    return convert
+
+
+def fix_marker(finding) -> str:
+    if finding.fix is None:
+        return ""
+    return " (fixable: npuprof fix)" if finding.fix.safe else " (fixable: npuprof fix --unsafe-fixes)"
+
+
+class NpuProfChecker:
+    name = "flake8-npuprof"
+    version = __version__
+    settings = Settings()
+
+    def __init__(self, tree, lines, filename="<unknown>"):
+        self.tree = tree
+        self.lines = lines
+        self.filename = filename
+
+    @classmethod
+    def add_options(cls, option_manager) -> None:
+        option_manager.add_option(
+            "--npuprof-cann", default="any", parse_from_config=True, type=_argtype(parse_cann),
+            help="CANN version the profiling options must work on: any (default; report only what "
+                 "every version rejects), portable (report what any version rejects), or a version "
+                 "such as 8.0, 8.5, 9.0")
+        option_manager.add_option(
+            "--npuprof-soc", default="any", parse_from_config=True, type=_argtype(parse_soc),
+            help="Ascend product the options must work on: any (default), 310, 910, 310P, 910B, 910C, "
+                 "310B or 950")
+        option_manager.add_option(
+            "--npuprof-preflight", default=False, action="store_true", parse_from_config=True,
+            help="also check the output directory on this machine (NPP901/NPP902)")
+        option_manager.add_option(
+            "--npuprof-graph", default=None, parse_from_config=True,
+            help="graph dump (.pbtxt or GE build dump) to check fp_point/bp_point against (NPP903)")
+        option_manager.extend_default_ignore(list(DEFAULT_OFF))
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        cls.settings = Settings(
+            target=Target(getattr(options, "npuprof_cann", "any") or "any",
+                          getattr(options, "npuprof_soc", "any") or "any"),
+            preflight=bool(getattr(options, "npuprof_preflight", False)),
+            graph=getattr(options, "npuprof_graph", None))
+
+    def run(self) -> Iterator[Tuple[int, int, str, type]]:
+        try:
+            text = "".join(self.lines)
+            findings = analyse(text, self.tree, self.filename, self.settings)
+        except Exception as exc:            # analyse() already guards; this is the last line
+            findings = [internal_error(exc)]
+        for f in findings:
+            yield f.line, f.col, f"{f.code} {f.message}{fix_marker(f)}", type(self)

@@ -1,0 +1,395 @@
+"""One walk of the ast: where profiling is configured and where configs go.
+
+The walk is iterative (deeply nested code cannot exhaust the stack) and records, per scope,
+the assignments to names and dotted attributes (so a later stage can tell which
+`custom_op` or `config` an expression means), every `custom_optimizers.add()` entry with the
+`name` and `parameter_map[...]` assignments made on it, and every call with its keyword and
+positional arguments. Code that can never run (`if False:`) is skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+# AttrValue fields a parameter_map entry can be set through.
+ATTR_FIELDS = {"b", "s", "i", "f", "list", "type", "shape", "tensor", "func", "placeholder"}
+
+
+def dotted(node) -> Optional[str]:
+    """'a.b.c' for Name/Attribute chains, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def call_name(node: ast.Call) -> Optional[str]:
+    """Dotted name of the called function, or for `x().y()` chains the last attribute."""
+    name = dotted(node.func)
+    if name is None and isinstance(node.func, ast.Attribute):
+        return "?." + node.func.attr
+    return name
+
+
+def const_str(node) -> Optional[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+class Scope:
+    __slots__ = ("node", "kind", "parent", "bindings", "globals", "self_name", "klass", "params")
+
+    def __init__(self, node, kind: str, parent: Optional["Scope"]):
+        self.node = node
+        self.kind = kind                      # "module", "function", "class", "lambda"
+        self.parent = parent
+        self.bindings: Dict[str, List[Tuple[int, ast.AST, ast.AST]]] = {}   # key -> [(pos, value, stmt)]
+        self.globals: set = set()
+        self.self_name: Optional[str] = None  # first parameter of a method
+        self.klass: Optional["Scope"] = None  # class scope of a method
+        self.params: List[str] = []
+
+    def bind(self, key: str, pos: int, value, stmt) -> None:
+        self.bindings.setdefault(key, []).append((pos, value, stmt))
+
+
+class Guard(NamedTuple):
+    test: ast.AST
+    negated: bool       # the statement is in the else branch
+
+
+class ParamSet(NamedTuple):
+    entry: "Entry"
+    key: str                    # parameter_map key
+    key_node: ast.AST
+    field: str                  # AttrValue field: b, s, i, ...
+    value: ast.AST
+    target: ast.AST             # the whole assignment target
+    stmt: ast.AST
+    scope: Scope
+    guards: Tuple[Guard, ...]
+
+
+class NameSet(NamedTuple):
+    value: ast.AST
+    target: ast.AST
+    stmt: ast.AST
+
+
+class Entry:
+    """One custom optimizer entry created by `custom_optimizers.add()`."""
+
+    __slots__ = ("call", "config_expr", "scope", "guards", "names", "params", "bound_to", "used_elsewhere")
+
+    def __init__(self, call: ast.Call, config_expr: Optional[ast.AST], scope: Scope, guards):
+        self.call = call
+        self.config_expr = config_expr        # expression before .graph_options...custom_optimizers
+        self.scope = scope
+        self.guards = guards
+        self.names: List[NameSet] = []
+        self.params: List[ParamSet] = []
+        self.bound_to: Optional[str] = None   # dotted target it was assigned to
+        self.used_elsewhere = False           # passed on / returned: its name may be set elsewhere
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        if "name" in kw:
+            self.names.append(NameSet(kw["name"], call, call))
+
+
+class CallSite(NamedTuple):
+    call: ast.Call
+    name: Optional[str]
+    scope: Scope
+    guards: Tuple[Guard, ...]
+    stmt: ast.AST
+
+
+class Sites:
+    def __init__(self):
+        self.module: Optional[Scope] = None
+        self.scopes: List[Scope] = []
+        self.entries: List[Entry] = []
+        self.calls: List[CallSite] = []
+        self.scope_of: Dict[int, Scope] = {}        # id(node) -> scope, for statements we care about
+        self.guards_of: Dict[int, Tuple[Guard, ...]] = {}
+        self.assigns: List[Tuple[ast.AST, ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []  # (target, value, stmt, scope, guards)
+        self.imports: Dict[str, str] = {}           # local name -> imported dotted path
+        self.star_imports: List[str] = []
+        self.returns: List[Tuple[ast.AST, Scope]] = []
+        self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
+        self.pos: Dict[int, int] = {}               # id(stmt) -> order index
+
+    # ---- lookups
+
+    def lookup(self, key: str, scope: Scope, pos: int):
+        """The value last assigned to a dotted key visible from scope at pos, or None."""
+        found = self.lookup_all(key, scope, pos)
+        return found[-1] if found else None
+
+    def lookup_all(self, key: str, scope: Scope, pos: int) -> List[ast.AST]:
+        """Candidate values of key at pos: the latest binding before pos in the innermost scope
+        that binds it, or all of that scope's bindings when the use comes from elsewhere."""
+        head, _, rest = key.partition(".")
+        target_scope = None
+        lookup_key = key
+        if scope.kind in ("function", "lambda") and scope.self_name and head == scope.self_name and rest:
+            target_scope = scope.klass
+            lookup_key = "self." + rest
+        else:
+            s = scope
+            while s is not None:
+                if s.kind == "class" and s is not scope:
+                    s = s.parent
+                    continue
+                if key in s.bindings and head not in s.globals:
+                    target_scope = s
+                    break
+                if head in s.globals:
+                    s = self.module
+                    continue
+                s = s.parent
+        if target_scope is None:
+            return []
+        items = target_scope.bindings.get(lookup_key, [])
+        if not items:
+            return []
+        if target_scope is scope:
+            before = [v for p, v, _ in items if p < pos]
+            return before[-1:] if before else []
+        return [v for _, v, _ in items]
+
+
+def collect(tree: ast.AST) -> Sites:
+    sites = Sites()
+    module = Scope(tree, "module", None)
+    sites.module = module
+    sites.scopes.append(module)
+    order = 0
+    # stack of (node, scope, guards); children are pushed reversed to keep source order
+    stack: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = [(tree, module, ())]
+    while stack:
+        node, scope, guards = stack.pop()
+        order += 1
+        sites.pos[id(node)] = order
+        children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            inner = Scope(node, "lambda" if isinstance(node, ast.Lambda) else "function", scope)
+            sites.scopes.append(inner)
+            args = node.args
+            names = [a.arg for a in getattr(args, "posonlyargs", []) + args.args + args.kwonlyargs]
+            for extra in (args.vararg, args.kwarg):
+                if extra is not None:
+                    names.append(extra.arg)
+            inner.params = names
+            for a in names:
+                inner.bind(a, -1, None, node)
+            if scope.kind == "class" and args.args and not isinstance(node, ast.Lambda):
+                decos = {dotted(d) for d in node.decorator_list}
+                if "staticmethod" not in decos:
+                    inner.self_name = (getattr(args, "posonlyargs", []) + args.args)[0].arg
+                    inner.klass = scope
+            if not isinstance(node, ast.Lambda):
+                scope.bind(node.name, order, node, node)
+                sites.functions.setdefault(node.name, []).append(node)
+                for d in node.decorator_list:
+                    children.append((d, scope, guards))
+            for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+                children.append((d, scope, guards))
+            body = node.body if isinstance(node.body, list) else [node.body]
+            for stmt in body:
+                children.append((stmt, inner, guards))
+        elif isinstance(node, ast.ClassDef):
+            inner = Scope(node, "class", scope)
+            sites.scopes.append(inner)
+            scope.bind(node.name, order, node, node)
+            for d in node.decorator_list + node.bases + [k.value for k in node.keywords]:
+                children.append((d, scope, guards))
+            for stmt in node.body:
+                children.append((stmt, inner, guards))
+        elif isinstance(node, (ast.If, ast.While)):
+            verdict = _static_truth(node.test)
+            children.append((node.test, scope, guards))
+            if verdict is not False:
+                for stmt in node.body:
+                    children.append((stmt, scope, guards + (Guard(node.test, False),)))
+            if verdict is not True:
+                for stmt in node.orelse:
+                    children.append((stmt, scope, guards + (Guard(node.test, True),)))
+        elif isinstance(node, ast.IfExp):
+            children.append((node.test, scope, guards))
+            children.append((node.body, scope, guards + (Guard(node.test, False),)))
+            children.append((node.orelse, scope, guards + (Guard(node.test, True),)))
+        elif isinstance(node, ast.Global):
+            scope.globals.update(node.names)
+        else:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                _record_import(sites, node, scope, order)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                _record_assign(sites, node, scope, guards, order)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                for key in _target_keys(node.target):
+                    scope.bind(key, order, None, node)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        for key in _target_keys(item.optional_vars):
+                            scope.bind(key, order, None, node)
+            elif isinstance(node, ast.NamedExpr):
+                scope.bind(node.target.id, order, node.value, node)
+            elif isinstance(node, ast.Return) and node.value is not None:
+                sites.returns.append((node.value, scope))
+            elif isinstance(node, ast.Call):
+                sites.calls.append(CallSite(node, call_name(node), scope, guards, node))
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "add" and \
+                        _is_custom_optimizers(node.func.value):
+                    entry = Entry(node, _config_base(node.func.value), scope, guards)
+                    sites.entries.append(entry)
+            sites.scope_of[id(node)] = scope
+            sites.guards_of[id(node)] = guards
+            for child in ast.iter_child_nodes(node):
+                children.append((child, scope, guards))
+        for item in reversed(children):
+            stack.append(item)
+    _attach_entry_ops(sites)
+    return sites
+
+
+def _static_truth(test) -> Optional[bool]:
+    if isinstance(test, ast.Constant):
+        return bool(test.value)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _static_truth(test.operand)
+        return None if inner is None else not inner
+    return None
+
+
+def _target_keys(target) -> List[str]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out = []
+        for elt in target.elts:
+            out.extend(_target_keys(elt.value if isinstance(elt, ast.Starred) else elt))
+        return out
+    key = dotted(target)
+    return [key] if key else []
+
+
+def _record_import(sites: Sites, node, scope: Scope, order: int) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            local = alias.asname or alias.name.split(".")[0]
+            sites.imports[local] = alias.name if alias.asname else alias.name.split(".")[0]
+            scope.bind(local, order, node, node)
+        return
+    base = ("." * (node.level or 0)) + (node.module or "")
+    for alias in node.names:
+        if alias.name == "*":
+            sites.star_imports.append(base)
+            continue
+        local = alias.asname or alias.name
+        sites.imports[local] = f"{base}.{alias.name}" if base else alias.name
+        scope.bind(local, order, node, node)
+
+
+def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None:
+    if isinstance(node, ast.Assign):
+        targets, value = node.targets, node.value
+    elif isinstance(node, ast.AnnAssign):
+        if node.value is None:
+            return
+        targets, value = [node.target], node.value
+    else:
+        targets, value = [node.target], None    # augmented: value becomes unknown
+    for target in targets:
+        sites.assigns.append((target, value, node, scope, guards))
+        if isinstance(target, (ast.Tuple, ast.List)):
+            values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and \
+                len(value.elts) == len(target.elts) else None
+            for k, elt in enumerate(target.elts):
+                for key in _target_keys(elt):
+                    scope.bind(key, order, values[k] if values else None, node)
+            continue
+        key = dotted(target)
+        if key:
+            bind_scope = scope
+            head = key.split(".")[0]
+            if scope.kind == "function" and scope.self_name and head == scope.self_name and "." in key:
+                bind_scope = scope.klass
+                key = "self." + key.split(".", 1)[1]
+            elif head in scope.globals:
+                bind_scope = sites.module
+            bind_scope.bind(key, order, value, node)
+
+
+def _is_custom_optimizers(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "custom_optimizers"
+
+
+def _config_base(node: ast.AST) -> Optional[ast.AST]:
+    """`cfg` from `cfg.graph_options.rewrite_options.custom_optimizers`."""
+    node = node.value if isinstance(node, ast.Attribute) else node       # drop custom_optimizers
+    if isinstance(node, ast.Attribute) and node.attr == "rewrite_options":
+        node = node.value
+        if isinstance(node, ast.Attribute) and node.attr == "graph_options":
+            return node.value
+        return node
+    return node
+
+
+def _attach_entry_ops(sites: Sites) -> None:
+    """Attach `.name = ...` and `.parameter_map[k].f = ...` assignments to their entries."""
+    by_call = {id(e.call): e for e in sites.entries}
+    # bind entries to the targets they are assigned to
+    for target, value, stmt, scope, guards in sites.assigns:
+        if isinstance(value, ast.Call) and id(value) in by_call:
+            by_call[id(value)].bound_to = dotted(target)
+    for target, value, stmt, scope, guards in sites.assigns:
+        pos = sites.pos.get(id(stmt), 0)
+        if isinstance(target, ast.Attribute) and target.attr == "name":
+            entry = resolve_entry(sites, target.value, scope, pos, by_call)
+            if entry is not None:
+                entry.names.append(NameSet(value, target, stmt))
+            continue
+        if isinstance(target, ast.Attribute) and target.attr in ATTR_FIELDS and \
+                isinstance(target.value, ast.Subscript):
+            sub = target.value
+            if isinstance(sub.value, ast.Attribute) and sub.value.attr == "parameter_map":
+                entry = resolve_entry(sites, sub.value.value, scope, pos, by_call)
+                if entry is None:
+                    continue
+                key_node = sub.slice
+                if isinstance(key_node, getattr(ast, "Index", ())):       # Python < 3.9 shape
+                    key_node = key_node.value
+                key = const_str(key_node)
+                if key is None:
+                    continue
+                entry.params.append(ParamSet(entry, key, key_node, target.attr, value, target, stmt, scope,
+                                             guards))
+    # an entry whose variable is handed to another call or returned may be completed elsewhere
+    bound = {e.bound_to: e for e in sites.entries if e.bound_to}
+    for site in sites.calls:
+        for arg in list(site.call.args) + [k.value for k in site.call.keywords]:
+            key = dotted(arg)
+            if key in bound:
+                bound[key].used_elsewhere = True
+    for value, scope in sites.returns:
+        key = dotted(value)
+        if key in bound:
+            bound[key].used_elsewhere = True
+
+
+def resolve_entry(sites: Sites, expr, scope: Scope, pos: int, by_call=None) -> Optional[Entry]:
+    by_call = by_call if by_call is not None else {id(e.call): e for e in sites.entries}
+    if isinstance(expr, ast.Call):
+        return by_call.get(id(expr))
+    key = dotted(expr)
+    if key is None:
+        return None
+    value = sites.lookup(key, scope, pos)
+    if isinstance(value, ast.Call):
+        return by_call.get(id(value))
+    return None

@@ -1,0 +1,137 @@
+"""Values of the expressions that feed a profiling setting.
+
+Literals are read directly from the source (with their position maps); wrappers that only
+change str <-> bytes (`tf.compat.as_bytes(x)`, `x.encode()`, `bytes(x, "utf-8")`) are
+unwrapped by syntax. Anything else goes to the resolver of computed values (resolve.py),
+which is only loaded when a file needs it.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import List, NamedTuple, Optional, Tuple
+
+from .sites import Scope, Sites, dotted
+from .source import SourceText, StrValue, literal_value
+
+BYTES_WRAPPERS = ("as_bytes",)
+STR_WRAPPERS = ("as_text", "as_str", "as_str_any")
+
+
+class Strings(NamedTuple):
+    """What an expression can evaluate to, as far as strings go."""
+
+    candidates: Tuple[StrValue, ...]    # empty when unknown
+    py_type: Optional[str]              # "str", "bytes" or None when unknown
+    ambiguous: bool = False             # several candidates disagree (report only common issues)
+    reason: str = ""                    # why it is unknown (for NPP190)
+
+
+class Scalars(NamedTuple):
+    """Candidate Python values of a switch (True, False, "True", 1, ...)."""
+
+    candidates: tuple                   # empty when unknown
+    notes: Tuple[str, ...] = ()         # e.g. ("the default of --profiling",)
+
+
+def unwrap(node) -> Tuple[ast.AST, Optional[str]]:
+    """Strip str/bytes conversion wrappers; returns (inner, resulting python type or None)."""
+    result = None
+    while isinstance(node, ast.Call):
+        func = node.func
+        name = dotted(func) or ""
+        last = name.rsplit(".", 1)[-1] if name else (func.attr if isinstance(func, ast.Attribute) else "")
+        if last in BYTES_WRAPPERS and len(node.args) >= 1:
+            result = result or "bytes"
+            node = node.args[0]
+            continue
+        if last in STR_WRAPPERS and len(node.args) >= 1:
+            result = result or "str"
+            node = node.args[0]
+            continue
+        if isinstance(func, ast.Attribute) and func.attr == "encode" and len(node.args) <= 2:
+            result = result or "bytes"
+            node = func.value
+            continue
+        if isinstance(func, ast.Attribute) and func.attr == "decode" and len(node.args) <= 2:
+            result = result or "str"
+            node = func.value
+            continue
+        if name == "bytes" and len(node.args) >= 2:
+            result = result or "bytes"
+            node = node.args[0]
+            continue
+        if name == "str" and len(node.args) == 1:
+            result = result or "str"
+            node = node.args[0]
+            continue
+        break
+    return node, result
+
+
+class Values:
+    """Reads literal values; delegates computed ones to the resolver when it is available."""
+
+    def __init__(self, src: SourceText, sites: Sites, tree: ast.AST, resolver=None):
+        self.src = src
+        self.sites = sites
+        self.tree = tree
+        self.resolver = resolver
+
+    def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
+        inner, wrapped = unwrap(node)
+        lit = literal_value(self.src, inner)
+        if lit is not None:
+            return Strings((lit,), wrapped or ("bytes" if lit.is_bytes else "str"))
+        if isinstance(inner, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in inner.values):
+            text = "".join(v.value for v in inner.values)
+            start, end = self.src.node_start(inner), self.src.node_end(inner)
+            return Strings((StrValue(text, [], start, end),), wrapped or "str")
+        if self.resolver is not None:
+            result = self.resolver.strings(inner, scope, pos)
+            if wrapped and result.candidates:
+                return result._replace(py_type=wrapped)
+            if wrapped:
+                return result._replace(py_type=wrapped)
+            return result
+        return Strings((), wrapped, reason="computed value")
+
+    def scalars(self, node: ast.AST, scope: Scope, pos: int) -> Scalars:
+        if isinstance(node, ast.Constant):
+            return Scalars((node.value,))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
+            return Scalars((not node.operand.value,))
+        if self.resolver is not None:
+            return self.resolver.scalars(node, scope, pos)
+        return Scalars(())
+
+
+def truthy(values) -> Optional[bool]:
+    """True/False when every candidate agrees on truthiness as a protobuf bool field reads it."""
+    verdicts = set()
+    for v in values:
+        if isinstance(v, bool) or isinstance(v, int):
+            verdicts.add(bool(v))
+        else:
+            return None
+    return verdicts.pop() if len(verdicts) == 1 else None
+
+
+def place(value: StrValue, i: int, j: int) -> Tuple[int, int]:
+    """Source range for value.text[i:j]: exact inside one literal piece, else the best known."""
+    span = value.src_span(i, j)
+    if span is not None:
+        return span
+    a = value.src(i)
+    if a is not None:
+        piece = value.piece_at(a)
+        return a, (piece.body_end if piece is not None else a + 1)
+    return value.anchor, value.anchor_end
+
+
+def first_pos(sites: Sites, node) -> int:
+    return sites.pos.get(id(node), 0)
+
+
+def strings_of(values: "Values", nodes: List[ast.AST], scope: Scope, pos: int) -> List[Strings]:
+    return [values.strings(n, scope, pos) for n in nodes]
