@@ -386,17 +386,22 @@ def _unescape(body: str, is_bytes: bool) -> Optional[str]:
 
 def literal_value(src: SourceText, node: ast.AST) -> Optional[StrValue]:
     """A StrValue for a str/bytes Constant (implicit concatenation included), else None."""
-    if not isinstance(node, ast.Constant) or not isinstance(node.value, (str, bytes)):
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        value = "".join(v.value for v in node.values)     # f-string pieces without fields
+    elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        value = node.value
+    else:
         return None
     start, end = src.node_start(node), src.node_end(node)
-    value = node.value
     is_bytes = isinstance(value, bytes)
     expected = value.decode("latin-1") if is_bytes else value
     try:
         pieces = scan_pieces(src.text, start, end)
         parts, runs, t = [], [], 0
         for piece in pieces:
-            decoded, piece_runs, _ = decode_piece(src.text, piece, t)
+            decoded, piece_runs, slots = decode_piece(src.text, piece, t)
+            if slots:
+                raise LiteralError("f-string with fields")
             parts.append(decoded)
             runs.extend(piece_runs)
             t += len(decoded)

@@ -83,10 +83,6 @@ class Values:
         lit = literal_value(self.src, inner)
         if lit is not None:
             return Strings((lit,), wrapped or ("bytes" if lit.is_bytes else "str"))
-        if isinstance(inner, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in inner.values):
-            text = "".join(v.value for v in inner.values)
-            start, end = self.src.node_start(inner), self.src.node_end(inner)
-            return Strings((StrValue(text, [], start, end),), wrapped or "str")
         if self.resolver is not None:
             result = self.resolver.strings(inner, scope, pos)
             if wrapped and result.candidates:

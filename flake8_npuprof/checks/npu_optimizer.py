@@ -231,9 +231,8 @@ def _check_dump(ctx, setup: Setup, mode_on: Optional[bool]) -> None:
             continue
         mode_tests = {id(g.test): g.negated for g in mode.guards}
         dump_tests = {id(g.test): g.negated for g in p.guards}
-        # report only when whenever one is on the other is on too
-        if not (set(mode_tests.items()) <= set(dump_tests.items()) or
-                set(dump_tests.items()) <= set(mode_tests.items())):
+        # certain only when the dump is on whenever profiling is (its guards are among profiling's)
+        if not set(dump_tests.items()) <= set(mode_tests.items()):
             continue
         ctx.report_node(
             "NPP202", p.target,

@@ -136,19 +136,40 @@ def _bad_versions(cells: Dict[Tuple[str, str], Problem], target: Target) -> Set[
     return bad
 
 
+KEY_CODES = ("NPP101", "NPP113")
+
+
+def _category(code: str) -> str:
+    """Problems are judged per JSON key and category: a value invalid on every version for
+    different reasons (a range error here, a type error there) is still invalid everywhere."""
+    if code in KEY_CODES:
+        return "key"
+    if code == "NPP115":
+        return "combination"
+    return "value"
+
+
 def _judge(problems, target: Target) -> List[Issue]:
-    out = []
+    merged: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
     for (code, anchor), cells in problems.items():
+        bucket = merged.setdefault((_category(code), anchor), {})
+        for cell, problem in cells.items():
+            bucket.setdefault(cell, problem)
+    out = []
+    for (_, anchor), cells in merged.items():
         bad = _bad_versions(cells, target)
         if not target.fails_on(bad):
             continue
         relevant = [v for v in target.versions if v in bad]
-        first = next(cells[(v, p)] for v in relevant for p in target.products if (v, p) in cells)
+        chosen = {v: next(cells[(v, p)] for p in target.products if (v, p) in cells) for v in relevant}
+        codes = [c.code for c in chosen.values()]
+        code = max(sorted(set(codes)), key=lambda c: (codes.count(c), c != "NPP110"))
+        first = next(c for c in chosen.values() if c.code == code)
         # group the versions by what their runtime does
         by_consequence: Dict[str, List[str]] = {}
-        for v in relevant:
-            p = next(p for p in target.products if (v, p) in cells)
-            by_consequence.setdefault(cells[(v, p)].consequence, []).append(v)
+        for v, problem in chosen.items():
+            text = problem.consequence if problem.code == code else f"{problem.what}, and {problem.consequence}"
+            by_consequence.setdefault(text, []).append(v)
         if len(by_consequence) == 1:
             consequence = next(iter(by_consequence))
             if target.cann != "any" or len(relevant) != len(K.VERSIONS):

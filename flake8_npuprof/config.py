@@ -1,0 +1,147 @@
+"""Configuration for the CLI: `[tool.npuprof]` in pyproject.toml, else the `[flake8]` section.
+
+Both front-ends read the same settings: flake8 takes `npuprof-cann`/`npuprof-soc` from its
+own config files, and the CLI falls back to exactly those when pyproject.toml has no
+`[tool.npuprof]` table. Command-line flags always win.
+"""
+
+from __future__ import annotations
+
+import configparser
+import fnmatch
+import os
+import sys
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from .files import split_codes
+
+
+class ConfigError(Exception):
+    pass
+
+
+class Config(NamedTuple):
+    path: str
+    cann: Optional[str] = None
+    soc: Optional[str] = None
+    select: Tuple[str, ...] = ()
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    extend_ignore: Tuple[str, ...] = ()
+    extend_default_ignore: Tuple[str, ...] = ()
+    per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    preflight: bool = False
+    graph: Optional[str] = None
+
+    def ignores_for(self, path: str) -> Tuple[str, ...]:
+        base = os.path.dirname(os.path.abspath(self.path))
+        rel = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
+        out: List[str] = []
+        for pattern, codes in self.per_file_ignores:
+            if fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern) or \
+                    fnmatch.fnmatch(rel, pattern.rstrip("/") + "/*"):
+                out.extend(codes)
+        return tuple(out)
+
+
+def _toml_load(path: Path) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:                                   # pragma: no cover - exercised on 3.9/3.10
+        import tomli as tomllib
+    with open(path, "rb") as fh:
+        try:
+            return tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+
+
+def _codes(value) -> Tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return split_codes(value)
+    return tuple(str(v).strip().upper() for v in value)
+
+
+def _per_file(value) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+    if not value:
+        return ()
+    if isinstance(value, dict):
+        return tuple((k, _codes(v)) for k, v in value.items())
+    out = []
+    for line in str(value).replace(",\n", "\n").splitlines():
+        if ":" in line:
+            pattern, codes = line.split(":", 1)
+            out.append((pattern.strip(), split_codes(codes)))
+    return tuple(out)
+
+
+def from_pyproject(path: Path) -> Optional[Config]:
+    table = _toml_load(path).get("tool", {}).get("npuprof")
+    if table is None:
+        return None
+    t = {k.replace("_", "-"): v for k, v in table.items()}
+    known = {"cann", "soc", "select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore",
+             "per-file-ignores", "preflight", "graph"}
+    unknown = sorted(set(t) - known)
+    if unknown:
+        raise ConfigError(f"{path}: unknown [tool.npuprof] setting(s): {', '.join(unknown)}")
+    return Config(str(path), t.get("cann"), t.get("soc"), _codes(t.get("select")),
+                  _codes(t.get("extend-select")), _codes(t.get("ignore")), _codes(t.get("extend-ignore")),
+                  _codes(t.get("extend-default-ignore")), _per_file(t.get("per-file-ignores")),
+                  bool(t.get("preflight", False)), t.get("graph"))
+
+
+def from_flake8(path: Path) -> Optional[Config]:
+    parser = configparser.RawConfigParser()
+    try:
+        parser.read(path, encoding="utf-8")
+    except configparser.Error as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    if not parser.has_section("flake8"):
+        return None
+    sec = {k.replace("_", "-"): v for k, v in parser.items("flake8")}
+    npp = lambda codes: tuple(c for c in codes if c.startswith("NPP") or "NPP".startswith(c))  # noqa: E731
+    return Config(str(path), sec.get("npuprof-cann"), sec.get("npuprof-soc"),
+                  npp(split_codes(sec.get("select"))), npp(split_codes(sec.get("extend-select"))),
+                  npp(split_codes(sec.get("ignore"))), npp(split_codes(sec.get("extend-ignore"))), (),
+                  tuple((p, npp(c)) for p, c in _per_file(sec.get("per-file-ignores"))),
+                  sec.get("npuprof-preflight", "").strip().lower() in ("1", "true", "yes", "on"),
+                  sec.get("npuprof-graph"))
+
+
+def load_config(explicit: Optional[str], paths: Sequence[str] = ()) -> Optional[Config]:
+    """The configuration in effect: --config, else the nearest file above the current directory."""
+    if explicit:
+        path = Path(explicit)
+        if not path.is_file():
+            from .cli import UsageError
+            raise UsageError(f"config file not found: {explicit}")
+        try:
+            config = from_pyproject(path) if path.suffix == ".toml" else from_flake8(path)
+        except ConfigError as exc:
+            from .cli import UsageError
+            raise UsageError(str(exc)) from None
+        return config or Config(str(path))
+    start = Path.cwd()
+    for directory in [start, *start.parents]:
+        try:
+            pyproject = directory / "pyproject.toml"
+            if pyproject.is_file():
+                found = from_pyproject(pyproject)
+                if found:
+                    return found
+            for name in ("setup.cfg", "tox.ini", ".flake8"):
+                candidate = directory / name
+                if candidate.is_file():
+                    found = from_flake8(candidate)
+                    if found:
+                        return found
+        except ConfigError as exc:
+            from .cli import UsageError
+            raise UsageError(str(exc)) from None
+        if (directory / ".git").exists():
+            break
+    return None

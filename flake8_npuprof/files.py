@@ -1,0 +1,173 @@
+"""Reading the files the CLI is given: discovery, decoding, noqa comments, code selection."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tokenize
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+
+from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
+
+SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv", "venv", ".mypy_cache",
+             ".pytest_cache", "node_modules", ".eggs", "build", "dist", "site-packages"}
+SHELL_SHEBANG = re.compile(rb"^#!.*\b(ba|z|k|da)?sh\b")
+
+
+class SourceFile(NamedTuple):
+    path: str
+    text: str
+    encoding: str
+    bom: bool
+    newline: str              # dominant line ending, kept by fixes
+    kind: str                 # "python" or "shell"
+
+
+class ReadError(Exception):
+    pass
+
+
+def discover(paths: Sequence[str], shell: bool = True) -> Iterator[str]:
+    """Python (and shell launcher) files under the given paths, each once, in a stable order."""
+    seen = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+                for name in sorted(files):
+                    full = os.path.join(root, name)
+                    if name.endswith(".py") or (shell and _is_shell(full, name)):
+                        if full not in seen:
+                            seen.add(full)
+                            yield full
+        else:
+            if raw not in seen:
+                seen.add(raw)
+                yield raw
+
+
+def _is_shell(full: str, name: str) -> bool:
+    if name.endswith((".sh", ".bash")):
+        return True
+    if "." in name:
+        return False
+    try:
+        with open(full, "rb") as fh:
+            return bool(SHELL_SHEBANG.match(fh.readline(200)))
+    except OSError:
+        return False
+
+
+def kind_of(path: str, head: bytes) -> str:
+    if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(head.split(b"\n", 1)[0]):
+        return "shell"
+    return "python"
+
+
+def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
+    """Decode a file the way Python does (PEP 263 cookie, BOM), keeping what fixes must keep."""
+    if data is None:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            raise ReadError(f"cannot read: {exc.strerror or exc}") from None
+    kind = kind_of(path, data[:200])
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if kind == "shell":
+        encoding = "utf-8"
+    else:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError as exc:
+            raise ReadError(f"cannot decode: {exc}") from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        if kind == "shell":
+            text = data.decode("utf-8", "surrogateescape")
+        else:
+            raise ReadError(f"cannot decode as {encoding}: {exc}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    crlf = text.count("\r\n")
+    newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
+    return SourceFile(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, newline, kind)
+
+
+# ---------------------------------------------------------------- noqa, as flake8 reads it
+
+def file_noqa(text: str) -> bool:
+    return any(NOQA_FILE.match(line) for line in text.splitlines())
+
+
+def noqa_lines(text: str) -> Dict[int, str]:
+    """Map each line to the text searched for `# noqa` (a whole logical line, as flake8 does)."""
+    lines = text.splitlines(keepends=True)
+    mapping: Dict[int, str] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return {i + 1: line for i, line in enumerate(lines)}
+    lo, hi = len(lines) + 2, -1
+    for tok in tokens:
+        if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        lo = min(lo, tok.start[0])
+        hi = max(hi, tok.end[0])
+        if tok.type in (tokenize.NL, tokenize.NEWLINE):
+            joined = "".join(lines[lo - 1:hi])
+            for n in range(lo, hi + 1):
+                mapping[n] = joined
+            lo, hi = len(lines) + 2, -1
+    for i, line in enumerate(lines, 1):
+        mapping.setdefault(i, line)
+    return mapping
+
+
+def suppressed(code: str, line_text: Optional[str]) -> bool:
+    if not line_text:
+        return False
+    m = NOQA_INLINE_REGEXP.search(line_text)
+    if m is None:
+        return False
+    codes = m.groupdict().get("codes")
+    if not codes:
+        return True
+    listed = [c.strip() for c in re.split(r"[,\s]+", codes) if c.strip()]
+    return any(code.startswith(c) for c in listed)
+
+
+# ---------------------------------------------------------------- selection, as flake8 decides
+
+class Selection(NamedTuple):
+    select: Tuple[str, ...] = ("NPP",)
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    extend_ignore: Tuple[str, ...] = ()
+    default_off: Tuple[str, ...] = ()
+
+    def wants(self, code: str) -> bool:
+        def best(prefixes: Iterable[str]) -> int:
+            return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
+        chosen = max(best(self.select), best(self.extend_select))
+        user_ignored = max(best(self.ignore), best(self.extend_ignore))
+        default_ignored = best(self.default_off)
+        if chosen < 0:
+            return False
+        if user_ignored >= chosen:
+            return False
+        # a default-off code needs a selection at least as specific as its own entry
+        explicit = max(best([p for p in self.select if p != "NPP"]), best(self.extend_select))
+        if default_ignored >= 0 and explicit < default_ignored:
+            return False
+        return True
+
+
+def split_codes(value: Optional[str]) -> Tuple[str, ...]:
+    if not value:
+        return ()
+    return tuple(c.strip().upper() for c in re.split(r"[,\s]+", value) if c.strip())

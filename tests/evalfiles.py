@@ -1,0 +1,58 @@
+"""Eval files (bugbear style): expected findings written next to the code that causes them.
+
+On the offending line:      `...  # NPP101: 23`        (code and 1-based column, as flake8 prints)
+several on one line:        `...  # NPP101: 23, NPP102: 40`
+anywhere (e.g. for a line inside a triple-quoted string):
+                            `# expect: 12:5 NPP101`
+options for the whole file: `# OPTIONS: --npuprof-cann=8.0 --npuprof-soc=910 --extend-select=NPP200`
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Set, Tuple
+
+HERE = Path(__file__).resolve().parent
+EVAL_DIR = HERE / "eval_files"
+
+_TRAILING = re.compile(r"#\s*((?:NPP\d{3}:\s*\d+\s*,?\s*)+)\s*$")
+_ONE = re.compile(r"(NPP\d{3}):\s*(\d+)")
+_EXPECT = re.compile(r"#\s*expect:\s*(\d+):(\d+)\s+(NPP\d{3})")
+_OPTIONS = re.compile(r"#\s*OPTIONS:\s*(.*)$")
+
+
+class EvalFile(NamedTuple):
+    path: Path
+    expected: Set[Tuple[int, int, str]]     # (line, 1-based column, code)
+    options: Tuple[str, ...]                # flake8 command-line options
+
+
+def load(path: Path) -> EvalFile:
+    text = path.read_text(encoding="utf-8")
+    expected = set()
+    options: Tuple[str, ...] = ()
+    for lineno, line in enumerate(text.splitlines(), 1):
+        m = _OPTIONS.search(line)
+        if m:
+            options = tuple(m.group(1).split())
+            continue
+        for m in _EXPECT.finditer(line):
+            expected.add((int(m.group(1)), int(m.group(2)), m.group(3)))
+        m = _TRAILING.search(line)
+        if m:
+            for code, col in _ONE.findall(m.group(1)):
+                expected.add((lineno, int(col), code))
+    return EvalFile(path, expected, options)
+
+
+def all_files() -> List[EvalFile]:
+    return [load(p) for p in sorted(EVAL_DIR.glob("*.py"))]
+
+
+def parse_options(options) -> Dict[str, str]:
+    out = {}
+    for opt in options:
+        key, _, value = opt.lstrip("-").partition("=")
+        out[key] = value
+    return out
