@@ -14,7 +14,6 @@ from . import __version__
 from .analysis import Settings, analyse
 from .files import ReadError, Selection, discover, file_noqa, noqa_lines, read_source, split_codes, suppressed
 from .model import Finding
-from .plugin import DEFAULT_OFF
 from .source import SourceText
 from .targets import Target, TargetError
 
@@ -94,7 +93,7 @@ def selection_from(args, config=None) -> Selection:
         extend_select=split_codes(args.extend_select) + ((config.extend_select if config else ()) or ()),
         ignore=split_codes(args.ignore) or ((config.ignore if config else ()) or ()),
         extend_ignore=split_codes(args.extend_ignore) + ((config.extend_ignore if config else ()) or ()),
-        default_off=DEFAULT_OFF + ((config.extend_default_ignore if config else ()) or ()))
+        default_off=(config.extend_default_ignore if config else ()) or ())
 
 
 def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,

@@ -144,26 +144,27 @@ def suppressed(code: str, line_text: Optional[str]) -> bool:
 # ---------------------------------------------------------------- selection, as flake8 decides
 
 class Selection(NamedTuple):
+    """flake8's decision rules (explicit beats implicit, then the longest prefix wins), plus the
+    plugin's own opt-in for default-off codes."""
+
     select: Tuple[str, ...] = ("NPP",)
     extend_select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
     extend_ignore: Tuple[str, ...] = ()
-    default_off: Tuple[str, ...] = ()
+    default_off: Tuple[str, ...] = ()           # codes that need an explicit opt-in
 
     def wants(self, code: str) -> bool:
+        from .plugin import DEFAULT_OFF, default_off_enabled
+
         def best(prefixes: Iterable[str]) -> int:
             return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
         chosen = max(best(self.select), best(self.extend_select))
-        user_ignored = max(best(self.ignore), best(self.extend_ignore))
-        default_ignored = best(self.default_off)
-        if chosen < 0:
+        ignored = max(best(self.ignore), best(self.extend_ignore))
+        if chosen < 0 or ignored >= chosen:
             return False
-        if user_ignored >= chosen:
-            return False
-        # a default-off code needs a selection at least as specific as its own entry
-        explicit = max(best([p for p in self.select if p != "NPP"]), best(self.extend_select))
-        if default_ignored >= 0 and explicit < default_ignored:
-            return False
+        if code in DEFAULT_OFF or code in self.default_off:
+            return default_off_enabled(code, self.select + self.extend_select) if code in DEFAULT_OFF \
+                else best(self.select + self.extend_select) >= len(code)
         return True
 
 

@@ -17,6 +17,7 @@ _WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"((?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*)"')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _ESC = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -91,7 +92,9 @@ def _decode_string(body: str) -> str:
     def sub(m):
         e = m.group(1)
         return chr(int(e[1:], 16)) if e[0] == "u" else _SIMPLE[e]
-    return _ESC.sub(sub, body)
+    # \ud83d\ude00 escapes a single character as a surrogate pair
+    return _PAIR.sub(lambda m: chr(0x10000 + ((ord(m.group(0)[0]) - 0xD800) << 10)
+                                   + ord(m.group(0)[1]) - 0xDC00), _ESC.sub(sub, body))
 
 
 def parse(text: str) -> Doc:

@@ -9,8 +9,17 @@ from . import __version__
 from .analysis import Settings, analyse, internal_error
 from .targets import Target, TargetError, parse_cann, parse_soc
 
-# Codes that are off unless selected explicitly (--select NPP200 / --extend-select NPP2).
-DEFAULT_OFF = ("NPP190", "NPP200", "NPP201", "NPP203")
+# Codes that are off unless asked for by name or by a prefix at least this specific.
+# flake8 lets an explicit `--select NPP` override its default-ignore list, so the plugin
+# applies this itself (as bugbear does for B9): `--select NPP` keeps them off,
+# `--extend-select NPP2` / `--select NPP203` / `--extend-select NPP19` turn them on.
+DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2"}
+
+
+def default_off_enabled(code: str, selected) -> bool:
+    """Whether a default-off code was asked for by one of the selected prefixes."""
+    needed = DEFAULT_OFF[code]
+    return any(code.startswith(s) and len(s) >= len(needed) for s in selected)
 
 
 def _argtype(parser):
@@ -33,6 +42,7 @@ class NpuProfChecker:
     name = "flake8-npuprof"
     version = __version__
     settings = Settings()
+    selected: tuple = ()
 
     def __init__(self, tree, lines, filename="<unknown>"):
         self.tree = tree
@@ -56,10 +66,12 @@ class NpuProfChecker:
         option_manager.add_option(
             "--npuprof-graph", default=None, parse_from_config=True,
             help="graph dump (.pbtxt or GE build dump) to check fp_point/bp_point against (NPP903)")
-        option_manager.extend_default_ignore(list(DEFAULT_OFF))
+        option_manager.extend_default_ignore(sorted(DEFAULT_OFF))
 
     @classmethod
     def parse_options(cls, options) -> None:
+        cls.selected = tuple(getattr(options, "select", None) or ()) + \
+            tuple(getattr(options, "extend_select", None) or ())
         cls.settings = Settings(
             target=Target(getattr(options, "npuprof_cann", "any") or "any",
                           getattr(options, "npuprof_soc", "any") or "any"),
@@ -73,4 +85,6 @@ class NpuProfChecker:
         except Exception as exc:            # analyse() already guards; this is the last line
             findings = [internal_error(exc)]
         for f in findings:
+            if f.code in DEFAULT_OFF and not default_off_enabled(f.code, self.selected):
+                continue
             yield f.line, f.col, f"{f.code} {f.message}{fix_marker(f)}", type(self)

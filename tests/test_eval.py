@@ -13,7 +13,7 @@ from evalfiles import EVAL_DIR, all_files, parse_options
 from flake8_npuprof.analysis import Settings
 from flake8_npuprof.cli import check_text
 from flake8_npuprof.files import Selection, noqa_lines, split_codes, suppressed
-from flake8_npuprof.plugin import DEFAULT_OFF, NpuProfChecker
+from flake8_npuprof.plugin import NpuProfChecker
 from flake8_npuprof.targets import Target
 
 FILES = all_files()
@@ -27,7 +27,7 @@ def _settings(options):
 def _selection(options):
     opts = parse_options(options)
     return Selection(select=split_codes(opts.get("select")) or ("NPP",),
-                     extend_select=split_codes(opts.get("extend-select")), default_off=DEFAULT_OFF)
+                     extend_select=split_codes(opts.get("extend-select")))
 
 
 @pytest.mark.parametrize("ef", FILES, ids=[f.path.name for f in FILES])
@@ -35,6 +35,9 @@ def test_plugin_api(ef, monkeypatch):
     text = ef.path.read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
     monkeypatch.setattr(NpuProfChecker, "settings", _settings(ef.options))
+    opts = parse_options(ef.options)
+    monkeypatch.setattr(NpuProfChecker, "selected", split_codes(opts.get("select")) or ("NPP",)
+                        + split_codes(opts.get("extend-select")))
     checker = NpuProfChecker(ast.parse(text), lines, str(ef.path))
     selection, noqa = _selection(ef.options), noqa_lines(text)
     got = set()

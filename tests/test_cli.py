@@ -1,0 +1,139 @@
+"""The npuprof command: exit codes, formats, selection and noqa as flake8 has them."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+HERE = Path(__file__).resolve().parent
+EVAL = HERE / "eval_files"
+
+BAD = '''import tensorflow as tf
+config = tf.ConfigProto()
+op = config.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+op.parameter_map["profiling_mode"].b = True
+op.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","L2":"on"}'
+'''
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_exit_codes(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "good.py").write_text("import os\n")
+    assert run(capsys, "check", "good.py")[0] == 0
+    code, out, _ = run(capsys, "check", "bad.py")
+    assert code == 1 and out.startswith("bad.py:6:64: NPP101 ")
+    assert run(capsys, "check")[0] == 0                          # empty path list: clean no-op
+    assert run(capsys, "check", "--exit-zero", "bad.py")[0] == 0
+    assert run(capsys, "check", "--cann", "6.9", "bad.py")[0] == 2
+    assert run(capsys, "check", "--no-such-flag")[0] == 2
+
+
+def test_check_directories_and_json(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "bad.py").write_text(BAD)
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "bad.py").write_text(BAD)
+    code, out, _ = run(capsys, "check", "--format", "json", ".")
+    rows = json.loads(out)
+    assert code == 1 and [r["filename"] for r in rows] == ["pkg/bad.py"]
+    row = rows[0]
+    assert row["code"] == "NPP101" and row["location"] == {"line": 6, "column": 64}
+    assert row["end_location"] == {"line": 6, "column": 68}
+    assert row["fix"]["applicability"] == "safe"
+    assert row["fix"]["edits"] == [{"content": "l2", "location": {"line": 6, "column": 65},
+                                    "end_location": {"line": 6, "column": 67}}]
+
+
+def test_noqa_is_honoured_like_flake8(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    lines = BAD.splitlines()
+    variants = {
+        "plain.py": lines[5] + "  # noqa",
+        "code.py": lines[5] + "  # noqa: NPP101",
+        "prefix.py": lines[5] + "  # noqa:NPP1",
+        "other.py": lines[5] + "  # noqa: E501",
+    }
+    for name, last in variants.items():
+        (tmp_path / name).write_text("\n".join(lines[:5] + [last]) + "\n")
+    (tmp_path / "multi.py").write_text("\n".join(lines[:5]) + "\nop.parameter_map['profiling_options'].s = (\n"
+                                       "    b'{\"output\":\"/tmp/p\",\"L2\":\"on\"}'\n)  # noqa: NPP101\n")
+    (tmp_path / "file.py").write_text("# flake8: noqa\n" + BAD)
+    code, out, _ = run(capsys, "check", *sorted(p.name for p in tmp_path.iterdir()))
+    # flake8 reads noqa per physical line inside brackets: multi.py's comment is on another line
+    assert {line.split(":")[0] for line in out.splitlines()} == {"other.py", "multi.py"}
+    # the same files through flake8 itself
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP", "."],
+                          capture_output=True, text=True)
+    assert {line.split(":")[0] for line in proc.stdout.splitlines()} == {"./other.py", "./multi.py"}
+
+
+@pytest.mark.parametrize("argv,codes", [
+    ((), {"NPP101"}),
+    (("--select", "NPP2"), {"NPP203"}),
+    (("--extend-select", "NPP2"), {"NPP101", "NPP203"}),
+    (("--extend-select", "NPP203"), {"NPP101", "NPP203"}),
+    (("--select", "NPP203"), {"NPP203"}),
+    (("--ignore", "NPP1"), set()),
+    (("--select", "NPP", "--ignore", "NPP101"), set()),
+])
+def test_selection_matches_flake8(tmp_path, capsys, monkeypatch, argv, codes):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.py").write_text(BAD.replace("/tmp/p", "/home/alice/p"))
+    _, out, _ = run(capsys, "check", *argv, "x.py")
+    assert {line.split()[1] for line in out.splitlines()} == codes
+    flake8_argv = list(argv) if "--select" in argv else ["--select", "NPP", *argv]
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *flake8_argv, "x.py"],
+                          capture_output=True, text=True)
+    assert {line.split()[1] for line in proc.stdout.splitlines()} == codes
+
+
+def test_validate(capsys, tmp_path, monkeypatch):
+    code, out, _ = run(capsys, "validate", '{"output":"/tmp","L2":"on"}')
+    assert code == 1 and out.startswith("<options>:1:18: NPP101 ")
+    assert run(capsys, "validate", '{"output":"/tmp","task_trace":"on"}')[0] == 0
+    f = tmp_path / "opts.json"
+    f.write_text('{\n  "output": "/tmp",\n  "task_trace": "ON"\n}\n')
+    code, out, _ = run(capsys, "validate", "--file", str(f))
+    assert code == 1 and f"{f}:3:17: NPP102" in out
+    code, out, _ = run(capsys, "validate", "--cann", "8.0", '{"output":"/tmp","dvpp_freq":5}', "--format", "json")
+    assert code == 1 and json.loads(out)[0]["code"] == "NPP110"
+    monkeypatch.setenv("PROFILING_MODE", "True")
+    monkeypatch.setenv("PROFILING_OPTIONS", '{"output":"/tmp","task_trace":"on"}')
+    code, out, _ = run(capsys, "validate", "--env")
+    assert code == 1 and "NPP011" in out
+    monkeypatch.setenv("PROFILING_MODE", "true")
+    assert run(capsys, "validate", "--env")[0] == 0
+    monkeypatch.delenv("PROFILING_MODE")
+    code, out, _ = run(capsys, "validate", "--env")
+    assert code == 1 and "NPP001" in out
+    assert run(capsys, "validate")[0] == 2
+
+
+def test_explain(capsys):
+    code, out, _ = run(capsys, "explain", "npp101")
+    assert code == 0 and out.startswith("# NPP101 ") and "## Fix safety" in out
+    assert run(capsys, "explain", "NPP999")[0] == 2
+    code, out, _ = run(capsys, "explain", "--list")
+    assert code == 0 and "NPP101" in out
+
+
+def test_console_script_and_version():
+    script = Path(sys.executable).parent / "npuprof"
+    for cmd in ([str(script)] if script.exists() else []) + [[sys.executable, "-m", "flake8_npuprof"]]:
+        cmd = cmd if isinstance(cmd, list) else [cmd]
+        proc = subprocess.run(cmd + ["--version"], capture_output=True, text=True)
+        assert proc.returncode == 0 and proc.stdout.startswith("npuprof ")

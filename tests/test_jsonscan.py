@@ -1,0 +1,93 @@
+"""The strict JSON reader: agreement with json on valid input, positions, holes, errors."""
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from flake8_npuprof.jsonscan import Unknown, parse
+from flake8_npuprof.source import HOLE
+
+# U+E000 stands for an unknown piece (source.HOLE), so generated text leaves it out
+texts = st.text(alphabet=st.characters(blacklist_characters=HOLE), max_size=12)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | texts,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(texts, children, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(texts, json_values, max_size=6), st.booleans())
+def test_agrees_with_json_on_valid_objects(obj, ascii_only):
+    text = json.dumps(obj, ensure_ascii=ascii_only)
+    doc = parse(text)
+    assert doc.ok
+    assert doc.as_dict() == obj
+    for m in doc.members:
+        assert json.loads(text[m.key_start:m.key_end]) == m.key
+        assert json.loads(text[m.value_start:m.value_end]) == m.value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters=HOLE), max_size=40))
+def test_never_raises_and_rejects_what_json_rejects(text):
+    doc = parse(text)
+    try:
+        expected = json.loads(text)
+    except ValueError:
+        assert doc.error is not None or doc.unknown
+        return
+    except RecursionError:
+        return
+    if isinstance(expected, float) and expected != expected:   # NaN is not JSON for nlohmann
+        return
+    if "NaN" in text or "Infinity" in text:
+        return
+    assert doc.error is None
+
+
+@pytest.mark.parametrize("text,message,index,hint", [
+    ('{"a":1,}', "trailing comma", 6, "trailing_comma"),
+    ("{'a': 1}", "double-quoted key", 1, "single_quotes"),
+    ("training_trace:task_trace", "expected a JSON value", 0, "legacy"),
+    ('{"a": True}', "expected a JSON value", 6, "python_literal"),
+    ('{"a":"x\ny"}', "control character", 7, ""),
+    ('{"a":"\\q"}', "invalid escape", 6, ""),
+    ('{"a":1} x', "extra text", 8, ""),
+    ('{"a":1', "ends before", 6, ""),
+    ("", "empty", 0, ""),
+])
+def test_errors_are_placed(text, message, index, hint):
+    doc = parse(text)
+    assert message in doc.error.message
+    assert doc.error.index == index
+    assert doc.error.hint == hint
+
+
+def test_duplicates_are_kept_in_order_and_last_wins():
+    doc = parse('{"a":1,"b":2,"a":3}')
+    assert [m.key for m in doc.members] == ["a", "b", "a"]
+    assert doc.as_dict() == {"a": 3, "b": 2}
+
+
+def test_holes_inside_strings_and_outside():
+    doc = parse('{"output":"/data/' + HOLE + '/prof","task_trace":"on"}')
+    assert doc.ok and isinstance(doc.members[0].value, Unknown)
+    assert doc.as_dict() == {"task_trace": "on"}
+    assert parse('{"a":' + HOLE + '}').unknown
+    assert parse('{"' + HOLE + '":"on"}').unknown
+
+
+def test_deep_nesting_and_huge_strings_do_not_recurse_or_hang():
+    deep = '{"a":' + "[" * 10000 + "]" * 10000 + "}"
+    assert parse(deep).ok
+    assert parse("[" * 10000).error is not None
+    big = '{"output":"' + "x" * 10_000_000 + '"}'
+    assert parse(big).ok
+
+
+@pytest.mark.parametrize("text,type_", [("[]", "array"), ('"s"', "string"), ("1", "number"),
+                                        ("true", "boolean"), ("null", "null")])
+def test_root_types(text, type_):
+    doc = parse(text)
+    assert doc.root_type == type_ and not doc.ok

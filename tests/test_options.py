@@ -1,0 +1,136 @@
+"""NPP1xx on options strings: real strings from public scripts, and the target semantics."""
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.checks.hygiene import check_option_hygiene
+from flake8_npuprof.checks.options import check_options
+from flake8_npuprof.source import HOLE
+from flake8_npuprof.targets import Target, TargetError, parse_cann, parse_soc
+
+DATA = Path(__file__).resolve().parent / "data" / "real_options_strings.tsv"
+
+# reader's notes in the data file → the code that must (and may only) report them
+NOTE_CODES = [
+    (r"JSON_INVALID", "NPP100"),
+    (r"UNKNOWN_KEY", "NPP101"),
+    (r"BAD_VALUE\(training_trace", "NPP103"),
+    (r"TT_NO_FPBP", "NPP104"),
+    (r"FPBP_NO_TT", "NPP105"),
+    (r"OUTPUT_PATH\(host-specific", "NPP203"),
+    (r"concatenated node names|ResNet-50 doc example values", "NPP204"),
+]
+
+
+def _rows():
+    with open(DATA, encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    return [r for r in rows if r["options_string"].strip()]
+
+
+ROWS = _rows()
+
+
+def _codes(text, target=Target()):
+    report = check_options(text, target)
+    issues = list(report.issues) + check_option_hygiene(text, report.doc)
+    return {i.code for i in issues}
+
+
+def _as_run(row):
+    """The string as the runtime would see it, computed pieces left as holes."""
+    text = row["options_string"].replace("\\n", "\n")
+    # <FLAGS.x> placeholders stand for pieces computed at run time
+    text = re.sub(r"<[^<>]+>", HOLE, text)
+    if row["construction"].startswith(("%-format", "inside-triple")):
+        text = re.sub(r"%(\([^)]*\))?[sd]", HOLE, text)
+    return text
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[f"{i}:{r['where']}" for i, r in enumerate(ROWS)])
+def test_real_options_strings(row):
+    text = _as_run(row)
+    got = _codes(text)
+    expected = {code for pattern, code in NOTE_CODES if re.search(pattern, row["problems"])}
+    if re.search(r'"output":\s*"/(cache|home/[^/"]+)/', text):
+        # the reader's notes miss some: /cache (ModelArts) and /home/<user> paths are the
+        # host-specific prefixes the ecosystem scan counts (M7), HwHiAiUser included
+        expected.add("NPP203")
+    assert got == expected, (row["problems"], got)
+
+
+def test_all_real_strings_are_judged_without_error():
+    for row in ROWS:
+        check_options(_as_run(row), Target.parse("portable", "310"))
+
+
+@pytest.mark.parametrize("target,expected", [
+    (Target(), set()),                          # 8.5 takes task_time? no: 9.x do; 7.0/8.0 do
+    (Target("portable"), {"NPP113"}),
+    (Target("8.5"), {"NPP113"}),
+    (Target("9.0"), set()),
+])
+def test_key_known_to_some_versions(target, expected):
+    assert _codes('{"output":"/p","task_time":"on"}', target) == expected
+
+
+def test_default_target_reports_only_what_every_version_rejects():
+    assert _codes('{"output":"/p","task_trace":"on","dvpp_freq":"50"}') == set()
+    assert _codes('{"output":"/p","task_trace":"on","dvpp_freq":"50"}', Target("8.5")) == {"NPP110"}
+    assert _codes('{"output":"/p","task_trace":"on","dvpp_freq":50}', Target("8.0")) == {"NPP110"}
+    assert _codes('{"output":"/p","task_trace":"on","dvpp_freq":0}') == {"NPP109"}
+
+
+def test_product_target():
+    text = '{"output":"/p","task_trace":"on","aic_metrics":"MemoryAccess"}'
+    assert _codes(text) == set()
+    assert _codes(text, Target("any", "910B")) == set()
+    assert _codes(text, Target("any", "910")) == {"NPP106"}
+    assert _codes('{"output":"/p","task_trace":"on","l2":"on"}', Target("any", "310")) == {"NPP114"}
+
+
+def test_nothing_collected_depends_on_version_defaults():
+    text = '{"output":"/p"}'
+    assert _codes(text) == set()                # task_trace defaults to on from 8.5
+    assert _codes(text, Target("8.0")) == {"NPP116"}
+    assert _codes('{"output":"/p","task_trace":"off"}', Target("9.1")) == set()  # task_time on by default
+
+
+def test_messages_are_one_line_and_say_what_happens():
+    report = check_options('{"output":"/p","L2":"on","task_trace":"ON","training_trace":"off"}', Target())
+    for issue in report.issues:
+        assert "\n" not in issue.message
+        assert re.search(r"fails|aborts|ignore|drop|rejects", issue.message), issue.message
+
+
+def test_too_long_options():
+    text = '{"output":"/p","task_trace":"on","fp_point":"' + "a" * 3000 + '"}'
+    assert "NPP112" in _codes(text)
+    assert _codes("x" * 20_000_000) == {"NPP112"}
+
+
+def test_did_you_mean_keys():
+    report = check_options('{"output":"/p","result_path":"/x","aicpu_trace":"on"}', Target())
+    msgs = " ".join(i.message for i in report.issues)
+    assert 'did you mean "output"' in msgs and 'did you mean "aicpu"' in msgs
+
+
+@pytest.mark.parametrize("text,parsed", [("any", "any"), ("portable", "portable"), ("8.0.RC1", "8.0"),
+                                         ("8.3", "8.0"), ("CANN 9.1.0", "9.1"), ("8.5", "8.5")])
+def test_parse_cann(text, parsed):
+    assert parse_cann(text) == parsed
+
+
+@pytest.mark.parametrize("text,parsed", [("any", "any"), ("910b", "910B"), ("Ascend910B", "910B"),
+                                         ("A3", "910C"), ("310P", "310P"), ("ascend 310", "310")])
+def test_parse_soc(text, parsed):
+    assert parse_soc(text) == parsed
+
+
+@pytest.mark.parametrize("bad", ["6.0", "banana", "10.0"])
+def test_bad_cann(bad):
+    with pytest.raises(TargetError):
+        parse_cann(bad)

@@ -1,0 +1,134 @@
+"""Bad input never crashes flake8: a clean answer, or one NPP000 finding for the file."""
+
+import ast
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from flake8_npuprof import analysis
+from flake8_npuprof.analysis import Settings, analyse
+from flake8_npuprof.cli import main
+from flake8_npuprof.targets import Target
+
+SCRIPT = '''import tensorflow as tf
+config = tf.ConfigProto()
+op = config.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+op.parameter_map["profiling_mode"].b = True
+op.parameter_map["profiling_options"].s = tf.compat.as_bytes({options})
+'''
+
+
+def _codes(text, target=Target()):
+    return [f.code for f in analyse(text, None, "x.py", Settings(target=target))]
+
+
+def test_internal_error_becomes_one_npp000(monkeypatch):
+    def boom(ctx):
+        raise KeyError("surprise")
+    import flake8_npuprof.checks as checks
+    monkeypatch.setattr(checks, "run_all", boom)
+    findings = analyse(SCRIPT.format(options="'{}'"), None)
+    assert [(f.code, f.line, f.col) for f in findings] == [("NPP000", 1, 0)]
+    assert "KeyError" in findings[0].message
+
+
+def test_internal_error_through_real_flake8(tmp_path):
+    # a sitecustomize-free way to break the plugin: a file whose analysis raises inside flake8
+    target = tmp_path / "x.py"
+    target.write_text(SCRIPT.format(options="'{}'"))
+    code = ("import sys, flake8.main.cli as c, flake8_npuprof.checks as k\n"
+            "k.run_all = lambda ctx: 1/0\n"
+            "sys.exit(c.main(['--isolated', '--select', 'NPP,E999', sys.argv[1]]))\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(target)], capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr
+    assert "NPP000 internal error" in proc.stdout and "ZeroDivisionError" in proc.stdout
+
+
+def test_syntax_errors_are_left_to_flake8(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("profiling_options = (\n")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP,E999", str(bad)],
+                          capture_output=True, text=True)
+    assert "E999" in proc.stdout and "NPP" not in proc.stdout
+    assert _codes("profiling = (\n") == []
+
+
+def test_nul_bytes_and_undecodable_files(tmp_path, capsys):
+    assert _codes("profiling = 1\x00\n") == []
+    (tmp_path / "nul.py").write_bytes(b"profiling_options = 1\x00\n")
+    (tmp_path / "latin.py").write_bytes(b"profiling_options = '\xff\xfe'\n")
+    code = main(["check", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "latin.py: skipped" in err and out == ""
+
+
+def test_declared_encodings_and_bom(tmp_path, capsys):
+    latin = SCRIPT.format(options="'{\"output\":\"/tmp/caf\xe9\",\"L2\":\"on\"}'")
+    (tmp_path / "latin.py").write_bytes(b"# -*- coding: latin-1 -*-\n" + latin.encode("latin-1"))
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbf" + latin.encode("utf-8"))
+    code = main(["check", str(tmp_path)])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1
+    assert sorted(line.split(":", 1)[1].split(" ")[0] for line in out) == ["6:85:", "7:85:"]
+
+
+def test_huge_and_deep_options_give_a_clean_answer():
+    huge = "'" + '{"output":"/tmp/p","fp_point":"' + "x" * 10_000_000 + "\"}'"
+    assert _codes(SCRIPT.format(options=huge)) == ["NPP112"]
+    deep = "'" + '{"output":"/tmp/p","task_trace":"on","x":' + "[" * 10000 + "]" * 10000 + "}'"
+    assert sorted(_codes(SCRIPT.format(options=deep))) == ["NPP101", "NPP112"]
+
+
+JSON_VALUES = ["null", "true", "false", "0", "-1", "1.5e3", '""', '"on"', "[]", "{}", '[1,"a"]', '{"a":{}}',
+               '"' + "x" * 3000 + '"']
+
+
+@pytest.mark.parametrize("key", ["output", "storage_limit", "training_trace", "task_trace", "aic_metrics",
+                                 "aiv_metrics", "dvpp_freq", "instr_profiling_freq", "host_sys",
+                                 "llc_profiling", "fp_point", "fwk_schedule", "unknown"])
+@pytest.mark.parametrize("target", [Target(), Target("portable", "310"), Target("8.5", "950")])
+def test_every_json_type_for_every_key(key, target):
+    for value in JSON_VALUES:
+        opts = "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\",\"%s\":%s}'" % (key, value)
+        codes = _codes(SCRIPT.format(options=opts), target)
+        assert "NPP000" not in codes
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet='{}[]":,01onfutrelaspgLl2_ \\\'\n中', max_size=60))
+def test_mutated_options_never_crash(fragment):
+    for literal in (repr(fragment), repr(fragment.encode("utf-8"))):
+        try:
+            ast.parse(literal)
+        except SyntaxError:
+            continue
+        assert "NPP000" not in _codes(SCRIPT.format(options=literal))
+
+
+def test_deeply_nested_code():
+    body = "if x:\n" + "".join("    " * i + "if x:\n" for i in range(1, 90)) + "    " * 90 + "profiling = 1\n"
+    assert "NPP000" not in _codes(body)
+    expr = "profiling_options = " + " + ".join(["'a'"] * 2000) + "\n"
+    assert "NPP000" not in _codes(expr)
+
+
+def test_standard_library_lints_without_internal_errors():
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    checked = 0
+    for path in sorted(stdlib.rglob("*.py")):
+        if "site-packages" in path.parts or "test" in path.parts:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        findings = analyse(text, None, str(path))
+        assert not [f for f in findings if f.code == "NPP000"], (path, findings)
+        checked += 1
+    assert checked > 500
