@@ -1,12 +1,14 @@
 """The cheap first stage: does this file mention profiling at all?
 
-A handful of substring tests on the raw text; a file without any of the markers costs a few
-microseconds and nothing heavy is imported for it.
+Three substring scans of the raw text (a few microseconds for a typical file), and nothing
+heavy is imported for a file without the markers. "rofiling" covers profiling_mode,
+profiling_options, ProfilingConfig, enable_profiling and profiling_config; "PROFILING" the
+environment variables; "custom_optimizers" NpuOptimizer entries that carry no profiling
+word of their own.
 """
 
-MARKERS = ("profiling", "PROFILING", "NpuOptimizer", "ProfilingConfig", "Profiler(", "npu_bridge",
-           "npu_device", "custom_optimizers")
+MARKERS = ("rofiling", "PROFILING", "custom_optimizers")
 
 
 def might_configure_profiling(text: str) -> bool:
-    return any(marker in text for marker in MARKERS)
+    return "rofiling" in text or "PROFILING" in text or "custom_optimizers" in text

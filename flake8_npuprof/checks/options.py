@@ -610,6 +610,8 @@ def _schema_ok_keys(doc: Doc, version: str) -> Set[str]:
     obj = {k: m.value for k, m in members.items() if not m.unknown}
     for err in K.validator(version).iter_errors(obj):
         path = list(err.absolute_path)
+        if err.schema_path and err.schema_path[0] == "dependentSchemas":
+            continue                # a conflict between keys (NPP115), not a bad value
         if path:
             bad.add(path[0])
         elif err.validator == "additionalProperties":
