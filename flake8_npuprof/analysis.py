@@ -30,8 +30,10 @@ class Context:
         self.filename = filename
         self.settings = settings
         self.target = settings.target
+        from .resolve import Resolver
         self.sites = collect(tree)
-        self.values = Values(src, self.sites, tree, resolver=None)
+        self.resolver = Resolver(src, self.sites, tree, filename)
+        self.values = Values(src, self.sites, tree, resolver=self.resolver)
         self.findings: List[Finding] = []
         self._seen = set()
 

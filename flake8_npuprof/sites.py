@@ -42,6 +42,16 @@ def const_str(node) -> Optional[str]:
     return None
 
 
+class Binding(NamedTuple):
+    """One assignment of a name or dotted attribute."""
+
+    pos: int                    # walk order of the statement (-1: function parameter)
+    value: Optional[ast.AST]    # the assigned expression; None when not a plain assignment
+    stmt: ast.AST
+    scope: "Scope"
+    guards: Tuple["Guard", ...]
+
+
 class Scope:
     __slots__ = ("node", "kind", "parent", "bindings", "globals", "self_name", "klass", "params")
 
@@ -49,14 +59,14 @@ class Scope:
         self.node = node
         self.kind = kind                      # "module", "function", "class", "lambda"
         self.parent = parent
-        self.bindings: Dict[str, List[Tuple[int, ast.AST, ast.AST]]] = {}   # key -> [(pos, value, stmt)]
+        self.bindings: Dict[str, List[Binding]] = {}
         self.globals: set = set()
         self.self_name: Optional[str] = None  # first parameter of a method
         self.klass: Optional["Scope"] = None  # class scope of a method
         self.params: List[str] = []
 
-    def bind(self, key: str, pos: int, value, stmt) -> None:
-        self.bindings.setdefault(key, []).append((pos, value, stmt))
+    def bind(self, key: str, pos: int, value, stmt, guards=()) -> None:
+        self.bindings.setdefault(key, []).append(Binding(pos, value, stmt, self, tuple(guards)))
 
 
 class Guard(NamedTuple):
@@ -128,12 +138,17 @@ class Sites:
 
     def lookup(self, key: str, scope: Scope, pos: int):
         """The value last assigned to a dotted key visible from scope at pos, or None."""
-        found = self.lookup_all(key, scope, pos)
-        return found[-1] if found else None
+        found = self.bindings_at(key, scope, pos)
+        return found[-1].value if found else None
 
-    def lookup_all(self, key: str, scope: Scope, pos: int) -> List[ast.AST]:
-        """Candidate values of key at pos: the latest binding before pos in the innermost scope
-        that binds it, or all of that scope's bindings when the use comes from elsewhere."""
+    def bindings_at(self, key: str, scope: Scope, pos: int, use_guards=()) -> List[Binding]:
+        """The assignments of key that can reach a use at pos.
+
+        In the same scope: walking back from the use, every binding up to the first one that
+        runs whenever the use runs (its guards are among the use's): so `x = a` followed by
+        `if c: x = b` gives both. From another scope (a function reading a module name, a
+        method reading self.x): all of that scope's bindings.
+        """
         head, _, rest = key.partition(".")
         target_scope = None
         lookup_key = key
@@ -159,9 +174,14 @@ class Sites:
         if not items:
             return []
         if target_scope is scope:
-            before = [v for p, v, _ in items if p < pos]
-            return before[-1:] if before else []
-        return [v for _, v, _ in items]
+            use = set(use_guards)
+            out: List[Binding] = []
+            for b in reversed([b for b in items if b.pos < pos]):
+                out.append(b)
+                if set(b.guards) <= use:
+                    break
+            return list(reversed(out))
+        return list(items)
 
 
 def collect(tree: ast.AST) -> Sites:
@@ -233,14 +253,14 @@ def collect(tree: ast.AST) -> Sites:
                 _record_assign(sites, node, scope, guards, order)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 for key in _target_keys(node.target):
-                    scope.bind(key, order, None, node)
+                    scope.bind(key, order, None, node, guards)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
                 for item in node.items:
                     if item.optional_vars is not None:
                         for key in _target_keys(item.optional_vars):
-                            scope.bind(key, order, None, node)
+                            scope.bind(key, order, None, node, guards)
             elif isinstance(node, ast.NamedExpr):
-                scope.bind(node.target.id, order, node.value, node)
+                scope.bind(node.target.id, order, node.value, node, guards)
             elif isinstance(node, ast.Return) and node.value is not None:
                 sites.returns.append((node.value, scope))
             elif isinstance(node, ast.Call):
@@ -311,7 +331,7 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
                 len(value.elts) == len(target.elts) else None
             for k, elt in enumerate(target.elts):
                 for key in _target_keys(elt):
-                    scope.bind(key, order, values[k] if values else None, node)
+                    scope.bind(key, order, values[k] if values else None, node, guards)
             continue
         key = dotted(target)
         if key:
@@ -322,7 +342,7 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
                 key = "self." + key.split(".", 1)[1]
             elif head in scope.globals:
                 bind_scope = sites.module
-            bind_scope.bind(key, order, value, node)
+            bind_scope.bind(key, order, value, node, guards)
 
 
 def _is_custom_optimizers(node) -> bool:

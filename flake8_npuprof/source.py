@@ -115,7 +115,7 @@ class StrValue:
         self.pieces = pieces
         self.is_bytes = is_bytes
         self.origin = origin          # "literal", or how it was computed
-        self.notes = notes            # e.g. ("the default of flag --x",)
+        self.notes = notes            # ((start, end, note), ...): where a text range came from
 
     @property
     def has_holes(self) -> bool:
@@ -161,6 +161,14 @@ class StrValue:
         if piece_a is None or not (piece_a.body_start <= b <= piece_a.body_end):
             return None
         return a, b
+
+    def notes_in(self, i: int, j: int) -> List[str]:
+        """Notes on where the characters text[i:j] came from."""
+        out = []
+        for a, b, note in self.notes:
+            if a < max(j, i + 1) and i < b and note not in out:
+                out.append(note)
+        return out
 
     def piece_at(self, offset: int) -> Optional[Piece]:
         for piece in self.pieces:
@@ -420,3 +428,50 @@ def literal_value(src: SourceText, node: ast.AST) -> Optional[StrValue]:
         if utf8 != text:
             text, runs = utf8, []
     return StrValue(text, runs, start, end, tuple(pieces), is_bytes=is_bytes)
+
+
+class StrBuilder:
+    """Builds a computed StrValue from pieces of other StrValues, plain text and holes."""
+
+    def __init__(self):
+        self.parts: List[str] = []
+        self.runs: List[Run] = []
+        self.pieces: List[Piece] = []
+        self.notes: List[Tuple[int, int, str]] = []
+        self.t = 0
+
+    def add_value(self, value: StrValue, i: int = 0, j: Optional[int] = None) -> None:
+        j = len(value.text) if j is None else j
+        if j <= i:
+            return
+        self.parts.append(value.text[i:j])
+        shift = self.t - i
+        for run in value.runs:
+            a, b = max(run.t, i), min(run.t + run.tlen, j)
+            if a >= b:
+                continue
+            if run.tlen == run.slen:
+                self.runs.append(Run(a + shift, b - a, run.s + (a - run.t), b - a))
+            elif a == run.t and b == run.t + run.tlen:
+                self.runs.append(Run(a + shift, run.tlen, run.s, run.slen))
+        for piece in value.pieces:
+            if piece not in self.pieces:
+                self.pieces.append(piece)
+        for a, b, note in value.notes:
+            a, b = max(a, i), min(b, j)
+            if a < b:
+                self.notes.append((a + shift, b + shift, note))
+        self.t += j - i
+
+    def add_text(self, text: str) -> None:
+        self.parts.append(text)
+        self.t += len(text)
+
+    def add_hole(self) -> None:
+        if self.parts and self.parts[-1].endswith(HOLE):
+            return                      # adjacent unknown pieces are one hole
+        self.add_text(HOLE)
+
+    def build(self, anchor: int, anchor_end: int, is_bytes: bool = False, origin: str = "computed") -> StrValue:
+        return StrValue("".join(self.parts), self.runs, anchor, anchor_end, tuple(self.pieces), is_bytes,
+                        origin, tuple(self.notes))

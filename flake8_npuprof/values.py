@@ -118,6 +118,17 @@ def place(value: StrValue, i: int, j: int) -> Tuple[int, int]:
     span = value.src_span(i, j)
     if span is not None:
         return span
+    if j - i >= 2 and value.text[i] == '"' and value.text[j - 1] == '"':
+        span = value.src_span(i + 1, j - 1)     # a string value: its content, wherever it came from
+        if span is not None:
+            return span
+    # computed text (json.dumps quotes, joins): the mapped characters inside the range
+    first = next((k for k in range(i, min(j, i + 4096)) if value.src(k) is not None), None)
+    last = next((k for k in range(j - 1, max(i, j - 4096) - 1, -1) if value.src(k) is not None), None)
+    if first is not None and last is not None and last >= first:
+        span = value.src_span(first, last + 1)
+        if span is not None:
+            return span
     a = value.src(i)
     if a is not None:
         piece = value.piece_at(a)

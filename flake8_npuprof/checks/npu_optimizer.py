@@ -9,6 +9,7 @@ from typing import List, Optional
 from ..model import Edit, Fix
 from ..setups import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
 from ..sites import Entry, ParamSet
+from ..resolve import Opaque
 from ..values import truthy, unwrap
 from .common import check_options_expr
 
@@ -151,11 +152,14 @@ def _check_bool_value(ctx, p: ParamSet) -> None:
     values = ctx.values.scalars(p.value, p.scope, ctx.pos(p.stmt))
     if not values.candidates:
         return
-    bad = [v for v in values.candidates if isinstance(v, (str, bytes, float)) or v is None]
+    bad = [v for v in values.candidates if isinstance(v, (str, bytes, float)) or v is None or
+           (isinstance(v, Opaque) and v.py_type in (str, float))]
     if len(bad) != len(values.candidates):
         return
-    shown = repr(bad[0])
-    kind = type(bad[0]).__name__
+    if isinstance(bad[0], Opaque):
+        shown, kind = f"the value of {bad[0].flag}", f"a {bad[0].py_type.__name__} flag"
+    else:
+        shown, kind = repr(bad[0]), type(bad[0]).__name__
     fix = None
     if isinstance(bad[0], str) and bad[0].strip().lower() in ("true", "false") and isinstance(p.value, ast.Constant):
         word = "True" if bad[0].strip().lower() == "true" else "False"

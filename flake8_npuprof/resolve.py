@@ -1,0 +1,1065 @@
+"""Computed values: evaluate the expressions that build a profiling setting, as Python would.
+
+The evaluator works on the ast with the bindings the sites stage recorded, and keeps the
+position map of every literal piece it uses, so a finding inside a computed options string
+still points into the literal that holds the offending key or value. It knows `+`, `%`,
+`.format`, f-strings, `str.join`, `os.path.join`, `json.dumps` (serialised here, never
+through the stdlib), names across scopes and if/else branches (several candidates), class
+attributes, absl/tf.app flags and argparse defaults (noted as "the default of --x"),
+function parameters whose call sites agree, and small local functions. What it cannot know
+(environment reads, flags without defaults, parameters) becomes a hole; anything else falls
+back to astroid, kept inside the file and bounded, and otherwise is unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import posixpath
+import time
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from .sites import Binding, Scope, Sites, call_name, dotted
+from .source import HOLE, SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
+from .values import BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
+
+MAX_CANDIDATES = 8          # more distinct values than this: unknown
+MAX_DEPTH = 40              # nested evaluation depth
+MAX_STEPS = 20000           # evaluation steps per file
+MAX_TEXT = 1 << 20          # longer computed strings are not built
+ASTROID_CALLS = 40          # astroid inferences per file
+ASTROID_SECONDS = 1.0       # and their time budget per file
+ASTROID_CLEAR_EVERY = 50    # files between cache clears (long-running editor servers)
+DENYLIST = {"tensorflow", "npu_bridge", "npu_device", "json", "os", "absl", "argparse", "sys", "subprocess",
+            "numpy", "torch", "hccl", "moxing", "horovod", "keras", "tf_keras", "posixpath", "pathlib"}
+
+FLAGS_OBJECTS = {"FLAGS", "flags.FLAGS", "tf.flags.FLAGS", "tf.app.flags.FLAGS", "absl.flags.FLAGS",
+                 "tf.compat.v1.flags.FLAGS", "tf.compat.v1.app.flags.FLAGS"}
+DEFINE_TYPES = {"string": str, "enum": str, "bool": bool, "boolean": bool, "integer": int, "float": float,
+                "list": list, "multi_string": list, "multi_integer": list, "enum_class": str}
+
+
+# ---------------------------------------------------------------- values
+
+class U(NamedTuple):
+    """Unknown; py_type when at least the Python type is known (a str flag without default)."""
+    reason: str = "computed value"
+    py_type: Optional[type] = None
+
+
+class C(NamedTuple):
+    """A constant: bool, int, float, None."""
+    value: object
+
+
+class S(NamedTuple):
+    """A string (holes allowed) with its position map."""
+    value: StrValue
+    is_bytes: bool = False
+
+
+class D(NamedTuple):
+    items: tuple            # ((key Val, value Val), ...)
+
+
+class L(NamedTuple):
+    items: tuple
+
+
+class Opaque(NamedTuple):
+    """A switch whose value is chosen at launch (a flag): only its type is known."""
+    py_type: type
+    flag: str
+
+
+class FlagDef(NamedTuple):
+    dest: str
+    option: str             # as the user types it: --profiling_dump_path
+    kind: str               # "absl" or "argparse"
+    py_type: Optional[type]
+    default: Optional[ast.AST]
+    has_default: bool
+    call: ast.Call
+    scope: Scope
+    action: str = ""
+    type_node: Optional[ast.AST] = None
+
+
+_files_seen = 0
+
+
+class Resolver:
+    def __init__(self, src: SourceText, sites: Sites, tree: ast.AST, filename: str = "<unknown>"):
+        self.src = src
+        self.sites = sites
+        self.tree = tree
+        self.filename = filename
+        self.steps = 0
+        self.active: set = set()
+        self.flags = _collect_flags(sites)
+        self._astroid_index = None
+        self._astroid_calls = 0
+        self._astroid_time = 0.0
+
+    # ---- the interface values.Values uses
+
+    def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
+        cands = self.eval(node, scope, pos)
+        texts: List[StrValue] = []
+        types = set()
+        for v in cands:
+            if isinstance(v, S):
+                texts.append(v.value)
+                types.add("bytes" if v.is_bytes else "str")
+            else:
+                reason = v.reason if isinstance(v, U) else "not a string"
+                py = v.py_type if isinstance(v, U) else None
+                types.add({str: "str", bytes: "bytes"}.get(py, None))
+                return Strings((), _one(types), reason=reason)
+        unique = _dedupe(texts)
+        return Strings(tuple(unique), _one(types), ambiguous=len(unique) > 1)
+
+    def scalars(self, node: ast.AST, scope: Scope, pos: int) -> Scalars:
+        cands = self.eval(node, scope, pos, switch=True)
+        out = []
+        notes = []
+        for v in cands:
+            if isinstance(v, C):
+                out.append(v.value)
+            elif isinstance(v, S):
+                out.append(v.value.text.encode("latin-1", "replace") if v.is_bytes else v.value.text)
+            elif isinstance(v, Opaque):
+                out.append(v)
+                notes.append(f"the value of {v.flag}")
+            else:
+                return Scalars(())
+        return Scalars(tuple(out), tuple(notes))
+
+    # ---- evaluation
+
+    def eval(self, node: ast.AST, scope: Scope, pos: int, depth: int = 0, env=None, switch=False) -> List:
+        self.steps += 1
+        if self.steps > MAX_STEPS or depth > MAX_DEPTH:
+            return [U("too much to evaluate")]
+        key = (id(node), id(scope), switch)
+        if key in self.active:
+            return [U("defined in terms of itself")]
+        self.active.add(key)
+        try:
+            out = self._eval(node, scope, pos, depth + 1, env or {}, switch)
+        except RecursionError:
+            out = [U("too deeply nested")]
+        finally:
+            self.active.discard(key)
+        return _limit(out)
+
+    def _eval(self, node, scope, pos, depth, env, switch) -> List:
+        ev = lambda n, **kw: self.eval(n, scope, pos, depth, env, kw.get("switch", switch))  # noqa: E731
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, bytes)):
+                lit = literal_value(self.src, node)
+                return [S(lit, isinstance(node.value, bytes))]
+            return [C(node.value)]
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(node, scope, pos, depth, env)
+        if isinstance(node, ast.BinOp):
+            left, right = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Add):
+                return [_add(a, b, node, self.src) for a in left for b in right]
+            if isinstance(node.op, ast.Mod):
+                return [_percent(a, b, node, self.src) for a in left for b in right]
+            return [_arith(a, b, node.op) for a in left for b in right]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return [C(not v.value) if isinstance(v, C) else U() for v in ev(node.operand)]
+        if isinstance(node, ast.IfExp):
+            return ev(node.body) + ev(node.orelse)
+        if isinstance(node, ast.Dict):
+            if any(k is None for k in node.keys):
+                return [U("dict built with ** unpacking")]
+            return _products([ev(k) for k in node.keys] + [ev(v) for v in node.values],
+                             lambda vals: D(tuple(zip(vals[:len(node.keys)], vals[len(node.keys):]))))
+        if isinstance(node, (ast.List, ast.Tuple)):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                return [U("list built with * unpacking")]
+            return _products([ev(e) for e in node.elts], lambda vals: L(tuple(vals)))
+        if isinstance(node, ast.Name):
+            return self._name(node, scope, pos, depth, env, switch)
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node, scope, pos, depth, env, switch)
+        if isinstance(node, ast.Call):
+            return self._call(node, scope, pos, depth, env, switch)
+        if isinstance(node, ast.Subscript):
+            base = ev(node.value)
+            index = ev(node.slice if not isinstance(node.slice, getattr(ast, "Index", ())) else node.slice.value)
+            out = []
+            for b in base:
+                for i in index:
+                    out.append(_subscript(b, i))
+            if any(isinstance(v, U) for v in out):
+                return self._astroid(node) or out
+            return out
+        return [U()]
+
+    # ---- names and attributes
+
+    def _name(self, node: ast.Name, scope, pos, depth, env, switch) -> List:
+        bindings = self._bindings(node.id, scope, pos)
+        if not bindings:
+            if node.id in ("True", "False", "None"):
+                return [C({"True": True, "False": False, "None": None}[node.id])]
+            return [U(f"{node.id} is not defined in this file")]
+        return self._from_bindings(bindings, node, depth, env, switch)
+
+    def _bindings(self, key: str, scope: Scope, pos: int) -> List[Binding]:
+        guards = ()
+        return self.sites.bindings_at(key, scope, pos, guards)
+
+    def _from_bindings(self, bindings: Sequence[Binding], use, depth, env, switch) -> List:
+        out: List = []
+        for b in bindings:
+            if b.pos == -1 and isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                name = use.id if isinstance(use, ast.Name) else dotted(use)
+                bound = env.get((id(b.scope), name))
+                out.extend(bound if bound is not None else self._parameter(b, name, depth, switch))
+                continue
+            if isinstance(b.stmt, (ast.Import, ast.ImportFrom)):
+                out.append(U(f"{dotted(use)} is imported"))
+                continue
+            if isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.append(U("a function or class, not a value"))
+                continue
+            if b.value is None:
+                out.append(U(f"{dotted(use)} is not assigned a plain value"))
+                continue
+            out.extend(self.eval(b.value, b.scope, b.pos, depth, env, switch))
+        return out
+
+    def _parameter(self, b: Binding, name: str, depth, switch) -> List:
+        """A parameter's value: the same at every call site in the file, else unknown."""
+        func = b.stmt
+        if isinstance(func, ast.Lambda):
+            return [U(f"parameter {name}")]
+        params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
+        kwonly = [a.arg for a in func.args.kwonlyargs]
+        defaults = dict(zip(params[len(params) - len(func.args.defaults):], func.args.defaults))
+        defaults.update({a.arg: d for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None})
+        method = b.scope.self_name is not None
+        sites = [c for c in self.sites.calls if _calls_function(c.name, func.name, method)]
+        if not sites:
+            return [U(f"parameter {name} of {func.name}()")]
+        out = []
+        for site in sites:
+            call = site.call
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return [U(f"parameter {name} of {func.name}()")]
+            offset = 1 if method and isinstance(call.func, ast.Attribute) else 0
+            arg = None
+            if name in params and params.index(name) - offset < len(call.args) and params.index(name) >= offset:
+                arg = call.args[params.index(name) - offset]
+            for k in call.keywords:
+                if k.arg == name:
+                    arg = k.value
+            site_pos = self.sites.pos.get(id(call), 0)
+            if arg is not None:
+                out.extend(self.eval(arg, site.scope, site_pos, depth, None, switch))
+            elif name in defaults:
+                out.extend(self.eval(defaults[name], b.scope.parent or b.scope, 0, depth, None, switch))
+            elif name in kwonly or name in params:
+                return [U(f"parameter {name} of {func.name}()")]
+        return out
+
+    def _attribute(self, node: ast.Attribute, scope, pos, depth, env, switch) -> List:
+        base = dotted(node.value)
+        flag = self._flag_for(node, scope, pos)
+        if flag is not None:
+            return self._flag_value(flag, depth, switch)
+        key = dotted(node)
+        if key:
+            bindings = self._bindings(key, scope, pos)
+            if bindings:
+                return self._from_bindings(bindings, node, depth, env, switch)
+        # instance or class attribute set in a class body / __init__ of this file
+        cls = self._class_of(node.value, scope, pos) if base else None
+        if cls is not None:
+            found = self._class_attribute(cls, node.attr)
+            if found:
+                return self._from_bindings(found, node, depth, env, switch)
+        if isinstance(node.value, ast.Call) or base:
+            inferred = self._astroid(node)
+            if inferred:
+                return inferred
+        return [U(f"{key or node.attr} is computed elsewhere")]
+
+    def _class_of(self, expr, scope, pos) -> Optional[ast.ClassDef]:
+        if isinstance(expr, ast.Name):
+            for b in self._bindings(expr.id, scope, pos):
+                if isinstance(b.stmt, ast.ClassDef) and b.value is b.stmt:
+                    return b.stmt
+                if isinstance(b.value, ast.Call) and isinstance(b.value.func, ast.Name):
+                    for cb in self._bindings(b.value.func.id, b.scope, b.pos):
+                        if isinstance(cb.stmt, ast.ClassDef):
+                            return cb.stmt
+        return None
+
+    def _class_attribute(self, cls: ast.ClassDef, attr: str) -> List[Binding]:
+        for s in self.sites.scopes:
+            if s.node is cls:
+                return list(s.bindings.get(attr, [])) or list(s.bindings.get("self." + attr, []))
+        return []
+
+    # ---- flags
+
+    def _flag_for(self, node: ast.Attribute, scope, pos) -> Optional[FlagDef]:
+        if not self.flags:
+            return None
+        defs = [f for f in self.flags if f.dest == node.attr]
+        if not defs:
+            return None
+        base = dotted(node.value)
+        if base in FLAGS_OBJECTS or (base or "").endswith(".FLAGS"):
+            absl = [f for f in defs if f.kind == "absl"]
+            return absl[0] if absl else None
+        if base and self._is_parse_result(node.value, scope, pos, 0):
+            argp = [f for f in defs if f.kind == "argparse"]
+            return argp[0] if argp else None
+        if isinstance(node.value, ast.Name):
+            binds = self._bindings(node.value.id, scope, pos)
+            if binds and all(b.pos == -1 for b in binds) and len({f.kind for f in defs}) == 1:
+                return defs[0]          # `def main(args): args.x`: the file defines exactly this flag
+            if binds and all(isinstance(b.value, ast.Attribute) and b.value.attr == "FLAGS" for b in binds):
+                absl = [f for f in defs if f.kind == "absl"]
+                return absl[0] if absl else None
+        return None
+
+    def _is_parse_result(self, expr, scope, pos, hops) -> bool:
+        if hops > 3:
+            return False
+        if isinstance(expr, ast.Call):
+            return isinstance(expr.func, ast.Attribute) and expr.func.attr in ("parse_args", "parse_known_args")
+        if isinstance(expr, ast.Subscript):
+            return self._is_parse_result(expr.value, scope, pos, hops + 1)
+        if isinstance(expr, ast.Name):
+            for b in self._bindings(expr.id, scope, pos):
+                value = b.value
+                if value is None and isinstance(b.stmt, ast.Assign):
+                    value = b.stmt.value            # args, rest = parser.parse_known_args()
+                if value is not None and self._is_parse_result(value, b.scope, b.pos, hops + 1):
+                    return True
+        return False
+
+    def _flag_value(self, flag: FlagDef, depth, switch) -> List:
+        if switch and flag.py_type is not str:
+            # a switch set from a flag takes whatever the launcher passes
+            return [Opaque(flag.py_type or object, flag.option)]
+        if not flag.has_default:
+            return [U(f"{flag.option} has no default", flag.py_type)]
+        if flag.default is None:
+            return [C(flag.action == "store_false") if flag.action in ("store_true", "store_false") else C(None)]
+        vals = self.eval(flag.default, flag.scope, self.sites.pos.get(id(flag.call), 0), depth, None, False)
+        note = f"with the default of {flag.option}, used when the flag is not given"
+        out = []
+        for v in vals:
+            if isinstance(v, S):
+                v = S(_with_note(v.value, note), v.is_bytes)
+            if switch and isinstance(v, (S, C)):
+                out.append(Opaque(str, flag.option) if isinstance(v, S) else v)
+                continue
+            out.append(v)
+        return out
+
+    # ---- calls
+
+    def _call(self, node: ast.Call, scope, pos, depth, env, switch) -> List:
+        ev = lambda n: self.eval(n, scope, pos, depth, env)  # noqa: E731
+        name = call_name(node) or ""
+        last = name.rsplit(".", 1)[-1]
+        func = node.func
+        if last in BYTES_WRAPPERS and node.args:
+            return [_to_kind(v, True) for v in ev(node.args[0])]
+        if last in STR_WRAPPERS and node.args:
+            return [_to_kind(v, False) for v in ev(node.args[0])]
+        if isinstance(func, ast.Attribute) and func.attr == "encode":
+            return [_to_kind(v, True) for v in ev(func.value)]
+        if isinstance(func, ast.Attribute) and func.attr == "decode":
+            return [_to_kind(v, False) for v in ev(func.value)]
+        if name == "str" and len(node.args) == 1:
+            return [_stringify(v) for v in ev(node.args[0])]
+        if name == "bytes" and len(node.args) >= 2:
+            return [_to_kind(v, True) for v in ev(node.args[0])]
+        if name in ("bool", "int", "float") and len(node.args) == 1:
+            return [_convert(v, name) for v in ev(node.args[0])]
+        if name in ("os.getenv", "getenv", "os.environ.get", "environ.get") or \
+                (isinstance(func, ast.Attribute) and func.attr == "get" and dotted(func.value) in ("os.environ", "environ")):
+            return [U("read from the environment at run time", str)]
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            template = ev(func.value)
+            args = [ev(a) for a in node.args]
+            kwargs = {k.arg: ev(k.value) for k in node.keywords if k.arg}
+            if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+                return [U(".format with * or ** arguments")]
+            out = []
+            for t in template:
+                for combo in _combos(args):
+                    for kcombo in _kw_combos(kwargs):
+                        out.append(_format(t, combo, kcombo, node, self.src))
+                        if len(out) > MAX_CANDIDATES:
+                            return [U("too many combinations")]
+            return out
+        if isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1:
+            if name in ("os.path.join", "path.join", "posixpath.join", "osp.join"):
+                return [_pathjoin([v], node, self.src) for v in ev(node.args[0])]
+            seps = ev(func.value)
+            items = ev(node.args[0])
+            return [_strjoin(s, i, node, self.src) for s in seps for i in items]
+        if name in ("os.path.join", "path.join", "posixpath.join", "osp.join", "join") and \
+                (name != "join" or self.sites.imports.get("join", "").endswith("path.join")):
+            parts = [ev(a) for a in node.args]
+            return [_pathjoin(list(combo), node, self.src) for combo in _combos(parts)]
+        if last == "dumps" and (name in ("json.dumps", "dumps") or name.endswith("json.dumps")) and node.args:
+            kwargs = {k.arg: ev(k.value) for k in node.keywords if k.arg}
+            return [_json_dumps(v, kwargs, node, self.src) for v in ev(node.args[0])]
+        inlined = self._inline(node, scope, pos, depth, switch)
+        if inlined is not None:
+            return inlined
+        return self._astroid(node) or [U(f"returned by {name or 'a call'}()")]
+
+    def _inline(self, node: ast.Call, scope, pos, depth, switch) -> Optional[List]:
+        """A call of a small function defined in this file: evaluate what it returns."""
+        if not isinstance(node.func, ast.Name):
+            return None
+        binds = [b for b in self._bindings(node.func.id, scope, pos)
+                 if isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if len(binds) != 1:
+            return None
+        func = binds[0].stmt
+        inner = next((s for s in self.sites.scopes if s.node is func), None)
+        if inner is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        returns = [n for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None
+                   and self.sites.scope_of.get(id(n)) is inner]
+        if not returns or len(returns) > 4:
+            return None
+        params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
+        env: Dict = {}
+        for p, a in zip(params, node.args):
+            env[(id(inner), p)] = self.eval(a, scope, pos, depth)
+        for k in node.keywords:
+            if k.arg:
+                env[(id(inner), k.arg)] = self.eval(k.value, scope, pos, depth)
+        defaults = dict(zip(params[len(params) - len(func.args.defaults):], func.args.defaults))
+        for p in params:
+            if (id(inner), p) not in env:
+                env[(id(inner), p)] = self.eval(defaults[p], binds[0].scope, 0, depth) if p in defaults \
+                    else [U(f"parameter {p}")]
+        out = []
+        for r in returns:
+            out.extend(self.eval(r.value, inner, self.sites.pos.get(id(r), 0), depth, env, switch))
+        return out
+
+    def _fstring(self, node: ast.JoinedStr, scope, pos, depth, env) -> List:
+        lit = literal_value(self.src, node)
+        if lit is not None:
+            return [S(lit)]
+        fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+        start, end = self.src.node_start(node), self.src.node_end(node)
+        try:
+            pieces = scan_pieces(self.src.text, start, end)
+        except LiteralError:
+            pieces = None
+        values = [self.eval(f.value, scope, pos, depth, env) for f in fields]
+        out = []
+        for combo in _combos(values):
+            b = StrBuilder()
+            if pieces is None:
+                out.append(U("an f-string we cannot read"))
+                continue
+            k = 0
+            ok = True
+            for piece in pieces:
+                decoded, runs, slots = decode_piece(self.src.text, piece, 0)
+                text_value = StrValue(decoded, runs, piece.start, piece.end, (piece,))
+                last = 0
+                for slot in slots:
+                    b.add_value(text_value, last, slot.t)
+                    last = slot.t
+                    if k >= len(fields):
+                        ok = False
+                        break
+                    field = fields[k]
+                    _append_formatted(b, combo[k], field, self.src)
+                    k += 1
+                b.add_value(text_value, last)
+            if not ok or k != len(fields):
+                out.append(U("an f-string we cannot read"))
+                continue
+            out.append(S(b.build(start, end, False, "f-string")))
+        return out
+
+    # ---- astroid, only for what the evaluator cannot see
+
+    def _astroid(self, node: ast.AST) -> Optional[List]:
+        if self._astroid_calls >= ASTROID_CALLS or self._astroid_time >= ASTROID_SECONDS:
+            return None
+        self._astroid_calls += 1
+        started = time.perf_counter()
+        try:
+            return self._astroid_infer(node)
+        except Exception:                   # astroid failures are "unknown", never an error
+            return None
+        finally:
+            self._astroid_time += time.perf_counter() - started
+
+    def _astroid_infer(self, node: ast.AST) -> Optional[List]:
+        index = self._astroid_tree()
+        if index is None:
+            return None
+        anode = index.get((type(node).__name__, node.lineno, node.col_offset,
+                           getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)))
+        if anode is None:
+            return None
+        import astroid
+        from astroid import util
+        out = []
+        for value in anode.infer():
+            if value is util.Uninferable or not isinstance(value, astroid.nodes.Const):
+                return None
+            v = value.value
+            if isinstance(v, str):
+                out.append(S(StrValue(v, [], self.src.node_start(node), self.src.node_end(node),
+                                      origin="inferred")))
+            elif isinstance(v, bytes):
+                out.append(S(StrValue(v.decode("latin-1"), [], self.src.node_start(node),
+                                      self.src.node_end(node), is_bytes=True, origin="inferred"), True))
+            else:
+                out.append(C(v))
+            if len(out) > MAX_CANDIDATES:
+                return None
+        return out or None
+
+    def _astroid_tree(self):
+        if self._astroid_index is not None:
+            return self._astroid_index or None
+        global _files_seen
+        import astroid
+        from astroid import MANAGER
+        _files_seen += 1
+        if _files_seen % ASTROID_CLEAR_EVERY == 0:
+            MANAGER.clear_cache()
+        deny = set(DENYLIST)
+        for target in self.sites.imports.values():
+            deny.add(target.lstrip(".").split(".")[0])
+        deny.update(m.lstrip(".").split(".")[0] for m in self.sites.star_imports)
+        MANAGER.module_denylist.update(d for d in deny if d)
+        try:
+            tree = astroid.parse(self.src.text, module_name="__npuprof_checked__", path=self.filename)
+        except Exception:
+            self._astroid_index = {}
+            return None
+        index = {}
+        for n in tree.nodes_of_class(astroid.nodes.NodeNG):
+            if getattr(n, "lineno", None) is None:
+                continue
+            index[(type(n).__name__, n.lineno, n.col_offset, n.end_lineno, n.end_col_offset)] = n
+        self._astroid_index = index
+        return index
+
+
+# ---------------------------------------------------------------- flags
+
+def _collect_flags(sites: Sites) -> List[FlagDef]:
+    out = []
+    for site in sites.calls:
+        name = site.name or ""
+        last = name.rsplit(".", 1)[-1]
+        call = site.call
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        if last.startswith("DEFINE_"):
+            kind = last[len("DEFINE_"):]
+            if kind not in DEFINE_TYPES:
+                continue
+            flag_name = call.args[0] if call.args else kw.get("name")
+            dest = flag_name.value if isinstance(flag_name, ast.Constant) and isinstance(flag_name.value, str) else None
+            if not dest:
+                continue
+            default = call.args[1] if len(call.args) > 1 else kw.get("default")
+            out.append(FlagDef(dest, f"--{dest}", "absl", DEFINE_TYPES[kind], default,
+                               len(call.args) > 1 or "default" in kw, call, site.scope))
+        elif last == "add_argument" and isinstance(call.func, ast.Attribute):
+            opts = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if not opts and "dest" not in kw:
+                continue
+            longs = [o for o in opts if o.startswith("--")]
+            shorts = [o for o in opts if o.startswith("-") and not o.startswith("--")]
+            dest_node = kw.get("dest")
+            if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
+                dest = dest_node.value
+            elif longs:
+                dest = longs[0][2:].replace("-", "_")
+            elif shorts:
+                dest = shorts[0][1:].replace("-", "_")
+            elif opts:
+                dest = opts[0]              # positional argument
+            else:
+                continue
+            action_node = kw.get("action")
+            action = action_node.value if isinstance(action_node, ast.Constant) and isinstance(action_node.value, str) else ""
+            type_node = kw.get("type")
+            py_type = {"int": int, "float": float, "str": str, "bool": bool}.get(dotted(type_node) or "", None)
+            if action in ("store_true", "store_false"):
+                py_type = bool
+            elif type_node is None and action in ("", "store"):
+                py_type = str
+            has_default = "default" in kw or action in ("store_true", "store_false")
+            out.append(FlagDef(dest, (longs or shorts or opts)[0], "argparse", py_type, kw.get("default"),
+                               has_default, call, site.scope, action, type_node))
+    return out
+
+
+def _calls_function(call: Optional[str], func: str, method: bool) -> bool:
+    if not call:
+        return False
+    if call == func:
+        return True
+    return method and call.endswith("." + func)
+
+
+# ---------------------------------------------------------------- operations on values
+
+def _one(types) -> Optional[str]:
+    types = {t for t in types if t}
+    return types.pop() if len(types) == 1 else None
+
+
+def _dedupe(texts: List[StrValue]) -> List[StrValue]:
+    seen, out = set(), []
+    for t in texts:
+        if t.text not in seen:
+            seen.add(t.text)
+            out.append(t)
+    return out
+
+
+def _limit(vals: List) -> List:
+    if len(vals) <= MAX_CANDIDATES:
+        return vals
+    distinct = []
+    for v in vals:
+        key = v.value.text if isinstance(v, S) else v
+        if all((d.value.text if isinstance(d, S) else d) != key for d in distinct):
+            distinct.append(v)
+        if len(distinct) > MAX_CANDIDATES:
+            return [U("too many possible values")]
+    return distinct
+
+
+def _combos(lists: List[List]) -> List[tuple]:
+    out = [()]
+    for options in lists:
+        out = [prev + (o,) for prev in out for o in options]
+        if len(out) > MAX_CANDIDATES:
+            return [tuple(U("too many possible values") for _ in lists)]
+    return out
+
+
+def _kw_combos(kwargs: Dict[str, List]) -> List[Dict]:
+    names = list(kwargs)
+    return [dict(zip(names, combo)) for combo in _combos([kwargs[n] for n in names])]
+
+
+def _products(lists, make) -> List:
+    return [make(list(combo)) for combo in _combos(lists)]
+
+
+def _anchor(node, src: SourceText):
+    return src.node_start(node), src.node_end(node)
+
+
+def _with_note(value: StrValue, note: str) -> StrValue:
+    return StrValue(value.text, value.runs, value.anchor, value.anchor_end, value.pieces, value.is_bytes,
+                    value.origin, value.notes + ((0, len(value.text), note),))
+
+
+def _as_text(v) -> Optional[StrValue]:
+    """The str() of a value as a StrValue (None when it is not known)."""
+    if isinstance(v, S):
+        return v.value
+    if isinstance(v, C):
+        return StrValue(str(v.value), [], 0, 0)
+    return None
+
+
+def _append(b: StrBuilder, v) -> None:
+    text = _as_text(v)
+    if text is None:
+        b.add_hole()
+    else:
+        b.add_value(text)
+
+
+def _add(a, b, node, src) -> object:
+    if isinstance(a, C) and isinstance(b, C):
+        try:
+            return C(a.value + b.value)
+        except TypeError:
+            return U("unsupported +")
+    if isinstance(a, (S, U)) and isinstance(b, (S, U)) and (isinstance(a, S) or isinstance(b, S)):
+        builder = StrBuilder()
+        _append(builder, a)
+        _append(builder, b)
+        is_bytes = (a.is_bytes if isinstance(a, S) else b.is_bytes)
+        return _checked(S(builder.build(*_anchor(node, src), is_bytes), is_bytes))
+    return U("computed by +")
+
+
+def _checked(v):
+    if isinstance(v, S) and len(v.value.text) > MAX_TEXT:
+        return U("too long to build")
+    return v
+
+
+def _arith(a, b, op) -> object:
+    if isinstance(a, C) and isinstance(b, C):
+        try:
+            if isinstance(op, ast.Mult) and isinstance(a.value, (int, float)) and isinstance(b.value, (int, float)):
+                return C(a.value * b.value)
+        except Exception:
+            pass
+    return U("computed value")
+
+
+def _percent(fmt, arg, node, src) -> object:
+    """`'...%s...' % arg` (tuple, dict or single operand)."""
+    if not isinstance(fmt, S):
+        if isinstance(fmt, C) and isinstance(arg, C):
+            try:
+                return C(fmt.value % arg.value)
+            except Exception:
+                return U("computed by %")
+        return U("computed by %")
+    text = fmt.value.text
+    if isinstance(arg, L):
+        args, mapping = list(arg.items), None
+    elif isinstance(arg, D):
+        args, mapping = None, {k.value.text: v for k, v in arg.items if isinstance(k, S)}
+    else:
+        args, mapping = [arg], None
+    b = StrBuilder()
+    i = last = 0
+    n = len(text)
+    k = 0
+    import re
+    spec = re.compile(r"%(\(([^)]*)\))?([#0\- +]*)(\d+|\*)?(\.\d+)?[hlL]?([diouxXeEfFgGcrsa%])")
+    while i < n:
+        j = text.find("%", i)
+        if j < 0:
+            break
+        m = spec.match(text, j)
+        if not m:
+            return U("a % format we cannot read")
+        b.add_value(fmt.value, last, j)
+        conv = m.group(6)
+        if conv == "%":
+            b.add_text("%")
+        else:
+            if m.group(2) is not None:
+                value = mapping.get(m.group(2)) if mapping is not None else None
+                if mapping is None or m.group(2) not in mapping:
+                    return U("% format key missing")
+            else:
+                if args is None or k >= len(args):
+                    return U("% format arguments do not match")
+                value = args[k]
+                k += 1
+            flags, width, prec = m.group(3) or "", m.group(4) or "", m.group(5) or ""
+            if conv in "sr" and isinstance(value, S) and not (flags or width or prec):
+                if conv == "s" and not value.is_bytes:
+                    b.add_value(value.value)
+                elif conv == "s":
+                    b.add_text(str(value.value.text.encode("latin-1", "replace")))
+                else:
+                    b.add_text(repr(value.value.text)) if HOLE not in value.value.text else b.add_hole()
+            elif isinstance(value, C):
+                try:
+                    b.add_text(("%" + flags + width + prec + conv) % (value.value,))
+                except Exception:
+                    return U("% format type mismatch")
+            else:
+                b.add_hole()
+        i = last = m.end()
+    if args is not None and k != len(args):
+        return U("% format arguments do not match")
+    b.add_value(fmt.value, last)
+    return _checked(S(b.build(*_anchor(node, src), fmt.is_bytes), fmt.is_bytes))
+
+
+def _format(template, args, kwargs, node, src) -> object:
+    """`'...{}...{name}...'.format(...)` with {{ }} escapes."""
+    if not isinstance(template, S):
+        return U("computed by .format")
+    text = template.value.text
+    b = StrBuilder()
+    i = last = 0
+    auto = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in "{}" and text.startswith(c * 2, i):
+            b.add_value(template.value, last, i)
+            b.add_text(c)
+            i += 2
+            last = i
+            continue
+        if c == "}":
+            return U("a lone } in .format")
+        if c == "{":
+            close = text.find("}", i)
+            if close < 0:
+                return U("an unclosed { in .format")
+            b.add_value(template.value, last, i)
+            field = text[i + 1:close]
+            name, _, spec = field.partition(":")
+            name, _, conv = name.partition("!")
+            if name == "":
+                key = auto
+                auto += 1
+            elif name.isdigit():
+                key = int(name)
+            else:
+                key = name
+            if isinstance(key, int):
+                value = args[key] if key < len(args) else None
+            else:
+                value = kwargs.get(key)
+            if value is None:
+                return U(".format field not given")
+            if spec or conv:
+                if isinstance(value, C):
+                    try:
+                        b.add_text(format(repr(value.value) if conv == "r" else value.value, spec))
+                    except Exception:
+                        return U(".format spec")
+                else:
+                    b.add_hole()
+            else:
+                _append(b, value)
+            i = last = close + 1
+            continue
+        i += 1
+    b.add_value(template.value, last)
+    return _checked(S(b.build(*_anchor(node, src), template.is_bytes), template.is_bytes))
+
+
+def _append_formatted(b: StrBuilder, value, field: ast.FormattedValue, src) -> None:
+    spec = None
+    if field.format_spec is not None:
+        if all(isinstance(v, ast.Constant) for v in field.format_spec.values):
+            spec = "".join(v.value for v in field.format_spec.values)
+        else:
+            b.add_hole()
+            return
+    conv = field.conversion
+    if spec or conv in (ord("r"), ord("a")):
+        if isinstance(value, C):
+            try:
+                shown = repr(value.value) if conv in (ord("r"), ord("a")) else value.value
+                b.add_text(format(shown, spec or ""))
+                return
+            except Exception:
+                pass
+        b.add_hole()
+        return
+    _append(b, value)
+
+
+def _strjoin(sep, items, node, src) -> object:
+    if not isinstance(sep, S) or not isinstance(items, L):
+        return U("computed by join")
+    b = StrBuilder()
+    for k, item in enumerate(items.items):
+        if k:
+            b.add_value(sep.value)
+        if isinstance(item, S):
+            b.add_value(item.value)
+        elif isinstance(item, U):
+            b.add_hole()
+        else:
+            return U("join over non-strings")
+    return _checked(S(b.build(*_anchor(node, src), sep.is_bytes), sep.is_bytes))
+
+
+def _pathjoin(parts, node, src) -> object:
+    """posixpath.join over known parts; an unknown part is taken as a relative piece."""
+    if len(parts) == 1 and isinstance(parts[0], L):
+        parts = list(parts[0].items)
+    start = 0
+    for k, p in enumerate(parts):
+        if isinstance(p, S) and p.value.text.startswith("/"):
+            start = k
+        elif not isinstance(p, (S, U)):
+            return U("path.join over non-strings")
+    b = StrBuilder()
+    for k, p in enumerate(parts[start:]):
+        if k:
+            prev = b.parts[-1] if b.parts else ""
+            if not prev.endswith("/") and prev:
+                b.add_text("/")
+        if isinstance(p, S):
+            b.add_value(p.value)
+        else:
+            b.add_hole()
+    return _checked(S(b.build(*_anchor(node, src)), False))
+
+
+def _stringify(v) -> object:
+    if isinstance(v, S):
+        return v if not v.is_bytes else U("str() of bytes")
+    if isinstance(v, C):
+        return S(StrValue(str(v.value), [], 0, 0))
+    if isinstance(v, U):
+        return U(v.reason, str)
+    return U("str() of a container")
+
+
+def _convert(v, name) -> object:
+    if isinstance(v, C):
+        try:
+            return C({"bool": bool, "int": int, "float": float}[name](v.value))
+        except Exception:
+            return U(f"{name}()")
+    if isinstance(v, S) and name == "bool":
+        return C(bool(v.value.text)) if HOLE not in v.value.text else U("bool() of a computed string")
+    if isinstance(v, Opaque):
+        return Opaque({"bool": bool, "int": int, "float": float}[name], v.flag)
+    return U(f"{name}()")
+
+
+def _to_kind(v, to_bytes: bool) -> object:
+    if isinstance(v, S):
+        return S(v.value, to_bytes)
+    if isinstance(v, U):
+        return U(v.reason, bytes if to_bytes else str)
+    return U("not a string")
+
+
+def _subscript(base, index) -> object:
+    if isinstance(base, D) and isinstance(index, S):
+        for k, v in reversed(base.items):
+            if isinstance(k, S) and k.value.text == index.value.text:
+                return v
+    if isinstance(base, L) and isinstance(index, C) and isinstance(index.value, int):
+        try:
+            return base.items[index.value]
+        except IndexError:
+            pass
+    return U("subscript")
+
+
+# ---------------------------------------------------------------- json.dumps, serialised here
+
+def _json_dumps(value, kwargs, node, src) -> object:
+    opts = {}
+    for key in ("indent", "sort_keys", "ensure_ascii", "separators"):
+        if key in kwargs:
+            vals = kwargs[key]
+            if len(vals) != 1:
+                return U("json.dumps options vary")
+            v = vals[0]
+            if isinstance(v, C):
+                opts[key] = v.value
+            elif isinstance(v, L) and all(isinstance(x, S) for x in v.items):
+                opts[key] = tuple(x.value.text for x in v.items)
+            elif isinstance(v, S):
+                opts[key] = v.value.text
+            else:
+                return U("json.dumps options are computed")
+    indent = opts.get("indent")
+    seps = opts.get("separators") or ((", ", ": ") if indent is None else (",", ": "))
+    b = StrBuilder()
+    try:
+        _dump(b, value, opts.get("ensure_ascii", True), indent, seps, bool(opts.get("sort_keys")), 0)
+    except _NotJson as exc:
+        return U(str(exc))
+    return _checked(S(b.build(*_anchor(node, src), False, "json.dumps"), False))
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _dump(b: StrBuilder, v, ascii_only, indent, seps, sort_keys, level) -> None:
+    if isinstance(v, D):
+        items = list(v.items)
+        if sort_keys:
+            if not all(isinstance(k, S) and HOLE not in k.value.text for k, _ in items):
+                raise _NotJson("sort_keys over computed keys")
+            items.sort(key=lambda kv: kv[0].value.text)
+        b.add_text("{")
+        for k, (key, val) in enumerate(items):
+            if k:
+                b.add_text(seps[0])
+            _newline(b, indent, level + 1)
+            if isinstance(key, S):
+                _dump_str(b, key.value, ascii_only)
+            elif isinstance(key, C) and not isinstance(key.value, (list, dict)):
+                b.add_text(json.dumps(str(key.value) if not isinstance(key.value, bool) and key.value is not None
+                                      else json.dumps(key.value)))
+            else:
+                b.add_hole()
+            b.add_text(seps[1])
+            _dump(b, val, ascii_only, indent, seps, sort_keys, level + 1)
+        if items:
+            _newline(b, indent, level)
+        b.add_text("}")
+        return
+    if isinstance(v, L):
+        b.add_text("[")
+        for k, item in enumerate(v.items):
+            if k:
+                b.add_text(seps[0])
+            _newline(b, indent, level + 1)
+            _dump(b, item, ascii_only, indent, seps, sort_keys, level + 1)
+        if v.items:
+            _newline(b, indent, level)
+        b.add_text("]")
+        return
+    if isinstance(v, S):
+        if v.is_bytes:
+            raise _NotJson("bytes are not JSON serialisable")
+        _dump_str(b, v.value, ascii_only)
+        return
+    if isinstance(v, C):
+        try:
+            b.add_text(json.dumps(v.value))
+        except (TypeError, ValueError):
+            raise _NotJson("value not JSON serialisable")
+        return
+    if isinstance(v, U) and v.py_type is str:
+        b.add_text('"')
+        b.add_hole()
+        b.add_text('"')
+        return
+    b.add_hole()
+
+
+def _newline(b: StrBuilder, indent, level) -> None:
+    if indent is None:
+        return
+    unit = " " * indent if isinstance(indent, int) else str(indent)
+    b.add_text("\n" + unit * level)
+
+
+def _dump_str(b: StrBuilder, value: StrValue, ascii_only: bool) -> None:
+    """A JSON string literal; characters that need no escape keep their source positions."""
+    text = value.text
+    b.add_text('"')
+    start = 0
+    for k, ch in enumerate(text):
+        if ch == HOLE:
+            continue
+        escaped = json.dumps(ch, ensure_ascii=ascii_only)[1:-1]
+        if escaped != ch:
+            b.add_value(value, start, k)
+            b.add_text(escaped)
+            start = k + 1
+    b.add_value(value, start)
+    b.add_text('"')
