@@ -48,8 +48,9 @@ class U(NamedTuple):
 
 
 class C(NamedTuple):
-    """A constant: bool, int, float, None."""
+    """A constant: bool, int, float, None (node: the literal it was written as, if any)."""
     value: object
+    node: Optional[ast.AST] = None
 
 
 class S(NamedTuple):
@@ -159,7 +160,7 @@ class Resolver:
             if isinstance(node.value, (str, bytes)):
                 lit = literal_value(self.src, node)
                 return [S(lit, isinstance(node.value, bytes))]
-            return [C(node.value)]
+            return [C(node.value, node)]
         if isinstance(node, ast.JoinedStr):
             return self._fstring(node, scope, pos, depth, env)
         if isinstance(node, ast.BinOp):
@@ -975,6 +976,7 @@ def _json_dumps(value, kwargs, node, src) -> object:
     indent = opts.get("indent")
     seps = opts.get("separators") or ((", ", ": ") if indent is None else (",", ": "))
     b = StrBuilder()
+    _SRC[0] = src
     try:
         _dump(b, value, opts.get("ensure_ascii", True), indent, seps, bool(opts.get("sort_keys")), 0)
     except _NotJson as exc:
@@ -984,6 +986,13 @@ def _json_dumps(value, kwargs, node, src) -> object:
 
 class _NotJson(Exception):
     pass
+
+
+_SRC = [None]           # the file being serialised (json.dumps maps constants back to it)
+
+
+def b_src(_node) -> SourceText:
+    return _SRC[0]
 
 
 def _dump(b: StrBuilder, v, ascii_only, indent, seps, sort_keys, level) -> None:
@@ -1029,9 +1038,13 @@ def _dump(b: StrBuilder, v, ascii_only, indent, seps, sort_keys, level) -> None:
         return
     if isinstance(v, C):
         try:
-            b.add_text(json.dumps(v.value))
+            text = json.dumps(v.value)
         except (TypeError, ValueError):
             raise _NotJson("value not JSON serialisable")
+        if v.node is not None and getattr(v.node, "end_col_offset", None) is not None:
+            b.add_mapped(text, b_src(v.node).node_start(v.node), b_src(v.node).node_end(v.node))
+        else:
+            b.add_text(text)
         return
     if isinstance(v, U) and v.py_type is str:
         b.add_text('"')

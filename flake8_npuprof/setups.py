@@ -62,6 +62,8 @@ def entry_name(entry: Entry) -> Tuple[Optional[str], Optional[ast.AST]]:
 
 
 def is_npu_entry(entry: Entry) -> bool:
+    if entry.orphan:
+        return any(p.key in NPU_PARAMS for p in entry.params)
     name, node = entry_name(entry)
     if name == NPU_OPTIMIZER:
         return True
@@ -74,7 +76,7 @@ def config_key(sites: Sites, entry: Entry):
     """An identity for the ConfigProto an entry belongs to."""
     expr = entry.config_expr
     if expr is None:
-        return ("entry", id(entry.call))
+        return ("entry", id(entry.call))      # orphans: one config each, nothing shared
     if isinstance(expr, ast.Call):
         return ("node", id(expr))
     key = dotted(expr)

@@ -95,9 +95,11 @@ class NameSet(NamedTuple):
 class Entry:
     """One custom optimizer entry created by `custom_optimizers.add()`."""
 
-    __slots__ = ("call", "config_expr", "scope", "guards", "names", "params", "bound_to", "used_elsewhere")
+    __slots__ = ("call", "config_expr", "scope", "guards", "names", "params", "bound_to", "used_elsewhere",
+                 "orphan")
 
-    def __init__(self, call: ast.Call, config_expr: Optional[ast.AST], scope: Scope, guards):
+    def __init__(self, call: ast.AST, config_expr: Optional[ast.AST], scope: Scope, guards):
+        self.orphan = False                   # settings on an entry made elsewhere
         self.call = call
         self.config_expr = config_expr        # expression before .graph_options...custom_optimizers
         self.scope = scope
@@ -106,7 +108,7 @@ class Entry:
         self.params: List[ParamSet] = []
         self.bound_to: Optional[str] = None   # dotted target it was assigned to
         self.used_elsewhere = False           # passed on / returned: its name may be set elsewhere
-        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        kw = {k.arg: k.value for k in getattr(call, "keywords", ()) if k.arg}
         if "name" in kw:
             self.names.append(NameSet(kw["name"], call, call))
 
@@ -329,9 +331,16 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
         if isinstance(target, (ast.Tuple, ast.List)):
             values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and \
                 len(value.elts) == len(target.elts) else None
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
             for k, elt in enumerate(target.elts):
+                if values:
+                    item = values[k]
+                elif value is not None and not starred:
+                    item = _element(value, k)          # `a, b = f()` binds a to f()[0]
+                else:
+                    item = None
                 for key in _target_keys(elt):
-                    scope.bind(key, order, values[k] if values else None, node, guards)
+                    scope.bind(key, order, item, node, guards)
             continue
         key = dotted(target)
         if key:
@@ -343,6 +352,15 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
             elif head in scope.globals:
                 bind_scope = sites.module
             bind_scope.bind(key, order, value, node, guards)
+
+
+def _element(value: ast.AST, k: int) -> ast.Subscript:
+    """A synthetic `value[k]` standing for one target of a tuple assignment."""
+    sub = ast.Subscript(value=value, slice=ast.Constant(k), ctx=ast.Load())
+    ast.copy_location(sub, value)
+    sub.slice.lineno, sub.slice.col_offset = value.lineno, value.col_offset
+    sub.slice.end_lineno, sub.slice.end_col_offset = value.end_lineno, value.end_col_offset
+    return sub
 
 
 def _is_custom_optimizers(node) -> bool:
@@ -363,6 +381,7 @@ def _config_base(node: ast.AST) -> Optional[ast.AST]:
 def _attach_entry_ops(sites: Sites) -> None:
     """Attach `.name = ...` and `.parameter_map[k].f = ...` assignments to their entries."""
     by_call = {id(e.call): e for e in sites.entries}
+    orphans: Dict[Tuple[int, str], Entry] = {}
     # bind entries to the targets they are assigned to
     for target, value, stmt, scope, guards in sites.assigns:
         if isinstance(value, ast.Call) and id(value) in by_call:
@@ -380,7 +399,7 @@ def _attach_entry_ops(sites: Sites) -> None:
             if isinstance(sub.value, ast.Attribute) and sub.value.attr == "parameter_map":
                 entry = resolve_entry(sites, sub.value.value, scope, pos, by_call)
                 if entry is None:
-                    continue
+                    entry = _orphan(sites, sub.value.value, scope, guards, orphans)
                 key_node = sub.slice
                 if isinstance(key_node, getattr(ast, "Index", ())):       # Python < 3.9 shape
                     key_node = key_node.value
@@ -389,27 +408,71 @@ def _attach_entry_ops(sites: Sites) -> None:
                     continue
                 entry.params.append(ParamSet(entry, key, key_node, target.attr, value, target, stmt, scope,
                                              guards))
-    # an entry whose variable is handed to another call or returned may be completed elsewhere
+    # an entry handed to a function this file does not define may be completed there
     bound = {e.bound_to: e for e in sites.entries if e.bound_to}
     for site in sites.calls:
+        if isinstance(site.call.func, ast.Name) and site.call.func.id in sites.functions:
+            continue
         for arg in list(site.call.args) + [k.value for k in site.call.keywords]:
-            key = dotted(arg)
+            key = dotted(arg.value if isinstance(arg, ast.Starred) else arg)
             if key in bound:
                 bound[key].used_elsewhere = True
-    for value, scope in sites.returns:
-        key = dotted(value)
-        if key in bound:
-            bound[key].used_elsewhere = True
 
 
-def resolve_entry(sites: Sites, expr, scope: Scope, pos: int, by_call=None) -> Optional[Entry]:
+def _orphan(sites: Sites, expr, scope: Scope, guards, orphans) -> Entry:
+    """An entry this file does not create (a parameter, an attribute of something passed in):
+    its settings are still checked, but nothing is assumed about its name or config."""
+    key = (id(scope), dotted(expr) or f"@{id(expr)}")
+    entry = orphans.get(key)
+    if entry is None:
+        entry = Entry(expr, None, scope, guards)
+        entry.orphan = True
+        entry.used_elsewhere = True
+        orphans[key] = entry
+        sites.entries.append(entry)
+    return entry
+
+
+def resolve_entry(sites: Sites, expr, scope: Scope, pos: int, by_call=None, depth: int = 0) -> Optional[Entry]:
+    """The custom-optimizer entry an expression refers to: an `.add()` call, a name bound to one,
+    or what a helper function of this file returns (also through `config, op = helper()`)."""
     by_call = by_call if by_call is not None else {id(e.call): e for e in sites.entries}
+    if depth > 6:
+        return None
     if isinstance(expr, ast.Call):
-        return by_call.get(id(expr))
+        if id(expr) in by_call:
+            return by_call[id(expr)]
+        return _returned_entry(sites, expr, None, scope, pos, by_call, depth)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Call) and \
+            isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, int):
+        return _returned_entry(sites, expr.value, expr.slice.value, scope, pos, by_call, depth)
     key = dotted(expr)
     if key is None:
         return None
-    value = sites.lookup(key, scope, pos)
-    if isinstance(value, ast.Call):
-        return by_call.get(id(value))
+    found = sites.bindings_at(key, scope, pos)
+    if not found or found[-1].value is None:
+        return None
+    b = found[-1]
+    return resolve_entry(sites, b.value, b.scope, b.pos, by_call, depth + 1)
+
+
+def _returned_entry(sites: Sites, call: ast.Call, index, scope, pos, by_call, depth) -> Optional[Entry]:
+    if not isinstance(call.func, ast.Name):
+        return None
+    funcs = [b for b in sites.bindings_at(call.func.id, scope, pos)
+             if isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if len(funcs) != 1:
+        return None
+    func = funcs[0].stmt
+    inner = next((s for s in sites.scopes if s.node is func), None)
+    for value, rscope in sites.returns:
+        if rscope is not inner:
+            continue
+        if index is not None:
+            if not isinstance(value, ast.Tuple) or index >= len(value.elts):
+                continue
+            value = value.elts[index]
+        entry = resolve_entry(sites, value, inner, sites.pos.get(id(value), 1 << 30), by_call, depth + 1)
+        if entry is not None:
+            return entry
     return None

@@ -160,6 +160,22 @@ class StrValue:
         piece_a = self.piece_at(a)
         if piece_a is None or not (piece_a.body_start <= b <= piece_a.body_end):
             return None
+        # every character in between must come from the source in between, in order
+        k = bisect.bisect_right(self.runs, (i, float("inf"))) - 1
+        t_expect, s_expect = i, a
+        while t_expect < j:
+            if k >= len(self.runs):
+                return None
+            run = self.runs[k]
+            if not (run.t <= t_expect < run.t + run.tlen):
+                return None
+            start = self.src(t_expect)
+            if start != s_expect:
+                return None
+            end_t = min(run.t + run.tlen, j)
+            s_expect = self.src_end(end_t - 1)
+            t_expect = end_t
+            k += 1
         return a, b
 
     def notes_in(self, i: int, j: int) -> List[str]:
@@ -465,6 +481,12 @@ class StrBuilder:
 
     def add_text(self, text: str) -> None:
         self.parts.append(text)
+        self.t += len(text)
+
+    def add_mapped(self, text: str, start: int, end: int) -> None:
+        """Text standing for the source range [start, end) as a whole (e.g. True → true)."""
+        self.parts.append(text)
+        self.runs.append(Run(self.t, len(text), start, end - start))
         self.t += len(text)
 
     def add_hole(self) -> None:

@@ -131,6 +131,9 @@ def place(value: StrValue, i: int, j: int) -> Tuple[int, int]:
             return span
     a = value.src(i)
     if a is not None:
+        b = value.src_end(j - 1) if j > i else None
+        if b is not None and value._run(i) is value._run(j - 1):
+            return a, b                 # one token standing for one source range
         piece = value.piece_at(a)
         return a, (piece.body_end if piece is not None else a + 1)
     return value.anchor, value.anchor_end

@@ -24,15 +24,18 @@ def check(ctx) -> None:
         _check_duplicates(ctx, setup)
         _check_fields(ctx, setup)
         mode_on = _mode(ctx, setup)
-        options = setup.last("profiling_options")
-        if options is not None and options.field == "s":
+        # every assignment is checked: an entry made by a helper is filled in by each caller
+        empty = True
+        for options in setup.params.get("profiling_options", []):
+            if options.field != "s":
+                continue
             _check_str_field(ctx, options)
             strings = check_options_expr(ctx, options.value, options.scope, ctx.pos(options.stmt), mode_on)
-            empty = bool(strings.candidates) and all(not c.text.strip() for c in strings.candidates)
-        else:
-            empty = options is None
+            if not strings.candidates or any(c.text.strip() for c in strings.candidates):
+                empty = False
         mode = setup.last("profiling_mode")
-        if mode_on and empty and mode is not None:
+        escaped = any(e.used_elsewhere for e in setup.entries)
+        if mode_on and empty and mode is not None and not escaped:
             ctx.report_node(
                 "NPP002", mode.target,
                 "profiling is switched on without profiling_options: the adapter (r1.8+) substitutes its "
@@ -43,25 +46,25 @@ def check(ctx) -> None:
 
 
 def _mode(ctx, setup: Setup) -> Optional[bool]:
-    mode = setup.last("profiling_mode")
-    if mode is None:
-        return None
-    if mode.field != "b":
-        return False
-    values = ctx.values.scalars(mode.value, mode.scope, ctx.pos(mode.stmt))
-    if not values.candidates:
-        return None
-    for v in values.candidates:
-        if isinstance(v, (str, bytes, float)) or v is None:
+    """Whether profiling is on for this config: True/False when every assignment agrees."""
+    verdicts = set()
+    for mode in setup.params.get("profiling_mode", []):
+        if mode.field != "b":
+            verdicts.add(False)
+            continue
+        values = ctx.values.scalars(mode.value, mode.scope, ctx.pos(mode.stmt))
+        if not values.candidates or any(isinstance(v, (str, bytes, float)) or v is None
+                                        for v in values.candidates):
             return None
-    return truthy(values.candidates)
+        verdicts.add(truthy(values.candidates))
+    return verdicts.pop() if len(verdicts) == 1 else None
 
 
 # ---------------------------------------------------------------- NPP003
 
 def _check_name(ctx, entry: Entry) -> None:
     npu_keys = [p for p in entry.params if p.key in NPU_PARAMS]
-    if not npu_keys:
+    if not npu_keys or entry.orphan:
         return
     name, node = entry_name(entry)
     if node is None:
@@ -104,7 +107,7 @@ def _name_message(name: str) -> str:
 # ---------------------------------------------------------------- NPP009
 
 def _check_duplicates(ctx, setup: Setup) -> None:
-    entries = [e for e in setup.entries if is_npu_entry(e)]
+    entries = [e for e in setup.entries if is_npu_entry(e) and not e.orphan]
     for k, later in enumerate(entries[1:], 1):
         earlier = [e for e in entries[:k] if not exclusive(e.guards, later.guards)]
         if not earlier:

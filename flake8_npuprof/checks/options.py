@@ -136,17 +136,11 @@ def _bad_versions(cells: Dict[Tuple[str, str], Problem], target: Target) -> Set[
     return bad
 
 
-KEY_CODES = ("NPP101", "NPP113")
-
-
 def _category(code: str) -> str:
-    """Problems are judged per JSON key and category: a value invalid on every version for
-    different reasons (a range error here, a type error there) is still invalid everywhere."""
-    if code in KEY_CODES:
-        return "key"
-    if code == "NPP115":
-        return "combination"
-    return "value"
+    """Problems are judged per JSON key: a member rejected on every version for different
+    reasons (a range error here, a type error there, an unknown key on 8.5) is rejected
+    everywhere. Key combinations (NPP115) are judged on their own."""
+    return "combination" if code == "NPP115" else "member"
 
 
 def _judge(problems, target: Target) -> List[Issue]:
