@@ -36,6 +36,7 @@ class Context:
         self.values = Values(src, self.sites, tree, resolver=self.resolver)
         self.findings: List[Finding] = []
         self._seen = set()
+        self._flow = None
 
     # ---- reporting
 
@@ -65,6 +66,13 @@ class Context:
         if edits is None:
             return None
         return Fix(tuple(edits), issue.fix.safe, issue.fix.title)
+
+    @property
+    def flow(self):
+        if self._flow is None:
+            from .flow import Flow
+            self._flow = Flow(self.sites, self.tree)
+        return self._flow
 
     def pos(self, node: ast.AST) -> int:
         return self.sites.pos.get(id(node), 0)

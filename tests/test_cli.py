@@ -19,6 +19,7 @@ op = config.graph_options.rewrite_options.custom_optimizers.add()
 op.name = "NpuOptimizer"
 op.parameter_map["profiling_mode"].b = True
 op.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","L2":"on"}'
+sess = tf.Session(config=config)
 '''
 
 
@@ -68,9 +69,10 @@ def test_noqa_is_honoured_like_flake8(tmp_path, capsys, monkeypatch):
         "other.py": lines[5] + "  # noqa: E501",
     }
     for name, last in variants.items():
-        (tmp_path / name).write_text("\n".join(lines[:5] + [last]) + "\n")
+        (tmp_path / name).write_text("\n".join(lines[:5] + [last, lines[6]]) + "\n")
     (tmp_path / "multi.py").write_text("\n".join(lines[:5]) + "\nop.parameter_map['profiling_options'].s = (\n"
-                                       "    b'{\"output\":\"/tmp/p\",\"L2\":\"on\"}'\n)  # noqa: NPP101\n")
+                                       "    b'{\"output\":\"/tmp/p\",\"L2\":\"on\"}'\n)  # noqa: NPP101\n"
+                                       + lines[6] + "\n")
     (tmp_path / "file.py").write_text("# flake8: noqa\n" + BAD)
     code, out, _ = run(capsys, "check", *sorted(p.name for p in tmp_path.iterdir()))
     # flake8 reads noqa per physical line inside brackets: multi.py's comment is on another line
@@ -83,8 +85,8 @@ def test_noqa_is_honoured_like_flake8(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.parametrize("argv,codes", [
     ((), {"NPP101"}),
-    (("--select", "NPP2"), {"NPP203"}),
-    (("--extend-select", "NPP2"), {"NPP101", "NPP203"}),
+    (("--select", "NPP2"), {"NPP201", "NPP203"}),
+    (("--extend-select", "NPP2"), {"NPP101", "NPP201", "NPP203"}),
     (("--extend-select", "NPP203"), {"NPP101", "NPP203"}),
     (("--select", "NPP203"), {"NPP203"}),
     (("--ignore", "NPP1"), set()),

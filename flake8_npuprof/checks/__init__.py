@@ -4,5 +4,8 @@ from __future__ import annotations
 
 
 def run_all(ctx) -> None:
-    from . import npu_optimizer
+    from . import hygiene, npu_optimizer, other_routes, wiring
     npu_optimizer.check(ctx)
+    wiring.check(ctx)
+    other_routes.check(ctx)
+    hygiene.check(ctx)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import List, Optional
 
@@ -52,3 +53,95 @@ def glued_reason(name: str) -> str:
         if re.search(r"[^/]" + re.escape(head) + r"/", name):
             return f'the scope "{head}" restarts in the middle of a segment, so several names are glued'
     return ""
+
+
+# ---------------------------------------------------------------- code hygiene (NPP201, NPP205)
+
+def check(ctx) -> None:
+    from ..resolve import _collect_flags
+    switches = list(_switches_on(ctx))
+    for node, scope, guards in switches:
+        if _unconditional(ctx, scope, guards):
+            ctx.report_node("NPP201", node,
+                            "profiling is switched on unconditionally: every run of this script pays the "
+                            "profiling overhead and writes PROF_* data; put it behind a flag or condition")
+    flags = [f for f in ctx.resolver.flags if f.kind == "argparse"]
+    risky = {f.dest: f for f in flags if f.action in ("", "store") and
+             (f.type_node is None or (getattr(f.type_node, "id", None) == "bool"))}
+    if not risky:
+        return
+    reported = set()
+    for node in _profiling_conditions(ctx):
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and sub.attr in risky and sub.attr not in reported:
+                flag = risky[sub.attr]
+                reported.add(sub.attr)
+                how = "type=bool" if flag.type_node is not None else "no type"
+                ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call,
+                                f"{flag.option} guards profiling but is parsed with {how}: "
+                                f"`{flag.option} False` gives the non-empty string 'False', which is true, so "
+                                "profiling turns on; use action=\"store_true\" (or a real str-to-bool parser)")
+
+
+def _switches_on(ctx):
+    """(node, scope, guards) of switches set to a constant true value, on every route."""
+    from ..routes import ENV_MODE, env_sets, profiling_configs, resource_inits, tf2_sets
+    from ..setups import npu_setups
+    for setup in npu_setups(ctx.sites):
+        for p in setup.params.get("profiling_mode", []):
+            if p.field == "b" and isinstance(p.value, ast.Constant) and p.value.value is True:
+                yield p.target, p.scope, p.guards
+    for s in env_sets(ctx.sites):
+        if s.name == ENV_MODE and isinstance(s.value, ast.Constant) and s.value.value == "true":
+            yield s.anchor, s.scope, s.guards
+    for r in profiling_configs(ctx.sites) + resource_inits(ctx.sites):
+        if r.mode is not None and isinstance(r.mode.node, ast.Constant) and r.mode.node.value is True:
+            yield r.mode.anchor, r.scope, r.guards
+    for s in tf2_sets(ctx.sites):
+        if s.attr == "enable_profiling" and isinstance(s.value, ast.Constant) and s.value.value is True:
+            yield s.target, s.scope, s.guards
+
+
+def _is_main_guard(test) -> bool:
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+
+
+def _unconditional(ctx, scope, guards, depth: int = 0) -> bool:
+    if any(not _is_main_guard(g.test) for g in guards):
+        return False
+    if scope.kind == "module" or depth > 4:
+        return scope.kind == "module"
+    if scope.kind == "class":
+        return _unconditional(ctx, scope.parent, (), depth + 1)
+    func = scope.node
+    name = getattr(func, "name", "")
+    if "prof" in name.lower():
+        return False                        # a helper that exists to switch profiling on
+    calls = [c for c in ctx.sites.calls if c.name and (c.name == name or c.name.endswith("." + name))]
+    if not calls:
+        return name in ("main", "train", "run", "__init__") or scope.parent.kind == "module" and \
+            not any(isinstance(a, ast.arg) for a in getattr(func.args, "args", []))
+    return all(_unconditional(ctx, c.scope, c.guards, depth + 1) for c in calls)
+
+
+def _profiling_conditions(ctx):
+    """Expressions that decide whether profiling is on: guards of switches and switch values."""
+    from ..setups import npu_setups
+    from ..routes import profiling_configs, resource_inits, tf2_sets
+    for setup in npu_setups(ctx.sites):
+        for key in ("profiling_mode", "profiling_options"):
+            for p in setup.params.get(key, []):
+                for g in p.guards:
+                    yield g.test
+                if key == "profiling_mode":
+                    yield p.value
+    for r in profiling_configs(ctx.sites) + resource_inits(ctx.sites):
+        if r.mode is not None:
+            yield r.mode.node
+        for g in r.guards:
+            yield g.test
+    for s in tf2_sets(ctx.sites):
+        if s.attr == "enable_profiling":
+            yield s.value
+        for g in s.guards:
+            yield g.test

@@ -39,6 +39,9 @@ class Profiled:
         self.op.parameter_map["profiling_options"].s = as_bytes(
             '{"output":"/tmp/p","training_trace":"off","fp_point":"a/b","bp_point":""}')  # NPP103: 50, NPP105: 56
 
+    def session(self):
+        return tf.Session(config=npu_config_proto(config_proto=self.config))
+
 
 def trace_points():
     c = tf.ConfigProto()
@@ -55,7 +58,7 @@ def values():
     o.name = "NpuOptimizer"
     o.parameter_map["profiling_mode"].b = True
     o.parameter_map["profiling_options"].s = tf.compat.as_bytes(
-        '{"output":"/tmp/p","task_trace":"on","aic_metrics":"PipeUtilisation","storage_limit":"2GB",'  # NPP111: 29, NPP106: 61, NPP107: 95
+        '{"output":"/tmp/p","task_trace":"on","aic_metrics":"PipeUtilisation","storage_limit":"2GB",'
         '"aicpu":true,"task_trace":"off","dvpp_freq":0}')  # NPP110: 18, NPP109: 54
     return c
 
@@ -76,3 +79,8 @@ def not_an_object():
     o.parameter_map["profiling_mode"].b = True
     o.parameter_map["profiling_options"].s = b'["output", "/tmp"]'  # NPP100: 48
     return c
+
+sess = tf.Session(config=npu_config_proto(config_proto=config))
+# expect: 61:29 NPP111
+# expect: 61:61 NPP106
+# expect: 61:95 NPP107

@@ -63,3 +63,5 @@ def triple_quoted():
     }""")
     # expect: 62:24 NPP102
     return cfg
+
+sess = tf.Session(config=npu_config_proto(config_proto=配置))

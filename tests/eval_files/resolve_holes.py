@@ -41,3 +41,5 @@ def value_hole_is_never_judged(level):
         '{"output":"/tmp/p","task_trace":"%s","storage_limit":"%sMB"}' % (level, level))  # NPP200: 9
 # expect: 26:47 NPP190
 # expect: 31:47 NPP190
+
+sess = tf.Session(config=npu_config_proto(config_proto=config))

@@ -13,3 +13,5 @@ custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
     '"aic_metrics":"MemoryAccess",'  # only Atlas A2/A3 have it
     '"l2":"on",'                    # not on Ascend 310, fine elsewhere
     '"trainingTrace":""}')          # the protobuf-era collector reads lowerCamelCase names
+
+sess = tf.Session(config=npu_config_proto(config_proto=config))

@@ -27,3 +27,5 @@ def nothing_collected():
     op.parameter_map["profiling_mode"].b = True
     op.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","storage_limit":"500MB"}'  # NPP116: 49
     return cfg
+
+sess = tf.Session(config=npu_config_proto(config_proto=config))

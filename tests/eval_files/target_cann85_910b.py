@@ -14,3 +14,5 @@ custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
     '"task_trace":"l2"}')
 # expect: 12:30 NPP109
 # expect: 13:6 NPP113
+
+sess = tf.Session(config=npu_config_proto(config_proto=config))

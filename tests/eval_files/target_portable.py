@@ -14,3 +14,5 @@ custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
 # expect: 11:6 NPP113
 # expect: 12:18 NPP110
 # expect: 13:6 NPP113
+
+sess = tf.Session(config=npu_config_proto(config_proto=config))

@@ -15,3 +15,5 @@ custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
 # expect: 11:6 NPP114
 # expect: 12:6 NPP114
 # expect: 13:20 NPP106
+
+sess = tf.Session(config=npu_config_proto(config_proto=config))

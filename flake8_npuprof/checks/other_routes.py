@@ -1,0 +1,258 @@
+"""The other routes: ProfilingConfig / NPURunConfig / NPUEstimator, npu_resource_init,
+environment variables set from Python, TF2 npu_device global options, and the Profiler scope.
+Their options go through the same NPP1xx checks as the NpuOptimizer route."""
+
+from __future__ import annotations
+
+import ast
+from typing import List, Optional
+
+from ..model import Edit, Fix
+from ..resolve import Opaque
+from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, npu_opens, profiler_scopes, profiling_configs,
+                      resource_inits, tf2_sets)
+from ..values import truthy
+from .common import check_options_expr
+from .env import MODE_VALUES
+
+
+def check(ctx) -> None:
+    modes_on = []                       # (anchor, scope) of switches known to be on
+    for setup in profiling_configs(ctx.sites):
+        _estimator_route(ctx, setup)
+    for setup in resource_inits(ctx.sites):
+        _resource_init_route(ctx, setup)
+    env_on = _environment(ctx)
+    _tf2(ctx)
+    _profiler_scope(ctx, env_on)
+
+
+def _bool_value(ctx, node, scope, pos):
+    """(verdict True/False/None, candidates) for a switch expression."""
+    values = ctx.values.scalars(node, scope, pos)
+    if not values.candidates:
+        return None, ()
+    return truthy([v for v in values.candidates]), values.candidates
+
+
+def _non_bool(candidates, allow_int: bool) -> Optional[object]:
+    """The offending value when every candidate is of a type the switch rejects."""
+    bad = []
+    for v in candidates:
+        if isinstance(v, bool):
+            return None
+        if isinstance(v, int) and allow_int:
+            return None
+        if isinstance(v, Opaque):
+            if v.py_type is bool or (allow_int and v.py_type is int):
+                return None
+            bad.append(v)
+            continue
+        bad.append(v)
+    return bad[0] if bad else None
+
+
+def _shown(value) -> str:
+    if isinstance(value, Opaque):
+        return f"the value of {value.flag} (a {value.py_type.__name__})"
+    return f"{value!r} ({type(value).__name__})"
+
+
+# ---------------------------------------------------------------- Estimator route
+
+def _estimator_route(ctx, setup: RouteSetup) -> None:
+    call = setup.anchor
+    for k in setup.legacy:
+        ctx.report_node("NPP014", k,
+                        f"ProfilingConfig({k.arg}=...) is the pre-2021 API: current adapters raise TypeError "
+                        "on it; describe what to collect in profiling_options (a JSON object) instead")
+    verdict, cands = (False, (False,)) if setup.mode is None else \
+        _bool_value(ctx, setup.mode.node, setup.scope, setup.pos)
+    if setup.mode is not None and cands:
+        bad = _non_bool(cands, allow_int=True)
+        if bad is not None:
+            ctx.report_node("NPP010", setup.mode.node,
+                            f"enable_profiling is given {_shown(bad)}: NPUEstimator copies it into a protobuf bool "
+                            "and raises TypeError; pass True or False")
+            verdict = None
+    options = _options_value(setup)
+    if options is not None:
+        strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
+        if verdict is False:
+            ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
+                            "ProfilingConfig has profiling_options but enable_profiling is off: NPUEstimator "
+                            "switches profiling off and the options are ignored; pass enable_profiling=True")
+        elif verdict and strings.candidates and all(not c.text.strip() for c in strings.candidates):
+            _no_options(ctx, call.func, "ProfilingConfig")
+    elif verdict:
+        _no_options(ctx, setup.mode.anchor, "ProfilingConfig")
+    if not ctx.flow.is_consumed(call):
+        ctx.report_node("NPP006", call.func,
+                        "this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
+                        "Estimator runs without it and collects nothing; pass it to NPURunConfig")
+
+
+def _options_value(setup: RouteSetup):
+    if setup.options is None:
+        return None
+    node = setup.options.node
+    if isinstance(node, ast.Constant) and node.value is None:
+        return None
+    return setup.options
+
+
+def _no_options(ctx, anchor, route: str) -> None:
+    ctx.report_node("NPP002", anchor,
+                    f"{route} switches profiling on without profiling_options: adapters r1.2-r1.7 raise "
+                    "ValueError ('profiling_options must be set when use profiling'), r1.8+ fall back to the "
+                    'default options (output "./", training/task trace, hccl, aicpu, PipeUtilization); '
+                    "give the options explicitly")
+
+
+# ---------------------------------------------------------------- npu_resource_init
+
+def _resource_init_route(ctx, setup: RouteSetup) -> None:
+    call = setup.anchor
+    for k in setup.legacy:
+        ctx.report_node("NPP014", k,
+                        f"npu_resource_init({k.arg}=...) is the pre-2021 API: current adapters raise TypeError "
+                        "on it; pass profiling_options (a JSON object) instead")
+    verdict, cands = (False, (False,)) if setup.mode is None else \
+        _bool_value(ctx, setup.mode.node, setup.scope, setup.pos)
+    if setup.mode is not None and cands:
+        bad = _non_bool(cands, allow_int=False)
+        if bad is not None:
+            ctx.report_node("NPP010", setup.mode.node,
+                            f"enable_profiling is given {_shown(bad)}: npu_resource_init accepts only True or "
+                            'False and raises TypeError ("enable_profiling must be True or False"); pass a bool')
+            verdict = None
+    options = _options_value(setup)
+    if options is not None:
+        strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
+        empty = strings.candidates and all(not c.text.strip() for c in strings.candidates)
+        if verdict is False:
+            ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
+                            "npu_resource_init gets profiling_options but enable_profiling is off: GE is "
+                            "initialised without profiling and the options are ignored; pass enable_profiling=True")
+        elif verdict and empty:
+            ctx.report_node("NPP002", options.anchor,
+                            "npu_resource_init switches profiling on with empty profiling_options: there is no "
+                            "default here, GE falls back to PROFILING_MODE/PROFILING_OPTIONS and usually "
+                            "collects nothing; give the options explicitly")
+    elif verdict:
+        ctx.report_node("NPP002", setup.mode.anchor,
+                        "npu_resource_init switches profiling on without profiling_options: it raises ValueError "
+                        "('profiling_options must be set when use profiling'); give the options explicitly")
+
+
+# ---------------------------------------------------------------- environment variables
+
+def _environment(ctx) -> bool:
+    """Checks of PROFILING_MODE/PROFILING_OPTIONS set from Python; True when the mode is set on."""
+    sets = env_sets(ctx.sites)
+    if not sets:
+        return False
+    modes = [s for s in sets if s.name == ENV_MODE and s.value is not None]
+    mode_texts = set()
+    known = True
+    for s in modes:
+        strings = ctx.values.strings(s.value, s.scope, s.pos)
+        if not strings.candidates:
+            known = False
+            continue
+        texts = {c.text for c in strings.candidates}
+        mode_texts |= texts
+        bad = [t for t in texts if t not in MODE_VALUES]
+        if bad and len(bad) == len(texts):
+            fix = None
+            lit = strings.candidates[0]
+            if len(texts) == 1 and bad[0].strip().lower() == "true" and lit.runs:
+                from ..fixes import text_edits_to_source
+                edits = text_edits_to_source(ctx.src, lit, [(0, len(lit.text), "true")])
+                fix = Fix(tuple(edits), True, 'write "true"') if edits else None
+            meant = "true" if bad[0].strip().lower() in ("true", "1", "yes", "on") else "false"
+            ctx.report_node("NPP011", s.value,
+                            f"PROFILING_MODE is set to {bad[0]!r}, but GE switches profiling on only for exactly "
+                            f'"true": {bad[0]!r} means off and PROFILING_OPTIONS are ignored; set it to "{meant}"',
+                            fix)
+    mode_on = None
+    if modes and known:
+        mode_on = mode_texts == {"true"} if mode_texts else None
+        if mode_texts and "true" not in mode_texts:
+            mode_on = False
+    for s in sets:
+        if s.name != ENV_OPTIONS or s.value is None:
+            continue
+        strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
+        if mode_on is False:
+            ctx.report_node("NPP001", s.anchor,
+                            "PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" here: GE reads the "
+                            "options only with PROFILING_MODE=true, so nothing is collected; set "
+                            'PROFILING_MODE to "true"')
+        elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
+            ctx.report_node("NPP002", s.anchor,
+                            "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its "
+                            'defaults (output "./"), older GE silently switches profiling off; give the options')
+    return bool(mode_on)
+
+
+# ---------------------------------------------------------------- TF2 npu_device
+
+def _tf2(ctx) -> None:
+    sets = tf2_sets(ctx.sites)
+    if not sets:
+        return
+    opens = npu_opens(ctx.sites)
+    for s in sets:
+        later = [o for o in opens if o.scope is s.scope and ctx.sites.pos.get(id(o.call), 0) < s.pos]
+        if later:
+            line = ctx.src.position(ctx.src.node_start(later[0].call))[0]
+            ctx.report_node("NPP012", s.target,
+                            f"profiling_config.{s.attr} is set after npu.open() (line {line}): the global options "
+                            "are read when the device opens, so this setting is ignored; set it before npu.open()")
+    enables = [s for s in sets if s.attr == "enable_profiling"]
+    verdicts = set()
+    for s in enables:
+        verdict, cands = _bool_value(ctx, s.value, s.scope, s.pos)
+        bad = _non_bool(cands, allow_int=True) if cands else None
+        if bad is not None:
+            ctx.report_node("NPP010", s.value,
+                            f"enable_profiling is given {_shown(bad)}: npu_device accepts only True or False "
+                            '(TypeError "Expected bool, got ..."); pass a bool')
+            verdict = None
+        verdicts.add(verdict)
+    mode_on = verdicts.pop() if len(verdicts) == 1 else (False if not enables else None)
+    options = [s for s in sets if s.attr == "profiling_options"]
+    for s in options:
+        strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
+        if mode_on is False:
+            ctx.report_node("NPP001", s.target,
+                            "profiling_config.profiling_options is set but enable_profiling is not switched on: "
+                            "the options are ignored and nothing is collected; set enable_profiling = True")
+        elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
+            ctx.report_node("NPP002", s.target,
+                            "enable_profiling is on with empty profiling_options: npu_device has no default for "
+                            "an empty string, GE falls back to the environment and usually collects nothing; "
+                            "give the options")
+
+
+# ---------------------------------------------------------------- Profiler scope
+
+def _profiler_scope(ctx, env_on: bool) -> None:
+    scopes = profiler_scopes(ctx.sites)
+    if not scopes:
+        return
+    from ..setups import npu_setups
+    from .wiring import mode_values
+    on = env_on
+    for setup in npu_setups(ctx.sites):
+        values = mode_values(ctx, setup)
+        if values and truthy(values):
+            on = True
+    if not on:
+        return
+    for site in scopes:
+        ctx.report_node("NPP013", site.call.func,
+                        "the Profiler scope is used while profiling_mode / PROFILING_MODE is on: the adapter "
+                        "stops with InvalidArgument (\"profiling_mode ... cannot be set to true when using "
+                        "profiler.Profiler\"); use one or the other")

@@ -1,0 +1,148 @@
+"""Where a config object goes: consumed by a session or helper, escaping the file's view, or nowhere.
+
+A config counts as consumed when it is passed to any call (a consumer, or a function this file
+cannot see into), returned, stored on an object or in a container, or aliased: only a config
+that provably stays inside its function unused is "never handed over".
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, NamedTuple, Optional, Set
+
+from .imports import is_npu
+from .sites import CallSite, Sites, call_name, dotted
+
+SESSIONS = ("Session", "InteractiveSession", "MonitoredTrainingSession")
+RUN_CONFIGS = ("RunConfig", "NPURunConfig")
+HELPERS = {  # helper → (keyword, position) of the config it takes
+    "npu_config_proto": ("config_proto", 0),
+    "set_keras_session_npu_config": ("config", 0),
+    "init_resource": ("config", 0),
+    "npu_run_config_init": ("run_config", 0),
+}
+
+
+class Use(NamedTuple):
+    node: ast.AST
+    how: str                    # "call", "return", "store", "container", "alias", "attribute", "other"
+    call: Optional[ast.Call] = None
+
+
+def parents(tree: ast.AST) -> Dict[int, ast.AST]:
+    out = {}
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            out[id(child)] = node
+            stack.append(child)
+    return out
+
+
+class Flow:
+    def __init__(self, sites: Sites, tree: ast.AST):
+        self.sites = sites
+        self.tree = tree
+        self._parents = None
+        self._names: Optional[Dict[str, List[ast.AST]]] = None
+
+    @property
+    def parent(self) -> Dict[int, ast.AST]:
+        if self._parents is None:
+            self._parents = parents(self.tree)
+        return self._parents
+
+    def _name_loads(self) -> Dict[str, List[ast.AST]]:
+        if self._names is None:
+            names: Dict[str, List[ast.AST]] = {}
+            for node in ast.walk(self.tree):
+                if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(getattr(node, "ctx", None), ast.Load):
+                    key = dotted(node)
+                    if key:
+                        names.setdefault(key, []).append(node)
+            self._names = names
+        return self._names
+
+    def keys_bound_to(self, value: ast.AST) -> List[tuple]:
+        """(scope, dotted key) of every binding whose value is this node."""
+        out = []
+        for scope in self.sites.scopes:
+            for key, binds in scope.bindings.items():
+                if any(b.value is value for b in binds):
+                    out.append((scope, key))
+        return out
+
+    def uses_of(self, value: ast.AST) -> List[Use]:
+        """How the object created by `value` is used, through the names bound to it."""
+        out = []
+        keys = self.keys_bound_to(value)
+        loads = self._name_loads()
+        for scope, key in keys:
+            names = [key]
+            if key.startswith("self."):
+                names = [f"{s.self_name}.{key[5:]}" for s in self.sites.scopes if s.klass is scope and s.self_name]
+            for name in set(names):
+                for node in loads.get(name, []):
+                    out.append(self._classify(node))
+        # the creation itself, unless it is just being bound to its name
+        if not isinstance(self.parent.get(id(value)), (ast.Assign, ast.AnnAssign)):
+            out.append(self._classify(value))
+        return out
+
+    def _classify(self, node: ast.AST) -> Use:
+        parent = self.parent.get(id(node))
+        if parent is None:
+            return Use(node, "other")
+        if isinstance(parent, ast.Attribute) and parent.value is node:
+            return Use(node, "attribute")
+        if isinstance(parent, ast.keyword):
+            call = self.parent.get(id(parent))
+            return Use(node, "call", call if isinstance(call, ast.Call) else None)
+        if isinstance(parent, ast.Call) and node is not parent.func:
+            return Use(node, "call", parent)
+        if isinstance(parent, ast.Starred):
+            return Use(node, "container")
+        if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Lambda)):
+            return Use(node, "return")
+        if isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            return Use(node, "container")
+        if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and getattr(parent, "value", None) is node:
+            return Use(node, "alias")
+        return Use(node, "other")
+
+    def is_consumed(self, value: ast.AST) -> bool:
+        """Whether the object is handed over anywhere (or escapes the file's view)."""
+        return any(use.how in ("call", "return", "container", "alias") for use in self.uses_of(value))
+
+    # ---- consumers by kind
+
+    def consumer_calls(self) -> List[CallSite]:
+        return [s for s in self.sites.calls if self.kind_of(s) is not None]
+
+    def kind_of(self, site: CallSite) -> Optional[str]:
+        name = site.name or ""
+        last = name.rsplit(".", 1)[-1]
+        if last in SESSIONS:
+            return "session"
+        if last in RUN_CONFIGS:
+            return "run_config"
+        if last in HELPERS and (is_npu(self.sites, site.call.func, last) or last not in self.sites.functions):
+            return last
+        if last == "NPUEstimator":
+            return "npu_estimator"
+        return None
+
+
+def helper_config_arg(call: ast.Call, helper: str) -> Optional[ast.AST]:
+    keyword, index = HELPERS[helper]
+    for k in call.keywords:
+        if k.arg == keyword:
+            return k.value
+    if len(call.args) > index:
+        return call.args[index]
+    return None
+
+
+def has_keyword(call: ast.Call, *names: str) -> bool:
+    return any(k.arg in names or k.arg is None for k in call.keywords)
