@@ -84,7 +84,13 @@ class Flow:
                 names = [f"{s.self_name}.{key[5:]}" for s in self.sites.scopes if s.klass is scope and s.self_name]
             for name in set(names):
                 for node in loads.get(name, []):
-                    out.append(self._classify(node))
+                    # only loads that can see this binding (same scope, or one that reads it)
+                    use_scope = self.sites.scope_of.get(id(node))
+                    if use_scope is None:
+                        continue
+                    pos = self.sites.pos.get(id(node), 0)
+                    if any(b.value is value for b in self.sites.bindings_at(name, use_scope, pos)):
+                        out.append(self._classify(node))
         # the creation itself, unless it is just being bound to its name
         if not isinstance(self.parent.get(id(value)), (ast.Assign, ast.AnnAssign)):
             out.append(self._classify(value))

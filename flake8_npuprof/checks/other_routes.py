@@ -84,7 +84,7 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
                             "switches profiling off and the options are ignored; pass enable_profiling=True")
         elif verdict and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             _no_options(ctx, call.func, "ProfilingConfig")
-    elif verdict:
+    elif verdict and not setup.legacy:
         _no_options(ctx, setup.mode.anchor, "ProfilingConfig")
     if not ctx.flow.is_consumed(call):
         ctx.report_node("NPP006", call.func,
@@ -148,41 +148,26 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
 # ---------------------------------------------------------------- environment variables
 
 def _environment(ctx) -> bool:
-    """Checks of PROFILING_MODE/PROFILING_OPTIONS set from Python; True when the mode is set on."""
+    """Checks of PROFILING_MODE/PROFILING_OPTIONS set from Python; True when the mode is set on.
+
+    The options set in a scope are judged with the mode set in that scope (else at module
+    level); a mode the file never sets may come from the launcher, so nothing is assumed.
+    """
     sets = env_sets(ctx.sites)
     if not sets:
         return False
-    modes = [s for s in sets if s.name == ENV_MODE and s.value is not None]
-    mode_texts = set()
-    known = True
-    for s in modes:
-        strings = ctx.values.strings(s.value, s.scope, s.pos)
-        if not strings.candidates:
-            known = False
-            continue
-        texts = {c.text for c in strings.candidates}
-        mode_texts |= texts
-        bad = [t for t in texts if t not in MODE_VALUES]
-        if bad and len(bad) == len(texts):
-            fix = None
-            lit = strings.candidates[0]
-            if len(texts) == 1 and bad[0].strip().lower() == "true" and lit.runs:
-                from ..fixes import text_edits_to_source
-                edits = text_edits_to_source(ctx.src, lit, [(0, len(lit.text), "true")])
-                fix = Fix(tuple(edits), True, 'write "true"') if edits else None
-            meant = "true" if bad[0].strip().lower() in ("true", "1", "yes", "on") else "false"
-            ctx.report_node("NPP011", s.value,
-                            f"PROFILING_MODE is set to {bad[0]!r}, but GE switches profiling on only for exactly "
-                            f'"true": {bad[0]!r} means off and PROFILING_OPTIONS are ignored; set it to "{meant}"',
-                            fix)
-    mode_on = None
-    if modes and known:
-        mode_on = mode_texts == {"true"} if mode_texts else None
-        if mode_texts and "true" not in mode_texts:
-            mode_on = False
+    verdict_of = {}                     # id(scope) -> True/False/None ("wrong value" counts as None)
+    any_on = False
+    for scope_id in {id(s.scope) for s in sets}:
+        modes = [s for s in sets if id(s.scope) == scope_id and s.name == ENV_MODE and s.value is not None]
+        if modes:
+            verdict_of[scope_id] = _env_mode(ctx, modes)
+            any_on = any_on or verdict_of[scope_id] is True
+    module = id(ctx.sites.module)
     for s in sets:
         if s.name != ENV_OPTIONS or s.value is None:
             continue
+        mode_on = verdict_of.get(id(s.scope), verdict_of.get(module))
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
         if mode_on is False:
             ctx.report_node("NPP001", s.anchor,
@@ -193,7 +178,37 @@ def _environment(ctx) -> bool:
             ctx.report_node("NPP002", s.anchor,
                             "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its "
                             'defaults (output "./"), older GE silently switches profiling off; give the options')
-    return bool(mode_on)
+    return any_on
+
+
+def _env_mode(ctx, modes) -> Optional[bool]:
+    """True/False when the PROFILING_MODE values of one scope are known (NPP011 reported here)."""
+    texts = set()
+    for s in modes:
+        strings = ctx.values.strings(s.value, s.scope, s.pos)
+        if not strings.candidates:
+            return None
+        values = {c.text for c in strings.candidates}
+        texts |= values
+        bad = sorted(t for t in values if t not in MODE_VALUES)
+        if bad and len(bad) == len(values):
+            fix = None
+            lit = strings.candidates[0]
+            if len(values) == 1 and bad[0].strip().lower() == "true" and lit.runs:
+                from ..fixes import text_edits_to_source
+                edits = text_edits_to_source(ctx.src, lit, [(0, len(lit.text), "true")])
+                fix = Fix(tuple(edits), True, 'write "true"') if edits else None
+            meant = "true" if bad[0].strip().lower() in ("true", "1", "yes", "on") else "false"
+            ctx.report_node("NPP011", s.value,
+                            f"PROFILING_MODE is set to {bad[0]!r}, but GE switches profiling on only for exactly "
+                            f'"true": {bad[0]!r} means off and PROFILING_OPTIONS are ignored; set it to "{meant}"',
+                            fix)
+            return None                 # NPP011 already says the options are ignored
+    if texts == {"true"}:
+        return True
+    if "true" not in texts and "dynamic" not in texts:
+        return False
+    return None
 
 
 # ---------------------------------------------------------------- TF2 npu_device
