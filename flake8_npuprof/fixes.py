@@ -69,5 +69,23 @@ def text_edits_to_source(src: SourceText, value: StrValue,
         spelled = encode_for(piece, new)
         if spelled is None:
             return None
+        if not spelled and (a, b) == (piece.body_start, piece.body_end) and len(value.pieces) > 1:
+            line = _own_line(src, piece)
+            if line is not None:            # a piece emptied on a line of its own: drop the line
+                out.append(Edit(line[0], line[1], ""))
+                continue
         out.append(Edit(a, b, spelled))
     return out
+
+
+def _own_line(src: SourceText, piece: Piece):
+    """(start, end) of the whole line when the piece is alone on it (a comment may follow)."""
+    line, _ = src.position(piece.start)
+    start = src.line_starts[line - 1]
+    end = src.line_starts[line] if line < len(src.line_starts) else len(src.text)
+    before, after = src.text[start:piece.start], src.text[piece.end:end]
+    if before.strip() or (after.strip() and not after.strip().startswith("#")):
+        return None
+    if src.position(piece.end)[0] != line:
+        return None
+    return start, end

@@ -6,6 +6,7 @@ import ast
 import difflib
 from typing import List, Optional
 
+from ..codefix import insert_after, source_of
 from ..model import Edit, Fix
 from ..setups import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
 from ..sites import Entry, ParamSet
@@ -13,8 +14,9 @@ from ..resolve import Opaque
 from ..values import truthy, unwrap
 from .common import check_options_expr
 
-DEFAULT_OPTIONS = ('{"output":"./","training_trace":"on","task_trace":"on","hccl":"on","aicpu":"on",'
-                   '"aic_metrics":"PipeUtilization","msproftx":"off"}')
+# The adapter's own default set (r1.8+), written out with the points the guide asks for (NPP104).
+EXPLICIT_DEFAULTS = ('{"output":"./","training_trace":"on","task_trace":"on","hccl":"on","aicpu":"on",'
+                     '"aic_metrics":"PipeUtilization","msproftx":"off","fp_point":"","bp_point":""}')
 
 
 def check(ctx) -> None:
@@ -36,12 +38,18 @@ def check(ctx) -> None:
         mode = setup.last("profiling_mode")
         escaped = any(e.used_elsewhere for e in setup.entries)
         if mode_on and empty and mode is not None and not escaped:
+            fix = None
+            if not setup.params.get("profiling_options"):
+                entry = source_of(ctx.src, mode.target.value.value.value)
+                edit = insert_after(ctx.src, mode.stmt,
+                                    f'{entry}.parameter_map["profiling_options"].s = b\'{EXPLICIT_DEFAULTS}\'')
+                fix = Fix((edit,), True, "write out the default options") if edit else None
             ctx.report_node(
                 "NPP002", mode.target,
                 "profiling is switched on without profiling_options: the adapter (r1.8+) substitutes its "
                 'defaults (output "./", training/task trace, hccl, aicpu, PipeUtilization) and r1.2-r1.7 '
                 'abort ("profiling_options must be set when use profiling"); set profiling_options '
-                "explicitly")
+                "explicitly", fix)
         _check_dump(ctx, setup, mode_on)
 
 

@@ -194,10 +194,10 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
         err = doc.error
         advice = _HINTS.get(err.hint, "fix the JSON syntax")
         i = min(err.index, max(len(text) - 1, 0))
+        fix = _legacy_fix(text) if err.hint == "legacy" else _python_dict_fix(text)
         return Issue("NPP100", i, i + 1,
                      f"profiling_options is not valid JSON ({err.message} at character {err.index}): "
-                     f"GE cannot parse it, so {ABORT}; {advice}",
-                     _legacy_fix(text) if err.hint == "legacy" else None)
+                     f"GE cannot parse it, so {ABORT}; {advice}", fix)
     return Issue("NPP100", doc.start, doc.end,
                  f"profiling_options is a JSON {doc.root_type}, not an object: GE rejects it, so {ABORT}; "
                  'write the options as {"key": "value", ...}')
@@ -213,6 +213,24 @@ def _legacy_fix(text: str) -> TextFix:
     import json
     new = json.dumps(obj, separators=(",", ":"))
     return TextFix(((0, len(text), new),), False, "rewrite the colon list as a JSON object")
+
+
+def _python_dict_fix(text: str) -> Optional[TextFix]:
+    """A Python dict literal (single quotes, True, trailing comma) written as the JSON it means."""
+    import ast
+    import json
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        return None
+    try:
+        spaced = ": " in text
+        new = json.dumps(value, ensure_ascii=False, separators=(", ", ": ") if spaced else (",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return TextFix(((0, len(text), new),), True, "write it as JSON")
 
 
 def _duplicates(doc: Doc) -> List[Issue]:
@@ -290,7 +308,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
             if err.validator == "additionalProperties":
                 for key in obj:
                     if key not in props:
-                        out.append(_key_problem(members[key], version))
+                        out.append(_key_problem(members[key], version, members))
             elif err.validator == "required":
                 for key in err.validator_value:
                     if key not in obj:
@@ -321,7 +339,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
     return out
 
 
-def _key_problem(member: Member, version: str) -> Problem:
+def _key_problem(member: Member, version: str, present=()) -> Problem:
     key = member.key
     accepted = K.versions_accepting(key)
     span = (member.key_start, member.key_end)
@@ -330,7 +348,7 @@ def _key_problem(member: Member, version: str) -> Problem:
         hint = did_you_mean(key, snake_keys, KEY_ALIASES)
         fix = None
         matches = close_matches(key, snake_keys, KEY_ALIASES)
-        if len(matches) == 1:
+        if len(matches) == 1 and matches[0] not in present:   # a rename must not make a duplicate
             safe = matches[0].lower() == key.lower()
             fix = TextFix(((member.key_start + 1, member.key_end - 1, matches[0]),), safe,
                           f'rename "{key}" to "{matches[0]}"')
@@ -373,7 +391,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
             consequence = "the collector reads it as empty, so the setting is silently ignored"
         elif not legacy and want == "integer" and isinstance(value, str):
             consequence = f"the collector reads it as 0, fails the range check, so {ABORT}"
-        advice, fix = _retype(key, value, want)
+        advice, fix = _retype(key, value, want, span)
         return Problem(code, key, span, f'"{key}": {shown} is a JSON {_jtype(value)}, the runtime expects {"an" if want[0] in "aeiou" else "a"} {want}',
                        consequence, advice, fix)
     if code == "NPP106":
@@ -441,17 +459,19 @@ def _expected_type(version: str, key: str) -> str:
     return t or "string"
 
 
-def _retype(key: str, value, want: str):
-    if want == "string" and isinstance(value, bool) and K.enum_values("any", key) and "on" in K.enum_values("any", key):
-        word = "on" if value else "off"
-        return f'write "{word}"', None
-    if want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool) and snake(key) == "storage_limit":
-        return f'write "{int(value)}MB"', None
-    if want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f'write "{value}"', None
-    if want == "integer" and isinstance(value, str) and value.strip().isdigit():
-        return f"write {int(value)} without quotes", None
-    return f"give a JSON {want}", None
+def _retype(key: str, value, want: str, span=None):
+    """Advice and an unsafe fix that gives the value the JSON type the runtime reads."""
+    new = None
+    if want == "string" and isinstance(value, bool) and "on" in K.enum_values("any", snake(key)):
+        new = '"on"' if value else '"off"'
+    elif want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        new = f'"{int(value)}MB"' if snake(key) == "storage_limit" and value == int(value) else f'"{value}"'
+    elif want == "integer" and isinstance(value, str) and value.strip().isdigit():
+        new = str(int(value))
+    if new is None:
+        return f"give a JSON {want}", None
+    fix = TextFix(((span[0], span[1], new),), False, f"write {new}") if span else None
+    return f"write {new}", fix
 
 
 def _range_from_pattern(version, key):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
+from ..codefix import add_keyword, remove_argument
 from ..model import Edit, Fix
 from ..resolve import Opaque
 from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, npu_opens, profiler_scopes, profiling_configs,
@@ -14,6 +15,7 @@ from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, npu_opens, pr
 from ..values import truthy
 from .common import check_options_expr
 from .env import MODE_VALUES
+from .npu_optimizer import EXPLICIT_DEFAULTS
 
 
 def check(ctx) -> None:
@@ -62,10 +64,11 @@ def _shown(value) -> str:
 
 def _estimator_route(ctx, setup: RouteSetup) -> None:
     call = setup.anchor
+    legacy_fix = _legacy_fix(ctx, call, setup)
     for k in setup.legacy:
         ctx.report_node("NPP014", k,
                         f"ProfilingConfig({k.arg}=...) is the pre-2021 API: current adapters raise TypeError "
-                        "on it; describe what to collect in profiling_options (a JSON object) instead")
+                        "on it; describe what to collect in profiling_options (a JSON object) instead", legacy_fix)
     verdict, cands = (False, (False,)) if setup.mode is None else \
         _bool_value(ctx, setup.mode.node, setup.scope, setup.pos)
     if setup.mode is not None and cands:
@@ -85,11 +88,44 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
         elif verdict and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             _no_options(ctx, call.func, "ProfilingConfig")
     elif verdict and not setup.legacy:
-        _no_options(ctx, setup.mode.anchor, "ProfilingConfig")
+        _no_options(ctx, setup.mode.anchor, "ProfilingConfig", call if setup.options is None else None)
     if not ctx.flow.is_consumed(call):
         ctx.report_node("NPP006", call.func,
                         "this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
                         "Estimator runs without it and collects nothing; pass it to NPURunConfig")
+
+
+def _legacy_fix(ctx, call: ast.Call, setup: RouteSetup) -> Optional[Fix]:
+    """enable_options=[...], fp_point=, bp_point= → the equivalent profiling_options JSON."""
+    import json
+    if setup.options is not None or not setup.legacy:
+        return None
+    values = {}
+    for k in setup.legacy:
+        try:
+            values[k.arg] = ast.literal_eval(k.value)
+        except (ValueError, SyntaxError):
+            return None
+    switches = values.get("enable_options", [])
+    if isinstance(switches, str):
+        switches = [p for p in switches.split(":") if p]
+    if not isinstance(switches, (list, tuple)) or not all(isinstance(x, str) for x in switches):
+        return None
+    options = {"output": "./"}
+    for name in switches:
+        options["task_trace" if name == "op_trace" else name] = "on"
+    if options.get("training_trace") == "on" or "fp_point" in values or "bp_point" in values:
+        options["fp_point"] = str(values.get("fp_point", ""))
+        options["bp_point"] = str(values.get("bp_point", ""))
+    text = json.dumps(options, separators=(",", ":"))
+    first, rest = setup.legacy[0], setup.legacy[1:]
+    edits = [Edit(ctx.src.node_start(first), ctx.src.node_end(first), f"profiling_options={text!r}")]
+    for k in rest:
+        edit = remove_argument(ctx.src, call, k)
+        if edit is None:
+            return None
+        edits.append(edit)
+    return Fix(tuple(edits), False, "describe the collection in profiling_options")
 
 
 def _options_value(setup: RouteSetup):
@@ -101,12 +137,16 @@ def _options_value(setup: RouteSetup):
     return setup.options
 
 
-def _no_options(ctx, anchor, route: str) -> None:
+def _no_options(ctx, anchor, route: str, call: Optional[ast.Call] = None) -> None:
+    fix = None
+    if call is not None:
+        edit = add_keyword(ctx.src, call, f"profiling_options='{EXPLICIT_DEFAULTS}'")
+        fix = Fix((edit,), True, "write out the default options") if edit else None
     ctx.report_node("NPP002", anchor,
                     f"{route} switches profiling on without profiling_options: adapters r1.2-r1.7 raise "
                     "ValueError ('profiling_options must be set when use profiling'), r1.8+ fall back to the "
                     'default options (output "./", training/task trace, hccl, aicpu, PipeUtilization); '
-                    "give the options explicitly")
+                    "give the options explicitly", fix)
 
 
 # ---------------------------------------------------------------- npu_resource_init

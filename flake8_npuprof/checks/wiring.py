@@ -6,6 +6,7 @@ import ast
 from typing import List, Optional
 
 from ..flow import HELPERS, Flow, has_keyword, helper_config_arg
+from ..codefix import add_keyword, insert_before, source_of
 from ..model import Edit, Fix
 from ..setups import Setup, npu_setups
 from ..sites import ParamSet
@@ -54,10 +55,13 @@ def _switch_off(ctx, setup: Setup) -> None:
         if any(e.used_elsewhere for e in setup.entries):
             return                      # the switch may be set where the entry went
         p = options[-1]
+        entry = source_of(ctx.src, p.target.value.value.value)
+        edit = insert_before(ctx.src, p.stmt, f'{entry}.parameter_map["profiling_mode"].b = True')
         ctx.report_node("NPP001", p.target,
                         "profiling_options are set but profiling_mode is never switched on for this config: "
                         "the adapter forwards no profiling, so the options are ignored and nothing is "
-                        'collected; add parameter_map["profiling_mode"].b = True')
+                        'collected; add parameter_map["profiling_mode"].b = True',
+                        Fix((edit,), False, "switch profiling_mode on") if edit else None)
         return
     values = mode_values(ctx, setup)
     if values is None or truthy(values) is not False:
@@ -105,27 +109,42 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
             continue
         anchor = _profiling_anchor(setup)
         line = ctx.src.position(ctx.src.node_start(anchor))[0]
-        run_config = _run_config_without_session_config(ctx, flow)
+        scope = ctx.sites.scope_of.get(id(value))
+        run_config = _run_config_without_session_config(ctx, flow, scope)
         if run_config is not None:
             ctx.report_node(
                 "NPP007", run_config.func,
                 f"this RunConfig has no session_config while the profiling config (line {line}) is passed "
                 "nowhere: the Estimator runs with a fresh session config and collects nothing; add "
-                "session_config=<the profiling config>")
+                "session_config=<the profiling config>",
+                _pass_config_fix(ctx, flow, value, run_config, "session_config"))
             continue
-        helper = _helper_without_config(ctx, flow)
+        helper = _helper_without_config(ctx, flow, scope)
         if helper is not None:
             name, call = helper
             ctx.report_node(
                 "NPP008", call.func,
                 f"{name}() is called without the config that carries profiling (line {line}): it builds a "
-                f"fresh one without profiling, so nothing is collected; pass {HELPERS[name][0]}=<that config>")
+                f"fresh one without profiling, so nothing is collected; pass {HELPERS[name][0]}=<that config>",
+                _pass_config_fix(ctx, flow, value, call, HELPERS[name][0]) if name != "npu_run_config_init" else None)
             continue
         ctx.report_node(
             "NPP006", anchor,
             "this profiling config is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
             "an NPU helper: the job runs without it and collects nothing; pass the config to the session "
             "(e.g. tf.Session(config=npu_config_proto(config_proto=config)))")
+
+
+def _pass_config_fix(ctx, flow: Flow, value: ast.AST, call: ast.Call, keyword: str) -> Optional[Fix]:
+    """Add `keyword=<name of the profiling config>` when that name is visible at the call."""
+    scope = ctx.sites.scope_of.get(id(call))
+    pos = ctx.pos(call)
+    for _, key in flow.keys_bound_to(value):
+        if scope is not None and any(b.value is value for b in ctx.sites.bindings_at(key, scope, pos)):
+            edit = add_keyword(ctx.src, call, f"{keyword}={key}")
+            if edit is not None:
+                return Fix((edit,), False, f"pass {keyword}={key}")
+    return None
 
 
 def _node_by_id(ctx, ident: int) -> Optional[ast.AST]:
@@ -143,8 +162,15 @@ def _profiling_anchor(setup: Setup) -> ast.AST:
     return setup.anchor
 
 
-def _run_config_without_session_config(ctx, flow: Flow) -> Optional[ast.Call]:
+def _near(site, scope) -> bool:
+    """A call in the config's own function (or anywhere, for a module-level config)."""
+    return scope is None or scope.kind == "module" or site.scope is scope
+
+
+def _run_config_without_session_config(ctx, flow: Flow, scope=None) -> Optional[ast.Call]:
     for site in flow.consumer_calls():
+        if not _near(site, scope):
+            continue
         if flow.kind_of(site) == "run_config" and not has_keyword(site.call, "session_config"):
             name = site.name or ""
             if name.endswith("RunConfig") and len(site.call.args) < 7:
@@ -152,8 +178,10 @@ def _run_config_without_session_config(ctx, flow: Flow) -> Optional[ast.Call]:
     return None
 
 
-def _helper_without_config(ctx, flow: Flow):
+def _helper_without_config(ctx, flow: Flow, scope=None):
     for site in flow.consumer_calls():
+        if not _near(site, scope):
+            continue
         kind = flow.kind_of(site)
         if kind in HELPERS and helper_config_arg(site.call, kind) is None and \
                 not any(k.arg is None for k in site.call.keywords):

@@ -1,0 +1,164 @@
+"""npuprof fix: fix pairs, safety, idempotence, and never losing data."""
+
+import ast
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from flake8_npuprof.analysis import Settings
+from flake8_npuprof.cli import check_text, main
+from flake8_npuprof.files import Selection
+from flake8_npuprof.fixcmd import fix_text
+
+PAIRS = sorted((Path(__file__).resolve().parent / "fix_pairs").glob("*.in.py"))
+
+
+def _args(path: Path):
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    return first.split("# FIX:", 1)[1].split()
+
+
+def _selection(args):
+    extend = args[args.index("--select") + 1] if "--select" in args else ""
+    return Selection(select=("NPP",), extend_select=(extend,) if extend else ())
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=[p.name for p in PAIRS])
+def test_fix_pair(pair):
+    args = _args(pair)
+    text = pair.read_text(encoding="utf-8")
+    expected = pair.with_name(pair.name.replace(".in.py", ".out.py")).read_text(encoding="utf-8")
+    unsafe = "--unsafe-fixes" in args
+    result = fix_text(text, str(pair), Settings(), _selection(args), unsafe)
+    assert result.text == expected
+    assert result.applied and not result.refused
+    ast.parse(result.text)
+    # every applicable fix was applied, and a second run changes nothing
+    assert not [f for f in result.remaining if f.fix and (f.fix.safe or unsafe)]
+    again = fix_text(result.text, str(pair), Settings(), _selection(args), unsafe)
+    assert again.text == result.text and not again.applied
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=[p.name for p in PAIRS])
+@pytest.mark.parametrize("variant", ["crlf", "bom+crlf", "lf"])
+def test_fix_keeps_line_endings_bom_and_mode(pair, variant, tmp_path):
+    args = _args(pair)
+    newline = "\r\n" if "crlf" in variant else "\n"
+    bom = b"\xef\xbb\xbf" if "bom" in variant else b""
+    source = pair.read_text(encoding="utf-8").replace("\n", newline)
+    expected = pair.with_name(pair.name.replace(".in.py", ".out.py")).read_text(encoding="utf-8").replace("\n", newline)
+    target = tmp_path / "script.py"
+    target.write_bytes(bom + source.encode("utf-8"))
+    os.chmod(target, 0o640)
+    code = main(["fix", *args, str(target)])
+    assert code in (0, 1)
+    assert target.read_bytes() == bom + expected.encode("utf-8")
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["script.py"]       # no temporary file left behind
+
+
+LATIN = '''# -*- coding: latin-1 -*-
+# caf\xe9
+import tensorflow as tf
+config = tf.ConfigProto()
+op = config.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+op.parameter_map["profiling_mode"].b = True
+op.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","L2":"on","task_trace":"on"}'
+sess = tf.Session(config=config)
+'''
+
+
+def test_declared_encoding_is_kept(tmp_path):
+    target = tmp_path / "latin.py"
+    target.write_bytes(LATIN.encode("latin-1"))
+    assert main(["fix", str(target)]) == 0
+    assert target.read_bytes() == LATIN.replace('"L2"', '"l2"').encode("latin-1")
+
+
+def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys):
+    target = tmp_path / "x.py"
+    target.write_text(LATIN.split("\n", 2)[2])
+    before = target.read_bytes()
+    assert main(["fix", "--diff", str(target)]) == 1
+    out = capsys.readouterr().out
+    assert '-op.parameter_map["profiling_options"].s' in out and '"l2":"on"' in out
+    assert target.read_bytes() == before
+    assert main(["fix", str(target)]) == 0               # everything fixed: nothing remains
+    assert main(["fix", "--diff", str(target)]) == 0     # nothing left to change
+    assert main(["fix"]) == 0                            # no paths: clean no-op
+
+
+def test_unfixable_findings_remain_exit_1(tmp_path, capsys):
+    target = tmp_path / "x.py"
+    target.write_text(LATIN.split("\n", 2)[2].replace('"L2":"on"', '"storage_limit":"lots"'))
+    assert main(["fix", str(target)]) == 1
+    assert "NPP107" in capsys.readouterr().out
+
+
+def test_unsafe_fixes_need_the_flag(tmp_path):
+    target = tmp_path / "x.py"
+    target.write_text(LATIN.split("\n", 2)[2].replace('"L2":"on"', '"hccl":"true"'))
+    assert main(["fix", str(target)]) == 1
+    assert '"hccl":"true"' in target.read_text()
+    assert main(["fix", "--unsafe-fixes", str(target)]) == 0
+    assert '"hccl":"on"' in target.read_text()
+
+
+def test_noqa_and_syntax_errors_are_left_alone(tmp_path, capsys):
+    body = LATIN.split("\n", 2)[2]
+    noqa = tmp_path / "noqa.py"
+    noqa.write_text(body.replace("task_trace\":\"on\"}'", "task_trace\":\"on\"}'  # noqa: NPP101"))
+    broken = tmp_path / "broken.py"
+    broken.write_text(body + "def (:\n")
+    before = broken.read_bytes(), noqa.read_bytes()
+    main(["fix", "--unsafe-fixes", str(noqa), str(broken)])
+    assert (broken.read_bytes(), noqa.read_bytes()) == before
+    assert "broken.py: not fixed, it has a syntax error" in capsys.readouterr().err
+
+
+def test_a_fix_that_would_not_parse_is_refused(monkeypatch):
+    from flake8_npuprof import fixcmd
+    from flake8_npuprof.model import Edit
+    body = LATIN.split("\n", 2)[2]
+    real = check_text
+
+    def breaking(*a, **kw):
+        out = real(*a, **kw)
+        return [f._replace(fix=f.fix._replace(edits=(Edit(0, 0, "def (:\n"),))) if f.fix else f for f in out]
+    monkeypatch.setattr("flake8_npuprof.cli.check_text", breaking)
+    result = fixcmd.fix_text(body, "x.py", Settings(), Selection(), True)
+    assert result.text == body and result.refused and "would not parse" in result.refused[0][1]
+
+
+SCRIPT = '''import tensorflow as tf
+config = tf.ConfigProto()
+op = config.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+op.parameter_map["profiling_mode"].b = True
+op.parameter_map["profiling_options"].s = tf.compat.as_bytes({literal})
+sess = tf.Session(config=config)
+'''
+KEYS = st.sampled_from(["output", "L2", "l2", "task_trace", "training_trace", "aicpu", "storage_limit", "fp_point",
+                        "bp_point", "aic_metrics", "result_path", "hccl", "Task_Trace"])
+VALUES = st.sampled_from(['"on"', '"ON"', '"off"', "true", "200", '"2GB"', '"100MB"', '"x/y"', '""', '"pipeutilization"',
+                          '"PipeUtilization"', "null", '"a\\"b"', '"中文"'])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(KEYS, VALUES), max_size=6), st.sampled_from(["'", '"']), st.booleans())
+def test_fixing_generated_options_always_parses_and_converges(pairs, quote, single_quoted_json):
+    body = "{" + ",".join(f'"{k}":{v}' for k, v in pairs) + "}"
+    if single_quoted_json:
+        body = body.replace('"', "'")
+        quote = '"'
+    literal = quote + body.replace("\\", "\\\\").replace(quote, "\\" + quote) + quote
+    text = SCRIPT.format(literal=literal)
+    ast.parse(text)
+    result = fix_text(text, "x.py", Settings(), Selection(), True)
+    ast.parse(result.text)
+    again = fix_text(result.text, "x.py", Settings(), Selection(), True)
+    assert again.text == result.text
