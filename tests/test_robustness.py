@@ -135,3 +135,25 @@ def test_standard_library_lints_without_internal_errors():
         assert not [f for f in findings if f.code == "NPP000"], (path, findings)
         checked += 1
     assert checked > 500
+
+
+def test_files_without_markers_import_nothing_heavy():
+    code = ("import sys, ast\n"
+            "from flake8_npuprof.plugin import NpuProfChecker\n"
+            "text = open(ast.__file__).read()\n"
+            "list(NpuProfChecker(ast.parse(text), text.splitlines(True), ast.__file__).run())\n"
+            "print(sorted(m for m in ('astroid', 'jsonschema') if m in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stdout.strip() == "[]", proc.stderr
+
+
+def test_flake8_reads_targets_from_setup_cfg(tmp_path):
+    (tmp_path / "setup.cfg").write_text("[flake8]\nnpuprof-cann = 8.5\nnpuprof-soc = 910\n")
+    (tmp_path / "x.py").write_text(SCRIPT.format(options="'{\"output\":\"/p\",\"task_time\":\"on\"}'"))
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP1", "x.py"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert "NPP113" in proc.stdout and "CANN 8.5" in proc.stdout
+    (tmp_path / "setup.cfg").write_text("[flake8]\nnpuprof-cann = 6.0\n")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP1", "x.py"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert proc.returncode != 0 and "unknown CANN target" in proc.stderr
