@@ -42,30 +42,29 @@ def argument(call: ast.Call, name: str, index: Optional[int]) -> Optional[Arg]:
     return None
 
 
-def profiling_configs(sites: Sites) -> List[RouteSetup]:
+LEGACY_ARGS = ("enable_options", "fp_point", "bp_point")   # removed from the adapter in 2020-12
+
+
+def _call_routes(sites: Sites, name: str, positional: bool) -> List[RouteSetup]:
+    """Calls of an adapter function taking (enable_profiling, profiling_options)."""
     out = []
     for site in sites.calls:
-        if not is_npu(sites, site.call.func, "ProfilingConfig"):
+        if not is_npu(sites, site.call.func, name):
             continue
         call = site.call
-        legacy = tuple(k for k in call.keywords if k.arg in ("enable_options", "fp_point", "bp_point"))
-        out.append(RouteSetup("ProfilingConfig", call, site.scope, _pos(sites, call), site.guards,
-                              argument(call, "enable_profiling", 0), argument(call, "profiling_options", 1),
-                              legacy))
+        legacy = tuple(k for k in call.keywords if k.arg in LEGACY_ARGS)
+        out.append(RouteSetup(name, call, site.scope, _pos(sites, call), site.guards,
+                              argument(call, "enable_profiling", 0 if positional else None),
+                              argument(call, "profiling_options", 1 if positional else None), legacy))
     return out
+
+
+def profiling_configs(sites: Sites) -> List[RouteSetup]:
+    return _call_routes(sites, "ProfilingConfig", positional=True)
 
 
 def resource_inits(sites: Sites) -> List[RouteSetup]:
-    out = []
-    for site in sites.calls:
-        if not is_npu(sites, site.call.func, "npu_resource_init"):
-            continue
-        call = site.call
-        legacy = tuple(k for k in call.keywords if k.arg in ("enable_options", "fp_point", "bp_point"))
-        out.append(RouteSetup("npu_resource_init", call, site.scope, _pos(sites, call), site.guards,
-                              argument(call, "enable_profiling", None), argument(call, "profiling_options", None),
-                              legacy))
-    return out
+    return _call_routes(sites, "npu_resource_init", positional=False)
 
 
 # ---------------------------------------------------------------- environment variables

@@ -54,6 +54,18 @@ def _non_bool(candidates, allow_int: bool) -> Optional[object]:
     return bad[0] if bad else None
 
 
+def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: str) -> Optional[bool]:
+    """enable_profiling of a call route: True/False/None, reporting NPP010 for a value it rejects."""
+    if setup.mode is None:
+        return False                        # the parameter defaults to False
+    verdict, cands = _bool_value(ctx, setup.mode.node, setup.scope, setup.pos)
+    bad = _non_bool(cands, allow_int) if cands else None
+    if bad is not None:
+        ctx.report_node("NPP010", setup.mode.node, f"enable_profiling is given {_shown(bad)}: {consequence}")
+        return None
+    return verdict
+
+
 def _shown(value) -> str:
     if isinstance(value, Opaque):
         return f"the value of {value.flag} (a {value.py_type.__name__})"
@@ -69,15 +81,8 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
         ctx.report_node("NPP014", k,
                         f"ProfilingConfig({k.arg}=...) is the pre-2021 API: current adapters raise TypeError "
                         "on it; describe what to collect in profiling_options (a JSON object) instead", legacy_fix)
-    verdict, cands = (False, (False,)) if setup.mode is None else \
-        _bool_value(ctx, setup.mode.node, setup.scope, setup.pos)
-    if setup.mode is not None and cands:
-        bad = _non_bool(cands, allow_int=True)
-        if bad is not None:
-            ctx.report_node("NPP010", setup.mode.node,
-                            f"enable_profiling is given {_shown(bad)}: NPUEstimator copies it into a protobuf bool "
-                            "and raises TypeError; pass True or False")
-            verdict = None
+    verdict = _switch(ctx, setup, True, "NPUEstimator copies it into a protobuf bool and raises TypeError; "
+                                        "pass True or False")
     options = _options_value(setup)
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
@@ -157,15 +162,8 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
         ctx.report_node("NPP014", k,
                         f"npu_resource_init({k.arg}=...) is the pre-2021 API: current adapters raise TypeError "
                         "on it; pass profiling_options (a JSON object) instead")
-    verdict, cands = (False, (False,)) if setup.mode is None else \
-        _bool_value(ctx, setup.mode.node, setup.scope, setup.pos)
-    if setup.mode is not None and cands:
-        bad = _non_bool(cands, allow_int=False)
-        if bad is not None:
-            ctx.report_node("NPP010", setup.mode.node,
-                            f"enable_profiling is given {_shown(bad)}: npu_resource_init accepts only True or "
-                            'False and raises TypeError ("enable_profiling must be True or False"); pass a bool')
-            verdict = None
+    verdict = _switch(ctx, setup, False, 'npu_resource_init accepts only True or False and raises TypeError '
+                                         '("enable_profiling must be True or False"); pass a bool')
     options = _options_value(setup)
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
