@@ -87,13 +87,15 @@ def target_from(args, config=None) -> Target:
 
 
 def selection_from(args, config=None) -> Selection:
-    select = split_codes(args.select) or (config.select if config else ()) or ("NPP",)
+    explicit = split_codes(args.select) or (config.select if config else ())
+    select = explicit or ("NPP",)
     return Selection(
         select=select,
         extend_select=split_codes(args.extend_select) + ((config.extend_select if config else ()) or ()),
         ignore=split_codes(args.ignore) or ((config.ignore if config else ()) or ()),
         extend_ignore=split_codes(args.extend_ignore) + ((config.extend_ignore if config else ()) or ()),
-        default_off=(config.extend_default_ignore if config else ()) or ())
+        default_off=(config.extend_default_ignore if config else ()) or (),
+        explicit_select=bool(explicit or split_codes(args.extend_select) or (config and config.extend_select)))
 
 
 def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
@@ -123,14 +125,16 @@ def cmd_check(args) -> int:
     target = target_from(args, config)
     selection = selection_from(args, config)
     settings = Settings(target=target, preflight=args.preflight or bool(config and config.preflight),
-                        graph=args.graph or (config.graph if config else None))
+                        graph=args.graph or (config.graph_path() if config else None))
     results = []
     errors = 0
     for path in discover(args.paths):
         try:
             source = read_source(path)
         except ReadError as exc:
-            print(f"{path}: skipped, {exc}", file=sys.stderr)
+            # a path that cannot be read must not pass a CI gate silently
+            print(f"{path}: {exc}", file=sys.stderr)
+            errors += 1
             continue
         ignores = config.ignores_for(path) if config else ()
         findings = check_text(path, source.text, source.kind, settings, selection, ignores)

@@ -34,6 +34,12 @@ class Config(NamedTuple):
     preflight: bool = False
     graph: Optional[str] = None
 
+    def graph_path(self) -> Optional[str]:
+        """The graph dump, relative to the configuration file like every other path in it."""
+        if not self.graph:
+            return None
+        return os.path.join(os.path.dirname(os.path.abspath(self.path)), self.graph)
+
     def ignores_for(self, path: str) -> Tuple[str, ...]:
         base = os.path.dirname(os.path.abspath(self.path))
         rel = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
@@ -70,19 +76,27 @@ def _per_file(value) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
         return ()
     if isinstance(value, dict):
         return tuple((k, _codes(v)) for k, v in value.items())
-    out = []
-    for line in str(value).replace(",\n", "\n").splitlines():
-        if ":" in line:
-            pattern, codes = line.split(":", 1)
-            out.append((pattern.strip(), split_codes(codes)))
-    return tuple(out)
+    from flake8.utils import parse_files_to_codes_mapping   # flake8's own syntax for the option
+    try:
+        pairs = parse_files_to_codes_mapping(str(value))
+    except ValueError as exc:
+        raise ConfigError(f"per-file-ignores: {exc}") from None
+    return tuple((pattern, tuple(c.upper() for c in codes)) for pattern, codes in pairs)
 
 
 def from_pyproject(path: Path) -> Optional[Config]:
-    table = _toml_load(path).get("tool", {}).get("npuprof")
+    tool = _toml_load(path).get("tool", {})
+    table = tool.get("npuprof") if isinstance(tool, dict) else None
     if table is None:
         return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.npuprof] must be a table")
     t = {k.replace("_", "-"): v for k, v in table.items()}
+    for key in ("cann", "soc", "graph"):
+        if key in t and not isinstance(t[key], str):
+            raise ConfigError(f'{path}: {key} must be a string (write {key} = "{t[key]}")')
+    if "preflight" in t and not isinstance(t["preflight"], bool):
+        raise ConfigError(f"{path}: preflight must be true or false")
     known = {"cann", "soc", "select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore",
              "per-file-ignores", "preflight", "graph"}
     unknown = sorted(set(t) - known)

@@ -152,6 +152,7 @@ class Selection(NamedTuple):
     ignore: Tuple[str, ...] = ()
     extend_ignore: Tuple[str, ...] = ()
     default_off: Tuple[str, ...] = ()           # codes that need an explicit opt-in
+    explicit_select: bool = True                # False: select is the default, any ignore beats it
 
     def wants(self, code: str) -> bool:
         from .plugin import DEFAULT_OFF, default_off_enabled
@@ -160,7 +161,7 @@ class Selection(NamedTuple):
             return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
         chosen = max(best(self.select), best(self.extend_select))
         ignored = max(best(self.ignore), best(self.extend_ignore))
-        if chosen < 0 or ignored >= chosen:
+        if chosen < 0 or (ignored >= 0 and (not self.explicit_select or ignored >= chosen)):
             return False
         if code in DEFAULT_OFF or code in self.default_off:
             return default_off_enabled(code, self.select + self.extend_select) if code in DEFAULT_OFF \

@@ -141,13 +141,21 @@ def run(args) -> int:
     changed_any = False
     remaining_any = False
     errors = False
-    for path in discover(args.paths, shell=False):
+    for path in discover(args.paths):
         try:
             source = read_source(path)
         except ReadError as exc:
-            print(f"{path}: skipped, {exc}", file=sys.stderr)
+            print(f"{path}: {exc}", file=sys.stderr)
+            errors = True
             continue
         if source.kind != "python":
+            # shell launchers are checked, not fixed: what remains is reported
+            from .cli import check_text
+            remaining = check_text(path, source.text, source.kind, settings, selection)
+            if remaining:
+                remaining_any = True
+                if not args.diff:
+                    sys.stdout.write(formats.text([(path, SourceText(source.text), remaining)]))
             continue
         result = fix_text(source.text, path, settings, selection, args.unsafe_fixes,
                           source.encoding, source.newline)

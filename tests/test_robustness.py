@@ -68,7 +68,8 @@ def test_nul_bytes_and_undecodable_files(tmp_path, capsys):
     (tmp_path / "latin.py").write_bytes(b"profiling_options = '\xff\xfe'\n")
     code = main(["check", str(tmp_path)])
     out, err = capsys.readouterr()
-    assert code == 0 and "latin.py: skipped" in err and out == ""
+    # an unreadable file is an error for the gate (exit 2), never a traceback
+    assert code == 2 and "latin.py: cannot decode" in err and out == ""
 
 
 def test_declared_encodings_and_bom(tmp_path, capsys):

@@ -1,0 +1,70 @@
+"""flake8 report formatters: `flake8 --format=npuprof-sarif` and `flake8 --format=npuprof-github`.
+
+They take every code flake8 reports, not only NPP: a CI job runs flake8 once and uploads one
+SARIF file or gets one set of annotations. NPP codes carry the catalog's rule metadata and
+levels; other codes get a generic rule entry.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+from typing import List
+
+import flake8
+from flake8.formatting.base import BaseFormatter
+from flake8.violation import Violation
+
+from . import __version__
+from .ci_formats import INFORMATION_URI, Problem, dumps, region, sarif_log, workflow_command
+
+
+def _line_text(error: Violation) -> str:
+    if error.physical_line is not None:
+        return error.physical_line
+    return linecache.getline(error.filename, error.line_number)
+
+
+class SarifFormatter(BaseFormatter):
+    """Collects the violations and writes one SARIF log when flake8 is done."""
+
+    def after_init(self) -> None:
+        self.problems: List[Problem] = []
+
+    def start(self) -> None:
+        # flake8 opens --output-file for appending; a second run would then leave two JSON
+        # documents in one file, which no SARIF reader accepts.
+        if self.filename:
+            os.makedirs(os.path.dirname(os.path.abspath(self.filename)), exist_ok=True)
+            self.output_fd = open(self.filename, "w", encoding="utf-8")
+
+    def handle(self, error: Violation) -> None:
+        self.problems.append(Problem(error.filename, error.code, error.text,
+                                     region(error.line_number, error.column_number - 1),
+                                     _line_text(error)))
+
+    def format(self, error: Violation) -> None:
+        return None                     # handle() collects; nothing is printed per violation
+
+    # --statistics / --benchmark lines would corrupt the JSON document.
+    def show_statistics(self, statistics) -> None:
+        pass
+
+    def show_benchmarks(self, benchmarks) -> None:
+        pass
+
+    def stop(self) -> None:
+        driver = {"name": "flake8", "informationUri": "https://flake8.pycqa.org/", "version": flake8.__version__}
+        plugin = {"name": "flake8-npuprof", "informationUri": INFORMATION_URI, "version": __version__}
+        self._write(dumps(sarif_log(self.problems, driver, [plugin])))
+        super().stop()
+
+
+class GithubFormatter(BaseFormatter):
+    """One `::error`/`::warning`/`::notice` workflow command per violation."""
+
+    def format(self, error: Violation) -> str:
+        return workflow_command(error.code, error.filename, error.text, error.line_number, error.column_number)
+
+    def show_source(self, error: Violation) -> str:
+        return ""                       # a source line starting with "::" would read as a command
