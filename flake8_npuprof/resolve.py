@@ -550,7 +550,11 @@ class Resolver:
         for target in self.sites.imports.values():
             deny.add(target.lstrip(".").split(".")[0])
         deny.update(m.lstrip(".").split(".")[0] for m in self.sites.star_imports)
-        MANAGER.module_denylist.update(d for d in deny if d)
+        denylist = getattr(MANAGER, "module_denylist", None)
+        if denylist is None:                # too old to be kept inside the file: do without
+            self._astroid_index = {}
+            return None
+        denylist.update(d for d in deny if d)
         try:
             tree = astroid.parse(self.src.text, module_name="__npuprof_checked__", path=self.filename)
         except Exception:

@@ -64,7 +64,7 @@ def test_noqa_is_honoured_like_flake8(tmp_path, capsys, monkeypatch):
     lines = BAD.splitlines()
     variants = {
         "plain.py": lines[5] + "  # noqa",
-        "code.py": lines[5] + "  # noqa: NPP101",
+        "codes.py": lines[5] + "  # noqa: NPP101",
         "prefix.py": lines[5] + "  # noqa:NPP1",
         "other.py": lines[5] + "  # noqa: E501",
     }
