@@ -1052,7 +1052,7 @@ RULES: Tuple[Rule, ...] = (
         why="The collector tries to create the directory when profiling starts. If that fails it reports the "
             "path as not accessible and profiling does not start; depending on the version the job aborts or "
             "runs on with an empty PROF_* tree.",
-        example=_opts('{"output":"/proc/npuprof/cannot","training_trace":"on","task_trace":"on",'
+        example=_opts('{"output":"/etc/passwd/profiling","training_trace":"on","task_trace":"on",'
                       '"fp_point":"","bp_point":""}'),
         fixed=_opts(GOOD_OPTIONS),
         fix_safety="none",

@@ -53,11 +53,13 @@ def effective_switches(options: dict, version: str, product: str) -> Tuple[List[
         if key in options:
             value = options[key]
             on = active(key, value)
-            if key == "aic_metrics" and value == "" and not version in K.LEGACY_VERSIONS:
+            if key == "aic_metrics" and value == "" and version not in K.LEGACY_VERSIONS:
                 on = True           # 8.5+: present but empty means PipeUtilization
         else:
             first = spec.get("default_on_from")
             on = bool(first) and _at_least(version, first)
+        if on and key == "instr_profiling_freq" and version not in K.LEGACY_VERSIONS:
+            on = options.get("instr_profiling") == "on"     # 8.5+ reads it only with instr_profiling on
         if not on:
             continue
         if key in dropped_table:

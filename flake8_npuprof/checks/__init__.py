@@ -4,8 +4,9 @@ from __future__ import annotations
 
 
 def run_all(ctx) -> None:
-    from . import hygiene, npu_optimizer, other_routes, wiring
+    from . import hygiene, npu_optimizer, other_routes, preflight, wiring
     npu_optimizer.check(ctx)
     wiring.check(ctx)
     other_routes.check(ctx)
     hygiene.check(ctx)
+    preflight.check(ctx)

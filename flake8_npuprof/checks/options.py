@@ -23,7 +23,7 @@ PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
 ABORT = "GE initialisation fails and the job aborts"
 # Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
-FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109", "NPP110",
+FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
                    "NPP112", "NPP113", "NPP115"})
 FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
              "host_sys_usage_freq", "instr_profiling_freq", "sys_lp_freq")
@@ -31,7 +31,7 @@ FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnecti
 
 def snake(key: str) -> str:
     """The snake_case key a protobuf-era lowerCamelCase alias stands for."""
-    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
 
 
 def versions_phrase(versions) -> str:

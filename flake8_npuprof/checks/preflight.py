@@ -1,0 +1,169 @@
+"""NPP9xx: the machine the check runs on — output directory, free space, graph op names.
+
+These look at the local file system, so they run only when asked (`--npuprof-preflight`; NPP903
+also needs `--npuprof-graph`) and always in `npuprof emulate`. Relative `output` paths are
+resolved against the launch directory (Settings.cwd, else the current directory), as the
+collector resolves them against the job's working directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from typing import List, NamedTuple, Optional, Tuple
+
+from ..model import Issue
+from ..source import HOLE
+
+MB = 1 << 20
+_LIMIT = re.compile(r"^([0-9]{1,10})MB$")
+
+
+class Problem(NamedTuple):
+    code: str
+    message: str
+
+
+def resolve_output(output: str, cwd: Optional[str]) -> str:
+    """The absolute directory the collector writes to (a leading ~ is expanded, as collectors
+    from 2025 do)."""
+    path = os.path.expanduser(output) if output.startswith("~") else output
+    return os.path.normpath(os.path.join(cwd or os.getcwd(), path))
+
+
+def nearest_existing(path: str) -> str:
+    cur = path
+    while not os.path.lexists(cur):
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        cur = parent
+    return cur
+
+
+def output_problem(path: str) -> Optional[Problem]:
+    """NPP901 for an absolute output directory, or None when it exists writable or can be created."""
+    from ..collection import data
+    logged = data()["emulation"]["output_not_accessible"].format(path=path)
+    consequence = f'the collector logs "{logged}" and profiling does not start'
+    if os.path.isdir(path):
+        if os.access(path, os.W_OK | os.X_OK):
+            return None
+        return Problem("NPP901", f'output directory "{path}" is not writable by this user: {consequence}; '
+                                 "fix its permissions or choose another directory")
+    if os.path.lexists(path):
+        return Problem("NPP901", f'output "{path}" exists and is not a directory: {consequence}; '
+                                 "choose a directory path")
+    base = nearest_existing(path)
+    if not os.path.isdir(base):
+        return Problem("NPP901", f'output directory "{path}" cannot be created: "{base}" is not a directory: '
+                                 f"{consequence}; choose another path")
+    if not os.access(base, os.W_OK | os.X_OK):
+        return Problem("NPP901", f'output directory "{path}" cannot be created: "{base}" is not writable by this '
+                                 f"user: {consequence}; create it first or choose a writable directory")
+    return None
+
+
+def storage_problem(limit, path: str) -> Optional[Problem]:
+    """NPP902 when a valid storage_limit exceeds the free space where the output directory lives."""
+    if not isinstance(limit, str):
+        return None
+    m = _LIMIT.match(limit)
+    if m is None:
+        return None                     # an invalid value is NPP107's business
+    wanted = int(m.group(1))
+    base = nearest_existing(path)
+    try:
+        free = shutil.disk_usage(base).free // MB
+    except OSError:
+        return None
+    if wanted <= free:
+        return None
+    return Problem("NPP902", f'storage_limit "{limit}" is more than the {free}MB free on the file system of '
+                             f'"{path}": the collector never ages data out before the disk is full, so a long run can '
+                             "fill it (checkpoints included); set it below the free space")
+
+
+def trace_point_problem(key: str, name, graph) -> Optional[Problem]:
+    """NPP903 when fp_point/bp_point names no op of the graph dump ("" asks for the automatic search)."""
+    if not isinstance(name, str) or not name or HOLE in name or graph.has(name):
+        return None
+    from ..collection import data
+    warning = data()["emulation"]["trace_point_warnings"][key]
+    close = graph.close(name)
+    hint = f'did you mean "{close[0]}"? ' if close else ""
+    return Problem("NPP903", f'{key} "{name}" is not an op of {os.path.basename(graph.path)} ({graph.kind}): GE '
+                             f'only warns "{warning}" and the step trace has no usable '
+                             f'{"FP start" if key == "fp_point" else "BP end"}; {hint}use a name from the dump, '
+                             'or "" for the automatic search')
+
+
+def load_graph(path: str):
+    """(graph, None) or (None, why it cannot be used)."""
+    from ..graphdump import GraphError, load
+    try:
+        return load(path), None
+    except GraphError as exc:
+        return None, str(exc)
+
+
+def options_problems(options: dict, cwd: Optional[str], graph=None, machine: bool = True) -> List[Tuple[str, Problem]]:
+    """(JSON key, problem) for one options dict; holes in a value leave that value unchecked."""
+    out: List[Tuple[str, Problem]] = []
+    output = options.get("output")
+    if machine and isinstance(output, str) and output and HOLE not in output:
+        path = resolve_output(output, cwd)
+        for problem in (output_problem(path), storage_problem(options.get("storage_limit"), path)):
+            if problem is not None:
+                out.append(("output" if problem.code == "NPP901" else "storage_limit", problem))
+    if graph is not None and options.get("training_trace") == "on":
+        for key in ("fp_point", "bp_point"):
+            problem = trace_point_problem(key, options.get(key), graph)
+            if problem is not None:
+                out.append((key, problem))
+    return out
+
+
+# ---------------------------------------------------------------- flake8
+
+def check(ctx) -> None:
+    settings = ctx.settings
+    if not settings.preflight:
+        return
+    graph, graph_error = (load_graph(settings.graph) if settings.graph else (None, None))
+    from ..inventory import Inventory
+    from ..jsonscan import parse
+    reported_graph_error = False
+    for setup in Inventory(ctx).setups:
+        if setup.mode.state in ("off", "error") or setup.options.state != "given":
+            continue
+        cands = setup.options.strings.candidates if setup.options.strings else ()
+        if not cands:
+            continue
+        per_candidate = []
+        for value in cands:
+            doc = parse(value.text)
+            if not doc.ok:
+                per_candidate = []
+                break
+            members = {m.key: m for m in doc.members}
+            found = options_problems(doc.as_dict(), settings.cwd, graph, machine=settings.preflight)
+            per_candidate.append((value, members, found))
+        if not per_candidate:
+            continue
+        # several candidate values: report only what every one of them has
+        common = set.intersection(*[{(k, p.code) for k, p in found} for _, _, found in per_candidate])
+        value, members, found = per_candidate[0]
+        for key, problem in found:
+            if (key, problem.code) not in common or key not in members:
+                continue
+            m = members[key]
+            ctx.report_issue(Issue(problem.code, m.value_start, m.value_end, problem.message, None, key), value)
+        if graph_error and not reported_graph_error:
+            m = next((members[k] for k in ("fp_point", "bp_point") if k in members and members[k].value), None)
+            if m is not None:
+                reported_graph_error = True
+                ctx.report_issue(Issue("NPP903", m.value_start, m.value_end,
+                                       f"the graph dump {settings.graph} cannot be used ({graph_error}): "
+                                       "fp_point/bp_point were not checked", None, m.key), value)

@@ -1,0 +1,629 @@
+"""`npuprof emulate`: what a profiling run of this script would do, without an NPU.
+
+For each profiling setup of the script (every route), the runtime pipeline is replayed in order
+(inventory.py finds the setups and the order GE meets them, runtime.py replays the adapter, GE
+and the collector, layout.py predicts the PROF_* tree): which setup GE actually reads, script
+vs environment, default options, the checks the runtime makes (with its own messages), what
+the product drops or remaps, where the data lands, the preflight of this machine (NPP901-903)
+and, with --against, what a real collection directory lacks and why.
+
+Default targets (`--cann any --soc any`): every supported (version, product) pair is emulated
+and nothing is claimed beyond what all of them agree on. When they agree, the verdict is
+theirs; when they do not, the verdict is "unknown" and the first message names, per verdict,
+the versions and products it holds for ("depends on the target: collects on ...; fails on
+..."), with the messages of each group tagged by where they apply. `collected` lists what is
+collected on every target that collects; `dropped` names where each drop happens.
+
+The environment: without --env, PROFILING_MODE / PROFILING_OPTIONS / ASCEND_WORK_PATH are taken
+as unset apart from what the script itself sets; with --env they are read from the current
+environment (the script's own assignments, when they run before GE starts, still win).
+
+Exit codes: 0 when every setup GE would read collects data, preflight passes and (with
+--against) the directory has every predicted file family and nothing unexpected; 1 otherwise
+(also when the script has no profiling setup); 2 on usage or internal error.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import sys
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from . import knowledge as K
+from .checks.options import versions_phrase
+from .inventory import GeInit, Inventory, Mode, ScriptSetup, shell_setups
+from .runtime import Env, Outcome, Request, dumps, run
+from .source import HOLE
+from .targets import Target, TargetError
+
+EXIT_OK, EXIT_PROBLEM, EXIT_ERROR = 0, 1, 2
+VERDICTS = ("collects", "fails", "off", "collects_nothing", "unknown")
+
+
+class UsageError(Exception):
+    pass
+
+
+class Result(NamedTuple):
+    setup: ScriptSetup
+    read_by_ge: Optional[bool]      # None: the file does not show whether GE reads it first
+    verdict: str
+    messages: List[str]
+    effective_options: Optional[dict]
+    source: str
+    collected: List[str]
+    dropped: List[Tuple[str, str]]
+    output_dir: Optional[str]
+    layout: List[str]
+    export_command: str
+    groups: List[dict]              # per target group: cann, soc, verdict, collected, messages
+    outcomes: Dict[Tuple[str, str], Outcome]
+    spread: List[Tuple[str, str]] = []   # (verdict, where) when the targets disagree
+
+
+# ---------------------------------------------------------------- CLI
+
+def add_parser(sub, add_target_options, add_selection_options) -> None:
+    p = sub.add_parser("emulate", help="predict what a profiling run of a script does (no NPU needed)",
+                       description="Replay the Ascend profiling pipeline for each profiling setup of a script: "
+                                   "effective configuration, runtime checks, product, output tree, preflight.")
+    p.add_argument("path", metavar="PATH", help="the training script (or a shell launcher)")
+    add_target_options(p)
+    p.add_argument("--cwd", default=None, help="directory the job starts in (default: the current directory)")
+    p.add_argument("--graph", default=None, help="graph dump (.pbtxt GraphDef or GE ge_proto_*_Build.txt) to check "
+                                                 "fp_point/bp_point against")
+    p.add_argument("--env", action="store_true", help="read PROFILING_MODE/PROFILING_OPTIONS/ASCEND_WORK_PATH from "
+                                                      "the current environment")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--against", metavar="PROF_DIR", default=None,
+                   help="compare a real collection (a PROF_* directory or the output directory) with the prediction")
+    p.set_defaults(func=main_args)
+
+
+def main_args(args) -> int:
+    try:
+        target = Target.parse(args.cann or "any", args.soc or "any")
+        report = emulate_path(args.path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
+                              against=args.against, environ=os.environ)
+        text = render_json(report) if args.format == "json" else render_text(report)
+    except (UsageError, TargetError) as exc:
+        print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:            # never a traceback: one line, exit 2
+        print(f"npuprof emulate: internal error: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write(text)
+    return report["exit"]
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
+
+
+# ---------------------------------------------------------------- the emulation
+
+def base_env(use_env: bool, environ) -> Env:
+    if not use_env:
+        return Env(label="the environment (taken as empty without --env)")
+    return Env(environ.get("PROFILING_MODE"), environ.get("PROFILING_OPTIONS"), "the environment (--env)",
+               environ.get("ASCEND_WORK_PATH") or None)
+
+
+def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: bool = False,
+                 graph: Optional[str] = None, against: Optional[str] = None, environ=None) -> dict:
+    from .files import ReadError, read_source
+    if os.path.isdir(path):
+        raise UsageError(f"{path} is a directory: give one script (npuprof check takes directories)")
+    try:
+        source = read_source(path)
+    except ReadError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+    if graph is not None and not os.path.isfile(graph):
+        raise UsageError(f"--graph {graph}: no such file")
+    if against is not None and not os.path.isdir(against):
+        raise UsageError(f"--against {against}: no such directory")
+    env = base_env(use_env, environ if environ is not None else os.environ)
+    results = emulate_text(source.text, source.kind, path, target, cwd, env)
+    return finish(path, results, target, cwd, env, graph, against, use_env)
+
+
+def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env: Env) -> List[Result]:
+    if kind == "shell":
+        setups, inits, order = shell_setups(text), [], None
+    else:
+        from .analysis import Context, Settings
+        from .source import SourceText
+        try:
+            tree = ast.parse(text, path)
+        except (SyntaxError, ValueError) as exc:
+            raise UsageError(f"{path}: cannot parse: {exc}") from None
+        ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
+        inventory = Inventory(ctx)
+        setups, inits, order = inventory.setups, inventory.inits, inventory.order
+    if not setups and env.mode is not None:
+        from .inventory import OptionsArg       # only the environment configures profiling
+        setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
+    return Planner(setups, inits, order, target, cwd, env).results()
+
+
+class Planner:
+    """Decides which setup GE reads, with which environment, and emulates each on the targets."""
+
+    def __init__(self, setups, inits: List[GeInit], order, target: Target, cwd: str, env: Env):
+        self.setups = setups
+        self.target = target
+        self.cwd = cwd
+        self.env = env
+        self.order = order
+        ranked = [i for i in inits if self._rank(i.call) is not None]
+        self.first: Optional[GeInit] = min(ranked, key=lambda i: self._rank(i.call)) if ranked else None
+
+    def _rank(self, node) -> Optional[int]:
+        return self.order.of(node) if self.order is not None and node is not None else None
+
+    def results(self) -> List[Result]:
+        configs = [self._config(s) for s in self.setups if s.route != "env"]
+        reader = next((r for r in configs if r.read_by_ge and r.verdict != "off"), None)
+        envs = [self._env_setup(s, reader) for s in self.setups if s.route == "env"]
+        return sorted(configs + envs, key=lambda r: (r.setup.line, r.setup.column))
+
+    # ---- which environment GE sees at an initialisation
+
+    def env_at(self, rank: Optional[int]) -> Env:
+        env = self.env
+        for s in self.setups:
+            if s.route != "env" or s.anchor is None:
+                continue
+            r = self._rank(s.anchor)
+            if rank is not None and r is not None and r > rank:
+                continue                # set after GE has started
+            mode = env.mode
+            if s.mode.state in ("on", "off") and isinstance(s.mode.value, str):
+                mode = s.mode.value
+            options = env.options
+            if s.options.state == "given" and s.options.strings and len(s.options.strings.candidates) == 1:
+                options = s.options.strings.candidates[0].text
+            env = Env(mode, options, f"the environment set by the script (line {s.line})", env.work_path)
+        return env
+
+    # ---- config routes
+
+    def _config(self, setup: ScriptSetup) -> Result:
+        if setup.delivered == "never":
+            return self._fixed(setup, False, "off", [
+                f"NPP006 this {_what(setup)} is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
+                "NPU helper: GE never reads it"])
+        if setup.delivered == "late":
+            return self._fixed(setup, False, "off", [
+                f"NPP012 set after npu.open() (line {_line(setup.delivery)}): npu_device reads the global options "
+                "when the device opens, so these settings are ignored"])
+        rank = self._rank(setup.delivery)
+        first = self.first
+        if first is not None and setup.delivery is not first.call and rank is not None:
+            who = f"the {first.setup.route} setup on line {first.setup.line}" if first.setup else first.what
+            return self._fixed(setup, False, "off", [
+                f"not read: GE is initialised first at line {first.line} by {who}; GE takes its init options only "
+                f'once ("{_runtime_data()["already_initialised"]}"), so this setup is ignored'])
+        read = True if (first is not None and rank is not None) else None
+        env = self.env_at(rank)
+        notes = []
+        if read is None:
+            notes.append("the file does not show when this runs (not reached from module level, or handed to code "
+                         "outside this file): emulated as if it initialised GE")
+        return self._emulate(setup, read, env, notes)
+
+    def _env_setup(self, setup: ScriptSetup, reader: Optional[Result]) -> Result:
+        if reader is not None and reader.source in ("script", "adapter default") and reader.verdict != "unknown":
+            return self._fixed(setup, False, "off", [
+                f"not read: the {reader.setup.route} setup on line {reader.setup.line} switches profiling on with "
+                "options, and GE then uses those instead of PROFILING_MODE/PROFILING_OPTIONS"])
+        first = self.first
+        rank = self._rank(setup.anchor)
+        if first is not None and rank is not None and self._rank(first.call) < rank:
+            return self._fixed(setup, False, "off", [
+                f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then"])
+        read = True if first is not None and rank is not None else None
+        return self._emulate(setup, read, self.env, [])
+
+    # ---- emulation over the targets
+
+    def _fixed(self, setup, read, verdict, messages) -> Result:
+        return Result(setup, read, verdict, messages, None, "", [], [], None, [], "", [], {})
+
+    def _emulate(self, setup: ScriptSetup, read, env: Env, notes: List[str]) -> Result:
+        cells = [(v, p) for v in self.target.versions for p in self.target.products]
+        outcomes = {cell: self._cell(setup, env, *cell) for cell in cells}
+        return summarise(setup, read, outcomes, self.target, self.cwd, notes)
+
+    def _cell(self, setup: ScriptSetup, env: Env, version: str, product: str) -> Outcome:
+        opts = setup.options
+        texts: List[Optional[str]] = [None]
+        if opts.state == "given":
+            cands = opts.strings.candidates if opts.strings else ()
+            if not cands:
+                reason = f" ({opts.strings.reason})" if opts.strings and opts.strings.reason else ""
+                return Outcome("unknown", (f"profiling_options cannot be determined statically{reason}",))
+            texts = [c.text for c in cands]
+        outs = [run(Request(setup.route, setup.mode, opts.state, t), env, version, product) for t in texts]
+        first = outs[0]
+        if len(outs) == 1:
+            return first
+        if all((o.verdict, o.collected) == (first.verdict, first.collected) for o in outs[1:]):
+            same = first._replace(notes=first.notes + (f"the options can take {len(outs)} values; all give this "
+                                                       "result",))
+            if len({o.text for o in outs}) > 1:     # say nothing one value alone would claim
+                same = same._replace(options=None, text=None)
+            if len({o.output for o in outs}) > 1:
+                same = same._replace(output=None, notes=same.notes + (
+                    "output is one of " + ", ".join(sorted(str(o.output) for o in outs)),))
+            return same
+        shown = "; ".join(f"{o.verdict} ({', '.join(o.collected) or (o.messages[-1] if o.messages else '')})"
+                          for o in outs)
+        return Outcome("unknown", (f"the options can take {len(outs)} values with different results: {shown}",))
+
+
+def _runtime_data() -> dict:
+    from .runtime import emu
+    return emu()
+
+
+def _line(node) -> int:
+    return getattr(node, "lineno", 0)
+
+
+def _what(setup: ScriptSetup) -> str:
+    return {"NpuOptimizer": "profiling config", "ProfilingConfig": "ProfilingConfig"}.get(setup.route, "setup")
+
+
+# ---------------------------------------------------------------- summarising the targets
+
+def cells_phrase(cells, target: Target) -> str:
+    """'CANN 8.5 and 9.0 / Ascend 310' style description of a set of (version, product) cells."""
+    by_version: Dict[str, set] = {}
+    for v, p in cells:
+        by_version.setdefault(v, set()).add(p)
+    groups: Dict[frozenset, List[str]] = {}
+    for v in K.VERSIONS:
+        if v in by_version:
+            groups.setdefault(frozenset(by_version[v]), []).append(v)
+    parts = []
+    every_version = set(target.versions)
+    for prods, versions in groups.items():
+        vs = "every CANN version" if set(versions) == every_version and len(every_version) > 1 else \
+            versions_phrase(versions)
+        parts.append(f"{vs} / {products_phrase(prods, target)}")
+    return " and ".join(parts)
+
+
+def products_phrase(prods, target: Target) -> str:
+    allp = list(target.products)
+    chosen = [p for p in allp if p in prods]
+    if len(chosen) == len(allp):
+        return "every product" if len(allp) > 1 else f"Ascend {allp[0]}"
+    missing = [p for p in allp if p not in prods]
+    if len(chosen) > len(missing):
+        return "every product but Ascend " + ", ".join(missing)
+    return "Ascend " + ", ".join(chosen)
+
+
+def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome], target: Target, cwd: str,
+              notes: List[str]) -> Result:
+    """One result for the setup from its outcome on every targeted (version, product)."""
+    from .layout import export_command, predict
+    verdict, spread = _verdict(outcomes, target)
+    messages: List[str] = []
+    if spread:
+        shown = "; ".join(f"{v.replace('_', ' ')} on {where}" for v, where in spread)
+        messages.append(f"depends on the target: {shown}; give --cann and --soc for one answer")
+    messages += tagged_messages(outcomes, target) + notes
+    collecting = [o for o in outcomes.values() if o.verdict == "collects"]
+    collected = [k for k in collecting[0].collected if all(k in o.collected for o in collecting)] if collecting else []
+    first = next(iter(outcomes.values()))
+    same_text = len({o.text for o in outcomes.values()}) == 1
+    effective = first.options if same_text else None
+    sources = {o.source for o in outcomes.values()}
+    output_dir = _output_dir(outcomes, cwd)
+    layout = predict(collected, target.products) if verdict in ("collects", "unknown") and collected else []
+    command = export_command(output_dir or "") if layout else ""
+    return Result(setup, read, verdict, messages, effective, sources.pop() if len(sources) == 1 else "",
+                  collected, _dropped(outcomes, target), output_dir, layout, command, _groups(outcomes, target),
+                  outcomes, spread)
+
+
+def _verdict(outcomes, target: Target) -> Tuple[str, List[Tuple[str, str]]]:
+    """The common verdict, or "unknown" with (verdict, where) for each verdict the targets give."""
+    per: Dict[str, list] = {}
+    for cell, o in outcomes.items():
+        per.setdefault(o.verdict, []).append(cell)
+    if len(per) == 1:
+        return next(iter(per)), []
+    order = sorted(per.items(), key=lambda kv: VERDICTS.index(kv[0]))
+    return "unknown", [(v, cells_phrase(cells, target)) for v, cells in order]
+
+
+def _groups(outcomes, target: Target) -> List[dict]:
+    """The targets grouped by identical outcome, for the JSON report."""
+    by_sig: Dict[tuple, List[Tuple[str, str]]] = {}
+    for cell, o in outcomes.items():
+        by_sig.setdefault((o.verdict, o.collected, o.messages + o.notes), []).append(cell)
+    return [{"cann": sorted({v for v, _ in where}, key=K.VERSIONS.index),
+             "soc": [p for p in target.products if any(p == q for _, q in where)],
+             "where": cells_phrase(where, target), "verdict": verdict, "collected": list(collected),
+             "messages": list(messages)}
+            for (verdict, collected, messages), where in by_sig.items()]
+
+
+def _output_dir(outcomes, cwd: str) -> Optional[str]:
+    """The absolute output directory when every target that starts profiling agrees on it."""
+    from .checks.preflight import resolve_output
+    outputs = {o.output for o in outcomes.values() if o.verdict in ("collects", "collects_nothing")}
+    if len(outputs) != 1:
+        return None
+    value = outputs.pop()
+    return resolve_output(value, cwd) if value is not None and HOLE not in value else None
+
+
+def tagged_messages(outcomes: Dict[Tuple[str, str], Outcome], target: Target) -> List[str]:
+    """Each distinct message once, tagged with the targets it applies to unless it applies to all."""
+    where: Dict[str, List[Tuple[str, str]]] = {}
+    for cell, o in outcomes.items():
+        for m in o.messages + o.notes:
+            where.setdefault(m, []).append(cell)
+    common = [m for m, cells in where.items() if len(cells) == len(outcomes)]
+    tagged = [f"[{cells_phrase(cells, target)}] {m}" for m, cells in where.items() if len(cells) != len(outcomes)]
+    return common + tagged
+
+
+def _dropped(outcomes, target: Target) -> List[Tuple[str, str]]:
+    where: Dict[Tuple[str, str], List[Tuple[str, str]]] = {}
+    for cell, o in outcomes.items():
+        for key, why in o.dropped:
+            where.setdefault((key, why), []).append(cell)
+    out = []
+    for (key, why), cells in where.items():
+        if len(cells) == len(outcomes):
+            out.append((key, why))
+        else:
+            out.append((key, f"on {cells_phrase(cells, target)}: {why}"))
+    return out
+
+
+# ---------------------------------------------------------------- preflight, comparison, exit code
+
+def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tuple[List[dict], List[str]]:
+    """(NPP9xx problems, what was checked and passed) for the setups GE may read."""
+    from .checks.preflight import load_graph, options_problems
+    graph = None
+    out, checked, seen = [], [], set()
+    if graph_path:
+        graph, error = load_graph(graph_path)
+        if error:
+            raise UsageError(f"--graph {graph_path}: {error}")
+    for r in results:
+        if r.read_by_ge is False or r.verdict == "off":
+            continue
+        options = r.effective_options if r.effective_options is not None else _common_options(r)
+        if not options:
+            continue
+        problems = options_problems(options, cwd, graph)
+        for key, problem in problems:
+            if problem.message not in seen:
+                seen.add(problem.message)
+                out.append({"code": problem.code, "message": problem.message, "line": r.setup.line, "key": key})
+        for note in _passed(options, cwd, graph, {k for k, _ in problems}):
+            if note not in checked:
+                checked.append(note)
+    return out, checked
+
+
+def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
+    """Short descriptions of the preflight checks that passed."""
+    import shutil
+    from .checks.preflight import MB, nearest_existing, resolve_output
+    out = []
+    output = options.get("output")
+    if isinstance(output, str) and output and HOLE not in output:
+        path = resolve_output(output, cwd)
+        if "output" not in failed:
+            out.append(f"{path} is writable" if os.path.isdir(path) else f"{path} can be created")
+        limit = options.get("storage_limit")
+        if isinstance(limit, str) and limit.endswith("MB") and "storage_limit" not in failed:
+            try:
+                free = shutil.disk_usage(nearest_existing(path)).free // MB
+                out.append(f"storage_limit {limit} fits in {free}MB free")
+            except OSError:
+                pass
+    if graph is not None and options.get("training_trace") == "on":
+        for key in ("fp_point", "bp_point"):
+            name = options.get(key)
+            if isinstance(name, str) and key not in failed:
+                out.append(f'{key} "{name}" found in {os.path.basename(graph.path)}' if name else
+                           f'{key} "" (automatic search)')
+    return out
+
+
+def _common_options(r: Result) -> Optional[dict]:
+    """Options that agree on output / storage_limit / trace points across targets (defaults differ by version)."""
+    dicts = [o.options for o in r.outcomes.values() if o.options is not None]
+    if not dicts:
+        return None
+    keys = ("output", "storage_limit", "training_trace", "fp_point", "bp_point")
+    common = {}
+    for k in keys:
+        values = {json.dumps(d.get(k)) for d in dicts}
+        if len(values) == 1 and dicts[0].get(k) is not None:
+            common[k] = dicts[0][k]
+    return common
+
+
+def against_report(results: List[Result], path: str, target: Target) -> dict:
+    from .layout import compare, find_prof_dir
+    prof = find_prof_dir(path)
+    if prof is None:
+        raise UsageError(f"--against {path}: no PROF_* directory there")
+    chosen = next((r for r in results if r.read_by_ge and r.verdict in ("collects", "collects_nothing", "unknown")),
+                  None) or next((r for r in results if r.read_by_ge is None and r.verdict != "off"), None)
+    expected = list(chosen.collected) if chosen else []
+    maybe, off, dropped = [], {}, {}
+    if chosen:
+        for o in chosen.outcomes.values():
+            maybe.extend(k for k in o.collected if k not in expected and k not in maybe)
+        dropped = {k: why for k, why in chosen.dropped}
+        options = chosen.effective_options or {}
+        for key in ("training_trace", "task_trace", "task_time", "aic_metrics", "aicpu", "hccl", "l2"):
+            if key in options:
+                off[key] = f'is "{options[key]}"' if isinstance(options[key], str) else "is not switched on"
+            else:
+                off[key] = "is not set"
+    comp = compare(prof, expected, maybe, off, dropped, target.products)
+    gap = lambda g: {"family": g.family, "switches": list(g.switches), "cause": g.cause}  # noqa: E731
+    return {"prof_dir": os.path.abspath(comp.prof_dir), "setup_line": chosen.setup.line if chosen else None,
+            "exported": comp.exported, "missing": [gap(g) for g in comp.missing],
+            "explained": [gap(g) for g in comp.explained], "extra": [gap(g) for g in comp.extra],
+            "notes": comp.notes}
+
+
+def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env, graph: Optional[str],
+           against: Optional[str], use_env: bool) -> dict:
+    checks, checked = preflight(results, cwd, graph)
+    comparison = against_report(results, against, target) if against else None
+    if comparison and comparison["prof_dir"]:
+        prof = comparison["prof_dir"]
+        from .layout import export_command
+        results = [r._replace(export_command=export_command("", prof)) if r.setup.line == comparison["setup_line"]
+                   and r.export_command else r for r in results]
+    read = [r for r in results if r.read_by_ge is not False]
+    usable: Optional[bool] = bool(read) and all(r.verdict == "collects" for r in read)
+    if not usable and read and all(r.verdict == "collects" or r.spread and any(v == "collects" for v, _ in r.spread)
+                                   for r in read):
+        usable = None                   # collects on some targets only
+    if any(p["code"] == "NPP901" for p in checks):
+        usable = False                  # the collector cannot write where it is told to
+    ok = usable is True and not checks and not (comparison and (comparison["missing"] or comparison["extra"]))
+    return {"file": path, "target": {"cann": target.cann, "soc": target.soc}, "cwd": cwd, "env": use_env,
+            "results": results, "preflight": checks, "checked": checked, "against": comparison, "usable": usable,
+            "exit": EXIT_OK if ok else EXIT_PROBLEM}
+
+
+# ---------------------------------------------------------------- rendering
+
+def result_json(r: Result) -> dict:
+    s = r.setup
+    return {"line": s.line, "column": s.column + 1, "route": s.route, "verdict": r.verdict, "messages": r.messages,
+            "effective_options": r.effective_options, "collected": r.collected,
+            "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
+            "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
+            "conditions": list(s.conditions), "options_source": r.source or None, "targets": r.groups}
+
+
+def render_json(report: dict) -> str:
+    out = {"file": report["file"], "target": report["target"], "cwd": report["cwd"], "env": report["env"],
+           "usable": report["usable"], "setups": [result_json(r) for r in report["results"]],
+           "preflight": [{"code": p["code"], "message": p["message"], "line": p["line"]} for p in report["preflight"]]}
+    if report["against"] is not None:
+        out["against"] = report["against"]
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+
+
+def target_phrase(target: Target) -> str:
+    cann = "every CANN version" if target.cann in ("any", "portable") else f"CANN {target.cann}"
+    soc = "every product" if target.soc == "any" else f"Ascend {target.soc}"
+    return f"{cann} / {soc}"
+
+
+def verdict_line(report: dict, r: Result) -> str:
+    s = r.setup
+    head = f"{report['file']}:{s.line} {s.route}"
+    if s.conditions:
+        head += f" (when {' and '.join(s.conditions)})"
+    where = target_phrase(Target(report["target"]["cann"], report["target"]["soc"]))
+    first = r.messages[0] if r.messages else ""
+    if r.verdict == "collects":
+        into = f"{r.output_dir}/PROF_*" if r.output_dir else "an output directory known only at run time"
+        source = f" ({r.source} options)" if r.source and r.source != "script" else ""
+        return f"{head}: COLLECTS {', '.join(r.collected)} on {where} into {into}{source}"
+    if r.verdict == "fails":
+        failure = next((m for m in r.messages if m.startswith("NPP")), None) or \
+            next((m for m in r.messages if m.startswith("[") and "] NPP" in m), first)
+        return f"{head}: FAILS on {where}: {failure}"
+    if r.verdict == "collects_nothing":
+        return f"{head}: COLLECTS NOTHING on {where}: {r.messages[-1] if r.messages else ''}"
+    if r.spread:
+        parts = []
+        for verdict, cells in r.spread:
+            if verdict == "collects":
+                into = f" into {r.output_dir}/PROF_*" if r.output_dir else ""
+                parts.append(f"collects {', '.join(r.collected)}{into} on {cells}")
+            else:
+                parts.append(f"{verdict.replace('_', ' ')} on {cells}")
+        return f"{head}: DEPENDS ON TARGET: {'; '.join(parts)} (give --cann and --soc)"
+    return f"{head}: {r.verdict.upper()}: {first}"
+
+
+def render_text(report: dict) -> str:
+    results: List[Result] = report["results"]
+    lines = [verdict_line(report, r) for r in results]
+    if not results:
+        lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
+                     "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
+    for p in report["preflight"]:
+        lines.append(f"{report['file']}:{p['line']} preflight {p['code']} {p['message']}")
+    if not report["preflight"] and report["checked"]:
+        lines.append(f"preflight: ok ({'; '.join(report['checked'])})")
+    ok = report["exit"] == EXIT_OK
+    reader = next((r for r in results if r.read_by_ge is not False and r.export_command), None)
+    then = f"; afterwards run: {reader.export_command}" if reader else ""
+    if report["usable"]:
+        lines.append(f"usable data: yes{'' if ok else ' (but see the problems above)'}{then}")
+    elif any(p["code"] == "NPP901" for p in report["preflight"]):
+        lines.append("usable data: no (the output directory cannot be used on this machine)")
+    elif report["usable"] is None:
+        lines.append(f"usable data: only on some targets (see above; give --cann and --soc){then}")
+    else:
+        lines.append("usable data: no")
+    for r in results:
+        lines.append("")
+        lines.extend(_details(report, r))
+    if report["against"] is not None:
+        lines.append("")
+        lines.extend(_against_text(report["against"]))
+    return "\n".join(lines) + "\n"
+
+
+def _details(report: dict, r: Result) -> List[str]:
+    s = r.setup
+    out = [f"{report['file']}:{s.line} {s.route}: {r.verdict}" +
+           ("" if r.read_by_ge is not None else " (if GE reads it)")]
+    if r.effective_options is not None:
+        out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")
+    out.extend(f"  - {m}" for m in r.messages)
+    for key, why in r.dropped:
+        out.append(f"  dropped {key}: {why}")
+    if r.output_dir:
+        out.append(f"  output directory: {r.output_dir}")
+    if r.layout:
+        out.append("  predicted tree (files appear only for data actually collected; "
+                   "mindstudio_profiler_output after export):")
+        out.extend(f"    {p}" for p in r.layout)
+    if r.export_command:
+        out.append(f"  then run: {r.export_command}")
+    return out
+
+
+def _against_text(a: dict) -> List[str]:
+    out = [f"against {a['prof_dir']}:"]
+    for note in a["notes"]:
+        out.append(f"  ! {note}")
+    for g in a["missing"]:
+        out.append(f"  MISSING {g['family']}: {g['cause']}")
+    for g in a["extra"]:
+        out.append(f"  UNEXPECTED {g['family']}: {g['cause']}")
+    if not (a["missing"] or a["extra"]):
+        out.append("  every predicted file family is there")
+    for g in a["explained"]:
+        out.append(f"  no {g['family']}: {g['cause']}")
+    return out

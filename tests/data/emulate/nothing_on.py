@@ -1,0 +1,10 @@
+"""Profiling on, but every switch off: the collector starts and writes no data."""
+import tensorflow as tf
+from npu_bridge.npu_init import *
+
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = True
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes('{"output":"/tmp/npuprof_none","task_trace":"off","msproftx":"off"}')
+sess = tf.Session(config=npu_config_proto(config_proto=config))

@@ -1,0 +1,614 @@
+"""npuprof emulate: verdicts, routes, targets, defaults, precedence, output tree, post-run comparison."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+DATA = Path(__file__).resolve().parent / "data" / "emulate"
+PROF = "PROF_000001_20260323031749197_00815596RKPKAHRB"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def emulate(capsys, *argv):
+    code = main(["emulate", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def report(capsys, name, *argv, cwd=None):
+    path = name if os.path.isabs(str(name)) else str(DATA / name)
+    extra = ["--cwd", str(cwd)] if cwd else []
+    code, out, err = emulate(capsys, "--format", "json", *extra, *argv, path)
+    assert err == ""
+    return code, json.loads(out)
+
+
+def only(data):
+    assert len(data["setups"]) == 1
+    return data["setups"][0]
+
+
+# ---------------------------------------------------------------- verdicts
+
+def test_collects_with_layout_and_export_command(capsys, tmp_path):
+    code, data = report(capsys, "sess_run.py", "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
+    setup = only(data)
+    assert code == 0 and data["usable"] is True and data["preflight"] == []
+    assert (setup["line"], setup["route"], setup["verdict"]) == (15, "NpuOptimizer", "collects")
+    assert setup["collected"] == ["training_trace", "task_trace", "aic_metrics"]
+    assert setup["dropped"] == []
+    assert setup["output_dir"] == str(tmp_path / "prof_out")
+    assert setup["effective_options"]["storage_limit"] == "500MB"
+    assert setup["conditions"] == ["args.profiling"]
+    assert setup["read_by_ge"] is True
+    assert 'aic_metrics "PipeUtilization" is collected as "PipeUtilizationExct" on Ascend 910B' in \
+        " ".join(setup["messages"])
+    assert any("AI Vector Core metrics follow aic_metrics" in m for m in setup["messages"])
+    layout = setup["prof_layout"]
+    assert layout[0] == "PROF_<seq>_<timestamp>_<id>/"
+    assert "PROF_<seq>_<timestamp>_<id>/device_<id>/data/ts_track.data.<dev>.slice_<n>" in layout
+    assert "PROF_<seq>_<timestamp>_<id>/device_<id>/data/stars_soc.data.<dev>.slice_<n>" in layout  # STARS chip
+    assert not any("hwts.data" in p for p in layout)
+    assert "PROF_<seq>_<timestamp>_<id>/mindstudio_profiler_output/step_trace_<ts>.csv" in layout
+    assert setup["export_command"] == f"msprof --export=on --output={tmp_path}/prof_out/PROF_*"
+
+
+def test_text_leads_with_one_verdict_line_per_setup(capsys, tmp_path):
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == (f"{DATA / 'sess_run.py'}:15 NpuOptimizer (when args.profiling): COLLECTS training_trace, "
+                        f"task_trace, aic_metrics on CANN 8.0 / Ascend 910B into {tmp_path}/prof_out/PROF_*")
+    assert lines[1].startswith(f"preflight: ok ({tmp_path}/prof_out can be created; storage_limit 500MB fits in ")
+    assert lines[2] == f"usable data: yes; afterwards run: msprof --export=on --output={tmp_path}/prof_out/PROF_*"
+
+
+def test_fails_with_the_runtime_messages(capsys):
+    code, data = report(capsys, "bad_options.py", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 1 and data["usable"] is False
+    assert setup["verdict"] == "fails" and setup["collected"] == []
+    messages = setup["messages"]
+    # GE checks training_trace before it calls the collector: that is what the runtime reports
+    assert messages[0] == 'NPP103 GE: "[Check][Param]Training trace param:off is invalid."'
+    assert messages[1].startswith('GE error E10001: Value {"output":"/tmp/npuprof_bad","L2":"on"')
+    assert messages[2] == ('TF adapter: "[GePlugin] Initialize ge failed, ret : …": GE initialisation fails and the '
+                           "job aborts at the first session / initialize_system")
+    assert messages[3] == "once GE accepts the options, the msprof collector still rejects them: NPP101 (L2)"
+
+
+def test_collector_message_per_version(capsys, tmp_path):
+    text = ('import tensorflow as tf\nconfig = tf.ConfigProto()\n'
+            'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "NpuOptimizer"\n'
+            'op.parameter_map["profiling_mode"].b = True\n'
+            'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/p","L2":"on","aicpu":"ON"}\'\n'
+            'sess = tf.Session(config=config)\n')
+    path = tmp_path / "versions.py"
+    path.write_text(text)
+    _, v70 = report(capsys, str(path), "--cann", "7.0", "--soc", "910")
+    _, v80 = report(capsys, str(path), "--cann", "8.0", "--soc", "910")
+    _, v85 = report(capsys, str(path), "--cann", "8.5", "--soc", "910")
+    assert only(v70)["messages"][:2] == ['NPP101 msprof collector: "The format of input ge options is invalid"',
+                                         'NPP102 msprof collector: "The switch aicpu should be set to on or off."']
+    assert only(v80)["messages"][0] == 'NPP101 msprof collector: "Error: parsing invalid key:L2."'
+    assert only(v85)["messages"][:2] == ['NPP101 msprof collector: "Invalid geoption config: L2"',
+                                         "NPP102 msprof collector: \"Argument aicpu: invalid value: ON. Please input "
+                                         "'on' or 'off'.\""]
+    assert only(v85)["messages"][2] == 'GE: "[Call][MsprofInit]Failed, type 2, return …"'
+
+
+def test_off_without_environment(capsys):
+    code, data = report(capsys, "mode_off.py", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 1 and setup["verdict"] == "off" and setup["effective_options"] is None
+    assert setup["messages"][0].startswith("profiling_mode is False: the adapter forwards profiling off, so GE falls "
+                                           "back to PROFILING_MODE/PROFILING_OPTIONS")
+    assert setup["messages"][1] == ("PROFILING_MODE is not set in the environment (taken as empty without --env): "
+                                    "no profiling data is collected")
+    assert setup["prof_layout"] == [] and setup["export_command"] == ""
+
+
+def test_collects_nothing(capsys):
+    code, data = report(capsys, "nothing_on.py", "--cann", "8.5", "--soc", "910B")
+    setup = only(data)
+    assert code == 1 and setup["verdict"] == "collects_nothing" and setup["collected"] == []
+    assert setup["messages"][-1].startswith("profiling starts but no switch collects anything on this target")
+    assert setup["output_dir"] == "/tmp/npuprof_none"
+
+
+def test_unknown_when_a_switch_value_is_computed(capsys):
+    code, data = report(capsys, "computed.py", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 1 and setup["verdict"] == "unknown"
+    assert setup["messages"] == ['the value of "task_trace" cannot be determined statically']
+
+
+def test_unknown_switch_from_a_flag_is_emulated_on(capsys, tmp_path):
+    script = tmp_path / "flagged.py"
+    script.write_text('import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_bool("profiling", False, "x")\n'
+                      "FLAGS = flags.FLAGS\nconfig = tf.ConfigProto()\n"
+                      "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+                      'op.parameter_map["profiling_mode"].b = FLAGS.profiling\n'
+                      'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/p","task_trace":"on"}\'\n'
+                      "sess = tf.Session(config=config)\n")
+    _, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "collects" and only(data)["collected"] == ["task_trace"]
+
+
+# ---------------------------------------------------------------- precedence: script vs environment
+
+def test_env_enables_profiling_that_profiling_mode_false_does_not_stop(capsys, monkeypatch):
+    monkeypatch.setenv("PROFILING_MODE", "true")
+    monkeypatch.setenv("PROFILING_OPTIONS", '{"output":"/tmp/npuprof_from_env","aicpu":"on"}')
+    _, without = report(capsys, "mode_off.py", "--cann", "8.0", "--soc", "910")
+    assert only(without)["verdict"] == "off"                 # without --env the environment is not read
+    code, data = report(capsys, "mode_off.py", "--env", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 0 and setup["verdict"] == "collects"
+    assert setup["options_source"] == "environment"
+    assert setup["collected"] == ["aicpu"] and setup["output_dir"] == "/tmp/npuprof_from_env"
+    assert "GE reads PROFILING_OPTIONS from the environment (--env)" in setup["messages"]
+
+
+def test_script_options_beat_the_environment(capsys, monkeypatch):
+    monkeypatch.setenv("PROFILING_MODE", "true")
+    monkeypatch.setenv("PROFILING_OPTIONS", '{"output":"/tmp/npuprof_from_env","aicpu":"on"}')
+    _, data = report(capsys, "sess_run.py", "--env", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert setup["options_source"] == "script" and "aicpu" not in setup["collected"]
+
+
+def test_env_mode_must_be_exactly_true(capsys, monkeypatch):
+    monkeypatch.setenv("PROFILING_MODE", "True")
+    monkeypatch.setenv("PROFILING_OPTIONS", '{"output":"/tmp/x","aicpu":"on"}')
+    _, data = report(capsys, "mode_off.py", "--env", "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "off"
+    assert only(data)["messages"][1].startswith("PROFILING_MODE is 'True' in the environment (--env), and GE switches "
+                                                'profiling on only for exactly "true"')
+
+
+def test_env_with_empty_options_uses_the_ge_default(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("PROFILING_MODE", "true")
+    monkeypatch.setenv("PROFILING_OPTIONS", "")
+    _, data = report(capsys, "mode_off.py", "--env", "--cann", "9.1", "--soc", "910", cwd=tmp_path)
+    setup = only(data)
+    assert setup["options_source"] == "GE default"
+    assert setup["effective_options"]["task_trace"] == "on" and "task_time" not in setup["effective_options"]
+    assert setup["output_dir"] == str(tmp_path)
+
+
+def test_only_the_environment(capsys, monkeypatch, tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text("import tensorflow as tf\n")
+    code, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert code == 1 and data["setups"] == []
+    monkeypatch.setenv("PROFILING_MODE", "true")
+    monkeypatch.setenv("PROFILING_OPTIONS", '{"output":"/tmp/x","task_trace":"on"}')
+    code, data = report(capsys, str(script), "--env", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 0 and (setup["line"], setup["route"], setup["verdict"]) == (0, "env", "collects")
+
+
+def test_no_setup_text(capsys, tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text("import os\n")
+    code, out, _ = emulate(capsys, str(script))
+    assert code == 1 and out.splitlines()[0].endswith("no profiling setup found: a run collects no profiling data "
+                                                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate "
+                                                      "the environment)")
+
+
+# ---------------------------------------------------------------- routes
+
+def test_estimator_route_through_app_run(capsys, tmp_path):
+    code, data = report(capsys, "estimator.py", "--cann", "8.0", "--soc", "910", cwd=tmp_path)
+    setup = only(data)
+    assert code == 0
+    assert (setup["route"], setup["verdict"], setup["read_by_ge"]) == ("ProfilingConfig", "collects", True)
+    assert setup["collected"] == ["task_trace", "aicpu"] and setup["output_dir"] == str(tmp_path / "est_prof")
+    assert any(p.endswith("hwts.data.<dev>.slice_<n>") for p in setup["prof_layout"])          # HWTS chip
+
+
+def test_resource_init_route(capsys):
+    code, data = report(capsys, "resource_init.py", "--cann", "8.0", "--soc", "910")
+    assert code == 0 and only(data)["route"] == "npu_resource_init"
+    assert only(data)["collected"] == ["task_trace", "hccl"]
+
+
+@pytest.mark.parametrize("args,verdict,first", [
+    ("enable_profiling=True", "fails",
+     "NPP002 ValueError: profiling_options must be set when use profiling: the script stops before GE starts"),
+    ("enable_profiling=True, profiling_options=''", "off",
+     "npu_resource_init has no default for empty profiling_options: GE falls back to PROFILING_MODE/PROFILING_OPTIONS"),
+    ('enable_profiling="True", profiling_options=\'{"output":"/tmp/p","task_trace":"on"}\'', "fails",
+     "NPP010 TypeError: enable_profiling must be True or False, got 'True': the script stops before GE starts"),
+])
+def test_resource_init_without_options(capsys, tmp_path, args, verdict, first):
+    script = tmp_path / "ri.py"
+    script.write_text(f"from npu_bridge.estimator.npu.npu_plugin import npu_resource_init\nnpu_resource_init({args})\n")
+    _, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == verdict and only(data)["messages"][0] == first
+
+
+def test_env_route_set_from_python(capsys):
+    code, data = report(capsys, "env_python.py", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 0 and (setup["route"], setup["verdict"], setup["read_by_ge"]) == ("env", "collects", True)
+    assert setup["collected"] == ["task_trace", "l2"] and setup["options_source"] == "environment"
+
+
+def test_env_route_l2_dropped_on_310(capsys):
+    _, data = report(capsys, "env_python.py", "--cann", "8.0", "--soc", "310")
+    setup = only(data)
+    assert setup["collected"] == ["task_trace"]
+    assert setup["dropped"] == [{"option": "l2", "reason": "Ascend 310 collects no L2 cache data"}]
+    assert ('NPP114 l2 is dropped: Ascend 310 collects no L2 cache data (plog warning "Unrecognized option:l2 for '
+            'PlatformType:0")') in setup["messages"]
+
+
+def test_tf2_route(capsys):
+    code, data = report(capsys, "tf2.py", "--cann", "8.0", "--soc", "910")
+    assert code == 0 and only(data)["route"] == "npu_device"
+    assert only(data)["collected"] == ["task_trace", "aic_metrics"]
+
+
+def test_tf2_after_open_is_ignored(capsys):
+    code, data = report(capsys, "tf2_late.py", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 1 and setup["verdict"] == "off" and setup["read_by_ge"] is False
+    assert setup["messages"] == ["NPP012 set after npu.open() (line 4): npu_device reads the global options when the "
+                                 "device opens, so these settings are ignored"]
+
+
+def test_tf2_default_options(capsys, tmp_path):
+    script = tmp_path / "tf2d.py"
+    script.write_text("import npu_device as npu\nnpu.global_options().profiling_config.enable_profiling = True\n"
+                      "npu.open().as_default()\n")
+    _, data = report(capsys, str(script), "--cann", "9.0", "--soc", "910", cwd=tmp_path)
+    setup = only(data)
+    assert setup["options_source"] == "adapter default"
+    assert setup["effective_options"]["task_time"] == "on" and "task_trace" not in setup["effective_options"]
+
+
+def test_shell_launcher(capsys):
+    code, data = report(capsys, "launcher.sh", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 0 and (setup["line"], setup["column"], setup["route"]) == (3, 8, "env")
+    assert setup["collected"] == ["training_trace", "task_trace"]
+
+
+# ---------------------------------------------------------------- which setup GE reads
+
+def test_first_ge_initialisation_wins(capsys):
+    code, data = report(capsys, "two_sessions.py", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 1 and setup["verdict"] == "off" and setup["read_by_ge"] is False
+    assert setup["messages"][0] == ('not read: GE is initialised first at line 9 by an NpuOptimizer config without '
+                                    'profiling; GE takes its init options only once ("Ge has already initialized"), '
+                                    "so this setup is ignored")
+
+
+def test_execution_order_follows_main(capsys):
+    code, data = report(capsys, "call_order.py", "--cann", "8.0", "--soc", "910")
+    evaluate, train = data["setups"]
+    assert code == 0
+    assert (train["line"], train["verdict"], train["read_by_ge"]) == (19, "collects", True)
+    assert (evaluate["line"], evaluate["verdict"], evaluate["read_by_ge"]) == (10, "off", False)
+    assert evaluate["messages"][0].startswith("not read: GE is initialised first at line 21 by the NpuOptimizer setup "
+                                              "on line 19")
+
+
+def test_env_not_read_when_the_config_has_options(capsys, tmp_path):
+    script = tmp_path / "both.py"
+    script.write_text((DATA / "env_python.py").read_text().replace(
+        "npu_sess, npu_shutdown = init_resource()",
+        'config = tf.ConfigProto()\nop = config.graph_options.rewrite_options.custom_optimizers.add()\n'
+        'op.name = "NpuOptimizer"\nop.parameter_map["profiling_mode"].b = True\n'
+        'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/cfg","aicpu":"on"}\'\n'
+        "npu_sess, npu_shutdown = init_resource(config=config)"))
+    code, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    env, config = data["setups"]
+    assert code == 0 and config["verdict"] == "collects" and config["collected"] == ["aicpu"]
+    assert env["verdict"] == "off" and env["messages"][0].startswith(
+        "not read: the NpuOptimizer setup on line 12 switches profiling on with options")
+
+
+def test_never_handed_over(capsys, tmp_path):
+    script = tmp_path / "lost.py"
+    script.write_text('import tensorflow as tf\nconfig = tf.ConfigProto()\n'
+                      'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "NpuOptimizer"\n'
+                      'op.parameter_map["profiling_mode"].b = True\n'
+                      'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/p","task_trace":"on"}\'\n'
+                      "sess = tf.Session()\n")
+    _, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "off" and only(data)["messages"][0].startswith("NPP006 this profiling config is "
+                                                                                   "never handed to a Session")
+
+
+# ---------------------------------------------------------------- versions, products, defaults
+
+def test_adapter_default_options_per_version(capsys, tmp_path):
+    _, v80 = report(capsys, "default_options.py", "--cann", "8.0", "--soc", "910", cwd=tmp_path)
+    _, v91 = report(capsys, "default_options.py", "--cann", "9.1", "--soc", "910", cwd=tmp_path)
+    s80, s91 = only(v80), only(v91)
+    assert s80["options_source"] == s91["options_source"] == "adapter default"
+    assert s80["effective_options"] == {"output": "./", "training_trace": "on", "task_trace": "on", "hccl": "on",
+                                        "aicpu": "on", "aic_metrics": "PipeUtilization", "msproftx": "off"}
+    assert "task_time" in s91["effective_options"] and "task_trace" not in s91["effective_options"]
+    assert s80["collected"] == ["training_trace", "task_trace", "hccl", "aicpu", "aic_metrics"]
+    assert s80["output_dir"] == str(tmp_path)
+    assert s80["messages"][0].startswith("NPP002 profiling is on without profiling_options: the adapter substitutes "
+                                         'its default options {"output":"./"')
+
+
+def test_310_drops_or_rejects_training_trace_by_version(capsys):
+    _, old = report(capsys, "sess_run.py", "--cann", "8.0", "--soc", "310")
+    _, new = report(capsys, "sess_run.py", "--cann", "8.5", "--soc", "310")
+    assert only(old)["verdict"] == "collects" and "training_trace" not in only(old)["collected"]
+    assert only(old)["dropped"] == [{"option": "training_trace", "reason": "Ascend 310 has no training (step) trace"}]
+    assert not any("ts_track" in p or "step_trace" in p for p in only(old)["prof_layout"])
+    assert only(new)["verdict"] == "fails"
+    assert only(new)["messages"][0] == 'NPP114 msprof collector: "Argument [training_trace] is not supported."'
+
+
+def test_metric_not_on_product(capsys, tmp_path):
+    script = tmp_path / "metric.py"
+    script.write_text((DATA / "sess_run.py").read_text().replace("PipeUtilization", "MemoryAccess"))
+    _, a2 = report(capsys, str(script), "--cann", "8.0", "--soc", "910B")
+    _, v910 = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert only(a2)["verdict"] == "collects"
+    assert only(v910)["verdict"] == "fails"
+    assert only(v910)["messages"][0] == ('NPP106 msprof collector: "aic-metrics[MemoryAccess] is invalid, please set '
+                                         'metrics in range [ArithmeticUtilization|PipeUtilization|Memory|MemoryL0|'
+                                         'MemoryUB|ResourceConflictRatio|Custom:xx,xx]."')
+
+
+def test_missing_output_per_version(capsys, monkeypatch, tmp_path):
+    script = tmp_path / "noout.py"
+    script.write_text((DATA / "resource_init.py").read_text().replace('"output":"/tmp/npuprof_ri",', ""))
+    _, v80 = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    _, v85 = report(capsys, str(script), "--cann", "8.5", "--soc", "910")
+    assert only(v80)["verdict"] == "fails"
+    assert any('"Result path is empty"' in m for m in only(v80)["messages"])
+    assert only(v85)["verdict"] == "fails"
+    assert only(v85)["messages"][0].startswith('NPP108 msprof collector: "Result path and ASCEND_WORK_PATH env is '
+                                               'empty"')
+    monkeypatch.setenv("ASCEND_WORK_PATH", str(tmp_path / "work"))
+    _, env85 = report(capsys, str(script), "--env", "--cann", "8.5", "--soc", "910")
+    assert only(env85)["verdict"] == "collects" and only(env85)["output_dir"] == str(tmp_path / "work")
+
+
+def test_default_targets_make_no_claim_beyond_the_facts(capsys, tmp_path):
+    code, data = report(capsys, "sess_run.py", cwd=tmp_path)
+    setup = only(data)
+    assert code == 1 and data["usable"] is None and setup["verdict"] == "unknown"
+    assert setup["messages"][0] == ("depends on the target: collects on CANN 7.0 and 8.0 / every product and CANN 8.5, "
+                                    "9.0 and 9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and 9.1 / "
+                                    "Ascend 310; give --cann and --soc for one answer")
+    # only what every collecting target collects; each drop says where it happens
+    assert setup["collected"] == ["task_trace", "aic_metrics"]
+    assert setup["dropped"] == [{"option": "training_trace",
+                                 "reason": "on CANN 7.0 and 8.0 / Ascend 310: Ascend 310 has no training (step) trace"}]
+    verdicts = {g["verdict"] for g in setup["targets"]}
+    assert verdicts == {"collects", "fails"}
+    assert '[CANN 8.5, 9.0 and 9.1 / Ascend 310] NPP114 msprof collector: "Argument [training_trace] is not ' \
+           'supported."' in setup["messages"]
+
+
+def test_default_targets_agreeing(capsys, tmp_path):
+    code, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "tf2.py"))
+    assert code == 0
+    assert out.splitlines()[0] == (f"{DATA / 'tf2.py'}:4 npu_device: COLLECTS task_trace, aic_metrics on every CANN "
+                                   "version / every product into /tmp/npuprof_tf2/PROF_*")
+
+
+def test_depends_line_in_text(capsys, tmp_path):
+    _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
+    first = out.splitlines()[0]
+    assert first.endswith(f"NpuOptimizer (when args.profiling): DEPENDS ON TARGET: collects task_trace, aic_metrics "
+                          f"into {tmp_path}/prof_out/PROF_* on CANN 7.0 and 8.0 / every product and CANN 8.5, 9.0 and "
+                          "9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and 9.1 / Ascend 310 "
+                          "(give --cann and --soc)")
+    assert out.splitlines()[2].startswith("usable data: only on some targets")
+
+
+# ---------------------------------------------------------------- post-run comparison
+
+def make_prof(root: Path, host=(), device=(), export=()) -> Path:
+    prof = root / PROF
+    (prof / "host" / "data").mkdir(parents=True)
+    (prof / "device_0" / "data").mkdir(parents=True)
+    for name in host:
+        (prof / "host" / "data" / name).write_text("x")
+    for name in device:
+        (prof / "device_0" / "data" / name).write_text("x")
+    if export:
+        (prof / "mindstudio_profiler_output").mkdir()
+        for name in export:
+            (prof / "mindstudio_profiler_output" / name).write_text("x")
+    return prof
+
+
+def test_against_explains_gaps_on_310(capsys, tmp_path):
+    make_prof(tmp_path / "out", host=["info.json", "unaging.api_event.data.slice_0",
+                                      "aging.compact.node_basic_info.slice_0", "aging.compact.task_track.slice_0",
+                                      "Framework.task_desc_info.slice_0"],
+              device=["info.json.0", "hwts.data.0.slice_0", "aicore.data.0.slice_0", "l2_cache.data.0.slice_0"])
+    code, data = report(capsys, "sess_run.py", "--cann", "8.0", "--soc", "310", "--against", str(tmp_path / "out"))
+    against = data["against"]
+    assert code == 1
+    assert against["prof_dir"] == str(tmp_path / "out" / PROF) and against["exported"] is False
+    assert against["missing"] == []
+    explained = {g["family"]: g["cause"] for g in against["explained"]}
+    assert explained["mindstudio_profiler_output/"] == \
+        f"nothing exported: run msprof --export=on --output={tmp_path}/out/{PROF}"
+    assert explained["ts_track.data.*.slice_*"] == "training_trace dropped: Ascend 310 has no training (step) trace"
+    assert explained["aicpu.data.*.slice_*"] == "aicpu is not set"
+    assert [g["family"] for g in against["extra"]] == ["l2_cache.data.*.slice_*"]
+    assert only(data)["export_command"] == f"msprof --export=on --output={tmp_path}/out/{PROF}"
+
+
+def test_against_complete_collection(capsys, tmp_path):
+    prof = make_prof(tmp_path, host=["aging.api_event.data.slice_0", "aging.compact.node_basic_info.slice_0",
+                                     "aging.compact.task_track.slice_0", "Framework.task_desc_info.slice_0"],
+                     device=["ts_track.data.0.slice_0", "stars_soc.data.0.slice_0", "ffts_profile.data.0.slice_0"],
+                     export=["step_trace_20260323.json", "step_trace_20260323.csv", "msprof_20260323.json",
+                             "task_time_20260323.csv", "op_summary_20260323.csv", "op_statistic_20260323.csv",
+                             "api_statistic_20260323.csv", "README.txt"])
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--against", str(prof),
+                           str(DATA / "sess_run.py"))
+    assert code == 0
+    assert f"against {prof}:\n  every predicted file family is there" in out
+
+
+def test_against_missing_step_trace(capsys, tmp_path):
+    prof = make_prof(tmp_path, host=["aging.api_event.data.slice_0", "aging.compact.node_basic_info.slice_0",
+                                     "aging.compact.task_track.slice_0", "Framework.task_desc_info.slice_0"],
+                     device=["stars_soc.data.0.slice_0", "ffts_profile.data.0.slice_0"])
+    code, data = report(capsys, "sess_run.py", "--cann", "8.0", "--soc", "910B", "--against", str(prof), cwd=tmp_path)
+    assert code == 1
+    missing = data["against"]["missing"]
+    assert [(g["family"], g["switches"]) for g in missing] == [("ts_track.data.*.slice_*", ["training_trace"])]
+    assert missing[0]["cause"].startswith("training_trace is on but nothing was written")
+
+
+def test_against_training_trace_off(capsys, tmp_path):
+    prof = make_prof(tmp_path, device=["info.json.0"])
+    _, data = report(capsys, "nothing_on.py", "--cann", "8.0", "--soc", "910", "--against", str(prof))
+    explained = {g["family"]: g["cause"] for g in data["against"]["explained"]}
+    assert explained["ts_track.data.*.slice_*"] == "training_trace is not set"
+    assert explained["hwts.data.*.slice_*"] == 'task_trace is "off"'
+    assert data["against"]["extra"] == [] and data["against"]["missing"] == []
+
+
+def test_against_data_the_configuration_does_not_ask_for(capsys, tmp_path):
+    prof = make_prof(tmp_path, device=["hwts.data.0.slice_0"])
+    code, data = report(capsys, "nothing_on.py", "--cann", "8.0", "--soc", "910", "--against", str(prof))
+    extra = data["against"]["extra"]
+    assert code == 1 and [(g["family"], g["switches"]) for g in extra] == [("hwts.data.*.slice_*",
+                                                                            ["task_trace", "task_time"])]
+    assert extra[0]["cause"].startswith("written by task_trace, task_time, which the configuration does not collect")
+
+
+# ---------------------------------------------------------------- usage and internal errors
+
+@pytest.mark.parametrize("argv,message", [
+    (["/no/such/file.py"], "npuprof emulate: error: /no/such/file.py: cannot read"),
+    (["--cann", "6.9", "SCRIPT"], "npuprof emulate: error: unknown CANN target '6.9'"),
+    (["--graph", "/no/such.pbtxt", "SCRIPT"], "npuprof emulate: error: --graph /no/such.pbtxt: no such file"),
+    (["--against", "/no/such/dir", "SCRIPT"], "npuprof emulate: error: --against /no/such/dir: no such directory"),
+    ([str(DATA)], f"npuprof emulate: error: {DATA} is a directory"),
+])
+def test_usage_errors(capsys, argv, message):
+    argv = [str(DATA / "sess_run.py") if a == "SCRIPT" else a for a in argv]
+    code, out, err = emulate(capsys, *argv)
+    assert code == 2 and out == "" and err.startswith(message) and len(err.splitlines()) == 1
+
+
+def test_syntax_error_is_a_usage_error(capsys, tmp_path):
+    script = tmp_path / "broken.py"
+    script.write_text("def f(:\n")
+    code, _, err = emulate(capsys, str(script))
+    assert code == 2 and err.startswith(f"npuprof emulate: error: {script}: cannot parse")
+
+
+def test_internal_error_is_one_line(capsys, monkeypatch):
+    import flake8_npuprof.emulate as emulate_module
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("something broke\nsecond line")
+    monkeypatch.setattr(emulate_module, "emulate_text", boom)
+    code, out, err = emulate(capsys, str(DATA / "sess_run.py"))
+    assert code == 2 and out == ""
+    assert err == "npuprof emulate: internal error: RuntimeError: something broke\n"
+
+
+def test_bundled_examples_never_crash(capsys, tmp_path):
+    examples = sorted((Path(__file__).resolve().parents[1] / "examples").rglob("*.py"))
+    assert examples
+    for path in examples:
+        code, out, err = emulate(capsys, "--cwd", str(tmp_path), str(path))
+        assert code in (0, 1) and err == "", (path, err)
+        assert out.splitlines()[0].startswith(str(path))
+
+
+def test_setup_the_file_never_runs_is_emulated_with_a_note(capsys, tmp_path):
+    script = tmp_path / "library.py"
+    script.write_text("from npu_bridge.estimator.npu.npu_plugin import npu_resource_init\n\n\ndef start():\n"
+                      "    npu_resource_init(enable_profiling=True, profiling_options='{\"output\":\"/tmp/p\","
+                      "\"aicpu\":\"on\"}')\n")
+    code, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 0 and (setup["verdict"], setup["read_by_ge"]) == ("collects", None)
+    assert setup["messages"][-1].startswith("the file does not show when this runs")
+
+
+def test_config_returned_to_other_code_is_not_called_lost(capsys, tmp_path):
+    script = tmp_path / "factory.py"
+    script.write_text("from npu_bridge.npu_init import *\n\n\ndef run_config():\n"
+                      "    profiling = ProfilingConfig(enable_profiling=True, profiling_options="
+                      "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+                      "    return NPURunConfig(profiling_config=profiling)\n")
+    _, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert (only(data)["verdict"], only(data)["read_by_ge"]) == ("collects", None)
+
+
+def options_script(tmp_path, options_expr: str, name: str = "opts.py") -> str:
+    script = tmp_path / name
+    script.write_text("import sys\nimport tensorflow as tf\nconfig = tf.ConfigProto()\n"
+                      "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+                      "op.parameter_map['profiling_mode'].b = True\n"
+                      f"op.parameter_map['profiling_options'].s = tf.compat.as_bytes({options_expr})\n"
+                      "sess = tf.Session(config=config)\n")
+    return str(script)
+
+
+def test_ge_rejects_what_is_not_a_json_object(capsys, tmp_path):
+    path = options_script(tmp_path, "'training_trace:task_trace'")
+    _, data = report(capsys, path, "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "fails"
+    assert only(data)["messages"][0] == ('NPP100 GE: "[Check][Param]Json prof_conf options is invalid, catch '
+                                         'exception:…"')
+
+
+def test_options_over_the_2047_byte_buffer(capsys, tmp_path):
+    path = options_script(tmp_path, '\'{"output":"/tmp/p","task_trace":"on","fp_point":"' + "a" * 2100 + '"}\'')
+    _, data = report(capsys, path, "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "fails"
+    assert only(data)["messages"][0].startswith("NPP112 profiling_options is 2151 bytes, over the runtime's 2047-byte "
+                                                "buffer")
+
+
+def test_several_candidate_values(capsys, tmp_path):
+    same = options_script(tmp_path, "'{\"output\":\"/tmp/a\",\"task_trace\":\"on\"}' if len(sys.argv) > 1 else "
+                                    "'{\"output\":\"/tmp/b\",\"task_trace\":\"on\"}'", "same.py")
+    _, data = report(capsys, same, "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert (setup["verdict"], setup["collected"], setup["output_dir"]) == ("collects", ["task_trace"], None)
+    assert setup["effective_options"] is None
+    assert "output is one of /tmp/a, /tmp/b" in setup["messages"]
+    differ = options_script(tmp_path, "'{\"output\":\"/tmp/a\",\"task_trace\":\"on\"}' if len(sys.argv) > 1 else "
+                                      "'{\"output\":\"/tmp/a\",\"L2\":\"on\"}'", "differ.py")
+    _, data = report(capsys, differ, "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "unknown"
+    assert only(data)["messages"][0].startswith("the options can take 2 values with different results: "
+                                                "collects (task_trace); fails (")
+
+
+def test_fresh_config_session_initialises_ge_first(capsys, tmp_path):
+    script = tmp_path / "fresh.py"
+    script.write_text((DATA / "two_sessions.py").read_text().replace("warm_sess = tf.Session(config=warmup)",
+                                                                      "warm_sess = tf.Session(config=npu_config_proto())"))
+    _, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "off"
+    assert only(data)["messages"][0].startswith("not read: GE is initialised first at line 9 by npu_config_proto() "
+                                                "with a fresh config")

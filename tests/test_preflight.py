@@ -1,0 +1,296 @@
+"""NPP901-903: output directory, free space and graph op names, on real temporary directories."""
+
+import ast
+import json
+import os
+import shutil
+from collections import namedtuple
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof import graphdump
+from flake8_npuprof.analysis import Context, Settings, analyse
+from flake8_npuprof.checks import preflight
+from flake8_npuprof.cli import main
+from flake8_npuprof.source import SourceText
+
+DATA = Path(__file__).resolve().parent / "data" / "emulate"
+Usage = namedtuple("Usage", "total used free")
+MB = 1 << 20
+
+
+def script(options: str, mode: str = "True") -> str:
+    return ("import tensorflow as tf\nconfig = tf.ConfigProto()\n"
+            "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+            f"op.parameter_map['profiling_mode'].b = {mode}\n"
+            f"op.parameter_map['profiling_options'].s = b'{options}'\n"
+            "sess = tf.Session(config=config)\n")
+
+
+def findings(text: str, **settings):
+    ctx = Context(SourceText(text), ast.parse(text), "train.py", Settings(**settings))
+    preflight.check(ctx)
+    return [(f.code, f.line, f.col, f.message) for f in ctx.findings]
+
+
+# ---------------------------------------------------------------- output directory (NPP901)
+
+def test_existing_and_creatable_directories_pass(tmp_path):
+    assert preflight.output_problem(str(tmp_path)) is None
+    assert preflight.output_problem(str(tmp_path / "a" / "b" / "c")) is None
+
+
+def test_directory_under_a_regular_file_cannot_be_created(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    target = str(tmp_path / "afile" / "prof")
+    problem = preflight.output_problem(target)
+    assert problem.code == "NPP901"
+    assert problem.message == (f'output directory "{target}" cannot be created: "{tmp_path / "afile"}" is not a '
+                               f'directory: the collector logs "Result path is not accessible or not exist, result '
+                               f'path: {target}" and profiling does not start; choose another path')
+
+
+def test_output_that_is_a_file(tmp_path):
+    (tmp_path / "prof").write_text("x")
+    problem = preflight.output_problem(str(tmp_path / "prof"))
+    assert problem.code == "NPP901" and "exists and is not a directory" in problem.message
+
+
+def test_read_only_directory(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(str(locked), os.W_OK):
+            pytest.skip("this user (root) can write to a read-only directory")
+        existing = preflight.output_problem(str(locked))
+        inside = preflight.output_problem(str(locked / "prof"))
+    finally:
+        locked.chmod(0o700)
+    assert existing.code == "NPP901" and "is not writable by this user" in existing.message
+    assert inside.code == "NPP901" and f'cannot be created: "{locked}" is not writable' in inside.message
+
+
+def test_relative_output_resolves_against_the_launch_directory(tmp_path):
+    assert preflight.resolve_output("prof", str(tmp_path)) == str(tmp_path / "prof")
+    assert preflight.resolve_output("./a/../prof", str(tmp_path)) == str(tmp_path / "prof")
+    assert preflight.resolve_output("/abs/prof", str(tmp_path)) == "/abs/prof"
+    assert preflight.resolve_output("~/prof", str(tmp_path)) == os.path.expanduser("~/prof")
+
+
+# ---------------------------------------------------------------- free space (NPP902)
+
+def test_storage_limit_larger_than_free_space(tmp_path, monkeypatch):
+    seen = []
+
+    def usage(path):
+        seen.append(path)
+        return Usage(1000 * MB, 900 * MB, 300 * MB)
+    monkeypatch.setattr(shutil, "disk_usage", usage)
+    target = str(tmp_path / "new" / "prof")
+    problem = preflight.storage_problem("500MB", target)
+    assert seen == [str(tmp_path)]              # measured where the directory will be created
+    assert problem.code == "NPP902"
+    assert problem.message.startswith(f'storage_limit "500MB" is more than the 300MB free on the file system of '
+                                      f'"{target}"')
+    assert preflight.storage_problem("300MB", target) is None
+    assert preflight.storage_problem("2GB", target) is None          # invalid: NPP107, not a preflight matter
+    assert preflight.storage_problem(None, target) is None
+
+
+def test_disk_usage_error_is_quiet(tmp_path, monkeypatch):
+    def broken(path):
+        raise OSError("no")
+    monkeypatch.setattr(shutil, "disk_usage", broken)
+    assert preflight.storage_problem("500MB", str(tmp_path)) is None
+
+
+# ---------------------------------------------------------------- graph dumps (NPP903)
+
+def test_graphdef_pbtxt_names():
+    graph = graphdump.load(str(DATA / "graph.pbtxt"))
+    assert graph.kind == "GraphDef"
+    assert graph.names == {"IteratorGetNext", "resnet_model/conv2d/Conv2D", "gradients/AddN_70"}
+    assert graph.original == frozenset()
+
+
+def test_ge_dump_names_and_original_names():
+    graph = graphdump.load(str(DATA / "ge_proto_00000001_Build.txt"))
+    fused = "resnet_model/conv2d/Conv2Dresnet_model/batch_normalization/FusedBatchNormV3_Reduce"
+    assert graph.kind == "GE dump"
+    assert graph.names == {"IteratorGetNext", fused, "gradients/AddN_70"}
+    assert graph.original == {"resnet_model/conv2d/Conv2D", "resnet_model/batch_normalization/FusedBatchNormV3"}
+    assert graph.has("resnet_model/batch_normalization/FusedBatchNormV3")     # GE matches pre-fusion names
+    assert not graph.has("ge_default_20260323031749")                          # a graph name is not an op
+
+
+def test_escaped_names():
+    graph = graphdump.parse('node {\n  name: "a\\"b"\n}\nnode { name: \'c/d\' }\n')
+    assert graph.names == {'a"b', "c/d"}
+
+
+@pytest.mark.parametrize("text,why", [
+    ("node {\n  name: \"x\"\n", "unbalanced '{'"),
+    ("}\n", "unbalanced '}'"),
+    ("versions { producer: 1 }\n", "not a GraphDef pbtxt or GE dump"),
+])
+def test_not_a_graph(text, why):
+    with pytest.raises(graphdump.GraphError, match=why):
+        graphdump.parse(text)
+
+
+def test_trace_point_problem():
+    graph = graphdump.load(str(DATA / "graph.pbtxt"))
+    problem = preflight.trace_point_problem("bp_point", "gradients/AddN_7", graph)
+    assert problem.code == "NPP903"
+    assert problem.message == ('bp_point "gradients/AddN_7" is not an op of graph.pbtxt (GraphDef): GE only warns '
+                               '"Last backward op name can\'t be found in graph for training trace." and the step '
+                               'trace has no usable BP end; did you mean "gradients/AddN_70"? use a name from the '
+                               'dump, or "" for the automatic search')
+    assert preflight.trace_point_problem("fp_point", "", graph) is None          # automatic search
+    assert preflight.trace_point_problem("fp_point", "IteratorGetNext", graph) is None
+
+
+# ---------------------------------------------------------------- the flake8 check
+
+def test_flake8_reports_at_the_output_value(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    text = script('{"output":"afile/prof","task_trace":"on"}')
+    found = findings(text, preflight=True, cwd=str(tmp_path))
+    line = text.splitlines()[5]
+    assert [(c, l, col) for c, l, col, _ in found] == [("NPP901", 6, line.index('"afile/prof"'))]
+    assert found[0][3].startswith(f'output directory "{tmp_path}/afile/prof" cannot be created')
+
+
+def test_flake8_free_space(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(1000 * MB, 900 * MB, 100 * MB))
+    text = script('{"output":"prof","task_trace":"on","storage_limit":"4096MB"}')
+    found = findings(text, preflight=True, cwd=str(tmp_path))
+    line = text.splitlines()[5]
+    assert [(c, col) for c, _, col, _ in found] == [("NPP902", line.index('"4096MB"'))]
+
+
+def test_flake8_quiet_without_the_option(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    text = script('{"output":"afile/prof","task_trace":"on"}')
+    assert findings(text, cwd=str(tmp_path)) == []
+
+
+def test_flake8_quiet_when_profiling_is_off(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    text = script('{"output":"afile/prof","task_trace":"on"}', mode="False")
+    assert findings(text, preflight=True, cwd=str(tmp_path)) == []
+
+
+def test_flake8_graph_needs_preflight_like_every_npp9xx(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    text = script('{"output":"afile/prof","training_trace":"on","fp_point":"IteratorGetNex","bp_point":""}')
+    assert findings(text, graph=str(DATA / "graph.pbtxt"), cwd=str(tmp_path)) == []
+    found = findings(text, graph=str(DATA / "graph.pbtxt"), cwd=str(tmp_path), preflight=True)
+    line = text.splitlines()[5]
+    assert [(c, col) for c, _, col, _ in found] == [("NPP901", line.index('"afile/prof"')),
+                                                     ("NPP903", line.index('"IteratorGetNex"'))]
+    assert 'did you mean "IteratorGetNext"?' in found[1][3]
+
+
+def test_flake8_trace_points_ignored_without_training_trace():
+    text = script('{"output":"/tmp","task_trace":"on","fp_point":"nope","bp_point":"nope"}')
+    assert findings(text, graph=str(DATA / "graph.pbtxt"), preflight=True) == []
+
+
+def test_flake8_unusable_graph_said_once(tmp_path):
+    bad = tmp_path / "bad.pbtxt"
+    bad.write_text("node {\n")
+    text = script('{"output":"/tmp","training_trace":"on","fp_point":"a","bp_point":"b"}')
+    found = findings(text, graph=str(bad), preflight=True)
+    assert len(found) == 1 and found[0][0] == "NPP903"
+    assert found[0][3] == (f"the graph dump {bad} cannot be used (unbalanced '{{'): fp_point/bp_point were not "
+                           "checked")
+
+
+def test_flake8_branches_report_only_what_every_value_has(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    base = ("import tensorflow as tf\nimport sys\nconfig = tf.ConfigProto()\n"
+            "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+            "op.parameter_map['profiling_mode'].b = True\n"
+            "if len(sys.argv) > 1:\n    out = '{A}'\nelse:\n    out = '{B}'\n"
+            "op.parameter_map['profiling_options'].s = tf.compat.as_bytes("
+            "'{{\"output\":\"' + out + '\",\"task_trace\":\"on\"}}')\nsess = tf.Session(config=config)\n")
+    one_bad = base.replace("{A}", "afile/p").replace("{B}", "ok").replace("{{", "{").replace("}}", "}")
+    both_bad = base.replace("{A}", "afile/p").replace("{B}", "afile/q").replace("{{", "{").replace("}}", "}")
+    assert findings(one_bad, preflight=True, cwd=str(tmp_path)) == []
+    assert [c for c, *_ in findings(both_bad, preflight=True, cwd=str(tmp_path))] == ["NPP901"]
+
+
+def test_flake8_env_route(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    text = ("import os\nos.environ['PROFILING_MODE'] = 'true'\n"
+            "os.environ['PROFILING_OPTIONS'] = '{\"output\":\"afile/p\",\"task_trace\":\"on\"}'\n")
+    assert [(c, l) for c, l, *_ in findings(text, preflight=True, cwd=str(tmp_path))] == [("NPP901", 3)]
+
+
+@pytest.mark.skipif("preflight" not in Path(preflight.__file__).with_name("__init__.py").read_text(),
+                    reason="checks.preflight is not yet called from checks.run_all")
+def test_through_analyse(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    text = script('{"output":"afile/prof","task_trace":"on"}')
+    codes = [f.code for f in analyse(text, None, "train.py", Settings(preflight=True, cwd=str(tmp_path)))]
+    assert "NPP901" in codes
+    assert "NPP901" not in [f.code for f in analyse(text, None, "train.py", Settings(cwd=str(tmp_path)))]
+
+
+# ---------------------------------------------------------------- preflight in npuprof emulate
+
+def emulate_json(capsys, *argv):
+    code = main(["emulate", "--format", "json", *argv])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
+
+def test_emulate_unwritable_output(capsys, tmp_path):
+    (tmp_path / "afile").write_text("x")
+    path = tmp_path / "train.py"
+    path.write_text(script('{"output":"afile/prof","task_trace":"on"}'))
+    code, data, _ = emulate_json(capsys, "--cann", "8.0", "--soc", "910", "--cwd", str(tmp_path), str(path))
+    assert code == 1 and data["usable"] is False
+    assert data["setups"][0]["verdict"] == "collects"            # the configuration is fine; this machine is not
+    assert [(p["code"], p["line"]) for p in data["preflight"]] == [("NPP901", 5)]   # the setup's line
+
+
+def test_emulate_missing_output_is_created(capsys, tmp_path):
+    code, out, _ = main(["emulate", "--cann", "8.0", "--soc", "910", "--cwd", str(tmp_path),
+                         str(DATA / "sess_run.py")]), *capsys.readouterr()
+    assert code == 0
+    assert f"preflight: ok ({tmp_path}/prof_out can be created; storage_limit 500MB fits in " in out
+
+
+def test_emulate_full_disk(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(1000 * MB, 990 * MB, 10 * MB))
+    code, data, _ = emulate_json(capsys, "--cann", "8.0", "--soc", "910", "--cwd", str(tmp_path),
+                                 str(DATA / "sess_run.py"))
+    assert code == 1 and data["usable"] is True
+    assert [p["code"] for p in data["preflight"]] == ["NPP902"]
+    assert data["preflight"][0]["message"].startswith('storage_limit "500MB" is more than the 10MB free')
+
+
+def test_emulate_graph_checks(capsys, tmp_path):
+    good = tmp_path / "good.py"
+    good.write_text(script('{"output":"/tmp/p","training_trace":"on","fp_point":'
+                           '"resnet_model/batch_normalization/FusedBatchNormV3","bp_point":"gradients/AddN_70"}'))
+    code, data, _ = emulate_json(capsys, "--cann", "8.0", "--soc", "910", "--cwd", str(tmp_path),
+                                 "--graph", str(DATA / "ge_proto_00000001_Build.txt"), str(good))
+    assert code == 0 and data["preflight"] == []
+    code, data, _ = emulate_json(capsys, "--cann", "8.0", "--soc", "910", "--cwd", str(tmp_path),
+                                 "--graph", str(DATA / "graph.pbtxt"), str(good))
+    assert code == 1 and [p["code"] for p in data["preflight"]] == ["NPP903"]
+    assert data["preflight"][0]["message"].startswith('fp_point "resnet_model/batch_normalization/FusedBatchNormV3" '
+                                                      "is not an op of graph.pbtxt (GraphDef)")
+
+
+def test_emulate_unusable_graph_is_a_usage_error(capsys, tmp_path):
+    bad = tmp_path / "bad.pbtxt"
+    bad.write_text("versions { producer: 1 }\n")
+    code, data, err = emulate_json(capsys, "--graph", str(bad), str(DATA / "sess_run.py"))
+    assert code == 2 and data is None
+    assert err.startswith(f"npuprof emulate: error: --graph {bad}: no `node {{ name: ... }}`")
