@@ -29,40 +29,11 @@ class Use(NamedTuple):
     call: Optional[ast.Call] = None
 
 
-def parents(tree: ast.AST) -> Dict[int, ast.AST]:
-    out = {}
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            out[id(child)] = node
-            stack.append(child)
-    return out
-
-
 class Flow:
     def __init__(self, sites: Sites, tree: ast.AST):
         self.sites = sites
         self.tree = tree
-        self._parents = None
-        self._names: Optional[Dict[str, List[ast.AST]]] = None
-
-    @property
-    def parent(self) -> Dict[int, ast.AST]:
-        if self._parents is None:
-            self._parents = parents(self.tree)
-        return self._parents
-
-    def _name_loads(self) -> Dict[str, List[ast.AST]]:
-        if self._names is None:
-            names: Dict[str, List[ast.AST]] = {}
-            for node in ast.walk(self.tree):
-                if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(getattr(node, "ctx", None), ast.Load):
-                    key = dotted(node)
-                    if key:
-                        names.setdefault(key, []).append(node)
-            self._names = names
-        return self._names
+        self.parent = sites.parent          # recorded by the sites walk
 
     def keys_bound_to(self, value: ast.AST) -> List[tuple]:
         """(scope, dotted key) of every binding whose value is this node."""
@@ -77,7 +48,7 @@ class Flow:
         """How the object created by `value` is used, through the names bound to it."""
         out = []
         keys = self.keys_bound_to(value)
-        loads = self._name_loads()
+        loads = self.sites.loads
         for scope, key in keys:
             names = [key]
             if key.startswith("self."):

@@ -33,6 +33,13 @@ STAR_SOURCES = ("npu_bridge.npu_init", "npu_bridge.estimator.npu.npu_config",
 
 def qualified(sites: Sites, node: ast.AST) -> Optional[str]:
     """The imported dotted path an expression names, or None when it is local or unknown."""
+    cache = sites.qualified_cache
+    if id(node) not in cache:
+        cache[id(node)] = _qualified(sites, node)
+    return cache[id(node)]
+
+
+def _qualified(sites: Sites, node: ast.AST) -> Optional[str]:
     name = dotted(node)
     if not name:
         return None

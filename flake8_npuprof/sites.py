@@ -134,7 +134,11 @@ class Sites:
         self.star_imports: List[str] = []
         self.returns: List[Tuple[ast.AST, Scope]] = []
         self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
-        self.pos: Dict[int, int] = {}               # id(stmt) -> order index
+        self.pos: Dict[int, int] = {}               # id(node) -> walk order
+        self.parent: Dict[int, ast.AST] = {}        # id(node) -> parent node
+        self.nodes: Dict[int, ast.AST] = {}         # id(node) -> node
+        self.loads: Dict[str, List[ast.AST]] = {}   # dotted name -> Name/Attribute loads
+        self.qualified_cache: Dict[int, Optional[str]] = {}   # imports.qualified, per node
 
     # ---- lookups
 
@@ -198,6 +202,11 @@ def collect(tree: ast.AST) -> Sites:
         node, scope, guards = stack.pop()
         order += 1
         sites.pos[id(node)] = order
+        sites.nodes[id(node)] = node
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
+            key = dotted(node)
+            if key:
+                sites.loads.setdefault(key, []).append(node)
         children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             inner = Scope(node, "lambda" if isinstance(node, ast.Lambda) else "function", scope)
@@ -276,6 +285,7 @@ def collect(tree: ast.AST) -> Sites:
             for child in ast.iter_child_nodes(node):
                 children.append((child, scope, guards))
         for item in reversed(children):
+            sites.parent[id(item[0])] = node
             stack.append(item)
     _attach_entry_ops(sites)
     return sites

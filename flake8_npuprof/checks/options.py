@@ -109,8 +109,9 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
         for problem in _schema_problems(doc, version):
             for product in K.PRODUCTS:
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
+        schema_ok = _schema_ok_keys(doc, version)
         for product in K.PRODUCTS:
-            for problem in _product_problems(doc, version, product):
+            for problem in _product_problems(doc, version, product, schema_ok):
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
     issues.extend(_judge(problems, target))
     issues.extend(_trace_points(doc, target))
@@ -570,13 +571,13 @@ def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Pro
 
 # ---------------------------------------------------------------- product capabilities
 
-def _product_problems(doc: Doc, version: str, product: str) -> List[Problem]:
+def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str]) -> List[Problem]:
+    """Problems of keys this version's schema accepts, on one product."""
     members = _members(doc)
     data = K.product(product)
     title = f"Ascend {product}"
     legacy = version in K.LEGACY_VERSIONS
     out = []
-    schema_ok = _schema_ok_keys(doc, version)
     for key, m in members.items():
         base = snake(key)
         if m.unknown or key not in schema_ok:

@@ -148,11 +148,7 @@ def _pass_config_fix(ctx, flow: Flow, value: ast.AST, call: ast.Call, keyword: s
 
 
 def _node_by_id(ctx, ident: int) -> Optional[ast.AST]:
-    cache = getattr(ctx, "_nodes_by_id", None)
-    if cache is None:
-        cache = {id(n): n for n in ast.walk(ctx.tree)}
-        ctx._nodes_by_id = cache
-    return cache.get(ident)
+    return ctx.sites.nodes.get(ident)
 
 
 def _profiling_anchor(setup: Setup) -> ast.AST:
