@@ -158,3 +158,27 @@ def test_flake8_reads_targets_from_setup_cfg(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP1", "x.py"], capture_output=True,
                           text=True, cwd=tmp_path)
     assert proc.returncode != 0 and "unknown CANN target" in proc.stderr
+
+
+RESOLVER_TRAPS = [
+    "OPTS = OPTS + 'x'",                                        # defined in terms of itself
+    "a = b\nb = a\nOPTS = a",                                   # a cycle
+    "OPTS = ('{\"output\":\"%s\"}' % ('x' * 10**8,))",         # a huge value
+    "p = ['a', 'b', 'c', 'd']\nOPTS = f'{p[0]}{p[1]}{p[2]}{p[3]}' + '%s%s%s%s' % tuple(p) * 3",
+    "w = 3\nOPTS = f'{{\"output\":\"{\"x\":>{w}}\"}}'",           # nested format spec
+    "exec('OPTS = 1')",
+    "from somewhere import *",
+    "OPTS = ''.join(str(i) for i in range(10**9))",
+    "def f(x):\n    return f(x) + 'a'\nOPTS = f('b')",            # unbounded recursion
+    "OPTS = (lambda: OPTS)()",
+    "class A:\n    x = A.x\nOPTS = A().x",
+    "import json\nOPTS = json.dumps({'a': {'b': [1, 2, {'c': None}]}, 1: 2, None: 3})",
+    "OPTS = '{}'.format(*range(3))",
+    "OPTS = 2 ** 10 ** 10",
+]
+
+
+@pytest.mark.parametrize("trap", RESOLVER_TRAPS)
+def test_resolver_traps_give_a_clean_unknown(trap):
+    text = trap + "\n" + SCRIPT.format(options="OPTS")
+    assert "NPP000" not in _codes(text)
