@@ -160,10 +160,8 @@ def parse(text: str) -> Doc:
         if state in ("key_or_close", "key"):
             if c == "}" and state == "key_or_close":
                 pos += 1
-                value = stack[-1][1]
-                start = stack.pop()[5]
-                if _store(stack, members, value, start, pos):
-                    root = value
+                root = _close(stack, members, pos)
+                if root is not _OPEN:
                     break
                 state = "sep"
                 continue
@@ -188,10 +186,8 @@ def parse(text: str) -> Doc:
         if state == "value_or_close":
             if c == "]":
                 pos += 1
-                value = stack[-1][1]
-                start = stack.pop()[5]
-                if _store(stack, members, value, start, pos):
-                    root = value
+                root = _close(stack, members, pos)
+                if root is not _OPEN:
                     break
                 state = "sep"
                 continue
@@ -210,10 +206,8 @@ def parse(text: str) -> Doc:
             continue
         if c == closer:
             pos += 1
-            value = frame[1]
-            start = stack.pop()[5]
-            if _store(stack, members, value, start, pos):
-                root = value
+            root = _close(stack, members, pos)
+            if root is not _OPEN:
                 break
             state = "sep"
             continue
@@ -226,6 +220,16 @@ def parse(text: str) -> Doc:
         return Doc(JsonError("extra text after the JSON value", pos), _type_name(root), members,
                    False, root_start, end)
     return Doc(None, _type_name(root), members, False, root_start, end)
+
+
+_OPEN = object()         # _close(): the closed container was not the root
+
+
+def _close(stack, members, end):
+    """Close the innermost container; the root value when it was the root, else _OPEN."""
+    value = stack[-1][1]
+    start = stack.pop()[5]
+    return value if _store(stack, members, value, start, end) else _OPEN
 
 
 def _store(stack, members, value, start, end) -> bool:

@@ -72,7 +72,7 @@ def read_word(text: str, i: int):
         runs.append(Run(t, len(ch), s, slen))
         t += len(ch)
 
-    def hole(s: int, e: int):
+    def hole():
         nonlocal t
         if not (parts and parts[-1] == HOLE):
             parts.append(HOLE)
@@ -100,7 +100,7 @@ def read_word(text: str, i: int):
                     continue
                 if ch in "$`":
                     i = _skip_expansion(text, i)
-                    hole(0, 0)
+                    hole()
                     continue
                 put(ch, i)
                 i += 1
@@ -113,7 +113,7 @@ def read_word(text: str, i: int):
             continue
         if c in "$`":
             i = _skip_expansion(text, i)
-            hole(0, 0)
+            hole()
             continue
         put(c, i)
         i += 1
