@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional
 
-from .model import Edit, Finding, Fix, Issue
+from .model import Finding, Fix, Issue
 from .prefilter import might_configure_profiling
 from .source import SourceText, StrValue
 from .targets import Target

@@ -12,7 +12,7 @@ import fnmatch
 import os
 import sys
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from .files import split_codes
 

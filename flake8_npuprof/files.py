@@ -7,7 +7,7 @@ import os
 import re
 import tokenize
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, NamedTuple, Optional, Sequence, Tuple
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 

@@ -22,7 +22,7 @@ from typing import List, NamedTuple, Tuple
 
 from .analysis import Settings
 from .files import ReadError, Selection, discover, read_source
-from .model import Edit, Finding
+from .model import Finding
 
 MAX_FIXES = 200         # per file; each one re-checks the whole file
 

@@ -8,10 +8,10 @@ that provably stays inside its function unused is "never handed over".
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, NamedTuple, Optional, Set
+from typing import List, NamedTuple, Optional
 
 from .imports import is_npu
-from .sites import CallSite, Sites, call_name, dotted
+from .sites import CallSite, Sites
 
 SESSIONS = ("Session", "InteractiveSession", "MonitoredTrainingSession")
 RUN_CONFIGS = ("RunConfig", "NPURunConfig")

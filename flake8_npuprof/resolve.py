@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import ast
 import json
-import posixpath
 import time
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from .sites import Binding, Scope, Sites, call_name, dotted
 from .source import HOLE, SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError

@@ -182,3 +182,11 @@ RESOLVER_TRAPS = [
 def test_resolver_traps_give_a_clean_unknown(trap):
     text = trap + "\n" + SCRIPT.format(options="OPTS")
     assert "NPP000" not in _codes(text)
+
+
+def test_own_code_is_pyflakes_clean():
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "F,E9",
+                           str(root / "flake8_npuprof"), str(root / "tools"), str(root / "benchmarks")],
+                          capture_output=True, text=True)
+    assert proc.stdout == "", proc.stdout

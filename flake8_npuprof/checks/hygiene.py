@@ -58,7 +58,6 @@ def glued_reason(name: str) -> str:
 # ---------------------------------------------------------------- code hygiene (NPP201, NPP205)
 
 def check(ctx) -> None:
-    from ..resolve import _collect_flags
     switches = list(_switches_on(ctx))
     for node, scope, guards in switches:
         if _unconditional(ctx, scope, guards):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import difflib
-from typing import List, Optional
+from typing import Optional
 
 from ..codefix import insert_after, source_of
 from ..model import Edit, Fix

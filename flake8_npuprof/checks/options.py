@@ -371,7 +371,6 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
 
 def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Optional[Problem]:
     key, value = member.key, member.value
-    base = snake(key)
     span = (member.value_start, member.value_end)
     code = _code_for(key, keyword)
     legacy = version in K.LEGACY_VERSIONS

@@ -5,7 +5,7 @@ Their options go through the same NPP1xx checks as the NpuOptimizer route."""
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import Optional
 
 from ..codefix import add_keyword, remove_argument
 from ..model import Edit, Fix
@@ -19,7 +19,6 @@ from .npu_optimizer import EXPLICIT_DEFAULTS
 
 
 def check(ctx) -> None:
-    modes_on = []                       # (anchor, scope) of switches known to be on
     for setup in profiling_configs(ctx.sites):
         _estimator_route(ctx, setup)
     for setup in resource_inits(ctx.sites):
