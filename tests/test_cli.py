@@ -1,7 +1,6 @@
 """The npuprof command: exit codes, formats, selection and noqa as flake8 has them."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path

@@ -1,7 +1,6 @@
 """Bad input never crashes flake8: a clean answer, or one NPP000 finding for the file."""
 
 import ast
-import os
 import subprocess
 import sys
 import sysconfig
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from flake8_npuprof import analysis
 from flake8_npuprof.analysis import Settings, analyse
 from flake8_npuprof.cli import main
 from flake8_npuprof.plugin import DEFAULT_OFF
