@@ -1008,11 +1008,12 @@ RULES: Tuple[Rule, ...] = (
         summary="`fp_point`/`bp_point` that cannot be one op name: copied from the documentation's ResNet "
                 "example into another model, or several op names glued together",
         default=True,
-        what="A trace point that is the Ascend guide's ResNet-50 example value (itself two op names run "
-             "together), contains whitespace, or restarts its first scope in the middle of a segment.",
-        why="GE looks the point up by exact node name. No node has such a name, so GE only logs that the "
-            "forward or backward op cannot be found; the run goes on but the step trace lacks its FP/BP "
-            "marks.",
+        what="A trace point that contains whitespace, or that is the Ascend guide's ResNet-50 example value "
+             "in a file that builds no ResNet. Names that merely look glued are not reported: GE names a "
+             "fused node by joining the names it fused, so such a name copied from a build dump is real.",
+        why="GE looks the point up by exact node name (or a recorded pre-fusion name). No node of this model "
+            "has such a name, so GE only logs that the forward or backward op cannot be found; the run goes "
+            "on but the step trace lacks its FP/BP marks.",
         example=_opts('{"output":"/tmp/prof","training_trace":"on","task_trace":"on",'
                       f'"fp_point":"{_DOC_RESNET_FP}","bp_point":""}}'),
         fixed=_opts(GOOD_OPTIONS),

@@ -136,6 +136,9 @@ def cmd_check(args) -> int:
             print(f"{path}: {exc}", file=sys.stderr)
             errors += 1
             continue
+        if source.kind == "python" and not _parses(path, source.text):
+            errors += 1                 # flake8 says E999; the gate must not pass it silently
+            continue
         ignores = config.ignores_for(path) if config else ()
         findings = check_text(path, source.text, source.kind, settings, selection, ignores)
         errors += sum(1 for f in findings if f.code == "NPP000")
@@ -145,6 +148,21 @@ def cmd_check(args) -> int:
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if found and not args.exit_zero else EXIT_CLEAN
+
+
+def _parses(path: str, text: str) -> bool:
+    from .prefilter import might_configure_profiling
+    if not might_configure_profiling(text):
+        return True                     # nothing of ours in it: not our business
+    import ast
+    try:
+        ast.parse(text, path)
+    except (SyntaxError, ValueError) as exc:
+        where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
+        print(f"{path}{where}: cannot parse ({exc.msg if isinstance(exc, SyntaxError) else exc}); "
+              "not checked", file=sys.stderr)
+        return False
+    return True
 
 
 def render(fmt: str, results, target: Target) -> str:

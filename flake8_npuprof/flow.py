@@ -37,31 +37,37 @@ class Flow:
 
     def keys_bound_to(self, value: ast.AST) -> List[tuple]:
         """(scope, dotted key) of every binding whose value is this node."""
-        out = []
-        for scope in self.sites.scopes:
-            for key, binds in scope.bindings.items():
-                if any(b.value is value for b in binds):
-                    out.append((scope, key))
-        return out
+        return self.sites.keys_bound_to(value)
 
     def uses_of(self, value: ast.AST) -> List[Use]:
         """How the object created by `value` is used, through the names bound to it."""
         out = []
-        keys = self.keys_bound_to(value)
-        loads = self.sites.loads
-        for scope, key in keys:
-            names = [key]
+        sites = self.sites
+        for scope, key in self.keys_bound_to(value):
             if key.startswith("self."):
-                names = [f"{s.self_name}.{key[5:]}" for s in self.sites.scopes if s.klass is scope and s.self_name]
-            for name in set(names):
-                for node in loads.get(name, []):
+                methods = [s for s in sites.scopes if s.klass is scope and s.self_name]
+                places = [(inner, f"{m.self_name}.{key[5:]}") for m in methods for inner in sites.within(m)]
+            elif scope.kind == "module":
+                places = [(None, key)]
+            else:
+                places = [(s, key) for s in sites.within(scope)]
+            for where, name in places:
+                nodes = sites.loads.get(name, []) if where is None else sites.loads_by_scope.get((id(where), name), [])
+                for node in nodes:
                     # only loads that can see this binding (same scope, or one that reads it)
-                    use_scope = self.sites.scope_of.get(id(node))
+                    use_scope = sites.scope_of.get(id(node))
                     if use_scope is None:
                         continue
-                    pos = self.sites.pos.get(id(node), 0)
-                    if any(b.value is value for b in self.sites.bindings_at(name, use_scope, pos)):
+                    pos = sites.pos.get(id(node), 0)
+                    if any(b.value is value for b in sites.bindings_at(name, use_scope, pos)):
                         out.append(self._classify(node))
+            if key.startswith("self."):
+                # an instance attribute read from outside the class (`trainer.config`)
+                attr = key[5:]
+                selves = {s.self_name for s in sites.scopes if s.klass is scope}
+                for name, nodes in sites.loads.items():
+                    if name.endswith("." + attr) and name.split(".", 1)[0] not in selves:
+                        out.extend(self._classify(node) for node in nodes)
         # the creation itself, unless it is just being bound to its name
         if not isinstance(self.parent.get(id(value)), (ast.Assign, ast.AnnAssign)):
             out.append(self._classify(value))

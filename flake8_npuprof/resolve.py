@@ -162,10 +162,19 @@ class Resolver:
             return [C(node.value, node)]
         if isinstance(node, ast.JoinedStr):
             return self._fstring(node, scope, pos, depth, env)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            # a long `a + b + c + ...` chain nests to the left: fold it here, not by recursion
+            operands = []
+            while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and len(operands) < 4096:
+                operands.append(node.right)
+                node = node.left
+            acc = ev(node)
+            for operand in reversed(operands):
+                right = ev(operand)
+                acc = _limit([_add(a, b, node, self.src) for a in acc for b in right])
+            return acc
         if isinstance(node, ast.BinOp):
             left, right = ev(node.left), ev(node.right)
-            if isinstance(node.op, ast.Add):
-                return [_add(a, b, node, self.src) for a in left for b in right]
             if isinstance(node.op, ast.Mod):
                 return [_percent(a, b, node, self.src) for a in left for b in right]
             return [_arith(a, b, node.op) for a in left for b in right]
@@ -244,7 +253,7 @@ class Resolver:
         defaults = dict(zip(params[len(params) - len(func.args.defaults):], func.args.defaults))
         defaults.update({a.arg: d for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None})
         method = b.scope.self_name is not None
-        sites = [c for c in self.sites.calls if _calls_function(c.name, func.name, method)]
+        sites = [c for c in self.sites.calls_named(func.name) if _calls_function(c.name, func.name, method)]
         if not sites:
             return [U(f"parameter {name} of {func.name}()")]
         out = []

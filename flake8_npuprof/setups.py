@@ -104,9 +104,22 @@ def _binding_scope(sites: Sites, key: str, scope: Scope) -> Scope:
 
 
 def exclusive(a: Tuple[Guard, ...], b: Tuple[Guard, ...]) -> bool:
-    """Whether two guard chains can never hold together (if/else branches of one test)."""
+    """Whether two guard chains can never hold together: the if/else branches of one test, or
+    `x == "global"` against `x == "local"` (one value compared with two different constants)."""
     tests = {id(g.test): g.negated for g in a}
-    return any(id(g.test) in tests and tests[id(g.test)] != g.negated for g in b)
+    if any(id(g.test) in tests and tests[id(g.test)] != g.negated for g in b):
+        return True
+    eq_a = {_equality(g.test) for g in a if not g.negated} - {None}
+    eq_b = {_equality(g.test) for g in b if not g.negated} - {None}
+    return any(x[0] == y[0] and x[1] != y[1] for x in eq_a for y in eq_b)
+
+
+def _equality(test) -> Optional[Tuple[str, object]]:
+    """(subject, constant) for a test `subject == constant`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) and \
+            isinstance(test.comparators[0], ast.Constant) and not isinstance(test.left, ast.Constant):
+        return ast.dump(test.left), test.comparators[0].value
+    return None
 
 
 def npu_setups(sites: Sites) -> List[Setup]:

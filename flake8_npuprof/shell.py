@@ -195,7 +195,7 @@ def _analyse(text: str, settings: Settings) -> List[Finding]:
                        '(output "./"), older GE silently switches profiling off; give the options')
             continue
         result = check_options(value.text, settings.target, mode_on)
-        for issue in list(result.issues) + check_option_hygiene(value.text, result.doc):
+        for issue in list(result.issues) + check_option_hygiene(value.text, result.doc, text):
             start, end = place(value, issue.i, issue.j)
             report(issue.code, start, end, issue.message)
     return sorted(findings, key=Finding.sort_key)

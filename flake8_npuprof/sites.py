@@ -139,6 +139,49 @@ class Sites:
         self.nodes: Dict[int, ast.AST] = {}         # id(node) -> node
         self.loads: Dict[str, List[ast.AST]] = {}   # dotted name -> Name/Attribute loads
         self.qualified_cache: Dict[int, Optional[str]] = {}   # imports.qualified, per node
+        self._calls_by_name: Optional[Dict[str, List[CallSite]]] = None
+        self._by_value: Optional[Dict[int, List[Tuple[Scope, str]]]] = None
+        self._children: Optional[Dict[int, List[Scope]]] = None
+        self.loads_by_scope: Dict[Tuple[int, str], List[ast.AST]] = {}
+
+    # ---- indexes built on first use (big files must not go quadratic)
+
+    def calls_named(self, name: str) -> List["CallSite"]:
+        """Call sites whose called name is `name` or ends with `.name`."""
+        if self._calls_by_name is None:
+            index: Dict[str, List[CallSite]] = {}
+            for site in self.calls:
+                if site.name:
+                    index.setdefault(site.name.rsplit(".", 1)[-1], []).append(site)
+            self._calls_by_name = index
+        return self._calls_by_name.get(name, [])
+
+    def keys_bound_to(self, value: ast.AST) -> List[Tuple["Scope", str]]:
+        """(scope, dotted key) of every binding whose value is this node."""
+        if self._by_value is None:
+            index: Dict[int, List[Tuple[Scope, str]]] = {}
+            for scope in self.scopes:
+                for key, binds in scope.bindings.items():
+                    for b in binds:
+                        if b.value is not None:
+                            index.setdefault(id(b.value), []).append((scope, key))
+            self._by_value = index
+        return list(dict.fromkeys(self._by_value.get(id(value), [])))
+
+    def within(self, scope: "Scope") -> List["Scope"]:
+        """The scope and every scope nested in it."""
+        if self._children is None:
+            children: Dict[int, List[Scope]] = {}
+            for s in self.scopes:
+                if s.parent is not None:
+                    children.setdefault(id(s.parent), []).append(s)
+            self._children = children
+        out, todo = [], [scope]
+        while todo:
+            s = todo.pop()
+            out.append(s)
+            todo.extend(self._children.get(id(s), []))
+        return out
 
     # ---- lookups
 
@@ -207,6 +250,7 @@ def collect(tree: ast.AST) -> Sites:
             key = dotted(node)
             if key:
                 sites.loads.setdefault(key, []).append(node)
+                sites.loads_by_scope.setdefault((id(scope), key), []).append(node)
         children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             inner = Scope(node, "lambda" if isinstance(node, ast.Lambda) else "function", scope)
@@ -460,10 +504,41 @@ def resolve_entry(sites: Sites, expr, scope: Scope, pos: int, by_call=None, dept
     if key is None:
         return None
     found = sites.bindings_at(key, scope, pos)
-    if not found or found[-1].value is None:
+    if not found:
         return None
     b = found[-1]
+    if b.value is None and b.pos == -1 and isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return _argument_entry(sites, b, key, by_call, depth)
+    if b.value is None:
+        return None
     return resolve_entry(sites, b.value, b.scope, b.pos, by_call, depth + 1)
+
+
+def _argument_entry(sites: Sites, param: Binding, name: str, by_call, depth) -> Optional[Entry]:
+    """A helper's parameter: the entry every call site in this file passes for it.
+
+    When call sites pass different entries, none is chosen; they are all marked as completed
+    elsewhere, so nothing is claimed about what they lack."""
+    func = param.stmt
+    params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
+    method = param.scope.self_name is not None
+    entries = []
+    for site in sites.calls:
+        if not site.name or not (site.name == func.name or (method and site.name.endswith("." + func.name))):
+            continue
+        offset = 1 if method and isinstance(site.call.func, ast.Attribute) else 0
+        arg = next((k.value for k in site.call.keywords if k.arg == name), None)
+        if arg is None and name in params and 0 <= params.index(name) - offset < len(site.call.args):
+            arg = site.call.args[params.index(name) - offset]
+        if arg is None or isinstance(arg, ast.Starred):
+            return None
+        entries.append(resolve_entry(sites, arg, site.scope, sites.pos.get(id(site.call), 0), by_call, depth + 1))
+    unique = {id(e): e for e in entries if e is not None}
+    if len(unique) == 1 and None not in entries:
+        return next(iter(unique.values()))
+    for e in unique.values():
+        e.used_elsewhere = True
+    return None
 
 
 def _returned_entry(sites: Sites, call: ast.Call, index, scope, pos, by_call, depth) -> Optional[Entry]:

@@ -21,7 +21,6 @@ NOTE_CODES = [
     (r"TT_NO_FPBP", "NPP104"),
     (r"FPBP_NO_TT", "NPP105"),
     (r"OUTPUT_PATH\(host-specific", "NPP203"),
-    (r"concatenated node names|ResNet-50 doc example values", "NPP204"),
 ]
 
 
@@ -55,6 +54,9 @@ def test_real_options_strings(row):
     text = _as_run(row)
     got = _codes(text)
     expected = {code for pattern, code in NOTE_CODES if re.search(pattern, row["problems"])}
+    # glued-looking points can be real fused GE nodes; whitespace inside one cannot (NPP204)
+    if re.search(r'"(fp|bp)_point":"[^"]*\s[^"]*"', text):
+        expected.add("NPP204")
     if re.search(r'"output":\s*"/(cache|home/[^/"]+)/', text):
         # the reader's notes miss some: /cache (ModelArts) and /home/<user> paths are the
         # host-specific prefixes the ecosystem scan counts (M7), HwHiAiUser included

@@ -40,7 +40,7 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
                         "statically where a key or the JSON structure should be; nothing was checked here")
     if all(r.empty for r in reports):
         return strings
-    hygiene = [check_option_hygiene(c.text, r.doc) for c, r in zip(cands, reports)]
+    hygiene = [check_option_hygiene(c.text, r.doc, ctx.src.text) for c, r in zip(cands, reports)]
     per_candidate = [list(r.issues) + h for r, h in zip(reports, hygiene)]
     common = set.intersection(*[{(x.code, x.key) for x in issues} for issues in per_candidate])
     for issue in per_candidate[0]:
@@ -246,6 +246,12 @@ def _last_members(doc):
 
 
 def _import_json(ctx):
+    if not hasattr(ctx, "_import_json_edit"):
+        ctx._import_json_edit = _import_json_edit(ctx)
+    return ctx._import_json_edit
+
+
+def _import_json_edit(ctx):
     body = ctx.tree.body
     imports = [s for s in body if isinstance(s, (ast.Import, ast.ImportFrom))]
     if imports:

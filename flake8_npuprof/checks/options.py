@@ -422,8 +422,11 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         if lo is None:
             lo, hi = _range_from_pattern(version, key)
         consequence = f"the collector rejects it, so {ABORT}"
-        if legacy and version == "8.0" and isinstance(value, str) and not value.strip().isdigit():
-            consequence = "the collector reads it as 0 and silently collects nothing for it"
+        zero = (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0) or \
+            (isinstance(value, str) and (not value.strip().isdigit() or int(value.strip()) == 0))
+        if legacy and zero:
+            # up to 2025 a frequency of 0 (or text that reads as 0) means "not set"
+            consequence = "the collector reads it as 0 (not set), so nothing is collected for it"
         return Problem(code, key, span, f'"{key}": {shown} is not an integer in {lo}-{hi} (Hz)',
                        consequence, f"use a value from {lo} to {hi}")
     # NPP102: enumerations and lists
@@ -432,6 +435,10 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         items = _list_items(version, key)
         return Problem(code, key, span, f'"{key}": {shown} is not a comma-separated list of {"/".join(items)}',
                        f"the collector rejects it, so {ABORT}", f"use items from {', '.join(items)}")
+    if allowed == [""]:
+        return Problem(code, key, span, f'"{key}": {shown} is rejected by its checker (only "" passes)',
+                       f"the collector rejects it, so {ABORT}", "remove it",
+                       TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
     shown_allowed = "/".join(f'"{a}"' for a in allowed if a)
     matches = close_matches(str(value), [a for a in allowed if a])
     fix = None
@@ -466,7 +473,7 @@ def _retype(key: str, value, want: str, span=None):
         new = '"on"' if value else '"off"'
     elif want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool):
         new = f'"{int(value)}MB"' if snake(key) == "storage_limit" and value == int(value) else f'"{value}"'
-    elif want == "integer" and isinstance(value, str) and value.strip().isdigit():
+    elif want == "integer" and isinstance(value, str) and value.strip().isdigit() and int(value) >= 1:
         new = str(int(value))
     if new is None:
         return f"give a JSON {want}", None

@@ -294,17 +294,35 @@ def _profiler_scope(ctx, env_on: bool) -> None:
     scopes = profiler_scopes(ctx.sites)
     if not scopes:
         return
-    from ..setups import npu_setups
-    from .wiring import mode_values
-    on = env_on
+    from ..setups import exclusive, npu_setups
+    # the guards of every place that switches profiling_mode / PROFILING_MODE on
+    switched_on = []                    # (scope, guards) of every place that switches the mode on
     for setup in npu_setups(ctx.sites):
-        values = mode_values(ctx, setup)
-        if values and truthy(values):
-            on = True
-    if not on:
-        return
+        for p in setup.params.get("profiling_mode", []):
+            if p.field != "b":
+                continue
+            values = ctx.values.scalars(p.value, p.scope, ctx.pos(p.stmt))
+            if values.candidates and truthy(values.candidates):
+                switched_on.append((p.scope, p.guards))
+    if env_on:
+        switched_on += [(s.scope, s.guards) for s in env_sets(ctx.sites) if s.name == ENV_MODE]
     for site in scopes:
-        ctx.report_node("NPP013", site.call.func,
-                        "the Profiler scope is used while profiling_mode / PROFILING_MODE is on: the adapter "
-                        "stops with InvalidArgument (\"profiling_mode ... cannot be set to true when using "
-                        "profiler.Profiler\"); use one or the other")
+        # only switches that run with this scope: same function, module level, or a function it
+        # calls; and not in a branch that excludes the scope's own branch
+        if any(_runs_with(ctx, scope, site.scope) and not exclusive(site.guards, guards)
+               for scope, guards in switched_on):
+            ctx.report_node("NPP013", site.call.func,
+                            "the Profiler scope is used while profiling_mode / PROFILING_MODE is on: the adapter "
+                            "stops with InvalidArgument (\"profiling_mode ... cannot be set to true when using "
+                            "profiler.Profiler\"); use one or the other")
+
+
+def _runs_with(ctx, scope, user_scope) -> bool:
+    """Whether code in `scope` runs along with code in `user_scope` (one call level deep)."""
+    if scope is user_scope or scope.kind == "module":
+        return True
+    func = scope.node
+    name = getattr(func, "name", None)
+    if name == "__init__" and scope.klass is not None:
+        name = scope.klass.node.name        # Trainer() runs Trainer.__init__
+    return bool(name) and any(c.scope is user_scope for c in ctx.sites.calls_named(name))

@@ -13,7 +13,7 @@ from ..sites import ParamSet
 from ..values import truthy
 
 # parameter_map keys of the adapter before 2021-01 that it no longer reads
-LEGACY_PARAMS = {"fp_point": "fp_point", "bp_point": "bp_point", "enable_options": "the option switches"}
+LEGACY_PARAMS = {"fp_point": "the point", "bp_point": "the point", "enable_options": "the option list"}
 
 
 def check(ctx) -> None:
@@ -92,7 +92,7 @@ def _legacy_params(ctx, setup: Setup) -> None:
             ctx.report_node(
                 "NPP014", p.target,
                 f'parameter_map["{key}"] is the pre-2021 API: current adapters never read it, so {what} '
-                "silently do nothing; put it in the profiling_options JSON instead")
+                "silently does nothing; put it in the profiling_options JSON instead")
 
 
 # ---------------------------------------------------------------- NPP006, NPP007, NPP008
