@@ -14,9 +14,15 @@ the versions and products it holds for ("depends on the target: collects on ...;
 ..."), with the messages of each group tagged by where they apply. `collected` lists what is
 collected on every target that collects; `dropped` names where each drop happens.
 
-The environment: without --env, PROFILING_MODE / PROFILING_OPTIONS / ASCEND_WORK_PATH are taken
-as unset apart from what the script itself sets; with --env they are read from the current
-environment (the script's own assignments, when they run before GE starts, still win).
+The environment: without --env, PROFILING_MODE / PROFILING_OPTIONS are taken as unset apart from
+what the script itself sets, and ASCEND_WORK_PATH is unknown (8.5+ without "output": collects into
+it if set, fails otherwise, so the verdict is "unknown" with that condition); with --env they are
+read from the current environment (the script's own assignments, when they run before GE starts,
+still win).
+
+Unknown pieces of values (source.HOLE) are kept as HOLE characters inside the emulation and
+written "<unknown>" in every rendered string (text and JSON); output_dir is null then. `usable`
+is None (text "usable data: unknown (why)") when the outcome hangs on such a value.
 
 Exit codes: 0 when every setup GE would read collects data, preflight passes and (with
 --against) the directory has every predicted file family and nothing unexpected; 1 otherwise
@@ -60,7 +66,7 @@ class Result(NamedTuple):
     export_command: str
     groups: List[dict]              # per target group: cann, soc, verdict, collected, messages
     outcomes: Dict[Tuple[str, str], Outcome]
-    spread: List[Tuple[str, str]] = []   # (verdict, where) when the targets disagree
+    spread: List[Tuple[str, str, str]] = []   # (verdict, where, condition) when the targets disagree
 
 
 # ---------------------------------------------------------------- CLI
@@ -106,10 +112,12 @@ def _first_line(exc: BaseException) -> str:
 # ---------------------------------------------------------------- the emulation
 
 def base_env(use_env: bool, environ) -> Env:
+    """Without --env, PROFILING_MODE/PROFILING_OPTIONS are taken as unset (the emulation is of what the script
+    configures) but ASCEND_WORK_PATH is unknown: on 8.5+ it decides whether a setup without "output" collects."""
     if not use_env:
-        return Env(label="the environment (taken as empty without --env)")
+        return Env(label="the environment (taken as empty without --env)", work_path_known=False)
     return Env(environ.get("PROFILING_MODE"), environ.get("PROFILING_OPTIONS"), "the environment (--env)",
-               environ.get("ASCEND_WORK_PATH") or None)
+               environ.get("ASCEND_WORK_PATH") or None, True)
 
 
 def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: bool = False,
@@ -132,8 +140,9 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
 
 
 def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env: Env) -> List[Result]:
+    origin = "the script"
     if kind == "shell":
-        setups, inits, order = shell_setups(text), [], None
+        setups, inits, order, origin = shell_setups(text), [], None, "the launcher"
     else:
         from .analysis import Context, Settings
         from .source import SourceText
@@ -147,14 +156,16 @@ def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env:
     if not setups and env.mode is not None:
         from .inventory import OptionsArg       # only the environment configures profiling
         setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
-    return Planner(setups, inits, order, target, cwd, env).results()
+    return Planner(setups, inits, order, target, cwd, env, origin).results()
 
 
 class Planner:
     """Decides which setup GE reads, with which environment, and emulates each on the targets."""
 
-    def __init__(self, setups, inits: List[GeInit], order, target: Target, cwd: str, env: Env):
+    def __init__(self, setups, inits: List[GeInit], order, target: Target, cwd: str, env: Env,
+                 origin: str = "the script"):
         self.setups = setups
+        self.origin = origin            # who sets PROFILING_* for the env route: the script or the launcher
         self.target = target
         self.cwd = cwd
         self.env = env
@@ -181,13 +192,15 @@ class Planner:
             r = self._rank(s.anchor)
             if rank is not None and r is not None and r > rank:
                 continue                # set after GE has started
-            mode = env.mode
+            here = f"the environment set by the script (line {s.line})"
+            mode, mode_label = env.mode, env.mode_label or env.label
             if s.mode.state in ("on", "off") and isinstance(s.mode.value, str):
-                mode = s.mode.value
-            options = env.options
+                mode, mode_label = s.mode.value, here
+            options, label = env.options, env.label
             if s.options.state == "given" and s.options.strings and len(s.options.strings.candidates) == 1:
-                options = s.options.strings.candidates[0].text
-            env = Env(mode, options, f"the environment set by the script (line {s.line})", env.work_path)
+                options, label = s.options.strings.candidates[0].text, here
+            env = env._replace(mode=mode, options=options, label=label,
+                               mode_label="" if mode_label == label else mode_label)
         return env
 
     # ---- config routes
@@ -248,7 +261,8 @@ class Planner:
                 reason = f" ({opts.strings.reason})" if opts.strings and opts.strings.reason else ""
                 return Outcome("unknown", (f"profiling_options cannot be determined statically{reason}",))
             texts = [c.text for c in cands]
-        outs = [run(Request(setup.route, setup.mode, opts.state, t), env, version, product) for t in texts]
+        outs = [run(Request(setup.route, setup.mode, opts.state, t, self.origin), env, version, product)
+                for t in texts]
         first = outs[0]
         if len(outs) == 1:
             return first
@@ -261,9 +275,17 @@ class Planner:
                 same = same._replace(output=None, notes=same.notes + (
                     "output is one of " + ", ".join(sorted(str(o.output) for o in outs)),))
             return same
-        shown = "; ".join(f"{o.verdict} ({', '.join(o.collected) or (o.messages[-1] if o.messages else '')})"
-                          for o in outs)
+        shown = "; ".join(f"{o.verdict} ({', '.join(o.collected) or _cause(o)})" for o in outs)
         return Outcome("unknown", (f"the options can take {len(outs)} values with different results: {shown}",))
+
+
+def _cause(o: Outcome) -> str:
+    """The message that says why an outcome is what it is (the NPP failure, not the abort chain after it)."""
+    if o.condition:
+        return o.condition
+    if o.verdict == "fails":
+        return next((m for m in o.messages if m.startswith("NPP")), o.messages[0] if o.messages else "")
+    return o.messages[-1] if o.messages else ""
 
 
 def _runtime_data() -> dict:
@@ -317,7 +339,8 @@ def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome]
     verdict, spread = _verdict(outcomes, target)
     messages: List[str] = []
     if spread:
-        shown = "; ".join(f"{v.replace('_', ' ')} on {where}" for v, where in spread)
+        shown = "; ".join(f"{v.replace('_', ' ')} on {where}" + (f" ({cond})" if cond else "")
+                          for v, where, cond in spread)
         messages.append(f"depends on the target: {shown}; give --cann and --soc for one answer")
     messages += tagged_messages(outcomes, target) + notes
     collecting = [o for o in outcomes.values() if o.verdict == "collects"]
@@ -334,15 +357,52 @@ def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome]
                   outcomes, spread)
 
 
-def _verdict(outcomes, target: Target) -> Tuple[str, List[Tuple[str, str]]]:
-    """The common verdict, or "unknown" with (verdict, where) for each verdict the targets give."""
-    per: Dict[str, list] = {}
+def _verdict(outcomes, target: Target) -> Tuple[str, List[Tuple[str, str, str]]]:
+    """The common verdict, or "unknown" with (verdict, where, condition) for each verdict the targets give
+    (unknown targets split by what they hang on, when that is known)."""
+    per: Dict[Tuple[str, str], list] = {}
     for cell, o in outcomes.items():
-        per.setdefault(o.verdict, []).append(cell)
+        per.setdefault((o.verdict, o.condition if o.verdict == "unknown" else ""), []).append(cell)
     if len(per) == 1:
-        return next(iter(per)), []
-    order = sorted(per.items(), key=lambda kv: VERDICTS.index(kv[0]))
-    return "unknown", [(v, cells_phrase(cells, target)) for v, cells in order]
+        return next(iter(per))[0], []
+    order = sorted(per.items(), key=lambda kv: (VERDICTS.index(kv[0][0]), kv[0][1]))
+    return "unknown", [(v, cells_phrase(cells, target), cond) for (v, cond), cells in order]
+
+
+def collect_groups(outcomes, target: Target) -> List[Tuple[Tuple[str, ...], str]]:
+    """(collected switches, where) for the targets that collect, grouped by identical sets, largest first."""
+    by_set: Dict[Tuple[str, ...], List[Tuple[str, str]]] = {}
+    for cell, o in outcomes.items():
+        if o.verdict == "collects":
+            by_set.setdefault(o.collected, []).append(cell)
+    order = sorted(by_set.items(), key=lambda kv: (-len(kv[0]), -len(kv[1])))
+    return [(keys, cells_phrase(cells, target)) for keys, cells in order]
+
+
+def collected_phrase(r: Result, target: Target) -> str:
+    """What the collecting targets collect, faithfully: the common switches, then each other switch with where
+    it is collected too (`task_trace (plus training_trace except on CANN 7.0 and 8.0 / Ascend 310)`)."""
+    cells = [c for c, o in r.outcomes.items() if o.verdict == "collects"]
+    common = ", ".join(r.collected)
+    extra: Dict[str, List[Tuple[str, str]]] = {}
+    for cell in cells:
+        for key in r.outcomes[cell].collected:
+            if key not in r.collected:
+                extra.setdefault(key, []).append(cell)
+    by_cells: Dict[Tuple[Tuple[str, str], ...], List[str]] = {}
+    for key, where in extra.items():
+        by_cells.setdefault(tuple(where), []).append(key)
+    plus = []
+    for where, keys in by_cells.items():
+        rest = [c for c in cells if c not in where]
+        on = f"on {cells_phrase(where, target)}"
+        if rest:
+            other = f"except on {cells_phrase(rest, target)}"
+            on = other if len(other) < len(on) else on
+        plus.append(f"{', '.join(keys)} {on}")
+    if not common:
+        return "; ".join(plus)
+    return common + (f" (plus {'; plus '.join(plus)})" if plus else "")
 
 
 def _groups(outcomes, target: Target) -> List[dict]:
@@ -409,6 +469,8 @@ def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tup
         options = r.effective_options if r.effective_options is not None else _common_options(r)
         if not options:
             continue
+        if not options.get("output") and r.output_dir:      # 8.5+: $ASCEND_WORK_PATH (--env)
+            options = dict(options, output=r.output_dir)
         problems = options_problems(options, cwd, graph)
         for key, problem in problems:
             if problem.message not in seen:
@@ -431,7 +493,7 @@ def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
         if "output" not in failed:
             out.append(f"{path} is writable" if os.path.isdir(path) else f"{path} can be created")
         limit = options.get("storage_limit")
-        if isinstance(limit, str) and limit.endswith("MB") and "storage_limit" not in failed:
+        if isinstance(limit, str) and limit.endswith("MB") and HOLE not in limit and "storage_limit" not in failed:
             try:
                 free = shutil.disk_usage(nearest_existing(path)).free // MB
                 out.append(f"storage_limit {limit} fits in {free}MB free")
@@ -440,7 +502,7 @@ def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
     if graph is not None and options.get("training_trace") == "on":
         for key in ("fp_point", "bp_point"):
             name = options.get(key)
-            if isinstance(name, str) and key not in failed:
+            if isinstance(name, str) and HOLE not in name and key not in failed:
                 out.append(f'{key} "{name}" found in {os.path.basename(graph.path)}' if name else
                            f'{key} "" (automatic search)')
     return out
@@ -476,7 +538,8 @@ def against_report(results: List[Result], path: str, target: Target) -> dict:
         options = chosen.effective_options or {}
         for key in ("training_trace", "task_trace", "task_time", "aic_metrics", "aicpu", "hccl", "l2"):
             if key in options:
-                off[key] = f'is "{options[key]}"' if isinstance(options[key], str) else "is not switched on"
+                off[key] = f'is "{options[key]}"' if isinstance(options[key], str) and HOLE not in options[key] \
+                    else "is not switched on"
             else:
                 off[key] = "is not set"
     comp = compare(prof, expected, maybe, off, dropped, target.products)
@@ -497,10 +560,10 @@ def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env,
         results = [r._replace(export_command=export_command("", prof)) if r.setup.line == comparison["setup_line"]
                    and r.export_command else r for r in results]
     read = [r for r in results if r.read_by_ge is not False]
-    usable: Optional[bool] = bool(read) and all(r.verdict == "collects" for r in read)
-    if not usable and read and all(r.verdict == "collects" or r.spread and any(v == "collects" for v, _ in r.spread)
-                                   for r in read):
-        usable = None                   # collects on some targets only
+    states = [may_collect(r) for r in read]
+    usable: Optional[bool] = bool(read) and all(states)
+    if read and False not in states and None in states:
+        usable = None                   # collects on some targets only, or hangs on a value unknown statically
     if any(p["code"] == "NPP901" for p in checks):
         usable = False                  # the collector cannot write where it is told to
     ok = usable is True and not checks and not (comparison and (comparison["missing"] or comparison["extra"]))
@@ -509,7 +572,47 @@ def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env,
             "exit": EXIT_OK if ok else EXIT_PROBLEM}
 
 
+def may_collect(r: Result) -> Optional[bool]:
+    """True: this setup collects; False: it certainly does not; None: on some targets only, or unknown."""
+    if r.verdict == "collects":
+        return True
+    if r.verdict != "unknown":
+        return False
+    if r.spread and not any(v in ("collects", "unknown") for v, _, _ in r.spread):
+        return False                    # fails / off / collects nothing, depending on the target
+    return None
+
+
+def unknown_reasons(results: List[Result]) -> List[str]:
+    """Why the usability of the data is unknown, one phrase per setup GE may read that leaves it open."""
+    out = []
+    for r in results:
+        if r.read_by_ge is False or may_collect(r) is not None:
+            continue
+        if r.spread:
+            why = "; ".join(f"{cond or v.replace('_', ' ')} on {where}" for v, where, cond in r.spread)
+        else:
+            why = next((o.condition for o in r.outcomes.values() if o.condition), "") or \
+                (r.messages[0] if r.messages else "a value cannot be determined statically")
+        out.append(f"line {r.setup.line} {r.setup.route}: {why}")
+    return out
+
+
 # ---------------------------------------------------------------- rendering
+
+UNKNOWN_TEXT = "<unknown>"      # how an unknown piece of a value (a HOLE) is shown, everywhere
+
+
+def shown(value):
+    """`value` with every HOLE (a piece not known statically) written as <unknown>, recursively."""
+    if isinstance(value, str):
+        return value.replace(HOLE, UNKNOWN_TEXT)
+    if isinstance(value, dict):
+        return {shown(k): shown(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [shown(v) for v in value]
+    return value
+
 
 def result_json(r: Result) -> dict:
     s = r.setup
@@ -526,7 +629,7 @@ def render_json(report: dict) -> str:
            "preflight": [{"code": p["code"], "message": p["message"], "line": p["line"]} for p in report["preflight"]]}
     if report["against"] is not None:
         out["against"] = report["against"]
-    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(shown(out), indent=2, ensure_ascii=False) + "\n"
 
 
 def target_phrase(target: Target) -> str:
@@ -535,17 +638,31 @@ def target_phrase(target: Target) -> str:
     return f"{cann} / {soc}"
 
 
+def output_text(r: Result, cwd: str) -> str:
+    """The output directory for the text report: known, partly known (with HOLEs, shown as <unknown>), or ""."""
+    if r.output_dir:
+        return r.output_dir
+    outs = {o.output for o in r.outcomes.values() if o.verdict in ("collects", "collects_nothing")}
+    value = outs.pop() if len(outs) == 1 else None
+    if not value or HOLE not in value or not value.replace(HOLE, "").strip("/"):
+        return ""                       # known (then output_dir has it) or nothing of it known
+    from .checks.preflight import resolve_output
+    return value if value.startswith(HOLE) else resolve_output(value, cwd)
+
+
 def verdict_line(report: dict, r: Result) -> str:
     s = r.setup
     head = f"{report['file']}:{s.line} {s.route}"
     if s.conditions:
         head += f" (when {' and '.join(s.conditions)})"
-    where = target_phrase(Target(report["target"]["cann"], report["target"]["soc"]))
+    target = Target(report["target"]["cann"], report["target"]["soc"])
+    where = target_phrase(target)
     first = r.messages[0] if r.messages else ""
+    out_dir = output_text(r, report["cwd"])
     if r.verdict == "collects":
-        into = f"{r.output_dir}/PROF_*" if r.output_dir else "an output directory known only at run time"
+        into = f"{out_dir}/PROF_*" if out_dir else "an output directory known only at run time"
         source = f" ({r.source} options)" if r.source and r.source != "script" else ""
-        return f"{head}: COLLECTS {', '.join(r.collected)} on {where} into {into}{source}"
+        return f"{head}: COLLECTS {collected_phrase(r, target)} on {where} into {into}{source}"
     if r.verdict == "fails":
         failure = next((m for m in r.messages if m.startswith("NPP")), None) or \
             next((m for m in r.messages if m.startswith("[") and "] NPP" in m), first)
@@ -554,10 +671,12 @@ def verdict_line(report: dict, r: Result) -> str:
         return f"{head}: COLLECTS NOTHING on {where}: {r.messages[-1] if r.messages else ''}"
     if r.spread:
         parts = []
-        for verdict, cells in r.spread:
+        for verdict, cells, condition in r.spread:
             if verdict == "collects":
-                into = f" into {r.output_dir}/PROF_*" if r.output_dir else ""
-                parts.append(f"collects {', '.join(r.collected)}{into} on {cells}")
+                into = f" into {out_dir}/PROF_*" if out_dir else ""
+                parts.append(f"collects {collected_phrase(r, target)}{into} on {cells}")
+            elif condition:
+                parts.append(f"{condition} on {cells}")
             else:
                 parts.append(f"{verdict.replace('_', ' ')} on {cells}")
         return f"{head}: DEPENDS ON TARGET: {'; '.join(parts)} (give --cann and --soc)"
@@ -582,7 +701,12 @@ def render_text(report: dict) -> str:
     elif any(p["code"] == "NPP901" for p in report["preflight"]):
         lines.append("usable data: no (the output directory cannot be used on this machine)")
     elif report["usable"] is None:
-        lines.append(f"usable data: only on some targets (see above; give --cann and --soc){then}")
+        open_ = [r for r in results if r.read_by_ge is not False and may_collect(r) is None]
+        if all({v for v, _, _ in r.spread} & {"collects"} and "unknown" not in {v for v, _, _ in r.spread}
+               for r in open_):
+            lines.append(f"usable data: only on some targets (see above; give --cann and --soc){then}")
+        else:               # hangs on a value not known statically: say which, never "no"
+            lines.append(f"usable data: unknown ({'; '.join(unknown_reasons(results))}){then}")
     else:
         lines.append("usable data: no")
     for r in results:
@@ -591,7 +715,7 @@ def render_text(report: dict) -> str:
     if report["against"] is not None:
         lines.append("")
         lines.extend(_against_text(report["against"]))
-    return "\n".join(lines) + "\n"
+    return shown("\n".join(lines) + "\n")
 
 
 def _details(report: dict, r: Result) -> List[str]:
@@ -600,14 +724,23 @@ def _details(report: dict, r: Result) -> List[str]:
            ("" if r.read_by_ge is not None else " (if GE reads it)")]
     if r.effective_options is not None:
         out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")
+    groups = collect_groups(r.outcomes, Target(report["target"]["cann"], report["target"]["soc"]))
+    if len(groups) > 1:
+        out.append("  collects, per target: " + "; ".join(f"{', '.join(keys)} on {where}" for keys, where in groups))
     out.extend(f"  - {m}" for m in r.messages)
     for key, why in r.dropped:
         out.append(f"  dropped {key}: {why}")
+    out_dir = output_text(r, report["cwd"])
     if r.output_dir:
         out.append(f"  output directory: {r.output_dir}")
+    elif out_dir:
+        out.append(f"  output directory: {out_dir} (partly known only at run time)")
     if r.layout:
+        some = [k for keys, _ in groups for k in keys if k not in r.collected]
+        partial = (f"; the files of {', '.join(dict.fromkeys(some))}, collected on some targets only, are not listed"
+                   if some else "")
         out.append("  predicted tree (files appear only for data actually collected; "
-                   "mindstudio_profiler_output after export):")
+                   f"mindstudio_profiler_output after export{partial}):")
         out.extend(f"    {p}" for p in r.layout)
     if r.export_command:
         out.append(f"  then run: {r.export_command}")

@@ -379,9 +379,12 @@ def test_missing_output_per_version(capsys, monkeypatch, tmp_path):
     _, v85 = report(capsys, str(script), "--cann", "8.5", "--soc", "910")
     assert only(v80)["verdict"] == "fails"
     assert any('"Result path is empty"' in m for m in only(v80)["messages"])
-    assert only(v85)["verdict"] == "fails"
-    assert only(v85)["messages"][0].startswith('NPP108 msprof collector: "Result path and ASCEND_WORK_PATH env is '
-                                               'empty"')
+    # without --env, ASCEND_WORK_PATH is unknown: see test_no_output_without_env_hangs_on_ascend_work_path
+    _, env85 = report(capsys, str(script), "--env", "--cann", "8.5", "--soc", "910")
+    assert only(env85)["verdict"] == "fails"
+    assert only(env85)["messages"][0].startswith('NPP108 msprof collector: "Result path and ASCEND_WORK_PATH env is '
+                                                 'empty" — no "output" and ASCEND_WORK_PATH is not set in the '
+                                                 "environment (--env)")
     monkeypatch.setenv("ASCEND_WORK_PATH", str(tmp_path / "work"))
     _, env85 = report(capsys, str(script), "--env", "--cann", "8.5", "--soc", "910")
     assert only(env85)["verdict"] == "collects" and only(env85)["output_dir"] == str(tmp_path / "work")
@@ -407,17 +410,20 @@ def test_default_targets_make_no_claim_beyond_the_facts(capsys, tmp_path):
 def test_default_targets_agreeing(capsys, tmp_path):
     code, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "tf2.py"))
     assert code == 0
-    assert out.splitlines()[0] == (f"{DATA / 'tf2.py'}:4 npu_device: COLLECTS task_trace, aic_metrics on every CANN "
-                                   "version / every product into /tmp/npuprof_tf2/PROF_*")
+    # the 9.1 collector switches task_time on by default: said, with where, not folded into the common set
+    assert out.splitlines()[0] == (f"{DATA / 'tf2.py'}:4 npu_device: COLLECTS task_trace, aic_metrics (plus task_time "
+                                   "on CANN 9.1 / every product) on every CANN version / every product into "
+                                   "/tmp/npuprof_tf2/PROF_*")
 
 
 def test_depends_line_in_text(capsys, tmp_path):
     _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
     first = out.splitlines()[0]
     assert first.endswith(f"NpuOptimizer (when args.profiling): DEPENDS ON TARGET: collects task_trace, aic_metrics "
-                          f"into {tmp_path}/prof_out/PROF_* on CANN 7.0 and 8.0 / every product and CANN 8.5, 9.0 and "
-                          "9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and 9.1 / Ascend 310 "
-                          "(give --cann and --soc)")
+                          "(plus training_trace except on CANN 7.0 and 8.0 / Ascend 310; plus task_time on CANN 9.1 / "
+                          f"every product but Ascend 310) into {tmp_path}/prof_out/PROF_* on CANN 7.0 and 8.0 / every "
+                          "product and CANN 8.5, 9.0 and 9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and "
+                          "9.1 / Ascend 310 (give --cann and --soc)")
     assert out.splitlines()[2].startswith("usable data: only on some targets")
 
 
@@ -612,3 +618,200 @@ def test_fresh_config_session_initialises_ge_first(capsys, tmp_path):
     assert only(data)["verdict"] == "off"
     assert only(data)["messages"][0].startswith("not read: GE is initialised first at line 9 by npu_config_proto() "
                                                 "with a fresh config")
+
+
+# ---------------------------------------------------------------- unknown is never rendered as known
+
+HOLE = "\ue000"
+
+
+def test_unknown_result_says_usability_is_unknown_not_no(capsys):
+    # output = os.path.abspath(FLAGS.profiling_dir) inside json.dumps: the options JSON itself is unknown
+    code, data = report(capsys, "unknown_output_call.py", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert code == 1 and setup["verdict"] == "unknown" and data["usable"] is None
+    assert setup["messages"][0] == ('the options JSON depends on a value that cannot be determined statically: '
+                                    '{"output": <unknown>, "training_trace": "on", "task_trace": "on", '
+                                    '"fp_point": "", "bp_point": "", "aic_metrics": "PipeUtilization"}')
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "unknown_output_call.py"))
+    lines = out.splitlines()
+    assert code == 1 and "usable data: no" not in out and HOLE not in out
+    assert lines[1] == ("usable data: unknown (line 30 ProfilingConfig: the options JSON depends on a value that "
+                        'cannot be determined statically: {"output": <unknown>, "training_trace": "on", '
+                        '"task_trace": "on", "fp_point": "", "bp_point": "", "aic_metrics": "PipeUtilization"})')
+
+
+def test_unknown_switch_leaves_usability_unknown(capsys):
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "computed.py"))
+    assert code == 1
+    assert out.splitlines()[2] == ('usable data: unknown (line 12 NpuOptimizer: the value of "task_trace" cannot be '
+                                   "determined statically)")
+
+
+def test_usable_is_false_only_when_no_target_can_collect(capsys):
+    from flake8_npuprof.emulate import Result, may_collect
+    from flake8_npuprof.inventory import Mode, OptionsArg, ScriptSetup
+    setup = ScriptSetup("NpuOptimizer", 1, 0, Mode("on"), OptionsArg("absent"), None, "yes", ())
+
+    def result(verdict, spread=()):
+        return Result(setup, True, verdict, [], None, "", [], [], None, [], "", [], {}, list(spread))
+    assert may_collect(result("collects")) is True
+    assert may_collect(result("fails")) is False and may_collect(result("off")) is False
+    assert may_collect(result("unknown")) is None                 # a value unknown statically decides
+    assert may_collect(result("unknown", [("fails", "a", ""), ("collects_nothing", "b", "")])) is False
+    assert may_collect(result("unknown", [("fails", "a", ""), ("unknown", "b", "if set")])) is None
+    assert may_collect(result("unknown", [("collects", "a", ""), ("fails", "b", "")])) is None
+    code, data = report(capsys, "bad_options.py", "--cann", "8.0", "--soc", "910")
+    assert code == 1 and data["usable"] is False
+
+
+def test_shell_variable_is_unknown_not_empty(capsys):
+    # ${cur_path} comes from $(pwd): its value is not known, it is not ""
+    code, data = report(capsys, "launcher_var.sh", "--cann", "8.5", "--soc", "310")
+    setup = only(data)
+    assert setup["verdict"] == "fails"
+    e10001 = next(m for m in setup["messages"] if "E10001" in m)
+    assert e10001.startswith('GE error E10001: Value {"output":"<unknown>/output/profiling","training_trace":"on"')
+    assert setup["effective_options"]["output"] == "<unknown>/output/profiling"
+    assert setup["output_dir"] is None
+    assert "GE reads PROFILING_OPTIONS from the launcher" in setup["messages"]
+    _, data = report(capsys, "launcher_var.sh", "--cann", "8.0", "--soc", "910")
+    setup = only(data)
+    assert setup["verdict"] == "collects" and setup["output_dir"] is None
+    assert setup["effective_options"]["output"] == "<unknown>/output/profiling"
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "launcher_var.sh"))
+    assert HOLE not in out and "/output/profiling\"" not in out.replace("<unknown>/output/profiling\"", "")
+    assert out.splitlines()[0].endswith("COLLECTS training_trace, task_trace, aic_metrics on CANN 8.0 / Ascend 910 "
+                                        "into <unknown>/output/profiling/PROF_* (environment options)")
+    assert "  output directory: <unknown>/output/profiling (partly known only at run time)" in out
+    assert "GE reads PROFILING_OPTIONS from the script" not in out
+
+
+def test_python_env_value_with_a_hole(capsys):
+    # "/tmp/profiling/rank_%d" % int(os.getenv("RANK_ID", "0")): the rank is not known statically
+    _, data = report(capsys, "env_python_hole.py", "--cann", "8.5", "--soc", "310B")
+    setup = only(data)
+    assert setup["verdict"] == "fails" and setup["output_dir"] is None
+    assert setup["effective_options"] == {"output": "/tmp/profiling/rank_<unknown>", "task_trace": "on", "hccl": "on",
+                                          "storage_limit": "1000MB"}
+    assert any('{"output": "/tmp/profiling/rank_<unknown>", "task_trace"' in m for m in setup["messages"])
+    assert "GE reads PROFILING_OPTIONS from the script" in setup["messages"]
+    _, out, _ = emulate(capsys, str(DATA / "env_python_hole.py"))
+    assert HOLE not in out and '"/tmp/profiling/rank_"' not in out
+    assert "into /tmp/profiling/rank_<unknown>/PROF_*" in out.splitlines()[0]
+
+
+def test_no_hole_character_in_any_report(capsys, tmp_path):
+    for name in ("launcher_var.sh", "env_python_hole.py", "unknown_output_call.py", "computed.py"):
+        for fmt in ("text", "json"):
+            _, out, err = emulate(capsys, "--format", fmt, "--cwd", str(tmp_path), str(DATA / name))
+            assert err == "" and HOLE not in out, (name, fmt)
+
+
+def test_launcher_without_profiling_mode(capsys, tmp_path):
+    script = tmp_path / "opts_only.sh"
+    script.write_text("export PROFILING_OPTIONS='{\"output\":\"/tmp/x\",\"task_trace\":\"on\"}'\npython3 train.py\n")
+    _, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
+    assert only(data)["verdict"] == "off"
+    assert only(data)["messages"] == ["PROFILING_MODE is not set in the launcher or the environment (taken as empty "
+                                      "without --env): no profiling data is collected"]
+
+
+# ---------------------------------------------------------------- the headline lists what each target collects
+
+def test_headline_keeps_switches_not_collected_everywhere(capsys, tmp_path):
+    path = str(DATA / "training_trace_not_310.py")
+    code, out, _ = emulate(capsys, "--cwd", str(tmp_path), path)
+    first = out.splitlines()[0]
+    assert code == 1
+    assert first == (f"{path}:21 NpuOptimizer (when args.profiling): DEPENDS ON TARGET: collects task_trace, aicpu, "
+                     "aic_metrics (plus training_trace except on CANN 7.0 and 8.0 / Ascend 310; plus task_time on CANN "
+                     "9.1 / every product but Ascend 310) into /tmp/profiling/PROF_* on CANN 7.0 and 8.0 / every product "
+                     "and CANN 8.5, 9.0 and 9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and 9.1 / Ascend "
+                     "310 (give --cann and --soc)")
+    assert ("  collects, per target: training_trace, task_trace, task_time, aicpu, aic_metrics on CANN 9.1 / every "
+            "product but Ascend 310; training_trace, task_trace, aicpu, aic_metrics on CANN 7.0, 8.0, 8.5 and 9.0 / "
+            "every product but Ascend 310; task_trace, aicpu, aic_metrics on CANN 7.0 and 8.0 / Ascend 310") in out
+
+
+def test_headline_for_one_version_every_product(capsys, tmp_path):
+    path = str(DATA / "training_trace_not_310.py")
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--cwd", str(tmp_path), path)
+    assert out.splitlines()[0] == (f"{path}:21 NpuOptimizer (when args.profiling): COLLECTS task_trace, aicpu, "
+                                   "aic_metrics (plus training_trace except on CANN 8.0 / Ascend 310) on CANN 8.0 / "
+                                   "every product into /tmp/profiling/PROF_*")
+
+
+def test_headline_names_every_switch_a_target_collects(capsys, tmp_path):
+    # whatever the grouping, no switch a group of targets collects is left out of the first line
+    for name in ("training_trace_not_310.py", "sess_run.py", "env_python.py", "tf2.py", "default_options.py"):
+        _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / name))
+        _, data = report(capsys, name, cwd=tmp_path)
+        first = out.splitlines()[0]
+        for setup in data["setups"]:
+            for group in setup["targets"]:
+                if group["verdict"] == "collects":
+                    assert all(key in first for key in group["collected"]), (name, group)
+
+
+# ---------------------------------------------------------------- no "output": ASCEND_WORK_PATH is unknown without --env
+
+def test_no_output_without_env_hangs_on_ascend_work_path(capsys, monkeypatch):
+    monkeypatch.setenv("ASCEND_WORK_PATH", "/tmp/not_read_without_env")
+    code, data = report(capsys, "no_output.py", "--cann", "8.5", "--soc", "910")
+    setup = only(data)
+    assert code == 1 and setup["verdict"] == "unknown" and data["usable"] is None
+    assert setup["messages"] == [
+        'no "output": the CANN 8.5+ collector then writes into $ASCEND_WORK_PATH if it is set when the job starts '
+        '(collects task_trace, aicpu there), and fails otherwise (NPP108 msprof collector: "Result path and '
+        'ASCEND_WORK_PATH env is empty"); without --env the job\'s environment is not known (give --env to emulate '
+        "with the current one)"]
+    assert setup["output_dir"] is None and setup["targets"][0]["verdict"] == "unknown"
+    code, out, _ = emulate(capsys, "--cann", "8.5", "--soc", "910", str(DATA / "no_output.py"))
+    lines = out.splitlines()
+    assert code == 1 and "FAILS" not in lines[0] and "usable data: no" not in out
+    assert lines[0].endswith('NpuOptimizer: UNKNOWN: no "output": the CANN 8.5+ collector then writes into '
+                             "$ASCEND_WORK_PATH if it is set when the job starts (collects task_trace, aicpu there), "
+                             'and fails otherwise (NPP108 msprof collector: "Result path and ASCEND_WORK_PATH env is '
+                             'empty"); without --env the job\'s environment is not known (give --env to emulate with '
+                             "the current one)")
+    assert lines[1] == ("usable data: unknown (line 7 NpuOptimizer: collects task_trace, aicpu into "
+                        "$ASCEND_WORK_PATH/PROF_* if ASCEND_WORK_PATH is set (else fails))")
+
+
+def test_no_output_default_targets_is_not_a_certain_failure(capsys):
+    path = str(DATA / "no_output.py")
+    code, out, _ = emulate(capsys, path)
+    first = out.splitlines()[0]
+    assert code == 1 and "FAILS on every CANN version" not in first
+    assert first == (f"{path}:7 NpuOptimizer: DEPENDS ON TARGET: fails on CANN 7.0 and 8.0 / every product; collects "
+                     "task_trace, aicpu into $ASCEND_WORK_PATH/PROF_* if ASCEND_WORK_PATH is set (else fails) on CANN "
+                     "8.5 and 9.0 / every product; collects task_trace, task_time, aicpu into $ASCEND_WORK_PATH/PROF_* "
+                     "if ASCEND_WORK_PATH is set (else fails) on CANN 9.1 / every product (give --cann and --soc)")
+    assert out.splitlines()[1].startswith("usable data: unknown (line 7 NpuOptimizer: fails on CANN 7.0 and 8.0 / "
+                                          "every product; collects task_trace, aicpu into $ASCEND_WORK_PATH/PROF_*")
+    _, data = report(capsys, "no_output.py")
+    assert only(data)["verdict"] == "unknown" and data["usable"] is None
+    assert {g["verdict"] for g in only(data)["targets"]} == {"fails", "unknown"}
+
+
+def test_no_output_with_env_uses_the_actual_variable(capsys, monkeypatch, tmp_path):
+    code, data = report(capsys, "no_output.py", "--env", "--cann", "8.5", "--soc", "910")
+    assert code == 1 and only(data)["verdict"] == "fails" and data["usable"] is False
+    monkeypatch.setenv("ASCEND_WORK_PATH", str(tmp_path / "work"))
+    code, data = report(capsys, "no_output.py", "--env", "--cann", "8.5", "--soc", "910")
+    assert code == 0 and only(data)["verdict"] == "collects" and data["usable"] is True
+    assert only(data)["output_dir"] == str(tmp_path / "work")
+    code, out, _ = emulate(capsys, "--env", "--cann", "8.5", "--soc", "910", str(DATA / "no_output.py"))
+    assert out.splitlines()[1] == f"preflight: ok ({tmp_path / 'work'} can be created)"
+    # the 8.0 collector has no fallback: a certain failure, environment or not
+    code, data = report(capsys, "no_output.py", "--cann", "8.0", "--soc", "910")
+    assert code == 1 and only(data)["verdict"] == "fails" and data["usable"] is False
+
+
+def test_candidate_failure_shows_its_cause(capsys, tmp_path):
+    differ = options_script(tmp_path, "'{\"output\":\"/tmp/a\",\"task_trace\":\"on\"}' if len(sys.argv) > 1 else "
+                                      "'{\"output\":\"/tmp/a\",\"L2\":\"on\"}'", "differ.py")
+    _, data = report(capsys, differ, "--cann", "8.0", "--soc", "910")
+    assert only(data)["messages"][0] == ('the options can take 2 values with different results: collects (task_trace); '
+                                         'fails (NPP101 msprof collector: "Error: parsing invalid key:L2.")')
