@@ -23,6 +23,7 @@ class Context:
     """Everything the rules share for one file, and where they put their findings."""
 
     def __init__(self, src: SourceText, tree: ast.AST, filename: str, settings: Settings):
+        from .resolve import Resolver
         from .sites import collect
         from .values import Values
         self.src = src
@@ -30,10 +31,9 @@ class Context:
         self.filename = filename
         self.settings = settings
         self.target = settings.target
-        from .resolve import Resolver
         self.sites = collect(tree)
         self.resolver = Resolver(src, self.sites, tree, filename)
-        self.values = Values(src, self.sites, tree, resolver=self.resolver)
+        self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []
         self._seen = set()
         self._flow = None
@@ -71,7 +71,7 @@ class Context:
     def flow(self):
         if self._flow is None:
             from .flow import Flow
-            self._flow = Flow(self.sites, self.tree)
+            self._flow = Flow(self.sites)
         return self._flow
 
     def pos(self, node: ast.AST) -> int:
@@ -102,7 +102,5 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
         from .checks import run_all
         run_all(ctx)
         return sorted(ctx.findings, key=Finding.sort_key)
-    except RecursionError as exc:
-        return [internal_error(exc)]
-    except Exception as exc:               # never crash flake8: report instead
+    except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [internal_error(exc)]

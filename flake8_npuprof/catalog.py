@@ -196,8 +196,6 @@ REF_CONSTRAINTS = ("Profiling usage constraints (CANN 5.0.4; no dump while profi
                    "https://www.hiascend.com/document/detail/zh/canncommercial/5046/devtools/auxiliarydevtool/atlasprofiling_16_0011.html")
 REF_PROFILING_CONFIG_601 = ("CANN 6.0.1 ProfilingConfig (output directory, storage_limit default): "
                             "https://www.hiascend.com/doc_center/source/zh/canncommercial/601/modeldev/tfmigr1/tfmigr_tfadapi_0041.html")
-REF_OPTIONS_504 = ("CANN 5.0.4 PROFILING_OPTIONS: "
-                   "https://www.hiascend.com/document/detail/zh/canncommercial/5046/modeldev/tfmigr/tfmigr_000078.html")
 REF_GLOBAL_VOLUME = ("TF profiling function description (global collection produces a large data volume): "
                      "https://www.hiascend.com/document/detail/en/TensorFlowCommercial/800/migration/tfmigr1/tfmigr1_000054.html")
 REF_E10001 = "GE error code E10001 Invalid_Argument (hicann/ge docs/en/user_guides/error_codes/E10001-Invalid_Argument.md)"

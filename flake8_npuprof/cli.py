@@ -68,11 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("code", nargs="?", help="an NPP code, e.g. NPP101")
     explain.add_argument("--list", action="store_true", help="list every rule")
 
-    for name, module in (("fix", "fixcmd"), ("emulate", "emulate")):
-        try:
-            mod = __import__(f"flake8_npuprof.{module}", fromlist=["add_parser"])
-        except ImportError:
-            continue
+    from . import emulate, fixcmd
+    for mod in (fixcmd, emulate):
         mod.add_parser(sub, _add_target_options, _add_selection_options)
     return parser
 

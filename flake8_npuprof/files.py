@@ -151,11 +151,11 @@ class Selection(NamedTuple):
     extend_select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
     extend_ignore: Tuple[str, ...] = ()
-    default_off: Tuple[str, ...] = ()           # codes that need an explicit opt-in
+    default_off: Tuple[str, ...] = ()           # the user's extend-default-ignore prefixes
     explicit_select: bool = True                # False: select is the default, any ignore beats it
 
     def wants(self, code: str) -> bool:
-        from .plugin import DEFAULT_OFF, default_off_enabled
+        from .plugin import default_off_enabled
 
         def best(prefixes: Iterable[str]) -> int:
             return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
@@ -163,10 +163,7 @@ class Selection(NamedTuple):
         ignored = max(best(self.ignore), best(self.extend_ignore))
         if chosen < 0 or (ignored >= 0 and (not self.explicit_select or ignored >= chosen)):
             return False
-        if code in DEFAULT_OFF or code in self.default_off:
-            return default_off_enabled(code, self.select + self.extend_select) if code in DEFAULT_OFF \
-                else best(self.select + self.extend_select) >= len(code)
-        return True
+        return default_off_enabled(code, self.select + self.extend_select, self.default_off)
 
 
 def split_codes(value: Optional[str]) -> Tuple[str, ...]:

@@ -30,14 +30,10 @@ class Use(NamedTuple):
 
 
 class Flow:
-    def __init__(self, sites: Sites, tree: ast.AST):
+    def __init__(self, sites: Sites):
         self.sites = sites
-        self.tree = tree
         self.parent = sites.parent          # recorded by the sites walk
-
-    def keys_bound_to(self, value: ast.AST) -> List[tuple]:
-        """(scope, dotted key) of every binding whose value is this node."""
-        return self.sites.keys_bound_to(value)
+        self.keys_bound_to = sites.keys_bound_to
 
     def uses_of(self, value: ast.AST) -> List[Use]:
         """How the object created by `value` is used, through the names bound to it."""

@@ -26,9 +26,6 @@ NPU_INIT_EXPORTS = {
     "npu_ops": "npu_bridge.estimator.npu_ops",
     "Profiler": "npu_bridge.profiler.profiler.Profiler",
 }
-STAR_SOURCES = ("npu_bridge.npu_init", "npu_bridge.estimator.npu.npu_config",
-                "npu_bridge.estimator.npu.npu_estimator", "npu_bridge.estimator.npu.npu_plugin",
-                "npu_bridge.profiler.profiler", "npu_bridge.profiler")
 
 
 def qualified(sites: Sites, node: ast.AST) -> Optional[str]:

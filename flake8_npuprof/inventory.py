@@ -15,7 +15,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .checks.env import MODE_VALUES
 from .flow import HELPERS, helper_config_arg
-from .resolve import Opaque
+from .valueops import Opaque
 from .routes import ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, profiling_configs, resource_inits, tf2_sets
 from .setups import PROFILING_PARAMS, npu_setups
 from .sites import CallSite, Guard, Scope, call_name

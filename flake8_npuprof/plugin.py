@@ -16,10 +16,16 @@ from .targets import Target, TargetError, parse_cann, parse_soc
 DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2"}
 
 
-def default_off_enabled(code: str, selected) -> bool:
-    """Whether a default-off code was asked for by one of the selected prefixes."""
-    needed = DEFAULT_OFF[code]
-    return any(code.startswith(s) and len(s) >= len(needed) for s in selected)
+def default_off_enabled(code: str, selected, extra_off=()) -> bool:
+    """Whether a code is on: not off by default (DEFAULT_OFF or a user's extend-default-ignore
+    entries), or asked for by a selected prefix at least as specific as what switched it off."""
+    needed = [p for p in extra_off if code.startswith(p)]
+    if code in DEFAULT_OFF:
+        needed.append(DEFAULT_OFF[code])
+    if not needed:
+        return True
+    longest = max(len(p) for p in needed)
+    return any(code.startswith(s) and len(s) >= longest for s in selected)
 
 
 def _argtype(parser):
@@ -85,6 +91,6 @@ class NpuProfChecker:
         except Exception as exc:            # analyse() already guards; this is the last line
             findings = [internal_error(exc)]
         for f in findings:
-            if f.code in DEFAULT_OFF and not default_off_enabled(f.code, self.selected):
+            if not default_off_enabled(f.code, self.selected):
                 continue
             yield f.line, f.col, f"{f.code} {f.message}{fix_marker(f)}", type(self)

@@ -7,8 +7,5 @@ environment variables; "custom_optimizers" NpuOptimizer entries that carry no pr
 word of their own.
 """
 
-MARKERS = ("rofiling", "PROFILING", "custom_optimizers")
-
-
 def might_configure_profiling(text: str) -> bool:
     return "rofiling" in text or "PROFILING" in text or "custom_optimizers" in text

@@ -344,7 +344,3 @@ def _product(options: dict, text: str, source: str, version: str, product: str, 
         return Outcome("collects_nothing", lead + (msg,), options, text, source, (), tuple(dropped), output,
                        tuple(extra))
     return Outcome("collects", lead, options, text, source, tuple(collected), tuple(dropped), output, tuple(extra))
-
-
-def has_hole(text: Optional[str]) -> bool:
-    return bool(text) and HOLE in text

@@ -15,7 +15,6 @@ from .analysis import Settings, internal_error
 from .model import Finding
 from .source import HOLE, Piece, Run, SourceText, StrValue
 
-NAMES = ("PROFILING_MODE", "PROFILING_OPTIONS")
 _ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
 _WORD_END = set(" \t\n;&|<>()")
 

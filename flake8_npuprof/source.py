@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 # A character standing in for an unknown piece of a computed string (a "hole").
 HOLE = "\ue000"
@@ -25,10 +25,6 @@ class SourceText:
         for m in re.finditer(r"\r\n|\r|\n", text):
             starts.append(m.end())
         self.line_starts = starts
-
-    @classmethod
-    def from_lines(cls, lines: Sequence[str]) -> "SourceText":
-        return cls("".join(lines))
 
     def line_text(self, lineno: int) -> str:
         i = lineno - 1
@@ -116,10 +112,6 @@ class StrValue:
         self.is_bytes = is_bytes
         self.origin = origin          # "literal", or how it was computed
         self.notes = notes            # ((start, end, note), ...): where a text range came from
-
-    @property
-    def has_holes(self) -> bool:
-        return HOLE in self.text
 
     def src(self, i: int) -> Optional[int]:
         """Source offset of decoded character i, or None when it has none."""

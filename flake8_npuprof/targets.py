@@ -81,12 +81,6 @@ class Target(NamedTuple):
             return bool(bad)
         return self.cann in bad
 
-    def fails_on_products(self, bad_products: Iterable[str]) -> bool:
-        bad = set(bad_products)
-        if self.soc == "any":
-            return bad.issuperset(PRODUCTS)
-        return self.soc in bad
-
     def describe(self) -> str:
         cann = {"any": "any CANN version", "portable": "every CANN version"}.get(self.cann, f"CANN {self.cann}")
         soc = "any product" if self.soc == "any" else f"Ascend {self.soc}"

@@ -2,16 +2,15 @@
 
 Literals are read directly from the source (with their position maps); wrappers that only
 change str <-> bytes (`tf.compat.as_bytes(x)`, `x.encode()`, `bytes(x, "utf-8")`) are
-unwrapped by syntax. Anything else goes to the resolver of computed values (resolve.py),
-which is only loaded when a file needs it.
+unwrapped by syntax. Anything else goes to the resolver of computed values (resolve.py).
 """
 
 from __future__ import annotations
 
 import ast
-from typing import List, NamedTuple, Optional, Tuple
+from typing import NamedTuple, Optional, Tuple
 
-from .sites import Scope, Sites, dotted
+from .sites import Scope, dotted
 from .source import SourceText, StrValue, literal_value
 
 BYTES_WRAPPERS = ("as_bytes",)
@@ -21,9 +20,8 @@ STR_WRAPPERS = ("as_text", "as_str", "as_str_any")
 class Strings(NamedTuple):
     """What an expression can evaluate to, as far as strings go."""
 
-    candidates: Tuple[StrValue, ...]    # empty when unknown
+    candidates: Tuple[StrValue, ...]    # empty when unknown; several when they disagree
     py_type: Optional[str]              # "str", "bytes" or None when unknown
-    ambiguous: bool = False             # several candidates disagree (report only common issues)
     reason: str = ""                    # why it is unknown (for NPP190)
 
 
@@ -70,12 +68,10 @@ def unwrap(node) -> Tuple[ast.AST, Optional[str]]:
 
 
 class Values:
-    """Reads literal values; delegates computed ones to the resolver when it is available."""
+    """Reads literal values; hands computed ones to the resolver."""
 
-    def __init__(self, src: SourceText, sites: Sites, tree: ast.AST, resolver=None):
+    def __init__(self, src: SourceText, resolver):
         self.src = src
-        self.sites = sites
-        self.tree = tree
         self.resolver = resolver
 
     def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
@@ -83,30 +79,20 @@ class Values:
         lit = literal_value(self.src, inner)
         if lit is not None:
             return Strings((lit,), wrapped or ("bytes" if lit.is_bytes else "str"))
-        if self.resolver is not None:
-            result = self.resolver.strings(inner, scope, pos)
-            if wrapped and result.candidates:
-                return result._replace(py_type=wrapped)
-            if wrapped:
-                return result._replace(py_type=wrapped)
-            return result
-        return Strings((), wrapped, reason="computed value")
+        result = self.resolver.strings(inner, scope, pos)
+        return result._replace(py_type=wrapped) if wrapped else result
 
     def scalars(self, node: ast.AST, scope: Scope, pos: int) -> Scalars:
         if isinstance(node, ast.Constant):
             return Scalars((node.value,))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
-            return Scalars((not node.operand.value,))
-        if self.resolver is not None:
-            return self.resolver.scalars(node, scope, pos)
-        return Scalars(())
+        return self.resolver.scalars(node, scope, pos)
 
 
 def truthy(values) -> Optional[bool]:
     """True/False when every candidate agrees on truthiness as a protobuf bool field reads it."""
     verdicts = set()
     for v in values:
-        if isinstance(v, bool) or isinstance(v, int):
+        if isinstance(v, int):                  # bool is an int
             verdicts.add(bool(v))
         else:
             return None
@@ -138,10 +124,3 @@ def place(value: StrValue, i: int, j: int) -> Tuple[int, int]:
         return a, (piece.body_end if piece is not None else a + 1)
     return value.anchor, value.anchor_end
 
-
-def first_pos(sites: Sites, node) -> int:
-    return sites.pos.get(id(node), 0)
-
-
-def strings_of(values: "Values", nodes: List[ast.AST], scope: Scope, pos: int) -> List[Strings]:
-    return [values.strings(n, scope, pos) for n in nodes]

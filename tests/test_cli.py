@@ -138,3 +138,12 @@ def test_console_script_and_version():
         cmd = cmd if isinstance(cmd, list) else [cmd]
         proc = subprocess.run(cmd + ["--version"], capture_output=True, text=True)
         assert proc.returncode == 0 and proc.stdout.startswith("npuprof ")
+
+
+def test_extend_default_ignore_prefix_from_config(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\nextend-default-ignore = ["NPP1"]\n')
+    (tmp_path / "x.py").write_text(BAD)
+    assert run(capsys, "check", "x.py")[0] == 0                  # NPP101 is now off by default
+    code, out, _ = run(capsys, "check", "--extend-select", "NPP101", "x.py")
+    assert code == 1 and " NPP101 " in out

@@ -36,7 +36,7 @@ def test_plugin_api(ef, monkeypatch):
     lines = text.splitlines(keepends=True)
     monkeypatch.setattr(NpuProfChecker, "settings", _settings(ef.options))
     opts = parse_options(ef.options)
-    monkeypatch.setattr(NpuProfChecker, "selected", split_codes(opts.get("select")) or ("NPP",)
+    monkeypatch.setattr(NpuProfChecker, "selected", (split_codes(opts.get("select")) or ("NPP",))
                         + split_codes(opts.get("extend-select")))
     checker = NpuProfChecker(ast.parse(text), lines, str(ef.path))
     selection, noqa = _selection(ef.options), noqa_lines(text)

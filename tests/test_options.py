@@ -136,3 +136,11 @@ def test_parse_soc(text, parsed):
 def test_bad_cann(bad):
     with pytest.raises(TargetError):
         parse_cann(bad)
+
+
+def test_frequency_range_in_the_message_is_the_version_s_own():
+    # 8.0 reads frequencies as strings; its range must not be borrowed from 8.5+ (1-10000 on 950)
+    report = check_options('{"output":"/p","task_trace":"on","sys_hardware_mem_freq":"500"}', Target("8.0"))
+    assert [i.code for i in report.issues] == ["NPP109"] and "in 1-100 (Hz)" in report.issues[0].message
+    report = check_options('{"output":"/p","instr_profiling":"on","instr_profiling_freq":5}', Target("8.5"))
+    assert "in 300-30000 (Hz)" in report.issues[0].message

@@ -302,9 +302,10 @@ def render(desc) -> dict:
         return {"type": "string", "anyOf": [{"const": ""}, {"pattern": _list_pattern(desc["items"])}]}
     if kind == "freq":
         out = {"type": desc["types"][0] if len(desc["types"]) == 1 else desc["types"]}
-        if "integer" in desc["types"]:
-            out["minimum"] = desc["min"]
-            out["maximum"] = desc["max"]
+        # the range applies to numbers; it is stated for string-only versions too, where it
+        # validates nothing but tells readers (and the checker's messages) the allowed values
+        out["minimum"] = desc["min"]
+        out["maximum"] = desc["max"]
         if "string" in desc["types"]:
             out["pattern"] = "^0*" + _range_regex(desc["min"], desc["max"]) + "$"
         return out

@@ -10,7 +10,7 @@ from ..codefix import insert_after, source_of
 from ..model import Edit, Fix
 from ..setups import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
 from ..sites import Entry, ParamSet
-from ..resolve import Opaque
+from ..valueops import Opaque
 from ..values import truthy, unwrap
 from .common import check_options_expr
 
@@ -53,19 +53,25 @@ def check(ctx) -> None:
         _check_dump(ctx, setup, mode_on)
 
 
+def mode_values(ctx, setup: Setup) -> Optional[list]:
+    """Candidate values of profiling_mode over all its assignments, or None when unknown.
+    A switch written through a field other than .b reads as False."""
+    out = []
+    for p in setup.params.get("profiling_mode", []):
+        if p.field != "b":
+            out.append(False)
+            continue
+        values = ctx.values.scalars(p.value, p.scope, ctx.pos(p.stmt))
+        if not values.candidates:
+            return None
+        out.extend(values.candidates)
+    return out
+
+
 def _mode(ctx, setup: Setup) -> Optional[bool]:
     """Whether profiling is on for this config: True/False when every assignment agrees."""
-    verdicts = set()
-    for mode in setup.params.get("profiling_mode", []):
-        if mode.field != "b":
-            verdicts.add(False)
-            continue
-        values = ctx.values.scalars(mode.value, mode.scope, ctx.pos(mode.stmt))
-        if not values.candidates or any(isinstance(v, (str, bytes, float)) or v is None
-                                        for v in values.candidates):
-            return None
-        verdicts.add(truthy(values.candidates))
-    return verdicts.pop() if len(verdicts) == 1 else None
+    values = mode_values(ctx, setup)
+    return truthy(values) if values else None
 
 
 # ---------------------------------------------------------------- NPP003

@@ -416,11 +416,9 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         return _output_problem(member, version)
     if code == "NPP109":
         sub = K.property_schema(version, key)
-        if key == "instr_profiling_freq" and not sub:
-            sub = {"minimum": 300, "maximum": 30000}
+        if "minimum" not in sub:        # checked only under a condition (8.5+ instr_profiling)
+            sub = K.schema(version).get("then", {}).get("properties", {}).get(key, sub)
         lo, hi = sub.get("minimum"), sub.get("maximum")
-        if lo is None:
-            lo, hi = _range_from_pattern(version, key)
         consequence = f"the collector rejects it, so {ABORT}"
         zero = (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0) or \
             (isinstance(value, str) and (not value.strip().isdigit() or int(value.strip()) == 0))
@@ -479,17 +477,6 @@ def _retype(key: str, value, want: str, span=None):
         return f"give a JSON {want}", None
     fix = TextFix(((span[0], span[1], new),), False, f"write {new}") if span else None
     return f"write {new}", fix
-
-
-def _range_from_pattern(version, key):
-    lo, hi = 1, 100
-    for v in K.VERSIONS:
-        sub = K.property_schema(v, key)
-        if "minimum" in sub:
-            lo, hi = sub["minimum"], sub["maximum"]
-            if v == version:
-                break
-    return lo, hi
 
 
 def _list_items(version, key):

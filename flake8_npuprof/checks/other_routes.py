@@ -9,7 +9,7 @@ from typing import Optional
 
 from ..codefix import add_keyword, remove_argument
 from ..model import Edit, Fix
-from ..resolve import Opaque
+from ..valueops import Opaque
 from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, npu_opens, profiler_scopes, profiling_configs,
                       resource_inits, tf2_sets)
 from ..values import truthy

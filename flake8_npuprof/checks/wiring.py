@@ -11,6 +11,7 @@ from ..model import Edit, Fix
 from ..setups import Setup, npu_setups
 from ..sites import ParamSet
 from ..values import truthy
+from .npu_optimizer import mode_values
 
 # parameter_map keys of the adapter before 2021-01 that it no longer reads
 LEGACY_PARAMS = {"fp_point": "the point", "bp_point": "the point", "enable_options": "the option list"}
@@ -26,21 +27,7 @@ def check(ctx) -> None:
     _keras_vs_init_resource(ctx, flow, setups)
 
 
-def mode_values(ctx, setup: Setup):
-    """Candidate values of profiling_mode over all its assignments, or None when unknown."""
-    out = []
-    for p in setup.params.get("profiling_mode", []):
-        if p.field != "b":
-            out.append(False)
-            continue
-        values = ctx.values.scalars(p.value, p.scope, ctx.pos(p.stmt))
-        if not values.candidates:
-            return None
-        out.extend(values.candidates)
-    return out
-
-
-def carries_profiling(ctx, setup: Setup) -> bool:
+def carries_profiling(setup: Setup) -> bool:
     return bool(setup.params.get("profiling_mode") or setup.params.get("profiling_options"))
 
 
@@ -99,7 +86,7 @@ def _legacy_params(ctx, setup: Setup) -> None:
 
 def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
     for setup in setups:
-        if not carries_profiling(ctx, setup):
+        if not carries_profiling(setup):
             continue
         kind, key = setup.config_key[0], setup.config_key
         if kind != "node":

@@ -1,0 +1,222 @@
+"""NPP200: options JSON assembled by hand around computed values, and its fix to json.dumps({...})."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import string
+from typing import List, Optional, Tuple
+
+from ..codefix import insert_after, insert_before, source_of
+from ..jsonscan import Unknown, parse
+from ..model import Edit, Fix
+from ..source import HOLE
+from ..values import Strings, unwrap
+
+
+def hand_built(ctx, node: ast.AST, scope, pos: int, depth: int = 0) -> Optional[ast.AST]:
+    """The expression that assembles options JSON by hand around a computed value, if any."""
+    inner, _ = unwrap(node)
+    if depth > 6:
+        return None
+    if isinstance(inner, ast.Name):
+        for b in ctx.sites.bindings_at(inner.id, scope, pos):
+            if b.value is not None:
+                found = hand_built(ctx, b.value, b.scope, b.pos, depth + 1)
+                if found is not None:
+                    return found
+        return None
+    if _assembles(inner) and _interpolates(inner):
+        return inner
+    return None
+
+
+def _assembles(node) -> bool:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return True
+    return isinstance(node, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in node.values)
+
+
+def _interpolates(node) -> bool:
+    """Whether a value that is not a literal is spliced into the text."""
+    if isinstance(node, ast.Constant):
+        return False
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _interpolates(node.left) or _interpolates(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        return _interpolates(node.left) or any(not isinstance(r, ast.Constant) for r in right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return any(not isinstance(a, ast.Constant) for a in list(node.args) + [k.value for k in node.keywords])
+    if isinstance(node, ast.JoinedStr):
+        return any(isinstance(v, ast.FormattedValue) and not isinstance(v.value, ast.Constant) for v in node.values)
+    return True
+
+
+def check_hand_built(ctx, node: ast.AST, scope, pos: int, strings: Strings) -> None:
+    """NPP200: JSON text assembled around computed values instead of json.dumps."""
+    if strings.candidates and not any(c.text.lstrip().startswith("{") for c in strings.candidates):
+        return
+    built = hand_built(ctx, node, scope, pos)
+    if built is None:
+        return
+    how = {ast.BinOp: "by concatenation or %", ast.Call: "with .format", ast.JoinedStr: "with an f-string"}
+    ctx.report_node("NPP200", built,
+                    f"profiling_options JSON is assembled {how.get(type(built), 'by hand')} around a computed "
+                    "value: a quote or backslash in that value (a Windows-style or odd path) breaks the JSON "
+                    "and GE initialisation aborts; build it with json.dumps({...})", _dumps_fix(ctx, built))
+
+
+# ---------------------------------------------------------------- NPP200 fix: json.dumps({...})
+
+def _template(ctx, node) -> Optional[Tuple[str, List[ast.AST]]]:
+    """The JSON text with one HOLE per spliced-in expression, and those expressions in order."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value, []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _operand(ctx, node.left), _operand(ctx, node.right)
+        if left is None or right is None:
+            return None
+        return left[0] + right[0], left[1] + right[1]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        args = list(node.right.elts) if isinstance(node.right, ast.Tuple) else [node.right]
+        pieces = re.split(r"(%%|%s)", node.left.value)
+        if "%" in "".join(p for p in pieces if p not in ("%%", "%s")):
+            return None
+        text, exprs = "", []
+        for piece in pieces:
+            if piece == "%s":
+                if not args:
+                    return None
+                arg = args.pop(0)
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    text += arg.value
+                else:
+                    text += HOLE
+                    exprs.append(arg)
+            else:
+                text += "%" if piece == "%%" else piece
+        return (text, exprs) if not args else None
+    if isinstance(node, ast.JoinedStr):
+        text, exprs = "", []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                text += v.value
+            elif v.conversion == -1 and v.format_spec is None:
+                text += HOLE
+                exprs.append(v.value)
+            else:
+                return None
+        return text, exprs
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" and \
+            isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str) and not node.keywords:
+        fmt, args, auto = node.func.value.value, list(node.args), 0
+        text, exprs = "", []
+        for literal, field, spec, conv in string.Formatter().parse(fmt):
+            text += literal
+            if field is None:
+                continue
+            if spec or conv:
+                return None
+            index = auto if field == "" else (int(field) if field.isdigit() else None)
+            auto += field == ""
+            if index is None or index >= len(args):
+                return None
+            text += HOLE
+            exprs.append(args[index])
+        return text, exprs
+    return None
+
+
+def _operand(ctx, node):
+    """A piece of a + chain: literal text, a nested template, or one spliced-in expression."""
+    found = _template(ctx, node)
+    if found is not None:
+        return found
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        return HOLE, [node]
+    return None
+
+
+def _py_value(value) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value)
+
+
+def _dumps_fix(ctx, built: ast.AST):
+    try:
+        found = _template(ctx, built)
+    except (ValueError, RecursionError):
+        return None
+    if found is None:
+        return None
+    text, exprs = found
+    doc = parse(text)
+    if not doc.ok or text.count(HOLE) != len(exprs):
+        return None
+    exprs = list(exprs)
+    items = []
+    for m in _last_members(doc):
+        if isinstance(m.value, Unknown):
+            parts = m.value.text.split(HOLE)
+            terms = []
+            for k, literal in enumerate(parts):
+                if literal:
+                    terms.append(json.dumps(literal, ensure_ascii=False))
+                if k < len(parts) - 1:
+                    expr = exprs.pop(0)
+                    code = source_of(ctx.src, expr)
+                    known_str = ctx.values.strings(expr, ctx.sites.scope_of.get(id(expr)) or ctx.sites.module,
+                                                   ctx.pos(expr)).py_type == "str"
+                    terms.append(code if known_str and len(parts) == 2 and not parts[0] and not parts[1]
+                                 else f"str({code})")
+            value = " + ".join(terms) if terms else '""'
+        else:
+            value = _py_value(m.value)
+        items.append(f"{json.dumps(m.key, ensure_ascii=False)}: {value}")
+    if exprs:
+        return None
+    edits = [Edit(ctx.src.node_start(built), ctx.src.node_end(built), "json.dumps({" + ", ".join(items) + "})")]
+    if ctx.sites.imports.get("json") != "json":
+        if "json" in ctx.sites.module.bindings:
+            return None
+        edit = _import_json(ctx)
+        if edit is None:
+            return None
+        edits.append(edit)
+    return Fix(tuple(edits), False, "build it with json.dumps({...})")
+
+
+def _last_members(doc):
+    """Members as the runtime reads them: the last of duplicate keys, in first-seen order."""
+    last = {m.key: m for m in doc.members}
+    seen, out = set(), []
+    for m in doc.members:
+        if m.key not in seen:
+            seen.add(m.key)
+            out.append(last[m.key])
+    return out
+
+
+def _import_json(ctx):
+    if not hasattr(ctx, "_import_json_edit"):
+        ctx._import_json_edit = _import_json_edit(ctx)
+    return ctx._import_json_edit
+
+
+def _import_json_edit(ctx):
+    body = ctx.tree.body
+    imports = [s for s in body if isinstance(s, (ast.Import, ast.ImportFrom))]
+    if imports:
+        return insert_after(ctx.src, imports[-1], "import json")
+    first = body[0] if body else None
+    if first is None:
+        return None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        return insert_after(ctx.src, first, "import json")
+    return insert_before(ctx.src, first, "import json")
