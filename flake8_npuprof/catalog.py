@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Dict, NamedTuple, Tuple
 
+from .checks.npu_optimizer import EXPLICIT_DEFAULTS
+
 
 class Rule(NamedTuple):
     code: str
@@ -140,8 +142,7 @@ def _profiler_scope(config_lines: str) -> str:
 
 
 # The runtime's own default set (tfadapter r1.8+), written out with the points the guide asks for.
-_DEFAULTS_EXPLICIT = ('{"output":"./","training_trace":"on","task_trace":"on","hccl":"on","aicpu":"on",'
-                      '"aic_metrics":"PipeUtilization","msproftx":"off","fp_point":"","bp_point":""}')
+_DEFAULTS_EXPLICIT = EXPLICIT_DEFAULTS
 
 # A deeply nested scope, for op names long enough to overflow the 2048-byte options buffer.
 _DEEP = "".join(f"stage{i}/unit{i}/" for i in range(70))

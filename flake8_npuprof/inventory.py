@@ -189,7 +189,6 @@ class Inventory:
         self.order = ExecOrder(ctx.sites, ctx.tree)
         self.setups: List[ScriptSetup] = []
         self.inits: List[GeInit] = []
-        self._nodes = {id(n): n for n in ast.walk(ctx.tree)}
         self._sites: Optional[Dict[int, CallSite]] = None
         self._npu_optimizer()
         self._estimator()
@@ -294,7 +293,7 @@ class Inventory:
         for setup in npu_setups(self.ctx.sites):
             if all(e.orphan for e in setup.entries):
                 continue
-            value = self._nodes.get(setup.config_key[1]) if setup.config_key[0] == "node" else None
+            value = self.ctx.sites.nodes.get(setup.config_key[1]) if setup.config_key[0] == "node" else None
             delivery, delivered = self._delivery_of(value)
             if not any(setup.params.get(k) for k in PROFILING_PARAMS):
                 if delivery is not None:

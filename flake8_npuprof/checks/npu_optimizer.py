@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ast
+import json
 import difflib
 from typing import Optional
 
+from ..collection import data as collection_data
 from ..codefix import insert_after, source_of
 from ..model import Edit, Fix
 from ..setups import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
@@ -14,9 +16,10 @@ from ..valueops import Opaque
 from ..values import truthy, unwrap
 from .common import check_options_expr
 
-# The adapter's own default set (r1.8+), written out with the points the guide asks for (NPP104).
-EXPLICIT_DEFAULTS = ('{"output":"./","training_trace":"on","task_trace":"on","hccl":"on","aicpu":"on",'
-                     '"aic_metrics":"PipeUtilization","msproftx":"off","fp_point":"","bp_point":""}')
+# The adapter's own default set (r1.8+, data/collection.json), written out with the points the
+# guide asks for (NPP104).
+EXPLICIT_DEFAULTS = json.dumps(dict(collection_data()["runtime_default_options"]["tf1"], fp_point="", bp_point=""),
+                               separators=(",", ":"))
 
 
 def check(ctx) -> None:
