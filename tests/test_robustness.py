@@ -102,6 +102,7 @@ def test_every_json_type_for_every_key(key, target):
         assert "NPP000" not in codes
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::SyntaxWarning")  # generated escapes like \l
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet='{}[]":,01onfutrelaspgLl2_ \\\'\n中', max_size=60))
 def test_mutated_options_never_crash(fragment):
