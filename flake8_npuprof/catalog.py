@@ -417,14 +417,17 @@ RULES: Tuple[Rule, ...] = (
     Rule(
         code="NPP009",
         name="duplicate-npu-optimizer",
-        summary="more than one `NpuOptimizer` entry on one ConfigProto (entries are read in turn, later keys "
-                "overwrite earlier ones)",
+        summary="more than one `NpuOptimizer` entry on one ConfigProto (entries are read in turn; a later entry "
+                "without profiling_options resets them to the defaults)",
         default=True,
         what="Two or more `custom_optimizers.add()` entries named `NpuOptimizer` on the same ConfigProto, as "
              "produced by inlined migration helpers or by `NPUEstimator`, which always appends its own.",
-        why="The adapter walks all entries and lets a later one overwrite each key an earlier one set, so "
-            "settings spread over several entries are easy to lose, and which profiling options GE finally "
-            "gets depends on the order of the entries rather than on what the script seems to say.",
+        why="The adapter walks all entries and lets a later one overwrite each key an earlier one set. "
+            "Profiling is worse: once an entry switched `profiling_mode` on, the flag stays on for the later "
+            "entries, and each later entry re-reads its own `profiling_options`, so an entry without them (such "
+            "as the one NPUEstimator appends) replaces the user's options with the adapter's default set. Which "
+            "options GE finally gets depends on the order of the entries rather than on what the script seems "
+            "to say.",
         example=_HEAD + _SET_OPTIONS + (
             "custom_op2 = config.graph_options.rewrite_options.custom_optimizers.add()\n"
             "custom_op2.name = \"NpuOptimizer\"\n"
@@ -596,8 +599,9 @@ RULES: Tuple[Rule, ...] = (
         fix_note="Fixing the case of `on`/`off` is safe. Turning `\"true\"`/`\"false\"`/`\"1\"` into "
                  "`\"on\"`/`\"off\"` is unsafe: it is a guess, and \"on\" starts a collection that adds overhead.",
         options=_ANY_CANN + " Levels such as `l2` for `task_trace` exist only from CANN 8.5, `host_sys` "
-                "items and `llc_profiling` values differ per version, and `llc_profiling` also per product "
-                "(--npuprof-soc; the Ascend 310 took `capacity`/`bandwidth` up to CANN 8.0).",
+                "items (`numa` from 9.1) and `llc_profiling` values differ per version (8.5+ refuses an empty "
+                "`llc_profiling` too), and `llc_profiling` also per product (--npuprof-soc; the Ascend 310 took "
+                "`capacity`/`bandwidth` up to CANN 8.0). On 9.0 and 9.1 any non-empty `task_time` is refused.",
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         group="options",
     ),
@@ -668,7 +672,9 @@ RULES: Tuple[Rule, ...] = (
         why="The metric sets differ per chip: `L2Cache` and `MemoryAccess` exist on Atlas A2/A3 but not on "
             "the Ascend 910 or 310P, `PipelineExecuteUtilization` only on the 310B. The collector validates "
             "the value against the chip it runs on and rejects the whole configuration, so GE "
-            "initialisation fails and the job aborts.",
+            "initialisation fails and the job aborts. `MemoryAccess` reached the Atlas A2 table of the 8.0 "
+            "collector only in its 2024-12 builds (none in 7.0); 8.5+ still limits the whole value to 70 "
+            "characters.",
         example=_opts('{"output":"/tmp/prof","task_trace":"on","aic_metrics":"MemoryAccess"}'),
         fixed=_opts('{"output":"/tmp/prof","task_trace":"on","aic_metrics":"Memory"}'),
         fix_safety="sometimes",
@@ -688,8 +694,10 @@ RULES: Tuple[Rule, ...] = (
         what="A `storage_limit` that is not a string of digits followed by exactly `MB`, or whose number is "
              "below 200 or above 4294967295 (`\"2GB\"`, `\"500\"`, `\"100MB\"`, `\"1.5MB\"`).",
         why="Up to CANN 8.0 the collector rejects the value and GE initialisation fails, aborting the job. "
-            "From 8.5 on it only warns: a value below 200 is raised to 200MB and anything else malformed "
-            "means no limit at all, so the data may fill the disk.",
+            "From 8.5 on it only warns: `<N>MB` below 200 is raised to 200MB, and any other text is kept as "
+            "it is; the data ageing then drops its last two characters and reads the leading digits of the "
+            "rest as megabytes (`\"2GB\"` becomes a 2 MB limit, `\"500\"` a 5 MB one), or fails on text "
+            "without digits. An empty `storage_limit` means no limit on every version.",
         example=_opts('{"output":"/tmp/prof","task_trace":"on","storage_limit":"2GB"}'),
         fixed=_opts('{"output":"/tmp/prof","task_trace":"on","storage_limit":"2048MB"}'),
         fix_safety="sometimes",
@@ -703,23 +711,29 @@ RULES: Tuple[Rule, ...] = (
     Rule(
         code="NPP108",
         name="invalid-output-path",
-        summary="invalid `output`: missing where the target requires it, empty, forbidden characters, longer "
-                "than 1024",
+        summary="invalid `output`: missing or empty where the target requires it, longer than 1024, or characters "
+                "some CANN 8.0 builds refuse",
         default=True,
-        what="An `output` directory that is empty, longer than 1024 characters, or contains a character the "
-             "collector refuses (quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>`, backtick, control "
-             "characters), or no `output` at all on a version that needs one.",
-        why="The collector checks the path before creating the directory: a bad character, an over-long path "
-            "or a missing path on CANN 8.0 and earlier makes it reject the configuration, so GE "
-            "initialisation fails and the job aborts. A shell variable such as `$HOME` is not expanded; it "
-            "is just a forbidden character.",
-        example=_opts('{"output":"$HOME/prof","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
+        what="No `output`, an empty one, or one longer than 1024 characters, on a version whose collector "
+             "checks that; and, for CANN 8.0, characters that some of its collector builds refuse (control "
+             "characters from the 2024-03 builds; also quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>` "
+             "and backtick from the 2024-11 builds).",
+        why="Up to CANN 8.0 the collector needs a result path: a missing or empty `output`, or one whose "
+            "absolute form is longer than 1024 characters, makes it reject the configuration, so GE "
+            "initialisation fails and the job aborts. The 7.0 collector checks no characters; 8.0 builds "
+            "differ (none, then control characters, then the full list), so with `--npuprof-cann 8.0` such a "
+            "character is reported as a failure of some builds. From 8.5 on the collector checks neither "
+            "characters nor length, and an empty or missing `output` falls back to `$ASCEND_WORK_PATH`. A "
+            "shell variable such as `$HOME` is never expanded: the directory is created with that literal name.",
+        example=_opts('{"output":"","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
         fixed=_opts(GOOD_OPTIONS),
         fix_safety="none",
         fix_note="No fix: only the user knows where the data should go.",
-        options=_ANY_CANN + " A missing `output` is an error only up to CANN 8.0 (8.5+ falls back to "
-                "`ASCEND_WORK_PATH`), so it is reported with `portable` or an old version.",
-        references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR),
+        options=_ANY_CANN + " Every `output` check is made only up to CANN 8.0 (8.5+ falls back to "
+                "`ASCEND_WORK_PATH`), so they are reported with `portable` or an old version; characters only "
+                "some 8.0 builds refuse are reported with `8.0` or `portable` and say so.",
+        references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR, REF_OAM),
+        settings=(("cann", "8.0"),),
         group="options",
     ),
     Rule(
@@ -807,12 +821,14 @@ RULES: Tuple[Rule, ...] = (
     Rule(
         code="NPP113",
         name="key-not-in-target-version",
-        summary="key not accepted by the target CANN version (e.g. `task_time` on 8.5.0, "
+        summary="key not accepted by the target CANN version (e.g. `task_time` on 8.5, "
                 "`aiv_metrics`/`power` on 8.5+)",
         default=True,
         what="A key that some CANN versions accept but the target does not: `task_time` on 8.5, "
-             "`aiv_metrics` and `power` from 8.5 on, newer keys such as `instr_profiling` before 8.5, or the "
-             "lowerCamelCase spellings only the protobuf-era collector read.",
+             "`aiv_metrics` and `power` from 8.5 on, `task_tsfw` and `sys_mem_serviceflow` outside 8.5, newer "
+             "keys such as `instr_profiling` before 8.5, or the lowerCamelCase spellings only the protobuf-era "
+             "collector read. (On 9.0 and 9.1 `task_time` is whitelisted but any non-empty value is refused; "
+             "that is NPP102.)",
         why="Each collector generation has its own key whitelist; a key missing from it is treated like a "
             "typo, the whole configuration is rejected, GE initialisation fails and the job aborts.",
         example=_opts('{"output":"/tmp/prof","task_time":"on"}'),
@@ -829,23 +845,27 @@ RULES: Tuple[Rule, ...] = (
     Rule(
         code="NPP114",
         name="switch-unsupported-on-product",
-        summary="switch not supported on the target product (dropped at runtime with only a log warning, "
-                "e.g. `training_trace`/`l2` on 310)",
+        summary="switch not supported on the target product (dropped with a log warning up to 8.0, rejected "
+                "from 8.5, e.g. `l2` on 310)",
         default=True,
-        what="An option that the target chip cannot collect: `training_trace` or `l2` on the Ascend 310, "
-             "`aiv_metrics` on chips without separate vector cores, `instr_profiling_freq` outside Atlas "
-             "A2/A3, HCCS sampling on inference cards, and similar.",
-        why="Up to CANN 8.0 the collector drops the option with only a plog warning (\"Unrecognized option "
-            "... for PlatformType\"), so the run succeeds and that data is missing. From 8.5 on the same "
-            "option is an error (\"Argument [...] is not supported.\"), GE initialisation fails and the job "
-            "aborts.",
+        what="An option that the target chip's collector of the target version cannot collect: `l2` on the "
+             "Ascend 310, `training_trace` on the 310 up to 8.0, `hccl` on the 310B up to 8.0, `aiv_metrics` "
+             "on chips without separate vector cores, `instr_profiling` outside Atlas A2/A3 and the 950, "
+             "NIC/RoCE sampling on the 310P, `task_trace` level `l3` outside Atlas A2/A3, and similar.",
+        why="Up to CANN 8.0 the collector drops the option, with a plog warning (\"Unrecognized option ... "
+            "for PlatformType\") for switches and silently for sampling frequencies, so the run succeeds and "
+            "that data is missing. From 8.5 on the collector checks the chip's feature table for any "
+            "non-empty value, `\"off\"` included, and rejects it (\"Argument [...] is not supported.\"): GE "
+            "initialisation fails and the job aborts. `instr_profiling_freq` alone is no longer checked from "
+            "8.5 on. Where the collector of a version for a chip is not open source (the 8.5 collector for "
+            "the Ascend 310 and 950), nothing is reported for that version.",
         example=_opts('{"output":"/tmp/prof","task_trace":"on","l2":"on"}'),
         fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
         fix_safety="none",
         fix_note="No fix: dropping the switch silently gives up data the user asked for.",
         options=_ANY_SOC + " " + _ANY_CANN,
         references=(REF_AIC_PRODUCTS, REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
-        settings=(("soc", "310"),),
+        settings=(("soc", "310"), ("cann", "9.1")),
         group="options",
     ),
     Rule(

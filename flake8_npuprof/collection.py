@@ -44,11 +44,16 @@ def active(key: str, value) -> bool:
 def effective_switches(options: dict, version: str, product: str) -> Tuple[List[str], List[Tuple[str, str]]]:
     """(keys that collect, [(key, why dropped)]) for options the version accepts."""
     keys = K.keys_of(version)
-    prod = K.product(product)
-    dropped_table = dict(prod["dropped"])
+    unsupported = K.unsupported(product, version)
+    override = switches().get("task_time", {}).get("overrides_task_trace_from")
+    overridden = bool(override) and _at_least(version, override)
     collected, dropped = [], []
     for key, spec in switches().items():
         if key not in keys:
+            continue
+        if overridden and key == ("task_time" if "task_trace" in options else "task_trace"):
+            # the collector reads task_time last (default on): the task trace is on whatever
+            # task_trace says; it is listed once, under the key the options name
             continue
         if key in options:
             value = options[key]
@@ -58,15 +63,17 @@ def effective_switches(options: dict, version: str, product: str) -> Tuple[List[
         else:
             first = spec.get("default_on_from")
             on = bool(first) and _at_least(version, first)
+        if overridden and key in ("task_trace", "task_time"):
+            on = True               # "" and "off" alike: only task_time decides, and it defaults to on
         if on and key == "instr_profiling_freq" and version not in K.LEGACY_VERSIONS:
             on = options.get("instr_profiling") == "on"     # 8.5+ reads it only with instr_profiling on
         if not on:
             continue
-        if key in dropped_table:
-            dropped.append((key, dropped_table[key]))
-            continue
-        if spec.get("needs") == "step_trace" and not prod["step_trace"]:
-            dropped.append((key, f"{prod['title']} has no step trace"))
+        if key in unsupported:
+            behaviour, why = unsupported[key]
+            if behaviour == K.UNKNOWN:
+                why = f"may not be collected: the CANN {version} collector for this chip is not open source"
+            dropped.append((key, why))
             continue
         collected.append(key)
     return collected, dropped

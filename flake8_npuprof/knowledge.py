@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, FrozenSet, Tuple
+from typing import Dict, FrozenSet, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
 
@@ -91,3 +91,37 @@ def aic_metrics_for(name: str) -> Tuple[str, ...]:
 
 def product_aliases() -> Dict[str, str]:
     return products()["aliases"]
+
+
+# What a collector does with a key (or value) a chip cannot collect (products.json "unsupported").
+WARN, SILENT, ERROR, UNKNOWN = "warn", "silent", "error", "unknown"
+
+
+def unsupported(name: str, version: str) -> Dict[str, Tuple[str, str]]:
+    """{key: (behaviour, why)} for the keys this product's collector of this version does not collect."""
+    out = {}
+    for key, entry in product(name).get("unsupported", {}).items():
+        behaviour = entry["on"].get(version)
+        if behaviour:
+            out[key] = (behaviour, entry["why"])
+    return out
+
+
+def value_unsupported(name: str, version: str, key: str, value) -> Optional[Tuple[str, str]]:
+    """(behaviour, why) when this product's collector of this version refuses one value of a key."""
+    entry = product(name).get("value_unsupported", {}).get(key, {}).get(value) if isinstance(value, str) else None
+    behaviour = entry["on"].get(version) if entry else None
+    return (behaviour, entry["why"]) if behaviour else None
+
+
+def metric_builds(name: str, version: str, metric: str) -> Optional[str]:
+    """Which builds of a version lack one of the product's extra metric sets: 'every', a description
+    of some builds, or None when every build has it."""
+    return product(name).get("metric_builds", {}).get(metric, {}).get(version)
+
+
+@lru_cache(maxsize=None)
+def sources() -> dict:
+    """Provenance of every fact in data/ and schemas/ (data/sources.json), keyed by fact id."""
+    with open(HERE / "data" / "sources.json", encoding="utf-8") as fh:
+        return json.load(fh)["facts"]

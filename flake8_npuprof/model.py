@@ -51,3 +51,4 @@ class Issue(NamedTuple):
     message: str
     fix: Optional[TextFix] = None
     key: str = ""               # the JSON key it is about ("" for the whole string)
+    partial: bool = False       # only some builds of the target version do what the message says

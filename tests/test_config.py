@@ -16,14 +16,14 @@ op.parameter_map["profiling_mode"].b = True
 op.parameter_map["profiling_options"].s = b'{OPTIONS}'
 sess = tf.Session(config=config)
 '''
-# Clean for the default targets; NPP113 (task_time) on CANN 8.5, NPP114 (l2, training_trace) on the 310.
-TARGETED = SCRIPT.replace("{OPTIONS}", '{"output":"/tmp/p","task_trace":"on","task_time":"on","l2":"on",'
-                                       '"training_trace":"on","fp_point":"","bp_point":""}')
+# Clean for the default targets; NPP113 (task_time) on CANN 8.5, NPP106 (L2Cache) on the 310.
+TARGETED = SCRIPT.replace("{OPTIONS}", '{"output":"/tmp/p","task_trace":"on","task_time":"on",'
+                                       '"aic_metrics":"L2Cache"}')
 BAD = SCRIPT.replace("{OPTIONS}", '{"output":"/tmp/p","L2":"on"}')                    # NPP101 everywhere
 DEFAULT = [("bad.py", "NPP101")]
 ON_85 = [("bad.py", "NPP101"), ("targeted.py", "NPP113")]
-ON_310 = [("bad.py", "NPP101"), ("targeted.py", "NPP114"), ("targeted.py", "NPP114")]
-ON_85_310 = [("bad.py", "NPP101"), ("targeted.py", "NPP113"), ("targeted.py", "NPP114"), ("targeted.py", "NPP114")]
+ON_310 = [("bad.py", "NPP101"), ("targeted.py", "NPP106")]
+ON_85_310 = [("bad.py", "NPP101"), ("targeted.py", "NPP113"), ("targeted.py", "NPP106")]
 
 
 @pytest.fixture
@@ -119,7 +119,7 @@ def test_explicit_config_file(repo, capsys):
 
 
 def test_command_line_flags_win(repo, capsys):
-    write(repo / "pyproject.toml", '[tool.npuprof]\ncann = "8.5"\nsoc = "310"\nignore = ["NPP114"]\n')
+    write(repo / "pyproject.toml", '[tool.npuprof]\ncann = "8.5"\nsoc = "310"\nignore = ["NPP106"]\n')
     assert reported(capsys) == (1, ON_85)
     assert reported(capsys, "--cann", "any") == (1, DEFAULT)
     assert reported(capsys, "--soc", "any", "--ignore", "NPP113") == (1, DEFAULT)     # replaces the config's ignore

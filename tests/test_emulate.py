@@ -350,20 +350,26 @@ def test_adapter_default_options_per_version(capsys, tmp_path):
                                          'its default options {"output":"./"')
 
 
-def test_310_drops_or_rejects_training_trace_by_version(capsys):
+def test_310_training_trace_by_version(capsys):
+    # audit C3: dropped with a warning up to 8.0, collected by the 9.x collectors (mini_platform.cpp
+    # has PLATFORM_TASK_TRAINING_TRACE), unknown on 8.5 (no open-source 310 platform class)
     _, old = report(capsys, "sess_run.py", "--cann", "8.0", "--soc", "310")
-    _, new = report(capsys, "sess_run.py", "--cann", "8.5", "--soc", "310")
+    _, mid = report(capsys, "sess_run.py", "--cann", "8.5", "--soc", "310")
+    _, new = report(capsys, "sess_run.py", "--cann", "9.1", "--soc", "310")
     assert only(old)["verdict"] == "collects" and "training_trace" not in only(old)["collected"]
-    assert only(old)["dropped"] == [{"option": "training_trace", "reason": "Ascend 310 has no training (step) trace"}]
+    assert only(old)["dropped"] == [{"option": "training_trace",
+                                     "reason": "Ascend 310 has no training (step) trace before the 9.0 collector"}]
     assert not any("ts_track" in p or "step_trace" in p for p in only(old)["prof_layout"])
-    assert only(new)["verdict"] == "fails"
-    assert only(new)["messages"][0] == 'NPP114 msprof collector: "Argument [training_trace] is not supported."'
+    assert only(mid)["verdict"] == "collects"
+    assert only(mid)["dropped"] == [{"option": "training_trace", "reason": "may not be collected: the CANN 8.5 "
+                                     "collector for this chip is not open source"}]
+    assert only(new)["verdict"] == "collects" and "training_trace" in only(new)["collected"]
 
 
 def test_metric_not_on_product(capsys, tmp_path):
     script = tmp_path / "metric.py"
     script.write_text((DATA / "sess_run.py").read_text().replace("PipeUtilization", "MemoryAccess"))
-    _, a2 = report(capsys, str(script), "--cann", "8.0", "--soc", "910B")
+    _, a2 = report(capsys, str(script), "--cann", "9.1", "--soc", "910B")
     _, v910 = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
     assert only(a2)["verdict"] == "collects"
     assert only(v910)["verdict"] == "fails"
@@ -391,40 +397,36 @@ def test_missing_output_per_version(capsys, monkeypatch, tmp_path):
 
 
 def test_default_targets_make_no_claim_beyond_the_facts(capsys, tmp_path):
-    code, data = report(capsys, "sess_run.py", cwd=tmp_path)
+    # l2 on the 310: dropped up to 8.0, not known on 8.5, rejected by 9.x (audit 3.5)
+    script = tmp_path / "l2.py"
+    script.write_text((DATA / "sess_run.py").read_text().replace('"task_trace":"on",', '"task_trace":"on","l2":"on",'))
+    code, data = report(capsys, str(script), cwd=tmp_path)
     setup = only(data)
     assert code == 1 and data["usable"] is None and setup["verdict"] == "unknown"
-    assert setup["messages"][0] == ("depends on the target: collects on CANN 7.0 and 8.0 / every product and CANN 8.5, "
-                                    "9.0 and 9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and 9.1 / "
+    assert setup["messages"][0] == ("depends on the target: collects on CANN 7.0, 8.0 and 8.5 / every product and "
+                                    "CANN 9.0 and 9.1 / every product but Ascend 310; fails on CANN 9.0 and 9.1 / "
                                     "Ascend 310; give --cann and --soc for one answer")
-    # only what every collecting target collects; each drop says where it happens
-    assert setup["collected"] == ["task_trace", "aic_metrics"]
-    assert setup["dropped"] == [{"option": "training_trace",
-                                 "reason": "on CANN 7.0 and 8.0 / Ascend 310: Ascend 310 has no training (step) trace"}]
     verdicts = {g["verdict"] for g in setup["targets"]}
     assert verdicts == {"collects", "fails"}
-    assert '[CANN 8.5, 9.0 and 9.1 / Ascend 310] NPP114 msprof collector: "Argument [training_trace] is not ' \
-           'supported."' in setup["messages"]
+    assert '[CANN 9.0 and 9.1 / Ascend 310] NPP114 msprof collector: "Argument [l2] is not supported."' \
+        in setup["messages"]
 
 
 def test_default_targets_agreeing(capsys, tmp_path):
     code, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "tf2.py"))
     assert code == 0
-    # the 9.1 collector switches task_time on by default: said, with where, not folded into the common set
-    assert out.splitlines()[0] == (f"{DATA / 'tf2.py'}:4 npu_device: COLLECTS task_trace, aic_metrics (plus task_time "
-                                   "on CANN 9.1 / every product) on every CANN version / every product into "
-                                   "/tmp/npuprof_tf2/PROF_*")
+    # the 9.x collectors read task_time last (default on); the trace is listed once, as the options name it
+    assert out.splitlines()[0] == (f"{DATA / 'tf2.py'}:4 npu_device: COLLECTS task_trace, aic_metrics on every CANN "
+                                   "version / every product into /tmp/npuprof_tf2/PROF_*")
 
 
 def test_depends_line_in_text(capsys, tmp_path):
     _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
     first = out.splitlines()[0]
-    assert first.endswith(f"NpuOptimizer (when args.profiling): DEPENDS ON TARGET: collects task_trace, aic_metrics "
-                          "(plus training_trace except on CANN 7.0 and 8.0 / Ascend 310; plus task_time on CANN 9.1 / "
-                          f"every product but Ascend 310) into {tmp_path}/prof_out/PROF_* on CANN 7.0 and 8.0 / every "
-                          "product and CANN 8.5, 9.0 and 9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and "
-                          "9.1 / Ascend 310 (give --cann and --soc)")
-    assert out.splitlines()[2].startswith("usable data: only on some targets")
+    assert first.endswith(f"NpuOptimizer (when args.profiling): COLLECTS task_trace, aic_metrics (plus training_trace "
+                          "except on CANN 7.0, 8.0 and 8.5 / Ascend 310) on every CANN version / every product into "
+                          f"{tmp_path}/prof_out/PROF_*")
+    assert out.splitlines()[2].startswith("usable data: yes")
 
 
 # ---------------------------------------------------------------- post-run comparison
@@ -457,7 +459,8 @@ def test_against_explains_gaps_on_310(capsys, tmp_path):
     explained = {g["family"]: g["cause"] for g in against["explained"]}
     assert explained["mindstudio_profiler_output/"] == \
         f"nothing exported: run msprof --export=on --output={tmp_path}/out/{PROF}"
-    assert explained["ts_track.data.*.slice_*"] == "training_trace dropped: Ascend 310 has no training (step) trace"
+    assert explained["ts_track.data.*.slice_*"] == ("training_trace dropped: Ascend 310 has no training (step) trace "
+                                                    "before the 9.0 collector")
     assert explained["aicpu.data.*.slice_*"] == "aicpu is not set"
     assert [g["family"] for g in against["extra"]] == ["l2_cache.data.*.slice_*"]
     assert only(data)["export_command"] == f"msprof --export=on --output={tmp_path}/out/{PROF}"
@@ -665,9 +668,12 @@ def test_usable_is_false_only_when_no_target_can_collect(capsys):
     assert code == 1 and data["usable"] is False
 
 
-def test_shell_variable_is_unknown_not_empty(capsys):
+def test_shell_variable_is_unknown_not_empty(capsys, tmp_path):
     # ${cur_path} comes from $(pwd): its value is not known, it is not ""
-    code, data = report(capsys, "launcher_var.sh", "--cann", "8.5", "--soc", "310")
+    script = tmp_path / "launcher_var.sh"       # l2 makes the 9.1 collector on the 310 fail (audit 3.5)
+    script.write_text((DATA / "launcher_var.sh").read_text().replace('\\"task_trace\\":\\"on\\",',
+                                                                     '\\"task_trace\\":\\"on\\",\\"l2\\":\\"on\\",'))
+    code, data = report(capsys, str(script), "--cann", "9.1", "--soc", "310")
     setup = only(data)
     assert setup["verdict"] == "fails"
     e10001 = next(m for m in setup["messages"] if "E10001" in m)
@@ -687,13 +693,15 @@ def test_shell_variable_is_unknown_not_empty(capsys):
     assert "GE reads PROFILING_OPTIONS from the script" not in out
 
 
-def test_python_env_value_with_a_hole(capsys):
+def test_python_env_value_with_a_hole(capsys, tmp_path):
     # "/tmp/profiling/rank_%d" % int(os.getenv("RANK_ID", "0")): the rank is not known statically
-    _, data = report(capsys, "env_python_hole.py", "--cann", "8.5", "--soc", "310B")
+    script = tmp_path / "env_python_hole.py"    # l2 makes the 9.1 collector on the 310 fail (audit 3.5)
+    script.write_text((DATA / "env_python_hole.py").read_text().replace('"hccl": "on",', '"hccl": "on", "l2": "on",'))
+    _, data = report(capsys, str(script), "--cann", "9.1", "--soc", "310")
     setup = only(data)
     assert setup["verdict"] == "fails" and setup["output_dir"] is None
     assert setup["effective_options"] == {"output": "/tmp/profiling/rank_<unknown>", "task_trace": "on", "hccl": "on",
-                                          "storage_limit": "1000MB"}
+                                          "l2": "on", "storage_limit": "1000MB"}
     assert any('{"output": "/tmp/profiling/rank_<unknown>", "task_trace"' in m for m in setup["messages"])
     assert "GE reads PROFILING_OPTIONS from the script" in setup["messages"]
     _, out, _ = emulate(capsys, str(DATA / "env_python_hole.py"))
@@ -723,15 +731,13 @@ def test_headline_keeps_switches_not_collected_everywhere(capsys, tmp_path):
     path = str(DATA / "training_trace_not_310.py")
     code, out, _ = emulate(capsys, "--cwd", str(tmp_path), path)
     first = out.splitlines()[0]
-    assert code == 1
-    assert first == (f"{path}:21 NpuOptimizer (when args.profiling): DEPENDS ON TARGET: collects task_trace, aicpu, "
-                     "aic_metrics (plus training_trace except on CANN 7.0 and 8.0 / Ascend 310; plus task_time on CANN "
-                     "9.1 / every product but Ascend 310) into /tmp/profiling/PROF_* on CANN 7.0 and 8.0 / every product "
-                     "and CANN 8.5, 9.0 and 9.1 / every product but Ascend 310; fails on CANN 8.5, 9.0 and 9.1 / Ascend "
-                     "310 (give --cann and --soc)")
-    assert ("  collects, per target: training_trace, task_trace, task_time, aicpu, aic_metrics on CANN 9.1 / every "
-            "product but Ascend 310; training_trace, task_trace, aicpu, aic_metrics on CANN 7.0, 8.0, 8.5 and 9.0 / "
-            "every product but Ascend 310; task_trace, aicpu, aic_metrics on CANN 7.0 and 8.0 / Ascend 310") in out
+    assert code == 0
+    assert first == (f"{path}:21 NpuOptimizer (when args.profiling): COLLECTS task_trace, aicpu, aic_metrics (plus "
+                     "training_trace except on CANN 7.0, 8.0 and 8.5 / Ascend 310) on every CANN version / every "
+                     "product into /tmp/profiling/PROF_*")
+    assert ("  collects, per target: training_trace, task_trace, aicpu, aic_metrics on CANN 7.0, 8.0 and 8.5 / every "
+            "product but Ascend 310 and CANN 9.0 and 9.1 / every product; task_trace, aicpu, aic_metrics on CANN 7.0, "
+            "8.0 and 8.5 / Ascend 310") in out
 
 
 def test_headline_for_one_version_every_product(capsys, tmp_path):
@@ -786,8 +792,7 @@ def test_no_output_default_targets_is_not_a_certain_failure(capsys):
     assert code == 1 and "FAILS on every CANN version" not in first
     assert first == (f"{path}:7 NpuOptimizer: DEPENDS ON TARGET: fails on CANN 7.0 and 8.0 / every product; collects "
                      "task_trace, aicpu into $ASCEND_WORK_PATH/PROF_* if ASCEND_WORK_PATH is set (else fails) on CANN "
-                     "8.5 and 9.0 / every product; collects task_trace, task_time, aicpu into $ASCEND_WORK_PATH/PROF_* "
-                     "if ASCEND_WORK_PATH is set (else fails) on CANN 9.1 / every product (give --cann and --soc)")
+                     "8.5, 9.0 and 9.1 / every product (give --cann and --soc)")
     assert out.splitlines()[1].startswith("usable data: unknown (line 7 NpuOptimizer: fails on CANN 7.0 and 8.0 / "
                                           "every product; collects task_trace, aicpu into $ASCEND_WORK_PATH/PROF_*")
     _, data = report(capsys, "no_output.py")

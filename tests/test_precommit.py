@@ -28,7 +28,7 @@ sess = tf.Session(config=config)
 GOOD = '{"output":"/tmp/p","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'
 CLEAN_PY = SCRIPT.replace("{OPTIONS}", GOOD)
 FIXABLE_PY = SCRIPT.replace("{OPTIONS}", GOOD.replace('"/tmp/p",', '"/tmp/p","L2":"on",'))       # NPP101, safe fix
-UNFIXABLE_PY = SCRIPT.replace("{OPTIONS}", GOOD.replace("/tmp/p", "/tmp/p&q"))              # NPP108, no fix
+UNFIXABLE_PY = SCRIPT.replace("{OPTIONS}", GOOD.replace('"/tmp/p"', '"/tmp/p","dvpp_freq":0'))   # NPP109, no fix
 LAUNCHER = '''#!/bin/bash
 export PROFILING_MODE=true
 export PROFILING_OPTIONS='{OPTIONS}'
@@ -90,7 +90,7 @@ def test_manifest():
     ({"train.py": CLEAN_PY, "launch.sh": CLEAN_SH}, 0, []),
     ({"train.py": FIXABLE_PY, "launch.sh": CLEAN_SH}, 1, ["train.py:6:64: NPP101 "]),
     ({"train.py": CLEAN_PY, "launch.sh": BAD_SH}, 1, ["launch.sh:3:46: NPP101 "]),
-    ({"train.py": UNFIXABLE_PY, "launch.sh": BAD_SH}, 1, ["train.py:6:55: NPP108 ", "launch.sh:3:46: NPP101 "]),
+    ({"train.py": UNFIXABLE_PY, "launch.sh": BAD_SH}, 1, ["train.py:6:76: NPP109 ", "launch.sh:3:46: NPP101 "]),
 ], ids=["clean", "python", "shell", "both"])
 def test_check_hook(repo, files, code, reported):
     proc, names = run_hook("npuprof-check", repo, files)
@@ -120,7 +120,7 @@ def test_fix_hook_fixes_and_passes_when_nothing_remains(repo):
 def test_fix_hook_fails_while_findings_remain(repo):
     proc, _ = run_hook("npuprof-fix", repo, {"train.py": UNFIXABLE_PY})
     assert proc.returncode == 1
-    assert proc.stdout.startswith("train.py:6:55: NPP108 ")
+    assert proc.stdout.startswith("train.py:6:76: NPP109 ")
     assert (repo / "train.py").read_text(encoding="utf-8") == UNFIXABLE_PY
 
 

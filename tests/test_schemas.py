@@ -58,11 +58,19 @@ def test_a_typical_configuration_is_valid_everywhere(target):
     {"output": "/tmp/p", "storage_limit": "2GB"},
     {"output": "/tmp/p", "aic_metrics": "PipeUtilisation"},
     {"output": "/tmp/p", "aicpu": True},
-    {"output": "a;b"},
 ])
 @pytest.mark.parametrize("target", ("any", "portable") + K.VERSIONS)
 def test_values_every_version_rejects_fail_every_schema(bad, target):
     assert list(K.validator(target).iter_errors(bad))
+
+
+@pytest.mark.parametrize("target,rejects", [("portable", True), ("7.0", False), ("8.0", False), ("8.5", False),
+                                            ("9.1", False), ("any", False)])
+def test_output_characters_only_some_8_0_builds_refuse_are_an_annotation(target, rejects):
+    # audit C5/C20: no character check in 7.0 and 8.5+, three behaviours inside 8.0
+    assert bool(list(K.validator(target).iter_errors({"output": "a;b"}))) is rejects
+    some = K.property_schema("8.0", "output")["x-npuprof-some-builds"]
+    assert [b["builds"] for b in some] == ["collectors built 2024-03 to 2025-12", "collectors built 2024-11 to 2025-12"]
 
 
 KEYS = sorted(K.all_keys())

@@ -25,8 +25,15 @@ BASE_METRICS = ["ArithmeticUtilization", "PipeUtilization", "Memory", "MemoryL0"
 EXTRA_METRICS = ["L2Cache", "MemoryAccess", "PipeUtilizationExct", "PipelineExecuteUtilization"]
 ALL_METRICS = BASE_METRICS + EXTRA_METRICS
 
-# Characters the collector refuses in `output` (param_validation.cpp).
-OUTPUT_FORBIDDEN = "\n\f\r\b\t\v\x7f\"'\\%><|&$;`"
+# Characters some CANN 8.0 collector builds refuse in `output` (Ascend/msprof param_validation.cpp):
+# none before 2024-03-12 (d1462ced3), control characters from then, the full list from 2024-11-04
+# (91be296e6). The 7.0 (protobuf era) and 8.5+ (oam-tools) collectors check no characters.
+CONTROL_CHARS = "\n\f\r\b\t\v\x7f"
+OUTPUT_FORBIDDEN = CONTROL_CHARS + "\"'\\%><|&$;`"
+OUTPUT_BUILDS_8_0 = [
+    {"builds": "collectors built 2024-03 to 2025-12", "chars": CONTROL_CHARS},
+    {"builds": "collectors built 2024-11 to 2025-12", "chars": OUTPUT_FORBIDDEN},
+]
 
 FREQ_RANGES = {
     "sys_hardware_mem_freq": (1, 100),
@@ -36,6 +43,7 @@ FREQ_RANGES = {
     "host_sys_usage_freq": (1, 50),
     "instr_profiling_freq": (300, 30000),
 }
+OAM_FREQ_RANGES = dict(FREQ_RANGES, sys_lp_freq=(1, 100))
 
 
 def switch(*extra):
@@ -47,7 +55,7 @@ def enum(*values):
 
 
 def freq(key, types, hi=None):
-    lo, top = FREQ_RANGES[key]
+    lo, top = OAM_FREQ_RANGES[key]
     return {"kind": "freq", "types": sorted(types), "min": lo, "max": hi or top}
 
 
@@ -62,16 +70,22 @@ def comma_list(*items):
 
 
 STRING = {"kind": "string"}
+NONEMPTY = {"kind": "nonempty"}
 ANY = {"kind": "any"}
-PATH = {"kind": "path"}
 STORAGE = {"kind": "storage"}
+
+
+def path(some_builds=()):
+    """`output` up to 8.0: required, not empty, at most 1024 characters (measured on the absolute path);
+    some_builds: character checks only part of the version's builds make."""
+    return {"kind": "path", "some_builds": list(some_builds)}
 TRAINING_TRACE = {"kind": "enum", "values": ["on", ""]}  # GE: anything else non-empty is an error
 
 
-def legacy_generation(freq_types):
+def legacy_generation(freq_types, output):
     """Keys of the 2022-09 → 2025-12 collectors (protobuf era and the nlohmann rewrite)."""
     keys = {
-        "output": PATH,
+        "output": output,
         "storage_limit": STORAGE,
         "training_trace": TRAINING_TRACE,
         # code accepts on/off only; docs 7.0+ list l0/l1 too: accept them (no false positive)
@@ -97,10 +111,11 @@ def legacy_generation(freq_types):
     return keys
 
 
-def oam_generation(task_time: bool, internal_9_0: bool):
+def oam_generation(version: str):
     """Keys of the hicann/oam-tools collectors (8.5.0, 9.0.0, 9.1.0)."""
     keys = {
-        "output": PATH,
+        # no length or character check; "" (like a missing key) falls back to $ASCEND_WORK_PATH
+        "output": STRING,
         "storage_limit": STORAGE,
         "training_trace": TRAINING_TRACE,
         "task_trace": switch("l0", "l1", "l2", "l3"),
@@ -112,26 +127,28 @@ def oam_generation(task_time: bool, internal_9_0: bool):
         "instr_profiling": switch(),
         "fp_point": STRING,
         "bp_point": STRING,
-        # 8.5+ bounds Custom: by the chip's PMU counters and no longer checks 0x6E
-        "aic_metrics": metrics(None, None, None),
-        "host_sys": comma_list("cpu", "mem", "disk", "network", "osrt", "numa"),
+        # 8.5+ no longer checks the events' range or count, but still the whole value's length
+        "aic_metrics": metrics(None, None, 70),
+        "host_sys": comma_list("cpu", "mem", "disk", "network", "osrt", *(["numa"] if version == "9.1" else [])),
         "host_sys_usage": comma_list("cpu", "mem"),
-        "llc_profiling": enum("read", "write", ""),
-        "task_block": STRING,
-        "task_memory": STRING,
+        "llc_profiling": enum("read", "write"),   # checked whenever present: "" is refused too
+        # 8.5: an on/off switch ("" passes); 9.x: its own checker refuses "" as well
+        "task_block": switch() if version == "8.5" else enum("on", "off"),
+        "task_memory": switch(),
         "fwk_schedule": enum(""),  # its checker rejects every non-empty value
-        "sys_lp_freq": ANY,
         # only range-checked when instr_profiling is "on" (see CONDITIONAL below)
         "instr_profiling_freq": ANY,
     }
-    for key in FREQ_RANGES:
+    for key in OAM_FREQ_RANGES:
         if key != "instr_profiling_freq":
             keys[key] = freq(key, ["integer"], hi=10000 if key == "sys_hardware_mem_freq" else None)
-    if internal_9_0:
-        keys["task_tsfw"] = STRING
-        keys["sys_mem_serviceflow"] = STRING
-    if task_time:
-        keys["task_time"] = switch("l0", "l1", "l2", "l3")
+    if version == "8.5":
+        keys["task_tsfw"] = switch()
+        keys["sys_mem_serviceflow"] = NONEMPTY     # its checker refuses ""
+    else:
+        # whitelisted, but "task_time" is missing from the feature table its checker consults, so
+        # every non-empty value is "not supported"
+        keys["task_time"] = enum("")
     return keys
 
 
@@ -144,7 +161,7 @@ def camel(key):
 VERSIONS = {
     "7.0": {
         "title": "CANN 7.0 (protobuf-era collector, 2022-09 to 2023-12)",
-        "keys": legacy_generation(["integer", "string"]),
+        "keys": legacy_generation(["integer", "string"], path()),
         "camel_aliases": True,
         "output_required": True,
         "instr_exclusive": True,
@@ -152,7 +169,7 @@ VERSIONS = {
     },
     "8.0": {
         "title": "CANN 8.0 to 8.3 (nlohmann collector, 2024-01 to 2025-12)",
-        "keys": legacy_generation(["string"]),
+        "keys": legacy_generation(["string"], path(OUTPUT_BUILDS_8_0)),
         "camel_aliases": False,
         "output_required": True,
         "instr_exclusive": True,
@@ -160,17 +177,15 @@ VERSIONS = {
     },
     "8.5": {
         "title": "CANN 8.5 (oam-tools 8.5.0 collector)",
-        "keys": oam_generation(task_time=False, internal_9_0=True),
+        "keys": oam_generation("8.5"),
         "camel_aliases": False,
         "output_required": False,
         "instr_exclusive": False,
         "conditional_instr": True,
     },
     "9.0": {
-        # sources disagree on whether task_tsfw/sys_mem_serviceflow left in 9.0.0 or 9.1.0;
-        # keep them here so no accepted key is reported
         "title": "CANN 9.0 (oam-tools 9.0.0 collector)",
-        "keys": oam_generation(task_time=True, internal_9_0=True),
+        "keys": oam_generation("9.0"),
         "camel_aliases": False,
         "output_required": False,
         "instr_exclusive": False,
@@ -178,7 +193,7 @@ VERSIONS = {
     },
     "9.1": {
         "title": "CANN 9.1 (oam-tools 9.1.0 collector)",
-        "keys": oam_generation(task_time=True, internal_9_0=False),
+        "keys": oam_generation("9.1"),
         "camel_aliases": False,
         "output_required": False,
         "instr_exclusive": False,
@@ -276,10 +291,13 @@ def _list_pattern(items) -> str:
 
 
 STORAGE_PATTERN = "^0*" + _range_regex(200, 4294967295) + "MB$"
-OUTPUT_PATTERN = "^[^" + "".join(
-    {"\n": "\\n", "\f": "\\f", "\r": "\\r", "\b": "\\x08", "\t": "\\t", "\v": "\\v",
-     "\x7f": "\\x7f", "\\": "\\\\", "]": "\\]", "^": "\\^", "-": "\\-"}.get(c, c)
-    for c in OUTPUT_FORBIDDEN) + "]*$"
+
+
+def _no_chars_pattern(chars: str) -> str:
+    return "^[^" + "".join(
+        {"\n": "\\n", "\f": "\\f", "\r": "\\r", "\b": "\\x08", "\t": "\\t", "\v": "\\v",
+         "\x7f": "\\x7f", "\\": "\\\\", "]": "\\]", "^": "\\^", "-": "\\-"}.get(c, c)
+        for c in chars) + "]*$"
 
 
 # ---------------------------------------------------------------- rendering
@@ -294,10 +312,20 @@ def render(desc) -> dict:
         return {}
     if kind == "never":
         return {"not": {}}
+    if kind == "nonempty":
+        return {"type": "string", "minLength": 1}
     if kind == "path":
-        return {"type": "string", "minLength": 1, "maxLength": 1024, "pattern": OUTPUT_PATTERN}
+        out = {"type": "string", "minLength": 1, "maxLength": 1024}
+        if desc.get("strict"):      # portable: what every build of every version accepts
+            out["pattern"] = _no_chars_pattern(OUTPUT_FORBIDDEN)
+        if desc["some_builds"]:
+            # annotation (ignored by validators): checks that only part of this version's builds make
+            out["x-npuprof-some-builds"] = [{"builds": b["builds"], "pattern": _no_chars_pattern(b["chars"])}
+                                            for b in desc["some_builds"]]
+        return out
     if kind == "storage":
-        return {"type": "string", "pattern": STORAGE_PATTERN}
+        # "" means no limit and passes every version's check
+        return {"type": "string", "anyOf": [{"const": ""}, {"pattern": STORAGE_PATTERN}]}
     if kind == "list":
         return {"type": "string", "anyOf": [{"const": ""}, {"pattern": _list_pattern(desc["items"])}]}
     if kind == "freq":
@@ -327,6 +355,11 @@ def merge(a, b, union: bool):
         return b
     if not union and b["kind"] == "any":
         return a
+    if {a["kind"], b["kind"]} == {"path", "string"}:
+        # union: any string; intersection: the legacy checks plus every build's character check
+        return STRING if union else dict(a if a["kind"] == "path" else b, strict=True, some_builds=[])
+    if {a["kind"], b["kind"]} == {"enum", "nonempty"}:
+        return {"kind": "any"} if union else {"kind": "enum", "values": [v for v in (a.get("values") or b["values"]) if v]}
     if a["kind"] != b["kind"]:
         if union:
             return {"kind": "any"}
@@ -336,6 +369,11 @@ def merge(a, b, union: bool):
         (lambda x, y: [v for v in x if v in y])
     if kind in ("enum",):
         return {"kind": kind, "values": pick(a["values"], b["values"])}
+    if kind == "path":
+        if union:
+            return dict(a, some_builds=[])
+        return dict(a, strict=a.get("strict") or b.get("strict") or bool(a["some_builds"] or b["some_builds"]),
+                    some_builds=[])
     if kind == "list":
         return {"kind": kind, "items": pick(a["items"], b["items"])}
     if kind == "freq":

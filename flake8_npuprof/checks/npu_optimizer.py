@@ -134,8 +134,9 @@ def _check_duplicates(ctx, setup: Setup) -> None:
         ctx.report_node(
             "NPP009", later.call,
             f"a second NpuOptimizer entry on the same ConfigProto (the first is on line {line}): the "
-            "adapter reads both in turn and later keys overwrite earlier ones, so settings split across "
-            "them are easy to lose; set every parameter on one entry")
+            "adapter reads both in turn and later keys overwrite earlier ones; once profiling_mode is on, a "
+            "later entry without profiling_options resets them to the adapter's defaults; set every parameter "
+            "on one entry")
 
 
 # ---------------------------------------------------------------- NPP004, NPP005, NPP010

@@ -73,6 +73,10 @@ class Problem(NamedTuple):
     consequence: str            # what this version's runtime does
     advice: str                 # how to fix it
     fix: Optional[TextFix] = None
+    # "fails": every build of the version does this; "some": only the builds named in `builds`;
+    # "unknown": no source shows what this version does (never reported on its own)
+    standing: str = "fails"
+    builds: str = ""
 
 
 class OptionsReport(NamedTuple):
@@ -115,7 +119,7 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
     issues.extend(_judge(problems, target))
     issues.extend(_trace_points(doc, target))
-    if mode_on and not any(x.code in FATAL for x in issues):
+    if mode_on and not any(x.code in FATAL and not x.partial for x in issues):
         issue = _nothing_collected(doc, target)
         if issue:
             issues.append(issue)
@@ -125,10 +129,13 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
 
 # ---------------------------------------------------------------- judging per target
 
-def _bad_versions(cells: Dict[Tuple[str, str], Problem], target: Target) -> Set[str]:
+def _bad_versions(cells: Dict[Tuple[str, str], Problem], target: Target,
+                  standings=("fails",)) -> Set[str]:
+    """Versions on which the problem happens on every target product (or the one named)."""
     bad = set()
     for version in K.VERSIONS:
-        prods = [p for p in target.products if (version, p) in cells]
+        prods = [p for p in target.products if (version, p) in cells and
+                 getattr(cells[(version, p)], "standing", "fails") in standings]
         if target.soc == "any":
             if len(prods) == len(K.PRODUCTS):
                 bad.add(version)
@@ -144,19 +151,31 @@ def _category(code: str) -> str:
     return "combination" if code == "NPP115" else "member"
 
 
+_RANK = {"fails": 0, "some": 1, "unknown": 2}
+
+
 def _judge(problems, target: Target) -> List[Issue]:
     merged: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
     for (code, anchor), cells in problems.items():
         bucket = merged.setdefault((_category(code), anchor), {})
         for cell, problem in cells.items():
-            bucket.setdefault(cell, problem)
+            # what every build does outranks what some builds do, which outranks the unknown
+            if cell not in bucket or _RANK[problem.standing] < _RANK[bucket[cell].standing]:
+                bucket[cell] = problem
     out = []
     for (_, anchor), cells in merged.items():
         bad = _bad_versions(cells, target)
+        partial = False
         if not target.fails_on(bad):
-            continue
+            # a named version (or portable) also hears of what only some of a version's builds do;
+            # the default target reports only what fails everywhere
+            some = _bad_versions(cells, target, ("fails", "some"))
+            if target.cann == "any" or not target.fails_on(some):
+                continue
+            bad, partial = some, True
         relevant = [v for v in target.versions if v in bad]
-        chosen = {v: next(cells[(v, p)] for p in target.products if (v, p) in cells) for v in relevant}
+        chosen = {v: min((cells[(v, p)] for p in target.products if (v, p) in cells),
+                         key=lambda c: _RANK[c.standing]) for v in relevant}
         codes = [c.code for c in chosen.values()]
         code = max(sorted(set(codes)), key=lambda c: (codes.count(c), c != "NPP110"))
         first = next(c for c in chosen.values() if c.code == code)
@@ -164,17 +183,31 @@ def _judge(problems, target: Target) -> List[Issue]:
         by_consequence: Dict[str, List[str]] = {}
         for v, problem in chosen.items():
             text = problem.consequence if problem.code == code else f"{problem.what}, and {problem.consequence}"
+            if problem.standing == "some":
+                text = f"\x00{problem.builds}\x00{text}"
             by_consequence.setdefault(text, []).append(v)
-        if len(by_consequence) == 1:
-            consequence = next(iter(by_consequence))
-            if target.cann != "any" or len(relevant) != len(K.VERSIONS):
-                consequence = f"on {versions_phrase(relevant)} {consequence}"
-        else:
-            consequence = "; ".join(f"on {versions_phrase(vs)} {c}" for c, vs in by_consequence.items())
-        message = f"{first.what}: {consequence}"
+        parts = []
+        for text, vs in by_consequence.items():
+            if text.startswith("\x00"):
+                _, builds, text = text.split("\x00", 2)
+                parts.append(f"on some builds of {versions_phrase(vs)} ({builds}) {text}")
+            elif len(by_consequence) == 1 and target.cann == "any" and len(vs) == len(K.VERSIONS):
+                parts.append(text)
+            else:
+                parts.append(f"on {versions_phrase(vs)} {text}")
+        # what no source shows, for the versions the target names
+        unknown = {}
+        for v in target.versions:
+            if v in relevant:
+                continue
+            cell = next((cells[(v, p)] for p in target.products if (v, p) in cells), None)
+            if cell is not None and cell.standing == "unknown":
+                unknown.setdefault(cell.consequence, []).append(v)
+        parts += [f"on {versions_phrase(vs)} {text}" for text, vs in unknown.items()]
+        message = f"{first.what}: {'; '.join(parts)}"
         if first.advice:
             message += f"; {first.advice}"
-        out.append(Issue(code, first.span[0], first.span[1], message, first.fix, anchor))
+        out.append(Issue(code, first.span[0], first.span[1], message, first.fix, anchor, partial))
     return out
 
 
@@ -271,8 +304,10 @@ def _members(doc: Doc) -> Dict[str, Member]:
     return out
 
 
-def _code_for(key: str, keyword: str) -> str:
+def _code_for(key: str, keyword: str, version: str = "") -> str:
     base = snake(key)
+    if base == "task_time" and version and K.enum_values(version, key) == ("",):
+        return "NPP113"     # 9.x: whitelisted, but every non-empty value is "not supported"
     if base == "training_trace":
         return "NPP103"
     if keyword in ("type", "not"):
@@ -337,7 +372,26 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
                            "instruction sampling runs alone: drop one side or target CANN 8.5+"))
     if legacy:
         out.extend(_custom_event_problems(members, version))
+    out.extend(_some_builds_output(members, version))
     return out
+
+
+def _some_builds_output(members: Dict[str, Member], version: str) -> List[Problem]:
+    """`output` characters that only part of a version's builds refuse (schema annotation)."""
+    m = members.get("output")
+    checks = K.property_schema(version, "output").get("x-npuprof-some-builds", ())
+    if m is None or m.unknown or not isinstance(m.value, str) or not m.value:
+        return []
+    for check in checks:        # widest range of builds first
+        if not re.match(check["pattern"], m.value):
+            bad = sorted({c for c in m.value if not re.match(check["pattern"], c)})
+            shown = " ".join(repr(c) for c in bad)
+            return [Problem("NPP108", "output", (m.value_start, m.value_end),
+                            f'"output" contains characters some collectors refuse ({shown})',
+                            f'the collector rejects it ("Output path is invalid."), so {ABORT}',
+                            "use a path of letters, digits, '/', '.', '-' and '_'",
+                            standing="some", builds=check["builds"])]
+    return []
 
 
 def _key_problem(member: Member, version: str, present=()) -> Problem:
@@ -353,6 +407,11 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
             safe = matches[0].lower() == key.lower()
             fix = TextFix(((member.key_start + 1, member.key_end - 1, matches[0]),), safe,
                           f'rename "{key}" to "{matches[0]}"')
+        from ..collection import data as collection_data
+        documented = collection_data().get("documented_rejected_keys", {}).get(key)
+        if documented:
+            return Problem("NPP101", key, span, f'"{key}" is {documented["known"]}',
+                           f"the collector rejects the options, so {ABORT}", "remove it")
         return Problem("NPP101", key, span, f'unknown profiling_options key "{key}"',
                        f"the collector rejects the options, so {ABORT}", hint or "remove it", fix)
     advice = ""
@@ -372,7 +431,7 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
 def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Optional[Problem]:
     key, value = member.key, member.value
     span = (member.value_start, member.value_end)
-    code = _code_for(key, keyword)
+    code = _code_for(key, keyword, version)
     legacy = version in K.LEGACY_VERSIONS
     shown = _json(value)
     if code == "NPP103":
@@ -434,6 +493,11 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         return Problem(code, key, span, f'"{key}": {shown} is not a comma-separated list of {"/".join(items)}',
                        f"the collector rejects it, so {ABORT}", f"use items from {', '.join(items)}")
     if allowed == [""]:
+        if code == "NPP113":      # 9.x: whitelisted, but missing from the feature table its checker uses
+            return Problem(code, key, span, f'"task_time": {shown} is refused by this collector (only "" passes)',
+                           f'the collector rejects it ("Argument [task_time] is not supported."), so {ABORT}',
+                           'remove it; this collector turns the task trace on by itself',
+                           TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
         return Problem(code, key, span, f'"{key}": {shown} is rejected by its checker (only "" passes)',
                        f"the collector rejects it, so {ABORT}", "remove it",
                        TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
@@ -511,19 +575,27 @@ def _storage_problem(member: Member, version: str) -> Problem:
         advice = 'the minimum is "200MB"'
     if legacy:
         consequence = f"the collector rejects it, so {ABORT}"
-    elif mb is not None and mb < 200:
+    elif isinstance(value, str) and value.endswith("MB") and value[:-2].isdigit() and int(value[:-2]) < 200:
         consequence = "the collector warns and raises it to 200MB"
     else:
-        consequence = "the collector warns and applies no limit"
+        # 8.5+ keeps the text: the ageing code drops its last two characters and reads the rest as MB
+        text = value if isinstance(value, str) else ""
+        digits = re.match(r"\s*\+?(\d+)", text[:-2]) if len(text) > 2 else None
+        if len(text) <= 2:
+            read = "applies no limit"
+        elif digits:
+            read = f"applies the leading digits of the rest, {int(digits.group(1))} MB, as the limit"
+        else:
+            read = "fails to read the rest as a number (std::stoull throws)"
+        consequence = (f'the collector only warns ("storage_limit para is invalid") and keeps the text; its '
+                       f"data ageing drops the last two characters and {read}")
     return Problem("NPP107", member.key, span,
                    f'"storage_limit": {_json(value)} is not "<N>MB" with 200 <= N <= 4294967295',
                    consequence, advice, fix)
 
 
-_FORBIDDEN = set("\n\f\r\b\t\v\x7f\"'\\%><|&$;`")
-
-
-def _output_problem(member: Member, version: str) -> Problem:
+def _output_problem(member: Member, version: str) -> Optional[Problem]:
+    """`output` as the collectors up to 8.0 check it (8.5+ checks neither emptiness nor length)."""
     value = member.value
     span = (member.value_start, member.value_end)
     if not isinstance(value, str):
@@ -532,14 +604,8 @@ def _output_problem(member: Member, version: str) -> Problem:
         return Problem("NPP108", member.key, span, '"output" is empty',
                        'profiling init fails ("Result path is empty")',
                        "give the directory for the PROF_* data")
-    if len(value) > 1024:
-        return Problem("NPP108", member.key, span, f'"output" is {len(value)} characters long (limit 1024)',
-                       f"the collector rejects it, so {ABORT}", "use a shorter path")
-    bad = sorted({c for c in value if c in _FORBIDDEN})
-    shown = " ".join(repr(c) for c in bad)
-    return Problem("NPP108", member.key, span, f'"output" contains characters the collector refuses ({shown})',
-                   f'the collector rejects it ("Output path is invalid."), so {ABORT}',
-                   "use a path of letters, digits, '/', '.', '-' and '_'")
+    return Problem("NPP108", member.key, span, f'"output" is {len(value)} characters long (limit 1024, '
+                   "measured on the absolute path)", f"the collector rejects it, so {ABORT}", "use a shorter path")
 
 
 def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Problem]:
@@ -564,28 +630,59 @@ def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Pro
 
 # ---------------------------------------------------------------- product capabilities
 
+def _present(value) -> bool:
+    """Whether the 8.5+ collector checks a key's support: any value except "" (strings)."""
+    return not (isinstance(value, str) and value == "")
+
+
+def _unsupported_problem(key: str, m: Member, behaviour: str, why: str, title: str, value_text: str = "") -> Problem:
+    base = snake(key)
+    what = (f'"{key}": "{value_text}" is not supported on {title} ({why})' if value_text else
+            f'"{key}" is not supported on {title} ({why})')
+    span = (m.value_start, m.value_end) if value_text else (m.key_start, m.value_end)
+    if behaviour == K.UNKNOWN:
+        return Problem("NPP114", key, span, what,
+                       f"it is not known whether the collector accepts it ({_NOT_OPEN})",
+                       "", standing="unknown")
+    if behaviour == K.WARN:
+        consequence = ('the collector drops it with only a plog warning ("Unrecognized option:'
+                       f'{base} for PlatformType:…")')
+    elif behaviour == K.SILENT:
+        consequence = "the collector drops it without a message"
+    elif value_text:
+        consequence = f'the collector rejects it ("{value_text} is not supported on this platform."), so {ABORT}'
+    else:
+        consequence = f'the collector rejects it ("Argument [{base}] is not supported."), so {ABORT}'
+    return Problem("NPP114", key, span, what, consequence,
+                   "remove it for this product" if not value_text else "use a lower level for this product")
+
+
+_NOT_OPEN = "the collector of this version for this chip is not open source"
+
+
 def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str]) -> List[Problem]:
     """Problems of keys this version's schema accepts, on one product."""
     members = _members(doc)
     data = K.product(product)
     title = f"Ascend {product}"
     legacy = version in K.LEGACY_VERSIONS
+    unsupported = K.unsupported(product, version)
     out = []
     for key, m in members.items():
         base = snake(key)
         if m.unknown or key not in schema_ok:
             continue
         value = m.value
-        dropped = dict(data["dropped"])
-        if base == "llc_profiling" and data.get("llc_dropped_from") and not legacy:
-            dropped["llc_profiling"] = "this chip has no LLC profiling on this collector"
-        if base in dropped and active(base, value):
-            consequence = (f'the collector drops it with only a plog warning ("Unrecognized option:{base} '
-                           'for PlatformType:…")' if legacy else
-                           f'the collector rejects it ("Argument [{base}] is not supported."), so {ABORT}')
-            out.append(Problem("NPP114", key, (m.key_start, m.value_end),
-                               f'"{key}" is not supported on {title} ({dropped[base]})'.replace(f"({title} ", "(it "),
-                               consequence, "remove it for this product"))
+        if base in unsupported:
+            behaviour, why = unsupported[base]
+            # up to 8.0 only a switch that asks for something is dropped; 8.5+ checks the support of
+            # any non-empty value, "off" included
+            if (active(base, value) if legacy else _present(value)):
+                out.append(_unsupported_problem(key, m, behaviour, why, title))
+                continue
+        refused = K.value_unsupported(product, version, base, value)
+        if refused:
+            out.append(_unsupported_problem(key, m, refused[0], refused[1], title, value))
             continue
         if base in ("aic_metrics", "aiv_metrics") and isinstance(value, str) and value and \
                 not value.startswith("Custom:"):
@@ -596,6 +693,13 @@ def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str])
                                    f'"{key}": "{value}" is not available on {title}',
                                    f'the collector rejects it ("aic-metrics[{value}] is invalid"), so {ABORT}',
                                    hint or "use one of " + ", ".join(allowed)))
+            builds = K.metric_builds(product, version, value) if value in allowed else None
+            if builds:
+                out.append(Problem("NPP106", key, (m.value_start, m.value_end),
+                                   f'"{key}": "{value}" is not available on {title} with this collector',
+                                   f'the collector rejects it ("aic-metrics[{value}] is invalid"), so {ABORT}',
+                                   "use another metric set or a newer CANN",
+                                   standing="fails" if builds == "every" else "some", builds=builds))
         if base == "llc_profiling" and isinstance(value, str) and value and legacy:
             allowed = data.get("llc_profiling", {}).get(version, ["read", "write", ""])
             if value not in allowed:

@@ -7,7 +7,7 @@ from npu_bridge.npu_init import *
 
 flags = tf.app.flags
 FLAGS = flags.FLAGS
-flags.DEFINE_string("profiling_dump_path", "/tmp/prof dir;1", "where profiling data goes")  # NPP108: 45
+flags.DEFINE_string("profiling_dump_path", "/tmp/prof dir;1", "where profiling data goes")  # only some 8.0 builds refuse
 flags.DEFINE_boolean("profiling", False, "collect profiling data")
 absl_flags.DEFINE_string("aic_metrics", "PipeUtilisation", "AI Core metric set")  # NPP106: 42
 

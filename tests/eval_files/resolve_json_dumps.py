@@ -40,4 +40,4 @@ def clean():
     config, op = new_entry()
     op.parameter_map["profiling_options"].s = json.dumps(BASE, indent=2).encode("utf-8")
     return config
-# expect: 28:96 NPP102
+# expect: 28:83 NPP113

@@ -1,4 +1,4 @@
-# OPTIONS: --npuprof-soc=310
+# OPTIONS: --npuprof-soc=310 --npuprof-cann=8.0
 import tensorflow as tf
 from npu_bridge.npu_init import *
 
