@@ -1125,6 +1125,43 @@ assert [r.code for r in RULES] == sorted(r.code for r in RULES), "keep RULES sor
 BY_CODE: Dict[str, Rule] = {r.code: r for r in RULES}
 
 
+# The data facts (data/sources.json ids or id prefixes) each rule's claims rest on; its page lists their sources.
+FACTS_BY_CODE: Dict[str, Tuple[str, ...]] = {
+    "NPP002": ("collection.runtime_default_options.", "collection.emulation.adapter_default"),
+    "NPP101": ("collection.documented_rejected_keys.",),
+    "NPP102": ("schema.aicpu", "schema.task_trace", "schema.task_time", "schema.llc_profiling", "schema.host_sys",
+               "schema.task_block"),
+    "NPP103": ("schema.training_trace",),
+    "NPP105": ("schema.fp_point",),
+    "NPP106": ("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds."),
+    "NPP107": ("schema.storage_limit",),
+    "NPP108": ("schema.output",),
+    "NPP109": ("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq"),
+    "NPP110": ("schema.dvpp_freq", "schema.aicpu"),
+    "NPP113": ("schema.task_time", "schema.task_tsfw", "schema.power"),
+    "NPP114": ("products.310.unsupported.", "products.310B.unsupported.", "products.310P.unsupported.",
+               "products.910.value_unsupported."),
+    "NPP115": ("schema.instr_profiling_freq",),
+    "NPP116": ("collection.switch.task_trace", "collection.switch.task_time"),
+}
+
+
+def sources_for(code: str) -> Tuple[str, ...]:
+    """Distinct source lines behind a rule's claims: `ref` — what it says (standing)."""
+    from .knowledge import sources
+    facts = sources()
+    out = []
+    for prefix in FACTS_BY_CODE.get(code, ()):
+        for fact, entries in facts.items():
+            if fact == prefix or (prefix.endswith(".") and fact.startswith(prefix)):
+                for e in entries:
+                    where = f" [CANN {', '.join(e['versions'])}]" if e.get("versions") else ""
+                    line = f"`{e['ref']}`{where}: {e['says']} ({e['standing']})"
+                    if line not in out:
+                        out.append(line)
+    return tuple(out)
+
+
 def render(rule: Rule) -> str:
     """The rule's page in Markdown (also what `npuprof explain` prints)."""
     if rule.group == "preflight":
@@ -1142,4 +1179,9 @@ def render(rule: Rule) -> str:
         parts += ["", "The examples assume " + ", ".join(f"--npuprof-{k} {v}" for k, v in rule.settings) + "."]
     if rule.references:
         parts += ["", "## References", ""] + [f"- {r}" for r in rule.references]
+    sources = sources_for(rule.code)
+    if sources:
+        parts += ["", "## Sources of the claims", "",
+                  "Standing: code = read in the runtime's source, doc = documented only, inferred."
+                  " Versions in brackets are the CANN versions a source speaks for.", ""] + [f"- {x}" for x in sources]
     return "\n".join(parts) + "\n"

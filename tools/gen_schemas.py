@@ -394,10 +394,19 @@ def merge(a, b, union: bool):
     raise ValueError(kind)
 
 
+SOURCES = json.loads((ROOT / "flake8_npuprof" / "data" / "sources.json").read_text(encoding="utf-8"))["facts"]
+
+
+def sources_of(key, version):
+    """The refs behind a key's domain on a version (data/sources.json "schema.<key>"); any: all of them."""
+    return [f'{e["ref"]} ({e["standing"]})' for e in SOURCES[f"schema.{key}"]
+            if version in ("any", "portable") or version in e.get("versions", [version])]
+
+
 def version_schema(name, spec) -> dict:
     props = {}
     for key, desc in spec["keys"].items():
-        props[key] = render(desc)
+        props[key] = dict(render(desc), **{"x-sources": sources_of(key, name)})
         if spec["camel_aliases"] and camel(key) != key:
             props[camel(key)] = render(desc)
     schema = {

@@ -1,0 +1,219 @@
+"""One regression test per row of the knowledge audit (shared/reference/knowledge_audit.md, C1-C21 and its
+section 7 reproductions), under the named target and the default one, plus provenance for every data fact."""
+
+import json
+
+import pytest
+
+from flake8_npuprof import knowledge as K
+from flake8_npuprof.checks.options import check_options
+from flake8_npuprof.collection import data as collection_data, effective_switches
+from flake8_npuprof.targets import Target
+
+ADAPTER_DEFAULT = ('{"output":"/tmp/p","training_trace":"on","task_trace":"on","hccl":"on","aicpu":"on",'
+                   '"aic_metrics":"PipeUtilization","msproftx":"off","fp_point":"","bp_point":""}')
+
+
+def issues(text, cann="any", soc="any"):
+    return check_options(text, Target.parse(cann, soc)).issues
+
+
+def codes(text, cann="any", soc="any"):
+    return {i.code for i in issues(text, cann, soc)}
+
+
+def message(text, code, cann="any", soc="any"):
+    found = [i.message for i in issues(text, cann, soc) if i.code == code]
+    assert len(found) == 1, issues(text, cann, soc)
+    return found[0]
+
+
+def test_C1_hccl_on_310B_accepted_from_8_5_warned_before():
+    assert codes(ADAPTER_DEFAULT, "8.5", "310B") == set()
+    assert codes(ADAPTER_DEFAULT, "9.1", "310B") == set()
+    assert codes(ADAPTER_DEFAULT, "any", "310B") == set()
+    msg = message('{"output":"/p","task_trace":"on","hccl":"on"}', "NPP114", "8.0", "310B")
+    assert "on CANN 8.0 the collector drops it with only a plog warning" in msg and "aborts" not in msg
+
+
+def test_C2_sys_interconnection_freq_collected_on_310P():
+    for cann in ("8.5", "9.1", "any"):
+        assert codes('{"output":"/p","task_trace":"on","sys_interconnection_freq":10}', cann, "310P") == set()
+    assert codes('{"output":"/p","task_trace":"on","sys_interconnection_freq":"10"}', "8.0", "310P") == set()
+
+
+def test_C3_training_trace_on_310_by_version():
+    text = '{"output":"/p","task_trace":"on","training_trace":"on","fp_point":"","bp_point":""}'
+    assert codes(text, "9.1", "310") == codes(text, "9.0", "310") == set()
+    assert codes(text, "8.5", "310") == set()           # no open-source 8.5 collector for the 310
+    assert "drops it with only a plog warning" in message(text, "NPP114", "8.0", "310")
+    assert codes(text, "any", "310") == set()
+
+
+def test_C4_instr_profiling_freq_alone_not_rejected_from_8_5():
+    text = '{"output":"/p","task_trace":"on","instr_profiling_freq":1000}'
+    for cann in ("8.5", "9.0", "9.1", "any"):
+        assert "NPP114" not in codes(text, cann, "910")
+    assert "NPP114" in codes('{"output":"/p","instr_profiling_freq":"1000"}', "8.0", "910")
+
+
+def test_C5_output_chars_only_some_8_0_builds():
+    text = '{"output":"$HOME/prof","task_trace":"on"}'
+    for cann in ("any", "7.0", "8.5", "9.0", "9.1"):
+        assert codes(text, cann) == set()
+    msg = message(text, "NPP108", "8.0")
+    assert "on some builds of CANN 8.0 (collectors built 2024-11 to 2025-12)" in msg
+    tab = message('{"output":"/tmp/a\\tb","task_trace":"on"}', "NPP108", "8.0")
+    assert "collectors built 2024-03 to 2025-12" in tab
+    assert "some builds" in message(text, "NPP108", "portable")
+    assert [i.partial for i in issues(text, "8.0")] == [True]
+
+
+def test_C6_output_length_only_up_to_8_0():
+    text = json.dumps({"output": "/" + "a" * 1100, "task_trace": "on"})
+    assert codes(text, "8.5") == codes(text, "9.1") == codes(text) == set()
+    assert "measured on the absolute path" in message(text, "NPP108", "8.0")
+
+
+def test_C7_empty_output_falls_back_from_8_5():
+    text = '{"output":"","task_trace":"on"}'
+    assert codes(text, "9.1") == codes(text, "8.5") == codes(text) == set()
+    assert message(text, "NPP108", "8.0").startswith('"output" is empty: on CANN 8.0 profiling init fails')
+
+
+def test_C8_empty_storage_limit_accepted_everywhere():
+    text = '{"output":"/p","task_trace":"on","storage_limit":""}'
+    for cann in ("any", "portable") + K.VERSIONS:
+        assert codes(text, cann) == set()
+
+
+def test_C9_ge_api_documented_but_rejected():
+    msg = message('{"output":"/p","task_trace":"on","ge_api":"l0"}', "NPP101")
+    assert "documented (off/l0/l1)" in msg and "unknown profiling_options key" not in msg
+
+
+def test_C10_task_time_refused_on_9_x():
+    text = '{"output":"/p","task_time":"on"}'
+    assert '("Argument [task_time] is not supported.")' in message(text, "NPP113", "9.1")
+    assert "Argument [task_time]" in message(text, "NPP113", "9.0")
+    assert codes(text) == set()                         # 7.0/8.0 accept it
+    assert codes('{"output":"/p","task_time":""}', "9.1") == set()
+
+
+def test_C11_task_tsfw_and_sys_mem_serviceflow_not_on_9_0():
+    assert "NPP113" in codes('{"output":"/p","task_trace":"on","task_tsfw":"on"}', "9.0")
+    assert "NPP113" in codes('{"output":"/p","task_trace":"on","sys_mem_serviceflow":"x"}', "9.0")
+    assert codes('{"output":"/p","task_trace":"on","task_tsfw":"on"}', "8.5", "910B") == set()
+
+
+def test_C12_host_sys_numa_only_from_9_1():
+    text = '{"output":"/p","task_trace":"on","host_sys":"cpu,numa"}'
+    assert "NPP102" in codes(text, "8.5") and "NPP102" in codes(text, "9.0")
+    assert codes(text, "9.1") == set() and codes(text) == set()
+
+
+def test_C13_empty_llc_profiling_refused_from_8_5():
+    text = '{"output":"/p","task_trace":"on","llc_profiling":""}'
+    assert "NPP102" in codes(text, "8.5") and "NPP102" in codes(text, "9.1")
+    assert codes(text, "8.0") == set() and codes(text) == set()
+
+
+def test_C14_custom_metrics_70_chars_on_8_5():
+    text = json.dumps({"output": "/p", "task_trace": "on", "aic_metrics": "Custom:" + ",".join(["0x10"] * 16)})
+    assert "NPP106" in codes(text, "8.5")
+    assert "NPP106" in codes(text)                      # every version limits the length
+
+
+def test_C15_off_of_an_unsupported_switch_rejected_from_8_5():
+    # (the audit's example l2:"off" on the 910 is wrong: cloud_platform.cpp has PLATFORM_TASK_L2_CACHE_REG)
+    text = '{"output":"/p","task_trace":"on","instr_profiling":"off"}'
+    assert "aborts" in message(text, "NPP114", "8.5", "910")
+    assert codes('{"output":"/p","task_trace":"on","l2":"off"}', "9.1", "310") == {"NPP114"}
+    assert codes('{"output":"/p","task_trace":"on","l2":"off"}', "8.5", "910") == set()
+    assert codes('{"output":"/p","task_trace":"on","l2":"off"}', "8.0", "310") == set()
+
+
+def test_C16_storage_limit_on_8_5_is_prefix_parsed():
+    msg = message('{"output":"/p","task_trace":"on","storage_limit":"5000GB"}', "NPP107", "8.5")
+    assert "5000 MB, as the limit" in msg and "no limit" not in msg
+    msg = message('{"output":"/p","task_trace":"on","storage_limit":"abcMB!"}', "NPP107", "9.1")
+    assert "std::stoull throws" in msg
+
+
+def test_C17_task_time_default_on_from_9_0_overrides_task_trace_off():
+    assert collection_data()["switches"]["task_time"]["default_on_from"] == "9.0"
+    collected, _ = effective_switches({"output": "/p", "task_trace": "off"}, "9.0", "910")
+    assert collected == ["task_trace"]
+    collected, _ = effective_switches({"output": "/p", "task_trace": "off"}, "8.5", "910")
+    assert collected == []
+
+
+def test_C18_frequencies_dropped_silently_up_to_8_0():
+    msg = message('{"output":"/p","task_trace":"on","sys_io_sampling_freq":"10"}', "NPP114", "8.0", "310P")
+    assert "without a message" in msg and "plog" not in msg
+
+
+def test_C19_memory_access_on_910B_by_build():
+    text = '{"output":"/p","task_trace":"on","aic_metrics":"MemoryAccess"}'
+    assert "NPP106" in codes(text, "7.0", "910B")
+    assert "on some builds of CANN 8.0 (collectors built before 2024-12-17)" in message(text, "NPP106", "8.0", "910B")
+    assert codes(text, "8.5", "910B") == codes(text, "any", "910B") == set()
+
+
+def test_C20_8_0_output_is_three_behaviours():
+    some = K.property_schema("8.0", "output")["x-npuprof-some-builds"]
+    assert len(some) == 2 and "pattern" not in K.property_schema("8.0", "output")
+
+
+def test_C21_npp009_says_later_entries_reset_options():
+    from flake8_npuprof.catalog import BY_CODE
+    assert "default set" in BY_CODE["NPP009"].why
+
+
+def test_section4_domains():
+    assert codes('{"output":"/p","task_trace":"on","task_memory":"yes"}', "8.5", "910") == {"NPP102"}
+    assert codes('{"output":"/p","task_trace":"on","task_block":""}', "9.1", "310B") == {"NPP102"}
+    assert codes('{"output":"/p","task_trace":"on","task_block":"on"}', "9.1", "910B") == {"NPP114"}
+    assert codes('{"output":"/p","task_trace":"on","sys_lp_freq":500}', "9.1", "950") == {"NPP109"}
+    assert codes('{"output":"/p","task_trace":"on","sys_lp_freq":50}', "9.1", "950") == set()
+    assert codes('{"output":"/p","task_trace":"on","sys_lp_freq":50}', "9.1", "910B") == {"NPP114"}
+    assert "NPP101" in codes('{"output":"/p","task_trace":"on","scale":"x"}')
+    assert codes('{"output":"/p","task_trace":"l3"}', "9.1", "910B") == set()
+    assert codes('{"output":"/p","task_trace":"l3"}', "9.1", "910") == {"NPP114"}
+    assert codes('{"output":"/p","task_trace":"l3"}', "8.5", "310") == set()     # not open source
+
+
+def test_every_data_fact_has_a_source():
+    facts = K.sources()
+    schema_keys = {k for k in K.all_keys() if k == k.lower()}
+    needed = {f"schema.{k}" for k in schema_keys}
+    for name, prod in K.products()["products"].items():
+        needed |= {f"products.{name}.{f}" for f in ("aic_metrics", "aic_remap", "aiv_follows_aic", "platform")}
+        needed |= {f"products.{name}.unsupported.{k}" for k in prod["unsupported"]}
+        needed |= {f"products.{name}.value_unsupported.{k}.{v}" for k, vs in prod["value_unsupported"].items()
+                   for v in vs}
+        needed |= {f"products.{name}.metric_builds.{m}" for m in prod.get("metric_builds", {})}
+    data = collection_data()
+    needed |= {f"collection.switch.{k}" for k in data["switches"]}
+    needed |= {f"collection.runtime_default_options.{k}" for k in data["runtime_default_options"]}
+    needed |= {f"collection.emulation.messages.{k}" for k in data["emulation"]["messages"] if not k.startswith("$")}
+    needed |= {f"collection.documented_rejected_keys.{k}" for k in data["documented_rejected_keys"]
+               if not k.startswith("$")}
+    missing = sorted(f for f in needed if not facts.get(f))
+    assert missing == []
+    for entries in facts.values():
+        for e in entries:
+            assert e["ref"] and e["says"] and e["standing"] in ("code", "doc", "inferred")
+
+
+@pytest.mark.parametrize("target", ("any", "portable") + K.VERSIONS)
+def test_every_schema_property_carries_its_sources(target):
+    for key, sub in K.schema(target)["properties"].items():
+        if key == key.lower():
+            assert sub.get("x-sources"), (target, key)
+
+
+def test_explain_shows_the_sources():
+    from flake8_npuprof.catalog import BY_CODE, render
+    page = render(BY_CODE["NPP108"])
+    assert "## Sources of the claims" in page and "hicann/oam-tools@8.5.0" in page
