@@ -177,7 +177,8 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
     raw = doc.as_dict() if doc is not None and doc.ok else None
     # what the collector gets, unknown values included (their unknown pieces stay HOLE characters)
     given = {m.key: (m.value.text if m.unknown else m.value) for m in doc.members} if raw is not None else None
-    fatal = [i for i in report.issues if any(p in i.message for p in FATAL_PHRASES)]
+    # what only some builds of the version do is a note, not the outcome
+    fatal = [i for i in report.issues if any(p in i.message for p in FATAL_PHRASES) and not i.partial]
     # GE checks its part before it calls the collector: a GE rejection is all the runtime says
     ge_fatal = [i for i in fatal if i.code in emu()["ge_checks"]]
     fatal = ge_fatal or fatal

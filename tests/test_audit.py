@@ -217,3 +217,17 @@ def test_explain_shows_the_sources():
     from flake8_npuprof.catalog import BY_CODE, render
     page = render(BY_CODE["NPP108"])
     assert "## Sources of the claims" in page and "hicann/oam-tools@8.5.0" in page
+
+
+def test_C5_emulate_on_8_0_keeps_some_builds_as_a_note(capsys, tmp_path):
+    from flake8_npuprof.cli import main
+    script = tmp_path / "train.py"
+    script.write_text('import tensorflow as tf\nconfig = tf.ConfigProto()\n'
+                      'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "NpuOptimizer"\n'
+                      'op.parameter_map["profiling_mode"].b = True\n'
+                      'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/$HOME/p","task_trace":"on"}\'\n'
+                      'sess = tf.Session(config=config)\n')
+    main(["emulate", "--format", "json", "--cann", "8.0", "--soc", "910", str(script)])
+    setup = json.loads(capsys.readouterr().out)["setups"][0]
+    assert setup["verdict"] == "collects"
+    assert any("on some builds of CANN 8.0" in m for m in setup["messages"])
