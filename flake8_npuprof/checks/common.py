@@ -8,15 +8,19 @@ from typing import Optional
 from ..values import Strings
 from .hand_built import check_hand_built
 from .hygiene import check_option_hygiene
-from .options import check_options
+from .options import check_options, for_state
 
 
 def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bool]) -> Strings:
     """Report NPP1xx/NPP2xx issues of the options an expression evaluates to.
 
     With several candidate values, only issues found in every candidate are reported.
-    Returns the resolved strings so callers can reason about emptiness.
+    Returns the resolved strings so callers can reason about emptiness. The consequences are
+    worded for the state of the setup the expression belongs to (ctx.model).
     """
+    state = ctx.state_of(node)
+    if state is not None and state.latent:
+        mode_on = False                 # GE does not read these options now: nothing "is on"
     strings = ctx.values.strings(node, scope, pos)
     check_hand_built(ctx, node, scope, pos, strings)
     cands = strings.candidates
@@ -42,7 +46,7 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
             notes = cands[0].notes_in(issue.i, issue.j)
             if notes:
                 suffix = f" (checked {notes[0]})"
-        ctx.report_issue(issue, cands[0], suffix)
+        ctx.report_issue(issue._replace(message=for_state(issue.message, state)), cands[0], suffix)
     return strings
 
 

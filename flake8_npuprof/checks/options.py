@@ -22,6 +22,7 @@ MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
 ABORT = "GE initialisation fails and the job aborts"
+LATENT_ABORT = "GE initialisation will fail and the job abort"
 # Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
 FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
                    "NPP112", "NPP113", "NPP115"})
@@ -121,6 +122,16 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
             issues.append(issue)
     issues.sort(key=lambda x: (x.i, x.code))
     return OptionsReport(False, False, doc, issues)
+
+
+def for_state(message: str, state) -> str:
+    """The message with a consequence true for the state of its setup (state.py): for a setup GE
+    does not read (switched off, never passed, ...) it says what happens once the setup takes effect."""
+    from ..state import latent_prefix
+    prefix = latent_prefix(state)
+    if not prefix:
+        return message
+    return prefix + message.replace(ABORT, LATENT_ABORT)
 
 
 # ---------------------------------------------------------------- judging per target

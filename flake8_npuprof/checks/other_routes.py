@@ -10,11 +10,13 @@ from typing import Optional
 from ..codefix import add_keyword, remove_argument
 from ..model import Edit, Fix
 from ..valueops import Opaque
-from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, npu_opens, profiler_scopes, profiling_configs,
+from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, profiler_scopes, profiling_configs,
                       resource_inits, tf2_sets)
 from ..values import truthy
 from .common import check_options_expr
-from .env import MODE_VALUES
+from ..source import HOLE
+from ..state import is_placeholder
+from .env import NO_OPTIONS_IN_ENV, mode_problem_text
 from .npu_optimizer import EXPLICIT_DEFAULTS
 
 
@@ -65,6 +67,13 @@ def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: str) -> Option
     return verdict
 
 
+def _not_switched_on(setup: RouteSetup) -> bool:
+    """NPP001 for a call route: enable_profiling never given, or False where profiling is evidently
+    meant (inside `if args.profiling:`); an explicit, unconditional False parks the options on purpose."""
+    from .wiring import in_profiling_branch
+    return setup.mode is None or in_profiling_branch(setup)
+
+
 def _shown(value) -> str:
     if isinstance(value, Opaque):
         return f"the value of {value.flag} (a {value.py_type.__name__})"
@@ -85,7 +94,7 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
     options = _options_value(setup)
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
-        if verdict is False:
+        if verdict is False and _not_switched_on(setup):
             ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
                             "ProfilingConfig has profiling_options but enable_profiling is off: NPUEstimator "
                             "switches profiling off and the options are ignored; pass enable_profiling=True")
@@ -167,7 +176,7 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
         empty = strings.candidates and all(not c.text.strip() for c in strings.candidates)
-        if verdict is False:
+        if verdict is False and _not_switched_on(setup):
             ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
                             "npu_resource_init gets profiling_options but enable_profiling is off: GE is "
                             "initialised without profiling and the options are ignored; pass enable_profiling=True")
@@ -188,9 +197,10 @@ def _environment(ctx) -> bool:
     """Checks of PROFILING_MODE/PROFILING_OPTIONS set from Python; True when the mode is set on.
 
     The options set in a scope are judged with the mode set in that scope (else at module
-    level); a mode the file never sets may come from the launcher, so nothing is assumed.
+    level); a mode the file never sets may come from the launcher, so nothing is assumed. A
+    value written over later in the same scope (and whenever it runs) is judged by the last one.
     """
-    sets = env_sets(ctx.sites)
+    sets = [s for s in env_sets(ctx.sites) if not _overridden(s, env_sets(ctx.sites))]
     if not sets:
         return False
     verdict_of = {}                     # id(scope) -> True/False/None ("wrong value" counts as None)
@@ -206,16 +216,34 @@ def _environment(ctx) -> bool:
             continue
         mode_on = verdict_of.get(id(s.scope), verdict_of.get(module))
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
-        if mode_on is False:
+        if mode_on is False and _evidently_meant_on(ctx, s, sets):
             ctx.report_node("NPP001", s.anchor,
-                            "PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" here: GE reads the "
-                            "options only with PROFILING_MODE=true, so nothing is collected; set "
+                            "PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" in this profiling branch: "
+                            "GE reads the options only with PROFILING_MODE=true, so nothing is collected; set "
                             'PROFILING_MODE to "true"')
         elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             ctx.report_node("NPP002", s.anchor,
                             "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its "
                             'defaults (output "./"), older GE silently switches profiling off; give the options')
+    if any_on and not any(s.name == ENV_OPTIONS for s in sets) and "PROFILING_OPTIONS" not in ctx.src.text:
+        mode = next(s for s in sets if s.name == ENV_MODE and verdict_of.get(id(s.scope)) is True)
+        ctx.report_node("NPP002", mode.anchor, NO_OPTIONS_IN_ENV.format(where="this script"))
     return any_on
+
+
+def _overridden(s, sets) -> bool:
+    """A value replaced later in the same scope by an assignment that runs whenever this one does."""
+    return any(o is not s and o.name == s.name and o.scope is s.scope and o.pos > s.pos and
+               set(o.guards) <= set(s.guards) for o in sets)
+
+
+def _evidently_meant_on(ctx, options, sets) -> bool:
+    """PROFILING_MODE off where profiling is evidently meant (inside `if args.profiling:`). An explicit,
+    unconditional off switch beside parked options is deliberate (RULES: not NPP001)."""
+    from .wiring import in_profiling_branch
+    modes = [s for s in sets if s.name == ENV_MODE and s.value is not None and
+             (s.scope is options.scope or s.scope is ctx.sites.module)]
+    return in_profiling_branch(options) or any(in_profiling_branch(m) for m in modes)
 
 
 def _env_mode(ctx, modes) -> Optional[bool]:
@@ -226,20 +254,18 @@ def _env_mode(ctx, modes) -> Optional[bool]:
         if not strings.candidates:
             return None
         values = {c.text for c in strings.candidates}
+        if any(HOLE in t or is_placeholder(t) for t in values):
+            return None                 # a template left for a generator: not a value
         texts |= values
-        bad = sorted(t for t in values if t not in MODE_VALUES)
-        if bad and len(bad) == len(values):
+        problems = [mode_problem_text(t) for t in sorted(values)]
+        if all(problems):
             fix = None
             lit = strings.candidates[0]
-            if len(values) == 1 and bad[0].strip().lower() == "true" and lit.runs:
+            if len(values) == 1 and lit.text.strip().lower() == "true" and lit.runs:
                 from ..fixes import text_edits_to_source
                 edits = text_edits_to_source(ctx.src, lit, [(0, len(lit.text), "true")])
                 fix = Fix(tuple(edits), True, 'write "true"') if edits else None
-            meant = "true" if bad[0].strip().lower() in ("true", "1", "yes", "on") else "false"
-            ctx.report_node("NPP011", s.value,
-                            f"PROFILING_MODE is set to {bad[0]!r}, but GE switches profiling on only for exactly "
-                            f'"true": {bad[0]!r} means off and PROFILING_OPTIONS are ignored; set it to "{meant}"',
-                            fix)
+            ctx.report_node("NPP011", s.value, problems[0], fix)
             return None                 # NPP011 already says the options are ignored
     if texts == {"true"}:
         return True
@@ -251,14 +277,14 @@ def _env_mode(ctx, modes) -> Optional[bool]:
 # ---------------------------------------------------------------- TF2 npu_device
 
 def _tf2(ctx) -> None:
+    from .wiring import in_profiling_branch
     sets = tf2_sets(ctx.sites)
     if not sets:
         return
-    opens = npu_opens(ctx.sites)
     for s in sets:
-        later = [o for o in opens if o.scope is s.scope and ctx.sites.pos.get(id(o.call), 0) < s.pos]
-        if later:
-            line = ctx.src.position(ctx.src.node_start(later[0].call))[0]
+        opened = ctx.model.late.get(id(s.target))      # the same order emulate uses
+        if opened is not None:
+            line = ctx.src.position(ctx.src.node_start(opened))[0]
             ctx.report_node("NPP012", s.target,
                             f"profiling_config.{s.attr} is set after npu.open() (line {line}): the global options "
                             "are read when the device opens, so this setting is ignored; set it before npu.open()")
@@ -277,7 +303,7 @@ def _tf2(ctx) -> None:
     options = [s for s in sets if s.attr == "profiling_options"]
     for s in options:
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
-        if mode_on is False:
+        if mode_on is False and (not enables or any(in_profiling_branch(x) for x in sets)):
             ctx.report_node("NPP001", s.target,
                             "profiling_config.profiling_options is set but enable_profiling is not switched on: "
                             "the options are ignored and nothing is collected; set enable_profiling = True")
