@@ -1029,15 +1029,18 @@ RULES: Tuple[Rule, ...] = (
                 "is a non-empty string, so profiling turns on",
         default=True,
         what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
-             "has a default but no `type`, or `type=bool`.",
-        why="argparse hands over the command-line text unchanged, and `bool(\"False\")` is True, so passing "
-            "`--profiling False` switches profiling on: the run slows down and writes PROF_* data the user "
-            "asked not to collect.",
+             "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
+             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch).",
+        why="argparse (and an absl string flag) hands over the command-line text unchanged, and "
+            "`bool(\"False\")` is True, so passing `--profiling False` switches profiling on: the run slows "
+            "down and writes PROF_* data the user asked not to collect.",
         example=_flagged("default=False", _PROFILING),
-        fixed=_flagged(_STORE_TRUE, _PROFILING),
+        fixed=_flagged("type=ast.literal_eval, default=False", _PROFILING, "import ast\n"),
         fix_safety="none",
-        fix_note="No fix: changing the option to `action=\"store_true\"` changes how launch scripts must pass "
-                 "it.",
+        fix_note="No fix: the advice is `type=ast.literal_eval` (or a str-to-bool converter), which keeps "
+                 "launchers that pass `--profiling=False` or `--profiling True` working; "
+                 "`action=\"store_true\"` would make them stop with a usage error. For absl, "
+                 "`flags.DEFINE_bool` parses `--profiling=False` as False.",
         references=(REF_MODELZOO,),
         group="hygiene",
     ),

@@ -6,8 +6,9 @@ import ast
 from typing import Optional
 
 from ..values import Strings
+from ..valueops import NONE_NOTE
 from .hand_built import check_hand_built
-from .hygiene import check_option_hygiene
+from .hygiene import check_option_hygiene, none_in_output
 from .options import check_options, for_state
 
 
@@ -33,7 +34,8 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
                         "statically where a key or the JSON structure should be; nothing was checked here")
     if all(r.empty for r in reports):
         return strings
-    hygiene = [check_option_hygiene(c.text, r.doc, ctx.src.text) for c, r in zip(cands, reports)]
+    hygiene = [check_option_hygiene(c.text, r.doc, ctx.src.text) + none_in_output(c, r.doc)
+               for c, r in zip(cands, reports)]
     per_candidate = [list(r.issues) + h for r, h in zip(reports, hygiene)]
     common = set.intersection(*[{(x.code, x.key) for x in issues} for issues in per_candidate])
     for issue in per_candidate[0]:
@@ -43,7 +45,7 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
         if len(cands) > 1:
             suffix = " (in every value this expression can take)"
         else:
-            notes = cands[0].notes_in(issue.i, issue.j)
+            notes = [n for n in cands[0].notes_in(issue.i, issue.j) if n != NONE_NOTE]
             if notes:
                 suffix = f" (checked {notes[0]})"
         ctx.report_issue(issue._replace(message=for_state(issue.message, state)), cands[0], suffix)

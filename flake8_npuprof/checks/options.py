@@ -192,8 +192,9 @@ def _judge(problems, target: Target) -> List[Issue]:
 # ---------------------------------------------------------------- syntax and duplicates
 
 _HINTS = {
+    # the example is itself clean (with training_trace, the points NPP104 asks for)
     "legacy": ("this is the pre-2021 colon list; write a JSON object such as "
-               '{"output":"./prof","training_trace":"on","task_trace":"on"}'),
+               '{"output":"./prof","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
     "single_quotes": "JSON needs double quotes around keys and strings",
     "trailing_comma": "remove the trailing comma",
     "python_literal": 'use JSON true/false/null (switches take "on"/"off")',

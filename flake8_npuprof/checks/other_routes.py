@@ -27,6 +27,7 @@ def check(ctx) -> None:
         _resource_init_route(ctx, setup)
     env_on = _environment(ctx)
     _tf2(ctx)
+    dump_with_profiling(ctx)
     _profiler_scope(ctx, env_on)
 
 
@@ -352,3 +353,48 @@ def _runs_with(ctx, scope, user_scope) -> bool:
     if name == "__init__" and scope.klass is not None:
         name = scope.klass.node.name        # Trainer() runs Trainer.__init__
     return bool(name) and any(c.scope is user_scope for c in ctx.sites.calls_named(name))
+
+
+# ---------------------------------------------------------------- NPP202 across one NPURunConfig
+
+def dump_with_profiling(ctx) -> None:
+    """NPP202 where one NPURunConfig gets profiling (ProfilingConfig) and a data dump (DumpConfig).
+
+    A dump switched on in the session_config's own NpuOptimizer entry does not count: NPUEstimator
+    adds a later NpuOptimizer entry with enable_dump/enable_dump_debug from dump_config (False by
+    default), and later entries overwrite earlier keys (tfadapter npu_estimator.py
+    __load_graph_optimizers / __load_dump_config)."""
+    for site in ctx.flow.consumer_calls():
+        if (site.name or "").rsplit(".", 1)[-1] != "NPURunConfig":
+            continue
+        call, scope, pos = site.call, site.scope, ctx.pos(site.call)
+        profiling = _call_arg(ctx, call, "profiling_config", scope, pos, "ProfilingConfig")
+        if profiling is None:
+            continue
+        mode = next((k.value for k in profiling.keywords if k.arg == "enable_profiling"),
+                    profiling.args[0] if profiling.args else None)
+        if mode is None or _bool_value(ctx, mode, scope, pos)[0] is not True:
+            continue
+        line = ctx.src.position(ctx.src.node_start(profiling))[0]
+        dumps = []
+        dump = _call_arg(ctx, call, "dump_config", scope, pos, "DumpConfig")
+        if dump is not None:
+            dumps += [(k.arg, k) for k in dump.keywords if k.arg in ("enable_dump", "enable_dump_debug")
+                      and _bool_value(ctx, k.value, scope, pos)[0] is True]
+        for key, node in dumps:
+            ctx.report_node(
+                "NPP202", node,
+                f"profiling (the ProfilingConfig on line {line}) and data dump ({key}) are both on in this "
+                "NPURunConfig: dumping distorts the timings the profile measures; profile and dump in separate runs")
+
+
+def _call_arg(ctx, call: ast.Call, keyword: str, scope, pos, callee: str) -> Optional[ast.Call]:
+    """The `callee(...)` call given as `keyword=`, directly or through a name bound once to it."""
+    from ..imports import is_npu
+    value = next((k.value for k in call.keywords if k.arg == keyword), None)
+    if isinstance(value, ast.Name):
+        found = ctx.sites.bindings_at(value.id, scope, pos)
+        value = found[0].value if len(found) == 1 else None
+    if isinstance(value, ast.Call) and is_npu(ctx.sites, value.func, callee):
+        return value
+    return None
