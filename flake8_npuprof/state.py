@@ -6,7 +6,8 @@ into one of four states:
 
 - on:          the switch is on and the config reaches GE (or leaves the file's view);
 - off:         GE never reads these options, with the reason: an explicit off switch
-               ("switch"), a switch never set ("not_switched"), a config never passed
+               ("switch"), an "on" GE reads as off ("miswritten": `PROFILING_MODE=True`),
+               a switch never set ("not_switched"), a config never passed
                ("never_passed"), set after the device opened ("late"), or a value written
                over before GE reads it ("overridden");
 - conditional: on only under a condition (a flag, a branch, `cfg if flag else None`);
@@ -74,6 +75,8 @@ def from_setup(setup) -> State:
         return State(OFF, "late", "set after npu.open(), which has already read the options")
     if mode.state == "off":
         why = "not_switched" if ("never" in mode.detail or "not given" in mode.detail) else "switch"
+        if isinstance(mode.value, str) and mode.value.strip().lower() in ON_WORDS and mode.value != "true":
+            why = "miswritten"          # meant on (`True`, `1`), off to GE: NPP011 says so
         return State(OFF, why, mode.detail)
     if mode.state in ("unknown", "inherit", "error"):
         return State(UNKNOWN, "", mode.detail)
@@ -121,12 +124,13 @@ def latent_prefix(state: Optional[State]) -> str:
         return ""
     reason = {
         "switch": "profiling is switched off here",
+        "miswritten": 'profiling stays off until PROFILING_MODE is exactly "true"',
         "not_switched": "profiling is not switched on for these options",
         "never_passed": "this config never reaches GE",
         "late": "these settings come after npu.open()",
         "overridden": "this value is replaced before GE reads it",
     }.get(state.why, "GE does not read these options")
-    return f"latent ({reason}), once it takes effect: "
+    return f"latent ({reason}); once GE reads these options: "
 
 
 def mask_placeholders(value):
