@@ -40,7 +40,9 @@ def check(ctx) -> None:
                 empty = False
         mode = setup.last("profiling_mode")
         escaped = any(e.used_elsewhere for e in setup.entries)
-        if mode_on and empty and mode is not None and not escaped:
+        wrong_field = any(p.field != "s" for p in setup.params.get("profiling_options", []))
+        # options through the wrong field: NPP004 already says the adapter falls back to its defaults
+        if mode_on and empty and mode is not None and not escaped and not wrong_field:
             fix = None
             if not setup.params.get("profiling_options"):
                 entry = source_of(ctx.src, mode.target.value.value.value)
