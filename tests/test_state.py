@@ -326,3 +326,22 @@ def test_colon_list_hint_and_fix_are_clean():
     assert check_options(example, Target()).issues == []
     (_, _, new), = issue.fix.edits
     assert check_options(new, Target()).issues == []
+
+
+def test_config_returned_by_a_helper_and_dropped_is_npp006_in_check_as_in_emulate(tmp_path):
+    text = EST + """
+def make():
+    return ProfilingConfig(enable_profiling=True, profiling_options=OPTIONS)
+
+def main():
+    cfg = make()
+    return NPURunConfig(profiling_config=cfg)
+
+def lost():
+    cfg = make()
+"""
+    assert codes(text) == []            # one caller hands it over: GE may read it
+    dropped = text[:text.index("def main")] + "def lost():\n    cfg = make()\n"
+    assert codes(dropped) == [(7, "NPP006")]
+    (r,) = emulated(dropped, tmp_path=tmp_path)
+    assert r.verdict == "off" and r.messages[0].startswith("NPP006")

@@ -103,7 +103,9 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
             _no_options(ctx, call.func, "ProfilingConfig")
     elif verdict and not setup.legacy:
         _no_options(ctx, setup.mode.anchor, "ProfilingConfig", call if setup.options is None else None)
-    if not ctx.flow.is_consumed(call):
+    state = ctx.state_of(call)           # the model emulate uses (inventory deliveries)
+    never = state.why == "never_passed" if state is not None else not ctx.flow.is_consumed(call)
+    if never:
         ctx.report_node("NPP006", call.func,
                         "this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
                         "Estimator runs without it and collects nothing; pass it to NPURunConfig")
