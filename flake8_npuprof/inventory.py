@@ -175,6 +175,8 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
 def guard_text(guards: Tuple[Guard, ...]) -> Tuple[str, ...]:
     out = []
     for g in guards:
+        if isinstance(g.test, ast.Constant):
+            continue                    # always true here (the sites walk drops branches that never run)
         try:
             text = ast.unparse(g.test)
         except Exception:               # ast.unparse exists from 3.9; never fail on it

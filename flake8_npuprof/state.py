@@ -39,7 +39,7 @@ _PLACEHOLDER = re.compile(
 
 class State(NamedTuple):
     status: str                 # on, off, conditional, unknown
-    why: str = ""               # off: switch, not_switched, never_passed, late, overridden; else ""
+    why: str = ""               # off: switch, miswritten, not_switched, never_passed, late, overridden
     detail: str = ""            # the reason or condition, in words
 
     @property

@@ -345,3 +345,20 @@ def lost():
     assert codes(dropped) == [(7, "NPP006")]
     (r,) = emulated(dropped, tmp_path=tmp_path)
     assert r.verdict == "off" and r.messages[0].startswith("NPP006")
+
+
+def test_settings_in_a_branch_that_never_runs_are_seen_by_no_front_end(tmp_path):
+    text = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+if False:
+    custom_op.parameter_map["profiling_mode"].b = True
+    custom_op.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","task_trace":"ON"}'
+sess = tf.Session(config=npu_config_proto(config_proto=config))
+"""
+    # dead code is dropped by the sites walk that every front-end reads
+    assert states(text) == [] and codes(text) == [] and emulated(text, tmp_path=tmp_path) == []
+    assert states(text.replace("if False:", "if True:")) == [(7, "NpuOptimizer", ON, "")]
