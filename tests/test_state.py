@@ -362,3 +362,28 @@ sess = tf.Session(config=npu_config_proto(config_proto=config))
     # dead code is dropped by the sites walk that every front-end reads
     assert states(text) == [] and codes(text) == [] and emulated(text, tmp_path=tmp_path) == []
     assert states(text.replace("if False:", "if True:")) == [(7, "NpuOptimizer", ON, "")]
+
+
+def test_npu_config_built_by_a_helper_and_dropped_is_npp006_in_check_as_in_emulate(tmp_path):
+    text = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+
+def make_config():
+    config = tf.ConfigProto()
+    custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+    custom_op.name = "NpuOptimizer"
+    custom_op.parameter_map["profiling_mode"].b = True
+    custom_op.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","task_trace":"on"}'
+    return config
+
+def main():
+    config = make_config()
+"""
+    assert codes(text) == [(8, "NPP006")]
+    (r,) = emulated(text, tmp_path=tmp_path)
+    assert r.verdict == "off"
+    used = text + "    sess = tf.Session(config=npu_config_proto(config_proto=config))\n"
+    assert codes(used) == []
+    (r,) = emulated(used, tmp_path=tmp_path)
+    assert r.verdict != "off"

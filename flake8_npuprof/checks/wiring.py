@@ -94,9 +94,12 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
         if kind != "node":
             continue                    # a config that comes from elsewhere (a parameter, ...)
         value = _node_by_id(ctx, key[1])
-        if value is None or not isinstance(value, ast.Call) or flow.is_consumed(value):
+        if value is None or not isinstance(value, ast.Call):
             continue
         anchor = _profiling_anchor(setup)
+        state = ctx.state_of(anchor)        # the model emulate uses (inventory deliveries)
+        if (state.why != "never_passed") if state is not None else flow.is_consumed(value):
+            continue
         line = ctx.src.position(ctx.src.node_start(anchor))[0]
         scope = ctx.sites.scope_of.get(id(value))
         run_config = _run_config_without_session_config(ctx, flow, scope)
