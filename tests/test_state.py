@@ -387,3 +387,23 @@ def main():
     assert codes(used) == []
     (r,) = emulated(used, tmp_path=tmp_path)
     assert r.verdict != "off"
+
+
+def test_dump_only_under_its_own_flag_is_not_npp202():
+    text = EST + """
+def main(args):
+    profiling = ProfilingConfig(enable_profiling=True, profiling_options=OPTIONS)
+    if args.dump:
+        dump = DumpConfig(enable_dump=True, dump_path="/tmp/d")
+        return NPURunConfig(profiling_config=profiling, dump_config=dump)
+    return NPURunConfig(profiling_config=profiling)
+"""
+    assert codes(text) == [(9, "NPP202")]        # the run config that gets both is in the same branch
+    text = EST + """
+def main(args):
+    if args.dump:
+        dump = DumpConfig(enable_dump=True, dump_path="/tmp/d")
+    profiling = ProfilingConfig(enable_profiling=True, profiling_options=OPTIONS)
+    return NPURunConfig(profiling_config=profiling, dump_config=dump)
+"""
+    assert codes(text) == []

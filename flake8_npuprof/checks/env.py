@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+from ..source import HOLE
 from ..state import OFF_WORDS, ON_WORDS, is_placeholder
 
 # PROFILING_MODE values GE or msprof understand: GE compares with "true" (strcmp); msprof
@@ -24,7 +25,7 @@ def means_off(value: str) -> bool:
 def mode_problem_text(value: str) -> Optional[str]:
     """The NPP011 message for a PROFILING_MODE value that means "on" to a reader but is off to GE,
     or None (exact values, values that mean off, and unsubstituted placeholders are fine)."""
-    if value in MODE_VALUES or "\ue000" in value or is_placeholder(value) or means_off(value):
+    if value in MODE_VALUES or HOLE in value or is_placeholder(value) or means_off(value):
         return None
     if value.strip().lower() not in ON_WORDS:
         return None                     # not evidently meant as "on": say nothing

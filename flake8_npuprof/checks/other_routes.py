@@ -203,7 +203,8 @@ def _environment(ctx) -> bool:
     level); a mode the file never sets may come from the launcher, so nothing is assumed. A
     value written over later in the same scope (and whenever it runs) is judged by the last one.
     """
-    sets = [s for s in env_sets(ctx.sites) if not _overridden(s, env_sets(ctx.sites))]
+    every = env_sets(ctx.sites)
+    sets = [s for s in every if not _overridden(s, every)]
     if not sets:
         return False
     verdict_of = {}                     # id(scope) -> True/False/None ("wrong value" counts as None)
@@ -380,7 +381,10 @@ def dump_with_profiling(ctx) -> None:
         line = ctx.src.position(ctx.src.node_start(profiling))[0]
         dumps = []
         dump = _call_arg(ctx, call, "dump_config", scope, pos, "DumpConfig")
-        if dump is not None:
+        guards = ctx.sites.guards_of
+        # certain only when the dump is on whenever profiling is (its guards are among profiling's)
+        if dump is not None and set(guards.get(id(dump), ())) <= \
+                set(guards.get(id(profiling), ())) | set(guards.get(id(call), ())):
             dumps += [(k.arg, k) for k in dump.keywords if k.arg in ("enable_dump", "enable_dump_debug")
                       and _bool_value(ctx, k.value, scope, pos)[0] is True]
         for key, node in dumps:
