@@ -407,3 +407,23 @@ def main(args):
     return NPURunConfig(profiling_config=profiling, dump_config=dump)
 """
     assert codes(text) == []
+
+
+def test_a_config_that_never_reaches_ge_gets_no_claim_about_what_ge_does():
+    never = EST + """
+def main():
+    cfg = ProfilingConfig(enable_profiling=True)
+    return NPURunConfig()
+"""
+    assert codes(never) == [(7, "NPP006")]          # not NPP002: NPUEstimator never sees it
+    head = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+def main():
+    config = tf.ConfigProto()
+    custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+    custom_op.name = "NpuOptimizer"
+    custom_op.parameter_map["profiling_mode"].b = True
+"""
+    assert [c for _, c in codes(head)] == ["NPP006"]
+    assert [c for _, c in codes(head + "    tf.Session(config=config)\n")] == ["NPP002"]

@@ -29,6 +29,10 @@ def check(ctx) -> None:
         _check_duplicates(ctx, setup)
         _check_fields(ctx, setup)
         mode_on = _mode(ctx, setup)
+        anchor = next((p.target for k in ("profiling_mode", "profiling_options") for p in setup.params.get(k, [])), None)
+        state = ctx.state_of(anchor) if anchor is not None else None
+        if state is not None and state.latent:
+            mode_on = False             # GE never reads this config (never passed, ...): nothing is on now
         # every assignment is checked: an entry made by a helper is filled in by each caller
         empty = True
         for options in setup.params.get("profiling_options", []):

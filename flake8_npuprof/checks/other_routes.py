@@ -92,6 +92,9 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
                         "on it; describe what to collect in profiling_options (a JSON object) instead", legacy_fix)
     verdict = _switch(ctx, setup, True, "NPUEstimator copies it into a protobuf bool and raises TypeError; "
                                         "pass True or False")
+    state = ctx.state_of(call)
+    if verdict and state is not None and state.why == "never_passed":
+        verdict = None                  # NPUEstimator never sees it: NPP006 says so, and nothing else applies
     options = _options_value(setup)
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
