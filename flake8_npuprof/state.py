@@ -8,8 +8,8 @@ into one of four states:
 - off:         GE never reads these options, with the reason: an explicit off switch
                ("switch"), an "on" GE reads as off ("miswritten": `PROFILING_MODE=True`),
                a switch never set ("not_switched"), a config never passed
-               ("never_passed"), set after the device opened ("late"), or a value written
-               over before GE reads it ("overridden");
+               ("never_passed"), set after the device opened ("late"), or handed to a GE
+               initialisation that runs after another one ("overridden");
 - conditional: on only under a condition (a flag, a branch, `cfg if flag else None`);
 - unknown:     decided at run time (a computed switch, the launcher's environment).
 
@@ -110,10 +110,27 @@ class Model:
         return None if k is None else self.states[k]
 
 
+def first_init(inits, order):
+    """The GE initialisation that runs first (GE takes its init options only once), or None."""
+    ranked = [i for i in inits if order is not None and order.of(i.call) is not None]
+    return min(ranked, key=lambda i: order.of(i.call)) if ranked else None
+
+
+def overridden_by(setup, first, order) -> bool:
+    """A config setup handed to a GE initialisation that runs after another one: never read."""
+    return setup.route != "env" and setup.delivered == "yes" and first is not None and \
+        setup.delivery is not first.call and order is not None and order.of(setup.delivery) is not None
+
+
 def build(ctx) -> Model:
     from .inventory import Inventory
     inventory = Inventory(ctx)
-    return Model(inventory.setups, inventory.late)
+    model = Model(inventory.setups, inventory.late)
+    first = first_init(inventory.inits, inventory.order)
+    for k, setup in enumerate(model.setups):
+        if overridden_by(setup, first, inventory.order):
+            model.states[k] = State(OFF, "overridden", f"GE is initialised first at line {first.line}")
+    return model
 
 
 # ---------------------------------------------------------------- consequences
@@ -128,7 +145,7 @@ def latent_prefix(state: Optional[State]) -> str:
         "not_switched": "profiling is not switched on for these options",
         "never_passed": "this config never reaches GE",
         "late": "these settings come after npu.open()",
-        "overridden": "this value is replaced before GE reads it",
+        "overridden": "GE is initialised earlier with another config and reads its options only once",
     }.get(state.why, "GE does not read these options")
     return f"latent ({reason}); once GE reads these options: "
 

@@ -427,3 +427,29 @@ def main():
 """
     assert [c for _, c in codes(head)] == ["NPP006"]
     assert [c for _, c in codes(head + "    tf.Session(config=config)\n")] == ["NPP002"]
+
+
+def test_options_of_a_config_ge_never_reads_because_it_started_earlier_are_latent(tmp_path):
+    text = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+warmup = tf.ConfigProto()
+op = warmup.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+warm_sess = tf.Session(config=warmup)
+config = tf.ConfigProto()
+op2 = config.graph_options.rewrite_options.custom_optimizers.add()
+op2.name = "NpuOptimizer"
+op2.parameter_map["profiling_mode"].b = True
+op2.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","task_trace":"ON"}'
+sess = tf.Session(config=config)
+"""
+    assert states(text) == [(10, "NpuOptimizer", OFF, "overridden")]
+    (f,) = check(text)
+    assert f.code == "NPP102" and f.message.startswith("latent (GE is initialised earlier with another config")
+    (r,) = emulated(text, tmp_path=tmp_path)
+    assert r.verdict == "off" and r.messages[0].startswith("not read: GE is initialised first at line 6")
+    # alone, the same config is read and its problem is live
+    alone = text.replace("warm_sess = tf.Session(config=warmup)\n", "")
+    (f,) = check(alone)
+    assert "latent" not in f.message and "the job aborts" in f.message
