@@ -1,6 +1,6 @@
 """check, the flake8 plugin and emulate hold one picture of each setup (issue 11).
 
-Every example (examples/) and every eval file (tests/eval_files/) goes through the three
+Every example (examples/), every eval file (tests/eval_files/) and every emulate fixture goes through the three
 front-ends. The plugin and `npuprof check` must give the same findings; each finding that states
 a setup's state (NPP001 not switched on, NPP006 never passed, NPP012 too late) must sit in a setup
 that emulate calls off for that reason; no finding in a setup emulate calls off may claim that the
@@ -29,7 +29,9 @@ from flake8_npuprof.targets import Target
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.py")) + sorted((ROOT / "examples").rglob("*.sh"))
 EVALS = {ef.path: ef.options for ef in all_files()}
-FILES = EXAMPLES + sorted(EVALS)
+EMULATE_DATA = sorted((ROOT / "tests" / "data" / "emulate").glob("*.py")) + \
+    sorted((ROOT / "tests" / "data" / "emulate").glob("*.sh")) + [ROOT / "tests" / "data" / "launcher_mistakes.sh"]
+FILES = EXAMPLES + sorted(EVALS) + EMULATE_DATA
 
 # a finding with one of these codes says the setup it sits in is off, and why
 STATE_CODES = {"NPP001": ("not_switched", "switch"), "NPP006": ("never_passed",), "NPP012": ("late",)}
