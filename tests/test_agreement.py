@@ -1,7 +1,7 @@
 """check, the flake8 plugin and emulate hold one picture of each setup (issue 11).
 
-Every example (examples/), every eval file (tests/eval_files/) and every emulate fixture goes through the three
-front-ends. The plugin and `npuprof check` must give the same findings; each finding that states
+Every example (examples/), every eval file (tests/eval_files/) and every emulate fixture goes
+through the three front-ends. The plugin and `npuprof check` must give the same findings; each finding that states
 a setup's state (NPP001 not switched on, NPP006 never passed, NPP012 too late) must sit in a setup
 that emulate calls off for that reason; no finding in a setup emulate calls off may claim that the
 job aborts now, and a finding worded as latent must sit in a setup that is off.
