@@ -16,7 +16,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from .checks.env import MODE_VALUES
 from .flow import HELPERS, helper_config_arg
 from .valueops import Opaque
-from .routes import ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, profiling_configs, resource_inits, tf2_sets
+from .routes import (ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, overridden, profiling_configs, resource_inits,
+                     tf2_sets)
 from .setups import PROFILING_PARAMS, npu_setups
 from .sites import CallSite, Guard, Scope, call_name
 from .source import HOLE, StrValue
@@ -458,7 +459,8 @@ class Inventory:
     # ---- environment variables set from Python
 
     def _env(self) -> None:
-        sets = env_sets(self.ctx.sites)
+        every = env_sets(self.ctx.sites)
+        sets = [s for s in every if not overridden(s, every)]     # the last value wins
         module = id(self.ctx.sites.module)
         by_scope: Dict[int, list] = {}
         for s in sets:
@@ -470,6 +472,8 @@ class Inventory:
             if not modes and scope_id != module:
                 modes = [s for s in module_sets if s.name == ENV_MODE]
             mode = self._env_mode(modes[-1]) if modes else Mode("inherit", "PROFILING_MODE is not set by the script")
+            if len({(m.state, m.value) for m in map(self._env_mode, modes)}) > 1:
+                mode = Mode("unknown", "PROFILING_MODE is set to different values in different branches")
             options = OptionsArg("absent")
             if option_sets and option_sets[-1].value is not None:
                 s = option_sets[-1]
@@ -534,7 +538,11 @@ def shell_setups(text: str) -> List[ScriptSetup]:
         return []
     modes = [s for s in sets if s.name == ENV_MODE]
     opts = [s for s in sets if s.name == ENV_OPTIONS]
-    if modes:
+    texts = {s.value.text for s in modes}
+    if len(texts) > 1:
+        # branches (`if ...; then ...=true; else ...=false; fi`) are not followed: say nothing certain
+        mode = Mode("unknown", "PROFILING_MODE is set to different values in this launcher")
+    elif modes:
         t = modes[-1].value.text
         mode = Mode("unknown", "PROFILING_MODE cannot be determined statically") if HOLE in t else env_mode_of({t})
     else:

@@ -99,3 +99,12 @@ def test_mode_true_without_any_options_is_npp002():
     # options given by the launcher, or mentioned for the environment: not claimed
     assert analyse_shell("export PROFILING_MODE=true\n" + OPTIONS_LINE) == []
     assert analyse_shell("export PROFILING_MODE=true\necho $PROFILING_OPTIONS\n") == []
+
+
+def test_mode_set_differently_in_branches_is_neither_on_nor_off():
+    text = ('if [ "$PROF" = 1 ]; then\n    export PROFILING_MODE=true\nelse\n    export PROFILING_MODE=false\nfi\n'
+            "export PROFILING_OPTIONS='{\"output\":\"/p\",\"training_trace\":\"off\"}'\n")
+    (f,) = analyse_shell(text)
+    assert f.code == "NPP103" and not f.message.startswith("latent")
+    from flake8_npuprof.inventory import shell_setups
+    assert shell_setups(text)[0].mode.state == "unknown"

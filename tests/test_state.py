@@ -453,3 +453,20 @@ sess = tf.Session(config=config)
     alone = text.replace("warm_sess = tf.Session(config=warmup)\n", "")
     (f,) = check(alone)
     assert "latent" not in f.message and "the job aborts" in f.message
+
+
+def test_env_mode_set_in_both_branches_is_unknown_not_off(tmp_path):
+    text = """\
+import os
+def main(args):
+    if args.profiling:
+        os.environ["PROFILING_MODE"] = "true"
+    else:
+        os.environ["PROFILING_MODE"] = "false"
+    os.environ["PROFILING_OPTIONS"] = '{"output":"/tmp/p","training_trace":"off"}'
+"""
+    assert [s[2] for s in states(text)] == [UNKNOWN]
+    (f,) = check(text)
+    assert f.code == "NPP103" and not f.message.startswith("latent")
+    (r,) = emulated(text, tmp_path=tmp_path)
+    assert r.verdict == "unknown"

@@ -10,8 +10,8 @@ from typing import Optional
 from ..codefix import add_keyword, remove_argument
 from ..model import Edit, Fix
 from ..valueops import Opaque
-from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, profiler_scopes, profiling_configs,
-                      resource_inits, tf2_sets)
+from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, overridden, profiler_scopes,
+                      profiling_configs, resource_inits, tf2_sets)
 from ..values import truthy
 from .common import check_options_expr
 from ..source import HOLE
@@ -207,7 +207,7 @@ def _environment(ctx) -> bool:
     value written over later in the same scope (and whenever it runs) is judged by the last one.
     """
     every = env_sets(ctx.sites)
-    sets = [s for s in every if not _overridden(s, every)]
+    sets = [s for s in every if not overridden(s, every)]
     if not sets:
         return False
     verdict_of = {}                     # id(scope) -> True/False/None ("wrong value" counts as None)
@@ -236,12 +236,6 @@ def _environment(ctx) -> bool:
         mode = next(s for s in sets if s.name == ENV_MODE and verdict_of.get(id(s.scope)) is True)
         ctx.report_node("NPP002", mode.anchor, NO_OPTIONS_IN_ENV.format(where="this script"))
     return any_on
-
-
-def _overridden(s, sets) -> bool:
-    """A value replaced later in the same scope by an assignment that runs whenever this one does."""
-    return any(o is not s and o.name == s.name and o.scope is s.scope and o.pos > s.pos and
-               set(o.guards) <= set(s.guards) for o in sets)
 
 
 def _evidently_meant_on(ctx, options, sets) -> bool:
