@@ -242,6 +242,7 @@ class Inventory:
         found: List[ast.AST] = []
         escapes = False
         frontier, seen = [(value, "")], set()
+        unconditional = False           # some hand-over happens without a condition
         for _ in range(8):
             nxt = []
             for v, cond in frontier:
@@ -258,19 +259,25 @@ class Inventory:
                         name = (call_name(use.call) or "").rsplit(".", 1)[-1]
                         if kind in GE_INIT or (kind not in PASS_ON and name in self.ctx.sites.functions):
                             found.append(use.call)       # GE starts there (or inside that function, if at all)
+                            unconditional = unconditional or not here
                         elif kind in PASS_ON:
                             nxt.append((use.call, here))
                         else:
                             escapes = True
+                            unconditional = unconditional or not here
                     elif use.how == "return":
                         callers = self._calls_of_function(use.node)
                         nxt.extend((c, here) for c in callers)
                         escapes = escapes or not callers        # returned to code outside this file
+                        unconditional = unconditional or (not callers and not here)
                     elif use.how in ("container", "alias"):
                         escapes = True
+                        unconditional = unconditional or not here
             frontier = nxt
             if not frontier:
                 break
+        if unconditional:
+            self.conditions.pop(id(value), None)
         return found, escapes
 
     def _calls_of_function(self, node) -> List[ast.AST]:

@@ -470,3 +470,14 @@ def main(args):
     assert f.code == "NPP103" and not f.message.startswith("latent")
     (r,) = emulated(text, tmp_path=tmp_path)
     assert r.verdict == "unknown"
+
+
+def test_a_config_also_handed_over_unconditionally_has_no_condition():
+    text = EST + """
+def main():
+    cfg = ProfilingConfig(enable_profiling=True, profiling_options=OPTIONS)
+    first = NPURunConfig(profiling_config=cfg if FLAGS.profiling else None)
+    second = NPURunConfig(profiling_config=cfg)
+    return first, second
+"""
+    assert states(text) == [(7, "ProfilingConfig", ON, "")]
