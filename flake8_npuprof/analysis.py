@@ -37,6 +37,7 @@ class Context:
         self.findings: List[Finding] = []
         self._seen = set()
         self._flow = None
+        self._model = None
 
     # ---- reporting
 
@@ -73,6 +74,18 @@ class Context:
             from .flow import Flow
             self._flow = Flow(self.sites)
         return self._flow
+
+    @property
+    def model(self):
+        """The effective state of every setup (state.py), built once and shared by every rule."""
+        if self._model is None:
+            from .state import build
+            self._model = build(self)
+        return self._model
+
+    def state_of(self, node: ast.AST):
+        """The state of the setup a node belongs to (None: not part of a known setup)."""
+        return self.model.state_of(node)
 
     def pos(self, node: ast.AST) -> int:
         return self.sites.pos.get(id(node), 0)

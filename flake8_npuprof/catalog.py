@@ -242,13 +242,19 @@ RULES: Tuple[Rule, ...] = (
         code="NPP001",
         name="profiling-options-without-mode",
         summary="profiling options are set but profiling is not switched on for that config (`profiling_mode` "
-                "absent or False, `enable_profiling` False/absent, `PROFILING_OPTIONS` without "
-                "`PROFILING_MODE`) — the options are ignored",
+                "absent, or False where profiling is evidently meant — e.g. inside `if args.profiling:`; "
+                "`enable_profiling` False/absent likewise; `PROFILING_OPTIONS` without `PROFILING_MODE`) — the "
+                "options are ignored. An explicit, unconditional off switch beside parked options "
+                "(`PROFILING_MODE=false  # true to profile`) is deliberate: not NPP001",
         default=True,
-        what="A config that carries profiling options while its on-switch is missing or false: "
-             "`profiling_options` without `profiling_mode = True` (often `False` inside an `if profiling:` "
-             "branch), `ProfilingConfig(profiling_options=...)` without `enable_profiling=True`, or "
-             "`PROFILING_OPTIONS` exported without `PROFILING_MODE=true`.",
+        what="A config that carries profiling options while its on-switch is missing, or false where "
+             "profiling is evidently meant: `profiling_options` without any `profiling_mode`, "
+             "`profiling_mode = False` inside an `if args.profiling:` branch, `ProfilingConfig(profiling_options=...)` "
+             "without `enable_profiling`, or `PROFILING_OPTIONS` in an environment without `PROFILING_MODE`. "
+             "An explicit, unconditional off switch next to the options (`PROFILING_MODE=false  # true to "
+             "profile`, `enable_profiling=False`) parks them on purpose and is not reported; problems in such "
+             "parked options are still reported, worded as latent (\"latent (profiling is switched off here); "
+             "once GE reads these options: ...\"), because they break the run the day the switch is turned on.",
         why="The adapter forwards the options only together with the switch, and GE reads them only when "
             "the mode is on, so the string is never used: no PROF_* directory appears and nothing is logged. "
             "Environment variables still win in that case, so a stray `PROFILING_MODE` can profile with "
@@ -269,7 +275,9 @@ RULES: Tuple[Rule, ...] = (
                 "training/task trace, hccl, aicpu, PipeUtilization), or fails / collects nothing on some routes",
         default=True,
         what="Profiling is switched on (`profiling_mode`, `enable_profiling`, `PROFILING_MODE=true`) but no "
-             "options string is given, or it is empty.",
+             "options string is given, or it is empty. For `PROFILING_MODE=true` (in a launcher or from "
+             "Python) it is reported only when the file never mentions `PROFILING_OPTIONS` at all, since the "
+             "calling environment may provide them.",
         why="What happens then depends on the route and the adapter release: TF Adapter r1.8 and later "
             "quietly use a built-in set that writes to the current directory, r1.2-r1.7 stop with "
             "\"profiling_options must be set when use profiling\" (as `npu_resource_init` still does for "
@@ -462,10 +470,15 @@ RULES: Tuple[Rule, ...] = (
     Rule(
         code="NPP011",
         name="profiling-mode-env-not-true",
-        summary="`PROFILING_MODE` environment value is not exactly `true` (`True`, `1` mean off)",
+        summary="`PROFILING_MODE` environment value that means \"on\" to a reader but is not exactly `true` "
+                "(`True`, `TRUE`, `1`, `on`, `yes` all mean off to GE). Values that mean off (`false`, `FALSE`, "
+                "`0`, `off`) and unsubstituted template placeholders are not NPP011",
         default=True,
-        what="`PROFILING_MODE` set (from Python or in a shell launcher) to anything but the exact lowercase "
-             "`true`, e.g. `True`, `TRUE`, `1` or `on`.",
+        what="`PROFILING_MODE` set (from Python or in a shell launcher) to a value meant as on but not the "
+             "exact lowercase `true`: `True`, `TRUE`, `1`, `on`, `yes`. Values meant as off (`false`, `FALSE`, "
+             "`0`, `off`) are off to GE as well and are not reported; nor are template placeholders left for a "
+             "generator (`{PROFILING_MODE}`, `@MODE@`, `${MODE}`), which are not values. A value written over "
+             "later in the same scope is judged by the last one.",
         why="GE compares the variable with `true` byte for byte; every other value counts as off. The job "
             "runs normally and the `PROFILING_OPTIONS` next to it are never read, so no data is collected.",
         example=_env("True"),
@@ -482,7 +495,8 @@ RULES: Tuple[Rule, ...] = (
         summary="TF2 `global_options().profiling_config` set after `npu.open()` — ignored",
         default=True,
         what="In a TF2 (`npu_device`) script, `npu.global_options().profiling_config` fields assigned after "
-             "`npu.open()` has already run.",
+             "`npu.open()` has already run — also when the device is opened at import and the options are set "
+             "later in a function (the same execution order `npuprof emulate` follows).",
         why="`npu.open()` initialises the device and GE with the global options as they are at that moment. "
             "Later changes to the profiling config are never applied, so the run collects nothing although "
             "the script appears to enable profiling.",
@@ -717,7 +731,8 @@ RULES: Tuple[Rule, ...] = (
         what="No `output`, an empty one, or one longer than 1024 characters, on a version whose collector "
              "checks that; and, for CANN 8.0, characters that some of its collector builds refuse (control "
              "characters from the 2024-03 builds; also quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>` "
-             "and backtick from the 2024-11 builds).",
+             "and backtick from the 2024-11 builds); also an `output` made from a Python `None` formatted "
+             "as text (`'...\"output\":\"%s\"...' % None`), which sends the data to a directory named `None`.",
         why="Up to CANN 8.0 the collector needs a result path: a missing or empty `output`, or one whose "
             "absolute form is longer than 1024 characters, makes it reject the configuration, so GE "
             "initialisation fails and the job aborts. The 7.0 collector checks no characters; 8.0 builds "
@@ -989,7 +1004,10 @@ RULES: Tuple[Rule, ...] = (
                 "dump distorts the timings",
         default=True,
         what="A config that switches profiling on and also turns on `enable_dump` or `enable_dump_debug`, "
-             "under the same conditions.",
+             "under the same conditions; or one `NPURunConfig` given a `ProfilingConfig` with profiling on and "
+             "a `DumpConfig` with a dump on. (A dump set on the `session_config`'s own NpuOptimizer entry is "
+             "not counted there: NPUEstimator adds a later entry with the `DumpConfig` values, False by default, "
+             "which overwrites it.)",
         why="The runtime accepts the combination, but dumping tensors adds copies and file writes to every "
             "step, so the profile measures the dump rather than the model. The profiling documentation says "
             "not to use the two together.",
@@ -1028,7 +1046,9 @@ RULES: Tuple[Rule, ...] = (
                 "example into another model, or several op names glued together",
         default=True,
         what="A trace point that contains whitespace, or that is the Ascend guide's ResNet-50 example value "
-             "in a file that builds no ResNet. Names that merely look glued are not reported: GE names a "
+             "in a file that builds no ResNet, or whose top scope names one model family (`resnet_model/...`) "
+             "while the rest of the file mentions only another family (a BERT script): copied from another "
+             "model. A file that names no model family is not judged (its model may come from elsewhere). Names that merely look glued are not reported: GE names a "
              "fused node by joining the names it fused, so such a name copied from a build dump is real.",
         why="GE looks the point up by exact node name (or a recorded pre-fusion name). No node of this model "
             "has such a name, so GE only logs that the forward or backward op cannot be found; the run goes "
@@ -1049,15 +1069,18 @@ RULES: Tuple[Rule, ...] = (
                 "is a non-empty string, so profiling turns on",
         default=True,
         what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
-             "has a default but no `type`, or `type=bool`.",
-        why="argparse hands over the command-line text unchanged, and `bool(\"False\")` is True, so passing "
-            "`--profiling False` switches profiling on: the run slows down and writes PROF_* data the user "
-            "asked not to collect.",
+             "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
+             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch).",
+        why="argparse (and an absl string flag) hands over the command-line text unchanged, and "
+            "`bool(\"False\")` is True, so passing `--profiling False` switches profiling on: the run slows "
+            "down and writes PROF_* data the user asked not to collect.",
         example=_flagged("default=False", _PROFILING),
-        fixed=_flagged(_STORE_TRUE, _PROFILING),
+        fixed=_flagged("type=ast.literal_eval, default=False", _PROFILING, "import ast\n"),
         fix_safety="none",
-        fix_note="No fix: changing the option to `action=\"store_true\"` changes how launch scripts must pass "
-                 "it.",
+        fix_note="No fix: the advice is `type=ast.literal_eval` (or a str-to-bool converter), which keeps "
+                 "launchers that pass `--profiling=False` or `--profiling True` working; "
+                 "`action=\"store_true\"` would make them stop with a usage error. For absl, "
+                 "`flags.DEFINE_bool` parses `--profiling=False` as False.",
         references=(REF_MODELZOO,),
         group="hygiene",
     ),

@@ -170,8 +170,8 @@ class Planner:
         self.cwd = cwd
         self.env = env
         self.order = order
-        ranked = [i for i in inits if self._rank(i.call) is not None]
-        self.first: Optional[GeInit] = min(ranked, key=lambda i: self._rank(i.call)) if ranked else None
+        from .state import first_init       # the same rule as the model check uses
+        self.first: Optional[GeInit] = first_init(inits, order)
 
     def _rank(self, node) -> Optional[int]:
         return self.order.of(node) if self.order is not None and node is not None else None
@@ -214,9 +214,10 @@ class Planner:
             return self._fixed(setup, False, "off", [
                 f"NPP012 set after npu.open() (line {_line(setup.delivery)}): npu_device reads the global options "
                 "when the device opens, so these settings are ignored"])
+        from .state import overridden_by
         rank = self._rank(setup.delivery)
         first = self.first
-        if first is not None and setup.delivery is not first.call and rank is not None:
+        if overridden_by(setup, first, self.order):
             who = f"the {first.setup.route} setup on line {first.setup.line}" if first.setup else first.what
             return self._fixed(setup, False, "off", [
                 f"not read: GE is initialised first at line {first.line} by {who}; GE takes its init options only "

@@ -27,6 +27,8 @@ class Use(NamedTuple):
     node: ast.AST
     how: str                    # "call", "return", "store", "container", "alias", "attribute", "other"
     call: Optional[ast.Call] = None
+    condition: Optional[ast.AST] = None     # handed over only when this holds (`x if cond else None`)
+    negated: bool = False
 
 
 class Flow:
@@ -73,6 +75,10 @@ class Flow:
         parent = self.parent.get(id(node))
         if parent is None:
             return Use(node, "other")
+        if isinstance(parent, ast.IfExp) and node is not parent.test:
+            # `cfg if flags.profiling else None`: handed over wherever the expression goes, conditionally
+            use = self._classify(parent)
+            return use._replace(node=node, condition=parent.test, negated=node is parent.orelse)
         if isinstance(parent, ast.Attribute) and parent.value is node:
             return Use(node, "attribute")
         if isinstance(parent, ast.keyword):

@@ -16,7 +16,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from .checks.env import MODE_VALUES
 from .flow import HELPERS, helper_config_arg
 from .valueops import Opaque
-from .routes import ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, profiling_configs, resource_inits, tf2_sets
+from .routes import (ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, overridden, profiling_configs, resource_inits,
+                     tf2_sets)
 from .setups import PROFILING_PARAMS, npu_setups
 from .sites import CallSite, Guard, Scope, call_name
 from .source import HOLE, StrValue
@@ -52,6 +53,8 @@ class ScriptSetup(NamedTuple):
     anchor: Optional[ast.AST] = None
     scope: Optional[Scope] = None
     pos: int = 0
+    nodes: Tuple[int, ...] = ()     # ids of every node of this setup (switches, options, anchors)
+    condition: str = ""             # delivered only under this condition (`cfg if flag else None`)
 
 
 class GeInit(NamedTuple):
@@ -173,6 +176,8 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
 def guard_text(guards: Tuple[Guard, ...]) -> Tuple[str, ...]:
     out = []
     for g in guards:
+        if isinstance(g.test, ast.Constant):
+            continue                    # always true here (the sites walk drops branches that never run)
         try:
             text = ast.unparse(g.test)
         except Exception:               # ast.unparse exists from 3.9; never fail on it
@@ -190,6 +195,8 @@ class Inventory:
         self.setups: List[ScriptSetup] = []
         self.inits: List[GeInit] = []
         self._sites: Optional[Dict[int, CallSite]] = None
+        self.late: Dict[int, ast.AST] = {}          # id(global-options target) -> the npu.open() before it
+        self.conditions: Dict[int, str] = {}       # id(config) -> condition it is handed over under
         self._npu_optimizer()
         self._estimator()
         self._resource_init()
@@ -203,10 +210,12 @@ class Inventory:
     def line_col(self, node) -> Tuple[int, int]:
         return self.ctx.src.position(self.ctx.src.node_start(node))
 
-    def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos) -> ScriptSetup:
+    def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos, nodes=(),
+             condition="") -> ScriptSetup:
         line, col = self.line_col(anchor)
-        setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, guard_text(guards), anchor,
-                            scope, pos)
+        conditions = guard_text(guards) + ((condition,) if condition else ())
+        setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
+                            scope, pos, tuple(id(n) for n in nodes if n is not None), condition)
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
@@ -227,38 +236,48 @@ class Inventory:
         return kind
 
     def deliveries(self, value: ast.AST) -> Tuple[List[ast.AST], bool]:
-        """GE-initialising calls a config object reaches, and whether it also escapes our view."""
+        """GE-initialising calls a config object reaches, and whether it also escapes our view.
+        Calls reached only under a condition (`cfg if flag else None`) are noted in self.conditions."""
         flow = self.ctx.flow
         found: List[ast.AST] = []
         escapes = False
-        frontier, seen = [value], set()
+        frontier, seen = [(value, "")], set()
+        unconditional = False           # some hand-over happens without a condition
         for _ in range(8):
             nxt = []
-            for v in frontier:
+            for v, cond in frontier:
                 if id(v) in seen:
                     continue
                 seen.add(id(v))
                 for use in flow.uses_of(v):
+                    here = cond
+                    if use.condition is not None:
+                        here = guard_text((Guard(use.condition, use.negated),))[0]
+                        self.conditions.setdefault(id(value), here)
                     if use.how == "call" and use.call is not None:
                         kind = self._kind(use.call)
                         name = (call_name(use.call) or "").rsplit(".", 1)[-1]
-                        if kind in GE_INIT:
-                            found.append(use.call)
+                        if kind in GE_INIT or (kind not in PASS_ON and name in self.ctx.sites.functions):
+                            found.append(use.call)       # GE starts there (or inside that function, if at all)
+                            unconditional = unconditional or not here
                         elif kind in PASS_ON:
-                            nxt.append(use.call)
-                        elif name in self.ctx.sites.functions:
-                            found.append(use.call)       # GE starts inside that function, if at all
+                            nxt.append((use.call, here))
                         else:
                             escapes = True
+                            unconditional = unconditional or not here
                     elif use.how == "return":
                         callers = self._calls_of_function(use.node)
-                        nxt.extend(callers)
+                        nxt.extend((c, here) for c in callers)
                         escapes = escapes or not callers        # returned to code outside this file
+                        unconditional = unconditional or (not callers and not here)
                     elif use.how in ("container", "alias"):
                         escapes = True
+                        unconditional = unconditional or not here
             frontier = nxt
             if not frontier:
                 break
+        if unconditional:
+            self.conditions.pop(id(value), None)
         return found, escapes
 
     def _calls_of_function(self, node) -> List[ast.AST]:
@@ -284,6 +303,10 @@ class Inventory:
             return first, "yes"
         return None, "unknown" if escapes else "never"
 
+    def condition_of(self, value: Optional[ast.AST]) -> str:
+        """The condition a config is handed over under (`cfg if flag else None`), or ""."""
+        return self.conditions.get(id(value), "") if value is not None else ""
+
     def strings(self, node, scope, pos) -> Strings:
         return self.ctx.values.strings(node, scope, pos)
 
@@ -304,8 +327,10 @@ class Inventory:
             options = self._npu_options(setup)
             anchor = setup.params.get("profiling_mode", setup.params.get("profiling_options"))[-1].target
             last = setup.params.get("profiling_options", setup.params.get("profiling_mode"))[-1]
+            nodes = [p.value for k in PROFILING_PARAMS for p in setup.params.get(k, [])] + \
+                [p.target for k in PROFILING_PARAMS for p in setup.params.get(k, [])]
             self._add("NpuOptimizer", anchor, mode, options, delivery, delivered, guards, last.scope,
-                      self.ctx.pos(last.stmt))
+                      self.ctx.pos(last.stmt), nodes, self.condition_of(value))
 
     def _npu_mode(self, setup) -> Tuple[Mode, tuple]:
         params = setup.params.get("profiling_mode", [])
@@ -352,7 +377,8 @@ class Inventory:
                                    name="enable_profiling")
             options = self._arg_options(rs)
             delivery, delivered = self._delivery_of(rs.anchor)
-            self._add("ProfilingConfig", rs.anchor, mode, options, delivery, delivered, rs.guards, rs.scope, rs.pos)
+            self._add("ProfilingConfig", rs.anchor, mode, options, delivery, delivered, rs.guards, rs.scope, rs.pos,
+                      _route_nodes(rs), self.condition_of(rs.anchor))
 
     def _arg_options(self, rs) -> OptionsArg:
         if rs.options is None:
@@ -378,7 +404,7 @@ class Inventory:
                 mode = switch_mode(self.ctx.values.scalars(rs.mode.node, rs.scope, rs.pos).candidates,
                                    allow_int=False, name="enable_profiling")
             self._add("npu_resource_init", rs.anchor, mode, self._arg_options(rs), rs.anchor, "yes", rs.guards,
-                      rs.scope, rs.pos)
+                      rs.scope, rs.pos, _route_nodes(rs))
 
     # ---- TF2 npu_device global options
 
@@ -395,21 +421,31 @@ class Inventory:
                            or first.scope.kind == "module"), key=self.ctx.pos)
             # npu.open() reads the global options: settings made after the first open are ignored
             opened = near[0] if near else None
-            live = [s for s in group if opened is None or s.pos < self.ctx.pos(opened)] or group
+            live = [s for s in group if opened is None or self._before(s, opened)] or group
+            for s in group:
+                if opened is not None and not self._before(s, opened):
+                    self.late[id(s.target)] = opened
             mode, options = self._tf2_values(live)
             if opened is None:
                 delivery, delivered = None, "unknown"
-            elif live[0].pos < self.ctx.pos(opened):
+            elif self._before(live[0], opened):
                 delivery, delivered = opened, "yes"
                 used.add(id(opened))
             else:
                 delivery, delivered = opened, "late"
             anchor = next((s for s in reversed(live) if s.attr == "enable_profiling"), live[-1])
             self._add("npu_device", anchor.target, mode, options, delivery, delivered, anchor.guards, anchor.scope,
-                      anchor.pos)
+                      anchor.pos, [n for s in group for n in (s.value, s.target, s.stmt)])
         for o in opens:
             if id(o.call) not in used:
                 self.inits.append(GeInit(o.call, self.line_col(o.call)[0], "npu.open() without profiling", None))
+
+    def _before(self, s, opened) -> bool:
+        """Whether a global-options setting runs before npu.open() (execution order, else source order)."""
+        a, b = self.order.of(s.stmt), self.order.of(opened)
+        if a is not None and b is not None:
+            return a < b
+        return s.pos < self.ctx.pos(opened)
 
     def _tf2_values(self, group) -> Tuple[Mode, OptionsArg]:
         enables = [s for s in group if s.attr == "enable_profiling"]
@@ -430,7 +466,8 @@ class Inventory:
     # ---- environment variables set from Python
 
     def _env(self) -> None:
-        sets = env_sets(self.ctx.sites)
+        every = env_sets(self.ctx.sites)
+        sets = [s for s in every if not overridden(s, every)]     # the last value wins
         module = id(self.ctx.sites.module)
         by_scope: Dict[int, list] = {}
         for s in sets:
@@ -442,12 +479,15 @@ class Inventory:
             if not modes and scope_id != module:
                 modes = [s for s in module_sets if s.name == ENV_MODE]
             mode = self._env_mode(modes[-1]) if modes else Mode("inherit", "PROFILING_MODE is not set by the script")
+            if len({(m.state, m.value) for m in map(self._env_mode, modes)}) > 1:
+                mode = Mode("unknown", "PROFILING_MODE is set to different values in different branches")
             options = OptionsArg("absent")
             if option_sets and option_sets[-1].value is not None:
                 s = option_sets[-1]
                 options = OptionsArg("given", self.strings(s.value, s.scope, s.pos), s.value)
             anchor = (modes or option_sets)[-1]
-            self._add("env", anchor.anchor, mode, options, None, "yes", anchor.guards, anchor.scope, anchor.pos)
+            self._add("env", anchor.anchor, mode, options, None, "yes", anchor.guards, anchor.scope, anchor.pos,
+                      [n for s in group for n in (s.value, s.anchor)])
 
     def _env_mode(self, s) -> Mode:
         if s.value is None:
@@ -472,6 +512,11 @@ class Inventory:
             if kind in ("init_resource", "set_keras_session_npu_config") or (kind == "npu_config_proto" and fresh):
                 what = f"{kind}() with a fresh config" if fresh else f"{kind}() with a config without profiling"
                 self.inits.append(GeInit(site.call, self.line_col(site.call)[0], what, None))
+
+
+def _route_nodes(rs) -> list:
+    return [rs.anchor] + [a.node for a in (rs.mode, rs.options) if a is not None] + \
+        [a.anchor for a in (rs.mode, rs.options) if a is not None]
 
 
 def env_mode_of(texts) -> Mode:
@@ -500,7 +545,11 @@ def shell_setups(text: str) -> List[ScriptSetup]:
         return []
     modes = [s for s in sets if s.name == ENV_MODE]
     opts = [s for s in sets if s.name == ENV_OPTIONS]
-    if modes:
+    texts = {s.value.text for s in modes}
+    if len(texts) > 1:
+        # branches (`if ...; then ...=true; else ...=false; fi`) are not followed: say nothing certain
+        mode = Mode("unknown", "PROFILING_MODE is set to different values in this launcher")
+    elif modes:
         t = modes[-1].value.text
         mode = Mode("unknown", "PROFILING_MODE cannot be determined statically") if HOLE in t else env_mode_of({t})
     else:

@@ -116,6 +116,12 @@ def env_sets(sites: Sites) -> List[EnvSet]:
     return out
 
 
+def overridden(s: EnvSet, sets: List[EnvSet]) -> bool:
+    """A value replaced later in the same scope by an assignment that runs whenever this one does."""
+    return any(o is not s and o.name == s.name and o.scope is s.scope and o.pos > s.pos and
+               set(o.guards) <= set(s.guards) for o in sets)
+
+
 # ---------------------------------------------------------------- TF2 npu_device
 
 class Tf2Set(NamedTuple):

@@ -9,11 +9,12 @@ holes. Only the CLI reads these files; findings use the same codes as Python fil
 from __future__ import annotations
 
 import re
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple
 
 from .analysis import Settings, internal_error
 from .model import Finding
 from .source import HOLE, Piece, Run, SourceText, StrValue
+from .state import mask_placeholders
 
 _ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
 _WORD_END = set(" \t\n;&|<>()")
@@ -41,6 +42,7 @@ def assignments(text: str) -> List[ShellSet]:
             m = _ASSIGN.match(text, i)
             if m:
                 value, end = read_word(text, m.end())
+                value = mask_placeholders(value)        # `{MODE}`, `@MODE@`, '${OUT}': left for a generator
                 out.append(ShellSet(m.group(1), value, m.start(1), src.position(m.start(1))[0]))
                 i = end
                 at_word_start = False
@@ -152,9 +154,9 @@ def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Set
 def _analyse(text: str, settings: Settings) -> List[Finding]:
     if "PROFILING_" not in text:
         return []
-    from .checks.env import MODE_VALUES
+    from .checks.env import NO_OPTIONS_IN_ENV, mode_problem_text
     from .checks.hygiene import check_option_hygiene
-    from .checks.options import check_options
+    from .checks.options import check_options, for_state
     from .values import place
     src = SourceText(text)
     findings: List[Finding] = []
@@ -165,28 +167,27 @@ def _analyse(text: str, settings: Settings) -> List[Finding]:
 
     sets = assignments(text)
     modes = [s for s in sets if s.name == "PROFILING_MODE"]
-    mode_on: Optional[bool] = None
-    known = [s.value.text for s in modes if HOLE not in s.value.text]
+    # the launcher's setup in the model emulate uses (the last values win)
+    from .inventory import shell_setups
+    from .state import from_setup
+    setups = shell_setups(text)
+    state = from_setup(setups[0]) if setups else None
     for s in modes:
-        value = s.value.text
-        if HOLE not in value and value not in MODE_VALUES:
-            meant = "true" if value.strip().lower() in ("true", "1", "yes", "on") else "false"
-            report("NPP011", s.value.anchor, s.value.anchor_end,
-                   f"PROFILING_MODE is set to {value!r}, but GE switches profiling on only for exactly \"true\": "
-                   f'{value!r} means off and PROFILING_OPTIONS are ignored; set PROFILING_MODE="{meant}"')
-    if known and len(known) == len(modes):
-        if set(known) == {"true"}:
-            mode_on = True
-        elif all(v in ("false", "") for v in known):
-            mode_on = False
+        problem = mode_problem_text(s.value.text)
+        if problem:
+            report("NPP011", s.value.anchor, s.value.anchor_end, problem)
+    mode_on = True if state is not None and state.status == "on" else \
+        False if state is not None and state.latent else None
+    if mode_on and modes and not any(s.name == "PROFILING_OPTIONS" for s in sets) and \
+            "PROFILING_OPTIONS" not in text:
+        s = modes[-1]
+        report("NPP002", s.start, s.start + len(s.name), NO_OPTIONS_IN_ENV.format(where="this launcher"))
     for s in sets:
         if s.name != "PROFILING_OPTIONS":
             continue
         value = s.value
-        if mode_on is False:
-            report("NPP001", s.start, s.start + len(s.name),
-                   "PROFILING_OPTIONS is exported but PROFILING_MODE is not \"true\" in this script: GE reads the "
-                   "options only with PROFILING_MODE=true, so nothing is collected; export PROFILING_MODE=true")
+        # PROFILING_MODE explicitly off (`export PROFILING_MODE=false  # true to profile`) parks the
+        # options on purpose: not NPP001; their problems are reported as latent (state.py)
         if not value.text.strip():
             if mode_on:
                 report("NPP002", s.start, s.start + len(s.name),
@@ -196,5 +197,5 @@ def _analyse(text: str, settings: Settings) -> List[Finding]:
         result = check_options(value.text, settings.target, mode_on)
         for issue in list(result.issues) + check_option_hygiene(value.text, result.doc, text):
             start, end = place(value, issue.i, issue.j)
-            report(issue.code, start, end, issue.message)
+            report(issue.code, start, end, for_state(issue.message, state))
     return sorted(findings, key=Finding.sort_key)

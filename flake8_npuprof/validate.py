@@ -40,10 +40,14 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
         out.append(("PROFILING_MODE", Finding(code, message, 0, 0, 1, 0, 1, 0)))
     if options is not None and (mode == "true" or options.strip()):
         # the options are checked even when the mode is wrong: they are what the user will run next
+        from .checks.options import for_state
+        from .state import OFF, State
+        # GE reads the options only with PROFILING_MODE=true: otherwise their problems are latent
+        state = None if mode == "true" else State(OFF, "not_switched" if mode is None else "switch")
         for f in _findings(options, target, mode_on=(mode == "true")):
             if f.code == "NPP002" and mode != "true":
                 continue
-            out.append(("PROFILING_OPTIONS", f))
+            out.append(("PROFILING_OPTIONS", f._replace(message=for_state(f.message, state))))
     return out
 
 

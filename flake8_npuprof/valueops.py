@@ -111,12 +111,22 @@ def with_note(value: StrValue, note: str) -> StrValue:
                     value.origin, value.notes + ((0, len(value.text), note),))
 
 
+NONE_NOTE = "with a Python None formatted as text"
+
+
+def _constant_text(value) -> StrValue:
+    """str() of a constant; a None is marked, so a "None" directory can be told from a real one."""
+    if value is None:
+        return StrValue("None", [], 0, 0, notes=((0, 4, NONE_NOTE),))
+    return StrValue(str(value), [], 0, 0)
+
+
 def _as_text(v) -> Optional[StrValue]:
     """The str() of a value as a StrValue (None when it is not known)."""
     if isinstance(v, S):
         return v.value
     if isinstance(v, C):
-        return StrValue(str(v.value), [], 0, 0)
+        return _constant_text(v.value)
     return None
 
 
@@ -209,6 +219,8 @@ def percent(fmt, arg, node, src) -> object:
                     b.add_text(str(value.value.text.encode("latin-1", "replace")))
                 else:
                     b.add_text(repr(value.value.text)) if HOLE not in value.value.text else b.add_hole()
+            elif isinstance(value, C) and value.value is None and conv == "s" and not (flags or width or prec):
+                b.add_value(_constant_text(None))
             elif isinstance(value, C):
                 try:
                     b.add_text(("%" + flags + width + prec + conv) % (value.value,))
@@ -345,7 +357,7 @@ def stringify(v) -> object:
     if isinstance(v, S):
         return v if not v.is_bytes else U("str() of bytes")
     if isinstance(v, C):
-        return S(StrValue(str(v.value), [], 0, 0))
+        return S(_constant_text(v.value))
     if isinstance(v, U):
         return U(v.reason, str)
     return U("str() of a container")

@@ -124,6 +124,18 @@ def test_validate(capsys, tmp_path, monkeypatch):
     assert run(capsys, "validate")[0] == 2
 
 
+def test_validate_env_off_switch_is_deliberate_and_its_option_problems_latent(capsys, monkeypatch):
+    monkeypatch.setenv("PROFILING_OPTIONS", '{"output":"/tmp","training_trace":"off"}')
+    for mode in ("false", "FALSE", "0"):
+        monkeypatch.setenv("PROFILING_MODE", mode)
+        code, out, _ = run(capsys, "validate", "--env")
+        assert code == 1 and out.count("NPP") == 1 and "NPP103 latent (profiling is switched off here)" in out
+        assert "the job aborts" not in out
+    monkeypatch.setenv("PROFILING_MODE", "true")
+    code, out, _ = run(capsys, "validate", "--env")
+    assert "NPP103" in out and "latent" not in out and "the job aborts" in out
+
+
 def test_explain(capsys):
     code, out, _ = run(capsys, "explain", "npp101")
     assert code == 0 and out.startswith("# NPP101 ") and "## Fix safety" in out

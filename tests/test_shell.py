@@ -35,8 +35,9 @@ def test_quoting(line, value):
 
 
 def test_mode_off_and_empty_options():
+    # an explicit off switch beside parked options is deliberate (RULES: not NPP001)
     off = analyse_shell("export PROFILING_MODE=false\nexport PROFILING_OPTIONS='{\"output\":\"/p\",\"task_trace\":\"on\"}'\n")
-    assert [f.code for f in off] == ["NPP001"]
+    assert off == []
     assert [f.code for f in analyse_shell("export PROFILING_OPTIONS='{\"output\":\"/home/bob/p\"}'\n")] == ["NPP203"]
     empty = analyse_shell("export PROFILING_MODE=true\nexport PROFILING_OPTIONS=\n")
     assert [f.code for f in empty] == ["NPP002"]
@@ -51,3 +52,59 @@ def test_cli_finds_launchers_by_suffix_and_shebang(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert sorted(line.split(":")[0].rsplit("/", 1)[-1] for line in out.splitlines()) == ["launch", "run.sh"]
+
+
+OPTIONS_LINE = "export PROFILING_OPTIONS='{\"output\":\"/p\",\"task_trace\":\"on\"}'\n"
+
+
+@pytest.mark.parametrize("mode", ["false  # true if need profiling", "FALSE", "0", "off", '""'])
+def test_deliberate_off_switch_is_neither_npp001_nor_npp011(mode):
+    assert analyse_shell(f"export PROFILING_MODE={mode}\n" + OPTIONS_LINE) == []
+
+
+@pytest.mark.parametrize("mode", ["True", "TRUE", "1", "on", "yes"])
+def test_mode_meant_on_but_not_exactly_true_is_npp011(mode):
+    found = analyse_shell(f"export PROFILING_MODE={mode}\n" + OPTIONS_LINE)
+    assert [f.code for f in found] == ["NPP011"]
+    assert 'set it to "true"' in found[0].message
+
+
+def test_options_behind_an_off_switch_are_latent_not_aborting():
+    text = ("export PROFILING_MODE=false  # true if need profiling\n"
+            "export PROFILING_OPTIONS='{\"output\":\"/p\",\"training_trace\":\"off\"}'\n")
+    (f,) = analyse_shell(text)
+    assert f.code == "NPP103"
+    assert f.message.startswith("latent (profiling is switched off here)")
+    assert "the job aborts" not in f.message and "will fail" in f.message
+    # switched on, the same options abort
+    (g,) = analyse_shell(text.replace("=false", "=true"))
+    assert "GE initialisation fails and the job aborts" in g.message and "latent" not in g.message
+
+
+@pytest.mark.parametrize("text", [
+    "export PROFILING_MODE={PROFILING_MODE}\n" + OPTIONS_LINE,
+    "export PROFILING_MODE=@PROFILING_MODE@\n" + OPTIONS_LINE,
+    'export PROFILING_MODE=true\nexport PROFILING_OPTIONS="{task_trace_flag}"\n',
+    "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"${OUT}\",\"task_trace\":\"{flag}\"}'\n",
+    "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"@OUT@\",\"task_trace\":\"on\"}'\n",
+])
+def test_template_placeholders_are_not_judged_as_values(text):
+    assert analyse_shell(text) == []
+
+
+def test_mode_true_without_any_options_is_npp002():
+    (f,) = analyse_shell("export PROFILING_MODE=true\npython train.py\n")
+    assert (f.code, f.line, f.col) == ("NPP002", 1, 7)
+    assert "default options" in f.message
+    # options given by the launcher, or mentioned for the environment: not claimed
+    assert analyse_shell("export PROFILING_MODE=true\n" + OPTIONS_LINE) == []
+    assert analyse_shell("export PROFILING_MODE=true\necho $PROFILING_OPTIONS\n") == []
+
+
+def test_mode_set_differently_in_branches_is_neither_on_nor_off():
+    text = ('if [ "$PROF" = 1 ]; then\n    export PROFILING_MODE=true\nelse\n    export PROFILING_MODE=false\nfi\n'
+            "export PROFILING_OPTIONS='{\"output\":\"/p\",\"training_trace\":\"off\"}'\n")
+    (f,) = analyse_shell(text)
+    assert f.code == "NPP103" and not f.message.startswith("latent")
+    from flake8_npuprof.inventory import shell_setups
+    assert shell_setups(text)[0].mode.state == "unknown"

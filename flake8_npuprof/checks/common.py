@@ -6,17 +6,22 @@ import ast
 from typing import Optional
 
 from ..values import Strings
+from ..valueops import NONE_NOTE
 from .hand_built import check_hand_built
-from .hygiene import check_option_hygiene
-from .options import check_options
+from .hygiene import check_option_hygiene, none_in_output
+from .options import check_options, for_state
 
 
 def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bool]) -> Strings:
     """Report NPP1xx/NPP2xx issues of the options an expression evaluates to.
 
     With several candidate values, only issues found in every candidate are reported.
-    Returns the resolved strings so callers can reason about emptiness.
+    Returns the resolved strings so callers can reason about emptiness. The consequences are
+    worded for the state of the setup the expression belongs to (ctx.model).
     """
+    state = ctx.state_of(node)
+    if state is not None and state.latent:
+        mode_on = False                 # GE does not read these options now: nothing "is on"
     strings = ctx.values.strings(node, scope, pos)
     check_hand_built(ctx, node, scope, pos, strings)
     cands = strings.candidates
@@ -29,7 +34,8 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
                         "statically where a key or the JSON structure should be; nothing was checked here")
     if all(r.empty for r in reports):
         return strings
-    hygiene = [check_option_hygiene(c.text, r.doc, ctx.src.text) for c, r in zip(cands, reports)]
+    hygiene = [check_option_hygiene(c.text, r.doc, ctx.src.text) + none_in_output(c, r.doc)
+               for c, r in zip(cands, reports)]
     per_candidate = [list(r.issues) + h for r, h in zip(reports, hygiene)]
     common = set.intersection(*[{(x.code, x.key) for x in issues} for issues in per_candidate])
     for issue in per_candidate[0]:
@@ -39,10 +45,10 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
         if len(cands) > 1:
             suffix = " (in every value this expression can take)"
         else:
-            notes = cands[0].notes_in(issue.i, issue.j)
+            notes = [n for n in cands[0].notes_in(issue.i, issue.j) if n != NONE_NOTE]
             if notes:
                 suffix = f" (checked {notes[0]})"
-        ctx.report_issue(issue, cands[0], suffix)
+        ctx.report_issue(issue._replace(message=for_state(issue.message, state)), cands[0], suffix)
     return strings
 
 

@@ -53,7 +53,30 @@ def point_problem(name: str, options: str, context: Optional[str]) -> str:
     if name == _DOC_EXAMPLE_FP and context is not None and \
             context.lower().count("resnet") <= options.lower().count("resnet"):
         return "it is the Ascend guide's ResNet-50 example and this file builds no ResNet"
-    return ""
+    return _other_model(name, options, context)
+
+
+# Model families whose scope names appear in trace points copied between model-zoo scripts.
+_FAMILIES = ("resnet", "bert", "vgg", "inception", "mobilenet", "densenet", "efficientnet", "yolo", "gpt",
+             "unet", "deeplab", "alexnet", "squeezenet", "shufflenet", "xception", "transformer", "wide_deep")
+
+
+def _other_model(name: str, options: str, context: Optional[str]) -> str:
+    """A point whose top scope names one model family while the file, apart from the options, only
+    mentions another family: copied from that other model's script. A file that names no family (its
+    model may come from elsewhere) is not judged."""
+    if context is None or "/" not in name:
+        return ""
+    top = name.split("/", 1)[0].lower()
+    rest = context.lower().replace(options.lower(), " ")
+    own = [f for f in _FAMILIES if f in top]
+    if not own or any(f in rest for f in own) or top in rest:
+        return ""
+    others = [f for f in _FAMILIES if f not in top and re.search(rf"\b{f}", rest)]
+    if not others:
+        return ""
+    return (f"its top scope {name.split('/', 1)[0]!r} is from a {own[0]} model, and this file mentions "
+            f"{others[0]} but no {own[0]}")
 
 
 # ---------------------------------------------------------------- code hygiene (NPP201, NPP205)
@@ -65,22 +88,44 @@ def check(ctx) -> None:
             ctx.report_node("NPP201", node,
                             "profiling is switched on unconditionally: every run of this script pays the "
                             "profiling overhead and writes PROF_* data; put it behind a flag or condition")
-    flags = [f for f in ctx.resolver.flags if f.kind == "argparse"]
-    risky = {f.dest: f for f in flags if f.action in ("", "store") and
-             (f.type_node is None or (getattr(f.type_node, "id", None) == "bool"))}
+    risky = {f.dest: f for f in ctx.resolver.flags if _string_meant_as_bool(f)}
     if not risky:
         return
     reported = set()
+    guards = {id(g) for g in _profiling_guards(ctx)}
     for node in _profiling_conditions(ctx):
         for sub in _truth_tested(node):
             if isinstance(sub, ast.Attribute) and sub.attr in risky and sub.attr not in reported:
                 flag = risky[sub.attr]
+                if flag.kind == "absl" and id(node) not in guards:
+                    continue            # a string given to a bool switch is NPP010's, not a truth test
                 reported.add(sub.attr)
-                how = "type=bool" if flag.type_node is not None else "no type"
-                ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call,
-                                f"{flag.option} guards profiling but is parsed with {how}: "
-                                f"`{flag.option} False` gives the non-empty string 'False', which is true, so "
-                                "profiling turns on; use action=\"store_true\" (or a real str-to-bool parser)")
+                ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call, _npp205_message(flag))
+
+
+def _string_meant_as_bool(flag) -> bool:
+    """A flag that reaches the script as a string but is tested for truth as a switch: argparse
+    without a type (or type=bool), or an absl string flag whose default is a bool or "True"/"False"."""
+    if flag.kind == "argparse":
+        return flag.action in ("", "store") and \
+            (flag.type_node is None or getattr(flag.type_node, "id", None) == "bool")
+    if flag.kind == "absl" and flag.py_type is str and isinstance(flag.default, ast.Constant):
+        value = flag.default.value
+        return isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in
+                                           ("true", "false", "0", "1"))
+    return False
+
+
+def _npp205_message(flag) -> str:
+    if flag.kind == "absl":
+        return (f"{flag.option} guards profiling but is a string flag: `{flag.option}=False` gives the "
+                "non-empty string 'False', which is true, so profiling turns on; define it with "
+                "flags.DEFINE_bool (which parses --x=False as False)")
+    how = "type=bool" if flag.type_node is not None else "no type"
+    # not action="store_true": launchers that pass `--profiling=False` would then stop with a usage error
+    return (f"{flag.option} guards profiling but is parsed with {how}: `{flag.option} False` gives the "
+            "non-empty string 'False', which is true, so profiling turns on; parse it with "
+            "type=ast.literal_eval or a str-to-bool converter (launchers passing --x=False keep working)")
 
 
 def _truth_tested(expr):
@@ -139,6 +184,20 @@ def _unconditional(ctx, scope, guards, depth: int = 0) -> bool:
     return all(_unconditional(ctx, c.scope, c.guards, depth + 1) for c in calls)
 
 
+def _profiling_guards(ctx):
+    """The `if` tests around profiling settings (truth-tested by Python itself)."""
+    from ..setups import npu_setups
+    from ..routes import profiling_configs, resource_inits, tf2_sets
+    for setup in npu_setups(ctx.sites):
+        for key in ("profiling_mode", "profiling_options"):
+            for p in setup.params.get(key, []):
+                yield from (g.test for g in p.guards)
+    for r in profiling_configs(ctx.sites) + resource_inits(ctx.sites):
+        yield from (g.test for g in r.guards)
+    for s in tf2_sets(ctx.sites):
+        yield from (g.test for g in s.guards)
+
+
 def _profiling_conditions(ctx):
     """Expressions that decide whether profiling is on: guards of switches and switch values."""
     from ..setups import npu_setups
@@ -160,3 +219,20 @@ def _profiling_conditions(ctx):
             yield s.value
         for g in s.guards:
             yield g.test
+
+
+def none_in_output(value, doc: Optional[Doc]) -> List[Issue]:
+    """NPP108 for an "output" that holds a Python None formatted as text (`"%s" % None`, f"{x}" with
+    x None): the collector accepts "None" as a relative directory name, so the data lands in ./None."""
+    from ..valueops import NONE_NOTE
+    if doc is None or not doc.ok:
+        return []
+    for m in doc.members:
+        if m.key != "output" or not isinstance(m.value, str):
+            continue
+        if any(note == NONE_NOTE and a < m.value_end and b > m.value_start for a, b, note in value.notes):
+            return [Issue("NPP108", m.value_start, m.value_end,
+                          f'"output" is {m.value!r}, made from a Python None formatted as text: the collector '
+                          'takes "None" as a directory name and writes the PROF_* data there; give the '
+                          "directory a value (a flag default, or a path)", None, "output")]
+    return []

@@ -29,6 +29,10 @@ def check(ctx) -> None:
         _check_duplicates(ctx, setup)
         _check_fields(ctx, setup)
         mode_on = _mode(ctx, setup)
+        anchor = next((p.target for k in ("profiling_mode", "profiling_options") for p in setup.params.get(k, [])), None)
+        state = ctx.state_of(anchor) if anchor is not None else None
+        if state is not None and state.latent:
+            mode_on = False             # GE never reads this config (never passed, ...): nothing is on now
         # every assignment is checked: an entry made by a helper is filled in by each caller
         empty = True
         for options in setup.params.get("profiling_options", []):
@@ -40,7 +44,9 @@ def check(ctx) -> None:
                 empty = False
         mode = setup.last("profiling_mode")
         escaped = any(e.used_elsewhere for e in setup.entries)
-        if mode_on and empty and mode is not None and not escaped:
+        wrong_field = any(p.field != "s" for p in setup.params.get("profiling_options", []))
+        # options through the wrong field: NPP004 already says the adapter falls back to its defaults
+        if mode_on and empty and mode is not None and not escaped and not wrong_field:
             fix = None
             if not setup.params.get("profiling_options"):
                 entry = source_of(ctx.src, mode.target.value.value.value)

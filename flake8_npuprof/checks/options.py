@@ -22,6 +22,7 @@ MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
 ABORT = "GE initialisation fails and the job aborts"
+LATENT_ABORT = "GE initialisation will fail and the job abort"
 # Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
 FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
                    "NPP112", "NPP113", "NPP115"})
@@ -127,6 +128,16 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
     return OptionsReport(False, False, doc, issues)
 
 
+def for_state(message: str, state) -> str:
+    """The message with a consequence true for the state of its setup (state.py): for a setup GE
+    does not read (switched off, never passed, ...) it says what happens once the setup takes effect."""
+    from ..state import latent_prefix
+    prefix = latent_prefix(state)
+    if not prefix:
+        return message
+    return prefix + message.replace(ABORT, LATENT_ABORT)
+
+
 # ---------------------------------------------------------------- judging per target
 
 def _bad_versions(cells: Dict[Tuple[str, str], Problem], target: Target,
@@ -214,8 +225,9 @@ def _judge(problems, target: Target) -> List[Issue]:
 # ---------------------------------------------------------------- syntax and duplicates
 
 _HINTS = {
+    # the example is itself clean (with training_trace, the points NPP104 asks for)
     "legacy": ("this is the pre-2021 colon list; write a JSON object such as "
-               '{"output":"./prof","training_trace":"on","task_trace":"on"}'),
+               '{"output":"./prof","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
     "single_quotes": "JSON needs double quotes around keys and strings",
     "trailing_comma": "remove the trailing comma",
     "python_literal": 'use JSON true/false/null (switches take "on"/"off")',

@@ -10,11 +10,13 @@ from typing import Optional
 from ..codefix import add_keyword, remove_argument
 from ..model import Edit, Fix
 from ..valueops import Opaque
-from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, npu_opens, profiler_scopes, profiling_configs,
-                      resource_inits, tf2_sets)
+from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, overridden, profiler_scopes,
+                      profiling_configs, resource_inits, tf2_sets)
 from ..values import truthy
 from .common import check_options_expr
-from .env import MODE_VALUES
+from ..source import HOLE
+from ..state import is_placeholder
+from .env import NO_OPTIONS_IN_ENV, mode_problem_text
 from .npu_optimizer import EXPLICIT_DEFAULTS
 
 
@@ -25,6 +27,7 @@ def check(ctx) -> None:
         _resource_init_route(ctx, setup)
     env_on = _environment(ctx)
     _tf2(ctx)
+    dump_with_profiling(ctx)
     _profiler_scope(ctx, env_on)
 
 
@@ -65,6 +68,13 @@ def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: str) -> Option
     return verdict
 
 
+def _not_switched_on(setup: RouteSetup) -> bool:
+    """NPP001 for a call route: enable_profiling never given, or False where profiling is evidently
+    meant (inside `if args.profiling:`); an explicit, unconditional False parks the options on purpose."""
+    from .wiring import in_profiling_branch
+    return setup.mode is None or in_profiling_branch(setup)
+
+
 def _shown(value) -> str:
     if isinstance(value, Opaque):
         return f"the value of {value.flag} (a {value.py_type.__name__})"
@@ -82,10 +92,13 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
                         "on it; describe what to collect in profiling_options (a JSON object) instead", legacy_fix)
     verdict = _switch(ctx, setup, True, "NPUEstimator copies it into a protobuf bool and raises TypeError; "
                                         "pass True or False")
+    state = ctx.state_of(call)
+    if verdict and state is not None and state.why == "never_passed":
+        verdict = None                  # NPUEstimator never sees it: NPP006 says so, and nothing else applies
     options = _options_value(setup)
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
-        if verdict is False:
+        if verdict is False and _not_switched_on(setup):
             ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
                             "ProfilingConfig has profiling_options but enable_profiling is off: NPUEstimator "
                             "switches profiling off and the options are ignored; pass enable_profiling=True")
@@ -93,7 +106,9 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
             _no_options(ctx, call.func, "ProfilingConfig")
     elif verdict and not setup.legacy:
         _no_options(ctx, setup.mode.anchor, "ProfilingConfig", call if setup.options is None else None)
-    if not ctx.flow.is_consumed(call):
+    state = ctx.state_of(call)           # the model emulate uses (inventory deliveries)
+    never = state.why == "never_passed" if state is not None else not ctx.flow.is_consumed(call)
+    if never:
         ctx.report_node("NPP006", call.func,
                         "this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
                         "Estimator runs without it and collects nothing; pass it to NPURunConfig")
@@ -167,7 +182,7 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
         empty = strings.candidates and all(not c.text.strip() for c in strings.candidates)
-        if verdict is False:
+        if verdict is False and _not_switched_on(setup):
             ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
                             "npu_resource_init gets profiling_options but enable_profiling is off: GE is "
                             "initialised without profiling and the options are ignored; pass enable_profiling=True")
@@ -188,9 +203,11 @@ def _environment(ctx) -> bool:
     """Checks of PROFILING_MODE/PROFILING_OPTIONS set from Python; True when the mode is set on.
 
     The options set in a scope are judged with the mode set in that scope (else at module
-    level); a mode the file never sets may come from the launcher, so nothing is assumed.
+    level); a mode the file never sets may come from the launcher, so nothing is assumed. A
+    value written over later in the same scope (and whenever it runs) is judged by the last one.
     """
-    sets = env_sets(ctx.sites)
+    every = env_sets(ctx.sites)
+    sets = [s for s in every if not overridden(s, every)]
     if not sets:
         return False
     verdict_of = {}                     # id(scope) -> True/False/None ("wrong value" counts as None)
@@ -206,16 +223,28 @@ def _environment(ctx) -> bool:
             continue
         mode_on = verdict_of.get(id(s.scope), verdict_of.get(module))
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
-        if mode_on is False:
+        if mode_on is False and _evidently_meant_on(ctx, s, sets):
             ctx.report_node("NPP001", s.anchor,
-                            "PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" here: GE reads the "
-                            "options only with PROFILING_MODE=true, so nothing is collected; set "
+                            "PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" in this profiling branch: "
+                            "GE reads the options only with PROFILING_MODE=true, so nothing is collected; set "
                             'PROFILING_MODE to "true"')
         elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             ctx.report_node("NPP002", s.anchor,
                             "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its "
                             'defaults (output "./"), older GE silently switches profiling off; give the options')
+    if any_on and not any(s.name == ENV_OPTIONS for s in sets) and "PROFILING_OPTIONS" not in ctx.src.text:
+        mode = next(s for s in sets if s.name == ENV_MODE and verdict_of.get(id(s.scope)) is True)
+        ctx.report_node("NPP002", mode.anchor, NO_OPTIONS_IN_ENV.format(where="this script"))
     return any_on
+
+
+def _evidently_meant_on(ctx, options, sets) -> bool:
+    """PROFILING_MODE off where profiling is evidently meant (inside `if args.profiling:`). An explicit,
+    unconditional off switch beside parked options is deliberate (RULES: not NPP001)."""
+    from .wiring import in_profiling_branch
+    modes = [s for s in sets if s.name == ENV_MODE and s.value is not None and
+             (s.scope is options.scope or s.scope is ctx.sites.module)]
+    return in_profiling_branch(options) or any(in_profiling_branch(m) for m in modes)
 
 
 def _env_mode(ctx, modes) -> Optional[bool]:
@@ -226,20 +255,18 @@ def _env_mode(ctx, modes) -> Optional[bool]:
         if not strings.candidates:
             return None
         values = {c.text for c in strings.candidates}
+        if any(HOLE in t or is_placeholder(t) for t in values):
+            return None                 # a template left for a generator: not a value
         texts |= values
-        bad = sorted(t for t in values if t not in MODE_VALUES)
-        if bad and len(bad) == len(values):
+        problems = [mode_problem_text(t) for t in sorted(values)]
+        if all(problems):
             fix = None
             lit = strings.candidates[0]
-            if len(values) == 1 and bad[0].strip().lower() == "true" and lit.runs:
+            if len(values) == 1 and lit.text.strip().lower() == "true" and lit.runs:
                 from ..fixes import text_edits_to_source
                 edits = text_edits_to_source(ctx.src, lit, [(0, len(lit.text), "true")])
                 fix = Fix(tuple(edits), True, 'write "true"') if edits else None
-            meant = "true" if bad[0].strip().lower() in ("true", "1", "yes", "on") else "false"
-            ctx.report_node("NPP011", s.value,
-                            f"PROFILING_MODE is set to {bad[0]!r}, but GE switches profiling on only for exactly "
-                            f'"true": {bad[0]!r} means off and PROFILING_OPTIONS are ignored; set it to "{meant}"',
-                            fix)
+            ctx.report_node("NPP011", s.value, problems[0], fix)
             return None                 # NPP011 already says the options are ignored
     if texts == {"true"}:
         return True
@@ -251,14 +278,14 @@ def _env_mode(ctx, modes) -> Optional[bool]:
 # ---------------------------------------------------------------- TF2 npu_device
 
 def _tf2(ctx) -> None:
+    from .wiring import in_profiling_branch
     sets = tf2_sets(ctx.sites)
     if not sets:
         return
-    opens = npu_opens(ctx.sites)
     for s in sets:
-        later = [o for o in opens if o.scope is s.scope and ctx.sites.pos.get(id(o.call), 0) < s.pos]
-        if later:
-            line = ctx.src.position(ctx.src.node_start(later[0].call))[0]
+        opened = ctx.model.late.get(id(s.target))      # the same order emulate uses
+        if opened is not None:
+            line = ctx.src.position(ctx.src.node_start(opened))[0]
             ctx.report_node("NPP012", s.target,
                             f"profiling_config.{s.attr} is set after npu.open() (line {line}): the global options "
                             "are read when the device opens, so this setting is ignored; set it before npu.open()")
@@ -277,7 +304,7 @@ def _tf2(ctx) -> None:
     options = [s for s in sets if s.attr == "profiling_options"]
     for s in options:
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
-        if mode_on is False:
+        if mode_on is False and (not enables or any(in_profiling_branch(x) for x in sets)):
             ctx.report_node("NPP001", s.target,
                             "profiling_config.profiling_options is set but enable_profiling is not switched on: "
                             "the options are ignored and nothing is collected; set enable_profiling = True")
@@ -326,3 +353,51 @@ def _runs_with(ctx, scope, user_scope) -> bool:
     if name == "__init__" and scope.klass is not None:
         name = scope.klass.node.name        # Trainer() runs Trainer.__init__
     return bool(name) and any(c.scope is user_scope for c in ctx.sites.calls_named(name))
+
+
+# ---------------------------------------------------------------- NPP202 across one NPURunConfig
+
+def dump_with_profiling(ctx) -> None:
+    """NPP202 where one NPURunConfig gets profiling (ProfilingConfig) and a data dump (DumpConfig).
+
+    A dump switched on in the session_config's own NpuOptimizer entry does not count: NPUEstimator
+    adds a later NpuOptimizer entry with enable_dump/enable_dump_debug from dump_config (False by
+    default), and later entries overwrite earlier keys (tfadapter npu_estimator.py
+    __load_graph_optimizers / __load_dump_config)."""
+    for site in ctx.flow.consumer_calls():
+        if (site.name or "").rsplit(".", 1)[-1] != "NPURunConfig":
+            continue
+        call, scope, pos = site.call, site.scope, ctx.pos(site.call)
+        profiling = _call_arg(ctx, call, "profiling_config", scope, pos, "ProfilingConfig")
+        if profiling is None:
+            continue
+        mode = next((k.value for k in profiling.keywords if k.arg == "enable_profiling"),
+                    profiling.args[0] if profiling.args else None)
+        if mode is None or _bool_value(ctx, mode, scope, pos)[0] is not True:
+            continue
+        line = ctx.src.position(ctx.src.node_start(profiling))[0]
+        dumps = []
+        dump = _call_arg(ctx, call, "dump_config", scope, pos, "DumpConfig")
+        guards = ctx.sites.guards_of
+        # certain only when the dump is on whenever profiling is (its guards are among profiling's)
+        if dump is not None and set(guards.get(id(dump), ())) <= \
+                set(guards.get(id(profiling), ())) | set(guards.get(id(call), ())):
+            dumps += [(k.arg, k) for k in dump.keywords if k.arg in ("enable_dump", "enable_dump_debug")
+                      and _bool_value(ctx, k.value, scope, pos)[0] is True]
+        for key, node in dumps:
+            ctx.report_node(
+                "NPP202", node,
+                f"profiling (the ProfilingConfig on line {line}) and data dump ({key}) are both on in this "
+                "NPURunConfig: dumping distorts the timings the profile measures; profile and dump in separate runs")
+
+
+def _call_arg(ctx, call: ast.Call, keyword: str, scope, pos, callee: str) -> Optional[ast.Call]:
+    """The `callee(...)` call given as `keyword=`, directly or through a name bound once to it."""
+    from ..imports import is_npu
+    value = next((k.value for k in call.keywords if k.arg == keyword), None)
+    if isinstance(value, ast.Name):
+        found = ctx.sites.bindings_at(value.id, scope, pos)
+        value = found[0].value if len(found) == 1 else None
+    if isinstance(value, ast.Call) and is_npu(ctx.sites, value.func, callee):
+        return value
+    return None

@@ -9,7 +9,6 @@ from ..flow import HELPERS, Flow, has_keyword, helper_config_arg
 from ..codefix import add_keyword, insert_before, source_of
 from ..model import Edit, Fix
 from ..setups import Setup, npu_setups
-from ..sites import ParamSet
 from ..values import truthy
 from .npu_optimizer import mode_values
 
@@ -54,7 +53,9 @@ def _switch_off(ctx, setup: Setup) -> None:
     if values is None or truthy(values) is not False:
         return
     p = modes[-1]
-    inside = _in_profiling_branch(p)
+    inside = in_profiling_branch(p)
+    if not inside and p.field == "b" and not any(in_profiling_branch(o) for o in options):
+        return                          # an explicit off switch beside parked options: deliberate
     where = " inside the profiling branch" if inside else ""
     fix = None
     if isinstance(p.value, ast.Constant) and p.field == "b":
@@ -66,7 +67,8 @@ def _switch_off(ctx, setup: Setup) -> None:
                     "with other options); set it to True", fix)
 
 
-def _in_profiling_branch(p: ParamSet) -> bool:
+def in_profiling_branch(p) -> bool:
+    """Whether a setting sits in a branch taken when profiling is wanted (`if args.profiling:`)."""
     for g in p.guards:
         if not g.negated and "profil" in ast.dump(g.test).lower():
             return True
@@ -92,9 +94,12 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
         if kind != "node":
             continue                    # a config that comes from elsewhere (a parameter, ...)
         value = _node_by_id(ctx, key[1])
-        if value is None or not isinstance(value, ast.Call) or flow.is_consumed(value):
+        if value is None or not isinstance(value, ast.Call):
             continue
         anchor = _profiling_anchor(setup)
+        state = ctx.state_of(anchor)        # the model emulate uses (inventory deliveries)
+        if (state.why != "never_passed") if state is not None else flow.is_consumed(value):
+            continue
         line = ctx.src.position(ctx.src.node_start(anchor))[0]
         scope = ctx.sites.scope_of.get(id(value))
         run_config = _run_config_without_session_config(ctx, flow, scope)

@@ -25,9 +25,27 @@ def setdefault_and_alias():
     environ.setdefault("PROFILING_OPTIONS", '{"output":"/tmp/p","training_trace":"off"}')  # NPP103: 82
 
 
-def switched_off():
-    os.environ["PROFILING_MODE"] = "false"
-    os.environ["PROFILING_OPTIONS"] = OPTIONS  # NPP001: 5
+def switched_off_where_profiling_is_meant(args):
+    if args.profiling:
+        os.environ["PROFILING_MODE"] = "false"
+        os.environ["PROFILING_OPTIONS"] = OPTIONS  # NPP001: 9
+
+
+def deliberately_off():
+    # an explicit off switch beside parked options: not NPP001; their problems are latent
+    os.environ["PROFILING_MODE"] = "FALSE"  # true to profile
+    os.environ["PROFILING_OPTIONS"] = '{"output":"/tmp/p","training_trace":"off"}'  # NPP103: 76
+
+
+def reassigned_later():
+    os.environ["PROFILING_MODE"] = "True"
+    os.environ["PROFILING_OPTIONS"] = OPTIONS
+    os.environ["PROFILING_MODE"] = "true"  # the last value is what GE reads
+
+
+def template_left_for_a_generator():
+    os.environ["PROFILING_MODE"] = "{PROFILING_MODE}"
+    os.environ["PROFILING_OPTIONS"] = OPTIONS
 
 
 def empty_options():

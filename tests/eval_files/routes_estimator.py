@@ -31,8 +31,21 @@ def not_passed():
 
 
 def disabled_with_options():
-    profiling = ProfilingConfig(enable_profiling=False, profiling_options=OPTIONS)  # NPP001: 33
+    # an explicit, unconditional off switch beside parked options is deliberate: not NPP001
+    profiling = ProfilingConfig(enable_profiling=False, profiling_options=OPTIONS)
     return NPURunConfig(profiling_config=profiling)
+
+
+def disabled_where_profiling_is_meant(flags):
+    if flags.profiling:
+        profiling = ProfilingConfig(enable_profiling=False, profiling_options=OPTIONS)  # NPP001: 37
+        return NPURunConfig(profiling_config=profiling)
+    return NPURunConfig()
+
+
+def passed_only_when_profiling(flags):
+    profiling = ProfilingConfig(enable_profiling=True, profiling_options=OPTIONS)
+    return NPURunConfig(profiling_config=profiling if flags.profiling else None)
 
 
 def enabled_without_options():

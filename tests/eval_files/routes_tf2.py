@@ -4,10 +4,12 @@ import tensorflow as tf
 
 OPTIONS = '{"output":"/tmp/p","task_trace":"on","aic_metrics":"PipeUtilization"}'
 
-npu.global_options().profiling_config.enable_profiling = True
-npu.global_options().profiling_config.profiling_options = '{"output":"/tmp/p","task_trace":"on","L2":"on"}'  # NPP101: 97
-npu.open().as_default()
-npu.global_options().profiling_config.enable_profiling = True  # NPP012: 1
+
+def one_function():
+    npu.global_options().profiling_config.enable_profiling = True
+    npu.global_options().profiling_config.profiling_options = '{"output":"/tmp/p","task_trace":"on","L2":"on"}'  # NPP101: 101
+    npu.open().as_default()
+    npu.global_options().profiling_config.enable_profiling = True  # NPP012: 5
 
 
 def held_in_a_variable():
