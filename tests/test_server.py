@@ -215,6 +215,17 @@ def test_configuration_change_reanalyses_open_documents(client, tmp_path):
 
 
 @needs_pygls
+def test_editor_settings_win_and_can_change(client, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\ncann = "8.0"\n')
+    client.initialize(tmp_path, options={"cann": "8.5"})
+    uri = client.open(tmp_path / "train.py", TASK_TIME)
+    assert [d["code"] for d in client.diagnostics(uri)] == ["NPP113"]
+    client.notify("workspace/didChangeConfiguration", {"settings": {"npuprof": {"cann": "9.0"}}})
+    assert client.diagnostics(uri) == []
+    assert client.close() == 0
+
+
+@needs_pygls
 def test_broken_config_is_reported_and_defaults_used(client, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\ncann = "6.9"\n')
     client.initialize(tmp_path)
