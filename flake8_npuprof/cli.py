@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--list", action="store_true", help="list every rule")
 
     server = sub.add_parser("server", help="run the language server on stdio (needs flake8-npuprof[server])")
-    server.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the only transport")
+    server.add_argument("--stdio", action="store_true",
+                        help="accepted for editors that pass it; stdio is the only transport")
     server.set_defaults(func=cmd_server)
 
     from . import emulate, fixcmd

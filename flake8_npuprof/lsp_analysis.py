@@ -25,10 +25,11 @@ from .source import SourceText
 from .targets import Target, TargetError
 
 CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini", ".flake8")
-# Diagnostic tags (LSP DiagnosticTag): the editor greys out an ignored setting and strikes
-# through a removed API.
+# Diagnostic tags (LSP DiagnosticTag): the editor greys out a setting the runtime ignores
+# (points without training_trace, the dropped one of two duplicate keys) and strikes through
+# a removed API.
 UNNECESSARY, DEPRECATED = 1, 2
-TAGS: Dict[str, Tuple[int, ...]] = {"NPP014": (DEPRECATED,), "NPP105": (UNNECESSARY,)}
+TAGS: Dict[str, Tuple[int, ...]] = {"NPP014": (DEPRECATED,), "NPP105": (UNNECESSARY,), "NPP111": (UNNECESSARY,)}
 
 
 # ---------------------------------------------------------------- positions in the client's units
@@ -108,6 +109,8 @@ class ConfigCache:
     def find(self, start: Path, explicit: Optional[str] = None) -> Optional[Config]:
         """The nearest [tool.npuprof] or [flake8] configuration above start (as config.load_config
         searches from the working directory); ConfigError when the file in effect is broken."""
+        if explicit and not Path(explicit).is_file():
+            raise ConfigError(f"config file not found: {explicit}")
         candidates = [Path(explicit)] if explicit else list(_candidates(start))
         key = tuple((str(p), *_stamp(p)) for p in candidates)
         with self._lock:
@@ -337,6 +340,21 @@ def finding_hover(finding: Finding, overrides: Overrides) -> str:
     if url:
         parts += ["", f"[{rule.code} rule page]({url})"]
     return "\n".join(parts)
+
+
+def hover(analysis: Analysis, offset: int, overrides: Overrides) -> Optional[Tuple[str, int, int]]:
+    """Markdown for the findings and the options key at offset, with the span it covers."""
+    parts, span = [], None
+    for f in at(analysis, offset)[:3]:
+        parts.append(finding_hover(f, overrides))
+        span = span or (f.start, f.end)
+    key = option_key_at(analysis, offset)
+    if key is not None:
+        parts.append(key_hover(key.key, analysis.doc.settings.target))
+        span = span or (key.start, key.end)
+    if not parts:
+        return None
+    return "\n\n---\n\n".join(parts), span[0], span[1]
 
 
 class OptionKey(NamedTuple):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, Optional
 
@@ -22,7 +23,6 @@ from pygls.uris import to_fs_path
 from . import __version__
 from . import lsp_analysis as A
 from .ci_formats import level
-from .plugin import fix_marker
 
 log = logging.getLogger("npuprof.server")
 
@@ -44,6 +44,7 @@ class NpuprofServer(LanguageServer):
         self.timers: Dict[str, asyncio.TimerHandle] = {}
         self.tasks: set = set()
         self.shown_errors: set = set()
+        self.shut_down = False
 
     # ---- positions
 
@@ -127,7 +128,7 @@ class NpuprofServer(LanguageServer):
         url = A.rule_url(f.code, self.overrides)
         return T.Diagnostic(
             range=self.range(analysis, f.start, f.end),
-            message=f.message + fix_marker(f).replace("npuprof fix", "quick fix or npuprof fix"),
+            message=f.message,
             severity=SEVERITY[level(f.code)],
             code=f.code,
             code_description=T.CodeDescription(href=url) if url else None,
@@ -217,6 +218,7 @@ def did_change_configuration(ls: NpuprofServer, params: T.DidChangeConfiguration
 
 @server.feature(T.SHUTDOWN)
 def shutdown(ls: NpuprofServer, *args):
+    ls.shut_down = True
     for timer in ls.timers.values():
         timer.cancel()
     ls.timers.clear()
@@ -238,9 +240,15 @@ async def code_action(ls: NpuprofServer, params: T.CodeActionParams):
     if analysis is None:
         return None
     only = [str(k) for k in (params.context.only or ())]
+    start, end = (ls.offset(analysis, p) for p in (params.range.start, params.range.end))
+    return await asyncio.get_running_loop().run_in_executor(
+        ls.pool, guarded(code_actions), ls, uri, analysis, start, end, only)
+
+
+def code_actions(ls: NpuprofServer, uri: str, analysis: A.Analysis, start: int, end: int,
+                 only: List[str]) -> List[T.CodeAction]:
     actions: List[T.CodeAction] = []
     if _wants(only, T.CodeActionKind.QuickFix):
-        start, end = (ls.offset(analysis, p) for p in (params.range.start, params.range.end))
         findings = A.overlapping(analysis, start, end)
         for f in findings:
             if f.fix is not None:
@@ -259,7 +267,7 @@ async def code_action(ls: NpuprofServer, params: T.CodeActionParams):
                 title=f"{f.code}: ignore on this line (# noqa: {f.code})", kind=T.CodeActionKind.QuickFix,
                 diagnostics=[ls.diagnostic(analysis, f)], edit=ls.workspace_edit(uri, analysis, [edit])))
     if _wants(only, FIX_ALL) and (only or any(f.fix is not None and f.fix.safe for f in analysis.findings)):
-        edit = await asyncio.get_running_loop().run_in_executor(ls.pool, A.fix_all, analysis)
+        edit = A.fix_all(analysis)
         if edit is not None:
             actions.append(T.CodeAction(title="npuprof: fix all safe fixes in this file", kind=FIX_ALL,
                                         edit=ls.workspace_edit(uri, analysis, [edit])))
@@ -272,22 +280,32 @@ async def hover(ls: NpuprofServer, params: T.HoverParams):
     if analysis is None:
         return None
     offset = ls.offset(analysis, params.position)
-    parts, span = [], None
-    for f in A.at(analysis, offset)[:3]:
-        parts.append(A.finding_hover(f, ls.overrides))
-        span = span or (f.start, f.end)
-    key = A.option_key_at(analysis, offset)
-    if key is not None:
-        parts.append(A.key_hover(key.key, analysis.doc.settings.target))
-        span = span or (key.start, key.end)
-    if not parts:
+    found = await asyncio.get_running_loop().run_in_executor(
+        ls.pool, guarded(A.hover), analysis, offset, ls.overrides)
+    if not found:
         return None
-    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)),
-                   range=ls.range(analysis, *span))
+    text, start, end = found
+    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text),
+                   range=ls.range(analysis, start, end))
+
+
+def guarded(fn):
+    """Run fn in the worker; an unexpected error is logged and answered with nothing."""
+    def call(*args):
+        try:
+            return fn(*args)
+        except Exception:
+            log.exception("%s failed", fn.__name__)
+            return None
+    return call
 
 
 def run() -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="npuprof server: %(levelname)s %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
-    server.start_io()
-    return 0
+    # the user's code is parsed, never run: its invalid escapes are not ours to report
+    warnings.simplefilter("ignore", SyntaxWarning)
+    protocol_out = sys.stdout.buffer
+    sys.stdout = sys.stderr             # a stray print anywhere must not corrupt the protocol
+    server.start_io(sys.stdin.buffer, protocol_out)
+    return 0 if server.shut_down else 1         # the protocol's exit code: 1 without shutdown first

@@ -33,8 +33,12 @@ class LspClient:
     def _send(self, message: dict) -> None:
         body = json.dumps(message).encode("utf-8")
         with self.lock:
-            self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            self.proc.stdin.flush()
+            try:
+                self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                self.proc.stdin.flush()
+            except (OSError, ValueError):
+                if "method" in message:
+                    raise           # only an answer to the server may find the pipe closed
 
     def _read(self) -> None:
         out = self.proc.stdout
@@ -114,6 +118,14 @@ class LspClient:
     def change(self, uri: str, text: str, version: int) -> None:
         self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                "contentChanges": [{"text": text}]})
+
+    def edit(self, uri: str, edits: List[dict], version: int) -> None:
+        """Send text edits as incremental changes, as an editor does after applying them."""
+        changes = [{"range": e["range"], "text": e["newText"]} for e in
+                   sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]),
+                          reverse=True)]
+        self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                               "contentChanges": changes})
 
     def close(self) -> int:
         """shutdown, then exit: the exit code the server ends with."""

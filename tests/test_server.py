@@ -4,7 +4,6 @@ import importlib.util
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -88,8 +87,12 @@ def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
     assert "`L2`** (profiling_options)" in text                # the key's own hover follows
     assert hover["range"] == diag["range"]
 
-    client.change(uri, FIXED, 2)
+    client.edit(uri, fix["edit"]["changes"][uri], 2)          # incremental, in UTF-16 units
     assert client.diagnostics(uri, 2) == []
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": {"line": 5, "character": utf16(line[:key]) + 2}})
+    assert hover["contents"]["value"].startswith("**`l2`** (profiling_options)")   # the server's text is FIXED
+    assert "Collects L2 cache hit rate." in hover["contents"]["value"]
     assert client.close() == 0
     # the protocol went to stdout only: the log lines (if any) are on stderr, never a crash
     assert b"Traceback" not in b"".join(client.stderr)
@@ -108,6 +111,14 @@ def test_utf8_positions_when_the_client_offers_them(client, tmp_path):
         "textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}})
     fix = next(a for a in actions if a["title"].startswith("NPP101: rename"))
     assert apply(TYPO, fix["edit"]["changes"][uri], "utf-8") == FIXED
+    noqa = next(a for a in actions if "noqa" in a["title"])
+    client.edit(uri, noqa["edit"]["changes"][uri], 2)            # incremental, in UTF-8 bytes
+    assert client.diagnostics(uri, 2) == []
+    client.edit(uri, fix["edit"]["changes"][uri], 3)
+    assert client.diagnostics(uri, 3) == []
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": []}})
+    assert actions == []
     assert client.close() == 0
 
 
@@ -241,7 +252,8 @@ def test_half_typed_files_never_stop_the_server(client, tmp_path):
     client.initialize(tmp_path)
     uri = client.open(tmp_path / "train.py", TYPO)
     assert len(client.diagnostics(uri, 1)) == 1
-    broken = [TYPO[:n] for n in range(len(HEAD) + 10, len(TYPO), 23)] + ["op.parameter_map[\"profiling_options\"].s = '{", "\0\ud800"]
+    broken = [TYPO[:n] for n in range(len(HEAD) + 10, len(TYPO), 23)]
+    broken += ["op.parameter_map[\"profiling_options\"].s = '{", "\0\ud800"]
     for version, text in enumerate(broken, 2):
         client.change(uri, text, version)
         hover = client.request_async("textDocument/hover", {"textDocument": {"uri": uri},
@@ -259,7 +271,8 @@ def test_cancelled_requests_are_answered(client, tmp_path):
     uri = client.open(tmp_path / "train.py", TYPO)
     client.diagnostics(uri)
     ids = [client.request_async("textDocument/codeAction", {
-        "textDocument": {"uri": uri}, "range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}},
+        "textDocument": {"uri": uri},
+        "range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}},
         "context": {"diagnostics": [], "only": ["source.fixAll"]}}) for _ in range(3)]
     for msg_id in ids:
         client.notify("$/cancelRequest", {"id": msg_id})
@@ -291,6 +304,13 @@ def test_shell_launcher(client, tmp_path):
         "line": 2, "character": LAUNCHER.splitlines()[2].index("output") + 1}})
     assert hover["contents"]["value"].startswith("**`output`** (profiling_options)")
     assert client.close() == 0
+
+
+@needs_pygls
+def test_exit_without_shutdown_is_exit_code_1(client, tmp_path):
+    client.initialize(tmp_path)
+    client.notify("exit", None)
+    assert client.proc.wait(timeout=60) == 1
 
 
 @needs_pygls
