@@ -316,6 +316,11 @@ def rule_url(code: str, overrides: Overrides) -> Optional[str]:
     """Where the rule's page is: the editor's template, else the page in this source tree."""
     if overrides.rule_url:
         return overrides.rule_url.replace("{code}", code)
+    return _default_rule_url(code)
+
+
+@lru_cache(maxsize=None)
+def _default_rule_url(code: str) -> str:
     page = Path(__file__).resolve().parent.parent / "docs" / "rules" / f"{code}.md"
     if page.is_file():
         return page.as_uri()
