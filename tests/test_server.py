@@ -380,3 +380,29 @@ def test_minimal_edit():
     for old, new in [("abc", "abc"), ("abc", "aXc"), ("", "x"), ("aaa", "aa"), ("ab", "ba")]:
         e = A.minimal_edit(old, new)
         assert old[:e.start] + e.text + old[e.end:] == new
+
+
+def test_per_file_ignores_hold_for_diagnostics_and_fix_all(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\nper-file-ignores = {"legacy/*" = ["NPP101"]}\n')
+    (tmp_path / "legacy").mkdir()
+    cache = A.ConfigCache()
+    for name, expected in (("legacy/train.py", []), ("train.py", ["NPP101", "NPP101"])):
+        path = str(tmp_path / name)
+        analysis = A.analyse_document(UNSAFE, path, "python", A.doc_settings(path, A.Overrides(), cache))
+        assert [f.code for f in analysis.findings] == expected
+        edit = A.fix_all(analysis)
+        assert (edit is None) == (not expected)       # nothing fixed where the code is ignored
+
+
+def test_key_hover_speaks_for_the_target():
+    from flake8_npuprof.targets import Target
+    text = A.key_hover("task_time", Target.parse("8.5"))
+    assert "not by 8.5 (an unknown key fails profiling initialisation there)" in text
+    assert "- CANN" not in text                        # no allowed values for a version that refuses it
+    text = A.key_hover("training_trace", Target.parse("8.0", "310"))
+    assert "- CANN 8.0: one of `on`, `\"\"`" in text and "- dropped on Ascend 310:" in text
+    text = A.key_hover("sys_hardware_mem_freq", Target())
+    assert "- CANN 8.0: an integer from 1 to 100 (a string of digits)" in text
+    assert "- CANN 8.5, 9.0, 9.1: an integer from 1 to 10000 (a JSON number)" in text
+    assert A.key_hover("storageLimit", Target()).startswith(
+        "**`storageLimit`** (profiling_options): the protobuf-era spelling of `storage_limit`")
