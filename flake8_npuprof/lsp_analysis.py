@@ -373,6 +373,10 @@ def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     options object (or a PROFILING_OPTIONS value in a shell launcher)."""
     from .jsonscan import parse
     from .knowledge import all_keys
+    if analysis.kind == "python":
+        found = _dict_key_at(analysis, offset)
+        if found is not None:
+            return found
     for value in _strings_at(analysis, offset):
         doc = parse(value.text)
         if doc.root_type != "object" or not any(m.key in all_keys() for m in doc.members):
@@ -382,6 +386,33 @@ def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
             if a is not None and b is not None and a <= offset < b:
                 return OptionKey(m.key, a, b)
     return None
+
+
+def _dict_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
+    """A key of a dict literal that spells options: the argument of `json.dumps(...)`, or a dict
+    with at least two profiling_options keys."""
+    from .knowledge import all_keys
+    try:
+        tree = ast.parse(analysis.text)
+    except (SyntaxError, ValueError):
+        return None
+    src = analysis.src
+    dumped = {id(a) for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) == "dumps"
+              for a in n.args[:1]}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Dict):
+            continue
+        keys = [k for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        if id(node) not in dumped and sum(k.value in all_keys() for k in keys) < 2:
+            continue
+        for k in keys:
+            if src.node_start(k) <= offset < src.node_end(k):
+                return OptionKey(k.value, src.node_start(k), src.node_end(k))
+    return None
+
+
+def _name(func) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _strings_at(analysis: Analysis, offset: int):

@@ -406,3 +406,14 @@ def test_key_hover_speaks_for_the_target():
     assert "- CANN 8.5, 9.0, 9.1: an integer from 1 to 10000 (a JSON number)" in text
     assert A.key_hover("storageLimit", Target()).startswith(
         "**`storageLimit`** (profiling_options): the protobuf-era spelling of `storage_limit`")
+
+
+def test_key_hover_in_a_json_dumps_dict():
+    text = HEAD + ('op.parameter_map["profiling_options"].s = json.dumps({"output": out_dir, "l2": "on"}).encode()\n'
+                   'other = {"output": "x.csv"}\n') + TAIL
+    analysis = A.analyse_document(text, "t.py", "python", A.doc_settings(None, A.Overrides(), A.ConfigCache()))
+    at_l2 = text.index('"l2"') + 1
+    key = A.option_key_at(analysis, at_l2)
+    assert key == A.OptionKey("l2", at_l2 - 1, at_l2 + 3)
+    assert A.hover(analysis, at_l2, A.Overrides())[0].startswith("**`l2`** (profiling_options)")
+    assert A.option_key_at(analysis, text.index('"output": "x.csv"') + 1) is None    # not an options dict
