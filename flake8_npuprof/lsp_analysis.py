@@ -464,7 +464,8 @@ def key_hover(key: str, target: Target) -> str:
     accepted = K.versions_accepting(key)
     lines.append("")
     if not accepted:
-        lines.append("Not a key any supported CANN version accepts: profiling initialisation fails.")
+        lines.append("No supported CANN version accepts this key: options that carry it make "
+                     "profiling initialisation fail.")
         return "\n".join(lines)
     versions = target.versions
     if all(v in accepted for v in versions):
@@ -472,7 +473,7 @@ def key_hover(key: str, target: Target) -> str:
     else:
         refused = [v for v in versions if v not in accepted]
         lines.append(f"Accepted by CANN {', '.join(accepted)}; not by {', '.join(refused)} "
-                     "(an unknown key fails profiling initialisation there).")
+                     "(there, options that carry it make profiling initialisation fail).")
     by_text: Dict[str, List[str]] = {}
     for v in versions:
         if v in accepted:

@@ -397,7 +397,7 @@ def test_per_file_ignores_hold_for_diagnostics_and_fix_all(tmp_path):
 def test_key_hover_speaks_for_the_target():
     from flake8_npuprof.targets import Target
     text = A.key_hover("task_time", Target.parse("8.5"))
-    assert "not by 8.5 (an unknown key fails profiling initialisation there)" in text
+    assert "not by 8.5 (there, options that carry it make profiling initialisation fail)" in text
     assert "- CANN" not in text                        # no allowed values for a version that refuses it
     text = A.key_hover("training_trace", Target.parse("8.0", "310"))
     assert "- CANN 8.0: one of `on`, `\"\"`" in text and "- dropped on Ascend 310:" in text
