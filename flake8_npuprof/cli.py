@@ -68,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("code", nargs="?", help="an NPP code, e.g. NPP101")
     explain.add_argument("--list", action="store_true", help="list every rule")
 
+    server = sub.add_parser("server", help="run the language server on stdio (needs flake8-npuprof[server])")
+    server.add_argument("--stdio", action="store_true",
+                        help="accepted for editors that pass it; stdio is the only transport")
+    server.set_defaults(func=cmd_server)
+
     from . import emulate, fixcmd
     for mod in (fixcmd, emulate):
         mod.add_parser(sub, _add_target_options, _add_selection_options)
@@ -199,6 +204,18 @@ def cmd_explain(args) -> int:
         raise UsageError(f"unknown rule {args.code!r}; `npuprof explain --list` shows them all")
     sys.stdout.write(render_rule(rule))
     return EXIT_CLEAN
+
+
+def cmd_server(args) -> int:
+    try:
+        from .server import run
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
+            raise
+        print("npuprof: error: the language server needs the server extra: "
+              "pip install 'flake8-npuprof[server]'", file=sys.stderr)
+        return EXIT_ERROR
+    return run()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

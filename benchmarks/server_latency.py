@@ -1,0 +1,140 @@
+"""Latency of `npuprof server` from a change to its diagnostics, on a 2,000-line training script.
+
+    python benchmarks/server_latency.py [--lines 2000] [--changes 30]
+
+The real server runs in a subprocess and is driven over stdio like an editor drives it
+(tests/lspclient.py). Each change is a full-text didChange; the clock runs from sending it to
+receiving the publishDiagnostics of that version. The debounce is set to 0 so the figure is
+the server's own work (analysis, encoding, transport); an editor adds the debounce (250 ms by
+default) on top while the user is typing. For scale, the same text is analysed in-process
+(the analysis alone) and linted by a fresh `flake8 --select NPP` process (what an editor's
+flake8 integration runs per save).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from make_corpus import ENTRY, HEADER, RUNNERS  # noqa: E402
+
+OPTIONS = ('    custom_op.parameter_map["profiling_mode"].b = True\n'
+           '    custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(\n'
+           '        \'{"output":"/tmp/性能","training_trace":"on","task_trace":"on","fp_point":"","bp_point":"",'
+           '{KEY}:"on","aic_metrics":"PipeUtilization"}\')\n')
+
+BLOCK = '''
+
+def conv_block_{i}(inputs, filters, training, name="block_{i}"):
+    """残差块 {i}: two 3x3 convolutions with batch norm and a shortcut."""
+    with tf.variable_scope(name):
+        shortcut = inputs
+        net = tf.layers.conv2d(inputs, filters, 3, padding="same", use_bias=False)
+        net = tf.layers.batch_normalization(net, training=training)
+        net = tf.nn.relu(net)
+        net = tf.layers.conv2d(net, filters, 3, padding="same", use_bias=False)
+        net = tf.layers.batch_normalization(net, training=training)
+        if shortcut.shape[-1] != filters:
+            shortcut = tf.layers.conv2d(shortcut, filters, 1, padding="same")
+        return tf.nn.relu(net + shortcut)
+
+
+def learning_rate_{i}(global_step, base=0.1, warmup=500, decay_steps=10000):
+    step = tf.cast(global_step, tf.float32)
+    warm = base * step / warmup
+    decayed = tf.train.cosine_decay(base, global_step - warmup, decay_steps)
+    return tf.where(step < warmup, warm, decayed)
+'''
+
+
+def training_script(lines: int, key: str = '"L2"') -> str:
+    head = HEADER.format(title="resnet", n=0, literal='{"output": "profiling"}')
+    blocks, i = [], 0
+    tail = ("\n\ndef make_config():\n" + ENTRY + OPTIONS.replace("{KEY}", key) + "    return config\n"
+            + RUNNERS["sess_run"] + '\n\nif __name__ == "__main__":\n    main()\n')
+    while (head + "".join(blocks) + tail).count("\n") < lines:
+        blocks.append(BLOCK.format(i=i))
+        i += 1
+    return head + "".join(blocks) + tail
+
+
+def measure(text: str, changes: int):
+    from lspclient import LspClient
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        client = LspClient(cwd=tmp)
+        try:
+            client.initialize(root, options={"debounceMs": 0})
+            uri = client.open(root / "train.py", text)
+            first = client.diagnostics(uri, 1)
+            fixed = text.replace('"L2"', '"l2"')
+            samples, counts = [], set()
+            for version in range(2, changes + 2):
+                # alternate: fix the key, then break it again (with a comment added, so each text differs)
+                body = fixed if version % 2 == 0 else text
+                body = body.replace("# 采集性能数据", f"# 采集性能数据 {version}") if "采集" in body else \
+                    body + f"# {version}\n"
+                start = time.perf_counter()
+                client.change(uri, body, version)
+                diags = client.diagnostics(uri, version)
+                samples.append(time.perf_counter() - start)
+                counts.add((version % 2, len(diags)))
+            client.close()
+        finally:
+            client.kill()
+    return first, samples, counts
+
+
+def in_process(text: str, repeat: int = 5) -> float:
+    from flake8_npuprof.analysis import analyse
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        analyse(text, None, "train.py")
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def flake8_process(text: str, repeat: int = 3) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "train.py"
+        path.write_text(text, encoding="utf-8")
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP", "--exit-zero",
+                            str(path)], check=True, capture_output=True)
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lines", type=int, default=2000)
+    parser.add_argument("--changes", type=int, default=30)
+    args = parser.parse_args()
+    text = training_script(args.lines)
+    first, samples, counts = measure(text, args.changes)
+    ms = sorted(s * 1000 for s in samples)
+    p90 = ms[min(len(ms) - 1, int(len(ms) * 0.9))]
+    print(f"script: {text.count(chr(10))} lines, {len(first)} diagnostic(s) on open "
+          f"({', '.join(d['code'] for d in first)}); (even/odd version, diagnostics) seen: {sorted(counts)}")
+    print(f"change -> diagnostics over stdio: median {statistics.median(ms):.1f} ms, p90 {p90:.1f} ms, "
+          f"max {ms[-1]:.1f} ms ({len(ms)} changes, debounce 0)")
+    analysis = in_process(text) * 1000
+    lint = flake8_process(text) * 1000
+    print(f"for scale: analysis alone in-process {analysis:.1f} ms; a fresh `flake8 --select NPP` "
+          f"process {lint:.0f} ms (server median / flake8 process = {statistics.median(ms) / lint:.2f})")
+
+
+if __name__ == "__main__":
+    main()

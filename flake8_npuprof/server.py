@@ -1,0 +1,311 @@
+"""`npuprof server`: a Language Server Protocol server over stdio (pygls 2, the `server` extra).
+
+Diagnostics on open, change (debounced) and save; quick fixes, `source.fixAll.npuprof` and
+`# noqa` actions; hover with the rule's page or the meaning of an options key. The analysis
+runs in a worker thread so the event loop keeps reading the editor's messages; everything
+here only translates between the protocol and lsp_analysis.py. Logs go to stderr: stdout
+carries the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from typing import Dict, List, Optional
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from . import __version__
+from . import lsp_analysis as A
+from .ci_formats import level
+
+log = logging.getLogger("npuprof.server")
+
+FIX_ALL = "source.fixAll.npuprof"
+SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
+            "note": T.DiagnosticSeverity.Information}
+DEBOUNCE_MS = 250               # after the last keystroke; open and save analyse at once
+CONFIG_GLOBS = ("**/pyproject.toml", "**/setup.cfg", "**/tox.ini", "**/.flake8")
+
+
+class NpuprofServer(LanguageServer):
+    def __init__(self):
+        super().__init__("npuprof", __version__)
+        self.overrides = A.Overrides()
+        self.debounce = DEBOUNCE_MS / 1000
+        self.configs = A.ConfigCache()
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="npuprof-analysis")
+        self.results: Dict[str, A.Analysis] = {}
+        self.timers: Dict[str, asyncio.TimerHandle] = {}
+        self.tasks: set = set()
+        self.shown_errors: set = set()
+        self.shut_down = False
+
+    # ---- positions
+
+    @property
+    def encoding(self) -> str:
+        enc = str(self.workspace.position_encoding or "utf-16")
+        return enc if enc in ("utf-8", "utf-16", "utf-32") else "utf-16"
+
+    def range(self, analysis: A.Analysis, start: int, end: int) -> T.Range:
+        (l1, c1), (l2, c2) = (A.to_client(analysis.src, o, self.encoding) for o in (start, max(start, end)))
+        return T.Range(T.Position(l1, c1), T.Position(l2, c2))
+
+    def offset(self, analysis: A.Analysis, pos: T.Position) -> int:
+        return A.from_client(analysis.src, pos.line, pos.character, self.encoding)
+
+    # ---- analysis, off the event loop
+
+    def schedule(self, uri: str, delay: float) -> None:
+        old = self.timers.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self.timers[uri] = loop.call_later(delay, self._spawn, uri)
+
+    def _spawn(self, uri: str) -> None:
+        self.timers.pop(uri, None)
+        task = asyncio.ensure_future(self.publish(uri))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def snapshot(self, uri: str):
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            return None
+        return doc.source, doc.version, doc.language_id or "", doc.path
+
+    async def analysis_for(self, uri: str) -> Optional[A.Analysis]:
+        """The analysis of the document's current text (the cached one when the text is the same)."""
+        snap = self.snapshot(uri)
+        if snap is None:
+            return None
+        cached = self.results.get(uri)
+        if cached is not None and cached.text == snap[0]:
+            return cached
+        return await asyncio.get_running_loop().run_in_executor(self.pool, self.analyse, uri, *snap)
+
+    def analyse(self, uri, text, version, language_id, path) -> Optional[A.Analysis]:
+        """Runs in the worker thread; never raises (a broken file or config must not stop the server)."""
+        current = self.workspace.text_documents.get(uri)
+        if current is None or current.version != version:
+            return None                     # superseded while it waited
+        try:
+            kind = A.kind_of(path, language_id, text)
+            if kind is None:
+                return None
+            settings = A.doc_settings(path, self.overrides, self.configs)
+            return A.analyse_document(text, path or uri, kind, settings)
+        except Exception:
+            log.exception("analysis of %s failed", uri)
+            return None
+
+    async def publish(self, uri: str) -> None:
+        snap = self.snapshot(uri)
+        if snap is None:
+            return
+        analysis = await asyncio.get_running_loop().run_in_executor(self.pool, self.analyse, uri, *snap)
+        now = self.snapshot(uri)
+        if analysis is None or now is None or now[1] != snap[1]:
+            return                          # a newer version is on its way
+        self.results[uri] = analysis
+        error = analysis.doc.error
+        if error and error not in self.shown_errors:     # once per problem, not per keystroke
+            self.shown_errors.add(error)
+            log.warning("configuration not used: %s", error)
+            self.window_show_message(T.ShowMessageParams(
+                T.MessageType.Warning, f"npuprof: configuration not used: {error}"))
+        self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+            uri=uri, version=snap[1], diagnostics=[self.diagnostic(analysis, f) for f in analysis.findings]))
+
+    def diagnostic(self, analysis: A.Analysis, f) -> T.Diagnostic:
+        url = A.rule_url(f.code, self.overrides)
+        return T.Diagnostic(
+            range=self.range(analysis, f.start, f.end),
+            message=f.message,
+            severity=SEVERITY[level(f.code)],
+            code=f.code,
+            code_description=T.CodeDescription(href=url) if url else None,
+            source="npuprof",
+            tags=[T.DiagnosticTag(t) for t in A.TAGS.get(f.code, ())] or None)
+
+    def reanalyse_all(self) -> None:
+        self.configs.clear()
+        self.results.clear()
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri, 0)
+
+    # ---- edits
+
+    def text_edit(self, analysis: A.Analysis, edit) -> T.TextEdit:
+        return T.TextEdit(range=self.range(analysis, edit.start, edit.end), new_text=edit.text)
+
+    def workspace_edit(self, uri: str, analysis: A.Analysis, edits) -> T.WorkspaceEdit:
+        return T.WorkspaceEdit(changes={uri: [self.text_edit(analysis, e) for e in edits]})
+
+
+server = NpuprofServer()
+
+
+@server.feature(T.INITIALIZE)
+def initialize(ls: NpuprofServer, params: T.InitializeParams):
+    options = params.initialization_options
+    ls.overrides = A.Overrides.from_options(options)
+    if isinstance(options, dict) and isinstance(options.get("debounceMs"), (int, float)):
+        ls.debounce = max(0.0, float(options["debounceMs"]) / 1000)
+
+
+@server.feature(T.INITIALIZED)
+def initialized(ls: NpuprofServer, params: T.InitializedParams):
+    caps = ls.client_capabilities
+    dynamic = getattr(getattr(getattr(caps, "workspace", None), "did_change_watched_files", None),
+                      "dynamic_registration", False)
+    if dynamic:
+        watchers = [T.FileSystemWatcher(glob_pattern=g) for g in CONFIG_GLOBS]
+        ls.client_register_capability(T.RegistrationParams(registrations=[T.Registration(
+            id="npuprof-config-files", method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=T.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: NpuprofServer, params: T.DidOpenTextDocumentParams):
+    ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: NpuprofServer, params: T.DidChangeTextDocumentParams):
+    ls.schedule(params.text_document.uri, ls.debounce)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_SAVE, T.SaveOptions(include_text=False))
+def did_save(ls: NpuprofServer, params: T.DidSaveTextDocumentParams):
+    uri = params.text_document.uri
+    if A.is_config_file(to_fs_path(uri) or ""):
+        ls.reanalyse_all()
+    else:
+        ls.schedule(uri, 0)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: NpuprofServer, params: T.DidCloseTextDocumentParams):
+    uri = params.text_document.uri
+    timer = ls.timers.pop(uri, None)
+    if timer is not None:
+        timer.cancel()
+    ls.results.pop(uri, None)
+    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: NpuprofServer, params: T.DidChangeWatchedFilesParams):
+    if any(A.is_config_file(to_fs_path(c.uri) or "") for c in params.changes):
+        ls.reanalyse_all()
+
+
+@server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: NpuprofServer, params: T.DidChangeConfigurationParams):
+    settings = params.settings
+    if isinstance(settings, dict) and isinstance(settings.get("npuprof"), dict):
+        ls.overrides = A.Overrides.from_options(settings["npuprof"])
+        ls.reanalyse_all()
+
+
+@server.feature(T.SHUTDOWN)
+def shutdown(ls: NpuprofServer, *args):
+    ls.shut_down = True
+    for timer in ls.timers.values():
+        timer.cancel()
+    ls.timers.clear()
+    ls.pool.shutdown(wait=False, cancel_futures=True)
+
+
+# ---- requests
+
+def _wants(only: Optional[List[str]], kind: str) -> bool:
+    return not only or any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
+                T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix, FIX_ALL],
+                                    resolve_provider=False))
+async def code_action(ls: NpuprofServer, params: T.CodeActionParams):
+    uri = params.text_document.uri
+    analysis = await ls.analysis_for(uri)
+    if analysis is None:
+        return None
+    only = [str(k) for k in (params.context.only or ())]
+    start, end = (ls.offset(analysis, p) for p in (params.range.start, params.range.end))
+    return await asyncio.get_running_loop().run_in_executor(
+        ls.pool, guarded(code_actions), ls, uri, analysis, start, end, only)
+
+
+def code_actions(ls: NpuprofServer, uri: str, analysis: A.Analysis, start: int, end: int,
+                 only: List[str]) -> List[T.CodeAction]:
+    actions: List[T.CodeAction] = []
+    if _wants(only, T.CodeActionKind.QuickFix):
+        findings = A.overlapping(analysis, start, end)
+        for f in findings:
+            if f.fix is not None:
+                label = f.fix.title if f.fix.safe else f"{f.fix.title} (unsafe: changes what is collected)"
+                actions.append(T.CodeAction(
+                    title=f"{f.code}: {label}", kind=T.CodeActionKind.QuickFix,
+                    diagnostics=[ls.diagnostic(analysis, f)], is_preferred=f.fix.safe,
+                    edit=ls.workspace_edit(uri, analysis, A.fix_edits(analysis, f))))
+        seen = set()
+        for f in findings:
+            edit = A.noqa_edit(analysis, f)
+            if edit is None or (f.code, edit) in seen:
+                continue
+            seen.add((f.code, edit))
+            actions.append(T.CodeAction(
+                title=f"{f.code}: ignore on this line (# noqa: {f.code})", kind=T.CodeActionKind.QuickFix,
+                diagnostics=[ls.diagnostic(analysis, f)], edit=ls.workspace_edit(uri, analysis, [edit])))
+    if _wants(only, FIX_ALL) and (only or any(f.fix is not None and f.fix.safe for f in analysis.findings)):
+        edit = A.fix_all(analysis)
+        if edit is not None:
+            actions.append(T.CodeAction(title="npuprof: fix all safe fixes in this file", kind=FIX_ALL,
+                                        edit=ls.workspace_edit(uri, analysis, [edit])))
+    return actions
+
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+async def hover(ls: NpuprofServer, params: T.HoverParams):
+    analysis = await ls.analysis_for(params.text_document.uri)
+    if analysis is None:
+        return None
+    offset = ls.offset(analysis, params.position)
+    found = await asyncio.get_running_loop().run_in_executor(
+        ls.pool, guarded(A.hover), analysis, offset, ls.overrides)
+    if not found:
+        return None
+    text, start, end = found
+    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text),
+                   range=ls.range(analysis, start, end))
+
+
+def guarded(fn):
+    """Run fn in the worker; an unexpected error is logged and answered with nothing."""
+    def call(*args):
+        try:
+            return fn(*args)
+        except Exception:
+            log.exception("%s failed", fn.__name__)
+            return None
+    return call
+
+
+def run() -> int:
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="npuprof server: %(levelname)s %(message)s")
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    # the user's code is parsed, never run: its invalid escapes are not ours to report
+    warnings.simplefilter("ignore", SyntaxWarning)
+    protocol_out = sys.stdout.buffer
+    sys.stdout = sys.stderr             # a stray print anywhere must not corrupt the protocol
+    server.start_io(sys.stdin.buffer, protocol_out)
+    return 0 if server.shut_down else 1         # the protocol's exit code: 1 without shutdown first
