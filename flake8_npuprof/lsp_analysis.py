@@ -484,12 +484,21 @@ def key_hover(key: str, target: Target) -> str:
     if canonical == "aic_metrics" and target.soc != "any":
         names = K.aic_metrics_for(target.soc)
         lines.append(f"- on Ascend {target.soc}: {', '.join(f'`{n}`' for n in names)} or `Custom:` events")
-    for product in target.products:
-        dropped = K.product(product).get("dropped", {}).get(canonical)
-        if dropped and target.soc != "any":
-            lines.append(f"- dropped on Ascend {product}: {dropped}")
+    if target.soc != "any":
+        for product in target.products:
+            lack = K.product(product).get("unsupported", {}).get(canonical)
+            if not lack:
+                continue
+            per = [f"{HOW_UNSUPPORTED[lack['on'][v]]} on CANN {v}" for v in versions if v in lack.get("on", {})]
+            if per:
+                lines.append(f"- not collected on Ascend {product} ({lack['why']}): {'; '.join(per)}")
     lines += ["", f"Target: {target.describe()}."]
     return "\n".join(lines)
+
+
+# How a collector treats a switch the chip lacks (products.json "unsupported" -> "on").
+HOW_UNSUPPORTED = {"warn": "dropped with a plog warning", "silent": "dropped silently",
+                   "error": "rejected, GE initialisation fails", "unknown": "not known (collector not open source)"}
 
 
 def describe(schema: dict) -> str:
