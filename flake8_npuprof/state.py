@@ -116,10 +116,22 @@ def first_init(inits, order):
     return min(ranked, key=lambda i: order.of(i.call)) if ranked else None
 
 
+def adapter_of(route: str) -> str:
+    """Which adapter a route goes through: TF2's npu_device or TF1's npu_bridge. A file that mixes
+    them (a compat.v1 Session beside npu.open()) runs one of them only, so neither overrides the other."""
+    return "npu_device" if route == "npu_device" else "npu_bridge"
+
+
+def init_adapter(init) -> str:
+    return adapter_of(init.setup.route) if init.setup is not None else \
+        ("npu_device" if init.what.startswith("npu.open()") else "npu_bridge")
+
+
 def overridden_by(setup, first, order) -> bool:
-    """A config setup handed to a GE initialisation that runs after another one: never read."""
+    """A config setup handed to a GE initialisation that runs after another one of the same adapter: never read."""
     return setup.route != "env" and setup.delivered == "yes" and first is not None and \
-        setup.delivery is not first.call and order is not None and order.of(setup.delivery) is not None
+        setup.delivery is not first.call and order is not None and order.of(setup.delivery) is not None and \
+        adapter_of(setup.route) == init_adapter(first)
 
 
 def build(ctx) -> Model:

@@ -481,3 +481,24 @@ def main():
     return first, second
 """
     assert states(text) == [(7, "ProfilingConfig", ON, "")]
+
+
+def test_a_compat_v1_session_does_not_override_tf2_device_options(tmp_path):
+    # A TF2 script that also builds a compat.v1 Session with an NpuOptimizer entry: the two adapters
+    # are different programs, so the session started first says nothing about npu.open()'s options.
+    text = """\
+import tensorflow.compat.v1 as tf
+import npu_device
+sess_config = tf.ConfigProto()
+op = sess_config.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+sess = tf.Session(config=sess_config)
+def npu_config():
+    npu_device.global_options().profiling_config.enable_profiling = True
+    npu_device.global_options().profiling_config.profiling_options = '{"output":"/tmp/p","L2":"on"}'
+    npu_device.open().as_default()
+npu_config()
+"""
+    assert [(line, route, status) for line, route, status, _ in states(text)] == [(8, "npu_device", ON)]
+    (f,) = check(text)
+    assert f.code == "NPP101" and "latent" not in f.message and "the job aborts" in f.message
