@@ -21,6 +21,7 @@ be switched on; findings that need profiling to be on now (NPP002, NPP116, NPP20
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Dict, List, NamedTuple, Optional
 
@@ -110,9 +111,23 @@ class Model:
         return None if k is None else self.states[k]
 
 
+def is_main_guard(guard) -> bool:
+    """`if __name__ == "__main__":` runs whenever the script is launched: not a condition."""
+    t = guard.test
+    return not guard.negated and isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and \
+        t.left.id == "__name__" and len(t.comparators) == 1 and \
+        isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__"
+
+
+def certain(call, sites) -> bool:
+    """Whether a GE initialisation runs whenever its scope runs (only such a one overrides later configs:
+    `if FLAGS.horovod: init_resource()` leaves the Estimator's profiling config read when the flag is off)."""
+    return all(is_main_guard(g) for g in sites.guards_of.get(id(call), ()))
+
+
 def first_init(inits, order):
     """The GE initialisation that runs first (GE takes its init options only once), or None."""
-    ranked = [i for i in inits if order is not None and order.of(i.call) is not None]
+    ranked = [i for i in inits if order is not None and order.of(i.call) is not None and certain(i.call, order.sites)]
     return min(ranked, key=lambda i: order.of(i.call)) if ranked else None
 
 

@@ -502,3 +502,26 @@ npu_config()
     assert [(line, route, status) for line, route, status, _ in states(text)] == [(8, "npu_device", ON)]
     (f,) = check(text)
     assert f.code == "NPP101" and "latent" not in f.message and "the job aborts" in f.message
+
+
+def test_a_conditional_ge_initialisation_overrides_nothing(tmp_path):
+    # `if FLAGS.horovod: init_resource()` runs only with that flag: without it the Estimator's
+    # profiling config is read, so its problems are live, not latent.
+    text = """\
+from absl import flags
+from npu_bridge.npu_init import *
+FLAGS = flags.FLAGS
+def main(_):
+    pc = ProfilingConfig(enable_profiling=True, profiling_options='{"output":"/tmp/p","L2":"on"}')
+    NPUEstimator(model_fn=None, config=NPURunConfig(profiling_config=pc))
+if __name__ == "__main__":
+    if FLAGS.horovod:
+        sess, shutdown = init_resource()
+    tf.app.run()
+"""
+    (f,) = check(text)
+    assert f.code == "NPP101" and "latent" not in f.message
+    # the same initialisation, unconditional (the __main__ guard is no condition), does override
+    always = text.replace("    if FLAGS.horovod:\n        sess", "    sess")
+    (f,) = check(always)
+    assert f.code == "NPP101" and f.message.startswith("latent (GE is initialised earlier")
