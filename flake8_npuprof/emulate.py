@@ -75,7 +75,8 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
     p = sub.add_parser("emulate", help="predict what a profiling run of a script does (no NPU needed)",
                        description="Replay the Ascend profiling pipeline for each profiling setup of a script: "
                                    "effective configuration, runtime checks, product, output tree, preflight.")
-    p.add_argument("path", metavar="PATH", help="the training script (or a shell launcher)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="the training script (or a shell launcher); several "
+                                                           "give one report each (a JSON array with --format json)")
     add_target_options(p)
     p.add_argument("--config", default=None, help="configuration file (default: the nearest pyproject.toml / "
                                                   "setup.cfg / tox.ini / .flake8 above the script)")
@@ -91,20 +92,67 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
 
 
 def main_args(args) -> int:
-    try:
-        target, origin = resolve_target(args, os.environ)
-        report = emulate_path(args.path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
-                              against=args.against, environ=os.environ)
-        report["target_origin"] = origin
-        text = render_json(report) if args.format == "json" else render_text(report)
-    except (UsageError, TargetError) as exc:
-        print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
-        return EXIT_ERROR
-    except Exception as exc:            # never a traceback: one line, exit 2
-        print(f"npuprof emulate: internal error: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
-        return EXIT_ERROR
-    sys.stdout.write(text)
-    return report["exit"]
+    progress = Progress(len(args.paths), sys.stderr)
+    exits, texts, docs = [], [], []
+    machine: dict = {}                  # what detection found, asked once for all the files
+    for i, path in enumerate(args.paths):
+        progress.show(i, path)
+        try:
+            target, origin = resolve_target(args, path, os.environ, machine)
+            report = emulate_path(path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
+                                  against=args.against, environ=os.environ)
+            report["target_origin"] = origin
+            if args.format == "json":
+                docs.append(report_json(report))
+            else:
+                texts.append(render_text(report))
+        except (UsageError, TargetError) as exc:
+            progress.clear()
+            print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
+            exits.append(EXIT_ERROR)
+            continue
+        except Exception as exc:            # never a traceback: one line, exit 2
+            progress.clear()
+            print(f"npuprof emulate: internal error: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+            exits.append(EXIT_ERROR)
+            continue
+        exits.append(report["exit"])
+    progress.clear()
+    if docs:
+        sys.stdout.write(json.dumps(docs[0] if len(args.paths) == 1 else docs, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write("\n".join(texts))
+    return max(exits)
+
+
+class Progress:
+    """`[3/120] path` on one stderr line rewritten in place, while several files are emulated for a terminal;
+    nothing otherwise (a pipe or a log file gets only the reports)."""
+
+    def __init__(self, total: int, stream):
+        self.total, self.stream = total, stream
+        try:
+            self.on = total > 1 and stream.isatty()
+        except (AttributeError, ValueError):
+            self.on = False
+        self.shown = False
+
+    def show(self, index: int, path: str) -> None:
+        if not self.on:
+            return
+        import shutil
+        width = max(shutil.get_terminal_size((80, 24)).columns - 1, 20)
+        head = f"[{index + 1}/{self.total}] emulating "
+        room = max(width - len(head), 10)
+        tail = path if len(path) <= room else "…" + path[len(path) - room + 1:]     # keep the file's name
+        self.stream.write("\r\x1b[K" + head + tail)
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
 
 
 # ---------------------------------------------------------------- which target
@@ -115,13 +163,13 @@ class Origin(NamedTuple):
     notes: Tuple[str, ...] = ()     # what detection tried and could not use
 
 
-def resolve_target(args, environ) -> Tuple[Target, Dict[str, Origin]]:
+def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> Tuple[Target, Dict[str, Origin]]:
     """Each of --cann / --soc from, in order: the flag; the project's configuration (the same settings
     `npuprof check` reads, found from the script's directory); the machine (detect.py); then any.
     `auto`, as a flag or in the configuration, asks for the machine explicitly."""
     from .config import ConfigError, load_config
     from . import cli
-    start = os.path.dirname(os.path.abspath(args.path))
+    start = os.path.dirname(os.path.abspath(path))
     try:
         config = load_config(getattr(args, "config", None), start=start)
     except (cli.UsageError, ConfigError) as exc:
@@ -137,7 +185,10 @@ def resolve_target(args, environ) -> Tuple[Target, Dict[str, Origin]]:
         else:
             value, origin = "auto", Origin("default", "")
         if value.strip().lower() == "auto":
-            value, origin = _machine(kind, environ, origin)
+            cache = machine if machine is not None else {}
+            if (kind, origin) not in cache:
+                cache[(kind, origin)] = _machine(kind, environ, origin)
+            value, origin = cache[(kind, origin)]
         values[kind], origins[kind] = value, origin
     return Target.parse(values["cann"], values["soc"]), origins
 
@@ -671,6 +722,10 @@ def result_json(r: Result) -> dict:
 
 
 def render_json(report: dict) -> str:
+    return json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def report_json(report: dict) -> dict:
     target = dict(report["target"])
     if report.get("target_origin"):
         target["origin"] = origin_json(report["target_origin"])
@@ -679,7 +734,7 @@ def render_json(report: dict) -> str:
            "preflight": [{"code": p["code"], "message": p["message"], "line": p["line"]} for p in report["preflight"]]}
     if report["against"] is not None:
         out["against"] = report["against"]
-    return json.dumps(shown(out), indent=2, ensure_ascii=False) + "\n"
+    return shown(out)
 
 
 def output_text(r: Result, cwd: str) -> str:

@@ -1,7 +1,9 @@
 """npuprof emulate: verdicts, routes, targets, defaults, precedence, output tree, post-run comparison."""
 
+import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -837,3 +839,53 @@ def test_candidate_failure_shows_its_cause(capsys, tmp_path):
     _, data = report(capsys, differ, "--cann", "8.0", "--soc", "910")
     assert only(data)["messages"][0] == ('the options can take 2 values with different results: collects (task_trace); '
                                          'fails (NPP101 msprof collector: "Error: parsing invalid key:L2.")')
+
+
+# ---------------------------------------------------------------- several files, progress on a terminal
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_several_files_one_report_each(capsys, tmp_path):
+    names = ["sess_run.py", "tf2.py", "mode_off.py"]
+    code, out, err = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path),
+                             *[str(DATA / n) for n in names])
+    assert err == "" and code == 1                      # mode_off.py collects nothing
+    heads = [line for line in out.splitlines() if line.startswith(tuple(f"{n}:" for n in names))]
+    assert [h.split(":")[0] for h in heads] == names
+    assert out.count("target: CANN 8.0 (--cann) / Ascend 910B (--soc)\n") == 3
+    code, out, _ = emulate(capsys, "--format", "json", "--cann", "8.0", "--cwd", str(tmp_path),
+                           *[str(DATA / n) for n in names])
+    assert [d["file"] for d in json.loads(out)] == [str(DATA / n) for n in names]
+
+
+def test_several_files_with_an_error_go_on(capsys, tmp_path):
+    code, out, err = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path),
+                             str(tmp_path / "missing.py"), str(DATA / "tf2.py"))
+    assert code == 2 and err.startswith("npuprof emulate: error: ") and len(err.splitlines()) == 1
+    assert out.splitlines()[1].startswith("tf2.py:4 npu_device: COLLECTS")
+
+
+def test_progress_line_on_a_terminal_only(capsys, tmp_path, monkeypatch):
+    paths = [str(DATA / n) for n in ("sess_run.py", "tf2.py")]
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), *paths])
+    shown = terminal.getvalue()
+    steps = [s for s in shown.split("\r\x1b[K") if s]
+    assert [s.split(" ")[0] for s in steps] == ["[1/2]", "[2/2]"]
+    assert all(s.startswith(f"[{i + 1}/2] emulating ") and s.endswith(os.path.basename(paths[i]))
+               for i, s in enumerate(steps))
+    assert shown.endswith("\r\x1b[K")                   # the line is cleared before the reports are printed
+    assert "[1/2]" not in capsys.readouterr().out
+    # one file on a terminal, or many files into a pipe or a log: nothing on stderr
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), paths[0]])
+    assert terminal.getvalue() == ""
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), *paths])
+    assert pipe.getvalue() == ""
