@@ -75,8 +75,9 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
     p = sub.add_parser("emulate", help="predict what a profiling run of a script does (no NPU needed)",
                        description="Replay the Ascend profiling pipeline for each profiling setup of a script: "
                                    "effective configuration, runtime checks, product, output tree, preflight.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="the training script (or a shell launcher); several "
-                                                           "give one report each (a JSON array with --format json)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="the training script (or a shell launcher); several give one report each (a JSON array "
+                        "with --format json)")
     add_target_options(p)
     p.add_argument("--config", default=None, help="configuration file (default: the nearest pyproject.toml / "
                                                   "setup.cfg / tox.ini / .flake8 above the script)")

@@ -3,7 +3,6 @@
 
 import argparse
 import json
-import os
 import shutil
 import stat
 import sys
@@ -348,4 +347,3 @@ def test_flake8_auto(machine, capsys):
         assert NpuProfChecker.settings.target == Target("9.0", "310P")
     finally:
         NpuProfChecker.settings = saved
-
