@@ -223,6 +223,9 @@ def target_line(report: dict) -> str:
     origin = report.get("target_origin") or {}
     cann = "every CANN version" if target.cann in ("any", "portable") else f"CANN {target.cann}"
     soc = "every product" if target.soc == "any" else f"Ascend {target.soc}"
+    a, b = origin.get("cann"), origin.get("soc")
+    if a is not None and a == b and a.source == "config":      # both from the same file: say it once
+        return f"target: {cann} / {soc} ({a.detail})"
     parts = []
     for kind, text in (("cann", cann), ("soc", soc)):
         o = origin.get(kind)

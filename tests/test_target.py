@@ -239,8 +239,7 @@ def test_project_configuration_gives_one_verdict(machine, capsys, tmp_path, monk
     code, out, err = emulate_text(capsys, "--cwd", str(tmp_path), str(script))
     lines = out.splitlines()
     assert err == "" and code == 0
-    assert lines[0] == "target: CANN 8.5 (proj/pyproject.toml [tool.npuprof]) / Ascend 910B " \
-                       "(proj/pyproject.toml [tool.npuprof])"
+    assert lines[0] == "target: CANN 8.5 / Ascend 910B (proj/pyproject.toml [tool.npuprof])"
     # (the output directory is said relative to the current directory when inside it)
     assert lines[1] == "train.py:15 NpuOptimizer: COLLECTS training_trace, task_trace, aic_metrics into prof_out"
     assert "DEPENDS" not in out and "per target:" not in out
