@@ -86,12 +86,13 @@ def target_from(args, config=None) -> Target:
         raise UsageError(str(exc)) from None
 
 
-def auto_value(kind: str, value: str) -> str:
+def auto_value(kind: str, value: str, quiet: bool = False) -> str:
     """`auto` (opt-in: results then depend on the machine) becomes what this machine has, else `any`."""
     from .config import machine_target_value
     found, why = machine_target_value(kind, value)
     if found is None:
-        print(f"npuprof: --{kind} auto: nothing usable on this machine ({why}); using any", file=sys.stderr)
+        if not quiet:
+            print(f"npuprof: --{kind} auto: nothing usable on this machine ({why}); using any", file=sys.stderr)
         return "any"
     return found
 

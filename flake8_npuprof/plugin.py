@@ -50,8 +50,10 @@ def _auto(kind: str, value: str) -> str:
     """`--npuprof-cann auto` / `--npuprof-soc auto`: this machine's toolkit or chip (opt-in), else any."""
     if value != "auto":
         return value
+    import multiprocessing
     from .cli import auto_value
-    return auto_value(kind, value)
+    # flake8's worker processes parse the options again: only the main one says that nothing was found
+    return auto_value(kind, value, quiet=multiprocessing.current_process().name != "MainProcess")
 
 
 class NpuProfChecker:
