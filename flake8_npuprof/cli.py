@@ -26,9 +26,11 @@ class UsageError(Exception):
 
 def _add_target_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cann", "--npuprof-cann", dest="cann", default=None,
-                   help="CANN target: any (default), portable, or a version (7.0, 8.0, 8.5, 9.0, 9.1)")
+                   help="CANN target: any (default), portable, auto (this machine's toolkit), or a version "
+                        "(7.0, 8.0, 8.5, 9.0, 9.1)")
     p.add_argument("--soc", "--npuprof-soc", dest="soc", default=None,
-                   help="product target: any (default), 310, 910, 310P, 910B, 910C, 310B, 950")
+                   help="product target: any (default), auto (this machine's chip), 310, 910, 310P, 910B, 910C, "
+                        "310B, 950")
 
 
 def _add_selection_options(p: argparse.ArgumentParser) -> None:
@@ -82,10 +84,22 @@ def build_parser() -> argparse.ArgumentParser:
 def target_from(args, config=None) -> Target:
     cann = args.cann or (config.cann if config else None) or "any"
     soc = args.soc or (config.soc if config else None) or "any"
+    cann, soc = auto_value("cann", cann), auto_value("soc", soc)
     try:
         return Target.parse(cann, soc)
     except TargetError as exc:
         raise UsageError(str(exc)) from None
+
+
+def auto_value(kind: str, value: str, quiet: bool = False) -> str:
+    """`auto` (opt-in: results then depend on the machine) becomes what this machine has, else `any`."""
+    from .config import machine_target_value
+    found, why = machine_target_value(kind, value)
+    if found is None:
+        if not quiet:
+            print(f"npuprof: --{kind} auto: nothing usable on this machine ({why}); using any", file=sys.stderr)
+        return "any"
+    return found
 
 
 def selection_from(args, config=None) -> Selection:

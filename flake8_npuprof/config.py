@@ -126,8 +126,9 @@ def from_flake8(path: Path) -> Optional[Config]:
                   sec.get("npuprof-graph"))
 
 
-def load_config(explicit: Optional[str], paths: Sequence[str] = ()) -> Optional[Config]:
-    """The configuration in effect: --config, else the nearest file above the current directory."""
+def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optional[str] = None) -> Optional[Config]:
+    """The configuration in effect: --config, else the nearest file above `start` (default: the current
+    directory; emulate starts at the script's directory, the project it belongs to)."""
     if explicit:
         path = Path(explicit)
         if not path.is_file():
@@ -139,8 +140,8 @@ def load_config(explicit: Optional[str], paths: Sequence[str] = ()) -> Optional[
             from .cli import UsageError
             raise UsageError(str(exc)) from None
         return config or Config(str(path))
-    start = Path.cwd()
-    for directory in [start, *start.parents]:
+    first = Path(start).resolve() if start else Path.cwd()
+    for directory in [first, *first.parents]:
         try:
             pyproject = directory / "pyproject.toml"
             if pyproject.is_file():
@@ -159,3 +160,20 @@ def load_config(explicit: Optional[str], paths: Sequence[str] = ()) -> Optional[
         if (directory / ".git").exists():
             break
     return None
+
+
+# ---------------------------------------------------------------- `auto`: the machine's target
+
+AUTO = "auto"
+
+
+def machine_target_value(kind: str, value: Optional[str], environ=None) -> Tuple[Optional[str], str]:
+    """For `--cann auto` / `--soc auto` (flag or configuration): (detected target name or None, what was
+    found or why nothing was). Any other value is returned as it is. Detection lives in detect.py."""
+    if value is None or value.strip().lower() != AUTO:
+        return value, ""
+    from .detect import detect_cann, detect_soc
+    found = detect_cann(environ) if kind == "cann" else detect_soc(environ)
+    if found.value is None:
+        return None, "; ".join(found.notes) or "nothing found"
+    return found.value, found.origin

@@ -75,8 +75,12 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
     p = sub.add_parser("emulate", help="predict what a profiling run of a script does (no NPU needed)",
                        description="Replay the Ascend profiling pipeline for each profiling setup of a script: "
                                    "effective configuration, runtime checks, product, output tree, preflight.")
-    p.add_argument("path", metavar="PATH", help="the training script (or a shell launcher)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="the training script (or a shell launcher); several give one report each (a JSON array "
+                        "with --format json)")
     add_target_options(p)
+    p.add_argument("--config", default=None, help="configuration file (default: the nearest pyproject.toml / "
+                                                  "setup.cfg / tox.ini / .flake8 above the script)")
     p.add_argument("--cwd", default=None, help="directory the job starts in (default: the current directory)")
     p.add_argument("--graph", default=None, help="graph dump (.pbtxt GraphDef or GE ge_proto_*_Build.txt) to check "
                                                  "fp_point/bp_point against")
@@ -89,19 +93,156 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
 
 
 def main_args(args) -> int:
+    progress = Progress(len(args.paths), sys.stderr)
+    exits, texts, docs = [], [], []
+    machine: dict = {}                  # what detection found, asked once for all the files
+    for i, path in enumerate(args.paths):
+        progress.show(i, path)
+        try:
+            target, origin = resolve_target(args, path, os.environ, machine)
+            report = emulate_path(path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
+                                  against=args.against, environ=os.environ)
+            report["target_origin"] = origin
+            if args.format == "json":
+                docs.append(report_json(report))
+            else:
+                texts.append(render_text(report))
+        except (UsageError, TargetError) as exc:
+            progress.clear()
+            print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
+            exits.append(EXIT_ERROR)
+            continue
+        except Exception as exc:            # never a traceback: one line, exit 2
+            progress.clear()
+            print(f"npuprof emulate: internal error: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+            exits.append(EXIT_ERROR)
+            continue
+        exits.append(report["exit"])
+    progress.clear()
+    if docs:
+        sys.stdout.write(json.dumps(docs[0] if len(args.paths) == 1 else docs, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write("\n".join(texts))
+    return max(exits)
+
+
+class Progress:
+    """`[3/120] path` on one stderr line rewritten in place, while several files are emulated for a terminal;
+    nothing otherwise (a pipe or a log file gets only the reports)."""
+
+    def __init__(self, total: int, stream):
+        self.total, self.stream = total, stream
+        try:
+            self.on = total > 1 and stream.isatty()
+        except (AttributeError, ValueError):
+            self.on = False
+        self.shown = False
+
+    def show(self, index: int, path: str) -> None:
+        if not self.on:
+            return
+        import shutil
+        width = max(shutil.get_terminal_size((80, 24)).columns - 1, 20)
+        head = f"[{index + 1}/{self.total}] emulating "
+        room = max(width - len(head), 10)
+        tail = path if len(path) <= room else "…" + path[len(path) - room + 1:]     # keep the file's name
+        self.stream.write("\r\x1b[K" + head + tail)
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+# ---------------------------------------------------------------- which target
+
+class Origin(NamedTuple):
+    source: str         # flag, config, machine or default
+    detail: str         # the flag, the configuration file, the file or command detected from
+    notes: Tuple[str, ...] = ()     # what detection tried and could not use
+
+
+def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> Tuple[Target, Dict[str, Origin]]:
+    """Each of --cann / --soc from, in order: the flag; the project's configuration (the same settings
+    `npuprof check` reads, found from the script's directory); the machine (detect.py); then any.
+    `auto`, as a flag or in the configuration, asks for the machine explicitly."""
+    from .config import ConfigError, load_config
+    from . import cli
+    start = os.path.dirname(os.path.abspath(path))
     try:
-        target = Target.parse(args.cann or "any", args.soc or "any")
-        report = emulate_path(args.path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
-                              against=args.against, environ=os.environ)
-        text = render_json(report) if args.format == "json" else render_text(report)
-    except (UsageError, TargetError) as exc:
-        print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
-        return EXIT_ERROR
-    except Exception as exc:            # never a traceback: one line, exit 2
-        print(f"npuprof emulate: internal error: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
-        return EXIT_ERROR
-    sys.stdout.write(text)
-    return report["exit"]
+        config = load_config(getattr(args, "config", None), start=start)
+    except (cli.UsageError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    values, origins = {}, {}
+    for kind in ("cann", "soc"):
+        flag = getattr(args, kind, None)
+        configured = getattr(config, kind, None) if config else None
+        if flag:
+            value, origin = flag, Origin("flag", f"--{kind}")
+        elif configured:
+            value, origin = configured, Origin("config", _config_label(config.path))
+        else:
+            value, origin = "auto", Origin("default", "")
+        if value.strip().lower() == "auto":
+            cache = machine if machine is not None else {}
+            if (kind, origin) not in cache:
+                cache[(kind, origin)] = _machine(kind, environ, origin)
+            value, origin = cache[(kind, origin)]
+        values[kind], origins[kind] = value, origin
+    return Target.parse(values["cann"], values["soc"]), origins
+
+
+def _config_label(path: str) -> str:
+    section = "[tool.npuprof]" if path.endswith(".toml") else "[flake8]"
+    return f"{_display(path)} {section}"
+
+
+def _display(path: str) -> str:
+    """A path as short as it can be said: relative to the current directory when inside it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") or len(rel) >= len(path) else rel
+
+
+def _machine(kind: str, environ, asked: Origin) -> Tuple[str, Origin]:
+    from . import detect
+    found = detect.detect_cann(environ) if kind == "cann" else detect.detect_soc(environ)
+    if found.value is not None:
+        return found.value, Origin("machine", found.origin, found.notes)
+    how = f"{asked.detail} auto" if asked.source in ("flag", "config") else ""
+    return "any", Origin("default", how, found.notes)
+
+
+def target_line(report: dict) -> str:
+    """The first line: the target and where each half of it came from."""
+    target = Target(report["target"]["cann"], report["target"]["soc"])
+    origin = report.get("target_origin") or {}
+    cann = "every CANN version" if target.cann in ("any", "portable") else f"CANN {target.cann}"
+    soc = "every product" if target.soc == "any" else f"Ascend {target.soc}"
+    a, b = origin.get("cann"), origin.get("soc")
+    if a is not None and a == b and a.source == "config":      # both from the same file: say it once
+        return f"target: {cann} / {soc} ({a.detail})"
+    parts = []
+    for kind, text in (("cann", cann), ("soc", soc)):
+        o = origin.get(kind)
+        if o is None:
+            parts.append(text)
+        elif o.source == "machine":
+            parts.append(f"{text} (this machine: {o.detail})")
+        elif o.source == "default":
+            parts.append(f"{text} ({o.detail + ' found nothing' if o.detail else 'none given or detected'})")
+        else:
+            parts.append(f"{text} ({o.detail})")
+    return "target: " + " / ".join(parts)
+
+
+def origin_json(origin: Dict[str, Origin]) -> dict:
+    return {kind: {"source": o.source, "detail": o.detail or None, "notes": list(o.notes)}
+            for kind, o in origin.items()}
 
 
 def _first_line(exc: BaseException) -> str:
@@ -370,42 +511,6 @@ def _verdict(outcomes, target: Target) -> Tuple[str, List[Tuple[str, str, str]]]
     return "unknown", [(v, cells_phrase(cells, target), cond) for (v, cond), cells in order]
 
 
-def collect_groups(outcomes, target: Target) -> List[Tuple[Tuple[str, ...], str]]:
-    """(collected switches, where) for the targets that collect, grouped by identical sets, largest first."""
-    by_set: Dict[Tuple[str, ...], List[Tuple[str, str]]] = {}
-    for cell, o in outcomes.items():
-        if o.verdict == "collects":
-            by_set.setdefault(o.collected, []).append(cell)
-    order = sorted(by_set.items(), key=lambda kv: (-len(kv[0]), -len(kv[1])))
-    return [(keys, cells_phrase(cells, target)) for keys, cells in order]
-
-
-def collected_phrase(r: Result, target: Target) -> str:
-    """What the collecting targets collect, faithfully: the common switches, then each other switch with where
-    it is collected too (`task_trace (plus training_trace except on CANN 7.0 and 8.0 / Ascend 310)`)."""
-    cells = [c for c, o in r.outcomes.items() if o.verdict == "collects"]
-    common = ", ".join(r.collected)
-    extra: Dict[str, List[Tuple[str, str]]] = {}
-    for cell in cells:
-        for key in r.outcomes[cell].collected:
-            if key not in r.collected:
-                extra.setdefault(key, []).append(cell)
-    by_cells: Dict[Tuple[Tuple[str, str], ...], List[str]] = {}
-    for key, where in extra.items():
-        by_cells.setdefault(tuple(where), []).append(key)
-    plus = []
-    for where, keys in by_cells.items():
-        rest = [c for c in cells if c not in where]
-        on = f"on {cells_phrase(where, target)}"
-        if rest:
-            other = f"except on {cells_phrase(rest, target)}"
-            on = other if len(other) < len(on) else on
-        plus.append(f"{', '.join(keys)} {on}")
-    if not common:
-        return "; ".join(plus)
-    return common + (f" (plus {'; plus '.join(plus)})" if plus else "")
-
-
 def _groups(outcomes, target: Target) -> List[dict]:
     """The targets grouped by identical outcome, for the JSON report."""
     by_sig: Dict[tuple, List[Tuple[str, str]]] = {}
@@ -485,8 +590,7 @@ def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tup
 
 def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
     """Short descriptions of the preflight checks that passed."""
-    import shutil
-    from .checks.preflight import MB, nearest_existing, resolve_output
+    from .checks.preflight import free_mb, resolve_output
     out = []
     output = options.get("output")
     if isinstance(output, str) and output and HOLE not in output:
@@ -495,11 +599,9 @@ def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
             out.append(f"{path} is writable" if os.path.isdir(path) else f"{path} can be created")
         limit = options.get("storage_limit")
         if isinstance(limit, str) and limit.endswith("MB") and HOLE not in limit and "storage_limit" not in failed:
-            try:
-                free = shutil.disk_usage(nearest_existing(path)).free // MB
+            free = free_mb(path)
+            if free is not None:
                 out.append(f"storage_limit {limit} fits in {free}MB free")
-            except OSError:
-                pass
     if graph is not None and options.get("training_trace") == "on":
         for key in ("fp_point", "bp_point"):
             name = options.get(key)
@@ -625,18 +727,19 @@ def result_json(r: Result) -> dict:
 
 
 def render_json(report: dict) -> str:
-    out = {"file": report["file"], "target": report["target"], "cwd": report["cwd"], "env": report["env"],
+    return json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def report_json(report: dict) -> dict:
+    target = dict(report["target"])
+    if report.get("target_origin"):
+        target["origin"] = origin_json(report["target_origin"])
+    out = {"file": report["file"], "target": target, "cwd": report["cwd"], "env": report["env"],
            "usable": report["usable"], "setups": [result_json(r) for r in report["results"]],
            "preflight": [{"code": p["code"], "message": p["message"], "line": p["line"]} for p in report["preflight"]]}
     if report["against"] is not None:
         out["against"] = report["against"]
-    return json.dumps(shown(out), indent=2, ensure_ascii=False) + "\n"
-
-
-def target_phrase(target: Target) -> str:
-    cann = "every CANN version" if target.cann in ("any", "portable") else f"CANN {target.cann}"
-    soc = "every product" if target.soc == "any" else f"Ascend {target.soc}"
-    return f"{cann} / {soc}"
+    return shown(out)
 
 
 def output_text(r: Result, cwd: str) -> str:
@@ -651,42 +754,113 @@ def output_text(r: Result, cwd: str) -> str:
     return value if value.startswith(HOLE) else resolve_output(value, cwd)
 
 
-def verdict_line(report: dict, r: Result) -> str:
+# ---------------------------------------------------------------- text: headline, table, details
+
+HEADLINE_WIDTH = 100        # one terminal line
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+
+
+def _short_path(path: str, width: int) -> str:
+    """A directory said in at most `width` characters: relative to the current directory when inside it, else
+    its last components after "…/"."""
+    path = _display(path)
+    if len(path) <= width:
+        return path
+    parts = path.split("/")
+    for i in range(1, len(parts)):
+        tail = "…/" + "/".join(parts[i:])
+        if len(tail) <= width:
+            return tail
+    return _cut(parts[-1], width)
+
+
+def _code_of(o: Outcome) -> str:
+    return next((m.split()[0] for m in o.messages if m.startswith("NPP")), "")
+
+
+def target_rows(r: Result, target: Target) -> List[Tuple[str, str, str, str]]:
+    """(targets, verdict, collected, dropped) per group of targets with the same answer, the most common first."""
+    groups: Dict[tuple, List[Tuple[str, str]]] = {}
+    for cell, o in r.outcomes.items():
+        verdict = o.verdict.replace("_", " ")
+        if o.verdict == "fails" and _code_of(o):
+            verdict += f" ({_code_of(o)})"
+        key = (verdict, tuple(o.collected) if o.verdict == "collects" else (), tuple(k for k, _ in o.dropped))
+        groups.setdefault(key, []).append(cell)
+    order = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    return [(cells_phrase(cells, target), verdict, ", ".join(collected) or "-", ", ".join(dropped) or "-")
+            for (verdict, collected, dropped), cells in order]
+
+
+def _table(rows: List[Tuple[str, ...]], header: Tuple[str, ...], indent: str = "  ") -> List[str]:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    out = []
+    for row in [header, *rows]:
+        cells = [c.ljust(w) for c, w in zip(row, widths)] + [row[-1]]
+        out.append((indent + "  ".join(cells)).rstrip())
+    return out
+
+
+def headline(report: dict, r: Result) -> str:
+    """One line (at most HEADLINE_WIDTH characters) per setup: where, the verdict, what is collected and where to.
+    Detail is given up in steps until it fits: the output directory's leading part, the list of switches; a
+    message is cut. The full path, the conditions and the messages follow in the details."""
     s = r.setup
-    head = f"{report['file']}:{s.line} {s.route}"
-    if s.conditions:
-        head += f" (when {' and '.join(s.conditions)})"
     target = Target(report["target"]["cann"], report["target"]["soc"])
-    where = target_phrase(target)
+    rows = target_rows(r, target) if r.outcomes else []
+    locs = (f"{os.path.basename(report['file'])}:{s.line} {s.route}", f"line {s.line} {s.route}")
+    options = {loc: shown(_verdict_texts(report, r, rows, HEADLINE_WIDTH - len(loc) - 2)) for loc in locs}
+    if len(options[locs[0]]) == 1:     # a message: keep the file's name if that leaves room, and cut it
+        loc = locs[0] if HEADLINE_WIDTH - len(locs[0]) >= 60 else locs[1]
+        return _cut(f"{loc}: {options[loc][0]}", HEADLINE_WIDTH)
+    for i in range(len(options[locs[0]])):      # the most detail first, then the file's name
+        for loc in locs:
+            if len(loc) + 2 + len(options[loc][i]) <= HEADLINE_WIDTH:
+                return f"{loc}: {options[loc][i]}"
+    return _cut(f"{locs[1]}: {options[locs[1]][-1]}", HEADLINE_WIDTH)
+
+
+def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
+    """The verdict part of the headline, from the most to the least detailed."""
     first = r.messages[0] if r.messages else ""
-    out_dir = output_text(r, report["cwd"])
-    if r.verdict == "collects":
-        into = f"{out_dir}/PROF_*" if out_dir else "an output directory known only at run time"
-        source = f" ({r.source} options)" if r.source and r.source != "script" else ""
-        return f"{head}: COLLECTS {collected_phrase(r, target)} on {where} into {into}{source}"
+    if r.verdict == "collects" or any(v == "collects" for v, _, _ in r.spread):
+        out_dir = shown(output_text(r, report["cwd"]))       # measured as printed
+        more = " (+ more)" if any(row[1] == "collects" and row[2] != ", ".join(r.collected) for row in rows) else ""
+        keys = (", ".join(r.collected) + more) if r.collected else "data"
+        count = f"{len(r.collected)} switches{more}" if r.collected else "data"
+        if r.verdict == "collects":
+            source = f" ({r.source} options)" if r.source and r.source != "script" else ""
+            if not out_dir:
+                return [f"COLLECTS {keys} into a directory known only at run time{source}",
+                        f"COLLECTS {keys} into a directory known only at run time", f"COLLECTS {keys}",
+                        f"COLLECTS {count}"]
+            whole = _display(out_dir)
+            out = [f"COLLECTS {keys} into {whole}{source}", f"COLLECTS {keys} into {whole}"]
+            for what in (keys, count):
+                head = f"COLLECTS {what} into "
+                out.append(head + _short_path(out_dir, max(room - len(head), 12)))
+            return out + [f"COLLECTS {keys}", f"COLLECTS {count}"]
+        others = " or ".join(dict.fromkeys(v.replace("_", " ") for v, _, _ in r.spread if v != "collects"))
+        return [f"DEPENDS ON TARGET: collects {what} or {others} (see table)" for what in (keys, count, "data")]
+    if r.spread:
+        verdicts = " / ".join(dict.fromkeys(v.replace("_", " ") for v, _, _ in r.spread))
+        return [f"DEPENDS ON TARGET: {verdicts} (see table)"]
     if r.verdict == "fails":
         failure = next((m for m in r.messages if m.startswith("NPP")), None) or \
             next((m for m in r.messages if m.startswith("[") and "] NPP" in m), first)
-        return f"{head}: FAILS on {where}: {failure}"
+        return [f"FAILS: {failure}"]
     if r.verdict == "collects_nothing":
-        return f"{head}: COLLECTS NOTHING on {where}: {r.messages[-1] if r.messages else ''}"
-    if r.spread:
-        parts = []
-        for verdict, cells, condition in r.spread:
-            if verdict == "collects":
-                into = f" into {out_dir}/PROF_*" if out_dir else ""
-                parts.append(f"collects {collected_phrase(r, target)}{into} on {cells}")
-            elif condition:
-                parts.append(f"{condition} on {cells}")
-            else:
-                parts.append(f"{verdict.replace('_', ' ')} on {cells}")
-        return f"{head}: DEPENDS ON TARGET: {'; '.join(parts)} (give --cann and --soc)"
-    return f"{head}: {r.verdict.upper()}: {first}"
+        return [f"COLLECTS NOTHING: {r.messages[-1] if r.messages else ''}"]
+    return [f"{r.verdict.upper()}: {first}"]
 
 
 def render_text(report: dict) -> str:
     results: List[Result] = report["results"]
-    lines = [verdict_line(report, r) for r in results]
+    lines = [target_line(report)]
+    lines.extend(headline(report, r) for r in results)
     if not results:
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
@@ -705,11 +879,15 @@ def render_text(report: dict) -> str:
         open_ = [r for r in results if r.read_by_ge is not False and may_collect(r) is None]
         if all({v for v, _, _ in r.spread} & {"collects"} and "unknown" not in {v for v, _, _ in r.spread}
                for r in open_):
-            lines.append(f"usable data: only on some targets (see above; give --cann and --soc){then}")
+            lines.append(f"usable data: only on some targets (see the table; give --cann and --soc, or set cann "
+                         f"and soc in [tool.npuprof]){then}")
         else:               # hangs on a value not known statically: say which, never "no"
             lines.append(f"usable data: unknown ({'; '.join(unknown_reasons(results))}){then}")
     else:
         lines.append("usable data: no")
+    notes = [n for o in (report.get("target_origin") or {}).values() if o.source == "default" for n in o.notes]
+    if notes:
+        lines.append(f"target detection: {'; '.join(dict.fromkeys(notes))}")
     for r in results:
         lines.append("")
         lines.extend(_details(report, r))
@@ -721,14 +899,19 @@ def render_text(report: dict) -> str:
 
 def _details(report: dict, r: Result) -> List[str]:
     s = r.setup
+    target = Target(report["target"]["cann"], report["target"]["soc"])
     out = [f"{report['file']}:{s.line} {s.route}: {r.verdict}" +
-           ("" if r.read_by_ge is not None else " (if GE reads it)")]
+           ("" if r.read_by_ge is not None else " (if GE reads it)") +
+           (f" (when {' and '.join(s.conditions)})" if s.conditions else "")]
     if r.effective_options is not None:
         out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")
-    groups = collect_groups(r.outcomes, Target(report["target"]["cann"], report["target"]["soc"]))
-    if len(groups) > 1:
-        out.append("  collects, per target: " + "; ".join(f"{', '.join(keys)} on {where}" for keys, where in groups))
-    out.extend(f"  - {m}" for m in r.messages)
+    rows = target_rows(r, target) if r.outcomes else []
+    messages = r.messages
+    if len(rows) > 1:
+        out.append("  per target:")
+        out.extend(_table(rows, ("targets", "verdict", "collected", "dropped"), "    "))
+        messages = [m for m in messages if not m.startswith("depends on the target: ")]   # the table says it
+    out.extend(f"  - {m}" for m in messages)
     for key, why in r.dropped:
         out.append(f"  dropped {key}: {why}")
     out_dir = output_text(r, report["cwd"])
@@ -737,7 +920,7 @@ def _details(report: dict, r: Result) -> List[str]:
     elif out_dir:
         out.append(f"  output directory: {out_dir} (partly known only at run time)")
     if r.layout:
-        some = [k for keys, _ in groups for k in keys if k not in r.collected]
+        some = [k for row in rows if row[1] == "collects" for k in row[2].split(", ") if k not in r.collected]
         partial = (f"; the files of {', '.join(dict.fromkeys(some))}, collected on some targets only, are not listed"
                    if some else "")
         out.append("  predicted tree (files appear only for data actually collected; "

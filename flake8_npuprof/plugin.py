@@ -30,6 +30,8 @@ def default_off_enabled(code: str, selected, extra_off=()) -> bool:
 
 def _argtype(parser):
     def convert(value: str) -> str:
+        if value.strip().lower() == "auto":
+            return "auto"               # resolved once in parse_options
         try:
             return parser(value)
         except TargetError as exc:
@@ -42,6 +44,16 @@ def fix_marker(finding) -> str:
     if finding.fix is None:
         return ""
     return " (fixable: npuprof fix)" if finding.fix.safe else " (fixable: npuprof fix --unsafe-fixes)"
+
+
+def _auto(kind: str, value: str) -> str:
+    """`--npuprof-cann auto` / `--npuprof-soc auto`: this machine's toolkit or chip (opt-in), else any."""
+    if value != "auto":
+        return value
+    import multiprocessing
+    from .cli import auto_value
+    # flake8's worker processes parse the options again: only the main one says that nothing was found
+    return auto_value(kind, value, quiet=multiprocessing.current_process().name != "MainProcess")
 
 
 class NpuProfChecker:
@@ -60,12 +72,12 @@ class NpuProfChecker:
         option_manager.add_option(
             "--npuprof-cann", default="any", parse_from_config=True, type=_argtype(parse_cann),
             help="CANN version the profiling options must work on: any (default; report only what "
-                 "every version rejects), portable (report what any version rejects), or a version "
-                 "such as 8.0, 8.5, 9.0")
+                 "every version rejects), portable (report what any version rejects), auto (the "
+                 "toolkit installed on this machine), or a version such as 8.0, 8.5, 9.0")
         option_manager.add_option(
             "--npuprof-soc", default="any", parse_from_config=True, type=_argtype(parse_soc),
-            help="Ascend product the options must work on: any (default), 310, 910, 310P, 910B, 910C, "
-                 "310B or 950")
+            help="Ascend product the options must work on: any (default), auto (this machine's chip), "
+                 "310, 910, 310P, 910B, 910C, 310B or 950")
         option_manager.add_option(
             "--npuprof-preflight", default=False, action="store_true", parse_from_config=True,
             help="also check the output directory on this machine (NPP901/NPP902)")
@@ -79,8 +91,8 @@ class NpuProfChecker:
         cls.selected = tuple(getattr(options, "select", None) or ()) + \
             tuple(getattr(options, "extend_select", None) or ())
         cls.settings = Settings(
-            target=Target(getattr(options, "npuprof_cann", "any") or "any",
-                          getattr(options, "npuprof_soc", "any") or "any"),
+            target=Target(_auto("cann", getattr(options, "npuprof_cann", "any") or "any"),
+                          _auto("soc", getattr(options, "npuprof_soc", "any") or "any")),
             preflight=bool(getattr(options, "npuprof_preflight", False)),
             graph=getattr(options, "npuprof_graph", None))
 

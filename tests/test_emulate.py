@@ -1,7 +1,9 @@
 """npuprof emulate: verdicts, routes, targets, defaults, precedence, output tree, post-run comparison."""
 
+import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,10 @@ PROF = "PROF_000001_20260323031749197_00815596RKPKAHRB"
 def clean_env(monkeypatch):
     for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
         monkeypatch.delenv(name, raising=False)
+    # the default target must not depend on the machine the tests run on (test_target.py covers detection)
+    from flake8_npuprof import detect
+    monkeypatch.setattr(detect, "detect_cann", lambda environ=None: detect.Found(None, "", ("no toolkit (test)",)))
+    monkeypatch.setattr(detect, "detect_soc", lambda environ=None: detect.Found(None, "", ("no npu-smi (test)",)))
 
 
 def emulate(capsys, *argv):
@@ -66,10 +72,12 @@ def test_text_leads_with_one_verdict_line_per_setup(capsys, tmp_path):
     code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
     lines = out.splitlines()
     assert code == 0
-    assert lines[0] == (f"{DATA / 'sess_run.py'}:15 NpuOptimizer (when args.profiling): COLLECTS training_trace, "
-                        f"task_trace, aic_metrics on CANN 8.0 / Ascend 910B into {tmp_path}/prof_out/PROF_*")
-    assert lines[1].startswith(f"preflight: ok ({tmp_path}/prof_out can be created; storage_limit 500MB fits in ")
-    assert lines[2] == f"usable data: yes; afterwards run: msprof --export=on --output={tmp_path}/prof_out/PROF_*"
+    assert lines[0] == "target: CANN 8.0 (--cann) / Ascend 910B (--soc)"
+    assert lines[1].startswith("sess_run.py:15 NpuOptimizer: COLLECTS training_trace, task_trace, aic_metrics into ")
+    assert lines[1].endswith("/prof_out") and len(lines[1]) <= 100     # the directory's leading part may be cut
+    assert lines[2].startswith(f"preflight: ok ({tmp_path}/prof_out can be created; storage_limit 500MB fits in ")
+    assert lines[3] == f"usable data: yes; afterwards run: msprof --export=on --output={tmp_path}/prof_out/PROF_*"
+    assert f"{DATA / 'sess_run.py'}:15 NpuOptimizer: collects (when args.profiling)" in lines
 
 
 def test_fails_with_the_runtime_messages(capsys):
@@ -202,7 +210,7 @@ def test_no_setup_text(capsys, tmp_path):
     script = tmp_path / "plain.py"
     script.write_text("import os\n")
     code, out, _ = emulate(capsys, str(script))
-    assert code == 1 and out.splitlines()[0].endswith("no profiling setup found: a run collects no profiling data "
+    assert code == 1 and out.splitlines()[1].endswith("no profiling setup found: a run collects no profiling data "
                                                       "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate "
                                                       "the environment)")
 
@@ -414,22 +422,25 @@ def test_default_targets_make_no_claim_beyond_the_facts(capsys, tmp_path):
 
 def test_default_targets_agreeing(capsys, tmp_path):
     code, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "tf2.py"))
+    lines = out.splitlines()
     assert code == 0
-    # the 9.x collectors read task_time last (default on); the trace is listed once, as the options name it
-    assert out.splitlines()[0] == (f"{DATA / 'tf2.py'}:4 npu_device: COLLECTS task_trace, aic_metrics on every CANN "
-                                   "version / every product into /tmp/npuprof_tf2/PROF_*")
-
+    # every collector reads task_trace; the 9.x ones read task_time last, which decides the same trace
+    assert lines[1] == "tf2.py:4 npu_device: COLLECTS task_trace, aic_metrics into /tmp/npuprof_tf2"
+    assert "  per target:" not in lines
 
 def test_depends_line_in_text(capsys, tmp_path):
     _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
-    first = out.splitlines()[0]
-    assert first.endswith(f"NpuOptimizer (when args.profiling): COLLECTS task_trace, aic_metrics (plus training_trace "
-                          "except on CANN 7.0, 8.0 and 8.5 / Ascend 310) on every CANN version / every product into "
-                          f"{tmp_path}/prof_out/PROF_*")
-    assert out.splitlines()[2].startswith("usable data: yes")
-
-
-# ---------------------------------------------------------------- post-run comparison
+    lines = out.splitlines()
+    # collected on every target; only what is collected differs (no step trace on the 310 before 9.0)
+    assert lines[1] == "sess_run.py:15 NpuOptimizer: COLLECTS task_trace, aic_metrics (+ more) into …/prof_out"
+    assert lines[3].startswith("usable data: yes")
+    table = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 1:][:3]]
+    assert table == [
+        "targets verdict collected dropped",
+        "CANN 7.0, 8.0 and 8.5 / every product but Ascend 310 and CANN 9.0 and 9.1 / every product collects "
+        "training_trace, task_trace, aic_metrics -",
+        "CANN 7.0, 8.0 and 8.5 / Ascend 310 collects task_trace, aic_metrics training_trace"]
+    assert not any(m.startswith("  - depends on the target") for m in lines)     # the table says it
 
 def make_prof(root: Path, host=(), device=(), export=()) -> Path:
     prof = root / PROF
@@ -547,7 +558,10 @@ def test_bundled_examples_never_crash(capsys, tmp_path):
     for path in examples:
         code, out, err = emulate(capsys, "--cwd", str(tmp_path), str(path))
         assert code in (0, 1) and err == "", (path, err)
-        assert out.splitlines()[0].startswith(str(path))
+        lines = out.splitlines()
+        assert lines[0].startswith("target: ")
+        heads = [line for line in lines if line.startswith((f"{path.name}:", "line "))]
+        assert heads and all(len(line) <= 100 for line in heads), (path, heads)
 
 
 def test_setup_the_file_never_runs_is_emulated_with_a_note(capsys, tmp_path):
@@ -639,7 +653,7 @@ def test_unknown_result_says_usability_is_unknown_not_no(capsys):
     code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "unknown_output_call.py"))
     lines = out.splitlines()
     assert code == 1 and "usable data: no" not in out and HOLE not in out
-    assert lines[1] == ("usable data: unknown (line 30 ProfilingConfig: the options JSON depends on a value that "
+    assert lines[2] == ("usable data: unknown (line 30 ProfilingConfig: the options JSON depends on a value that "
                         'cannot be determined statically: {"output": <unknown>, "training_trace": "on", '
                         '"task_trace": "on", "fp_point": "", "bp_point": "", "aic_metrics": "PipeUtilization"})')
 
@@ -647,7 +661,7 @@ def test_unknown_result_says_usability_is_unknown_not_no(capsys):
 def test_unknown_switch_leaves_usability_unknown(capsys):
     code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "computed.py"))
     assert code == 1
-    assert out.splitlines()[2] == ('usable data: unknown (line 12 NpuOptimizer: the value of "task_trace" cannot be '
+    assert out.splitlines()[3] == ('usable data: unknown (line 12 NpuOptimizer: the value of "task_trace" cannot be '
                                    "determined statically)")
 
 
@@ -687,8 +701,9 @@ def test_shell_variable_is_unknown_not_empty(capsys, tmp_path):
     assert setup["effective_options"]["output"] == "<unknown>/output/profiling"
     code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "launcher_var.sh"))
     assert HOLE not in out and "/output/profiling\"" not in out.replace("<unknown>/output/profiling\"", "")
-    assert out.splitlines()[0].endswith("COLLECTS training_trace, task_trace, aic_metrics on CANN 8.0 / Ascend 910 "
-                                        "into <unknown>/output/profiling/PROF_* (environment options)")
+    assert out.splitlines()[1] == ("line 6 env: COLLECTS training_trace, task_trace, aic_metrics into "
+                                   "<unknown>/output/profiling")
+    assert "  effective options (environment): " in out
     assert "  output directory: <unknown>/output/profiling (partly known only at run time)" in out
     assert "GE reads PROFILING_OPTIONS from the script" not in out
 
@@ -706,7 +721,7 @@ def test_python_env_value_with_a_hole(capsys, tmp_path):
     assert "GE reads PROFILING_OPTIONS from the script" in setup["messages"]
     _, out, _ = emulate(capsys, str(DATA / "env_python_hole.py"))
     assert HOLE not in out and '"/tmp/profiling/rank_"' not in out
-    assert "into /tmp/profiling/rank_<unknown>/PROF_*" in out.splitlines()[0]
+    assert "  output directory: /tmp/profiling/rank_<unknown> (partly known only at run time)" in out
 
 
 def test_no_hole_character_in_any_report(capsys, tmp_path):
@@ -730,34 +745,37 @@ def test_launcher_without_profiling_mode(capsys, tmp_path):
 def test_headline_keeps_switches_not_collected_everywhere(capsys, tmp_path):
     path = str(DATA / "training_trace_not_310.py")
     code, out, _ = emulate(capsys, "--cwd", str(tmp_path), path)
-    first = out.splitlines()[0]
+    lines = out.splitlines()
     assert code == 0
-    assert first == (f"{path}:21 NpuOptimizer (when args.profiling): COLLECTS task_trace, aicpu, aic_metrics (plus "
-                     "training_trace except on CANN 7.0, 8.0 and 8.5 / Ascend 310) on every CANN version / every "
-                     "product into /tmp/profiling/PROF_*")
-    assert ("  collects, per target: training_trace, task_trace, aicpu, aic_metrics on CANN 7.0, 8.0 and 8.5 / every "
-            "product but Ascend 310 and CANN 9.0 and 9.1 / every product; task_trace, aicpu, aic_metrics on CANN 7.0, "
-            "8.0 and 8.5 / Ascend 310") in out
-
+    assert lines[1] == "line 21 NpuOptimizer: COLLECTS task_trace, aicpu, aic_metrics (+ more) into /tmp/profiling"
+    rows = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:2]]
+    assert rows == [
+        "CANN 7.0, 8.0 and 8.5 / every product but Ascend 310 and CANN 9.0 and 9.1 / every product collects "
+        "training_trace, task_trace, aicpu, aic_metrics -",
+        "CANN 7.0, 8.0 and 8.5 / Ascend 310 collects task_trace, aicpu, aic_metrics training_trace"]
 
 def test_headline_for_one_version_every_product(capsys, tmp_path):
     path = str(DATA / "training_trace_not_310.py")
     code, out, _ = emulate(capsys, "--cann", "8.0", "--cwd", str(tmp_path), path)
-    assert out.splitlines()[0] == (f"{path}:21 NpuOptimizer (when args.profiling): COLLECTS task_trace, aicpu, "
-                                   "aic_metrics (plus training_trace except on CANN 8.0 / Ascend 310) on CANN 8.0 / "
-                                   "every product into /tmp/profiling/PROF_*")
+    lines = out.splitlines()
+    assert lines[0] == "target: CANN 8.0 (--cann) / every product (none given or detected)"
+    assert lines[1] == "line 21 NpuOptimizer: COLLECTS task_trace, aicpu, aic_metrics (+ more) into /tmp/profiling"
+    assert [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:2]] == [
+        "CANN 8.0 / every product but Ascend 310 collects training_trace, task_trace, aicpu, aic_metrics -",
+        "CANN 8.0 / Ascend 310 collects task_trace, aicpu, aic_metrics training_trace"]
 
 
-def test_headline_names_every_switch_a_target_collects(capsys, tmp_path):
-    # whatever the grouping, no switch a group of targets collects is left out of the first line
+def test_every_switch_a_target_collects_is_in_the_headline_or_the_table(capsys, tmp_path):
     for name in ("training_trace_not_310.py", "sess_run.py", "env_python.py", "tf2.py", "default_options.py"):
         _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / name))
         _, data = report(capsys, name, cwd=tmp_path)
-        first = out.splitlines()[0]
+        lines = out.splitlines()
+        assert len(lines[1]) <= 100
         for setup in data["setups"]:
             for group in setup["targets"]:
                 if group["verdict"] == "collects":
-                    assert all(key in first for key in group["collected"]), (name, group)
+                    rows = [line for line in lines if line.startswith("    ") and "collects" in line] or lines[1:2]
+                    assert any(", ".join(group["collected"]) + " " in row + " " for row in rows), (name, group)
 
 
 # ---------------------------------------------------------------- no "output": ASCEND_WORK_PATH is unknown without --env
@@ -775,25 +793,21 @@ def test_no_output_without_env_hangs_on_ascend_work_path(capsys, monkeypatch):
     assert setup["output_dir"] is None and setup["targets"][0]["verdict"] == "unknown"
     code, out, _ = emulate(capsys, "--cann", "8.5", "--soc", "910", str(DATA / "no_output.py"))
     lines = out.splitlines()
-    assert code == 1 and "FAILS" not in lines[0] and "usable data: no" not in out
-    assert lines[0].endswith('NpuOptimizer: UNKNOWN: no "output": the CANN 8.5+ collector then writes into '
-                             "$ASCEND_WORK_PATH if it is set when the job starts (collects task_trace, aicpu there), "
-                             'and fails otherwise (NPP108 msprof collector: "Result path and ASCEND_WORK_PATH env is '
-                             'empty"); without --env the job\'s environment is not known (give --env to emulate with '
-                             "the current one)")
-    assert lines[1] == ("usable data: unknown (line 7 NpuOptimizer: collects task_trace, aicpu into "
+    assert code == 1 and "FAILS" not in lines[1] and "usable data: no" not in out
+    assert lines[1] == ('no_output.py:7 NpuOptimizer: UNKNOWN: no "output": the CANN 8.5+ collector then writes into '
+                        "$ASCEND…")
+    assert lines[2] == ("usable data: unknown (line 7 NpuOptimizer: collects task_trace, aicpu into "
                         "$ASCEND_WORK_PATH/PROF_* if ASCEND_WORK_PATH is set (else fails))")
 
 
 def test_no_output_default_targets_is_not_a_certain_failure(capsys):
     path = str(DATA / "no_output.py")
     code, out, _ = emulate(capsys, path)
-    first = out.splitlines()[0]
-    assert code == 1 and "FAILS on every CANN version" not in first
-    assert first == (f"{path}:7 NpuOptimizer: DEPENDS ON TARGET: fails on CANN 7.0 and 8.0 / every product; collects "
-                     "task_trace, aicpu into $ASCEND_WORK_PATH/PROF_* if ASCEND_WORK_PATH is set (else fails) on CANN "
-                     "8.5, 9.0 and 9.1 / every product (give --cann and --soc)")
-    assert out.splitlines()[1].startswith("usable data: unknown (line 7 NpuOptimizer: fails on CANN 7.0 and 8.0 / "
+    first = out.splitlines()[1]
+    assert code == 1 and "FAILS" not in first
+    assert first == "no_output.py:7 NpuOptimizer: DEPENDS ON TARGET: fails / unknown (see table)"
+    assert "    CANN 7.0 and 8.0 / every product       fails (NPP108)  -          -" in out.splitlines()
+    assert out.splitlines()[2].startswith("usable data: unknown (line 7 NpuOptimizer: fails on CANN 7.0 and 8.0 / "
                                           "every product; collects task_trace, aicpu into $ASCEND_WORK_PATH/PROF_*")
     _, data = report(capsys, "no_output.py")
     assert only(data)["verdict"] == "unknown" and data["usable"] is None
@@ -808,7 +822,7 @@ def test_no_output_with_env_uses_the_actual_variable(capsys, monkeypatch, tmp_pa
     assert code == 0 and only(data)["verdict"] == "collects" and data["usable"] is True
     assert only(data)["output_dir"] == str(tmp_path / "work")
     code, out, _ = emulate(capsys, "--env", "--cann", "8.5", "--soc", "910", str(DATA / "no_output.py"))
-    assert out.splitlines()[1] == f"preflight: ok ({tmp_path / 'work'} can be created)"
+    assert out.splitlines()[2] == f"preflight: ok ({tmp_path / 'work'} can be created)"
     # the 8.0 collector has no fallback: a certain failure, environment or not
     code, data = report(capsys, "no_output.py", "--cann", "8.0", "--soc", "910")
     assert code == 1 and only(data)["verdict"] == "fails" and data["usable"] is False
@@ -820,3 +834,53 @@ def test_candidate_failure_shows_its_cause(capsys, tmp_path):
     _, data = report(capsys, differ, "--cann", "8.0", "--soc", "910")
     assert only(data)["messages"][0] == ('the options can take 2 values with different results: collects (task_trace); '
                                          'fails (NPP101 msprof collector: "Error: parsing invalid key:L2.")')
+
+
+# ---------------------------------------------------------------- several files, progress on a terminal
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_several_files_one_report_each(capsys, tmp_path):
+    names = ["sess_run.py", "tf2.py", "mode_off.py"]
+    code, out, err = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path),
+                             *[str(DATA / n) for n in names])
+    assert err == "" and code == 1                      # mode_off.py collects nothing
+    heads = [line for line in out.splitlines() if line.startswith(tuple(f"{n}:" for n in names))]
+    assert [h.split(":")[0] for h in heads] == names
+    assert out.count("target: CANN 8.0 (--cann) / Ascend 910B (--soc)\n") == 3
+    code, out, _ = emulate(capsys, "--format", "json", "--cann", "8.0", "--cwd", str(tmp_path),
+                           *[str(DATA / n) for n in names])
+    assert [d["file"] for d in json.loads(out)] == [str(DATA / n) for n in names]
+
+
+def test_several_files_with_an_error_go_on(capsys, tmp_path):
+    code, out, err = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path),
+                             str(tmp_path / "missing.py"), str(DATA / "tf2.py"))
+    assert code == 2 and err.startswith("npuprof emulate: error: ") and len(err.splitlines()) == 1
+    assert out.splitlines()[1].startswith("tf2.py:4 npu_device: COLLECTS")
+
+
+def test_progress_line_on_a_terminal_only(capsys, tmp_path, monkeypatch):
+    paths = [str(DATA / n) for n in ("sess_run.py", "tf2.py")]
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), *paths])
+    shown = terminal.getvalue()
+    steps = [s for s in shown.split("\r\x1b[K") if s]
+    assert [s.split(" ")[0] for s in steps] == ["[1/2]", "[2/2]"]
+    assert all(s.startswith(f"[{i + 1}/2] emulating ") and s.endswith(os.path.basename(paths[i]))
+               for i, s in enumerate(steps))
+    assert shown.endswith("\r\x1b[K")                   # the line is cleared before the reports are printed
+    assert "[1/2]" not in capsys.readouterr().out
+    # one file on a terminal, or many files into a pipe or a log: nothing on stderr
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), paths[0]])
+    assert terminal.getvalue() == ""
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), *paths])
+    assert pipe.getvalue() == ""

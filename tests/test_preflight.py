@@ -3,7 +3,6 @@
 import ast
 import json
 import os
-import shutil
 from collections import namedtuple
 from pathlib import Path
 
@@ -16,8 +15,13 @@ from flake8_npuprof.cli import main
 from flake8_npuprof.source import SourceText
 
 DATA = Path(__file__).resolve().parent / "data" / "emulate"
-Usage = namedtuple("Usage", "total used free")
+Vfs = namedtuple("Vfs", "f_bavail f_frsize")
 MB = 1 << 20
+
+
+def free(mb: int):
+    """A statvfs answer with `mb` MB available to this user (4096-byte fragments)."""
+    return lambda path: Vfs(mb * MB // 4096, 4096)
 
 
 def script(options: str, mode: str = "True") -> str:
@@ -68,8 +72,10 @@ def test_read_only_directory(tmp_path):
         inside = preflight.output_problem(str(locked / "prof"))
     finally:
         locked.chmod(0o700)
-    assert existing.code == "NPP901" and "is not writable by this user" in existing.message
-    assert inside.code == "NPP901" and f'cannot be created: "{locked}" is not writable' in inside.message
+    assert existing.code == "NPP901" and "is not writable (Permission denied)" in existing.message
+    assert inside.code == "NPP901" and f'cannot be created: "{locked}" is not writable (Permission denied)' in \
+        inside.message
+    assert list(locked.iterdir()) == []
 
 
 def test_relative_output_resolves_against_the_launch_directory(tmp_path):
@@ -86,8 +92,8 @@ def test_storage_limit_larger_than_free_space(tmp_path, monkeypatch):
 
     def usage(path):
         seen.append(path)
-        return Usage(1000 * MB, 900 * MB, 300 * MB)
-    monkeypatch.setattr(shutil, "disk_usage", usage)
+        return free(300)(path)
+    monkeypatch.setattr(os, "statvfs", usage)
     target = str(tmp_path / "new" / "prof")
     problem = preflight.storage_problem("500MB", target)
     assert seen == [str(tmp_path)]              # measured where the directory will be created
@@ -102,7 +108,7 @@ def test_storage_limit_larger_than_free_space(tmp_path, monkeypatch):
 def test_disk_usage_error_is_quiet(tmp_path, monkeypatch):
     def broken(path):
         raise OSError("no")
-    monkeypatch.setattr(shutil, "disk_usage", broken)
+    monkeypatch.setattr(os, "statvfs", broken)
     assert preflight.storage_problem("500MB", str(tmp_path)) is None
 
 
@@ -164,7 +170,7 @@ def test_flake8_reports_at_the_output_value(tmp_path):
 
 
 def test_flake8_free_space(tmp_path, monkeypatch):
-    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(1000 * MB, 900 * MB, 100 * MB))
+    monkeypatch.setattr(os, "statvfs", free(100))
     text = script('{"output":"prof","task_trace":"on","storage_limit":"4096MB"}')
     found = findings(text, preflight=True, cwd=str(tmp_path))
     line = text.splitlines()[5]
@@ -266,7 +272,7 @@ def test_emulate_missing_output_is_created(capsys, tmp_path):
 
 
 def test_emulate_full_disk(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(1000 * MB, 990 * MB, 10 * MB))
+    monkeypatch.setattr(os, "statvfs", free(10))
     code, data, _ = emulate_json(capsys, "--cann", "8.0", "--soc", "910", "--cwd", str(tmp_path),
                                  str(DATA / "sess_run.py"))
     assert code == 1 and data["usable"] is True
@@ -294,3 +300,88 @@ def test_emulate_unusable_graph_is_a_usage_error(capsys, tmp_path):
     code, data, err = emulate_json(capsys, "--graph", str(bad), str(DATA / "sess_run.py"))
     assert code == 2 and data is None
     assert err.startswith(f"npuprof emulate: error: --graph {bad}: no `node {{ name: ... }}`")
+
+
+# ---------------------------------------------------------------- the probe: trying, not permission bits
+
+def _leftovers(root: Path):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("path", ["/proc/npuprof_out", "/proc/self/npuprof_out/deeper", "/sys/npuprof_out"])
+def test_pseudo_file_systems_are_not_writable_even_for_root(path):
+    # os.access says "writable" to root everywhere; creating the directory is what the collector does
+    problem = preflight.output_problem(path)
+    assert problem is not None and problem.code == "NPP901", (os.geteuid(), problem)
+    assert problem.message.startswith(f'output directory "{path}" cannot be created: "')
+    assert "not writable (" in problem.message
+    assert not os.path.lexists(path)
+
+
+def test_existing_pseudo_directory_is_not_writable():
+    problem = preflight.output_problem("/proc/self")
+    assert problem.code == "NPP901"
+    assert problem.message.startswith('output directory "/proc/self" is not writable (')
+
+
+def test_probe_removes_everything_it_created(tmp_path):
+    (tmp_path / "keep").mkdir()
+    assert preflight.output_problem(str(tmp_path / "keep")) is None
+    assert preflight.output_problem(str(tmp_path / "new" / "a" / "b")) is None
+    assert _leftovers(tmp_path) == ["keep"]             # neither the probe nor the missing parents remain
+
+
+def test_probe_cleans_up_after_a_full_disk(tmp_path, monkeypatch):
+    import errno
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(os, "fsync", full)
+    target = tmp_path / "new" / "prof"
+    problem = preflight.output_problem(str(target))
+    assert problem.code == "NPP901"
+    assert f'"{target}" cannot be created' in problem.message and "(No space left on device)" in problem.message
+    assert _leftovers(tmp_path) == []
+    (tmp_path / "there").mkdir()
+    problem = preflight.output_problem(str(tmp_path / "there"))
+    assert problem.message.startswith(f'output directory "{tmp_path / "there"}" is not writable (No space left')
+    assert _leftovers(tmp_path) == ["there"]
+
+
+def test_probe_keeps_a_directory_someone_else_made(tmp_path, monkeypatch):
+    real_mkdir = os.mkdir
+    target = tmp_path / "raced"
+
+    def racing(path, *args):
+        if str(path) == str(target):
+            real_mkdir(path)            # another process wins the race
+        return real_mkdir(path, *args)
+    monkeypatch.setattr(os, "mkdir", racing)
+    assert preflight.output_problem(str(target)) is None
+    assert _leftovers(tmp_path) == ["raced"]
+
+
+def test_read_only_file_system(tmp_path):
+    import subprocess
+    import sys
+    unshare = shutil_which("unshare")
+    if unshare is None:
+        pytest.skip("no unshare(1) on this machine to mount a read-only file system in a private namespace")
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    code = ("import json, sys; from flake8_npuprof.checks import preflight; "
+            "print(json.dumps([preflight.output_problem(p) for p in sys.argv[1:]]))")
+    shell = 'mount -t tmpfs -o ro npuprof_ro "$1" || exit 97; shift; exec "$@"'
+    done = subprocess.run([unshare, "-m", "sh", "-c", shell, "sh", str(mount), sys.executable, "-c", code,
+                           str(mount), str(mount / "prof")], capture_output=True, text=True)
+    if done.returncode in (1, 97) and not done.stdout:
+        pytest.skip(f"this machine does not let a test mount a read-only file system: {done.stderr.strip()}")
+    existing, inside = json.loads(done.stdout)
+    assert existing[0] == "NPP901"
+    assert existing[1].startswith(f'output directory "{mount}" is not writable (Read-only file system)')
+    assert inside[0] == "NPP901" and f'"{mount}" is not writable (Read-only file system)' in inside[1]
+
+
+def shutil_which(name):
+    import shutil
+    return shutil.which(name)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..model import Issue
@@ -43,26 +42,84 @@ def nearest_existing(path: str) -> str:
 
 
 def output_problem(path: str) -> Optional[Problem]:
-    """NPP901 for an absolute output directory, or None when it exists writable or can be created."""
+    """NPP901 for an absolute output directory, or None when it exists writable or can be created.
+
+    Decided by trying, not by permission bits (which say "writable" to root on /proc, a read-only mount or a
+    full disk): the missing directories are created as the collector would, a uniquely named directory and a
+    small file are made inside and everything made is removed again."""
     from ..collection import data
     logged = data()["emulation"]["output_not_accessible"].format(path=path)
     consequence = f'the collector logs "{logged}" and profiling does not start'
-    if os.path.isdir(path):
-        if os.access(path, os.W_OK | os.X_OK):
-            return None
-        return Problem("NPP901", f'output directory "{path}" is not writable by this user: {consequence}; '
-                                 "fix its permissions or choose another directory")
-    if os.path.lexists(path):
+    if os.path.lexists(path) and not os.path.isdir(path):
         return Problem("NPP901", f'output "{path}" exists and is not a directory: {consequence}; '
                                  "choose a directory path")
     base = nearest_existing(path)
     if not os.path.isdir(base):
         return Problem("NPP901", f'output directory "{path}" cannot be created: "{base}" is not a directory: '
                                  f"{consequence}; choose another path")
-    if not os.access(base, os.W_OK | os.X_OK):
-        return Problem("NPP901", f'output directory "{path}" cannot be created: "{base}" is not writable by this '
-                                 f"user: {consequence}; create it first or choose a writable directory")
-    return None
+    failure = probe(path)
+    if failure is None:
+        return None
+    where, why = failure
+    if where == path and os.path.isdir(path):
+        return Problem("NPP901", f'output directory "{path}" is not writable ({why}): {consequence}; '
+                                 "fix its permissions or choose another directory")
+    return Problem("NPP901", f'output directory "{path}" cannot be created: "{os.path.dirname(where) or where}" is '
+                             f"not writable ({why}): {consequence}; create it first or choose a writable directory")
+
+
+PROBE_PREFIX = ".npuprof-probe-"
+
+
+def probe(path: str) -> Optional[Tuple[str, str]]:
+    """Create the missing directories down to `path`, a unique directory and a small file in it, then remove
+    all of it. None when that worked, else (the path that could not be made, the system's reason)."""
+    import uuid
+    created: List[str] = []
+    missing: List[str] = []
+    cur = path
+    while not os.path.lexists(cur):
+        missing.append(cur)
+        cur = os.path.dirname(cur)
+    work = path
+    try:
+        for directory in reversed(missing):
+            work = directory
+            try:
+                os.mkdir(directory)
+            except FileExistsError:
+                continue                # made by someone else meanwhile: not ours to remove
+            created.append(directory)
+        work = os.path.join(path, f"{PROBE_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}")
+        os.mkdir(work)
+        created.append(work)
+        with open(os.path.join(work, "probe"), "wb") as fh:
+            fh.write(b"npuprof preflight\n")
+            fh.flush()
+            os.fsync(fh.fileno())       # a full disk may only refuse the data, not the name
+        return None
+    except OSError as exc:
+        return (work if work in missing else path, exc.strerror or type(exc).__name__)
+    finally:
+        if created and created[-1].startswith(os.path.join(path, PROBE_PREFIX)):
+            try:
+                os.remove(os.path.join(created[-1], "probe"))
+            except OSError:
+                pass
+        for directory in reversed(created):
+            try:
+                os.rmdir(directory)
+            except OSError:
+                pass
+
+
+def free_mb(path: str) -> Optional[int]:
+    """Free space for this user, in MB, on the file system that holds `path` (or its nearest existing ancestor)."""
+    try:
+        st = os.statvfs(nearest_existing(path))
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize // MB
 
 
 def storage_problem(limit, path: str) -> Optional[Problem]:
@@ -73,12 +130,8 @@ def storage_problem(limit, path: str) -> Optional[Problem]:
     if m is None:
         return None                     # an invalid value is NPP107's business
     wanted = int(m.group(1))
-    base = nearest_existing(path)
-    try:
-        free = shutil.disk_usage(base).free // MB
-    except OSError:
-        return None
-    if wanted <= free:
+    free = free_mb(path)
+    if free is None or wanted <= free:
         return None
     return Problem("NPP902", f'storage_limit "{limit}" is more than the {free}MB free on the file system of '
                              f'"{path}": the collector never ages data out before the disk is full, so a long run can '
