@@ -327,14 +327,18 @@ class Resolver:
             return [Opaque(flag.py_type or object, flag.option)]
         if not flag.has_default:
             return [U(f"{flag.option} has no default", flag.py_type)]
-        if flag.default is None:
-            return [C(flag.action == "store_false") if flag.action in ("store_true", "store_false") else C(None)]
-        vals = self.eval(flag.default, flag.scope, self.sites.pos.get(id(flag.call), 0), depth, None, False)
         note = f"with the default of {flag.option}, used when the flag is not given"
+        if flag.default is None:
+            if flag.action in ("store_true", "store_false"):
+                return [C(flag.action == "store_false")]
+            return [C(None, None, "" if switch else note)]
+        vals = self.eval(flag.default, flag.scope, self.sites.pos.get(id(flag.call), 0), depth, None, False)
         out = []
         for v in vals:
             if isinstance(v, S):
                 v = S(with_note(v.value, note), v.is_bytes)
+            elif isinstance(v, C) and v.value is None and not switch:
+                v = C(None, v.node, note)       # formatted as "None": say it is only the default
             if switch and isinstance(v, (S, C)):
                 out.append(Opaque(str, flag.option) if isinstance(v, S) else v)
                 continue

@@ -32,6 +32,7 @@ class C(NamedTuple):
     """A constant: bool, int, float, None (node: the literal it was written as, if any)."""
     value: object
     node: Optional[ast.AST] = None
+    note: str = ""          # where it came from, when a message should say so (a flag's default)
 
 
 class S(NamedTuple):
@@ -114,11 +115,12 @@ def with_note(value: StrValue, note: str) -> StrValue:
 NONE_NOTE = "with a Python None formatted as text"
 
 
-def _constant_text(value) -> StrValue:
+def _constant_text(value, note: str = "") -> StrValue:
     """str() of a constant; a None is marked, so a "None" directory can be told from a real one."""
+    notes = ((0, len(str(value)), note),) if note else ()
     if value is None:
-        return StrValue("None", [], 0, 0, notes=((0, 4, NONE_NOTE),))
-    return StrValue(str(value), [], 0, 0)
+        return StrValue("None", [], 0, 0, notes=((0, 4, NONE_NOTE),) + notes)
+    return StrValue(str(value), [], 0, 0, notes=notes)
 
 
 def _as_text(v) -> Optional[StrValue]:
@@ -126,7 +128,7 @@ def _as_text(v) -> Optional[StrValue]:
     if isinstance(v, S):
         return v.value
     if isinstance(v, C):
-        return _constant_text(v.value)
+        return _constant_text(v.value, v.note)
     return None
 
 
@@ -220,7 +222,7 @@ def percent(fmt, arg, node, src) -> object:
                 else:
                     b.add_text(repr(value.value.text)) if HOLE not in value.value.text else b.add_hole()
             elif isinstance(value, C) and value.value is None and conv == "s" and not (flags or width or prec):
-                b.add_value(_constant_text(None))
+                b.add_value(_constant_text(None, value.note))
             elif isinstance(value, C):
                 try:
                     b.add_text(("%" + flags + width + prec + conv) % (value.value,))
@@ -357,7 +359,7 @@ def stringify(v) -> object:
     if isinstance(v, S):
         return v if not v.is_bytes else U("str() of bytes")
     if isinstance(v, C):
-        return S(_constant_text(v.value))
+        return S(_constant_text(v.value, v.note))
     if isinstance(v, U):
         return U(v.reason, str)
     return U("str() of a container")

@@ -242,6 +242,25 @@ sess = tf.Session(config=npu_config_proto(config_proto=config))
     assert codes(text.replace("PROF_DIR = None", 'PROF_DIR = "/tmp"')) == []
 
 
+def test_a_none_from_a_flag_default_says_it_holds_only_without_the_flag():
+    # launchers usually pass --profiling_dir; the finding must say it is about the default
+    text = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+tf.flags.DEFINE_string('profiling_dir', None, 'where')
+FLAGS = tf.flags.FLAGS
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = True
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes('{"output":"%s","task_trace":"on"}' % FLAGS.profiling_dir)
+sess = tf.Session(config=npu_config_proto(config_proto=config))
+"""
+    (f,) = check(text)
+    assert f.code == "NPP108" and f.message.endswith(
+        "(checked with the default of --profiling_dir, used when the flag is not given)")
+
+
 ABSL = """\
 import tensorflow as tf
 from absl import flags
