@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Sequence, Tuple
 
-from .model import Finding
+from .model import Finding, printable
 from .plugin import fix_marker
 from .source import SourceText
 
@@ -17,7 +17,7 @@ def text(results: Sequence[FileResult]) -> str:
     out = []
     for path, _, findings in results:
         for f in findings:
-            out.append(f"{path}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
+            out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
     return "\n".join(out) + ("\n" if out else "")
 
 

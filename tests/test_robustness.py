@@ -266,3 +266,60 @@ def test_printf_format_with_many_zeros_or_open_keys():
     for fmt in ("%" + "0" * 20000 + "!", "%(" * 20000):
         text = "OPTS = " + repr(fmt) + " % (1,)\n" + SCRIPT.format(options="OPTS")
         assert "NPP000" not in _timed(_codes, text)
+
+
+# ---------------------------------------------------------------- any code point in messages and outputs
+
+def test_printable_escapes_what_a_terminal_or_encoder_cannot_take():
+    from flake8_npuprof.model import printable
+    assert printable("out\ud800put a\x00b \u202eL2 \u2066x\u2069 tab\there \x1b[31m\x85") == \
+        "out\\ud800put a\\x00b \\u202eL2 \\u2066x\\u2069 tab\\x09here \\x1b[31m\\x85"
+    assert printable("/home/张三/prof é ok") == "/home/张三/prof é ok"
+
+
+UNSAFE_KEYS = r'"output":"/tmp/p","out\\ud800put":"x","a\\u0000b":"on","\\u202eL2":"on"'
+
+
+def _strings(doc):
+    if isinstance(doc, str):
+        yield doc
+    elif isinstance(doc, (list, dict)):
+        for item in (doc.values() if isinstance(doc, dict) else doc):
+            yield from _strings(item)
+
+
+@pytest.mark.parametrize("fmt,names", [("text", ("\\u202ebidi.py", "d\\udcff/y.py")),
+                                       ("json", ("\u202ebidi.py", "d\udcff/y.py")),
+                                       ("sarif", ("%E2%80%AEbidi.py", "d%FF/y.py")),
+                                       ("github", ("\\u202ebidi.py", "d\\udcff/y.py"))])    # ascii stdout
+@pytest.mark.skipif(sys.platform != "linux", reason="file names that are not UTF-8")
+def test_every_format_survives_unsafe_code_points(tmp_path, fmt, names):
+    import json
+    (tmp_path / "x.py").write_text(SCRIPT.format(options="'{" + UNSAFE_KEYS + "}'"), encoding="utf-8")
+    (tmp_path / "l.sh").write_text("export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{"
+                                   + UNSAFE_KEYS.replace("\\\\", "\\") + "}'\n", encoding="utf-8")
+    (tmp_path / "\u202ebidi.py").write_text(SCRIPT.format(options="'{\"L2\":\"on\"}'"), encoding="utf-8")
+    raw = bytes(tmp_path) + b"/d\xff"
+    __import__("os").mkdir(raw)
+    with open(raw + b"/y.py", "w", encoding="utf-8") as fh:
+        fh.write(SCRIPT.format(options="'{\"L2\":\"on\"}'"))
+    env = {**__import__("os").environ, "PYTHONIOENCODING": "ascii"}     # the harshest stdout
+    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "--format", fmt, "."],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, encoding="ascii")
+    assert proc.returncode == 1 and proc.stderr == ""
+    out = proc.stdout
+    if fmt in ("json", "sarif"):
+        out = "\n".join(_strings(json.loads(out)))
+    for shown in ('"out\\ud800put"', '"a\\x00b"', '"\\u202eL2"') + names:
+        assert shown in out, (shown, out)
+    assert out.count("unknown profiling_options key") == 8
+
+
+def test_flake8_output_escapes_unsafe_keys(tmp_path):
+    (tmp_path / "x.py").write_text(SCRIPT.format(options="'{" + UNSAFE_KEYS + "}'"), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP1", "x.py"],
+                          capture_output=True, text=True, cwd=tmp_path, encoding="utf-8")
+    assert [line.split(" ")[0] for line in proc.stdout.splitlines()] == \
+        ["x.py:6:82:", "x.py:6:102:", "x.py:6:119:"]
+    assert 'key "out\\ud800put"' in proc.stdout and 'key "a\\x00b"' in proc.stdout
+    assert "\u202e" not in proc.stdout and "\x00" not in proc.stdout
