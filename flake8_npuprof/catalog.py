@@ -300,7 +300,10 @@ RULES: Tuple[Rule, ...] = (
                 "the adapter never reads it",
         default=True,
         what="A `custom_optimizers.add()` entry that receives NPU `parameter_map` settings while its "
-             "`name` is something other than `NpuOptimizer` (or is never set).",
+             "`name` is something other than `NpuOptimizer` (or is never set). Only parameters no other "
+             "optimizer takes count: TF-TRT's `TensorRTOptimizer` has its own `precision_mode`, so that "
+             "name alone (or a few generic words such as `deterministic`) says nothing; a name that can only "
+             "mean the NPU optimizer (`NPUOptimizer`, `npu_optimiser`) counts with any NPU parameter.",
         why="The TF adapter looks only for custom optimizers whose name is exactly `NpuOptimizer`. "
             "An entry called `NPUOptimizer` is silently skipped, so profiling, precision and every other "
             "NPU setting on it never reach the runtime.",

@@ -405,3 +405,29 @@ def test_size_bound(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().err == (f"{tmp_path / 'big.py'}: not read: 1,212 bytes, over the 1,000-byte "
                                        "limit for a source file\n")
     assert files.MAX_BYTES == 1000 and files.read_bytes(str(tmp_path / "big.py"), limit=2000).startswith(b"#")
+
+
+# ---------------------------------------------------------------- NPP003: only entries meant for the NPU
+
+def _entry(name, *params):
+    lines = ["import tensorflow as tf", "config = tf.ConfigProto()",
+             "op = config.graph_options.rewrite_options.custom_optimizers.add()", f"op.name = {name!r}"]
+    lines += [f'op.parameter_map["{key}"].{field} = {value}' for key, field, value in params]
+    return "\n".join(lines + ["sess = tf.Session(config=config)", ""])
+
+
+@pytest.mark.parametrize("name,params,expected,fix", [
+    ("TensorRTOptimizer", [("precision_mode", "s", 'b"FP16"'), ("max_batch_size", "i", "8")], [], None),
+    ("TensorRTOptimizer", [("precision_mode", "s", 'b"FP16"'), ("profiling_mode", "b", "True")],
+     [("NPP003", 4, 10)], None),
+    ("NPUOptimizer", [("precision_mode", "s", 'b"allow_mix_precision"')], [("NPP003", 4, 10)], "NpuOptimizer"),
+    ("NpuOptimzer", [("enable_dump", "b", "True")], [("NPP003", 4, 10)], "NpuOptimizer"),
+    ("GpuOptimizer", [("enable_dump", "b", "True")], [("NPP003", 4, 10)], None),
+])
+def test_npp003_needs_npu_only_parameters_or_a_near_miss_name(name, params, expected, fix):
+    findings = [f for f in analyse(_entry(name, *params), None) if f.code == "NPP003"]
+    assert [(f.code, f.line, f.col) for f in findings] == expected
+    if expected:
+        assert (findings[0].fix is not None) == (fix is not None)
+        if fix:
+            assert findings[0].fix.edits[0].text == fix
