@@ -79,7 +79,7 @@ def test_declared_encoding_is_kept(tmp_path):
     assert target.read_bytes() == LATIN.replace('"L2"', '"l2"').encode("latin-1")
 
 
-def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys):
+def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys, monkeypatch):
     target = tmp_path / "x.py"
     target.write_text(LATIN.split("\n", 2)[2])
     before = target.read_bytes()
@@ -89,7 +89,10 @@ def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys):
     assert target.read_bytes() == before
     assert main(["fix", str(target)]) == 0               # everything fixed: nothing remains
     assert main(["fix", "--diff", str(target)]) == 0     # nothing left to change
-    assert main(["fix"]) == 0                            # no paths: clean no-op
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "y.py").write_text(target.read_text().replace('"l2"', '"L2"'))
+    assert main(["fix"]) == 0                            # no paths: the current directory, as Ruff
+    assert '"l2"' in (tmp_path / "y.py").read_text()
 
 
 def test_unfixable_findings_remain_exit_1(tmp_path, capsys):
