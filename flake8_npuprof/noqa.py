@@ -50,7 +50,7 @@ def add_codes(line: str, codes: List[str]) -> str:
         new = [c for c in codes if not any(c.startswith(old) for old in listed)]
         if not new:
             return line
-        end = m.end("codes")
+        end = m.start("codes") + len(m.group("codes").rstrip())
         return body[:end] + ", " + ", ".join(new) + body[end:] + ending
     if m is not None:                   # a bare `# noqa` already silences everything
         return line
