@@ -51,6 +51,11 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     return out
 
 
+def _stdin_text() -> str:
+    data = sys.stdin.buffer.read()
+    return data.decode("utf-8-sig", "surrogateescape")      # a file's text, as --file reads it
+
+
 def run_validate(args, target) -> int:
     if args.env:
         pairs = env_findings(os.environ, target)
@@ -58,7 +63,9 @@ def run_validate(args, target) -> int:
             print("npuprof: error: neither PROFILING_MODE nor PROFILING_OPTIONS is set", file=sys.stderr)
             return 2
     else:
-        if args.file:
+        if args.file == "-" or (args.options == "-" and not args.file):
+            text, label = _stdin_text(), "-"
+        elif args.file:
             try:
                 with open(args.file, encoding="utf-8-sig") as fh:
                     text = fh.read()
@@ -69,11 +76,11 @@ def run_validate(args, target) -> int:
         elif args.options is not None:
             text, label = args.options, "<options>"
         else:
-            print("npuprof: error: give an options string, --file F or --env", file=sys.stderr)
+            print("npuprof: error: give an options string, - (standard input), --file F or --env", file=sys.stderr)
             return 2
         pairs = [(label, f) for f in _findings(text, target)]
     if args.format == "json":
-        rows = [{"source": label, "code": f.code, "message": f.message,
+        rows = [{"filename": label, "code": f.code, "message": f.message,
                  "location": {"line": f.line, "column": f.col + 1},
                  "end_location": {"line": f.end_line, "column": f.end_col + 1}} for label, f in pairs]
         print(json.dumps(rows, indent=2, ensure_ascii=False))

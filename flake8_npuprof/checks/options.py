@@ -23,7 +23,7 @@ MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
 ABORT = "GE initialisation fails and the job aborts"
-LATENT_ABORT = "GE initialisation will fail and the job abort"
+LATENT_ABORT = "GE initialisation will fail and the job will abort"
 # Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
 FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
                    "NPP112", "NPP113", "NPP115"})
@@ -243,7 +243,9 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
         i = min(err.index, max(len(text) - 1, 0))
         fix = _legacy_fix(text) if err.hint == "legacy" else _python_dict_fix(text)
         return Issue("NPP100", i, i + 1,
-                     f"profiling_options is not valid JSON ({err.message} at character {err.index}): "
+                     # 1-based, like the columns beside it
+                     f"profiling_options is not valid JSON ({err.message} at character {err.index + 1} of the "
+                     f"options): "
                      f"GE cannot parse it, so {ABORT}; {advice}", fix)
     return Issue("NPP100", doc.start, doc.end,
                  f"profiling_options is a JSON {doc.root_type}, not an object: GE rejects it, so {ABORT}; "
@@ -402,9 +404,19 @@ def _some_builds_output(members: Dict[str, Member], version: str) -> List[Proble
             return [Problem("NPP108", "output", (m.value_start, m.value_end),
                             f'"output" contains characters some collectors refuse ({shown})',
                             f'the collector rejects it ("Output path is invalid."), so {ABORT}',
-                            "use a path of letters, digits, '/', '.', '-' and '_'",
+                            _refused_advice(check["pattern"], shown),
                             standing="some", builds=check["builds"])]
     return []
+
+
+def _refused_advice(pattern: str, shown: str) -> str:
+    """Name every character these builds refuse (read from the schema's pattern), not only those found."""
+    names = {"\t": "tab", "\n": "newline", "\r": "carriage return", "\f": "form feed", "\v": "vertical tab",
+             "\b": "backspace", "\x7f": "DEL"}
+    refused = [c for c in map(chr, range(128)) if not re.fullmatch(pattern, c)]
+    listed = [" ".join(c for c in refused if c.isprintable())] + [names.get(c, repr(c)) for c in refused
+                                                                   if not c.isprintable()]
+    return f"leave out {shown}: these builds refuse {', '.join(x for x in listed if x)} and accept every other character"
 
 
 def _key_problem(member: Member, version: str, present=()) -> Problem:
