@@ -204,8 +204,8 @@ def _found(text, target=Target()):
 def _timed(fn, *args):
     start = time.perf_counter()
     out = fn(*args)
-    # the inputs below took minutes (exponential backtracking); a second is generous on a busy runner
-    assert time.perf_counter() - start < 1.0
+    # the inputs below took minutes (exponential backtracking); milliseconds now, 5 s for a busy runner
+    assert time.perf_counter() - start < 5.0
     return out
 
 
@@ -349,7 +349,7 @@ def test_shell_launchers_are_decoded_like_python_sources(tmp_path, capsys, name,
     assert main(["check", str(tmp_path)]) == 1
     out, err = capsys.readouterr()
     # the column counts characters: 张三 is two, whatever the bytes
-    assert err == "" and out.split(" ")[0] == f"{tmp_path / name}:{line}:53:" and "NPP101" in out
+    assert err == "Found 1 finding.\n" and out.split(" ")[0] == f"{tmp_path / name}:{line}:53:" and "NPP101" in out
 
 
 def test_undecodable_or_unknown_shell_encodings_are_reported(tmp_path, capsys):
@@ -360,7 +360,8 @@ def test_undecodable_or_unknown_shell_encodings_are_reported(tmp_path, capsys):
     assert out == "" and err.splitlines() == [
         f"{tmp_path / 'bad.sh'}: cannot decode: not UTF-8 (byte 0xff at offset 38) nor GB18030, and no coding "
         "declared (add `# -*- coding: <name> -*-` on the first or second line)",
-        f"{tmp_path / 'odd.sh'}: cannot decode: unknown encoding 'klingon' declared"]
+        f"{tmp_path / 'odd.sh'}: cannot decode: unknown encoding 'klingon' declared",
+        "2 files could not be checked (see above)."]
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
@@ -395,9 +396,11 @@ def test_fifos_devices_and_sockets_are_reported_and_skipped(tmp_path):
         sock.close()
     assert proc.returncode == 2                   # a path that is not read fails the gate
     assert proc.stdout.startswith("ok.py:6:")      # the other files are still checked
-    expected = ["./s.py: not read: a socket, not a regular file", "./x.py: not read: a FIFO, not a regular file"]
+    expected = ["s.py: not read: a socket, not a regular file", "x.py: not read: a FIFO, not a regular file"]
     if os.path.exists("/dev/zero"):
         expected.append("/dev/zero: not read: a character device, not a regular file")
+    expected += ["Found 1 finding (1 fixable with `npuprof fix`).",
+                 f"{len(expected)} files could not be checked (see above)."]
     assert proc.stderr.splitlines() == expected
 
 
@@ -407,7 +410,7 @@ def test_size_bound(tmp_path, capsys, monkeypatch):
     (tmp_path / "big.py").write_text("# profiling\n" + "x = 1\n" * 200)
     assert main(["check", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (f"{tmp_path / 'big.py'}: not read: 1,212 bytes, over the 1,000-byte "
-                                       "limit for a source file\n")
+                                       "limit for a source file\n1 file could not be checked (see above).\n")
     assert files.MAX_BYTES == 1000 and files.read_bytes(str(tmp_path / "big.py"), limit=2000).startswith(b"#")
 
 
