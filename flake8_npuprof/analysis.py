@@ -110,8 +110,8 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
         if tree is None:
             try:
                 tree = ast.parse(text, filename)
-            except (SyntaxError, ValueError):
-                return []                   # flake8 reports E999; nothing for us to say
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return []                   # Python cannot compile it either (E999); nothing for us to say
         src = SourceText(text)
         ctx = Context(src, tree, filename, settings)
         from .checks import run_all

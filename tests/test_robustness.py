@@ -438,3 +438,13 @@ def test_npp003_needs_npu_only_parameters_or_a_near_miss_name(name, params, expe
         assert (findings[0].fix is not None) == (fix is not None)
         if fix:
             assert findings[0].fix.edits[0].text == fix
+
+
+@pytest.mark.parametrize("expr", ["-" * 100_000 + "1", " + ".join(["'a'"] * 50_000), "x" + ".a" * 50_000])
+def test_code_too_deep_for_python_is_left_to_the_compiler(tmp_path, capsys, expr):
+    text = "profiling_options = " + expr + "\n"
+    assert analyse(text, None) == []           # Python cannot compile it either: not NPP000
+    (tmp_path / "deep.py").write_text(text)
+    assert main(["check", str(tmp_path / "deep.py")]) == 2
+    err = capsys.readouterr().err
+    assert "deep.py: cannot parse (" in err and "internal error" not in err
