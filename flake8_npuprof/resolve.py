@@ -14,7 +14,6 @@ back to astroid, kept inside the file and bounded, and otherwise is unknown.
 from __future__ import annotations
 
 import ast
-import time
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from .sites import Binding, Scope, Sites, call_name, dotted
@@ -26,9 +25,6 @@ from .valueops import (MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_format
 
 MAX_DEPTH = 40              # nested evaluation depth
 MAX_STEPS = 20000           # evaluation steps per file
-ASTROID_CALLS = 40          # astroid inferences per file
-ASTROID_SECONDS = 1.0       # and their time budget per file
-ASTROID_CLEAR_EVERY = 50    # files between cache clears (long-running editor servers)
 DENYLIST = {"tensorflow", "npu_bridge", "npu_device", "json", "os", "absl", "argparse", "sys", "subprocess",
             "numpy", "torch", "hccl", "moxing", "horovod", "keras", "tf_keras", "posixpath", "pathlib"}
 
@@ -51,9 +47,6 @@ class FlagDef(NamedTuple):
     type_node: Optional[ast.AST] = None
 
 
-_files_seen = 0
-
-
 class Resolver:
     def __init__(self, src: SourceText, sites: Sites, tree: ast.AST, filename: str = "<unknown>"):
         self.src = src
@@ -63,9 +56,8 @@ class Resolver:
         self.steps = 0
         self.active: set = set()
         self.flags = _collect_flags(sites)
-        self._astroid_index = None
-        self._astroid_calls = 0
-        self._astroid_time = 0.0
+        self._fallback = None               # astroid, built on first need (astroid_fallback.py)
+        self.exhausted = False              # a budget ran out: some value was not fully evaluated
 
     # ---- the interface values.Values uses
 
@@ -476,74 +468,28 @@ class Resolver:
     # ---- astroid, only for what the evaluator cannot see
 
     def _astroid(self, node: ast.AST) -> Optional[List]:
-        if self._astroid_calls >= ASTROID_CALLS or self._astroid_time >= ASTROID_SECONDS:
+        if self._fallback is None:
+            from .astroid_fallback import Fallback
+            deny = set(DENYLIST)
+            deny.update(target.lstrip(".").split(".")[0] for target in self.sites.imports.values())
+            deny.update(m.lstrip(".").split(".")[0] for m in self.sites.star_imports)
+            self._fallback = Fallback(self.src.text, self.filename, deny)
+        values = self._fallback.infer((type(node).__name__, node.lineno, node.col_offset,
+                                       getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)))
+        if self._fallback.exhausted:
+            self.exhausted = True
+        if values is None or len(values) > MAX_CANDIDATES:
             return None
-        self._astroid_calls += 1
-        started = time.perf_counter()
-        try:
-            return self._astroid_infer(node)
-        except Exception:                   # astroid failures are "unknown", never an error
-            return None
-        finally:
-            self._astroid_time += time.perf_counter() - started
-
-    def _astroid_infer(self, node: ast.AST) -> Optional[List]:
-        index = self._astroid_tree()
-        if index is None:
-            return None
-        anode = index.get((type(node).__name__, node.lineno, node.col_offset,
-                           getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)))
-        if anode is None:
-            return None
-        import astroid
-        from astroid import util
-        out = []
-        for value in anode.infer():
-            if value is util.Uninferable or not isinstance(value, astroid.nodes.Const):
-                return None
-            v = value.value
+        start, end = self.src.node_start(node), self.src.node_end(node)
+        out: List = []
+        for v in values:
             if isinstance(v, str):
-                out.append(S(StrValue(v, [], self.src.node_start(node), self.src.node_end(node),
-                                      origin="inferred")))
+                out.append(S(StrValue(v, [], start, end, origin="inferred")))
             elif isinstance(v, bytes):
-                out.append(S(StrValue(v.decode("latin-1"), [], self.src.node_start(node),
-                                      self.src.node_end(node), is_bytes=True, origin="inferred"), True))
+                out.append(S(StrValue(v.decode("latin-1"), [], start, end, is_bytes=True, origin="inferred"), True))
             else:
                 out.append(C(v))
-            if len(out) > MAX_CANDIDATES:
-                return None
-        return out or None
-
-    def _astroid_tree(self):
-        if self._astroid_index is not None:
-            return self._astroid_index or None
-        global _files_seen
-        import astroid
-        from astroid import MANAGER
-        _files_seen += 1
-        if _files_seen % ASTROID_CLEAR_EVERY == 0:
-            MANAGER.clear_cache()
-        deny = set(DENYLIST)
-        for target in self.sites.imports.values():
-            deny.add(target.lstrip(".").split(".")[0])
-        deny.update(m.lstrip(".").split(".")[0] for m in self.sites.star_imports)
-        denylist = getattr(MANAGER, "module_denylist", None)
-        if denylist is None:                # too old to be kept inside the file: do without
-            self._astroid_index = {}
-            return None
-        denylist.update(d for d in deny if d)
-        try:
-            tree = astroid.parse(self.src.text, module_name="__npuprof_checked__", path=self.filename)
-        except Exception:
-            self._astroid_index = {}
-            return None
-        index = {}
-        for n in tree.nodes_of_class(astroid.nodes.NodeNG):
-            if getattr(n, "lineno", None) is None:
-                continue
-            index[(type(n).__name__, n.lineno, n.col_offset, n.end_lineno, n.end_col_offset)] = n
-        self._astroid_index = index
-        return index
+        return out
 
 
 # ---------------------------------------------------------------- flags
