@@ -113,7 +113,10 @@ class Fallback:
 
     @contextmanager
     def _isolated(self):
-        from astroid import MANAGER, context, inference_tip
+        from astroid import MANAGER
+        # by module path: `astroid.inference_tip` is also the name of a function astroid exports
+        context = importlib.import_module("astroid.context")
+        inference_tip = importlib.import_module("astroid.inference_tip")
         modules = MANAGER.astroid_cache
         denylist = MANAGER.module_denylist
         before = dict(modules)
