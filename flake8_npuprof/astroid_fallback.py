@@ -65,9 +65,7 @@ class Fallback:
 
     def infer(self, key: NodeKey) -> Optional[List[object]]:
         """The constant values astroid infers for the node at key (None: unknown)."""
-        if len(self.text) > MAX_BYTES:
-            return None
-        if self.calls >= MAX_CALLS or self.nodes >= MAX_NODES:
+        if len(self.text) > MAX_BYTES or self.calls >= MAX_CALLS or self.nodes >= MAX_NODES:
             self.exhausted = True
             return None
         self.calls += 1

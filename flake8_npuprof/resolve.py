@@ -14,6 +14,7 @@ back to astroid, kept inside the file and bounded, and otherwise is unknown.
 from __future__ import annotations
 
 import ast
+import builtins
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from .sites import Binding, Scope, Sites, call_name, dotted
@@ -23,10 +24,16 @@ from .valueops import (MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_format
                        dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify,
                        strjoin, subscript, to_kind, with_note)
 
+# Budgets, counted in work. Real training scripts stay far below them (the largest model-zoo
+# scripts need under 50 steps, depth 6 and 7 astroid calls); running out is reported (NPP191).
 MAX_DEPTH = 40              # nested evaluation depth
-MAX_STEPS = 20000           # evaluation steps per file
+MAX_STEPS = 20000           # evaluation steps per file, plus STEPS_PER_NODE for each node of it
+STEPS_PER_NODE = 4          # so a file of many setups gets a budget that grows with it
+BUDGET_REASON = "too much to evaluate"
 DENYLIST = {"tensorflow", "npu_bridge", "npu_device", "json", "os", "absl", "argparse", "sys", "subprocess",
             "numpy", "torch", "hccl", "moxing", "horovod", "keras", "tf_keras", "posixpath", "pathlib"}
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 FLAGS_OBJECTS = {"FLAGS", "flags.FLAGS", "tf.flags.FLAGS", "tf.app.flags.FLAGS", "absl.flags.FLAGS",
                  "tf.compat.v1.flags.FLAGS", "tf.compat.v1.app.flags.FLAGS"}
@@ -54,15 +61,18 @@ class Resolver:
         self.tree = tree
         self.filename = filename
         self.steps = 0
+        self.max_steps = MAX_STEPS + STEPS_PER_NODE * len(sites.nodes)
         self.active: set = set()
         self.flags = _collect_flags(sites)
         self._fallback = None               # astroid, built on first need (astroid_fallback.py)
-        self.exhausted = False              # a budget ran out: some value was not fully evaluated
+        self.exhausted = False              # a budget ran out during the current evaluation
+        self.cut: Dict[int, ast.AST] = {}   # id -> expression whose evaluation a budget cut short
+        self._def_scopes: Optional[Dict[int, Scope]] = None
 
     # ---- the interface values.Values uses
 
     def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
-        cands = self.eval(node, scope, pos)
+        cands = self._top(node, lambda: self.eval(node, scope, pos))
         texts: List[StrValue] = []
         types = set()
         for v in cands:
@@ -78,7 +88,7 @@ class Resolver:
         return Strings(tuple(unique), one(types))
 
     def scalars(self, node: ast.AST, scope: Scope, pos: int) -> Scalars:
-        cands = self.eval(node, scope, pos, switch=True)
+        cands = self._top(node, lambda: self.eval(node, scope, pos, switch=True))
         out = []
         notes = []
         for v in cands:
@@ -93,12 +103,21 @@ class Resolver:
                 return Scalars(())
         return Scalars(tuple(out), tuple(notes))
 
+    def _top(self, node: ast.AST, evaluate) -> List:
+        """One value a rule asks for; remembered when a budget cut its evaluation short."""
+        self.exhausted = False
+        cands = evaluate()
+        if self.exhausted:
+            self.cut[id(node)] = node
+        return cands
+
     # ---- evaluation
 
     def eval(self, node: ast.AST, scope: Scope, pos: int, depth: int = 0, env=None, switch=False) -> List:
         self.steps += 1
-        if self.steps > MAX_STEPS or depth > MAX_DEPTH:
-            return [U("too much to evaluate")]
+        if self.steps > self.max_steps or depth > MAX_DEPTH:
+            self.exhausted = True
+            return [U(BUDGET_REASON)]
         key = (id(node), id(scope), switch)
         if key in self.active:
             return [U("defined in terms of itself")]
@@ -163,7 +182,7 @@ class Resolver:
                 for i in index:
                     out.append(subscript(b, i))
             if any(isinstance(v, U) for v in out):
-                return self._astroid(node) or out
+                return self._astroid(node, scope, pos) or out
             return out
         return [U()]
 
@@ -251,7 +270,7 @@ class Resolver:
             if found:
                 return self._from_bindings(found, node, depth, env, switch)
         if isinstance(node.value, ast.Call) or base:
-            inferred = self._astroid(node)
+            inferred = self._astroid(node, scope, pos)
             if inferred:
                 return inferred
         return [U(f"{key or node.attr} is computed elsewhere")]
@@ -391,7 +410,7 @@ class Resolver:
         inlined = self._inline(node, scope, pos, depth, switch)
         if inlined is not None:
             return inlined
-        return self._astroid(node) or [U(f"returned by {name or 'a call'}()")]
+        return self._astroid(node, scope, pos) or [U(f"returned by {name or 'a call'}()")]
 
     def _inline(self, node: ast.Call, scope, pos, depth, switch) -> Optional[List]:
         """A call of a small function defined in this file: evaluate what it returns."""
@@ -467,7 +486,9 @@ class Resolver:
 
     # ---- astroid, only for what the evaluator cannot see
 
-    def _astroid(self, node: ast.AST) -> Optional[List]:
+    def _astroid(self, node: ast.AST, scope: Scope, pos: int) -> Optional[List]:
+        if not self._astroid_may_answer(node, scope, pos):
+            return None                     # decided before astroid parses anything
         if self._fallback is None:
             from .astroid_fallback import Fallback
             deny = set(DENYLIST)
@@ -490,6 +511,50 @@ class Resolver:
             else:
                 out.append(C(v))
         return out
+
+    def _astroid_may_answer(self, node: ast.AST, scope: Scope, pos: int, hops: int = 0) -> bool:
+        """Whether astroid could infer more than unknown, decided before it parses anything.
+
+        astroid is kept inside the file (every imported module is denied), so an expression rooted
+        in an imported or undefined name cannot be answered, nor a parameter without a default,
+        nor a name bound only to such expressions or to calls of local functions returning them."""
+        root, called = node, False
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            if isinstance(root, ast.Call):
+                called, root = True, root.func
+            else:
+                called, root = False, root.value
+        if not isinstance(root, ast.Name):
+            return True
+        bindings = self._bindings(root.id, scope, pos)
+        if not bindings:
+            return root.id in _BUILTIN_NAMES
+        if hops >= 8:
+            return True
+        return any(self._binding_may_answer(b, root.id, called, hops) for b in bindings)
+
+    def _binding_may_answer(self, b: Binding, name: str, called: bool, hops: int) -> bool:
+        stmt = b.stmt
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            return False
+        if b.pos == -1 and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = stmt.args
+            with_default = [a.arg for a in (getattr(args, "posonlyargs", []) + args.args)[::-1][:len(args.defaults)]]
+            with_default += [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            return name in with_default
+        if called and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.value is stmt:
+            inner = self._scope_of_def(stmt)
+            returns = [(v, s) for v, s in self.sites.returns if s is inner]
+            return not returns or any(self._astroid_may_answer(v, s, self.sites.pos.get(id(v), 1 << 30), hops + 1)
+                                      for v, s in returns)
+        if b.value is None or b.value is stmt:
+            return True
+        return self._astroid_may_answer(b.value, b.scope, b.pos, hops + 1)
+
+    def _scope_of_def(self, func: ast.AST) -> Optional[Scope]:
+        if self._def_scopes is None:
+            self._def_scopes = {id(s.node): s for s in self.sites.scopes}
+        return self._def_scopes.get(id(func))
 
 
 # ---------------------------------------------------------------- flags
