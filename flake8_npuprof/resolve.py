@@ -614,5 +614,3 @@ def _calls_function(call: Optional[str], func: str, method: bool) -> bool:
     if call == func:
         return True
     return method and call.endswith("." + func)
-
-
