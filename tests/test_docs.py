@@ -139,5 +139,7 @@ def test_documented_command_runs_as_written(sandbox, where, command, expected):
         # the transcript's lines, up to its `...`; where it shows a machine's paths or sizes, this one's
         shown = [line for line in expected if line != "..."]
         got = proc.stdout.splitlines()[:len(shown)]
-        normal = lambda line: re.sub(r"\d+MB free", "NMB free", line.replace(str(sandbox), "/home/me/proj"))  # noqa: E731
+
+        def normal(line):
+            return re.sub(r"\d+MB free", "NMB free", line.replace(str(sandbox), "/home/me/proj"))
         assert [normal(line) for line in got] == [normal(line) for line in shown], where
