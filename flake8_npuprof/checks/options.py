@@ -22,7 +22,7 @@ MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
 ABORT = "GE initialisation fails and the job aborts"
-LATENT_ABORT = "GE initialisation will fail and the job abort"
+LATENT_ABORT = "GE initialisation will fail and the job will abort"
 # Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
 FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
                    "NPP112", "NPP113", "NPP115"})
