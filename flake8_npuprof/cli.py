@@ -192,8 +192,8 @@ def _parses(path: str, text: str) -> bool:
         ast.parse(text, path)
     except (SyntaxError, ValueError) as exc:
         where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        print(f"{path}{where}: cannot parse ({exc.msg if isinstance(exc, SyntaxError) else exc}); "
-              "not checked", file=sys.stderr)
+        from .output import warn
+        warn(f"{path}{where}: cannot parse ({exc.msg if isinstance(exc, SyntaxError) else exc}); not checked")
         return False
     return True
 

@@ -59,6 +59,19 @@ class Report:
             flush_stdout()
 
 
+def warn(text: str) -> None:
+    """A line on standard error that cannot stop the run (`2>&1 | head -1` closes that pipe too)."""
+    try:
+        print(text, file=sys.stderr)
+    except (BrokenPipeError, ValueError):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stderr.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
 def flush_stdout() -> None:
     try:
         sys.stdout.flush()
