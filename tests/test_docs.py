@@ -37,9 +37,17 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]      # docs/r
 NOT_RUN = {
     "pip install": "installs packages: needs the package index or the network; the suite itself runs in the "
                    "environment this command builds",
+    "pip wheel": "builds the package with a build backend from the package index (no network here)",
     "python -m pytest": "runs this test suite, which would run this test again",
     "npuprof emulate [": "a usage synopsis, not a command",
+    "python tools/": "a maintainer's generator: it rewrites files of the repository "
+                     "(other tests check they are current)",
+    "python benchmarks/": "a benchmark: minutes of CPU time, measured on purpose, not a check",
+    "msprof ": "msprof comes with the CANN toolkit, which this machine does not have",
 }
+# In prose, a command's name (`npuprof fix`) or a synopsis with placeholders is not a command line.
+PLACEHOLDERS = re.compile(r"\[|<|\.\.\.|\bPATH\b|\bFILES\b|\w\|\w")
+INLINE = re.compile(r"(?<!`)`((?:npuprof|flake8|python|grep|git|msprof|pip) [^`]+)`(?!`)")
 
 
 def _fences(text: str):
@@ -84,7 +92,20 @@ def shown_commands():
                         yield f"{name}:{first + k}", m.group(1).split("  #")[0].strip(), None
 
 
-COMMANDS = list(shown_commands())
+def inline_commands():
+    """(where, command) for each whole command line quoted in the prose."""
+    for doc in DOCS:
+        name = doc.relative_to(ROOT).as_posix()
+        text = doc.read_text(encoding="utf-8")
+        prose = re.sub(r"```.*?```", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+        for m in INLINE.finditer(prose):
+            command = m.group(1)
+            if re.fullmatch(r"(npuprof|git|msprof) [\w-]+", command) or PLACEHOLDERS.search(command):
+                continue
+            yield f"{name}:{text.count(chr(10), 0, m.start()) + 1}", command, None
+
+
+COMMANDS = list(shown_commands()) + list(inline_commands())
 
 
 def _parts(command: str):
@@ -98,7 +119,7 @@ def _parts(command: str):
     return run, skipped
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def sandbox(tmp_path_factory):
     """A project like the ones the docs talk about: the bundled examples and schemas, src/, options.json,
     ci/npuprof.toml and a pyproject.toml with the target the emulate example names."""
@@ -118,6 +139,9 @@ def sandbox(tmp_path_factory):
 def test_the_docs_show_commands():
     where = {w.split(":")[0] for w, _, _ in COMMANDS}
     assert {"README.md", "docs/configuration.md", "docs/ci.md", "docs/emulate.md", "docs/editors.md"} <= where
+    inline = {command for _, command, _ in inline_commands()}
+    assert {"npuprof explain NPP101", "npuprof check --add-noqa .", "npuprof check . | head -1"} <= inline
+    assert "npuprof fix" not in inline and not any("[PATH" in c for c in inline)
     skipped = [(w, part, why) for w, command, _ in COMMANDS for part, why in _parts(command)[1]]
     # what is not run is said, not hidden: each skipped command has its reason
     assert skipped and all(why for _, _, why in skipped)
