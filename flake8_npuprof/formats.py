@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
-from .model import Finding
+from .model import Finding, printable
 from .plugin import fix_marker
 from .source import SourceText
 
@@ -18,7 +18,7 @@ def text(results: Sequence[FileResult], show_source: bool = False) -> str:
     out = []
     for path, src, findings in results:
         for f in findings:
-            out.append(f"{path}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
+            out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
             if show_source:
                 out.extend(source_lines(src, f))
     return "\n".join(out) + ("\n" if out else "")

@@ -9,7 +9,7 @@ from typing import List, Tuple
 
 from .checks.hygiene import check_option_hygiene
 from .checks.options import check_options
-from .model import Finding
+from .model import Finding, printable
 from .source import SourceText
 
 
@@ -20,7 +20,7 @@ def _findings(text: str, target, mode_on=True) -> List[Finding]:
     out = []
     for issue in issues:
         (l1, c1), (l2, c2) = src.position(issue.i), src.position(max(issue.j, issue.i))
-        out.append(Finding(issue.code, issue.message, issue.i, issue.j, l1, c1, l2, c2))
+        out.append(Finding(issue.code, printable(issue.message), issue.i, issue.j, l1, c1, l2, c2))
     if report.empty:
         out.append(Finding("NPP002", "the options are empty: the runtime treats them as not set and "
                            "substitutes its default options (or, on some routes, collects nothing); "
@@ -37,7 +37,7 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     problem = mode_problem(mode, options)
     if problem:
         code, message = problem
-        out.append(("PROFILING_MODE", Finding(code, message, 0, 0, 1, 0, 1, 0)))
+        out.append(("PROFILING_MODE", Finding(code, printable(message), 0, 0, 1, 0, 1, 0)))
     if options is not None and (mode == "true" or options.strip()):
         # the options are checked even when the mode is wrong: they are what the user will run next
         from .checks.options import for_state

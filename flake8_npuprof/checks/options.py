@@ -15,6 +15,7 @@ from .. import knowledge as K
 from ..collection import active, collects_anything
 from ..jsonscan import Doc, Member, Unknown, parse
 from ..model import Issue, TextFix
+from ..numeric import decimal, hexadecimal, whole
 from ..suggest import KEY_ALIASES, close_matches, did_you_mean
 from ..targets import Target
 
@@ -504,7 +505,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         lo, hi = sub.get("minimum"), sub.get("maximum")
         consequence = f"the collector rejects it, so {ABORT}"
         zero = (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0) or \
-            (isinstance(value, str) and (not value.strip().isdigit() or int(value.strip()) == 0))
+            (isinstance(value, str) and decimal(value) in (None, 0))
         if legacy and zero:
             # up to 2025 a frequency of 0 (or text that reads as 0) means "not set"
             consequence = "the collector reads it as 0 (not set), so nothing is collected for it"
@@ -558,9 +559,10 @@ def _retype(key: str, value, want: str, span=None):
     if want == "string" and isinstance(value, bool) and "on" in K.enum_values("any", snake(key)):
         new = '"on"' if value else '"off"'
     elif want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        new = f'"{int(value)}MB"' if snake(key) == "storage_limit" and value == int(value) else f'"{value}"'
-    elif want == "integer" and isinstance(value, str) and value.strip().isdigit() and int(value) >= 1:
-        new = str(int(value))
+        n = whole(value)
+        new = f'"{n}MB"' if snake(key) == "storage_limit" and n is not None else f'"{value}"'
+    elif want == "integer" and isinstance(value, str) and value.strip().isdigit() and (decimal(value) or 0) >= 1:
+        new = str(decimal(value))
     if new is None:
         return f"give a JSON {want}", None
     fix = TextFix(((span[0], span[1], new),), False, f"write {new}") if span else None
@@ -575,7 +577,7 @@ def _list_items(version, key):
     return m.group(1).split("|") if m else []
 
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(i?B?)\s*$", re.I)
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(i?B?)", re.I)      # fullmatch on stripped text
 _UNIT = {"": 1 / (1 << 20), "K": 1 / 1024, "M": 1, "G": 1024, "T": 1 << 20}
 
 
@@ -583,15 +585,15 @@ def _storage_problem(member: Member, version: str) -> Problem:
     value = member.value
     span = (member.value_start, member.value_end)
     legacy = version in K.LEGACY_VERSIONS
-    m = _SIZE.match(value) if isinstance(value, str) else None
+    m = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
     mb = None
     if m and (m.group(2) or m.group(3)):
         mb = float(m.group(1)) * _UNIT[m.group(2).upper()]
     elif m:
         mb = None
     fix, advice = None, 'write "<N>MB" with 200 <= N <= 4294967295'
-    if mb is not None and mb == int(mb) and 200 <= mb <= 4294967295:
-        new = f"{int(mb)}MB"
+    if whole(mb) is not None and 200 <= mb <= 4294967295:
+        new = f"{whole(mb)}MB"
         fix = TextFix(((span[0] + 1, span[1] - 1, new),), True, f'write "{new}"')
         advice = f'write "{new}"'
     elif mb is not None and mb < 200:
@@ -599,16 +601,17 @@ def _storage_problem(member: Member, version: str) -> Problem:
         advice = 'the minimum is "200MB"'
     if legacy:
         consequence = f"the collector rejects it, so {ABORT}"
-    elif isinstance(value, str) and value.endswith("MB") and value[:-2].isdigit() and int(value[:-2]) < 200:
+    elif isinstance(value, str) and value.endswith("MB") and value[:-2].isdigit() and \
+            (decimal(value[:-2]) or 200) < 200:
         consequence = "the collector warns and raises it to 200MB"
     else:
         # 8.5+ keeps the text: the ageing code drops its last two characters and reads the rest as MB
         text = value if isinstance(value, str) else ""
-        digits = re.match(r"\s*\+?(\d+)", text[:-2]) if len(text) > 2 else None
+        digits = re.match(r"\s*\+?([0-9]+)", text[:-2]) if len(text) > 2 else None
         if len(text) <= 2:
             read = "applies no limit"
-        elif digits:
-            read = f"applies the leading digits of the rest, {int(digits.group(1))} MB, as the limit"
+        elif digits and decimal(digits.group(1)) is not None:
+            read = f"applies the leading digits of the rest, {decimal(digits.group(1))} MB, as the limit"
         else:
             read = "fails to read the rest as a number (std::stoull throws)"
         consequence = (f'the collector only warns ("storage_limit para is invalid") and keeps the text; its '
@@ -640,8 +643,10 @@ def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Pro
             continue
         events = [e.strip().lower() for e in m.value[len("Custom:"):].split(",")]
         try:
-            nums = [int(e, 16) if e.startswith("0x") else int(e) for e in events]
+            nums = [hexadecimal(e) if e.startswith("0x") else decimal(e) for e in events]
         except ValueError:
+            continue
+        if None in nums:
             continue
         dup = sorted({e for e, n in zip(events, nums) if nums.count(n) > 1})
         if dup:
