@@ -36,7 +36,7 @@ class Report:
             return sys.stdout
         if self._file is None:
             try:
-                self._file = open(self.path, "w", encoding="utf-8", newline="")
+                self._file = open(self.path, "w", encoding="utf-8", errors="backslashreplace", newline="")
             except OSError as exc:
                 from .cli import UsageError
                 raise UsageError(f"--output-file {self.path}: cannot write: {exc.strerror or exc}") from None
