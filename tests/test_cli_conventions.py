@@ -269,3 +269,13 @@ def test_console_script_on_a_real_pipe_with_head(project):
         assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
     assert os.path.exists(project / "bad.py")
     assert Path(project / "more0.py").read_text() == BAD                    # --diff wrote nothing
+
+
+@pytest.mark.parametrize("command", ["fix", "emulate", "validate"])
+@pytest.mark.parametrize("cann", ["", "7.1", "8.4"])
+def test_every_command_refuses_the_same_unknown_targets(project, capsys, command, cann):
+    (project / "bad.py").write_text(BAD)
+    target = ['{"output":"/tmp"}'] if command == "validate" else ["bad.py"]
+    code, out, err = run(capsys, command, "--cann", cann, *target)
+    assert (code, out) == (2, "") and f"unknown CANN target '{cann}'" in err
+    assert (project / "bad.py").read_text() == BAD
