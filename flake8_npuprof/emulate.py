@@ -179,7 +179,7 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
     for kind in ("cann", "soc"):
         flag = getattr(args, kind, None)
         configured = getattr(config, kind, None) if config else None
-        if flag:
+        if flag is not None:            # `--cann ""` is refused like any unknown target
             value, origin = flag, Origin("flag", f"--{kind}")
         elif configured:
             value, origin = configured, Origin("config", _config_label(config.path))
