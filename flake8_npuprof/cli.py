@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("code", nargs="?", help="an NPP code, e.g. NPP101")
     explain.add_argument("--list", action="store_true", help="list every rule")
 
-    server = sub.add_parser("server", help="run the language server on stdio (needs flake8-npuprof[server])")
+    server = sub.add_parser("server", help="run the language server on stdio (needs pygls 2: the server extra)")
     server.add_argument("--stdio", action="store_true",
                         help="accepted for editors that pass it; stdio is the only transport")
     server.set_defaults(func=cmd_server)
@@ -234,8 +234,9 @@ def cmd_server(args) -> int:
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
             raise
-        print("npuprof: error: the language server needs the server extra: "
-              "pip install 'flake8-npuprof[server]'", file=sys.stderr)
+        # the package is installed from its repository, so name the dependency itself
+        print("npuprof: error: the language server needs pygls 2: pip install 'pygls>=2.0,<3' "
+              "(or, in the repository, pip install -e '.[server]')", file=sys.stderr)
         return EXIT_ERROR
     return run()
 
