@@ -66,6 +66,7 @@ class Resolver:
         self._astroid_index = None
         self._astroid_calls = 0
         self._astroid_time = 0.0
+        self._project = False               # project.Lookup, made on first use (False: not yet)
 
     # ---- the interface values.Values uses
 
@@ -197,7 +198,8 @@ class Resolver:
                 out.extend(bound if bound is not None else self._parameter(b, name, depth, switch))
                 continue
             if isinstance(b.stmt, (ast.Import, ast.ImportFrom)):
-                out.append(U(f"{dotted(use)} is imported"))
+                found = self._elsewhere(use, b.scope, b.pos, switch, b) if isinstance(use, ast.Name) else None
+                out.extend(found if found is not None else [U(f"{dotted(use)} is imported")])
                 continue
             if isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 out.append(U("a function or class, not a value"))
@@ -252,6 +254,9 @@ class Resolver:
             bindings = self._bindings(key, scope, pos)
             if bindings:
                 return self._from_bindings(bindings, node, depth, env, switch)
+        found = self._elsewhere(node, scope, pos, switch)
+        if found is not None:
+            return found
         # instance or class attribute set in a class body / __init__ of this file
         cls = self._class_of(node.value, scope, pos) if base else None
         if cls is not None:
@@ -280,6 +285,33 @@ class Resolver:
             if s.node is cls:
                 return list(s.bindings.get(attr, [])) or list(s.bindings.get("self." + attr, []))
         return []
+
+    # ---- names other modules of the project define
+
+    def _elsewhere(self, node, scope, pos, switch, binding: Optional[Binding] = None) -> Optional[List]:
+        """The value of a flag or name from another module of the project (project.py), placed on
+        this use and saying where it comes from; None when the project does not define it."""
+        if self._project is False:
+            from .project import for_file
+            self._project = for_file(self.filename, self.tree)
+        chain = dotted(node)
+        if self._project is None or not chain or not hasattr(node, "lineno"):
+            return None
+        anchor = (self.src.node_start(node), self.src.node_end(node))
+        head, *rest = chain.split(".")
+        binds = [binding] if binding is not None else self._bindings(head, scope, pos)
+        if len(binds) == 1 and isinstance(binds[0].stmt, (ast.Import, ast.ImportFrom)):
+            return self._project.imported(binds[0].stmt, head, rest, anchor, switch)
+        if isinstance(node, ast.Attribute) and self._flags_object(node.value, scope, pos):
+            return self._project.flag(node.attr, anchor, switch)
+        return None
+
+    def _flags_object(self, expr, scope, pos) -> bool:
+        base = dotted(expr) or ""
+        if base in FLAGS_OBJECTS or base.endswith(".FLAGS"):
+            return True
+        binds = self._bindings(base, scope, pos) if isinstance(expr, ast.Name) else []
+        return bool(binds) and all(isinstance(b.value, ast.Attribute) and b.value.attr == "FLAGS" for b in binds)
 
     # ---- flags
 

@@ -1,0 +1,335 @@
+"""The project a file belongs to: its own modules, their flags and module-level constants.
+
+A training project spreads its setup over files: the flag is defined in `hyperparameters.py`, the
+options string in `config.py`, and `train.py` builds the NPU config from them. The resolver asks
+this index for a name another module of the project defines (`from hyperparameters import FLAGS`,
+`import config as cfg`, packages with `__init__.py`, relative imports). A module is found the way
+Python would find it when the script is launched (its own directory, then the directory above its
+top-level package, then the project root: the nearest pyproject.toml / setup.cfg / setup.py / .git
+above), read only when a name from it is asked for, parsed with `ast` and never imported or run.
+
+Values carry where they come from ("as defined in config.py:3"), and lose their source positions:
+a finding about them is placed on the use in the file being checked. Reading is bounded (a module
+larger than MAX_BYTES is not read, at most MAX_MODULES modules per process) and cached by path,
+mtime and size, so flake8 on a large tree reads each module once.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .source import SourceText, StrValue
+from .valueops import NONE_NOTE, C, D, L, S, U
+
+MAX_BYTES = 512 * 1024          # a sibling module larger than this is not read
+MAX_MODULES = 4000              # modules kept per process (then the cache starts again)
+MAX_HOPS = 6                    # re-exports followed (`from .flags import FLAGS` in __init__.py)
+MAX_IMPORTED = 64               # modules whose absl flags a file can see (its imports, transitively)
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+ROOT_LEVELS = 8                 # how far up the project root is looked for
+
+_modules: Dict[str, Tuple[Tuple[int, int], Optional["Module"]]] = {}
+_roots: Dict[str, Tuple[str, ...]] = {}
+
+
+class Module:
+    """One parsed module of the project, with its own resolver (built on first use)."""
+
+    def __init__(self, path: str, text: str, tree: ast.AST):
+        from .resolve import Resolver
+        from .sites import collect
+        self.path = path
+        self.src = SourceText(text)
+        self.tree = tree
+        self.sites = collect(tree)
+        self.resolver = Resolver(self.src, self.sites, tree, path)
+        self.resolver._astroid_index = {}       # no astroid outside the checked file: bounded and cheap
+        self.end = len(text) + 1                # a position after every module-level statement
+        self.memo: Dict[tuple, list] = {}
+
+
+def load(path: str) -> Optional[Module]:
+    """The module at path (cached by mtime and size), or None when it cannot or must not be read."""
+    path = os.path.abspath(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (st.st_mtime_ns, st.st_size)
+    cached = _modules.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    module = None
+    if st.st_size <= MAX_BYTES:
+        try:
+            from .files import read_source
+            source = read_source(path)
+            module = Module(path, source.text, ast.parse(source.text, path))
+        except Exception:                   # unreadable, undecodable or not Python: not ours to report
+            module = None
+    if len(_modules) >= MAX_MODULES:
+        _modules.clear()
+        _roots.clear()
+    _modules[path] = (key, module)
+    return module
+
+
+def search_path(filename: str) -> Tuple[str, ...]:
+    """Where a launched script finds its imports: its directory, the one above its top package, the root."""
+    here = os.path.dirname(os.path.abspath(filename))
+    found = _roots.get(here)
+    if found is not None:
+        return found
+    out = [here]
+    top = here
+    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    out.append(top)
+    cur = here
+    for _ in range(ROOT_LEVELS):
+        if any(os.path.exists(os.path.join(cur, m)) for m in ROOT_MARKERS):
+            out.append(cur)
+            break
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        cur = parent
+    result = tuple(dict.fromkeys(out))
+    _roots[here] = result
+    return result
+
+
+def find_module(filename: str, level: int, parts: Sequence[str]) -> Optional[str]:
+    """The file of module `parts` (level > 0: relative to filename's package), as the script would import it."""
+    if level:
+        base = os.path.dirname(os.path.abspath(filename))
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        bases: Sequence[str] = (base,)
+    else:
+        bases = search_path(filename)
+    if not parts:
+        init = os.path.join(bases[0], "__init__.py")
+        return init if level and os.path.isfile(init) else None
+    for base in bases:
+        stem = os.path.join(base, *parts)
+        for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+def import_ref(stmt: ast.AST, local: str) -> Optional[Tuple[int, List[str]]]:
+    """(level, dotted parts) a local name stands for: `from a.b import c` -> (0, [a, b, c])."""
+    if isinstance(stmt, ast.ImportFrom):
+        for alias in stmt.names:
+            if (alias.asname or alias.name) == local and alias.name != "*":
+                return stmt.level or 0, (stmt.module.split(".") if stmt.module else []) + [alias.name]
+    elif isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            if alias.asname == local:
+                return 0, alias.name.split(".")
+            if alias.asname is None and alias.name.split(".")[0] == local:
+                return 0, [local]
+    return None
+
+
+def import_refs(tree: ast.AST) -> List[Tuple[int, List[str]]]:
+    """Every module a tree imports, as (level, parts), in source order."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((0, a.name.split(".")) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module.split(".") if node.module else []
+            out.append((node.level or 0, base))
+            out.extend((node.level or 0, base + [a.name]) for a in node.names if a.name != "*")
+    return out
+
+
+def origin_of(module: Module, line: int, filename: str) -> str:
+    """`config.py:3`, relative to the checked file's directory when below it."""
+    try:
+        rel = os.path.relpath(module.path, os.path.dirname(os.path.abspath(filename)))
+    except ValueError:
+        rel = module.path
+    if rel.startswith(".."):
+        rel = os.path.basename(module.path)
+    return f"{rel.replace(os.sep, '/')}:{line}"
+
+
+# ---------------------------------------------------------------- values from another module
+
+class Lookup:
+    """Answers, for one checked file, the names its imports bring from the project's own modules."""
+
+    def __init__(self, filename: str, tree: ast.AST):
+        self.filename = os.path.abspath(filename)
+        self.tree = tree
+        self.active: set = set()
+        self._imported: Optional[List[Module]] = None
+
+    def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
+        path = find_module(importer, level, parts)
+        if path is None or os.path.abspath(path) == self.filename:
+            return None
+        return load(path)
+
+    def imported(self, stmt: ast.AST, local: str, rest: Sequence[str], anchor: Tuple[int, int],
+                 switch: bool) -> Optional[list]:
+        """The value of `local.rest...` where local is bound by an import statement of the checked
+        file; None when it is not a value of the project's own modules."""
+        ref = import_ref(stmt, local)
+        if ref is None:
+            return None
+        found = self._locate(self.filename, ref[0], ref[1] + list(rest))
+        return None if found is None else self._value(found[0], found[1], found[2], anchor, switch)
+
+    def _locate(self, importer: str, level: int, chain: List[str]):
+        """(module, name in it, attributes after it): the longest prefix of chain that is a project module."""
+        for k in range(len(chain) - 1, -1 if level else 0, -1):
+            module = self.module(importer, level, chain[:k])
+            if module is not None:
+                return module, chain[k], chain[k + 1:]
+        return None
+
+    def _value(self, module: Module, name: str, attrs: List[str], anchor, switch) -> Optional[list]:
+        key = (module.path, name, tuple(attrs), switch)
+        if key in self.active or len(self.active) > MAX_HOPS:
+            return None
+        self.active.add(key)
+        try:
+            return self._value_in(module, name, attrs, anchor, switch)
+        finally:
+            self.active.discard(key)
+
+    def _value_in(self, module: Module, name: str, attrs: List[str], anchor, switch) -> Optional[list]:
+        sites = module.sites
+        if attrs:
+            deeper = sites.bindings_at(".".join([name] + attrs), sites.module, module.end)
+            if deeper:
+                return self._evaluate(module, deeper, anchor, switch)
+        bindings = sites.bindings_at(name, sites.module, module.end)
+        if not bindings:
+            return None
+        if len(bindings) == 1 and isinstance(bindings[0].stmt, (ast.Import, ast.ImportFrom)):
+            ref = import_ref(bindings[0].stmt, name)
+            if ref is None:
+                return None
+            if attrs and len(attrs) == 1 and ref[1][-1] == "FLAGS":
+                return self.flag(attrs[0], anchor, switch)      # a re-exported absl FLAGS
+            found = self._locate(module.path, ref[0], ref[1] + list(attrs))
+            return None if found is None else self._value(found[0], found[1], found[2], anchor, switch)
+        if attrs:
+            if len(attrs) != 1:
+                return None
+            if _is_absl_flags(bindings):
+                return self.flag(attrs[0], anchor, switch)
+            if _is_parse_result(module, bindings):
+                return self._argparse_flag(module, attrs[0], anchor, switch)
+            return None
+        not_values = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        if any(b.pos == -1 or isinstance(b.stmt, not_values) for b in bindings):
+            return None
+        return self._evaluate(module, bindings, anchor, switch)
+
+    def _evaluate(self, module: Module, bindings, anchor, switch) -> list:
+        memo_key = (tuple(id(b.stmt) for b in bindings), switch)
+        raw = module.memo.get(memo_key)
+        if raw is None:
+            module.resolver.steps = 0
+            raw = module.resolver._from_bindings(bindings, ast.Name(id="_"), 0, {}, switch)
+            module.memo[memo_key] = raw
+        line = bindings[-1].stmt.lineno
+        return carry(raw, "as defined in " + origin_of(module, line, self.filename), anchor)
+
+    # ---- flags defined in another module
+
+    def flag(self, dest: str, anchor, switch) -> Optional[list]:
+        """An absl flag (one global registry): defined in a module the checked file imports, transitively."""
+        found = self.flag_def(dest, "absl")
+        return None if found is None else self._flag_values(found[0], found[1], anchor, switch)
+
+    def _argparse_flag(self, module: Module, dest: str, anchor, switch) -> Optional[list]:
+        defs = [f for f in module.resolver.flags if f.dest == dest and f.kind == "argparse"]
+        return self._flag_values(module, defs[0], anchor, switch) if defs else None
+
+    def _flag_values(self, module: Module, flag, anchor, switch) -> list:
+        memo_key = ("flag", id(flag.call), switch)
+        raw = module.memo.get(memo_key)
+        if raw is None:
+            module.resolver.steps = 0
+            raw = module.resolver._flag_value(flag, 0, switch)
+            module.memo[memo_key] = raw
+        return carry(raw, "defined in " + origin_of(module, flag.call.lineno, self.filename), anchor)
+
+    def flag_def(self, dest: str, kind: Optional[str] = None):
+        """(module, FlagDef) of a flag defined in a module the checked file imports, else None."""
+        for module in self.imported_modules():
+            for f in module.resolver.flags:
+                if f.dest == dest and (kind is None or f.kind == kind):
+                    return module, f
+        return None
+
+    def imported_modules(self) -> List[Module]:
+        """The project modules the checked file imports, transitively, breadth first, bounded."""
+        if self._imported is not None:
+            return self._imported
+        out: List[Module] = []
+        seen = {self.filename}
+        queue = [(self.filename, import_refs(self.tree))]
+        while queue and len(out) < MAX_IMPORTED:
+            importer, refs = queue.pop(0)
+            for level, parts in refs:
+                module = self.module(importer, level, parts) if parts or level else None
+                if module is None or module.path in seen:
+                    continue
+                seen.add(module.path)
+                out.append(module)
+                queue.append((module.path, import_refs(module.tree)))
+        self._imported = out
+        return out
+
+
+def _is_absl_flags(bindings) -> bool:
+    from .resolve import FLAGS_OBJECTS
+    from .sites import dotted
+    return all(b.value is not None and (dotted(b.value) in FLAGS_OBJECTS or (dotted(b.value) or "").endswith(".FLAGS"))
+               for b in bindings)
+
+
+def _is_parse_result(module: Module, bindings) -> bool:
+    r = module.resolver
+    return all(b.value is not None and r._is_parse_result(b.value, b.scope, b.pos, 0) for b in bindings)
+
+
+def carry(values: list, origin: str, anchor: Tuple[int, int]) -> list:
+    """Values computed in another module, placed on the use (anchor) and saying where they come from."""
+    return [_carry(v, origin, anchor) for v in values]
+
+
+def _carry(v, origin: str, anchor):
+    if isinstance(v, S):
+        sv = v.value
+        notes = tuple((i, j, n if n == NONE_NOTE else f"{n}; {origin}") for i, j, n in sv.notes)
+        if not any(n != NONE_NOTE for _, _, n in sv.notes):
+            notes = notes + ((0, len(sv.text), origin),)
+        return S(StrValue(sv.text, [], anchor[0], anchor[1], (), sv.is_bytes, "imported", notes), v.is_bytes)
+    if isinstance(v, C):
+        return C(v.value, None, f"{v.note}; {origin}" if v.note else "")
+    if isinstance(v, U):
+        return U(f"{v.reason}, {origin}", v.py_type)
+    if isinstance(v, D):
+        return D(tuple((_carry(k, origin, anchor), _carry(x, origin, anchor)) for k, x in v.items))
+    if isinstance(v, L):
+        return L(tuple(_carry(x, origin, anchor) for x in v.items))
+    return v                            # Opaque: a flag's value chosen at launch, no position
+
+
+def for_file(filename: str, tree: ast.AST) -> Optional[Lookup]:
+    """The lookup for a checked file on disk (None for `<stdin>` and other non-files)."""
+    if not filename or filename.startswith("<") or not os.path.isfile(filename):
+        return None
+    return Lookup(filename, tree)
