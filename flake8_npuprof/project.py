@@ -170,6 +170,7 @@ class Lookup:
         self.tree = tree
         self.active: set = set()
         self._imported: Optional[List[Module]] = None
+        self.given = None                   # the flags one launch passes (launcher.py), or None
 
     def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
         path = find_module(importer, level, parts)
@@ -237,11 +238,16 @@ class Lookup:
 
     def _evaluate(self, module: Module, bindings, anchor, switch) -> list:
         memo_key = (tuple(id(b.stmt) for b in bindings), switch)
-        raw = module.memo.get(memo_key)
+        raw = module.memo.get(memo_key) if self.given is None else None
         if raw is None:
             module.resolver.steps = 0
-            raw = module.resolver._from_bindings(bindings, ast.Name(id="_"), 0, {}, switch)
-            module.memo[memo_key] = raw
+            module.resolver.given = self.given
+            try:
+                raw = module.resolver._from_bindings(bindings, ast.Name(id="_"), 0, {}, switch)
+            finally:
+                module.resolver.given = None
+            if self.given is None:
+                module.memo[memo_key] = raw
         line = bindings[-1].stmt.lineno
         return carry(raw, "as defined in " + origin_of(module, line, self.filename), anchor)
 
@@ -258,11 +264,16 @@ class Lookup:
 
     def _flag_values(self, module: Module, flag, anchor, switch) -> list:
         memo_key = ("flag", id(flag.call), switch)
-        raw = module.memo.get(memo_key)
+        raw = module.memo.get(memo_key) if self.given is None else None
         if raw is None:
             module.resolver.steps = 0
-            raw = module.resolver._flag_value(flag, 0, switch)
-            module.memo[memo_key] = raw
+            module.resolver.given = self.given
+            try:
+                raw = module.resolver._flag_value(flag, 0, switch)
+            finally:
+                module.resolver.given = None
+            if self.given is None:
+                module.memo[memo_key] = raw
         return carry(raw, "defined in " + origin_of(module, flag.call.lineno, self.filename), anchor)
 
     def flag_def(self, dest: str, kind: Optional[str] = None):

@@ -67,6 +67,7 @@ class Resolver:
         self._astroid_calls = 0
         self._astroid_time = 0.0
         self._project = False               # project.Lookup, made on first use (False: not yet)
+        self.given = None                   # {dest: launcher.Given}: the flags of one launch (launcher.py)
 
     # ---- the interface values.Values uses
 
@@ -297,6 +298,7 @@ class Resolver:
         chain = dotted(node)
         if self._project is None or not chain or not hasattr(node, "lineno"):
             return None
+        self._project.given = self.given
         anchor = (self.src.node_start(node), self.src.node_end(node))
         head, *rest = chain.split(".")
         binds = [binding] if binding is not None else self._bindings(head, scope, pos)
@@ -354,6 +356,12 @@ class Resolver:
         return False
 
     def _flag_value(self, flag: FlagDef, depth, switch) -> List:
+        if self.given is not None:          # one launch: the value the launcher passes, else the default
+            from .launcher import given_values
+            found = given_values(flag, self.given)
+            if found is not None:
+                return found
+            switch = False
         if switch and flag.py_type is not str:
             # a switch set from a flag takes whatever the launcher passes
             return [Opaque(flag.py_type or object, flag.option)]
