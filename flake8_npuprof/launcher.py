@@ -58,6 +58,8 @@ class Setting(NamedTuple):
     line: int
     start: int                  # offset of the name in that file
     how: str                    # "export", "inline", "set -a", "plain"
+    runs: Tuple[Run, ...] = ()  # where the value's characters are in that file
+
 
     def where(self, root: str) -> str:
         return f"{_rel(self.path, root)}:{self.line}"
@@ -97,6 +99,7 @@ class Walk:
         self.sourced: List[Tuple[str, str, int]] = []     # (file, from file, line)
         self.all_export = False
         self.steps = 0
+        self.current = self.launcher    # the file being walked
 
     # ---- words
 
@@ -115,12 +118,17 @@ class Walk:
             t += len(s)
 
         def expansion(k: int) -> int:
+            nonlocal t
             j, value = self._expansion(text, k, end)
             if value is None or HOLE in value:
                 if not (parts and parts[-1] == HOLE):
                     put(HOLE)
             elif value:
-                put(value)
+                setting = self._setting(text[k:j])
+                if setting is not None and setting.path == self.current and setting.value == value:
+                    runs.extend(r._replace(t=r.t + t) for r in setting.runs)    # `"$OPTS"`: map to OPTS=...
+                parts.append(value)
+                t += len(value)
             return j
 
         quoted = False
@@ -148,6 +156,10 @@ class Walk:
                 put(c, i)
                 i += 1
         return StrValue("".join(parts), runs, start, end, origin="shell")
+
+    def _setting(self, body: str) -> Optional[Setting]:
+        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
+        return (self.vars.get(m.group(1)) or self.exported.get(m.group(1))) if m else None
 
     def _expansion(self, text: str, i: int, end: int) -> Tuple[int, Optional[str]]:
         from .shell import _skip_expansion
@@ -184,6 +196,13 @@ class Walk:
         except OSError:
             return
         src = SourceText(text)
+        outer, self.current = self.current, path
+        try:
+            self._statements(text, src, path, depth)
+        finally:
+            self.current = outer
+
+    def _statements(self, text: str, src: SourceText, path: str, depth: int) -> None:
         stack: List[Tuple[str, int]] = []           # open compounds: (kind, ranks)
         for words, line_start in _commands(text):
             self.steps += 1
@@ -236,7 +255,7 @@ class Walk:
                 break
             value = self.expand(text, m.end(), b)
             line = src.position(a)[0]
-            inline[m.group(1)] = Setting(value.text, path, line, a, "inline")
+            inline[m.group(1)] = Setting(value.text, path, line, a, "inline", tuple(value.runs))
             k += 1
         for a, b in spans[k:]:
             words.append(Word(self.expand(text, a, b), a, b))
@@ -296,8 +315,9 @@ class Walk:
             m = _ASSIGN.match(text, a, b)
             line = src.position(a)[0]
             if m:
-                value = self.expand(text, m.end(), b).text
-                s = Setting(HOLE if conditional else value, path, line, a, "export" if exporting else "plain")
+                value = self.expand(text, m.end(), b)
+                s = Setting(HOLE if conditional else value.text, path, line, a, "export" if exporting else "plain",
+                            tuple(value.runs))
                 self.vars[m.group(1)] = s
                 if exporting:
                     self.exported[m.group(1)] = s
@@ -586,6 +606,17 @@ def bind(launch: Launch, table: Dict[str, object], root: str) -> Tuple[Dict[str,
     return given, unknown
 
 
+def _value_of(g: Given, text: str, note: str) -> StrValue:
+    """The value as a string whose characters map to the launcher's source (origin "launcher")."""
+    runs: List[Run] = []
+    word = g.value_word
+    if word is not None:
+        skip = len(word.text) - len(text)           # `--x=value`: the value is the word's tail
+        runs = [r._replace(t=r.t - skip) for r in word.value.runs if r.t >= skip]
+    anchor = (word.start, word.end) if word is not None else (g.word.start, g.word.end)
+    return StrValue(text, runs, anchor[0], anchor[1], notes=((0, len(text), note),), origin="launcher")
+
+
 def _nargs(flag) -> bool:
     return flag.kind == "argparse" and any(k.arg == "nargs" for k in flag.call.keywords)
 
@@ -621,7 +652,7 @@ def given_values(flag, given: Dict[str, Given]) -> Optional[list]:
         if text is None:
             return [U(f"{g.option} from {g.where} has no value")]
         if kind == "str":
-            return [S(StrValue(text, [], 0, 0, notes=((0, len(text), note),), origin="launcher"))]
+            return [S(_value_of(g, text, note))]
         if kind == "bool":
             return [C(bool(text), None, note)]       # bool("False") is True
         if kind in ("int", "float"):
@@ -643,7 +674,7 @@ def given_values(flag, given: Dict[str, Given]) -> Optional[list]:
         except ValueError:
             return [U(f"{g.option} from {g.where} is not a valid number")]
     if flag.py_type is str:
-        return [S(StrValue(text, [], 0, 0, notes=((0, len(text), note),), origin="launcher"))]
+        return [S(_value_of(g, text, note))]
     return [U(f"{g.option} from {g.where} is a list")]
 
 
@@ -804,3 +835,65 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
             "ranks": launch.ranks, "conditional": cmd.conditional, "environment": env, "flags": flags,
             "sourced": [_rel(s, root) for s, _, _ in w.sourced], "decided": ls.decided,
             "traps": [what for _, what in ls.traps], "lines": lines}
+
+
+# ---------------------------------------------------------------- check: findings on the launcher's lines
+
+def check_launcher(text: str, path: str, settings) -> list:
+    """Findings a launcher's own lines carry for the scripts it starts (the same model as emulate):
+    NPP205 where it passes `--x=False` to a string flag that guards profiling, and the options problems
+    (NPP1xx) of a profiling-options value it passes on the command line."""
+    from .model import Finding
+    from .analysis import internal_error
+    if not os.path.isfile(path):
+        return []
+    try:
+        return _check(text, path, settings, Finding)
+    except Exception as exc:                # same contract as Python files
+        return [internal_error(exc)]
+
+
+def _check(text: str, path: str, settings, Finding) -> list:
+    from .checks.options import check_options, for_state
+    from .state import from_setup
+    from .values import place
+    w, found = walk(path)
+    src = SourceText(text)
+    me = os.path.abspath(path)
+    out, seen = [], set()
+
+    def report(code, start, end, message):
+        if (code, start) in seen:
+            return
+        seen.add((code, start))
+        (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
+        out.append(Finding(code, message, start, end, l1, c1, l2, c2))
+
+    for launch in found:
+        if launch.command.path != me:
+            continue                        # a command of a sourced script: reported there
+        ls = prepare(launch, settings.target, w.root)
+        if ls is None:
+            continue
+        script = _rel(launch.script, w.root)
+        for g, what in ls.traps:
+            if g.word.start is not None:
+                report("NPP205", g.word.start, g.word.end,
+                       f"{what.replace('the script', script, 1)} in this launch; pass nothing to leave it off, or "
+                       "parse the flag with a str-to-bool converter in the script")
+        for setup in ls.setups:
+            strings = setup.options.strings if setup.options.state == "given" else None
+            if strings is None or len(strings.candidates) != 1:
+                continue
+            value = strings.candidates[0]
+            if value.origin != "launcher" or not value.runs:
+                continue                    # options built in the script: the script's findings
+            state = from_setup(setup)
+            mode_on = True if state.status == "on" else False if state.latent else None
+            result = check_options(value.text, settings.target, mode_on)
+            for issue in result.issues:
+                start, end = place(value, issue.i, issue.j)
+                report(issue.code, start, end,
+                       f"{for_state(issue.message, state)} (passed to {script} at line {launch.command.line}, "
+                       f"read by its {setup.route} setup at line {setup.line})")
+    return sorted(out, key=Finding.sort_key)
