@@ -60,7 +60,6 @@ class Setting(NamedTuple):
     how: str                    # "export", "inline", "set -a", "plain"
     runs: Tuple[Run, ...] = ()  # where the value's characters are in that file
 
-
     def where(self, root: str) -> str:
         return f"{_rel(self.path, root)}:{self.line}"
 
@@ -204,36 +203,29 @@ class Walk:
 
     def _statements(self, text: str, src: SourceText, path: str, depth: int) -> None:
         stack: List[Tuple[str, int]] = []           # open compounds: (kind, ranks)
-        for words, line_start in _commands(text):
+        function = False                            # `name()` seen: its `{` opens a function body
+        for words, op in _commands(text):
             self.steps += 1
             if self.steps > MAX_COMMANDS:
                 return
-            head = text[words[0][0]:words[0][1]] if words else ""
+            head = text[words[0][0]:words[0][1]]
             if head in ("if", "while", "until", "case", "select"):
                 stack.append((head, 1))
                 words = words[1:]
-                head = text[words[0][0]:words[0][1]] if words else ""
-            if head == "for":
-                m = _FOR_C.match(text, words[0][0])
-                count = _loop_count(text, words, m)
-                stack.append(("for", count))
+            elif head == "for":
+                stack.append(("for", _loop_count(text, words, _FOR_C.match(text, words[0][0]))))
                 continue
-            if head in ("fi", "done", "esac", "}"):
+            elif head in ("fi", "done", "esac", "}"):
                 if stack:
                     stack.pop()
                 continue
-            if head in ("then", "else", "do", "{"):
-                words = words[1:]
-                if head == "else":
-                    pass
-                if not words:
-                    continue
-                head = text[words[0][0]:words[0][1]]
-            if head in ("elif",):
-                continue
-            if len(words) >= 1 and (head.endswith("()") or head == "function" or
-                                    (len(words) > 1 and text[words[1][0]:words[1][1]] in ("()", "(){"))):
-                stack.append(("function", 1))
+            elif head in ("then", "else", "do", "{", "elif"):
+                if head == "{":
+                    stack.append(("function" if function else "group", 1))
+                    function = False
+                words = words[1:] if head != "elif" else []
+            elif head == "function" or (len(words) == 1 and op == "("):
+                function = True                     # a definition: its body runs only when called
                 continue
             if not words:
                 continue
@@ -351,7 +343,8 @@ def _loop_count(text: str, words, m) -> int:
 
 
 def _commands(text: str):
-    """Simple commands as lists of word spans, split at operators and newlines; comments skipped.
+    """Simple commands as (word spans, the operator after them), split at operators and newlines; comments
+    skipped.
 
     `for ((...))` is kept as one command; the words after `in` in a `for` stay with it."""
     i, n = 0, len(text)
@@ -377,7 +370,7 @@ def _commands(text: str):
         op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
         if op is not None:
             if words:
-                yield words, words[0][0]
+                yield words, op
             words = []
             i += len(op)
             continue
@@ -385,7 +378,7 @@ def _commands(text: str):
         words.append((i, j))
         i = j
     if words:
-        yield words, words[0][0]
+        yield words, ""
 
 
 def _word_end(text: str, i: int) -> int:

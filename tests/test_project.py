@@ -122,7 +122,8 @@ def test_large_siblings_are_not_read(tmp_path, monkeypatch):
     (tmp_path / "consts.py").write_text("# padding\n" * 20 + 'OPTS = \'{"output": "/tmp/p", "task_trace": "of"}\'\n')
     job = tmp_path / "job.py"
     job.write_text("from npu_bridge.npu_init import *\nfrom consts import OPTS\n"
-                   "cfg = NPURunConfig(profiling_config=ProfilingConfig(enable_profiling=True, profiling_options=OPTS))\n")
+                   "cfg = NPURunConfig(profiling_config=ProfilingConfig(enable_profiling=True, "
+                   "profiling_options=OPTS))\n")
     assert [f.code for f in analyse(job.read_text(), None, str(job), Settings()) if f.code.startswith("NPP1")] == \
         ["NPP190"]
 
