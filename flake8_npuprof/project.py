@@ -48,6 +48,7 @@ class Module:
         self.resolver._astroid_index = {}       # no astroid outside the checked file: bounded and cheap
         self.end = len(text) + 1                # a position after every module-level statement
         self.memo: Dict[tuple, list] = {}
+        self.refs = import_refs(tree)           # the modules it imports, read once
 
 
 def load(path: str) -> Optional[Module]:
@@ -299,7 +300,7 @@ class Lookup:
                     continue
                 seen.add(module.path)
                 out.append(module)
-                queue.append((module.path, import_refs(module.tree)))
+                queue.append((module.path, module.refs))
         self._imported = out
         return out
 

@@ -139,3 +139,23 @@ def test_flake8_gives_the_same_cross_module_findings(capsys, monkeypatch):
     assert ours == theirs == ["eval.py:10:89: NPP106", "eval.py:12:101: NPP102", "eval.py:13:100: NPP190",
                               "pkg/run.py:8:96: NPP102", "pkg/run.py:9:96: NPP102", "train.py:12:73: NPP106",
                               "train.py:22:73: NPP101"]
+
+
+def test_each_sibling_is_read_once_however_many_files_import_it(tmp_path, monkeypatch):
+    parsed = []
+    real = project.Module.__init__
+
+    def counting(self, path, text, tree):
+        parsed.append(Path(path).name)
+        real(self, path, text, tree)
+
+    monkeypatch.setattr(project.Module, "__init__", counting)
+    (tmp_path / "consts.py").write_text('OPTS = \'{"output": "/tmp/p", "task_trace": "of"}\'\n')
+    codes = []
+    for k in range(20):
+        job = tmp_path / f"job_{k}.py"
+        job.write_text("from npu_bridge.npu_init import *\nfrom consts import OPTS\n"
+                       "cfg = NPURunConfig(profiling_config=ProfilingConfig(enable_profiling=True, "
+                       "profiling_options=OPTS))\n")
+        codes.extend(f.code for f in analyse(job.read_text(), None, str(job), Settings()) if f.code == "NPP102")
+    assert codes == ["NPP102"] * 20 and parsed == ["consts.py"]
