@@ -19,7 +19,7 @@ import os
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from .source import HOLE, Run, SourceText, StrValue
+from .source import HOLE, Piece, Run, SourceText, StrValue
 
 MAX_SOURCED = 8                 # nested `source` depth
 MAX_BYTES = 256 * 1024          # a launcher or sourced script larger than this is not read
@@ -607,7 +607,11 @@ def _value_of(g: Given, text: str, note: str) -> StrValue:
         skip = len(word.text) - len(text)           # `--x=value`: the value is the word's tail
         runs = [r._replace(t=r.t - skip) for r in word.value.runs if r.t >= skip]
     anchor = (word.start, word.end) if word is not None else (g.word.start, g.word.end)
-    return StrValue(text, runs, anchor[0], anchor[1], notes=((0, len(text), note),), origin="launcher")
+    pieces = ()
+    if runs:                            # one stretch of the launcher holds it (a quoted word, or `OPTS='...'`)
+        a, b = min(r.s for r in runs), max(r.s + r.slen for r in runs)
+        pieces = (Piece(a, b, "", "'", a, b),)
+    return StrValue(text, runs, anchor[0], anchor[1], pieces, notes=((0, len(text), note),), origin="launcher")
 
 
 def _nargs(flag) -> bool:

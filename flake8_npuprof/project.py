@@ -323,6 +323,8 @@ def carry(values: list, origin: str, anchor: Tuple[int, int]) -> list:
 
 
 def _carry(v, origin: str, anchor):
+    if isinstance(v, S) and v.value.origin == "launcher":
+        return v                        # passed by a launcher (launcher.py): it says where, and maps there
     if isinstance(v, S):
         sv = v.value
         notes = tuple((i, j, n if n == NONE_NOTE else f"{n}; {origin}") for i, j, n in sv.notes)

@@ -150,6 +150,10 @@ def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):
     got = [ln.split(" ", 2)[:2] for ln in capsys.readouterr().out.splitlines()]
     assert got == [["run_flags.sh:4:51:", "NPP102"], ["run_inline.sh:3:16:", "NPP011"],
                    ["run_trap.sh:4:18:", "NPP205"], ["train.py:8:21:", "NPP205"]]
+    from flake8_npuprof.analysis import Settings
+    text = (LAUNCH / "run_flags.sh").read_text()
+    (f,) = launcher.check_launcher(text, str(LAUNCH / "run_flags.sh"), Settings())
+    assert text.splitlines()[f.line - 1][f.col:f.end_col] == '"of"'        # in OPTS=..., which "$OPTS" passes
 
 
 def test_launcher_findings_agree_with_emulate():
@@ -171,3 +175,17 @@ def test_functions_and_groups(tmp_path):
                                "{ echo start; }\npython3 train.py\ntrain\n", **{"train.py": SCRIPT})
     assert [(la.command.line, la.command.conditional) for la in found] == [(3, True), (6, False)]
     assert found[1].command.env["PROFILING_MODE"].value == HOLE    # set inside a function: not known here
+
+
+def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
+    sibling = LAUNCH.parent / "sibling"
+    report = emulate_path(str(sibling / "run_1p.sh"), T, use_env=False, environ={})
+    first = report["results"][0]
+    assert (first.setup.line, first.verdict) == (11, "fails")
+    assert first.effective_options == {"output": "/tmp/sibling", "task_trace": "on", "aic_metrics": "PipeUtilisation"}
+    from flake8_npuprof.analysis import Settings
+    text = (sibling / "run_1p.sh").read_text()
+    (f,) = launcher.check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
+    line = text.splitlines()[f.line - 1]
+    assert (f.code, f.line) == ("NPP106", 4) and line[f.col:f.end_col] == '"PipeUtilisation"'
+    assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11)")
