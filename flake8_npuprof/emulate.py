@@ -278,7 +278,8 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     env = base_env(use_env, environ if environ is not None else os.environ)
     if source.kind == "shell" and graph is None and against is None:
         from .launcher import emulate_launcher      # the Python script the launcher starts, with its env and flags
-        report = emulate_launcher(path, target, cwd, env)
+        caller = (environ if environ is not None else os.environ) if use_env else None
+        report = emulate_launcher(path, target, cwd, env, caller)
         if report is not None:
             report["env"] = use_env
             return report

@@ -71,7 +71,7 @@ class Command(NamedTuple):
     line: int
     column: int
     env: Dict[str, Setting]     # exported environment for this command (inline assignments included)
-    cwd: Optional[str]          # None: not known
+    cwd: Tuple[str, ...]        # where it may run (one entry once known; empty: not known)
     ranks: int                  # started this many times (per-rank loops, mpirun -np, torchrun)
     conditional: bool           # inside if/case/while or a function: may not run
 
@@ -91,7 +91,10 @@ class Walk:
     def __init__(self, launcher: str, cwd: Optional[str] = None):
         self.launcher = os.path.abspath(launcher)
         self.root = os.path.dirname(self.launcher)
-        self.cwd: Optional[str] = os.path.abspath(cwd) if cwd else self.root
+        # where the shell starts: the given directory, else the caller's or the launcher's own (a path is
+        # resolved only where exactly one of them has the file); `cd` moves every candidate alike
+        starts = [os.path.abspath(cwd)] if cwd else [os.getcwd(), self.root]
+        self.dirs: Tuple[str, ...] = tuple(dict.fromkeys(starts))
         self.vars: Dict[str, Setting] = {}
         self.exported: Dict[str, Setting] = {}
         self.commands: List[Command] = []
@@ -99,6 +102,18 @@ class Walk:
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
+
+    @property
+    def cwd(self) -> Optional[str]:
+        """The current directory when only one candidate is left (after `cd` to an absolute path)."""
+        return self.dirs[0] if len(self.dirs) == 1 else None
+
+    @staticmethod
+    def find(name: str, dirs) -> Optional[str]:
+        """The one file `name` is from these directories (None: in none, or in several different ones)."""
+        found = {os.path.realpath(os.path.join(d, name)) for d in dirs if os.path.isfile(os.path.join(d, name))}
+        return os.path.normpath(os.path.join(next(d for d in dirs if os.path.isfile(os.path.join(d, name))), name)) \
+            if len(found) == 1 else None
 
     # ---- words
 
@@ -278,26 +293,28 @@ class Walk:
             return
         if head == "cd" and not conditional:
             target = words[1] if len(words) > 1 else None
-            if target is None or not target.known or target.text == "-" or self.cwd is None:
-                self.cwd = None if target is None or target.text != "." else self.cwd
+            if target is None or not target.known or target.text == "-" or not self.dirs:
+                self.dirs = () if target is None or target.text != "." else self.dirs
             else:
-                self.cwd = os.path.normpath(os.path.join(self.cwd, os.path.expanduser(target.text)))
+                moved = os.path.expanduser(target.text)
+                self.dirs = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, moved)) for d in self.dirs))
             return
         if head in ("source", ".") and len(words) > 1:
             target = words[1]
             if conditional or not target.known or depth >= MAX_SOURCED:
                 return
-            full = os.path.normpath(os.path.join(self.cwd or self.root, target.text))
-            if not os.path.isfile(full):
-                full = os.path.normpath(os.path.join(self.root, target.text))
-            if os.path.isfile(full):
+            full = self.find(target.text, self.dirs or (self.root,))
+            if full is not None:
                 self.sourced.append((full, path, src.position(spans[0][0])[0]))
                 self._file(full, depth + 1, (path, src.position(spans[0][0])[0]))
             return
         env = dict(self.exported)
+        for name, setting in self.vars.items():
+            if name.startswith("PROFILING_") and name not in self.exported:
+                env[name] = setting._replace(how="set without export")     # seen only if the caller exports it
         env.update(inline)
         line, col = src.position(words[0].start)
-        self.commands.append(Command(tuple(words), path, line, col, env, self.cwd, ranks, conditional))
+        self.commands.append(Command(tuple(words), path, line, col, env, self.dirs, ranks, conditional))
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
         exporting = head == "export" or any(text[a:b] == "-x" for a, b in spans)
@@ -489,10 +506,14 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
                 n, script_at = _ranks_of(words, k + 2)
                 return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, module)
             from .project import find_module
-            path = find_module(os.path.join(cmd.cwd, "_"), 0, module.split(".")) if cmd.cwd else None
-            if path is None:
+            paths = {find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd}
+            paths.discard(None)
+            if len(paths) != 1:
                 return None
-            return Launch(cmd._replace(env=env), os.path.abspath(path), tuple(words[k + 2:]), wrapper, ranks)
+            path = paths.pop()
+            here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
+            return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
+                          wrapper, ranks)
         if w.startswith("-"):
             k += 1
             continue
@@ -501,12 +522,13 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
 
 
 def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
-    if k >= len(words) or not words[k].known or cmd.cwd is None:
+    if k >= len(words) or not words[k].known or not cmd.cwd or not words[k].text.endswith(".py"):
         return None                     # a script we cannot name: say nothing
-    path = os.path.normpath(os.path.join(cmd.cwd, words[k].text))
-    if not path.endswith(".py") or not os.path.isfile(path):
+    path = Walk.find(words[k].text, cmd.cwd)
+    if path is None:
         return None
-    return Launch(cmd._replace(env=env), path, tuple(words[k + 1:]), wrapper, ranks)
+    here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, words[k].text)))
+    return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
 
 
 def _rel(path: str, root: str) -> str:
@@ -701,7 +723,7 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         tree = ast.parse(source.text, launch.script)
     except (ReadError, SyntaxError, ValueError):
         return None
-    ctx = Context(SourceText(source.text), tree, launch.script, Settings(target=target, cwd=launch.command.cwd))
+    ctx = Context(SourceText(source.text), tree, launch.script, Settings(target=target, cwd=launch.command.cwd[0]))
     given, unknown = bind(launch, flag_table(ctx), root)
     ctx.resolver.given = given
     inventory = Inventory(ctx)
@@ -738,9 +760,11 @@ def _decide(ctx, setup, given: Dict[str, Given]):
             return setup, [], []
         holds = truth.pop() != g.negated
         text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
-        flags = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute) and n.attr in given]
+        attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
+        flags = [d for d in attrs if d in given]
         origin = "; ".join(f"{given[d].option}{'=' + given[d].text if given[d].text else ''} from {given[d].where}"
-                           for d in flags) or "the flags' defaults"
+                           for d in flags) or \
+            "; ".join(f"the default of --{d}, which the launcher does not pass" for d in attrs[:1]) or "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
         for d in flags:
             g_ = given[d]
@@ -756,50 +780,66 @@ def _decide(ctx, setup, given: Dict[str, Given]):
     return setup._replace(mode=off, conditions=()), why, traps
 
 
-def launch_env(launch: Launch, base, root: str):
-    """The environment GE sees in this launch: the launcher's exports over the caller's (base)."""
+def launch_env(launch: Launch, base, root: str, environ=None):
+    """The environment GE sees in this launch: the launcher's exports over the caller's (base), and why a
+    value is not known. environ: the caller's environment when it is known (--env), else None."""
     env = launch.command.env
-    out = base
-    mode, opts, work = env.get("PROFILING_MODE"), env.get("PROFILING_OPTIONS"), env.get("ASCEND_WORK_PATH")
+    out, unknown = base, []
+    settings = {}
+    for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
+        s = env.get(name)
+        if s is not None and s.how == "set without export":
+            if environ is None:
+                unknown.append(f"{name} is set at {s.where(root)} without export: the script sees it only if "
+                               "the caller exports it (give --env to use this environment)")
+                s = s._replace(value=HOLE)
+            elif name not in environ:
+                s = None                    # not in the environment, so not exported: the script never sees it
+            else:
+                s = s._replace(how="set (exported by the caller)")
+        elif s is not None and HOLE in s.value:
+            unknown.append(f"{name} is set at {s.where(root)} to a value not known statically")
+        settings[name] = s
+    mode, opts, work = settings["PROFILING_MODE"], settings["PROFILING_OPTIONS"], settings["ASCEND_WORK_PATH"]
     if opts is not None:
         out = out._replace(options=opts.value, label=f"the launcher ({opts.how} at {opts.where(root)})")
     if mode is not None:
         out = out._replace(mode=mode.value, mode_label=f"the launcher ({mode.how} at {mode.where(root)})")
     if work is not None and HOLE not in work.value:
         out = out._replace(work_path=work.value, work_path_known=True)
-    return out
+    return out, unknown
 
 
-def emulate_launcher(path: str, target, cwd: Optional[str], base) -> Optional[dict]:
+def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None) -> Optional[dict]:
     """`npuprof emulate LAUNCHER.sh`: the report for the Python script it starts (None: none we can name)."""
     from .emulate import Planner, finish
     from .inventory import Mode, OptionsArg, ScriptSetup
-    w, found = walk(path)
+    w, found = walk(path, cwd)
     root = w.root
     runs = [(la, prepare(la, target, root)) for la in found]
     runs = [(la, ls) for la, ls in runs if ls is not None]
     if not runs:
         return None
     launch, ls = next(((la, ls) for la, ls in runs if not la.command.conditional), runs[0])
-    run_cwd = launch.command.cwd or (os.path.abspath(cwd) if cwd else os.getcwd())
-    env = launch_env(launch, base, root)
+    run_cwd = launch.command.cwd[0]
+    env, unknown = launch_env(launch, base, root, environ)
     setups = list(ls.setups)
     if not setups and env.mode is not None:
         setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
     results = Planner(setups, ls.inits, ls.order, target, run_cwd, env).results()
-    mode = env.mode
-    if mode is not None and HOLE in mode:
-        results = [_unknown_env(r, launch.command.env["PROFILING_MODE"].where(root)) for r in results]
+    if env.mode is not None and HOLE in env.mode:
+        results = [_unknown_env(r, unknown[0] if unknown else "PROFILING_MODE is not known statically")
+                   for r in results]
     report = finish(_rel(launch.script, os.getcwd()), results, target, run_cwd, env, None, None, False)
     report["launch"] = launch_info(w, launch, ls, runs, root)
     return report
 
 
-def _unknown_env(r, where: str):
+def _unknown_env(r, why: str):
+    """A result that depends on PROFILING_MODE when the launch leaves it unknown: unknown, and why."""
     if r.source in ("script", "adapter default") or r.read_by_ge is False:
         return r
-    return r._replace(verdict="unknown", messages=[f"PROFILING_MODE is set by the launcher ({where}) to a value "
-                                                   "not known statically"] + list(r.messages), spread=[])
+    return r._replace(verdict="unknown", messages=[why] + [m for m in r.messages if HOLE not in m], spread=[])
 
 
 def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> dict:

@@ -113,7 +113,8 @@ def _emulate(name):
 @pytest.mark.parametrize("name, line, verdict, text", [
     # the string-flag trap: --profiling=False to an untyped argparse flag switches profiling on
     ("run_trap.sh", 19, "collects", "--profiling=False reaches the script as the non-empty string 'False'"),
-    ("run_off.sh", 19, "off", "`args.profiling` is false in this launch (the flags' defaults)"),
+    ("run_off.sh", 19, "off", "`args.profiling` is false in this launch (the default of --profiling, which the "
+                              "launcher does not pass)"),
     ("run_flags.sh", 19, "fails", "started 8 times (one per rank)"),
     ("run_env.sh", 0, "collects", "PROFILING_MODE=true (export at scripts/npu_set_env.sh:3)"),
     ("run_inline.sh", 0, "off", "PROFILING_MODE=True (inline at run_inline.sh:3)"),
@@ -189,3 +190,20 @@ def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
     line = text.splitlines()[f.line - 1]
     assert (f.code, f.line) == ("NPP106", 4) and line[f.col:f.end_col] == '"PipeUtilisation"'
     assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11)")
+
+
+@pytest.mark.parametrize("environ, verdict, text", [
+    (None, "unknown", "PROFILING_MODE is set at run_noexport.sh:3 without export: the script sees it only if the "
+                      "caller exports it"),
+    ({"PROFILING_MODE": "false"}, "collects", "GE reads PROFILING_OPTIONS from the launcher (export at "
+                                              "run_noexport.sh:4)"),
+    ({}, None, ""),             # not in the caller's environment: the script never sees PROFILING_MODE
+])
+def test_a_variable_set_without_export(environ, verdict, text):
+    report = emulate_path(str(LAUNCH / "run_noexport.sh"), T, use_env=environ is not None, environ=environ or {})
+    if verdict is None:
+        assert report["results"] == [] and report["usable"] is False
+        return
+    (r,) = report["results"]
+    assert r.verdict == verdict and any(text in m for m in r.messages), r.messages
+    assert not any(HOLE in m for m in r.messages)
