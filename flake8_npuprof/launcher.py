@@ -540,8 +540,16 @@ def _rel(path: str, root: str) -> str:
 
 
 def walk(launcher: str, cwd: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
+    """The walk of a launcher (its commands, sourced files) and the Python scripts it starts."""
     w = Walk(launcher, cwd).run()
     return w, launches(w)
+
+
+def command_lines(launcher: str, cwd: Optional[str] = None) -> List[Command]:
+    """Every simple command a launcher runs (sourced scripts included), in order: for checks of other
+    command lines (msprof). Each has its argv as Words (decoded text, HOLE for what is unknown, and the
+    source range of each word in `path`), its line and column, the exported environment and the directory."""
+    return Walk(launcher, cwd).run().commands
 
 
 # ---------------------------------------------------------------- the script's flags

@@ -20,6 +20,7 @@ import ast
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .resolve import DENYLIST
 from .source import SourceText, StrValue
 from .valueops import NONE_NOTE, C, D, L, S, U
 
@@ -172,9 +173,15 @@ class Lookup:
         self.active: set = set()
         self._imported: Optional[List[Module]] = None
         self.given = None                   # the flags one launch passes (launcher.py), or None
+        self._found: Dict[tuple, Optional[str]] = {}
 
     def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
-        path = find_module(importer, level, parts)
+        if not level and parts and parts[0] in DENYLIST:
+            return None                     # tensorflow, os, json, ...: never one of the project's modules
+        key = (os.path.dirname(importer), level, tuple(parts))
+        if key not in self._found:
+            self._found[key] = find_module(importer, level, parts)
+        path = self._found[key]
         if path is None or os.path.abspath(path) == self.filename:
             return None
         return load(path)

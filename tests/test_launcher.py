@@ -207,3 +207,15 @@ def test_a_variable_set_without_export(environ, verdict, text):
     (r,) = report["results"]
     assert r.verdict == verdict and any(text in m for m in r.messages), r.messages
     assert not any(HOLE in m for m in r.messages)
+
+
+def test_command_lines_for_other_checks(tmp_path):
+    (tmp_path / "run.sh").write_text('export OUT=/tmp/o\nmsprof --application="python3 train.py" '
+                                     '--output=$OUT --aicore=on\n')
+    (cmd,) = launcher.command_lines(str(tmp_path / "run.sh"))
+    assert [w.text for w in cmd.words] == ["msprof", "--application=python3 train.py", "--output=/tmp/o",
+                                           "--aicore=on"]
+    text = (tmp_path / "run.sh").read_text()
+    assert text[cmd.words[3].start:cmd.words[3].end] == "--aicore=on" and (cmd.line, cmd.column) == (2, 0)
+    assert cmd.env["OUT"].value == "/tmp/o"
+    assert launcher.launches(launcher.Walk(str(tmp_path / "run.sh")).run()) == []    # msprof's own precedence
