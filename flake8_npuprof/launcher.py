@@ -198,10 +198,10 @@ class Walk:
     # ---- statements
 
     def run(self) -> "Walk":
-        self._file(self.launcher, 0, None)
+        self._file(self.launcher, 0, False)
         return self
 
-    def _file(self, path: str, depth: int, by: Optional[Tuple[str, int]]) -> None:
+    def _file(self, path: str, depth: int, conditional: bool) -> None:
         try:
             if os.path.getsize(path) > MAX_BYTES:
                 return
@@ -212,11 +212,12 @@ class Walk:
         src = SourceText(text)
         outer, self.current = self.current, path
         try:
-            self._statements(text, src, path, depth)
+            self._statements(text, src, path, depth, conditional)
         finally:
             self.current = outer
 
-    def _statements(self, text: str, src: SourceText, path: str, depth: int) -> None:
+    def _statements(self, text: str, src: SourceText, path: str, depth: int, inside: bool) -> None:
+        """The commands of one file; inside: the file is sourced from a branch (nothing in it is certain)."""
         stack: List[Tuple[str, int]] = []           # open compounds: (kind, ranks)
         function = False                            # `name()` seen: its `{` opens a function body
         for words, op in _commands(text):
@@ -244,7 +245,8 @@ class Walk:
                 continue
             if not words:
                 continue
-            conditional = any(k in ("if", "while", "until", "case", "select", "function") for k, _ in stack)
+            conditional = inside or any(k in ("if", "while", "until", "case", "select", "function")
+                                        for k, _ in stack)
             ranks = 1
             for _, n in stack:
                 ranks = ranks * n if n > 0 and ranks > 0 else 0
@@ -281,6 +283,11 @@ class Walk:
             return
         if head == "unset":
             for w in words[1:]:
+                if conditional:             # unset in one branch only: the value is no longer known
+                    for table in (self.vars, self.exported):
+                        if w.text in table:
+                            table[w.text] = table[w.text]._replace(value=HOLE)
+                    continue
                 self.vars.pop(w.text, None)
                 self.exported.pop(w.text, None)
             return
@@ -291,9 +298,11 @@ class Walk:
             elif flags.startswith("+") and "a" in flags:
                 self.all_export = False
             return
-        if head == "cd" and not conditional:
-            target = words[1] if len(words) > 1 else None
-            if target is None or not target.known or target.text == "-" or not self.dirs:
+        if head in ("cd", "pushd", "popd"):
+            target = words[1] if len(words) > 1 and head != "popd" else None
+            if not conditional and target is not None and target.known and os.path.isabs(target.text):
+                self.dirs = (os.path.normpath(target.text),)
+            elif conditional or target is None or not target.known or target.text == "-" or not self.dirs:
                 self.dirs = () if target is None or target.text != "." else self.dirs
             else:
                 moved = os.path.expanduser(target.text)
@@ -301,12 +310,12 @@ class Walk:
             return
         if head in ("source", ".") and len(words) > 1:
             target = words[1]
-            if conditional or not target.known or depth >= MAX_SOURCED:
+            if not target.known or depth >= MAX_SOURCED:
                 return
             full = self.find(target.text, self.dirs or (self.root,))
             if full is not None:
                 self.sourced.append((full, path, src.position(spans[0][0])[0]))
-                self._file(full, depth + 1, (path, src.position(spans[0][0])[0]))
+                self._file(full, depth + 1, conditional)
             return
         env = dict(self.exported)
         for name, setting in self.vars.items():

@@ -219,3 +219,13 @@ def test_command_lines_for_other_checks(tmp_path):
     assert text[cmd.words[3].start:cmd.words[3].end] == "--aicore=on" and (cmd.line, cmd.column) == (2, 0)
     assert cmd.env["OUT"].value == "/tmp/o"
     assert launcher.launches(launcher.Walk(str(tmp_path / "run.sh")).run()) == []    # msprof's own precedence
+
+
+def test_what_a_branch_may_change_is_not_known_after_it(tmp_path):
+    _, found = _walk(tmp_path, "if [ -f env.sh ]; then\n  source env.sh\n  cd sub\nfi\npython3 train.py\n"
+                               "cd \"$(dirname \"$0\")\"\nif [ -n \"$X\" ]; then unset PROFILING_OPTIONS; fi\n"
+                               "python3 train.py\n",
+                     **{"env.sh": "export PROFILING_MODE=true\nexport PROFILING_OPTIONS=x\n", "train.py": SCRIPT})
+    (la,) = found                   # line 5: the directory may have changed: not named
+    assert la.command.line == 8
+    assert la.command.env["PROFILING_MODE"].value == HOLE and la.command.env["PROFILING_OPTIONS"].value == HOLE
