@@ -196,6 +196,38 @@ class Lookup:
         found = self._locate(self.filename, ref[0], ref[1] + list(rest))
         return None if found is None else self._value(found[0], found[1], found[2], anchor, switch)
 
+    def star(self, name: str, anchor, switch) -> Optional[list]:
+        """A name a module-level `from m import *` of the checked file brings from a project module."""
+        if name.startswith("_"):
+            return None
+        for node in getattr(self.tree, "body", []):
+            if not (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)):
+                continue
+            parts = node.module.split(".") if node.module else []
+            module = self.module(self.filename, node.level or 0, parts) if parts or node.level else None
+            if module is None or "__all__" in module.sites.module.bindings:
+                continue                        # an __all__ list decides what `*` brings: not followed
+            if module.sites.bindings_at(name, module.sites.module, module.end):
+                return self._value(module, name, [], anchor, switch)
+        return None
+
+    def parsed_flag(self, stmt: ast.AST, local: str, rest: Sequence[str], dest: str, anchor,
+                    switch) -> Optional[list]:
+        """`args.dest` where `args = local.rest()` calls a function of a project module that returns its
+        argparse parser's parse_args()."""
+        ref = import_ref(stmt, local)
+        found = self._locate(self.filename, ref[0], ref[1] + list(rest)) if ref else None
+        if found is None or found[2]:
+            return None
+        module, name = found[0], found[1]
+        funcs = module.sites.functions.get(name, [])
+        inner = next((sc for sc in module.sites.scopes if funcs and sc.node is funcs[-1]), None)
+        returns = [(v, sc) for v, sc in module.sites.returns if sc is inner]
+        if inner is None or not returns or not all(
+                module.resolver._is_parse_result(v, sc, module.end, 0) for v, sc in returns):
+            return None
+        return self._argparse_flag(module, dest, anchor, switch)
+
     def _locate(self, importer: str, level: int, chain: List[str]):
         """(module, name in it, attributes after it): the longest prefix of chain that is a project module."""
         for k in range(len(chain) - 1, -1 if level else 0, -1):

@@ -184,7 +184,8 @@ class Resolver:
         if not bindings:
             if node.id in ("True", "False", "None"):
                 return [C({"True": True, "False": False, "None": None}[node.id])]
-            return [U(f"{node.id} is not defined in this file")]
+            found = self._elsewhere(node, scope, pos, switch) if self.sites.star_imports else None
+            return found if found is not None else [U(f"{node.id} is not defined in this file")]
         return self._from_bindings(bindings, node, depth, env, switch)
 
     def _bindings(self, key: str, scope: Scope, pos: int) -> List[Binding]:
@@ -304,8 +305,17 @@ class Resolver:
         binds = [binding] if binding is not None else self._bindings(head, scope, pos)
         if len(binds) == 1 and isinstance(binds[0].stmt, (ast.Import, ast.ImportFrom)):
             return self._project.imported(binds[0].stmt, head, rest, anchor, switch)
+        if not binds and not rest:
+            return self._project.star(head, anchor, switch)        # `from config import *`
         if isinstance(node, ast.Attribute) and self._flags_object(node.value, scope, pos):
             return self._project.flag(node.attr, anchor, switch)
+        if len(binds) == 1 and len(rest) == 1 and isinstance(binds[0].value, ast.Call):
+            # `args = get_args()` with get_args imported from a module whose parser it returns
+            func = dotted(binds[0].value.func) or ""
+            fhead, *frest = func.split(".")
+            fbinds = self._bindings(fhead, binds[0].scope, binds[0].pos) if fhead else []
+            if len(fbinds) == 1 and isinstance(fbinds[0].stmt, (ast.Import, ast.ImportFrom)):
+                return self._project.parsed_flag(fbinds[0].stmt, fhead, frest, rest[0], anchor, switch)
         return None
 
     def _flags_object(self, expr, scope, pos) -> bool:

@@ -25,6 +25,9 @@ EXPECTED = [
                                    "given; defined in hyperparameters.py:6)"),
     ("train.py", 22, 72, "NPP101", 'unknown profiling_options key "traning_trace"'),
     ("train.py", 22, 72, "NPP101", "(checked as defined in config.py:2)"),
+    ("star.py", 6, 91, "NPP101", "(checked as defined in config.py:2)"),              # from config import *
+    ("star.py", 7, 91, "NPP102", "(checked with the default of --prof_opts, used when the flag is not given; "
+                                 "defined in utils/args.py:6)"),                     # args = get_args()
 ]
 
 
@@ -34,7 +37,7 @@ def _findings(path: Path):
 
 def test_sibling_values_are_known_and_say_where_they_come_from():
     got = {}
-    for rel in ("eval.py", "pkg/run.py", "train.py", "hyperparameters.py", "config.py"):
+    for rel in ("eval.py", "pkg/run.py", "train.py", "star.py", "hyperparameters.py", "config.py"):
         got[rel] = _findings(SIBLING / rel)
     for rel, line, col, code, text in EXPECTED:
         hits = [f for f in got[rel] if (f.line, f.col, f.code) == (line, col, code)]
@@ -130,16 +133,16 @@ def test_large_siblings_are_not_read(tmp_path, monkeypatch):
 
 def test_flake8_gives_the_same_cross_module_findings(capsys, monkeypatch):
     monkeypatch.chdir(SIBLING)
-    main(["check", "--extend-select", "NPP19", "."])
+    main(["check", "--select", "NPP1", "--extend-select", "NPP19", "."])
     ours = sorted(" ".join(line.split(" ", 2)[:2]) for line in capsys.readouterr().out.splitlines()
                   if ".py:" in line)              # flake8 reads Python files only (launchers: test_launcher.py)
-    run = subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP", "--extend-select", "NPP19", "."],
+    run = subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP1", "--extend-select", "NPP19", "."],
                          cwd=SIBLING, capture_output=True, text=True)
     theirs = sorted(line.split(" ", 2)[0].lstrip("./").replace("./", "") + " " + line.split(" ", 2)[1]
                     for line in run.stdout.splitlines())
     assert ours == theirs == ["eval.py:10:89: NPP106", "eval.py:12:101: NPP102", "eval.py:13:100: NPP190",
-                              "pkg/run.py:8:96: NPP102", "pkg/run.py:9:96: NPP102", "train.py:12:73: NPP106",
-                              "train.py:22:73: NPP101"]
+                              "pkg/run.py:8:96: NPP102", "pkg/run.py:9:96: NPP102", "star.py:6:92: NPP101",
+                              "star.py:7:92: NPP102", "train.py:12:73: NPP106", "train.py:22:73: NPP101"]
 
 
 def test_each_sibling_is_read_once_however_many_files_import_it(tmp_path, monkeypatch):
