@@ -186,6 +186,31 @@ class Lookup:
             return None
         return load(path)
 
+    def value_of(self, resolver, node: ast.AST, scope, pos: int, switch: bool, binding=None) -> Optional[list]:
+        """What the resolver of the checked file cannot find in it: a name or attribute whose head is imported
+        from a project module, a name from `from m import *`, an absl flag defined in an imported module, or
+        `args.x` with `args = get_args()` imported. None: not a value of the project's modules."""
+        from .sites import dotted
+        chain = dotted(node)
+        if not chain:
+            return None
+        self.given = resolver.given
+        anchor = (resolver.src.node_start(node), resolver.src.node_end(node))
+        head, *rest = chain.split(".")
+        binds = [binding] if binding is not None else resolver._bindings(head, scope, pos)
+        if len(binds) == 1 and isinstance(binds[0].stmt, (ast.Import, ast.ImportFrom)):
+            return self.imported(binds[0].stmt, head, rest, anchor, switch)
+        if not binds and not rest:
+            return self.star(head, anchor, switch)
+        if isinstance(node, ast.Attribute) and _flags_object(resolver, node.value, scope, pos):
+            return self.flag(node.attr, anchor, switch)
+        if len(binds) == 1 and len(rest) == 1 and isinstance(binds[0].value, ast.Call):
+            fhead, *frest = (dotted(binds[0].value.func) or "").split(".")
+            fbinds = resolver._bindings(fhead, binds[0].scope, binds[0].pos) if fhead else []
+            if len(fbinds) == 1 and isinstance(fbinds[0].stmt, (ast.Import, ast.ImportFrom)):
+                return self.parsed_flag(fbinds[0].stmt, fhead, frest, rest[0], anchor, switch)
+        return None
+
     def imported(self, stmt: ast.AST, local: str, rest: Sequence[str], anchor: Tuple[int, int],
                  switch: bool) -> Optional[list]:
         """The value of `local.rest...` where local is bound by an import statement of the checked
@@ -342,6 +367,17 @@ class Lookup:
                 queue.append((module.path, module.refs))
         self._imported = out
         return out
+
+
+def _flags_object(resolver, expr, scope, pos) -> bool:
+    """Whether expr is absl's FLAGS (`FLAGS`, `tf.app.flags.FLAGS`, or a name assigned `flags.FLAGS`)."""
+    from .resolve import FLAGS_OBJECTS
+    from .sites import dotted
+    base = dotted(expr) or ""
+    if base in FLAGS_OBJECTS or base.endswith(".FLAGS"):
+        return True
+    binds = resolver._bindings(base, scope, pos) if isinstance(expr, ast.Name) else []
+    return bool(binds) and all(isinstance(b.value, ast.Attribute) and b.value.attr == "FLAGS" for b in binds)
 
 
 def _is_absl_flags(bindings) -> bool:

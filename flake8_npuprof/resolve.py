@@ -291,39 +291,14 @@ class Resolver:
     # ---- names other modules of the project define
 
     def _elsewhere(self, node, scope, pos, switch, binding: Optional[Binding] = None) -> Optional[List]:
-        """The value of a flag or name from another module of the project (project.py), placed on
+        """The value of a flag or name another module of the project defines (project.py), placed on
         this use and saying where it comes from; None when the project does not define it."""
         if self._project is False:
             from .project import for_file
             self._project = for_file(self.filename, self.tree)
-        chain = dotted(node)
-        if self._project is None or not chain or not hasattr(node, "lineno"):
+        if self._project is None or not hasattr(node, "lineno"):
             return None
-        self._project.given = self.given
-        anchor = (self.src.node_start(node), self.src.node_end(node))
-        head, *rest = chain.split(".")
-        binds = [binding] if binding is not None else self._bindings(head, scope, pos)
-        if len(binds) == 1 and isinstance(binds[0].stmt, (ast.Import, ast.ImportFrom)):
-            return self._project.imported(binds[0].stmt, head, rest, anchor, switch)
-        if not binds and not rest:
-            return self._project.star(head, anchor, switch)        # `from config import *`
-        if isinstance(node, ast.Attribute) and self._flags_object(node.value, scope, pos):
-            return self._project.flag(node.attr, anchor, switch)
-        if len(binds) == 1 and len(rest) == 1 and isinstance(binds[0].value, ast.Call):
-            # `args = get_args()` with get_args imported from a module whose parser it returns
-            func = dotted(binds[0].value.func) or ""
-            fhead, *frest = func.split(".")
-            fbinds = self._bindings(fhead, binds[0].scope, binds[0].pos) if fhead else []
-            if len(fbinds) == 1 and isinstance(fbinds[0].stmt, (ast.Import, ast.ImportFrom)):
-                return self._project.parsed_flag(fbinds[0].stmt, fhead, frest, rest[0], anchor, switch)
-        return None
-
-    def _flags_object(self, expr, scope, pos) -> bool:
-        base = dotted(expr) or ""
-        if base in FLAGS_OBJECTS or base.endswith(".FLAGS"):
-            return True
-        binds = self._bindings(base, scope, pos) if isinstance(expr, ast.Name) else []
-        return bool(binds) and all(isinstance(b.value, ast.Attribute) and b.value.attr == "FLAGS" for b in binds)
+        return self._project.value_of(self, node, scope, pos, switch, binding)
 
     # ---- flags
 
