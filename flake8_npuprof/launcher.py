@@ -24,6 +24,7 @@ from .source import HOLE, Piece, Run, SourceText, StrValue
 MAX_SOURCED = 8                 # nested `source` depth
 MAX_BYTES = 256 * 1024          # a launcher or sourced script larger than this is not read
 MAX_COMMANDS = 5000             # simple commands walked per launcher (sourced files included)
+MAX_LAUNCHES = 16               # Python command lines followed per launcher
 
 PYTHON = re.compile(r"(?:.*/)?python(?:\d(?:\.\d+)?)?$")
 WRAPPERS_WITH_SCRIPT = {"torchrun"}                         # start a .py themselves
@@ -443,11 +444,14 @@ def _word_end(text: str, i: int) -> int:
 # ---------------------------------------------------------------- Python launches
 
 def launches(walk: Walk) -> List[Launch]:
+    """The Python scripts the walk starts, in order (at most MAX_LAUNCHES: each is analysed)."""
     out = []
     for cmd in walk.commands:
         found = _launch(cmd)
         if found is not None:
             out.append(found)
+            if len(out) >= MAX_LAUNCHES:
+                break
     return out
 
 
