@@ -100,6 +100,7 @@ class Walk:
         self.exported: Dict[str, Setting] = {}
         self.commands: List[Command] = []
         self.sourced: List[Tuple[str, str, int]] = []     # (file, from file, line)
+        self.unread: List[Tuple[str, str, int]] = []      # sourced scripts not found or not named
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
@@ -311,12 +312,13 @@ class Walk:
             return
         if head in ("source", ".") and len(words) > 1:
             target = words[1]
-            if not target.known or depth >= MAX_SOURCED:
-                return
-            full = self.find(target.text, self.dirs or (self.root,))
-            if full is not None:
-                self.sourced.append((full, path, src.position(spans[0][0])[0]))
+            full = self.find(target.text, self.dirs or (self.root,)) if target.known else None
+            line = src.position(spans[0][0])[0]
+            if full is not None and depth < MAX_SOURCED:
+                self.sourced.append((full, path, line))
                 self._file(full, depth + 1, conditional)
+            else:                           # assumed to set no PROFILING_* (the report lists it)
+                self.unread.append((target.text, path, line))
             return
         env = dict(self.exported)
         for name, setting in self.vars.items():
@@ -576,6 +578,7 @@ class Given(NamedTuple):
     where: str                  # run_1p.sh:8
 
 
+OPEN = "*"                      # the key of `given` saying that unknown words may hold more flags
 BOOL_TRUE = ("true", "t", "1")
 BOOL_FALSE = ("false", "f", "0")
 
@@ -617,6 +620,10 @@ def bind(launch: Launch, table: Dict[str, object], root: str) -> Tuple[Dict[str,
         k += 1
         if text == "--":
             break
+        if not w.known and text.startswith(HOLE):
+            # `"$@"`, `$EXTRA_ARGS`: more flags may come from the caller, so a flag not seen is not its default
+            given.setdefault(OPEN, Given(w.value.text, HOLE, w, None, where))
+            continue
         if not text.startswith("-") or not w.known and "=" not in text:
             continue
         option, eq, value = text.partition("=")
@@ -679,6 +686,8 @@ def given_values(flag, given: Dict[str, Given]) -> Optional[list]:
     """What the script reads for a flag the launch passes (resolver values); None: not passed."""
     from .valueops import C, S, U
     g = given.get(flag.dest)
+    if g is None and OPEN in given:
+        return [U(f"{flag.option} may be passed through the unknown arguments at {given[OPEN].where}", flag.py_type)]
     if g is None:
         return None
     text = g.text
@@ -869,7 +878,7 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
     where = f"{_rel(cmd.path, root)}:{cmd.line}"
     env = {name: {"value": s.value, "set": f"{s.how} at {s.where(root)}"} for name, s in sorted(cmd.env.items())
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
-    flags = {g.option: {"value": g.text, "at": g.where} for g in ls.given.values()}
+    flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN}
     shown = " ".join(x.text for x in _without_redirections(cmd.words))
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.ranks != 1:
@@ -881,6 +890,9 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
         lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
     for src, by, line in w.sourced:
         lines.append(f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})")
+    for name, by, line in w.unread:
+        lines.append(f"  sources {name} ({_rel(by, root)}:{line}): not read here, taken as setting no PROFILING_* "
+                     "variable".replace(HOLE, "<unknown>"))
     for d in ls.decided:
         lines.append(f"  {d}")
     for g, what in ls.traps:
@@ -891,7 +903,8 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
         lines.append(f"  also starts: {', '.join(dict.fromkeys(others))} (emulate each with its own launcher)")
     return {"command": [x.text for x in cmd.words], "at": where, "script": _rel(launch.script, root),
             "ranks": launch.ranks, "conditional": cmd.conditional, "environment": env, "flags": flags,
-            "sourced": [_rel(s, root) for s, _, _ in w.sourced], "decided": ls.decided,
+            "sourced": [_rel(s, root) for s, _, _ in w.sourced], "not_read": [n for n, _, _ in w.unread],
+            "decided": ls.decided,
             "traps": [what for _, what in ls.traps], "lines": lines}
 
 

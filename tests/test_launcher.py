@@ -229,3 +229,12 @@ def test_what_a_branch_may_change_is_not_known_after_it(tmp_path):
     (la,) = found                   # line 5: the directory may have changed: not named
     assert la.command.line == 8
     assert la.command.env["PROFILING_MODE"].value == HOLE and la.command.env["PROFILING_OPTIONS"].value == HOLE
+
+
+def test_arguments_from_the_caller_leave_the_flags_open():
+    report = _emulate("run_passthrough.sh")
+    (r,) = report["results"]
+    assert (r.setup.line, r.verdict, r.setup.conditions) == (19, "unknown", ("args.profiling",))
+    assert "--profiling_options may be passed through the unknown arguments at run_passthrough.sh:4" in r.messages[0]
+    assert report["launch"]["not_read"] == ["/usr/local/Ascend/ascend-toolkit/set_env.sh"]
+    assert report["launch"]["decided"] == [] and report["launch"]["traps"] == []
