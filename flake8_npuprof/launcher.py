@@ -199,17 +199,21 @@ class Walk:
 
     # ---- statements
 
-    def run(self) -> "Walk":
-        self._file(self.launcher, 0, False)
+    def run(self, text: Optional[str] = None) -> "Walk":
+        """Walk the launcher (text: its content when already read, e.g. an editor's buffer)."""
+        self._file(self.launcher, 0, False, text)
         return self
 
-    def _file(self, path: str, depth: int, conditional: bool) -> None:
-        try:
-            if os.path.getsize(path) > MAX_BYTES:
+    def _file(self, path: str, depth: int, conditional: bool, text: Optional[str] = None) -> None:
+        if text is None:
+            try:
+                if os.path.getsize(path) > MAX_BYTES:
+                    return
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
                 return
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
+        elif len(text) > MAX_BYTES:
             return
         src = SourceText(text)
         outer, self.current = self.current, path
@@ -554,9 +558,9 @@ def _rel(path: str, root: str) -> str:
     return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
-def walk(launcher: str, cwd: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
+def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
     """The walk of a launcher (its commands, sourced files) and the Python scripts it starts."""
-    w = Walk(launcher, cwd).run()
+    w = Walk(launcher, cwd).run(text)
     return w, launches(w)
 
 
@@ -928,7 +932,7 @@ def _check(text: str, path: str, settings, Finding) -> list:
     from .checks.options import check_options, for_state
     from .state import from_setup
     from .values import place
-    w, found = walk(path)
+    w, found = walk(path, text=text)
     src = SourceText(text)
     me = os.path.abspath(path)
     out, seen = [], set()

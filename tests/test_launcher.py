@@ -238,3 +238,12 @@ def test_arguments_from_the_caller_leave_the_flags_open():
     assert "--profiling_options may be passed through the unknown arguments at run_passthrough.sh:4" in r.messages[0]
     assert report["launch"]["not_read"] == ["/usr/local/Ascend/ascend-toolkit/set_env.sh"]
     assert report["launch"]["decided"] == [] and report["launch"]["traps"] == []
+
+
+def test_check_reads_the_text_it_is_given(tmp_path):
+    from flake8_npuprof.analysis import Settings
+    text = (LAUNCH / "run_trap.sh").read_text()
+    edited = "# an unsaved line\n" + text
+    path = LAUNCH / "run_trap.sh"
+    (f,) = launcher.check_launcher(edited, str(path), Settings())
+    assert (f.code, f.line) == ("NPP205", 5) and edited.splitlines()[4][f.col:f.end_col] == "--profiling=False"
