@@ -36,7 +36,7 @@ _roots: Dict[str, Tuple[str, ...]] = {}
 
 
 class Module:
-    """One parsed module of the project, with its own resolver (built on first use)."""
+    """One parsed module of the project, with its own resolver (no astroid) and memo of values asked for."""
 
     def __init__(self, path: str, text: str, tree: ast.AST):
         from .resolve import Resolver
