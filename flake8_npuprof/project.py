@@ -46,7 +46,7 @@ class Module:
         self.tree = tree
         self.sites = collect(tree)
         self.resolver = Resolver(self.src, self.sites, tree, path)
-        self.resolver._astroid_index = {}       # no astroid outside the checked file: bounded and cheap
+        self.resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
         self.end = len(text) + 1                # a position after every module-level statement
         self.memo: Dict[tuple, list] = {}
         self.refs = import_refs(tree)           # the modules it imports, read once
@@ -174,6 +174,7 @@ class Lookup:
         self._imported: Optional[List[Module]] = None
         self.given = None                   # the flags one launch passes (launcher.py), or None
         self._found: Dict[tuple, Optional[str]] = {}
+        self.exhausted = False              # a sibling's evaluation ran out of its budget
 
     def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
         if not level and parts and parts[0] in DENYLIST:
@@ -194,7 +195,14 @@ class Lookup:
         chain = dotted(node)
         if not chain:
             return None
-        self.given = resolver.given
+        self.given, self.exhausted = resolver.given, False
+        try:
+            return self._value_of(resolver, node, chain, scope, pos, switch, binding)
+        finally:
+            resolver.exhausted = resolver.exhausted or self.exhausted     # reported as the checked file's (NPP191)
+
+    def _value_of(self, resolver, node, chain, scope, pos, switch, binding) -> Optional[list]:
+        from .sites import dotted
         anchor = (resolver.src.node_start(node), resolver.src.node_end(node))
         head, *rest = chain.split(".")
         binds = [binding] if binding is not None else resolver._bindings(head, scope, pos)
@@ -305,12 +313,13 @@ class Lookup:
         memo_key = (tuple(id(b.stmt) for b in bindings), switch)
         raw = module.memo.get(memo_key) if self.given is None else None
         if raw is None:
-            module.resolver.steps = 0
+            module.resolver.steps, module.resolver.exhausted = 0, False
             module.resolver.given = self.given
             try:
                 raw = module.resolver._from_bindings(bindings, ast.Name(id="_"), 0, {}, switch)
             finally:
                 module.resolver.given = None
+            self.exhausted = self.exhausted or module.resolver.exhausted
             if self.given is None:
                 module.memo[memo_key] = raw
         line = bindings[-1].stmt.lineno
@@ -331,12 +340,13 @@ class Lookup:
         memo_key = ("flag", id(flag.call), switch)
         raw = module.memo.get(memo_key) if self.given is None else None
         if raw is None:
-            module.resolver.steps = 0
+            module.resolver.steps, module.resolver.exhausted = 0, False
             module.resolver.given = self.given
             try:
                 raw = module.resolver._flag_value(flag, 0, switch)
             finally:
                 module.resolver.given = None
+            self.exhausted = self.exhausted or module.resolver.exhausted
             if self.given is None:
                 module.memo[memo_key] = raw
         return carry(raw, "defined in " + origin_of(module, flag.call.lineno, self.filename), anchor)

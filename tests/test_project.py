@@ -163,3 +163,20 @@ def test_each_sibling_is_read_once_however_many_files_import_it(tmp_path, monkey
                        "profiling_options=OPTS))\n")
         codes.extend(f.code for f in analyse(job.read_text(), None, str(job), Settings()) if f.code == "NPP102")
     assert codes == ["NPP102"] * 20 and parsed == ["consts.py"]
+
+
+def test_a_budget_running_out_in_a_sibling_is_reported_on_the_use(tmp_path, monkeypatch):
+    real = project.Module.__init__
+
+    def tight(self, path, text, tree):
+        real(self, path, text, tree)
+        self.resolver.max_steps = 1
+
+    monkeypatch.setattr(project.Module, "__init__", tight)
+    (tmp_path / "consts.py").write_text('OPTS = \'{"output": "/tmp/p", \' + \'"task_trace": "of"}\'\n')
+    job = tmp_path / "job.py"
+    job.write_text("from npu_bridge.npu_init import *\nfrom consts import OPTS\n"
+                   "cfg = NPURunConfig(profiling_config=ProfilingConfig(enable_profiling=True, "
+                   "profiling_options=OPTS))\n")
+    codes = [(f.code, f.line) for f in analyse(job.read_text(), None, str(job), Settings())]
+    assert ("NPP191", 3) in codes and not any(c == "NPP102" for c, _ in codes)
