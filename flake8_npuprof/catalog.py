@@ -1100,7 +1100,9 @@ RULES: Tuple[Rule, ...] = (
         default=True,
         what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
              "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
-             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch).",
+             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch). `npuprof check` "
+             "also reports it on the line of a shell launcher that passes `--profiling=False` (or `0`) to such "
+             "a flag of the script it starts, where that launch then profiles.",
         why="argparse (and an absl string flag) hands over the command-line text unchanged, and "
             "`bool(\"False\")` is True, so passing `--profiling False` switches profiling on: the run slows "
             "down and writes PROF_* data the user asked not to collect.",

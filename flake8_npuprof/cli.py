@@ -161,8 +161,10 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
                per_file_ignores=()) -> List[Finding]:
     """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
     if kind == "shell":
+        from .launcher import check_launcher
         from .shell import analyse_shell
-        findings = analyse_shell(text, path, settings)
+        findings = sorted(analyse_shell(text, path, settings) + check_launcher(text, path, settings),
+                          key=Finding.sort_key)
     else:
         if file_noqa(text):
             return []

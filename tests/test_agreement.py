@@ -31,7 +31,9 @@ EXAMPLES = sorted((ROOT / "examples").rglob("*.py")) + sorted((ROOT / "examples"
 EVALS = {ef.path: ef.options for ef in all_files()}
 EMULATE_DATA = sorted((ROOT / "tests" / "data" / "emulate").glob("*.py")) + \
     sorted((ROOT / "tests" / "data" / "emulate").glob("*.sh")) + [ROOT / "tests" / "data" / "launcher_mistakes.sh"]
-FILES = EXAMPLES + sorted(EVALS) + EMULATE_DATA
+PROJECTS = sorted((ROOT / "tests" / "data" / "projects").rglob("*.py")) + \
+    sorted((ROOT / "tests" / "data" / "projects").rglob("*.sh"))         # values from sibling modules (issue 12)
+FILES = EXAMPLES + sorted(EVALS) + EMULATE_DATA + PROJECTS
 
 # a finding with one of these codes says the setup it sits in is off, and why
 STATE_CODES = {"NPP001": ("not_switched", "switch"), "NPP006": ("never_passed",), "NPP012": ("late",)}
