@@ -730,7 +730,7 @@ def result_json(r: Result) -> dict:
             "effective_options": r.effective_options, "collected": r.collected,
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
-            "conditions": list(s.conditions), "options_source": r.source or None, "targets": r.groups}
+            "conditions": _conditions(s), "options_source": r.source or None, "targets": r.groups}
 
 
 def render_json(report: dict) -> str:
@@ -906,12 +906,20 @@ def render_text(report: dict) -> str:
     return shown("\n".join(lines) + "\n")
 
 
+def _conditions(s) -> List[str]:
+    """What a setup needs to be read: its guards, and a flag that is its switch (state.py's "flag")."""
+    conds = list(s.conditions)
+    if s.mode.state == "on" and s.mode.detail.startswith("when "):
+        conds.append(s.mode.detail[len("when "):])
+    return conds
+
+
 def _details(report: dict, r: Result) -> List[str]:
     s = r.setup
     target = Target(report["target"]["cann"], report["target"]["soc"])
     out = [f"{report['file']}:{s.line} {s.route}: {r.verdict}" +
            ("" if r.read_by_ge is not None else " (if GE reads it)") +
-           (f" (when {' and '.join(s.conditions)})" if s.conditions else "")]
+           (f" (when {' and '.join(_conditions(s))})" if _conditions(s) else "")]
     if r.effective_options is not None:
         out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")
     rows = target_rows(r, target) if r.outcomes else []

@@ -545,3 +545,32 @@ if __name__ == "__main__":
     always = text.replace("    if FLAGS.horovod:\n        sess", "    sess")
     (f,) = check(always)
     assert f.code == "NPP101" and f.message.startswith("latent (GE is initialised earlier")
+
+
+# ---------------------------------------------------------------- a flag as the switch
+
+FLAG_SWITCH = """\
+import tensorflow as tf
+flags = tf.app.flags
+FLAGS = flags.FLAGS
+flags.DEFINE_bool("profiling_mode", False, "profile")
+flags.DEFINE_string("profiling_options", "task_trace", "options")
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = FLAGS.profiling_mode
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(FLAGS.profiling_options)
+sess = tf.Session(config=config)
+"""
+
+
+def test_options_of_a_setup_switched_by_a_flag_say_when_they_fail(tmp_path):
+    # found on a model-zoo GCN script: with the flag's default (False) GE never reads the options,
+    # so "the job aborts" holds only for runs that give the flag
+    (f,) = check(FLAG_SWITCH)
+    assert (f.code, f.line) == ("NPP100", 5)
+    assert f.message.startswith("when --profiling_mode is given: profiling_options is not valid JSON")
+    assert states(FLAG_SWITCH) == [(9, "NpuOptimizer", CONDITIONAL, "flag")]
+    (r,) = emulated(FLAG_SWITCH, tmp_path=tmp_path)
+    from flake8_npuprof.emulate import _conditions
+    assert r.verdict == "fails" and _conditions(r.setup) == ["--profiling_mode is given"]
