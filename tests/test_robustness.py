@@ -240,7 +240,8 @@ def test_numbers_past_the_int_string_limit_or_a_double():
 
 @pytest.mark.parametrize("value", ['"' + "9" * 5000 + 'MB"', '"²²²MB"', '"1e999MB"', '"' + "9" * 5000 + 'GB"',
                                    '"' + "1" * 400 + '.5GB"', '"Custom:0x' + "f" * 5000 + ',1"',
-                                   '"Custom:²,1"'])
+                                   '"Custom:²,1"'],
+                         ids=["digits-MB", "superscript", "1e999MB", "digits-GB", "long-float", "long-hex", "custom-²"])
 def test_numeric_text_in_values_is_converted_safely(value):
     for key in ("storage_limit", "dvpp_freq", "aic_metrics"):
         opts = "'{\"output\":\"/tmp/p\",\"%s\":%s}'" % (key, value)
