@@ -93,6 +93,24 @@ class Context:
         return self.sites.pos.get(id(node), 0)
 
 
+def report_exhausted(ctx: Context) -> None:
+    """NPP191 on every setup whose values a budget cut short: a finding may be missing there,
+    and that must never pass in silence (NPP190, off by default, would hide it)."""
+    done = set()
+    for node in ctx.resolver.cut.values():
+        setup, up = None, node
+        while up is not None and setup is None:
+            setup = ctx.model.setup_of(up)
+            up = ctx.sites.parent.get(id(up))
+        line = setup.line if setup is not None else ctx.src.position(ctx.src.node_start(node))[0]
+        key = id(setup) if setup is not None else id(node)
+        if key in done:
+            continue
+        done.add(key)
+        ctx.report_node("NPP191", node, f"analysis budget exhausted: the setup at line {line} was not fully "
+                        "checked (a finding may be missing; split the computation or write the value as a literal)")
+
+
 def internal_error(exc: BaseException) -> Finding:
     name = type(exc).__name__
     detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
@@ -116,6 +134,7 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
         ctx = Context(src, tree, filename, settings)
         from .checks import run_all
         run_all(ctx)
+        report_exhausted(ctx)
         return sorted(ctx.findings, key=Finding.sort_key)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [internal_error(exc)]

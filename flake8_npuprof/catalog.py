@@ -948,6 +948,33 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_ENV_OPTIONS,),
         group="options",
     ),
+    Rule(
+        code="NPP191",
+        name="analysis-budget-exhausted",
+        summary="analysis budget exhausted: a setup was not fully checked (a finding may be missing there)",
+        default=True,
+        what="A profiling setup whose values need more evaluation than the checker allows for one file "
+             "(steps that grow with the file's size, a nesting depth, astroid inferences). The evaluation "
+             "stopped, so the NPP0xx/NPP1xx checks of that setup may have missed a mistake. The message "
+             "names the setup's line.",
+        why="Every budget is counted in work, so the same file gives the same findings on any machine; but "
+            "a budget that runs out must not pass in silence: a real unknown key would otherwise vanish "
+            "into the coverage code NPP190, which is off by default. Real training scripts stay far below "
+            "the budgets; a file that hits them builds its options in an unusually roundabout way.",
+        example=("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+                 "# every line doubles the work of evaluating the next one\n"
+                 "p0 = \"/tmp\"\n" + "".join(f"p{k} = p{k - 1} + p{k - 1}\n" for k in range(1, 17)) +
+                 "\n" + _NPU_ENTRY +
+                 "custom_op.parameter_map[\"profiling_mode\"].b = True\n"
+                 "custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes(\n"
+                 "    '{\"output\":\"' + p16 + '\",\"task_trace\":\"on\"}')\n" + _TAIL),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="none",
+        fix_note="No fix: write the value so it can be read (a literal, or `json.dumps({...})` of named "
+                 "values), or split the computation.",
+        references=(REF_ENV_OPTIONS,),
+        group="options",
+    ),
     # ================================================================ NPP2xx: hygiene
     Rule(
         code="NPP200",
@@ -1073,7 +1100,9 @@ RULES: Tuple[Rule, ...] = (
         default=True,
         what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
              "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
-             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch).",
+             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch). `npuprof check` "
+             "also reports it on the line of a shell launcher that passes `--profiling=False` (or `0`) to such "
+             "a flag of the script it starts, where that launch then profiles.",
         why="argparse (and an absl string flag) hands over the command-line text unchanged, and "
             "`bool(\"False\")` is True, so passing `--profiling False` switches profiling on: the run slows "
             "down and writes PROF_* data the user asked not to collect.",

@@ -17,7 +17,7 @@ from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 from .analysis import Settings
 from .files import DEFAULT_EXCLUDE, ReadError, SourceFile, discover, read_source
 from .model import Finding
-from .output import Report
+from .output import Report, warn
 from .source import SourceText
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -34,7 +34,7 @@ class Input(NamedTuple):
 def note(args, text: str) -> None:
     """A summary line, hint or warning: standard error, silenced by --quiet."""
     if not getattr(args, "quiet", False):
-        print(text, file=sys.stderr)
+        warn(text)
 
 
 def display(path: str) -> str:
@@ -125,7 +125,7 @@ def run_check(args) -> int:
     for item in inputs(args, config):
         if item.source is None:
             # a path that cannot be read must not pass a CI gate silently
-            print(f"{item.display}: {item.error}", file=sys.stderr)
+            warn(f"{item.display}: {item.error}")
             errors += 1
             continue
         source = item.source

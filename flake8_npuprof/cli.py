@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("code", nargs="?", help="an NPP code, e.g. NPP101")
     explain.add_argument("--list", action="store_true", help="list every rule")
 
-    server = sub.add_parser("server", help="run the language server on stdio (needs flake8-npuprof[server])")
+    server = sub.add_parser("server", help="run the language server on stdio (needs pygls 2: the server extra)")
     server.add_argument("--stdio", action="store_true",
                         help="accepted for editors that pass it; stdio is the only transport")
     server.set_defaults(func=cmd_server)
@@ -161,8 +161,10 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
                per_file_ignores=()) -> List[Finding]:
     """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
     if kind == "shell":
+        from .launcher import check_launcher
         from .shell import analyse_shell
-        findings = analyse_shell(text, path, settings)
+        findings = sorted(analyse_shell(text, path, settings) + check_launcher(text, path, settings),
+                          key=Finding.sort_key)
     else:
         if file_noqa(text):
             return []
@@ -192,8 +194,9 @@ def _parses(path: str, text: str) -> bool:
         ast.parse(text, path)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
         where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        print(f"{path}{where}: cannot parse ({exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__}); "
-              "not checked", file=sys.stderr)
+        from .output import warn
+        reason = exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__
+        warn(f"{path}{where}: cannot parse ({reason}); not checked")
         return False
     return True
 
@@ -233,8 +236,9 @@ def cmd_server(args) -> int:
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
             raise
-        print("npuprof: error: the language server needs the server extra: "
-              "pip install 'flake8-npuprof[server]'", file=sys.stderr)
+        # the package is installed from its repository, so name the dependency itself
+        print("npuprof: error: the language server needs pygls 2: pip install 'pygls>=2.0,<3' "
+              "(or, in the repository, pip install -e '.[server]')", file=sys.stderr)
         return EXIT_ERROR
     return run()
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import difflib
 import os
-import sys
 import tempfile
 from collections import Counter
 from typing import List, NamedTuple, Tuple
@@ -24,6 +23,7 @@ from typing import List, NamedTuple, Tuple
 from .analysis import Settings
 from .files import Selection
 from .model import Finding
+from .output import warn
 
 MAX_FIXES = 200         # per file; each one re-checks the whole file
 
@@ -232,7 +232,7 @@ def run(args) -> int:
     for item in inputs(args, config):
         path, shown, source = item.path, item.display, item.source
         if source is None:
-            print(f"{shown}: {item.error}", file=sys.stderr)
+            warn(f"{shown}: {item.error}")
             errors = True
             continue
         ignores = config.ignores_for(path) if config else ()
@@ -249,18 +249,18 @@ def run(args) -> int:
         result = fix_text(source.text, path, settings, selection, args.unsafe_fixes,
                           source.encoding, source.newline, ignores)
         if result.skipped:
-            print(f"{shown}: not fixed, {result.skipped}", file=sys.stderr)
+            warn(f"{shown}: not fixed, {result.skipped}")
             if item.stdin and not args.diff:
                 out.write(source.text)
             continue
         for finding, reason in result.refused:
-            print(f"{shown}:{finding.line}:{finding.col + 1}: {finding.code} fix refused: {reason}", file=sys.stderr)
+            warn(f"{shown}:{finding.line}:{finding.col + 1}: {finding.code} fix refused: {reason}")
         errors = errors or any(f.code == "NPP000" for f in result.remaining)
-        report_remaining = sys.stderr.write if item.stdin else out.write
+        report_remaining = (lambda text: warn(text.rstrip("\n"))) if item.stdin else out.write
         if result.text != source.text:
             problem = "" if item.stdin else writable(path)
             if problem:
-                print(f"{shown}: not fixed, {problem}", file=sys.stderr)
+                warn(f"{shown}: not fixed, {problem}")
                 errors = True
                 continue
             changed_any = True
@@ -276,11 +276,11 @@ def run(args) -> int:
                 try:
                     write_file(path, result.text, source.encoding, source.bom)
                 except WriteError as exc:
-                    print(f"{shown}: not fixed, {exc}", file=sys.stderr)
+                    warn(f"{shown}: not fixed, {exc}")
                     errors = True
                     continue
                 codes = ", ".join(sorted({f.code for f in result.applied}))
-                print(f"{shown}: fixed {len(result.applied)} ({codes})", file=sys.stderr)
+                warn(f"{shown}: fixed {len(result.applied)} ({codes})")
         elif item.stdin and not args.diff:
             out.write(source.text)
         if result.remaining:

@@ -58,7 +58,7 @@ class GitIgnore:
         # untracked entries that are ignored; a wholly ignored folder comes back once, as `name/`
         try:
             proc = subprocess.run(["git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
-                                   "--directory"], cwd=self.root, capture_output=True, timeout=120)
+                                   "--directory"], cwd=self.root, capture_output=True)
         except (OSError, subprocess.SubprocessError):
             return None
         if proc.returncode != 0:
@@ -129,7 +129,13 @@ class _Reader:
 def _match(rel: str, pattern: str, anchored: bool) -> bool:
     if not anchored:
         return fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], pattern)
-    if pattern.startswith("**/"):
-        return any(fnmatch.fnmatchcase("/".join(rel.split("/")[i:]), pattern[3:])
-                   for i in range(rel.count("/") + 1))
-    return fnmatch.fnmatchcase(rel, pattern.replace("/**/", "/*/").replace("**", "*"))
+    return _glob(pattern.split("/"), rel.split("/"))
+
+
+def _glob(pattern, parts) -> bool:
+    """Segment by segment, so `*` stays inside one folder name and `**` spans any number of them."""
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(_glob(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _glob(pattern[1:], parts[1:])

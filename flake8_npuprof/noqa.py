@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import ast
 import io
-import sys
 import tokenize
 from typing import Dict, List
 
 from flake8.defaults import NOQA_INLINE_REGEXP
 
 from .checkcmd import EXIT_CLEAN, EXIT_ERROR, inputs, note, plural
+from .output import warn
 
 
 def comment_lines(text: str) -> Dict[int, int]:
@@ -81,12 +81,12 @@ def run_add_noqa(args, config, settings, selection) -> int:
     errors = 0
     for item in inputs(args, config):
         if item.source is None:
-            print(f"{item.display}: {item.error}", file=sys.stderr)
+            warn(f"{item.display}: {item.error}")
             errors += 1
             continue
         source = item.source
         if item.stdin:
-            print(f"{item.display}: --add-noqa edits files, not standard input", file=sys.stderr)
+            warn(f"{item.display}: --add-noqa edits files, not standard input")
             errors += 1
             continue
         if source.kind != "python":
@@ -104,13 +104,13 @@ def run_add_noqa(args, config, settings, selection) -> int:
         except (SyntaxError, ValueError):
             left = [None]
         if left:
-            print(f"{item.display}: not changed, the noqa comments would not silence every finding", file=sys.stderr)
+            warn(f"{item.display}: not changed, the noqa comments would not silence every finding")
             errors += 1
             continue
         try:
             write_file(item.path, new, source.encoding, source.bom)
         except WriteError as exc:
-            print(f"{item.display}: not changed, {exc}", file=sys.stderr)
+            warn(f"{item.display}: not changed, {exc}")
             errors += 1
             continue
         count = sum(1 for a, b in zip(source.text.splitlines(), new.splitlines()) if a != b)

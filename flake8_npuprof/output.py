@@ -36,7 +36,7 @@ class Report:
             return sys.stdout
         if self._file is None:
             try:
-                self._file = open(self.path, "w", encoding="utf-8", newline="")
+                self._file = open(self.path, "w", encoding="utf-8", errors="backslashreplace", newline="")
             except OSError as exc:
                 from .cli import UsageError
                 raise UsageError(f"--output-file {self.path}: cannot write: {exc.strerror or exc}") from None
@@ -57,6 +57,19 @@ class Report:
             self._file = None
         else:
             flush_stdout()
+
+
+def warn(text: str) -> None:
+    """A line on standard error that cannot stop the run (`2>&1 | head -1` closes that pipe too)."""
+    try:
+        print(text, file=sys.stderr)
+    except (BrokenPipeError, ValueError):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stderr.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 def flush_stdout() -> None:

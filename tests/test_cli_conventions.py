@@ -176,13 +176,16 @@ def test_broken_pipe_is_quiet(project, argv):
     assert proc.returncode in (0, 1)
 
 
-def test_fix_goes_on_fixing_when_the_reader_goes_away(project):
+@pytest.mark.parametrize("both", [False, True], ids=["stdout", "stdout+stderr"])
+def test_fix_goes_on_fixing_when_the_reader_goes_away(project, both):
     for i in range(40):
         (project / f"bad{i:02}.py").write_text(BAD.replace('"L2":"on"', '"L2":"on","storage_limit":"x"'))
-    proc = subprocess.Popen(NPUPROF + ["fix", "."], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # `npuprof fix . | head -1`, and `2>&1 | head -1`, where the progress lines meet the closed pipe too
+    proc = subprocess.Popen(NPUPROF + ["fix", "."], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT if both else subprocess.PIPE)
     proc.stdout.readline()
     proc.stdout.close()
-    err = proc.stderr.read().decode()
+    err = "" if both else proc.stderr.read().decode()
     proc.wait(timeout=300)
     assert "Traceback" not in err and "internal error" not in err
     assert all('"l2":"on"' in p.read_text() for p in project.glob("bad*.py"))
@@ -266,3 +269,13 @@ def test_console_script_on_a_real_pipe_with_head(project):
         assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
     assert os.path.exists(project / "bad.py")
     assert Path(project / "more0.py").read_text() == BAD                    # --diff wrote nothing
+
+
+@pytest.mark.parametrize("command", ["fix", "emulate", "validate"])
+@pytest.mark.parametrize("cann", ["", "7.1", "8.4"])
+def test_every_command_refuses_the_same_unknown_targets(project, capsys, command, cann):
+    (project / "bad.py").write_text(BAD)
+    target = ['{"output":"/tmp"}'] if command == "validate" else ["bad.py"]
+    code, out, err = run(capsys, command, "--cann", cann, *target)
+    assert (code, out) == (2, "") and f"unknown CANN target '{cann}'" in err
+    assert (project / "bad.py").read_text() == BAD

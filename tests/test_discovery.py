@@ -99,7 +99,12 @@ def test_the_fallback_reader_agrees_with_git(tree, monkeypatch, use_git):
     (tree / ".gitignore").write_text("# vendored\n/third_party/\n*.sh\n!keep.sh\ngen\n")
     (tree / "keep.sh").write_text("export PROFILING_MODE=True\n")
     (tree / "tests" / ".gitignore").write_text("data/*.py\n")
+    (tree / "tests" / "data" / "deeper").mkdir()
+    (tree / "tests" / "data" / "deeper" / "kept.py").write_text(BAD)         # `*` does not cross a folder
+    (tree / "src" / "a" / "b").mkdir(parents=True)
+    (tree / "src" / "a" / "b" / "gone.py").write_text(BAD)
+    (tree / ".gitignore").write_text((tree / ".gitignore").read_text() + "src/**/gone.py\n")
     if not use_git:
         monkeypatch.setattr(GitIgnore, "_ask_git", lambda self: None)        # as if git were not installed
     found = sorted(discover(["."], exclude=DEFAULT_EXCLUDE))
-    assert found == ["./keep.sh", "./src/train.py"]
+    assert found == ["./keep.sh", "./src/train.py", "./tests/data/deeper/kept.py"]

@@ -272,3 +272,27 @@ def test_diff_applies_with_git(tmp_path, capsys, monkeypatch):
         assert proc.returncode == 0, proc.stderr
     subprocess.run(["git", "apply", "fix.diff"], check=True)
     assert (tmp_path / "x.py").read_text() == (tmp_path / "sub" / "y.py").read_text() == FIXED
+
+
+def test_an_in_place_write_that_fails_puts_the_old_text_back(tmp_path, capsys, monkeypatch):
+    import errno
+    from flake8_npuprof import fixcmd
+    first = tmp_path / "train.py"
+    first.write_text(FIXABLE)
+    os.link(first, tmp_path / "other_name.py")
+    real_fsync = os.fsync
+    calls = []
+
+    def full_disk(fd):
+        calls.append(fd)
+        if len(calls) == 1:                 # the write of the fixed text fails, the restore works
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_fsync(fd)
+    monkeypatch.setattr(fixcmd.os, "fsync", full_disk)
+    other = tmp_path / "z_other.py"
+    other.write_text(FIXABLE)
+    code = main(["fix", str(first), str(other)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{first}: not fixed, cannot write: No space left on device" in err
+    assert first.read_text() == (tmp_path / "other_name.py").read_text() == FIXABLE
+    assert other.read_text() == FIXED
