@@ -222,7 +222,7 @@ def test_raw_control_character_is_npp100_at_that_character():
         opts = "'{\"output\":\"/home/x" + raw + "/prof_data_prof_data_prof_data\", \"training_trace\":\"on\"}'"
         findings = _timed(analyse, SCRIPT.format(options=opts), None)
         (npp100,) = [f for f in findings if f.code == "NPP100"]
-        assert (npp100.line, npp100.col) == (6, 80) and "control character" in npp100.message
+        assert (npp100.line, npp100.col) == (6, 80) and f"U+{ord(raw):04X} inside a string" in npp100.message
 
 
 def test_numbers_past_the_int_string_limit_or_a_double():
