@@ -822,6 +822,12 @@ def headline(report: dict, r: Result) -> str:
     rows = target_rows(r, target) if r.outcomes else []
     locs = (f"{os.path.basename(report['file'])}:{s.line} {s.route}", f"line {s.line} {s.route}")
     options = {loc: shown(_verdict_texts(report, r, rows, HEADLINE_WIDTH - len(loc) - 2)) for loc in locs}
+    conds = _conditions(s)
+    if conds and r.verdict in ("collects", "fails"):
+        # a verdict that holds only under a condition says so: in full where it fits, else in one word
+        when = f" (when {' and '.join(conds)})"
+        options = {loc: [t + when for t in texts[:2]] + [t + " (conditional)" for t in texts]
+                   for loc, texts in options.items()}
     if len(options[locs[0]]) == 1:     # a message: keep the file's name if that leaves room, and cut it
         loc = locs[0] if HEADLINE_WIDTH - len(locs[0]) >= 60 else locs[1]
         return _cut(f"{loc}: {options[loc][0]}", HEADLINE_WIDTH)
@@ -881,7 +887,9 @@ def render_text(report: dict) -> str:
     reader = next((r for r in results if r.read_by_ge is not False and r.export_command), None)
     then = f"; afterwards run: {reader.export_command}" if reader else ""
     if report["usable"]:
-        lines.append(f"usable data: yes{'' if ok else ' (but see the problems above)'}{then}")
+        conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False)
+        lines.append(f"usable data: yes{' (where its conditions hold)' if conditional else ''}"
+                     f"{'' if ok else ' (but see the problems above)'}{then}")
     elif any(p["code"] == "NPP901" for p in report["preflight"]):
         lines.append("usable data: no (the output directory cannot be used on this machine)")
     elif report["usable"] is None:
