@@ -1017,7 +1017,8 @@ RULES: Tuple[Rule, ...] = (
              "for `--aic-freq`, `--aiv-freq`, `--dvpp-freq`, `--sys-io-sampling-freq`, `--sys-hardware-mem-freq` "
              "(up to 10000 on the Ascend 950 from 8.5), 1-50 for `--sys-cpu-freq`, "
              "`--sys-interconnection-freq`, `--host-sys-usage-freq`, 1-10 for `--sys-sampling-freq` and "
-             "`--sys-pid-sampling-freq`, 300-30000 cycles for `--instr-profiling-freq`.",
+             "`--sys-pid-sampling-freq`. `--instr-profiling-freq` is not judged (msprof range-checks it only "
+             "on chips without instruction profiling).",
         why="msprof range-checks each frequency, prints the allowed range and exits before starting the "
             "application.",
         example=_launcher("--sys-hardware-mem=on --sys-cpu-profiling=on --sys-cpu-freq=100"),
