@@ -581,3 +581,37 @@ def msprof_overrides(cmdline) -> Optional[dict]:
             "PROFILING_OPTIONS) are not used; msprof's flags decide what is collected")
     return {"application": list(call.app), "script": script, "switches": switches,
             "output": switches.get("output"), "complete": call.complete, "note": note}
+
+
+def msprof_layout(cmdline, target: Target = Target(), work_path: Optional[str] = None) -> Optional[dict]:
+    """What an msprof run leaves behind: the output directory, what it collects (msprof's defaults
+    plus its switches), the PROF_* tree predicted for the target products, and that msprof exports
+    the data itself once the application ends (no separate `msprof --export` is needed).
+
+    work_path: $ASCEND_WORK_PATH when known (msprof then writes there when --output is absent).
+    None when the command line does not run msprof."""
+    from .layout import predict
+    call = parse_command(cmdline) if not isinstance(cmdline, Call) else cmdline
+    if call is None:
+        return None
+    data = cli()
+    given = {o.name: o.value for o in call.options if o.value is not None and HOLE not in o.value}
+    switches = dict(data["defaults"], **given)
+    output = given.get("output")
+    if not output:
+        if work_path:
+            output = work_path.rstrip("/") + "/profiling_data"
+        elif "application" in given:
+            output = "<the application's directory>"
+        else:
+            output = "."
+    collected: List[str] = []
+    for name, keys in data["collects"].items():
+        if switches.get(name, "off") != "off":
+            collected += keys
+    tree = [f"{output.rstrip('/') or '/'}/{p}" for p in predict(collected, target.products)]
+    return {"output": output, "switches": switches, "collects": collected, "tree": tree,
+            "exports_itself": data["exports_itself"], "complete": call.complete,
+            "note": "msprof parses and exports the data itself when the application ends "
+                    "(mindstudio_profiler_output/ inside the PROF_* directory); the script's own profiling "
+                    "options are not used"}

@@ -5,7 +5,7 @@ import pytest
 from flake8_npuprof.analysis import Settings, analyse
 from flake8_npuprof.files import Selection
 from flake8_npuprof.fixcmd import fix_text
-from flake8_npuprof.msprof import calls_in_shell, cli, msprof_overrides, parse_command
+from flake8_npuprof.msprof import calls_in_shell, cli, msprof_layout, msprof_overrides, parse_command
 from flake8_npuprof.shell import analyse_shell
 from flake8_npuprof.targets import Target
 
@@ -209,3 +209,15 @@ def test_every_source_names_a_ref_and_versions():
                                   "msprof \"$(echo --x)\" --y", "x=1 msprof", "msprof --output=/p |"])
 def test_odd_lines_do_not_crash(text):
     assert all(f.code != "NPP000" for f in analyse_shell(text, "r.sh"))
+
+
+def test_layout_of_an_msprof_run():
+    info = msprof_layout("msprof --output=/tmp/prof --aicpu=on --task-time=off python3 train.py", Target.parse("8.5", "910B"))
+    assert info["output"] == "/tmp/prof" and info["exports_itself"]
+    assert info["collects"] == ["aic_metrics", "aicpu"]            # ai-core on by default; task-time switched off
+    assert info["tree"][0] == "/tmp/prof/PROF_<seq>_<timestamp>_<id>/"
+    assert any(p.endswith("/mindstudio_profiler_output/aicpu_<ts>.csv") for p in info["tree"])
+    assert not any("task_time_" in p for p in info["tree"])
+    assert msprof_layout("msprof ./app", work_path="/work/")["output"] == "/work/profiling_data"
+    assert msprof_layout("msprof ./app")["output"] == "."
+    assert msprof_layout("python3 train.py") is None
