@@ -46,9 +46,11 @@ ALIASES = {
     "acl": "ascendcl",
 }
 
-# Commands that only mention msprof (`echo msprof ...`, `which msprof`): not a run of it.
-_NOT_A_RUN = {"echo", "printf", "which", "type", "command", "hash", "alias", "grep", "ls", "cat", "test", "[", "[[",
-              "export", "local", "declare", "readonly", "unset", "man", "whereis"}
+# Commands that run the command given after their own arguments (`nohup msprof ...`,
+# `timeout 3600 msprof ...`, `mpirun -np 8 msprof ...`); any other command only mentions msprof.
+_WRAPPERS = {"nohup", "sudo", "exec", "time", "env", "timeout", "taskset", "numactl", "stdbuf", "nice", "ionice",
+             "setsid", "chrt", "mpirun", "mpiexec", "srun", "unbuffer"}
+_SHELLS = {"sh", "bash", "zsh", "ksh", "dash"}
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -165,12 +167,40 @@ def find_msprof(words: Sequence[Word]) -> Optional[int]:
     k = 0
     while k < len(words) and _ASSIGNMENT.match(words[k].text):
         k += 1                                      # VAR=value msprof ...
-    if k >= len(words) or _basename(words[k].text) in _NOT_A_RUN:
+    if k >= len(words):
         return None
-    for idx in range(k, len(words)):
+    if _basename(words[k].text) == "msprof":
+        return k
+    if _basename(words[k].text) not in _WRAPPERS:
+        return None
+    for idx in range(k + 1, len(words)):
         if _basename(words[idx].text) == "msprof":
             return idx
     return None
+
+
+def _shell_c(words: Sequence[Word]) -> Optional[Word]:
+    """The command string of `bash -c "..."`, or None."""
+    k = 0
+    while k < len(words) and _ASSIGNMENT.match(words[k].text):
+        k += 1
+    if k < len(words) and _basename(words[k].text) in _SHELLS:
+        for idx in range(k + 1, len(words) - 1):
+            if words[idx].text == "-c":
+                return words[idx + 1]
+            if not words[idx].text.startswith("-"):
+                break
+    return None
+
+
+def _calls(words: Sequence[Word], depth: int = 0) -> List[Call]:
+    at = find_msprof(words)
+    if at is not None:
+        return [parse(words[at], words[at + 1:])]
+    inner = _shell_c(words)
+    if inner is not None and depth < 2:
+        return calls_in_string(inner, depth + 1)
+    return []
 
 
 def _basename(text: str) -> str:
@@ -208,23 +238,17 @@ def parse(msprof: Word, rest: Sequence[Word]) -> Call:
 
 
 def calls_in_shell(text: str) -> List[Call]:
-    out = []
+    out: List[Call] = []
     for values in shell_commands(text):
-        words = [_value_word(v, text) for v in values]
-        at = find_msprof(words)
-        if at is not None:
-            out.append(parse(words[at], words[at + 1:]))
+        out.extend(_calls([_value_word(v, text) for v in values]))
     return out
 
 
-def calls_in_string(outer: Word) -> List[Call]:
-    """msprof runs inside a shell command string (os.system, shell=True)."""
-    out = []
+def calls_in_string(outer: Word, depth: int = 0) -> List[Call]:
+    """msprof runs inside a shell command string (os.system, shell=True, bash -c)."""
+    out: List[Call] = []
     for values in shell_commands(outer.text):
-        words = [_inner_word(v, outer) for v in values]
-        at = find_msprof(words)
-        if at is not None:
-            out.append(parse(words[at], words[at + 1:]))
+        out.extend(_calls([_inner_word(v, outer) for v in values], depth))
     return out
 
 
@@ -235,9 +259,8 @@ def parse_command(cmdline) -> Optional[Call]:
     if isinstance(cmdline, str):
         calls = calls_in_string(plain(cmdline))
         return calls[0] if calls else None
-    words = [plain(str(w)) for w in cmdline]
-    at = find_msprof(words)
-    return parse(words[at], words[at + 1:]) if at is not None else None
+    calls = _calls([plain(str(w)) for w in cmdline])
+    return calls[0] if calls else None
 
 
 # ---------------------------------------------------------------- checking
@@ -527,8 +550,7 @@ def _calls_in_argument(arg: ast.AST, shell: bool, src: SourceText) -> List[Call]
                 words.append(Word(HOLE, lambda i, j, e=elt: (src.node_start(e), src.node_end(e)), src.text))
             else:
                 words.append(_value_word(value, src.text))
-        at = find_msprof(words)
-        return [parse(words[at], words[at + 1:])] if at is not None else []
+        return _calls(words)
     value = literal_value(src, arg)
     split = False
     if value is None and isinstance(arg, ast.Call) and not arg.args and isinstance(arg.func, ast.Attribute) \
@@ -544,8 +566,7 @@ def _calls_in_argument(arg: ast.AST, shell: bool, src: SourceText) -> List[Call]
         words = []
         for m in re.finditer(r"\S+", value.text):
             words.append(Word(m.group(), lambda i, j, a=m.start(): outer.place(a + i, a + j), src.text))
-        at = find_msprof(words)
-        return [parse(words[at], words[at + 1:])] if at is not None else []
+        return _calls(words)
     if shell:
         return calls_in_string(outer)
     return []

@@ -221,3 +221,18 @@ def test_layout_of_an_msprof_run():
     assert msprof_layout("msprof ./app", work_path="/work/")["output"] == "/work/profiling_data"
     assert msprof_layout("msprof ./app")["output"] == "."
     assert msprof_layout("python3 train.py") is None
+
+
+def test_only_runs_of_msprof_are_judged():
+    text = ("timeout 3600 msprof --output=/p --timeline=on ./run\n"
+            "mpirun -np 8 msprof --output=/p --aicore=on ./run\n"
+            "cp msprof --timeline=on /usr/bin\n"
+            "grep -- --timeline=on msprof.log\n"
+            "bash -c \"msprof --output=/p --task_time=on ./run\"\n")
+    assert shell(text) == [("NPP120", 1, 32, "--timeline"), ("NPP120", 2, 32, "--aicore"),
+                           ("NPP120", 5, 28, "--task_time")]
+
+
+def test_bash_c_in_python():
+    text = 'import subprocess\nsubprocess.run(["bash", "-c", "msprof --output=/p --aicore=on ./run"])\n'
+    assert python(text) == [("NPP120", 2, 50)]
