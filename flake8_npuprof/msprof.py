@@ -223,8 +223,9 @@ def parse(msprof: Word, rest: Sequence[Word]) -> Call:
                 break
             value = text[eq + 1:] if eq >= 0 else None
             options.append(Option(word, name, value, eq + 1 if eq >= 0 else len(text)))
-            # msprof counts `--name value` as two of its own words (the value is not read)
-            k += 1 if eq >= 0 else 2
+            # msprof counts `--name value` as two of its own words: the value is not read, and not the
+            # application either; getopt still reads a following `--option` as an option
+            k += 1 if eq >= 0 or (k + 1 < len(rest) and rest[k + 1].text.startswith("--")) else 2
             continue
         if text.startswith(HOLE):
             complete = False                        # `$ARGS`: options or the application, we cannot tell
@@ -474,6 +475,9 @@ def _check_metrics(opt: Option, target: Target, judge) -> Optional[Problem]:
         if len(matches) == 1:
             fix = ((opt.value_at, opt.value_at + len(value), matches[0]), trivial and matches[0].lower() == value.lower(),
                    f"write {matches[0]}")
+    elif "," in value and all(x in names for x in value.split(",")):
+        what = f"--{opt.name}={value} lists several metric sets"
+        advice = "msprof takes one set per run: profile once per set"
     elif value and value not in names:
         advice = "use one of " + ", ".join(names) + " or Custom:<events>"
     return judge(BAD_METRICS, bad, what, fix, advice)

@@ -236,3 +236,14 @@ def test_only_runs_of_msprof_are_judged():
 def test_bash_c_in_python():
     text = 'import subprocess\nsubprocess.run(["bash", "-c", "msprof --output=/p --aicore=on ./run"])\n'
     assert python(text) == [("NPP120", 2, 50)]
+
+
+def test_several_metric_sets_in_one_run():
+    [f] = analyse_shell("msprof --output=/p --aic-metrics=PipeUtilization,Memory ./run\n", "r.sh")
+    assert (f.code, f.col) == ("NPP122", 33) and "one set per run" in f.message and f.fix is None
+
+
+def test_option_without_value_takes_the_next_word_unless_it_is_an_option():
+    [call] = calls_in_shell("msprof --aic-only --force --output /o ./app --x\n")
+    assert [o.name for o in call.options] == ["aic-only", "force", "output"] and call.app == ("./app", "--x")
+    assert [f[3] for f in shell("msprof --aic-only --force ./app\n")] == ["--aic-only", "--force"]
