@@ -1092,6 +1092,30 @@ RULES: Tuple[Rule, ...] = (
         language="shell",
     ),
     Rule(
+        code="NPP127",
+        name="msprof-option-value-not-attached",
+        summary="msprof option given its value as a separate word (`--output /tmp/prof`) or no value at all",
+        default=True,
+        what="An msprof option written argparse-style, with its value in the next word (`--output /tmp/prof`, "
+             "`[\"--aic-metrics\", \"Memory\"]` in a subprocess list), or with no value at all (`--ascendcl` "
+             "at the end of the line). `--help` takes no value; `--storage-limit` without one is reported only "
+             "for CANN 7.0/8.0, where it is refused.",
+        why="Every msprof option takes an optional argument, which getopt reads only when it is attached with "
+            "`=`. The option therefore arrives without a value and msprof refuses it (\"expected one "
+            "argument\", or \"empty value\" in older versions) and exits before starting the application; "
+            "the separate word is skipped, not used as the value.",
+        example=_launcher("--task-time=on").replace("--output=/tmp/prof", "--output /tmp/prof"),
+        fixed=_launcher("--task-time=on"),
+        fix_safety="safe",
+        fix_note="Joins the option and the next word with `=` when both are written literally next to each "
+                 "other (`--output /tmp/prof`, or `\"--output\", \"/tmp/prof\"` in a Python list): the value "
+                 "the user wrote is the one msprof will then read.",
+        options=_ANY_CANN,
+        references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
+        group="msprof",
+        language="shell",
+    ),
+    Rule(
         code="NPP190",
         name="options-undetermined",
         summary="options value could not be determined statically (default off; shows coverage)",
@@ -1342,6 +1366,7 @@ FACTS_BY_CODE: Dict[str, Tuple[str, ...]] = {
     "NPP124": ("msprof_cli.storage_limit",),
     "NPP125": ("msprof_cli.output", "msprof_cli.empty_value"),
     "NPP126": ("msprof_cli.options", "msprof_cli.refused_on_product"),
+    "NPP127": ("msprof_cli.value_required", "msprof_cli.app_start"),
 }
 
 

@@ -29,6 +29,7 @@ BAD_FREQ = "NPP123"
 BAD_STORAGE = "NPP124"
 BAD_OUTPUT = "NPP125"
 REFUSED = "NPP126"
+NO_VALUE = "NPP127"
 
 EXITS = "msprof prints its usage and exits before the application starts, so nothing is profiled"
 
@@ -148,6 +149,7 @@ class Option(NamedTuple):
     name: str                   # without the leading "--"
     value: Optional[str]        # None: no "=" (msprof then sees no value)
     value_at: int               # index of the value in word.text
+    detached: Optional[Word] = None     # `--output /p`: the word meant as the value (msprof skips it)
 
     @property
     def name_span(self) -> Tuple[int, int]:
@@ -222,10 +224,12 @@ def parse(msprof: Word, rest: Sequence[Word]) -> Call:
                 complete = False
                 break
             value = text[eq + 1:] if eq >= 0 else None
-            options.append(Option(word, name, value, eq + 1 if eq >= 0 else len(text)))
             # msprof counts `--name value` as two of its own words: the value is not read, and not the
             # application either; getopt still reads a following `--option` as an option
-            k += 1 if eq >= 0 or (k + 1 < len(rest) and rest[k + 1].text.startswith("--")) else 2
+            detached = rest[k + 1] if eq < 0 and k + 1 < len(rest) and not rest[k + 1].text.startswith("--") \
+                else None
+            options.append(Option(word, name, value, eq + 1 if eq >= 0 else len(text), detached))
+            k += 2 if detached is not None else 1
             continue
         if text.startswith(HOLE):
             complete = False                        # `$ARGS`: options or the application, we cannot tell
@@ -346,7 +350,42 @@ def _check_option(opt: Option, target: Target) -> List[Problem]:
         problem = _check_value(opt, target)
         if problem:
             out.append(problem)
+    if opt.value is None:
+        problem = _no_value(opt, target)
+        if problem:
+            out.append(problem)
     return out
+
+
+def _no_value(opt: Option, target: Target) -> Optional[Problem]:
+    """`--output /p` or a trailing `--output`: getopt hands msprof no value for it."""
+    required = cli()["value_required"]
+    known = {v for v in K.VERSIONS if opt.name in options_of(v)}
+    versions = _bad_versions(lambda v, p: v not in known or opt.name in required.get(v, ()), target)
+    if not target.fails_on(versions) or not (versions & known):
+        return None
+    i, j = opt.name_span
+    if opt.detached is None:
+        return Problem(NO_VALUE, opt.word, i, j, f"--{opt.name} is given no value (\"expected one argument\"): "
+                                               f"{EXITS}; write --{opt.name}=VALUE")
+    shown = "VALUE" if HOLE in opt.detached.text else opt.detached.text
+    return Problem(NO_VALUE, opt.word, i, j,
+                   f"--{opt.name} is followed by its value as a separate word: msprof reads a value only as "
+                   f"--{opt.name}=VALUE, so --{opt.name} has none (\"expected one argument\"): {EXITS}; write "
+                   f"--{opt.name}={shown}", _join_fix(opt))
+
+
+_BETWEEN = re.compile(r"[ \t]+|([\"'])[ \t]*,[ \t]*\1")
+
+
+def _join_fix(opt: Option):
+    """Source edits turning `--name value` (or `"--name", "value"` in a list) into `--name=value`."""
+    word, value = opt.word, opt.detached
+    a = word.literal(0, len(word.text))
+    b = value.literal(0, len(value.text)) if value.text else None
+    if a is None or b is None or a[1] > b[0] or not _BETWEEN.fullmatch(word.source[a[1]:b[0]]):
+        return None
+    return (a[1], b[0], "="), True, f"write --{opt.name}={value.text}"
 
 
 def _refused(opt: Option, target: Target) -> Optional[Problem]:
@@ -490,7 +529,8 @@ def _finding(problem: Problem, src: SourceText) -> Finding:
     fix = None
     if problem.fix is not None:
         (fi, fj, text), safe, title = problem.fix
-        span = problem.word.literal(fi, fj)
+        # word indexes, except for NPP127 whose join spans two words (absolute offsets)
+        span = (fi, fj) if problem.code == NO_VALUE else problem.word.literal(fi, fj)
         if span is not None:
             fix = Fix((Edit(span[0], span[1], text),), safe, title)
     (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))

@@ -247,3 +247,23 @@ def test_option_without_value_takes_the_next_word_unless_it_is_an_option():
     [call] = calls_in_shell("msprof --aic-only --force --output /o ./app --x\n")
     assert [o.name for o in call.options] == ["aic-only", "force", "output"] and call.app == ("./app", "--x")
     assert [f[3] for f in shell("msprof --aic-only --force ./app\n")] == ["--aic-only", "--force"]
+
+
+def test_value_as_a_separate_word():
+    text = "msprof --output /tmp/prof --aicpu on --storage-limit 500MB python3 t.py\nmsprof --output=/p --ascendcl\n"
+    assert shell(text) == [("NPP127", 1, 7, "--output"), ("NPP127", 1, 26, "--aicpu"), ("NPP127", 2, 19, "--ascendcl")]
+    # older collectors refuse a value-less --storage-limit too; 8.5+ ignores it
+    assert ("NPP127", 1, 37, "--storage-limit") in shell(text, cann="8.0")
+    assert ("NPP127", 1, 37, "--storage-limit") not in shell(text, cann="8.5")
+    assert shell("msprof --help\n") == []
+
+
+def test_value_as_a_separate_word_is_joined():
+    text = 'import subprocess\nsubprocess.run(["msprof", "--output", "/tmp/prof", "./app"])\n'
+    assert python(text) == [("NPP127", 2, 27)]
+    result = fix_text(text, "x.py", Settings(), Selection(), False)
+    assert result.text == text.replace('"--output", "/tmp/prof"', '"--output=/tmp/prof"')
+    [f] = analyse_shell('msprof --output "$OUT" ./app\n', "r.sh")
+    assert f.code == "NPP127" and f.fix is None and f.message.endswith("write --output=VALUE")
+    [f] = analyse_shell("msprof --output /tmp/p ./app\n", "r.sh")
+    assert [(e.start, e.end, e.text) for e in f.fix.edits] == [(15, 16, "=")]
