@@ -1053,8 +1053,8 @@ RULES: Tuple[Rule, ...] = (
         name="msprof-invalid-output",
         summary="msprof `--output` given no directory (`--output=`) or a path longer than 1024 characters",
         default=True,
-        what="`--output=` with nothing after it (often an unset variable written without quotes around a "
-             "default), or an output path longer than 1024 characters.",
+        what="`--output=` with nothing after it (a value the checker cannot see, such as `--output=$OUT`, is "
+             "not judged), or an output path longer than 1024 characters.",
         why="msprof needs a directory for the collected data: an empty value is refused (\"expected one "
             "argument\") and a path longer than 1024 characters is refused, both before the application "
             "starts.",
