@@ -366,8 +366,8 @@ def _no_value(opt: Option, target: Target) -> Optional[Problem]:
         return None
     i, j = opt.name_span
     if opt.detached is None:
-        return Problem(NO_VALUE, opt.word, i, j, f"--{opt.name} is given no value (\"expected one argument\"): "
-                                               f"{EXITS}; write --{opt.name}=VALUE")
+        return Problem(NO_VALUE, opt.word, i, j,
+                       f"--{opt.name} is given no value (\"expected one argument\"): {EXITS}; write --{opt.name}=VALUE")
     shown = "VALUE" if HOLE in opt.detached.text else opt.detached.text
     return Problem(NO_VALUE, opt.word, i, j,
                    f"--{opt.name} is followed by its value as a separate word: msprof reads a value only as "
@@ -424,9 +424,9 @@ def _check_value(opt: Option, target: Target) -> Optional[Problem]:
     if name in data["enums"]:
         rule = data["enums"][name]
         shown = "/".join(rule.get(target.cann, next(iter(rule.values()))))
+        every = sorted(set().union(*rule.values()))
         return judge(BAD_VALUE, lambda v, p: v in rule and value not in rule[v],
-                     f"--{name}={value} is not one of {shown}", _word_fix(value, sorted(set().union(*rule.values())), vi, vj),
-                     f"use one of {shown}")
+                     f"--{name}={value} is not one of {shown}", _word_fix(value, every, vi, vj), f"use one of {shown}")
     if name in data["lists"]:
         rule = data["lists"][name]
         items = value.split(",")
@@ -512,8 +512,8 @@ def _check_metrics(opt: Option, target: Target, judge) -> Optional[Problem]:
     if matches:
         advice = f'did you mean "{matches[0]}"?'
         if len(matches) == 1:
-            fix = ((opt.value_at, opt.value_at + len(value), matches[0]), trivial and matches[0].lower() == value.lower(),
-                   f"write {matches[0]}")
+            safe = trivial and matches[0].lower() == value.lower()
+            fix = ((opt.value_at, opt.value_at + len(value), matches[0]), safe, f"write {matches[0]}")
     elif "," in value and all(x in names for x in value.split(",")):
         what = f"--{opt.name}={value} lists several metric sets"
         advice = "msprof takes one set per run: profile once per set"

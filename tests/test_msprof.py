@@ -212,7 +212,8 @@ def test_odd_lines_do_not_crash(text):
 
 
 def test_layout_of_an_msprof_run():
-    info = msprof_layout("msprof --output=/tmp/prof --aicpu=on --task-time=off python3 train.py", Target.parse("8.5", "910B"))
+    line = "msprof --output=/tmp/prof --aicpu=on --task-time=off python3 train.py"
+    info = msprof_layout(line, Target.parse("8.5", "910B"))
     assert info["output"] == "/tmp/prof" and info["exports_itself"]
     assert info["collects"] == ["aic_metrics", "aicpu"]            # ai-core on by default; task-time switched off
     assert info["tree"][0] == "/tmp/prof/PROF_<seq>_<timestamp>_<id>/"
