@@ -11,8 +11,11 @@ from typing import Dict, Iterable, Iterator, NamedTuple, Optional, Sequence, Tup
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 
-SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv", "venv", ".mypy_cache",
-             ".pytest_cache", "node_modules", ".eggs", "build", "dist", "site-packages"}
+# Folders never searched unless --exclude replaces this list: version control, caches, virtual
+# environments, build output and installed packages (flake8's defaults plus Ruff's usual ones).
+DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".bzr", "CVS", "__pycache__", ".tox", ".nox", ".venv", "venv",
+                   ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", ".eggs", "*.egg", "*.egg-info",
+                   "build", "dist", "site-packages")
 SHELL_SHEBANG = re.compile(rb"^#!.*\b(ba|z|k|da)?sh\b")
 
 
@@ -29,16 +32,28 @@ class ReadError(Exception):
     pass
 
 
-def discover(paths: Sequence[str], shell: bool = True) -> Iterator[str]:
-    """Python (and shell launcher) files under the given paths, each once, in a stable order."""
+def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = DEFAULT_EXCLUDE,
+             gitignore: bool = True) -> Iterator[str]:
+    """Python (and shell launcher) files under the given paths, each once, in a stable order.
+
+    Inside directories, names or paths matching `exclude` (flake8's rule: a glob on the base name,
+    or on the absolute path when the pattern has a `/`) and git-ignored entries are skipped. A file
+    named on the command line is always checked, as Ruff and editors expect.
+    """
+    from .ignore import GitIgnore, excluded
+    patterns = [p if "/" not in p else os.path.abspath(p) for p in exclude]
     seen = set()
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        if raw != "-" and path.is_dir():
+            ignored = GitIgnore(str(path)) if gitignore else None
             for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+                dirs[:] = sorted(d for d in dirs if not excluded(os.path.join(root, d), patterns)
+                                 and not (ignored and ignored.ignored(os.path.join(root, d), True)))
                 for name in sorted(files):
                     full = os.path.join(root, name)
+                    if excluded(full, patterns) or (ignored and ignored.ignored(full, False)):
+                        continue
                     if name.endswith(".py") or (shell and _is_shell(full, name)):
                         if full not in seen:
                             seen.add(full)

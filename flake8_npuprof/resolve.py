@@ -592,7 +592,7 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             elif type_node is None and action in ("", "store"):
                 py_type = str
             has_default = "default" in kw or action in ("store_true", "store_false")
-            out.append(FlagDef(dest, (longs or shorts or opts)[0], "argparse", py_type, kw.get("default"),
+            out.append(FlagDef(dest, (longs or shorts or opts or [dest])[0], "argparse", py_type, kw.get("default"),
                                has_default, call, site.scope, action, type_node))
     return out
 

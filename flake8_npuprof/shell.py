@@ -12,7 +12,7 @@ import re
 from typing import List, NamedTuple
 
 from .analysis import Settings, internal_error
-from .model import Finding
+from .model import Finding, printable
 from .source import HOLE, Piece, Run, SourceText, StrValue
 from .state import mask_placeholders
 
@@ -165,7 +165,7 @@ def _analyse(text: str, settings: Settings) -> List[Finding]:
 
     def report(code, start, end, message):
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-        findings.append(Finding(code, message, start, end, l1, c1, l2, c2))
+        findings.append(Finding(code, printable(message), start, end, l1, c1, l2, c2))
 
     sets = assignments(text)
     modes = [s for s in sets if s.name == "PROFILING_MODE"]

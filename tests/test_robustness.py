@@ -4,6 +4,7 @@ import ast
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from flake8_npuprof.analysis import Settings, analyse
 from flake8_npuprof.cli import main
 from flake8_npuprof.plugin import DEFAULT_OFF
+from flake8_npuprof.shell import analyse_shell
 from flake8_npuprof.targets import Target
 
 SCRIPT = '''import tensorflow as tf
@@ -189,3 +191,139 @@ def test_own_code_is_pyflakes_clean():
                            str(root / "flake8_npuprof"), str(root / "tools"), str(root / "benchmarks")],
                           capture_output=True, text=True)
     assert proc.stdout == "", proc.stdout
+
+
+# ---------------------------------------------------------------- inputs that hung or crashed (issue 17)
+
+def _found(text, target=Target()):
+    return [(f.code, f.line, f.col) for f in analyse(text, None, "x.py", Settings(target=target))
+            if f.code not in DEFAULT_OFF and f.code != "NPP201"]
+
+
+def _timed(fn, *args):
+    start = time.perf_counter()
+    out = fn(*args)
+    # the inputs below took minutes (exponential backtracking); a second is generous on a busy runner
+    assert time.perf_counter() - start < 1.0
+    return out
+
+
+def test_unterminated_options_string_is_npp100_at_its_quote():
+    path = "/home/x/" + "prof_data_" * 40          # backtracking doubled the time per character
+    opts = "'{\"output\":\"" + path + "'"
+    assert _timed(_found, SCRIPT.format(options=opts)) == [("NPP100", 6, 72)]
+    launcher = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"" + path + "'\n"
+    assert [(f.code, f.line, f.col) for f in _timed(analyse_shell, launcher)] == [("NPP100", 2, 36)]
+
+
+def test_raw_control_character_is_npp100_at_that_character():
+    for raw in ("\t", "\x01", "\x1f"):
+        opts = "'{\"output\":\"/home/x" + raw + "/prof_data_prof_data_prof_data\", \"training_trace\":\"on\"}'"
+        findings = _timed(analyse, SCRIPT.format(options=opts), None)
+        (npp100,) = [f for f in findings if f.code == "NPP100"]
+        assert (npp100.line, npp100.col) == (6, 80) and "control character" in npp100.message
+
+
+def test_numbers_past_the_int_string_limit_or_a_double():
+    big = "'{\"output\":\"/tmp/p\",\"x\":" + "9" * 5000 + "}'"       # column 85: the number
+    assert _found(SCRIPT.format(options=big)) == [("NPP112", 6, 62), ("NPP100", 6, 85)]
+    for number in ("1e999", "-1e400", "9" * 400):
+        opts = "'{\"output\":\"/tmp/p\",\"storage_limit\":" + number + "}'"
+        findings = analyse(SCRIPT.format(options=opts), None)
+        assert [(f.code, f.line, f.col) for f in findings if f.code == "NPP100"] == [("NPP100", 6, 97)]
+        assert "overflows a double" in findings[-1].message
+    # within a double, a long integer is still a number of the wrong type for storage_limit
+    opts = "'{\"output\":\"/tmp/p\",\"storage_limit\":" + "9" * 300 + "}'"
+    assert [c for c, _, _ in _found(SCRIPT.format(options=opts))] == ["NPP110"]
+
+
+@pytest.mark.parametrize("value", ['"' + "9" * 5000 + 'MB"', '"²²²MB"', '"1e999MB"', '"' + "9" * 5000 + 'GB"',
+                                   '"' + "1" * 400 + '.5GB"', '"Custom:0x' + "f" * 5000 + ',1"',
+                                   '"Custom:²,1"'])
+def test_numeric_text_in_values_is_converted_safely(value):
+    for key in ("storage_limit", "dvpp_freq", "aic_metrics"):
+        opts = "'{\"output\":\"/tmp/p\",\"%s\":%s}'" % (key, value)
+        for target in (Target(), Target("8.0"), Target("8.5", "950")):
+            assert "NPP000" not in _codes(SCRIPT.format(options=opts), target)
+
+
+@pytest.mark.parametrize("depth", [5000, 100_000])
+def test_options_nested_very_deep(depth):
+    for key in ("x", "aic_metrics", "output", "storage_limit"):
+        for opener, closer in (("[", "]"), ('{"a":', "}")):
+            opts = "'{\"output\":\"/tmp/p\",\"%s\":%s1%s}'" % (key, opener * depth, closer * depth)
+            codes = _timed(_codes, SCRIPT.format(options=opts))
+            assert "NPP000" not in codes and "NPP112" in codes
+
+
+def test_argparse_argument_named_only_by_dest():
+    text = ("import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument(dest='filename')\n"
+            + SCRIPT.format(options="'{\"output\":\"/tmp/p\",\"training_trace\":\"on\"}'"))
+    assert _found(text) == [("NPP104", 9, 81)]          # at "training_trace", not NPP000
+
+
+def test_printf_format_with_many_zeros_or_open_keys():
+    for fmt in ("%" + "0" * 20000 + "!", "%(" * 20000):
+        text = "OPTS = " + repr(fmt) + " % (1,)\n" + SCRIPT.format(options="OPTS")
+        assert "NPP000" not in _timed(_codes, text)
+
+
+# ---------------------------------------------------------------- any code point in messages and outputs
+
+def test_printable_escapes_what_a_terminal_or_encoder_cannot_take():
+    from flake8_npuprof.model import printable
+    assert printable("out\ud800put a\x00b \u202eL2 \u2066x\u2069 tab\there \x1b[31m\x85") == \
+        "out\\ud800put a\\x00b \\u202eL2 \\u2066x\\u2069 tab\\x09here \\x1b[31m\\x85"
+    assert printable("/home/张三/prof é ok") == "/home/张三/prof é ok"
+
+
+UNSAFE_KEYS = r'"output":"/tmp/p","out\\ud800put":"x","a\\u0000b":"on","\\u202eL2":"on"'
+
+
+def _strings(doc):
+    if isinstance(doc, str):
+        yield doc
+    elif isinstance(doc, (list, dict)):
+        for item in (doc.values() if isinstance(doc, dict) else doc):
+            yield from _strings(item)
+
+
+@pytest.mark.parametrize("fmt,names", [("text", ("\\u202ebidi.py", "d\\udcff/y.py")),
+                                       ("json", ("\u202ebidi.py", "d\udcff/y.py")),
+                                       ("sarif", ("%E2%80%AEbidi.py", "d%FF/y.py")),
+                                       ("github", ("\\u202ebidi.py", "d\\udcff/y.py"))])    # ascii stdout
+@pytest.mark.skipif(sys.platform != "linux", reason="file names that are not UTF-8")
+def test_every_format_survives_unsafe_code_points(tmp_path, fmt, names):
+    import json
+    (tmp_path / "x.py").write_text(SCRIPT.format(options="'{" + UNSAFE_KEYS + "}'"), encoding="utf-8")
+    (tmp_path / "l.sh").write_text("export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{"
+                                   + UNSAFE_KEYS.replace("\\\\", "\\") + "}'\n", encoding="utf-8")
+    (tmp_path / "\u202ebidi.py").write_text(SCRIPT.format(options="'{\"L2\":\"on\"}'"), encoding="utf-8")
+    raw = bytes(tmp_path) + b"/d\xff"
+    __import__("os").mkdir(raw)
+    with open(raw + b"/y.py", "w", encoding="utf-8") as fh:
+        fh.write(SCRIPT.format(options="'{\"L2\":\"on\"}'"))
+    env = {**__import__("os").environ, "PYTHONIOENCODING": "ascii"}     # the harshest stdout
+    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "--format", fmt, "."],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, encoding="ascii")
+    # stderr carries only the summary lines (no traceback, no internal error)
+    # text output ends with a summary on stderr; machine formats keep stderr empty
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("Found 8 findings") if fmt == "text" else proc.stderr == ""
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    out = proc.stdout
+    if fmt in ("json", "sarif"):
+        out = "\n".join(_strings(json.loads(out)))
+    for shown in ('"out\\ud800put"', '"a\\x00b"', '"\\u202eL2"') + names:
+        assert shown in out, (shown, out)
+    assert out.count("unknown profiling_options key") == 8
+
+
+def test_flake8_output_escapes_unsafe_keys(tmp_path):
+    (tmp_path / "x.py").write_text(SCRIPT.format(options="'{" + UNSAFE_KEYS + "}'"), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP1", "x.py"],
+                          capture_output=True, text=True, cwd=tmp_path, encoding="utf-8")
+    assert [line.split(" ")[0] for line in proc.stdout.splitlines()] == \
+        ["x.py:6:82:", "x.py:6:102:", "x.py:6:119:"]
+    assert 'key "out\\ud800put"' in proc.stdout and 'key "a\\x00b"' in proc.stdout
+    assert "\u202e" not in proc.stdout and "\x00" not in proc.stdout
