@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from . import knowledge as K
-from .model import Edit, Finding, Fix
+from .model import Edit, Finding, Fix, printable
 from .source import HOLE, SourceText, StrValue, literal_value
 from .targets import Target
 
@@ -532,9 +532,9 @@ def _finding(problem: Problem, src: SourceText) -> Finding:
         # word indexes, except for NPP127 whose join spans two words (absolute offsets)
         span = (fi, fj) if problem.code == NO_VALUE else problem.word.literal(fi, fj)
         if span is not None:
-            fix = Fix((Edit(span[0], span[1], text),), safe, title)
+            fix = Fix((Edit(span[0], span[1], text),), safe, printable(title))
     (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-    return Finding(problem.code, problem.message, start, end, l1, c1, l2, c2, fix)
+    return Finding(problem.code, printable(problem.message), start, end, l1, c1, l2, c2, fix)
 
 
 def check_shell(text: str, target: Target) -> List[Finding]:

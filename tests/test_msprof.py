@@ -268,3 +268,8 @@ def test_value_as_a_separate_word_is_joined():
     assert f.code == "NPP127" and f.fix is None and f.message.endswith("write --output=VALUE")
     [f] = analyse_shell("msprof --output /tmp/p ./app\n", "r.sh")
     assert [(e.start, e.end, e.text) for e in f.fix.edits] == [(15, 16, "=")]
+
+
+def test_user_text_in_messages_is_printable():
+    [f] = analyse_shell("msprof --output=/p --hccl=o\x1b[31mn ./app\n", "r.sh")
+    assert f.code == "NPP121" and "\x1b" not in f.message and "\\x1b" in f.message
