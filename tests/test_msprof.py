@@ -273,3 +273,18 @@ def test_value_as_a_separate_word_is_joined():
 def test_user_text_in_messages_is_printable():
     [f] = analyse_shell("msprof --output=/p --hccl=o\x1b[31mn ./app\n", "r.sh")
     assert f.code == "NPP121" and "\x1b" not in f.message and "\\x1b" in f.message
+
+
+def test_data_names_only_options_msprof_has():
+    data = cli()
+    every = set().union(*(set(v["options"]) for v in data["versions"].values()))
+    named = set(data["switches"]["options"]) | set(data["enums"]) | set(data["lists"]) | set(data["ranges"]) \
+        | set(data["metrics"]) | set(data["storage_limit"]["options"]) | set(data["output"]["options"]) \
+        | set(data["defaults"]) | set(data["collects"])
+    assert named <= every, named - every
+    for version, table in data["refused_on_product"].items():
+        for product, names in table.items():
+            assert set(names) <= set(data["versions"][version]["options"]), (version, product)
+    for version, names in data["value_required"].items():
+        assert set(names) <= set(data["versions"][version]["options"]), version
+    assert set(data["versions"]) == {"7.0", "8.0", "8.5", "9.0", "9.1"}
