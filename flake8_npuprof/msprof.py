@@ -482,7 +482,8 @@ def _check_range(opt: Option, target: Target, judge) -> Optional[Problem]:
         lim = limits(v, p)
         if lim is None:
             return False
-        return not _DIGITS.fullmatch(value) or not lim[0] <= int(value) <= lim[1]
+        # a long digit string is out of every range (and never converted: no int-string limit)
+        return not _DIGITS.fullmatch(value) or len(value) > 9 or not lim[0] <= int(value) <= lim[1]
     lo, hi = next(iter(rule.values()))
     return judge(BAD_FREQ, bad, f"--{opt.name}={value} is not an integer from {lo} to {hi}",
                  advice=f"use a value from {lo} to {hi}")

@@ -288,3 +288,8 @@ def test_data_names_only_options_msprof_has():
     for version, names in data["value_required"].items():
         assert set(names) <= set(data["versions"][version]["options"]), version
     assert set(data["versions"]) == {"7.0", "8.0", "8.5", "9.0", "9.1"}
+
+
+def test_huge_numbers_are_out_of_range_without_conversion():
+    line = "msprof --output=/p --sys-cpu-freq=" + "9" * 5000 + " ./app\n"
+    assert [f[0] for f in shell(line)] == ["NPP123"]
