@@ -156,6 +156,9 @@ _LONG_OPTIONS_CHUNKS = (
 _DOC_RESNET_FP = "resnet_model/conv2d/Conv2Dresnet_model/batch_normalization/FusedBatchNormV3_Reduce"
 
 
+_LAUNCHERS_NOT_REWRITTEN = ("`npuprof fix` applies it to msprof runs in Python calls; shell launchers are checked, "
+                            "not rewritten.")
+
 
 def _launcher(msprof_options: str) -> str:
     """A shell launcher that profiles train.py with msprof and the given options."""
@@ -957,8 +960,8 @@ RULES: Tuple[Rule, ...] = (
         fix_safety="sometimes",
         fix_note="Renames the option when exactly one msprof option is close. Differences of case, `_` or `-` "
                  "only (`--aic_metrics` → `--aic-metrics`, `--aicore` → `--ai-core`) are safe; other close "
-                 "spellings are unsafe; a name with no close option (`--timeline`) is not fixed. Shell launchers "
-                 "are checked, not rewritten, by `npuprof fix`.",
+                 "spellings are unsafe; a name with no close option (`--timeline`) is not fixed. "
+                 + _LAUNCHERS_NOT_REWRITTEN,
         options=_ANY_CANN + " An option that only some versions have is NPP126.",
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
@@ -981,7 +984,7 @@ RULES: Tuple[Rule, ...] = (
         fixed=_launcher("--task-time=on"),
         fix_safety="sometimes",
         fix_note="Lowercases a value that differs from an accepted one only in case (`ON` → `on`): safe. Other "
-                 "values are not fixed (`true` could mean a level).",
+                 "values are not fixed (`true` could mean a level). " + _LAUNCHERS_NOT_REWRITTEN,
         options=_ANY_CANN + " `--task-time=l2` is reported only for 7.0/8.0 targets.",
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
@@ -1002,7 +1005,7 @@ RULES: Tuple[Rule, ...] = (
         fixed=_launcher("--aic-metrics=PipeUtilization"),
         fix_safety="sometimes",
         fix_note="Replaces the value with the single close metric set: safe when only the case differs, "
-                 "unsafe otherwise (it changes which counters are collected).",
+                 "unsafe otherwise (it changes which counters are collected). " + _LAUNCHERS_NOT_REWRITTEN,
         options=_ANY_SOC + " A name no product knows is reported with any target.",
         references=(REF_MSPROF_CLI, REF_AIC_PRODUCTS),
         group="msprof",
@@ -1043,7 +1046,7 @@ RULES: Tuple[Rule, ...] = (
         fixed=_launcher("--storage-limit=2048MB"),
         fix_safety="sometimes",
         fix_note="Converting whole gigabytes to megabytes (`2GB` → `2048MB`) keeps the limit: safe. Other "
-                 "values are not fixed.",
+                 "values are not fixed. " + _LAUNCHERS_NOT_REWRITTEN,
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
@@ -1109,7 +1112,7 @@ RULES: Tuple[Rule, ...] = (
         fix_safety="safe",
         fix_note="Joins the option and the next word with `=` when both are written literally next to each "
                  "other (`--output /tmp/prof`, or `\"--output\", \"/tmp/prof\"` in a Python list): the value "
-                 "the user wrote is the one msprof will then read.",
+                 "the user wrote is the one msprof will then read. " + _LAUNCHERS_NOT_REWRITTEN,
         options=_ANY_CANN,
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",

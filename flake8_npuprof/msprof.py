@@ -538,12 +538,14 @@ def _finding(problem: Problem, src: SourceText) -> Finding:
     return Finding(problem.code, printable(problem.message), start, end, l1, c1, l2, c2, fix)
 
 
-def check_shell(text: str, target: Target) -> List[Finding]:
-    """Findings for the msprof runs of a shell launcher."""
+def check_shell(text: str, target: Target, fixes: bool = False) -> List[Finding]:
+    """Findings for the msprof runs of a shell launcher. `npuprof fix` does not rewrite launchers,
+    so their findings carry no fix unless asked for (fixes=True: the edits a launcher fix would make)."""
     if "msprof" not in text:
         return []
     src = SourceText(text)
-    return [_finding(p, src) for call in calls_in_shell(text) for p in check_call(call, target)]
+    found = [_finding(p, src) for call in calls_in_shell(text) for p in check_call(call, target)]
+    return found if fixes else [f._replace(fix=None) for f in found]
 
 
 _SUBPROCESS = {"run", "call", "Popen", "check_call", "check_output"}

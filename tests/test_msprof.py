@@ -5,7 +5,7 @@ import pytest
 from flake8_npuprof.analysis import Settings, analyse
 from flake8_npuprof.files import Selection
 from flake8_npuprof.fixcmd import fix_text
-from flake8_npuprof.msprof import calls_in_shell, cli, msprof_layout, msprof_overrides, parse_command
+from flake8_npuprof.msprof import calls_in_shell, check_shell, cli, msprof_layout, msprof_overrides, parse_command
 from flake8_npuprof.shell import analyse_shell
 from flake8_npuprof.targets import Target
 
@@ -80,8 +80,16 @@ def test_task_time_levels_per_version():
     assert shell(line, cann="8.5") == []
 
 
+def fixes(text, target=Target()):
+    return check_shell(text, target, fixes=True)
+
+
+def test_launcher_findings_carry_no_fix_since_launchers_are_not_rewritten():
+    assert [f.fix for f in analyse_shell("msprof --output=/p --hccl=ON --aicore=on ./run\n", "r.sh")] == [None, None]
+
+
 def test_switch_case_is_fixed_safely():
-    [f] = analyse_shell("msprof --output=/p --hccl=ON python3 t.py\n", "run.sh")
+    [f] = fixes("msprof --output=/p --hccl=ON python3 t.py\n")
     assert (f.code, f.col) == ("NPP121", 26)
     assert f.fix.safe and [e.text for e in f.fix.edits] == ["on"]
 
@@ -115,7 +123,7 @@ def test_frequencies_storage_and_output():
 
 
 def test_storage_limit_in_gigabytes_is_converted():
-    f = next(f for f in analyse_shell("msprof --storage-limit=2GB --output=/p ./run\n", "r.sh") if f.code == "NPP124")
+    f = next(f for f in fixes("msprof --storage-limit=2GB --output=/p ./run\n") if f.code == "NPP124")
     assert f.fix.safe and f.fix.edits[0].text == "2048MB"
     assert shell("msprof --storage-limit=100MB --output=/p ./run\n") == [("NPP124", 1, 23, "100MB")]
 
@@ -137,8 +145,8 @@ def test_options_a_chip_refuses():
 
 
 def test_unknown_option_fix_only_for_a_trivial_or_single_close_spelling():
-    found = {f.message.split()[0]: f for f in analyse_shell(
-        "msprof --aic_metrics=Memory --aicore=on --timeline=on --outptu=/p ./run\n", "r.sh")}
+    found = {f.message.split()[0]: f for f in fixes(
+        "msprof --aic_metrics=Memory --aicore=on --timeline=on --outptu=/p ./run\n")}
     assert found["--aic_metrics"].fix.safe and found["--aic_metrics"].fix.edits[0].text == "aic-metrics"
     assert found["--aicore"].fix.safe and found["--aicore"].fix.edits[0].text == "ai-core"
     assert found["--timeline"].fix is None                      # another profiler's word: no certain intent
@@ -264,9 +272,9 @@ def test_value_as_a_separate_word_is_joined():
     assert python(text) == [("NPP127", 2, 27)]
     result = fix_text(text, "x.py", Settings(), Selection(), False)
     assert result.text == text.replace('"--output", "/tmp/prof"', '"--output=/tmp/prof"')
-    [f] = analyse_shell('msprof --output "$OUT" ./app\n', "r.sh")
+    [f] = fixes('msprof --output "$OUT" ./app\n')
     assert f.code == "NPP127" and f.fix is None and f.message.endswith("write --output=VALUE")
-    [f] = analyse_shell("msprof --output /tmp/p ./app\n", "r.sh")
+    [f] = fixes("msprof --output /tmp/p ./app\n")
     assert [(e.start, e.end, e.text) for e in f.fix.edits] == [(15, 16, "=")]
 
 
