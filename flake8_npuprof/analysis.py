@@ -93,6 +93,24 @@ class Context:
         return self.sites.pos.get(id(node), 0)
 
 
+def report_exhausted(ctx: Context) -> None:
+    """NPP191 on every setup whose values a budget cut short: a finding may be missing there,
+    and that must never pass in silence (NPP190, off by default, would hide it)."""
+    done = set()
+    for node in ctx.resolver.cut.values():
+        setup, up = None, node
+        while up is not None and setup is None:
+            setup = ctx.model.setup_of(up)
+            up = ctx.sites.parent.get(id(up))
+        line = setup.line if setup is not None else ctx.src.position(ctx.src.node_start(node))[0]
+        key = id(setup) if setup is not None else id(node)
+        if key in done:
+            continue
+        done.add(key)
+        ctx.report_node("NPP191", node, f"analysis budget exhausted: the setup at line {line} was not fully "
+                        "checked (a finding may be missing; split the computation or write the value as a literal)")
+
+
 def internal_error(exc: BaseException) -> Finding:
     name = type(exc).__name__
     detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
@@ -110,12 +128,13 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
         if tree is None:
             try:
                 tree = ast.parse(text, filename)
-            except (SyntaxError, ValueError):
-                return []                   # flake8 reports E999; nothing for us to say
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return []                   # Python cannot compile it either (E999); nothing for us to say
         src = SourceText(text)
         ctx = Context(src, tree, filename, settings)
         from .checks import run_all
         run_all(ctx)
+        report_exhausted(ctx)
         return sorted(ctx.findings, key=Finding.sort_key)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [internal_error(exc)]

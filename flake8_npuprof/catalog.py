@@ -318,7 +318,10 @@ RULES: Tuple[Rule, ...] = (
                 "the adapter never reads it",
         default=True,
         what="A `custom_optimizers.add()` entry that receives NPU `parameter_map` settings while its "
-             "`name` is something other than `NpuOptimizer` (or is never set).",
+             "`name` is something other than `NpuOptimizer` (or is never set). Only parameters no other "
+             "optimizer takes count: TF-TRT's `TensorRTOptimizer` has its own `precision_mode`, so that "
+             "name alone (or a few generic words such as `deterministic`) says nothing; a name that can only "
+             "mean the NPU optimizer (`NPUOptimizer`, `npu_optimiser`) counts with any NPU parameter.",
         why="The TF adapter looks only for custom optimizers whose name is exactly `NpuOptimizer`. "
             "An entry called `NPUOptimizer` is silently skipped, so profiling, precision and every other "
             "NPU setting on it never reach the runtime.",
@@ -1138,6 +1141,33 @@ RULES: Tuple[Rule, ...] = (
         fixed=_HEAD + _SET_OPTIONS + _TAIL,
         fix_safety="none",
         fix_note="No fix: the value is only known at run time.",
+        references=(REF_ENV_OPTIONS,),
+        group="options",
+    ),
+    Rule(
+        code="NPP191",
+        name="analysis-budget-exhausted",
+        summary="analysis budget exhausted: a setup was not fully checked (a finding may be missing there)",
+        default=True,
+        what="A profiling setup whose values need more evaluation than the checker allows for one file "
+             "(steps that grow with the file's size, a nesting depth, astroid inferences). The evaluation "
+             "stopped, so the NPP0xx/NPP1xx checks of that setup may have missed a mistake. The message "
+             "names the setup's line.",
+        why="Every budget is counted in work, so the same file gives the same findings on any machine; but "
+            "a budget that runs out must not pass in silence: a real unknown key would otherwise vanish "
+            "into the coverage code NPP190, which is off by default. Real training scripts stay far below "
+            "the budgets; a file that hits them builds its options in an unusually roundabout way.",
+        example=("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+                 "# every line doubles the work of evaluating the next one\n"
+                 "p0 = \"/tmp\"\n" + "".join(f"p{k} = p{k - 1} + p{k - 1}\n" for k in range(1, 17)) +
+                 "\n" + _NPU_ENTRY +
+                 "custom_op.parameter_map[\"profiling_mode\"].b = True\n"
+                 "custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes(\n"
+                 "    '{\"output\":\"' + p16 + '\",\"task_trace\":\"on\"}')\n" + _TAIL),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="none",
+        fix_note="No fix: write the value so it can be read (a literal, or `json.dumps({...})` of named "
+                 "values), or split the computation.",
         references=(REF_ENV_OPTIONS,),
         group="options",
     ),

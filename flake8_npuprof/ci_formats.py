@@ -37,6 +37,7 @@ LEVELS: Dict[str, str] = {
                     "NPP105 NPP111 NPP114 NPP116 NPP200 NPP201 NPP202 NPP203 NPP204 NPP205 NPP902 "
                     "NPP903".split(), "warning"),
     "NPP190": "note",
+    "NPP191": "warning",
 }
 # Codes of other flake8 plugins: flake8's own E9xx (syntax error, unreadable file) stop the
 # check of a file; everything else is a warning.

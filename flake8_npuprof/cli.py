@@ -190,9 +190,9 @@ def _parses(path: str, text: str) -> bool:
     import ast
     try:
         ast.parse(text, path)
-    except (SyntaxError, ValueError) as exc:
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
         where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        print(f"{path}{where}: cannot parse ({exc.msg if isinstance(exc, SyntaxError) else exc}); "
+        print(f"{path}{where}: cannot parse ({exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__}); "
               "not checked", file=sys.stderr)
         return False
     return True

@@ -41,24 +41,19 @@ class Flow:
         """How the object created by `value` is used, through the names bound to it."""
         out = []
         sites = self.sites
-        for scope, key in self.keys_bound_to(value):
+        slots = {}
+        for scope, key, i in sites.slots_of(value):            # a value bound twice to one key: once
+            slots.setdefault((id(scope), key), (scope, key, i))
+        for scope, key, i in slots.values():
             if key.startswith("self."):
                 methods = [s for s in sites.scopes if s.klass is scope and s.self_name]
-                places = [(inner, f"{m.self_name}.{key[5:]}") for m in methods for inner in sites.within(m)]
-            elif scope.kind == "module":
-                places = [(None, key)]
+                for where, name in [(inner, f"{m.self_name}.{key[5:]}") for m in methods for inner in sites.within(m)]:
+                    for node in sites.loads_by_scope.get((id(where), name), []):
+                        # only loads that can see this binding (same scope, or one that reads it)
+                        if sites.sees(name, where, sites.pos.get(id(node), 0), value):
+                            out.append(self._classify(node))
             else:
-                places = [(s, key) for s in sites.within(scope)]
-            for where, name in places:
-                nodes = sites.loads.get(name, []) if where is None else sites.loads_by_scope.get((id(where), name), [])
-                for node in nodes:
-                    # only loads that can see this binding (same scope, or one that reads it)
-                    use_scope = sites.scope_of.get(id(node))
-                    if use_scope is None:
-                        continue
-                    pos = sites.pos.get(id(node), 0)
-                    if any(b.value is value for b in sites.bindings_at(name, use_scope, pos)):
-                        out.append(self._classify(node))
+                out.extend(self._classify(node) for node in self._loads_seeing(scope, key, i))
             if key.startswith("self."):
                 # an instance attribute read from outside the class (`trainer.config`)
                 attr = key[5:]
@@ -70,6 +65,16 @@ class Flow:
         if not isinstance(self.parent.get(id(value)), (ast.Assign, ast.AnnAssign)):
             out.append(self._classify(value))
         return out
+
+    def _loads_seeing(self, scope, key: str, i: int) -> List[ast.AST]:
+        """The loads that see binding i of key, in walk order (nested scopes after their parent's)."""
+        loads = self.sites.loads_seeing(scope, key, i)
+        pos = self.sites.pos
+        if scope.kind == "module":
+            return sorted(loads, key=lambda n: pos.get(id(n), 0))
+        rank = {id(s): k for k, s in enumerate(self.sites.within(scope))}
+        scope_of = self.sites.scope_of
+        return sorted(loads, key=lambda n: (rank.get(id(scope_of.get(id(n))), 0), pos.get(id(n), 0)))
 
     def _classify(self, node: ast.AST) -> Use:
         parent = self.parent.get(id(node))

@@ -14,7 +14,7 @@ back to astroid, kept inside the file and bounded, and otherwise is unknown.
 from __future__ import annotations
 
 import ast
-import time
+import builtins
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from .sites import Binding, Scope, Sites, call_name, dotted
@@ -24,13 +24,16 @@ from .valueops import (MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_format
                        dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify,
                        strjoin, subscript, to_kind, with_note)
 
+# Budgets, counted in work. Real training scripts stay far below them (the largest model-zoo
+# scripts need under 50 steps, depth 6 and 7 astroid calls); running out is reported (NPP191).
 MAX_DEPTH = 40              # nested evaluation depth
-MAX_STEPS = 20000           # evaluation steps per file
-ASTROID_CALLS = 40          # astroid inferences per file
-ASTROID_SECONDS = 1.0       # and their time budget per file
-ASTROID_CLEAR_EVERY = 50    # files between cache clears (long-running editor servers)
+MAX_STEPS = 20000           # evaluation steps per file, plus STEPS_PER_NODE for each node of it
+STEPS_PER_NODE = 4          # so a file of many setups gets a budget that grows with it
+BUDGET_REASON = "too much to evaluate"
 DENYLIST = {"tensorflow", "npu_bridge", "npu_device", "json", "os", "absl", "argparse", "sys", "subprocess",
             "numpy", "torch", "hccl", "moxing", "horovod", "keras", "tf_keras", "posixpath", "pathlib"}
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 FLAGS_OBJECTS = {"FLAGS", "flags.FLAGS", "tf.flags.FLAGS", "tf.app.flags.FLAGS", "absl.flags.FLAGS",
                  "tf.compat.v1.flags.FLAGS", "tf.compat.v1.app.flags.FLAGS"}
@@ -51,9 +54,6 @@ class FlagDef(NamedTuple):
     type_node: Optional[ast.AST] = None
 
 
-_files_seen = 0
-
-
 class Resolver:
     def __init__(self, src: SourceText, sites: Sites, tree: ast.AST, filename: str = "<unknown>"):
         self.src = src
@@ -61,16 +61,18 @@ class Resolver:
         self.tree = tree
         self.filename = filename
         self.steps = 0
+        self.max_steps = MAX_STEPS + STEPS_PER_NODE * len(sites.nodes)
         self.active: set = set()
         self.flags = _collect_flags(sites)
-        self._astroid_index = None
-        self._astroid_calls = 0
-        self._astroid_time = 0.0
+        self._fallback = None               # astroid, built on first need (astroid_fallback.py)
+        self.exhausted = False              # a budget ran out during the current evaluation
+        self.cut: Dict[int, ast.AST] = {}   # id -> expression whose evaluation a budget cut short
+        self._def_scopes: Optional[Dict[int, Scope]] = None
 
     # ---- the interface values.Values uses
 
     def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
-        cands = self.eval(node, scope, pos)
+        cands = self._top(node, lambda: self.eval(node, scope, pos))
         texts: List[StrValue] = []
         types = set()
         for v in cands:
@@ -86,7 +88,7 @@ class Resolver:
         return Strings(tuple(unique), one(types))
 
     def scalars(self, node: ast.AST, scope: Scope, pos: int) -> Scalars:
-        cands = self.eval(node, scope, pos, switch=True)
+        cands = self._top(node, lambda: self.eval(node, scope, pos, switch=True))
         out = []
         notes = []
         for v in cands:
@@ -101,12 +103,21 @@ class Resolver:
                 return Scalars(())
         return Scalars(tuple(out), tuple(notes))
 
+    def _top(self, node: ast.AST, evaluate) -> List:
+        """One value a rule asks for; remembered when a budget cut its evaluation short."""
+        self.exhausted = False
+        cands = evaluate()
+        if self.exhausted:
+            self.cut[id(node)] = node
+        return cands
+
     # ---- evaluation
 
     def eval(self, node: ast.AST, scope: Scope, pos: int, depth: int = 0, env=None, switch=False) -> List:
         self.steps += 1
-        if self.steps > MAX_STEPS or depth > MAX_DEPTH:
-            return [U("too much to evaluate")]
+        if self.steps > self.max_steps or depth > MAX_DEPTH:
+            self.exhausted = True
+            return [U(BUDGET_REASON)]
         key = (id(node), id(scope), switch)
         if key in self.active:
             return [U("defined in terms of itself")]
@@ -171,7 +182,7 @@ class Resolver:
                 for i in index:
                     out.append(subscript(b, i))
             if any(isinstance(v, U) for v in out):
-                return self._astroid(node) or out
+                return self._astroid(node, scope, pos) or out
             return out
         return [U()]
 
@@ -259,7 +270,7 @@ class Resolver:
             if found:
                 return self._from_bindings(found, node, depth, env, switch)
         if isinstance(node.value, ast.Call) or base:
-            inferred = self._astroid(node)
+            inferred = self._astroid(node, scope, pos)
             if inferred:
                 return inferred
         return [U(f"{key or node.attr} is computed elsewhere")]
@@ -399,7 +410,7 @@ class Resolver:
         inlined = self._inline(node, scope, pos, depth, switch)
         if inlined is not None:
             return inlined
-        return self._astroid(node) or [U(f"returned by {name or 'a call'}()")]
+        return self._astroid(node, scope, pos) or [U(f"returned by {name or 'a call'}()")]
 
     def _inline(self, node: ast.Call, scope, pos, depth, switch) -> Optional[List]:
         """A call of a small function defined in this file: evaluate what it returns."""
@@ -475,75 +486,75 @@ class Resolver:
 
     # ---- astroid, only for what the evaluator cannot see
 
-    def _astroid(self, node: ast.AST) -> Optional[List]:
-        if self._astroid_calls >= ASTROID_CALLS or self._astroid_time >= ASTROID_SECONDS:
+    def _astroid(self, node: ast.AST, scope: Scope, pos: int) -> Optional[List]:
+        if not self._astroid_may_answer(node, scope, pos):
+            return None                     # decided before astroid parses anything
+        if self._fallback is None:
+            from .astroid_fallback import Fallback
+            deny = set(DENYLIST)
+            deny.update(target.lstrip(".").split(".")[0] for target in self.sites.imports.values())
+            deny.update(m.lstrip(".").split(".")[0] for m in self.sites.star_imports)
+            self._fallback = Fallback(self.src.text, self.filename, deny)
+        values = self._fallback.infer((type(node).__name__, node.lineno, node.col_offset,
+                                       getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)))
+        if self._fallback.exhausted:
+            self.exhausted = True
+        if values is None or len(values) > MAX_CANDIDATES:
             return None
-        self._astroid_calls += 1
-        started = time.perf_counter()
-        try:
-            return self._astroid_infer(node)
-        except Exception:                   # astroid failures are "unknown", never an error
-            return None
-        finally:
-            self._astroid_time += time.perf_counter() - started
-
-    def _astroid_infer(self, node: ast.AST) -> Optional[List]:
-        index = self._astroid_tree()
-        if index is None:
-            return None
-        anode = index.get((type(node).__name__, node.lineno, node.col_offset,
-                           getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)))
-        if anode is None:
-            return None
-        import astroid
-        from astroid import util
-        out = []
-        for value in anode.infer():
-            if value is util.Uninferable or not isinstance(value, astroid.nodes.Const):
-                return None
-            v = value.value
+        start, end = self.src.node_start(node), self.src.node_end(node)
+        out: List = []
+        for v in values:
             if isinstance(v, str):
-                out.append(S(StrValue(v, [], self.src.node_start(node), self.src.node_end(node),
-                                      origin="inferred")))
+                out.append(S(StrValue(v, [], start, end, origin="inferred")))
             elif isinstance(v, bytes):
-                out.append(S(StrValue(v.decode("latin-1"), [], self.src.node_start(node),
-                                      self.src.node_end(node), is_bytes=True, origin="inferred"), True))
+                out.append(S(StrValue(v.decode("latin-1"), [], start, end, is_bytes=True, origin="inferred"), True))
             else:
                 out.append(C(v))
-            if len(out) > MAX_CANDIDATES:
-                return None
-        return out or None
+        return out
 
-    def _astroid_tree(self):
-        if self._astroid_index is not None:
-            return self._astroid_index or None
-        global _files_seen
-        import astroid
-        from astroid import MANAGER
-        _files_seen += 1
-        if _files_seen % ASTROID_CLEAR_EVERY == 0:
-            MANAGER.clear_cache()
-        deny = set(DENYLIST)
-        for target in self.sites.imports.values():
-            deny.add(target.lstrip(".").split(".")[0])
-        deny.update(m.lstrip(".").split(".")[0] for m in self.sites.star_imports)
-        denylist = getattr(MANAGER, "module_denylist", None)
-        if denylist is None:                # too old to be kept inside the file: do without
-            self._astroid_index = {}
-            return None
-        denylist.update(d for d in deny if d)
-        try:
-            tree = astroid.parse(self.src.text, module_name="__npuprof_checked__", path=self.filename)
-        except Exception:
-            self._astroid_index = {}
-            return None
-        index = {}
-        for n in tree.nodes_of_class(astroid.nodes.NodeNG):
-            if getattr(n, "lineno", None) is None:
-                continue
-            index[(type(n).__name__, n.lineno, n.col_offset, n.end_lineno, n.end_col_offset)] = n
-        self._astroid_index = index
-        return index
+    def _astroid_may_answer(self, node: ast.AST, scope: Scope, pos: int, hops: int = 0) -> bool:
+        """Whether astroid could infer more than unknown, decided before it parses anything.
+
+        astroid is kept inside the file (every imported module is denied), so an expression rooted
+        in an imported or undefined name cannot be answered, nor a parameter without a default,
+        nor a name bound only to such expressions or to calls of local functions returning them."""
+        root, called = node, False
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            if isinstance(root, ast.Call):
+                called, root = True, root.func
+            else:
+                called, root = False, root.value
+        if not isinstance(root, ast.Name):
+            return True
+        bindings = self._bindings(root.id, scope, pos)
+        if not bindings:
+            return root.id in _BUILTIN_NAMES
+        if hops >= 8:
+            return True
+        return any(self._binding_may_answer(b, root.id, called, hops) for b in bindings)
+
+    def _binding_may_answer(self, b: Binding, name: str, called: bool, hops: int) -> bool:
+        stmt = b.stmt
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            return False
+        if b.pos == -1 and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = stmt.args
+            with_default = [a.arg for a in (getattr(args, "posonlyargs", []) + args.args)[::-1][:len(args.defaults)]]
+            with_default += [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            return name in with_default
+        if called and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.value is stmt:
+            inner = self._scope_of_def(stmt)
+            returns = [(v, s) for v, s in self.sites.returns if s is inner]
+            return not returns or any(self._astroid_may_answer(v, s, self.sites.pos.get(id(v), 1 << 30), hops + 1)
+                                      for v, s in returns)
+        if b.value is None or b.value is stmt:
+            return True
+        return self._astroid_may_answer(b.value, b.scope, b.pos, hops + 1)
+
+    def _scope_of_def(self, func: ast.AST) -> Optional[Scope]:
+        if self._def_scopes is None:
+            self._def_scopes = {id(s.node): s for s in self.sites.scopes}
+        return self._def_scopes.get(id(func))
 
 
 # ---------------------------------------------------------------- flags
@@ -603,5 +614,3 @@ def _calls_function(call: Optional[str], func: str, method: bool) -> bool:
     if call == func:
         return True
     return method and call.endswith("." + func)
-
-

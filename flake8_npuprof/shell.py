@@ -18,6 +18,7 @@ from .state import mask_placeholders
 
 _ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
 _WORD_END = set(" \t\n;&|<>()")
+_BREAK = re.compile(r"[\r\n]")
 
 
 class ShellSet(NamedTuple):
@@ -35,8 +36,7 @@ def assignments(text: str) -> List[ShellSet]:
     while i < n:
         c = text[i]
         if c == "#" and at_word_start:
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
+            i = _line_end(text, i)
             continue
         if at_word_start:
             m = _ASSIGN.match(text, i)
@@ -57,6 +57,12 @@ def assignments(text: str) -> List[ShellSet]:
         at_word_start = c in _WORD_END or c == "\r"
         i += 1
     return out
+
+
+def _line_end(text: str, i: int) -> int:
+    """Offset of the line break ending the line at i (a lone CR too, as SourceText counts lines)."""
+    m = _BREAK.search(text, i)            # stops at the first break: two find()s would rescan
+    return m.start() if m else len(text)
 
 
 def read_word(text: str, i: int):

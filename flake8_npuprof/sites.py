@@ -10,6 +10,7 @@ positional arguments. Code that can never run (`if False:`) is skipped.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left, bisect_right
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 # AttrValue fields a parameter_map entry can be set through.
@@ -53,20 +54,27 @@ class Binding(NamedTuple):
 
 
 class Scope:
-    __slots__ = ("node", "kind", "parent", "bindings", "globals", "self_name", "klass", "params")
+    __slots__ = ("node", "kind", "parent", "bindings", "globals", "self_name", "klass", "params", "positions",
+                 "unguarded")
 
     def __init__(self, node, kind: str, parent: Optional["Scope"]):
         self.node = node
         self.kind = kind                      # "module", "function", "class", "lambda"
         self.parent = parent
         self.bindings: Dict[str, List[Binding]] = {}
+        self.positions: Dict[str, List[int]] = {}     # key -> pos of each binding (walk order: sorted)
+        self.unguarded: Dict[str, List[int]] = {}     # key -> indices of the bindings without guards
         self.globals: set = set()
         self.self_name: Optional[str] = None  # first parameter of a method
         self.klass: Optional["Scope"] = None  # class scope of a method
         self.params: List[str] = []
 
     def bind(self, key: str, pos: int, value, stmt, guards=()) -> None:
-        self.bindings.setdefault(key, []).append(Binding(pos, value, stmt, self, tuple(guards)))
+        items = self.bindings.setdefault(key, [])
+        if not guards:
+            self.unguarded.setdefault(key, []).append(len(items))
+        items.append(Binding(pos, value, stmt, self, tuple(guards)))
+        self.positions.setdefault(key, []).append(pos)
 
 
 class Guard(NamedTuple):
@@ -141,6 +149,9 @@ class Sites:
         self.qualified_cache: Dict[int, Optional[str]] = {}   # imports.qualified, per node
         self._calls_by_name: Optional[Dict[str, List[CallSite]]] = None
         self._by_value: Optional[Dict[int, List[Tuple[Scope, str]]]] = None
+        self._slots: Optional[Dict[int, List[Tuple[Scope, str, int]]]] = None
+        self._load_scopes: Optional[Dict[str, List[Scope]]] = None
+        self._load_positions: Dict[Tuple[int, str], List[int]] = {}
         self._children: Optional[Dict[int, List[Scope]]] = None
         self.loads_by_scope: Dict[Tuple[int, str], List[ast.AST]] = {}
 
@@ -158,15 +169,72 @@ class Sites:
 
     def keys_bound_to(self, value: ast.AST) -> List[Tuple["Scope", str]]:
         """(scope, dotted key) of every binding whose value is this node."""
-        if self._by_value is None:
-            index: Dict[int, List[Tuple[Scope, str]]] = {}
+        return list(dict.fromkeys((scope, key) for scope, key, _ in self.slots_of(value)))
+
+    def slots_of(self, value: ast.AST) -> List[Tuple["Scope", str, int]]:
+        """(scope, key, index in scope.bindings[key]) of every binding whose value is this node."""
+        if self._slots is None:
+            index: Dict[int, List[Tuple[Scope, str, int]]] = {}
             for scope in self.scopes:
                 for key, binds in scope.bindings.items():
-                    for b in binds:
+                    for i, b in enumerate(binds):
                         if b.value is not None:
-                            index.setdefault(id(b.value), []).append((scope, key))
-            self._by_value = index
-        return list(dict.fromkeys(self._by_value.get(id(value), [])))
+                            index.setdefault(id(b.value), []).append((scope, key, i))
+            self._slots = index
+        return self._slots.get(id(value), [])
+
+    def sees(self, key: str, scope: "Scope", pos: int, value: ast.AST) -> bool:
+        """Whether a use of key at pos in scope can see a binding whose value is this node: what
+        `any(b.value is value for b in bindings_at(key, scope, pos))` says, by index, not by list."""
+        target, lookup_key = self._resolve(key, scope)
+        if target is None:
+            return False
+        for slot_scope, slot_key, i in self.slots_of(value):
+            if slot_scope is target and slot_key == lookup_key and \
+                    (target is not scope or self._reaches(target, lookup_key, i, pos)):
+                return True
+        return False
+
+    @staticmethod
+    def _reaches(scope: "Scope", key: str, i: int, pos: int) -> bool:
+        """Whether binding i of key is among those a use at pos in the same scope can see: before
+        the use, with no unguarded binding after it (that one would run whenever the use runs)."""
+        before = bisect_left(scope.positions[key], pos)
+        if i >= before:
+            return False
+        unguarded = scope.unguarded.get(key, [])
+        k = bisect_right(unguarded, i)
+        return k == len(unguarded) or unguarded[k] >= before
+
+    def loads_seeing(self, scope: "Scope", key: str, i: int) -> List[ast.AST]:
+        """The loads (in walk order per scope) that can see binding i of key in scope."""
+        out: List[ast.AST] = []
+        if self._load_scopes is None:
+            by_key: Dict[str, List[Scope]] = {}
+            scopes = {id(s): s for s in self.scopes}
+            for (sid, name) in self.loads_by_scope:
+                if sid in scopes:
+                    by_key.setdefault(name, []).append(scopes[sid])
+            self._load_scopes = by_key
+        for where in self._load_scopes.get(key, []):
+            target, lookup_key = self._resolve(key, where)
+            if target is not scope or lookup_key != key:
+                continue
+            loads = self.loads_by_scope[(id(where), key)]
+            if where is not scope:
+                out.extend(loads)               # from another scope every binding is visible
+                continue
+            positions = self._load_positions.get((id(where), key))
+            if positions is None:
+                positions = self._load_positions[(id(where), key)] = [self.pos[id(n)] for n in loads]
+            binds = scope.bindings[key]
+            unguarded = scope.unguarded.get(key, [])
+            k = bisect_right(unguarded, i)
+            end = binds[unguarded[k]].pos if k < len(unguarded) else None
+            first = bisect_right(positions, binds[i].pos)
+            last = bisect_left(positions, end) if end is not None else len(positions)
+            out.extend(loads[first:last])
+        return out
 
     def within(self, scope: "Scope") -> List["Scope"]:
         """The scope and every scope nested in it."""
@@ -198,25 +266,7 @@ class Sites:
         `if c: x = b` gives both. From another scope (a function reading a module name, a
         method reading self.x): all of that scope's bindings.
         """
-        head, _, rest = key.partition(".")
-        target_scope = None
-        lookup_key = key
-        if scope.kind in ("function", "lambda") and scope.self_name and head == scope.self_name and rest:
-            target_scope = scope.klass
-            lookup_key = "self." + rest
-        else:
-            s = scope
-            while s is not None:
-                if s.kind == "class" and s is not scope:
-                    s = s.parent
-                    continue
-                if key in s.bindings and head not in s.globals:
-                    target_scope = s
-                    break
-                if head in s.globals:
-                    s = self.module
-                    continue
-                s = s.parent
+        target_scope, lookup_key = self._resolve(key, scope)
         if target_scope is None:
             return []
         items = target_scope.bindings.get(lookup_key, [])
@@ -225,12 +275,39 @@ class Sites:
         if target_scope is scope:
             use = set(use_guards)
             out: List[Binding] = []
-            for b in reversed([b for b in items if b.pos < pos]):
+            for k in range(bisect_left(scope.positions[lookup_key], pos) - 1, -1, -1):
+                b = items[k]
                 out.append(b)
                 if set(b.guards) <= use:
                     break
-            return list(reversed(out))
+            return out[::-1]
         return list(items)
+
+    def _resolve(self, key: str, scope: Scope) -> Tuple[Optional[Scope], str]:
+        """The scope whose bindings of key a use in scope reads, and the key there."""
+        head, _, rest = key.partition(".")
+        if scope.kind in ("function", "lambda") and scope.self_name and head == scope.self_name and rest:
+            return scope.klass, "self." + rest
+        s = scope
+        while s is not None:
+            if s.kind == "class" and s is not scope:
+                s = s.parent
+                continue
+            if key in s.bindings and head not in s.globals:
+                return s, key
+            if head in s.globals and s is not self.module:
+                s = self.module
+                continue
+            s = s.parent
+        return None, key
+
+
+# Node types the walk treats specially; every other node is only numbered and descended into.
+_LOADS = frozenset({ast.Name, ast.Attribute})
+_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
+_BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
+_RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
+                       ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return, ast.Call})
 
 
 def collect(tree: ast.AST) -> Sites:
@@ -239,18 +316,34 @@ def collect(tree: ast.AST) -> Sites:
     sites.module = module
     sites.scopes.append(module)
     order = 0
+    pos, nodes, parent = sites.pos, sites.nodes, sites.parent
+    scope_of, guards_of = sites.scope_of, sites.guards_of
+    iter_children = ast.iter_child_nodes
     # stack of (node, scope, guards); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = [(tree, module, ())]
     while stack:
         node, scope, guards = stack.pop()
         order += 1
-        sites.pos[id(node)] = order
-        sites.nodes[id(node)] = node
-        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
+        ident = id(node)
+        pos[ident] = order
+        nodes[ident] = node
+        kind = type(node)
+        if kind in _LOADS and type(node.ctx) is ast.Load:
             key = dotted(node)
             if key:
                 sites.loads.setdefault(key, []).append(node)
                 sites.loads_by_scope.setdefault((id(scope), key), []).append(node)
+        if kind not in _SCOPES and kind not in _BRANCHES:
+            # the common case, kept lean: most nodes are expressions nothing is recorded for
+            if kind in _RECORDED:
+                _record(sites, node, scope, guards, order)
+            scope_of[ident] = scope
+            guards_of[ident] = guards
+            kids = list(iter_children(node))
+            for child in reversed(kids):
+                parent[id(child)] = node
+                stack.append((child, scope, guards))
+            continue
         children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             inner = Scope(node, "lambda" if isinstance(node, ast.Lambda) else "function", scope)
@@ -301,38 +394,37 @@ def collect(tree: ast.AST) -> Sites:
             children.append((node.orelse, scope, guards + (Guard(node.test, True),)))
         elif isinstance(node, ast.Global):
             scope.globals.update(node.names)
-        else:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                _record_import(sites, node, scope, order)
-            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                _record_assign(sites, node, scope, guards, order)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                for key in _target_keys(node.target):
-                    scope.bind(key, order, None, node, guards)
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                for item in node.items:
-                    if item.optional_vars is not None:
-                        for key in _target_keys(item.optional_vars):
-                            scope.bind(key, order, None, node, guards)
-            elif isinstance(node, ast.NamedExpr):
-                scope.bind(node.target.id, order, node.value, node, guards)
-            elif isinstance(node, ast.Return) and node.value is not None:
-                sites.returns.append((node.value, scope))
-            elif isinstance(node, ast.Call):
-                sites.calls.append(CallSite(node, call_name(node), scope, guards, node))
-                if isinstance(node.func, ast.Attribute) and node.func.attr == "add" and \
-                        _is_custom_optimizers(node.func.value):
-                    entry = Entry(node, _config_base(node.func.value), scope, guards)
-                    sites.entries.append(entry)
-            sites.scope_of[id(node)] = scope
-            sites.guards_of[id(node)] = guards
-            for child in ast.iter_child_nodes(node):
-                children.append((child, scope, guards))
         for item in reversed(children):
             sites.parent[id(item[0])] = node
             stack.append(item)
     _attach_entry_ops(sites)
     return sites
+
+
+def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
+    """What a statement or call adds to the sites: imports, bindings, returns, calls, entries."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        _record_import(sites, node, scope, order)
+    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        _record_assign(sites, node, scope, guards, order)
+    elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        for key in _target_keys(node.target):
+            scope.bind(key, order, None, node, guards)
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        for item in node.items:
+            if item.optional_vars is not None:
+                for key in _target_keys(item.optional_vars):
+                    scope.bind(key, order, None, node, guards)
+    elif isinstance(node, ast.NamedExpr):
+        scope.bind(node.target.id, order, node.value, node, guards)
+    elif isinstance(node, ast.Return) and node.value is not None:
+        sites.returns.append((node.value, scope))
+    elif isinstance(node, ast.Call):
+        sites.calls.append(CallSite(node, call_name(node), scope, guards, node))
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "add" and \
+                _is_custom_optimizers(node.func.value):
+            entry = Entry(node, _config_base(node.func.value), scope, guards)
+            sites.entries.append(entry)
 
 
 def _static_truth(test) -> Optional[bool]:

@@ -235,7 +235,7 @@ def _find_close(text: str, i: int, quote: str, fmt: bool) -> int:
     while i < n:
         c = text[i]
         if c == "\\":
-            i += 2
+            i += 3 if text.startswith("\\\r\n", i) else 2     # a continuation may end in CRLF
             continue
         if fmt:
             if c == "{":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..resolve import BUDGET_REASON
 from ..values import Strings
 from ..valueops import NONE_NOTE
 from .hand_built import check_hand_built
@@ -26,7 +27,8 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
     check_hand_built(ctx, node, scope, pos, strings)
     cands = strings.candidates
     if not cands:
-        ctx.report_node("NPP190", node, _undetermined(strings))
+        if strings.reason != BUDGET_REASON:        # a budget that ran out is NPP191's (on by default)
+            ctx.report_node("NPP190", node, _undetermined(strings))
         return strings
     reports = [check_options(c.text, ctx.target, mode_on) for c in cands]
     if any(r.unknown for r in reports):

@@ -8,6 +8,7 @@ a hole is never judged by its own content.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 
@@ -34,6 +35,12 @@ FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnecti
 def snake(key: str) -> str:
     """The snake_case key a protobuf-era lowerCamelCase alias stands for."""
     return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
+@functools.lru_cache(maxsize=None)
+def _snake_keys() -> list:
+    """The known keys in their snake_case spelling (the did-you-mean candidates), computed once."""
+    return sorted(k for k in K.all_keys() if k == snake(k))
 
 
 def versions_phrase(versions) -> str:
@@ -424,7 +431,7 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
     accepted = K.versions_accepting(key)
     span = (member.key_start, member.key_end)
     if not accepted:
-        snake_keys = sorted(k for k in K.all_keys() if k == snake(k))
+        snake_keys = _snake_keys()
         hint = did_you_mean(key, snake_keys, KEY_ALIASES)
         fix = None
         matches = close_matches(key, snake_keys, KEY_ALIASES)
