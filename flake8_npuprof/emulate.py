@@ -864,9 +864,15 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
         verdicts = " / ".join(dict.fromkeys(v.replace("_", " ") for v, _, _ in r.spread))
         return [f"DEPENDS ON TARGET: {verdicts} (see table)"]
     if r.verdict == "fails":
-        failure = next((m for m in r.messages if m.startswith("NPP")), None) or \
-            next((m for m in r.messages if m.startswith("[") and "] NPP" in m), first)
-        return [f"FAILS: {failure}"]
+        failure = next((m for m in r.messages if m.startswith("NPP")), None)
+        per_target = [m for m in r.messages if m.startswith("[") and "] NPP" in m]
+        if failure is None and len(per_target) > 1:
+            # every target fails (no spread), each with its own runtime message: one of them alone
+            # would read as if only its targets failed
+            codes = " / ".join(dict.fromkeys(m.split("] ", 1)[1].split(" ", 1)[0] for m in per_target))
+            return [f"FAILS: {codes} on every target (per-version messages below)",
+                    f"FAILS: {codes} on every target"]
+        return [f"FAILS: {failure or (per_target[0] if per_target else first)}"]
     if r.verdict == "collects_nothing":
         return [f"COLLECTS NOTHING: {r.messages[-1] if r.messages else ''}"]
     return [f"{r.verdict.upper()}: {first}"]

@@ -890,3 +890,22 @@ def test_progress_line_on_a_terminal_only(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "stderr", pipe)
     main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), *paths])
     assert pipe.getvalue() == ""
+
+
+def test_a_failure_on_every_target_is_not_headlined_with_one_targets_message(capsys, tmp_path):
+    # a model-zoo TF2 script with "L2": every collector rejects it, each in its own words; the
+    # headline showed "[CANN 7.0 / every product] NPP101 ..." as if only 7.0 failed
+    script = tmp_path / "main.py"
+    script.write_text("import npu_device\n"
+                      "npu_device.global_options().profiling_config.enable_profiling = True\n"
+                      "npu_device.global_options().profiling_config.profiling_options = "
+                      "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\",\"L2\":\"on\"}'\n"
+                      "npu_device.open().as_default()\n")
+    code, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(script))
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[1] == "main.py:2 npu_device: FAILS: NPP101 on every target (per-version messages below)"
+    assert "  - [CANN 7.0 / every product] NPP101 msprof collector: \"The format of input ge options is invalid\"" \
+        in lines
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--cwd", str(tmp_path), str(script))
+    assert out.splitlines()[1].startswith("main.py:2 npu_device: FAILS: NPP101 msprof collector: ")
