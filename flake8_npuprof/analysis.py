@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
-from .model import Finding, Fix, Issue
+from .model import Finding, Fix, Issue, printable
 from .prefilter import might_configure_profiling
 from .source import SourceText, StrValue
 from .settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
@@ -41,7 +41,9 @@ class Context:
         self._seen.add(key)
         line, col = self.src.position(start)
         end_line, end_col = self.src.position(max(end, start))
-        self.findings.append(Finding(code, message, start, end, line, col, end_line, end_col, fix))
+        if fix is not None:
+            fix = fix._replace(title=printable(fix.title))
+        self.findings.append(Finding(code, printable(message), start, end, line, col, end_line, end_col, fix))
 
     def report_node(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
         self.report(code, self.src.node_start(node), self.src.node_end(node), message, fix)
@@ -104,7 +106,7 @@ def report_exhausted(ctx: Context) -> None:
 
 def internal_error(exc: BaseException) -> Finding:
     name = type(exc).__name__
-    detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+    detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
     message = (f"NPP000 internal error while analysing this file ({name}: {detail}); the other NPP "
                "checks were skipped for it; please report this with the file")
     return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
@@ -119,8 +121,8 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
         if tree is None:
             try:
                 tree = ast.parse(text, filename)
-            except (SyntaxError, ValueError):
-                return []                   # flake8 reports E999; nothing for us to say
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return []                   # Python cannot compile it either (E999); nothing for us to say
         src = SourceText(text)
         ctx = Context(src, tree, filename, settings)
         from .checks import run_all

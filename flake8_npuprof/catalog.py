@@ -300,7 +300,10 @@ RULES: Tuple[Rule, ...] = (
                 "the adapter never reads it",
         default=True,
         what="A `custom_optimizers.add()` entry that receives NPU `parameter_map` settings while its "
-             "`name` is something other than `NpuOptimizer` (or is never set).",
+             "`name` is something other than `NpuOptimizer` (or is never set). Only parameters no other "
+             "optimizer takes count: TF-TRT's `TensorRTOptimizer` has its own `precision_mode`, so that "
+             "name alone (or a few generic words such as `deterministic`) says nothing; a name that can only "
+             "mean the NPU optimizer (`NPUOptimizer`, `npu_optimiser`) counts with any NPU parameter.",
         why="The TF adapter looks only for custom optimizers whose name is exactly `NpuOptimizer`. "
             "An entry called `NPUOptimizer` is silently skipped, so profiling, precision and every other "
             "NPU setting on it never reach the runtime.",
@@ -1097,7 +1100,9 @@ RULES: Tuple[Rule, ...] = (
         default=True,
         what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
              "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
-             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch).",
+             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch). `npuprof check` "
+             "also reports it on the line of a shell launcher that passes `--profiling=False` (or `0`) to such "
+             "a flag of the script it starts, where that launch then profiles.",
         why="argparse (and an absl string flag) hands over the command-line text unchanged, and "
             "`bool(\"False\")` is True, so passing `--profiling False` switches profiling on: the run slows "
             "down and writes PROF_* data the user asked not to collect.",

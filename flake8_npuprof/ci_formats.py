@@ -88,7 +88,7 @@ def artifact_location(path: str) -> Dict[str, str]:
     rel = relative_path(path)
     if os.path.isabs(rel) or rel.startswith("../"):
         return {"uri": Path(os.path.abspath(rel)).as_uri()}
-    return {"uri": quote(rel), "uriBaseId": SRCROOT}
+    return {"uri": quote(os.fsencode(rel)), "uriBaseId": SRCROOT}     # bytes: any file name is a URI
 
 
 def fingerprint(code: str, rel_path: str, line_text: str, occurrence: int) -> str:

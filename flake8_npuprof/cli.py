@@ -12,9 +12,8 @@ from typing import List, Optional, Sequence
 
 from . import __version__
 from .analysis import Settings, analyse
-from .files import ReadError, Selection, discover, file_noqa, noqa_lines, read_source, split_codes, suppressed
+from .files import DEFAULT_EXCLUDE, Selection, file_noqa, noqa_lines, split_codes, suppressed
 from .model import Finding
-from .source import SourceText
 from .targets import Target, TargetError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -40,6 +39,21 @@ def _add_selection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--extend-ignore", default=None, help="more codes not to report")
 
 
+def _add_file_options(p: argparse.ArgumentParser) -> None:
+    """Which files a run looks at: the paths, stdin, and what directory walks leave out."""
+    p.add_argument("paths", nargs="*", help="files or directories (default: the current directory); - reads stdin")
+    p.add_argument("--stdin-filename", default=None, metavar="PATH",
+                   help="the name of the file read from stdin (-): its kind, per-file-ignores and the name shown")
+    p.add_argument("--exclude", default=None, metavar="PATTERNS",
+                   help="comma-separated globs of names or paths not to search, replacing the defaults "
+                        f"({','.join(DEFAULT_EXCLUDE)})")
+    p.add_argument("--extend-exclude", default=None, metavar="PATTERNS",
+                   help="more globs not to search, added to --exclude")
+    p.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
+                   help="also search what .gitignore leaves out")
+    p.add_argument("--config", default=None, help="configuration file (pyproject.toml, setup.cfg, ...)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="npuprof", description="Static checks for Ascend NPU profiling setup in TensorFlow scripts.")
@@ -47,10 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="report NPP findings in files and directories")
-    check.add_argument("paths", nargs="*", help="files or directories (Python scripts and shell launchers)")
+    _add_file_options(check)
     check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
-    check.add_argument("--config", default=None, help="configuration file (pyproject.toml, setup.cfg, ...)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
+    check.add_argument("--output-file", "-o", default=None, metavar="FILE",
+                       help="write the report to FILE instead of standard output")
+    check.add_argument("--statistics", action="store_true",
+                       help="print how often each code occurs instead of the findings")
+    check.add_argument("--show-source", action="store_true",
+                       help="print each finding's line with a caret under its column (text format)")
+    check.add_argument("--quiet", "-q", action="store_true",
+                       help="print the findings only: no summary line, hints or warnings")
+    check.add_argument("--add-noqa", action="store_true",
+                       help="add `# noqa: NPPxxx` to every line with a finding (adopt the tool on existing code)")
     check.add_argument("--preflight", "--npuprof-preflight", dest="preflight", action="store_true",
                        help="also check the output directories on this machine (NPP9xx)")
     check.add_argument("--graph", "--npuprof-graph", dest="graph", default=None,
@@ -59,9 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_selection_options(check)
 
     validate = sub.add_parser("validate", help="check one profiling_options string")
-    validate.add_argument("options", nargs="?", help="the options JSON text")
+    validate.add_argument("options", nargs="?", help="the options JSON text, or - to read it from stdin")
     src = validate.add_mutually_exclusive_group()
-    src.add_argument("--file", help="read the options from this file")
+    src.add_argument("--file", help="read the options from this file (- for stdin)")
     src.add_argument("--env", action="store_true", help="read $PROFILING_OPTIONS (and $PROFILING_MODE)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     _add_target_options(validate)
@@ -70,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("code", nargs="?", help="an NPP code, e.g. NPP101")
     explain.add_argument("--list", action="store_true", help="list every rule")
 
-    server = sub.add_parser("server", help="run the language server on stdio (needs flake8-npuprof[server])")
+    server = sub.add_parser("server", help="run the language server on stdio (needs pygls 2: the server extra)")
     server.add_argument("--stdio", action="store_true",
                         help="accepted for editors that pass it; stdio is the only transport")
     server.set_defaults(func=cmd_server)
@@ -82,13 +105,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def target_from(args, config=None) -> Target:
-    cann = args.cann or (config.cann if config else None) or "any"
-    soc = args.soc or (config.soc if config else None) or "any"
-    cann, soc = auto_value("cann", cann), auto_value("soc", soc)
-    try:
-        return Target.parse(cann, soc)
-    except TargetError as exc:
-        raise UsageError(str(exc)) from None
+    """The target of a run; a bad value names where it came from (the flag, or the file and its key)."""
+    values = {}
+    for kind in ("cann", "soc"):
+        flag = getattr(args, kind, None)
+        configured = getattr(config, kind, None) if config else None
+        if flag is not None:
+            value, origin = flag, f"--{kind}"
+        elif configured is not None:
+            value, origin = configured, f"{config.path}: {config.key(kind)}"
+        else:
+            value, origin = "any", ""
+        value = auto_value(kind, value)
+        try:
+            Target.parse(value, "any") if kind == "cann" else Target.parse("any", value)
+        except TargetError as exc:
+            raise UsageError(f"{origin}: {exc}" if origin else str(exc)) from None
+        values[kind] = value
+    return Target.parse(values["cann"], values["soc"])
 
 
 def auto_value(kind: str, value: str, quiet: bool = False) -> str:
@@ -103,23 +137,34 @@ def auto_value(kind: str, value: str, quiet: bool = False) -> str:
 
 
 def selection_from(args, config=None) -> Selection:
-    explicit = split_codes(args.select) or (config.select if config else ())
+    from .config import ConfigError, check_codes
+    given = {}
+    for option in ("select", "extend_select", "ignore", "extend_ignore"):
+        codes = split_codes(getattr(args, option, None))
+        try:
+            check_codes(codes, "--" + option.replace("_", "-"))
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from None
+        given[option] = codes
+    explicit = given["select"] or (config.select if config else ())
     select = explicit or ("NPP",)
     return Selection(
         select=select,
-        extend_select=split_codes(args.extend_select) + ((config.extend_select if config else ()) or ()),
-        ignore=split_codes(args.ignore) or ((config.ignore if config else ()) or ()),
-        extend_ignore=split_codes(args.extend_ignore) + ((config.extend_ignore if config else ()) or ()),
+        extend_select=given["extend_select"] + ((config.extend_select if config else ()) or ()),
+        ignore=given["ignore"] or ((config.ignore if config else ()) or ()),
+        extend_ignore=given["extend_ignore"] + ((config.extend_ignore if config else ()) or ()),
         default_off=(config.extend_default_ignore if config else ()) or (),
-        explicit_select=bool(explicit or split_codes(args.extend_select) or (config and config.extend_select)))
+        explicit_select=bool(explicit or given["extend_select"] or (config and config.extend_select)))
 
 
 def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
                per_file_ignores=()) -> List[Finding]:
     """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
     if kind == "shell":
+        from .launcher import check_launcher
         from .shell import analyse_shell
-        findings = analyse_shell(text, path, settings)
+        findings = sorted(analyse_shell(text, path, settings) + check_launcher(text, path, settings),
+                          key=Finding.sort_key)
     else:
         if file_noqa(text):
             return []
@@ -136,34 +181,8 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
 
 
 def cmd_check(args) -> int:
-    from .config import load_config
-    config = load_config(args.config, args.paths)
-    target = target_from(args, config)
-    selection = selection_from(args, config)
-    settings = Settings(target=target, preflight=args.preflight or bool(config and config.preflight),
-                        graph=args.graph or (config.graph_path() if config else None))
-    results = []
-    errors = 0
-    for path in discover(args.paths):
-        try:
-            source = read_source(path)
-        except ReadError as exc:
-            # a path that cannot be read must not pass a CI gate silently
-            print(f"{path}: {exc}", file=sys.stderr)
-            errors += 1
-            continue
-        if source.kind == "python" and not _parses(path, source.text):
-            errors += 1                 # flake8 says E999; the gate must not pass it silently
-            continue
-        ignores = config.ignores_for(path) if config else ()
-        findings = check_text(path, source.text, source.kind, settings, selection, ignores)
-        errors += sum(1 for f in findings if f.code == "NPP000")
-        results.append((_display(path), SourceText(source.text), findings))
-    sys.stdout.write(render(args.format, results, target))
-    found = sum(len(r[2]) for r in results)
-    if errors:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if found and not args.exit_zero else EXIT_CLEAN
+    from .checkcmd import run_check
+    return run_check(args)
 
 
 def _parses(path: str, text: str) -> bool:
@@ -173,22 +192,13 @@ def _parses(path: str, text: str) -> bool:
     import ast
     try:
         ast.parse(text, path)
-    except (SyntaxError, ValueError) as exc:
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
         where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        print(f"{path}{where}: cannot parse ({exc.msg if isinstance(exc, SyntaxError) else exc}); "
-              "not checked", file=sys.stderr)
+        from .output import warn
+        reason = exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__
+        warn(f"{path}{where}: cannot parse ({reason}); not checked")
         return False
     return True
-
-
-def render(fmt: str, results, target: Target) -> str:
-    from . import formats
-    if fmt == "json":
-        return formats.json_report(results)
-    if fmt in ("sarif", "github"):
-        from . import ci_formats
-        return ci_formats.sarif(results) if fmt == "sarif" else ci_formats.github(results)
-    return formats.text(results)
 
 
 def _display(path: str) -> str:
@@ -226,18 +236,24 @@ def cmd_server(args) -> int:
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
             raise
-        print("npuprof: error: the language server needs the server extra: "
-              "pip install 'flake8-npuprof[server]'", file=sys.stderr)
+        # the package is installed from its repository, so name the dependency itself
+        print("npuprof: error: the language server needs pygls 2: pip install 'pygls>=2.0,<3' "
+              "(or, in the repository, pip install -e '.[server]')", file=sys.stderr)
         return EXIT_ERROR
     return run()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):      # a path or value no encoding can write is escaped, not fatal
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:           # argparse: --help/--version exit 0, usage errors 2
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
+    from .config import ConfigError
+    from .output import flush_stdout, silence_stdout
     commands = {"check": cmd_check, "validate": cmd_validate, "explain": cmd_explain}
     try:
         if args.command in commands:
@@ -246,14 +262,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return args.func(args)
         parser.print_help()
         return EXIT_ERROR
-    except UsageError as exc:
+    except (UsageError, ConfigError) as exc:
         print(f"npuprof: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:             # the reader went away (`| head`): stop quietly
+        silence_stdout()
+        return EXIT_FINDINGS
     except KeyboardInterrupt:
         return EXIT_ERROR
     except Exception as exc:            # an internal error is exit 2 with a one-line reason
         print(f"npuprof: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    finally:
+        flush_stdout()
 
 
 if __name__ == "__main__":

@@ -33,6 +33,17 @@ class Config(NamedTuple):
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     preflight: bool = False
     graph: Optional[str] = None
+    exclude: Optional[Tuple[str, ...]] = None           # None: the default folder names
+    extend_exclude: Tuple[str, ...] = ()
+
+    def key(self, name: str) -> str:
+        """How a setting is spelled in this file, for messages: `cann` in pyproject, `npuprof-cann` in [flake8]."""
+        if self.path.endswith(".toml") or name not in ("cann", "soc", "preflight", "graph"):
+            return name
+        return "npuprof-" + name
+
+    def base(self) -> str:
+        return os.path.dirname(os.path.abspath(self.path))
 
     def graph_path(self) -> Optional[str]:
         """The graph dump, relative to the configuration file like every other path in it."""
@@ -63,24 +74,53 @@ def _toml_load(path: Path) -> dict:
             raise ConfigError(f"{path}: {exc}") from None
 
 
-def _codes(value) -> Tuple[str, ...]:
+def _codes(value, where: str = "", key: str = "") -> Tuple[str, ...]:
+    """A list of codes: a TOML array of strings, or one string separated by commas or spaces."""
     if value is None:
         return ()
     if isinstance(value, str):
-        return split_codes(value)
-    return tuple(str(v).strip().upper() for v in value)
+        codes = split_codes(value)
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        codes = tuple(v.strip().upper() for v in value if v.strip())
+    else:
+        raise ConfigError(f'{where}: {key} must be a list of codes or a string of codes (e.g. {key} = ["NPP203"]), '
+                          f"not {value!r}")
+    check_codes(codes, f"{where}: {key}" if where else key)
+    return codes
 
 
-def _per_file(value) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+def _strings(value, where: str, key: str) -> Tuple[str, ...]:
+    """A list of patterns: a TOML array of strings, or one string separated by commas."""
+    if isinstance(value, str):
+        return tuple(p.strip() for p in value.split(",") if p.strip())
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(v.strip() for v in value if v.strip())
+    raise ConfigError(f'{where}: {key} must be a list of patterns (e.g. {key} = ["third_party/"]), not {value!r}')
+
+
+def check_codes(codes: Sequence[str], option: str) -> None:
+    """Every code must be an NPP code or a prefix of one (`NPP1`, `N`): a typo must not select nothing."""
+    from .catalog import RULES
+    for code in codes:
+        if not any(rule.code.startswith(code) for rule in RULES):
+            raise ConfigError(f"{option}: unknown code {code!r} (codes are NPP followed by digits; "
+                              "`npuprof explain --list` shows them)")
+
+
+def _per_file(value, where: str = "", key: str = "per-file-ignores") -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
     if not value:
         return ()
     if isinstance(value, dict):
-        return tuple((k, _codes(v)) for k, v in value.items())
+        return tuple((k, _codes(v, where, f"{key}.{k!r}")) for k, v in value.items())
+    if not isinstance(value, str):
+        raise ConfigError(f'{where}: {key} must be a table of pattern = codes (e.g. [tool.npuprof.{key}] '
+                          f'"legacy/*.py" = ["NPP101"]), not {value!r}')
     from flake8.utils import parse_files_to_codes_mapping   # flake8's own syntax for the option
     try:
-        pairs = parse_files_to_codes_mapping(str(value))
-    except ValueError as exc:
-        raise ConfigError(f"per-file-ignores: {exc}") from None
+        pairs = parse_files_to_codes_mapping(value)
+    except Exception as exc:            # flake8 raises its own ExecutionError, over several lines
+        first = " ".join(str(exc).split())
+        raise ConfigError(f"{where}: {key}: expected lines of `pattern: codes` ({first[:200]})") from None
     return tuple((pattern, tuple(c.upper() for c in codes)) for pattern, codes in pairs)
 
 
@@ -92,20 +132,24 @@ def from_pyproject(path: Path) -> Optional[Config]:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.npuprof] must be a table")
     t = {k.replace("_", "-"): v for k, v in table.items()}
+    known = {"cann", "soc", "select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore",
+             "per-file-ignores", "preflight", "graph", "exclude", "extend-exclude"}
+    unknown = sorted(set(t) - known)
+    if unknown:
+        raise ConfigError(f"{path}: unknown [tool.npuprof] setting(s): {', '.join(unknown)}")
     for key in ("cann", "soc", "graph"):
         if key in t and not isinstance(t[key], str):
             raise ConfigError(f'{path}: {key} must be a string (write {key} = "{t[key]}")')
     if "preflight" in t and not isinstance(t["preflight"], bool):
         raise ConfigError(f"{path}: preflight must be true or false")
-    known = {"cann", "soc", "select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore",
-             "per-file-ignores", "preflight", "graph"}
-    unknown = sorted(set(t) - known)
-    if unknown:
-        raise ConfigError(f"{path}: unknown [tool.npuprof] setting(s): {', '.join(unknown)}")
-    return Config(str(path), t.get("cann"), t.get("soc"), _codes(t.get("select")),
-                  _codes(t.get("extend-select")), _codes(t.get("ignore")), _codes(t.get("extend-ignore")),
-                  _codes(t.get("extend-default-ignore")), _per_file(t.get("per-file-ignores")),
-                  bool(t.get("preflight", False)), t.get("graph"))
+    where = str(path)
+    codes = {key: _codes(t.get(key), where, key)
+             for key in ("select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore")}
+    return Config(where, t.get("cann"), t.get("soc"), codes["select"], codes["extend-select"], codes["ignore"],
+                  codes["extend-ignore"], codes["extend-default-ignore"],
+                  _per_file(t.get("per-file-ignores"), where), bool(t.get("preflight", False)), t.get("graph"),
+                  _strings(t["exclude"], where, "exclude") if "exclude" in t else None,
+                  _strings(t.get("extend-exclude", []), where, "extend-exclude"))
 
 
 def from_flake8(path: Path) -> Optional[Config]:
@@ -117,13 +161,20 @@ def from_flake8(path: Path) -> Optional[Config]:
     if not parser.has_section("flake8"):
         return None
     sec = {k.replace("_", "-"): v for k, v in parser.items("flake8")}
-    npp = lambda codes: tuple(c for c in codes if c.startswith("NPP") or "NPP".startswith(c))  # noqa: E731
-    return Config(str(path), sec.get("npuprof-cann"), sec.get("npuprof-soc"),
-                  npp(split_codes(sec.get("select"))), npp(split_codes(sec.get("extend-select"))),
-                  npp(split_codes(sec.get("ignore"))), npp(split_codes(sec.get("extend-ignore"))), (),
-                  tuple((p, npp(c)) for p, c in _per_file(sec.get("per-file-ignores"))),
+    where = str(path)
+
+    def npp(codes, key):
+        # other plugins' codes are flake8's business; the NPP ones must exist
+        mine = tuple(c for c in codes if c.startswith("NPP") or "NPP".startswith(c))
+        check_codes(mine, f"{where}: {key}")
+        return mine
+    lists = {key: npp(split_codes(sec.get(key)), key) for key in ("select", "extend-select", "ignore", "extend-ignore")}
+    per_file = tuple((p, npp(c, f"per-file-ignores {p!r}")) for p, c in _per_file(sec.get("per-file-ignores"), where))
+    patterns = lambda key: _strings(sec[key], where, key) if key in sec else None  # noqa: E731
+    return Config(where, sec.get("npuprof-cann"), sec.get("npuprof-soc"), lists["select"], lists["extend-select"],
+                  lists["ignore"], lists["extend-ignore"], (), per_file,
                   sec.get("npuprof-preflight", "").strip().lower() in ("1", "true", "yes", "on"),
-                  sec.get("npuprof-graph"))
+                  sec.get("npuprof-graph"), patterns("exclude"), patterns("extend-exclude") or ())
 
 
 def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optional[str] = None) -> Optional[Config]:

@@ -179,7 +179,7 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
     for kind in ("cann", "soc"):
         flag = getattr(args, kind, None)
         configured = getattr(config, kind, None) if config else None
-        if flag:
+        if flag is not None:            # `--cann ""` is refused like any unknown target
             value, origin = flag, Origin("flag", f"--{kind}")
         elif configured:
             value, origin = configured, Origin("config", _config_label(config.path))
@@ -276,6 +276,13 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if against is not None and not os.path.isdir(against):
         raise UsageError(f"--against {against}: no such directory")
     env = base_env(use_env, environ if environ is not None else os.environ)
+    if source.kind == "shell" and graph is None and against is None:
+        from .launcher import emulate_launcher      # the Python script the launcher starts, with its env and flags
+        caller = (environ if environ is not None else os.environ) if use_env else None
+        report = emulate_launcher(path, target, cwd, env, caller)
+        if report is not None:
+            report["env"] = use_env
+            return report
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
     return finish(path, results, target, cwd, env, graph, against, use_env)
 
@@ -739,6 +746,8 @@ def report_json(report: dict) -> dict:
            "preflight": [{"code": p["code"], "message": p["message"], "line": p["line"]} for p in report["preflight"]]}
     if report["against"] is not None:
         out["against"] = report["against"]
+    if report.get("launch"):
+        out["launch"] = {k: v for k, v in report["launch"].items() if k != "lines"}
     return shown(out)
 
 
@@ -859,7 +868,7 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
 
 def render_text(report: dict) -> str:
     results: List[Result] = report["results"]
-    lines = [target_line(report)]
+    lines = [target_line(report)] + [ln for ln in (report.get("launch") or {}).get("lines", [])]
     lines.extend(headline(report, r) for r in results)
     if not results:
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
-from .model import Finding
+from .model import Finding, printable
 from .plugin import fix_marker
 from .source import SourceText
 
@@ -13,12 +14,37 @@ from .source import SourceText
 FileResult = Tuple[str, SourceText, List[Finding]]
 
 
-def text(results: Sequence[FileResult]) -> str:
+def text(results: Sequence[FileResult], show_source: bool = False) -> str:
     out = []
-    for path, _, findings in results:
+    for path, src, findings in results:
         for f in findings:
-            out.append(f"{path}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
+            out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
+            if show_source:
+                out.extend(source_lines(src, f))
     return "\n".join(out) + ("\n" if out else "")
+
+
+def source_lines(src: SourceText, f: Finding) -> List[str]:
+    """flake8's --show-source: the line, then a caret under the column (tabs kept so it lines up)."""
+    line = src.line_text(f.line).rstrip("\r\n")
+    if not line:
+        return []
+    pad = "".join(c if c.isspace() else " " for c in line[:f.col])
+    return [line, pad + "^"]
+
+
+def statistics(results: Sequence[FileResult], fmt: str = "text") -> str:
+    """How often each code occurs, most frequent first (Ruff's --statistics)."""
+    from .catalog import BY_CODE
+    counts = Counter(f.code for _, _, findings in results for f in findings)
+    fixable = {f.code for _, _, findings in results for f in findings if f.fix is not None and f.fix.safe}
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    name = lambda code: BY_CODE[code].name if code in BY_CODE else ""  # noqa: E731
+    if fmt == "json":
+        return json.dumps([{"code": c, "name": name(c), "count": n, "fixable": c in fixable} for c, n in rows],
+                          indent=2) + "\n"
+    width = max((len(str(n)) for _, n in rows), default=1)
+    return "".join(f"{n:>{width}}\t{c}\t{'[*] ' if c in fixable else ''}{name(c)}\n" for c, n in rows)
 
 
 def finding_dict(path: str, src: SourceText, f: Finding) -> Dict:
@@ -37,7 +63,7 @@ def finding_dict(path: str, src: SourceText, f: Finding) -> Dict:
         "location": {"line": f.line, "column": f.col + 1},
         "end_location": {"line": f.end_line, "column": f.end_col + 1},
         "fix": fix,
-        "doc": f"docs/rules/{f.code}.md",
+        "doc": f"npuprof explain {f.code}",          # the rule's page, wherever the package is installed
     }
 
 

@@ -559,5 +559,5 @@ def shell_setups(text: str) -> List[ScriptSetup]:
         value: StrValue = opts[-1].value
         options = OptionsArg("given", Strings((value,), "str"))
     anchor = (modes or opts)[-1]
-    column = anchor.start - (text.rfind("\n", 0, anchor.start) + 1)
+    column = anchor.start - (max(text.rfind("\n", 0, anchor.start), text.rfind("\r", 0, anchor.start)) + 1)
     return [ScriptSetup("env", anchor.line, column, mode, options, None, "yes", ())]

@@ -1,7 +1,8 @@
 """A strict JSON reader (RFC 8259, as nlohmann and the collector parse) that keeps positions.
 
-It is iterative (no recursion limit on nesting), reports the first syntax error with its
-index, keeps every top-level member in order (duplicates included) with the index of its key
+It is iterative (no recursion limit on nesting, see MAX_DEPTH) and linear in its input (strings are read by
+a hand-written loop over runs of plain characters, never a backtracking pattern), reports the
+first syntax error with its index, keeps every top-level member in order (duplicates included) with the index of its key
 and value, and understands holes: an unknown piece (source.HOLE) inside a string makes that
 string's value unknown; a hole anywhere else makes the whole document unknown.
 """
@@ -14,11 +15,16 @@ from typing import Any, List, NamedTuple, Optional
 from .source import HOLE
 
 _WS = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"((?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*)"')
+_PLAIN = re.compile(r'[^"\\\x00-\x1f]*')      # one character class: cannot backtrack
+_HEX = frozenset("0123456789abcdefABCDEF")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _ESC = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+# Containers nested deeper are kept empty: real options are flat, and what reads values after us
+# (jsonschema, json.dumps) recurses; the type a check sees at each level stays right.
+MAX_DEPTH = 32
+MAX_CHARS = 1 << 24      # the runtime reads 2047 bytes; past this (above the file size bound) we stop
 
 
 class Unknown:
@@ -100,6 +106,8 @@ def _decode_string(body: str) -> str:
 def parse(text: str) -> Doc:
     """Parse text as a JSON document; never raises."""
     n = len(text)
+    if n > MAX_CHARS:
+        return Doc(JsonError(f"the text is {n} characters long, too long to be read", 0), None, [], False)
     pos = _WS.match(text, 0).end()
     if pos >= n:
         return Doc(JsonError("the options string is empty or blank", pos), None, [], False)
@@ -128,20 +136,21 @@ def parse(text: str) -> Doc:
                 pos += 1
                 state = "value_or_close"
                 continue
-            m = None
             if c == '"':
-                m = _STRING.match(text, pos)
-                if not m:
-                    return _string_error(text, pos, members, stack)
-                body = m.group(1)
+                end, problem = _scan_string(text, pos)
+                if problem:
+                    return _string_problem(problem, text, members, stack, root_start)
+                body = text[pos + 1:end - 1]
                 value = Unknown(_decode_string(body)) if HOLE in body else _decode_string(body)
-                pos = m.end()
+                pos = end
             elif c == "-" or c.isdigit():
                 m = _NUMBER.match(text, pos)
                 if not m or m.end() == pos:
                     return _error("a number is malformed", pos, text, members, stack)
-                tok = m.group(0)
-                value = float(tok) if (m.group(1) or m.group(2)) else int(tok)
+                value = _number(m)
+                if value is None:
+                    return _error("a number overflows a double, which the runtime's parser rejects",
+                                  pos, text, members, stack)
                 pos = m.end()
             elif text.startswith("true", pos):
                 value, pos = True, pos + 4
@@ -167,15 +176,16 @@ def parse(text: str) -> Doc:
                 continue
             if c != '"':
                 return _error("expected a double-quoted key", pos, text, members, stack)
-            m = _STRING.match(text, pos)
-            if not m:
-                return _string_error(text, pos, members, stack)
-            if HOLE in m.group(1):
+            end, problem = _scan_string(text, pos)
+            if problem:
+                return _string_problem(problem, text, members, stack, root_start)
+            body = text[pos + 1:end - 1]
+            if HOLE in body:
                 return Doc(None, "object", members, True, root_start, n)
             frame = stack[-1]
-            frame[2] = _decode_string(m.group(1))
-            frame[3], frame[4] = pos, m.end()
-            pos = _WS.match(text, m.end()).end()
+            frame[2] = _decode_string(body)
+            frame[3], frame[4] = pos, end
+            pos = _WS.match(text, end).end()
             if pos < n and text[pos] == HOLE:
                 return Doc(None, "object", members, True, root_start, n)
             if pos >= n or text[pos] != ":":
@@ -237,6 +247,8 @@ def _store(stack, members, value, start, end) -> bool:
     if not stack:
         return True
     frame = stack[-1]
+    if len(stack) >= MAX_DEPTH and isinstance(value, (list, dict)):
+        value = type(value)()
     if frame[0] == "object":
         frame[1][frame[2]] = value
         if len(stack) == 1:
@@ -246,23 +258,51 @@ def _store(stack, members, value, start, end) -> bool:
     return False
 
 
-def _string_error(text, pos, members, stack) -> Doc:
-    i = pos + 1
+_UNTERMINATED = "a string is not terminated"
+
+
+def _scan_string(text: str, pos: int):
+    """Read the string whose opening quote is at pos: (index after its closing quote, None),
+    or (index, (message, error index)) for the first problem. Linear: runs of plain characters
+    are skipped by a single character class, escapes and the rest looked at one by one."""
     n = len(text)
-    while i < n:
+    i = pos + 1
+    while True:
+        i = _PLAIN.match(text, i).end()
+        if i >= n:
+            return i, (_UNTERMINATED, pos)
         c = text[i]
         if c == '"':
-            break
+            return i + 1, None
         if c == "\\":
-            if not re.match(r'\\(["\\/bfnrt]|u[0-9a-fA-F]{4})', text[i:i + 6]):
-                return _error("invalid escape in a string", i, text, members, stack)
-            i += 2
-            continue
-        if ord(c) < 0x20:
-            return _error("control character (a raw newline or tab) inside a string", i, text,
-                          members, stack)
-        i += 1
-    return _error("a string is not terminated", pos, text, members, stack)
+            e = text[i + 1:i + 2]
+            if e == "u" and len(text) >= i + 6 and all(h in _HEX for h in text[i + 2:i + 6]):
+                i += 6
+                continue
+            if e in _SIMPLE:
+                i += 2
+                continue
+            return i, ("invalid escape in a string", i)
+        return i, ("control character (a raw newline or tab) inside a string", i)
+
+
+def _string_problem(problem, text, members, stack, root_start) -> Doc:
+    message, index = problem
+    if message == _UNTERMINATED and HOLE in text[index:]:
+        # the unknown piece may hold the closing quote (or escape the character): not ours to judge
+        return Doc(None, "object" if stack else None, members, True, root_start, len(text))
+    return _error(message, index, text, members, stack)
+
+
+def _number(m):
+    """A number token's value; None when it overflows a double (nlohmann's "number overflow" parse
+    error). float() first: it has no digit limit, and a finite double has at most 309 integer
+    digits, well within the int-string limit int() is subject to."""
+    tok = m.group(0)
+    value = float(tok)
+    if value in (float("inf"), float("-inf")):
+        return None
+    return value if (m.group(1) or m.group(2)) else int(tok)
 
 
 _LEGACY = re.compile(r"^\s*(training_trace|task_trace|op_trace)(\s*:\s*(training_trace|task_trace|op_trace))*\s*$")

@@ -165,7 +165,7 @@ def doc_settings(path: Optional[str], overrides: Overrides, cache: ConfigCache) 
     try:
         target = target_from(args, config)
     except UsageError as exc:
-        error = error or (f"{config.path}: {exc}" if config else str(exc))
+        error = error or str(exc)           # names the configuration file when the value came from it
         try:
             target = target_from(args, None)
         except UsageError:

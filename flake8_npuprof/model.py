@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
+
+
+def _unsafe_code_points() -> Dict[int, str]:
+    """Code points a message never shows raw: C0/C1 controls and DEL (NUL, escape sequences, line
+    breaks that would split a one-line finding), lone surrogates (no encoding writes them), and the
+    bidirectional controls that make a terminal or a code review show text in another order."""
+    points = [*range(0x20), *range(0x7F, 0xA0), *range(0xD800, 0xE000),
+              0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+    return {cp: f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" for cp in points}
+
+
+_ESCAPES = _unsafe_code_points()
+
+
+def printable(text: str) -> str:
+    """`text` with every unsafe code point written as a Python-style escape (`\\x00`, `\\ud800`,
+    `\\u202e`): the one helper for user text in messages, fix titles and paths shown."""
+    return text if text.isprintable() else text.translate(_ESCAPES)
 
 
 class Edit(NamedTuple):

@@ -67,6 +67,8 @@ class Resolver:
         self.exhausted = False              # a budget ran out during the current evaluation
         self.cut: Dict[int, ast.AST] = {}   # id -> expression whose evaluation a budget cut short
         self._def_scopes: Optional[Dict[int, Scope]] = None
+        self._project = False               # project.Lookup, made on first use (False: not yet)
+        self.given = None                   # {dest: launcher.Given}: the flags of one launch (launcher.py)
 
     # ---- the interface values.Values uses
 
@@ -192,7 +194,8 @@ class Resolver:
         if not bindings:
             if node.id in ("True", "False", "None"):
                 return [C({"True": True, "False": False, "None": None}[node.id])]
-            return [U(f"{node.id} is not defined in this file")]
+            found = self._elsewhere(node, scope, pos, switch) if self.sites.star_imports else None
+            return found if found is not None else [U(f"{node.id} is not defined in this file")]
         return self._from_bindings(bindings, node, depth, env, switch)
 
     def _bindings(self, key: str, scope: Scope, pos: int) -> List[Binding]:
@@ -207,7 +210,8 @@ class Resolver:
                 out.extend(bound if bound is not None else self._parameter(b, name, depth, switch))
                 continue
             if isinstance(b.stmt, (ast.Import, ast.ImportFrom)):
-                out.append(U(f"{dotted(use)} is imported"))
+                found = self._elsewhere(use, b.scope, b.pos, switch, b) if isinstance(use, ast.Name) else None
+                out.extend(found if found is not None else [U(f"{dotted(use)} is imported")])
                 continue
             if isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 out.append(U("a function or class, not a value"))
@@ -262,6 +266,9 @@ class Resolver:
             bindings = self._bindings(key, scope, pos)
             if bindings:
                 return self._from_bindings(bindings, node, depth, env, switch)
+        found = self._elsewhere(node, scope, pos, switch)
+        if found is not None:
+            return found
         # instance or class attribute set in a class body / __init__ of this file
         cls = self._class_of(node.value, scope, pos) if base else None
         if cls is not None:
@@ -290,6 +297,18 @@ class Resolver:
             if s.node is cls:
                 return list(s.bindings.get(attr, [])) or list(s.bindings.get("self." + attr, []))
         return []
+
+    # ---- names other modules of the project define
+
+    def _elsewhere(self, node, scope, pos, switch, binding: Optional[Binding] = None) -> Optional[List]:
+        """The value of a flag or name another module of the project defines (project.py), placed on
+        this use and saying where it comes from; None when the project does not define it."""
+        if self._project is False:
+            from .project import for_file
+            self._project = for_file(self.filename, self.tree)
+        if self._project is None or not hasattr(node, "lineno"):
+            return None
+        return self._project.value_of(self, node, scope, pos, switch, binding)
 
     # ---- flags
 
@@ -332,6 +351,12 @@ class Resolver:
         return False
 
     def _flag_value(self, flag: FlagDef, depth, switch) -> List:
+        if self.given is not None:          # one launch: the value the launcher passes, else the default
+            from .launcher import given_values
+            found = given_values(flag, self.given)
+            if found is not None:
+                return found
+            switch = False
         if switch and flag.py_type is not str:
             # a switch set from a flag takes whatever the launcher passes
             return [Opaque(flag.py_type or object, flag.option)]
@@ -602,7 +627,7 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             elif type_node is None and action in ("", "store"):
                 py_type = str
             has_default = "default" in kw or action in ("store_true", "store_false")
-            out.append(FlagDef(dest, (longs or shorts or opts)[0], "argparse", py_type, kw.get("default"),
+            out.append(FlagDef(dest, (longs or shorts or opts or [dest])[0], "argparse", py_type, kw.get("default"),
                                has_default, call, site.scope, action, type_node))
     return out
 

@@ -12,12 +12,13 @@ import re
 from typing import List, NamedTuple
 
 from .analysis import Settings, internal_error
-from .model import Finding
+from .model import Finding, printable
 from .source import HOLE, Piece, Run, SourceText, StrValue
 from .state import mask_placeholders
 
 _ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
 _WORD_END = set(" \t\n;&|<>()")
+_BREAK = re.compile(r"[\r\n]")
 
 
 class ShellSet(NamedTuple):
@@ -35,8 +36,7 @@ def assignments(text: str) -> List[ShellSet]:
     while i < n:
         c = text[i]
         if c == "#" and at_word_start:
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
+            i = _line_end(text, i)
             continue
         if at_word_start:
             m = _ASSIGN.match(text, i)
@@ -57,6 +57,12 @@ def assignments(text: str) -> List[ShellSet]:
         at_word_start = c in _WORD_END or c == "\r"
         i += 1
     return out
+
+
+def _line_end(text: str, i: int) -> int:
+    """Offset of the line break ending the line at i (a lone CR too, as SourceText counts lines)."""
+    m = _BREAK.search(text, i)            # stops at the first break: two find()s would rescan
+    return m.start() if m else len(text)
 
 
 def read_word(text: str, i: int):
@@ -163,7 +169,7 @@ def _analyse(text: str, settings: Settings) -> List[Finding]:
 
     def report(code, start, end, message):
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-        findings.append(Finding(code, message, start, end, l1, c1, l2, c2))
+        findings.append(Finding(code, printable(message), start, end, l1, c1, l2, c2))
 
     sets = assignments(text)
     modes = [s for s in sets if s.name == "PROFILING_MODE"]

@@ -189,7 +189,7 @@ class StrValue:
 
 _PREFIX = re.compile(r"[rRbBuUfF]{0,2}(?='|\")")
 _ESCAPE = re.compile(
-    r"\\(\r\n|\n|\r|\\|'|\"|a|b|f|n|r|t|v|[0-7]{1,3}|x[0-9a-fA-F]{2}|N\{[^}\n]*\}|u[0-9a-fA-F]{4}"
+    r"\\(\r\n|\n|\r|\\|'|\"|a|b|f|n|r|t|v|[0-7]{1,3}|x[0-9a-fA-F]{2}|N\{[^}\n]{0,100}\}|u[0-9a-fA-F]{4}"
     r"|U[0-9a-fA-F]{8})")
 _SIMPLE = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
            "t": "\t", "v": "\v"}
@@ -235,7 +235,7 @@ def _find_close(text: str, i: int, quote: str, fmt: bool) -> int:
     while i < n:
         c = text[i]
         if c == "\\":
-            i += 2
+            i += 3 if text.startswith("\\\r\n", i) else 2     # a continuation may end in CRLF
             continue
         if fmt:
             if c == "{":

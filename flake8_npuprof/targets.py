@@ -22,16 +22,18 @@ class TargetError(ValueError):
     pass
 
 
+# a release name beyond major.minor: 8.0.RC1, 9.1.0, 7.0.0.alpha003
+_CANN_NAME = re.compile(r"(?:cann[-_ ]?)?(\d+)(?:\.(\d+)(?:\.(?:rc|alpha|beta|t)?\d+[.\w]*)?)?")
+
+
 def parse_cann(text: str) -> str:
-    value = (text or "any").strip().lower()
+    value = ("any" if text is None else text).strip().lower()
     if value in ("any", "portable"):
         return value
-    m = re.match(r"^(?:cann[-_ ]?)?(\d+)(?:\.(\d+))?", value)
-    if m:
+    m = _CANN_NAME.fullmatch(value)
+    if m:               # only the versions the knowledge data describes: no guess for 7.1 or 8.4
         short = m.group(1) + ("." + m.group(2) if m.group(2) else "")
         short = _VERSION_ALIASES.get(short, short)
-        if short.startswith("7."):
-            short = "7.0"
         if short in VERSIONS:
             return short
     raise TargetError(

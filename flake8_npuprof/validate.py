@@ -9,7 +9,7 @@ from typing import List, Tuple
 
 from .checks.hygiene import check_option_hygiene
 from .checks.options import check_options
-from .model import Finding
+from .model import Finding, printable
 from .source import SourceText
 
 
@@ -20,7 +20,7 @@ def _findings(text: str, target, mode_on=True) -> List[Finding]:
     out = []
     for issue in issues:
         (l1, c1), (l2, c2) = src.position(issue.i), src.position(max(issue.j, issue.i))
-        out.append(Finding(issue.code, issue.message, issue.i, issue.j, l1, c1, l2, c2))
+        out.append(Finding(issue.code, printable(issue.message), issue.i, issue.j, l1, c1, l2, c2))
     if report.empty:
         out.append(Finding("NPP002", "the options are empty: the runtime treats them as not set and "
                            "substitutes its default options (or, on some routes, collects nothing); "
@@ -37,7 +37,7 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     problem = mode_problem(mode, options)
     if problem:
         code, message = problem
-        out.append(("PROFILING_MODE", Finding(code, message, 0, 0, 1, 0, 1, 0)))
+        out.append(("PROFILING_MODE", Finding(code, printable(message), 0, 0, 1, 0, 1, 0)))
     if options is not None and (mode == "true" or options.strip()):
         # the options are checked even when the mode is wrong: they are what the user will run next
         from .checks.options import for_state
@@ -51,6 +51,11 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     return out
 
 
+def _stdin_text() -> str:
+    data = sys.stdin.buffer.read()
+    return data.decode("utf-8-sig", "surrogateescape")      # a file's text, as --file reads it
+
+
 def run_validate(args, target) -> int:
     if args.env:
         pairs = env_findings(os.environ, target)
@@ -58,7 +63,9 @@ def run_validate(args, target) -> int:
             print("npuprof: error: neither PROFILING_MODE nor PROFILING_OPTIONS is set", file=sys.stderr)
             return 2
     else:
-        if args.file:
+        if args.file == "-" or (args.options == "-" and not args.file):
+            text, label = _stdin_text(), "-"
+        elif args.file:
             try:
                 with open(args.file, encoding="utf-8-sig") as fh:
                     text = fh.read()
@@ -69,11 +76,11 @@ def run_validate(args, target) -> int:
         elif args.options is not None:
             text, label = args.options, "<options>"
         else:
-            print("npuprof: error: give an options string, --file F or --env", file=sys.stderr)
+            print("npuprof: error: give an options string, - (standard input), --file F or --env", file=sys.stderr)
             return 2
         pairs = [(label, f) for f in _findings(text, target)]
     if args.format == "json":
-        rows = [{"source": label, "code": f.code, "message": f.message,
+        rows = [{"filename": label, "code": f.code, "message": f.message,
                  "location": {"line": f.line, "column": f.col + 1},
                  "end_location": {"line": f.end_line, "column": f.end_col + 1}} for label, f in pairs]
         print(json.dumps(rows, indent=2, ensure_ascii=False))

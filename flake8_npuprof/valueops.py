@@ -191,7 +191,8 @@ def percent(fmt, arg, node, src) -> object:
     i = last = 0
     n = len(text)
     k = 0
-    spec = re.compile(r"%(\(([^)]*)\))?([#0\- +]*)(\d+|\*)?(\.\d+)?[hlL]?([diouxXeEfFgGcrsa%])")
+    # zeros go to the flags (a width never starts with 0) and keys are bounded: no backtracking
+    spec = re.compile(r"%(\(([^)]{0,256})\))?([#0\- +]*)([1-9]\d*|\*)?(\.\d+)?[hlL]?([diouxXeEfFgGcrsa%])")
     while i < n:
         j = text.find("%", i)
         if j < 0:

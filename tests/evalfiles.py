@@ -9,7 +9,12 @@ options for the whole file: `# OPTIONS: --npuprof-cann=8.0 --npuprof-soc=910 --e
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Set, Tuple
 
@@ -56,3 +61,33 @@ def parse_options(options) -> Dict[str, str]:
         key, _, value = opt.lstrip("-").partition("=")
         out[key] = value
     return out
+
+
+# A file that takes longer than this fails its test instead of hanging the CI run. Generous: a file
+# takes well under a second; what we guard against (backtracking, runaway loops) takes minutes.
+FILE_SECONDS = float(os.environ.get("NPUPROF_EVAL_SECONDS", "30"))
+
+
+class Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def deadline(seconds: float = FILE_SECONDS, what: str = "this input"):
+    """Raise Hang inside the block once `seconds` have passed (SIGALRM: the regex engine and Python
+    code both check for it). Elsewhere than a POSIX main thread, the time is checked afterwards."""
+    start = time.perf_counter()
+    armed = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if armed:
+        def expire(signum, frame):
+            raise Hang(f"{what} took more than {seconds:g} s")
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    if time.perf_counter() - start > seconds:
+        raise Hang(f"{what} took more than {seconds:g} s")

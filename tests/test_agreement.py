@@ -31,7 +31,9 @@ EXAMPLES = sorted((ROOT / "examples").rglob("*.py")) + sorted((ROOT / "examples"
 EVALS = {ef.path: ef.options for ef in all_files()}
 EMULATE_DATA = sorted((ROOT / "tests" / "data" / "emulate").glob("*.py")) + \
     sorted((ROOT / "tests" / "data" / "emulate").glob("*.sh")) + [ROOT / "tests" / "data" / "launcher_mistakes.sh"]
-FILES = EXAMPLES + sorted(EVALS) + EMULATE_DATA
+PROJECTS = sorted((ROOT / "tests" / "data" / "projects").rglob("*.py")) + \
+    sorted((ROOT / "tests" / "data" / "projects").rglob("*.sh"))         # values from sibling modules (issue 12)
+FILES = EXAMPLES + sorted(EVALS) + EMULATE_DATA + PROJECTS
 
 # a finding with one of these codes says the setup it sits in is off, and why
 STATE_CODES = {"NPP001": ("not_switched", "switch"), "NPP006": ("never_passed",), "NPP012": ("late",)}
@@ -112,3 +114,17 @@ def test_check_flake8_and_emulate_agree(path: Path, tmp_path):
             assert ABORT not in f.message, f            # GE does not read these options now
         if f.message.startswith("latent"):
             assert here and any(st.latent for st in states), (f, states)
+
+
+PY_FILES = [p for p in FILES if p.suffix == ".py"]
+
+
+@pytest.mark.parametrize("path", PY_FILES, ids=[str(p.relative_to(ROOT)) for p in PY_FILES])
+def test_crlf_endings_give_the_same_findings(path: Path):
+    # check reads a CRLF file as it is; flake8 hands the plugin lines with universal newlines
+    text = path.read_text(encoding="utf-8")
+    crlf = text.replace("\n", "\r\n")
+    settings = Settings(target=_target(path))
+    lf_findings = analyse(text, ast.parse(text), str(path), settings)
+    crlf_findings = analyse(crlf, ast.parse(crlf), str(path), settings)
+    assert [(f.line, f.col, f.code) for f in crlf_findings] == [(f.line, f.col, f.code) for f in lf_findings]

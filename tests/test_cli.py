@@ -35,7 +35,8 @@ def test_check_exit_codes(tmp_path, capsys, monkeypatch):
     assert run(capsys, "check", "good.py")[0] == 0
     code, out, _ = run(capsys, "check", "bad.py")
     assert code == 1 and out.startswith("bad.py:6:64: NPP101 ")
-    assert run(capsys, "check")[0] == 0                          # empty path list: clean no-op
+    code, out, _ = run(capsys, "check")                          # no path: the current directory, as Ruff
+    assert code == 1 and out.startswith("bad.py:6:64: NPP101 ")
     assert run(capsys, "check", "--exit-zero", "bad.py")[0] == 0
     assert run(capsys, "check", "--cann", "6.9", "bad.py")[0] == 2
     assert run(capsys, "check", "--no-such-flag")[0] == 2

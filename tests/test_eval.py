@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 
-from evalfiles import EVAL_DIR, all_files, parse_options
+from evalfiles import EVAL_DIR, FILE_SECONDS, all_files, deadline, parse_options
 from flake8_npuprof.analysis import Settings
 from flake8_npuprof.cli import check_text
 from flake8_npuprof.files import Selection, noqa_lines, split_codes, suppressed
@@ -41,7 +41,9 @@ def test_plugin_api(ef, monkeypatch):
     checker = NpuProfChecker(ast.parse(text), lines, str(ef.path))
     selection, noqa = _selection(ef.options), noqa_lines(text)
     got = set()
-    for line, col, message, _ in checker.run():
+    with deadline(what=ef.path.name):
+        results = list(checker.run())
+    for line, col, message, _ in results:
         code = message.split(" ", 1)[0]
         if selection.wants(code) and not suppressed(code, noqa.get(line)):
             got.add((line, col + 1, code))
@@ -51,7 +53,8 @@ def test_plugin_api(ef, monkeypatch):
 @pytest.mark.parametrize("ef", FILES, ids=[f.path.name for f in FILES])
 def test_cli_path(ef):
     text = ef.path.read_text(encoding="utf-8")
-    findings = check_text(str(ef.path), text, "python", _settings(ef.options), _selection(ef.options))
+    with deadline(what=ef.path.name):
+        findings = check_text(str(ef.path), text, "python", _settings(ef.options), _selection(ef.options))
     assert sorted((f.line, f.col + 1, f.code) for f in findings) == sorted(ef.expected)
 
 
@@ -62,7 +65,8 @@ def test_real_flake8_subprocess():
     for options, files in groups.items():
         cmd = [sys.executable, "-m", "flake8", "--isolated", "--select", "NPP",
                "--format", "%(path)s|%(row)d|%(col)d|%(code)s", *options, *[str(f.path) for f in files]]
-        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=EVAL_DIR)
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=EVAL_DIR,
+                              timeout=FILE_SECONDS * len(files))
         assert proc.returncode in (0, 1), proc.stderr
         got = defaultdict(set)
         for row in proc.stdout.splitlines():

@@ -1,8 +1,11 @@
 """npuprof fix: fix pairs, safety, idempotence, and never losing data."""
 
 import ast
+import contextlib
 import os
+import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -79,7 +82,7 @@ def test_declared_encoding_is_kept(tmp_path):
     assert target.read_bytes() == LATIN.replace('"L2"', '"l2"').encode("latin-1")
 
 
-def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys):
+def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys, monkeypatch):
     target = tmp_path / "x.py"
     target.write_text(LATIN.split("\n", 2)[2])
     before = target.read_bytes()
@@ -89,7 +92,10 @@ def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys):
     assert target.read_bytes() == before
     assert main(["fix", str(target)]) == 0               # everything fixed: nothing remains
     assert main(["fix", "--diff", str(target)]) == 0     # nothing left to change
-    assert main(["fix"]) == 0                            # no paths: clean no-op
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "y.py").write_text(target.read_text().replace('"l2"', '"L2"'))
+    assert main(["fix"]) == 0                            # no paths: the current directory, as Ruff
+    assert '"l2"' in (tmp_path / "y.py").read_text()
 
 
 def test_unfixable_findings_remain_exit_1(tmp_path, capsys):
@@ -162,3 +168,131 @@ def test_fixing_generated_options_always_parses_and_converges(pairs, quote, sing
     ast.parse(result.text)
     again = fix_text(result.text, "x.py", Settings(), Selection(), True)
     assert again.text == result.text
+
+
+# ---------------------------------------------------------------- links, folders and files we may not write
+
+FIXABLE = LATIN.split("\n", 2)[2]
+FIXED = FIXABLE.replace('"L2"', '"l2"')
+
+
+@contextlib.contextmanager
+def read_only(path: Path):
+    """Make a file or folder unwritable, also for root (who ignores the mode): the immutable flag."""
+    if os.geteuid() != 0:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        os.chmod(path, mode & ~0o222)
+        try:
+            yield
+        finally:
+            os.chmod(path, mode)
+        return
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode:
+        pytest.skip("running as root without chattr +i: nothing here can make a file unwritable")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_a_symlink_is_followed_and_stays_a_link(tmp_path, capsys):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "train.py"
+    target.write_text(FIXABLE)
+    link = tmp_path / "train.py"
+    link.symlink_to(target)
+    assert main(["fix", str(link)]) == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == FIXED
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["train.py"]
+
+
+def test_a_hard_linked_file_is_fixed_under_every_name(tmp_path, capsys):
+    first = tmp_path / "train.py"
+    first.write_text(FIXABLE)
+    second = tmp_path / "train_copy.py"
+    os.link(first, second)
+    inode = os.stat(first).st_ino
+    assert main(["fix", str(first)]) == 0
+    assert os.stat(first).st_ino == inode == os.stat(second).st_ino and os.stat(first).st_nlink == 2
+    assert first.read_text() == second.read_text() == FIXED
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py", "train_copy.py"]
+
+
+def test_a_file_in_an_unwritable_folder_is_fixed_in_place(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    inside = locked / "train.py"
+    inside.write_text(FIXABLE)
+    other = tmp_path / "other.py"
+    other.write_text(FIXABLE)
+    with read_only(locked):
+        code = main(["fix", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert inside.read_text() == FIXED and other.read_text() == FIXED
+    assert sorted(p.name for p in locked.iterdir()) == ["train.py"]
+
+
+def test_an_unwritable_or_unreadable_file_is_reported_and_the_others_still_fixed(tmp_path, capsys):
+    blocked = tmp_path / "a_blocked.py"
+    blocked.write_text(FIXABLE)
+    later = tmp_path / "b_later.py"
+    later.write_text(FIXABLE)
+    (tmp_path / "a_dangling.py").symlink_to(tmp_path / "gone.py")
+    with read_only(blocked):
+        # --diff shows the same outcome as fix: the blocked file is reported, the other one diffed
+        code = main(["fix", "--diff", str(tmp_path)])
+        out, err = capsys.readouterr()
+        assert code == 2
+        assert f"{blocked}: not fixed, cannot write" in err
+        assert f"{tmp_path / 'a_dangling.py'}: cannot read" in err
+        assert "b_later.py" in out and "a_blocked.py" not in out
+        code = main(["fix", str(tmp_path)])
+        out, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in err and "internal error" not in err
+    assert f"{blocked}: not fixed, cannot write" in err
+    assert blocked.read_text() == FIXABLE and later.read_text() == FIXED
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_blocked.py", "a_dangling.py", "b_later.py"]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_diff_applies_with_git(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    subprocess.run(["git", "init", "-q", "."], check=True)
+    (tmp_path / "sub").mkdir()
+    for name in ("x.py", "sub/y.py"):
+        (tmp_path / name).write_text(FIXABLE)
+    for paths in (["x.py", "sub/y.py"], ["./x.py", "./sub//y.py"], [str(tmp_path / "x.py"), str(tmp_path / "sub")], []):
+        assert main(["fix", "--diff", *paths]) == 1
+        diff = capsys.readouterr().out
+        assert "--- a/x.py\n+++ b/x.py\n" in diff and "--- a/sub/y.py\n+++ b/sub/y.py\n" in diff
+        (tmp_path / "fix.diff").write_text(diff)
+        proc = subprocess.run(["git", "apply", "--check", "fix.diff"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+    subprocess.run(["git", "apply", "fix.diff"], check=True)
+    assert (tmp_path / "x.py").read_text() == (tmp_path / "sub" / "y.py").read_text() == FIXED
+
+
+def test_an_in_place_write_that_fails_puts_the_old_text_back(tmp_path, capsys, monkeypatch):
+    import errno
+    from flake8_npuprof import fixcmd
+    first = tmp_path / "train.py"
+    first.write_text(FIXABLE)
+    os.link(first, tmp_path / "other_name.py")
+    real_fsync = os.fsync
+    calls = []
+
+    def full_disk(fd):
+        calls.append(fd)
+        if len(calls) == 1:                 # the write of the fixed text fails, the restore works
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_fsync(fd)
+    monkeypatch.setattr(fixcmd.os, "fsync", full_disk)
+    other = tmp_path / "z_other.py"
+    other.write_text(FIXABLE)
+    code = main(["fix", str(first), str(other)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{first}: not fixed, cannot write: No space left on device" in err
+    assert first.read_text() == (tmp_path / "other_name.py").read_text() == FIXABLE
+    assert other.read_text() == FIXED

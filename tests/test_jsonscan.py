@@ -91,3 +91,40 @@ def test_deep_nesting_and_huge_strings_do_not_recurse_or_hang():
 def test_root_types(text, type_):
     doc = parse(text)
     assert doc.root_type == type_ and not doc.ok
+
+
+def test_string_scanning_is_linear_and_positions_the_problem():
+    import time
+    start = time.perf_counter()
+    doc = parse('{"output":"' + "/home/x/prof" * 100_000)
+    assert time.perf_counter() - start < 1.0           # exponential before: never returned
+    assert (doc.error.message, doc.error.index) == ("a string is not terminated", 10)
+    doc = parse('{"output":"a\\q"}')
+    assert (doc.error.message, doc.error.index) == ("invalid escape in a string", 12)
+    doc = parse('{"output":"a\\u12G4"}')
+    assert doc.error.index == 12
+    assert parse('{"output":"\\u00e9\\ud83d\\ude00\\/"}').as_dict() == {"output": "é😀/"}
+
+
+def test_a_hole_may_close_an_unterminated_string():
+    assert parse('{"output":"/tmp/' + HOLE).unknown
+    assert parse('{"' + HOLE).unknown
+    # a raw control character before the hole is a real error
+    assert parse('{"output":"\t' + HOLE).error.index == 11
+
+
+def test_numbers_as_the_runtime_reads_them():
+    assert parse('{"a":' + "9" * 300 + "}").as_dict() == {"a": int("9" * 300)}
+    for big in ("9" * 5000, "-" + "9" * 400, "1e999", "1.5E+400"):
+        doc = parse('{"a":' + big + "}")
+        assert (doc.error.index, doc.error.message) == (5, "a number overflows a double, which the runtime's parser rejects")
+    assert parse('{"a":1e-999}').as_dict() == {"a": 0.0}
+
+
+def test_deep_containers_are_kept_shallow():
+    value = parse('{"a":' + "[" * 1000 + "]" * 1000 + "}").as_dict()["a"]
+    depth = 0
+    while value:
+        (value,) = value
+        depth += 1
+    assert value == [] and depth == 31

@@ -1,9 +1,11 @@
 """Bad input never crashes flake8: a clean answer, or one NPP000 finding for the file."""
 
 import ast
+import os
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from flake8_npuprof.analysis import Settings, analyse
 from flake8_npuprof.cli import main
 from flake8_npuprof.plugin import DEFAULT_OFF
+from flake8_npuprof.shell import analyse_shell
 from flake8_npuprof.targets import Target
 
 SCRIPT = '''import tensorflow as tf
@@ -189,3 +192,259 @@ def test_own_code_is_pyflakes_clean():
                            str(root / "flake8_npuprof"), str(root / "tools"), str(root / "benchmarks")],
                           capture_output=True, text=True)
     assert proc.stdout == "", proc.stdout
+
+
+# ---------------------------------------------------------------- inputs that hung or crashed (issue 17)
+
+def _found(text, target=Target()):
+    return [(f.code, f.line, f.col) for f in analyse(text, None, "x.py", Settings(target=target))
+            if f.code not in DEFAULT_OFF and f.code != "NPP201"]
+
+
+def _timed(fn, *args):
+    start = time.perf_counter()
+    out = fn(*args)
+    # the inputs below took minutes (exponential backtracking); milliseconds now, 5 s for a busy runner
+    assert time.perf_counter() - start < 5.0
+    return out
+
+
+def test_unterminated_options_string_is_npp100_at_its_quote():
+    path = "/home/x/" + "prof_data_" * 40          # backtracking doubled the time per character
+    opts = "'{\"output\":\"" + path + "'"
+    assert _timed(_found, SCRIPT.format(options=opts)) == [("NPP100", 6, 72)]
+    launcher = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"" + path + "'\n"
+    assert [(f.code, f.line, f.col) for f in _timed(analyse_shell, launcher)] == [("NPP100", 2, 36)]
+
+
+def test_raw_control_character_is_npp100_at_that_character():
+    for raw in ("\t", "\x01", "\x1f"):
+        opts = "'{\"output\":\"/home/x" + raw + "/prof_data_prof_data_prof_data\", \"training_trace\":\"on\"}'"
+        findings = _timed(analyse, SCRIPT.format(options=opts), None)
+        (npp100,) = [f for f in findings if f.code == "NPP100"]
+        assert (npp100.line, npp100.col) == (6, 80) and "control character" in npp100.message
+
+
+def test_numbers_past_the_int_string_limit_or_a_double():
+    big = "'{\"output\":\"/tmp/p\",\"x\":" + "9" * 5000 + "}'"       # column 85: the number
+    assert _found(SCRIPT.format(options=big)) == [("NPP112", 6, 62), ("NPP100", 6, 85)]
+    for number in ("1e999", "-1e400", "9" * 400):
+        opts = "'{\"output\":\"/tmp/p\",\"storage_limit\":" + number + "}'"
+        findings = analyse(SCRIPT.format(options=opts), None)
+        assert [(f.code, f.line, f.col) for f in findings if f.code == "NPP100"] == [("NPP100", 6, 97)]
+        assert "overflows a double" in findings[-1].message
+    # within a double, a long integer is still a number of the wrong type for storage_limit
+    opts = "'{\"output\":\"/tmp/p\",\"storage_limit\":" + "9" * 300 + "}'"
+    assert [c for c, _, _ in _found(SCRIPT.format(options=opts))] == ["NPP110"]
+
+
+@pytest.mark.parametrize("value", ['"' + "9" * 5000 + 'MB"', '"²²²MB"', '"1e999MB"', '"' + "9" * 5000 + 'GB"',
+                                   '"' + "1" * 400 + '.5GB"', '"Custom:0x' + "f" * 5000 + ',1"',
+                                   '"Custom:²,1"'])
+def test_numeric_text_in_values_is_converted_safely(value):
+    for key in ("storage_limit", "dvpp_freq", "aic_metrics"):
+        opts = "'{\"output\":\"/tmp/p\",\"%s\":%s}'" % (key, value)
+        for target in (Target(), Target("8.0"), Target("8.5", "950")):
+            assert "NPP000" not in _codes(SCRIPT.format(options=opts), target)
+
+
+@pytest.mark.parametrize("depth", [5000, 100_000])
+def test_options_nested_very_deep(depth):
+    for key in ("x", "aic_metrics", "output", "storage_limit"):
+        for opener, closer in (("[", "]"), ('{"a":', "}")):
+            opts = "'{\"output\":\"/tmp/p\",\"%s\":%s1%s}'" % (key, opener * depth, closer * depth)
+            codes = _timed(_codes, SCRIPT.format(options=opts))
+            assert "NPP000" not in codes and "NPP112" in codes
+
+
+def test_argparse_argument_named_only_by_dest():
+    text = ("import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument(dest='filename')\n"
+            + SCRIPT.format(options="'{\"output\":\"/tmp/p\",\"training_trace\":\"on\"}'"))
+    assert _found(text) == [("NPP104", 9, 81)]          # at "training_trace", not NPP000
+
+
+def test_printf_format_with_many_zeros_or_open_keys():
+    for fmt in ("%" + "0" * 20000 + "!", "%(" * 20000):
+        text = "OPTS = " + repr(fmt) + " % (1,)\n" + SCRIPT.format(options="OPTS")
+        assert "NPP000" not in _timed(_codes, text)
+
+
+# ---------------------------------------------------------------- any code point in messages and outputs
+
+def test_printable_escapes_what_a_terminal_or_encoder_cannot_take():
+    from flake8_npuprof.model import printable
+    assert printable("out\ud800put a\x00b \u202eL2 \u2066x\u2069 tab\there \x1b[31m\x85") == \
+        "out\\ud800put a\\x00b \\u202eL2 \\u2066x\\u2069 tab\\x09here \\x1b[31m\\x85"
+    assert printable("/home/张三/prof é ok") == "/home/张三/prof é ok"
+
+
+UNSAFE_KEYS = r'"output":"/tmp/p","out\\ud800put":"x","a\\u0000b":"on","\\u202eL2":"on"'
+
+
+def _strings(doc):
+    if isinstance(doc, str):
+        yield doc
+    elif isinstance(doc, (list, dict)):
+        for item in (doc.values() if isinstance(doc, dict) else doc):
+            yield from _strings(item)
+
+
+@pytest.mark.parametrize("fmt,names", [("text", ("\\u202ebidi.py", "d\\udcff/y.py")),
+                                       ("json", ("\u202ebidi.py", "d\udcff/y.py")),
+                                       ("sarif", ("%E2%80%AEbidi.py", "d%FF/y.py")),
+                                       ("github", ("\\u202ebidi.py", "d\\udcff/y.py"))])    # ascii stdout
+@pytest.mark.skipif(sys.platform != "linux", reason="file names that are not UTF-8")
+def test_every_format_survives_unsafe_code_points(tmp_path, fmt, names):
+    import json
+    (tmp_path / "x.py").write_text(SCRIPT.format(options="'{" + UNSAFE_KEYS + "}'"), encoding="utf-8")
+    (tmp_path / "l.sh").write_text("export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{"
+                                   + UNSAFE_KEYS.replace("\\\\", "\\") + "}'\n", encoding="utf-8")
+    (tmp_path / "\u202ebidi.py").write_text(SCRIPT.format(options="'{\"L2\":\"on\"}'"), encoding="utf-8")
+    raw = bytes(tmp_path) + b"/d\xff"
+    __import__("os").mkdir(raw)
+    with open(raw + b"/y.py", "w", encoding="utf-8") as fh:
+        fh.write(SCRIPT.format(options="'{\"L2\":\"on\"}'"))
+    env = {**__import__("os").environ, "PYTHONIOENCODING": "ascii"}     # the harshest stdout
+    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "--format", fmt, "."],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, encoding="ascii")
+    # stderr carries only the summary lines (no traceback, no internal error)
+    # text output ends with a summary on stderr; machine formats keep stderr empty
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("Found 8 findings") if fmt == "text" else proc.stderr == ""
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    out = proc.stdout
+    if fmt in ("json", "sarif"):
+        out = "\n".join(_strings(json.loads(out)))
+    for shown in ('"out\\ud800put"', '"a\\x00b"', '"\\u202eL2"') + names:
+        assert shown in out, (shown, out)
+    assert out.count("unknown profiling_options key") == 8
+
+
+def test_flake8_output_escapes_unsafe_keys(tmp_path):
+    (tmp_path / "x.py").write_text(SCRIPT.format(options="'{" + UNSAFE_KEYS + "}'"), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP1", "x.py"],
+                          capture_output=True, text=True, cwd=tmp_path, encoding="utf-8")
+    assert [line.split(" ")[0] for line in proc.stdout.splitlines()] == \
+        ["x.py:6:82:", "x.py:6:102:", "x.py:6:119:"]
+    assert 'key "out\\ud800put"' in proc.stdout and 'key "a\\x00b"' in proc.stdout
+    assert "\u202e" not in proc.stdout and "\x00" not in proc.stdout
+
+
+# ---------------------------------------------------------------- shell encodings and line endings
+
+LAUNCHER = ("export PROFILING_MODE=true\n"
+            "export PROFILING_OPTIONS='{\"output\":\"/home/张三/prof\",\"L2\":\"on\"}'\n")
+
+
+@pytest.mark.parametrize("name,data,line", [
+    ("utf8.sh", ("#!/bin/bash\n# 性能\n" + LAUNCHER).encode("utf-8"), 4),
+    ("bom.sh", b"\xef\xbb\xbf" + ("#!/bin/bash\n" + LAUNCHER).encode("utf-8"), 3),
+    ("gbk.sh", ("#!/bin/bash\n# 性能采集\n" + LAUNCHER).encode("gbk"), 4),        # sniffed: GB18030
+    ("cookie.sh", ("#!/bin/bash\n# -*- coding: gbk -*-\n" + LAUNCHER).encode("gbk"), 4),
+    ("vim.sh", ("#!/bin/bash\n# vim: set fileencoding=big5 :\n" + LAUNCHER.replace("张三", "名字")).encode("big5"), 4),
+    ("launch", ("#!/bin/sh\r# -*- coding: gb2312 -*-\r" + LAUNCHER.replace("\n", "\r")).encode("gb2312"), 4),
+])
+def test_shell_launchers_are_decoded_like_python_sources(tmp_path, capsys, name, data, line):
+    (tmp_path / name).write_bytes(data)
+    assert main(["check", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    # the column counts characters: 张三 is two, whatever the bytes
+    assert err == "Found 1 finding.\n" and out.split(" ")[0] == f"{tmp_path / name}:{line}:53:" and "NPP101" in out
+
+
+def test_undecodable_or_unknown_shell_encodings_are_reported(tmp_path, capsys):
+    (tmp_path / "bad.sh").write_bytes(b"#!/bin/bash\nexport PROFILING_OPTIONS='\xff\xff'\n")
+    (tmp_path / "odd.sh").write_bytes(b"#!/bin/bash\n# -*- coding: klingon -*-\nexport PROFILING_MODE=true\n")
+    assert main(["check", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        f"{tmp_path / 'bad.sh'}: cannot decode: not UTF-8 (byte 0xff at offset 38) nor GB18030, and no coding "
+        "declared (add `# -*- coding: <name> -*-` on the first or second line)",
+        f"{tmp_path / 'odd.sh'}: cannot decode: unknown encoding 'klingon' declared",
+        "2 files could not be checked (see above)."]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings_of_every_kind_position_findings_alike(tmp_path, capsys, newline):
+    opts = "'{\"output\":\"/tmp/p\",\"L2\":\"on\"}'"
+    (tmp_path / "x.py").write_bytes(("# c\n\n" + SCRIPT.format(options=opts)).replace("\n", newline).encode())
+    (tmp_path / "x.sh").write_bytes(("#!/bin/sh\n# c\n\n" + LAUNCHER).replace("\n", newline).encode())
+    assert main(["check", "--select", "NPP101", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert [line.split(" ")[0].split(os.sep)[-1] for line in out.splitlines()] == ["x.py:8:82:", "x.sh:5:53:"]
+    from flake8_npuprof.files import read_source
+    assert read_source(str(tmp_path / "x.py")).newline == newline
+    assert read_source(str(tmp_path / "x.sh")).newline == newline
+
+
+# ---------------------------------------------------------------- only regular files are read
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifos_devices_and_sockets_are_reported_and_skipped(tmp_path):
+    import socket
+    os.mkfifo(tmp_path / "x.py")
+    os.mkfifo(tmp_path / "launcher")               # no extension: discovery peeks at its shebang
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(tmp_path / "s.py"))
+    (tmp_path / "ok.py").write_text(SCRIPT.format(options="'{\"L2\":\"on\"}'"))
+    args = [sys.executable, "-m", "flake8_npuprof", "check", "--select", "NPP101", "."]
+    if os.path.exists("/dev/zero"):
+        args.append("/dev/zero")
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    finally:
+        sock.close()
+    assert proc.returncode == 2                   # a path that is not read fails the gate
+    assert proc.stdout.startswith("ok.py:6:")      # the other files are still checked
+    expected = ["s.py: not read: a socket, not a regular file", "x.py: not read: a FIFO, not a regular file"]
+    if os.path.exists("/dev/zero"):
+        expected.append("/dev/zero: not read: a character device, not a regular file")
+    expected += ["Found 1 finding (1 fixable with `npuprof fix`).",
+                 f"{len(expected)} files could not be checked (see above)."]
+    assert proc.stderr.splitlines() == expected
+
+
+def test_size_bound(tmp_path, capsys, monkeypatch):
+    import flake8_npuprof.files as files
+    monkeypatch.setattr(files, "MAX_BYTES", 1000)
+    (tmp_path / "big.py").write_text("# profiling\n" + "x = 1\n" * 200)
+    assert main(["check", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"{tmp_path / 'big.py'}: not read: 1,212 bytes, over the 1,000-byte "
+                                       "limit for a source file\n1 file could not be checked (see above).\n")
+    assert files.MAX_BYTES == 1000 and files.read_bytes(str(tmp_path / "big.py"), limit=2000).startswith(b"#")
+
+
+# ---------------------------------------------------------------- NPP003: only entries meant for the NPU
+
+def _entry(name, *params):
+    lines = ["import tensorflow as tf", "config = tf.ConfigProto()",
+             "op = config.graph_options.rewrite_options.custom_optimizers.add()", f"op.name = {name!r}"]
+    lines += [f'op.parameter_map["{key}"].{field} = {value}' for key, field, value in params]
+    return "\n".join(lines + ["sess = tf.Session(config=config)", ""])
+
+
+@pytest.mark.parametrize("name,params,expected,fix", [
+    ("TensorRTOptimizer", [("precision_mode", "s", 'b"FP16"'), ("max_batch_size", "i", "8")], [], None),
+    ("TensorRTOptimizer", [("precision_mode", "s", 'b"FP16"'), ("profiling_mode", "b", "True")],
+     [("NPP003", 4, 10)], None),
+    ("NPUOptimizer", [("precision_mode", "s", 'b"allow_mix_precision"')], [("NPP003", 4, 10)], "NpuOptimizer"),
+    ("NpuOptimzer", [("enable_dump", "b", "True")], [("NPP003", 4, 10)], "NpuOptimizer"),
+    ("GpuOptimizer", [("enable_dump", "b", "True")], [("NPP003", 4, 10)], None),
+])
+def test_npp003_needs_npu_only_parameters_or_a_near_miss_name(name, params, expected, fix):
+    findings = [f for f in analyse(_entry(name, *params), None) if f.code == "NPP003"]
+    assert [(f.code, f.line, f.col) for f in findings] == expected
+    if expected:
+        assert (findings[0].fix is not None) == (fix is not None)
+        if fix:
+            assert findings[0].fix.edits[0].text == fix
+
+
+@pytest.mark.parametrize("expr", ["-" * 100_000 + "1", " + ".join(["'a'"] * 50_000), "x" + ".a" * 50_000])
+def test_code_too_deep_for_python_is_left_to_the_compiler(tmp_path, capsys, expr):
+    text = "profiling_options = " + expr + "\n"
+    assert analyse(text, None) == []           # Python cannot compile it either: not NPP000
+    (tmp_path / "deep.py").write_text(text)
+    assert main(["check", str(tmp_path / "deep.py")]) == 2
+    err = capsys.readouterr().err
+    assert "deep.py: cannot parse (" in err and "internal error" not in err

@@ -26,6 +26,7 @@ def _value(code):
     "x = f'{{braces}}'",
     "x = '中文' '和\\x41'",
     "x = 'line\\\ncontinued'",
+    "x = 'line\\\r\ncontinued'",
     "x = \"\"\"tri\r\nple\"\"\"",
 ])
 def test_decoded_text_matches_python(code):
@@ -68,6 +69,18 @@ def test_bytes_with_non_ascii_utf8_keeps_value_but_no_map():
     src, value = _value(code)
     assert value.text == "中"
     assert value.runs == []
+
+
+def test_crlf_continuation_inside_a_string_keeps_positions():
+    # found on a model-zoo script with CRLF endings: the literal was unreadable, so check pointed at
+    # the string's start while flake8 (which hands us \n lines) pointed at the value
+    code = "x = '{\"output\": \"%s\", \\\r\n     \"aicpu\": \"on\"}'\r\n"
+    src = SourceText(code)
+    tree = ast.parse(code.replace("\r\n", "\n"))
+    value = literal_value(src, tree.body[0].value)
+    assert value.text == '{"output": "%s",      "aicpu": "on"}'
+    assert src.position(value.src(value.text.index("%s"))) == (1, 17)
+    assert src.position(value.src(value.text.index("aicpu"))) == (2, 6)
 
 
 def test_crlf_source_positions():

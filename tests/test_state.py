@@ -112,6 +112,7 @@ def parked():
 """
     (f,) = check(parked)
     assert f.code == "NPP103" and f.message.startswith("latent (profiling is switched off here)")
+    assert "GE initialisation will fail and the job will abort" in f.message
     meant = EST + """
 def meant(args):
     if args.profiling:

@@ -85,13 +85,27 @@ def _mode(ctx, setup: Setup) -> Optional[bool]:
 
 # ---------------------------------------------------------------- NPP003
 
+# NPU parameter names other custom optimizers take too: TF-TRT's TensorRTOptimizer reads
+# precision_mode ("FP32"/"FP16"/"INT8"), and the rest are plain words any optimizer may use. Only the
+# other names show that an entry was meant for the NPU.
+SHARED_PARAMS = frozenset({"precision_mode", "deterministic", "jit_compile", "input_shape", "debug_dir",
+                           "work_path", "experimental_config"})
+NPU_ONLY_PARAMS = frozenset(NPU_PARAMS - SHARED_PARAMS)
+
+
+def _near_miss(name: str) -> bool:
+    """`NPUOptimizer`, `npu_optimizer`, `NpuOptimiser`: a name that can only mean the NPU optimizer."""
+    plain = "".join(c for c in name.lower() if c.isalnum())
+    return "npu" in plain and difflib.SequenceMatcher(None, plain, NPU_OPTIMIZER.lower()).ratio() >= 0.8
+
+
 def _check_name(ctx, entry: Entry) -> None:
-    npu_keys = [p for p in entry.params if p.key in NPU_PARAMS]
-    if not npu_keys or entry.orphan:
+    if entry.orphan or not any(p.key in NPU_PARAMS for p in entry.params):
         return
+    npu_only = any(p.key in NPU_ONLY_PARAMS for p in entry.params)
     name, node = entry_name(entry)
     if node is None:
-        if entry.used_elsewhere or entry.bound_to is None and not entry.params:
+        if entry.used_elsewhere or entry.bound_to is None and not entry.params or not npu_only:
             return
         ctx.report_node("NPP003", entry.call,
                         "this custom optimizer gets NPU parameters but no name: the adapter reads only "
@@ -104,15 +118,14 @@ def _check_name(ctx, entry: Entry) -> None:
         if len(texts) != 1 or not strings.candidates:
             return
         name = texts.pop()
-        if name == NPU_OPTIMIZER:
+        if name == NPU_OPTIMIZER or not (npu_only or _near_miss(name)):
             return
         ctx.report_node("NPP003", node, _name_message(name))
         return
-    if name == NPU_OPTIMIZER:
+    if name == NPU_OPTIMIZER or not (npu_only or _near_miss(name)):
         return
     fix = None
-    close = difflib.get_close_matches(name, [NPU_OPTIMIZER], n=1, cutoff=0.6)
-    if close or name.lower().replace("_", "") == NPU_OPTIMIZER.lower():
+    if _near_miss(name):
         from ..fixes import text_edits_to_source
         lit = ctx.values.strings(node, entry.scope, 0).candidates
         edits = text_edits_to_source(ctx.src, lit[0], [(0, len(lit[0].text), NPU_OPTIMIZER)]) if lit else None

@@ -16,6 +16,7 @@ from .. import knowledge as K
 from ..collection import active, collects_anything
 from ..jsonscan import Doc, Member, Unknown, parse
 from ..model import Issue, TextFix
+from ..numeric import decimal, hexadecimal, whole
 from ..suggest import KEY_ALIASES, close_matches, did_you_mean
 from ..targets import Target
 
@@ -23,7 +24,7 @@ MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
 ABORT = "GE initialisation fails and the job aborts"
-LATENT_ABORT = "GE initialisation will fail and the job abort"
+LATENT_ABORT = "GE initialisation will fail and the job will abort"
 # Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
 FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
                    "NPP112", "NPP113", "NPP115"})
@@ -249,7 +250,9 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
         i = min(err.index, max(len(text) - 1, 0))
         fix = _legacy_fix(text) if err.hint == "legacy" else _python_dict_fix(text)
         return Issue("NPP100", i, i + 1,
-                     f"profiling_options is not valid JSON ({err.message} at character {err.index}): "
+                     # 1-based, like the columns beside it
+                     f"profiling_options is not valid JSON ({err.message} at character {err.index + 1} of the "
+                     f"options): "
                      f"GE cannot parse it, so {ABORT}; {advice}", fix)
     return Issue("NPP100", doc.start, doc.end,
                  f"profiling_options is a JSON {doc.root_type}, not an object: GE rejects it, so {ABORT}; "
@@ -408,9 +411,19 @@ def _some_builds_output(members: Dict[str, Member], version: str) -> List[Proble
             return [Problem("NPP108", "output", (m.value_start, m.value_end),
                             f'"output" contains characters some collectors refuse ({shown})',
                             f'the collector rejects it ("Output path is invalid."), so {ABORT}',
-                            "use a path of letters, digits, '/', '.', '-' and '_'",
+                            _refused_advice(check["pattern"], shown),
                             standing="some", builds=check["builds"])]
     return []
+
+
+def _refused_advice(pattern: str, shown: str) -> str:
+    """Name every character these builds refuse (read from the schema's pattern), not only those found."""
+    names = {"\t": "tab", "\n": "newline", "\r": "carriage return", "\f": "form feed", "\v": "vertical tab",
+             "\b": "backspace", "\x7f": "DEL"}
+    refused = [c for c in map(chr, range(128)) if not re.fullmatch(pattern, c)]
+    listed = [" ".join(c for c in refused if c.isprintable())] + [names.get(c, repr(c)) for c in refused
+                                                                   if not c.isprintable()]
+    return f"leave out {shown}: these builds refuse {', '.join(x for x in listed if x)} and accept every other character"
 
 
 def _key_problem(member: Member, version: str, present=()) -> Problem:
@@ -499,7 +512,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         lo, hi = sub.get("minimum"), sub.get("maximum")
         consequence = f"the collector rejects it, so {ABORT}"
         zero = (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0) or \
-            (isinstance(value, str) and (not value.strip().isdigit() or int(value.strip()) == 0))
+            (isinstance(value, str) and decimal(value) in (None, 0))
         if legacy and zero:
             # up to 2025 a frequency of 0 (or text that reads as 0) means "not set"
             consequence = "the collector reads it as 0 (not set), so nothing is collected for it"
@@ -553,9 +566,10 @@ def _retype(key: str, value, want: str, span=None):
     if want == "string" and isinstance(value, bool) and "on" in K.enum_values("any", snake(key)):
         new = '"on"' if value else '"off"'
     elif want == "string" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        new = f'"{int(value)}MB"' if snake(key) == "storage_limit" and value == int(value) else f'"{value}"'
-    elif want == "integer" and isinstance(value, str) and value.strip().isdigit() and int(value) >= 1:
-        new = str(int(value))
+        n = whole(value)
+        new = f'"{n}MB"' if snake(key) == "storage_limit" and n is not None else f'"{value}"'
+    elif want == "integer" and isinstance(value, str) and value.strip().isdigit() and (decimal(value) or 0) >= 1:
+        new = str(decimal(value))
     if new is None:
         return f"give a JSON {want}", None
     fix = TextFix(((span[0], span[1], new),), False, f"write {new}") if span else None
@@ -570,7 +584,7 @@ def _list_items(version, key):
     return m.group(1).split("|") if m else []
 
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(i?B?)\s*$", re.I)
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(i?B?)", re.I)      # fullmatch on stripped text
 _UNIT = {"": 1 / (1 << 20), "K": 1 / 1024, "M": 1, "G": 1024, "T": 1 << 20}
 
 
@@ -578,15 +592,15 @@ def _storage_problem(member: Member, version: str) -> Problem:
     value = member.value
     span = (member.value_start, member.value_end)
     legacy = version in K.LEGACY_VERSIONS
-    m = _SIZE.match(value) if isinstance(value, str) else None
+    m = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
     mb = None
     if m and (m.group(2) or m.group(3)):
         mb = float(m.group(1)) * _UNIT[m.group(2).upper()]
     elif m:
         mb = None
     fix, advice = None, 'write "<N>MB" with 200 <= N <= 4294967295'
-    if mb is not None and mb == int(mb) and 200 <= mb <= 4294967295:
-        new = f"{int(mb)}MB"
+    if whole(mb) is not None and 200 <= mb <= 4294967295:
+        new = f"{whole(mb)}MB"
         fix = TextFix(((span[0] + 1, span[1] - 1, new),), True, f'write "{new}"')
         advice = f'write "{new}"'
     elif mb is not None and mb < 200:
@@ -594,16 +608,17 @@ def _storage_problem(member: Member, version: str) -> Problem:
         advice = 'the minimum is "200MB"'
     if legacy:
         consequence = f"the collector rejects it, so {ABORT}"
-    elif isinstance(value, str) and value.endswith("MB") and value[:-2].isdigit() and int(value[:-2]) < 200:
+    elif isinstance(value, str) and value.endswith("MB") and value[:-2].isdigit() and \
+            (decimal(value[:-2]) or 200) < 200:
         consequence = "the collector warns and raises it to 200MB"
     else:
         # 8.5+ keeps the text: the ageing code drops its last two characters and reads the rest as MB
         text = value if isinstance(value, str) else ""
-        digits = re.match(r"\s*\+?(\d+)", text[:-2]) if len(text) > 2 else None
+        digits = re.match(r"\s*\+?([0-9]+)", text[:-2]) if len(text) > 2 else None
         if len(text) <= 2:
             read = "applies no limit"
-        elif digits:
-            read = f"applies the leading digits of the rest, {int(digits.group(1))} MB, as the limit"
+        elif digits and decimal(digits.group(1)) is not None:
+            read = f"applies the leading digits of the rest, {decimal(digits.group(1))} MB, as the limit"
         else:
             read = "fails to read the rest as a number (std::stoull throws)"
         consequence = (f'the collector only warns ("storage_limit para is invalid") and keeps the text; its '
@@ -635,8 +650,10 @@ def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Pro
             continue
         events = [e.strip().lower() for e in m.value[len("Custom:"):].split(",")]
         try:
-            nums = [int(e, 16) if e.startswith("0x") else int(e) for e in events]
+            nums = [hexadecimal(e) if e.startswith("0x") else decimal(e) for e in events]
         except ValueError:
+            continue
+        if None in nums:
             continue
         dup = sorted({e for e, n in zip(events, nums) if nums.count(n) > 1})
         if dup:

@@ -27,6 +27,41 @@ def other_optimizer():
     return config
 
 
+def tensorrt():
+    # TF-TRT's own optimizer takes precision_mode too: not an NPU entry
+    config = tf.ConfigProto()
+    trt = config.graph_options.rewrite_options.custom_optimizers.add()
+    trt.name = "TensorRTOptimizer"
+    trt.parameter_map["minimum_segment_size"].i = 3
+    trt.parameter_map["is_dynamic_op"].b = True
+    trt.parameter_map["precision_mode"].s = b"FP16"
+    return config
+
+
+def shared_name_only_unnamed():
+    config = tf.ConfigProto()
+    op = config.graph_options.rewrite_options.custom_optimizers.add()
+    op.parameter_map["precision_mode"].s = b"FP16"
+    return config
+
+
+def npu_only_parameter_on_another_name():
+    config = tf.ConfigProto()
+    op = config.graph_options.rewrite_options.custom_optimizers.add()
+    op.name = "MyOptimizer"  # NPP003: 15
+    op.parameter_map["precision_mode"].s = b"allow_mix_precision"
+    op.parameter_map["enable_dump"].b = True
+    return config
+
+
+def near_miss_with_a_shared_parameter():
+    config = tf.ConfigProto()
+    op = config.graph_options.rewrite_options.custom_optimizers.add()
+    op.name = "npu_optimiser"  # NPP003: 15
+    op.parameter_map["precision_mode"].s = b"allow_mix_precision"
+    return config
+
+
 def wrong_fields():
     config = tf.ConfigProto()
     custom_op = config.graph_options.rewrite_options.custom_optimizers.add()

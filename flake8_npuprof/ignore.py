@@ -1,0 +1,141 @@
+"""Which files a directory walk leaves out: --exclude patterns and what git ignores.
+
+git itself answers for .gitignore (also .git/info/exclude and the global excludes file); only
+where git is not installed (or refuses the repository) does a small reader of the .gitignore
+files stand in. Outside a git work tree nothing is git-ignored, as with git.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import subprocess
+from typing import List, Optional, Sequence, Set, Tuple
+
+
+def excluded(full: str, patterns: Sequence[str]) -> bool:
+    """flake8's rule: a pattern matches the base name, or the absolute path when it holds a `/`."""
+    name = os.path.basename(full)
+    absolute = None
+    for pattern in patterns:
+        if "/" in pattern:
+            absolute = absolute or os.path.abspath(full)
+            if fnmatch.fnmatch(absolute, pattern) or fnmatch.fnmatch(absolute, pattern.rstrip("/")):
+                return True
+        elif fnmatch.fnmatch(name, pattern):
+            return True
+    return False
+
+
+def _work_tree(start: str) -> Optional[str]:
+    directory = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+class GitIgnore:
+    """The git-ignored entries under one directory given on the command line."""
+
+    def __init__(self, root: str):
+        self.root = os.path.abspath(root)
+        self.paths: Set[str] = set()
+        self.reader: Optional[_Reader] = None
+        top = _work_tree(self.root)
+        if top is None:
+            return
+        listed = self._ask_git()
+        if listed is None:
+            self.reader = _Reader(top)
+        else:
+            self.paths = listed
+
+    def _ask_git(self) -> Optional[Set[str]]:
+        # untracked entries that are ignored; a wholly ignored folder comes back once, as `name/`
+        try:
+            proc = subprocess.run(["git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+                                   "--directory"], cwd=self.root, capture_output=True)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if proc.returncode != 0:
+            return None
+        out = set()
+        for entry in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
+            if entry:
+                out.add(os.path.normpath(os.path.join(self.root, entry.rstrip("/"))))
+        return out
+
+    def ignored(self, full: str, is_dir: bool) -> bool:
+        if self.reader is not None:
+            return self.reader.ignored(os.path.abspath(full), is_dir)
+        return os.path.normpath(os.path.abspath(full)) in self.paths
+
+
+class _Reader:
+    """The common part of gitignore(5): comments, `!` negation, a trailing `/` for folders only,
+    patterns with a `/` anchored at their .gitignore's folder, `**` for any depth."""
+
+    def __init__(self, top: str):
+        self.top = top
+        self.rules: dict = {}           # folder -> [(pattern, negated, dir_only, anchored)]
+
+    def _rules(self, directory: str) -> List[Tuple[str, bool, bool, bool]]:
+        if directory not in self.rules:
+            rules = []
+            try:
+                with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as fh:
+                    lines = fh.read().splitlines()
+            except OSError:
+                lines = []
+            for line in lines:
+                line = line.rstrip()
+                if not line or line.startswith("#"):
+                    continue
+                negated = line.startswith("!")
+                line = line[1:] if negated else line
+                dir_only = line.endswith("/")
+                line = line.rstrip("/")
+                anchored = "/" in line
+                rules.append((line.lstrip("/"), negated, dir_only, anchored))
+            self.rules[directory] = rules
+        return self.rules[directory]
+
+    def ignored(self, full: str, is_dir: bool) -> bool:
+        if not full.startswith(self.top + os.sep):
+            return False
+        # the folder's own .gitignore is read last, so its rules win; within a file the last match wins
+        folders = []
+        directory = os.path.dirname(full)
+        while directory.startswith(self.top):
+            folders.append(directory)
+            if directory == self.top:
+                break
+            directory = os.path.dirname(directory)
+        verdict = False
+        for folder in reversed(folders):
+            rel = os.path.relpath(full, folder).replace(os.sep, "/")
+            for pattern, negated, dir_only, anchored in self._rules(folder):
+                if dir_only and not is_dir:
+                    continue
+                if _match(rel, pattern, anchored):
+                    verdict = not negated
+        return verdict
+
+
+def _match(rel: str, pattern: str, anchored: bool) -> bool:
+    if not anchored:
+        return fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], pattern)
+    return _glob(pattern.split("/"), rel.split("/"))
+
+
+def _glob(pattern, parts) -> bool:
+    """Segment by segment, so `*` stays inside one folder name and `**` spans any number of them."""
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(_glob(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _glob(pattern[1:], parts[1:])

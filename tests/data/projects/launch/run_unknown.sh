@@ -1,0 +1,3 @@
+#!/bin/bash
+cd ${CODE_DIR}
+python3 train.py --profiling=False

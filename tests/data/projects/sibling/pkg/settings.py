@@ -1,0 +1,1 @@
+OPTIONS = '{"output": "/tmp/prof", "task_trace": "on", "aicpu": "of"}'

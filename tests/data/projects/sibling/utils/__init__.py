@@ -1,0 +1,1 @@
+from .flags_def import FLAGS

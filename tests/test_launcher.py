@@ -1,0 +1,249 @@
+"""Shell launchers as entry points (issue 12, item 2): the walk, the flags, emulate and check."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof import launcher
+from flake8_npuprof.cli import main
+from flake8_npuprof.emulate import emulate_path
+from flake8_npuprof.source import HOLE
+from flake8_npuprof.targets import Target
+
+LAUNCH = Path(__file__).resolve().parent / "data" / "projects" / "launch"
+T = Target.parse("8.0", "910B")
+
+SCRIPT = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--profiling', default=False)\n" \
+         "p.add_argument('--lr', type=float, default=0.1)\nargs = p.parse_args()\n"
+
+
+def _walk(tmp_path, text, **files):
+    for name, body in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body)
+    (tmp_path / "run.sh").write_text(text)
+    return launcher.walk(str(tmp_path / "run.sh"))
+
+
+def test_exports_inline_source_and_variables(tmp_path):
+    w, found = _walk(tmp_path,
+                     "#!/bin/bash\nset -e\nsource ./env.sh\nexport PROFILING_OPTIONS=\"$OPTS\"\n"
+                     "MODE=true\nPROFILING_MODE=$MODE RANK_ID=0 python3 train.py --profiling=True > log 2>&1\n",
+                     **{"env.sh": "OPTS='{\"output\":\"/tmp/p\"}'\nexport ASCEND_WORK_PATH=/w\n",
+                        "train.py": SCRIPT})
+    assert [Path(s).name for s, _, _ in w.sourced] == ["env.sh"]
+    (la,) = found
+    env = la.command.env
+    assert env["PROFILING_OPTIONS"].value == '{"output":"/tmp/p"}' and env["PROFILING_OPTIONS"].line == 4
+    assert (env["PROFILING_MODE"].value, env["PROFILING_MODE"].how) == ("true", "inline")
+    assert env["ASCEND_WORK_PATH"].path.endswith("env.sh")
+    assert "MODE" not in env and "OPTS" not in env          # shell variables, not exported
+    assert [a.text for a in la.args] == ["--profiling=True", ">", "log", "2>&", "1"]
+    assert (la.command.line, la.command.column, la.ranks) == (6, 31, 1)      # at `python3`
+
+
+@pytest.mark.parametrize("loop, ranks", [
+    ("for i in $(seq 0 7); do\n  {cmd}\ndone\n", 8),
+    ("for ((i=0;i<4;i++)); do {cmd}; done\n", 4),
+    ("for i in {{0..3}}\ndo\n  {cmd}\ndone\n", 4),
+    ("for i in 0 1; do {cmd}; done\n", 2),
+    ("mpirun -np 8 --allow-run-as-root {cmd}\n", 8),
+    ("{cmd}\n", 1),
+])
+def test_ranks(tmp_path, loop, ranks):
+    _, (la,) = _walk(tmp_path, loop.format(cmd="DEVICE_ID=$i python3 train.py"), **{"train.py": SCRIPT})
+    assert la.ranks == ranks
+    if "$i" in loop or "for" in loop:
+        assert la.command.env["DEVICE_ID"].value == HOLE
+
+
+@pytest.mark.parametrize("line, script, wrapper, ranks", [
+    ("torchrun --nproc_per_node=8 train.py --lr 1", "train.py", "torchrun", 8),
+    ("python3 -m torch.distributed.launch --nproc_per_node 2 train.py", "train.py", "torch.distributed.launch", 2),
+    ("nohup taskset -c 0-23 python3.7 -u sub/job.py &", "sub/job.py", "", 1),
+    ("env PROFILING_MODE=true /usr/bin/python sub/job.py", "sub/job.py", "", 1),
+    ("python -m sub.job --lr 2", "sub/job.py", "", 1),
+])
+def test_command_lines(tmp_path, line, script, wrapper, ranks):
+    _, (la,) = _walk(tmp_path, line + "\n", **{"train.py": SCRIPT, "sub/job.py": SCRIPT, "sub/__init__.py": ""})
+    assert (la.script, la.wrapper, la.ranks) == (str(tmp_path / script), wrapper, ranks)
+
+
+@pytest.mark.parametrize("text", [
+    "cd $CODE_DIR\npython3 train.py\n",                   # a directory we cannot know
+    "python3 $SCRIPT\n",                                  # a script we cannot name
+    "python3 missing.py\n",
+    "python3 -c 'import train'\n",
+])
+def test_unknown_scripts_are_not_guessed(tmp_path, text):
+    assert _walk(tmp_path, text, **{"train.py": SCRIPT})[1] == []
+
+
+def test_cd_and_branches(tmp_path):
+    w, found = _walk(tmp_path, 'cd "$(dirname "$0")"/sub\npython3 job.py\nif [ -n "$X" ]; then\n'
+                               "  export PROFILING_MODE=false\n  python3 job.py\nfi\npython3 job.py\n",
+                     **{"sub/job.py": SCRIPT})
+    assert [(la.command.line, la.command.conditional) for la in found] == [(2, False), (5, True), (7, False)]
+    assert "PROFILING_MODE" not in found[0].command.env
+    assert found[2].command.env["PROFILING_MODE"].value == HOLE     # set in one branch only: not known
+
+
+def test_flags_bound_to_the_scripts_definitions(tmp_path):
+    (tmp_path / "flags_def.py").write_text(
+        "from absl import flags\nflags.DEFINE_bool('profiling', False, '')\nflags.DEFINE_string('out', '', '')\n")
+    (tmp_path / "train.py").write_text("from flags_def import *\nimport argparse\n"
+                                       "p = argparse.ArgumentParser()\np.add_argument('-e', '--epochs', type=int)\n")
+    _, (la,) = _walk(tmp_path, "python3 train.py --noprofiling --out /tmp/o -e 3 --bogus=1 --epochs=4\n")
+    import ast
+    from flake8_npuprof.analysis import Context, Settings
+    from flake8_npuprof.source import SourceText
+    text = (tmp_path / "train.py").read_text()
+    ctx = Context(SourceText(text), ast.parse(text), str(tmp_path / "train.py"), Settings())
+    given, unknown = launcher.bind(la, launcher.flag_table(ctx), str(tmp_path))
+    assert {d: g.text for d, g in given.items()} == {"profiling": "false", "out": "/tmp/o", "epochs": "4"}
+    assert [w.text for w in unknown] == ["--bogus=1"]
+
+
+def _emulate(name):
+    return emulate_path(str(LAUNCH / name), T, use_env=False, environ={})
+
+
+@pytest.mark.parametrize("name, line, verdict, text", [
+    # the string-flag trap: --profiling=False to an untyped argparse flag switches profiling on
+    ("run_trap.sh", 19, "collects", "--profiling=False reaches the script as the non-empty string 'False'"),
+    ("run_off.sh", 19, "off", "`args.profiling` is false in this launch (the default of --profiling, which the "
+                              "launcher does not pass)"),
+    ("run_flags.sh", 19, "fails", "started 8 times (one per rank)"),
+    ("run_env.sh", 0, "collects", "PROFILING_MODE=true (export at scripts/npu_set_env.sh:3)"),
+    ("run_inline.sh", 0, "off", "PROFILING_MODE=True (inline at run_inline.sh:3)"),
+])
+def test_emulate_a_launcher(name, line, verdict, text):
+    report = _emulate(name)
+    (r,) = report["results"]
+    assert (r.setup.line, r.verdict) == (line, verdict)
+    assert any(text in ln for ln in report["launch"]["lines"]), report["launch"]["lines"]
+    assert report["cwd"] == str(LAUNCH)
+
+
+def test_emulate_says_where_the_setup_comes_from(capsys):
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(LAUNCH / "run_env.sh")]) == 0
+    out = capsys.readouterr().out
+    assert "launch: run_env.sh:4 python3 train_env.py" in out
+    assert "GE reads PROFILING_OPTIONS from the launcher (export at scripts/npu_set_env.sh:4)" in out
+    assert "COLLECTS task_trace, aicpu into /tmp/prof_env" in out
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--format", "json", str(LAUNCH / "run_flags.sh")]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["file"].endswith("train.py") and doc["setups"][0]["verdict"] == "fails"
+    assert doc["launch"]["flags"]["--profiling_options"]["value"] == '{"output": "/tmp/prof_flags", "task_trace": "of"}'
+    assert doc["launch"]["ranks"] == 8 and doc["launch"]["at"] == "run_flags.sh:7"
+
+
+def test_an_unknown_directory_keeps_the_launcher_alone():
+    report = _emulate("run_unknown.sh")
+    assert "launch" not in report and report["results"] == []
+
+
+def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):
+    monkeypatch.chdir(LAUNCH)
+    assert main(["check", "."]) == 1
+    got = [ln.split(" ", 2)[:2] for ln in capsys.readouterr().out.splitlines()]
+    assert got == [["run_flags.sh:4:51:", "NPP102"], ["run_inline.sh:3:16:", "NPP011"],
+                   ["run_trap.sh:4:18:", "NPP205"], ["train.py:8:21:", "NPP205"]]
+    from flake8_npuprof.analysis import Settings
+    text = (LAUNCH / "run_flags.sh").read_text()
+    (f,) = launcher.check_launcher(text, str(LAUNCH / "run_flags.sh"), Settings())
+    assert text.splitlines()[f.line - 1][f.col:f.end_col] == '"of"'        # in OPTS=..., which "$OPTS" passes
+
+
+def test_launcher_findings_agree_with_emulate():
+    from flake8_npuprof.analysis import Settings
+    for name in ("run_trap.sh", "run_off.sh", "run_flags.sh"):
+        path = LAUNCH / name
+        findings = launcher.check_launcher(path.read_text(), str(path), Settings(target=T))
+        (r,) = _emulate(name)["results"]
+        codes = {f.code for f in findings}
+        # the trap is reported where emulate collects because of it; options problems where it fails
+        assert ("NPP205" in codes) == (r.verdict == "collects")
+        assert ("NPP102" in codes) == (r.verdict == "fails")
+        for f in findings:
+            assert "GE initialisation fails" not in f.message or r.verdict == "fails"
+
+
+def test_functions_and_groups(tmp_path):
+    _, found = _walk(tmp_path, "train() {\n  export PROFILING_MODE=true\n  python3 train.py\n}\n"
+                               "{ echo start; }\npython3 train.py\ntrain\n", **{"train.py": SCRIPT})
+    assert [(la.command.line, la.command.conditional) for la in found] == [(3, True), (6, False)]
+    assert found[1].command.env["PROFILING_MODE"].value == HOLE    # set inside a function: not known here
+
+
+def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
+    sibling = LAUNCH.parent / "sibling"
+    report = emulate_path(str(sibling / "run_1p.sh"), T, use_env=False, environ={})
+    first = report["results"][0]
+    assert (first.setup.line, first.verdict) == (11, "fails")
+    assert first.effective_options == {"output": "/tmp/sibling", "task_trace": "on", "aic_metrics": "PipeUtilisation"}
+    from flake8_npuprof.analysis import Settings
+    text = (sibling / "run_1p.sh").read_text()
+    (f,) = launcher.check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
+    line = text.splitlines()[f.line - 1]
+    assert (f.code, f.line) == ("NPP106", 4) and line[f.col:f.end_col] == '"PipeUtilisation"'
+    assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11)")
+
+
+@pytest.mark.parametrize("environ, verdict, text", [
+    (None, "unknown", "PROFILING_MODE is set at run_noexport.sh:3 without export: the script sees it only if the "
+                      "caller exports it"),
+    ({"PROFILING_MODE": "false"}, "collects", "GE reads PROFILING_OPTIONS from the launcher (export at "
+                                              "run_noexport.sh:4)"),
+    ({}, None, ""),             # not in the caller's environment: the script never sees PROFILING_MODE
+])
+def test_a_variable_set_without_export(environ, verdict, text):
+    report = emulate_path(str(LAUNCH / "run_noexport.sh"), T, use_env=environ is not None, environ=environ or {})
+    if verdict is None:
+        assert report["results"] == [] and report["usable"] is False
+        return
+    (r,) = report["results"]
+    assert r.verdict == verdict and any(text in m for m in r.messages), r.messages
+    assert not any(HOLE in m for m in r.messages)
+
+
+def test_command_lines_for_other_checks(tmp_path):
+    (tmp_path / "run.sh").write_text('export OUT=/tmp/o\nmsprof --application="python3 train.py" '
+                                     '--output=$OUT --aicore=on\n')
+    (cmd,) = launcher.command_lines(str(tmp_path / "run.sh"))
+    assert [w.text for w in cmd.words] == ["msprof", "--application=python3 train.py", "--output=/tmp/o",
+                                           "--aicore=on"]
+    text = (tmp_path / "run.sh").read_text()
+    assert text[cmd.words[3].start:cmd.words[3].end] == "--aicore=on" and (cmd.line, cmd.column) == (2, 0)
+    assert cmd.env["OUT"].value == "/tmp/o"
+    assert launcher.launches(launcher.Walk(str(tmp_path / "run.sh")).run()) == []    # msprof's own precedence
+
+
+def test_what_a_branch_may_change_is_not_known_after_it(tmp_path):
+    _, found = _walk(tmp_path, "if [ -f env.sh ]; then\n  source env.sh\n  cd sub\nfi\npython3 train.py\n"
+                               "cd \"$(dirname \"$0\")\"\nif [ -n \"$X\" ]; then unset PROFILING_OPTIONS; fi\n"
+                               "python3 train.py\n",
+                     **{"env.sh": "export PROFILING_MODE=true\nexport PROFILING_OPTIONS=x\n", "train.py": SCRIPT})
+    (la,) = found                   # line 5: the directory may have changed: not named
+    assert la.command.line == 8
+    assert la.command.env["PROFILING_MODE"].value == HOLE and la.command.env["PROFILING_OPTIONS"].value == HOLE
+
+
+def test_arguments_from_the_caller_leave_the_flags_open():
+    report = _emulate("run_passthrough.sh")
+    (r,) = report["results"]
+    assert (r.setup.line, r.verdict, r.setup.conditions) == (19, "unknown", ("args.profiling",))
+    assert "--profiling_options may be passed through the unknown arguments at run_passthrough.sh:4" in r.messages[0]
+    assert report["launch"]["not_read"] == ["/usr/local/Ascend/ascend-toolkit/set_env.sh"]
+    assert report["launch"]["decided"] == [] and report["launch"]["traps"] == []
+
+
+def test_check_reads_the_text_it_is_given(tmp_path):
+    from flake8_npuprof.analysis import Settings
+    text = (LAUNCH / "run_trap.sh").read_text()
+    edited = "# an unsaved line\n" + text
+    path = LAUNCH / "run_trap.sh"
+    (f,) = launcher.check_launcher(edited, str(path), Settings())
+    assert (f.code, f.line) == ("NPP205", 5) and edited.splitlines()[4][f.col:f.end_col] == "--profiling=False"
