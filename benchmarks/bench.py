@@ -168,8 +168,8 @@ for k in range(count):
     list(NpuProfChecker(tree, text.splitlines(True), path).run())
     if (k + 1) % 100 == 0:
         gc.collect()
-        curve.append(rss_mib())
-print(" ".join(f"{m:.1f}" for m in curve))
+        curve.append(f"{rss_mib():.1f}/{len(gc.get_objects())}")
+print(" ".join(curve))
 """
 
 
@@ -179,9 +179,11 @@ def bench_memory(args) -> None:
         files, label = _scripts(args, tmp)
         out = subprocess.run([sys.executable, "-c", MEMORY_DRIVER, "1000", *map(str, files)],
                              capture_output=True, text=True, check=True).stdout.split()
-    curve = [float(m) for m in out]
-    print(f"memory: RSS (MiB) after every 100 of 1,000 files from {label}: {' '.join(out)}; "
-          f"growth from file 200 to 1,000: {curve[-1] - curve[1]:+.1f} MiB (target: flat)")
+    rss = [float(m.split("/")[0]) for m in out]
+    objects = [int(m.split("/")[1]) for m in out]
+    print(f"memory: RSS MiB / live objects after every 100 of 1,000 files from {label}: {' '.join(out)}; "
+          f"from file 200 to 1,000: RSS {rss[-1] - rss[1]:+.1f} MiB, objects {objects[-1] - objects[1]:+d} "
+          "(target: flat)")
 
 
 def repeated_setups(n: int) -> str:
