@@ -36,8 +36,8 @@ def _argtype(parser):
     name = parser if isinstance(parser, str) else parser.__name__
 
     def convert(value: str) -> str:
-        if value.strip().lower() == "auto":
-            return "auto"               # resolved once in parse_options
+        if value.strip().lower() in ("auto", "any"):
+            return value.strip().lower()    # the default needs no import; auto is resolved in parse_options
         from . import targets
         try:
             return getattr(targets, name)(value)
@@ -97,6 +97,12 @@ class NpuProfChecker:
     def parse_options(cls, options) -> None:
         cls.selected = tuple(getattr(options, "select", None) or ()) + \
             tuple(getattr(options, "extend_select", None) or ())
+        cann = getattr(options, "npuprof_cann", "any") or "any"
+        soc = getattr(options, "npuprof_soc", "any") or "any"
+        if (cann, soc) == ("any", "any") and not getattr(options, "npuprof_preflight", False) and \
+                not getattr(options, "npuprof_graph", None):
+            cls.settings = None             # the defaults, built when a file needs them
+            return
         from .settings import Settings
         from .targets import Target
         cls.settings = Settings(
