@@ -730,7 +730,7 @@ def result_json(r: Result) -> dict:
             "effective_options": r.effective_options, "collected": r.collected,
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
-            "conditions": list(s.conditions), "options_source": r.source or None, "targets": r.groups}
+            "conditions": _conditions(s), "options_source": r.source or None, "targets": r.groups}
 
 
 def render_json(report: dict) -> str:
@@ -822,6 +822,12 @@ def headline(report: dict, r: Result) -> str:
     rows = target_rows(r, target) if r.outcomes else []
     locs = (f"{os.path.basename(report['file'])}:{s.line} {s.route}", f"line {s.line} {s.route}")
     options = {loc: shown(_verdict_texts(report, r, rows, HEADLINE_WIDTH - len(loc) - 2)) for loc in locs}
+    conds = _conditions(s)
+    if conds and r.verdict in ("collects", "fails"):
+        # a verdict that holds only under a condition says so: in full where it fits, else in one word
+        when = f" (when {' and '.join(conds)})"
+        options = {loc: [t + when for t in texts[:2]] + [t + " (conditional)" for t in texts]
+                   for loc, texts in options.items()}
     if len(options[locs[0]]) == 1:     # a message: keep the file's name if that leaves room, and cut it
         loc = locs[0] if HEADLINE_WIDTH - len(locs[0]) >= 60 else locs[1]
         return _cut(f"{loc}: {options[loc][0]}", HEADLINE_WIDTH)
@@ -858,9 +864,15 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
         verdicts = " / ".join(dict.fromkeys(v.replace("_", " ") for v, _, _ in r.spread))
         return [f"DEPENDS ON TARGET: {verdicts} (see table)"]
     if r.verdict == "fails":
-        failure = next((m for m in r.messages if m.startswith("NPP")), None) or \
-            next((m for m in r.messages if m.startswith("[") and "] NPP" in m), first)
-        return [f"FAILS: {failure}"]
+        failure = next((m for m in r.messages if m.startswith("NPP")), None)
+        per_target = [m for m in r.messages if m.startswith("[") and "] NPP" in m]
+        if failure is None and len(per_target) > 1:
+            # every target fails (no spread), each with its own runtime message: one of them alone
+            # would read as if only its targets failed
+            codes = " / ".join(dict.fromkeys(m.split("] ", 1)[1].split(" ", 1)[0] for m in per_target))
+            return [f"FAILS: {codes} on every target (per-version messages below)",
+                    f"FAILS: {codes} on every target"]
+        return [f"FAILS: {failure or (per_target[0] if per_target else first)}"]
     if r.verdict == "collects_nothing":
         return [f"COLLECTS NOTHING: {r.messages[-1] if r.messages else ''}"]
     return [f"{r.verdict.upper()}: {first}"]
@@ -881,7 +893,9 @@ def render_text(report: dict) -> str:
     reader = next((r for r in results if r.read_by_ge is not False and r.export_command), None)
     then = f"; afterwards run: {reader.export_command}" if reader else ""
     if report["usable"]:
-        lines.append(f"usable data: yes{'' if ok else ' (but see the problems above)'}{then}")
+        conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False)
+        lines.append(f"usable data: yes{' (where its conditions hold)' if conditional else ''}"
+                     f"{'' if ok else ' (but see the problems above)'}{then}")
     elif any(p["code"] == "NPP901" for p in report["preflight"]):
         lines.append("usable data: no (the output directory cannot be used on this machine)")
     elif report["usable"] is None:
@@ -906,12 +920,20 @@ def render_text(report: dict) -> str:
     return shown("\n".join(lines) + "\n")
 
 
+def _conditions(s) -> List[str]:
+    """What a setup needs to be read: its guards, and a flag that is its switch (state.py's "flag")."""
+    conds = list(s.conditions)
+    if s.mode.state == "on" and s.mode.detail.startswith("when "):
+        conds.append(s.mode.detail[len("when "):])
+    return conds
+
+
 def _details(report: dict, r: Result) -> List[str]:
     s = r.setup
     target = Target(report["target"]["cann"], report["target"]["soc"])
     out = [f"{report['file']}:{s.line} {s.route}: {r.verdict}" +
            ("" if r.read_by_ge is not None else " (if GE reads it)") +
-           (f" (when {' and '.join(s.conditions)})" if s.conditions else "")]
+           (f" (when {' and '.join(_conditions(s))})" if _conditions(s) else "")]
     if r.effective_options is not None:
         out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")
     rows = target_rows(r, target) if r.outcomes else []

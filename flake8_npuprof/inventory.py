@@ -504,14 +504,33 @@ class Inventory:
         """init_resource / set_keras_session_npu_config not fed by a profiling setup, and
         npu_config_proto() without a config (a fresh one for a session): GE starts without profiling."""
         known = {id(i.call) for i in self.inits}
+        handed = None                   # ids of calls written straight into another call's arguments
         for site in self.ctx.flow.consumer_calls():
             kind = self.ctx.flow.kind_of(site)
             if id(site.call) in known or any(k.arg is None for k in site.call.keywords):
                 continue
             fresh = helper_config_arg(site.call, kind) is None if kind in HELPERS else False
+            if kind == "npu_config_proto" and fresh:
+                # npu_config_proto() only builds a config; GE starts where a session takes it. Kept in a
+                # name (`config = npu_config_proto()`), the config is the script's own and may get the
+                # profiling options later: only `tf.Session(config=npu_config_proto())` starts GE without them
+                if handed is None:
+                    handed = _direct_arguments(self.ctx.tree)
+                if id(site.call) not in handed:
+                    continue
             if kind in ("init_resource", "set_keras_session_npu_config") or (kind == "npu_config_proto" and fresh):
                 what = f"{kind}() with a fresh config" if fresh else f"{kind}() with a config without profiling"
                 self.inits.append(GeInit(site.call, self.line_col(site.call)[0], what, None))
+
+
+def _direct_arguments(tree) -> set:
+    """ids of the expressions written directly as arguments of a call."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            out.update(id(a) for a in node.args)
+            out.update(id(k.value) for k in node.keywords)
+    return out
 
 
 def _route_nodes(rs) -> list:

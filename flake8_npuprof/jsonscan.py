@@ -283,7 +283,16 @@ def _scan_string(text: str, pos: int):
                 i += 2
                 continue
             return i, ("invalid escape in a string", i)
-        return i, ("control character (a raw newline or tab) inside a string", i)
+        return i, (f"{_control_name(c)} inside a string", i)
+
+
+_CONTROL_NAMES = {"\n": "newline", "\r": "carriage return", "\t": "tab", "\x00": "NUL"}
+
+
+def _control_name(c: str) -> str:
+    """How a raw control character is named in a message (it cannot be shown as itself)."""
+    name = _CONTROL_NAMES.get(c, "control character")
+    return f"raw {name} U+{ord(c):04X}"
 
 
 def _string_problem(problem, text, members, stack, root_start) -> Doc:

@@ -885,9 +885,11 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
     flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN}
     shown = " ".join(x.text for x in _without_redirections(cmd.words))
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
-    if launch.ranks != 1:
-        lines.append(f"  started {launch.ranks if launch.ranks else 'several'} times (one per rank"
+    if launch.ranks > 1:
+        lines.append(f"  started {launch.ranks} times (one per rank"
                      f"{', by ' + launch.wrapper if launch.wrapper else ''}); each rank emulated alike")
+    elif launch.ranks == 0:     # a loop over files or "$@": how often, and whether per rank, is unknown
+        lines.append("  started in a loop, an unknown number of times; each run emulated alike")
     if cmd.conditional:
         lines.append("  inside a branch, loop condition or function: this command may not run")
     for name, e in env.items():

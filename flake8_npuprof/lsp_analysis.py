@@ -340,7 +340,7 @@ def finding_hover(finding: Finding, overrides: Overrides) -> str:
         parts.append(f"**Fix** ({safety}): {finding.fix.title}. {rule.fix_note}")
     else:
         parts.append(f"**Fix.** {rule.fix_note}")
-    parts += ["", "**Use instead:**", "", "```python", rule.fixed.rstrip(), "```"]
+    parts += ["", "**Use instead:**", "", f"```{rule.language}", rule.fixed.rstrip(), "```"]
     url = rule_url(rule.code, overrides)
     if url:
         parts += ["", f"[{rule.code} rule page]({url})"]

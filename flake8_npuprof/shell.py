@@ -152,7 +152,9 @@ def _skip_expansion(text: str, i: int) -> int:
 
 def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings()) -> List[Finding]:
     try:
-        return _analyse(text, settings)
+        from .msprof import check_shell
+        findings = _analyse(text, settings) + check_shell(text, settings.target)
+        return sorted(findings, key=Finding.sort_key)
     except Exception as exc:                # same contract as Python files
         return [internal_error(exc)]
 

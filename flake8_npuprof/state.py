@@ -84,7 +84,8 @@ def from_setup(setup) -> State:
     condition = getattr(setup, "condition", "")
     if mode.detail or setup.conditions or condition:
         what = mode.detail or condition or ("when " + " and ".join(setup.conditions))
-        return State(CONDITIONAL, "", what)
+        # "flag": the switch itself is a flag (`.b = FLAGS.profiling`), off unless the flag is given
+        return State(CONDITIONAL, "flag" if mode.detail.startswith("when ") else "", what)
     return LIVE
 
 
@@ -175,6 +176,14 @@ def latent_prefix(state: Optional[State]) -> str:
         "overridden": "GE is initialised earlier with another config and reads its options only once",
     }.get(state.why, "GE does not read these options")
     return f"latent ({reason}); once GE reads these options: "
+
+
+def condition_prefix(state: Optional[State]) -> str:
+    """The words that make a finding about a setup switched by a flag say when it holds: the code
+    always runs, but GE reads the options only in runs that give the flag."""
+    if state is None or state.status != CONDITIONAL or state.why != "flag":
+        return ""
+    return f"{state.detail}: "
 
 
 def mask_placeholders(value):

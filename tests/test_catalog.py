@@ -7,6 +7,7 @@ import pytest
 
 from flake8_npuprof.analysis import Settings, analyse
 from flake8_npuprof.catalog import BY_CODE, RULES, render
+from flake8_npuprof.shell import analyse_shell
 from flake8_npuprof.targets import Target
 
 RULES_MD = Path(__file__).resolve().parent / "data" / "RULES.md"
@@ -37,6 +38,8 @@ def _settings(rule):
 
 
 def _codes(rule, text):
+    if rule.language == "shell":
+        return {f.code for f in analyse_shell(text, "example.sh", _settings(rule))}
     return {f.code for f in analyse(text, None, "example.py", _settings(rule))}
 
 

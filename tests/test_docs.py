@@ -133,6 +133,8 @@ def sandbox(tmp_path_factory):
     (box / "ci" / "npuprof.toml").write_text('[tool.npuprof]\ncann = "8.5"\n')
     (box / "options.json").write_text('{"output": "/tmp/prof", "task_trace": "on"}\n')
     (box / "pyproject.toml").write_text('[tool.npuprof]\ncann = "8.0"\nsoc = "910B"\n')
+    for name in ("run_trap.sh", "train.py"):        # the launcher emulate.md walks through
+        shutil.copy(ROOT / "tests" / "data" / "projects" / "launch" / name, box / name)
     return box
 
 

@@ -73,10 +73,13 @@ def test_text_leads_with_one_verdict_line_per_setup(capsys, tmp_path):
     lines = out.splitlines()
     assert code == 0
     assert lines[0] == "target: CANN 8.0 (--cann) / Ascend 910B (--soc)"
-    assert lines[1].startswith("sess_run.py:15 NpuOptimizer: COLLECTS training_trace, task_trace, aic_metrics into ")
-    assert lines[1].endswith("/prof_out") and len(lines[1]) <= 100     # the directory's leading part may be cut
+    # the setup sits under `if args.profiling:`: the headline says its verdict is conditional
+    assert "15 NpuOptimizer: COLLECTS training_trace, task_trace, aic_metrics into " in lines[1]
+    assert lines[1].endswith(("/prof_out (when args.profiling)", "/prof_out (conditional)"))
+    assert len(lines[1]) <= 100     # the directory's leading part may be cut
     assert lines[2].startswith(f"preflight: ok ({tmp_path}/prof_out can be created; storage_limit 500MB fits in ")
-    assert lines[3] == f"usable data: yes; afterwards run: msprof --export=on --output={tmp_path}/prof_out/PROF_*"
+    assert lines[3] == (f"usable data: yes (where its conditions hold); afterwards run: "
+                        f"msprof --export=on --output={tmp_path}/prof_out/PROF_*")
     assert f"{DATA / 'sess_run.py'}:15 NpuOptimizer: collects (when args.profiling)" in lines
 
 
@@ -432,7 +435,7 @@ def test_depends_line_in_text(capsys, tmp_path):
     _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
     lines = out.splitlines()
     # collected on every target; only what is collected differs (no step trace on the 310 before 9.0)
-    assert lines[1] == "sess_run.py:15 NpuOptimizer: COLLECTS task_trace, aic_metrics (+ more) into …/prof_out"
+    assert lines[1] == "sess_run.py:15 NpuOptimizer: COLLECTS task_trace, aic_metrics (+ more) into …/prof_out (conditional)"
     assert lines[3].startswith("usable data: yes")
     table = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 1:][:3]]
     assert table == [
@@ -747,7 +750,8 @@ def test_headline_keeps_switches_not_collected_everywhere(capsys, tmp_path):
     code, out, _ = emulate(capsys, "--cwd", str(tmp_path), path)
     lines = out.splitlines()
     assert code == 0
-    assert lines[1] == "line 21 NpuOptimizer: COLLECTS task_trace, aicpu, aic_metrics (+ more) into /tmp/profiling"
+    # under `if args.profiling:`: the condition takes the room of the switch names
+    assert lines[1] == "line 21 NpuOptimizer: COLLECTS 3 switches (+ more) into /tmp/profiling (conditional)"
     rows = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:2]]
     assert rows == [
         "CANN 7.0, 8.0 and 8.5 / every product but Ascend 310 and CANN 9.0 and 9.1 / every product collects "
@@ -759,7 +763,8 @@ def test_headline_for_one_version_every_product(capsys, tmp_path):
     code, out, _ = emulate(capsys, "--cann", "8.0", "--cwd", str(tmp_path), path)
     lines = out.splitlines()
     assert lines[0] == "target: CANN 8.0 (--cann) / every product (none given or detected)"
-    assert lines[1] == "line 21 NpuOptimizer: COLLECTS task_trace, aicpu, aic_metrics (+ more) into /tmp/profiling"
+    # under `if args.profiling:`: the condition takes the room of the switch names
+    assert lines[1] == "line 21 NpuOptimizer: COLLECTS 3 switches (+ more) into /tmp/profiling (conditional)"
     assert [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:2]] == [
         "CANN 8.0 / every product but Ascend 310 collects training_trace, task_trace, aicpu, aic_metrics -",
         "CANN 8.0 / Ascend 310 collects task_trace, aicpu, aic_metrics training_trace"]
@@ -848,8 +853,9 @@ def test_several_files_one_report_each(capsys, tmp_path):
     code, out, err = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path),
                              *[str(DATA / n) for n in names])
     assert err == "" and code == 1                      # mode_off.py collects nothing
-    heads = [line for line in out.splitlines() if line.startswith(tuple(f"{n}:" for n in names))]
-    assert [h.split(":")[0] for h in heads] == names
+    # each report's details start with the file's path (headlines may shorten it to "line N")
+    heads = [line for line in out.splitlines() if line.startswith(tuple(f"{DATA / n}:" for n in names))]
+    assert [h.split(":")[0] for h in heads] == [str(DATA / n) for n in names]
     assert out.count("target: CANN 8.0 (--cann) / Ascend 910B (--soc)\n") == 3
     code, out, _ = emulate(capsys, "--format", "json", "--cann", "8.0", "--cwd", str(tmp_path),
                            *[str(DATA / n) for n in names])
@@ -884,3 +890,22 @@ def test_progress_line_on_a_terminal_only(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "stderr", pipe)
     main(["emulate", "--cann", "8.0", "--cwd", str(tmp_path), *paths])
     assert pipe.getvalue() == ""
+
+
+def test_a_failure_on_every_target_is_not_headlined_with_one_targets_message(capsys, tmp_path):
+    # a model-zoo TF2 script with "L2": every collector rejects it, each in its own words; the
+    # headline showed "[CANN 7.0 / every product] NPP101 ..." as if only 7.0 failed
+    script = tmp_path / "main.py"
+    script.write_text("import npu_device\n"
+                      "npu_device.global_options().profiling_config.enable_profiling = True\n"
+                      "npu_device.global_options().profiling_config.profiling_options = "
+                      "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\",\"L2\":\"on\"}'\n"
+                      "npu_device.open().as_default()\n")
+    code, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(script))
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[1] == "main.py:2 npu_device: FAILS: NPP101 on every target (per-version messages below)"
+    assert "  - [CANN 7.0 / every product] NPP101 msprof collector: \"The format of input ge options is invalid\"" \
+        in lines
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--cwd", str(tmp_path), str(script))
+    assert out.splitlines()[1].startswith("main.py:2 npu_device: FAILS: NPP101 msprof collector: ")

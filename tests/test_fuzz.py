@@ -178,7 +178,7 @@ def test_every_template_reaches_the_checks():
     '{"output":"/tmp/p","x":' + "9" * 5000 + "}",
     '{"output":"/tmp/p","storage_limit":1e999}',
     '{"output":"/tmp/p","x":' + "[" * 20000 + "]" * 20000 + "}",
-])
+], ids=["unterminated", "raw-tab", "5000-digits", "1e999", "deep"])
 def test_known_bad_inputs_within_the_deadline(text):
     for template in PYTHON_TEMPLATES:
         _check(_timed(analyse, template.format(lit=repr(text), blit=repr(text.encode())), None), text)

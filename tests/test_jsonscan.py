@@ -51,7 +51,7 @@ def test_never_raises_and_rejects_what_json_rejects(text):
     ("{'a': 1}", "double-quoted key", 1, "single_quotes"),
     ("training_trace:task_trace", "expected a JSON value", 0, "legacy"),
     ('{"a": True}', "expected a JSON value", 6, "python_literal"),
-    ('{"a":"x\ny"}', "control character", 7, ""),
+    ('{"a":"x\ny"}', "raw newline U+000A", 7, ""),
     ('{"a":"\\q"}', "invalid escape", 6, ""),
     ('{"a":1} x', "extra text", 8, ""),
     ('{"a":1', "ends before", 6, ""),
@@ -128,3 +128,12 @@ def test_deep_containers_are_kept_shallow():
         (value,) = value
         depth += 1
     assert value == [] and depth == 31
+
+
+@pytest.mark.parametrize("raw,named", [("\t", "raw tab U+0009"), ("\x00", "raw NUL U+0000"),
+                                       ("\n", "raw newline U+000A"), ("\x1f", "raw control character U+001F")])
+def test_a_raw_control_character_is_named_for_what_it_is(raw, named):
+    from flake8_npuprof.checks.options import check_options
+    from flake8_npuprof.targets import Target
+    (issue,) = [i for i in check_options('{"output":"a' + raw + 'b"}', Target()).issues if i.code == "NPP100"]
+    assert f"({named} inside a string at character 13 of the options)" in issue.message

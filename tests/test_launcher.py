@@ -1,6 +1,7 @@
 """Shell launchers as entry points (issue 12, item 2): the walk, the flags, emulate and check."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -247,3 +248,13 @@ def test_check_reads_the_text_it_is_given(tmp_path):
     path = LAUNCH / "run_trap.sh"
     (f,) = launcher.check_launcher(edited, str(path), Settings())
     assert (f.code, f.line) == ("NPP205", 5) and edited.splitlines()[4][f.col:f.end_col] == "--profiling=False"
+
+
+def test_a_loop_of_unknown_length_is_not_called_per_rank(tmp_path):
+    # a model-zoo inference launcher loops over the images of a folder: no ranks, an unknown count
+    shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
+    (tmp_path / "each.sh").write_text('for i in $1/*; do\n    python3 train.py --profiling=True --in $i\ndone\n')
+    report = emulate_path(str(tmp_path / "each.sh"), T, cwd=str(tmp_path), use_env=False, environ={})
+    lines = report["launch"]["lines"]
+    assert "  started in a loop, an unknown number of times; each run emulated alike" in lines
+    assert not any("rank" in ln for ln in lines), lines

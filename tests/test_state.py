@@ -545,3 +545,57 @@ if __name__ == "__main__":
     always = text.replace("    if FLAGS.horovod:\n        sess", "    sess")
     (f,) = check(always)
     assert f.code == "NPP101" and f.message.startswith("latent (GE is initialised earlier")
+
+
+# ---------------------------------------------------------------- a flag as the switch
+
+FLAG_SWITCH = """\
+import tensorflow as tf
+flags = tf.app.flags
+FLAGS = flags.FLAGS
+flags.DEFINE_bool("profiling_mode", False, "profile")
+flags.DEFINE_string("profiling_options", "task_trace", "options")
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = FLAGS.profiling_mode
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(FLAGS.profiling_options)
+sess = tf.Session(config=config)
+"""
+
+
+def test_options_of_a_setup_switched_by_a_flag_say_when_they_fail(tmp_path):
+    # found on a model-zoo GCN script: with the flag's default (False) GE never reads the options,
+    # so "the job aborts" holds only for runs that give the flag
+    (f,) = check(FLAG_SWITCH)
+    assert (f.code, f.line) == ("NPP100", 5)
+    assert f.message.startswith("when --profiling_mode is given: profiling_options is not valid JSON")
+    assert states(FLAG_SWITCH) == [(9, "NpuOptimizer", CONDITIONAL, "flag")]
+    (r,) = emulated(FLAG_SWITCH, tmp_path=tmp_path)
+    from flake8_npuprof.emulate import _conditions
+    assert r.verdict == "fails" and _conditions(r.setup) == ["--profiling_mode is given"]
+
+
+NAMED_HELPER_CONFIG = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+config = npu_config_proto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = True
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes('{"output":"/tmp/p","task_trace":"on"}')
+with tf.Session(config=config) as sess:
+    sess.run(1)
+"""
+
+
+def test_a_config_built_by_npu_config_proto_and_kept_in_a_name_is_the_one_ge_reads(tmp_path):
+    # a model-zoo RCNN script: `config = npu_config_proto()` then its own NpuOptimizer entry; emulate
+    # called it "not read: GE is initialised first by npu_config_proto()", check reported it live
+    assert states(NAMED_HELPER_CONFIG) == [(6, "NpuOptimizer", ON, "")]
+    (r,) = emulated(NAMED_HELPER_CONFIG, tmp_path=tmp_path)
+    assert r.verdict == "collects"
+    # handed straight to a session, a fresh config does start GE without profiling first
+    first = NAMED_HELPER_CONFIG.replace("config = npu_config_proto()\n",
+                                        "warm = tf.Session(config=npu_config_proto())\nconfig = tf.ConfigProto()\n")
+    assert states(first) == [(7, "NpuOptimizer", OFF, "overridden")]

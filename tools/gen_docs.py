@@ -18,6 +18,7 @@ DOCS = ROOT / "docs" / "rules"
 README = ROOT / "README.md"
 START, END = "<!-- rules:start -->", "<!-- rules:end -->"
 GROUPS = {"wiring": "NPP0xx: does the setting reach the runtime?", "options": "NPP1xx: the options JSON",
+          "msprof": "NPP12x: msprof command lines",
           "hygiene": "NPP2xx: hygiene", "preflight": "NPP9xx: environment preflight"}
 
 

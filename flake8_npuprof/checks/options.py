@@ -139,10 +139,10 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
 def for_state(message: str, state) -> str:
     """The message with a consequence true for the state of its setup (state.py): for a setup GE
     does not read (switched off, never passed, ...) it says what happens once the setup takes effect."""
-    from ..state import latent_prefix
+    from ..state import condition_prefix, latent_prefix
     prefix = latent_prefix(state)
     if not prefix:
-        return message
+        return condition_prefix(state) + message
     return prefix + message.replace(ABORT, LATENT_ABORT)
 
 

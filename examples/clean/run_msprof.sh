@@ -1,0 +1,6 @@
+#!/bin/bash
+# Profile a short run with msprof: its flags decide what is collected (checked by `npuprof check`).
+export RANK_SIZE=1
+msprof --output=/tmp/prof --task-time=on --ai-core=on \
+    --aic-metrics=PipeUtilization --storage-limit=2048MB \
+    python3 clean/sess_run_resnet.py --steps 20
