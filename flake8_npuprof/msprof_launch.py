@@ -52,17 +52,16 @@ def _overridden(r, where: str, exits: bool):
     if r.read_by_ge is False and r.verdict == "off":
         return r                        # never read anyway: its own reason stands
     if exits:
-        why = (f"not run: msprof ({where}) exits before it starts the application, so this setup is never "
-               "reached")
+        why = f"not run: msprof at {where} exits before it starts the application, so this setup is never reached"
         return _off(r, why)
     if _ge_rejects(r):
         return r._replace(read_by_ge=None, verdict="unknown", spread=[], messages=[
-            f"the script runs under msprof ({where}), whose configuration the collector uses instead of this "
-            "setup's; but GE checks these options itself before it calls the collector, and the sources read do "
+            f"under msprof at {where}, whose configuration the collector uses instead of this setup's; but GE "
+            "checks these options itself before it calls the collector, and the sources read do "
             "not show whether it still does under msprof"] + [m for m in r.messages if m.startswith("NPP")])
-    return _off(r, f"overridden: the script runs under msprof ({where}); the collector takes msprof's "
-                   "configuration (PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so what is "
-                   "collected is decided by msprof's flags")
+    return _off(r, f"overridden by msprof at {where}: the collector takes msprof's configuration "
+                   "(PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide what "
+                   "is collected")
 
 
 def _off(r, why: str):
