@@ -727,7 +727,9 @@ def shown(value):
 
 def result_json(r: Result) -> dict:
     s = r.setup
-    return {**({"file": r.path} if r.path else {}), "line": s.line, "column": s.column + 1, "route": s.route, "verdict": r.verdict, "messages": r.messages,
+    where = {"file": r.path} if r.path else {}      # a setup outside the report's file (a launcher's msprof line)
+    return {**where, "line": s.line, "column": s.column + 1, "route": s.route, "verdict": r.verdict,
+            "messages": r.messages,
             "effective_options": r.effective_options, "collected": r.collected,
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,

@@ -117,7 +117,7 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
                 outcomes[(v, p)] = Outcome("collects", (), switches, source="msprof", collected=tuple(collected),
                                            output=output)
     setup = ScriptSetup("msprof", cmd.line, cmd.column, Mode("on"), OptionsArg("absent"), None, "yes", ())
-    lead = [f"the collection is msprof's: it hands the application its configuration (PROFILER_SAMPLECONFIG), "
+    lead = ["the collection is msprof's: it hands the application its configuration (PROFILER_SAMPLECONFIG), "
             "which the collector uses instead of the script's profiling options and PROFILING_MODE/"
             "PROFILING_OPTIONS"]
     exits = all(o.verdict == "fails" for o in outcomes.values())
