@@ -1,11 +1,16 @@
 """Cost of the NPP plugin, as ratios against flake8 without it (same files, same -j, same run).
 
-    python benchmarks/bench.py prefilter          # per-file cost on files without profiling markers
-    python benchmarks/bench.py stdlib [-j N]      # flake8 over the standard library, with / without NPP
-    python benchmarks/bench.py corpus [-j N]      # flake8 over a generated profiling-heavy corpus
+    python benchmarks/bench.py scripts [DIR] [-j N]   # real training scripts (default: the generated corpus)
+    python benchmarks/bench.py stdlib [-j N]          # flake8 over the standard library, with / without NPP
+    python benchmarks/bench.py startup                # flake8 on a one-line file: the start-up cost
+    python benchmarks/bench.py memory [DIR]           # the plugin over 1,000 files in one process
+    python benchmarks/bench.py setups                 # one file of 5,000 setups reusing the same names
+    python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
+    python benchmarks/bench.py all [DIR]
 
-Timings are wall-clock seconds of whole flake8 runs; with and without the plugin alternate
-(`--repeat` pairs) and the medians are compared, so load on the machine hits both sides.
+Timings are of whole flake8 runs; with and without the plugin alternate (`--repeat` pairs) and
+the medians are compared, so load on the machine hits both sides. Targets: <= 1.15x on real
+training scripts, <= 1.01x on the standard library, <= +20 ms start-up, flat memory.
 """
 
 from __future__ import annotations
@@ -104,22 +109,123 @@ def bench_stdlib(args) -> None:
             extra=["--exclude", "site-packages"])
 
 
-def bench_corpus(args) -> None:
+def _scripts(args, tmp: str):
+    """The training scripts to measure: DIR's *.py files, else a generated corpus written to tmp."""
+    if args.dir:
+        files = sorted(Path(args.dir).rglob("*.py"))
+        return files, f"{len(files)} scripts in {args.dir}"
     sys.path.insert(0, str(HERE))
     from make_corpus import write_corpus
+    files = write_corpus(Path(tmp), args.files)
+    return files, f"generated corpus ({len(files)} files)"
+
+
+def bench_scripts(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        files = write_corpus(Path(tmp), args.files)
-        compare([tmp], args.jobs, args.repeat, f"profiling corpus ({len(files)} files)")
+        files, label = _scripts(args, tmp)
+        compare(files, args.jobs, args.repeat, label)
+
+
+bench_corpus = bench_scripts
+
+
+def bench_startup(args) -> None:
+    """Wall time of flake8 on a one-line file, with and without the plugin (median of paired runs)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        one = Path(tmp) / "one.py"
+        one.write_text("x = 1\n", encoding="utf-8")
+        flake8_seconds([one], 1, False)
+        with_npp, without_npp = [], []
+        for _ in range(max(args.repeat, 11)):
+            without_npp.append(flake8_seconds([one], 1, True))
+            with_npp.append(flake8_seconds([one], 1, False))
+    a, b = (statistics.median(w for w, _ in runs) for runs in (with_npp, without_npp))
+    ca, cb = (statistics.median(c for _, c in runs) for runs in (with_npp, without_npp))
+    print(f"start-up: flake8 on a one-line file {a * 1000:.0f} ms with NPP, {b * 1000:.0f} ms without -> "
+          f"{(a - b) * 1000:+.1f} ms wall, {(ca - cb) * 1000:+.1f} ms CPU (target <= +20 ms; "
+          f"medians of {len(with_npp)} pairs)")
+
+
+MEMORY_DRIVER = r"""
+import ast, gc, sys
+from flake8_npuprof.plugin import NpuProfChecker
+paths = sys.argv[2:]
+count = int(sys.argv[1])
+def rss_mib():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 / 2 ** 20
+texts = []
+for p in paths:
+    try:
+        texts.append((p, open(p, encoding="utf-8").read()))
+    except (OSError, UnicodeDecodeError):
+        pass
+curve = []
+for k in range(count):
+    path, text = texts[k % len(texts)]
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        continue
+    list(NpuProfChecker(tree, text.splitlines(True), path).run())
+    if (k + 1) % 100 == 0:
+        gc.collect()
+        curve.append(f"{rss_mib():.1f}/{len(gc.get_objects())}")
+print(" ".join(curve))
+"""
+
+
+def bench_memory(args) -> None:
+    """Resident memory every 100 files over 1,000 files checked in one process (as flake8 -j1 does)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        files, label = _scripts(args, tmp)
+        out = subprocess.run([sys.executable, "-c", MEMORY_DRIVER, "1000", *map(str, files)],
+                             capture_output=True, text=True, check=True).stdout.split()
+    rss = [float(m.split("/")[0]) for m in out]
+    objects = [int(m.split("/")[1]) for m in out]
+    print(f"memory: RSS MiB / live objects after every 100 of 1,000 files from {label}: {' '.join(out)}; "
+          f"from file 200 to 1,000: RSS {rss[-1] - rss[1]:+.1f} MiB, objects {objects[-1] - objects[1]:+d} "
+          "(target: flat)")
+
+
+def repeated_setups(n: int) -> str:
+    """One NpuOptimizer setup per model or rank, each reusing the names config and custom_op."""
+    block = (
+        'config = tf.ConfigProto()\n'
+        'custom_op = config.graph_options.rewrite_options.custom_optimizers.add()\n'
+        'custom_op.name = "NpuOptimizer"\n'
+        'custom_op.parameter_map["use_off_line"].b = True\n'
+        'custom_op.parameter_map["profiling_mode"].b = True\n'
+        'custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(\n'
+        '    \'{{"output":"/tmp/prof/{k}","task_trace":"on"}}\')\n'
+        'sess = tf.Session(config=config)\n\n')
+    return "import tensorflow as tf\n\n" + "".join(block.format(k=k) for k in range(n))
+
+
+def bench_setups(_args) -> None:
+    from flake8_npuprof.analysis import analyse
+    analyse(repeated_setups(10), None)
+    times = {}
+    for n in (1000, 2000, 5000):
+        text = repeated_setups(n)
+        start = time.process_time()
+        analyse(text, None, "setups.py")
+        times[n] = time.process_time() - start
+    print(f"setups: one file of 5,000 repeated setups in {times[5000]:.2f} s CPU "
+          f"(1,000: {times[1000]:.2f} s, 2,000: {times[2000]:.2f} s; ratio 2,000/1,000 "
+          f"{times[2000] / times[1000]:.2f}, linear = 2)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("prefilter", "stdlib", "corpus", "all"))
+    parser.add_argument("what", choices=("scripts", "stdlib", "startup", "memory", "setups", "prefilter", "corpus",
+                                         "all"))
+    parser.add_argument("dir", nargs="?", help="training scripts to measure (default: the generated corpus)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--files", type=int, default=300, help="corpus size")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--files", type=int, default=300, help="size of the generated corpus")
     args = parser.parse_args()
-    todo = ("prefilter", "stdlib", "corpus") if args.what == "all" else (args.what,)
+    todo = ("scripts", "stdlib", "startup", "memory", "setups", "prefilter") if args.what == "all" else (args.what,)
     for what in todo:
         globals()[f"bench_{what}"](args)
 

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import ast
-from typing import List, NamedTuple, Optional
+from typing import List, Optional
 
 from .model import Finding, Fix, Issue, printable
 from .prefilter import might_configure_profiling
 from .source import SourceText, StrValue
-from .targets import Target
+from .settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
 from .values import place
-
-
-class Settings(NamedTuple):
-    target: Target = Target()
-    preflight: bool = False
-    graph: Optional[str] = None
-    cwd: Optional[str] = None
 
 
 class Context:

@@ -6,8 +6,9 @@ import argparse
 from typing import Iterator, Tuple
 
 from . import __version__
-from .analysis import Settings, analyse, internal_error
-from .targets import Target, TargetError, parse_cann, parse_soc
+
+# Nothing heavy at import time: flake8 imports every plugin on every run, also for files
+# (and whole runs) without a profiling setup. The analysis is imported on first use.
 
 # Codes that are off unless asked for by name or by a prefix at least this specific.
 # flake8 lets an explicit `--select NPP` override its default-ignore list, so the plugin
@@ -30,14 +31,19 @@ def default_off_enabled(code: str, selected, extra_off=()) -> bool:
 
 
 def _argtype(parser):
+    """An argparse type from targets.parse_cann/parse_soc (or its name, so that registering the
+    options imports nothing)."""
+    name = parser if isinstance(parser, str) else parser.__name__
+
     def convert(value: str) -> str:
-        if value.strip().lower() == "auto":
-            return "auto"               # resolved once in parse_options
+        if value.strip().lower() in ("auto", "any"):
+            return value.strip().lower()    # the default needs no import; auto is resolved in parse_options
+        from . import targets
         try:
-            return parser(value)
-        except TargetError as exc:
+            return getattr(targets, name)(value)
+        except targets.TargetError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
-    convert.__name__ = parser.__name__
+    convert.__name__ = name
     return convert
 
 
@@ -60,7 +66,7 @@ def _auto(kind: str, value: str) -> str:
 class NpuProfChecker:
     name = "flake8-npuprof"
     version = __version__
-    settings = Settings()
+    settings = None                     # analysis.Settings; None: the defaults
     selected: tuple = ()
 
     def __init__(self, tree, lines, filename="<unknown>"):
@@ -71,12 +77,12 @@ class NpuProfChecker:
     @classmethod
     def add_options(cls, option_manager) -> None:
         option_manager.add_option(
-            "--npuprof-cann", default="any", parse_from_config=True, type=_argtype(parse_cann),
+            "--npuprof-cann", default="any", parse_from_config=True, type=_argtype("parse_cann"),
             help="CANN version the profiling options must work on: any (default; report only what "
                  "every version rejects), portable (report what any version rejects), auto (the "
                  "toolkit installed on this machine), or a version such as 8.0, 8.5, 9.0")
         option_manager.add_option(
-            "--npuprof-soc", default="any", parse_from_config=True, type=_argtype(parse_soc),
+            "--npuprof-soc", default="any", parse_from_config=True, type=_argtype("parse_soc"),
             help="Ascend product the options must work on: any (default), auto (this machine's chip), "
                  "310, 910, 310P, 910B, 910C, 310B or 950")
         option_manager.add_option(
@@ -91,6 +97,14 @@ class NpuProfChecker:
     def parse_options(cls, options) -> None:
         cls.selected = tuple(getattr(options, "select", None) or ()) + \
             tuple(getattr(options, "extend_select", None) or ())
+        cann = getattr(options, "npuprof_cann", "any") or "any"
+        soc = getattr(options, "npuprof_soc", "any") or "any"
+        if (cann, soc) == ("any", "any") and not getattr(options, "npuprof_preflight", False) and \
+                not getattr(options, "npuprof_graph", None):
+            cls.settings = None             # the defaults, built when a file needs them
+            return
+        from .settings import Settings
+        from .targets import Target
         cls.settings = Settings(
             target=Target(_auto("cann", getattr(options, "npuprof_cann", "any") or "any"),
                           _auto("soc", getattr(options, "npuprof_soc", "any") or "any")),
@@ -98,9 +112,13 @@ class NpuProfChecker:
             graph=getattr(options, "npuprof_graph", None))
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
+        from .prefilter import might_configure_profiling
+        text = "".join(self.lines)
+        if not might_configure_profiling(text):
+            return                          # the common case: nothing more is imported
+        from .analysis import Settings, analyse, internal_error
         try:
-            text = "".join(self.lines)
-            findings = analyse(text, self.tree, self.filename, self.settings)
+            findings = analyse(text, self.tree, self.filename, self.settings or Settings())
         except Exception as exc:            # analyse() already guards; this is the last line
             findings = [internal_error(exc)]
         for f in findings:

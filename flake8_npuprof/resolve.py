@@ -19,7 +19,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from .sites import Binding, Scope, Sites, call_name, dotted
 from .source import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
-from .values import BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
+from .values import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
 from .valueops import (MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_formatted, arith, combos, convert,
                        dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify,
                        strjoin, subscript, to_kind, with_note)
@@ -29,7 +29,6 @@ from .valueops import (MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_format
 MAX_DEPTH = 40              # nested evaluation depth
 MAX_STEPS = 20000           # evaluation steps per file, plus STEPS_PER_NODE for each node of it
 STEPS_PER_NODE = 4          # so a file of many setups gets a budget that grows with it
-BUDGET_REASON = "too much to evaluate"
 DENYLIST = {"tensorflow", "npu_bridge", "npu_device", "json", "os", "absl", "argparse", "sys", "subprocess",
             "numpy", "torch", "hccl", "moxing", "horovod", "keras", "tf_keras", "posixpath", "pathlib"}
 

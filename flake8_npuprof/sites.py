@@ -145,7 +145,9 @@ class Sites:
         self.pos: Dict[int, int] = {}               # id(node) -> walk order
         self.parent: Dict[int, ast.AST] = {}        # id(node) -> parent node
         self.nodes: Dict[int, ast.AST] = {}         # id(node) -> node
-        self.loads: Dict[str, List[ast.AST]] = {}   # dotted name -> Name/Attribute loads
+        self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
+        self._loads: Optional[Dict[str, List[ast.AST]]] = None
+        self._loads_by_scope: Optional[Dict[Tuple[int, str], List[ast.AST]]] = None
         self.qualified_cache: Dict[int, Optional[str]] = {}   # imports.qualified, per node
         self._calls_by_name: Optional[Dict[str, List[CallSite]]] = None
         self._by_value: Optional[Dict[int, List[Tuple[Scope, str]]]] = None
@@ -153,7 +155,30 @@ class Sites:
         self._load_scopes: Optional[Dict[str, List[Scope]]] = None
         self._load_positions: Dict[Tuple[int, str], List[int]] = {}
         self._children: Optional[Dict[int, List[Scope]]] = None
-        self.loads_by_scope: Dict[Tuple[int, str], List[ast.AST]] = {}
+
+    @property
+    def loads(self) -> Dict[str, List[ast.AST]]:
+        """dotted name -> its Name/Attribute loads, in walk order."""
+        if self._loads is None:
+            self._index_loads()
+        return self._loads
+
+    @property
+    def loads_by_scope(self) -> Dict[Tuple[int, str], List[ast.AST]]:
+        """(id(scope), dotted name) -> its loads in that scope, in walk order."""
+        if self._loads_by_scope is None:
+            self._index_loads()
+        return self._loads_by_scope
+
+    def _index_loads(self) -> None:
+        loads: Dict[str, List[ast.AST]] = {}
+        by_scope: Dict[Tuple[int, str], List[ast.AST]] = {}
+        for node, scope in self._raw_loads:
+            key = dotted(node)
+            if key:
+                loads.setdefault(key, []).append(node)
+                by_scope.setdefault((id(scope), key), []).append(node)
+        self._loads, self._loads_by_scope = loads, by_scope
 
     # ---- indexes built on first use (big files must not go quadratic)
 
@@ -306,6 +331,9 @@ class Sites:
 _LOADS = frozenset({ast.Name, ast.Attribute})
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
+# Load/Store contexts and operators: shared leaf objects with nothing to record, not walked.
+_MARKERS = frozenset(sub for base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+                     for sub in base.__subclasses__())
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return, ast.Call})
 
@@ -318,7 +346,8 @@ def collect(tree: ast.AST) -> Sites:
     order = 0
     pos, nodes, parent = sites.pos, sites.nodes, sites.parent
     scope_of, guards_of = sites.scope_of, sites.guards_of
-    iter_children = ast.iter_child_nodes
+    raw_loads = sites._raw_loads
+    AST = ast.AST
     # stack of (node, scope, guards); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = [(tree, module, ())]
     while stack:
@@ -329,17 +358,20 @@ def collect(tree: ast.AST) -> Sites:
         nodes[ident] = node
         kind = type(node)
         if kind in _LOADS and type(node.ctx) is ast.Load:
-            key = dotted(node)
-            if key:
-                sites.loads.setdefault(key, []).append(node)
-                sites.loads_by_scope.setdefault((id(scope), key), []).append(node)
+            raw_loads.append((node, scope))
         if kind not in _SCOPES and kind not in _BRANCHES:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
             if kind in _RECORDED:
                 _record(sites, node, scope, guards, order)
             scope_of[ident] = scope
             guards_of[ident] = guards
-            kids = list(iter_children(node))
+            kids = []
+            for field in kind._fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    kids.extend(v for v in value if isinstance(v, AST) and type(v) not in _MARKERS)
+                elif isinstance(value, AST) and type(value) not in _MARKERS:
+                    kids.append(value)
             for child in reversed(kids):
                 parent[id(child)] = node
                 stack.append((child, scope, guards))

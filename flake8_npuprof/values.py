@@ -14,6 +14,7 @@ from .sites import Scope, dotted
 from .source import SourceText, StrValue, literal_value
 
 BYTES_WRAPPERS = ("as_bytes",)
+BUDGET_REASON = "too much to evaluate"      # why a value is unknown when a budget ran out (NPP191)
 STR_WRAPPERS = ("as_text", "as_str", "as_str_any")
 
 

@@ -85,3 +85,30 @@ def test_astroid_state_restored_when_inference_fails(monkeypatch):
     assert fb.calls == 1
     assert MANAGER.module_denylist == denylist and context._INFERENCE_CACHE is cache
     assert dict(MANAGER.astroid_cache) == modules
+
+
+def test_astroid_parses_only_files_where_it_can_answer(monkeypatch):
+    """Decided before parsing: a value rooted in an import (argparse, absl flags) cannot be
+    answered by astroid kept inside the file, so the file is not parsed a second time."""
+    from flake8_npuprof import astroid_fallback
+    from flake8_npuprof.analysis import analyse
+    parsed = []
+    original = astroid_fallback.Fallback._tree_index
+    monkeypatch.setattr(astroid_fallback.Fallback, "_tree_index",
+                        lambda self: (self._index is None and parsed.append(self.filename)) or original(self))
+    flags_file = (
+        "import argparse\nimport tensorflow as tf\n\n"
+        "def parse_args():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--profiling', type=int)\n    args = parser.parse_args()\n    return args\n\n"
+        "args = parse_args()\nopts = tf.compat.as_bytes(args.options.strip())\n"
+        "config = tf.ConfigProto()\n"
+        "custom_op = config.graph_options.rewrite_options.custom_optimizers.add()\n"
+        "custom_op.name = 'NpuOptimizer'\n"
+        "custom_op.parameter_map['profiling_mode'].b = True\n"
+        "custom_op.parameter_map['profiling_options'].s = opts\n"
+        "sess = tf.Session(config=config)\n")
+    analyse(flags_file, None, "flags.py")
+    assert parsed == []
+    text = (EVAL_DIR / "resolve_astroid.py").read_text(encoding="utf-8")
+    assert "NPP101" in {f.code for f in analyse(text, None, "resolve_astroid.py")}
+    assert parsed == ["resolve_astroid.py"]

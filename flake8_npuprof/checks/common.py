@@ -5,8 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..resolve import BUDGET_REASON
-from ..values import Strings
+from ..values import BUDGET_REASON, Strings
 from ..valueops import NONE_NOTE
 from .hand_built import check_hand_built
 from .hygiene import check_option_hygiene, none_in_output
