@@ -9,7 +9,8 @@ output directory, the predicted tree, and no export command (msprof exports by i
 problem msprof itself refuses (NPP120-NPP127) is a failure before the application starts.
 
 What the collector sources do not show is not claimed: GE checks some options itself before it
-calls the collector (NPP100/NPP103/NPP112), so a setup GE would reject stays "unknown" here.
+calls the collector (NPP100/NPP103/NPP112), so a setup GE would reject stays "unknown" here; one
+that fails in the script or the TF adapter, before GE starts, still fails.
 """
 
 from __future__ import annotations
@@ -36,16 +37,23 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     return [own] + [_overridden(r, where, exits) for r in results]
 
 
-def _ge_rejects(r) -> bool:
-    """Whether GE itself may refuse the script's options (a check GE makes before it calls the collector)."""
+def _failure_layer(r) -> str:
+    """Where the script's setup may fail whatever msprof configures: "script" (the script, the TF adapter:
+    before GE starts), "ge" (a check GE makes before it calls the collector, or options whose JSON is not
+    known), or "" (only the collector, which msprof's configuration replaces, or nowhere)."""
     from .runtime import emu
     ge = set(emu()["ge_checks"])
+    collector = f'GE: "{emu()["collector_call_failed"]}"'
+    layer = ""
     for o in r.outcomes.values():
-        if o.verdict == "fails" and any(m.split(" ", 1)[0] in ge for m in o.messages if m.startswith("NPP")):
-            return True
-        if o.verdict == "unknown" and o.options is None and o.text is not None:
-            return True                 # the options' JSON itself is not known
-    return False
+        codes = {m.split(" ", 1)[0] for m in o.messages if m.startswith("NPP")}
+        if o.verdict == "fails" and codes & ge:
+            layer = "ge"
+        elif o.verdict == "fails" and collector not in o.messages:
+            return "script"
+        elif o.verdict == "unknown" and o.options is None and o.text is not None:
+            layer = "ge"                # the options' JSON itself is not known
+    return layer
 
 
 def _overridden(r, where: str, exits: bool):
@@ -54,11 +62,15 @@ def _overridden(r, where: str, exits: bool):
     if exits:
         why = f"not run: msprof at {where} exits before it starts the application, so this setup is never reached"
         return _off(r, why)
-    if _ge_rejects(r):
+    layer = _failure_layer(r)
+    if layer == "script":
+        return r._replace(messages=[f"under msprof at {where}, but this fails before GE starts, which msprof does "
+                                    "not change"] + r.messages)
+    if layer == "ge":
         return r._replace(read_by_ge=None, verdict="unknown", spread=[], messages=[
             f"under msprof at {where}, whose configuration the collector uses instead of this setup's; but GE "
-            "checks these options itself before it calls the collector, and the sources read do "
-            "not show whether it still does under msprof"] + [m for m in r.messages if m.startswith("NPP")])
+            "checks these options itself before it calls the collector, and the sources read do not show whether "
+            "it still does under msprof"] + [m for m in r.messages if m.startswith("NPP")])
     return _off(r, f"overridden by msprof at {where}: the collector takes msprof's configuration "
                    "(PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide what "
                    "is collected")

@@ -148,6 +148,17 @@ def test_options_ge_checks_itself_are_not_called_overridden(tmp_path):
     assert (script.verdict, script.read_by_ge) == ("off", False)
 
 
+def test_a_failure_before_ge_starts_is_not_overridden(tmp_path):
+    path = _project(tmp_path, "msprof --output=/tmp/o python3 train.py --profiling=True\n")
+    text = (tmp_path / "train.py").read_text()
+    (tmp_path / "train.py").write_text(text.replace('["profiling_mode"].b = True', '["profiling_mode"].b = "on"'))
+    own, script = _emulate(path)["results"]
+    assert own.verdict == "collects" and script.verdict == "fails"
+    assert script.messages[0] == \
+        "under msprof at run.sh:3, but this fails before GE starts, which msprof does not change"
+    assert script.messages[1].startswith("NPP010 ")
+
+
 def test_dynamic_profiling_is_not_predicted(tmp_path):
     path = _project(tmp_path, "export PROFILING_MODE=dynamic\nmsprof --output=/tmp/o python3 train.py\n")
     own = _emulate(path)["results"][0]
