@@ -938,8 +938,8 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
     for name, by, line in w.unread:
         lines.append(f"  sources {name} ({_rel(by, root)}:{line}): not read here, taken as setting no PROFILING_* "
                      "variable".replace(HOLE, "<unknown>"))
+    from .msprof_launch import launch_json as msprof_json, launch_lines
     if launch.msprof is not None:
-        from .msprof_launch import launch_lines
         lines.extend(launch_lines(launch, where))
     for d in ls.decided:
         lines.append(f"  {d}")
@@ -952,7 +952,7 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
     return {"command": [x.text for x in cmd.words], "at": where, "script": _rel(launch.script, root),
             "ranks": launch.ranks, "conditional": cmd.conditional, "environment": env, "flags": flags,
             "sourced": [_rel(s, root) for s, _, _ in w.sourced], "not_read": [n for n, _, _ in w.unread],
-            "decided": ls.decided, "msprof": launch.msprof is not None,
+            "decided": ls.decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
             "traps": [what for _, what in ls.traps], "lines": lines}
 
 

@@ -64,10 +64,10 @@ def _overridden(r, where: str, exits: bool):
         return _off(r, why)
     layer = _failure_layer(r)
     if layer == "script":
-        return r._replace(messages=[f"under msprof at {where}, but this fails before GE starts, which msprof does "
-                                    "not change"] + r.messages)
+        return r._replace(export_command="", messages=[
+            f"under msprof at {where}, but this fails before GE starts, which msprof does not change"] + r.messages)
     if layer == "ge":
-        return r._replace(read_by_ge=None, verdict="unknown", spread=[], messages=[
+        return r._replace(read_by_ge=None, verdict="unknown", spread=[], export_command="", messages=[
             f"under msprof at {where}, whose configuration the collector uses instead of this setup's; but GE "
             "checks these options itself before it calls the collector, and the sources read do not show whether "
             "it still does under msprof"] + [m for m in r.messages if m.startswith("NPP")])
@@ -150,6 +150,13 @@ def _output(launch, given: Dict[str, Optional[str]], env, unknown: List[str]) ->
     if env.work_path:
         return env.work_path.rstrip("/") + "/profiling_data", ""
     return fallback, ""
+
+
+def launch_json(launch, where: str) -> dict:
+    """The msprof part of the JSON launch report."""
+    run = launch.msprof
+    return {"at": where, "application": run.application,
+            "options": {o.name: o.value for o in run.call.options if o.name != "application"}}
 
 
 def launch_lines(launch, where: str) -> List[str]:

@@ -79,7 +79,9 @@ def test_json_report(capsys):
     assert (own["verdict"], own["output_dir"], own["export_command"], own["options_source"]) == \
         ("collects", "/tmp/msprof_out", "", "msprof")
     assert "file" not in script and script["verdict"] == "off" and script["read_by_ge"] is False
-    assert doc["launch"]["msprof"] is True and doc["launch"]["flags"]["--profiling"]["value"] == "True"
+    assert doc["launch"]["msprof"] == {"at": "run_msprof.sh:5", "application": False, "options": {
+        "output": "/tmp/msprof_out", "aic-metrics": "PipeUtilization", "hccl": "on"}}
+    assert doc["launch"]["flags"]["--profiling"]["value"] == "True"
 
 
 def test_application_form_writes_under_the_work_path():
