@@ -94,14 +94,11 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
     call = launch.msprof.call
     data = cli()
     given = {o.name: o.value for o in call.options if o.value is not None}
-    switches = dict(data["defaults"], **{k: v for k, v in given.items() if HOLE not in v and k != "application"})
-    collected, notes = [], []
-    for name, keys in data["collects"].items():
-        value = given.get(name)
-        if value is not None and HOLE in value:
-            notes.append(f"--{name} is not known statically: whether {', '.join(keys)} is collected is not known")
-        elif switches.get(name, "off") != "off":
-            collected += keys
+    switches = dict(data["defaults"], **{k: v for k, v in given.items() if k != "application"})
+    collected = [k for name, keys in data["collects"].items() if switches.get(name, "off") != "off" for k in keys]
+    notes: List[str] = []
+    # a value not known may be one msprof refuses, or switch a collection on or off (the output is free text)
+    open_ = next((name for name, v in given.items() if HOLE in v and name not in ("output", "application")), None)
     output, why = _output(launch, given, env, unknown)
     if why:
         notes.append(why)
@@ -111,6 +108,8 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
         condition = (f"PROFILING_MODE is {mode!r} in this launch: the collector then takes its dynamic path"
                      if HOLE not in mode else "PROFILING_MODE is not known statically in this launch: with "
                      "\"dynamic\" the collector would take its dynamic path")
+    elif open_ is not None:
+        condition = f"--{open_} is not known statically: what msprof makes of it is not known"
     elif switches.get("dynamic") == "on":
         condition = "--dynamic=on: what is collected depends on the commands given to msprof while it runs"
     whole = check_call(call, target)

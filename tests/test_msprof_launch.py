@@ -10,6 +10,7 @@ from flake8_npuprof import launcher
 from flake8_npuprof.analysis import Settings
 from flake8_npuprof.cli import main
 from flake8_npuprof.emulate import HEADLINE_WIDTH, emulate_path, headline
+from flake8_npuprof.source import HOLE
 from flake8_npuprof.targets import Target
 
 PROJECT = Path(__file__).resolve().parent / "data" / "projects" / "msprof_launch"
@@ -159,6 +160,20 @@ def test_a_failure_before_ge_starts_is_not_overridden(tmp_path):
     assert script.messages[0] == \
         "under msprof at run.sh:3, but this fails before GE starts, which msprof does not change"
     assert script.messages[1].startswith("NPP010 ")
+
+
+def test_values_not_known_statically(tmp_path):
+    path = _project(tmp_path, "msprof --output=$OUT/prof python3 train.py\n")
+    report = _emulate(path)
+    own = report["results"][0]
+    assert (own.verdict, own.output_dir) == ("collects", None)
+    assert headline(report, own) == \
+        "run.sh:3 msprof: COLLECTS task_trace, aic_metrics into <unknown>/prof (msprof options)"
+    path = _project(tmp_path, "msprof --output=/tmp/o --ai-core=$AIC python3 train.py\n")
+    own = _emulate(path)["results"][0]
+    assert own.verdict == "unknown" and own.messages[0] == \
+        "--ai-core is not known statically: what msprof makes of it is not known"
+    assert own.effective_options["ai-core"] == HOLE
 
 
 def test_dynamic_profiling_is_not_predicted(tmp_path):
