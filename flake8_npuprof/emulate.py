@@ -67,6 +67,7 @@ class Result(NamedTuple):
     groups: List[dict]              # per target group: cann, soc, verdict, collected, messages
     outcomes: Dict[Tuple[str, str], Outcome]
     spread: List[Tuple[str, str, str]] = []   # (verdict, where, condition) when the targets disagree
+    path: str = ""                  # the file of the setup when not the report's (a launcher's msprof line)
 
 
 # ---------------------------------------------------------------- CLI
@@ -577,8 +578,8 @@ def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tup
         if error:
             raise UsageError(f"--graph {graph_path}: {error}")
     for r in results:
-        if r.read_by_ge is False or r.verdict == "off":
-            continue
+        if r.read_by_ge is False or r.verdict == "off" or r.setup.route == "msprof":
+            continue                    # msprof checks its own --output (NPP125), in its own words
         options = r.effective_options if r.effective_options is not None else _common_options(r)
         if not options:
             continue
@@ -726,7 +727,9 @@ def shown(value):
 
 def result_json(r: Result) -> dict:
     s = r.setup
-    return {"line": s.line, "column": s.column + 1, "route": s.route, "verdict": r.verdict, "messages": r.messages,
+    where = {"file": r.path} if r.path else {}      # a setup outside the report's file (a launcher's msprof line)
+    return {**where, "line": s.line, "column": s.column + 1, "route": s.route, "verdict": r.verdict,
+            "messages": r.messages,
             "effective_options": r.effective_options, "collected": r.collected,
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
@@ -820,7 +823,7 @@ def headline(report: dict, r: Result) -> str:
     s = r.setup
     target = Target(report["target"]["cann"], report["target"]["soc"])
     rows = target_rows(r, target) if r.outcomes else []
-    locs = (f"{os.path.basename(report['file'])}:{s.line} {s.route}", f"line {s.line} {s.route}")
+    locs = (f"{os.path.basename(r.path or report['file'])}:{s.line} {s.route}", f"line {s.line} {s.route}")
     options = {loc: shown(_verdict_texts(report, r, rows, HEADLINE_WIDTH - len(loc) - 2)) for loc in locs}
     conds = _conditions(s)
     if conds and r.verdict in ("collects", "fails"):
@@ -931,7 +934,7 @@ def _conditions(s) -> List[str]:
 def _details(report: dict, r: Result) -> List[str]:
     s = r.setup
     target = Target(report["target"]["cann"], report["target"]["soc"])
-    out = [f"{report['file']}:{s.line} {s.route}: {r.verdict}" +
+    out = [f"{r.path or report['file']}:{s.line} {s.route}: {r.verdict}" +
            ("" if r.read_by_ge is not None else " (if GE reads it)") +
            (f" (when {' and '.join(_conditions(s))})" if _conditions(s) else "")]
     if r.effective_options is not None:

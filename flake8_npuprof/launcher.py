@@ -84,6 +84,14 @@ class Launch(NamedTuple):
     args: Tuple[Word, ...]      # the words after the script: its own flags
     wrapper: str                # "", "mpirun", "torchrun", ...
     ranks: int
+    msprof: object = None       # MsprofRun when the script is msprof's application
+
+
+class MsprofRun(NamedTuple):
+    """msprof starting the launch's script: `msprof [opts] python3 train.py` or `--application="..."`."""
+    call: object                # msprof.Call
+    word: Word                  # the word that runs msprof
+    application: bool           # the script is named by --application (msprof then splits it at spaces)
 
 
 # ---------------------------------------------------------------- the walk
@@ -471,6 +479,8 @@ def _launch(cmd: Command) -> Optional[Launch]:
         base = w.rsplit("/", 1)[-1]
         if PYTHON.match(w):
             return _python(cmd, words, k + 1, env, ranks, wrapper)
+        if base == "msprof":
+            return _under_msprof(cmd, words, k, env, ranks, wrapper)
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1)
             return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, base)
@@ -490,6 +500,32 @@ def _launch(cmd: Command) -> Optional[Launch]:
             continue
         return None
     return None
+
+
+def _under_msprof(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+    """The Python script msprof starts as its application, read as msprof reads its argv (msprof.parse);
+    None when the application is not a Python script we can name (or msprof's words are not all known)."""
+    from . import msprof as M
+    rest = words[k + 1:]
+    call = M.parse(M.Word(words[k].text, lambda i, j: (words[k].start, words[k].end)),
+                   [M.Word(w.text, lambda i, j, w=w: (w.start, w.end)) for w in rest])
+    if not call.complete or not call.app:
+        return None
+    named = [o for o in call.options if o.name == "application" and o.value]
+    if named:
+        value = named[-1].value
+        at = next(w for w in reversed(rest) if w.text == named[-1].word.text)
+        if HOLE in value:
+            return None
+        # msprof splits --application at spaces (no shell quoting); the pieces keep the option word's place
+        app = [Word(StrValue(t, [], at.start, at.end, origin="shell"), at.start, at.end)
+               for t in value.split(" ") if t]
+    else:
+        app = list(rest[len(rest) - len(call.app):])
+    if not app or not PYTHON.match(app[0].text):
+        return None
+    found = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper)
+    return None if found is None else found._replace(msprof=MsprofRun(call, words[k], bool(named)))
 
 
 def _takes_value(option: str) -> bool:
@@ -861,9 +897,12 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None) 
     if not setups and env.mode is not None:
         setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
     results = Planner(setups, ls.inits, ls.order, target, run_cwd, env).results()
-    if env.mode is not None and HOLE in env.mode:
+    if env.mode is not None and HOLE in env.mode and launch.msprof is None:
         results = [_unknown_env(r, unknown[0] if unknown else "PROFILING_MODE is not known statically")
                    for r in results]
+    if launch.msprof is not None:
+        from .msprof_launch import under_msprof
+        results = under_msprof(launch, results, target, env, unknown, root)
     report = finish(_rel(launch.script, os.getcwd()), results, target, run_cwd, env, None, None, False)
     report["launch"] = launch_info(w, launch, ls, runs, root)
     return report
@@ -899,6 +938,9 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
     for name, by, line in w.unread:
         lines.append(f"  sources {name} ({_rel(by, root)}:{line}): not read here, taken as setting no PROFILING_* "
                      "variable".replace(HOLE, "<unknown>"))
+    from .msprof_launch import launch_json as msprof_json, launch_lines
+    if launch.msprof is not None:
+        lines.extend(launch_lines(launch, where))
     for d in ls.decided:
         lines.append(f"  {d}")
     for g, what in ls.traps:
@@ -910,7 +952,7 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
     return {"command": [x.text for x in cmd.words], "at": where, "script": _rel(launch.script, root),
             "ranks": launch.ranks, "conditional": cmd.conditional, "environment": env, "flags": flags,
             "sourced": [_rel(s, root) for s, _, _ in w.sourced], "not_read": [n for n, _, _ in w.unread],
-            "decided": ls.decided,
+            "decided": ls.decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
             "traps": [what for _, what in ls.traps], "lines": lines}
 
 
@@ -949,6 +991,8 @@ def _check(text: str, path: str, settings, Finding) -> list:
     for launch in found:
         if launch.command.path != me:
             continue                        # a command of a sourced script: reported there
+        if launch.msprof is not None:
+            continue                        # under msprof the script's profiling options are not the collector's
         ls = prepare(launch, settings.target, w.root)
         if ls is None:
             continue

@@ -135,6 +135,7 @@ def sandbox(tmp_path_factory):
     (box / "pyproject.toml").write_text('[tool.npuprof]\ncann = "8.0"\nsoc = "910B"\n')
     for name in ("run_trap.sh", "train.py"):        # the launcher emulate.md walks through
         shutil.copy(ROOT / "tests" / "data" / "projects" / "launch" / name, box / name)
+    shutil.copy(ROOT / "tests" / "data" / "projects" / "msprof_launch" / "run_msprof.sh", box / "run_msprof.sh")
     return box
 
 
