@@ -97,7 +97,7 @@ def test_string_scanning_is_linear_and_positions_the_problem():
     import time
     start = time.perf_counter()
     doc = parse('{"output":"' + "/home/x/prof" * 100_000)
-    assert time.perf_counter() - start < 1.0           # exponential before: never returned
+    assert time.perf_counter() - start < 10.0          # a hang guard (exponential before: never returned); milliseconds idle
     assert (doc.error.message, doc.error.index) == ("a string is not terminated", 10)
     doc = parse('{"output":"a\\q"}')
     assert (doc.error.message, doc.error.index) == ("invalid escape in a string", 12)
