@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .analysis import Settings
-from .files import DEFAULT_EXCLUDE, ReadError, SourceFile, discover, read_source
+from .files import DEFAULT_EXCLUDE, MAX_BYTES, ReadError, SourceFile, discover, read_source
 from .model import Finding
 from .output import Report, warn
 from .source import SourceText
@@ -84,9 +84,11 @@ def inputs(args, config) -> Iterator[Input]:
         found = True
         if path == "-":
             name = args.stdin_filename or "-"
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)     # bounded like files (a pipe of /dev/zero ends)
             shown = display(name) if name != "-" else "-"
             try:
+                if len(data) > MAX_BYTES:
+                    raise ReadError(f"not read: more than the {MAX_BYTES:,}-byte limit for a source file")
                 yield Input(name, shown, read_source(name, data), stdin=True)
             except ReadError as exc:
                 yield Input(name, shown, None, str(exc), stdin=True)
