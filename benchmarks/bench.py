@@ -84,8 +84,8 @@ def stdlib_files():
 
 
 def bench_prefilter(_args) -> None:
-    from flake8_npuprof.analysis import analyse
-    from flake8_npuprof.prefilter import might_configure_profiling
+    from flake8_npuprof.checks.analysis import analyse
+    from flake8_npuprof.source.prefilter import might_configure_profiling
     texts = []
     for path in stdlib_files():
         try:
@@ -203,7 +203,7 @@ def repeated_setups(n: int) -> str:
 
 
 def bench_setups(_args) -> None:
-    from flake8_npuprof.analysis import analyse
+    from flake8_npuprof.checks.analysis import analyse
     analyse(repeated_setups(10), None)
     times = {}
     for n in (1000, 2000, 5000):

@@ -20,11 +20,11 @@ HERE = Path(__file__).resolve().parent
 
 def measure(paths):
     sys.path.insert(0, str(HERE.parent))
-    from flake8_npuprof.analysis import Context, Settings
+    from flake8_npuprof.checks.analysis import Context, Settings
     from flake8_npuprof.checks.options import check_options
-    from flake8_npuprof.files import discover, read_source
-    from flake8_npuprof.source import HOLE, SourceText
-    from flake8_npuprof.targets import Target
+    from flake8_npuprof.source.files import discover, read_source
+    from flake8_npuprof.source.text import HOLE, SourceText
+    from flake8_npuprof.knowledge.targets import Target
 
     counts = {"options: fully": 0, "options: with holes": 0, "options: unknown": 0,
               "switch: known": 0, "switch: set at launch (flag)": 0, "switch: unknown": 0}

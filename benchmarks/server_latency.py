@@ -95,7 +95,7 @@ def measure(text: str, changes: int):
 
 
 def in_process(text: str, repeat: int = 5) -> float:
-    from flake8_npuprof.analysis import analyse
+    from flake8_npuprof.checks.analysis import analyse
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

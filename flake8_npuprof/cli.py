@@ -6,52 +6,14 @@ Exit codes (as Ruff): 0 nothing to report, 1 findings, 2 usage or internal error
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 from . import __version__
-from .analysis import Settings, analyse
-from .files import DEFAULT_EXCLUDE, Selection, file_noqa, noqa_lines, split_codes, suppressed
-from .model import Finding
-from .targets import Target, TargetError
+from .source.config import UsageError
+from .commands.runner import _add_file_options, _add_selection_options, _add_target_options, target_from
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
-class UsageError(Exception):
-    pass
-
-
-def _add_target_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cann", "--npuprof-cann", dest="cann", default=None,
-                   help="CANN target: any (default), portable, auto (this machine's toolkit), or a version "
-                        "(7.0, 8.0, 8.5, 9.0, 9.1)")
-    p.add_argument("--soc", "--npuprof-soc", dest="soc", default=None,
-                   help="product target: any (default), auto (this machine's chip), 310, 910, 310P, 910B, 910C, "
-                        "310B, 950")
-
-
-def _add_selection_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--select", default=None, help="codes or prefixes to report (default: NPP)")
-    p.add_argument("--extend-select", default=None, help="add codes, e.g. default-off NPP200")
-    p.add_argument("--ignore", default=None, help="codes or prefixes not to report")
-    p.add_argument("--extend-ignore", default=None, help="more codes not to report")
-
-
-def _add_file_options(p: argparse.ArgumentParser) -> None:
-    """Which files a run looks at: the paths, stdin, and what directory walks leave out."""
-    p.add_argument("paths", nargs="*", help="files or directories (default: the current directory); - reads stdin")
-    p.add_argument("--stdin-filename", default=None, metavar="PATH",
-                   help="the name of the file read from stdin (-): its kind, per-file-ignores and the name shown")
-    p.add_argument("--exclude", default=None, metavar="PATTERNS",
-                   help="comma-separated globs of names or paths not to search, replacing the defaults "
-                        f"({','.join(DEFAULT_EXCLUDE)})")
-    p.add_argument("--extend-exclude", default=None, metavar="PATTERNS",
-                   help="more globs not to search, added to --exclude")
-    p.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
-                   help="also search what .gitignore leaves out")
-    p.add_argument("--config", default=None, help="configuration file (pyproject.toml, setup.cfg, ...)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,125 +60,26 @@ def build_parser() -> argparse.ArgumentParser:
                         help="accepted for editors that pass it; stdio is the only transport")
     server.set_defaults(func=cmd_server)
 
-    from . import emulate, fixcmd
+    from .emulate import script as emulate
+    from .commands import fix as fixcmd
     for mod in (fixcmd, emulate):
         mod.add_parser(sub, _add_target_options, _add_selection_options)
     return parser
 
 
-def target_from(args, config=None) -> Target:
-    """The target of a run; a bad value names where it came from (the flag, or the file and its key)."""
-    values = {}
-    for kind in ("cann", "soc"):
-        flag = getattr(args, kind, None)
-        configured = getattr(config, kind, None) if config else None
-        if flag is not None:
-            value, origin = flag, f"--{kind}"
-        elif configured is not None:
-            value, origin = configured, f"{config.path}: {config.key(kind)}"
-        else:
-            value, origin = "any", ""
-        value = auto_value(kind, value)
-        try:
-            Target.parse(value, "any") if kind == "cann" else Target.parse("any", value)
-        except TargetError as exc:
-            raise UsageError(f"{origin}: {exc}" if origin else str(exc)) from None
-        values[kind] = value
-    return Target.parse(values["cann"], values["soc"])
-
-
-def auto_value(kind: str, value: str, quiet: bool = False) -> str:
-    """`auto` (opt-in: results then depend on the machine) becomes what this machine has, else `any`."""
-    from .config import machine_target_value
-    found, why = machine_target_value(kind, value)
-    if found is None:
-        if not quiet:
-            print(f"npuprof: --{kind} auto: nothing usable on this machine ({why}); using any", file=sys.stderr)
-        return "any"
-    return found
-
-
-def selection_from(args, config=None) -> Selection:
-    from .config import ConfigError, check_codes
-    given = {}
-    for option in ("select", "extend_select", "ignore", "extend_ignore"):
-        codes = split_codes(getattr(args, option, None))
-        try:
-            check_codes(codes, "--" + option.replace("_", "-"))
-        except ConfigError as exc:
-            raise UsageError(str(exc)) from None
-        given[option] = codes
-    explicit = given["select"] or (config.select if config else ())
-    select = explicit or ("NPP",)
-    return Selection(
-        select=select,
-        extend_select=given["extend_select"] + ((config.extend_select if config else ()) or ()),
-        ignore=given["ignore"] or ((config.ignore if config else ()) or ()),
-        extend_ignore=given["extend_ignore"] + ((config.extend_ignore if config else ()) or ()),
-        default_off=(config.extend_default_ignore if config else ()) or (),
-        explicit_select=bool(explicit or given["extend_select"] or (config and config.extend_select)))
-
-
-def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
-               per_file_ignores=()) -> List[Finding]:
-    """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
-    if kind == "shell":
-        from .launcher import check_launcher
-        from .shell import analyse_shell
-        findings = sorted(analyse_shell(text, path, settings) + check_launcher(text, path, settings),
-                          key=Finding.sort_key)
-    else:
-        if file_noqa(text):
-            return []
-        findings = analyse(text, None, path, settings)
-    noqa = noqa_lines(text) if kind == "python" else {}
-    out = []
-    for f in findings:
-        if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
-            continue
-        if kind == "python" and suppressed(f.code, noqa.get(f.line)):
-            continue
-        out.append(f)
-    return out
-
-
 def cmd_check(args) -> int:
-    from .checkcmd import run_check
+    from .commands.check import run_check
     return run_check(args)
 
 
-def _parses(path: str, text: str) -> bool:
-    from .prefilter import might_configure_profiling
-    if not might_configure_profiling(text):
-        return True                     # nothing of ours in it: not our business
-    import ast
-    try:
-        ast.parse(text, path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
-        where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        from .output import warn
-        reason = exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__
-        warn(f"{path}{where}: cannot parse ({reason}); not checked")
-        return False
-    return True
-
-
-def _display(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
 def cmd_validate(args) -> int:
-    from .validate import run_validate
+    from .commands.validate import run_validate
     target = target_from(args)
     return run_validate(args, target)
 
 
 def cmd_explain(args) -> int:
-    from .catalog import BY_CODE, RULES, render as render_rule
+    from .knowledge.catalog import BY_CODE, RULES, render as render_rule
     if args.list or not args.code:
         for rule in RULES:
             state = "" if rule.default else "  (off by default)"
@@ -252,8 +115,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:           # argparse: --help/--version exit 0, usage errors 2
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
-    from .config import ConfigError
-    from .output import flush_stdout, silence_stdout
+    from .source.config import ConfigError
+    from .commands.output import flush_stdout, silence_stdout
     commands = {"check": cmd_check, "validate": cmd_validate, "explain": cmd_explain}
     try:
         if args.command in commands:

@@ -18,7 +18,7 @@ from flake8.violation import Violation
 from . import __version__
 
 if TYPE_CHECKING:
-    from .ci_formats import Problem
+    from .report.ci import Problem
 
 # flake8 imports every report formatter on every run, whichever format is chosen: the SARIF and
 # GitHub machinery (ci_formats, and through it the rule catalog) is imported only when used.
@@ -44,7 +44,7 @@ class SarifFormatter(BaseFormatter):
             self.output_fd = open(self.filename, "w", encoding="utf-8")
 
     def handle(self, error: Violation) -> None:
-        from .ci_formats import Problem, region
+        from .report.ci import Problem, region
         self.problems.append(Problem(error.filename, error.code, error.text,
                                      region(error.line_number, error.column_number - 1),
                                      _line_text(error)))
@@ -60,7 +60,7 @@ class SarifFormatter(BaseFormatter):
         pass
 
     def stop(self) -> None:
-        from .ci_formats import INFORMATION_URI, dumps, sarif_log
+        from .report.ci import INFORMATION_URI, dumps, sarif_log
         driver = {"name": "flake8", "informationUri": "https://flake8.pycqa.org/", "version": flake8.__version__}
         plugin = {"name": "flake8-npuprof", "informationUri": INFORMATION_URI, "version": __version__}
         self._write(dumps(sarif_log(self.problems, driver, [plugin])))
@@ -71,7 +71,7 @@ class GithubFormatter(BaseFormatter):
     """One `::error`/`::warning`/`::notice` workflow command per violation."""
 
     def format(self, error: Violation) -> str:
-        from .ci_formats import workflow_command
+        from .report.ci import workflow_command
         return workflow_command(error.code, error.filename, error.text, error.line_number, error.column_number)
 
     def show_source(self, error: Violation) -> str:

@@ -17,12 +17,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .analysis import Settings
-from .config import Config, ConfigError, from_flake8, from_pyproject
-from .files import SHELL_SHEBANG, Selection
-from .model import Edit, Finding
-from .source import SourceText
-from .targets import Target, TargetError
+from .checks.analysis import Settings
+from .source.config import Config, ConfigError, from_flake8, from_pyproject
+from .source.files import SHELL_SHEBANG, Selection
+from .source.model import Edit, Finding
+from .source.text import SourceText
+from .knowledge.targets import Target, TargetError
 
 CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini", ".flake8")
 # Diagnostic tags (LSP DiagnosticTag): the editor greys out a setting the runtime ignores
@@ -153,7 +153,8 @@ def is_config_file(path: str) -> bool:
 
 def doc_settings(path: Optional[str], overrides: Overrides, cache: ConfigCache) -> DocSettings:
     from argparse import Namespace
-    from .cli import UsageError, selection_from, target_from
+    from .source.config import UsageError
+    from .commands.runner import selection_from, target_from
     args = Namespace(cann=overrides.cann, soc=overrides.soc, select=None, extend_select=None,
                      ignore=None, extend_ignore=None)
     config, error = None, ""
@@ -211,7 +212,7 @@ class _PerFileSelection:
 
 
 def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analysis:
-    from .cli import check_text
+    from .commands.runner import check_text
     findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores)
     return Analysis(text, SourceText(text), kind, path, findings, doc)
 
@@ -240,7 +241,7 @@ def fix_all(analysis: Analysis) -> Optional[Edit]:
     """One edit that applies every safe fix `npuprof fix` would apply (each re-checked), or None."""
     if analysis.kind != "python":
         return None
-    from .fixcmd import fix_text
+    from .commands.fix import fix_text
     doc = analysis.doc
     selection = _PerFileSelection(doc.selection, doc.per_file_ignores)
     result = fix_text(analysis.text, analysis.path, doc.settings, selection, False,
@@ -324,12 +325,12 @@ def _default_rule_url(code: str) -> str:
     page = Path(__file__).resolve().parent.parent / "docs" / "rules" / f"{code}.md"
     if page.is_file():
         return page.as_uri()
-    from .ci_formats import INFORMATION_URI
+    from .report.ci import INFORMATION_URI
     return INFORMATION_URI
 
 
 def finding_hover(finding: Finding, overrides: Overrides) -> str:
-    from .catalog import BY_CODE
+    from .knowledge.catalog import BY_CODE
     rule = BY_CODE.get(finding.code)
     if rule is None:
         return f"**{finding.code}** {finding.message}"
@@ -371,8 +372,8 @@ class OptionKey(NamedTuple):
 def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     """The profiling_options key under the cursor, when it sits in a string literal holding an
     options object (or a PROFILING_OPTIONS value in a shell launcher)."""
-    from .jsonscan import parse
-    from .knowledge import all_keys
+    from .source.jsonscan import parse
+    from .knowledge.datafiles import all_keys
     if analysis.kind == "python":
         found = _dict_key_at(analysis, offset)
         if found is not None:
@@ -391,7 +392,7 @@ def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
 def _dict_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     """A key of a dict literal that spells options: the argument of `json.dumps(...)`, or a dict
     with at least two profiling_options keys."""
-    from .knowledge import all_keys
+    from .knowledge.datafiles import all_keys
     try:
         tree = ast.parse(analysis.text)
     except (SyntaxError, ValueError):
@@ -416,9 +417,9 @@ def _name(func) -> str:
 
 
 def _strings_at(analysis: Analysis, offset: int):
-    from .source import literal_value
+    from .source.text import literal_value
     if analysis.kind == "shell":
-        from .shell import assignments
+        from .source.shell_words import assignments
         for s in assignments(analysis.text):
             if s.name == "PROFILING_OPTIONS" and s.value.anchor <= offset <= s.value.anchor_end:
                 yield s.value
@@ -444,7 +445,7 @@ def _meanings() -> Dict[str, str]:
 
 
 def meaning(key: str) -> str:
-    from .collection import switches
+    from .knowledge.collection import switches
     info = switches().get(key)
     if info and info.get("collects"):
         return f"collects {info['collects']}"
@@ -452,7 +453,7 @@ def meaning(key: str) -> str:
 
 
 def key_hover(key: str, target: Target) -> str:
-    from . import knowledge as K
+    from .knowledge import datafiles as K
     from .checks.options import snake
     canonical = snake(key) if key not in K.all_keys() or key != snake(key) else key
     lines = [f"**`{key}`** (profiling_options)"]

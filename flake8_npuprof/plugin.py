@@ -6,28 +6,10 @@ import argparse
 from typing import Iterator, Tuple
 
 from . import __version__
+from .source.files import DEFAULT_OFF, default_off_enabled
 
 # Nothing heavy at import time: flake8 imports every plugin on every run, also for files
 # (and whole runs) without a profiling setup. The analysis is imported on first use.
-
-# Codes that are off unless asked for by name or by a prefix at least this specific.
-# flake8 lets an explicit `--select NPP` override its default-ignore list, so the plugin
-# applies this itself (as bugbear does for B9): `--select NPP` keeps them off,
-# `--extend-select NPP2` / `--select NPP203` / `--extend-select NPP19` turn them on.
-# NPP191 (a budget ran out) shares the group but is on: DEFAULT_OFF names codes, not prefixes.
-DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2"}
-
-
-def default_off_enabled(code: str, selected, extra_off=()) -> bool:
-    """Whether a code is on: not off by default (DEFAULT_OFF or a user's extend-default-ignore
-    entries), or asked for by a selected prefix at least as specific as what switched it off."""
-    needed = [p for p in extra_off if code.startswith(p)]
-    if code in DEFAULT_OFF:
-        needed.append(DEFAULT_OFF[code])
-    if not needed:
-        return True
-    longest = max(len(p) for p in needed)
-    return any(code.startswith(s) and len(s) >= longest for s in selected)
 
 
 def _argtype(parser):
@@ -38,7 +20,7 @@ def _argtype(parser):
     def convert(value: str) -> str:
         if value.strip().lower() in ("auto", "any"):
             return value.strip().lower()    # the default needs no import; auto is resolved in parse_options
-        from . import targets
+        from .knowledge import targets
         try:
             return getattr(targets, name)(value)
         except targets.TargetError as exc:
@@ -58,7 +40,7 @@ def _auto(kind: str, value: str) -> str:
     if value != "auto":
         return value
     import multiprocessing
-    from .cli import auto_value
+    from .commands.runner import auto_value
     # flake8's worker processes parse the options again: only the main one says that nothing was found
     return auto_value(kind, value, quiet=multiprocessing.current_process().name != "MainProcess")
 
@@ -103,8 +85,8 @@ class NpuProfChecker:
                 not getattr(options, "npuprof_graph", None):
             cls.settings = None             # the defaults, built when a file needs them
             return
-        from .settings import Settings
-        from .targets import Target
+        from .knowledge.run_settings import Settings
+        from .knowledge.targets import Target
         cls.settings = Settings(
             target=Target(_auto("cann", getattr(options, "npuprof_cann", "any") or "any"),
                           _auto("soc", getattr(options, "npuprof_soc", "any") or "any")),
@@ -112,11 +94,11 @@ class NpuProfChecker:
             graph=getattr(options, "npuprof_graph", None))
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
-        from .prefilter import might_configure_profiling
+        from .source.prefilter import might_configure_profiling
         text = "".join(self.lines)
         if not might_configure_profiling(text):
             return                          # the common case: nothing more is imported
-        from .analysis import Settings, analyse, internal_error
+        from .checks.analysis import Settings, analyse, internal_error
         try:
             findings = analyse(text, self.tree, self.filename, self.settings or Settings())
         except Exception as exc:            # analyse() already guards; this is the last line

@@ -20,9 +20,8 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from . import __version__
-from . import lsp_analysis as A
-from .ci_formats import level
+from . import __version__, lsp_analysis as A
+from .report.ci import level
 
 log = logging.getLogger("npuprof.server")
 

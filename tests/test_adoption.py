@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 from flake8_npuprof.cli import main
-from flake8_npuprof.noqa import add_codes
+from flake8_npuprof.commands.noqa import add_codes
 
 BAD = '''import tensorflow as tf
 config = tf.ConfigProto()

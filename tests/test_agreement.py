@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 from evalfiles import all_files, parse_options
-from flake8_npuprof.analysis import Context, Settings, analyse
+from flake8_npuprof.checks.analysis import Context, Settings, analyse
 from flake8_npuprof.checks.options import ABORT
-from flake8_npuprof.emulate import base_env, emulate_text
-from flake8_npuprof.inventory import Inventory, shell_setups
+from flake8_npuprof.emulate.script import base_env, emulate_text
+from flake8_npuprof.setups.inventory import Inventory, shell_setups
 from flake8_npuprof.plugin import NpuProfChecker
-from flake8_npuprof.shell import analyse_shell
-from flake8_npuprof.source import SourceText
-from flake8_npuprof.state import from_setup
-from flake8_npuprof.targets import Target
+from flake8_npuprof.checks.shell_env import analyse_shell
+from flake8_npuprof.source.text import SourceText
+from flake8_npuprof.setups.state import from_setup
+from flake8_npuprof.knowledge.targets import Target
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.py")) + sorted((ROOT / "examples").rglob("*.sh"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from flake8_npuprof import resolve
-from flake8_npuprof.analysis import analyse
+from flake8_npuprof.values import resolve
+from flake8_npuprof.checks.analysis import analyse
 from flake8_npuprof.plugin import NpuProfChecker
 
 SETUP = '''
@@ -78,7 +78,7 @@ def test_the_step_budget_grows_with_the_file(monkeypatch):
 
 def test_astroid_budget_spent_is_reported(monkeypatch):
     from evalfiles import EVAL_DIR
-    from flake8_npuprof import astroid_fallback
+    from flake8_npuprof.values import astroid_fallback
     text = (EVAL_DIR / "resolve_astroid.py").read_text(encoding="utf-8")
     assert "NPP101" in {c for _, c in _codes(text)}
     monkeypatch.setattr(astroid_fallback, "MAX_CALLS", 0)

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof.analysis import Settings, analyse
-from flake8_npuprof.catalog import BY_CODE, RULES, render
-from flake8_npuprof.shell import analyse_shell
-from flake8_npuprof.targets import Target
+from flake8_npuprof.checks.analysis import Settings, analyse
+from flake8_npuprof.knowledge.catalog import BY_CODE, RULES, render
+from flake8_npuprof.checks.shell_env import analyse_shell
+from flake8_npuprof.knowledge.targets import Target
 
 RULES_MD = Path(__file__).resolve().parent / "data" / "RULES.md"
 CONTRACT = sorted(set(re.findall(r"^\| (NPP\d{3}) \|", RULES_MD.read_text(encoding="utf-8"), re.M)))

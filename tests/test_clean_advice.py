@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from evalfiles import all_files, parse_options
-from flake8_npuprof.analysis import Settings, analyse
-from flake8_npuprof.catalog import RULES
+from flake8_npuprof.checks.analysis import Settings, analyse
+from flake8_npuprof.knowledge.catalog import RULES
 from flake8_npuprof.checks.options import check_options
-from flake8_npuprof.fixcmd import apply_edits
-from flake8_npuprof.plugin import DEFAULT_OFF
-from flake8_npuprof.targets import Target
+from flake8_npuprof.commands.fix import apply_edits
+from flake8_npuprof.source.files import DEFAULT_OFF
+from flake8_npuprof.knowledge.targets import Target
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -132,7 +132,7 @@ def test_check_reads_stdin_named_by_stdin_filename(project):
 
 def test_check_reads_a_bounded_amount_of_stdin(project):
     # `cat /dev/zero | npuprof check -` ends: stdin is bounded like a file
-    from flake8_npuprof.files import MAX_BYTES
+    from flake8_npuprof.source.files import MAX_BYTES
     proc = subprocess.run(NPUPROF + ["check", "-"], input=b"\0" * (MAX_BYTES + 10), capture_output=True)
     assert proc.returncode == 2 and proc.stdout == b""
     assert proc.stderr.decode().startswith("-: not read: more than the 10,485,760-byte limit for a source file")

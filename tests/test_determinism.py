@@ -7,7 +7,7 @@ import sys
 import time
 
 from evalfiles import all_files
-from flake8_npuprof.analysis import analyse
+from flake8_npuprof.checks.analysis import analyse
 
 FILES = all_files()
 HOG = "import time\nend = time.time() + 60\nwhile time.time() < end: pass\n"

@@ -6,8 +6,8 @@ import subprocess
 import pytest
 
 from flake8_npuprof.cli import main
-from flake8_npuprof.files import DEFAULT_EXCLUDE, discover
-from flake8_npuprof.ignore import GitIgnore
+from flake8_npuprof.source.files import DEFAULT_EXCLUDE, discover
+from flake8_npuprof.source.ignore import GitIgnore
 
 BAD = '''import tensorflow as tf
 config = tf.ConfigProto()

@@ -19,7 +19,7 @@ def clean_env(monkeypatch):
     for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
         monkeypatch.delenv(name, raising=False)
     # the default target must not depend on the machine the tests run on (test_target.py covers detection)
-    from flake8_npuprof import detect
+    from flake8_npuprof.knowledge import detect
     monkeypatch.setattr(detect, "detect_cann", lambda environ=None: detect.Found(None, "", ("no toolkit (test)",)))
     monkeypatch.setattr(detect, "detect_soc", lambda environ=None: detect.Found(None, "", ("no npu-smi (test)",)))
 
@@ -545,7 +545,7 @@ def test_syntax_error_is_a_usage_error(capsys, tmp_path):
 
 
 def test_internal_error_is_one_line(capsys, monkeypatch):
-    import flake8_npuprof.emulate as emulate_module
+    import flake8_npuprof.emulate.script as emulate_module
 
     def boom(*args, **kwargs):
         raise RuntimeError("something broke\nsecond line")
@@ -669,8 +669,8 @@ def test_unknown_switch_leaves_usability_unknown(capsys):
 
 
 def test_usable_is_false_only_when_no_target_can_collect(capsys):
-    from flake8_npuprof.emulate import Result, may_collect
-    from flake8_npuprof.inventory import Mode, OptionsArg, ScriptSetup
+    from flake8_npuprof.emulate.replay import Result, may_collect
+    from flake8_npuprof.setups.inventory import Mode, OptionsArg, ScriptSetup
     setup = ScriptSetup("NpuOptimizer", 1, 0, Mode("on"), OptionsArg("absent"), None, "yes", ())
 
     def result(verdict, spread=()):

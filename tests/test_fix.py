@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from flake8_npuprof.analysis import Settings
-from flake8_npuprof.cli import check_text, main
-from flake8_npuprof.files import Selection
-from flake8_npuprof.fixcmd import fix_text
+from flake8_npuprof.checks.analysis import Settings
+from flake8_npuprof.commands.runner import check_text
+from flake8_npuprof.cli import main
+from flake8_npuprof.source.files import Selection
+from flake8_npuprof.commands.fix import fix_text
 
 PAIRS = sorted((Path(__file__).resolve().parent / "fix_pairs").glob("*.in.py"))
 
@@ -127,15 +128,15 @@ def test_noqa_and_syntax_errors_are_left_alone(tmp_path, capsys):
 
 
 def test_a_fix_that_would_not_parse_is_refused(monkeypatch):
-    from flake8_npuprof import fixcmd
-    from flake8_npuprof.model import Edit
+    from flake8_npuprof.commands import fix as fixcmd
+    from flake8_npuprof.source.model import Edit
     body = LATIN.split("\n", 2)[2]
     real = check_text
 
     def breaking(*a, **kw):
         out = real(*a, **kw)
         return [f._replace(fix=f.fix._replace(edits=(Edit(0, 0, "def (:\n"),))) if f.fix else f for f in out]
-    monkeypatch.setattr("flake8_npuprof.cli.check_text", breaking)
+    monkeypatch.setattr("flake8_npuprof.commands.runner.check_text", breaking)
     result = fixcmd.fix_text(body, "x.py", Settings(), Selection(), True)
     assert result.text == body and result.refused and "would not parse" in result.refused[0][1]
 
@@ -276,7 +277,7 @@ def test_diff_applies_with_git(tmp_path, capsys, monkeypatch):
 
 def test_an_in_place_write_that_fails_puts_the_old_text_back(tmp_path, capsys, monkeypatch):
     import errno
-    from flake8_npuprof import fixcmd
+    from flake8_npuprof.commands import fix as fixcmd
     first = tmp_path / "train.py"
     first.write_text(FIXABLE)
     os.link(first, tmp_path / "other_name.py")

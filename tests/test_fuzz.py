@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from evalfiles import Hang, deadline
-from flake8_npuprof.analysis import Settings, analyse
-from flake8_npuprof.jsonscan import parse
-from flake8_npuprof.model import printable
-from flake8_npuprof.shell import analyse_shell
-from flake8_npuprof.targets import Target
+from flake8_npuprof.checks.analysis import Settings, analyse
+from flake8_npuprof.source.jsonscan import parse
+from flake8_npuprof.source.model import printable
+from flake8_npuprof.checks.shell_env import analyse_shell
+from flake8_npuprof.knowledge.targets import Target
 
 # Each input's deadline: an analysis takes well under 0.1 s; what this guards against (backtracking,
 # runaway recursion) took minutes. Generous, for a loaded CI machine.

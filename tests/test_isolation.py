@@ -45,7 +45,7 @@ PROBE = textwrap.dedent('''
     before = [infer(p) for p in PROBES]
     snapshot = state()
 
-    from flake8_npuprof.analysis import analyse
+    from flake8_npuprof.checks.analysis import analyse
     found = []
     for path in sys.argv[1:]:
         text = open(path, encoding="utf-8").read()
@@ -72,7 +72,7 @@ def test_astroid_users_see_no_change_after_the_plugin():
 def test_astroid_state_restored_when_inference_fails(monkeypatch):
     import astroid
     from astroid import MANAGER, context
-    from flake8_npuprof.astroid_fallback import Fallback
+    from flake8_npuprof.values.astroid_fallback import Fallback
 
     def broken(self, context=None, **kwargs):
         raise RuntimeError("astroid broke")
@@ -90,8 +90,8 @@ def test_astroid_state_restored_when_inference_fails(monkeypatch):
 def test_astroid_parses_only_files_where_it_can_answer(monkeypatch):
     """Decided before parsing: a value rooted in an import (argparse, absl flags) cannot be
     answered by astroid kept inside the file, so the file is not parsed a second time."""
-    from flake8_npuprof import astroid_fallback
-    from flake8_npuprof.analysis import analyse
+    from flake8_npuprof.values import astroid_fallback
+    from flake8_npuprof.checks.analysis import analyse
     parsed = []
     original = astroid_fallback.Fallback._tree_index
     monkeypatch.setattr(astroid_fallback.Fallback, "_tree_index",

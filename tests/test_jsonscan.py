@@ -5,8 +5,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from flake8_npuprof.jsonscan import Unknown, parse
-from flake8_npuprof.source import HOLE
+from flake8_npuprof.source.jsonscan import Unknown, parse
+from flake8_npuprof.source.text import HOLE
 
 # U+E000 stands for an unknown piece (source.HOLE), so generated text leaves it out
 texts = st.text(alphabet=st.characters(blacklist_characters=HOLE), max_size=12)
@@ -134,6 +134,6 @@ def test_deep_containers_are_kept_shallow():
                                        ("\n", "raw newline U+000A"), ("\x1f", "raw control character U+001F")])
 def test_a_raw_control_character_is_named_for_what_it_is(raw, named):
     from flake8_npuprof.checks.options import check_options
-    from flake8_npuprof.targets import Target
+    from flake8_npuprof.knowledge.targets import Target
     (issue,) = [i for i in check_options('{"output":"a' + raw + 'b"}', Target()).issues if i.code == "NPP100"]
     assert f"({named} inside a string at character 13 of the options)" in issue.message

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof import launcher
+from flake8_npuprof.emulate import launcher
 from flake8_npuprof.cli import main
-from flake8_npuprof.emulate import emulate_path
-from flake8_npuprof.source import HOLE
-from flake8_npuprof.targets import Target
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.source.text import HOLE
+from flake8_npuprof.knowledge.targets import Target
 
 LAUNCH = Path(__file__).resolve().parent / "data" / "projects" / "launch"
 T = Target.parse("8.0", "910B")
@@ -98,8 +98,8 @@ def test_flags_bound_to_the_scripts_definitions(tmp_path):
                                        "p = argparse.ArgumentParser()\np.add_argument('-e', '--epochs', type=int)\n")
     _, (la,) = _walk(tmp_path, "python3 train.py --noprofiling --out /tmp/o -e 3 --bogus=1 --epochs=4\n")
     import ast
-    from flake8_npuprof.analysis import Context, Settings
-    from flake8_npuprof.source import SourceText
+    from flake8_npuprof.checks.analysis import Context, Settings
+    from flake8_npuprof.source.text import SourceText
     text = (tmp_path / "train.py").read_text()
     ctx = Context(SourceText(text), ast.parse(text), str(tmp_path / "train.py"), Settings())
     given, unknown = launcher.bind(la, launcher.flag_table(ctx), str(tmp_path))
@@ -152,14 +152,14 @@ def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):
     got = [ln.split(" ", 2)[:2] for ln in capsys.readouterr().out.splitlines()]
     assert got == [["run_flags.sh:4:51:", "NPP102"], ["run_inline.sh:3:16:", "NPP011"],
                    ["run_trap.sh:4:18:", "NPP205"], ["train.py:8:21:", "NPP205"]]
-    from flake8_npuprof.analysis import Settings
+    from flake8_npuprof.checks.analysis import Settings
     text = (LAUNCH / "run_flags.sh").read_text()
     (f,) = launcher.check_launcher(text, str(LAUNCH / "run_flags.sh"), Settings())
     assert text.splitlines()[f.line - 1][f.col:f.end_col] == '"of"'        # in OPTS=..., which "$OPTS" passes
 
 
 def test_launcher_findings_agree_with_emulate():
-    from flake8_npuprof.analysis import Settings
+    from flake8_npuprof.checks.analysis import Settings
     for name in ("run_trap.sh", "run_off.sh", "run_flags.sh"):
         path = LAUNCH / name
         findings = launcher.check_launcher(path.read_text(), str(path), Settings(target=T))
@@ -185,7 +185,7 @@ def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
     first = report["results"][0]
     assert (first.setup.line, first.verdict) == (11, "fails")
     assert first.effective_options == {"output": "/tmp/sibling", "task_trace": "on", "aic_metrics": "PipeUtilisation"}
-    from flake8_npuprof.analysis import Settings
+    from flake8_npuprof.checks.analysis import Settings
     text = (sibling / "run_1p.sh").read_text()
     (f,) = launcher.check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
     line = text.splitlines()[f.line - 1]
@@ -242,7 +242,7 @@ def test_arguments_from_the_caller_leave_the_flags_open():
 
 
 def test_check_reads_the_text_it_is_given(tmp_path):
-    from flake8_npuprof.analysis import Settings
+    from flake8_npuprof.checks.analysis import Settings
     text = (LAUNCH / "run_trap.sh").read_text()
     edited = "# an unsaved line\n" + text
     path = LAUNCH / "run_trap.sh"

@@ -2,12 +2,14 @@
 
 import pytest
 
-from flake8_npuprof.analysis import Settings, analyse
-from flake8_npuprof.files import Selection
-from flake8_npuprof.fixcmd import fix_text
-from flake8_npuprof.msprof import calls_in_shell, check_shell, cli, msprof_layout, msprof_overrides, parse_command
-from flake8_npuprof.shell import analyse_shell
-from flake8_npuprof.targets import Target
+from flake8_npuprof.checks.analysis import Settings, analyse
+from flake8_npuprof.source.files import Selection
+from flake8_npuprof.commands.fix import fix_text
+from flake8_npuprof.checks.msprof import calls_in_shell, check_shell, parse_command
+from flake8_npuprof.knowledge.msprof_options import cli
+from flake8_npuprof.emulate.msprof_launch import msprof_layout, msprof_overrides
+from flake8_npuprof.checks.shell_env import analyse_shell
+from flake8_npuprof.knowledge.targets import Target
 
 
 def shell(text, cann="any", soc="any"):

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof import launcher
-from flake8_npuprof.analysis import Settings
+from flake8_npuprof.emulate import launcher
+from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.cli import main
-from flake8_npuprof.emulate import HEADLINE_WIDTH, emulate_path, headline
-from flake8_npuprof.source import HOLE
-from flake8_npuprof.targets import Target
+from flake8_npuprof.emulate.script import HEADLINE_WIDTH, emulate_path, headline
+from flake8_npuprof.source.text import HOLE
+from flake8_npuprof.knowledge.targets import Target
 
 PROJECT = Path(__file__).resolve().parent / "data" / "projects" / "msprof_launch"
 T = Target.parse("8.5", "910B")

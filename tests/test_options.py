@@ -8,8 +8,8 @@ import pytest
 
 from flake8_npuprof.checks.hygiene import check_option_hygiene
 from flake8_npuprof.checks.options import check_options
-from flake8_npuprof.source import HOLE
-from flake8_npuprof.targets import Target, TargetError, parse_cann, parse_soc
+from flake8_npuprof.source.text import HOLE
+from flake8_npuprof.knowledge.targets import Target, TargetError, parse_cann, parse_soc
 
 DATA = Path(__file__).resolve().parent / "data" / "real_options_strings.tsv"
 

@@ -15,7 +15,7 @@ yaml = pytest.importorskip("yaml", reason="PyYAML reads .pre-commit-hooks.yaml (
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
-FIXCMD = ROOT / "flake8_npuprof" / "fixcmd.py"
+FIXCMD = ROOT / "flake8_npuprof" / "commands" / "fix.py"
 
 SCRIPT = '''import tensorflow as tf
 config = tf.ConfigProto()
@@ -101,7 +101,7 @@ def test_check_hook(repo, files, code, reported):
     assert all(line.startswith(prefix) for line, prefix in zip(lines, reported)), lines
 
 
-needs_fix = pytest.mark.skipif(not FIXCMD.exists(), reason="npuprof fix (flake8_npuprof/fixcmd.py) is not there yet")
+needs_fix = pytest.mark.skipif(not FIXCMD.exists(), reason="npuprof fix (flake8_npuprof/commands/fix.py) is not there yet")
 
 
 @needs_fix

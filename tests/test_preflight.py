@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof import graphdump
-from flake8_npuprof.analysis import Context, Settings, analyse
+from flake8_npuprof.source import graphdump
+from flake8_npuprof.checks.analysis import Context, Settings, analyse
 from flake8_npuprof.checks import preflight
 from flake8_npuprof.cli import main
-from flake8_npuprof.source import SourceText
+from flake8_npuprof.source.text import SourceText
 
 DATA = Path(__file__).resolve().parent / "data" / "emulate"
 Vfs = namedtuple("Vfs", "f_bavail f_frsize")

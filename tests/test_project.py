@@ -6,10 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from flake8_npuprof import project
-from flake8_npuprof.analysis import Context, Settings, analyse
+from flake8_npuprof.values import project
+from flake8_npuprof.checks.analysis import Context, Settings, analyse
 from flake8_npuprof.cli import main
-from flake8_npuprof.source import SourceText
+from flake8_npuprof.source.text import SourceText
 
 HERE = Path(__file__).resolve().parent
 SIBLING = HERE / "data" / "projects" / "sibling"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from flake8_npuprof.analysis import Settings, analyse
+from flake8_npuprof.checks.analysis import Settings, analyse
 from flake8_npuprof.cli import main
-from flake8_npuprof.plugin import DEFAULT_OFF
-from flake8_npuprof.shell import analyse_shell
-from flake8_npuprof.targets import Target
+from flake8_npuprof.source.files import DEFAULT_OFF
+from flake8_npuprof.checks.shell_env import analyse_shell
+from flake8_npuprof.knowledge.targets import Target
 
 SCRIPT = '''import tensorflow as tf
 config = tf.ConfigProto()
@@ -273,7 +273,7 @@ def test_printf_format_with_many_zeros_or_open_keys():
 # ---------------------------------------------------------------- any code point in messages and outputs
 
 def test_printable_escapes_what_a_terminal_or_encoder_cannot_take():
-    from flake8_npuprof.model import printable
+    from flake8_npuprof.source.model import printable
     assert printable("out\ud800put a\x00b \u202eL2 \u2066x\u2069 tab\there \x1b[31m\x85") == \
         "out\\ud800put a\\x00b \\u202eL2 \\u2066x\\u2069 tab\\x09here \\x1b[31m\\x85"
     assert printable("/home/张三/prof é ok") == "/home/张三/prof é ok"
@@ -373,7 +373,7 @@ def test_line_endings_of_every_kind_position_findings_alike(tmp_path, capsys, ne
     assert main(["check", "--select", "NPP101", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert [line.split(" ")[0].split(os.sep)[-1] for line in out.splitlines()] == ["x.py:8:82:", "x.sh:5:53:"]
-    from flake8_npuprof.files import read_source
+    from flake8_npuprof.source.files import read_source
     assert read_source(str(tmp_path / "x.py")).newline == newline
     assert read_source(str(tmp_path / "x.sh")).newline == newline
 
@@ -406,7 +406,7 @@ def test_fifos_devices_and_sockets_are_reported_and_skipped(tmp_path):
 
 
 def test_size_bound(tmp_path, capsys, monkeypatch):
-    import flake8_npuprof.files as files
+    import flake8_npuprof.source.files as files
     monkeypatch.setattr(files, "MAX_BYTES", 1000)
     (tmp_path / "big.py").write_text("# profiling\n" + "x = 1\n" * 200)
     assert main(["check", str(tmp_path)]) == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from flake8_npuprof.analysis import analyse
+from flake8_npuprof.checks.analysis import analyse
 
 BLOCK = '''
 prof_dir = "/tmp/prof{k}"

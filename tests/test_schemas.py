@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from jsonschema import Draft202012Validator
 
-from flake8_npuprof import knowledge as K
+from flake8_npuprof.knowledge import datafiles as K
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = sorted((ROOT / "schemas").glob("*.schema.json"))

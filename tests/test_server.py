@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from flake8_npuprof import lsp_analysis as A
-from flake8_npuprof.source import SourceText
+from flake8_npuprof.source.text import SourceText
 
 HAVE_PYGLS = importlib.util.find_spec("pygls") is not None
 needs_pygls = pytest.mark.skipif(not HAVE_PYGLS, reason="pygls not installed (pip install 'pygls>=2.0,<3')")
@@ -395,7 +395,7 @@ def test_per_file_ignores_hold_for_diagnostics_and_fix_all(tmp_path):
 
 
 def test_key_hover_speaks_for_the_target():
-    from flake8_npuprof.targets import Target
+    from flake8_npuprof.knowledge.targets import Target
     text = A.key_hover("task_time", Target.parse("8.5"))
     assert "not by 8.5 (there, options that carry it make profiling initialisation fail)" in text
     assert "- CANN" not in text                        # no allowed values for a version that refuses it

@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.cli import main
-from flake8_npuprof.plugin import DEFAULT_OFF
-from flake8_npuprof.shell import analyse_shell, assignments
+from flake8_npuprof.source.files import DEFAULT_OFF
+from flake8_npuprof.checks.shell_env import analyse_shell
+from flake8_npuprof.source.shell_words import assignments
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -106,5 +107,5 @@ def test_mode_set_differently_in_branches_is_neither_on_nor_off():
             "export PROFILING_OPTIONS='{\"output\":\"/p\",\"training_trace\":\"off\"}'\n")
     (f,) = analyse_shell(text)
     assert f.code == "NPP103" and not f.message.startswith("latent")
-    from flake8_npuprof.inventory import shell_setups
+    from flake8_npuprof.setups.inventory import shell_setups
     assert shell_setups(text)[0].mode.state == "unknown"

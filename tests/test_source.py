@@ -4,7 +4,7 @@ import ast
 
 import pytest
 
-from flake8_npuprof.source import SourceText, literal_value
+from flake8_npuprof.source.text import SourceText, literal_value
 
 
 def _value(code):

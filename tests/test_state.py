@@ -8,12 +8,13 @@ import textwrap
 
 import pytest
 
-from flake8_npuprof.analysis import Context, Settings, analyse
-from flake8_npuprof.emulate import base_env, emulate_text
-from flake8_npuprof.plugin import DEFAULT_OFF
-from flake8_npuprof.source import SourceText
-from flake8_npuprof.state import OFF, ON, CONDITIONAL, UNKNOWN, is_placeholder
-from flake8_npuprof.targets import Target
+from flake8_npuprof.checks.analysis import Context, Settings, analyse
+from flake8_npuprof.emulate.script import base_env, emulate_text
+from flake8_npuprof.source.files import DEFAULT_OFF
+from flake8_npuprof.source.text import SourceText
+from flake8_npuprof.setups.state import OFF, ON, CONDITIONAL, UNKNOWN
+from flake8_npuprof.source.text import is_placeholder
+from flake8_npuprof.knowledge.targets import Target
 
 
 def check(text):
@@ -572,7 +573,7 @@ def test_options_of_a_setup_switched_by_a_flag_say_when_they_fail(tmp_path):
     assert f.message.startswith("when --profiling_mode is given: profiling_options is not valid JSON")
     assert states(FLAG_SWITCH) == [(9, "NpuOptimizer", CONDITIONAL, "flag")]
     (r,) = emulated(FLAG_SWITCH, tmp_path=tmp_path)
-    from flake8_npuprof.emulate import _conditions
+    from flake8_npuprof.emulate.script import _conditions
     assert r.verdict == "fails" and _conditions(r.setup) == ["--profiling_mode is given"]
 
 

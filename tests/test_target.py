@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof import detect
-from flake8_npuprof.cli import main, target_from
-from flake8_npuprof.targets import Target
+from flake8_npuprof.knowledge import detect
+from flake8_npuprof.cli import main
+from flake8_npuprof.commands.runner import target_from
+from flake8_npuprof.knowledge.targets import Target
 
 DATA = Path(__file__).resolve().parent / "data" / "emulate"
 
@@ -334,7 +335,7 @@ def test_check_auto_without_anything_installed(machine, capsys):
 
 def test_flake8_auto(machine, capsys):
     from flake8_npuprof.plugin import NpuProfChecker, _argtype
-    from flake8_npuprof.targets import parse_cann
+    from flake8_npuprof.knowledge.targets import parse_cann
     machine.npu_smi(INFERENCE_TABLE)
     machine.toolkit(machine.home, info=info("9.0.1"))
     assert _argtype(parse_cann)("auto") == "auto"

@@ -1,6 +1,6 @@
 """Generate docs/rules/*.md and the README rule table from the rule catalog.
 
-Run `python tools/gen_docs.py` after editing flake8_npuprof/catalog.py;
+Run `python tools/gen_docs.py` after editing flake8_npuprof/knowledge/catalog.py;
 tests/test_docs.py fails when the committed docs drift from the catalog.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from flake8_npuprof.catalog import RULES, render  # noqa: E402
+from flake8_npuprof.knowledge.catalog import RULES, render  # noqa: E402
 
 DOCS = ROOT / "docs" / "rules"
 README = ROOT / "README.md"
@@ -37,7 +37,7 @@ def rule_table(link_prefix: str) -> str:
 
 def index_page() -> str:
     parts = ["# NPP rules", "",
-             "Generated from `flake8_npuprof/catalog.py` by `tools/gen_docs.py`; `npuprof explain NPPxxx` "
+             "Generated from `flake8_npuprof/knowledge/catalog.py` by `tools/gen_docs.py`; `npuprof explain NPPxxx` "
              "prints the same pages.", ""]
     for group, title in GROUPS.items():
         parts += [f"## {title}", "", "| code | name | finds | fix |", "|---|---|---|---|"]

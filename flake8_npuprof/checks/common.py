@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..values import BUDGET_REASON, Strings
-from ..valueops import NONE_NOTE
+from ..values.reader import BUDGET_REASON, Strings
+from ..values.ops import NONE_NOTE
 from .hand_built import check_hand_built
 from .hygiene import check_option_hygiene, none_in_output
 from .options import check_options, for_state

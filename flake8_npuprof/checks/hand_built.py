@@ -8,11 +8,11 @@ import re
 import string
 from typing import List, Optional, Tuple
 
-from ..codefix import insert_after, insert_before, source_of
-from ..jsonscan import Unknown, parse
-from ..model import Edit, Fix
-from ..source import HOLE
-from ..values import Strings, unwrap
+from ..source.code_edits import insert_after, insert_before, source_of
+from ..source.jsonscan import Unknown, parse
+from ..source.model import Edit, Fix
+from ..source.text import HOLE
+from ..values.reader import Strings, unwrap
 
 
 def hand_built(ctx, node: ast.AST, scope, pos: int, depth: int = 0) -> Optional[ast.AST]:

@@ -6,8 +6,8 @@ import ast
 import re
 from typing import List, Optional
 
-from ..jsonscan import Doc
-from ..model import Issue
+from ..source.jsonscan import Doc
+from ..source.model import Issue
 
 # Prefixes of paths that only exist on one person's or one platform's machine.
 _HOST_SPECIFIC = re.compile(
@@ -145,8 +145,8 @@ def _truth_tested(expr):
 
 def _switches_on(ctx):
     """(node, scope, guards) of switches set to a constant true value, on every route."""
-    from ..routes import ENV_MODE, env_sets, profiling_configs, resource_inits, tf2_sets
-    from ..setups import npu_setups
+    from ..setups.routes import ENV_MODE, env_sets, profiling_configs, resource_inits, tf2_sets
+    from ..setups.parameter_map import npu_setups
     for setup in npu_setups(ctx.sites):
         for p in setup.params.get("profiling_mode", []):
             if p.field == "b" and isinstance(p.value, ast.Constant) and p.value.value is True:
@@ -186,8 +186,8 @@ def _unconditional(ctx, scope, guards, depth: int = 0) -> bool:
 
 def _profiling_guards(ctx):
     """The `if` tests around profiling settings (truth-tested by Python itself)."""
-    from ..setups import npu_setups
-    from ..routes import profiling_configs, resource_inits, tf2_sets
+    from ..setups.parameter_map import npu_setups
+    from ..setups.routes import profiling_configs, resource_inits, tf2_sets
     for setup in npu_setups(ctx.sites):
         for key in ("profiling_mode", "profiling_options"):
             for p in setup.params.get(key, []):
@@ -200,8 +200,8 @@ def _profiling_guards(ctx):
 
 def _profiling_conditions(ctx):
     """Expressions that decide whether profiling is on: guards of switches and switch values."""
-    from ..setups import npu_setups
-    from ..routes import profiling_configs, resource_inits, tf2_sets
+    from ..setups.parameter_map import npu_setups
+    from ..setups.routes import profiling_configs, resource_inits, tf2_sets
     for setup in npu_setups(ctx.sites):
         for key in ("profiling_mode", "profiling_options"):
             for p in setup.params.get(key, []):
@@ -224,7 +224,7 @@ def _profiling_conditions(ctx):
 def none_in_output(value, doc: Optional[Doc]) -> List[Issue]:
     """NPP108 for an "output" that holds a Python None formatted as text (`"%s" % None`, f"{x}" with
     x None): the collector accepts "None" as a relative directory name, so the data lands in ./None."""
-    from ..valueops import NONE_NOTE
+    from ..values.ops import NONE_NOTE
     if doc is None or not doc.ok:
         return []
     for m in doc.members:

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import ast
-import json
 import difflib
 from typing import Optional
 
-from ..collection import data as collection_data
-from ..codefix import insert_after, source_of
-from ..model import Edit, Fix
-from ..setups import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
-from ..sites import Entry, ParamSet
-from ..valueops import Opaque
-from ..values import truthy, unwrap
+from ..source.code_edits import insert_after, source_of
+from ..source.model import Edit, Fix
+from ..setups.parameter_map import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
+from ..source.sites import Entry, ParamSet
+from ..values.ops import Opaque
+from ..values.reader import truthy, unwrap
 from .common import check_options_expr
-
-# The adapter's own default set (r1.8+, data/collection.json), written out with the points the
-# guide asks for (NPP104).
-EXPLICIT_DEFAULTS = json.dumps(dict(collection_data()["runtime_default_options"]["tf1"], fp_point="", bp_point=""),
-                               separators=(",", ":"))
+from ..knowledge.collection import EXPLICIT_DEFAULTS
 
 
 def check(ctx) -> None:
@@ -126,7 +120,7 @@ def _check_name(ctx, entry: Entry) -> None:
         return
     fix = None
     if _near_miss(name):
-        from ..fixes import text_edits_to_source
+        from ..source.literal_edits import text_edits_to_source
         lit = ctx.values.strings(node, entry.scope, 0).candidates
         edits = text_edits_to_source(ctx.src, lit[0], [(0, len(lit[0].text), NPU_OPTIMIZER)]) if lit else None
         if edits:

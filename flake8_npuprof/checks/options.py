@@ -12,13 +12,13 @@ import functools
 import re
 from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 
-from .. import knowledge as K
-from ..collection import active, collects_anything
-from ..jsonscan import Doc, Member, Unknown, parse
-from ..model import Issue, TextFix
-from ..numeric import decimal, hexadecimal, whole
-from ..suggest import KEY_ALIASES, close_matches, did_you_mean
-from ..targets import Target
+from ..knowledge import datafiles as K
+from ..knowledge.collection import active, collects_anything
+from ..source.jsonscan import Doc, Member, Unknown, parse
+from ..source.model import Issue, TextFix
+from ..source.numeric import decimal, hexadecimal, whole
+from ..source.suggest import KEY_ALIASES, close_matches, did_you_mean
+from ..knowledge.targets import Target
 
 MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
@@ -139,7 +139,7 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
 def for_state(message: str, state) -> str:
     """The message with a consequence true for the state of its setup (state.py): for a setup GE
     does not read (switched off, never passed, ...) it says what happens once the setup takes effect."""
-    from ..state import condition_prefix, latent_prefix
+    from ..setups.state import condition_prefix, latent_prefix
     prefix = latent_prefix(state)
     if not prefix:
         return condition_prefix(state) + message
@@ -439,7 +439,7 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
             safe = matches[0].lower() == key.lower()
             fix = TextFix(((member.key_start + 1, member.key_end - 1, matches[0]),), safe,
                           f'rename "{key}" to "{matches[0]}"')
-        from ..collection import data as collection_data
+        from ..knowledge.collection import data as collection_data
         documented = collection_data().get("documented_rejected_keys", {}).get(key)
         if documented:
             return Problem("NPP101", key, span, f'"{key}" is {documented["known"]}',

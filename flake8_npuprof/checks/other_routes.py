@@ -7,17 +7,15 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..codefix import add_keyword, remove_argument
-from ..model import Edit, Fix
-from ..valueops import Opaque
-from ..routes import (ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, overridden, profiler_scopes,
-                      profiling_configs, resource_inits, tf2_sets)
-from ..values import truthy
+from ..source.code_edits import add_keyword, remove_argument
+from ..source.model import Edit, Fix
+from ..values.ops import Opaque
+from ..setups.routes import ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, overridden, profiler_scopes, profiling_configs, resource_inits, tf2_sets
+from ..values.reader import truthy
 from .common import check_options_expr
-from ..source import HOLE
-from ..state import is_placeholder
-from .env import NO_OPTIONS_IN_ENV, mode_problem_text
-from .npu_optimizer import EXPLICIT_DEFAULTS
+from ..source.text import HOLE, is_placeholder
+from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
+from ..knowledge.collection import EXPLICIT_DEFAULTS
 
 
 def check(ctx) -> None:
@@ -263,7 +261,7 @@ def _env_mode(ctx, modes) -> Optional[bool]:
             fix = None
             lit = strings.candidates[0]
             if len(values) == 1 and lit.text.strip().lower() == "true" and lit.runs:
-                from ..fixes import text_edits_to_source
+                from ..source.literal_edits import text_edits_to_source
                 edits = text_edits_to_source(ctx.src, lit, [(0, len(lit.text), "true")])
                 fix = Fix(tuple(edits), True, 'write "true"') if edits else None
             ctx.report_node("NPP011", s.value, problems[0], fix)
@@ -321,7 +319,7 @@ def _profiler_scope(ctx, env_on: bool) -> None:
     scopes = profiler_scopes(ctx.sites)
     if not scopes:
         return
-    from ..setups import exclusive, npu_setups
+    from ..setups.parameter_map import exclusive, npu_setups
     # the guards of every place that switches profiling_mode / PROFILING_MODE on
     switched_on = []                    # (scope, guards) of every place that switches the mode on
     for setup in npu_setups(ctx.sites):
@@ -393,7 +391,7 @@ def dump_with_profiling(ctx) -> None:
 
 def _call_arg(ctx, call: ast.Call, keyword: str, scope, pos, callee: str) -> Optional[ast.Call]:
     """The `callee(...)` call given as `keyword=`, directly or through a name bound once to it."""
-    from ..imports import is_npu
+    from ..source.imports import is_npu
     value = next((k.value for k in call.keywords if k.arg == keyword), None)
     if isinstance(value, ast.Name):
         found = ctx.sites.bindings_at(value.id, scope, pos)

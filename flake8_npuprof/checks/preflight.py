@@ -12,8 +12,8 @@ import os
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..model import Issue
-from ..source import HOLE
+from ..source.model import Issue
+from ..source.text import HOLE
 
 MB = 1 << 20
 _LIMIT = re.compile(r"^([0-9]{1,10})MB$")
@@ -47,7 +47,7 @@ def output_problem(path: str) -> Optional[Problem]:
     Decided by trying, not by permission bits (which say "writable" to root on /proc, a read-only mount or a
     full disk): the missing directories are created as the collector would, a uniquely named directory and a
     small file are made inside and everything made is removed again."""
-    from ..collection import data
+    from ..knowledge.collection import data
     logged = data()["emulation"]["output_not_accessible"].format(path=path)
     consequence = f'the collector logs "{logged}" and profiling does not start'
     if os.path.lexists(path) and not os.path.isdir(path):
@@ -142,7 +142,7 @@ def trace_point_problem(key: str, name, graph) -> Optional[Problem]:
     """NPP903 when fp_point/bp_point names no op of the graph dump ("" asks for the automatic search)."""
     if not isinstance(name, str) or not name or HOLE in name or graph.has(name):
         return None
-    from ..collection import data
+    from ..knowledge.collection import data
     warning = data()["emulation"]["trace_point_warnings"][key]
     close = graph.close(name)
     hint = f'did you mean "{close[0]}"? ' if close else ""
@@ -154,7 +154,7 @@ def trace_point_problem(key: str, name, graph) -> Optional[Problem]:
 
 def load_graph(path: str):
     """(graph, None) or (None, why it cannot be used)."""
-    from ..graphdump import GraphError, load
+    from ..source.graphdump import GraphError, load
     try:
         return load(path), None
     except GraphError as exc:
@@ -185,8 +185,8 @@ def check(ctx) -> None:
     if not settings.preflight:
         return
     graph, graph_error = (load_graph(settings.graph) if settings.graph else (None, None))
-    from ..inventory import Inventory
-    from ..jsonscan import parse
+    from ..setups.inventory import Inventory
+    from ..source.jsonscan import parse
     reported_graph_error = False
     for setup in Inventory(ctx).setups:
         if setup.mode.state in ("off", "error") or setup.options.state != "given":

@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
-from ..flow import HELPERS, Flow, has_keyword, helper_config_arg
-from ..codefix import add_keyword, insert_before, source_of
-from ..model import Edit, Fix
-from ..setups import Setup, npu_setups
-from ..values import truthy
+from ..setups.flow import HELPERS, Flow, has_keyword, helper_config_arg
+from ..source.code_edits import add_keyword, insert_before, source_of
+from ..source.model import Edit, Fix
+from ..setups.parameter_map import Setup, npu_setups
+from ..values.reader import truthy
 from .npu_optimizer import mode_values
 
 # parameter_map keys of the adapter before 2021-01 that it no longer reads

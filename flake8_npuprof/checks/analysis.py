@@ -1,0 +1,133 @@
+"""The pipeline: prefilter → sites → values → setups → findings, for one file."""
+
+from __future__ import annotations
+
+import ast
+from typing import List, Optional
+
+from ..source.model import Finding, Fix, Issue, printable
+from ..source.prefilter import might_configure_profiling
+from ..source.text import SourceText, StrValue
+from ..knowledge.run_settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
+from ..values.reader import place
+
+
+class Context:
+    """Everything the rules share for one file, and where they put their findings."""
+
+    def __init__(self, src: SourceText, tree: ast.AST, filename: str, settings: Settings):
+        from ..values.project import ProjectResolver as Resolver
+        from ..source.sites import collect
+        from ..values.reader import Values
+        self.src = src
+        self.tree = tree
+        self.filename = filename
+        self.settings = settings
+        self.target = settings.target
+        self.sites = collect(tree)
+        self.resolver = Resolver(src, self.sites, tree, filename)
+        self.values = Values(src, self.resolver)
+        self.findings: List[Finding] = []
+        self._seen = set()
+        self._flow = None
+        self._model = None
+
+    # ---- reporting
+
+    def report(self, code: str, start: int, end: int, message: str, fix: Optional[Fix] = None) -> None:
+        key = (code, start, message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        line, col = self.src.position(start)
+        end_line, end_col = self.src.position(max(end, start))
+        if fix is not None:
+            fix = fix._replace(title=printable(fix.title))
+        self.findings.append(Finding(code, printable(message), start, end, line, col, end_line, end_col, fix))
+
+    def report_node(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+        self.report(code, self.src.node_start(node), self.src.node_end(node), message, fix)
+
+    def report_issue(self, issue: Issue, value: StrValue, suffix: str = "") -> None:
+        start, end = place(value, issue.i, issue.j)
+        fix = self.map_fix(issue, value)
+        self.report(issue.code, start, end, issue.message + suffix, fix)
+
+    def map_fix(self, issue: Issue, value: StrValue) -> Optional[Fix]:
+        """Turn a fix on the options text into source edits, when every edit is local."""
+        if issue.fix is None:
+            return None
+        from ..source.literal_edits import text_edits_to_source
+        edits = text_edits_to_source(self.src, value, issue.fix.edits)
+        if edits is None:
+            return None
+        return Fix(tuple(edits), issue.fix.safe, issue.fix.title)
+
+    @property
+    def flow(self):
+        if self._flow is None:
+            from ..setups.flow import Flow
+            self._flow = Flow(self.sites)
+        return self._flow
+
+    @property
+    def model(self):
+        """The effective state of every setup (state.py), built once and shared by every rule."""
+        if self._model is None:
+            from ..setups.inventory import build
+            self._model = build(self)
+        return self._model
+
+    def state_of(self, node: ast.AST):
+        """The state of the setup a node belongs to (None: not part of a known setup)."""
+        return self.model.state_of(node)
+
+    def pos(self, node: ast.AST) -> int:
+        return self.sites.pos.get(id(node), 0)
+
+
+def report_exhausted(ctx: Context) -> None:
+    """NPP191 on every setup whose values a budget cut short: a finding may be missing there,
+    and that must never pass in silence (NPP190, off by default, would hide it)."""
+    done = set()
+    for node in ctx.resolver.cut.values():
+        setup, up = None, node
+        while up is not None and setup is None:
+            setup = ctx.model.setup_of(up)
+            up = ctx.sites.parent.get(id(up))
+        line = setup.line if setup is not None else ctx.src.position(ctx.src.node_start(node))[0]
+        key = id(setup) if setup is not None else id(node)
+        if key in done:
+            continue
+        done.add(key)
+        ctx.report_node("NPP191", node, f"analysis budget exhausted: the setup at line {line} was not fully "
+                        "checked (a finding may be missing; split the computation or write the value as a literal)")
+
+
+def internal_error(exc: BaseException) -> Finding:
+    name = type(exc).__name__
+    detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
+    message = (f"NPP000 internal error while analysing this file ({name}: {detail}); the other NPP "
+               "checks were skipped for it; please report this with the file")
+    return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
+
+
+def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
+            settings: Settings = Settings()) -> List[Finding]:
+    """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
+    if not might_configure_profiling(text):
+        return []
+    try:
+        if tree is None:
+            try:
+                tree = ast.parse(text, filename)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return []                   # Python cannot compile it either (E999); nothing for us to say
+        src = SourceText(text)
+        ctx = Context(src, tree, filename, settings)
+        from . import run_all
+        run_all(ctx)
+        report_exhausted(ctx)
+        return sorted(ctx.findings, key=Finding.sort_key)
+    except Exception as exc:               # never crash flake8 (RecursionError included): report
+        return [internal_error(exc)]

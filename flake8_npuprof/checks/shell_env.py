@@ -1,0 +1,74 @@
+"""Shell launchers (`*.sh`, shell shebangs): `export PROFILING_MODE=...`, `PROFILING_OPTIONS=...`,
+and inline `VAR=... python train.py`, with shell quoting understood.
+
+The words are read as the shell reads them (source/shell_words.py: quoting, expansions as holes).
+Only the CLI reads these files; findings use the same codes as Python files.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from .analysis import Settings, internal_error
+from ..source.model import Finding, printable
+from ..source.text import SourceText
+from ..source.shell_words import assignments
+
+
+def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings()) -> List[Finding]:
+    try:
+        from .msprof import check_shell
+        findings = _analyse(text, settings) + check_shell(text, settings.target)
+        return sorted(findings, key=Finding.sort_key)
+    except Exception as exc:                # same contract as Python files
+        return [internal_error(exc)]
+
+
+def _analyse(text: str, settings: Settings) -> List[Finding]:
+    if "PROFILING_" not in text:
+        return []
+    from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
+    from .hygiene import check_option_hygiene
+    from .options import check_options, for_state
+    from ..values.reader import place
+    src = SourceText(text)
+    findings: List[Finding] = []
+
+    def report(code, start, end, message):
+        (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
+        findings.append(Finding(code, printable(message), start, end, l1, c1, l2, c2))
+
+    sets = assignments(text)
+    modes = [s for s in sets if s.name == "PROFILING_MODE"]
+    # the launcher's setup in the model emulate uses (the last values win)
+    from ..setups.inventory import shell_setups
+    from ..setups.state import from_setup
+    setups = shell_setups(text)
+    state = from_setup(setups[0]) if setups else None
+    for s in modes:
+        problem = mode_problem_text(s.value.text)
+        if problem:
+            report("NPP011", s.value.anchor, s.value.anchor_end, problem)
+    mode_on = True if state is not None and state.status == "on" else \
+        False if state is not None and state.latent else None
+    if mode_on and modes and not any(s.name == "PROFILING_OPTIONS" for s in sets) and \
+            "PROFILING_OPTIONS" not in text:
+        s = modes[-1]
+        report("NPP002", s.start, s.start + len(s.name), NO_OPTIONS_IN_ENV.format(where="this launcher"))
+    for s in sets:
+        if s.name != "PROFILING_OPTIONS":
+            continue
+        value = s.value
+        # PROFILING_MODE explicitly off (`export PROFILING_MODE=false  # true to profile`) parks the
+        # options on purpose: not NPP001; their problems are reported as latent (state.py)
+        if not value.text.strip():
+            if mode_on:
+                report("NPP002", s.start, s.start + len(s.name),
+                       "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its defaults "
+                       '(output "./"), older GE silently switches profiling off; give the options')
+            continue
+        result = check_options(value.text, settings.target, mode_on)
+        for issue in list(result.issues) + check_option_hygiene(value.text, result.doc, text):
+            start, end = place(value, issue.i, issue.j)
+            report(issue.code, start, end, for_state(issue.message, state))
+    return sorted(findings, key=Finding.sort_key)

@@ -1,0 +1,96 @@
+"""Which files a run of check, fix or add-noqa reads, and the notes it prints about them."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Iterator, List, NamedTuple, Optional, Tuple
+
+from ..source.files import DEFAULT_EXCLUDE, MAX_BYTES, ReadError, SourceFile, discover, read_source
+from .output import warn
+
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class Input(NamedTuple):
+    path: str                           # what per-file-ignores and kind detection see
+    display: str                        # what the report shows
+    source: Optional[SourceFile]
+    error: str = ""                     # why it could not be read
+    stdin: bool = False
+
+
+def note(args, text: str) -> None:
+    """A summary line, hint or warning: standard error, silenced by --quiet."""
+    if not getattr(args, "quiet", False):
+        warn(text)
+
+
+def display(path: str) -> str:
+    from .runner import _display
+    return _display(path)
+
+
+def given_paths(args) -> List[str]:
+    from ..source.config import UsageError
+    paths = list(args.paths) or (["-"] if getattr(args, "stdin_filename", None) else ["."])
+    if paths.count("-") > 1:
+        raise UsageError("standard input (-) can be read once")
+    for path in paths:
+        if path != "-" and not os.path.lexists(path):
+            raise UsageError(f"{path}: no such file or directory")
+    if getattr(args, "stdin_filename", None) and "-" not in paths:
+        raise UsageError("--stdin-filename names standard input: give - among the paths (or no path)")
+    return paths
+
+
+def _patterns(text: Optional[str]) -> Tuple[str, ...]:
+    return tuple(p.strip() for p in (text or "").split(",") if p.strip())
+
+
+def exclude_patterns(args, config) -> Tuple[str, ...]:
+    """--exclude replaces the defaults and --extend-exclude adds to them, as in flake8; a pattern with
+    a `/` is a path, relative to the configuration file's folder (from the file) or the working
+    directory (from the command line)."""
+    def rooted(patterns, base):
+        return tuple(os.path.join(base, p) if "/" in p else p for p in patterns)
+    cwd = os.getcwd()
+    if getattr(args, "exclude", None) is not None:
+        base = rooted(_patterns(args.exclude), cwd)
+    elif config is not None and config.exclude is not None:
+        base = rooted(config.exclude, config.base())
+    else:
+        base = DEFAULT_EXCLUDE
+    extend = rooted(config.extend_exclude, config.base()) if config is not None else ()
+    return base + extend + rooted(_patterns(getattr(args, "extend_exclude", None)), cwd)
+
+
+def inputs(args, config) -> Iterator[Input]:
+    paths = given_paths(args)
+    found = False
+    for path in discover(paths, exclude=exclude_patterns(args, config),
+                         gitignore=getattr(args, "respect_gitignore", True)):
+        found = True
+        if path == "-":
+            name = args.stdin_filename or "-"
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)     # bounded like files (a pipe of /dev/zero ends)
+            shown = display(name) if name != "-" else "-"
+            try:
+                if len(data) > MAX_BYTES:
+                    raise ReadError(f"not read: more than the {MAX_BYTES:,}-byte limit for a source file")
+                yield Input(name, shown, read_source(name, data), stdin=True)
+            except ReadError as exc:
+                yield Input(name, shown, None, str(exc), stdin=True)
+            continue
+        try:
+            yield Input(path, display(path), read_source(path))
+        except ReadError as exc:
+            yield Input(path, display(path), None, str(exc))
+    if not found:
+        note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
+                   "nothing was checked")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -1,0 +1,120 @@
+"""`npuprof check --add-noqa`: adopt the tool on existing code by suppressing what it finds today.
+
+Each finding gets `# noqa: NPPxxx` where flake8 looks for it: at the end of the last physical line
+of its logical line (a multi-line string or a backslash continuation counts as one line; inside
+brackets each physical line is its own, as flake8 reads them). An existing `# noqa: X` gets the
+new codes added; other comments are kept. Encoding, BOM and line endings are kept, the result
+must parse and check clean, and a second run changes nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from typing import Dict, List
+
+from flake8.defaults import NOQA_INLINE_REGEXP
+
+from .inputs import EXIT_CLEAN, EXIT_ERROR, inputs, note, plural
+from .output import warn
+
+
+def comment_lines(text: str) -> Dict[int, int]:
+    """Each line → the line whose end carries the comment flake8 reads for it."""
+    lines = text.splitlines(keepends=True)
+    mapping: Dict[int, int] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return {}
+    lo, hi = len(lines) + 2, -1
+    for tok in tokens:
+        if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        lo, hi = min(lo, tok.start[0]), max(hi, tok.end[0])
+        if tok.type in (tokenize.NL, tokenize.NEWLINE):
+            for n in range(lo, hi + 1):
+                mapping[n] = hi
+            lo, hi = len(lines) + 2, -1
+    return mapping
+
+
+def add_codes(line: str, codes: List[str]) -> str:
+    """`line` (with its line ending) with `codes` added to its noqa comment, or a new one."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body):]
+    m = NOQA_INLINE_REGEXP.search(body)
+    if m is not None and m.group("codes"):
+        listed = {c for c in m.group("codes").replace(",", " ").split()}
+        new = [c for c in codes if not any(c.startswith(old) for old in listed)]
+        if not new:
+            return line
+        end = m.start("codes") + len(m.group("codes").rstrip())
+        return body[:end] + ", " + ", ".join(new) + body[end:] + ending
+    if m is not None:                   # a bare `# noqa` already silences everything
+        return line
+    return body.rstrip() + "  # noqa: " + ", ".join(codes) + ending
+
+
+def with_noqa(text: str, findings) -> str:
+    where = comment_lines(text)
+    wanted: Dict[int, List[str]] = {}
+    for f in findings:
+        if f.code == "NPP000":
+            continue                    # an internal error is ours to fix, not the user's to silence
+        line = where.get(f.line, f.line)
+        codes = wanted.setdefault(line, [])
+        if f.code not in codes:
+            codes.append(f.code)
+    lines = text.splitlines(keepends=True)
+    for line, codes in wanted.items():
+        if 1 <= line <= len(lines):
+            lines[line - 1] = add_codes(lines[line - 1], sorted(codes))
+    return "".join(lines)
+
+
+def run_add_noqa(args, config, settings, selection) -> int:
+    from .runner import check_text
+    from .fix import WriteError, write_file
+    added = files = 0
+    errors = 0
+    for item in inputs(args, config):
+        if item.source is None:
+            warn(f"{item.display}: {item.error}")
+            errors += 1
+            continue
+        source = item.source
+        if item.stdin:
+            warn(f"{item.display}: --add-noqa edits files, not standard input")
+            errors += 1
+            continue
+        if source.kind != "python":
+            continue                    # shell launchers have no noqa comments
+        ignores = config.ignores_for(item.path) if config else ()
+        findings = check_text(item.path, source.text, "python", settings, selection, ignores)
+        if not [f for f in findings if f.code != "NPP000"]:
+            continue
+        new = with_noqa(source.text, findings)
+        if new == source.text:
+            continue
+        try:
+            ast.parse(new)
+            left = [f for f in check_text(item.path, new, "python", settings, selection, ignores) if f.code != "NPP000"]
+        except (SyntaxError, ValueError):
+            left = [None]
+        if left:
+            warn(f"{item.display}: not changed, the noqa comments would not silence every finding")
+            errors += 1
+            continue
+        try:
+            write_file(item.path, new, source.encoding, source.bom)
+        except WriteError as exc:
+            warn(f"{item.display}: not changed, {exc}")
+            errors += 1
+            continue
+        count = sum(1 for a, b in zip(source.text.splitlines(), new.splitlines()) if a != b)
+        added += count
+        files += 1
+    note(args, f"Added {plural(added, 'noqa directive')} to {plural(files, 'file')}.")
+    return EXIT_ERROR if errors else EXIT_CLEAN

@@ -1,0 +1,90 @@
+"""`npuprof validate`: check one options string (argument, file, or the environment)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import List, Tuple
+
+from ..checks.hygiene import check_option_hygiene
+from ..checks.options import check_options
+from ..source.model import Finding, printable
+from ..source.text import SourceText
+
+
+def _findings(text: str, target, mode_on=True) -> List[Finding]:
+    src = SourceText(text)
+    report = check_options(text, target, mode_on)
+    issues = list(report.issues) + check_option_hygiene(text, report.doc)
+    out = []
+    for issue in issues:
+        (l1, c1), (l2, c2) = src.position(issue.i), src.position(max(issue.j, issue.i))
+        out.append(Finding(issue.code, printable(issue.message), issue.i, issue.j, l1, c1, l2, c2))
+    if report.empty:
+        out.append(Finding("NPP002", "the options are empty: the runtime treats them as not set and "
+                           "substitutes its default options (or, on some routes, collects nothing); "
+                           "give the options explicitly", 0, 0, 1, 0, 1, 0))
+    return sorted(out, key=Finding.sort_key)
+
+
+def env_findings(env, target) -> List[Tuple[str, Finding]]:
+    """Findings for PROFILING_MODE / PROFILING_OPTIONS as GE reads them."""
+    from ..setups.env import mode_problem
+    out: List[Tuple[str, Finding]] = []
+    mode = env.get("PROFILING_MODE")
+    options = env.get("PROFILING_OPTIONS")
+    problem = mode_problem(mode, options)
+    if problem:
+        code, message = problem
+        out.append(("PROFILING_MODE", Finding(code, printable(message), 0, 0, 1, 0, 1, 0)))
+    if options is not None and (mode == "true" or options.strip()):
+        # the options are checked even when the mode is wrong: they are what the user will run next
+        from ..checks.options import for_state
+        from ..setups.state import OFF, State
+        # GE reads the options only with PROFILING_MODE=true: otherwise their problems are latent
+        state = None if mode == "true" else State(OFF, "not_switched" if mode is None else "switch")
+        for f in _findings(options, target, mode_on=(mode == "true")):
+            if f.code == "NPP002" and mode != "true":
+                continue
+            out.append(("PROFILING_OPTIONS", f._replace(message=for_state(f.message, state))))
+    return out
+
+
+def _stdin_text() -> str:
+    data = sys.stdin.buffer.read()
+    return data.decode("utf-8-sig", "surrogateescape")      # a file's text, as --file reads it
+
+
+def run_validate(args, target) -> int:
+    if args.env:
+        pairs = env_findings(os.environ, target)
+        if "PROFILING_OPTIONS" not in os.environ and "PROFILING_MODE" not in os.environ:
+            print("npuprof: error: neither PROFILING_MODE nor PROFILING_OPTIONS is set", file=sys.stderr)
+            return 2
+    else:
+        if args.file == "-" or (args.options == "-" and not args.file):
+            text, label = _stdin_text(), "-"
+        elif args.file:
+            try:
+                with open(args.file, encoding="utf-8-sig") as fh:
+                    text = fh.read()
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"npuprof: error: cannot read {args.file}: {exc}", file=sys.stderr)
+                return 2
+            label = args.file
+        elif args.options is not None:
+            text, label = args.options, "<options>"
+        else:
+            print("npuprof: error: give an options string, - (standard input), --file F or --env", file=sys.stderr)
+            return 2
+        pairs = [(label, f) for f in _findings(text, target)]
+    if args.format == "json":
+        rows = [{"filename": label, "code": f.code, "message": f.message,
+                 "location": {"line": f.line, "column": f.col + 1},
+                 "end_location": {"line": f.end_line, "column": f.end_col + 1}} for label, f in pairs]
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        for label, f in pairs:
+            print(f"{label}:{f.line}:{f.col + 1}: {f.code} {f.message}")
+    return 1 if pairs else 0

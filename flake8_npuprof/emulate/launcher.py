@@ -1,0 +1,927 @@
+"""Shell launchers as entry points: what `bash run_1p.sh` starts, with which environment and flags.
+
+The launcher is walked in order, as the shell would run it, without running anything: `export`
+and inline assignments (`PROFILING_MODE=true python3 train.py`, `env A=b ...`), plain variables
+and `set -a`, `source`/`.` of another script of the project, `cd`, and the command lines that
+start Python (`python`/`python3`, `-m`, behind `nohup`/`taskset`/`mpirun`/`horovodrun`/`torchrun`/
+`torch.distributed.launch`), also inside per-rank loops (`for i in $(seq 0 7)`, `for ((i=0;i<8;i++))`,
+`for i in {0..7}`). Whatever the walk cannot know (a command substitution, a variable from the
+caller, a branch of `if`/`case`) is a hole: an unknown script, directory or value is never guessed.
+
+Each Launch keeps its command line (argv with the source range of every word) so other checks
+(msprof command lines) can read it; `bind` ties the script's flags to the script's argparse / absl
+definitions (its own, or a sibling module's through project.py), as the parser will read them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from ..source.text import HOLE, Run, SourceText, StrValue
+from ..values.launch_args import Given, OPEN, Word
+from .replay import _rel
+
+MAX_SOURCED = 8                 # nested `source` depth
+MAX_BYTES = 256 * 1024          # a launcher or sourced script larger than this is not read
+MAX_COMMANDS = 5000             # simple commands walked per launcher (sourced files included)
+MAX_LAUNCHES = 16               # Python command lines followed per launcher
+
+PYTHON = re.compile(r"(?:.*/)?python(?:\d(?:\.\d+)?)?$")
+WRAPPERS_WITH_SCRIPT = {"torchrun"}                         # start a .py themselves
+PY_LAUNCH_MODULES = {"torch.distributed.launch", "torch.distributed.run", "horovod.runner.launch"}
+PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo",
+            "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
+RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
+_FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\w+\s*(<=|<)\s*(\d+)\s*;[^)]*\)\)")
+_OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
+
+
+class Setting(NamedTuple):
+    """One variable of the launch's environment and where it was set."""
+    value: str                  # HOLE inside when not fully known
+    path: str
+    line: int
+    start: int                  # offset of the name in that file
+    how: str                    # "export", "inline", "set -a", "plain"
+    runs: Tuple[Run, ...] = ()  # where the value's characters are in that file
+
+    def where(self, root: str) -> str:
+        return f"{_rel(self.path, root)}:{self.line}"
+
+
+class Command(NamedTuple):
+    """One simple command as the walk met it."""
+    words: Tuple[Word, ...]
+    path: str                   # the file it is in (a sourced script, or the launcher)
+    line: int
+    column: int
+    env: Dict[str, Setting]     # exported environment for this command (inline assignments included)
+    cwd: Tuple[str, ...]        # where it may run (one entry once known; empty: not known)
+    ranks: int                  # started this many times (per-rank loops, mpirun -np, torchrun)
+    conditional: bool           # inside if/case/while or a function: may not run
+
+
+class Launch(NamedTuple):
+    """A Python training script started by a launcher."""
+    command: Command
+    script: str                 # absolute path of the script
+    args: Tuple[Word, ...]      # the words after the script: its own flags
+    wrapper: str                # "", "mpirun", "torchrun", ...
+    ranks: int
+    msprof: object = None       # MsprofRun when the script is msprof's application
+
+
+class MsprofRun(NamedTuple):
+    """msprof starting the launch's script: `msprof [opts] python3 train.py` or `--application="..."`."""
+    call: object                # msprof.Call
+    word: Word                  # the word that runs msprof
+    application: bool           # the script is named by --application (msprof then splits it at spaces)
+
+
+# ---------------------------------------------------------------- the walk
+
+class Walk:
+    def __init__(self, launcher: str, cwd: Optional[str] = None):
+        self.launcher = os.path.abspath(launcher)
+        self.root = os.path.dirname(self.launcher)
+        # where the shell starts: the given directory, else the caller's or the launcher's own (a path is
+        # resolved only where exactly one of them has the file); `cd` moves every candidate alike
+        starts = [os.path.abspath(cwd)] if cwd else [os.getcwd(), self.root]
+        self.dirs: Tuple[str, ...] = tuple(dict.fromkeys(starts))
+        self.vars: Dict[str, Setting] = {}
+        self.exported: Dict[str, Setting] = {}
+        self.commands: List[Command] = []
+        self.sourced: List[Tuple[str, str, int]] = []     # (file, from file, line)
+        self.unread: List[Tuple[str, str, int]] = []      # sourced scripts not found or not named
+        self.all_export = False
+        self.steps = 0
+        self.current = self.launcher    # the file being walked
+
+    @property
+    def cwd(self) -> Optional[str]:
+        """The current directory when only one candidate is left (after `cd` to an absolute path)."""
+        return self.dirs[0] if len(self.dirs) == 1 else None
+
+    @staticmethod
+    def find(name: str, dirs) -> Optional[str]:
+        """The one file `name` is from these directories (None: in none, or in several different ones)."""
+        found = {os.path.realpath(os.path.join(d, name)) for d in dirs if os.path.isfile(os.path.join(d, name))}
+        return os.path.normpath(os.path.join(next(d for d in dirs if os.path.isfile(os.path.join(d, name))), name)) \
+            if len(found) == 1 else None
+
+    # ---- words
+
+    def expand(self, text: str, i: int, end: int) -> StrValue:
+        """Decode one shell word of text[i:end] with the variables known at this point."""
+        parts: List[str] = []
+        runs: List[Run] = []
+        t = 0
+        start = i
+
+        def put(s: str, at: Optional[int] = None, slen: int = 1):
+            nonlocal t
+            parts.append(s)
+            if at is not None:
+                runs.append(Run(t, len(s), at, slen))
+            t += len(s)
+
+        def expansion(k: int) -> int:
+            nonlocal t
+            j, value = self._expansion(text, k, end)
+            if value is None or HOLE in value:
+                if not (parts and parts[-1] == HOLE):
+                    put(HOLE)
+            elif value:
+                setting = self._setting(text[k:j])
+                if setting is not None and setting.path == self.current and setting.value == value:
+                    runs.extend(r._replace(t=r.t + t) for r in setting.runs)    # `"$OPTS"`: map to OPTS=...
+                parts.append(value)
+                t += len(value)
+            return j
+
+        quoted = False
+        while i < end:
+            c = text[i]
+            if c == "'" and not quoted:
+                close = text.find("'", i + 1, end)
+                close = end if close < 0 else close
+                for k in range(i + 1, close):
+                    put(text[k], k)
+                i = close + 1
+            elif c == '"':
+                quoted = not quoted
+                i += 1
+            elif c == "\\" and i + 1 < end:
+                if not quoted or text[i + 1] in '$`"\\':
+                    put(text[i + 1], i, 2)
+                else:
+                    put("\\", i)
+                    put(text[i + 1], i + 1)
+                i += 2
+            elif c in "$`":
+                i = expansion(i)
+            else:
+                put(c, i)
+                i += 1
+        return StrValue("".join(parts), runs, start, end, origin="shell")
+
+    def _setting(self, body: str) -> Optional[Setting]:
+        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
+        return (self.vars.get(m.group(1)) or self.exported.get(m.group(1))) if m else None
+
+    def _expansion(self, text: str, i: int, end: int) -> Tuple[int, Optional[str]]:
+        from ..source.shell_words import _skip_expansion
+        j = min(_skip_expansion(text, i), end)
+        body = text[i:j]
+        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
+        if m and (body.startswith("${") == body.endswith("}")):
+            name = m.group(1)
+            if name == "PWD":
+                return j, self.cwd
+            s = self.vars.get(name) or self.exported.get(name)
+            return j, None if s is None else s.value
+        if re.fullmatch(r"\$\(\s*dirname\s+\"?\$\{?0\}?\"?\s*\)", body) or \
+                re.fullmatch(r"\$\(\s*cd\s+\"?\$\(\s*dirname\s+\"?\$\{?0\}?\"?\s*\)\"?\s*(;|&&)\s*pwd\s*\)", body):
+            return j, self.root
+        if body in ("$(pwd)", "`pwd`"):
+            return j, self.cwd
+        if body in ("$0", "${0}"):
+            return j, self.launcher
+        return j, None
+
+    # ---- statements
+
+    def run(self, text: Optional[str] = None) -> "Walk":
+        """Walk the launcher (text: its content when already read, e.g. an editor's buffer)."""
+        self._file(self.launcher, 0, False, text)
+        return self
+
+    def _file(self, path: str, depth: int, conditional: bool, text: Optional[str] = None) -> None:
+        if text is None:
+            try:
+                if os.path.getsize(path) > MAX_BYTES:
+                    return
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                return
+        elif len(text) > MAX_BYTES:
+            return
+        src = SourceText(text)
+        outer, self.current = self.current, path
+        try:
+            self._statements(text, src, path, depth, conditional)
+        finally:
+            self.current = outer
+
+    def _statements(self, text: str, src: SourceText, path: str, depth: int, inside: bool) -> None:
+        """The commands of one file; inside: the file is sourced from a branch (nothing in it is certain)."""
+        stack: List[Tuple[str, int]] = []           # open compounds: (kind, ranks)
+        function = False                            # `name()` seen: its `{` opens a function body
+        for words, op in _commands(text):
+            self.steps += 1
+            if self.steps > MAX_COMMANDS:
+                return
+            head = text[words[0][0]:words[0][1]]
+            if head in ("if", "while", "until", "case", "select"):
+                stack.append((head, 1))
+                words = words[1:]
+            elif head == "for":
+                stack.append(("for", _loop_count(text, words, _FOR_C.match(text, words[0][0]))))
+                continue
+            elif head in ("fi", "done", "esac", "}"):
+                if stack:
+                    stack.pop()
+                continue
+            elif head in ("then", "else", "do", "{", "elif"):
+                if head == "{":
+                    stack.append(("function" if function else "group", 1))
+                    function = False
+                words = words[1:] if head != "elif" else []
+            elif head == "function" or (len(words) == 1 and op == "("):
+                function = True                     # a definition: its body runs only when called
+                continue
+            if not words:
+                continue
+            conditional = inside or any(k in ("if", "while", "until", "case", "select", "function")
+                                        for k, _ in stack)
+            ranks = 1
+            for _, n in stack:
+                ranks = ranks * n if n > 0 and ranks > 0 else 0
+            self._simple(text, src, path, words, depth, conditional, ranks)
+
+    def _simple(self, text, src, path, spans, depth, conditional, ranks) -> None:
+        words = []
+        inline: Dict[str, Setting] = {}
+        k = 0
+        # leading assignments: inline environment for this command (or shell variables without a command)
+        while k < len(spans):
+            a, b = spans[k]
+            m = _ASSIGN.match(text, a, b)
+            if not m:
+                break
+            value = self.expand(text, m.end(), b)
+            line = src.position(a)[0]
+            inline[m.group(1)] = Setting(value.text, path, line, a, "inline", tuple(value.runs))
+            k += 1
+        for a, b in spans[k:]:
+            words.append(Word(self.expand(text, a, b), a, b))
+        if not words:
+            for name, s in inline.items():
+                if conditional:
+                    s = s._replace(value=HOLE)
+                exported = self.all_export or name in self.exported
+                self.vars[name] = s._replace(how="plain")
+                if exported:
+                    self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
+            return
+        head = words[0].text
+        if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
+            self._export(text, src, path, spans[k + 1:], head, conditional)
+            return
+        if head == "unset":
+            for w in words[1:]:
+                if conditional:             # unset in one branch only: the value is no longer known
+                    for table in (self.vars, self.exported):
+                        if w.text in table:
+                            table[w.text] = table[w.text]._replace(value=HOLE)
+                    continue
+                self.vars.pop(w.text, None)
+                self.exported.pop(w.text, None)
+            return
+        if head == "set" and len(words) > 1:
+            flags = words[1].text
+            if flags.startswith("-") and "a" in flags:
+                self.all_export = True
+            elif flags.startswith("+") and "a" in flags:
+                self.all_export = False
+            return
+        if head in ("cd", "pushd", "popd"):
+            target = words[1] if len(words) > 1 and head != "popd" else None
+            if not conditional and target is not None and target.known and os.path.isabs(target.text):
+                self.dirs = (os.path.normpath(target.text),)
+            elif conditional or target is None or not target.known or target.text == "-" or not self.dirs:
+                self.dirs = () if target is None or target.text != "." else self.dirs
+            else:
+                moved = os.path.expanduser(target.text)
+                self.dirs = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, moved)) for d in self.dirs))
+            return
+        if head in ("source", ".") and len(words) > 1:
+            target = words[1]
+            full = self.find(target.text, self.dirs or (self.root,)) if target.known else None
+            line = src.position(spans[0][0])[0]
+            if full is not None and depth < MAX_SOURCED:
+                self.sourced.append((full, path, line))
+                self._file(full, depth + 1, conditional)
+            else:                           # assumed to set no PROFILING_* (the report lists it)
+                self.unread.append((target.text, path, line))
+            return
+        env = dict(self.exported)
+        for name, setting in self.vars.items():
+            if name.startswith("PROFILING_") and name not in self.exported:
+                env[name] = setting._replace(how="set without export")     # seen only if the caller exports it
+        env.update(inline)
+        line, col = src.position(words[0].start)
+        self.commands.append(Command(tuple(words), path, line, col, env, self.dirs, ranks, conditional))
+
+    def _export(self, text, src, path, spans, head, conditional) -> None:
+        exporting = head == "export" or any(text[a:b] == "-x" for a, b in spans)
+        for a, b in spans:
+            if text[a] == "-":
+                continue
+            m = _ASSIGN.match(text, a, b)
+            line = src.position(a)[0]
+            if m:
+                value = self.expand(text, m.end(), b)
+                s = Setting(HOLE if conditional else value.text, path, line, a, "export" if exporting else "plain",
+                            tuple(value.runs))
+                self.vars[m.group(1)] = s
+                if exporting:
+                    self.exported[m.group(1)] = s
+            elif exporting and _NAME.fullmatch(text[a:b]):
+                name = text[a:b]
+                if name in self.vars:
+                    self.exported[name] = self.vars[name]._replace(how="export")
+
+
+def _loop_count(text: str, words, m) -> int:
+    """How many times a `for` loop runs its body (0: not known)."""
+    if m is not None:
+        lo, op, hi = int(m.group(2)), m.group(3), int(m.group(4))
+        return max(0, hi - lo + (1 if op == "<=" else 0))
+    items = [text[a:b] for a, b in words[1:]]
+    if len(items) < 2 or items[1] != "in":
+        return 0
+    rest = [w for w in items[2:] if w not in (";", "do")]
+    if len(rest) == 1:
+        seq = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`", rest[0])
+        if seq:
+            lo = int(seq.group(1) or seq.group(3) or 1)
+            hi = int(seq.group(2) or seq.group(4))
+            return max(0, hi - lo + 1)
+        brace = re.fullmatch(r"\{(\d+)\.\.(\d+)\}", rest[0])
+        if brace:
+            return max(0, int(brace.group(2)) - int(brace.group(1)) + 1)
+    if rest and all(re.fullmatch(r"[\w.-]+", w) for w in rest):
+        return len(rest)
+    return 0
+
+
+def _commands(text: str):
+    """Simple commands as (word spans, the operator after them), split at operators and newlines; comments
+    skipped.
+
+    `for ((...))` is kept as one command; the words after `in` in a `for` stay with it."""
+    i, n = 0, len(text)
+    words: List[Tuple[int, int]] = []
+    while i < n:
+        c = text[i]
+        if c in " \t\r":
+            i += 1
+            continue
+        if c == "\\" and text.startswith("\n", i + 1):
+            i += 2
+            continue
+        if c == "#":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+            continue
+        if c == "(" and text.startswith("((", i) and words and text[words[0][0]:words[0][1]] == "for":
+            close = text.find("))", i)
+            close = n if close < 0 else close + 2
+            words.append((i, close))
+            i = close
+            continue
+        op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
+        if op is not None:
+            if words:
+                yield words, op
+            words = []
+            i += len(op)
+            continue
+        j = _word_end(text, i)
+        words.append((i, j))
+        i = j
+    if words:
+        yield words, ""
+
+
+def _word_end(text: str, i: int) -> int:
+    from ..source.shell_words import _skip_expansion
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n;&|<>()":
+            if c in "<>":
+                i += 1              # a redirection: its own word
+                while i < n and text[i] in "<>&":
+                    i += 1
+                return i
+            return i
+        if c == "'":
+            close = text.find("'", i + 1)
+            i = n if close < 0 else close + 1
+        elif c == '"':
+            k = i + 1
+            while k < n and text[k] != '"':
+                if text[k] == "\\":
+                    k += 1
+                elif text[k] in "$`":
+                    k = _skip_expansion(text, k) - 1
+                k += 1
+            i = k + 1
+        elif c == "\\":
+            i += 2
+        elif c in "$`":
+            i = _skip_expansion(text, i)
+        else:
+            i += 1
+    return min(i, n)
+
+
+# ---------------------------------------------------------------- Python launches
+
+def launches(walk: Walk) -> List[Launch]:
+    """The Python scripts the walk starts, in order (at most MAX_LAUNCHES: each is analysed)."""
+    out = []
+    for cmd in walk.commands:
+        found = _launch(cmd)
+        if found is not None:
+            out.append(found)
+            if len(out) >= MAX_LAUNCHES:
+                break
+    return out
+
+
+def _launch(cmd: Command) -> Optional[Launch]:
+    words = list(cmd.words)
+    ranks, wrapper = cmd.ranks, ""
+    k = 0
+    env = dict(cmd.env)
+    while k < len(words):
+        w = words[k].text
+        base = w.rsplit("/", 1)[-1]
+        if PYTHON.match(w):
+            return _python(cmd, words, k + 1, env, ranks, wrapper)
+        if base == "msprof":
+            return _under_msprof(cmd, words, k, env, ranks, wrapper)
+        if base in WRAPPERS_WITH_SCRIPT:
+            n, script_at = _ranks_of(words, k + 1)
+            return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, base)
+        if base in PREFIXES:
+            if base in ("mpirun", "mpiexec", "horovodrun", "srun"):
+                wrapper = base
+                n, _ = _ranks_of(words, k + 1)
+                ranks = ranks * (n or 1) if ranks else 0
+            k += 1
+            # options of the prefix and `env A=b`: skip until the next command word
+            while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
+                                      (k > 0 and _takes_value(words[k - 1].text))):
+                m = _ASSIGN.match(words[k].text)
+                if m and base == "env":
+                    env[m.group(1)] = Setting(words[k].text[m.end():], cmd.path, cmd.line, words[k].start, "inline")
+                k += 1
+            continue
+        return None
+    return None
+
+
+def _under_msprof(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+    """The Python script msprof starts as its application, read as msprof reads its argv (msprof.parse);
+    None when the application is not a Python script we can name (or msprof's words are not all known)."""
+    from ..checks import msprof as M
+    rest = words[k + 1:]
+    call = M.parse(M.Word(words[k].text, lambda i, j: (words[k].start, words[k].end)),
+                   [M.Word(w.text, lambda i, j, w=w: (w.start, w.end)) for w in rest])
+    if not call.complete or not call.app:
+        return None
+    named = [o for o in call.options if o.name == "application" and o.value]
+    if named:
+        value = named[-1].value
+        at = next(w for w in reversed(rest) if w.text == named[-1].word.text)
+        if HOLE in value:
+            return None
+        # msprof splits --application at spaces (no shell quoting); the pieces keep the option word's place
+        app = [Word(StrValue(t, [], at.start, at.end, origin="shell"), at.start, at.end)
+               for t in value.split(" ") if t]
+    else:
+        app = list(rest[len(rest) - len(call.app):])
+    if not app or not PYTHON.match(app[0].text):
+        return None
+    found = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper)
+    return None if found is None else found._replace(msprof=MsprofRun(call, words[k], bool(named)))
+
+
+def _takes_value(option: str) -> bool:
+    return option in ("-np", "-n", "-N", "-c", "-H", "-x", "--host", "-hostfile", "--hostfile", "-C", "-m",
+                      "--cpunodebind", "--membind", "--physcpubind", "-p", "--map-by", "--bind-to", "-k", "-s")
+
+
+def _ranks_of(words, k) -> Tuple[int, int]:
+    """(process count from -np / --nproc_per_node, index of the first .py word) after index k."""
+    n, script_at = 0, len(words)
+    for j in range(k, len(words)):
+        w = words[j].text
+        opt, _, val = w.partition("=")
+        if opt in RANK_OPTIONS:
+            val = val or (words[j + 1].text if j + 1 < len(words) else "")
+            n = int(val) if val.isdigit() else n
+        if w.endswith(".py") and script_at == len(words):
+            script_at = j
+    return n, script_at
+
+
+def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+    while k < len(words):
+        w = words[k].text
+        if w in ("-W", "-X", "-Q"):
+            k += 2
+            continue
+        if w == "-c" or not words[k].known:
+            return None
+        if w == "-m" and k + 1 < len(words):
+            module = words[k + 1].text
+            if module in PY_LAUNCH_MODULES:
+                n, script_at = _ranks_of(words, k + 2)
+                return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, module)
+            from ..values.project import find_module
+            paths = {find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd}
+            paths.discard(None)
+            if len(paths) != 1:
+                return None
+            path = paths.pop()
+            here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
+            return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
+                          wrapper, ranks)
+        if w.startswith("-"):
+            k += 1
+            continue
+        return _script(cmd, words, k, env, ranks, wrapper)
+    return None
+
+
+def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+    if k >= len(words) or not words[k].known or not cmd.cwd or not words[k].text.endswith(".py"):
+        return None                     # a script we cannot name: say nothing
+    path = Walk.find(words[k].text, cmd.cwd)
+    if path is None:
+        return None
+    here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, words[k].text)))
+    return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
+
+
+def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
+    """The walk of a launcher (its commands, sourced files) and the Python scripts it starts."""
+    w = Walk(launcher, cwd).run(text)
+    return w, launches(w)
+
+
+def command_lines(launcher: str, cwd: Optional[str] = None) -> List[Command]:
+    """Every simple command a launcher runs (sourced scripts included), in order: for checks of other
+    command lines (msprof). Each has its argv as Words (decoded text, HOLE for what is unknown, and the
+    source range of each word in `path`), its line and column, the exported environment and the directory."""
+    return Walk(launcher, cwd).run().commands
+
+
+# ---------------------------------------------------------------- the script's flags
+
+
+def flag_table(ctx) -> Dict[str, object]:
+    """Option string -> FlagDef for every flag the script (or a module it imports) defines."""
+    import ast as _ast
+    flags = list(ctx.resolver.flags)
+    from ..values.project import for_file
+    lookup = for_file(ctx.filename, ctx.tree)
+    if lookup is not None:
+        for module in lookup.imported_modules():
+            flags.extend(module.resolver.flags)
+    table: Dict[str, object] = {}
+    for f in flags:
+        if f.kind == "absl":
+            table.setdefault(f"--{f.dest}", f)
+            table.setdefault(f"-{f.dest}", f)
+            if f.py_type is bool:
+                table.setdefault(f"--no{f.dest}", f)
+                table.setdefault(f"-no{f.dest}", f)
+        else:
+            for a in f.call.args:
+                if isinstance(a, _ast.Constant) and isinstance(a.value, str) and a.value.startswith("-"):
+                    table.setdefault(a.value, f)
+    return table
+
+
+def bind(launch: Launch, table: Dict[str, object], root: str) -> Tuple[Dict[str, Given], List[Word]]:
+    """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define)."""
+    given: Dict[str, Given] = {}
+    unknown: List[Word] = []
+    words = [w for w in _without_redirections(launch.args)]
+    k = 0
+    where = f"{_rel(launch.command.path, root)}:{launch.command.line}"
+    while k < len(words):
+        w = words[k]
+        text = w.text
+        k += 1
+        if text == "--":
+            break
+        if not w.known and text.startswith(HOLE):
+            # `"$@"`, `$EXTRA_ARGS`: more flags may come from the caller, so a flag not seen is not its default
+            given.setdefault(OPEN, Given(w.value.text, HOLE, w, None, where))
+            continue
+        if not text.startswith("-") or not w.known and "=" not in text:
+            continue
+        option, eq, value = text.partition("=")
+        flag = table.get(option)
+        if flag is None:
+            unknown.append(w)
+            continue
+        takes_value = not (flag.kind == "argparse" and flag.action in ("store_true", "store_false")) and \
+            not (flag.kind == "absl" and flag.py_type is bool)
+        if _nargs(flag):
+            given[flag.dest] = Given(option, HOLE, w, None, where)     # lists: not followed
+            continue
+        if eq:
+            given[flag.dest] = Given(option, value, w, w, where)
+        elif takes_value and k < len(words):
+            given[flag.dest] = Given(option, words[k].text, w, words[k], where)
+            k += 1
+        elif flag.kind == "absl" and flag.py_type is bool:
+            given[flag.dest] = Given(option, "false" if option.lstrip("-").startswith("no") and
+                                     option.lstrip("-") != flag.dest else "true", w, None, where)
+        else:
+            given[flag.dest] = Given(option, None, w, None, where)
+    return given, unknown
+
+
+def _nargs(flag) -> bool:
+    return flag.kind == "argparse" and any(k.arg == "nargs" for k in flag.call.keywords)
+
+
+def _without_redirections(words):
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if re.fullmatch(r"\d*[<>]+&?", w.text):
+            skip = True
+            continue
+        if re.fullmatch(r"\d*[<>]+&?\S+", w.text):
+            continue
+        yield w
+
+
+# ---------------------------------------------------------------- one launch, as emulate and check see it
+
+class LaunchSetup(NamedTuple):
+    """A launch with its script's setups as they are for these flags and this environment."""
+    launch: Launch
+    ctx: object                 # the script's analysis.Context, its resolver bound to the flags
+    given: Dict[str, Given]
+    unknown: List[Word]
+    setups: list                # inventory.ScriptSetup, guards on the flags decided
+    inits: list
+    order: object
+    decided: List[str]          # how flags decided the script's conditions, for messages
+    traps: List[Tuple[Given, str]]  # (flag given, what it does): a "False" read as a true string
+
+
+def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
+    """The script of a launch analysed with the flags the launch passes (None: it cannot be read)."""
+    import ast
+    from ..checks.analysis import Context, Settings
+    from ..source.files import ReadError, read_source
+    from ..setups.inventory import Inventory
+    try:
+        source = read_source(launch.script)
+        tree = ast.parse(source.text, launch.script)
+    except (ReadError, SyntaxError, ValueError):
+        return None
+    ctx = Context(SourceText(source.text), tree, launch.script, Settings(target=target, cwd=launch.command.cwd[0]))
+    given, unknown = bind(launch, flag_table(ctx), root)
+    ctx.resolver.given = given
+    inventory = Inventory(ctx)
+    setups, decided, traps = [], [], []
+    for s in inventory.setups:
+        s, why, trap = _decide(ctx, s, given)
+        setups.append(s)
+        decided.extend(why)
+        traps.extend(trap)
+    return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
+
+
+def _decide(ctx, setup, given: Dict[str, Given]):
+    """A setup's `if` conditions with this launch's flags: all true (the setup runs), one false (it does not), or
+    left as they are when any is not known."""
+    import ast
+    from ..setups.inventory import Mode, guard_text
+    from ..setups.state import is_main_guard
+    from ..values.ops import Opaque
+    guards = [g for g in ctx.sites.guards_of.get(id(setup.anchor), ()) if not isinstance(g.test, ast.Constant)]
+    if not setup.conditions or not guards or guard_text(tuple(guards)) != tuple(
+            c for c in setup.conditions if c != setup.condition):
+        return setup, [], []
+    scope = ctx.sites.scope_of.get(id(setup.anchor), ctx.sites.module)
+    truths, why, traps = [], [], []
+    for g in guards:
+        if is_main_guard(g):
+            continue
+        values = ctx.values.scalars(g.test, scope, ctx.pos(setup.anchor)).candidates
+        if not values or any(isinstance(v, Opaque) for v in values):
+            return setup, [], []
+        truth = {bool(v) for v in values}
+        if len(truth) != 1:
+            return setup, [], []
+        holds = truth.pop() != g.negated
+        text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
+        attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
+        flags = [d for d in attrs if d in given]
+        origin = "; ".join(f"{given[d].option}{'=' + given[d].text if given[d].text else ''} from {given[d].where}"
+                           for d in flags) or \
+            "; ".join(f"the default of --{d}, which the launcher does not pass" for d in attrs[:1]) or "defaults"
+        why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
+        for d in flags:
+            g_ = given[d]
+            if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
+                traps.append((g_, f"{g_.option}={g_.text} reaches the script as the non-empty string "
+                              f"{g_.text!r}, which is true: `{text}` holds and profiling is switched on"))
+        truths.append(holds)
+    if not truths:
+        return setup, [], []
+    if all(truths):
+        return setup._replace(conditions=(setup.condition,) if setup.condition else ()), why, traps
+    off = Mode("off", "not run in this launch: " + next(w for w, t in zip(why, truths) if not t))
+    return setup._replace(mode=off, conditions=()), why, traps
+
+
+def launch_env(launch: Launch, base, root: str, environ=None):
+    """The environment GE sees in this launch: the launcher's exports over the caller's (base), and why a
+    value is not known. environ: the caller's environment when it is known (--env), else None."""
+    env = launch.command.env
+    out, unknown = base, []
+    settings = {}
+    for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
+        s = env.get(name)
+        if s is not None and s.how == "set without export":
+            if environ is None:
+                unknown.append(f"{name} is set at {s.where(root)} without export: the script sees it only if "
+                               "the caller exports it (give --env to use this environment)")
+                s = s._replace(value=HOLE)
+            elif name not in environ:
+                s = None                    # not in the environment, so not exported: the script never sees it
+            else:
+                s = s._replace(how="set (exported by the caller)")
+        elif s is not None and HOLE in s.value:
+            unknown.append(f"{name} is set at {s.where(root)} to a value not known statically")
+        settings[name] = s
+    mode, opts, work = settings["PROFILING_MODE"], settings["PROFILING_OPTIONS"], settings["ASCEND_WORK_PATH"]
+    if opts is not None:
+        out = out._replace(options=opts.value, label=f"the launcher ({opts.how} at {opts.where(root)})")
+    if mode is not None:
+        out = out._replace(mode=mode.value, mode_label=f"the launcher ({mode.how} at {mode.where(root)})")
+    if work is not None and HOLE not in work.value:
+        out = out._replace(work_path=work.value, work_path_known=True)
+    return out, unknown
+
+
+def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None) -> Optional[dict]:
+    """`npuprof emulate LAUNCHER.sh`: the report for the Python script it starts (None: none we can name)."""
+    from .replay import Planner, finish
+    from ..setups.inventory import Mode, OptionsArg, ScriptSetup
+    w, found = walk(path, cwd)
+    root = w.root
+    runs = [(la, prepare(la, target, root)) for la in found]
+    runs = [(la, ls) for la, ls in runs if ls is not None]
+    if not runs:
+        return None
+    launch, ls = next(((la, ls) for la, ls in runs if not la.command.conditional), runs[0])
+    run_cwd = launch.command.cwd[0]
+    env, unknown = launch_env(launch, base, root, environ)
+    setups = list(ls.setups)
+    if not setups and env.mode is not None:
+        setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
+    results = Planner(setups, ls.inits, ls.order, target, run_cwd, env).results()
+    if env.mode is not None and HOLE in env.mode and launch.msprof is None:
+        results = [_unknown_env(r, unknown[0] if unknown else "PROFILING_MODE is not known statically")
+                   for r in results]
+    if launch.msprof is not None:
+        from .msprof_launch import under_msprof
+        results = under_msprof(launch, results, target, env, unknown, root)
+    report = finish(_rel(launch.script, os.getcwd()), results, target, run_cwd, env, None, None, False)
+    report["launch"] = launch_info(w, launch, ls, runs, root)
+    return report
+
+
+def _unknown_env(r, why: str):
+    """A result that depends on PROFILING_MODE when the launch leaves it unknown: unknown, and why."""
+    if r.source in ("script", "adapter default") or r.read_by_ge is False:
+        return r
+    return r._replace(verdict="unknown", messages=[why] + [m for m in r.messages if HOLE not in m], spread=[])
+
+
+def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> dict:
+    """What the report says about the launch: the command line, where the environment and flags come from."""
+    cmd = launch.command
+    where = f"{_rel(cmd.path, root)}:{cmd.line}"
+    env = {name: {"value": s.value, "set": f"{s.how} at {s.where(root)}"} for name, s in sorted(cmd.env.items())
+           if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
+    flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN}
+    shown = " ".join(x.text for x in _without_redirections(cmd.words))
+    lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
+    if launch.ranks > 1:
+        lines.append(f"  started {launch.ranks} times (one per rank"
+                     f"{', by ' + launch.wrapper if launch.wrapper else ''}); each rank emulated alike")
+    elif launch.ranks == 0:     # a loop over files or "$@": how often, and whether per rank, is unknown
+        lines.append("  started in a loop, an unknown number of times; each run emulated alike")
+    if cmd.conditional:
+        lines.append("  inside a branch, loop condition or function: this command may not run")
+    for name, e in env.items():
+        lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
+    for src, by, line in w.sourced:
+        lines.append(f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})")
+    for name, by, line in w.unread:
+        lines.append(f"  sources {name} ({_rel(by, root)}:{line}): not read here, taken as setting no PROFILING_* "
+                     "variable".replace(HOLE, "<unknown>"))
+    from .msprof_launch import launch_json as msprof_json, launch_lines
+    if launch.msprof is not None:
+        lines.extend(launch_lines(launch, where))
+    for d in ls.decided:
+        lines.append(f"  {d}")
+    for g, what in ls.traps:
+        lines.append(f"  ! {what}")
+    others = [f"{_rel(la.script, root)} ({_rel(la.command.path, root)}:{la.command.line})" for la, _ in runs
+              if la is not launch]
+    if others:
+        lines.append(f"  also starts: {', '.join(dict.fromkeys(others))} (emulate each with its own launcher)")
+    return {"command": [x.text for x in cmd.words], "at": where, "script": _rel(launch.script, root),
+            "ranks": launch.ranks, "conditional": cmd.conditional, "environment": env, "flags": flags,
+            "sourced": [_rel(s, root) for s, _, _ in w.sourced], "not_read": [n for n, _, _ in w.unread],
+            "decided": ls.decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
+            "traps": [what for _, what in ls.traps], "lines": lines}
+
+
+# ---------------------------------------------------------------- check: findings on the launcher's lines
+
+def check_launcher(text: str, path: str, settings) -> list:
+    """Findings a launcher's own lines carry for the scripts it starts (the same model as emulate):
+    NPP205 where it passes `--x=False` to a string flag that guards profiling, and the options problems
+    (NPP1xx) of a profiling-options value it passes on the command line."""
+    from ..source.model import Finding
+    from ..checks.analysis import internal_error
+    if not os.path.isfile(path):
+        return []
+    try:
+        return _check(text, path, settings, Finding)
+    except Exception as exc:                # same contract as Python files
+        return [internal_error(exc)]
+
+
+def _check(text: str, path: str, settings, Finding) -> list:
+    from ..checks.options import check_options, for_state
+    from ..setups.state import from_setup
+    from ..values.reader import place
+    w, found = walk(path, text=text)
+    src = SourceText(text)
+    me = os.path.abspath(path)
+    out, seen = [], set()
+
+    def report(code, start, end, message):
+        if (code, start) in seen:
+            return
+        seen.add((code, start))
+        (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
+        out.append(Finding(code, message, start, end, l1, c1, l2, c2))
+
+    for launch in found:
+        if launch.command.path != me:
+            continue                        # a command of a sourced script: reported there
+        if launch.msprof is not None:
+            continue                        # under msprof the script's profiling options are not the collector's
+        ls = prepare(launch, settings.target, w.root)
+        if ls is None:
+            continue
+        script = _rel(launch.script, w.root)
+        for g, what in ls.traps:
+            if g.word.start is not None:
+                report("NPP205", g.word.start, g.word.end,
+                       f"{what.replace('the script', script, 1)} in this launch; pass nothing to leave it off, or "
+                       "parse the flag with a str-to-bool converter in the script")
+        for setup in ls.setups:
+            strings = setup.options.strings if setup.options.state == "given" else None
+            if strings is None or len(strings.candidates) != 1:
+                continue
+            value = strings.candidates[0]
+            if value.origin != "launcher" or not value.runs:
+                continue                    # options built in the script: the script's findings
+            state = from_setup(setup)
+            mode_on = True if state.status == "on" else False if state.latent else None
+            result = check_options(value.text, settings.target, mode_on)
+            for issue in result.issues:
+                start, end = place(value, issue.i, issue.j)
+                report(issue.code, start, end,
+                       f"{for_state(issue.message, state)} (passed to {script} at line {launch.command.line}, "
+                       f"read by its {setup.route} setup at line {setup.line})")
+    return sorted(out, key=Finding.sort_key)

@@ -1,0 +1,220 @@
+"""A launch whose script runs as msprof's application: what is collected is msprof's doing.
+
+msprof hands the application its configuration in PROFILER_SAMPLECONFIG, and the collector then
+initialises from it in place of what the framework passes (the script's profiling_mode /
+profiling_options, or PROFILING_MODE / PROFILING_OPTIONS read by GE): data/msprof_cli.json,
+"msprof_cli.precedence". So the script's setups are reported as overridden, and one more result,
+for the msprof command line, carries the verdict: msprof's switches (defaults included), its
+output directory, the predicted tree, and no export command (msprof exports by itself). A
+problem msprof itself refuses (NPP120-NPP127) is a failure before the application starts.
+
+What the collector sources do not show is not claimed: GE checks some options itself before it
+calls the collector (NPP100/NPP103/NPP112), so a setup GE would reject stays "unknown" here; one
+that fails in the script or the TF adapter, before GE starts, still fails.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Optional, Tuple
+
+from ..source.text import HOLE
+from ..knowledge.targets import Target
+from ..knowledge.msprof_options import cli
+from ..checks.msprof import Call, _SCRIPT, parse_command
+
+EXPORTS = ("msprof parses and exports the data itself when the application ends "
+           "(mindstudio_profiler_output/ inside PROF_*): there is no export command to run afterwards")
+# PROFILING_MODE values that make the collector take the dynamic path (collector Utils::IsDynProfMode)
+DYNAMIC_MODES = ("dynamic", "delay_or_duration")
+
+
+def under_msprof(launch, results: list, target: Target, env, unknown: List[str], root: str) -> list:
+    """The script's results marked as overridden, and msprof's own result first."""
+    from .replay import _rel
+    cmd = launch.command
+    where = f"{_rel(cmd.path, root)}:{cmd.line}"
+    own = msprof_result(launch, target, env, unknown, where)
+    exits = own.verdict == "fails"
+    return [own] + [_overridden(r, where, exits) for r in results]
+
+
+def _failure_layer(r) -> str:
+    """Where the script's setup may fail whatever msprof configures: "script" (the script, the TF adapter:
+    before GE starts), "ge" (a check GE makes before it calls the collector, or options whose JSON is not
+    known), or "" (only the collector, which msprof's configuration replaces, or nowhere)."""
+    from .runtime import emu
+    ge = set(emu()["ge_checks"])
+    collector = f'GE: "{emu()["collector_call_failed"]}"'
+    layer = ""
+    for o in r.outcomes.values():
+        codes = {m.split(" ", 1)[0] for m in o.messages if m.startswith("NPP")}
+        if o.verdict == "fails" and codes & ge:
+            layer = "ge"
+        elif o.verdict == "fails" and collector not in o.messages:
+            return "script"
+        elif o.verdict == "unknown" and o.options is None and o.text is not None:
+            layer = "ge"                # the options' JSON itself is not known
+    return layer
+
+
+def _overridden(r, where: str, exits: bool):
+    if r.read_by_ge is False and r.verdict == "off":
+        return r                        # never read anyway: its own reason stands
+    if exits:
+        why = f"not run: msprof at {where} exits before it starts the application, so this setup is never reached"
+        return _off(r, why)
+    layer = _failure_layer(r)
+    if layer == "script":
+        return r._replace(export_command="", messages=[
+            f"under msprof at {where}, but this fails before GE starts, which msprof does not change"] + r.messages)
+    if layer == "ge":
+        return r._replace(read_by_ge=None, verdict="unknown", spread=[], export_command="", messages=[
+            f"under msprof at {where}, whose configuration the collector uses instead of this setup's; but GE "
+            "checks these options itself before it calls the collector, and the sources read do not show whether "
+            "it still does under msprof"] + [m for m in r.messages if m.startswith("NPP")])
+    return _off(r, f"overridden by msprof at {where}: the collector takes msprof's configuration "
+                   "(PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide what "
+                   "is collected")
+
+
+def _off(r, why: str):
+    return r._replace(read_by_ge=False, verdict="off", messages=[why], effective_options=None, source="",
+                      collected=[], dropped=[], output_dir=None, layout=[], export_command="", groups=[],
+                      outcomes={}, spread=[])
+
+
+def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
+    """The msprof command line's own result: per targeted (version, product) it fails on a problem msprof
+    refuses, else it collects msprof's switches into its output directory."""
+    from .replay import _rel, summarise
+    from ..setups.inventory import Mode, OptionsArg, ScriptSetup
+    from ..checks.msprof import check_call
+    from ..knowledge.msprof_options import cli
+    from .runtime import Outcome
+    cmd = launch.command
+    call = launch.msprof.call
+    data = cli()
+    given = {o.name: o.value for o in call.options if o.value is not None}
+    switches = dict(data["defaults"], **{k: v for k, v in given.items() if k != "application"})
+    collected = [k for name, keys in data["collects"].items() if switches.get(name, "off") != "off" for k in keys]
+    notes: List[str] = []
+    # a value not known may be one msprof refuses, or switch a collection on or off (the output is free text)
+    open_ = next((name for name, v in given.items() if HOLE in v and name not in ("output", "application")), None)
+    output, why = _output(launch, given, env, unknown)
+    if why:
+        notes.append(why)
+    mode = env.mode or ""
+    condition = ""
+    if HOLE in mode or mode in DYNAMIC_MODES:
+        condition = (f"PROFILING_MODE is {mode!r} in this launch: the collector then takes its dynamic path"
+                     if HOLE not in mode else "PROFILING_MODE is not known statically in this launch: with "
+                     "\"dynamic\" the collector would take its dynamic path")
+    elif open_ is not None:
+        condition = f"--{open_} is not known statically: what msprof makes of it is not known"
+    elif switches.get("dynamic") == "on":
+        condition = "--dynamic=on: what is collected depends on the commands given to msprof while it runs"
+    whole = check_call(call, target)
+    outcomes: Dict[Tuple[str, str], Outcome] = {}
+    for v in target.versions:
+        for p in target.products:
+            problems = check_call(call, Target(v, p))
+            if problems:
+                shown = whole if whole else problems
+                outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown), switches,
+                                           source="msprof")
+            elif condition:
+                outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof",
+                                           condition=condition.split(":", 1)[0])
+            else:
+                outcomes[(v, p)] = Outcome("collects", (), switches, source="msprof", collected=tuple(collected),
+                                           output=output)
+    setup = ScriptSetup("msprof", cmd.line, cmd.column, Mode("on"), OptionsArg("absent"), None, "yes", ())
+    lead = ["the collection is msprof's: it hands the application its configuration (PROFILER_SAMPLECONFIG), "
+            "which the collector uses instead of the script's profiling options and PROFILING_MODE/"
+            "PROFILING_OPTIONS"]
+    exits = all(o.verdict == "fails" for o in outcomes.values())
+    r = summarise(setup, True, outcomes, target, cmd.cwd[0], lead + notes + ([] if exits else [EXPORTS]))
+    return r._replace(export_command="", path=_rel(cmd.path, os.getcwd()))
+
+
+def _output(launch, given: Dict[str, Optional[str]], env, unknown: List[str]) -> Tuple[Optional[str], str]:
+    """msprof's output directory as given to the collector (HOLE pieces when partly known; None: not known),
+    and why it is not known. Without --output: $ASCEND_WORK_PATH/profiling_data when that is set, else the
+    current directory, or the script's directory with --application (msprof_cli.output_default)."""
+    if "output" in given:
+        return given["output"], ""
+    fallback = os.path.dirname(launch.script) if launch.msprof.application else launch.command.cwd[0]
+    if not env.work_path_known:
+        return None, (f"no --output: msprof writes to $ASCEND_WORK_PATH/profiling_data when that is set, else to "
+                      f"{fallback}; ASCEND_WORK_PATH is not known here (give --env to use this environment)")
+    if env.work_path:
+        return env.work_path.rstrip("/") + "/profiling_data", ""
+    return fallback, ""
+
+
+def launch_json(launch, where: str) -> dict:
+    """The msprof part of the JSON launch report."""
+    run = launch.msprof
+    return {"at": where, "application": run.application,
+            "options": {o.name: o.value for o in run.call.options if o.name != "application"}}
+
+
+def launch_lines(launch, where: str) -> List[str]:
+    """What the launch report says about msprof."""
+    run = launch.msprof
+    how = "--application" if run.application else "its application"
+    given = [f"--{o.name}={o.value}" for o in run.call.options if o.value is not None and o.name != "application"]
+    return [f"  under msprof ({where}): the script is {how}; msprof's switches decide what is collected"
+            + (f" ({' '.join(given)})" if given else " (its defaults)")]
+
+
+def msprof_overrides(cmdline) -> Optional[dict]:
+    """What running under msprof means for the script it starts: msprof's switches are the
+    profiling configuration, and the script's own profiling options are not used.
+
+    cmdline: a shell command string or an argv list. None when it does not run msprof."""
+    call = parse_command(cmdline) if not isinstance(cmdline, Call) else cmdline
+    if call is None:
+        return None
+    switches = {o.name: o.value for o in call.options if o.value is not None and HOLE not in (o.value or "")}
+    script = next((w for w in call.app if _SCRIPT.match(w)), None) if call.complete else None
+    note = ("the application runs under msprof, which hands it its own profiling configuration "
+            "(PROFILER_SAMPLECONFIG): profiling options set in the script (profiling_mode/profiling_options, "
+            "PROFILING_OPTIONS) are not used; msprof's flags decide what is collected")
+    return {"application": list(call.app), "script": script, "switches": switches,
+            "output": switches.get("output"), "complete": call.complete, "note": note}
+
+
+def msprof_layout(cmdline, target: Target = Target(), work_path: Optional[str] = None) -> Optional[dict]:
+    """What an msprof run leaves behind: the output directory, what it collects (msprof's defaults
+    plus its switches), the PROF_* tree predicted for the target products, and that msprof exports
+    the data itself once the application ends (no separate `msprof --export` is needed).
+
+    work_path: $ASCEND_WORK_PATH when known (msprof then writes there when --output is absent).
+    None when the command line does not run msprof."""
+    from .layout import predict
+    call = parse_command(cmdline) if not isinstance(cmdline, Call) else cmdline
+    if call is None:
+        return None
+    data = cli()
+    given = {o.name: o.value for o in call.options if o.value is not None and HOLE not in o.value}
+    switches = dict(data["defaults"], **given)
+    output = given.get("output")
+    if not output:
+        if work_path:
+            output = work_path.rstrip("/") + "/profiling_data"
+        elif "application" in given:
+            output = "<the application's directory>"
+        else:
+            output = "."
+    collected: List[str] = []
+    for name, keys in data["collects"].items():
+        if switches.get(name, "off") != "off":
+            collected += keys
+    tree = [f"{output.rstrip('/') or '/'}/{p}" for p in predict(collected, target.products)]
+    return {"output": output, "switches": switches, "collects": collected, "tree": tree,
+            "exports_itself": data["exports_itself"], "complete": call.complete,
+            "note": "msprof parses and exports the data itself when the application ends "
+                    "(mindstudio_profiler_output/ inside the PROF_* directory); the script's own profiling "
+                    "options are not used"}

@@ -1,0 +1,89 @@
+"""Which switches of a set of options collect data on a given CANN version and product."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Dict, List, Tuple
+
+from . import datafiles as K
+
+
+@lru_cache(maxsize=None)
+def data() -> dict:
+    with open(K.HERE / "data" / "collection.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+# The adapter's own default set (r1.8+, data/collection.json), written out with the points the
+# guide asks for (NPP104).
+EXPLICIT_DEFAULTS = json.dumps(dict(data()["runtime_default_options"]["tf1"], fp_point="", bp_point=""),
+                               separators=(",", ":"))
+
+
+def switches() -> Dict[str, dict]:
+    return data()["switches"]
+
+
+def _at_least(version: str, first: str) -> bool:
+    return K.VERSIONS.index(version) >= K.VERSIONS.index(first)
+
+
+def active(key: str, value) -> bool:
+    """Whether a key's value asks for something (a switch on, a frequency set, ...)."""
+    spec = switches().get(key)
+    if isinstance(value, bool) or value is None:
+        return False
+    if spec is None:
+        return value not in ("", "off", 0)
+    kind = spec["kind"]
+    if kind == "switch":
+        return value in spec["on"]
+    if kind == "freq":
+        try:
+            return int(str(value).strip()) > 0
+        except ValueError:
+            return False
+    return isinstance(value, str) and value != ""
+
+
+def effective_switches(options: dict, version: str, product: str) -> Tuple[List[str], List[Tuple[str, str]]]:
+    """(keys that collect, [(key, why dropped)]) for options the version accepts."""
+    keys = K.keys_of(version)
+    unsupported = K.unsupported(product, version)
+    override = switches().get("task_time", {}).get("overrides_task_trace_from")
+    overridden = bool(override) and _at_least(version, override)
+    collected, dropped = [], []
+    for key, spec in switches().items():
+        if key not in keys:
+            continue
+        if overridden and key == ("task_time" if "task_trace" in options else "task_trace"):
+            # the collector reads task_time last (default on): the task trace is on whatever
+            # task_trace says; it is listed once, under the key the options name
+            continue
+        if key in options:
+            value = options[key]
+            on = active(key, value)
+            if key == "aic_metrics" and value == "" and version not in K.LEGACY_VERSIONS:
+                on = True           # 8.5+: present but empty means PipeUtilization
+        else:
+            first = spec.get("default_on_from")
+            on = bool(first) and _at_least(version, first)
+        if overridden and key in ("task_trace", "task_time"):
+            on = True               # "" and "off" alike: only task_time decides, and it defaults to on
+        if on and key == "instr_profiling_freq" and version not in K.LEGACY_VERSIONS:
+            on = options.get("instr_profiling") == "on"     # 8.5+ reads it only with instr_profiling on
+        if not on:
+            continue
+        if key in unsupported:
+            behaviour, why = unsupported[key]
+            if behaviour == K.UNKNOWN:
+                why = f"may not be collected: the CANN {version} collector for this chip is not open source"
+            dropped.append((key, why))
+            continue
+        collected.append(key)
+    return collected, dropped
+
+
+def collects_anything(options: dict, version: str, product: str) -> bool:
+    return bool(effective_switches(options, version, product)[0])

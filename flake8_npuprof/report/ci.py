@@ -1,0 +1,217 @@
+"""Renderings for CI: SARIF 2.1.0 (code scanning) and GitHub workflow commands (annotations).
+
+Both the CLI (`npuprof check --format sarif|github`) and the flake8 formatters
+(`flake8 --format=npuprof-sarif|npuprof-github`) go through `Problem`, so the two
+front-ends produce the same rules, levels, locations and fingerprints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from pathlib import Path, PurePath
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence
+from urllib.parse import quote
+
+from .. import __version__
+from ..knowledge.catalog import BY_CODE, RULES, Rule, render
+from ..plugin import fix_marker
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/flake8-npuprof/"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT = "npuprofLineHash/v1"
+NPUPROF_DRIVER = {"name": "npuprof", "informationUri": INFORMATION_URI, "version": __version__}
+
+# What the runtime does decides the level. "error": the job fails or aborts (GE initialisation
+# rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000).
+# "warning": the setting is silently ignored, dropped or defaulted, or the run is worse than
+# intended (hygiene). "note": information only.
+LEVELS: Dict[str, str] = {
+    **dict.fromkeys("NPP000 NPP005 NPP010 NPP013 NPP014 NPP100 NPP101 NPP102 NPP103 NPP106 NPP107 "
+                    "NPP108 NPP109 NPP110 NPP112 NPP113 NPP115 NPP120 NPP121 NPP122 NPP123 NPP124 NPP125 "
+                    "NPP126 NPP127 NPP901".split(), "error"),
+    **dict.fromkeys("NPP001 NPP002 NPP003 NPP004 NPP006 NPP007 NPP008 NPP009 NPP011 NPP012 NPP104 "
+                    "NPP105 NPP111 NPP114 NPP116 NPP200 NPP201 NPP202 NPP203 NPP204 NPP205 NPP902 "
+                    "NPP903".split(), "warning"),
+    "NPP190": "note",
+    "NPP191": "warning",
+}
+# Codes of other flake8 plugins: flake8's own E9xx (syntax error, unreadable file) stop the
+# check of a file; everything else is a warning.
+FOREIGN_LEVELS = (("E9", "error"),)
+TAGS = {"wiring": "correctness", "options": "correctness", "msprof": "correctness", "preflight": "environment",
+        "hygiene": "maintainability"}
+GITHUB_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def level(code: str) -> str:
+    if code in LEVELS:
+        return LEVELS[code]
+    return next((lvl for prefix, lvl in FOREIGN_LEVELS if code.startswith(prefix)), "warning")
+
+
+class Problem(NamedTuple):
+    """One reported finding, whichever front-end found it."""
+
+    path: str                   # as displayed: relative to the working directory, or absolute
+    code: str
+    message: str
+    region: Dict[str, int]      # SARIF region: 1-based lines and columns, end column exclusive
+    line_text: str              # the text of the start line, for the fingerprint
+    fix: Optional[Dict] = None  # a SARIF fix object
+
+
+def region(line: int, col: int, end_line: Optional[int] = None, end_col: Optional[int] = None) -> Dict[str, int]:
+    """SARIF region of 0-based character columns (SARIF counts from 1; the end stays exclusive)."""
+    out = {"startLine": max(line, 1), "startColumn": max(col, 0) + 1}
+    if end_line is not None and end_col is not None:
+        out.update(endLine=max(end_line, 1), endColumn=max(end_col, 0) + 1)
+    return out
+
+
+def relative_path(path: str) -> str:
+    """A repository-relative POSIX path when the file is under the working directory."""
+    if os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:              # another drive on Windows
+            return path
+        if rel.startswith(".."):
+            return path
+        path = rel
+    return PurePath(os.path.normpath(path)).as_posix()
+
+
+def artifact_location(path: str) -> Dict[str, str]:
+    rel = relative_path(path)
+    if os.path.isabs(rel) or rel.startswith("../"):
+        return {"uri": Path(os.path.abspath(rel)).as_uri()}
+    return {"uri": quote(os.fsencode(rel)), "uriBaseId": SRCROOT}     # bytes: any file name is a URI
+
+
+def fingerprint(code: str, rel_path: str, line_text: str, occurrence: int) -> str:
+    """Stable while unrelated lines move: no line number, only what the line says and which
+    occurrence of that code on such a line in the file it is."""
+    key = "\0".join((code, rel_path, line_text.strip(), str(occurrence)))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def rule_descriptor(rule: Rule) -> Dict:
+    page = render(rule)                 # the same page as `npuprof explain` and docs/rules/
+    config = {"level": LEVELS[rule.code]}
+    if not rule.default:
+        config["enabled"] = False
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": page, "markdown": page},
+        "help": {"text": page, "markdown": page},
+        "defaultConfiguration": config,
+        "properties": {"tags": ["npuprof", rule.group, TAGS[rule.group]]},
+    }
+
+
+def foreign_descriptor(code: str) -> Dict:
+    return {"id": code, "shortDescription": {"text": f"{code}, reported by another flake8 plugin"},
+            "defaultConfiguration": {"level": level(code)}, "properties": {"tags": ["flake8"]}}
+
+
+def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Dict] = ()) -> Dict:
+    """The SARIF log of one run: every catalog rule, then the foreign codes that occur."""
+    problems = list(problems)
+    rules = [rule_descriptor(r) for r in RULES]
+    index = {r.code: i for i, r in enumerate(RULES)}
+    for p in problems:
+        if p.code not in index:
+            index[p.code] = len(rules)
+            rules.append(foreign_descriptor(p.code))
+    seen: Counter = Counter()
+    results = []
+    for p in problems:
+        key = (p.code, relative_path(p.path), p.line_text.strip())
+        occurrence = seen[key]
+        seen[key] += 1
+        result = {
+            "ruleId": p.code,
+            "ruleIndex": index[p.code],
+            "level": level(p.code),
+            "message": {"text": p.message},
+            "locations": [{"physicalLocation": {"artifactLocation": artifact_location(p.path),
+                                                "region": p.region}}],
+            "partialFingerprints": {FINGERPRINT: fingerprint(*key, occurrence)},
+        }
+        if p.fix is not None:
+            result["fixes"] = [p.fix]
+        results.append(result)
+    tool = {"driver": dict(driver, rules=rules)}
+    if extensions:
+        tool["extensions"] = list(extensions)
+    root = Path.cwd().as_uri()
+    run = {
+        "tool": tool,
+        "originalUriBaseIds": {SRCROOT: {"uri": root if root.endswith("/") else root + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def dumps(log: Dict) -> str:
+    # ASCII-only JSON is valid whatever encoding the output stream has (SARIF files are UTF-8).
+    return json.dumps(log, indent=2, ensure_ascii=True)
+
+
+def _fix(path: str, src, fix) -> Dict:
+    replacements = []
+    for e in fix.edits:
+        (l1, c1), (l2, c2) = src.position(e.start), src.position(e.end)
+        replacement = {"deletedRegion": region(l1, c1, l2, c2)}
+        if e.text:
+            replacement["insertedContent"] = {"text": e.text}
+        replacements.append(replacement)
+    return {"description": {"text": fix.title},
+            "artifactChanges": [{"artifactLocation": artifact_location(path), "replacements": replacements}],
+            "properties": {"applicability": "safe" if fix.safe else "unsafe"}}
+
+
+def problems_of(results) -> List[Problem]:
+    """`cli.render`'s (display path, SourceText, findings) triples as problems."""
+    return [Problem(path, f.code, f.message, region(f.line, f.col, f.end_line, f.end_col),
+                    src.line_text(f.line), _fix(path, src, f.fix) if f.fix is not None else None)
+            for path, src, findings in results for f in findings]
+
+
+def sarif(results) -> str:
+    return dumps(sarif_log(problems_of(results), NPUPROF_DRIVER)) + "\n"
+
+
+# ---------------------------------------------------------------- GitHub workflow commands
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(code: str, path: str, message: str, line: int, col: int,
+                     end_line: Optional[int] = None, end_col: Optional[int] = None) -> str:
+    """`::error file=…,line=…::message` for one finding; columns 1-based, end column exclusive."""
+    props = [("file", relative_path(path)), ("line", str(max(line, 1))), ("col", str(max(col, 1)))]
+    if end_line is not None and end_col is not None:
+        props += [("endLine", str(end_line)), ("endColumn", str(end_col))]
+    rule = BY_CODE.get(code)
+    props.append(("title", f"{code} {rule.name}" if rule else code))
+    head = ",".join(f"{k}={escape_property(v)}" for k, v in props)
+    return f"::{GITHUB_LEVELS[level(code)]} {head}::{escape_data(message)}"
+
+
+def github(results) -> str:
+    lines = [workflow_command(f.code, path, f.message + fix_marker(f), f.line, f.col + 1, f.end_line, f.end_col + 1)
+             for path, _, findings in results for f in findings]
+    return "".join(line + "\n" for line in lines)

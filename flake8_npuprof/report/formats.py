@@ -1,0 +1,72 @@
+"""Renderings of findings for the CLI: text and JSON (SARIF and GitHub live in their own module)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Dict, List, Sequence, Tuple
+
+from ..source.model import Finding, printable
+from ..plugin import fix_marker
+from ..source.text import SourceText
+
+# A checked file's findings: (display path, its text positions, findings)
+FileResult = Tuple[str, SourceText, List[Finding]]
+
+
+def text(results: Sequence[FileResult], show_source: bool = False) -> str:
+    out = []
+    for path, src, findings in results:
+        for f in findings:
+            out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
+            if show_source:
+                out.extend(source_lines(src, f))
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def source_lines(src: SourceText, f: Finding) -> List[str]:
+    """flake8's --show-source: the line, then a caret under the column (tabs kept so it lines up)."""
+    line = src.line_text(f.line).rstrip("\r\n")
+    if not line:
+        return []
+    pad = "".join(c if c.isspace() else " " for c in line[:f.col])
+    return [line, pad + "^"]
+
+
+def statistics(results: Sequence[FileResult], fmt: str = "text") -> str:
+    """How often each code occurs, most frequent first (Ruff's --statistics)."""
+    from ..knowledge.catalog import BY_CODE
+    counts = Counter(f.code for _, _, findings in results for f in findings)
+    fixable = {f.code for _, _, findings in results for f in findings if f.fix is not None and f.fix.safe}
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    name = lambda code: BY_CODE[code].name if code in BY_CODE else ""  # noqa: E731
+    if fmt == "json":
+        return json.dumps([{"code": c, "name": name(c), "count": n, "fixable": c in fixable} for c, n in rows],
+                          indent=2) + "\n"
+    width = max((len(str(n)) for _, n in rows), default=1)
+    return "".join(f"{n:>{width}}\t{c}\t{'[*] ' if c in fixable else ''}{name(c)}\n" for c, n in rows)
+
+
+def finding_dict(path: str, src: SourceText, f: Finding) -> Dict:
+    fix = None
+    if f.fix is not None:
+        edits = []
+        for e in f.fix.edits:
+            (l1, c1), (l2, c2) = src.position(e.start), src.position(e.end)
+            edits.append({"content": e.text, "location": {"line": l1, "column": c1 + 1},
+                          "end_location": {"line": l2, "column": c2 + 1}})
+        fix = {"applicability": "safe" if f.fix.safe else "unsafe", "message": f.fix.title, "edits": edits}
+    return {
+        "filename": path,
+        "code": f.code,
+        "message": f.message,
+        "location": {"line": f.line, "column": f.col + 1},
+        "end_location": {"line": f.end_line, "column": f.end_col + 1},
+        "fix": fix,
+        "doc": f"npuprof explain {f.code}",          # the rule's page, wherever the package is installed
+    }
+
+
+def json_report(results: Sequence[FileResult]) -> str:
+    rows = [finding_dict(path, src, f) for path, src, findings in results for f in findings]
+    return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"

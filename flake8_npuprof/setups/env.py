@@ -1,0 +1,46 @@
+"""PROFILING_MODE / PROFILING_OPTIONS as GE reads them (values, not where they are set)."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+from ..source.text import HOLE, is_placeholder
+from .state import OFF_WORDS, ON_WORDS
+
+# PROFILING_MODE values GE or msprof understand: GE compares with "true" (strcmp); msprof
+# handles "dynamic" (attach mode) itself; "false" and "" mean off.
+MODE_VALUES = ("true", "false", "", "dynamic")
+
+NO_OPTIONS_IN_ENV = (
+    "PROFILING_MODE is true but {where} never sets PROFILING_OPTIONS: unless the calling environment does, GE "
+    'substitutes its default options (output "./", training/task trace, hccl, aicpu, PipeUtilization; '
+    "`npuprof emulate` shows what that gives on each target); set PROFILING_OPTIONS explicitly")
+
+
+def means_off(value: str) -> bool:
+    """A value a person writes to switch profiling off (`false`, `FALSE`, `0`, `off`): deliberate."""
+    return value.strip().lower() in OFF_WORDS
+
+
+def mode_problem_text(value: str) -> Optional[str]:
+    """The NPP011 message for a PROFILING_MODE value that means "on" to a reader but is off to GE,
+    or None (exact values, values that mean off, and unsubstituted placeholders are fine)."""
+    if value in MODE_VALUES or HOLE in value or is_placeholder(value) or means_off(value):
+        return None
+    if value.strip().lower() not in ON_WORDS:
+        return None                     # not evidently meant as "on": say nothing
+    return (f"PROFILING_MODE is set to {value!r}, but GE switches profiling on only for exactly \"true\": "
+            f'{value!r} means off and PROFILING_OPTIONS are ignored; set it to "true"')
+
+
+def mode_problem(mode: Optional[str], options: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(code, message) for the PROFILING_MODE value in an environment, or None when it is fine.
+    An explicit off value beside options is a deliberate off switch, not NPP001."""
+    if mode is not None:
+        text = mode_problem_text(mode)
+        if text:
+            return ("NPP011", text)
+    if options is not None and options.strip() and mode is None:
+        return ("NPP001", "PROFILING_OPTIONS is set but PROFILING_MODE is unset: GE reads the options only when "
+                          "PROFILING_MODE is \"true\", so nothing is collected; export PROFILING_MODE=true")
+    return None

@@ -1,0 +1,592 @@
+"""Every profiling setup of one script, whatever its route, and the order GE meets them.
+
+A ScriptSetup says how one route switches profiling (Mode), what options it gives
+(OptionsArg), and which call initialises GE with it (the delivery). The execution order is
+an approximation of what Python runs: module-level statements in order, descending into the
+functions and methods of this file when they are called (and into `main` for `tf.app.run()` /
+`absl.app.run(main)`). GE reads its init options only once, so the setup whose delivery runs
+first is the one GE uses; NPU configs without profiling count as GE initialisations too.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from .env import MODE_VALUES
+from .flow import HELPERS, helper_config_arg
+from ..values.ops import Opaque
+from .routes import ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, overridden, profiling_configs, resource_inits, tf2_sets
+from .parameter_map import PROFILING_PARAMS, npu_setups
+from ..source.sites import CallSite, Guard, Scope, call_name
+from ..source.text import HOLE, StrValue
+from ..values.reader import Strings
+from .state import Model, OFF, State, first_init, overridden_by
+
+GE_INIT = ("session", "init_resource", "set_keras_session_npu_config", "npu_estimator", "estimator")
+PASS_ON = ("run_config", "npu_config_proto", "npu_run_config_init")
+APP_RUN = ("app.run", "absl.app.run")
+
+
+class Mode(NamedTuple):
+    state: str                  # "on", "off", "error", "unknown", "inherit" (env: from the launcher)
+    detail: str = ""            # the condition or reason, for messages
+    value: object = None        # the offending value when state == "error"
+
+
+class OptionsArg(NamedTuple):
+    state: str                  # "absent", "none" (Python None), "empty" (read as empty), "given", "error"
+    strings: Optional[Strings] = None
+    node: Optional[ast.AST] = None
+    detail: str = ""
+
+
+class ScriptSetup(NamedTuple):
+    route: str                  # NpuOptimizer, ProfilingConfig, npu_resource_init, env, npu_device
+    line: int
+    column: int
+    mode: Mode
+    options: OptionsArg
+    delivery: Optional[ast.AST]     # the call that initialises GE with this setup
+    delivered: str              # "yes", "never", "late" (after npu.open()), "unknown" (escapes this file)
+    conditions: Tuple[str, ...]     # guards of the profiling switch, as source text
+    anchor: Optional[ast.AST] = None
+    scope: Optional[Scope] = None
+    pos: int = 0
+    nodes: Tuple[int, ...] = ()     # ids of every node of this setup (switches, options, anchors)
+    condition: str = ""             # delivered only under this condition (`cfg if flag else None`)
+
+
+class GeInit(NamedTuple):
+    """A call that initialises GE; setup is None for NPU configs without profiling."""
+    call: ast.AST
+    line: int
+    what: str
+    setup: Optional[ScriptSetup]
+
+
+# ---------------------------------------------------------------- execution order
+
+class ExecOrder:
+    """Rank of each node in an approximate execution order (None: not reached from module level)."""
+
+    def __init__(self, sites, tree: ast.AST):
+        self.sites = sites
+        self.rank: Dict[int, int] = {}
+        self._count = 0
+        self._active: set = set()
+        self._walked: set = set()
+        self._methods: Dict[str, Dict[str, ast.AST]] = {}
+        for scope in sites.scopes:
+            if scope.kind == "class":
+                self._methods[scope.node.name] = {
+                    s.name: s for s in scope.node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self._visit_block(getattr(tree, "body", []))
+
+    def of(self, node: Optional[ast.AST]) -> Optional[int]:
+        return None if node is None else self.rank.get(id(node))
+
+    def _visit_block(self, stmts) -> None:
+        for stmt in stmts:
+            self._visit(stmt)
+
+    def _visit(self, root: ast.AST) -> None:
+        # iterative post-order in source order: arguments run before the call that gets them
+        stack: List[Tuple[ast.AST, bool]] = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                self._count += 1
+                self.rank.setdefault(id(node), self._count)
+                if isinstance(node, ast.Call):
+                    self._follow(node)
+                continue
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue                # runs when called
+            stack.append((node, True))
+            if isinstance(node, ast.ClassDef):
+                children = [s for s in node.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            else:
+                children = list(ast.iter_child_nodes(node))
+            for child in reversed(children):
+                stack.append((child, False))
+
+    def _follow(self, call: ast.Call) -> None:
+        for func in self._callees(call):
+            if id(func) in self._active or id(func) in self._walked or len(self._active) > 50:
+                continue
+            self._active.add(id(func))
+            self._walked.add(id(func))
+            try:
+                self._visit_block(func.body)
+            finally:
+                self._active.discard(id(func))
+
+    def _callees(self, call: ast.Call) -> List[ast.AST]:
+        name = call_name(call) or ""
+        last = name.rsplit(".", 1)[-1]
+        if name.endswith(APP_RUN) or name == "run" and self.sites.imports.get("run", "").endswith("app.run"):
+            main = next((k.value for k in call.keywords if k.arg == "main"), call.args[0] if call.args else None)
+            target = main.id if isinstance(main, ast.Name) else "main"
+            return self._functions(target)
+        if isinstance(call.func, ast.Name) and last in self._methods:
+            init = self._methods[last].get("__init__")
+            return [init] if init is not None else []
+        if isinstance(call.func, ast.Name):
+            return self._functions(last)
+        if isinstance(call.func, ast.Attribute):
+            found = [m[last] for m in self._methods.values() if last in m]
+            return found if len(found) == 1 else []
+        return []
+
+    def _functions(self, name: str) -> List[ast.AST]:
+        defs = [d for d in self.sites.functions.get(name, []) if not self._is_method(d)]
+        return defs[-1:]                # the last definition wins
+
+    def _is_method(self, func) -> bool:
+        return any(func in m.values() for m in self._methods.values())
+
+
+# ---------------------------------------------------------------- switches
+
+def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode") -> Mode:
+    """What a bool switch does, from its candidate values (a flag: on when the flag is given)."""
+    if not candidates:
+        return Mode("unknown", f"{name} cannot be determined statically")
+    on, off, bad, flags = False, False, None, []
+    for v in candidates:
+        if isinstance(v, Opaque):
+            if v.py_type in (bool, int):
+                flags.append(v.flag)
+                continue
+            bad = bad if bad is not None else v
+        elif isinstance(v, bool) or (isinstance(v, int) and allow_int):
+            on, off = on or bool(v), off or not v
+        else:
+            bad = bad if bad is not None else v
+    if bad is not None and not (on or flags):
+        return Mode("error", "", bad.flag if isinstance(bad, Opaque) else bad)
+    if flags:
+        return Mode("on", f"when {flags[0]} is given")
+    if on:
+        return Mode("on", "in one of its branches" if off else "")
+    return Mode("off", f"{name} is False")
+
+
+def guard_text(guards: Tuple[Guard, ...]) -> Tuple[str, ...]:
+    out = []
+    for g in guards:
+        if isinstance(g.test, ast.Constant):
+            continue                    # always true here (the sites walk drops branches that never run)
+        try:
+            text = ast.unparse(g.test)
+        except Exception:               # ast.unparse exists from 3.9; never fail on it
+            text = "a condition"
+        out.append(f"not ({text})" if g.negated else text)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- the inventory
+
+class Inventory:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.order = ExecOrder(ctx.sites, ctx.tree)
+        self.setups: List[ScriptSetup] = []
+        self.inits: List[GeInit] = []
+        self._sites: Optional[Dict[int, CallSite]] = None
+        self.late: Dict[int, ast.AST] = {}          # id(global-options target) -> the npu.open() before it
+        self.conditions: Dict[int, str] = {}       # id(config) -> condition it is handed over under
+        self._npu_optimizer()
+        self._estimator()
+        self._resource_init()
+        self._tf2()
+        self._env()
+        self._plain_helpers()
+        self.setups.sort(key=lambda s: (s.line, s.column))
+
+    # ---- helpers
+
+    def line_col(self, node) -> Tuple[int, int]:
+        return self.ctx.src.position(self.ctx.src.node_start(node))
+
+    def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos, nodes=(),
+             condition="") -> ScriptSetup:
+        line, col = self.line_col(anchor)
+        conditions = guard_text(guards) + ((condition,) if condition else ())
+        setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
+                            scope, pos, tuple(id(n) for n in nodes if n is not None), condition)
+        self.setups.append(setup)
+        if delivery is not None and delivered == "yes":
+            self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
+        return setup
+
+    def _site(self, call) -> Optional[CallSite]:
+        if self._sites is None:
+            self._sites = {id(s.call): s for s in self.ctx.sites.calls}
+        return self._sites.get(id(call))
+
+    def _kind(self, call) -> Optional[str]:
+        site = self._site(call)
+        if site is None:
+            return None
+        kind = self.ctx.flow.kind_of(site)
+        if kind is None and (site.name or "").rsplit(".", 1)[-1].endswith("Estimator"):
+            return "estimator"
+        return kind
+
+    def deliveries(self, value: ast.AST) -> Tuple[List[ast.AST], bool]:
+        """GE-initialising calls a config object reaches, and whether it also escapes our view.
+        Calls reached only under a condition (`cfg if flag else None`) are noted in self.conditions."""
+        flow = self.ctx.flow
+        found: List[ast.AST] = []
+        escapes = False
+        frontier, seen = [(value, "")], set()
+        unconditional = False           # some hand-over happens without a condition
+        for _ in range(8):
+            nxt = []
+            for v, cond in frontier:
+                if id(v) in seen:
+                    continue
+                seen.add(id(v))
+                for use in flow.uses_of(v):
+                    here = cond
+                    if use.condition is not None:
+                        here = guard_text((Guard(use.condition, use.negated),))[0]
+                        self.conditions.setdefault(id(value), here)
+                    if use.how == "call" and use.call is not None:
+                        kind = self._kind(use.call)
+                        name = (call_name(use.call) or "").rsplit(".", 1)[-1]
+                        if kind in GE_INIT or (kind not in PASS_ON and name in self.ctx.sites.functions):
+                            found.append(use.call)       # GE starts there (or inside that function, if at all)
+                            unconditional = unconditional or not here
+                        elif kind in PASS_ON:
+                            nxt.append((use.call, here))
+                        else:
+                            escapes = True
+                            unconditional = unconditional or not here
+                    elif use.how == "return":
+                        callers = self._calls_of_function(use.node)
+                        nxt.extend((c, here) for c in callers)
+                        escapes = escapes or not callers        # returned to code outside this file
+                        unconditional = unconditional or (not callers and not here)
+                    elif use.how in ("container", "alias"):
+                        escapes = True
+                        unconditional = unconditional or not here
+            frontier = nxt
+            if not frontier:
+                break
+        if unconditional:
+            self.conditions.pop(id(value), None)
+        return found, escapes
+
+    def _calls_of_function(self, node) -> List[ast.AST]:
+        parent = self.ctx.flow.parent
+        cur = node
+        while cur is not None and not isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            cur = parent.get(id(cur))
+        if cur is None:
+            return []
+        return [s.call for s in self.ctx.sites.calls if (s.name or "").rsplit(".", 1)[-1] == cur.name]
+
+    def _first(self, calls: List[ast.AST]) -> Optional[ast.AST]:
+        if not calls:
+            return None
+        return min(calls, key=lambda c: (self.order.of(c) is None, self.order.of(c) or 0, self.ctx.pos(c)))
+
+    def _delivery_of(self, value: Optional[ast.AST]) -> Tuple[Optional[ast.AST], str]:
+        if value is None:
+            return None, "unknown"
+        calls, escapes = self.deliveries(value)
+        first = self._first(calls)
+        if first is not None:
+            return first, "yes"
+        return None, "unknown" if escapes else "never"
+
+    def condition_of(self, value: Optional[ast.AST]) -> str:
+        """The condition a config is handed over under (`cfg if flag else None`), or ""."""
+        return self.conditions.get(id(value), "") if value is not None else ""
+
+    def strings(self, node, scope, pos) -> Strings:
+        return self.ctx.values.strings(node, scope, pos)
+
+    # ---- NpuOptimizer
+
+    def _npu_optimizer(self) -> None:
+        for setup in npu_setups(self.ctx.sites):
+            if all(e.orphan for e in setup.entries):
+                continue
+            value = self.ctx.sites.nodes.get(setup.config_key[1]) if setup.config_key[0] == "node" else None
+            delivery, delivered = self._delivery_of(value)
+            if not any(setup.params.get(k) for k in PROFILING_PARAMS):
+                if delivery is not None:
+                    self.inits.append(GeInit(delivery, self.line_col(delivery)[0],
+                                             "an NpuOptimizer config without profiling", None))
+                continue
+            mode, guards = self._npu_mode(setup)
+            options = self._npu_options(setup)
+            anchor = setup.params.get("profiling_mode", setup.params.get("profiling_options"))[-1].target
+            last = setup.params.get("profiling_options", setup.params.get("profiling_mode"))[-1]
+            nodes = [p.value for k in PROFILING_PARAMS for p in setup.params.get(k, [])] + \
+                [p.target for k in PROFILING_PARAMS for p in setup.params.get(k, [])]
+            self._add("NpuOptimizer", anchor, mode, options, delivery, delivered, guards, last.scope,
+                      self.ctx.pos(last.stmt), nodes, self.condition_of(value))
+
+    def _npu_mode(self, setup) -> Tuple[Mode, tuple]:
+        params = setup.params.get("profiling_mode", [])
+        if not params:
+            return Mode("off", "profiling_mode is never set on this config"), ()
+        cands, guards = [], ()
+        for p in params:
+            if p.field != "b":
+                cands.append(False)     # the adapter reads .b: another field reads as false
+                continue
+            values = self.ctx.values.scalars(p.value, p.scope, self.ctx.pos(p.stmt))
+            if not values.candidates:
+                return Mode("unknown", "profiling_mode cannot be determined statically"), p.guards
+            cands.extend(values.candidates)
+            if any(v is True or isinstance(v, Opaque) for v in values.candidates):
+                guards = p.guards
+        mode = switch_mode(cands)
+        if params[-1].field != "b" and mode.state == "off":
+            mode = Mode("off", f"profiling_mode is set through .{params[-1].field}; the adapter reads .b, i.e. false")
+        return mode, guards or params[-1].guards
+
+    def _npu_options(self, setup) -> OptionsArg:
+        p = setup.last("profiling_options")
+        if p is None:
+            return OptionsArg("absent")
+        if p.field != "s":
+            return OptionsArg("empty", None, p.value, f"profiling_options is set through .{p.field}; the adapter "
+                              "reads .s, i.e. empty")
+        strings = self.strings(p.value, p.scope, self.ctx.pos(p.stmt))
+        if strings.py_type == "str":
+            return OptionsArg("error", strings, p.value, "str")
+        return OptionsArg("given", strings, p.value)
+
+    # ---- ProfilingConfig → NPURunConfig → NPUEstimator
+
+    def _estimator(self) -> None:
+        for rs in profiling_configs(self.ctx.sites):
+            if rs.legacy:
+                mode = Mode("error", "", "legacy")
+            elif rs.mode is None:
+                mode = Mode("off", "enable_profiling is not given (default False)")
+            else:
+                mode = switch_mode(self.ctx.values.scalars(rs.mode.node, rs.scope, rs.pos).candidates,
+                                   name="enable_profiling")
+            options = self._arg_options(rs)
+            delivery, delivered = self._delivery_of(rs.anchor)
+            self._add("ProfilingConfig", rs.anchor, mode, options, delivery, delivered, rs.guards, rs.scope, rs.pos,
+                      _route_nodes(rs), self.condition_of(rs.anchor))
+
+    def _arg_options(self, rs) -> OptionsArg:
+        if rs.options is None:
+            return OptionsArg("absent")
+        node = rs.options.node
+        if isinstance(node, ast.Constant) and node.value is None:
+            return OptionsArg("none", None, node)
+        return OptionsArg("given", self.strings(node, rs.scope, rs.pos), node)
+
+    # ---- npu_resource_init
+
+    def _resource_init(self) -> None:
+        for rs in resource_inits(self.ctx.sites):
+            if rs.mode is None and rs.options is None:
+                self.inits.append(GeInit(rs.anchor, self.line_col(rs.anchor)[0], "npu_resource_init without "
+                                         "profiling", None))
+                continue
+            if rs.legacy:
+                mode = Mode("error", "", "legacy")
+            elif rs.mode is None:
+                mode = Mode("off", "enable_profiling is not given (default False)")
+            else:
+                mode = switch_mode(self.ctx.values.scalars(rs.mode.node, rs.scope, rs.pos).candidates,
+                                   allow_int=False, name="enable_profiling")
+            self._add("npu_resource_init", rs.anchor, mode, self._arg_options(rs), rs.anchor, "yes", rs.guards,
+                      rs.scope, rs.pos, _route_nodes(rs))
+
+    # ---- TF2 npu_device global options
+
+    def _tf2(self) -> None:
+        sets = tf2_sets(self.ctx.sites)
+        opens = npu_opens(self.ctx.sites)
+        used = set()
+        by_scope: Dict[int, list] = {}
+        for s in sets:
+            by_scope.setdefault(id(s.scope), []).append(s)
+        for group in by_scope.values():
+            first = group[0]
+            near = sorted((o.call for o in opens if o.scope is first.scope or o.scope.kind == "module"
+                           or first.scope.kind == "module"), key=self.ctx.pos)
+            # npu.open() reads the global options: settings made after the first open are ignored
+            opened = near[0] if near else None
+            live = [s for s in group if opened is None or self._before(s, opened)] or group
+            for s in group:
+                if opened is not None and not self._before(s, opened):
+                    self.late[id(s.target)] = opened
+            mode, options = self._tf2_values(live)
+            if opened is None:
+                delivery, delivered = None, "unknown"
+            elif self._before(live[0], opened):
+                delivery, delivered = opened, "yes"
+                used.add(id(opened))
+            else:
+                delivery, delivered = opened, "late"
+            anchor = next((s for s in reversed(live) if s.attr == "enable_profiling"), live[-1])
+            self._add("npu_device", anchor.target, mode, options, delivery, delivered, anchor.guards, anchor.scope,
+                      anchor.pos, [n for s in group for n in (s.value, s.target, s.stmt)])
+        for o in opens:
+            if id(o.call) not in used:
+                self.inits.append(GeInit(o.call, self.line_col(o.call)[0], "npu.open() without profiling", None))
+
+    def _before(self, s, opened) -> bool:
+        """Whether a global-options setting runs before npu.open() (execution order, else source order)."""
+        a, b = self.order.of(s.stmt), self.order.of(opened)
+        if a is not None and b is not None:
+            return a < b
+        return s.pos < self.ctx.pos(opened)
+
+    def _tf2_values(self, group) -> Tuple[Mode, OptionsArg]:
+        enables = [s for s in group if s.attr == "enable_profiling"]
+        option_sets = [s for s in group if s.attr == "profiling_options"]
+        mode = Mode("off", "enable_profiling is never set before npu.open() (default False)")
+        if enables:
+            cands = []
+            for s in enables:
+                cands.extend(self.ctx.values.scalars(s.value, s.scope, s.pos).candidates or [None])
+            mode = switch_mode(cands, name="enable_profiling") if None not in cands else \
+                Mode("unknown", "enable_profiling cannot be determined statically")
+        options = OptionsArg("absent")
+        if option_sets:
+            s = option_sets[-1]
+            options = OptionsArg("given", self.strings(s.value, s.scope, s.pos), s.value)
+        return mode, options
+
+    # ---- environment variables set from Python
+
+    def _env(self) -> None:
+        every = env_sets(self.ctx.sites)
+        sets = [s for s in every if not overridden(s, every)]     # the last value wins
+        module = id(self.ctx.sites.module)
+        by_scope: Dict[int, list] = {}
+        for s in sets:
+            by_scope.setdefault(id(s.scope), []).append(s)
+        module_sets = by_scope.get(module, [])
+        for scope_id, group in by_scope.items():
+            modes = [s for s in group if s.name == ENV_MODE]
+            option_sets = [s for s in group if s.name == ENV_OPTIONS]
+            if not modes and scope_id != module:
+                modes = [s for s in module_sets if s.name == ENV_MODE]
+            mode = self._env_mode(modes[-1]) if modes else Mode("inherit", "PROFILING_MODE is not set by the script")
+            if len({(m.state, m.value) for m in map(self._env_mode, modes)}) > 1:
+                mode = Mode("unknown", "PROFILING_MODE is set to different values in different branches")
+            options = OptionsArg("absent")
+            if option_sets and option_sets[-1].value is not None:
+                s = option_sets[-1]
+                options = OptionsArg("given", self.strings(s.value, s.scope, s.pos), s.value)
+            anchor = (modes or option_sets)[-1]
+            self._add("env", anchor.anchor, mode, options, None, "yes", anchor.guards, anchor.scope, anchor.pos,
+                      [n for s in group for n in (s.value, s.anchor)])
+
+    def _env_mode(self, s) -> Mode:
+        if s.value is None:
+            return Mode("off", "PROFILING_MODE is removed")
+        strings = self.strings(s.value, s.scope, s.pos)
+        texts = {c.text for c in strings.candidates}
+        if not texts or any(HOLE in t for t in texts):
+            return Mode("unknown", "PROFILING_MODE cannot be determined statically")
+        return env_mode_of(texts)
+
+    # ---- helpers that initialise GE with a config carrying no profiling
+
+    def _plain_helpers(self) -> None:
+        """init_resource / set_keras_session_npu_config not fed by a profiling setup, and
+        npu_config_proto() without a config (a fresh one for a session): GE starts without profiling."""
+        known = {id(i.call) for i in self.inits}
+        handed = None                   # ids of calls written straight into another call's arguments
+        for site in self.ctx.flow.consumer_calls():
+            kind = self.ctx.flow.kind_of(site)
+            if id(site.call) in known or any(k.arg is None for k in site.call.keywords):
+                continue
+            fresh = helper_config_arg(site.call, kind) is None if kind in HELPERS else False
+            if kind == "npu_config_proto" and fresh:
+                # npu_config_proto() only builds a config; GE starts where a session takes it. Kept in a
+                # name (`config = npu_config_proto()`), the config is the script's own and may get the
+                # profiling options later: only `tf.Session(config=npu_config_proto())` starts GE without them
+                if handed is None:
+                    handed = _direct_arguments(self.ctx.tree)
+                if id(site.call) not in handed:
+                    continue
+            if kind in ("init_resource", "set_keras_session_npu_config") or (kind == "npu_config_proto" and fresh):
+                what = f"{kind}() with a fresh config" if fresh else f"{kind}() with a config without profiling"
+                self.inits.append(GeInit(site.call, self.line_col(site.call)[0], what, None))
+
+
+def _direct_arguments(tree) -> set:
+    """ids of the expressions written directly as arguments of a call."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            out.update(id(a) for a in node.args)
+            out.update(id(k.value) for k in node.keywords)
+    return out
+
+
+def _route_nodes(rs) -> list:
+    return [rs.anchor] + [a.node for a in (rs.mode, rs.options) if a is not None] + \
+        [a.anchor for a in (rs.mode, rs.options) if a is not None]
+
+
+def env_mode_of(texts) -> Mode:
+    """PROFILING_MODE as GE compares it (exactly "true"), from its candidate values."""
+    texts = set(texts)
+    value = next(iter(texts)) if len(texts) == 1 else None     # the text, for messages
+    if texts == {"true"}:
+        return Mode("on", "", "true")
+    if texts == {"dynamic"}:
+        return Mode("off", "PROFILING_MODE=dynamic is msprof's attach mode: GE does not start collection from "
+                    "PROFILING_OPTIONS", value)
+    if "true" in texts:
+        return Mode("on", "in one of its branches")
+    bad = sorted(t for t in texts if t not in MODE_VALUES)
+    if bad:
+        return Mode("off", f"PROFILING_MODE is {bad[0]!r}; GE switches profiling on only for exactly \"true\"",
+                    value)
+    return Mode("off", f"PROFILING_MODE is {sorted(texts)[0]!r}", value)
+
+
+def shell_setups(text: str) -> List[ScriptSetup]:
+    """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win)."""
+    from ..source.shell_words import assignments
+    sets = assignments(text)
+    if not sets:
+        return []
+    modes = [s for s in sets if s.name == ENV_MODE]
+    opts = [s for s in sets if s.name == ENV_OPTIONS]
+    texts = {s.value.text for s in modes}
+    if len(texts) > 1:
+        # branches (`if ...; then ...=true; else ...=false; fi`) are not followed: say nothing certain
+        mode = Mode("unknown", "PROFILING_MODE is set to different values in this launcher")
+    elif modes:
+        t = modes[-1].value.text
+        mode = Mode("unknown", "PROFILING_MODE cannot be determined statically") if HOLE in t else env_mode_of({t})
+    else:
+        mode = Mode("inherit", "PROFILING_MODE is not set by the launcher")
+    options = OptionsArg("absent")
+    if opts:
+        value: StrValue = opts[-1].value
+        options = OptionsArg("given", Strings((value,), "str"))
+    anchor = (modes or opts)[-1]
+    column = anchor.start - (max(text.rfind("\n", 0, anchor.start), text.rfind("\r", 0, anchor.start)) + 1)
+    return [ScriptSetup("env", anchor.line, column, mode, options, None, "yes", ())]
+
+
+def build(ctx) -> Model:
+    inventory = Inventory(ctx)
+    model = Model(inventory.setups, inventory.late)
+    first = first_init(inventory.inits, inventory.order)
+    for k, setup in enumerate(model.setups):
+        if overridden_by(setup, first, inventory.order):
+            model.states[k] = State(OFF, "overridden", f"GE is initialised first at line {first.line}")
+    return model

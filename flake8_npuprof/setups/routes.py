@@ -1,0 +1,200 @@
+"""The profiling routes other than the NpuOptimizer parameter_map, found in the sites.
+
+Each route yields RouteSetup records: where profiling is switched on and where its options
+come from. ProfilingConfig, npu_resource_init and npu_device are matched through the imports;
+environment variables through `os.environ` / `os.putenv` (with the usual aliases).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import List, NamedTuple, Optional, Tuple
+
+from ..source.imports import is_npu, is_npu_device, qualified
+from ..source.sites import CallSite, Guard, Scope, Sites, dotted
+
+ENV_MODE, ENV_OPTIONS = "PROFILING_MODE", "PROFILING_OPTIONS"
+
+
+class Arg(NamedTuple):
+    node: ast.AST               # the value expression
+    anchor: ast.AST             # where to report (the keyword or the value)
+
+
+class RouteSetup(NamedTuple):
+    route: str                  # "ProfilingConfig", "npu_resource_init", "env", "npu_device"
+    anchor: ast.AST             # the call / assignment that configures profiling
+    scope: Scope
+    pos: int
+    guards: Tuple[Guard, ...]
+    mode: Optional[Arg]         # enable_profiling / PROFILING_MODE value
+    options: Optional[Arg]      # profiling_options / PROFILING_OPTIONS value
+    legacy: Tuple[ast.keyword, ...] = ()    # removed pre-2021 arguments
+    extra: tuple = ()
+
+
+def argument(call: ast.Call, name: str, index: Optional[int]) -> Optional[Arg]:
+    for k in call.keywords:
+        if k.arg == name:
+            return Arg(k.value, k)
+    if index is not None and index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+        return Arg(call.args[index], call.args[index])
+    return None
+
+
+LEGACY_ARGS = ("enable_options", "fp_point", "bp_point")   # removed from the adapter in 2020-12
+
+
+def _call_routes(sites: Sites, name: str, positional: bool) -> List[RouteSetup]:
+    """Calls of an adapter function taking (enable_profiling, profiling_options)."""
+    out = []
+    for site in sites.calls:
+        if not is_npu(sites, site.call.func, name):
+            continue
+        call = site.call
+        legacy = tuple(k for k in call.keywords if k.arg in LEGACY_ARGS)
+        out.append(RouteSetup(name, call, site.scope, _pos(sites, call), site.guards,
+                              argument(call, "enable_profiling", 0 if positional else None),
+                              argument(call, "profiling_options", 1 if positional else None), legacy))
+    return out
+
+
+def profiling_configs(sites: Sites) -> List[RouteSetup]:
+    return _call_routes(sites, "ProfilingConfig", positional=True)
+
+
+def resource_inits(sites: Sites) -> List[RouteSetup]:
+    return _call_routes(sites, "npu_resource_init", positional=False)
+
+
+# ---------------------------------------------------------------- environment variables
+
+class EnvSet(NamedTuple):
+    name: str                   # PROFILING_MODE or PROFILING_OPTIONS
+    value: Optional[ast.AST]    # None when deleted / unknown
+    anchor: ast.AST
+    scope: Scope
+    pos: int
+    guards: Tuple[Guard, ...]
+
+
+def _is_environ(sites: Sites, node) -> bool:
+    name = dotted(node)
+    if name in ("os.environ", "environ"):
+        return name == "os.environ" or sites.imports.get("environ") == "os.environ"
+    return qualified(sites, node) == "os.environ"
+
+
+def env_sets(sites: Sites) -> List[EnvSet]:
+    """Assignments of PROFILING_MODE / PROFILING_OPTIONS made from Python."""
+    out = []
+    for target, value, stmt, scope, guards in sites.assigns:
+        if isinstance(target, ast.Subscript) and _is_environ(sites, target.value):
+            key = _const(target.slice)
+            if key in (ENV_MODE, ENV_OPTIONS):
+                out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
+    for site in sites.calls:
+        call = site.call
+        func = call.func
+        if isinstance(func, ast.Attribute) and _is_environ(sites, func.value) and func.attr in ("update", "setdefault"):
+            if func.attr == "setdefault" and len(call.args) == 2:
+                key = _const(call.args[0])
+                if key in (ENV_MODE, ENV_OPTIONS):
+                    out.append(EnvSet(key, call.args[1], call, site.scope, _pos(sites, call), site.guards))
+            elif func.attr == "update":
+                items = []
+                if call.args and isinstance(call.args[0], ast.Dict):
+                    items = [(_const(k), v) for k, v in zip(call.args[0].keys, call.args[0].values) if k is not None]
+                items += [(k.arg, k.value) for k in call.keywords if k.arg]
+                for key, v in items:
+                    if key in (ENV_MODE, ENV_OPTIONS):
+                        out.append(EnvSet(key, v, call, site.scope, _pos(sites, call), site.guards))
+        elif (dotted(func) in ("os.putenv", "putenv") or qualified(sites, func) == "os.putenv") and len(call.args) == 2:
+            key = _const(call.args[0])
+            if key in (ENV_MODE, ENV_OPTIONS):
+                out.append(EnvSet(key, call.args[1], call, site.scope, _pos(sites, call), site.guards))
+    return out
+
+
+def overridden(s: EnvSet, sets: List[EnvSet]) -> bool:
+    """A value replaced later in the same scope by an assignment that runs whenever this one does."""
+    return any(o is not s and o.name == s.name and o.scope is s.scope and o.pos > s.pos and
+               set(o.guards) <= set(s.guards) for o in sets)
+
+
+# ---------------------------------------------------------------- TF2 npu_device
+
+class Tf2Set(NamedTuple):
+    attr: str                   # "enable_profiling" or "profiling_options"
+    value: ast.AST
+    target: ast.AST
+    stmt: ast.AST
+    scope: Scope
+    pos: int
+    guards: Tuple[Guard, ...]
+
+
+def _global_options_call(sites: Sites, node, scope, pos, depth=0) -> bool:
+    """Whether node evaluates to npu.global_options() (directly or through a variable)."""
+    if depth > 4:
+        return False
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "global_options" and \
+            (is_npu_device(sites, node.func.value) or is_npu_device(sites, node.func))
+    key = dotted(node)
+    if key:
+        for b in sites.bindings_at(key, scope, pos):
+            if b.value is not None and _global_options_call(sites, b.value, b.scope, b.pos, depth + 1):
+                return True
+    return False
+
+
+def tf2_sets(sites: Sites) -> List[Tf2Set]:
+    out = []
+    for target, value, stmt, scope, guards in sites.assigns:
+        if not isinstance(target, ast.Attribute) or target.attr not in ("enable_profiling", "profiling_options"):
+            continue
+        holder = target.value       # ...profiling_config
+        pos = _pos(sites, stmt)
+        if isinstance(holder, ast.Attribute) and holder.attr == "profiling_config":
+            if not _global_options_call(sites, holder.value, scope, pos):
+                continue
+        elif not _is_profiling_config_var(sites, holder, scope, pos):
+            continue
+        out.append(Tf2Set(target.attr, value, target, stmt, scope, pos, guards))
+    return out
+
+
+def _is_profiling_config_var(sites, node, scope, pos) -> bool:
+    key = dotted(node)
+    if not key:
+        return False
+    for b in sites.bindings_at(key, scope, pos):
+        v = b.value
+        if isinstance(v, ast.Attribute) and v.attr == "profiling_config" and \
+                _global_options_call(sites, v.value, b.scope, b.pos):
+            return True
+    return False
+
+
+def npu_opens(sites: Sites) -> List[CallSite]:
+    return [s for s in sites.calls if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "open"
+            and is_npu_device(sites, s.call.func.value)]
+
+
+def profiler_scopes(sites: Sites) -> List[CallSite]:
+    return [s for s in sites.calls if is_npu(sites, s.call.func, "Profiler")]
+
+
+# ---------------------------------------------------------------- helpers
+
+def _const(node) -> Optional[str]:
+    if isinstance(node, getattr(ast, "Index", ())):
+        node = node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _pos(sites: Sites, node) -> int:
+    return sites.pos.get(id(node), 0)

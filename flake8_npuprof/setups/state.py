@@ -1,0 +1,160 @@
+"""One model of each profiling setup's effective state, shared by every rule, `check`, the
+flake8 plugin and `emulate`.
+
+The inventory (inventory.py) finds each setup's switch and delivery; this module turns them
+into one of four states:
+
+- on:          the switch is on and the config reaches GE (or leaves the file's view);
+- off:         GE never reads these options, with the reason: an explicit off switch
+               ("switch"), an "on" GE reads as off ("miswritten": `PROFILING_MODE=True`),
+               a switch never set ("not_switched"), a config never passed
+               ("never_passed"), set after the device opened ("late"), or handed to a GE
+               initialisation that runs after another one ("overridden");
+- conditional: on only under a condition (a flag, a branch, `cfg if flag else None`);
+- unknown:     decided at run time (a computed switch, the launcher's environment).
+
+A finding about the options of an "off" setup is latent: it describes what happens once the
+setup is switched on (or handed over), never a failure of the current run. Such findings are
+reported by default, worded as latent (see `latent`), because the options are parked there to
+be switched on; findings that need profiling to be on now (NPP002, NPP116, NPP202) are not.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, NamedTuple, Optional
+
+ON, OFF, CONDITIONAL, UNKNOWN = "on", "off", "conditional", "unknown"
+
+# PROFILING_MODE values a person writes to mean "off" (GE: anything but exactly "true" is off).
+OFF_WORDS = ("false", "0", "off", "no", "disable", "disabled", "")
+ON_WORDS = ("true", "1", "yes", "on", "enable", "enabled")
+
+
+class State(NamedTuple):
+    status: str                 # on, off, conditional, unknown
+    why: str = ""               # off: switch, miswritten, not_switched, never_passed, late, overridden
+    detail: str = ""            # the reason or condition, in words
+
+    @property
+    def latent(self) -> bool:
+        """GE does not read these options in this run: problems in them are for later."""
+        return self.status == OFF
+
+    @property
+    def live(self) -> bool:
+        """Profiling is certainly on and GE reads the options (as far as the file shows)."""
+        return self.status == ON
+
+
+LIVE = State(ON)
+
+
+def from_setup(setup) -> State:
+    """The state of one inventory ScriptSetup (the picture emulate uses)."""
+    mode, delivered = setup.mode, setup.delivered
+    if delivered == "never":
+        return State(OFF, "never_passed", "the config is never handed to GE")
+    if delivered == "late":
+        return State(OFF, "late", "set after npu.open(), which has already read the options")
+    if mode.state == "off":
+        why = "not_switched" if ("never" in mode.detail or "not given" in mode.detail) else "switch"
+        if isinstance(mode.value, str) and mode.value.strip().lower() in ON_WORDS and mode.value != "true":
+            why = "miswritten"          # meant on (`True`, `1`), off to GE: NPP011 says so
+        return State(OFF, why, mode.detail)
+    if mode.state in ("unknown", "inherit", "error"):
+        return State(UNKNOWN, "", mode.detail)
+    condition = getattr(setup, "condition", "")
+    if mode.detail or setup.conditions or condition:
+        what = mode.detail or condition or ("when " + " and ".join(setup.conditions))
+        # "flag": the switch itself is a flag (`.b = FLAGS.profiling`), off unless the flag is given
+        return State(CONDITIONAL, "flag" if mode.detail.startswith("when ") else "", what)
+    return LIVE
+
+
+class Model:
+    """The states of every setup of one file, looked up by any node that belongs to a setup."""
+
+    def __init__(self, setups, late=None):
+        self.setups = list(setups)
+        self.late = dict(late or {})          # id(TF2 global-options target) -> npu.open() that ran before
+        self.states = [from_setup(s) for s in self.setups]
+        self._by_node: Dict[int, int] = {}
+        for k, s in enumerate(self.setups):
+            for ident in getattr(s, "nodes", ()):
+                self._by_node.setdefault(ident, k)
+            if s.anchor is not None:
+                self._by_node.setdefault(id(s.anchor), k)
+
+    def setup_of(self, node):
+        k = self._by_node.get(id(node))
+        return None if k is None else self.setups[k]
+
+    def state_of(self, node) -> Optional[State]:
+        k = self._by_node.get(id(node))
+        return None if k is None else self.states[k]
+
+
+def is_main_guard(guard) -> bool:
+    """`if __name__ == "__main__":` runs whenever the script is launched: not a condition."""
+    t = guard.test
+    return not guard.negated and isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and \
+        t.left.id == "__name__" and len(t.comparators) == 1 and \
+        isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__"
+
+
+def certain(call, sites) -> bool:
+    """Whether a GE initialisation runs whenever its scope runs (only such a one overrides later configs:
+    `if FLAGS.horovod: init_resource()` leaves the Estimator's profiling config read when the flag is off)."""
+    return all(is_main_guard(g) for g in sites.guards_of.get(id(call), ()))
+
+
+def first_init(inits, order):
+    """The GE initialisation that runs first (GE takes its init options only once), or None."""
+    ranked = [i for i in inits if order is not None and order.of(i.call) is not None and certain(i.call, order.sites)]
+    return min(ranked, key=lambda i: order.of(i.call)) if ranked else None
+
+
+def adapter_of(route: str) -> str:
+    """Which adapter a route goes through: TF2's npu_device or TF1's npu_bridge. A file that mixes
+    them (a compat.v1 Session beside npu.open()) runs one of them only, so neither overrides the other."""
+    return "npu_device" if route == "npu_device" else "npu_bridge"
+
+
+def init_adapter(init) -> str:
+    return adapter_of(init.setup.route) if init.setup is not None else \
+        ("npu_device" if init.what.startswith("npu.open()") else "npu_bridge")
+
+
+def overridden_by(setup, first, order) -> bool:
+    """A config setup handed to a GE initialisation that runs after another one of the same adapter: never read."""
+    return setup.route != "env" and setup.delivered == "yes" and first is not None and \
+        setup.delivery is not first.call and order is not None and order.of(setup.delivery) is not None and \
+        adapter_of(setup.route) == init_adapter(first)
+
+
+# ---------------------------------------------------------------- consequences
+
+def latent_prefix(state: Optional[State]) -> str:
+    """The words that make a finding about an off setup say what happens once it is on."""
+    if state is None or not state.latent:
+        return ""
+    reason = {
+        "switch": "profiling is switched off here",
+        "miswritten": 'profiling stays off until PROFILING_MODE is exactly "true"',
+        "not_switched": "profiling is not switched on for these options",
+        "never_passed": "this config never reaches GE",
+        "late": "these settings come after npu.open()",
+        "overridden": "GE is initialised earlier with another config and reads its options only once",
+    }.get(state.why, "GE does not read these options")
+    return f"latent ({reason}); once GE reads these options: "
+
+
+def condition_prefix(state: Optional[State]) -> str:
+    """The words that make a finding about a setup switched by a flag say when it holds: the code
+    always runs, but GE reads the options only in runs that give the flag."""
+    if state is None or state.status != CONDITIONAL or state.why != "flag":
+        return ""
+    return f"{state.detail}: "
+
+

@@ -1,0 +1,285 @@
+"""Reading the files the CLI is given: discovery, decoding, noqa comments, code selection."""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import io
+import os
+import re
+import stat
+import tokenize
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, NamedTuple, Optional, Sequence, Tuple
+
+from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
+
+# Folders never searched unless --exclude replaces this list: version control, caches, virtual
+# environments, build output and installed packages (flake8's defaults plus Ruff's usual ones).
+DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".bzr", "CVS", "__pycache__", ".tox", ".nox", ".venv", "venv",
+                   ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", ".eggs", "*.egg", "*.egg-info",
+                   "build", "dist", "site-packages")
+SHELL_SHEBANG = re.compile(rb"^#!.*\b(ba|z|k|da)?sh\b")
+
+
+class SourceFile(NamedTuple):
+    path: str
+    text: str
+    encoding: str
+    bom: bool
+    newline: str              # dominant line ending, kept by fixes
+    kind: str                 # "python" or "shell"
+
+
+class ReadError(Exception):
+    pass
+
+
+def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = DEFAULT_EXCLUDE,
+             gitignore: bool = True) -> Iterator[str]:
+    """Python (and shell launcher) files under the given paths, each once, in a stable order.
+
+    Inside directories, names or paths matching `exclude` (flake8's rule: a glob on the base name,
+    or on the absolute path when the pattern has a `/`) and git-ignored entries are skipped. A file
+    named on the command line is always checked, as Ruff and editors expect.
+    """
+    from .ignore import GitIgnore, excluded
+    patterns = [p if "/" not in p else os.path.abspath(p) for p in exclude]
+    seen = set()
+    for raw in paths:
+        path = Path(raw)
+        if raw != "-" and path.is_dir():
+            ignored = GitIgnore(str(path)) if gitignore else None
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not excluded(os.path.join(root, d), patterns)
+                                 and not (ignored and ignored.ignored(os.path.join(root, d), True)))
+                for name in sorted(files):
+                    full = os.path.join(root, name)
+                    if excluded(full, patterns) or (ignored and ignored.ignored(full, False)):
+                        continue
+                    if name.endswith(".py") or (shell and _is_shell(full, name)):
+                        if full not in seen:
+                            seen.add(full)
+                            yield full
+        else:
+            if raw not in seen:
+                seen.add(raw)
+                yield raw
+
+
+def _is_shell(full: str, name: str) -> bool:
+    if name.endswith((".sh", ".bash")):
+        return True
+    if "." in name:
+        return False
+    try:
+        with _open_regular(full) as fh:             # a FIFO is refused, not opened
+            return bool(SHELL_SHEBANG.match(fh.readline(200)))
+    except (ReadError, OSError):
+        return False
+
+
+def kind_of(path: str, head: bytes) -> str:
+    if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(re.split(rb"\r\n?|\n", head, 1)[0]):
+        return "shell"
+    return "python"
+
+
+MAX_BYTES = 10 * 1024 * 1024      # far above any training script; a bigger "source" is data or a mistake
+_NOT_REGULAR = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def _not_regular(mode: int) -> Optional[str]:
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _NOT_REGULAR if test(mode)), "not a regular file")
+
+
+@contextlib.contextmanager
+def _open_regular(path: str):
+    """A regular file, opened for reading. A FIFO, device or socket is refused before it is opened
+    (reading one blocks or never ends), and again on the descriptor in case the path changed."""
+    try:
+        what = _not_regular(os.stat(path).st_mode)
+        if what:
+            raise ReadError(f"not read: {what}, not a regular file")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as fh:
+            what = _not_regular(os.fstat(fd).st_mode)
+            if what:
+                raise ReadError(f"not read: {what}, not a regular file")
+            yield fh
+    except OSError as exc:
+        raise ReadError(f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_bytes(path: str, limit: Optional[int] = None) -> bytes:
+    """A regular file's bytes, at most `limit` (MAX_BYTES) of them, else a ReadError saying so."""
+    limit = MAX_BYTES if limit is None else limit
+    with _open_regular(path) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > limit:
+            raise ReadError(f"not read: {size:,} bytes, over the {limit:,}-byte limit for a source file")
+        data = fh.read(limit + 1)
+    if len(data) > limit:                   # it grew while we read it
+        raise ReadError(f"not read: more than the {limit:,}-byte limit for a source file")
+    return data
+
+
+# PEP 263 (also matches Emacs `-*- coding: x -*-` and vim `fileencoding=x` modelines)
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def _shell_encoding(data: bytes) -> str:
+    """A launcher's encoding: BOM, else a coding declared on its first two lines (as Python reads
+    sources), else UTF-8 when it decodes, else GB18030 (the legacy Chinese superset of GBK)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    for line in re.split(rb"\r\n?|\n", data[:1024], 2)[:2]:
+        m = _COOKIE.match(line)
+        if m:
+            try:
+                return codecs.lookup(m.group(1).decode("ascii")).name
+            except LookupError:
+                raise ReadError(f"cannot decode: unknown encoding {m.group(1).decode('ascii')!r} declared") from None
+    for encoding in ("utf-8", "gb18030"):
+        try:
+            data.decode(encoding)
+            return encoding
+        except UnicodeDecodeError:
+            continue
+    bad = _first_bad_utf8(data)
+    raise ReadError(f"cannot decode: not UTF-8 (byte 0x{data[bad]:02x} at offset {bad}) nor GB18030, and no "
+                    "coding declared (add `# -*- coding: <name> -*-` on the first or second line)")
+
+
+def _first_bad_utf8(data: bytes) -> int:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return 0
+
+
+def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
+    """Decode a file the way Python does (PEP 263 cookie, BOM), keeping what fixes must keep;
+    shell launchers likewise, with a sniffed encoding when none is declared."""
+    if data is None:
+        data = read_bytes(path)
+    kind = kind_of(path, data[:200])
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if kind == "shell":
+        encoding = _shell_encoding(data)
+    else:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError as exc:
+            raise ReadError(f"cannot decode: {exc}") from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise ReadError(f"cannot decode as {encoding}: {exc}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return SourceFile(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, _newline(text), kind)
+
+
+def _newline(text: str) -> str:
+    """The dominant line ending (fixes write the same)."""
+    crlf = text.count("\r\n")
+    counts = {"\r\n": crlf, "\n": text.count("\n") - crlf, "\r": text.count("\r") - crlf}
+    return max(("\n", "\r\n", "\r"), key=lambda nl: counts[nl])       # ties: \n first
+
+
+# ---------------------------------------------------------------- noqa, as flake8 reads it
+
+def file_noqa(text: str) -> bool:
+    return any(NOQA_FILE.match(line) for line in text.splitlines())
+
+
+def noqa_lines(text: str) -> Dict[int, str]:
+    """Map each line to the text searched for `# noqa` (a whole logical line, as flake8 does)."""
+    lines = text.splitlines(keepends=True)
+    mapping: Dict[int, str] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return {i + 1: line for i, line in enumerate(lines)}
+    lo, hi = len(lines) + 2, -1
+    for tok in tokens:
+        if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        lo = min(lo, tok.start[0])
+        hi = max(hi, tok.end[0])
+        if tok.type in (tokenize.NL, tokenize.NEWLINE):
+            joined = "".join(lines[lo - 1:hi])
+            for n in range(lo, hi + 1):
+                mapping[n] = joined
+            lo, hi = len(lines) + 2, -1
+    for i, line in enumerate(lines, 1):
+        mapping.setdefault(i, line)
+    return mapping
+
+
+def suppressed(code: str, line_text: Optional[str]) -> bool:
+    if not line_text:
+        return False
+    m = NOQA_INLINE_REGEXP.search(line_text)
+    if m is None:
+        return False
+    codes = m.groupdict().get("codes")
+    if not codes:
+        return True
+    listed = [c.strip() for c in re.split(r"[,\s]+", codes) if c.strip()]
+    return any(code.startswith(c) for c in listed)
+
+
+# ---------------------------------------------------------------- selection, as flake8 decides
+
+class Selection(NamedTuple):
+    """flake8's decision rules (explicit beats implicit, then the longest prefix wins), plus the
+    plugin's own opt-in for default-off codes."""
+
+    select: Tuple[str, ...] = ("NPP",)
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    extend_ignore: Tuple[str, ...] = ()
+    default_off: Tuple[str, ...] = ()           # the user's extend-default-ignore prefixes
+    explicit_select: bool = True                # False: select is the default, any ignore beats it
+
+    def wants(self, code: str) -> bool:
+
+        def best(prefixes: Iterable[str]) -> int:
+            return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
+        chosen = max(best(self.select), best(self.extend_select))
+        ignored = max(best(self.ignore), best(self.extend_ignore))
+        if chosen < 0 or (ignored >= 0 and (not self.explicit_select or ignored >= chosen)):
+            return False
+        return default_off_enabled(code, self.select + self.extend_select, self.default_off)
+
+
+def split_codes(value: Optional[str]) -> Tuple[str, ...]:
+    if not value:
+        return ()
+    return tuple(c.strip().upper() for c in re.split(r"[,\s]+", value) if c.strip())
+
+
+# Codes that are off unless asked for by name or by a prefix at least this specific.
+# flake8 lets an explicit `--select NPP` override its default-ignore list, so the plugin
+# applies this itself (as bugbear does for B9): `--select NPP` keeps them off,
+# `--extend-select NPP2` / `--select NPP203` / `--extend-select NPP19` turn them on.
+# NPP191 (a budget ran out) shares the group but is on: DEFAULT_OFF names codes, not prefixes.
+DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2"}
+
+
+def default_off_enabled(code: str, selected, extra_off=()) -> bool:
+    """Whether a code is on: not off by default (DEFAULT_OFF or a user's extend-default-ignore
+    entries), or asked for by a selected prefix at least as specific as what switched it off."""
+    needed = [p for p in extra_off if code.startswith(p)]
+    if code in DEFAULT_OFF:
+        needed.append(DEFAULT_OFF[code])
+    if not needed:
+        return True
+    longest = max(len(p) for p in needed)
+    return any(code.startswith(s) and len(s) >= longest for s in selected)

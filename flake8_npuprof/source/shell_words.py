@@ -1,0 +1,143 @@
+"""Shell words as the shell reads them: quoting, `VAR=value` assignments of PROFILING_MODE and
+PROFILING_OPTIONS (exported or inline), expansions left as holes."""
+
+from __future__ import annotations
+
+import re
+from typing import List, NamedTuple
+
+from .text import HOLE, Piece, Run, SourceText, StrValue, mask_placeholders
+
+
+_ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
+_WORD_END = set(" \t\n;&|<>()")
+_BREAK = re.compile(r"[\r\n]")
+
+
+class ShellSet(NamedTuple):
+    name: str
+    value: StrValue
+    start: int              # offset of the variable name
+    line: int
+
+
+def assignments(text: str) -> List[ShellSet]:
+    out = []
+    i, n = 0, len(text)
+    at_word_start = True
+    src = SourceText(text)
+    while i < n:
+        c = text[i]
+        if c == "#" and at_word_start:
+            i = _line_end(text, i)
+            continue
+        if at_word_start:
+            m = _ASSIGN.match(text, i)
+            if m:
+                value, end = read_word(text, m.end())
+                value = mask_placeholders(value)        # `{MODE}`, `@MODE@`, '${OUT}': left for a generator
+                out.append(ShellSet(m.group(1), value, m.start(1), src.position(m.start(1))[0]))
+                i = end
+                at_word_start = False
+                continue
+        if c in "'\"":
+            _, i = read_word(text, i)
+            at_word_start = False
+            continue
+        if c == "\\":
+            i += 2
+            continue
+        at_word_start = c in _WORD_END or c == "\r"
+        i += 1
+    return out
+
+
+def _line_end(text: str, i: int) -> int:
+    """Offset of the line break ending the line at i (a lone CR too, as SourceText counts lines)."""
+    m = _BREAK.search(text, i)            # stops at the first break: two find()s would rescan
+    return m.start() if m else len(text)
+
+
+def read_word(text: str, i: int):
+    """Decode one shell word starting at i: (StrValue with a map to the source, end offset)."""
+    parts: List[str] = []
+    runs: List[Run] = []
+    t = 0
+    start = i
+    n = len(text)
+
+    def put(ch: str, s: int, slen: int = 1):
+        nonlocal t
+        parts.append(ch)
+        runs.append(Run(t, len(ch), s, slen))
+        t += len(ch)
+
+    def hole():
+        nonlocal t
+        if not (parts and parts[-1] == HOLE):
+            parts.append(HOLE)
+            t += 1
+
+    while i < n:
+        c = text[i]
+        if c in _WORD_END or c == "\r":
+            break
+        if c == "'":
+            close = text.find("'", i + 1)
+            close = n if close < 0 else close
+            for k in range(i + 1, close):
+                put(text[k], k)
+            i = close + 1
+            continue
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                ch = text[i]
+                if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+                    if text[i + 1] != "\n":
+                        put(text[i + 1], i, 2)
+                    i += 2
+                    continue
+                if ch in "$`":
+                    i = _skip_expansion(text, i)
+                    hole()
+                    continue
+                put(ch, i)
+                i += 1
+            i += 1
+            continue
+        if c == "\\":
+            if i + 1 < n and text[i + 1] != "\n":
+                put(text[i + 1], i, 2)
+            i += 2
+            continue
+        if c in "$`":
+            i = _skip_expansion(text, i)
+            hole()
+            continue
+        put(c, i)
+        i += 1
+    decoded = "".join(parts)
+    piece = Piece(start, i, "", "'", start, i)
+    return StrValue(decoded, runs, start, i, (piece,), origin="shell"), i
+
+
+def _skip_expansion(text: str, i: int) -> int:
+    n = len(text)
+    if text[i] == "`":
+        close = text.find("`", i + 1)
+        return n if close < 0 else close + 1
+    if text.startswith("$(", i) or text.startswith("${", i):
+        opener, closer = text[i + 1], ")" if text[i + 1] == "(" else "}"
+        depth, k = 0, i + 1
+        while k < n:
+            if text[k] == opener:
+                depth += 1
+            elif text[k] == closer:
+                depth -= 1
+                if depth == 0:
+                    return k + 1
+            k += 1
+        return n
+    m = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?").match(text, i)
+    return m.end() if m and m.end() > i + 1 else i + 1

@@ -1,0 +1,96 @@
+"""What a launch passes to the script: flags given on the command line (found by emulate's
+launcher.py) and the values the resolver reads for them."""
+
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple, Optional
+
+from ..source.text import HOLE, Piece, Run, StrValue
+
+
+class Word(NamedTuple):
+    value: StrValue             # decoded, HOLE for what the walk cannot know
+    start: int                  # source range of the word in its file
+    end: int
+
+    @property
+    def text(self) -> str:
+        return self.value.text
+
+    @property
+    def known(self) -> bool:
+        return HOLE not in self.value.text
+
+
+class Given(NamedTuple):
+    """A flag as one launch passes it, and as the script's parser reads it."""
+    option: str                 # as written: --profiling
+    text: Optional[str]         # the value text (None: a switch given without value)
+    word: Word                  # the launcher's word holding the option
+    value_word: Optional[Word]  # the word holding the value (the same word for --x=v)
+    where: str                  # run_1p.sh:8
+
+
+OPEN = "*"                      # the key of `given` saying that unknown words may hold more flags
+BOOL_TRUE = ("true", "t", "1")
+BOOL_FALSE = ("false", "f", "0")
+
+
+def _value_of(g: Given, text: str, note: str) -> StrValue:
+    """The value as a string whose characters map to the launcher's source (origin "launcher")."""
+    runs: List[Run] = []
+    word = g.value_word
+    if word is not None:
+        skip = len(word.text) - len(text)           # `--x=value`: the value is the word's tail
+        runs = [r._replace(t=r.t - skip) for r in word.value.runs if r.t >= skip]
+    anchor = (word.start, word.end) if word is not None else (g.word.start, g.word.end)
+    pieces = ()
+    if runs:                            # one stretch of the launcher holds it (a quoted word, or `OPTS='...'`)
+        a, b = min(r.s for r in runs), max(r.s + r.slen for r in runs)
+        pieces = (Piece(a, b, "", "'", a, b),)
+    return StrValue(text, runs, anchor[0], anchor[1], pieces, notes=((0, len(text), note),), origin="launcher")
+
+
+def given_values(flag, given: Dict[str, Given]) -> Optional[list]:
+    """What the script reads for a flag the launch passes (resolver values); None: not passed."""
+    from .ops import C, S, U
+    g = given.get(flag.dest)
+    if g is None and OPEN in given:
+        return [U(f"{flag.option} may be passed through the unknown arguments at {given[OPEN].where}", flag.py_type)]
+    if g is None:
+        return None
+    text = g.text
+    note = f"as {g.option}{'=' + text if text else ''} from {g.where}"
+    if text is not None and HOLE in text:
+        return [U(f"{g.option} from {g.where} is not known statically", flag.py_type)]
+    if flag.kind == "argparse":
+        if flag.action in ("store_true", "store_false"):
+            return [C(flag.action == "store_true", None, note)]
+        kind = (getattr(flag.type_node, "id", None) or "") if flag.type_node is not None else "str"
+        if text is None:
+            return [U(f"{g.option} from {g.where} has no value")]
+        if kind == "str":
+            return [S(_value_of(g, text, note))]
+        if kind == "bool":
+            return [C(bool(text), None, note)]       # bool("False") is True
+        if kind in ("int", "float"):
+            try:
+                return [C(int(text) if kind == "int" else float(text), None, note)]
+            except ValueError:
+                return [U(f"{g.option} from {g.where} is not a valid {kind}")]
+        return [U(f"{g.option} from {g.where} is converted by {kind or 'a function'}()")]
+    if flag.py_type is bool:
+        low = (text or "true").lower()
+        if low in BOOL_TRUE or low in BOOL_FALSE:
+            return [C(low in BOOL_TRUE, None, note)]
+        return [U(f"{g.option} from {g.where} is not a boolean")]
+    if text is None:
+        return [U(f"{g.option} from {g.where} has no value")]
+    if flag.py_type in (int, float):
+        try:
+            return [C(flag.py_type(text), None, note)]
+        except ValueError:
+            return [U(f"{g.option} from {g.where} is not a valid number")]
+    if flag.py_type is str:
+        return [S(_value_of(g, text, note))]
+    return [U(f"{g.option} from {g.where} is a list")]

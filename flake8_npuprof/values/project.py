@@ -1,0 +1,441 @@
+"""The project a file belongs to: its own modules, their flags and module-level constants.
+
+A training project spreads its setup over files: the flag is defined in `hyperparameters.py`, the
+options string in `config.py`, and `train.py` builds the NPU config from them. The resolver asks
+this index for a name another module of the project defines (`from hyperparameters import FLAGS`,
+`import config as cfg`, packages with `__init__.py`, relative imports). A module is found the way
+Python would find it when the script is launched (its own directory, then the directory above its
+top-level package, then the project root: the nearest pyproject.toml / setup.cfg / setup.py / .git
+above), read only when a name from it is asked for, parsed with `ast` and never imported or run.
+
+Values carry where they come from ("as defined in config.py:3"), and lose their source positions:
+a finding about them is placed on the use in the file being checked. Reading is bounded (a module
+larger than MAX_BYTES is not read, at most MAX_MODULES modules per process) and cached by path,
+mtime and size, so flake8 on a large tree reads each module once.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .resolve import DENYLIST, Resolver
+from ..source.text import SourceText, StrValue
+from .ops import NONE_NOTE, C, D, L, S, U
+
+MAX_BYTES = 512 * 1024          # a sibling module larger than this is not read
+MAX_MODULES = 4000              # modules kept per process (then the cache starts again)
+MAX_HOPS = 6                    # re-exports followed (`from .flags import FLAGS` in __init__.py)
+MAX_IMPORTED = 64               # modules whose absl flags a file can see (its imports, transitively)
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+ROOT_LEVELS = 8                 # how far up the project root is looked for
+
+_modules: Dict[str, Tuple[Tuple[int, int], Optional["Module"]]] = {}
+_roots: Dict[str, Tuple[str, ...]] = {}
+
+
+class Module:
+    """One parsed module of the project, with its own resolver (no astroid) and memo of values asked for."""
+
+    def __init__(self, path: str, text: str, tree: ast.AST):
+        from ..source.sites import collect
+        self.path = path
+        self.src = SourceText(text)
+        self.tree = tree
+        self.sites = collect(tree)
+        self.resolver = ProjectResolver(self.src, self.sites, tree, path)
+        self.resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
+        self.end = len(text) + 1                # a position after every module-level statement
+        self.memo: Dict[tuple, list] = {}
+        self.refs = import_refs(tree)           # the modules it imports, read once
+
+
+def load(path: str) -> Optional[Module]:
+    """The module at path (cached by mtime and size), or None when it cannot or must not be read."""
+    path = os.path.abspath(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (st.st_mtime_ns, st.st_size)
+    cached = _modules.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    module = None
+    if st.st_size <= MAX_BYTES:
+        try:
+            from ..source.files import read_source
+            source = read_source(path)
+            module = Module(path, source.text, ast.parse(source.text, path))
+        except Exception:                   # unreadable, undecodable or not Python: not ours to report
+            module = None
+    if len(_modules) >= MAX_MODULES:
+        _modules.clear()
+        _roots.clear()
+    _modules[path] = (key, module)
+    return module
+
+
+def search_path(filename: str) -> Tuple[str, ...]:
+    """Where a launched script finds its imports: its directory, the one above its top package, the root."""
+    here = os.path.dirname(os.path.abspath(filename))
+    found = _roots.get(here)
+    if found is not None:
+        return found
+    out = [here]
+    top = here
+    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    out.append(top)
+    cur = here
+    for _ in range(ROOT_LEVELS):
+        if any(os.path.exists(os.path.join(cur, m)) for m in ROOT_MARKERS):
+            out.append(cur)
+            break
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        cur = parent
+    result = tuple(dict.fromkeys(out))
+    _roots[here] = result
+    return result
+
+
+def find_module(filename: str, level: int, parts: Sequence[str]) -> Optional[str]:
+    """The file of module `parts` (level > 0: relative to filename's package), as the script would import it."""
+    if level:
+        base = os.path.dirname(os.path.abspath(filename))
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        bases: Sequence[str] = (base,)
+    else:
+        bases = search_path(filename)
+    if not parts:
+        init = os.path.join(bases[0], "__init__.py")
+        return init if level and os.path.isfile(init) else None
+    for base in bases:
+        stem = os.path.join(base, *parts)
+        for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+def import_ref(stmt: ast.AST, local: str) -> Optional[Tuple[int, List[str]]]:
+    """(level, dotted parts) a local name stands for: `from a.b import c` -> (0, [a, b, c])."""
+    if isinstance(stmt, ast.ImportFrom):
+        for alias in stmt.names:
+            if (alias.asname or alias.name) == local and alias.name != "*":
+                return stmt.level or 0, (stmt.module.split(".") if stmt.module else []) + [alias.name]
+    elif isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            if alias.asname == local:
+                return 0, alias.name.split(".")
+            if alias.asname is None and alias.name.split(".")[0] == local:
+                return 0, [local]
+    return None
+
+
+def import_refs(tree: ast.AST) -> List[Tuple[int, List[str]]]:
+    """Every module a tree imports, as (level, parts), in source order."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((0, a.name.split(".")) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module.split(".") if node.module else []
+            out.append((node.level or 0, base))
+            out.extend((node.level or 0, base + [a.name]) for a in node.names if a.name != "*")
+    return out
+
+
+def origin_of(module: Module, line: int, filename: str) -> str:
+    """`config.py:3`, relative to the checked file's directory when below it."""
+    try:
+        rel = os.path.relpath(module.path, os.path.dirname(os.path.abspath(filename)))
+    except ValueError:
+        rel = module.path
+    if rel.startswith(".."):
+        rel = os.path.basename(module.path)
+    return f"{rel.replace(os.sep, '/')}:{line}"
+
+
+# ---------------------------------------------------------------- values from another module
+
+class Lookup:
+    """Answers, for one checked file, the names its imports bring from the project's own modules."""
+
+    def __init__(self, filename: str, tree: ast.AST):
+        self.filename = os.path.abspath(filename)
+        self.tree = tree
+        self.active: set = set()
+        self._imported: Optional[List[Module]] = None
+        self.given = None                   # the flags one launch passes (launcher.py), or None
+        self._found: Dict[tuple, Optional[str]] = {}
+        self.exhausted = False              # a sibling's evaluation ran out of its budget
+
+    def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
+        if not level and parts and parts[0] in DENYLIST:
+            return None                     # tensorflow, os, json, ...: never one of the project's modules
+        key = (os.path.dirname(importer), level, tuple(parts))
+        if key not in self._found:
+            self._found[key] = find_module(importer, level, parts)
+        path = self._found[key]
+        if path is None or os.path.abspath(path) == self.filename:
+            return None
+        return load(path)
+
+    def value_of(self, resolver, node: ast.AST, scope, pos: int, switch: bool, binding=None) -> Optional[list]:
+        """What the resolver of the checked file cannot find in it: a name or attribute whose head is imported
+        from a project module, a name from `from m import *`, an absl flag defined in an imported module, or
+        `args.x` with `args = get_args()` imported. None: not a value of the project's modules."""
+        from ..source.sites import dotted
+        chain = dotted(node)
+        if not chain:
+            return None
+        self.given, self.exhausted = resolver.given, False
+        try:
+            return self._value_of(resolver, node, chain, scope, pos, switch, binding)
+        finally:
+            resolver.exhausted = resolver.exhausted or self.exhausted     # reported as the checked file's (NPP191)
+
+    def _value_of(self, resolver, node, chain, scope, pos, switch, binding) -> Optional[list]:
+        from ..source.sites import dotted
+        anchor = (resolver.src.node_start(node), resolver.src.node_end(node))
+        head, *rest = chain.split(".")
+        binds = [binding] if binding is not None else resolver._bindings(head, scope, pos)
+        if len(binds) == 1 and isinstance(binds[0].stmt, (ast.Import, ast.ImportFrom)):
+            return self.imported(binds[0].stmt, head, rest, anchor, switch)
+        if not binds and not rest:
+            return self.star(head, anchor, switch)
+        if isinstance(node, ast.Attribute) and _flags_object(resolver, node.value, scope, pos):
+            return self.flag(node.attr, anchor, switch)
+        if len(binds) == 1 and len(rest) == 1 and isinstance(binds[0].value, ast.Call):
+            fhead, *frest = (dotted(binds[0].value.func) or "").split(".")
+            fbinds = resolver._bindings(fhead, binds[0].scope, binds[0].pos) if fhead else []
+            if len(fbinds) == 1 and isinstance(fbinds[0].stmt, (ast.Import, ast.ImportFrom)):
+                return self.parsed_flag(fbinds[0].stmt, fhead, frest, rest[0], anchor, switch)
+        return None
+
+    def imported(self, stmt: ast.AST, local: str, rest: Sequence[str], anchor: Tuple[int, int],
+                 switch: bool) -> Optional[list]:
+        """The value of `local.rest...` where local is bound by an import statement of the checked
+        file; None when it is not a value of the project's own modules."""
+        ref = import_ref(stmt, local)
+        if ref is None:
+            return None
+        found = self._locate(self.filename, ref[0], ref[1] + list(rest))
+        return None if found is None else self._value(found[0], found[1], found[2], anchor, switch)
+
+    def star(self, name: str, anchor, switch) -> Optional[list]:
+        """A name a module-level `from m import *` of the checked file brings from a project module."""
+        if name.startswith("_"):
+            return None
+        for node in getattr(self.tree, "body", []):
+            if not (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)):
+                continue
+            parts = node.module.split(".") if node.module else []
+            module = self.module(self.filename, node.level or 0, parts) if parts or node.level else None
+            if module is None or "__all__" in module.sites.module.bindings:
+                continue                        # an __all__ list decides what `*` brings: not followed
+            if module.sites.bindings_at(name, module.sites.module, module.end):
+                return self._value(module, name, [], anchor, switch)
+        return None
+
+    def parsed_flag(self, stmt: ast.AST, local: str, rest: Sequence[str], dest: str, anchor,
+                    switch) -> Optional[list]:
+        """`args.dest` where `args = local.rest()` calls a function of a project module that returns its
+        argparse parser's parse_args()."""
+        ref = import_ref(stmt, local)
+        found = self._locate(self.filename, ref[0], ref[1] + list(rest)) if ref else None
+        if found is None or found[2]:
+            return None
+        module, name = found[0], found[1]
+        funcs = module.sites.functions.get(name, [])
+        inner = next((sc for sc in module.sites.scopes if funcs and sc.node is funcs[-1]), None)
+        returns = [(v, sc) for v, sc in module.sites.returns if sc is inner]
+        if inner is None or not returns or not all(
+                module.resolver._is_parse_result(v, sc, module.end, 0) for v, sc in returns):
+            return None
+        return self._argparse_flag(module, dest, anchor, switch)
+
+    def _locate(self, importer: str, level: int, chain: List[str]):
+        """(module, name in it, attributes after it): the longest prefix of chain that is a project module."""
+        for k in range(len(chain) - 1, -1 if level else 0, -1):
+            module = self.module(importer, level, chain[:k])
+            if module is not None:
+                return module, chain[k], chain[k + 1:]
+        return None
+
+    def _value(self, module: Module, name: str, attrs: List[str], anchor, switch) -> Optional[list]:
+        key = (module.path, name, tuple(attrs), switch)
+        if key in self.active or len(self.active) > MAX_HOPS:
+            return None
+        self.active.add(key)
+        try:
+            return self._value_in(module, name, attrs, anchor, switch)
+        finally:
+            self.active.discard(key)
+
+    def _value_in(self, module: Module, name: str, attrs: List[str], anchor, switch) -> Optional[list]:
+        sites = module.sites
+        if attrs:
+            deeper = sites.bindings_at(".".join([name] + attrs), sites.module, module.end)
+            if deeper:
+                return self._evaluate(module, deeper, anchor, switch)
+        bindings = sites.bindings_at(name, sites.module, module.end)
+        if not bindings:
+            return None
+        if len(bindings) == 1 and isinstance(bindings[0].stmt, (ast.Import, ast.ImportFrom)):
+            ref = import_ref(bindings[0].stmt, name)
+            if ref is None:
+                return None
+            if attrs and len(attrs) == 1 and ref[1][-1] == "FLAGS":
+                return self.flag(attrs[0], anchor, switch)      # a re-exported absl FLAGS
+            found = self._locate(module.path, ref[0], ref[1] + list(attrs))
+            return None if found is None else self._value(found[0], found[1], found[2], anchor, switch)
+        if attrs:
+            if len(attrs) != 1:
+                return None
+            if _is_absl_flags(bindings):
+                return self.flag(attrs[0], anchor, switch)
+            if _is_parse_result(module, bindings):
+                return self._argparse_flag(module, attrs[0], anchor, switch)
+            return None
+        not_values = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        if any(b.pos == -1 or isinstance(b.stmt, not_values) for b in bindings):
+            return None
+        return self._evaluate(module, bindings, anchor, switch)
+
+    def _evaluate(self, module: Module, bindings, anchor, switch) -> list:
+        memo_key = (tuple(id(b.stmt) for b in bindings), switch)
+        raw = module.memo.get(memo_key) if self.given is None else None
+        if raw is None:
+            module.resolver.steps, module.resolver.exhausted = 0, False
+            module.resolver.given = self.given
+            try:
+                raw = module.resolver._from_bindings(bindings, ast.Name(id="_"), 0, {}, switch)
+            finally:
+                module.resolver.given = None
+            self.exhausted = self.exhausted or module.resolver.exhausted
+            if self.given is None:
+                module.memo[memo_key] = raw
+        line = bindings[-1].stmt.lineno
+        return carry(raw, "as defined in " + origin_of(module, line, self.filename), anchor)
+
+    # ---- flags defined in another module
+
+    def flag(self, dest: str, anchor, switch) -> Optional[list]:
+        """An absl flag (one global registry): defined in a module the checked file imports, transitively."""
+        found = self.flag_def(dest, "absl")
+        return None if found is None else self._flag_values(found[0], found[1], anchor, switch)
+
+    def _argparse_flag(self, module: Module, dest: str, anchor, switch) -> Optional[list]:
+        defs = [f for f in module.resolver.flags if f.dest == dest and f.kind == "argparse"]
+        return self._flag_values(module, defs[0], anchor, switch) if defs else None
+
+    def _flag_values(self, module: Module, flag, anchor, switch) -> list:
+        memo_key = ("flag", id(flag.call), switch)
+        raw = module.memo.get(memo_key) if self.given is None else None
+        if raw is None:
+            module.resolver.steps, module.resolver.exhausted = 0, False
+            module.resolver.given = self.given
+            try:
+                raw = module.resolver._flag_value(flag, 0, switch)
+            finally:
+                module.resolver.given = None
+            self.exhausted = self.exhausted or module.resolver.exhausted
+            if self.given is None:
+                module.memo[memo_key] = raw
+        return carry(raw, "defined in " + origin_of(module, flag.call.lineno, self.filename), anchor)
+
+    def flag_def(self, dest: str, kind: Optional[str] = None):
+        """(module, FlagDef) of a flag defined in a module the checked file imports, else None."""
+        for module in self.imported_modules():
+            for f in module.resolver.flags:
+                if f.dest == dest and (kind is None or f.kind == kind):
+                    return module, f
+        return None
+
+    def imported_modules(self) -> List[Module]:
+        """The project modules the checked file imports, transitively, breadth first, bounded."""
+        if self._imported is not None:
+            return self._imported
+        out: List[Module] = []
+        seen = {self.filename}
+        queue = [(self.filename, import_refs(self.tree))]
+        while queue and len(out) < MAX_IMPORTED:
+            importer, refs = queue.pop(0)
+            for level, parts in refs:
+                module = self.module(importer, level, parts) if parts or level else None
+                if module is None or module.path in seen:
+                    continue
+                seen.add(module.path)
+                out.append(module)
+                queue.append((module.path, module.refs))
+        self._imported = out
+        return out
+
+
+def _flags_object(resolver, expr, scope, pos) -> bool:
+    """Whether expr is absl's FLAGS (`FLAGS`, `tf.app.flags.FLAGS`, or a name assigned `flags.FLAGS`)."""
+    from .resolve import FLAGS_OBJECTS
+    from ..source.sites import dotted
+    base = dotted(expr) or ""
+    if base in FLAGS_OBJECTS or base.endswith(".FLAGS"):
+        return True
+    binds = resolver._bindings(base, scope, pos) if isinstance(expr, ast.Name) else []
+    return bool(binds) and all(isinstance(b.value, ast.Attribute) and b.value.attr == "FLAGS" for b in binds)
+
+
+def _is_absl_flags(bindings) -> bool:
+    from .resolve import FLAGS_OBJECTS
+    from ..source.sites import dotted
+    return all(b.value is not None and (dotted(b.value) in FLAGS_OBJECTS or (dotted(b.value) or "").endswith(".FLAGS"))
+               for b in bindings)
+
+
+def _is_parse_result(module: Module, bindings) -> bool:
+    r = module.resolver
+    return all(b.value is not None and r._is_parse_result(b.value, b.scope, b.pos, 0) for b in bindings)
+
+
+def carry(values: list, origin: str, anchor: Tuple[int, int]) -> list:
+    """Values computed in another module, placed on the use (anchor) and saying where they come from."""
+    return [_carry(v, origin, anchor) for v in values]
+
+
+def _carry(v, origin: str, anchor):
+    if isinstance(v, S) and v.value.origin == "launcher":
+        return v                        # passed by a launcher (launcher.py): it says where, and maps there
+    if isinstance(v, S):
+        sv = v.value
+        notes = tuple((i, j, n if n == NONE_NOTE else f"{n}; {origin}") for i, j, n in sv.notes)
+        if not any(n != NONE_NOTE for _, _, n in sv.notes):
+            notes = notes + ((0, len(sv.text), origin),)
+        return S(StrValue(sv.text, [], anchor[0], anchor[1], (), sv.is_bytes, "imported", notes), v.is_bytes)
+    if isinstance(v, C):
+        return C(v.value, None, f"{v.note}; {origin}" if v.note else "")
+    if isinstance(v, U):
+        return U(f"{v.reason}, {origin}", v.py_type)
+    if isinstance(v, D):
+        return D(tuple((_carry(k, origin, anchor), _carry(x, origin, anchor)) for k, x in v.items))
+    if isinstance(v, L):
+        return L(tuple(_carry(x, origin, anchor) for x in v.items))
+    return v                            # Opaque: a flag's value chosen at launch, no position
+
+
+
+class ProjectResolver(Resolver):
+    """A resolver that asks the project's other modules for the names its file imports from them."""
+
+    def _project_lookup(self) -> Optional[Lookup]:
+        return for_file(self.filename, self.tree)
+
+
+def for_file(filename: str, tree: ast.AST) -> Optional[Lookup]:
+    """The lookup for a checked file on disk (None for `<stdin>` and other non-files)."""
+    if not filename or filename.startswith("<") or not os.path.isfile(filename):
+        return None
+    return Lookup(filename, tree)

@@ -1,0 +1,641 @@
+"""Computed values: evaluate the expressions that build a profiling setting, as Python would.
+
+The evaluator works on the ast with the bindings the sites stage recorded, and keeps the
+position map of every literal piece it uses, so a finding inside a computed options string
+still points into the literal that holds the offending key or value. It knows `+`, `%`,
+`.format`, f-strings, `str.join`, `os.path.join`, `json.dumps` (serialised here, never
+through the stdlib), names across scopes and if/else branches (several candidates), class
+attributes, absl/tf.app flags and argparse defaults (noted as "the default of --x"),
+function parameters whose call sites agree, and small local functions. What it cannot know
+(environment reads, flags without defaults, parameters) becomes a hole; anything else falls
+back to astroid, kept inside the file and bounded, and otherwise is unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Dict, List, NamedTuple, Optional, Sequence
+
+from ..source.sites import Binding, Scope, Sites, call_name, dotted
+from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
+from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
+from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
+
+# Budgets, counted in work. Real training scripts stay far below them (the largest model-zoo
+# scripts need under 50 steps, depth 6 and 7 astroid calls); running out is reported (NPP191).
+MAX_DEPTH = 40              # nested evaluation depth
+MAX_STEPS = 20000           # evaluation steps per file, plus STEPS_PER_NODE for each node of it
+STEPS_PER_NODE = 4          # so a file of many setups gets a budget that grows with it
+DENYLIST = {"tensorflow", "npu_bridge", "npu_device", "json", "os", "absl", "argparse", "sys", "subprocess",
+            "numpy", "torch", "hccl", "moxing", "horovod", "keras", "tf_keras", "posixpath", "pathlib"}
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+FLAGS_OBJECTS = {"FLAGS", "flags.FLAGS", "tf.flags.FLAGS", "tf.app.flags.FLAGS", "absl.flags.FLAGS",
+                 "tf.compat.v1.flags.FLAGS", "tf.compat.v1.app.flags.FLAGS"}
+DEFINE_TYPES = {"string": str, "enum": str, "bool": bool, "boolean": bool, "integer": int, "float": float,
+                "list": list, "multi_string": list, "multi_integer": list, "enum_class": str}
+
+
+class FlagDef(NamedTuple):
+    dest: str
+    option: str             # as the user types it: --profiling_dump_path
+    kind: str               # "absl" or "argparse"
+    py_type: Optional[type]
+    default: Optional[ast.AST]
+    has_default: bool
+    call: ast.Call
+    scope: Scope
+    action: str = ""
+    type_node: Optional[ast.AST] = None
+
+
+class Resolver:
+    def __init__(self, src: SourceText, sites: Sites, tree: ast.AST, filename: str = "<unknown>"):
+        self.src = src
+        self.sites = sites
+        self.tree = tree
+        self.filename = filename
+        self.steps = 0
+        self.max_steps = MAX_STEPS + STEPS_PER_NODE * len(sites.nodes)
+        self.active: set = set()
+        self.flags = _collect_flags(sites)
+        self._fallback = None               # astroid, built on first need (astroid_fallback.py)
+        self.exhausted = False              # a budget ran out during the current evaluation
+        self.cut: Dict[int, ast.AST] = {}   # id -> expression whose evaluation a budget cut short
+        self._def_scopes: Optional[Dict[int, Scope]] = None
+        self._project = False               # project.Lookup, made on first use (False: not yet)
+        self.given = None                   # {dest: launcher.Given}: the flags of one launch (launcher.py)
+
+    # ---- the interface values.Values uses
+
+    def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
+        cands = self._top(node, lambda: self.eval(node, scope, pos))
+        texts: List[StrValue] = []
+        types = set()
+        for v in cands:
+            if isinstance(v, S):
+                texts.append(v.value)
+                types.add("bytes" if v.is_bytes else "str")
+            else:
+                reason = v.reason if isinstance(v, U) else "not a string"
+                py = v.py_type if isinstance(v, U) else None
+                types.add({str: "str", bytes: "bytes"}.get(py, None))
+                return Strings((), one(types), reason=reason)
+        unique = dedupe(texts)
+        return Strings(tuple(unique), one(types))
+
+    def scalars(self, node: ast.AST, scope: Scope, pos: int) -> Scalars:
+        cands = self._top(node, lambda: self.eval(node, scope, pos, switch=True))
+        out = []
+        notes = []
+        for v in cands:
+            if isinstance(v, C):
+                out.append(v.value)
+            elif isinstance(v, S):
+                out.append(v.value.text.encode("latin-1", "replace") if v.is_bytes else v.value.text)
+            elif isinstance(v, Opaque):
+                out.append(v)
+                notes.append(f"the value of {v.flag}")
+            else:
+                return Scalars(())
+        return Scalars(tuple(out), tuple(notes))
+
+    def _top(self, node: ast.AST, evaluate) -> List:
+        """One value a rule asks for; remembered when a budget cut its evaluation short."""
+        self.exhausted = False
+        cands = evaluate()
+        if self.exhausted:
+            self.cut[id(node)] = node
+        return cands
+
+    # ---- evaluation
+
+    def eval(self, node: ast.AST, scope: Scope, pos: int, depth: int = 0, env=None, switch=False) -> List:
+        self.steps += 1
+        if self.steps > self.max_steps or depth > MAX_DEPTH:
+            self.exhausted = True
+            return [U(BUDGET_REASON)]
+        key = (id(node), id(scope), switch)
+        if key in self.active:
+            return [U("defined in terms of itself")]
+        self.active.add(key)
+        try:
+            out = self._eval(node, scope, pos, depth + 1, env or {}, switch)
+        except RecursionError:
+            out = [U("too deeply nested")]
+        finally:
+            self.active.discard(key)
+        return limit(out)
+
+    def _eval(self, node, scope, pos, depth, env, switch) -> List:
+        ev = lambda n, **kw: self.eval(n, scope, pos, depth, env, kw.get("switch", switch))  # noqa: E731
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, bytes)):
+                lit = literal_value(self.src, node)
+                return [S(lit, isinstance(node.value, bytes))]
+            return [C(node.value, node)]
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(node, scope, pos, depth, env)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            # a long `a + b + c + ...` chain nests to the left: fold it here, not by recursion
+            operands = []
+            while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and len(operands) < 4096:
+                operands.append(node.right)
+                node = node.left
+            acc = ev(node)
+            for operand in reversed(operands):
+                right = ev(operand)
+                acc = limit([add(a, b, node, self.src) for a in acc for b in right])
+            return acc
+        if isinstance(node, ast.BinOp):
+            left, right = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Mod):
+                return [percent(a, b, node, self.src) for a in left for b in right]
+            return [arith(a, b, node.op) for a in left for b in right]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return [C(not v.value) if isinstance(v, C) else U() for v in ev(node.operand)]
+        if isinstance(node, ast.IfExp):
+            return ev(node.body) + ev(node.orelse)
+        if isinstance(node, ast.Dict):
+            if any(k is None for k in node.keys):
+                return [U("dict built with ** unpacking")]
+            return products([ev(k) for k in node.keys] + [ev(v) for v in node.values],
+                             lambda vals: D(tuple(zip(vals[:len(node.keys)], vals[len(node.keys):]))))
+        if isinstance(node, (ast.List, ast.Tuple)):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                return [U("list built with * unpacking")]
+            return products([ev(e) for e in node.elts], lambda vals: L(tuple(vals)))
+        if isinstance(node, ast.Name):
+            return self._name(node, scope, pos, depth, env, switch)
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node, scope, pos, depth, env, switch)
+        if isinstance(node, ast.Call):
+            return self._call(node, scope, pos, depth, env, switch)
+        if isinstance(node, ast.Subscript):
+            base = ev(node.value)
+            index = ev(node.slice if not isinstance(node.slice, getattr(ast, "Index", ())) else node.slice.value)
+            out = []
+            for b in base:
+                for i in index:
+                    out.append(subscript(b, i))
+            if any(isinstance(v, U) for v in out):
+                return self._astroid(node, scope, pos) or out
+            return out
+        return [U()]
+
+    # ---- names and attributes
+
+    def _name(self, node: ast.Name, scope, pos, depth, env, switch) -> List:
+        bindings = self._bindings(node.id, scope, pos)
+        if not bindings:
+            if node.id in ("True", "False", "None"):
+                return [C({"True": True, "False": False, "None": None}[node.id])]
+            found = self._elsewhere(node, scope, pos, switch) if self.sites.star_imports else None
+            return found if found is not None else [U(f"{node.id} is not defined in this file")]
+        return self._from_bindings(bindings, node, depth, env, switch)
+
+    def _bindings(self, key: str, scope: Scope, pos: int) -> List[Binding]:
+        return self.sites.bindings_at(key, scope, pos)
+
+    def _from_bindings(self, bindings: Sequence[Binding], use, depth, env, switch) -> List:
+        out: List = []
+        for b in bindings:
+            if b.pos == -1 and isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                name = use.id if isinstance(use, ast.Name) else dotted(use)
+                bound = env.get((id(b.scope), name))
+                out.extend(bound if bound is not None else self._parameter(b, name, depth, switch))
+                continue
+            if isinstance(b.stmt, (ast.Import, ast.ImportFrom)):
+                found = self._elsewhere(use, b.scope, b.pos, switch, b) if isinstance(use, ast.Name) else None
+                out.extend(found if found is not None else [U(f"{dotted(use)} is imported")])
+                continue
+            if isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.append(U("a function or class, not a value"))
+                continue
+            if b.value is None:
+                out.append(U(f"{dotted(use)} is not assigned a plain value"))
+                continue
+            out.extend(self.eval(b.value, b.scope, b.pos, depth, env, switch))
+        return out
+
+    def _parameter(self, b: Binding, name: str, depth, switch) -> List:
+        """A parameter's value: the same at every call site in the file, else unknown."""
+        func = b.stmt
+        if isinstance(func, ast.Lambda):
+            return [U(f"parameter {name}")]
+        params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
+        kwonly = [a.arg for a in func.args.kwonlyargs]
+        defaults = dict(zip(params[len(params) - len(func.args.defaults):], func.args.defaults))
+        defaults.update({a.arg: d for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None})
+        method = b.scope.self_name is not None
+        sites = [c for c in self.sites.calls_named(func.name) if _calls_function(c.name, func.name, method)]
+        if not sites:
+            return [U(f"parameter {name} of {func.name}()")]
+        out = []
+        for site in sites:
+            call = site.call
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return [U(f"parameter {name} of {func.name}()")]
+            offset = 1 if method and isinstance(call.func, ast.Attribute) else 0
+            arg = None
+            if name in params and params.index(name) - offset < len(call.args) and params.index(name) >= offset:
+                arg = call.args[params.index(name) - offset]
+            for k in call.keywords:
+                if k.arg == name:
+                    arg = k.value
+            site_pos = self.sites.pos.get(id(call), 0)
+            if arg is not None:
+                out.extend(self.eval(arg, site.scope, site_pos, depth, None, switch))
+            elif name in defaults:
+                out.extend(self.eval(defaults[name], b.scope.parent or b.scope, 0, depth, None, switch))
+            elif name in kwonly or name in params:
+                return [U(f"parameter {name} of {func.name}()")]
+        return out
+
+    def _attribute(self, node: ast.Attribute, scope, pos, depth, env, switch) -> List:
+        base = dotted(node.value)
+        flag = self._flag_for(node, scope, pos)
+        if flag is not None:
+            return self._flag_value(flag, depth, switch)
+        key = dotted(node)
+        if key:
+            bindings = self._bindings(key, scope, pos)
+            if bindings:
+                return self._from_bindings(bindings, node, depth, env, switch)
+        found = self._elsewhere(node, scope, pos, switch)
+        if found is not None:
+            return found
+        # instance or class attribute set in a class body / __init__ of this file
+        cls = self._class_of(node.value, scope, pos) if base else None
+        if cls is not None:
+            found = self._class_attribute(cls, node.attr)
+            if found:
+                return self._from_bindings(found, node, depth, env, switch)
+        if isinstance(node.value, ast.Call) or base:
+            inferred = self._astroid(node, scope, pos)
+            if inferred:
+                return inferred
+        return [U(f"{key or node.attr} is computed elsewhere")]
+
+    def _class_of(self, expr, scope, pos) -> Optional[ast.ClassDef]:
+        if isinstance(expr, ast.Name):
+            for b in self._bindings(expr.id, scope, pos):
+                if isinstance(b.stmt, ast.ClassDef) and b.value is b.stmt:
+                    return b.stmt
+                if isinstance(b.value, ast.Call) and isinstance(b.value.func, ast.Name):
+                    for cb in self._bindings(b.value.func.id, b.scope, b.pos):
+                        if isinstance(cb.stmt, ast.ClassDef):
+                            return cb.stmt
+        return None
+
+    def _class_attribute(self, cls: ast.ClassDef, attr: str) -> List[Binding]:
+        for s in self.sites.scopes:
+            if s.node is cls:
+                return list(s.bindings.get(attr, [])) or list(s.bindings.get("self." + attr, []))
+        return []
+
+    # ---- names other modules of the project define
+
+    def _elsewhere(self, node, scope, pos, switch, binding: Optional[Binding] = None) -> Optional[List]:
+        """The value of a flag or name another module of the project defines (project.py), placed on
+        this use and saying where it comes from; None when the project does not define it."""
+        if self._project is False:
+            self._project = self._project_lookup()
+        if self._project is None or not hasattr(node, "lineno"):
+            return None
+        return self._project.value_of(self, node, scope, pos, switch, binding)
+
+    def _project_lookup(self):
+        """The index of the project's other modules (project.ProjectResolver has one); here none."""
+        return None
+
+    # ---- flags
+
+    def _flag_for(self, node: ast.Attribute, scope, pos) -> Optional[FlagDef]:
+        if not self.flags:
+            return None
+        defs = [f for f in self.flags if f.dest == node.attr]
+        if not defs:
+            return None
+        base = dotted(node.value)
+        if base in FLAGS_OBJECTS or (base or "").endswith(".FLAGS"):
+            absl = [f for f in defs if f.kind == "absl"]
+            return absl[0] if absl else None
+        if base and self._is_parse_result(node.value, scope, pos, 0):
+            argp = [f for f in defs if f.kind == "argparse"]
+            return argp[0] if argp else None
+        if isinstance(node.value, ast.Name):
+            binds = self._bindings(node.value.id, scope, pos)
+            if binds and all(b.pos == -1 for b in binds) and len({f.kind for f in defs}) == 1:
+                return defs[0]          # `def main(args): args.x`: the file defines exactly this flag
+            if binds and all(isinstance(b.value, ast.Attribute) and b.value.attr == "FLAGS" for b in binds):
+                absl = [f for f in defs if f.kind == "absl"]
+                return absl[0] if absl else None
+        return None
+
+    def _is_parse_result(self, expr, scope, pos, hops) -> bool:
+        if hops > 3:
+            return False
+        if isinstance(expr, ast.Call):
+            return isinstance(expr.func, ast.Attribute) and expr.func.attr in ("parse_args", "parse_known_args")
+        if isinstance(expr, ast.Subscript):
+            return self._is_parse_result(expr.value, scope, pos, hops + 1)
+        if isinstance(expr, ast.Name):
+            for b in self._bindings(expr.id, scope, pos):
+                value = b.value
+                if value is None and isinstance(b.stmt, ast.Assign):
+                    value = b.stmt.value            # args, rest = parser.parse_known_args()
+                if value is not None and self._is_parse_result(value, b.scope, b.pos, hops + 1):
+                    return True
+        return False
+
+    def _flag_value(self, flag: FlagDef, depth, switch) -> List:
+        if self.given is not None:          # one launch: the value the launcher passes, else the default
+            from .launch_args import given_values
+            found = given_values(flag, self.given)
+            if found is not None:
+                return found
+            switch = False
+        if switch and flag.py_type is not str:
+            # a switch set from a flag takes whatever the launcher passes
+            return [Opaque(flag.py_type or object, flag.option)]
+        if not flag.has_default:
+            return [U(f"{flag.option} has no default", flag.py_type)]
+        note = f"with the default of {flag.option}, used when the flag is not given"
+        if flag.default is None:
+            if flag.action in ("store_true", "store_false"):
+                return [C(flag.action == "store_false")]
+            return [C(None, None, "" if switch else note)]
+        vals = self.eval(flag.default, flag.scope, self.sites.pos.get(id(flag.call), 0), depth, None, False)
+        out = []
+        for v in vals:
+            if isinstance(v, S):
+                v = S(with_note(v.value, note), v.is_bytes)
+            elif isinstance(v, C) and v.value is None and not switch:
+                v = C(None, v.node, note)       # formatted as "None": say it is only the default
+            if switch and isinstance(v, (S, C)):
+                out.append(Opaque(str, flag.option) if isinstance(v, S) else v)
+                continue
+            out.append(v)
+        return out
+
+    # ---- calls
+
+    def _call(self, node: ast.Call, scope, pos, depth, env, switch) -> List:
+        ev = lambda n: self.eval(n, scope, pos, depth, env)  # noqa: E731
+        name = call_name(node) or ""
+        last = name.rsplit(".", 1)[-1]
+        func = node.func
+        if last in BYTES_WRAPPERS and node.args:
+            return [to_kind(v, True) for v in ev(node.args[0])]
+        if last in STR_WRAPPERS and node.args:
+            return [to_kind(v, False) for v in ev(node.args[0])]
+        if isinstance(func, ast.Attribute) and func.attr == "encode":
+            return [to_kind(v, True) for v in ev(func.value)]
+        if isinstance(func, ast.Attribute) and func.attr == "decode":
+            return [to_kind(v, False) for v in ev(func.value)]
+        if name == "str" and len(node.args) == 1:
+            return [stringify(v) for v in ev(node.args[0])]
+        if name == "bytes" and len(node.args) >= 2:
+            return [to_kind(v, True) for v in ev(node.args[0])]
+        if name in ("bool", "int", "float") and len(node.args) == 1:
+            return [convert(v, name) for v in ev(node.args[0])]
+        if name in ("os.getenv", "getenv", "os.environ.get", "environ.get") or \
+                (isinstance(func, ast.Attribute) and func.attr == "get" and dotted(func.value) in ("os.environ", "environ")):
+            return [U("read from the environment at run time", str)]
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            template = ev(func.value)
+            args = [ev(a) for a in node.args]
+            kwargs = {k.arg: ev(k.value) for k in node.keywords if k.arg}
+            if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+                return [U(".format with * or ** arguments")]
+            out = []
+            for t in template:
+                for combo in combos(args):
+                    for kcombo in kw_combos(kwargs):
+                        out.append(str_format(t, combo, kcombo, node, self.src))
+                        if len(out) > MAX_CANDIDATES:
+                            return [U("too many combinations")]
+            return out
+        if isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1:
+            if name in ("os.path.join", "path.join", "posixpath.join", "osp.join"):
+                return [pathjoin([v], node, self.src) for v in ev(node.args[0])]
+            seps = ev(func.value)
+            items = ev(node.args[0])
+            return [strjoin(s, i, node, self.src) for s in seps for i in items]
+        if name in ("os.path.join", "path.join", "posixpath.join", "osp.join", "join") and \
+                (name != "join" or self.sites.imports.get("join", "").endswith("path.join")):
+            parts = [ev(a) for a in node.args]
+            return [pathjoin(list(combo), node, self.src) for combo in combos(parts)]
+        if last == "dumps" and (name in ("json.dumps", "dumps") or name.endswith("json.dumps")) and node.args:
+            kwargs = {k.arg: ev(k.value) for k in node.keywords if k.arg}
+            return [json_dumps(v, kwargs, node, self.src) for v in ev(node.args[0])]
+        inlined = self._inline(node, scope, pos, depth, switch)
+        if inlined is not None:
+            return inlined
+        return self._astroid(node, scope, pos) or [U(f"returned by {name or 'a call'}()")]
+
+    def _inline(self, node: ast.Call, scope, pos, depth, switch) -> Optional[List]:
+        """A call of a small function defined in this file: evaluate what it returns."""
+        if not isinstance(node.func, ast.Name):
+            return None
+        binds = [b for b in self._bindings(node.func.id, scope, pos)
+                 if isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if len(binds) != 1:
+            return None
+        func = binds[0].stmt
+        inner = next((s for s in self.sites.scopes if s.node is func), None)
+        if inner is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        returns = [n for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None
+                   and self.sites.scope_of.get(id(n)) is inner]
+        if not returns or len(returns) > 4:
+            return None
+        params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
+        env: Dict = {}
+        for p, a in zip(params, node.args):
+            env[(id(inner), p)] = self.eval(a, scope, pos, depth)
+        for k in node.keywords:
+            if k.arg:
+                env[(id(inner), k.arg)] = self.eval(k.value, scope, pos, depth)
+        defaults = dict(zip(params[len(params) - len(func.args.defaults):], func.args.defaults))
+        for p in params:
+            if (id(inner), p) not in env:
+                env[(id(inner), p)] = self.eval(defaults[p], binds[0].scope, 0, depth) if p in defaults \
+                    else [U(f"parameter {p}")]
+        out = []
+        for r in returns:
+            out.extend(self.eval(r.value, inner, self.sites.pos.get(id(r), 0), depth, env, switch))
+        return out
+
+    def _fstring(self, node: ast.JoinedStr, scope, pos, depth, env) -> List:
+        lit = literal_value(self.src, node)
+        if lit is not None:
+            return [S(lit)]
+        fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+        start, end = self.src.node_start(node), self.src.node_end(node)
+        try:
+            pieces = scan_pieces(self.src.text, start, end)
+        except LiteralError:
+            pieces = None
+        values = [self.eval(f.value, scope, pos, depth, env) for f in fields]
+        out = []
+        for combo in combos(values):
+            b = StrBuilder()
+            if pieces is None:
+                out.append(U("an f-string we cannot read"))
+                continue
+            k = 0
+            ok = True
+            for piece in pieces:
+                decoded, runs, slots = decode_piece(self.src.text, piece, 0)
+                text_value = StrValue(decoded, runs, piece.start, piece.end, (piece,))
+                last = 0
+                for slot in slots:
+                    b.add_value(text_value, last, slot.t)
+                    last = slot.t
+                    if k >= len(fields):
+                        ok = False
+                        break
+                    field = fields[k]
+                    append_formatted(b, combo[k], field, self.src)
+                    k += 1
+                b.add_value(text_value, last)
+            if not ok or k != len(fields):
+                out.append(U("an f-string we cannot read"))
+                continue
+            out.append(S(b.build(start, end, False, "f-string")))
+        return out
+
+    # ---- astroid, only for what the evaluator cannot see
+
+    def _astroid(self, node: ast.AST, scope: Scope, pos: int) -> Optional[List]:
+        if not self._astroid_may_answer(node, scope, pos):
+            return None                     # decided before astroid parses anything
+        if self._fallback is None:
+            from .astroid_fallback import Fallback
+            deny = set(DENYLIST)
+            deny.update(target.lstrip(".").split(".")[0] for target in self.sites.imports.values())
+            deny.update(m.lstrip(".").split(".")[0] for m in self.sites.star_imports)
+            self._fallback = Fallback(self.src.text, self.filename, deny)
+        values = self._fallback.infer((type(node).__name__, node.lineno, node.col_offset,
+                                       getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)))
+        if self._fallback.exhausted:
+            self.exhausted = True
+        if values is None or len(values) > MAX_CANDIDATES:
+            return None
+        start, end = self.src.node_start(node), self.src.node_end(node)
+        out: List = []
+        for v in values:
+            if isinstance(v, str):
+                out.append(S(StrValue(v, [], start, end, origin="inferred")))
+            elif isinstance(v, bytes):
+                out.append(S(StrValue(v.decode("latin-1"), [], start, end, is_bytes=True, origin="inferred"), True))
+            else:
+                out.append(C(v))
+        return out
+
+    def _astroid_may_answer(self, node: ast.AST, scope: Scope, pos: int, hops: int = 0) -> bool:
+        """Whether astroid could infer more than unknown, decided before it parses anything.
+
+        astroid is kept inside the file (every imported module is denied), so an expression rooted
+        in an imported or undefined name cannot be answered, nor a parameter without a default,
+        nor a name bound only to such expressions or to calls of local functions returning them."""
+        root, called = node, False
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            if isinstance(root, ast.Call):
+                called, root = True, root.func
+            else:
+                called, root = False, root.value
+        if not isinstance(root, ast.Name):
+            return True
+        bindings = self._bindings(root.id, scope, pos)
+        if not bindings:
+            return root.id in _BUILTIN_NAMES
+        if hops >= 8:
+            return True
+        return any(self._binding_may_answer(b, root.id, called, hops) for b in bindings)
+
+    def _binding_may_answer(self, b: Binding, name: str, called: bool, hops: int) -> bool:
+        stmt = b.stmt
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            return False
+        if b.pos == -1 and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = stmt.args
+            with_default = [a.arg for a in (getattr(args, "posonlyargs", []) + args.args)[::-1][:len(args.defaults)]]
+            with_default += [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            return name in with_default
+        if called and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.value is stmt:
+            inner = self._scope_of_def(stmt)
+            returns = [(v, s) for v, s in self.sites.returns if s is inner]
+            return not returns or any(self._astroid_may_answer(v, s, self.sites.pos.get(id(v), 1 << 30), hops + 1)
+                                      for v, s in returns)
+        if b.value is None or b.value is stmt:
+            return True
+        return self._astroid_may_answer(b.value, b.scope, b.pos, hops + 1)
+
+    def _scope_of_def(self, func: ast.AST) -> Optional[Scope]:
+        if self._def_scopes is None:
+            self._def_scopes = {id(s.node): s for s in self.sites.scopes}
+        return self._def_scopes.get(id(func))
+
+
+# ---------------------------------------------------------------- flags
+
+def _collect_flags(sites: Sites) -> List[FlagDef]:
+    out = []
+    for site in sites.calls:
+        name = site.name or ""
+        last = name.rsplit(".", 1)[-1]
+        call = site.call
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        if last.startswith("DEFINE_"):
+            kind = last[len("DEFINE_"):]
+            if kind not in DEFINE_TYPES:
+                continue
+            flag_name = call.args[0] if call.args else kw.get("name")
+            dest = flag_name.value if isinstance(flag_name, ast.Constant) and isinstance(flag_name.value, str) else None
+            if not dest:
+                continue
+            default = call.args[1] if len(call.args) > 1 else kw.get("default")
+            out.append(FlagDef(dest, f"--{dest}", "absl", DEFINE_TYPES[kind], default,
+                               len(call.args) > 1 or "default" in kw, call, site.scope))
+        elif last == "add_argument" and isinstance(call.func, ast.Attribute):
+            opts = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if not opts and "dest" not in kw:
+                continue
+            longs = [o for o in opts if o.startswith("--")]
+            shorts = [o for o in opts if o.startswith("-") and not o.startswith("--")]
+            dest_node = kw.get("dest")
+            if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
+                dest = dest_node.value
+            elif longs:
+                dest = longs[0][2:].replace("-", "_")
+            elif shorts:
+                dest = shorts[0][1:].replace("-", "_")
+            elif opts:
+                dest = opts[0]              # positional argument
+            else:
+                continue
+            action_node = kw.get("action")
+            action = action_node.value if isinstance(action_node, ast.Constant) and isinstance(action_node.value, str) else ""
+            type_node = kw.get("type")
+            py_type = {"int": int, "float": float, "str": str, "bool": bool}.get(dotted(type_node) or "", None)
+            if action in ("store_true", "store_false"):
+                py_type = bool
+            elif type_node is None and action in ("", "store"):
+                py_type = str
+            has_default = "default" in kw or action in ("store_true", "store_false")
+            out.append(FlagDef(dest, (longs or shorts or opts or [dest])[0], "argparse", py_type, kw.get("default"),
+                               has_default, call, site.scope, action, type_node))
+    return out
+
+
+def _calls_function(call: Optional[str], func: str, method: bool) -> bool:
+    if not call:
+        return False
+    if call == func:
+        return True
+    return method and call.endswith("." + func)
