@@ -1,0 +1,214 @@
+"""The package's layering: imports run one way, front-ends -> emulate -> checks -> setups -> values -> source,
+knowledge is read by all and imports none of them, and no module is part of an import circle.
+
+Imports inside functions count as much as those at the top: a circle closed at call time still ties
+the layers together. See docs/architecture.md.
+"""
+
+import ast
+import importlib
+import re
+from pathlib import Path
+from typing import Dict, List, Set
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "flake8_npuprof"
+
+# Lower rank = lower layer; a module may import its own layer and the layers below it.
+RANKS = {"knowledge": 0, "source": 1, "values": 2, "setups": 3, "checks": 4, "emulate": 5}
+FRONT_END = 6               # the package's top-level modules, commands/ and report/
+MAX_TOP_LEVEL = 12
+
+
+def _modules() -> Dict[str, Path]:
+    found = {}
+    for path in sorted(PKG.rglob("*.py")):
+        parts = list(path.relative_to(PKG).with_suffix("").parts)
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def imports_of(name: str) -> Set[str]:
+    """The package modules `name` imports, at the top or inside functions."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    here = name.split(".") if name != "__init__" else []
+    base = here if _is_package(name) else here[:-1]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("flake8_npuprof."):
+                    out.add(_longest(a.name[len("flake8_npuprof."):]))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                up = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+                target = ".".join(up + ([node.module] if node.module else []))
+            elif node.module == "flake8_npuprof" or (node.module or "").startswith("flake8_npuprof."):
+                target = node.module[len("flake8_npuprof."):] if "." in node.module else ""
+            else:
+                continue
+            for a in node.names:
+                sub = f"{target}.{a.name}" if target else a.name
+                out.add(sub if sub in MODULES else (target or "__init__"))
+    out.discard(name)
+    return out
+
+
+def _longest(dotted: str) -> str:
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        if ".".join(parts[:i]) in MODULES:
+            return ".".join(parts[:i])
+    raise AssertionError(f"import of an unknown module flake8_npuprof.{dotted}")
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+
+
+def rank(name: str) -> int:
+    return RANKS.get(name.split(".")[0], FRONT_END)
+
+
+def test_every_import_names_a_module_of_the_package():
+    for name, deps in GRAPH.items():
+        assert deps <= set(MODULES), (name, deps - set(MODULES))
+
+
+def test_imports_run_one_way():
+    wrong = sorted(f"{a} ({rank(a)}) imports {b} ({rank(b)})"
+                   for a, deps in GRAPH.items() for b in deps if rank(b) > rank(a))
+    assert wrong == []
+
+
+def test_knowledge_imports_no_other_layer():
+    wrong = sorted(f"{a} imports {b}" for a, deps in GRAPH.items() if rank(a) == 0
+                   for b in deps if rank(b) != 0)
+    assert wrong == []
+
+
+def _circles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    out = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_no_import_circle():
+    assert _circles(GRAPH) == []
+
+
+def test_the_circle_finder_finds_circles():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_function_level_import_counts():
+    # the graph reads imports anywhere in a module, not only at its top
+    name = "checks.analysis"
+    text = MODULES[name].read_text(encoding="utf-8")
+    inner = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ImportFrom) and n.col_offset > 0]
+    assert inner, "checks/analysis.py imports inside functions; pick another module for this test"
+    assert "checks" in GRAPH[name]          # run_all is imported inside analyse()
+
+
+@pytest.mark.parametrize("package", sorted(p for p in RANKS) + ["commands", "report"])
+def test_each_layer_says_what_it_owns_and_may_import(package):
+    doc = ast.get_docstring(ast.parse((PKG / package / "__init__.py").read_text(encoding="utf-8")))
+    assert doc, package
+    below = sorted((p for p, r in RANKS.items() if r < RANKS.get(package, FRONT_END)), key=RANKS.get, reverse=True)
+    if package == "knowledge":
+        assert "imports no other layer" in doc
+    else:
+        said = doc.split("May import:")[-1] if "May import:" in doc else doc.split("may import")[-1]
+        assert all(p in said for p in below), (package, below)
+
+
+def test_at_most_a_dozen_modules_at_the_top():
+    top = sorted(p.name for p in PKG.glob("*.py"))
+    assert len(top) <= MAX_TOP_LEVEL, top
+
+
+def _diagram() -> Dict[str, Set[str]]:
+    """The modules docs/architecture.md names per folder ("" is the package's top)."""
+    text = (PKG.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("```\n")[1]
+    listed: Dict[str, Set[str]] = {}
+    current = None
+    for line in block.splitlines():
+        words = re.sub(r"\(.*?\)", "", line).replace("│", "").replace(",", " ").split()
+        if not words:
+            continue
+        if words[0] == "front-ends":
+            current, words = "", words[1:]
+        elif words[0].endswith("/"):
+            current, words = words[0][:-1], words[1:]
+        listed.setdefault(current, set()).update(words)
+    return listed
+
+
+def test_the_architecture_page_names_every_module_where_it_is():
+    listed = _diagram()
+    on_disk: Dict[str, Set[str]] = {}
+    for name in MODULES:
+        folder, _, leaf = name.rpartition(".")
+        if name in ("__init__", "__main__") or _is_package(name):
+            continue
+        on_disk.setdefault(folder, set()).add(leaf)
+    assert listed == on_disk
+
+
+@pytest.mark.parametrize("ref", ["flake8_npuprof.plugin:NpuProfChecker", "flake8_npuprof.cli:main",
+                                 "flake8_npuprof.flake8_formatter:SarifFormatter",
+                                 "flake8_npuprof.flake8_formatter:GithubFormatter"])
+def test_public_entry_points_stay_where_they_were(ref):
+    assert f'"{ref}"' in (PKG.parent / "pyproject.toml").read_text(encoding="utf-8")
+    module, _, attr = ref.partition(":")
+    assert callable(getattr(importlib.import_module(module), attr))
