@@ -80,7 +80,7 @@ def _is_shell(full: str, name: str) -> bool:
 
 
 def kind_of(path: str, head: bytes) -> str:
-    if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(re.split(rb"\r\n?|\n", head, 1)[0]):
+    if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(re.split(rb"\r\n?|\n", head, maxsplit=1)[0]):
         return "shell"
     return "python"
 
@@ -136,7 +136,7 @@ def _shell_encoding(data: bytes) -> str:
     sources), else UTF-8 when it decodes, else GB18030 (the legacy Chinese superset of GBK)."""
     if data.startswith(b"\xef\xbb\xbf"):
         return "utf-8-sig"
-    for line in re.split(rb"\r\n?|\n", data[:1024], 2)[:2]:
+    for line in re.split(rb"\r\n?|\n", data[:1024], maxsplit=2)[:2]:
         m = _COOKIE.match(line)
         if m:
             try:
