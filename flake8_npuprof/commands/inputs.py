@@ -6,7 +6,7 @@ import os
 import sys
 from typing import Iterator, List, NamedTuple, Optional, Tuple
 
-from ..source.files import DEFAULT_EXCLUDE, MAX_BYTES, ReadError, SourceFile, discover, read_source
+from ..source.files import DEFAULT_EXCLUDE, ReadError, SourceFile, discover, read_source, read_stream
 from .output import warn
 
 
@@ -74,12 +74,9 @@ def inputs(args, config) -> Iterator[Input]:
         found = True
         if path == "-":
             name = args.stdin_filename or "-"
-            data = sys.stdin.buffer.read(MAX_BYTES + 1)     # bounded like files (a pipe of /dev/zero ends)
             shown = display(name) if name != "-" else "-"
-            try:
-                if len(data) > MAX_BYTES:
-                    raise ReadError(f"not read: more than the {MAX_BYTES:,}-byte limit for a source file")
-                yield Input(name, shown, read_source(name, data), stdin=True)
+            try:                                            # bounded like files (a pipe of /dev/zero ends)
+                yield Input(name, shown, read_source(name, read_stream(sys.stdin.buffer)), stdin=True)
             except ReadError as exc:
                 yield Input(name, shown, None, str(exc), stdin=True)
             continue

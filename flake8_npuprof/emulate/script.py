@@ -39,6 +39,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..setups.inventory import Inventory, Mode, ScriptSetup, shell_setups
 from .runtime import Env, Outcome, dumps
+from ..setups.state import switch_flag
 from ..source.text import HOLE
 from ..knowledge.targets import Target, TargetError
 from .replay import EXIT_ERROR, EXIT_OK, Planner, Result, UsageError, cells_phrase, finish, may_collect, shown
@@ -505,10 +506,8 @@ def render_text(report: dict) -> str:
 
 def _conditions(s) -> List[str]:
     """What a setup needs to be read: its guards, and a flag that is its switch (state.py's "flag")."""
-    conds = list(s.conditions)
-    if s.mode.state == "on" and s.mode.detail.startswith("when "):
-        conds.append(s.mode.detail[len("when "):])
-    return conds
+    flag = switch_flag(s.mode)
+    return list(s.conditions) + ([flag] if flag else [])
 
 
 def _details(report: dict, r: Result) -> List[str]:

@@ -50,6 +50,12 @@ class State(NamedTuple):
 LIVE = State(ON)
 
 
+def switch_flag(mode) -> str:
+    """The flag a switch is set from (`.b = FLAGS.profiling_mode`), as "--profiling_mode is given",
+    or "": such a setup is read only in runs that give the flag."""
+    return mode.detail[len("when "):] if mode.state == "on" and mode.detail.startswith("when ") else ""
+
+
 def from_setup(setup) -> State:
     """The state of one inventory ScriptSetup (the picture emulate uses)."""
     mode, delivered = setup.mode, setup.delivered
@@ -68,7 +74,7 @@ def from_setup(setup) -> State:
     if mode.detail or setup.conditions or condition:
         what = mode.detail or condition or ("when " + " and ".join(setup.conditions))
         # "flag": the switch itself is a flag (`.b = FLAGS.profiling`), off unless the flag is given
-        return State(CONDITIONAL, "flag" if mode.detail.startswith("when ") else "", what)
+        return State(CONDITIONAL, "flag" if switch_flag(mode) else "", what)
     return LIVE
 
 

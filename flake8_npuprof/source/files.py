@@ -121,8 +121,14 @@ def read_bytes(path: str, limit: Optional[int] = None) -> bytes:
         size = os.fstat(fh.fileno()).st_size
         if size > limit:
             raise ReadError(f"not read: {size:,} bytes, over the {limit:,}-byte limit for a source file")
-        data = fh.read(limit + 1)
-    if len(data) > limit:                   # it grew while we read it
+        return read_stream(fh, limit)      # it may grow while we read it
+
+
+def read_stream(stream, limit: Optional[int] = None) -> bytes:
+    """At most `limit` (MAX_BYTES) bytes of a stream (a file, standard input), else a ReadError."""
+    limit = MAX_BYTES if limit is None else limit
+    data = stream.read(limit + 1)
+    if len(data) > limit:
         raise ReadError(f"not read: more than the {limit:,}-byte limit for a source file")
     return data
 
