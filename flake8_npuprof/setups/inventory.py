@@ -18,7 +18,7 @@ from .flow import HELPERS, helper_config_arg
 from ..values.ops import Opaque
 from .routes import ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, overridden, profiling_configs, resource_inits, tf2_sets
 from .parameter_map import PROFILING_PARAMS, npu_setups
-from ..source.sites import CallSite, Guard, Scope, call_name
+from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
 from .state import Model, OFF, State, first_init, overridden_by
@@ -67,6 +67,8 @@ class GeInit(NamedTuple):
 
 # ---------------------------------------------------------------- execution order
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
 class ExecOrder:
     """Rank of each node in an approximate execution order (None: not reached from module level)."""
 
@@ -91,25 +93,27 @@ class ExecOrder:
             self._visit(stmt)
 
     def _visit(self, root: ast.AST) -> None:
-        # iterative post-order in source order: arguments run before the call that gets them
-        stack: List[Tuple[ast.AST, bool]] = [(root, False)]
+        # post-order in source order (arguments run before the call that gets them): the reverse
+        # of a pre-order walk that takes the children last first; a call's callees are walked
+        # when the call is ranked, so their nodes rank between it and what follows it
+        walk: List[ast.AST] = []
+        stack = [root]
         while stack:
-            node, done = stack.pop()
-            if done:
-                self._count += 1
-                self.rank.setdefault(id(node), self._count)
-                if isinstance(node, ast.Call):
-                    self._follow(node)
-                continue
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            node = stack.pop()
+            kind = type(node)
+            if kind in _DEFS:
                 continue                # runs when called
-            stack.append((node, True))
-            if isinstance(node, ast.ClassDef):
-                children = [s for s in node.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            walk.append(node)
+            if kind is ast.ClassDef:
+                stack.extend(s for s in node.body if type(s) not in _DEFS)
             else:
-                children = list(ast.iter_child_nodes(node))
-            for child in reversed(children):
-                stack.append((child, False))
+                stack.extend(child_nodes(node))
+        rank = self.rank
+        for node in reversed(walk):
+            self._count += 1
+            rank.setdefault(id(node), self._count)
+            if type(node) is ast.Call:
+                self._follow(node)
 
     def _follow(self, call: ast.Call) -> None:
         for func in self._callees(call):

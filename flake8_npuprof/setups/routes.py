@@ -8,9 +8,10 @@ environment variables through `os.environ` / `os.putenv` (with the usual aliases
 from __future__ import annotations
 
 import ast
-from typing import List, NamedTuple, Optional, Tuple
+from functools import wraps
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from ..source.imports import is_npu, is_npu_device, qualified
+from ..source.imports import is_npu_device, qualified
 from ..source.sites import CallSite, Guard, Scope, Sites, dotted
 
 ENV_MODE, ENV_OPTIONS = "PROFILING_MODE", "PROFILING_OPTIONS"
@@ -45,12 +46,34 @@ def argument(call: ast.Call, name: str, index: Optional[int]) -> Optional[Arg]:
 LEGACY_ARGS = ("enable_options", "fp_point", "bp_point")   # removed from the adapter in 2020-12
 
 
+def per_file(route):
+    """Each route is read several times per file (checks, inventory, hygiene): found once per
+    sites, handed out as a fresh list so that no caller can change another's."""
+    @wraps(route)
+    def cached(sites: Sites) -> list:
+        found = sites.memo.get(route)
+        if found is None:
+            found = sites.memo[route] = route(sites)
+        return list(found)
+    return cached
+
+
+def _npu_calls(sites: Sites, name: str) -> List[CallSite]:
+    """Calls of the adapter object `name` (is_npu on the called expression), by one index per file."""
+    index: Optional[Dict[str, List[CallSite]]] = sites.memo.get(_npu_calls)
+    if index is None:
+        index = sites.memo[_npu_calls] = {}
+        for site in sites.calls:
+            q = qualified(sites, site.call.func)
+            if q and q.startswith("npu_bridge"):
+                index.setdefault(q.rsplit(".", 1)[-1], []).append(site)
+    return index.get(name, [])
+
+
 def _call_routes(sites: Sites, name: str, positional: bool) -> List[RouteSetup]:
     """Calls of an adapter function taking (enable_profiling, profiling_options)."""
     out = []
-    for site in sites.calls:
-        if not is_npu(sites, site.call.func, name):
-            continue
+    for site in _npu_calls(sites, name):
         call = site.call
         legacy = tuple(k for k in call.keywords if k.arg in LEGACY_ARGS)
         out.append(RouteSetup(name, call, site.scope, _pos(sites, call), site.guards,
@@ -59,10 +82,12 @@ def _call_routes(sites: Sites, name: str, positional: bool) -> List[RouteSetup]:
     return out
 
 
+@per_file
 def profiling_configs(sites: Sites) -> List[RouteSetup]:
     return _call_routes(sites, "ProfilingConfig", positional=True)
 
 
+@per_file
 def resource_inits(sites: Sites) -> List[RouteSetup]:
     return _call_routes(sites, "npu_resource_init", positional=False)
 
@@ -85,6 +110,7 @@ def _is_environ(sites: Sites, node) -> bool:
     return qualified(sites, node) == "os.environ"
 
 
+@per_file
 def env_sets(sites: Sites) -> List[EnvSet]:
     """Assignments of PROFILING_MODE / PROFILING_OPTIONS made from Python."""
     out = []
@@ -149,6 +175,7 @@ def _global_options_call(sites: Sites, node, scope, pos, depth=0) -> bool:
     return False
 
 
+@per_file
 def tf2_sets(sites: Sites) -> List[Tf2Set]:
     out = []
     for target, value, stmt, scope, guards in sites.assigns:
@@ -177,13 +204,15 @@ def _is_profiling_config_var(sites, node, scope, pos) -> bool:
     return False
 
 
+@per_file
 def npu_opens(sites: Sites) -> List[CallSite]:
     return [s for s in sites.calls if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "open"
             and is_npu_device(sites, s.call.func.value)]
 
 
+@per_file
 def profiler_scopes(sites: Sites) -> List[CallSite]:
-    return [s for s in sites.calls if is_npu(sites, s.call.func, "Profiler")]
+    return list(_npu_calls(sites, "Profiler"))
 
 
 # ---------------------------------------------------------------- helpers

@@ -155,6 +155,7 @@ class Sites:
         self._load_scopes: Optional[Dict[str, List[Scope]]] = None
         self._load_positions: Dict[Tuple[int, str], List[int]] = {}
         self._children: Optional[Dict[int, List[Scope]]] = None
+        self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
 
     @property
     def loads(self) -> Dict[str, List[ast.AST]]:
@@ -338,6 +339,29 @@ _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, as
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return, ast.Call})
 
 
+# Fields that never hold a child worth walking: names and flags (strings, ints), Load/Store
+# contexts and operators. Constant.value is a Python value, never a node.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "name", "kind", "level", "module", "type_comment",
+                          "is_async", "conversion", "simple", "tag"})
+_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}
+
+
+def child_nodes(node: ast.AST) -> List[ast.AST]:
+    """ast.iter_child_nodes without the shared Load/Store and operator leaves, as a list."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    kids: List[ast.AST] = []
+    for field in fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            kids += [v for v in value if isinstance(v, ast.AST)]
+        elif isinstance(value, ast.AST):
+            kids.append(value)
+    return kids
+
+
 def collect(tree: ast.AST) -> Sites:
     sites = Sites()
     module = Scope(tree, "module", None)
@@ -347,7 +371,6 @@ def collect(tree: ast.AST) -> Sites:
     pos, nodes, parent = sites.pos, sites.nodes, sites.parent
     scope_of, guards_of = sites.scope_of, sites.guards_of
     raw_loads = sites._raw_loads
-    AST = ast.AST
     # stack of (node, scope, guards); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = [(tree, module, ())]
     while stack:
@@ -365,14 +388,7 @@ def collect(tree: ast.AST) -> Sites:
                 _record(sites, node, scope, guards, order)
             scope_of[ident] = scope
             guards_of[ident] = guards
-            kids = []
-            for field in kind._fields:
-                value = getattr(node, field, None)
-                if type(value) is list:
-                    kids.extend(v for v in value if isinstance(v, AST) and type(v) not in _MARKERS)
-                elif isinstance(value, AST) and type(value) not in _MARKERS:
-                    kids.append(value)
-            for child in reversed(kids):
+            for child in reversed(child_nodes(node)):
                 parent[id(child)] = node
                 stack.append((child, scope, guards))
             continue
