@@ -150,6 +150,18 @@ def test_files_without_markers_import_nothing_heavy():
     assert proc.stdout.strip() == "[]", proc.stderr
 
 
+def test_validating_options_imports_no_jsonschema():
+    # every flake8 worker would pay its import (65-140 ms); the schema engine answers instead
+    text = SCRIPT.format(options="""'{"output":"/p","task_trace":"maybe"}'""")
+    code = ("import sys, ast\n"
+            "from flake8_npuprof.plugin import NpuProfChecker\n"
+            f"text = {text!r}\n"
+            "found = list(NpuProfChecker(ast.parse(text), text.splitlines(True), 'x.py').run())\n"
+            "print([f[2][:6] for f in found], 'jsonschema' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stdout.strip() == "['NPP102'] False", proc.stdout + proc.stderr
+
+
 def test_flake8_reads_targets_from_setup_cfg(tmp_path):
     (tmp_path / "setup.cfg").write_text("[flake8]\nnpuprof-cann = 8.5\nnpuprof-soc = 910\n")
     (tmp_path / "x.py").write_text(SCRIPT.format(options="'{\"output\":\"/p\",\"task_time\":\"on\"}'"))

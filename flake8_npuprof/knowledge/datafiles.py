@@ -1,7 +1,7 @@
 """Access to the data files: options schemas per CANN version and product capabilities.
 
-Each file is read once per process and each validator compiled once; jsonschema is
-imported only when the first options string is validated (after the prefilter).
+Each file is read once per process and each validator compiled once (schema_engine: the
+keywords our schemas use, held to jsonschema's answers by the tests).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def schema(target: str) -> dict:
 
 @lru_cache(maxsize=None)
 def validator(target: str):
-    from jsonschema import Draft202012Validator
-    return Draft202012Validator(schema(target))
+    from .schema_engine import Validator
+    return Validator(schema(target))
 
 
 @lru_cache(maxsize=None)
