@@ -112,3 +112,36 @@ def test_astroid_parses_only_files_where_it_can_answer(monkeypatch):
     text = (EVAL_DIR / "resolve_astroid.py").read_text(encoding="utf-8")
     assert "NPP101" in {f.code for f in analyse(text, None, "resolve_astroid.py")}
     assert parsed == ["resolve_astroid.py"]
+
+
+def test_the_collector_is_left_as_found():
+    # the analysis pauses the cyclic collector (nothing to free mid-file) and must hand it back,
+    # also when the caller had switched it off itself, and also when the analysis fails
+    import gc
+    from unittest import mock
+
+    from flake8_npuprof.checks import analysis
+    text = (EVAL_DIR / "options_json.py").read_text(encoding="utf-8")
+    seen = []
+    real = analysis._analyse
+
+    def spy(*args):
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            with mock.patch.object(analysis, "_analyse", spy):
+                assert [f.code for f in analysis.analyse(text, None, "x.py")]
+            assert gc.isenabled() is enabled
+        gc.enable()
+        with mock.patch.object(analysis, "_analyse", side_effect=KeyboardInterrupt):
+            try:
+                analysis.analyse(text, None, "x.py")
+            except KeyboardInterrupt:
+                pass
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+    assert seen == [False, False]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import gc
 from typing import List, Optional
 
 from ..source.model import Finding, Fix, Issue, printable
@@ -117,6 +118,19 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
     """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
     if not might_configure_profiling(text):
         return []
+    # The analysis builds many small containers that all live until the file is done: the cyclic
+    # collector, run in between, would walk them (and flake8's tree) and free nothing. It runs
+    # after, on what is left (one file's worth).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _analyse(text, tree, filename, settings)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _analyse(text: str, tree: Optional[ast.AST], filename: str, settings: Settings) -> List[Finding]:
     try:
         if tree is None:
             try:

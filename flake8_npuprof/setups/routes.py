@@ -113,32 +113,34 @@ def _is_environ(sites: Sites, node) -> bool:
 @per_file
 def env_sets(sites: Sites) -> List[EnvSet]:
     """Assignments of PROFILING_MODE / PROFILING_OPTIONS made from Python."""
+    # the variable's name is tested first: it is cheap and rare, resolving os.environ is neither
+    names = (ENV_MODE, ENV_OPTIONS)
     out = []
     for target, value, stmt, scope, guards in sites.assigns:
-        if isinstance(target, ast.Subscript) and _is_environ(sites, target.value):
+        if isinstance(target, ast.Subscript):
             key = _const(target.slice)
-            if key in (ENV_MODE, ENV_OPTIONS):
+            if key in names and _is_environ(sites, target.value):
                 out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
     for site in sites.calls:
         call = site.call
         func = call.func
-        if isinstance(func, ast.Attribute) and _is_environ(sites, func.value) and func.attr in ("update", "setdefault"):
-            if func.attr == "setdefault" and len(call.args) == 2:
-                key = _const(call.args[0])
-                if key in (ENV_MODE, ENV_OPTIONS):
+        if isinstance(func, ast.Attribute) and func.attr in ("update", "setdefault"):
+            if func.attr == "setdefault":
+                key = _const(call.args[0]) if len(call.args) == 2 else None
+                if key in names and _is_environ(sites, func.value):
                     out.append(EnvSet(key, call.args[1], call, site.scope, _pos(sites, call), site.guards))
-            elif func.attr == "update":
+            else:
                 items = []
                 if call.args and isinstance(call.args[0], ast.Dict):
                     items = [(_const(k), v) for k, v in zip(call.args[0].keys, call.args[0].values) if k is not None]
                 items += [(k.arg, k.value) for k in call.keywords if k.arg]
-                for key, v in items:
-                    if key in (ENV_MODE, ENV_OPTIONS):
+                items = [(key, v) for key, v in items if key in names]
+                if items and _is_environ(sites, func.value):
+                    for key, v in items:
                         out.append(EnvSet(key, v, call, site.scope, _pos(sites, call), site.guards))
-        elif (dotted(func) in ("os.putenv", "putenv") or qualified(sites, func) == "os.putenv") and len(call.args) == 2:
-            key = _const(call.args[0])
-            if key in (ENV_MODE, ENV_OPTIONS):
-                out.append(EnvSet(key, call.args[1], call, site.scope, _pos(sites, call), site.guards))
+        elif len(call.args) == 2 and _const(call.args[0]) in names and \
+                (dotted(func) in ("os.putenv", "putenv") or qualified(sites, func) == "os.putenv"):
+            out.append(EnvSet(_const(call.args[0]), call.args[1], call, site.scope, _pos(sites, call), site.guards))
     return out
 
 
