@@ -116,11 +116,13 @@ class ConfigCache:
         with self._lock:
             if key in self._parsed:
                 return self._parsed[key]
+        from .commands.runner import rule_codes
         found = None
         for path in candidates:
             if not path.is_file():
                 continue
-            found = from_pyproject(path) if path.suffix == ".toml" else from_flake8(path)
+            read = from_pyproject if path.suffix == ".toml" else from_flake8
+            found = read(path, rule_codes=rule_codes)
             if found or explicit:
                 found = found or Config(str(path))
                 break

@@ -1374,6 +1374,7 @@ RULES: Tuple[Rule, ...] = (
 assert [r.code for r in RULES] == sorted(r.code for r in RULES), "keep RULES sorted by code"
 
 BY_CODE: Dict[str, Rule] = {r.code: r for r in RULES}
+CODES: Tuple[str, ...] = tuple(BY_CODE)
 
 
 # The data facts (data/sources.json ids or id prefixes) each rule's claims rest on; its page lists their sources.
