@@ -29,6 +29,7 @@ class Rule(NamedTuple):
     settings: Tuple[Tuple[str, str], ...] = ()   # e.g. (("cann", "8.0"),) for the examples
     group: str = ""
     language: str = "python"  # of the examples: "python" or "shell" (a launcher)
+    facts: Tuple[str, ...] = ()  # the data facts (data/sources.json ids or id prefixes) its claims rest on
 
 
 _HEAD = """\
@@ -310,6 +311,7 @@ RULES: Tuple[Rule, ...] = (
                  "it would fail or collect nothing.",
         references=(REF_SESSION, REF_PROFILING_CONFIG, REF_ENV_OPTIONS, REF_NPU_ATTRS),
         group="wiring",
+        facts=("collection.runtime_default_options.", "collection.emulation.adapter_default"),
     ),
     Rule(
         code="NPP003",
@@ -616,6 +618,7 @@ RULES: Tuple[Rule, ...] = (
         options="Keys known to some CANN version but not to the target are NPP113, not NPP101.",
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_MODELZOO),
         group="options",
+        facts=("collection.documented_rejected_keys.",),
     ),
     Rule(
         code="NPP102",
@@ -639,6 +642,8 @@ RULES: Tuple[Rule, ...] = (
                 "`capacity`/`bandwidth` up to CANN 8.0). On 9.0 and 9.1 any non-empty `task_time` is refused.",
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         group="options",
+        facts=("schema.aicpu", "schema.task_trace", "schema.task_time", "schema.llc_profiling", "schema.host_sys",
+               "schema.task_block"),
     ),
     Rule(
         code="NPP103",
@@ -657,6 +662,7 @@ RULES: Tuple[Rule, ...] = (
                  "becomes `\"on\"`. Both keep the intent unchanged.",
         references=(REF_GE_INIT, REF_PROFILING_CONFIG_504, REF_ENV_OPTIONS),
         group="options",
+        facts=("schema.training_trace",),
     ),
     Rule(
         code="NPP104",
@@ -694,6 +700,7 @@ RULES: Tuple[Rule, ...] = (
         fix_note="Drops the unused points. Unsafe: the user may rather have wanted `training_trace` on.",
         references=(REF_FP_BP, REF_GE_INIT),
         group="options",
+        facts=("schema.fp_point",),
     ),
     Rule(
         code="NPP106",
@@ -720,6 +727,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_AIC_PRODUCTS, REF_GE_AIC, REF_OPTIONS_80, REF_COLLECTOR),
         settings=(("soc", "910"),),
         group="options",
+        facts=("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds."),
     ),
     Rule(
         code="NPP107",
@@ -742,6 +750,7 @@ RULES: Tuple[Rule, ...] = (
                 "but the consequence it names depends on the version.",
         references=(REF_ENV_OPTIONS, REF_PROFILING_CONFIG_601, REF_COLLECTOR, REF_OAM),
         group="options",
+        facts=("schema.storage_limit",),
     ),
     Rule(
         code="NPP108",
@@ -771,6 +780,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",
+        facts=("schema.output",),
     ),
     Rule(
         code="NPP109",
@@ -794,6 +804,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.5"),),
         group="options",
+        facts=("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq"),
     ),
     Rule(
         code="NPP110",
@@ -819,6 +830,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",
+        facts=("schema.dvpp_freq", "schema.aicpu"),
     ),
     Rule(
         code="NPP111",
@@ -877,6 +889,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_ENV_OPTIONS, REF_ENV_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.5"),),
         group="options",
+        facts=("schema.task_time", "schema.task_tsfw", "schema.power"),
     ),
     Rule(
         code="NPP114",
@@ -903,6 +916,8 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_AIC_PRODUCTS, REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         settings=(("soc", "310"), ("cann", "9.1")),
         group="options",
+        facts=("products.310.unsupported.", "products.310B.unsupported.", "products.310P.unsupported.",
+               "products.910.value_unsupported."),
     ),
     Rule(
         code="NPP115",
@@ -922,6 +937,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_ENV_OPTIONS_80, REF_COLLECTOR),
         settings=(("cann", "8.0"),),
         group="options",
+        facts=("schema.instr_profiling_freq",),
     ),
     Rule(
         code="NPP116",
@@ -942,6 +958,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80),
         settings=(("cann", "8.0"),),
         group="options",
+        facts=("collection.switch.task_trace", "collection.switch.task_time"),
     ),
     # ================================================================ NPP12x: msprof command lines
     Rule(
@@ -969,6 +986,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.options", "msprof_cli.unknown_option", "msprof_cli.app_start"),
     ),
     Rule(
         code="NPP121",
@@ -992,6 +1010,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.switches", "msprof_cli.enums", "msprof_cli.lists", "msprof_cli.empty_value"),
     ),
     Rule(
         code="NPP122",
@@ -1013,6 +1032,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_MSPROF_CLI, REF_AIC_PRODUCTS),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.metrics", "products.910B.aic_metrics"),
     ),
     Rule(
         code="NPP123",
@@ -1035,6 +1055,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.ranges",),
     ),
     Rule(
         code="NPP124",
@@ -1053,6 +1074,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.storage_limit",),
     ),
     Rule(
         code="NPP125",
@@ -1071,6 +1093,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.output", "msprof_cli.empty_value"),
     ),
     Rule(
         code="NPP126",
@@ -1096,6 +1119,7 @@ RULES: Tuple[Rule, ...] = (
         settings=(("cann", "8.5"), ("soc", "910B")),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.options", "msprof_cli.refused_on_product"),
     ),
     Rule(
         code="NPP127",
@@ -1120,6 +1144,7 @@ RULES: Tuple[Rule, ...] = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
+        facts=("msprof_cli.value_required", "msprof_cli.app_start"),
     ),
     Rule(
         code="NPP190",
@@ -1377,42 +1402,13 @@ BY_CODE: Dict[str, Rule] = {r.code: r for r in RULES}
 CODES: Tuple[str, ...] = tuple(BY_CODE)
 
 
-# The data facts (data/sources.json ids or id prefixes) each rule's claims rest on; its page lists their sources.
-FACTS_BY_CODE: Dict[str, Tuple[str, ...]] = {
-    "NPP002": ("collection.runtime_default_options.", "collection.emulation.adapter_default"),
-    "NPP101": ("collection.documented_rejected_keys.",),
-    "NPP102": ("schema.aicpu", "schema.task_trace", "schema.task_time", "schema.llc_profiling", "schema.host_sys",
-               "schema.task_block"),
-    "NPP103": ("schema.training_trace",),
-    "NPP105": ("schema.fp_point",),
-    "NPP106": ("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds."),
-    "NPP107": ("schema.storage_limit",),
-    "NPP108": ("schema.output",),
-    "NPP109": ("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq"),
-    "NPP110": ("schema.dvpp_freq", "schema.aicpu"),
-    "NPP113": ("schema.task_time", "schema.task_tsfw", "schema.power"),
-    "NPP114": ("products.310.unsupported.", "products.310B.unsupported.", "products.310P.unsupported.",
-               "products.910.value_unsupported."),
-    "NPP115": ("schema.instr_profiling_freq",),
-    "NPP116": ("collection.switch.task_trace", "collection.switch.task_time"),
-    "NPP120": ("msprof_cli.options", "msprof_cli.unknown_option", "msprof_cli.app_start"),
-    "NPP121": ("msprof_cli.switches", "msprof_cli.enums", "msprof_cli.lists", "msprof_cli.empty_value"),
-    "NPP122": ("msprof_cli.metrics", "products.910B.aic_metrics"),
-    "NPP123": ("msprof_cli.ranges",),
-    "NPP124": ("msprof_cli.storage_limit",),
-    "NPP125": ("msprof_cli.output", "msprof_cli.empty_value"),
-    "NPP126": ("msprof_cli.options", "msprof_cli.refused_on_product"),
-    "NPP127": ("msprof_cli.value_required", "msprof_cli.app_start"),
-}
-
-
-def sources_for(code: str) -> Tuple[str, ...]:
-    """Distinct source lines behind a rule's claims: `ref` — what it says (standing)."""
+def sources_for(rule: Rule) -> Tuple[str, ...]:
+    """Distinct source lines behind a rule's claims (its facts): `ref` — what it says (standing)."""
     from .datafiles import sources
     from .msprof_options import cli
     facts = dict(sources(), **cli()["sources"])
     out = []
-    for prefix in FACTS_BY_CODE.get(code, ()):
+    for prefix in rule.facts:
         for fact, entries in facts.items():
             if fact == prefix or (prefix.endswith(".") and fact.startswith(prefix)):
                 for e in entries:
@@ -1440,7 +1436,7 @@ def render(rule: Rule) -> str:
         parts += ["", "The examples assume " + ", ".join(f"--npuprof-{k} {v}" for k, v in rule.settings) + "."]
     if rule.references:
         parts += ["", "## References", ""] + [f"- {r}" for r in rule.references]
-    sources = sources_for(rule.code)
+    sources = sources_for(rule)
     if sources:
         parts += ["", "## Sources of the claims", "",
                   "Standing: code = read in the runtime's source, doc = documented only, inferred."
