@@ -332,7 +332,7 @@ def _default_rule_url(code: str) -> str:
 
 
 def finding_hover(finding: Finding, overrides: Overrides) -> str:
-    from .knowledge.catalog import BY_CODE
+    from .checks.catalog import BY_CODE
     rule = BY_CODE.get(finding.code)
     if rule is None:
         return f"**{finding.code}** {finding.message}"

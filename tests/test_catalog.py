@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.checks.analysis import Settings, analyse
-from flake8_npuprof.knowledge.catalog import BY_CODE, RULES, render
+from flake8_npuprof.checks.catalog import BY_CODE, RULES, render
 from flake8_npuprof.checks.shell_env import analyse_shell
 from flake8_npuprof.knowledge.targets import Target
 

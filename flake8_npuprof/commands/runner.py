@@ -79,8 +79,8 @@ def auto_value(kind: str, value: str, quiet: bool = False) -> str:
 
 def rule_codes() -> Tuple[str, ...]:
     """The rules' codes, for checking the codes a user names; source/config.py asks for them only
-    when there is a code to check."""
-    from ..knowledge.catalog import CODES
+    when there is a code to check (the catalog imports every check module, with the rules' pages)."""
+    from ..checks.catalog import CODES
     return CODES
 
 
