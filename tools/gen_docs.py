@@ -38,8 +38,8 @@ def rule_table(link_prefix: str) -> str:
 
 def index_page() -> str:
     parts = ["# NPP rules", "",
-             "Generated from `flake8_npuprof/knowledge/catalog.py` by `tools/gen_docs.py`; `npuprof explain NPPxxx` "
-             "prints the same pages.", ""]
+             "Generated from the rules' pages in `flake8_npuprof/checks/` (gathered by `checks/catalog.py`) by "
+             "`tools/gen_docs.py`; `npuprof explain NPPxxx` prints the same pages.", ""]
     for group, title in GROUPS.items():
         parts += [f"## {title}", "", "| code | name | finds | fix |", "|---|---|---|---|"]
         for r in RULES:
