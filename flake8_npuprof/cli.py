@@ -79,7 +79,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from .knowledge.catalog import BY_CODE, RULES, render as render_rule
+    from .checks.catalog import BY_CODE, RULES, render as render_rule
     if args.list or not args.code:
         for rule in RULES:
             state = "" if rule.default else "  (off by default)"

@@ -116,11 +116,13 @@ class ConfigCache:
         with self._lock:
             if key in self._parsed:
                 return self._parsed[key]
+        from .commands.runner import rule_codes
         found = None
         for path in candidates:
             if not path.is_file():
                 continue
-            found = from_pyproject(path) if path.suffix == ".toml" else from_flake8(path)
+            read = from_pyproject if path.suffix == ".toml" else from_flake8
+            found = read(path, rule_codes=rule_codes)
             if found or explicit:
                 found = found or Config(str(path))
                 break
@@ -330,7 +332,7 @@ def _default_rule_url(code: str) -> str:
 
 
 def finding_hover(finding: Finding, overrides: Overrides) -> str:
-    from .knowledge.catalog import BY_CODE
+    from .checks.catalog import BY_CODE
     rule = BY_CODE.get(finding.code)
     if rule is None:
         return f"**{finding.code}** {finding.message}"

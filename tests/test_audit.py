@@ -166,7 +166,7 @@ def test_C20_8_0_output_is_three_behaviours():
 
 
 def test_C21_npp009_says_later_entries_reset_options():
-    from flake8_npuprof.knowledge.catalog import BY_CODE
+    from flake8_npuprof.checks.catalog import BY_CODE
     assert "default set" in BY_CODE["NPP009"].why
 
 
@@ -214,7 +214,7 @@ def test_every_schema_property_carries_its_sources(target):
 
 
 def test_explain_shows_the_sources():
-    from flake8_npuprof.knowledge.catalog import BY_CODE, render
+    from flake8_npuprof.checks.catalog import BY_CODE, render
     page = render(BY_CODE["NPP108"])
     assert "## Sources of the claims" in page and "hicann/oam-tools@8.5.0" in page
 

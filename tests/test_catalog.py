@@ -1,14 +1,17 @@
 """Every rule has its page, and every page's example does what the page says."""
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
 
+from flake8_npuprof.checks import catalog
 from flake8_npuprof.checks.analysis import Settings, analyse
-from flake8_npuprof.knowledge.catalog import BY_CODE, RULES, render
+from flake8_npuprof.checks.catalog import BY_CODE, RULES, render
 from flake8_npuprof.checks.shell_env import analyse_shell
 from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.source.files import DEFAULT_OFF
 
 RULES_MD = Path(__file__).resolve().parent / "data" / "RULES.md"
 CONTRACT = sorted(set(re.findall(r"^\| (NPP\d{3}) \|", RULES_MD.read_text(encoding="utf-8"), re.M)))
@@ -50,3 +53,44 @@ def test_example_fires_and_fixed_example_does_not(rule):
     fixed = _codes(rule, rule.fixed)
     assert rule.code not in fixed
     assert not {c for c in fixed if BY_CODE[c].default}, fixed
+
+
+# ---------------------------------------------------------------- each page lives next to the check that reports it
+
+CHECKS = Path(__file__).resolve().parent.parent / "flake8_npuprof" / "checks"
+
+
+def _reported(path: Path) -> set:
+    """The NPP codes a check module names outside its RULES (the codes its checks report)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    pages = [n for n in tree.body if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "RULES" for t in n.targets)]
+    inside = {id(n) for page in pages for n in ast.walk(page)}
+    return {n.value for n in ast.walk(tree) if id(n) not in inside and isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and re.fullmatch(r"NPP\d{3}", n.value)}
+
+
+def test_no_code_is_documented_twice():
+    codes = [r.code for module in catalog.MODULES for r in module.RULES]
+    assert len(codes) == len(set(codes)) == len(RULES)
+
+
+@pytest.mark.parametrize("module", catalog.MODULES, ids=[m.__name__.rpartition(".")[2] for m in catalog.MODULES])
+def test_a_module_documents_only_codes_it_reports(module):
+    documented = {r.code for r in module.RULES}
+    assert documented <= _reported(Path(module.__file__)), documented - _reported(Path(module.__file__))
+
+
+def test_every_code_a_check_reports_has_a_page():
+    reported = set().union(*(_reported(p) for p in CHECKS.glob("*.py")))
+    assert reported == set(BY_CODE)
+
+
+def test_every_module_with_pages_is_gathered():
+    with_pages = {p.stem for p in CHECKS.glob("*.py") if re.search(r"^RULES = \(", p.read_text(encoding="utf-8"), re.M)}
+    assert with_pages == {m.__name__.rpartition(".")[2] for m in catalog.MODULES}
+
+
+def test_the_rules_off_by_default_are_the_ones_selection_holds_back():
+    # source/files.py keeps its own list (flake8 reads it at startup, without importing the rules)
+    off = {r.code for r in RULES if not r.default and r.group != "preflight"}
+    assert off == set(DEFAULT_OFF)

@@ -19,7 +19,7 @@ import pytest
 from flake8.violation import Violation
 
 from flake8_npuprof import __version__
-from flake8_npuprof.knowledge.catalog import BY_CODE, RULES, render
+from flake8_npuprof.checks.catalog import BY_CODE, RULES, render
 from flake8_npuprof.report.ci import FINGERPRINT, LEVELS, SARIF_SCHEMA, workflow_command
 from flake8_npuprof.cli import main
 from flake8_npuprof.flake8_formatter import GithubFormatter, SarifFormatter

@@ -1,7 +1,8 @@
 """Generate docs/rules/*.md and the README rule table from the rule catalog.
 
-Run `python tools/gen_docs.py` after editing flake8_npuprof/knowledge/catalog.py;
-tests/test_docs.py fails when the committed docs drift from the catalog.
+Run `python tools/gen_docs.py` after editing a rule's page (the RULES at the end of its module in
+flake8_npuprof/checks/, gathered by checks/catalog.py); tests/test_docs.py fails when the committed
+docs drift from the catalog.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from flake8_npuprof.knowledge.catalog import RULES, render  # noqa: E402
+from flake8_npuprof.checks.catalog import RULES, render  # noqa: E402
 
 DOCS = ROOT / "docs" / "rules"
 README = ROOT / "README.md"
@@ -37,8 +38,8 @@ def rule_table(link_prefix: str) -> str:
 
 def index_page() -> str:
     parts = ["# NPP rules", "",
-             "Generated from `flake8_npuprof/knowledge/catalog.py` by `tools/gen_docs.py`; `npuprof explain NPPxxx` "
-             "prints the same pages.", ""]
+             "Generated from the rules' pages in `flake8_npuprof/checks/` (gathered by `checks/catalog.py`) by "
+             "`tools/gen_docs.py`; `npuprof explain NPPxxx` prints the same pages.", ""]
     for group, title in GROUPS.items():
         parts += [f"## {title}", "", "| code | name | finds | fix |", "|---|---|---|---|"]
         for r in RULES:

@@ -1,6 +1,10 @@
 """Checks: the rules (small functions over the setups of one file, each owning its codes) and
 the one-file pipeline that runs them (analysis.py).
 
+Each rule's page (its documentation and examples) sits in the module that reports its code, in
+that module's RULES; rule.py says what a page is made of, catalog.py gathers them for the
+front-ends. The analysis never imports the catalog.
+
 May import: setups, values, source, knowledge.
 """
 

@@ -145,3 +145,58 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, settings: Settin
         return sorted(ctx.findings, key=Finding.sort_key)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [internal_error(exc)]
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import GOOD_OPTIONS, REF_ENV_OPTIONS, _NPU_ENTRY, _TAIL, Rule, _opts  # noqa: E402
+
+
+RULES = (
+    Rule(
+        code="NPP000",
+        name="analysis-internal-error",
+        summary="internal error while analysing this file (reported instead of crashing flake8)",
+        default=True,
+        what="The checker itself failed on this file (an unexpected construct, or code nested too deeply). "
+             "It reports the exception in one finding on line 1 instead of letting flake8 stop.",
+        why="Nothing is wrong on the Ascend side as far as the checker knows, but none of the other NPP checks "
+            "ran for this file, so its profiling setup is unchecked and a broken options string would still "
+            "make GE initialisation fail at run time.",
+        example=_opts(GOOD_OPTIONS),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="none",
+        fix_note="No fix: report the file (or a reduced copy) so the checker can be corrected. Any correct "
+                 "script can hit it; the example shows an ordinary script only because the error depends on "
+                 "the checker, not on the code.",
+        group="wiring",
+    ),
+    Rule(
+        code="NPP191",
+        name="analysis-budget-exhausted",
+        summary="analysis budget exhausted: a setup was not fully checked (a finding may be missing there)",
+        default=True,
+        what="A profiling setup whose values need more evaluation than the checker allows for one file "
+             "(steps that grow with the file's size, a nesting depth, astroid inferences). The evaluation "
+             "stopped, so the NPP0xx/NPP1xx checks of that setup may have missed a mistake. The message "
+             "names the setup's line.",
+        why="Every budget is counted in work, so the same file gives the same findings on any machine; but "
+            "a budget that runs out must not pass in silence: a real unknown key would otherwise vanish "
+            "into the coverage code NPP190, which is off by default. Real training scripts stay far below "
+            "the budgets; a file that hits them builds its options in an unusually roundabout way.",
+        example=("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+                 "# every line doubles the work of evaluating the next one\n"
+                 "p0 = \"/tmp\"\n" + "".join(f"p{k} = p{k - 1} + p{k - 1}\n" for k in range(1, 17)) +
+                 "\n" + _NPU_ENTRY +
+                 "custom_op.parameter_map[\"profiling_mode\"].b = True\n"
+                 "custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes(\n"
+                 "    '{\"output\":\"' + p16 + '\",\"task_trace\":\"on\"}')\n" + _TAIL),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="none",
+        fix_note="No fix: write the value so it can be read (a literal, or `json.dumps({...})` of named "
+                 "values), or split the computation.",
+        references=(REF_ENV_OPTIONS,),
+        group="options",
+    ),
+)

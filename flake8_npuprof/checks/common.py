@@ -57,3 +57,36 @@ def _undetermined(strings: Strings) -> str:
     reason = f" ({strings.reason})" if strings.reason else ""
     return (f"profiling_options cannot be determined statically{reason}: nothing was checked here; "
             "a literal or json.dumps({...}) of known values can be checked")
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import REF_ENV_OPTIONS, _HEAD, _NPU_ENTRY, _SET_OPTIONS, _TAIL, Rule  # noqa: E402
+
+
+RULES = (
+    Rule(
+        code="NPP190",
+        name="options-undetermined",
+        summary="options value could not be determined statically (default off; shows coverage)",
+        default=False,
+        what="A profiling options expression the checker cannot evaluate: a command-line argument, a value "
+             "read from a file, a call it does not model.",
+        why="Nothing is known to be wrong; the runtime will validate the string when GE initialises. The "
+            "finding marks places where the NPP1xx checks could not look, so you can see how much of the "
+            "configuration was actually checked.",
+        example=("import argparse\n\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+                 "parser = argparse.ArgumentParser()\n"
+                 "parser.add_argument(\"--profiling_options\", type=str, required=True)\n"
+                 "args = parser.parse_args()\n\n" + _NPU_ENTRY +
+                 "custom_op.parameter_map[\"profiling_mode\"].b = True\n"
+                 "custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes(args.profiling_options)\n"
+                 + _TAIL),
+        fixed=_HEAD + _SET_OPTIONS + _TAIL,
+        fix_safety="none",
+        fix_note="No fix: the value is only known at run time.",
+        references=(REF_ENV_OPTIONS,),
+        group="options",
+    ),
+)

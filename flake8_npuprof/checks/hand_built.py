@@ -220,3 +220,47 @@ def _import_json_edit(ctx):
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
         return insert_after(ctx.src, first, "import json")
     return insert_before(ctx.src, first, "import json")
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import REF_ENV_OPTIONS, REF_MODELZOO, _NPU_ENTRY, _TAIL, Rule  # noqa: E402
+
+
+RULES = (
+    Rule(
+        code="NPP200",
+        name="hand-built-options-json",
+        summary="options JSON built by hand (concatenation, `%`, `.format`, f-string with interpolated "
+                "values): a quote or backslash in a path breaks it — use `json.dumps({...})`",
+        default=False,
+        what="A profiling options string assembled from pieces of JSON text and Python values, such as "
+             "`'{\"output\":\"' + args.output + '\", ...}'` or the same with `%s`, `.format` or an f-string.",
+        why="The interpolated value is pasted in without JSON escaping. A path containing a quote or a "
+            "backslash, or a number where a string belongs, produces invalid options; GE initialisation then "
+            "fails and the job aborts, on whichever machine happens to have such a path.",
+        example=("import argparse\n\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+                 "parser = argparse.ArgumentParser()\n"
+                 "parser.add_argument(\"--profiling_dir\", default=\"./prof\")\n"
+                 "args = parser.parse_args()\n\n" + _NPU_ENTRY +
+                 "custom_op.parameter_map[\"profiling_mode\"].b = True\n"
+                 "custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes(\n"
+                 "    '{\"output\":\"' + args.profiling_dir + '\",\"training_trace\":\"on\",\"task_trace\":\"on\",'\n"
+                 "    '\"fp_point\":\"\",\"bp_point\":\"\"}')\n" + _TAIL),
+        fixed=("import argparse\nimport json\n\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+               "parser = argparse.ArgumentParser()\n"
+               "parser.add_argument(\"--profiling_dir\", default=\"./prof\")\n"
+               "args = parser.parse_args()\n\n" + _NPU_ENTRY +
+               "custom_op.parameter_map[\"profiling_mode\"].b = True\n"
+               "custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes(json.dumps({\n"
+               "    \"output\": args.profiling_dir,\n    \"training_trace\": \"on\",\n    \"task_trace\": \"on\",\n"
+               "    \"fp_point\": \"\",\n    \"bp_point\": \"\",\n}))\n" + _TAIL),
+        fix_safety="unsafe",
+        fix_note="Rewrites the construction as `json.dumps({...})` with the same keys and values (and adds "
+                 "`import json`). Unsafe: values that were pasted in unquoted (numbers, booleans) keep their "
+                 "Python type, which may differ from the text that was produced before.",
+        references=(REF_MODELZOO, REF_ENV_OPTIONS),
+        group="hygiene",
+    ),
+)

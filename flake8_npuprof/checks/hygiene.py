@@ -236,3 +236,97 @@ def none_in_output(value, doc: Optional[Doc]) -> List[Issue]:
                           'takes "None" as a directory name and writes the PROF_* data there; give the '
                           "directory a value (a flag default, or a path)", None, "output")]
     return []
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import (  # noqa: E402
+    GOOD_OPTIONS, REF_FP_BP, REF_GLOBAL_VOLUME, REF_MODELZOO, REF_OPTIONS_80, REF_PROFILING_CONFIG_601, _PROFILING,
+    _STORE_TRUE, Rule, _flagged, _opts)
+
+
+RULES = (
+    Rule(
+        code="NPP201",
+        name="unconditional-profiling",
+        summary="profiling switched on unconditionally in a training script (not behind a flag or condition)",
+        default=False,
+        what="`profiling_mode`, `enable_profiling` or `PROFILING_MODE` turned on at the top level of a "
+             "training script, with no command-line flag or other condition around it.",
+        why="Profiling is a debugging aid: every run of the committed script then pays the collection "
+            "overhead and fills the output directory with PROF_* data, and the timings of normal training "
+            "runs are distorted.",
+        example=_opts(GOOD_OPTIONS),
+        fixed=_flagged(_STORE_TRUE, _PROFILING),
+        fix_safety="none",
+        fix_note="No fix: the flag name and how the script parses options are project conventions.",
+        references=(REF_GLOBAL_VOLUME, REF_MODELZOO),
+        group="hygiene",
+    ),
+    Rule(
+        code="NPP203",
+        name="host-specific-output-path",
+        summary="host- or person-specific absolute `output` (`/home/<user>/…`, `/cache/…`) in committed code",
+        default=False,
+        what="An `output` directory under a home directory, `/root`, the ModelArts `/cache` mount or a "
+             "personal work area, written into the script.",
+        why="On another machine or for another user the directory is missing or not writable; depending on "
+            "the CANN version the collector then fails to start or writes nothing, and the run ends without "
+            "profiling data.",
+        example=_opts('{"output":"/home/HwHiAiUser/prof","training_trace":"on","task_trace":"on",'
+                      '"fp_point":"","bp_point":""}'),
+        fixed=_opts('{"output":"./prof","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
+        fix_safety="none",
+        fix_note="No fix: a portable location (a flag, a relative path) is the user's choice.",
+        references=(REF_PROFILING_CONFIG_601, REF_OPTIONS_80, REF_MODELZOO),
+        group="hygiene",
+    ),
+    Rule(
+        code="NPP204",
+        name="trace-point-not-one-op-name",
+        summary="`fp_point`/`bp_point` that cannot be one op name: copied from the documentation's ResNet "
+                "example into another model, or several op names glued together",
+        default=True,
+        what="A trace point that contains whitespace, or that is the Ascend guide's ResNet-50 example value "
+             "in a file that builds no ResNet, or whose top scope names one model family (`resnet_model/...`) "
+             "while the rest of the file mentions only another family (a BERT script): copied from another "
+             "model. A file that names no model family is not judged (its model may come from elsewhere). Names that merely look glued are not reported: GE names a "
+             "fused node by joining the names it fused, so such a name copied from a build dump is real.",
+        why="GE looks the point up by exact node name (or a recorded pre-fusion name). No node of this model "
+            "has such a name, so GE only logs that the forward or backward op cannot be found; the run goes "
+            "on but the step trace lacks its FP/BP marks.",
+        example=_opts('{"output":"/tmp/prof","training_trace":"on","task_trace":"on",'
+                      f'"fp_point":"{_DOC_EXAMPLE_FP}","bp_point":""}}'),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="none",
+        fix_note="No fix: the right names come from the model's graph dump (or use `\"\"` for the automatic "
+                 "search).",
+        references=(REF_FP_BP, REF_MODELZOO),
+        group="hygiene",
+    ),
+    Rule(
+        code="NPP205",
+        name="untyped-profiling-flag",
+        summary="profiling guarded by an argparse option with no `type` (or `type=bool`): `--profiling False` "
+                "is a non-empty string, so profiling turns on",
+        default=True,
+        what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
+             "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
+             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch). `npuprof check` "
+             "also reports it on the line of a shell launcher that passes `--profiling=False` (or `0`) to such "
+             "a flag of the script it starts, where that launch then profiles.",
+        why="argparse (and an absl string flag) hands over the command-line text unchanged, and "
+            "`bool(\"False\")` is True, so passing `--profiling False` switches profiling on: the run slows "
+            "down and writes PROF_* data the user asked not to collect.",
+        example=_flagged("default=False", _PROFILING),
+        fixed=_flagged("type=ast.literal_eval, default=False", _PROFILING, "import ast\n"),
+        fix_safety="none",
+        fix_note="No fix: the advice is `type=ast.literal_eval` (or a str-to-bool converter), which keeps "
+                 "launchers that pass `--profiling=False` or `--profiling True` working; "
+                 "`action=\"store_true\"` would make them stop with a usage error. For absl, "
+                 "`flags.DEFINE_bool` parses `--profiling=False` as False.",
+        references=(REF_MODELZOO,),
+        group="hygiene",
+    ),
+)

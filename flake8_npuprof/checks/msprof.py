@@ -617,3 +617,207 @@ def check_python(ctx) -> None:
 _SCRIPT = re.compile(r".*\.py$")
 
 
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import REF_AIC_PRODUCTS, REF_MSPROF_CLI, REF_MSPROF_DOC, _ANY_CANN, _ANY_SOC, Rule  # noqa: E402
+
+
+_LAUNCHERS_NOT_REWRITTEN = ("`npuprof fix` applies it to msprof runs in Python calls; shell launchers are checked, "
+                            "not rewritten.")
+
+
+def _launcher(msprof_options: str) -> str:
+    """A shell launcher that profiles train.py with msprof and the given options."""
+    return ("#!/bin/bash\n# run_prof.sh: profile a short training run on one device\n"
+            "export ASCEND_DEVICE_ID=0\n"
+            f"msprof --output=/tmp/prof {msprof_options} \\\n    python3 train.py --max_steps=20\n")
+
+
+RULES = (
+    Rule(
+        code="NPP120",
+        name="msprof-unknown-option",
+        summary="msprof command line with an option msprof does not have (`--timeline=on`, `--aicore=on`, "
+                "`--aic_metrics=...`), with did-you-mean",
+        default=True,
+        what="An `msprof` run (in a shell launcher, or in a Python `subprocess`/`os.system` call with a literal "
+             "command) that passes a `--name` no msprof version knows: names guessed from other profilers "
+             "(`--timeline`), the JSON option spelling (`--aic_metrics`, `--task_trace`), or a missing hyphen "
+             "(`--aicore`). Only the words before the application are msprof's; an abbreviation of a real "
+             "option (`--app=`) is left alone.",
+        why="msprof reads its options with getopt: an unknown name makes it print \"unrecognized option\" "
+            "and its usage, and exit before starting the application. The job is scheduled on the NPU host, "
+            "runs nothing and collects nothing; the error is only in the job's log.",
+        example=_launcher("--timeline=on"),
+        fixed=_launcher("--task-time=on"),
+        fix_safety="sometimes",
+        fix_note="Renames the option when exactly one msprof option is close. Differences of case, `_` or `-` "
+                 "only (`--aic_metrics` → `--aic-metrics`, `--aicore` → `--ai-core`) are safe; other close "
+                 "spellings are unsafe; a name with no close option (`--timeline`) is not fixed. "
+                 + _LAUNCHERS_NOT_REWRITTEN,
+        options=_ANY_CANN + " An option that only some versions have is NPP126.",
+        references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.options", "msprof_cli.unknown_option", "msprof_cli.app_start"),
+    ),
+    Rule(
+        code="NPP121",
+        name="msprof-invalid-option-value",
+        summary="msprof option value not accepted: switches other than `on`/`off`, `--task-time` levels, "
+                "`--ge-api`, `--aic-mode`, `--llc-profiling`, `--host-sys` items",
+        default=True,
+        what="An msprof switch (`--ascendcl`, `--task-time`, `--hccl`, `--aicpu`, `--l2`, `--runtime-api`, "
+             "`--sys-hardware-mem`, ...) given something other than exactly `on` or `off` (`true`, `ON`, `1`, "
+             "empty), a `--task-time` level the version lacks (`l0`/`l1` everywhere, `l2`/`l3` from 8.5), or a "
+             "value outside the list of `--ge-api`, `--aic-mode`/`--aiv-mode`, `--llc-profiling`, "
+             "`--summary-format`, `--type`, `--host-sys`, `--host-sys-usage`.",
+        why="msprof compares each value with its fixed list and, on a mismatch, prints the error and exits "
+            "before starting the application, so the job collects nothing.",
+        example=_launcher("--task-time=true"),
+        fixed=_launcher("--task-time=on"),
+        fix_safety="sometimes",
+        fix_note="Lowercases a value that differs from an accepted one only in case (`ON` → `on`): safe. Other "
+                 "values are not fixed (`true` could mean a level). " + _LAUNCHERS_NOT_REWRITTEN,
+        options=_ANY_CANN + " `--task-time=l2` is reported only for 7.0/8.0 targets.",
+        references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.switches", "msprof_cli.enums", "msprof_cli.lists", "msprof_cli.empty_value"),
+    ),
+    Rule(
+        code="NPP122",
+        name="msprof-invalid-aic-metrics",
+        summary="`--aic-metrics`/`--aiv-metrics` value that is not a metric set of the target chip, with "
+                "did-you-mean",
+        default=True,
+        what="An msprof `--aic-metrics` or `--aiv-metrics` value that no chip has (a misspelling such as "
+             "`PipeUtilisation`), that the target chip lacks (`L2Cache` on the Ascend 910), or that is empty. "
+             "`Custom:<events>` lists are not judged.",
+        why="msprof checks the metric set against the chip it runs on with the same validator as the "
+            "framework options (NPP106) and exits before starting the application when it is not there.",
+        example=_launcher("--aic-metrics=PipeUtilisation"),
+        fixed=_launcher("--aic-metrics=PipeUtilization"),
+        fix_safety="sometimes",
+        fix_note="Replaces the value with the single close metric set: safe when only the case differs, "
+                 "unsafe otherwise (it changes which counters are collected). " + _LAUNCHERS_NOT_REWRITTEN,
+        options=_ANY_SOC + " A name no product knows is reported with any target.",
+        references=(REF_MSPROF_CLI, REF_AIC_PRODUCTS),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.metrics", "products.910B.aic_metrics"),
+    ),
+    Rule(
+        code="NPP123",
+        name="msprof-invalid-frequency",
+        summary="msprof sampling frequency not an integer or out of its range",
+        default=True,
+        what="An msprof `*-freq` option whose value is not a plain integer or lies outside its range: 1-100 Hz "
+             "for `--aic-freq`, `--aiv-freq`, `--dvpp-freq`, `--sys-io-sampling-freq`, `--sys-hardware-mem-freq` "
+             "(up to 10000 on the Ascend 950 from 8.5), 1-50 for `--sys-cpu-freq`, "
+             "`--sys-interconnection-freq`, `--host-sys-usage-freq`, 1-10 for `--sys-sampling-freq` and "
+             "`--sys-pid-sampling-freq`. `--instr-profiling-freq` is not judged (msprof range-checks it only "
+             "on chips without instruction profiling).",
+        why="msprof range-checks each frequency, prints the allowed range and exits before starting the "
+            "application.",
+        example=_launcher("--sys-hardware-mem=on --sys-cpu-profiling=on --sys-cpu-freq=100"),
+        fixed=_launcher("--sys-hardware-mem=on --sys-cpu-profiling=on --sys-cpu-freq=50"),
+        fix_safety="none",
+        fix_note="No fix: the sampling rate is the user's choice.",
+        options=_ANY_CANN,
+        references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.ranges",),
+    ),
+    Rule(
+        code="NPP124",
+        name="msprof-invalid-storage-limit",
+        summary="msprof `--storage-limit` not `<N>MB` with 200 ≤ N ≤ 4294967295",
+        default=True,
+        what="A `--storage-limit` that is empty, not digits followed by exactly `MB` (`2GB`, `500`, `1.5MB`), "
+             "or out of range (`100MB`).",
+        why="msprof validates the limit before starting the application and exits on a bad one (the "
+            "framework-options path is more lenient from 8.5 on, the command line is not).",
+        example=_launcher("--storage-limit=2GB"),
+        fixed=_launcher("--storage-limit=2048MB"),
+        fix_safety="sometimes",
+        fix_note="Converting whole gigabytes to megabytes (`2GB` → `2048MB`) keeps the limit: safe. Other "
+                 "values are not fixed. " + _LAUNCHERS_NOT_REWRITTEN,
+        references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.storage_limit",),
+    ),
+    Rule(
+        code="NPP125",
+        name="msprof-invalid-output",
+        summary="msprof `--output` given no directory (`--output=`) or a path longer than 1024 characters",
+        default=True,
+        what="`--output=` with nothing after it (a value the checker cannot see, such as `--output=$OUT`, is "
+             "not judged), or an output path longer than 1024 characters.",
+        why="msprof needs a directory for the collected data: an empty value is refused (\"expected one "
+            "argument\") and a path longer than 1024 characters is refused, both before the application "
+            "starts.",
+        example=_launcher("--task-time=on").replace("--output=/tmp/prof", "--output="),
+        fixed=_launcher("--task-time=on"),
+        fix_safety="none",
+        fix_note="No fix: only the user knows where the data should go.",
+        references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.output", "msprof_cli.empty_value"),
+    ),
+    Rule(
+        code="NPP126",
+        name="msprof-option-not-on-target",
+        summary="msprof option the target CANN version or chip does not have (`--aiv-metrics` on Atlas A2, "
+                "`--task-block` before 9.0)",
+        default=True,
+        what="An msprof option that exists, but not in the msprof of the target CANN version (`--task-block` "
+             "and `--sys-lp` arrived in 9.0, `--l2-freq` left with 8.5), or that the target chip's msprof "
+             "refuses: the AI Vector Core options (`--ai-vector-core`, `--aiv-*`) on the Ascend 910, 310P, "
+             "910B/910C (where they follow the AI Core options) and 310B, `--instr-profiling` on the 910, "
+             "310P and 310B, `--sys-io-profiling` on the 310P, `--sys-interconnection-*` on the 310B.",
+        why="msprof removes the options a chip cannot collect from its parser: it prints \"unrecognized "
+            "option\" and exits before starting the application, so a launcher written for another chip "
+            "or version collects nothing.",
+        example=_launcher("--aic-metrics=PipeUtilization --aiv-metrics=PipeUtilization"),
+        fixed=_launcher("--aic-metrics=PipeUtilization"),
+        fix_safety="none",
+        fix_note="No fix: removing the option changes what is collected on other targets.",
+        options=_ANY_CANN + " " + _ANY_SOC + " The chip lists are known for CANN 8.5+ (only entries shared by "
+                "the open and the shipped builds), so name a version as well.",
+        references=(REF_MSPROF_CLI,),
+        settings=(("cann", "8.5"), ("soc", "910B")),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.options", "msprof_cli.refused_on_product"),
+    ),
+    Rule(
+        code="NPP127",
+        name="msprof-option-value-not-attached",
+        summary="msprof option given its value as a separate word (`--output /tmp/prof`) or no value at all",
+        default=True,
+        what="An msprof option written argparse-style, with its value in the next word (`--output /tmp/prof`, "
+             "`[\"--aic-metrics\", \"Memory\"]` in a subprocess list), or with no value at all (`--ascendcl` "
+             "at the end of the line). `--help` takes no value; `--storage-limit` without one is reported only "
+             "for CANN 7.0/8.0, where it is refused.",
+        why="Every msprof option takes an optional argument, which getopt reads only when it is attached with "
+            "`=`. The option therefore arrives without a value and msprof refuses it (\"expected one "
+            "argument\", or \"empty value\" in older versions) and exits before starting the application; "
+            "the separate word is skipped, not used as the value.",
+        example=_launcher("--task-time=on").replace("--output=/tmp/prof", "--output /tmp/prof"),
+        fixed=_launcher("--task-time=on"),
+        fix_safety="safe",
+        fix_note="Joins the option and the next word with `=` when both are written literally next to each "
+                 "other (`--output /tmp/prof`, or `\"--output\", \"/tmp/prof\"` in a Python list): the value "
+                 "the user wrote is the one msprof will then read. " + _LAUNCHERS_NOT_REWRITTEN,
+        options=_ANY_CANN,
+        references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
+        group="msprof",
+        language="shell",
+        facts=("msprof_cli.value_required", "msprof_cli.app_start"),
+    ),
+)

@@ -276,3 +276,180 @@ def _check_dump(ctx, setup: Setup, mode_on: Optional[bool]) -> None:
             "NPP202", p.target,
             f"profiling and data dump ({key}) are both on in this config: dumping distorts the timings "
             "the profile measures; profile and dump in separate runs")
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import (  # noqa: E402
+    GOOD_OPTIONS, REF_CONSTRAINTS, REF_ENV_OPTIONS, REF_ESTIMATOR, REF_MODELZOO, REF_NPU_ATTRS, REF_PROFILING_CONFIG,
+    REF_SESSION, REF_TF2_API, _HEAD, _SET_OPTIONS, _TAIL, Rule, _opts)
+
+
+RULES = (
+    # also reported by other_routes (the other routes) and shell_env (launchers)
+    Rule(
+        code="NPP002",
+        name="profiling-mode-without-options",
+        summary="profiling switched on without options: the runtime substitutes its default set (output `./`, "
+                "training/task trace, hccl, aicpu, PipeUtilization), or fails / collects nothing on some routes",
+        default=True,
+        what="Profiling is switched on (`profiling_mode`, `enable_profiling`, `PROFILING_MODE=true`) but no "
+             "options string is given, or it is empty. For `PROFILING_MODE=true` (in a launcher or from "
+             "Python) it is reported only when the file never mentions `PROFILING_OPTIONS` at all, since the "
+             "calling environment may provide them.",
+        why="What happens then depends on the route and the adapter release: TF Adapter r1.8 and later "
+            "quietly use a built-in set that writes to the current directory, r1.2-r1.7 stop with "
+            "\"profiling_options must be set when use profiling\" (as `npu_resource_init` still does for "
+            "`None`), and with TF2 or `npu_resource_init` an empty string makes GE fall back on the "
+            "environment variables, so usually nothing is collected.",
+        example=_HEAD + _TAIL,
+        fixed=_opts(EXPLICIT_DEFAULTS),
+        fix_safety="safe",
+        fix_note="Writes out the option set the current adapter would substitute, plus empty `fp_point`/"
+                 "`bp_point` (the automatic search the runtime uses anyway, and what NPP104 asks for). "
+                 "Behaviour stays the same where the adapter fills in its defaults and becomes explicit where "
+                 "it would fail or collect nothing.",
+        references=(REF_SESSION, REF_PROFILING_CONFIG, REF_ENV_OPTIONS, REF_NPU_ATTRS),
+        group="wiring",
+        facts=("collection.runtime_default_options.", "collection.emulation.adapter_default"),
+    ),
+    Rule(
+        code="NPP003",
+        name="npu-optimizer-misnamed",
+        summary="a custom optimizer carries NPU parameters but its name is not exactly `NpuOptimizer` — "
+                "the adapter never reads it",
+        default=True,
+        what="A `custom_optimizers.add()` entry that receives NPU `parameter_map` settings while its "
+             "`name` is something other than `NpuOptimizer` (or is never set). Only parameters no other "
+             "optimizer takes count: TF-TRT's `TensorRTOptimizer` has its own `precision_mode`, so that "
+             "name alone (or a few generic words such as `deterministic`) says nothing; a name that can only "
+             "mean the NPU optimizer (`NPUOptimizer`, `npu_optimiser`) counts with any NPU parameter.",
+        why="The TF adapter looks only for custom optimizers whose name is exactly `NpuOptimizer`. "
+            "An entry called `NPUOptimizer` is silently skipped, so profiling, precision and every other "
+            "NPU setting on it never reach the runtime.",
+        example=_HEAD.replace('"NpuOptimizer"', '"NPUOptimizer"') +
+        f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n" + _TAIL,
+        fixed=_HEAD + f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n"
+        + _TAIL,
+        fix_safety="safe",
+        fix_note="Renames a near-miss (`NPUOptimizer`, `npu_optimizer`) to `NpuOptimizer`: the user "
+                 "evidently meant the NPU optimizer.",
+        references=(REF_SESSION, REF_NPU_ATTRS),
+        group="wiring",
+    ),
+    Rule(
+        code="NPP004",
+        name="wrong-attr-value-field",
+        summary="wrong AttrValue field: `profiling_mode` must be set with `.b`, `profiling_options` with `.s` "
+                "(others read as false/empty); `precision_mode.b = True` next to profiling options is almost "
+                "surely meant as `profiling_mode`",
+        default=True,
+        what="A `parameter_map` entry written through the wrong member of the AttrValue: "
+             "`profiling_mode` through `.s`/`.i` instead of the bool `.b`, `profiling_options` through "
+             "anything but the bytes `.s`, or `parameter_map[\"precision_mode\"].b = True` in a block that "
+             "sets profiling options but no `profiling_mode`.",
+        why="The adapter reads `profiling_mode` with the bool accessor and `profiling_options` with the bytes "
+            "accessor; a value stored in another member reads as false or empty without any error. Profiling "
+            "then stays off, or the adapter swaps in its default options. `precision_mode` is a string "
+            "setting, so the `.b` write changes nothing and the intended switch is never set.",
+        example=_HEAD.replace('["profiling_mode"].b = True', '["profiling_mode"].s = b"true"') + _SET_OPTIONS + _TAIL,
+        fixed=_HEAD + _SET_OPTIONS + _TAIL,
+        fix_safety="sometimes",
+        fix_note="`profiling_mode.s = b\"true\"` becomes `profiling_mode.b = True` (safe: the literal says what "
+                 "was meant). Renaming `precision_mode.b` to `profiling_mode.b` is unsafe: it is a guess that "
+                 "switches profiling on.",
+        references=(REF_SESSION, REF_NPU_ATTRS, REF_MODELZOO),
+        group="wiring",
+    ),
+    Rule(
+        code="NPP005",
+        name="profiling-options-str-not-bytes",
+        summary="`profiling_options` `.s` assigned a `str`: protobuf raises TypeError — wrap in "
+                "`tf.compat.as_bytes(...)`",
+        default=True,
+        what="`parameter_map[\"profiling_options\"].s = '{...}'` with a Python `str` (a plain or f-string "
+             "literal, or a str-valued name) instead of bytes.",
+        why="`.s` is a protobuf bytes field; assigning a str raises TypeError while the session config is "
+            "being built, so the script stops before it ever reaches the NPU. The Ascend guide always wraps "
+            "the JSON in `tf.compat.as_bytes`.",
+        example=_HEAD + f"custom_op.parameter_map[\"profiling_options\"].s = '{GOOD_OPTIONS}'\n" + _TAIL,
+        fixed=_HEAD + _SET_OPTIONS + _TAIL,
+        fix_safety="safe",
+        fix_note="Wraps the value in `tf.compat.as_bytes(...)` (or `.encode()` when `tf` is not imported); "
+                 "the bytes carry the same text, so nothing else changes.",
+        references=(REF_SESSION,),
+        group="wiring",
+    ),
+    Rule(
+        code="NPP009",
+        name="duplicate-npu-optimizer",
+        summary="more than one `NpuOptimizer` entry on one ConfigProto (entries are read in turn; a later entry "
+                "without profiling_options resets them to the defaults)",
+        default=True,
+        what="Two or more `custom_optimizers.add()` entries named `NpuOptimizer` on the same ConfigProto, as "
+             "produced by inlined migration helpers or by `NPUEstimator`, which always appends its own.",
+        why="The adapter walks all entries and lets a later one overwrite each key an earlier one set. "
+            "Profiling is worse: once an entry switched `profiling_mode` on, the flag stays on for the later "
+            "entries, and each later entry re-reads its own `profiling_options`, so an entry without them (such "
+            "as the one NPUEstimator appends) replaces the user's options with the adapter's default set. Which "
+            "options GE finally gets depends on the order of the entries rather than on what the script seems "
+            "to say.",
+        example=_HEAD + _SET_OPTIONS + (
+            "custom_op2 = config.graph_options.rewrite_options.custom_optimizers.add()\n"
+            "custom_op2.name = \"NpuOptimizer\"\n"
+            "custom_op2.parameter_map[\"precision_mode\"].s = tf.compat.as_bytes(\"allow_mix_precision\")\n") + _TAIL,
+        fixed=_HEAD + _SET_OPTIONS +
+        "custom_op.parameter_map[\"precision_mode\"].s = tf.compat.as_bytes(\"allow_mix_precision\")\n" + _TAIL,
+        fix_safety="none",
+        fix_note="No fix: merging entries changes which value wins for keys set on both.",
+        references=(REF_NPU_ATTRS, REF_ESTIMATOR, REF_MODELZOO),
+        group="wiring",
+    ),
+    # also reported by other_routes (enable_profiling, PROFILING_MODE)
+    Rule(
+        code="NPP010",
+        name="profiling-switch-not-bool",
+        summary="`enable_profiling` / `profiling_mode` given a non-bool (a string like `\"True\"` raises or "
+                "reads wrong)",
+        default=True,
+        what="`parameter_map[\"profiling_mode\"].b`, `ProfilingConfig(enable_profiling=...)`, "
+             "`npu_resource_init(enable_profiling=...)` or TF2 `profiling_config.enable_profiling` given a "
+             "string, float or None instead of True/False.",
+        why="The switch is typed: the protobuf bool field and the TF2 option raise TypeError for a string, "
+            "`npu_resource_init` refuses anything but a real bool, and the Estimator route fails when it "
+            "copies the value into the session config. The job stops before training starts.",
+        example=_HEAD.replace(".b = True", '.b = "True"') + _SET_OPTIONS + _TAIL,
+        fixed=_HEAD + _SET_OPTIONS + _TAIL,
+        fix_safety="safe",
+        fix_note="Replaces a `\"True\"`/`\"False\"` literal with the bool it spells. Safe: the string could "
+                 "only ever have meant that bool.",
+        references=(REF_SESSION, REF_PROFILING_CONFIG, REF_TF2_API),
+        group="wiring",
+    ),
+    # also reported by other_routes (NPURunConfig with a DumpConfig)
+    Rule(
+        code="NPP202",
+        name="profiling-with-data-dump",
+        summary="profiling and data dump (`enable_dump`, `enable_dump_debug`) both switched on in one config: "
+                "dump distorts the timings",
+        default=True,
+        what="A config that switches profiling on and also turns on `enable_dump` or `enable_dump_debug`, "
+             "under the same conditions; or one `NPURunConfig` given a `ProfilingConfig` with profiling on and "
+             "a `DumpConfig` with a dump on. (A dump set on the `session_config`'s own NpuOptimizer entry is "
+             "not counted there: NPUEstimator adds a later entry with the `DumpConfig` values, False by default, "
+             "which overwrites it.)",
+        why="The runtime accepts the combination, but dumping tensors adds copies and file writes to every "
+            "step, so the profile measures the dump rather than the model. The profiling documentation says "
+            "not to use the two together.",
+        example=_HEAD + _SET_OPTIONS + (
+            "custom_op.parameter_map[\"enable_dump\"].b = True\n"
+            "custom_op.parameter_map[\"dump_path\"].s = tf.compat.as_bytes(\"/tmp/dump\")\n"
+            "custom_op.parameter_map[\"dump_step\"].s = tf.compat.as_bytes(\"0|5|10\")\n") + _TAIL,
+        fixed=_HEAD + _SET_OPTIONS + _TAIL,
+        fix_safety="none",
+        fix_note="No fix: which of the two the run is for is the user's decision.",
+        references=(REF_CONSTRAINTS, REF_MODELZOO),
+        group="hygiene",
+    ),
+)

@@ -818,3 +818,414 @@ def _nothing_collected(doc: Doc, target: Target) -> Optional[Issue]:
     return Issue("NPP116", doc.start, doc.start + 1,
                  f"profiling is on but these options switch on no collection{where}: no data would be written; "
                  'turn on at least "task_trace" or "training_trace"')
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import (  # noqa: E402
+    GOOD_OPTIONS, REF_AIC_PRODUCTS, REF_COLLECTOR, REF_E10001, REF_ENV_OPTIONS, REF_ENV_OPTIONS_80, REF_FP_BP,
+    REF_GE_AIC, REF_GE_INIT, REF_INIT_SYSTEM_80, REF_MODELZOO, REF_OAM, REF_OPTIONS_80, REF_PROFILING_CONFIG_504,
+    REF_PROFILING_CONFIG_601, REF_SESSION, _ANY_CANN, _ANY_SOC, _HEAD, _TAIL, Rule, _opts)
+
+
+def _opts_chunks(chunks: Tuple[str, ...]) -> str:
+    """Like _opts, with the options written as implicitly concatenated literals (long strings)."""
+    body = "\n".join(f"    '{c}'" for c in chunks)
+    return _HEAD + f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes(\n{body})\n" + _TAIL
+
+
+# A deeply nested scope, for op names long enough to overflow the 2048-byte options buffer.
+_DEEP = "".join(f"stage{i}/unit{i}/" for i in range(70))
+_LONG_OPTIONS_CHUNKS = (
+    ('{"output":"/tmp/prof","training_trace":"on","task_trace":"on",',)
+    + ('"fp_point":"',) + tuple(_DEEP[k:k + 80] for k in range(0, len(_DEEP), 80)) + ('conv1/Conv2D",',)
+    + ('"bp_point":"gradients/',) + tuple(_DEEP[k:k + 80] for k in range(0, len(_DEEP), 80))
+    + ('conv1/Conv2D_grad/Conv2DBackpropFilter"}',))
+
+
+RULES = (
+    Rule(
+        code="NPP100",
+        name="options-not-json",
+        summary="not valid JSON or not a JSON object (the legacy colon list `\"training_trace:task_trace\"` "
+                "gets its own hint) — GE init fails",
+        default=True,
+        what="A profiling options string that does not parse as a JSON object: the pre-2021 colon list, "
+             "Python dict syntax with single quotes or `True`, trailing commas, or valid JSON of another "
+             "type (a list, a bare string).",
+        why="GE parses the string as JSON when it initialises; on a parse error or a non-object it rejects "
+            "the parameter with E10001, GE initialisation fails and the adapter aborts the process at the "
+            "first session. The colon format has not been accepted since the adapter moved to JSON options.",
+        example=_opts("training_trace:task_trace"),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="sometimes",
+        fix_note="Python-dict quoting (single quotes, `True`/`False`/`None`) is rewritten as the equivalent "
+                 "JSON, which is safe because the meaning is unambiguous. A colon list becomes a JSON object "
+                 "with the listed traces on, `output` \"./\" and empty trace points; that is unsafe because the "
+                 "output directory and the `op_trace` mapping are guesses.",
+        references=(REF_ENV_OPTIONS, REF_GE_INIT, REF_E10001, REF_INIT_SYSTEM_80, REF_MODELZOO),
+        group="options",
+    ),
+    Rule(
+        code="NPP101",
+        name="unknown-options-key",
+        summary="unknown key, with did-you-mean (L2→l2, result_path→output) — whole profiling init fails",
+        default=True,
+        what="A key in profiling_options that no supported CANN version knows, such as `L2`, "
+             "`result_path` or `aicpu_trace`.",
+        why="Keys are matched exactly, case included. Every collector generation keeps a whitelist and "
+            "refuses the whole options string when one key is not on it, so GE initialisation fails at "
+            "the first session and the job aborts before the first step.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","L2":"on"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on","l2":"on"}'),
+        fix_safety="sometimes",
+        fix_note="Renames the key when exactly one known key is close. A rename that only changes case "
+                 "(`L2` → `l2`) is safe; other renames guess what was meant and are unsafe.",
+        options="Keys known to some CANN version but not to the target are NPP113, not NPP101.",
+        references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_MODELZOO),
+        group="options",
+        facts=("collection.documented_rejected_keys.",),
+    ),
+    Rule(
+        code="NPP102",
+        name="invalid-option-value",
+        summary="invalid value for an enumerated option (`on`/`off` switches are exact and lowercase; "
+                "task_trace levels, llc_profiling, host_sys, host_sys_usage per target)",
+        default=True,
+        what="A switch such as `aicpu`, `hccl`, `l2`, `msproftx` or `runtime_api` given something other than "
+             "`\"on\"`/`\"off\"` (`\"ON\"`, `\"true\"`, `\"1\"`), a `task_trace`/`task_time` level the target "
+             "does not know, or an `llc_profiling`, `host_sys` or `host_sys_usage` value outside its list.",
+        why="Old documentation claimed unknown switch values count as off, but every collector in use checks "
+            "them and rejects the whole configuration; GE initialisation then fails and the job aborts.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","aicpu":"ON"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on","aicpu":"on"}'),
+        fix_safety="sometimes",
+        fix_note="Fixing the case of `on`/`off` is safe. Turning `\"true\"`/`\"false\"`/`\"1\"` into "
+                 "`\"on\"`/`\"off\"` is unsafe: it is a guess, and \"on\" starts a collection that adds overhead.",
+        options=_ANY_CANN + " Levels such as `l2` for `task_trace` exist only from CANN 8.5, `host_sys` "
+                "items (`numa` from 9.1) and `llc_profiling` values differ per version (8.5+ refuses an empty "
+                "`llc_profiling` too), and `llc_profiling` also per product (--npuprof-soc; the Ascend 310 took "
+                "`capacity`/`bandwidth` up to CANN 8.0). On 9.0 and 9.1 any non-empty `task_time` is refused.",
+        references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
+        group="options",
+        facts=("schema.aicpu", "schema.task_trace", "schema.task_time", "schema.llc_profiling", "schema.host_sys",
+               "schema.task_block"),
+    ),
+    Rule(
+        code="NPP103",
+        name="training-trace-not-on",
+        summary="`training_trace` present with a value other than `\"on\"` or `\"\"` (`\"off\"` makes GE init fail)",
+        default=True,
+        what="`\"training_trace\"` set to `\"off\"`, `\"ON\"`, `true` or any other value except `\"on\"` and "
+             "the empty string.",
+        why="GE checks this one key itself before the collector sees the options: a non-empty value other "
+            "than `on` is reported as an invalid training trace parameter, GE initialisation fails and the "
+            "job aborts. `\"off\"` is not a way to switch it off; leaving the key out is.",
+        example=_opts('{"output":"/tmp/prof","training_trace":"off","task_trace":"on"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="safe",
+        fix_note="`\"off\"` (and other off-like values) drops the key, which is what off means; `\"ON\"` "
+                 "becomes `\"on\"`. Both keep the intent unchanged.",
+        references=(REF_GE_INIT, REF_PROFILING_CONFIG_504, REF_ENV_OPTIONS),
+        group="options",
+        facts=("schema.training_trace",),
+    ),
+    Rule(
+        code="NPP104",
+        name="training-trace-without-points",
+        summary="`training_trace` is `\"on\"` but `fp_point`/`bp_point` are missing (give them, `\"\"` means "
+                "automatic)",
+        default=True,
+        what="Options that switch `training_trace` on but do not contain `fp_point` and `bp_point`.",
+        why="This is not a runtime failure: without the keys GE searches for the forward start and backward "
+            "end by itself. The Ascend guide nevertheless requires both keys with the training trace; writing "
+            "them as `\"\"` says that the automatic search is wanted and leaves an obvious place for real op "
+            "names should the search pick the wrong nodes.",
+        example=_opts('{"output":"/tmp/prof","training_trace":"on","task_trace":"on"}'),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="safe",
+        fix_note="Adds `\"fp_point\":\"\",\"bp_point\":\"\"`, which asks for exactly what the runtime does "
+                 "without them.",
+        options="Not reported when the target product has no step trace (--npuprof-soc 310); that case is NPP114.",
+        references=(REF_FP_BP, REF_SESSION, REF_ENV_OPTIONS),
+        group="options",
+    ),
+    Rule(
+        code="NPP105",
+        name="trace-points-without-training-trace",
+        summary="`fp_point`/`bp_point` set while `training_trace` is not `\"on\"` — ignored",
+        default=True,
+        what="A non-empty `fp_point` or `bp_point` in options where `training_trace` is absent or empty.",
+        why="GE reads the forward and backward points only to place the iteration-trace marks, which exist "
+            "only with the training trace on. Otherwise the names are dropped without a message, and whoever "
+            "set them will look in vain for step-trace data.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","fp_point":"resnet_model/conv2d/Conv2D",'
+                      '"bp_point":"gradients/AddN_70"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="unsafe",
+        fix_note="Drops the unused points. Unsafe: the user may rather have wanted `training_trace` on.",
+        references=(REF_FP_BP, REF_GE_INIT),
+        group="options",
+        facts=("schema.fp_point",),
+    ),
+    Rule(
+        code="NPP106",
+        name="invalid-aic-metrics",
+        summary="unknown `aic_metrics` for the target product, or a malformed `Custom:` event list, with "
+                "did-you-mean",
+        default=True,
+        what="An `aic_metrics` (or `aiv_metrics`) value that is not a metric set of the target product, a "
+             "misspelt one such as `PipeUtilisation`, or a `Custom:` list with bad, too many or repeated "
+             "events.",
+        why="The metric sets differ per chip: `L2Cache` and `MemoryAccess` exist on Atlas A2/A3 but not on "
+            "the Ascend 910 or 310P, `PipelineExecuteUtilization` only on the 310B. The collector validates "
+            "the value against the chip it runs on and rejects the whole configuration, so GE "
+            "initialisation fails and the job aborts. `MemoryAccess` reached the Atlas A2 table of the 8.0 "
+            "collector only in its 2024-12 builds (none in 7.0); 8.5+ still limits the whole value to 70 "
+            "characters.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","aic_metrics":"MemoryAccess"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on","aic_metrics":"Memory"}'),
+        fix_safety="sometimes",
+        fix_note="Replaces the value with the single close metric name when there is one. Case-only "
+                 "corrections are safe; other replacements change which counters are collected and are "
+                 "unsafe.",
+        options=_ANY_SOC + " A name that no product knows is reported with any target.",
+        references=(REF_AIC_PRODUCTS, REF_GE_AIC, REF_OPTIONS_80, REF_COLLECTOR),
+        settings=(("soc", "910"),),
+        group="options",
+        facts=("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds."),
+    ),
+    Rule(
+        code="NPP107",
+        name="invalid-storage-limit",
+        summary="invalid `storage_limit` (`<N>MB`, 200 ≤ N ≤ 4294967295)",
+        default=True,
+        what="A `storage_limit` that is not a string of digits followed by exactly `MB`, or whose number is "
+             "below 200 or above 4294967295 (`\"2GB\"`, `\"500\"`, `\"100MB\"`, `\"1.5MB\"`).",
+        why="Up to CANN 8.0 the collector rejects the value and GE initialisation fails, aborting the job. "
+            "From 8.5 on it only warns: `<N>MB` below 200 is raised to 200MB, and any other text is kept as "
+            "it is; the data ageing then drops its last two characters and reads the leading digits of the "
+            "rest as megabytes (`\"2GB\"` becomes a 2 MB limit, `\"500\"` a 5 MB one), or fails on text "
+            "without digits. An empty `storage_limit` means no limit on every version.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","storage_limit":"2GB"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on","storage_limit":"2048MB"}'),
+        fix_safety="sometimes",
+        fix_note="Converting another unit to MB (`2GB` → `2048MB`) keeps the limit and is safe. Raising a value "
+                 "below 200 to `200MB` is unsafe: it changes the limit the user chose.",
+        options=_ANY_CANN + " The finding is reported with `any` because every version mishandles the value, "
+                "but the consequence it names depends on the version.",
+        references=(REF_ENV_OPTIONS, REF_PROFILING_CONFIG_601, REF_COLLECTOR, REF_OAM),
+        group="options",
+        facts=("schema.storage_limit",),
+    ),
+    # also reported by hygiene (an output made from a Python None)
+    Rule(
+        code="NPP108",
+        name="invalid-output-path",
+        summary="invalid `output`: missing or empty where the target requires it, longer than 1024, or characters "
+                "some CANN 8.0 builds refuse",
+        default=True,
+        what="No `output`, an empty one, or one longer than 1024 characters, on a version whose collector "
+             "checks that; and, for CANN 8.0, characters that some of its collector builds refuse (control "
+             "characters from the 2024-03 builds; also quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>` "
+             "and backtick from the 2024-11 builds); also an `output` made from a Python `None` formatted "
+             "as text (`'...\"output\":\"%s\"...' % None`), which sends the data to a directory named `None`.",
+        why="Up to CANN 8.0 the collector needs a result path: a missing or empty `output`, or one whose "
+            "absolute form is longer than 1024 characters, makes it reject the configuration, so GE "
+            "initialisation fails and the job aborts. The 7.0 collector checks no characters; 8.0 builds "
+            "differ (none, then control characters, then the full list), so with `--npuprof-cann 8.0` such a "
+            "character is reported as a failure of some builds. From 8.5 on the collector checks neither "
+            "characters nor length, and an empty or missing `output` falls back to `$ASCEND_WORK_PATH`. A "
+            "shell variable such as `$HOME` is never expanded: the directory is created with that literal name.",
+        example=_opts('{"output":"","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="none",
+        fix_note="No fix: only the user knows where the data should go.",
+        options=_ANY_CANN + " Every `output` check is made only up to CANN 8.0 (8.5+ falls back to "
+                "`ASCEND_WORK_PATH`), so they are reported with `portable` or an old version; characters only "
+                "some 8.0 builds refuse are reported with `8.0` or `portable` and say so.",
+        references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR, REF_OAM),
+        settings=(("cann", "8.0"),),
+        group="options",
+        facts=("schema.output",),
+    ),
+    Rule(
+        code="NPP109",
+        name="invalid-sampling-frequency",
+        summary="sampling frequency not an integer or out of its range",
+        default=True,
+        what="A `*_freq` option (`sys_hardware_mem_freq`, `sys_io_sampling_freq`, `sys_interconnection_freq`, "
+             "`dvpp_freq`, `host_sys_usage_freq`, `instr_profiling_freq`) whose value is not an integer or "
+             "lies outside the range the target accepts (1-100 Hz for most, 1-50 for interconnect and host "
+             "usage, 300-30000 for instruction profiling).",
+        why="The collector range-checks every frequency and rejects the whole configuration when one is "
+            "outside its range, so GE initialisation fails and the job aborts. On CANN 8.0 a non-numeric "
+            "string is instead read as 0 and that sampling is silently skipped.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","dvpp_freq":500}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on","dvpp_freq":100}'),
+        fix_safety="none",
+        fix_note="No fix: the right sampling rate is the user's choice.",
+        options=_ANY_CANN + " The ranges differ per version and product (the Ascend 950 takes "
+                "`sys_hardware_mem_freq` up to 10000), and so does the JSON type a frequency must have "
+                "(NPP110).",
+        references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
+        settings=(("cann", "8.5"),),
+        group="options",
+        facts=("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq"),
+    ),
+    Rule(
+        code="NPP110",
+        name="option-value-wrong-json-type",
+        summary="value of the wrong JSON type for the target (`\"aicpu\": true`, `\"storage_limit\": 200`, "
+                "frequency type per CANN version)",
+        default=True,
+        what="A JSON boolean or number where the target expects a string, or the reverse: `\"aicpu\": true`, "
+             "`\"storage_limit\": 200`, and sampling frequencies, which CANN 8.0 reads as strings and CANN "
+             "8.5+ as numbers.",
+        why="Up to CANN 8.0 the JSON reader throws on a value of the wrong type and the whole configuration "
+            "is rejected, so GE initialisation fails and the job aborts. From 8.5 on a wrongly typed string "
+            "option reads as unset and a frequency written as a string reads as 0, so the switch is "
+            "silently off or the range check fails.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","sys_hardware_mem_freq":50}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on","sys_hardware_mem_freq":"50"}'),
+        fix_safety="unsafe",
+        fix_note="Rewrites the value in the expected type (`true` → `\"on\"`, `200` → `\"200MB\"`, `50` ↔ "
+                 "`\"50\"`). Unsafe: `true` → `\"on\"` starts a collection, and a frequency written for one "
+                 "version becomes wrong for the other.",
+        options=_ANY_CANN + " No frequency representation works on every version, so pick the version the "
+                "job runs on.",
+        references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
+        settings=(("cann", "8.0"),),
+        group="options",
+        facts=("schema.dvpp_freq", "schema.aicpu"),
+    ),
+    Rule(
+        code="NPP111",
+        name="duplicate-options-key",
+        summary="duplicate key in the options object (the last one silently wins)",
+        default=True,
+        what="The same key written twice in one options object, for example two `output` entries after an "
+             "edit.",
+        why="The runtime keeps only the last occurrence and drops the earlier one without a warning, so the "
+            "first value, usually the one the reader sees, has no effect.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","aicpu":"on","output":"./prof"}'),
+        fixed=_opts('{"task_trace":"on","aicpu":"on","output":"./prof"}'),
+        fix_safety="safe",
+        fix_note="Removes the earlier occurrence, which the runtime ignores anyway, so behaviour does not "
+                 "change.",
+        references=(REF_COLLECTOR, REF_GE_INIT),
+        group="options",
+    ),
+    Rule(
+        code="NPP112",
+        name="options-too-long",
+        summary="options string longer than 2047 bytes (the runtime cuts it, then fails to parse)",
+        default=True,
+        what="A profiling options string of more than 2047 bytes (UTF-8), usually because of long "
+             "`fp_point`/`bp_point` op names.",
+        why="The options are copied into a fixed 2048-byte buffer before parsing. A longer string is cut "
+            "off, the rest is no longer valid JSON, GE initialisation fails and the job aborts.",
+        example=_opts_chunks(_LONG_OPTIONS_CHUNKS),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="none",
+        fix_note="No fix: which keys or names to shorten is the user's decision (empty points select the "
+                 "automatic search).",
+        references=(REF_GE_INIT, REF_ENV_OPTIONS),
+        group="options",
+    ),
+    Rule(
+        code="NPP113",
+        name="key-not-in-target-version",
+        summary="key not accepted by the target CANN version (e.g. `task_time` on 8.5, "
+                "`aiv_metrics`/`power` on 8.5+)",
+        default=True,
+        what="A key that some CANN versions accept but the target does not: `task_time` on 8.5, "
+             "`aiv_metrics` and `power` from 8.5 on, `task_tsfw` and `sys_mem_serviceflow` outside 8.5, newer "
+             "keys such as `instr_profiling` before 8.5, or the lowerCamelCase spellings only the protobuf-era "
+             "collector read. (On 9.0 and 9.1 `task_time` is whitelisted but any non-empty value is refused; "
+             "that is NPP102.)",
+        why="Each collector generation has its own key whitelist; a key missing from it is treated like a "
+            "typo, the whole configuration is rejected, GE initialisation fails and the job aborts.",
+        example=_opts('{"output":"/tmp/prof","task_time":"on"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="none",
+        fix_note="No fix: the replacement key (`task_trace` for `task_time`) has different levels and "
+                 "defaults on each version.",
+        options=_ANY_CANN + " With the default `any` this rule never fires, since some version accepts the key; "
+                "set --npuprof-cann to the version the job runs on, or `portable`.",
+        references=(REF_ENV_OPTIONS, REF_ENV_OPTIONS_80, REF_COLLECTOR, REF_OAM),
+        settings=(("cann", "8.5"),),
+        group="options",
+        facts=("schema.task_time", "schema.task_tsfw", "schema.power"),
+    ),
+    Rule(
+        code="NPP114",
+        name="switch-unsupported-on-product",
+        summary="switch not supported on the target product (dropped with a log warning up to 8.0, rejected "
+                "from 8.5, e.g. `l2` on 310)",
+        default=True,
+        what="An option that the target chip's collector of the target version cannot collect: `l2` on the "
+             "Ascend 310, `training_trace` on the 310 up to 8.0, `hccl` on the 310B up to 8.0, `aiv_metrics` "
+             "on chips without separate vector cores, `instr_profiling` outside Atlas A2/A3 and the 950, "
+             "NIC/RoCE sampling on the 310P, `task_trace` level `l3` outside Atlas A2/A3, and similar.",
+        why="Up to CANN 8.0 the collector drops the option, with a plog warning (\"Unrecognized option ... "
+            "for PlatformType\") for switches and silently for sampling frequencies, so the run succeeds and "
+            "that data is missing. From 8.5 on the collector checks the chip's feature table for any "
+            "non-empty value, `\"off\"` included, and rejects it (\"Argument [...] is not supported.\"): GE "
+            "initialisation fails and the job aborts. `instr_profiling_freq` alone is no longer checked from "
+            "8.5 on. Where the collector of a version for a chip is not open source (the 8.5 collector for "
+            "the Ascend 310 and 950), nothing is reported for that version.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","l2":"on"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="none",
+        fix_note="No fix: dropping the switch silently gives up data the user asked for.",
+        options=_ANY_SOC + " " + _ANY_CANN,
+        references=(REF_AIC_PRODUCTS, REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
+        settings=(("soc", "310"), ("cann", "9.1")),
+        group="options",
+        facts=("products.310.unsupported.", "products.310B.unsupported.", "products.310P.unsupported.",
+               "products.910.value_unsupported."),
+    ),
+    Rule(
+        code="NPP115",
+        name="instr-profiling-with-trace-switches",
+        summary="`instr_profiling_freq` combined with task/trace switches (fails before 8.5)",
+        default=True,
+        what="`instr_profiling_freq` in the same options as `task_trace`, `task_time`, `training_trace`, "
+             "`aicpu`, `l2`, `hccl`, `runtime_api` or a metrics key.",
+        why="Instruction sampling must run on its own on the collectors up to CANN 8.0: they refuse the "
+            "combination (\"instrProfilingFreq is set, Params ... not allowed\"), GE initialisation fails and "
+            "the job aborts. CANN 8.5+ only looks at the frequency when `instr_profiling` is on.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","instr_profiling_freq":"1000"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on"}'),
+        fix_safety="none",
+        fix_note="No fix: keeping the task data or the instruction sampling is the user's choice.",
+        options=_ANY_CANN + " Set --npuprof-cann 8.0 (or `portable`) to check for the older collectors.",
+        references=(REF_ENV_OPTIONS_80, REF_COLLECTOR),
+        settings=(("cann", "8.0"),),
+        group="options",
+        facts=("schema.instr_profiling_freq",),
+    ),
+    Rule(
+        code="NPP116",
+        name="options-collect-nothing",
+        summary="profiling is on but the options switch nothing on for the target (no data would be collected)",
+        default=True,
+        what="Profiling is switched on and the options are valid, but none of them turns on a collection "
+             "on the target: only `output`, `storage_limit` or switches set to off, or only switches the "
+             "product drops.",
+        why="The runtime accepts such options and the job runs with profiling switched on, but no trace "
+            "or counter data is collected, so there is nothing to analyse afterwards.",
+        example=_opts('{"output":"/tmp/prof","storage_limit":"1000MB"}'),
+        fixed=_opts('{"output":"/tmp/prof","storage_limit":"1000MB","task_trace":"on"}'),
+        fix_safety="none",
+        fix_note="No fix: which data to collect is the user's choice.",
+        options=_ANY_CANN + " CANN 8.5+ turns `task_trace` on by default, so options without any switch are "
+                "reported only for older versions. " + _ANY_SOC,
+        references=(REF_ENV_OPTIONS, REF_OPTIONS_80),
+        settings=(("cann", "8.0"),),
+        group="options",
+        facts=("collection.switch.task_trace", "collection.switch.task_time"),
+    ),
+)

@@ -399,3 +399,167 @@ def _call_arg(ctx, call: ast.Call, keyword: str, scope, pos, callee: str) -> Opt
     if isinstance(value, ast.Call) and is_npu(ctx.sites, value.func, callee):
         return value
     return None
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import (  # noqa: E402
+    GOOD_OPTIONS, REF_ADAPTER_R111, REF_ENV_MODE, REF_GE_INIT, REF_INIT_SYSTEM, REF_INIT_SYSTEM_80,
+    REF_LOCAL_PROFILER, REF_MODELZOO, REF_PROFILER, REF_PROFILING_CONFIG, REF_SESSION_OVERVIEW, REF_TF2, REF_TF2_API,
+    REF_TF_APIS, _MODEL_FN, _NPU_ENTRY, _PROFILING, Rule)
+
+
+def _estimator(profiling_config_line: str, run_config: str) -> str:
+    return ("import tensorflow as tf\n"
+            "from npu_bridge.estimator.npu.npu_config import NPURunConfig, ProfilingConfig\n"
+            "from npu_bridge.estimator.npu.npu_estimator import NPUEstimator\n" + _MODEL_FN +
+            profiling_config_line +
+            f"run_config = NPURunConfig(\n    model_dir=\"/tmp/model\",\n    save_checkpoints_steps=1000,\n{run_config})\n"
+            "estimator = NPUEstimator(model_fn=model_fn, config=run_config)\n")
+
+
+_PROFILING_CONFIG = ("profiling_config = ProfilingConfig(\n    enable_profiling=True,\n"
+                     f"    profiling_options='{GOOD_OPTIONS}')\n")
+
+
+def _env(mode: str) -> str:
+    return ("import os\n\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+            f"os.environ[\"PROFILING_MODE\"] = \"{mode}\"\n"
+            f"os.environ[\"PROFILING_OPTIONS\"] = '{GOOD_OPTIONS}'\n\n"
+            "sess = tf.Session(config=npu_config_proto())\n")
+
+
+_TF2_SETTINGS = ("npu.global_options().profiling_config.enable_profiling = True\n"
+                 f"npu.global_options().profiling_config.profiling_options = '{GOOD_OPTIONS}'\n")
+
+
+def _tf2_script(before_open: str, after_open: str) -> str:
+    return ("import npu_device as npu\nimport tensorflow as tf\n\n" + before_open +
+            "npu.open().as_default()\n" + after_open +
+            "\nmodel = tf.keras.applications.ResNet50(weights=None)\n")
+
+
+def _profiler_scope_script(config_lines: str) -> str:
+    return ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+            "from npu_bridge.profiler.profiler import Profiler\n\n" + _NPU_ENTRY + config_lines +
+            "train_op = tf.no_op(name=\"train_step\")\n\n"
+            "with tf.Session(config=npu_config_proto(config_proto=config)) as sess:\n"
+            "    with Profiler(level=\"L1\", aic_metrics=\"PipeUtilization\", output_path=\"/tmp/prof\"):\n"
+            "        sess.run(train_op)\n")
+
+
+RULES = (
+    # also reported by wiring (an NpuOptimizer config handed to nothing)
+    Rule(
+        code="NPP006",
+        name="profiling-config-not-passed",
+        summary="a config carrying profiling is built but never handed to a Session / RunConfig / "
+                "NPURunConfig / NPUEstimator / init_resource / npu_config_proto / "
+                "set_keras_session_npu_config / initialize_system (or a `ProfilingConfig` never passed as "
+                "`profiling_config=`)",
+        default=True,
+        what="A `ConfigProto` with profiling settings, or a `ProfilingConfig`, that no session, run config, "
+             "estimator or NPU helper in the file ever receives, typically because the `profiling_config=` "
+             "argument was commented out.",
+        why="Profiling settings are GE initialisation options, and GE only sees the config of the first "
+            "session or `initialize_system`. A config that is never passed is simply dropped: training runs "
+            "normally and no profiling data is written, with nothing in the log to say why.",
+        example=_estimator(_PROFILING_CONFIG, "    # profiling_config=profiling_config,\n"),
+        fixed=_estimator(_PROFILING_CONFIG, "    profiling_config=profiling_config,\n"),
+        fix_safety="none",
+        fix_note="No fix: which session or run config should receive the profiling config is a design "
+                 "decision the checker cannot make.",
+        references=(REF_PROFILING_CONFIG, REF_INIT_SYSTEM, REF_SESSION_OVERVIEW, REF_MODELZOO),
+        group="wiring",
+    ),
+    # also reported by shell_env (launchers)
+    Rule(
+        code="NPP011",
+        name="profiling-mode-env-not-true",
+        summary="`PROFILING_MODE` environment value that means \"on\" to a reader but is not exactly `true` "
+                "(`True`, `TRUE`, `1`, `on`, `yes` all mean off to GE). Values that mean off (`false`, `FALSE`, "
+                "`0`, `off`) and unsubstituted template placeholders are not NPP011",
+        default=True,
+        what="`PROFILING_MODE` set (from Python or in a shell launcher) to a value meant as on but not the "
+             "exact lowercase `true`: `True`, `TRUE`, `1`, `on`, `yes`. Values meant as off (`false`, `FALSE`, "
+             "`0`, `off`) are off to GE as well and are not reported; nor are template placeholders left for a "
+             "generator (`{PROFILING_MODE}`, `@MODE@`, `${MODE}`), which are not values. A value written over "
+             "later in the same scope is judged by the last one.",
+        why="GE compares the variable with `true` byte for byte; every other value counts as off. The job "
+            "runs normally and the `PROFILING_OPTIONS` next to it are never read, so no data is collected.",
+        example=_env("True"),
+        fixed=_env("true"),
+        fix_safety="safe",
+        fix_note="Rewrites `True`/`TRUE`/`1`-style values to `true`. Safe: only `true` turns the mode on, so "
+                 "the written value was clearly meant as on.",
+        references=(REF_ENV_MODE, REF_TF_APIS, REF_GE_INIT),
+        group="wiring",
+    ),
+    Rule(
+        code="NPP012",
+        name="tf2-profiling-after-npu-open",
+        summary="TF2 `global_options().profiling_config` set after `npu.open()` — ignored",
+        default=True,
+        what="In a TF2 (`npu_device`) script, `npu.global_options().profiling_config` fields assigned after "
+             "`npu.open()` has already run — also when the device is opened at import and the options are set "
+             "later in a function (the same execution order `npuprof emulate` follows).",
+        why="`npu.open()` initialises the device and GE with the global options as they are at that moment. "
+            "Later changes to the profiling config are never applied, so the run collects nothing although "
+            "the script appears to enable profiling.",
+        example=_tf2_script("", _TF2_SETTINGS),
+        fixed=_tf2_script(_TF2_SETTINGS, ""),
+        fix_safety="none",
+        fix_note="No fix: moving the assignments above `npu.open()` may move them past code they depend on.",
+        references=(REF_TF2, REF_TF2_API),
+        group="wiring",
+    ),
+    Rule(
+        code="NPP013",
+        name="profiler-scope-with-profiling-mode",
+        summary="`npu_bridge` `Profiler` scope used while `profiling_mode`/`PROFILING_MODE` is on — "
+                "InvalidArgument at runtime",
+        default=True,
+        what="A `with Profiler(...)` block from `npu_bridge.profiler` in a script whose session config sets "
+             "`profiling_mode` on or whose environment sets `PROFILING_MODE=true`.",
+        why="Local (scoped) profiling and global profiling exclude each other: the adapter raises "
+            "InvalidArgument (\"'profiling_mode' or env variables 'PROFILING_MODE' cannot be set to true when "
+            "using 'profiler.Profiler'\") when the graph runs, and the training step fails.",
+        example=_profiler_scope_script(_PROFILING),
+        fixed=_profiler_scope_script(""),
+        fix_safety="none",
+        fix_note="No fix: whether to keep the scoped or the global collection is the user's choice.",
+        references=(REF_PROFILER, REF_LOCAL_PROFILER),
+        group="wiring",
+    ),
+    # also reported by wiring (the legacy parameter_map keys)
+    Rule(
+        code="NPP014",
+        name="legacy-profiling-api",
+        summary="removed pre-2021 API: `ProfilingConfig(enable_options=…, fp_point=…, bp_point=…)`, "
+                "`parameter_map[\"fp_point\"]`, …",
+        default=True,
+        what="Profiling configured through the interface the adapter dropped at the end of 2020: "
+             "`ProfilingConfig` or `npu_resource_init` with `enable_options`, `fp_point`, `bp_point`, or "
+             "`parameter_map[\"fp_point\"]`/`[\"bp_point\"]` on the NpuOptimizer.",
+        why="Current adapters do not accept those arguments: the constructor raises TypeError for the removed "
+            "keywords, and the stray parameter_map keys are no longer read, so the trace points are silently "
+            "lost. Options must be one JSON string.",
+        example=_estimator(
+            "profiling_config = ProfilingConfig(\n    enable_profiling=True,\n"
+            "    enable_options=[\"training_trace\", \"task_trace\"],\n"
+            "    fp_point=\"resnet_model/conv2d/Conv2D\",\n    bp_point=\"gradients/AddN_70\")\n",
+            "    profiling_config=profiling_config,\n"),
+        fixed=_estimator(
+            "profiling_config = ProfilingConfig(\n    enable_profiling=True,\n"
+            "    profiling_options='{\"output\":\"/tmp/prof\",\"training_trace\":\"on\",\"task_trace\":\"on\",'\n"
+            "                      '\"fp_point\":\"resnet_model/conv2d/Conv2D\",\"bp_point\":\"gradients/AddN_70\"}')\n",
+            "    profiling_config=profiling_config,\n"),
+        fix_safety="unsafe",
+        fix_note="Rewrites the old arguments into one `profiling_options` JSON string with an `output` "
+                 "directory. Unsafe: the output location has to be chosen, and `op_trace` maps only "
+                 "approximately to `task_trace`.",
+        references=(REF_ADAPTER_R111, REF_INIT_SYSTEM_80, REF_PROFILING_CONFIG, REF_MODELZOO),
+        group="wiring",
+    ),
+)

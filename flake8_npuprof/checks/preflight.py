@@ -220,3 +220,75 @@ def check(ctx) -> None:
                 ctx.report_issue(Issue("NPP903", m.value_start, m.value_end,
                                        f"the graph dump {settings.graph} cannot be used ({graph_error}): "
                                        "fp_point/bp_point were not checked", None, m.key), value)
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import (  # noqa: E402
+    GOOD_OPTIONS, REF_COLLECTOR, REF_ENV_OPTIONS, REF_FP_BP, REF_GE_INIT, REF_OPTIONS_80, REF_PROFILING_CONFIG_601,
+    Rule, _opts)
+
+
+_PREFLIGHT = ("Runs only with --npuprof-preflight (flake8) and always in `npuprof emulate`; it looks at the "
+              "machine the check runs on, so run it where the job will run.")
+
+
+RULES = (
+    Rule(
+        code="NPP901",
+        name="output-dir-not-writable",
+        summary="output directory cannot be created or is not writable (resolved against the launch directory)",
+        default=False,
+        what="An `output` directory that, on this machine, cannot be created or is not writable by the "
+             "current user; relative paths are resolved against the launch directory.",
+        why="The collector tries to create the directory when profiling starts. If that fails it reports the "
+            "path as not accessible and profiling does not start; depending on the version the job aborts or "
+            "runs on with an empty PROF_* tree.",
+        example=_opts('{"output":"/etc/passwd/profiling","training_trace":"on","task_trace":"on",'
+                      '"fp_point":"","bp_point":""}'),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="none",
+        fix_note="No fix: create the directory or choose a writable one.",
+        options=_PREFLIGHT,
+        references=(REF_OPTIONS_80, REF_PROFILING_CONFIG_601, REF_COLLECTOR),
+        group="preflight",
+    ),
+    Rule(
+        code="NPP902",
+        name="storage-limit-exceeds-free-space",
+        summary="`storage_limit` larger than the free space of the output file system",
+        default=False,
+        what="A `storage_limit` above the space currently free on the file system that holds `output`.",
+        why="The limit is meant to make the collector age out old data before the disk fills; set above "
+            "the free space it never takes effect, so a long run can fill the disk and take down whatever "
+            "else writes there, training checkpoints included.",
+        example=_opts('{"output":"/tmp/prof","task_trace":"on","storage_limit":"4294967295MB"}'),
+        fixed=_opts('{"output":"/tmp/prof","task_trace":"on","storage_limit":"1024MB"}'),
+        fix_safety="none",
+        fix_note="No fix: the right limit depends on the disk the job runs on.",
+        options=_PREFLIGHT,
+        references=(REF_ENV_OPTIONS, REF_PROFILING_CONFIG_601),
+        group="preflight",
+    ),
+    Rule(
+        code="NPP903",
+        name="trace-point-not-in-graph",
+        summary="`fp_point`/`bp_point` op name not found in the graph dump given with `--npuprof-graph`",
+        default=False,
+        what="A non-empty `fp_point` or `bp_point` that names no node of the graph dump passed with "
+             "--npuprof-graph (a `tf.io.write_graph` pbtxt or a GE build dump).",
+        why="GE matches the points by exact node name (or a recorded pre-fusion name). For a name it cannot "
+            "find it only logs a warning, and the step trace is produced without usable FP/BP marks.",
+        example=_opts('{"output":"/tmp/prof","training_trace":"on","task_trace":"on",'
+                      '"fp_point":"no_such_op","bp_point":""}'),
+        fixed=_opts(GOOD_OPTIONS),
+        fix_safety="none",
+        fix_note="No fix: pick the name from the dump, or use `\"\"` for the automatic search.",
+        options="Needs a graph dump given with --npuprof-graph. Like the other NPP9xx checks it runs only with "
+                "--npuprof-preflight (flake8) and always in `npuprof emulate`.",
+        references=(REF_FP_BP, REF_GE_INIT),
+        settings=(("graph", "graph.pbtxt"),),
+        group="preflight",
+    ),
+)

@@ -204,3 +204,102 @@ def _keras_vs_init_resource(ctx, flow: Flow, setups: List[Setup]) -> None:
         f"init_resource() initialises GE here with a config that has no profiling, while profiling is set on the "
         f"Keras session config (line {line}): GE reads profiling only at initialisation, so nothing is "
         "collected; set profiling on the config passed to init_resource")
+
+
+# ---------------------------------------------------------------- the pages of the codes reported here
+# (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
+
+from .rule import (  # noqa: E402
+    REF_ESTIMATOR, REF_GE_INIT, REF_INIT_SYSTEM, REF_KERAS, REF_MODELZOO, REF_NPU_INIT, REF_SESSION,
+    REF_SESSION_OVERVIEW, REF_TF_APIS, _MODEL_FN, _NPU_ENTRY, _PROFILING, _SET_OPTIONS, _STORE_TRUE, Rule, _flagged)
+
+
+def _tf_estimator(run_config_args: str) -> str:
+    return ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n" + _MODEL_FN + _NPU_ENTRY + _PROFILING +
+            f"run_config = tf.estimator.RunConfig(\n{run_config_args})\n"
+            "estimator = tf.estimator.Estimator(model_fn=model_fn, config=npu_run_config_init(run_config=run_config))\n")
+
+
+def _keras(init_resource_args: str) -> str:
+    return ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n" + _NPU_ENTRY + _PROFILING +
+            f"init_sess, npu_init = init_resource({init_resource_args})\n"
+            "npu_keras_sess = set_keras_session_npu_config(config=config)\n"
+            "model = tf.keras.applications.ResNet50(weights=None)\n")
+
+
+RULES = (
+    # also reported by other_routes (ProfilingConfig, npu_resource_init, environment variables)
+    Rule(
+        code="NPP001",
+        name="profiling-options-without-mode",
+        summary="profiling options are set but profiling is not switched on for that config (`profiling_mode` "
+                "absent, or False where profiling is evidently meant — e.g. inside `if args.profiling:`; "
+                "`enable_profiling` False/absent likewise; `PROFILING_OPTIONS` without `PROFILING_MODE`) — the "
+                "options are ignored. An explicit, unconditional off switch beside parked options "
+                "(`PROFILING_MODE=false  # true to profile`) is deliberate: not NPP001",
+        default=True,
+        what="A config that carries profiling options while its on-switch is missing, or false where "
+             "profiling is evidently meant: `profiling_options` without any `profiling_mode`, "
+             "`profiling_mode = False` inside an `if args.profiling:` branch, `ProfilingConfig(profiling_options=...)` "
+             "without `enable_profiling`, or `PROFILING_OPTIONS` in an environment without `PROFILING_MODE`. "
+             "An explicit, unconditional off switch next to the options (`PROFILING_MODE=false  # true to "
+             "profile`, `enable_profiling=False`) parks them on purpose and is not reported; problems in such "
+             "parked options are still reported, worded as latent (\"latent (profiling is switched off here); "
+             "once GE reads these options: ...\"), because they break the run the day the switch is turned on.",
+        why="The adapter forwards the options only together with the switch, and GE reads them only when "
+            "the mode is on, so the string is never used: no PROF_* directory appears and nothing is logged. "
+            "Environment variables still win in that case, so a stray `PROFILING_MODE` can profile with "
+            "other options than the script shows.",
+        example=_flagged(_STORE_TRUE, 'custom_op.parameter_map["profiling_mode"].b = False\n' + _SET_OPTIONS),
+        fixed=_flagged(_STORE_TRUE, _PROFILING),
+        fix_safety="unsafe",
+        fix_note="Sets the switch to on (`profiling_mode.b = True`, `enable_profiling=True`) when the options "
+                 "sit inside a branch that is clearly meant for profiling. Unsafe: it starts collection, "
+                 "which slows the job and writes data, and the `False` might have been deliberate.",
+        references=(REF_SESSION, REF_TF_APIS, REF_GE_INIT, REF_MODELZOO),
+        group="wiring",
+    ),
+    Rule(
+        code="NPP007",
+        name="run-config-without-session-config",
+        summary="an Estimator `RunConfig` is built without `session_config` while the file builds a profiling "
+                "session config",
+        default=True,
+        what="`tf.estimator.RunConfig(...)` (usually wrapped by `npu_run_config_init`) with no "
+             "`session_config=` argument, in a file that prepares a `ConfigProto` with profiling settings.",
+        why="`npu_run_config_init` turns a missing session config into a fresh ConfigProto with an empty "
+            "`NpuOptimizer` entry, so the estimator initialises GE with profiling off and the prepared "
+            "options are never used; the run finishes without profiling data.",
+        example=_tf_estimator('    model_dir="/tmp/model",\n    save_checkpoints_steps=1000'),
+        fixed=_tf_estimator('    model_dir="/tmp/model",\n    save_checkpoints_steps=1000,\n    session_config=config'),
+        fix_safety="unsafe",
+        fix_note="Adds `session_config=<the profiling config>` to the RunConfig. Unsafe: it switches profiling "
+                 "on for the estimator and brings along every other setting of that config.",
+        references=(REF_NPU_INIT, REF_SESSION_OVERVIEW, REF_ESTIMATOR),
+        group="wiring",
+    ),
+    Rule(
+        code="NPP008",
+        name="npu-helper-without-profiling-config",
+        summary="an NPU helper (`npu_config_proto`, `set_keras_session_npu_config`, `init_resource`, "
+                "`npu_run_config_init`) is called without the config that carries profiling, so it builds a "
+                "fresh one without it; or profiling is set on the Keras session config while `init_resource` "
+                "initialises GE",
+        default=True,
+        what="A call of one of the migration helpers without the profiling config as its argument while the "
+             "file builds one, or a Keras script where `init_resource()` initialises GE with a bare config "
+             "and the profiling settings only go to `set_keras_session_npu_config`.",
+        why="Without a ConfigProto argument these helpers create a new one with a bare `NpuOptimizer` "
+            "entry. GE takes its profiling options only at initialisation, which `init_resource` performs, "
+            "so profiling set on a later session is ignored (\"Ge has already initialized\") and no data is "
+            "collected.",
+        example=_keras(""),
+        fixed=_keras("config=config"),
+        fix_safety="unsafe",
+        fix_note="Passes the profiling config to the helper (`init_resource(config=config)`, "
+                 "`npu_config_proto(config_proto=config)`). Unsafe: the helper then also receives every other "
+                 "setting of that config.",
+        references=(REF_KERAS, REF_INIT_SYSTEM, REF_NPU_INIT),
+        group="wiring",
+    ),
+)

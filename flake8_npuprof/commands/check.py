@@ -22,10 +22,10 @@ from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, inputs, note, plural
 
 def run_check(args) -> int:
     from ..source.config import UsageError, load_config
-    from .runner import _parses, check_text, selection_from, target_from
+    from .runner import _parses, check_text, rule_codes, selection_from, target_from
     if args.statistics and args.format not in ("text", "json"):
         raise UsageError("--statistics prints text or JSON: use --format text or --format json")
-    config = load_config(args.config, args.paths)
+    config = load_config(args.config, args.paths, rule_codes=rule_codes)
     target = target_from(args, config)
     selection = selection_from(args, config)
     graph = args.graph or (config.graph_path() if config else None)

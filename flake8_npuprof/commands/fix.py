@@ -218,11 +218,11 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
 def run(args) -> int:
     from ..report import formats
     from .inputs import inputs
-    from .runner import check_text, selection_from, target_from
+    from .runner import check_text, rule_codes, selection_from, target_from
     from ..source.config import load_config
     from .output import Report
     from ..source.text import SourceText
-    config = load_config(args.config, args.paths)
+    config = load_config(args.config, args.paths, rule_codes=rule_codes)
     settings = Settings(target=target_from(args, config))
     selection = selection_from(args, config)
     out = Report()

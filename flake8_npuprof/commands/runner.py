@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List
+from typing import List, Tuple
 
 from ..checks.analysis import Settings, analyse
 from ..source.config import UsageError
@@ -77,13 +77,20 @@ def auto_value(kind: str, value: str, quiet: bool = False) -> str:
     return found
 
 
+def rule_codes() -> Tuple[str, ...]:
+    """The rules' codes, for checking the codes a user names; source/config.py asks for them only
+    when there is a code to check (the catalog imports every check module, with the rules' pages)."""
+    from ..checks.catalog import CODES
+    return CODES
+
+
 def selection_from(args, config=None) -> Selection:
     from ..source.config import ConfigError, check_codes
     given = {}
     for option in ("select", "extend_select", "ignore", "extend_ignore"):
         codes = split_codes(getattr(args, option, None))
         try:
-            check_codes(codes, "--" + option.replace("_", "-"))
+            check_codes(codes, "--" + option.replace("_", "-"), rule_codes)
         except ConfigError as exc:
             raise UsageError(str(exc)) from None
         given[option] = codes

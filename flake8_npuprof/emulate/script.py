@@ -144,10 +144,11 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
     """Each of --cann / --soc from, in order: the flag; the project's configuration (the same settings
     `npuprof check` reads, found from the script's directory); the machine (detect.py); then any.
     `auto`, as a flag or in the configuration, asks for the machine explicitly."""
+    from ..checks.catalog import CODES
     from ..source.config import ConfigError, UsageError as ConfigUsageError, load_config
     start = os.path.dirname(os.path.abspath(path))
     try:
-        config = load_config(getattr(args, "config", None), start=start)
+        config = load_config(getattr(args, "config", None), start=start, rule_codes=lambda: CODES)
     except (ConfigUsageError, ConfigError) as exc:
         raise UsageError(str(exc)) from None
     values, origins = {}, {}

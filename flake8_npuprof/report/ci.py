@@ -16,7 +16,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence
 from urllib.parse import quote
 
 from .. import __version__
-from ..knowledge.catalog import BY_CODE, RULES, Rule, render
+from ..checks.catalog import BY_CODE, RULES, Rule, render
 from ..plugin import fix_marker
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -35,7 +35,7 @@ def source_lines(src: SourceText, f: Finding) -> List[str]:
 
 def statistics(results: Sequence[FileResult], fmt: str = "text") -> str:
     """How often each code occurs, most frequent first (Ruff's --statistics)."""
-    from ..knowledge.catalog import BY_CODE
+    from ..checks.catalog import BY_CODE
     counts = Counter(f.code for _, _, findings in results for f in findings)
     fixable = {f.code for _, _, findings in results for f in findings if f.fix is not None and f.fix.safe}
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))

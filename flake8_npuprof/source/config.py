@@ -3,6 +3,9 @@
 Both front-ends read the same settings: flake8 takes `npuprof-cann`/`npuprof-soc` from its
 own config files, and the CLI falls back to exactly those when pyproject.toml has no
 `[tool.npuprof]` table. Command-line flags always win.
+
+The codes a file names are checked against the rules' codes, which the callers pass in
+(`rule_codes`): the rules and their pages live in checks/, above this layer.
 """
 
 from __future__ import annotations
@@ -12,13 +15,17 @@ import fnmatch
 import os
 import sys
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Collection, List, NamedTuple, Optional, Sequence, Tuple
 
 from .files import split_codes
 
 
 class ConfigError(Exception):
     pass
+
+
+# The codes of the rules (checks/catalog.py's CODES), asked for only when there is a code to check.
+RuleCodes = Callable[[], Collection[str]]
 
 
 class Config(NamedTuple):
@@ -74,7 +81,7 @@ def _toml_load(path: Path) -> dict:
             raise ConfigError(f"{path}: {exc}") from None
 
 
-def _codes(value, where: str = "", key: str = "") -> Tuple[str, ...]:
+def _codes(value, rule_codes: RuleCodes, where: str = "", key: str = "") -> Tuple[str, ...]:
     """A list of codes: a TOML array of strings, or one string separated by commas or spaces."""
     if value is None:
         return ()
@@ -85,7 +92,7 @@ def _codes(value, where: str = "", key: str = "") -> Tuple[str, ...]:
     else:
         raise ConfigError(f'{where}: {key} must be a list of codes or a string of codes (e.g. {key} = ["NPP203"]), '
                           f"not {value!r}")
-    check_codes(codes, f"{where}: {key}" if where else key)
+    check_codes(codes, f"{where}: {key}" if where else key, rule_codes)
     return codes
 
 
@@ -98,20 +105,23 @@ def _strings(value, where: str, key: str) -> Tuple[str, ...]:
     raise ConfigError(f'{where}: {key} must be a list of patterns (e.g. {key} = ["third_party/"]), not {value!r}')
 
 
-def check_codes(codes: Sequence[str], option: str) -> None:
+def check_codes(codes: Sequence[str], option: str, rule_codes: RuleCodes) -> None:
     """Every code must be an NPP code or a prefix of one (`NPP1`, `N`): a typo must not select nothing."""
-    from ..knowledge.catalog import RULES
+    if not codes:
+        return
+    known = rule_codes()
     for code in codes:
-        if not any(rule.code.startswith(code) for rule in RULES):
+        if not any(rule.startswith(code) for rule in known):
             raise ConfigError(f"{option}: unknown code {code!r} (codes are NPP followed by digits; "
                               "`npuprof explain --list` shows them)")
 
 
-def _per_file(value, where: str = "", key: str = "per-file-ignores") -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+def _per_file(value, rule_codes: RuleCodes, where: str = "",
+              key: str = "per-file-ignores") -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
     if not value:
         return ()
     if isinstance(value, dict):
-        return tuple((k, _codes(v, where, f"{key}.{k!r}")) for k, v in value.items())
+        return tuple((k, _codes(v, rule_codes, where, f"{key}.{k!r}")) for k, v in value.items())
     if not isinstance(value, str):
         raise ConfigError(f'{where}: {key} must be a table of pattern = codes (e.g. [tool.npuprof.{key}] '
                           f'"legacy/*.py" = ["NPP101"]), not {value!r}')
@@ -124,7 +134,7 @@ def _per_file(value, where: str = "", key: str = "per-file-ignores") -> Tuple[Tu
     return tuple((pattern, tuple(c.upper() for c in codes)) for pattern, codes in pairs)
 
 
-def from_pyproject(path: Path) -> Optional[Config]:
+def from_pyproject(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
     tool = _toml_load(path).get("tool", {})
     table = tool.get("npuprof") if isinstance(tool, dict) else None
     if table is None:
@@ -143,16 +153,16 @@ def from_pyproject(path: Path) -> Optional[Config]:
     if "preflight" in t and not isinstance(t["preflight"], bool):
         raise ConfigError(f"{path}: preflight must be true or false")
     where = str(path)
-    codes = {key: _codes(t.get(key), where, key)
+    codes = {key: _codes(t.get(key), rule_codes, where, key)
              for key in ("select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore")}
     return Config(where, t.get("cann"), t.get("soc"), codes["select"], codes["extend-select"], codes["ignore"],
                   codes["extend-ignore"], codes["extend-default-ignore"],
-                  _per_file(t.get("per-file-ignores"), where), bool(t.get("preflight", False)), t.get("graph"),
+                  _per_file(t.get("per-file-ignores"), rule_codes, where), bool(t.get("preflight", False)), t.get("graph"),
                   _strings(t["exclude"], where, "exclude") if "exclude" in t else None,
                   _strings(t.get("extend-exclude", []), where, "extend-exclude"))
 
 
-def from_flake8(path: Path) -> Optional[Config]:
+def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
     parser = configparser.RawConfigParser()
     try:
         parser.read(path, encoding="utf-8")
@@ -166,10 +176,10 @@ def from_flake8(path: Path) -> Optional[Config]:
     def npp(codes, key):
         # other plugins' codes are flake8's business; the NPP ones must exist
         mine = tuple(c for c in codes if c.startswith("NPP") or "NPP".startswith(c))
-        check_codes(mine, f"{where}: {key}")
+        check_codes(mine, f"{where}: {key}", rule_codes)
         return mine
     lists = {key: npp(split_codes(sec.get(key)), key) for key in ("select", "extend-select", "ignore", "extend-ignore")}
-    per_file = tuple((p, npp(c, f"per-file-ignores {p!r}")) for p, c in _per_file(sec.get("per-file-ignores"), where))
+    per_file = tuple((p, npp(c, f"per-file-ignores {p!r}")) for p, c in _per_file(sec.get("per-file-ignores"), rule_codes, where))
     patterns = lambda key: _strings(sec[key], where, key) if key in sec else None  # noqa: E731
     return Config(where, sec.get("npuprof-cann"), sec.get("npuprof-soc"), lists["select"], lists["extend-select"],
                   lists["ignore"], lists["extend-ignore"], (), per_file,
@@ -177,7 +187,8 @@ def from_flake8(path: Path) -> Optional[Config]:
                   sec.get("npuprof-graph"), patterns("exclude"), patterns("extend-exclude") or ())
 
 
-def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optional[str] = None) -> Optional[Config]:
+def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optional[str] = None, *,
+                rule_codes: RuleCodes) -> Optional[Config]:
     """The configuration in effect: --config, else the nearest file above `start` (default: the current
     directory; emulate starts at the script's directory, the project it belongs to)."""
     if explicit:
@@ -185,7 +196,8 @@ def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optio
         if not path.is_file():
             raise UsageError(f"config file not found: {explicit}")
         try:
-            config = from_pyproject(path) if path.suffix == ".toml" else from_flake8(path)
+            read = from_pyproject if path.suffix == ".toml" else from_flake8
+            config = read(path, rule_codes=rule_codes)
         except ConfigError as exc:
             raise UsageError(str(exc)) from None
         return config or Config(str(path))
@@ -194,13 +206,13 @@ def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optio
         try:
             pyproject = directory / "pyproject.toml"
             if pyproject.is_file():
-                found = from_pyproject(pyproject)
+                found = from_pyproject(pyproject, rule_codes=rule_codes)
                 if found:
                     return found
             for name in ("setup.cfg", "tox.ini", ".flake8"):
                 candidate = directory / name
                 if candidate.is_file():
-                    found = from_flake8(candidate)
+                    found = from_flake8(candidate, rule_codes=rule_codes)
                     if found:
                         return found
         except ConfigError as exc:
