@@ -8,8 +8,8 @@
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
     python benchmarks/bench.py all [DIR]
 
-Timings are of whole flake8 runs; with and without the plugin alternate (`--repeat` pairs) and
-the medians are compared, so load on the machine hits both sides. Targets: <= 1.15x on real
+Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),
+and the ratio is the median of the pairs' ratios, so load on the machine hits both sides. Targets: <= 1.15x on real
 training scripts, <= 1.01x on the standard library, <= +20 ms start-up, flat memory.
 """
 
@@ -65,20 +65,33 @@ def flake8_seconds(paths, jobs: int, without: bool, extra=()) -> float:
 
 
 def compare(paths, jobs: int, repeat: int, label: str, extra=()) -> float:
-    """Median CPU seconds (user+sys of flake8 and its workers) with / without the plugin."""
-    with_npp, without_npp = [], []
+    """CPU seconds (user+sys of flake8 and its workers) with / without the plugin.
+
+    The two runs of a pair are adjacent and their order alternates (with-without, without-with),
+    and the ratio is the median of the pairs' ratios: this machine's speed drifts by +-20 % over
+    minutes, and a drift then moves both runs of a pair alike.
+    """
+    with_npp, without_npp, ratios = [], [], []
     flake8_seconds(paths, jobs, True, extra)          # warm the file cache once
     flake8_seconds(paths, jobs, False, extra)         # and the plugin's bytecode cache
-    for _ in range(repeat):
-        without_npp.append(flake8_seconds(paths, jobs, True, extra))
-        with_npp.append(flake8_seconds(paths, jobs, False, extra))
+    for k in range(repeat):
+        if k % 2:
+            a = flake8_seconds(paths, jobs, False, extra)
+            b = flake8_seconds(paths, jobs, True, extra)
+        else:
+            b = flake8_seconds(paths, jobs, True, extra)
+            a = flake8_seconds(paths, jobs, False, extra)
+        with_npp.append(a)
+        without_npp.append(b)
+        ratios.append(a[1] / b[1])
     a = statistics.median(c for _, c in with_npp)
     b = statistics.median(c for _, c in without_npp)
     wa = statistics.median(w for w, _ in with_npp)
     wb = statistics.median(w for w, _ in without_npp)
-    ratio = a / b
-    print(f"{label}: flake8 -j{jobs} CPU with NPP {a:.2f}s, without {b:.2f}s -> ratio {ratio:.3f} "
-          f"({(ratio - 1) * 100:+.1f} %); wall {wa:.2f}s / {wb:.2f}s (medians of {repeat} pairs)")
+    ratio = statistics.median(ratios)
+    print(f"{label}: flake8 -j{jobs} CPU with NPP {a:.2f}s, without {b:.2f}s; median of the pairs' ratios "
+          f"{ratio:.3f} ({(ratio - 1) * 100:+.1f} %; pairs from {min(ratios):.3f} to {max(ratios):.3f}); "
+          f"wall {wa:.2f}s / {wb:.2f}s ({repeat} pairs)")
     return ratio
 
 
