@@ -146,3 +146,16 @@ def test_frequency_range_in_the_message_is_the_version_s_own():
     assert [i.code for i in report.issues] == ["NPP109"] and "in 1-100 (Hz)" in report.issues[0].message
     report = check_options('{"output":"/p","instr_profiling":"on","instr_profiling_freq":5}', Target("8.5"))
     assert "in 300-30000 (Hz)" in report.issues[0].message
+
+
+def test_a_kept_report_cannot_be_changed_by_its_reader():
+    # reports are kept per process (scripts repeat their strings): a caller that edits its list
+    # must not change what the next caller is told
+    text = '{"output":"/tmp/p","task_trace":"maybe"}'
+    first = check_options(text, Target())
+    codes = [i.code for i in first.issues]
+    assert codes == ["NPP102"]
+    first.issues.clear()
+    assert [i.code for i in check_options(text, Target()).issues] == codes
+    big = '{"output":"/tmp/p","fp_point":"' + "x" * 5000 + '"}'      # past the runtime's buffer: not kept
+    assert [i.code for i in check_options(big, Target()).issues][0] == "NPP112"

@@ -96,7 +96,24 @@ class OptionsReport(NamedTuple):
 
 
 def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> OptionsReport:
-    """All NPP1xx issues of one options string (holes allowed) for a target."""
+    """All NPP1xx issues of one options string (holes allowed) for a target.
+
+    Reports of strings the runtime could hold are kept per process: scripts of a project repeat
+    their options strings, and checking one means 35 (version, product) pairs. Each caller gets
+    its own list of the (immutable) issues."""
+    if len(text) > 2 * MAX_BYTES:
+        return _check_options(text, target, mode_on)
+    report = _cached(text, target, mode_on)
+    return report._replace(issues=list(report.issues))
+
+
+@functools.lru_cache(maxsize=512)
+def _cached(text: str, target: Target, mode_on: Optional[bool]) -> OptionsReport:
+    report = _check_options(text, target, mode_on)
+    return report._replace(issues=tuple(report.issues))
+
+
+def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> OptionsReport:
     issues: List[Issue] = []
     known = text.replace("\ue000", "")
     size = len(known.encode("utf-8", "surrogatepass"))

@@ -145,6 +145,7 @@ class Sites:
         self.pos: Dict[int, int] = {}               # id(node) -> walk order
         self.parent: Dict[int, ast.AST] = {}        # id(node) -> parent node
         self.nodes: Dict[int, ast.AST] = {}         # id(node) -> node
+        self.children_of: Dict[int, List[ast.AST]] = {}   # id(node) -> child_nodes(node), where the walk took them
         self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
         self._loads: Optional[Dict[str, List[ast.AST]]] = None
         self._loads_by_scope: Optional[Dict[Tuple[int, str], List[ast.AST]]] = None
@@ -332,6 +333,7 @@ class Sites:
 _LOADS = frozenset({ast.Name, ast.Attribute})
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
+_SPECIAL = _SCOPES | _BRANCHES
 # Load/Store contexts and operators: shared leaf objects with nothing to record, not walked.
 _MARKERS = frozenset(sub for base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
                      for sub in base.__subclasses__())
@@ -346,14 +348,17 @@ _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "name", "kind
 _CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}
 
 
+def _fields_of(kind: type) -> Tuple[str, ...]:
+    fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    return fields
+
+
 def child_nodes(node: ast.AST) -> List[ast.AST]:
     """ast.iter_child_nodes without the shared Load/Store and operator leaves, as a list."""
     kind = type(node)
     fields = _CHILD_FIELDS.get(kind)
-    if fields is None:
-        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
     kids: List[ast.AST] = []
-    for field in fields:
+    for field in fields if fields is not None else _fields_of(kind):
         value = getattr(node, field, None)
         if type(value) is list:
             kids += [v for v in value if isinstance(v, ast.AST)]
@@ -368,9 +373,10 @@ def collect(tree: ast.AST) -> Sites:
     sites.module = module
     sites.scopes.append(module)
     order = 0
-    pos, nodes, parent = sites.pos, sites.nodes, sites.parent
+    pos, nodes, parent, children_of = sites.pos, sites.nodes, sites.parent, sites.children_of
     scope_of, guards_of = sites.scope_of, sites.guards_of
     raw_loads = sites._raw_loads
+    fields_of, AST, Load = _CHILD_FIELDS, ast.AST, ast.Load
     # stack of (node, scope, guards); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = [(tree, module, ())]
     while stack:
@@ -380,17 +386,28 @@ def collect(tree: ast.AST) -> Sites:
         pos[ident] = order
         nodes[ident] = node
         kind = type(node)
-        if kind in _LOADS and type(node.ctx) is ast.Load:
+        if kind in _LOADS and type(node.ctx) is Load:
             raw_loads.append((node, scope))
-        if kind not in _SCOPES and kind not in _BRANCHES:
+        if kind not in _SPECIAL:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
+            # (child_nodes inlined: this loop runs for every node of the file)
             if kind in _RECORDED:
                 _record(sites, node, scope, guards, order)
             scope_of[ident] = scope
             guards_of[ident] = guards
-            for child in reversed(child_nodes(node)):
-                parent[id(child)] = node
-                stack.append((child, scope, guards))
+            kids: List[ast.AST] = []
+            fields = fields_of.get(kind)
+            for field in fields if fields is not None else _fields_of(kind):
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    kids += [v for v in value if isinstance(v, AST)]
+                elif isinstance(value, AST):
+                    kids.append(value)
+            if kids:
+                children_of[ident] = kids
+                for child in reversed(kids):
+                    parent[id(child)] = node
+                    stack.append((child, scope, guards))
             continue
         children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -451,7 +468,13 @@ def collect(tree: ast.AST) -> Sites:
 
 def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
     """What a statement or call adds to the sites: imports, bindings, returns, calls, entries."""
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
+    if type(node) is ast.Call:          # by far the most frequent
+        sites.calls.append(CallSite(node, call_name(node), scope, guards, node))
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "add" and \
+                _is_custom_optimizers(node.func.value):
+            entry = Entry(node, _config_base(node.func.value), scope, guards)
+            sites.entries.append(entry)
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
         _record_import(sites, node, scope, order)
     elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         _record_assign(sites, node, scope, guards, order)
@@ -467,12 +490,6 @@ def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
         scope.bind(node.target.id, order, node.value, node, guards)
     elif isinstance(node, ast.Return) and node.value is not None:
         sites.returns.append((node.value, scope))
-    elif isinstance(node, ast.Call):
-        sites.calls.append(CallSite(node, call_name(node), scope, guards, node))
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "add" and \
-                _is_custom_optimizers(node.func.value):
-            entry = Entry(node, _config_base(node.func.value), scope, guards)
-            sites.entries.append(entry)
 
 
 def _static_truth(test) -> Optional[bool]:
@@ -604,7 +621,7 @@ def _attach_entry_ops(sites: Sites) -> None:
                                              guards))
     # an entry handed to a function this file does not define may be completed there
     bound = {e.bound_to: e for e in sites.entries if e.bound_to}
-    for site in sites.calls:
+    for site in sites.calls if bound else ():
         if isinstance(site.call.func, ast.Name) and site.call.func.id in sites.functions:
             continue
         for arg in list(site.call.args) + [k.value for k in site.call.keywords]:
