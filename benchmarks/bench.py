@@ -6,18 +6,25 @@
     python benchmarks/bench.py memory [DIR]           # the plugin over 1,000 files in one process
     python benchmarks/bench.py setups                 # one file of 5,000 setups reusing the same names
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
+    python benchmarks/bench.py instructions [DIR] [--sample N]  # the same ratio counted in instructions
     python benchmarks/bench.py all [DIR]
 
 Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),
 and the ratio is the median of the pairs' ratios, so load on the machine hits both sides. Targets: <= 1.15x on real
 training scripts, <= 1.01x on the standard library, <= +20 ms start-up, flat memory.
+
+`instructions` needs valgrind: it counts the instructions flake8 -j1 executes with and without the
+plugin (callgrind, PYTHONHASHSEED=0), one pair, the same figure on every run. It is the arbiter on
+a machine whose speed drifts (a VM's neighbours): about 40x slower, so it samples N files evenly.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -233,14 +240,53 @@ def bench_setups(_args) -> None:
           f"{times[2000] / times[1000]:.2f}, linear = 2)")
 
 
+def instructions(paths) -> tuple:
+    """Instructions executed by flake8 -j1 on paths with and without the plugin (valgrind's
+    callgrind, the two runs side by side): the same on every run."""
+    runs = []
+    for without in (False, True):
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if without:
+            env["BENCH_WITHOUT_NPP"] = "1"
+        else:
+            env.pop("BENCH_WITHOUT_NPP", None)
+        args = ["--isolated", "-j1", "--exit-zero", "--output-file", os.devnull, *map(str, paths)]
+        subprocess.run([sys.executable, "-c", DRIVER, *args], env=env, check=True)      # bytecode cached
+        runs.append(subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                                      sys.executable, "-c", DRIVER, *args], env=env, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True))
+    counts = []
+    for proc in runs:
+        err = proc.communicate()[1]
+        found = re.search(r"Collected : (\d+)", err)
+        if proc.returncode or not found:
+            raise SystemExit(f"callgrind gave no count: {err[-500:]}")
+        counts.append(int(found.group(1)))
+    return tuple(counts)
+
+
+def bench_instructions(args) -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("instructions: valgrind is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        files, label = _scripts(args, tmp)
+        step = max(1, len(files) // args.sample)
+        sample = files[::step][:args.sample]
+        a, b = instructions(sample)
+    print(f"{label}, {len(sample)} sampled: flake8 -j1 {a / 1e9:.3f} G instructions with NPP, "
+          f"{b / 1e9:.3f} G without -> ratio {a / b:.3f} ({(a / b - 1) * 100:+.1f} %)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=("scripts", "stdlib", "startup", "memory", "setups", "prefilter", "corpus",
-                                         "all"))
+                                         "instructions", "all"))
     parser.add_argument("dir", nargs="?", help="training scripts to measure (default: the generated corpus)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--files", type=int, default=300, help="size of the generated corpus")
+    parser.add_argument("--sample", type=int, default=40, help="files counted by `instructions`")
     args = parser.parse_args()
     todo = ("scripts", "stdlib", "startup", "memory", "setups", "prefilter") if args.what == "all" else (args.what,)
     for what in todo:
