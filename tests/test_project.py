@@ -180,3 +180,28 @@ def test_a_budget_running_out_in_a_sibling_is_reported_on_the_use(tmp_path, monk
                    "profiling_options=OPTS))\n")
     codes = [(f.code, f.line) for f in analyse(job.read_text(), None, str(job), Settings())]
     assert ("NPP191", 3) in codes and not any(c == "NPP102" for c, _ in codes)
+
+
+def test_import_refs_walks_only_statement_blocks_in_ast_walk_order():
+    # the order decides which module is searched first; it must be ast.walk's (breadth first)
+    source = (
+        "import a\n"
+        "try:\n    import b.c as bc\nexcept ImportError:\n    from . import d\nelse:\n    import e\n"
+        "finally:\n    from ..f import *\n"
+        "def fn():\n    import h\n    class K:\n        import i\n"
+        "if x:\n    with y:\n        import j\nelse:\n    from k import m\n"
+        "for z in w:\n    import n\nwhile q:\n    import o\n"
+        "import p\n")
+    if sys.version_info >= (3, 10):
+        source += "match v:\n    case 1:\n        import r\n    case _:\n        from s import t\n"
+    tree = ast.parse(source)
+    expected = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            expected.extend((0, a.name.split(".")) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module.split(".") if node.module else []
+            expected.append((node.level or 0, base))
+            expected.extend((node.level or 0, base + [a.name]) for a in node.names if a.name != "*")
+    assert project.import_refs(tree) == expected
+    assert [parts[0] for _, parts in expected[:3]] == ["a", "p", "b"]      # breadth first, not source order

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections import deque
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .resolve import DENYLIST, Resolver
@@ -137,10 +138,24 @@ def import_ref(stmt: ast.AST, local: str) -> Optional[Tuple[int, List[str]]]:
     return None
 
 
+# Fields that hold statements (or except handlers and match cases, which hold statements).
+_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
 def import_refs(tree: ast.AST) -> List[Tuple[int, List[str]]]:
-    """Every module a tree imports, as (level, parts), in source order."""
+    """Every module a tree imports, as (level, parts), in ast.walk's order (breadth first).
+
+    Imports are statements, and statements sit only in statement blocks: the walk goes through
+    those alone and meets the imports in the order a walk of every node would."""
     out = []
-    for node in ast.walk(tree):
+    queue = deque([tree])
+    while queue:
+        node = queue.popleft()
+        for field in node._fields:
+            if field in _BLOCKS:
+                block = getattr(node, field, None)
+                if type(block) is list:
+                    queue.extend(block)
         if isinstance(node, ast.Import):
             out.extend((0, a.name.split(".")) for a in node.names)
         elif isinstance(node, ast.ImportFrom):

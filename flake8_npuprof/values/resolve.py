@@ -589,6 +589,8 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
     for site in sites.calls:
         name = site.name or ""
         last = name.rsplit(".", 1)[-1]
+        if last != "add_argument" and not last.startswith("DEFINE_"):
+            continue                        # most calls: no keyword table built for them
         call = site.call
         kw = {k.arg: k.value for k in call.keywords if k.arg}
         if last.startswith("DEFINE_"):
