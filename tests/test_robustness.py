@@ -469,3 +469,23 @@ def test_code_too_deep_for_python_is_left_to_the_compiler(tmp_path, capsys, expr
     assert main(["check", str(tmp_path / "deep.py")]) == 2
     err = capsys.readouterr().err
     assert "deep.py: cannot parse (" in err and "internal error" not in err
+
+
+def test_child_nodes_are_ast_children_without_the_shared_leaves():
+    # the walks read only the fields that can hold nodes (_LEAF_FIELDS names the others): a field
+    # a new Python adds must not make them miss a child
+    from flake8_npuprof.source.sites import child_nodes
+    markers = tuple(sub for base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+                    for sub in base.__subclasses__())
+    root = Path(sysconfig.get_paths()["stdlib"])
+    checked = 0
+    for path in sorted(root.glob("*.py"))[:150]:
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            assert child_nodes(node) == [c for c in ast.iter_child_nodes(node) if not isinstance(c, markers)], \
+                (path, type(node).__name__)
+            checked += 1
+    assert checked > 100_000

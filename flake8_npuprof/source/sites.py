@@ -334,9 +334,6 @@ _LOADS = frozenset({ast.Name, ast.Attribute})
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
 _SPECIAL = _SCOPES | _BRANCHES
-# Load/Store contexts and operators: shared leaf objects with nothing to record, not walked.
-_MARKERS = frozenset(sub for base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
-                     for sub in base.__subclasses__())
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return, ast.Call})
 
@@ -349,8 +346,8 @@ _CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}
 
 
 def _fields_of(kind: type) -> Tuple[str, ...]:
-    fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
-    return fields
+    _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    return _CHILD_FIELDS[kind]
 
 
 def child_nodes(node: ast.AST) -> List[ast.AST]:
@@ -376,7 +373,7 @@ def collect(tree: ast.AST) -> Sites:
     pos, nodes, parent, children_of = sites.pos, sites.nodes, sites.parent, sites.children_of
     scope_of, guards_of = sites.scope_of, sites.guards_of
     raw_loads = sites._raw_loads
-    fields_of, AST, Load = _CHILD_FIELDS, ast.AST, ast.Load
+    Load = ast.Load
     # stack of (node, scope, guards); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = [(tree, module, ())]
     while stack:
@@ -390,19 +387,11 @@ def collect(tree: ast.AST) -> Sites:
             raw_loads.append((node, scope))
         if kind not in _SPECIAL:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
-            # (child_nodes inlined: this loop runs for every node of the file)
             if kind in _RECORDED:
                 _record(sites, node, scope, guards, order)
             scope_of[ident] = scope
             guards_of[ident] = guards
-            kids: List[ast.AST] = []
-            fields = fields_of.get(kind)
-            for field in fields if fields is not None else _fields_of(kind):
-                value = getattr(node, field, None)
-                if type(value) is list:
-                    kids += [v for v in value if isinstance(v, AST)]
-                elif isinstance(value, AST):
-                    kids.append(value)
+            kids = child_nodes(node)
             if kids:
                 children_of[ident] = kids
                 for child in reversed(kids):
