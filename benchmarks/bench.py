@@ -83,14 +83,12 @@ def compare(paths, jobs: int, repeat: int, label: str, extra=()) -> float:
     flake8_seconds(paths, jobs, False, extra)         # and the plugin's bytecode cache
     for k in range(repeat):
         if k % 2:
-            a = flake8_seconds(paths, jobs, False, extra)
-            b = flake8_seconds(paths, jobs, True, extra)
+            with_npp.append(flake8_seconds(paths, jobs, False, extra))
+            without_npp.append(flake8_seconds(paths, jobs, True, extra))
         else:
-            b = flake8_seconds(paths, jobs, True, extra)
-            a = flake8_seconds(paths, jobs, False, extra)
-        with_npp.append(a)
-        without_npp.append(b)
-        ratios.append(a[1] / b[1])
+            without_npp.append(flake8_seconds(paths, jobs, True, extra))
+            with_npp.append(flake8_seconds(paths, jobs, False, extra))
+        ratios.append(with_npp[-1][1] / without_npp[-1][1])
     a = statistics.median(c for _, c in with_npp)
     b = statistics.median(c for _, c in without_npp)
     wa = statistics.median(w for w, _ in with_npp)

@@ -118,9 +118,9 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
     """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
     if not might_configure_profiling(text):
         return []
-    # The analysis builds many small containers that all live until the file is done: the cyclic
-    # collector, run in between, would walk them (and flake8's tree) and free nothing. It runs
-    # after, on what is left (one file's worth).
+    # The analysis builds many small containers that all live until the file is done; the cyclic
+    # collector, run in between, walks them (and flake8's tree) again and again. Paused, it runs
+    # once after the file, on one file's worth (over the zoo scripts: 157 passes instead of 350).
     collecting = gc.isenabled()
     gc.disable()
     try:
