@@ -339,8 +339,9 @@ _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, as
 
 
 # Fields that never hold a child worth walking: names and flags (strings, ints), Load/Store
-# contexts and operators. Constant.value is a Python value, never a node.
-_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "name", "kind", "level", "module", "type_comment",
+# contexts and operators. Constant.value is a Python value, never a node. Not "name": it is a
+# string almost everywhere, but a node in TypeAlias (3.12+).
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "level", "module", "type_comment",
                           "is_async", "conversion", "simple", "tag"})
 _CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}
 
