@@ -59,25 +59,34 @@ def test_C4_instr_profiling_freq_alone_not_rejected_from_8_5():
 
 def test_C5_output_chars_only_some_8_0_builds():
     text = '{"output":"$HOME/prof","task_trace":"on"}'
-    for cann in ("any", "7.0", "8.5", "9.0", "9.1"):
+    for cann in ("any", "7.0", "8.5"):
         assert codes(text, cann) == set()
+    # the runtime's own check (Utils::CheckPathWithInvalidChar), executed: tests/oracle/v9.*.jsonl
+    for cann in ("9.0", "9.1"):
+        assert "contains invalid character \\$" in message(text, "NPP108", cann)
     msg = message(text, "NPP108", "8.0")
     assert "on some builds of CANN 8.0 (collectors built 2024-11 to 2025-12)" in msg
     tab = message('{"output":"/tmp/a\\tb","task_trace":"on"}', "NPP108", "8.0")
     assert "collectors built 2024-03 to 2025-12" in tab
-    assert "some builds" in message(text, "NPP108", "portable")
+    assert "on CANN 9.0 and 9.1 the collector rejects it" in message(text, "NPP108", "portable")
     assert [i.partial for i in issues(text, "8.0")] == [True]
 
 
 def test_C6_output_length_only_up_to_8_0():
+    # 8.5+ checks no length, but a single name over 255 bytes cannot be created (executed: refused)
     text = json.dumps({"output": "/" + "a" * 1100, "task_trace": "on"})
-    assert codes(text, "8.5") == codes(text, "9.1") == codes(text) == set()
+    assert "Result path is empty or not accessible" in message(text, "NPP108", "9.1")
     assert "measured on the absolute path" in message(text, "NPP108", "8.0")
+    short_names = json.dumps({"output": "/a" * 550, "task_trace": "on"})
+    assert codes(short_names, "8.5") == codes(short_names, "9.1") == set()
 
 
 def test_C7_empty_output_falls_back_from_8_5():
+    # 8.5+: "" means $ASCEND_WORK_PATH; the record runs without it and the collector refuses
     text = '{"output":"","task_trace":"on"}'
-    assert codes(text, "9.1") == codes(text, "8.5") == codes(text) == set()
+    for cann in ("8.5", "9.1"):
+        [issue] = issues(text, cann)
+        assert issue.code == "NPP108" and issue.effect == "env" and "ASCEND_WORK_PATH" in issue.message
     assert message(text, "NPP108", "8.0").startswith('"output" is empty: on CANN 8.0 profiling init fails')
 
 
@@ -88,16 +97,20 @@ def test_C8_empty_storage_limit_accepted_everywhere():
 
 
 def test_C9_ge_api_documented_but_rejected():
-    msg = message('{"output":"/p","task_trace":"on","ge_api":"l0"}', "NPP101")
-    assert "documented (off/l0/l1)" in msg and "unknown profiling_options key" not in msg
+    # the collectors up to 8.0 lack it; the built 8.5+ collectors whitelist it (hicann/runtime
+    # prof_acl_mgr.h GEOPTION_CONFIG_VECTOR) and take off/l0/l1 (executed)
+    text = '{"output":"/p","task_trace":"on","ge_api":"l0"}'
+    assert "target CANN 8.5, 9.0 and 9.1" in message(text, "NPP113", "8.0")
+    assert codes(text, "9.1") == codes(text, "8.5", "910B") == codes(text) == set()
 
 
-def test_C10_task_time_refused_on_9_x():
+def test_C10_task_time_refused_on_8_5_taken_on_9_x():
+    # the audits read oam-tools' 9.x copy, which no build uses; the built collector (hicann/runtime)
+    # takes task_time on every chip at 9.0 and 9.1, and refuses it on 8.5 (executed)
     text = '{"output":"/p","task_time":"on"}'
-    assert '("Argument [task_time] is not supported.")' in message(text, "NPP113", "9.1")
-    assert "Argument [task_time]" in message(text, "NPP113", "9.0")
-    assert codes(text) == set()                         # 7.0/8.0 accept it
-    assert codes('{"output":"/p","task_time":""}', "9.1") == set()
+    assert '("Argument [task_time] is not supported.")' in message(text, "NPP113", "8.5")
+    assert codes(text, "9.0") == codes(text, "9.1") == codes(text) == set()
+    assert codes('{"output":"/p","task_time":"l3"}', "9.1", "910") == {"NPP114"}
 
 
 def test_C11_task_tsfw_and_sys_mem_serviceflow_not_on_9_0():
@@ -177,7 +190,7 @@ def test_section4_domains():
     assert codes('{"output":"/p","task_trace":"on","sys_lp_freq":500}', "9.1", "950") == {"NPP109"}
     assert codes('{"output":"/p","task_trace":"on","sys_lp_freq":50}', "9.1", "950") == set()
     assert codes('{"output":"/p","task_trace":"on","sys_lp_freq":50}', "9.1", "910B") == {"NPP114"}
-    assert "NPP101" in codes('{"output":"/p","task_trace":"on","scale":"x"}')
+    assert "NPP113" in codes('{"output":"/p","task_trace":"on","scale":"x"}', "9.1")
     assert codes('{"output":"/p","task_trace":"l3"}', "9.1", "910B") == set()
     assert codes('{"output":"/p","task_trace":"l3"}', "9.1", "910") == {"NPP114"}
     assert codes('{"output":"/p","task_trace":"l3"}', "8.5", "310") == set()     # not open source
@@ -203,7 +216,7 @@ def test_every_data_fact_has_a_source():
     assert missing == []
     for entries in facts.values():
         for e in entries:
-            assert e["ref"] and e["says"] and e["standing"] in ("code", "doc", "inferred")
+            assert e["ref"] and e["says"] and e["standing"] in ("code", "doc", "inferred", "executed")
 
 
 @pytest.mark.parametrize("target", ("any", "portable") + K.VERSIONS)
@@ -216,7 +229,7 @@ def test_every_schema_property_carries_its_sources(target):
 def test_explain_shows_the_sources():
     from flake8_npuprof.checks.catalog import BY_CODE, render
     page = render(BY_CODE["NPP108"])
-    assert "## Sources of the claims" in page and "hicann/oam-tools@8.5.0" in page
+    assert "## Sources of the claims" in page and "hicann/runtime@v8.5.0" in page
 
 
 def test_C5_emulate_on_8_0_keeps_some_builds_as_a_note(capsys, tmp_path):

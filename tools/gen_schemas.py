@@ -54,9 +54,9 @@ def enum(*values):
     return {"kind": "enum", "values": list(values)}
 
 
-def freq(key, types, hi=None):
-    lo, top = OAM_FREQ_RANGES[key]
-    return {"kind": "freq", "types": sorted(types), "min": lo, "max": hi or top}
+def freq(key, types, hi=None, lo=None):
+    low, top = OAM_FREQ_RANGES.get(key, (1, 50))
+    return {"kind": "freq", "types": sorted(types), "min": lo or low, "max": hi or top}
 
 
 def metrics(custom_max_events, custom_max_event, custom_max_len):
@@ -111,44 +111,51 @@ def legacy_generation(freq_types, output):
     return keys
 
 
-def oam_generation(version: str):
-    """Keys of the hicann/oam-tools collectors (8.5.0, 9.0.0, 9.1.0)."""
-    keys = {
-        # no length or character check; "" (like a missing key) falls back to $ASCEND_WORK_PATH
-        "output": STRING,
-        "storage_limit": STORAGE,
-        "training_trace": TRAINING_TRACE,
-        "task_trace": switch("l0", "l1", "l2", "l3"),
-        "aicpu": switch(),
-        "hccl": switch(),
-        "l2": switch(),
-        "msproftx": switch(),
-        "runtime_api": switch(),
-        "instr_profiling": switch(),
-        "fp_point": STRING,
-        "bp_point": STRING,
-        # 8.5+ no longer checks the events' range or count, but still the whole value's length
-        "aic_metrics": metrics(None, None, 70),
-        "host_sys": comma_list("cpu", "mem", "disk", "network", "osrt", *(["numa"] if version == "9.1" else [])),
-        "host_sys_usage": comma_list("cpu", "mem"),
-        "llc_profiling": enum("read", "write"),   # checked whenever present: "" is refused too
-        # 8.5: an on/off switch ("" passes); 9.x: its own checker refuses "" as well
-        "task_block": switch() if version == "8.5" else enum("on", "off"),
-        "task_memory": switch(),
-        "fwk_schedule": enum(""),  # its checker rejects every non-empty value
-        # only range-checked when instr_profiling is "on" (see CONDITIONAL below)
-        "instr_profiling_freq": ANY,
-    }
-    for key in OAM_FREQ_RANGES:
-        if key != "instr_profiling_freq":
-            keys[key] = freq(key, ["integer"], hi=10000 if key == "sys_hardware_mem_freq" else None)
-    if version == "8.5":
-        keys["task_tsfw"] = switch()
-        keys["sys_mem_serviceflow"] = NONEMPTY     # its checker refuses ""
-    else:
-        # whitelisted, but "task_time" is missing from the feature table its checker consults, so
-        # every non-empty value is "not supported"
-        keys["task_time"] = enum("")
+GE_OPTIONS = json.loads((ROOT / "flake8_npuprof" / "data" / "ge_options.json").read_text(encoding="utf-8"))
+
+
+def runtime_generation(version: str):
+    """Keys of the collectors built from hicann/runtime (8.5.0, 9.0.0, 9.1.0), as data/ge_options.json
+    describes their whitelist and checkers. A schema states the values written plainly; the collector
+    also drops whitespace before a string value and reads a value of another JSON type as empty
+    (knowledge/ge_options.py follows those steps)."""
+    facts = GE_OPTIONS["versions"][version]
+    ranges = GE_OPTIONS["freq_ranges"]
+    keys = {}
+    for key in facts["whitelist"]:
+        kind = facts["checkers"].get(key, "freq" if key in GE_OPTIONS["freq_keys"] else "switch")
+        if key in ("output", "fp_point", "bp_point", facts["op_filter_key"]):
+            keys[key] = STRING       # output: no length check; "" falls back to $ASCEND_WORK_PATH
+        elif key == "storage_limit":
+            keys[key] = STORAGE      # only warned about
+        elif key == "training_trace":
+            keys[key] = TRAINING_TRACE
+        elif key == "instr_profiling_freq":
+            keys[key] = ANY          # range-checked only when instr_profiling is "on" (CONDITIONAL below)
+        elif kind == "level":
+            levels = facts["levels"]["ge_api" if key == "ge_api" else "task"]
+            keys[key] = enum(*(["on", "off"] if "on" in levels else []), "",
+                             *[v for v in levels if v not in ("on", "off")], *(["off"] if key == "ge_api" else []))
+        elif kind == "metrics":
+            keys[key] = metrics(None, None, GE_OPTIONS["metrics_max_len"])
+        elif kind == "host_sys":
+            keys[key] = comma_list(*facts["host_sys"])
+        elif kind == "host_sys_usage":
+            keys[key] = comma_list(*GE_OPTIONS["host_sys_usage"])
+        elif kind == "llc":
+            keys[key] = enum("read", "write")          # checked whenever present: "" is refused too
+        elif kind == "task_block":
+            keys[key] = enum("on", "off")               # its own checker refuses "" as well
+        elif kind == "serviceflow":
+            keys[key] = NONEMPTY
+        elif kind == "freq":
+            lo, hi = ranges[key]
+            keys[key] = freq(key, ["integer"], hi=GE_OPTIONS["hardware_mem_max_on_us_chips"]
+                             if key == "sys_hardware_mem_freq" else hi, lo=lo)
+        elif key == "task_time" and version == "8.5":
+            keys[key] = {"kind": "never"}   # no feature-table entry: "not supported" on every chip, "" included
+        else:
+            keys[key] = switch()
     return keys
 
 
@@ -176,24 +183,24 @@ VERSIONS = {
         "conditional_instr": False,
     },
     "8.5": {
-        "title": "CANN 8.5 (oam-tools 8.5.0 collector)",
-        "keys": oam_generation("8.5"),
+        "title": "CANN 8.5 (hicann/runtime 8.5.0 collector)",
+        "keys": runtime_generation("8.5"),
         "camel_aliases": False,
         "output_required": False,
         "instr_exclusive": False,
         "conditional_instr": True,
     },
     "9.0": {
-        "title": "CANN 9.0 (oam-tools 9.0.0 collector)",
-        "keys": oam_generation("9.0"),
+        "title": "CANN 9.0 (hicann/runtime 9.0.0 collector)",
+        "keys": runtime_generation("9.0"),
         "camel_aliases": False,
         "output_required": False,
         "instr_exclusive": False,
         "conditional_instr": True,
     },
     "9.1": {
-        "title": "CANN 9.1 (oam-tools 9.1.0 collector)",
-        "keys": oam_generation("9.1"),
+        "title": "CANN 9.1 (hicann/runtime 9.1.0 collector)",
+        "keys": runtime_generation("9.1"),
         "camel_aliases": False,
         "output_required": False,
         "instr_exclusive": False,

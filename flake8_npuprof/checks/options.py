@@ -86,6 +86,9 @@ class Problem(NamedTuple):
     # "unknown": no source shows what this version does (never reported on its own)
     standing: str = "fails"
     builds: str = ""
+    # what the runtime does: "abort" (GE initialisation fails), "env" (it does unless an environment
+    # variable is set), "ignored", "changed", "dropped", "guidance"; "" derived from the consequence
+    effect: str = ""
 
 
 class OptionsReport(NamedTuple):
@@ -122,20 +125,30 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
         issues.append(Issue("NPP112", 0, len(text),
                             f"profiling_options is{more} {size} bytes, over the runtime's 2047-byte buffer: "
                             f"it is cut and then fails to parse, so {ABORT}; shorten it (drop unused keys "
-                            "or long fp_point/bp_point names)"))
+                            "or long fp_point/bp_point names)", effect="abort"))
         if len(text) > PARSE_LIMIT:
             return OptionsReport(False, False, None, issues)
-    if not text.strip():
+    if not text:
         return OptionsReport(True, False, None, issues)
     doc = parse(text)
     if doc.unknown:
         return OptionsReport(False, True, doc, issues)
+    if not text.strip():
+        # only "" means "not set" to GE; from 8.5 on, GE fails to parse blank options (no source
+        # shows what the collectors up to 8.0 did with them)
+        issues.extend(_judge(_blank_problems(doc, text), target))
+        return OptionsReport(not issues, False, None, issues)
     if doc.error or doc.root_type != "object":
         issues.append(_syntax_issue(text, doc))
         return OptionsReport(False, False, doc, issues)
     issues.extend(_duplicates(doc))
     problems: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
     for version in K.VERSIONS:
+        if version not in K.LEGACY_VERSIONS:
+            for product in K.PRODUCTS:
+                for problem in _runtime_problems(doc, text, version, _runtime_product(product)):
+                    problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
+            continue
         for problem in _schema_problems(doc, version):
             for product in K.PRODUCTS:
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
@@ -151,6 +164,23 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
             issues.append(issue)
     issues.sort(key=lambda x: (x.i, x.code))
     return OptionsReport(False, False, doc, issues)
+
+
+def _blank_problems(doc: Doc, text: str):
+    problems: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
+    for version in K.VERSIONS:
+        if version in K.LEGACY_VERSIONS:
+            continue
+        for product in K.PRODUCTS:
+            for problem in _runtime_problems(doc, text, version, _runtime_product(product)):
+                problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
+    return problems
+
+
+def _runtime_product(product: str) -> str:
+    """The product whose platform class the collector uses for this one: the Atlas A3 (910C) reports
+    the Atlas A2's platform type (an inference: no public source gives it a platform class of its own)."""
+    return "910B" if product == "910C" else product
 
 
 def for_state(message: str, state) -> str:
@@ -190,6 +220,28 @@ def _category(code: str) -> str:
 _RANK = {"fails": 0, "some": 1, "unknown": 2}
 
 
+def _representative(problems: List[Problem]) -> Problem:
+    """The problem that speaks for a version across products: the surest standing, then the code most
+    products report (an unsupported switch on one chip must not name a value error of the others)."""
+    best = min(_RANK[p.standing] for p in problems)
+    sure = [p for p in problems if _RANK[p.standing] == best]
+    codes = [p.code for p in sure]
+    return next(p for p in sure if codes.count(p.code) == max(codes.count(c) for c in codes))
+
+
+def _effect(problem: Problem) -> str:
+    if problem.effect:
+        return problem.effect
+    text = problem.consequence
+    if ABORT in text:
+        return "abort"
+    if "silently" in text or "without a message" in text:
+        return "silent"
+    if "warn" in text or "logs" in text:
+        return "logged"
+    return ""
+
+
 def _judge(problems, target: Target) -> List[Issue]:
     merged: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
     for (code, anchor), cells in problems.items():
@@ -198,6 +250,16 @@ def _judge(problems, target: Target) -> List[Issue]:
             # what every build does outranks what some builds do, which outranks the unknown
             if cell not in bucket or _RANK[problem.standing] < _RANK[bucket[cell].standing]:
                 bucket[cell] = problem
+    # where the whole string fails (GE cannot parse it, say), every key of it fails there as well:
+    # a key refused by the other versions is then refused everywhere
+    whole = merged.get(("member", ""), {})
+    filled: Set[int] = set()
+    for (category, anchor), bucket in merged.items():
+        if category == "member" and anchor:
+            for cell, problem in whole.items():
+                if cell not in bucket and problem.standing == "fails" and _effect(problem) == "abort":
+                    bucket[cell] = problem
+                    filled.add(id(problem))
     out = []
     for (_, anchor), cells in merged.items():
         bad = _bad_versions(cells, target)
@@ -210,11 +272,12 @@ def _judge(problems, target: Target) -> List[Issue]:
                 continue
             bad, partial = some, True
         relevant = [v for v in target.versions if v in bad]
-        chosen = {v: min((cells[(v, p)] for p in target.products if (v, p) in cells),
-                         key=lambda c: _RANK[c.standing]) for v in relevant}
-        codes = [c.code for c in chosen.values()]
+        chosen = {v: _representative([cells[(v, p)] for p in target.products if (v, p) in cells])
+                  for v in relevant}
+        own = [c for c in chosen.values() if id(c) not in filled or anchor == ""] or list(chosen.values())
+        codes = [c.code for c in own]
         code = max(sorted(set(codes)), key=lambda c: (codes.count(c), c != "NPP110"))
-        first = next(c for c in chosen.values() if c.code == code)
+        first = next(c for c in own if c.code == code)
         # group the versions by what their runtime does
         by_consequence: Dict[str, List[str]] = {}
         for v, problem in chosen.items():
@@ -243,7 +306,10 @@ def _judge(problems, target: Target) -> List[Issue]:
         message = f"{first.what}: {'; '.join(parts)}"
         if first.advice:
             message += f"; {first.advice}"
-        out.append(Issue(code, first.span[0], first.span[1], message, first.fix, anchor, partial))
+        effects = {_effect(p) for p in chosen.values()}
+        effect = "abort" if effects == {"abort"} else "env" if effects <= {"abort", "env"} else \
+            next(iter(effects)) if len(effects) == 1 else ""
+        out.append(Issue(code, first.span[0], first.span[1], message, first.fix, anchor, partial, effect))
     return out
 
 
@@ -270,10 +336,10 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
                      # 1-based, like the columns beside it
                      f"profiling_options is not valid JSON ({err.message} at character {err.index + 1} of the "
                      f"options): "
-                     f"GE cannot parse it, so {ABORT}; {advice}", fix)
+                     f"GE cannot parse it, so {ABORT}; {advice}", fix, effect="abort")
     return Issue("NPP100", doc.start, doc.end,
                  f"profiling_options is a JSON {doc.root_type}, not an object: GE rejects it, so {ABORT}; "
-                 'write the options as {"key": "value", ...}')
+                 'write the options as {"key": "value", ...}', effect="abort")
 
 
 def _legacy_fix(text: str) -> TextFix:
@@ -319,7 +385,8 @@ def _duplicates(doc: Doc) -> List[Issue]:
             "NPP111", member.key_start, member.key_end,
             f'duplicate key "{member.key}": the runtime keeps only the last value ({_json(winner.value)}), '
             f"this one ({_json(member.value)}) is silently dropped; remove one of them",
-            TextFix((_member_removal(doc, member),), True, f'drop the earlier "{member.key}"'), member.key))
+            TextFix((_member_removal(doc, member),), True, f'drop the earlier "{member.key}"'), member.key,
+            effect="silent"))
     return out
 
 
@@ -681,6 +748,140 @@ def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Pro
     return out
 
 
+# ---------------------------------------------------------------- CANN 8.5+: the runtime's steps
+
+def _quoted(step) -> str:
+    return f' ("{step.line}")' if step.line else ""
+
+
+def _rejects(step, who: str = "") -> str:
+    who = who or ("GE" if step.stage == "ge" else "the collector")
+    return f"{who} rejects it{_quoted(step)}, so {ABORT}"
+
+
+_NANO_ADVICE = {
+    "json_quote": 'it ends a string at the first \\": write the value without escaped quotes',
+    "json_integer": "it reads integers with std::stoi, which fails beyond 2147483647: use a smaller number",
+    "json_syntax": "write plain keys and values (its reader keeps \\u escapes as written)",
+}
+
+
+def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[Problem]:
+    """Problems on one chip from what GE and the collector of this version do, step by step
+    (knowledge/ge_options.py, held to the oracle record by tests/test_oracle.py)."""
+    from ..knowledge import ge_options as G
+    members = _members(doc)
+    unknown = {k for k, m in members.items() if m.unknown}
+    holes = bool(unknown) or "\ue000" in text
+    by_key: Dict[str, list] = {}
+    for step in G.steps(text, version, product, cut=False):     # NPP112 reports the cut
+        if step.action in (G.UNKNOWN, G.OFF) or step.kind == "deprecated":
+            continue
+        if step.key in unknown or (holes and step.key is None):
+            continue                        # a value known only at run time is not judged
+        by_key.setdefault(step.key, []).append(step)
+    out = []
+    for key, steps in by_key.items():
+        problem = _runtime_problem(doc, members.get(key), key, steps, version, product)
+        if problem is not None:
+            out.append(problem)
+    return out
+
+
+def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, version: str,
+                     product: str) -> Optional[Problem]:
+    from ..knowledge import ge_options as G
+    final = next((s for s in steps if s.action == G.REJECT), None) or steps[-1]
+    typed = next((s for s in steps if s.kind == "type"), None)
+    title = f"Ascend {product}"
+    if member is None:
+        span = (doc.start, doc.start + 1)
+        if final.kind == "env_output":
+            return Problem("NPP108", "output", span, 'profiling_options has no "output"',
+                           "the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects the "
+                           f"options when that variable is not set{_quoted(final)}, so {ABORT}",
+                           'add "output": "<directory for PROF_* data>"', effect="env")
+        if final.kind.startswith("json_"):
+            return Problem("NPP100", "", (doc.start, doc.end),
+                           "profiling_options is valid JSON, but the collector's own reader cannot read it",
+                           _rejects(final), _NANO_ADVICE[final.kind])
+        if final.kind in ("json", "object"):
+            return Problem("NPP100", "", (doc.start, doc.end), "profiling_options is not a JSON object as GE reads it",
+                           _rejects(final), "fix the JSON syntax")
+        return None
+    value = member.value
+    span = (member.value_start, member.value_end)
+    if final.kind.startswith("json_"):
+        return Problem("NPP100", key, span, f'"{key}": {_json(value)} is valid JSON, but the collector\'s own reader '
+                       "cannot read it", _rejects(final), _NANO_ADVICE[final.kind])
+    if final.kind == "unknown_key":
+        base = _key_problem(member, version, _members(doc))
+        return base._replace(consequence=_rejects(final, "the collector") + "")
+    if typed is not None and (final is typed or final.kind in ("type", "empty", "range", "value", "items", "instr")):
+        base = _value_problem(doc, member, "type", version) or Problem(
+            "NPP110", key, span, f'"{key}": {_json(value)} is a JSON {_jtype(value)}', "", "")
+        if final.action == G.REJECT and final is not typed:
+            how = f"reads it as {'0' if 'uint' in typed.line or 'int' in typed.line else 'empty'}{_quoted(typed)}"
+            consequence = f"the collector {how}, then " + _rejects(final, "").replace(" rejects", "rejects")
+        elif final.action == G.REJECT:
+            consequence = _rejects(final)
+        else:
+            consequence = (f'the collector logs "{typed.line}" and reads it as '
+                           f"{'0' if 'int' in typed.line else 'empty'}, so the setting has no effect")
+        return base._replace(code="NPP110", consequence=consequence,
+                             effect="abort" if final.action == G.REJECT else "ignored")
+    if final.kind in ("unsupported", "op_filter"):
+        if not G.supported_anywhere(version, key):
+            # whitelisted, but no chip of this version supports it: a key of other versions
+            base = _key_problem(member, version, _members(doc))
+            elsewhere = [v for v in K.versions_accepting(key)
+                         if v in K.LEGACY_VERSIONS or G.supported_anywhere(v, key)]
+            advice = base.advice if elsewhere else "remove it: no chip collects it on any CANN version from 8.5"
+            return base._replace(code="NPP113", what=f'"{key}" is not accepted by this CANN version',
+                                 consequence=_rejects(final), advice=advice)
+        return Problem("NPP114", key, (member.key_start, member.value_end),
+                       f'"{key}" is not supported on {title}', _rejects(final), "remove it for this product")
+    if final.kind == "l3":
+        return Problem("NPP114", key, span, f'"{key}": "l3" is not supported on {title}', _rejects(final),
+                       "use a lower level for this product")
+    if final.kind == "value" and key == "training_trace":
+        base = _value_problem(doc, member, "enum", version)
+        return base._replace(consequence=_rejects(final))
+    if final.kind in ("value", "items", "empty"):
+        base = _value_problem(doc, member, "enum", version)
+        if base is None:
+            return None
+        return base._replace(code="NPP102", consequence=_rejects(final))
+    if final.kind == "metrics":
+        base = _value_problem(doc, member, "enum", version)
+        if base is None or base.code != "NPP106":
+            base = Problem("NPP106", key, span, f'"{key}": {_json(value)} is not an AI Core metric set on {title}',
+                           "", "use one of " + ", ".join(K.aic_metrics_for(product)))
+        return base._replace(consequence=_rejects(final))
+    if final.kind in ("range", "instr"):
+        if final.action != G.REJECT:
+            return None
+        lo, hi = G.data()["instr_freq_range"] if key == "instr_profiling_freq" else G.data()["freq_ranges"][key]
+        if key == "sys_hardware_mem_freq" and "10000" in final.line:
+            hi = G.data()["hardware_mem_max_on_us_chips"]
+        return Problem("NPP109", key, span, f'"{key}": {_json(value)} is not an integer in {lo}-{hi} (Hz)',
+                       _rejects(final), f"use a value from {lo} to {hi}")
+    if final.kind == "output":
+        return Problem("NPP108", key, span, f'"output": {_json(value)} cannot be the collector\'s result directory',
+                       _rejects(final), "use a path without the characters \" ' \\ % > < | & $ ; ` and control "
+                       "characters, each part at most 255 bytes")
+    if final.kind == "env_output":
+        return Problem("NPP108", key, span, '"output" is empty',
+                       "the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects the options "
+                       f"when that variable is not set{_quoted(final)}, so {ABORT}",
+                       "give the directory for the PROF_* data", effect="env")
+    if final.kind == "storage":
+        base = _storage_problem(member, version)
+        tail = base.consequence.replace("the collector only warns", "only warns", 1)
+        return base._replace(consequence=f'the collector logs "{final.line}" and {tail}', effect="logged")
+    return None
+
+
 # ---------------------------------------------------------------- product capabilities
 
 def _present(value) -> bool:
@@ -803,7 +1004,8 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
                 f'"training_trace" is "on" without {names}: GE then searches for the points itself, but the '
                 f"Ascend guide requires them with training_trace; add {add} (\"\" asks for the automatic "
                 "search) or the op names from your graph",
-                TextFix(((tt.value_end, tt.value_end, "," + add),), True, f"add {add}"), "training_trace"))
+                TextFix(((tt.value_end, tt.value_end, "," + add),), True, f"add {add}"), "training_trace",
+                effect="guidance"))
     if not tt_on and not (tt is None and _any_unknown(doc)):
         for key in ("fp_point", "bp_point"):
             m = members.get(key)
@@ -813,7 +1015,7 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
                     "NPP105", m.key_start, m.value_end,
                     f'"{key}" is set but "training_trace" is {state}: GE reads the points only for the '
                     'training trace, so it ignores them; switch "training_trace" on or drop the point',
-                    TextFix((_member_removal(doc, m),), False, f'drop "{key}"'), key))
+                    TextFix((_member_removal(doc, m),), False, f'drop "{key}"'), key, effect="silent"))
     return out
 
 
@@ -834,7 +1036,7 @@ def _nothing_collected(doc: Doc, target: Target) -> Optional[Issue]:
     where = "" if target.cann == "any" else f" on {versions_phrase([v for v in target.versions if v in bad])}"
     return Issue("NPP116", doc.start, doc.start + 1,
                  f"profiling is on but these options switch on no collection{where}: no data would be written; "
-                 'turn on at least "task_trace" or "training_trace"')
+                 'turn on at least "task_trace" or "training_trace"', effect="silent")
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -70,3 +70,7 @@ class Issue(NamedTuple):
     fix: Optional[TextFix] = None
     key: str = ""               # the JSON key it is about ("" for the whole string)
     partial: bool = False       # only some builds of the target version do what the message says
+    # what the runtime does on the target: "abort" (GE initialisation fails), "env" (it fails unless
+    # an environment variable is set), "logged" (accepted, a line is logged, the setting is changed or
+    # ignored), "silent" (the same without a word), "guidance" (nothing fails), "" (not stated)
+    effect: str = ""

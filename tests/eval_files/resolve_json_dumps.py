@@ -40,4 +40,4 @@ def clean():
     config, op = new_entry()
     op.parameter_map["profiling_options"].s = json.dumps(BASE, indent=2).encode("utf-8")
     return config
-# expect: 28:83 NPP113
+# expect: 28:96 NPP102  ("l9" is no level anywhere; on 8.5 task_time itself is refused as well)

@@ -7,7 +7,8 @@ custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
 custom_op.name = "NpuOptimizer"
 custom_op.parameter_map["profiling_mode"].b = True
 custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
-    '{"task_time":"l1",'            # 8.5 rejects task_time, other versions take it
+    '{"output":"/tmp/p",'           # (without it 8.5+ need $ASCEND_WORK_PATH: NPP108 everywhere)
+    '"task_time":"l1",'             # 8.5 rejects task_time, other versions take it
     '"dvpp_freq":50,'               # a number for 8.5+, a string for 8.0: fine somewhere
     '"instr_profiling_freq":1000,'  # exclusive with task switches only before 8.5
     '"aic_metrics":"MemoryAccess",'  # only Atlas A2/A3 have it
