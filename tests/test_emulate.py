@@ -574,8 +574,10 @@ def test_setup_the_file_never_runs_is_emulated_with_a_note(capsys, tmp_path):
                       "\"aicpu\":\"on\"}')\n")
     code, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
     setup = only(data)
-    assert code == 0 and (setup["verdict"], setup["read_by_ge"]) == ("collects", None)
-    assert setup["messages"][-1].startswith("the file does not show when this runs")
+    assert (setup["verdict"], setup["read_by_ge"], setup["reached"]) == ("collects", None, None)
+    # a module with no entry point (issue 25): whether its code runs depends on its importer, so neither yes nor no
+    assert code == 1 and data["usable"] is None
+    assert setup["messages"][-1].startswith("the file shows no entry point (no `if __name__ == \"__main__\":`")
 
 
 def test_config_returned_to_other_code_is_not_called_lost(capsys, tmp_path):

@@ -720,16 +720,20 @@ def _decide(ctx, setup, given: Dict[str, Given]):
     from ..setups.inventory import Mode, guard_text
     from ..setups.state import is_main_guard
     from ..values.ops import Opaque
-    guards = [g for g in ctx.sites.guards_of.get(id(setup.anchor), ()) if not isinstance(g.test, ast.Constant)]
-    if not setup.conditions or not guards or guard_text(tuple(guards)) != tuple(
+    scope = ctx.sites.scope_of.get(id(setup.anchor), ctx.sites.module)
+    # the setup's own `if`s, then those on the way from the entry point to its function (reach.py)
+    items = [(g, scope, ctx.pos(setup.anchor)) for g in ctx.sites.guards_of.get(id(setup.anchor), ())
+             if not isinstance(g.test, ast.Constant)]
+    own = guard_text(tuple(g for g, _, _ in items))
+    items += [(g, sc, p) for g, sc, p in setup.path if guard_text((g,))[0] not in own]
+    if not setup.conditions or not items or guard_text(tuple(g for g, _, _ in items)) != tuple(
             c for c in setup.conditions if c != setup.condition):
         return setup, [], []
-    scope = ctx.sites.scope_of.get(id(setup.anchor), ctx.sites.module)
     truths, why, traps = [], [], []
-    for g in guards:
+    for g, scope, pos in items:
         if is_main_guard(g):
             continue
-        values = ctx.values.scalars(g.test, scope, ctx.pos(setup.anchor)).candidates
+        values = ctx.values.scalars(g.test, scope, pos).candidates
         if not values or any(isinstance(v, Opaque) for v in values):
             return setup, [], []
         truth = {bool(v) for v in values}

@@ -19,6 +19,11 @@ EXIT_OK, EXIT_PROBLEM, EXIT_ERROR = 0, 1, 2
 VERDICTS = ("collects", "fails", "off", "collects_nothing", "unknown")
 
 
+NO_ENTRY = ("the file shows no entry point (no `if __name__ == \"__main__\":`, app.run, main() or argument "
+            "parsing at its top level) and nothing at its top level calls this code: whether it runs depends on "
+            "the code that imports it; emulated as if it ran")
+
+
 class UsageError(Exception):
     pass
 
@@ -69,7 +74,7 @@ class Planner:
     def env_at(self, rank: Optional[int]) -> Env:
         env = self.env
         for s in self.setups:
-            if s.route != "env" or s.anchor is None:
+            if s.route != "env" or s.anchor is None or s.reached is False:
                 continue
             r = self._rank(s.anchor)
             if rank is not None and r is not None and r > rank:
@@ -88,6 +93,8 @@ class Planner:
     # ---- config routes
 
     def _config(self, setup: ScriptSetup) -> Result:
+        if setup.reached is False:
+            return self._unreached(setup)
         if setup.delivered == "never":
             return self._fixed(setup, False, "off", [
                 f"NPP006 this {_what(setup)} is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
@@ -107,12 +114,22 @@ class Planner:
         read = True if (first is not None and rank is not None) else None
         env = self.env_at(rank)
         notes = []
-        if read is None:
+        if setup.reached is None:
+            notes.append(NO_ENTRY)
+        elif read is None:
             notes.append("the file does not show when this runs (not reached from module level, or handed to code "
                          "outside this file): emulated as if it initialised GE")
         return self._emulate(setup, read, env, notes)
 
+    def _unreached(self, setup: ScriptSetup) -> Result:
+        """A setup no path from the entry point reaches: it does not decide the verdict (check still lints it)."""
+        return self._fixed(setup, False, "off", [
+            f"not reached from the entry point (line {setup.entry}): nothing on the way from it calls this code, "
+            "so this run never meets it"])
+
     def _env_setup(self, setup: ScriptSetup, reader: Optional[Result]) -> Result:
+        if setup.reached is False:
+            return self._unreached(setup)
         if reader is not None and reader.source in ("script", "adapter default") and reader.verdict != "unknown":
             return self._fixed(setup, False, "off", [
                 f"not read: the {reader.setup.route} setup on line {reader.setup.line} switches profiling on with "
@@ -123,7 +140,7 @@ class Planner:
             return self._fixed(setup, False, "off", [
                 f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then"])
         read = True if first is not None and rank is not None else None
-        return self._emulate(setup, read, self.env, [])
+        return self._emulate(setup, read, self.env, [NO_ENTRY] if setup.reached is None else [])
 
     # ---- emulation over the targets
 
@@ -400,7 +417,8 @@ def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env,
         results = [r._replace(export_command=export_command("", prof)) if r.setup.line == comparison["setup_line"]
                    and r.export_command else r for r in results]
     read = [r for r in results if r.read_by_ge is not False]
-    states = [may_collect(r) for r in read]
+    # code whose running the file does not show (no entry point) decides nothing for certain
+    states = [None if r.setup.reached is None else may_collect(r) for r in read]
     usable: Optional[bool] = bool(read) and all(states)
     if read and False not in states and None in states:
         usable = None                   # collects on some targets only, or hangs on a value unknown statically

@@ -293,9 +293,12 @@ def unknown_reasons(results: List[Result]) -> List[str]:
     """Why the usability of the data is unknown, one phrase per setup GE may read that leaves it open."""
     out = []
     for r in results:
-        if r.read_by_ge is False or may_collect(r) is not None:
+        if r.read_by_ge is False or (may_collect(r) is not None and r.setup.reached is not None):
             continue
-        if r.spread:
+        if r.setup.reached is None:
+            why = ("the file shows no entry point, so whether this code runs depends on the code that imports it "
+                   f"(if it runs: {r.verdict.replace('_', ' ')})")
+        elif r.spread:
             why = "; ".join(f"{cond or v.replace('_', ' ')} on {where}" for v, where, cond in r.spread)
         else:
             why = next((o.condition for o in r.outcomes.values() if o.condition), "") or \
@@ -315,6 +318,7 @@ def result_json(r: Result) -> dict:
             "effective_options": r.effective_options, "collected": r.collected,
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
+            "reached": s.reached,
             "conditions": _conditions(s), "options_source": r.source or None, "targets": r.groups}
 
 
@@ -426,6 +430,8 @@ def headline(report: dict, r: Result) -> str:
 def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
     """The verdict part of the headline, from the most to the least detailed."""
     first = r.messages[0] if r.messages else ""
+    if r.setup.reached is False:
+        return [f"NOT REACHED from the entry point (line {r.setup.entry})"]
     if r.verdict == "collects" or any(v == "collects" for v, _, _ in r.spread):
         out_dir = shown(output_text(r, report["cwd"]))       # measured as printed
         more = " (+ more)" if any(row[1] == "collects" and row[2] != ", ".join(r.collected) for row in rows) else ""
@@ -484,9 +490,9 @@ def render_text(report: dict) -> str:
     elif any(p["code"] == "NPP901" for p in report["preflight"]):
         lines.append("usable data: no (the output directory cannot be used on this machine)")
     elif report["usable"] is None:
-        open_ = [r for r in results if r.read_by_ge is not False and may_collect(r) is None]
-        if all({v for v, _, _ in r.spread} & {"collects"} and "unknown" not in {v for v, _, _ in r.spread}
-               for r in open_):
+        open_ = [r for r in results if r.read_by_ge is not False and (may_collect(r) is None or r.setup.reached is None)]
+        if open_ and all({v for v, _, _ in r.spread} & {"collects"} and "unknown" not in {v for v, _, _ in r.spread}
+                         and r.setup.reached is not None for r in open_):
             lines.append(f"usable data: only on some targets (see the table; give --cann and --soc, or set cann "
                          f"and soc in [tool.npuprof]){then}")
         else:               # hangs on a value not known statically: say which, never "no"
@@ -515,7 +521,8 @@ def _details(report: dict, r: Result) -> List[str]:
     s = r.setup
     target = Target(report["target"]["cann"], report["target"]["soc"])
     out = [f"{r.path or report['file']}:{s.line} {s.route}: {r.verdict}" +
-           ("" if r.read_by_ge is not None else " (if GE reads it)") +
+           ("" if r.read_by_ge is not None else " (if this code runs)" if s.reached is None else
+            " (if GE reads it)") +
            (f" (when {' and '.join(_conditions(s))})" if _conditions(s) else "")]
     if r.effective_options is not None:
         out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")

@@ -21,8 +21,9 @@ be switched on; findings that need profiling to be on now (NPP002, NPP116, NPP20
 
 from __future__ import annotations
 
-import ast
 from typing import Dict, NamedTuple, Optional
+
+from .reach import is_main_guard, reach_of
 
 ON, OFF, CONDITIONAL, UNKNOWN = "on", "off", "conditional", "unknown"
 
@@ -101,18 +102,11 @@ class Model:
         return None if k is None else self.states[k]
 
 
-def is_main_guard(guard) -> bool:
-    """`if __name__ == "__main__":` runs whenever the script is launched: not a condition."""
-    t = guard.test
-    return not guard.negated and isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and \
-        t.left.id == "__name__" and len(t.comparators) == 1 and \
-        isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__"
-
-
 def certain(call, sites) -> bool:
-    """Whether a GE initialisation runs whenever its scope runs (only such a one overrides later configs:
-    `if FLAGS.horovod: init_resource()` leaves the Estimator's profiling config read when the flag is off)."""
-    return all(is_main_guard(g) for g in sites.guards_of.get(id(call), ()))
+    """Whether a GE initialisation runs whenever the script runs (only such a one overrides later configs:
+    `if FLAGS.horovod: init_resource()` leaves the Estimator's profiling config read when the flag is off;
+    so does `if FLAGS.warmup: warm_up()` around the function that holds it)."""
+    return all(is_main_guard(g) for g in sites.guards_of.get(id(call), ())) and not reach_of(sites).path(call).texts
 
 
 def first_init(inits, order):
