@@ -807,7 +807,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None) 
     setups = list(ls.setups)
     if not setups and env.mode is not None:
         setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
-    results = Planner(setups, ls.inits, ls.order, target, run_cwd, env).results()
+    results = Planner(setups, ls.inits, ls.order, target, run_cwd, env, context=ls.ctx.src.text).results()
     if env.mode is not None and HOLE in env.mode and launch.msprof is None:
         results = [_unknown_env(r, unknown[0] if unknown else "PROFILING_MODE is not known statically")
                    for r in results]

@@ -10,7 +10,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..knowledge import datafiles as K
 from ..checks.options import versions_phrase
 from ..setups.inventory import GeInit, ScriptSetup
-from .runtime import Env, Outcome, Request, run
+from .runtime import Env, Outcome, Request, python_error, raised_where_written, run
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
@@ -44,14 +44,17 @@ class Result(NamedTuple):
     outcomes: Dict[Tuple[str, str], Outcome]
     spread: List[Tuple[str, str, str]] = []   # (verdict, where, condition) when the targets disagree
     path: str = ""                  # the file of the setup when not the report's (a launcher's msprof line)
+    stops: bool = False             # a Python error where the setup is written: the script stops there
+    caveats: List[str] = []         # what makes the collected data less useful (NPP findings that do not abort)
 
 
 class Planner:
     """Decides which setup GE reads, with which environment, and emulates each on the targets."""
 
     def __init__(self, setups, inits: List[GeInit], order, target: Target, cwd: str, env: Env,
-                 origin: str = "the script"):
+                 origin: str = "the script", context: Optional[str] = None):
         self.setups = setups
+        self.context = context          # the script's text: what a trace point can name (NPP204)
         self.origin = origin            # who sets PROFILING_* for the env route: the script or the launcher
         self.target = target
         self.cwd = cwd
@@ -95,6 +98,12 @@ class Planner:
     def _config(self, setup: ScriptSetup) -> Result:
         if setup.reached is False:
             return self._unreached(setup)
+        req = Request(setup.route, setup.mode, setup.options.state)
+        if python_error(req) is not None and raised_where_written(req):
+            # certain wherever the line runs: neither who initialises GE nor whether it gets the config matters
+            read = True if self._rank(setup.anchor) is not None and setup.reached else None
+            notes = [NO_ENTRY] if setup.reached is None else []
+            return self._emulate(setup, read, self.env, notes)._replace(stops=True)
         if setup.delivered == "never":
             return self._fixed(setup, False, "off", [
                 f"NPP006 this {_what(setup)} is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
@@ -150,7 +159,21 @@ class Planner:
     def _emulate(self, setup: ScriptSetup, read, env: Env, notes: List[str]) -> Result:
         cells = [(v, p) for v in self.target.versions for p in self.target.products]
         outcomes = {cell: self._cell(setup, env, *cell) for cell in cells}
-        return summarise(setup, read, outcomes, self.target, self.cwd, notes)
+        points = self._trace_points(outcomes)
+        r = summarise(setup, read, outcomes, self.target, self.cwd, notes + points)
+        return r._replace(caveats=caveats(r, self.target, points))
+
+    def _trace_points(self, outcomes) -> List[str]:
+        """NPP204, as check reports it: a trace point that cannot name a node of this model leaves the step
+        trace without its FP/BP marks (GE only warns)."""
+        from ..checks.hygiene import check_option_hygiene
+        from .runtime import _report
+        for (version, product), o in outcomes.items():
+            if o.verdict == "collects" and "training_trace" in o.collected and o.text:
+                doc = _report(o.text, version, product).doc
+                return [f"{i.code} {i.message}" for i in check_option_hygiene(o.text, doc, self.context)
+                        if i.code == "NPP204"]
+        return []
 
     def _cell(self, setup: ScriptSetup, env: Env, version: str, product: str) -> Outcome:
         opts = setup.options
@@ -177,6 +200,24 @@ class Planner:
             return same
         shown = "; ".join(f"{o.verdict} ({', '.join(o.collected) or _cause(o)})" for o in outs)
         return Outcome("unknown", (f"the options can take {len(outs)} values with different results: {shown}",))
+
+
+def caveats(r: Result, target: Target, extra: List[str] = ()) -> List[str]:
+    """What makes the data a setup collects less useful, beside its verdict: on the targets where it collects, the
+    findings check reports on it that do not abort the job (a trace point no node has, a switch the chip drops,
+    a storage limit the collector reads otherwise, ...). Those of only some of the targets stay in the details,
+    with the per-target table."""
+    collecting = {cell: o._replace(messages=()) for cell, o in r.outcomes.items() if o.verdict == "collects"}
+    if not collecting or r.stops:
+        return []
+    return list(extra) + [m for m in tagged_messages(collecting, target) if _code(m) and not m.startswith("[")]
+
+
+def _code(message: str) -> str:
+    """The NPP code a message starts with, also after a targets tag ("[CANN 8.5 / Ascend 310] NPP114 ...")."""
+    head = message.split("] ", 1)[1] if message.startswith("[") and "] " in message else message
+    word = head.split(" ", 1)[0]
+    return word if word.startswith("NPP") and word[3:].isdigit() else ""
 
 
 def _cause(o: Outcome) -> str:

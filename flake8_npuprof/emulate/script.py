@@ -280,7 +280,7 @@ def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env:
     if not setups and env.mode is not None:
         from ..setups.inventory import OptionsArg       # only the environment configures profiling
         setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
-    return Planner(setups, inits, order, target, cwd, env, origin).results()
+    return Planner(setups, inits, order, target, cwd, env, origin, context=text).results()
 
 
 # ---------------------------------------------------------------- summarising the targets
@@ -318,8 +318,8 @@ def result_json(r: Result) -> dict:
             "effective_options": r.effective_options, "collected": r.collected,
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
-            "reached": s.reached,
-            "conditions": _conditions(s), "options_source": r.source or None, "targets": r.groups}
+            "reached": s.reached, "caveats": r.caveats,
+            "conditions": _conditions(s, r.stops), "options_source": r.source or None, "targets": r.groups}
 
 
 def render_json(report: dict) -> str:
@@ -411,7 +411,7 @@ def headline(report: dict, r: Result) -> str:
     rows = target_rows(r, target) if r.outcomes else []
     locs = (f"{os.path.basename(r.path or report['file'])}:{s.line} {s.route}", f"line {s.line} {s.route}")
     options = {loc: shown(_verdict_texts(report, r, rows, HEADLINE_WIDTH - len(loc) - 2)) for loc in locs}
-    conds = _conditions(s)
+    conds = _conditions(s, r.stops)
     if conds and r.verdict in ("collects", "fails"):
         # a verdict that holds only under a condition says so: in full where it fits, else in one word
         when = f" (when {' and '.join(conds)})"
@@ -472,7 +472,9 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
 def render_text(report: dict) -> str:
     results: List[Result] = report["results"]
     lines = [target_line(report)] + [ln for ln in (report.get("launch") or {}).get("lines", [])]
-    lines.extend(headline(report, r) for r in results)
+    for r in results:
+        lines.append(headline(report, r))
+        lines.extend(caveat_lines(r))
     if not results:
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
@@ -485,8 +487,11 @@ def render_text(report: dict) -> str:
     then = f"; afterwards run: {reader.export_command}" if reader else ""
     if report["usable"]:
         conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False)
+        less = list(dict.fromkeys(_code_of_message(c) for r in results if r.read_by_ge is not False
+                                  for c in r.caveats))
         lines.append(f"usable data: yes{' (where its conditions hold)' if conditional else ''}"
-                     f"{'' if ok else ' (but see the problems above)'}{then}")
+                     f"{'' if ok else ' (but see the problems above)'}"
+                     f"{'; less useful: ' + ', '.join(less) + ' (see above)' if less else ''}{then}")
     elif any(p["code"] == "NPP901" for p in report["preflight"]):
         lines.append("usable data: no (the output directory cannot be used on this machine)")
     elif report["usable"] is None:
@@ -511,19 +516,37 @@ def render_text(report: dict) -> str:
     return shown("\n".join(lines) + "\n")
 
 
-def _conditions(s) -> List[str]:
-    """What a setup needs to be read: its guards, and a flag that is its switch (state.py's "flag")."""
-    flag = switch_flag(s.mode)
+MAX_CAVEAT_LINES = 3
+
+
+def caveat_lines(r: Result) -> List[str]:
+    """Beside a collecting setup's headline: what makes its data less useful, one cut line each."""
+    out = [_cut(f"  ! {c}", HEADLINE_WIDTH) for c in r.caveats[:MAX_CAVEAT_LINES]]
+    if len(r.caveats) > MAX_CAVEAT_LINES:
+        out.append(f"  ! (+{len(r.caveats) - MAX_CAVEAT_LINES} more in the details below)")
+    return out
+
+
+def _code_of_message(message: str) -> str:
+    from .replay import _code
+    return _code(message)
+
+
+def _conditions(s, stops: bool = False) -> List[str]:
+    """What a setup needs to be read: its guards, and a flag that is its switch (state.py's "flag"). A Python
+    error where the setup is written (stops) happens whenever the line runs, whatever the flag says."""
+    flag = "" if stops else switch_flag(s.mode)
     return list(s.conditions) + ([flag] if flag else [])
 
 
 def _details(report: dict, r: Result) -> List[str]:
     s = r.setup
     target = Target(report["target"]["cann"], report["target"]["soc"])
+    conds = _conditions(s, r.stops)
     out = [f"{r.path or report['file']}:{s.line} {s.route}: {r.verdict}" +
-           ("" if r.read_by_ge is not None else " (if this code runs)" if s.reached is None else
+           ("" if r.read_by_ge is not None else " (if this code runs)" if s.reached is None or r.stops else
             " (if GE reads it)") +
-           (f" (when {' and '.join(_conditions(s))})" if _conditions(s) else "")]
+           (f" (when {' and '.join(conds)})" if conds else "")]
     if r.effective_options is not None:
         out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")
     rows = target_rows(r, target) if r.outcomes else []
