@@ -141,9 +141,11 @@ def test_emulate_says_where_the_setup_comes_from(capsys):
     assert doc["launch"]["ranks"] == 8 and doc["launch"]["at"] == "run_flags.sh:7"
 
 
-def test_an_unknown_directory_keeps_the_launcher_alone():
+def test_an_unknown_directory_makes_the_launch_unknown():
     report = _emulate("run_unknown.sh")
-    assert "launch" not in report and report["results"] == []
+    assert report["results"] == [] and report["usable"] is None and report["exit"] == 1
+    assert report["launch"]["unknown"] == ("cannot find train.py: the directory the launcher runs it in is not known "
+                                           "here (a `cd` to a value not known statically, or inside a branch)")
 
 
 def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):

@@ -3,13 +3,14 @@ preflight of the output directory and graph, and the report they make."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import datafiles as K
 from ..checks.options import versions_phrase
-from ..setups.inventory import GeInit, ScriptSetup
+from ..setups.inventory import GeInit, Inventory, Mode, ScriptSetup, shell_setups
 from .runtime import Env, Outcome, Request, python_error, raised_where_written, run
 from ..source.text import HOLE
 from ..knowledge.targets import Target
@@ -502,3 +503,24 @@ def _rel(path: str, root: str) -> str:
     except ValueError:
         return path
     return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env: Env) -> List[Result]:
+    """The results of every setup of one script's text (or a shell launcher's own PROFILING_* variables)."""
+    origin = "the script"
+    if kind == "shell":
+        setups, inits, order, origin = shell_setups(text), [], None, "the launcher"
+    else:
+        from ..checks.analysis import Context, Settings
+        from ..source.text import SourceText
+        try:
+            tree = ast.parse(text, path)
+        except (SyntaxError, ValueError) as exc:
+            raise UsageError(f"{path}: cannot parse: {exc}") from None
+        ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
+        inventory = Inventory(ctx)
+        setups, inits, order = inventory.setups, inventory.inits, inventory.order
+    if not setups and env.mode is not None:
+        from ..setups.inventory import OptionsArg       # only the environment configures profiling
+        setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
+    return Planner(setups, inits, order, target, cwd, env, origin, context=text).results()

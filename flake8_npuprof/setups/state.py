@@ -34,7 +34,8 @@ ON_WORDS = ("true", "1", "yes", "on", "enable", "enabled")
 
 class State(NamedTuple):
     status: str                 # on, off, conditional, unknown
-    why: str = ""               # off: switch, miswritten, not_switched, never_passed, late, overridden
+    why: str = ""               # off: switch, miswritten, not_switched, never_passed, late, overridden,
+    #                             script_options (a launcher's PROFILING_OPTIONS its script's own options replace)
     detail: str = ""            # the reason or condition, in words
 
     @property
@@ -146,6 +147,8 @@ def latent_prefix(state: Optional[State]) -> str:
         "never_passed": "this config never reaches GE",
         "late": "these settings come after npu.open()",
         "overridden": "GE is initialised earlier with another config and reads its options only once",
+        "script_options": f"{state.detail or 'the script'} switches profiling on with its own options, which GE "
+                          "uses instead of PROFILING_OPTIONS",
     }.get(state.why, "GE does not read these options")
     return f"latent ({reason}); once GE reads these options: "
 
