@@ -246,12 +246,14 @@ def options_read(text: str, path: str, settings) -> dict:
         return {}
     try:
         w = Walk(path).run(text)
-        found = [la for la in steps(w)[:MAX_LAUNCHES] if la.script]
         me = os.path.abspath(path)
         by_setting: dict = {}
-        for la in found:
+        for la in steps(w)[:MAX_LAUNCHES]:
             s = la.command.env.get("PROFILING_OPTIONS")
-            if s is None or s.path != me or la.command.conditional:
+            if s is None or s.path != me or la.command.conditional or la.app:
+                continue                    # (what msprof's other applications do with it is not in the sources)
+            if not la.script:               # a script that cannot be followed may set options of its own
+                by_setting.setdefault(s.start, []).append((None, _named(la)))
                 continue
             _, results, _ = emulate_launch(w, la, settings.target, Env(work_path_known=False))
             by_setting.setdefault(s.start, []).append((env_read(results), rel(la.script, w.root)))
@@ -263,3 +265,11 @@ def options_read(text: str, path: str, settings) -> dict:
         verdict = True if True in values else False if values == {False} else None
         out[start] = (verdict, tuple(dict.fromkeys(name for _, name in reads)))
     return out
+
+
+def _named(launch: Launch) -> str:
+    """How to name the Python script of a launch that cannot be followed."""
+    m = launch.missing
+    if m.startswith("cannot find "):
+        return m[len("cannot find "):].split(" ", 1)[0].rstrip(":")
+    return "the script it starts"
