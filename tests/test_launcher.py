@@ -260,3 +260,13 @@ def test_a_loop_of_unknown_length_is_not_called_per_rank(tmp_path):
     lines = report["launch"]["lines"]
     assert "  started in a loop, an unknown number of times; each run emulated alike" in lines
     assert not any("rank" in ln for ln in lines), lines
+
+
+@pytest.mark.parametrize("head, errexit", [
+    ("set -e\n", True), ("set -euo pipefail\n", True), ("set -o errexit\n", True), ("set -o pipefail\n", False),
+    ("set -e\nset +e\n", False), ("#!/bin/bash -e\n", True), ("set -x\n", False),
+    ("if [ -n \"$X\" ]; then set -e; fi\n", False),            # in a branch: not certain
+])
+def test_errexit_is_followed(tmp_path, head, errexit):
+    _, (la,) = _walk(tmp_path, head + "python3 train.py &\n", **{"train.py": SCRIPT})
+    assert (la.command.errexit, la.command.background) == (errexit, True)

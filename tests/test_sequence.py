@@ -97,10 +97,14 @@ def test_a_failure_under_set_e_stops_the_launches_after_it(tmp_path):
     report = _emulate(_project(tmp_path, launcher, **{"train.py": FLAGGED}))
     assert _verdicts(report) == [(1, "fails"), (2, "not run")]
     assert report["usable"] is False
-    assert report["answer"]["why"].endswith("; the launcher stops there: launch 2 never run")
+    assert report["answer"]["why"].endswith("; the launcher stops there (set -e): launch 2 never run")
     # without set -e the second launch still runs, but the first one's failure stays a certain failure
     report = _emulate(_project(tmp_path, launcher.replace("set -e\n", "")))
     assert _verdicts(report) == [(1, "fails"), (2, "collects")] and report["usable"] is False
+    # `a && b`: b does not run when a fails
+    report = _emulate(_project(tmp_path, launcher.replace("set -e\n", "").replace("'\npython3", "' && python3")))
+    assert _verdicts(report) == [(1, "fails"), (2, "not run")]
+    assert report["answer"]["why"].endswith("; `&&` skips launch 2")
 
 
 def test_an_application_that_is_not_a_python_script_is_msprofs(tmp_path):

@@ -50,7 +50,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None) 
     stopped: Optional[Run] = None
     skip = None                     # the command a failing `cmd && next` skips
     for i, launch in enumerate(found, 1):
-        if stopped is not None or launch.command is skip:
+        if stopped is not None or (skip is not None and _place(launch.command) == _place(skip)):
             runs.append(_not_run(w, launch, i, stopped or runs[-1], target, base))
             continue
         run = _run(w, launch, i, target, base, environ)
@@ -117,9 +117,13 @@ def _not_run(w: Walk, launch: Launch, index: int, by: Run, target, base) -> Run:
 
 
 def _next_command(w: Walk, cmd):
-    at = next((k for k, c in enumerate(w.commands) if c is cmd or (c.path, c.line, c.column) ==
-               (cmd.path, cmd.line, cmd.column)), None)
+    """The command the walk met right after this one (the one `cmd && next` skips when cmd fails)."""
+    at = next((k for k, c in enumerate(w.commands) if _place(c) == _place(cmd)), None)
     return w.commands[at + 1] if at is not None and at + 1 < len(w.commands) else None
+
+
+def _place(cmd) -> tuple:
+    return cmd.path, cmd.line, cmd.column
 
 
 def _verdict(launch: Launch, report: dict):
@@ -179,8 +183,9 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         why = f"{label(decider)}: {decider.verdict}: {decider.why}"
         stopped = [r for r in runs if r.verdict == "not run"]
         if stopped:
-            why += f"; the launcher stops there: launch{'es' if len(stopped) > 1 else ''} " \
-                   f"{', '.join(str(r.index) for r in stopped)} never run"
+            which = f"launch{'es' if len(stopped) > 1 else ''} {', '.join(str(r.index) for r in stopped)}"
+            why += f"; the launcher stops there (set -e): {which} never run" if decider.launch.command.errexit \
+                else f"; `&&` skips {which}"
     elif open_ or truncated:
         decider, usable = (open_[0] if open_ else None), None
         why = f"{label(decider)}: {decider.why}" if decider else \

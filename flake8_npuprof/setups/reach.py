@@ -194,6 +194,9 @@ class Reach:
                     name = node.id if type(node) is ast.Name else "main"
                     if name in dyn:
                         self.dynamic = True
+                    for attr in _named_attribute(node, sites):      # getattr(obj, "method")
+                        for m in methods.get(attr, ()):
+                            reach(m, on_way)
                     for target in _visible(defined, scope, name):
                         reach(target, on_way)
                         if target.kind == "class":
@@ -270,6 +273,17 @@ def _registered(node) -> bool:
         if last not in PLAIN_DECORATORS:
             return True
     return False
+
+
+def _named_attribute(node, sites) -> List[str]:
+    """The attribute a `getattr(obj, "name")` / `hasattr(...)` call names by a constant, as a load of it would."""
+    if type(node) is not ast.Name or node.id not in ("getattr", "hasattr", "setattr"):
+        return []
+    call = sites.parent.get(id(node))
+    if isinstance(call, ast.Call) and call.func is node and len(call.args) >= 2 and \
+            isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
+        return [call.args[1].value]
+    return []
 
 
 def _dynamic_getattrs(scope, refs, sites):
