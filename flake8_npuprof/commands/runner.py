@@ -109,10 +109,8 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
                per_file_ignores=()) -> List[Finding]:
     """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
     if kind == "shell":
-        from ..emulate.launcher import check_launcher
-        from ..checks.shell_env import analyse_shell
-        findings = sorted(analyse_shell(text, path, settings) + check_launcher(text, path, settings),
-                          key=Finding.sort_key)
+        from ..emulate.sequence import check_file
+        findings = check_file(text, path, settings)
     else:
         if file_noqa(text):
             return []
