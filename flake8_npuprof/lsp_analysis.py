@@ -464,7 +464,10 @@ def key_hover(key: str, target: Target) -> str:
     what = meaning(canonical)
     if what:
         lines += ["", what[0].upper() + what[1:] + "."]
-    accepted = K.versions_accepting(key)
+    from .knowledge import ge_options as G
+    # up to 8.0 the key list decides; from 8.5 the key must also be one some chip's collector takes
+    accepted = tuple(v for v in K.versions_accepting(key)
+                     if v in K.LEGACY_VERSIONS or G.accepted_key(v, key))
     lines.append("")
     if not accepted:
         lines.append("No supported CANN version accepts this key: options that carry it make "

@@ -153,11 +153,14 @@ def test_C16_storage_limit_on_8_5_is_prefix_parsed():
     assert "std::stoull throws" in msg
 
 
-def test_C17_task_time_default_on_from_9_0_overrides_task_trace_off():
-    assert collection_data()["switches"]["task_time"]["default_on_from"] == "9.0"
-    collected, _ = effective_switches({"output": "/p", "task_trace": "off"}, "9.0", "910")
-    assert collected == ["task_trace"]
-    collected, _ = effective_switches({"output": "/p", "task_trace": "off"}, "8.5", "910")
+def test_C17_task_time_default_on_from_8_5_overrides_task_trace_off():
+    # the built collector reads task_trace, then task_time with the default "on", from 8.5 on
+    # (hicann/runtime prof_acl_mgr.cpp MsprofInitGeOptionsParamAdaper; the audit read 9.0 only)
+    assert collection_data()["switches"]["task_time"]["default_on_from"] == "8.5"
+    for version in ("8.5", "9.0", "9.1"):
+        collected, _ = effective_switches({"output": "/p", "task_trace": "off"}, version, "910")
+        assert collected == ["task_trace"]
+    collected, _ = effective_switches({"output": "/p", "task_trace": "off"}, "8.0", "910")
     assert collected == []
 
 

@@ -129,11 +129,15 @@ def test_off_without_environment(capsys):
 
 
 def test_collects_nothing(capsys):
-    code, data = report(capsys, "nothing_on.py", "--cann", "8.5", "--soc", "910B")
+    code, data = report(capsys, "nothing_on.py", "--cann", "8.0", "--soc", "910B")
     setup = only(data)
     assert code == 1 and setup["verdict"] == "collects_nothing" and setup["collected"] == []
     assert setup["messages"][-1].startswith("profiling starts but no switch collects anything on this target")
     assert setup["output_dir"] == "/tmp/npuprof_none"
+    # from 8.5 the collector reads task_trace, then task_time with the default "on" (hicann/runtime
+    # prof_acl_mgr.cpp, MsprofInitGeOptionsParamAdaper): "task_trace":"off" leaves the task trace on
+    code, data = report(capsys, "nothing_on.py", "--cann", "8.5", "--soc", "910B")
+    assert only(data)["verdict"] == "collects" and only(data)["collected"] == ["task_trace"]
 
 
 def test_unknown_when_a_switch_value_is_computed(capsys):
@@ -375,9 +379,9 @@ def test_310_training_trace_by_version(capsys):
     assert only(old)["dropped"] == [{"option": "training_trace",
                                      "reason": "Ascend 310 has no training (step) trace before the 9.0 collector"}]
     assert not any("ts_track" in p or "step_trace" in p for p in only(old)["prof_layout"])
-    assert only(mid)["verdict"] == "collects"
-    assert only(mid)["dropped"] == [{"option": "training_trace", "reason": "may not be collected: the CANN 8.5 "
-                                     "collector for this chip is not open source"}]
+    assert only(mid)["verdict"] == "unknown" and only(mid)["messages"] == [
+        "whether the CANN 8.5 collector for Ascend 310 takes training_trace, task_trace is not known (its platform "
+        "class is not open source): it either collects them or rejects the options"]
     assert only(new)["verdict"] == "collects" and "training_trace" in only(new)["collected"]
 
 
@@ -418,11 +422,14 @@ def test_default_targets_make_no_claim_beyond_the_facts(capsys, tmp_path):
     code, data = report(capsys, str(script), cwd=tmp_path)
     setup = only(data)
     assert code == 1 and data["usable"] is None and setup["verdict"] == "unknown"
-    assert setup["messages"][0] == ("depends on the target: collects on CANN 7.0, 8.0 and 8.5 / every product and "
-                                    "CANN 9.0 and 9.1 / every product but Ascend 310; fails on CANN 9.0 and 9.1 / "
-                                    "Ascend 310; give --cann and --soc for one answer")
+    assert setup["messages"][0] == ("depends on the target: collects on CANN 7.0 and 8.0 / every product and "
+                                    "CANN 8.5 / every product but Ascend 310, 950 and CANN 9.0 and 9.1 / every product "
+                                    "but Ascend 310; fails on CANN 9.0 and 9.1 / Ascend 310; give --cann and --soc for "
+                                    "one answer")
+    # CANN 8.5 on the 310 and the 950: no open platform class, said apart and not counted
+    assert setup["messages"][1].startswith("not known on CANN 8.5 / Ascend 310, 950")
     verdicts = {g["verdict"] for g in setup["targets"]}
-    assert verdicts == {"collects", "fails"}
+    assert verdicts == {"collects", "fails", "unknown"}
     assert '[CANN 9.0 and 9.1 / Ascend 310] NPP114 msprof collector: "Argument [l2] is not supported."' \
         in setup["messages"]
 
@@ -433,7 +440,8 @@ def test_default_targets_agreeing(capsys, tmp_path):
     assert code == 0
     # every collector reads task_trace; the 9.x ones read task_time last, which decides the same trace
     assert lines[1] == "tf2.py:4 npu_device: COLLECTS task_trace, aic_metrics into /tmp/npuprof_tf2"
-    assert "  per target:" not in lines
+    assert "usable data: yes" in lines[3]
+    assert any(line.startswith("  - not known on CANN 8.5 / Ascend 310, 950") for line in lines)
 
 def test_depends_line_in_text(capsys, tmp_path):
     _, out, _ = emulate(capsys, "--cwd", str(tmp_path), str(DATA / "sess_run.py"))
@@ -441,12 +449,13 @@ def test_depends_line_in_text(capsys, tmp_path):
     # collected on every target; only what is collected differs (no step trace on the 310 before 9.0)
     assert lines[1] == "sess_run.py:15 NpuOptimizer: COLLECTS task_trace, aic_metrics (+ more) into …/prof_out (conditional)"
     assert lines[3].startswith("usable data: yes")
-    table = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 1:][:3]]
+    table = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 1:][:4]]
     assert table == [
         "targets verdict collected dropped",
-        "CANN 7.0, 8.0 and 8.5 / every product but Ascend 310 and CANN 9.0 and 9.1 / every product collects "
-        "training_trace, task_trace, aic_metrics -",
-        "CANN 7.0, 8.0 and 8.5 / Ascend 310 collects task_trace, aic_metrics training_trace"]
+        "CANN 7.0 and 8.0 / every product but Ascend 310 and CANN 8.5 / every product but Ascend 310, 950 and "
+        "CANN 9.0 and 9.1 / every product collects training_trace, task_trace, aic_metrics -",
+        "CANN 7.0 and 8.0 / Ascend 310 collects task_trace, aic_metrics training_trace",
+        "CANN 8.5 / Ascend 310, 950 unknown - -"]
     assert not any(m.startswith("  - depends on the target") for m in lines)     # the table says it
 
 def make_prof(root: Path, host=(), device=(), export=()) -> Path:
@@ -758,11 +767,12 @@ def test_headline_keeps_switches_not_collected_everywhere(capsys, tmp_path):
     assert code == 0
     # under `if args.profiling:`: the condition takes the room of the switch names
     assert lines[1] == "line 21 NpuOptimizer: COLLECTS 3 switches (+ more) into /tmp/profiling (conditional)"
-    rows = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:2]]
+    rows = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:3]]
     assert rows == [
-        "CANN 7.0, 8.0 and 8.5 / every product but Ascend 310 and CANN 9.0 and 9.1 / every product collects "
-        "training_trace, task_trace, aicpu, aic_metrics -",
-        "CANN 7.0, 8.0 and 8.5 / Ascend 310 collects task_trace, aicpu, aic_metrics training_trace"]
+        "CANN 7.0 and 8.0 / every product but Ascend 310 and CANN 8.5 / every product but Ascend 310, 950 and "
+        "CANN 9.0 and 9.1 / every product collects training_trace, task_trace, aicpu, aic_metrics -",
+        "CANN 7.0 and 8.0 / Ascend 310 collects task_trace, aicpu, aic_metrics training_trace",
+        "CANN 8.5 / Ascend 310, 950 unknown - -"]
 
 def test_headline_for_one_version_every_product(capsys, tmp_path):
     path = str(DATA / "training_trace_not_310.py")

@@ -821,8 +821,9 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         base = _value_problem(doc, member, "type", version) or Problem(
             "NPP110", key, span, f'"{key}": {_json(value)} is a JSON {_jtype(value)}', "", "")
         if final.action == G.REJECT and final is not typed:
-            how = f"reads it as {'0' if 'uint' in typed.line or 'int' in typed.line else 'empty'}{_quoted(typed)}"
-            consequence = f"the collector {how}, then " + _rejects(final, "").replace(" rejects", "rejects")
+            read = "0" if "int variable" in typed.line else "empty"
+            consequence = (f'the collector logs "{typed.line}", reads it as {read} and then rejects it'
+                           f"{_quoted(final)}, so {ABORT}")
         elif final.action == G.REJECT:
             consequence = _rejects(final)
         else:

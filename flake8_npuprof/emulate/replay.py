@@ -282,7 +282,11 @@ def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome]
         shown = "; ".join(f"{v.replace('_', ' ')} on {where}" + (f" ({cond})" if cond else "")
                           for v, where, cond in spread)
         messages.append(f"depends on the target: {shown}; give --cann and --soc for one answer")
-    messages += tagged_messages(outcomes, target) + notes
+    known, closed = _open(outcomes, target)
+    if closed:
+        from .runtime import CLOSED
+        messages.append(f"not known on {cells_phrase(closed, target)} ({CLOSED}): not counted in the answer")
+    messages += tagged_messages(known, target) + notes
     collecting = [o for o in outcomes.values() if o.verdict == "collects"]
     collected = [k for k in collecting[0].collected if all(k in o.collected for o in collecting)] if collecting else []
     first = next(iter(outcomes.values()))
@@ -297,9 +301,20 @@ def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome]
                   outcomes, spread)
 
 
+def _open(outcomes, target: Target):
+    """The targets whose collector's source is known, when the target spans several and some are not
+    (CANN 8.5 on chips without an open platform class): those are said apart, not counted."""
+    from .runtime import CLOSED
+    known = {c: o for c, o in outcomes.items() if not (o.verdict == "unknown" and o.condition == CLOSED)}
+    if known and len(known) < len(outcomes) and (target.cann in ("any", "portable") or target.soc == "any"):
+        return known, [c for c in outcomes if c not in known]
+    return outcomes, []
+
+
 def _verdict(outcomes, target: Target) -> Tuple[str, List[Tuple[str, str, str]]]:
     """The common verdict, or "unknown" with (verdict, where, condition) for each verdict the targets give
     (unknown targets split by what they hang on, when that is known)."""
+    outcomes, _ = _open(outcomes, target)
     per: Dict[Tuple[str, str], list] = {}
     for cell, o in outcomes.items():
         per.setdefault((o.verdict, o.condition if o.verdict == "unknown" else ""), []).append(cell)

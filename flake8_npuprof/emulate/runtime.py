@@ -60,6 +60,10 @@ class Outcome(NamedTuple):
     condition: str = ""         # unknown verdicts: what the outcome hangs on, in a few words
 
 
+# the condition of an outcome no source can decide: the chip's collector of that version is not open
+CLOSED = "the collector for this chip is not open source"
+
+
 def emu() -> dict:
     return collection_data()["emulation"]
 
@@ -194,11 +198,14 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
     # what the collector gets, unknown values included (their unknown pieces stay HOLE characters)
     given = {m.key: (m.value.text if m.unknown else m.value) for m in doc.members} if raw is not None else None
     # what only some builds of the version do is a note, not the outcome
-    fatal = [i for i in report.issues if any(p in i.message for p in FATAL_PHRASES) and not i.partial]
+    # (a failure that hangs on $ASCEND_WORK_PATH is decided below, with the environment emulated)
+    fatal = [i for i in report.issues if any(p in i.message for p in FATAL_PHRASES) and not i.partial
+             and i.effect != "env"]
     # GE checks its part before it calls the collector: a GE rejection is all the runtime says
     ge_fatal = [i for i in fatal if i.code in emu()["ge_checks"]]
     fatal = ge_fatal or fatal
     notes = tuple(f"{i.code} {i.message}" for i in report.issues if i not in fatal and i.code != "NPP116"
+                  and i.effect != "env"
                   and not (i.code == "NPP114" and version in K.LEGACY_VERSIONS)
                   and not (ge_fatal and i.code not in emu()["ge_checks"])
                   and not (i.code == "NPP104" and source.endswith("default")))   # not the user's to fix
@@ -247,7 +254,7 @@ def _failure_messages(issues, doc, text: str, version: str, product: str, route:
     chain = []
     if collector:
         chain.append(f'GE: "{emu()["collector_call_failed"]}"')
-    chain.append(f'GE error {emu()["e10001"].format(options=shown)}')
+    chain.append(f'GE error {_e10001(version).format(options=shown)}')
     if route == "npu_device":       # the facts give the TF1 adapter's abort text only
         chain.append(f"npu_device: {ABORT} at npu.open(), where GE is initialised")
     elif route == "env":            # GE reads the environment for TF1 and TF2 alike
@@ -258,7 +265,24 @@ def _failure_messages(issues, doc, text: str, version: str, product: str, route:
     return out + chain
 
 
+def _e10001(version: str) -> str:
+    """GE's E10001 report, with the reason the GE of that version gives (8.5: "value is unsupported")."""
+    from ..knowledge import ge_options as G
+    text = emu()["e10001"]
+    if version in G.versions():
+        text = text.replace("The current value is not within the valid range.", G.facts(version)["e10001_reason"])
+    return text
+
+
+_QUOTED = re.compile(r'\("(.*?)"\), so ')
+
+
 def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
+    if version not in K.LEGACY_VERSIONS:
+        # 8.5+: the line the runtime's own code logs, as the check quotes it (knowledge/ge_options.py)
+        m = _QUOTED.search(issue.message)
+        if m:
+            return m.group(1)
     code = issue.code
     if code == "NPP113" and issue.key in K.keys_of(version):
         code = "NPP114"     # whitelisted (9.x task_time) but refused as "not supported"
@@ -341,6 +365,14 @@ def _product(options: dict, text: str, source: str, version: str, product: str, 
              lead: Tuple[str, ...], notes: Tuple[str, ...]) -> Outcome:
     data = K.product(product)
     collected, dropped = effective_switches(options, version, product)
+    unknown = [key for key, _ in dropped if K.unsupported(product, version).get(key, ("",))[0] == K.UNKNOWN]
+    if unknown and version not in K.LEGACY_VERSIONS:
+        # from 8.5 a switch the chip lacks is refused, not dropped: with no source for this chip's
+        # platform class, the collector either takes these switches or rejects the options
+        msg = (f"whether the CANN {version} collector for Ascend {product} takes {', '.join(unknown)} is not known "
+               "(its platform class is not open source): it either collects them or rejects the options")
+        return Outcome("unknown", lead + (msg,), options, text, source, tuple(collected), (), output, tuple(notes),
+                       CLOSED)
     platform = emu()["platform_type"].get(product, "…")
     extra = list(notes)
     for key, why in dropped:

@@ -86,4 +86,7 @@ def effective_switches(options: dict, version: str, product: str) -> Tuple[List[
 
 
 def collects_anything(options: dict, version: str, product: str) -> bool:
-    return bool(effective_switches(options, version, product)[0])
+    """Whether something is (or may be: the chip's collector is not open source) collected."""
+    collected, dropped = effective_switches(options, version, product)
+    unknown = K.unsupported(product, version)
+    return bool(collected) or any(unknown.get(key, ("",))[0] == K.UNKNOWN for key, _ in dropped)

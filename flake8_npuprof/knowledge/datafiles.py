@@ -99,6 +99,9 @@ WARN, SILENT, ERROR, UNKNOWN = "warn", "silent", "error", "unknown"
 
 def unsupported(name: str, version: str) -> Dict[str, Tuple[str, str]]:
     """{key: (behaviour, why)} for the keys this product's collector of this version does not collect."""
+    if version not in LEGACY_VERSIONS:
+        from .ge_options import unsupported as runtime_unsupported     # 8.5+: the built collector's tables
+        return runtime_unsupported(name, version)
     out = {}
     for key, entry in product(name).get("unsupported", {}).items():
         behaviour = entry["on"].get(version)

@@ -19,7 +19,9 @@ import sys
 from functools import lru_cache
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from .datafiles import HERE
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent          # the package folder (data/)
 
 REJECT, LOG, ENV, UNKNOWN, OFF = "reject", "log", "env", "unknown", "off"
 BUFFER = 2048           # MsprofOptions.options (profiling_init.h)
@@ -401,6 +403,45 @@ def supported_anywhere(version: str, key: str) -> bool:
     return any(p["switch"].get(key) or (feature and p["feature"].get(feature)) for p in chips)
 
 
+# what a chip without a key's platform feature does with it: the switch names go through CheckIfSupport
+_GATED = {"task_block": "PLATFORM_TASK_BLOCK", "sys_mem_serviceflow": "PLATFORM_SYS_MEM_SERVICEFLOW"}
+
+
+def gated(version: str, key: str) -> bool:
+    """Whether the collector of the version checks the chip's support before the key's value."""
+    f = facts(version)
+    kind = f["checkers"].get(key, "freq" if key in data()["freq_keys"] else "switch")
+    return key in f["whitelist"] and key not in f["unchecked"] and kind in ("switch", "level", "freq") \
+        or key in _GATED
+
+
+def accepted_key(version: str, key: str) -> bool:
+    """Whether some chip's collector of the version takes the key with a value other than "" ."""
+    if key not in facts(version)["whitelist"]:
+        return False
+    return not gated(version, key) or supported_anywhere(version, key)
+
+
+def unsupported(product: str, version: str) -> Dict[str, Tuple[str, str]]:
+    """{key: ("error" or "unknown", why)} for the whitelisted keys this chip's collector refuses."""
+    plat = platform(version, _runtime_product(product))
+    out = {}
+    for key in facts(version)["whitelist"]:
+        if not gated(version, key) or not supported_anywhere(version, key):
+            continue
+        if plat is None:
+            out[key] = ("unknown", "the collector of this version for this chip is not open source")
+        elif not (plat["switch"].get(key) or (key in _GATED and plat["feature"].get(_GATED[key]))):
+            out[key] = ("error", "this chip's platform lacks the feature the collector checks for it")
+    if _runtime_product(product) in facts(version)["llc_refused_on"]:
+        out["llc_profiling"] = ("error", "this chip's LLC is profiled only through the msprof command line")
+    return out
+
+
+def _runtime_product(product: str) -> str:
+    return "910B" if product == "910C" else product
+
+
 def _supported(plat: dict, name: str) -> bool:
     return plat["switch"].get(name, False)
 
@@ -417,7 +458,7 @@ def _check(key: str, value: Nano, version: str, product: str, plat: dict) -> Lis
         if key == "sys_hardware_mem_freq" and plat["feature"].get("PLATFORM_SYS_DEVICE_US"):
             hi = data()["hardware_mem_max_on_us_chips"]
         if number is None or not lo <= number <= hi:
-            shown = "<undefined>" if number is None else number
+            shown = "…" if number is None else number        # a boolean: leftover bytes, whatever they hold
             return out + [Step(key, REJECT, "collector", f"Argument {key}: invalid value: {shown}. Please input an "
                                f"integer value in {lo}-{hi}.", "range" if value.kind != "bool" else "type")]
         return out
@@ -450,8 +491,8 @@ def _check(key: str, value: Nano, version: str, product: str, plat: dict) -> Lis
         if not text:
             return out + [Step(key, REJECT, "collector", f"Argument {key} is empty.", "empty" if not logged else "type")]
         if text not in ("on", "off"):
-            return out + [Step(key, REJECT, "collector", f"Argument {key}: invalid value: {text}. Please input "
-                               "'on', 'off'.", "value")]
+            return out + [Step(key, REJECT, "collector", f"Argument {key}: invalid value: {text}. "
+                               f"{f['task_block_hint']}", "value")]
         if text == "on" and f["task_block_on_only"] and product not in f["task_block_on_only"]:
             return out + [Step(key, REJECT, "collector", "The on option is not supported on this platform, please "
                                "use all to collect block data.", "unsupported")]
@@ -519,7 +560,10 @@ def _metrics(key: str, text: str, plat: dict) -> List[Step]:
                          f"{plat['max_monitor']}", "metrics")]
         for item in items:
             if not (_hex(item) or _dec(item)):
-                return [Step(key, REJECT, "collector", f"0x{item.strip()} is invalid, hexadecimal or decimal "
+                # CheckHexOrDec drops a leading "0x" in place before it fails: the line shows the rest
+                shown = item.strip()
+                shown = shown[2:] if len(shown) > 2 and shown.startswith("0x") else shown
+                return [Step(key, REJECT, "collector", f"0x{shown} is invalid, hexadecimal or decimal "
                              "parameters are allowed.", "metrics")]
         return []
     if plat["metric"].get(text):
@@ -567,7 +611,7 @@ def _construct(obj: Dict[str, Nano], version: str, product: str, plat: dict, env
                                 "type"))
         lo, hi = data()["instr_freq_range"]
         if instr_on and (number is None or not lo <= number <= hi):
-            shown = "<undefined>" if number is None else number
+            shown = "…" if number is None else number
             out.append(Step("instr_profiling_freq", REJECT, "collector",
                             f"instr_profiling_freq {shown} cycle is invalid ({lo}~{hi}).", "instr"))
     op_key = f["op_filter_key"]
