@@ -49,7 +49,10 @@ def output_problem(path: str) -> Optional[Problem]:
     small file are made inside and everything made is removed again."""
     from ..knowledge.collection import data
     logged = data()["emulation"]["output_not_accessible"].format(path=path)
-    consequence = f'the collector logs "{logged}" and profiling does not start'
+    # from 8.5 the collector refuses the options (executed: tests/oracle/v*.jsonl, an output below a file)
+    consequence = (f'from CANN 8.5 the collector rejects the options ("Result path is empty or not accessible, '
+                   f'result path: "), so GE initialisation fails and the job aborts; up to 8.0 it logs "{logged}" '
+                   "and profiling does not start")
     if os.path.lexists(path) and not os.path.isdir(path):
         return Problem("NPP901", f'output "{path}" exists and is not a directory: {consequence}; '
                                  "choose a directory path")
@@ -242,9 +245,10 @@ RULES = (
         default=False,
         what="An `output` directory that, on this machine, cannot be created or is not writable by the "
              "current user; relative paths are resolved against the launch directory.",
-        why="The collector tries to create the directory when profiling starts. If that fails it reports the "
-            "path as not accessible and profiling does not start; depending on the version the job aborts or "
-            "runs on with an empty PROF_* tree.",
+        why="The collector tries to create the directory when profiling starts. If that fails, the collector "
+            "of CANN 8.5 and later rejects the options and GE initialisation fails, so the job aborts (the record "
+            "of the runtime's own code shows it); up to 8.0 it reports the path as not accessible and profiling "
+            "does not start.",
         example=_opts('{"output":"/etc/passwd/profiling","training_trace":"on","task_trace":"on",'
                       '"fp_point":"","bp_point":""}'),
         fixed=_opts(GOOD_OPTIONS),

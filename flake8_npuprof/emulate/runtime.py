@@ -75,7 +75,7 @@ def generation(version: str) -> str:
 def default_options(route: str, version: str) -> Optional[dict]:
     table = emu()["adapter_default"].get(route, {})
     name = table.get(version, table.get("*", "none"))
-    if name == "none":
+    if name in ("none", "unknown"):
         return None
     return dict(collection_data()["runtime_default_options"][name])
 
@@ -172,6 +172,13 @@ def _ge_env(env: Env, version: str, product: str, lead: Tuple[str, ...], route: 
             return _collector(env.options, "environment", version, product, env,
                               lead + (f"GE reads PROFILING_OPTIONS from {env.label}",), route)
         defaults = default_options("env", version)
+        if defaults is None:
+            # GE 8.5+ substitutes its defaults (hicann/ge profiling_init.cc, executed); no GE source of
+            # 2023-2025 is open, and the only older one leaves profiling off
+            return Outcome("unknown", lead + (f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: no "
+                                              f"source shows whether the GE of CANN {version} substitutes default "
+                                              "options or leaves profiling off",),
+                           condition="no source for this version's GE")
         return _collector(dumps(defaults), "GE default", version, product, env,
                           lead + (f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: GE uses its "
                                   f"default options {dumps(defaults)}",), route)
