@@ -2,6 +2,7 @@
 section 7 reproductions), under the named target and the default one, plus provenance for every data fact."""
 
 import json
+import re
 
 import pytest
 
@@ -199,12 +200,23 @@ def test_section4_domains():
     assert codes('{"output":"/p","task_trace":"l3"}', "8.5", "310") == set()     # not open source
 
 
-def test_every_data_fact_has_a_source():
-    facts = K.sources()
-    schema_keys = {k for k in K.all_keys() if k == k.lower()}
-    needed = {f"schema.{k}" for k in schema_keys}
-    for name, prod in K.products()["products"].items():
-        needed |= {f"products.{name}.{f}" for f in ("aic_metrics", "aic_remap", "aiv_follows_aic", "platform")}
+def _data(name):
+    with open(K.HERE / "data" / f"{name}.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _fields(table):
+    return [k for k in table if not k.startswith("$")]
+
+
+def needed_facts():
+    """Every fact of data/*.json, by the id data/sources.json files it under."""
+    needed = {f"schema.{k}" for k in K.all_keys() if k == k.lower()}
+    products = K.products()
+    needed |= {f"products.{f}" for f in _fields(products) if f != "products"}
+    for name, prod in products["products"].items():
+        needed |= {f"products.{name}.{f}" for f in ("aic_metrics", "aic_remap", "aiv_follows_aic", "platform",
+                                                    "step_trace", "task_engine")}
         needed |= {f"products.{name}.unsupported.{k}" for k in prod["unsupported"]}
         needed |= {f"products.{name}.value_unsupported.{k}.{v}" for k, vs in prod["value_unsupported"].items()
                    for v in vs}
@@ -212,14 +224,45 @@ def test_every_data_fact_has_a_source():
     data = collection_data()
     needed |= {f"collection.switch.{k}" for k in data["switches"]}
     needed |= {f"collection.runtime_default_options.{k}" for k in data["runtime_default_options"]}
-    needed |= {f"collection.emulation.messages.{k}" for k in data["emulation"]["messages"] if not k.startswith("$")}
-    needed |= {f"collection.documented_rejected_keys.{k}" for k in data["documented_rejected_keys"]
-               if not k.startswith("$")}
-    missing = sorted(f for f in needed if not facts.get(f))
-    assert missing == []
-    for entries in facts.values():
+    needed |= {f"collection.emulation.{k}" for k in _fields(data["emulation"]) if k != "messages"}
+    needed |= {f"collection.emulation.messages.{k}" for k in _fields(data["emulation"]["messages"])}
+    needed |= {f"collection.documented_rejected_keys.{k}" for k in _fields(data["documented_rejected_keys"])}
+    needed |= {"collection.bookkeeping"}
+    needed |= {f"machine.{k}" for k in _fields(_data("machine"))}
+    needed |= {f"option_keys.meaning.{k}" for k in _data("option_keys")["meaning"]}
+    needed |= {f"ge_options.{k}" for k in _fields(_data("ge_options")) if k != "versions"}
+    needed |= {f"ge_options.{k}" for v in _data("ge_options")["versions"].values() for k in v if k != "tag"}
+    needed |= {f"msprof_cli.{k}" for k in _fields(_data("msprof_cli")) if k != "sources"}
+    return needed
+
+
+# our own notes (the knowledge files and audits of this workplace) are never a source
+OWN_NOTES = re.compile(r"knowledge_audit|profiling_options_facts|ascend_ecosystem|adapter_entries|audit \d|"
+                       r"^unverified$|^none$", re.I)
+PRIMARY = re.compile(r"^[\w.-]+/[\w.-]+@[\w.^~-]+:\S+|^https?://\S+|^tests/oracle/v[\d.]+\.jsonl$")
+
+
+def all_sources():
+    """data/sources.json, and the msprof command line's own sources (data/msprof_cli.json "sources")."""
+    return {**K.sources(), **_data("msprof_cli").get("sources", {})}
+
+
+def test_every_data_fact_has_a_source():
+    facts = all_sources()
+    missing = sorted(f for f in needed_facts() if not facts.get(f))
+    assert missing == [], f"{len(missing)} facts without a source: {missing[:12]}"
+
+
+def test_every_source_is_primary_or_says_why_it_is_inferred():
+    for fact, entries in all_sources().items():
         for e in entries:
-            assert e["ref"] and e["says"] and e["standing"] in ("code", "doc", "inferred", "executed")
+            assert e["says"] and e["standing"] in ("code", "doc", "inferred", "executed"), (fact, e)
+            assert not OWN_NOTES.search(e["ref"]), (fact, e["ref"])
+            if e["standing"] == "inferred":
+                # an inference names its reason and what would settle it
+                assert e.get("settle"), (fact, e)
+            else:
+                assert PRIMARY.match(e["ref"]), (fact, e["ref"])
 
 
 @pytest.mark.parametrize("target", ("any", "portable") + K.VERSIONS)
