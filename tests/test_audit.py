@@ -216,7 +216,8 @@ def needed_facts():
     needed |= {f"products.{f}" for f in _fields(products) if f != "products"}
     for name, prod in products["products"].items():
         needed |= {f"products.{name}.{f}" for f in ("aic_metrics", "aic_remap", "aiv_follows_aic", "platform",
-                                                    "step_trace", "task_engine")}
+                                                    "task_engine")}
+        needed |= {f"products.{name}.{f}" for f in ("llc_profiling", "max_freq") if prod.get(f)}
         needed |= {f"products.{name}.unsupported.{k}" for k in prod["unsupported"]}
         needed |= {f"products.{name}.value_unsupported.{k}.{v}" for k, vs in prod["value_unsupported"].items()
                    for v in vs}
@@ -290,3 +291,65 @@ def test_C5_emulate_on_8_0_keeps_some_builds_as_a_note(capsys, tmp_path):
     setup = json.loads(capsys.readouterr().out)["setups"][0]
     assert setup["verdict"] == "collects"
     assert any("on some builds of CANN 8.0" in m for m in setup["messages"])
+
+
+# ---------------------------------------------------------------- corrections the primary sources forced (issue 24)
+
+def _emulate(capsys, tmp_path, options, cann, soc):
+    from flake8_npuprof.cli import main
+    script = tmp_path / "train.py"
+    script.write_text('import tensorflow as tf\nconfig = tf.ConfigProto()\n'
+                      'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "NpuOptimizer"\n'
+                      'op.parameter_map["profiling_mode"].b = True\n'
+                      f"op.parameter_map[\"profiling_options\"].s = b'{options}'\n"
+                      'sess = tf.Session(config=config)\n')
+    main(["emulate", "--format", "json", "--cann", cann, "--soc", soc, str(script)])
+    return json.loads(capsys.readouterr().out)["setups"][0]
+
+
+@pytest.mark.parametrize("name", [
+    "Framework.task_desc_info.0.slice_0",         # file_name_manager.py GE_TASK_FILE_PATTERN
+    "HCCL.hcom_allReduce_1_2_3.0.slice_0",        # HCCL_HCOM_FILE_PATTERN
+    "runtime.api.0.slice_0",                      # RUNTIME_API_FILE_PATTERN
+    "instr.group_0_aic.0.slice_0",                # BIU_PERF_FILE_PATTERN
+    "host_sys_cpu.data.slice_0",                  # HOST_SYS_CPU_USAGE_FILE_PATTERN
+    "host_sys_mem.data.slice_0",                  # HOST_SYS_MEM_FILE_PATTERN
+])
+def test_raw_file_names_are_the_ones_msprof_parses(name):
+    from flake8_npuprof.emulate import layout
+    patterns = [p for spec in collection_data()["switches"].values() for where in spec["raw"].values()
+                for p in (where if isinstance(where, list) else [x for xs in where.values() for x in xs])]
+    assert any(layout._regex(p).match(name) for p in patterns), name
+
+
+def test_aicpu_exports_no_dp_file():
+    # dp_*.csv needs data preprocessing offload, not the aicpu switch (profile_data_file_references.md)
+    assert collection_data()["switches"]["aicpu"]["exported"] == ["aicpu_<ts>.csv"]
+
+
+def test_npp104_follows_the_chips_step_trace_by_version():
+    text = '{"output":"/p","task_trace":"on","training_trace":"on"}'
+    assert "NPP104" in codes(text, "9.1", "310")        # mini_platform.cpp has PLATFORM_TASK_TRAINING_TRACE
+    assert "NPP104" not in codes(text, "8.0", "310")    # dropped up to 8.0: no trace points to ask for
+    assert "NPP104" in codes(text, "any", "any")
+
+
+def test_emulate_quotes_what_the_legacy_collector_logs(capsys, tmp_path):
+    silent = _emulate(capsys, tmp_path, '{"output":"/tmp/p","task_trace":"on","sys_io_sampling_freq":"10"}',
+                      "8.0", "310P")
+    assert silent["messages"] == ["NPP114 sys_io_sampling_freq is dropped: Atlas inference cards have no NIC/RoCE "
+                                  "sampling (without a message)"]
+    long_path = _emulate(capsys, tmp_path, json.dumps({"output": "/" + "a" * 1100, "task_trace": "on"}), "7.0", "910")
+    assert long_path["messages"][0] == ('NPP108 msprof collector: "Invalid value for Argument \'output\'. The maximum '
+                                        'length is 1024."')
+    storage = _emulate(capsys, tmp_path, '{"output":"/tmp/p","task_trace":"on","storage_limit":"abcMB"}', "8.0", "910")
+    assert storage["messages"][0] == 'NPP107 msprof collector: "storage_limit:abcMB, …"'
+    switch = _emulate(capsys, tmp_path, '{"output":"/tmp/p","task_trace":"on","runtime_api":"ON"}', "8.0", "910")
+    assert switch["messages"][0] == 'NPP102 msprof collector: "The switch runtime-api should be set to on or off."'
+
+
+def test_internal_keys_of_8_5_only():
+    meaning = _data("option_keys")["meaning"]
+    for key in ("task_tsfw", "sys_mem_serviceflow"):
+        assert K.versions_accepting(key) == ("8.5",) and "8.5 collector" in meaning[key]
+    assert K.versions_accepting("fwk_schedule") == () and "refuses it as unknown" in meaning["fwk_schedule"]

@@ -995,7 +995,8 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
     out = []
     if tt is not None and tt.unknown:
         return out
-    if tt_on and not all(K.product(p)["step_trace"] is False for p in target.products):
+    # guidance only where some targeted chip and version collects the step trace
+    if tt_on and not all("training_trace" in K.unsupported(p, v) for v in target.versions for p in target.products):
         missing = [k for k in ("fp_point", "bp_point") if k not in members]
         if missing:
             names = "/".join(f'"{k}"' for k in missing)

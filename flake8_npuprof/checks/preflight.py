@@ -48,7 +48,8 @@ def output_problem(path: str) -> Optional[Problem]:
     full disk): the missing directories are created as the collector would, a uniquely named directory and a
     small file are made inside and everything made is removed again."""
     from ..knowledge.collection import data
-    logged = data()["emulation"]["output_not_accessible"].format(path=path)
+    # the collectors up to 8.0 log only the last part of the path (Utils::BaseName)
+    logged = data()["emulation"]["output_not_accessible"].format(name=os.path.basename(path.rstrip("/")) or path)
     # from 8.5 the collector refuses the options (executed: tests/oracle/v*.jsonl, an output below a file)
     consequence = (f'from CANN 8.5 the collector rejects the options ("Result path is empty or not accessible, '
                    f'result path: "), so GE initialisation fails and the job aborts; up to 8.0 it logs "{logged}" '

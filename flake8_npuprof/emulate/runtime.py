@@ -303,8 +303,8 @@ def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
     value = member.value if member is not None else ""
     if isinstance(entry, dict):
         sub = key
-        if issue.code == "NPP108":
-            sub = "missing" if member is None else "*"
+        if issue.code == "NPP108":     # up to 8.0 a long path has its own message (param_validation.cpp)
+            sub = "missing" if member is None else "long" if "characters long" in issue.message else "*"
         elif issue.code == "NPP107":
             sub = "not_mb" if isinstance(value, str) and not value.endswith("MB") else "*"
         entry = entry.get(sub, entry.get("*"))
@@ -381,10 +381,15 @@ def _product(options: dict, text: str, source: str, version: str, product: str, 
         return Outcome("unknown", lead + (msg,), options, text, source, tuple(collected), (), output, tuple(notes),
                        CLOSED)
     platform = emu()["platform_type"].get(product, "…")
+    warned = emu()["messages"]["NPP114"]["legacy"]
+    unsupported = K.unsupported(product, version)
     extra = list(notes)
     for key, why in dropped:
-        extra.append(f'NPP114 {key} is dropped: {why} (plog warning "Unrecognized option:{key} for '
-                     f'PlatformType:{platform}")')
+        if unsupported.get(key, ("",))[0] == "warn":
+            logged = warned.get(key, warned["*"]).format(key=key, platform=platform)
+            extra.append(f'NPP114 {key} is dropped: {why} (plog warning "{logged}")')
+        else:   # up to 8.0 the sampling frequencies are dropped without a message
+            extra.append(f"NPP114 {key} is dropped: {why} (without a message)")
     metric = options.get("aic_metrics")
     if "aic_metrics" in collected:
         if version not in K.LEGACY_VERSIONS and metric == "":
