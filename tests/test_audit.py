@@ -353,3 +353,64 @@ def test_internal_keys_of_8_5_only():
     for key in ("task_tsfw", "sys_mem_serviceflow"):
         assert K.versions_accepting(key) == ("8.5",) and "8.5 collector" in meaning[key]
     assert K.versions_accepting("fwk_schedule") == () and "refuses it as unknown" in meaning["fwk_schedule"]
+
+
+# ---------------------------------------------------------------- item 3: every consequence a page states shows its source
+
+# rules that state nothing about the runtime: the checker's own coverage and errors
+NO_RUNTIME_CLAIM = {"NPP000", "NPP190", "NPP191"}
+
+# a consequence a rule page states -> the facts one of which must back it
+CONSEQUENCE_FACTS = (
+    ("aborts", ("collection.emulation.adapter_abort",)),
+    ("GE initialisation fails", ("collection.emulation.e10001",)),
+    ("TypeError", ("collection.emulation.python_errors", "adapter.profiling_config_args")),
+    ("plog warning", ("collection.emulation.messages.NPP114",)),
+    ("Ge has already initialized", ("collection.emulation.already_initialised",)),
+    ("cannot be found", ("collection.emulation.trace_point_warnings",)),
+    ("InvalidArgument", ("adapter.profiler_scope_exclusive",)),
+)
+
+
+def _listed(rule):
+    facts = all_sources()
+    return {f for prefix in rule.facts for f in facts
+            if f == prefix or (prefix.endswith(".") and f.startswith(prefix))}
+
+
+def test_every_rule_with_a_runtime_claim_lists_its_facts():
+    from flake8_npuprof.checks.catalog import RULES
+    missing = [r.code for r in RULES if r.code not in NO_RUNTIME_CLAIM and not r.facts]
+    assert missing == []
+    for rule in RULES:
+        for prefix in rule.facts:     # every id or prefix names at least one fact that has a source
+            assert any(f == prefix or (prefix.endswith(".") and f.startswith(prefix)) for f in all_sources()), \
+                (rule.code, prefix)
+
+
+@pytest.mark.parametrize("phrase,facts", CONSEQUENCE_FACTS)
+def test_each_stated_consequence_has_its_fact(phrase, facts):
+    from flake8_npuprof.checks.catalog import RULES
+    stating = [r for r in RULES if r.code not in NO_RUNTIME_CLAIM and phrase.lower() in (r.why + " " + r.summary).lower()]
+    assert stating, phrase                      # the table names consequences the pages do state
+    unbacked = [r.code for r in stating if not _listed(r).intersection(facts)]
+    assert unbacked == [], f"{phrase!r} stated without {facts}: {unbacked}"
+
+
+def test_explain_shows_each_fact_with_its_refs():
+    from flake8_npuprof.checks.catalog import RULES, render
+    facts = all_sources()
+    for rule in RULES:
+        page = render(rule)
+        for fact in _listed(rule):
+            assert f"- `{fact}`" in page, (rule.code, fact)
+            for e in facts[fact]:
+                assert f"`{e['ref']}`" in page, (rule.code, fact, e["ref"])
+
+
+def test_every_source_id_is_a_data_fact_or_a_rule_claim():
+    from flake8_npuprof.checks.catalog import RULES
+    used = set(needed_facts()).union(*(_listed(r) for r in RULES))
+    # schema.* and ge_options.* are kept by tools/gen_schemas.py's owner (schema.fwk_schedule: no version has the key)
+    orphans = sorted(f for f in set(K.sources()) - used if not f.startswith(("schema.", "ge_options.")))
+    assert orphans == []

@@ -263,6 +263,7 @@ RULES = (
         fix_note="No fix: the flag name and how the script parses options are project conventions.",
         references=(REF_GLOBAL_VOLUME, REF_MODELZOO),
         group="hygiene",
+        facts=("guidance.global_collection_volume",),
     ),
     Rule(
         code="NPP203",
@@ -281,6 +282,7 @@ RULES = (
         fix_note="No fix: a portable location (a flag, a relative path) is the user's choice.",
         references=(REF_PROFILING_CONFIG_601, REF_OPTIONS_80, REF_MODELZOO),
         group="hygiene",
+        facts=("collection.emulation.output_not_accessible", "collection.emulation.messages.NPP108"),
     ),
     Rule(
         code="NPP204",
@@ -304,6 +306,7 @@ RULES = (
                  "search).",
         references=(REF_FP_BP, REF_MODELZOO),
         group="hygiene",
+        facts=("collection.emulation.trace_point_warnings",),
     ),
     Rule(
         code="NPP205",
@@ -328,5 +331,6 @@ RULES = (
                  "`flags.DEFINE_bool` parses `--profiling=False` as False.",
         references=(REF_MODELZOO,),
         group="hygiene",
+        facts=("python.string_flags",),
     ),
 )

@@ -1087,6 +1087,8 @@ RULES = (
                  "output directory and the `op_trace` mapping are guesses.",
         references=(REF_ENV_OPTIONS, REF_GE_INIT, REF_E10001, REF_INIT_SYSTEM_80, REF_MODELZOO),
         group="options",
+        facts=("collection.emulation.messages.NPP100", "collection.emulation.ge_checks",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP101",
@@ -1106,7 +1108,9 @@ RULES = (
         options="Keys known to some CANN version but not to the target are NPP113, not NPP101.",
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_MODELZOO),
         group="options",
-        facts=("collection.documented_rejected_keys.",),
+        facts=("collection.documented_rejected_keys.", "collection.emulation.messages.NPP101",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP102",
@@ -1131,7 +1135,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         group="options",
         facts=("schema.aicpu", "schema.task_trace", "schema.task_time", "schema.llc_profiling", "schema.host_sys",
-               "schema.task_block"),
+               "schema.task_block", "collection.emulation.messages.NPP102",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP103",
@@ -1150,7 +1156,8 @@ RULES = (
                  "becomes `\"on\"`. Both keep the intent unchanged.",
         references=(REF_GE_INIT, REF_PROFILING_CONFIG_504, REF_ENV_OPTIONS),
         group="options",
-        facts=("schema.training_trace",),
+        facts=("schema.training_trace", "collection.emulation.messages.NPP103", "collection.emulation.ge_checks",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP104",
@@ -1168,9 +1175,11 @@ RULES = (
         fix_safety="safe",
         fix_note="Adds `\"fp_point\":\"\",\"bp_point\":\"\"`, which asks for exactly what the runtime does "
                  "without them.",
-        options="Not reported when the target product has no step trace (--npuprof-soc 310); that case is NPP114.",
+        options="Not reported when no targeted chip and version collects the step trace (--npuprof-soc 310 with "
+                "--npuprof-cann 7.0 or 8.0); that case is NPP114.",
         references=(REF_FP_BP, REF_SESSION, REF_ENV_OPTIONS),
         group="options",
+        facts=("option_keys.meaning.fp_point", "guidance.training_trace_points"),
     ),
     Rule(
         code="NPP105",
@@ -1188,7 +1197,7 @@ RULES = (
         fix_note="Drops the unused points. Unsafe: the user may rather have wanted `training_trace` on.",
         references=(REF_FP_BP, REF_GE_INIT),
         group="options",
-        facts=("schema.fp_point",),
+        facts=("schema.fp_point", "option_keys.meaning.fp_point"),
     ),
     Rule(
         code="NPP106",
@@ -1215,7 +1224,9 @@ RULES = (
         references=(REF_AIC_PRODUCTS, REF_GE_AIC, REF_OPTIONS_80, REF_COLLECTOR),
         settings=(("soc", "910"),),
         group="options",
-        facts=("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds."),
+        facts=("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds.",
+               "collection.emulation.messages.NPP106", "collection.emulation.collector_call_failed",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP107",
@@ -1238,7 +1249,9 @@ RULES = (
                 "but the consequence it names depends on the version.",
         references=(REF_ENV_OPTIONS, REF_PROFILING_CONFIG_601, REF_COLLECTOR, REF_OAM),
         group="options",
-        facts=("schema.storage_limit",),
+        facts=("schema.storage_limit", "collection.emulation.messages.NPP107",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     # also reported by hygiene (an output made from a Python None)
     Rule(
@@ -1269,7 +1282,8 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("schema.output",),
+        facts=("schema.output", "collection.emulation.messages.NPP108", "collection.emulation.collector_call_failed",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP109",
@@ -1293,7 +1307,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.5"),),
         group="options",
-        facts=("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq"),
+        facts=("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq",
+               "collection.emulation.messages.NPP109", "collection.emulation.collector_call_failed",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP110",
@@ -1319,7 +1335,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("schema.dvpp_freq", "schema.aicpu"),
+        facts=("schema.dvpp_freq", "schema.aicpu", "collection.emulation.messages.NPP110",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP111",
@@ -1337,6 +1355,7 @@ RULES = (
                  "change.",
         references=(REF_COLLECTOR, REF_GE_INIT),
         group="options",
+        facts=("runtime.duplicate_keys",),
     ),
     Rule(
         code="NPP112",
@@ -1354,6 +1373,8 @@ RULES = (
                  "automatic search).",
         references=(REF_GE_INIT, REF_ENV_OPTIONS),
         group="options",
+        facts=("ge.options_buffer", "collection.emulation.ge_checks", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP113",
@@ -1378,7 +1399,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_ENV_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.5"),),
         group="options",
-        facts=("schema.task_time", "schema.task_tsfw", "schema.power"),
+        facts=("schema.task_time", "schema.task_tsfw", "schema.power", "collection.emulation.messages.NPP113",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP114",
@@ -1406,7 +1429,9 @@ RULES = (
         settings=(("soc", "310"), ("cann", "9.1")),
         group="options",
         facts=("products.310.unsupported.", "products.310B.unsupported.", "products.310P.unsupported.",
-               "products.910.value_unsupported."),
+               "ge_options.platforms", "collection.emulation.messages.NPP114",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP115",
@@ -1426,7 +1451,9 @@ RULES = (
         references=(REF_ENV_OPTIONS_80, REF_COLLECTOR),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("schema.instr_profiling_freq",),
+        facts=("schema.instr_profiling_freq", "collection.emulation.messages.NPP115",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP116",
@@ -1447,6 +1474,6 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("collection.switch.task_trace", "collection.switch.task_time"),
+        facts=("collection.switch.",),
     ),
 )

@@ -472,6 +472,7 @@ RULES = (
                  "decision the checker cannot make.",
         references=(REF_PROFILING_CONFIG, REF_INIT_SYSTEM, REF_SESSION_OVERVIEW, REF_MODELZOO),
         group="wiring",
+        facts=("collection.emulation.already_initialised",),
     ),
     # also reported by shell_env (launchers)
     Rule(
@@ -495,6 +496,7 @@ RULES = (
                  "the written value was clearly meant as on.",
         references=(REF_ENV_MODE, REF_TF_APIS, REF_GE_INIT),
         group="wiring",
+        facts=("ge.profiling_mode_env",),
     ),
     Rule(
         code="NPP012",
@@ -513,6 +515,7 @@ RULES = (
         fix_note="No fix: moving the assignments above `npu.open()` may move them past code they depend on.",
         references=(REF_TF2, REF_TF2_API),
         group="wiring",
+        facts=("adapter.tf2_open_reads_options",),
     ),
     Rule(
         code="NPP013",
@@ -531,6 +534,7 @@ RULES = (
         fix_note="No fix: whether to keep the scoped or the global collection is the user's choice.",
         references=(REF_PROFILER, REF_LOCAL_PROFILER),
         group="wiring",
+        facts=("adapter.profiler_scope_exclusive",),
     ),
     # also reported by wiring (the legacy parameter_map keys)
     Rule(
@@ -561,5 +565,6 @@ RULES = (
                  "approximately to `task_trace`.",
         references=(REF_ADAPTER_R111, REF_INIT_SYSTEM_80, REF_PROFILING_CONFIG, REF_MODELZOO),
         group="wiring",
+        facts=("adapter.profiling_config_args",),
     ),
 )

@@ -258,6 +258,9 @@ RULES = (
         options=_PREFLIGHT,
         references=(REF_OPTIONS_80, REF_PROFILING_CONFIG_601, REF_COLLECTOR),
         group="preflight",
+        facts=("collection.emulation.output_not_accessible", "collection.emulation.messages.NPP108",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP902",
@@ -275,6 +278,7 @@ RULES = (
         options=_PREFLIGHT,
         references=(REF_ENV_OPTIONS, REF_PROFILING_CONFIG_601),
         group="preflight",
+        facts=("option_keys.meaning.storage_limit",),
     ),
     Rule(
         code="NPP903",
@@ -295,5 +299,6 @@ RULES = (
         references=(REF_FP_BP, REF_GE_INIT),
         settings=(("graph", "graph.pbtxt"),),
         group="preflight",
+        facts=("collection.emulation.trace_point_warnings",),
     ),
 )

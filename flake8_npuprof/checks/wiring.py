@@ -258,6 +258,7 @@ RULES = (
                  "which slows the job and writes data, and the `False` might have been deliberate.",
         references=(REF_SESSION, REF_TF_APIS, REF_GE_INIT, REF_MODELZOO),
         group="wiring",
+        facts=("adapter.options_need_mode", "ge.profiling_mode_env"),
     ),
     Rule(
         code="NPP007",
@@ -277,6 +278,7 @@ RULES = (
                  "on for the estimator and brings along every other setting of that config.",
         references=(REF_NPU_INIT, REF_SESSION_OVERVIEW, REF_ESTIMATOR),
         group="wiring",
+        facts=("adapter.helpers_fresh_config",),
     ),
     Rule(
         code="NPP008",
@@ -301,5 +303,6 @@ RULES = (
                  "setting of that config.",
         references=(REF_KERAS, REF_INIT_SYSTEM, REF_NPU_INIT),
         group="wiring",
+        facts=("adapter.helpers_fresh_config", "collection.emulation.already_initialised"),
     ),
 )
