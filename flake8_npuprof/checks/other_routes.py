@@ -15,6 +15,7 @@ from ..values.reader import truthy
 from .common import check_options_expr
 from ..source.text import HOLE, is_placeholder
 from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
+from ..setups.state import NEVER_HANDED
 from ..knowledge.collection import EXPLICIT_DEFAULTS
 
 
@@ -106,7 +107,11 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
         _no_options(ctx, setup.mode.anchor, "ProfilingConfig", call if setup.options is None else None)
     state = ctx.state_of(call)           # the model emulate uses (inventory deliveries)
     never = state.why == "never_passed" if state is not None else not ctx.flow.is_consumed(call)
-    if never:
+    if never and state is not None and state.detail != NEVER_HANDED:
+        ctx.report_node("NPP006", call.func,
+                        f"this ProfilingConfig is passed to {state.detail}: the Estimator runs without it and "
+                        "collects nothing; hand the run config that carries it to the Estimator")
+    elif never:
         ctx.report_node("NPP006", call.func,
                         "this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
                         "Estimator runs without it and collects nothing; pass it to NPURunConfig")

@@ -106,9 +106,9 @@ class Planner:
             notes = [NO_ENTRY] if setup.reached is None else []
             return self._emulate(setup, read, self.env, notes)._replace(stops=True)
         if setup.delivered == "never":
-            return self._fixed(setup, False, "off", [
-                f"NPP006 this {_what(setup)} is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
-                "NPU helper: GE never reads it"])
+            how = f"is passed to {setup.lost}" if setup.lost else \
+                "is never handed to a Session, RunConfig, NPURunConfig, init_resource or NPU helper"
+            return self._fixed(setup, False, "off", [f"NPP006 this {_what(setup)} {how}: GE never reads it"])
         if setup.delivered == "late":
             return self._fixed(setup, False, "off", [
                 f"NPP012 set after npu.open() (line {_line(setup.delivery)}): npu_device reads the global options "

@@ -59,6 +59,7 @@ class ScriptSetup(NamedTuple):
     reached: Optional[bool] = True  # from the entry point (reach.py): False not reached, None not known
     entry: int = 0                  # the entry point's line, when known
     path: Tuple[tuple, ...] = ()    # (Guard, Scope, pos) of the `if`s on the way to it, when one path's
+    lost: str = ""                  # delivered "never": the step that loses it ("" nothing takes it at all)
 
 
 class GeInit(NamedTuple):
@@ -208,7 +209,7 @@ class Inventory:
         return self.ctx.src.position(self.ctx.src.node_start(node))
 
     def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos, nodes=(),
-             condition="") -> ScriptSetup:
+             condition="", lost="") -> ScriptSetup:
         line, col = self.line_col(anchor)
         reach = reach_of(self.ctx.sites)
         way = reach.path(anchor)            # the `if`s on the way from the entry point to this code
@@ -217,7 +218,7 @@ class Inventory:
         setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
                             scope, pos, tuple(id(n) for n in nodes if n is not None), condition,
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
-                            way.guards if way.exact else ())
+                            way.guards if way.exact else (), lost)
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
@@ -305,6 +306,47 @@ class Inventory:
             return first, "yes"
         return None, "unknown" if escapes else "never"
 
+    def lost_step(self, value: ast.AST) -> str:
+        """For a config that never reaches GE: the call that took it last and what became of that
+        call's result, in words ("" when nothing takes it at all)."""
+        flow = self.ctx.flow
+        frontier, seen = [value], set()
+        for _ in range(8):
+            nxt = []
+            for v in frontier:
+                if id(v) in seen:
+                    continue
+                seen.add(id(v))
+                on = []
+                for use in flow.uses_of(v):
+                    if use.how == "call" and use.call is not None and self._kind(use.call) in PASS_ON:
+                        on.append(use.call)
+                    elif use.how == "return":
+                        on.extend(self._calls_of_function(use.node))
+                if on:
+                    nxt.extend(on)
+                elif v is not value:
+                    return self._dead_end(v)
+            frontier = nxt
+            if not frontier:
+                break
+        return ""
+
+    def _dead_end(self, call: ast.AST) -> str:
+        sites = self.ctx.sites
+        what = f"{call_name(call) or 'a call'}(...) at line {self.line_col(call)[0]}"
+        slots = sites.slots_of(call)
+        if not slots:
+            return f"{what}, but its result is not kept"
+        scope, key, i = slots[0]
+        if sites.loads_seeing(scope, key, i):
+            return f"{what}, but `{key}` is never handed on to GE"
+        later = scope.bindings[key][i + 1:]
+        if later:
+            line = self.line_col(later[0].stmt)[0]
+            return f"{what}, but `{key}` is assigned again at line {line} before it is read"
+        return f"{what}, but `{key}` is never read"
+
     def condition_of(self, value: Optional[ast.AST]) -> str:
         """The condition a config is handed over under (`cfg if flag else None`), or ""."""
         return self.conditions.get(id(value), "") if value is not None else ""
@@ -332,7 +374,8 @@ class Inventory:
             nodes = [p.value for k in PROFILING_PARAMS for p in setup.params.get(k, [])] + \
                 [p.target for k in PROFILING_PARAMS for p in setup.params.get(k, [])]
             self._add("NpuOptimizer", anchor, mode, options, delivery, delivered, guards, last.scope,
-                      self.ctx.pos(last.stmt), nodes, self.condition_of(value))
+                      self.ctx.pos(last.stmt), nodes, self.condition_of(value),
+                      self.lost_step(value) if delivered == "never" else "")
 
     def _npu_mode(self, setup) -> Tuple[Mode, tuple]:
         params = setup.params.get("profiling_mode", [])
@@ -380,7 +423,8 @@ class Inventory:
             options = self._arg_options(rs)
             delivery, delivered = self._delivery_of(rs.anchor)
             self._add("ProfilingConfig", rs.anchor, mode, options, delivery, delivered, rs.guards, rs.scope, rs.pos,
-                      _route_nodes(rs), self.condition_of(rs.anchor))
+                      _route_nodes(rs), self.condition_of(rs.anchor),
+                      self.lost_step(rs.anchor) if delivered == "never" else "")
 
     def _arg_options(self, rs) -> OptionsArg:
         if rs.options is None:
