@@ -295,11 +295,11 @@ def _noqa_range_end(text: str, line: int) -> int:
     """The last line of the range flake8 searches for `# noqa` for this line: the physical lines
     from one NL/NEWLINE token to the next (a multi-line string or a backslash joins lines,
     brackets do not)."""
-    import io
     import tokenize
+    from .source.files import logical_reader
     lo, hi = None, -1
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(logical_reader(text)):
             if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
             lo = tok.start[0] if lo is None else min(lo, tok.start[0])

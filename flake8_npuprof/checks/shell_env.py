@@ -7,7 +7,7 @@ Only the CLI reads these files; findings use the same codes as Python files.
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Sequence
 
 from .analysis import Settings, internal_error
 from ..source.model import Finding, printable
@@ -16,16 +16,23 @@ from ..source.shell_words import assignments
 
 
 def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings()) -> List[Finding]:
+    return analyse_shell_each(text, filename, (settings,))[0]
+
+
+def analyse_shell_each(text: str, filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
+    """analyse_shell for each of several settings: the launcher is read once, judged per target."""
     try:
-        from .msprof import check_shell
-        findings = _analyse(text, settings) + check_shell(text, settings.target)
-        return sorted(findings, key=Finding.sort_key)
+        from .msprof import calls_in_shell, check_shell
+        sets = assignments(text) if "PROFILING_" in text else []
+        calls = calls_in_shell(text) if "msprof" in text else []
+        return [sorted(_analyse(text, sets, settings) + check_shell(text, settings.target, calls=calls),
+                       key=Finding.sort_key) for settings in each]
     except Exception as exc:                # same contract as Python files
-        return [internal_error(exc)]
+        return [[internal_error(exc)] for _ in each]
 
 
-def _analyse(text: str, settings: Settings) -> List[Finding]:
-    if "PROFILING_" not in text:
+def _analyse(text: str, sets, settings: Settings) -> List[Finding]:
+    if not sets:
         return []
     from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
     from .hygiene import check_option_hygiene
@@ -38,12 +45,11 @@ def _analyse(text: str, settings: Settings) -> List[Finding]:
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
         findings.append(Finding(code, printable(message), start, end, l1, c1, l2, c2))
 
-    sets = assignments(text)
     modes = [s for s in sets if s.name == "PROFILING_MODE"]
     # the launcher's setup in the model emulate uses (the last values win)
     from ..setups.inventory import shell_setups
     from ..setups.state import from_setup
-    setups = shell_setups(text)
+    setups = shell_setups(text, sets)
     state = from_setup(setups[0]) if setups else None
     for s in modes:
         problem = mode_problem_text(s.value.text)

@@ -23,6 +23,7 @@ from typing import List, NamedTuple, Tuple
 from ..checks.analysis import Settings
 from ..source.files import Selection
 from ..source.model import Finding
+from ..source.prefilter import words_over_budget
 from .output import warn
 
 MAX_FIXES = 200         # per file; each one re-checks the whole file
@@ -51,21 +52,24 @@ def _overlaps(edits) -> bool:
 def fix_text(text: str, path: str, settings: Settings, selection: Selection, unsafe: bool,
              encoding: str = "utf-8", newline: str = "\n", ignores=()) -> FixResult:
     from .runner import check_text
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError):
-        return FixResult(text, [], [], [], "it has a syntax error")
+    tree = None                         # a file over the work budget is not parsed: its NPP191 remains
+    if not words_over_budget(text):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return FixResult(text, [], [], [], "it has a syntax error")
     applied: List[Finding] = []
     refused: List[Tuple[Finding, str]] = []
     refused_keys = set()
-    findings = check_text(path, text, "python", settings, selection, ignores)
+    findings = check_text(path, text, "python", settings, selection, ignores, tree)
     for _ in range(MAX_FIXES):
         candidates = [f for f in findings if f.fix is not None and (f.fix.safe or unsafe)
                       and _key(f) not in refused_keys]
         if not candidates:
             break
         finding = candidates[0]
-        reason, new_text, new_findings = _try(text, finding, path, settings, selection, encoding, newline, ignores)
+        reason, new_text, new_findings = _try(text, findings, finding, path, settings, selection, encoding, newline,
+                                              ignores)
         if reason:
             refused_keys.add(_key(finding))
             refused.append((finding, reason))
@@ -79,7 +83,7 @@ def _key(f: Finding):
     return (f.code, f.message, tuple((e.start, e.end, e.text) for e in f.fix.edits) if f.fix else ())
 
 
-def _try(text, finding, path, settings, selection, encoding, newline, ignores=()):
+def _try(text, findings, finding, path, settings, selection, encoding, newline, ignores=()):
     from .runner import check_text
     if _overlaps(finding.fix.edits):
         return "its edits overlap", text, None
@@ -92,7 +96,7 @@ def _try(text, finding, path, settings, selection, encoding, newline, ignores=()
         new.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         return f"the result cannot be written as {encoding}", text, None
-    before = Counter((f.code, f.message) for f in check_text(path, text, "python", settings, selection, ignores))
+    before = Counter((f.code, f.message) for f in findings)     # the findings of `text`, already known
     after_findings = check_text(path, new, "python", settings, selection, ignores)
     after = Counter((f.code, f.message) for f in after_findings)
     if after[(finding.code, finding.message)] >= before[(finding.code, finding.message)]:

@@ -573,10 +573,11 @@ def env_mode_of(texts) -> Mode:
     return Mode("off", f"PROFILING_MODE is {sorted(texts)[0]!r}", value)
 
 
-def shell_setups(text: str) -> List[ScriptSetup]:
-    """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win)."""
+def shell_setups(text: str, sets=None) -> List[ScriptSetup]:
+    """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win).
+    sets: the launcher's assignments (shell_words.assignments), when they are already read."""
     from ..source.shell_words import assignments
-    sets = assignments(text)
+    sets = assignments(text) if sets is None else sets
     if not sets:
         return []
     modes = [s for s in sets if s.name == ENV_MODE]
