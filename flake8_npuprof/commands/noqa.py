@@ -76,7 +76,8 @@ def with_noqa(text: str, findings) -> str:
 
 def run_add_noqa(args, config, settings, selection) -> int:
     from .runner import check_text
-    from .fix import WriteError, write_file
+    from .fix import write_file
+    from ..source.writes import WriteError
     added = files = 0
     errors = 0
     for item in inputs(args, config):
@@ -108,11 +109,13 @@ def run_add_noqa(args, config, settings, selection) -> int:
             errors += 1
             continue
         try:
-            write_file(item.path, new, source.encoding, source.bom)
+            leftover = write_file(item.path, new, source.encoding, source.bom, source.data)
         except WriteError as exc:
             warn(f"{item.display}: not changed, {exc}")
             errors += 1
             continue
+        if leftover:
+            warn(f"{item.display}: changed{leftover}")
         count = sum(1 for a, b in zip(physical_lines(source.text), physical_lines(new)) if a != b)
         added += count
         files += 1

@@ -29,6 +29,7 @@ class SourceFile(NamedTuple):
     bom: bool
     newline: str              # dominant line ending, kept by fixes
     kind: str                 # "python" or "shell"
+    data: bytes = b""         # the bytes read: what a fix must find again before it writes, what a diff is of
 
 
 class ReadError(Exception):
@@ -198,7 +199,7 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
         raise ReadError(f"cannot decode as {encoding}: {exc}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    return SourceFile(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, _newline(text), kind)
+    return SourceFile(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, _newline(text), kind, data)
 
 
 def _newline(text: str) -> str:
