@@ -213,9 +213,27 @@ class _PerFileSelection:
         return self.selection.wants(code) and not any(code.startswith(c) for c in self.ignores)
 
 
+def too_large(text: str) -> int:
+    """The document's size in bytes when it is over the bound every input has (0: within it)."""
+    from .source.files import MAX_BYTES
+    if len(text) * 4 <= MAX_BYTES:          # at most 4 bytes a character: no need to count them
+        return 0
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size > MAX_BYTES else 0
+
+
 def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analysis:
+    """The document's findings; one NPP191 for a document over the input bound, which is not analysed
+    (a 30 MB document held 12.5 GB and blocked every answer for minutes)."""
     from .commands.runner import check_text
-    findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores)
+    size = too_large(text)
+    if size:
+        from .source.files import MAX_BYTES
+        findings = [Finding("NPP191", f"analysis budget exhausted: this document has {size:,} bytes, over the "
+                            f"{MAX_BYTES:,} a source file may have, so it was not checked (npuprof check does not "
+                            "read it either)", 0, 0, 1, 0, 1, 0)]
+    else:
+        findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores)
     return Analysis(text, SourceText(text), kind, path, findings, doc)
 
 
@@ -241,7 +259,7 @@ def fix_edits(analysis: Analysis, finding: Finding) -> List[Edit]:
 
 def fix_all(analysis: Analysis) -> Optional[Edit]:
     """One edit that applies every safe fix `npuprof fix` would apply (each re-checked), or None."""
-    if analysis.kind != "python":
+    if analysis.kind != "python" or too_large(analysis.text):
         return None
     from .commands.fix import fix_text
     doc = analysis.doc
