@@ -216,7 +216,10 @@ RULES = (
         what="A profiling setup whose values need more evaluation than the checker allows for one file "
              "(steps that grow with the file's size, a nesting depth, astroid inferences). The evaluation "
              "stopped, so the NPP0xx/NPP1xx checks of that setup may have missed a mistake. The message "
-             "names the setup's line.",
+             "names the setup's line. The same code, on line 1, says that a whole file was not analysed: "
+             "one over 1,000,000 words and symbols (counted before it is parsed), or an editor's document "
+             "over the 10 MiB every input is read within; and, on a launcher, where its walk stopped "
+             "(after 5,000 commands, or a launcher over 256 KiB), the command lines after it unchecked.",
         why="Every budget is counted in work, so the same file gives the same findings on any machine; but "
             "a budget that runs out must not pass in silence: a real unknown key would otherwise vanish "
             "into the coverage code NPP190, which is off by default. Real training scripts stay far below "
