@@ -393,7 +393,10 @@ def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     """The profiling_options key under the cursor, when it sits in a string literal holding an
     options object (or a PROFILING_OPTIONS value in a shell launcher)."""
     from .source.jsonscan import parse
+    from .source.prefilter import words_over_budget
     from .knowledge.datafiles import all_keys
+    if too_large(analysis.text) or words_over_budget(analysis.text):
+        return None                         # the document was not analysed: it is not parsed for a hover either
     if analysis.kind == "python":
         found = _dict_key_at(analysis, offset)
         if found is not None:
@@ -415,7 +418,7 @@ def _dict_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     from .knowledge.datafiles import all_keys
     try:
         tree = ast.parse(analysis.text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     src = analysis.src
     dumped = {id(a) for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) == "dumps"
@@ -446,7 +449,7 @@ def _strings_at(analysis: Analysis, offset: int):
         return
     try:
         tree = ast.parse(analysis.text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
     src = analysis.src
     nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr))

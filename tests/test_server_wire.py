@@ -111,6 +111,7 @@ def test_a_document_over_the_bound_is_refused_with_a_diagnostic(client, tmp_path
         "textDocument": {"uri": uri}, "range": diag["range"],
         "context": {"diagnostics": [diag], "only": ["source.fixAll.npuprof"]}})
     assert actions == []
+    assert client.request(HOVER, {"textDocument": {"uri": uri}, "position": {"line": 5, "character": 1}}) is None
     # shrunk under the bound, it is checked again
     client.change(uri, "import os\nos.environ['PROFILING_MODE'] = 'True'\n", 2)
     assert [d["code"] for d in client.diagnostics(uri, 2)] == ["NPP011"]

@@ -205,3 +205,15 @@ def test_check_and_fix_read_standard_input_within_the_bound(capsys, monkeypatch)
     for argv in (["check", "-"], ["fix", "-"]):
         assert main(argv) == 2
         assert "-: not read: more than the 10,485,760-byte limit" in capsys.readouterr().err
+
+
+def test_the_language_server_analyses_and_hovers_within_the_budget(monkeypatch):
+    """A document over the word budget is NPP191 in the editor too, and a hover does not parse it."""
+    from flake8_npuprof import lsp_analysis as A
+    monkeypatch.setattr(prefilter, "MAX_WORDS", 2000)
+    text = "import json\nopts = json.dumps({'output': '/tmp/p', 'L2': 'on'})  # profiling\n" + "a = 1\n" * 1000
+    doc = A.DocSettings(analysis.Settings(), A.Selection(), (), None)
+    parses = _count(monkeypatch, ast, "parse")
+    result = A.analyse_document(text, "big.py", "python", doc)
+    assert [f.code for f in result.findings] == ["NPP191"]
+    assert A.hover(result, text.index("L2"), A.Overrides()) is None and parses == []
