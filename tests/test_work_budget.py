@@ -153,10 +153,10 @@ def test_noqa_is_read_on_the_line_python_counts(project, capsys, odd):
     lines = text.splitlines(True)
     k = next(i for i, line in enumerate(lines) if '"L2"' in line)
     lines[k] = lines[k].rstrip("\n") + "  # noqa: NPP101\n"
-    (project / "odd.py").write_text("".join(lines), encoding="utf-8", newline="")
+    (project / "odd.py").write_bytes("".join(lines).encode("utf-8"))
     assert main(["check", "-q", "odd.py"]) == 0, capsys.readouterr().out
     # --add-noqa puts its comment on the finding's own line
-    (project / "odd.py").write_text(text, encoding="utf-8", newline="")
+    (project / "odd.py").write_bytes(text.encode("utf-8"))
     assert main(["check", "--add-noqa", "odd.py"]) == 0
     fixed = (project / "odd.py").read_text(encoding="utf-8")
     assert [line for line in fixed.split("\n") if "noqa" in line] == [lines[k].rstrip("\n")]
