@@ -52,7 +52,7 @@ def test_a_launcher_past_the_command_budget_is_npp191(project, capsys):
         "launcher)"]
 
 
-def test_a_launcher_past_the_size_budget_is_npp191(project, capsys):
+def test_a_launcher_past_the_size_budget_is_npp191(project, capsys, monkeypatch):
     padding = "# " + "x" * 78 + "\n"
     lines = launcher.MAX_BYTES // len(padding) + 1
     text = '#!/bin/bash\ncd "$(dirname "$0")"\n' + padding * lines + TRAP
@@ -60,9 +60,14 @@ def test_a_launcher_past_the_size_budget_is_npp191(project, capsys):
     code, out, err = _check(capsys, "run.sh")
     assert code == 1 and "All checks passed" not in err
     (line,) = out.splitlines()
-    assert line == ("run.sh:1:1: NPP191 analysis budget exhausted: the walk of this launcher stopped at line 1 "
-                    f"(it has {len(text):,} characters, over the 262,144 a launcher may have), so the command lines "
-                    "from there on were not checked (a finding may be missing; split the launcher)")
+    assert line == (f"run.sh:1:1: NPP191 analysis budget exhausted: this launcher has {len(text):,} characters, "
+                    "over the 262,144 a launcher may have, so none of its lines was checked (a finding may be "
+                    "missing; split the launcher)")
+    # from standard input too, where there is no walk
+    import io
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    code, out, err = _check(capsys, "--stdin-filename", "run.sh", "-")
+    assert code == 1 and out == line.replace("run.sh:", "run.sh:", 1) + "\n"
 
 
 def test_a_sourced_script_past_the_budget_is_named(project, capsys):
@@ -272,3 +277,25 @@ def test_the_block_decoder_maps_every_character_as_the_per_character_one_did():
         assert (value.text, end) == (expected_text, expected_end), text
         for t, s, slen in expected_runs:
             assert (value.src(t), value.src_end(t)) == (s, s + slen), (text, t)
+
+
+def test_every_launcher_costs_work_in_proportion_to_its_length_and_none_past_the_bound(tmp_path):
+    """Within the bound, at most a few dozen calls per character whatever the launcher does; past it,
+    nothing of it is read (a 10 MiB launcher of msprof lines or exports took minutes)."""
+    path = tmp_path / "run.sh"
+    shapes = {
+        "msprof lines": "msprof --output=/tmp/p --aicore=on --sys-hardware-mem=on python3 train.py\n",
+        "exports": "export PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"L2\":\"on\"}'\nexport V=1\n",
+        "commands": "echo hello world; true && false || :\n",
+        "an open quote": 'export PROFILING_OPTIONS="abc def\n',
+        "expansions": 'X="${A:-$(b "$c")}" `d` $e\n',
+    }
+    _check_text(path, "#!/bin/bash\n" + "".join(shapes.values()))
+    for name, line in shapes.items():
+        text = "#!/bin/bash\n" + line * (60_000 // len(line))
+        calls = _calls(lambda: _check_text(path, text))
+        assert calls <= 20 * len(text), (name, calls, len(text))
+        over = "#!/bin/bash\n" + line * (launcher.MAX_BYTES // len(line) + 1)
+        calls = _calls(lambda: _check_text(path, over))
+        assert calls <= 2000, (name, calls)
+        assert [f.code for f in _check_text(path, over)] == ["NPP191"], name

@@ -12,7 +12,7 @@ from typing import List, Sequence
 from .analysis import Settings, internal_error
 from ..source.model import Finding, printable
 from ..source.text import SourceText
-from ..source.shell_words import assignments
+from ..source.shell_words import MAX_LAUNCHER, assignments
 
 
 def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings()) -> List[Finding]:
@@ -21,6 +21,11 @@ def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Set
 
 def analyse_shell_each(text: str, filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
     """analyse_shell for each of several settings: the launcher is read once, judged per target."""
+    if len(text) > MAX_LAUNCHER:            # the launcher's work budget: nothing of it is read
+        over = Finding("NPP191", f"analysis budget exhausted: this launcher has {len(text):,} characters, over the "
+                       f"{MAX_LAUNCHER:,} a launcher may have, so none of its lines was checked (a finding may be "
+                       "missing; split the launcher)", 0, 0, 1, 0, 1, 0)
+        return [[over] for _ in each]
     try:
         from .msprof import calls_in_shell, check_shell
         sets = assignments(text) if "PROFILING_" in text else []

@@ -21,13 +21,13 @@ import os
 import re
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
-from ..source.shell_words import add_run
+from ..source.shell_words import MAX_LAUNCHER, add_run
 from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Given, OPEN, Word
 from .replay import _rel
 
 MAX_SOURCED = 8                 # nested `source` depth
-MAX_BYTES = 256 * 1024          # a launcher or sourced script larger than this is not read
+MAX_BYTES = MAX_LAUNCHER        # a launcher or sourced script larger than this is not read
 MAX_COMMANDS = 5000             # simple commands walked per launcher (sourced files included)
 MAX_LAUNCHES = 16               # Python command lines followed per launcher
 
@@ -957,8 +957,8 @@ def check_launcher_each(text: str, path: str, each) -> list:
     """check_launcher for each of several settings: the launcher is walked and its scripts analysed once."""
     from ..source.model import Finding
     from ..checks.analysis import internal_error
-    if not os.path.isfile(path):
-        return [[] for _ in each]
+    if not os.path.isfile(path) or len(text) > MAX_BYTES:
+        return [[] for _ in each]           # over the bound: analyse_shell says it was not checked
     try:
         w, prepared = _prepared(text, path, each[0].target)
         return [_check(text, w, prepared, settings, Finding) for settings in each]

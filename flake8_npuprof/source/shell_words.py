@@ -9,6 +9,7 @@ from typing import List, NamedTuple
 from .text import HOLE, Piece, Run, SourceText, StrValue, mask_placeholders
 
 
+MAX_LAUNCHER = 256 * 1024       # characters of a launcher (or a script it sources) read: far above any real one
 _ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
 _WORD_END = set(" \t\n;&|<>()")
 _BREAK = re.compile(r"[\r\n]")
