@@ -1,15 +1,23 @@
-"""check, the flake8 plugin and emulate hold one picture of each setup (issue 11).
+"""check, the flake8 plugin and emulate hold one picture of each setup (issues 11 and 25).
 
-Every example (examples/), every eval file (tests/eval_files/) and every emulate fixture goes
-through the three front-ends. The plugin and `npuprof check` must give the same findings; each finding that states
-a setup's state (NPP001 not switched on, NPP006 never passed, NPP012 too late) must sit in a setup
-that emulate calls off for that reason; no finding in a setup emulate calls off may claim that the
-job aborts now, and a finding worded as latent must sit in a setup that is off.
+Every example (examples/), every eval file (tests/eval_files/), every emulate fixture and one synthetic case per
+problem of issue 25 (tests/data/agreement/) goes through the three front-ends. The plugin and `npuprof check` must
+give the same findings; each finding that states a setup's state (NPP001 not switched on, NPP006 never passed,
+NPP012 too late) must sit in a setup that emulate calls off for that reason (or fails before GE starts); no
+finding in a setup emulate calls off may claim that the job aborts now, and a finding worded as latent must sit
+in a setup that is off; a finding says "not reached from the entry point" exactly where emulate says so.
+
+Every shell launcher under examples/ and tests/ goes through `npuprof check` and `npuprof emulate` launch by
+launch: an msprof line check says msprof refuses is a launch emulate fails, and the reverse; an options problem
+check reports on what the launcher passes a script aborts that launch in emulate; a launcher's PROFILING_OPTIONS
+are latent in check exactly where emulate shows GE does not read them (the script sets its own), and abort only
+where a launch reads them.
 """
 
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -33,7 +41,8 @@ EMULATE_DATA = sorted((ROOT / "tests" / "data" / "emulate").glob("*.py")) + \
     sorted((ROOT / "tests" / "data" / "emulate").glob("*.sh")) + [ROOT / "tests" / "data" / "launcher_mistakes.sh"]
 PROJECTS = sorted((ROOT / "tests" / "data" / "projects").rglob("*.py")) + \
     sorted((ROOT / "tests" / "data" / "projects").rglob("*.sh"))         # values from sibling modules (issue 12)
-FILES = EXAMPLES + sorted(EVALS) + EMULATE_DATA + PROJECTS
+AGREEMENT = sorted((ROOT / "tests" / "data" / "agreement").rglob("*.py"))          # issue 25, one per problem
+FILES = EXAMPLES + sorted(EVALS) + EMULATE_DATA + PROJECTS + AGREEMENT
 
 # a finding with one of these codes says the setup it sits in is off, and why
 STATE_CODES = {"NPP001": ("not_switched", "switch"), "NPP006": ("never_passed",), "NPP012": ("late",)}
@@ -105,15 +114,24 @@ def test_check_flake8_and_emulate_agree(path: Path, tmp_path):
             # one setting after npu.open(): the same execution order marks it late in the model
             assert f.line in {lines[i][0] for i in model.late if i in lines}, f
         elif f.code in STATE_CODES and f.code != "NPP001" and here:
-            # never passed / too late: emulate calls the same setup off, for the same reason
-            assert any(st.why in STATE_CODES[f.code] and v == "off" for st, v in zip(states, verdicts)), \
-                (f, states, verdicts)
+            # never passed / too late: emulate calls the same setup off, for the same reason, unless Python stops
+            # at the setup's own line before any of that matters (issue 25: the failure is the verdict)
+            stops = [by_place[(s.route, s.line, s.column)].stops for s in here]
+            assert any(st.why in STATE_CODES[f.code] and (v == "off" or stop)
+                       for st, v, stop in zip(states, verdicts, stops)), (f, states, verdicts)
         if f.code == "NPP001" and here:
             assert any(s.mode.state == "off" for s in here), (f, [s.mode for s in here])
         if here and all(st.latent for st in states):
             assert ABORT not in f.message, f            # GE does not read these options now
         if f.message.startswith("latent"):
             assert here and any(st.latent for st in states), (f, states)
+        # code the entry point does not reach: check says so where emulate does, and claims no abort there
+        unreached = [s for s in here if by_place[(s.route, s.line, s.column)].setup.reached is False]
+        if f.message.startswith("not reached from the entry point"):
+            assert ABORT not in f.message and all(by_place[(s.route, s.line, s.column)].verdict == "off"
+                                                  for s in here), f
+        if unreached and len(unreached) == len(here):
+            assert f.message.startswith("not reached from the entry point"), f
 
 
 PY_FILES = [p for p in FILES if p.suffix == ".py"]
@@ -128,3 +146,79 @@ def test_crlf_endings_give_the_same_findings(path: Path):
     lf_findings = analyse(text, ast.parse(text), str(path), settings)
     crlf_findings = analyse(crlf, ast.parse(crlf), str(path), settings)
     assert [(f.line, f.col, f.code) for f in crlf_findings] == [(f.line, f.col, f.code) for f in lf_findings]
+
+
+# ---------------------------------------------------------------- launchers: check and emulate, launch by launch
+
+LAUNCHERS = sorted((ROOT / "examples").rglob("*.sh")) + sorted((ROOT / "tests").rglob("*.sh"))
+MSPROF_EXITS = "exits before the application starts"
+
+
+@pytest.mark.parametrize("path", LAUNCHERS, ids=[str(p.relative_to(ROOT)) for p in LAUNCHERS])
+def test_launcher_check_and_emulate_agree(path: Path):
+    from flake8_npuprof.emulate.script import emulate_path
+    from flake8_npuprof.emulate.sequence import check_file, env_read
+    from flake8_npuprof.source.shell_words import assignments
+    text = path.read_text(encoding="utf-8")
+    target = Target()
+    findings = check_file(text, str(path), Settings(target=target))
+    report = emulate_path(str(path), target, use_env=False, environ={})
+    me = str(path.resolve())
+    runs = [r for r in report.get("launches") or () if os.path.realpath(r.launch.command.path) == me]
+
+    def run_at(line: int):
+        """The launch whose command holds this line of the launcher (a command may go on over several lines)."""
+        before = [r for r in runs if r.launch.command.line <= line]
+        return max(before, key=lambda r: r.launch.command.line) if before else None
+
+    msprof_lines = set()
+    for f in findings:
+        if f.code.startswith("NPP12") and MSPROF_EXITS in f.message:
+            run = run_at(f.line)
+            assert run is not None and run.launch.msprof is not None, f
+            assert run.verdict in ("fails", "not run") or (run.verdict == "unknown" and run.launch.missing), (f, run)
+            msprof_lines.add(run.index)
+        if f.code == "NPP205":
+            assert run_at(f.line) is not None and run_at(f.line).profiles, f      # the trap switches profiling on
+        passed = re.search(r"\(passed to \S+ at line (\d+), read by", f.message)
+        if passed and ABORT in f.message:
+            run = run_at(int(passed.group(1)))
+            assert run is not None and run.verdict in ("fails", "not run"), (f, run)
+    for run in runs:
+        own = [r for r in run.report["results"] if r.setup.route == "msprof"]
+        if own and own[0].verdict == "fails":
+            assert run.index in msprof_lines, run                # check reports the line msprof refuses
+    # the launcher's own PROFILING_OPTIONS: latent exactly where no launch that inherits them has GE read them
+    for s in assignments(text):
+        if s.name != "PROFILING_OPTIONS":
+            continue
+        heirs = [r for r in runs if r.verdict != "not run" and not r.launch.command.conditional and not r.launch.app
+                 and _inherits(r.launch, s, me)]
+        reads = {env_read(r.report["results"]) if r.launch.script else None for r in heirs}
+        mine = [f for f in findings if f.code.startswith("NPP1") and s.start <= f.start <= s.value.anchor_end]
+        for f in mine:
+            if "switches profiling on with its own options" in f.message:
+                assert heirs and reads == {False}, (f, reads)
+            elif f.message.startswith("if GE reads these options"):
+                assert heirs and None in reads and True not in reads, (f, reads)
+            elif ABORT in f.message and heirs:
+                assert True in reads, (f, reads)
+
+
+def _inherits(launch, assignment, me: str) -> bool:
+    """Whether a launch gets this PROFILING_OPTIONS assignment of the launcher in its environment."""
+    setting = launch.command.env.get("PROFILING_OPTIONS")
+    return setting is not None and os.path.realpath(setting.path) == me and setting.start == assignment.start
+
+
+def test_the_launcher_agreement_is_not_vacuous():
+    """The synthetic launchers exercise each rule above at least once."""
+    from flake8_npuprof.emulate.sequence import check_file
+    data = ROOT / "tests" / "data" / "agreement"
+    codes = {name: [(f.code, f.message.split(" ", 1)[0]) for f in
+                    check_file((data / name / "run.sh").read_text(), str(data / name / "run.sh"), Settings())]
+             for name in ("warm_up", "ranks", "env_options", "typo", "benchmark")}
+    assert codes["warm_up"] == [("NPP122", "--aic-metrics=PipeUtilisation")]
+    assert [c for c, _ in codes["ranks"]] == ["NPP120", "NPP122"]
+    assert codes["env_options"] == [("NPP101", "latent")]
+    assert codes["typo"] == [] and codes["benchmark"] == []

@@ -111,8 +111,9 @@ def results_by_uri(log):
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    # train.py, the launcher's script, sets no profiling of its own: GE reads the launcher's PROFILING_OPTIONS
     write(tmp_path, {"bad.py": BAD, "pkg/中文.py": CHINESE, "pkg/drop.py": DROP, "launch.sh": LAUNCHER,
-                     "good.py": "import os\n"})
+                     "good.py": "import os\n", "train.py": "import os\n"})
     return tmp_path
 
 

@@ -136,6 +136,7 @@ def sandbox(tmp_path_factory):
     for name in ("run_trap.sh", "train.py"):        # the launcher emulate.md walks through
         shutil.copy(ROOT / "tests" / "data" / "projects" / "launch" / name, box / name)
     shutil.copy(ROOT / "tests" / "data" / "projects" / "msprof_launch" / "run_msprof.sh", box / "run_msprof.sh")
+    shutil.copytree(ROOT / "tests" / "data" / "agreement" / "warm_up", box / "warm_up")    # a launch sequence
     return box
 
 

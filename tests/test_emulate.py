@@ -293,8 +293,12 @@ def test_tf2_default_options(capsys, tmp_path):
 def test_shell_launcher(capsys):
     code, data = report(capsys, "launcher.sh", "--cann", "8.0", "--soc", "910")
     setup = only(data)
-    assert code == 0 and (setup["line"], setup["column"], setup["route"]) == (3, 8, "env")
+    # the launcher's own variables are emulated: what GE reads from them if train.py sets no options itself
+    assert (setup["line"], setup["column"], setup["route"]) == (3, 8, "env")
     assert setup["collected"] == ["training_trace", "task_trace"]
+    # but train.py is not there to read (issue 25, item 3): whether it uses them is not known, so neither yes nor no
+    assert code == 1 and data["usable"] is None
+    assert data["launches"][0]["unknown"] == f"cannot find train.py (looked in {DATA})"
 
 
 # ---------------------------------------------------------------- which setup GE reads
@@ -574,8 +578,10 @@ def test_setup_the_file_never_runs_is_emulated_with_a_note(capsys, tmp_path):
                       "\"aicpu\":\"on\"}')\n")
     code, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
     setup = only(data)
-    assert code == 0 and (setup["verdict"], setup["read_by_ge"]) == ("collects", None)
-    assert setup["messages"][-1].startswith("the file does not show when this runs")
+    assert (setup["verdict"], setup["read_by_ge"], setup["reached"]) == ("collects", None, None)
+    # a module with no entry point (issue 25): whether its code runs depends on its importer, so neither yes nor no
+    assert code == 1 and data["usable"] is None
+    assert setup["messages"][-1].startswith("the file shows no entry point (no `if __name__ == \"__main__\":`")
 
 
 def test_config_returned_to_other_code_is_not_called_lost(capsys, tmp_path):
@@ -704,8 +710,8 @@ def test_shell_variable_is_unknown_not_empty(capsys, tmp_path):
     assert setup["effective_options"]["output"] == "<unknown>/output/profiling"
     code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "launcher_var.sh"))
     assert HOLE not in out and "/output/profiling\"" not in out.replace("<unknown>/output/profiling\"", "")
-    assert out.splitlines()[1] == ("line 6 env: COLLECTS training_trace, task_trace, aic_metrics into "
-                                   "<unknown>/output/profiling")
+    assert ("line 6 env: COLLECTS training_trace, task_trace, aic_metrics into <unknown>/output/profiling"
+            in out.splitlines())
     assert "  effective options (environment): " in out
     assert "  output directory: <unknown>/output/profiling (partly known only at run time)" in out
     assert "GE reads PROFILING_OPTIONS from the script" not in out
@@ -909,3 +915,82 @@ def test_a_failure_on_every_target_is_not_headlined_with_one_targets_message(cap
         in lines
     code, out, _ = emulate(capsys, "--cann", "8.0", "--cwd", str(tmp_path), str(script))
     assert out.splitlines()[1].startswith("main.py:2 npu_device: FAILS: NPP101 msprof collector: ")
+
+
+# ---------------------------------------------------------------- certain failures, and what makes data less useful
+# (issue 25, item 4)
+
+NPU_ENTRY = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\nimport helpers\n\n"
+             "flags = tf.compat.v1.flags\nflags.DEFINE_bool('profiling', False, '')\nFLAGS = flags.FLAGS\n\n\n"
+             "def main(_):\n    config = tf.compat.v1.ConfigProto()\n"
+             "    op = config.graph_options.rewrite_options.custom_optimizers.add()\n    op.name = 'NpuOptimizer'\n")
+RUN = "\n\nif __name__ == '__main__':\n    tf.compat.v1.app.run()\n"
+
+
+@pytest.mark.parametrize("body, code", [
+    # a str for the bytes field: TypeError at the assignment, whatever --profiling says
+    ("    op.parameter_map['profiling_mode'].b = FLAGS.profiling\n"
+     "    op.parameter_map['profiling_options'].s = '{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+     "    helpers.train(config)\n", "NPP005"),
+    # the pre-2021 ProfilingConfig: TypeError in its constructor, handed over or not
+    ("    prof = ProfilingConfig(enable_profiling=True, enable_options=['task_trace'])\n"
+     "    helpers.train(NPURunConfig(model_dir='/tmp/m', profiling_config=prof))\n", "NPP014"),
+    ("    prof = ProfilingConfig(enable_profiling=True, enable_options=['task_trace'])\n", "NPP014"),
+])
+def test_a_python_error_on_the_way_to_ge_is_the_verdict(capsys, tmp_path, body, code):
+    path = tmp_path / "train.py"
+    path.write_text(NPU_ENTRY + body + RUN)
+    exit_code, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    setup = only(data)
+    assert (setup["verdict"], setup["read_by_ge"], setup["conditions"]) == ("fails", True, [])
+    assert setup["messages"][0].startswith(f"{code} TypeError")
+    assert exit_code == 1 and data["usable"] is False
+    _, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", str(path))
+    assert f"{path}:{setup['line']} {setup['route']}: fails\n" in out      # not "(if GE reads it) (when ...)"
+
+
+def test_a_non_bool_switch_of_a_profiling_config_fails_only_where_it_is_handed_over(capsys, tmp_path):
+    path = tmp_path / "train.py"          # NPUEstimator raises when it copies the switch: never passed, never raised
+    path.write_text(NPU_ENTRY + "    prof = ProfilingConfig(enable_profiling='True', profiling_options="
+                    "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n" + RUN)
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    assert only(data)["verdict"] == "off" and only(data)["messages"][0].startswith("NPP006")
+
+
+def test_a_trace_point_no_node_has_goes_beside_the_verdict(capsys, tmp_path):
+    fp = "resnet_model/conv2d/Conv2Dresnet_model/batch_normalization/FusedBatchNormV3_Reduce"
+    path = tmp_path / "bert.py"
+    path.write_text("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n# a BERT model\n"
+                    "config = tf.compat.v1.ConfigProto()\n"
+                    "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+                    "op.parameter_map['profiling_mode'].b = True\n"
+                    "op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\":\"/tmp/p\","
+                    f"\"training_trace\":\"on\",\"fp_point\":\"{fp}\",\"bp_point\":\"\"}}')\n"
+                    "sess = tf.compat.v1.Session(config=config)\n")
+    code, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
+    setup = only(data)
+    assert setup["verdict"] == "collects" and setup["collected"] == ["training_trace"]
+    (caveat,) = setup["caveats"]
+    assert caveat.startswith('NPP204 "fp_point" cannot be one op name of this model') and caveat in setup["messages"]
+    _, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), str(path))
+    lines = out.splitlines()
+    assert lines[2].startswith('  ! NPP204 "fp_point" cannot be one op name') and len(lines[2]) <= 100
+    assert "usable data: yes; less useful: NPP204 (see above); afterwards run: " in out
+
+
+def test_a_switch_the_chip_drops_and_a_storage_limit_read_otherwise_go_beside_the_verdict(capsys, tmp_path):
+    path = tmp_path / "opts.py"
+    path.write_text("import tensorflow as tf\nconfig = tf.ConfigProto()\n"
+                    "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+                    "op.parameter_map['profiling_mode'].b = True\n"
+                    "op.parameter_map['profiling_options'].s = b'{\"output\":\"/tmp/p\",\"task_trace\":\"on\","
+                    "\"l2\":\"on\",\"storage_limit\":\"100MB\"}'\nsess = tf.Session(config=config)\n")
+    _, data = report(capsys, str(path), "--cann", "8.5", "--soc", "910B", cwd=tmp_path)
+    setup = only(data)          # 8.5 raises 100MB to 200MB with a warning: its data ageing may evict data
+    assert setup["verdict"] == "collects"
+    assert [c.split(" ", 2)[:2] for c in setup["caveats"]] == [["NPP107", '"storage_limit":']]
+    path.write_text(path.read_text().replace(',"storage_limit":"100MB"', ""))
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "310", cwd=tmp_path)
+    setup = only(data)          # the 8.0 collector drops l2 on the 310 with a plog warning
+    assert setup["verdict"] == "collects" and setup["collected"] == ["task_trace"]
+    assert [c.split(" ", 2)[:2] for c in setup["caveats"]] == [["NPP114", "l2"]]

@@ -141,9 +141,11 @@ def test_emulate_says_where_the_setup_comes_from(capsys):
     assert doc["launch"]["ranks"] == 8 and doc["launch"]["at"] == "run_flags.sh:7"
 
 
-def test_an_unknown_directory_keeps_the_launcher_alone():
+def test_an_unknown_directory_makes_the_launch_unknown():
     report = _emulate("run_unknown.sh")
-    assert "launch" not in report and report["results"] == []
+    assert report["results"] == [] and report["usable"] is None and report["exit"] == 1
+    assert report["launch"]["unknown"] == ("cannot find train.py: the directory the launcher runs it in is not known "
+                                           "here (a `cd` to a value not known statically, or inside a branch)")
 
 
 def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):
@@ -258,3 +260,13 @@ def test_a_loop_of_unknown_length_is_not_called_per_rank(tmp_path):
     lines = report["launch"]["lines"]
     assert "  started in a loop, an unknown number of times; each run emulated alike" in lines
     assert not any("rank" in ln for ln in lines), lines
+
+
+@pytest.mark.parametrize("head, errexit", [
+    ("set -e\n", True), ("set -euo pipefail\n", True), ("set -o errexit\n", True), ("set -o pipefail\n", False),
+    ("set -e\nset +e\n", False), ("#!/bin/bash -e\n", True), ("set -x\n", False),
+    ("if [ -n \"$X\" ]; then set -e; fi\n", False),            # in a branch: not certain
+])
+def test_errexit_is_followed(tmp_path, head, errexit):
+    _, (la,) = _walk(tmp_path, head + "python3 train.py &\n", **{"train.py": SCRIPT})
+    assert (la.command.errexit, la.command.background) == (errexit, True)

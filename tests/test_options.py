@@ -159,3 +159,12 @@ def test_a_kept_report_cannot_be_changed_by_its_reader():
     assert [i.code for i in check_options(text, Target()).issues] == codes
     big = '{"output":"/tmp/p","fp_point":"' + "x" * 5000 + '"}'      # past the runtime's buffer: not kept
     assert [i.code for i in check_options(big, Target()).issues][0] == "NPP112"
+
+
+def test_a_format_template_with_doubled_braces_is_reported_not_crashed():
+    # '{{...}}' (a str.format template) reads as a Python set holding a dict: literal_eval raised
+    # TypeError inside the Python-dict fix (found by the oracle's case set: an example's template)
+    text = '{{"output":"/tmp/p","task_trace":"{trace}"}}'
+    report = check_options(text, Target())
+    assert [(i.code, i.i) for i in report.issues] == [("NPP100", 1)]
+    assert report.issues[0].fix is None

@@ -117,6 +117,27 @@ def report_exhausted(ctx: Context) -> None:
                         "checked (a finding may be missing; split the computation or write the value as a literal)")
 
 
+def mark_unreached(ctx: Context) -> None:
+    """A finding in code the entry point does not reach (setups/reach.py) is kept, since the code is wrong
+    wherever it stands, and says in one clause that this run does not meet it; a consequence it
+    states becomes what will happen once the code runs."""
+    if not ctx.findings:
+        return
+    from bisect import bisect_right
+    from ..setups.reach import reach_of
+    from .options import ABORT, LATENT_ABORT
+    reach = reach_of(ctx.sites)
+    spans = sorted((ctx.src.node_start(d), ctx.src.node_end(d)) for d in reach.unreached())
+    if not spans:
+        return
+    starts = [a for a, _ in spans]
+    prefix = f"not reached from the entry point (line {reach.entry.line}): "
+    for k, f in enumerate(ctx.findings):
+        i = bisect_right(starts, f.start) - 1
+        if i >= 0 and f.start < spans[i][1]:
+            ctx.findings[k] = f._replace(message=prefix + f.message.replace(ABORT, LATENT_ABORT))
+
+
 def internal_error(exc: BaseException) -> Finding:
     name = type(exc).__name__
     detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
@@ -177,6 +198,7 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[S
             ctx = base.judged_for(settings) if out else base
             run_all(ctx)
             report_exhausted(ctx)
+            mark_unreached(ctx)
             out.append(sorted(ctx.findings, key=Finding.sort_key))
         except Exception as exc:
             out.append([internal_error(exc)])

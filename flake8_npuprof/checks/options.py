@@ -294,7 +294,7 @@ def _python_dict_fix(text: str) -> Optional[TextFix]:
     import json
     try:
         value = ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):     # TypeError: {{...}} is a set
         return None
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         return None

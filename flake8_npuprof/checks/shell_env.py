@@ -7,7 +7,7 @@ Only the CLI reads these files; findings use the same codes as Python files.
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 from .analysis import Settings, internal_error
 from ..source.model import Finding, printable
@@ -15,11 +15,15 @@ from ..source.text import SourceText
 from ..source.shell_words import MAX_LAUNCHER, assignments
 
 
-def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings()) -> List[Finding]:
-    return analyse_shell_each(text, filename, (settings,))[0]
+def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings(),
+                  options_read: Optional[dict] = None) -> List[Finding]:
+    """options_read: {offset of a PROFILING_OPTIONS assignment: (whether GE reads it in the launches that inherit
+    it, their scripts)}, from the front-end that follows the launches (emulate/sequence.py)."""
+    return analyse_shell_each(text, filename, (settings,), options_read)[0]
 
 
-def analyse_shell_each(text: str, filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
+def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
+                       options_read: Optional[dict] = None) -> List[List[Finding]]:
     """analyse_shell for each of several settings: the launcher is read once, judged per target."""
     if len(text) > MAX_LAUNCHER:            # the launcher's work budget: nothing of it is read
         over = Finding("NPP191", f"analysis budget exhausted: this launcher has {len(text):,} characters, over the "
@@ -30,18 +34,19 @@ def analyse_shell_each(text: str, filename: str, each: Sequence[Settings]) -> Li
         from .msprof import calls_in_shell, check_shell
         sets = assignments(text) if "PROFILING_" in text else []
         calls = calls_in_shell(text) if "msprof" in text else []
-        return [sorted(_analyse(text, sets, settings) + check_shell(text, settings.target, calls=calls),
-                       key=Finding.sort_key) for settings in each]
+        return [sorted(_analyse(text, sets, settings, options_read or {}) +
+                       check_shell(text, settings.target, calls=calls), key=Finding.sort_key) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
 
 
-def _analyse(text: str, sets, settings: Settings) -> List[Finding]:
+def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Finding]:
     if not sets:
         return []
     from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
     from .hygiene import check_option_hygiene
-    from .options import check_options, for_state
+    from .options import ABORT, LATENT_ABORT, check_options, for_state
+    from ..setups.state import OFF, State
     from ..values.reader import place
     src = SourceText(text)
     findings: List[Finding] = []
@@ -78,8 +83,18 @@ def _analyse(text: str, sets, settings: Settings) -> List[Finding]:
                        "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its defaults "
                        '(output "./"), older GE silently switches profiling off; give the options')
             continue
-        result = check_options(value.text, settings.target, mode_on)
+        read, scripts = options_read.get(s.start, (True, ()))
+        here = state
+        if read is False and (state is None or not state.latent):
+            # GE reads the environment only when the script does not switch profiling on with options of its own
+            # (hicann/ge profiling_init.cc; profiling_options_facts.md section 1 [S13]): these options are parked
+            here = State(OFF, "script_options", ", ".join(scripts))
+        result = check_options(value.text, settings.target, mode_on if here is state else False)
         for issue in list(result.issues) + check_option_hygiene(value.text, result.doc, text):
             start, end = place(value, issue.i, issue.j)
-            report(issue.code, start, end, for_state(issue.message, state))
+            message = for_state(issue.message, here)
+            if read is None and not (here is not None and here.latent):
+                message = (f"if GE reads these options ({', '.join(scripts)} may switch profiling on with its own, "
+                           f"which GE then uses instead): {message.replace(ABORT, LATENT_ABORT)}")
+            report(issue.code, start, end, message)
     return sorted(findings, key=Finding.sort_key)

@@ -116,10 +116,8 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
     """check_text for each of several settings, from one analysis of the file (tree: already parsed).
     The noqa comments are read only for a file with findings to filter."""
     if kind == "shell":
-        from ..emulate.launcher import check_launcher_each
-        from ..checks.shell_env import analyse_shell_each
-        found = [sorted(a + b, key=Finding.sort_key)
-                 for a, b in zip(analyse_shell_each(text, path, each), check_launcher_each(text, path, each))]
+        from ..emulate.sequence import check_file_each
+        found = check_file_each(text, path, each)
     else:
         if file_noqa(text):
             return [[] for _ in each]

@@ -68,6 +68,10 @@ class Command(NamedTuple):
     cwd: Tuple[str, ...]        # where it may run (one entry once known; empty: not known)
     ranks: int                  # started this many times (per-rank loops, mpirun -np, torchrun)
     conditional: bool           # inside if/case/while or a function: may not run
+    background: bool = False    # `cmd &`: the launcher goes on without waiting for it
+    errexit: bool = False       # `set -e` is on: a failure stops the launcher here
+    chained: bool = False       # `cmd && next`: a failure skips the next command
+    settled: bool = True        # cwd is given (--cwd) or set by the launcher's `cd`, not taken as its own directory
 
 
 class EnvView(Mapping):
@@ -106,13 +110,15 @@ class EnvView(Mapping):
 
 
 class Launch(NamedTuple):
-    """A Python training script started by a launcher."""
+    """A Python training script started by a launcher, or an application msprof starts."""
     command: Command
-    script: str                 # absolute path of the script
+    script: str                 # absolute path of the script ("" when there is none, or it is not known)
     args: Tuple[Word, ...]      # the words after the script: its own flags
     wrapper: str                # "", "mpirun", "torchrun", ...
     ranks: int
     msprof: object = None       # MsprofRun when the script is msprof's application
+    missing: str = ""           # why the script is not known ("cannot find train.py (looked in /a)")
+    app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
 
 
 class MsprofRun(NamedTuple):
@@ -135,10 +141,12 @@ class Walk:
         self.launcher = os.path.abspath(launcher)
         self.inside = inside
         self.root = os.path.dirname(self.launcher)
-        # where the shell starts: the given directory, else the caller's or the launcher's own (a path is
-        # resolved only where exactly one of them has the file); `cd` moves every candidate alike
-        starts = [os.path.abspath(cwd)] if cwd else [os.getcwd(), self.root]
-        self.dirs: Tuple[str, ...] = tuple(dict.fromkeys(starts))
+        # where the shell starts: the given directory, else the launcher's own, never the caller's (the answer must
+        # not depend on where emulate is run from); `cd` moves it
+        self.dirs: Tuple[str, ...] = (os.path.abspath(cwd) if cwd else self.root,)
+        self.start = self.dirs[0]
+        self.settled = bool(cwd)        # the directory is the given one or the launcher's own `cd` put it there
+        self.errexit = False            # `set -e`
         self.vars: Dict[str, Setting] = {}
         self.exported: Dict[str, Setting] = {}
         self.commands: List[Command] = []
@@ -161,8 +169,9 @@ class Walk:
 
     @property
     def cwd(self) -> Optional[str]:
-        """The current directory when only one candidate is left (after `cd` to an absolute path)."""
-        return self.dirs[0] if len(self.dirs) == 1 else None
+        """The current directory, for `$(pwd)`: known once given (--cwd) or set by the launcher's own `cd` to an
+        absolute path; before that it is the caller's, which is not known."""
+        return self.dirs[0] if len(self.dirs) == 1 and self.settled else None
 
     @staticmethod
     def find(name: str, dirs) -> Optional[str]:
@@ -257,6 +266,16 @@ class Walk:
 
     def run(self, text: Optional[str] = None) -> "Walk":
         """Walk the launcher (text: its content when already read, e.g. an editor's buffer)."""
+        if text is None:
+            try:
+                with open(self.launcher, encoding="utf-8", errors="replace") as fh:
+                    first = fh.readline()
+            except OSError:
+                first = ""
+        else:
+            first = text.split("\n", 1)[0]
+        if first.startswith("#!") and re.search(r"\s-[a-z]*e", first):
+            self.errexit = True             # `#!/bin/bash -e`
         self._file(self.launcher, 0, False, text)
         return self
 
@@ -316,9 +335,9 @@ class Walk:
             ranks = 1
             for _, n in stack:
                 ranks = ranks * n if n > 0 and ranks > 0 else 0
-            self._simple(text, src, path, words, depth, conditional, ranks)
+            self._simple(text, src, path, words, depth, conditional, ranks, op)
 
-    def _simple(self, text, src, path, spans, depth, conditional, ranks) -> None:
+    def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> None:
         words = []
         inline: Dict[str, Setting] = {}
         k = 0
@@ -365,11 +384,19 @@ class Walk:
                 self.all_export = True
             elif flags.startswith("+") and "a" in flags:
                 self.all_export = False
+            if not conditional:
+                for k, w in enumerate(words[1:], 1):
+                    sign, letters = w.text[:1], w.text[1:]
+                    named = letters == "o" and k + 1 < len(words) and words[k + 1].text == "errexit"
+                    short = "e" in letters and letters != "o" and not letters.startswith("-")
+                    if sign in ("-", "+") and (short or named):
+                        self.errexit = sign == "-"
             return
         if head in ("cd", "pushd", "popd"):
             target = words[1] if len(words) > 1 and head != "popd" else None
             if not conditional and target is not None and target.known and os.path.isabs(target.text):
                 self.dirs = (os.path.normpath(target.text),)
+                self.settled = True
             elif conditional or target is None or not target.known or target.text == "-" or not self.dirs:
                 self.dirs = () if target is None or target.text != "." else self.dirs
             else:
@@ -394,7 +421,7 @@ class Walk:
             return
         line, col = src.position(words[0].start)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
-                                     self.dirs, ranks, conditional))
+                                     self.dirs, ranks, conditional, op == "&", self.errexit, op == "&&", self.settled))
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
         exporting = head == "export" or any(text[a:b] == "-x" for a, b in spans)
@@ -515,16 +542,23 @@ def _word_end(text: str, i: int) -> int:
 
 # ---------------------------------------------------------------- Python launches
 
-def launches(walk: Walk) -> List[Launch]:
-    """The Python scripts the walk starts, in order (at most MAX_LAUNCHES: each is analysed)."""
+def steps(walk: Walk) -> List[Launch]:
+    """Every launch the walk runs, in order: Python scripts (a script that cannot be named or found is kept,
+    with `missing` saying why) and msprof runs of a script or of any other application. At most
+    MAX_LAUNCHES + 1 are returned: one more than that says the rest was not followed."""
     out = []
     for cmd in walk.commands:
         found = _launch(cmd)
         if found is not None:
             out.append(found)
-            if len(out) >= MAX_LAUNCHES:
+            if len(out) > MAX_LAUNCHES:
                 break
     return out
+
+
+def launches(walk: Walk) -> List[Launch]:
+    """The Python scripts the walk starts and names, in order (at most MAX_LAUNCHES: each is analysed)."""
+    return [la for la in steps(walk)[:MAX_LAUNCHES] if la.script]
 
 
 def _launch(cmd: Command) -> Optional[Launch]:
@@ -561,29 +595,44 @@ def _launch(cmd: Command) -> Optional[Launch]:
 
 
 def _under_msprof(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
-    """The Python script msprof starts as its application, read as msprof reads its argv (msprof.parse);
-    None when the application is not a Python script we can name (or msprof's words are not all known)."""
+    """msprof and the application it starts, read as msprof reads its argv (msprof.parse): a Python script is
+    followed, another application (a benchmark binary) is msprof's alone; None when msprof starts nothing (its
+    export and query modes)."""
     from ..checks import msprof as M
     rest = words[k + 1:]
     call = M.parse(M.Word(words[k].text, lambda i, j: (words[k].start, words[k].end)),
                    [M.Word(w.text, lambda i, j, w=w: (w.start, w.end)) for w in rest])
-    if not call.complete or not call.app:
-        return None
+    run = MsprofRun(call, words[k], any(o.name == "application" and o.value for o in call.options))
+    if not call.complete:
+        return _unknown(cmd, env, ranks, wrapper, "msprof's words are not all known statically (a variable from the "
+                        "caller?): its options and application cannot be read", run)
     named = [o for o in call.options if o.name == "application" and o.value]
     if named:
         value = named[-1].value
         at = next(w for w in reversed(rest) if w.text == named[-1].word.text)
         if HOLE in value:
-            return None
+            return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
         # msprof splits --application at spaces (no shell quoting); the pieces keep the option word's place
         app = [Word(StrValue(t, [], at.start, at.end, origin="shell"), at.start, at.end)
                for t in value.split(" ") if t]
     else:
-        app = list(rest[len(rest) - len(call.app):])
-    if not app or not PYTHON.match(app[0].text):
+        app = list(rest[len(rest) - len(call.app):]) if call.app else []
+    if not app:
         return None
+    if not PYTHON.match(app[0].text):
+        if not app[0].known:
+            return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
+        return Launch(cmd._replace(env=env), "", (), wrapper, ranks, run, app=tuple(a.text for a in app))
     found = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper)
-    return None if found is None else found._replace(msprof=MsprofRun(call, words[k], bool(named)))
+    if found is None:
+        return _unknown(cmd, env, ranks, wrapper, "the Python application msprof starts is not a script that can "
+                        "be read (python -c, or a module not in the project)", run)
+    return found._replace(msprof=run)
+
+
+def _unknown(cmd, env, ranks, wrapper, why: str, msprof=None) -> Launch:
+    """A launch whose script cannot be named or found: its verdict is unknown, with why."""
+    return Launch(cmd._replace(env=env), "", (), wrapper, ranks, msprof, missing=why)
 
 
 def _takes_value(option: str) -> bool:
@@ -611,8 +660,10 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
         if w in ("-W", "-X", "-Q"):
             k += 2
             continue
-        if w == "-c" or not words[k].known:
-            return None
+        if w == "-c":
+            return None                 # inline code: no script to read
+        if not words[k].known:
+            return _script(cmd, words, k, env, ranks, wrapper)
         if w == "-m" and k + 1 < len(words):
             module = words[k + 1].text
             if module in PY_LAUNCH_MODULES:
@@ -622,7 +673,7 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
             paths = {find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd}
             paths.discard(None)
             if len(paths) != 1:
-                return None
+                return None             # an installed module (pip, a tool): not the project's to read
             path = paths.pop()
             here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
             return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
@@ -635,12 +686,21 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
 
 
 def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
-    if k >= len(words) or not words[k].known or not cmd.cwd or not words[k].text.endswith(".py"):
-        return None                     # a script we cannot name: say nothing
-    path = Walk.find(words[k].text, cmd.cwd)
-    if path is None:
+    if k >= len(words):
         return None
-    here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, words[k].text)))
+    word = words[k]
+    if not word.known:
+        shown = word.value.text.replace(HOLE, "<unknown>")
+        return _unknown(cmd, env, ranks, wrapper, f"the script is named by a value not known statically ({shown})")
+    if not word.text.endswith(".py"):
+        return None
+    if not cmd.cwd:
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text}: the directory the launcher runs it in "
+                        "is not known here (a `cd` to a value not known statically, or inside a branch)")
+    path = Walk.find(word.text, cmd.cwd)
+    if path is None:
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})")
+    here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
     return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
 
 
@@ -794,16 +854,20 @@ def _decide(ctx, setup, given: Dict[str, Given]):
     from ..setups.inventory import Mode, guard_text
     from ..setups.state import is_main_guard
     from ..values.ops import Opaque
-    guards = [g for g in ctx.sites.guards_of.get(id(setup.anchor), ()) if not isinstance(g.test, ast.Constant)]
-    if not setup.conditions or not guards or guard_text(tuple(guards)) != tuple(
+    scope = ctx.sites.scope_of.get(id(setup.anchor), ctx.sites.module)
+    # the setup's own `if`s, then those on the way from the entry point to its function (reach.py)
+    items = [(g, scope, ctx.pos(setup.anchor)) for g in ctx.sites.guards_of.get(id(setup.anchor), ())
+             if not isinstance(g.test, ast.Constant)]
+    own = guard_text(tuple(g for g, _, _ in items))
+    items += [(g, sc, p) for g, sc, p in setup.path if guard_text((g,))[0] not in own]
+    if not setup.conditions or not items or guard_text(tuple(g for g, _, _ in items)) != tuple(
             c for c in setup.conditions if c != setup.condition):
         return setup, [], []
-    scope = ctx.sites.scope_of.get(id(setup.anchor), ctx.sites.module)
     truths, why, traps = [], [], []
-    for g in guards:
+    for g, scope, pos in items:
         if is_main_guard(g):
             continue
-        values = ctx.values.scalars(g.test, scope, ctx.pos(setup.anchor)).candidates
+        values = ctx.values.scalars(g.test, scope, pos).candidates
         if not values or any(isinstance(v, Opaque) for v in values):
             return setup, [], []
         truth = {bool(v) for v in values}
@@ -861,34 +925,28 @@ def launch_env(launch: Launch, base, root: str, environ=None):
     return out, unknown
 
 
-def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
-                     inside: Optional[str] = None) -> Optional[dict]:
-    """`npuprof emulate LAUNCHER.sh`: the report for the Python script it starts (None: none we can name).
-    inside: the project root sourced scripts must stay in (--no-outside)."""
-    from .replay import Planner, finish
+def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple[Optional[LaunchSetup], list, object]:
+    """One launch's results (and the LaunchSetup of its script, None for an application msprof starts that is not
+    a Python script we read), with the environment GE sees in it."""
+    from .replay import Planner
     from ..setups.inventory import Mode, OptionsArg, ScriptSetup
-    w, found = walk(path, cwd, inside=inside)
     root = w.root
-    runs = [(la, prepare(la, target, root)) for la in found]
-    runs = [(la, ls) for la, ls in runs if ls is not None]
-    if not runs:
-        return None
-    launch, ls = next(((la, ls) for la, ls in runs if not la.command.conditional), runs[0])
-    run_cwd = launch.command.cwd[0]
     env, unknown = launch_env(launch, base, root, environ)
-    setups = list(ls.setups)
-    if not setups and env.mode is not None:
-        setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
-    results = Planner(setups, ls.inits, ls.order, target, run_cwd, env).results()
-    if env.mode is not None and HOLE in env.mode and launch.msprof is None:
-        results = [_unknown_env(r, unknown[0] if unknown else "PROFILING_MODE is not known statically")
-                   for r in results]
-    if launch.msprof is not None:
+    ls = prepare(launch, target, root) if launch.script else None
+    results: list = []
+    if ls is not None:
+        run_cwd = launch.command.cwd[0]
+        setups = list(ls.setups)
+        if not setups and env.mode is not None:
+            setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
+        results = Planner(setups, ls.inits, ls.order, target, run_cwd, env, context=ls.ctx.src.text).results()
+        if env.mode is not None and HOLE in env.mode and launch.msprof is None:
+            results = [_unknown_env(r, unknown[0] if unknown else "PROFILING_MODE is not known statically")
+                       for r in results]
+    if launch.msprof is not None and launch.msprof.call.complete and (ls is not None or not launch.script):
         from .msprof_launch import under_msprof
         results = under_msprof(launch, results, target, env, unknown, root)
-    report = finish(_rel(launch.script, os.getcwd()), results, target, run_cwd, env, None, None, False)
-    report["launch"] = launch_info(w, launch, ls, runs, root)
-    return report
+    return ls, results, env
 
 
 def _unknown_env(r, why: str):
@@ -898,15 +956,20 @@ def _unknown_env(r, why: str):
     return r._replace(verdict="unknown", messages=[why] + [m for m in r.messages if HOLE not in m], spread=[])
 
 
-def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> dict:
+def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -> dict:
     """What the report says about the launch: the command line, where the environment and flags come from."""
     cmd = launch.command
     where = f"{_rel(cmd.path, root)}:{cmd.line}"
     env = {name: {"value": s.value, "set": f"{s.how} at {s.where(root)}"} for name, s in sorted(cmd.env.items())
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
-    flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN}
+    flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN} if ls else {}
     shown = " ".join(x.text for x in _without_redirections(cmd.words))
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
+    if launch.missing:
+        lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
+    if not cmd.settled and cmd.cwd and (launch.script or launch.missing.startswith("cannot find")):
+        lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "
+                     "sets none with `cd`; give --cwd for another)")
     if launch.ranks > 1:
         lines.append(f"  started {launch.ranks} times (one per rank"
                      f"{', by ' + launch.wrapper if launch.wrapper else ''}); each rank emulated alike")
@@ -914,6 +977,8 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
         lines.append("  started in a loop, an unknown number of times; each run emulated alike")
     if cmd.conditional:
         lines.append("  inside a branch, loop condition or function: this command may not run")
+    if cmd.background:
+        lines.append("  in the background (&): the launcher goes on without waiting for it")
     for name, e in env.items():
         lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
     for src, by, line in w.sourced:
@@ -928,20 +993,21 @@ def launch_info(w: Walk, launch: Launch, ls: LaunchSetup, runs, root: str) -> di
     from .msprof_launch import launch_json as msprof_json, launch_lines
     if launch.msprof is not None:
         lines.extend(launch_lines(launch, where))
-    for d in ls.decided:
+    decided = ls.decided if ls else []
+    traps = ls.traps if ls else []
+    for d in decided:
         lines.append(f"  {d}")
-    for g, what in ls.traps:
+    for g, what in traps:
         lines.append(f"  ! {what}")
-    others = [f"{_rel(la.script, root)} ({_rel(la.command.path, root)}:{la.command.line})" for la, _ in runs
-              if la is not launch]
-    if others:
-        lines.append(f"  also starts: {', '.join(dict.fromkeys(others))} (emulate each with its own launcher)")
-    return {"command": [x.text for x in cmd.words], "at": where, "script": _rel(launch.script, root),
-            "ranks": launch.ranks, "conditional": cmd.conditional, "environment": env, "flags": flags,
+    return {"command": [x.text for x in cmd.words], "at": where,
+            "script": _rel(launch.script, root) if launch.script else None,
+            "application": list(launch.app) or None, "unknown": launch.missing or None,
+            "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
+            "environment": env, "flags": flags,
             "sourced": [_rel(s, root) for s, _, _ in w.sourced], "not_read": [n for n, _, _ in w.unread],
             "outside": [n for k, (n, _, _) in enumerate(w.unread) if "--no-outside" in w.why_unread.get(k, "")],
-            "decided": ls.decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
-            "traps": [what for _, what in ls.traps], "lines": lines}
+            "decided": decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
+            "traps": [what for _, what in traps], "lines": lines}
 
 
 # ---------------------------------------------------------------- check: findings on the launcher's lines
@@ -953,22 +1019,24 @@ def check_launcher(text: str, path: str, settings) -> list:
     return check_launcher_each(text, path, (settings,))[0]
 
 
-def check_launcher_each(text: str, path: str, each) -> list:
-    """check_launcher for each of several settings: the launcher is walked and its scripts analysed once."""
+def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) -> list:
+    """check_launcher for each of several settings: the launcher is walked and its scripts analysed once
+    (w: its walk, when the caller made it)."""
     from ..source.model import Finding
     from ..checks.analysis import internal_error
     if not os.path.isfile(path) or len(text) > MAX_BYTES:
         return [[] for _ in each]           # over the bound: analyse_shell says it was not checked
     try:
-        w, prepared = _prepared(text, path, each[0].target)
+        w, prepared = _prepared(text, path, each[0].target, w)
         return [_check(text, w, prepared, settings, Finding) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
 
 
-def _prepared(text: str, path: str, target):
+def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
     """The walk of the launcher, and each launch of its own lines with its script analysed."""
-    w, found = walk(path, text=text)
+    w = w or Walk(path).run(text)
+    found = launches(w)
     me = os.path.abspath(path)
     prepared = []
     for launch in found:

@@ -134,7 +134,11 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
             "which the collector uses instead of the script's profiling options and PROFILING_MODE/"
             "PROFILING_OPTIONS"]
     exits = all(o.verdict == "fails" for o in outcomes.values())
-    r = summarise(setup, True, outcomes, target, cmd.cwd[0], lead + notes + ([] if exits else [EXPORTS]))
+    if launch.app:
+        lead.append(f"the application ({' '.join(launch.app)}) is not a Python script: what it runs is not read, and "
+                    "msprof's switches decide what is collected while it runs")
+    r = summarise(setup, True, outcomes, target, cmd.cwd[0] if cmd.cwd else os.getcwd(),
+                  lead + notes + ([] if exits else [EXPORTS]))
     return r._replace(export_command="", path=_rel(cmd.path, os.getcwd()))
 
 
@@ -142,9 +146,21 @@ def _output(launch, given: Dict[str, Optional[str]], env, unknown: List[str]) ->
     """msprof's output directory as given to the collector (HOLE pieces when partly known; None: not known),
     and why it is not known. Without --output: $ASCEND_WORK_PATH/profiling_data when that is set, else the
     current directory, or the script's directory with --application (msprof_cli.output_default)."""
+    cwd = launch.command.cwd[0] if launch.command.cwd else None
     if "output" in given:
-        return given["output"], ""
-    fallback = os.path.dirname(launch.script) if launch.msprof.application else launch.command.cwd[0]
+        value = given["output"]
+        if cwd is None and value and not value.startswith(("/", "~", HOLE)):
+            return None, f"--output={value} is relative to the directory msprof runs in, which is not known here"
+        return value, ""
+    app = launch.script or (launch.app[0] if launch.app else "")
+    if launch.msprof.application and app:        # the application's own directory
+        fallback = os.path.dirname(app) if os.path.isabs(app) else \
+            os.path.normpath(os.path.join(cwd, os.path.dirname(app))) if cwd else None
+    else:
+        fallback = cwd
+    if fallback is None:
+        return None, ("no --output: msprof writes to $ASCEND_WORK_PATH/profiling_data when that is set, else to the "
+                      "directory it runs in, which is not known here")
     if not env.work_path_known:
         return None, (f"no --output: msprof writes to $ASCEND_WORK_PATH/profiling_data when that is set, else to "
                       f"{fallback}; ASCEND_WORK_PATH is not known here (give --env to use this environment)")
@@ -164,8 +180,9 @@ def launch_lines(launch, where: str) -> List[str]:
     """What the launch report says about msprof."""
     run = launch.msprof
     how = "--application" if run.application else "its application"
+    what = f"the script is {how}" if not launch.app else f"its application is {' '.join(launch.app)}"
     given = [f"--{o.name}={o.value}" for o in run.call.options if o.value is not None and o.name != "application"]
-    return [f"  under msprof ({where}): the script is {how}; msprof's switches decide what is collected"
+    return [f"  under msprof ({where}): {what}; msprof's switches decide what is collected"
             + (f" ({' '.join(given)})" if given else " (its defaults)")]
 
 

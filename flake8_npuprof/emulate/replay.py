@@ -3,20 +3,26 @@ preflight of the output directory and graph, and the report they make."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import datafiles as K
 from ..checks.options import versions_phrase
-from ..setups.inventory import GeInit, ScriptSetup
-from .runtime import Env, Outcome, Request, run
+from ..setups.inventory import GeInit, Inventory, Mode, ScriptSetup, shell_setups
+from .runtime import Env, Outcome, Request, python_error, raised_where_written, run
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
 
 EXIT_OK, EXIT_PROBLEM, EXIT_ERROR = 0, 1, 2
 VERDICTS = ("collects", "fails", "off", "collects_nothing", "unknown")
+
+
+NO_ENTRY = ("the file shows no entry point (no `if __name__ == \"__main__\":`, app.run, main() or argument "
+            "parsing at its top level) and nothing at its top level calls this code: whether it runs depends on "
+            "the code that imports it; emulated as if it ran")
 
 
 class UsageError(Exception):
@@ -39,14 +45,17 @@ class Result(NamedTuple):
     outcomes: Dict[Tuple[str, str], Outcome]
     spread: List[Tuple[str, str, str]] = []   # (verdict, where, condition) when the targets disagree
     path: str = ""                  # the file of the setup when not the report's (a launcher's msprof line)
+    stops: bool = False             # a Python error where the setup is written: the script stops there
+    caveats: List[str] = []         # what makes the collected data less useful (NPP findings that do not abort)
 
 
 class Planner:
     """Decides which setup GE reads, with which environment, and emulates each on the targets."""
 
     def __init__(self, setups, inits: List[GeInit], order, target: Target, cwd: str, env: Env,
-                 origin: str = "the script"):
+                 origin: str = "the script", context: Optional[str] = None):
         self.setups = setups
+        self.context = context          # the script's text: what a trace point can name (NPP204)
         self.origin = origin            # who sets PROFILING_* for the env route: the script or the launcher
         self.target = target
         self.cwd = cwd
@@ -69,7 +78,7 @@ class Planner:
     def env_at(self, rank: Optional[int]) -> Env:
         env = self.env
         for s in self.setups:
-            if s.route != "env" or s.anchor is None:
+            if s.route != "env" or s.anchor is None or s.reached is False:
                 continue
             r = self._rank(s.anchor)
             if rank is not None and r is not None and r > rank:
@@ -88,6 +97,14 @@ class Planner:
     # ---- config routes
 
     def _config(self, setup: ScriptSetup) -> Result:
+        if setup.reached is False:
+            return self._unreached(setup)
+        req = Request(setup.route, setup.mode, setup.options.state)
+        if python_error(req) is not None and raised_where_written(req):
+            # certain wherever the line runs: neither who initialises GE nor whether it gets the config matters
+            read = True if self._rank(setup.anchor) is not None and setup.reached else None
+            notes = [NO_ENTRY] if setup.reached is None else []
+            return self._emulate(setup, read, self.env, notes)._replace(stops=True)
         if setup.delivered == "never":
             return self._fixed(setup, False, "off", [
                 f"NPP006 this {_what(setup)} is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
@@ -107,12 +124,22 @@ class Planner:
         read = True if (first is not None and rank is not None) else None
         env = self.env_at(rank)
         notes = []
-        if read is None:
+        if setup.reached is None:
+            notes.append(NO_ENTRY)
+        elif read is None:
             notes.append("the file does not show when this runs (not reached from module level, or handed to code "
                          "outside this file): emulated as if it initialised GE")
         return self._emulate(setup, read, env, notes)
 
+    def _unreached(self, setup: ScriptSetup) -> Result:
+        """A setup no path from the entry point reaches: it does not decide the verdict (check still lints it)."""
+        return self._fixed(setup, False, "off", [
+            f"not reached from the entry point (line {setup.entry}): nothing on the way from it calls this code, "
+            "so this run never meets it"])
+
     def _env_setup(self, setup: ScriptSetup, reader: Optional[Result]) -> Result:
+        if setup.reached is False:
+            return self._unreached(setup)
         if reader is not None and reader.source in ("script", "adapter default") and reader.verdict != "unknown":
             return self._fixed(setup, False, "off", [
                 f"not read: the {reader.setup.route} setup on line {reader.setup.line} switches profiling on with "
@@ -123,7 +150,7 @@ class Planner:
             return self._fixed(setup, False, "off", [
                 f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then"])
         read = True if first is not None and rank is not None else None
-        return self._emulate(setup, read, self.env, [])
+        return self._emulate(setup, read, self.env, [NO_ENTRY] if setup.reached is None else [])
 
     # ---- emulation over the targets
 
@@ -133,7 +160,21 @@ class Planner:
     def _emulate(self, setup: ScriptSetup, read, env: Env, notes: List[str]) -> Result:
         cells = [(v, p) for v in self.target.versions for p in self.target.products]
         outcomes = {cell: self._cell(setup, env, *cell) for cell in cells}
-        return summarise(setup, read, outcomes, self.target, self.cwd, notes)
+        points = self._trace_points(outcomes)
+        r = summarise(setup, read, outcomes, self.target, self.cwd, notes + points)
+        return r._replace(caveats=caveats(r, self.target, points))
+
+    def _trace_points(self, outcomes) -> List[str]:
+        """NPP204, as check reports it: a trace point that cannot name a node of this model leaves the step
+        trace without its FP/BP marks (GE only warns)."""
+        from ..checks.hygiene import check_option_hygiene
+        from .runtime import _report
+        for (version, product), o in outcomes.items():
+            if o.verdict == "collects" and "training_trace" in o.collected and o.text:
+                doc = _report(o.text, version, product).doc
+                return [f"{i.code} {i.message}" for i in check_option_hygiene(o.text, doc, self.context)
+                        if i.code == "NPP204"]
+        return []
 
     def _cell(self, setup: ScriptSetup, env: Env, version: str, product: str) -> Outcome:
         opts = setup.options
@@ -160,6 +201,24 @@ class Planner:
             return same
         shown = "; ".join(f"{o.verdict} ({', '.join(o.collected) or _cause(o)})" for o in outs)
         return Outcome("unknown", (f"the options can take {len(outs)} values with different results: {shown}",))
+
+
+def caveats(r: Result, target: Target, extra: List[str] = ()) -> List[str]:
+    """What makes the data a setup collects less useful, beside its verdict: on the targets where it collects, the
+    findings check reports on it that do not abort the job (a trace point no node has, a switch the chip drops,
+    a storage limit the collector reads otherwise, ...). Those of only some of the targets stay in the details,
+    with the per-target table."""
+    collecting = {cell: o._replace(messages=()) for cell, o in r.outcomes.items() if o.verdict == "collects"}
+    if not collecting or r.stops:
+        return []
+    return list(extra) + [m for m in tagged_messages(collecting, target) if _code(m) and not m.startswith("[")]
+
+
+def _code(message: str) -> str:
+    """The NPP code a message starts with, also after a targets tag ("[CANN 8.5 / Ascend 310] NPP114 ...")."""
+    head = message.split("] ", 1)[1] if message.startswith("[") and "] " in message else message
+    word = head.split(" ", 1)[0]
+    return word if word.startswith("NPP") and word[3:].isdigit() else ""
 
 
 def _cause(o: Outcome) -> str:
@@ -400,7 +459,8 @@ def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env,
         results = [r._replace(export_command=export_command("", prof)) if r.setup.line == comparison["setup_line"]
                    and r.export_command else r for r in results]
     read = [r for r in results if r.read_by_ge is not False]
-    states = [may_collect(r) for r in read]
+    # code whose running the file does not show (no entry point) decides nothing for certain
+    states = [None if r.setup.reached is None else may_collect(r) for r in read]
     usable: Optional[bool] = bool(read) and all(states)
     if read and False not in states and None in states:
         usable = None                   # collects on some targets only, or hangs on a value unknown statically
@@ -443,3 +503,29 @@ def _rel(path: str, root: str) -> str:
     except ValueError:
         return path
     return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env: Env) -> List[Result]:
+    """The results of every setup of one script's text (or a shell launcher's own PROFILING_* variables)."""
+    origin = "the script"
+    if kind == "shell":
+        setups, inits, order, origin = shell_setups(text), [], None, "the launcher"
+    else:
+        from ..checks.analysis import Context, Settings
+        from ..source.prefilter import MAX_WORDS, words_over_budget
+        from ..source.text import SourceText
+        words = words_over_budget(text)
+        if words:
+            raise UsageError(f"{path}: not emulated: about {words:,} words and symbols, over the {MAX_WORDS:,} one "
+                             "file may have")
+        try:
+            tree = ast.parse(text, path)
+        except (SyntaxError, ValueError) as exc:
+            raise UsageError(f"{path}: cannot parse: {exc}") from None
+        ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
+        inventory = Inventory(ctx)
+        setups, inits, order = inventory.setups, inventory.inits, inventory.order
+    if not setups and env.mode is not None:
+        from ..setups.inventory import OptionsArg       # only the environment configures profiling
+        setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]
+    return Planner(setups, inits, order, target, cwd, env, origin, context=text).results()

@@ -93,8 +93,8 @@ PYTHON_ERRORS = {  # route → key in emulation.python_errors for a switch of th
 }
 
 
-def run(req: Request, env: Env, version: str, product: str) -> Outcome:
-    """The outcome of one setup on one (CANN version, product)."""
+def python_error(req: Request) -> Optional[Outcome]:
+    """The exception Python raises for this setup before GE starts, on every target, or None."""
     errors = emu()["python_errors"]
     if req.mode.state == "error":
         if req.mode.value == "legacy":
@@ -106,6 +106,25 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
     if req.options_state == "error":
         return Outcome("fails", (f"NPP005 {errors['NpuOptimizer.options_str']}: the script stops while building "
                                  "the config",))
+    if req.route == "npu_resource_init" and req.mode.state == "on" and req.options_state in ("absent", "none"):
+        return Outcome("fails", (f"NPP002 {errors['npu_resource_init.no_options']}: the script stops before GE "
+                                 "starts",))
+    return None
+
+
+def raised_where_written(req: Request) -> bool:
+    """Whether python_error's exception is raised where the setup is written (the ProfilingConfig(...) call, the
+    parameter_map or global-options assignment, the npu_resource_init call), so it stops the script whenever
+    that line runs, whether or not GE ever reads the setup. ProfilingConfig stores a non-bool switch as it is:
+    NPUEstimator raises when it copies it into the session config (npu_estimator.py), i.e. only where passed."""
+    return not (req.route == "ProfilingConfig" and req.mode.state == "error" and req.mode.value != "legacy")
+
+
+def run(req: Request, env: Env, version: str, product: str) -> Outcome:
+    """The outcome of one setup on one (CANN version, product)."""
+    stop = python_error(req)
+    if stop is not None:
+        return stop
     if req.mode.state == "unknown":
         return Outcome("unknown", (f"{req.mode.detail}: whether profiling is on is decided at run time",))
     if req.route == "env":
@@ -127,9 +146,6 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
     if not empty:
         return _collector(req.text, "script", version, product, env, (), req.route)
     if req.route == "npu_resource_init":
-        if req.options_state in ("absent", "none"):
-            return Outcome("fails", (f"NPP002 {errors['npu_resource_init.no_options']}: the script stops before GE "
-                                     "starts",))
         lead = ("npu_resource_init has no default for empty profiling_options: GE falls back to "
                 "PROFILING_MODE/PROFILING_OPTIONS")
         return _ge_env(env, version, product, (lead,), req.route)

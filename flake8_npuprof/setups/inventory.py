@@ -22,6 +22,7 @@ from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
 from .state import Model, OFF, State, first_init, overridden_by
+from .reach import guard_text, reach_of  # noqa: F401  (guard_text: also read from here)
 
 GE_INIT = ("session", "init_resource", "set_keras_session_npu_config", "npu_estimator", "estimator")
 PASS_ON = ("run_config", "npu_config_proto", "npu_run_config_init")
@@ -55,6 +56,9 @@ class ScriptSetup(NamedTuple):
     pos: int = 0
     nodes: Tuple[int, ...] = ()     # ids of every node of this setup (switches, options, anchors)
     condition: str = ""             # delivered only under this condition (`cfg if flag else None`)
+    reached: Optional[bool] = True  # from the entry point (reach.py): False not reached, None not known
+    entry: int = 0                  # the entry point's line, when known
+    path: Tuple[tuple, ...] = ()    # (Guard, Scope, pos) of the `if`s on the way to it, when one path's
 
 
 class GeInit(NamedTuple):
@@ -179,19 +183,6 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
     return Mode("off", f"{name} is False")
 
 
-def guard_text(guards: Tuple[Guard, ...]) -> Tuple[str, ...]:
-    out = []
-    for g in guards:
-        if isinstance(g.test, ast.Constant):
-            continue                    # always true here (the sites walk drops branches that never run)
-        try:
-            text = ast.unparse(g.test)
-        except Exception:               # ast.unparse exists from 3.9; never fail on it
-            text = "a condition"
-        out.append(f"not ({text})" if g.negated else text)
-    return tuple(out)
-
-
 # ---------------------------------------------------------------- the inventory
 
 class Inventory:
@@ -219,9 +210,14 @@ class Inventory:
     def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos, nodes=(),
              condition="") -> ScriptSetup:
         line, col = self.line_col(anchor)
-        conditions = guard_text(guards) + ((condition,) if condition else ())
+        reach = reach_of(self.ctx.sites)
+        way = reach.path(anchor)            # the `if`s on the way from the entry point to this code
+        own = guard_text(guards)
+        conditions = own + tuple(t for t in way.texts if t not in own) + ((condition,) if condition else ())
         setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
-                            scope, pos, tuple(id(n) for n in nodes if n is not None), condition)
+                            scope, pos, tuple(id(n) for n in nodes if n is not None), condition,
+                            reach.of(anchor), reach.entry.line if reach.entry else 0,
+                            way.guards if way.exact else ())
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))

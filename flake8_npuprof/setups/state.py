@@ -21,8 +21,9 @@ be switched on; findings that need profiling to be on now (NPP002, NPP116, NPP20
 
 from __future__ import annotations
 
-import ast
 from typing import Dict, NamedTuple, Optional
+
+from .reach import is_main_guard, reach_of
 
 ON, OFF, CONDITIONAL, UNKNOWN = "on", "off", "conditional", "unknown"
 
@@ -33,7 +34,8 @@ ON_WORDS = ("true", "1", "yes", "on", "enable", "enabled")
 
 class State(NamedTuple):
     status: str                 # on, off, conditional, unknown
-    why: str = ""               # off: switch, miswritten, not_switched, never_passed, late, overridden
+    why: str = ""               # off: switch, miswritten, not_switched, never_passed, late, overridden,
+    #                             script_options (a launcher's PROFILING_OPTIONS its script's own options replace)
     detail: str = ""            # the reason or condition, in words
 
     @property
@@ -101,18 +103,11 @@ class Model:
         return None if k is None else self.states[k]
 
 
-def is_main_guard(guard) -> bool:
-    """`if __name__ == "__main__":` runs whenever the script is launched: not a condition."""
-    t = guard.test
-    return not guard.negated and isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and \
-        t.left.id == "__name__" and len(t.comparators) == 1 and \
-        isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__"
-
-
 def certain(call, sites) -> bool:
-    """Whether a GE initialisation runs whenever its scope runs (only such a one overrides later configs:
-    `if FLAGS.horovod: init_resource()` leaves the Estimator's profiling config read when the flag is off)."""
-    return all(is_main_guard(g) for g in sites.guards_of.get(id(call), ()))
+    """Whether a GE initialisation runs whenever the script runs (only such a one overrides later configs:
+    `if FLAGS.horovod: init_resource()` leaves the Estimator's profiling config read when the flag is off;
+    so does `if FLAGS.warmup: warm_up()` around the function that holds it)."""
+    return all(is_main_guard(g) for g in sites.guards_of.get(id(call), ())) and not reach_of(sites).path(call).texts
 
 
 def first_init(inits, order):
@@ -152,6 +147,8 @@ def latent_prefix(state: Optional[State]) -> str:
         "never_passed": "this config never reaches GE",
         "late": "these settings come after npu.open()",
         "overridden": "GE is initialised earlier with another config and reads its options only once",
+        "script_options": f"{state.detail or 'the script'} switches profiling on with its own options, which GE "
+                          "uses instead of PROFILING_OPTIONS",
     }.get(state.why, "GE does not read these options")
     return f"latent ({reason}); once GE reads these options: "
 

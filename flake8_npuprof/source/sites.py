@@ -159,6 +159,11 @@ class Sites:
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
 
     @property
+    def raw_loads(self) -> List[Tuple[ast.AST, "Scope"]]:
+        """Every Name/Attribute load with the scope it is in, in walk order (`x().y` included)."""
+        return self._raw_loads
+
+    @property
     def loads(self) -> Dict[str, List[ast.AST]]:
         """dotted name -> its Name/Attribute loads, in walk order."""
         if self._loads is None:

@@ -1,0 +1,290 @@
+"""A shell launcher as the sequence of launches it runs: every Python run, every msprof run (of a script or
+of any other application), per-rank loops and background ranks, in order, each with its own verdict.
+
+The run's answer is the one emulate gives for the setups of one script, over the launches that switch
+profiling on: usable data when every one of them collects; no when one of them certainly does not (it
+fails, or collects nothing); unknown when a launch cannot be followed (a script that cannot be named or
+found: "cannot find train.py (looked in ...)", never "no") or its outcome hangs on a value not known
+statically. A launch that switches nothing on (a warm-up, a data preparation) does not decide it. A launch
+that certainly fails stops the launches after it when the launcher runs with `set -e` (or chains the next
+one with `&&`): those are "not run", and the failure is the answer.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import List, NamedTuple, Optional
+
+from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, launch_info, steps
+from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, finish, may_collect
+
+
+class Run(NamedTuple):
+    launch: Launch
+    index: int                  # 1-based, in the launcher's order
+    report: dict                # finish() over this launch's results
+    info: dict                  # launch_info (its text lines included)
+    verdict: str                # collects, fails, collects nothing, no profiling, unknown, not run
+    why: str                    # one phrase: the cause of the verdict
+    profiles: Optional[bool]    # switches profiling on (None: cannot tell)
+
+    @property
+    def where(self) -> str:
+        return self.info["at"]
+
+    @property
+    def certain(self) -> bool:
+        """Whether this launch runs whenever the launcher does (not inside a branch or a function)."""
+        return not self.launch.command.conditional
+
+
+def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
+                     inside: Optional[str] = None) -> Optional[dict]:
+    """`npuprof emulate LAUNCHER.sh`: the report over every launch it runs (None: it runs none).
+    inside: the project's root, when sourced scripts outside it must not be read (--no-outside)."""
+    w = Walk(path, cwd, inside).run()
+    found = steps(w)
+    truncated = len(found) > MAX_LAUNCHES
+    found = found[:MAX_LAUNCHES]
+    if not found:
+        return None
+    runs: List[Run] = []
+    stopped: Optional[Run] = None
+    skip = None                     # the command a failing `cmd && next` skips
+    for i, launch in enumerate(found, 1):
+        if stopped is not None or (skip is not None and _place(launch.command) == _place(skip)):
+            runs.append(_not_run(w, launch, i, stopped or runs[-1], target, base))
+            continue
+        run = _run(w, launch, i, target, base, environ)
+        runs.append(run)
+        if run.verdict == "fails" and run.certain and not launch.command.background:
+            if launch.command.errexit:
+                stopped = run
+            elif launch.command.chained:
+                skip = _next_command(w, launch.command)
+    return _answer(w, path, runs, truncated, target, base)
+
+
+def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
+    ls, results, env = emulate_launch(w, launch, target, base, environ)
+    cmd = launch.command
+    cwd = cmd.cwd[0] if cmd.cwd else w.start
+    name = _rel(launch.script, os.getcwd()) if launch.script else _rel(w.launcher, os.getcwd())
+    report = finish(name, results, target, cwd, env, None, None, False)
+    info = launch_info(w, launch, ls, w.root)
+    if launch.script and ls is None:
+        launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} (it does not parse as Python)")
+        info["lines"].insert(1, f"  unknown: {launch.missing}")
+    verdict, why, profiles = _verdict(launch, report)
+    if verdict == "unknown" and report["usable"] is not None:
+        report = dict(report, usable=None, exit=EXIT_PROBLEM)
+    own = launch.command.env.get("PROFILING_OPTIONS")
+    reader = _script_reader(results)
+    if own is not None and env_read(results) is False and reader is not None:
+        info["lines"].append(f"  PROFILING_OPTIONS from the launcher is not read: {_rel(launch.script, w.root)}:"
+                             f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
+                             "which GE uses instead")
+    return Run(launch, index, report, info, verdict, why, profiles)
+
+
+def env_read(results: List[Result]) -> Optional[bool]:
+    """Whether GE reads PROFILING_MODE / PROFILING_OPTIONS in this launch: False when the script stops before GE
+    starts, or the setup GE reads first switches profiling on with options of its own (adapter defaults
+    included). GE uses the options it is given only when profilingMode is "1" and they are not empty, and
+    falls back to the environment otherwise (hicann/ge runtime/v1/common/profiling/profiling_init.cc,
+    profiling_options_facts.md section 1 [S13], confirmed in knowledge_audit.md; the collector reads no
+    PROFILING_OPTIONS itself). None: the file does not show which (a condition, a launch under msprof)."""
+    live = [r for r in results if r.read_by_ge is not False]
+    if any(r.source in ("environment", "GE default") for r in live):
+        return True
+    if any(r.stops and r.read_by_ge for r in live) or _script_reader(results) is not None:
+        return False
+    return None
+
+
+def _script_reader(results: List[Result]) -> Optional[Result]:
+    """The setup GE certainly reads first with the script's own options (or the adapter's defaults), if any."""
+    from .render import _conditions
+    return next((r for r in results if r.read_by_ge is True and r.source in ("script", "adapter default") and
+                 r.verdict not in ("off", "unknown") and not _conditions(r.setup)), None)
+
+
+def _not_run(w: Walk, launch: Launch, index: int, by: Run, target, base) -> Run:
+    report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
+    info = launch_info(w, launch, None, w.root)
+    how = "stops the launcher (set -e)" if by.launch.command.errexit else "skips it (&&)"
+    why = f"launch {by.index} at {by.where} fails first and {how}"
+    info["lines"].insert(1, f"  not run: {why}")
+    return Run(launch, index, dict(report, usable=False), info, "not run", why, False)
+
+
+def _next_command(w: Walk, cmd):
+    """The command the walk met right after this one (the one `cmd && next` skips when cmd fails)."""
+    at = next((k for k, c in enumerate(w.commands) if _place(c) == _place(cmd)), None)
+    return w.commands[at + 1] if at is not None and at + 1 < len(w.commands) else None
+
+
+def _place(cmd) -> tuple:
+    return cmd.path, cmd.line, cmd.column
+
+
+def _verdict(launch: Launch, report: dict):
+    """(verdict, why, profiles) of one launch from its report."""
+    from .render import unknown_reasons
+    if launch.missing:
+        own = [r for r in report["results"] if r.setup.route == "msprof"]
+        if own and may_collect(own[0]) is False:        # msprof itself refuses its command line
+            return "fails", _cause(report, own[0]), True
+        return "unknown", launch.missing, None
+    results: List[Result] = report["results"]
+    read = [r for r in results if r.read_by_ge is not False]
+    if not any(r.verdict != "off" for r in read):
+        off = next((r for r in results if r.messages), None)
+        name = os.path.basename(launch.script) if launch.script else "it"
+        why = off.messages[0] if off is not None else f"{name} has no profiling setup: it collects no profiling data"
+        return "no profiling", why, False
+    usable = report["usable"]
+    if usable is True:
+        first = next(r for r in read if r.verdict == "collects")
+        return "collects", _cause(report, first), True
+    if usable is None:
+        return "unknown", "; ".join(unknown_reasons(results)) or "a value is not known statically", True
+    if any(p["code"] == "NPP901" for p in report["preflight"]):
+        return "fails", next(p["message"] for p in report["preflight"] if p["code"] == "NPP901"), True
+    bad = next(r for r in read if may_collect(r) is False and r.verdict != "off") \
+        if any(may_collect(r) is False and r.verdict != "off" for r in read) else read[0]
+    verdict = "collects nothing" if bad.verdict == "collects_nothing" else "fails"
+    return verdict, _cause(report, bad), True
+
+
+def _cause(report: dict, r: Result) -> str:
+    """The headline of a result without its place and verdict word: "NPP122 --aic-metrics=...", "task_trace into
+    /tmp/p"."""
+    from .render import headline
+    from .replay import _code
+    if r.verdict == "fails":
+        failure = next((m for m in r.messages if _code(m)), None)
+        if failure is not None:
+            return failure
+    text = headline(report, r).split(": ", 1)[1]
+    word = r.verdict.replace("_", " ").upper()
+    return text[len(word):].lstrip(": ") if text.startswith(word) else text
+
+
+def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) -> dict:
+    """The report over the sequence: the deciding launch's results, every launch, and the run's answer."""
+    ran = [r for r in runs if r.verdict != "not run"]
+    profiling = [r for r in ran if r.profiles]
+    certain_no = [r for r in profiling if r.verdict in ("fails", "collects nothing") and r.certain]
+    open_ = [r for r in ran if r.verdict == "unknown" or
+             (r.profiles and not r.certain and r.verdict in ("fails", "collects nothing"))]
+    n = len(runs)
+    label = (lambda r: f"launch {r.index} of {n} at {r.where}") if n > 1 else (lambda r: r.where)
+    if certain_no:
+        decider, usable = certain_no[0], False
+        why = f"{label(decider)}: {decider.verdict}: {decider.why}"
+        stopped = [r for r in runs if r.verdict == "not run"]
+        if stopped:
+            which = f"launch{'es' if len(stopped) > 1 else ''} {', '.join(str(r.index) for r in stopped)}"
+            why += f"; the launcher stops there (set -e): {which} never run" if decider.launch.command.errexit \
+                else f"; `&&` skips {which}"
+    elif open_ or truncated:
+        decider, usable = (open_[0] if open_ else None), None
+        why = f"{label(decider)}: {decider.why}" if decider else \
+            f"the launcher runs more than {MAX_LAUNCHES} launches; the rest are not followed"
+    elif profiling:
+        decider, usable, why = profiling[-1], True, ""
+    else:
+        decider, usable = None, False
+        why = "no launch switches profiling on"
+    top = decider or runs[0]
+    report = dict(top.report)
+    if n == 1 and top.launch.missing and not report["results"]:
+        report["results"] = _own_variables(w, path, target, base)
+    preflight, checked, seen = [], [], set()
+    for r in ran:
+        for p in r.report["preflight"]:
+            if p["message"] not in seen:
+                seen.add(p["message"])
+                preflight.append(p)
+        checked.extend(c for c in r.report["checked"] if c not in checked)
+    ok = usable is True and not preflight
+    report.update(usable=usable, exit=EXIT_OK if ok else EXIT_PROBLEM, preflight=preflight, checked=checked,
+                  launch=top.info, launches=runs, answer={"usable": usable, "why": why,
+                                                          "decider": decider.index if decider else None})
+    if n > 1:
+        report["file"] = _rel(w.launcher, os.getcwd())
+    return report
+
+
+def _own_variables(w: Walk, path: str, target, base) -> List[Result]:
+    """The launcher's own PROFILING_* emulated, when the one script it starts cannot be followed: what GE reads
+    from them if that script sets no profiling options of its own (the answer stays unknown)."""
+    from .replay import emulate_text
+    try:
+        with open(w.launcher, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return []
+    return emulate_text(text, "shell", path, target, w.start, base)
+
+
+# ---------------------------------------------------------------- check: a launcher's PROFILING_OPTIONS
+
+def check_file(text: str, path: str, settings) -> list:
+    """`npuprof check` on a shell launcher: its own lines (checks/shell_env.py, checks/msprof.py), what it passes
+    the scripts it starts (launcher.check_launcher), and its PROFILING_OPTIONS judged as GE reads them in the
+    launches that inherit them: a script that switches profiling on with options of its own makes GE ignore them
+    (env_read), so a problem in them does not abort that job."""
+    return check_file_each(text, path, (settings,))[0]
+
+
+def check_file_each(text: str, path: str, each) -> list:
+    """check_file for each of several settings (the run's target and the wider one): the launcher is walked once
+    (what GE reads of its options is decided with the first settings' target), and judged per target."""
+    from ..checks.shell_env import analyse_shell_each
+    from ..source.model import Finding
+    from ..source.shell_words import MAX_LAUNCHER
+    from .launcher import check_launcher_each
+    w = Walk(path).run(text) if os.path.isfile(path) and len(text) <= MAX_LAUNCHER else None
+    reads = options_read(text, path, each[0], w) if "PROFILING_OPTIONS" in text else {}
+    return [sorted(a + b, key=Finding.sort_key)
+            for a, b in zip(analyse_shell_each(text, path, each, reads), check_launcher_each(text, path, each, w))]
+
+
+def options_read(text: str, path: str, settings, w: Optional[Walk] = None) -> dict:
+    """{offset of a PROFILING_OPTIONS assignment in this launcher: (whether GE reads it in every launch that
+    inherits it: True, False or None, the scripts of those launches)}. w: the launcher's walk, when made."""
+    from .replay import _rel as rel
+    from .runtime import Env
+    if not os.path.isfile(path):
+        return {}
+    try:
+        w = w or Walk(path).run(text)
+        me = os.path.abspath(path)
+        by_setting: dict = {}
+        for la in steps(w)[:MAX_LAUNCHES]:
+            s = la.command.env.get("PROFILING_OPTIONS")
+            if s is None or s.path != me or la.command.conditional or la.app:
+                continue                    # (what msprof's other applications do with it is not in the sources)
+            if not la.script:               # a script that cannot be followed may set options of its own
+                by_setting.setdefault(s.start, []).append((None, _named(la)))
+                continue
+            _, results, _ = emulate_launch(w, la, settings.target, Env(work_path_known=False))
+            by_setting.setdefault(s.start, []).append((env_read(results), rel(la.script, w.root)))
+    except Exception:                       # judged as before: never a crash of check
+        return {}
+    out = {}
+    for start, reads in by_setting.items():
+        values = {r for r, _ in reads}
+        verdict = True if True in values else False if values == {False} else None
+        out[start] = (verdict, tuple(dict.fromkeys(name for _, name in reads)))
+    return out
+
+
+def _named(launch: Launch) -> str:
+    """How to name the Python script of a launch that cannot be followed."""
+    m = launch.missing
+    if m.startswith("cannot find "):
+        return m[len("cannot find "):].split(" ", 1)[0].rstrip(":")
+    return "the script it starts"

@@ -1,0 +1,217 @@
+"""Execution from the entry point (issue 25, item 1): the code a run reaches decides the verdict; a setup no
+path reaches is still linted and says so; a module with no entry point gets "unknown", not yes or no."""
+
+import ast
+import sys
+import textwrap
+
+import pytest
+
+from flake8_npuprof.checks.analysis import Context, Settings, analyse
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.plugin import NpuProfChecker
+from flake8_npuprof.setups import reach as reach_module
+from flake8_npuprof.setups.inventory import Inventory
+from flake8_npuprof.setups.reach import reach_of
+from flake8_npuprof.source.text import SourceText
+
+T = Target.parse("8.0", "910B")
+IMPORTS = ("import argparse\nimport tensorflow as tf\n"
+           "from npu_bridge.estimator.npu.npu_config import NPURunConfig, ProfilingConfig\n"
+           "from npu_bridge.estimator.npu.npu_estimator import NPUEstimator\n")
+
+
+def _config(options='{"output":"/tmp/p","task_trace":"on"}', passed=True, indent="    "):
+    body = (f"prof = ProfilingConfig(enable_profiling=True, profiling_options='{options}')\n"
+            f"config = NPURunConfig(model_dir='/tmp/m'{', profiling_config=prof' if passed else ''})\n"
+            "NPUEstimator(model_fn=None, config=config).train(input_fn=None)\n")
+    return textwrap.indent(body, indent)
+
+
+# the issue's case: main() runs and never passes its ProfilingConfig; main_ok() holds a correct setup nothing calls
+DEAD = (IMPORTS + "\n\ndef main():\n" + _config(passed=False) + "\n\ndef main_ok():\n" + _config() +
+        '\n\nif __name__ == "__main__":\n    main()\n')
+
+
+def _write(tmp_path, text, name="train.py"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _emulate(path):
+    return emulate_path(str(path), T, cwd=str(path.parent), use_env=False, environ={})
+
+
+def _line(text, needle, nth=1):
+    lines = [i for i, ln in enumerate(text.splitlines(), 1) if needle in ln]
+    return lines[nth - 1]
+
+
+def test_an_uncalled_function_does_not_decide_the_verdict(tmp_path):
+    path = _write(tmp_path, DEAD)
+    report = _emulate(path)
+    used, dead = report["results"]
+    main_guard = _line(DEAD, "__main__")
+    assert (used.setup.line, used.verdict, used.read_by_ge) == (_line(DEAD, "ProfilingConfig(enable"), "off", False)
+    assert used.messages[0].startswith("NPP006")
+    assert (dead.setup.line, dead.verdict, dead.read_by_ge, dead.setup.reached) == \
+        (_line(DEAD, "ProfilingConfig(enable", 2), "off", False, False)
+    assert dead.messages == [f"not reached from the entry point (line {main_guard}): nothing on the way from it "
+                             "calls this code, so this run never meets it"]
+    # before: "usable data: yes" from main_ok's setup; the run does what main() does
+    assert report["usable"] is False and report["exit"] == 1
+    from flake8_npuprof.emulate.script import headline
+    assert headline(report, dead) == f"train.py:{dead.setup.line} ProfilingConfig: NOT REACHED from the entry " \
+                                     f"point (line {main_guard})"
+
+
+def test_check_and_flake8_still_lint_unreached_code_and_say_it_is_not_reached(tmp_path):
+    text = DEAD.replace('"task_trace":"on"}', '"L2":"on"}')
+    findings = analyse(text, None, "train.py", Settings(target=T))
+    bad = [f for f in findings if f.code == "NPP101"]
+    main_guard = _line(text, "__main__")
+    # main()'s setup is never passed (latent); main_ok()'s is not reached: both still reported, each saying why
+    assert [(f.line, f.message.split(":")[0]) for f in bad] == [
+        (_line(text, "ProfilingConfig(enable"), "latent (this config never reaches GE); once GE reads these options"),
+        (_line(text, "ProfilingConfig(enable", 2), f"not reached from the entry point (line {main_guard})")]
+    unreached = bad[1].message
+    assert unreached.startswith(f"not reached from the entry point (line {main_guard}): unknown profiling_options "
+                                'key "L2"')
+    assert "GE initialisation will fail and the job will abort" in unreached
+    assert "GE initialisation fails and the job aborts" not in unreached
+    # the flake8 plugin says the same
+    checker = NpuProfChecker(ast.parse(text), text.splitlines(keepends=True), "train.py")
+    checker.settings = Settings(target=T)
+    messages = [m for _, _, m, _ in checker.run()]
+    assert any(m.startswith(f"NPP101 not reached from the entry point (line {main_guard}): ") for m in messages)
+
+
+def test_a_module_without_entry_point_is_unknown_not_yes_or_no(tmp_path):
+    text = IMPORTS + "\n\ndef make():\n" + _config()
+    report = _emulate(_write(tmp_path, text, "lib.py"))
+    (r,) = report["results"]
+    assert (r.verdict, r.read_by_ge, r.setup.reached) == ("collects", None, None)
+    assert report["usable"] is None and report["exit"] == 1
+    from flake8_npuprof.emulate.script import render_text
+    out = render_text(dict(report, target_origin={}))
+    assert f"usable data: unknown (line {r.setup.line} ProfilingConfig: the file shows no entry point, so whether " \
+           "this code runs depends on the code that imports it (if it runs: collects))" in out
+    # a failing setup there is not a certain "no" either
+    bad = IMPORTS + "\n\ndef make():\n" + _config('{"output":"/tmp/p","L2":"on"}')
+    report = _emulate(_write(tmp_path, bad, "lib_bad.py"))
+    assert report["results"][0].verdict == "fails" and report["usable"] is None
+    # and check does not call that code unreached
+    findings = analyse(bad, None, "lib_bad.py", Settings(target=T))
+    assert "NPP101" in [f.code for f in findings] and not any("not reached" in f.message for f in findings)
+
+
+@pytest.mark.parametrize("entry", [
+    'if __name__ == "__main__":\n    main()\n',
+    "tf.compat.v1.app.run()\n",
+    "if __name__ == '__main__':\n    tf.app.run(main=main)\n",
+    "from absl import app\napp.run(main)\n",
+    "main()\n",
+])
+def test_entry_points(tmp_path, entry):
+    text = IMPORTS + "\n\ndef main(argv=None):\n" + _config() + "\n\ndef spare():\n" + _config() + "\n\n" + entry
+    report = _emulate(_write(tmp_path, text))
+    main, spare = report["results"]
+    assert (main.verdict, main.setup.reached) == ("collects", True)
+    assert (spare.verdict, spare.setup.reached) == ("off", False)
+    assert report["usable"] is True
+
+
+@pytest.mark.parametrize("use", [
+    "Trainer().fit()",                                           # a method, by its attribute name
+    "NPUEstimator(model_fn=spare, config=None)",                 # a callback handed to other code
+    "helper = {'go': spare}\n    helper['go']()",                # kept in a container
+    "globals()['spa' + 're']()",                                 # a name computed at run time: nothing is claimed
+    "getattr(Trainer(), 'fit')()",                               # a method named by a constant
+    "Hook()",                                                    # a framework class: its hooks run by name
+])
+def test_code_that_may_run_is_never_called_unreached(tmp_path, use):
+    text = (IMPORTS + "\n\nclass Trainer:\n    def fit(self):\n        spare()\n\n\n"
+            "class Hook(tf.estimator.SessionRunHook):\n    def begin(self):\n        spare()\n\n\n"
+            "def spare():\n" + _config() + f"\n\ndef main():\n    {use}\n\n\n"
+            'if __name__ == "__main__":\n    main()\n')
+    (r,) = _emulate(_write(tmp_path, text))["results"]
+    assert r.setup.reached is not False and r.verdict == "collects"
+    assert not any("not reached" in f.message for f in analyse(text, None, "t.py", Settings(target=T)))
+
+
+def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
+    text = (IMPORTS + "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
+            "args = parser.parse_args()\n\n\ndef run_profiled():\n" + _config() + "\n\ndef main():\n"
+            "    if args.profiling:\n        run_profiled()\n\n\n" + 'if __name__ == "__main__":\n    main()\n')
+    path = _write(tmp_path, text)
+    (r,) = _emulate(path)["results"]
+    assert r.setup.conditions == ("args.profiling",) and r.verdict == "collects"
+    ctx = Context(SourceText(text), ast.parse(text), str(path), Settings(target=T))
+    assert ctx.model.states[0].status == "conditional"
+    # a launcher decides a condition on the way as it decides the setup's own `if`s
+    (tmp_path / "off.sh").write_text('cd "$(dirname "$0")"\npython3 train.py\n')
+    (tmp_path / "on.sh").write_text('cd "$(dirname "$0")"\npython3 train.py --profiling\n')
+    (off,) = _emulate(tmp_path / "off.sh")["results"]
+    (on,) = _emulate(tmp_path / "on.sh")["results"]
+    assert off.verdict == "off" and off.messages[0].startswith("not run in this launch: `args.profiling` is false")
+    assert (on.verdict, on.setup.conditions) == ("collects", ())
+
+
+def test_two_ways_in_join_their_conditions_with_or():
+    text = ("import os\n\ndef go():\n    os.environ['PROFILING_MODE'] = 'true'\n\n\n"
+            "if __name__ == '__main__':\n    if os.getenv('A'):\n        go()\n"
+            "    elif os.getenv('B'):\n        go()\n")
+    sites = Context(SourceText(text), ast.parse(text), "t.py", Settings()).sites
+    (setup,) = Inventory(Context(SourceText(text), ast.parse(text), "t.py", Settings())).setups
+    assert setup.conditions == ("(os.getenv('A')) or (not (os.getenv('A')) and os.getenv('B'))",)
+    assert setup.path == ()         # no single path: a launch cannot decide it
+    assert reach_of(sites).entry.line == 7
+
+
+def test_a_ge_initialisation_on_a_conditional_way_overrides_nothing(tmp_path):
+    text = (IMPORTS + "import os\n\n\ndef warm_up():\n    tf.compat.v1.Session(config=tf.compat.v1.ConfigProto())\n\n\n"
+            "def main():\n    if os.getenv('WARM'):\n        warm_up()\n" + _config() + "\n\n"
+            'if __name__ == "__main__":\n    main()\n')
+    (r,) = _emulate(_write(tmp_path, text))["results"]
+    assert r.verdict == "collects" and r.read_by_ge is True      # the warm-up session may not run
+
+
+def test_reach_is_computed_once_per_file_from_the_sites_walk(monkeypatch):
+    # many setups in many functions: the reach of each setup is looked up, not recomputed
+    text = IMPORTS + "".join(f"\n\ndef step{k}():\n" + _config() for k in range(40)) + \
+        '\n\nif __name__ == "__main__":\n' + "".join(f"    step{k}()\n" for k in range(40))
+    built = []
+    real = reach_module.Reach._run
+    monkeypatch.setattr(reach_module.Reach, "_run", lambda self: (built.append(1), real(self))[1])
+    analyse(text, None, "many.py", Settings(target=T))
+    assert len(built) == 1
+
+
+def _calls(text: str) -> int:
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call" and frame.f_code.co_filename == reach_module.__file__:
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        analyse(text, None, "many.py", Settings(target=T))
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def _functions(n: int) -> str:
+    return IMPORTS + "".join(f"\n\ndef step{k}():\n" + _config() for k in range(n)) + \
+        "\n\ndef main():\n" + "".join(f"    step{k}()\n" for k in range(n)) + '\n\nif __name__ == "__main__":\n' \
+        "    main()\n"
+
+
+def test_reach_work_grows_linearly_with_the_functions():
+    _calls(_functions(10))
+    small, big = _calls(_functions(50)), _calls(_functions(100))
+    assert small > 0 and big / small < 2.5, (small, big)

@@ -1,0 +1,209 @@
+"""A launcher as the sequence of launches it runs (issue 25, items 2 and 3), and a launcher's PROFILING_OPTIONS as
+GE reads them in those launches (the check/emulate disagreement of issue 25)."""
+
+import json
+
+from flake8_npuprof.checks.analysis import Settings
+from flake8_npuprof.cli import main
+from flake8_npuprof.commands.runner import check_text
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.knowledge.targets import Target
+
+T = Target.parse("8.0", "910B")
+# a script that switches profiling on with its own options
+PROFILED = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+            "config = tf.compat.v1.ConfigProto()\n"
+            "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+            "op.parameter_map['profiling_mode'].b = True\n"
+            "op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\":\"/tmp/prof\","
+            "\"task_trace\":\"on\"}')\nsess = tf.compat.v1.Session(config=config)\n")
+PLAIN = "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+# a script whose profiling follows an untyped flag and takes its options from another flag
+FLAGGED = ("import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+           "p = argparse.ArgumentParser()\np.add_argument('--profiling', action='store_true')\n"
+           "p.add_argument('--opts', default='{\"output\":\"/tmp/prof\",\"task_trace\":\"on\"}')\n"
+           "args = p.parse_args()\nconfig = tf.compat.v1.ConfigProto()\n"
+           "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+           "if args.profiling:\n    op.parameter_map['profiling_mode'].b = True\n"
+           "    op.parameter_map['profiling_options'].s = tf.compat.as_bytes(args.opts)\n"
+           "sess = tf.compat.v1.Session(config=config)\n")
+
+
+def _project(tmp_path, launcher, **scripts):
+    for name, text in scripts.items():
+        (tmp_path / name).write_text(text)
+    path = tmp_path / "run.sh"
+    path.write_text(launcher)
+    return path
+
+
+def _emulate(path, **kw):
+    return emulate_path(str(path), T, use_env=False, environ={}, **kw)
+
+
+def _verdicts(report):
+    return [(r.index, r.verdict) for r in report["launches"]]
+
+
+# ---------------------------------------------------------------- item 2: every launch, in order
+
+def test_a_warm_up_before_a_broken_msprof_line_is_not_the_answer(tmp_path, capsys):
+    path = _project(tmp_path, '#!/bin/bash\ncd "$(dirname "$0")"\npython3 train.py\n'
+                              "msprof --output=/tmp/ms --aic-metrics=PipeUtilisation python3 train.py\n",
+                    **{"train.py": PROFILED})
+    report = _emulate(path)
+    # before: judged by the first launch alone, "usable data: yes", exit 0
+    assert _verdicts(report) == [(1, "collects"), (2, "fails")]
+    assert report["usable"] is False and report["exit"] == 1 and report["answer"]["decider"] == 2
+    assert report["answer"]["why"].startswith("launch 2 of 2 at run.sh:4: fails: NPP122 --aic-metrics=PipeUtilisation")
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "launcher: run.sh runs 2 launches, in this order"
+    assert "launch 2 of 2: run.sh:4 msprof --output=/tmp/ms --aic-metrics=PipeUtilisation python3 train.py" in out
+    assert "profiling data from: launch 1 (run.sh:3), launch 2 (run.sh:4)" in out
+    assert any(ln.startswith("usable data: no (launch 2 of 2 at run.sh:4: fails: NPP122") for ln in out)
+
+
+def test_ranks_then_two_broken_msprof_lines(tmp_path):
+    path = _project(tmp_path, '#!/bin/bash\ncd "$(dirname "$0")"\nfor i in $(seq 0 7); do\n'
+                              "  DEVICE_ID=$i python3 train.py &\ndone\nwait\n"
+                              "msprof --output=/tmp/ms --aicore=on python3 train.py\n"
+                              "msprof --output=/tmp/ms --aic-metrics=Bogus python3 train.py\n",
+                    **{"train.py": PROFILED})
+    report = _emulate(path)
+    first = report["launches"][0]
+    assert (first.launch.ranks, first.launch.command.background, first.verdict) == (8, True, "collects")
+    assert _verdicts(report) == [(1, "collects"), (2, "fails"), (3, "fails")]
+    assert report["usable"] is False and report["exit"] == 1
+
+
+def test_a_launch_that_switches_nothing_on_does_not_decide(tmp_path, capsys):
+    path = _project(tmp_path, 'cd "$(dirname "$0")"\npython3 prep.py\npython3 train.py\n',
+                    **{"prep.py": PLAIN, "train.py": PROFILED})
+    report = _emulate(path)
+    assert _verdicts(report) == [(1, "no profiling"), (2, "collects")]
+    assert report["usable"] is True and report["exit"] == 0 and report["answer"]["decider"] == 2
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--format", "json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(x["index"], x["at"], x["verdict"], x["profiles"]) for x in doc["launches"]] == [
+        (1, "run.sh:2", "no profiling", False), (2, "run.sh:3", "collects", True)]
+    assert doc["launches"][1]["setups"][0]["verdict"] == "collects" and doc["answer"]["usable"] is True
+
+
+def test_a_failure_under_set_e_stops_the_launches_after_it(tmp_path):
+    launcher = ('#!/bin/bash\nset -e\ncd "$(dirname "$0")"\n'
+                "python3 train.py --profiling --opts='{\"output\":\"/tmp/p\",\"task_trace\":\"ON\"}'\n"
+                "python3 train.py --profiling\n")
+    report = _emulate(_project(tmp_path, launcher, **{"train.py": FLAGGED}))
+    assert _verdicts(report) == [(1, "fails"), (2, "not run")]
+    assert report["usable"] is False
+    assert report["answer"]["why"].endswith("; the launcher stops there (set -e): launch 2 never run")
+    # without set -e the second launch still runs, but the first one's failure stays a certain failure
+    report = _emulate(_project(tmp_path, launcher.replace("set -e\n", "")))
+    assert _verdicts(report) == [(1, "fails"), (2, "collects")] and report["usable"] is False
+    # `a && b`: b does not run when a fails
+    report = _emulate(_project(tmp_path, launcher.replace("set -e\n", "").replace("'\npython3", "' && python3")))
+    assert _verdicts(report) == [(1, "fails"), (2, "not run")]
+    assert report["answer"]["why"].endswith("; `&&` skips launch 2")
+
+
+def test_an_application_that_is_not_a_python_script_is_msprofs(tmp_path):
+    path = _project(tmp_path, 'cd "$(dirname "$0")"\nmsprof --output=/tmp/ms --application=./benchmark\n')
+    report = _emulate(path)
+    (own,) = report["results"]
+    # before: "no profiling setup found ... usable data: no"
+    assert (own.setup.route, own.verdict, own.output_dir) == ("msprof", "collects", "/tmp/ms")
+    assert own.collected == ["task_trace", "aic_metrics"]
+    assert report["usable"] is True and report["launch"]["application"] == ["./benchmark"]
+
+
+# ---------------------------------------------------------------- item 3: the launcher's own directory, unknown
+
+def test_a_script_that_cannot_be_found_is_unknown_whatever_the_callers_directory(tmp_path, monkeypatch, capsys):
+    path = _project(tmp_path, "python3 trian.py\n", **{"train.py": PROFILED})
+    answers = []
+    for where in (tmp_path, tmp_path.parent):
+        monkeypatch.chdir(where)
+        report = _emulate(path)
+        answers.append((report["usable"], report["answer"]["why"]))
+    # before: "no profiling setup found: a run collects no profiling data ... usable data: no"
+    assert answers == [(None, f"run.sh:1: cannot find trian.py (looked in {tmp_path})")] * 2
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"  unknown: cannot find trian.py (looked in {tmp_path})\n" in out
+    assert "no profiling setup found" not in out and "usable data: no" not in out
+    assert f"usable data: unknown (run.sh:1: cannot find trian.py (looked in {tmp_path}))" in out
+
+
+def test_paths_are_the_launchers_not_the_callers(tmp_path, monkeypatch):
+    proj, elsewhere = tmp_path / "proj", tmp_path / "elsewhere"
+    proj.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "train.py").write_text(PLAIN)          # the caller's directory has another train.py
+    path = _project(proj, "python3 train.py\n", **{"train.py": PROFILED})
+    monkeypatch.chdir(elsewhere)
+    report = _emulate(path)
+    assert report["launch"]["script"] == "train.py" and report["results"][0].verdict == "collects"
+    assert report["cwd"] == str(proj)
+    assert report["launch"]["lines"][1] == (f"  runs in {proj}: the launcher's own directory, where it is meant to be "
+                                            "started (it sets none with `cd`; give --cwd for another)")
+    # --cwd says where it starts
+    report = _emulate(path, cwd=str(elsewhere))
+    assert report["cwd"] == str(elsewhere) and report["results"] == []
+    assert report["usable"] is False                     # the other train.py switches nothing on
+
+
+def test_pwd_before_a_cd_is_the_callers_and_not_known(tmp_path):
+    path = _project(tmp_path, "cur=$(pwd)\npython3 $cur/train.py\n", **{"train.py": PROFILED})
+    report = _emulate(path)
+    assert report["usable"] is None
+    assert report["launch"]["unknown"] == "the script is named by a value not known statically (<unknown>/train.py)"
+
+
+# ---------------------------------------------------------------- PROFILING_OPTIONS of a launcher vs the script's own
+
+ENV_BAD = ("#!/bin/bash\ncd \"$(dirname \"$0\")\"\nexport PROFILING_MODE=true\n"
+           "export PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"L2\":\"on\"}'\npython3 {script}\n")
+
+
+def _check(path):
+    return check_text(str(path), path.read_text(), "shell", Settings(target=T), _selection())
+
+
+def _selection():
+    from flake8_npuprof.commands.runner import Selection
+    return Selection(select=("NPP",), extend_select=(), ignore=(), extend_ignore=(), default_off=(),
+                     explicit_select=False)
+
+
+def test_a_script_with_its_own_options_makes_ge_ignore_the_launchers(tmp_path):
+    # GE uses the options it is given when profiling is on and they are not empty, PROFILING_OPTIONS otherwise
+    # (hicann/ge profiling_init.cc): check said the job aborts, emulate that it collects; emulate was right
+    path = _project(tmp_path, ENV_BAD.replace("{script}", "train.py"), **{"train.py": PROFILED})
+    (r,) = _emulate(path)["results"]
+    assert (r.verdict, r.source) == ("collects", "script")
+    assert "  PROFILING_OPTIONS from the launcher is not read: train.py:7 NpuOptimizer switches profiling on with " \
+           "its own options, which GE uses instead" in _emulate(path)["launch"]["lines"]
+    (f,) = _check(path)
+    assert f.code == "NPP101" and f.message.startswith(
+        "latent (train.py switches profiling on with its own options, which GE uses instead of PROFILING_OPTIONS); "
+        "once GE reads these options: ")
+    assert "GE initialisation fails and the job aborts" not in f.message
+
+
+def test_a_script_that_reads_the_environment_keeps_the_abort(tmp_path):
+    path = _project(tmp_path, ENV_BAD.replace("{script}", "plain.py"), **{"plain.py": PLAIN})
+    (r,) = _emulate(path)["results"]
+    assert (r.verdict, r.source) == ("fails", "environment")
+    (f,) = _check(path)
+    assert f.code == "NPP101" and "GE initialisation fails and the job aborts" in f.message
+
+
+def test_a_script_whose_own_options_hang_on_a_flag_leaves_it_uncertain(tmp_path):
+    path = _project(tmp_path, ENV_BAD.replace("{script}", "train.py $EXTRA"), **{"train.py": FLAGGED})
+    (r,) = _emulate(path)["results"]
+    assert r.verdict == "unknown"
+    (f,) = _check(path)
+    assert f.message.startswith("if GE reads these options (train.py may switch profiling on with its own, which GE "
+                                "then uses instead): ")
+    assert "GE initialisation will fail and the job will abort" in f.message
