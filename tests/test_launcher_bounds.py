@@ -13,7 +13,6 @@ import pytest
 
 from flake8_npuprof.cli import main
 from flake8_npuprof.emulate import launcher
-from flake8_npuprof.knowledge.targets import Target
 
 LAUNCH = Path(__file__).resolve().parent / "data" / "projects" / "launch"
 TRAP = "python3 train.py --profiling=False --epochs 3\n"

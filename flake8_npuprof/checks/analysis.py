@@ -148,9 +148,9 @@ def internal_error(exc: BaseException) -> Finding:
 
 def over_budget(words: int) -> Finding:
     """NPP191 for a file over the work budget (prefilter.MAX_WORDS): it is not analysed at all."""
-    return Finding("NPP191", f"analysis budget exhausted: this file has about {words:,} words and symbols, over the "
-                   f"{prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was checked (a finding may be "
-                   "missing; split the file)", 0, 0, 1, 0, 1, 0)
+    return Finding("NPP191", f"analysis budget exhausted: this file has about {words:,} words and symbols, over "
+                   f"the {prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was checked (a "
+                   "finding may be missing; split the file)", 0, 0, 1, 0, 1, 0)
 
 
 def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
