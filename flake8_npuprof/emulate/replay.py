@@ -527,7 +527,12 @@ def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env:
         setups, inits, order, origin = shell_setups(text), [], None, "the launcher"
     else:
         from ..checks.analysis import Context, Settings
+        from ..source.prefilter import MAX_WORDS, words_over_budget
         from ..source.text import SourceText
+        words = words_over_budget(text)
+        if words:
+            raise UsageError(f"{path}: not emulated: about {words:,} words and symbols, over the {MAX_WORDS:,} one "
+                             "file may have")
         try:
             tree = ast.parse(text, path)
         except (SyntaxError, ValueError) as exc:

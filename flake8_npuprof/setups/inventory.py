@@ -16,7 +16,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from .env import MODE_VALUES
 from .flow import HELPERS, helper_config_arg
 from ..values.ops import Opaque
-from .routes import ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, overridden, profiling_configs, resource_inits, tf2_sets
+from .routes import ENV_MODE, ENV_OPTIONS, env_sets, last_values, npu_opens, profiling_configs, resource_inits, tf2_sets
 from .parameter_map import PROFILING_PARAMS, npu_setups
 from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
@@ -513,20 +513,23 @@ class Inventory:
 
     def _env(self) -> None:
         every = env_sets(self.ctx.sites)
-        sets = [s for s in every if not overridden(s, every)]     # the last value wins
+        sets = last_values(every)     # the last value wins
         module = id(self.ctx.sites.module)
         by_scope: Dict[int, list] = {}
         for s in sets:
             by_scope.setdefault(id(s.scope), []).append(s)
-        module_sets = by_scope.get(module, [])
+        module_modes = [s for s in by_scope.get(module, []) if s.name == ENV_MODE]
+        module_mode = None              # what the module's modes say, for every scope without its own (judged once)
         for scope_id, group in by_scope.items():
             modes = [s for s in group if s.name == ENV_MODE]
             option_sets = [s for s in group if s.name == ENV_OPTIONS]
             if not modes and scope_id != module:
-                modes = [s for s in module_sets if s.name == ENV_MODE]
-            mode = self._env_mode(modes[-1]) if modes else Mode("inherit", "PROFILING_MODE is not set by the script")
-            if len({(m.state, m.value) for m in map(self._env_mode, modes)}) > 1:
-                mode = Mode("unknown", "PROFILING_MODE is set to different values in different branches")
+                modes = module_modes
+                if module_mode is None:
+                    module_mode = self._modes_mode(modes)
+                mode = module_mode
+            else:
+                mode = self._modes_mode(modes)
             options = OptionsArg("absent")
             if option_sets and option_sets[-1].value is not None:
                 s = option_sets[-1]
@@ -534,6 +537,14 @@ class Inventory:
             anchor = (modes or option_sets)[-1]
             self._add("env", anchor.anchor, mode, options, None, "yes", anchor.guards, anchor.scope, anchor.pos,
                       [n for s in group for n in (s.value, s.anchor)])
+
+    def _modes_mode(self, modes) -> Mode:
+        """The mode the PROFILING_MODE sets of a scope give (the last one, unless they disagree)."""
+        if not modes:
+            return Mode("inherit", "PROFILING_MODE is not set by the script")
+        if len({(m.state, m.value) for m in map(self._env_mode, modes)}) > 1:
+            return Mode("unknown", "PROFILING_MODE is set to different values in different branches")
+        return self._env_mode(modes[-1])
 
     def _env_mode(self, s) -> Mode:
         if s.value is None:
@@ -602,10 +613,11 @@ def env_mode_of(texts) -> Mode:
     return Mode("off", f"PROFILING_MODE is {sorted(texts)[0]!r}", value)
 
 
-def shell_setups(text: str) -> List[ScriptSetup]:
-    """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win)."""
+def shell_setups(text: str, sets=None) -> List[ScriptSetup]:
+    """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win).
+    sets: the launcher's assignments (shell_words.assignments), when they are already read."""
     from ..source.shell_words import assignments
-    sets = assignments(text)
+    sets = assignments(text) if sets is None else sets
     if not sets:
         return []
     modes = [s for s in sets if s.name == ENV_MODE]
