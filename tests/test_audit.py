@@ -368,6 +368,7 @@ CONSEQUENCE_FACTS = (
     ("plog warning", ("collection.emulation.messages.NPP114",)),
     ("Ge has already initialized", ("collection.emulation.already_initialised",)),
     ("cannot be found", ("collection.emulation.trace_point_warnings",)),
+    ("can't be found", ("collection.emulation.trace_point_warnings",)),
     ("InvalidArgument", ("adapter.profiler_scope_exclusive",)),
 )
 

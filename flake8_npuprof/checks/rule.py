@@ -168,6 +168,10 @@ REF_LOCAL_PROFILER = ("Local (Profiler-scope) collection: "
                       "https://www.hiascend.com/document/detail/en/TensorFlowCommercial/800/migration/tfmigr1/tfmigr1_000061.html")
 REF_FP_BP = ("How do I determine fp_point and bp_point: "
              "https://www.hiascend.com/document/detail/en/TensorFlowCommercial/800/migration/tfmigr1/tfmigr1_000110.html")
+REF_GE_FP_BP_SEARCH = ("GE's own search for the points when fp_point/bp_point are empty or absent, and its warnings "
+                       "(hicann/ge@ffdcbc9f7 compiler/graph/build/profiling_task_utils.cc L41-43, L104-247, L338-388)")
+REF_FP_BP_DYNAMIC = ("PROFILING_OPTIONS reference, note: the points are found automatically except with dynamic shape, "
+                     "where they must be set by hand (hicann/oam-tools@ea0ce91 docs/zh/env-vars/PROFILING_OPTIONS.md L273)")
 REF_AIC_PRODUCTS = ("aclprofAicoreMetrics product support: "
                     "https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/runtimeapi/aclcppdevg_03_1367.html")
 REF_GE_AIC = ("GE ProfilingAicoreMetrics: "
