@@ -240,6 +240,7 @@ def needed_facts():
 # our own notes (the knowledge files and audits of this workplace) are never a source
 OWN_NOTES = re.compile(r"knowledge_audit|profiling_options_facts|ascend_ecosystem|adapter_entries|audit \d|"
                        r"^unverified$|^none$", re.I)
+MOVING = re.compile(r"@(master|main|develop|dev)\b")
 PRIMARY = re.compile(r"^[\w.-]+/[\w.-]+@[\w.^~-]+:\S+|^https?://\S+|^tests/oracle/v[\d.]+\.jsonl$")
 
 
@@ -264,6 +265,8 @@ def test_every_source_is_primary_or_says_why_it_is_inferred():
                 assert e.get("settle"), (fact, e)
             else:
                 assert PRIMARY.match(e["ref"]), (fact, e["ref"])
+                # a branch moves: the cited lines must stay the ones that were read
+                assert not MOVING.search(e["ref"]), (fact, e["ref"])
 
 
 @pytest.mark.parametrize("target", ("any", "portable") + K.VERSIONS)

@@ -51,9 +51,10 @@ def output_problem(path: str) -> Optional[Problem]:
     # the collectors up to 8.0 log only the last part of the path (Utils::BaseName)
     logged = data()["emulation"]["output_not_accessible"].format(name=os.path.basename(path.rstrip("/")) or path)
     # from 8.5 the collector refuses the options (executed: tests/oracle/v*.jsonl, an output below a file)
-    consequence = (f'from CANN 8.5 the collector rejects the options ("Result path is empty or not accessible, '
-                   f'result path: "), so GE initialisation fails and the job aborts; up to 8.0 it logs "{logged}" '
-                   "and profiling does not start")
+    # up to 8.0 SetOutputDir fails GetParamFromInputCfg, which MsprofInitGeOptions returns as
+    # MSPROF_ERROR_CONFIG_INVALID: the same rejection as any other invalid option of those versions
+    consequence = (f'the collector rejects the options (from CANN 8.5 "Result path is empty or not accessible, '
+                   f'result path: ", up to 8.0 "{logged}"), so GE initialisation fails and the job aborts')
     if os.path.lexists(path) and not os.path.isdir(path):
         return Problem("NPP901", f'output "{path}" exists and is not a directory: {consequence}; '
                                  "choose a directory path")
@@ -246,10 +247,10 @@ RULES = (
         default=False,
         what="An `output` directory that, on this machine, cannot be created or is not writable by the "
              "current user; relative paths are resolved against the launch directory.",
-        why="The collector tries to create the directory when profiling starts. If that fails, the collector "
-            "of CANN 8.5 and later rejects the options and GE initialisation fails, so the job aborts (the record "
-            "of the runtime's own code shows it); up to 8.0 it reports the path as not accessible and profiling "
-            "does not start.",
+        why="The collector tries to create the directory when GE hands it the options. If that fails it "
+            "rejects the options and GE initialisation fails, so the job aborts: from CANN 8.5 the record of "
+            "the runtime's own code shows it; up to 8.0 the collector's source reports the path as not "
+            "accessible and returns the same error as for any other invalid option.",
         example=_opts('{"output":"/etc/passwd/profiling","training_trace":"on","task_trace":"on",'
                       '"fp_point":"","bp_point":""}'),
         fixed=_opts(GOOD_OPTIONS),
