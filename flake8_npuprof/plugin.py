@@ -45,6 +45,42 @@ def _auto(kind: str, value: str) -> str:
     return auto_value(kind, value, quiet=multiprocessing.current_process().name != "MainProcess")
 
 
+# flake8 runs no plugin on a file it cannot parse or read: it reports E999 (syntax error) or E902 (not
+# readable) itself. `--select NPP` alone would drop those, and a broken training script would pass.
+UNCHECKED = ("E902", "E999")
+
+
+def _covers(prefixes, code: str) -> bool:
+    return any(code.startswith(p) for p in prefixes or ())
+
+
+def _account_for_every_file(options) -> None:
+    """With NPP codes selected explicitly, also select E999/E902 unless the user decided about them: every
+    file is then either checked or reported, as in `npuprof check` (NPP192)."""
+    select = getattr(options, "select", None)
+    if select is None or not any(p.startswith("NPP") or "NPP".startswith(p) for p in select if p):
+        return                              # flake8's defaults select E9 already
+    decided = [*select, *(getattr(options, "extend_select", None) or ()),
+               *(getattr(options, "ignore", None) or ()), *(getattr(options, "extend_ignore", None) or ())]
+    missing = [code for code in UNCHECKED if not _covers(decided, code)]
+    if missing:
+        options.extend_select = [*(getattr(options, "extend_select", None) or ()), *missing]
+
+
+def _warn_wide_ignore(options) -> None:
+    """`ignore = N` (meant for pep8-naming's N8xx) also ignores every NPP code: say so once, in the main process."""
+    import multiprocessing
+    import sys
+    if multiprocessing.current_process().name != "MainProcess":
+        return
+    for key in ("ignore", "extend_ignore"):
+        wide = [p for p in getattr(options, key, None) or () if p and "NPP".startswith(p)]
+        if wide:
+            name = key.replace("_", "-")
+            print(f"flake8-npuprof: warning: {name} = {', '.join(wide)} also ignores every NPP code; "
+                  f"write the prefix of the codes you mean (e.g. N8 for pep8-naming)", file=sys.stderr)
+
+
 class NpuProfChecker:
     name = "flake8-npuprof"
     version = __version__
@@ -79,6 +115,8 @@ class NpuProfChecker:
     def parse_options(cls, options) -> None:
         cls.selected = tuple(getattr(options, "select", None) or ()) + \
             tuple(getattr(options, "extend_select", None) or ())
+        _account_for_every_file(options)
+        _warn_wide_ignore(options)
         cann = getattr(options, "npuprof_cann", "any") or "any"
         soc = getattr(options, "npuprof_soc", "any") or "any"
         if (cann, soc) == ("any", "any") and not getattr(options, "npuprof_preflight", False) and \

@@ -134,9 +134,46 @@ def internal_error(exc: BaseException) -> Finding:
     return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
 
 
+def syntax_error(exc: BaseException, text: str) -> Finding:
+    """NPP192 for a file Python cannot parse: the parser's message at its position (flake8 shows its own
+    E999 there instead, since it runs no plugin on such a file)."""
+    import sys
+    src = SourceText(text)
+    version = "Python %d.%d" % sys.version_info[:2]
+    if isinstance(exc, SyntaxError):
+        reason = exc.msg or "invalid syntax"
+        line, offset = exc.lineno or 1, exc.offset or 1
+    elif isinstance(exc, (RecursionError, MemoryError)):
+        reason, line, offset = "nested too deeply", 1, 1
+    else:                                   # ValueError: null bytes, before 3.12
+        reason, line, offset = str(exc) or type(exc).__name__, 1, 1
+    line = min(max(line, 1), len(src.line_starts))
+    body = src.line_text(line).rstrip("\r\n")
+    col = min(max(offset - 1, 0), len(body))
+    start = src.line_starts[line - 1] + col
+    end = start + 1 if col < len(body) else start
+    message = f"syntax error: {printable(reason)} ({version}'s parser); nothing in this file was checked"
+    return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
+
+
+def parse(text: str, filename: str = "<unknown>"):
+    """The file's tree, or the NPP192 finding that says why Python cannot parse it."""
+    try:
+        return ast.parse(text, filename)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
+        return syntax_error(exc, text)
+
+
 def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
             settings: Settings = Settings()) -> List[Finding]:
-    """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
+    """All findings for one file's text (tree: flake8's ast, or None to parse here).
+
+    Without a tree every file is parsed, also one that does not mention profiling: a file that does
+    not parse is a finding (NPP192), whatever it holds, so no input passes unchecked in silence."""
+    if tree is None:
+        tree = parse(text, filename)
+        if isinstance(tree, Finding):
+            return [tree]
     if not might_configure_profiling(text):
         return []
     # The analysis builds many small containers that all live until the file is done; the cyclic
@@ -153,11 +190,6 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
 
 def _analyse(text: str, tree: Optional[ast.AST], filename: str, settings: Settings) -> List[Finding]:
     try:
-        if tree is None:
-            try:
-                tree = ast.parse(text, filename)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                return []                   # Python cannot compile it either (E999); nothing for us to say
         src = SourceText(text)
         ctx = Context(src, tree, filename, settings)
         from . import run_all
@@ -172,7 +204,7 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, settings: Settin
 # ---------------------------------------------------------------- the pages of the codes reported here
 # (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
 
-from .rule import GOOD_OPTIONS, REF_ENV_OPTIONS, _NPU_ENTRY, _TAIL, Rule, _opts  # noqa: E402
+from .rule import GOOD_OPTIONS, REF_ENV_OPTIONS, _HEAD, _NPU_ENTRY, _SET_OPTIONS, _TAIL, Rule, _opts  # noqa: E402
 
 
 RULES = (
@@ -192,6 +224,28 @@ RULES = (
         fix_note="No fix: report the file (or a reduced copy) so the checker can be corrected. Any correct "
                  "script can hit it; the example shows an ordinary script only because the error depends on "
                  "the checker, not on the code.",
+        group="wiring",
+    ),
+    Rule(
+        code="NPP192",
+        name="syntax-error",
+        summary="the file does not parse, so nothing in it was checked (the parser's message and position)",
+        default=True,
+        what="A Python file that Python's own parser (the one npuprof runs on) refuses: a syntax error, an "
+             "indentation error, a null byte, or code nested too deeply. The finding sits where the parser "
+             "stopped and quotes its message. It is reported for every Python file `npuprof check`, `fix` "
+             "and the language server are given, whether or not it mentions profiling, and is not "
+             "suppressed by a selection or a `# noqa` comment: no file passes unchecked in silence.",
+        why="None of the NPP checks ran on the file, so a profiling setup in it is unchecked; and the script "
+            "would not start at all (Python raises SyntaxError before the first line runs), so the NPU job "
+            "fails without collecting anything. flake8 runs no plugin on such a file and reports its own "
+            "E999 instead: select `E999` with `--select NPP` (the plugin does so itself when NPP codes are "
+            "selected explicitly).",
+        example=_HEAD + "print \"profiling on\"\n" + _SET_OPTIONS + _TAIL,
+        fixed=_HEAD + "print(\"profiling on\")\n" + _SET_OPTIONS + _TAIL,
+        fix_safety="none",
+        fix_note="No fix: correct the syntax (here, Python 2's print statement); the file is checked on the "
+                 "next run.",
         group="wiring",
     ),
     Rule(

@@ -42,7 +42,52 @@ def _add_file_options(p: argparse.ArgumentParser) -> None:
                    help="more globs not to search, added to --exclude")
     p.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
                    help="also search what .gitignore leaves out")
+    p.add_argument("--force-exclude", action="store_true",
+                   help="apply the exclude patterns (and .gitignore) to files named on the command line too, "
+                        "as pre-commit names them")
     p.add_argument("--config", default=None, help="configuration file (pyproject.toml, setup.cfg, ...)")
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    """What a check or fix run prints, and its exit code."""
+    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
+    p.add_argument("--output-file", "-o", default=None, metavar="FILE",
+                   help="write the report to FILE instead of standard output")
+    p.add_argument("--statistics", action="store_true",
+                   help="print how often each code occurs instead of the findings")
+    p.add_argument("--show-source", action="store_true",
+                   help="print each finding's line with a caret under its column (text format)")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="print the findings only: no summary line, hints, warnings or progress")
+
+
+def _add_fix_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change what is collected")
+    p.add_argument("--show-fixes", action="store_true",
+                   help="list what was fixed (or, without fixing, what `npuprof fix` would fix), per file and code")
+    p.add_argument("--exit-non-zero-on-fix", action="store_true",
+                   help="exit 1 when a fix was applied, even if no finding remains")
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """How a run of many files goes: worker processes and the cache (commands/batch.py, commands/cache.py)."""
+    p.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                   help="worker processes (default: the number of CPUs)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="where the cache lives (default: .npuprof_cache beside the configuration file, or in "
+                        "the working directory; also $NPUPROF_CACHE_DIR)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return value
 
 
 def target_from(args, config=None) -> Target:
@@ -77,6 +122,18 @@ def auto_value(kind: str, value: str, quiet: bool = False) -> str:
     return found
 
 
+def settings_from(args, config):
+    """(target, selection, settings) of a check or fix run; --graph implies the preflight checks (NPP903 is one)."""
+    target = target_from(args, config)
+    selection = selection_from(args, config)
+    graph = getattr(args, "graph", None) or (config.graph_path() if config else None)
+    if graph and not os.path.isfile(graph):
+        origin = "--graph" if getattr(args, "graph", None) else f"{config.path}: {config.key('graph')}"
+        raise UsageError(f"{origin}: graph dump not found: {graph}")
+    preflight = bool(getattr(args, "preflight", False) or (config and config.preflight) or graph)
+    return target, selection, Settings(target=target, preflight=preflight, graph=graph)
+
+
 def rule_codes() -> Tuple[str, ...]:
     """The rules' codes, for checking the codes a user names; source/config.py asks for them only
     when there is a code to check (the catalog imports every check module, with the rules' pages)."""
@@ -96,6 +153,8 @@ def selection_from(args, config=None) -> Selection:
         given[option] = codes
     explicit = given["select"] or (config.select if config else ())
     select = explicit or ("NPP",)
+    if config is not None and not config.path.endswith(".toml"):
+        _warn_wide_ignore(args, config)
     return Selection(
         select=select,
         extend_select=given["extend_select"] + ((config.extend_select if config else ()) or ()),
@@ -105,9 +164,20 @@ def selection_from(args, config=None) -> Selection:
         explicit_select=bool(explicit or given["extend_select"] or (config and config.extend_select)))
 
 
+def _warn_wide_ignore(args, config) -> None:
+    """`ignore = N` under [flake8] (meant for pep8-naming's N8xx) also ignores every NPP code, there and here."""
+    for key in ("ignore", "extend_ignore"):
+        wide = [c for c in getattr(config, key) if "NPP".startswith(c) and c != "NPP"]
+        if wide and not getattr(args, "quiet", False):
+            print(f"npuprof: warning: {config.path}: {key.replace('_', '-')} = {', '.join(wide)} also ignores "
+                       "every NPP code (flake8 matches codes by prefix); write the prefix of the codes you mean, "
+                       "e.g. N8 for pep8-naming", file=sys.stderr)
+
+
 def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
                per_file_ignores=()) -> List[Finding]:
-    """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
+    """Findings of one file's text, filtered by selection and noqa, as flake8 would show them. A file that
+    does not parse (NPP192) is reported whatever the selection and comments say: it was not checked."""
     if kind == "shell":
         from ..emulate.sequence import check_file
         findings = check_file(text, path, settings)
@@ -118,6 +188,9 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
     noqa = noqa_lines(text) if kind == "python" else {}
     out = []
     for f in findings:
+        if f.code in ALWAYS:
+            out.append(f)
+            continue
         if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
             continue
         if kind == "python" and suppressed(f.code, noqa.get(f.line)):
@@ -126,20 +199,7 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
     return out
 
 
-def _parses(path: str, text: str) -> bool:
-    from ..source.prefilter import might_configure_profiling
-    if not might_configure_profiling(text):
-        return True                     # nothing of ours in it: not our business
-    import ast
-    try:
-        ast.parse(text, path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
-        where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        from .output import warn
-        reason = exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__
-        warn(f"{path}{where}: cannot parse ({reason}); not checked")
-        return False
-    return True
+ALWAYS = ("NPP192",)        # reported whatever selection, per-file-ignores and noqa say (as Ruff's syntax errors)
 
 
 def _display(path: str) -> str:

@@ -118,8 +118,9 @@ class Walk:
     @staticmethod
     def find(name: str, dirs) -> Optional[str]:
         """The one file `name` is from these directories (None: in none, or in several different ones)."""
-        found = {os.path.realpath(os.path.join(d, name)) for d in dirs if os.path.isfile(os.path.join(d, name))}
-        return os.path.normpath(os.path.join(next(d for d in dirs if os.path.isfile(os.path.join(d, name))), name)) \
+        from ..source.observed import isfile     # recorded: a cached check depends on what is found here
+        found = {os.path.realpath(os.path.join(d, name)) for d in dirs if isfile(os.path.join(d, name))}
+        return os.path.normpath(os.path.join(next(d for d in dirs if isfile(os.path.join(d, name))), name)) \
             if len(found) == 1 else None
 
     # ---- words
@@ -221,6 +222,8 @@ class Walk:
 
     def _file(self, path: str, depth: int, conditional: bool, text: Optional[str] = None) -> None:
         if text is None:
+            from ..source.observed import reading
+            reading(path)                      # a sourced script: a cached check depends on it
             try:
                 if os.path.getsize(path) > MAX_BYTES:
                     return

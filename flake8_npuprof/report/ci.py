@@ -26,7 +26,7 @@ FINGERPRINT = "npuprofLineHash/v1"
 NPUPROF_DRIVER = {"name": "npuprof", "informationUri": INFORMATION_URI, "version": __version__}
 
 # What the runtime does decides the level. "error": the job fails or aborts (GE initialisation
-# rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000).
+# rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000, NPP192).
 # "warning": the setting is silently ignored, dropped or defaulted, or the run is worse than
 # intended (hygiene). "note": information only.
 LEVELS: Dict[str, str] = {
@@ -38,6 +38,7 @@ LEVELS: Dict[str, str] = {
                     "NPP903".split(), "warning"),
     "NPP190": "note",
     "NPP191": "warning",
+    "NPP192": "error",
 }
 # Codes of other flake8 plugins: flake8's own E9xx (syntax error, unreadable file) stop the
 # check of a file; everything else is a warning.
