@@ -273,8 +273,8 @@ _NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)
 def noqa_edit(analysis: Analysis, finding: Finding) -> Optional[Edit]:
     """Add the code to the `# noqa` comment flake8 reads for the finding's line, or append one
     at the end of the last physical line of that range."""
-    if analysis.kind != "python" or finding.code == "NPP000":
-        return None
+    if analysis.kind != "python" or finding.code in ("NPP000", "NPP192"):
+        return None                         # an internal error or a syntax error is not silenced
     src = analysis.src
     last = _noqa_range_end(analysis.text, finding.line)
     line_start = src.line_starts[last - 1]

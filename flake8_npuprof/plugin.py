@@ -108,7 +108,8 @@ class NpuProfChecker:
             help="also check the output directory on this machine (NPP901/NPP902)")
         option_manager.add_option(
             "--npuprof-graph", default=None, parse_from_config=True,
-            help="graph dump (.pbtxt or GE build dump) to check fp_point/bp_point against (NPP903)")
+            help="graph dump (.pbtxt or GE build dump) to check fp_point/bp_point against (NPP903; implies "
+                 "--npuprof-preflight)")
         option_manager.extend_default_ignore(sorted(DEFAULT_OFF))
 
     @classmethod
@@ -128,13 +129,15 @@ class NpuProfChecker:
         cls.settings = Settings(
             target=Target(_auto("cann", getattr(options, "npuprof_cann", "any") or "any"),
                           _auto("soc", getattr(options, "npuprof_soc", "any") or "any")),
-            preflight=bool(getattr(options, "npuprof_preflight", False)),
+            # a graph dump is given for NPP903, a preflight check: giving it asks for the preflight checks
+            preflight=bool(getattr(options, "npuprof_preflight", False) or getattr(options, "npuprof_graph", None)),
             graph=getattr(options, "npuprof_graph", None))
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         from .source.prefilter import might_configure_profiling
         text = "".join(self.lines)
-        if not might_configure_profiling(text):
+        if not might_configure_profiling(text) and not (
+                "NPP" in text and default_off_enabled("NPP206", self.selected)):
             return                          # the common case: nothing more is imported
         from .checks.analysis import Settings, analyse, internal_error
         try:

@@ -403,3 +403,19 @@ def test_flake8_format_npuprof_github_subprocess(project):
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith("::error file=bad.py,line=6,col=64,title=NPP101 unknown-options-key::unknown ")
     assert len(proc.stdout.splitlines()) == 1
+
+
+def test_a_file_that_does_not_parse_is_an_error_in_sarif_and_github(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken.py").write_text(HEAD + "print 'profiling'\n" + TAIL)
+    assert main(["check", "--format", "sarif", "broken.py"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    jsonschema.validate(log, SCHEMA)
+    [result] = log["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("NPP192", "error")
+    assert result["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 6, "startColumn": 1, "endLine": 6, "endColumn": 2}
+    assert "Missing parentheses in call to 'print'" in result["message"]["text"]
+    assert main(["check", "--format", "github", "broken.py"]) == 1
+    assert capsys.readouterr().out.startswith(
+        "::error file=broken.py,line=6,col=1,endLine=6,endColumn=2,title=NPP192 syntax-error::syntax error: Missing")

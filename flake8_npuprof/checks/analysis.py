@@ -175,7 +175,8 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
         if isinstance(tree, Finding):
             return [tree]
     if not might_configure_profiling(text):
-        return []
+        from .noqa_comments import unused          # a `# noqa: NPP101` left in a file that no longer profiles
+        return unused(text, [], settings.target)
     # The analysis builds many small containers that all live until the file is done; the cyclic
     # collector, run in between, walks them (and flake8's tree) again and again. Paused, it runs
     # once after the file, on one file's worth (over the zoo scripts: 157 passes instead of 350).
@@ -196,6 +197,8 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, settings: Settin
         run_all(ctx)
         report_exhausted(ctx)
         mark_unreached(ctx)
+        from .noqa_comments import unused
+        ctx.findings.extend(unused(text, ctx.findings, settings.target))
         return sorted(ctx.findings, key=Finding.sort_key)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [internal_error(exc)]
