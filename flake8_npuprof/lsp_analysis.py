@@ -316,19 +316,17 @@ def _noqa_range_end(text: str, line: int) -> int:
 # ---------------------------------------------------------------- hover texts
 
 def rule_url(code: str, overrides: Overrides) -> Optional[str]:
-    """Where the rule's page is: the editor's template, else the page in this source tree."""
+    """Where the rule's page is: the editor's template, else the project's own address ([project.urls]
+    Rules, links.py), else the page in the source tree the server runs from; else no link."""
     if overrides.rule_url:
         return overrides.rule_url.replace("{code}", code)
     return _default_rule_url(code)
 
 
 @lru_cache(maxsize=None)
-def _default_rule_url(code: str) -> str:
-    page = Path(__file__).resolve().parent.parent / "docs" / "rules" / f"{code}.md"
-    if page.is_file():
-        return page.as_uri()
-    from .report.ci import INFORMATION_URI
-    return INFORMATION_URI
+def _default_rule_url(code: str) -> Optional[str]:
+    from .links import local_rule_page, rule_page
+    return rule_page(code) or local_rule_page(code)
 
 
 def finding_hover(finding: Finding, overrides: Overrides) -> str:

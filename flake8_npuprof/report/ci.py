@@ -20,10 +20,18 @@ from ..checks.catalog import BY_CODE, RULES, Rule, render
 from ..plugin import fix_marker
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/flake8-npuprof/"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT = "npuprofLineHash/v1"
-NPUPROF_DRIVER = {"name": "npuprof", "informationUri": INFORMATION_URI, "version": __version__}
+
+
+def tool_component(name: str) -> Dict:
+    """The SARIF toolComponent of flake8-npuprof: its name, version and, when [project.urls] gives one, the
+    project's own address (links.py; never a guessed one)."""
+    from ..links import home
+    component = {"name": name, "version": __version__}
+    if home():
+        component["informationUri"] = home()
+    return component
 
 # What the runtime does decides the level. "error": the job fails or aborts (GE initialisation
 # rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000, NPP192).
@@ -105,7 +113,8 @@ def rule_descriptor(rule: Rule) -> Dict:
     config = {"level": LEVELS[rule.code]}
     if not rule.default:
         config["enabled"] = False
-    return {
+    from ..links import rule_page
+    descriptor = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
@@ -114,6 +123,9 @@ def rule_descriptor(rule: Rule) -> Dict:
         "defaultConfiguration": config,
         "properties": {"tags": ["npuprof", rule.group, TAGS[rule.group]]},
     }
+    if rule_page(rule.code):            # under the project's own `Rules` URL ([project.urls]), or no link
+        descriptor["helpUri"] = rule_page(rule.code)
+    return descriptor
 
 
 def foreign_descriptor(code: str) -> Dict:
@@ -187,7 +199,7 @@ def problems_of(results) -> List[Problem]:
 
 
 def sarif(results) -> str:
-    return dumps(sarif_log(problems_of(results), NPUPROF_DRIVER)) + "\n"
+    return dumps(sarif_log(problems_of(results), tool_component("npuprof"))) + "\n"
 
 
 # ---------------------------------------------------------------- GitHub workflow commands
