@@ -10,14 +10,16 @@ import sys
 from typing import Optional, Sequence
 
 from . import __version__
-from .source.config import UsageError
-from .commands.runner import (_add_file_options, _add_fix_options, _add_output_options, _add_run_options,
-                              _add_selection_options, _add_target_options, target_from)
+
+# Nothing heavy at import time: `npuprof server` answers the editor's `initialize` before the analysis
+# (or the language-server libraries) is imported (server_start.py).
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .commands.runner import (_add_file_options, _add_fix_options, _add_output_options, _add_run_options,
+                                  _add_selection_options, _add_target_options)
     parser = argparse.ArgumentParser(
         prog="npuprof", description="Static checks for Ascend NPU profiling setup in TensorFlow scripts.")
     parser.add_argument("--version", action="version", version=f"npuprof {__version__}")
@@ -73,6 +75,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    from .commands.runner import target_from
     from .commands.validate import run_validate
     target = target_from(args)
     return run_validate(args, target)
@@ -80,6 +83,7 @@ def cmd_validate(args) -> int:
 
 def cmd_explain(args) -> int:
     from .checks.catalog import BY_CODE, RULES, render as render_rule
+    from .source.config import UsageError
     if args.list or not args.code:
         for rule in RULES:
             state = "" if rule.default else "  (off by default)"
@@ -98,15 +102,7 @@ def cmd_explain(args) -> int:
 
 
 def cmd_server(args) -> int:
-    try:
-        from .server import run
-    except ImportError as exc:
-        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
-            raise
-        # the package is installed from its repository, so name the dependency itself
-        print("npuprof: error: the language server needs pygls 2: pip install 'pygls>=2.0,<3' "
-              "(or, in the repository, pip install -e '.[server]')", file=sys.stderr)
-        return EXIT_ERROR
+    from .server_start import run
     return run()
 
 
@@ -114,6 +110,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):      # a path or value no encoding can write is escaped, not fatal
             stream.reconfigure(errors="backslashreplace")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["server"] and set(argv[1:]) <= {"--stdio"}:
+        return cmd_server(None)         # as an editor starts it: nothing else is imported before `initialize`
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -123,7 +122,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
     import warnings
     warnings.simplefilter("ignore", SyntaxWarning)      # the user's code is parsed, never run
-    from .source.config import ConfigError
+    from .source.config import ConfigError, UsageError
     from .commands.output import flush_stdout, silence_stdout
     commands = {"check": cmd_check, "validate": cmd_validate, "explain": cmd_explain}
     try:
