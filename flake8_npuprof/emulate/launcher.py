@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.text import HOLE, Run, SourceText, StrValue
@@ -893,7 +894,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     env = {name: {"value": s.value, "set": f"{s.how} at {s.where(root)}"} for name, s in sorted(cmd.env.items())
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
     flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN} if ls else {}
-    shown = " ".join(x.text for x in _without_redirections(cmd.words))
+    shown = " ".join(shlex.quote(x.text) for x in _without_redirections(cmd.words))     # as a shell reads it back
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
