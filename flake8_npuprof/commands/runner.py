@@ -185,7 +185,7 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
         if file_noqa(text):
             return []
         findings = analyse(text, None, path, settings)
-    noqa = noqa_lines(text) if kind == "python" else {}
+    noqa = None                         # tokenized only for a file with a finding to filter
     out = []
     for f in findings:
         if f.code in ALWAYS:
@@ -193,8 +193,10 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
             continue
         if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
             continue
-        if kind == "python" and suppressed(f.code, noqa.get(f.line)):
-            continue
+        if kind == "python":
+            noqa = noqa_lines(text) if noqa is None else noqa
+            if suppressed(f.code, noqa.get(f.line)):
+                continue
         out.append(f)
     return out
 
