@@ -17,7 +17,9 @@ from . import __version__
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+    """The parser; with a command, emulate's part is added only when that is the command (it imports the
+    emulator, which a warm `check` over the cache does not otherwise need)."""
     from .commands.runner import (_add_file_options, _add_fix_options, _add_output_options, _add_run_options,
                                   _add_selection_options, _add_target_options)
     parser = argparse.ArgumentParser(
@@ -61,10 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="accepted for editors that pass it; stdio is the only transport")
     server.set_defaults(func=cmd_server)
 
-    from .emulate import script as emulate
     from .commands import fix as fixcmd
-    for mod in (fixcmd, emulate):
-        mod.add_parser(sub, _add_target_options, _add_selection_options)
+    fixcmd.add_parser(sub, _add_target_options, _add_selection_options)
+    if command in (None, "emulate") or command not in sub.choices:
+        from .emulate import script as emulate
+        emulate.add_parser(sub, _add_target_options, _add_selection_options)
     parser.subcommands = sub.choices    # name -> its parser, for usage errors
     return parser
 
@@ -113,7 +116,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["server"] and set(argv[1:]) <= {"--stdio"}:
         return cmd_server(None)         # as an editor starts it: nothing else is imported before `initialize`
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:                       # said with the subcommand's usage, not the top level's

@@ -57,7 +57,9 @@ def run_check(args) -> int:
         errors += sum(1 for f in findings if f.code == "NPP000")
         if len(per_settings) > 1:
             held += sum((Counter(_where(per_settings[1])) - Counter(_where(findings))).values())
-        results.append((item.display, SourceText(item.source.text), findings))
+        # positions are worked out only for a file with findings (line tables of every file cost as much as
+        # a warm run's whole reading)
+        results.append((item.display, SourceText(item.source.text) if findings else None, findings))
     report = Report(args.output_file)
     try:
         report.write(render(args, results, target))

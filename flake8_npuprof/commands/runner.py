@@ -7,7 +7,7 @@ import os
 import sys
 from typing import List, Tuple
 
-from ..checks.analysis import Settings, analyse
+from ..knowledge.run_settings import Settings
 from ..source.config import UsageError
 from ..source.files import DEFAULT_EXCLUDE, Selection, file_noqa, noqa_lines, split_codes, suppressed
 from ..source.model import Finding
@@ -184,6 +184,7 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
     else:
         if file_noqa(text):
             return []
+        from ..checks.analysis import analyse       # (not imported by a run the cache answers)
         findings = analyse(text, None, path, settings)
     noqa = None                         # tokenized only for a file with a finding to filter
     out = []
