@@ -4,7 +4,6 @@ a module that appears where none was)."""
 
 import io
 import json
-import os
 import shutil
 from pathlib import Path
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.checks.analysis import Settings, analyse
-from flake8_npuprof.checks.catalog import BY_CODE, RULES
+from flake8_npuprof.checks.catalog import BY_CODE
 from flake8_npuprof.cli import main
 from flake8_npuprof.knowledge.datafiles import PRODUCTS, VERSIONS
 from flake8_npuprof.knowledge.targets import Target

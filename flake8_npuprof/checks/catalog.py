@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from . import (analysis, common, hand_built, hygiene, msprof, noqa_comments, npu_optimizer, options, other_routes, preflight,
-               wiring)
+from . import (analysis, common, hand_built, hygiene, msprof, noqa_comments, npu_optimizer, options, other_routes,
+               preflight, wiring)
 from .rule import Rule, render  # noqa: F401  (render: re-exported, catalog.render)
 
 # The check modules that document rules (shell_env reports codes documented elsewhere).

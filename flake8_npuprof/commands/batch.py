@@ -57,6 +57,7 @@ def run(fn: Callable, tasks: Sequence[tuple], processes: int, progress: "Progres
             progress.advance()
         return out
     import multiprocessing
+    from ..checks import analysis  # noqa: F401  (imported once here, before the workers fork, not in each)
     # fork where the platform has it: the workers start with the modules this process has imported
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else None
     context = multiprocessing.get_context(method)

@@ -47,7 +47,8 @@ def tool_fingerprint() -> str:
         for path in sorted(Path(root).rglob("*")):
             if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
                 st = path.stat()
-                h.update(f"{path.relative_to(root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+                line = f"{path.relative_to(root)}\0{st.st_size}\0{st.st_mtime_ns}\n"
+                h.update(line.encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 

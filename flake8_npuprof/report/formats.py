@@ -38,8 +38,9 @@ def text(results: Sequence[FileResult], show_source: bool = False, color: bool =
     out = []
     for path, src, findings in results:
         for f in findings:
-            if color:
-                out.append(f"{BOLD}{printable(path)}{RESET}{CYAN}:{RESET}{f.line}{CYAN}:{RESET}{f.col + 1}{CYAN}:{RESET} "
+            if color:               # Ruff's colours: the path bold, the separators cyan, the code bold red
+                colon = f"{CYAN}:{RESET}"
+                out.append(f"{BOLD}{printable(path)}{RESET}{colon}{f.line}{colon}{f.col + 1}{colon} "
                            f"{BOLD}{RED}{f.code}{RESET} {f.message}{fix_marker(f)}")
             else:
                 out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
