@@ -40,9 +40,18 @@ CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
 
 @lru_cache(maxsize=None)
 def tool_fingerprint() -> str:
-    """The version, the Python version, and the size and time of every file of the package (and its schemas)."""
+    """The version, the Python version, the size and time of every file of the package (and its schemas), and
+    of the libraries whose answers reach the findings (astroid's inference, flake8's noqa syntax)."""
+    import importlib.util
     from ..knowledge.datafiles import HERE, schema_dir
     h = hashlib.sha256(f"{__version__}\0{sys.version_info[:3]}\0{sys.implementation.name}".encode())
+    for library in ("astroid", "flake8"):
+        spec = importlib.util.find_spec(library)     # found, not imported
+        for name in ("__pkginfo__.py", "__init__.py", "defaults.py"):
+            path = Path(spec.origin).parent / name if spec and spec.origin else None
+            if path is not None and path.is_file():
+                st = path.stat()
+                h.update(f"{library}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     for root in dict.fromkeys((HERE, schema_dir())):
         for path in sorted(Path(root).rglob("*")):
             if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
