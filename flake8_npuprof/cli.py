@@ -10,13 +10,18 @@ import sys
 from typing import Optional, Sequence
 
 from . import __version__
-from .source.config import UsageError
-from .commands.runner import _add_file_options, _add_selection_options, _add_target_options, target_from
+
+# Nothing heavy at import time: `npuprof server` answers the editor's `initialize` before the analysis
+# (or the language-server libraries) is imported (server_start.py).
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+    """The parser; with a command, emulate's part is added only when that is the command (it imports the
+    emulator, which a warm `check` over the cache does not otherwise need)."""
+    from .commands.runner import (_add_file_options, _add_fix_options, _add_output_options, _add_run_options,
+                                  _add_selection_options, _add_target_options)
     parser = argparse.ArgumentParser(
         prog="npuprof", description="Static checks for Ascend NPU profiling setup in TensorFlow scripts.")
     parser.add_argument("--version", action="version", version=f"npuprof {__version__}")
@@ -24,22 +29,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="report NPP findings in files and directories")
     _add_file_options(check)
-    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
-    check.add_argument("--output-file", "-o", default=None, metavar="FILE",
-                       help="write the report to FILE instead of standard output")
-    check.add_argument("--statistics", action="store_true",
-                       help="print how often each code occurs instead of the findings")
-    check.add_argument("--show-source", action="store_true",
-                       help="print each finding's line with a caret under its column (text format)")
-    check.add_argument("--quiet", "-q", action="store_true",
-                       help="print the findings only: no summary line, hints or warnings")
+    _add_output_options(check)
+    check.add_argument("--fix", action="store_true", help="apply the safe fixes first, as `npuprof fix` does, "
+                       "then report what remains")
+    _add_fix_options(check)
     check.add_argument("--add-noqa", action="store_true",
                        help="add `# noqa: NPPxxx` to every line with a finding (adopt the tool on existing code)")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the settings this run would use (and which configuration file) and exit")
+    check.add_argument("--show-files", action="store_true", help="list the files this run would check and exit")
     check.add_argument("--preflight", "--npuprof-preflight", dest="preflight", action="store_true",
                        help="also check the output directories on this machine (NPP9xx)")
     check.add_argument("--graph", "--npuprof-graph", dest="graph", default=None,
-                       help="graph dump to check fp_point/bp_point against (NPP903)")
+                       help="graph dump to check fp_point/bp_point against (NPP903; implies --preflight)")
+    _add_run_options(check)
     _add_target_options(check)
     _add_selection_options(check)
 
@@ -52,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_target_options(validate)
 
     explain = sub.add_parser("explain", help="print a rule's page")
-    explain.add_argument("code", nargs="?", help="an NPP code, e.g. NPP101")
+    explain.add_argument("code", nargs="?", help="an NPP code or a rule's name, e.g. NPP101 or unknown-options-key")
     explain.add_argument("--list", action="store_true", help="list every rule")
 
     server = sub.add_parser("server", help="run the language server on stdio (needs pygls 2: the server extra)")
@@ -60,10 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="accepted for editors that pass it; stdio is the only transport")
     server.set_defaults(func=cmd_server)
 
-    from .emulate import script as emulate
     from .commands import fix as fixcmd
-    for mod in (fixcmd, emulate):
-        mod.add_parser(sub, _add_target_options, _add_selection_options)
+    fixcmd.add_parser(sub, _add_target_options, _add_selection_options)
+    if command in (None, "emulate") or command not in sub.choices:
+        from .emulate import script as emulate
+        emulate.add_parser(sub, _add_target_options, _add_selection_options)
+    parser.subcommands = sub.choices    # name -> its parser, for usage errors
     return parser
 
 
@@ -73,6 +78,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    from .commands.runner import target_from
     from .commands.validate import run_validate
     target = target_from(args)
     return run_validate(args, target)
@@ -80,29 +86,26 @@ def cmd_validate(args) -> int:
 
 def cmd_explain(args) -> int:
     from .checks.catalog import BY_CODE, RULES, render as render_rule
+    from .source.config import UsageError
     if args.list or not args.code:
         for rule in RULES:
             state = "" if rule.default else "  (off by default)"
             print(f"{rule.code}  {rule.name}{state}")
         return EXIT_CLEAN
-    code = args.code.strip().upper()
-    rule = BY_CODE.get(code)
+    wanted = args.code.strip()
+    rule = BY_CODE.get(wanted.upper()) or next((r for r in RULES if r.name == wanted.lower().replace("_", "-")), None)
     if rule is None:
-        raise UsageError(f"unknown rule {args.code!r}; `npuprof explain --list` shows them all")
+        from .source.suggest import close_matches
+        guess = close_matches(wanted.lower().replace("_", "-"), [r.name for r in RULES]) or \
+            close_matches(wanted.upper(), list(BY_CODE))
+        hint = f" (did you mean {' or '.join(guess[:2])}?)" if guess else ""
+        raise UsageError(f"unknown rule {args.code!r}{hint}; `npuprof explain --list` shows them all")
     sys.stdout.write(render_rule(rule))
     return EXIT_CLEAN
 
 
 def cmd_server(args) -> int:
-    try:
-        from .server import run
-    except ImportError as exc:
-        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
-            raise
-        # the package is installed from its repository, so name the dependency itself
-        print("npuprof: error: the language server needs pygls 2: pip install 'pygls>=2.0,<3' "
-              "(or, in the repository, pip install -e '.[server]')", file=sys.stderr)
-        return EXIT_ERROR
+    from .server_start import run
     return run()
 
 
@@ -110,12 +113,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):      # a path or value no encoding can write is escaped, not fatal
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["server"] and set(argv[1:]) <= {"--stdio"}:
+        return cmd_server(None)         # as an editor starts it: nothing else is imported before `initialize`
+    parser = build_parser(argv[0] if argv else None)
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:                       # said with the subcommand's usage, not the top level's
+            parser.subcommands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:           # argparse: --help/--version exit 0, usage errors 2
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
-    from .source.config import ConfigError
+    import warnings
+    warnings.simplefilter("ignore", SyntaxWarning)      # the user's code is parsed, never run
+    from .source.config import ConfigError, UsageError
     from .commands.output import flush_stdout, silence_stdout
     commands = {"check": cmd_check, "validate": cmd_validate, "explain": cmd_explain}
     try:

@@ -15,7 +15,6 @@ import flake8
 from flake8.formatting.base import BaseFormatter
 from flake8.violation import Violation
 
-from . import __version__
 
 if TYPE_CHECKING:
     from .report.ci import Problem
@@ -60,10 +59,9 @@ class SarifFormatter(BaseFormatter):
         pass
 
     def stop(self) -> None:
-        from .report.ci import INFORMATION_URI, dumps, sarif_log
-        driver = {"name": "flake8", "informationUri": "https://flake8.pycqa.org/", "version": flake8.__version__}
-        plugin = {"name": "flake8-npuprof", "informationUri": INFORMATION_URI, "version": __version__}
-        self._write(dumps(sarif_log(self.problems, driver, [plugin])))
+        from .report.ci import dumps, sarif_log, tool_component
+        driver = {"name": "flake8", "version": flake8.__version__}      # (no address: only our own are given)
+        self._write(dumps(sarif_log(self.problems, driver, [tool_component("flake8-npuprof")])))
         super().stop()
 
 

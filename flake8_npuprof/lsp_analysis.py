@@ -291,8 +291,8 @@ _NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)
 def noqa_edit(analysis: Analysis, finding: Finding) -> Optional[Edit]:
     """Add the code to the `# noqa` comment flake8 reads for the finding's line, or append one
     at the end of the last physical line of that range."""
-    if analysis.kind != "python" or finding.code == "NPP000":
-        return None
+    if analysis.kind != "python" or finding.code in ("NPP000", "NPP192"):
+        return None                         # an internal error or a syntax error is not silenced
     src = analysis.src
     last = _noqa_range_end(analysis.text, finding.line)
     line_start = src.line_starts[last - 1]
@@ -334,19 +334,17 @@ def _noqa_range_end(text: str, line: int) -> int:
 # ---------------------------------------------------------------- hover texts
 
 def rule_url(code: str, overrides: Overrides) -> Optional[str]:
-    """Where the rule's page is: the editor's template, else the page in this source tree."""
+    """Where the rule's page is: the editor's template, else the project's own address ([project.urls]
+    Rules, links.py), else the page in the source tree the server runs from; else no link."""
     if overrides.rule_url:
         return overrides.rule_url.replace("{code}", code)
     return _default_rule_url(code)
 
 
 @lru_cache(maxsize=None)
-def _default_rule_url(code: str) -> str:
-    page = Path(__file__).resolve().parent.parent / "docs" / "rules" / f"{code}.md"
-    if page.is_file():
-        return page.as_uri()
-    from .report.ci import INFORMATION_URI
-    return INFORMATION_URI
+def _default_rule_url(code: str) -> Optional[str]:
+    from .links import local_rule_page, rule_page
+    return rule_page(code) or local_rule_page(code)
 
 
 def finding_hover(finding: Finding, overrides: Overrides) -> str:

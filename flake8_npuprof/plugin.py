@@ -45,6 +45,42 @@ def _auto(kind: str, value: str) -> str:
     return auto_value(kind, value, quiet=multiprocessing.current_process().name != "MainProcess")
 
 
+# flake8 runs no plugin on a file it cannot parse or read: it reports E999 (syntax error) or E902 (not
+# readable) itself. `--select NPP` alone would drop those, and a broken training script would pass.
+UNCHECKED = ("E902", "E999")
+
+
+def _covers(prefixes, code: str) -> bool:
+    return any(code.startswith(p) for p in prefixes or ())
+
+
+def _account_for_every_file(options) -> None:
+    """With NPP codes selected explicitly, also select E999/E902 unless the user decided about them: every
+    file is then either checked or reported, as in `npuprof check` (NPP192)."""
+    select = getattr(options, "select", None)
+    if select is None or not any(p.startswith("NPP") or "NPP".startswith(p) for p in select if p):
+        return                              # flake8's defaults select E9 already
+    decided = [*select, *(getattr(options, "extend_select", None) or ()),
+               *(getattr(options, "ignore", None) or ()), *(getattr(options, "extend_ignore", None) or ())]
+    missing = [code for code in UNCHECKED if not _covers(decided, code)]
+    if missing:
+        options.extend_select = [*(getattr(options, "extend_select", None) or ()), *missing]
+
+
+def _warn_wide_ignore(options) -> None:
+    """`ignore = N` (meant for pep8-naming's N8xx) also ignores every NPP code: say so once, in the main process."""
+    import multiprocessing
+    import sys
+    if multiprocessing.current_process().name != "MainProcess":
+        return
+    for key in ("ignore", "extend_ignore"):
+        wide = [p for p in getattr(options, key, None) or () if p and "NPP".startswith(p)]
+        if wide:
+            name = key.replace("_", "-")
+            print(f"flake8-npuprof: warning: {name} = {', '.join(wide)} also ignores every NPP code; "
+                  f"write the prefix of the codes you mean (e.g. N8 for pep8-naming)", file=sys.stderr)
+
+
 class NpuProfChecker:
     name = "flake8-npuprof"
     version = __version__
@@ -72,13 +108,16 @@ class NpuProfChecker:
             help="also check the output directory on this machine (NPP901/NPP902)")
         option_manager.add_option(
             "--npuprof-graph", default=None, parse_from_config=True,
-            help="graph dump (.pbtxt or GE build dump) to check fp_point/bp_point against (NPP903)")
+            help="graph dump (.pbtxt or GE build dump) to check fp_point/bp_point against (NPP903; implies "
+                 "--npuprof-preflight)")
         option_manager.extend_default_ignore(sorted(DEFAULT_OFF))
 
     @classmethod
     def parse_options(cls, options) -> None:
         cls.selected = tuple(getattr(options, "select", None) or ()) + \
             tuple(getattr(options, "extend_select", None) or ())
+        _account_for_every_file(options)
+        _warn_wide_ignore(options)
         cann = getattr(options, "npuprof_cann", "any") or "any"
         soc = getattr(options, "npuprof_soc", "any") or "any"
         if (cann, soc) == ("any", "any") and not getattr(options, "npuprof_preflight", False) and \
@@ -90,13 +129,15 @@ class NpuProfChecker:
         cls.settings = Settings(
             target=Target(_auto("cann", getattr(options, "npuprof_cann", "any") or "any"),
                           _auto("soc", getattr(options, "npuprof_soc", "any") or "any")),
-            preflight=bool(getattr(options, "npuprof_preflight", False)),
+            # a graph dump is given for NPP903, a preflight check: giving it asks for the preflight checks
+            preflight=bool(getattr(options, "npuprof_preflight", False) or getattr(options, "npuprof_graph", None)),
             graph=getattr(options, "npuprof_graph", None))
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         from .source.prefilter import might_configure_profiling
         text = "".join(self.lines)
-        if not might_configure_profiling(text):
+        if not might_configure_profiling(text) and not (
+                "NPP" in text and default_off_enabled("NPP206", self.selected)):
             return                          # the common case: nothing more is imported
         from .checks.analysis import Settings, analyse, internal_error
         try:

@@ -10,6 +10,7 @@ carries the protocol.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sys
 import warnings
@@ -21,7 +22,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__, lsp_analysis as A
-from .report.ci import level
 
 log = logging.getLogger("npuprof.server")
 
@@ -125,6 +125,7 @@ class NpuprofServer(LanguageServer):
             uri=uri, version=snap[1], diagnostics=[self.diagnostic(analysis, f) for f in analysis.findings]))
 
     def diagnostic(self, analysis: A.Analysis, f) -> T.Diagnostic:
+        from .report.ci import level        # (the rule catalog, imported with the first diagnostic)
         url = A.rule_url(f.code, self.overrides)
         return T.Diagnostic(
             range=self.range(analysis, f.start, f.end),
@@ -409,7 +410,26 @@ async def serve(ls: NpuprofServer, wire: Wire) -> None:
             log.exception("could not handle a message")
 
 
-def run() -> int:
+def initialized_early(ls: NpuprofServer, message: dict, sent: dict) -> None:
+    """Apply an `initialize` that server_start.py has already answered (with `sent`): pygls sets up the
+    workspace, the client's capabilities and the position encoding as if it had answered itself; a difference
+    between what it computes and what was sent is logged (tests/test_server_start.py holds them equal)."""
+    request = ls.protocol.structure_message(message)
+    steps = ls.protocol.lsp_initialize(request.params)
+    try:
+        handler, args, kwargs = next(steps)         # our own `initialize` feature, then pygls finishes
+        steps.send(handler(*args, **(kwargs or {})))
+    except StopIteration as done:
+        result = done.value
+    else:
+        raise RuntimeError("pygls's initialize asked for more than one handler")
+    computed = json.loads(json.dumps(ls.protocol._converter.unstructure(result)))
+    if computed != sent:
+        log.warning("the capabilities sent before pygls loaded differ from pygls's: sent %s, pygls %s", sent, computed)
+
+
+def run(initialize: Optional[dict] = None, answer: Optional[dict] = None) -> int:
+    """Serve on stdio; initialize: the `initialize` request server_start.py has answered already (answer)."""
     import threading
     from pygls.io_ import StdoutWriter
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="npuprof server: %(levelname)s %(message)s")
@@ -420,6 +440,8 @@ def run() -> int:
     sys.stdout = sys.stderr             # a stray print anywhere must not corrupt the protocol
     server._stop_event = threading.Event()
     server.protocol.set_writer(StdoutWriter(protocol_out))
+    if initialize is not None:
+        initialized_early(server, initialize, answer)
     try:
         asyncio.run(serve(server, Wire(sys.stdin.buffer, server.thread_pool)))
     except BrokenPipeError:

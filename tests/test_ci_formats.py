@@ -142,7 +142,7 @@ def test_sarif_run_and_rule_metadata(project, capsys):
     run = sarif_of(capsys, "bad.py")["runs"][0]
     driver = run["tool"]["driver"]
     assert (driver["name"], driver["version"]) == ("npuprof", __version__)
-    assert driver["informationUri"].startswith("https://")
+    assert "informationUri" not in driver           # no address of its own ([project.urls]): no link (links.py)
     assert [r["id"] for r in driver["rules"]] == [r.code for r in RULES]
     assert run["columnKind"] == "unicodeCodePoints"
     assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": project.as_uri() + "/"}}
@@ -156,7 +156,7 @@ def test_sarif_run_and_rule_metadata(project, capsys):
     assert npp101["properties"]["tags"] == ["npuprof", "options", "correctness"]
     assert rules["NPP190"]["defaultConfiguration"] == {"level": "note", "enabled": False}
     assert rules["NPP202"]["defaultConfiguration"] == {"level": "warning"}
-    assert all("helpUri" not in r for r in driver["rules"])        # a doc path is not an absolute URI
+    assert all("helpUri" not in r for r in driver["rules"])        # likewise (tests/test_links.py has them)
 
 
 def test_every_rule_has_a_level():
@@ -333,8 +333,7 @@ def test_sarif_formatter_writes_one_valid_log(project):
     assert schema_errors(log) == []
     tool = log["runs"][0]["tool"]
     assert tool["driver"]["name"] == "flake8"
-    assert tool["extensions"] == [{"name": "flake8-npuprof", "informationUri": tool["extensions"][0]["informationUri"],
-                                   "version": __version__}]
+    assert tool["extensions"] == [{"name": "flake8-npuprof", "version": __version__}]
     assert [r["id"] for r in tool["driver"]["rules"]] == [r.code for r in RULES] + ["E501", "E902"]
     npp, e501, missing = log["runs"][0]["results"]
     assert (npp["ruleId"], npp["level"], RULES[npp["ruleIndex"]].code) == ("NPP101", "error", "NPP101")
@@ -421,3 +420,21 @@ def test_flake8_format_npuprof_github_subprocess(project):
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith("::error file=bad.py,line=6,col=64,title=NPP101 unknown-options-key::unknown ")
     assert len(proc.stdout.splitlines()) == 1
+
+
+def test_a_file_that_does_not_parse_is_an_error_in_sarif_and_github(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = HEAD + "x = (1 +* 2)\n" + TAIL
+    (tmp_path / "broken.py").write_text(text)
+    col = text.splitlines()[5].index("*") + 1             # where every supported Python's parser stops
+    assert main(["check", "--format", "sarif", "broken.py"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    jsonschema.validate(log, SCHEMA)
+    [result] = log["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("NPP192", "error")
+    assert result["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 6, "startColumn": col, "endLine": 6, "endColumn": col + 1}
+    assert result["message"]["text"].startswith("syntax error: invalid syntax (Python ")
+    assert main(["check", "--format", "github", "broken.py"]) == 1
+    assert capsys.readouterr().out.startswith(f"::error file=broken.py,line=6,col={col},endLine=6,endColumn={col + 1},"
+                                              "title=NPP192 syntax-error::syntax error: invalid syntax")

@@ -41,10 +41,16 @@ def write(path, text):
     path.write_text(text, encoding="utf-8")
 
 
-def reported(capsys, *argv, paths=("bad.py", "targeted.py")):
-    """(exit code, [(file, code), ...]) of `npuprof check`."""
+WIDE = "also ignores every NPP code (flake8 matches codes by prefix); write the prefix of the codes you mean, e.g. N8"
+
+
+def reported(capsys, *argv, paths=("bad.py", "targeted.py"), warning=None):
+    """(exit code, [(file, code), ...]) of `npuprof check` (warning: the one warning expected before the summary)."""
     code = main(["check", *argv, *paths])
     out, err = capsys.readouterr()
+    if warning is not None:
+        first, err = err.split("\n", 1)
+        assert first.startswith("npuprof: warning: ") and warning in first, first
     assert err.splitlines()[0].startswith(("Found ", "All checks passed!"))    # the summary only
     assert not [line for line in err.splitlines() if "error" in line or "warning" in line]
     found = []
@@ -108,7 +114,7 @@ def test_flake8_section_keeps_only_what_concerns_npp(repo, capsys):
     write(repo / "setup.cfg", "[flake8]\nextend-ignore = E203,NPP101\n")
     assert reported(capsys) == (0, [])
     write(repo / "setup.cfg", "[flake8]\nselect = E,NPP1\nignore = E501,N\n")
-    assert reported(capsys) == (1, DEFAULT)          # the longer prefix wins, as in flake8
+    assert reported(capsys, warning="ignore = N " + WIDE) == (1, DEFAULT)    # the longer prefix wins, as in flake8
 
 
 def test_explicit_config_file(repo, capsys):
@@ -155,7 +161,8 @@ def test_per_file_ignores_relative_to_the_config_file(repo, capsys):
 
 def test_unknown_keys_and_broken_files_are_usage_errors(repo, capsys):
     write(repo / "pyproject.toml", '[tool.npuprof]\ncann = "8.5"\ncanm = "8.0"\nselekt = ["NPP"]\n')
-    assert "unknown [tool.npuprof] setting(s): canm, selekt" in usage_error(capsys)
+    assert "unknown [tool.npuprof] setting(s): canm (did you mean cann?), selekt (did you mean select?)" in \
+        usage_error(capsys)
     write(repo / "pyproject.toml", '[tool.npuprof]\ncann = "8.5\n')
     assert "pyproject.toml" in usage_error(capsys)
     write(repo / "pyproject.toml", '[tool.npuprof]\ncann = "6.9"\n')
@@ -180,7 +187,7 @@ def test_flake8_per_file_ignores_on_one_line(repo, capsys):
 
 def test_flake8_section_ignore_n_silences_npp_as_in_flake8(repo, capsys):
     write(repo / "setup.cfg", "[flake8]\nignore = E501,N\n")         # `flake8 bad.py` reports no NPP here
-    assert reported(capsys) == (0, [])
+    assert reported(capsys, warning="setup.cfg: ignore = N " + WIDE) == (0, [])      # as flake8, but said
 
 
 # ---------------------------------------------------------------- every malformed file: one line, the file, the key, exit 2

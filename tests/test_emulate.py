@@ -449,13 +449,16 @@ def test_depends_line_in_text(capsys, tmp_path):
     # collected on every target; only what is collected differs (no step trace on the 310 before 9.0)
     assert lines[1] == "sess_run.py:15 NpuOptimizer: COLLECTS task_trace, aic_metrics (+ more) into …/prof_out (conditional)"
     assert lines[3].startswith("usable data: yes")
-    table = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 1:][:4]]
-    assert table == [
-        "targets verdict collected dropped",
-        "CANN 7.0 and 8.0 / every product but Ascend 310 and CANN 8.5 / every product but Ascend 310, 950 and "
-        "CANN 9.0 and 9.1 / every product collects training_trace, task_trace, aic_metrics -",
-        "CANN 7.0 and 8.0 / Ascend 310 collects task_trace, aic_metrics training_trace",
-        "CANN 8.5 / Ascend 310, 950 unknown - -"]
+    start = lines.index("  per target (a letter per CANN version and product, said below):") + 1
+    assert lines[start:start + 8] == [
+        "    CANN  310  910  310P  910B  910C  310B  950",
+        "    7.0   B    A    A     A     A     A     A",
+        "    8.0   B    A    A     A     A     A     A",
+        "    8.5   B    A    A     A     A     A     A",
+        "    9.0   A    A    A     A     A     A     A",
+        "    9.1   A    A    A     A     A     A     A",
+        "    A  collects training_trace, task_trace, aic_metrics",
+        "    B  collects task_trace, aic_metrics (dropped: training_trace)"]
     assert not any(m.startswith("  - depends on the target") for m in lines)     # the table says it
 
 def make_prof(root: Path, host=(), device=(), export=()) -> Path:
@@ -767,12 +770,13 @@ def test_headline_keeps_switches_not_collected_everywhere(capsys, tmp_path):
     assert code == 0
     # under `if args.profiling:`: the condition takes the room of the switch names
     assert lines[1] == "line 21 NpuOptimizer: COLLECTS 3 switches (+ more) into /tmp/profiling (conditional)"
-    rows = [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:3]]
-    assert rows == [
-        "CANN 7.0 and 8.0 / every product but Ascend 310 and CANN 8.5 / every product but Ascend 310, 950 and "
-        "CANN 9.0 and 9.1 / every product collects training_trace, task_trace, aicpu, aic_metrics -",
-        "CANN 7.0 and 8.0 / Ascend 310 collects task_trace, aicpu, aic_metrics training_trace",
-        "CANN 8.5 / Ascend 310, 950 unknown - -"]
+    start = lines.index("  per target (a letter per CANN version and product, said below):") + 1
+    assert lines[start + 1:start + 8] == [
+        "    7.0   B    A    A     A     A     A     A", "    8.0   B    A    A     A     A     A     A",
+        "    8.5   B    A    A     A     A     A     A", "    9.0   A    A    A     A     A     A     A",
+        "    9.1   A    A    A     A     A     A     A",
+        "    A  collects training_trace, task_trace, aicpu, aic_metrics",
+        "    B  collects task_trace, aicpu, aic_metrics (dropped: training_trace)"]
 
 def test_headline_for_one_version_every_product(capsys, tmp_path):
     path = str(DATA / "training_trace_not_310.py")
@@ -781,9 +785,12 @@ def test_headline_for_one_version_every_product(capsys, tmp_path):
     assert lines[0] == "target: CANN 8.0 (--cann) / every product (none given or detected)"
     # under `if args.profiling:`: the condition takes the room of the switch names
     assert lines[1] == "line 21 NpuOptimizer: COLLECTS 3 switches (+ more) into /tmp/profiling (conditional)"
-    assert [" ".join(row.split()) for row in lines[lines.index("  per target:") + 2:][:2]] == [
-        "CANN 8.0 / every product but Ascend 310 collects training_trace, task_trace, aicpu, aic_metrics -",
-        "CANN 8.0 / Ascend 310 collects task_trace, aicpu, aic_metrics training_trace"]
+    start = lines.index("  per target (a letter per CANN version and product, said below):") + 1
+    assert lines[start:start + 4] == [
+        "    CANN  310  910  310P  910B  910C  310B  950",
+        "    8.0   B    A    A     A     A     A     A",
+        "    A  collects training_trace, task_trace, aicpu, aic_metrics",
+        "    B  collects task_trace, aicpu, aic_metrics (dropped: training_trace)"]
 
 
 def test_every_switch_a_target_collects_is_in_the_headline_or_the_table(capsys, tmp_path):
@@ -827,7 +834,14 @@ def test_no_output_default_targets_is_not_a_certain_failure(capsys):
     first = out.splitlines()[1]
     assert code == 1 and "FAILS" not in first
     assert first == "no_output.py:7 NpuOptimizer: DEPENDS ON TARGET: fails / unknown (see table)"
-    assert "    CANN 7.0 and 8.0 / every product       fails (NPP108)  -          -" in out.splitlines()
+    lines = out.splitlines()
+    start = lines.index("  per target (a letter per CANN version and product, said below):") + 1
+    assert lines[start + 1:start + 8] == ["    7.0   B    B    B     B     B     B     B",
+                                          "    8.0   B    B    B     B     B     B     B",
+                                          "    8.5   A    A    A     A     A     A     A",
+                                          "    9.0   A    A    A     A     A     A     A",
+                                          "    9.1   A    A    A     A     A     A     A",
+                                          "    A  unknown", "    B  fails (NPP108)"]
     assert out.splitlines()[2].startswith("usable data: unknown (line 7 NpuOptimizer: fails on CANN 7.0 and 8.0 / "
                                           "every product; collects task_trace, aicpu into $ASCEND_WORK_PATH/PROF_*")
     _, data = report(capsys, "no_output.py")

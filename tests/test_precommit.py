@@ -80,9 +80,9 @@ def test_manifest():
         assert {"id", "name", "entry", "language"} <= set(hook)
         assert hook["language"] == "python"
         assert set(hook.get("types", []) + hook.get("types_or", [])) <= {"python", "shell"}
-    assert HOOKS["npuprof-check"]["entry"] == "npuprof check"
+    assert HOOKS["npuprof-check"]["entry"] == "npuprof check --force-exclude"
     assert HOOKS["npuprof-check"]["types_or"] == ["python", "shell"]
-    assert HOOKS["npuprof-fix"]["entry"] == "npuprof fix"
+    assert HOOKS["npuprof-fix"]["entry"] == "npuprof fix --force-exclude"
     assert HOOKS["npuprof-fix"]["types"] == ["python"]       # fix rewrites Python files only
 
 
@@ -129,3 +129,12 @@ def test_fix_hook_leaves_clean_files_alone(repo):
     proc, _ = run_hook("npuprof-fix", repo, {"train.py": CLEAN_PY})
     assert (proc.returncode, proc.stdout) == (0, "")
     assert (repo / "train.py").read_text(encoding="utf-8") == CLEAN_PY
+
+
+@pytest.mark.parametrize("hook_id", ["npuprof-check", "npuprof-fix"])
+def test_the_configurations_excludes_hold_for_the_files_pre_commit_names(repo, hook_id):
+    (repo / "pyproject.toml").write_text('[tool.npuprof]\nextend-exclude = ["vendor"]\n', encoding="utf-8")
+    (repo / "vendor").mkdir()
+    proc, names = run_hook(hook_id, repo, {"vendor/train.py": UNFIXABLE_PY})
+    assert names == ["vendor/train.py"] and (proc.returncode, proc.stdout) == (0, ""), proc.stderr
+    assert (repo / "vendor" / "train.py").read_text(encoding="utf-8") == UNFIXABLE_PY

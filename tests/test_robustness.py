@@ -54,23 +54,43 @@ def test_internal_error_through_real_flake8(tmp_path):
     assert "NPP000 internal error" in proc.stdout and "ZeroDivisionError" in proc.stdout
 
 
-def test_syntax_errors_are_left_to_flake8(tmp_path):
+def test_a_file_that_does_not_parse_is_a_finding_in_every_front_end(tmp_path, capsys):
+    # flake8 runs no plugin on it and says E999 itself: `--select NPP` alone selects E999 too (plugin.py)
     bad = tmp_path / "bad.py"
-    bad.write_text("profiling_options = (\n")
-    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP,E999", str(bad)],
+    bad.write_text("import os\nprofiling_options = (\n")
+    try:
+        compile(bad.read_text(), "bad.py", "exec")
+    except SyntaxError as exc:
+        expected = exc                  # what this Python's parser says (3.9: "unexpected EOF while parsing")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP", str(bad)],
                           capture_output=True, text=True)
-    assert "E999" in proc.stdout and "NPP" not in proc.stdout
-    assert _codes("profiling = (\n") == []
+    assert proc.returncode == 1 and f"{bad}:{expected.lineno}:" in proc.stdout     # (flake8's column varies)
+    assert f"E999 SyntaxError: {expected.msg}" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP", "--extend-ignore", "E999",
+                           str(bad)], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout == ""       # a decision the user made is kept
+    # the CLI and the analysis: NPP192 at the parser's position, with its message; not NPP000
+    (finding,) = analyse("import os\nprofiling_options = (\n", None, "x.py")
+    assert (finding.code, finding.line, finding.col) == ("NPP192", expected.lineno, expected.offset - 1)
+    assert f"syntax error: {expected.msg} (Python " in finding.message
+    assert finding.message.endswith("'s parser); nothing in this file was checked")
+    # also a file without any profiling marker: whether a file was checked never depends on the prefilter
+    (tmp_path / "plain.py").write_text("def f(:\n    pass\n")
+    assert main(["check", "--select", "NPP1", str(tmp_path)]) == 1      # whatever the selection
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(" ", 2)[:2] for line in out] == [[f"{bad}:{expected.lineno}:{expected.offset}:", "NPP192"],
+                                                        [f"{tmp_path / 'plain.py'}:1:7:", "NPP192"]]
 
 
 def test_nul_bytes_and_undecodable_files(tmp_path, capsys):
-    assert _codes("profiling = 1\x00\n") == []
+    assert _codes("profiling = 1\x00\n") == ["NPP192"]
     (tmp_path / "nul.py").write_bytes(b"profiling_options = 1\x00\n")
     (tmp_path / "latin.py").write_bytes(b"profiling_options = '\xff\xfe'\n")
     code = main(["check", str(tmp_path)])
     out, err = capsys.readouterr()
-    # an unreadable file is an error for the gate (exit 2), never a traceback
-    assert code == 2 and "latin.py: cannot decode" in err and out == ""
+    # an unreadable file is an error for the gate (exit 2), never a traceback; one that does not parse a finding
+    assert code == 2 and "latin.py: cannot decode" in err
+    assert out.startswith(f"{tmp_path / 'nul.py'}:1:1: NPP192 syntax error: ") and "null bytes" in out
 
 
 def test_declared_encodings_and_bom(tmp_path, capsys):
@@ -463,13 +483,13 @@ _NEWER_PARSER = pytest.mark.skipif(sys.version_info < (3, 11), reason="older par
     pytest.param(" + ".join(["'a'"] * 50_000), id="concat", marks=_NEWER_PARSER),   # RecursionError
     pytest.param("x" + ".a" * 50_000, id="attribute", marks=_NEWER_PARSER),
 ])
-def test_code_too_deep_for_python_is_left_to_the_compiler(tmp_path, capsys, expr):
+def test_code_too_deep_for_python_is_one_npp192(tmp_path, capsys, expr):
     text = "profiling_options = " + expr + "\n"
-    assert analyse(text, None) == []           # Python cannot compile it either: not NPP000
+    assert [f.code for f in analyse(text, None)] == ["NPP192"]     # Python cannot compile it either: not NPP000
     (tmp_path / "deep.py").write_text(text)
-    assert main(["check", str(tmp_path / "deep.py")]) == 2
-    err = capsys.readouterr().err
-    assert "deep.py: cannot parse (" in err and "internal error" not in err
+    assert main(["check", str(tmp_path / "deep.py")]) == 1
+    out, err = capsys.readouterr()
+    assert "deep.py:1:" in out and " NPP192 syntax error: " in out and "internal error" not in err
 
 
 def test_child_nodes_are_ast_children_without_the_shared_leaves():

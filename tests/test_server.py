@@ -426,3 +426,22 @@ def test_key_hover_in_a_json_dumps_dict():
     assert key == A.OptionKey("l2", at_l2 - 1, at_l2 + 3)
     assert A.hover(analysis, at_l2, A.Overrides())[0].startswith("**`l2`** (profiling_options)")
     assert A.option_key_at(analysis, text.index('"output": "x.csv"') + 1) is None    # not an options dict
+
+
+@needs_pygls
+def test_a_document_that_does_not_parse_gets_one_npp192_at_the_parsers_position(client, tmp_path):
+    client.initialize(tmp_path)
+    text = HEAD + "x = '性能😀' +* 3\n" + TAIL
+    uri = client.open(tmp_path / "train.py", text)
+    [diag] = client.diagnostics(uri, 1)
+    line = text.splitlines()[5]
+    star = line.index("*")
+    assert diag["code"] == "NPP192" and diag["severity"] == 1 and "invalid syntax" in diag["message"]
+    assert diag["range"] == {"start": {"line": 5, "character": utf16(line[:star])},
+                             "end": {"line": 5, "character": utf16(line[:star + 1])}}
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}})
+    assert not actions                  # no fix, and no `# noqa`: a syntax error is not silenced
+    client.change(uri, TYPO, 2)
+    assert [d["code"] for d in client.diagnostics(uri, 2)] == ["NPP101"]
+    assert client.close() == 0

@@ -153,6 +153,36 @@ def over_budget(words: int) -> Finding:
                    "finding may be missing; split the file)", 0, 0, 1, 0, 1, 0)
 
 
+def syntax_error(exc: BaseException, text: str) -> Finding:
+    """NPP192 for a file Python cannot parse: the parser's message at its position (flake8 shows its own
+    E999 there instead, since it runs no plugin on such a file)."""
+    import sys
+    src = SourceText(text)
+    version = "Python %d.%d" % sys.version_info[:2]
+    if isinstance(exc, SyntaxError):
+        reason = exc.msg or "invalid syntax"
+        line, offset = exc.lineno or 1, exc.offset or 1
+    elif isinstance(exc, (RecursionError, MemoryError)):
+        reason, line, offset = "nested too deeply", 1, 1
+    else:                                   # ValueError: null bytes, before 3.12
+        reason, line, offset = str(exc) or type(exc).__name__, 1, 1
+    line = min(max(line, 1), len(src.line_starts))
+    body = src.line_text(line).rstrip("\r\n")
+    col = min(max(offset - 1, 0), len(body))
+    start = src.line_starts[line - 1] + col
+    end = start + 1 if col < len(body) else start
+    message = f"syntax error: {printable(reason)} ({version}'s parser); nothing in this file was checked"
+    return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
+
+
+def parse(text: str, filename: str = "<unknown>"):
+    """The file's tree, or the NPP192 finding that says why Python cannot parse it."""
+    try:
+        return ast.parse(text, filename)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
+        return syntax_error(exc, text)
+
+
 def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
             settings: Settings = Settings()) -> List[Finding]:
     """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
@@ -163,10 +193,23 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
                  each: Sequence[Settings]) -> List[List[Finding]]:
     """The findings of one file for each of several settings (`npuprof check` asks for the run's target
     and the wider one its summary counts): one parse, one walk, one model; only the rules run per
-    setting."""
+    setting.
+
+    Without a tree every file is parsed, also one that does not mention profiling: a file that does
+    not parse is a finding (NPP192), whatever it holds, so no input passes unchecked in silence. A
+    file over the work budget is NPP191 and is not even parsed (9.6 MB took gigabytes)."""
+    words = None
+    if tree is None:
+        words = words_over_budget(text)
+        if words:
+            return [[over_budget(words)] for _ in each]
+        tree = parse(text, filename)
+        if isinstance(tree, Finding):
+            return [[tree] for _ in each]
     if not might_configure_profiling(text):
-        return [[] for _ in each]
-    words = words_over_budget(text)
+        from .noqa_comments import unused          # a `# noqa: NPP101` left in a file that no longer profiles
+        return [unused(text, [], s.target) for s in each]
+    words = words_over_budget(text) if words is None else words
     if words:
         return [[over_budget(words)] for _ in each]
     # The analysis builds many small containers that all live until the file is done; the cyclic
@@ -184,11 +227,6 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
 def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
     from . import run_all
     try:
-        if tree is None:
-            try:
-                tree = ast.parse(text, filename)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                return [[] for _ in each]   # Python cannot compile it either (E999); nothing for us to say
         base = Context(SourceText(text), tree, filename, each[0])
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [[internal_error(exc)] for _ in each]
@@ -199,6 +237,8 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[S
             run_all(ctx)
             report_exhausted(ctx)
             mark_unreached(ctx)
+            from .noqa_comments import unused
+            ctx.findings.extend(unused(text, ctx.findings, settings.target))
             out.append(sorted(ctx.findings, key=Finding.sort_key))
         except Exception as exc:
             out.append([internal_error(exc)])
@@ -208,7 +248,7 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[S
 # ---------------------------------------------------------------- the pages of the codes reported here
 # (gathered by checks/catalog.py: `npuprof explain`, docs/rules/ written by tools/gen_docs.py, SARIF)
 
-from .rule import GOOD_OPTIONS, REF_ENV_OPTIONS, _NPU_ENTRY, _TAIL, Rule, _opts  # noqa: E402
+from .rule import GOOD_OPTIONS, REF_ENV_OPTIONS, _HEAD, _NPU_ENTRY, _SET_OPTIONS, _TAIL, Rule, _opts  # noqa: E402
 
 
 RULES = (
@@ -228,6 +268,28 @@ RULES = (
         fix_note="No fix: report the file (or a reduced copy) so the checker can be corrected. Any correct "
                  "script can hit it; the example shows an ordinary script only because the error depends on "
                  "the checker, not on the code.",
+        group="wiring",
+    ),
+    Rule(
+        code="NPP192",
+        name="syntax-error",
+        summary="the file does not parse, so nothing in it was checked (the parser's message and position)",
+        default=True,
+        what="A Python file that Python's own parser (the one npuprof runs on) refuses: a syntax error, an "
+             "indentation error, a null byte, or code nested too deeply. The finding sits where the parser "
+             "stopped and quotes its message. It is reported for every Python file `npuprof check`, `fix` "
+             "and the language server are given, whether or not it mentions profiling, and is not "
+             "suppressed by a selection or a `# noqa` comment: no file passes unchecked in silence.",
+        why="None of the NPP checks ran on the file, so a profiling setup in it is unchecked; and the script "
+            "would not start at all (Python raises SyntaxError before the first line runs), so the NPU job "
+            "fails without collecting anything. flake8 runs no plugin on such a file and reports its own "
+            "E999 instead: select `E999` with `--select NPP` (the plugin does so itself when NPP codes are "
+            "selected explicitly).",
+        example=_HEAD + "print \"profiling on\"\n" + _SET_OPTIONS + _TAIL,
+        fixed=_HEAD + "print(\"profiling on\")\n" + _SET_OPTIONS + _TAIL,
+        fix_safety="none",
+        fix_note="No fix: correct the syntax (here, Python 2's print statement); the file is checked on the "
+                 "next run.",
         group="wiring",
     ),
     Rule(

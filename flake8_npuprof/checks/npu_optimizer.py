@@ -305,11 +305,13 @@ RULES = (
             "environment variables, so usually nothing is collected.",
         example=_HEAD + _TAIL,
         fixed=_opts(EXPLICIT_DEFAULTS),
-        fix_safety="safe",
-        fix_note="Writes out the option set the current adapter would substitute, plus empty `fp_point`/"
-                 "`bp_point` (the automatic search the runtime uses anyway, and what NPP104 asks for). "
-                 "Behaviour stays the same where the adapter fills in its defaults and becomes explicit where "
-                 "it would fail or collect nothing.",
+        fix_safety="sometimes",
+        fix_note="Where the switch is `profiling_mode.b = True` or `enable_profiling=True` beside no options, "
+                 "writes out the option set the current adapter would substitute, plus empty `fp_point`/"
+                 "`bp_point` (the automatic search the runtime uses anyway, and what NPP104 asks for): safe, since "
+                 "behaviour stays the same where the adapter fills in its defaults and becomes explicit where it "
+                 "would fail or collect nothing. No fix for `npu_resource_init` (it needs options of the user's "
+                 "choosing), for a switch written `.b = 1`, or for empty PROFILING_OPTIONS in the environment.",
         references=(REF_SESSION, REF_PROFILING_CONFIG, REF_ENV_OPTIONS, REF_NPU_ATTRS),
         group="wiring",
         facts=("collection.runtime_default_options.", "collection.emulation.adapter_default",
@@ -333,9 +335,10 @@ RULES = (
         f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n" + _TAIL,
         fixed=_HEAD + f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n"
         + _TAIL,
-        fix_safety="safe",
-        fix_note="Renames a near-miss (`NPUOptimizer`, `npu_optimizer`) to `NpuOptimizer`: the user "
-                 "evidently meant the NPU optimizer.",
+        fix_safety="sometimes",
+        fix_note="Renames a near-miss (`NPUOptimizer`, `npu_optimizer`) to `NpuOptimizer`: safe, the user "
+                 "evidently meant the NPU optimizer. No fix for an entry with no name at all or with another "
+                 "name (`MyOptimizer`): which entry was meant is the user's call.",
         references=(REF_SESSION, REF_NPU_ATTRS),
         group="wiring",
         facts=("adapter.npu_optimizer_name",),
@@ -427,9 +430,12 @@ RULES = (
             "copies the value into the session config. The job stops before training starts.",
         example=_HEAD.replace(".b = True", '.b = "True"') + _SET_OPTIONS + _TAIL,
         fixed=_HEAD + _SET_OPTIONS + _TAIL,
-        fix_safety="safe",
-        fix_note="Replaces a `\"True\"`/`\"False\"` literal with the bool it spells. Safe: the string could "
-                 "only ever have meant that bool.",
+        fix_safety="sometimes",
+        fix_note="Replaces a `\"True\"`/`\"False\"` literal written at the switch of a `parameter_map` entry "
+                 "with the bool it spells: safe, the string could only ever have meant that bool. No fix where "
+                 "the value comes from elsewhere (a flag, a constant, a variable), for `1`/`0`, or at "
+                 "`ProfilingConfig(enable_profiling=...)`, `npu_resource_init(...)` and TF2's "
+                 "`profiling_config.enable_profiling = \"True\"`: write the bool there.",
         references=(REF_SESSION, REF_PROFILING_CONFIG, REF_TF2_API),
         group="wiring",
         facts=("collection.emulation.python_errors",),

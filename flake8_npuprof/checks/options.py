@@ -1192,9 +1192,10 @@ RULES = (
             "In those cases write the op names from the graph (`tf.io.write_graph`), as the FP/BP page shows.",
         example=_opts('{"output":"/tmp/prof","training_trace":"on","task_trace":"on"}'),
         fixed=_opts(GOOD_OPTIONS),
-        fix_safety="safe",
-        fix_note="Adds `\"fp_point\":\"\",\"bp_point\":\"\"`, which asks for exactly what the runtime does "
-                 "without them.",
+        fix_safety="sometimes",
+        fix_note="Adds `\"fp_point\":\"\",\"bp_point\":\"\"` to an options string literal, which asks for "
+                 "exactly what the runtime does without them: safe. No fix for options built in code (a "
+                 "`json.dumps({...})` dict, concatenation, a flag): add the two keys there.",
         options="Not reported when no targeted chip and version collects the step trace (--npuprof-soc 310 with "
                 "--npuprof-cann 7.0 or 8.0); that case is NPP114.",
         references=(REF_FP_BP, REF_GE_FP_BP_SEARCH, REF_FP_BP_DYNAMIC, REF_SESSION, REF_ENV_OPTIONS),
@@ -1428,7 +1429,7 @@ RULES = (
         code="NPP114",
         name="switch-unsupported-on-product",
         summary="switch not supported on the target product (dropped with a log warning up to 8.0, rejected "
-                "from 8.5, e.g. `l2` on 310)",
+                "from 8.5 where that collector is open source, from 9.0 on the 310; e.g. `l2` on 310)",
         default=True,
         what="An option that the target chip's collector of the target version cannot collect: `l2` on the "
              "Ascend 310, `training_trace` on the 310 up to 8.0, `hccl` on the 310B up to 8.0, `aiv_metrics` "

@@ -500,9 +500,11 @@ RULES = (
             "runs normally and the `PROFILING_OPTIONS` next to it are never read, so no data is collected.",
         example=_env("True"),
         fixed=_env("true"),
-        fix_safety="safe",
-        fix_note="Rewrites `True`/`TRUE`/`1`-style values to `true`. Safe: only `true` turns the mode on, so "
-                 "the written value was clearly meant as on.",
+        fix_safety="sometimes",
+        fix_note="Rewrites `True`/`TRUE`/`1`-style values to `true` where a literal is assigned to "
+                 "`os.environ[...]`: safe, only `true` turns the mode on, so the written value was clearly meant "
+                 "as on. No fix for `os.putenv(...)`, for values built at run time, or in a shell launcher "
+                 "(`npuprof fix` rewrites Python files only).",
         references=(REF_ENV_MODE, REF_TF_APIS, REF_GE_INIT),
         group="wiring",
         facts=("ge.profiling_mode_env",),

@@ -295,8 +295,8 @@ RULES = (
         fixed=_opts(GOOD_OPTIONS),
         fix_safety="none",
         fix_note="No fix: pick the name from the dump, or use `\"\"` for the automatic search.",
-        options="Needs a graph dump given with --npuprof-graph. Like the other NPP9xx checks it runs only with "
-                "--npuprof-preflight (flake8) and always in `npuprof emulate`.",
+        options="Needs a graph dump given with --npuprof-graph (`npuprof check --graph`), which also switches the "
+                "other preflight checks on, as --npuprof-preflight does; always in `npuprof emulate`.",
         references=(REF_FP_BP, REF_GE_INIT),
         settings=(("graph", "graph.pbtxt"),),
         group="preflight",

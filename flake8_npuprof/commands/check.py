@@ -4,73 +4,108 @@ Ruff's and flake8's conventions: no path means the current directory, `-` reads 
 (named by --stdin-filename), a path that does not exist or an unknown code is a usage error
 (exit 2), findings go to standard output (or --output-file) one per line, and the summary
 ("Found 3 findings (2 fixable)." / "All checks passed!") with its hints goes to standard error,
-so the report stays one finding per line for the tools that read it.
+so the report stays one finding per line for the tools that read it. Every file read is either
+checked or reported: one that cannot be read is an error (exit 2), one that does not parse is a
+finding (NPP192). Files are checked through the cache and in worker processes (commands/batch.py).
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from typing import Sequence
+from typing import List, Optional, Sequence
 
-from ..checks.analysis import Settings
 from ..source.model import Finding
-from .output import Report, warn
+from .output import Report, render, warn
 from ..source.text import SourceText
 from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, inputs, note, plural
 
 
 def run_check(args) -> int:
     from ..source.config import UsageError, load_config
-    from .runner import check_each, parse, rule_codes, selection_from, target_from
+    from .runner import rule_codes, settings_from
     if args.statistics and args.format not in ("text", "json"):
         raise UsageError("--statistics prints text or JSON: use --format text or --format json")
     config = load_config(args.config, args.paths, rule_codes=rule_codes)
-    target = target_from(args, config)
-    selection = selection_from(args, config)
-    graph = args.graph or (config.graph_path() if config else None)
-    if graph and not os.path.isfile(graph):
-        origin = "--graph" if args.graph else f"{config.path}: {config.key('graph')}"
-        raise UsageError(f"{origin}: graph dump not found: {graph}")
-    settings = Settings(target=target, preflight=args.preflight or bool(config and config.preflight), graph=graph)
+    target, selection, settings = settings_from(args, config)
+    if args.show_settings:
+        from .show import show_settings
+        return show_settings(args, config, settings, selection)
+    if args.show_files:
+        from .show import show_files
+        return show_files(args, config)
     if args.add_noqa:
         from .noqa import run_add_noqa
         return run_add_noqa(args, config, settings, selection)
-    # findings the default target holds back: what a portable check would add (text summary only),
-    # judged from the same analysis of each file
+    if args.fix:
+        from .fix import run_fix
+        return run_fix(args, config, settings, selection)
+    # findings the default target holds back: what a portable check would add (text summary only)
     each = (settings,)
     if target.cann == "any" and args.format == "text" and not args.quiet:
         each += (settings._replace(target=target._replace(cann="portable")),)
+    items = list(inputs(args, config))
+    found = check_items(args, config, items, each, selection)
     results = []
     errors = held = 0
-    for item in inputs(args, config):
-        if item.source is None:
+    for item, per_settings in zip(items, found):
+        if per_settings is None:
             # a path that cannot be read must not pass a CI gate silently
             warn(f"{item.display}: {item.error}")
             errors += 1
             continue
-        source = item.source
-        tree = parse(item.display, source.text) if source.kind == "python" else None
-        if tree is False:
-            errors += 1                 # flake8 says E999; the gate must not pass it silently
-            continue
-        ignores = config.ignores_for(item.path) if config else ()
-        findings, *wide = check_each(item.path, source.text, source.kind, each, selection, ignores, tree)
+        findings = per_settings[0]
         errors += sum(1 for f in findings if f.code == "NPP000")
-        if wide:
-            held += sum((Counter(_where(wide[0])) - Counter(_where(findings))).values())
-        results.append((item.display, SourceText(source.text), findings))
+        if len(per_settings) > 1:
+            held += sum((Counter(_where(per_settings[1])) - Counter(_where(findings))).values())
+        # positions are worked out only for a file with findings (line tables of every file cost as much as
+        # a warm run's whole reading)
+        results.append((item.display, SourceText(item.source.text) if findings else None, findings))
     report = Report(args.output_file)
     try:
         report.write(render(args, results, target))
     finally:
         report.close()
-    found = sum(len(r[2]) for r in results)
+    found_any = sum(len(r[2]) for r in results)
     if args.format == "text" and not args.statistics:
         summary(args, results, errors, held)
+        if getattr(args, "show_fixes", False):
+            show_fixable(args, results)
     if errors:
         return EXIT_ERROR
-    return EXIT_FINDINGS if found and not args.exit_zero else EXIT_CLEAN
+    return EXIT_FINDINGS if found_any and not args.exit_zero else EXIT_CLEAN
+
+
+def check_items(args, config, items, each, selection) -> List[Optional[List[List[Finding]]]]:
+    """For each input: its findings for each settings (None: it could not be read), from the cache where it
+    holds them and from worker processes for the rest, in the inputs' order."""
+    from . import batch, cache as caches
+    store = caches.for_run(args, config, each[0], warn=lambda text: note(args, text))
+    out: List[Optional[List[List[Finding]]]] = [None] * len(items)
+    jobs, todo = [], []
+    progress = batch.Progress(len(items), "checking", enabled=None if not getattr(args, "quiet", False) else False)
+    for k, item in enumerate(items):
+        if item.source is None:
+            progress.advance()
+            continue
+        job = batch.Job(item.path, item.source.text, item.source.kind,
+                        tuple(config.ignores_for(item.path)) if config else ())
+        cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
+            if store is not None and not item.stdin else None
+        if cached is not None:
+            out[k] = cached
+            progress.advance()
+            continue
+        jobs.append(job)
+        todo.append(k)
+    try:
+        done = batch.run(batch.check_job, [(job, each, selection) for job in jobs], batch.workers(args), progress)
+    finally:
+        progress.close()
+    for k, job, (found, deps) in zip(todo, jobs, done):
+        out[k] = found
+        if store is not None and not items[k].stdin:
+            store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps)
+    return out
 
 
 def _where(findings: Sequence[Finding]):
@@ -95,13 +130,10 @@ def summary(args, results, errors: int, held: int) -> None:
                    "(use --cann portable or name your target, e.g. --cann 8.0).")
 
 
-def render(args, results, target) -> str:
-    from ..report import formats
-    if args.statistics:
-        return formats.statistics(results, args.format)
-    if args.format == "json":
-        return formats.json_report(results)
-    if args.format in ("sarif", "github"):
-        from ..report import ci as ci_formats
-        return ci_formats.sarif(results) if args.format == "sarif" else ci_formats.github(results)
-    return formats.text(results, show_source=args.show_source)
+def show_fixable(args, results) -> None:
+    """--show-fixes without --fix: what `npuprof fix` would fix, per file and code."""
+    from .fix import enumerate_fixes
+    rows = [(path, [f for f in findings if f.fix is not None and f.fix.safe]) for path, _, findings in results]
+    text = enumerate_fixes(rows, "Would fix")
+    if text:
+        note(args, text)

@@ -18,7 +18,7 @@ import os
 from collections import Counter
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..checks.analysis import Settings
+from ..knowledge.run_settings import Settings
 from ..source.files import Selection
 from ..source.model import Finding
 from ..source.prefilter import words_over_budget
@@ -51,12 +51,13 @@ def _overlaps(edits) -> bool:
 def fix_text(text: str, path: str, settings: Settings, selection: Selection, unsafe: bool,
              encoding: str = "utf-8", newline: str = "\n", ignores=()) -> FixResult:
     from .runner import check_text
+    from ..checks.analysis import parse
     tree = None                         # a file over the work budget is not parsed: its NPP191 remains
     if not words_over_budget(text):
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return FixResult(text, [], [], [], "it has a syntax error")
+        tree = parse(text)
+        if isinstance(tree, Finding):   # never touched; its NPP192 is what remains
+            return FixResult(text, [], [], check_text(path, text, "python", settings, selection, ignores),
+                             "it has a syntax error")
     applied: List[Finding] = []
     refused: List[Tuple[Finding, str]] = []
     refused_keys = set()
@@ -136,56 +137,104 @@ def diff_name(display: str) -> str:
 # ---------------------------------------------------------------- command line
 
 def add_parser(sub, add_target_options, add_selection_options) -> None:
-    from .runner import _add_file_options
+    from .runner import _add_file_options, _add_fix_options, _add_output_options, _add_run_options
     p = sub.add_parser("fix", help="apply safe fixes (and unsafe ones with --unsafe-fixes)")
     _add_file_options(p)
-    p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change what is collected")
     p.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
+    _add_fix_options(p)
+    _add_output_options(p)
+    _add_run_options(p)
     add_target_options(p)
     add_selection_options(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..report import formats
-    from .inputs import inputs
-    from .runner import check_text, rule_codes, selection_from, target_from
+    from .runner import rule_codes, settings_from
     from ..source.config import load_config
-    from .output import Report
-    from ..source.text import SourceText
     config = load_config(args.config, args.paths, rule_codes=rule_codes)
-    settings = Settings(target=target_from(args, config))
-    selection = selection_from(args, config)
-    out = Report()
-    changed_any = False
-    remaining_any = False
-    errors = False
-    for item in inputs(args, config):
+    _, selection, settings = settings_from(args, config)
+    return run_fix(args, config, settings, selection)
+
+
+def fix_items(args, config, items, settings, selection) -> list:
+    """For each input: its FixResult (None: it could not be read). A file the cache knows to hold nothing
+    this run would fix is answered from the cache; the others are fixed in worker processes (the writing
+    stays here, in the inputs' order)."""
+    from . import batch, cache as caches
+    from .inputs import note
+    unsafe = getattr(args, "unsafe_fixes", False)
+    store = caches.for_run(args, config, settings, warn=lambda text: note(args, text))
+    out: list = [None] * len(items)
+    tasks, todo = [], []
+    progress = batch.Progress(len(items), "fixing", enabled=None if not getattr(args, "quiet", False) else False)
+    for k, item in enumerate(items):
+        if item.source is None:
+            progress.advance()
+            continue
+        source = item.source
+        job = batch.Job(item.path, source.text, source.kind, tuple(config.ignores_for(item.path)) if config else ())
+        cached = store.get(job.path, job.text, job.kind, (settings,), selection, job.ignores) \
+            if store is not None and not item.stdin else None
+        if cached is not None and not any(f.code == "NPP192" or (f.fix is not None and (f.fix.safe or unsafe))
+                                          for f in cached[0]):
+            out[k] = FixResult(source.text, [], [], cached[0])
+            progress.advance()
+            continue
+        if source.kind != "python":         # shell launchers are checked, not fixed: what remains is reported
+            tasks.append((batch.check_job, (job, (settings,), selection)))
+        else:
+            tasks.append((fix_job, (job, settings, selection, unsafe, source.encoding, source.newline)))
+        todo.append(k)
+    try:
+        done = batch.run(_call, tasks, batch.workers(args), progress)
+    finally:
+        progress.close()
+    for k, (fn, task), (result, deps) in zip(todo, tasks, done):
+        item = items[k]
+        job = task[0]
+        if fn is batch.check_job:
+            result = FixResult(job.text, [], [], result[0])
+        out[k] = result
+        if store is not None and not item.stdin and result.text == job.text and not result.skipped:
+            store.put(job.path, job.text, job.kind, (settings,), selection, job.ignores, [result.remaining], deps)
+    return out
+
+
+def _call(fn, task):
+    return fn(*task)
+
+
+def fix_job(job, settings, selection, unsafe: bool, encoding: str, newline: str):
+    """One file's fix in a worker (commands/batch.py), and what its analyses depended on."""
+    from ..source import observed
+    with observed.recording() as seen:
+        result = fix_text(job.text, job.path, settings, selection, unsafe, encoding, newline, job.ignores)
+    return result, (seen.paths if seen.complete else None)
+
+
+def run_fix(args, config, settings, selection) -> int:
+    """`npuprof fix` and `npuprof check --fix`: fix, write (or print the diff), then report what remains in
+    the format asked for, with the totals."""
+    from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, inputs, note, plural
+    from .output import Report, render
+    from ..report import formats
+    from ..source.text import SourceText
+    diff = getattr(args, "diff", False)
+    items = list(inputs(args, config))
+    fixed = fix_items(args, config, items, settings, selection)
+    out = Report()                          # diffs, and the fixed text of standard input
+    rows, applied_rows = [], []
+    changed_any = errors = False
+    remaining = 0
+    for item, result in zip(items, fixed):
         path, shown, source = item.path, item.display, item.source
-        if source is None:
+        if result is None:
             warn(f"{shown}: {item.error}")
             errors = True
             continue
-        ignores = config.ignores_for(path) if config else ()
-        # standard input's fixed text goes to standard output as it is, so the rest goes to standard error
-        report_remaining = (lambda text: warn(text.rstrip("\n"))) if item.stdin else out.write
-        if source.kind != "python":
-            # shell launchers are checked, not fixed: what remains is reported
-            remaining = check_text(path, source.text, source.kind, settings, selection, ignores)
-            if remaining:
-                remaining_any = True
-                if not args.diff:
-                    report_remaining(formats.text([(shown, SourceText(source.text), remaining)]))
-            if item.stdin and not args.diff:
-                out.write_bytes(source.data)
-            continue
-        result = fix_text(source.text, path, settings, selection, args.unsafe_fixes,
-                          source.encoding, source.newline, ignores)
         if result.skipped:
             warn(f"{shown}: not fixed, {result.skipped}")
-            if item.stdin and not args.diff:
-                out.write_bytes(source.data)
-            continue
         for finding, reason in result.refused:
             warn(f"{shown}:{finding.line}:{finding.col + 1}: {finding.code} fix refused: {reason}")
         errors = errors or any(f.code == "NPP000" for f in result.remaining)
@@ -197,7 +246,7 @@ def run(args) -> int:
                 continue
             changed_any = True
             new = encoded(result.text, source.encoding, source.bom)
-            if args.diff:
+            if diff:
                 from .diff import unified
                 name = diff_name(shown)
                 a, b = (f"a/{name}", f"b/{name}") if not os.path.isabs(name) else (name, name)
@@ -211,17 +260,57 @@ def run(args) -> int:
                     warn(f"{shown}: not fixed, {exc}")
                     errors = True
                     continue
-                codes = ", ".join(sorted({f.code for f in result.applied}))
-                warn(f"{shown}: fixed {len(result.applied)} ({codes}){left}")
-        elif item.stdin and not args.diff:
-            out.write_bytes(source.data)
-        if result.remaining:
-            remaining_any = True
-            if not args.diff:
-                report_remaining(formats.text([(shown, SourceText(result.text), result.remaining)]))
+                if left:
+                    warn(f"{shown}: fixed{left}")
+            applied_rows.append((shown, result.applied))
+        elif item.stdin and not diff:
+            out.write_bytes(source.data)    # unchanged: its own bytes
+        remaining += len(result.remaining)
+        if result.remaining and item.stdin and not diff:
+            warn(formats.text([(shown, SourceText(result.text), result.remaining)]).rstrip("\n"))
+        elif result.remaining:
+            rows.append((shown, SourceText(result.text), result.remaining))
     out.close()
+    if not diff:
+        report = Report(getattr(args, "output_file", None))
+        try:
+            report.write(render(args, rows, settings.target))
+        finally:
+            report.close()
+    applied = sum(len(a) for _, a in applied_rows)
+    if getattr(args, "format", "text") == "text" and not getattr(args, "statistics", False):
+        if applied or remaining:
+            verb = "would be fixed" if diff else "fixed"
+            note(args, f"Found {plural(applied + remaining, 'finding')} ({applied} {verb}, {remaining} remaining).")
+        elif not errors and items:
+            note(args, "All checks passed!")
+        if errors:
+            note(args, "Some files could not be fixed or checked (see above).")
+        if getattr(args, "show_fixes", False):
+            text = enumerate_fixes(applied_rows, "Would fix" if diff else "Fixed")
+            if text:
+                note(args, text)
     if errors:
-        return 2
-    if args.diff:
-        return 1 if (changed_any or remaining_any) else 0
-    return 1 if remaining_any else 0
+        return EXIT_ERROR
+    if getattr(args, "exit_non_zero_on_fix", False) and changed_any:
+        return EXIT_FINDINGS
+    if diff:
+        return EXIT_FINDINGS if (changed_any or remaining) else EXIT_CLEAN
+    return EXIT_FINDINGS if remaining and not getattr(args, "exit_zero", False) else EXIT_CLEAN
+
+
+def enumerate_fixes(rows, verb: str) -> str:
+    """Ruff's --show-fixes: `Fixed 3 findings:`, then each file with how often each code was fixed."""
+    from ..checks.catalog import BY_CODE
+    from .inputs import plural
+    rows = [(path, findings) for path, findings in rows if findings]
+    if not rows:
+        return ""
+    total = sum(len(findings) for _, findings in rows)
+    lines = [f"{verb} {plural(total, 'finding')}:"]
+    for path, findings in rows:
+        lines.append(f"- {path}:")
+        for code, n in sorted(Counter(f.code for f in findings).items()):
+            name = BY_CODE[code].name if code in BY_CODE else ""
+            lines.append(f"    {n} \u00d7 {code} ({name})" if name else f"    {n} \u00d7 {code}")
+    return "\n".join(lines)

@@ -70,7 +70,8 @@ def inputs(args, config) -> Iterator[Input]:
     paths = given_paths(args)
     found = False
     for path in discover(paths, exclude=exclude_patterns(args, config),
-                         gitignore=getattr(args, "respect_gitignore", True)):
+                         gitignore=getattr(args, "respect_gitignore", True),
+                         force_exclude=getattr(args, "force_exclude", False)):
         found = True
         if path == "-":
             name = args.stdin_filename or "-"
@@ -84,7 +85,7 @@ def inputs(args, config) -> Iterator[Input]:
             yield Input(path, display(path), read_source(path))
         except ReadError as exc:
             yield Input(path, display(path), None, str(exc))
-    if not found:
+    if not found and not getattr(args, "force_exclude", False):     # pre-commit may name only excluded files
         note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
                    "nothing was checked")
 

@@ -95,3 +95,17 @@ def flush_stdout() -> None:
         silence_stdout()
     except (OSError, ValueError):
         pass
+
+
+def render(args, results, target) -> str:
+    """The report of check (and of what fix leaves) in the format asked for."""
+    from ..report import formats
+    if getattr(args, "statistics", False):
+        return formats.statistics(results, args.format)
+    if args.format == "json":
+        return formats.json_report(results)
+    if args.format in ("sarif", "github"):
+        from ..report import ci as ci_formats
+        return ci_formats.sarif(results) if args.format == "sarif" else ci_formats.github(results)
+    return formats.text(results, show_source=getattr(args, "show_source", False),
+                        color=formats.use_color(args.output_file))

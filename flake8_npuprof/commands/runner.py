@@ -7,7 +7,7 @@ import os
 import sys
 from typing import List, Sequence, Tuple
 
-from ..checks.analysis import Settings, analyse_each
+from ..knowledge.run_settings import Settings
 from ..source.config import UsageError
 from ..source.files import DEFAULT_EXCLUDE, Selection, file_noqa, noqa_lines, split_codes, suppressed
 from ..source.model import Finding
@@ -42,7 +42,52 @@ def _add_file_options(p: argparse.ArgumentParser) -> None:
                    help="more globs not to search, added to --exclude")
     p.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
                    help="also search what .gitignore leaves out")
+    p.add_argument("--force-exclude", action="store_true",
+                   help="apply the exclude patterns (and .gitignore) to files named on the command line too, "
+                        "as pre-commit names them")
     p.add_argument("--config", default=None, help="configuration file (pyproject.toml, setup.cfg, ...)")
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    """What a check or fix run prints, and its exit code."""
+    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
+    p.add_argument("--output-file", "-o", default=None, metavar="FILE",
+                   help="write the report to FILE instead of standard output")
+    p.add_argument("--statistics", action="store_true",
+                   help="print how often each code occurs instead of the findings")
+    p.add_argument("--show-source", action="store_true",
+                   help="print each finding's line with a caret under its column (text format)")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="print the findings only: no summary line, hints, warnings or progress")
+
+
+def _add_fix_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change what is collected")
+    p.add_argument("--show-fixes", action="store_true",
+                   help="list what was fixed (or, without fixing, what `npuprof fix` would fix), per file and code")
+    p.add_argument("--exit-non-zero-on-fix", action="store_true",
+                   help="exit 1 when a fix was applied, even if no finding remains")
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """How a run of many files goes: worker processes and the cache (commands/batch.py, commands/cache.py)."""
+    p.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                   help="worker processes (default: the number of CPUs)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="where the cache lives (default: .npuprof_cache beside the configuration file, or in "
+                        "the working directory; also $NPUPROF_CACHE_DIR)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return value
 
 
 def target_from(args, config=None) -> Target:
@@ -77,6 +122,18 @@ def auto_value(kind: str, value: str, quiet: bool = False) -> str:
     return found
 
 
+def settings_from(args, config):
+    """(target, selection, settings) of a check or fix run; --graph implies the preflight checks (NPP903 is one)."""
+    target = target_from(args, config)
+    selection = selection_from(args, config)
+    graph = getattr(args, "graph", None) or (config.graph_path() if config else None)
+    if graph and not os.path.isfile(graph):
+        origin = "--graph" if getattr(args, "graph", None) else f"{config.path}: {config.key('graph')}"
+        raise UsageError(f"{origin}: graph dump not found: {graph}")
+    preflight = bool(getattr(args, "preflight", False) or (config and config.preflight) or graph)
+    return target, selection, Settings(target=target, preflight=preflight, graph=graph)
+
+
 def rule_codes() -> Tuple[str, ...]:
     """The rules' codes, for checking the codes a user names; source/config.py asks for them only
     when there is a code to check (the catalog imports every check module, with the rules' pages)."""
@@ -96,6 +153,8 @@ def selection_from(args, config=None) -> Selection:
         given[option] = codes
     explicit = given["select"] or (config.select if config else ())
     select = explicit or ("NPP",)
+    if config is not None and not config.path.endswith(".toml"):
+        _warn_wide_ignore(args, config)
     return Selection(
         select=select,
         extend_select=given["extend_select"] + ((config.extend_select if config else ()) or ()),
@@ -103,6 +162,16 @@ def selection_from(args, config=None) -> Selection:
         extend_ignore=given["extend_ignore"] + ((config.extend_ignore if config else ()) or ()),
         default_off=(config.extend_default_ignore if config else ()) or (),
         explicit_select=bool(explicit or given["extend_select"] or (config and config.extend_select)))
+
+
+def _warn_wide_ignore(args, config) -> None:
+    """`ignore = N` under [flake8] (meant for pep8-naming's N8xx) also ignores every NPP code, there and here."""
+    for key in ("ignore", "extend_ignore"):
+        wide = [c for c in getattr(config, key) if "NPP".startswith(c) and c != "NPP"]
+        if wide and not getattr(args, "quiet", False):
+            print(f"npuprof: warning: {config.path}: {key.replace('_', '-')} = {', '.join(wide)} also ignores "
+                       "every NPP code (flake8 matches codes by prefix); write the prefix of the codes you mean, "
+                       "e.g. N8 for pep8-naming", file=sys.stderr)
 
 
 def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
@@ -114,37 +183,37 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
 def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Selection,
                per_file_ignores=(), tree=None) -> List[List[Finding]]:
     """check_text for each of several settings, from one analysis of the file (tree: already parsed).
-    The noqa comments are read only for a file with findings to filter."""
+    A file that does not parse (NPP192) is reported whatever the selection and comments say: it was
+    not checked. The noqa comments are read only for a file with findings to filter."""
     if kind == "shell":
         from ..emulate.sequence import check_file_each
         found = check_file_each(text, path, each)
     else:
         if file_noqa(text):
             return [[] for _ in each]
+        from ..checks.analysis import analyse_each      # (not imported by a run the cache answers)
         found = analyse_each(text, tree, path, each)
-    wanted = [[f for f in findings if selection.wants(f.code) and not any(f.code.startswith(c) for c in per_file_ignores)]
-              for findings in found]
-    if kind != "python" or not any(wanted):
-        return wanted
-    noqa = noqa_lines(text, upto=max(f.line for findings in wanted for f in findings))
-    return [[f for f in findings if not suppressed(f.code, noqa.get(f.line))] for findings in wanted]
+    noqa = None                         # tokenized only for a file with a finding to filter
+    out = []
+    for findings in found:
+        kept = []
+        for f in findings:
+            if f.code in ALWAYS:
+                kept.append(f)
+                continue
+            if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
+                continue
+            if kind == "python":
+                if noqa is None:
+                    noqa = noqa_lines(text, upto=max(g.line for group in found for g in group))
+                if suppressed(f.code, noqa.get(f.line)):
+                    continue
+            kept.append(f)
+        out.append(kept)
+    return out
 
 
-def parse(path: str, text: str):
-    """The tree of a Python file that may configure profiling (None: nothing of ours in it, or over the
-    work budget, which the analysis reports itself); False after saying why it cannot be parsed."""
-    from ..source.prefilter import might_configure_profiling, words_over_budget
-    if not might_configure_profiling(text) or words_over_budget(text):
-        return None
-    import ast
-    try:
-        return ast.parse(text, path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
-        where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        from .output import warn
-        reason = exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__
-        warn(f"{path}{where}: cannot parse ({reason}); not checked")
-        return False
+ALWAYS = ("NPP192",)        # reported whatever selection, per-file-ignores and noqa say (as Ruff's syntax errors)
 
 
 def _display(path: str) -> str:

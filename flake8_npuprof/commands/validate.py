@@ -9,7 +9,7 @@ from typing import List, Tuple
 
 from ..checks.hygiene import check_option_hygiene
 from ..checks.options import check_options
-from ..source.model import Finding, printable
+from ..source.model import Edit, Finding, Fix, printable
 from ..source.text import SourceText
 
 
@@ -20,7 +20,10 @@ def _findings(text: str, target, mode_on=True) -> List[Finding]:
     out = []
     for issue in issues:
         (l1, c1), (l2, c2) = src.position(issue.i), src.position(max(issue.j, issue.i))
-        out.append(Finding(issue.code, printable(issue.message), issue.i, issue.j, l1, c1, l2, c2))
+        fix = None
+        if issue.fix is not None:           # edits of the options text itself, as the JSON report gives them
+            fix = Fix(tuple(Edit(i, j, t) for i, j, t in issue.fix.edits), issue.fix.safe, printable(issue.fix.title))
+        out.append(Finding(issue.code, printable(issue.message), issue.i, issue.j, l1, c1, l2, c2, fix))
     if report.empty:
         out.append(Finding("NPP002", "the options are empty: the runtime treats them as not set and "
                            "substitutes its default options (or, on some routes, collects nothing); "
@@ -29,7 +32,7 @@ def _findings(text: str, target, mode_on=True) -> List[Finding]:
 
 
 def env_findings(env, target) -> List[Tuple[str, Finding]]:
-    """Findings for PROFILING_MODE / PROFILING_OPTIONS as GE reads them."""
+    """Findings for PROFILING_MODE / PROFILING_OPTIONS as GE reads them (label, finding)."""
     from ..setups.env import mode_problem
     out: List[Tuple[str, Finding]] = []
     mode = env.get("PROFILING_MODE")
@@ -60,7 +63,7 @@ def _stdin_text() -> str:
 
 def run_validate(args, target) -> int:
     if args.env:
-        pairs = env_findings(os.environ, target)
+        pairs, text = env_findings(os.environ, target), ""
         if "PROFILING_OPTIONS" not in os.environ and "PROFILING_MODE" not in os.environ:
             print("npuprof: error: neither PROFILING_MODE nor PROFILING_OPTIONS is set", file=sys.stderr)
             return 2
@@ -89,9 +92,11 @@ def run_validate(args, target) -> int:
             return 2
         pairs = [(label, f) for f in _findings(text, target)]
     if args.format == "json":
-        rows = [{"filename": label, "code": f.code, "message": f.message,
-                 "location": {"line": f.line, "column": f.col + 1},
-                 "end_location": {"line": f.end_line, "column": f.end_col + 1}} for label, f in pairs]
+        # the rows of `npuprof check --format json`: fix (edits of the options text) and doc included
+        from ..report.formats import finding_dict
+        texts = {"PROFILING_MODE": os.environ.get("PROFILING_MODE", ""),
+                 "PROFILING_OPTIONS": os.environ.get("PROFILING_OPTIONS", "")} if args.env else {}
+        rows = [finding_dict(label, SourceText(texts.get(label, text)), f) for label, f in pairs]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         for label, f in pairs:

@@ -19,6 +19,7 @@ import collections
 import itertools
 import os
 import re
+import shlex
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..source.shell_words import MAX_LAUNCHER, add_run
@@ -176,8 +177,9 @@ class Walk:
     @staticmethod
     def find(name: str, dirs) -> Optional[str]:
         """The one file `name` is from these directories (None: in none, or in several different ones)."""
-        found = {os.path.realpath(os.path.join(d, name)) for d in dirs if os.path.isfile(os.path.join(d, name))}
-        return os.path.normpath(os.path.join(next(d for d in dirs if os.path.isfile(os.path.join(d, name))), name)) \
+        from ..source.observed import isfile     # recorded: a cached check depends on what is found here
+        found = {os.path.realpath(os.path.join(d, name)) for d in dirs if isfile(os.path.join(d, name))}
+        return os.path.normpath(os.path.join(next(d for d in dirs if isfile(os.path.join(d, name))), name)) \
             if len(found) == 1 else None
 
     # ---- words
@@ -963,7 +965,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     env = {name: {"value": s.value, "set": f"{s.how} at {s.where(root)}"} for name, s in sorted(cmd.env.items())
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
     flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN} if ls else {}
-    shown = " ".join(x.text for x in _without_redirections(cmd.words))
+    shown = " ".join(shlex.quote(x.text) for x in _without_redirections(cmd.words))     # as a shell reads it back
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))

@@ -175,6 +175,35 @@ def target_rows(r: Result, target: Target) -> List[Tuple[str, str, str, str]]:
             for (verdict, collected, dropped), cells in order]
 
 
+def target_grid(r: Result, target: Target, indent: str = "    ") -> List[str]:
+    """What differs per target, as a grid: a row per CANN version and a column per product of the target (one
+    row for `--cann 8.0`), a letter per answer in each cell, and the answers under it, the most common first.
+    It replaces rows that named their targets in words ("CANN 7.0, 8.0 and 8.5 / every product but Ascend 310
+    and CANN 9.0 and 9.1 / every product")."""
+    answers: Dict[tuple, List[Tuple[str, str]]] = {}
+    for cell, o in r.outcomes.items():
+        verdict = o.verdict.replace("_", " ")
+        if o.verdict == "fails" and _code_of(o):
+            verdict += f" ({_code_of(o)})"
+        key = (verdict, tuple(o.collected) if o.verdict == "collects" else (), tuple(k for k, _ in o.dropped))
+        answers.setdefault(key, []).append(cell)
+    if len(answers) <= 1:
+        return []
+    ordered = sorted(answers.items(), key=lambda kv: -len(kv[1]))
+    letter = {cell: chr(ord("A") + k) for k, (_, cells) in enumerate(ordered) for cell in cells}
+    versions = [v for v in target.versions if any(c[0] == v for c in letter)]
+    products = [p for p in target.products if any(c[1] == p for c in letter)]
+    rows = [("CANN", *products)] + [(v, *(letter.get((v, p), " ") for p in products)) for v in versions]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = [(indent + "  ".join(c.ljust(w) for c, w in zip(row, widths))).rstrip() for row in rows]
+    for k, ((verdict, collected, dropped), _) in enumerate(ordered):
+        what = verdict + (" " + ", ".join(collected) if collected else "")
+        if dropped:
+            what += f" (dropped: {', '.join(dropped)})"
+        out.append(f"{indent}{chr(ord('A') + k)}  {what}")
+    return out
+
+
 def _table(rows: List[Tuple[str, ...]], header: Tuple[str, ...], indent: str = "  ") -> List[str]:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     out = []
@@ -388,8 +417,8 @@ def _details(report: dict, r: Result) -> List[str]:
     rows = target_rows(r, target) if r.outcomes else []
     messages = r.messages
     if len(rows) > 1:
-        out.append("  per target:")
-        out.extend(_table(rows, ("targets", "verdict", "collected", "dropped"), "    "))
+        out.append("  per target (a letter per CANN version and product, said below):")
+        out.extend(target_grid(r, target))
         messages = [m for m in messages if not m.startswith("depends on the target: ")]   # the table says it
     out.extend(f"  - {m}" for m in messages)
     for key, why in r.dropped:

@@ -20,13 +20,21 @@ from ..checks.catalog import BY_CODE, RULES, Rule, render
 from ..plugin import fix_marker
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/flake8-npuprof/"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT = "npuprofLineHash/v1"
-NPUPROF_DRIVER = {"name": "npuprof", "informationUri": INFORMATION_URI, "version": __version__}
+
+
+def tool_component(name: str) -> Dict:
+    """The SARIF toolComponent of flake8-npuprof: its name, version and, when [project.urls] gives one, the
+    project's own address (links.py; never a guessed one)."""
+    from ..links import home
+    component = {"name": name, "version": __version__}
+    if home():
+        component["informationUri"] = home()
+    return component
 
 # What the runtime does decides the level. "error": the job fails or aborts (GE initialisation
-# rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000).
+# rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000, NPP192).
 # "warning": the setting is silently ignored, dropped or defaulted, or the run is worse than
 # intended (hygiene). "note": guidance or information; the run does what it would do anyway.
 LEVELS: Dict[str, str] = {
@@ -34,11 +42,12 @@ LEVELS: Dict[str, str] = {
                     "NPP108 NPP109 NPP110 NPP112 NPP113 NPP115 NPP120 NPP121 NPP122 NPP123 NPP124 NPP125 "
                     "NPP126 NPP127 NPP901".split(), "error"),
     **dict.fromkeys("NPP001 NPP002 NPP003 NPP004 NPP006 NPP007 NPP008 NPP009 NPP011 NPP012 "
-                    "NPP105 NPP111 NPP114 NPP116 NPP200 NPP201 NPP202 NPP203 NPP204 NPP205 NPP902 "
+                    "NPP105 NPP111 NPP114 NPP116 NPP200 NPP201 NPP202 NPP203 NPP204 NPP205 NPP206 NPP902 "
                     "NPP903".split(), "warning"),
     # guidance: nothing fails and nothing is lost (NPP104: GE searches for the points itself)
     **dict.fromkeys("NPP104 NPP190".split(), "note"),
     "NPP191": "warning",
+    "NPP192": "error",
 }
 # Codes of other flake8 plugins: flake8's own E9xx (syntax error, unreadable file) stop the
 # check of a file; everything else is a warning.
@@ -105,7 +114,8 @@ def rule_descriptor(rule: Rule) -> Dict:
     config = {"level": LEVELS[rule.code]}
     if not rule.default:
         config["enabled"] = False
-    return {
+    from ..links import rule_page
+    descriptor = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
@@ -114,6 +124,9 @@ def rule_descriptor(rule: Rule) -> Dict:
         "defaultConfiguration": config,
         "properties": {"tags": ["npuprof", rule.group, TAGS[rule.group]]},
     }
+    if rule_page(rule.code):            # under the project's own `Rules` URL ([project.urls]), or no link
+        descriptor["helpUri"] = rule_page(rule.code)
+    return descriptor
 
 
 def foreign_descriptor(code: str) -> Dict:
@@ -187,7 +200,7 @@ def problems_of(results) -> List[Problem]:
 
 
 def sarif(results) -> str:
-    return dumps(sarif_log(problems_of(results), NPUPROF_DRIVER)) + "\n"
+    return dumps(sarif_log(problems_of(results), tool_component("npuprof"))) + "\n"
 
 
 # ---------------------------------------------------------------- GitHub workflow commands

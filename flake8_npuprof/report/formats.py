@@ -14,11 +14,36 @@ from ..source.text import SourceText
 FileResult = Tuple[str, SourceText, List[Finding]]
 
 
-def text(results: Sequence[FileResult], show_source: bool = False) -> str:
+BOLD, RED, CYAN, RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
+
+
+def use_color(output_file=None, stream=None, environ=None) -> bool:
+    """Colour for a terminal: never into a file, never with NO_COLOR set (no-color.org), always with
+    FORCE_COLOR set, else when standard output is a terminal."""
+    import os
+    import sys
+    env = os.environ if environ is None else environ
+    if output_file or env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    stream = sys.stdout if stream is None else stream
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def text(results: Sequence[FileResult], show_source: bool = False, color: bool = False) -> str:
     out = []
     for path, src, findings in results:
         for f in findings:
-            out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
+            if color:               # Ruff's colours: the path bold, the separators cyan, the code bold red
+                colon = f"{CYAN}:{RESET}"
+                out.append(f"{BOLD}{printable(path)}{RESET}{colon}{f.line}{colon}{f.col + 1}{colon} "
+                           f"{BOLD}{RED}{f.code}{RESET} {f.message}{fix_marker(f)}")
+            else:
+                out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
             if show_source:
                 out.extend(source_lines(src, f))
     return "\n".join(out) + ("\n" if out else "")

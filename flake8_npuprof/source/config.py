@@ -192,7 +192,7 @@ def from_pyproject(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
              "per-file-ignores", "preflight", "graph", "exclude", "extend-exclude", "outside"}
     unknown = sorted(set(t) - known)
     if unknown:
-        raise ConfigError(f"{path}: unknown [tool.npuprof] setting(s): {', '.join(unknown)}")
+        raise ConfigError(f"{path}: unknown [tool.npuprof] setting(s): {_with_guesses(unknown, known)}")
     for key in ("cann", "soc", "graph"):
         if key in t and not isinstance(t[key], str):
             raise ConfigError(f'{path}: {key} must be a string (write {key} = "{_shown(t[key]).strip(chr(39))}")')
@@ -240,6 +240,16 @@ def _boolean(sec: dict, key: str, default: bool, where: str) -> bool:
     return _BOOLEANS[value]
 
 
+def _with_guesses(unknown: Sequence[str], known) -> str:
+    """`can (did you mean cann?)`, for each unknown key that is close to a known one."""
+    from .suggest import close_matches
+    out = []
+    for key in unknown:
+        guess = close_matches(key, sorted(known))
+        out.append(f"{key} (did you mean {guess[0]}?)" if guess else key)
+    return ", ".join(out)
+
+
 def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
     parser = configparser.RawConfigParser()
     text = _read_text(path)
@@ -251,6 +261,10 @@ def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
         return None
     sec = {k.replace("_", "-"): v for k, v in parser.items("flake8")}
     where = str(path)
+    ours = {"npuprof-cann", "npuprof-soc", "npuprof-preflight", "npuprof-graph"}
+    unknown = sorted(k for k in sec if k.startswith("npuprof") and k not in ours)
+    if unknown:                         # flake8 itself would ignore them: a typo must not pass in silence
+        raise ConfigError(f"{path}: unknown [flake8] setting(s): {_with_guesses(unknown, ours)}")
 
     def npp(codes, key):
         # other plugins' codes are flake8's business; the NPP ones must exist

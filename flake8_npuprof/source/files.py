@@ -17,7 +17,8 @@ from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 # Folders never searched unless --exclude replaces this list: version control, caches, virtual
 # environments, build output and installed packages (flake8's defaults plus Ruff's usual ones).
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".bzr", "CVS", "__pycache__", ".tox", ".nox", ".venv", "venv",
-                   ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", ".eggs", "*.egg", "*.egg-info",
+                   ".mypy_cache", ".pytest_cache", ".ruff_cache", ".npuprof_cache", "node_modules", ".eggs", "*.egg",
+                   "*.egg-info",
                    "build", "dist", "site-packages")
 SHELL_SHEBANG = re.compile(rb"^#!.*\b(ba|z|k|da)?sh\b")
 
@@ -37,12 +38,14 @@ class ReadError(Exception):
 
 
 def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = DEFAULT_EXCLUDE,
-             gitignore: bool = True) -> Iterator[str]:
+             gitignore: bool = True, force_exclude: bool = False) -> Iterator[str]:
     """Python (and shell launcher) files under the given paths, each once, in a stable order.
 
     Inside directories, names or paths matching `exclude` (flake8's rule: a glob on the base name,
     or on the absolute path when the pattern has a `/`) and git-ignored entries are skipped. A file
-    named on the command line is always checked, as Ruff and editors expect.
+    named on the command line is always checked, as Ruff and editors expect, unless force_exclude
+    (`--force-exclude`: pre-commit names every staged file) applies the same rules to it and to its
+    folders below the working directory.
     """
     from .ignore import GitIgnore, excluded
     patterns = [p if "/" not in p else os.path.abspath(p) for p in exclude]
@@ -63,9 +66,26 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
                             seen.add(full)
                             yield full
         else:
-            if raw not in seen:
+            if raw not in seen and not (force_exclude and raw != "-" and _forced_out(raw, patterns, gitignore)):
                 seen.add(raw)
                 yield raw
+
+
+def _forced_out(path: str, patterns: Sequence[str], gitignore: bool) -> bool:
+    """Whether a named file is left out by the patterns or .gitignore, as it would be in a directory walk:
+    the file itself or one of its folders up to the working directory matches."""
+    from .ignore import GitIgnore, excluded
+    full = os.path.abspath(path)
+    cwd = os.getcwd()
+    cur = full
+    while True:
+        if excluded(cur, patterns):
+            return True
+        parent = os.path.dirname(cur)
+        if parent == cur or not parent.startswith(cwd.rstrip(os.sep) + os.sep):
+            break
+        cur = parent
+    return gitignore and GitIgnore(os.path.dirname(full)).ignored(full, False)
 
 
 def _is_shell(full: str, name: str) -> bool:
@@ -101,6 +121,8 @@ def _not_regular(mode: int) -> Optional[str]:
 def _open_regular(path: str):
     """A regular file, opened for reading. A FIFO, device or socket is refused before it is opened
     (reading one blocks or never ends), and again on the descriptor in case the path changed."""
+    from .observed import reading
+    reading(path)                      # a file the analysis reads (a sibling module, a launched script), or misses
     try:
         what = _not_regular(os.stat(path).st_mode)
         if what:
@@ -301,7 +323,7 @@ def split_codes(value: Optional[str]) -> Tuple[str, ...]:
 # applies this itself (as bugbear does for B9): `--select NPP` keeps them off,
 # `--extend-select NPP2` / `--select NPP203` / `--extend-select NPP19` turn them on.
 # NPP191 (a budget ran out) shares the group but is on: DEFAULT_OFF names codes, not prefixes.
-DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2"}
+DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2", "NPP206": "NPP2"}
 
 
 def default_off_enabled(code: str, selected, extra_off=()) -> bool:

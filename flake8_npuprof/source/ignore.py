@@ -8,23 +8,30 @@ files stand in. Outside a git work tree nothing is git-ignored, as with git.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import subprocess
 from typing import List, Optional, Sequence, Set, Tuple
 
 
 def excluded(full: str, patterns: Sequence[str]) -> bool:
     """flake8's rule: a pattern matches the base name, or the absolute path when it holds a `/`."""
-    name = os.path.basename(full)
-    absolute = None
-    for pattern in patterns:
-        if "/" in pattern:
-            absolute = absolute or os.path.abspath(full)
-            if fnmatch.fnmatch(absolute, pattern) or fnmatch.fnmatch(absolute, pattern.rstrip("/")):
-                return True
-        elif fnmatch.fnmatch(name, pattern):
-            return True
+    names, paths = _compiled(tuple(patterns))
+    if names is not None and names.match(os.path.normcase(os.path.basename(full))):
+        return True
+    if paths is not None:
+        return bool(paths.match(os.path.normcase(os.path.abspath(full))))
     return False
+
+
+@functools.lru_cache(maxsize=32)
+def _compiled(patterns: Tuple[str, ...]):
+    """One regular expression for the base-name patterns and one for the path patterns (fnmatch's own
+    translation, compiled once per run instead of once per file and pattern)."""
+    names = [fnmatch.translate(os.path.normcase(p)) for p in patterns if "/" not in p]
+    paths = [fnmatch.translate(os.path.normcase(q)) for p in patterns if "/" in p for q in (p, p.rstrip("/"))]
+    return (re.compile("|".join(names)) if names else None), (re.compile("|".join(paths)) if paths else None)
 
 
 def _work_tree(start: str) -> Optional[str]:

@@ -11,7 +11,9 @@ above), read only when a name from it is asked for, parsed with `ast` and never 
 Values carry where they come from ("as defined in config.py:3"), and lose their source positions:
 a finding about them is placed on the use in the file being checked. Reading is bounded (a module
 larger than MAX_BYTES is not read, at most MAX_MODULES modules per process) and cached by path,
-mtime and size, so flake8 on a large tree reads each module once.
+mtime and size, so flake8 on a large tree reads each module once. Every path read or probed goes through
+source/observed.py, and every memo here hands its paths on to the next user (observed.remembered): a cached
+result of `npuprof check` is then trusted only while those paths are unchanged.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections import deque
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .resolve import DENYLIST, Resolver
+from ..source import observed
 from ..source.text import SourceText, StrValue
 from .ops import NONE_NOTE, C, D, L, S, U
 
@@ -33,7 +36,7 @@ ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 ROOT_LEVELS = 8                 # how far up the project root is looked for
 
 _modules: Dict[str, Tuple[Tuple[int, int], Optional["Module"]]] = {}
-_roots: Dict[str, Tuple[str, ...]] = {}
+_roots: Dict[str, tuple] = {}           # directory -> (search path, paths probed to find it)
 
 
 class Module:
@@ -48,23 +51,22 @@ class Module:
         self.resolver = ProjectResolver(self.src, self.sites, tree, path)
         self.resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
         self.end = len(text) + 1                # a position after every module-level statement
-        self.memo: Dict[tuple, list] = {}
+        self.memo: Dict[tuple, tuple] = {}      # -> (values, paths looked at, complete): observed.remembered
         self.refs = import_refs(tree)           # the modules it imports, read once
 
 
 def load(path: str) -> Optional[Module]:
     """The module at path (cached by mtime and size), or None when it cannot or must not be read."""
     path = os.path.abspath(path)
-    try:
-        st = os.stat(path)
-    except OSError:
+    sig = observed.note(path)
+    if sig[0] != "file":
         return None
-    key = (st.st_mtime_ns, st.st_size)
+    key = (sig[1], sig[2])
     cached = _modules.get(path)
     if cached is not None and cached[0] == key:
         return cached[1]
     module = None
-    if st.st_size <= MAX_BYTES:
+    if sig[2] <= MAX_BYTES:
         try:
             from ..source.files import read_source
             source = read_source(path)
@@ -81,26 +83,25 @@ def load(path: str) -> Optional[Module]:
 def search_path(filename: str) -> Tuple[str, ...]:
     """Where a launched script finds its imports: its directory, the one above its top package, the root."""
     here = os.path.dirname(os.path.abspath(filename))
-    found = _roots.get(here)
-    if found is not None:
-        return found
+    return observed.remembered(_roots, here, lambda: _search_path(here))
+
+
+def _search_path(here: str) -> Tuple[str, ...]:
     out = [here]
     top = here
-    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+    while observed.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
         top = os.path.dirname(top)
     out.append(top)
     cur = here
     for _ in range(ROOT_LEVELS):
-        if any(os.path.exists(os.path.join(cur, m)) for m in ROOT_MARKERS):
+        if any(observed.exists(os.path.join(cur, m)) for m in ROOT_MARKERS):
             out.append(cur)
             break
         parent = os.path.dirname(cur)
         if parent == cur:
             break
         cur = parent
-    result = tuple(dict.fromkeys(out))
-    _roots[here] = result
-    return result
+    return tuple(dict.fromkeys(out))
 
 
 def find_module(filename: str, level: int, parts: Sequence[str]) -> Optional[str]:
@@ -114,11 +115,11 @@ def find_module(filename: str, level: int, parts: Sequence[str]) -> Optional[str
         bases = search_path(filename)
     if not parts:
         init = os.path.join(bases[0], "__init__.py")
-        return init if level and os.path.isfile(init) else None
+        return init if level and observed.isfile(init) else None
     for base in bases:
         stem = os.path.join(base, *parts)
         for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
-            if os.path.isfile(candidate):
+            if observed.isfile(candidate):
                 return candidate
     return None
 
@@ -185,18 +186,16 @@ class Lookup:
         self.filename = os.path.abspath(filename)
         self.tree = tree
         self.active: set = set()
-        self._imported: Optional[List[Module]] = None
+        self._imported: dict = {}           # {None: the modules it imports transitively} (observed.remembered)
         self.given = None                   # the flags one launch passes (launcher.py), or None
-        self._found: Dict[tuple, Optional[str]] = {}
+        self._found: dict = {}              # (importer's folder, level, parts) -> (path or None, paths probed)
         self.exhausted = False              # a sibling's evaluation ran out of its budget
 
     def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
         if not level and parts and parts[0] in DENYLIST:
             return None                     # tensorflow, os, json, ...: never one of the project's modules
         key = (os.path.dirname(importer), level, tuple(parts))
-        if key not in self._found:
-            self._found[key] = find_module(importer, level, parts)
-        path = self._found[key]
+        path = observed.remembered(self._found, key, lambda: find_module(importer, level, parts))
         if path is None or os.path.abspath(path) == self.filename:
             return None
         return load(path)
@@ -325,8 +324,8 @@ class Lookup:
 
     def _evaluate(self, module: Module, bindings, anchor, switch) -> list:
         memo_key = (tuple(id(b.stmt) for b in bindings), switch)
-        raw = module.memo.get(memo_key) if self.given is None else None
-        if raw is None:
+
+        def compute():
             module.resolver.steps, module.resolver.exhausted = 0, False
             module.resolver.given = self.given
             try:
@@ -334,8 +333,8 @@ class Lookup:
             finally:
                 module.resolver.given = None
             self.exhausted = self.exhausted or module.resolver.exhausted
-            if self.given is None:
-                module.memo[memo_key] = raw
+            return raw
+        raw = compute() if self.given is not None else observed.remembered(module.memo, memo_key, compute)
         line = bindings[-1].stmt.lineno
         return carry(raw, "as defined in " + origin_of(module, line, self.filename), anchor)
 
@@ -352,8 +351,8 @@ class Lookup:
 
     def _flag_values(self, module: Module, flag, anchor, switch) -> list:
         memo_key = ("flag", id(flag.call), switch)
-        raw = module.memo.get(memo_key) if self.given is None else None
-        if raw is None:
+
+        def compute():
             module.resolver.steps, module.resolver.exhausted = 0, False
             module.resolver.given = self.given
             try:
@@ -361,8 +360,8 @@ class Lookup:
             finally:
                 module.resolver.given = None
             self.exhausted = self.exhausted or module.resolver.exhausted
-            if self.given is None:
-                module.memo[memo_key] = raw
+            return raw
+        raw = compute() if self.given is not None else observed.remembered(module.memo, memo_key, compute)
         return carry(raw, "defined in " + origin_of(module, flag.call.lineno, self.filename), anchor)
 
     def flag_def(self, dest: str, kind: Optional[str] = None):
@@ -375,8 +374,9 @@ class Lookup:
 
     def imported_modules(self) -> List[Module]:
         """The project modules the checked file imports, transitively, breadth first, bounded."""
-        if self._imported is not None:
-            return self._imported
+        return observed.remembered(self._imported, None, self._imported_modules)
+
+    def _imported_modules(self) -> List[Module]:
         out: List[Module] = []
         seen = {self.filename}
         queue = [(self.filename, import_refs(self.tree))]
@@ -389,7 +389,6 @@ class Lookup:
                 seen.add(module.path)
                 out.append(module)
                 queue.append((module.path, module.refs))
-        self._imported = out
         return out
 
 
@@ -451,6 +450,6 @@ class ProjectResolver(Resolver):
 
 def for_file(filename: str, tree: ast.AST) -> Optional[Lookup]:
     """The lookup for a checked file on disk (None for `<stdin>` and other non-files)."""
-    if not filename or filename.startswith("<") or not os.path.isfile(filename):
+    if not filename or filename.startswith("<") or not observed.isfile(filename):
         return None
     return Lookup(filename, tree)

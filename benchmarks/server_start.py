@@ -1,0 +1,104 @@
+"""How long `npuprof server` takes to answer `initialize`, and to publish the first diagnostics.
+
+    python benchmarks/server_start.py [--runs 9]
+
+Each run starts a fresh `npuprof server` process (the console script, as an editor starts it) and sends
+`initialize` at once; the clock runs from starting the process to reading the answer. Then `initialized`
+and a `didOpen` of a training script with one finding follow, and the second clock runs to the first
+`publishDiagnostics` (pygls, the protocol types and the analysis are imported on the way). For scale, the
+last line is what importing the server module alone costs in a fresh process: what the answer to
+`initialize` waited for before server_start.py (issue 28, item 5). Medians, with the range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SCRIPT = (HERE.parent / "examples" / "mistakes" / "typos_in_options.py").read_text(encoding="utf-8")
+
+
+def frame(message: dict) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def read(stream) -> dict:
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            raise EOFError("the server closed its output")
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("ascii").partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value)
+    return json.loads(stream.read(length))
+
+
+def one_run(command, folder: Path):
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd=folder)
+    try:
+        proc.stdin.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": os.getpid(), "rootUri": folder.as_uri(), "capabilities": {}}}))
+        proc.stdin.flush()
+        while read(proc.stdout).get("id") != 1:
+            pass
+        answered = time.perf_counter() - start
+        uri = (folder / "train.py").as_uri()
+        proc.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}) +
+                         frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                             "uri": uri, "languageId": "python", "version": 1, "text": SCRIPT}}}))
+        proc.stdin.flush()
+        opened = time.perf_counter()
+        while True:
+            message = read(proc.stdout)
+            if message.get("method") == "textDocument/publishDiagnostics":
+                break
+        diagnostics = time.perf_counter() - opened
+        return answered, diagnostics
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def server_import() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import flake8_npuprof.server"], check=True)
+    return time.perf_counter() - start
+
+
+def spread(values) -> str:
+    return f"{statistics.median(values) * 1000:.0f} ms (from {min(values) * 1000:.0f} to {max(values) * 1000:.0f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    script = shutil.which("npuprof", path=os.path.dirname(sys.executable)) or shutil.which("npuprof")
+    command = [script, "server"] if script else [sys.executable, "-m", "flake8_npuprof", "server"]
+    folder = Path(tempfile.mkdtemp())
+    (folder / "train.py").write_text(SCRIPT, encoding="utf-8")
+    runs = [one_run(command, folder) for _ in range(args.runs)]
+    imports = [server_import() for _ in range(max(3, args.runs // 3))]
+    print(f"{' '.join(Path(c).name for c in command)}, {args.runs} runs, {os.cpu_count()} CPUs")
+    print(f"initialize answered after      {spread([a for a, _ in runs])}   (target: within 300 ms)")
+    print(f"first diagnostics after didOpen {spread([d for _, d in runs])}")
+    print(f"for scale: python -c 'import flake8_npuprof.server' {spread(imports)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""Many files at once for check and fix: the cache first, then worker processes, with a progress line.
+
+A run hands over one job per file. Jobs the cache answers (commands/cache.py) are done at once; the others go
+to `-j` worker processes (default: the CPU count; none when one would do), and come back in the order of the
+jobs, so the report is the same byte for byte whatever the cache holds and however many processes ran. While
+it works, a run that lasts more than a second says how far it is on standard error, when that is a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..source import observed
+
+PROGRESS_AFTER = 1.0            # seconds before the progress line appears
+PROGRESS_EVERY = 0.1            # seconds between updates
+
+
+class Job(NamedTuple):
+    """One file to check or fix, as the worker needs it."""
+
+    path: str
+    text: str
+    kind: str
+    ignores: Tuple[str, ...] = ()
+
+
+def check_job(job: Job, each, selection) -> Tuple[List[list], Optional[dict]]:
+    """The findings for each settings, and what they depend on (None: not all of it could be listed)."""
+    from .runner import check_each
+    with observed.recording() as seen:
+        found = check_each(job.path, job.text, job.kind, tuple(each), selection, job.ignores)   # one analysis
+    return found, (seen.paths if seen.complete else None)
+
+
+def workers(args) -> int:
+    jobs = getattr(args, "jobs", None)
+    return max(1, jobs if jobs else (os.cpu_count() or 1))
+
+
+def _worker_init() -> None:
+    import warnings
+    warnings.simplefilter("ignore", SyntaxWarning)      # the user's code is parsed, never run
+
+
+def run(fn: Callable, tasks: Sequence[tuple], processes: int, progress: "Progress") -> list:
+    """fn(*task) for each task, in the tasks' order; in `processes` worker processes when more than one is
+    worth starting."""
+    out: list = [None] * len(tasks)
+    processes = min(processes, len(tasks))
+    if processes <= 1:
+        for k, task in enumerate(tasks):
+            out[k] = fn(*task)
+            progress.advance()
+        return out
+    import multiprocessing
+    from ..checks import analysis  # noqa: F401  (imported once here, before the workers fork, not in each)
+    # fork where the platform has it: the workers start with the modules this process has imported
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else None
+    context = multiprocessing.get_context(method)
+    with context.Pool(processes, initializer=_worker_init) as pool:
+        for k, result in pool.imap_unordered(_indexed, [(k, fn, task) for k, task in enumerate(tasks)]):
+            out[k] = result
+            progress.advance()
+    return out
+
+
+def _indexed(item):
+    k, fn, task = item
+    return k, fn(*task)
+
+
+class Progress:
+    """`checking 120/4,000 files` on standard error, rewritten in place: only on a terminal, only after the
+    first second, at most ten times a second, and erased when the run is done."""
+
+    def __init__(self, total: int, verb: str = "checking", stream=None, enabled: Optional[bool] = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.total, self.verb = total, verb
+        self.stream = stream if stream is not None else sys.stderr
+        if enabled is None:
+            try:
+                enabled = self.stream.isatty()
+            except (AttributeError, ValueError):
+                enabled = False
+        self.enabled = enabled
+        self.clock = clock
+        self.start = clock()
+        self.last = None
+        self.done = 0
+        self.shown = False
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = self.clock()
+        if now - self.start < PROGRESS_AFTER or (self.last is not None and now - self.last < PROGRESS_EVERY
+                                                  and self.done < self.total):
+            return
+        self.last = now
+        self._write(f"\r{self.verb} {self.done:,}/{self.total:,} files")
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self._write("\r\x1b[K")
+            self.shown = False
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.enabled = False

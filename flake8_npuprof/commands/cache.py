@@ -1,0 +1,181 @@
+"""The cache of `npuprof check` and `npuprof fix`: one file's findings, kept until anything they rest on changes.
+
+An entry is found by what the findings are a function of: the tool (its version and the size and time of every
+module and data file of the package, so an edited checker never answers from an older one), the Python version
+(its parser decides NPP192), the working directory, the file's path and kind, and what the run checks with
+(target, preflight, graph, selection, per-file-ignores). It holds the hash of the file's text, the findings,
+and the signature of every other path the analysis looked at (source/observed.py: sibling modules, launched
+scripts, sourced files, and places where a module was looked for and not found). A hit needs the same text and
+every one of those paths unchanged; anything else is a miss, and the file is checked again.
+
+Entries live in `.npuprof_cache/<version>/` next to the configuration file (else in the working directory),
+one JSON file per file and settings, written atomically (concurrent runs and worker processes never see half
+an entry); the folder carries its own `.gitignore` and a CACHEDIR.TAG. What cannot be trusted is not cached:
+standard input, a run with preflight checks (they look at this machine's disk, which changes on its own), and
+an analysis whose dependencies could not all be listed. A cache that cannot be written is left alone and said
+once; an entry that cannot be read is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+from .. import __version__
+from ..source import observed
+from ..source.model import Edit, Finding, Fix
+
+FOLDER = ".npuprof_cache"
+GITIGNORE = "# Automatically created by npuprof.\n*\n"
+CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                "# This file is a cache directory tag created by npuprof.\n"
+                "# For information about cache directory tags, see https://bford.info/cachedir/\n")
+
+
+@lru_cache(maxsize=None)
+def tool_fingerprint() -> str:
+    """The version, the Python version, the size and time of every file of the package (and its schemas), and
+    of the libraries whose answers reach the findings (astroid's inference, flake8's noqa syntax)."""
+    import importlib.util
+    from ..knowledge.datafiles import HERE, schema_dir
+    h = hashlib.sha256(f"{__version__}\0{sys.version_info[:3]}\0{sys.implementation.name}".encode())
+    for library in ("astroid", "flake8"):
+        spec = importlib.util.find_spec(library)     # found, not imported
+        for name in ("__pkginfo__.py", "__init__.py", "defaults.py"):
+            path = Path(spec.origin).parent / name if spec and spec.origin else None
+            if path is not None and path.is_file():
+                st = path.stat()
+                h.update(f"{library}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for root in dict.fromkeys((HERE, schema_dir())):
+        for path in sorted(Path(root).rglob("*")):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                st = path.stat()
+                line = f"{path.relative_to(root)}\0{st.st_size}\0{st.st_mtime_ns}\n"
+                h.update(line.encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# ---------------------------------------------------------------- findings as JSON (lossless: surrogates too)
+
+def _finding(f: Finding) -> list:
+    fix = None if f.fix is None else [[[e.start, e.end, e.text] for e in f.fix.edits], f.fix.safe, f.fix.title]
+    return [f.code, f.message, f.start, f.end, f.line, f.col, f.end_line, f.end_col, fix]
+
+
+def _from(row) -> Finding:
+    code, message, start, end, line, col, end_line, end_col, fix = row
+    if fix is not None:
+        edits, safe, title = fix
+        fix = Fix(tuple(Edit(int(a), int(b), str(t)) for a, b, t in edits), bool(safe), str(title))
+    return Finding(str(code), str(message), int(start), int(end), int(line), int(col), int(end_line), int(end_col), fix)
+
+
+class Cache:
+    """The entries of one run (settings fixed per run; one entry per file and settings)."""
+
+    def __init__(self, folder: str, warn=None):
+        self.folder = os.path.join(folder, __version__)
+        self.root = folder
+        self.warn = warn
+        self.writable = True
+        self.cwd = os.getcwd()
+        self.hits = self.misses = 0
+
+    def _name(self, path: str, kind: str, settings, selection, ignores: Sequence[str]) -> str:
+        graph = getattr(settings, "graph", None)
+        key = json.dumps([tool_fingerprint(), self.cwd, path, os.path.abspath(path), kind, repr(settings),
+                          list(observed.signature(graph)) if graph else None, repr(selection), list(ignores)])
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, path: str, text: str, kind: str, each, selection, ignores=()) -> Optional[List[List[Finding]]]:
+        """The findings for each settings, or None when any of them is not in the cache or not current."""
+        digest = text_hash(text)
+        out = []
+        for settings in each:
+            entry = self._read(self._name(path, kind, settings, selection, ignores))
+            try:
+                if entry is None or entry["text"] != digest or not observed.unchanged(
+                        {p: tuple(sig) for p, sig in entry["deps"].items()}):
+                    self.misses += 1
+                    return None
+                out.append([_from(row) for row in entry["findings"]])
+            except (AttributeError, KeyError, TypeError, ValueError):   # written by another version, or damaged
+                self.misses += 1
+                return None
+        self.hits += 1
+        return out
+
+    def put(self, path: str, text: str, kind: str, each, selection, ignores, found: Sequence[Sequence[Finding]],
+            deps: Optional[Dict[str, tuple]]) -> None:
+        if deps is None or not self.writable:
+            return                      # what it depends on could not all be listed: not cached
+        digest = text_hash(text)
+        for settings, findings in zip(each, found):
+            if not self.writable:
+                return
+            entry = {"text": digest, "deps": {p: list(sig) for p, sig in sorted(deps.items())},
+                     "findings": [_finding(f) for f in findings]}
+            self._write(self._name(path, kind, settings, selection, ignores), entry)
+
+    def _read(self, name: str) -> Optional[dict]:
+        try:
+            with open(os.path.join(self.folder, name + ".json"), encoding="utf-8") as fh:
+                entry = json.load(fh)
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) else None
+
+    def _write(self, name: str, entry: dict) -> None:
+        try:
+            self._prepare()
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(entry, fh, ensure_ascii=True, separators=(",", ":"))
+                os.replace(tmp, os.path.join(self.folder, name + ".json"))
+            except BaseException:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                raise
+        except OSError as exc:
+            self.writable = False
+            if self.warn is not None:
+                self.warn(f"npuprof: warning: cache not written ({self.root}: {exc.strerror or exc}); "
+                          "use --no-cache or --cache-dir DIR")
+
+    def _prepare(self) -> None:
+        if os.path.isdir(self.folder):
+            return
+        os.makedirs(self.folder, exist_ok=True)
+        for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
+            path = os.path.join(self.root, name)
+            if not os.path.exists(path):
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+
+
+def folder_for(args, config) -> str:
+    """--cache-dir, else $NPUPROF_CACHE_DIR, else .npuprof_cache beside the configuration file (the project's
+    root), else in the working directory."""
+    given = getattr(args, "cache_dir", None) or os.environ.get("NPUPROF_CACHE_DIR")
+    if given:
+        return os.path.abspath(given)
+    base = config.base() if config is not None else os.getcwd()
+    return os.path.join(base, FOLDER)
+
+
+def for_run(args, config, settings, warn=None) -> Optional[Cache]:
+    """The cache of this run, or None: --no-cache, or preflight checks (they read this machine's state)."""
+    if getattr(args, "no_cache", False) or getattr(settings, "preflight", False):
+        return None
+    return Cache(folder_for(args, config), warn)

@@ -1,0 +1,228 @@
+"""The cache and the worker processes of check and fix: the same bytes out whatever they hold, and a result
+trusted only while everything it rests on is unchanged (a sibling module, a launched script, a sourced file,
+a module that appears where none was)."""
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.checks import analysis
+from flake8_npuprof.cli import main
+from flake8_npuprof.commands import batch
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [ROOT / "examples", ROOT / "tests" / "data" / "projects", ROOT / "tests" / "eval_files"]
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """Examples, multi-file projects with launchers, the eval files, and a file that does not parse."""
+    work = tmp_path / "work"
+    for src in SOURCES:
+        shutil.copytree(src, work / src.name)
+    (work / "broken.py").write_text("import os\nprint 'profiling'\n")
+    (work / "undecodable.py").write_bytes(b"x = '\xff'\n")             # not read: said on stderr, exit 2
+    (work / "pyproject.toml").write_text("[tool.npuprof]\nextend-select = [\"NPP2\"]\n")
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("NPUPROF_CACHE_DIR")      # the cache beside the configuration file, as users have it
+    return work
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def analyses(monkeypatch):
+    """Count the files the analysis runs on (in this process: -j1)."""
+    calls = []
+    real = analysis._analyse
+
+    def counted(text, tree, filename, settings):
+        calls.append(filename)
+        return real(text, tree, filename, settings)
+    monkeypatch.setattr(analysis, "_analyse", counted)
+    return calls
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_the_report_is_the_same_bytes_with_and_without_cache_and_workers(tree, capsys, fmt):
+    plain = run(capsys, "check", "--no-cache", "-j1", "--format", fmt, ".")
+    assert plain[0] == 2 and plain[1] and "undecodable.py: cannot decode" in plain[2]
+    assert not (tree / ".npuprof_cache").exists()   # --no-cache writes nothing
+    cold = run(capsys, "check", "-j2", "--format", fmt, ".")
+    warm = run(capsys, "check", "-j2", "--format", fmt, ".")
+    warm1 = run(capsys, "check", "-j1", "--format", fmt, ".")
+    assert cold == warm == warm1 == plain
+    if fmt == "json":
+        codes = {row["code"] for row in json.loads(plain[1])}
+        assert {"NPP192", "NPP101", "NPP205", "NPP120"} <= codes
+
+
+def test_fix_diff_is_the_same_bytes_with_and_without_cache_and_workers(tree, capsys):
+    plain = run(capsys, "fix", "--diff", "--no-cache", "-j1", ".")
+    assert plain[0] == 2 and plain[1].count("+++ b/") >= 5      # 2: the undecodable file
+    assert run(capsys, "fix", "--diff", "-j2", ".") == run(capsys, "fix", "--diff", "-j2", ".") == plain
+
+
+def test_a_warm_run_analyses_nothing_and_a_changed_file_only_that_file(tree, capsys, monkeypatch):
+    first = run(capsys, "check", "-j1", ".")
+    calls = analyses(monkeypatch)
+    assert run(capsys, "check", "-j1", ".") == first
+    assert calls == []
+    train = tree / "examples" / "mistakes" / "typos_in_options.py"
+    train.write_text(train.read_text().replace('"L2"', '"L3"'))
+    code, out, _ = run(capsys, "check", "-j1", ".")
+    assert {Path(c).name for c in calls} == {"typos_in_options.py"}     # (once per target the text report uses)
+    mine = "".join(line for line in out.splitlines(True) if line.startswith("examples/mistakes/typos_in_options.py"))
+    assert 'unknown profiling_options key "L3"' in mine and '"L2"' not in mine
+
+
+def test_fix_answers_from_the_cache_what_it_would_not_change(tree, capsys, monkeypatch):
+    run(capsys, "check", "--format", "json", "-j1", "examples/clean")      # entries with the fix's settings
+    calls = analyses(monkeypatch)
+    code, out, err = run(capsys, "fix", "-j1", "examples/clean")
+    assert calls == []                  # nothing fixable without --unsafe-fixes: the cache knew it
+    assert code == 1 and err == "Found 3 findings (0 fixed, 3 remaining).\n" and out.count(" NPP20") == 3
+    run(capsys, "fix", "-j1", "--unsafe-fixes", "examples/clean")
+    assert [Path(c).name for c in calls][:1] == ["npu_estimator.py"]     # an unsafe fix to try: fixed for real
+
+
+def test_a_changed_sibling_module_invalidates_the_files_that_import_it(tree, capsys):
+    project = tree / "projects" / "sibling"
+    run(capsys, "check", "-j1", str(project))
+    config = project / "config.py"
+    config.write_text(config.read_text().replace("traning_trace", "training_trace") + "\n")
+    fresh = run(capsys, "check", "--no-cache", "-j1", str(project))
+    assert run(capsys, "check", "-j1", str(project)) == fresh
+    assert "traning_trace" not in fresh[1]
+
+
+SCRIPT = """import tensorflow as tf
+from npu_bridge.npu_init import *
+import config as cfg
+
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = True
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(cfg.OPTS)
+sess = tf.Session(config=npu_config_proto(config_proto=config))
+"""
+
+
+def test_a_module_imported_through_another_invalidates_every_file_that_reads_it(tmp_path, capsys, monkeypatch):
+    # a.py and b.py read config.OPTS, which config.py builds from base.KEY: in one process the second file
+    # gets config's value from the first one's memo, and must still depend on base.py
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "base.py").write_text('KEY = "L2"\n')
+    (tmp_path / "config.py").write_text('from base import KEY\nOPTS = \'{"output": "/tmp/p", "%s": "on"}\' % KEY\n')
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(SCRIPT)
+    code, out, _ = run(capsys, "check", "-j1", "a.py", "b.py")
+    assert code == 1 and out.count('unknown profiling_options key "L2"') == 2 and "as defined in base.py:1" in out
+    (tmp_path / "base.py").write_text('KEY = "l2"  # the collector\'s spelling\n')
+    assert run(capsys, "check", "-j1", "a.py", "b.py")[:2] == (0, "")
+
+
+def test_a_module_that_appears_where_none_was_invalidates(tree, capsys):
+    # train.py imports `config`: found beside it. A config.py in a folder searched first changes the answer;
+    # here the folder of a package: pkg/run.py imports `settings`, found in pkg/ (its own folder).
+    project = tree / "projects" / "sibling"
+    before = run(capsys, "check", "-j1", str(project / "pkg"))
+    assert "checked as defined in settings.py:1" in before[1]
+    # the script's own folder is searched first: a new module there is the one Python imports
+    (project / "pkg" / "settings.py").write_text('OPTS = \'{"output": "/tmp/p", "aicpu": "on"}\'\n')
+    fresh = run(capsys, "check", "--no-cache", "-j1", str(project / "pkg"))
+    assert run(capsys, "check", "-j1", str(project / "pkg")) == fresh
+
+
+def test_a_launched_script_and_a_sourced_file_invalidate_the_launcher(tree, capsys):
+    project = tree / "projects" / "launch"
+    run(capsys, "check", "-j1", str(project / "run_flags.sh"), str(project / "run_env.sh"))
+    train = project / "train.py"
+    train.write_text(train.read_text().replace("profiling", "profiling_renamed"))      # the flag it reads is gone
+    env = project / "scripts" / "npu_set_env.sh"
+    env.write_text(env.read_text().replace('"aicpu": "on"', '"aicpu": "of"'))
+    fresh = run(capsys, "check", "--no-cache", "-j1", str(project / "run_flags.sh"), str(project / "run_env.sh"))
+    assert run(capsys, "check", "-j1", str(project / "run_flags.sh"), str(project / "run_env.sh")) == fresh
+    env.unlink()
+    fresh = run(capsys, "check", "--no-cache", "-j1", str(project / "run_env.sh"))
+    assert run(capsys, "check", "-j1", str(project / "run_env.sh")) == fresh
+
+
+def test_the_cache_folder_carries_its_own_gitignore_and_tag(tree, capsys):
+    run(capsys, "check", "-j1", "examples")
+    folder = tree / ".npuprof_cache"
+    assert (folder / ".gitignore").read_text() == "# Automatically created by npuprof.\n*\n"
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert [p.name for p in folder.iterdir() if p.is_dir()] == ["0.1.0"]
+    assert "npuprof_cache" not in run(capsys, "check", "--show-files", ".")[1]       # never searched
+
+
+def test_a_damaged_or_foreign_entry_is_a_miss(tree, capsys):
+    first = run(capsys, "check", "-j1", "examples")
+    for entry in (tree / ".npuprof_cache" / "0.1.0").glob("*.json"):
+        entry.write_text(json.dumps({"text": "x", "deps": [], "findings": 5}) if entry.stat().st_size % 2 else "{")
+    assert run(capsys, "check", "-j1", "examples") == first
+
+
+def test_a_cache_that_cannot_be_written_is_said_once_and_the_run_goes_on(tree, capsys):
+    (tree / "blocker").write_text("a file where the folder would be")
+    code, out, err = run(capsys, "check", "-j1", "--cache-dir", "blocker/cache", "examples")
+    plain = run(capsys, "check", "--no-cache", "-j1", "examples")
+    assert (code, out) == plain[:2]
+    assert err.count("npuprof: warning: cache not written") == 1 and err.endswith(plain[2])
+
+
+def test_preflight_runs_and_standard_input_are_not_cached(tree, capsys, monkeypatch):
+    run(capsys, "check", "-j1", "--preflight", "examples")
+    assert not (tree / ".npuprof_cache").exists()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"profiling_options = '{\"L2\": \"on\"}'\n")))
+    run(capsys, "check", "-j1", "-")
+    assert not (tree / ".npuprof_cache").exists()
+
+
+# ---------------------------------------------------------------- the progress line
+
+class Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_appears_after_a_second_on_a_terminal_and_is_erased():
+    now = [0.0]
+    stream = Tty()
+    progress = batch.Progress(4, "checking", stream=stream, clock=lambda: now[0])
+    progress.advance()                      # within the first second: nothing
+    now[0] = 1.5
+    progress.advance()
+    now[0] = 1.55
+    progress.advance()                      # less than 0.1 s later: not rewritten
+    now[0] = 1.56
+    progress.advance()                      # the last one is always shown
+    progress.close()
+    assert stream.getvalue() == "\rchecking 2/4 files\rchecking 4/4 files\r\x1b[K"
+
+
+def test_no_progress_off_a_terminal_or_for_a_quick_run():
+    now = [0.0]
+    pipe = io.StringIO()
+    progress = batch.Progress(3, stream=pipe, clock=lambda: now[0])
+    now[0] = 5.0
+    progress.advance(3)
+    progress.close()
+    tty = Tty()
+    quick = batch.Progress(3, stream=tty, clock=lambda: now[0])
+    quick.advance(3)
+    quick.close()
+    assert pipe.getvalue() == tty.getvalue() == ""
+
+
+def test_jobs_must_be_a_positive_number(capsys):
+    assert main(["check", "-j", "0", "."]) == 2
+    assert "npuprof check: error: argument --jobs/-j: must be 1 or more: 0" in capsys.readouterr().err

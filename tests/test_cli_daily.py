@@ -1,0 +1,224 @@
+"""Daily use at Ruff's level (issue 28, item 6): fix has check's flags and totals, check --fix, --show-fixes,
+--exit-non-zero-on-fix, --show-settings, --show-files, --force-exclude, colour, unused noqa comments,
+subcommand usage, --graph implying the preflight checks, did-you-mean, explain by name, and the exit codes
+docs/ci.md gives for every command."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+SCRIPT = '''import tensorflow as tf
+config = tf.ConfigProto()
+op = config.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+op.parameter_map["profiling_mode"].b = True
+op.parameter_map["profiling_options"].s = b'{OPTIONS}'
+sess = tf.Session(config=config)
+'''
+FIXABLE = SCRIPT.replace("{OPTIONS}", '{"output":"/tmp/p","L2":"on"}')                  # NPP101, a safe fix
+FIXED = FIXABLE.replace('"L2"', '"l2"')
+UNFIXABLE = SCRIPT.replace("{OPTIONS}", '{"output":"/tmp/p","storage_limit":"lots"}')   # NPP107, no fix
+CLEAN = SCRIPT.replace("{OPTIONS}", '{"output":"/tmp/p","task_trace":"on"}')
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    return tmp_path
+
+
+# ---------------------------------------------------------------- fix has what check has, and totals
+
+def test_fix_prints_a_total_and_what_remains(project, capsys):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "b.py").write_text(UNFIXABLE)
+    code, out, err = run(capsys, "fix", "a.py", "b.py")
+    assert code == 1 and (project / "a.py").read_text() == FIXED
+    assert out.startswith("b.py:6:") and " NPP107 " in out and out.count("\n") == 1
+    assert err == "Found 2 findings (1 fixed, 1 remaining).\n"
+
+
+def test_fix_quiet_exit_zero_format_and_output_file(project, capsys):
+    (project / "b.py").write_text(UNFIXABLE)
+    assert run(capsys, "fix", "-q", "b.py")[2] == ""                       # the findings only
+    assert run(capsys, "fix", "--exit-zero", "b.py")[0] == 0
+    code, out, _ = run(capsys, "fix", "--format", "json", "b.py")
+    assert code == 1 and [row["code"] for row in json.loads(out)] == ["NPP107"]
+    code, out, _ = run(capsys, "fix", "--format", "sarif", "-o", "fix.sarif", "b.py")
+    assert out == "" and json.loads((project / "fix.sarif").read_text())["runs"][0]["results"][0]["ruleId"] == "NPP107"
+
+
+def test_check_fix_fixes_then_reports_what_remains(project, capsys):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "b.py").write_text(UNFIXABLE)
+    code, out, err = run(capsys, "check", "--fix", "--format", "json", ".")
+    assert code == 1 and (project / "a.py").read_text() == FIXED
+    assert [(row["filename"], row["code"]) for row in json.loads(out)] == [("b.py", "NPP107")]
+    (project / "b.py").write_text(CLEAN)
+    assert run(capsys, "check", "--fix", ".") == (0, "", "All checks passed!\n")
+
+
+def test_show_fixes_and_exit_non_zero_on_fix(project, capsys):
+    (project / "a.py").write_text(FIXABLE)
+    code, _, err = run(capsys, "check", "--show-fixes", "a.py")
+    assert code == 1 and err.endswith("Would fix 1 finding:\n- a.py:\n    1 \u00d7 NPP101 (unknown-options-key)\n")
+    code, _, err = run(capsys, "check", "--fix", "--show-fixes", "--exit-non-zero-on-fix", "a.py")
+    assert code == 1 and err == ("Found 1 finding (1 fixed, 0 remaining).\n"
+                                 "Fixed 1 finding:\n- a.py:\n    1 \u00d7 NPP101 (unknown-options-key)\n")
+    assert run(capsys, "fix", "--exit-non-zero-on-fix", "a.py")[0] == 0     # nothing left to fix
+
+
+# ---------------------------------------------------------------- what a run would use and read
+
+def test_show_settings_names_the_configuration_and_where_each_value_comes_from(project, capsys):
+    (project / "setup.cfg").write_text("[flake8]\nnpuprof-cann = 8.0\nextend-ignore = NPP203\n")
+    code, out, _ = run(capsys, "check", "--show-settings", "--soc", "910B", "-j", "3")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == f"configuration: {project / 'setup.cfg'} [flake8]"
+    assert "cann: 8.0 (" + str(project / "setup.cfg") + ": npuprof-cann)" in lines
+    assert "soc: 910B (command line)" in lines and "extend-ignore: NPP203" in lines and "jobs: 3" in lines
+    assert f"cache: {os.environ['NPUPROF_CACHE_DIR']}" in lines
+
+
+def test_show_files_and_force_exclude(project, capsys):
+    for name in ("train.py", "legacy/old.py", "build/gen.py", "run.sh", "notes.txt"):
+        (project / name).parent.mkdir(exist_ok=True)
+        (project / name).write_text(FIXABLE if name.endswith(".py") else "#!/bin/sh\n")
+    (project / "pyproject.toml").write_text('[tool.npuprof]\nextend-exclude = ["legacy"]\n')
+    assert run(capsys, "check", "--show-files")[1] == "run.sh\ntrain.py\n"
+    # a file named on the command line is checked (an editor asks for it) unless --force-exclude (pre-commit)
+    assert run(capsys, "check", "--show-files", "legacy/old.py", "build/gen.py", "train.py")[1] == \
+        "legacy/old.py\nbuild/gen.py\ntrain.py\n"
+    assert run(capsys, "check", "--show-files", "--force-exclude", "legacy/old.py", "build/gen.py", "train.py")[1] == \
+        "train.py\n"
+    code, out, err = run(capsys, "check", "--force-exclude", "legacy/old.py")
+    assert (code, out, err) == (0, "", "")
+
+
+# ---------------------------------------------------------------- colour
+
+def test_colour_on_a_terminal_only_and_never_with_no_color(project, capsys, monkeypatch):
+    (project / "a.py").write_text(FIXABLE)
+    assert "\x1b[" not in run(capsys, "check", "a.py")[1]           # a pipe: no colour
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    out = run(capsys, "check", "a.py")[1]
+    assert out.startswith("\x1b[1ma.py\x1b[0m\x1b[36m:\x1b[0m6\x1b[36m:\x1b[0m") and "\x1b[1m\x1b[31mNPP101\x1b[0m" in out
+    assert "\x1b[" not in run(capsys, "check", "a.py", "-o", "report.txt")[1] + (project / "report.txt").read_text()
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in run(capsys, "check", "a.py")[1]
+
+
+# ---------------------------------------------------------------- unused noqa comments (NPP206, off by default)
+
+def test_an_unused_noqa_is_found_when_asked_for_and_removed_by_an_unsafe_fix(project, capsys):
+    text = CLEAN.replace("sess = tf.Session(config=config)", "sess = tf.Session(config=config)  # noqa: NPP101, E501")
+    (project / "a.py").write_text(text)
+    assert run(capsys, "check", "a.py")[0] == 0
+    code, out, _ = run(capsys, "check", "--extend-select", "NPP206", "a.py")
+    assert code == 1 and out == ("a.py:7:43: NPP206 `# noqa: NPP101` silences nothing: no NPP101 finding on this line "
+                                 "for the target (any CANN version, any product); remove it, or check with the "
+                                 "target that needs it (fixable: npuprof fix --unsafe-fixes)\n")
+    assert run(capsys, "fix", "--extend-select", "NPP206", "--unsafe-fixes", "a.py")[0] == 0
+    assert (project / "a.py").read_text().splitlines()[6] == "sess = tf.Session(config=config)  # noqa: E501"
+    # a comment that is used is not reported
+    (project / "b.py").write_text(FIXABLE.replace("}'", "}'  # noqa: NPP101"))
+    assert run(capsys, "check", "--extend-select", "NPP206", "b.py")[:2] == (0, "")
+
+
+def test_unused_noqa_in_flake8_and_in_a_file_without_profiling(project):
+    (project / "plain.py").write_text("x = 1  # noqa: NPP101\n")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP", "--extend-select", "NPP206",
+                           "plain.py"], capture_output=True, text=True)
+    assert proc.stdout.startswith("plain.py:1:16: NPP206 `# noqa: NPP101` silences nothing")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP", "plain.py"],
+                          capture_output=True, text=True)
+    assert proc.stdout == ""                                     # off by default
+
+
+# ---------------------------------------------------------------- usage, --graph, names
+
+def test_a_bad_subcommand_flag_shows_that_subcommands_usage(capsys):
+    for command in ("check", "fix", "validate", "emulate", "explain"):
+        assert main([command, "--no-such-flag", *(["x.py"] if command == "emulate" else [])]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"usage: npuprof {command} ") and \
+            err.endswith(f"npuprof {command}: error: unrecognized arguments: --no-such-flag\n"), err
+
+
+def test_graph_implies_the_preflight_checks(project, capsys):
+    graph = DATA / "emulate" / "graph.pbtxt"
+    (project / "a.py").write_text(SCRIPT.replace(
+        "{OPTIONS}", '{"output":"/tmp/p","training_trace":"on","task_trace":"on","fp_point":"no_such_op","bp_point":""}'))
+    assert run(capsys, "check", "a.py")[0] == 0
+    code, out, _ = run(capsys, "check", "--graph", str(graph), "a.py")
+    assert code == 1 and " NPP903 " in out
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "NPP", "--npuprof-graph",
+                           str(graph), "a.py"], capture_output=True, text=True)
+    assert " NPP903 " in proc.stdout
+
+
+def test_explain_by_name_and_did_you_mean(capsys):
+    code, out, _ = run(capsys, "explain", "unknown-options-key")
+    assert code == 0 and out.startswith("# NPP101 unknown-options-key\n")
+    assert run(capsys, "explain", "NPP101")[1] == out
+    code, _, err = run(capsys, "explain", "unknown-option-key")
+    assert code == 2 and "unknown rule 'unknown-option-key' (did you mean unknown-options-key?)" in err
+
+
+def test_a_misspelt_configuration_key_gets_a_did_you_mean(project, capsys):
+    (project / "setup.cfg").write_text("[flake8]\nnpuprof-can = 8.0\n")
+    code, _, err = run(capsys, "check")
+    assert code == 2 and "setup.cfg: unknown [flake8] setting(s): npuprof-can (did you mean npuprof-cann?)" in err
+
+
+def test_flake8_says_that_ignore_n_also_ignores_npp(project):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "setup.cfg").write_text("[flake8]\nextend-ignore = E203,N\n")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "a.py"], capture_output=True, text=True)
+    assert proc.stdout == "" and "flake8-npuprof: warning: extend-ignore = N also ignores every NPP code" in proc.stderr
+
+
+# ---------------------------------------------------------------- exit codes, as docs/ci.md gives them
+
+@pytest.mark.parametrize("argv,where", [
+    (["check", "a.py"], "flake8_npuprof.checks.analysis.Context"),
+    (["fix", "a.py"], "flake8_npuprof.checks.analysis.Context"),
+    (["validate", '{"output": "/tmp/p"}'], "flake8_npuprof.commands.validate.check_options"),
+    (["validate", "--env"], "flake8_npuprof.commands.validate.env_findings"),
+    (["explain", "NPP101"], "flake8_npuprof.checks.catalog.render"),
+    (["emulate", "a.py"], "flake8_npuprof.emulate.script.emulate_path"),
+])
+def test_an_internal_error_is_exit_2_for_every_command(project, capsys, monkeypatch, argv, where):
+    (project / "a.py").write_text(FIXABLE)
+    monkeypatch.setenv("PROFILING_MODE", "true")
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(where, boom)
+    code, out, err = run(capsys, *argv)
+    # check and fix report it as the file's NPP000 finding (the other files are still checked)
+    said = out if argv[0] in ("check", "fix") else err
+    assert code == 2 and "internal error" in said and "boom" in said, (out, err)
+
+
+def test_exit_codes_of_validate_and_explain(capsys):
+    assert run(capsys, "validate", '{"output": "/tmp/p", "task_trace": "on"}')[0] == 0
+    assert run(capsys, "validate", '{"output": "/tmp/p", "task_trace": "ON"}')[0] == 1
+    assert run(capsys, "validate")[0] == 2
+    assert run(capsys, "explain", "NPP999")[0] == 2
