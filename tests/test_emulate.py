@@ -450,15 +450,17 @@ def test_depends_line_in_text(capsys, tmp_path):
     assert lines[1] == "sess_run.py:15 NpuOptimizer: COLLECTS task_trace, aic_metrics (+ more) into …/prof_out (conditional)"
     assert lines[3].startswith("usable data: yes")
     start = lines.index("  per target (a letter per CANN version and product, said below):") + 1
-    assert lines[start:start + 8] == [
+    # 8.5 on the 310 and 950: that collector is not open source, so not known
+    assert lines[start:start + 9] == [
         "    CANN  310  910  310P  910B  910C  310B  950",
         "    7.0   B    A    A     A     A     A     A",
         "    8.0   B    A    A     A     A     A     A",
-        "    8.5   B    A    A     A     A     A     A",
+        "    8.5   C    A    A     A     A     A     C",
         "    9.0   A    A    A     A     A     A     A",
         "    9.1   A    A    A     A     A     A     A",
         "    A  collects training_trace, task_trace, aic_metrics",
-        "    B  collects task_trace, aic_metrics (dropped: training_trace)"]
+        "    B  collects task_trace, aic_metrics (dropped: training_trace)",
+        "    C  unknown"]
     assert not any(m.startswith("  - depends on the target") for m in lines)     # the table says it
 
 def make_prof(root: Path, host=(), device=(), export=()) -> Path:
@@ -771,12 +773,12 @@ def test_headline_keeps_switches_not_collected_everywhere(capsys, tmp_path):
     # under `if args.profiling:`: the condition takes the room of the switch names
     assert lines[1] == "line 21 NpuOptimizer: COLLECTS 3 switches (+ more) into /tmp/profiling (conditional)"
     start = lines.index("  per target (a letter per CANN version and product, said below):") + 1
-    assert lines[start + 1:start + 8] == [
+    assert lines[start + 1:start + 9] == [
         "    7.0   B    A    A     A     A     A     A", "    8.0   B    A    A     A     A     A     A",
-        "    8.5   B    A    A     A     A     A     A", "    9.0   A    A    A     A     A     A     A",
+        "    8.5   C    A    A     A     A     A     C", "    9.0   A    A    A     A     A     A     A",
         "    9.1   A    A    A     A     A     A     A",
         "    A  collects training_trace, task_trace, aicpu, aic_metrics",
-        "    B  collects task_trace, aicpu, aic_metrics (dropped: training_trace)"]
+        "    B  collects task_trace, aicpu, aic_metrics (dropped: training_trace)", "    C  unknown"]
 
 def test_headline_for_one_version_every_product(capsys, tmp_path):
     path = str(DATA / "training_trace_not_310.py")

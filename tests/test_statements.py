@@ -36,12 +36,13 @@ def test_the_target_table_lists_every_value_the_options_take():
 
 
 def test_npp114_summary_says_what_the_product_data_says():
-    data = json.loads((ROOT / "flake8_npuprof" / "data" / "products.json").read_text(encoding="utf-8"))
-    products = data.get("products", data)
+    # what the knowledge says per product and version (products.json up to 8.0, the executed runtime
+    # port, knowledge/ge_options.py, from 8.5)
+    from flake8_npuprof.knowledge import datafiles as K
     how = {}
-    for name, product in products.items():
-        for key, entry in (product.get("unsupported") or {}).items() if isinstance(product, dict) else ():
-            for version, what in entry.get("on", {}).items():
+    for version in K.VERSIONS:
+        for name in K.PRODUCTS:
+            for key, (what, _) in K.unsupported(name, version).items():
                 how.setdefault(version, set()).add((name, what))
     assert {w for v in ("7.0", "8.0") for _, w in how[v]} <= {"warn", "silent"}      # dropped up to 8.0
     assert {w for v in ("9.0", "9.1") for _, w in how[v]} == {"error"}               # rejected from 9.0

@@ -43,7 +43,7 @@ def test_check_analyses_each_file_once_in_every_output_mode(project, capsys, mon
     (project / "bad.py").write_text(BAD)
     contexts = _count(monkeypatch, analysis.Context, "__init__")
     parses = _count(monkeypatch, ast, "parse")
-    code = main(["check", *argv, "held.py", "bad.py"])
+    code = main(["check", "-j", "1", "--no-cache", *argv, "held.py", "bad.py"])     # counted in this process
     err = capsys.readouterr().err
     assert code == 1
     assert len(contexts) == 2                       # one per file (the held-back count included)

@@ -291,6 +291,7 @@ RULES = (
         fix_note="No fix: correct the syntax (here, Python 2's print statement); the file is checked on the "
                  "next run.",
         group="wiring",
+        facts=("python.syntax_error",),
     ),
     Rule(
         code="NPP191",
