@@ -5,7 +5,7 @@ import pytest
 from flake8_npuprof.checks.analysis import Settings, analyse
 from flake8_npuprof.source.files import Selection
 from flake8_npuprof.commands.fix import fix_text
-from flake8_npuprof.checks.msprof import calls_in_shell, check_shell, parse_command
+from flake8_npuprof.checks.msprof import calls_in_shell, check_call, check_shell, parse_command
 from flake8_npuprof.knowledge.msprof_options import cli
 from flake8_npuprof.emulate.msprof_launch import msprof_layout, msprof_overrides
 from flake8_npuprof.checks.shell_env import analyse_shell
@@ -262,10 +262,15 @@ def test_option_without_value_takes_the_next_word_unless_it_is_an_option():
 
 def test_value_as_a_separate_word():
     text = "msprof --output /tmp/prof --aicpu on --storage-limit 500MB python3 t.py\nmsprof --output=/p --ascendcl\n"
-    assert shell(text) == [("NPP127", 1, 7, "--output"), ("NPP127", 1, 26, "--aicpu"), ("NPP127", 2, 19, "--ascendcl")]
-    # older collectors refuse a value-less --storage-limit too; 8.5+ ignores it
-    assert ("NPP127", 1, 37, "--storage-limit") in shell(text, cann="8.0")
-    assert ("NPP127", 1, 37, "--storage-limit") not in shell(text, cann="8.5")
+    assert shell(text) == [("NPP127", 1, 7, "--output"), ("NPP127", 1, 26, "--aicpu"),
+                           ("NPP127", 1, 37, "--storage-limit"), ("NPP127", 2, 19, "--ascendcl")]
+    # older collectors refuse a value-less --storage-limit; 8.5+ take it as no limit at all, silently
+    [old] = [p for call in calls_in_shell(text) for p in check_call(call, Target("8.0")) if p.i == 0 and
+             p.word.text == "--storage-limit"]
+    [new] = [p for call in calls_in_shell(text) for p in check_call(call, Target("8.5")) if p.i == 0 and
+             p.word.text == "--storage-limit"]
+    assert old.effect == "exits" and new.effect == "ignored"
+    assert "runs without it, silently" in new.message and new.message.endswith("write --storage-limit=500MB")
     assert shell("msprof --help\n") == []
 
 
@@ -286,20 +291,38 @@ def test_user_text_in_messages_is_printable():
 
 
 def test_data_names_only_options_msprof_has():
+    from flake8_npuprof.knowledge.msprof_options import all_options, options_of
     data = cli()
-    every = set().union(*(set(v["options"]) for v in data["versions"].values()))
-    named = set(data["switches"]["options"]) | set(data["enums"]) | set(data["lists"]) | set(data["ranges"]) \
+    every = set(all_options())
+    named = set(data["switches"]["options"]) | set(data["enums"]) | set(data["ranges"]) \
         | set(data["metrics"]) | set(data["storage_limit"]["options"]) | set(data["output"]["options"]) \
         | set(data["defaults"]) | set(data["collects"])
     assert named <= every, named - every
-    for version, table in data["refused_on_product"].items():
-        for product, names in table.items():
-            assert set(names) <= set(data["versions"][version]["options"]), (version, product)
     for version, names in data["value_required"].items():
         assert set(names) <= set(data["versions"][version]["options"]), version
-    assert set(data["versions"]) == {"7.0", "8.0", "8.5", "9.0", "9.1"}
+    # 7.0/8.0 from the tables, 8.5+ from each tag's LONG_OPTIONS
+    assert set(data["versions"]) == {"7.0", "8.0"}
+    assert "task-block" in options_of("9.0") and "task-block" not in options_of("8.5")
+    assert "export" in options_of("9.1") and "invalid" not in options_of("9.1")       # "export " in the table
 
 
 def test_huge_numbers_are_out_of_range_without_conversion():
     line = "msprof --output=/p --sys-cpu-freq=" + "9" * 5000 + " ./app\n"
     assert [f[0] for f in shell(line)] == ["NPP123"]
+
+
+def test_every_parser_fact_names_its_source():
+    """data/msprof_parser.json: each fact has an entry in data/sources.json (msprof_parser.*), code read at
+    the tag, or the record it was executed in."""
+    from flake8_npuprof.knowledge import datafiles as K
+    from flake8_npuprof.knowledge import msprof_parser as MP
+    facts = K.sources()
+    data = MP.data()
+    needed = {f"msprof_parser.versions.{v}.{key}" for v, table in data["versions"].items() for key in table}
+    needed |= {f"msprof_parser.{key}" for key in data if key not in ("versions", "$comment")}
+    missing = sorted(f for f in needed if not facts.get(f))
+    assert not missing
+    for fact in needed:
+        for e in facts[fact]:
+            assert e["standing"] in ("code", "executed") and e["says"], fact
+            assert e["ref"].startswith(("hicann/oam-tools@v", "tests/oracle/v")), fact
