@@ -326,3 +326,57 @@ def test_every_parser_fact_names_its_source():
         for e in facts[fact]:
             assert e["standing"] in ("code", "executed") and e["says"], fact
             assert e["ref"].startswith(("hicann/oam-tools@v", "tests/oracle/v")), fact
+
+
+@pytest.mark.parametrize("line,cann,soc,expected", [
+    # issue 23: numa is a --host-sys item from 9.1; the 310 (9.x) profiles its LLC as capacity/bandwidth
+    ("--host-sys=cpu,numa", "9.1", "910B", []),
+    ("--host-sys=cpu,numa", "9.0", "910B", [("NPP121", "cpu,numa")]),
+    ("--llc-profiling=capacity", "9.1", "310", []),
+    ("--llc-profiling=read", "9.1", "310", [("NPP121", "read")]),
+    # issue 24: the output's characters (9.0+), Custom: lists, l3 on 9.0, a value as the next word
+    ("--output=/tmp/50%", "9.0", "any", [("NPP125", "/tmp/50%")]),
+    ("--output=/tmp/50%", "8.5", "910B", []),
+    ("--aic-metrics=Custom:" + ",".join(f"0x{i:x}" for i in range(1, 17)), "8.5", "910B",
+     [("NPP122", "Custom:" + ",".join(f"0x{i:x}" for i in range(1, 17)))]),
+    ("--task-time=l3", "9.0", "any", [("NPP121", "l3")]),
+    ("--task-time=l3", "9.1", "910B", []),
+    # abbreviations are read as getopt_long reads them
+    ("--task=on", "9.1", "any", [("NPP120", "--task")]),
+    ("--aic-metric=Foo", "9.1", "910B", [("NPP122", "Foo")]),
+    ("--app=./run.sh", "9.1", "any", []),
+    # the chip's black list, and what its checks refuse
+    ("--sys-lp=on", "9.1", "910B", [("NPP126", "--sys-lp")]),
+    ("--task-block=on", "9.1", "910B", [("NPP126", "--task-block")]),
+    ("--task-block=on", "9.1", "950", []),
+])
+def test_what_the_parser_of_the_version_does(line, cann, soc, expected):
+    text = f"msprof --output=/p {line} python3 t.py\n" if not line.startswith("--output") else \
+        f"msprof {line} python3 t.py\n"
+    assert [(f[0], f[3]) for f in shell(text, cann, soc)] == expected
+
+
+def test_messages_quote_the_line_of_the_targeted_version():
+    [f] = analyse_shell("msprof --output=/p --host-sys=cpu,numa python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("9.0", "910B")))
+    assert f.message.startswith("--host-sys=cpu,numa is not a value msprof takes: msprof 9.0 prints \"[ERROR] "
+                                "Argument --host-sys: invalid value:numa. Please input in the range of "
+                                "'cpu|mem|disk|network|osrt'\" and exits before the application starts")
+    [f] = analyse_shell("msprof --output=/p --sys-lp=on python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("9.1", "910B")))
+    assert "prints \"msprof: unrecognized option '--sys-lp=on'\", then its usage," in f.message
+
+
+def test_a_switch_before_the_application_is_not_given_the_application_as_its_value():
+    # issue 24: `--sys-profiling python3 train.py` must not be "fixed" into --sys-profiling=python3
+    [f] = fixes("msprof --output=/p --sys-profiling python3 train.py\n", Target.parse("9.1", "910B"))
+    assert f.code == "NPP127" and f.fix is None
+    assert "write --sys-profiling=VALUE (one of on, off)" in f.message and "=python3" not in f.message
+
+
+def test_a_crash_is_a_refusal_too():
+    [f] = shell("msprof --output=/p --application=./app --outp\n", "9.0", "910B")
+    assert f[:1] == ("NPP127",) and f[3] == "--outp"
+    [problem] = [p for call in calls_in_shell("msprof --output=/p --application=./app --outp\n")
+                 for p in check_call(call, Target("9.0", "910B"))]
+    assert problem.effect == "exits" and "crashes (a segmentation fault)" in problem.message

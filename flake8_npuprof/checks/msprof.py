@@ -408,16 +408,38 @@ def _resolve_port(name: str, version: str) -> str:
 
 
 def _no_value_message(call: Call, at: int, called: str, name: str, tail: str, kind: str):
-    """NPP127: msprof sees the option without a value (written `--name value`, or nothing after it)."""
+    """NPP127: msprof sees the option without a value (written `--name value`, or nothing after it). The
+    next word is offered as the value only when the option could take it: `--sys-profiling python
+    train.py` is a switch followed by the application, not by its value."""
     opt = next((o for o in call.options if _place(call, o.word) == at), None)
     detached = opt.detached if opt is not None else None
+    allowed = _accepted_anywhere(name)
+    choice = f"one of {', '.join(allowed)}" if allowed else "VALUE"
     if detached is None:
         if kind == "past_end":
             return f"{called} is the last word and has no value: {tail}; write --{name}=VALUE", None
-        return f"{called} is given no value: {tail}; write --{name}=VALUE", None
-    shown = "VALUE" if HOLE in detached.text else detached.text
+        return f"{called} is given no value: {tail}; write --{name}=" + ("VALUE" if not allowed else
+                                                                          f"VALUE ({choice})"), None
+    text = detached.text
+    if HOLE in text:
+        shown, fix = "VALUE", _join_fix(opt)
+    elif allowed and text not in allowed:
+        return (f"{called} is followed by {text!r}, which is not one of its values: msprof reads a value only as "
+                f"--{name}=VALUE, so --{name} has none, and the next word is skipped: {tail}; write --{name}=VALUE "
+                f"({choice}) and keep {text!r} where it belongs", None)
+    else:
+        shown, fix = text, _join_fix(opt)
     return (f"{called} is followed by its value as a separate word: msprof reads a value only as --{name}=VALUE, so "
-            f"--{name} has none, and the next word is skipped: {tail}; write --{name}={shown}", _join_fix(opt))
+            f"--{name} has none, and the next word is skipped: {tail}; write --{name}={shown}", fix)
+
+
+def _accepted_anywhere(name: str) -> Tuple[str, ...]:
+    """The fixed values an option takes on the newest msprof that has it (empty: no fixed list)."""
+    for version in reversed(P.versions()):
+        values = P.accepted(version, name)
+        if values:
+            return values
+    return ()
 
 
 def _metrics_message(given: str, name: str, value: str, span, products: List[str], tail: str):
