@@ -213,9 +213,27 @@ class _PerFileSelection:
         return self.selection.wants(code) and not any(code.startswith(c) for c in self.ignores)
 
 
+def too_large(text: str) -> int:
+    """The document's size in bytes when it is over the bound every input has (0: within it)."""
+    from .source.files import MAX_BYTES
+    if len(text) * 4 <= MAX_BYTES:          # at most 4 bytes a character: no need to count them
+        return 0
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size > MAX_BYTES else 0
+
+
 def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analysis:
+    """The document's findings; one NPP191 for a document over the input bound, which is not analysed
+    (a 30 MB document held 12.5 GB and blocked every answer for minutes)."""
     from .commands.runner import check_text
-    findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores)
+    size = too_large(text)
+    if size:
+        from .source.files import MAX_BYTES
+        findings = [Finding("NPP191", f"analysis budget exhausted: this document has {size:,} bytes, over the "
+                            f"{MAX_BYTES:,} a source file may have, so it was not checked (npuprof check does not "
+                            "read it either)", 0, 0, 1, 0, 1, 0)]
+    else:
+        findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores)
     return Analysis(text, SourceText(text), kind, path, findings, doc)
 
 
@@ -241,7 +259,7 @@ def fix_edits(analysis: Analysis, finding: Finding) -> List[Edit]:
 
 def fix_all(analysis: Analysis) -> Optional[Edit]:
     """One edit that applies every safe fix `npuprof fix` would apply (each re-checked), or None."""
-    if analysis.kind != "python":
+    if analysis.kind != "python" or too_large(analysis.text):
         return None
     from .commands.fix import fix_text
     doc = analysis.doc
@@ -295,11 +313,11 @@ def _noqa_range_end(text: str, line: int) -> int:
     """The last line of the range flake8 searches for `# noqa` for this line: the physical lines
     from one NL/NEWLINE token to the next (a multi-line string or a backslash joins lines,
     brackets do not)."""
-    import io
     import tokenize
+    from .source.files import logical_reader
     lo, hi = None, -1
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(logical_reader(text)):
             if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
             lo = tok.start[0] if lo is None else min(lo, tok.start[0])
@@ -375,7 +393,10 @@ def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     """The profiling_options key under the cursor, when it sits in a string literal holding an
     options object (or a PROFILING_OPTIONS value in a shell launcher)."""
     from .source.jsonscan import parse
+    from .source.prefilter import words_over_budget
     from .knowledge.datafiles import all_keys
+    if too_large(analysis.text) or words_over_budget(analysis.text):
+        return None                         # the document was not analysed: it is not parsed for a hover either
     if analysis.kind == "python":
         found = _dict_key_at(analysis, offset)
         if found is not None:
@@ -397,7 +418,7 @@ def _dict_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     from .knowledge.datafiles import all_keys
     try:
         tree = ast.parse(analysis.text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     src = analysis.src
     dumped = {id(a) for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) == "dumps"
@@ -428,7 +449,7 @@ def _strings_at(analysis: Analysis, offset: int):
         return
     try:
         tree = ast.parse(analysis.text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
     src = analysis.src
     nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr))

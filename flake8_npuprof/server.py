@@ -44,6 +44,7 @@ class NpuprofServer(LanguageServer):
         self.tasks: set = set()
         self.shown_errors: set = set()
         self.shut_down = False
+        self.framing_error = False
 
     # ---- positions
 
@@ -299,12 +300,134 @@ def guarded(fn):
     return call
 
 
+# ---------------------------------------------------------------- the wire: every request answered, framing kept
+
+MAX_MESSAGE = 64 * 1024 * 1024  # a document at the input bound, JSON-escaped, fits with room to spare
+MAX_HEADER = 4096               # one header line
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
+
+
+class FramingError(Exception):
+    """The stream can no longer be split into messages: the server exits, and the editor starts a new one."""
+
+
+class Wire:
+    """Reads LSP messages from stdin off the event loop (pygls's reader trusted every header: after one bad
+    Content-Length it read past the messages' bounds and never answered again)."""
+
+    def __init__(self, stdin, executor):
+        self.stdin, self.executor = stdin, executor
+
+    async def _call(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def message(self) -> Optional[bytes]:
+        """The next message's body (None: the stream ended between messages)."""
+        length = None
+        first = True
+        while True:
+            line = await self._call(self.stdin.readline, MAX_HEADER + 1)
+            if not line:
+                if first:
+                    return None
+                raise FramingError("the stream ended inside a message's headers")
+            first = False
+            if len(line) > MAX_HEADER or not line.endswith(b"\n"):
+                raise FramingError("a header line longer than 4,096 bytes")
+            if line in (b"\r\n", b"\n"):
+                break
+            name, sep, value = line.decode("ascii", "replace").partition(":")
+            if not sep:
+                raise FramingError(f"a header line without a colon: {line[:60]!r}")
+            if name.strip().lower() == "content-length":
+                value = value.strip()
+                if not value.isdigit():
+                    raise FramingError(f"Content-Length is not a number: {value[:40]!r}")
+                length = int(value)
+        if length is None:
+            raise FramingError("a message without Content-Length")
+        if length > MAX_MESSAGE:
+            raise FramingError(f"a message of {length:,} bytes, over the {MAX_MESSAGE:,}-byte limit")
+        body = await self._call(self._read, length)
+        if len(body) < length:
+            raise FramingError(f"the stream ended {length - len(body):,} bytes into a message's body")
+        return body
+
+    def _read(self, n: int) -> bytes:
+        chunks, left = [], n
+        while left:
+            chunk = self.stdin.read(left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+
+def _error(ls: NpuprofServer, msg_id, code: int, message: str) -> None:
+    ls.protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
+
+
+def dispatch(ls: NpuprofServer, body: bytes) -> None:
+    """One message to pygls; what pygls would drop unanswered gets an error response instead."""
+    import json
+    try:
+        raw = json.loads(body)
+    except ValueError as exc:           # framing holds (the length was right): say so, go on
+        return _error(ls, None, PARSE_ERROR, f"not JSON: {exc}")
+    if not isinstance(raw, dict) or raw.get("jsonrpc") != "2.0":
+        msg_id = raw.get("id") if isinstance(raw, dict) else None
+        return _error(ls, msg_id, INVALID_REQUEST, "not a JSON-RPC 2.0 message")
+    is_request = "method" in raw and "id" in raw
+    if is_request and ls.protocol._shutdown and raw.get("method") != "exit":
+        return _error(ls, raw["id"], INVALID_REQUEST, "the server is shutting down")
+    try:
+        message = ls.protocol.structure_message(raw)
+    except Exception as exc:            # parameters that do not fit the method's types
+        if is_request:
+            why = str(exc.__cause__ or exc).splitlines()[0] if str(exc.__cause__ or exc).strip() else ""
+            return _error(ls, raw["id"], INVALID_PARAMS, f"invalid parameters for {raw['method']}" +
+                          (f": {why}" if why else ""))
+        log.warning("dropped a %s whose parameters do not fit: %s", raw.get("method", "message"), exc)
+        return None
+    ls.protocol.handle_message(message)
+
+
+async def serve(ls: NpuprofServer, wire: Wire) -> None:
+    while not ls._stop_event.is_set():
+        try:
+            body = await wire.message()
+        except FramingError as exc:
+            log.error("%s; exiting so that the editor can start a new server", exc)
+            ls.framing_error = True
+            return
+        if body is None:
+            return
+        try:
+            dispatch(ls, body)
+        except Exception:               # a message must never stop the loop
+            log.exception("could not handle a message")
+
+
 def run() -> int:
+    import threading
+    from pygls.io_ import StdoutWriter
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="npuprof server: %(levelname)s %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
     # the user's code is parsed, never run: its invalid escapes are not ours to report
     warnings.simplefilter("ignore", SyntaxWarning)
     protocol_out = sys.stdout.buffer
     sys.stdout = sys.stderr             # a stray print anywhere must not corrupt the protocol
-    server.start_io(sys.stdin.buffer, protocol_out)
+    server._stop_event = threading.Event()
+    server.protocol.set_writer(StdoutWriter(protocol_out))
+    try:
+        asyncio.run(serve(server, Wire(sys.stdin.buffer, server.thread_pool)))
+    except BrokenPipeError:
+        log.error("the editor closed the connection")
+    except (KeyboardInterrupt, SystemExit):
+        pass                            # `exit`: pygls ends the loop with SystemExit
+    finally:
+        server.shutdown()
+    if server.framing_error:
+        return 1
     return 0 if server.shut_down else 1         # the protocol's exit code: 1 without shutdown first

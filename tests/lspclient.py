@@ -40,6 +40,16 @@ class LspClient:
                 if "method" in message:
                     raise           # only an answer to the server may find the pipe closed
 
+    def send_raw(self, data: bytes) -> None:
+        """Bytes as they are, framing and all: what a broken client sends."""
+        with self.lock:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+
+    def send_body(self, body: bytes) -> None:
+        """A body that may not be valid JSON, framed correctly."""
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
     def _read(self) -> None:
         out = self.proc.stdout
         while True:

@@ -2,6 +2,7 @@
 section 7 reproductions), under the named target and the default one, plus provenance for every data fact."""
 
 import json
+import re
 
 import pytest
 
@@ -199,12 +200,24 @@ def test_section4_domains():
     assert codes('{"output":"/p","task_trace":"l3"}', "8.5", "310") == set()     # not open source
 
 
-def test_every_data_fact_has_a_source():
-    facts = K.sources()
-    schema_keys = {k for k in K.all_keys() if k == k.lower()}
-    needed = {f"schema.{k}" for k in schema_keys}
-    for name, prod in K.products()["products"].items():
-        needed |= {f"products.{name}.{f}" for f in ("aic_metrics", "aic_remap", "aiv_follows_aic", "platform")}
+def _data(name):
+    with open(K.HERE / "data" / f"{name}.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _fields(table):
+    return [k for k in table if not k.startswith("$")]
+
+
+def needed_facts():
+    """Every fact of data/*.json, by the id data/sources.json files it under."""
+    needed = {f"schema.{k}" for k in K.all_keys() if k == k.lower()}
+    products = K.products()
+    needed |= {f"products.{f}" for f in _fields(products) if f != "products"}
+    for name, prod in products["products"].items():
+        needed |= {f"products.{name}.{f}" for f in ("aic_metrics", "aic_remap", "aiv_follows_aic", "platform",
+                                                    "task_engine")}
+        needed |= {f"products.{name}.{f}" for f in ("llc_profiling", "max_freq") if prod.get(f)}
         needed |= {f"products.{name}.unsupported.{k}" for k in prod["unsupported"]}
         needed |= {f"products.{name}.value_unsupported.{k}.{v}" for k, vs in prod["value_unsupported"].items()
                    for v in vs}
@@ -212,14 +225,51 @@ def test_every_data_fact_has_a_source():
     data = collection_data()
     needed |= {f"collection.switch.{k}" for k in data["switches"]}
     needed |= {f"collection.runtime_default_options.{k}" for k in data["runtime_default_options"]}
-    needed |= {f"collection.emulation.messages.{k}" for k in data["emulation"]["messages"] if not k.startswith("$")}
-    needed |= {f"collection.documented_rejected_keys.{k}" for k in data["documented_rejected_keys"]
-               if not k.startswith("$")}
-    missing = sorted(f for f in needed if not facts.get(f))
-    assert missing == []
-    for entries in facts.values():
+    needed |= {f"collection.emulation.{k}" for k in _fields(data["emulation"]) if k != "messages"}
+    needed |= {f"collection.emulation.messages.{k}" for k in _fields(data["emulation"]["messages"])}
+    needed |= {f"collection.documented_rejected_keys.{k}" for k in _fields(data["documented_rejected_keys"])}
+    needed |= {"collection.bookkeeping"}
+    needed |= {f"machine.{k}" for k in _fields(_data("machine"))}
+    needed |= {f"option_keys.meaning.{k}" for k in _data("option_keys")["meaning"]}
+    needed |= {f"ge_options.{k}" for k in _fields(_data("ge_options")) if k != "versions"}
+    needed |= {f"ge_options.{k}" for v in _data("ge_options")["versions"].values() for k in v if k != "tag"}
+    needed |= {f"msprof_cli.{k}" for k in _fields(_data("msprof_cli")) if k != "sources"}
+    needed |= {f"msprof_parser.{k}" for k in _fields(_data("msprof_parser")) if k != "versions"}
+    needed |= {f"msprof_parser.versions.{v}.{k}" for v, table in _data("msprof_parser")["versions"].items()
+               for k in table}
+    return needed
+
+
+# our own notes (the knowledge files and audits of this workplace) are never a source
+OWN_NOTES = re.compile(r"knowledge_audit|profiling_options_facts|ascend_ecosystem|adapter_entries|audit \d|"
+                       r"^unverified$|^none$", re.I)
+MOVING = re.compile(r"@(master|main|develop|dev)\b")
+PRIMARY = re.compile(r"^[\w.-]+/[\w.-]+@[\w.^~-]+:\S+|^https?://\S+|^tests/oracle/v[\d.]+\.jsonl$")
+
+
+def all_sources():
+    """data/sources.json, and the msprof command line's own sources (data/msprof_cli.json "sources")."""
+    return {**K.sources(), **_data("msprof_cli").get("sources", {})}
+
+
+def test_every_data_fact_has_a_source():
+    facts = all_sources()
+    missing = sorted(f for f in needed_facts() if not facts.get(f))
+    assert missing == [], f"{len(missing)} facts without a source: {missing[:12]}"
+
+
+def test_every_source_is_primary_or_says_why_it_is_inferred():
+    for fact, entries in all_sources().items():
         for e in entries:
-            assert e["ref"] and e["says"] and e["standing"] in ("code", "doc", "inferred", "executed")
+            assert e["says"] and e["standing"] in ("code", "doc", "inferred", "executed"), (fact, e)
+            assert not OWN_NOTES.search(e["ref"]), (fact, e["ref"])
+            if e["standing"] == "inferred":
+                # an inference names its reason and what would settle it
+                assert e.get("settle"), (fact, e)
+            else:
+                assert PRIMARY.match(e["ref"]), (fact, e["ref"])
+                # a branch moves: the cited lines must stay the ones that were read
+                assert not MOVING.search(e["ref"]), (fact, e["ref"])
 
 
 @pytest.mark.parametrize("target", ("any", "portable") + K.VERSIONS)
@@ -247,3 +297,127 @@ def test_C5_emulate_on_8_0_keeps_some_builds_as_a_note(capsys, tmp_path):
     setup = json.loads(capsys.readouterr().out)["setups"][0]
     assert setup["verdict"] == "collects"
     assert any("on some builds of CANN 8.0" in m for m in setup["messages"])
+
+
+# ---------------------------------------------------------------- corrections the primary sources forced (issue 24)
+
+def _emulate(capsys, tmp_path, options, cann, soc):
+    from flake8_npuprof.cli import main
+    script = tmp_path / "train.py"
+    script.write_text('import tensorflow as tf\nconfig = tf.ConfigProto()\n'
+                      'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "NpuOptimizer"\n'
+                      'op.parameter_map["profiling_mode"].b = True\n'
+                      f"op.parameter_map[\"profiling_options\"].s = b'{options}'\n"
+                      'sess = tf.Session(config=config)\n')
+    main(["emulate", "--format", "json", "--cann", cann, "--soc", soc, str(script)])
+    return json.loads(capsys.readouterr().out)["setups"][0]
+
+
+@pytest.mark.parametrize("name", [
+    "Framework.task_desc_info.0.slice_0",         # file_name_manager.py GE_TASK_FILE_PATTERN
+    "HCCL.hcom_allReduce_1_2_3.0.slice_0",        # HCCL_HCOM_FILE_PATTERN
+    "runtime.api.0.slice_0",                      # RUNTIME_API_FILE_PATTERN
+    "instr.group_0_aic.0.slice_0",                # BIU_PERF_FILE_PATTERN
+    "host_sys_cpu.data.slice_0",                  # HOST_SYS_CPU_USAGE_FILE_PATTERN
+    "host_sys_mem.data.slice_0",                  # HOST_SYS_MEM_FILE_PATTERN
+])
+def test_raw_file_names_are_the_ones_msprof_parses(name):
+    from flake8_npuprof.emulate import layout
+    patterns = [p for spec in collection_data()["switches"].values() for where in spec["raw"].values()
+                for p in (where if isinstance(where, list) else [x for xs in where.values() for x in xs])]
+    assert any(layout._regex(p).match(name) for p in patterns), name
+
+
+def test_aicpu_exports_no_dp_file():
+    # dp_*.csv needs data preprocessing offload, not the aicpu switch (profile_data_file_references.md)
+    assert collection_data()["switches"]["aicpu"]["exported"] == ["aicpu_<ts>.csv"]
+
+
+def test_npp104_follows_the_chips_step_trace_by_version():
+    text = '{"output":"/p","task_trace":"on","training_trace":"on"}'
+    assert "NPP104" in codes(text, "9.1", "310")        # mini_platform.cpp has PLATFORM_TASK_TRAINING_TRACE
+    assert "NPP104" not in codes(text, "8.0", "310")    # dropped up to 8.0: no trace points to ask for
+    assert "NPP104" in codes(text, "any", "any")
+
+
+def test_emulate_quotes_what_the_legacy_collector_logs(capsys, tmp_path):
+    silent = _emulate(capsys, tmp_path, '{"output":"/tmp/p","task_trace":"on","sys_io_sampling_freq":"10"}',
+                      "8.0", "310P")
+    assert silent["messages"] == ["NPP114 sys_io_sampling_freq is dropped: Atlas inference cards have no NIC/RoCE "
+                                  "sampling (without a message)"]
+    long_path = _emulate(capsys, tmp_path, json.dumps({"output": "/" + "a" * 1100, "task_trace": "on"}), "7.0", "910")
+    assert long_path["messages"][0] == ('NPP108 msprof collector: "Invalid value for Argument \'output\'. The maximum '
+                                        'length is 1024."')
+    storage = _emulate(capsys, tmp_path, '{"output":"/tmp/p","task_trace":"on","storage_limit":"abcMB"}', "8.0", "910")
+    assert storage["messages"][0] == 'NPP107 msprof collector: "storage_limit:abcMB, …"'
+    switch = _emulate(capsys, tmp_path, '{"output":"/tmp/p","task_trace":"on","runtime_api":"ON"}', "8.0", "910")
+    assert switch["messages"][0] == 'NPP102 msprof collector: "The switch runtime-api should be set to on or off."'
+
+
+def test_internal_keys_of_8_5_only():
+    meaning = _data("option_keys")["meaning"]
+    for key in ("task_tsfw", "sys_mem_serviceflow"):
+        assert K.versions_accepting(key) == ("8.5",) and "8.5 collector" in meaning[key]
+    assert K.versions_accepting("fwk_schedule") == () and "refuses it as unknown" in meaning["fwk_schedule"]
+
+
+# ---------------------------------------------------------------- item 3: every consequence a page states shows its source
+
+# rules that state nothing about the runtime: the checker's own coverage and errors
+NO_RUNTIME_CLAIM = {"NPP000", "NPP190", "NPP191"}
+
+# a consequence a rule page states -> the facts one of which must back it
+CONSEQUENCE_FACTS = (
+    ("aborts", ("collection.emulation.adapter_abort",)),
+    ("GE initialisation fails", ("collection.emulation.e10001",)),
+    ("TypeError", ("collection.emulation.python_errors", "adapter.profiling_config_args")),
+    ("plog warning", ("collection.emulation.messages.NPP114",)),
+    ("Ge has already initialized", ("collection.emulation.already_initialised",)),
+    ("cannot be found", ("collection.emulation.trace_point_warnings",)),
+    ("can't be found", ("collection.emulation.trace_point_warnings",)),
+    ("InvalidArgument", ("adapter.profiler_scope_exclusive",)),
+)
+
+
+def _listed(rule):
+    facts = all_sources()
+    return {f for prefix in rule.facts for f in facts
+            if f == prefix or (prefix.endswith(".") and f.startswith(prefix))}
+
+
+def test_every_rule_with_a_runtime_claim_lists_its_facts():
+    from flake8_npuprof.checks.catalog import RULES
+    missing = [r.code for r in RULES if r.code not in NO_RUNTIME_CLAIM and not r.facts]
+    assert missing == []
+    for rule in RULES:
+        for prefix in rule.facts:     # every id or prefix names at least one fact that has a source
+            assert any(f == prefix or (prefix.endswith(".") and f.startswith(prefix)) for f in all_sources()), \
+                (rule.code, prefix)
+
+
+@pytest.mark.parametrize("phrase,facts", CONSEQUENCE_FACTS)
+def test_each_stated_consequence_has_its_fact(phrase, facts):
+    from flake8_npuprof.checks.catalog import RULES
+    stating = [r for r in RULES if r.code not in NO_RUNTIME_CLAIM and phrase.lower() in (r.why + " " + r.summary).lower()]
+    assert stating, phrase                      # the table names consequences the pages do state
+    unbacked = [r.code for r in stating if not _listed(r).intersection(facts)]
+    assert unbacked == [], f"{phrase!r} stated without {facts}: {unbacked}"
+
+
+def test_explain_shows_each_fact_with_its_refs():
+    from flake8_npuprof.checks.catalog import RULES, render
+    facts = all_sources()
+    for rule in RULES:
+        page = render(rule)
+        for fact in _listed(rule):
+            assert f"- `{fact}`" in page, (rule.code, fact)
+            for e in facts[fact]:
+                assert f"`{e['ref']}`" in page, (rule.code, fact, e["ref"])
+
+
+def test_every_source_id_is_a_data_fact_or_a_rule_claim():
+    from flake8_npuprof.checks.catalog import RULES
+    used = set(needed_facts()).union(*(_listed(r) for r in RULES))
+    # schema.* and ge_options.* are kept by tools/gen_schemas.py's owner (schema.fwk_schedule: no version has the key)
+    orphans = sorted(f for f in set(K.sources()) - used if not f.startswith(("schema.", "ge_options.")))
+    assert orphans == []

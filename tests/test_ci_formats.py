@@ -166,6 +166,24 @@ def test_every_rule_has_a_level():
     assert (LEVELS["NPP101"], LEVELS["NPP001"], LEVELS["NPP190"]) == ("error", "warning", "note")
 
 
+def test_npp104_is_guidance_a_note_everywhere(tmp_path, monkeypatch, capsys):
+    # nothing fails without the points (GE searches for them): a note, not a warning or an error
+    assert LEVELS["NPP104"] == "note"
+    assert workflow_command("NPP104", "x.py", "m", 1, 1).startswith("::notice ")
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"tt.py": (
+        "import tensorflow as tf\nconfig = tf.ConfigProto()\n"
+        "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = \"NpuOptimizer\"\n"
+        "op.parameter_map[\"profiling_mode\"].b = True\n"
+        "op.parameter_map[\"profiling_options\"].s = b'{\"output\":\"/tmp/p\",\"training_trace\":\"on\"}'\n"
+        "sess = tf.Session(config=config)\n")})
+    log = sarif_of(capsys, "tt.py")
+    (result,) = log["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("NPP104", "note")
+    rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["NPP104"]["defaultConfiguration"] == {"level": "note"}
+
+
 def test_sarif_results_positions_and_fixes(project, capsys):
     by_uri = results_by_uri(sarif_of(capsys, "."))
     (bad,) = by_uri["bad.py"]

@@ -181,3 +181,40 @@ def test_flake8_per_file_ignores_on_one_line(repo, capsys):
 def test_flake8_section_ignore_n_silences_npp_as_in_flake8(repo, capsys):
     write(repo / "setup.cfg", "[flake8]\nignore = E501,N\n")         # `flake8 bad.py` reports no NPP here
     assert reported(capsys) == (0, [])
+
+
+# ---------------------------------------------------------------- every malformed file: one line, the file, the key, exit 2
+
+DEEP_ARRAY = "[" * 3000 + "]" * 3000
+DEEP_TABLE = "{a=" * 3000 + "}" * 3000
+
+
+@pytest.mark.parametrize("name, data, where, key", [
+    ("pyproject.toml", b'[tool.npuprof]\ncann = "8.0\xff"\n', "pyproject.toml:2", "not UTF-8"),
+    ("pyproject.toml", b"[tool.npuprof]\n# \xff\xfe\ncann = '8.0'\n", "pyproject.toml:2", "not UTF-8"),
+    ("pyproject.toml", f"[tool.npuprof]\nselect = {DEEP_ARRAY}\n".encode(), "pyproject.toml:2", "select"),
+    ("pyproject.toml", f"[tool.npuprof]\nselect = {DEEP_TABLE}\n".encode(), "pyproject.toml:2", "select"),
+    ("pyproject.toml", b"[tool.npuprof]\ncann = \n", "pyproject.toml", "cann"),
+    ("pyproject.toml", b'[tool.npuprof]\npreflight = "maybe"\n', "pyproject.toml", "preflight"),
+    ("pyproject.toml", b"[tool.npuprof]\noutside = 1\n", "pyproject.toml", "outside"),
+    ("pyproject.toml", b"[tool.npuprof]\nselect = [" + b", ".join(b"%d" % k for k in range(500)) + b"]\n",
+     "pyproject.toml", "select"),
+    ("setup.cfg", b"[flake8]\nnpuprof-preflight = maybe\n", "setup.cfg", "npuprof-preflight"),
+    ("setup.cfg", b"[flake8]\nnpuprof-outside = perhaps\n", "setup.cfg", "npuprof-outside"),
+    ("setup.cfg", b"[flake8]\nnpuprof-cann = 8.0\nnpuprof-cann = 9.0\n", "setup.cfg:3", "npuprof-cann"),
+    ("setup.cfg", b"[flake8]\nselect = NPP\n[flake8]\n", "setup.cfg:3", "[flake8]"),
+    ("setup.cfg", b"npuprof-cann = 8.0\n[flake8]\n", "setup.cfg:1", "npuprof-cann"),
+    ("setup.cfg", b"[flake8]\nselect NPP\n", "setup.cfg:2", "select NPP"),
+    ("tox.ini", b"[flake8]\n# \xff\nselect = NPP\n", "tox.ini:2", "not UTF-8"),
+    (".flake8", b"[flake8]\nper-file-ignores = a.py NPP101 :\n", ".flake8", "per-file-ignores"),
+])
+def test_a_malformed_configuration_is_one_line_naming_the_file_and_key(repo, capsys, name, data, where, key):
+    (repo / name).write_bytes(data)
+    for argv in (["check", "bad.py"], ["emulate", "bad.py"]):
+        assert main(argv) == 2, argv
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, err
+        assert "internal error" not in err and "PosixPath" not in err
+        assert err.startswith(f"npuprof{' emulate' if argv[0] == 'emulate' else ''}: error: "
+                              f"{repo / name}{where[len(name):]}: "), err
+        assert key in err, err

@@ -476,7 +476,7 @@ def make_prof(root: Path, host=(), device=(), export=()) -> Path:
 def test_against_explains_gaps_on_310(capsys, tmp_path):
     make_prof(tmp_path / "out", host=["info.json", "unaging.api_event.data.slice_0",
                                       "aging.compact.node_basic_info.slice_0", "aging.compact.task_track.slice_0",
-                                      "Framework.task_desc_info.slice_0"],
+                                      "Framework.task_desc_info.0.slice_0"],
               device=["info.json.0", "hwts.data.0.slice_0", "aicore.data.0.slice_0", "l2_cache.data.0.slice_0"])
     code, data = report(capsys, "sess_run.py", "--cann", "8.0", "--soc", "310", "--against", str(tmp_path / "out"))
     against = data["against"]
@@ -495,7 +495,7 @@ def test_against_explains_gaps_on_310(capsys, tmp_path):
 
 def test_against_complete_collection(capsys, tmp_path):
     prof = make_prof(tmp_path, host=["aging.api_event.data.slice_0", "aging.compact.node_basic_info.slice_0",
-                                     "aging.compact.task_track.slice_0", "Framework.task_desc_info.slice_0"],
+                                     "aging.compact.task_track.slice_0", "Framework.task_desc_info.0.slice_0"],
                      device=["ts_track.data.0.slice_0", "stars_soc.data.0.slice_0", "ffts_profile.data.0.slice_0"],
                      export=["step_trace_20260323.json", "step_trace_20260323.csv", "msprof_20260323.json",
                              "task_time_20260323.csv", "op_summary_20260323.csv", "op_statistic_20260323.csv",
@@ -508,7 +508,7 @@ def test_against_complete_collection(capsys, tmp_path):
 
 def test_against_missing_step_trace(capsys, tmp_path):
     prof = make_prof(tmp_path, host=["aging.api_event.data.slice_0", "aging.compact.node_basic_info.slice_0",
-                                     "aging.compact.task_track.slice_0", "Framework.task_desc_info.slice_0"],
+                                     "aging.compact.task_track.slice_0", "Framework.task_desc_info.0.slice_0"],
                      device=["stars_soc.data.0.slice_0", "ffts_profile.data.0.slice_0"])
     code, data = report(capsys, "sess_run.py", "--cann", "8.0", "--soc", "910B", "--against", str(prof), cwd=tmp_path)
     assert code == 1

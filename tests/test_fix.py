@@ -277,19 +277,20 @@ def test_diff_applies_with_git(tmp_path, capsys, monkeypatch):
 
 def test_an_in_place_write_that_fails_puts_the_old_text_back(tmp_path, capsys, monkeypatch):
     import errno
-    from flake8_npuprof.commands import fix as fixcmd
+    from flake8_npuprof.source import writes
     first = tmp_path / "train.py"
     first.write_text(FIXABLE)
     os.link(first, tmp_path / "other_name.py")
-    real_fsync = os.fsync
     calls = []
 
-    def full_disk(fd):
-        calls.append(fd)
-        if len(calls) == 1:                 # the write of the fixed text fails, the restore works
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real_fsync(fd)
-    monkeypatch.setattr(fixcmd.os, "fsync", full_disk)
+    class FullDisk(writes.Disk):
+        def fsync(self, fd):
+            if os.fstat(fd).st_ino == first.stat().st_ino:
+                calls.append(fd)
+                if len(calls) == 1:         # the write of the fixed text fails, the restore works
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return super().fsync(fd)
+    monkeypatch.setattr(writes, "DISK", FullDisk())
     other = tmp_path / "z_other.py"
     other.write_text(FIXABLE)
     code = main(["fix", str(first), str(other)])

@@ -57,6 +57,15 @@ def apply(text: str, edits, encoding="utf-16") -> str:
 # ---------------------------------------------------------------- end to end
 
 @needs_pygls
+def test_guidance_npp104_is_an_information_diagnostic(client, tmp_path):
+    client.initialize(tmp_path)
+    text = HEAD + "op.parameter_map[\"profiling_options\"].s = b'{\"output\":\"/tmp/p\",\"training_trace\":\"on\"}'\n" + TAIL
+    uri = client.open(tmp_path / "tt.py", text)
+    [diag] = client.diagnostics(uri, 1)
+    assert (diag["code"], diag["severity"]) == ("NPP104", 3)        # 3 = Information
+
+
+@needs_pygls
 def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
     init = client.initialize(tmp_path)
     caps = init["capabilities"]

@@ -103,6 +103,65 @@ def main():
     assert r.verdict == "off"
 
 
+NPU_CONFIG = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = True
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes('{"output":"/tmp/p","task_trace":"on"}')
+"""
+
+
+@pytest.mark.parametrize("text, message", [
+    # handed to NPURunConfig, whose result is replaced before the Estimator sees it
+    (EST + """
+def main(model_fn):
+    cfg = ProfilingConfig(enable_profiling=True, profiling_options=OPTIONS)
+    run_config = NPURunConfig(profiling_config=cfg, model_dir="/tmp/m")
+    run_config = NPURunConfig(model_dir="/tmp/m")
+    NPUEstimator(model_fn=model_fn, config=run_config).train(None, max_steps=1)
+""", "this ProfilingConfig is passed to NPURunConfig(...) at line 8, but `run_config` is "
+     "assigned again at line 9 before it is read"),
+    (NPU_CONFIG + """
+sess_config = npu_config_proto(config_proto=config)
+sess_config = tf.ConfigProto()
+sess = tf.Session(config=sess_config)
+""", "this profiling config is passed to npu_config_proto(...) at line 10, but "
+     "`sess_config` is assigned again at line 11 before it is read"),
+    (NPU_CONFIG + """
+npu_config_proto(config_proto=config)
+sess = tf.Session()
+""", "this profiling config is passed to npu_config_proto(...) at line 10, but its "
+     "result is not kept"),
+    (NPU_CONFIG + """
+sess_config = npu_config_proto(config_proto=config)
+""", "this profiling config is passed to npu_config_proto(...) at line 10, but "
+     "`sess_config` is never read"),
+])
+def test_npp006_names_the_step_that_loses_a_config_handed_on(text, message, tmp_path):
+    (found,) = [f for f in check(text) if f.code == "NPP006"]
+    assert found.message.startswith(message + ":"), found.message
+    (r,) = emulated(text, tmp_path=tmp_path)
+    assert r.verdict == "off"
+    # emulate names the same step
+    step = message.split(" is passed to ", 1)[1]
+    assert any(m.startswith("NPP006 ") and f" is passed to {step}: GE never reads it" in m for m in r.messages), \
+        r.messages
+
+
+def test_npp006_for_a_config_nothing_takes_still_says_never_passed():
+    text = EST + """
+def main():
+    cfg = ProfilingConfig(enable_profiling=True, profiling_options=OPTIONS)
+    return NPURunConfig()
+"""
+    (found,) = [f for f in check(text) if f.code == "NPP006"]
+    assert found.message.startswith("this ProfilingConfig is never passed as NPURunConfig(profiling_config=...)")
+
+
 # ---------------------------------------------------------------- deliberate off switches
 
 def test_explicit_off_switch_is_not_npp001_but_inside_a_profiling_branch_it_is():
@@ -280,12 +339,68 @@ sess = tf.Session(config=npu_config_proto(config_proto=config))
 
 
 @pytest.mark.parametrize("default, expected", [('"False"', ["NPP205"]), ("False", ["NPP205"]), ('"true"', ["NPP205"]),
-                                               ("None", []), ('"/tmp/prof"', [])])
+                                               # no value of its own and only truth-tested: a switch
+                                               ("None", ["NPP205"]), ('""', ["NPP205"]),
+                                               ('"/tmp/prof"', [])])
 def test_absl_string_flag_tested_for_truth(default, expected):
     found = check(ABSL.format(default=default))
     assert [f.code for f in found] == expected
     if expected:
         assert "flags.DEFINE_bool" in found[0].message and found[0].line == 4
+
+
+ABSL_DELIVERY = """\
+from absl import app, flags
+from npu_bridge.estimator.npu.npu_config import NPURunConfig, ProfilingConfig
+from npu_bridge.estimator.npu.npu_estimator import NPUEstimator
+
+flags.DEFINE_string("{name}", None, "collect profiling data")
+FLAGS = flags.FLAGS
+
+
+def main(_):
+    cfg = ProfilingConfig(enable_profiling=True, profiling_options={options})
+    run_config = NPURunConfig(profiling_config=cfg if FLAGS.{name} else None)
+    NPUEstimator(model_fn=None, config=run_config).train(None, max_steps=1)
+
+
+if __name__ == "__main__":
+    app.run(main)
+"""
+
+
+def test_absl_string_flag_deciding_the_handover_is_npp205():
+    # `cfg if FLAGS.profiling else None`: --profiling=False hands the config over as well
+    text = ABSL_DELIVERY.format(name="profiling", options="'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'")
+    (f,) = check(text)
+    assert (f.code, f.line, f.col) == ("NPP205", 5, 20) and "--profiling=False" in f.message
+
+
+def test_absl_string_flag_with_a_value_used_is_not_npp205_and_its_none_default_is_not_judged():
+    # the flag holds the output directory: its text is used, so it is no switch; and its default (None)
+    # cannot be in effect where the config is handed over only when the flag tests true
+    text = ABSL_DELIVERY.format(
+        name="profiling", options="'{\"output\":\"%s\",\"task_trace\":\"on\"}' % FLAGS.profiling")
+    assert codes(text) == []
+    guarded = """\
+import tensorflow as tf
+from absl import flags
+from npu_bridge.npu_init import *
+flags.DEFINE_string("profiling_dir", None, "where")
+FLAGS = flags.FLAGS
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+if FLAGS.profiling_dir:
+    custom_op.parameter_map["profiling_mode"].b = True
+    custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
+        '{"output":"%s","task_trace":"on"}' % FLAGS.profiling_dir)
+sess = tf.Session(config=npu_config_proto(config_proto=config))
+"""
+    assert codes(guarded) == []
+    # without the guard the default is what a run without the flag uses: NPP108 stands
+    unguarded = guarded.replace("if FLAGS.profiling_dir:\n    ", "").replace("\n    custom_op.parameter_map[\"profiling_options\"]", "\ncustom_op.parameter_map[\"profiling_options\"]")
+    assert [c for _, c in codes(unguarded)] == ["NPP108"]
 
 
 def test_npp205_advice_keeps_launchers_passing_false_working():

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ast
+import copy
 import gc
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from ..source.model import Finding, Fix, Issue, printable
-from ..source.prefilter import might_configure_profiling
+from ..source import prefilter
+from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import SourceText, StrValue
 from ..knowledge.run_settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
 from ..values.reader import place
@@ -86,6 +88,16 @@ class Context:
     def pos(self, node: ast.AST) -> int:
         return self.sites.pos.get(id(node), 0)
 
+    def judged_for(self, settings: Settings) -> "Context":
+        """This file judged against other settings: the text, tree, sites, values and model are shared
+        (none of them depends on the target), the findings are the new context's own. The resolver's
+        budgets start again, so the other target is not cut short by what this one spent."""
+        other = copy.copy(self)
+        other.settings, other.target = settings, settings.target
+        other.findings, other._seen = [], set()
+        self.resolver.restart_budget()
+        return other
+
 
 def report_exhausted(ctx: Context) -> None:
     """NPP191 on every setup whose values a budget cut short: a finding may be missing there,
@@ -134,39 +146,63 @@ def internal_error(exc: BaseException) -> Finding:
     return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
 
 
+def over_budget(words: int) -> Finding:
+    """NPP191 for a file over the work budget (prefilter.MAX_WORDS): it is not analysed at all."""
+    return Finding("NPP191", f"analysis budget exhausted: this file has about {words:,} words and symbols, over "
+                   f"the {prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was checked (a "
+                   "finding may be missing; split the file)", 0, 0, 1, 0, 1, 0)
+
+
 def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
             settings: Settings = Settings()) -> List[Finding]:
     """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
+    return analyse_each(text, tree, filename, (settings,))[0]
+
+
+def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
+                 each: Sequence[Settings]) -> List[List[Finding]]:
+    """The findings of one file for each of several settings (`npuprof check` asks for the run's target
+    and the wider one its summary counts): one parse, one walk, one model; only the rules run per
+    setting."""
     if not might_configure_profiling(text):
-        return []
+        return [[] for _ in each]
+    words = words_over_budget(text)
+    if words:
+        return [[over_budget(words)] for _ in each]
     # The analysis builds many small containers that all live until the file is done; the cyclic
     # collector, run in between, walks them (and flake8's tree) again and again. Paused, it runs
     # once after the file, on one file's worth (over the zoo scripts: 157 passes instead of 350).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _analyse(text, tree, filename, settings)
+        return _analyse(text, tree, filename, each)
     finally:
         if collecting:
             gc.enable()
 
 
-def _analyse(text: str, tree: Optional[ast.AST], filename: str, settings: Settings) -> List[Finding]:
+def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
+    from . import run_all
     try:
         if tree is None:
             try:
                 tree = ast.parse(text, filename)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
-                return []                   # Python cannot compile it either (E999); nothing for us to say
-        src = SourceText(text)
-        ctx = Context(src, tree, filename, settings)
-        from . import run_all
-        run_all(ctx)
-        report_exhausted(ctx)
-        mark_unreached(ctx)
-        return sorted(ctx.findings, key=Finding.sort_key)
+                return [[] for _ in each]   # Python cannot compile it either (E999); nothing for us to say
+        base = Context(SourceText(text), tree, filename, each[0])
     except Exception as exc:               # never crash flake8 (RecursionError included): report
-        return [internal_error(exc)]
+        return [[internal_error(exc)] for _ in each]
+    out = []
+    for settings in each:
+        try:
+            ctx = base.judged_for(settings) if out else base
+            run_all(ctx)
+            report_exhausted(ctx)
+            mark_unreached(ctx)
+            out.append(sorted(ctx.findings, key=Finding.sort_key))
+        except Exception as exc:
+            out.append([internal_error(exc)])
+    return out
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here
@@ -202,7 +238,10 @@ RULES = (
         what="A profiling setup whose values need more evaluation than the checker allows for one file "
              "(steps that grow with the file's size, a nesting depth, astroid inferences). The evaluation "
              "stopped, so the NPP0xx/NPP1xx checks of that setup may have missed a mistake. The message "
-             "names the setup's line.",
+             "names the setup's line. The same code, on line 1, says that a whole file was not analysed: "
+             "one over 1,000,000 words and symbols (counted before it is parsed), or an editor's document "
+             "over the 10 MiB every input is read within; and, on a launcher, where its walk stopped "
+             "(after 5,000 commands, or a launcher over 256 KiB), the command lines after it unchecked.",
         why="Every budget is counted in work, so the same file gives the same findings on any machine; but "
             "a budget that runs out must not pass in silence: a real unknown key would otherwise vanish "
             "into the coverage code NPP190, which is off by default. Real training scripts stay far below "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..values.reader import BUDGET_REASON, Strings
 from ..values.ops import NONE_NOTE
@@ -37,7 +37,9 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
         return strings
     hygiene = [check_option_hygiene(c.text, r.doc, ctx.src.text) + none_in_output(c, r.doc)
                for c, r in zip(cands, reports)]
-    per_candidate = [list(r.issues) + h for r, h in zip(reports, hygiene)]
+    unused = _defaults_not_in_effect(ctx, node)
+    per_candidate = [[x for x in list(r.issues) + h if not _from_default(c, x, unused)]
+                     for c, r, h in zip(cands, reports, hygiene)]
     common = set.intersection(*[{(x.code, x.key) for x in issues} for issues in per_candidate])
     for issue in per_candidate[0]:
         if (issue.code, issue.key) not in common:
@@ -51,6 +53,33 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
                 suffix = f" (checked {notes[0]})"
         ctx.report_issue(issue._replace(message=for_state(issue.message, state)), cands[0], suffix)
     return strings
+
+
+def _defaults_not_in_effect(ctx, node) -> Tuple[str, ...]:
+    """Flags whose falsy default (None, "", False, 0) cannot be in effect where these options are
+    read: the setup takes effect only when the flag tests true (`if FLAGS.prof_dir:`, `cfg if
+    args.profiling else None`). A finding about that default would describe a run that never happens."""
+    setup = ctx.model.setup_of(node)
+    if setup is None:
+        return ()
+    tests = {t.strip() for text in setup.conditions + ((setup.condition,) if setup.condition else ())
+             for t in text.split(" and ")}
+    out = []
+    for flag in getattr(ctx.resolver, "flags", ()):
+        default = flag.default
+        falsy = default is None or (isinstance(default, ast.Constant) and not default.value)
+        if falsy and flag.action not in ("store_false",) and \
+                any(t == flag.dest or t.endswith("." + flag.dest) for t in tests):
+            out.append(flag.option)
+    return tuple(out)
+
+
+def _from_default(value, issue, options: Tuple[str, ...]) -> bool:
+    """Whether the issue lies in text that came from one of these flags' defaults."""
+    if not options:
+        return False
+    notes = value.notes_in(issue.i, issue.j)
+    return any(n.startswith(f"with the default of {o},") for o in options for n in notes)
 
 
 def _undetermined(strings: Strings) -> str:

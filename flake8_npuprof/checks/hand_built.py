@@ -262,5 +262,7 @@ RULES = (
                  "Python type, which may differ from the text that was produced before.",
         references=(REF_MODELZOO, REF_ENV_OPTIONS),
         group="hygiene",
+        facts=("collection.emulation.messages.NPP100", "collection.emulation.ge_checks",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
 )

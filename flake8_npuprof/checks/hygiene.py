@@ -88,11 +88,11 @@ def check(ctx) -> None:
             ctx.report_node("NPP201", node,
                             "profiling is switched on unconditionally: every run of this script pays the "
                             "profiling overhead and writes PROF_* data; put it behind a flag or condition")
-    risky = {f.dest: f for f in ctx.resolver.flags if _string_meant_as_bool(f)}
+    risky = {f.dest: f for f in ctx.resolver.flags if _string_meant_as_bool(f) or _absl_string_switch(ctx, f)}
     if not risky:
         return
     reported = set()
-    guards = {id(g) for g in _profiling_guards(ctx)}
+    guards = {id(g) for g in _profiling_guards(ctx)} | {id(c) for c in _delivery_conditions(ctx)}
     for node in _profiling_conditions(ctx):
         for sub in _truth_tested(node):
             if isinstance(sub, ast.Attribute) and sub.attr in risky and sub.attr not in reported:
@@ -114,6 +114,49 @@ def _string_meant_as_bool(flag) -> bool:
         return isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in
                                            ("true", "false", "0", "1"))
     return False
+
+
+def _absl_string_switch(ctx, flag) -> bool:
+    """An absl string flag without a value of its own (default None or "") whose every read is a truth
+    test: its text is never used, so it is a switch, and `--x=False` passes the true string 'False'."""
+    default = flag.default
+    if flag.kind != "absl" or flag.py_type is not str or not (
+            default is None or (isinstance(default, ast.Constant) and default.value in (None, ""))):
+        return False
+    if any(word in flag.dest.lower() for word in ("dir", "path", "output", "file")):
+        return False                    # named for a value it holds (other modules may read it)
+    reads = [n for name, nodes in ctx.sites.loads.items() if name.rsplit(".", 1)[-1] == flag.dest
+             and "." in name for n in nodes]
+    return bool(reads) and all(_in_truth_test(ctx.sites.parent, n) for n in reads)
+
+
+def _in_truth_test(parent, node) -> bool:
+    """Whether only the truth of node's value is used: an if/while/ternary test, through not/and/or/bool()."""
+    while True:
+        up = parent.get(id(node))
+        if isinstance(up, (ast.If, ast.While, ast.IfExp, ast.Assert)) and up.test is node:
+            return True
+        if isinstance(up, ast.UnaryOp) and isinstance(up.op, ast.Not) or isinstance(up, ast.BoolOp):
+            node = up
+            continue
+        if isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and up.func.id == "bool" and \
+                up.args == [node]:
+            node = up
+            continue
+        return False
+
+
+def _delivery_conditions(ctx):
+    """The tests of `cfg if flag else None` that decide whether a profiling config is handed over."""
+    from ..setups.parameter_map import npu_setups
+    from ..setups.routes import profiling_configs
+    values = [r.anchor for r in profiling_configs(ctx.sites)]
+    values += [ctx.sites.nodes.get(s.config_key[1]) for s in npu_setups(ctx.sites) if s.config_key[0] == "node"]
+    for value in values:
+        if value is not None:
+            for use in ctx.flow.uses_of(value):
+                if use.condition is not None:
+                    yield use.condition
 
 
 def _npp205_message(flag) -> str:
@@ -199,9 +242,11 @@ def _profiling_guards(ctx):
 
 
 def _profiling_conditions(ctx):
-    """Expressions that decide whether profiling is on: guards of switches and switch values."""
+    """Expressions that decide whether profiling is on: guards of switches, switch values and the
+    conditions a config is handed over under."""
     from ..setups.parameter_map import npu_setups
     from ..setups.routes import profiling_configs, resource_inits, tf2_sets
+    yield from _delivery_conditions(ctx)
     for setup in npu_setups(ctx.sites):
         for key in ("profiling_mode", "profiling_options"):
             for p in setup.params.get(key, []):
@@ -263,6 +308,7 @@ RULES = (
         fix_note="No fix: the flag name and how the script parses options are project conventions.",
         references=(REF_GLOBAL_VOLUME, REF_MODELZOO),
         group="hygiene",
+        facts=("guidance.global_collection_volume",),
     ),
     Rule(
         code="NPP203",
@@ -281,6 +327,7 @@ RULES = (
         fix_note="No fix: a portable location (a flag, a relative path) is the user's choice.",
         references=(REF_PROFILING_CONFIG_601, REF_OPTIONS_80, REF_MODELZOO),
         group="hygiene",
+        facts=("collection.emulation.output_not_accessible", "collection.emulation.messages.NPP108"),
     ),
     Rule(
         code="NPP204",
@@ -304,6 +351,7 @@ RULES = (
                  "search).",
         references=(REF_FP_BP, REF_MODELZOO),
         group="hygiene",
+        facts=("collection.emulation.trace_point_warnings",),
     ),
     Rule(
         code="NPP205",
@@ -328,5 +376,6 @@ RULES = (
                  "`flags.DEFINE_bool` parses `--profiling=False` as False.",
         references=(REF_MODELZOO,),
         group="hygiene",
+        facts=("python.string_flags",),
     ),
 )

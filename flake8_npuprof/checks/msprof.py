@@ -545,13 +545,15 @@ def _finding(problem: Problem, src: SourceText) -> Finding:
     return Finding(problem.code, printable(problem.message), start, end, l1, c1, l2, c2, fix)
 
 
-def check_shell(text: str, target: Target, fixes: bool = False) -> List[Finding]:
+def check_shell(text: str, target: Target, fixes: bool = False, calls: Optional[List[Call]] = None) -> List[Finding]:
     """Findings for the msprof runs of a shell launcher. `npuprof fix` does not rewrite launchers,
-    so their findings carry no fix unless asked for (fixes=True: the edits a launcher fix would make)."""
+    so their findings carry no fix unless asked for (fixes=True: the edits a launcher fix would make).
+    calls: the launcher's msprof runs (calls_in_shell), when they are already read."""
     if "msprof" not in text:
         return []
     src = SourceText(text)
-    found = [_finding(p, src) for call in calls_in_shell(text) for p in check_call(call, target)]
+    calls = calls_in_shell(text) if calls is None else calls
+    found = [_finding(p, src) for call in calls for p in check_call(call, target)]
     return found if fixes else [f._replace(fix=None) for f in found]
 
 

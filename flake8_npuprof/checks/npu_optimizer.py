@@ -312,7 +312,8 @@ RULES = (
                  "it would fail or collect nothing.",
         references=(REF_SESSION, REF_PROFILING_CONFIG, REF_ENV_OPTIONS, REF_NPU_ATTRS),
         group="wiring",
-        facts=("collection.runtime_default_options.", "collection.emulation.adapter_default"),
+        facts=("collection.runtime_default_options.", "collection.emulation.adapter_default",
+               "collection.emulation.python_errors"),
     ),
     Rule(
         code="NPP003",
@@ -337,6 +338,7 @@ RULES = (
                  "evidently meant the NPU optimizer.",
         references=(REF_SESSION, REF_NPU_ATTRS),
         group="wiring",
+        facts=("adapter.npu_optimizer_name",),
     ),
     Rule(
         code="NPP004",
@@ -361,6 +363,7 @@ RULES = (
                  "switches profiling on.",
         references=(REF_SESSION, REF_NPU_ATTRS, REF_MODELZOO),
         group="wiring",
+        facts=("adapter.profiling_attr_fields", "collection.runtime_default_options."),
     ),
     Rule(
         code="NPP005",
@@ -380,6 +383,7 @@ RULES = (
                  "the bytes carry the same text, so nothing else changes.",
         references=(REF_SESSION,),
         group="wiring",
+        facts=("collection.emulation.python_errors",),
     ),
     Rule(
         code="NPP009",
@@ -405,6 +409,8 @@ RULES = (
         fix_note="No fix: merging entries changes which value wins for keys set on both.",
         references=(REF_NPU_ATTRS, REF_ESTIMATOR, REF_MODELZOO),
         group="wiring",
+        facts=("adapter.optimizer_entries_in_turn", "adapter.estimator_appends_entry",
+               "collection.runtime_default_options."),
     ),
     # also reported by other_routes (enable_profiling, PROFILING_MODE)
     Rule(
@@ -426,6 +432,7 @@ RULES = (
                  "only ever have meant that bool.",
         references=(REF_SESSION, REF_PROFILING_CONFIG, REF_TF2_API),
         group="wiring",
+        facts=("collection.emulation.python_errors",),
     ),
     # also reported by other_routes (NPURunConfig with a DumpConfig)
     Rule(
@@ -451,5 +458,6 @@ RULES = (
         fix_note="No fix: which of the two the run is for is the user's decision.",
         references=(REF_CONSTRAINTS, REF_MODELZOO),
         group="hygiene",
+        facts=("guidance.no_dump_with_profiling",),
     ),
 )

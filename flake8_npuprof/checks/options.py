@@ -28,6 +28,8 @@ LATENT_ABORT = "GE initialisation will fail and the job will abort"
 # Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
 FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
                    "NPP112", "NPP113", "NPP115"})
+# Effects that happen only after the options pass GE initialisation (model.Issue.effect).
+LATER = frozenset({"silent", "logged", "ignored", "guidance"})
 FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
              "host_sys_usage_freq", "instr_profiling_freq", "sys_lp_freq")
 
@@ -162,6 +164,12 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
         issue = _nothing_collected(doc, target)
         if issue:
             issues.append(issue)
+    if any(x.effect == "abort" and not x.partial for x in issues):
+        # GE initialisation fails on every target version: what the runtime would do later with
+        # these options (ignore a key, search for points) never happens, so it is not claimed;
+        # those findings come once the failure is fixed. A duplicate key (NPP111) is decided by
+        # the parse itself, before any check
+        issues = [x for x in issues if x.effect not in LATER or x.code == "NPP111"]
     issues.sort(key=lambda x: (x.i, x.code))
     return OptionsReport(False, False, doc, issues)
 
@@ -995,16 +1003,17 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
     out = []
     if tt is not None and tt.unknown:
         return out
-    if tt_on and not all(K.product(p)["step_trace"] is False for p in target.products):
+    # guidance only where some targeted chip and version collects the step trace
+    if tt_on and not all("training_trace" in K.unsupported(p, v) for v in target.versions for p in target.products):
         missing = [k for k in ("fp_point", "bp_point") if k not in members]
         if missing:
             names = "/".join(f'"{k}"' for k in missing)
             add = ",".join(f'"{k}":""' for k in missing)
             out.append(Issue(
                 "NPP104", tt.key_start, tt.value_end,
-                f'"training_trace" is "on" without {names}: GE then searches for the points itself, but the '
-                f"Ascend guide requires them with training_trace; add {add} (\"\" asks for the automatic "
-                "search) or the op names from your graph",
+                f'"training_trace" is "on" without {names}: nothing fails, GE searches for the points itself '
+                "(not with dynamic shape, where they must be named), yet the TF Adapter guide asks for both; "
+                f'add {add} ("" asks for the search) or the op names from your graph',
                 TextFix(((tt.value_end, tt.value_end, "," + add),), True, f"add {add}"), "training_trace",
                 effect="guidance"))
     if not tt_on and not (tt is None and _any_unknown(doc)):
@@ -1045,8 +1054,9 @@ def _nothing_collected(doc: Doc, target: Target) -> Optional[Issue]:
 
 from .rule import (  # noqa: E402
     GOOD_OPTIONS, REF_AIC_PRODUCTS, REF_COLLECTOR, REF_E10001, REF_ENV_OPTIONS, REF_ENV_OPTIONS_80, REF_FP_BP,
-    REF_GE_AIC, REF_GE_INIT, REF_INIT_SYSTEM_80, REF_MODELZOO, REF_OAM, REF_OPTIONS_80, REF_PROFILING_CONFIG_504,
-    REF_PROFILING_CONFIG_601, REF_SESSION, _ANY_CANN, _ANY_SOC, _HEAD, _TAIL, Rule, _opts)
+    REF_FP_BP_DYNAMIC, REF_GE_AIC, REF_GE_FP_BP_SEARCH, REF_GE_INIT, REF_INIT_SYSTEM_80, REF_MODELZOO, REF_OAM,
+    REF_OPTIONS_80, REF_PROFILING_CONFIG_504, REF_PROFILING_CONFIG_601, REF_SESSION, _ANY_CANN, _ANY_SOC, _HEAD,
+    _TAIL, Rule, _opts)
 
 
 def _opts_chunks(chunks: Tuple[str, ...]) -> str:
@@ -1086,6 +1096,8 @@ RULES = (
                  "output directory and the `op_trace` mapping are guesses.",
         references=(REF_ENV_OPTIONS, REF_GE_INIT, REF_E10001, REF_INIT_SYSTEM_80, REF_MODELZOO),
         group="options",
+        facts=("collection.emulation.messages.NPP100", "collection.emulation.ge_checks",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP101",
@@ -1105,7 +1117,9 @@ RULES = (
         options="Keys known to some CANN version but not to the target are NPP113, not NPP101.",
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_MODELZOO),
         group="options",
-        facts=("collection.documented_rejected_keys.",),
+        facts=("collection.documented_rejected_keys.", "collection.emulation.messages.NPP101",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP102",
@@ -1130,7 +1144,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         group="options",
         facts=("schema.aicpu", "schema.task_trace", "schema.task_time", "schema.llc_profiling", "schema.host_sys",
-               "schema.task_block"),
+               "schema.task_block", "collection.emulation.messages.NPP102",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP103",
@@ -1149,7 +1165,8 @@ RULES = (
                  "becomes `\"on\"`. Both keep the intent unchanged.",
         references=(REF_GE_INIT, REF_PROFILING_CONFIG_504, REF_ENV_OPTIONS),
         group="options",
-        facts=("schema.training_trace",),
+        facts=("schema.training_trace", "collection.emulation.messages.NPP103", "collection.emulation.ge_checks",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP104",
@@ -1158,18 +1175,32 @@ RULES = (
                 "automatic)",
         default=True,
         what="Options that switch `training_trace` on but do not contain `fp_point` and `bp_point`.",
-        why="This is not a runtime failure: without the keys GE searches for the forward start and backward "
-            "end by itself. The Ascend guide nevertheless requires both keys with the training trace; writing "
-            "them as `\"\"` says that the automatic search is wanted and leaves an obvious place for real op "
-            "names should the search pick the wrong nodes.",
+        why="Guidance, not a failure (reported as a SARIF note, an editor information): when a point is empty "
+            "or absent, GE searches for it while it builds the graph. The forward point is the earliest consumer "
+            "of the first Data, GetNext or IteratorV2 node in GE's node order; the backward point is the latest "
+            "op on the same stream that feeds the last AllReduce (HcomAllReduce or Horovod's), or, with no "
+            "AllReduce, the graph's output. The TF Adapter guide nevertheless asks for both keys with the "
+            "training trace; `\"\"` says the search is wanted and leaves an obvious place for real op names.\n\n"
+            "The search is not enough when:\n\n"
+            "- the model has dynamic shapes: the PROFILING_OPTIONS reference says the points are not found "
+            "automatically there and must be given by hand;\n"
+            "- the first Data node in GE's order is not the model input (a placeholder fed for the learning "
+            "rate, say): the forward point is then that node's consumer;\n"
+            "- the op feeding the output (one device, no AllReduce) is not where the backward pass ends;\n"
+            "- nothing matches: GE logs `First forward op name can't be found in graph for training trace.` "
+            "(or `Last backward op name ...`) at graph build, and the iteration trace lacks that point.\n\n"
+            "In those cases write the op names from the graph (`tf.io.write_graph`), as the FP/BP page shows.",
         example=_opts('{"output":"/tmp/prof","training_trace":"on","task_trace":"on"}'),
         fixed=_opts(GOOD_OPTIONS),
         fix_safety="safe",
         fix_note="Adds `\"fp_point\":\"\",\"bp_point\":\"\"`, which asks for exactly what the runtime does "
                  "without them.",
-        options="Not reported when the target product has no step trace (--npuprof-soc 310); that case is NPP114.",
-        references=(REF_FP_BP, REF_SESSION, REF_ENV_OPTIONS),
+        options="Not reported when no targeted chip and version collects the step trace (--npuprof-soc 310 with "
+                "--npuprof-cann 7.0 or 8.0); that case is NPP114.",
+        references=(REF_FP_BP, REF_GE_FP_BP_SEARCH, REF_FP_BP_DYNAMIC, REF_SESSION, REF_ENV_OPTIONS),
         group="options",
+        facts=("option_keys.meaning.fp_point", "guidance.training_trace_points",
+               "collection.emulation.trace_point_warnings"),
     ),
     Rule(
         code="NPP105",
@@ -1187,7 +1218,7 @@ RULES = (
         fix_note="Drops the unused points. Unsafe: the user may rather have wanted `training_trace` on.",
         references=(REF_FP_BP, REF_GE_INIT),
         group="options",
-        facts=("schema.fp_point",),
+        facts=("schema.fp_point", "option_keys.meaning.fp_point"),
     ),
     Rule(
         code="NPP106",
@@ -1214,7 +1245,9 @@ RULES = (
         references=(REF_AIC_PRODUCTS, REF_GE_AIC, REF_OPTIONS_80, REF_COLLECTOR),
         settings=(("soc", "910"),),
         group="options",
-        facts=("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds."),
+        facts=("schema.aic_metrics", "products.910B.aic_metrics", "products.910B.metric_builds.",
+               "collection.emulation.messages.NPP106", "collection.emulation.collector_call_failed",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP107",
@@ -1237,7 +1270,9 @@ RULES = (
                 "but the consequence it names depends on the version.",
         references=(REF_ENV_OPTIONS, REF_PROFILING_CONFIG_601, REF_COLLECTOR, REF_OAM),
         group="options",
-        facts=("schema.storage_limit",),
+        facts=("schema.storage_limit", "collection.emulation.messages.NPP107",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     # also reported by hygiene (an output made from a Python None)
     Rule(
@@ -1268,7 +1303,8 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("schema.output",),
+        facts=("schema.output", "collection.emulation.messages.NPP108", "collection.emulation.collector_call_failed",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP109",
@@ -1292,7 +1328,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.5"),),
         group="options",
-        facts=("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq"),
+        facts=("schema.dvpp_freq", "schema.instr_profiling_freq", "products.950.max_freq",
+               "collection.emulation.messages.NPP109", "collection.emulation.collector_call_failed",
+               "collection.emulation.e10001", "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP110",
@@ -1318,7 +1356,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("schema.dvpp_freq", "schema.aicpu"),
+        facts=("schema.dvpp_freq", "schema.aicpu", "collection.emulation.messages.NPP110",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP111",
@@ -1336,6 +1376,7 @@ RULES = (
                  "change.",
         references=(REF_COLLECTOR, REF_GE_INIT),
         group="options",
+        facts=("runtime.duplicate_keys",),
     ),
     Rule(
         code="NPP112",
@@ -1353,6 +1394,8 @@ RULES = (
                  "automatic search).",
         references=(REF_GE_INIT, REF_ENV_OPTIONS),
         group="options",
+        facts=("ge.options_buffer", "collection.emulation.ge_checks", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP113",
@@ -1377,7 +1420,9 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_ENV_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.5"),),
         group="options",
-        facts=("schema.task_time", "schema.task_tsfw", "schema.power"),
+        facts=("schema.task_time", "schema.task_tsfw", "schema.power", "collection.emulation.messages.NPP113",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP114",
@@ -1405,7 +1450,9 @@ RULES = (
         settings=(("soc", "310"), ("cann", "9.1")),
         group="options",
         facts=("products.310.unsupported.", "products.310B.unsupported.", "products.310P.unsupported.",
-               "products.910.value_unsupported."),
+               "ge_options.platforms", "collection.emulation.messages.NPP114",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP115",
@@ -1425,7 +1472,9 @@ RULES = (
         references=(REF_ENV_OPTIONS_80, REF_COLLECTOR),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("schema.instr_profiling_freq",),
+        facts=("schema.instr_profiling_freq", "collection.emulation.messages.NPP115",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP116",
@@ -1446,6 +1495,6 @@ RULES = (
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80),
         settings=(("cann", "8.0"),),
         group="options",
-        facts=("collection.switch.task_trace", "collection.switch.task_time"),
+        facts=("collection.switch.",),
     ),
 )

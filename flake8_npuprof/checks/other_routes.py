@@ -5,16 +5,17 @@ Their options go through the same NPP1xx checks as the NpuOptimizer route."""
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Dict, Optional
 
 from ..source.code_edits import add_keyword, remove_argument
 from ..source.model import Edit, Fix
 from ..values.ops import Opaque
-from ..setups.routes import ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, overridden, profiler_scopes, profiling_configs, resource_inits, tf2_sets
+from ..setups.routes import ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, last_values, profiler_scopes, profiling_configs, resource_inits, tf2_sets
 from ..values.reader import truthy
 from .common import check_options_expr
 from ..source.text import HOLE, is_placeholder
 from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
+from ..setups.state import NEVER_HANDED
 from ..knowledge.collection import EXPLICIT_DEFAULTS
 
 
@@ -106,7 +107,11 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
         _no_options(ctx, setup.mode.anchor, "ProfilingConfig", call if setup.options is None else None)
     state = ctx.state_of(call)           # the model emulate uses (inventory deliveries)
     never = state.why == "never_passed" if state is not None else not ctx.flow.is_consumed(call)
-    if never:
+    if never and state is not None and state.detail != NEVER_HANDED:
+        ctx.report_node("NPP006", call.func,
+                        f"this ProfilingConfig is passed to {state.detail}: the Estimator runs without it and "
+                        "collects nothing; hand the run config that carries it to the Estimator")
+    elif never:
         ctx.report_node("NPP006", call.func,
                         "this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
                         "Estimator runs without it and collects nothing; pass it to NPURunConfig")
@@ -205,23 +210,27 @@ def _environment(ctx) -> bool:
     value written over later in the same scope (and whenever it runs) is judged by the last one.
     """
     every = env_sets(ctx.sites)
-    sets = [s for s in every if not overridden(s, every)]
+    sets = last_values(every)
     if not sets:
         return False
     verdict_of = {}                     # id(scope) -> True/False/None ("wrong value" counts as None)
     any_on = False
-    for scope_id in {id(s.scope) for s in sets}:
-        modes = [s for s in sets if id(s.scope) == scope_id and s.name == ENV_MODE and s.value is not None]
-        if modes:
-            verdict_of[scope_id] = _env_mode(ctx, modes)
-            any_on = any_on or verdict_of[scope_id] is True
+    modes_in: Dict[int, list] = {}      # id(scope) -> its PROFILING_MODE sets (grouped once: N scopes were N^2)
+    for s in sets:
+        if s.name == ENV_MODE and s.value is not None:
+            modes_in.setdefault(id(s.scope), []).append(s)
+    for scope_id, modes in modes_in.items():
+        verdict_of[scope_id] = _env_mode(ctx, modes)
+        any_on = any_on or verdict_of[scope_id] is True
+    from .wiring import in_profiling_branch
+    meant_in = {scope_id: any(in_profiling_branch(m) for m in modes) for scope_id, modes in modes_in.items()}
     module = id(ctx.sites.module)
     for s in sets:
         if s.name != ENV_OPTIONS or s.value is None:
             continue
         mode_on = verdict_of.get(id(s.scope), verdict_of.get(module))
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
-        if mode_on is False and _evidently_meant_on(ctx, s, sets):
+        if mode_on is False and _evidently_meant_on(ctx, s, meant_in):
             ctx.report_node("NPP001", s.anchor,
                             "PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" in this profiling branch: "
                             "GE reads the options only with PROFILING_MODE=true, so nothing is collected; set "
@@ -236,13 +245,13 @@ def _environment(ctx) -> bool:
     return any_on
 
 
-def _evidently_meant_on(ctx, options, sets) -> bool:
+def _evidently_meant_on(ctx, options, meant_in) -> bool:
     """PROFILING_MODE off where profiling is evidently meant (inside `if args.profiling:`). An explicit,
-    unconditional off switch beside parked options is deliberate (RULES: not NPP001)."""
+    unconditional off switch beside parked options is deliberate (RULES: not NPP001).
+    meant_in: id(scope) -> whether a PROFILING_MODE set of that scope is in a profiling branch."""
     from .wiring import in_profiling_branch
-    modes = [s for s in sets if s.name == ENV_MODE and s.value is not None and
-             (s.scope is options.scope or s.scope is ctx.sites.module)]
-    return in_profiling_branch(options) or any(in_profiling_branch(m) for m in modes)
+    return in_profiling_branch(options) or meant_in.get(id(options.scope), False) or \
+        meant_in.get(id(ctx.sites.module), False)
 
 
 def _env_mode(ctx, modes) -> Optional[bool]:
@@ -472,6 +481,7 @@ RULES = (
                  "decision the checker cannot make.",
         references=(REF_PROFILING_CONFIG, REF_INIT_SYSTEM, REF_SESSION_OVERVIEW, REF_MODELZOO),
         group="wiring",
+        facts=("collection.emulation.already_initialised",),
     ),
     # also reported by shell_env (launchers)
     Rule(
@@ -495,6 +505,7 @@ RULES = (
                  "the written value was clearly meant as on.",
         references=(REF_ENV_MODE, REF_TF_APIS, REF_GE_INIT),
         group="wiring",
+        facts=("ge.profiling_mode_env",),
     ),
     Rule(
         code="NPP012",
@@ -513,6 +524,7 @@ RULES = (
         fix_note="No fix: moving the assignments above `npu.open()` may move them past code they depend on.",
         references=(REF_TF2, REF_TF2_API),
         group="wiring",
+        facts=("adapter.tf2_open_reads_options",),
     ),
     Rule(
         code="NPP013",
@@ -531,6 +543,7 @@ RULES = (
         fix_note="No fix: whether to keep the scoped or the global collection is the user's choice.",
         references=(REF_PROFILER, REF_LOCAL_PROFILER),
         group="wiring",
+        facts=("adapter.profiler_scope_exclusive",),
     ),
     # also reported by wiring (the legacy parameter_map keys)
     Rule(
@@ -561,5 +574,6 @@ RULES = (
                  "approximately to `task_trace`.",
         references=(REF_ADAPTER_R111, REF_INIT_SYSTEM_80, REF_PROFILING_CONFIG, REF_MODELZOO),
         group="wiring",
+        facts=("adapter.profiling_config_args",),
     ),
 )

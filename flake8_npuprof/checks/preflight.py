@@ -48,8 +48,13 @@ def output_problem(path: str) -> Optional[Problem]:
     full disk): the missing directories are created as the collector would, a uniquely named directory and a
     small file are made inside and everything made is removed again."""
     from ..knowledge.collection import data
-    logged = data()["emulation"]["output_not_accessible"].format(path=path)
-    consequence = f'the collector logs "{logged}" and profiling does not start'
+    # the collectors up to 8.0 log only the last part of the path (Utils::BaseName)
+    logged = data()["emulation"]["output_not_accessible"].format(name=os.path.basename(path.rstrip("/")) or path)
+    # from 8.5 the collector refuses the options (executed: tests/oracle/v*.jsonl, an output below a file)
+    # up to 8.0 SetOutputDir fails GetParamFromInputCfg, which MsprofInitGeOptions returns as
+    # MSPROF_ERROR_CONFIG_INVALID: the same rejection as any other invalid option of those versions
+    consequence = (f'the collector rejects the options (from CANN 8.5 "Result path is empty or not accessible, '
+                   f'result path: ", up to 8.0 "{logged}"), so GE initialisation fails and the job aborts')
     if os.path.lexists(path) and not os.path.isdir(path):
         return Problem("NPP901", f'output "{path}" exists and is not a directory: {consequence}; '
                                  "choose a directory path")
@@ -242,9 +247,10 @@ RULES = (
         default=False,
         what="An `output` directory that, on this machine, cannot be created or is not writable by the "
              "current user; relative paths are resolved against the launch directory.",
-        why="The collector tries to create the directory when profiling starts. If that fails it reports the "
-            "path as not accessible and profiling does not start; depending on the version the job aborts or "
-            "runs on with an empty PROF_* tree.",
+        why="The collector tries to create the directory when GE hands it the options. If that fails it "
+            "rejects the options and GE initialisation fails, so the job aborts: from CANN 8.5 the record of "
+            "the runtime's own code shows it; up to 8.0 the collector's source reports the path as not "
+            "accessible and returns the same error as for any other invalid option.",
         example=_opts('{"output":"/etc/passwd/profiling","training_trace":"on","task_trace":"on",'
                       '"fp_point":"","bp_point":""}'),
         fixed=_opts(GOOD_OPTIONS),
@@ -253,6 +259,9 @@ RULES = (
         options=_PREFLIGHT,
         references=(REF_OPTIONS_80, REF_PROFILING_CONFIG_601, REF_COLLECTOR),
         group="preflight",
+        facts=("collection.emulation.output_not_accessible", "collection.emulation.messages.NPP108",
+               "collection.emulation.collector_call_failed", "collection.emulation.e10001",
+               "collection.emulation.adapter_abort"),
     ),
     Rule(
         code="NPP902",
@@ -270,6 +279,7 @@ RULES = (
         options=_PREFLIGHT,
         references=(REF_ENV_OPTIONS, REF_PROFILING_CONFIG_601),
         group="preflight",
+        facts=("option_keys.meaning.storage_limit",),
     ),
     Rule(
         code="NPP903",
@@ -290,5 +300,6 @@ RULES = (
         references=(REF_FP_BP, REF_GE_INIT),
         settings=(("graph", "graph.pbtxt"),),
         group="preflight",
+        facts=("collection.emulation.trace_point_warnings",),
     ),
 )

@@ -31,21 +31,25 @@ class Rule(NamedTuple):
     facts: Tuple[str, ...] = ()  # the data facts (data/sources.json ids or id prefixes) its claims rest on
 
 
-def sources_for(rule: Rule) -> Tuple[str, ...]:
-    """Distinct source lines behind a rule's claims (its facts): `ref` — what it says (standing)."""
+def sources_for(rule: Rule) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+    """The facts behind a rule's claims (its `facts`, prefixes expanded), each with its source lines
+    (`ref` [CANN versions]: what it says (standing)), in the order the rule lists them."""
     from ..knowledge.datafiles import sources
     from ..knowledge.msprof_options import cli
     facts = dict(sources(), **cli()["sources"])
-    out = []
+    out: dict = {}
     for prefix in rule.facts:
         for fact, entries in facts.items():
             if fact == prefix or (prefix.endswith(".") and fact.startswith(prefix)):
+                lines = out.setdefault(fact, [])
                 for e in entries:
                     where = f" [CANN {', '.join(e['versions'])}]" if e.get("versions") else ""
                     line = f"`{e['ref']}`{where}: {e['says']} ({e['standing']})"
-                    if line not in out:
-                        out.append(line)
-    return tuple(out)
+                    if e.get("settle"):
+                        line += f"; would be settled by: {e['settle']}"
+                    if line not in lines:
+                        lines.append(line)
+    return tuple((fact, tuple(lines)) for fact, lines in out.items())
 
 
 def render(rule: Rule) -> str:
@@ -68,8 +72,12 @@ def render(rule: Rule) -> str:
     sources = sources_for(rule)
     if sources:
         parts += ["", "## Sources of the claims", "",
-                  "Standing: code = read in the runtime's source, doc = documented only, inferred."
-                  " Versions in brackets are the CANN versions a source speaks for.", ""] + [f"- {x}" for x in sources]
+                  "Each fact this page relies on, with the sources that show it. Standing: code = read in the "
+                  "runtime's source, executed = the runtime's own code built and run (tests/oracle), doc = "
+                  "documented only, inferred = no source says it (with what would settle it). Versions in brackets "
+                  "are the CANN versions a source speaks for.", ""]
+        for fact, lines in sources:
+            parts += [f"- `{fact}`"] + [f"  - {x}" for x in lines]
     return "\n".join(parts) + "\n"
 
 
@@ -160,6 +168,10 @@ REF_LOCAL_PROFILER = ("Local (Profiler-scope) collection: "
                       "https://www.hiascend.com/document/detail/en/TensorFlowCommercial/800/migration/tfmigr1/tfmigr1_000061.html")
 REF_FP_BP = ("How do I determine fp_point and bp_point: "
              "https://www.hiascend.com/document/detail/en/TensorFlowCommercial/800/migration/tfmigr1/tfmigr1_000110.html")
+REF_GE_FP_BP_SEARCH = ("GE's own search for the points when fp_point/bp_point are empty or absent, and its warnings "
+                       "(hicann/ge@ffdcbc9f7 compiler/graph/build/profiling_task_utils.cc L41-43, L104-247, L338-388)")
+REF_FP_BP_DYNAMIC = ("PROFILING_OPTIONS reference, note: the points are found automatically except with dynamic shape, "
+                     "where they must be set by hand (hicann/oam-tools@ea0ce91 docs/zh/env-vars/PROFILING_OPTIONS.md L273)")
 REF_AIC_PRODUCTS = ("aclprofAicoreMetrics product support: "
                     "https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/API/runtimeapi/aclcppdevg_03_1367.html")
 REF_GE_AIC = ("GE ProfilingAicoreMetrics: "

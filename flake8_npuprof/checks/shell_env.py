@@ -7,28 +7,41 @@ Only the CLI reads these files; findings use the same codes as Python files.
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from .analysis import Settings, internal_error
 from ..source.model import Finding, printable
 from ..source.text import SourceText
-from ..source.shell_words import assignments
+from ..source.shell_words import MAX_LAUNCHER, assignments
 
 
 def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings(),
                   options_read: Optional[dict] = None) -> List[Finding]:
     """options_read: {offset of a PROFILING_OPTIONS assignment: (whether GE reads it in the launches that inherit
     it, their scripts)}, from the front-end that follows the launches (emulate/sequence.py)."""
+    return analyse_shell_each(text, filename, (settings,), options_read)[0]
+
+
+def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
+                       options_read: Optional[dict] = None) -> List[List[Finding]]:
+    """analyse_shell for each of several settings: the launcher is read once, judged per target."""
+    if len(text) > MAX_LAUNCHER:            # the launcher's work budget: nothing of it is read
+        over = Finding("NPP191", f"analysis budget exhausted: this launcher has {len(text):,} characters, over the "
+                       f"{MAX_LAUNCHER:,} a launcher may have, so none of its lines was checked (a finding may be "
+                       "missing; split the launcher)", 0, 0, 1, 0, 1, 0)
+        return [[over] for _ in each]
     try:
-        from .msprof import check_shell
-        findings = _analyse(text, settings, options_read or {}) + check_shell(text, settings.target)
-        return sorted(findings, key=Finding.sort_key)
+        from .msprof import calls_in_shell, check_shell
+        sets = assignments(text) if "PROFILING_" in text else []
+        calls = calls_in_shell(text) if "msprof" in text else []
+        return [sorted(_analyse(text, sets, settings, options_read or {}) +
+                       check_shell(text, settings.target, calls=calls), key=Finding.sort_key) for settings in each]
     except Exception as exc:                # same contract as Python files
-        return [internal_error(exc)]
+        return [[internal_error(exc)] for _ in each]
 
 
-def _analyse(text: str, settings: Settings, options_read: dict) -> List[Finding]:
-    if "PROFILING_" not in text:
+def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Finding]:
+    if not sets:
         return []
     from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
     from .hygiene import check_option_hygiene
@@ -42,12 +55,11 @@ def _analyse(text: str, settings: Settings, options_read: dict) -> List[Finding]
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
         findings.append(Finding(code, printable(message), start, end, l1, c1, l2, c2))
 
-    sets = assignments(text)
     modes = [s for s in sets if s.name == "PROFILING_MODE"]
     # the launcher's setup in the model emulate uses (the last values win)
     from ..setups.inventory import shell_setups
     from ..setups.state import from_setup
-    setups = shell_setups(text)
+    setups = shell_setups(text, sets)
     state = from_setup(setups[0]) if setups else None
     for s in modes:
         problem = mode_problem_text(s.value.text)

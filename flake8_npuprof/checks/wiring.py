@@ -9,6 +9,7 @@ from ..setups.flow import HELPERS, Flow, has_keyword, helper_config_arg
 from ..source.code_edits import add_keyword, insert_before, source_of
 from ..source.model import Edit, Fix
 from ..setups.parameter_map import Setup, npu_setups
+from ..setups.state import NEVER_HANDED
 from ..values.reader import truthy
 from .npu_optimizer import mode_values
 
@@ -119,6 +120,12 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
                 f"{name}() is called without the config that carries profiling (line {line}): it builds a "
                 f"fresh one without profiling, so nothing is collected; pass {HELPERS[name][0]}=<that config>",
                 _pass_config_fix(ctx, flow, value, call, HELPERS[name][0]) if name != "npu_run_config_init" else None)
+            continue
+        if state is not None and state.detail != NEVER_HANDED:
+            ctx.report_node(
+                "NPP006", anchor,
+                f"this profiling config is passed to {state.detail}: the job runs without it and collects "
+                "nothing; hand that result to the session (or whatever initialises GE)")
             continue
         ctx.report_node(
             "NPP006", anchor,
@@ -258,6 +265,7 @@ RULES = (
                  "which slows the job and writes data, and the `False` might have been deliberate.",
         references=(REF_SESSION, REF_TF_APIS, REF_GE_INIT, REF_MODELZOO),
         group="wiring",
+        facts=("adapter.options_need_mode", "ge.profiling_mode_env"),
     ),
     Rule(
         code="NPP007",
@@ -277,6 +285,7 @@ RULES = (
                  "on for the estimator and brings along every other setting of that config.",
         references=(REF_NPU_INIT, REF_SESSION_OVERVIEW, REF_ESTIMATOR),
         group="wiring",
+        facts=("adapter.helpers_fresh_config",),
     ),
     Rule(
         code="NPP008",
@@ -301,5 +310,6 @@ RULES = (
                  "setting of that config.",
         references=(REF_KERAS, REF_INIT_SYSTEM, REF_NPU_INIT),
         group="wiring",
+        facts=("adapter.helpers_fresh_config", "collection.emulation.already_initialised"),
     ),
 )

@@ -22,7 +22,7 @@ from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, inputs, note, plural
 
 def run_check(args) -> int:
     from ..source.config import UsageError, load_config
-    from .runner import _parses, check_text, rule_codes, selection_from, target_from
+    from .runner import check_each, parse, rule_codes, selection_from, target_from
     if args.statistics and args.format not in ("text", "json"):
         raise UsageError("--statistics prints text or JSON: use --format text or --format json")
     config = load_config(args.config, args.paths, rule_codes=rule_codes)
@@ -36,10 +36,11 @@ def run_check(args) -> int:
     if args.add_noqa:
         from .noqa import run_add_noqa
         return run_add_noqa(args, config, settings, selection)
-    # findings the default target holds back: what a portable check would add (text summary only)
-    wide = None
+    # findings the default target holds back: what a portable check would add (text summary only),
+    # judged from the same analysis of each file
+    each = (settings,)
     if target.cann == "any" and args.format == "text" and not args.quiet:
-        wide = settings._replace(target=target._replace(cann="portable"))
+        each += (settings._replace(target=target._replace(cann="portable")),)
     results = []
     errors = held = 0
     for item in inputs(args, config):
@@ -49,15 +50,15 @@ def run_check(args) -> int:
             errors += 1
             continue
         source = item.source
-        if source.kind == "python" and not _parses(item.display, source.text):
+        tree = parse(item.display, source.text) if source.kind == "python" else None
+        if tree is False:
             errors += 1                 # flake8 says E999; the gate must not pass it silently
             continue
         ignores = config.ignores_for(item.path) if config else ()
-        findings = check_text(item.path, source.text, source.kind, settings, selection, ignores)
+        findings, *wide = check_each(item.path, source.text, source.kind, each, selection, ignores, tree)
         errors += sum(1 for f in findings if f.code == "NPP000")
-        if wide is not None:
-            extra = check_text(item.path, source.text, source.kind, wide, selection, ignores)
-            held += sum((Counter(_where(extra)) - Counter(_where(findings))).values())
+        if wide:
+            held += sum((Counter(_where(wide[0])) - Counter(_where(findings))).values())
         results.append((item.display, SourceText(source.text), findings))
     report = Report(args.output_file)
     try:

@@ -14,15 +14,15 @@ something, 2 usage or internal error.
 from __future__ import annotations
 
 import ast
-import difflib
 import os
-import tempfile
 from collections import Counter
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from ..checks.analysis import Settings
 from ..source.files import Selection
 from ..source.model import Finding
+from ..source.prefilter import words_over_budget
+from ..source.writes import WriteError, write_bytes
 from .output import warn
 
 MAX_FIXES = 200         # per file; each one re-checks the whole file
@@ -51,21 +51,24 @@ def _overlaps(edits) -> bool:
 def fix_text(text: str, path: str, settings: Settings, selection: Selection, unsafe: bool,
              encoding: str = "utf-8", newline: str = "\n", ignores=()) -> FixResult:
     from .runner import check_text
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError):
-        return FixResult(text, [], [], [], "it has a syntax error")
+    tree = None                         # a file over the work budget is not parsed: its NPP191 remains
+    if not words_over_budget(text):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return FixResult(text, [], [], [], "it has a syntax error")
     applied: List[Finding] = []
     refused: List[Tuple[Finding, str]] = []
     refused_keys = set()
-    findings = check_text(path, text, "python", settings, selection, ignores)
+    findings = check_text(path, text, "python", settings, selection, ignores, tree)
     for _ in range(MAX_FIXES):
         candidates = [f for f in findings if f.fix is not None and (f.fix.safe or unsafe)
                       and _key(f) not in refused_keys]
         if not candidates:
             break
         finding = candidates[0]
-        reason, new_text, new_findings = _try(text, finding, path, settings, selection, encoding, newline, ignores)
+        reason, new_text, new_findings = _try(text, findings, finding, path, settings, selection, encoding, newline,
+                                              ignores)
         if reason:
             refused_keys.add(_key(finding))
             refused.append((finding, reason))
@@ -79,7 +82,7 @@ def _key(f: Finding):
     return (f.code, f.message, tuple((e.start, e.end, e.text) for e in f.fix.edits) if f.fix else ())
 
 
-def _try(text, finding, path, settings, selection, encoding, newline, ignores=()):
+def _try(text, findings, finding, path, settings, selection, encoding, newline, ignores=()):
     from .runner import check_text
     if _overlaps(finding.fix.edits):
         return "its edits overlap", text, None
@@ -92,7 +95,7 @@ def _try(text, finding, path, settings, selection, encoding, newline, ignores=()
         new.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         return f"the result cannot be written as {encoding}", text, None
-    before = Counter((f.code, f.message) for f in check_text(path, text, "python", settings, selection, ignores))
+    before = Counter((f.code, f.message) for f in findings)     # the findings of `text`, already known
     after_findings = check_text(path, new, "python", settings, selection, ignores)
     after = Counter((f.code, f.message) for f in after_findings)
     if after[(finding.code, finding.message)] >= before[(finding.code, finding.message)]:
@@ -100,35 +103,18 @@ def _try(text, finding, path, settings, selection, encoding, newline, ignores=()
     return "", new, after_findings
 
 
-class WriteError(Exception):
-    pass
-
-
-def write_file(path: str, text: str, encoding: str, bom: bool) -> None:
-    """Write the fixed text to the file `path` resolves to, keeping what the user owns.
-
-    A symlink is followed (the link stays a link, its target is fixed). A file with one name is
-    replaced atomically by a temporary copy beside it (mode and owner kept). A file with other
-    hard links, or in a folder we cannot write, is rewritten in place, so every name sees the fix:
-    the old bytes are kept aside first and put back if the write cannot be verified.
-    """
+def encoded(text: str, encoding: str, bom: bool) -> bytes:
+    """The bytes a file with this text has: its own encoding, and its BOM when it had one."""
     data = text.encode(encoding)
     if bom and encoding.replace("-", "").lower() in ("utf8", "utf_8"):
         data = b"\xef\xbb\xbf" + data
-    real = os.path.realpath(path)
-    try:
-        st = os.stat(real)
-    except OSError as exc:
-        raise WriteError(f"cannot write: {exc.strerror or exc}") from None
-    if st.st_nlink == 1:
-        try:
-            _replace(real, data, st)
-            return
-        except PermissionError:
-            pass                        # the folder is not writable: the file itself may be
-        except OSError as exc:
-            raise WriteError(f"cannot write: {exc.strerror or exc}") from None
-    _in_place(real, data)
+    return data
+
+
+def write_file(path: str, text: str, encoding: str, bom: bool, expected: Optional[bytes] = None) -> str:
+    """Write the fixed text to the file `path` resolves to, keeping what the user owns: all or nothing
+    (source/writes.py), and not at all when the file no longer holds `expected` (what was read)."""
+    return write_bytes(path, encoded(text, encoding, bom), expected)
 
 
 def writable(path: str) -> str:
@@ -137,61 +123,6 @@ def writable(path: str) -> str:
     if not os.access(real, os.W_OK):
         return "cannot write: permission denied"
     return ""
-
-
-def _replace(real: str, data: bytes, st: os.stat_result) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".npuprof-", dir=os.path.dirname(real))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, st.st_mode & 0o7777)
-        if hasattr(os, "chown") and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
-            try:
-                os.chown(tmp, st.st_uid, st.st_gid)
-            except OSError:
-                pass
-        os.replace(tmp, real)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _in_place(real: str, data: bytes) -> None:
-    try:
-        fh = open(real, "r+b")
-    except OSError as exc:
-        raise WriteError(f"cannot write: {exc.strerror or exc}") from None
-    with fh:
-        original = fh.read()
-        try:
-            fh.seek(0)
-            fh.write(data)
-            fh.truncate()
-            fh.flush()
-            os.fsync(fh.fileno())
-            fh.seek(0)
-            if fh.read() == data:
-                return
-            problem = "the written file did not read back the same"
-        except OSError as exc:
-            problem = f"cannot write: {exc.strerror or exc}"
-        try:                            # put the old text back
-            fh.seek(0)
-            fh.write(original)
-            fh.truncate()
-            fh.flush()
-        except OSError:
-            kept = _keep(original, real)
-            problem += f"; the file may be damaged, its old text is in {kept}"
-    raise WriteError(problem)
-
-
-def _keep(data: bytes, real: str) -> str:
-    fd, kept = tempfile.mkstemp(prefix=os.path.basename(real) + ".", suffix=".orig")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    return kept
 
 
 def diff_name(display: str) -> str:
@@ -236,27 +167,28 @@ def run(args) -> int:
             errors = True
             continue
         ignores = config.ignores_for(path) if config else ()
+        # standard input's fixed text goes to standard output as it is, so the rest goes to standard error
+        report_remaining = (lambda text: warn(text.rstrip("\n"))) if item.stdin else out.write
         if source.kind != "python":
             # shell launchers are checked, not fixed: what remains is reported
             remaining = check_text(path, source.text, source.kind, settings, selection, ignores)
             if remaining:
                 remaining_any = True
                 if not args.diff:
-                    out.write(formats.text([(shown, SourceText(source.text), remaining)]))
+                    report_remaining(formats.text([(shown, SourceText(source.text), remaining)]))
             if item.stdin and not args.diff:
-                out.write(source.text)
+                out.write_bytes(source.data)
             continue
         result = fix_text(source.text, path, settings, selection, args.unsafe_fixes,
                           source.encoding, source.newline, ignores)
         if result.skipped:
             warn(f"{shown}: not fixed, {result.skipped}")
             if item.stdin and not args.diff:
-                out.write(source.text)
+                out.write_bytes(source.data)
             continue
         for finding, reason in result.refused:
             warn(f"{shown}:{finding.line}:{finding.col + 1}: {finding.code} fix refused: {reason}")
         errors = errors or any(f.code == "NPP000" for f in result.remaining)
-        report_remaining = (lambda text: warn(text.rstrip("\n"))) if item.stdin else out.write
         if result.text != source.text:
             problem = "" if item.stdin else writable(path)
             if problem:
@@ -264,25 +196,25 @@ def run(args) -> int:
                 errors = True
                 continue
             changed_any = True
+            new = encoded(result.text, source.encoding, source.bom)
             if args.diff:
+                from .diff import unified
                 name = diff_name(shown)
                 a, b = (f"a/{name}", f"b/{name}") if not os.path.isabs(name) else (name, name)
-                out.write("".join(difflib.unified_diff(
-                    source.text.splitlines(keepends=True), result.text.splitlines(keepends=True),
-                    fromfile=a, tofile=b)))
+                out.write_bytes(unified(source.data, new, a, b))
             elif item.stdin:
-                out.write(result.text)      # as Ruff: the fixed text on stdout, the rest on stderr
+                out.write_bytes(new)        # as Ruff: the fixed file on stdout (its own bytes), the rest on stderr
             else:
                 try:
-                    write_file(path, result.text, source.encoding, source.bom)
+                    left = write_bytes(path, new, source.data)
                 except WriteError as exc:
                     warn(f"{shown}: not fixed, {exc}")
                     errors = True
                     continue
                 codes = ", ".join(sorted({f.code for f in result.applied}))
-                warn(f"{shown}: fixed {len(result.applied)} ({codes})")
+                warn(f"{shown}: fixed {len(result.applied)} ({codes}){left}")
         elif item.stdin and not args.diff:
-            out.write(source.text)
+            out.write_bytes(source.data)
         if result.remaining:
             remaining_any = True
             if not args.diff:

@@ -10,22 +10,22 @@ must parse and check clean, and a second run changes nothing.
 from __future__ import annotations
 
 import ast
-import io
 import tokenize
 from typing import Dict, List
 
 from flake8.defaults import NOQA_INLINE_REGEXP
 
+from ..source.files import logical_reader, physical_lines
 from .inputs import EXIT_CLEAN, EXIT_ERROR, inputs, note, plural
 from .output import warn
 
 
 def comment_lines(text: str) -> Dict[int, int]:
     """Each line → the line whose end carries the comment flake8 reads for it."""
-    lines = text.splitlines(keepends=True)
+    lines = physical_lines(text)
     mapping: Dict[int, int] = {}
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        tokens = list(tokenize.generate_tokens(logical_reader(text)))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return {}
     lo, hi = len(lines) + 2, -1
@@ -67,7 +67,7 @@ def with_noqa(text: str, findings) -> str:
         codes = wanted.setdefault(line, [])
         if f.code not in codes:
             codes.append(f.code)
-    lines = text.splitlines(keepends=True)
+    lines = physical_lines(text)
     for line, codes in wanted.items():
         if 1 <= line <= len(lines):
             lines[line - 1] = add_codes(lines[line - 1], sorted(codes))
@@ -76,7 +76,8 @@ def with_noqa(text: str, findings) -> str:
 
 def run_add_noqa(args, config, settings, selection) -> int:
     from .runner import check_text
-    from .fix import WriteError, write_file
+    from .fix import write_file
+    from ..source.writes import WriteError
     added = files = 0
     errors = 0
     for item in inputs(args, config):
@@ -108,12 +109,14 @@ def run_add_noqa(args, config, settings, selection) -> int:
             errors += 1
             continue
         try:
-            write_file(item.path, new, source.encoding, source.bom)
+            leftover = write_file(item.path, new, source.encoding, source.bom, source.data)
         except WriteError as exc:
             warn(f"{item.display}: not changed, {exc}")
             errors += 1
             continue
-        count = sum(1 for a, b in zip(source.text.splitlines(), new.splitlines()) if a != b)
+        if leftover:
+            warn(f"{item.display}: changed{leftover}")
+        count = sum(1 for a, b in zip(physical_lines(source.text), physical_lines(new)) if a != b)
         added += count
         files += 1
     note(args, f"Added {plural(added, 'noqa directive')} to {plural(files, 'file')}.")

@@ -51,6 +51,22 @@ class Report:
             self.closed = True
             silence_stdout()
 
+    def write_bytes(self, data: bytes) -> None:
+        """Bytes as they are (a file's own encoding and line endings: a diff, a fixed file on stdout)."""
+        if self.closed or not data:
+            return
+        stream = self.stream
+        try:
+            stream.flush()
+            if hasattr(stream, "buffer"):
+                stream.buffer.write(data)
+                stream.buffer.flush()
+            else:                           # a stream without bytes underneath: the closest text
+                stream.write(data.decode("utf-8", "backslashreplace"))
+        except BrokenPipeError:
+            self.closed = True
+            silence_stdout()
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()

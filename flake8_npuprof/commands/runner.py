@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, Tuple
+from typing import List, Sequence, Tuple
 
-from ..checks.analysis import Settings, analyse
+from ..checks.analysis import Settings, analyse_each
 from ..source.config import UsageError
 from ..source.files import DEFAULT_EXCLUDE, Selection, file_noqa, noqa_lines, split_codes, suppressed
 from ..source.model import Finding
@@ -106,40 +106,45 @@ def selection_from(args, config=None) -> Selection:
 
 
 def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
-               per_file_ignores=()) -> List[Finding]:
+               per_file_ignores=(), tree=None) -> List[Finding]:
     """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
+    return check_each(path, text, kind, (settings,), selection, per_file_ignores, tree)[0]
+
+
+def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Selection,
+               per_file_ignores=(), tree=None) -> List[List[Finding]]:
+    """check_text for each of several settings, from one analysis of the file (tree: already parsed).
+    The noqa comments are read only for a file with findings to filter."""
     if kind == "shell":
-        from ..emulate.sequence import check_file
-        findings = check_file(text, path, settings)
+        from ..emulate.sequence import check_file_each
+        found = check_file_each(text, path, each)
     else:
         if file_noqa(text):
-            return []
-        findings = analyse(text, None, path, settings)
-    noqa = noqa_lines(text) if kind == "python" else {}
-    out = []
-    for f in findings:
-        if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
-            continue
-        if kind == "python" and suppressed(f.code, noqa.get(f.line)):
-            continue
-        out.append(f)
-    return out
+            return [[] for _ in each]
+        found = analyse_each(text, tree, path, each)
+    wanted = [[f for f in findings if selection.wants(f.code) and not any(f.code.startswith(c) for c in per_file_ignores)]
+              for findings in found]
+    if kind != "python" or not any(wanted):
+        return wanted
+    noqa = noqa_lines(text, upto=max(f.line for findings in wanted for f in findings))
+    return [[f for f in findings if not suppressed(f.code, noqa.get(f.line))] for findings in wanted]
 
 
-def _parses(path: str, text: str) -> bool:
-    from ..source.prefilter import might_configure_profiling
-    if not might_configure_profiling(text):
-        return True                     # nothing of ours in it: not our business
+def parse(path: str, text: str):
+    """The tree of a Python file that may configure profiling (None: nothing of ours in it, or over the
+    work budget, which the analysis reports itself); False after saying why it cannot be parsed."""
+    from ..source.prefilter import might_configure_profiling, words_over_budget
+    if not might_configure_profiling(text) or words_over_budget(text):
+        return None
     import ast
     try:
-        ast.parse(text, path)
+        return ast.parse(text, path)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:   # the last two: nested too deep
         where = f":{exc.lineno}:{(exc.offset or 1)}" if isinstance(exc, SyntaxError) and exc.lineno else ""
         from .output import warn
         reason = exc.msg if isinstance(exc, SyntaxError) else exc or type(exc).__name__
         warn(f"{path}{where}: cannot parse ({reason}); not checked")
         return False
-    return True
 
 
 def _display(path: str) -> str:

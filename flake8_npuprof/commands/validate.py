@@ -52,7 +52,9 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
 
 
 def _stdin_text() -> str:
-    data = sys.stdin.buffer.read()
+    """Standard input, bounded like every input (`yes | npuprof validate -` ends)."""
+    from ..source.files import read_stream
+    data = read_stream(sys.stdin.buffer)
     return data.decode("utf-8-sig", "surrogateescape")      # a file's text, as --file reads it
 
 
@@ -63,13 +65,20 @@ def run_validate(args, target) -> int:
             print("npuprof: error: neither PROFILING_MODE nor PROFILING_OPTIONS is set", file=sys.stderr)
             return 2
     else:
+        from ..source.files import ReadError, read_bytes
         if args.file == "-" or (args.options == "-" and not args.file):
-            text, label = _stdin_text(), "-"
-        elif args.file:
             try:
-                with open(args.file, encoding="utf-8-sig") as fh:
-                    text = fh.read()
-            except (OSError, UnicodeDecodeError) as exc:
+                text, label = _stdin_text(), "-"
+            except ReadError as exc:
+                print(f"npuprof: error: standard input: {exc}", file=sys.stderr)
+                return 2
+        elif args.file:
+            try:                        # bounded, and a FIFO or device is refused before it blocks
+                text = read_bytes(args.file).decode("utf-8-sig")
+            except ReadError as exc:
+                print(f"npuprof: error: {args.file}: {exc}", file=sys.stderr)
+                return 2
+            except UnicodeDecodeError as exc:
                 print(f"npuprof: error: cannot read {args.file}: {exc}", file=sys.stderr)
                 return 2
             label = args.file

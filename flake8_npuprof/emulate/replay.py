@@ -106,9 +106,9 @@ class Planner:
             notes = [NO_ENTRY] if setup.reached is None else []
             return self._emulate(setup, read, self.env, notes)._replace(stops=True)
         if setup.delivered == "never":
-            return self._fixed(setup, False, "off", [
-                f"NPP006 this {_what(setup)} is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
-                "NPU helper: GE never reads it"])
+            how = f"is passed to {setup.lost}" if setup.lost else \
+                "is never handed to a Session, RunConfig, NPURunConfig, init_resource or NPU helper"
+            return self._fixed(setup, False, "off", [f"NPP006 this {_what(setup)} {how}: GE never reads it"])
         if setup.delivered == "late":
             return self._fixed(setup, False, "off", [
                 f"NPP012 set after npu.open() (line {_line(setup.delivery)}): npu_device reads the global options "
@@ -527,7 +527,12 @@ def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env:
         setups, inits, order, origin = shell_setups(text), [], None, "the launcher"
     else:
         from ..checks.analysis import Context, Settings
+        from ..source.prefilter import MAX_WORDS, words_over_budget
         from ..source.text import SourceText
+        words = words_over_budget(text)
+        if words:
+            raise UsageError(f"{path}: not emulated: about {words:,} words and symbols, over the {MAX_WORDS:,} one "
+                             "file may have")
         try:
             tree = ast.parse(text, path)
         except (SyntaxError, ValueError) as exc:

@@ -75,7 +75,7 @@ def generation(version: str) -> str:
 def default_options(route: str, version: str) -> Optional[dict]:
     table = emu()["adapter_default"].get(route, {})
     name = table.get(version, table.get("*", "none"))
-    if name == "none":
+    if name in ("none", "unknown"):
         return None
     return dict(collection_data()["runtime_default_options"][name])
 
@@ -172,6 +172,13 @@ def _ge_env(env: Env, version: str, product: str, lead: Tuple[str, ...], route: 
             return _collector(env.options, "environment", version, product, env,
                               lead + (f"GE reads PROFILING_OPTIONS from {env.label}",), route)
         defaults = default_options("env", version)
+        if defaults is None:
+            # GE 8.5+ substitutes its defaults (hicann/ge profiling_init.cc, executed); no GE source of
+            # 2023-2025 is open, and the only older one leaves profiling off
+            return Outcome("unknown", lead + (f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: no "
+                                              f"source shows whether the GE of CANN {version} substitutes default "
+                                              "options or leaves profiling off",),
+                           condition="no source for this version's GE")
         return _collector(dumps(defaults), "GE default", version, product, env,
                           lead + (f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: GE uses its "
                                   f"default options {dumps(defaults)}",), route)
@@ -296,8 +303,8 @@ def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
     value = member.value if member is not None else ""
     if isinstance(entry, dict):
         sub = key
-        if issue.code == "NPP108":
-            sub = "missing" if member is None else "*"
+        if issue.code == "NPP108":     # up to 8.0 a long path has its own message (param_validation.cpp)
+            sub = "missing" if member is None else "long" if "characters long" in issue.message else "*"
         elif issue.code == "NPP107":
             sub = "not_mb" if isinstance(value, str) and not value.endswith("MB") else "*"
         entry = entry.get(sub, entry.get("*"))
@@ -374,10 +381,15 @@ def _product(options: dict, text: str, source: str, version: str, product: str, 
         return Outcome("unknown", lead + (msg,), options, text, source, tuple(collected), (), output, tuple(notes),
                        CLOSED)
     platform = emu()["platform_type"].get(product, "…")
+    warned = emu()["messages"]["NPP114"]["legacy"]
+    unsupported = K.unsupported(product, version)
     extra = list(notes)
     for key, why in dropped:
-        extra.append(f'NPP114 {key} is dropped: {why} (plog warning "Unrecognized option:{key} for '
-                     f'PlatformType:{platform}")')
+        if unsupported.get(key, ("",))[0] == "warn":
+            logged = warned.get(key, warned["*"]).format(key=key, platform=platform)
+            extra.append(f'NPP114 {key} is dropped: {why} (plog warning "{logged}")')
+        else:   # up to 8.0 the sampling frequencies are dropped without a message
+            extra.append(f"NPP114 {key} is dropped: {why} (without a message)")
     metric = options.get("aic_metrics")
     if "aic_metrics" in collected:
         if version not in K.LEGACY_VERSIONS and metric == "":

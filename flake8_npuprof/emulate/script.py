@@ -63,6 +63,11 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
     p.add_argument("--env", action="store_true", help="read PROFILING_MODE/PROFILING_OPTIONS/ASCEND_WORK_PATH from "
                                                       "the current environment")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-outside", dest="outside", action="store_false", default=None,
+                   help="do not read scripts a launcher sources from outside the project (its configuration file's "
+                        "folder, else its git work tree, else the launcher's folder); for untrusted launchers in CI")
+    p.add_argument("--outside", dest="outside", action="store_true", default=None,
+                   help="read them (the default; overrides `outside = false` in the configuration)")
     p.add_argument("--against", metavar="PROF_DIR", default=None,
                    help="compare a real collection (a PROF_* directory or the output directory) with the prediction")
     p.set_defaults(func=main_args)
@@ -77,7 +82,7 @@ def main_args(args) -> int:
         try:
             target, origin = resolve_target(args, path, os.environ, machine)
             report = emulate_path(path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
-                                  against=args.against, environ=os.environ)
+                                  against=args.against, environ=os.environ, inside=inside_root(args, path))
             report["target_origin"] = origin
             if args.format == "json":
                 docs.append(report_json(report))
@@ -170,6 +175,31 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
     return Target.parse(values["cann"], values["soc"]), origins
 
 
+def inside_root(args, path: str) -> Optional[str]:
+    """The folder sourced scripts must stay in (--no-outside, or `outside = false` in the configuration):
+    the configuration file's folder, else the git work tree the launcher is in, else the launcher's
+    folder. None: any script is read."""
+    from ..checks.catalog import CODES
+    from ..source.config import ConfigError, UsageError as ConfigUsageError, load_config
+    start = os.path.dirname(os.path.abspath(path))
+    try:
+        config = load_config(getattr(args, "config", None), start=start, rule_codes=lambda: CODES)
+    except (ConfigUsageError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    outside = getattr(args, "outside", None)
+    if outside is None:
+        outside = config.outside if config else True
+    if outside:
+        return None
+    if config is not None:
+        return config.base()
+    from pathlib import Path
+    for folder in [start, *map(str, Path(start).parents)]:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+    return start
+
+
 def _config_label(path: str) -> str:
     section = "[tool.npuprof]" if path.endswith(".toml") else "[flake8]"
     return f"{_display(path)} {section}"
@@ -201,7 +231,8 @@ def base_env(use_env: bool, environ) -> Env:
 
 
 def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: bool = False,
-                 graph: Optional[str] = None, against: Optional[str] = None, environ=None) -> dict:
+                 graph: Optional[str] = None, against: Optional[str] = None, environ=None,
+                 inside: Optional[str] = None) -> dict:
     from ..source.files import ReadError, read_source
     if os.path.isdir(path):
         raise UsageError(f"{path} is a directory: give one script (npuprof check takes directories)")
@@ -219,7 +250,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if source.kind == "shell" and graph is None and against is None:
         from .sequence import emulate_launcher      # every launch it runs, with its env and flags
         caller = (environ if environ is not None else os.environ) if use_env else None
-        report = emulate_launcher(path, target, given_cwd, env, caller)
+        report = emulate_launcher(path, target, given_cwd, env, caller, inside)
         if report is not None:
             report["env"] = use_env
             return report

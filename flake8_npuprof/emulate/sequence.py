@@ -38,9 +38,11 @@ class Run(NamedTuple):
         return not self.launch.command.conditional
 
 
-def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None) -> Optional[dict]:
-    """`npuprof emulate LAUNCHER.sh`: the report over every launch it runs (None: it runs none)."""
-    w = Walk(path, cwd).run()
+def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
+                     inside: Optional[str] = None) -> Optional[dict]:
+    """`npuprof emulate LAUNCHER.sh`: the report over every launch it runs (None: it runs none).
+    inside: the project's root, when sourced scripts outside it must not be read (--no-outside)."""
+    w = Walk(path, cwd, inside).run()
     found = steps(w)
     truncated = len(found) > MAX_LAUNCHES
     found = found[:MAX_LAUNCHES]
@@ -234,23 +236,31 @@ def check_file(text: str, path: str, settings) -> list:
     the scripts it starts (launcher.check_launcher), and its PROFILING_OPTIONS judged as GE reads them in the
     launches that inherit them: a script that switches profiling on with options of its own makes GE ignore them
     (env_read), so a problem in them does not abort that job."""
-    from ..checks.shell_env import analyse_shell
+    return check_file_each(text, path, (settings,))[0]
+
+
+def check_file_each(text: str, path: str, each) -> list:
+    """check_file for each of several settings (the run's target and the wider one): the launcher is walked once
+    (what GE reads of its options is decided with the first settings' target), and judged per target."""
+    from ..checks.shell_env import analyse_shell_each
     from ..source.model import Finding
-    from .launcher import check_launcher
-    reads = options_read(text, path, settings) if "PROFILING_OPTIONS" in text else {}
-    return sorted(analyse_shell(text, path, settings, reads) + check_launcher(text, path, settings),
-                  key=Finding.sort_key)
+    from ..source.shell_words import MAX_LAUNCHER
+    from .launcher import check_launcher_each
+    w = Walk(path).run(text) if os.path.isfile(path) and len(text) <= MAX_LAUNCHER else None
+    reads = options_read(text, path, each[0], w) if "PROFILING_OPTIONS" in text else {}
+    return [sorted(a + b, key=Finding.sort_key)
+            for a, b in zip(analyse_shell_each(text, path, each, reads), check_launcher_each(text, path, each, w))]
 
 
-def options_read(text: str, path: str, settings) -> dict:
+def options_read(text: str, path: str, settings, w: Optional[Walk] = None) -> dict:
     """{offset of a PROFILING_OPTIONS assignment in this launcher: (whether GE reads it in every launch that
-    inherits it: True, False or None, the scripts of those launches)}."""
+    inherits it: True, False or None, the scripts of those launches)}. w: the launcher's walk, when made."""
     from .replay import _rel as rel
     from .runtime import Env
     if not os.path.isfile(path):
         return {}
     try:
-        w = Walk(path).run(text)
+        w = w or Walk(path).run(text)
         me = os.path.abspath(path)
         by_setting: dict = {}
         for la in steps(w)[:MAX_LAUNCHES]:

@@ -28,15 +28,16 @@ NPUPROF_DRIVER = {"name": "npuprof", "informationUri": INFORMATION_URI, "version
 # What the runtime does decides the level. "error": the job fails or aborts (GE initialisation
 # rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000).
 # "warning": the setting is silently ignored, dropped or defaulted, or the run is worse than
-# intended (hygiene). "note": information only.
+# intended (hygiene). "note": guidance or information; the run does what it would do anyway.
 LEVELS: Dict[str, str] = {
     **dict.fromkeys("NPP000 NPP005 NPP010 NPP013 NPP014 NPP100 NPP101 NPP102 NPP103 NPP106 NPP107 "
                     "NPP108 NPP109 NPP110 NPP112 NPP113 NPP115 NPP120 NPP121 NPP122 NPP123 NPP124 NPP125 "
                     "NPP126 NPP127 NPP901".split(), "error"),
-    **dict.fromkeys("NPP001 NPP002 NPP003 NPP004 NPP006 NPP007 NPP008 NPP009 NPP011 NPP012 NPP104 "
+    **dict.fromkeys("NPP001 NPP002 NPP003 NPP004 NPP006 NPP007 NPP008 NPP009 NPP011 NPP012 "
                     "NPP105 NPP111 NPP114 NPP116 NPP200 NPP201 NPP202 NPP203 NPP204 NPP205 NPP902 "
                     "NPP903".split(), "warning"),
-    "NPP190": "note",
+    # guidance: nothing fails and nothing is lost (NPP104: GE searches for the points itself)
+    **dict.fromkeys("NPP104 NPP190".split(), "note"),
     "NPP191": "warning",
 }
 # Codes of other flake8 plugins: flake8's own E9xx (syntax error, unreadable file) stop the

@@ -12,9 +12,10 @@ from .state import OFF_WORDS, ON_WORDS
 MODE_VALUES = ("true", "false", "", "dynamic")
 
 NO_OPTIONS_IN_ENV = (
-    "PROFILING_MODE is true but {where} never sets PROFILING_OPTIONS: unless the calling environment does, GE "
-    'substitutes its default options (output "./", training/task trace, hccl, aicpu, PipeUtilization; '
-    "`npuprof emulate` shows what that gives on each target); set PROFILING_OPTIONS explicitly")
+    "PROFILING_MODE is true but {where} never sets PROFILING_OPTIONS: unless the calling environment does, the GE "
+    'of CANN 8.5 and later substitutes its default options (output "./", training/task trace, hccl, aicpu, '
+    "PipeUtilization; executed, and `npuprof emulate` shows what that gives on each target), while for 7.0/8.0 "
+    "no GE source shows it (the only older one found leaves profiling off); set PROFILING_OPTIONS explicitly")
 
 
 def means_off(value: str) -> bool:

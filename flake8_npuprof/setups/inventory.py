@@ -16,7 +16,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from .env import MODE_VALUES
 from .flow import HELPERS, helper_config_arg
 from ..values.ops import Opaque
-from .routes import ENV_MODE, ENV_OPTIONS, env_sets, npu_opens, overridden, profiling_configs, resource_inits, tf2_sets
+from .routes import ENV_MODE, ENV_OPTIONS, env_sets, last_values, npu_opens, profiling_configs, resource_inits, tf2_sets
 from .parameter_map import PROFILING_PARAMS, npu_setups
 from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
@@ -59,6 +59,7 @@ class ScriptSetup(NamedTuple):
     reached: Optional[bool] = True  # from the entry point (reach.py): False not reached, None not known
     entry: int = 0                  # the entry point's line, when known
     path: Tuple[tuple, ...] = ()    # (Guard, Scope, pos) of the `if`s on the way to it, when one path's
+    lost: str = ""                  # delivered "never": the step that loses it ("" nothing takes it at all)
 
 
 class GeInit(NamedTuple):
@@ -208,7 +209,7 @@ class Inventory:
         return self.ctx.src.position(self.ctx.src.node_start(node))
 
     def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos, nodes=(),
-             condition="") -> ScriptSetup:
+             condition="", lost="") -> ScriptSetup:
         line, col = self.line_col(anchor)
         reach = reach_of(self.ctx.sites)
         way = reach.path(anchor)            # the `if`s on the way from the entry point to this code
@@ -217,7 +218,7 @@ class Inventory:
         setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
                             scope, pos, tuple(id(n) for n in nodes if n is not None), condition,
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
-                            way.guards if way.exact else ())
+                            way.guards if way.exact else (), lost)
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
@@ -305,6 +306,47 @@ class Inventory:
             return first, "yes"
         return None, "unknown" if escapes else "never"
 
+    def lost_step(self, value: ast.AST) -> str:
+        """For a config that never reaches GE: the call that took it last and what became of that
+        call's result, in words ("" when nothing takes it at all)."""
+        flow = self.ctx.flow
+        frontier, seen = [value], set()
+        for _ in range(8):
+            nxt = []
+            for v in frontier:
+                if id(v) in seen:
+                    continue
+                seen.add(id(v))
+                on = []
+                for use in flow.uses_of(v):
+                    if use.how == "call" and use.call is not None and self._kind(use.call) in PASS_ON:
+                        on.append(use.call)
+                    elif use.how == "return":
+                        on.extend(self._calls_of_function(use.node))
+                if on:
+                    nxt.extend(on)
+                elif v is not value:
+                    return self._dead_end(v)
+            frontier = nxt
+            if not frontier:
+                break
+        return ""
+
+    def _dead_end(self, call: ast.AST) -> str:
+        sites = self.ctx.sites
+        what = f"{call_name(call) or 'a call'}(...) at line {self.line_col(call)[0]}"
+        slots = sites.slots_of(call)
+        if not slots:
+            return f"{what}, but its result is not kept"
+        scope, key, i = slots[0]
+        if sites.loads_seeing(scope, key, i):
+            return f"{what}, but `{key}` is never handed on to GE"
+        later = scope.bindings[key][i + 1:]
+        if later:
+            line = self.line_col(later[0].stmt)[0]
+            return f"{what}, but `{key}` is assigned again at line {line} before it is read"
+        return f"{what}, but `{key}` is never read"
+
     def condition_of(self, value: Optional[ast.AST]) -> str:
         """The condition a config is handed over under (`cfg if flag else None`), or ""."""
         return self.conditions.get(id(value), "") if value is not None else ""
@@ -332,7 +374,8 @@ class Inventory:
             nodes = [p.value for k in PROFILING_PARAMS for p in setup.params.get(k, [])] + \
                 [p.target for k in PROFILING_PARAMS for p in setup.params.get(k, [])]
             self._add("NpuOptimizer", anchor, mode, options, delivery, delivered, guards, last.scope,
-                      self.ctx.pos(last.stmt), nodes, self.condition_of(value))
+                      self.ctx.pos(last.stmt), nodes, self.condition_of(value),
+                      self.lost_step(value) if delivered == "never" else "")
 
     def _npu_mode(self, setup) -> Tuple[Mode, tuple]:
         params = setup.params.get("profiling_mode", [])
@@ -380,7 +423,8 @@ class Inventory:
             options = self._arg_options(rs)
             delivery, delivered = self._delivery_of(rs.anchor)
             self._add("ProfilingConfig", rs.anchor, mode, options, delivery, delivered, rs.guards, rs.scope, rs.pos,
-                      _route_nodes(rs), self.condition_of(rs.anchor))
+                      _route_nodes(rs), self.condition_of(rs.anchor),
+                      self.lost_step(rs.anchor) if delivered == "never" else "")
 
     def _arg_options(self, rs) -> OptionsArg:
         if rs.options is None:
@@ -469,20 +513,23 @@ class Inventory:
 
     def _env(self) -> None:
         every = env_sets(self.ctx.sites)
-        sets = [s for s in every if not overridden(s, every)]     # the last value wins
+        sets = last_values(every)     # the last value wins
         module = id(self.ctx.sites.module)
         by_scope: Dict[int, list] = {}
         for s in sets:
             by_scope.setdefault(id(s.scope), []).append(s)
-        module_sets = by_scope.get(module, [])
+        module_modes = [s for s in by_scope.get(module, []) if s.name == ENV_MODE]
+        module_mode = None              # what the module's modes say, for every scope without its own (judged once)
         for scope_id, group in by_scope.items():
             modes = [s for s in group if s.name == ENV_MODE]
             option_sets = [s for s in group if s.name == ENV_OPTIONS]
             if not modes and scope_id != module:
-                modes = [s for s in module_sets if s.name == ENV_MODE]
-            mode = self._env_mode(modes[-1]) if modes else Mode("inherit", "PROFILING_MODE is not set by the script")
-            if len({(m.state, m.value) for m in map(self._env_mode, modes)}) > 1:
-                mode = Mode("unknown", "PROFILING_MODE is set to different values in different branches")
+                modes = module_modes
+                if module_mode is None:
+                    module_mode = self._modes_mode(modes)
+                mode = module_mode
+            else:
+                mode = self._modes_mode(modes)
             options = OptionsArg("absent")
             if option_sets and option_sets[-1].value is not None:
                 s = option_sets[-1]
@@ -490,6 +537,14 @@ class Inventory:
             anchor = (modes or option_sets)[-1]
             self._add("env", anchor.anchor, mode, options, None, "yes", anchor.guards, anchor.scope, anchor.pos,
                       [n for s in group for n in (s.value, s.anchor)])
+
+    def _modes_mode(self, modes) -> Mode:
+        """The mode the PROFILING_MODE sets of a scope give (the last one, unless they disagree)."""
+        if not modes:
+            return Mode("inherit", "PROFILING_MODE is not set by the script")
+        if len({(m.state, m.value) for m in map(self._env_mode, modes)}) > 1:
+            return Mode("unknown", "PROFILING_MODE is set to different values in different branches")
+        return self._env_mode(modes[-1])
 
     def _env_mode(self, s) -> Mode:
         if s.value is None:
@@ -558,10 +613,11 @@ def env_mode_of(texts) -> Mode:
     return Mode("off", f"PROFILING_MODE is {sorted(texts)[0]!r}", value)
 
 
-def shell_setups(text: str) -> List[ScriptSetup]:
-    """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win)."""
+def shell_setups(text: str, sets=None) -> List[ScriptSetup]:
+    """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win).
+    sets: the launcher's assignments (shell_words.assignments), when they are already read."""
     from ..source.shell_words import assignments
-    sets = assignments(text)
+    sets = assignments(text) if sets is None else sets
     if not sets:
         return []
     modes = [s for s in sets if s.name == ENV_MODE]

@@ -144,10 +144,31 @@ def env_sets(sites: Sites) -> List[EnvSet]:
     return out
 
 
-def overridden(s: EnvSet, sets: List[EnvSet]) -> bool:
-    """A value replaced later in the same scope by an assignment that runs whenever this one does."""
-    return any(o is not s and o.name == s.name and o.scope is s.scope and o.pos > s.pos and
-               set(o.guards) <= set(s.guards) for o in sets)
+def last_values(sets: List[EnvSet]) -> List[EnvSet]:
+    """The sets whose value is not replaced later in the same scope by a set of the same variable that
+    runs whenever this one does (its guards are among this one's), in their order.
+
+    Guards accumulate down the tree, so within one scope a set's guards are among another's exactly
+    when they are a prefix of them: each set looks its own prefixes up among the guards of the sets
+    after it, instead of comparing itself with every one of them (N sets of one variable were N^2).
+    """
+    later: Dict[Tuple[str, int], set] = {}      # (variable, scope) -> guard tuples of the sets after
+    keep = [True] * len(sets)
+    order = sorted(range(len(sets)), key=lambda k: sets[k].pos, reverse=True)
+    k = 0
+    while k < len(order):
+        same = [order[k]]                       # sets at one position do not replace each other
+        while k + len(same) < len(order) and sets[order[k + len(same)]].pos == sets[order[k]].pos:
+            same.append(order[k + len(same)])
+        for i in same:
+            s = sets[i]
+            seen = later.get((s.name, id(s.scope)))
+            keep[i] = not seen or not any(s.guards[:n] in seen for n in range(len(s.guards) + 1))
+        for i in same:
+            s = sets[i]
+            later.setdefault((s.name, id(s.scope)), set()).add(s.guards)
+        k += len(same)
+    return [s for s, kept in zip(sets, keep) if kept]
 
 
 # ---------------------------------------------------------------- TF2 npu_device

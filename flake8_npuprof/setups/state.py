@@ -29,6 +29,7 @@ ON, OFF, CONDITIONAL, UNKNOWN = "on", "off", "conditional", "unknown"
 
 # PROFILING_MODE values a person writes to mean "off" (GE: anything but exactly "true" is off).
 OFF_WORDS = ("false", "0", "off", "no", "disable", "disabled", "")
+NEVER_HANDED = "the config is never handed to GE"   # never_passed, and nothing takes it at all
 ON_WORDS = ("true", "1", "yes", "on", "enable", "enabled")
 
 
@@ -62,7 +63,7 @@ def from_setup(setup) -> State:
     """The state of one inventory ScriptSetup (the picture emulate uses)."""
     mode, delivered = setup.mode, setup.delivered
     if delivered == "never":
-        return State(OFF, "never_passed", "the config is never handed to GE")
+        return State(OFF, "never_passed", getattr(setup, "lost", "") or NEVER_HANDED)
     if delivered == "late":
         return State(OFF, "late", "set after npu.open(), which has already read the options")
     if mode.state == "off":

@@ -10,9 +10,11 @@ The codes a file names are checked against the rules' codes, which the callers p
 
 from __future__ import annotations
 
+import ast
 import configparser
 import fnmatch
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Callable, Collection, List, NamedTuple, Optional, Sequence, Tuple
@@ -42,10 +44,11 @@ class Config(NamedTuple):
     graph: Optional[str] = None
     exclude: Optional[Tuple[str, ...]] = None           # None: the default folder names
     extend_exclude: Tuple[str, ...] = ()
+    outside: bool = True            # emulate reads scripts a launcher sources from outside the project
 
     def key(self, name: str) -> str:
         """How a setting is spelled in this file, for messages: `cann` in pyproject, `npuprof-cann` in [flake8]."""
-        if self.path.endswith(".toml") or name not in ("cann", "soc", "preflight", "graph"):
+        if self.path.endswith(".toml") or name not in ("cann", "soc", "preflight", "graph", "outside"):
             return name
         return "npuprof-" + name
 
@@ -69,16 +72,59 @@ class Config(NamedTuple):
         return tuple(out)
 
 
+def _shown(value) -> str:
+    """A value as a message shows it: its repr, on one line, cut short."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+MAX_BYTES = 10 * 1024 * 1024        # a configuration file is read within the bound of a source file
+
+
+def _read_text(path: Path) -> str:
+    """A configuration file's text: bounded like every input, a FIFO or device refused, UTF-8 (as flake8
+    and TOML read them); any problem is one ConfigError naming the file."""
+    from .files import ReadError, read_bytes
+    try:
+        data = read_bytes(str(path), MAX_BYTES)
+    except ReadError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{path}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x}); configuration files are read "
+                          "as UTF-8") from None
+
+
+_KEY = re.compile(r"\s*\[*\s*([\w.\"'-]+)")
+
+
+def _key_on(text: str, line: int) -> str:
+    """The key (or table) a TOML line sets, for messages ("" when there is none to name)."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    m = _KEY.match(lines[line - 1])
+    return f"{m.group(1)}: " if m else ""
+
+
 def _toml_load(path: Path) -> dict:
     if sys.version_info >= (3, 11):
         import tomllib
     else:                                   # pragma: no cover - exercised on 3.9/3.10
         import tomli as tomllib
-    with open(path, "rb") as fh:
-        try:
-            return tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: {exc}") from None
+    text = _read_text(path)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"at line (\d+)", str(exc))
+        key = _key_on(text, int(m.group(1))) if m else ""
+        raise ConfigError(f"{path}: {key}{' '.join(str(exc).split())}") from None
+    except (RecursionError, MemoryError):   # the parser recurses once per level of nesting
+        line = next((k for k, ln in enumerate(text.splitlines(), 1) if ln.count("[") + ln.count("{") > 50), 0)
+        where = f":{line}" if line else ""
+        raise ConfigError(f"{path}{where}: {_key_on(text, line)}nested too deeply to be a setting") from None
 
 
 def _codes(value, rule_codes: RuleCodes, where: str = "", key: str = "") -> Tuple[str, ...]:
@@ -91,7 +137,7 @@ def _codes(value, rule_codes: RuleCodes, where: str = "", key: str = "") -> Tupl
         codes = tuple(v.strip().upper() for v in value if v.strip())
     else:
         raise ConfigError(f'{where}: {key} must be a list of codes or a string of codes (e.g. {key} = ["NPP203"]), '
-                          f"not {value!r}")
+                          f"not {_shown(value)}")
     check_codes(codes, f"{where}: {key}" if where else key, rule_codes)
     return codes
 
@@ -102,7 +148,7 @@ def _strings(value, where: str, key: str) -> Tuple[str, ...]:
         return tuple(p.strip() for p in value.split(",") if p.strip())
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(v.strip() for v in value if v.strip())
-    raise ConfigError(f'{where}: {key} must be a list of patterns (e.g. {key} = ["third_party/"]), not {value!r}')
+    raise ConfigError(f'{where}: {key} must be a list of patterns (e.g. {key} = ["third_party/"]), not {_shown(value)}')
 
 
 def check_codes(codes: Sequence[str], option: str, rule_codes: RuleCodes) -> None:
@@ -124,7 +170,7 @@ def _per_file(value, rule_codes: RuleCodes, where: str = "",
         return tuple((k, _codes(v, rule_codes, where, f"{key}.{k!r}")) for k, v in value.items())
     if not isinstance(value, str):
         raise ConfigError(f'{where}: {key} must be a table of pattern = codes (e.g. [tool.npuprof.{key}] '
-                          f'"legacy/*.py" = ["NPP101"]), not {value!r}')
+                          f'"legacy/*.py" = ["NPP101"]), not {_shown(value)}')
     from flake8.utils import parse_files_to_codes_mapping   # flake8's own syntax for the option
     try:
         pairs = parse_files_to_codes_mapping(value)
@@ -143,15 +189,16 @@ def from_pyproject(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
         raise ConfigError(f"{path}: [tool.npuprof] must be a table")
     t = {k.replace("_", "-"): v for k, v in table.items()}
     known = {"cann", "soc", "select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore",
-             "per-file-ignores", "preflight", "graph", "exclude", "extend-exclude"}
+             "per-file-ignores", "preflight", "graph", "exclude", "extend-exclude", "outside"}
     unknown = sorted(set(t) - known)
     if unknown:
         raise ConfigError(f"{path}: unknown [tool.npuprof] setting(s): {', '.join(unknown)}")
     for key in ("cann", "soc", "graph"):
         if key in t and not isinstance(t[key], str):
-            raise ConfigError(f'{path}: {key} must be a string (write {key} = "{t[key]}")')
-    if "preflight" in t and not isinstance(t["preflight"], bool):
-        raise ConfigError(f"{path}: preflight must be true or false")
+            raise ConfigError(f'{path}: {key} must be a string (write {key} = "{_shown(t[key]).strip(chr(39))}")')
+    for key in ("preflight", "outside"):
+        if key in t and not isinstance(t[key], bool):
+            raise ConfigError(f"{path}: {key} must be true or false, not {_shown(t[key])}")
     where = str(path)
     codes = {key: _codes(t.get(key), rule_codes, where, key)
              for key in ("select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore")}
@@ -159,15 +206,47 @@ def from_pyproject(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
                   codes["extend-ignore"], codes["extend-default-ignore"],
                   _per_file(t.get("per-file-ignores"), rule_codes, where), bool(t.get("preflight", False)), t.get("graph"),
                   _strings(t["exclude"], where, "exclude") if "exclude" in t else None,
-                  _strings(t.get("extend-exclude", []), where, "extend-exclude"))
+                  _strings(t.get("extend-exclude", []), where, "extend-exclude"), t.get("outside", True))
+
+
+def _ini_error(path: Path, exc: configparser.Error) -> str:
+    """One line for what configparser says over several (and with the path's repr)."""
+    if isinstance(exc, configparser.DuplicateOptionError):
+        return f"{path}:{exc.lineno}: {exc.option} is set twice in [{exc.section}]"
+    if isinstance(exc, configparser.DuplicateSectionError):
+        return f"{path}:{exc.lineno}: [{exc.section}] appears twice"
+    if isinstance(exc, configparser.MissingSectionHeaderError):
+        return f"{path}:{exc.lineno}: {exc.line.strip()[:60]!r} comes before any [section] header"
+    if isinstance(exc, configparser.ParsingError) and exc.errors:
+        lineno, line = exc.errors[0]
+        try:                            # configparser keeps the line's repr
+            line = ast.literal_eval(line)
+        except (ValueError, SyntaxError):
+            pass
+        return f"{path}:{lineno}: cannot read {str(line).strip()[:60]!r} (expected `key = value`)"
+    return f"{path}: {' '.join(str(exc).split())[:200]}"
+
+
+_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def _boolean(sec: dict, key: str, default: bool, where: str) -> bool:
+    """A true/false setting of [flake8], as configparser reads booleans: anything else is an error, not false."""
+    if key not in sec:
+        return default
+    value = sec[key].strip().lower()
+    if value not in _BOOLEANS:
+        raise ConfigError(f"{where}: {key} must be true or false (or yes/no, on/off, 1/0), not {_shown(sec[key])}")
+    return _BOOLEANS[value]
 
 
 def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
     parser = configparser.RawConfigParser()
+    text = _read_text(path)
     try:
-        parser.read(path, encoding="utf-8")
+        parser.read_string(text, source=str(path))
     except configparser.Error as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        raise ConfigError(_ini_error(path, exc)) from None
     if not parser.has_section("flake8"):
         return None
     sec = {k.replace("_", "-"): v for k, v in parser.items("flake8")}
@@ -183,8 +262,9 @@ def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
     patterns = lambda key: _strings(sec[key], where, key) if key in sec else None  # noqa: E731
     return Config(where, sec.get("npuprof-cann"), sec.get("npuprof-soc"), lists["select"], lists["extend-select"],
                   lists["ignore"], lists["extend-ignore"], (), per_file,
-                  sec.get("npuprof-preflight", "").strip().lower() in ("1", "true", "yes", "on"),
-                  sec.get("npuprof-graph"), patterns("exclude"), patterns("extend-exclude") or ())
+                  _boolean(sec, "npuprof-preflight", False, where),
+                  sec.get("npuprof-graph"), patterns("exclude"), patterns("extend-exclude") or (),
+                  _boolean(sec, "npuprof-outside", True, where))
 
 
 def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optional[str] = None, *,

@@ -29,6 +29,7 @@ class SourceFile(NamedTuple):
     bom: bool
     newline: str              # dominant line ending, kept by fixes
     kind: str                 # "python" or "shell"
+    data: bytes = b""         # the bytes read: what a fix must find again before it writes, what a diff is of
 
 
 class ReadError(Exception):
@@ -160,6 +161,16 @@ def _shell_encoding(data: bytes) -> str:
                     "coding declared (add `# -*- coding: <name> -*-` on the first or second line)")
 
 
+def decode_shell(data: bytes) -> str:
+    """A shell script's text, decoded as a launcher is (a script it sources has no other clue)."""
+    encoding = _shell_encoding(data)
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise ReadError(f"cannot decode as {encoding}: {exc}") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def _first_bad_utf8(data: bytes) -> int:
     try:
         data.decode("utf-8")
@@ -188,7 +199,7 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
         raise ReadError(f"cannot decode as {encoding}: {exc}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    return SourceFile(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, _newline(text), kind)
+    return SourceFile(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, _newline(text), kind, data)
 
 
 def _newline(text: str) -> str:
@@ -200,29 +211,43 @@ def _newline(text: str) -> str:
 
 # ---------------------------------------------------------------- noqa, as flake8 reads it
 
+def physical_lines(text: str):
+    """The lines as Python and flake8 count them: split at LF, CRLF and CR only (str.splitlines also
+    splits at form feeds, U+2028, \x1d..., which would shift every line after one)."""
+    return io.StringIO(text, newline="").readlines()
+
+
+def logical_reader(text: str):
+    """readline for tokenize over the same physical lines, each ending in LF (tokenize on 3.9 and 3.13
+    does not end a line at a lone CR; universal newlines do, on every version)."""
+    return io.StringIO(text, newline=None).readline
+
+
 def file_noqa(text: str) -> bool:
-    return any(NOQA_FILE.match(line) for line in text.splitlines())
+    return "flake8" in text.lower() and any(NOQA_FILE.match(line) for line in physical_lines(text))
 
 
-def noqa_lines(text: str) -> Dict[int, str]:
-    """Map each line to the text searched for `# noqa` (a whole logical line, as flake8 does)."""
-    lines = text.splitlines(keepends=True)
+def noqa_lines(text: str, upto: Optional[int] = None) -> Dict[int, str]:
+    """Map each line to the text searched for `# noqa` (a whole logical line, as flake8 does).
+    upto: the last line asked about; the text is tokenized only as far as that line's logical line."""
+    lines = physical_lines(text)
     mapping: Dict[int, str] = {}
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        lo, hi = len(lines) + 2, -1
+        for tok in tokenize.generate_tokens(logical_reader(text)):
+            if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            lo = min(lo, tok.start[0])
+            hi = max(hi, tok.end[0])
+            if tok.type in (tokenize.NL, tokenize.NEWLINE):
+                joined = "".join(lines[lo - 1:hi])
+                for n in range(lo, hi + 1):
+                    mapping[n] = joined
+                if upto is not None and hi >= upto:
+                    break
+                lo, hi = len(lines) + 2, -1
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return {i + 1: line for i, line in enumerate(lines)}
-    lo, hi = len(lines) + 2, -1
-    for tok in tokens:
-        if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
-            continue
-        lo = min(lo, tok.start[0])
-        hi = max(hi, tok.end[0])
-        if tok.type in (tokenize.NL, tokenize.NEWLINE):
-            joined = "".join(lines[lo - 1:hi])
-            for n in range(lo, hi + 1):
-                mapping[n] = joined
-            lo, hi = len(lines) + 2, -1
     for i, line in enumerate(lines, 1):
         mapping.setdefault(i, line)
     return mapping

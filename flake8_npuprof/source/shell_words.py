@@ -9,6 +9,7 @@ from typing import List, NamedTuple
 from .text import HOLE, Piece, Run, SourceText, StrValue, mask_placeholders
 
 
+MAX_LAUNCHER = 256 * 1024       # characters of a launcher (or a script it sources) read: far above any real one
 _ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
 _WORD_END = set(" \t\n;&|<>()")
 _BREAK = re.compile(r"[\r\n]")
@@ -58,6 +59,23 @@ def _line_end(text: str, i: int) -> int:
     return m.start() if m else len(text)
 
 
+_PLAIN = re.compile(r"[^ \t\n;&|<>()\r'\"\\$`]+")        # characters that stand for themselves, unquoted
+_PLAIN_DOUBLE = re.compile(r'[^"\\$`]+')                  # ... inside double quotes
+
+
+def add_run(parts: List[str], runs: List[Run], t: int, chunk: str, s: int, slen: int) -> int:
+    """Append decoded `chunk` (source s..s+slen) and its run; a run that continues the last one in both
+    texts extends it, so a long quoted word is a few runs, not one per character. Returns the new t."""
+    parts.append(chunk)
+    if runs and slen == len(chunk):
+        last = runs[-1]
+        if last.tlen == last.slen and last.t + last.tlen == t and last.s + last.slen == s:
+            runs[-1] = Run(last.t, last.tlen + slen, last.s, last.slen + slen)
+            return t + len(chunk)
+    runs.append(Run(t, len(chunk), s, slen))
+    return t + len(chunk)
+
+
 def read_word(text: str, i: int):
     """Decode one shell word starting at i: (StrValue with a map to the source, end offset)."""
     parts: List[str] = []
@@ -66,11 +84,9 @@ def read_word(text: str, i: int):
     start = i
     n = len(text)
 
-    def put(ch: str, s: int, slen: int = 1):
+    def put(chunk: str, s: int, slen: int = -1):
         nonlocal t
-        parts.append(ch)
-        runs.append(Run(t, len(ch), s, slen))
-        t += len(ch)
+        t = add_run(parts, runs, t, chunk, s, len(chunk) if slen < 0 else slen)
 
     def hole():
         nonlocal t
@@ -85,8 +101,8 @@ def read_word(text: str, i: int):
         if c == "'":
             close = text.find("'", i + 1)
             close = n if close < 0 else close
-            for k in range(i + 1, close):
-                put(text[k], k)
+            if close > i + 1:
+                put(text[i + 1:close], i + 1)
             i = close + 1
             continue
         if c == '"':
@@ -102,8 +118,10 @@ def read_word(text: str, i: int):
                     i = _skip_expansion(text, i)
                     hole()
                     continue
-                put(ch, i)
-                i += 1
+                m = _PLAIN_DOUBLE.match(text, i + 1) if ch == "\\" else _PLAIN_DOUBLE.match(text, i)
+                end = m.end() if m else i + 1
+                put(text[i:end], i)
+                i = end
             i += 1
             continue
         if c == "\\":
@@ -115,8 +133,10 @@ def read_word(text: str, i: int):
             i = _skip_expansion(text, i)
             hole()
             continue
-        put(c, i)
-        i += 1
+        m = _PLAIN.match(text, i)
+        end = m.end() if m else i + 1
+        put(text[i:end], i)
+        i = end
     decoded = "".join(parts)
     piece = Piece(start, i, "", "'", start, i)
     return StrValue(decoded, runs, start, i, (piece,), origin="shell"), i

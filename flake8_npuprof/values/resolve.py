@@ -68,6 +68,13 @@ class Resolver:
         self._project = False               # project.Lookup, made on first use (False: not yet)
         self.given = None                   # {dest: launcher.Given}: the flags of one launch (launcher.py)
 
+    def restart_budget(self) -> None:
+        """The same budgets again, for judging the file once more (against another target): what the
+        first judgement spent must not cut the second one short."""
+        self.steps = 0
+        if self._fallback is not None:
+            self._fallback.calls, self._fallback.exhausted = 0, False
+
     # ---- the interface values.Values uses
 
     def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:

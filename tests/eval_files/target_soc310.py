@@ -10,10 +10,8 @@ custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
     '{"output":"/tmp/p",'
     '"training_trace":"on","fp_point":"","bp_point":"",'
     '"l2":"on",'
-    '"aic_metrics":"L2Cache",'
     '"task_trace":"on"}')
 # expect: 11:6 NPP114
 # expect: 12:6 NPP114
-# expect: 13:20 NPP106
 
 sess = tf.Session(config=npu_config_proto(config_proto=config))

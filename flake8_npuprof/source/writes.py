@@ -1,0 +1,249 @@
+"""Writing a fixed file: all or nothing, and never over a change made while the fix was computed.
+
+A file with one name gets the new bytes in a temporary file beside it, written, flushed to disk
+and read back, then renamed over it: a failure before the rename leaves the file as it was. A
+file with other hard links (every name must see the fix) or in a folder that cannot be written
+is rewritten in place: its old bytes are first kept in a copy (beside it, else in the temporary
+folder), the new bytes are written, flushed and read back, and on any failure the old bytes are
+written back and read back in turn. Only when that too fails is the file left damaged, and the
+message says where its old text is.
+
+Before the file is touched, it is read again and compared with the bytes the fix was computed
+from: a file that changed meanwhile (an editor saved it) is not written.
+
+Every system call that changes something goes through DISK, so that a test can make any one of
+them fail (ENOSPC, EIO) and check the file's bytes after each.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Optional
+
+CHANGED = "changed while fixing, run again"
+
+
+class WriteError(Exception):
+    """Why a file was not written, in one line (its caller names the file)."""
+
+
+class Disk:
+    """The calls a write makes. Tests replace DISK with one that fails on cue."""
+
+    def open(self, path: str, flags: int, mode: int = 0o600) -> int:
+        return os.open(path, flags | getattr(os, "O_BINARY", 0), mode)
+
+    def write(self, fd: int, data: bytes) -> int:
+        return os.write(fd, data)
+
+    def fsync(self, fd: int) -> None:
+        os.fsync(fd)
+
+    def truncate(self, fd: int, size: int) -> None:
+        os.ftruncate(fd, size)
+
+    def close(self, fd: int) -> None:
+        os.close(fd)
+
+    def chmod(self, path: str, mode: int) -> None:
+        os.chmod(path, mode)
+
+    def replace(self, src: str, dst: str) -> None:
+        os.replace(src, dst)
+
+    def unlink(self, path: str) -> None:
+        os.unlink(path)
+
+
+DISK = Disk()
+
+
+def write_bytes(path: str, data: bytes, expected: Optional[bytes] = None) -> str:
+    """Put `data` in the file `path` resolves to (a symlink stays a link, its target is written);
+    `expected`: the bytes the new text was made from (None: no check). Raises WriteError; returns
+    what the report must add ("" or a temporary file that could not be removed)."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except OSError as exc:
+        raise WriteError(f"cannot write: {_why(exc)}") from None
+    if st.st_nlink == 1:
+        folder = os.path.dirname(real)
+        try:
+            fd, tmp = _temporary(folder, "." + os.path.basename(real) + ".npuprof-")
+        except PermissionError:
+            fd = None                   # a folder we cannot write: the file itself may be writable
+        except OSError as exc:
+            raise WriteError(f"cannot write: {_why(exc)}; the file is unchanged") from None
+        if fd is not None:
+            _by_rename(real, data, expected, st, fd, tmp)
+            return ""
+    return _in_place(real, data, expected)
+
+
+# ---------------------------------------------------------------- a copy beside it, renamed over it
+
+def _by_rename(real: str, data: bytes, expected: Optional[bytes], st: os.stat_result, fd: int, tmp: str) -> None:
+    try:
+        try:
+            _write_all(fd, data)
+            DISK.fsync(fd)
+        finally:
+            DISK.close(fd)
+        if _read(tmp) != data:
+            raise WriteError("the copy written beside it did not read back the same")
+        DISK.chmod(tmp, st.st_mode & 0o7777)
+        if hasattr(os, "chown") and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(tmp, st.st_uid, st.st_gid)
+            except OSError:
+                pass                    # not ours to give away: the fixed file is the user's from here
+        if expected is not None and _read(real) != expected:
+            raise WriteError(CHANGED)
+        DISK.replace(tmp, real)
+    except (OSError, WriteError) as exc:
+        left = _remove(tmp)
+        raise WriteError(f"{_problem(exc)}; the file is unchanged{left}") from None
+    _sync_folder(os.path.dirname(real))
+
+
+# ---------------------------------------------------------------- in place, the old bytes kept until the new ones hold
+
+def _in_place(real: str, data: bytes, expected: Optional[bytes]) -> str:
+    try:
+        fd = DISK.open(real, os.O_RDWR)
+    except OSError as exc:
+        raise WriteError(f"cannot write: {_why(exc)}; the file is unchanged") from None
+    try:
+        try:
+            original = _read_fd(fd)
+        except OSError as exc:
+            raise WriteError(f"cannot read it back: {_why(exc)}; the file is unchanged") from None
+        if expected is not None and original != expected:
+            raise WriteError(f"{CHANGED}; the file is unchanged")
+        kept = _keep(original, real)
+        try:
+            _overwrite(fd, data)
+            return _remove(kept)
+        except (OSError, WriteError) as exc:
+            problem = _problem(exc)
+        try:
+            _overwrite(fd, original)
+        except (OSError, WriteError):
+            raise WriteError(f"{problem}; the file may be damaged: its old text is kept in {kept}") from None
+        left = _remove(kept)
+        raise WriteError(f"{problem}; the file is unchanged{left}")
+    finally:
+        try:
+            DISK.close(fd)
+        except OSError:
+            pass                        # its bytes were read back already (or the error says why not)
+
+
+def _overwrite(fd: int, data: bytes) -> None:
+    """The file's bytes become `data`, flushed to disk and read back (else OSError / WriteError)."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    _write_all(fd, data)
+    DISK.truncate(fd, len(data))
+    DISK.fsync(fd)
+    if _read_fd(fd) != data:
+        raise WriteError("the file did not read back what was written")
+
+
+def _keep(original: bytes, real: str) -> str:
+    """A copy of the old bytes, flushed and read back: beside the file, else in the temporary folder."""
+    problems, left = [], ""
+    for folder in (os.path.dirname(real), tempfile.gettempdir()):
+        try:
+            fd, kept = _temporary(folder, "." + os.path.basename(real) + ".npuprof-old-")
+        except OSError as exc:
+            problems.append(_why(exc))
+            continue
+        try:
+            try:
+                _write_all(fd, original)
+                DISK.fsync(fd)
+            finally:
+                DISK.close(fd)
+            if _read(kept) == original:
+                return kept
+            problems.append("the copy did not read back the same")
+        except OSError as exc:
+            problems.append(_why(exc))
+        left += _remove(kept)
+    raise WriteError(f"cannot keep a copy of the old text before writing in place ({'; '.join(problems)}); "
+                     f"the file is unchanged{left}")
+
+
+# ---------------------------------------------------------------- small pieces
+
+def _temporary(folder: str, prefix: str):
+    """A new file in `folder` (O_EXCL, mode 0600), opened for writing: (fd, path)."""
+    import secrets
+    for _ in range(100):
+        path = os.path.join(folder, prefix + secrets.token_hex(4))
+        try:
+            return DISK.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {folder}")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = DISK.write(fd, view)
+        if n <= 0:
+            raise OSError(28, os.strerror(28))
+        view = view[n:]
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _read_fd(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _remove(path: str) -> str:
+    """Remove a temporary file; what the message must add when that fails ("" when it went)."""
+    try:
+        DISK.unlink(path)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return f" (a temporary file is left: {path})"
+    return ""
+
+
+def _sync_folder(folder: str) -> None:
+    """Make the rename durable; the rename is done whatever this says."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def _problem(exc: BaseException) -> str:
+    if isinstance(exc, WriteError):
+        return str(exc)
+    return f"cannot write: {_why(exc)}"
