@@ -99,13 +99,31 @@ def check_call(call: Call, target: Target) -> List[Problem]:
     """The problems msprof has with the call on the target: for CANN 8.5+ what its parser does, step by
     step (knowledge/msprof_parser.py); for 7.0/8.0 the option tables of data/msprof_cli.json. A problem
     is reported where it happens on every targeted version and product (Target.fails_on)."""
-    texts = [w.text for w in call.words]
+    out = []
+    for at, problem in _judged(tuple(w.text for w in call.words), target):
+        word = call.words[at] if 0 <= at < len(call.words) else call.msprof
+        fix = problem.fix
+        if fix is _JOIN:        # joining two words edits the file between them: computed on the real words
+            opt = next((o for o in call.options if o.word is word), None)
+            fix = _join_fix(opt) if opt is not None and opt.detached is not None else None
+        out.append(problem._replace(word=word, fix=fix))
+    return out
+
+
+_JOIN = ((0, 0, "="), True, "join")     # stands for _join_fix until the problem is placed in the file
+
+
+@lru_cache(maxsize=1024)
+def _judged(texts: Tuple[str, ...], target: Target) -> Tuple[Tuple[int, Problem], ...]:
+    """The problems of msprof's words on the target, each with the index of its word (-1: msprof itself).
+    A launcher repeats its msprof lines: the same words are judged once."""
+    call = parse(_plain("msprof"), [_plain(t) for t in texts])
     hits: Dict[Tuple[int, str], Dict[Tuple[str, str], _Hit]] = {}
     ported = set(P.versions())
     for v in target.versions:
         for p in target.products:
             if v in ported:
-                found = _port_hits(texts, v, p)
+                found = _port_hits(list(texts), v, p)
             else:
                 found = _legacy_hits(call, v, p)
             for hit in found:
@@ -122,8 +140,12 @@ def check_call(call: Call, target: Target) -> List[Problem]:
             problem = _render(call, at, code, by, versions, target)
             if problem.effect == "ignored" and any(_exits(h) for h in by.values()):
                 problem = problem._replace(effect="mixed")
-            out.append(problem)
-    return sorted(out, key=lambda x: (_place(call, x.word), x.i))
+            out.append((_place(call, problem.word), problem))
+    return tuple(sorted(out, key=lambda x: (x[0], x[1].i)))
+
+
+def _plain(text: str) -> Word:
+    return Word(text, lambda i, j: (i, j), "")
 
 
 def _exits(hit: _Hit) -> bool:
@@ -278,12 +300,11 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
             target: Target) -> Problem:
     """The problem as reported: placed at its word, worded from the step of the version the target names
     (or the newest that has it), quoting what msprof prints there."""
-    order = [v for v in reversed(K.VERSIONS) if v in versions] or [v for v in reversed(K.VERSIONS)]
-    version = target.cann if target.cann in versions else next(
-        (v for v in order if any(k[0] == v for k in by)), order[0])
-    pairs = [k for k in by if k[0] == version] or list(by)
-    products = [p for p in target.products if (version, p) in by]
-    hit = by[(version, products[0])] if products else by[pairs[0]]
+    present = {v for v, _ in by}
+    candidates = (versions & present) or present
+    version = target.cann if target.cann in candidates else max(candidates, key=K.VERSIONS.index)
+    products = [p for p in target.products if (version, p) in by] or [p for v, p in by if v == version]
+    hit = by[(version, products[0])]
     word = call.words[at] if 0 <= at < len(call.words) else call.msprof
     if hit.step is None:
         return _legacy_render(hit.legacy, call, versions, target)
@@ -422,13 +443,13 @@ def _no_value_message(call: Call, at: int, called: str, name: str, tail: str, ki
                                                                           f"VALUE ({choice})"), None
     text = detached.text
     if HOLE in text:
-        shown, fix = "VALUE", _join_fix(opt)
+        shown, fix = "VALUE", _JOIN
     elif allowed and text not in allowed:
         return (f"{called} is followed by {text!r}, which is not one of its values: msprof reads a value only as "
                 f"--{name}=VALUE, so --{name} has none, and the next word is skipped: {tail}; write --{name}=VALUE "
                 f"({choice}) and keep {text!r} where it belongs", None)
     else:
-        shown, fix = text, _join_fix(opt)
+        shown, fix = text, _JOIN
     return (f"{called} is followed by its value as a separate word: msprof reads a value only as --{name}=VALUE, so "
             f"--{name} has none, and the next word is skipped: {tail}; write --{name}={shown}", fix)
 
