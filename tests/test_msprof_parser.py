@@ -137,3 +137,15 @@ def test_printed_lines_are_cut_like_cmdlog_cuts_them():
     assert len(step.line.encode()) == len("[ERROR] ") + P.LOG_SIZE
     [step] = [s for s in P.steps(["--output=/o", "--optype=Conv2D"], "9.1", "910B") if s.kind == "unsupported"]
     assert step.line == ""                  # CmdLog prints nothing for an empty message
+
+
+@pytest.mark.parametrize("version,words", [
+    ("8.5", ["--output=" + HOLE, "--host-sys=osrt"]),                   # the output may well come first
+    ("9.1", ["--msproftx=" + HOLE, "--mstx-domain-include=a"]),         # $X may be on
+    ("9.1", ["--output=/o", "--export=" + HOLE]),                       # an analysis mode, or not
+    ("9.1", ["--dynamic=" + HOLE, "--pid=1"]),
+    ("9.1", ["--application=" + HOLE, "--dynamic=on"]),
+])
+def test_a_value_not_known_statically_decides_nothing_after_it(version, words):
+    steps = P.steps(words, version, "910B", hole=HOLE)
+    assert not [s for s in steps if s.action in (P.REJECT, P.CRASH)], steps

@@ -373,6 +373,7 @@ class _Run:
         self.app_dir = False
         self.app = ""
         self.params: Dict[str, str] = {}
+        self.unknown_values: set = set()      # options whose value holds text not known statically
 
     def _known_words(self, words: List[str], hole: str) -> List[str]:
         """The words up to the first one that may be several words (it starts with the hole), except a
@@ -428,7 +429,8 @@ class _Run:
             self.app = _basename(application[0])             # HandleApp
         self._dynamic()
         self._mstx()
-        if self.f["output_check"] == "after_options" and "OUTPUT" in self.args:
+        if self.f["output_check"] == "after_options" and "OUTPUT" in self.args and \
+                not self._after_unknown(("OUTPUT", "EXPORT", "PARSE", "QUERY", "ANALYZE"), self.at["OUTPUT"], "output"):
             self._output(self.at["OUTPUT"], self.args["OUTPUT"])
         self._params_check()
         return self.out
@@ -454,6 +456,11 @@ class _Run:
         self.args[opt.ident] = g.arg
         self.at[opt.ident] = g.at
         if self.unknown(g.arg):
+            # what the value sets is not known: the checks after the options that read it say so
+            self.unknown_values.add(opt.ident)
+            self.result_dir = self.result_dir or opt.ident == "OUTPUT"
+            if opt.ident == "APPLICATION":
+                self.app_dir, self.app = True, self.app or hole_name(self.hole)
             self.add(g.at, opt.name, UNKNOWN, "hole")
             return
         handler = {"cmd": self._cmd, "switch": self._switch, "freq": self._freq, "host": self._host}[opt.group]
@@ -965,10 +972,19 @@ class _Run:
 
     # ------------------------------------------------------------ after the options
 
+    def _after_unknown(self, idents: Tuple[str, ...], at: int, option: str) -> bool:
+        """A check after the options that reads a value not known statically: its outcome is not known."""
+        if self.unknown_values.intersection(idents):
+            self.add(at, option, UNKNOWN, "hole")
+            return True
+        return False
+
     def _dynamic(self) -> None:
         """CheckDynProfValid."""
         dynamic, pid = self.params.get("dynamic", ""), self.params.get("pid", "")
         at = self.at.get("DYNAMIC_PROF", self.at.get("DYNAMIC_PROF_PID", WHOLE))
+        if self._after_unknown(("DYNAMIC_PROF", "DYNAMIC_PROF_PID", "APPLICATION"), at, "dynamic"):
+            return
         if dynamic in ("", "off"):
             if pid:
                 self.add(self.at.get("DYNAMIC_PROF_PID", at), "pid", REJECT, "dynamic",
@@ -995,6 +1011,8 @@ class _Run:
         """CheckMstxValid."""
         include, exclude = self.params.get("MSTX_DOMAIN_INCLUDE", ""), self.params.get("MSTX_DOMAIN_EXCLUDE", "")
         at = self.at.get("MSTX_DOMAIN_INCLUDE" if include else "MSTX_DOMAIN_EXCLUDE", WHOLE)
+        if self._after_unknown(("MSPROFTX", "MSTX_DOMAIN_INCLUDE", "MSTX_DOMAIN_EXCLUDE"), at, "msproftx"):
+            return
         if self.params.get("MSPROFTX") != "on":
             if include or exclude:
                 self.add(at, "mstx-domain-include" if include else "mstx-domain-exclude", REJECT, "mstx",
@@ -1018,6 +1036,11 @@ class _Run:
                 self.add(WHOLE, "", MACHINE, "work_path")
             elif problem:
                 self.add(WHOLE, "", REJECT, "work_path", problem)
+
+
+def hole_name(hole: Optional[str]) -> str:
+    """The application's name when --application's value is not known statically."""
+    return hole or "?"
 
 
 def _interpreter(command: str) -> bool:
