@@ -363,3 +363,13 @@ def test_a_crash_is_a_refusal_too():
     [problem] = [p for call in calls_in_shell("msprof --output=/p --application=./app --outp\n")
                  for p in check_call(call, Target("9.0", "910B"))]
     assert problem.effect == "exits" and "crashes (a segmentation fault)" in problem.message
+
+
+def test_a_chip_the_open_source_has_no_class_for_is_said_so():
+    # CANN 8.5's open msprof has no platform class (and no black list) for the Ascend 310 and 950
+    [f] = analyse_shell("msprof --output=/p --ascendcl=x python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("8.5", "310")))
+    assert "no platform class for the Ascend 310" in f.message
+    [f] = analyse_shell("msprof --output=/p --ascendcl=x python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("8.5", "910B")))
+    assert "platform class" not in f.message

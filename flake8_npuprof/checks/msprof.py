@@ -310,7 +310,14 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
         return _legacy_render(hit.legacy, call, versions, target)
     lines = {by[(version, p)].step.line for p in products}
     where = "" if target.soc != "any" or len(lines) <= 1 else f" (on the Ascend {products[0]})"
-    return _port_render(word, hit.step, code, version, products, where, target, call, at)
+    problem = _port_render(word, hit.step, code, version, products, where, target, call, at)
+    unread = [p for p in products if P.chip(version, p) is None]
+    if unread and len(unread) == len(products):
+        # the open source of that version has no platform class for the chip: its black list is not known
+        problem = problem._replace(message=problem.message + f" (read from the open source of CANN {version}, which "
+                                   f"has no platform class for the Ascend {', '.join(unread)}: its shipped msprof "
+                                   "may refuse the option itself first)")
+    return problem
 
 
 def _tail(step: P.Step, version: str, where: str = "", subject: str = "") -> str:
