@@ -5,7 +5,7 @@ import pytest
 from flake8_npuprof.checks.analysis import Settings, analyse
 from flake8_npuprof.source.files import Selection
 from flake8_npuprof.commands.fix import fix_text
-from flake8_npuprof.checks.msprof import calls_in_shell, check_shell, parse_command
+from flake8_npuprof.checks.msprof import calls_in_shell, check_call, check_shell, parse_command
 from flake8_npuprof.knowledge.msprof_options import cli
 from flake8_npuprof.emulate.msprof_launch import msprof_layout, msprof_overrides
 from flake8_npuprof.checks.shell_env import analyse_shell
@@ -212,7 +212,7 @@ def test_parse_command_and_continuations():
 def test_every_source_names_a_ref_and_versions():
     for fact, entries in cli()["sources"].items():
         for e in entries:
-            assert e["ref"] and e["says"] and e["standing"] in ("code", "doc", "inferred") and e["versions"], fact
+            assert e["ref"] and e["says"] and e["standing"] in ("code", "doc", "inferred", "executed") and e["versions"], fact
 
 
 @pytest.mark.parametrize("text", ["msprof", "msprof --", "msprof --=x", "msprof '--output=", "msprof --output=\\",
@@ -262,10 +262,15 @@ def test_option_without_value_takes_the_next_word_unless_it_is_an_option():
 
 def test_value_as_a_separate_word():
     text = "msprof --output /tmp/prof --aicpu on --storage-limit 500MB python3 t.py\nmsprof --output=/p --ascendcl\n"
-    assert shell(text) == [("NPP127", 1, 7, "--output"), ("NPP127", 1, 26, "--aicpu"), ("NPP127", 2, 19, "--ascendcl")]
-    # older collectors refuse a value-less --storage-limit too; 8.5+ ignores it
-    assert ("NPP127", 1, 37, "--storage-limit") in shell(text, cann="8.0")
-    assert ("NPP127", 1, 37, "--storage-limit") not in shell(text, cann="8.5")
+    assert shell(text) == [("NPP127", 1, 7, "--output"), ("NPP127", 1, 26, "--aicpu"),
+                           ("NPP127", 1, 37, "--storage-limit"), ("NPP127", 2, 19, "--ascendcl")]
+    # older collectors refuse a value-less --storage-limit; 8.5+ take it as no limit at all, silently
+    [old] = [p for call in calls_in_shell(text) for p in check_call(call, Target("8.0")) if p.i == 0 and
+             p.word.text == "--storage-limit"]
+    [new] = [p for call in calls_in_shell(text) for p in check_call(call, Target("8.5")) if p.i == 0 and
+             p.word.text == "--storage-limit"]
+    assert old.effect == "exits" and new.effect == "ignored"
+    assert "runs without it, silently" in new.message and new.message.endswith("write --storage-limit=500MB")
     assert shell("msprof --help\n") == []
 
 
@@ -286,20 +291,85 @@ def test_user_text_in_messages_is_printable():
 
 
 def test_data_names_only_options_msprof_has():
+    from flake8_npuprof.knowledge.msprof_options import all_options, options_of
     data = cli()
-    every = set().union(*(set(v["options"]) for v in data["versions"].values()))
-    named = set(data["switches"]["options"]) | set(data["enums"]) | set(data["lists"]) | set(data["ranges"]) \
+    every = set(all_options())
+    named = set(data["switches"]["options"]) | set(data["enums"]) | set(data["ranges"]) \
         | set(data["metrics"]) | set(data["storage_limit"]["options"]) | set(data["output"]["options"]) \
         | set(data["defaults"]) | set(data["collects"])
     assert named <= every, named - every
-    for version, table in data["refused_on_product"].items():
-        for product, names in table.items():
-            assert set(names) <= set(data["versions"][version]["options"]), (version, product)
     for version, names in data["value_required"].items():
         assert set(names) <= set(data["versions"][version]["options"]), version
-    assert set(data["versions"]) == {"7.0", "8.0", "8.5", "9.0", "9.1"}
+    # 7.0/8.0 from the tables, 8.5+ from each tag's LONG_OPTIONS
+    assert set(data["versions"]) == {"7.0", "8.0"}
+    assert "task-block" in options_of("9.0") and "task-block" not in options_of("8.5")
+    assert "export" in options_of("9.1") and "invalid" not in options_of("9.1")       # "export " in the table
 
 
 def test_huge_numbers_are_out_of_range_without_conversion():
     line = "msprof --output=/p --sys-cpu-freq=" + "9" * 5000 + " ./app\n"
     assert [f[0] for f in shell(line)] == ["NPP123"]
+
+
+@pytest.mark.parametrize("line,cann,soc,expected", [
+    # issue 23: numa is a --host-sys item from 9.1; the 310 (9.x) profiles its LLC as capacity/bandwidth
+    ("--host-sys=cpu,numa", "9.1", "910B", []),
+    ("--host-sys=cpu,numa", "9.0", "910B", [("NPP121", "cpu,numa")]),
+    ("--llc-profiling=capacity", "9.1", "310", []),
+    ("--llc-profiling=read", "9.1", "310", [("NPP121", "read")]),
+    # issue 24: the output's characters (9.0+), Custom: lists, l3 on 9.0, a value as the next word
+    ("--output=/tmp/50%", "9.0", "any", [("NPP125", "/tmp/50%")]),
+    ("--output=/tmp/50%", "8.5", "910B", []),
+    ("--aic-metrics=Custom:" + ",".join(f"0x{i:x}" for i in range(1, 17)), "8.5", "910B",
+     [("NPP122", "Custom:" + ",".join(f"0x{i:x}" for i in range(1, 17)))]),
+    ("--task-time=l3", "9.0", "any", [("NPP121", "l3")]),
+    ("--task-time=l3", "9.1", "910B", []),
+    # abbreviations are read as getopt_long reads them
+    ("--task=on", "9.1", "any", [("NPP120", "--task")]),
+    ("--aic-metric=Foo", "9.1", "910B", [("NPP122", "Foo")]),
+    ("--app=./run.sh", "9.1", "any", []),
+    # the chip's black list, and what its checks refuse
+    ("--sys-lp=on", "9.1", "910B", [("NPP126", "--sys-lp")]),
+    ("--task-block=on", "9.1", "910B", [("NPP126", "--task-block")]),
+    ("--task-block=on", "9.1", "950", []),
+])
+def test_what_the_parser_of_the_version_does(line, cann, soc, expected):
+    text = f"msprof --output=/p {line} python3 t.py\n" if not line.startswith("--output") else \
+        f"msprof {line} python3 t.py\n"
+    assert [(f[0], f[3]) for f in shell(text, cann, soc)] == expected
+
+
+def test_messages_quote_the_line_of_the_targeted_version():
+    [f] = analyse_shell("msprof --output=/p --host-sys=cpu,numa python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("9.0", "910B")))
+    assert f.message.startswith("--host-sys=cpu,numa is not a value msprof takes: msprof 9.0 prints \"[ERROR] "
+                                "Argument --host-sys: invalid value:numa. Please input in the range of "
+                                "'cpu|mem|disk|network|osrt'\" and exits before the application starts")
+    [f] = analyse_shell("msprof --output=/p --sys-lp=on python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("9.1", "910B")))
+    assert "prints \"msprof: unrecognized option '--sys-lp=on'\", then its usage," in f.message
+
+
+def test_a_switch_before_the_application_is_not_given_the_application_as_its_value():
+    # issue 24: `--sys-profiling python3 train.py` must not be "fixed" into --sys-profiling=python3
+    [f] = fixes("msprof --output=/p --sys-profiling python3 train.py\n", Target.parse("9.1", "910B"))
+    assert f.code == "NPP127" and f.fix is None
+    assert "write --sys-profiling=VALUE (one of on, off)" in f.message and "=python3" not in f.message
+
+
+def test_a_crash_is_a_refusal_too():
+    [f] = shell("msprof --output=/p --application=./app --outp\n", "9.0", "910B")
+    assert f[:1] == ("NPP127",) and f[3] == "--outp"
+    [problem] = [p for call in calls_in_shell("msprof --output=/p --application=./app --outp\n")
+                 for p in check_call(call, Target("9.0", "910B"))]
+    assert problem.effect == "exits" and "crashes (a segmentation fault)" in problem.message
+
+
+def test_a_chip_the_open_source_has_no_class_for_is_said_so():
+    # CANN 8.5's open msprof has no platform class (and no black list) for the Ascend 310 and 950
+    [f] = analyse_shell("msprof --output=/p --ascendcl=x python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("8.5", "310")))
+    assert "no platform class for the Ascend 310" in f.message
+    [f] = analyse_shell("msprof --output=/p --ascendcl=x python3 t.py\n", "r.sh",
+                        Settings(target=Target.parse("8.5", "910B")))
+    assert "platform class" not in f.message

@@ -129,7 +129,7 @@ def test_a_problem_on_some_targets_only(tmp_path):
     path = _project(tmp_path, "msprof --output=/tmp/o --ai-vector-core=on python3 train.py\n")
     own = _emulate(path, Target.parse("8.5", "910B"))["results"][0]
     assert own.verdict == "fails"
-    assert own.messages[0].startswith("NPP126 msprof refuses --ai-vector-core on Ascend 910B")
+    assert own.messages[0].startswith("NPP126 msprof 8.5 refuses --ai-vector-core on the Ascend 910B")
     own = _emulate(path, Target.parse("8.5", "950"))["results"][0]
     assert own.verdict == "collects" and "aiv_metrics" in own.collected
     own = _emulate(path, Target())["results"][0]

@@ -10,6 +10,7 @@ tests/oracle/known_gaps.json, and an entry that starts to agree fails the test t
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -19,10 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof.checks.msprof import check_shell
+from flake8_npuprof.checks.msprof import calls_in_shell, check_call
 from flake8_npuprof.checks.options import check_options
 from flake8_npuprof.knowledge import ge_options as G
+from flake8_npuprof.knowledge import msprof_parser as MP
 from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.source.model import printable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -52,8 +55,21 @@ def _gap_key(tag, kind, what, product):
     return f"{tag} {kind} {product} {what}"
 
 
+def _gap_tags(gap):
+    return gap["tags"] if "tags" in gap else [gap["tag"]]
+
+
+def _gap_products(gap, tag):
+    """The entry's products; "*" for every product the record of that tag holds (the 910C with the 910B)."""
+    if gap["products"] != ["*"]:
+        return gap["products"]
+    chips = list(record(HERE / "oracle" / f"{tag}.jsonl")[0]["chips"])
+    return chips + (["910C"] if "910B" in chips else [])
+
+
 def known_gaps():
-    return {_gap_key(g["tag"], g["kind"], g["input"], p): g["reason"] for g in GAPS["gaps"] for p in g["products"]}
+    return {_gap_key(tag, g["kind"], what, p): g["reason"] for g in GAPS["gaps"] for tag in _gap_tags(g)
+            for p in _gap_products(g, tag) for what in g.get("inputs", [g.get("input")])}
 
 
 # ---------------------------------------------------------------- profiling_options
@@ -132,6 +148,14 @@ def test_the_port_follows_the_runtime_exactly(path):
 
 # ---------------------------------------------------------------- msprof command lines
 
+def _shell_line(argv) -> str:
+    return "#!/bin/bash\nmsprof " + " ".join(shlex.quote(a) for a in argv) + "\n"
+
+
+def _msprof_problems(argv, version, product):
+    return [p for call in calls_in_shell(_shell_line(argv)) for p in check_call(call, Target(version, product))]
+
+
 def msprof_disagreements(path: Path):
     header, cases = record(path)
     version = version_of(header)
@@ -139,16 +163,37 @@ def msprof_disagreements(path: Path):
     for case in cases:
         if case["kind"] != "msprof":
             continue
-        text = "#!/bin/bash\nmsprof " + " ".join(shlex.quote(a) for a in case["argv"]) + "\n"
         for group in case["results"]:
             theirs = group["verdict"] in ("rejected", "crash", "usage")
             for product in products(group):
-                ours = bool(check_shell(text, Target(version, product)))
-                if ours != theirs:
-                    what = " ".join(case["argv"])
-                    out.append((_gap_key(header["tag"], "msprof", what, product),
-                                f"we say {'refused' if ours else 'accepted'}, msprof {group['verdict']}"))
+                problems = _msprof_problems(case["argv"], version, product)
+                refused = [p for p in problems if p.effect == "exits"]
+                key = _gap_key(header["tag"], "msprof", " ".join(case["argv"]), product)
+                if bool(refused) != theirs:
+                    out.append((key, f"we say {'refused' if refused else 'accepted'}, msprof {group['verdict']}"))
+                else:
+                    problem = _msprof_quotes(refused, group, version)
+                    if problem:
+                        out.append((key, problem))
     return out
+
+
+_PRINTS = re.compile(r'msprof (\d+\.\d+) prints "(.*?)"(, then its usage,)?(?: \(on the Ascend \w+\))? and exits')
+
+
+def _msprof_quotes(problems, group, version):
+    """A line we quote must be the one msprof printed first, on that version, and "then its usage" exactly
+    where it printed its usage (where one option fails: msprof stops at its first refusal)."""
+    if len(problems) != 1:
+        return None
+    for v, quoted, usage in _PRINTS.findall(problems[0].message):
+        first = next((x for x in group["shown"] if not x.startswith("[WARNING]")), "")
+        if v != version or quoted not in (first, printable(first)):
+            return f"{problems[0].code} quotes {quoted!r} for {v}, msprof {version} printed {first!r}"
+        if bool(usage) != group["usage"]:
+            said = "then its usage" if usage else "no usage"
+            return f"{problems[0].code} says {said}, msprof printed {'it' if group['usage'] else 'none'}"
+    return None
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
@@ -156,6 +201,87 @@ def test_msprof_lines_agree_with_the_runtime(path):
     gaps = known_gaps()
     wrong = [(key, why) for key, why in msprof_disagreements(path) if key not in gaps]
     assert not wrong, f"{len(wrong)} disagreements, e.g. " + "; ".join(f"{k}: {w}" for k, w in wrong[:5])
+
+
+SANDBOX = "/tmp/npuprof-oracle"
+
+
+class RecordMachine(MP.Machine):
+    """The machine the record ran on (tools/oracle/record.py): each case in a fresh sandbox folder that
+    holds only a regular file `afile` and `train.py` (not executable), $ASCEND_WORK_PATH unset, no
+    perf, ltrace or iotop reachable through sudo, /bin/true and /usr/bin/python3 installed, and of the
+    process ids asked for only 1 alive."""
+
+    cwd = SANDBOX
+    home = "/root"
+    FILES = {SANDBOX: "dir", f"{SANDBOX}/afile": "file", f"{SANDBOX}/train.py": "file", "/bin/true": "exec",
+             "/usr/bin/python3": "exec", "/": "dir", "/tmp": "dir", "/bin": "dir", "/usr": "dir", "/usr/bin": "dir"}
+
+    def env(self, name):
+        return ""
+
+    def exists(self, path):
+        return self.file(path) != "missing"
+
+    def file(self, path):
+        return self.FILES.get(self.real(path), "missing")
+
+    def real(self, path):
+        return "/" + os.path.normpath(path).lstrip("/")
+
+    def make_dir(self, path):
+        if path.startswith(f"{SANDBOX}/afile/"):
+            return "[ERROR] Create output dir failed.ErrorCode: 20, ErrorInfo: Not a directory."
+        return ""
+
+    def tool(self, name):
+        return False
+
+    def process(self, pid):
+        return pid == 1
+
+
+def _first_line(steps):
+    step = next((s for s in steps if s.action in (MP.REJECT, MP.CRASH, MP.HELP)), None)
+    return (step.line.splitlines() or [""])[0].strip() if step is not None else ""
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
+def test_the_msprof_port_follows_the_parser_exactly(path):
+    """knowledge/msprof_parser.py on the record's machine: the verdict, and the first line msprof printed."""
+    header, cases = record(path)
+    version = version_of(header)
+    wrong = []
+    for case in cases:
+        if case["kind"] != "msprof":
+            continue
+        for group in case["results"]:
+            for product in group["chips"]:
+                steps = MP.steps(case["argv"], version, product, RecordMachine())
+                ours = MP.verdict(steps)
+                line = _first_line(steps)
+                shown = [x for x in group["shown"] if not x.startswith("[WARNING]")]
+                theirs_line = shown[0] if shown and group["verdict"] == "rejected" else ""
+                if group["verdict"] == "crash":
+                    theirs_line = MP.NULL_STRING[0] if MP.NULL_STRING[0] in group["shown"] else ""
+                if ours != group["verdict"] or (ours in ("rejected", "crash") and line != theirs_line):
+                    wrong.append((" ".join(case["argv"]), product, ours, line, group["verdict"], theirs_line))
+    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:3]}"
+
+
+def test_the_msprof_chip_facts_are_what_the_record_probed():
+    """data/msprof_parser.json's chips: what the Platform answered on each chip (the record's probe)."""
+    for path in RECORDS:
+        header, _ = record(path)
+        version = version_of(header)
+        table = MP.data()["chips"][version]
+        assert set(table) == set(header["platforms"]), version
+        for product, probe in header["platforms"].items():
+            facts = table[product]
+            features = {f for f, on in probe["feature"].items() if on}
+            assert set(facts["features"]) == features & MP.FEATURES, (version, product)
+            assert set(facts["metrics"]) == {m for m, on in probe["metric"].items() if on}, (version, product)
+            assert facts["max_monitor"] == probe["max_monitor"], (version, product)
 
 
 # ---------------------------------------------------------------- the record itself
@@ -179,8 +305,9 @@ def test_every_known_gap_still_disagrees():
 
 
 def test_every_gap_says_why():
+    tags = {record(p)[0]["tag"] for p in RECORDS}
     for gap in GAPS["gaps"]:
-        assert gap["reason"].strip() and gap["products"] and gap["tag"] in {record(p)[0]["tag"] for p in RECORDS}
+        assert gap["reason"].strip() and gap["products"] and set(_gap_tags(gap)) <= tags
 
 
 def test_the_record_holds_the_current_case_set():

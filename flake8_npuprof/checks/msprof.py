@@ -13,13 +13,17 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
+from functools import lru_cache
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..knowledge import datafiles as K
+from ..knowledge import msprof_parser as P
 from ..source.model import Edit, Finding, Fix, printable
-from ..source.text import HOLE, SourceText, StrValue, literal_value
+from ..source.text import HOLE, SourceText, literal_value
 from ..knowledge.targets import Target
 from ..knowledge.msprof_options import all_options, cli, options_of
+from .msprof_words import (Call, Option, Word, _calls, _value_word, calls_in_shell, calls_in_string,  # noqa: F401
+                           find_msprof, parse, parse_command, shell_commands)
 
 UNKNOWN_OPTION = "NPP120"
 BAD_VALUE = "NPP121"
@@ -29,8 +33,6 @@ BAD_STORAGE = "NPP124"
 BAD_OUTPUT = "NPP125"
 REFUSED = "NPP126"
 NO_VALUE = "NPP127"
-
-EXITS = "msprof prints its usage and exits before the application starts, so nothing is profiled"
 
 # Names seen in real launchers that are not msprof options, and the option they most likely mean.
 ALIASES = {
@@ -46,209 +48,7 @@ ALIASES = {
     "acl": "ascendcl",
 }
 
-# Commands that run the command given after their own arguments (`nohup msprof ...`,
-# `timeout 3600 msprof ...`, `mpirun -np 8 msprof ...`); any other command only mentions msprof.
-_WRAPPERS = {"nohup", "sudo", "exec", "time", "env", "timeout", "taskset", "numactl", "stdbuf", "nice", "ionice",
-             "setsid", "chrt", "mpirun", "mpiexec", "srun", "unbuffer"}
-_SHELLS = {"sh", "bash", "zsh", "ksh", "dash"}
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _DIGITS = re.compile(r"[0-9]+")
-
-
-# ---------------------------------------------------------------- words
-
-class Word(NamedTuple):
-    """One argv word: its decoded text (HOLE for unknown pieces) and where its characters are."""
-
-    text: str
-    place: Callable[[int, int], Tuple[int, int]]      # source span of text[i:j]
-    source: str = ""                                   # the file's text, to tell whether a span is literal
-
-    def literal(self, i: int, j: int) -> Optional[Tuple[int, int]]:
-        """The source span of text[i:j] when it is written there character for character (fixable)."""
-        start, end = self.place(i, j)
-        return (start, end) if self.source[start:end] == self.text[i:j] and HOLE not in self.text[i:j] else None
-
-
-def _value_word(value: StrValue, source: str) -> Word:
-    from ..values.reader import place
-    return Word(value.text, lambda i, j, v=value: place(v, i, j), source)
-
-
-def _inner_word(inner: StrValue, outer: Word) -> Word:
-    """A word read out of a string (a shell command inside a Python literal), placed in the file."""
-    def place(i: int, j: int) -> Tuple[int, int]:
-        a = inner.src(i)
-        b = inner.src_end(j - 1) if j > i else a
-        if a is None or b is None:
-            return outer.place(0, len(outer.text))
-        return outer.place(a, max(a, b))
-    return Word(inner.text, place, outer.source)
-
-
-def shell_commands(text: str) -> Iterator[List[StrValue]]:
-    """The simple commands of a shell text, each as its words (decoded, mapped to `text`)."""
-    from ..source.shell_words import read_word
-    words: List[StrValue] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\" and text.startswith("\n", i + 1):
-            i += 2                                  # line continuation
-            continue
-        if c == "\\" and text.startswith("\r\n", i + 1):
-            i += 3
-            continue
-        if c in " \t\r":
-            i += 1
-            continue
-        if c == "#":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        if c in "\n;&|()":
-            if words:
-                yield words
-                words = []
-            i += 1
-            continue
-        if c in "<>":
-            i += 1
-            continue
-        word, end = read_word(text, i)
-        if end == i:                                # a character read_word does not take: step over it
-            i += 1
-            continue
-        words.append(word)
-        i = end
-    if words:
-        yield words
-
-
-# ---------------------------------------------------------------- parsing msprof's argv
-
-class Option(NamedTuple):
-    word: Word
-    name: str                   # without the leading "--"
-    value: Optional[str]        # None: no "=" (msprof then sees no value)
-    value_at: int               # index of the value in word.text
-    detached: Optional[Word] = None     # `--output /p`: the word meant as the value (msprof skips it)
-
-    @property
-    def name_span(self) -> Tuple[int, int]:
-        """`--name` in the word (what findings point at)."""
-        return 0, 2 + len(self.name)
-
-
-class Call(NamedTuple):
-    msprof: Word
-    options: Tuple[Option, ...]
-    app: Tuple[str, ...]        # the application's argv as far as known ("" for an unknown word)
-    complete: bool              # every word before the application was read
-
-
-def find_msprof(words: Sequence[Word]) -> Optional[int]:
-    """Index of the word that runs msprof in one command, or None."""
-    k = 0
-    while k < len(words) and _ASSIGNMENT.match(words[k].text):
-        k += 1                                      # VAR=value msprof ...
-    if k >= len(words):
-        return None
-    if _basename(words[k].text) == "msprof":
-        return k
-    if _basename(words[k].text) not in _WRAPPERS:
-        return None
-    for idx in range(k + 1, len(words)):
-        if _basename(words[idx].text) == "msprof":
-            return idx
-    return None
-
-
-def _shell_c(words: Sequence[Word]) -> Optional[Word]:
-    """The command string of `bash -c "..."`, or None."""
-    k = 0
-    while k < len(words) and _ASSIGNMENT.match(words[k].text):
-        k += 1
-    if k < len(words) and _basename(words[k].text) in _SHELLS:
-        for idx in range(k + 1, len(words) - 1):
-            if words[idx].text == "-c":
-                return words[idx + 1]
-            if not words[idx].text.startswith("-"):
-                break
-    return None
-
-
-def _calls(words: Sequence[Word], depth: int = 0) -> List[Call]:
-    at = find_msprof(words)
-    if at is not None:
-        return [parse(words[at], words[at + 1:])]
-    inner = _shell_c(words)
-    if inner is not None and depth < 2:
-        return calls_in_string(inner, depth + 1)
-    return []
-
-
-def _basename(text: str) -> str:
-    return text.rsplit("/", 1)[-1]
-
-
-def parse(msprof: Word, rest: Sequence[Word]) -> Call:
-    options: List[Option] = []
-    app: Tuple[str, ...] = ()
-    complete = True
-    k = 0
-    while k < len(rest):
-        word = rest[k]
-        text = word.text
-        if text.startswith("--") and len(text) > 2:
-            eq = text.find("=")
-            name = text[2:eq] if eq >= 0 else text[2:]
-            if HOLE in name:
-                complete = False
-                break
-            value = text[eq + 1:] if eq >= 0 else None
-            # msprof counts `--name value` as two of its own words: the value is not read, and not the
-            # application either; getopt still reads a following `--option` as an option
-            detached = rest[k + 1] if eq < 0 and k + 1 < len(rest) and not rest[k + 1].text.startswith("--") \
-                else None
-            options.append(Option(word, name, value, eq + 1 if eq >= 0 else len(text), detached))
-            k += 2 if detached is not None else 1
-            continue
-        if text.startswith(HOLE):
-            complete = False                        # `$ARGS`: options or the application, we cannot tell
-            break
-        app = tuple("" if HOLE in w.text else w.text for w in rest[k:])
-        break
-    given = next((o.value for o in reversed(options) if o.name == "application" and o.value), None)
-    if given is not None and HOLE not in given:
-        app = tuple(given.split(" "))
-    return Call(msprof, tuple(options), app, complete)
-
-
-def calls_in_shell(text: str) -> List[Call]:
-    out: List[Call] = []
-    for values in shell_commands(text):
-        out.extend(_calls([_value_word(v, text) for v in values]))
-    return out
-
-
-def calls_in_string(outer: Word, depth: int = 0) -> List[Call]:
-    """msprof runs inside a shell command string (os.system, shell=True, bash -c)."""
-    out: List[Call] = []
-    for values in shell_commands(outer.text):
-        out.extend(_calls([_inner_word(v, outer) for v in values], depth))
-    return out
-
-
-def parse_command(cmdline) -> Optional[Call]:
-    """The msprof run in a command line (a shell string or an argv list), or None."""
-    def plain(text: str) -> Word:
-        return Word(text, lambda i, j: (i, j), text)
-    if isinstance(cmdline, str):
-        calls = calls_in_string(plain(cmdline))
-        return calls[0] if calls else None
-    calls = _calls([plain(str(w)) for w in cmdline])
-    return calls[0] if calls else None
 
 
 # ---------------------------------------------------------------- checking
@@ -260,21 +60,19 @@ class Problem(NamedTuple):
     j: int
     message: str
     fix: Optional[Tuple[Tuple[int, int, str], bool, str]] = None    # (i, j, text) in word.text, safe, title
+    # what msprof does: "exits" (it refuses the line, or dies, before the application starts),
+    # "ignored" (it runs the application without what the option asks for), "mixed" (it exits on some
+    # of the targeted versions and ignores the option on others)
+    effect: str = "exits"
 
 
-def _resolve(name: str, version: str) -> str:
-    """'exact', 'prefix' (getopt takes a unique or ambiguous abbreviation: never judged) or 'unknown'."""
-    known = options_of(version)
-    if name in known:
-        return "exact"
-    if any(o.startswith(name) for o in known):
-        return "prefix"
-    return "unknown"
-
-
-def _bad_versions(bad: Callable[[str, str], bool], target: Target) -> Set[str]:
-    """Versions on which every target product goes wrong (the named one, or all of them)."""
-    return {v for v in K.VERSIONS if all(bad(v, p) for p in target.products)}
+class _Hit(NamedTuple):
+    """One problem on one (version, product): what msprof's step was, or the legacy tables' verdict."""
+    at: int                     # index in call.words (-1: the msprof word itself)
+    code: str
+    kind: str
+    step: Optional[P.Step]      # None for the 7.0/8.0 tables
+    legacy: Optional[Problem] = None
 
 
 def _versions_text(versions: Iterable[str]) -> str:
@@ -298,64 +96,435 @@ def suggest(name: str, candidates: Sequence[str]) -> Tuple[List[str], bool]:
 
 
 def check_call(call: Call, target: Target) -> List[Problem]:
-    problems: List[Problem] = []
+    """The problems msprof has with the call on the target: for CANN 8.5+ what its parser does, step by
+    step (knowledge/msprof_parser.py); for 7.0/8.0 the option tables of data/msprof_cli.json. A problem
+    is reported where it happens on every targeted version and product (Target.fails_on)."""
+    out = []
+    for at, problem in _judged(tuple(w.text for w in call.words), target):
+        word = call.words[at] if 0 <= at < len(call.words) else call.msprof
+        fix = problem.fix
+        if fix is _JOIN:        # joining two words edits the file between them: computed on the real words
+            opt = next((o for o in call.options if o.word is word), None)
+            fix = _join_fix(opt) if opt is not None and opt.detached is not None else None
+        out.append(problem._replace(word=word, fix=fix))
+    return out
+
+
+_JOIN = ((0, 0, "="), True, "join")     # stands for _join_fix until the problem is placed in the file
+
+
+@lru_cache(maxsize=1024)
+def _judged(texts: Tuple[str, ...], target: Target) -> Tuple[Tuple[int, Problem], ...]:
+    """The problems of msprof's words on the target, each with the index of its word (-1: msprof itself).
+    A launcher repeats its msprof lines: the same words are judged once."""
+    call = parse(_plain("msprof"), [_plain(t) for t in texts])
+    hits: Dict[Tuple[int, str], Dict[Tuple[str, str], _Hit]] = {}
+    ported = set(P.versions())
+    for v in target.versions:
+        for p in target.products:
+            if v in ported:
+                found = _port_hits(list(texts), v, p)
+            else:
+                found = _legacy_hits(call, v, p)
+            for hit in found:
+                by = hits.setdefault((hit.at, hit.code), {})
+                if (v, p) not in by or _exits(hit) and not _exits(by[(v, p)]):
+                    by[(v, p)] = hit            # a refusal says more than an option taken without effect
+    out = []
+    for (at, code), by in hits.items():
+        # where the option itself is refused (no such option, not on this chip), its value is never read:
+        # that version or chip refuses the word all the same
+        refused = {k for (a, c), other in hits.items() if a == at and c in (UNKNOWN_OPTION, REFUSED) for k in other}
+        versions = {v for v in target.versions if all((v, p) in by or (v, p) in refused for p in target.products)}
+        if target.fails_on(versions):
+            problem = _render(call, at, code, by, versions, target)
+            if problem.effect == "ignored" and any(_exits(h) for h in by.values()):
+                problem = problem._replace(effect="mixed")
+            out.append((_place(call, problem.word), problem))
+    return tuple(sorted(out, key=lambda x: (x[0], x[1].i)))
+
+
+def _plain(text: str) -> Word:
+    return Word(text, lambda i, j: (i, j), "")
+
+
+def _exits(hit: _Hit) -> bool:
+    return hit.step.action in (P.REJECT, P.CRASH) if hit.step is not None else hit.legacy.effect == "exits"
+
+
+def _place(call: Call, word: Word) -> int:
+    return next((k for k, w in enumerate(call.words) if w is word), -1)
+
+
+# ---------------------------------------------------------------- CANN 8.5+: msprof's own steps
+
+_CODES = {"unrecognized": UNKNOWN_OPTION, "ambiguous": UNKNOWN_OPTION, "invalid": UNKNOWN_OPTION,
+          "no_argument": BAD_VALUE, "requires": NO_VALUE, "short": NO_VALUE, "chip": REFUSED, "unsupported": REFUSED,
+          "none": NO_VALUE, "null_string": NO_VALUE, "null_assign": NO_VALUE, "past_end": NO_VALUE,
+          "value": BAD_VALUE, "l3": BAD_VALUE, "mstx": BAD_VALUE, "dynamic": BAD_VALUE, "order": BAD_VALUE,
+          "application": BAD_VALUE, "path": BAD_VALUE, "metrics": BAD_METRICS, "range": BAD_FREQ,
+          "number": BAD_FREQ, "storage": BAD_STORAGE, "output": BAD_OUTPUT}
+_EMPTY = {"output": BAD_OUTPUT, "aic-metrics": BAD_METRICS, "aiv-metrics": BAD_METRICS, "storage-limit": BAD_STORAGE}
+
+
+@lru_cache(maxsize=4096)
+def _port_steps(texts: Tuple[str, ...], version: str, product: str) -> Tuple[P.Step, ...]:
+    return tuple(P.steps(texts, version, product, hole=HOLE))
+
+
+def _port_hits(texts: List[str], version: str, product: str) -> List[_Hit]:
+    out = []
+    for step in _port_steps(tuple(texts), version, product):
+        if step.action in (P.REJECT, P.CRASH):
+            code = _EMPTY.get(step.option, BAD_VALUE) if step.kind == "empty" else _CODES.get(step.kind)
+        elif step.action == P.IGNORED:
+            code = NO_VALUE
+        else:
+            continue
+        if code is None:
+            continue                # a bare `msprof`, 512 words and more: no option to point at
+        if code == UNKNOWN_OPTION and step.kind == "unrecognized" and _exists_elsewhere(texts[step.at]):
+            code = REFUSED
+        out.append(_Hit(step.at, code, step.kind, step))
+    return out
+
+
+def _written(text: str) -> str:
+    """The option's name as written in its word (`--aic-metric=x` -> aic-metric)."""
+    return text[2:].partition("=")[0] if text.startswith("--") else text
+
+
+def _exists_elsewhere(text: str) -> bool:
+    """Whether the unrecognized name is an option (or abbreviates one) in another version's msprof."""
+    name = _written(text)
+    return any(o == name or o.startswith(name) for o in all_options()) and bool(name)
+
+
+# ---------------------------------------------------------------- CANN 7.0/8.0: the option tables
+
+def _resolve(name: str, version: str) -> str:
+    """'exact', 'prefix' (getopt takes a unique or ambiguous abbreviation: never judged) or 'unknown'."""
+    known = options_of(version)
+    if name in known:
+        return "exact"
+    if any(o.startswith(name) for o in known):
+        return "prefix"
+    return "unknown"
+
+
+def _legacy_hits(call: Call, version: str, product: str) -> List[_Hit]:
+    out = []
     for opt in call.options:
-        problems.extend(_check_option(opt, target))
-    return problems
+        at = _place(call, opt.word)
+        for problem in _legacy_option(opt, version, product):
+            out.append(_Hit(at, problem.code, "legacy", None, problem))
+    return out
 
 
-def _check_option(opt: Option, target: Target) -> List[Problem]:
+def _legacy_option(opt: Option, v: str, p: str) -> List[Problem]:
+    """What the 7.0/8.0 tables say of one option (the message is completed when it is reported)."""
     name, word = opt.name, opt.word
     i, j = opt.name_span
-    status = {v: _resolve(name, v) for v in K.VERSIONS}
-    unknown = {v for v, s in status.items() if s == "unknown"}
-    if target.fails_on(unknown):
-        known_in = [v for v in K.VERSIONS if v not in unknown]
-        if known_in:
-            lacking = [v for v in target.versions if v in unknown]
-            return [Problem(REFUSED, word, i, j,
-                            f"msprof of {_versions_text(lacking)} has no option --{name} (it exists in "
-                            f"{_versions_text(known_in)}): {EXITS}; remove it or target that version")]
+    status = _resolve(name, v)
+    if status == "unknown":
+        known = any(_resolve(name, x) != "unknown" for x in K.VERSIONS)
+        return [Problem(REFUSED if known else UNKNOWN_OPTION, word, i, j, "")]
+    if status == "prefix":
+        return []
+    if opt.value is None:
+        if opt.name in cli()["value_required"].get(v, ()):
+            return [Problem(NO_VALUE, word, i, j, "")]
+        return []
+    if HOLE in opt.value:
+        return []
+    problem = _legacy_value(opt, v, p)
+    return [problem] if problem else []
+
+
+def _legacy_value(opt: Option, v: str, p: str) -> Optional[Problem]:
+    data = cli()
+    name, value = opt.name, opt.value
+    vi, vj = opt.value_at, opt.value_at + len(value)
+    span = (vi, vj) if vj > vi else opt.name_span
+
+    def problem(code: str, what: str, fix=None, advice: str = "") -> Problem:
+        return Problem(code, opt.word, span[0], span[1], f"{what}: {LEGACY_EXITS}" + (f"; {advice}" if advice else ""),
+                       fix)
+    if name in data["switches"]["options"]:
+        allowed = data["switches"]["values"]
+        if name in data["switches"]["checked"].get(v, ()) and value not in allowed:
+            return problem(BAD_VALUE, f"--{name}={value} is not on or off", _word_fix(value, allowed, vi, vj),
+                           "write on or off")
+        return None
+    if name in data["enums"]:
+        allowed = data["enums"][name].get(v)
+        if allowed is not None and value not in allowed:
+            shown = "/".join(allowed)
+            return problem(BAD_VALUE, f"--{name}={value} is not one of {shown}", _word_fix(value, allowed, vi, vj),
+                           f"use one of {shown}")
+        return None
+    if name in data["ranges"]:
+        lim = data["ranges"][name].get(v)
+        if lim is not None and (not _DIGITS.fullmatch(value) or len(value) > 9 or not lim[0] <= int(value) <= lim[1]):
+            return problem(BAD_FREQ, f"--{name}={value} is not an integer from {lim[0]} to {lim[1]}",
+                           advice=f"use a value from {lim[0]} to {lim[1]}")
+        return None
+    if name in data["metrics"]:
+        if value.startswith("Custom:"):
+            return None
+        if not value or value not in K.aic_metrics_for(p) or K.metric_builds(p, v, value) == "every":
+            return Problem(BAD_METRICS, opt.word, span[0], span[1], "")
+        return None
+    if name in data["storage_limit"]["options"]:
+        rule = data["storage_limit"]
+        m = re.fullmatch(r"([0-9]{1,10})MB", value)
+        if m and rule["min"] <= int(m.group(1)) <= rule["max"]:
+            return None
+        return problem(BAD_STORAGE, f"--storage-limit={value} is not <N>MB with N from {rule['min']} to {rule['max']}",
+                       _gb_fix(value, vi, vj), f"write the limit in MB, at least {rule['min']}MB")
+    if name in data["output"]["options"]:
+        if not value:
+            return problem(BAD_OUTPUT, "--output= gives no directory (\"expected one argument\")",
+                           advice="name the directory for the data")
+        if len(value) > data["output"]["max_length"]:
+            return problem(BAD_OUTPUT, f"--output is longer than {data['output']['max_length']} characters")
+    return None
+
+
+LEGACY_EXITS = "msprof exits before the application starts, so nothing is profiled"
+
+
+# ---------------------------------------------------------------- messages
+
+def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], versions: Set[str],
+            target: Target) -> Problem:
+    """The problem as reported: placed at its word, worded from the step of the version the target names
+    (or the newest that has it), quoting what msprof prints there."""
+    present = {v for v, _ in by}
+    candidates = (versions & present) or present
+    version = target.cann if target.cann in candidates else max(candidates, key=K.VERSIONS.index)
+    products = [p for p in target.products if (version, p) in by] or [p for v, p in by if v == version]
+    hit = by[(version, products[0])]
+    word = call.words[at] if 0 <= at < len(call.words) else call.msprof
+    if hit.step is None:
+        return _legacy_render(hit.legacy, call, versions, target)
+    lines = {by[(version, p)].step.line for p in products}
+    where = "" if target.soc != "any" or len(lines) <= 1 else f" (on the Ascend {products[0]})"
+    problem = _port_render(word, hit.step, code, version, products, where, target, call, at)
+    unread = [p for p in products if P.chip(version, p) is None]
+    if unread and len(unread) == len(products):
+        # the open source of that version has no platform class for the chip: its black list is not known
+        problem = problem._replace(message=problem.message + f" (read from the open source of CANN {version}, which "
+                                   f"has no platform class for the Ascend {', '.join(unread)}: its shipped msprof "
+                                   "may refuse the option itself first)")
+    return problem
+
+
+def _tail(step: P.Step, version: str, where: str = "", subject: str = "") -> str:
+    """What msprof does, in its own words."""
+    line = (step.line.splitlines() or [""])[0].strip()
+    who = subject or f"msprof {version}"
+    if step.action == P.CRASH:
+        if step.kind == "null_string":
+            return f"{who} crashes on it (\"{line}\"){where} before the application starts, so nothing is profiled"
+        return f"{who} reads through a null pointer and crashes (a segmentation fault){where} before the application " \
+               "starts, so nothing is profiled"
+    if step.action == P.IGNORED:
+        return f"{who} then runs without it, silently"
+    if not line:
+        said = "prints its usage" if step.usage else "prints nothing of its own"
+        return f"{who} {said}{where} and exits before the application starts, so nothing is profiled"
+    usage = ", then its usage," if step.usage else ""
+    return f"{who} prints \"{line}\"{usage}{where} and exits before the application starts, so nothing is profiled"
+
+
+def _port_render(word: Word, step: P.Step, code: str, version: str, products: List[str], where: str,
+                 target: Target, call: Call, at: int) -> Problem:
+    text = word.text
+    written = _written(text)
+    name = step.option.strip() or written
+    eq = text.find("=") if text.startswith("--") else -1
+    value = text[eq + 1:] if eq >= 0 else None
+    name_span = (0, 2 + len(written)) if text.startswith("--") else (0, len(text))
+    value_span = (eq + 1, len(text)) if eq >= 0 and len(text) > eq + 1 else name_span
+    tail = _tail(step, version, where)
+    aka = "" if written == name or not step.option else f" (msprof reads --{written} as --{name})"
+    called = f"--{written}{aka}"
+    given = f"--{written}={value}{aka}"
+    kind = step.kind
+    chips = "the Ascend " + ", ".join(products if target.soc == "any" else [target.soc])
+    fix = None
+    span = name_span
+    effect = "ignored" if step.action == P.IGNORED else "exits"
+    if kind == "unrecognized" and code == REFUSED:
+        lacking = [v for v in target.versions if _resolve_port(written, v) == "unknown"] or [version]
+        known_in = [v for v in K.VERSIONS if _resolve_port(written, v) != "unknown"]
+        message = f"msprof of {_versions_text(lacking)} has no option --{written} (it exists in " \
+                  f"{_versions_text(known_in)}): {tail}; remove it or target that version"
+    elif kind == "unrecognized":
+        matches, trivial = suggest(written, all_options())
+        hint = f'; did you mean "--{matches[0]}"?' if matches else "; see `msprof --help` for the options"
+        if len(matches) == 1 and (trivial or difflib.SequenceMatcher(None, written, matches[0]).ratio() >= 0.75):
+            fix = ((2, name_span[1], matches[0]), trivial, f"write --{matches[0]}")
+        message = f"--{written} is not an msprof option: {tail}{hint}"
+    elif kind == "ambiguous":
+        names = [o.name.strip() for o in P.long_options(version) if o.name.startswith(written)]
+        message = f"--{written} abbreviates several msprof options ({', '.join('--' + n for n in names)}): {tail}; " \
+                  "write the whole name"
+    elif kind == "invalid":
+        message = f"--{written} is msprof's internal marker of an invalid option, not an option: {tail}"
+    elif kind == "no_argument":
+        message = f"--{name} takes no value: {tail}; write --{name}"
+    elif kind in ("requires", "none", "null_string", "null_assign", "past_end") or step.action == P.IGNORED:
+        message, fix = _no_value_message(call, at, called, name, tail, kind)
+    elif kind == "short":
+        message = f"msprof reads {text} as options of its own (single-dash options it does not have), not as the " \
+                  f"value of the option before it: {tail}; attach the value with ="
+    elif kind == "chip":
+        message = f"msprof {version} refuses {called} on {chips} (the option is on the chip's black list): " \
+                  f"{_tail(step, version, where, 'it')}; remove it for this chip"
+    elif kind == "unsupported":
+        message = f"{called} is not supported on {chips}: {tail}; remove it for this chip"
+    elif kind == "empty":
+        span = name_span
+        advice = "; name the directory for the data" if name == "output" else ""
+        message = f"--{written}= gives no value: {tail}{advice}"
+    elif code == BAD_METRICS:
+        message, fix, span = _metrics_message(given, name, value or "", value_span, products or [target.soc], tail)
+    elif code == BAD_STORAGE:
+        span = value_span
+        fix = _gb_fix(value or "", *value_span)
+        lo, hi = P.data()["storage_limit"]
+        message = f"--storage-limit={value} is not <N>MB with N from {lo} to {hi}: {tail}; " + \
+            (fix[2] if fix else f"write the limit in MB, at least {lo}MB")
+    elif code == BAD_FREQ:
+        span = value_span
+        lim = P.limits(version, products[0] if products else target.soc, name)
+        advice = f"; use a value from {lim[0]} to {lim[1]}" if lim else "; write a plain integer"
+        message = f"{given} is out of range or not a plain integer: {tail}{advice}"
+    elif code == BAD_OUTPUT:
+        span = value_span
+        message = f"--output={value} cannot be msprof's output directory: {tail}"
+    elif kind == "l3":
+        span = value_span
+        message = f"--task-time=l3 is not available on {chips}: {tail}; use l0, l1 or l2"
+    elif kind == "mstx":
+        message = f"{given} takes effect only with --msproftx=on, and not together with the other " \
+                  f"--mstx-domain option: {tail}"
+    elif kind == "dynamic":
+        message = f"{called} does not fit with the other options of this dynamic profiling run: {tail}"
+    elif kind == "order":
+        message = f"{given} comes before --output and --application, which msprof {version} needs first: " \
+                  f"{tail}; move it after them"
+    else:
+        span = value_span if value else name_span
+        allowed = P.accepted(version, name)
+        fix = _word_fix(value or "", allowed, *value_span) if value and allowed else None
+        advice = f"; write {' or '.join(allowed)}" if allowed and len(allowed) == 2 else \
+            f"; use one of {', '.join(allowed)}" if allowed else ""
+        message = f"{given} is not a value msprof takes: {tail}{advice}"
+    return Problem(code, word, span[0], span[1], message, fix, effect)
+
+
+def _resolve_port(name: str, version: str) -> str:
+    if version not in P.versions():
+        return _resolve(name, version)
+    names = P.option_names(version)
+    if name in names:
+        return "exact"
+    return "prefix" if any(n.startswith(name) for n in names) else "unknown"
+
+
+def _no_value_message(call: Call, at: int, called: str, name: str, tail: str, kind: str):
+    """NPP127: msprof sees the option without a value (written `--name value`, or nothing after it). The
+    next word is offered as the value only when the option could take it: `--sys-profiling python
+    train.py` is a switch followed by the application, not by its value."""
+    opt = next((o for o in call.options if _place(call, o.word) == at), None)
+    detached = opt.detached if opt is not None else None
+    allowed = _accepted_anywhere(name)
+    choice = f"one of {', '.join(allowed)}" if allowed else "VALUE"
+    if detached is None:
+        if kind == "past_end":
+            return f"{called} is the last word and has no value: {tail}; write --{name}=VALUE", None
+        return f"{called} is given no value: {tail}; write --{name}=" + ("VALUE" if not allowed else
+                                                                          f"VALUE ({choice})"), None
+    text = detached.text
+    if HOLE in text:
+        shown, fix = "VALUE", _JOIN
+    elif allowed and text not in allowed:
+        return (f"{called} is followed by {text!r}, which is not one of its values: msprof reads a value only as "
+                f"--{name}=VALUE, so --{name} has none, and the next word is skipped: {tail}; write --{name}=VALUE "
+                f"({choice}) and keep {text!r} where it belongs", None)
+    else:
+        shown, fix = text, _JOIN
+    return (f"{called} is followed by its value as a separate word: msprof reads a value only as --{name}=VALUE, so "
+            f"--{name} has none, and the next word is skipped: {tail}; write --{name}={shown}", fix)
+
+
+def _accepted_anywhere(name: str) -> Tuple[str, ...]:
+    """The fixed values an option takes on the newest msprof that has it (empty: no fixed list)."""
+    for version in reversed(P.versions()):
+        values = P.accepted(version, name)
+        if values:
+            return values
+    return ()
+
+
+def _metrics_message(given: str, name: str, value: str, span, products: List[str], tail: str):
+    names = sorted(set().union(*(K.aic_metrics_for(p) for p in products if p != "any"))) if products != ["any"] \
+        else sorted(K.aic_metrics_for("910B"))
+    fix = None
+    if value.startswith("Custom:"):
+        return (f"{given} is not an event list msprof takes (at most as many events as the chip has PMU "
+                f"counters, each hexadecimal 0x.. or decimal, at most 70 characters in all): {tail}", None, span)
+    matches, trivial = suggest(value, names) if value else ([], False)
+    advice = ""
+    if value in names:
+        what = f"{given} is not a metric set of the Ascend {', '.join(products)}"
+    elif matches:
+        what = f"{given} is not an AI Core metric set" + (f" of the Ascend {products[0]}" if len(products) == 1 else "")
+        advice = f'; did you mean "{matches[0]}"?'
+        if len(matches) == 1:
+            safe = trivial and matches[0].lower() == value.lower()
+            fix = ((span[0], span[1], matches[0]), safe, f"write {matches[0]}")
+    elif "," in value and all(x in names for x in value.split(",")):
+        what = f"{given} lists several metric sets"
+        advice = "; msprof takes one set per run: profile once per set"
+    else:
+        what = f"{given} is not an AI Core metric set" + (f" of the Ascend {products[0]}" if len(products) == 1 else "")
+        advice = "; use one of " + ", ".join(names) + " or Custom:<events>"
+    return f"{what}: {tail}{advice}", fix, span
+
+
+def _legacy_render(problem: Problem, call: Call, versions: Set[str], target: Target) -> Problem:
+    """A 7.0/8.0 problem, worded as the tables allow (the line msprof prints there was not read)."""
+    opt = next(o for o in call.options if o.word is problem.word)
+    name = opt.name
+    if problem.code in (UNKNOWN_OPTION, REFUSED):
+        if problem.code == REFUSED:
+            lacking = [v for v in target.versions if _resolve_port(name, v) == "unknown"]
+            known_in = [v for v in K.VERSIONS if _resolve_port(name, v) != "unknown"]
+            return problem._replace(message=f"msprof of {_versions_text(lacking)} has no option --{name} (it exists "
+                                    f"in {_versions_text(known_in)}): it prints \"unrecognized option\" and its usage, "
+                                    f"and {LEGACY_EXITS[7:]}; remove it or target that version")
         matches, trivial = suggest(name, all_options())
         hint = f'; did you mean "--{matches[0]}"?' if matches else "; see `msprof --help` for the options"
         fix = None
         if len(matches) == 1 and (trivial or difflib.SequenceMatcher(None, name, matches[0]).ratio() >= 0.75):
-            fix = ((2, j, matches[0]), trivial, f"write --{matches[0]}")
-        return [Problem(UNKNOWN_OPTION, word, i, j,
-                        f"--{name} is not an msprof option (\"unrecognized option\"): {EXITS}{hint}", fix)]
-    if any(s == "prefix" for s in status.values()):
-        return []                                   # an abbreviation: what getopt makes of it is not judged
-    out = []
-    refused = _refused(opt, target)
-    if refused:
-        out.append(refused)
-    if opt.value is not None and HOLE not in opt.value:
-        problem = _check_value(opt, target)
-        if problem:
-            out.append(problem)
-    if opt.value is None:
-        problem = _no_value(opt, target)
-        if problem:
-            out.append(problem)
-    return out
-
-
-def _no_value(opt: Option, target: Target) -> Optional[Problem]:
-    """`--output /p` or a trailing `--output`: getopt hands msprof no value for it."""
-    required = cli()["value_required"]
-    known = {v for v in K.VERSIONS if opt.name in options_of(v)}
-    versions = _bad_versions(lambda v, p: v not in known or opt.name in required.get(v, ()), target)
-    if not target.fails_on(versions) or not (versions & known):
-        return None
-    i, j = opt.name_span
-    if opt.detached is None:
-        return Problem(NO_VALUE, opt.word, i, j,
-                       f"--{opt.name} is given no value (\"expected one argument\"): {EXITS}; write --{opt.name}=VALUE")
-    shown = "VALUE" if HOLE in opt.detached.text else opt.detached.text
-    return Problem(NO_VALUE, opt.word, i, j,
-                   f"--{opt.name} is followed by its value as a separate word: msprof reads a value only as "
-                   f"--{opt.name}=VALUE, so --{opt.name} has none (\"expected one argument\"): {EXITS}; write "
-                   f"--{opt.name}={shown}", _join_fix(opt))
+            fix = ((2, problem.j, matches[0]), trivial, f"write --{matches[0]}")
+        return problem._replace(message=f"--{name} is not an msprof option (\"unrecognized option\"): msprof prints "
+                                f"its usage and {LEGACY_EXITS[7:]}{hint}", fix=fix)
+    if problem.code == NO_VALUE:
+        tail = f"msprof refuses it (\"expected one argument\", or \"empty value\" in older versions) and " \
+               f"{LEGACY_EXITS[7:]}"
+        message, fix = _no_value_message(call, _place(call, opt.word), f"--{name}", name, tail, "none")
+        return problem._replace(message=message, fix=fix)
+    if problem.code == BAD_METRICS:
+        products = list(target.products)
+        message, fix, _ = _metrics_message(f"--{name}={opt.value or ''}", name, opt.value or "",
+                                           (problem.i, problem.j), products, LEGACY_EXITS)
+        return problem._replace(message=message, fix=fix)
+    return problem
 
 
 _BETWEEN = re.compile(r"[ \t]+|([\"'])[ \t]*,[ \t]*\1")
@@ -371,76 +540,6 @@ def _join_fix(opt: Option):
     return (a[1], b[0], "="), True, f"write --{opt.name}={value.text}"
 
 
-def _refused(opt: Option, target: Target) -> Optional[Problem]:
-    table = cli()["refused_on_product"]
-
-    def bad(v: str, p: str) -> bool:
-        return opt.name in table.get(v, {}).get(p, ())
-    versions = _bad_versions(bad, target)
-    if not target.fails_on(versions):
-        return None
-    i, j = opt.name_span
-    where = ", ".join(f"Ascend {p}" for p in target.products)
-    return Problem(REFUSED, opt.word, i, j,
-                   f"msprof refuses --{opt.name} on {where} (\"unrecognized option\" on {_versions_text(versions)}): "
-                   f"{EXITS}; remove it for this chip")
-
-
-def _check_value(opt: Option, target: Target) -> Optional[Problem]:
-    data = cli()
-    name, value = opt.name, opt.value
-    vi, vj = opt.value_at, opt.value_at + len(value)
-    known = {v for v in K.VERSIONS if name in options_of(v)}
-
-    def judge(code: str, bad: Callable[[str, str], bool], what: str, fix=None, advice: str = "") -> Optional[Problem]:
-        # a version without the option refuses it too (reported on its own when the target names it)
-        versions = _bad_versions(lambda v, p: v not in known or bad(v, p), target)
-        if not target.fails_on(versions) or not (versions & known):
-            return None
-        return Problem(code, opt.word, vi if vj > vi else opt.name_span[0], vj if vj > vi else opt.name_span[1],
-                       f"{what}: {EXITS}" + (f"; {advice}" if advice else ""), fix)
-    if name in data["switches"]["options"]:
-        checked = data["switches"]["checked"]
-        allowed = data["switches"]["values"]
-        return judge(BAD_VALUE, lambda v, p: name in checked[v] and value not in allowed,
-                     f"--{name}={value} is not on or off", _word_fix(value, allowed, vi, vj), "write on or off")
-    if name in data["enums"]:
-        rule = data["enums"][name]
-        shown = "/".join(rule.get(target.cann, next(iter(rule.values()))))
-        every = sorted(set().union(*rule.values()))
-        return judge(BAD_VALUE, lambda v, p: v in rule and value not in rule[v],
-                     f"--{name}={value} is not one of {shown}", _word_fix(value, every, vi, vj), f"use one of {shown}")
-    if name in data["lists"]:
-        rule = data["lists"][name]
-        items = value.split(",")
-        return judge(BAD_VALUE, lambda v, p: v in rule and any(x not in rule[v] for x in items),
-                     f"--{name}={value} is not a comma-separated list of {'/'.join(next(iter(rule.values())))}")
-    if name in data["ranges"]:
-        return _check_range(opt, target, judge)
-    if name in data["metrics"]:
-        return _check_metrics(opt, target, judge)
-    if name in data["storage_limit"]["options"]:
-        rule = data["storage_limit"]
-        m = re.fullmatch(r"([0-9]{1,10})MB", value)
-        if m and rule["min"] <= int(m.group(1)) <= rule["max"]:
-            return None
-        fix = None
-        gb = re.fullmatch(r"([0-9]{1,7})GB", value)
-        if gb and rule["min"] <= int(gb.group(1)) * 1024 <= rule["max"]:
-            fix = ((vi, vj, f"{int(gb.group(1)) * 1024}MB"), True, f"write {int(gb.group(1)) * 1024}MB")
-        return judge(BAD_STORAGE, lambda v, p: True,
-                     f"--storage-limit={value} is not <N>MB with N from {rule['min']} to {rule['max']}", fix,
-                     fix[2] if fix else f"write the limit in MB, at least {rule['min']}MB")
-    if name in data["output"]["options"]:
-        limit = data["output"]["max_length"]
-        if not value:
-            return judge(BAD_OUTPUT, lambda v, p: True, "--output= gives no directory (\"expected one argument\")",
-                         advice="name the directory for the data")
-        if len(value) > limit:
-            return judge(BAD_OUTPUT, lambda v, p: True, f"--output is longer than {limit} characters")
-    return None
-
-
 def _word_fix(value: str, allowed: Sequence[str], i: int, j: int):
     """A fix for a value that differs from one allowed value only in case (`ON` -> `on`)."""
     same = [a for a in allowed if a.lower() == value.lower()]
@@ -449,61 +548,14 @@ def _word_fix(value: str, allowed: Sequence[str], i: int, j: int):
     return None
 
 
-def _check_range(opt: Option, target: Target, judge) -> Optional[Problem]:
-    data = cli()
-    rule = data["ranges"][opt.name]
-    by_product = data["range_by_product"].get(opt.name, {})
-    value = opt.value
-
-    def limits(v: str, p: str) -> Optional[Tuple[int, int]]:
-        if v not in rule:
-            return None
-        lo, hi = by_product.get(v, {}).get(p, rule[v])
-        return lo, hi
-
-    def bad(v: str, p: str) -> bool:
-        lim = limits(v, p)
-        if lim is None:
-            return False
-        # a long digit string is out of every range (and never converted: no int-string limit)
-        return not _DIGITS.fullmatch(value) or len(value) > 9 or not lim[0] <= int(value) <= lim[1]
-    lo, hi = next(iter(rule.values()))
-    return judge(BAD_FREQ, bad, f"--{opt.name}={value} is not an integer from {lo} to {hi}",
-                 advice=f"use a value from {lo} to {hi}")
-
-
-def _check_metrics(opt: Option, target: Target, judge) -> Optional[Problem]:
-    value = opt.value
-    if value.startswith("Custom:"):
-        return None                                 # event lists: not judged here
-
-    def bad(v: str, p: str) -> bool:
-        if not value:
-            return True
-        if value not in K.aic_metrics_for(p):
-            return True
-        return K.metric_builds(p, v, value) == "every"
-    names = sorted(set().union(*(K.aic_metrics_for(p) for p in target.products)))
-    fix = None
-    matches, trivial = suggest(value, names) if value else ([], False)
-    if value in names:
-        what = f"--{opt.name}={value} is not a metric set of {', '.join('Ascend ' + p for p in target.products)}"
-        matches = []
-    else:
-        what = f"--{opt.name}={value} is not an AI Core metric set" + (
-            "" if target.soc == "any" else f" of Ascend {target.soc}")
-    advice = ""
-    if matches:
-        advice = f'did you mean "{matches[0]}"?'
-        if len(matches) == 1:
-            safe = trivial and matches[0].lower() == value.lower()
-            fix = ((opt.value_at, opt.value_at + len(value), matches[0]), safe, f"write {matches[0]}")
-    elif "," in value and all(x in names for x in value.split(",")):
-        what = f"--{opt.name}={value} lists several metric sets"
-        advice = "msprof takes one set per run: profile once per set"
-    elif value and value not in names:
-        advice = "use one of " + ", ".join(names) + " or Custom:<events>"
-    return judge(BAD_METRICS, bad, what, fix, advice)
+def _gb_fix(value: str, i: int, j: int):
+    """Whole gigabytes written as megabytes (`2GB` -> `2048MB`): the same limit."""
+    lo, hi = cli()["storage_limit"]["min"], cli()["storage_limit"]["max"]
+    gb = re.fullmatch(r"([0-9]{1,7})GB", value)
+    if gb and lo <= int(gb.group(1)) * 1024 <= hi:
+        mb = f"{int(gb.group(1)) * 1024}MB"
+        return (i, j, mb), True, f"write {mb}"
+    return None
 
 
 # ---------------------------------------------------------------- findings
@@ -629,6 +681,11 @@ _LAUNCHERS_NOT_REWRITTEN = ("`npuprof fix` applies it to msprof runs in Python c
                             "not rewritten.")
 
 
+def _parser_facts(*keys: str) -> tuple:
+    """The fact ids of data/msprof_parser.json behind a rule, for every version it covers."""
+    return tuple(f"msprof_parser.versions.{v}.{k}" for v in ("8.5", "9.0", "9.1") for k in keys)
+
+
 def _launcher(msprof_options: str) -> str:
     """A shell launcher that profiles train.py with msprof and the given options."""
     return ("#!/bin/bash\n# run_prof.sh: profile a short training run on one device\n"
@@ -646,11 +703,16 @@ RULES = (
         what="An `msprof` run (in a shell launcher, or in a Python `subprocess`/`os.system` call with a literal "
              "command) that passes a `--name` no msprof version knows: names guessed from other profilers "
              "(`--timeline`), the JSON option spelling (`--aic_metrics`, `--task_trace`), or a missing hyphen "
-             "(`--aicore`). Only the words before the application are msprof's; an abbreviation of a real "
-             "option (`--app=`) is left alone.",
-        why="msprof reads its options with getopt: an unknown name makes it print \"unrecognized option\" "
-            "and its usage, and exit before starting the application. The job is scheduled on the NPU host, "
-            "runs nothing and collects nothing; the error is only in the job's log.",
+             "(`--aicore`), or an abbreviation that several options share (`--task` for `--task-time`, "
+             "`--task-memory`, `--task-block`). The words are read as msprof reads them (SplitApplicationArgv, "
+             "then glibc's getopt_long over the tag's option table): only those before the application are "
+             "msprof's, and a prefix of exactly one option is that option (`--app=` is `--application=`, "
+             "whose value is then checked as such).",
+        why="msprof reads its options with getopt_long: an unknown name makes it print \"msprof: unrecognized "
+            "option '--timeline=on'\" (an abbreviation of several: \"option '--task' is ambiguous; "
+            "possibilities: ...\") and its usage, and exit before starting the application. The job is "
+            "scheduled on the NPU host, runs nothing and collects nothing; the error is only in the job's log. "
+            "For CANN 8.5 and later the finding quotes the line that version prints.",
         example=_launcher("--timeline=on"),
         fixed=_launcher("--task-time=on"),
         fix_safety="sometimes",
@@ -662,21 +724,28 @@ RULES = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.options", "msprof_cli.unknown_option", "msprof_cli.app_start"),
+        facts=("msprof_cli.options", "msprof_cli.unknown_option") + _parser_facts("long_options", "split"),
     ),
     Rule(
         code="NPP121",
         name="msprof-invalid-option-value",
         summary="msprof option value not accepted: switches other than `on`/`off`, `--task-time` levels, "
-                "`--ge-api`, `--aic-mode`, `--llc-profiling`, `--host-sys` items",
+                "`--ge-api`, `--aic-mode`, `--llc-profiling`, `--host-sys` items, options msprof takes only together",
         default=True,
         what="An msprof switch (`--ascendcl`, `--task-time`, `--hccl`, `--aicpu`, `--l2`, `--runtime-api`, "
              "`--sys-hardware-mem`, ...) given something other than exactly `on` or `off` (`true`, `ON`, `1`, "
-             "empty), a `--task-time` level the version lacks (`l0`/`l1` everywhere, `l2`/`l3` from 8.5), or a "
-             "value outside the list of `--ge-api`, `--aic-mode`/`--aiv-mode`, `--llc-profiling`, "
-             "`--summary-format`, `--type`, `--host-sys`, `--host-sys-usage`.",
+             "empty), a `--task-time` level the version or chip lacks (`l0`/`l1` everywhere, `l2` from 8.5, `l3` "
+             "on 8.5 and 9.1 only where the chip traces at level 3: Atlas A2/A3 and the Ascend 950), a value "
+             "outside the list of `--ge-api`, `--aic-mode`/`--aiv-mode`, `--llc-profiling` (`read`/`write`; on the "
+             "Ascend 310 from 9.0 `capacity`/`bandwidth`), `--summary-format`, `--type`, `--rule`, `--host-sys` "
+             "(`numa` from 9.1), `--host-sys-usage`, `--sys-devices` (`all` or ids below 64); and options msprof "
+             "takes only together: `--mstx-domain-include`/`--mstx-domain-exclude` without `--msproftx=on` or "
+             "both at once, `--pid` without `--dynamic=on`, `--dynamic=on` with neither or both of an "
+             "application and `--pid`, or with `--sys-devices`/`--sys-period`/`--sys-cpu-profiling`, and on 8.5 "
+             "`--host-sys=osrt` before `--output` and `--application`.",
         why="msprof compares each value with its fixed list and, on a mismatch, prints the error and exits "
-            "before starting the application, so the job collects nothing.",
+            "before starting the application, so the job collects nothing. Whether `--host-sys=osrt`/`disk` "
+            "finds perf, ltrace and iotop through sudo depends on the machine and is not judged.",
         example=_launcher("--task-time=true"),
         fixed=_launcher("--task-time=on"),
         fix_safety="sometimes",
@@ -686,7 +755,8 @@ RULES = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.switches", "msprof_cli.enums", "msprof_cli.lists", "msprof_cli.empty_value"),
+        facts=("msprof_cli.switches", "msprof_cli.enums", "msprof_cli.empty_value")
+        + _parser_facts("task_time", "llc", "host_sys", "host_sys_osrt_after_output", "dynamic_pids", "messages"),
     ),
     Rule(
         code="NPP122",
@@ -695,8 +765,10 @@ RULES = (
                 "did-you-mean",
         default=True,
         what="An msprof `--aic-metrics` or `--aiv-metrics` value that no chip has (a misspelling such as "
-             "`PipeUtilisation`), that the target chip lacks (`L2Cache` on the Ascend 910), or that is empty. "
-             "`Custom:<events>` lists are not judged.",
+             "`PipeUtilisation`), that the target chip lacks (`L2Cache` on the Ascend 910), or that is empty; from "
+             "CANN 8.5, a `Custom:<events>` list with more events than the chip has PMU counters, an event that is "
+             "neither hexadecimal (`0x6e`) nor decimal, or more than 70 characters in all (for 7.0/8.0 such lists "
+             "are not judged).",
         why="msprof checks the metric set against the chip it runs on with the same validator as the "
             "framework options (NPP106) and exits before starting the application when it is not there.",
         example=_launcher("--aic-metrics=PipeUtilisation"),
@@ -708,7 +780,8 @@ RULES = (
         references=(REF_MSPROF_CLI, REF_AIC_PRODUCTS),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.metrics", "products.910B.aic_metrics"),
+        facts=("msprof_cli.metrics", "products.910B.aic_metrics", "msprof_parser.chips",
+               "msprof_parser.max_params_len"),
     ),
     Rule(
         code="NPP123",
@@ -717,11 +790,13 @@ RULES = (
         default=True,
         what="An msprof `*-freq` option whose value is not a plain integer or lies outside its range: 1-100 Hz "
              "for `--aic-freq`, `--aiv-freq`, `--dvpp-freq`, `--sys-io-sampling-freq`, `--sys-hardware-mem-freq` "
-             "(up to 10000 on the Ascend 950 from 8.5), 1-50 for `--sys-cpu-freq`, "
+             "(up to 10000 on the Ascend 950), `--sys-lp-freq`, 1-50 for `--sys-cpu-freq`, "
              "`--sys-interconnection-freq`, `--host-sys-usage-freq`, 1-10 for `--sys-sampling-freq` and "
-             "`--sys-pid-sampling-freq`. `--instr-profiling-freq` is not judged (msprof range-checks it only "
-             "on chips without instruction profiling).",
-        why="msprof range-checks each frequency, prints the allowed range and exits before starting the "
+             "`--sys-pid-sampling-freq`, 300-30000 for `--instr-profiling-freq` on chips without instruction "
+             "sampling (the Ascend 950 ignores it with a warning); also `--sys-period` (1-2592000 s), `--delay`, "
+             "`--duration`, `--iteration-id` and `--model-id`. On 9.1 a chip without DVPP ignores "
+             "`--dvpp-freq` with a warning.",
+        why="msprof range-checks each number, prints the allowed range and exits before starting the "
             "application.",
         example=_launcher("--sys-hardware-mem=on --sys-cpu-profiling=on --sys-cpu-freq=100"),
         fixed=_launcher("--sys-hardware-mem=on --sys-cpu-profiling=on --sys-cpu-freq=50"),
@@ -731,7 +806,8 @@ RULES = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.ranges",),
+        facts=("msprof_cli.ranges", "msprof_parser.ranges", "msprof_parser.hardware_mem_max_on_us_chips",
+               "msprof_parser.sys_period_max") + _parser_facts("dvpp_gate", "messages"),
     ),
     Rule(
         code="NPP124",
@@ -750,18 +826,23 @@ RULES = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.storage_limit",),
+        facts=("msprof_cli.storage_limit", "msprof_parser.storage_limit"),
     ),
     Rule(
         code="NPP125",
         name="msprof-invalid-output",
-        summary="msprof `--output` given no directory (`--output=`) or a path longer than 1024 characters",
+        summary="msprof `--output` given no directory (`--output=`), a path longer than 1024 characters, a name "
+                "over 255 bytes, or (9.0+) a character msprof refuses",
         default=True,
         what="`--output=` with nothing after it (a value the checker cannot see, such as `--output=$OUT`, is "
-             "not judged), or an output path longer than 1024 characters.",
-        why="msprof needs a directory for the collected data: an empty value is refused (\"expected one "
-            "argument\") and a path longer than 1024 characters is refused, both before the application "
-            "starts.",
+             "not judged), an output path longer than 1024 characters, a name in it over 255 bytes (no file "
+             "system creates it), and from CANN 9.0 a path with a character msprof refuses: a line break, tab "
+             "or other control character, `\"`, `'`, `\\`, `%`, `<`, `>`, `|`, `&`, `$`, `;` or a backquote. "
+             "Whether the directory can be created on the machine (a part of the path that is a file, "
+             "permissions) is not judged.",
+        why="msprof needs a directory for the collected data: it refuses an empty value (\"Argument --output: "
+            "expected one argument\"), a long path, a name it cannot create and (9.0+) those characters, all "
+            "before the application starts.",
         example=_launcher("--task-time=on").replace("--output=/tmp/prof", "--output="),
         fixed=_launcher("--task-time=on"),
         fix_safety="none",
@@ -769,7 +850,8 @@ RULES = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.output", "msprof_cli.empty_value"),
+        facts=("msprof_cli.output", "msprof_cli.empty_value", "msprof_parser.max_path_length", "msprof_parser.name_max")
+        + _parser_facts("output_check", "output_invalid_chars"),
     ),
     Rule(
         code="NPP126",
@@ -778,24 +860,30 @@ RULES = (
                 "`--task-block` before 9.0)",
         default=True,
         what="An msprof option that exists, but not in the msprof of the target CANN version (`--task-block` "
-             "and `--sys-lp` arrived in 9.0, `--l2-freq` left with 8.5), or that the target chip's msprof "
-             "refuses: the AI Vector Core options (`--ai-vector-core`, `--aiv-*`) on the Ascend 910, 310P, "
-             "910B/910C (where they follow the AI Core options) and 310B, `--instr-profiling` on the 910, "
-             "310P and 310B, `--sys-io-profiling` on the 310P, `--sys-interconnection-*` on the 310B.",
-        why="msprof removes the options a chip cannot collect from its parser: it prints \"unrecognized "
-            "option\" and exits before starting the application, so a launcher written for another chip "
-            "or version collects nothing.",
+             "and `--sys-lp` arrived in 9.0, `--scale` became `--optype` in 9.1, `--l2-freq` left with 8.5), or "
+             "that the target chip's msprof refuses: the options on the chip's black list (the AI Vector Core "
+             "options `--ai-vector-core`/`--aiv-*` on every chip of the record, `--instr-profiling*` on the 910, "
+             "310P, 310B and 310, `--sys-io-*` on the 310P, `--sys-interconnection-*` on the 310B and 310, from "
+             "9.0 `--sys-lp*` everywhere but the 950, `--task-block` on the 910, 310P and 310, and on the 310 "
+             "`--l2`, `--storage-limit` and the dynamic-profiling options), and those its checks refuse on the "
+             "chip (`--task-block` on Atlas A2/A3 with 9.x, `--task-block=on` except on the 950 with 9.0, "
+             "`--optype`/`--scale` without operator filtering, `--nts-metrics`).",
+        why="msprof removes the options a chip cannot collect from its parser: it prints \"msprof: "
+            "unrecognized option '...'\", the chip's PlatformType and its usage, and exits before starting the "
+            "application, so a launcher written for another chip or version collects nothing.",
         example=_launcher("--aic-metrics=PipeUtilization --aiv-metrics=PipeUtilization"),
         fixed=_launcher("--aic-metrics=PipeUtilization"),
         fix_safety="none",
         fix_note="No fix: removing the option changes what is collected on other targets.",
-        options=_ANY_CANN + " " + _ANY_SOC + " The chip lists are known for CANN 8.5+ (only entries shared by "
-                "the open and the shipped builds), so name a version as well.",
+        options=_ANY_CANN + " " + _ANY_SOC + " The chip lists are known for CANN 8.5+ (each tag's own parser; for "
+                "8.5 the Ascend 310 and 950 have no platform class in the open source, and no list is claimed), so "
+                "name a version as well.",
         references=(REF_MSPROF_CLI,),
         settings=(("cann", "8.5"), ("soc", "910B")),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.options", "msprof_cli.refused_on_product"),
+        facts=("msprof_cli.options", "msprof_parser.platform_types", "msprof_parser.chips")
+        + _parser_facts("black_lists", "task_block", "op_filter"),
     ),
     Rule(
         code="NPP127",
@@ -804,12 +892,14 @@ RULES = (
         default=True,
         what="An msprof option written argparse-style, with its value in the next word (`--output /tmp/prof`, "
              "`[\"--aic-metrics\", \"Memory\"]` in a subprocess list), or with no value at all (`--ascendcl` "
-             "at the end of the line). `--help` takes no value; `--storage-limit` without one is reported only "
-             "for CANN 7.0/8.0, where it is refused.",
-        why="Every msprof option takes an optional argument, which getopt reads only when it is attached with "
-            "`=`. The option therefore arrives without a value and msprof refuses it (\"expected one "
-            "argument\", or \"empty value\" in older versions) and exits before starting the application; "
-            "the separate word is skipped, not used as the value.",
+             "at the end of the line). `--help` takes no value. `--storage-limit` without one is refused by 7.0/8.0 "
+             "and, from 8.5, taken as no limit at all, silently: reported as such. On 8.5 and 9.0 an option "
+             "without `=` as the very last word makes msprof read past the end of its arguments and crash, and on "
+             "9.0 `--pid` or `--scale` without a value crashes it too.",
+        why="Every msprof option takes an optional argument, which getopt_long reads only when it is attached "
+            "with `=`. The option therefore arrives without a value and msprof refuses it (\"expected one "
+            "argument\") and exits before starting the application; the separate word is skipped, not used as "
+            "the value (from 9.1 unless it starts with `-`).",
         example=_launcher("--task-time=on").replace("--output=/tmp/prof", "--output /tmp/prof"),
         fixed=_launcher("--task-time=on"),
         fix_safety="safe",
@@ -820,6 +910,7 @@ RULES = (
         references=(REF_MSPROF_CLI, REF_MSPROF_DOC),
         group="msprof",
         language="shell",
-        facts=("msprof_cli.value_required", "msprof_cli.app_start"),
+        facts=("msprof_cli.value_required",) + _parser_facts("split", "messages", "pid_check", "op_filter")
+        + ("msprof_parser.storage_limit",),
     ),
 )

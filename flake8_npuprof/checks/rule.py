@@ -191,9 +191,10 @@ REF_NPU_ATTRS = "TF Adapter NpuOptimizer parameter parsing (hicann/tensorflow tf
 REF_NPU_INIT = "TF Adapter helpers npu_config_proto / npu_run_config_init / init_resource (tf_adapter/python/npu_bridge/npu_init.py)"
 REF_ESTIMATOR = "TF Adapter NPUEstimator (tf_adapter/python/npu_bridge/estimator/npu/npu_estimator.py)"
 REF_ADAPTER_R111 = "TF Adapter r1.1.1 ProfilingConfig(enable_options, fp_point, bp_point) and commit 75a73d1c (2020-12, JSON options)"
-REF_MSPROF_CLI = ("msprof command-line parser (hicann/oam-tools src/msprof/collector/dvvp/msprofbin: "
-                  "input_parser.h, input_parser.cpp, input_parser_open.cpp; legacy Ascend/msprof collector/dvvp/msprofbin "
-                  "and params_adapter)")
+REF_MSPROF_CLI = ("msprof command-line parser (hicann/oam-tools src/msprof/collector/dvvp/msprofbin at v8.5.0, v9.0.0, "
+                  "v9.1.0: input_parser.h, input_parser.cpp, input_parser_open.cpp (8.5) and input_parser_closed.cpp "
+                  "(9.x), run as the oracle of docs/oracle.md; legacy Ascend/msprof collector/dvvp/msprofbin and "
+                  "params_adapter)")
 REF_MSPROF_DOC = ("msprof quick start: collecting with `msprof --application=... --output=...` and the PROF_XXX "
                   "directory it leaves (Ascend/msprof docs/en/getting_started/quick_start.md)")
 REF_MODELZOO = "Ascend/ModelZoo-TensorFlow: recurring profiling-configuration mistakes in committed training scripts"

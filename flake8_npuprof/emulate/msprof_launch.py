@@ -114,11 +114,11 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
         condition = f"--{open_} is not known statically: what msprof makes of it is not known"
     elif switches.get("dynamic") == "on":
         condition = "--dynamic=on: what is collected depends on the commands given to msprof while it runs"
-    whole = check_call(call, target)
+    whole = [x for x in check_call(call, target) if x.effect == "exits"]
     outcomes: Dict[Tuple[str, str], Outcome] = {}
     for v in target.versions:
         for p in target.products:
-            problems = check_call(call, Target(v, p))
+            problems = [x for x in check_call(call, Target(v, p)) if x.effect == "exits"]
             if problems:
                 shown = whole if whole else problems
                 outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown), switches,

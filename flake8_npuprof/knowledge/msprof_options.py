@@ -1,4 +1,5 @@
-"""The msprof binary's command-line options per CANN version and product (data/msprof_cli.json)."""
+"""The msprof binary's command-line options per CANN version: from 8.5 on the long-option table of
+that tag's parser (data/msprof_parser.json), for 7.0/8.0 the tables of data/msprof_cli.json."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from functools import lru_cache
 from typing import Tuple
 
 from . import datafiles as K
+from . import msprof_parser as P
 
 
 @lru_cache(maxsize=None)
@@ -17,6 +19,8 @@ def cli() -> dict:
 
 @lru_cache(maxsize=None)
 def options_of(version: str) -> frozenset:
+    if version in P.versions():
+        return frozenset(P.option_names(version))
     return frozenset(cli()["versions"][version]["options"])
 
 

@@ -304,6 +304,10 @@ def msprof_cases() -> List[dict]:
     add([], "generated: application not found", ["--output=" + OUT, "--application=/no/such/app"])
     add([], "generated: storage limit as next word", ["--output=" + OUT, "--storage-limit", "500MB"] + APP)
     add([], "generated: no arguments", [])
+    for args, origin in _msprof_parser_cases():
+        add(args, origin)
+    for argv, origin in _msprof_lines():
+        add([], origin, argv)
     for case in collected_msprof():
         out.append(case)
     seen, unique = set(), []
@@ -313,6 +317,85 @@ def msprof_cases() -> List[dict]:
             seen.add(key)
             unique.append(case)
     return unique
+
+
+def _long_options() -> List[str]:
+    """Every long option of every tag's LONG_OPTIONS (include/input_parser.h), as msprof's table spells it."""
+    with open(ROOT / "flake8_npuprof" / "data" / "msprof_parser.json", encoding="utf-8") as fh:
+        table = json.load(fh)["versions"]
+    names: List[str] = []
+    for facts in table.values():
+        for name, *_ in facts["long_options"]:
+            if name.strip() not in names:
+                names.append(name.strip())
+    return names
+
+
+def _msprof_parser_cases() -> Iterator[tuple]:
+    """Each option of the parser with a value no check takes, an empty one, none at the end and none in the
+    middle; then the values of the options the switch and list cases above do not reach."""
+    for name in _long_options():
+        for args in ([f"--{name}=@x"], [f"--{name}="], [f"--{name}"], [f"--{name}", "--ascendcl=on"]):
+            yield args, f"generated: long option --{name}"
+    values = {
+        "pid": ["1", "123", "0", "x", "1,2"], "delay": ["0", "1", "4294967295", "4294967296", "x", "-1"],
+        "duration": ["0", "1", "4294967295", "4294967296", "x"],
+        "sys-period": ["0", "1", "2592000", "2592001", "x", "2147483648"],
+        "environment": ["A=1"], "python-path": ["/no/such/python", "d" * 1030, "/tmp", SANDBOX + "/train.py"],
+        "rule": ["communication", "communication_matrix", "communication,", "x", "communication,x"],
+        "iteration-id": ["1", "x", "-1", "4294967296"], "model-id": ["-1", "0", "1"],
+        "host-sys-pid": ["1", "x", "-1", "999999999"], "nts-metrics": ["PipeUtilization", "Custom:0x1"],
+        "optype": ["Conv2D", "Conv2D,MatMul"], "scale": ["opType:Conv2D", "opName:a;opType:b"],
+        "invalid": ["1"], "help": ["x"], "export": ["on", "off"], "sys-lp-freq": ["1", "100", "101", "0"],
+        "reports": ["/no/such.json"], "type": ["db"], "summary-format": ["json"],
+        "application": ["", "python3", "python3 train.py", "bash run.sh", "./a.out", "/bin/tr@ue", "/bin/true x",
+                        "/no/such/app", " /bin/true", "/usr/bin/python3 train.py", "/usr/bin/python3", "/tmp", "bash",
+                        "python3 missing.py", "./train.py", "/bin/true  x"],
+        "storage-limit": ["200MB", "4294967295MB"],
+    }
+    for name, vs in values.items():
+        for value in vs:
+            yield [f"--{name}={value}"], f"generated: --{name} values"
+    for args in (["--nts-metrics", "PipeUtilization"], ["--nts-metrics", "--ascendcl=on"],
+                 ["--dynamic=on"], ["--dynamic=on", "--pid=1"], ["--dynamic=off", "--pid=1"], ["--pid=1"],
+                 ["--dynamic=on", "--sys-devices=0"], ["--dynamic=on", "--sys-period=10"],
+                 ["--dynamic=on", "--sys-cpu-profiling=on"], ["--dynamic=on", "--delay=10", "--duration=10"],
+                 ["--msproftx=on", "--mstx-domain-include=a", "--mstx-domain-exclude=b"],
+                 ["--msproftx=on", "--mstx-domain-include=default"], ["--msproftx=on", "--mstx-domain-exclude="],
+                 ["--msproftx=off", "--mstx-domain-include=x"], ["--mstx-domain-exclude=x"],
+                 ["--aic-metric=Foo"], ["--aic-metric=PipeUtilization"], ["--task-t=l3"], ["--stor=100MB"],
+                 ["--app=/bin/true"], ["--exp=on"], ["--hel"], ["--h"], ["--inv"], ["--ai-c=x"],
+                 ["--export=on", "--type=db"], ["--parse=on"], ["--query=on"], ["--analyze=on", "--rule=x"],
+                 ["--ascendcl", "--task-time=on"], ["--task-time=on", "--task-time=x"],
+                 ["--aic-metrics=Custom:0x1, 0x2"], ["--aic-metrics=Custom:0X1"], ["--aic-metrics=Custom:00x1"],
+                 ["--aic-metrics=Custom:2147483648"], ["--aic-metrics=" + "x" * 71],
+                 ["--host-sys=osrt"], ["--host-sys=disk"], ["--host-sys=cpu,osrt"], ["--sys-devices=63"],
+                 ["--sys-devices=64"], ["--sys-devices=0,"], ["--sys-devices=all,0"], ["--sys-devices=-1"],
+                 ["--ascendcl=" + "x" * 1100]):
+        yield args, "generated: msprof option combinations"
+
+
+def _msprof_lines() -> Iterator[tuple]:
+    """Whole lines: where msprof's words end and the application begins, options before --output,
+    the analysis modes with an output that exists."""
+    for argv in (
+            ["--host-sys=osrt", "--output=" + OUT] + APP, ["--host-sys=osrt", "--output=" + OUT, "python3", "train.py"],
+            ["--output=" + OUT, "--host-sys=cpu", "python3", "train.py"],
+            ["--output=" + OUT, "--ascendcl", "--task-time", "python3", "train.py"],
+            ["--output=" + OUT, "--ascendcl", "--task-time=on", "python3", "train.py"],
+            ["--output=" + OUT, "--sys-devices", "-1"] + APP,
+            ["--output=" + OUT, "--aicpu", "-x", "python3", "train.py"],
+            ["--output=" + OUT, "--", "--ascendcl=x"] + APP, ["--output=" + OUT, "--ascendcl=on", "--"],
+            ["--output=" + OUT, "python3"], ["--output=" + OUT, "--ascendcl=on", "-", "train.py"],
+            ["--output=" + SANDBOX, "--export=on"] + APP, ["--output=" + SANDBOX, "--parse=on"] + APP,
+            ["--output=" + OUT, "--storage-limit"], ["--output=" + OUT, "--storage-limit"] + APP,
+            ["--output=" + OUT, "--pid"], ["--output=" + OUT, "--output"] + APP,
+            ["--output=" + OUT, "--ai-core", "on", "--aic-metrics", "Memory", "python3", "train.py"],
+            ["--output=" + OUT, "--dynamic=on", "python3", "train.py"],
+            ["--output=" + OUT, "--help", "--ascendcl=x"] + APP, ["--output=" + OUT, "--ascendcl=x", "--help"] + APP,
+            ["--dynamic=on"], ["--output=" + OUT, "--storage-limit", "500MB", "python3", "train.py"],
+            ["--output=./prof", "--application=./train.py"], ["--application=python3 train.py", "--output=" + OUT]):
+        yield argv, "generated: msprof lines"
 
 
 def collected_msprof() -> Iterator[dict]:

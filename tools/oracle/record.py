@@ -102,7 +102,8 @@ def run_options(binary: str, case: dict, chip: int) -> dict:
             "ge": {k: state[k] for k in ("training_trace", "fp_point", "bp_point") if k in state}}
 
 
-_SHOWN = re.compile(r"^\[(ERROR|WARNING|WARN)\]|unrecognized option|requires an argument|invalid option|ambiguous")
+_SHOWN = re.compile(r"^\[(ERROR|WARNING|WARN)\]|unrecognized option|requires an argument|invalid option|ambiguous|"
+                    r"doesn't allow an argument")
 
 
 def run_msprof(binary: str, case: dict, chip: int) -> dict:
