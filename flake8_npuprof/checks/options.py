@@ -826,8 +826,12 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         base = _key_problem(member, version, _members(doc))
         return base._replace(consequence=_rejects(final, "the collector") + "")
     if typed is not None and (final is typed or final.kind in ("type", "empty", "range", "value", "items", "instr")):
-        base = _value_problem(doc, member, "type", version) or Problem(
-            "NPP110", key, span, f'"{key}": {_json(value)} is a JSON {_jtype(value)}', "", "")
+        # the type the collector's reader wanted, from its own complaint (the schema of a version may
+        # allow both: 9.x takes a number or a string for some frequencies)
+        want = "integer" if "int variable" in typed.line else "string"
+        advice, fix = _retype(key, value, want, span)
+        base = Problem("NPP110", key, span, f'"{key}": {_json(value)} is a JSON {_jtype(value)}, the collector '
+                       f'reads {"an integer" if want == "integer" else "a string"} there', "", advice, fix)
         if final.action == G.REJECT and final is not typed:
             read = "0" if "int variable" in typed.line else "empty"
             consequence = (f'the collector logs "{typed.line}", reads it as {read} and then rejects it'
