@@ -50,6 +50,13 @@ def test_a_mention_does_not(line):
     assert not names_a_setup(text) and not might_configure_profiling(text)
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_a_comment_ends_with_its_line_whatever_ends_it(newline):
+    text = newline.join(["# profiling, off for now", 'os.environ["PROFILING_MODE"] = "true"', ""])
+    assert names_a_setup(text)
+    assert not names_a_setup(newline.join(["x = 1", '# os.environ["PROFILING_MODE"] = "true"', ""]))
+
+
 def test_a_setup_name_in_a_docstring_still_counts():
     # a docstring is a string: the stage does not tell prose from an options string, and keeps both
     assert might_configure_profiling(MENTIONS[-1] + "\n")

@@ -51,7 +51,7 @@ def names_a_setup(text: str) -> bool:
 def _in_comment(text: str, at: int) -> bool:
     """Whether the line holds a `#` before offset at with no quote before it: then that `#` starts a
     comment. A quote before it may open a string that holds the `#`: not a comment, to be safe."""
-    head = text[text.rfind("\n", 0, at) + 1:at]
+    head = text[max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1:at]      # lines end at LF, CRLF or CR
     sharp = head.find("#")
     return sharp >= 0 and "'" not in head[:sharp] and '"' not in head[:sharp]
 
