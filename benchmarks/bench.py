@@ -7,6 +7,7 @@
     python benchmarks/bench.py setups                 # one file of 5,000 setups reusing the same names
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
     python benchmarks/bench.py instructions [DIR] [--sample N]  # the same ratio counted in instructions
+    python benchmarks/bench.py ratios DIR [--lib LIB] [--lines N]  # issue 27's ratios, in one run (below)
     python benchmarks/bench.py all [DIR]
 
 Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),
@@ -16,6 +17,15 @@ training scripts, <= 1.01x on the standard library, <= +20 ms start-up, flat mem
 `instructions` needs valgrind: it counts the instructions flake8 -j1 executes with and without the
 plugin (callgrind, PYTHONHASHSEED=0), one pair, the same figure on every run. It is the arbiter on
 a machine whose speed drifts (a VM's neighbours): about 40x slower, so it samples N files evenly.
+
+`ratios` gives each figure issue 27 sets a target for, in one run, as a ratio to work the same run
+does without us: (1) the plugin on DIR's training scripts against what parsing and tokenizing them
+costs (flake8 does both for every file; target <= 0.25), and flake8 -j1 on them with and without
+the plugin (<= 1.05); (2) `npuprof check` on ordinary library code (LIB, default the standard
+library) against reading and parsing the same files (<= 0.5); (3) the language server's CPU per
+edit on a training script of N lines (default 1,500; <= 60 ms), against analysing the whole
+document once. (1) and (2) are counted in instructions when valgrind is installed (--sample files
+of DIR), in CPU seconds otherwise; (3) is CPU time: an editor waits for it.
 """
 
 from __future__ import annotations
@@ -276,15 +286,122 @@ def bench_instructions(args) -> None:
           f"{b / 1e9:.3f} G without -> ratio {a / b:.3f} ({(a / b - 1) * 100:+.1f} %)")
 
 
+# ---------------------------------------------------------------- issue 27: every ratio in one run
+
+PARSE_DRIVER = r"""
+import ast, io, sys, tokenize
+mode, paths = sys.argv[1], sys.argv[2:]
+if mode == "plugin":
+    # what the plugin loads once per process (modules, data), loaded here: counted in the start-up run
+    from flake8_npuprof.plugin import NpuProfChecker
+    warm = ('import tensorflow as tf\nconfig = tf.ConfigProto()\n'
+            'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "NpuOptimizer"\n'
+            'op.parameter_map["profiling_mode"].b = True\n'
+            'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/p","task_trace":"on","L2":"on"}\'\n'
+            'sess = tf.Session(config=config)\n')
+    assert list(NpuProfChecker(ast.parse(warm), warm.splitlines(True), "warm.py").run())
+for path in paths:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        text = data.decode("utf-8")
+        tree = ast.parse(text, path)
+        lines = text.splitlines(True)
+        list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (SyntaxError, ValueError, UnicodeDecodeError, tokenize.TokenError):
+        continue
+    if mode == "plugin":
+        list(NpuProfChecker(tree, lines, path).run())
+"""
+
+
+def _cost(argv, counted: bool) -> float:
+    """Instructions (callgrind) or CPU seconds of one `python ...argv` process."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, *argv], env=env, check=True, stdout=subprocess.DEVNULL)     # bytecode cached
+    if counted:
+        proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                               *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        found = re.search(r"Collected : (\d+)", proc.stderr)
+        if not found:
+            raise SystemExit(f"callgrind gave no count: {proc.stderr[-500:]}")
+        return float(found.group(1))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, *argv], env=env, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _unit(counted: bool) -> str:
+    return "instructions" if counted else "CPU seconds"
+
+
+def _show(value: float, counted: bool) -> str:
+    return f"{value / 1e9:.3f} G" if counted else f"{value:.2f} s"
+
+
+def bench_ratios(args) -> None:
+    if not args.dir:
+        raise SystemExit("ratios: give the directory of training scripts (e.g. the model zoo's)")
+    counted = shutil.which("valgrind") is not None
+    files = sorted(Path(args.dir).rglob("*.py"))
+    step = max(1, len(files) // args.sample) if counted else 1
+    sample = [str(p) for p in files[::step][:args.sample if counted else None]]
+    # (1) the plugin against parse + tokenize, in one process each; the difference is the plugin's
+    parse = _cost(["-c", PARSE_DRIVER, "parse", *sample], counted) - _cost(["-c", PARSE_DRIVER, "parse"], counted)
+    both = _cost(["-c", PARSE_DRIVER, "plugin", *sample], counted) - _cost(["-c", PARSE_DRIVER, "plugin"], counted)
+    plugin = both - parse
+    print(f"scripts: {len(sample)} of {len(files)} files in {args.dir}, {_unit(counted)} after start-up: "
+          f"parse+tokenize {_show(parse, counted)}, the plugin {_show(plugin, counted)} -> ratio "
+          f"{plugin / parse:.3f} (target <= 0.25)")
+    if counted:
+        a, b = instructions([Path(p) for p in sample])
+        print(f"scripts: flake8 -j1 on the same files {a / 1e9:.3f} G with NPP, {b / 1e9:.3f} G without -> "
+              f"ratio {a / b:.3f} (target <= 1.05)")
+    else:
+        compare([Path(p) for p in sample], 1, args.repeat, "scripts: flake8 -j1 (target <= 1.05)")
+    # (2) npuprof check on ordinary library code against reading and parsing it
+    lib = Path(args.lib) if args.lib else Path(sysconfig.get_paths()["stdlib"])
+    lib_files = [str(p) for p in sorted(lib.rglob("*.py")) if "site-packages" not in p.parts]
+    lib_step = max(1, len(lib_files) // (args.sample * 10)) if counted else 1
+    lib_sample = lib_files[::lib_step]
+    with tempfile.TemporaryDirectory() as tmp:
+        listed = Path(tmp) / "files"
+        listed.write_text("\n".join(lib_sample), encoding="utf-8")
+        reader = ("import ast, sys\nfor p in open(sys.argv[1]).read().split('\\n'):\n"
+                  "    try: ast.parse(open(p, 'rb').read())\n    except (SyntaxError, ValueError): pass\n")
+        parse = _cost(["-c", reader, str(listed)], counted) - _cost(["-c", "pass"], counted)
+        empty = Path(tmp) / "empty.py"
+        empty.write_text("", encoding="utf-8")
+        check = ["-m", "flake8_npuprof", "check", "-q", "--exit-zero", "--output-file", os.devnull]
+        check = _cost([*check, *lib_sample], counted) - _cost([*check, str(empty)], counted)
+    print(f"library: npuprof check -q on {len(lib_sample)} files of {lib}, {_unit(counted)} after start-up: "
+          f"{_show(check, counted)}; reading and parsing them {_show(parse, counted)} -> ratio "
+          f"{check / parse:.3f} (target <= 0.5)")
+    # (3) the language server, per edit
+    sys.path.insert(0, str(HERE))
+    from server_latency import analysis_cpu, server_cpu_per_edit, training_script
+    text = training_script(args.lines)
+    per_edit, wall = server_cpu_per_edit(text, args.changes)
+    whole = analysis_cpu(text)
+    print(f"server: {text.count(chr(10))}-line script, {args.changes} edits: {per_edit * 1000:.1f} ms CPU per edit "
+          f"(median wall {wall * 1000:.1f} ms, debounce 0); analysing the whole document {whole * 1000:.1f} ms -> "
+          f"ratio {per_edit / whole:.2f} (target <= 60 ms)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=("scripts", "stdlib", "startup", "memory", "setups", "prefilter", "corpus",
-                                         "instructions", "all"))
+                                         "instructions", "ratios", "all"))
     parser.add_argument("dir", nargs="?", help="training scripts to measure (default: the generated corpus)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--files", type=int, default=300, help="size of the generated corpus")
-    parser.add_argument("--sample", type=int, default=40, help="files counted by `instructions`")
+    parser.add_argument("--sample", type=int, default=40, help="files counted by `instructions` and `ratios`")
+    parser.add_argument("--lib", default=None, help="`ratios`: ordinary library code (default: the standard library)")
+    parser.add_argument("--lines", type=int, default=1500, help="`ratios`: lines of the script the server edits")
+    parser.add_argument("--changes", type=int, default=30, help="`ratios`: edits sent to the server")
     args = parser.parse_args()
     todo = ("scripts", "stdlib", "startup", "memory", "setups", "prefilter") if args.what == "all" else (args.what,)
     for what in todo:

@@ -14,6 +14,7 @@ flake8 integration runs per save).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -92,6 +93,63 @@ def measure(text: str, changes: int):
         finally:
             client.kill()
     return first, samples, counts
+
+
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu_per_edit(text: str, changes: int):
+    """The server's CPU seconds per edit (from /proc, Linux) and the median wall time from a change to its
+    diagnostics. Two edits in three change a default in a helper in the middle of the script, the third
+    fixes or breaks the options key."""
+    from lspclient import LspClient
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        client = LspClient(cwd=tmp)
+        try:
+            client.initialize(root, options={"debounceMs": 0})
+            uri = client.open(root / "train.py", text)
+            client.diagnostics(uri, 1)
+            walls = []
+            cpu = _cpu_of(client.proc.pid)
+            middle = text.index(f"def learning_rate_{text.count('def learning_rate_') // 2}(")
+            body = text
+            for version in range(2, changes + 2):
+                if version % 3:         # code far from the profiling setup: a default in a helper
+                    at = body.index("decay_steps=", middle) + len("decay_steps=")
+                    body = body[:at] + str(10000 + version % 10) + body[at + 5:]
+                else:                   # the options key (after the helper): fixed, then broken again
+                    body = body.replace('"L2"', '"l2"') if '"L2"' in body else body.replace('"l2"', '"L2"')
+                start = time.perf_counter()
+                client.change(uri, body, version)
+                client.diagnostics(uri, version)
+                walls.append(time.perf_counter() - start)
+            cpu = _cpu_of(client.proc.pid) - cpu
+            client.close()
+        finally:
+            client.kill()
+    return cpu / changes, statistics.median(walls)
+
+
+def analysis_cpu(text: str, repeat: int = 5) -> float:
+    """CPU seconds of one analysis of the whole document, as the server runs it (median)."""
+    from flake8_npuprof import lsp_analysis as A
+    try:
+        from flake8_npuprof.lsp_reparse import forget
+    except ImportError:                         # a version that parses every document whole
+        forget = str
+    doc = A.DocSettings(A.Settings(), A.Selection(), (), None)
+    times = []
+    for _ in range(repeat):
+        forget("train.py")                      # the whole document, parsed from scratch
+        start = time.process_time()
+        A.analyse_document(text, "train.py", "python", doc)
+        times.append(time.process_time() - start)
+    return statistics.median(times)
 
 
 def in_process(text: str, repeat: int = 5) -> float:

@@ -233,8 +233,20 @@ def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analy
                             f"{MAX_BYTES:,} a source file may have, so it was not checked (npuprof check does not "
                             "read it either)", 0, 0, 1, 0, 1, 0)]
     else:
-        findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores)
+        findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores,
+                              _tree(path, text) if kind == "python" else None)
     return Analysis(text, SourceText(text), kind, path, findings, doc)
+
+
+def _tree(path: str, text: str) -> Optional[ast.Module]:
+    """The document's tree, parsing again only the statements the last edit touched (lsp_reparse); None for
+    a document the analysis does not parse (no profiling, over the work budget) or that does not parse."""
+    from .source.files import file_noqa
+    from .source.prefilter import might_configure_profiling, words_over_budget
+    if not might_configure_profiling(text) or words_over_budget(text) or file_noqa(text):
+        return None
+    from . import lsp_reparse
+    return lsp_reparse.parse(path, text)
 
 
 def at(analysis: Analysis, offset: int) -> List[Finding]:

@@ -231,18 +231,34 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[S
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [[internal_error(exc)] for _ in each]
     out = []
-    for settings in each:
-        try:
-            ctx = base.judged_for(settings) if out else base
-            run_all(ctx)
-            report_exhausted(ctx)
-            mark_unreached(ctx)
-            from .noqa_comments import unused
-            ctx.findings.extend(unused(text, ctx.findings, settings.target))
-            out.append(sorted(ctx.findings, key=Finding.sort_key))
-        except Exception as exc:
-            out.append([internal_error(exc)])
+    try:
+        for settings in each:
+            try:
+                ctx = base.judged_for(settings) if out else base
+                run_all(ctx)
+                report_exhausted(ctx)
+                mark_unreached(ctx)
+                from .noqa_comments import unused
+                ctx.findings.extend(unused(text, ctx.findings, settings.target))
+                out.append(sorted(ctx.findings, key=Finding.sort_key))
+            except Exception as exc:
+                out.append([internal_error(exc)])
+    finally:
+        release(base)
     return out
+
+
+def release(ctx: Context) -> None:
+    """Break the cycles the analysis made (the model holds its context, the sites a memo of views that hold
+    the sites, each scope's bindings their scope, each entry's settings their entry), so that what it built
+    goes when the file is done, not at the cyclic collector's next pass, which would walk all of it and
+    the tree its scopes hold."""
+    ctx._model = ctx._flow = None
+    ctx.sites.memo.clear()
+    for scope in ctx.sites.scopes:
+        scope.bindings = {}
+    for entry in ctx.sites.entries:
+        entry.params = []
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

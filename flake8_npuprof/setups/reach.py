@@ -189,15 +189,20 @@ class Reach:
             for s in inner.get(id(scope), ()):
                 reach(s, here)          # class bodies and lambdas run with their scope; registrations are kept
             for node in refs.get(id(scope), []) + implicit.get(id(scope), []):
-                on_way = here.extended(_guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0)))
+                # what the name may mean first: most loads name nothing of this file, and their
+                # conditions (source text) are not worth building
                 if type(node) is ast.Name or type(node) is ast.Call:
                     name = node.id if type(node) is ast.Name else "main"
                     if name in dyn:
                         self.dynamic = True
-                    for attr in _named_attribute(node, sites):      # getattr(obj, "method")
-                        for m in methods.get(attr, ()):
-                            reach(m, on_way)
-                    for target in _visible(defined, scope, name):
+                    called = [m for attr in _named_attribute(node, sites) for m in methods.get(attr, ())]
+                    targets = _visible(defined, scope, name)
+                    if not called and not targets:
+                        continue
+                    on_way = here.extended(_guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0)))
+                    for m in called:            # getattr(obj, "method")
+                        reach(m, on_way)
+                    for target in targets:
                         reach(target, on_way)
                         if target.kind == "class":
                             for m in members.get(id(target), ()):
@@ -207,7 +212,11 @@ class Reach:
                     name = node.attr
                     if name in dyn:
                         self.dynamic = True
-                    for m in methods.get(name, ()):
+                    called = methods.get(name, ())
+                    if not called:
+                        continue
+                    on_way = here.extended(_guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0)))
+                    for m in called:
                         reach(m, on_way)
             for call in _dynamic_getattrs(scope, refs.get(id(scope), ()), sites):
                 self.dynamic = True

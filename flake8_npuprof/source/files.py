@@ -249,9 +249,15 @@ def file_noqa(text: str) -> bool:
     return "flake8" in text.lower() and any(NOQA_FILE.match(line) for line in physical_lines(text))
 
 
+_NOQA_WORD = re.compile("noqa", re.IGNORECASE)      # what NOQA_INLINE_REGEXP needs in a line to match
+
+
 def noqa_lines(text: str, upto: Optional[int] = None) -> Dict[int, str]:
     """Map each line to the text searched for `# noqa` (a whole logical line, as flake8 does).
-    upto: the last line asked about; the text is tokenized only as far as that line's logical line."""
+    upto: the last line asked about; the text is tokenized only as far as that line's logical line.
+    A text without the word noqa suppresses nothing: no line is mapped and nothing is tokenized."""
+    if _NOQA_WORD.search(text) is None:
+        return {}
     lines = physical_lines(text)
     mapping: Dict[int, str] = {}
     try:

@@ -1,10 +1,18 @@
-"""The cheap first stage: does this file mention profiling at all, and is it within the budget?
+"""The cheap first stages: does this file configure profiling at all, and is it within the budget?
 
-Three substring scans of the raw text (a few microseconds for a typical file), and nothing
-heavy is imported for a file without the markers. "rofiling" covers profiling_mode,
+Stage one is four substring scans of the raw text (a few microseconds for a typical file), and
+nothing heavy is imported for a file without the markers. "rofiling" covers profiling_mode,
 profiling_options, ProfilingConfig, enable_profiling and profiling_config; "PROFILING" the
 environment variables; "custom_optimizers" NpuOptimizer entries that carry no profiling
 word of their own; "msprof" command lines run from Python.
+
+Stage two, for a file that passes, requires one of the names every profiling setup is found
+from as a whole word outside a comment: the keys and attributes the routes match on
+(`parameter_map` and its profiling keys, `custom_optimizers`, `ProfilingConfig`, the TF2 and
+resource-init arguments, the environment variables' names). A file that only mentions
+profiling in comments, or inside longer names (pygments' `ProfilingRegexLexer`, a
+`do_profiling` flag), has no setup for the analysis to find, and is not parsed for one.
+"msprof" counts wherever it stands: a command line is a string, and cheap to look at.
 
 The budget bounds what one file may cost before it is parsed: parsing alone builds a few
 hundred bytes of tree per word or symbol (9.6 MB of `a = 1` lines took 4.7 GB), and every
@@ -15,10 +23,37 @@ import re
 
 MAX_WORDS = 1_000_000       # words and symbols per file: 2x a file of 5,000 setups, ~4 MB of ordinary code
 _WORD = re.compile(r"\w+|[^\w\s]")
+# The names a setup is found from (setups/routes.py, setups/parameter_map.py, source/sites.py), as whole
+# words: a profiling key of parameter_map, or any parameter_map subscript (an entry's other NPU keys are
+# checked too), the entry list, the adapter's class and arguments, the environment variables.
+_SETUP_NAME = re.compile(r"(?<![A-Za-z0-9_])(?:profiling_mode|profiling_options|enable_profiling|profiling_config|"
+                         r"ProfilingConfig|PROFILING_MODE|PROFILING_OPTIONS|custom_optimizers|parameter_map)"
+                         r"(?![A-Za-z0-9_])|msprof")
 
 
 def might_configure_profiling(text: str) -> bool:
-    return "rofiling" in text or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text
+    if not ("rofiling" in text or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text):
+        return False
+    if names_a_setup(text):
+        return True
+    # a file over the work budget is not read further: it still gets its NPP191, as it always did
+    return len(text) > MAX_WORDS and words_over_budget(text) > 0
+
+
+def names_a_setup(text: str) -> bool:
+    """Stage two: a name a setup is found from, outside a comment (or "msprof" anywhere)."""
+    for m in _SETUP_NAME.finditer(text):
+        if m.group() == "msprof" or not _in_comment(text, m.start()):
+            return True
+    return False
+
+
+def _in_comment(text: str, at: int) -> bool:
+    """Whether the line holds a `#` before offset at with no quote before it: then that `#` starts a
+    comment. A quote before it may open a string that holds the `#`: not a comment, to be safe."""
+    head = text[max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1:at]      # lines end at LF, CRLF or CR
+    sharp = head.find("#")
+    return sharp >= 0 and "'" not in head[:sharp] and '"' not in head[:sharp]
 
 
 def words_over_budget(text: str) -> int:

@@ -1,0 +1,92 @@
+"""The prefilter's second stage: a file is analysed only when a name a setup is found from stands in
+its code, not when profiling is only mentioned (comments, longer names, prose)."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.checks.analysis import analyse
+from flake8_npuprof.source import prefilter
+from flake8_npuprof.source.prefilter import might_configure_profiling, names_a_setup
+
+HERE = Path(__file__).resolve().parent
+
+SETUP_LINES = [
+    'custom_op.parameter_map["profiling_mode"].b = True',
+    'op.parameter_map["precision_mode"].b = True',            # an entry's other keys are checked too
+    'op = config.graph_options.rewrite_options.custom_optimizers.add()',
+    'cfg = ProfilingConfig(True, opts)',
+    'from npu_bridge.estimator.npu.npu_config import ProfilingConfig as PC',
+    'npu_resource_init(enable_profiling=True)',
+    'npu.global_options().profiling_config.enable_profiling = True',
+    'os.environ["PROFILING_OPTIONS"] = opts',
+    "os.environ.update(PROFILING_MODE='true')",
+    'x = "#"; os.environ["PROFILING_MODE"] = "true"',       # the `#` is in a string: code follows
+    'subprocess.run("msprof --output=/tmp/p python3 train.py", shell=True)',
+    '# msprof --output=/tmp/p python3 train.py',            # msprof counts anywhere
+]
+
+MENTIONS = [
+    '# custom_op.parameter_map["profiling_mode"].b = True',
+    '    # os.environ["PROFILING_OPTIONS"] = opts  (profiling off for now)',
+    'class ProfilingRegexLexer(RegexLexer): pass',
+    'do_profiling = False',
+    'FLAGS.profiling_dir = "/tmp"',
+    'PROFILING = [1, 2, 3]',
+    '"""Profiling helpers: see the profiling_mode docs."""',    # prose inside a word: "profiling_mode" is a word
+]
+
+
+@pytest.mark.parametrize("line", SETUP_LINES)
+def test_a_name_a_setup_is_found_from_passes(line):
+    assert names_a_setup(f"import os\n{line}\n")
+    assert might_configure_profiling(f"import os\n{line}  # profiling\n")
+
+
+@pytest.mark.parametrize("line", MENTIONS[:-1])
+def test_a_mention_does_not(line):
+    text = f"import os\n{line}\n"
+    assert not names_a_setup(text) and not might_configure_profiling(text)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_a_comment_ends_with_its_line_whatever_ends_it(newline):
+    text = newline.join(["# profiling, off for now", 'os.environ["PROFILING_MODE"] = "true"', ""])
+    assert names_a_setup(text)
+    assert not names_a_setup(newline.join(["x = 1", '# os.environ["PROFILING_MODE"] = "true"', ""]))
+
+
+def test_a_setup_name_in_a_docstring_still_counts():
+    # a docstring is a string: the stage does not tell prose from an options string, and keeps both
+    assert might_configure_profiling(MENTIONS[-1] + "\n")
+
+
+def test_a_file_that_only_mentions_profiling_is_not_parsed(monkeypatch):
+    text = "import tensorflow as tf\n" + "\n".join(MENTIONS[:-1]) + "\n" + "x = 1\n" * 50
+    parsed = []
+    real = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda *a, **k: parsed.append(1) or real(*a, **k))
+    assert analyse(text, None, "t.py") == [] and parsed == []
+    # the same file with the setup uncommented is analysed, and its finding reported
+    live = text.replace('# custom_op.parameter_map["profiling_mode"]', 'custom_op.parameter_map["profiling_mode"]')
+    assert [f.code for f in analyse(live, None, "t.py")] and parsed
+
+
+def test_a_file_over_the_budget_still_says_so(monkeypatch):
+    monkeypatch.setattr(prefilter, "MAX_WORDS", 200)
+    text = "# profiling\n" + "a = 1\n" * 100
+    assert [f.code for f in analyse(text, None, "big.py")] == ["NPP191"]
+
+
+def test_every_file_with_findings_in_the_test_data_passes(monkeypatch):
+    """No eval file, example or fix pair that has findings without the second stage is one it skips."""
+    monkeypatch.setattr(prefilter, "names_a_setup", lambda text: True)
+    roots = [HERE / "eval_files", HERE / "fix_pairs", HERE.parent / "examples"]
+    checked = 0
+    for path in sorted(p for root in roots for p in root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if analyse(text, None, str(path)):
+            assert names_a_setup(text), path        # the function itself, not the stand-in
+            checked += 1
+    assert checked > 30
