@@ -374,7 +374,9 @@ def bench_ratios(args) -> None:
         parse = _cost(["-c", reader, str(listed)], counted) - _cost(["-c", "pass"], counted)
         empty = Path(tmp) / "empty.py"
         empty.write_text("", encoding="utf-8")
-        check = ["-m", "flake8_npuprof", "check", "-q", "--exit-zero", "--output-file", os.devnull]
+        # -j1: callgrind counts one process; --no-cache: _cost runs each command twice, and the second
+        # run would read the first one's cache
+        check = ["-m", "flake8_npuprof", "check", "-q", "-j1", "--no-cache", "--exit-zero", "--output-file", os.devnull]
         check = _cost([*check, *lib_sample], counted) - _cost([*check, str(empty)], counted)
     print(f"library: npuprof check -q on {len(lib_sample)} files of {lib}, {_unit(counted)} after start-up: "
           f"{_show(check, counted)}; reading and parsing them {_show(parse, counted)} -> ratio "
