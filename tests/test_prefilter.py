@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from flake8_npuprof.checks import analysis
 from flake8_npuprof.checks.analysis import analyse
 from flake8_npuprof.source import prefilter
 from flake8_npuprof.source.prefilter import might_configure_profiling, names_a_setup
@@ -62,15 +63,26 @@ def test_a_setup_name_in_a_docstring_still_counts():
     assert might_configure_profiling(MENTIONS[-1] + "\n")
 
 
-def test_a_file_that_only_mentions_profiling_is_not_parsed(monkeypatch):
+def test_a_file_that_only_mentions_profiling_is_not_analysed(monkeypatch):
     text = "import tensorflow as tf\n" + "\n".join(MENTIONS[:-1]) + "\n" + "x = 1\n" * 50
+    analysed = []
+    real = analysis._analyse
+    monkeypatch.setattr(analysis, "_analyse", lambda *a, **k: analysed.append(1) or real(*a, **k))
+    # flake8's tree: nothing more is done; without one (npuprof check) the file is parsed once, only to
+    # tell whether it parses at all (NPP192 for any file that does not, issue 28)
+    assert analyse(text, ast.parse(text), "t.py") == [] and analysed == []
     parsed = []
-    real = ast.parse
-    monkeypatch.setattr(ast, "parse", lambda *a, **k: parsed.append(1) or real(*a, **k))
-    assert analyse(text, None, "t.py") == [] and parsed == []
+    real_parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    assert analyse(text, None, "t.py") == [] and analysed == [] and parsed == [1]
     # the same file with the setup uncommented is analysed, and its finding reported
     live = text.replace('# custom_op.parameter_map["profiling_mode"]', 'custom_op.parameter_map["profiling_mode"]')
-    assert [f.code for f in analyse(live, None, "t.py")] and parsed
+    assert [f.code for f in analyse(live, None, "t.py")] and analysed == [1]
+
+
+def test_a_file_without_markers_that_does_not_parse_is_still_reported():
+    assert [f.code for f in analyse("# profiling, off for now\nx = (\n", None, "t.py")] == ["NPP192"]
+    assert [f.code for f in analyse("x = (\n", None, "t.py")] == ["NPP192"]
 
 
 def test_a_file_over_the_budget_still_says_so(monkeypatch):
