@@ -173,13 +173,34 @@ def _check_fields(ctx, setup: Setup) -> None:
                 _check_bool_value(ctx, p)
     precision = [p for p in setup.params.get("precision_mode", []) if p.field == "b"]
     if precision and "profiling_options" in setup.params and "profiling_mode" not in setup.params:
-        p = precision[-1]
-        ctx.report_node(
-            "NPP004", p.target,
-            'precision_mode is a string option read from .s, so this .b is ignored; next to profiling '
-            'options it is almost surely meant as parameter_map["profiling_mode"].b, and as written '
-            "profiling stays off",
-            _rename_key_fix(ctx, p, "profiling_mode"))
+        _check_precision_b(ctx, setup, precision[-1])
+
+
+def _check_precision_b(ctx, setup: Setup, p: ParamSet) -> None:
+    """precision_mode.b next to profiling options: a slip for profiling_mode. What the .b does depends on
+    what is written after it: s and b are one oneof, so the last write decides the member that is set."""
+    at = ctx.pos(p.stmt)
+    later = [q for q in setup.params["precision_mode"]
+             if q.field == "s" and ctx.pos(q.stmt) > at and not exclusive(q.guards, p.guards)]
+    # the adapter reads precision_mode with .s() on every NpuOptimizer entry and, from r1.12, refuses a
+    # value outside its list; the empty string a .b leaves behind is outside it
+    refused = ("the adapter (TF Adapter r1.12+) refuses the empty string (\"option precision_mode value '' is "
+               "invalid\"), so the session fails when its graph first runs")
+    always = [q for q in later if q.guards == p.guards]
+    if always:
+        line = ctx.src.position(ctx.src.node_start(always[0].stmt))[0]
+        effect = f"the string set on line {line} replaces this .b (s and b are one oneof), so it does nothing"
+    elif later:
+        line = ctx.src.position(ctx.src.node_start(later[0].stmt))[0]
+        effect = (f"the string set on line {line} replaces this .b when that line runs (s and b are one oneof); "
+                  f"when it does not, the .b leaves the string empty and {refused}")
+    else:
+        effect = f"this .b leaves it empty (s and b are one oneof, the last write wins) and {refused}"
+    ctx.report_node(
+        "NPP004", p.target,
+        f"precision_mode is a string option read from .s: {effect}; next to profiling options it is almost "
+        'surely meant as parameter_map["profiling_mode"].b, which is never set, so profiling stays off',
+        _rename_key_fix(ctx, p, "profiling_mode"))
 
 
 def _check_bool_value(ctx, p: ParamSet) -> None:
@@ -357,7 +378,10 @@ RULES = (
         why="The adapter reads `profiling_mode` with the bool accessor and `profiling_options` with the bytes "
             "accessor; a value stored in another member reads as false or empty without any error. Profiling "
             "then stays off, or the adapter swaps in its default options. `precision_mode` is a string "
-            "setting, so the `.b` write changes nothing and the intended switch is never set.",
+            "setting and `.s`/`.b` are one oneof, so the last write decides: a later `.s` replaces the `.b`, "
+            "and a `.b` left last empties the string, which the adapter (TF Adapter r1.12 and later) refuses "
+            "(`option precision_mode value '' is invalid`), failing the session's first run. Either way the "
+            "intended switch, `profiling_mode`, is never set.",
         example=_HEAD.replace('["profiling_mode"].b = True', '["profiling_mode"].s = b"true"') + _SET_OPTIONS + _TAIL,
         fixed=_HEAD + _SET_OPTIONS + _TAIL,
         fix_safety="sometimes",
@@ -366,7 +390,8 @@ RULES = (
                  "switches profiling on.",
         references=(REF_SESSION, REF_NPU_ATTRS, REF_MODELZOO),
         group="wiring",
-        facts=("adapter.profiling_attr_fields", "collection.runtime_default_options."),
+        facts=("adapter.profiling_attr_fields", "adapter.precision_mode_checked",
+               "collection.runtime_default_options."),
     ),
     Rule(
         code="NPP005",

@@ -81,6 +81,31 @@ def precision_instead_of_profiling():
     return config
 
 
+def precision_string_then_bool(profiling):
+    # the .b empties the string set before it (one oneof): the adapter refuses precision_mode ''
+    config = tf.ConfigProto()
+    custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+    custom_op.name = "NpuOptimizer"
+    custom_op.parameter_map["precision_mode"].s = tf.compat.as_bytes("allow_mix_precision")
+    if profiling:
+        custom_op.parameter_map["precision_mode"].b = True  # NPP004: 9
+        custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
+            '{"output":"/tmp/p","task_trace":"on"}')
+    return config
+
+
+def precision_bool_then_string():
+    # a later .s replaces the .b: the .b does nothing, and profiling_mode is never set
+    config = tf.ConfigProto()
+    custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+    custom_op.name = "NpuOptimizer"
+    custom_op.parameter_map["precision_mode"].b = True  # NPP004: 5
+    custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
+        '{"output":"/tmp/p","task_trace":"on"}')
+    custom_op.parameter_map["precision_mode"].s = tf.compat.as_bytes("allow_mix_precision")
+    return config
+
+
 def str_options_and_string_switch():
     config = tf.ConfigProto()
     custom_op = config.graph_options.rewrite_options.custom_optimizers.add()

@@ -1,0 +1,50 @@
+"""NPP004 on precision_mode.b next to profiling options: what the .b does depends on the writes after it
+(s and b are one oneof in AttrValue, and the adapter checks precision_mode's string from TF Adapter r1.12).
+Found on a real training script (PointNet): the .b emptied a precision mode set earlier."""
+
+from flake8_npuprof.checks.analysis import analyse
+
+HEAD = ('import tensorflow as tf\n'
+        'config = tf.ConfigProto()\n'
+        'op = config.graph_options.rewrite_options.custom_optimizers.add()\n'
+        'op.name = "NpuOptimizer"\n')
+OPTIONS = 'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/p","task_trace":"on"}\'\n'
+BOOL = 'op.parameter_map["precision_mode"].b = True\n'
+STRING = 'op.parameter_map["precision_mode"].s = b"allow_mix_precision"\n'
+TAIL = 'sess = tf.Session(config=config)\n'
+
+
+def npp004(text):
+    found = [f for f in analyse(text, None, "t.py") if f.code == "NPP004"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_bool_written_last_empties_the_string_and_the_adapter_refuses_it():
+    for text in (HEAD + BOOL + OPTIONS + TAIL, HEAD + STRING + BOOL + OPTIONS + TAIL):
+        f = npp004(text)
+        assert f.line == text[:text.index(BOOL)].count("\n") + 1 and f.col == 0
+        assert "leaves it empty" in f.message
+        assert "option precision_mode value '' is invalid" in f.message
+        assert "the session fails when its graph first runs" in f.message
+        assert "does nothing" not in f.message
+
+
+def test_a_string_written_after_the_bool_replaces_it():
+    f = npp004(HEAD + BOOL + OPTIONS + STRING + TAIL)
+    assert "the string set on line 7 replaces this .b (s and b are one oneof), so it does nothing" in f.message
+    assert "is invalid" not in f.message
+    assert "profiling_mode" in f.message and "never set" in f.message
+
+
+def test_a_string_written_after_it_only_sometimes_leaves_both_outcomes():
+    text = HEAD + BOOL + OPTIONS + "if x:\n    " + STRING + TAIL
+    f = npp004(text)
+    assert "replaces this .b when that line runs" in f.message
+    assert "when it does not, the .b leaves the string empty" in f.message
+
+
+def test_a_string_in_the_other_branch_does_not_replace_it():
+    text = HEAD + "if x:\n    " + BOOL + "    " + OPTIONS + "else:\n    " + STRING + TAIL
+    f = npp004(text)
+    assert "leaves it empty" in f.message and "replaces" not in f.message
