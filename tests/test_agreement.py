@@ -5,7 +5,7 @@ problem of issue 25 (tests/data/agreement/) goes through the three front-ends. T
 give the same findings; each finding that states a setup's state (NPP001 not switched on, NPP006 never passed,
 NPP012 too late) must sit in a setup that emulate calls off for that reason (or fails before GE starts); no
 finding in a setup emulate calls off may claim that the job aborts now, and a finding worded as latent must sit
-in a setup that is off; a finding says "not reached from the entry point" exactly where emulate says so.
+in a setup that is off; a finding says "not reached from this file's entry point" exactly where emulate says so.
 
 Every shell launcher under examples/ and tests/ goes through `npuprof check` and `npuprof emulate` launch by
 launch: an msprof line check says msprof refuses is a launch emulate fails, and the reverse; an options problem
@@ -127,11 +127,11 @@ def test_check_flake8_and_emulate_agree(path: Path, tmp_path):
             assert here and any(st.latent for st in states), (f, states)
         # code the entry point does not reach: check says so where emulate does, and claims no abort there
         unreached = [s for s in here if by_place[(s.route, s.line, s.column)].setup.reached is False]
-        if f.message.startswith("not reached from the entry point"):
+        if f.message.startswith("not reached from this file's entry point"):
             assert ABORT not in f.message and all(by_place[(s.route, s.line, s.column)].verdict == "off"
                                                   for s in here), f
         if unreached and len(unreached) == len(here):
-            assert f.message.startswith("not reached from the entry point"), f
+            assert f.message.startswith("not reached from this file's entry point"), f
 
 
 PY_FILES = [p for p in FILES if p.suffix == ".py"]

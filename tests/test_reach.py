@@ -58,13 +58,13 @@ def test_an_uncalled_function_does_not_decide_the_verdict(tmp_path):
     assert used.messages[0].startswith("NPP006")
     assert (dead.setup.line, dead.verdict, dead.read_by_ge, dead.setup.reached) == \
         (_line(DEAD, "ProfilingConfig(enable", 2), "off", False, False)
-    assert dead.messages == [f"not reached from the entry point (line {main_guard}): nothing on the way from it "
+    assert dead.messages == [f"not reached from this file's entry point (line {main_guard}): nothing on the way from it "
                              "calls this code, so this run never meets it"]
     # before: "usable data: yes" from main_ok's setup; the run does what main() does
     assert report["usable"] is False and report["exit"] == 1
     from flake8_npuprof.emulate.script import headline
-    assert headline(report, dead) == f"train.py:{dead.setup.line} ProfilingConfig: NOT REACHED from the entry " \
-                                     f"point (line {main_guard})"
+    assert headline(report, dead) == f"train.py:{dead.setup.line} ProfilingConfig: NOT REACHED from this " \
+                                     f"file's entry point (line {main_guard})"
 
 
 def test_check_and_flake8_still_lint_unreached_code_and_say_it_is_not_reached(tmp_path):
@@ -75,9 +75,9 @@ def test_check_and_flake8_still_lint_unreached_code_and_say_it_is_not_reached(tm
     # main()'s setup is never passed (latent); main_ok()'s is not reached: both still reported, each saying why
     assert [(f.line, f.message.split(":")[0]) for f in bad] == [
         (_line(text, "ProfilingConfig(enable"), "latent (this config never reaches GE); once GE reads these options"),
-        (_line(text, "ProfilingConfig(enable", 2), f"not reached from the entry point (line {main_guard})")]
+        (_line(text, "ProfilingConfig(enable", 2), f"not reached from this file's entry point (line {main_guard})")]
     unreached = bad[1].message
-    assert unreached.startswith(f"not reached from the entry point (line {main_guard}): unknown profiling_options "
+    assert unreached.startswith(f"not reached from this file's entry point (line {main_guard}): unknown profiling_options "
                                 'key "L2"')
     assert "GE initialisation will fail and the job will abort" in unreached
     assert "GE initialisation fails and the job aborts" not in unreached
@@ -85,7 +85,7 @@ def test_check_and_flake8_still_lint_unreached_code_and_say_it_is_not_reached(tm
     checker = NpuProfChecker(ast.parse(text), text.splitlines(keepends=True), "train.py")
     checker.settings = Settings(target=T)
     messages = [m for _, _, m, _ in checker.run()]
-    assert any(m.startswith(f"NPP101 not reached from the entry point (line {main_guard}): ") for m in messages)
+    assert any(m.startswith(f"NPP101 not reached from this file's entry point (line {main_guard}): ") for m in messages)
 
 
 def test_a_module_without_entry_point_is_unknown_not_yes_or_no(tmp_path):

@@ -131,7 +131,7 @@ def mark_unreached(ctx: Context) -> None:
     if not spans:
         return
     starts = [a for a, _ in spans]
-    prefix = f"not reached from the entry point (line {reach.entry.line}): "
+    prefix = f"not reached from this file's entry point (line {reach.entry.line}): "
     for k, f in enumerate(ctx.findings):
         i = bisect_right(starts, f.start) - 1
         if i >= 0 and f.start < spans[i][1]:

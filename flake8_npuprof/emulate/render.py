@@ -242,7 +242,7 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
     """The verdict part of the headline, from the most to the least detailed."""
     first = r.messages[0] if r.messages else ""
     if r.setup.reached is False:
-        return [f"NOT REACHED from the entry point (line {r.setup.entry})"]
+        return [f"NOT REACHED from this file's entry point (line {r.setup.entry})"]
     if r.verdict == "collects" or any(v == "collects" for v, _, _ in r.spread):
         out_dir = shown(output_text(r, report["cwd"]))       # measured as printed
         more = " (+ more)" if any(row[1] == "collects" and row[2] != ", ".join(r.collected) for row in rows) else ""

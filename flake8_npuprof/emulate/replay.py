@@ -134,7 +134,7 @@ class Planner:
     def _unreached(self, setup: ScriptSetup) -> Result:
         """A setup no path from the entry point reaches: it does not decide the verdict (check still lints it)."""
         return self._fixed(setup, False, "off", [
-            f"not reached from the entry point (line {setup.entry}): nothing on the way from it calls this code, "
+            f"not reached from this file's entry point (line {setup.entry}): nothing on the way from it calls this code, "
             "so this run never meets it"])
 
     def _env_setup(self, setup: ScriptSetup, reader: Optional[Result]) -> Result:
