@@ -48,3 +48,14 @@ def test_a_string_in_the_other_branch_does_not_replace_it():
     text = HEAD + "if x:\n    " + BOOL + "    " + OPTIONS + "else:\n    " + STRING + TAIL
     f = npp004(text)
     assert "leaves it empty" in f.message and "replaces" not in f.message
+
+
+def test_a_legacy_trace_point_is_moved_next_to_training_trace():
+    # a real 3D-pose script set the points through parameter_map beside options without training_trace:
+    # moved into the JSON alone they would still do nothing
+    text = HEAD + 'op.parameter_map["profiling_mode"].b = True\n' + OPTIONS + \
+        'op.parameter_map["fp_point"].s = b"conv1/Conv2D"\n' + TAIL
+    found = [f for f in analyse(text, None, "t.py") if f.code == "NPP014"]
+    assert [(f.line, f.col) for f in found] == [(7, 0)]
+    assert found[0].message.endswith('put it in the profiling_options JSON instead next to "training_trace":"on" '
+                                     "(GE reads the points only then)")

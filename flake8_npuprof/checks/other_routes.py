@@ -576,6 +576,6 @@ RULES = (
                  "approximately to `task_trace`.",
         references=(REF_ADAPTER_R111, REF_INIT_SYSTEM_80, REF_PROFILING_CONFIG, REF_MODELZOO),
         group="wiring",
-        facts=("adapter.profiling_config_args",),
+        facts=("adapter.profiling_config_args", "option_keys.meaning.fp_point"),
     ),
 )

@@ -15,6 +15,7 @@ from .npu_optimizer import mode_values
 
 # parameter_map keys of the adapter before 2021-01 that it no longer reads
 LEGACY_PARAMS = {"fp_point": "the point", "bp_point": "the point", "enable_options": "the option list"}
+POINT_KEYS = ("fp_point", "bp_point")
 
 
 def check(ctx) -> None:
@@ -82,7 +83,8 @@ def _legacy_params(ctx, setup: Setup) -> None:
             ctx.report_node(
                 "NPP014", p.target,
                 f'parameter_map["{key}"] is the pre-2021 API: current adapters never read it, so {what} '
-                "silently does nothing; put it in the profiling_options JSON instead")
+                "silently does nothing; put it in the profiling_options JSON instead" +
+                (' next to "training_trace":"on" (GE reads the points only then)' if key in POINT_KEYS else ""))
 
 
 # ---------------------------------------------------------------- NPP006, NPP007, NPP008
