@@ -295,7 +295,8 @@ def _tf2(ctx) -> None:
             line = ctx.src.position(ctx.src.node_start(opened))[0]
             ctx.report_node("NPP012", s.target,
                             f"profiling_config.{s.attr} is set after npu.open() (line {line}): the global options "
-                            "are read when the device opens, so this setting is ignored; set it before npu.open()")
+                            "are read when the device opens, so this setting is ignored; set it before that call (a "
+                            "later npu.open() for the same device returns the one already open)")
     enables = [s for s in sets if s.attr == "enable_profiling"]
     verdicts = set()
     for s in enables:
