@@ -62,15 +62,19 @@ def test_a_setup_name_in_a_docstring_still_counts():
     assert might_configure_profiling(MENTIONS[-1] + "\n")
 
 
-def test_a_file_that_only_mentions_profiling_is_not_parsed(monkeypatch):
+def test_a_file_that_only_mentions_profiling_is_not_analysed(monkeypatch):
+    # every file is parsed once, so that one Python cannot parse is a finding (NPP192, issue 28 item 2);
+    # the prefilter then stops it before the analysis builds anything
+    from flake8_npuprof.checks import analysis
     text = "import tensorflow as tf\n" + "\n".join(MENTIONS[:-1]) + "\n" + "x = 1\n" * 50
-    parsed = []
-    real = ast.parse
+    parsed, analysed = [], []
+    real, context = ast.parse, analysis.Context
     monkeypatch.setattr(ast, "parse", lambda *a, **k: parsed.append(1) or real(*a, **k))
-    assert analyse(text, None, "t.py") == [] and parsed == []
+    monkeypatch.setattr(analysis, "Context", lambda *a, **k: analysed.append(1) or context(*a, **k))
+    assert analyse(text, None, "t.py") == [] and parsed == [1] and analysed == []
     # the same file with the setup uncommented is analysed, and its finding reported
     live = text.replace('# custom_op.parameter_map["profiling_mode"]', 'custom_op.parameter_map["profiling_mode"]')
-    assert [f.code for f in analyse(live, None, "t.py")] and parsed
+    assert [f.code for f in analyse(live, None, "t.py")] and analysed
 
 
 def test_a_file_over_the_budget_still_says_so(monkeypatch):
