@@ -63,11 +63,12 @@ def test_guidance_npp104_is_an_information_diagnostic(client, tmp_path):
     uri = client.open(tmp_path / "tt.py", text)
     [diag] = client.diagnostics(uri, 1)
     assert (diag["code"], diag["severity"]) == ("NPP104", 3)        # 3 = Information
+    assert "relatedInformation" not in diag         # the editor did not say it shows related information
 
 
 @needs_pygls
 def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
-    init = client.initialize(tmp_path)
+    init = client.initialize(tmp_path, related=True)
     caps = init["capabilities"]
     assert caps["positionEncoding"] == "utf-16"
     assert "source.fixAll.npuprof" in caps["codeActionProvider"]["codeActionKinds"] and caps["hoverProvider"]
@@ -80,7 +81,13 @@ def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
                              "end": {"line": 5, "character": utf16(line[:key + 4])}}
     assert utf16(line[:key]) == key + 1                      # the emoji counts twice in UTF-16
     assert diag["codeDescription"]["href"].endswith("NPP101.md")
-    assert 'did you mean "l2"' in diag["message"]
+    # the problem pane's line is the short sentence; the log line and the advice are its related information
+    assert diag["message"] == 'unknown profiling_options key "L2": GE initialisation fails and the job aborts'
+    related = diag["relatedInformation"]
+    assert {r["location"]["uri"] for r in related} == {uri} and {tuple(r["location"]["range"]) for r in related} \
+        == {tuple(diag["range"])}
+    assert any('("Invalid geoption config: L2")' in r["message"] for r in related)
+    assert related[-1]["message"] == 'did you mean "l2"?'
 
     actions = client.request("textDocument/codeAction", {
         "textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}})
@@ -93,6 +100,7 @@ def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
     text = hover["contents"]["value"]
     assert hover["contents"]["kind"] == "markdown" and text.startswith("**NPP101** `unknown-options-key`")
     assert "What the runtime does" in text and 'rename "L2" to "l2"' in text
+    assert '- did you mean "l2"?' in text and 'Invalid geoption config: L2' in text    # the detail, as a list
     assert "`L2`** (profiling_options)" in text                # the key's own hover follows
     assert hover["range"] == diag["range"]
 
