@@ -130,8 +130,14 @@ class NpuprofServer(LanguageServer):
         where = self.range(analysis, f.start, f.end)
         # the problem pane shows the short sentence; the detail comes as related information at the same
         # place (one entry a part: the editor lists them under the diagnostic) and in the hover
-        related = [T.DiagnosticRelatedInformation(T.Location(uri, where), line)
-                   for line in f.detail.splitlines()] if uri and self.related_information() else []
+        related = []
+        if uri and self.related_information():
+            from .source.brief import lines_named
+            related = [T.DiagnosticRelatedInformation(T.Location(uri, where), line) for line in f.detail.splitlines()]
+            lines = len(analysis.src.line_starts)
+            related += [T.DiagnosticRelatedInformation(         # a line the message names: the editor jumps there
+                T.Location(uri, T.Range(T.Position(n - 1, 0), T.Position(n - 1, 0))), f"line {n}, named in the message")
+                for n in lines_named(f.message) if n - 1 != where.start.line and n <= lines]
         return T.Diagnostic(
             range=where,
             message=f.short,

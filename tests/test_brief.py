@@ -167,3 +167,67 @@ def test_a_short_message_is_left_as_it_is():
 def test_markdown_keeps_the_text_literal():
     text = markdown('"output" has PROF_* data', 'write "<N>MB"\nuse [x] | `y`')
     assert text == '"output" has PROF\\_\\* data\n\n- write "\\<N\\>MB"\n- use \\[x\\] \\| \\`y\\`'
+
+
+# ---------------------------------------------------------------- the front-ends
+
+WIRING = Path(__file__).resolve().parent / "eval_files" / "wiring_estimator.py"      # NPP007 on line 16
+
+
+def _check(capsys, monkeypatch, tmp_path, *argv):
+    import shutil
+    from flake8_npuprof.cli import main
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    shutil.copy(WIRING, tmp_path / "train.py")
+    code = main(["check", "--no-cache", "--cann", "any", *argv, "train.py"])
+    return code, capsys.readouterr().out
+
+
+def test_text_json_and_sarif_carry_the_detail(capsys, monkeypatch, tmp_path):
+    from test_ci_formats import schema_errors
+    code, out = _check(capsys, monkeypatch, tmp_path)
+    npp007 = next(line for line in out.splitlines() if " NPP007 " in line)
+    assert npp007 == ("train.py:16:14: NPP007 this RunConfig has no session_config while the profiling config "
+                      "(line 13) is passed nowhere: the Estimator collects nothing (fixable: npuprof fix "
+                      "--unsafe-fixes)")
+    code, out = _check(capsys, monkeypatch, tmp_path, "--verbose")
+    lines = out.splitlines()
+    k = lines.index(npp007)
+    assert lines[k + 1:k + 3] == ["    it runs with a fresh session config", "    add session_config=<the profiling config>"]
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "json")
+    row = next(r for r in json.loads(out) if r["code"] == "NPP007")
+    assert row["message"] == npp007.split(" NPP007 ", 1)[1].replace(" (fixable: npuprof fix --unsafe-fixes)", "")
+    assert row["detail"] == "it runs with a fresh session config\nadd session_config=<the profiling config>"
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "sarif")
+    log = json.loads(out)
+    assert not schema_errors(log)
+    result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "NPP007")
+    assert result["message"] == {
+        "text": row["message"],
+        "markdown": row["message"].replace("_", "\\_") + "\n\n- it runs with a fresh session config\n"
+                                     "- add session\\_config=\\<the profiling config\\>"}
+    # the line the message names is a related location, in the same file
+    assert result["relatedLocations"] == [{"id": 0, "message": {"text": "line 13, named in the message"},
+                                           "physicalLocation": {**result["locations"][0]["physicalLocation"],
+                                                                "region": {"startLine": 13}}}]
+
+
+def test_a_finding_without_detail_has_an_empty_one(capsys, monkeypatch, tmp_path):
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "json")
+    rows = json.loads(out)
+    assert all(set(r) >= {"message", "detail"} for r in rows)
+    assert all(r["detail"] == "" for r in rows if len(r["message"]) <= 60)
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "sarif")
+    for result in json.loads(out)["runs"][0]["results"]:
+        assert ("markdown" in result["message"]) == any(r["detail"] and r["message"] == result["message"]["text"]
+                                                        for r in rows)
+
+
+def test_flake8_prints_the_short_sentence_on_one_line():
+    import ast
+    from flake8_npuprof.plugin import NpuProfChecker
+    text = WIRING.read_text(encoding="utf-8")
+    checker = NpuProfChecker(ast.parse(text), text.splitlines(keepends=True), str(WIRING))
+    for _, _, message, _ in checker.run():
+        assert "\n" not in message and len(message) <= MAX_SHORT + len("NPP007  (fixable: npuprof fix --unsafe-fixes)")

@@ -4,6 +4,7 @@ import importlib.util
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -453,3 +454,16 @@ def test_a_document_that_does_not_parse_gets_one_npp192_at_the_parsers_position(
     client.change(uri, TYPO, 2)
     assert [d["code"] for d in client.diagnostics(uri, 2)] == ["NPP101"]
     assert client.close() == 0
+
+
+@needs_pygls
+def test_a_diagnostic_detail_and_the_lines_its_message_names_are_related_information(client, tmp_path):
+    text = (Path(__file__).resolve().parent / "eval_files" / "wiring_estimator.py").read_text(encoding="utf-8")
+    client.initialize(tmp_path, related=True)
+    uri = client.open(tmp_path / "train.py", text)
+    diag = next(d for d in client.diagnostics(uri, 1) if d["code"] == "NPP007")
+    assert diag["message"].endswith("is passed nowhere: the Estimator collects nothing")
+    related = [(r["location"]["range"]["start"]["line"], r["message"]) for r in diag["relatedInformation"]]
+    at = diag["range"]["start"]["line"]
+    assert related == [(at, "it runs with a fresh session config"), (at, "add session_config=<the profiling config>"),
+                       (12, "line 13, named in the message")]        # the profiling config, where the editor jumps

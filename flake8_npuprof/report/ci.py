@@ -12,7 +12,7 @@ import json
 import os
 from collections import Counter
 from pathlib import Path, PurePath
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 from urllib.parse import quote
 
 from .. import __version__
@@ -73,6 +73,7 @@ class Problem(NamedTuple):
     line_text: str              # the text of the start line, for the fingerprint
     fix: Optional[Dict] = None  # a SARIF fix object
     detail: str = ""            # what the short message leaves out (source/brief.py), one part a line
+    related: Tuple[int, ...] = ()   # lines of the same file the message names ("the profiling config (line 13)")
 
 
 def region(line: int, col: int, end_line: Optional[int] = None, end_col: Optional[int] = None) -> Dict[str, int]:
@@ -159,6 +160,11 @@ def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Di
                                                 "region": p.region}}],
             "partialFingerprints": {FINGERPRINT: fingerprint(*key, occurrence)},
         }
+        if p.related:
+            result["relatedLocations"] = [
+                {"id": k, "message": {"text": f"line {n}, named in the message"},
+                 "physicalLocation": {"artifactLocation": artifact_location(p.path), "region": {"startLine": n}}}
+                for k, n in enumerate(p.related)]
         if p.fix is not None:
             result["fixes"] = [p.fix]
         results.append(result)
@@ -203,8 +209,14 @@ def _fix(path: str, src, fix) -> Dict:
 def problems_of(results) -> List[Problem]:
     """`cli.render`'s (display path, SourceText, findings) triples as problems."""
     return [Problem(path, f.code, f.short, region(f.line, f.col, f.end_line, f.end_col),
-                    src.line_text(f.line), _fix(path, src, f.fix) if f.fix is not None else None, f.detail)
+                    src.line_text(f.line), _fix(path, src, f.fix) if f.fix is not None else None, f.detail,
+                    _related(src, f))
             for path, src, findings in results for f in findings]
+
+
+def _related(src, f) -> Tuple[int, ...]:
+    from ..source.brief import lines_named
+    return tuple(n for n in lines_named(f.message) if n != f.line and n <= len(src.line_starts))
 
 
 def sarif(results) -> str:

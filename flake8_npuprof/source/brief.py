@@ -58,8 +58,7 @@ def split(message: str) -> Tuple[str, str]:
     elif not parts and head not in short:
         detail.append(head)
     detail += [p for p in parts if p not in short]
-    if tail:
-        detail.append("; ".join(tail))
+    detail += tail                  # the advice and what else the message says, a clause a line
     if context:
         detail.append(context)
     return short, "\n".join(detail)
@@ -209,6 +208,17 @@ def _trailing_aside(clause: str) -> Tuple[str, str]:
 def _tidy(text: str) -> str:
     text = re.sub(r"\s{2,}", " ", text).replace(" ,", ",").replace(" :", ":")
     return text.strip()
+
+
+# a line of the same file the message points at: "the profiling config (line 13)", "the first is on line 112",
+# "not reached from the entry point (line 18)" (the rules name other files' lines as "file.py:2")
+_LINE_REF = re.compile(r"(?:\(|\bon )line (\d+)\b")
+
+
+def lines_named(message: str) -> Tuple[int, ...]:
+    """The lines of the finding's own file its message names, in order, once each (SARIF `relatedLocations`,
+    the LSP's related information)."""
+    return tuple(dict.fromkeys(int(n) for n in _LINE_REF.findall(message) if int(n) > 0))
 
 
 _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
