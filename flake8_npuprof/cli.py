@@ -52,6 +52,9 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     src.add_argument("--file", help="read the options from this file (- for stdin)")
     src.add_argument("--env", action="store_true", help="read $PROFILING_OPTIONS (and $PROFILING_MODE)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.add_argument("--verbose", "-v", action="store_true",
+                          help="print each finding's detail under it: the log lines, what each CANN version does, "
+                               "the advice (the JSON always carries it)")
     _add_target_options(validate)
 
     explain = sub.add_parser("explain", help="print a rule's page")

@@ -362,9 +362,11 @@ def _default_rule_url(code: str) -> Optional[str]:
 def finding_hover(finding: Finding, overrides: Overrides) -> str:
     from .checks.catalog import BY_CODE
     rule = BY_CODE.get(finding.code)
+    from .source.brief import markdown
+    said = markdown(finding.short, finding.detail)      # the diagnostic's sentence, then its detail
     if rule is None:
-        return f"**{finding.code}** {finding.message}"
-    parts = [f"**{rule.code}** `{rule.name}`: {rule.summary}", "", finding.message, "",
+        return f"**{finding.code}** {said}"
+    parts = [f"**{rule.code}** `{rule.name}`: {rule.summary}", "", said, "",
              "**What the runtime does.** " + rule.why, ""]
     if finding.fix is not None:
         safety = "safe" if finding.fix.safe else "unsafe: it changes what is collected"

@@ -147,4 +147,4 @@ class NpuProfChecker:
         for f in findings:
             if not default_off_enabled(f.code, self.selected):
                 continue
-            yield f.line, f.col, f"{f.code} {f.message}{fix_marker(f)}", type(self)
+            yield f.line, f.col, f"{f.code} {f.short}{fix_marker(f)}", type(self)     # one line

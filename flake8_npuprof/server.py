@@ -122,19 +122,37 @@ class NpuprofServer(LanguageServer):
             self.window_show_message(T.ShowMessageParams(
                 T.MessageType.Warning, f"npuprof: configuration not used: {error}"))
         self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
-            uri=uri, version=snap[1], diagnostics=[self.diagnostic(analysis, f) for f in analysis.findings]))
+            uri=uri, version=snap[1], diagnostics=[self.diagnostic(analysis, f, uri) for f in analysis.findings]))
 
-    def diagnostic(self, analysis: A.Analysis, f) -> T.Diagnostic:
+    def diagnostic(self, analysis: A.Analysis, f, uri: Optional[str] = None) -> T.Diagnostic:
         from .report.ci import level        # (the rule catalog, imported with the first diagnostic)
         url = A.rule_url(f.code, self.overrides)
+        where = self.range(analysis, f.start, f.end)
+        # the problem pane shows the short sentence; the detail comes as related information at the same
+        # place (one entry a part: the editor lists them under the diagnostic) and in the hover
+        related = []
+        if uri and self.related_information():
+            from .source.brief import lines_named
+            related = [T.DiagnosticRelatedInformation(T.Location(uri, where), line) for line in f.detail.splitlines()]
+            lines = len(analysis.src.line_starts)
+            related += [T.DiagnosticRelatedInformation(         # a line the message names: the editor jumps there
+                T.Location(uri, T.Range(T.Position(n - 1, 0), T.Position(n - 1, 0))), f"line {n}, named in the message")
+                for n in lines_named(f.message) if n - 1 != where.start.line and n <= lines]
         return T.Diagnostic(
-            range=self.range(analysis, f.start, f.end),
-            message=f.message,
+            range=where,
+            message=f.short,
+            related_information=related or None,
             severity=SEVERITY[level(f.code)],
             code=f.code,
             code_description=T.CodeDescription(href=url) if url else None,
             source="npuprof",
             tags=[T.DiagnosticTag(t) for t in A.TAGS.get(f.code, ())] or None)
+
+    def related_information(self) -> bool:
+        """Whether the editor said it shows a diagnostic's related information (LSP 3.17 client capability)."""
+        caps = getattr(self, "client_capabilities", None)
+        published = getattr(getattr(caps, "text_document", None), "publish_diagnostics", None)
+        return bool(getattr(published, "related_information", False))
 
     def reanalyse_all(self) -> None:
         self.configs.clear()

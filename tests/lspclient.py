@@ -107,9 +107,11 @@ class LspClient:
 
     # ---- session
 
-    def initialize(self, root: Path, encodings=None, options=None) -> dict:
+    def initialize(self, root: Path, encodings=None, options=None, related: bool = False) -> dict:
         caps: Dict[str, Any] = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}},
                                 "textDocument": {"hover": {"contentFormat": ["markdown"]}}}
+        if related:             # the editor shows a diagnostic's related information (the message's detail)
+            caps["textDocument"]["publishDiagnostics"] = {"relatedInformation": True}
         if encodings:
             caps["general"] = {"positionEncodings": encodings}
         result = self.request("initialize", {

@@ -123,7 +123,7 @@ def test_a_module_imported_through_another_invalidates_every_file_that_reads_it(
     (tmp_path / "config.py").write_text('from base import KEY\nOPTS = \'{"output": "/tmp/p", "%s": "on"}\' % KEY\n')
     for name in ("a.py", "b.py"):
         (tmp_path / name).write_text(SCRIPT)
-    code, out, _ = run(capsys, "check", "-j1", "a.py", "b.py")
+    code, out, _ = run(capsys, "check", "--verbose", "-j1", "a.py", "b.py")     # (the definition: in the detail)
     assert code == 1 and out.count('unknown profiling_options key "L2"') == 2 and "as defined in base.py:1" in out
     (tmp_path / "base.py").write_text('KEY = "l2"  # the collector\'s spelling\n')
     assert run(capsys, "check", "-j1", "a.py", "b.py")[:2] == (0, "")
@@ -133,7 +133,7 @@ def test_a_module_that_appears_where_none_was_invalidates(tree, capsys):
     # train.py imports `config`: found beside it. A config.py in a folder searched first changes the answer;
     # here the folder of a package: pkg/run.py imports `settings`, found in pkg/ (its own folder).
     project = tree / "projects" / "sibling"
-    before = run(capsys, "check", "-j1", str(project / "pkg"))
+    before = run(capsys, "check", "--verbose", "-j1", str(project / "pkg"))
     assert "checked as defined in settings.py:1" in before[1]
     # the script's own folder is searched first: a new module there is the one Python imports
     (project / "pkg" / "settings.py").write_text('OPTS = \'{"output": "/tmp/p", "aicpu": "on"}\'\n')

@@ -279,13 +279,18 @@ def test_github_output(project, capsys):
     message = text.split(" NPP101 ", 1)[1].rstrip("\n")
     assert message.endswith(" (fixable: npuprof fix)")
     col = CHINESE_LINE.index('"L2"') + 1
+    # the annotation's body: the short message, then (escaped, so still one command) its detail
+    detail = ("%0A%0Aon CANN 7.0 and 8.0 the collector rejects the options, so GE initialisation fails and the job "
+              'aborts%0Aon CANN 8.5, 9.0 and 9.1 the collector rejects it ("Invalid geoption config: L2"), so GE '
+              'initialisation fails and the job aborts%0Adid you mean "l2"?')
     assert code == 1
     assert out.splitlines() == [
-        f"::error file=bad.py,line=6,col=64,endLine=6,endColumn=68,title=NPP101 unknown-options-key::{message}",
+        f"::error file=bad.py,line=6,col=64,endLine=6,endColumn=68,title=NPP101 unknown-options-key::{message}"
+        + detail,
         "::error file=launch.sh,line=3,col=46,endLine=3,endColumn=50,title=NPP101 unknown-options-key::"
-        + message[:-len(" (fixable: npuprof fix)")],
+        + message[:-len(" (fixable: npuprof fix)")] + detail,
         f"::error file=pkg/中文.py,line=7,col={col},endLine=7,endColumn={col + 4},"
-        f"title=NPP101 unknown-options-key::{message}",
+        f"title=NPP101 unknown-options-key::{message}" + detail,
     ]
     assert check(capsys, "--format", "github", "good.py") == (0, "")
 

@@ -246,6 +246,12 @@ def test_show_source(project, capsys):
     assert code == 1 and lines[0].startswith("bad.py:6:64: NPP101 ")
     assert lines[1] == BAD.splitlines()[5]
     assert lines[2] == " " * 63 + "^"
+    # then the detail, indented: what each version's collector does (its log line) and the advice
+    assert lines[3:] == ["    on CANN 7.0 and 8.0 the collector rejects the options, so GE initialisation fails and the "
+                         "job aborts",
+                         '    on CANN 8.5, 9.0 and 9.1 the collector rejects it ("Invalid geoption config: L2"), so GE '
+                         "initialisation fails and the job aborts",
+                         '    did you mean "l2"?']
     # a tab before the column is kept, so the caret lines up in a terminal
     (project / "tab.py").write_text("import tensorflow as tf\nif True:\n\tx = tf.ConfigProto()\n"
                                     + "".join("\t" + line + "\n" for line in BAD.splitlines()[2:]))

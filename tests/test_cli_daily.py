@@ -130,10 +130,12 @@ def test_an_unused_noqa_is_found_when_asked_for_and_removed_by_an_unsafe_fix(pro
     text = CLEAN.replace("sess = tf.Session(config=config)", "sess = tf.Session(config=config)  # noqa: NPP101, E501")
     (project / "a.py").write_text(text)
     assert run(capsys, "check", "a.py")[0] == 0
-    code, out, _ = run(capsys, "check", "--extend-select", "NPP206", "a.py")
+    code, out, _ = run(capsys, "check", "--extend-select", "NPP206", "--verbose", "a.py")
     assert code == 1 and out == ("a.py:7:43: NPP206 `# noqa: NPP101` silences nothing: no NPP101 finding on this line "
-                                 "for the target (any CANN version, any product); remove it, or check with the "
-                                 "target that needs it (fixable: npuprof fix --unsafe-fixes)\n")
+                                 "for the target (fixable: npuprof fix --unsafe-fixes)\n"
+                                 "    `# noqa: NPP101` silences nothing: no NPP101 finding on this line for the target "
+                                 "(any CANN version, any product)\n"
+                                 "    remove it, or check with the target that needs it\n")
     assert run(capsys, "fix", "--extend-select", "NPP206", "--unsafe-fixes", "a.py")[0] == 0
     assert (project / "a.py").read_text().splitlines()[6] == "sess = tf.Session(config=config)  # noqa: E501"
     # a comment that is used is not reported

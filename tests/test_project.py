@@ -88,9 +88,11 @@ def test_module_found_as_python_would(tmp_path):
     assert project.find_module(here, 0, ["json"]) is None
 
 
-def _check(tmp_path, capsys, *paths):
-    """npuprof check on paths, only the option findings (NPP1xx): exit code and lines."""
-    code = main(["check", "--select", "NPP1", "--extend-select", "NPP19", *map(str, paths)])
+def _check(tmp_path, capsys, *paths, verbose=False):
+    """npuprof check on paths, only the option findings (NPP1xx): exit code and lines (verbose: with their
+    detail, which names the definition a value was checked with)."""
+    code = main(["check", *(["--verbose"] if verbose else []), "--select", "NPP1", "--extend-select", "NPP19",
+                 *map(str, paths)])
     return code, capsys.readouterr().out
 
 
@@ -103,7 +105,7 @@ def test_a_changed_sibling_is_read_again(tmp_path, capsys, monkeypatch):
     assert _check(tmp_path, capsys, "job.py") == (0, "")
     (tmp_path / "consts.py").write_text('OPTS = \'{"output": "/tmp/p", "task_trace": "of"}\'\n')
     os.utime(tmp_path / "consts.py", ns=(1, 1))
-    code, out = _check(tmp_path, capsys, "job.py")
+    code, out = _check(tmp_path, capsys, "job.py", verbose=True)
     assert code == 1 and out.startswith("job.py:3:94: NPP102 ") and "as defined in consts.py:1" in out
 
 

@@ -4,6 +4,7 @@ import importlib.util
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -63,11 +64,12 @@ def test_guidance_npp104_is_an_information_diagnostic(client, tmp_path):
     uri = client.open(tmp_path / "tt.py", text)
     [diag] = client.diagnostics(uri, 1)
     assert (diag["code"], diag["severity"]) == ("NPP104", 3)        # 3 = Information
+    assert "relatedInformation" not in diag         # the editor did not say it shows related information
 
 
 @needs_pygls
 def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
-    init = client.initialize(tmp_path)
+    init = client.initialize(tmp_path, related=True)
     caps = init["capabilities"]
     assert caps["positionEncoding"] == "utf-16"
     assert "source.fixAll.npuprof" in caps["codeActionProvider"]["codeActionKinds"] and caps["hoverProvider"]
@@ -80,7 +82,13 @@ def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
                              "end": {"line": 5, "character": utf16(line[:key + 4])}}
     assert utf16(line[:key]) == key + 1                      # the emoji counts twice in UTF-16
     assert diag["codeDescription"]["href"].endswith("NPP101.md")
-    assert 'did you mean "l2"' in diag["message"]
+    # the problem pane's line is the short sentence; the log line and the advice are its related information
+    assert diag["message"] == 'unknown profiling_options key "L2": GE initialisation fails and the job aborts'
+    related = diag["relatedInformation"]
+    assert {r["location"]["uri"] for r in related} == {uri} and {tuple(r["location"]["range"]) for r in related} \
+        == {tuple(diag["range"])}
+    assert any('("Invalid geoption config: L2")' in r["message"] for r in related)
+    assert related[-1]["message"] == 'did you mean "l2"?'
 
     actions = client.request("textDocument/codeAction", {
         "textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}})
@@ -93,6 +101,7 @@ def test_typo_key_diagnostic_fix_hover_and_clean_exit(client, tmp_path):
     text = hover["contents"]["value"]
     assert hover["contents"]["kind"] == "markdown" and text.startswith("**NPP101** `unknown-options-key`")
     assert "What the runtime does" in text and 'rename "L2" to "l2"' in text
+    assert '- did you mean "l2"?' in text and 'Invalid geoption config: L2' in text    # the detail, as a list
     assert "`L2`** (profiling_options)" in text                # the key's own hover follows
     assert hover["range"] == diag["range"]
 
@@ -445,3 +454,16 @@ def test_a_document_that_does_not_parse_gets_one_npp192_at_the_parsers_position(
     client.change(uri, TYPO, 2)
     assert [d["code"] for d in client.diagnostics(uri, 2)] == ["NPP101"]
     assert client.close() == 0
+
+
+@needs_pygls
+def test_a_diagnostic_detail_and_the_lines_its_message_names_are_related_information(client, tmp_path):
+    text = (Path(__file__).resolve().parent / "eval_files" / "wiring_estimator.py").read_text(encoding="utf-8")
+    client.initialize(tmp_path, related=True)
+    uri = client.open(tmp_path / "train.py", text)
+    diag = next(d for d in client.diagnostics(uri, 1) if d["code"] == "NPP007")
+    assert diag["message"].endswith("is passed nowhere: the Estimator collects nothing")
+    related = [(r["location"]["range"]["start"]["line"], r["message"]) for r in diag["relatedInformation"]]
+    at = diag["range"]["start"]["line"]
+    assert related == [(at, "it runs with a fresh session config"), (at, "add session_config=<the profiling config>"),
+                       (12, "line 13, named in the message")]        # the profiling config, where the editor jumps

@@ -99,14 +99,15 @@ def test_the_stream_ending_inside_a_body_is_a_framing_error(client, tmp_path):
 def test_a_document_over_the_bound_is_refused_with_a_diagnostic(client, tmp_path):
     """A 30 MB document took 12.5 GB and minutes without an answer: it is not analysed."""
     from flake8_npuprof.source.files import MAX_BYTES
-    client.initialize(tmp_path)
+    client.initialize(tmp_path, related=True)
     text = "# profiling\n" + "a = 1\n" * (MAX_BYTES // 6 + 1)
     uri = client.open(tmp_path / "huge.py", text)
     [diag] = client.diagnostics(uri, 1)
     assert diag["code"] == "NPP191" and diag["range"]["start"] == {"line": 0, "character": 0}
     assert diag["message"] == (f"analysis budget exhausted: this document has {len(text):,} bytes, over the "
-                               f"{MAX_BYTES:,} a source file may have, so it was not checked (npuprof check does "
-                               "not read it either)")
+                               f"{MAX_BYTES:,} a source file may have, so it was not checked")
+    # the aside is the short message's detail
+    assert diag["relatedInformation"][0]["message"].endswith("(npuprof check does not read it either)")
     actions = client.request("textDocument/codeAction", {
         "textDocument": {"uri": uri}, "range": diag["range"],
         "context": {"diagnostics": [diag], "only": ["source.fixAll.npuprof"]}})

@@ -141,7 +141,8 @@ def mark_unreached(ctx: Context) -> None:
 def internal_error(exc: BaseException) -> Finding:
     name = type(exc).__name__
     detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
-    message = (f"NPP000 internal error while analysing this file ({name}: {detail}); the other NPP "
+    # the exception stays in the short message (source/brief.py): it is what a report needs
+    message = (f"NPP000 internal error while analysing this file: {name}: {detail}; the other NPP "
                "checks were skipped for it; please report this with the file")
     return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
 

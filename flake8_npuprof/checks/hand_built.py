@@ -66,8 +66,9 @@ def check_hand_built(ctx, node: ast.AST, scope, pos: int, strings: Strings) -> N
     how = {ast.BinOp: "by concatenation or %", ast.Call: "with .format", ast.JoinedStr: "with an f-string"}
     ctx.report_node("NPP200", built,
                     f"profiling_options JSON is assembled {how.get(type(built), 'by hand')} around a computed "
-                    "value: a quote or backslash in that value (a Windows-style or odd path) breaks the JSON "
-                    "and GE initialisation aborts; build it with json.dumps({...})", _dumps_fix(ctx, built))
+                    "value: GE initialisation aborts when that value holds a quote or backslash; such a value "
+                    "(a Windows-style or odd path) breaks the JSON; build it with json.dumps({...})",
+                    _dumps_fix(ctx, built))
 
 
 # ---------------------------------------------------------------- NPP200 fix: json.dumps({...})

@@ -26,8 +26,8 @@ def check_option_hygiene(text: str, doc: Optional[Doc], context: Optional[str] =
     if output is not None and isinstance(output.value, str) and _HOST_SPECIFIC.match(output.value):
         out.append(Issue("NPP203", output.value_start, output.value_end,
                          f'"output" is a host- or person-specific absolute path ({output.value}): on any '
-                         "other machine the directory is missing or not writable and the PROF_* data goes "
-                         "nowhere; take it from a flag or use a path relative to the launch directory",
+                         "other machine the PROF_* data goes nowhere; there the directory is missing or not "
+                         "writable; take it from a flag or use a path relative to the launch directory",
                          None, "output"))
     for key in ("fp_point", "bp_point"):
         m = members.get(key)
@@ -278,7 +278,7 @@ def none_in_output(value, doc: Optional[Doc]) -> List[Issue]:
         if any(note == NONE_NOTE and a < m.value_end and b > m.value_start for a, b, note in value.notes):
             return [Issue("NPP108", m.value_start, m.value_end,
                           f'"output" is {m.value!r}, made from a Python None formatted as text: the collector '
-                          'takes "None" as a directory name and writes the PROF_* data there; give the '
+                          'takes "None" as a directory name; it writes the PROF_* data there; give the '
                           "directory a value (a flag default, or a path)", None, "output")]
     return []
 

@@ -129,8 +129,8 @@ def _check_name(ctx, entry: Entry) -> None:
 
 
 def _name_message(name: str) -> str:
-    return (f'custom optimizer named "{name}" carries NPU parameters, but the adapter reads only entries '
-            f'named exactly "{NPU_OPTIMIZER}": none of its settings (profiling included) apply; '
+    return (f'custom optimizer named "{name}" carries NPU parameters: none of its settings (profiling '
+            f'included) apply; the adapter reads only entries named exactly "{NPU_OPTIMIZER}"; '
             f'name it "{NPU_OPTIMIZER}"')
 
 
@@ -221,8 +221,8 @@ def _check_bool_value(ctx, p: ParamSet) -> None:
         fix = Fix((Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), word),), True, f"write {word}")
     ctx.report_node(
         "NPP010", p.value,
-        f"profiling_mode .b is given {shown} ({kind}): protobuf accepts only a bool (or int) here and "
-        "raises TypeError when the config is built; pass True or False", fix)
+        f"profiling_mode .b is given {shown} ({kind}): protobuf raises TypeError when the config is built; "
+        "it accepts only a bool (or int) here; pass True or False", fix)
 
 
 def _check_str_field(ctx, p: ParamSet) -> None:

@@ -1015,8 +1015,8 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
             add = ",".join(f'"{k}":""' for k in missing)
             out.append(Issue(
                 "NPP104", tt.key_start, tt.value_end,
-                f'"training_trace" is "on" without {names}: nothing fails, GE searches for the points itself '
-                "(not with dynamic shape, where they must be named), yet the TF Adapter guide asks for both; "
+                f'"training_trace" is "on" without {names}: nothing fails, yet the TF Adapter guide asks for '
+                "both; GE searches for the points itself (not with dynamic shape, where they must be named); "
                 f'add {add} ("" asks for the search) or the op names from your graph',
                 TextFix(((tt.value_end, tt.value_end, "," + add),), True, f"add {add}"), "training_trace",
                 effect="guidance"))

@@ -191,9 +191,9 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
                             "initialised without profiling and the options are ignored; pass enable_profiling=True")
         elif verdict and empty:
             ctx.report_node("NPP002", options.anchor,
-                            "npu_resource_init switches profiling on with empty profiling_options: there is no "
-                            "default here, GE falls back to PROFILING_MODE/PROFILING_OPTIONS and usually "
-                            "collects nothing; give the options explicitly")
+                            "npu_resource_init switches profiling on with empty profiling_options: GE usually "
+                            "collects nothing; there is no default here, GE falls back to "
+                            "PROFILING_MODE/PROFILING_OPTIONS; give the options explicitly")
     elif verdict:
         ctx.report_node("NPP002", setup.mode.anchor,
                         "npu_resource_init switches profiling on without profiling_options: it raises ValueError "
@@ -318,8 +318,8 @@ def _tf2(ctx) -> None:
                             "the options are ignored and nothing is collected; set enable_profiling = True")
         elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             ctx.report_node("NPP002", s.target,
-                            "enable_profiling is on with empty profiling_options: npu_device has no default for "
-                            "an empty string, GE falls back to the environment and usually collects nothing; "
+                            "enable_profiling is on with empty profiling_options: GE usually collects nothing; "
+                            "npu_device has no default for an empty string, GE falls back to the environment; "
                             "give the options")
 
 

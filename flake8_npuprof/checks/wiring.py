@@ -64,9 +64,9 @@ def _switch_off(ctx, setup: Setup) -> None:
         fix = Fix((Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), "True"),), False,
                   "switch profiling_mode on")
     ctx.report_node("NPP001", p.value if p.field == "b" else p.target,
-                    f"profiling_mode is off{where} while profiling_options are set: the adapter drops the "
-                    "options and nothing is collected (environment variables can still switch profiling on "
-                    "with other options); set it to True", fix)
+                    f"profiling_mode is off{where} while profiling_options are set: nothing is collected; the "
+                    "adapter drops the options (environment variables can still switch profiling on with other "
+                    "options); set it to True", fix)
 
 
 def in_profiling_branch(p) -> bool:
@@ -110,7 +110,7 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
             ctx.report_node(
                 "NPP007", run_config.func,
                 f"this RunConfig has no session_config while the profiling config (line {line}) is passed "
-                "nowhere: the Estimator runs with a fresh session config and collects nothing; add "
+                "nowhere: the Estimator collects nothing; it runs with a fresh session config; add "
                 "session_config=<the profiling config>",
                 _pass_config_fix(ctx, flow, value, run_config, "session_config"))
             continue
@@ -131,9 +131,9 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
             continue
         ctx.report_node(
             "NPP006", anchor,
-            "this profiling config is never handed to a Session, RunConfig, NPURunConfig, init_resource or "
-            "an NPU helper: the job runs without it and collects nothing; pass the config to the session "
-            "(e.g. tf.Session(config=npu_config_proto(config_proto=config)))")
+            "this profiling config never reaches GE: the job runs without it and collects nothing; it is never "
+            "handed to a Session, RunConfig, NPURunConfig, init_resource or an NPU helper; pass the config to the "
+            "session (e.g. tf.Session(config=npu_config_proto(config_proto=config)))")
 
 
 def _pass_config_fix(ctx, flow: Flow, value: ast.AST, call: ast.Call, keyword: str) -> Optional[Fix]:
@@ -210,9 +210,9 @@ def _keras_vs_init_resource(ctx, flow: Flow, setups: List[Setup]) -> None:
     site = inits[0]
     ctx.report_node(
         "NPP008", site.call.func,
-        f"init_resource() initialises GE here with a config that has no profiling, while profiling is set on the "
-        f"Keras session config (line {line}): GE reads profiling only at initialisation, so nothing is "
-        "collected; set profiling on the config passed to init_resource")
+        f"init_resource() initialises GE here with a config that has no profiling: nothing is collected; GE "
+        f"reads profiling only at initialisation, while profiling is set on the Keras session config (line "
+        f"{line}); set profiling on the config passed to init_resource")
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

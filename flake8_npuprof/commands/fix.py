@@ -267,7 +267,8 @@ def run_fix(args, config, settings, selection) -> int:
             out.write_bytes(source.data)    # unchanged: its own bytes
         remaining += len(result.remaining)
         if result.remaining and item.stdin and not diff:
-            warn(formats.text([(shown, SourceText(result.text), result.remaining)]).rstrip("\n"))
+            warn(formats.text([(shown, SourceText(result.text), result.remaining)],
+                              verbose=getattr(args, "verbose", False)).rstrip("\n"))
         elif result.remaining:
             rows.append((shown, SourceText(result.text), result.remaining))
     out.close()

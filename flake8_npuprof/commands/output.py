@@ -108,4 +108,4 @@ def render(args, results, target) -> str:
         from ..report import ci as ci_formats
         return ci_formats.sarif(results) if args.format == "sarif" else ci_formats.github(results)
     return formats.text(results, show_source=getattr(args, "show_source", False),
-                        color=formats.use_color(args.output_file))
+                        color=formats.use_color(args.output_file), verbose=getattr(args, "verbose", False))

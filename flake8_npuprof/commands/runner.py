@@ -57,7 +57,10 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--statistics", action="store_true",
                    help="print how often each code occurs instead of the findings")
     p.add_argument("--show-source", action="store_true",
-                   help="print each finding's line with a caret under its column (text format)")
+                   help="print each finding's detail and its line with a caret under its column (text format)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="print each finding's detail under it: the log lines, what each CANN version does, "
+                        "the advice (text format; JSON and SARIF always carry it)")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print the findings only: no summary line, hints, warnings or progress")
 

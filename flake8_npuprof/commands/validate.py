@@ -99,6 +99,10 @@ def run_validate(args, target) -> int:
         rows = [finding_dict(label, SourceText(texts.get(label, text)), f) for label, f in pairs]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
+        from ..report.formats import detail_lines
         for label, f in pairs:
-            print(f"{label}:{f.line}:{f.col + 1}: {f.code} {f.message}")
+            print(f"{label}:{f.line}:{f.col + 1}: {f.code} {f.short}")
+            if getattr(args, "verbose", False):
+                for line in detail_lines(f):
+                    print(line)
     return 1 if pairs else 0

@@ -12,7 +12,7 @@ import json
 import os
 from collections import Counter
 from pathlib import Path, PurePath
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 from urllib.parse import quote
 
 from .. import __version__
@@ -72,6 +72,8 @@ class Problem(NamedTuple):
     region: Dict[str, int]      # SARIF region: 1-based lines and columns, end column exclusive
     line_text: str              # the text of the start line, for the fingerprint
     fix: Optional[Dict] = None  # a SARIF fix object
+    detail: str = ""            # what the short message leaves out (source/brief.py), one part a line
+    related: Tuple[int, ...] = ()   # lines of the same file the message names ("the profiling config (line 13)")
 
 
 def region(line: int, col: int, end_line: Optional[int] = None, end_col: Optional[int] = None) -> Dict[str, int]:
@@ -153,11 +155,16 @@ def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Di
             "ruleId": p.code,
             "ruleIndex": index[p.code],
             "level": level(p.code),
-            "message": {"text": p.message},
+            "message": message_object(p.message, p.detail),
             "locations": [{"physicalLocation": {"artifactLocation": artifact_location(p.path),
                                                 "region": p.region}}],
             "partialFingerprints": {FINGERPRINT: fingerprint(*key, occurrence)},
         }
+        if p.related:
+            result["relatedLocations"] = [
+                {"id": k, "message": {"text": f"line {n}, named in the message"},
+                 "physicalLocation": {"artifactLocation": artifact_location(p.path), "region": {"startLine": n}}}
+                for k, n in enumerate(p.related)]
         if p.fix is not None:
             result["fixes"] = [p.fix]
         results.append(result)
@@ -172,6 +179,13 @@ def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Di
         "results": results,
     }
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def message_object(short: str, detail: str) -> Dict[str, str]:
+    """SARIF `message`: the short sentence as text; with a detail, `markdown` adds it as a list (viewers
+    that render markdown show it; the others show the text)."""
+    from ..source.brief import markdown
+    return {"text": short, "markdown": markdown(short, detail)} if detail else {"text": short}
 
 
 def dumps(log: Dict) -> str:
@@ -194,9 +208,15 @@ def _fix(path: str, src, fix) -> Dict:
 
 def problems_of(results) -> List[Problem]:
     """`cli.render`'s (display path, SourceText, findings) triples as problems."""
-    return [Problem(path, f.code, f.message, region(f.line, f.col, f.end_line, f.end_col),
-                    src.line_text(f.line), _fix(path, src, f.fix) if f.fix is not None else None)
+    return [Problem(path, f.code, f.short, region(f.line, f.col, f.end_line, f.end_col),
+                    src.line_text(f.line), _fix(path, src, f.fix) if f.fix is not None else None, f.detail,
+                    _related(src, f))
             for path, src, findings in results for f in findings]
+
+
+def _related(src, f) -> Tuple[int, ...]:
+    from ..source.brief import lines_named
+    return tuple(n for n in lines_named(f.message) if n != f.line and n <= len(src.line_starts))
 
 
 def sarif(results) -> str:
@@ -226,6 +246,9 @@ def workflow_command(code: str, path: str, message: str, line: int, col: int,
 
 
 def github(results) -> str:
-    lines = [workflow_command(f.code, path, f.message + fix_marker(f), f.line, f.col + 1, f.end_line, f.end_col + 1)
+    # the annotation's first line is the short message; the detail follows on lines of its own (GitHub shows
+    # the body when the annotation is opened; escape_data keeps it one workflow command)
+    lines = [workflow_command(f.code, path, f.short + fix_marker(f) + (f"\n\n{f.detail}" if f.detail else ""),
+                              f.line, f.col + 1, f.end_line, f.end_col + 1)
              for path, _, findings in results for f in findings]
     return "".join(line + "\n" for line in lines)

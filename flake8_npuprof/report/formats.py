@@ -34,19 +34,29 @@ def use_color(output_file=None, stream=None, environ=None) -> bool:
         return False
 
 
-def text(results: Sequence[FileResult], show_source: bool = False, color: bool = False) -> str:
+def text(results: Sequence[FileResult], show_source: bool = False, color: bool = False,
+         verbose: bool = False) -> str:
+    """One line per finding (its short message); with --show-source the source line and a caret under it,
+    and with --show-source or --verbose the finding's detail, indented."""
     out = []
     for path, src, findings in results:
         for f in findings:
             if color:               # Ruff's colours: the path bold, the separators cyan, the code bold red
                 colon = f"{CYAN}:{RESET}"
                 out.append(f"{BOLD}{printable(path)}{RESET}{colon}{f.line}{colon}{f.col + 1}{colon} "
-                           f"{BOLD}{RED}{f.code}{RESET} {f.message}{fix_marker(f)}")
+                           f"{BOLD}{RED}{f.code}{RESET} {f.short}{fix_marker(f)}")
             else:
-                out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.message}{fix_marker(f)}")
-            if show_source:
+                out.append(f"{printable(path)}:{f.line}:{f.col + 1}: {f.code} {f.short}{fix_marker(f)}")
+            if show_source:         # flake8's layout first: the line and its caret, right under the finding
                 out.extend(source_lines(src, f))
+            if show_source or verbose:
+                out.extend(detail_lines(f))
     return "\n".join(out) + ("\n" if out else "")
+
+
+def detail_lines(f: Finding, indent: str = "    ") -> List[str]:
+    """The finding's detail (source/brief.py), one indented line per part."""
+    return [indent + line for line in f.detail.splitlines()]
 
 
 def source_lines(src: SourceText, f: Finding) -> List[str]:
@@ -84,7 +94,8 @@ def finding_dict(path: str, src: SourceText, f: Finding) -> Dict:
     return {
         "filename": path,
         "code": f.code,
-        "message": f.message,
+        "message": f.short,
+        "detail": f.detail,                         # log lines, per-version consequences, advice ("" if none)
         "location": {"line": f.line, "column": f.col + 1},
         "end_location": {"line": f.end_line, "column": f.end_col + 1},
         "fix": fix,

@@ -51,6 +51,20 @@ class Finding(NamedTuple):
     def sort_key(self):
         return (self.line, self.col, self.code, self.message)
 
+    # The message is what the rule says in full; front-ends show the short sentence (the problem and its
+    # consequence) and keep the rest one step away (source/brief.py). Derived, so the cache, `fix`'s
+    # matching and every caller of the analysis keep the one complete text.
+    @property
+    def short(self) -> str:
+        from .brief import split
+        return split(self.message)[0]
+
+    @property
+    def detail(self) -> str:
+        """The log lines, per-version consequences, advice and context the short sentence leaves out."""
+        from .brief import split
+        return split(self.message)[1]
+
 
 class TextFix(NamedTuple):
     """A fix expressed on an options string: replace value[i:j] by text (decoded chars)."""

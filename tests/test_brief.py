@@ -1,0 +1,233 @@
+"""Short messages with the detail one step away (issue 28, item 4; source/brief.py).
+
+The facts test compares what the front-ends show today (the JSON report's `message` and `detail`) with a
+snapshot of every message the committed corpora produced before the messages were shortened
+(tests/data/messages_before.jsonl, written by tests/message_corpus.py): every finding is still there, at the
+same place with the same code, and every fact of its old message is in its short message or its detail.
+
+A fact is what a reader could act on or check: a double-quoted string (a key, a value, a quoted log line), a
+number or version (`8.5`, `4294967295`, `10,485,774`), a code, flag or name (`NPP101`, `--aic-metrics`,
+`PROF_*`, `profiling_options`, `$ASCEND_WORK_PATH`), and every other word of three letters or more ("rejects",
+"silently", "aborts", "not"): the test fails if such a word of the old message is found nowhere in the new one.
+Only a few joining words are not facts (STOP: "and", "but", "the", ...): a clause moved behind the sentence
+loses the conjunction that tied it in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+from message_corpus import messages
+from flake8_npuprof.report.formats import finding_dict
+from flake8_npuprof.source.brief import LONG, markdown, split
+from flake8_npuprof.source.text import SourceText
+
+SNAPSHOT = Path(__file__).resolve().parent / "data" / "messages_before.jsonl"
+# the longest short message the committed corpora may have (the median is held to LONG = 120)
+MAX_SHORT = 160
+
+STOP = frozenset({"and", "but", "the", "its", "for", "with", "this", "that", "then"})
+_QUOTED = re.compile(r'"[^"\n]*"')
+_WORD = re.compile(r"[^\s,;:()\[\]{}'\"`]+")
+
+
+def facts(message: str):
+    """The facts of a message (see the module's docstring)."""
+    out = set(_QUOTED.findall(message))
+    for word in _WORD.findall(message):
+        word = word.rstrip(".?!")
+        if word.lower() in STOP:
+            continue
+        if len(word) >= 3 or any(c.isdigit() for c in word) or word.startswith("-"):
+            out.add(word)
+    return out
+
+
+@pytest.fixture(scope="module")
+def current():
+    """(corpus, file, line, col, code, target) -> the JSON rows the front-end gives for it now."""
+    out = {}
+    for row in messages():
+        shown = finding_dict(row.file, SourceText(""), row.finding)
+        out.setdefault((row.corpus, row.file, row.line, row.col, row.code, row.target), []).append(shown)
+    return out
+
+
+def _snapshot():
+    with open(SNAPSHOT, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def test_the_snapshot_covers_every_corpus_and_many_codes():
+    rows = _snapshot()
+    assert {r["corpus"] for r in rows} == {"eval", "examples", "options"}
+    assert len({r["code"] for r in rows}) >= 40 and len(rows) >= 400
+
+
+def test_no_fact_of_an_old_message_is_lost(current):
+    lost = []
+    for old in _snapshot():
+        for target in old["targets"]:
+            key = (old["corpus"], old["file"], old["line"], old["col"], old["code"], target)
+            assert key in current, f"the finding is gone: {key}"
+            shown = [f"{r['message']}\n{r['detail']}" for r in current[key]]
+            missing = min((sorted(f for f in facts(old["message"]) if f not in text) for text in shown), key=len)
+            if missing:
+                lost.append((key, missing, old["message"]))
+    assert not lost, "\n".join(map(str, lost[:10]))
+
+
+def test_the_facts_test_can_fail():
+    """A dropped log line, number, version or word is noticed."""
+    old = ('unknown profiling_options key "L2": on CANN 8.5 the collector rejects it ("Invalid geoption config: '
+           'L2"), so GE initialisation fails and the job aborts; did you mean "l2"?')
+    assert facts(old) >= {'"L2"', '"Invalid geoption config: L2"', "8.5", "CANN", "rejects", "aborts", '"l2"'}
+    short, detail = split(old)
+    assert facts(old) <= set(f for f in facts(old) if f in short + "\n" + detail)
+    assert '"Invalid geoption config: L2"' not in facts(short) and '"Invalid geoption config: L2"' in detail
+    assert short == 'unknown profiling_options key "L2": on CANN 8.5, GE initialisation fails and the job aborts'
+    assert {"8.5", "rejects", "aborts"} - facts(split(old.replace("8.5", "9.1"))[0] + "\n" +
+                                                split(old.replace("8.5", "9.1"))[1]) == {"8.5"}
+
+
+def test_short_messages_are_short_over_the_committed_corpora(current):
+    """The median over the eval files and the examples (findings as committed) is at most 120 characters;
+    no short message is longer than MAX_SHORT, and none has a line break."""
+    rows = [r for key, rs in current.items() if key[0] in ("eval", "examples") for r in rs]
+    lengths = [len(r["message"]) for r in rows]
+    assert len(rows) > 100
+    assert statistics.median(lengths) <= LONG, statistics.median(lengths)
+    every = [r["message"] for rs in current.values() for r in rs]
+    assert max(map(len, every)) <= MAX_SHORT, max(every, key=len)
+    assert not any("\n" in m for m in every)
+
+
+def test_the_short_sentence_keeps_the_problem_and_the_consequence():
+    old = ('"aicpu": "ON" is not one of "on"/"off": on CANN 7.0 and 8.0 the collector rejects it, so GE '
+           'initialisation fails and the job aborts; on CANN 8.5, 9.0 and 9.1 the collector rejects it ("Argument '
+           "aicpu: invalid value: ON. Please input 'on' or 'off'.\"), so GE initialisation fails and the job aborts; "
+           'write "on"')
+    short, detail = split(old)
+    assert short == '"aicpu": "ON" is not one of "on"/"off": GE initialisation fails and the job aborts'
+    assert detail.splitlines() == [
+        "on CANN 7.0 and 8.0 the collector rejects it, so GE initialisation fails and the job aborts",
+        "on CANN 8.5, 9.0 and 9.1 the collector rejects it (\"Argument aicpu: invalid value: ON. Please input "
+        "'on' or 'off'.\"), so GE initialisation fails and the job aborts",
+        'write "on"']
+
+
+def test_one_version_keeps_its_scope_and_differing_versions_are_said_to_differ():
+    one = ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0 the collector rejects it, so GE '
+           'initialisation fails and the job aborts; write "on"')
+    assert split(one)[0] == ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0, GE '
+                             'initialisation fails and the job aborts')
+    differ = ('"storage_limit": 500 is a JSON number, the runtime expects a string: on CANN 7.0 and 8.0 the '
+              'collector cannot read it, so GE initialisation fails and the job aborts; on CANN 8.5, 9.0 and 9.1 '
+              'the collector logs "Invalid data type for string variable" and reads it as empty, so the setting '
+              'has no effect; write "500MB"')
+    short = split(differ)[0]
+    assert short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: GE initialisation fails '
+                     'and the job aborts (other versions differ)')
+
+
+def test_the_state_prefixes_stay_short_and_their_reason_moves_to_the_detail():
+    latent = ('latent (profiling is switched off here); once GE reads these options: "training_trace": "off" is '
+              'not "on" or "": GE rejects it ("Training trace param:off is invalid."), so GE initialisation will '
+              'fail and the job will abort; remove the key to leave the trace off ("" also means off)')
+    short, detail = split(latent)
+    assert short == ('latent: "training_trace": "off" is not "on" or "": GE rejects it, so GE initialisation '
+                     'will fail and the job will abort')
+    assert detail.splitlines()[0] == "latent (profiling is switched off here); once GE reads these options"
+    unreached = ("not reached from this file's entry point (line 18): " '"hccl": "no" is not one of "on"/"off": on CANN 8.0 '
+                 'the collector rejects it, so GE initialisation will fail and the job will abort; write "off"')
+    short, detail = split(unreached)
+    assert short.startswith('not reached: "hccl": "no"') and "not reached from this file's entry point (line 18)" in detail
+    flag = ('when --profiling is given: "aic_metrics": "memory" is not an AI Core metric set of any Ascend '
+            'product: on CANN 9.1 the collector rejects it ("The aic_metrics[memory] of input config is '
+            'invalid"), so GE initialisation fails and the job aborts; did you mean "Memory"? (checked with the '
+            'default of --aic_metrics, used when the flag is not given)')
+    short, detail = split(flag)
+    assert short == ('when --profiling is given: "aic_metrics": "memory" is not an AI Core metric set of any '
+                     'Ascend product: GE initialisation fails and the job aborts')
+    assert detail.splitlines()[-1] == "(checked with the default of --aic_metrics, used when the flag is not given)"
+
+
+def test_a_short_message_is_left_as_it_is():
+    message = "syntax error: invalid syntax (Python 3.11's parser); nothing in this file was checked"
+    assert split(message) == (message, "")
+    assert split("profiling is switched on: every run pays for it") == (
+        "profiling is switched on: every run pays for it", "")
+
+
+def test_markdown_keeps_the_text_literal():
+    text = markdown('"output" has PROF_* data', 'write "<N>MB"\nuse [x] | `y`')
+    assert text == '"output" has PROF\\_\\* data\n\n- write "\\<N\\>MB"\n- use \\[x\\] \\| \\`y\\`'
+
+
+# ---------------------------------------------------------------- the front-ends
+
+WIRING = Path(__file__).resolve().parent / "eval_files" / "wiring_estimator.py"      # NPP007 on line 16
+
+
+def _check(capsys, monkeypatch, tmp_path, *argv):
+    import shutil
+    from flake8_npuprof.cli import main
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    shutil.copy(WIRING, tmp_path / "train.py")
+    code = main(["check", "--no-cache", "--cann", "any", *argv, "train.py"])
+    return code, capsys.readouterr().out
+
+
+def test_text_json_and_sarif_carry_the_detail(capsys, monkeypatch, tmp_path):
+    from test_ci_formats import schema_errors
+    code, out = _check(capsys, monkeypatch, tmp_path)
+    npp007 = next(line for line in out.splitlines() if " NPP007 " in line)
+    assert npp007 == ("train.py:16:14: NPP007 this RunConfig has no session_config while the profiling config "
+                      "(line 13) is passed nowhere: the Estimator collects nothing (fixable: npuprof fix "
+                      "--unsafe-fixes)")
+    code, out = _check(capsys, monkeypatch, tmp_path, "--verbose")
+    lines = out.splitlines()
+    k = lines.index(npp007)
+    assert lines[k + 1:k + 3] == ["    it runs with a fresh session config", "    add session_config=<the profiling config>"]
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "json")
+    row = next(r for r in json.loads(out) if r["code"] == "NPP007")
+    assert row["message"] == npp007.split(" NPP007 ", 1)[1].replace(" (fixable: npuprof fix --unsafe-fixes)", "")
+    assert row["detail"] == "it runs with a fresh session config\nadd session_config=<the profiling config>"
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "sarif")
+    log = json.loads(out)
+    assert not schema_errors(log)
+    result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "NPP007")
+    assert result["message"] == {
+        "text": row["message"],
+        "markdown": row["message"].replace("_", "\\_") + "\n\n- it runs with a fresh session config\n"
+                                     "- add session\\_config=\\<the profiling config\\>"}
+    # the line the message names is a related location, in the same file
+    assert result["relatedLocations"] == [{"id": 0, "message": {"text": "line 13, named in the message"},
+                                           "physicalLocation": {**result["locations"][0]["physicalLocation"],
+                                                                "region": {"startLine": 13}}}]
+
+
+def test_a_finding_without_detail_has_an_empty_one(capsys, monkeypatch, tmp_path):
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "json")
+    rows = json.loads(out)
+    assert all(set(r) >= {"message", "detail"} for r in rows)
+    assert all(r["detail"] == "" for r in rows if len(r["message"]) <= 60)
+    code, out = _check(capsys, monkeypatch, tmp_path, "--format", "sarif")
+    for result in json.loads(out)["runs"][0]["results"]:
+        assert ("markdown" in result["message"]) == any(r["detail"] and r["message"] == result["message"]["text"]
+                                                        for r in rows)
+
+
+def test_flake8_prints_the_short_sentence_on_one_line():
+    import ast
+    from flake8_npuprof.plugin import NpuProfChecker
+    text = WIRING.read_text(encoding="utf-8")
+    checker = NpuProfChecker(ast.parse(text), text.splitlines(keepends=True), str(WIRING))
+    for _, _, message, _ in checker.run():
+        assert "\n" not in message and len(message) <= MAX_SHORT + len("NPP007  (fixable: npuprof fix --unsafe-fixes)")
