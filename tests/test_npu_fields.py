@@ -32,7 +32,7 @@ def test_a_bool_written_last_empties_the_string_and_the_adapter_refuses_it():
 
 def test_a_string_written_after_the_bool_replaces_it():
     f = npp004(HEAD + BOOL + OPTIONS + STRING + TAIL)
-    assert "the string set on line 7 replaces this .b (s and b are one oneof), so it does nothing" in f.message
+    assert "the string set on line 7 replaces this .b (s and b are one oneof), so the .b does nothing" in f.message
     assert "is invalid" not in f.message
     assert "profiling_mode" in f.message and "never set" in f.message
 
@@ -40,8 +40,16 @@ def test_a_string_written_after_the_bool_replaces_it():
 def test_a_string_written_after_it_only_sometimes_leaves_both_outcomes():
     text = HEAD + BOOL + OPTIONS + "if x:\n    " + STRING + TAIL
     f = npp004(text)
-    assert "replaces this .b when that line runs" in f.message
-    assert "when it does not, the .b leaves the string empty" in f.message
+    assert "replaces this .b only when that line runs" in f.message
+    assert "otherwise the .b leaves the string empty" in f.message
+    assert "session fails" in f.short
+
+
+def test_a_string_written_after_the_branch_that_holds_the_bool_always_replaces_it():
+    # a real Oct-ResNet script: the .b inside `if args.profiling:`, the .s after the branch
+    text = HEAD + "if x:\n    " + BOOL + "    " + OPTIONS + STRING + TAIL
+    f = npp004(text)
+    assert "the string set on line 8 replaces this .b (s and b are one oneof), so the .b does nothing" in f.message
 
 
 def test_a_string_in_the_other_branch_does_not_replace_it():

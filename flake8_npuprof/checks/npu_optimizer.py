@@ -186,19 +186,21 @@ def _check_precision_b(ctx, setup: Setup, p: ParamSet) -> None:
     # value outside its list; the empty string a .b leaves behind is outside it
     refused = ("the adapter (TF Adapter r1.12+) refuses the empty string (\"option precision_mode value '' is "
                "invalid\"), so the session fails when its graph first runs")
-    always = [q for q in later if q.guards == p.guards]
+    # a later .s under no condition the .b's own conditions do not already hold runs whenever the .b does
+    always = [q for q in later if p.guards[:len(q.guards)] == q.guards]
     if always:
         line = ctx.src.position(ctx.src.node_start(always[0].stmt))[0]
-        effect = f"the string set on line {line} replaces this .b (s and b are one oneof), so it does nothing"
+        effect = f"the string set on line {line} replaces this .b (s and b are one oneof), so the .b does nothing"
     elif later:
         line = ctx.src.position(ctx.src.node_start(later[0].stmt))[0]
-        effect = (f"the string set on line {line} replaces this .b when that line runs (s and b are one oneof); "
-                  f"when it does not, the .b leaves the string empty and {refused}")
+        effect = (f"the string set on line {line} replaces this .b only when that line runs (s and b are one "
+                  f"oneof), otherwise the .b leaves the string empty and {refused}")
     else:
         effect = f"this .b leaves it empty (s and b are one oneof, the last write wins) and {refused}"
     ctx.report_node(
         "NPP004", p.target,
-        f"precision_mode is a string option read from .s: {effect}; next to profiling options it is almost "
+        f"precision_mode is set through .b, but it is a string option read from .s: {effect}; next to profiling "
+        "options it is almost "
         'surely meant as parameter_map["profiling_mode"].b, which is never set, so profiling stays off',
         _rename_key_fix(ctx, p, "profiling_mode"))
 
