@@ -14,8 +14,8 @@ empty and the original is never touched. Then, each a fresh `npuprof check --for
 
 Every run's standard output must be the same bytes as the first one's (the edit run is compared with a
 --no-cache run of the edited tree): the script stops if not. Wall-clock seconds on a shared machine drift,
-so the ratios are what to read; the 4,000-file model-zoo tree the issue names is not on this machine, so the
-README quotes these two trees.
+so the ratios are what to read. The README quotes these two trees and a 4,000-file model-zoo tree
+(any folder of real training code will do: `python benchmarks/cache.py DIR`).
 """
 
 from __future__ import annotations
