@@ -74,6 +74,7 @@ def known_gaps():
 
 # ---------------------------------------------------------------- profiling_options
 
+@lru_cache(maxsize=None)        # the agreement tests and the gap test read the same answer
 def options_disagreements(path: Path):
     header, cases = record(path)
     version = version_of(header)
@@ -156,6 +157,7 @@ def _msprof_problems(argv, version, product):
     return [p for call in calls_in_shell(_shell_line(argv)) for p in check_call(call, Target(version, product))]
 
 
+@lru_cache(maxsize=None)        # the agreement tests and the gap test read the same answer
 def msprof_disagreements(path: Path):
     header, cases = record(path)
     version = version_of(header)
