@@ -67,3 +67,38 @@ def test_a_legacy_trace_point_is_moved_next_to_training_trace():
     assert [(f.line, f.col) for f in found] == [(7, 0)]
     assert found[0].message.endswith('put it in the profiling_options JSON instead next to "training_trace":"on" '
                                      "(GE reads the points only then)")
+
+
+def _emulated(tmp_path, monkeypatch, capsys, text):
+    import json
+    from flake8_npuprof.cli import main
+    from flake8_npuprof.knowledge import detect
+    for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(detect, "detect_cann", lambda environ=None: detect.Found(None, "", ("no toolkit (test)",)))
+    monkeypatch.setattr(detect, "detect_soc", lambda environ=None: detect.Found(None, "", ("no npu-smi (test)",)))
+    path = tmp_path / "train.py"
+    path.write_text(text, encoding="utf-8")
+    code = main(["emulate", "--format", "json", str(path)])
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["setups"]) == 1
+    return code, data["setups"][0]
+
+
+def test_emulate_says_the_session_fails_under_the_bool_write_s_own_condition(tmp_path, monkeypatch, capsys):
+    # PointNet's shape: the precision string set first, the .b and the options inside `if flag:`
+    text = HEAD + STRING + "if flag:\n    " + BOOL + "    " + OPTIONS + TAIL
+    code, setup = _emulated(tmp_path, monkeypatch, capsys, text)
+    assert code == 1 and setup["verdict"] == "fails" and setup["conditions"] == ["flag"]
+    assert "precision_mode.b on line 7 leaves the precision_mode string empty" in json_text(setup)
+
+
+def test_emulate_keeps_off_where_a_later_string_may_replace_the_bool(tmp_path, monkeypatch, capsys):
+    text = HEAD + BOOL + OPTIONS + "if flag:\n    " + STRING + TAIL
+    _, setup = _emulated(tmp_path, monkeypatch, capsys, text)
+    assert setup["verdict"] == "off"
+
+
+def json_text(setup):
+    import json
+    return json.dumps(setup)

@@ -8,7 +8,8 @@ from typing import Optional
 
 from ..source.code_edits import insert_after, source_of
 from ..source.model import Edit, Fix
-from ..setups.parameter_map import NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry, npu_setups
+from ..setups.parameter_map import (NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry,
+                                    npu_setups, precision_writes)
 from ..source.sites import Entry, ParamSet
 from ..values.ops import Opaque
 from ..values.reader import truthy, unwrap
@@ -179,9 +180,7 @@ def _check_fields(ctx, setup: Setup) -> None:
 def _check_precision_b(ctx, setup: Setup, p: ParamSet) -> None:
     """precision_mode.b next to profiling options: a slip for profiling_mode. What the .b does depends on
     what is written after it: s and b are one oneof, so the last write decides the member that is set."""
-    at = ctx.pos(p.stmt)
-    later = [q for q in setup.params["precision_mode"]
-             if q.field == "s" and ctx.pos(q.stmt) > at and not exclusive(q.guards, p.guards)]
+    p, later = precision_writes(setup, ctx.pos)
     # the adapter reads precision_mode with .s() on every NpuOptimizer entry and, from r1.12, refuses a
     # value outside its list; the empty string a .b leaves behind is outside it
     refused = ("the adapter (TF Adapter r1.12+) refuses the empty string (\"option precision_mode value '' is "

@@ -109,6 +109,10 @@ class Planner:
             how = f"is passed to {setup.lost}" if setup.lost else \
                 "is never handed to a Session, RunConfig, NPURunConfig, init_resource or NPU helper"
             return self._fixed(setup, False, "off", [f"NPP006 this {_what(setup)} {how}: GE never reads it"])
+        if setup.refused and setup.delivered == "yes":
+            # the adapter refuses the entry when the session's graph first runs: before GE reads anything
+            read = True if self._rank(setup.delivery) is not None and setup.reached else None
+            return self._fixed(setup, read, "fails", [setup.refused])
         if setup.delivered == "late":
             return self._fixed(setup, False, "off", [
                 f"NPP012 set after npu.open() (line {_line(setup.delivery)}): npu_device reads the global options "

@@ -17,7 +17,7 @@ from .env import MODE_VALUES
 from .flow import HELPERS, helper_config_arg
 from ..values.ops import Opaque
 from .routes import ENV_MODE, ENV_OPTIONS, env_sets, last_values, npu_opens, profiling_configs, resource_inits, tf2_sets
-from .parameter_map import PROFILING_PARAMS, npu_setups
+from .parameter_map import PROFILING_PARAMS, npu_setups, precision_writes
 from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
@@ -60,6 +60,7 @@ class ScriptSetup(NamedTuple):
     entry: int = 0                  # the entry point's line, when known
     path: Tuple[tuple, ...] = ()    # (Guard, Scope, pos) of the `if`s on the way to it, when one path's
     lost: str = ""                  # delivered "never": the step that loses it ("" nothing takes it at all)
+    refused: str = ""               # the adapter refuses the entry whenever the setup runs (why, in words)
 
 
 class GeInit(NamedTuple):
@@ -209,7 +210,7 @@ class Inventory:
         return self.ctx.src.position(self.ctx.src.node_start(node))
 
     def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos, nodes=(),
-             condition="", lost="") -> ScriptSetup:
+             condition="", lost="", refused="") -> ScriptSetup:
         line, col = self.line_col(anchor)
         reach = reach_of(self.ctx.sites)
         way = reach.path(anchor)            # the `if`s on the way from the entry point to this code
@@ -218,7 +219,7 @@ class Inventory:
         setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
                             scope, pos, tuple(id(n) for n in nodes if n is not None), condition,
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
-                            way.guards if way.exact else (), lost)
+                            way.guards if way.exact else (), lost, refused)
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
@@ -373,9 +374,24 @@ class Inventory:
             last = setup.params.get("profiling_options", setup.params.get("profiling_mode"))[-1]
             nodes = [p.value for k in PROFILING_PARAMS for p in setup.params.get(k, [])] + \
                 [p.target for k in PROFILING_PARAMS for p in setup.params.get(k, [])]
-            self._add("NpuOptimizer", anchor, mode, options, delivery, delivered, guards, last.scope,
+            refused, refused_guards = self._refused(setup, last)
+            self._add("NpuOptimizer", anchor, mode, options, delivery, delivered,
+                      refused_guards if refused else guards, last.scope,
                       self.ctx.pos(last.stmt), nodes, self.condition_of(value),
-                      self.lost_step(value) if delivered == "never" else "")
+                      self.lost_step(value) if delivered == "never" else "", refused)
+
+    def _refused(self, setup, last) -> Tuple[str, tuple]:
+        """Why the adapter refuses this entry, and the guards of the write that makes it refuse, or ("", ()):
+        a precision_mode.b written last empties the string, which TF Adapter r1.12+ refuses (NPP004). Said
+        only when certain: no later .s can replace it, and the .b runs whenever the profiling lines do (its
+        own conditions become the setup's: the failure happens only when they hold)."""
+        bool_write, later = precision_writes(setup, self.ctx.pos)
+        if bool_write is None or later or last.guards[:len(bool_write.guards)] != bool_write.guards:
+            return "", ()
+        line = self.line_col(bool_write.target)[0]
+        return (f"NPP004 precision_mode.b on line {line} leaves the precision_mode string empty, and the adapter "
+                "refuses it (\"option precision_mode value '' is invalid\"): the session fails when its graph "
+                "first runs"), bool_write.guards
 
     def _npu_mode(self, setup) -> Tuple[Mode, tuple]:
         params = setup.params.get("profiling_mode", [])

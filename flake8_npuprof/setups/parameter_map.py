@@ -103,6 +103,19 @@ def _binding_scope(sites: Sites, key: str, scope: Scope) -> Scope:
     return scope
 
 
+def precision_writes(setup, pos):
+    """The last precision_mode.b of an entry and the .s writes after it that can run with it: s and b are
+    one oneof, so the last write decides. (None, []) when no .b is written. pos: the position of a node."""
+    bools = [p for p in setup.params.get("precision_mode", []) if p.field == "b"]
+    if not bools:
+        return None, []
+    last = bools[-1]
+    at = pos(last.stmt)
+    later = [q for q in setup.params["precision_mode"]
+             if q.field == "s" and pos(q.stmt) > at and not exclusive(q.guards, last.guards)]
+    return last, later
+
+
 def exclusive(a: Tuple[Guard, ...], b: Tuple[Guard, ...]) -> bool:
     """Whether two guard chains can never hold together: the if/else branches of one test, or
     `x == "global"` against `x == "local"` (one value compared with two different constants)."""
