@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__, lsp_analysis as A
+from .lsp_framing import MAX_HEADER, FramingError, body_length, header_line
 
 log = logging.getLogger("npuprof.server")
 
@@ -321,13 +322,7 @@ def guarded(fn):
 
 # ---------------------------------------------------------------- the wire: every request answered, framing kept
 
-MAX_MESSAGE = 64 * 1024 * 1024  # a document at the input bound, JSON-escaped, fits with room to spare
-MAX_HEADER = 4096               # one header line
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
-
-
-class FramingError(Exception):
-    """The stream can no longer be split into messages: the server exits, and the editor starts a new one."""
 
 
 class Wire:
@@ -351,22 +346,10 @@ class Wire:
                     return None
                 raise FramingError("the stream ended inside a message's headers")
             first = False
-            if len(line) > MAX_HEADER or not line.endswith(b"\n"):
-                raise FramingError("a header line longer than 4,096 bytes")
             if line in (b"\r\n", b"\n"):
                 break
-            name, sep, value = line.decode("ascii", "replace").partition(":")
-            if not sep:
-                raise FramingError(f"a header line without a colon: {line[:60]!r}")
-            if name.strip().lower() == "content-length":
-                value = value.strip()
-                if not value.isdigit():
-                    raise FramingError(f"Content-Length is not a number: {value[:40]!r}")
-                length = int(value)
-        if length is None:
-            raise FramingError("a message without Content-Length")
-        if length > MAX_MESSAGE:
-            raise FramingError(f"a message of {length:,} bytes, over the {MAX_MESSAGE:,}-byte limit")
+            length = header_line(line, length)
+        length = body_length(length)
         body = await self._call(self._read, length)
         if len(body) < length:
             raise FramingError(f"the stream ended {length - len(body):,} bytes into a message's body")

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import BinaryIO, Optional
+from typing import BinaryIO
 
 from . import __version__
+from .lsp_framing import FramingError, read_message
 
-MAX_HEADER = 4096                   # bytes in one header line
-MAX_MESSAGE = 64 * 1024 * 1024      # bytes in one message's body
 SERVER_NOT_INITIALIZED = -32002
 ENCODINGS = ("utf-8", "utf-16", "utf-32")       # what the server can count positions in (pygls's list)
 FIX_ALL = "source.fixAll.npuprof"
@@ -64,33 +63,6 @@ def initialize_result(params) -> dict:
     return {"capabilities": capabilities(client), "serverInfo": {"name": "npuprof", "version": __version__}}
 
 
-class FramingError(Exception):
-    pass
-
-
-def read_message(stream: BinaryIO) -> Optional[bytes]:
-    """One message's body (None: the stream ended between messages)."""
-    length, first = None, True
-    while True:
-        line = stream.readline(MAX_HEADER + 1)
-        if not line:
-            if first:
-                return None
-            raise FramingError("the stream ended inside a message's headers")
-        first = False
-        if len(line) > MAX_HEADER or not line.endswith(b"\n"):
-            raise FramingError("a header line longer than 4,096 bytes")
-        if line in (b"\r\n", b"\n"):
-            break
-        name, sep, value = line.decode("ascii", "replace").partition(":")
-        if sep and name.strip().lower() == "content-length" and value.strip().isdigit():
-            length = int(value.strip())
-    if length is None or length > MAX_MESSAGE:
-        raise FramingError("a message without a usable Content-Length")
-    body = stream.read(length)
-    if len(body) < length:
-        raise FramingError("the stream ended inside a message's body")
-    return body
 
 
 def write_message(stream: BinaryIO, message: dict) -> None:

@@ -112,7 +112,9 @@ def test_before_initialize_a_request_is_refused_and_exit_ends_the_server():
                                                                      "message": "the server is not initialized yet"}}
 
 
-def test_a_broken_frame_before_initialize_ends_the_server():
-    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "server"], input=b"Content-Length: x\r\n\r\n{}",
+@pytest.mark.parametrize("frame", [b"Content-Length: x\r\n\r\n{}", b"Garbage\r\nContent-Length: 2\r\n\r\n{}"])
+def test_a_broken_frame_before_initialize_ends_the_server(frame):
+    # the same framing rules as after initialize (lsp_framing): a header line without a colon is broken too
+    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "server"], input=frame,
                           capture_output=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == b"" and b"exiting so that the editor can start a new" in proc.stderr
