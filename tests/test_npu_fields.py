@@ -102,3 +102,9 @@ def test_emulate_keeps_off_where_a_later_string_may_replace_the_bool(tmp_path, m
 def json_text(setup):
     import json
     return json.dumps(setup)
+
+
+def test_a_config_no_session_gets_is_refused_only_once_it_reaches_one():
+    f = npp004(HEAD + BOOL + OPTIONS)           # no Session: the config is never handed over (NPP006)
+    assert "would refuse the empty string" in f.message and "it reaches none here" in f.message
+    assert "the session fails" not in f.message

@@ -9,7 +9,7 @@ from typing import Optional
 from ..source.code_edits import insert_after, source_of
 from ..source.model import Edit, Fix
 from ..setups.parameter_map import (NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry,
-                                    npu_setups, precision_writes)
+                                    npu_setups, precision_writes, PRECISION_REFUSED)
 from ..source.sites import Entry, ParamSet
 from ..values.ops import Opaque
 from ..values.reader import truthy, unwrap
@@ -172,19 +172,25 @@ def _check_fields(ctx, setup: Setup) -> None:
                     'parameter_map["profiling_options"].s = tf.compat.as_bytes(...)')
             elif key == "profiling_mode" and p.field == "b":
                 _check_bool_value(ctx, p)
-    precision = [p for p in setup.params.get("precision_mode", []) if p.field == "b"]
-    if precision and "profiling_options" in setup.params and "profiling_mode" not in setup.params:
-        _check_precision_b(ctx, setup, precision[-1])
+    if "profiling_options" in setup.params and "profiling_mode" not in setup.params:
+        _check_precision_b(ctx, setup)
 
 
-def _check_precision_b(ctx, setup: Setup, p: ParamSet) -> None:
+def _check_precision_b(ctx, setup: Setup) -> None:
     """precision_mode.b next to profiling options: a slip for profiling_mode. What the .b does depends on
     what is written after it: s and b are one oneof, so the last write decides the member that is set."""
     p, later = precision_writes(setup, ctx.pos)
-    # the adapter reads precision_mode with .s() on every NpuOptimizer entry and, from r1.12, refuses a
-    # value outside its list; the empty string a .b leaves behind is outside it
-    refused = ("the adapter (TF Adapter r1.12+) refuses the empty string (\"option precision_mode value '' is "
-               "invalid\"), so the session fails when its graph first runs")
+    if p is None:
+        return
+    # the adapter reads precision_mode with .s() on every NpuOptimizer entry of a session's config and
+    # refuses a value outside its list; the empty string a .b leaves behind is outside it
+    script_setup = ctx.model.setup_of(setup.params["profiling_options"][-1].target)
+    if script_setup is not None and script_setup.delivered == "never":
+        refused = (f'the adapter (TF Adapter r1.12+) would refuse the empty string ("{PRECISION_REFUSED}") once '
+                   "this config reaches a session (it reaches none here)")
+    else:
+        refused = (f'the adapter (TF Adapter r1.12+) refuses the empty string ("{PRECISION_REFUSED}"), so the '
+                   "session fails when its graph first runs")
     # a later .s under no condition the .b's own conditions do not already hold runs whenever the .b does
     always = [q for q in later if p.guards[:len(q.guards)] == q.guards]
     if always:
@@ -199,8 +205,8 @@ def _check_precision_b(ctx, setup: Setup, p: ParamSet) -> None:
     ctx.report_node(
         "NPP004", p.target,
         f"precision_mode is set through .b, but it is a string option read from .s: {effect}; next to profiling "
-        "options it is almost "
-        'surely meant as parameter_map["profiling_mode"].b, which is never set, so profiling stays off',
+        'options it is almost surely meant as parameter_map["profiling_mode"].b, which is never set, so '
+        "profiling stays off",
         _rename_key_fix(ctx, p, "profiling_mode"))
 
 

@@ -17,7 +17,7 @@ from .env import MODE_VALUES
 from .flow import HELPERS, helper_config_arg
 from ..values.ops import Opaque
 from .routes import ENV_MODE, ENV_OPTIONS, env_sets, last_values, npu_opens, profiling_configs, resource_inits, tf2_sets
-from .parameter_map import PROFILING_PARAMS, npu_setups, precision_writes
+from .parameter_map import PRECISION_REFUSED, PROFILING_PARAMS, npu_setups, precision_writes
 from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
@@ -390,8 +390,7 @@ class Inventory:
             return "", ()
         line = self.line_col(bool_write.target)[0]
         return (f"NPP004 precision_mode.b on line {line} leaves the precision_mode string empty, and the adapter "
-                "refuses it (\"option precision_mode value '' is invalid\"): the session fails when its graph "
-                "first runs"), bool_write.guards
+                f'refuses it ("{PRECISION_REFUSED}"): the session fails when its graph first runs'), bool_write.guards
 
     def _npu_mode(self, setup) -> Tuple[Mode, tuple]:
         params = setup.params.get("profiling_mode", [])

@@ -103,6 +103,11 @@ def _binding_scope(sites: Sites, key: str, scope: Scope) -> Scope:
     return scope
 
 
+# what the adapter logs when precision_mode's string is outside its list (TF Adapter r1.12+, npu_attrs.cc
+# CheckValueAllowed), as for the empty string a precision_mode.b leaves behind
+PRECISION_REFUSED = "option precision_mode value '' is invalid"
+
+
 def precision_writes(setup, pos):
     """The last precision_mode.b of an entry and the .s writes after it that can run with it: s and b are
     one oneof, so the last write decides. (None, []) when no .b is written. pos: the position of a node."""
