@@ -2,6 +2,7 @@
 its code, not when profiling is only mentioned (comments, longer names, prose)."""
 
 import ast
+import symtable
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from flake8_npuprof.checks import analysis
 from flake8_npuprof.checks.analysis import analyse
 from flake8_npuprof.source import prefilter
+from flake8_npuprof.source.model import Finding
 from flake8_npuprof.source.prefilter import might_configure_profiling, names_a_setup
 
 HERE = Path(__file__).resolve().parent
@@ -68,13 +70,15 @@ def test_a_file_that_only_mentions_profiling_is_not_analysed(monkeypatch):
     analysed = []
     real = analysis._analyse
     monkeypatch.setattr(analysis, "_analyse", lambda *a, **k: analysed.append(1) or real(*a, **k))
-    # flake8's tree: nothing more is done; without one (npuprof check) the file is parsed once, only to
-    # tell whether it parses at all (NPP192 for any file that does not, issue 28)
+    # flake8's tree: nothing more is done; without one (npuprof check) the file's symbol table is built
+    # once, only to tell whether it parses at all (NPP192 for any file that does not, issue 28), and no
+    # tree is made
     assert analyse(text, ast.parse(text), "t.py") == [] and analysed == []
-    parsed = []
-    real_parse = ast.parse
+    parsed, tables = [], []
+    real_parse, real_table = ast.parse, symtable.symtable
     monkeypatch.setattr(ast, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
-    assert analyse(text, None, "t.py") == [] and analysed == [] and parsed == [1]
+    monkeypatch.setattr(symtable, "symtable", lambda *a, **k: tables.append(1) or real_table(*a, **k))
+    assert analyse(text, None, "t.py") == [] and analysed == [] and parsed == [] and tables == [1]
     # the same file with the setup uncommented is analysed, and its finding reported
     live = text.replace('# custom_op.parameter_map["profiling_mode"]', 'custom_op.parameter_map["profiling_mode"]')
     assert [f.code for f in analyse(live, None, "t.py")] and analysed == [1]
@@ -83,6 +87,22 @@ def test_a_file_that_only_mentions_profiling_is_not_analysed(monkeypatch):
 def test_a_file_without_markers_that_does_not_parse_is_still_reported():
     assert [f.code for f in analyse("# profiling, off for now\nx = (\n", None, "t.py")] == ["NPP192"]
     assert [f.code for f in analyse("x = (\n", None, "t.py")] == ["NPP192"]
+
+
+@pytest.mark.parametrize("text", [
+    "x = (\n", "def f(:\n    pass\n", "if x:\npass\n", "s = 'abc\n", "x = 1\0\n", "(" * 300 + ")" * 300 + "\n",
+    "def f(a, a):\n    pass\n",          # the symbol table refuses these two, the parser does not:
+    "nonlocal x\n",                       # no NPP192, as when flake8 gives the tree
+    "f(*y, **x)\n", "return 1\n", "x = 1\n",
+])
+def test_the_syntax_check_without_a_tree_is_the_parsers(text):
+    """A file without markers gets only `syntax_check`; it reports what `parse` reports, to the column."""
+    expected = analysis.parse(text, "t.py")
+    expected = [expected] if isinstance(expected, Finding) else []
+    found = analyse(text, None, "t.py")
+    assert found == expected
+    assert [f.code for f in found] == (["NPP192"] if text.startswith(("x = (", "def f(:", "if x", "s = ", "x = 1\0",
+                                                                        "((")) else [])
 
 
 def test_a_file_over_the_budget_still_says_so(monkeypatch):
