@@ -103,7 +103,6 @@ class ExecOrder:
         # of a pre-order walk that takes the children last first; a call's callees are walked
         # when the call is ranked, so their nodes rank between it and what follows it
         walk: List[ast.AST] = []
-        known = self.sites.children_of
         stack = [root]
         while stack:
             node = stack.pop()
@@ -114,8 +113,7 @@ class ExecOrder:
             if kind is ast.ClassDef:
                 stack.extend(s for s in node.body if type(s) not in _DEFS)
             else:
-                kids = known.get(id(node))      # the sites walk's lists; it skips dead branches
-                stack.extend(kids if kids is not None else child_nodes(node))
+                stack.extend(child_nodes(node))
         rank = self.rank
         for node in reversed(walk):
             self._count += 1

@@ -129,23 +129,50 @@ class CallSite(NamedTuple):
     stmt: ast.AST
 
 
+class _ByPos:
+    """A read-only `id(node) -> value` view of one of the walk's lists (item `field` of the value, if
+    given). It answers only `get` and `len`, which is all its readers ask."""
+
+    __slots__ = ("_pos", "_values", "_field")
+
+    def __init__(self, pos: Dict[int, int], values: list, field: Optional[int] = None):
+        self._pos, self._values, self._field = pos, values, field
+
+    def get(self, ident: int, default=None):
+        i = self._pos.get(ident)
+        if i is None:
+            return default
+        value = self._values[i]
+        if value is None:
+            return default
+        return value if self._field is None else value[self._field]
+
+    def __len__(self) -> int:
+        return len(self._pos)
+
+
 class Sites:
     def __init__(self):
         self.module: Optional[Scope] = None
         self.scopes: List[Scope] = []
         self.entries: List[Entry] = []
         self.calls: List[CallSite] = []
-        self.scope_of: Dict[int, Scope] = {}        # id(node) -> scope, for statements we care about
-        self.guards_of: Dict[int, Tuple[Guard, ...]] = {}
+        # per node, in walk order (index = pos): the node, its parent, its (scope, guards) context (None for
+        # a def, class, if or while: those are looked up by their own nodes' contexts, never their own)
+        self._order: List[Optional[ast.AST]] = [None]
+        self._parents: List[Optional[ast.AST]] = [None]
+        self._contexts: List[Optional[Tuple[Scope, Tuple[Guard, ...]]]] = [None]
         self.assigns: List[Tuple[ast.AST, ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []  # (target, value, stmt, scope, guards)
         self.imports: Dict[str, str] = {}           # local name -> imported dotted path
         self.star_imports: List[str] = []
         self.returns: List[Tuple[ast.AST, Scope]] = []
         self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
         self.pos: Dict[int, int] = {}               # id(node) -> walk order
-        self.parent: Dict[int, ast.AST] = {}        # id(node) -> parent node
-        self.nodes: Dict[int, ast.AST] = {}         # id(node) -> node
-        self.children_of: Dict[int, List[ast.AST]] = {}   # id(node) -> child_nodes(node), where the walk took them
+        # id(node) -> ..., read through the one dict above (a dict per view cost a third of the walk)
+        self.nodes = _ByPos(self.pos, self._order)
+        self.parent = _ByPos(self.pos, self._parents)
+        self.scope_of = _ByPos(self.pos, self._contexts, 0)
+        self.guards_of = _ByPos(self.pos, self._contexts, 1)
         self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
         self._loads: Optional[Dict[str, List[ast.AST]]] = None
         self._loads_by_scope: Optional[Dict[Tuple[int, str], List[ast.AST]]] = None
@@ -180,8 +207,20 @@ class Sites:
     def _index_loads(self) -> None:
         loads: Dict[str, List[ast.AST]] = {}
         by_scope: Dict[Tuple[int, str], List[ast.AST]] = {}
-        for node, scope in self._raw_loads:
-            key = dotted(node)
+        # dotted() of each load, inner loads first: `a.b.c` extends the `a.b` already named (the walk
+        # records an attribute load before the load of its value), so no chain is walked twice
+        names: Dict[int, Optional[str]] = {}
+        keys: List[Optional[str]] = []
+        for node, _ in reversed(self._raw_loads):
+            if type(node) is ast.Name:
+                key = node.id
+            else:
+                head = names.get(id(node.value))
+                key = f"{head}.{node.attr}" if head is not None else None
+            names[id(node)] = key
+            keys.append(key)
+        keys.reverse()
+        for (node, scope), key in zip(self._raw_loads, keys):
             if key:
                 loads.setdefault(key, []).append(node)
                 by_scope.setdefault((id(scope), key), []).append(node)
@@ -376,34 +415,45 @@ def collect(tree: ast.AST) -> Sites:
     sites.module = module
     sites.scopes.append(module)
     order = 0
-    pos, nodes, parent, children_of = sites.pos, sites.nodes, sites.parent, sites.children_of
-    scope_of, guards_of = sites.scope_of, sites.guards_of
+    pos, order_nodes, parents, contexts = sites.pos, sites._order, sites._parents, sites._contexts
     raw_loads = sites._raw_loads
     Load = ast.Load
-    # stack of (node, scope, guards); children are pushed reversed to keep source order
-    stack: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = [(tree, module, ())]
+    fields_of = _CHILD_FIELDS
+    # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
+    stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, scope, guards = stack.pop()
+        node, up, context = pop()
         order += 1
-        ident = id(node)
-        pos[ident] = order
-        nodes[ident] = node
+        pos[id(node)] = order
+        order_nodes.append(node)
+        parents.append(up)
         kind = type(node)
         if kind in _LOADS and type(node.ctx) is Load:
-            raw_loads.append((node, scope))
+            raw_loads.append((node, context[0]))
         if kind not in _SPECIAL:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
+            contexts.append(context)
             if kind in _RECORDED:
-                _record(sites, node, scope, guards, order)
-            scope_of[ident] = scope
-            guards_of[ident] = guards
-            kids = child_nodes(node)
-            if kids:
-                children_of[ident] = kids
-                for child in reversed(kids):
-                    parent[id(child)] = node
-                    stack.append((child, scope, guards))
+                _record(sites, node, context[0], context[1], order)
+            fields = fields_of.get(kind)
+            if fields is None:
+                fields = _fields_of(kind)
+            if not fields:
+                continue
+            kids = []
+            for field in fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    kids += value
+                elif value is not None:
+                    kids.append(value)
+            for child in reversed(kids):
+                if isinstance(child, ast.AST):
+                    push((child, node, context))
             continue
+        contexts.append(None)
+        scope, guards = context
         children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             inner = Scope(node, "lambda" if isinstance(node, ast.Lambda) else "function", scope)
@@ -454,9 +504,13 @@ def collect(tree: ast.AST) -> Sites:
             children.append((node.orelse, scope, guards + (Guard(node.test, True),)))
         elif isinstance(node, ast.Global):
             scope.globals.update(node.names)
-        for item in reversed(children):
-            sites.parent[id(item[0])] = node
-            stack.append(item)
+        contexts_seen: Dict[Tuple[int, Tuple[Guard, ...]], Tuple[Scope, Tuple[Guard, ...]]] = {}
+        for child, child_scope, child_guards in reversed(children):
+            key = (id(child_scope), child_guards)
+            ctx = contexts_seen.get(key)
+            if ctx is None:
+                ctx = contexts_seen[key] = (child_scope, child_guards)
+            push((child, node, ctx))
     _attach_entry_ops(sites)
     return sites
 
