@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from ..source.jsonscan import Doc
 from ..source.model import Issue
+from ..setups.state import stopping_error
 
 # Prefixes of paths that only exist on one person's or one platform's machine.
 _HOST_SPECIFIC = re.compile(
@@ -91,16 +92,21 @@ def check(ctx) -> None:
     risky = {f.dest: f for f in ctx.resolver.flags if _string_meant_as_bool(f) or _absl_string_switch(ctx, f)}
     if not risky:
         return
-    reported = set()
     guards = {id(g) for g in _profiling_guards(ctx)} | {id(c) for c in _delivery_conditions(ctx)}
+    tested: Dict[str, list] = {}        # flag -> the conditions that test it, first one first
     for node in _profiling_conditions(ctx):
         for sub in _truth_tested(node):
-            if isinstance(sub, ast.Attribute) and sub.attr in risky and sub.attr not in reported:
-                flag = risky[sub.attr]
-                if flag.kind == "absl" and id(node) not in guards:
+            if isinstance(sub, ast.Attribute) and sub.attr in risky:
+                if risky[sub.attr].kind == "absl" and id(node) not in guards:
                     continue            # a string given to a bool switch is NPP010's, not a truth test
-                reported.add(sub.attr)
-                ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call, _npp205_message(flag))
+                tested.setdefault(sub.attr, []).append(node)
+    stopped = _stopped_hand_overs(ctx) if tested else {}
+    for dest, nodes in tested.items():
+        flag = risky[dest]
+        # every config the flag hands over raises where it is written: the script stops before the flag matters
+        stops = [stopped.get(id(n)) for n in nodes]
+        first = min(stops, key=lambda s: s.line) if all(stops) else None
+        ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call, _npp205_message(flag, first))
 
 
 def _string_meant_as_bool(flag) -> bool:
@@ -146,8 +152,19 @@ def _in_truth_test(parent, node) -> bool:
         return False
 
 
-def _delivery_conditions(ctx):
-    """The tests of `cfg if flag else None` that decide whether a profiling config is handed over."""
+def _stopped_hand_overs(ctx) -> Dict[int, object]:
+    """id(test of `cfg if flag else None`) -> cfg's setup, for a cfg whose own line raises (state.stopping_error)."""
+    out: Dict[int, object] = {}
+    for cond, value in _delivery_conditions(ctx, with_values=True):
+        setup = ctx.model.setup_of(value)
+        if setup is not None and stopping_error(setup):
+            out.setdefault(id(cond), setup)
+    return out
+
+
+def _delivery_conditions(ctx, with_values: bool = False):
+    """The tests of `cfg if flag else None` that decide whether a profiling config is handed over
+    (with the config, if asked)."""
     from ..setups.parameter_map import npu_setups
     from ..setups.routes import profiling_configs
     values = [r.anchor for r in profiling_configs(ctx.sites)]
@@ -156,18 +173,21 @@ def _delivery_conditions(ctx):
         if value is not None:
             for use in ctx.flow.uses_of(value):
                 if use.condition is not None:
-                    yield use.condition
+                    yield (use.condition, value) if with_values else use.condition
 
 
-def _npp205_message(flag) -> str:
+def _npp205_message(flag, stop=None) -> str:
+    """stop: the setup whose Python error stops the script before the flag is ever tested, if any."""
+    turns_on = "profiling turns on" if stop is None else \
+        f"profiling would turn on once line {stop.line} no longer raises ({stopping_error(stop)}; it stops the script first)"
     if flag.kind == "absl":
         return (f"{flag.option} guards profiling but is a string flag: `{flag.option}=False` gives the "
-                "non-empty string 'False', which is true, so profiling turns on; define it with "
+                f"non-empty string 'False', which is true, so {turns_on}; define it with "
                 "flags.DEFINE_bool (which parses --x=False as False)")
     how = "type=bool" if flag.type_node is not None else "no type"
     # not action="store_true": launchers that pass `--profiling=False` would then stop with a usage error
     return (f"{flag.option} guards profiling but is parsed with {how}: `{flag.option} False` gives the "
-            "non-empty string 'False', which is true, so profiling turns on; parse it with "
+            f"non-empty string 'False', which is true, so {turns_on}; parse it with "
             "type=ast.literal_eval or a str-to-bool converter (launchers passing --x=False keep working)")
 
 

@@ -399,8 +399,14 @@ def _code_of_message(message: str) -> str:
 
 def _conditions(s, stops: bool = False) -> List[str]:
     """What a setup needs to be read: its guards, and a flag that is its switch (state.py's "flag"). A Python
-    error where the setup is written (stops) happens whenever the line runs, whatever the flag says."""
-    flag = "" if stops else switch_flag(s.mode)
+    error where the setup is written (stops) happens whenever the line runs, whatever the flag says, and
+    whatever the config is later handed over under (`cfg if flag else None`): its guards only."""
+    if stops:
+        conds = list(s.conditions)
+        if s.condition and conds and conds[-1] == s.condition:
+            conds.pop()                 # inventory._add puts the handing-over condition last
+        return conds
+    flag = switch_flag(s.mode)
     return list(s.conditions) + ([flag] if flag else [])
 
 

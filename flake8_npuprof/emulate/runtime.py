@@ -20,6 +20,7 @@ from ..knowledge import datafiles as K
 from ..checks.options import ABORT, check_options, snake
 from ..knowledge.collection import data as collection_data, effective_switches
 from ..setups.inventory import Mode
+from ..setups.state import python_error_code, stops_where_written
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
@@ -99,29 +100,27 @@ PYTHON_ERRORS = {  # route → key in emulation.python_errors for a switch of th
 
 def python_error(req: Request) -> Optional[Outcome]:
     """The exception Python raises for this setup before GE starts, on every target, or None."""
+    code = python_error_code(req.route, req.mode, req.options_state)
+    if code is None:
+        return None
     errors = emu()["python_errors"]
-    if req.mode.state == "error":
-        if req.mode.value == "legacy":
-            return Outcome("fails", ("NPP014 TypeError: the pre-2021 arguments enable_options/fp_point/bp_point no "
-                                     "longer exist; the script stops before GE starts",))
+    if code == "NPP014":
+        return Outcome("fails", ("NPP014 TypeError: the pre-2021 arguments enable_options/fp_point/bp_point no "
+                                 "longer exist; the script stops before GE starts",))
+    if code == "NPP010":
         key = PYTHON_ERRORS.get(req.route)
         text = errors[key].format(value=repr(req.mode.value), type=type(req.mode.value).__name__) if key else ""
         return Outcome("fails", (f"NPP010 {text}: the script stops before GE starts",))
-    if req.options_state == "error":
+    if code == "NPP005":
         return Outcome("fails", (f"NPP005 {errors['NpuOptimizer.options_str']}: the script stops while building "
                                  "the config",))
-    if req.route == "npu_resource_init" and req.mode.state == "on" and req.options_state in ("absent", "none"):
-        return Outcome("fails", (f"NPP002 {errors['npu_resource_init.no_options']}: the script stops before GE "
-                                 "starts",))
-    return None
+    return Outcome("fails", (f"NPP002 {errors['npu_resource_init.no_options']}: the script stops before GE "
+                             "starts",))
 
 
 def raised_where_written(req: Request) -> bool:
-    """Whether python_error's exception is raised where the setup is written (the ProfilingConfig(...) call, the
-    parameter_map or global-options assignment, the npu_resource_init call), so it stops the script whenever
-    that line runs, whether or not GE ever reads the setup. ProfilingConfig stores a non-bool switch as it is:
-    NPUEstimator raises when it copies it into the session config (npu_estimator.py), i.e. only where passed."""
-    return not (req.route == "ProfilingConfig" and req.mode.state == "error" and req.mode.value != "legacy")
+    """Whether python_error's exception is raised where the setup is written (setups/state.py)."""
+    return stops_where_written(req.route, req.mode)
 
 
 def run(req: Request, env: Env, version: str, product: str) -> Outcome:

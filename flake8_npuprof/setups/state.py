@@ -59,6 +59,34 @@ def switch_flag(mode) -> str:
     return mode.detail[len("when "):] if mode.state == "on" and mode.detail.startswith("when ") else ""
 
 
+def python_error_code(route: str, mode, options_state: str) -> Optional[str]:
+    """The code of the exception Python raises for a setup before GE starts, on every target, or None
+    (emulate/runtime.py says it in the runtime's words): a switch of the wrong type (NPP010), the
+    pre-2021 ProfilingConfig arguments (NPP014), a str for the bytes field (NPP005), npu_resource_init
+    switched on without options (NPP002)."""
+    if mode.state == "error":
+        return "NPP014" if mode.value == "legacy" else "NPP010"
+    if options_state == "error":
+        return "NPP005"
+    if route == "npu_resource_init" and mode.state == "on" and options_state in ("absent", "none"):
+        return "NPP002"
+    return None
+
+
+def stops_where_written(route: str, mode) -> bool:
+    """Whether that exception is raised where the setup is written (the ProfilingConfig(...) call, the
+    parameter_map or global-options assignment, the npu_resource_init call), so it stops the script whenever
+    that line runs, whether or not GE ever reads the setup. ProfilingConfig stores a non-bool switch as it is:
+    NPUEstimator raises when it copies it into the session config (npu_estimator.py), i.e. only where passed."""
+    return not (route == "ProfilingConfig" and mode.state == "error" and mode.value != "legacy")
+
+
+def stopping_error(setup) -> Optional[str]:
+    """The code of the exception that stops the script where this setup is written, whenever it runs, or None."""
+    code = python_error_code(setup.route, setup.mode, setup.options.state)
+    return code if code is not None and stops_where_written(setup.route, setup.mode) else None
+
+
 def from_setup(setup) -> State:
     """The state of one inventory ScriptSetup (the picture emulate uses)."""
     mode, delivered = setup.mode, setup.delivered
