@@ -374,7 +374,8 @@ def test_absl_string_flag_deciding_the_handover_is_npp205():
     text = ABSL_DELIVERY.format(name="profiling", options="'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'")
     (f,) = check(text)
     assert (f.code, f.line, f.col) == ("NPP205", 5, 20) and "--profiling=False" in f.message
-    assert "so profiling turns on;" in f.message
+    assert "so `--profiling=False` turns profiling on;" in f.message
+    assert f.short == "--profiling guards profiling but is a string flag: `--profiling=False` turns profiling on"
 
 
 def test_npp205_on_a_config_whose_own_line_raises_says_the_script_stops_first():
@@ -384,10 +385,10 @@ def test_npp205_on_a_config_whose_own_line_raises_says_the_script_stops_first():
         "profiling_options=None", "enable_options=['task_trace']")
     found = {f.code: f for f in check(text)}
     assert sorted(found) == ["NPP014", "NPP205"] and found["NPP014"].line == 10
-    assert "so profiling would turn on once line 10 no longer raises (NPP014; it stops the script first);" \
-        in found["NPP205"].message
-    assert found["NPP205"].short == ("--profiling guards profiling but is a string flag: profiling would turn on "
-                                     "once line 10 no longer raises")
+    assert "so `--profiling=False` would turn profiling on once line 10 no longer raises (NPP014; it stops the " \
+        "script first);" in found["NPP205"].message
+    assert found["NPP205"].short == ("--profiling guards profiling but is a string flag: `--profiling=False` would "
+                                     "turn profiling on once line 10 no longer raises")
 
 
 def test_absl_string_flag_with_a_value_used_is_not_npp205_and_its_none_default_is_not_judged():

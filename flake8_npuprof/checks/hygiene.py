@@ -178,17 +178,20 @@ def _delivery_conditions(ctx, with_values: bool = False):
 
 def _npp205_message(flag, stop=None) -> str:
     """stop: the setup whose Python error stops the script before the flag is ever tested, if any."""
-    turns_on = "profiling turns on" if stop is None else \
-        f"profiling would turn on once line {stop.line} no longer raises ({stopping_error(stop)}; it stops the script first)"
+    given = f"`{flag.option}=False`" if flag.kind == "absl" else f"`{flag.option} False`"
+    # the short sentence keeps the last clause: it names the run that profiles, so it never reads as "always"
+    turns_on = f"{given} turns profiling on" if stop is None else \
+        f"{given} would turn profiling on once line {stop.line} no longer raises ({stopping_error(stop)}; it " \
+        "stops the script first)"
     if flag.kind == "absl":
-        return (f"{flag.option} guards profiling but is a string flag: `{flag.option}=False` gives the "
-                f"non-empty string 'False', which is true, so {turns_on}; define it with "
-                "flags.DEFINE_bool (which parses --x=False as False)")
+        return (f"{flag.option} guards profiling but is a string flag: {given} gives the non-empty string "
+                f"'False', which is true, so {turns_on}; define it with flags.DEFINE_bool (which parses "
+                "--x=False as False)")
     how = "type=bool" if flag.type_node is not None else "no type"
     # not action="store_true": launchers that pass `--profiling=False` would then stop with a usage error
-    return (f"{flag.option} guards profiling but is parsed with {how}: `{flag.option} False` gives the "
-            f"non-empty string 'False', which is true, so {turns_on}; parse it with "
-            "type=ast.literal_eval or a str-to-bool converter (launchers passing --x=False keep working)")
+    return (f"{flag.option} guards profiling but is parsed with {how}: {given} gives the non-empty string "
+            f"'False', which is true, so {turns_on}; parse it with type=ast.literal_eval or a str-to-bool "
+            "converter (launchers passing --x=False keep working)")
 
 
 def _truth_tested(expr):
@@ -381,9 +384,12 @@ RULES = (
         default=True,
         what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
              "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
-             "default is a bool or `\"True\"`/`\"False\"` (a string flag meant as a switch). `npuprof check` "
-             "also reports it on the line of a shell launcher that passes `--profiling=False` (or `0`) to such "
-             "a flag of the script it starts, where that launch then profiles.",
+             "default is a bool or `\"True\"`/`\"False\"`, or that has no value of its own (default `None` or "
+             "`\"\"`) and is only ever tested for truth: a string flag meant as a switch. When every config the "
+             "flag hands over already raises where it is built (NPP014, NPP010, NPP005), the message says "
+             "profiling would turn on once that line is fixed. `npuprof check` also reports it on the line of a "
+             "shell launcher that passes `--profiling=False` (or `0`) to such a flag of the script it starts, "
+             "where that launch then profiles.",
         why="argparse (and an absl string flag) hands over the command-line text unchanged, and "
             "`bool(\"False\")` is True, so passing `--profiling False` switches profiling on: the run slows "
             "down and writes PROF_* data the user asked not to collect.",
