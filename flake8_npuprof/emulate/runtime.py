@@ -276,8 +276,9 @@ def _e10001(version: str) -> str:
     from ..knowledge import ge_options as G
     text = emu()["e10001"]
     if version in G.versions():
-        text = text.replace("The current value is not within the valid range.", G.facts(version)["e10001_reason"])
-    return text
+        return text.replace("The current value is not within the valid range.", G.facts(version)["e10001_reason"])
+    # 7.0/8.0: no GE source of those versions is open (sources.json collection.emulation.e10001 says "inferred")
+    return text + " (inferred: CANN 9.x's wording; the GE code of this version is not open)"
 
 
 _QUOTED = re.compile(r'\("(.*?)"\), so ')
