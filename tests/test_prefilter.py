@@ -2,6 +2,8 @@
 its code, not when profiling is only mentioned (comments, longer names, prose)."""
 
 import ast
+import random
+import re
 import symtable
 from pathlib import Path
 
@@ -122,3 +124,42 @@ def test_every_file_with_findings_in_the_test_data_passes(monkeypatch):
             assert names_a_setup(text), path        # the function itself, not the stand-in
             checked += 1
     assert checked > 30
+
+
+# The second stage as it was first written, one regular expression: the str.find version must answer the same.
+_SPEC = re.compile(r"(?<![A-Za-z0-9_])(?:profiling_mode|profiling_options|enable_profiling|profiling_config|"
+                   r"ProfilingConfig|PROFILING_MODE|PROFILING_OPTIONS|custom_optimizers|parameter_map)"
+                   r"(?![A-Za-z0-9_])|msprof")
+
+
+def _spec(text: str) -> bool:
+    for m in _SPEC.finditer(text):
+        head = text[max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1:m.start()]
+        sharp = head.find("#")
+        if m.group() == "msprof" or not (sharp >= 0 and "'" not in head[:sharp] and '"' not in head[:sharp]):
+            return True
+    return False
+
+
+_PIECES = ["parameter_map", "profiling_config", "ProfilingConfig", "PROFILING_MODE", "enable_profiling", "x", "_", "é",
+           "9", " ", "#", "'", '"', "\n", "\r", "\r\n", "=", "(", "s", "msprof"[:5], "custom_optimizers", ".", "# "]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_second_stage_answers_as_its_regular_expression(seed):
+    rng = random.Random(seed)
+    for _ in range(300):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randrange(1, 30)))
+        assert names_a_setup(text) == _spec(text), repr(text)
+
+
+@pytest.mark.parametrize("end", ["\n", "\r", "\r\n"])
+def test_the_second_stage_looks_at_each_comment_line_once(monkeypatch, end):
+    # the same name on 70,000 comment lines: each line is judged once, from its own start (it looked back to
+    # the start of the text for a CR in an LF file, and for an LF in a CR file)
+    text = f"# parameter_map{end}" * 70_000
+    heads = []
+    real = prefilter._in_comment
+    monkeypatch.setattr(prefilter, "_in_comment", lambda head: heads.append(head) or real(head))
+    assert not names_a_setup(text)
+    assert len(heads) == 70_000 and set(heads) == {"# "}

@@ -23,12 +23,13 @@ import re
 
 MAX_WORDS = 1_000_000       # words and symbols per file: 2x a file of 5,000 setups, ~4 MB of ordinary code
 _WORD = re.compile(r"\w+|[^\w\s]")
+_BREAK = re.compile(r"[\r\n]")
 # The names a setup is found from (setups/routes.py, setups/parameter_map.py, source/sites.py), as whole
 # words: a profiling key of parameter_map, or any parameter_map subscript (an entry's other NPU keys are
 # checked too), the entry list, the adapter's class and arguments, the environment variables.
-_SETUP_NAME = re.compile(r"(?<![A-Za-z0-9_])(?:profiling_mode|profiling_options|enable_profiling|profiling_config|"
-                         r"ProfilingConfig|PROFILING_MODE|PROFILING_OPTIONS|custom_optimizers|parameter_map)"
-                         r"(?![A-Za-z0-9_])|msprof")
+_SETUP_NAMES = ("profiling_mode", "profiling_options", "enable_profiling", "profiling_config", "ProfilingConfig",
+                "PROFILING_MODE", "PROFILING_OPTIONS", "custom_optimizers", "parameter_map")
+_IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def might_configure_profiling(text: str) -> bool:
@@ -41,17 +42,37 @@ def might_configure_profiling(text: str) -> bool:
 
 
 def names_a_setup(text: str) -> bool:
-    """Stage two: a name a setup is found from, outside a comment (or "msprof" anywhere)."""
-    for m in _SETUP_NAME.finditer(text):
-        if m.group() == "msprof" or not _in_comment(text, m.start()):
-            return True
+    """Stage two: a name a setup is found from, outside a comment (or "msprof" anywhere). Each name is
+    looked for with str.find, about ten times faster here than one regular expression of them all, and
+    each line is looked at once per name however many times it holds the name (linear in the text)."""
+    if "msprof" in text:
+        return True
+    end = len(text)
+    for name in _SETUP_NAMES:
+        done = 0                        # every line break before this offset has been passed
+        at = text.find(name)
+        while at >= 0:
+            after = at + len(name)
+            if (at > 0 and text[at - 1] in _IDENTIFIER) or (after < end and text[after] in _IDENTIFIER):
+                at = text.find(name, at + 1)        # inside a longer name
+                continue
+            start = max(text.rfind("\n", done, at), text.rfind("\r", done, at)) + 1 or done
+            if not _in_comment(text[start:at]):
+                return True
+            done = _line_end(text, at)              # the rest of the line is the same comment
+            at = text.find(name, done)
     return False
 
 
-def _in_comment(text: str, at: int) -> bool:
-    """Whether the line holds a `#` before offset at with no quote before it: then that `#` starts a
-    comment. A quote before it may open a string that holds the `#`: not a comment, to be safe."""
-    head = text[max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1:at]      # lines end at LF, CRLF or CR
+def _line_end(text: str, at: int) -> int:
+    """Where the line holding offset at ends (LF, CR or the text's end), looking no further than that."""
+    found = _BREAK.search(text, at)
+    return found.start() if found else len(text)
+
+
+def _in_comment(head: str) -> bool:
+    """Whether a name after head (its line up to it) is in a comment: a `#` with no quote before it starts
+    one. A quote before it may open a string that holds the `#`: not a comment, to be safe."""
     sharp = head.find("#")
     return sharp >= 0 and "'" not in head[:sharp] and '"' not in head[:sharp]
 
