@@ -11,7 +11,7 @@ import ast
 from functools import wraps
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from ..source.imports import is_npu_device, qualified
+from ..source.imports import NPU_INIT_EXPORTS, is_npu_device, qualified
 from ..source.sites import CallSite, Guard, Scope, Sites, dotted
 
 ENV_MODE, ENV_OPTIONS = "PROFILING_MODE", "PROFILING_OPTIONS"
@@ -64,6 +64,11 @@ def _npu_calls(sites: Sites, name: str) -> List[CallSite]:
     if index is None:
         index = sites.memo[_npu_calls] = {}
         for site in sites.calls:
+            # qualified() names only a dotted call whose head is imported or an npu_init export: others are
+            # passed over on the name the walk already made
+            head = (site.name or "?").partition(".")[0]
+            if head not in sites.imports and head not in NPU_INIT_EXPORTS:
+                continue
             q = qualified(sites, site.call.func)
             if q and q.startswith("npu_bridge"):
                 index.setdefault(q.rsplit(".", 1)[-1], []).append(site)

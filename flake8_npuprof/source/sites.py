@@ -130,22 +130,27 @@ class CallSite(NamedTuple):
 
 
 class _ByPos:
-    """A read-only `id(node) -> value` view of one of the walk's lists (item `field` of the value, if
-    given). It answers only `get` and `len`, which is all its readers ask."""
+    """A read-only `id(node) -> value` view of the walk's items: item `field` of the node's (node, parent,
+    context) item, and `part` of that (scope 0 or guards 1 of the context). A def, class, if or while has
+    no context of its own here (the walk never recorded one for them): the default. It answers only `get`
+    and `len`, which is all its readers ask."""
 
-    __slots__ = ("_pos", "_values", "_field")
+    __slots__ = ("_pos", "_walked", "_field", "_part")
 
-    def __init__(self, pos: Dict[int, int], values: list, field: Optional[int] = None):
-        self._pos, self._values, self._field = pos, values, field
+    def __init__(self, pos: Dict[int, int], walked: list, field: int, part: Optional[int] = None):
+        self._pos, self._walked, self._field, self._part = pos, walked, field, part
 
     def get(self, ident: int, default=None):
         i = self._pos.get(ident)
         if i is None:
             return default
-        value = self._values[i]
-        if value is None:
+        item = self._walked[i]
+        if self._part is None:
+            value = item[self._field]
+            return default if value is None else value
+        if type(item[0]) in _SPECIAL:
             return default
-        return value if self._field is None else value[self._field]
+        return item[2][self._part]
 
     def __len__(self) -> int:
         return len(self._pos)
@@ -157,11 +162,8 @@ class Sites:
         self.scopes: List[Scope] = []
         self.entries: List[Entry] = []
         self.calls: List[CallSite] = []
-        # per node, in walk order (index = pos): the node, its parent, its (scope, guards) context (None for
-        # a def, class, if or while: those are looked up by their own nodes' contexts, never their own)
-        self._order: List[Optional[ast.AST]] = [None]
-        self._parents: List[Optional[ast.AST]] = [None]
-        self._contexts: List[Optional[Tuple[Scope, Tuple[Guard, ...]]]] = [None]
+        # per node, in walk order (index = pos): (node, parent, (scope, guards)), the walk's own stack item
+        self._walked: List[tuple] = [(None, None, None)]
         self.assigns: List[Tuple[ast.AST, ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []  # (target, value, stmt, scope, guards)
         self.imports: Dict[str, str] = {}           # local name -> imported dotted path
         self.star_imports: List[str] = []
@@ -169,10 +171,10 @@ class Sites:
         self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
         self.pos: Dict[int, int] = {}               # id(node) -> walk order
         # id(node) -> ..., read through the one dict above (a dict per view cost a third of the walk)
-        self.nodes = _ByPos(self.pos, self._order)
-        self.parent = _ByPos(self.pos, self._parents)
-        self.scope_of = _ByPos(self.pos, self._contexts, 0)
-        self.guards_of = _ByPos(self.pos, self._contexts, 1)
+        self.nodes = _ByPos(self.pos, self._walked, 0)
+        self.parent = _ByPos(self.pos, self._walked, 1)
+        self.scope_of = _ByPos(self.pos, self._walked, 2, 0)
+        self.guards_of = _ByPos(self.pos, self._walked, 2, 1)
         self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
         self._loads: Optional[Dict[str, List[ast.AST]]] = None
         self._loads_by_scope: Optional[Dict[Tuple[int, str], List[ast.AST]]] = None
@@ -415,25 +417,24 @@ def collect(tree: ast.AST) -> Sites:
     sites.module = module
     sites.scopes.append(module)
     order = 0
-    pos, order_nodes, parents, contexts = sites.pos, sites._order, sites._parents, sites._contexts
+    pos, walked = sites.pos, sites._walked
     raw_loads = sites._raw_loads
     Load = ast.Load
     fields_of = _CHILD_FIELDS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
-    pop, push = stack.pop, stack.append
+    pop, push, keep = stack.pop, stack.append, walked.append
     while stack:
-        node, up, context = pop()
+        item = pop()
+        keep(item)
+        node, up, context = item
         order += 1
         pos[id(node)] = order
-        order_nodes.append(node)
-        parents.append(up)
         kind = type(node)
         if kind in _LOADS and type(node.ctx) is Load:
             raw_loads.append((node, context[0]))
         if kind not in _SPECIAL:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
-            contexts.append(context)
             if kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
             fields = fields_of.get(kind)
@@ -452,7 +453,6 @@ def collect(tree: ast.AST) -> Sites:
                 if isinstance(child, ast.AST):
                     push((child, node, context))
             continue
-        contexts.append(None)
         scope, guards = context
         children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
