@@ -112,7 +112,7 @@ class ExecOrder:
             walk.append(node)
             if kind is ast.ClassDef:
                 stack.extend(s for s in node.body if type(s) not in _DEFS)
-            else:
+            elif kind is not ast.Name and kind is not ast.Constant:     # the leaves: most nodes
                 stack.extend(child_nodes(node))
         rank = self.rank
         for node in reversed(walk):

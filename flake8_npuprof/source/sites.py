@@ -418,8 +418,8 @@ def collect(tree: ast.AST) -> Sites:
     sites.scopes.append(module)
     order = 0
     pos, walked = sites.pos, sites._walked
-    raw_loads = sites._raw_loads
-    Load = ast.Load
+    raw_loads, calls = sites._raw_loads, sites.calls
+    Load, Call = ast.Load, ast.Call
     fields_of = _CHILD_FIELDS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
@@ -435,7 +435,15 @@ def collect(tree: ast.AST) -> Sites:
             raw_loads.append((node, context[0]))
         if kind not in _SPECIAL:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
-            if kind in _RECORDED:
+            if kind is Call:                # by far the most frequent record: inline
+                func = node.func
+                name = dotted(func)
+                if name is None and type(func) is ast.Attribute:
+                    name = "?." + func.attr
+                calls.append(CallSite(node, name, context[0], context[1], node))
+                if type(func) is ast.Attribute and func.attr == "add" and _is_custom_optimizers(func.value):
+                    sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
+            elif kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
             fields = fields_of.get(kind)
             if fields is None:
@@ -516,14 +524,8 @@ def collect(tree: ast.AST) -> Sites:
 
 
 def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
-    """What a statement or call adds to the sites: imports, bindings, returns, calls, entries."""
-    if type(node) is ast.Call:          # by far the most frequent
-        sites.calls.append(CallSite(node, call_name(node), scope, guards, node))
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "add" and \
-                _is_custom_optimizers(node.func.value):
-            entry = Entry(node, _config_base(node.func.value), scope, guards)
-            sites.entries.append(entry)
-    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+    """What a statement adds to the sites: imports, bindings, returns (calls and entries: in collect)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
         _record_import(sites, node, scope, order)
     elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         _record_assign(sites, node, scope, guards, order)
