@@ -170,7 +170,7 @@ class Sites:
         self.returns: List[Tuple[ast.AST, Scope]] = []
         self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
         self.pos: Dict[int, int] = {}               # id(node) -> walk order
-        # id(node) -> ..., read through the one dict above (a dict per view cost a third of the walk)
+        # id(node) -> ..., read through the one dict above instead of a dict per view
         self.nodes = _ByPos(self.pos, self._walked, 0)
         self.parent = _ByPos(self.pos, self._walked, 1)
         self.scope_of = _ByPos(self.pos, self._walked, 2, 0)
@@ -381,7 +381,7 @@ _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Clas
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
 _SPECIAL = _SCOPES | _BRANCHES
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
-                       ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return, ast.Call})
+                       ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return})   # calls: in collect
 
 
 # Fields that never hold a child worth walking: names and flags (strings, ints), Load/Store
@@ -437,10 +437,7 @@ def collect(tree: ast.AST) -> Sites:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
             if kind is Call:                # by far the most frequent record: inline
                 func = node.func
-                name = dotted(func)
-                if name is None and type(func) is ast.Attribute:
-                    name = "?." + func.attr
-                calls.append(CallSite(node, name, context[0], context[1], node))
+                calls.append(CallSite(node, call_name(node), context[0], context[1], node))
                 if type(func) is ast.Attribute and func.attr == "add" and _is_custom_optimizers(func.value):
                     sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
             elif kind in _RECORDED:
@@ -512,13 +509,8 @@ def collect(tree: ast.AST) -> Sites:
             children.append((node.orelse, scope, guards + (Guard(node.test, True),)))
         elif isinstance(node, ast.Global):
             scope.globals.update(node.names)
-        contexts_seen: Dict[Tuple[int, Tuple[Guard, ...]], Tuple[Scope, Tuple[Guard, ...]]] = {}
         for child, child_scope, child_guards in reversed(children):
-            key = (id(child_scope), child_guards)
-            ctx = contexts_seen.get(key)
-            if ctx is None:
-                ctx = contexts_seen[key] = (child_scope, child_guards)
-            push((child, node, ctx))
+            push((child, node, (child_scope, child_guards)))
     _attach_entry_ops(sites)
     return sites
 
