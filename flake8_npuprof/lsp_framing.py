@@ -53,7 +53,19 @@ def read_message(stream: BinaryIO) -> Optional[bytes]:
             break
         length = header_line(line, length)
     length = body_length(length)
-    body = stream.read(length)
+    body = _read_exactly(stream, length)
     if len(body) < length:
         raise FramingError(f"the stream ended {length - len(body):,} bytes into a message's body")
     return body
+
+
+def _read_exactly(stream: BinaryIO, n: int) -> bytes:
+    """n bytes, or fewer only at the end of the stream (a pipe may hand over a body in pieces)."""
+    chunks, left = [], n
+    while left:
+        chunk = stream.read(left)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)

@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__, lsp_analysis as A
-from .lsp_framing import MAX_HEADER, FramingError, body_length, header_line
+from .lsp_framing import FramingError, read_message
 
 log = logging.getLogger("npuprof.server")
 
@@ -332,38 +332,10 @@ class Wire:
     def __init__(self, stdin, executor):
         self.stdin, self.executor = stdin, executor
 
-    async def _call(self, fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-
     async def message(self) -> Optional[bytes]:
-        """The next message's body (None: the stream ended between messages)."""
-        length = None
-        first = True
-        while True:
-            line = await self._call(self.stdin.readline, MAX_HEADER + 1)
-            if not line:
-                if first:
-                    return None
-                raise FramingError("the stream ended inside a message's headers")
-            first = False
-            if line in (b"\r\n", b"\n"):
-                break
-            length = header_line(line, length)
-        length = body_length(length)
-        body = await self._call(self._read, length)
-        if len(body) < length:
-            raise FramingError(f"the stream ended {length - len(body):,} bytes into a message's body")
-        return body
-
-    def _read(self, n: int) -> bytes:
-        chunks, left = [], n
-        while left:
-            chunk = self.stdin.read(left)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
+        """The next message's body (None: the stream ended between messages): lsp_framing's reader, run in
+        the executor so the event loop goes on while it waits."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, read_message, self.stdin)
 
 
 def _error(ls: NpuprofServer, msg_id, code: int, message: str) -> None:

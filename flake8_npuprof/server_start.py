@@ -63,8 +63,6 @@ def initialize_result(params) -> dict:
     return {"capabilities": capabilities(client), "serverInfo": {"name": "npuprof", "version": __version__}}
 
 
-
-
 def write_message(stream: BinaryIO, message: dict) -> None:
     body = json.dumps(message, separators=(",", ":")).encode("utf-8")
     stream.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
