@@ -11,7 +11,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..knowledge import datafiles as K
 from ..checks.options import versions_phrase
 from ..setups.inventory import GeInit, Inventory, Mode, ScriptSetup, shell_setups
-from .runtime import Env, Outcome, Request, python_error, raised_where_written, run
+from .runtime import Env, Outcome, Request, run
+from ..setups.state import stopping_error
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
@@ -99,8 +100,7 @@ class Planner:
     def _config(self, setup: ScriptSetup) -> Result:
         if setup.reached is False:
             return self._unreached(setup)
-        req = Request(setup.route, setup.mode, setup.options.state)
-        if python_error(req) is not None and raised_where_written(req):
+        if stopping_error(setup):
             # certain wherever the line runs: neither who initialises GE nor whether it gets the config matters
             read = True if self._rank(setup.anchor) is not None and setup.reached else None
             notes = [NO_ENTRY] if setup.reached is None else []

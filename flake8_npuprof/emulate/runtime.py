@@ -20,7 +20,7 @@ from ..knowledge import datafiles as K
 from ..checks.options import ABORT, check_options, snake
 from ..knowledge.collection import data as collection_data, effective_switches
 from ..setups.inventory import Mode
-from ..setups.state import python_error_code, stops_where_written
+from ..setups.state import python_error_code
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
@@ -116,11 +116,6 @@ def python_error(req: Request) -> Optional[Outcome]:
                                  "the config",))
     return Outcome("fails", (f"NPP002 {errors['npu_resource_init.no_options']}: the script stops before GE "
                              "starts",))
-
-
-def raised_where_written(req: Request) -> bool:
-    """Whether python_error's exception is raised where the setup is written (setups/state.py)."""
-    return stops_where_written(req.route, req.mode)
 
 
 def run(req: Request, env: Env, version: str, product: str) -> Outcome:
