@@ -389,6 +389,10 @@ def test_npp205_on_a_config_whose_own_line_raises_says_the_script_stops_first():
         "script first);" in found["NPP205"].message
     assert found["NPP205"].short == ("--profiling guards profiling but is a string flag: `--profiling=False` would "
                                      "turn profiling on once line 10 no longer raises")
+    # built only under a condition the hand-over is not under: the script may get past it, so no stop is claimed
+    guarded = text.replace("    cfg = ProfilingConfig(", "    cfg = None\n    if FLAGS.legacy:\n        cfg = ProfilingConfig(")
+    found = {f.code: f for f in check(guarded)}
+    assert "NPP014" in found and "so `--profiling=False` turns profiling on;" in found["NPP205"].message
 
 
 def test_absl_string_flag_with_a_value_used_is_not_npp205_and_its_none_default_is_not_judged():

@@ -92,7 +92,8 @@ def check(ctx) -> None:
     risky = {f.dest: f for f in ctx.resolver.flags if _string_meant_as_bool(f) or _absl_string_switch(ctx, f)}
     if not risky:
         return
-    guards = {id(g) for g in _profiling_guards(ctx)} | {id(c) for c in _delivery_conditions(ctx)}
+    hand_overs = list(_delivery_conditions(ctx, with_values=True))
+    guards = {id(g) for g in _profiling_guards(ctx)} | {id(c) for c, _ in hand_overs}
     tested: Dict[str, list] = {}        # flag -> the conditions that test it, first one first
     for node in _profiling_conditions(ctx):
         for sub in _truth_tested(node):
@@ -100,7 +101,7 @@ def check(ctx) -> None:
                 if risky[sub.attr].kind == "absl" and id(node) not in guards:
                     continue            # a string given to a bool switch is NPP010's, not a truth test
                 tested.setdefault(sub.attr, []).append(node)
-    stopped = _stopped_hand_overs(ctx) if tested else {}
+    stopped = _stopped_hand_overs(ctx, hand_overs) if tested else {}
     for dest, nodes in tested.items():
         flag = risky[dest]
         # every config the flag hands over raises where it is written: the script stops before the flag matters
@@ -152,12 +153,18 @@ def _in_truth_test(parent, node) -> bool:
         return False
 
 
-def _stopped_hand_overs(ctx) -> Dict[int, object]:
-    """id(test of `cfg if flag else None`) -> cfg's setup, for a cfg whose own line raises (state.stopping_error)."""
+def _stopped_hand_overs(ctx, hand_overs) -> Dict[int, object]:
+    """id(test of `cfg if flag else None`) -> cfg's setup, for a cfg whose own line raises (state.stopping_error)
+    whenever the test is reached: built earlier in the same scope, under no condition the test is not under."""
+    sites = ctx.sites
     out: Dict[int, object] = {}
-    for cond, value in _delivery_conditions(ctx, with_values=True):
+    for cond, value in hand_overs:
         setup = ctx.model.setup_of(value)
-        if setup is not None and stopping_error(setup):
+        if setup is None or not stopping_error(setup) or setup.reached is False:
+            continue
+        anchor = setup.anchor
+        if sites.scope_of.get(id(anchor)) is sites.scope_of.get(id(cond)) and ctx.pos(anchor) < ctx.pos(cond) and \
+                set(sites.guards_of.get(id(anchor), ())) <= set(sites.guards_of.get(id(cond), ())):
             out.setdefault(id(cond), setup)
     return out
 
