@@ -36,6 +36,7 @@ class Flow:
         self.sites = sites
         self.parent = sites.parent          # recorded by the sites walk
         self.keys_bound_to = sites.keys_bound_to
+        self._consumers: Optional[List[CallSite]] = None
 
     def uses_of(self, value: ast.AST) -> List[Use]:
         """How the object created by `value` is used, through the names bound to it."""
@@ -108,7 +109,10 @@ class Flow:
     # ---- consumers by kind
 
     def consumer_calls(self) -> List[CallSite]:
-        return [s for s in self.sites.calls if self.kind_of(s) is not None]
+        # asked once per config followed: found once per file, handed out as a fresh list
+        if self._consumers is None:
+            self._consumers = [s for s in self.sites.calls if self.kind_of(s) is not None]
+        return list(self._consumers)
 
     def kind_of(self, site: CallSite) -> Optional[str]:
         name = site.name or ""
