@@ -424,6 +424,12 @@ def accepted_key(version: str, key: str) -> bool:
 
 def unsupported(product: str, version: str) -> Dict[str, Tuple[str, str]]:
     """{key: ("error" or "unknown", why)} for the whitelisted keys this chip's collector refuses."""
+    return dict(_unsupported(product, version))
+
+
+@lru_cache(maxsize=None)
+def _unsupported(product: str, version: str) -> Dict[str, Tuple[str, str]]:
+    # from the data alone, asked for every options value checked: worked out once per chip and version
     plat = platform(version, _runtime_product(product))
     out = {}
     for key in facts(version)["whitelist"]:

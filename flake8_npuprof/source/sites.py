@@ -31,10 +31,15 @@ def dotted(node) -> Optional[str]:
 
 def call_name(node: ast.Call) -> Optional[str]:
     """Dotted name of the called function, or for `x().y()` chains the last attribute."""
-    name = dotted(node.func)
-    if name is None and isinstance(node.func, ast.Attribute):
-        return "?." + node.func.attr
-    return name
+    func = node.func
+    if type(func) is ast.Name:              # the common shapes first: every call of the file is named
+        return func.id
+    if type(func) is ast.Attribute:
+        if type(func.value) is ast.Name:
+            return f"{func.value.id}.{func.attr}"
+        name = dotted(func)
+        return "?." + func.attr if name is None else name
+    return dotted(func)
 
 
 def const_str(node) -> Optional[str]:
@@ -637,7 +642,7 @@ def _attach_entry_ops(sites: Sites) -> None:
     by_call = {id(e.call): e for e in sites.entries}
     orphans: Dict[Tuple[int, str], Entry] = {}
     # bind entries to the targets they are assigned to
-    for target, value, stmt, scope, guards in sites.assigns:
+    for target, value, stmt, scope, guards in sites.assigns if by_call else ():
         if isinstance(value, ast.Call) and id(value) in by_call:
             by_call[id(value)].bound_to = dotted(target)
     for target, value, stmt, scope, guards in sites.assigns:
