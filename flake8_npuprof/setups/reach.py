@@ -157,8 +157,14 @@ class Reach:
             if s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)):
                 inner.setdefault(id(parent), []).append(s)
         refs: Dict[int, list] = {}
+        # only the loads the loop below acts on: a name some scope defines or a dynamic or getattr-like
+        # call, an attribute named like a method or a dynamic call (the others it passes over, in order)
+        named = {name for names in defined.values() for name in names}
+        named.update(DYNAMIC_CALLS, ("getattr", "hasattr", "setattr"))
+        Name = ast.Name
         for node, scope in sites.raw_loads:
-            refs.setdefault(id(scope), []).append(node)
+            if (node.id in named) if type(node) is Name else (node.attr in methods or node.attr in DYNAMIC_CALLS):
+                refs.setdefault(id(scope), []).append(node)
         local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
         implicit: Dict[int, list] = {}                  # `tf.app.run()` without a main: it calls `main`
         for site in sites.calls_named("run"):

@@ -67,8 +67,11 @@ def _npu_calls(sites: Sites, name: str) -> List[CallSite]:
             # qualified() names only a dotted call whose head is imported or an npu_init export: others are
             # passed over on the name the walk already made
             head = (site.name or "?").partition(".")[0]
-            if head not in sites.imports and head not in NPU_INIT_EXPORTS:
+            imported = sites.imports.get(head)
+            if imported is None and head not in NPU_INIT_EXPORTS:
                 continue
+            if imported is not None and not imported.startswith("npu_bridge"):
+                continue                    # qualified() would name it from that import: not the adapter
             q = qualified(sites, site.call.func)
             if q and q.startswith("npu_bridge"):
                 index.setdefault(q.rsplit(".", 1)[-1], []).append(site)
