@@ -105,15 +105,25 @@ class ExecOrder:
         walk: List[ast.AST] = []
         stack = [root]
         pop, push, keep, fields_of, AST = stack.pop, stack.append, walk.append, _CHILD_FIELDS, ast.AST
+        Name, Constant, Attribute, keyword, Expr, Call = \
+            ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Call
         while stack:
             node = pop()
             kind = type(node)
             if kind in _DEFS:
                 continue                # runs when called
             keep(node)
-            if kind is ast.ClassDef:
+            if kind is Name or kind is Constant:        # the leaves: most nodes
+                continue
+            if kind is Attribute or kind is keyword or kind is Expr:     # one child, never None
+                push(node.value)
+            elif kind is Call:
+                push(node.func)
+                stack.extend(node.args)
+                stack.extend(node.keywords)
+            elif kind is ast.ClassDef:
                 stack.extend(s for s in node.body if type(s) not in _DEFS)
-            elif kind is not ast.Name and kind is not ast.Constant:     # the leaves: most nodes
+            else:
                 # child_nodes(node), inline: this walk meets every node the module runs
                 fields = fields_of.get(kind)
                 for field in fields if fields is not None else _fields_of(kind):
@@ -124,12 +134,15 @@ class ExecOrder:
                                 push(v)
                     elif isinstance(value, AST):
                         push(value)
-        rank = self.rank
+        rank, count = self.rank, self._count
         for node in reversed(walk):
-            self._count += 1
-            rank.setdefault(id(node), self._count)
-            if type(node) is ast.Call:
+            count += 1
+            rank.setdefault(id(node), count)
+            if type(node) is Call:
+                self._count = count
                 self._follow(node)
+                count = self._count
+        self._count = count
 
     def _follow(self, call: ast.Call) -> None:
         for func in self._callees(call):

@@ -218,13 +218,18 @@ class Sites:
         # records an attribute load before the load of its value), so no chain is walked twice
         names: Dict[int, Optional[str]] = {}
         keys: List[Optional[str]] = []
+        Name = ast.Name
         for node, _ in reversed(self._raw_loads):
-            if type(node) is ast.Name:
+            if type(node) is Name:
                 key = node.id
             else:
-                head = names.get(id(node.value))
-                key = f"{head}.{node.attr}" if head is not None else None
-            names[id(node)] = key
+                value = node.value
+                if type(value) is Name:
+                    key = f"{value.id}.{node.attr}"
+                else:
+                    head = names.get(id(value))         # only attributes are looked up here
+                    key = f"{head}.{node.attr}" if head is not None else None
+                names[id(node)] = key
             keys.append(key)
         keys.reverse()
         for (node, scope), key in zip(self._raw_loads, keys):
@@ -381,7 +386,6 @@ class Sites:
 
 
 # Node types the walk treats specially; every other node is only numbered and descended into.
-_LOADS = frozenset({ast.Name, ast.Attribute})
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
 _SPECIAL = _SCOPES | _BRANCHES
@@ -424,7 +428,8 @@ def collect(tree: ast.AST) -> Sites:
     order = 0
     pos, walked = sites.pos, sites._walked
     raw_loads, calls = sites._raw_loads, sites.calls
-    Load, Call = ast.Load, ast.Call
+    Load, Call, Name, Constant, Attribute, keyword, Expr = \
+        ast.Load, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr
     fields_of = _CHILD_FIELDS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
@@ -436,16 +441,31 @@ def collect(tree: ast.AST) -> Sites:
         order += 1
         pos[id(node)] = order
         kind = type(node)
-        if kind in _LOADS and type(node.ctx) is Load:
-            raw_loads.append((node, context[0]))
+        if kind is Name:                    # the leaves, a third of all nodes: nothing below them
+            if type(node.ctx) is Load:
+                raw_loads.append((node, context[0]))
+            continue
+        if kind is Constant:
+            continue
+        if kind is Attribute or kind is keyword or kind is Expr:     # one child, `value`, never None
+            if kind is Attribute and type(node.ctx) is Load:
+                raw_loads.append((node, context[0]))
+            push((node.value, node, context))
+            continue
         if kind not in _SPECIAL:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
-            if kind is Call:                # by far the most frequent record: inline
+            if kind is Call:                # by far the most frequent record: inline, children too
                 func = node.func
                 calls.append(CallSite(node, call_name(node), context[0], context[1], node))
                 if type(func) is ast.Attribute and func.attr == "add" and _is_custom_optimizers(func.value):
                     sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
-            elif kind in _RECORDED:
+                for child in reversed(node.keywords):
+                    push((child, node, context))
+                for child in reversed(node.args):
+                    push((child, node, context))
+                push((func, node, context))
+                continue
+            if kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
             fields = fields_of.get(kind)
             if fields is None:
