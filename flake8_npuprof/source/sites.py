@@ -428,8 +428,8 @@ def collect(tree: ast.AST) -> Sites:
     order = 0
     pos, walked = sites.pos, sites._walked
     raw_loads, calls = sites._raw_loads, sites.calls
-    Load, Call, Name, Constant, Attribute, keyword, Expr = \
-        ast.Load, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr
+    Load, Call, Name, Constant, Attribute, keyword, Expr, Assign = \
+        ast.Load, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Assign
     fields_of = _CHILD_FIELDS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
@@ -465,7 +465,9 @@ def collect(tree: ast.AST) -> Sites:
                     push((child, node, context))
                 push((func, node, context))
                 continue
-            if kind in _RECORDED:
+            if kind is Assign:
+                _record_assign(sites, node, context[0], context[1], order)
+            elif kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
             fields = fields_of.get(kind)
             if fields is None:
@@ -607,6 +609,9 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
         targets, value = [node.target], None    # augmented: value becomes unknown
     for target in targets:
         sites.assigns.append((target, value, node, scope, guards))
+        if type(target) is ast.Name:        # the common case: `x = ...` binds x here (or globally)
+            (sites.module if target.id in scope.globals else scope).bind(target.id, order, value, node, guards)
+            continue
         if isinstance(target, (ast.Tuple, ast.List)):
             values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and \
                 len(value.elts) == len(target.elts) else None
