@@ -1,0 +1,156 @@
+"""The two walks every analysis rests on, held to what their short paths must not change.
+
+The sites walk (source/sites.py) and the execution order (setups/inventory.py ExecOrder) take the
+commonest nodes on short paths for speed. Here the sites walk is checked against properties any
+pre-order walk must have, and ExecOrder against the plain walk it replaced (`child_nodes` and one
+rank per node), on the evaluation files, the examples, standard-library modules and a sampler of
+constructs.
+"""
+
+import ast
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
+from flake8_npuprof.source.sites import _SPECIAL, child_nodes, collect
+
+HERE = Path(__file__).parent
+SAMPLER = '''
+import os, tensorflow as tf
+from npu_bridge.npu_init import *
+X = Y = 1
+a, *b = c = f(1, *d, k=2, **e)
+x.y.z = g().h[0].i(j=lambda q, r=s.t: q)
+del x.y
+print(f"{a!r:>{b}}", u"v", b"w", 1 + -2 ** 3 if a else 4)
+[m for m in n if (o := m)]
+{p: q for p, q in r.items()}
+class K(Base, metaclass=M):
+    attr: int = 3
+    @dec.orate(1)
+    def method(self, a, /, b=1, *c, d=tf.x, **e) -> "R":
+        global X
+        self.cfg = tf.ConfigProto()
+        yield from (await_ for await_ in a)
+    async def am(self):
+        async with a as (b, c), d:
+            async for e in f():
+                await g(e)
+if False:
+    never(1)
+elif os.environ.get("A"):
+    maybe()
+else:
+    other()
+while not True:
+    loop()
+try:
+    t()
+except (E, F) as err:
+    raise G from err
+else:
+    h()
+finally:
+    i()
+with open("p") as fh, ctx():
+    fh.read()
+assert a, "msg"
+for i, (j, k) in enumerate(z):
+    break
+def outer():
+    def inner():
+        nonlocal_ = 1
+    return inner()
+main()
+'''
+if sys.version_info >= (3, 10):
+    SAMPLER += "match v:\n    case {'a': 1, **rest}: pass\n    case K(a, b=c) as d: f(d)\n    case [*s] if s: pass\n"
+if sys.version_info >= (3, 12):
+    SAMPLER += "type X[T: int, *Ts, **P] = list[T]\ndef gen[T](x: T) -> T: return x\n"
+
+
+def _sources():
+    paths = sorted(HERE.glob("eval_files/*.py")) + sorted((HERE.parent / "examples").rglob("*.py"))
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    paths += sorted(stdlib.glob("*.py"))[:40]
+    out = [("sampler", SAMPLER)]
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+            ast.parse(text)
+        except (SyntaxError, ValueError, UnicodeDecodeError):
+            continue
+        out.append((path.name, text))
+    return out
+
+
+SOURCES = _sources()
+
+
+def test_the_corpus_is_not_empty():
+    assert len(SOURCES) > 60
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_the_sites_walk_is_a_pre_order_walk_that_records_every_load_and_call(name, text):
+    tree = ast.parse(text)
+    sites = collect(tree)
+    walked = sites._walked[1:]
+    nodes = [item[0] for item in walked]
+    # positions are the walk order; a node comes after its parent
+    for order, (node, up, _) in enumerate(walked, start=1):
+        assert sites.pos[id(node)] == order
+        if up is not None:
+            assert sites.pos[id(up)] < order
+    # every Name/Attribute load and every call the walk met, in walk order, none more, none less
+    loads = [n for n in nodes if type(n) in (ast.Name, ast.Attribute) and type(n.ctx) is ast.Load]
+    assert [n for n, _ in sites.raw_loads] == loads
+    assert [scope for _, scope in sites.raw_loads] == [sites.scope_of.get(id(n)) for n in loads]
+    assert [c.call for c in sites.calls] == [n for n in nodes if type(n) is ast.Call]
+    # an ordinary node's children are all walked, right after it and in field order, in its own context
+    for node, up, context in walked:
+        if type(node) in _SPECIAL:
+            continue
+        kids = child_nodes(node)
+        spots = [sites.pos.get(id(k)) for k in kids]
+        assert None not in spots, (name, type(node).__name__)
+        if kids:
+            assert spots[0] == sites.pos[id(node)] + 1
+        assert spots == sorted(spots)
+        for k in kids:
+            item = sites._walked[sites.pos[id(k)]]
+            assert item[1] is node and item[2] == context
+
+
+class _PlainOrder(ExecOrder):
+    """ExecOrder as it was before its short paths: child_nodes for every node, one rank at a time."""
+
+    def _visit(self, root):
+        walk, stack = [], [root]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind in _DEFS:
+                continue
+            walk.append(node)
+            if kind is ast.ClassDef:
+                stack.extend(s for s in node.body if type(s) not in _DEFS)
+            elif kind is not ast.Name and kind is not ast.Constant:
+                stack.extend(child_nodes(node))
+        for node in reversed(walk):
+            self._count += 1
+            self.rank.setdefault(id(node), self._count)
+            if type(node) is ast.Call:
+                self._follow(node)
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_the_execution_order_ranks_every_node_as_the_plain_walk_did(name, text):
+    tree = ast.parse(text)
+    sites = collect(tree)
+    fast, plain = ExecOrder(sites, tree), _PlainOrder(sites, tree)
+    assert fast.rank == plain.rank
+    assert fast._count == plain._count
