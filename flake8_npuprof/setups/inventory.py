@@ -18,7 +18,7 @@ from .flow import HELPERS, helper_config_arg
 from ..values.ops import Opaque
 from .routes import ENV_MODE, ENV_OPTIONS, env_sets, last_values, npu_opens, profiling_configs, resource_inits, tf2_sets
 from .parameter_map import PRECISION_REFUSED, PROFILING_PARAMS, npu_setups, precision_writes
-from ..source.sites import CHILD_FIELDS, CallSite, Guard, Scope, call_name, child_fields_of
+from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
 from .state import Model, OFF, State, first_init, overridden_by
@@ -104,7 +104,7 @@ class ExecOrder:
         # when the call is ranked, so their nodes rank between it and what follows it
         walk: List[ast.AST] = []
         stack = [root]
-        pop, push, keep, fields_of, AST = stack.pop, stack.append, walk.append, CHILD_FIELDS, ast.AST
+        pop, push, keep = stack.pop, stack.append, walk.append
         Name, Constant, Attribute, keyword, Expr, Call = \
             ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Call
         while stack:
@@ -124,16 +124,7 @@ class ExecOrder:
             elif kind is ast.ClassDef:
                 stack.extend(s for s in node.body if type(s) not in _DEFS)
             else:
-                # child_nodes(node), inline: this walk meets every node the module runs
-                fields = fields_of.get(kind)
-                for field in fields if fields is not None else child_fields_of(kind):
-                    value = getattr(node, field, None)
-                    if type(value) is list:
-                        for v in value:
-                            if isinstance(v, AST):
-                                push(v)
-                    elif isinstance(value, AST):
-                        push(value)
+                stack.extend(child_nodes(node))
         rank, count = self.rank, self._count
         for node in reversed(walk):
             count += 1

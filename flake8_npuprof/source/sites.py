@@ -398,21 +398,21 @@ _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, as
 # string almost everywhere, but a node in TypeAlias (3.12+).
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "level", "module", "type_comment",
                           "is_async", "conversion", "simple", "tag"})
-CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}     # kind -> its fields that hold children
+_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}     # kind -> its fields that hold children
 
 
-def child_fields_of(kind: type) -> Tuple[str, ...]:
-    """CHILD_FIELDS[kind], worked out on first use (the walks read the dict and call this on a miss)."""
-    CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
-    return CHILD_FIELDS[kind]
+def _fields_of(kind: type) -> Tuple[str, ...]:
+    """_CHILD_FIELDS[kind], worked out on first use (the walks read the dict and call this on a miss)."""
+    _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    return _CHILD_FIELDS[kind]
 
 
 def child_nodes(node: ast.AST) -> List[ast.AST]:
     """ast.iter_child_nodes without the shared Load/Store and operator leaves, as a list."""
     kind = type(node)
-    fields = CHILD_FIELDS.get(kind)
+    fields = _CHILD_FIELDS.get(kind)
     kids: List[ast.AST] = []
-    for field in fields if fields is not None else child_fields_of(kind):
+    for field in fields if fields is not None else _fields_of(kind):
         value = getattr(node, field, None)
         if type(value) is list:
             kids += [v for v in value if isinstance(v, ast.AST)]
@@ -431,7 +431,7 @@ def collect(tree: ast.AST) -> Sites:
     raw_loads, calls = sites._raw_loads, sites.calls
     Load, Call, Name, Constant, Attribute, keyword, Expr, Assign = \
         ast.Load, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Assign
-    fields_of = CHILD_FIELDS
+    fields_of = _CHILD_FIELDS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
     pop, push, keep = stack.pop, stack.append, walked.append
@@ -472,7 +472,7 @@ def collect(tree: ast.AST) -> Sites:
                 _record(sites, node, context[0], context[1], order)
             fields = fields_of.get(kind)
             if fields is None:
-                fields = child_fields_of(kind)
+                fields = _fields_of(kind)
             if not fields:
                 continue
             kids = []
