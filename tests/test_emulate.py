@@ -984,6 +984,24 @@ def test_a_python_error_on_the_way_to_ge_is_the_verdict(capsys, tmp_path, body, 
     assert f"{path}:{setup['line']} {setup['route']}: fails\n" in out      # not "(if GE reads it) (when ...)"
 
 
+@pytest.mark.parametrize("handler", ["except TypeError:\n        prof = None", "except Exception:\n        raise"])
+def test_a_python_error_a_try_may_catch_is_unknown_not_a_stop(capsys, tmp_path, handler):
+    # the handler decides: it may go on without the config (no profiling) or stop the script; neither is claimed
+    path = tmp_path / "train.py"
+    path.write_text(NPU_ENTRY + "    try:\n        prof = ProfilingConfig(enable_profiling=True, enable_options=['task_trace'])"
+                    f"\n    {handler}\n"
+                    "    helpers.train(NPURunConfig(model_dir='/tmp/m', profiling_config=prof if FLAGS.profiling else None))\n"
+                    + RUN)
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    setup = only(data)
+    assert (setup["verdict"], setup["read_by_ge"], setup["conditions"]) == ("unknown", True, [])
+    (message,) = setup["messages"]
+    assert message.startswith("NPP014 TypeError") and f"the `try` at line {setup['line'] - 1} may catch it" in message
+    assert "stops" not in message and data["usable"] is None
+    _, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", str(path))
+    assert f"{path}:{setup['line']} {setup['route']}: unknown\n" in out
+
+
 def test_a_non_bool_switch_of_a_profiling_config_fails_only_where_it_is_handed_over(capsys, tmp_path):
     path = tmp_path / "train.py"          # NPUEstimator raises when it copies the switch: never passed, never raised
     path.write_text(NPU_ENTRY + "    prof = ProfilingConfig(enable_profiling='True', profiling_options="

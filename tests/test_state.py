@@ -393,6 +393,11 @@ def test_npp205_on_a_config_whose_own_line_raises_says_the_script_stops_first():
     guarded = text.replace("    cfg = ProfilingConfig(", "    cfg = None\n    if FLAGS.legacy:\n        cfg = ProfilingConfig(")
     found = {f.code: f for f in check(guarded)}
     assert "NPP014" in found and "so `--profiling=False` turns profiling on;" in found["NPP205"].message
+    # inside a `try` with handlers: the line still raises first, but no stop is claimed (the handler decides)
+    tried = text.replace("    cfg = ProfilingConfig(", "    try:\n        cfg = ProfilingConfig(").replace(
+        "    run_config =", "    except TypeError:\n        print('an older adapter')\n    run_config =")
+    found = {f.code: f for f in check(tried)}
+    assert "once line 11 no longer raises (NPP014; the `try` at line 10 may catch it);" in found["NPP205"].message
 
 
 def test_absl_string_flag_with_a_value_used_is_not_npp205_and_its_none_default_is_not_judged():

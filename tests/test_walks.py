@@ -154,3 +154,14 @@ def test_the_execution_order_ranks_every_node_as_the_plain_walk_did(name, text):
     fast, plain = ExecOrder(sites, tree), _PlainOrder(sites, tree)
     assert fast.rank == plain.rank
     assert fast._count == plain._count
+
+
+def test_try_around_names_the_innermost_try_with_handlers_in_the_nodes_own_scope():
+    text = ("try:\n    a = f()\n    try:\n        if x:\n            b = g()\n    finally:\n        c = h()\n"
+            "except E:\n    d = i()\nelse:\n    e = j()\n"
+            "try:\n    def k():\n        m = n()\nexcept E:\n    pass\n")
+    tree = ast.parse(text)
+    sites = collect(tree)
+    line_of = {c.call.func.id: sites.try_around(c.call) for c in sites.calls}
+    # a finally-only try catches nothing; a handler, an else or a function body is not in the try's reach
+    assert line_of == {"f": 1, "g": 1, "h": 1, "i": 0, "j": 0, "n": 0}

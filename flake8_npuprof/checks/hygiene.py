@@ -8,7 +8,7 @@ from typing import Dict, List, Optional
 
 from ..source.jsonscan import Doc
 from ..source.model import Issue
-from ..setups.state import stopping_error
+from ..setups.state import raised_error
 
 # Prefixes of paths that only exist on one person's or one platform's machine.
 _HOST_SPECIFIC = re.compile(
@@ -104,7 +104,7 @@ def check(ctx) -> None:
     stopped = _stopped_hand_overs(ctx, hand_overs) if tested else {}
     for dest, nodes in tested.items():
         flag = risky[dest]
-        # every config the flag hands over raises where it is written: the script stops before the flag matters
+        # every config the flag hands over raises where it is written, before the flag is tested
         stops = [stopped.get(id(n)) for n in nodes]
         first = min(stops, key=lambda s: s.line) if all(stops) else None
         ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call, _npp205_message(flag, first))
@@ -154,13 +154,13 @@ def _in_truth_test(parent, node) -> bool:
 
 
 def _stopped_hand_overs(ctx, hand_overs) -> Dict[int, object]:
-    """id(test of `cfg if flag else None`) -> cfg's setup, for a cfg whose own line raises (state.stopping_error)
+    """id(test of `cfg if flag else None`) -> cfg's setup, for a cfg whose own line raises (state.raised_error)
     whenever the test is reached: built earlier in the same scope, under no condition the test is not under."""
     sites = ctx.sites
     out: Dict[int, object] = {}
     for cond, value in hand_overs:
         setup = ctx.model.setup_of(value)
-        if setup is None or not stopping_error(setup) or setup.reached is False:
+        if setup is None or not raised_error(setup) or setup.reached is False:
             continue
         anchor = setup.anchor
         if sites.scope_of.get(id(anchor)) is sites.scope_of.get(id(cond)) and ctx.pos(anchor) < ctx.pos(cond) and \
@@ -184,12 +184,13 @@ def _delivery_conditions(ctx, with_values: bool = False):
 
 
 def _npp205_message(flag, stop=None) -> str:
-    """stop: the setup whose Python error stops the script before the flag is ever tested, if any."""
+    """stop: the setup whose Python error is raised before the flag is ever tested, if any (it stops the script
+    unless a `try` around it catches it)."""
     given = f"`{flag.option}=False`" if flag.kind == "absl" else f"`{flag.option} False`"
     # the short sentence keeps the last clause: it names the run that profiles, so it never reads as "always"
     turns_on = f"{given} turns profiling on" if stop is None else \
-        f"{given} would turn profiling on once line {stop.line} no longer raises ({stopping_error(stop)}; it " \
-        "stops the script first)"
+        f"{given} would turn profiling on once line {stop.line} no longer raises ({raised_error(stop)}; " + \
+        (f"the `try` at line {stop.caught} may catch it)" if stop.caught else "it stops the script first)")
     if flag.kind == "absl":
         return (f"{flag.option} guards profiling but is a string flag: {given} gives the non-empty string "
                 f"'False', which is true, so {turns_on}; define it with flags.DEFINE_bool (which parses "

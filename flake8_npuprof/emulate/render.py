@@ -88,7 +88,7 @@ def result_json(r: Result) -> dict:
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
             "reached": s.reached, "caveats": r.caveats,
-            "conditions": _conditions(s, r.stops), "options_source": r.source or None, "targets": r.groups}
+            "conditions": _conditions(s, r.raised), "options_source": r.source or None, "targets": r.groups}
 
 
 def render_json(report: dict) -> str:
@@ -222,7 +222,7 @@ def headline(report: dict, r: Result) -> str:
     rows = target_rows(r, target) if r.outcomes else []
     locs = (f"{os.path.basename(r.path or report['file'])}:{s.line} {s.route}", f"line {s.line} {s.route}")
     options = {loc: shown(_verdict_texts(report, r, rows, HEADLINE_WIDTH - len(loc) - 2)) for loc in locs}
-    conds = _conditions(s, r.stops)
+    conds = _conditions(s, r.raised)
     if conds and r.verdict in ("collects", "fails"):
         # a verdict that holds only under a condition says so: in full where it fits, else in one word
         when = f" (when {' and '.join(conds)})"
@@ -397,11 +397,11 @@ def _code_of_message(message: str) -> str:
     return _code(message)
 
 
-def _conditions(s, stops: bool = False) -> List[str]:
+def _conditions(s, raised: bool = False) -> List[str]:
     """What a setup needs to be read: its guards, and a flag that is its switch (state.py's "flag"). A Python
-    error where the setup is written (stops) happens whenever the line runs, whatever the flag says, and
+    error where the setup is written (raised) happens whenever the line runs, whatever the flag says, and
     whatever the config is later handed over under (`cfg if flag else None`): its guards only."""
-    if stops:
+    if raised:
         conds = list(s.conditions)
         if s.condition and conds and conds[-1] == s.condition:
             conds.pop()                 # inventory._add puts the handing-over condition last
@@ -413,9 +413,9 @@ def _conditions(s, stops: bool = False) -> List[str]:
 def _details(report: dict, r: Result) -> List[str]:
     s = r.setup
     target = Target(report["target"]["cann"], report["target"]["soc"])
-    conds = _conditions(s, r.stops)
+    conds = _conditions(s, r.raised)
     out = [f"{r.path or report['file']}:{s.line} {s.route}: {r.verdict}" +
-           ("" if r.read_by_ge is not None else " (if this code runs)" if s.reached is None or r.stops else
+           ("" if r.read_by_ge is not None else " (if this code runs)" if s.reached is None or r.raised else
             " (if GE reads it)") +
            (f" (when {' and '.join(conds)})" if conds else "")]
     if r.effective_options is not None:

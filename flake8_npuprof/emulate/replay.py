@@ -11,8 +11,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..knowledge import datafiles as K
 from ..checks.options import versions_phrase
 from ..setups.inventory import GeInit, Inventory, Mode, ScriptSetup, shell_setups
-from .runtime import Env, Outcome, Request, run
-from ..setups.state import stopping_error
+from .runtime import Env, Outcome, Request, python_error, run
+from ..setups.state import raised_error, stopping_error
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
@@ -46,7 +46,8 @@ class Result(NamedTuple):
     outcomes: Dict[Tuple[str, str], Outcome]
     spread: List[Tuple[str, str, str]] = []   # (verdict, where, condition) when the targets disagree
     path: str = ""                  # the file of the setup when not the report's (a launcher's msprof line)
-    stops: bool = False             # a Python error where the setup is written: the script stops there
+    raised: bool = False            # a Python error where the setup is written, whatever the flag or hand-over
+    stops: bool = False             # ... and nothing around it catches it: the script stops there
     caveats: List[str] = []         # what makes the collected data less useful (NPP findings that do not abort)
 
 
@@ -100,11 +101,16 @@ class Planner:
     def _config(self, setup: ScriptSetup) -> Result:
         if setup.reached is False:
             return self._unreached(setup)
+        if setup.caught and raised_error(setup):
+            # raised where written, inside a `try` that may catch it: the handler decides, not GE
+            read = True if self._rank(setup.anchor) is not None and setup.reached else None
+            caught = python_error(Request(setup.route, setup.mode, setup.options.state), setup.caught)
+            return self._fixed(setup, read, caught.verdict, list(caught.messages))._replace(raised=True)
         if stopping_error(setup):
             # certain wherever the line runs: neither who initialises GE nor whether it gets the config matters
             read = True if self._rank(setup.anchor) is not None and setup.reached else None
             notes = [NO_ENTRY] if setup.reached is None else []
-            return self._emulate(setup, read, self.env, notes)._replace(stops=True)
+            return self._emulate(setup, read, self.env, notes)._replace(raised=True, stops=True)
         if setup.delivered == "never":
             how = f"is passed to {setup.lost}" if setup.lost else \
                 "is never handed to a Session, RunConfig, NPURunConfig, init_resource or NPU helper"

@@ -98,24 +98,28 @@ PYTHON_ERRORS = {  # route → key in emulation.python_errors for a switch of th
 }
 
 
-def python_error(req: Request) -> Optional[Outcome]:
-    """The exception Python raises for this setup before GE starts, on every target, or None."""
+def python_error(req: Request, caught: int = 0) -> Optional[Outcome]:
+    """The exception Python raises for this setup before GE starts, on every target, or None. caught: the
+    line of a `try` around the setup that may catch it; then the verdict is unknown (its handler decides)."""
     code = python_error_code(req.route, req.mode, req.options_state)
     if code is None:
         return None
     errors = emu()["python_errors"]
     if code == "NPP014":
-        return Outcome("fails", ("NPP014 TypeError: the pre-2021 arguments enable_options/fp_point/bp_point no "
-                                 "longer exist; the script stops before GE starts",))
-    if code == "NPP010":
+        what = "NPP014 TypeError: the pre-2021 arguments enable_options/fp_point/bp_point no longer exist"
+    elif code == "NPP010":
         key = PYTHON_ERRORS.get(req.route)
-        text = errors[key].format(value=repr(req.mode.value), type=type(req.mode.value).__name__) if key else ""
-        return Outcome("fails", (f"NPP010 {text}: the script stops before GE starts",))
-    if code == "NPP005":
-        return Outcome("fails", (f"NPP005 {errors['NpuOptimizer.options_str']}: the script stops while building "
-                                 "the config",))
-    return Outcome("fails", (f"NPP002 {errors['npu_resource_init.no_options']}: the script stops before GE "
-                             "starts",))
+        what = "NPP010 " + (errors[key].format(value=repr(req.mode.value), type=type(req.mode.value).__name__)
+                            if key else "")
+    elif code == "NPP005":
+        what = f"NPP005 {errors['NpuOptimizer.options_str']}"
+    else:
+        what = f"NPP002 {errors['npu_resource_init.no_options']}"
+    if caught:
+        return Outcome("unknown", (f"{what}; the `try` at line {caught} may catch it: the line then has no effect, "
+                                   "and whether the script goes on is its handler's to decide",))
+    stop = "the script stops while building the config" if code == "NPP005" else "the script stops before GE starts"
+    return Outcome("fails", (f"{what}{'; ' if code == 'NPP014' else ': '}{stop}",))
 
 
 def run(req: Request, env: Env, version: str, product: str) -> Outcome:

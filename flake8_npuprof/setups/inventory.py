@@ -61,6 +61,7 @@ class ScriptSetup(NamedTuple):
     path: Tuple[tuple, ...] = ()    # (Guard, Scope, pos) of the `if`s on the way to it, when one path's
     lost: str = ""                  # delivered "never": the step that loses it ("" nothing takes it at all)
     refused: str = ""               # the adapter refuses the entry whenever the setup runs (why, in words)
+    caught: int = 0                 # line of a `try` around the setup's line that may catch its error (0: none)
 
 
 class GeInit(NamedTuple):
@@ -231,7 +232,7 @@ class Inventory:
         setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
                             scope, pos, tuple(id(n) for n in nodes if n is not None), condition,
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
-                            way.guards if way.exact else (), lost, refused)
+                            way.guards if way.exact else (), lost, refused, self.ctx.sites.try_around(anchor))
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))

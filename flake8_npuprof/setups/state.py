@@ -81,10 +81,16 @@ def stops_where_written(route: str, mode) -> bool:
     return not (route == "ProfilingConfig" and mode.state == "error" and mode.value != "legacy")
 
 
-def stopping_error(setup) -> Optional[str]:
-    """The code of the exception that stops the script where this setup is written, whenever it runs, or None."""
+def raised_error(setup) -> Optional[str]:
+    """The code of the exception raised where this setup is written, whenever that line runs, or None."""
     code = python_error_code(setup.route, setup.mode, setup.options.state)
     return code if code is not None and stops_where_written(setup.route, setup.mode) else None
+
+
+def stopping_error(setup) -> Optional[str]:
+    """raised_error, when nothing around the line may catch it (a `try` with handlers in the same function
+    may: then whether the script stops is its handler's to decide, and no stop is claimed)."""
+    return None if getattr(setup, "caught", 0) else raised_error(setup)
 
 
 def from_setup(setup) -> State:

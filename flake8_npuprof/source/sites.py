@@ -319,6 +319,16 @@ class Sites:
             out.extend(loads[first:last])
         return out
 
+    def try_around(self, node: ast.AST) -> int:
+        """The line of the innermost `try` with handlers whose body holds node, in node's own scope (0: none):
+        an exception raised there may be caught. A `try` in a caller is not looked for."""
+        child, up = node, self.parent.get(id(node))
+        while up is not None and type(up) not in _SCOPES:
+            if type(up) in _TRIES and up.handlers and any(s is child for s in up.body):
+                return up.lineno
+            child, up = up, self.parent.get(id(up))
+        return 0
+
     def within(self, scope: "Scope") -> List["Scope"]:
         """The scope and every scope nested in it."""
         if self._children is None:
@@ -389,6 +399,7 @@ class Sites:
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
 _SPECIAL = _SCOPES | _BRANCHES
+_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return})   # calls: in collect
 
