@@ -217,14 +217,16 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
 
 
 def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
-                 each: Sequence[Settings]) -> List[List[Finding]]:
+                 each: Sequence[Settings], compiled: bool = False) -> List[List[Finding]]:
     """The findings of one file for each of several settings (`npuprof check` asks for the run's target
     and the wider one its summary counts): one parse, one walk, one model; only the rules run per
     setting.
 
     Without a tree every file is parsed, also one that does not mention profiling (that one only through
     its symbol table, `syntax_check`): a file that does not parse is a finding (NPP192), whatever it
-    holds, so no input passes unchecked in silence. A
+    holds, so no input passes unchecked in silence. compiled: this interpreter's bytecode cache was
+    compiled from this very text (source/bytecode.py), so it parses; such a file without markers is
+    not checked again. A
     file over the work budget is NPP191 and is not even parsed (9.6 MB took gigabytes)."""
     words = None
     profiling = might_configure_profiling(text)
@@ -232,7 +234,10 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
         words = words_over_budget(text)
         if words:
             return [[over_budget(words)] for _ in each]
-        tree = parse(text, filename) if profiling else syntax_check(text, filename)
+        if profiling:
+            tree = parse(text, filename)
+        elif not compiled:
+            tree = syntax_check(text, filename)
         if isinstance(tree, Finding):
             return [[tree] for _ in each]
     if not profiling:

@@ -26,13 +26,15 @@ class Job(NamedTuple):
     text: str
     kind: str
     ignores: Tuple[str, ...] = ()
+    compiled: bool = False          # this interpreter's bytecode cache proves the text parses (source/bytecode.py)
 
 
 def check_job(job: Job, each, selection) -> Tuple[List[list], Optional[dict]]:
     """The findings for each settings, and what they depend on (None: not all of it could be listed)."""
     from .runner import check_each
     with observed.recording() as seen:
-        found = check_each(job.path, job.text, job.kind, tuple(each), selection, job.ignores)   # one analysis
+        found = check_each(job.path, job.text, job.kind, tuple(each), selection, job.ignores,   # one analysis
+                           compiled=job.compiled)
     return found, (seen.paths if seen.complete else None)
 
 

@@ -79,6 +79,7 @@ def check_items(args, config, items, each, selection) -> List[Optional[List[List
     """For each input: its findings for each settings (None: it could not be read), from the cache where it
     holds them and from worker processes for the rest, in the inputs' order."""
     from . import batch, cache as caches
+    from ..source import bytecode
     store = caches.for_run(args, config, each[0], warn=lambda text: note(args, text))
     out: List[Optional[List[List[Finding]]]] = [None] * len(items)
     jobs, todo = [], []
@@ -95,6 +96,8 @@ def check_items(args, config, items, each, selection) -> List[Optional[List[List
             out[k] = cached
             progress.advance()
             continue
+        if not item.stdin and job.kind == "python":     # the file's own bytes, read just now
+            job = job._replace(compiled=bytecode.compiled(item.path, item.source.data))
         jobs.append(job)
         todo.append(k)
     try:

@@ -184,10 +184,11 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
 
 
 def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Selection,
-               per_file_ignores=(), tree=None) -> List[List[Finding]]:
+               per_file_ignores=(), tree=None, compiled: bool = False) -> List[List[Finding]]:
     """check_text for each of several settings, from one analysis of the file (tree: already parsed).
     A file that does not parse (NPP192) is reported whatever the selection and comments say: it was
-    not checked. The noqa comments are read only for a file with findings to filter."""
+    not checked. The noqa comments are read only for a file with findings to filter. compiled: the file's
+    bytecode cache proves the text parses (analyse_each)."""
     if kind == "shell":
         from ..emulate.sequence import check_file_each
         found = check_file_each(text, path, each)
@@ -195,7 +196,7 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
         if file_noqa(text):
             return [[] for _ in each]
         from ..checks.analysis import analyse_each      # (not imported by a run the cache answers)
-        found = analyse_each(text, tree, path, each)
+        found = analyse_each(text, tree, path, each, compiled)
     noqa = None                         # tokenized only for a file with a finding to filter
     out = []
     for findings in found:
