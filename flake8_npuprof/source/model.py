@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Dict, NamedTuple, Optional, Tuple
 
 
+@lru_cache(maxsize=None)
 def _unsafe_code_points() -> Dict[int, str]:
     """Code points a message never shows raw: C0/C1 controls and DEL (NUL, escape sequences, line
     breaks that would split a one-line finding), lone surrogates (no encoding writes them), and the
@@ -14,13 +16,11 @@ def _unsafe_code_points() -> Dict[int, str]:
     return {cp: f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" for cp in points}
 
 
-_ESCAPES = _unsafe_code_points()
-
-
 def printable(text: str) -> str:
     """`text` with every unsafe code point written as a Python-style escape (`\\x00`, `\\ud800`,
     `\\u202e`): the one helper for user text in messages, fix titles and paths shown."""
-    return text if text.isprintable() else text.translate(_ESCAPES)
+    # the table (2,000-odd entries) is built on the first text that needs it, not at every start-up
+    return text if text.isprintable() else text.translate(_unsafe_code_points())
 
 
 class Edit(NamedTuple):
