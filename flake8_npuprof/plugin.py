@@ -136,12 +136,12 @@ class NpuProfChecker:
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         from .source.prefilter import might_configure_profiling
         text = "".join(self.lines)
-        if not might_configure_profiling(text) and not (
-                "NPP" in text and default_off_enabled("NPP206", self.selected)):
+        profiling = might_configure_profiling(text)
+        if not profiling and not ("NPP" in text and default_off_enabled("NPP206", self.selected)):
             return                          # the common case: nothing more is imported
         from .checks.analysis import Settings, analyse, internal_error
         try:
-            findings = analyse(text, self.tree, self.filename, self.settings or Settings())
+            findings = analyse(text, self.tree, self.filename, self.settings or Settings(), profiling)
         except Exception as exc:            # analyse() already guards; this is the last line
             findings = [internal_error(exc)]
         for f in findings:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
-from flake8_npuprof.source.sites import _SPECIAL, child_nodes, collect
+from flake8_npuprof.source.sites import _SPECIAL, _passed_on, child_nodes, collect, dotted
 
 HERE = Path(__file__).parent
 SAMPLER = '''
@@ -154,6 +154,90 @@ def test_the_execution_order_ranks_every_node_as_the_plain_walk_did(name, text):
     fast, plain = ExecOrder(sites, tree), _PlainOrder(sites, tree)
     assert fast.rank == plain.rank
     assert fast._count == plain._count
+
+
+def _plain_loads(sites):
+    """dotted name -> [(load, scope)] in walk order, as the index of every load named them."""
+    out = {}
+    for node, scope in sites.raw_loads:
+        key = dotted(node)
+        if key:
+            out.setdefault(key, []).append((node, scope))
+    return out
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_loads_found_on_demand_are_those_of_the_index_of_every_load(name, text):
+    sites = collect(ast.parse(text))
+    plain = _plain_loads(sites)
+    for key, pairs in plain.items():
+        assert sites.loads_named(key) == [n for n, _ in pairs]
+        scopes = list(dict.fromkeys(scope for _, scope in pairs))
+        assert [w for w, _ in sites._loads_grouped(key).values()] == scopes
+        for scope in scopes:
+            assert sites.loads_in(scope, key) == [n for n, sc in pairs if sc is scope]
+    attrs = {key.split(".", 1)[1] for key in plain if "." in key} | {key.rsplit(".", 1)[1] for key in plain if "." in key}
+    for attr in attrs:
+        assert sites.loads_ending(attr) == [(k, [n for n, _ in pairs]) for k, pairs in plain.items()
+                                            if k.endswith("." + attr)]
+    # names no load has: nothing, and `x().y` is no name
+    assert sites.loads_named("no_such_name") == [] and sites.loads_ending("no_such_attr") == []
+    calls_attr = collect(ast.parse("f().y\nz.y\n"))
+    assert [dotted(n) for n in calls_attr.loads_named("z.y")] == ["z.y"]
+    assert [k for k, _ in calls_attr.loads_ending("y")] == ["z.y"]
+
+
+def _plain_passed_on(sites):
+    """_passed_on as it was: every argument of every call, named by dotted()."""
+    bound = {e.bound_to: e for e in sites.entries if e.bound_to}
+    out = []
+    for site in sites.calls if bound else ():
+        if isinstance(site.call.func, ast.Name) and site.call.func.id in sites.functions:
+            continue
+        for arg in list(site.call.args) + [k.value for k in site.call.keywords]:
+            key = dotted(arg.value if isinstance(arg, ast.Starred) else arg)
+            if key in bound and bound[key] not in out:
+                out.append(bound[key])
+    return out
+
+
+ENTRIES = """
+import tensorflow as tf
+def local(x): pass
+def make():
+    config = tf.ConfigProto()
+    a = config.graph_options.rewrite_options.custom_optimizers.add()
+    b = config.graph_options.rewrite_options.custom_optimizers.add()
+    c = config.graph_options.rewrite_options.custom_optimizers.add()
+    d = config.graph_options.rewrite_options.custom_optimizers.add()
+    e = config.graph_options.rewrite_options.custom_optimizers.add()
+    self.f = config.graph_options.rewrite_options.custom_optimizers.add()
+    g = config.graph_options.rewrite_options.custom_optimizers.add()
+    h = config.graph_options.rewrite_options.custom_optimizers.add()
+    i = config.graph_options.rewrite_options.custom_optimizers.add()
+    local(a)                  # this file's own function: not passed on
+    a()                       # called, not passed
+    setup(*b)                 # passed, starred
+    setup(k=c)                # passed, keyword
+    setup(**d)                # passed, double star
+    class C(metaclass=e): pass    # a class keyword is not a call
+    setup(self.f)             # an attribute chain
+    [g]                       # a container, not a call
+    e.method(1)               # e is the called object's value, not an argument
+    setup(h.name)             # an attribute of h, not h
+    other.thing(x, i)         # a method of something else
+"""
+
+
+@pytest.mark.parametrize("name,text", SOURCES + [("entries", ENTRIES)], ids=[n for n, _ in SOURCES] + ["entries"])
+def test_entries_passed_on_are_those_every_argument_of_every_call_names(name, text):
+    sites = collect(ast.parse(text))
+    assert {id(e) for e in _passed_on(sites)} == {id(e) for e in _plain_passed_on(sites)}
+
+
+def test_entries_passed_on_in_the_sampler_of_shapes():
+    sites = collect(ast.parse(ENTRIES))
+    assert sorted(e.bound_to for e in _passed_on(sites)) == ["b", "c", "d", "i", "self.f"]
 
 
 def test_try_around_names_the_innermost_try_with_handlers_in_the_nodes_own_scope():

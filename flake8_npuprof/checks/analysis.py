@@ -211,13 +211,14 @@ def syntax_check(text: str, filename: str = "<unknown>") -> Optional[Finding]:
 
 
 def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
-            settings: Settings = Settings()) -> List[Finding]:
+            settings: Settings = Settings(), profiling: Optional[bool] = None) -> List[Finding]:
     """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
-    return analyse_each(text, tree, filename, (settings,))[0]
+    return analyse_each(text, tree, filename, (settings,), profiling=profiling)[0]
 
 
 def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
-                 each: Sequence[Settings], compiled: bool = False) -> List[List[Finding]]:
+                 each: Sequence[Settings], compiled: bool = False,
+                 profiling: Optional[bool] = None) -> List[List[Finding]]:
     """The findings of one file for each of several settings (`npuprof check` asks for the run's target
     and the wider one its summary counts): one parse, one walk, one model; only the rules run per
     setting.
@@ -226,10 +227,12 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     its symbol table, `syntax_check`): a file that does not parse is a finding (NPP192), whatever it
     holds, so no input passes unchecked in silence. compiled: this interpreter's bytecode cache was
     compiled from this very text (source/bytecode.py), so it parses; such a file without markers is
-    not checked again. A
-    file over the work budget is NPP191 and is not even parsed (9.6 MB took gigabytes)."""
+    not checked again. profiling: what might_configure_profiling(text) says, when the caller has
+    already asked (the plugin). A file over the work budget is NPP191 and is not even parsed (9.6 MB took
+    gigabytes)."""
     words = None
-    profiling = might_configure_profiling(text)
+    if profiling is None:
+        profiling = might_configure_profiling(text)
     if tree is None:
         words = words_over_budget(text)
         if words:

@@ -132,8 +132,8 @@ def _absl_string_switch(ctx, flag) -> bool:
         return False
     if any(word in flag.dest.lower() for word in ("dir", "path", "output", "file")):
         return False                    # named for a value it holds (other modules may read it)
-    reads = [n for name, nodes in ctx.sites.loads.items() if name.rsplit(".", 1)[-1] == flag.dest
-             and "." in name for n in nodes]
+    # `x.dest` for any x (a dotted dest is never the last part of a name)
+    reads = [] if "." in flag.dest else [n for _, nodes in ctx.sites.loads_ending(flag.dest) for n in nodes]
     return bool(reads) and all(_in_truth_test(ctx.sites.parent, n) for n in reads)
 
 

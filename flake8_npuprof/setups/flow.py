@@ -8,7 +8,7 @@ that provably stays inside its function unused is "never handed over".
 from __future__ import annotations
 
 import ast
-from typing import List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.imports import is_npu
 from ..source.sites import CallSite, Sites
@@ -21,6 +21,7 @@ HELPERS = {  # helper → (keyword, position) of the config it takes
     "init_resource": ("config", 0),
     "npu_run_config_init": ("run_config", 0),
 }
+_CONSUMER_NAMES = (*SESSIONS, *RUN_CONFIGS, *HELPERS, "NPUEstimator")      # every last name kind_of knows
 
 
 class Use(NamedTuple):
@@ -37,9 +38,17 @@ class Flow:
         self.parent = sites.parent          # recorded by the sites walk
         self.keys_bound_to = sites.keys_bound_to
         self._consumers: Optional[List[CallSite]] = None
+        self._uses: Dict[int, Tuple[ast.AST, Tuple[Use, ...]]] = {}
 
-    def uses_of(self, value: ast.AST) -> List[Use]:
-        """How the object created by `value` is used, through the names bound to it."""
+    def uses_of(self, value: ast.AST) -> Tuple[Use, ...]:
+        """How the object created by `value` is used, through the names bound to it (found once per value:
+        the inventory, the wiring and hygiene checks all ask)."""
+        found = self._uses.get(id(value))
+        if found is None:       # the value is kept with its uses, so its id is not reused meanwhile
+            found = self._uses[id(value)] = (value, tuple(self._uses_of(value)))
+        return found[1]
+
+    def _uses_of(self, value: ast.AST) -> List[Use]:
         out = []
         sites = self.sites
         slots = {}
@@ -49,7 +58,7 @@ class Flow:
             if key.startswith("self."):
                 methods = [s for s in sites.scopes if s.klass is scope and s.self_name]
                 for where, name in [(inner, f"{m.self_name}.{key[5:]}") for m in methods for inner in sites.within(m)]:
-                    for node in sites.loads_by_scope.get((id(where), name), []):
+                    for node in sites.loads_in(where, name):
                         # only loads that can see this binding (same scope, or one that reads it)
                         if sites.sees(name, where, sites.pos.get(id(node), 0), value):
                             out.append(self._classify(node))
@@ -59,8 +68,8 @@ class Flow:
                 # an instance attribute read from outside the class (`trainer.config`)
                 attr = key[5:]
                 selves = {s.self_name for s in sites.scopes if s.klass is scope}
-                for name, nodes in sites.loads.items():
-                    if name.endswith("." + attr) and name.split(".", 1)[0] not in selves:
+                for name, nodes in sites.loads_ending(attr):
+                    if name.split(".", 1)[0] not in selves:
                         out.extend(self._classify(node) for node in nodes)
         # the creation itself, unless it is just being bound to its name
         if not isinstance(self.parent.get(id(value)), (ast.Assign, ast.AnnAssign)):
@@ -111,7 +120,11 @@ class Flow:
     def consumer_calls(self) -> List[CallSite]:
         # asked once per config followed: found once per file, handed out as a fresh list
         if self._consumers is None:
-            self._consumers = [s for s in self.sites.calls if self.kind_of(s) is not None]
+            # only calls named like a consumer can be one (kind_of reads the last name): from the index of
+            # calls by last name, back in walk order
+            sites = self.sites
+            named = [s for last in _CONSUMER_NAMES for s in sites.calls_named(last) if self.kind_of(s) is not None]
+            self._consumers = sorted(named, key=lambda s: sites.pos[id(s.call)])
         return list(self._consumers)
 
     def kind_of(self, site: CallSite) -> Optional[str]:

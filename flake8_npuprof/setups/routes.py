@@ -125,7 +125,7 @@ def env_sets(sites: Sites) -> List[EnvSet]:
     names = (ENV_MODE, ENV_OPTIONS)
     out = []
     for target, value, stmt, scope, guards in sites.assigns:
-        if isinstance(target, ast.Subscript):
+        if type(target) is ast.Subscript:
             key = _const(target.slice)
             if key in names and _is_environ(sites, target.value):
                 out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
@@ -146,7 +146,7 @@ def env_sets(sites: Sites) -> List[EnvSet]:
                 if items and _is_environ(sites, func.value):
                     for key, v in items:
                         out.append(EnvSet(key, v, call, site.scope, _pos(sites, call), site.guards))
-        elif len(call.args) == 2 and _const(call.args[0]) in names and \
+        elif len(call.args) == 2 and type(call.args[0]) is ast.Constant and call.args[0].value in names and \
                 (dotted(func) in ("os.putenv", "putenv") or qualified(sites, func) == "os.putenv"):
             out.append(EnvSet(_const(call.args[0]), call.args[1], call, site.scope, _pos(sites, call), site.guards))
     return out

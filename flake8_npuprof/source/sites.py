@@ -58,6 +58,9 @@ class Binding(NamedTuple):
     guards: Tuple["Guard", ...]
 
 
+_new_tuple = tuple.__new__
+
+
 class Scope:
     __slots__ = ("node", "kind", "parent", "bindings", "globals", "self_name", "klass", "params", "positions",
                  "unguarded")
@@ -75,11 +78,15 @@ class Scope:
         self.params: List[str] = []
 
     def bind(self, key: str, pos: int, value, stmt, guards=()) -> None:
-        items = self.bindings.setdefault(key, [])
+        items = self.bindings.get(key)
+        if items is None:
+            items = self.bindings[key] = []
+            self.positions[key] = []
         if not guards:
             self.unguarded.setdefault(key, []).append(len(items))
-        items.append(Binding(pos, value, stmt, self, tuple(guards)))
-        self.positions.setdefault(key, []).append(pos)
+        # a Binding without the namedtuple's own __new__ (one Python frame less: every binding of the file)
+        items.append(_new_tuple(Binding, (pos, value, stmt, self, guards if type(guards) is tuple else tuple(guards))))
+        self.positions[key].append(pos)
 
 
 class Guard(NamedTuple):
@@ -181,13 +188,13 @@ class Sites:
         self.scope_of = _ByPos(self.pos, self._walked, 2, 0)
         self.guards_of = _ByPos(self.pos, self._walked, 2, 1)
         self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
-        self._loads: Optional[Dict[str, List[ast.AST]]] = None
-        self._loads_by_scope: Optional[Dict[Tuple[int, str], List[ast.AST]]] = None
+        self._by_last: Optional[Dict[str, List[int]]] = None        # _loads_by_last
+        self._named_memo: Dict[str, List[int]] = {}                   # _named
+        self._grouped: Dict[str, Dict[int, Tuple[Scope, List[ast.AST]]]] = {}    # _loads_grouped
         self.qualified_cache: Dict[int, Optional[str]] = {}   # imports.qualified, per node
         self._calls_by_name: Optional[Dict[str, List[CallSite]]] = None
         self._by_value: Optional[Dict[int, List[Tuple[Scope, str]]]] = None
         self._slots: Optional[Dict[int, List[Tuple[Scope, str, int]]]] = None
-        self._load_scopes: Optional[Dict[str, List[Scope]]] = None
         self._load_positions: Dict[Tuple[int, str], List[int]] = {}
         self._children: Optional[Dict[int, List[Scope]]] = None
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
@@ -197,46 +204,71 @@ class Sites:
         """Every Name/Attribute load with the scope it is in, in walk order (`x().y` included)."""
         return self._raw_loads
 
-    @property
-    def loads(self) -> Dict[str, List[ast.AST]]:
-        """dotted name -> its Name/Attribute loads, in walk order."""
-        if self._loads is None:
-            self._index_loads()
-        return self._loads
+    # Loads by dotted name, found on demand: the raw loads are indexed once by their last identifier (no
+    # name is built), and a name's loads are the candidates whose dotted() is that name. An analysis asks
+    # about a few names; naming every load of the file cost more than all its questions.
 
-    @property
-    def loads_by_scope(self) -> Dict[Tuple[int, str], List[ast.AST]]:
-        """(id(scope), dotted name) -> its loads in that scope, in walk order."""
-        if self._loads_by_scope is None:
-            self._index_loads()
-        return self._loads_by_scope
-
-    def _index_loads(self) -> None:
-        loads: Dict[str, List[ast.AST]] = {}
-        by_scope: Dict[Tuple[int, str], List[ast.AST]] = {}
-        # dotted() of each load, inner loads first: `a.b.c` extends the `a.b` already named (the walk
-        # records an attribute load before the load of its value), so no chain is walked twice
-        names: Dict[int, Optional[str]] = {}
-        keys: List[Optional[str]] = []
-        Name = ast.Name
-        for node, _ in reversed(self._raw_loads):
-            if type(node) is Name:
-                key = node.id
-            else:
-                value = node.value
-                if type(value) is Name:
-                    key = f"{value.id}.{node.attr}"
+    def _loads_by_last(self) -> Dict[str, List[int]]:
+        """Last identifier (`x` of `a.x` and of `x`) -> indices into the raw loads, in walk order."""
+        index = self._by_last
+        if index is None:
+            index = self._by_last = {}
+            Name = ast.Name
+            for k, (node, _) in enumerate(self._raw_loads):
+                last = node.id if type(node) is Name else node.attr
+                found = index.get(last)
+                if found is None:
+                    index[last] = [k]
                 else:
-                    head = names.get(id(value))         # only attributes are looked up here
-                    key = f"{head}.{node.attr}" if head is not None else None
-                names[id(node)] = key
-            keys.append(key)
-        keys.reverse()
-        for (node, scope), key in zip(self._raw_loads, keys):
-            if key:
-                loads.setdefault(key, []).append(node)
-                by_scope.setdefault((id(scope), key), []).append(node)
-        self._loads, self._loads_by_scope = loads, by_scope
+                    found.append(k)
+        return index
+
+    def _named(self, key: str) -> List[int]:
+        """Indices into the raw loads of the loads named `key` (dotted), in walk order."""
+        found = self._named_memo.get(key)
+        if found is None:
+            raw = self._raw_loads
+            found = self._named_memo[key] = [k for k in self._loads_by_last().get(key.rpartition(".")[2], ())
+                                             if dotted(raw[k][0]) == key]
+        return found
+
+    def loads_named(self, key: str) -> List[ast.AST]:
+        """The Name/Attribute loads whose dotted name is key, in walk order."""
+        raw = self._raw_loads
+        return [raw[k][0] for k in self._named(key)]
+
+    def loads_ending(self, attr: str) -> List[Tuple[str, List[ast.AST]]]:
+        """(dotted name, its loads) for every name `x.attr` (any x, attr itself may be dotted): the names in
+        the order of their first load, each one's loads in walk order."""
+        raw = self._raw_loads
+        tail = "." + attr
+        out: Dict[str, List[ast.AST]] = {}
+        for k in self._loads_by_last().get(attr.rpartition(".")[2], ()):
+            node = raw[k][0]
+            name = dotted(node)
+            if name is not None and name.endswith(tail):
+                out.setdefault(name, []).append(node)
+        return list(out.items())
+
+    def loads_in(self, scope: "Scope", key: str) -> List[ast.AST]:
+        """key's loads in that scope, in walk order."""
+        found = self._loads_grouped(key).get(id(scope))
+        return found[1] if found is not None else []
+
+    def _loads_grouped(self, key: str) -> Dict[int, Tuple["Scope", List[ast.AST]]]:
+        """id(scope) -> (scope, key's loads in it), the scopes in the order of their first load."""
+        grouped = self._grouped.get(key)
+        if grouped is None:
+            grouped = self._grouped[key] = {}
+            raw = self._raw_loads
+            for k in self._named(key):
+                node, scope = raw[k]
+                group = grouped.get(id(scope))
+                if group is None:
+                    grouped[id(scope)] = (scope, [node])
+                else:
+                    group[1].append(node)
+        return grouped
 
     # ---- indexes built on first use (big files must not go quadratic)
 
@@ -292,18 +324,10 @@ class Sites:
     def loads_seeing(self, scope: "Scope", key: str, i: int) -> List[ast.AST]:
         """The loads (in walk order per scope) that can see binding i of key in scope."""
         out: List[ast.AST] = []
-        if self._load_scopes is None:
-            by_key: Dict[str, List[Scope]] = {}
-            scopes = {id(s): s for s in self.scopes}
-            for (sid, name) in self.loads_by_scope:
-                if sid in scopes:
-                    by_key.setdefault(name, []).append(scopes[sid])
-            self._load_scopes = by_key
-        for where in self._load_scopes.get(key, []):
+        for where, loads in self._loads_grouped(key).values():
             target, lookup_key = self._resolve(key, where)
             if target is not scope or lookup_key != key:
                 continue
-            loads = self.loads_by_scope[(id(where), key)]
             if where is not scope:
                 out.extend(loads)               # from another scope every binding is visible
                 continue
@@ -439,10 +463,10 @@ def collect(tree: ast.AST) -> Sites:
     sites.scopes.append(module)
     order = 0
     pos, walked = sites.pos, sites._walked
-    raw_loads, calls = sites._raw_loads, sites.calls
+    raw_loads, calls, assigns = sites._raw_loads, sites.calls, sites.assigns
     Load, Call, Name, Constant, Attribute, keyword, Expr, Assign = \
         ast.Load, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Assign
-    fields_of = _CHILD_FIELDS
+    fields_of, new_tuple = _CHILD_FIELDS, _new_tuple
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
     pop, push, keep = stack.pop, stack.append, walked.append
@@ -468,7 +492,15 @@ def collect(tree: ast.AST) -> Sites:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
             if kind is Call:                # by far the most frequent record: inline, children too
                 func = node.func
-                calls.append(CallSite(node, call_name(node), context[0], context[1], node))
+                # call_name's two common shapes inline, and the record built without the namedtuple's
+                # own __new__ (a Python frame per call)
+                if type(func) is Name:
+                    name = func.id
+                elif type(func) is Attribute and type(func.value) is Name:
+                    name = f"{func.value.id}.{func.attr}"
+                else:
+                    name = call_name(node)
+                calls.append(new_tuple(CallSite, (node, name, context[0], context[1], node)))
                 if type(func) is ast.Attribute and func.attr == "add" and _is_custom_optimizers(func.value):
                     sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
                 for child in reversed(node.keywords):
@@ -478,6 +510,18 @@ def collect(tree: ast.AST) -> Sites:
                 push((func, node, context))
                 continue
             if kind is Assign:
+                targets, value = node.targets, node.value
+                target = targets[0]
+                if len(targets) == 1 and type(target) is Name:
+                    # `x = ...`, the commonest statement: _record_assign's first case inline, children too
+                    # (fields targets, value; type_comment is a string)
+                    scope = context[0]
+                    assigns.append((target, value, node, scope, context[1]))
+                    (sites.module if target.id in scope.globals else scope).bind(target.id, order, value, node,
+                                                                                  context[1])
+                    push((value, node, context))
+                    push((target, node, context))
+                    continue
                 _record_assign(sites, node, context[0], context[1], order)
             elif kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
@@ -683,14 +727,15 @@ def _attach_entry_ops(sites: Sites) -> None:
         if isinstance(value, ast.Call) and id(value) in by_call:
             by_call[id(value)].bound_to = dotted(target)
     for target, value, stmt, scope, guards in sites.assigns:
+        if type(target) is not ast.Attribute:       # `x = ...`, `a[k] = ...`: neither shape below
+            continue
         pos = sites.pos.get(id(stmt), 0)
-        if isinstance(target, ast.Attribute) and target.attr == "name":
+        if target.attr == "name":
             entry = resolve_entry(sites, target.value, scope, pos, by_call)
             if entry is not None:
                 entry.names.append(NameSet(value, target, stmt))
             continue
-        if isinstance(target, ast.Attribute) and target.attr in ATTR_FIELDS and \
-                isinstance(target.value, ast.Subscript):
+        if target.attr in ATTR_FIELDS and isinstance(target.value, ast.Subscript):
             sub = target.value
             if isinstance(sub.value, ast.Attribute) and sub.value.attr == "parameter_map":
                 entry = resolve_entry(sites, sub.value.value, scope, pos, by_call)
@@ -704,15 +749,33 @@ def _attach_entry_ops(sites: Sites) -> None:
                     continue
                 entry.params.append(ParamSet(entry, key, key_node, target.attr, value, target, stmt, scope,
                                              guards))
-    # an entry handed to a function this file does not define may be completed there
+    for entry in _passed_on(sites):
+        entry.used_elsewhere = True
+
+
+def _passed_on(sites: Sites) -> List[Entry]:
+    """The entries bound to a name that is an argument of a call to a function this file does not define
+    (it may complete them there). Found from the loads of the names the entries are bound to, not from
+    every argument of every call (tests/test_walks.py holds the two equal)."""
     bound = {e.bound_to: e for e in sites.entries if e.bound_to}
-    for site in sites.calls if bound else ():
-        if isinstance(site.call.func, ast.Name) and site.call.func.id in sites.functions:
-            continue
-        for arg in list(site.call.args) + [k.value for k in site.call.keywords]:
-            key = dotted(arg.value if isinstance(arg, ast.Starred) else arg)
-            if key in bound:
-                bound[key].used_elsewhere = True
+    out: List[Entry] = []
+    parent, functions, Call = sites.parent, sites.functions, ast.Call
+    for key, entry in bound.items():
+        for node in sites.loads_named(key):
+            up = parent.get(id(node))
+            if type(up) is ast.Starred:             # f(*x)
+                node, up = up, parent.get(id(up))
+            if type(up) is ast.keyword:             # f(k=x), f(**x)
+                up = parent.get(id(up))
+                if type(up) is not Call:
+                    continue
+            elif type(up) is not Call or up.func is node:
+                continue
+            if type(up.func) is ast.Name and up.func.id in functions:
+                continue
+            out.append(entry)
+            break
+    return out
 
 
 def _orphan(sites: Sites, expr, scope: Scope, guards, orphans) -> Entry:

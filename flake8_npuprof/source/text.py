@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+from functools import cached_property
 from itertools import accumulate
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -22,13 +23,19 @@ class SourceText:
 
     def __init__(self, text: str):
         self.text = text
+
+    @cached_property
+    def line_starts(self) -> List[int]:
+        """The offset each line starts at: worked out when first asked (most analysed files report
+        nothing and never ask), then a plain attribute."""
+        text = self.text
         if "\r" in text:
             starts = [0]
             for m in re.finditer(r"\r\n|\r|\n", text):
                 starts.append(m.end())
         else:                           # LF only, nearly every file: a third of the time of the loop above
             starts = list(accumulate([len(line) + 1 for line in text.split("\n")[:-1]], initial=0))
-        self.line_starts = starts
+        return starts
 
     def line_text(self, lineno: int) -> str:
         i = lineno - 1

@@ -594,10 +594,13 @@ class Resolver:
 def _collect_flags(sites: Sites) -> List[FlagDef]:
     out = []
     for site in sites.calls:
-        name = site.name or ""
+        name = site.name
+        # most calls: neither name is in them (cheaper to ask than to split every name)
+        if not name or ("DEFINE_" not in name and not name.endswith("add_argument")):
+            continue
         last = name.rsplit(".", 1)[-1]
         if last != "add_argument" and not last.startswith("DEFINE_"):
-            continue                        # most calls: no keyword table built for them
+            continue                        # no keyword table built for them
         call = site.call
         kw = {k.arg: k.value for k in call.keywords if k.arg}
         if last.startswith("DEFINE_"):
