@@ -1047,3 +1047,33 @@ def test_a_switch_the_chip_drops_and_a_storage_limit_read_otherwise_go_beside_th
     setup = only(data)          # the 8.0 collector drops l2 on the 310 with a plog warning
     assert setup["verdict"] == "collects" and setup["collected"] == ["task_trace"]
     assert [c.split(" ", 2)[:2] for c in setup["caveats"]] == [["NPP114", "l2"]]
+
+
+def test_a_setup_in_an_except_handler_runs_only_when_an_exception_is_caught(capsys, tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+                    "config = tf.ConfigProto()\n"
+                    "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+                    "try:\n    import apex\nexcept ImportError:\n"
+                    "    op.parameter_map['profiling_mode'].b = True\n"
+                    "    op.parameter_map['profiling_options'].s = b'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+                    "sess = tf.Session(config=npu_config_proto(config_proto=config))\n")
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
+    setup = only(data)
+    assert (setup["verdict"], setup["conditions"]) == ("collects", ["an exception is caught at line 8"])
+
+
+def test_a_config_rebound_in_an_except_handler_still_reaches_the_estimator(capsys, tmp_path):
+    """`try: cfg = ProfilingConfig(...) / except: cfg = None`: the handler runs only when the try raised, so
+    the config the try built is the one handed over (it was NPP006, never passed, before)."""
+    path = tmp_path / "train.py"
+    path.write_text("from npu_bridge.estimator.npu.npu_config import NPURunConfig, ProfilingConfig\n"
+                    "from npu_bridge.estimator.npu.npu_estimator import NPUEstimator\n"
+                    "try:\n    prof = ProfilingConfig(enable_profiling=True, profiling_options="
+                    "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+                    "except Exception:\n    prof = None\n"
+                    "est = NPUEstimator(model_fn=None, config=NPURunConfig(profiling_config=prof))\n"
+                    "est.train(input_fn=None, max_steps=1)\n")
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
+    setup = only(data)
+    assert setup["verdict"] == "collects" and not [m for m in setup["messages"] if m.startswith("NPP006")]

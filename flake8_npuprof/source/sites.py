@@ -421,7 +421,7 @@ class Sites:
 
 # Node types the walk treats specially; every other node is only numbered and descended into.
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
-_BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global})
+_BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global, ast.ExceptHandler})
 _SPECIAL = _SCOPES | _BRANCHES
 _TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
@@ -592,6 +592,14 @@ def collect(tree: ast.AST) -> Sites:
             children.append((node.orelse, scope, guards + (Guard(node.test, True),)))
         elif isinstance(node, ast.Global):
             scope.globals.update(node.names)
+        elif isinstance(node, ast.ExceptHandler):
+            # A handler's body runs only when its try raised: its bindings are conditional, so they do not
+            # hide the try body's (`try: cfg = X() / except E: cfg = None` hands over X() or None).
+            if node.type is not None:
+                children.append((node.type, scope, guards))
+            caught = Guard(handler_test(node), False)
+            for stmt in node.body:
+                children.append((stmt, scope, guards + (caught,)))
         for child, child_scope, child_guards in reversed(children):
             push((child, node, (child_scope, child_guards)))
     _attach_entry_ops(sites)
@@ -616,6 +624,13 @@ def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
         scope.bind(node.target.id, order, node.value, node, guards)
     elif isinstance(node, ast.Return) and node.value is not None:
         sites.returns.append((node.value, scope))
+
+
+def handler_test(handler: ast.ExceptHandler) -> ast.Name:
+    """The condition an except handler's body runs under, as a name no script binds, which reads as what it
+    means wherever a condition is shown ("when an exception is caught at line 7") and evaluates to unknown."""
+    test = ast.Name(id=f"an exception is caught at line {handler.lineno}", ctx=ast.Load())
+    return ast.copy_location(test, handler)
 
 
 def _static_truth(test) -> Optional[bool]:
