@@ -207,3 +207,22 @@ def test_import_refs_walks_only_statement_blocks_in_ast_walk_order():
             expected.extend((node.level or 0, base + [a.name]) for a in node.names if a.name != "*")
     assert project.import_refs(tree) == expected
     assert [parts[0] for _, parts in expected[:3]] == ["a", "p", "b"]      # breadth first, not source order
+
+
+def test_modules_read_only_for_their_imports_are_never_indexed(tmp_path):
+    """The flags a file sees are looked for in every module it imports, transitively; a module whose text
+    cannot define a flag is read for its imports only. A flag defined through identifiers Python folds
+    (NFKC: `ＤEFINE_string` is DEFINE_string) is still found."""
+    project._modules.clear()
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "plain.py").write_text("import defs\nSIZE = 3\n")
+    (tmp_path / "defs.py").write_text("# 定义\nfrom absl import flags\n"
+                                      "flags.\uff24EFINE_string('prof_out', '/tmp/folded', 'where')\n")
+    main_py = tmp_path / "train.py"
+    main_py.write_text("import plain\nfrom absl import flags\nFLAGS = flags.FLAGS\nx = FLAGS.prof_out\n")
+    strings = _resolve(main_py, "prof_out")
+    assert [c.text for c in strings.candidates] == ["/tmp/folded"]
+    loaded = {Path(p).name: m for p, (_, m) in project._modules.items() if m is not None}
+    assert set(loaded) == {"plain.py", "defs.py"}
+    assert not loaded["plain.py"].may_define_flags and "sites" not in loaded["plain.py"].__dict__
+    assert loaded["defs.py"].may_define_flags and "sites" in loaded["defs.py"].__dict__

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 import os
+import unicodedata
 from collections import deque
+from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .resolve import DENYLIST, Resolver
@@ -43,16 +45,54 @@ class Module:
     """One parsed module of the project, with its own resolver (no astroid) and memo of values asked for."""
 
     def __init__(self, path: str, text: str, tree: ast.AST):
-        from ..source.sites import collect
         self.path = path
         self.src = SourceText(text)
         self.tree = tree
-        self.sites = collect(tree)
-        self.resolver = ProjectResolver(self.src, self.sites, tree, path)
-        self.resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
         self.end = len(text) + 1                # a position after every module-level statement
         self.memo: Dict[tuple, tuple] = {}      # -> (values, paths looked at, complete): observed.remembered
         self.refs = import_refs(tree)           # the modules it imports, read once
+
+    # Indexed when first asked: a module read only for its imports (the walk to the flags a file can see)
+    # or found to define no flag is never walked.
+
+    @cached_property
+    def sites(self):
+        from ..source.sites import collect
+        try:
+            return collect(self.tree)
+        except Exception:           # as when load() built it: a module that cannot be indexed offers nothing
+            self.tree = ast.Module(body=[], type_ignores=[])
+            return collect_empty()
+
+    @cached_property
+    def resolver(self) -> "ProjectResolver":
+        sites = self.sites
+        try:
+            resolver = ProjectResolver(self.src, sites, self.tree, self.path)
+        except Exception:           # likewise
+            self.tree = ast.Module(body=[], type_ignores=[])
+            self.__dict__["sites"] = sites = collect_empty()
+            resolver = ProjectResolver(self.src, sites, self.tree, self.path)
+        resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
+        return resolver
+
+    @cached_property
+    def may_define_flags(self) -> bool:
+        """False when no call of the module can be named `...DEFINE_*` or `...add_argument` (the flag
+        definitions _collect_flags reads): call names are identifiers, so one of those words is in the
+        text, or in its NFKC form, which is how Python reads identifiers that are not ASCII."""
+        text = self.src.text
+        if "DEFINE_" in text or "add_argument" in text:
+            return True
+        if text.isascii():
+            return False
+        folded = unicodedata.normalize("NFKC", text)
+        return "DEFINE_" in folded or "add_argument" in folded
+
+
+def collect_empty():
+    from ..source.sites import collect
+    return collect(ast.Module(body=[], type_ignores=[]))
 
 
 def load(path: str) -> Optional[Module]:
@@ -367,6 +407,8 @@ class Lookup:
     def flag_def(self, dest: str, kind: Optional[str] = None):
         """(module, FlagDef) of a flag defined in a module the checked file imports, else None."""
         for module in self.imported_modules():
+            if not module.may_define_flags:
+                continue
             for f in module.resolver.flags:
                 if f.dest == dest and (kind is None or f.kind == kind):
                     return module, f
