@@ -731,7 +731,8 @@ def flag_table(ctx) -> Dict[str, object]:
     lookup = for_file(ctx.filename, ctx.tree)
     if lookup is not None:
         for module in lookup.imported_modules():
-            flags.extend(module.resolver.flags)
+            if module.may_define_flags:         # else it defines none, and is not indexed to learn that
+                flags.extend(module.resolver.flags)
     table: Dict[str, object] = {}
     for f in flags:
         if f.kind == "absl":

@@ -144,15 +144,22 @@ def _search_path(here: str) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def find_module(filename: str, level: int, parts: Sequence[str]) -> Optional[str]:
-    """The file of module `parts` (level > 0: relative to filename's package), as the script would import it."""
+def find_module(filename: str, level: int, parts: Sequence[str], roots: Optional[dict] = None) -> Optional[str]:
+    """The file of module `parts` (level > 0: relative to filename's package), as the script would import it.
+    roots: search paths already found while answering one question, by directory (the disk does not change
+    meanwhile; search_path's own memo checks the paths it probed again on every use)."""
     if level:
         base = os.path.dirname(os.path.abspath(filename))
         for _ in range(level - 1):
             base = os.path.dirname(base)
         bases: Sequence[str] = (base,)
-    else:
+    elif roots is None:
         bases = search_path(filename)
+    else:
+        here = os.path.dirname(filename)
+        bases = roots.get(here)
+        if bases is None:
+            bases = roots[here] = search_path(filename)
     if not parts:
         init = os.path.join(bases[0], "__init__.py")
         return init if level and observed.isfile(init) else None
@@ -229,13 +236,14 @@ class Lookup:
         self._imported: dict = {}           # {None: the modules it imports transitively} (observed.remembered)
         self.given = None                   # the flags one launch passes (launcher.py), or None
         self._found: dict = {}              # (importer's folder, level, parts) -> (path or None, paths probed)
+        self._roots: dict = {}              # importer's folder -> its search path, during one question
         self.exhausted = False              # a sibling's evaluation ran out of its budget
 
     def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
         if not level and parts and parts[0] in DENYLIST:
             return None                     # tensorflow, os, json, ...: never one of the project's modules
         key = (os.path.dirname(importer), level, tuple(parts))
-        path = observed.remembered(self._found, key, lambda: find_module(importer, level, parts))
+        path = observed.remembered(self._found, key, lambda: find_module(importer, level, parts, self._roots))
         if path is None or os.path.abspath(path) == self.filename:
             return None
         return load(path)
@@ -249,6 +257,7 @@ class Lookup:
         if not chain:
             return None
         self.given, self.exhausted = resolver.given, False
+        self._roots = {}                    # a sibling's lookup lives on in the module cache: per question
         try:
             return self._value_of(resolver, node, chain, scope, pos, switch, binding)
         finally:
