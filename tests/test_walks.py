@@ -249,3 +249,18 @@ def test_try_around_names_the_innermost_try_with_handlers_in_the_nodes_own_scope
     line_of = {c.call.func.id: sites.try_around(c.call) for c in sites.calls}
     # a finally-only try catches nothing; a handler, an else or a function body is not in the try's reach
     assert line_of == {"f": 1, "g": 1, "h": 1, "i": 0, "j": 0, "n": 0}
+
+
+def test_asking_many_names_names_each_load_once(monkeypatch):
+    """`a0.config` ... `a199.config`: every name shares its last identifier, and each is asked; the loads are
+    named once, not once per question (that was quadratic in such a file)."""
+    import flake8_npuprof.source.sites as sites_module
+    text = "".join(f"use(a{k}.config)\n" for k in range(200))
+    sites = collect(ast.parse(text))
+    named = []
+    real = sites_module.dotted
+    monkeypatch.setattr(sites_module, "dotted", lambda node: named.append(node) or real(node))
+    for k in range(200):
+        assert len(sites.loads_named(f"a{k}.config")) == 1
+    assert len(sites.loads_ending("config")) == 200
+    assert len(named) == 200

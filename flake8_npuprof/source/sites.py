@@ -189,7 +189,7 @@ class Sites:
         self.guards_of = _ByPos(self.pos, self._walked, 2, 1)
         self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
         self._by_last: Optional[Dict[str, List[int]]] = None        # _loads_by_last
-        self._named_memo: Dict[str, List[int]] = {}                   # _named
+        self._buckets: Dict[str, Dict[str, List[int]]] = {}            # _bucket
         self._grouped: Dict[str, Dict[int, Tuple[Scope, List[ast.AST]]]] = {}    # _loads_grouped
         self.qualified_cache: Dict[int, Optional[str]] = {}   # imports.qualified, per node
         self._calls_by_name: Optional[Dict[str, List[CallSite]]] = None
@@ -205,8 +205,8 @@ class Sites:
         return self._raw_loads
 
     # Loads by dotted name, found on demand: the raw loads are indexed once by their last identifier (no
-    # name is built), and a name's loads are the candidates whose dotted() is that name. An analysis asks
-    # about a few names; naming every load of the file cost more than all its questions.
+    # name is built), and the loads sharing the last identifier a question asks about are named together.
+    # An analysis asks about a few names; naming every load of the file cost more than all its questions.
 
     def _loads_by_last(self) -> Dict[str, List[int]]:
         """Last identifier (`x` of `a.x` and of `x`) -> indices into the raw loads, in walk order."""
@@ -223,32 +223,31 @@ class Sites:
                     found.append(k)
         return index
 
-    def _named(self, key: str) -> List[int]:
-        """Indices into the raw loads of the loads named `key` (dotted), in walk order."""
-        found = self._named_memo.get(key)
+    def _bucket(self, last: str) -> Dict[str, List[int]]:
+        """dotted name -> indices into the raw loads, for the loads whose last identifier is `last`: each
+        bucket named once (dotted() of each of its loads), so asking many names costs the loads once."""
+        found = self._buckets.get(last)
         if found is None:
+            found = self._buckets[last] = {}
             raw = self._raw_loads
-            found = self._named_memo[key] = [k for k in self._loads_by_last().get(key.rpartition(".")[2], ())
-                                             if dotted(raw[k][0]) == key]
+            for k in self._loads_by_last().get(last, ()):
+                name = dotted(raw[k][0])
+                if name is not None:
+                    found.setdefault(name, []).append(k)
         return found
 
     def loads_named(self, key: str) -> List[ast.AST]:
         """The Name/Attribute loads whose dotted name is key, in walk order."""
         raw = self._raw_loads
-        return [raw[k][0] for k in self._named(key)]
+        return [raw[k][0] for k in self._bucket(key.rpartition(".")[2]).get(key, ())]
 
     def loads_ending(self, attr: str) -> List[Tuple[str, List[ast.AST]]]:
         """(dotted name, its loads) for every name `x.attr` (any x, attr itself may be dotted): the names in
         the order of their first load, each one's loads in walk order."""
         raw = self._raw_loads
         tail = "." + attr
-        out: Dict[str, List[ast.AST]] = {}
-        for k in self._loads_by_last().get(attr.rpartition(".")[2], ()):
-            node = raw[k][0]
-            name = dotted(node)
-            if name is not None and name.endswith(tail):
-                out.setdefault(name, []).append(node)
-        return list(out.items())
+        return [(name, [raw[k][0] for k in ks]) for name, ks in self._bucket(attr.rpartition(".")[2]).items()
+                if name.endswith(tail)]
 
     def loads_in(self, scope: "Scope", key: str) -> List[ast.AST]:
         """key's loads in that scope, in walk order."""
@@ -261,7 +260,7 @@ class Sites:
         if grouped is None:
             grouped = self._grouped[key] = {}
             raw = self._raw_loads
-            for k in self._named(key):
+            for k in self._bucket(key.rpartition(".")[2]).get(key, ()):
                 node, scope = raw[k]
                 group = grouped.get(id(scope))
                 if group is None:
