@@ -1002,6 +1002,35 @@ def test_a_python_error_a_try_may_catch_is_unknown_not_a_stop(capsys, tmp_path, 
     assert f"{path}:{setup['line']} {setup['route']}: unknown\n" in out
 
 
+HELPER = ("def profiling_config():\n"
+          "    return ProfilingConfig(enable_profiling=True, enable_options=['task_trace'])\n\n\n")
+
+
+@pytest.mark.parametrize("calls, caught", [
+    # the helper raises; its caller's `try` may catch it: no stop is claimed, the try's line is named
+    ("    try:\n        prof = profiling_config()\n    except TypeError:\n        prof = None\n", 18),
+    # one call caught, one not: the caught one may go on, so no stop is claimed either
+    ("    prof = profiling_config() if FLAGS.profiling else None\n"
+     "    try:\n        prof = profiling_config()\n    except TypeError:\n        prof = None\n", 19),
+    # a try around a call that is not the helper's is no help: it stops the script
+    ("    try:\n        helpers.warm_up()\n    except TypeError:\n        pass\n"
+     "    prof = profiling_config()\n", 0),
+])
+def test_a_python_error_a_callers_try_may_catch_is_unknown_not_a_stop(capsys, tmp_path, calls, caught):
+    path = tmp_path / "train.py"
+    path.write_text(NPU_ENTRY.replace("def main(_):\n", HELPER + "def main(_):\n") + calls +
+                    "    helpers.train(NPURunConfig(model_dir='/tmp/m', profiling_config=prof))\n" + RUN)
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    setup = only(data)
+    (message,) = setup["messages"]
+    assert setup["line"] == 11 and message.startswith("NPP014 TypeError")
+    if caught:
+        assert setup["verdict"] == "unknown" and f"the `try` at line {caught} may catch it" in message
+        assert "stops" not in message and data["usable"] is None
+    else:
+        assert setup["verdict"] == "fails" and message.endswith("the script stops before GE starts")
+
+
 def test_a_non_bool_switch_of_a_profiling_config_fails_only_where_it_is_handed_over(capsys, tmp_path):
     path = tmp_path / "train.py"          # NPUEstimator raises when it copies the switch: never passed, never raised
     path.write_text(NPU_ENTRY + "    prof = ProfilingConfig(enable_profiling='True', profiling_options="

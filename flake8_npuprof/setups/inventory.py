@@ -232,7 +232,8 @@ class Inventory:
         setup = ScriptSetup(route, line, col, mode, options, delivery, delivered, conditions, anchor,
                             scope, pos, tuple(id(n) for n in nodes if n is not None), condition,
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
-                            way.guards if way.exact else (), lost, refused, self.ctx.sites.try_around(anchor))
+                            way.guards if way.exact else (), lost, refused,
+                            self.ctx.sites.try_around(anchor) or way.caught)
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))

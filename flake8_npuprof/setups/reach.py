@@ -56,22 +56,26 @@ class Path(NamedTuple):
     texts: Tuple[str, ...] = ()
     guards: Tuple[tuple, ...] = ()          # (Guard, Scope, pos) per text; () when texts is a disjunction
     exact: bool = True                      # guards stand for texts one to one
+    # the line of a `try` with handlers around a call on the way (0: none): an exception raised here may
+    # be caught there; on one way at least, so a stop is never claimed for code a caller's handler may save
+    caught: int = 0
 
     def extended(self, more: "Path") -> "Path":
         texts = self.texts + tuple(t for t in more.texts if t not in self.texts)
         keep = [g for g, t in zip(more.guards, more.texts) if t not in self.texts]
-        return Path(texts, self.guards + tuple(keep), self.exact and more.exact)
+        return Path(texts, self.guards + tuple(keep), self.exact and more.exact, self.caught or more.caught)
 
     def merged(self, other: "Path") -> "Path":
         """Either path leads here: no condition if one has none, else one condition that says "or"."""
+        caught = self.caught or other.caught
         if not self.texts or not other.texts:
-            return Path()
+            return Path(caught=caught)
         if self.texts == other.texts:
-            return self
+            return self._replace(caught=caught)
         alts = list(dict.fromkeys(_alternatives(self) + _alternatives(other)))
         text = " or ".join(f"({a})" for a in alts) if len(alts) <= MAX_ALTERNATIVES else \
             "one of several conditions"
-        return Path((text,), (), False)
+        return Path((text,), (), False, caught)
 
 
 def _alternatives(p: Path) -> List[str]:
@@ -183,7 +187,7 @@ class Reach:
                 return
             changes[id(scope)] = changes.get(id(scope), 0) + 1
             if changes[id(scope)] > MAX_ALTERNATIVES + 3:
-                new = Path(("one of several conditions",), (), False) if new.texts else new
+                new = Path(("one of several conditions",), (), False, new.caught) if new.texts else new
                 if new == old:
                     return
             self.paths[id(scope)] = new
@@ -205,7 +209,8 @@ class Reach:
                     targets = _visible(defined, scope, name)
                     if not called and not targets:
                         continue
-                    on_way = here.extended(_guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0)))
+                    on_way = here.extended(
+                        _guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0), node, sites))
                     for m in called:            # getattr(obj, "method")
                         reach(m, on_way)
                     for target in targets:
@@ -221,7 +226,8 @@ class Reach:
                     called = methods.get(name, ())
                     if not called:
                         continue
-                    on_way = here.extended(_guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0)))
+                    on_way = here.extended(
+                        _guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0), node, sites))
                     for m in called:
                         reach(m, on_way)
             for call in _dynamic_getattrs(scope, refs.get(id(scope), ()), sites):
@@ -244,12 +250,14 @@ def guard_text(guards) -> Tuple[str, ...]:
     return tuple(out)
 
 
-def _guards(guards, scope, pos: int) -> Path:
+def _guards(guards, scope, pos: int, node, sites) -> Path:
+    """The way through the reference `node`: the `if`s it is under and the `try` that may catch what it raises."""
+    caught = sites.try_around(node)
     kept = tuple(g for g in guards if not is_main_guard(g) and not isinstance(g.test, ast.Constant))
     if not kept:
-        return Path()
+        return Path(caught=caught)
     texts = guard_text(kept)
-    return Path(texts, tuple((g, scope, pos) for g in kept), True)
+    return Path(texts, tuple((g, scope, pos) for g in kept), True, caught)
 
 
 def _visible(defined, scope, name: str) -> list:
