@@ -1092,6 +1092,23 @@ def test_a_setup_in_an_except_handler_runs_only_when_an_exception_is_caught(caps
     assert (setup["verdict"], setup["conditions"]) == ("collects", ["an exception is caught at line 8"])
 
 
+def test_a_setup_in_a_try_else_body_runs_only_when_nothing_was_raised(capsys, tmp_path):
+    """`try: import moxing / except ImportError: cfg = None / else: cfg = ProfilingConfig(...)`: the else body
+    runs only when the import worked (it said "collects" unconditionally, and the handler's None was lost)."""
+    path = tmp_path / "train.py"
+    path.write_text("from npu_bridge.npu_init import *\n"
+                    "try:\n    import moxing\nexcept ImportError:\n    cfg = None\nelse:\n"
+                    "    cfg = ProfilingConfig(enable_profiling=True, profiling_options="
+                    "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+                    "est = NPUEstimator(model_fn=None, config=NPURunConfig(model_dir='/tmp/m', profiling_config=cfg))\n"
+                    "est.train(input_fn=None, max_steps=1)\n")
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
+    setup = only(data)
+    assert (setup["line"], setup["verdict"]) == (7, "collects")
+    assert setup["conditions"] == ["no exception is raised in the try at line 2"]
+    assert data["usable"] is True and not [m for m in setup["messages"] if m.startswith("NPP006")]
+
+
 def test_a_config_rebound_in_an_except_handler_still_reaches_the_estimator(capsys, tmp_path):
     """`try: cfg = ProfilingConfig(...) / except: cfg = None`: the handler runs only when the try raised, so
     the config the try built is the one handed over (it was NPP006, never passed, before)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
-from flake8_npuprof.source.sites import _SPECIAL, _passed_on, child_nodes, collect, dotted
+from flake8_npuprof.source.sites import _SPECIAL, _TRIES, _passed_on, child_nodes, collect, dotted
 
 HERE = Path(__file__).parent
 SAMPLER = '''
@@ -120,9 +120,16 @@ def test_the_sites_walk_is_a_pre_order_walk_that_records_every_load_and_call(nam
         if kids:
             assert spots[0] == sites.pos[id(node)] + 1
         assert spots == sorted(spots)
+        otherwise = {id(k) for k in getattr(node, "orelse", ())} if type(node) in _TRIES else set()
         for k in kids:
             item = sites._walked[sites.pos[id(k)]]
-            assert item[1] is node and item[2] == context
+            assert item[1] is node
+            if id(k) in otherwise:          # a try's else body: one guard more, read as "no exception ..."
+                scope, guards = item[2]
+                assert scope is context[0] and guards[:-1] == context[1] and not guards[-1].negated
+                assert guards[-1].test.id == f"no exception is raised in the try at line {node.lineno}"
+            else:
+                assert item[2] == context
 
 
 class _PlainOrder(ExecOrder):

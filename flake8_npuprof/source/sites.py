@@ -524,6 +524,19 @@ def collect(tree: ast.AST) -> Sites:
                 _record_assign(sites, node, context[0], context[1], order)
             elif kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
+            elif kind in _TRIES and node.orelse:
+                # the else body runs only when the try body raised nothing: its bindings are conditional, so
+                # they do not hide a handler's (`try: ... / except E: cfg = None / else: cfg = X()`)
+                otherwise = (context[0], context[1] + (Guard(else_test(node), False),))
+                for child in reversed(node.finalbody):
+                    push((child, node, context))
+                for child in reversed(node.orelse):
+                    push((child, node, otherwise))
+                for child in reversed(node.handlers):
+                    push((child, node, context))
+                for child in reversed(node.body):
+                    push((child, node, context))
+                continue
             fields = fields_of.get(kind)
             if fields is None:
                 fields = _fields_of(kind)
@@ -630,6 +643,12 @@ def handler_test(handler: ast.ExceptHandler) -> ast.Name:
     means wherever a condition is shown ("when an exception is caught at line 7") and evaluates to unknown."""
     test = ast.Name(id=f"an exception is caught at line {handler.lineno}", ctx=ast.Load())
     return ast.copy_location(test, handler)
+
+
+def else_test(node) -> ast.Name:
+    """The condition a try's else body runs under, in the same form as handler_test's."""
+    test = ast.Name(id=f"no exception is raised in the try at line {node.lineno}", ctx=ast.Load())
+    return ast.copy_location(test, node)
 
 
 def _static_truth(test) -> Optional[bool]:
