@@ -357,6 +357,8 @@ def _readable(path: str) -> bool:
 def bench_ratios(args) -> None:
     if not args.dir:
         raise SystemExit("ratios: give the directory of training scripts (e.g. the model zoo's)")
+    if args.lib and not any(Path(args.lib).rglob("*.py")):
+        raise SystemExit(f"ratios: no Python file under {args.lib} (--lib), checked before anything is measured")
     counted = shutil.which("valgrind") is not None
     files = sorted(Path(args.dir).rglob("*.py"))
     if args.profiling_only:             # the files the plugin analyses: its worst case, not diluted by the rest
