@@ -226,3 +226,9 @@ def test_modules_read_only_for_their_imports_are_never_indexed(tmp_path):
     assert set(loaded) == {"plain.py", "defs.py"}
     assert not loaded["plain.py"].may_define_flags and "sites" not in loaded["plain.py"].__dict__
     assert loaded["defs.py"].may_define_flags and "sites" in loaded["defs.py"].__dict__
+    # plain.py keeps no tree in the module cache (its refs and text are enough); asked for its names later,
+    # it is parsed again, and what it says is the same
+    plain = loaded["plain.py"]
+    assert plain._tree is None and plain.refs == [(0, ["defs"])]
+    (size,) = plain.sites.module.bindings["SIZE"]
+    assert plain._tree is not None and isinstance(size.value, ast.Constant) and size.value.value == 3

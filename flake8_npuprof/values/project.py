@@ -47,10 +47,24 @@ class Module:
     def __init__(self, path: str, text: str, tree: ast.AST):
         self.path = path
         self.src = SourceText(text)
-        self.tree = tree
         self.end = len(text) + 1                # a position after every module-level statement
         self.memo: Dict[tuple, tuple] = {}      # -> (values, paths looked at, complete): observed.remembered
         self.refs = import_refs(tree)           # the modules it imports, read once
+        # Most modules are read only for their imports, on the way to the flags a file can see, and stay in
+        # the module cache for the rest of the run: their trees (10-30x their text) were most of a long
+        # check's memory. One that cannot define a flag keeps its text and refs only, and is parsed again
+        # if a question ever needs its names.
+        self._tree: Optional[ast.AST] = tree if self.may_define_flags else None
+
+    @property
+    def tree(self) -> ast.AST:
+        if self._tree is None:
+            self._tree = ast.parse(self.src.text, self.path)
+        return self._tree
+
+    @tree.setter
+    def tree(self, value: ast.AST) -> None:
+        self._tree = value
 
     # Indexed when first asked: a module read only for its imports (the walk to the flags a file can see)
     # or found to define no flag is never walked.
