@@ -1109,6 +1109,22 @@ def test_a_setup_in_a_try_else_body_runs_only_when_nothing_was_raised(capsys, tm
     assert data["usable"] is True and not [m for m in setup["messages"] if m.startswith("NPP006")]
 
 
+def test_a_config_a_library_keeps_on_self_is_not_said_to_be_never_passed(capsys, tmp_path):
+    """A module with no entry point (VGG16's create_session.py) keeps a ProfilingConfig in
+    self.profiling_config and never reads it: the scripts that import it may. Neither off nor NPP006."""
+    path = tmp_path / "create_session.py"
+    path.write_text("from npu_bridge.npu_init import *\n\n\nclass CreateSession:\n    def __init__(self):\n"
+                    "        self.profiling_config = ProfilingConfig(enable_profiling=True, profiling_options="
+                    "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n")
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
+    setup = only(data)
+    assert (setup["verdict"], setup["read_by_ge"]) == ("collects", None)
+    assert not [m for m in setup["messages"] if m.startswith("NPP006")]
+    assert any("handed to code outside this file" in m for m in setup["messages"])
+    _, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", str(path))
+    assert f"{path}:6 ProfilingConfig: collects (if GE reads it)\n" in out
+
+
 def test_a_config_rebound_in_an_except_handler_still_reaches_the_estimator(capsys, tmp_path):
     """`try: cfg = ProfilingConfig(...) / except: cfg = None`: the handler runs only when the try raised, so
     the config the try built is the one handed over (it was NPP006, never passed, before)."""

@@ -105,6 +105,10 @@ def json_text(setup):
 
 
 def test_a_config_no_session_gets_is_refused_only_once_it_reaches_one():
-    f = npp004(HEAD + BOOL + OPTIONS)           # no Session: the config is never handed over (NPP006)
+    f = npp004(HEAD + BOOL + OPTIONS + "sess = tf.Session()\n")    # a session without it: never handed over
     assert "would refuse the empty string" in f.message and "it reaches none here" in f.message
+    assert "the session fails" not in f.message
+    # a module that starts nothing and has no entry point: the scripts that import it may hand it over
+    f = npp004(HEAD + BOOL + OPTIONS)
+    assert "would refuse the empty string" in f.message and "this file does not show whether it gets one" in f.message
     assert "the session fails" not in f.message

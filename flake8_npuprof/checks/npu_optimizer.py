@@ -185,9 +185,11 @@ def _check_precision_b(ctx, setup: Setup) -> None:
     # the adapter reads precision_mode with .s() on every NpuOptimizer entry of a session's config and
     # refuses a value outside its list; the empty string a .b leaves behind is outside it
     script_setup = ctx.model.setup_of(setup.params["profiling_options"][-1].target)
-    if script_setup is not None and script_setup.delivered == "never":
-        refused = (f'the adapter (TF Adapter r1.12+) would refuse the empty string ("{PRECISION_REFUSED}") once '
-                   "this config reaches a session (it reaches none here)")
+    delivered = script_setup.delivered if script_setup is not None else None
+    if delivered in ("never", "unknown"):
+        where = "it reaches none here" if delivered == "never" else "this file does not show whether it gets one"
+        refused = (f'the adapter (TF Adapter r1.12+) would refuse the empty string ("{PRECISION_REFUSED}") in a '
+                   f"session ({where})")
     else:
         refused = (f'the adapter (TF Adapter r1.12+) refuses the empty string ("{PRECISION_REFUSED}"), so the '
                    "session fails when its graph first runs")

@@ -415,7 +415,8 @@ def _details(report: dict, r: Result) -> List[str]:
     target = Target(report["target"]["cann"], report["target"]["soc"])
     conds = _conditions(s, r.raised)
     out = [f"{r.path or report['file']}:{s.line} {s.route}: {r.verdict}" +
-           ("" if r.read_by_ge is not None else " (if this code runs)" if s.reached is None or r.raised else
+           ("" if r.read_by_ge is not None else
+            " (if this code runs)" if (s.reached is None and s.delivered != "unknown") or r.raised else
             " (if GE reads it)") +
            (f" (when {' and '.join(conds)})" if conds else "")]
     if r.effective_options is not None:

@@ -136,7 +136,7 @@ class Planner:
         notes = []
         if setup.reached is None:
             notes.append(NO_ENTRY)
-        elif read is None:
+        if read is None and (setup.reached is not None or setup.delivered == "unknown"):
             notes.append("the file does not show when this runs (not reached from module level, or handed to code "
                          "outside this file): emulated as if it initialised GE")
         return self._emulate(setup, read, env, notes)

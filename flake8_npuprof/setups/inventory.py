@@ -296,7 +296,22 @@ class Inventory:
                 break
         if unconditional:
             self.conditions.pop(id(value), None)
+        if not found and not escapes and self._kept_for_importers(value):
+            escapes = True
         return found, escapes
+
+    def _kept_for_importers(self, value: ast.AST) -> bool:
+        """Whether a file with no entry point keeps the object where the modules that import it can read
+        it: an instance attribute (`self.profiling_config`: the instance is made and used by those modules),
+        or a module-level name of a file that starts nothing itself (no session, run config or estimator:
+        a module others import, not a script run from the top). That nothing here reads it does not say
+        nothing does."""
+        sites = self.ctx.sites
+        if reach_of(sites).entry is not None:
+            return False
+        library = not self.ctx.flow.consumer_calls()
+        return any(key.startswith("self.") or (library and scope is sites.module)
+                   for scope, key in sites.keys_bound_to(value))
 
     def _calls_of_function(self, node) -> List[ast.AST]:
         parent = self.ctx.flow.parent
