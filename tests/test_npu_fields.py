@@ -112,3 +112,14 @@ def test_a_config_no_session_gets_is_refused_only_once_it_reaches_one():
     f = npp004(HEAD + BOOL + OPTIONS)
     assert "would refuse the empty string" in f.message and "this file does not show whether it gets one" in f.message
     assert "the session fails" not in f.message
+
+
+def test_a_misnamed_entry_says_profiling_is_among_its_lost_settings_only_when_it_has_some():
+    """NPP003 said "(profiling included)" for entries that carry no profiling setting (inception_score.py's
+    "NpuOptimizer2" with only memory sizes)."""
+    named = HEAD.replace('"NpuOptimizer"', '"NpuOptimizer2"')
+    memory = 'op.parameter_map["graph_memory_max_size"].s = b"1000"\n'
+    (plain,) = [f for f in analyse(named + memory + TAIL, None, "t.py") if f.code == "NPP003"]
+    assert "none of its settings apply" in plain.message and "profiling" not in plain.message
+    (profiled,) = [f for f in analyse(named + memory + OPTIONS + TAIL, None, "t.py") if f.code == "NPP003"]
+    assert "none of its settings (profiling included) apply" in profiled.message

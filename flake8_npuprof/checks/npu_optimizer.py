@@ -115,7 +115,7 @@ def _check_name(ctx, entry: Entry) -> None:
         name = texts.pop()
         if name == NPU_OPTIMIZER or not (npu_only or _near_miss(name)):
             return
-        ctx.report_node("NPP003", node, _name_message(name))
+        ctx.report_node("NPP003", node, _name_message(name, entry))
         return
     if name == NPU_OPTIMIZER or not (npu_only or _near_miss(name)):
         return
@@ -126,13 +126,14 @@ def _check_name(ctx, entry: Entry) -> None:
         edits = text_edits_to_source(ctx.src, lit[0], [(0, len(lit[0].text), NPU_OPTIMIZER)]) if lit else None
         if edits:
             fix = Fix(tuple(edits), True, f'rename to "{NPU_OPTIMIZER}"')
-    ctx.report_node("NPP003", node, _name_message(name), fix)
+    ctx.report_node("NPP003", node, _name_message(name, entry), fix)
 
 
-def _name_message(name: str) -> str:
-    return (f'custom optimizer named "{name}" carries NPU parameters: none of its settings (profiling '
-            f'included) apply; the adapter reads only entries named exactly "{NPU_OPTIMIZER}"; '
-            f'name it "{NPU_OPTIMIZER}"')
+def _name_message(name: str, entry: Entry) -> str:
+    profiling = any(p.key in ("profiling_mode", "profiling_options") for p in entry.params)
+    return (f'custom optimizer named "{name}" carries NPU parameters: none of its settings '
+            f'{"(profiling included) " if profiling else ""}apply; the adapter reads only entries named exactly '
+            f'"{NPU_OPTIMIZER}"; name it "{NPU_OPTIMIZER}"')
 
 
 # ---------------------------------------------------------------- NPP009
