@@ -85,8 +85,9 @@ def test_check_and_flake8_still_lint_unreached_code_and_say_it_is_not_reached(tm
     checker = NpuProfChecker(ast.parse(text), text.splitlines(keepends=True), "train.py")
     checker.settings = Settings(target=T)
     messages = [m for _, _, m, _ in checker.run()]
-    # its one line is the short message: "not reached: ", the entry point's line being in the detail
-    assert any(m.startswith('NPP101 not reached: unknown profiling_options key "L2": ') for m in messages)
+    # its one line is the short message: "not reached from its entry point: ", the line being in the detail
+    shown = 'NPP101 not reached from its entry point: unknown profiling_options key "L2": '
+    assert any(m.startswith(shown) for m in messages)
     assert f"not reached from this file's entry point (line {main_guard})" in bad[1].detail
 
 

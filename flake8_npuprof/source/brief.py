@@ -51,7 +51,11 @@ def split(message: str) -> Tuple[str, str]:
     context = ""
     if tail:            # a trailing aside of the whole message: "(checked with the default of --x, ...)"
         tail[-1], context = _trailing_aside(tail[-1])
-    short = _short("".join(p for p, _ in prefixes), what, head, parts)
+    # a value that holds only when a flag is left out says so in the sentence too, not only in the detail
+    # (after a state prefix the sentence has its condition already, and would grow too long with a second)
+    default = _DEFAULT_ASIDE.match(context) if not prefixes else None
+    lead = "".join(p for p, _ in prefixes) + (f"without {default.group(1)}: " if default else "")
+    short = _short(lead, what, head, parts)
     detail: List[str] = [full for shown, full in prefixes if full != shown]
     if what and what not in short:
         detail.append(what)
@@ -103,7 +107,7 @@ def _prefixes(message: str) -> Tuple[List[Tuple[str, str]], str]:
             return out, rest
         full = m.group(0)
         if m.re is _UNREACHED:
-            out.append(("not reached: ", full.rstrip(": ")))
+            out.append(("not reached from its entry point: ", full.rstrip(": ")))
         elif m.re is _LATENT:
             out.append(("latent: ", full.rstrip(": ")))
         else:
@@ -196,6 +200,9 @@ def _clean(text: str, keep: int = 30) -> str:
     if depth:                   # an unbalanced "(": keep the text as it is
         return text
     return "".join(out)
+
+
+_DEFAULT_ASIDE = re.compile(r"\(checked with the default of (\S+), used when the flag is not given\)$")
 
 
 def _trailing_aside(clause: str) -> Tuple[str, str]:
