@@ -12,12 +12,12 @@ finding (NPP192). Files are checked through the cache and in worker processes (c
 from __future__ import annotations
 
 from collections import Counter
-from typing import List, Optional, Sequence
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 from ..source.model import Finding
 from .output import Report, render, warn
 from ..source.text import SourceText
-from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, inputs, note, plural
+from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Input, input_paths, note, plural, read_input
 
 
 def run_check(args) -> int:
@@ -43,23 +43,24 @@ def run_check(args) -> int:
     each = (settings,)
     if target.cann == "any" and args.format == "text" and not args.quiet:
         each += (settings._replace(target=target._replace(cann="portable")),)
-    items = list(inputs(args, config))
-    found = check_items(args, config, items, each, selection)
     results = []
+    unreadable = []
     errors = held = 0
-    for item, per_settings in zip(items, found):
+    for item, per_settings in check_items(args, config, input_paths(args, config), each, selection):
         if per_settings is None:
-            # a path that cannot be read must not pass a CI gate silently
-            warn(f"{item.display}: {item.error}")
-            errors += 1
+            unreadable.append(item)
             continue
         findings = per_settings[0]
         errors += sum(1 for f in findings if f.code == "NPP000")
         if len(per_settings) > 1:
             held += sum((Counter(_where(per_settings[1])) - Counter(_where(findings))).values())
         # positions are worked out only for a file with findings (line tables of every file cost as much as
-        # a warm run's whole reading)
+        # a warm run's whole reading), and only such a file's text is kept
         results.append((item.display, SourceText(item.source.text) if findings else None, findings))
+    for item in unreadable:
+        # a path that cannot be read must not pass a CI gate silently
+        warn(f"{item.display}: {item.error}")
+        errors += 1
     report = Report(args.output_file)
     try:
         report.write(render(args, results, target))
@@ -75,40 +76,52 @@ def run_check(args) -> int:
     return EXIT_FINDINGS if found_any and not args.exit_zero else EXIT_CLEAN
 
 
-def check_items(args, config, items, each, selection) -> List[Optional[List[List[Finding]]]]:
-    """For each input: its findings for each settings (None: it could not be read), from the cache where it
-    holds them and from worker processes for the rest, in the inputs' order."""
+# Files read and checked per round: what a round reads stays in memory until its results are in, so a run's
+# memory does not grow with the number of files (each round starts its own worker processes, a few ms).
+ROUND = 2000
+
+
+def check_items(args, config, paths: Sequence[str], each,
+                selection) -> Iterator[Tuple[Input, Optional[List[List[Finding]]]]]:
+    """Each input with its findings for each settings (None: it could not be read), from the cache where it
+    holds them and from worker processes for the rest, in the inputs' order. Files are read a round at a
+    time, and nothing of a round is kept by this function once it is handed out."""
     from . import batch, cache as caches
     from ..source import bytecode
     store = caches.for_run(args, config, each[0], warn=lambda text: note(args, text))
-    out: List[Optional[List[List[Finding]]]] = [None] * len(items)
-    jobs, todo = [], []
-    progress = batch.Progress(len(items), "checking", enabled=None if not getattr(args, "quiet", False) else False)
-    for k, item in enumerate(items):
-        if item.source is None:
-            progress.advance()
-            continue
-        job = batch.Job(item.path, item.source.text, item.source.kind,
-                        tuple(config.ignores_for(item.path)) if config else ())
-        cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
-            if store is not None and not item.stdin else None
-        if cached is not None:
-            out[k] = cached
-            progress.advance()
-            continue
-        if not item.stdin and job.kind == "python":     # the file's own bytes, read just now
-            job = job._replace(compiled=bytecode.compiled(item.path, item.source.data))
-        jobs.append(job)
-        todo.append(k)
+    progress = batch.Progress(len(paths), "checking", enabled=None if not getattr(args, "quiet", False) else False)
     try:
-        done = batch.run(batch.check_job, [(job, each, selection) for job in jobs], batch.workers(args), progress)
+        for start in range(0, len(paths), ROUND):
+            items = [read_input(args, path) for path in paths[start:start + ROUND]]
+            out: List[Optional[List[List[Finding]]]] = [None] * len(items)
+            jobs, todo = [], []
+            for k, item in enumerate(items):
+                if item.source is None:
+                    progress.advance()
+                    continue
+                job = batch.Job(item.path, item.source.text, item.source.kind,
+                                tuple(config.ignores_for(item.path)) if config else ())
+                cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
+                    if store is not None and not item.stdin else None
+                if cached is not None:
+                    out[k] = cached
+                    progress.advance()
+                    continue
+                if not item.stdin and job.kind == "python":     # the file's own bytes, read just now
+                    job = job._replace(compiled=bytecode.compiled(item.path, item.source.data))
+                jobs.append(job)
+                todo.append(k)
+            done = batch.run(batch.check_job, [(job, each, selection) for job in jobs], batch.workers(args), progress)
+            for k, job, (found, deps) in zip(todo, jobs, done):
+                out[k] = found
+                if store is not None and not items[k].stdin:
+                    store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps)
+            del jobs, done
+            for k in range(len(items)):
+                yield items[k], out[k]
+                items[k] = out[k] = None
     finally:
         progress.close()
-    for k, job, (found, deps) in zip(todo, jobs, done):
-        out[k] = found
-        if store is not None and not items[k].stdin:
-            store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps)
-    return out
 
 
 def _where(findings: Sequence[Finding]):

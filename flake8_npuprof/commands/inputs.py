@@ -67,27 +67,34 @@ def exclude_patterns(args, config) -> Tuple[str, ...]:
 
 
 def inputs(args, config) -> Iterator[Input]:
+    for path in input_paths(args, config):
+        yield read_input(args, path)
+
+
+def input_paths(args, config) -> List[str]:
+    """The files a run reads, found but not yet read (a long run reads each when its turn comes)."""
     paths = given_paths(args)
-    found = False
-    for path in discover(paths, exclude=exclude_patterns(args, config),
-                         gitignore=getattr(args, "respect_gitignore", True),
-                         force_exclude=getattr(args, "force_exclude", False)):
-        found = True
-        if path == "-":
-            name = args.stdin_filename or "-"
-            shown = display(name) if name != "-" else "-"
-            try:                                            # bounded like files (a pipe of /dev/zero ends)
-                yield Input(name, shown, read_source(name, read_stream(sys.stdin.buffer)), stdin=True)
-            except ReadError as exc:
-                yield Input(name, shown, None, str(exc), stdin=True)
-            continue
-        try:
-            yield Input(path, display(path), read_source(path))
-        except ReadError as exc:
-            yield Input(path, display(path), None, str(exc))
+    found = list(discover(paths, exclude=exclude_patterns(args, config),
+                          gitignore=getattr(args, "respect_gitignore", True),
+                          force_exclude=getattr(args, "force_exclude", False)))
     if not found and not getattr(args, "force_exclude", False):     # pre-commit may name only excluded files
         note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
                    "nothing was checked")
+    return found
+
+
+def read_input(args, path: str) -> Input:
+    if path == "-":
+        name = args.stdin_filename or "-"
+        shown = display(name) if name != "-" else "-"
+        try:                                            # bounded like files (a pipe of /dev/zero ends)
+            return Input(name, shown, read_source(name, read_stream(sys.stdin.buffer)), stdin=True)
+        except ReadError as exc:
+            return Input(name, shown, None, str(exc), stdin=True)
+    try:
+        return Input(path, display(path), read_source(path))
+    except ReadError as exc:
+        return Input(path, display(path), None, str(exc))
 
 
 def plural(n: int, word: str) -> str:
