@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from collections import deque
+from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..source import observed
 
@@ -58,16 +59,56 @@ def run(fn: Callable, tasks: Sequence[tuple], processes: int, progress: "Progres
             out[k] = fn(*task)
             progress.advance()
         return out
-    import multiprocessing
-    from ..checks import analysis  # noqa: F401  (imported once here, before the workers fork, not in each)
-    # fork where the platform has it: the workers start with the modules this process has imported
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else None
-    context = multiprocessing.get_context(method)
-    with context.Pool(processes, initializer=_worker_init) as pool:
+    with _pool(processes) as pool:
         for k, result in pool.imap_unordered(_indexed, [(k, fn, task) for k, task in enumerate(tasks)]):
             out[k] = result
             progress.advance()
     return out
+
+
+WINDOW = 256                    # entries ordered() holds at once: read, waiting for a worker, or worked on
+
+
+def ordered(fn: Callable, entries: Iterable[Tuple[object, Optional[tuple]]], processes: int,
+            progress: "Progress") -> Iterator[Tuple[object, object]]:
+    """(payload, fn(*task)) for each (payload, task) of entries, in their order; an entry with no task (a
+    file the cache answered, or one that could not be read) comes out with None. At most WINDOW entries are
+    held at once, read or in a worker, so memory does not grow with their number; one pool of `processes`
+    workers serves the whole run, started when the first task comes (none when one process would do)."""
+    pending: Deque[Tuple[object, object, bool]] = deque()      # (payload, result or AsyncResult, in a worker)
+    pool = None
+    try:
+        for payload, task in entries:
+            if task is None:
+                pending.append((payload, None, False))
+            elif processes <= 1:
+                pending.append((payload, fn(*task), False))
+            else:
+                if pool is None:
+                    pool = _pool(processes)
+                pending.append((payload, pool.apply_async(fn, task), True))
+            # hand on what is ready at the front, and wait for the front once the window is full
+            while pending and (len(pending) >= WINDOW or not pending[0][2] or pending[0][1].ready()):
+                yield _settled(pending.popleft(), progress)
+        while pending:
+            yield _settled(pending.popleft(), progress)
+    finally:
+        if pool is not None:
+            pool.terminate()
+
+
+def _settled(entry, progress: "Progress"):
+    payload, result, in_worker = entry
+    progress.advance()
+    return payload, (result.get() if in_worker else result)
+
+
+def _pool(processes: int):
+    import multiprocessing
+    from ..checks import analysis  # noqa: F401  (imported once here, before the workers fork, not in each)
+    # fork where the platform has it: the workers start with the modules this process has imported
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else None
+    return multiprocessing.get_context(method).Pool(processes, initializer=_worker_init)
 
 
 def _indexed(item):

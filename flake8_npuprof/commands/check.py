@@ -76,50 +76,44 @@ def run_check(args) -> int:
     return EXIT_FINDINGS if found_any and not args.exit_zero else EXIT_CLEAN
 
 
-# Files read and checked per round: what a round reads stays in memory until its results are in, so a run's
-# memory does not grow with the number of files (each round starts its own worker processes, a few ms).
-ROUND = 2000
-
-
 def check_items(args, config, paths: Sequence[str], each,
                 selection) -> Iterator[Tuple[Input, Optional[List[List[Finding]]]]]:
     """Each input with its findings for each settings (None: it could not be read), from the cache where it
-    holds them and from worker processes for the rest, in the inputs' order. Files are read a round at a
-    time, and nothing of a round is kept by this function once it is handed out."""
+    holds them and from worker processes for the rest, in the inputs' order. A file is read when its turn
+    comes and nothing of it is kept here once it is handed on (batch.ordered holds a bounded window), so a
+    run's memory does not grow with the number of files."""
     from . import batch, cache as caches
     from ..source import bytecode
     store = caches.for_run(args, config, each[0], warn=lambda text: note(args, text))
+
+    def entries():
+        for path in paths:
+            item = read_input(args, path)
+            if item.source is None:
+                yield (item, None, None), None
+                continue
+            job = batch.Job(item.path, item.source.text, item.source.kind,
+                            tuple(config.ignores_for(item.path)) if config else ())
+            cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
+                if store is not None and not item.stdin else None
+            if cached is not None:
+                yield (item, None, cached), None
+                continue
+            if not item.stdin and job.kind == "python":     # the file's own bytes, read just now
+                job = job._replace(compiled=bytecode.compiled(item.path, item.source.data))
+            yield (item, job, None), (job, each, selection)
+
     progress = batch.Progress(len(paths), "checking", enabled=None if not getattr(args, "quiet", False) else False)
     try:
-        for start in range(0, len(paths), ROUND):
-            items = [read_input(args, path) for path in paths[start:start + ROUND]]
-            out: List[Optional[List[List[Finding]]]] = [None] * len(items)
-            jobs, todo = [], []
-            for k, item in enumerate(items):
-                if item.source is None:
-                    progress.advance()
-                    continue
-                job = batch.Job(item.path, item.source.text, item.source.kind,
-                                tuple(config.ignores_for(item.path)) if config else ())
-                cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
-                    if store is not None and not item.stdin else None
-                if cached is not None:
-                    out[k] = cached
-                    progress.advance()
-                    continue
-                if not item.stdin and job.kind == "python":     # the file's own bytes, read just now
-                    job = job._replace(compiled=bytecode.compiled(item.path, item.source.data))
-                jobs.append(job)
-                todo.append(k)
-            done = batch.run(batch.check_job, [(job, each, selection) for job in jobs], batch.workers(args), progress)
-            for k, job, (found, deps) in zip(todo, jobs, done):
-                out[k] = found
-                if store is not None and not items[k].stdin:
-                    store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps)
-            del jobs, done
-            for k in range(len(items)):
-                yield items[k], out[k]
-                items[k] = out[k] = None
+        processes = min(batch.workers(args), len(paths))
+        for (item, job, cached), result in batch.ordered(batch.check_job, entries(), processes, progress):
+            if job is None:                     # answered by the cache, or unreadable (None)
+                yield item, cached
+                continue
+            found, deps = result
+            if store is not None and not item.stdin:
+                store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps)
+            yield item, found
     finally:
         progress.close()
 
