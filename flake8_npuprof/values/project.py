@@ -52,9 +52,10 @@ class Module:
         self.refs = import_refs(tree)           # the modules it imports, read once
         # Most modules are read only for their imports, on the way to the flags a file can see, and stay in
         # the module cache for the rest of the run: their trees (10-30x their text) were most of a long
-        # check's memory. One that cannot define a flag keeps its text and refs only, and is parsed again
-        # if a question ever needs its names.
-        self._tree: Optional[ast.AST] = tree if self.may_define_flags else None
+        # check's memory. One whose text names no flag definition keeps its text and refs only, and is parsed
+        # again if a question ever needs its names (the plain test, not may_define_flags' NFKC fold: which
+        # trees stay is a matter of cost, never of what is found).
+        self._tree: Optional[ast.AST] = tree if ("DEFINE_" in text or "add_argument" in text) else None
 
     @property
     def tree(self) -> ast.AST:
