@@ -1078,48 +1078,56 @@ def test_a_switch_the_chip_drops_and_a_storage_limit_read_otherwise_go_beside_th
     assert [c.split(" ", 2)[:2] for c in setup["caveats"]] == [["NPP114", "l2"]]
 
 
-def test_a_setup_in_an_except_handler_runs_only_when_an_exception_is_caught(capsys, tmp_path):
-    path = tmp_path / "train.py"
-    path.write_text("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
-                    "config = tf.ConfigProto()\n"
-                    "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
-                    "try:\n    import apex\nexcept ImportError:\n"
-                    "    op.parameter_map['profiling_mode'].b = True\n"
-                    "    op.parameter_map['profiling_options'].s = b'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
-                    "sess = tf.Session(config=npu_config_proto(config_proto=config))\n")
+def _one_setup(capsys, tmp_path, text: str, name: str = "train.py"):
+    """Write the script, emulate it for CANN 8.0 on the 910B, and return its path, the report and its one setup."""
+    path = tmp_path / name
+    path.write_text(text)
     _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
-    setup = only(data)
+    return path, data, only(data)
+
+
+def _npp006(setup) -> list:
+    return [m for m in setup["messages"] if m.startswith("NPP006")]
+
+
+def test_a_setup_in_an_except_handler_runs_only_when_an_exception_is_caught(capsys, tmp_path):
+    _, _, setup = _one_setup(
+        capsys, tmp_path,
+        "import tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+        "config = tf.ConfigProto()\n"
+        "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+        "try:\n    import apex\nexcept ImportError:\n"
+        "    op.parameter_map['profiling_mode'].b = True\n"
+        "    op.parameter_map['profiling_options'].s = b'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+        "sess = tf.Session(config=npu_config_proto(config_proto=config))\n")
     assert (setup["verdict"], setup["conditions"]) == ("collects", ["an exception is caught at line 8"])
 
 
 def test_a_setup_in_a_try_else_body_runs_only_when_nothing_was_raised(capsys, tmp_path):
     """`try: import moxing / except ImportError: cfg = None / else: cfg = ProfilingConfig(...)`: the else body
     runs only when the import worked (it said "collects" unconditionally, and the handler's None was lost)."""
-    path = tmp_path / "train.py"
-    path.write_text("from npu_bridge.npu_init import *\n"
-                    "try:\n    import moxing\nexcept ImportError:\n    cfg = None\nelse:\n"
-                    "    cfg = ProfilingConfig(enable_profiling=True, profiling_options="
-                    "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
-                    "est = NPUEstimator(model_fn=None, config=NPURunConfig(model_dir='/tmp/m', profiling_config=cfg))\n"
-                    "est.train(input_fn=None, max_steps=1)\n")
-    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
-    setup = only(data)
+    _, data, setup = _one_setup(
+        capsys, tmp_path,
+        "from npu_bridge.npu_init import *\n"
+        "try:\n    import moxing\nexcept ImportError:\n    cfg = None\nelse:\n"
+        "    cfg = ProfilingConfig(enable_profiling=True, profiling_options="
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+        "est = NPUEstimator(model_fn=None, config=NPURunConfig(model_dir='/tmp/m', profiling_config=cfg))\n"
+        "est.train(input_fn=None, max_steps=1)\n")
     assert (setup["line"], setup["verdict"]) == (7, "collects")
     assert setup["conditions"] == ["no exception is raised in the try at line 2"]
-    assert data["usable"] is True and not [m for m in setup["messages"] if m.startswith("NPP006")]
+    assert data["usable"] is True and not _npp006(setup)
 
 
 def test_a_config_a_library_keeps_on_self_is_not_said_to_be_never_passed(capsys, tmp_path):
     """A module with no entry point (VGG16's create_session.py) keeps a ProfilingConfig in
     self.profiling_config and never reads it: the scripts that import it may. Neither off nor NPP006."""
-    path = tmp_path / "create_session.py"
-    path.write_text("from npu_bridge.npu_init import *\n\n\nclass CreateSession:\n    def __init__(self):\n"
-                    "        self.profiling_config = ProfilingConfig(enable_profiling=True, profiling_options="
-                    "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n")
-    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
-    setup = only(data)
-    assert (setup["verdict"], setup["read_by_ge"]) == ("collects", None)
-    assert not [m for m in setup["messages"] if m.startswith("NPP006")]
+    path, _, setup = _one_setup(
+        capsys, tmp_path,
+        "from npu_bridge.npu_init import *\n\n\nclass CreateSession:\n    def __init__(self):\n"
+        "        self.profiling_config = ProfilingConfig(enable_profiling=True, profiling_options="
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n", "create_session.py")
+    assert (setup["verdict"], setup["read_by_ge"]) == ("collects", None) and not _npp006(setup)
     assert any("handed to code outside this file" in m for m in setup["messages"])
     _, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", str(path))
     assert f"{path}:6 ProfilingConfig: collects (if GE reads it)\n" in out
@@ -1128,14 +1136,13 @@ def test_a_config_a_library_keeps_on_self_is_not_said_to_be_never_passed(capsys,
 def test_a_config_rebound_in_an_except_handler_still_reaches_the_estimator(capsys, tmp_path):
     """`try: cfg = ProfilingConfig(...) / except: cfg = None`: the handler runs only when the try raised, so
     the config the try built is the one handed over (it was NPP006, never passed, before)."""
-    path = tmp_path / "train.py"
-    path.write_text("from npu_bridge.estimator.npu.npu_config import NPURunConfig, ProfilingConfig\n"
-                    "from npu_bridge.estimator.npu.npu_estimator import NPUEstimator\n"
-                    "try:\n    prof = ProfilingConfig(enable_profiling=True, profiling_options="
-                    "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
-                    "except Exception:\n    prof = None\n"
-                    "est = NPUEstimator(model_fn=None, config=NPURunConfig(profiling_config=prof))\n"
-                    "est.train(input_fn=None, max_steps=1)\n")
-    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
-    setup = only(data)
-    assert setup["verdict"] == "collects" and not [m for m in setup["messages"] if m.startswith("NPP006")]
+    _, _, setup = _one_setup(
+        capsys, tmp_path,
+        "from npu_bridge.estimator.npu.npu_config import NPURunConfig, ProfilingConfig\n"
+        "from npu_bridge.estimator.npu.npu_estimator import NPUEstimator\n"
+        "try:\n    prof = ProfilingConfig(enable_profiling=True, profiling_options="
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+        "except Exception:\n    prof = None\n"
+        "est = NPUEstimator(model_fn=None, config=NPURunConfig(profiling_config=prof))\n"
+        "est.train(input_fn=None, max_steps=1)\n")
+    assert setup["verdict"] == "collects" and not _npp006(setup)
