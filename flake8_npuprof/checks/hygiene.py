@@ -107,7 +107,8 @@ def check(ctx) -> None:
         # every config the flag hands over raises where it is written, before the flag is tested
         stops = [stopped.get(id(n)) for n in nodes]
         first = min(stops, key=lambda s: s.line) if all(stops) else None
-        ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call, _npp205_message(flag, first))
+        ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call,
+                        _npp205_message(flag, first, _unread(ctx, nodes, hand_overs)))
 
 
 def _string_meant_as_bool(flag) -> bool:
@@ -183,14 +184,33 @@ def _delivery_conditions(ctx, with_values: bool = False):
                     yield (use.condition, value) if with_values else use.condition
 
 
-def _npp205_message(flag, stop=None) -> str:
+def _unread(ctx, tests, hand_overs) -> str:
+    """Why GE may never read any config these tests switch (each is handed to code this file does not show),
+    or "" when one of them does reach GE here, or when the tests cannot be tied to a setup."""
+    ids = {id(t) for t in tests}
+    setup_of = {id(c): ctx.model.setup_of(v) for c, v in hand_overs}
+    related = [setup_of[i] for i in ids if setup_of.get(i) is not None]
+    guards_of = ctx.sites.guards_of
+    for setup in ctx.model.setups:
+        if setup.route != "env" and any(n in ids or any(id(g.test) in ids for g in guards_of.get(n, ()))
+                                        for n in setup.nodes):
+            related.append(setup)
+    related = [s for s in related if s.reached is not False]
+    if not related or any(s.delivered != "unknown" for s in related):
+        return ""
+    return next((s.unseen for s in related if s.unseen), "") or "it is handed to code outside this file"
+
+
+def _npp205_message(flag, stop=None, unread: str = "") -> str:
     """stop: the setup whose Python error is raised before the flag is ever tested, if any (it stops the script
-    unless a `try` around it catches it)."""
+    unless a `try` around it catches it). unread: why GE may never read the config the flag switches."""
     given = f"`{flag.option}=False`" if flag.kind == "absl" else f"`{flag.option} False`"
     # the short sentence keeps the last clause: it names the run that profiles, so it never reads as "always"
     turns_on = f"{given} turns profiling on" if stop is None else \
         f"{given} would turn profiling on once line {stop.line} no longer raises ({raised_error(stop)}; " + \
         (f"the `try` at line {stop.caught} may catch it)" if stop.caught else "it stops the script first)")
+    if unread and stop is None:
+        turns_on = f"{given} switches profiling on in a config this file does not show GE reading ({unread})"
     if flag.kind == "absl":
         return (f"{flag.option} guards profiling but is a string flag: {given} gives the non-empty string "
                 f"'False', which is true, so {turns_on}; define it with flags.DEFINE_bool (which parses "

@@ -11,7 +11,7 @@ from typing import Dict, List, Tuple
 from ..knowledge.targets import Target
 from ..setups.state import switch_flag
 from ..source.text import HOLE
-from .replay import EXIT_OK, Result, _code, cells_phrase, may_collect, shown
+from .replay import EXIT_OK, Result, _code, cells_phrase, handed_away, may_collect, shown
 from .runtime import Outcome, dumps
 
 
@@ -62,11 +62,15 @@ def unknown_reasons(results: List[Result]) -> List[str]:
     """Why the usability of the data is unknown, one phrase per setup GE may read that leaves it open."""
     out = []
     for r in results:
-        if r.read_by_ge is False or (may_collect(r) is not None and r.setup.reached is not None):
+        if r.read_by_ge is False or (may_collect(r) is not None and r.setup.reached is not None and
+                                     not handed_away(r)):
             continue
         if r.setup.reached is None:
             why = ("the file shows no entry point, so whether this code runs depends on the code that imports it "
                    f"(if it runs: {r.verdict.replace('_', ' ')})")
+        elif handed_away(r) and may_collect(r) is not None:
+            why = (r.setup.unseen or "the file does not show whether GE reads this config") + \
+                f" (if GE reads it: {r.verdict.replace('_', ' ')})"
         elif r.spread:
             why = "; ".join(f"{cond or v.replace('_', ' ')} on {where}" for v, where, cond in r.spread)
         else:
@@ -249,17 +253,19 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
         keys = (", ".join(r.collected) + more) if r.collected else "data"
         count = f"{len(r.collected)} switches{more}" if r.collected else "data"
         if r.verdict == "collects":
+            # GE may never read this config (the file does not show it): never a plain "COLLECTS"
+            verb = "MAY COLLECT" if handed_away(r) else "COLLECTS"
             source = f" ({r.source} options)" if r.source and r.source != "script" else ""
             if not out_dir:
-                return [f"COLLECTS {keys} into a directory known only at run time{source}",
-                        f"COLLECTS {keys} into a directory known only at run time", f"COLLECTS {keys}",
-                        f"COLLECTS {count}"]
+                return [f"{verb} {keys} into a directory known only at run time{source}",
+                        f"{verb} {keys} into a directory known only at run time", f"{verb} {keys}",
+                        f"{verb} {count}"]
             whole = _display(out_dir)
-            out = [f"COLLECTS {keys} into {whole}{source}", f"COLLECTS {keys} into {whole}"]
+            out = [f"{verb} {keys} into {whole}{source}", f"{verb} {keys} into {whole}"]
             for what in (keys, count):
-                head = f"COLLECTS {what} into "
+                head = f"{verb} {what} into "
                 out.append(head + _short_path(out_dir, max(room - len(head), 12)))
-            return out + [f"COLLECTS {keys}", f"COLLECTS {count}"]
+            return out + [f"{verb} {keys}", f"{verb} {count}"]
         others = " or ".join(dict.fromkeys(v.replace("_", " ") for v, _, _ in r.spread if v != "collects"))
         return [f"DEPENDS ON TARGET: collects {what} or {others} (see table)" for what in (keys, count, "data")]
     if r.spread:

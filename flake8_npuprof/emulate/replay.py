@@ -136,7 +136,9 @@ class Planner:
         notes = []
         if setup.reached is None:
             notes.append(NO_ENTRY)
-        if read is None and (setup.reached is not None or setup.delivered == "unknown"):
+        if read is None and setup.unseen:
+            notes.append(f"{setup.unseen}: emulated as if something outside this file ran it")
+        elif read is None and (setup.reached is not None or setup.delivered == "unknown"):
             notes.append("the file does not show when this runs (not reached from module level, or handed to code "
                          "outside this file): emulated as if it initialised GE")
         return self._emulate(setup, read, env, notes)
@@ -484,8 +486,9 @@ def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env,
         results = [r._replace(export_command=export_command("", prof)) if r.setup.line == comparison["setup_line"]
                    and r.export_command else r for r in results]
     read = [r for r in results if r.read_by_ge is not False]
-    # code whose running the file does not show (no entry point) decides nothing for certain
-    states = [None if r.setup.reached is None else may_collect(r) for r in read]
+    # code whose running the file does not show (no entry point), or a config GE may or may not read,
+    # decides nothing for certain
+    states = [None if r.setup.reached is None or handed_away(r) else may_collect(r) for r in read]
     usable: Optional[bool] = bool(read) and all(states)
     if read and False not in states and None in states:
         usable = None                   # collects on some targets only, or hangs on a value unknown statically
@@ -495,6 +498,12 @@ def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env,
     return {"file": path, "target": {"cann": target.cann, "soc": target.soc}, "cwd": cwd, "env": use_env,
             "results": results, "preflight": checks, "checked": checked, "against": comparison, "usable": usable,
             "exit": EXIT_OK if ok else EXIT_PROBLEM}
+
+
+def handed_away(r: Result) -> bool:
+    """A config whose reading by GE is up to code this file does not show (it leaves the file, or goes to
+    a Keras session the file never runs): what it would collect is known, whether it does is not."""
+    return r.read_by_ge is None and r.setup.delivered == "unknown"
 
 
 def may_collect(r: Result) -> Optional[bool]:

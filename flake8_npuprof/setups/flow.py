@@ -13,7 +13,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..source.imports import is_npu
 from ..source.sites import CallSite, Sites
 
-SESSIONS = ("Session", "InteractiveSession", "MonitoredTrainingSession")
+# the session creators make a tf.Session with the config they are given when a MonitoredSession starts
+SESSIONS = ("Session", "InteractiveSession", "MonitoredTrainingSession", "ChiefSessionCreator", "WorkerSessionCreator")
 RUN_CONFIGS = ("RunConfig", "NPURunConfig")
 HELPERS = {  # helper → (keyword, position) of the config it takes
     "npu_config_proto": ("config_proto", 0),

@@ -27,6 +27,14 @@ from .reach import guard_text, reach_of  # noqa: F401  (guard_text: also read fr
 GE_INIT = ("session", "init_resource", "set_keras_session_npu_config", "npu_estimator", "estimator")
 PASS_ON = ("run_config", "npu_config_proto", "npu_run_config_init")
 APP_RUN = ("app.run", "absl.app.run")
+# What runs the Keras backend session in TF1 graph mode. set_keras_session_npu_config only makes that
+# session; GE starts at its first graph run (GeOp::Initialize, tf_adapter/kernels/geop_npu.cc), so with
+# none of these in the file, whether GE ever reads the config is decided by code this file does not show.
+KERAS_RUNS = ("fit", "fit_generator", "evaluate", "evaluate_generator", "predict", "predict_generator",
+              "train_on_batch", "test_on_batch", "predict_on_batch", "get_session", "get_value", "set_value",
+              "batch_get_value", "batch_set_value", "save", "save_weights", "load_weights", "get_weights",
+              "set_weights")
+_SHARED_WITH_ESTIMATORS = ("evaluate", "predict")
 
 
 class Mode(NamedTuple):
@@ -62,6 +70,7 @@ class ScriptSetup(NamedTuple):
     lost: str = ""                  # delivered "never": the step that loses it ("" nothing takes it at all)
     refused: str = ""               # the adapter refuses the entry whenever the setup runs (why, in words)
     caught: int = 0                 # line of a `try` around the setup's line that may catch its error (0: none)
+    unseen: str = ""                # delivered "unknown" for a reason this file shows (the Keras session never run)
 
 
 class GeInit(NamedTuple):
@@ -209,6 +218,8 @@ class Inventory:
         self._sites: Optional[Dict[int, CallSite]] = None
         self.late: Dict[int, ast.AST] = {}          # id(global-options target) -> the npu.open() before it
         self.conditions: Dict[int, str] = {}       # id(config) -> condition it is handed over under
+        self.unseen: Dict[int, str] = {}           # id(config) -> why its reading by GE is not shown
+        self._keras_runs: Optional[bool] = None
         self._npu_optimizer()
         self._estimator()
         self._resource_init()
@@ -223,7 +234,7 @@ class Inventory:
         return self.ctx.src.position(self.ctx.src.node_start(node))
 
     def _add(self, route, anchor, mode, options, delivery, delivered, guards, scope, pos, nodes=(),
-             condition="", lost="", refused="") -> ScriptSetup:
+             condition="", lost="", refused="", unseen="") -> ScriptSetup:
         line, col = self.line_col(anchor)
         reach = reach_of(self.ctx.sites)
         way = reach.path(anchor)            # the `if`s on the way from the entry point to this code
@@ -233,7 +244,8 @@ class Inventory:
                             scope, pos, tuple(id(n) for n in nodes if n is not None), condition,
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
                             way.guards if way.exact else (), lost, refused,
-                            self.ctx.sites.try_around(anchor) or way.caught)
+                            self.ctx.sites.try_around(anchor) or way.caught,
+                            unseen if delivered == "unknown" else "")
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
@@ -275,7 +287,14 @@ class Inventory:
                     if use.how == "call" and use.call is not None:
                         kind = self._kind(use.call)
                         name = (call_name(use.call) or "").rsplit(".", 1)[-1]
-                        if kind in GE_INIT or (kind not in PASS_ON and name in self.ctx.sites.functions):
+                        if kind == "set_keras_session_npu_config" and not self._keras_run_shown():
+                            escapes = True
+                            unconditional = unconditional or not here
+                            self.unseen.setdefault(id(value), (
+                                f"the Keras session that set_keras_session_npu_config (line "
+                                f"{self.line_col(use.call)[0]}) makes is never run in this file (no fit, evaluate, "
+                                "predict or get_session), and GE starts only when a graph first runs"))
+                        elif kind in GE_INIT or (kind not in PASS_ON and name in self.ctx.sites.functions):
                             found.append(use.call)       # GE starts there (or inside that function, if at all)
                             unconditional = unconditional or not here
                         elif kind in PASS_ON:
@@ -299,6 +318,26 @@ class Inventory:
         if not found and not escapes and self._kept_for_importers(value):
             escapes = True
         return found, escapes
+
+    def _keras_run_shown(self) -> bool:
+        """Whether the file calls anything that runs the Keras backend session (KERAS_RUNS), not counting
+        evaluate/predict on an object made by an `...Estimator(...)` call (it has its own session)."""
+        if self._keras_runs is None:
+            sites = self.ctx.sites
+            self._keras_runs = any(not (last in _SHARED_WITH_ESTIMATORS and self._on_estimator(site))
+                                   for last in KERAS_RUNS for site in sites.calls_named(last)
+                                   if isinstance(site.call.func, ast.Attribute))
+        return self._keras_runs
+
+    def _on_estimator(self, site: CallSite) -> bool:
+        if "." not in (site.name or ""):
+            return False
+        receiver = site.name.rsplit(".", 1)[0]
+        if "estimator" in receiver.lower():
+            return True
+        found = self.ctx.sites.bindings_at(receiver, site.scope, self.ctx.pos(site.call))
+        return bool(found) and all(isinstance(b.value, ast.Call) and
+                                   (call_name(b.value) or "").rsplit(".", 1)[-1].endswith("Estimator") for b in found)
 
     def _kept_for_importers(self, value: ast.AST) -> bool:
         """Whether a file with no entry point keeps the object where the modules that import it can read
@@ -407,7 +446,8 @@ class Inventory:
             self._add("NpuOptimizer", anchor, mode, options, delivery, delivered,
                       refused_guards if refused else guards, last.scope,
                       self.ctx.pos(last.stmt), nodes, self.condition_of(value),
-                      self.lost_step(value) if delivered == "never" else "", refused)
+                      self.lost_step(value) if delivered == "never" else "", refused,
+                      self.unseen.get(id(value), ""))
 
     def _refused(self, setup, last) -> Tuple[str, tuple]:
         """Why the adapter refuses this entry, and the guards of the write that makes it refuse, or ("", ()):
@@ -619,6 +659,8 @@ class Inventory:
                     handed = _direct_arguments(self.ctx.tree)
                 if id(site.call) not in handed:
                     continue
+            if kind == "set_keras_session_npu_config" and not self._keras_run_shown():
+                continue                # its session is never run here: not known to start GE at all
             if kind in ("init_resource", "set_keras_session_npu_config") or (kind == "npu_config_proto" and fresh):
                 what = f"{kind}() with a fresh config" if fresh else f"{kind}() with a config without profiling"
                 self.inits.append(GeInit(site.call, self.line_col(site.call)[0], what, None))
