@@ -739,3 +739,46 @@ def test_a_config_built_by_npu_config_proto_and_kept_in_a_name_is_the_one_ge_rea
     first = NAMED_HELPER_CONFIG.replace("config = npu_config_proto()\n",
                                         "warm = tf.Session(config=npu_config_proto())\nconfig = tf.ConfigProto()\n")
     assert states(first) == [(7, "NpuOptimizer", OFF, "overridden")]
+
+
+DEVICE_FLAG = """\
+from absl import flags
+import tensorflow as tf
+flags.DEFINE_string('device', 'gpu', 'cpu, gpu or npu')
+flags.DEFINE_bool('profiling_mode', False, 'profile')
+FLAGS = flags.FLAGS
+
+
+def config_device():
+    config = None
+    if FLAGS.device == 'gpu':
+        config = tf.ConfigProto()
+    elif FLAGS.device == 'npu':
+        config = tf.ConfigProto()
+        custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+        custom_op.name = "NpuOptimizer"
+        custom_op.parameter_map["profiling_mode"].b = FLAGS.profiling_mode
+        custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes('task_trace')
+    return config
+
+
+sess = tf.Session(config=config_device())
+"""
+
+
+def test_a_flag_switch_under_an_if_names_both_conditions():
+    # GCN_ID2127's shape: with only --profiling_mode, --device stays gpu and nothing reaches GE
+    (f,) = [f for f in check(DEVICE_FLAG) if f.code == "NPP100"]
+    assert (f.line, f.col) == (17, 77)
+    assert f.message.startswith("when FLAGS.device == 'npu' and --profiling_mode is given: profiling_options is not "
+                                "valid JSON")
+
+
+def test_without_implied_drops_only_what_an_equality_implies():
+    from flake8_npuprof.setups.state import without_implied
+    chain = ("not (FLAGS.device == 'gpu')", "not (FLAGS.device == 'cpu')", "FLAGS.device == 'npu'")
+    assert without_implied(chain) == ("FLAGS.device == 'npu'",)
+    # another variable, the same constant, or no equality at all: kept
+    kept = ("not (FLAGS.mode == 'gpu')", "not (FLAGS.device == 'npu')", "not (x)", "FLAGS.device == 'npu'")
+    assert without_implied(kept) == kept
+    assert without_implied(("a(:",)) == ("a(:",)

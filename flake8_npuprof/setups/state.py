@@ -21,7 +21,8 @@ be switched on; findings that need profiling to be on now (NPP002, NPP116, NPP20
 
 from __future__ import annotations
 
-from typing import Dict, NamedTuple, Optional
+import ast
+from typing import Dict, NamedTuple, Optional, Tuple
 
 from .reach import is_main_guard, reach_of
 
@@ -93,6 +94,26 @@ def stopping_error(setup) -> Optional[str]:
     return None if getattr(setup, "caught", 0) else raised_error(setup)
 
 
+def without_implied(conditions) -> Tuple[str, ...]:
+    """The conditions without the `not (x == 'b')` an `x == 'a'` among them implies (an elif chain's
+    earlier tests): `FLAGS.device == 'npu'` says all that `not (FLAGS.device == 'gpu')` does."""
+    def equality(text):
+        try:
+            node = ast.parse(text, mode="eval").body
+        except (SyntaxError, ValueError):
+            return None
+        negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        node = node.operand if negated else node
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq) and \
+                isinstance(node.comparators[0], ast.Constant):
+            return negated, ast.dump(node.left), node.comparators[0].value
+        return None
+    tests = [equality(c) for c in conditions]
+    known = {(left, value) for t in tests if t and not t[0] for _, left, value in [t]}
+    return tuple(c for c, t in zip(conditions, tests)
+                 if not (t and t[0] and any(left == t[1] and value != t[2] for left, value in known)))
+
+
 def from_setup(setup) -> State:
     """The state of one inventory ScriptSetup (the picture emulate uses)."""
     mode, delivered = setup.mode, setup.delivered
@@ -110,8 +131,12 @@ def from_setup(setup) -> State:
     condition = getattr(setup, "condition", "")
     if mode.detail or setup.conditions or condition:
         what = mode.detail or condition or ("when " + " and ".join(setup.conditions))
+        flag = switch_flag(mode)
+        if flag and setup.conditions:
+            # the `if`s around a flag's switch hold too (`if FLAGS.device == 'npu':`): both, as emulate says
+            what = "when " + " and ".join((*without_implied(setup.conditions), flag))
         # "flag": the switch itself is a flag (`.b = FLAGS.profiling`), off unless the flag is given
-        return State(CONDITIONAL, "flag" if switch_flag(mode) else "", what)
+        return State(CONDITIONAL, "flag" if flag else "", what)
     return LIVE
 
 
