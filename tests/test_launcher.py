@@ -270,3 +270,41 @@ def test_a_loop_of_unknown_length_is_not_called_per_rank(tmp_path):
 def test_errexit_is_followed(tmp_path, head, errexit):
     _, (la,) = _walk(tmp_path, head + "python3 train.py &\n", **{"train.py": SCRIPT})
     assert (la.command.errexit, la.command.background) == (errexit, True)
+
+
+def test_the_mode_is_cited_where_it_is_exported(tmp_path):
+    # ResNet50_ID0058's npu_set_env_1p.sh: PROFILING_MODE and PROFILING_OPTIONS on different lines
+    (tmp_path / "env.sh").write_text("export ASCEND_HOME=/usr/local/Ascend\nexport PROFILING_MODE=false\n"
+                                     "export PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n")
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nsource env.sh\npython3 train.py\n')
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nprint(tf.__version__)\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    (r,) = report["results"]
+    assert r.verdict == "off"
+    assert any("PROFILING_MODE is 'false' in the script or the launcher (export at env.sh:2)" in m
+               for m in r.messages), r.messages
+
+
+def test_an_absolute_script_that_exists_is_not_called_missing(tmp_path):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\ncd ${{WORK_DIR}}/results\npython3 {tmp_path}/train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["results"] == [] and report["usable"] is None
+    assert report["launch"]["unknown"] == (f"{tmp_path}/train.py is there, but the directory the launcher runs it in "
+                                           "is not known here (a `cd` to a value not known statically, or inside a "
+                                           "branch)")
+
+
+@pytest.mark.parametrize("line, shown", [("bash child.sh 0", "child.sh"), ("taskset -c 0-3 ./child.sh 0 &", "./child.sh"),
+                                         ("nohup sh ${HERE}/child.sh", "{tmp}/child.sh")])
+def test_a_shell_script_it_runs_is_unknown_not_nothing(tmp_path, line, shown):
+    # ResNet50_ID0058's train_8p.sh runs train_sample.sh per device: what that starts is not followed, so the
+    # launcher is not "no profiling setup found"
+    (tmp_path / "child.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f'#!/bin/bash\nHERE=$(cd "$(dirname "$0")"; pwd)\ncd $HERE\n{line}\n')
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["exit"] == 1
+    shown = shown.format(tmp=tmp_path)
+    assert report["launch"]["unknown"] == (f"it runs the shell script {shown}, which is not followed from here: "
+                                           "emulate child.sh itself")

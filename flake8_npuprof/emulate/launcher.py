@@ -37,6 +37,7 @@ WRAPPERS_WITH_SCRIPT = {"torchrun"}                         # start a .py themse
 PY_LAUNCH_MODULES = {"torch.distributed.launch", "torch.distributed.run", "horovod.runner.launch"}
 PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo",
             "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
+SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
@@ -578,6 +579,12 @@ def _launch(cmd: Command) -> Optional[Launch]:
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1)
             return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, base)
+        child = words[k + 1].text if base in SHELLS and k + 1 < len(words) else w
+        if child.endswith(".sh"):
+            # another launcher, run (not sourced): what it starts is not followed, so it is not "nothing"
+            shown = child.replace(HOLE, "<unknown>")
+            return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not followed "
+                            f"from here: emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:
             if base in ("mpirun", "mpiexec", "horovodrun", "srun"):
                 wrapper = base
@@ -697,7 +704,10 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
     if not word.text.endswith(".py"):
         return None
     if not cmd.cwd:
-        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text}: the directory the launcher runs it in "
+        # an absolute path is found without the directory; what the script writes to relative paths is not
+        where = f"{word.text} is there, but" if os.path.isabs(word.text) and os.path.isfile(word.text) else \
+            f"cannot find {word.text}:"
+        return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in "
                         "is not known here (a `cd` to a value not known statically, or inside a branch)")
     path = Walk.find(word.text, cmd.cwd)
     if path is None:

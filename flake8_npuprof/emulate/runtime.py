@@ -134,7 +134,7 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
         given = req.options_state == "given"
         own = env._replace(mode=mode, options=req.text if given else env.options,
                            label=req.origin if given else env.label,
-                           mode_label=f"{req.origin} or {env.label}" if req.mode.state == "inherit" else req.origin)
+                           mode_label=f"{req.origin} or {env.mode_label or env.label}" if req.mode.state == "inherit" else req.origin)
         if req.mode.state != "inherit" and req.mode.state != "on":
             return Outcome("off", (f"{req.mode.detail or 'PROFILING_MODE is not true'}: GE starts no profiling "
                                    "from the environment",))

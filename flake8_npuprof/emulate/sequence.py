@@ -287,4 +287,6 @@ def _named(launch: Launch) -> str:
     m = launch.missing
     if m.startswith("cannot find "):
         return m[len("cannot find "):].split(" ", 1)[0].rstrip(":")
+    if " is there, but " in m:
+        return m.split(" is there, but ", 1)[0]
     return "the script it starts"
