@@ -782,3 +782,29 @@ def test_without_implied_drops_only_what_an_equality_implies():
     kept = ("not (FLAGS.mode == 'gpu')", "not (FLAGS.device == 'npu')", "not (x)", "FLAGS.device == 'npu'")
     assert without_implied(kept) == kept
     assert without_implied(("a(:",)) == ("a(:",)
+
+
+def test_an_argparse_namespace_named_flags_is_argparse(tmp_path, monkeypatch):
+    # keras-bert_ID3157 and three more: `FLAGS, unparsed = parser.parse_known_args()`. FLAGS is argparse's
+    # namespace here, not absl's registry: the output is the flag's default, and no imported module is
+    # searched for an absl definition
+    from flake8_npuprof.values import project
+    (tmp_path / "helper.py").write_text("import os\n")
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent("""\
+        import argparse
+        import helper
+        import npu_device
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--profiling_dump_path', default="/home/data", type=str)
+        FLAGS, unparsed = parser.parse_known_args()
+        npu_device.global_options().profiling_config.enable_profiling = True
+        npu_device.global_options().profiling_config.profiling_options = \\
+            '{"output":"' + FLAGS.profiling_dump_path + '","task_trace":"on"}'
+        npu_device.open().as_default()
+        """))
+    searched = []
+    monkeypatch.setattr(project.Lookup, "flag_def", lambda self, *a: searched.append(a))
+    (r,) = emulate_text(script.read_text(), "python", str(script), Target(), str(tmp_path), base_env(False, {}))
+    assert r.effective_options["output"] == "/home/data" and r.output_dir == "/home/data"
+    assert searched == []

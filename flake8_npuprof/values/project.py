@@ -463,6 +463,8 @@ def _flags_object(resolver, expr, scope, pos) -> bool:
     from .resolve import FLAGS_OBJECTS
     from ..source.sites import dotted
     base = dotted(expr) or ""
+    if isinstance(expr, ast.Name) and resolver._is_parse_result(expr, scope, pos, 0):
+        return False                    # argparse's namespace, named FLAGS or not: not absl's registry
     if base in FLAGS_OBJECTS or base.endswith(".FLAGS"):
         return True
     binds = resolver._bindings(base, scope, pos) if isinstance(expr, ast.Name) else []

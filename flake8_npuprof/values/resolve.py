@@ -327,12 +327,13 @@ class Resolver:
         if not defs:
             return None
         base = dotted(node.value)
-        if base in FLAGS_OBJECTS or (base or "").endswith(".FLAGS"):
-            absl = [f for f in defs if f.kind == "absl"]
-            return absl[0] if absl else None
+        # a name bound to parse_args() is argparse's, whatever it is called (`FLAGS, _ = parser.parse_known_args()`)
         if base and self._is_parse_result(node.value, scope, pos, 0):
             argp = [f for f in defs if f.kind == "argparse"]
             return argp[0] if argp else None
+        if base in FLAGS_OBJECTS or (base or "").endswith(".FLAGS"):
+            absl = [f for f in defs if f.kind == "absl"]
+            return absl[0] if absl else None
         if isinstance(node.value, ast.Name):
             binds = self._bindings(node.value.id, scope, pos)
             if binds and all(b.pos == -1 for b in binds) and len({f.kind for f in defs}) == 1:
