@@ -295,16 +295,44 @@ def test_an_absolute_script_that_exists_is_not_called_missing(tmp_path):
                                            "branch)")
 
 
-@pytest.mark.parametrize("line, shown", [("bash child.sh 0", "child.sh"), ("taskset -c 0-3 ./child.sh 0 &", "./child.sh"),
-                                         ("nohup sh ${HERE}/child.sh", "{tmp}/child.sh")])
-def test_a_shell_script_it_runs_is_unknown_not_nothing(tmp_path, line, shown):
-    # ResNet50_ID0058's train_8p.sh runs train_sample.sh per device: what that starts is not followed, so the
-    # launcher is not "no profiling setup found"
-    (tmp_path / "child.sh").write_text("#!/bin/bash\npython3 train.py\n")
+PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+
+
+@pytest.mark.parametrize("line", ["bash child.sh $i", "taskset -c 0-3 ./child.sh $i &", "nohup sh ${HERE}/child.sh $i"])
+def test_a_shell_script_it_runs_is_followed_as_a_child_process(tmp_path, line):
+    # ResNet50_ID0058's train_8p.sh runs train_sample.sh per device, and that starts the training script
+    (tmp_path / "child.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nexport DEVICE_ID=$1\npython3 train.py\n')
     (tmp_path / "train.py").write_text("print(1)\n")
-    (tmp_path / "run.sh").write_text(f'#!/bin/bash\nHERE=$(cd "$(dirname "$0")"; pwd)\ncd $HERE\n{line}\n')
+    (tmp_path / "run.sh").write_text(f'#!/bin/bash\nHERE=$(cd "$(dirname "$0")"; pwd)\ncd $HERE\n{PROFILE_ENV}'
+                                     f'for i in 0 1 2 3; do\n  {line}\ndone\n')
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    (r,) = report["results"]
+    assert (r.setup.route, r.verdict, r.output_dir) == ("env", "collects", "/tmp/p")
+    launch = report["launch"]
+    assert launch["at"] == "child.sh:4" and launch["ranks"] == 4 and launch["runs"] == ["child.sh"]
+    assert launch["background"] == line.endswith("&")
+    assert "  runs child.sh (run.sh:7)" in launch["lines"]
+
+
+def test_a_child_shell_sees_only_what_is_exported_and_gives_nothing_back(tmp_path):
+    (tmp_path / "child.sh").write_text("#!/bin/bash\nexport PROFILING_MODE=true\npython3 train.py\n")
+    (tmp_path / "train.py").write_text("print(1)\n")
+    # set without export: the child process never sees it, so the child's own export decides there; the
+    # child's export does not come back to the launcher's next command
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd \"$(dirname \"$0\")\"\n"
+                                     "PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+                                     "bash child.sh\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    first, second = report["launches"]
+    assert first.launch.command.env.get("PROFILING_MODE").value == "true"
+    assert first.launch.command.env.get("PROFILING_OPTIONS") is None
+    assert second.launch.command.env.get("PROFILING_MODE") is None
+
+
+def test_a_shell_script_that_cannot_be_read_is_unknown_not_nothing(tmp_path):
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash missing.sh 0\n')
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and report["exit"] == 1
-    shown = shown.format(tmp=tmp_path)
-    assert report["launch"]["unknown"] == (f"it runs the shell script {shown}, which is not followed from here: "
-                                           "emulate child.sh itself")
+    assert report["launch"]["unknown"] == ("it runs the shell script missing.sh, which is not read from here (not "
+                                           "found, named by a value not known statically, outside the project or "
+                                           "nested too deep): emulate missing.sh itself")

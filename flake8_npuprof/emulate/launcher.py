@@ -38,6 +38,8 @@ PY_LAUNCH_MODULES = {"torch.distributed.launch", "torch.distributed.run", "horov
 PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo",
             "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+# a path to a shell script, parts of it maybe unknown (HOLE), not a word such as `echo"usage:./x.sh"`
+_SCRIPT_PATH = re.compile(r"[\w./~+" + HOLE + r"-]*\.sh")
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
@@ -158,6 +160,8 @@ class Walk:
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
+        self.script, self.script_dir = self.launcher, self.root     # what `$0` and `$(dirname $0)` name
+        self.children: List[Tuple[str, str, int]] = []    # shell scripts run, not sourced: (file, from file, line)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
 
@@ -258,11 +262,11 @@ class Walk:
             return j, None if s is None else s.value
         if re.fullmatch(r"\$\(\s*dirname\s+\"?\$\{?0\}?\"?\s*\)", body) or \
                 re.fullmatch(r"\$\(\s*cd\s+\"?\$\(\s*dirname\s+\"?\$\{?0\}?\"?\s*\)\"?\s*(;|&&)\s*pwd\s*\)", body):
-            return j, self.root
+            return j, self.script_dir
         if body in ("$(pwd)", "`pwd`"):
             return j, self.cwd
         if body in ("$0", "${0}"):
-            return j, self.launcher
+            return j, self.script
         return j, None
 
     # ---- statements
@@ -423,8 +427,52 @@ class Walk:
                     self.why_unread[len(self.unread) - 1] = why
             return
         line, col = src.position(words[0].start)
+        child = _child_script(words)
+        if child is not None and depth < MAX_SOURCED and not inline and \
+                self._run_child(child, depth, conditional, ranks, op == "&", path, line):
+            return
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", self.errexit, op == "&&", self.settled))
+
+    def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, background: bool, by: str,
+                   line: int) -> bool:
+        """Walk a shell script this one runs (not sources) as the process it is: a new shell that sees only
+        the exported variables, whose own settings, `cd` and `set -e` do not come back. Its commands are
+        this command's: started as often, under the same conditions, in the background if it is. False when
+        it cannot be walked (not found, outside the project under --no-outside, unreadable): unknown then."""
+        full = self.find(word.text, self.dirs or (self.root,)) if word.known else None
+        if full is None or (self.inside is not None and not _within(full, self.inside)):
+            return False
+        saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
+                 self.script_dir)
+        parent_errexit = self.errexit
+        names = set(self.vars) | set(self.exported)
+        self.vars, self.exported = dict(self.exported), dict(self.exported)
+        self.all_export, self.errexit = False, False
+        self.script, self.script_dir = full, os.path.dirname(full)
+        for name in names:
+            if name not in self.exported:
+                self._changed(name)         # not exported: the child never sees it
+        first = len(self.commands)
+        try:
+            why = self._file(full, depth + 1, conditional)
+        finally:
+            names |= set(self.vars) | set(self.exported)
+            (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
+             self.script_dir) = saved
+            for name in names:
+                self._changed(name)
+        if why:
+            return False
+        for i in range(first, len(self.commands)):
+            c = self.commands[i]
+            # the child's `set -e` stops the child, and stops this script only if it has `set -e` too
+            self.commands[i] = c._replace(ranks=c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0,
+                                          conditional=c.conditional or conditional,
+                                          background=c.background or background,
+                                          errexit=c.errexit and parent_errexit)
+        self.children.append((full, by, line))
+        return True
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
         exporting = head == "export" or any(text[a:b] == "-x" for a, b in spans)
@@ -564,6 +612,25 @@ def launches(walk: Walk) -> List[Launch]:
     return [la for la in steps(walk)[:MAX_LAUNCHES] if la.script]
 
 
+def _child_script(words) -> Optional["Word"]:
+    """The shell script a command runs (`./x.sh`, `bash x.sh`, behind taskset/nohup/...), or None."""
+    k = 0
+    while k < len(words):
+        base = words[k].text.rsplit("/", 1)[-1]
+        if base in PREFIXES and base not in ("mpirun", "mpiexec", "horovodrun", "srun"):
+            k += 1
+            while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
+                                      _takes_value(words[k - 1].text)):
+                k += 1
+            continue
+        if base in SHELLS:
+            k += 1
+            if k < len(words) and words[k].text.startswith("-"):
+                return None                 # `bash -c '...'`, `sh -x run.sh`: not read as a script run
+        return words[k] if k < len(words) and _SCRIPT_PATH.fullmatch(words[k].text) else None
+    return None
+
+
 def _launch(cmd: Command) -> Optional[Launch]:
     words = list(cmd.words)
     ranks, wrapper = cmd.ranks, ""
@@ -580,11 +647,13 @@ def _launch(cmd: Command) -> Optional[Launch]:
             n, script_at = _ranks_of(words, k + 1)
             return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, base)
         child = words[k + 1].text if base in SHELLS and k + 1 < len(words) else w
-        if child.endswith(".sh"):
-            # another launcher, run (not sourced): what it starts is not followed, so it is not "nothing"
+        if _SCRIPT_PATH.fullmatch(child):
+            # a shell script run (not sourced) that the walk could not read (Walk._run_child): what it starts
+            # is not known, so it is not "nothing"
             shown = child.replace(HOLE, "<unknown>")
-            return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not followed "
-                            f"from here: emulate {shown.rsplit('/', 1)[-1]} itself")
+            return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
+                            "here (not found, named by a value not known statically, outside the project or nested "
+                            f"too deep): emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:
             if base in ("mpirun", "mpiexec", "horovodrun", "srun"):
                 wrapper = base
@@ -996,6 +1065,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
     for src, by, line in w.sourced:
         lines.append(f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})")
+    for child, by, line in w.children:
+        lines.append(f"  runs {_rel(child, root)} ({_rel(by, root)}:{line})")
     for k, (name, by, line) in enumerate(w.unread):
         why = f" ({w.why_unread[k]})" if k in w.why_unread else ""
         lines.append(f"  sources {name} ({_rel(by, root)}:{line}): not read here{why}, taken as setting no PROFILING_* "
@@ -1017,7 +1088,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "application": list(launch.app) or None, "unknown": launch.missing or None,
             "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
             "environment": env, "flags": flags,
-            "sourced": [_rel(s, root) for s, _, _ in w.sourced], "not_read": [n for n, _, _ in w.unread],
+            "sourced": [_rel(s, root) for s, _, _ in w.sourced],
+            "runs": [_rel(c, root) for c, _, _ in w.children], "not_read": [n for n, _, _ in w.unread],
             "outside": [n for k, (n, _, _) in enumerate(w.unread) if "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
             "traps": [what for _, what in traps], "lines": lines}
