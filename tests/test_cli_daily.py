@@ -254,3 +254,36 @@ def test_check_reads_each_file_when_its_turn_comes_and_reports_the_same(project,
     assert all(k <= read <= k + 2 for k, read in enumerate(handed, start=1))
     if jobs == "1":
         assert handed == [1, 2, 3, 4, 5, 6]             # one process: each file is done before the next is read
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fix_reads_each_file_when_its_turn_comes_and_fixes_the_same(project, capsys, monkeypatch, jobs):
+    """fix streams as check does: with a window of two it writes the same files and reports the same as with the
+    default window, never reading more than two files ahead of the one it writes."""
+    from flake8_npuprof.commands import batch, fix, inputs
+    for k in range(5):
+        (project / f"s{k}.py").write_text(FIXABLE if k % 2 else CLEAN)
+    (project / "bad.py").write_bytes(b"\xff\xfe not utf-8 \x00")
+    pristine = {p.name: p.read_bytes() for p in project.glob("*.py")}
+    argv = ["fix", "--no-cache", "-j", jobs, "."]
+    whole = run(capsys, *argv)
+    fixed = {p.name: p.read_bytes() for p in project.glob("*.py")}
+    for name, data in pristine.items():
+        (project / name).write_bytes(data)
+    reads, handed = [], []
+    real_read = inputs.read_input
+    monkeypatch.setattr(batch, "WINDOW", 2)
+    monkeypatch.setattr(inputs, "read_input", lambda args, path: reads.append(path) or real_read(args, path))
+    real_items = fix.fix_items
+
+    def watched(*a, **k):
+        for item, result in real_items(*a, **k):
+            handed.append(len(reads))
+            yield item, result
+    monkeypatch.setattr(fix, "fix_items", watched)
+    assert run(capsys, *argv) == whole
+    assert {p.name: p.read_bytes() for p in project.glob("*.py")} == fixed
+    assert fixed["s1.py"] != pristine["s1.py"] and fixed["s0.py"] == pristine["s0.py"]
+    assert whole[0] == 2 and "bad.py" in whole[2]
+    assert len(reads) == len(handed) == 6
+    assert all(k <= read <= k + 2 for k, read in enumerate(handed, start=1))

@@ -157,48 +157,51 @@ def run(args) -> int:
     return run_fix(args, config, settings, selection)
 
 
-def fix_items(args, config, items, settings, selection) -> list:
-    """For each input: its FixResult (None: it could not be read). A file the cache knows to hold nothing
-    this run would fix is answered from the cache; the others are fixed in worker processes (the writing
-    stays here, in the inputs' order)."""
+def fix_items(args, config, paths, settings, selection):
+    """(input, its FixResult) for each input, in their order (None: it could not be read). A file the cache
+    knows to hold nothing this run would fix is answered from the cache; the others are fixed in worker
+    processes (the writing stays with the caller). A file is read when its turn comes and batch.ordered holds
+    a bounded window, so memory does not grow with the number of files."""
     from . import batch, cache as caches
-    from .inputs import note
+    from .inputs import note, read_input
     unsafe = getattr(args, "unsafe_fixes", False)
     store = caches.for_run(args, config, settings, warn=lambda text: note(args, text))
-    out: list = [None] * len(items)
-    tasks, todo = [], []
-    progress = batch.Progress(len(items), "fixing", enabled=None if not getattr(args, "quiet", False) else False)
-    for k, item in enumerate(items):
-        if item.source is None:
-            progress.advance()
-            continue
-        source = item.source
-        job = batch.Job(item.path, source.text, source.kind, tuple(config.ignores_for(item.path)) if config else ())
-        cached = store.get(job.path, job.text, job.kind, (settings,), selection, job.ignores) \
-            if store is not None and not item.stdin else None
-        if cached is not None and not any(f.code == "NPP192" or (f.fix is not None and (f.fix.safe or unsafe))
-                                          for f in cached[0]):
-            out[k] = FixResult(source.text, [], [], cached[0])
-            progress.advance()
-            continue
-        if source.kind != "python":         # shell launchers are checked, not fixed: what remains is reported
-            tasks.append((batch.check_job, (job, (settings,), selection)))
-        else:
-            tasks.append((fix_job, (job, settings, selection, unsafe, source.encoding, source.newline)))
-        todo.append(k)
+
+    def entries():
+        for path in paths:
+            item = read_input(args, path)
+            if item.source is None:
+                yield (item, None, None), None
+                continue
+            source = item.source
+            job = batch.Job(item.path, source.text, source.kind,
+                            tuple(config.ignores_for(item.path)) if config else ())
+            cached = store.get(job.path, job.text, job.kind, (settings,), selection, job.ignores) \
+                if store is not None and not item.stdin else None
+            if cached is not None and not any(f.code == "NPP192" or (f.fix is not None and (f.fix.safe or unsafe))
+                                              for f in cached[0]):
+                yield (item, None, FixResult(source.text, [], [], cached[0])), None
+            elif source.kind != "python":   # shell launchers are checked, not fixed: what remains is reported
+                yield (item, job, None), (batch.check_job, (job, (settings,), selection))
+            else:
+                yield (item, job, None), (fix_job, (job, settings, selection, unsafe, source.encoding,
+                                                    source.newline))
+
+    progress = batch.Progress(len(paths), "fixing", enabled=None if not getattr(args, "quiet", False) else False)
     try:
-        done = batch.run(_call, tasks, batch.workers(args), progress)
+        processes = min(batch.workers(args), len(paths))
+        for (item, job, cached), done in batch.ordered(_call, entries(), processes, progress):
+            if job is None:                 # answered by the cache, or unreadable (None)
+                yield item, cached
+                continue
+            result, deps = done
+            if job.kind != "python":
+                result = FixResult(job.text, [], [], result[0])
+            if store is not None and not item.stdin and result.text == job.text and not result.skipped:
+                store.put(job.path, job.text, job.kind, (settings,), selection, job.ignores, [result.remaining], deps)
+            yield item, result
     finally:
         progress.close()
-    for k, (fn, task), (result, deps) in zip(todo, tasks, done):
-        item = items[k]
-        job = task[0]
-        if fn is batch.check_job:
-            result = FixResult(job.text, [], [], result[0])
-        out[k] = result
-        if store is not None and not item.stdin and result.text == job.text and not result.skipped:
-            store.put(job.path, job.text, job.kind, (settings,), selection, job.ignores, [result.remaining], deps)
-    return out
 
 
 def _call(fn, task):
@@ -216,18 +219,17 @@ def fix_job(job, settings, selection, unsafe: bool, encoding: str, newline: str)
 def run_fix(args, config, settings, selection) -> int:
     """`npuprof fix` and `npuprof check --fix`: fix, write (or print the diff), then report what remains in
     the format asked for, with the totals."""
-    from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, inputs, note, plural
+    from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, input_paths, note, plural
     from .output import Report, render
     from ..report import formats
     from ..source.text import SourceText
     diff = getattr(args, "diff", False)
-    items = list(inputs(args, config))
-    fixed = fix_items(args, config, items, settings, selection)
+    paths = input_paths(args, config)
     out = Report()                          # diffs, and the fixed text of standard input
     rows, applied_rows = [], []
     changed_any = errors = False
     remaining = 0
-    for item, result in zip(items, fixed):
+    for item, result in fix_items(args, config, paths, settings, selection):
         path, shown, source = item.path, item.display, item.source
         if result is None:
             warn(f"{shown}: {item.error}")
@@ -283,7 +285,7 @@ def run_fix(args, config, settings, selection) -> int:
         if applied or remaining:
             verb = "would be fixed" if diff else "fixed"
             note(args, f"Found {plural(applied + remaining, 'finding')} ({applied} {verb}, {remaining} remaining).")
-        elif not errors and items:
+        elif not errors and paths:
             note(args, "All checks passed!")
         if errors:
             note(args, "Some files could not be fixed or checked (see above).")
