@@ -296,6 +296,7 @@ def release(ctx: Context) -> None:
         scope.bindings = {}
     for entry in ctx.sites.entries:
         entry.params = []
+        entry._owner = None             # Entry.used_elsewhere's way back to the sites: a cycle otherwise
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -38,10 +38,11 @@ def check(ctx) -> None:
             if not strings.candidates or any(c.text.strip() for c in strings.candidates):
                 empty = False
         mode = setup.last("profiling_mode")
-        escaped = any(e.used_elsewhere for e in setup.entries)
         wrong_field = any(p.field != "s" for p in setup.params.get("profiling_options", []))
-        # options through the wrong field: NPP004 already says the adapter falls back to its defaults
-        if mode_on and empty and mode is not None and not escaped and not wrong_field:
+        # options through the wrong field: NPP004 already says the adapter falls back to its defaults; an entry
+        # passed on may get its options where it goes (asked last: finding that costs an index of every load)
+        if mode_on and empty and mode is not None and not wrong_field and \
+                not any(e.used_elsewhere for e in setup.entries):
             fix = None
             if not setup.params.get("profiling_options"):
                 entry = source_of(ctx.src, mode.target.value.value.value)

@@ -115,7 +115,7 @@ class NameSet(NamedTuple):
 class Entry:
     """One custom optimizer entry created by `custom_optimizers.add()`."""
 
-    __slots__ = ("call", "config_expr", "scope", "guards", "names", "params", "bound_to", "used_elsewhere",
+    __slots__ = ("call", "config_expr", "scope", "guards", "names", "params", "bound_to", "_elsewhere", "_owner",
                  "orphan")
 
     def __init__(self, call: ast.AST, config_expr: Optional[ast.AST], scope: Scope, guards):
@@ -127,10 +127,27 @@ class Entry:
         self.names: List[NameSet] = []
         self.params: List[ParamSet] = []
         self.bound_to: Optional[str] = None   # dotted target it was assigned to
-        self.used_elsewhere = False           # passed on / returned: its name may be set elsewhere
+        self._elsewhere = False               # passed on / returned: its name may be set elsewhere
+        self._owner: Optional["Sites"] = None  # whose entries still wait for _passed_on (asked for on first use)
         kw = {k.arg: k.value for k in getattr(call, "keywords", ()) if k.arg}
         if "name" in kw:
             self.names.append(NameSet(kw["name"], call, call))
+
+
+    @property
+    def used_elsewhere(self) -> bool:
+        # which entries a call passes on is found for all the file's entries at once, the first time one is
+        # asked: most files never ask, and finding it costs an index of every load of the file
+        owner = self._owner
+        if owner is not None and owner._passed_pending:
+            owner._passed_pending = False
+            for entry in _passed_on(owner):
+                entry._elsewhere = True
+        return self._elsewhere
+
+    @used_elsewhere.setter
+    def used_elsewhere(self, value: bool) -> None:
+        self._elsewhere = value
 
 
 class CallSite(NamedTuple):
@@ -198,6 +215,7 @@ class Sites:
         self._load_positions: Dict[Tuple[int, str], List[int]] = {}
         self._children: Optional[Dict[int, List[Scope]]] = None
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
+        self._passed_pending = False                 # Entry.used_elsewhere: _passed_on not yet asked
 
     @property
     def raw_loads(self) -> List[Tuple[ast.AST, "Scope"]]:
@@ -782,8 +800,9 @@ def _attach_entry_ops(sites: Sites) -> None:
                     continue
                 entry.params.append(ParamSet(entry, key, key_node, target.attr, value, target, stmt, scope,
                                              guards))
-    for entry in _passed_on(sites):
-        entry.used_elsewhere = True
+    for entry in sites.entries:
+        entry._owner = sites
+    sites._passed_pending = bool(sites.entries)
 
 
 def _passed_on(sites: Sites) -> List[Entry]:
