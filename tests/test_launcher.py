@@ -336,3 +336,74 @@ def test_a_shell_script_that_cannot_be_read_is_unknown_not_nothing(tmp_path):
     assert report["launch"]["unknown"] == ("it runs the shell script missing.sh, which is not read from here (not "
                                            "found, named by a value not known statically, outside the project or "
                                            "nested too deep): emulate missing.sh itself")
+
+
+@pytest.mark.parametrize("bind", ['bind_core=""', 'if [ "$RANK" = 0 ]; then bind_core="taskset -c 0-23"; fi'])
+def test_a_wrapper_held_in_a_variable_does_not_hide_the_launch(tmp_path, bind):
+    # the model zoo's `nohup ${bind_core} python3 x.py &` (173 launchers of the whole zoo): empty, the shell drops
+    # the word; not known statically, it is a wrapper such as taskset in front of python
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f'#!/bin/bash\ncd "$(dirname "$0")"\n{PROFILE_ENV}{bind}\n'
+                                     'nohup ${bind_core} python3 train.py &\n')
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    (r,) = report["results"]
+    assert (r.setup.route, r.verdict) == ("env", "collects")
+    assert report["launch"]["at"] == "run.sh:6" and report["launch"]["background"]
+    assert report["launch"]["lines"][0] == ("launch: run.sh:6 nohup python3 train.py" if '""' in bind else
+                                            "launch: run.sh:6 nohup '<unknown>' python3 train.py")
+
+
+def test_a_script_run_by_its_bare_name_is_looked_up_on_path(tmp_path):
+    (tmp_path / "child.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nchild.sh --autotune=True\n')
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None
+    assert report["launch"]["unknown"] == ("it runs child.sh by its bare name, which the shell looks up on PATH, not "
+                                           "in the current directory: what that starts is not known here")
+
+
+def test_only_the_launches_inside_a_child_name_it(tmp_path):
+    (tmp_path / "child.sh").write_text("#!/bin/bash\npython3 train.py --part 1\n")
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash child.sh\npython3 train.py --part 2\n')
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    first, second = report["launches"]
+    assert first.info["runs"] == ["child.sh"] and "  runs child.sh (run.sh:3)" in first.info["lines"]
+    assert second.info["runs"] == [] and not any("runs child.sh" in ln for ln in second.info["lines"])
+
+
+def test_a_profiling_mode_not_known_statically_is_unknown_not_off(tmp_path):
+    # BERT_tf_Soapeggpain's e2e_test.sh: PROFILING_MODE read from a CSV with awk, then exported
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd \"$(dirname \"$0\")\"\n"
+                                     "export PROFILING_MODE=`echo $line | awk -F, '{print $5}'`\n"
+                                     "python3 train.py\npython3 train.py --again\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    for run in report["launches"]:
+        (r,) = run.report["results"]
+        assert r.verdict == "unknown" and run.profiles is None
+        assert not any("\ue000" in m or "\\ue000" in m for m in r.messages)
+        assert any("to a value not known statically" in m for m in r.messages)
+    from flake8_npuprof.emulate.render import render_text
+    assert "profiling data from: not known for launches 1, 2 (see above)" in render_text(report).splitlines()
+
+
+def test_a_pipeline_in_the_background_puts_python_in_the_background(tmp_path):
+    # ResNext101_ID1577's Resnext50_8p_host.sh: `python3.7 ... res50.py ... | tee -a train.log &`
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\npython3 train.py 2>&1 | tee -a log &\n'
+                                     'python3 train.py | tee log2\n')
+    w = launcher.Walk(str(tmp_path / "run.sh")).run()
+    first, second = [la.command for la in launcher.launches(w)]
+    assert (first.line, first.background) == (3, True)
+    assert (second.line, second.background) == (4, False)
+
+
+def test_the_toolkits_msprof_py_analysis_starts_no_training(tmp_path):
+    # AVOD_ID0818's run_msprof.sh: `python3.7 msprof.py import/query/export -dir $1` in the toolkit's folder
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd /usr/local/Ascend/tools/profiler/analysis/msprof\n"
+                                     "python3.7 msprof.py import -dir $1\npython3.7 msprof.py export summary -dir $1\n")
+    w = launcher.Walk(str(tmp_path / "run.sh")).run()
+    assert launcher.steps(w) == []
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and report["results"] == []

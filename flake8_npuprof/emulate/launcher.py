@@ -38,6 +38,7 @@ PY_LAUNCH_MODULES = {"torch.distributed.launch", "torch.distributed.run", "horov
 PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo",
             "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolkit's msprof.py, over collected data
 # a path to a shell script, parts of it maybe unknown (HOLE), not a word such as `echo"usage:./x.sh"`
 _SCRIPT_PATH = re.compile(r"[\w./~+" + HOLE + r"-]*\.sh")
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
@@ -76,6 +77,7 @@ class Command(NamedTuple):
     errexit: bool = False       # `set -e` is on: a failure stops the launcher here
     chained: bool = False       # `cmd && next`: a failure skips the next command
     settled: bool = True        # cwd is given (--cwd) or set by the launcher's `cd`, not taken as its own directory
+    via: Tuple[Tuple[str, str, int], ...] = ()     # the shell scripts run on the way to it: (file, from file, line)
 
 
 class EnvView(Mapping):
@@ -161,7 +163,6 @@ class Walk:
         self.steps = 0
         self.current = self.launcher    # the file being walked
         self.script, self.script_dir = self.launcher, self.root     # what `$0` and `$(dirname $0)` name
-        self.children: List[Tuple[str, str, int]] = []    # shell scripts run, not sourced: (file, from file, line)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
 
@@ -310,7 +311,7 @@ class Walk:
         """The commands of one file; inside: the file is sourced from a branch (nothing in it is certain)."""
         stack: List[Tuple[str, int]] = []           # open compounds: (kind, ranks)
         function = False                            # `name()` seen: its `{` opens a function body
-        for words, op in _commands(text):
+        for words, op in _pipelines(_commands(text)):
             self.steps += 1
             if self.steps > MAX_COMMANDS:
                 self.stopped.setdefault(path, (words[0][0], src.position(words[0][0])[0],
@@ -427,8 +428,8 @@ class Walk:
                     self.why_unread[len(self.unread) - 1] = why
             return
         line, col = src.position(words[0].start)
-        child = _child_script(words)
-        if child is not None and depth < MAX_SOURCED and not inline and \
+        child, by_shell = _child_script(words)
+        if child is not None and depth < MAX_SOURCED and not inline and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op == "&", path, line):
             return
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
@@ -470,8 +471,7 @@ class Walk:
             self.commands[i] = c._replace(ranks=c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0,
                                           conditional=c.conditional or conditional,
                                           background=c.background or background,
-                                          errexit=c.errexit and parent_errexit)
-        self.children.append((full, by, line))
+                                          errexit=c.errexit and parent_errexit, via=((full, by, line),) + c.via)
         return True
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
@@ -517,6 +517,19 @@ def _loop_count(text: str, words, m) -> int:
     if rest and all(re.fullmatch(r"[\w.-]+", w) for w in rest):
         return len(rest)
     return 0
+
+
+def _pipelines(commands):
+    """The commands, each with the operator that ends its pipeline: in `python3 x.py | tee log &` the `&` puts
+    the whole pipeline, python3 included, in the background (and `&&` after a pipeline tests its last command)."""
+    pending: List[Tuple[list, str]] = []
+    for words, op in commands:
+        pending.append((words, op))
+        if op not in ("|", "|&"):
+            for w, _ in pending:
+                yield w, op
+            pending = []
+    yield from pending
 
 
 def _commands(text: str):
@@ -612,10 +625,14 @@ def launches(walk: Walk) -> List[Launch]:
     return [la for la in steps(walk)[:MAX_LAUNCHES] if la.script]
 
 
-def _child_script(words) -> Optional["Word"]:
-    """The shell script a command runs (`./x.sh`, `bash x.sh`, behind taskset/nohup/...), or None."""
+def _child_script(words) -> Tuple[Optional["Word"], bool]:
+    """The shell script a command runs (`./x.sh`, `bash x.sh`, behind taskset/nohup/...), or None, and whether a
+    shell is named for it (`bash x.sh` reads x.sh from the current directory; a bare `x.sh` is looked up on PATH)."""
     k = 0
     while k < len(words):
+        if _dropped(words, k):
+            k += 1
+            continue
         base = words[k].text.rsplit("/", 1)[-1]
         if base in PREFIXES and base not in ("mpirun", "mpiexec", "horovodrun", "srun"):
             k += 1
@@ -623,12 +640,21 @@ def _child_script(words) -> Optional["Word"]:
                                       _takes_value(words[k - 1].text)):
                 k += 1
             continue
-        if base in SHELLS:
+        shell = base in SHELLS
+        if shell:
             k += 1
             if k < len(words) and words[k].text.startswith("-"):
-                return None                 # `bash -c '...'`, `sh -x run.sh`: not read as a script run
-        return words[k] if k < len(words) and _SCRIPT_PATH.fullmatch(words[k].text) else None
-    return None
+                return None, True           # `bash -c '...'`, `sh -x run.sh`: not read as a script run
+        return (words[k] if k < len(words) and _SCRIPT_PATH.fullmatch(words[k].text) else None), shell
+    return None, False
+
+
+def _dropped(words, k: int) -> bool:
+    """A word the command line does not run: an unquoted expansion that is empty (the shell drops it), or one not
+    known statically in front of python (`${bind_core} python3 x.py`: a wrapper such as taskset, kept in a
+    variable)."""
+    w = words[k]
+    return not w.text or (not w.known and k + 1 < len(words) and bool(PYTHON.match(words[k + 1].text)))
 
 
 def _launch(cmd: Command) -> Optional[Launch]:
@@ -637,6 +663,9 @@ def _launch(cmd: Command) -> Optional[Launch]:
     k = 0
     env = collections.ChainMap({}, cmd.env)    # `env A=b` adds to this command's own layer
     while k < len(words):
+        if _dropped(words, k):
+            k += 1
+            continue
         w = words[k].text
         base = w.rsplit("/", 1)[-1]
         if PYTHON.match(w):
@@ -651,6 +680,9 @@ def _launch(cmd: Command) -> Optional[Launch]:
             # a shell script run (not sourced) that the walk could not read (Walk._run_child): what it starts
             # is not known, so it is not "nothing"
             shown = child.replace(HOLE, "<unknown>")
+            if "/" not in child and base not in SHELLS:
+                return _unknown(cmd, env, ranks, wrapper, f"it runs {shown} by its bare name, which the shell looks "
+                                "up on PATH, not in the current directory: what that starts is not known here")
             return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
                             "here (not found, named by a value not known statically, outside the project or nested "
                             f"too deep): emulate {shown.rsplit('/', 1)[-1]} itself")
@@ -772,6 +804,8 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
         return _unknown(cmd, env, ranks, wrapper, f"the script is named by a value not known statically ({shown})")
     if not word.text.endswith(".py"):
         return None
+    if word.text.rsplit("/", 1)[-1] == "msprof.py" and k + 1 < len(words) and words[k + 1].text in MSPROF_PY_MODES:
+        return None                     # the toolkit's analysis of data collected earlier: it starts no training
     if not cmd.cwd:
         # an absolute path is found without the directory; what the script writes to relative paths is not
         where = f"{word.text} is there, but" if os.path.isabs(word.text) and os.path.isfile(word.text) else \
@@ -1045,7 +1079,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     env = {name: {"value": s.value, "set": f"{s.how} at {s.where(root)}"} for name, s in sorted(cmd.env.items())
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
     flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN} if ls else {}
-    shown = " ".join(shlex.quote(x.text) for x in _without_redirections(cmd.words))     # as a shell reads it back
+    # as a shell reads it back (an empty unquoted expansion is no word at all)
+    shown = " ".join(shlex.quote(x.text) for x in _without_redirections(cmd.words) if x.text)
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
@@ -1065,7 +1100,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
     for src, by, line in w.sourced:
         lines.append(f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})")
-    for child, by, line in w.children:
+    for child, by, line in cmd.via:
         lines.append(f"  runs {_rel(child, root)} ({_rel(by, root)}:{line})")
     for k, (name, by, line) in enumerate(w.unread):
         why = f" ({w.why_unread[k]})" if k in w.why_unread else ""
@@ -1089,7 +1124,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
             "environment": env, "flags": flags,
             "sourced": [_rel(s, root) for s, _, _ in w.sourced],
-            "runs": [_rel(c, root) for c, _, _ in w.children], "not_read": [n for n, _, _ in w.unread],
+            "runs": [_rel(c, root) for c, _, _ in cmd.via], "not_read": [n for n, _, _ in w.unread],
             "outside": [n for k, (n, _, _) in enumerate(w.unread) if "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
             "traps": [what for _, what in traps], "lines": lines}

@@ -326,8 +326,13 @@ def _render_sequence(report: dict) -> str:
         lines.append(_cut(f"  this launch: {run.verdict}: {run.why}", HEADLINE_WIDTH))
     lines.extend(_preflight_lines(report))
     profiling = [r for r in runs if r.profiles]
-    lines.append("profiling data from: " + (", ".join(f"launch {r.index} ({r.where})" for r in profiling) or
-                                            "no launch (none switches profiling on)"))
+    # a launch that cannot be followed, or whose switch is not known, may profile too: never "none" then
+    open_ = [r for r in runs if r.verdict == "unknown" and r.profiles is None]
+    maybe = f"not known for launch{'es' if len(open_) > 1 else ''} {', '.join(str(r.index) for r in open_)} " \
+        "(see above)" if open_ else ""
+    lines.append("profiling data from: " + (", ".join(f"launch {r.index} ({r.where})" for r in profiling) +
+                                            (f"; {maybe}" if maybe else "") if profiling else
+                                            maybe or "no launch (none switches profiling on)"))
     answer = report["answer"]
     if answer["usable"] is True:
         results = [x for r in profiling for x in r.report["results"]]

@@ -180,6 +180,9 @@ def _ge_env(env: Env, version: str, product: str, lead: Tuple[str, ...], route: 
         return _collector(dumps(defaults), "GE default", version, product, env,
                           lead + (f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: GE uses its "
                                   f"default options {dumps(defaults)}",), route)
+    if env.mode is not None and HOLE in env.mode:
+        return Outcome("unknown", lead + (f"PROFILING_MODE is set in {env.mode_label or env.label} to a value not "
+                                          "known statically: whether GE switches profiling on is decided at run time",))
     if env.mode == "dynamic":
         state = "PROFILING_MODE=dynamic (msprof attach mode): GE starts no collection from these options"
     elif env.mode is None:

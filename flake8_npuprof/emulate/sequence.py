@@ -148,7 +148,11 @@ def _verdict(launch: Launch, report: dict):
         first = next(r for r in read if r.verdict == "collects")
         return "collects", _cause(report, first), True
     if usable is None:
-        return "unknown", "; ".join(unknown_reasons(results)) or "a value is not known statically", True
+        # whether it profiles at all is open when every setup GE may read is itself unknown (PROFILING_MODE from
+        # a value not known statically, a switch decided at run time)
+        profiles = True if any(r.verdict != "unknown" or any(v == "collects" for v, _, _ in r.spread)
+                               for r in read if r.verdict != "off") else None
+        return "unknown", "; ".join(unknown_reasons(results)) or "a value is not known statically", profiles
     if any(p["code"] == "NPP901" for p in report["preflight"]):
         return "fails", next(p["message"] for p in report["preflight"] if p["code"] == "NPP901"), True
     bad = next(r for r in read if may_collect(r) is False and r.verdict != "off") \
