@@ -407,3 +407,11 @@ def test_the_toolkits_msprof_py_analysis_starts_no_training(tmp_path):
     assert launcher.steps(w) == []
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is False and report["results"] == []
+
+
+def test_an_absolute_script_that_is_not_here_is_not_blamed_on_the_directory(tmp_path):
+    # ResNext101_ID1577's Resnext50_8p_host.sh starts /network/.../res50.py
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $WORK\npython3.7 /network/code/res50.py\n"
+                                     "cd /tmp\npython3.7 /network/code/res50.py --again\n")
+    w = launcher.Walk(str(tmp_path / "run.sh")).run()
+    assert [la.missing for la in launcher.steps(w)] == ["cannot find /network/code/res50.py: no such file here"] * 2

@@ -806,10 +806,11 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
         return None
     if word.text.rsplit("/", 1)[-1] == "msprof.py" and k + 1 < len(words) and words[k + 1].text in MSPROF_PY_MODES:
         return None                     # the toolkit's analysis of data collected earlier: it starts no training
+    if os.path.isabs(word.text) and not os.path.isfile(word.text):
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text}: no such file here")
     if not cmd.cwd:
         # an absolute path is found without the directory; what the script writes to relative paths is not
-        where = f"{word.text} is there, but" if os.path.isabs(word.text) and os.path.isfile(word.text) else \
-            f"cannot find {word.text}:"
+        where = f"{word.text} is there, but" if os.path.isabs(word.text) else f"cannot find {word.text}:"
         return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in "
                         "is not known here (a `cd` to a value not known statically, or inside a branch)")
     path = Walk.find(word.text, cmd.cwd)
