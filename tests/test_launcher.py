@@ -334,8 +334,8 @@ def test_a_shell_script_that_cannot_be_read_is_unknown_not_nothing(tmp_path):
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and report["exit"] == 1
     assert report["launch"]["unknown"] == ("it runs the shell script missing.sh, which is not read from here (not "
-                                           "found, named by a value not known statically, outside the project or "
-                                           "nested too deep): emulate missing.sh itself")
+                                           "found, named by a value not known statically, outside the project, "
+                                           "nested too deep or run from itself): emulate missing.sh itself")
 
 
 @pytest.mark.parametrize("bind", ['bind_core=""', 'if [ "$RANK" = 0 ]; then bind_core="taskset -c 0-23"; fi'])
@@ -415,3 +415,72 @@ def test_an_absolute_script_that_is_not_here_is_not_blamed_on_the_directory(tmp_
                                      "cd /tmp\npython3.7 /network/code/res50.py --again\n")
     w = launcher.Walk(str(tmp_path / "run.sh")).run()
     assert [la.missing for la in launcher.steps(w)] == ["cannot find /network/code/res50.py: no such file here"] * 2
+
+
+FAILS = "python3 train.py --profiling --opts='{\"output\":\"/tmp/p\",\"task_trace\":\"ON\"}'\n"
+TRAIN_FLAGS = ("import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+               "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
+               "parser.add_argument('--opts', default='{\"output\":\"/tmp/prof\",\"task_trace\":\"on\"}')\n"
+               "args = parser.parse_args()\nconfig = tf.ConfigProto()\n"
+               "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+               "if args.profiling:\n    op.parameter_map['profiling_mode'].b = True\n"
+               "    op.parameter_map['profiling_options'].s = tf.compat.as_bytes(args.opts)\n"
+               "with tf.Session(config=config) as sess:\n    sess.run(x)\n")
+
+
+def _verdicts(tmp_path, launcher_text, **children):
+    (tmp_path / "train.py").write_text(TRAIN_FLAGS)
+    for name, text in children.items():
+        (tmp_path / f"{name}.sh").write_text(text)
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\n' + launcher_text)
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    runs = report.get("launches") or []
+    return [(r.where, r.verdict) for r in runs], report
+
+
+def test_set_e_in_a_child_stops_the_child_and_reaches_the_caller_only_under_its_set_e(tmp_path):
+    child = "#!/bin/bash\nset -e\n" + FAILS + "python3 train.py --profiling\n"
+    got, report = _verdicts(tmp_path, "bash child.sh\npython3 train.py --profiling\n", child=child)
+    # the child stops; the launcher, without set -e, goes on
+    assert got == [("child.sh:3", "fails"), ("child.sh:4", "not run"), ("run.sh:4", "collects")]
+    assert "stops child.sh (set -e)" in report["launches"][1].why
+    got, _ = _verdicts(tmp_path, "set -e\nbash child.sh\npython3 train.py --profiling\n", child=child)
+    assert got == [("child.sh:3", "fails"), ("child.sh:4", "not run"), ("run.sh:5", "not run")]
+    # a child without set -e exits with its last command's status: under the caller's set -e that stops it
+    got, _ = _verdicts(tmp_path, "set -e\nbash last.sh\npython3 train.py --profiling\n", last="#!/bin/bash\n" + FAILS)
+    assert got == [("last.sh:2", "fails"), ("run.sh:5", "not run")]
+    # ... and `child && next` skips next
+    got, _ = _verdicts(tmp_path, "bash last.sh && python3 train.py --profiling\n", last="#!/bin/bash\n" + FAILS)
+    assert got == [("last.sh:2", "fails"), ("run.sh:3", "not run")]
+
+
+def test_a_child_run_twice_is_two_runs(tmp_path):
+    child = "#!/bin/bash\n" + FAILS.rstrip("\n") + " && python3 train.py\n"
+    got, _ = _verdicts(tmp_path, "bash child.sh\nbash child.sh\n", child=child)
+    assert got == [("child.sh:2", "fails"), ("child.sh:2", "not run"), ("child.sh:2", "fails"), ("child.sh:2", "not run")]
+
+
+def test_a_child_in_a_branch_keeps_its_own_settings_and_gets_what_the_command_line_gives(tmp_path):
+    child = "#!/bin/bash\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/q\",\"task_trace\":\"on\"}'\npython3 plain.py\n"
+    (tmp_path / "plain.py").write_text("print(1)\n")
+    for line in ('if [ "$1" = 1p ]; then\n  PROFILING_MODE=true bash child.sh\nfi\n',
+                 "env PROFILING_MODE=true ./child.sh\n"):
+        _, report = _verdicts(tmp_path, line, child=child)
+        (r,) = report["results"]
+        assert (r.verdict, r.output_dir) == ("collects", "/tmp/q"), line
+
+
+@pytest.mark.parametrize("line, unknown", [
+    ("bash $0 1p\n", "run from itself"),
+    ("bash -c 'python3 train.py'\n", "it runs a command string with `bash -c`, which is not read here"),
+])
+def test_what_cannot_be_walked_is_unknown(tmp_path, line, unknown):
+    _, report = _verdicts(tmp_path, line)
+    assert report["usable"] is None and unknown in report["launch"]["unknown"]
+
+
+@pytest.mark.parametrize("line", ["bash -x child.sh\n", "timeout 3600 ./child.sh\n", "timeout 60 python3 train.py --profiling\n"])
+def test_options_and_arguments_of_a_prefix_do_not_hide_the_launch(tmp_path, line):
+    got, report = _verdicts(tmp_path, line, child="#!/bin/bash\npython3 train.py --profiling\n")
+    (r,) = report["results"]
+    assert r.verdict == "collects" and r.output_dir == "/tmp/prof"

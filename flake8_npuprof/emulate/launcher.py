@@ -40,6 +40,7 @@ PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "io
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolkit's msprof.py, over collected data
 # a path to a shell script, parts of it maybe unknown (HOLE), not a word such as `echo"usage:./x.sh"`
+_POSITIONAL = re.compile(r"\d+(?:\.\d+)?[smhd]?|0x[0-9a-fA-F]+")      # timeout's duration, taskset's mask
 _SCRIPT_PATH = re.compile(r"[\w./~+" + HOLE + r"-]*\.sh")
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -74,10 +75,14 @@ class Command(NamedTuple):
     ranks: int                  # started this many times (per-rank loops, mpirun -np, torchrun)
     conditional: bool           # inside if/case/while or a function: may not run
     background: bool = False    # `cmd &`: the launcher goes on without waiting for it
-    errexit: bool = False       # `set -e` is on: a failure stops the launcher here
+    errexit: bool = False       # `set -e` is on: a failure stops its shell here (frames: how far that reaches)
     chained: bool = False       # `cmd && next`: a failure skips the next command
     settled: bool = True        # cwd is given (--cwd) or set by the launcher's `cd`, not taken as its own directory
     via: Tuple[Tuple[str, str, int], ...] = ()     # the shell scripts run on the way to it: (file, from file, line)
+    seq: int = -1               # its place among the walk's commands (a child run twice has the same lines twice)
+    # the child shells it runs in, outermost first: (one id per run of a child, whether a failure that stops that
+    # child stops its caller too: the caller has `set -e` and runs it neither in the background nor before && / ||)
+    frames: Tuple[Tuple[int, bool], ...] = ()
 
 
 class EnvView(Mapping):
@@ -163,6 +168,8 @@ class Walk:
         self.steps = 0
         self.current = self.launcher    # the file being walked
         self.script, self.script_dir = self.launcher, self.root     # what `$0` and `$(dirname $0)` name
+        self._running: set = set()      # the child scripts being walked (one that runs itself is not walked again)
+        self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
 
@@ -428,36 +435,47 @@ class Walk:
                     self.why_unread[len(self.unread) - 1] = why
             return
         line, col = src.position(words[0].start)
-        child, by_shell = _child_script(words)
-        if child is not None and depth < MAX_SOURCED and not inline and ("/" in child.text or by_shell) and \
-                self._run_child(child, depth, conditional, ranks, op == "&", path, line):
+        child, by_shell, given = _child_script(words)
+        given = {name: g._replace(path=path, line=line) for name, g in given.items()}
+        if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
+                self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given}):
             return
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
-                                     self.dirs, ranks, conditional, op == "&", self.errexit, op == "&&", self.settled))
+                                     self.dirs, ranks, conditional, op == "&", self.errexit, op == "&&", self.settled,
+                                     seq=len(self.commands)))
 
-    def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, background: bool, by: str,
-                   line: int) -> bool:
+    def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
+                   line: int, given: Dict[str, "Setting"]) -> bool:
         """Walk a shell script this one runs (not sources) as the process it is: a new shell that sees only
-        the exported variables, whose own settings, `cd` and `set -e` do not come back. Its commands are
-        this command's: started as often, under the same conditions, in the background if it is. False when
-        it cannot be walked (not found, outside the project under --no-outside, unreadable): unknown then."""
+        the exported variables (and `A=b ./x.sh`, `env A=b ./x.sh`), whose own settings, `cd` and `set -e` do
+        not come back. Its commands are this command's: started as often, under the same conditions, in the
+        background if it is. False when it cannot be walked (not found, outside the project under
+        --no-outside, unreadable, or already running: `bash $0` per device): unknown then."""
         full = self.find(word.text, self.dirs or (self.root,)) if word.known else None
-        if full is None or (self.inside is not None and not _within(full, self.inside)):
+        if full is None or (self.inside is not None and not _within(full, self.inside)) or \
+                full in self._running or full == self.launcher:
             return False
+        background = op == "&"
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
                  self.script_dir)
         parent_errexit = self.errexit
-        names = set(self.vars) | set(self.exported)
-        self.vars, self.exported = dict(self.exported), dict(self.exported)
-        self.all_export, self.errexit = False, False
+        names = set(self.vars) | set(self.exported) | set(given)
+        exported = dict(self.exported)
+        exported.update((name, s._replace(how="export" if s.how == "inline" else s.how)) for name, s in given.items())
+        self.vars, self.exported = dict(exported), exported
+        self.all_export, self.errexit = False, _errexit_shebang(full)
         self.script, self.script_dir = full, os.path.dirname(full)
         for name in names:
-            if name not in self.exported:
-                self._changed(name)         # not exported: the child never sees it
+            self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
+        self._running.add(full)
+        self._calls += 1
+        frame = (self._calls, parent_errexit and not background and op not in ("&&", "||"))
         try:
-            why = self._file(full, depth + 1, conditional)
+            # the child's own settings are certain inside it, even when the command that runs it is in a branch
+            why = self._file(full, depth + 1, False)
         finally:
+            self._running.discard(full)
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
              self.script_dir) = saved
@@ -467,11 +485,17 @@ class Walk:
             return False
         for i in range(first, len(self.commands)):
             c = self.commands[i]
-            # the child's `set -e` stops the child, and stops this script only if it has `set -e` too
+            # errexit stays the child's own `set -e`; whether a stop reaches this script is in the frame
             self.commands[i] = c._replace(ranks=c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0,
                                           conditional=c.conditional or conditional,
                                           background=c.background or background,
-                                          errexit=c.errexit and parent_errexit, via=((full, by, line),) + c.via)
+                                          via=((full, by, line),) + c.via, frames=(frame,) + c.frames)
+        if len(self.commands) > first:
+            # the child's status is its last command's: `child.sh && next` skips next when it fails, and under this
+            # script's `set -e` a failing last command stops this script too (frame[1] carries it outward)
+            last = self.commands[-1]
+            self.commands[-1] = last._replace(chained=op == "&&" if op in ("&&", "||") else last.chained,
+                                              errexit=last.errexit or frame[1])
         return True
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
@@ -520,14 +544,16 @@ def _loop_count(text: str, words, m) -> int:
 
 
 def _pipelines(commands):
-    """The commands, each with the operator that ends its pipeline: in `python3 x.py | tee log &` the `&` puts
-    the whole pipeline, python3 included, in the background (and `&&` after a pipeline tests its last command)."""
+    """The commands, with the `&` that ends a pipeline given to each of its commands: in `python3 x.py | tee log &`
+    the whole pipeline, python3 included, runs in the background. Any other operator after a pipeline (`&&`,
+    `;`) stays its last command's: the pipeline's status is that command's."""
     pending: List[Tuple[list, str]] = []
     for words, op in commands:
         pending.append((words, op))
-        if op not in ("|", "|&"):
-            for w, _ in pending:
-                yield w, op
+        if op != "|":
+            for w, own in pending[:-1]:
+                yield w, "&" if op == "&" else own
+            yield words, op
             pending = []
     yield from pending
 
@@ -625,28 +651,54 @@ def launches(walk: Walk) -> List[Launch]:
     return [la for la in steps(walk)[:MAX_LAUNCHES] if la.script]
 
 
-def _child_script(words) -> Tuple[Optional["Word"], bool]:
-    """The shell script a command runs (`./x.sh`, `bash x.sh`, behind taskset/nohup/...), or None, and whether a
-    shell is named for it (`bash x.sh` reads x.sh from the current directory; a bare `x.sh` is looked up on PATH)."""
-    k = 0
+def _child_script(words) -> Tuple[Optional["Word"], bool, Dict[str, "Setting"]]:
+    """The shell script a command runs (`./x.sh`, `bash -x x.sh`, behind taskset/nohup/env A=b/...), or None;
+    whether a shell is named for it (`bash x.sh` reads x.sh from the current directory; a bare `x.sh` is looked
+    up on PATH); and what `env A=b` gives it."""
+    k, given = 0, {}
     while k < len(words):
         if _dropped(words, k):
             k += 1
             continue
         base = words[k].text.rsplit("/", 1)[-1]
         if base in PREFIXES and base not in ("mpirun", "mpiexec", "horovodrun", "srun"):
-            k += 1
-            while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
-                                      _takes_value(words[k - 1].text)):
-                k += 1
+            k = _after_prefix(words, k, base, given)
             continue
         shell = base in SHELLS
         if shell:
             k += 1
-            if k < len(words) and words[k].text.startswith("-"):
-                return None, True           # `bash -c '...'`, `sh -x run.sh`: not read as a script run
-        return (words[k] if k < len(words) and _SCRIPT_PATH.fullmatch(words[k].text) else None), shell
-    return None, False
+            while k < len(words) and words[k].text.startswith("-") and words[k].text != "-c":
+                k += 2 if words[k].text in ("-o", "+o") else 1      # `bash -x run.sh`, `bash -o pipefail run.sh`
+            if k < len(words) and words[k].text == "-c":
+                return None, True, given    # a command string: not a script (_launch says it is not read)
+        return (words[k] if k < len(words) and _SCRIPT_PATH.fullmatch(words[k].text) else None), shell, given
+    return None, False, given
+
+
+def _after_prefix(words, k: int, base: str, given=None) -> int:
+    """The index of the command word after a prefix command (`nohup`, `taskset -c 0-3`, `env A=b`, `timeout 60`)
+    and its options; `env`'s assignments go to `given`."""
+    k += 1
+    while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
+                              _takes_value(words[k - 1].text)):
+        m = _ASSIGN.match(words[k].text)
+        if m and base == "env" and given is not None:
+            w = words[k]
+            given[m.group(1)] = Setting(w.text[m.end():], "", 0, w.start, "inline")
+        k += 1
+    if base in ("timeout", "taskset") and k + 1 < len(words) and _POSITIONAL.fullmatch(words[k].text):
+        k += 1                          # `timeout 3600 cmd`, `taskset 0xff cmd`: the duration or the mask
+    return k
+
+
+def _errexit_shebang(path: str) -> bool:
+    """`#!/bin/bash -e`: the script runs with set -e from its first line."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            first = fh.readline()
+    except OSError:
+        return False
+    return first.startswith("#!") and bool(re.search(r"\s-[a-z]*e", first))
 
 
 def _dropped(words, k: int) -> bool:
@@ -675,7 +727,15 @@ def _launch(cmd: Command) -> Optional[Launch]:
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1)
             return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, base)
-        child = words[k + 1].text if base in SHELLS and k + 1 < len(words) else w
+        child = w
+        if base in SHELLS:
+            j = k + 1
+            while j < len(words) and words[j].text.startswith("-") and words[j].text != "-c":
+                j += 2 if words[j].text in ("-o", "+o") else 1
+            if j < len(words) and words[j].text == "-c":
+                return _unknown(cmd, env, ranks, wrapper, f"it runs a command string with `{base} -c`, which is not "
+                                "read here")
+            child = words[j].text if j < len(words) else ""
         if _SCRIPT_PATH.fullmatch(child):
             # a shell script run (not sourced) that the walk could not read (Walk._run_child): what it starts
             # is not known, so it is not "nothing"
@@ -683,22 +743,22 @@ def _launch(cmd: Command) -> Optional[Launch]:
             if "/" not in child and base not in SHELLS:
                 return _unknown(cmd, env, ranks, wrapper, f"it runs {shown} by its bare name, which the shell looks "
                                 "up on PATH, not in the current directory: what that starts is not known here")
+            if wrapper:
+                return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown} under {wrapper}, which "
+                                f"is not followed: emulate {shown.rsplit('/', 1)[-1]} itself")
             return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
-                            "here (not found, named by a value not known statically, outside the project or nested "
-                            f"too deep): emulate {shown.rsplit('/', 1)[-1]} itself")
+                            "here (not found, named by a value not known statically, outside the project, nested "
+                            f"too deep or run from itself): emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:
             if base in ("mpirun", "mpiexec", "horovodrun", "srun"):
                 wrapper = base
                 n, _ = _ranks_of(words, k + 1)
                 ranks = ranks * (n or 1) if ranks else 0
-            k += 1
             # options of the prefix and `env A=b`: skip until the next command word
-            while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
-                                      (k > 0 and _takes_value(words[k - 1].text))):
-                m = _ASSIGN.match(words[k].text)
-                if m and base == "env":
-                    env[m.group(1)] = Setting(words[k].text[m.end():], cmd.path, cmd.line, words[k].start, "inline")
-                k += 1
+            given: Dict[str, Setting] = {}
+            k = _after_prefix(words, k, base, given)
+            for name, s in given.items():
+                env[name] = s._replace(path=cmd.path, line=cmd.line)
             continue
         return None
     return None

@@ -50,16 +50,18 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
         return None
     runs: List[Run] = []
     stopped: Optional[Run] = None
+    within: tuple = ()              # the child shells the stop ends (frames' prefix; () the whole launcher)
     skip = None                     # the command a failing `cmd && next` skips
     for i, launch in enumerate(found, 1):
-        if stopped is not None or (skip is not None and _place(launch.command) == _place(skip)):
+        if (stopped is not None and launch.command.frames[:len(within)] == within) or \
+                (skip is not None and _place(launch.command) == _place(skip)):
             runs.append(_not_run(w, launch, i, stopped or runs[-1], target, base))
             continue
         run = _run(w, launch, i, target, base, environ)
         runs.append(run)
         if run.verdict == "fails" and run.certain and not launch.command.background:
-            if launch.command.errexit:
-                stopped = run
+            if launch.command.errexit and stopped is None:
+                stopped, within = run, _stopped_within(launch.command.frames)
             elif launch.command.chained:
                 skip = _next_command(w, launch.command)
     return _answer(w, path, runs, truncated, target, base)
@@ -112,20 +114,35 @@ def _script_reader(results: List[Result]) -> Optional[Result]:
 def _not_run(w: Walk, launch: Launch, index: int, by: Run, target, base) -> Run:
     report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
     info = launch_info(w, launch, None, w.root)
-    how = "stops the launcher (set -e)" if by.launch.command.errexit else "skips it (&&)"
+    how = f"stops {_stopper(by.launch.command)} (set -e)" if by.launch.command.errexit else "skips it (&&)"
     why = f"launch {by.index} at {by.where} fails first and {how}"
     info["lines"].insert(1, f"  not run: {why}")
     return Run(launch, index, dict(report, usable=False), info, "not run", why, False)
 
 
+def _stopper(cmd) -> str:
+    """Who a failure under `set -e` stops: the launcher, or the child script it ends in."""
+    within = _stopped_within(cmd.frames)
+    return "the launcher" if not within else os.path.basename(cmd.via[len(within) - 1][0])
+
+
+def _stopped_within(frames) -> tuple:
+    """What a failure under `set -e` stops, as the prefix of the frames of the launches it stops: its own shell,
+    and each caller that runs that shell under `set -e` (frame[1]), up to the first that does not."""
+    for j in range(len(frames) - 1, -1, -1):
+        if not frames[j][1]:
+            return frames[:j + 1]       # that child exits; its caller goes on
+    return ()                           # it reaches the launcher itself: everything after stops
+
+
 def _next_command(w: Walk, cmd):
     """The command the walk met right after this one (the one `cmd && next` skips when cmd fails)."""
-    at = next((k for k, c in enumerate(w.commands) if _place(c) == _place(cmd)), None)
-    return w.commands[at + 1] if at is not None and at + 1 < len(w.commands) else None
+    at = cmd.seq
+    return w.commands[at + 1] if 0 <= at and at + 1 < len(w.commands) else None
 
 
-def _place(cmd) -> tuple:
-    return cmd.path, cmd.line, cmd.column
+def _place(cmd) -> int:
+    return cmd.seq
 
 
 def _verdict(launch: Launch, report: dict):
@@ -190,7 +207,8 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         stopped = [r for r in runs if r.verdict == "not run"]
         if stopped:
             which = f"launch{'es' if len(stopped) > 1 else ''} {', '.join(str(r.index) for r in stopped)}"
-            why += f"; the launcher stops there (set -e): {which} never run" if decider.launch.command.errexit \
+            why += f"; {_stopper(decider.launch.command)} stops there (set -e): {which} never run" \
+                if decider.launch.command.errexit \
                 else f"; `&&` skips {which}"
     elif open_ or truncated:
         decider, usable = (open_[0] if open_ else None), None
