@@ -124,3 +124,14 @@ with tf.train.MonitoredSession(session_creator=ChiefSessionCreator(config=config
     (setup,) = data["setups"]
     assert (setup["verdict"], setup["read_by_ge"]) == ("collects", True)
     assert data["usable"] is True and code == 0
+
+
+def test_what_is_not_keras_does_not_count_as_running_the_keras_session(capsys, tmp_path):
+    # np.save, a tf.train.Saver's save, a plain get_value: none of them runs the Keras session
+    for other in ("np.save('x.npy', arr)\n", "saver = tf.train.Saver()\nsaver.save(sess, 'ckpt')\n",
+                  "cache.get_value('k')\n"):
+        _, data = _emulate(capsys, tmp_path, ESTIMATOR_ONLY + other)
+        (setup,) = data["setups"]
+        assert setup["read_by_ge"] is None and data["usable"] is None, other
+    _, data = _emulate(capsys, tmp_path, ESTIMATOR_ONLY + "tf.keras.backend.get_value(v)\n")
+    assert data["setups"][0]["read_by_ge"] is True

@@ -30,10 +30,12 @@ APP_RUN = ("app.run", "absl.app.run")
 # What runs the Keras backend session in TF1 graph mode. set_keras_session_npu_config only makes that
 # session; GE starts at its first graph run (GeOp::Initialize, tf_adapter/kernels/geop_npu.cc), so with
 # none of these in the file, whether GE ever reads the config is decided by code this file does not show.
+# Only names that are Keras's own count (np.save, Saver.save, sklearn's fit on an estimator object... are not
+# runs of it): with none of them, whether GE reads the config is "unknown", never a guess.
 KERAS_RUNS = ("fit", "fit_generator", "evaluate", "evaluate_generator", "predict", "predict_generator",
-              "train_on_batch", "test_on_batch", "predict_on_batch", "get_session", "get_value", "set_value",
-              "batch_get_value", "batch_set_value", "save", "save_weights", "load_weights", "get_weights",
-              "set_weights")
+              "train_on_batch", "test_on_batch", "predict_on_batch", "get_session")
+# backend functions that run the session, counted on the backend only (`K.get_value`, `backend.set_value`)
+KERAS_BACKEND_RUNS = ("get_value", "set_value", "batch_get_value", "batch_set_value")
 _SHARED_WITH_ESTIMATORS = ("evaluate", "predict")
 
 
@@ -326,7 +328,9 @@ class Inventory:
             sites = self.ctx.sites
             self._keras_runs = any(not (last in _SHARED_WITH_ESTIMATORS and self._on_estimator(site))
                                    for last in KERAS_RUNS for site in sites.calls_named(last)
-                                   if isinstance(site.call.func, ast.Attribute))
+                                   if isinstance(site.call.func, ast.Attribute)) or \
+                any((site.name or "").rsplit(".", 2)[-2:-1] in (["K"], ["backend"])
+                    for last in KERAS_BACKEND_RUNS for site in sites.calls_named(last))
         return self._keras_runs
 
     def _on_estimator(self, site: CallSite) -> bool:
