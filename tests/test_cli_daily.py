@@ -287,3 +287,23 @@ def test_fix_reads_each_file_when_its_turn_comes_and_fixes_the_same(project, cap
     assert whole[0] == 2 and "bad.py" in whole[2]
     assert len(reads) == len(handed) == 6
     assert all(k <= read <= k + 2 for k, read in enumerate(handed, start=1))
+
+
+def test_fix_writes_only_once_every_file_is_analysed(project, capsys, monkeypatch):
+    """A file's analysis may read a sibling module: it must see the sibling as it was, not as fixed, whatever
+    order the files are analysed and handed on in."""
+    from flake8_npuprof.commands import fix
+    for k in range(4):
+        (project / f"s{k}.py").write_text(FIXABLE)
+    events = []
+    real_items, real_write = fix.fix_items, fix.write_bytes
+
+    def watched(*a, **k):
+        for item, result in real_items(*a, **k):
+            events.append("analysed")
+            yield item, result
+    monkeypatch.setattr(fix, "fix_items", watched)
+    monkeypatch.setattr(fix, "write_bytes", lambda *a: events.append("written") or real_write(*a))
+    code, _, err = run(capsys, "fix", "--no-cache", "-j", "1", ".")
+    assert code == 0 and events == ["analysed"] * 4 + ["written"] * 4, (events, err)
+    assert all((project / f"s{k}.py").read_text() != FIXABLE for k in range(4))

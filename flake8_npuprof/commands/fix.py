@@ -227,6 +227,7 @@ def run_fix(args, config, settings, selection) -> int:
     paths = input_paths(args, config)
     out = Report()                          # diffs, and the fixed text of standard input
     rows, applied_rows = [], []
+    writes: list = []                       # (shown, path, new bytes, bytes read, fixes applied, report row)
     changed_any = errors = False
     remaining = 0
     for item, result in fix_items(args, config, paths, settings, selection):
@@ -256,14 +257,14 @@ def run_fix(args, config, settings, selection) -> int:
             elif item.stdin:
                 out.write_bytes(new)        # as Ruff: the fixed file on stdout (its own bytes), the rest on stderr
             else:
-                try:
-                    left = write_bytes(path, new, source.data)
-                except WriteError as exc:
-                    warn(f"{shown}: not fixed, {exc}")
-                    errors = True
-                    continue
-                if left:
-                    warn(f"{shown}: fixed{left}")
+                # written once every file is analysed: a file's analysis may read a sibling module, and must
+                # see it as it was, whatever order the workers finish in
+                row = (shown, SourceText(result.text), result.remaining) if result.remaining else None
+                writes.append((shown, path, new, source.data, result.applied, row))
+                remaining += len(result.remaining)
+                if row is not None:
+                    rows.append(row)
+                continue
             applied_rows.append((shown, result.applied))
         elif item.stdin and not diff:
             out.write_bytes(source.data)    # unchanged: its own bytes
@@ -274,6 +275,19 @@ def run_fix(args, config, settings, selection) -> int:
         elif result.remaining:
             rows.append((shown, SourceText(result.text), result.remaining))
     out.close()
+    for shown, path, new, data, applied, row in writes:
+        try:
+            left = write_bytes(path, new, data)
+        except WriteError as exc:
+            warn(f"{shown}: not fixed, {exc}")
+            errors = True
+            if row is not None:             # what remains was found in the text that could not be written
+                rows.remove(row)
+                remaining -= len(row[2])
+            continue
+        if left:
+            warn(f"{shown}: fixed{left}")
+        applied_rows.append((shown, applied))
     if not diff:
         report = Report(getattr(args, "output_file", None))
         try:
