@@ -484,3 +484,19 @@ def test_options_and_arguments_of_a_prefix_do_not_hide_the_launch(tmp_path, line
     got, report = _verdicts(tmp_path, line, child="#!/bin/bash\npython3 train.py --profiling\n")
     (r,) = report["results"]
     assert r.verdict == "collects" and r.output_dir == "/tmp/prof"
+
+
+def test_exec_replaces_the_shell(tmp_path):
+    # nothing after `exec cmd` runs in that file; `exec >log 2>&1` only redirects
+    got, _ = _verdicts(tmp_path, "exec > run.log 2>&1\nexec python3 train.py --profiling\npython3 train.py\n")
+    assert got == [("run.sh:4", "collects")]
+
+
+def test_what_a_child_sources_is_shown_on_its_own_launches_only(tmp_path):
+    (tmp_path / "env.sh").write_text("export A=1\n")
+    child = "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nsource env.sh\nsource gone.sh\npython3 train.py --part 1\n"
+    _, report = _verdicts(tmp_path, "python3 train.py --part 0\nbash child.sh\n", child=child)
+    first, second = report["launches"]
+    assert first.info["sourced"] == [] and first.info["not_read"] == []
+    assert second.info["sourced"] == ["env.sh"] and second.info["not_read"] == ["gone.sh"]
+    assert not any("sources" in ln for ln in first.info["lines"])

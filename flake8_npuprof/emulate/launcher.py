@@ -163,6 +163,10 @@ class Walk:
         self.commands: List[Command] = []
         self.sourced: List[Tuple[str, str, int]] = []     # (file, from file, line)
         self.unread: List[Tuple[str, str, int]] = []      # sourced scripts not found, not named or not read
+        # the child scripts each of those was sourced in (a launch shows what its own shells sourced)
+        self.sourced_in: List[Tuple[str, ...]] = []
+        self.unread_in: List[Tuple[str, ...]] = []
+        self._chain: Tuple[str, ...] = ()                 # the child scripts being walked, outermost first
         self.why_unread: Dict[int, str] = {}              # index in unread -> why a script found was not read
         self.all_export = False
         self.steps = 0
@@ -351,6 +355,8 @@ class Walk:
             for _, n in stack:
                 ranks = ranks * n if n > 0 and ranks > 0 else 0
             self._simple(text, src, path, words, depth, conditional, ranks, op)
+            if not conditional and op != "&" and self._replaced(text, words):
+                return                      # `exec cmd` replaces this shell: nothing after it in this file runs
 
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> None:
         words = []
@@ -429,8 +435,10 @@ class Walk:
                 why = self._file(full, depth + 1, conditional)
                 if not why:
                     self.sourced.append((full, path, line))
+                    self.sourced_in.append(self._chain)
             if full is None or depth >= MAX_SOURCED or why:     # assumed to set no PROFILING_* (the report lists it)
                 self.unread.append((target.text, path, line))
+                self.unread_in.append(self._chain)
                 if why:
                     self.why_unread[len(self.unread) - 1] = why
             return
@@ -443,6 +451,22 @@ class Walk:
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", self.errexit, op == "&&", self.settled,
                                      seq=len(self.commands)))
+
+    @staticmethod
+    def _replaced(text: str, spans) -> bool:
+        """`exec cmd ...` (not `exec >log 2>&1`, which only redirects this shell's output)."""
+        if text[spans[0][0]:spans[0][1]] != "exec":
+            return False
+        rest = [text[a:b] for a, b in spans[1:]]
+        skip = False
+        for word in rest:
+            if skip:
+                skip = False
+            elif re.fullmatch(r"\d*[<>]+&?", word):
+                skip = True
+            elif not re.fullmatch(r"\d*[<>]+&?\S+", word):
+                return True
+        return False
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
                    line: int, given: Dict[str, "Setting"]) -> bool:
@@ -469,6 +493,7 @@ class Walk:
             self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
         self._running.add(full)
+        outer_chain, self._chain = self._chain, self._chain + (full,)
         self._calls += 1
         frame = (self._calls, parent_errexit and not background and op not in ("&&", "||"))
         try:
@@ -476,6 +501,7 @@ class Walk:
             why = self._file(full, depth + 1, False)
         finally:
             self._running.discard(full)
+            self._chain = outer_chain
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
              self.script_dir) = saved
@@ -1159,11 +1185,16 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         lines.append("  in the background (&): the launcher goes on without waiting for it")
     for name, e in env.items():
         lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
-    for src, by, line in w.sourced:
-        lines.append(f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})")
+    chain = tuple(f for f, _, _ in cmd.via)
+    mine = lambda k, table: table[k] == chain[:len(table[k])]      # noqa: E731  (sourced in its own shells)
+    for k, (src, by, line) in enumerate(w.sourced):
+        if mine(k, w.sourced_in):
+            lines.append(f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})")
     for child, by, line in cmd.via:
         lines.append(f"  runs {_rel(child, root)} ({_rel(by, root)}:{line})")
     for k, (name, by, line) in enumerate(w.unread):
+        if not mine(k, w.unread_in):
+            continue
         why = f" ({w.why_unread[k]})" if k in w.why_unread else ""
         lines.append(f"  sources {name} ({_rel(by, root)}:{line}): not read here{why}, taken as setting no PROFILING_* "
                      "variable".replace(HOLE, "<unknown>"))
@@ -1184,9 +1215,10 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "application": list(launch.app) or None, "unknown": launch.missing or None,
             "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
             "environment": env, "flags": flags,
-            "sourced": [_rel(s, root) for s, _, _ in w.sourced],
-            "runs": [_rel(c, root) for c, _, _ in cmd.via], "not_read": [n for n, _, _ in w.unread],
-            "outside": [n for k, (n, _, _) in enumerate(w.unread) if "--no-outside" in w.why_unread.get(k, "")],
+            "sourced": [_rel(s, root) for k, (s, _, _) in enumerate(w.sourced) if mine(k, w.sourced_in)],
+            "runs": [_rel(c, root) for c, _, _ in cmd.via], "not_read": [n for k, (n, _, _) in enumerate(w.unread) if mine(k, w.unread_in)],
+            "outside": [n for k, (n, _, _) in enumerate(w.unread)
+                        if mine(k, w.unread_in) and "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
             "traps": [what for _, what in traps], "lines": lines}
 
