@@ -500,3 +500,9 @@ def test_what_a_child_sources_is_shown_on_its_own_launches_only(tmp_path):
     assert first.info["sourced"] == [] and first.info["not_read"] == []
     assert second.info["sourced"] == ["env.sh"] and second.info["not_read"] == ["gone.sh"]
     assert not any("sources" in ln for ln in first.info["lines"])
+
+
+def test_only_the_last_command_of_a_pipeline_decides_its_and_and(tmp_path):
+    # `a | b && c`: the pipeline's status is b's; a failing a skips nothing
+    got, _ = _verdicts(tmp_path, FAILS.rstrip("\n") + " | python3 train.py --profiling && python3 train.py --profiling\n")
+    assert got == [("run.sh:3", "fails"), ("run.sh:3", "collects"), ("run.sh:3", "collects")]
