@@ -506,3 +506,11 @@ def test_only_the_last_command_of_a_pipeline_decides_its_and_and(tmp_path):
     # `a | b && c`: the pipeline's status is b's; a failing a skips nothing
     got, _ = _verdicts(tmp_path, FAILS.rstrip("\n") + " | python3 train.py --profiling && python3 train.py --profiling\n")
     assert got == [("run.sh:3", "fails"), ("run.sh:3", "collects"), ("run.sh:3", "collects")]
+
+
+def test_a_walk_stopped_in_a_child_says_the_launcher_runs_it(tmp_path):
+    from flake8_npuprof.checks.analysis import Settings
+    (tmp_path / "child.sh").write_text("#!/bin/bash\n" + "echo step\n" * (launcher.MAX_COMMANDS + 5))
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash child.sh\n')
+    (f,) = launcher.check_launcher((tmp_path / "run.sh").read_text(), str(tmp_path / "run.sh"), Settings())
+    assert f.code == "NPP191" and "the walk of this launcher stopped in child.sh, which it runs, at line" in f.message

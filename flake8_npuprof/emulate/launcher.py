@@ -167,6 +167,7 @@ class Walk:
         self.sourced_in: List[Tuple[str, ...]] = []
         self.unread_in: List[Tuple[str, ...]] = []
         self._chain: Tuple[str, ...] = ()                 # the child scripts being walked, outermost first
+        self.children_run: set = set()                    # every child script walked (NPP191 says "runs")
         self.why_unread: Dict[int, str] = {}              # index in unread -> why a script found was not read
         self.all_export = False
         self.steps = 0
@@ -493,6 +494,7 @@ class Walk:
             self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
         self._running.add(full)
+        self.children_run.add(full)
         outer_chain, self._chain = self._chain, self._chain + (full,)
         self._calls += 1
         frame = (self._calls, parent_errexit and not background and op not in ("&&", "||"))
@@ -1280,7 +1282,8 @@ def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
     me = os.path.abspath(w.launcher)
     for file, (offset, line, why) in w.stopped.items():
         # a walk cut short must never pass as "All checks passed!": what it did not reach is unchecked
-        where = "" if file == me else f" in {_rel(file, w.root)}, which it sources,"
+        how = "sources" if any(s == file for s, _, _ in w.sourced) or file not in w.children_run else "runs"
+        where = "" if file == me else f" in {_rel(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
                f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
                "command lines from there on were not checked (a finding may be missing; split the launcher)")
