@@ -514,3 +514,10 @@ def test_a_walk_stopped_in_a_child_says_the_launcher_runs_it(tmp_path):
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash child.sh\n')
     (f,) = launcher.check_launcher((tmp_path / "run.sh").read_text(), str(tmp_path / "run.sh"), Settings())
     assert f.code == "NPP191" and "the walk of this launcher stopped in child.sh, which it runs, at line" in f.message
+
+
+def test_each_stop_under_set_e_ends_its_own_child(tmp_path):
+    # two children with set -e, run by a launcher without it: each failure ends its own child only
+    child = "#!/bin/bash\nset -e\n" + FAILS + "python3 train.py --profiling\n"
+    got, _ = _verdicts(tmp_path, "bash a.sh\nbash b.sh\n", a=child, b=child)
+    assert got == [("a.sh:3", "fails"), ("a.sh:4", "not run"), ("b.sh:3", "fails"), ("b.sh:4", "not run")]

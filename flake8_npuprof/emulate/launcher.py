@@ -39,8 +39,8 @@ PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "io
             "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolkit's msprof.py, over collected data
-# a path to a shell script, parts of it maybe unknown (HOLE), not a word such as `echo"usage:./x.sh"`
 _POSITIONAL = re.compile(r"\d+(?:\.\d+)?[smhd]?|0x[0-9a-fA-F]+")      # timeout's duration, taskset's mask
+# a path to a shell script, parts of it maybe unknown (HOLE), not a word such as `echo"usage:./x.sh"`
 _SCRIPT_PATH = re.compile(r"[\w./~+" + HOLE + r"-]*\.sh")
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -167,13 +167,11 @@ class Walk:
         self.sourced_in: List[Tuple[str, ...]] = []
         self.unread_in: List[Tuple[str, ...]] = []
         self._chain: Tuple[str, ...] = ()                 # the child scripts being walked, outermost first
-        self.children_run: set = set()                    # every child script walked (NPP191 says "runs")
         self.why_unread: Dict[int, str] = {}              # index in unread -> why a script found was not read
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
         self.script, self.script_dir = self.launcher, self.root     # what `$0` and `$(dirname $0)` name
-        self._running: set = set()      # the child scripts being walked (one that runs itself is not walked again)
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
@@ -294,8 +292,7 @@ class Walk:
                 first = ""
         else:
             first = text.split("\n", 1)[0]
-        if first.startswith("#!") and re.search(r"\s-[a-z]*e", first):
-            self.errexit = True             # `#!/bin/bash -e`
+        self.errexit = _errexit_line(first)
         self._file(self.launcher, 0, False, text)
         return self
 
@@ -355,11 +352,12 @@ class Walk:
             ranks = 1
             for _, n in stack:
                 ranks = ranks * n if n > 0 and ranks > 0 else 0
-            self._simple(text, src, path, words, depth, conditional, ranks, op)
-            if not conditional and op != "&" and self._replaced(text, words):
+            if self._simple(text, src, path, words, depth, conditional, ranks, op) and not conditional and op != "&":
                 return                      # `exec cmd` replaces this shell: nothing after it in this file runs
 
-    def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> None:
+    def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
+        """Record one simple command; True when it is `exec cmd`, which replaces the shell (not `exec >log
+        2>&1`, which only redirects its output)."""
         words = []
         inline: Dict[str, Setting] = {}
         k = 0
@@ -444,30 +442,15 @@ class Walk:
                     self.why_unread[len(self.unread) - 1] = why
             return
         line, col = src.position(words[0].start)
-        child, by_shell, given = _child_script(words)
-        given = {name: g._replace(path=path, line=line) for name, g in given.items()}
+        replaced = head == "exec" and any(True for _ in _without_redirections(words[1:]))
+        child, by_shell, given = _child_script(words, path, line)
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given}):
-            return
+            return replaced
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", self.errexit, op == "&&", self.settled,
                                      seq=len(self.commands)))
-
-    @staticmethod
-    def _replaced(text: str, spans) -> bool:
-        """`exec cmd ...` (not `exec >log 2>&1`, which only redirects this shell's output)."""
-        if text[spans[0][0]:spans[0][1]] != "exec":
-            return False
-        rest = [text[a:b] for a, b in spans[1:]]
-        skip = False
-        for word in rest:
-            if skip:
-                skip = False
-            elif re.fullmatch(r"\d*[<>]+&?", word):
-                skip = True
-            elif not re.fullmatch(r"\d*[<>]+&?\S+", word):
-                return True
-        return False
+        return replaced
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
                    line: int, given: Dict[str, "Setting"]) -> bool:
@@ -478,7 +461,7 @@ class Walk:
         --no-outside, unreadable, or already running: `bash $0` per device): unknown then."""
         full = self.find(word.text, self.dirs or (self.root,)) if word.known else None
         if full is None or (self.inside is not None and not _within(full, self.inside)) or \
-                full in self._running or full == self.launcher:
+                full in self._chain or full == self.launcher:
             return False
         background = op == "&"
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
@@ -493,8 +476,6 @@ class Walk:
         for name in names:
             self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
-        self._running.add(full)
-        self.children_run.add(full)
         outer_chain, self._chain = self._chain, self._chain + (full,)
         self._calls += 1
         frame = (self._calls, parent_errexit and not background and op not in ("&&", "||"))
@@ -502,7 +483,6 @@ class Walk:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
             why = self._file(full, depth + 1, False)
         finally:
-            self._running.discard(full)
             self._chain = outer_chain
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
@@ -679,7 +659,7 @@ def launches(walk: Walk) -> List[Launch]:
     return [la for la in steps(walk)[:MAX_LAUNCHES] if la.script]
 
 
-def _child_script(words) -> Tuple[Optional["Word"], bool, Dict[str, "Setting"]]:
+def _child_script(words, path: str, line: int) -> Tuple[Optional["Word"], bool, Dict[str, "Setting"]]:
     """The shell script a command runs (`./x.sh`, `bash -x x.sh`, behind taskset/nohup/env A=b/...), or None;
     whether a shell is named for it (`bash x.sh` reads x.sh from the current directory; a bare `x.sh` is looked
     up on PATH); and what `env A=b` gives it."""
@@ -690,29 +670,36 @@ def _child_script(words) -> Tuple[Optional["Word"], bool, Dict[str, "Setting"]]:
             continue
         base = words[k].text.rsplit("/", 1)[-1]
         if base in PREFIXES and base not in ("mpirun", "mpiexec", "horovodrun", "srun"):
-            k = _after_prefix(words, k, base, given)
+            k = _after_prefix(words, k, base, given, path, line)
             continue
         shell = base in SHELLS
         if shell:
-            k += 1
-            while k < len(words) and words[k].text.startswith("-") and words[k].text != "-c":
-                k += 2 if words[k].text in ("-o", "+o") else 1      # `bash -x run.sh`, `bash -o pipefail run.sh`
+            k = _shell_operand(words, k)
             if k < len(words) and words[k].text == "-c":
                 return None, True, given    # a command string: not a script (_launch says it is not read)
         return (words[k] if k < len(words) and _SCRIPT_PATH.fullmatch(words[k].text) else None), shell, given
     return None, False, given
 
 
-def _after_prefix(words, k: int, base: str, given=None) -> int:
+def _shell_operand(words, k: int) -> int:
+    """The index of the script after a shell and its options (`bash -x run.sh`, `bash -o pipefail run.sh`), or of
+    its `-c`."""
+    k += 1
+    while k < len(words) and words[k].text.startswith("-") and words[k].text != "-c":
+        k += 2 if words[k].text in ("-o", "+o") else 1
+    return k
+
+
+def _after_prefix(words, k: int, base: str, given: Dict[str, "Setting"], path: str, line: int) -> int:
     """The index of the command word after a prefix command (`nohup`, `taskset -c 0-3`, `env A=b`, `timeout 60`)
-    and its options; `env`'s assignments go to `given`."""
+    and its options; `env`'s assignments go to `given`, as set at path:line."""
     k += 1
     while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
                               _takes_value(words[k - 1].text)):
         m = _ASSIGN.match(words[k].text)
-        if m and base == "env" and given is not None:
+        if m and base == "env":
             w = words[k]
-            given[m.group(1)] = Setting(w.text[m.end():], "", 0, w.start, "inline")
+            given[m.group(1)] = Setting(w.text[m.end():], path, line, w.start, "inline")
         k += 1
     if base in ("timeout", "taskset") and k + 1 < len(words) and _POSITIONAL.fullmatch(words[k].text):
         k += 1                          # `timeout 3600 cmd`, `taskset 0xff cmd`: the duration or the mask
@@ -720,12 +707,15 @@ def _after_prefix(words, k: int, base: str, given=None) -> int:
 
 
 def _errexit_shebang(path: str) -> bool:
-    """`#!/bin/bash -e`: the script runs with set -e from its first line."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            first = fh.readline()
+            return _errexit_line(fh.readline())
     except OSError:
         return False
+
+
+def _errexit_line(first: str) -> bool:
+    """`#!/bin/bash -e`: the script runs with set -e from its first line."""
     return first.startswith("#!") and bool(re.search(r"\s-[a-z]*e", first))
 
 
@@ -757,9 +747,7 @@ def _launch(cmd: Command) -> Optional[Launch]:
             return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, base)
         child = w
         if base in SHELLS:
-            j = k + 1
-            while j < len(words) and words[j].text.startswith("-") and words[j].text != "-c":
-                j += 2 if words[j].text in ("-o", "+o") else 1
+            j = _shell_operand(words, k)
             if j < len(words) and words[j].text == "-c":
                 return _unknown(cmd, env, ranks, wrapper, f"it runs a command string with `{base} -c`, which is not "
                                 "read here")
@@ -783,10 +771,7 @@ def _launch(cmd: Command) -> Optional[Launch]:
                 n, _ = _ranks_of(words, k + 1)
                 ranks = ranks * (n or 1) if ranks else 0
             # options of the prefix and `env A=b`: skip until the next command word
-            given: Dict[str, Setting] = {}
-            k = _after_prefix(words, k, base, given)
-            for name, s in given.items():
-                env[name] = s._replace(path=cmd.path, line=cmd.line)
+            k = _after_prefix(words, k, base, env, cmd.path, cmd.line)
             continue
         return None
     return None
@@ -1218,7 +1203,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
             "environment": env, "flags": flags,
             "sourced": [_rel(s, root) for k, (s, _, _) in enumerate(w.sourced) if mine(k, w.sourced_in)],
-            "runs": [_rel(c, root) for c, _, _ in cmd.via], "not_read": [n for k, (n, _, _) in enumerate(w.unread) if mine(k, w.unread_in)],
+            "runs": [_rel(c, root) for c, _, _ in cmd.via],
+            "not_read": [n for k, (n, _, _) in enumerate(w.unread) if mine(k, w.unread_in)],
             "outside": [n for k, (n, _, _) in enumerate(w.unread)
                         if mine(k, w.unread_in) and "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
@@ -1282,7 +1268,8 @@ def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
     me = os.path.abspath(w.launcher)
     for file, (offset, line, why) in w.stopped.items():
         # a walk cut short must never pass as "All checks passed!": what it did not reach is unchecked
-        how = "sources" if any(s == file for s, _, _ in w.sourced) or file not in w.children_run else "runs"
+        # a file the walk stopped in is the launcher, one it sources (listed once its walk returns) or one it runs
+        how = "sources" if any(s == file for s, _, _ in w.sourced) else "runs"
         where = "" if file == me else f" in {_rel(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
                f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "

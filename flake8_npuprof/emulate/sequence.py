@@ -13,7 +13,7 @@ one with `&&`): those are "not run", and the failure is the answer.
 from __future__ import annotations
 
 import os
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Tuple
 
 from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, launch_info, steps
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, finish, may_collect
@@ -49,19 +49,20 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     if not found:
         return None
     runs: List[Run] = []
-    stopped: Optional[Run] = None
-    within: tuple = ()              # the child shells the stop ends (frames' prefix; () the whole launcher)
+    # failures under `set -e`, each with the shells it ends (a prefix of frames; () the whole launcher): a stop
+    # inside a child run without the caller's `set -e` ends that child only, so later ones may stop too
+    stops: List[Tuple[Run, tuple]] = []
     skip = None                     # the command a failing `cmd && next` skips
     for i, launch in enumerate(found, 1):
-        if (stopped is not None and launch.command.frames[:len(within)] == within) or \
-                (skip is not None and _place(launch.command) == _place(skip)):
-            runs.append(_not_run(w, launch, i, stopped or runs[-1], target, base))
+        by = next((run for run, within in stops if launch.command.frames[:len(within)] == within), None)
+        if by is not None or (skip is not None and _place(launch.command) == _place(skip)):
+            runs.append(_not_run(w, launch, i, by or runs[-1], target, base))
             continue
         run = _run(w, launch, i, target, base, environ)
         runs.append(run)
         if run.verdict == "fails" and run.certain and not launch.command.background:
-            if launch.command.errexit and stopped is None:
-                stopped, within = run, _stopped_within(launch.command.frames)
+            if launch.command.errexit:
+                stops.append((run, _stopped_within(launch.command.frames)))
             elif launch.command.chained:
                 skip = _next_command(w, launch.command)
     return _answer(w, path, runs, truncated, target, base)
@@ -204,7 +205,7 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     if certain_no:
         decider, usable = certain_no[0], False
         why = f"{label(decider)}: {decider.verdict}: {decider.why}"
-        stopped = [r for r in runs if r.verdict == "not run"]
+        stopped = [r for r in runs if r.verdict == "not run" and r.why.startswith(f"launch {decider.index} at ")]
         if stopped:
             which = f"launch{'es' if len(stopped) > 1 else ''} {', '.join(str(r.index) for r in stopped)}"
             why += f"; {_stopper(decider.launch.command)} stops there (set -e): {which} never run" \
