@@ -226,28 +226,33 @@ def test_exit_codes_of_validate_and_explain(capsys):
     assert run(capsys, "explain", "NPP999")[0] == 2
 
 
+def _watch_stream(monkeypatch, module, name, on_read, on_item):
+    """Call on_read(path) when a file is read, and on_item() when module.name hands an input on."""
+    from flake8_npuprof.commands import inputs
+    real_read, real_items = inputs.read_input, getattr(module, name)
+    monkeypatch.setattr(inputs, "read_input", lambda args, path: on_read(path) or real_read(args, path))
+
+    def watched(*a, **k):
+        for pair in real_items(*a, **k):
+            on_item()
+            yield pair
+    monkeypatch.setattr(module, name, watched)
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_check_reads_each_file_when_its_turn_comes_and_reports_the_same(project, capsys, monkeypatch, jobs):
     """check reads a file when its turn comes and holds a bounded window of them (the model zoo's 13,581
     files were all read, and their texts kept, before any was checked). A window of two gives the same
     report, byte for byte, as the default one, and never reads more than two files ahead of what it hands on."""
-    from flake8_npuprof.commands import batch, check, inputs
+    from flake8_npuprof.commands import batch, check
     for k in range(5):
         (project / f"s{k}.py").write_text(FIXABLE if k % 2 else CLEAN)
     (project / "bad.py").write_bytes(b"\xff\xfe not utf-8 \x00")
     argv = ["check", "--no-cache", "-j", jobs, "."]
     whole = run(capsys, *argv)
-    reads, handed = [], []
-    real_read = inputs.read_input
+    reads, handed = [], []              # handed: files read when each one is handed on
     monkeypatch.setattr(batch, "WINDOW", 2)
-    monkeypatch.setattr(check, "read_input", lambda args, path: reads.append(path) or real_read(args, path))
-    real_items = check.check_items
-
-    def watched(*a, **k):
-        for item, found in real_items(*a, **k):
-            handed.append(len(reads))           # files read when this one is handed on
-            yield item, found
-    monkeypatch.setattr(check, "check_items", watched)
+    _watch_stream(monkeypatch, check, "check_items", reads.append, lambda: handed.append(len(reads)))
     assert run(capsys, *argv) == whole
     assert whole[0] == 2 and "bad.py" in whole[2]       # the unreadable file is still an error
     assert len(reads) == len(handed) == 6
@@ -260,7 +265,7 @@ def test_check_reads_each_file_when_its_turn_comes_and_reports_the_same(project,
 def test_fix_reads_each_file_when_its_turn_comes_and_fixes_the_same(project, capsys, monkeypatch, jobs):
     """fix streams as check does: with a window of two it writes the same files and reports the same as with the
     default window, never reading more than two files ahead of the one it writes."""
-    from flake8_npuprof.commands import batch, fix, inputs
+    from flake8_npuprof.commands import batch, fix
     for k in range(5):
         (project / f"s{k}.py").write_text(FIXABLE if k % 2 else CLEAN)
     (project / "bad.py").write_bytes(b"\xff\xfe not utf-8 \x00")
@@ -271,16 +276,8 @@ def test_fix_reads_each_file_when_its_turn_comes_and_fixes_the_same(project, cap
     for name, data in pristine.items():
         (project / name).write_bytes(data)
     reads, handed = [], []
-    real_read = inputs.read_input
     monkeypatch.setattr(batch, "WINDOW", 2)
-    monkeypatch.setattr(inputs, "read_input", lambda args, path: reads.append(path) or real_read(args, path))
-    real_items = fix.fix_items
-
-    def watched(*a, **k):
-        for item, result in real_items(*a, **k):
-            handed.append(len(reads))
-            yield item, result
-    monkeypatch.setattr(fix, "fix_items", watched)
+    _watch_stream(monkeypatch, fix, "fix_items", reads.append, lambda: handed.append(len(reads)))
     assert run(capsys, *argv) == whole
     assert {p.name: p.read_bytes() for p in project.glob("*.py")} == fixed
     assert fixed["s1.py"] != pristine["s1.py"] and fixed["s0.py"] == pristine["s0.py"]
@@ -296,13 +293,8 @@ def test_fix_writes_only_once_every_file_is_analysed(project, capsys, monkeypatc
     for k in range(4):
         (project / f"s{k}.py").write_text(FIXABLE)
     events = []
-    real_items, real_write = fix.fix_items, fix.write_bytes
-
-    def watched(*a, **k):
-        for item, result in real_items(*a, **k):
-            events.append("analysed")
-            yield item, result
-    monkeypatch.setattr(fix, "fix_items", watched)
+    real_write = fix.write_bytes
+    _watch_stream(monkeypatch, fix, "fix_items", lambda path: None, lambda: events.append("analysed"))
     monkeypatch.setattr(fix, "write_bytes", lambda *a: events.append("written") or real_write(*a))
     code, _, err = run(capsys, "fix", "--no-cache", "-j", "1", ".")
     assert code == 0 and events == ["analysed"] * 4 + ["written"] * 4, (events, err)

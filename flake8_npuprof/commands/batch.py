@@ -30,6 +30,22 @@ class Job(NamedTuple):
     compiled: bool = False          # this interpreter's bytecode cache proves the text parses (source/bytecode.py)
 
 
+def read_jobs(args, config, paths: Iterable[str], store, each, selection) -> Iterator[tuple]:
+    """(input, its Job, the cache's findings for it) for each path, read when its turn comes: the Job is None
+    when the file could not be read, the findings None when the cache does not hold them (standard input is
+    never looked up)."""
+    from .inputs import read_input
+    for path in paths:
+        item = read_input(args, path)
+        if item.source is None:
+            yield item, None, None
+            continue
+        job = Job(item.path, item.source.text, item.source.kind, tuple(config.ignores_for(item.path)) if config else ())
+        cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
+            if store is not None and not item.stdin else None
+        yield item, job, cached
+
+
 def check_job(job: Job, each, selection) -> Tuple[List[list], Optional[dict]]:
     """The findings for each settings, and what they depend on (None: not all of it could be listed)."""
     from .runner import check_each

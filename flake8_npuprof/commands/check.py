@@ -17,7 +17,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 from ..source.model import Finding
 from .output import Report, render, warn
 from ..source.text import SourceText
-from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Input, input_paths, note, plural, read_input
+from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Input, input_paths, note, plural
 
 
 def run_check(args) -> int:
@@ -87,16 +87,8 @@ def check_items(args, config, paths: Sequence[str], each,
     store = caches.for_run(args, config, each[0], warn=lambda text: note(args, text))
 
     def entries():
-        for path in paths:
-            item = read_input(args, path)
-            if item.source is None:
-                yield (item, None, None), None
-                continue
-            job = batch.Job(item.path, item.source.text, item.source.kind,
-                            tuple(config.ignores_for(item.path)) if config else ())
-            cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
-                if store is not None and not item.stdin else None
-            if cached is not None:
+        for item, job, cached in batch.read_jobs(args, config, paths, store, each, selection):
+            if job is None or cached is not None:
                 yield (item, None, cached), None
                 continue
             if not item.stdin and job.kind == "python":     # the file's own bytes, read just now

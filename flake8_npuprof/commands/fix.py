@@ -163,29 +163,22 @@ def fix_items(args, config, paths, settings, selection):
     processes (the writing stays with the caller). A file is read when its turn comes and batch.ordered holds
     a bounded window, so memory does not grow with the number of files."""
     from . import batch, cache as caches
-    from .inputs import note, read_input
+    from .inputs import note
     unsafe = getattr(args, "unsafe_fixes", False)
     store = caches.for_run(args, config, settings, warn=lambda text: note(args, text))
 
     def entries():
-        for path in paths:
-            item = read_input(args, path)
-            if item.source is None:
+        for item, job, cached in batch.read_jobs(args, config, paths, store, (settings,), selection):
+            if job is None:
                 yield (item, None, None), None
-                continue
-            source = item.source
-            job = batch.Job(item.path, source.text, source.kind,
-                            tuple(config.ignores_for(item.path)) if config else ())
-            cached = store.get(job.path, job.text, job.kind, (settings,), selection, job.ignores) \
-                if store is not None and not item.stdin else None
-            if cached is not None and not any(f.code == "NPP192" or (f.fix is not None and (f.fix.safe or unsafe))
-                                              for f in cached[0]):
-                yield (item, None, FixResult(source.text, [], [], cached[0])), None
-            elif source.kind != "python":   # shell launchers are checked, not fixed: what remains is reported
+            elif cached is not None and not any(f.code == "NPP192" or (f.fix is not None and (f.fix.safe or unsafe))
+                                                for f in cached[0]):
+                yield (item, None, FixResult(job.text, [], [], cached[0])), None
+            elif job.kind != "python":      # shell launchers are checked, not fixed: what remains is reported
                 yield (item, job, None), (batch.check_job, (job, (settings,), selection))
             else:
-                yield (item, job, None), (fix_job, (job, settings, selection, unsafe, source.encoding,
-                                                    source.newline))
+                yield (item, job, None), (fix_job, (job, settings, selection, unsafe, item.source.encoding,
+                                                    item.source.newline))
 
     progress = batch.Progress(len(paths), "fixing", enabled=None if not getattr(args, "quiet", False) else False)
     try:
