@@ -27,11 +27,10 @@ from .reach import guard_text, reach_of  # noqa: F401  (guard_text: also read fr
 GE_INIT = ("session", "init_resource", "set_keras_session_npu_config", "npu_estimator", "estimator")
 PASS_ON = ("run_config", "npu_config_proto", "npu_run_config_init")
 APP_RUN = ("app.run", "absl.app.run")
-# What runs the Keras backend session in TF1 graph mode. set_keras_session_npu_config only makes that
-# session; GE starts at its first graph run (GeOp::Initialize, tf_adapter/kernels/geop_npu.cc), so with
-# none of these in the file, whether GE ever reads the config is decided by code this file does not show.
-# Only names that are Keras's own count (np.save, Saver.save, sklearn's fit on an estimator object... are not
-# runs of it): with none of them, whether GE reads the config is "unknown", never a guess.
+# What runs the Keras backend session in TF1 graph mode. set_keras_session_npu_config only makes that session
+# (npu_init.py); GE starts when a graph first runs in it (GeOp's constructor calls GeOp::Initialize, which calls
+# GePlugin::Init: tf_adapter/kernels/geop_npu.cc). Only Keras's own names count (np.save, Saver.save are not
+# runs of it); with none of them in the file, whether GE reads the config is "unknown", never a guess.
 KERAS_RUNS = ("fit", "fit_generator", "evaluate", "evaluate_generator", "predict", "predict_generator",
               "train_on_batch", "test_on_batch", "predict_on_batch", "get_session")
 # backend functions that run the session, counted on the backend only (`K.get_value`, `backend.set_value`)

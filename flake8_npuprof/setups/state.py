@@ -109,7 +109,7 @@ def without_implied(conditions) -> Tuple[str, ...]:
             return negated, ast.dump(node.left), node.comparators[0].value
         return None
     tests = [equality(c) for c in conditions]
-    known = {(left, value) for t in tests if t and not t[0] for _, left, value in [t]}
+    known = {(t[1], t[2]) for t in tests if t and not t[0]}
     return tuple(c for c, t in zip(conditions, tests)
                  if not (t and t[0] and any(left == t[1] and value != t[2] for left, value in known)))
 

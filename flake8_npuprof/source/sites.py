@@ -133,7 +133,6 @@ class Entry:
         if "name" in kw:
             self.names.append(NameSet(kw["name"], call, call))
 
-
     @property
     def used_elsewhere(self) -> bool:
         # which entries a call passes on is found for all the file's entries at once, the first time one is
