@@ -182,6 +182,23 @@ def test_validating_options_imports_no_jsonschema():
     assert proc.stdout.strip() == "['NPP102'] False", proc.stdout + proc.stderr
 
 
+def test_a_script_without_msprof_loads_no_msprof_tables():
+    # every flake8 worker imports what the first profiling file needs: the msprof command-line checks and their
+    # tables load only for a file that names msprof; difflib only for a word that matches nothing
+    text = SCRIPT.format(options="""'{"output":"/p","training_trace":"on"}'""")
+    heavy = ("flake8_npuprof.checks.msprof", "flake8_npuprof.knowledge.msprof_parser", "difflib")
+    code = ("import sys, ast\n"
+            "from flake8_npuprof.plugin import NpuProfChecker\n"
+            "text = sys.stdin.read()\n"
+            "found = list(NpuProfChecker(ast.parse(text), text.splitlines(True), 'x.py').run())\n"
+            f"print([f[2][:6] for f in found], [m for m in {heavy!r} if m in sys.modules])\n")
+    plain = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True)
+    assert plain.stdout.strip() == "['NPP104'] []", plain.stdout + plain.stderr
+    naming = text + "import subprocess\nsubprocess.run(['msprof', '--output=/p', 'python3', 'x.py'])\n"
+    proc = subprocess.run([sys.executable, "-c", code], input=naming, capture_output=True, text=True)
+    assert "flake8_npuprof.checks.msprof" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_flake8_reads_targets_from_setup_cfg(tmp_path):
     (tmp_path / "setup.cfg").write_text("[flake8]\nnpuprof-cann = 8.5\nnpuprof-soc = 910\n")
     (tmp_path / "x.py").write_text(SCRIPT.format(options="'{\"output\":\"/p\",\"task_time\":\"on\"}'"))

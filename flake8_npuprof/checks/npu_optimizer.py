@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import difflib
 from typing import Optional
 
 from ..source.code_edits import insert_after, source_of
@@ -92,7 +91,10 @@ NPU_ONLY_PARAMS = frozenset(NPU_PARAMS - SHARED_PARAMS)
 def _near_miss(name: str) -> bool:
     """`NPUOptimizer`, `npu_optimizer`, `NpuOptimiser`: a name that can only mean the NPU optimizer."""
     plain = "".join(c for c in name.lower() if c.isalnum())
-    return "npu" in plain and difflib.SequenceMatcher(None, plain, NPU_OPTIMIZER.lower()).ratio() >= 0.8
+    if "npu" not in plain:
+        return False
+    import difflib      # asked only of entries not named NpuOptimizer
+    return difflib.SequenceMatcher(None, plain, NPU_OPTIMIZER.lower()).ratio() >= 0.8
 
 
 def _check_name(ctx, entry: Entry) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Iterable, List
 
@@ -52,6 +51,7 @@ def close_matches(word: str, candidates: Iterable[str], aliases=None) -> List[st
     key = word.lower().replace("_", "").replace("-", "")
     if key in folded:
         return [folded[key]]
+    import difflib      # only a word that matches nothing above pays for the import
     return difflib.get_close_matches(word, cands, n=3, cutoff=0.72) or \
         [lower[m] for m in difflib.get_close_matches(word.lower(), list(lower), n=3, cutoff=0.72)]
 
