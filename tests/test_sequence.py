@@ -207,3 +207,35 @@ def test_a_script_whose_own_options_hang_on_a_flag_leaves_it_uncertain(tmp_path)
     assert f.message.startswith("if GE reads these options (train.py may switch profiling on with its own, which GE "
                                 "then uses instead): ")
     assert "GE initialisation will fail and the job will abort" in f.message
+
+
+# ---------------------------------------------------------------- a launch whose script cannot be followed
+
+def test_the_launchers_own_options_resolve_where_the_launch_runs(tmp_path):
+    # the script is not found after `cd /elsewhere`: the launcher's own PROFILING_OPTIONS are still emulated, and
+    # their relative output lands where python runs (before: the launcher's directory, a false path)
+    elsewhere = tmp_path / "elsewhere"
+    path = _project(tmp_path, f"#!/bin/bash\ncd {elsewhere}\nexport PROFILING_MODE=true\n"
+                              "export PROFILING_OPTIONS='{\"output\":\"./prof\",\"task_trace\":\"on\"}'\n"
+                              "python3 train.py\n", **{"train.py": PLAIN})
+    report = _emulate(path)
+    assert report["launches"][0].info["unknown"] == f"cannot find train.py (looked in {elsewhere})"
+    assert report["usable"] is None and report["cwd"] == str(elsewhere)
+    [result] = report["results"]
+    assert result.output_dir == str(elsewhere / "prof")
+    assert result.export_command == f"msprof --export=on --output={elsewhere}/prof/PROF_*"
+
+
+def test_a_relative_output_after_a_cd_not_followed_is_not_placed(tmp_path, capsys):
+    path = _project(tmp_path, "#!/bin/bash\ncd $WORKDIR\nexport PROFILING_MODE=true\n"
+                              "export PROFILING_OPTIONS='{\"output\":\"./prof\",\"task_trace\":\"on\"}'\n"
+                              "python3 train.py\n", **{"train.py": PLAIN})
+    report = _emulate(path)
+    assert report["cwd"] is None and report["usable"] is None
+    [result] = report["results"]
+    assert result.output_dir is None and result.export_command == "msprof --export=on --output=<output>/PROF_*"
+    assert report["preflight"] == [] and report["checked"] == []       # no directory here to look at
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)])
+    out = capsys.readouterr().out
+    assert "  output directory: <unknown>/prof (partly known only at run time)" in out.splitlines()
+    assert str(tmp_path / "prof") not in out

@@ -132,10 +132,14 @@ def output_text(r: Result, cwd: str) -> str:
         return r.output_dir
     outs = {o.output for o in r.outcomes.values() if o.verdict in ("collects", "collects_nothing")}
     value = outs.pop() if len(outs) == 1 else None
+    from .replay import located
+    if value and HOLE not in value and located(value, cwd) is None:
+        return os.path.normpath(os.path.join(HOLE, value))     # relative to a directory not known statically
     if not value or HOLE not in value or not value.replace(HOLE, "").strip("/"):
         return ""                       # known (then output_dir has it) or nothing of it known
-    from ..checks.preflight import resolve_output
-    return value if value.startswith(HOLE) else resolve_output(value, cwd)
+    if value.startswith(HOLE):
+        return value
+    return located(value, cwd) or os.path.normpath(os.path.join(HOLE, value))
 
 
 # ---------------------------------------------------------------- text: headline, table, details

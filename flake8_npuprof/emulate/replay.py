@@ -348,14 +348,22 @@ def _groups(outcomes, target: Target) -> List[dict]:
             for (verdict, collected, messages), where in by_sig.items()]
 
 
-def _output_dir(outcomes, cwd: str) -> Optional[str]:
+def _output_dir(outcomes, cwd: Optional[str]) -> Optional[str]:
     """The absolute output directory when every target that starts profiling agrees on it."""
-    from ..checks.preflight import resolve_output
     outputs = {o.output for o in outcomes.values() if o.verdict in ("collects", "collects_nothing")}
     if len(outputs) != 1:
         return None
     value = outputs.pop()
-    return resolve_output(value, cwd) if value is not None and HOLE not in value else None
+    return located(value, cwd) if value is not None and HOLE not in value else None
+
+
+def located(output: str, cwd: Optional[str]) -> Optional[str]:
+    """The absolute directory the collector writes to; None for a relative one when where the process runs is
+    not known (cwd None: a launch after a `cd` the walk cannot follow)."""
+    from ..checks.preflight import resolve_output
+    if cwd is None and not os.path.isabs(os.path.expanduser(output)):
+        return None
+    return resolve_output(output, cwd)
 
 
 def tagged_messages(outcomes: Dict[Tuple[str, str], Outcome], target: Target) -> List[str]:
@@ -400,7 +408,9 @@ def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tup
             continue
         if not options.get("output") and r.output_dir:      # 8.5+: $ASCEND_WORK_PATH (--env)
             options = dict(options, output=r.output_dir)
-        problems = options_problems(options, cwd, graph)
+        output = options.get("output")
+        here = not isinstance(output, str) or located(output, cwd) is not None     # can be looked at
+        problems = options_problems(options, cwd, graph, machine=here)
         for key, problem in problems:
             if problem.message not in seen:
                 seen.add(problem.message)
@@ -413,11 +423,11 @@ def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tup
 
 def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
     """Short descriptions of the preflight checks that passed."""
-    from ..checks.preflight import free_mb, resolve_output
+    from ..checks.preflight import free_mb
     out = []
     output = options.get("output")
-    if isinstance(output, str) and output and HOLE not in output:
-        path = resolve_output(output, cwd)
+    path = located(output, cwd) if isinstance(output, str) and output and HOLE not in output else None
+    if path is not None:
         if "output" not in failed:
             out.append(f"{path} is writable" if os.path.isdir(path) else f"{path} can be created")
         limit = options.get("storage_limit")

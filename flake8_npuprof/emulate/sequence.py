@@ -71,7 +71,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
 def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     ls, results, env = emulate_launch(w, launch, target, base, environ)
     cmd = launch.command
-    cwd = cmd.cwd[0] if cmd.cwd else w.start
+    cwd = cmd.cwd[0] if len(cmd.cwd) == 1 else None        # None: after a `cd` the walk could not follow
     name = _rel(launch.script, os.getcwd()) if launch.script else _rel(w.launcher, os.getcwd())
     report = finish(name, results, target, cwd, env, None, None, False)
     info = launch_info(w, launch, ls, w.root)
@@ -223,7 +223,7 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     top = decider or runs[0]
     report = dict(top.report)
     if n == 1 and top.launch.missing and not report["results"]:
-        report["results"] = _own_variables(w, path, target, base)
+        report["results"] = _own_variables(w, path, target, base, report["cwd"])
     preflight, checked, seen = [], [], set()
     for r in ran:
         for p in r.report["preflight"]:
@@ -240,16 +240,17 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     return report
 
 
-def _own_variables(w: Walk, path: str, target, base) -> List[Result]:
+def _own_variables(w: Walk, path: str, target, base, cwd: Optional[str]) -> List[Result]:
     """The launcher's own PROFILING_* emulated, when the one script it starts cannot be followed: what GE reads
-    from them if that script sets no profiling options of its own (the answer stays unknown)."""
+    from them if that script sets no profiling options of its own (the answer stays unknown). cwd: where that
+    launch runs (a relative output directory is found from there), None when not known."""
     from .replay import emulate_text
     try:
         with open(w.launcher, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
     except OSError:
         return []
-    return emulate_text(text, "shell", path, target, w.start, base)
+    return emulate_text(text, "shell", path, target, cwd, base)
 
 
 # ---------------------------------------------------------------- check: a launcher's PROFILING_OPTIONS
