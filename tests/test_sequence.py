@@ -239,3 +239,66 @@ def test_a_relative_output_after_a_cd_not_followed_is_not_placed(tmp_path, capsy
     out = capsys.readouterr().out
     assert "  output directory: <unknown>/prof (partly known only at run time)" in out.splitlines()
     assert str(tmp_path / "prof") not in out
+
+
+# ---------------------------------------------------------------- what ends a shell, what runs only maybe, subshells
+
+def _launched(report):
+    """(script, conditional, the launch's own PROFILING_MODE) of every launch, in order."""
+    runs = report.get("launches") or [None]
+    infos = [r.info for r in runs] if runs[0] is not None else [report["launch"]]
+    return [(i["script"], i["conditional"], (i["environment"].get("PROFILING_MODE") or {}).get("value"))
+            for i in infos]
+
+
+def test_exit_before_the_launch_ends_the_launcher(tmp_path, capsys):
+    # before: the launch after `exit 0` was emulated as run, and the answer was "usable data: yes"
+    path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=true\nexit 0\npython3 train.py\n",
+                    **{"train.py": PLAIN})
+    report = _emulate(path)
+    assert report["usable"] is False and report["results"] == []
+    assert report["answer"]["why"] == "no launch found before the launcher ends at run.sh:3"
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "no launch: none found before the launcher ends at run.sh:3",
+        "usable data: no (no launch found before the launcher ends at run.sh:3: nothing is collected)"]
+
+
+def test_exit_in_a_sourced_script_ends_the_launcher_but_not_in_a_child(tmp_path):
+    path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=true\nsource ./quit.sh\npython3 train.py\n",
+                    **{"train.py": PLAIN, "quit.sh": "exit 0\n"})
+    assert _emulate(path)["answer"]["why"] == "no launch found before the launcher ends at quit.sh:1"
+    path.write_text("#!/bin/bash\nexport PROFILING_MODE=true\nbash ./quit.sh\npython3 train.py\n")
+    assert _launched(_emulate(path)) == [("train.py", False, "true")]
+
+
+def test_a_command_after_and_or_or_may_not_run(tmp_path):
+    # `cond && exec x`: exec replaces the shell only when cond holds, so the next launch may still run (before:
+    # the walk ended there, and neither launch was said to be conditional)
+    path = _project(tmp_path, '#!/bin/bash\nexport PROFILING_MODE=true\n[ -n "$X" ] && exec python3 other.py\n'
+                              "true || python3 train.py\npython3 train.py\n", **{"train.py": PLAIN, "other.py": PLAIN})
+    assert _launched(_emulate(path)) == [("other.py", True, "true"), ("train.py", True, "true"),
+                                         ("train.py", False, "true")]
+
+
+def test_a_group_after_or_is_conditional_and_its_exit_does_not_end_the_walk(tmp_path):
+    path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=true\nstop() {\n  exit 1\n}\n"
+                              "[ -f train.py ] || { echo missing; exit 1; }\npython3 train.py\n",
+                    **{"train.py": PLAIN})
+    assert _launched(_emulate(path)) == [("train.py", False, "true")]
+
+
+def test_a_subshell_keeps_its_cd_export_and_exit(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.py").write_text(PLAIN)
+    path = _project(tmp_path, "#!/bin/bash\n(cd sub; export PROFILING_MODE=true; python3 a.py)\n( exit 0 )\n"
+                              "python3 b.py\n", **{"b.py": PLAIN})
+    report = _emulate(path)
+    # before: b.py was looked for in sub/ (unknown), and it saw PROFILING_MODE=true
+    assert _launched(report) == [("sub/a.py", False, "true"), ("b.py", False, None)]
+    assert report["launches"][1].info["lines"][1] == (
+        f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with "
+        "`cd`; give --cwd for another)")
+    assert report["launches"][0].info["lines"][1] == (
+        f"  runs in {tmp_path / 'sub'}: a relative `cd` from the launcher's own directory, where it is meant to be "
+        "started (give --cwd for another)")

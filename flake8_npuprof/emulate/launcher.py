@@ -47,6 +47,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 _FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\w+\s*(<=|<)\s*(\d+)\s*;[^)]*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
+# open compounds whose commands may not run ("group?"/"subshell?": one after `&&` or `||`)
+_MAYBE = frozenset({"if", "while", "until", "case", "select", "function", "group?", "subshell?"})
 _PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
 _PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
 
@@ -175,6 +177,8 @@ class Walk:
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
+        self.ended = False              # `exit` or `exec cmd` ended the shell being walked (and what sourced it)
+        self.exited: Optional[Tuple[str, int]] = None     # (file, line) where the launcher's own shell ended
 
     def _changed(self, name: str) -> None:
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
@@ -320,7 +324,24 @@ class Walk:
         """The commands of one file; inside: the file is sourced from a branch (nothing in it is certain)."""
         stack: List[Tuple[str, int]] = []           # open compounds: (kind, ranks)
         function = False                            # `name()` seen: its `{` opens a function body
+        # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
+        chained, after = False, "\n"
+        # open subshells: the state each restores when it closes, and whether an `exit` in it already ran
+        subshells: List[list] = []
         for words, op in _pipelines(_commands(text)):
+            chained = after in ("&&", "||") or (after == "|" and chained)
+            after = op
+            if not words:
+                if op == "(" and not function:
+                    stack.append(("subshell?" if chained else "subshell", 1))
+                    subshells.append([self._state(), False])
+                elif op == ")" and subshells and not function:
+                    self._close_subshell(stack, subshells)
+                continue                            # `name()`: the `)` of a definition (function stays set)
+            if subshells and subshells[-1][1]:      # after `exit` inside this subshell: nothing runs until `)`
+                if op == ")":
+                    self._close_subshell(stack, subshells)
+                continue
             self.steps += 1
             if self.steps > MAX_COMMANDS:
                 self.stopped.setdefault(path, (words[0][0], src.position(words[0][0])[0],
@@ -339,25 +360,51 @@ class Walk:
                 continue
             elif head in ("then", "else", "do", "{", "elif"):
                 if head == "{":
-                    stack.append(("function" if function else "group", 1))
+                    stack.append(("function" if function else "group?" if chained else "group", 1))
                     function = False
+                    chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
             elif head == "function" or (len(words) == 1 and op == "("):
                 function = True                     # a definition: its body runs only when called
                 continue
-            if not words:
-                continue
-            conditional = inside or any(k in ("if", "while", "until", "case", "select", "function")
-                                        for k, _ in stack)
-            ranks = 1
-            for _, n in stack:
-                ranks = ranks * n if n > 0 and ranks > 0 else 0
-            if self._simple(text, src, path, words, depth, conditional, ranks, op) and not conditional and op != "&":
-                return                      # `exec cmd` replaces this shell: nothing after it in this file runs
+            if words:
+                conditional = inside or chained or any(k in _MAYBE for k, _ in stack)
+                ranks = 1
+                for _, n in stack:
+                    ranks = ranks * n if n > 0 and ranks > 0 else 0
+                ends = self._simple(text, src, path, words, depth, conditional, ranks, op)
+                if ends and not conditional and op != "&":
+                    # `exit`, `exec cmd`: this shell ends; a subshell's ends at its `)`, else nothing after runs
+                    if subshells:
+                        self.ended = False
+                        subshells[-1][1] = True
+                    else:
+                        self.ended = True
+                        if not self._chain and self.exited is None:
+                            self.exited = (path, src.position(words[0][0])[0])
+                        return
+            if op == ")" and subshells:
+                self._close_subshell(stack, subshells)
+
+    def _state(self) -> tuple:
+        """What a subshell gets as a copy (the shell's variables are changed in place)."""
+        return (dict(self.vars), dict(self.exported), self.dirs, self.settled, self.all_export, self.errexit)
+
+    def _close_subshell(self, stack: list, subshells: list) -> None:
+        """`)`: what the subshell set, exported and where it moved do not come back."""
+        saved, _ = subshells.pop()
+        names = set(self.vars) | set(self.exported) | set(saved[0]) | set(saved[1])
+        self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit = saved
+        for name in names:
+            self._changed(name)
+        while stack and not stack[-1][0].startswith("subshell"):
+            stack.pop()                     # compounds left open inside it (a parse we do not follow)
+        if stack:
+            stack.pop()
 
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
-        """Record one simple command; True when it is `exec cmd`, which replaces the shell (not `exec >log
-        2>&1`, which only redirects its output)."""
+        """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
+        `exec >log 2>&1`, which only redirects its output), or a sourced script that ends it."""
         words = []
         inline: Dict[str, Setting] = {}
         k = 0
@@ -440,7 +487,9 @@ class Walk:
                 self.unread_in.append(self._chain)
                 if why:
                     self.why_unread[len(self.unread) - 1] = why
-            return
+            return self.ended               # a sourced script runs in this shell: its `exit` ends this one too
+        if head == "exit":
+            return True
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in _without_redirections(words[1:]))
         child, by_shell, given = _child_script(words, path, line)
@@ -483,6 +532,7 @@ class Walk:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
             why = self._file(full, depth + 1, False)
         finally:
+            self.ended = False              # the child's `exit` ends the child; this shell goes on
             self._chain = outer_chain
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
@@ -593,8 +643,8 @@ def _commands(text: str):
             continue
         op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
         if op is not None:
-            if words:
-                yield words, op
+            if words or op in "()":
+                yield words, op             # ([], "("): a subshell opens; ([], ")"): one closes after `;`
             words = []
             i += len(op)
             continue
@@ -1159,8 +1209,12 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
     if not cmd.settled and cmd.cwd and (launch.script or launch.missing.startswith("cannot find")):
-        lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "
-                     "sets none with `cd`; give --cwd for another)")
+        if cmd.cwd[0] == w.start:
+            lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "
+                         "sets none with `cd`; give --cwd for another)")
+        else:
+            lines.append(f"  runs in {cmd.cwd[0]}: a relative `cd` from the launcher's own directory, where it is meant "
+                         "to be started (give --cwd for another)")
     if launch.ranks > 1:
         lines.append(f"  started {launch.ranks} times (one per rank"
                      f"{', by ' + launch.wrapper if launch.wrapper else ''}); each rank emulated alike")

@@ -110,6 +110,8 @@ def report_json(report: dict) -> dict:
         out["against"] = report["against"]
     if report.get("launch"):
         out["launch"] = {k: v for k, v in report["launch"].items() if k != "lines"}
+        if report["launch"].get("exits_at"):
+            out["answer"] = report["answer"]
     if report.get("launches"):
         out["launches"] = launches_json(report)
         out["answer"] = report["answer"]
@@ -298,6 +300,9 @@ def render_text(report: dict) -> str:
     lines = [target_line(report)] + [ln for ln in (report.get("launch") or {}).get("lines", [])]
     lines.extend(_setup_lines(report, results))
     followed = not (runs and runs[0].launch.missing)
+    if (report.get("launch") or {}).get("exits_at"):
+        lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
+        return shown("\n".join(lines) + "\n")
     if not results and followed:
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")

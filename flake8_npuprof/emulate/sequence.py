@@ -47,7 +47,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     truncated = len(found) > MAX_LAUNCHES
     found = found[:MAX_LAUNCHES]
     if not found:
-        return None
+        return _exits_first(w, target, base) if w.exited else None
     runs: List[Run] = []
     # failures under `set -e`, each with the shells it ends (a prefix of frames; () the whole launcher): a stop
     # inside a child run without the caller's `set -e` ends that child only, so later ones may stop too
@@ -66,6 +66,18 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
             elif launch.command.chained:
                 skip = _next_command(w, launch.command)
     return _answer(w, path, runs, truncated, target, base)
+
+
+def _exits_first(w: Walk, target, base) -> dict:
+    """A launcher whose shell ends (`exit`, `exec cmd`) before it starts any launch: no process of its own reads
+    its PROFILING_* (a launcher that runs none and goes on is emulated on its own variables instead)."""
+    file, line = w.exited
+    where = f"{_rel(file, w.root)}:{line}"
+    report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
+    why = f"no launch found before the launcher ends at {where}"
+    launch = {"lines": [f"no launch: none found before the launcher ends at {where}"], "exits_at": where}
+    report.update(usable=False, exit=EXIT_PROBLEM, launch=launch, answer={"usable": False, "why": why, "decider": None})
+    return report
 
 
 def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
