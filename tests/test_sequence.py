@@ -8,6 +8,7 @@ from flake8_npuprof.cli import main
 from flake8_npuprof.commands.runner import check_text
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.source.text import HOLE
 
 T = Target.parse("8.0", "910B")
 # a script that switches profiling on with its own options
@@ -302,3 +303,97 @@ def test_a_subshell_keeps_its_cd_export_and_exit(tmp_path):
     assert report["launches"][0].info["lines"][1] == (
         f"  runs in {tmp_path / 'sub'}: a relative `cd` from the launcher's own directory, where it is meant to be "
         "started (give --cwd for another)")
+
+
+# ---------------------------------------------------------------- the shell's grammar, checked against bash
+
+BAD_MSPROF = "msprof --output=/tmp/ms --aic-metrics=PipeUtilisation python3 train.py"   # fails: NPP122
+
+
+def _env_of(report, name):
+    return (report["launch"]["environment"].get(name) or {}).get("value")
+
+
+def test_redirections_heredocs_and_arrays_are_not_commands(tmp_path):
+    path = _project(tmp_path, "#!/bin/bash\nset -e\nids=(0 1 2)\ncat > notes.txt <<'DOC'\npython3 other.py\n"
+                              "export PROFILING_MODE=true\nDOC\n" + BAD_MSPROF + " &> ms.log\npython3 train.py |& tee log\n",
+                    **{"train.py": PROFILED, "other.py": PROFILED})
+    report = _emulate(path)
+    # before: the heredoc's lines were two more commands, `&>` put msprof in the background, and `ids=(` opened a
+    # "function" that made every launch after it conditional
+    assert [(r.index, r.verdict) for r in report["launches"]] == [(1, "fails"), (2, "not run")]
+    first = report["launches"][0].info
+    assert (first["background"], first["conditional"], first["command"][-2:]) == (False, False, ["&>", "ms.log"])
+    assert report["launches"][0].info["lines"][0] == f"launch: run.sh:8 {BAD_MSPROF}"
+
+
+def test_set_e_spares_a_failure_that_is_handled_or_piped(tmp_path):
+    for line in (BAD_MSPROF + " || echo failed", BAD_MSPROF + " && echo done", BAD_MSPROF + " | tee ms.log",
+                 f"( {BAD_MSPROF} ) || echo failed", f"( {BAD_MSPROF} ) &", f"! {BAD_MSPROF}"):
+        path = _project(tmp_path, f"#!/bin/bash\nset -e\n{line}\npython3 other.py\n",
+                        **{"train.py": PROFILED, "other.py": PROFILED})
+        # before: "launch 2 never run" (the launcher was said to stop at the failure)
+        assert _verdicts(_emulate(path)) == [(1, "fails"), (2, "collects")], line
+
+
+def test_a_child_run_by_bash_ignores_its_shebang_options(tmp_path):
+    (tmp_path / "child.sh").write_text(f"#!/bin/bash -e\n{BAD_MSPROF}\npython3 other.py\n")
+    path = _project(tmp_path, "#!/bin/bash\nbash child.sh\n", **{"train.py": PROFILED, "other.py": PROFILED})
+    assert _verdicts(_emulate(path)) == [(1, "fails"), (2, "collects")]
+    path.write_text("#!/bin/bash\nbash -e child.sh\n")
+    assert _verdicts(_emulate(path)) == [(1, "fails"), (2, "not run")]
+    path.write_text("#!/bin/bash\n./child.sh\n")
+    assert _verdicts(_emulate(path)) == [(1, "fails"), (2, "not run")]
+
+
+def test_process_counts_only_when_known(tmp_path):
+    path = _project(tmp_path, "#!/bin/bash\nfor ((i=0; i<8; i+=2)); do\n  python3 train.py &\ndone\n",
+                    **{"train.py": PLAIN})
+    assert _emulate(path)["launch"]["ranks"] == 0         # before: 8
+    path.write_text("#!/bin/bash\nfor ((i=0; i<8; i++)); do\n  python3 train.py &\ndone\n")
+    assert _emulate(path)["launch"]["ranks"] == 8
+    path.write_text("#!/bin/bash\nNP=$(npu-smi info -l | grep -c ID)\nmpirun -np $NP python3 train.py\n")
+    assert _emulate(path)["launch"]["ranks"] == 0         # before: 1
+    path.write_text("#!/bin/bash\nexport PROFILING_MODE=true\nmpirun -np 8 -x PROFILING_MODE=false python3 train.py\n")
+    report = _emulate(path)
+    assert (report["launch"]["ranks"], _env_of(report, "PROFILING_MODE")) == (8, "false")
+
+
+def test_assignments_as_bash_makes_them(tmp_path):
+    cases = [
+        # declare keeps the export attribute; += appends; a backslash-newline inside double quotes is removed;
+        # inline assignments are made left to right
+        ("export PROFILING_MODE=true\ndeclare PROFILING_MODE=false\n", "PROFILING_MODE", "false"),
+        ("export PROFILING_OPTIONS='{\"output\":\"/tmp/p\"'\nPROFILING_OPTIONS+=',\"task_trace\":\"on\"}'\n",
+         "PROFILING_OPTIONS", '{"output":"/tmp/p","task_trace":"on"}'),
+        ('export PROFILING_OPTIONS="{\\"output\\":\\"/tmp/p\\",\\\n\\"task_trace\\":\\"on\\"}"\n',
+         "PROFILING_OPTIONS", '{"output":"/tmp/p","task_trace":"on"}'),
+    ]
+    for text, name, value in cases:
+        path = _project(tmp_path, f"#!/bin/bash\n{text}python3 train.py\n", **{"train.py": PLAIN})
+        assert _env_of(_emulate(path), name) == value, text
+    path.write_text("#!/bin/bash\nOUT=/old\nOUT=/new PROFILING_OPTIONS=\"$OUT\" python3 train.py\n")
+    assert _env_of(_emulate(path), "PROFILING_OPTIONS") == "/new"
+
+
+def test_return_in_a_sourced_script_and_export_n(tmp_path):
+    (tmp_path / "env.sh").write_text('if [ -z "$NIGHTLY" ]; then return 0; fi\n'
+                                     "export PROFILING_OPTIONS='{\"output\":\"/tmp/p\"}'\n")
+    path = _project(tmp_path, "#!/bin/bash\nsource ./env.sh\npython3 train.py\n", **{"train.py": PLAIN})
+    assert _env_of(_emulate(path), "PROFILING_OPTIONS") == HOLE             # before: set for certain
+    (tmp_path / "env.sh").write_text("return 0\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\"}'\n")
+    assert _env_of(_emulate(path), "PROFILING_OPTIONS") is None
+    path.write_text("#!/bin/bash\nexport PROFILING_MODE=true\nexport -n PROFILING_MODE\npython3 train.py\n")
+    assert _emulate(path)["launch"]["environment"]["PROFILING_MODE"]["set"] == "set without export at run.sh:2"
+
+
+def test_a_launcher_without_a_launch_it_can_follow_is_unknown(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path.parent)
+    path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=true\n"
+                              "export PROFILING_OPTIONS='{\"output\":\"./prof\",\"task_trace\":\"on\"}'\n"
+                              'CMD="python3 train.py"\n$CMD\n', **{"train.py": PLAIN})
+    report = _emulate(path)
+    # before: "usable data: yes", with the output resolved against the directory emulate ran in
+    assert report["usable"] is None
+    assert report["answer"]["why"] == "the launcher starts no python3 script or msprof run that emulate can follow"
+    assert report["results"][0].output_dir == str(tmp_path / "prof")

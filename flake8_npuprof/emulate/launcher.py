@@ -44,9 +44,12 @@ _POSITIONAL = re.compile(r"\d+(?:\.\d+)?[smhd]?|0x[0-9a-fA-F]+")      # timeout'
 _SCRIPT_PATH = re.compile(r"[\w./~+" + HOLE + r"-]*\.sh")
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
-_FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\w+\s*(<=|<)\s*(\d+)\s*;[^)]*\)\)")
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")     # `X=v`, and `X+=v`, which appends
+# `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`)
+_FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s*;\s*"
+                    r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
+_AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
 # open compounds whose commands may not run ("group?"/"subshell?": one after `&&` or `||`)
 _MAYBE = frozenset({"if", "while", "until", "case", "select", "function", "group?", "subshell?"})
 _PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
@@ -245,6 +248,8 @@ class Walk:
             elif c == '"':
                 quoted = not quoted
                 i += 1
+            elif c == "\\" and text.startswith("\n", i + 1):
+                i += 2                      # a line continuation, also inside double quotes: nothing
             elif c == "\\" and i + 1 < end:
                 if not quoted or text[i + 1] in '$`"\\':
                     put(text[i + 1], i, 2)
@@ -326,21 +331,28 @@ class Walk:
         function = False                            # `name()` seen: its `{` opens a function body
         # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
         chained, after = False, "\n"
-        # open subshells: the state each restores when it closes, and whether an `exit` in it already ran
+        # open subshells: [the state it restores when it closes, whether an `exit` in it already ran, the index of
+        # its first command]; closed: the commands of the last one closed (what follows its `)` applies to them)
         subshells: List[list] = []
+        closed = (0, 0)
         for words, op in _pipelines(_commands(text)):
-            chained = after in ("&&", "||") or (after == "|" and chained)
+            piped = after == "|"
+            chained = after in ("&&", "||") or (piped and chained)
             after = op
             if not words:
-                if op == "(" and not function:
-                    stack.append(("subshell?" if chained else "subshell", 1))
-                    subshells.append([self._state(), False])
+                if op == "(":
+                    # `name() ( ... )`: a function whose body is a subshell, run only when called
+                    stack.append(("subshell?" if chained or function else "subshell", 1))
+                    subshells.append([self._state(), False, len(self.commands)])
+                    function = False
                 elif op == ")" and subshells and not function:
-                    self._close_subshell(stack, subshells)
+                    closed = self._close_subshell(stack, subshells)
+                elif op in _AFTER_SUBSHELL:
+                    self._after_subshell(closed, op)
                 continue                            # `name()`: the `)` of a definition (function stays set)
             if subshells and subshells[-1][1]:      # after `exit` inside this subshell: nothing runs until `)`
                 if op == ")":
-                    self._close_subshell(stack, subshells)
+                    closed = self._close_subshell(stack, subshells)
                 continue
             self.steps += 1
             if self.steps > MAX_COMMANDS:
@@ -367,13 +379,25 @@ class Walk:
             elif head == "function" or (len(words) == 1 and op == "("):
                 function = True                     # a definition: its body runs only when called
                 continue
+            negated = bool(words) and text[words[0][0]:words[0][1]] == "!"
+            if negated:
+                words = words[1:]                   # `! cmd`: cmd runs; its status is inverted (set -e ignores it)
             if words:
                 conditional = inside or chained or any(k in _MAYBE for k, _ in stack)
+                if text[words[0][0]:words[0][1]] == "return" and depth and not any(
+                        k in ("function", "subshell?") for k, _ in stack) and self._chain[-1:] != (path,):
+                    # `return` in a sourced script ends that script (in a branch: what follows may not run)
+                    if not conditional:
+                        return
+                    inside = True
+                    continue
                 ranks = 1
                 for _, n in stack:
                     ranks = ranks * n if n > 0 and ranks > 0 else 0
-                ends = self._simple(text, src, path, words, depth, conditional, ranks, op)
-                if ends and not conditional and op != "&":
+                ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+                # a pipeline's commands and a `{ group; }` piped on run in subshells of their own
+                alone = op not in ("&", "|") and not piped and not any(k.startswith("group") for k, _ in stack)
+                if ends and not conditional and alone:
                     # `exit`, `exec cmd`: this shell ends; a subshell's ends at its `)`, else nothing after runs
                     if subshells:
                         self.ended = False
@@ -384,15 +408,27 @@ class Walk:
                             self.exited = (path, src.position(words[0][0])[0])
                         return
             if op == ")" and subshells:
-                self._close_subshell(stack, subshells)
+                closed = self._close_subshell(stack, subshells)
+
+    def _after_subshell(self, closed: Tuple[int, int], op: str) -> None:
+        """`( ... ) &`, `( ... ) || x`, `( ... ) | tee log`: the subshell's commands run in the background, or its
+        last command's failure is handled (set -e does not stop the launcher there)."""
+        first, end = closed
+        for i in range(first, end):
+            c = self.commands[i]
+            if op == "&":
+                self.commands[i] = c._replace(background=True)
+            elif i == end - 1:
+                self.commands[i] = c._replace(errexit=False, chained=op == "&&")
 
     def _state(self) -> tuple:
         """What a subshell gets as a copy (the shell's variables are changed in place)."""
         return (dict(self.vars), dict(self.exported), self.dirs, self.settled, self.all_export, self.errexit)
 
-    def _close_subshell(self, stack: list, subshells: list) -> None:
-        """`)`: what the subshell set, exported and where it moved do not come back."""
-        saved, _ = subshells.pop()
+    def _close_subshell(self, stack: list, subshells: list) -> Tuple[int, int]:
+        """`)`: what the subshell set, exported and where it moved do not come back. Returns the range of the
+        commands it ran."""
+        saved, _, first = subshells.pop()
         names = set(self.vars) | set(self.exported) | set(saved[0]) | set(saved[1])
         self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit = saved
         for name in names:
@@ -401,6 +437,7 @@ class Walk:
             stack.pop()                     # compounds left open inside it (a parse we do not follow)
         if stack:
             stack.pop()
+        return first, len(self.commands)
 
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
         """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
@@ -408,7 +445,9 @@ class Walk:
         words = []
         inline: Dict[str, Setting] = {}
         k = 0
-        # leading assignments: inline environment for this command (or shell variables without a command)
+        # leading assignments: inline environment for this command (or shell variables without a command), made
+        # left to right: `OUT=/p OPTS="$OUT/x" cmd` reads the new OUT
+        shadowed: Dict[str, Optional[Setting]] = {}
         while k < len(spans):
             a, b = spans[k]
             m = _ASSIGN.match(text, a, b)
@@ -416,8 +455,18 @@ class Walk:
                 break
             value = self.expand(text, m.end(), b)
             line = src.position(a)[0]
-            inline[m.group(1)] = Setting(value.text, path, line, a, "inline", tuple(value.runs))
+            name = m.group(1)
+            s = Setting(self._appended(name, value.text) if m.group(2) else value.text, path, line, a, "inline",
+                        () if m.group(2) else tuple(value.runs))
+            inline[name] = s
+            shadowed.setdefault(name, self.vars.get(name))
+            self.vars[name] = s
             k += 1
+        for name, old in shadowed.items():
+            if old is None:
+                del self.vars[name]
+            else:
+                self.vars[name] = old
         for a, b in spans[k:]:
             words.append(Word(self.expand(text, a, b), a, b))
         if not words:
@@ -494,15 +543,18 @@ class Walk:
         replaced = head == "exec" and any(True for _ in _without_redirections(words[1:]))
         child, by_shell, given = _child_script(words, path, line)
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
-                self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given}):
+                self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
+                                _shell_errexit(words, child) if by_shell else None):
             return replaced
+        # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
+        errexit = self.errexit and op not in ("&&", "||", "|")
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
-                                     self.dirs, ranks, conditional, op == "&", self.errexit, op == "&&", self.settled,
+                                     self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands)))
         return replaced
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
-                   line: int, given: Dict[str, "Setting"]) -> bool:
+                   line: int, given: Dict[str, "Setting"], errexit: Optional[bool] = None) -> bool:
         """Walk a shell script this one runs (not sources) as the process it is: a new shell that sees only
         the exported variables (and `A=b ./x.sh`, `env A=b ./x.sh`), whose own settings, `cd` and `set -e` do
         not come back. Its commands are this command's: started as often, under the same conditions, in the
@@ -520,14 +572,15 @@ class Walk:
         exported = dict(self.exported)
         exported.update((name, s._replace(how="export" if s.how == "inline" else s.how)) for name, s in given.items())
         self.vars, self.exported = dict(exported), exported
-        self.all_export, self.errexit = False, _errexit_shebang(full)
+        # `bash x.sh` reads x.sh's first line as a comment: only its own options (`bash -e x.sh`) set -e
+        self.all_export, self.errexit = False, _errexit_shebang(full) if errexit is None else errexit
         self.script, self.script_dir = full, os.path.dirname(full)
         for name in names:
             self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
         outer_chain, self._chain = self._chain, self._chain + (full,)
         self._calls += 1
-        frame = (self._calls, parent_errexit and not background and op not in ("&&", "||"))
+        frame = (self._calls, parent_errexit and not background and op not in ("&&", "||", "|"))
         try:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
             why = self._file(full, depth + 1, False)
@@ -557,25 +610,47 @@ class Walk:
         return True
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
-        exporting = head == "export" or any(text[a:b] == "-x" for a, b in spans)
+        flags = "".join(text[a + 1:b] for a, b in spans if text[a] == "-")
+        if head == "export" and "n" in flags:            # `export -n NAME`: a shell variable again, not exported
+            for a, b in spans:
+                name = text[a:b]
+                if text[a] != "-" and name in self.exported:
+                    if conditional:
+                        self.exported[name] = self.exported[name]._replace(value=HOLE)
+                    else:
+                        del self.exported[name]
+                    self._changed(name)
+            return
+        exporting = head == "export" or "x" in flags
         for a, b in spans:
             if text[a] == "-":
                 continue
             m = _ASSIGN.match(text, a, b)
             line = src.position(a)[0]
             if m:
+                name = m.group(1)
                 value = self.expand(text, m.end(), b)
-                s = Setting(HOLE if conditional else value.text, path, line, a, "export" if exporting else "plain",
-                            tuple(value.runs))
-                self.vars[m.group(1)] = s
-                if exporting:
-                    self.exported[m.group(1)] = s
-                self._changed(m.group(1))
+                new = self._appended(name, value.text) if m.group(2) else value.text
+                # `declare X=v` of an exported X changes what is exported: the attribute stays
+                kept = exporting or name in self.exported
+                s = Setting(HOLE if conditional else new, path, line, a, "export" if kept else "plain",
+                            () if m.group(2) else tuple(value.runs))
+                self.vars[name] = s
+                if kept:
+                    self.exported[name] = s
+                self._changed(name)
             elif exporting and _NAME.fullmatch(text[a:b]):
                 name = text[a:b]
                 if name in self.vars:
                     self.exported[name] = self.vars[name]._replace(how="export")
                     self._changed(name)
+
+    def _appended(self, name: str, more: str) -> str:
+        """`X+=more`: X's value (empty when unset) with more after it; unknown when X's value is."""
+        s = self.vars.get(name) or self.exported.get(name)
+        if s is None:
+            return more
+        return HOLE if s.value is None or HOLE in s.value else s.value + more
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -623,6 +698,8 @@ def _commands(text: str):
     `for ((...))` is kept as one command; the words after `in` in a `for` stay with it."""
     i, n = 0, len(text)
     words: List[Tuple[int, int]] = []
+    heredocs: List[Tuple[str, bool]] = []          # (delimiter, <<- strips tabs) whose bodies follow this line
+    closed = False                                  # the last thing read was a `)`
     while i < n:
         c = text[i]
         if c in " \t\r":
@@ -641,18 +718,79 @@ def _commands(text: str):
             words.append((i, close))
             i = close
             continue
+        if c == "(" and words and words[-1][1] == i and text[words[-1][1] - 1] == "=":
+            words[-1] = (words[-1][0], _array_end(text, i))     # `ids=(0 1 2)`: one assignment word
+            i = words[-1][1]
+            continue
+        if c == "&" and text.startswith("&>", i):
+            j = i + 2 + (text.startswith(">", i + 2))
+            words.append((i, j))                    # `&> log`, `&>> log`: a redirection, not `&`
+            i = j
+            continue
+        if c == "\n" and heredocs:
+            if words:
+                yield words, "\n"
+            words = []
+            i = _heredoc_end(text, i + 1, heredocs)      # the bodies are data, not commands
+            heredocs = []
+            continue
         op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
         if op is not None:
-            if words or op in "()":
-                yield words, op             # ([], "("): a subshell opens; ([], ")"): one closes after `;`
+            if words or op in "()" or (op in _AFTER_SUBSHELL and closed):
+                # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
+                yield words, op
+            closed = op == ")"
             words = []
-            i += len(op)
+            # `cmd |& tee log` pipes both outputs: a pipe, not `&`
+            i += 2 if text.startswith("|&", i) else len(op)
             continue
+        closed = False
         j = _word_end(text, i)
+        if text[i:j] == "<<" and not text.startswith("<", j):
+            k = j
+            while k < n and text[k] in " \t":
+                k += 1
+            end = _word_end(text, k)
+            tag = text[k:end]
+            if tag:
+                strip = tag.startswith("-")
+                heredocs.append((tag.lstrip("-").replace("'", "").replace('"', "").replace("\\", ""), strip))
         words.append((i, j))
         i = j
     if words:
         yield words, ""
+
+
+def _heredoc_end(text: str, i: int, heredocs: List[Tuple[str, bool]]) -> int:
+    """Where the shell reads commands again after the here-document bodies that start at i."""
+    for tag, strip in heredocs:
+        while i < len(text):
+            nl = text.find("\n", i)
+            line = text[i:] if nl < 0 else text[i:nl]
+            i = len(text) if nl < 0 else nl + 1
+            if (line.lstrip("\t") if strip else line).rstrip("\r") == tag:
+                break
+    return i
+
+
+def _array_end(text: str, i: int) -> int:
+    """The end of `(...)` at i, an array's values (quotes and expansions skipped)."""
+    depth, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "(":
+            depth += 1
+            i += 1
+        elif c == ")":
+            depth -= 1
+            i += 1
+            if depth == 0:
+                return i
+        elif c in "'\"$`\\":
+            i = _word_end(text, i) if c != "\\" else i + 2
+        else:
+            i += 1
+    return n
 
 
 def _word_end(text: str, i: int) -> int:
@@ -731,6 +869,15 @@ def _child_script(words, path: str, line: int) -> Tuple[Optional["Word"], bool, 
     return None, False, given
 
 
+def _shell_errexit(words, script: "Word") -> bool:
+    """Whether the shell a script is run with starts it under set -e (`bash -e x.sh`, `sh -ex x.sh`)."""
+    k = next(i for i, w in enumerate(words) if w is script)
+    shell = max((i for i in range(k) if words[i].text.rsplit("/", 1)[-1] in SHELLS), default=k)
+    opts = [w.text for w in words[shell + 1:k]]
+    return any((o.startswith("-") and not o.startswith("--") and "e" in o[1:]) or
+               (o == "errexit" and j > 0 and opts[j - 1] == "-o") for j, o in enumerate(opts))
+
+
 def _shell_operand(words, k: int) -> int:
     """The index of the script after a shell and its options (`bash -x run.sh`, `bash -o pipefail run.sh`), or of
     its `-c`."""
@@ -747,7 +894,8 @@ def _after_prefix(words, k: int, base: str, given: Dict[str, "Setting"], path: s
     while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
                               _takes_value(words[k - 1].text)):
         m = _ASSIGN.match(words[k].text)
-        if m and base == "env":
+        # `env A=b cmd`, and `mpirun -x A=b cmd`, which sets A for every rank
+        if m and (base == "env" or (base in ("mpirun", "mpiexec") and words[k - 1].text == "-x")):
             w = words[k]
             given[m.group(1)] = Setting(w.text[m.end():], path, line, w.start, "inline")
         k += 1
@@ -794,7 +942,7 @@ def _launch(cmd: Command) -> Optional[Launch]:
             return _under_msprof(cmd, words, k, env, ranks, wrapper)
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1)
-            return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, base)
+            return _script(cmd, words, script_at, env, _times(ranks, n), base)
         child = w
         if base in SHELLS:
             j = _shell_operand(words, k)
@@ -819,7 +967,7 @@ def _launch(cmd: Command) -> Optional[Launch]:
             if base in ("mpirun", "mpiexec", "horovodrun", "srun"):
                 wrapper = base
                 n, _ = _ranks_of(words, k + 1)
-                ranks = ranks * (n or 1) if ranks else 0
+                ranks = _times(ranks, n)
             # options of the prefix and `env A=b`: skip until the next command word
             k = _after_prefix(words, k, base, env, cmd.path, cmd.line)
             continue
@@ -874,17 +1022,23 @@ def _takes_value(option: str) -> bool:
 
 
 def _ranks_of(words, k) -> Tuple[int, int]:
-    """(process count from -np / --nproc_per_node, index of the first .py word) after index k."""
+    """(process count from -np / --nproc_per_node, index of the first .py word) after index k. The count is 0
+    when none is given, -1 when it is given by a value not known statically (`-np $NP`)."""
     n, script_at = 0, len(words)
     for j in range(k, len(words)):
         w = words[j].text
         opt, _, val = w.partition("=")
         if opt in RANK_OPTIONS:
             val = val or (words[j + 1].text if j + 1 < len(words) else "")
-            n = int(val) if val.isdigit() else n
+            n = int(val) if val.isdigit() else -1
         if w.endswith(".py") and script_at == len(words):
             script_at = j
     return n, script_at
+
+
+def _times(ranks: int, n: int) -> int:
+    """How often a command runs when a launcher asks for n processes of it (0: not known)."""
+    return 0 if ranks <= 0 or n < 0 else ranks * (n or 1)
 
 
 def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
@@ -901,7 +1055,7 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
             module = words[k + 1].text
             if module in PY_LAUNCH_MODULES:
                 n, script_at = _ranks_of(words, k + 2)
-                return _script(cmd, words, script_at, env, ranks * (n or 1) if ranks else 0, module)
+                return _script(cmd, words, script_at, env, _times(ranks, n), module)
             from ..values.project import find_module
             paths = {find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd}
             paths.discard(None)
@@ -1037,10 +1191,10 @@ def _without_redirections(words):
         if skip:
             skip = False
             continue
-        if re.fullmatch(r"\d*[<>]+&?", w.text):
+        if re.fullmatch(r"(?:\d*|&)[<>]+&?", w.text):      # `> log`, `2>&1`, `&> log`
             skip = True
             continue
-        if re.fullmatch(r"\d*[<>]+&?\S+", w.text):
+        if re.fullmatch(r"(?:\d*|&)[<>]+&?\S+", w.text):
             continue
         yield w
 
@@ -1218,8 +1372,9 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     if launch.ranks > 1:
         lines.append(f"  started {launch.ranks} times (one per rank"
                      f"{', by ' + launch.wrapper if launch.wrapper else ''}); each rank emulated alike")
-    elif launch.ranks == 0:     # a loop over files or "$@": how often, and whether per rank, is unknown
-        lines.append("  started in a loop, an unknown number of times; each run emulated alike")
+    elif launch.ranks == 0:     # a loop over files or "$@", `-np $NP`: how often, and whether per rank, is unknown
+        lines.append("  started an unknown number of times (a loop, or a process count not known statically); "
+                     "each run emulated alike")
     if cmd.conditional:
         lines.append("  inside a branch, loop condition or function: this command may not run")
     if cmd.background:

@@ -110,7 +110,7 @@ def report_json(report: dict) -> dict:
         out["against"] = report["against"]
     if report.get("launch"):
         out["launch"] = {k: v for k, v in report["launch"].items() if k != "lines"}
-        if report["launch"].get("exits_at"):
+        if report["launch"].get("exits_at") or report["launch"].get("unseen"):
             out["answer"] = report["answer"]
     if report.get("launches"):
         out["launches"] = launches_json(report)
@@ -307,7 +307,7 @@ def render_text(report: dict) -> str:
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))
-    if not followed:            # the one launch cannot be followed: say why, never "no"
+    if not followed or (report.get("launch") or {}).get("unseen"):     # say why, never "no"
         lines.append(f"usable data: unknown ({report['answer']['why']})")
     else:
         lines.append(_usable_line(report, results))

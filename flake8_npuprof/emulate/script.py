@@ -40,7 +40,7 @@ from typing import Dict, NamedTuple, Optional, Tuple
 
 from .runtime import Env
 from ..knowledge.targets import Target, TargetError
-from .replay import EXIT_ERROR, UsageError, emulate_text, finish
+from .replay import EXIT_ERROR, EXIT_PROBLEM, UsageError, emulate_text, finish
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      report_json, result_json, target_line, unknown_reasons)
 
@@ -247,6 +247,8 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if against is not None and not os.path.isdir(against):
         raise UsageError(f"--against {against}: no such directory")
     env = base_env(use_env, environ if environ is not None else os.environ)
+    if source.kind == "shell":
+        cwd = given_cwd or os.path.dirname(os.path.abspath(path))     # never the caller's directory
     if source.kind == "shell" and graph is None and against is None:
         from .sequence import emulate_launcher      # every launch it runs, with its env and flags
         caller = (environ if environ is not None else os.environ) if use_env else None
@@ -255,4 +257,10 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             report["env"] = use_env
             return report
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
-    return finish(path, results, target, cwd, env, graph, against, use_env)
+    report = finish(path, results, target, cwd, env, graph, against, use_env)
+    if source.kind == "shell" and results and report["usable"] is not False:
+        # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
+        why = "the launcher starts no python3 script or msprof run that emulate can follow"
+        report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch: {why}"], "unseen": True},
+                      answer={"usable": None, "why": why, "decider": None})
+    return report
