@@ -1146,3 +1146,56 @@ def test_a_config_rebound_in_an_except_handler_still_reaches_the_estimator(capsy
         "est = NPUEstimator(model_fn=None, config=NPURunConfig(profiling_config=prof))\n"
         "est.train(input_fn=None, max_steps=1)\n")
     assert setup["verdict"] == "collects" and not _npp006(setup)
+
+
+# ---------------------------------------------------------------- claims a review found false (check and emulate)
+
+_ENTRY = ("import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+          "parser = argparse.ArgumentParser()\n{flag}\nargs = parser.parse_args()\n"
+          "config = tf.ConfigProto()\n{alias}"
+          "op = {name}.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+          "op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}}')\n"
+          "{mode}sess = tf.Session(config=config)\n")
+
+
+def _one_setup(capsys, tmp_path, **parts):
+    path = tmp_path / "train.py"
+    path.write_text(_ENTRY.format(**{"flag": "", "alias": "", "name": "config", **parts}))
+    code, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    (setup,) = data["setups"]
+    return setup, data
+
+
+def test_a_switch_turned_off_under_not_flag_collects_when_the_flag_holds(capsys, tmp_path):
+    setup, _ = _one_setup(capsys, tmp_path, flag="parser.add_argument('--profiling', action='store_true')",
+                          mode="op.parameter_map['profiling_mode'].b = True\nif not args.profiling:\n"
+                               "    op.parameter_map['profiling_mode'].b = False\n")
+    # before: "collects (when not args.profiling)", the opposite of the code
+    assert (setup["verdict"], setup["conditions"]) == ("collects", ["args.profiling"])
+
+
+def test_a_flag_converted_by_the_scripts_own_function_is_unknown(capsys, tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text("import argparse\nfrom npu_bridge.estimator.npu.npu_config import NPURunConfig, ProfilingConfig\n"
+                    "from npu_bridge.estimator.npu.npu_estimator import NPUEstimator\n"
+                    "def str2bool(v):\n    return v.lower() in ('yes', 'true', '1')\n"
+                    "parser = argparse.ArgumentParser()\n"
+                    "parser.add_argument('--profiling', type=str2bool, default=False)\nargs = parser.parse_args()\n"
+                    "prof = ProfilingConfig(enable_profiling=args.profiling, "
+                    "profiling_options='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+                    "est = NPUEstimator(model_fn=None, config=NPURunConfig(profiling_config=prof))\n")
+    # before: NPP010 "the value of --profiling (a object) ... raises TypeError", and emulate said FAILS
+    assert main(["check", "--select", "NPP", str(path)]) == 0
+    capsys.readouterr()
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    (setup,) = data["setups"]
+    assert setup["verdict"] == "unknown" and data["usable"] is None
+    assert setup["messages"][0].startswith("enable_profiling takes the value of --profiling, converted by a "
+                                           "function of the script")
+
+
+def test_an_entry_made_through_an_alias_reaches_the_session(capsys, tmp_path):
+    setup, data = _one_setup(capsys, tmp_path, alias="cfg = config\n", name="cfg",
+                             mode="op.parameter_map['profiling_mode'].b = True\n")
+    # before: "OFF: NPP006 this profiling config is never handed to a Session" (check said nothing)
+    assert (setup["verdict"], setup["read_by_ge"], data["usable"]) == ("collects", True, True)

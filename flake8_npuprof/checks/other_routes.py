@@ -47,7 +47,8 @@ def _non_bool(candidates, allow_int: bool) -> Optional[object]:
         if isinstance(v, int) and allow_int:
             return None
         if isinstance(v, Opaque):
-            if v.py_type is bool or (allow_int and v.py_type is int):
+            # object: the flag's `type=` is a function of the script's (str2bool): what it returns is not known
+            if v.py_type is bool or v.py_type is object or (allow_int and v.py_type is int):
                 return None
             bad.append(v)
             continue

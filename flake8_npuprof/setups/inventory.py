@@ -188,17 +188,22 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
     """What a bool switch does, from its candidate values (a flag: on when the flag is given)."""
     if not candidates:
         return Mode("unknown", f"{name} cannot be determined statically")
-    on, off, bad, flags = False, False, None, []
+    on, off, bad, flags, untyped = False, False, None, [], None
     for v in candidates:
         if isinstance(v, Opaque):
             if v.py_type in (bool, int):
                 flags.append(v.flag)
+                continue
+            if v.py_type is object:         # `type=str2bool`: what the script's function returns is not known
+                untyped = untyped or v.flag
                 continue
             bad = bad if bad is not None else v
         elif isinstance(v, bool) or (isinstance(v, int) and allow_int):
             on, off = on or bool(v), off or not v
         else:
             bad = bad if bad is not None else v
+    if untyped and not (on or flags):
+        return Mode("unknown", f"{name} takes the value of {untyped}, converted by a function of the script")
     if bad is not None and not (on or flags):
         return Mode("error", "", bad.flag if isinstance(bad, Opaque) else bad)
     if flags:
@@ -433,6 +438,7 @@ class Inventory:
             if all(e.orphan for e in setup.entries):
                 continue
             value = self.ctx.sites.nodes.get(setup.config_key[1]) if setup.config_key[0] == "node" else None
+            value = self._origin(value)
             delivery, delivered = self._delivery_of(value)
             if not any(setup.params.get(k) for k in PROFILING_PARAMS):
                 if delivery is not None:
@@ -452,6 +458,20 @@ class Inventory:
                       self.lost_step(value) if delivered == "never" else "", refused,
                       self.unseen.get(id(value), ""))
 
+    def _origin(self, value: Optional[ast.AST]) -> Optional[ast.AST]:
+        """The config object a plain alias names (`cfg = config`: the `config` it was made as), when only one
+        assignment of each name can reach there; the uses of that object are where it may be handed to GE."""
+        sites = self.ctx.sites
+        for _ in range(4):
+            if type(value) is not ast.Name:
+                break
+            scope, pos = sites.scope_of.get(id(value)), sites.pos.get(id(value))
+            found = sites.bindings_at(value.id, scope, pos) if scope is not None and pos is not None else []
+            if len(found) != 1 or found[0].value is None or found[0].pos < 0:
+                break
+            value = found[0].value
+        return value
+
     def _refused(self, setup, last) -> Tuple[str, tuple]:
         """Why the adapter refuses this entry, and the guards of the write that makes it refuse, or ("", ()):
         a precision_mode.b written last empties the string, which TF Adapter r1.12+ refuses (NPP004). Said
@@ -468,8 +488,8 @@ class Inventory:
         params = setup.params.get("profiling_mode", [])
         if not params:
             return Mode("off", "profiling_mode is never set on this config"), ()
-        cands, guards = [], ()
-        for p in params:
+        cands, guards, on = [], (), None
+        for k, p in enumerate(params):
             if p.field != "b":
                 cands.append(False)     # the adapter reads .b: another field reads as false
                 continue
@@ -478,11 +498,18 @@ class Inventory:
                 return Mode("unknown", "profiling_mode cannot be determined statically"), p.guards
             cands.extend(values.candidates)
             if any(v is True or isinstance(v, Opaque) for v in values.candidates):
-                guards = p.guards
+                guards, on = p.guards, k
         mode = switch_mode(cands)
         if params[-1].field != "b" and mode.state == "off":
             mode = Mode("off", f"profiling_mode is set through .{params[-1].field}; the adapter reads .b, i.e. false")
-        return mode, guards or params[-1].guards
+        if on is None:
+            return mode, params[-1].guards
+        # `.b = True`, then `if not args.profiling: .b = False`: on where that one `if` does not hold
+        later = params[on + 1:]
+        if len(later) == 1 and len(later[0].guards) == len(guards) + 1 and later[0].guards[:len(guards)] == guards:
+            last = later[0].guards[-1]
+            guards = guards + (last._replace(negated=not last.negated),)
+        return mode, guards
 
     def _npu_options(self, setup) -> OptionsArg:
         p = setup.last("profiling_options")

@@ -242,11 +242,14 @@ def guard_text(guards) -> Tuple[str, ...]:
     for g in guards:
         if isinstance(g.test, ast.Constant):
             continue
+        test, negated = g.test, g.negated
+        if negated and isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, False         # not (not x): x
         try:
-            text = ast.unparse(g.test)
+            text = ast.unparse(test)
         except Exception:               # ast.unparse exists from 3.9; never fail on it
             text = "a condition"
-        out.append(f"not ({text})" if g.negated else text)
+        out.append(f"not ({text})" if negated else text)
     return tuple(out)
 
 
