@@ -1158,7 +1158,7 @@ _ENTRY = ("import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init im
           "{mode}sess = tf.Session(config=config)\n")
 
 
-def _one_setup(capsys, tmp_path, **parts):
+def _entry_setup(capsys, tmp_path, **parts):
     path = tmp_path / "train.py"
     path.write_text(_ENTRY.format(**{"flag": "", "alias": "", "name": "config", **parts}))
     code, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
@@ -1167,7 +1167,7 @@ def _one_setup(capsys, tmp_path, **parts):
 
 
 def test_a_switch_turned_off_under_not_flag_collects_when_the_flag_holds(capsys, tmp_path):
-    setup, _ = _one_setup(capsys, tmp_path, flag="parser.add_argument('--profiling', action='store_true')",
+    setup, _ = _entry_setup(capsys, tmp_path, flag="parser.add_argument('--profiling', action='store_true')",
                           mode="op.parameter_map['profiling_mode'].b = True\nif not args.profiling:\n"
                                "    op.parameter_map['profiling_mode'].b = False\n")
     # before: "collects (when not args.profiling)", the opposite of the code
@@ -1195,7 +1195,37 @@ def test_a_flag_converted_by_the_scripts_own_function_is_unknown(capsys, tmp_pat
 
 
 def test_an_entry_made_through_an_alias_reaches_the_session(capsys, tmp_path):
-    setup, data = _one_setup(capsys, tmp_path, alias="cfg = config\n", name="cfg",
+    setup, data = _entry_setup(capsys, tmp_path, alias="cfg = config\n", name="cfg",
                              mode="op.parameter_map['profiling_mode'].b = True\n")
     # before: "OFF: NPP006 this profiling config is never handed to a Session" (check said nothing)
     assert (setup["verdict"], setup["read_by_ge"], data["usable"]) == ("collects", True, True)
+
+
+def test_a_relative_output_after_os_chdir_is_not_placed(capsys, tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text("import os\nimport tensorflow as tf\nos.chdir('/srv/work')\nconfig = tf.ConfigProto()\n"
+                    "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+                    "op.parameter_map['profiling_mode'].b = True\n"
+                    "op.parameter_map['profiling_options'].s = b'{\"output\":\"prof\",\"task_trace\":\"on\"}'\n"
+                    "sess = tf.Session(config=config)\n")
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B", cwd=tmp_path)
+    # before: "into <cwd>/prof" and "preflight: ok (<cwd>/prof can be created)"
+    (setup,) = data["setups"]
+    assert (setup["output_dir"], data["preflight"], data["cwd"]) == (None, [], None)
+    assert setup["export_command"] == "msprof --export=on --output=<output>/PROF_*"
+
+
+@pytest.mark.parametrize("stop", ["return", "raise NotImplementedError", "sys.exit(0)"])
+def test_code_after_a_functions_return_never_runs(capsys, tmp_path, stop):
+    path = tmp_path / "train.py"
+    path.write_text("import sys\nimport tensorflow as tf\n\ndef main():\n"
+                    f"    {stop}\n    config = tf.ConfigProto()\n"
+                    "    op = config.graph_options.rewrite_options.custom_optimizers.add()\n"
+                    "    op.name = 'NpuOptimizer'\n    op.parameter_map['profiling_mode'].b = True\n"
+                    "    op.parameter_map['profiling_options'].s = b'{\"output\":\"/tmp/p\",\"L2\":\"on\"}'\n"
+                    "    sess = tf.Session(config=config)\n\nmain()\n")
+    # before: NPP101 "unknown key L2: GE initialisation fails and the job aborts", on lines that never run
+    assert main(["check", "--select", "NPP", str(path)]) == 0
+    capsys.readouterr()
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    assert data["setups"] == [] and data["usable"] is False

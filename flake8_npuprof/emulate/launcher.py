@@ -1329,7 +1329,8 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
     ls = prepare(launch, target, root) if launch.script else None
     results: list = []
     if ls is not None:
-        run_cwd = launch.command.cwd[0]
+        from .replay import changes_directory
+        run_cwd = None if changes_directory(ls.ctx.sites) else launch.command.cwd[0]
         setups = list(ls.setups)
         if not setups and env.mode is not None:
             setups = [ScriptSetup("env", 0, 0, Mode("inherit"), OptionsArg("absent"), None, "yes", ())]

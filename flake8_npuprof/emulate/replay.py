@@ -549,7 +549,24 @@ def _rel(path: str, root: str) -> str:
     return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
-def emulate_text(text: str, kind: str, path: str, target: Target, cwd: str, env: Env) -> List[Result]:
+def changes_directory(sites) -> bool:
+    """The script calls os.chdir: where a relative output directory lands is not known statically."""
+    return any(site.name in ("os.chdir", "chdir") for site in sites.calls_named("chdir"))
+
+
+def run_dir(text: str, kind: str, cwd: Optional[str]) -> Optional[str]:
+    """cwd for a Python script that may change its directory before GE starts (os.chdir): None."""
+    if kind != "python" or "chdir" not in text:
+        return cwd
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return cwd
+    from ..source.sites import collect
+    return None if changes_directory(collect(tree)) else cwd
+
+
+def emulate_text(text: str, kind: str, path: str, target: Target, cwd: Optional[str], env: Env) -> List[Result]:
     """The results of every setup of one script's text (or a shell launcher's own PROFILING_* variables)."""
     origin = "the script"
     if kind == "shell":

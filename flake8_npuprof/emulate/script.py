@@ -40,7 +40,7 @@ from typing import Dict, NamedTuple, Optional, Tuple
 
 from .runtime import Env
 from ..knowledge.targets import Target, TargetError
-from .replay import EXIT_ERROR, EXIT_PROBLEM, UsageError, emulate_text, finish
+from .replay import EXIT_ERROR, EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      report_json, result_json, target_line, unknown_reasons)
 
@@ -256,6 +256,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         if report is not None:
             report["env"] = use_env
             return report
+    cwd = run_dir(source.text, source.kind, cwd)
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
     report = finish(path, results, target, cwd, env, graph, against, use_env)
     if source.kind == "shell" and results and report["usable"] is not False:

@@ -16,7 +16,7 @@ import os
 from typing import List, NamedTuple, Optional, Tuple
 
 from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, launch_info, steps
-from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, finish, may_collect
+from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
 
 class Run(NamedTuple):
@@ -84,6 +84,8 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     ls, results, env = emulate_launch(w, launch, target, base, environ)
     cmd = launch.command
     cwd = cmd.cwd[0] if len(cmd.cwd) == 1 else None        # None: after a `cd` the walk could not follow
+    if ls is not None and changes_directory(ls.ctx.sites):
+        cwd = None                                          # the script moves itself (os.chdir)
     name = _rel(launch.script, os.getcwd()) if launch.script else _rel(w.launcher, os.getcwd())
     report = finish(name, results, target, cwd, env, None, None, False)
     info = launch_info(w, launch, ls, w.root)

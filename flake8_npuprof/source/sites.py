@@ -595,7 +595,7 @@ def collect(tree: ast.AST) -> Sites:
                     children.append((d, scope, guards))
             for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
                 children.append((d, scope, guards))
-            body = node.body if isinstance(node.body, list) else [node.body]
+            body = _live(node.body) if isinstance(node.body, list) else [node.body]
             for stmt in body:
                 children.append((stmt, inner, guards))
         elif isinstance(node, ast.ClassDef):
@@ -633,6 +633,20 @@ def collect(tree: ast.AST) -> Sites:
             push((child, node, (child_scope, child_guards)))
     _attach_entry_ops(sites)
     return sites
+
+
+def _live(body: list) -> list:
+    """A function body up to its first statement that always leaves it (`return`, `raise`, `sys.exit(...)`):
+    what follows never runs, and is not walked (as under `if False:`)."""
+    for k, stmt in enumerate(body):
+        kind = type(stmt)
+        if kind is ast.Return or kind is ast.Raise or (
+                kind is ast.Expr and type(stmt.value) is ast.Call and dotted(stmt.value.func) in _EXITS):
+            return body[:k + 1]
+    return body
+
+
+_EXITS = frozenset({"sys.exit", "os._exit"})
 
 
 def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
