@@ -397,3 +397,52 @@ def test_a_launcher_without_a_launch_it_can_follow_is_unknown(tmp_path, monkeypa
     assert report["usable"] is None
     assert report["answer"]["why"] == "the launcher starts no python3 script or msprof run that emulate can follow"
     assert report["results"][0].output_dir == str(tmp_path / "prof")
+
+
+# ---------------------------------------------------------------- a second review pass (against bash, as above)
+
+def _launches(tmp_path, launcher, **scripts):
+    path = _project(tmp_path, launcher, **{"train.py": PLAIN, "other.py": PROFILED, **scripts})
+    report = _emulate(path)
+    infos = [r.info for r in report["launches"]] if report.get("launches") else \
+        ([report["launch"]] if report["launch"].get("command") else [])
+    return report, [(i["script"], i["ranks"]) for i in infos]
+
+
+def test_parentheses_that_close_no_subshell(tmp_path):
+    (tmp_path / "sub").mkdir()
+    for text in ('(\ncase "$1" in\n*) cd sub ;;\nesac\n)\n',                       # a case pattern's `)`
+                 '( if [[ "$1" =~ ^(a|b)$ ]]; then echo hi; fi; cd sub )\n'):        # a regex's in [[ ]]
+        report, found = _launches(tmp_path, f"#!/bin/bash\n{text}python3 other.py\n")
+        assert found == [("other.py", 1)] and report["cwd"] == str(tmp_path), text
+    for text in ('DEV=$(case "$1" in 1p) echo 0;; *) exit 1;; esac)\n', 'R=$(echo ")"; exit 0)\n',
+                 "USAGE=$(cat <<'END'\n 2) python3 train.py\nEND\n)\n", "(( n = 1 << 2 ))\n",
+                 "cat <<- EOF\n\tpython3 train.py\n\tEOF\n", "cat <<EOF>cfg.json\npython3 train.py\nEOF\n",
+                 "ids=( 0 1 # the dev's ids\n2 3 )\n"):
+        # before: an exit or a launch read inside a substitution, a heredoc or an array, or the rest swallowed
+        assert _launches(tmp_path, f"#!/bin/bash\n{text}python3 other.py\n")[1] == [("other.py", 1)], text
+
+
+def test_exits_that_may_not_run_and_loops_they_cut_short(tmp_path):
+    for text in ("function die {\n  exit 1\n}\n", 'for a in "$@"; do exit 1; done\n', "f() ( exit 1 )\n"):
+        assert _launches(tmp_path, f"#!/bin/bash\n{text}python3 other.py\n")[1] == [("other.py", 1)], text
+    _, found = _launches(tmp_path, "#!/bin/bash\nfor i in 0 1 2 3; do\n  python3 other.py\n  exit 0\ndone\n")
+    assert found == [("other.py", 0)]                   # before: started 4 times; bash starts it once
+    report, found = _launches(tmp_path, "#!/bin/bash\n{ echo start; exit 0; }\npython3 other.py\n")
+    assert found == [] and report["answer"]["why"] == "no launch found before the launcher ends at run.sh:2"
+    assert _launches(tmp_path, "#!/bin/bash\n{ echo start; exit 0; } | tee log\npython3 other.py\n")[1] == \
+        [("other.py", 1)]
+
+
+def test_set_e_with_blocks_pipefail_and_failing_exits(tmp_path):
+    for line in (f"( {BAD_MSPROF}; python3 other.py ) || echo failed", f"( {BAD_MSPROF} ) > log 2>&1 &",
+                 f"{{ {BAD_MSPROF}; }} || true", f"{{ {BAD_MSPROF}; }} &", f"( {BAD_MSPROF} ) 2>&1 | tee log"):
+        path = _project(tmp_path, f"#!/bin/bash\nset -e\n{line}\npython3 other.py\n",
+                        **{"train.py": PROFILED, "other.py": PROFILED})
+        assert "not run" not in [v for _, v in _verdicts(_emulate(path))], line
+    path.write_text(f"#!/bin/bash\nset -eo pipefail\n{BAD_MSPROF} 2>&1 | tee log\npython3 other.py\n")
+    assert _verdicts(_emulate(path)) == [(1, "fails"), (2, "not run")]
+    for text, where in (("( cd sub; exit 1 )\n", "run.sh:3"), ("bash ./child.sh\n", "run.sh:3")):
+        (tmp_path / "child.sh").write_text("exit 1\n")
+        report, found = _launches(tmp_path, f"#!/bin/bash\nset -e\n{text}python3 other.py\n")
+        assert found == [] and report["answer"]["why"] == f"no launch found before the launcher ends at {where}"

@@ -52,6 +52,18 @@ _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
 # open compounds whose commands may not run ("group?"/"subshell?": one after `&&` or `||`)
 _MAYBE = frozenset({"if", "while", "until", "case", "select", "function", "group?", "subshell?"})
+_LOOPS = frozenset({"for", "while", "until", "select"})
+
+
+class _Block:
+    """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
+
+    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken")
+
+    def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None):
+        self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
+        self.exit: Optional[Tuple[str, int, str]] = None   # (file, line, code) of the exit that ended it
+        self.broken = False             # a loop with `break`/`continue`: how often it runs is not known
 _PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
 _PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
 
@@ -182,6 +194,9 @@ class Walk:
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
         self.ended = False              # `exit` or `exec cmd` ended the shell being walked (and what sourced it)
         self.exited: Optional[Tuple[str, int]] = None     # (file, line) where the launcher's own shell ended
+        self.exit_code = ""             # the code of the exit that ended a shell ("": not a literal one)
+        self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
+        self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
 
     def _changed(self, name: str) -> None:
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
@@ -327,32 +342,46 @@ class Walk:
 
     def _statements(self, text: str, src: SourceText, path: str, depth: int, inside: bool) -> None:
         """The commands of one file; inside: the file is sourced from a branch (nothing in it is certain)."""
-        stack: List[Tuple[str, int]] = []           # open compounds: (kind, ranks)
-        function = False                            # `name()` seen: its `{` opens a function body
+        blocks: List[_Block] = []                   # open compounds, innermost last
+        function = False                            # `name()` seen: its `{` or `(` opens a function body
         # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
         chained, after = False, "\n"
-        # open subshells: [the state it restores when it closes, whether an `exit` in it already ran, the index of
-        # its first command]; closed: the commands of the last one closed (what follows its `)` applies to them)
-        subshells: List[list] = []
-        closed = (0, 0)
+        closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
+        pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
         for words, op in _pipelines(_commands(text)):
             piped = after == "|"
             chained = after in ("&&", "||") or (piped and chained)
             after = op
+            if pending is not None:
+                block, by = pending
+                pending = None
+                if self._ends_after(block, by, piped or (not words and op == "|")):
+                    return
             if not words:
                 if op == "(":
                     # `name() ( ... )`: a function whose body is a subshell, run only when called
-                    stack.append(("subshell?" if chained or function else "subshell", 1))
-                    subshells.append([self._state(), False, len(self.commands)])
+                    blocks.append(_Block("subshell?" if chained or function else "subshell", 1, len(self.commands),
+                                         self._state()))
                     function = False
-                elif op == ")" and subshells and not function:
-                    closed = self._close_subshell(stack, subshells)
-                elif op in _AFTER_SUBSHELL:
-                    self._after_subshell(closed, op)
+                elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
+                    closed = self._close(blocks, "subshell")
+                    pending = (closed, "")
+                elif op in _AFTER_SUBSHELL and closed is not None:
+                    self._after_block(closed, op)
+                    if pending is not None:
+                        pending = (pending[0], op)
                 continue                            # `name()`: the `)` of a definition (function stays set)
-            if subshells and subshells[-1][1]:      # after `exit` inside this subshell: nothing runs until `)`
-                if op == ")":
-                    closed = self._close_subshell(stack, subshells)
+            dead = next((b for b in reversed(blocks) if b.exit is not None), None)
+            if dead is not None:                    # after an `exit` in this subshell or group: nothing runs in it
+                head = text[words[0][0]:words[0][1]]
+                if op == ")" and dead.kind.startswith("subshell"):
+                    closed = self._close(blocks, "subshell")
+                    pending = (closed, "")
+                elif head == "}" and dead.kind.startswith("group"):
+                    closed = self._close(blocks, "group")
+                    pending = (closed, op)
+                    if op in _AFTER_SUBSHELL:
+                        self._after_block(closed, op)
                 continue
             self.steps += 1
             if self.steps > MAX_COMMANDS:
@@ -361,83 +390,148 @@ class Walk:
                 return
             head = text[words[0][0]:words[0][1]]
             if head in ("if", "while", "until", "case", "select"):
-                stack.append((head, 1))
+                blocks.append(_Block(head, 1, len(self.commands)))
                 words = words[1:]
             elif head == "for":
-                stack.append(("for", _loop_count(text, words, _FOR_C.match(text, words[0][0]))))
+                blocks.append(_Block("for", _loop_count(text, words, _FOR_C.match(text, words[0][0])),
+                                     len(self.commands)))
                 continue
-            elif head in ("fi", "done", "esac", "}"):
-                if stack:
-                    stack.pop()
+            elif head in ("fi", "done", "esac"):
+                self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
+                continue
+            elif head == "}":
+                block = self._close(blocks, "brace")
+                if block is not None and block.kind.startswith("group"):
+                    closed = block
+                    if op in _AFTER_SUBSHELL:
+                        self._after_block(block, op)
                 continue
             elif head in ("then", "else", "do", "{", "elif"):
                 if head == "{":
-                    stack.append(("function" if function else "group?" if chained else "group", 1))
+                    blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
+                                         len(self.commands)))
                     function = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
-            elif head == "function" or (len(words) == 1 and op == "("):
+            elif head == "function":
+                # `function name {` / `function name { cmd; }`: the body runs only when called
+                brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
+                if brace is None:
+                    function = True
+                    continue
+                blocks.append(_Block("function", 1, len(self.commands)))
+                words = words[brace + 1:]
+            elif len(words) == 1 and op == "(":
                 function = True                     # a definition: its body runs only when called
                 continue
             negated = bool(words) and text[words[0][0]:words[0][1]] == "!"
             if negated:
                 words = words[1:]                   # `! cmd`: cmd runs; its status is inverted (set -e ignores it)
-            if words:
-                conditional = inside or chained or any(k in _MAYBE for k, _ in stack)
-                if text[words[0][0]:words[0][1]] == "return" and depth and not any(
-                        k in ("function", "subshell?") for k, _ in stack) and self._chain[-1:] != (path,):
-                    # `return` in a sourced script ends that script (in a branch: what follows may not run)
-                    if not conditional:
-                        return
-                    inside = True
+            if not words:
+                continue
+            conditional = inside or chained or any(b.kind in _MAYBE for b in blocks)
+            first = text[words[0][0]:words[0][1]]
+            if first in ("break", "continue"):
+                for b in reversed(blocks):
+                    if b.kind in _LOOPS:
+                        b.broken = True             # the loop may stop early: how often its body runs is not known
+                        for i in range(b.first, len(self.commands)):
+                            self.commands[i] = self.commands[i]._replace(ranks=0)
+                        break
+                continue
+            if first == "return" and depth and not any(b.kind in ("function", "subshell?") for b in blocks) and \
+                    self._chain[-1:] != (path,):
+                # `return` in a sourced script ends that script (in a branch or loop: what follows may not run)
+                if not conditional and not any(b.kind in _LOOPS for b in blocks):
+                    return
+                inside = True
+                continue
+            ranks = 0 if any(b.broken for b in blocks) else 1
+            for b in blocks:
+                ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
+            ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+            if ends and op != "&":
+                loop = next((b for b in reversed(blocks) if b.kind in _LOOPS), None)
+                if loop is not None:                # `exit` in a loop: it may end in its first round
+                    loop.broken = True
+                    for i in range(loop.first, len(self.commands)):
+                        self.commands[i] = self.commands[i]._replace(ranks=0)
+            # an exit in a loop may never run; a pipeline's commands run in subshells of their own
+            if ends and not conditional and op not in ("&", "|") and not piped and \
+                    not any(b.kind in _LOOPS for b in blocks):
+                line = src.position(words[0][0])[0]
+                code = text[words[1][0]:words[1][1]] if first == "exit" and len(words) > 1 else \
+                    self._stop_code if first != "exit" else ""
+                inner = next((b for b in reversed(blocks) if b.kind.startswith(("subshell", "group"))), None)
+                if inner is not None:
+                    inner.exit = (path, line, code)     # it ends there: a subshell at its `)`, a group its shell
+                    self.ended = False
+                    if op == ")" and inner.kind.startswith("subshell"):
+                        closed = self._close(blocks, "subshell")
+                        pending = (closed, "")
                     continue
-                ranks = 1
-                for _, n in stack:
-                    ranks = ranks * n if n > 0 and ranks > 0 else 0
-                ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
-                # a pipeline's commands and a `{ group; }` piped on run in subshells of their own
-                alone = op not in ("&", "|") and not piped and not any(k.startswith("group") for k, _ in stack)
-                if ends and not conditional and alone:
-                    # `exit`, `exec cmd`: this shell ends; a subshell's ends at its `)`, else nothing after runs
-                    if subshells:
-                        self.ended = False
-                        subshells[-1][1] = True
-                    else:
-                        self.ended = True
-                        if not self._chain and self.exited is None:
-                            self.exited = (path, src.position(words[0][0])[0])
-                        return
-            if op == ")" and subshells:
-                closed = self._close_subshell(stack, subshells)
+                self._end(path, line, code)
+                return
+            if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
+                closed = self._close(blocks, "subshell")
+                pending = (closed, "")
 
-    def _after_subshell(self, closed: Tuple[int, int], op: str) -> None:
-        """`( ... ) &`, `( ... ) || x`, `( ... ) | tee log`: the subshell's commands run in the background, or its
-        last command's failure is handled (set -e does not stop the launcher there)."""
-        first, end = closed
-        for i in range(first, end):
+    def _end(self, path: str, line: int, code: str) -> None:
+        """This shell ends at path:line (`exit code`, `exec cmd`, or a failure under set -e)."""
+        self.ended = True
+        self.exit_code = code
+        if not self._chain and self.exited is None:
+            self.exited = (path, line)
+
+    def _ends_after(self, block: "_Block", op: str, piped: bool) -> bool:
+        """After `)` or `}` of a block an exit ended: whether this shell ends too (and the walk of this file). A
+        group runs in this shell, unless it is piped or in the background; a subshell's failing exit stops this
+        shell under set -e, unless what follows handles it (`|| x`, `&& x`, a pipe, `&`)."""
+        if block.exit is None or op == "&" or piped or op == "|":
+            return False
+        path, line, code = block.exit
+        if block.kind.startswith("group"):
+            self._end(path, line, code)
+            return True
+        if self.errexit and op not in ("&&", "||") and code not in ("", "0"):
+            self._end(path, line, code)
+            return True
+        return False
+
+    def _after_block(self, block: "_Block", op: str) -> None:
+        """`( ... ) &`, `{ ...; } || x`, `( ... ) | tee log`: the block's commands run in the background, or a failure
+        in them does not stop this shell (set -e is off inside a list before && / ||)."""
+        pipe_exempt = op == "|" and not self.pipefail
+        for i in range(block.first, block.end):
             c = self.commands[i]
             if op == "&":
                 self.commands[i] = c._replace(background=True)
-            elif i == end - 1:
-                self.commands[i] = c._replace(errexit=False, chained=op == "&&")
+            elif op in ("&&", "||") or (pipe_exempt and i == block.end - 1):
+                self.commands[i] = c._replace(errexit=False, chained=op == "&&" and i == block.end - 1)
 
     def _state(self) -> tuple:
         """What a subshell gets as a copy (the shell's variables are changed in place)."""
-        return (dict(self.vars), dict(self.exported), self.dirs, self.settled, self.all_export, self.errexit)
+        return (dict(self.vars), dict(self.exported), self.dirs, self.settled, self.all_export, self.errexit,
+                self.pipefail)
 
-    def _close_subshell(self, stack: list, subshells: list) -> Tuple[int, int]:
-        """`)`: what the subshell set, exported and where it moved do not come back. Returns the range of the
-        commands it ran."""
-        saved, _, first = subshells.pop()
-        names = set(self.vars) | set(self.exported) | set(saved[0]) | set(saved[1])
-        self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit = saved
-        for name in names:
-            self._changed(name)
-        while stack and not stack[-1][0].startswith("subshell"):
-            stack.pop()                     # compounds left open inside it (a parse we do not follow)
-        if stack:
-            stack.pop()
-        return first, len(self.commands)
+    def _close(self, blocks: List["_Block"], kind: str) -> Optional["_Block"]:
+        """Close the innermost open block of this kind ("loop": for/while/until/select); blocks left open inside it
+        (a parse we do not follow) close with it. A subshell's settings, exports and `cd` do not come back."""
+        match = (lambda b: b.kind in _LOOPS) if kind == "loop" else \
+            (lambda b: b.kind.startswith(("group", "function"))) if kind == "brace" else (lambda b: b.kind.startswith(kind))
+        at = next((k for k in range(len(blocks) - 1, -1, -1) if match(blocks[k])), None)
+        if at is None:
+            return None
+        block = blocks[at]
+        del blocks[at:]
+        block.end = len(self.commands)
+        if block.saved is not None:
+            saved = block.saved
+            names = set(self.vars) | set(self.exported) | set(saved[0]) | set(saved[1])
+            self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.pipefail = saved
+            for name in names:
+                self._changed(name)
+        return block
 
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
         """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
@@ -507,6 +601,9 @@ class Walk:
                     short = "e" in letters and letters != "o" and not letters.startswith("-")
                     if sign in ("-", "+") and (short or named):
                         self.errexit = sign == "-"
+                    if sign in ("-", "+") and letters.endswith("o") and k + 1 < len(words) and \
+                            words[k + 1].text == "pipefail":
+                        self.pipefail = sign == "-"
             return
         if head in ("cd", "pushd", "popd"):
             target = words[1] if len(words) > 1 and head != "popd" else None
@@ -536,18 +633,20 @@ class Walk:
                 self.unread_in.append(self._chain)
                 if why:
                     self.why_unread[len(self.unread) - 1] = why
+            self._stop_code = self.exit_code
             return self.ended               # a sourced script runs in this shell: its `exit` ends this one too
         if head == "exit":
             return True
+        self._stop_code = ""
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in _without_redirections(words[1:]))
         child, by_shell, given = _child_script(words, path, line)
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
                                 _shell_errexit(words, child) if by_shell else None):
-            return replaced
+            return replaced or bool(self._stop_code)        # the child exits failing, under this shell's set -e
         # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
-        errexit = self.errexit and op not in ("&&", "||", "|")
+        errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands)))
@@ -566,7 +665,7 @@ class Walk:
             return False
         background = op == "&"
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-                 self.script_dir)
+                 self.script_dir, self.pipefail)
         parent_errexit = self.errexit
         names = set(self.vars) | set(self.exported) | set(given)
         exported = dict(self.exported)
@@ -574,22 +673,27 @@ class Walk:
         self.vars, self.exported = dict(exported), exported
         # `bash x.sh` reads x.sh's first line as a comment: only its own options (`bash -e x.sh`) set -e
         self.all_export, self.errexit = False, _errexit_shebang(full) if errexit is None else errexit
+        self.pipefail = False
         self.script, self.script_dir = full, os.path.dirname(full)
         for name in names:
             self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
         outer_chain, self._chain = self._chain, self._chain + (full,)
         self._calls += 1
-        frame = (self._calls, parent_errexit and not background and op not in ("&&", "||", "|"))
+        frame = (self._calls, parent_errexit and not background and op not in ("&&", "||") and
+                 (op != "|" or self.pipefail))
         try:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
             why = self._file(full, depth + 1, False)
         finally:
-            self.ended = False              # the child's `exit` ends the child; this shell goes on
+            # the child's `exit` ends the child; a failing one (`exit 1`) stops this shell too under its set -e
+            failing = self.ended and self.exit_code not in ("", "0") and frame[1] and not conditional
+            self._stop_code = self.exit_code if failing else ""
+            self.ended = False
             self._chain = outer_chain
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-             self.script_dir) = saved
+             self.script_dir, self.pipefail) = saved
             for name in names:
                 self._changed(name)
         if why:
@@ -700,10 +804,17 @@ def _commands(text: str):
     words: List[Tuple[int, int]] = []
     heredocs: List[Tuple[str, bool]] = []          # (delimiter, <<- strips tabs) whose bodies follow this line
     closed = False                                  # the last thing read was a `)`
+    after_close = False                             # these words follow a `)`: redirections of the subshell
+    pattern = False                                 # in a `case`, where a pattern ends at its `)`
     while i < n:
         c = text[i]
         if c in " \t\r":
             i += 1
+            continue
+        if pattern and c != "\n":
+            if not (text.startswith("esac", i) and _ends_word(text, i + 4)):
+                i = _pattern_end(text, i)          # `a|b)`, `*)`: not a command, not the end of a subshell
+            pattern = False
             continue
         if c == "\\" and text.startswith("\n", i + 1):
             i += 2
@@ -712,8 +823,8 @@ def _commands(text: str):
             nl = text.find("\n", i)
             i = n if nl < 0 else nl
             continue
-        if c == "(" and text.startswith("((", i) and words and text[words[0][0]:words[0][1]] == "for":
-            close = text.find("))", i)
+        if c == "(" and text.startswith("((", i) and (not words or text[words[0][0]:words[0][1]] == "for"):
+            close = text.find("))", i)             # `(( i++ ))`, `for ((...))`: arithmetic, one word
             close = n if close < 0 else close + 2
             words.append((i, close))
             i = close
@@ -721,6 +832,13 @@ def _commands(text: str):
         if c == "(" and words and words[-1][1] == i and text[words[-1][1] - 1] == "=":
             words[-1] = (words[-1][0], _array_end(text, i))     # `ids=(0 1 2)`: one assignment word
             i = words[-1][1]
+            continue
+        if c == "[" and text.startswith("[[", i) and _ends_word(text, i + 2) and \
+                (not words or text[words[-1][0]:words[-1][1]] in ("if", "elif", "while", "until", "!")):
+            close = text.find("]]", i + 2)         # `[[ $x =~ ^(a|b)$ ]]`: its parentheses are no subshell
+            close = n if close < 0 else close + 2
+            words.append((i, close))
+            i = close
             continue
         if c == "&" and text.startswith("&>", i):
             j = i + 2 + (text.startswith(">", i + 2))
@@ -736,29 +854,70 @@ def _commands(text: str):
             continue
         op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
         if op is not None:
+            if words and after_close and _redirections_only(text, words):
+                words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections
+                closed = True
             if words or op in "()" or (op in _AFTER_SUBSHELL and closed):
                 # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
                 yield words, op
+            if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
+                pattern = True                      # a pattern comes next
             closed = op == ")"
+            after_close = False
             words = []
             # `cmd |& tee log` pipes both outputs: a pipe, not `&`
             i += 2 if text.startswith("|&", i) else len(op)
             continue
+        if not words:
+            after_close = closed
         closed = False
         j = _word_end(text, i)
         if text[i:j] == "<<" and not text.startswith("<", j):
-            k = j
-            while k < n and text[k] in " \t":
-                k += 1
-            end = _word_end(text, k)
-            tag = text[k:end]
-            if tag:
-                strip = tag.startswith("-")
-                heredocs.append((tag.lstrip("-").replace("'", "").replace('"', "").replace("\\", ""), strip))
+            # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs
+            m = _HEREDOC_TAG.match(text, j)
+            if m and m.group(2):
+                heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
         words.append((i, j))
         i = j
+        if len(words) > 2 and text[i - 2:i] == "in" and j - words[-1][0] == 2 and \
+                text[words[0][0]:words[0][1]] == "case":
+            yield words, "\n"                       # `case $x in a) ...` on one line: the pattern follows
+            words, pattern = [], True
     if words:
         yield words, ""
+
+
+_HEREDOC_TAG = re.compile(r"[ \t]*(-?)[ \t]*['\"]?([^\s'\"<>;&|()]*)['\"]?")
+_REDIRECTION = re.compile(r"(?:\d*|&)[<>]+&?\S*")
+
+
+def _ends_word(text: str, i: int) -> bool:
+    return i >= len(text) or text[i] in " \t\r\n;&|)"
+
+
+def _pattern_end(text: str, i: int) -> int:
+    """After the `)` that ends a case pattern starting at i (quotes skipped)."""
+    n = len(text)
+    while i < n and text[i] != ")":
+        if text[i] in "'\"":
+            close = text.find(text[i], i + 1)
+            i = n if close < 0 else close + 1
+        elif text[i] == "\n":
+            return i                        # no `)` on this line: not a pattern after all
+        else:
+            i += 1
+    return min(i + 1, n)
+
+
+def _redirections_only(text: str, words) -> bool:
+    """Whether these words are only redirections (`> log 2>&1`, `&>> log`)."""
+    k = 0
+    while k < len(words):
+        w = text[words[k][0]:words[k][1]]
+        if not _REDIRECTION.fullmatch(w):
+            return False
+        k += 2 if re.fullmatch(r"(?:\d*|&)[<>]+&?", w) else 1      # a bare operator: its target follows
+    return True
 
 
 def _heredoc_end(text: str, i: int, heredocs: List[Tuple[str, bool]]) -> int:
@@ -786,6 +945,9 @@ def _array_end(text: str, i: int) -> int:
             i += 1
             if depth == 0:
                 return i
+        elif c == "#" and text[i - 1] in " \t\n(":
+            nl = text.find("\n", i)         # a comment inside the list (`ids=( 0 1 # the dev's ids`)
+            i = n if nl < 0 else nl
         elif c in "'\"$`\\":
             i = _word_end(text, i) if c != "\\" else i + 2
         else:

@@ -147,17 +147,79 @@ def _skip_expansion(text: str, i: int) -> int:
     if text[i] == "`":
         close = text.find("`", i + 1)
         return n if close < 0 else close + 1
-    if text.startswith("$(", i) or text.startswith("${", i):
-        opener, closer = text[i + 1], ")" if text[i + 1] == "(" else "}"
+    if text.startswith("${", i):
         depth, k = 0, i + 1
         while k < n:
-            if text[k] == opener:
+            if text[k] == "{":
                 depth += 1
-            elif text[k] == closer:
+            elif text[k] == "}":
                 depth -= 1
                 if depth == 0:
                     return k + 1
             k += 1
         return n
+    if text.startswith("$(", i):
+        return _command_substitution_end(text, i + 2)
     m = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?").match(text, i)
     return m.end() if m and m.end() > i + 1 else i + 1
+
+
+_HEREDOC = re.compile(r"[ \t]*(-?)[ \t]*['\"]?([^\s'\"<>;&|()]*)['\"]?")
+
+
+def _command_substitution_end(text: str, k: int) -> int:
+    """After the `)` that closes a `$(` whose body starts at k: quotes, nested `$( )`, `( )` and the `)` of case
+    patterns (`$(case $x in a) echo 1;; esac)`) do not close it."""
+    n, depth, cases = len(text), 1, 0
+    while k < n:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "'":
+            close = text.find("'", k + 1)
+            k = n if close < 0 else close + 1
+            continue
+        if c == '"':
+            k += 1
+            while k < n and text[k] != '"':
+                if text[k] == "\\":
+                    k += 1
+                elif text.startswith("$(", k):
+                    k = _command_substitution_end(text, k + 2) - 1
+                k += 1
+            k += 1
+            continue
+        if c == "`" or text.startswith("${", k):
+            k = _skip_expansion(text, k)
+            continue
+        if text.startswith("<<", k) and not text.startswith("<<<", k):
+            m = _HEREDOC.match(text, k + 2)
+            if m and m.group(2):            # a here-document: its body, up to the delimiter line, is data
+                tag, strip = m.group(2).replace("\\", ""), bool(m.group(1))
+                k = text.find("\n", m.end())
+                while 0 <= k < n:
+                    nl = text.find("\n", k + 1)
+                    line = text[k + 1:nl if nl >= 0 else n]
+                    k = nl
+                    if (line.lstrip("\t") if strip else line).rstrip("\r") == tag:
+                        break
+                k = n if k < 0 else k
+                continue
+        if (c == "c" or c == "e") and (k == 0 or not (text[k - 1].isalnum() or text[k - 1] == "_")):
+            word = re.match(r"(case|esac)(?![\w-])", text[k:k + 5])
+            if word:
+                cases += 1 if word.group(1) == "case" else -1
+                k += 4
+                continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if cases > 0 and depth == 1:
+                k += 1                  # the end of a case pattern
+                continue
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return n
