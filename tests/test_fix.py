@@ -298,3 +298,73 @@ def test_an_in_place_write_that_fails_puts_the_old_text_back(tmp_path, capsys, m
     assert code == 2 and f"{first}: not fixed, cannot write: No space left on device" in err
     assert first.read_text() == (tmp_path / "other_name.py").read_text() == FIXABLE
     assert other.read_text() == FIXED
+
+
+# ---------------------------------------------------------------- what a review of fix's data safety found
+
+BODY = LATIN.split("\n", 2)[2]
+
+
+@pytest.mark.parametrize("options", ['''"{'output': '%s', 'task_trace': 'on'}" % OUT''',
+                                     '''f"{{'output': '{OUT}', 'task_trace': 'on'}}"'''])
+def test_a_formatted_string_is_not_rewritten_with_its_values(tmp_path, capsys, options):
+    # before: the safe NPP100 fix wrote the filled-in value back, dropping `%s` (the script then raised TypeError)
+    # or replacing the f-string field by its value
+    target = tmp_path / "x.py"
+    target.write_text("OUT = '/tmp/p'\n" + BODY.replace(
+        """b'{"output":"/tmp/p","L2":"on","task_trace":"on"}'""", f"tf.compat.as_bytes({options})"))
+    before = target.read_bytes()
+    assert main(["fix", str(target)]) == 1
+    out = capsys.readouterr().out
+    assert "NPP100" in out and "fixable" not in out
+    assert target.read_bytes() == before
+
+
+def test_a_piece_emptied_keeps_the_comment_after_it(tmp_path):
+    target = tmp_path / "x.py"
+    target.write_text(BODY.replace("""b'{"output":"/tmp/p","L2":"on","task_trace":"on"}'""",
+                                   """(\n    b'{"output":"/tmp/p",'\n    b'"aicpu":"off",'  # off for now, JIRA-123\n"""
+                                   """    b'"aicpu":"on",'\n    b'"task_trace":"on"}')"""))
+    assert main(["fix", str(target)]) == 0
+    assert """    b'{"output":"/tmp/p",'\n    # off for now, JIRA-123\n    b'"aicpu":"on",'\n""" in target.read_text()
+
+
+def test_one_file_named_twice_is_fixed_once(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.py").write_text(BODY)
+    # before: the second name found the file "changed while fixing" (exit 2), and --diff printed it twice
+    assert main(["fix", "--diff", "x.py", "./x.py", str(tmp_path / "x.py")]) == 1
+    assert capsys.readouterr().out.count("+++ b/") == 1
+    assert main(["fix", "x.py", "./x.py", "."]) == 0
+
+
+def test_a_lone_surrogate_in_the_output_path_is_no_internal_error(tmp_path, capsys):
+    target = tmp_path / "x.py"
+    # a str literal: \ud800 is an escape there (in bytes it is not)
+    target.write_text(BODY.replace("b'{\"output\":\"/tmp/p\"", "'{\"output\":\"/tmp/\\ud800\""))
+    main(["check", str(target)])
+    out = capsys.readouterr().out
+    assert "NPP101" in out and "NPP000" not in out
+
+
+def test_the_fix_limit_is_said_and_nothing_claims_to_be_fixable(tmp_path, capsys, monkeypatch):
+    from flake8_npuprof.commands import fix as fixcmd
+    monkeypatch.setattr(fixcmd, "MAX_FIXES", 1)
+    target = tmp_path / "x.py"
+    target.write_text(BODY.replace('"task_trace":"on"', '"task_trace":"ON"'))
+    assert main(["fix", str(target)]) == 1
+    out, err = capsys.readouterr()
+    assert "fix refused: not tried: 1 fixes were made in this file, the most one run makes; run `npuprof fix` " \
+           "again" in err
+    assert "NPP102" in out and "fixable" not in out
+
+
+def test_extended_attributes_survive_the_fix(tmp_path):
+    target = tmp_path / "x.py"
+    target.write_text(BODY)
+    try:
+        os.setxattr(target, "user.note", b"keep")
+    except (AttributeError, OSError):
+        pytest.skip("no user extended attributes on this file system")
+    assert main(["fix", str(target)]) == 0
+    assert '"l2"' in target.read_text() and os.getxattr(target, "user.note") == b"keep"    # before: gone

@@ -76,7 +76,15 @@ def fix_text(text: str, path: str, settings: Settings, selection: Selection, uns
             continue
         text, findings = new_text, new_findings
         applied.append(finding)
-    return FixResult(text, applied, refused, findings)
+    else:                               # the limit: say so, or a second run would silently fix more
+        for f in findings:
+            if f.fix is not None and (f.fix.safe or unsafe) and _key(f) not in refused_keys:
+                refused_keys.add(_key(f))
+                refused.append((f, f"not tried: {MAX_FIXES} fixes were made in this file, the most one run makes; "
+                                   "run `npuprof fix` again"))
+    # a fix that was refused is not offered again in the report ("fixable" would be untrue)
+    remaining = [f._replace(fix=None) if f.fix is not None and _key(f) in refused_keys else f for f in findings]
+    return FixResult(text, applied, refused, remaining)
 
 
 def _key(f: Finding):

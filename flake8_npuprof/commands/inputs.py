@@ -80,7 +80,25 @@ def input_paths(args, config) -> List[str]:
     if not found and not getattr(args, "force_exclude", False):     # pre-commit may name only excluded files
         note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
                    "nothing was checked")
-    return found
+    return _once(found)
+
+
+def _once(paths: List[str]) -> List[str]:
+    """Each file once, however it is named (`x.py ./x.py`, a directory and a file in it, a link and its target):
+    fixing one file twice would report the second as changed while fixing, and a diff would repeat."""
+    seen, out = set(), []
+    for path in paths:
+        if path != "-":
+            try:
+                st = os.stat(path)
+                key: object = (st.st_dev, st.st_ino)
+            except OSError:
+                key = os.path.realpath(path)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(path)
+    return out
 
 
 def read_input(args, path: str) -> Input:

@@ -553,7 +553,7 @@ def _metrics(key: str, text: str, plat: dict) -> List[Step]:
     if not text:
         return []
     limit = data()["metrics_max_len"]
-    if len(text.encode("utf-8")) > limit:
+    if len(text.encode("utf-8", "surrogatepass")) > limit:
         return [Step(key, REJECT, "collector", f"The parameter length exceeds the specified value of {limit}.",
                      "metrics")]
     if text.startswith("Custom:"):
@@ -650,8 +650,8 @@ def _output(value: Optional[Nano], f: dict, env) -> List[Step]:
     if bad is not None:
         return out + [Step("output", REJECT, "collector", f"The path {text} contains invalid character "
                            f"{_SHOWN.get(bad, bad)}.", "output")]
-    too_long = [p for p in text.split("/") if len(p.encode("utf-8")) > data()["name_max"]]
-    if too_long or len(text.encode("utf-8")) >= data()["path_max"]:
+    too_long = [p for p in text.split("/") if len(p.encode("utf-8", "surrogatepass")) > data()["name_max"]]
+    if too_long or len(text.encode("utf-8", "surrogatepass")) >= data()["path_max"]:
         return out + [Step("output", REJECT, "collector", "Result path is empty or not accessible, result path: ",
                            "output")]
     return out

@@ -754,7 +754,7 @@ class _Run:
                         f"input in the range of {prompt}")
 
     def _metric_ok(self, text: str) -> bool:
-        if len(text.encode("utf-8")) > data()["max_params_len"]:
+        if len(text.encode("utf-8", "surrogatepass")) > data()["max_params_len"]:
             return False
         if text.startswith("Custom:"):
             events = text[len("Custom:"):].lower()
@@ -819,7 +819,7 @@ class _Run:
         if not arg:
             return self.add(at, opt.name, REJECT, "none" if arg is None else "empty",
                             "[ERROR] Argument --python-path: expected one argument")
-        if len(arg.encode("utf-8")) > data()["max_path_length"]:
+        if len(arg.encode("utf-8", "surrogatepass")) > data()["max_path_length"]:
             return self.add(at, opt.name, REJECT, "path", "[ERROR] Argument --python-path is invalid because of "
                             "exceeds the maximum length of 1024")
         kind = self._file(arg)
@@ -852,7 +852,7 @@ class _Run:
         if not arg:
             return self.add(at, opt.name, REJECT, "none" if arg is None else "empty",
                             "[ERROR] Argument --application: expected one argument")
-        if len(arg.encode("utf-8")) > data()["max_app_len"]:
+        if len(arg.encode("utf-8", "surrogatepass")) > data()["max_app_len"]:
             return self.add(at, opt.name, REJECT, "application", "[ERROR] Argument --application: expected param "
                             "length less than 2048")
         if self.f["application"] == "interpreter":
@@ -953,7 +953,7 @@ class _Run:
             if not exists:
                 return self.add(at, "output", REJECT, "analysis", f"[ERROR] Analysis output path({path}) does not "
                                 "exist.")
-        size = len(shown.encode("utf-8")) + (0 if path is not None else 2)    # an unknown cwd is at least "/"
+        size = len(shown.encode("utf-8", "surrogatepass")) + (0 if path is not None else 2)    # an unknown cwd is at least "/"
         if size > data()["max_path_length"]:
             return self.add(at, "output", REJECT, "output", "[ERROR] Argument --output is invalid because of exceeds "
                             "the maximum length of 1024")
@@ -962,7 +962,7 @@ class _Run:
         if any(c in path for c in self.f["output_invalid_chars"]):
             return self.add(at, "output", REJECT, "output", f"[ERROR] Argument --output {path} contains invalid "
                             "character.")
-        if any(len(part.encode("utf-8")) > data()["name_max"] for part in path.split("/")):
+        if any(len(part.encode("utf-8", "surrogatepass")) > data()["name_max"] for part in path.split("/")):
             return self.add(at, "output", REJECT, "output", "[ERROR] Create output dir failed.ErrorCode: 36, "
                             "ErrorInfo: File name too long.")
         problem = self.machine.make_dir(path)

@@ -39,7 +39,7 @@ def encode_for(piece: Piece, text: str) -> Optional[str]:
         elif ord(ch) < 0x20 or ord(ch) == 0x7F:
             out.append(f"\\x{ord(ch):02x}")
         elif piece.is_bytes and ord(ch) > 0x7F:
-            out.extend(f"\\x{b:02x}" for b in ch.encode("utf-8"))
+            out.extend(f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))
         else:
             out.append(ch)
     return "".join(out)
@@ -66,6 +66,12 @@ def text_edits_to_source(src: SourceText, value: StrValue,
         # the edit must not cut through an escape sequence of the source
         if i < j and (value.src(i) != a or value.src_end(j - 1) != b):
             return None
+        # nor span what the value does not spell here: a `%s` or an f-string field filled from elsewhere (the
+        # source between a and b must be exactly the value's characters i..j, one after the other). Only a
+        # deletion may take an f-string's fields with it (a member dropped whole); `%s` and `{}` are counted
+        # against their arguments, so dropping one breaks the call
+        if any(value.src(k + 1) != value.src_end(k) for k in range(i, j - 1)) and (new or "f" not in piece.prefix):
+            return None
         spelled = encode_for(piece, new)
         if spelled is None:
             return None
@@ -79,7 +85,8 @@ def text_edits_to_source(src: SourceText, value: StrValue,
 
 
 def _own_line(src: SourceText, piece: Piece):
-    """(start, end) of the whole line when the piece is alone on it (a comment may follow)."""
+    """(start, end) of what to remove when the piece is alone on its line: the whole line, or, when a comment
+    follows, the piece and the blanks up to the comment (the comment stays, on a line of its own)."""
     line, _ = src.position(piece.start)
     start = src.line_starts[line - 1]
     end = src.line_starts[line] if line < len(src.line_starts) else len(src.text)
@@ -88,4 +95,6 @@ def _own_line(src: SourceText, piece: Piece):
         return None
     if src.position(piece.end)[0] != line:
         return None
+    if after.strip():
+        return piece.start, piece.end + len(after) - len(after.lstrip(" \t"))
     return start, end

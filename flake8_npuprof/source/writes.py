@@ -99,6 +99,7 @@ def _by_rename(real: str, data: bytes, expected: Optional[bytes], st: os.stat_re
                 os.chown(tmp, st.st_uid, st.st_gid)
             except OSError:
                 pass                    # not ours to give away: the fixed file is the user's from here
+        _copy_xattrs(real, tmp)
         if expected is not None and _read(real) != expected:
             raise WriteError(CHANGED)
         DISK.replace(tmp, real)
@@ -106,6 +107,28 @@ def _by_rename(real: str, data: bytes, expected: Optional[bytes], st: os.stat_re
         left = _remove(tmp)
         raise WriteError(f"{_problem(exc)}; the file is unchanged{left}") from None
     _sync_folder(os.path.dirname(real))
+
+
+def _copy_xattrs(src: str, dst: str) -> None:
+    """The file's extended attributes (user notes, ACLs, SELinux labels) onto the copy that replaces it: a rename
+    would drop them. One that cannot be read or set raises: the file is then left as it is."""
+    if not hasattr(os, "listxattr"):
+        return                          # not Linux: none to keep here
+    try:
+        names = os.listxattr(src)
+    except OSError:
+        return                          # the file system has none
+    for name in names:
+        value = os.getxattr(src, name)
+        try:
+            os.setxattr(dst, name, value)
+        except OSError:
+            try:
+                same = os.getxattr(dst, name) == value      # a label the new file got anyway (SELinux)
+            except OSError:
+                same = False
+            if not same:
+                raise
 
 
 # ---------------------------------------------------------------- in place, the old bytes kept until the new ones hold
