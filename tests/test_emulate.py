@@ -1229,3 +1229,32 @@ def test_code_after_a_functions_return_never_runs(capsys, tmp_path, stop):
     capsys.readouterr()
     _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
     assert data["setups"] == [] and data["usable"] is False
+
+
+@pytest.mark.parametrize("removal", ['del os.environ["PROFILING_MODE"]', 'os.environ.pop("PROFILING_MODE")'])
+def test_an_environment_variable_removed_before_the_session_is_not_read(capsys, tmp_path, removal):
+    path = tmp_path / "train.py"
+    path.write_text("import os\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+                    'os.environ["PROFILING_MODE"] = "true"\n'
+                    "os.environ[\"PROFILING_OPTIONS\"] = '{\"output\":\"/tmp/p\",\"task_trace\":\"on\",\"L2\":\"on\"}'\n"
+                    f"{removal}\nsess = tf.Session(config=npu_config_proto())\n")
+    # before: NPP101 "GE initialisation fails" and emulate FAILS, for options GE does not read now
+    main(["check", "--select", "NPP", str(path)])
+    out = capsys.readouterr().out
+    assert "NPP101 latent: " in out and "fails and the job aborts" not in out
+    _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
+    (setup,) = data["setups"]
+    assert (setup["verdict"], setup["line"], data["usable"]) == ("off", 6, False)
+
+
+def test_a_python_launcher_of_another_script_is_unknown(capsys, tmp_path):
+    path = tmp_path / "launch.py"
+    path.write_text("import os, subprocess\nenv = dict(os.environ)\nenv['PROFILING_MODE'] = 'true'\n"
+                    "subprocess.run(['python3', 'train.py'], env=env, check=True)\n")
+    # before: "no profiling setup found: a run collects no profiling data", "usable data: no"
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910B", str(path))
+    assert code == 1 and out.splitlines()[1:] == [
+        "no launch followed: it starts another Python process at line 4, which emulate does not follow: emulate "
+        "that script",
+        "usable data: unknown (it starts another Python process at line 4, which emulate does not follow: "
+        "emulate that script)"]

@@ -303,7 +303,7 @@ def render_text(report: dict) -> str:
     if (report.get("launch") or {}).get("exits_at"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
         return shown("\n".join(lines) + "\n")
-    if not results and followed:
+    if not results and followed and not (report.get("launch") or {}).get("unseen"):
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))

@@ -566,6 +566,29 @@ def run_dir(text: str, kind: str, cwd: Optional[str]) -> Optional[str]:
     return None if changes_directory(collect(tree)) else cwd
 
 
+_SPAWNS = frozenset({"run", "Popen", "call", "check_call", "check_output", "system", "spawnv", "spawnve", "execv",
+                     "execve", "execvp", "execvpe"})
+
+
+def starts_python(text: str) -> int:
+    """The line of a call that starts another Python process (`subprocess.run(["python3", "train.py"], env=env)`,
+    `os.system("python3 ...")`), 0 if none: what that process collects is not followed from here."""
+    if "python" not in text or not any(w in text for w in ("subprocess", "os.system", "Popen", "os.exec", "spawn")):
+        return 0
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", "")) in _SPAWNS:
+            words = [n.value for a in node.args for n in ast.walk(a) if isinstance(n, ast.Constant)
+                     and isinstance(n.value, str)]
+            if any("python" in w or w.endswith(".py") for w in words) or \
+                    any(isinstance(a, ast.Attribute) and a.attr == "executable" for a in node.args for a in ast.walk(a)):
+                return node.lineno
+    return 0
+
+
 def emulate_text(text: str, kind: str, path: str, target: Target, cwd: Optional[str], env: Env) -> List[Result]:
     """The results of every setup of one script's text (or a shell launcher's own PROFILING_* variables)."""
     origin = "the script"

@@ -40,7 +40,7 @@ from typing import Dict, NamedTuple, Optional, Tuple
 
 from .runtime import Env
 from ..knowledge.targets import Target, TargetError
-from .replay import EXIT_ERROR, EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir
+from .replay import EXIT_ERROR, EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      report_json, result_json, target_line, unknown_reasons)
 
@@ -259,6 +259,11 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     cwd = run_dir(source.text, source.kind, cwd)
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
     report = finish(path, results, target, cwd, env, graph, against, use_env)
+    spawn = starts_python(source.text) if source.kind == "python" and not results else 0
+    if spawn:
+        why = f"it starts another Python process at line {spawn}, which emulate does not follow: emulate that script"
+        report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch followed: {why}"], "unseen": True},
+                      answer={"usable": None, "why": why, "decider": None})
     if source.kind == "shell" and results and report["usable"] is not False:
         # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
         why = "the launcher starts no python3 script or msprof run that emulate can follow"

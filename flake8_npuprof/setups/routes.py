@@ -132,7 +132,11 @@ def env_sets(sites: Sites) -> List[EnvSet]:
     for site in sites.calls:
         call = site.call
         func = call.func
-        if isinstance(func, ast.Attribute) and func.attr in ("update", "setdefault"):
+        if isinstance(func, ast.Attribute) and func.attr == "pop" and call.args:
+            key = _const(call.args[0])          # os.environ.pop(K): from here the variable is gone
+            if key in names and _is_environ(sites, func.value):
+                out.append(EnvSet(key, None, call, site.scope, _pos(sites, call), site.guards))
+        elif isinstance(func, ast.Attribute) and func.attr in ("update", "setdefault"):
             if func.attr == "setdefault":
                 key = _const(call.args[0]) if len(call.args) == 2 else None
                 if key in names and _is_environ(sites, func.value):
@@ -149,6 +153,9 @@ def env_sets(sites: Sites) -> List[EnvSet]:
         elif len(call.args) == 2 and type(call.args[0]) is ast.Constant and call.args[0].value in names and \
                 (dotted(func) in ("os.putenv", "putenv") or qualified(sites, func) == "os.putenv"):
             out.append(EnvSet(_const(call.args[0]), call.args[1], call, site.scope, _pos(sites, call), site.guards))
+    for target, stmt, scope, guards in sites.deletes:      # `del os.environ[K]`: gone from here
+        if type(target) is ast.Subscript and _const(target.slice) in names and _is_environ(sites, target.value):
+            out.append(EnvSet(_const(target.slice), None, stmt, scope, _pos(sites, stmt), guards))
     return out
 
 

@@ -196,6 +196,7 @@ class Sites:
         self.imports: Dict[str, str] = {}           # local name -> imported dotted path
         self.star_imports: List[str] = []
         self.returns: List[Tuple[ast.AST, Scope]] = []
+        self.deletes: List[Tuple[ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []   # (target, stmt, scope, guards)
         self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
         self.pos: Dict[int, int] = {}               # id(node) -> walk order
         # id(node) -> ..., read through the one dict above instead of a dict per view
@@ -441,7 +442,8 @@ _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global, ast.ExceptHandl
 _SPECIAL = _SCOPES | _BRANCHES
 _TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
-                       ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return})   # calls: in collect
+                       ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return,
+                       ast.Delete})   # calls: in collect
 
 
 # Fields that never hold a child worth walking: names and flags (strings, ints), Load/Store
@@ -667,6 +669,8 @@ def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
         scope.bind(node.target.id, order, node.value, node, guards)
     elif isinstance(node, ast.Return) and node.value is not None:
         sites.returns.append((node.value, scope))
+    elif isinstance(node, ast.Delete):
+        sites.deletes.extend((target, node, scope, guards) for target in node.targets)
 
 
 def handler_test(handler: ast.ExceptHandler) -> ast.Name:
