@@ -171,19 +171,22 @@ def test_the_error_line_names_the_file(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(writes, "DISK", FaultyDisk(6, errno.ENOSPC))
     assert main(["fix", "train.py"]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        "train.py: not fixed, cannot write: No space left on device; the file is unchanged", UNFIXED]
+        "train.py: not fixed, cannot write: No space left on device; the file is unchanged", REMAINS,
+        "Found 1 finding (0 fixed, 1 remaining).", UNFIXED]
     assert (tmp_path / "train.py").read_text() == BAD and sorted(os.listdir(tmp_path)) == ["linked.py", "train.py"]
     # the disk stays full: the old text cannot be written back either, and the message says where it is
     monkeypatch.setattr(writes, "DISK", FaultyDisk(6, errno.ENOSPC, persist=True))
     assert main(["fix", "train.py"]) == 2
-    line, total = capsys.readouterr().err.splitlines()
-    assert total == UNFIXED
+    line, remains, found, total = capsys.readouterr().err.splitlines()
+    assert (remains, found, total) == (REMAINS, "Found 1 finding (0 fixed, 1 remaining).", UNFIXED)
     head = "train.py: not fixed, cannot write: No space left on device; the file may be damaged: its old text is kept in "
     assert line.startswith(head)
     assert Path(line[len(head):]).read_text() == BAD
 
 
 UNFIXED = "Some files could not be fixed or checked (see above)."     # fix's closing line after any such error
+# a file not written keeps its findings: said, and counted as remaining (they were dropped from the totals)
+REMAINS = "train.py: 1 finding remains in it (`npuprof check` lists them)"
 
 # ---------------------------------------------------------------- a file that changed meanwhile
 
@@ -206,7 +209,8 @@ def test_a_file_changed_while_fixing_is_not_written(tmp_path, capsys, monkeypatc
     monkeypatch.setattr(fixcmd, "fix_text", slow_fix)
     assert main(["fix", "train.py"]) == 2
     err = capsys.readouterr().err
-    assert err.splitlines() == ["train.py: not fixed, changed while fixing, run again; the file is unchanged", UNFIXED]
+    assert err.splitlines() == ["train.py: not fixed, changed while fixing, run again; the file is unchanged", REMAINS,
+                                "Found 1 finding (0 fixed, 1 remaining).", UNFIXED]
     assert {n.read_text() for n in names} == {edited}
     assert sorted(p.name for p in folder.iterdir()) == sorted(n.name for n in names)
     monkeypatch.setattr(fixcmd, "fix_text", real_fix_text)
@@ -263,5 +267,7 @@ def test_a_real_full_disk_leaves_every_name_with_the_old_text(tmp_path):
     err = eval(err)
     assert (code, same) == ("2", "True"), (proc.stdout, proc.stderr)
     assert err.splitlines() == ["train.py: not fixed, cannot write: No space left on device; the file is unchanged",
+                                "train.py: 9 findings remain in it (`npuprof check` lists them)",
                                 "single.py: not fixed, cannot write: No space left on device; the file is unchanged",
-                                UNFIXED]
+                                "single.py: 9 findings remain in it (`npuprof check` lists them)",
+                                "Found 18 findings (0 fixed, 18 remaining).", UNFIXED]

@@ -446,3 +446,15 @@ def test_set_e_with_blocks_pipefail_and_failing_exits(tmp_path):
         (tmp_path / "child.sh").write_text("exit 1\n")
         report, found = _launches(tmp_path, f"#!/bin/bash\nset -e\n{text}python3 other.py\n")
         assert found == [] and report["answer"]["why"] == f"no launch found before the launcher ends at {where}"
+
+
+def test_a_launcher_with_windows_line_endings_is_unknown(tmp_path, capsys):
+    path = _project(tmp_path, "", **{"train.py": PLAIN})
+    path.write_bytes(b"#!/bin/bash\r\nexport PROFILING_MODE=true\r\npython3 train.py\r\n")
+    report = _emulate(path)
+    # before: "usable data: yes"; bash runs `python3 'train.py\r'` with PROFILING_MODE='true\r'
+    assert report["usable"] is None and report["answer"]["why"].startswith(
+        "run.sh has Windows line endings (CRLF): bash keeps a carriage return at the end of every line")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "launch: run.sh:3 python3 train.py" and out[2].startswith("  ! run.sh has Windows line endings")

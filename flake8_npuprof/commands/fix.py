@@ -280,11 +280,17 @@ def run_fix(args, config, settings, selection) -> int:
         try:
             left = write_bytes(path, new, data)
         except WriteError as exc:
+            # the file keeps every finding: those the fixes would have removed and the rest (whose places were
+            # found in the text that could not be written, so only their number is said)
+            kept = len(applied) + (len(row[2]) if row is not None else 0)
             warn(f"{shown}: not fixed, {exc}")
+            warn(f"{shown}: {plural(kept, 'finding')} {'remains' if kept == 1 else 'remain'} in it (`npuprof check` "
+                 "lists them)")
             errors = True
-            if row is not None:             # what remains was found in the text that could not be written
+            if row is not None:
                 rows.remove(row)
                 remaining -= len(row[2])
+            remaining += kept
             continue
         if left:
             warn(f"{shown}: fixed{left}")

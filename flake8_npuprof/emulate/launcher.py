@@ -197,6 +197,7 @@ class Walk:
         self.exit_code = ""             # the code of the exit that ended a shell ("": not a literal one)
         self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
         self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
+        self.crlf: List[str] = []       # the walked files written with Windows line endings
 
     def _changed(self, name: str) -> None:
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
@@ -333,6 +334,8 @@ class Walk:
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
             return "too large"
         src = SourceText(text)
+        if "\r\n" in text and path not in self.crlf:
+            self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
         outer, self.current = self.current, path
         try:
             self._statements(text, src, path, depth, conditional)

@@ -110,7 +110,7 @@ def report_json(report: dict) -> dict:
         out["against"] = report["against"]
     if report.get("launch"):
         out["launch"] = {k: v for k, v in report["launch"].items() if k != "lines"}
-        if report["launch"].get("exits_at") or report["launch"].get("unseen"):
+        if report["launch"].get("exits_at") or report["launch"].get("unseen") or report["launch"].get("crlf"):
             out["answer"] = report["answer"]
     if report.get("launches"):
         out["launches"] = launches_json(report)
@@ -300,14 +300,14 @@ def render_text(report: dict) -> str:
     lines = [target_line(report)] + [ln for ln in (report.get("launch") or {}).get("lines", [])]
     lines.extend(_setup_lines(report, results))
     followed = not (runs and runs[0].launch.missing)
-    if (report.get("launch") or {}).get("exits_at"):
+    if (report.get("launch") or {}).get("exits_at") and not report["launch"].get("crlf"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
         return shown("\n".join(lines) + "\n")
     if not results and followed and not (report.get("launch") or {}).get("unseen"):
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))
-    if not followed or (report.get("launch") or {}).get("unseen"):     # say why, never "no"
+    if not followed or (report.get("launch") or {}).get("unseen") or (report.get("launch") or {}).get("crlf"):
         lines.append(f"usable data: unknown ({report['answer']['why']})")
     else:
         lines.append(_usable_line(report, results))

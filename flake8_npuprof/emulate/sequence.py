@@ -43,6 +43,22 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     """`npuprof emulate LAUNCHER.sh`: the report over every launch it runs (None: it runs none).
     inside: the project's root, when sourced scripts outside it must not be read (--no-outside)."""
     w = Walk(path, cwd, inside).run()
+    report = _emulate_walk(w, path, target, base, environ)
+    if report is not None and w.crlf:
+        # bash reads `python3 train.py\r` and `PROFILING_MODE=true\r`: what each line does is not what it says
+        names = ", ".join(_rel(f, w.root) for f in w.crlf)
+        why = (f"{names} {'has' if len(w.crlf) == 1 else 'have'} Windows line endings (CRLF): bash keeps a carriage "
+               "return at the end of every line (`python3 train.py` asks for 'train.py\\r', `export X=true` "
+               "sets 'true\\r'); convert with dos2unix")
+        report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why,
+                                                              "decider": (report.get("answer") or {}).get("decider")})
+        report["launch"] = dict(report.get("launch") or {}, crlf=why)
+        shown = list(report["launch"].get("lines") or [])
+        report["launch"]["lines"] = shown[:1] + [f"  ! {why}"] + shown[1:]
+    return report
+
+
+def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
     found = steps(w)
     truncated = len(found) > MAX_LAUNCHES
     found = found[:MAX_LAUNCHES]
