@@ -642,13 +642,17 @@ def _live(body: list) -> list:
     what follows never runs, and is not walked (as under `if False:`)."""
     for k, stmt in enumerate(body):
         kind = type(stmt)
-        if kind is ast.Return or kind is ast.Raise or (
-                kind is ast.Expr and type(stmt.value) is ast.Call and dotted(stmt.value.func) in _EXITS):
+        if kind is ast.Return or kind is ast.Raise:
             return body[:k + 1]
+        if kind is ast.Expr and type(stmt.value) is ast.Call:
+            func = stmt.value.func          # `sys.exit(...)`, `os._exit(...)`, tested without building a name
+            if type(func) is ast.Attribute and func.attr in _EXITS and type(func.value) is ast.Name and \
+                    func.value.id == _EXITS[func.attr]:
+                return body[:k + 1]
     return body
 
 
-_EXITS = frozenset({"sys.exit", "os._exit"})
+_EXITS = {"exit": "sys", "_exit": "os"}
 
 
 def _record(sites: Sites, node, scope: Scope, guards, order: int) -> None:
