@@ -458,3 +458,19 @@ def test_a_launcher_with_windows_line_endings_is_unknown(tmp_path, capsys):
     main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)])
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "launch: run.sh:3 python3 train.py" and out[2].startswith("  ! run.sh has Windows line endings")
+
+
+def test_a_third_review_pass(tmp_path):
+    (tmp_path / "sub").mkdir()
+    # a handled subshell exit does not stop the launcher; a word `case` or `$((1<<3))` inside $( ) is no keyword
+    # or heredoc, nor a comment's `(` (each swallowed the rest of the file, or ended the walk)
+    for text in ("set -e\n( exit 1 ) || true\n", "set -e\n( cd sub; exit 1 ) && echo hi\n", "set -e\n( exit 1 ) &\n",
+                 "n=$(echo use case)\n", "n=$(echo lower-case)\n", "mask=$((1<<3))\n", "n=$(ls # a comment (\n)\n"):
+        assert _launches(tmp_path, f"#!/bin/bash\n{text}python3 other.py\n")[1] == [("other.py", 1)], text
+    # a group in the background or piped runs in a subshell: its cd stays there
+    report, found = _launches(tmp_path, "#!/bin/bash\n{ cd sub; echo; } > log 2>&1 &\nwait\npython3 other.py\n")
+    assert found == [("other.py", 1)] and report["cwd"] == str(tmp_path)
+    # a failure inside a piped group stops that subshell, not the launcher (no pipefail)
+    path = _project(tmp_path, f"#!/bin/bash\nset -e\n{{ {BAD_MSPROF}; echo after; }} | tee log\npython3 other.py\n",
+                    **{"train.py": PROFILED, "other.py": PROFILED})
+    assert _verdicts(_emulate(path)) == [(1, "fails"), (2, "collects")]

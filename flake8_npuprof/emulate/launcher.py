@@ -358,7 +358,9 @@ class Walk:
             if pending is not None:
                 block, by = pending
                 pending = None
-                if self._ends_after(block, by, piped or (not words and op == "|")):
+                if not words and op in _AFTER_SUBSHELL:
+                    by = op                         # `( exit 1 ) || true`: what follows the `)` decides
+                if self._ends_after(block, by, piped or by == "|"):
                     return
             if not words:
                 if op == "(":
@@ -403,7 +405,7 @@ class Walk:
                 self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
                 continue
             elif head == "}":
-                block = self._close(blocks, "brace")
+                block = self._close(blocks, "brace", restore=op in ("&", "|"))
                 if block is not None and block.kind.startswith("group"):
                     closed = block
                     if op in _AFTER_SUBSHELL:
@@ -412,7 +414,7 @@ class Walk:
             elif head in ("then", "else", "do", "{", "elif"):
                 if head == "{":
                     blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
-                                         len(self.commands)))
+                                         len(self.commands), None if function else self._state()))
                     function = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
@@ -504,12 +506,12 @@ class Walk:
     def _after_block(self, block: "_Block", op: str) -> None:
         """`( ... ) &`, `{ ...; } || x`, `( ... ) | tee log`: the block's commands run in the background, or a failure
         in them does not stop this shell (set -e is off inside a list before && / ||)."""
-        pipe_exempt = op == "|" and not self.pipefail
+        pipe_exempt = op == "|" and not self.pipefail       # a piped block runs in a subshell: its stops stay there
         for i in range(block.first, block.end):
             c = self.commands[i]
             if op == "&":
                 self.commands[i] = c._replace(background=True)
-            elif op in ("&&", "||") or (pipe_exempt and i == block.end - 1):
+            elif op in ("&&", "||") or pipe_exempt:
                 self.commands[i] = c._replace(errexit=False, chained=op == "&&" and i == block.end - 1)
 
     def _state(self) -> tuple:
@@ -517,9 +519,10 @@ class Walk:
         return (dict(self.vars), dict(self.exported), self.dirs, self.settled, self.all_export, self.errexit,
                 self.pipefail)
 
-    def _close(self, blocks: List["_Block"], kind: str) -> Optional["_Block"]:
+    def _close(self, blocks: List["_Block"], kind: str, restore: bool = False) -> Optional["_Block"]:
         """Close the innermost open block of this kind ("loop": for/while/until/select); blocks left open inside it
-        (a parse we do not follow) close with it. A subshell's settings, exports and `cd` do not come back."""
+        (a parse we do not follow) close with it. A subshell's settings, exports and `cd` do not come back, nor
+        (restore) those of a group run in the background or piped, which bash runs in a subshell too."""
         match = (lambda b: b.kind in _LOOPS) if kind == "loop" else \
             (lambda b: b.kind.startswith(("group", "function"))) if kind == "brace" else (lambda b: b.kind.startswith(kind))
         at = next((k for k in range(len(blocks) - 1, -1, -1) if match(blocks[k])), None)
@@ -528,7 +531,7 @@ class Walk:
         block = blocks[at]
         del blocks[at:]
         block.end = len(self.commands)
-        if block.saved is not None:
+        if block.saved is not None and (restore or block.kind.startswith("subshell")):
             saved = block.saved
             names = set(self.vars) | set(self.exported) | set(saved[0]) | set(saved[1])
             self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.pipefail = saved

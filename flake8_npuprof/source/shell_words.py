@@ -158,6 +158,17 @@ def _skip_expansion(text: str, i: int) -> int:
                     return k + 1
             k += 1
         return n
+    if text.startswith("$((", i):              # arithmetic: parentheses only (`$((1<<3))` is no heredoc)
+        depth, k = 0, i + 1
+        while k < n:
+            if text[k] == "(":
+                depth += 1
+            elif text[k] == ")":
+                depth -= 1
+                if depth == 0:
+                    return k + 1
+            k += 1
+        return n
     if text.startswith("$(", i):
         return _command_substitution_end(text, i + 2)
     m = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?").match(text, i)
@@ -165,6 +176,14 @@ def _skip_expansion(text: str, i: int) -> int:
 
 
 _HEREDOC = re.compile(r"[ \t]*(-?)[ \t]*['\"]?([^\s'\"<>;&|()]*)['\"]?")
+
+
+def _command_start(text: str, k: int) -> bool:
+    """Whether a command starts at k: after `$(`, `(`, `;`, `&`, `|`, a newline or blanks after them."""
+    j = k - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    return j < 0 or text[j] in "(;&|\n"
 
 
 def _command_substitution_end(text: str, k: int) -> int:
@@ -206,9 +225,13 @@ def _command_substitution_end(text: str, k: int) -> int:
                         break
                 k = n if k < 0 else k
                 continue
-        if (c == "c" or c == "e") and (k == 0 or not (text[k - 1].isalnum() or text[k - 1] == "_")):
+        if c == "#" and text[k - 1] in " \t\n;(":
+            nl = text.find("\n", k)         # a comment, to the end of its line
+            k = n if nl < 0 else nl
+            continue
+        if (c == "c" or c == "e") and _command_start(text, k):
             word = re.match(r"(case|esac)(?![\w-])", text[k:k + 5])
-            if word:
+            if word:                        # the keyword, where a command starts (`echo use case` is a word)
                 cases += 1 if word.group(1) == "case" else -1
                 k += 4
                 continue
