@@ -383,7 +383,7 @@ class Walk:
                     closed = self._close(blocks, "subshell")
                     pending = (closed, "")
                 elif head == "}" and dead.kind.startswith("group"):
-                    closed = self._close(blocks, "group")
+                    closed = self._close(blocks, "group", restore=op in ("&", "|"))
                     pending = (closed, op)
                     if op in _AFTER_SUBSHELL:
                         self._after_block(closed, op)
@@ -437,12 +437,7 @@ class Walk:
             conditional = inside or chained or any(b.kind in _MAYBE for b in blocks)
             first = text[words[0][0]:words[0][1]]
             if first in ("break", "continue"):
-                for b in reversed(blocks):
-                    if b.kind in _LOOPS:
-                        b.broken = True             # the loop may stop early: how often its body runs is not known
-                        for i in range(b.first, len(self.commands)):
-                            self.commands[i] = self.commands[i]._replace(ranks=0)
-                        break
+                self._cut_short(blocks)
                 continue
             if first == "return" and depth and not any(b.kind in ("function", "subshell?") for b in blocks) and \
                     self._chain[-1:] != (path,):
@@ -456,11 +451,7 @@ class Walk:
                 ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if ends and op != "&":
-                loop = next((b for b in reversed(blocks) if b.kind in _LOOPS), None)
-                if loop is not None:                # `exit` in a loop: it may end in its first round
-                    loop.broken = True
-                    for i in range(loop.first, len(self.commands)):
-                        self.commands[i] = self.commands[i]._replace(ranks=0)
+                self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
             # an exit in a loop may never run; a pipeline's commands run in subshells of their own
             if ends and not conditional and op not in ("&", "|") and not piped and \
                     not any(b.kind in _LOOPS for b in blocks):
@@ -480,6 +471,14 @@ class Walk:
             if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
                 closed = self._close(blocks, "subshell")
                 pending = (closed, "")
+
+    def _cut_short(self, blocks: List["_Block"]) -> None:
+        """`break`, `continue` or `exit` in a loop: it may stop early, so how often its body runs is not known."""
+        loop = next((b for b in reversed(blocks) if b.kind in _LOOPS), None)
+        if loop is not None:
+            loop.broken = True
+            for i in range(loop.first, len(self.commands)):
+                self.commands[i] = self.commands[i]._replace(ranks=0)
 
     def _end(self, path: str, line: int, code: str) -> None:
         """This shell ends at path:line (`exit code`, `exec cmd`, or a failure under set -e)."""
