@@ -474,3 +474,10 @@ def test_a_third_review_pass(tmp_path):
     path = _project(tmp_path, f"#!/bin/bash\nset -e\n{{ {BAD_MSPROF}; echo after; }} | tee log\npython3 other.py\n",
                     **{"train.py": PROFILED, "other.py": PROFILED})
     assert _verdicts(_emulate(path)) == [(1, "fails"), (2, "collects")]
+
+
+def test_deeply_nested_substitutions_cost_no_recursion(tmp_path):
+    # `"$(echo "$(echo ...)")"` 3,000 deep: the scanner recursed once per level (RecursionError, an internal error
+    # for the whole run); one pass with a stack of what is open reads it
+    deep = 'x="$(echo ' * 3000 + "a" + ')"' * 3000
+    assert _launches(tmp_path, f"#!/bin/bash\n{deep}\npython3 other.py\n")[1] == [("other.py", 1)]

@@ -22,7 +22,7 @@ import re
 import shlex
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
-from ..source.shell_words import MAX_LAUNCHER, add_run
+from ..source.shell_words import HEREDOC_TAG, MAX_LAUNCHER, add_run, heredoc_end
 from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Given, OPEN, Word
 from .replay import _rel
@@ -54,6 +54,9 @@ _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by
 _MAYBE = frozenset({"if", "while", "until", "case", "select", "function", "group?", "subshell?"})
 _LOOPS = frozenset({"for", "while", "until", "select"})
 
+_PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
+_PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
+
 
 class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
@@ -64,8 +67,6 @@ class _Block:
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
         self.exit: Optional[Tuple[str, int, str]] = None   # (file, line, code) of the exit that ended it
         self.broken = False             # a loop with `break`/`continue`: how often it runs is not known
-_PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
-_PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
 
 
 class Setting(NamedTuple):
@@ -475,7 +476,7 @@ class Walk:
     def _cut_short(self, blocks: List["_Block"]) -> None:
         """`break`, `continue` or `exit` in a loop: it may stop early, so how often its body runs is not known."""
         loop = next((b for b in reversed(blocks) if b.kind in _LOOPS), None)
-        if loop is not None:
+        if loop is not None and not loop.broken:        # once broken, later commands get 0 where they are made
             loop.broken = True
             for i in range(loop.first, len(self.commands)):
                 self.commands[i] = self.commands[i]._replace(ranks=0)
@@ -522,9 +523,9 @@ class Walk:
         """Close the innermost open block of this kind ("loop": for/while/until/select); blocks left open inside it
         (a parse we do not follow) close with it. A subshell's settings, exports and `cd` do not come back, nor
         (restore) those of a group run in the background or piped, which bash runs in a subshell too."""
-        match = (lambda b: b.kind in _LOOPS) if kind == "loop" else \
-            (lambda b: b.kind.startswith(("group", "function"))) if kind == "brace" else (lambda b: b.kind.startswith(kind))
-        at = next((k for k in range(len(blocks) - 1, -1, -1) if match(blocks[k])), None)
+        kinds = _LOOPS if kind == "loop" else ("group", "group?", "function") if kind == "brace" else \
+            (kind, kind + "?")
+        at = next((k for k in range(len(blocks) - 1, -1, -1) if blocks[k].kind in kinds), None)
         if at is None:
             return None
         block = blocks[at]
@@ -532,7 +533,9 @@ class Walk:
         block.end = len(self.commands)
         if block.saved is not None and (restore or block.kind.startswith("subshell")):
             saved = block.saved
-            names = set(self.vars) | set(self.exported) | set(saved[0]) | set(saved[1])
+            # logged again only what the block changed (the log is replayed for every later command's environment)
+            names = {n for table, old in ((self.vars, saved[0]), (self.exported, saved[1]))
+                     for n in set(table) | set(old) if table.get(n) is not old.get(n)}
             self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.pipefail = saved
             for name in names:
                 self._changed(name)
@@ -854,7 +857,7 @@ def _commands(text: str):
             if words:
                 yield words, "\n"
             words = []
-            i = _heredoc_end(text, i + 1, heredocs)      # the bodies are data, not commands
+            i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
             heredocs = []
             continue
         op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
@@ -879,7 +882,7 @@ def _commands(text: str):
         j = _word_end(text, i)
         if text[i:j] == "<<" and not text.startswith("<", j):
             # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs
-            m = _HEREDOC_TAG.match(text, j)
+            m = HEREDOC_TAG.match(text, j)
             if m and m.group(2):
                 heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
         words.append((i, j))
@@ -892,7 +895,6 @@ def _commands(text: str):
         yield words, ""
 
 
-_HEREDOC_TAG = re.compile(r"[ \t]*(-?)[ \t]*['\"]?([^\s'\"<>;&|()]*)['\"]?")
 _REDIRECTION = re.compile(r"(?:\d*|&)[<>]+&?\S*")
 
 
@@ -923,18 +925,6 @@ def _redirections_only(text: str, words) -> bool:
             return False
         k += 2 if re.fullmatch(r"(?:\d*|&)[<>]+&?", w) else 1      # a bare operator: its target follows
     return True
-
-
-def _heredoc_end(text: str, i: int, heredocs: List[Tuple[str, bool]]) -> int:
-    """Where the shell reads commands again after the here-document bodies that start at i."""
-    for tag, strip in heredocs:
-        while i < len(text):
-            nl = text.find("\n", i)
-            line = text[i:] if nl < 0 else text[i:nl]
-            i = len(text) if nl < 0 else nl + 1
-            if (line.lstrip("\t") if strip else line).rstrip("\r") == tag:
-                break
-    return i
 
 
 def _array_end(text: str, i: int) -> int:

@@ -4,7 +4,7 @@ PROFILING_OPTIONS (exported or inline), expansions left as holes."""
 from __future__ import annotations
 
 import re
-from typing import List, NamedTuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from .text import HOLE, Piece, Run, SourceText, StrValue, mask_placeholders
 
@@ -148,34 +148,44 @@ def _skip_expansion(text: str, i: int) -> int:
         close = text.find("`", i + 1)
         return n if close < 0 else close + 1
     if text.startswith("${", i):
-        depth, k = 0, i + 1
-        while k < n:
-            if text[k] == "{":
-                depth += 1
-            elif text[k] == "}":
-                depth -= 1
-                if depth == 0:
-                    return k + 1
-            k += 1
-        return n
+        return _balanced(text, i + 1, "{", "}")
     if text.startswith("$((", i):              # arithmetic: parentheses only (`$((1<<3))` is no heredoc)
-        depth, k = 0, i + 1
-        while k < n:
-            if text[k] == "(":
-                depth += 1
-            elif text[k] == ")":
-                depth -= 1
-                if depth == 0:
-                    return k + 1
-            k += 1
-        return n
+        return _balanced(text, i + 1, "(", ")")
     if text.startswith("$(", i):
         return _command_substitution_end(text, i + 2)
     m = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?").match(text, i)
     return m.end() if m and m.end() > i + 1 else i + 1
 
 
-_HEREDOC = re.compile(r"[ \t]*(-?)[ \t]*['\"]?([^\s'\"<>;&|()]*)['\"]?")
+def _balanced(text: str, i: int, opener: str, closer: str) -> int:
+    """After the closer that balances the opener at i (the end of the text if none does)."""
+    depth, n = 0, len(text)
+    while i < n:
+        if text[i] == opener:
+            depth += 1
+        elif text[i] == closer:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+# `<<EOF`, `<<- 'EOF'`, `<<"EOF">out` after the `<<`: whether `-` strips leading tabs, and the delimiter
+HEREDOC_TAG = re.compile(r"[ \t]*(-?)[ \t]*['\"]?([^\s'\"<>;&|()]*)['\"]?")
+
+
+def heredoc_end(text: str, i: int, heredocs: List[Tuple[str, bool]]) -> int:
+    """Where the shell reads commands again after the here-document bodies that start at i: each (delimiter,
+    tabs stripped) in turn, up to the line that is its delimiter."""
+    for tag, strip in heredocs:
+        while i < len(text):
+            nl = text.find("\n", i)
+            line = text[i:] if nl < 0 else text[i:nl]
+            i = len(text) if nl < 0 else nl + 1
+            if (line.lstrip("\t") if strip else line).rstrip("\r") == tag:
+                break
+    return i
 
 
 def _command_start(text: str, k: int) -> bool:
@@ -187,43 +197,45 @@ def _command_start(text: str, k: int) -> bool:
 
 
 def _command_substitution_end(text: str, k: int) -> int:
-    """After the `)` that closes a `$(` whose body starts at k: quotes, nested `$( )`, `( )` and the `)` of case
-    patterns (`$(case $x in a) echo 1;; esac)`) do not close it."""
-    n, depth, cases = len(text), 1, 0
+    """After the `)` that closes a `$(` whose body starts at k: quotes, nested `$( )`, `( )`, here-documents and
+    the `)` of case patterns (`$(case $x in a) echo 1;; esac)`) do not close it. One pass with a stack of what is
+    open (a substitution: [depth, open cases]; a double-quoted string: None), so nesting costs no recursion."""
+    n = len(text)
+    stack: List[Optional[List[int]]] = [[1, 0]]
     while k < n:
         c = text[k]
+        top = stack[-1]
         if c == "\\":
             k += 2
+            continue
+        if text.startswith("$((", k):
+            k = _balanced(text, k + 1, "(", ")")
+            continue
+        if text.startswith("$(", k):
+            stack.append([1, 0])
+            k += 2
+            continue
+        if top is None:                         # inside "...": only `\`, `$(` and the closing quote matter
+            if c == '"':
+                stack.pop()
+            k += 1
+            continue
+        if c == '"':
+            stack.append(None)
+            k += 1
             continue
         if c == "'":
             close = text.find("'", k + 1)
             k = n if close < 0 else close + 1
             continue
-        if c == '"':
-            k += 1
-            while k < n and text[k] != '"':
-                if text[k] == "\\":
-                    k += 1
-                elif text.startswith("$(", k):
-                    k = _command_substitution_end(text, k + 2) - 1
-                k += 1
-            k += 1
-            continue
         if c == "`" or text.startswith("${", k):
             k = _skip_expansion(text, k)
             continue
         if text.startswith("<<", k) and not text.startswith("<<<", k):
-            m = _HEREDOC.match(text, k + 2)
-            if m and m.group(2):            # a here-document: its body, up to the delimiter line, is data
-                tag, strip = m.group(2).replace("\\", ""), bool(m.group(1))
-                k = text.find("\n", m.end())
-                while 0 <= k < n:
-                    nl = text.find("\n", k + 1)
-                    line = text[k + 1:nl if nl >= 0 else n]
-                    k = nl
-                    if (line.lstrip("\t") if strip else line).rstrip("\r") == tag:
-                        break
-                k = n if k < 0 else k
+            m = HEREDOC_TAG.match(text, k + 2)
+            if m and m.group(2):            # a here-document: its body, after this line, is data
+                nl = text.find("\n", m.end())
+                k = n if nl < 0 else heredoc_end(text, nl + 1, [(m.group(2).replace("\\", ""), bool(m.group(1)))])
                 continue
         if c == "#" and text[k - 1] in " \t\n;(":
             nl = text.find("\n", k)         # a comment, to the end of its line
@@ -232,17 +244,19 @@ def _command_substitution_end(text: str, k: int) -> int:
         if (c == "c" or c == "e") and _command_start(text, k):
             word = re.match(r"(case|esac)(?![\w-])", text[k:k + 5])
             if word:                        # the keyword, where a command starts (`echo use case` is a word)
-                cases += 1 if word.group(1) == "case" else -1
+                top[1] += 1 if word.group(1) == "case" else -1
                 k += 4
                 continue
         if c == "(":
-            depth += 1
+            top[0] += 1
         elif c == ")":
-            if cases > 0 and depth == 1:
-                k += 1                  # the end of a case pattern
+            if top[1] > 0 and top[0] == 1:
+                k += 1                      # the end of a case pattern
                 continue
-            depth -= 1
-            if depth == 0:
-                return k + 1
+            top[0] -= 1
+            if top[0] == 0:
+                stack.pop()
+                if not stack:
+                    return k + 1
         k += 1
     return n
