@@ -16,6 +16,7 @@ import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
 from flake8_npuprof.source.sites import _SPECIAL, _TRIES, _passed_on, child_nodes, collect, dotted
+from flake8_npuprof.source.text import SourceText
 
 HERE = Path(__file__).parent
 SAMPLER = '''
@@ -98,7 +99,7 @@ def test_the_corpus_is_not_empty():
 def test_the_sites_walk_is_a_pre_order_walk_that_records_every_load_and_call(name, text):
     tree = ast.parse(text)
     sites = collect(tree)
-    walked = sites._walked[1:]
+    walked = [sites._walked[k] for k in sorted(sites._walked)]
     nodes = [item[0] for item in walked]
     # positions are the walk order; a node comes after its parent
     for order, (node, up, _) in enumerate(walked, start=1):
@@ -130,6 +131,76 @@ def test_the_sites_walk_is_a_pre_order_walk_that_records_every_load_and_call(nam
                 assert guards[-1].test.id == f"no exception is raised in the try at line {node.lineno}"
             else:
                 assert item[2] == context
+
+
+def _lazy(text, tree):
+    return collect(tree, text, SourceText(text).line_starts)
+
+
+def _words(tree, limit=12):
+    """Up to limit identifiers of the tree, names and attributes, spread over it."""
+    found = list(dict.fromkeys(n.id if type(n) is ast.Name else n.attr
+                               for n in ast.walk(tree) if type(n) in (ast.Name, ast.Attribute)))
+    step = max(1, len(found) // limit)
+    return found[::step][:limit]
+
+
+def _scope(scope):
+    return None if scope is None else scope.node
+
+
+def _guards(guards):
+    # a handler's or a try's else condition is a Name made by each walk: compared by its text
+    return None if guards is None else [(g.test.id if type(g.test) is ast.Name else g.test, g.negated) for g in guards]
+
+
+DEFERRED = {}           # source name -> how many statements its walk deferred
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_deferred_statements_answer_every_question_as_the_whole_walk(name, text):
+    tree = ast.parse(text)
+    eager = collect(tree)
+    lazy = _lazy(text, tree)
+    DEFERRED[name] = len(lazy._deferred)
+    assert not eager._deferred
+    # a question by word walks every statement that can answer it, and no answer changes order
+    for word in _words(tree):
+        fresh = _lazy(text, tree)
+        assert [s.call for s in fresh.calls_named(word)] == [s.call for s in eager.calls_named(word)]
+        assert [n for _, ns in fresh.loads_ending(word) for n in ns] == \
+            [n for _, ns in eager.loads_ending(word) for n in ns]
+        fresh = _lazy(text, tree)
+        assert fresh.loads_named(word) == eager.loads_named(word)
+        assert [c.call for c in fresh.calls_for((word,)) if word in (c.name or "")] == \
+            [c.call for c in eager.calls if word in (c.name or "")]
+    # a question about a node walks the statement it is in first
+    nodes = [eager._walked[k][0] for k in sorted(eager._walked)]
+    for node in nodes[::-1]:
+        assert lazy.parent.at(node) is eager.parent.at(node)
+        assert _scope(lazy.scope_of.at(node)) is _scope(eager.scope_of.at(node))
+        assert _guards(lazy.guards_of.at(node)) == _guards(eager.guards_of.at(node))
+    # once all is walked, the positions keep the whole walk's order, and every list is the same
+    assert sorted(nodes, key=lambda n: lazy.pos.at(n)) == nodes
+    assert [(n, s.node) for n, s in lazy.raw_loads] == [(n, s.node) for n, s in eager.raw_loads]
+    assert [s.call for s in lazy.calls] == [s.call for s in eager.calls]
+    assert not lazy._pending
+
+
+def test_most_of_the_corpus_defers_statements():
+    assert sum(1 for n in DEFERRED.values() if n) > len(DEFERRED) * 0.6 > 40
+    assert sum(DEFERRED.values()) > 5000
+
+
+def test_a_statement_on_a_line_with_a_setup_word_or_a_binding_expression_is_walked_at_once():
+    text = ("a = f(x)\nb = [y for y in z]\nc = lambda: 1\nd = (e := 2)\nop.parameter_map['k'].b = g(1)\n"
+            "h(profiling_mode)\ni = 'é' + j()\nreturn_ = k()\n")
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    deferred = [stmt.lineno for _, stmt, _, _ in lazy._deferred]
+    assert deferred == [1, 8]
+    assert lazy.scope_of.at(tree.body[0].value.func) is lazy.module
+    assert [s.call.lineno for s in lazy.calls] == [1, 5, 6, 7, 8]
 
 
 class _PlainOrder(ExecOrder):

@@ -28,7 +28,7 @@ class Context:
         self.filename = filename
         self.settings = settings
         self.target = settings.target
-        self.sites = collect(tree)
+        self.sites = collect(tree, src.text, src.line_starts)
         self.resolver = Resolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []
@@ -87,7 +87,7 @@ class Context:
         return self.model.state_of(node)
 
     def pos(self, node: ast.AST) -> int:
-        return self.sites.pos.get(id(node), 0)
+        return self.sites.pos.at(node, 0)
 
     def judged_for(self, settings: Settings) -> "Context":
         """This file judged against other settings: the text, tree, sites, values and model are shared
@@ -108,7 +108,7 @@ def report_exhausted(ctx: Context) -> None:
         setup, up = None, node
         while up is not None and setup is None:
             setup = ctx.model.setup_of(up)
-            up = ctx.sites.parent.get(id(up))
+            up = ctx.sites.parent.at(up)
         line = setup.line if setup is not None else ctx.src.position(ctx.src.node_start(node))[0]
         key = id(setup) if setup is not None else id(node)
         if key in done:
@@ -287,11 +287,12 @@ def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[S
 
 def release(ctx: Context) -> None:
     """Break the cycles the analysis made (the model holds its context, the sites a memo of views that hold
-    the sites, each scope's bindings their scope, each entry's settings their entry), so that what it built
-    goes when the file is done, not at the cyclic collector's next pass, which would walk all of it and
-    the tree its scopes hold."""
+    the sites and node views that hold them too, each scope's bindings their scope, each entry's settings
+    their entry), so that what it built goes when the file is done, not at the cyclic collector's next
+    pass, which would walk all of it and the tree its scopes hold."""
     ctx._model = ctx._flow = None
     ctx.sites.memo.clear()
+    ctx.sites.close()
     for scope in ctx.sites.scopes:
         scope.bindings = {}
     for entry in ctx.sites.entries:

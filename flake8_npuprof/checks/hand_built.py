@@ -172,7 +172,7 @@ def _dumps_fix(ctx, built: ast.AST):
                 if k < len(parts) - 1:
                     expr = exprs.pop(0)
                     code = source_of(ctx.src, expr)
-                    known_str = ctx.values.strings(expr, ctx.sites.scope_of.get(id(expr)) or ctx.sites.module,
+                    known_str = ctx.values.strings(expr, ctx.sites.scope_of.at(expr) or ctx.sites.module,
                                                    ctx.pos(expr)).py_type == "str"
                     terms.append(code if known_str and len(parts) == 2 and not parts[0] and not parts[1]
                                  else f"str({code})")

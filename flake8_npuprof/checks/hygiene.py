@@ -141,7 +141,7 @@ def _absl_string_switch(ctx, flag) -> bool:
 def _in_truth_test(parent, node) -> bool:
     """Whether only the truth of node's value is used: an if/while/ternary test, through not/and/or/bool()."""
     while True:
-        up = parent.get(id(node))
+        up = parent.at(node)
         if isinstance(up, (ast.If, ast.While, ast.IfExp, ast.Assert)) and up.test is node:
             return True
         if isinstance(up, ast.UnaryOp) and isinstance(up.op, ast.Not) or isinstance(up, ast.BoolOp):
@@ -164,8 +164,8 @@ def _stopped_hand_overs(ctx, hand_overs) -> Dict[int, object]:
         if setup is None or not raised_error(setup) or setup.reached is False:
             continue
         anchor = setup.anchor
-        if sites.scope_of.get(id(anchor)) is sites.scope_of.get(id(cond)) and ctx.pos(anchor) < ctx.pos(cond) and \
-                set(sites.guards_of.get(id(anchor), ())) <= set(sites.guards_of.get(id(cond), ())):
+        if sites.scope_of.at(anchor) is sites.scope_of.at(cond) and ctx.pos(anchor) < ctx.pos(cond) and \
+                set(sites.guards_of.at(anchor, ())) <= set(sites.guards_of.at(cond, ())):
             out.setdefault(id(cond), setup)
     return out
 
@@ -176,7 +176,7 @@ def _delivery_conditions(ctx, with_values: bool = False):
     from ..setups.parameter_map import npu_setups
     from ..setups.routes import profiling_configs
     values = [r.anchor for r in profiling_configs(ctx.sites)]
-    values += [ctx.sites.nodes.get(s.config_key[1]) for s in npu_setups(ctx.sites) if s.config_key[0] == "node"]
+    values += [ctx.sites.nodes.at(s.config_key[2]) for s in npu_setups(ctx.sites) if s.config_key[0] == "node"]
     for value in values:
         if value is not None:
             for use in ctx.flow.uses_of(value):

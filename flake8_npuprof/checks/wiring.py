@@ -96,7 +96,7 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
         kind, key = setup.config_key[0], setup.config_key
         if kind != "node":
             continue                    # a config that comes from elsewhere (a parameter, ...)
-        value = _node_by_id(ctx, key[1])
+        value = ctx.sites.nodes.at(key[2])
         if value is None or not isinstance(value, ast.Call):
             continue
         anchor = _profiling_anchor(setup)
@@ -104,7 +104,7 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
         if (state.why != "never_passed") if state is not None else flow.is_consumed(value):
             continue
         line = ctx.src.position(ctx.src.node_start(anchor))[0]
-        scope = ctx.sites.scope_of.get(id(value))
+        scope = ctx.sites.scope_of.at(value)
         run_config = _run_config_without_session_config(ctx, flow, scope)
         if run_config is not None:
             ctx.report_node(
@@ -138,7 +138,7 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
 
 def _pass_config_fix(ctx, flow: Flow, value: ast.AST, call: ast.Call, keyword: str) -> Optional[Fix]:
     """Add `keyword=<name of the profiling config>` when that name is visible at the call."""
-    scope = ctx.sites.scope_of.get(id(call))
+    scope = ctx.sites.scope_of.at(call)
     pos = ctx.pos(call)
     for _, key in flow.keys_bound_to(value):
         if scope is not None and any(b.value is value for b in ctx.sites.bindings_at(key, scope, pos)):
@@ -146,10 +146,6 @@ def _pass_config_fix(ctx, flow: Flow, value: ast.AST, call: ast.Call, keyword: s
             if edit is not None:
                 return Fix((edit,), False, f"pass {keyword}={key}")
     return None
-
-
-def _node_by_id(ctx, ident: int) -> Optional[ast.AST]:
-    return ctx.sites.nodes.get(ident)
 
 
 def _profiling_anchor(setup: Setup) -> ast.AST:
@@ -195,7 +191,7 @@ def _keras_vs_init_resource(ctx, flow: Flow, setups: List[Setup]) -> None:
     for setup in setups:
         if setup.config_key[0] != "node" or not setup.params.get("profiling_mode"):
             continue
-        value = _node_by_id(ctx, setup.config_key[1])
+        value = ctx.sites.nodes.at(setup.config_key[2])
         if value is None:
             continue
         targets = {u.call for u in flow.uses_of(value) if u.how == "call" and u.call is not None}

@@ -1405,9 +1405,9 @@ def _decide(ctx, setup, given: Dict[str, Given]):
     from ..setups.inventory import Mode, guard_text
     from ..setups.state import is_main_guard
     from ..values.ops import Opaque
-    scope = ctx.sites.scope_of.get(id(setup.anchor), ctx.sites.module)
+    scope = ctx.sites.scope_of.at(setup.anchor, ctx.sites.module)
     # the setup's own `if`s, then those on the way from the entry point to its function (reach.py)
-    items = [(g, scope, ctx.pos(setup.anchor)) for g in ctx.sites.guards_of.get(id(setup.anchor), ())
+    items = [(g, scope, ctx.pos(setup.anchor)) for g in ctx.sites.guards_of.at(setup.anchor, ())
              if not isinstance(g.test, ast.Constant)]
     own = guard_text(tuple(g for g, _, _ in items))
     items += [(g, sc, p) for g, sc, p in setup.path if guard_text((g,))[0] not in own]

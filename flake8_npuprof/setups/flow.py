@@ -61,7 +61,7 @@ class Flow:
                 for where, name in [(inner, f"{m.self_name}.{key[5:]}") for m in methods for inner in sites.within(m)]:
                     for node in sites.loads_in(where, name):
                         # only loads that can see this binding (same scope, or one that reads it)
-                        if sites.sees(name, where, sites.pos.get(id(node), 0), value):
+                        if sites.sees(name, where, sites.pos.at(node, 0), value):
                             out.append(self._classify(node))
             else:
                 out.extend(self._classify(node) for node in self._loads_seeing(scope, key, i))
@@ -73,7 +73,7 @@ class Flow:
                     if name.split(".", 1)[0] not in selves:
                         out.extend(self._classify(node) for node in nodes)
         # the creation itself, unless it is just being bound to its name
-        if not isinstance(self.parent.get(id(value)), (ast.Assign, ast.AnnAssign)):
+        if not isinstance(self.parent.at(value), (ast.Assign, ast.AnnAssign)):
             out.append(self._classify(value))
         return out
 
@@ -82,13 +82,13 @@ class Flow:
         loads = self.sites.loads_seeing(scope, key, i)
         pos = self.sites.pos
         if scope.kind == "module":
-            return sorted(loads, key=lambda n: pos.get(id(n), 0))
+            return sorted(loads, key=lambda n: pos.at(n, 0))
         rank = {id(s): k for k, s in enumerate(self.sites.within(scope))}
         scope_of = self.sites.scope_of
-        return sorted(loads, key=lambda n: (rank.get(id(scope_of.get(id(n))), 0), pos.get(id(n), 0)))
+        return sorted(loads, key=lambda n: (rank.get(id(scope_of.at(n)), 0), pos.at(n, 0)))
 
     def _classify(self, node: ast.AST) -> Use:
-        parent = self.parent.get(id(node))
+        parent = self.parent.at(node)
         if parent is None:
             return Use(node, "other")
         if isinstance(parent, ast.IfExp) and node is not parent.test:
@@ -98,7 +98,7 @@ class Flow:
         if isinstance(parent, ast.Attribute) and parent.value is node:
             return Use(node, "attribute")
         if isinstance(parent, ast.keyword):
-            call = self.parent.get(id(parent))
+            call = self.parent.at(parent)
             return Use(node, "call", call if isinstance(call, ast.Call) else None)
         if isinstance(parent, ast.Call) and node is not parent.func:
             return Use(node, "call", parent)
@@ -125,7 +125,7 @@ class Flow:
             # calls by last name, back in walk order
             sites = self.sites
             named = [s for last in _CONSUMER_NAMES for s in sites.calls_named(last) if self.kind_of(s) is not None]
-            self._consumers = sorted(named, key=lambda s: sites.pos[id(s.call)])
+            self._consumers = sorted(named, key=lambda s: sites.pos.at(s.call))
         return list(self._consumers)
 
     def kind_of(self, site: CallSite) -> Optional[str]:

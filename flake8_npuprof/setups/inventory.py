@@ -258,8 +258,11 @@ class Inventory:
         return setup
 
     def _site(self, call) -> Optional[CallSite]:
-        if self._sites is None:
-            self._sites = {id(s.call): s for s in self.ctx.sites.calls}
+        sites = self.ctx.sites
+        if sites.pos.at(call) is None:
+            return None                 # not a call of this file's walk
+        if self._sites is None or len(self._sites) != len(sites._calls):
+            self._sites = {id(s.call): s for s in sites._calls}
         return self._sites.get(id(call))
 
     def _kind(self, call) -> Optional[str]:
@@ -364,10 +367,10 @@ class Inventory:
         parent = self.ctx.flow.parent
         cur = node
         while cur is not None and not isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            cur = parent.get(id(cur))
+            cur = parent.at(cur)
         if cur is None:
             return []
-        return [s.call for s in self.ctx.sites.calls if (s.name or "").rsplit(".", 1)[-1] == cur.name]
+        return [s.call for s in self.ctx.sites.calls_named(cur.name)]
 
     def _first(self, calls: List[ast.AST]) -> Optional[ast.AST]:
         if not calls:
@@ -437,7 +440,7 @@ class Inventory:
         for setup in npu_setups(self.ctx.sites):
             if all(e.orphan for e in setup.entries):
                 continue
-            value = self.ctx.sites.nodes.get(setup.config_key[1]) if setup.config_key[0] == "node" else None
+            value = self.ctx.sites.nodes.at(setup.config_key[2]) if setup.config_key[0] == "node" else None
             value = self._origin(value)
             delivery, delivered = self._delivery_of(value)
             if not any(setup.params.get(k) for k in PROFILING_PARAMS):
@@ -465,7 +468,7 @@ class Inventory:
         for _ in range(4):
             if type(value) is not ast.Name:
                 break
-            scope, pos = sites.scope_of.get(id(value)), sites.pos.get(id(value))
+            scope, pos = sites.scope_of.at(value), sites.pos.at(value)
             found = sites.bindings_at(value.id, scope, pos) if scope is not None and pos is not None else []
             if len(found) != 1 or found[0].value is None or found[0].pos < 0:
                 break

@@ -73,24 +73,25 @@ def is_npu_entry(entry: Entry) -> bool:
 
 
 def config_key(sites: Sites, entry: Entry):
-    """An identity for the ConfigProto an entry belongs to."""
+    """An identity for the ConfigProto an entry belongs to: ("node", id, the node) for a config made by an
+    expression of this file."""
     expr = entry.config_expr
     if expr is None:
         return ("entry", id(entry.call))      # orphans: one config each, nothing shared
     if isinstance(expr, ast.Call):
-        return ("node", id(expr))
+        return ("node", id(expr), expr)
     key = dotted(expr)
     if key is None:
-        return ("node", id(expr))
-    pos = sites.pos.get(id(entry.call), 0)
+        return ("node", id(expr), expr)
+    pos = sites.pos.at(entry.call, 0)
     value = sites.lookup(key, entry.scope, pos)
     if value is not None and not isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         if isinstance(value, ast.Attribute) and value.attr == "rewrite_options":
             inner = dotted(value.value.value) if isinstance(value.value, ast.Attribute) else None
             if inner:
                 v2 = sites.lookup(inner, entry.scope, pos)
-                return ("node", id(v2)) if v2 is not None else ("name", id(entry.scope), inner)
-        return ("node", id(value))
+                return ("node", id(v2), v2) if v2 is not None else ("name", id(entry.scope), inner)
+        return ("node", id(value), value)
     return ("name", id(_binding_scope(sites, key, entry.scope)), key)
 
 

@@ -117,13 +117,13 @@ class Reach:
         return self.paths.get(id(scope)) if scope is not None else None
 
     def of(self, node) -> Optional[bool]:
-        scope = self.sites.scope_of.get(id(node), self.sites.module)
+        scope = self.sites.scope_of.at(node, self.sites.module)
         if id(scope) in self.paths:
             return True
         return False if self.known else None
 
     def path(self, node) -> Path:
-        return self.paths.get(id(self.sites.scope_of.get(id(node), self.sites.module))) or Path()
+        return self.paths.get(id(self.sites.scope_of.at(node, self.sites.module))) or Path()
 
     @property
     def known(self) -> bool:
@@ -166,7 +166,7 @@ class Reach:
         named = {name for names in defined.values() for name in names}
         named.update(DYNAMIC_CALLS, ("getattr", "hasattr", "setattr"))
         Name = ast.Name
-        for node, scope in sites.raw_loads:
+        for node, scope in sites.loads_with_last(named | set(methods)):
             if (node.id in named) if type(node) is Name else (node.attr in methods or node.attr in DYNAMIC_CALLS):
                 refs.setdefault(id(scope), []).append(node)
         local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
@@ -210,7 +210,7 @@ class Reach:
                     if not called and not targets:
                         continue
                     on_way = here.extended(
-                        _guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0), node, sites))
+                        _guards(guards_of.at(node, ()), scope, pos.at(node, 0), node, sites))
                     for m in called:            # getattr(obj, "method")
                         reach(m, on_way)
                     for target in targets:
@@ -227,7 +227,7 @@ class Reach:
                     if not called:
                         continue
                     on_way = here.extended(
-                        _guards(guards_of.get(id(node), ()), scope, pos.get(id(node), 0), node, sites))
+                        _guards(guards_of.at(node, ()), scope, pos.at(node, 0), node, sites))
                     for m in called:
                         reach(m, on_way)
             for call in _dynamic_getattrs(scope, refs.get(id(scope), ()), sites):
@@ -305,7 +305,7 @@ def _named_attribute(node, sites) -> List[str]:
     """The attribute a `getattr(obj, "name")` / `hasattr(...)` call names by a constant, as a load of it would."""
     if type(node) is not ast.Name or node.id not in ("getattr", "hasattr", "setattr"):
         return []
-    call = sites.parent.get(id(node))
+    call = sites.parent.at(node)
     if isinstance(call, ast.Call) and call.func is node and len(call.args) >= 2 and \
             isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
         return [call.args[1].value]
@@ -316,7 +316,7 @@ def _dynamic_getattrs(scope, refs, sites):
     """`getattr(obj, name)` calls with a computed name in this scope."""
     for node in refs:
         if type(node) is ast.Name and node.id == "getattr":
-            call = sites.parent.get(id(node))
+            call = sites.parent.at(node)
             if isinstance(call, ast.Call) and call.func is node and len(call.args) >= 2 and \
                     not isinstance(call.args[1], ast.Constant):
                 yield call

@@ -63,7 +63,12 @@ def _npu_calls(sites: Sites, name: str) -> List[CallSite]:
     index: Optional[Dict[str, List[CallSite]]] = sites.memo.get(_npu_calls)
     if index is None:
         index = sites.memo[_npu_calls] = {}
-        for site in sites.calls:
+        # a call taken below is named from its head: an import of the adapter, or a name npu_init exports
+        # when it is imported with `*` (qualified)
+        heads = [local for local, path in sites.imports.items() if path.startswith("npu_bridge")]
+        if any(s.startswith("npu_bridge") for s in sites.star_imports):
+            heads += NPU_INIT_EXPORTS
+        for site in sites.calls_for(heads):
             # qualified() names only a dotted call whose head is imported or an npu_init export: others are
             # passed over on the name the walk already made
             head = (site.name or "?").partition(".")[0]
@@ -129,7 +134,8 @@ def env_sets(sites: Sites) -> List[EnvSet]:
             key = _const(target.slice)
             if key in names and _is_environ(sites, target.value):
                 out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
-    for site in sites.calls:
+    # a call taken below names the variable in its own text, and so is never deferred (source/sites.py)
+    for site in sites.calls_for(("PROFILING",)):
         call = site.call
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "pop" and call.args:
@@ -244,7 +250,8 @@ def _is_profiling_config_var(sites, node, scope, pos) -> bool:
 
 @per_file
 def npu_opens(sites: Sites) -> List[CallSite]:
-    return [s for s in sites.calls if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "open"
+    return [s for s in sites.calls_for(("open",))
+            if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "open"
             and is_npu_device(sites, s.call.func.value)]
 
 
@@ -264,4 +271,4 @@ def _const(node) -> Optional[str]:
 
 
 def _pos(sites: Sites, node) -> int:
-    return sites.pos.get(id(node), 0)
+    return sites.pos.at(node, 0)

@@ -167,7 +167,7 @@ def certain(call, sites) -> bool:
     """Whether a GE initialisation runs whenever the script runs (only such a one overrides later configs:
     `if FLAGS.horovod: init_resource()` leaves the Estimator's profiling config read when the flag is off;
     so does `if FLAGS.warmup: warm_up()` around the function that holds it)."""
-    return all(is_main_guard(g) for g in sites.guards_of.get(id(call), ())) and not reach_of(sites).path(call).texts
+    return all(is_main_guard(g) for g in sites.guards_of.at(call, ())) and not reach_of(sites).path(call).texts
 
 
 def first_init(inits, order):

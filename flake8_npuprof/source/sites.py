@@ -5,11 +5,21 @@ the assignments to names and dotted attributes (so a later stage can tell which
 `custom_op` or `config` an expression means), every `custom_optimizers.add()` entry with the
 `name` and `parameter_map[...]` assignments made on it, and every call with its keyword and
 positional arguments. Code that can never run (`if False:`) is skipped.
+
+Demand-driven: the walk numbers statements and records what they bind, but the expressions of
+plain statements (an assignment's value, an expression statement, a return value, an if's test)
+wait until a question needs them, unless their lines hold a setup's words or something the walk
+must see at once (a comprehension, a lambda, `:=`). A question names its words (`calls_named`,
+`loads_named`, `calls_for`) and walks the statements whose text holds one; a question about a node
+(`pos.at`, `parent.at`, ...) walks the statement on the node's line. Each deferred expression keeps
+the positions the whole walk would have given it (a gap is left for it), so the answers and their
+order are the whole walk's (tests/test_walks.py holds the two equal).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_left, bisect_right
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
@@ -160,19 +170,49 @@ class CallSite(NamedTuple):
 class _ByPos:
     """A read-only `id(node) -> value` view of the walk's items: item `field` of the node's (node, parent,
     context) item, and `part` of that (scope 0 or guards 1 of the context). A def, class, if or while has
-    no context of its own here (the walk never recorded one for them): the default. It answers only `get`
-    and `len`, which is all its readers ask."""
+    no context of its own here (the walk never recorded one for them): the default. `at(node)` walks the
+    deferred statement the node is in first (its line says which); `get(id)` cannot tell, and walks them
+    all when the node is not walked yet."""
 
-    __slots__ = ("_pos", "_walked", "_field", "_part")
+    __slots__ = ("_sites", "_field", "_part")
 
-    def __init__(self, pos: Dict[int, int], walked: list, field: int, part: Optional[int] = None):
-        self._pos, self._walked, self._field, self._part = pos, walked, field, part
+    def __init__(self, sites: "Sites", field: Optional[int], part: Optional[int] = None):
+        self._sites, self._field, self._part = sites, field, part
+
+    def at(self, node, default=None):
+        sites = self._sites
+        i = sites._pos.get(id(node))
+        if i is None:
+            if not sites._pending:
+                return default
+            sites._force_node(node)
+            i = sites._pos.get(id(node))
+            if i is None:
+                return default
+        return self._value(i, default)
 
     def get(self, ident: int, default=None):
-        i = self._pos.get(ident)
+        sites = self._sites
+        i = sites._pos.get(ident)
         if i is None:
-            return default
-        item = self._walked[i]
+            if not sites._pending:
+                return default
+            sites._force_all()
+            i = sites._pos.get(ident)
+            if i is None:
+                return default
+        return self._value(i, default)
+
+    def __getitem__(self, ident: int):
+        found = self.get(ident)
+        if found is None:
+            raise KeyError(ident)
+        return found
+
+    def _value(self, i: int, default):
+        if self._field is None:
+            return i
+        item = self._sites._walked[i]
         if self._part is None:
             value = item[self._field]
             return default if value is None else value
@@ -181,7 +221,10 @@ class _ByPos:
         return item[2][self._part]
 
     def __len__(self) -> int:
-        return len(self._pos)
+        sites = self._sites
+        if sites._pending:
+            sites._force_all()
+        return len(sites._pos)
 
 
 class Sites:
@@ -189,21 +232,33 @@ class Sites:
         self.module: Optional[Scope] = None
         self.scopes: List[Scope] = []
         self.entries: List[Entry] = []
-        self.calls: List[CallSite] = []
-        # per node, in walk order (index = pos): (node, parent, (scope, guards)), the walk's own stack item
-        self._walked: List[tuple] = [(None, None, None)]
+        self._calls: List[CallSite] = []            # in walk order, then the deferred statements' as walked
+        # walk order (pos) -> (node, parent, (scope, guards)), the walk's own stack item
+        self._walked: Dict[int, tuple] = {}
         self.assigns: List[Tuple[ast.AST, ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []  # (target, value, stmt, scope, guards)
         self.imports: Dict[str, str] = {}           # local name -> imported dotted path
         self.star_imports: List[str] = []
         self.returns: List[Tuple[ast.AST, Scope]] = []
         self.deletes: List[Tuple[ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []   # (target, stmt, scope, guards)
         self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
-        self.pos: Dict[int, int] = {}               # id(node) -> walk order
+        self._pos: Dict[int, int] = {}              # id(node) -> walk order
         # id(node) -> ..., read through the one dict above instead of a dict per view
-        self.nodes = _ByPos(self.pos, self._walked, 0)
-        self.parent = _ByPos(self.pos, self._walked, 1)
-        self.scope_of = _ByPos(self.pos, self._walked, 2, 0)
-        self.guards_of = _ByPos(self.pos, self._walked, 2, 1)
+        self.pos = _ByPos(self, None)
+        self.nodes = _ByPos(self, 0)
+        self.parent = _ByPos(self, 1)
+        self.scope_of = _ByPos(self, 2, 0)
+        self.guards_of = _ByPos(self, 2, 1)
+        self._deferred: List[tuple] = []             # (expression, statement, context, pos): not walked yet
+        self._pending = 0                            # how many of them are still waiting
+        self._text: Optional[str] = None             # the file's text and its line starts, for questions' words
+        self._starts: List[int] = []
+        self._first_lines: Optional[List[int]] = None   # each deferred expression's first and last line
+        self._last_lines: List[int] = []
+        self._joined: Optional[Tuple[str, List[int]]] = None     # _deferred_text
+        self._forced: set = set()                    # words whose statements have been walked
+        self._eager_loads = self._eager_calls = 0    # how many loads / calls the first walk found
+        self._unsorted: set = set()                  # names whose calls_named list got a late call
+        self._ordered: Optional[List[CallSite]] = None   # the calls in walk order, once some came late
         self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
         self._by_last: Optional[Dict[str, List[int]]] = None        # _loads_by_last
         self._buckets: Dict[str, Dict[str, List[int]]] = {}            # _bucket
@@ -217,17 +272,151 @@ class Sites:
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
         self._passed_pending = False                 # Entry.used_elsewhere: _passed_on not yet asked
 
+    # ---- deferred statements: walked when a question names a word in their text, or a node in them
+
+    @property
+    def calls(self) -> List["CallSite"]:
+        """Every call, in walk order (every deferred statement walked first)."""
+        self._force_all()
+        return self._in_order(self._calls, self._eager_calls)
+
     @property
     def raw_loads(self) -> List[Tuple[ast.AST, "Scope"]]:
         """Every Name/Attribute load with the scope it is in, in walk order (`x().y` included)."""
-        return self._raw_loads
+        self._force_all()
+        if len(self._raw_loads) == self._eager_loads:
+            return self._raw_loads
+        pos = self._pos
+        return sorted(self._raw_loads, key=lambda item: pos[id(item[0])])
+
+    def calls_for(self, words) -> List["CallSite"]:
+        """The calls, in walk order, of every statement walked so far and of those whose text holds one of
+        the words: complete for a reader that takes only calls whose own text holds one of them."""
+        for word in words:
+            self._force_word(word)
+        return self._in_order(self._calls, self._eager_calls)
+
+    def loads_with_last(self, lasts) -> List[Tuple[ast.AST, "Scope"]]:
+        """The raw loads whose last identifier is one of lasts, in walk order."""
+        index = self._loads_by_last()
+        ks: List[int] = []
+        for last in lasts:
+            self._force_word(last)
+            ks += index.get(last, ())
+        raw = self._raw_loads
+        if ks and max(ks) >= self._eager_loads:
+            pos = self._pos
+            return sorted((raw[k] for k in ks), key=lambda item: pos[id(item[0])])
+        ks.sort()
+        return [raw[k] for k in ks]
+
+    def _in_order(self, sites: List["CallSite"], eager: int) -> List["CallSite"]:
+        if len(sites) == eager:
+            return sites
+        done = self._ordered
+        if done is None or len(done) != len(sites):
+            pos = self._pos
+            done = self._ordered = sorted(sites, key=lambda site: pos[id(site.call)])
+        return done
+
+    def _force_word(self, word: str) -> None:
+        """Walk the deferred statements whose lines hold word (anywhere: a longer name too)."""
+        if not self._pending or word in self._forced or not word:
+            return
+        self._forced.add(word)
+        text, offsets = self._deferred_text()
+        count = len(offsets)
+        at = text.find(word)
+        while at >= 0:
+            k = bisect_right(offsets, at) - 1
+            self._walk_deferred(k)
+            if k + 1 == count or not self._pending:
+                return
+            at = text.find(word, offsets[k + 1])
+
+    def _deferred_text(self) -> Tuple[str, List[int]]:
+        """The lines of every deferred expression one after the other, and where each one's start: a word
+        is looked for there, not in the whole file."""
+        found = self._joined
+        if found is None:
+            text, starts = self._text, self._starts
+            size, end = len(starts), len(text)
+            first, last = self._line_ranges()
+            pieces, offsets, at = [], [], 0
+            for a, b in zip(first, last):
+                piece = text[starts[a - 1]:starts[b] if b < size else end]
+                offsets.append(at)
+                pieces.append(piece)
+                at += len(piece)
+            found = self._joined = ("".join(pieces), offsets)
+        return found
+
+    def _line_ranges(self) -> Tuple[List[int], List[int]]:
+        if self._first_lines is None:
+            self._first_lines = [item[0].lineno for item in self._deferred]
+            self._last_lines = [item[0].end_lineno for item in self._deferred]
+        return self._first_lines, self._last_lines
+
+    def _force_node(self, node) -> None:
+        """Walk the deferred statements on the node's first line (all of them for a node without one)."""
+        line = getattr(node, "lineno", None)
+        if line is None:
+            self._force_all()
+        else:
+            self._force_line(line)
+
+    def _force_line(self, line: int) -> None:
+        """Walk the deferred expressions that take up part of the line. They are in source order and share
+        no line but a first or last one (`a = f(\\n 1); b = g()`): those before the last one that starts
+        on or before the line stop at the first that ends before it."""
+        first, ends = self._line_ranges()
+        k = bisect_right(first, line) - 1
+        while k >= 0 and ends[k] >= line:
+            if self._deferred[k] is not None:
+                self._walk_deferred(k)
+            k -= 1
+
+    def _force_all(self) -> None:
+        if self._pending:
+            for k in range(len(self._deferred)):
+                self._walk_deferred(k)
+
+    def close(self) -> None:
+        """Break the cycle between the sites and their node views (the analysis is done with them)."""
+        for view in (self.pos, self.nodes, self.parent, self.scope_of, self.guards_of):
+            view._sites = None
+
+    def _walk_deferred(self, k: int) -> None:
+        item = self._deferred[k]
+        if item is None:
+            return
+        self._deferred[k] = None
+        self._pending -= 1
+        value, stmt, context, base = item
+        loads, calls = len(self._raw_loads), len(self._calls)
+        if _walk(self, [(value, stmt, context)], base, None) >= base + _GAP:
+            raise RuntimeError(f"the statement at line {stmt.lineno} holds more nodes than its positions")
+        index = self._by_last
+        if index is not None:
+            Name = ast.Name
+            for j in range(loads, len(self._raw_loads)):
+                node = self._raw_loads[j][0]
+                index.setdefault(node.id if type(node) is Name else node.attr, []).append(j)
+        by_name = self._calls_by_name
+        if by_name is not None:
+            for site in self._calls[calls:]:
+                if site.name:
+                    last = site.name.rsplit(".", 1)[-1]
+                    by_name.setdefault(last, []).append(site)
+                    self._unsorted.add(last)
 
     # Loads by dotted name, found on demand: the raw loads are indexed once by their last identifier (no
     # name is built), and the loads sharing the last identifier a question asks about are named together.
     # An analysis asks about a few names; naming every load of the file cost more than all its questions.
 
     def _loads_by_last(self) -> Dict[str, List[int]]:
-        """Last identifier (`x` of `a.x` and of `x`) -> indices into the raw loads, in walk order."""
+        """Last identifier (`x` of `a.x` and of `x`) -> indices into the raw loads (walk order, then the
+        deferred statements' loads as they are walked)."""
         index = self._by_last
         if index is None:
             index = self._by_last = {}
@@ -242,13 +431,19 @@ class Sites:
         return index
 
     def _bucket(self, last: str) -> Dict[str, List[int]]:
-        """dotted name -> indices into the raw loads, for the loads whose last identifier is `last`: each
-        bucket named once (dotted() of each of its loads), so asking many names costs the loads once."""
+        """dotted name -> indices into the raw loads, in walk order, for the loads whose last identifier is
+        `last`: each bucket named once (dotted() of each of its loads), so asking many names costs the loads
+        once. Every statement whose text holds `last` is walked first, so no later walk adds to it."""
         found = self._buckets.get(last)
         if found is None:
+            self._force_word(last)
             found = self._buckets[last] = {}
             raw = self._raw_loads
-            for k in self._loads_by_last().get(last, ()):
+            ks = self._loads_by_last().get(last, ())
+            if ks and ks[-1] >= self._eager_loads:
+                pos = self._pos
+                ks = sorted(ks, key=lambda k: pos[id(raw[k][0])])
+            for k in ks:
                 name = dotted(raw[k][0])
                 if name is not None:
                     found.setdefault(name, []).append(k)
@@ -290,14 +485,20 @@ class Sites:
     # ---- indexes built on first use (big files must not go quadratic)
 
     def calls_named(self, name: str) -> List["CallSite"]:
-        """Call sites whose called name is `name` or ends with `.name`."""
+        """Call sites whose called name is `name` or ends with `.name`, in walk order."""
+        self._force_word(name)
         if self._calls_by_name is None:
             index: Dict[str, List[CallSite]] = {}
-            for site in self.calls:
+            for site in self._in_order(self._calls, self._eager_calls):
                 if site.name:
                     index.setdefault(site.name.rsplit(".", 1)[-1], []).append(site)
             self._calls_by_name = index
-        return self._calls_by_name.get(name, [])
+        found = self._calls_by_name.get(name, [])
+        if name in self._unsorted:
+            self._unsorted.discard(name)
+            pos = self._pos
+            found.sort(key=lambda site: pos[id(site.call)])
+        return found
 
     def keys_bound_to(self, value: ast.AST) -> List[Tuple["Scope", str]]:
         """(scope, dotted key) of every binding whose value is this node."""
@@ -350,7 +551,7 @@ class Sites:
                 continue
             positions = self._load_positions.get((id(where), key))
             if positions is None:
-                positions = self._load_positions[(id(where), key)] = [self.pos[id(n)] for n in loads]
+                positions = self._load_positions[(id(where), key)] = [self._pos[id(n)] for n in loads]
             binds = scope.bindings[key]
             unguarded = scope.unguarded.get(key, [])
             k = bisect_right(unguarded, i)
@@ -363,11 +564,11 @@ class Sites:
     def try_around(self, node: ast.AST) -> int:
         """The line of the innermost `try` with handlers whose body holds node, in node's own scope (0: none):
         an exception raised there may be caught. A `try` in a caller is not looked for."""
-        child, up = node, self.parent.get(id(node))
+        child, up = node, self.parent.at(node)
         while up is not None and type(up) not in _SCOPES:
             if type(up) in _TRIES and up.handlers and any(s is child for s in up.body):
                 return up.lineno
-            child, up = up, self.parent.get(id(up))
+            child, up = up, self.parent.at(up)
         return 0
 
     def within(self, scope: "Scope") -> List["Scope"]:
@@ -436,10 +637,19 @@ class Sites:
         return None, key
 
 
+class _Later:
+    """On the walk's stack after an assignment's targets: its value is deferred from there."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: ast.AST):
+        self.value = value
+
+
 # Node types the walk treats specially; every other node is only numbered and descended into.
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global, ast.ExceptHandler})
-_SPECIAL = _SCOPES | _BRANCHES
+_SPECIAL = _SCOPES | _BRANCHES | {_Later}
 _TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return,
@@ -474,26 +684,96 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
     return kids
 
 
-def collect(tree: ast.AST) -> Sites:
+def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None) -> Sites:
+    """The sites of a module's tree. With the module's text and its line starts, the expressions of the
+    plain statements (`x = ...`, `f(...)`, `return ...`) that hold none of the words a setup is made of
+    are walked only when a question asks for them (a word in their text, a node in them, or everything):
+    most of a training script's nodes, and most of them never asked for."""
     sites = Sites()
     module = Scope(tree, "module", None)
     sites.module = module
     sites.scopes.append(module)
-    order = 0
-    pos, walked = sites.pos, sites._walked
-    raw_loads, calls, assigns = sites._raw_loads, sites.calls, sites.assigns
-    Load, Call, Name, Constant, Attribute, keyword, Expr, Assign = \
-        ast.Load, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Assign
+    blocked = None
+    if text is not None and starts is not None:
+        sites._text, sites._starts = text, starts
+        blocked = _blocked_lines(text, starts)
+    _walk(sites, [(tree, None, (module, ()))], 0, blocked)
+    sites._pending = len(sites._deferred)
+    sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
+    _attach_entry_ops(sites)
+    return sites
+
+
+# Positions a deferred expression's nodes take, after its statement's: more than a file within the work
+# budget (source/prefilter.py, a million words) can hold in one statement.
+_GAP = 1 << 24
+LAST_POS = 1 << 62            # after every position
+# A statement on a line holding one of these is walked at once: a setup's words (an entry is made in the
+# walk), and what binds a name or opens a scope inside an expression (a comprehension's `for`, `lambda`,
+# `:=`), which the walk records as it meets them.
+_EAGER_WORDS = ("rofiling", "PROFILING", "custom_optimizers", "parameter_map", "msprof", ":=")
+_EAGER_NAMES = ("for", "lambda")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _blocked_lines(text: str, starts: List[int]) -> set:
+    """The lines a deferred statement may not touch: those holding an eager word or name, or a character
+    outside ASCII (an identifier may be spelt in a form NFKC turns into the word a question looks for)."""
+    blocked = set()
+    found = []
+    for word in _EAGER_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            found.append(at)
+            at = text.find(word, at + 1)
+    for name in _EAGER_NAMES:
+        size = len(name)
+        at = text.find(name)
+        while at >= 0:
+            if not ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
+                found.append(at)
+            at = text.find(name, at + size)
+    for at in found:
+        blocked.add(bisect_right(starts, at))
+    if not text.isascii():
+        if "\r" in text:
+            blocked.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
+        else:                           # lines as the line starts count them (LF only), a third of the time
+            blocked.update(k for k, line in enumerate(text.split("\n"), 1) if not line.isascii())
+    return blocked
+
+
+_IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _deferrable(node, blocked: set) -> bool:
+    line, end = node.lineno, node.end_lineno
+    if line == end:
+        return line not in blocked
+    for k in range(line, end + 1):
+        if k in blocked:
+            return False
+    return True
+
+
+def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
+    """Walk from the stack's items in source order, numbering nodes from order + 1; returns the last number.
+    blocked: the lines deferral may not touch (None: defer nothing)."""
+    module = sites.module
+    pos, walked, deferred = sites._pos, sites._walked, sites._deferred
+    raw_loads, calls, assigns = sites._raw_loads, sites._calls, sites.assigns
+    Load, Call, Name, Constant, Attribute, keyword, Expr, Assign, Return = \
+        ast.Load, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Assign, ast.Return
+    AugAssign, AnnAssign = ast.AugAssign, ast.AnnAssign
     fields_of, new_tuple = _CHILD_FIELDS, _new_tuple
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
-    stack: List[Tuple[ast.AST, Optional[ast.AST], Tuple[Scope, Tuple[Guard, ...]]]] = [(tree, None, (module, ()))]
-    pop, push, keep = stack.pop, stack.append, walked.append
+    pop, push = stack.pop, stack.append
     while stack:
         item = pop()
-        keep(item)
         node, up, context = item
         order += 1
         pos[id(node)] = order
+        walked[order] = item
         kind = type(node)
         if kind is Name:                    # the leaves, a third of all nodes: nothing below them
             if type(node.ctx) is Load:
@@ -501,10 +781,17 @@ def collect(tree: ast.AST) -> Sites:
             continue
         if kind is Constant:
             continue
-        if kind is Attribute or kind is keyword or kind is Expr:     # one child, `value`, never None
+        if kind is Attribute or kind is keyword:     # one child, `value`, never None
             if kind is Attribute and type(node.ctx) is Load:
                 raw_loads.append((node, context[0]))
             push((node.value, node, context))
+            continue
+        if kind is Expr:
+            if blocked is not None and _deferrable(node, blocked):
+                deferred.append((node.value, node, context, order))
+                order += _GAP
+            else:
+                push((node.value, node, context))
             continue
         if kind not in _SPECIAL:
             # the common case, kept lean: most nodes are expressions nothing is recorded for
@@ -535,14 +822,36 @@ def collect(tree: ast.AST) -> Sites:
                     # (fields targets, value; type_comment is a string)
                     scope = context[0]
                     assigns.append((target, value, node, scope, context[1]))
-                    (sites.module if target.id in scope.globals else scope).bind(target.id, order, value, node,
-                                                                                  context[1])
-                    push((value, node, context))
-                    push((target, node, context))
+                    (module if target.id in scope.globals else scope).bind(target.id, order, value, node, context[1])
+                    if blocked is not None and _deferrable(node, blocked):
+                        order += 1              # the target now, the value when asked
+                        pos[id(target)] = order
+                        walked[order] = (target, node, context)
+                        deferred.append((value, node, context, order))
+                        order += _GAP
+                    else:
+                        push((value, node, context))
+                        push((target, node, context))
                     continue
                 _record_assign(sites, node, context[0], context[1], order)
+                if blocked is not None and _deferrable(node, blocked):
+                    push((_Later(value), node, context))        # the value when asked, after the targets
+                    for child in reversed(targets):
+                        push((child, node, context))
+                    continue
             elif kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
+                if blocked is not None and (kind is Return or kind is AugAssign or kind is AnnAssign) and \
+                        node.value is not None and _deferrable(node, blocked):
+                    if kind is Return:
+                        deferred.append((node.value, node, context, order))
+                        order += _GAP
+                        continue
+                    push((_Later(node.value), node, context))
+                    if kind is AnnAssign:
+                        push((node.annotation, node, context))
+                    push((node.target, node, context))
+                    continue
             elif kind in _TRIES and node.orelse:
                 # the else body runs only when the try body raised nothing: its bindings are conditional, so
                 # they do not hide a handler's (`try: ... / except E: cfg = None / else: cfg = X()`)
@@ -571,6 +880,12 @@ def collect(tree: ast.AST) -> Sites:
             for child in reversed(kids):
                 if isinstance(child, ast.AST):
                     push((child, node, context))
+            continue
+        if kind is _Later:                  # the targets are walked: the value's positions start here
+            del pos[id(node)], walked[order]
+            order -= 1
+            deferred.append((node.value, up, context, order))
+            order += _GAP
             continue
         scope, guards = context
         children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
@@ -610,7 +925,11 @@ def collect(tree: ast.AST) -> Sites:
                 children.append((stmt, inner, guards))
         elif isinstance(node, (ast.If, ast.While)):
             verdict = _static_truth(node.test)
-            children.append((node.test, scope, guards))
+            if blocked is not None and _deferrable(node.test, blocked):
+                deferred.append((node.test, node, context, order))
+                order += _GAP
+            else:
+                children.append((node.test, scope, guards))
             if verdict is not False:
                 for stmt in node.body:
                     children.append((stmt, scope, guards + (Guard(node.test, False),)))
@@ -633,8 +952,7 @@ def collect(tree: ast.AST) -> Sites:
                 children.append((stmt, scope, guards + (caught,)))
         for child, child_scope, child_guards in reversed(children):
             push((child, node, (child_scope, child_guards)))
-    _attach_entry_ops(sites)
-    return sites
+    return order
 
 
 def _live(body: list) -> list:
@@ -801,7 +1119,7 @@ def _attach_entry_ops(sites: Sites) -> None:
     for target, value, stmt, scope, guards in sites.assigns:
         if type(target) is not ast.Attribute:       # `x = ...`, `a[k] = ...`: neither shape below
             continue
-        pos = sites.pos.get(id(stmt), 0)
+        pos = sites._pos.get(id(stmt), 0)
         if target.attr == "name":
             entry = resolve_entry(sites, target.value, scope, pos, by_call)
             if entry is not None:
@@ -835,11 +1153,11 @@ def _passed_on(sites: Sites) -> List[Entry]:
     parent, functions, Call = sites.parent, sites.functions, ast.Call
     for key, entry in bound.items():
         for node in sites.loads_named(key):
-            up = parent.get(id(node))
+            up = parent.at(node)
             if type(up) is ast.Starred:             # f(*x)
-                node, up = up, parent.get(id(up))
+                node, up = up, parent.at(up)
             if type(up) is ast.keyword:             # f(k=x), f(**x)
-                up = parent.get(id(up))
+                up = parent.at(up)
                 if type(up) is not Call:
                     continue
             elif type(up) is not Call or up.func is node:
@@ -901,7 +1219,7 @@ def _argument_entry(sites: Sites, param: Binding, name: str, by_call, depth) -> 
     params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
     method = param.scope.self_name is not None
     entries = []
-    for site in sites.calls:
+    for site in sites.calls_named(func.name):
         if not site.name or not (site.name == func.name or (method and site.name.endswith("." + func.name))):
             continue
         offset = 1 if method and isinstance(site.call.func, ast.Attribute) else 0
@@ -910,7 +1228,7 @@ def _argument_entry(sites: Sites, param: Binding, name: str, by_call, depth) -> 
             arg = site.call.args[params.index(name) - offset]
         if arg is None or isinstance(arg, ast.Starred):
             return None
-        entries.append(resolve_entry(sites, arg, site.scope, sites.pos.get(id(site.call), 0), by_call, depth + 1))
+        entries.append(resolve_entry(sites, arg, site.scope, sites.pos.at(site.call, 0), by_call, depth + 1))
     unique = {id(e): e for e in entries if e is not None}
     if len(unique) == 1 and None not in entries:
         return next(iter(unique.values()))
@@ -935,7 +1253,7 @@ def _returned_entry(sites: Sites, call: ast.Call, index, scope, pos, by_call, de
             if not isinstance(value, ast.Tuple) or index >= len(value.elts):
                 continue
             value = value.elts[index]
-        entry = resolve_entry(sites, value, inner, sites.pos.get(id(value), 1 << 30), by_call, depth + 1)
+        entry = resolve_entry(sites, value, inner, sites.pos.at(value, LAST_POS), by_call, depth + 1)
         if entry is not None:
             return entry
     return None

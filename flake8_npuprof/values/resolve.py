@@ -17,7 +17,7 @@ import ast
 import builtins
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
-from ..source.sites import Binding, Scope, Sites, call_name, dotted
+from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
 from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
 from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
@@ -58,7 +58,7 @@ class Resolver:
         self.tree = tree
         self.filename = filename
         self.steps = 0
-        self.max_steps = MAX_STEPS + STEPS_PER_NODE * len(sites.nodes)
+        self._max_steps: Optional[int] = None   # max_steps, counted when first needed
         self.active: set = set()
         self.flags = _collect_flags(sites)
         self._fallback = None               # astroid, built on first need (astroid_fallback.py)
@@ -119,9 +119,23 @@ class Resolver:
 
     # ---- evaluation
 
+    @property
+    def max_steps(self) -> int:
+        """The file's evaluation budget. Counting its nodes walks every deferred statement of the sites, so
+        it is counted only when the evaluation passes MAX_STEPS, which most files never do."""
+        if self._max_steps is None:
+            self._max_steps = MAX_STEPS + STEPS_PER_NODE * len(self.sites.nodes)
+        return self._max_steps
+
+    @max_steps.setter
+    def max_steps(self, value: int) -> None:
+        self._max_steps = value
+
     def eval(self, node: ast.AST, scope: Scope, pos: int, depth: int = 0, env=None, switch=False) -> List:
         self.steps += 1
-        if self.steps > self.max_steps or depth > MAX_DEPTH:
+        budget = self._max_steps
+        if (self.steps > (MAX_STEPS if budget is None else budget) and self.steps > self.max_steps) or \
+                depth > MAX_DEPTH:
             self.exhausted = True
             return [U(BUDGET_REASON)]
         key = (id(node), id(scope), switch)
@@ -252,7 +266,7 @@ class Resolver:
             for k in call.keywords:
                 if k.arg == name:
                     arg = k.value
-            site_pos = self.sites.pos.get(id(call), 0)
+            site_pos = self.sites.pos.at(call, 0)
             if arg is not None:
                 out.extend(self.eval(arg, site.scope, site_pos, depth, None, switch))
             elif name in defaults:
@@ -376,7 +390,7 @@ class Resolver:
             if flag.action in ("store_true", "store_false"):
                 return [C(flag.action == "store_false")]
             return [C(None, None, "" if switch else note)]
-        vals = self.eval(flag.default, flag.scope, self.sites.pos.get(id(flag.call), 0), depth, None, False)
+        vals = self.eval(flag.default, flag.scope, self.sites.pos.at(flag.call, 0), depth, None, False)
         out = []
         for v in vals:
             if isinstance(v, S):
@@ -458,7 +472,7 @@ class Resolver:
         if inner is None or any(isinstance(a, ast.Starred) for a in node.args):
             return None
         returns = [n for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None
-                   and self.sites.scope_of.get(id(n)) is inner]
+                   and self.sites.scope_of.at(n) is inner]
         if not returns or len(returns) > 4:
             return None
         params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
@@ -475,7 +489,7 @@ class Resolver:
                     else [U(f"parameter {p}")]
         out = []
         for r in returns:
-            out.extend(self.eval(r.value, inner, self.sites.pos.get(id(r), 0), depth, env, switch))
+            out.extend(self.eval(r.value, inner, self.sites.pos.at(r, 0), depth, env, switch))
         return out
 
     def _fstring(self, node: ast.JoinedStr, scope, pos, depth, env) -> List:
@@ -578,7 +592,7 @@ class Resolver:
         if called and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.value is stmt:
             inner = self._scope_of_def(stmt)
             returns = [(v, s) for v, s in self.sites.returns if s is inner]
-            return not returns or any(self._astroid_may_answer(v, s, self.sites.pos.get(id(v), 1 << 30), hops + 1)
+            return not returns or any(self._astroid_may_answer(v, s, self.sites.pos.at(v, LAST_POS), hops + 1)
                                       for v, s in returns)
         if b.value is None or b.value is stmt:
             return True
@@ -594,7 +608,7 @@ class Resolver:
 
 def _collect_flags(sites: Sites) -> List[FlagDef]:
     out = []
-    for site in sites.calls:
+    for site in sites.calls_for(("DEFINE_", "add_argument")):
         name = site.name
         # most calls: neither name is in them (cheaper to ask than to split every name)
         if not name or ("DEFINE_" not in name and not name.endswith("add_argument")):
