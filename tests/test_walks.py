@@ -154,6 +154,10 @@ def _guards(guards):
     return None if guards is None else [(g.test.id if type(g.test) is ast.Name else g.test, g.negated) for g in guards]
 
 
+def _site(site):
+    return site.call, site.name, site.scope.node, _guards(site.guards), site.stmt
+
+
 DEFERRED = {}           # source name -> how many statements its walk deferred
 
 
@@ -174,6 +178,12 @@ def test_deferred_statements_answer_every_question_as_the_whole_walk(name, text)
         assert fresh.loads_named(word) == eager.loads_named(word)
         assert [c.call for c in fresh.calls_for((word,)) if word in (c.name or "")] == \
             [c.call for c in eager.calls if word in (c.name or "")]
+        fresh = _lazy(text, tree)
+        assert [c.call for c in fresh.calls_for((word,), whole=True) if word in (c.name or "").split(".")] == \
+            [c.call for c in eager.calls if word in (c.name or "").split(".")]
+        fresh = _lazy(text, tree)
+        assert [_site(c) for c in fresh.named_calls_for((word, "get")) if word in (c.name or "")] == \
+            [_site(c) for c in eager.calls if word in (c.name or "")]
     # a question about a node walks the statement it is in first
     nodes = [eager._walked[k][0] for k in sorted(eager._walked)]
     for node in nodes[::-1]:
@@ -187,6 +197,21 @@ def test_deferred_statements_answer_every_question_as_the_whole_walk(name, text)
     assert not lazy._pending
 
 
+def test_a_flag_definition_is_read_without_walking_its_statement():
+    text = ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--a', type=int, default=f(1))\n"
+            "if c:\n    p.add_argument('--b', default=p.add_argument)\nx = g(p.add_argument_group('h'))\n")
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    pending = lazy._pending
+    sites = lazy.named_calls_for(("add_argument",))
+    # line 3 is read as it stands (f(1) is not walked); line 5 names the word twice and line 6 in an inner
+    # call: walked; line 2 does not name it
+    assert [(s.call.lineno, s.name) for s in sites] == \
+        [(3, "p.add_argument"), (5, "p.add_argument"), (6, "g"), (6, "p.add_argument_group")]
+    assert lazy._pending == pending - 2
+    assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2 and s.name != "f"]
+
+
 def test_most_of_the_corpus_defers_statements():
     assert sum(1 for n in DEFERRED.values() if n) > len(DEFERRED) * 0.6 > 40
     assert sum(DEFERRED.values()) > 5000
@@ -197,7 +222,7 @@ def test_a_statement_on_a_line_with_a_setup_word_or_a_binding_expression_is_walk
             "h(profiling_mode)\ni = 'é' + j()\nreturn_ = k()\n")
     tree = ast.parse(text)
     lazy = _lazy(text, tree)
-    deferred = [stmt.lineno for _, stmt, _, _ in lazy._deferred]
+    deferred = [stmt.lineno for _, stmt, *_ in lazy._deferred]
     assert deferred == [1, 8]
     assert lazy.scope_of.at(tree.body[0].value.func) is lazy.module
     assert [s.call.lineno for s in lazy.calls] == [1, 5, 6, 7, 8]

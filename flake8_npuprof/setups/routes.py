@@ -68,7 +68,7 @@ def _npu_calls(sites: Sites, name: str) -> List[CallSite]:
         heads = [local for local, path in sites.imports.items() if path.startswith("npu_bridge")]
         if any(s.startswith("npu_bridge") for s in sites.star_imports):
             heads += NPU_INIT_EXPORTS
-        for site in sites.calls_for(heads):
+        for site in sites.calls_for(heads, whole=True):
             # qualified() names only a dotted call whose head is imported or an npu_init export: others are
             # passed over on the name the walk already made
             head = (site.name or "?").partition(".")[0]
@@ -250,7 +250,7 @@ def _is_profiling_config_var(sites, node, scope, pos) -> bool:
 
 @per_file
 def npu_opens(sites: Sites) -> List[CallSite]:
-    return [s for s in sites.calls_for(("open",))
+    return [s for s in sites.calls_for(("open",), whole=True)
             if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "open"
             and is_npu_device(sites, s.call.func.value)]
 

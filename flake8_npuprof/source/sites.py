@@ -248,14 +248,16 @@ class Sites:
         self.parent = _ByPos(self, 1)
         self.scope_of = _ByPos(self, 2, 0)
         self.guards_of = _ByPos(self, 2, 1)
-        self._deferred: List[tuple] = []             # (expression, statement, context, pos): not walked yet
+        # (expression, statement, context, pos, first line, last line): not walked yet (None once walked)
+        self._deferred: List[Optional[tuple]] = []
         self._pending = 0                            # how many of them are still waiting
         self._text: Optional[str] = None             # the file's text and its line starts, for questions' words
         self._starts: List[int] = []
-        self._first_lines: Optional[List[int]] = None   # each deferred expression's first and last line
+        self._first_lines: List[int] = []            # each deferred statement's first and last line
         self._last_lines: List[int] = []
         self._joined: Optional[Tuple[str, List[int]]] = None     # _deferred_text
         self._forced: set = set()                    # words whose statements have been walked
+        self._whole: set = set()                     # names whose statements have been walked
         self._eager_loads = self._eager_calls = 0    # how many loads / calls the first walk found
         self._unsorted: set = set()                  # names whose calls_named list got a late call
         self._ordered: Optional[List[CallSite]] = None   # the calls in walk order, once some came late
@@ -289,19 +291,56 @@ class Sites:
         pos = self._pos
         return sorted(self._raw_loads, key=lambda item: pos[id(item[0])])
 
-    def calls_for(self, words) -> List["CallSite"]:
+    def calls_for(self, words, whole: bool = False) -> List["CallSite"]:
         """The calls, in walk order, of every statement walked so far and of those whose text holds one of
-        the words: complete for a reader that takes only calls whose own text holds one of them."""
+        the words (whole: as a whole name): complete for a reader that takes only calls whose own text holds
+        one of them."""
         for word in words:
-            self._force_word(word)
+            self._force_word(word, whole)
         return self._in_order(self._calls, self._eager_calls)
+
+    def named_calls_for(self, words) -> List["CallSite"]:
+        """calls_for(words) for a reader that takes only calls whose own name holds one of the words: a
+        deferred statement whose text holds a word just once, in the name of the call that is its whole
+        expression, gives that call without being walked (nothing else in it can be named so)."""
+        if not self._pending:
+            return self.calls_for(())
+        text, offsets = self._deferred_text()
+        found: Dict[int, Optional[ast.Call]] = {}       # deferred statement -> its one call, None: walk it
+        count = len(offsets)
+        for word in words:
+            if word in self._forced:
+                continue
+            at = text.find(word)
+            while at >= 0:
+                k = bisect_right(offsets, at) - 1
+                end = offsets[k + 1] if k + 1 < count else len(text)
+                item = self._deferred[k]
+                if item is not None and k not in found:
+                    value = item[0]
+                    found[k] = value if type(value) is ast.Call and sum(text.count(w, offsets[k], end)
+                                                                        for w in words) == 1 and \
+                        word in (call_name(value) or "") else None
+                at = text.find(word, end)
+        for k, call in found.items():
+            if call is None:
+                self._walk_deferred(k)
+        sites = self.calls_for(())
+        shallow = [(item[3] + 1, _new_tuple(CallSite, (call, call_name(call), item[2][0], item[2][1], call)))
+                   for k, call in found.items() if call is not None
+                   for item in (self._deferred[k],) if item is not None]
+        if not shallow:
+            return sites
+        pos = self._pos
+        return [site for _, site in sorted([(pos[id(site.call)], site) for site in sites] + shallow,
+                                           key=lambda pair: pair[0])]
 
     def loads_with_last(self, lasts) -> List[Tuple[ast.AST, "Scope"]]:
         """The raw loads whose last identifier is one of lasts, in walk order."""
         index = self._loads_by_last()
         ks: List[int] = []
         for last in lasts:
-            self._force_word(last)
+            self._force_word(last, True)
             ks += index.get(last, ())
         raw = self._raw_loads
         if ks and max(ks) >= self._eager_loads:
@@ -319,15 +358,19 @@ class Sites:
             done = self._ordered = sorted(sites, key=lambda site: pos[id(site.call)])
         return done
 
-    def _force_word(self, word: str) -> None:
-        """Walk the deferred statements whose lines hold word (anywhere: a longer name too)."""
-        if not self._pending or word in self._forced or not word:
+    def _force_word(self, word: str, whole: bool = False) -> None:
+        """Walk the deferred statements whose lines hold word: as a whole identifier (whole: a name the
+        question asks for, which its statement spells out), or anywhere (a part of a longer name too)."""
+        if not self._pending or not word or word in self._forced or (whole and word in self._whole):
             return
-        self._forced.add(word)
+        (self._whole if whole else self._forced).add(word)
         text, offsets = self._deferred_text()
-        count = len(offsets)
+        count, size = len(offsets), len(word)
         at = text.find(word)
         while at >= 0:
+            if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
+                at = text.find(word, at + size)         # inside a longer name
+                continue
             k = bisect_right(offsets, at) - 1
             self._walk_deferred(k)
             if k + 1 == count or not self._pending:
@@ -341,7 +384,7 @@ class Sites:
         if found is None:
             text, starts = self._text, self._starts
             size, end = len(starts), len(text)
-            first, last = self._line_ranges()
+            first, last = self._first_lines, self._last_lines
             pieces, offsets, at = [], [], 0
             for a, b in zip(first, last):
                 piece = text[starts[a - 1]:starts[b] if b < size else end]
@@ -350,12 +393,6 @@ class Sites:
                 at += len(piece)
             found = self._joined = ("".join(pieces), offsets)
         return found
-
-    def _line_ranges(self) -> Tuple[List[int], List[int]]:
-        if self._first_lines is None:
-            self._first_lines = [item[0].lineno for item in self._deferred]
-            self._last_lines = [item[0].end_lineno for item in self._deferred]
-        return self._first_lines, self._last_lines
 
     def _force_node(self, node) -> None:
         """Walk the deferred statements on the node's first line (all of them for a node without one)."""
@@ -369,7 +406,7 @@ class Sites:
         """Walk the deferred expressions that take up part of the line. They are in source order and share
         no line but a first or last one (`a = f(\\n 1); b = g()`): those before the last one that starts
         on or before the line stop at the first that ends before it."""
-        first, ends = self._line_ranges()
+        first, ends = self._first_lines, self._last_lines
         k = bisect_right(first, line) - 1
         while k >= 0 and ends[k] >= line:
             if self._deferred[k] is not None:
@@ -392,7 +429,7 @@ class Sites:
             return
         self._deferred[k] = None
         self._pending -= 1
-        value, stmt, context, base = item
+        value, stmt, context, base, _, _ = item
         loads, calls = len(self._raw_loads), len(self._calls)
         if _walk(self, [(value, stmt, context)], base, None) >= base + _GAP:
             raise RuntimeError(f"the statement at line {stmt.lineno} holds more nodes than its positions")
@@ -436,7 +473,7 @@ class Sites:
         once. Every statement whose text holds `last` is walked first, so no later walk adds to it."""
         found = self._buckets.get(last)
         if found is None:
-            self._force_word(last)
+            self._force_word(last, True)
             found = self._buckets[last] = {}
             raw = self._raw_loads
             ks = self._loads_by_last().get(last, ())
@@ -486,7 +523,7 @@ class Sites:
 
     def calls_named(self, name: str) -> List["CallSite"]:
         """Call sites whose called name is `name` or ends with `.name`, in walk order."""
-        self._force_word(name)
+        self._force_word(name, True)
         if self._calls_by_name is None:
             index: Dict[str, List[CallSite]] = {}
             for site in self._in_order(self._calls, self._eager_calls):
@@ -640,10 +677,10 @@ class Sites:
 class _Later:
     """On the walk's stack after an assignment's targets: its value is deferred from there."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "lines")
 
-    def __init__(self, value: ast.AST):
-        self.value = value
+    def __init__(self, value: ast.AST, lines: Tuple[int, int]):
+        self.value, self.lines = value, lines
 
 
 # Node types the walk treats specially; every other node is only numbered and descended into.
@@ -699,6 +736,8 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
         blocked = _blocked_lines(text, starts)
     _walk(sites, [(tree, None, (module, ()))], 0, blocked)
     sites._pending = len(sites._deferred)
+    sites._first_lines = [item[4] for item in sites._deferred]
+    sites._last_lines = [item[5] for item in sites._deferred]
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites
@@ -746,14 +785,15 @@ def _blocked_lines(text: str, starts: List[int]) -> set:
 _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def _deferrable(node, blocked: set) -> bool:
+def _deferrable(node, blocked: set) -> Optional[Tuple[int, int]]:
+    """The node's first and last line when none of them is blocked, else None."""
     line, end = node.lineno, node.end_lineno
     if line == end:
-        return line not in blocked
+        return None if line in blocked else (line, end)
     for k in range(line, end + 1):
         if k in blocked:
-            return False
-    return True
+            return None
+    return line, end
 
 
 def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
@@ -787,8 +827,9 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
             push((node.value, node, context))
             continue
         if kind is Expr:
-            if blocked is not None and _deferrable(node, blocked):
-                deferred.append((node.value, node, context, order))
+            lines = None if blocked is None else _deferrable(node, blocked)
+            if lines is not None:
+                deferred.append((node.value, node, context, order) + lines)
                 order += _GAP
             else:
                 push((node.value, node, context))
@@ -823,31 +864,36 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
                     scope = context[0]
                     assigns.append((target, value, node, scope, context[1]))
                     (module if target.id in scope.globals else scope).bind(target.id, order, value, node, context[1])
-                    if blocked is not None and _deferrable(node, blocked):
+                    lines = None if blocked is None else _deferrable(node, blocked)
+                    if lines is not None:
                         order += 1              # the target now, the value when asked
                         pos[id(target)] = order
                         walked[order] = (target, node, context)
-                        deferred.append((value, node, context, order))
+                        deferred.append((value, node, context, order) + lines)
                         order += _GAP
                     else:
                         push((value, node, context))
                         push((target, node, context))
                     continue
                 _record_assign(sites, node, context[0], context[1], order)
-                if blocked is not None and _deferrable(node, blocked):
-                    push((_Later(value), node, context))        # the value when asked, after the targets
+                lines = None if blocked is None else _deferrable(node, blocked)
+                if lines is not None:
+                    push((_Later(value, lines), node, context))     # the value when asked, after the targets
                     for child in reversed(targets):
                         push((child, node, context))
                     continue
             elif kind in _RECORDED:
                 _record(sites, node, context[0], context[1], order)
+                lines = None
                 if blocked is not None and (kind is Return or kind is AugAssign or kind is AnnAssign) and \
-                        node.value is not None and _deferrable(node, blocked):
+                        node.value is not None:
+                    lines = _deferrable(node, blocked)
+                if lines is not None:
                     if kind is Return:
-                        deferred.append((node.value, node, context, order))
+                        deferred.append((node.value, node, context, order) + lines)
                         order += _GAP
                         continue
-                    push((_Later(node.value), node, context))
+                    push((_Later(node.value, lines), node, context))
                     if kind is AnnAssign:
                         push((node.annotation, node, context))
                     push((node.target, node, context))
@@ -884,7 +930,7 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
         if kind is _Later:                  # the targets are walked: the value's positions start here
             del pos[id(node)], walked[order]
             order -= 1
-            deferred.append((node.value, up, context, order))
+            deferred.append((node.value, up, context, order) + node.lines)
             order += _GAP
             continue
         scope, guards = context
@@ -925,8 +971,9 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
                 children.append((stmt, inner, guards))
         elif isinstance(node, (ast.If, ast.While)):
             verdict = _static_truth(node.test)
-            if blocked is not None and _deferrable(node.test, blocked):
-                deferred.append((node.test, node, context, order))
+            lines = None if blocked is None else _deferrable(node.test, blocked)
+            if lines is not None:
+                deferred.append((node.test, node, context, order) + lines)
                 order += _GAP
             else:
                 children.append((node.test, scope, guards))

@@ -608,7 +608,7 @@ class Resolver:
 
 def _collect_flags(sites: Sites) -> List[FlagDef]:
     out = []
-    for site in sites.calls_for(("DEFINE_", "add_argument")):
+    for site in sites.named_calls_for(("DEFINE_", "add_argument")):
         name = site.name
         # most calls: neither name is in them (cheaper to ask than to split every name)
         if not name or ("DEFINE_" not in name and not name.endswith("add_argument")):
