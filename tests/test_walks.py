@@ -10,6 +10,7 @@ constructs.
 import ast
 import sys
 import sysconfig
+import warnings
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,34 @@ def test_a_flag_definition_is_read_without_walking_its_statement():
         [(3, "p.add_argument"), (5, "p.add_argument"), (6, "g"), (6, "p.add_argument_group")]
     assert lazy._pending == pending - 2
     assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2 and s.name != "f"]
+
+
+def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():
+    # `2for` is Python (a warning since 3.12): the comprehension binds npu in the walk, as the whole walk does
+    text = "import npu_device as npu\nsizes = [npu*2for npu in range(4)]\nnpu.open()\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    assert [stmt.lineno for _, stmt, *_ in lazy._deferred] == [3]
+    assert len(lazy.module.bindings["npu"]) == len(collect(tree).module.bindings["npu"]) == 2
+
+
+@pytest.mark.parametrize("line", [
+    'os.environ.pop("\\x50ROFILING_MODE")',
+    'os.environ.update({"PROF" "ILING_MODE": "true", "\\N{LATIN CAPITAL LETTER P}ROFILING_OPTIONS": "{}"})',
+    'os.environ.setdefault("\\120ROFILING_MODE", "true")',
+    'put("PROF" "ILING_OPTIONS", "{}")',
+    'os.putenv("PROF" "ILING_MODE", "1")',
+])
+def test_an_environment_variable_whose_name_the_text_does_not_spell_is_still_found(line):
+    from flake8_npuprof.setups.routes import env_sets
+    text = f"import os\nfrom os import putenv as put\nx = 1\n{line}\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    assert lazy._deferred            # the line is deferred: only the call's name can bring it in
+    found = [(e.name, e.anchor.lineno) for e in env_sets(lazy)]
+    assert found and found == [(e.name, e.anchor.lineno) for e in env_sets(collect(tree))]
 
 
 def test_most_of_the_corpus_defers_statements():

@@ -134,8 +134,11 @@ def env_sets(sites: Sites) -> List[EnvSet]:
             key = _const(target.slice)
             if key in names and _is_environ(sites, target.value):
                 out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
-    # a call taken below names the variable in its own text, and so is never deferred (source/sites.py)
-    for site in sites.calls_for(("PROFILING",)):
+    # a call taken below is named pop, update, setdefault or putenv (or an import of os.putenv) in its own
+    # text; the variable's name may not be (`"\x50ROFILING_MODE"`, `"PROF" "ILING_MODE"`)
+    words = ["pop", "update", "setdefault", "putenv"]
+    words += [local for local, path in sites.imports.items() if path == "os.putenv"]
+    for site in sites.calls_for(words, whole=True):
         call = site.call
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "pop" and call.args:

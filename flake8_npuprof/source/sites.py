@@ -766,10 +766,11 @@ def _blocked_lines(text: str, starts: List[int]) -> set:
             found.append(at)
             at = text.find(word, at + 1)
     for name in _EAGER_NAMES:
+        # not followed by a letter, digit or _, whatever comes before it: `[n*2for n in x]` is Python
         size = len(name)
         at = text.find(name)
         while at >= 0:
-            if not ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
+            if text[at + size:at + size + 1] not in _IDENTIFIER:
                 found.append(at)
             at = text.find(name, at + size)
     for at in found:
