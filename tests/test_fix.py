@@ -354,8 +354,8 @@ def test_the_fix_limit_is_said_and_nothing_claims_to_be_fixable(tmp_path, capsys
     target.write_text(BODY.replace('"task_trace":"on"', '"task_trace":"ON"'))
     assert main(["fix", str(target)]) == 1
     out, err = capsys.readouterr()
-    assert "fix refused: not tried: 1 fixes were made in this file, the most one run makes; run `npuprof fix` " \
-           "again" in err
+    assert "fix refused: not tried: one run stops after 1 attempt at fixing a file (1 made a fix here); run " \
+           "`npuprof fix` again" in err
     assert "NPP102" in out and "fixable" not in out
 
 

@@ -77,11 +77,13 @@ def fix_text(text: str, path: str, settings: Settings, selection: Selection, uns
         text, findings = new_text, new_findings
         applied.append(finding)
     else:                               # the limit: say so, or a second run would silently fix more
+        from .inputs import plural
         for f in findings:
             if f.fix is not None and (f.fix.safe or unsafe) and _key(f) not in refused_keys:
                 refused_keys.add(_key(f))
-                refused.append((f, f"not tried: {MAX_FIXES} fixes were made in this file, the most one run makes; "
-                                   "run `npuprof fix` again"))
+                # the limit counts attempts, refused ones too: say what it is, not "N fixes were made"
+                refused.append((f, f"not tried: one run stops after {plural(MAX_FIXES, 'attempt')} at fixing a file "
+                                   f"({len(applied)} made a fix here); run `npuprof fix` again"))
     # a fix that was refused is not offered again in the report ("fixable" would be untrue)
     remaining = [f._replace(fix=None) if f.fix is not None and _key(f) in refused_keys else f for f in findings]
     return FixResult(text, applied, refused, remaining)

@@ -584,7 +584,7 @@ def starts_python(text: str) -> int:
             words = [n.value for a in node.args for n in ast.walk(a) if isinstance(n, ast.Constant)
                      and isinstance(n.value, str)]
             if any("python" in w or w.endswith(".py") for w in words) or \
-                    any(isinstance(a, ast.Attribute) and a.attr == "executable" for a in node.args for a in ast.walk(a)):
+                    any(isinstance(n, ast.Attribute) and n.attr == "executable" for a in node.args for n in ast.walk(a)):
                 return node.lineno
     return 0
 

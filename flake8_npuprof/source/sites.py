@@ -306,8 +306,8 @@ class Sites:
         if not self._pending:
             return self.calls_for(())
         text, offsets = self._deferred_text()
-        found: Dict[int, Optional[ast.Call]] = {}       # deferred statement -> its one call, None: walk it
         count = len(offsets)
+        seen, shallow = set(), []       # shallow: (the position the walk gives the call, its site)
         for word in words:
             if word in self._forced:
                 continue
@@ -316,19 +316,16 @@ class Sites:
                 k = bisect_right(offsets, at) - 1
                 end = offsets[k + 1] if k + 1 < count else len(text)
                 item = self._deferred[k]
-                if item is not None and k not in found:
-                    value = item[0]
-                    found[k] = value if type(value) is ast.Call and sum(text.count(w, offsets[k], end)
-                                                                        for w in words) == 1 and \
-                        word in (call_name(value) or "") else None
+                if item is not None and k not in seen:
+                    seen.add(k)
+                    call, name = item[0], call_name(item[0]) if type(item[0]) is ast.Call else None
+                    if name and word in name and sum(text.count(w, offsets[k], end) for w in words) == 1:
+                        scope, guards = item[2]
+                        shallow.append((item[3] + 1, _new_tuple(CallSite, (call, name, scope, guards, call))))
+                    else:
+                        self._walk_deferred(k)
                 at = text.find(word, end)
-        for k, call in found.items():
-            if call is None:
-                self._walk_deferred(k)
         sites = self.calls_for(())
-        shallow = [(item[3] + 1, _new_tuple(CallSite, (call, call_name(call), item[2][0], item[2][1], call)))
-                   for k, call in found.items() if call is not None
-                   for item in (self._deferred[k],) if item is not None]
         if not shallow:
             return sites
         pos = self._pos
