@@ -25,11 +25,16 @@ from .source.text import SourceText
 from .knowledge.targets import Target, TargetError
 
 CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini", ".flake8")
-# Diagnostic tags (LSP DiagnosticTag): the editor greys out a setting the runtime ignores
-# (points without training_trace, the dropped one of two duplicate keys) and strikes through
-# a removed API.
+# Diagnostic tags (LSP DiagnosticTag) of a rule's findings, named on its page (Rule.tags).
 UNNECESSARY, DEPRECATED = 1, 2
-TAGS: Dict[str, Tuple[int, ...]] = {"NPP014": (DEPRECATED,), "NPP105": (UNNECESSARY,), "NPP111": (UNNECESSARY,)}
+DIAGNOSTIC_TAGS = {"unnecessary": UNNECESSARY, "deprecated": DEPRECATED}
+
+
+def tags(code: str) -> Tuple[int, ...]:
+    """The diagnostic tags of a code's findings (none for a code without a page)."""
+    from .checks.catalog import BY_CODE
+    rule = BY_CODE.get(code)
+    return tuple(DIAGNOSTIC_TAGS[t] for t in rule.tags) if rule is not None else ()
 
 
 # ---------------------------------------------------------------- positions in the client's units

@@ -147,7 +147,7 @@ class NpuprofServer(LanguageServer):
             code=f.code,
             code_description=T.CodeDescription(href=url) if url else None,
             source="npuprof",
-            tags=[T.DiagnosticTag(t) for t in A.TAGS.get(f.code, ())] or None)
+            tags=[T.DiagnosticTag(t) for t in A.tags(f.code)] or None)
 
     def related_information(self) -> bool:
         """Whether the editor said it shows a diagnostic's related information (LSP 3.17 client capability)."""

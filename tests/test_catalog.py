@@ -91,6 +91,30 @@ def test_every_module_with_pages_is_gathered():
 
 
 def test_the_rules_off_by_default_are_the_ones_selection_holds_back():
-    # source/files.py keeps its own list (flake8 reads it at startup, without importing the rules)
-    off = {r.code for r in RULES if not r.default and r.group != "preflight"}
-    assert off == set(DEFAULT_OFF)
+    # source/files.py keeps its own copy (flake8 reads it at startup, without importing the rules)
+    expected = {r.code: r.enabled_by for r in RULES if not r.default and r.group != "preflight"}
+    assert DEFAULT_OFF == expected, (
+        "DEFAULT_OFF in flake8_npuprof/source/files.py is a copy of the rules' pages (default=False, enabled_by): "
+        f"run `python tools/gen_docs.py`, which rewrites it to {expected!r}")
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_the_page_holds_the_rules_metadata(rule):
+    from flake8_npuprof.checks.rule import GROUPS, LEVELS, TAGS
+    assert rule.level in LEVELS, f"{rule.code}: give its page a level, one of {LEVELS} (what the runtime does)"
+    assert set(rule.tags) <= set(TAGS), f"{rule.code}: tags are among {TAGS}"
+    assert rule.group in GROUPS, f"{rule.code}: group is one of {tuple(GROUPS)} (checks/rule.py GROUPS)"
+    if rule.default or rule.group == "preflight":
+        assert not rule.enabled_by, f"{rule.code}: enabled_by is only for a rule off by default"
+    else:
+        assert rule.enabled_by and rule.code.startswith(rule.enabled_by), \
+            f"{rule.code}: off by default, so its page names the prefix that turns it on (enabled_by)"
+
+
+def test_the_fatal_rules_are_the_options_judges():
+    # checks/options.py reads FATAL from its own pages: a fatal code documented elsewhere would be missed
+    from flake8_npuprof.checks import options
+    assert {r.code for r in RULES if r.fatal} == options.FATAL, \
+        "a page marked fatal belongs in checks/options.py, whose judge reports those codes"
+    assert options.FATAL == {"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
+                             "NPP112", "NPP113", "NPP115"}

@@ -1,4 +1,4 @@
-"""Generate docs/rules/*.md and the README rule table from the rule catalog.
+"""Generate docs/rules/*.md, the README rule table and source/files.py's DEFAULT_OFF from the rule catalog.
 
 Run `python tools/gen_docs.py` after editing a rule's page (the RULES at the end of its module in
 flake8_npuprof/checks/, gathered by checks/catalog.py); tests/test_docs.py fails when the committed
@@ -7,6 +7,7 @@ docs drift from the catalog.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -14,13 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from flake8_npuprof.checks.catalog import RULES, render  # noqa: E402
+from flake8_npuprof.checks.rule import GROUPS  # noqa: E402
 
 DOCS = ROOT / "docs" / "rules"
 README = ROOT / "README.md"
 START, END = "<!-- rules:start -->", "<!-- rules:end -->"
-GROUPS = {"wiring": "NPP0xx: does the setting reach the runtime?", "options": "NPP1xx: the options JSON",
-          "msprof": "NPP12x: msprof command lines",
-          "hygiene": "NPP2xx: hygiene", "preflight": "NPP9xx: environment preflight"}
+FILES = ROOT / "flake8_npuprof" / "source" / "files.py"
 
 
 def _cell(text: str) -> str:
@@ -40,7 +40,7 @@ def index_page() -> str:
     parts = ["# NPP rules", "",
              "Generated from the rules' pages in `flake8_npuprof/checks/` (gathered by `checks/catalog.py`) by "
              "`tools/gen_docs.py`; `npuprof explain NPPxxx` prints the same pages.", ""]
-    for group, title in GROUPS.items():
+    for group, (title, _) in GROUPS.items():
         parts += [f"## {title}", "", "| code | name | finds | fix |", "|---|---|---|---|"]
         for r in RULES:
             if r.group == group:
@@ -58,7 +58,25 @@ def outputs() -> dict:
         head, rest = text.split(START, 1)
         _, tail = rest.split(END, 1)
         files[README] = head + START + "\n" + rule_table("docs/rules/") + "\n" + END + tail
+    text = FILES.read_text(encoding="utf-8")
+    files[FILES] = re.sub(r"^DEFAULT_OFF = \{.*?\}\n", lambda _: default_off(), text, count=1, flags=re.M | re.S)
     return files
+
+
+def default_off() -> str:
+    """The DEFAULT_OFF of source/files.py: the rules off by default (preflight aside: those run only when asked
+    for) and the prefix that turns each on. flake8 reads it at start-up, before any rule is imported."""
+    entries = [f'"{r.code}": "{r.enabled_by}"' for r in RULES if not r.default and r.group != "preflight"]
+    head = "DEFAULT_OFF = {"
+    lines, line = [], head
+    for i, entry in enumerate(entries):
+        piece = entry + ("}" if i == len(entries) - 1 else ",")
+        if line != head and len(line) + 1 + len(piece) > 119:
+            lines.append(line)
+            line = " " * len(head) + piece
+        else:
+            line += ("" if line == head else " ") + piece
+    return "\n".join(lines + [line if entries else head + "}"]) + "\n"
 
 
 def main(argv=None) -> int:

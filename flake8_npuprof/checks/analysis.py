@@ -312,6 +312,7 @@ RULES = (
         name="analysis-internal-error",
         summary="internal error while analysing this file (reported instead of crashing flake8)",
         default=True,
+        level="error",
         what="The checker itself failed on this file (an unexpected construct, or code nested too deeply). "
              "It reports the exception in one finding on line 1 instead of letting flake8 stop.",
         why="Nothing is wrong on the Ascend side as far as the checker knows, but none of the other NPP checks "
@@ -330,6 +331,7 @@ RULES = (
         name="syntax-error",
         summary="the file does not parse, so nothing in it was checked (the parser's message and position)",
         default=True,
+        level="error",
         what="A Python file that Python's own parser (the one npuprof runs on) refuses: a syntax error, an "
              "indentation error, a null byte, or code nested too deeply. The finding sits where the parser "
              "stopped and quotes its message. It is reported for every Python file `npuprof check`, `fix` "
@@ -353,6 +355,7 @@ RULES = (
         name="analysis-budget-exhausted",
         summary="analysis budget exhausted: a setup was not fully checked (a finding may be missing there)",
         default=True,
+        level="warning",
         what="A profiling setup whose values need more evaluation than the checker allows for one file "
              "(steps that grow with the file's size, a nesting depth, astroid inferences). The evaluation "
              "stopped, so the NPP0xx/NPP1xx checks of that setup may have missed a mistake. The message "

@@ -100,6 +100,7 @@ RULES = (
         name="options-undetermined",
         summary="options value could not be determined statically (default off; shows coverage)",
         default=False,
+        level="note", enabled_by="NPP19",
         what="A profiling options expression the checker cannot evaluate: a command-line argument, a value "
              "read from a file, a call it does not model.",
         why="Nothing is known to be wrong; the runtime will validate the string when GE initialises. The "

@@ -236,6 +236,7 @@ RULES = (
         summary="options JSON built by hand (concatenation, `%`, `.format`, f-string with interpolated "
                 "values): a quote or backslash in a path breaks it — use `json.dumps({...})`",
         default=False,
+        level="warning", enabled_by="NPP2",
         what="A profiling options string assembled from pieces of JSON text and Python values, such as "
              "`'{\"output\":\"' + args.output + '\", ...}'` or the same with `%s`, `.format` or an f-string.",
         why="The interpolated value is pasted in without JSON escaping. A path containing a quote or a "

@@ -348,6 +348,7 @@ RULES = (
         name="unconditional-profiling",
         summary="profiling switched on unconditionally in a training script (not behind a flag or condition)",
         default=False,
+        level="warning", enabled_by="NPP2",
         what="`profiling_mode`, `enable_profiling` or `PROFILING_MODE` turned on at the top level of a "
              "training script, with no command-line flag or other condition around it.",
         why="Profiling is a debugging aid: every run of the committed script then pays the collection "
@@ -366,6 +367,7 @@ RULES = (
         name="host-specific-output-path",
         summary="host- or person-specific absolute `output` (`/home/<user>/…`, `/cache/…`) in committed code",
         default=False,
+        level="warning", enabled_by="NPP2",
         what="An `output` directory under a home directory, `/root`, the ModelArts `/cache` mount or a "
              "personal work area, written into the script.",
         why="On another machine or for another user the directory is missing or not writable; depending on "
@@ -386,6 +388,7 @@ RULES = (
         summary="`fp_point`/`bp_point` that cannot be one op name: copied from the documentation's ResNet "
                 "example into another model, or several op names glued together",
         default=True,
+        level="warning",
         what="A trace point that contains whitespace, or that is the Ascend guide's ResNet-50 example value "
              "in a file that builds no ResNet, or whose top scope names one model family (`resnet_model/...`) "
              "while the rest of the file mentions only another family (a BERT script): copied from another "
@@ -410,6 +413,7 @@ RULES = (
         summary="profiling guarded by an argparse option with no `type` (or `type=bool`): `--profiling False` "
                 "is a non-empty string, so profiling turns on",
         default=True,
+        level="warning",
         what="An `if args.profiling:` (or similar) around the profiling settings, where the argparse option "
              "has a default but no `type`, or `type=bool`; likewise an absl `flags.DEFINE_string` whose "
              "default is a bool or `\"True\"`/`\"False\"`, or that has no value of its own (default `None` or "

@@ -700,6 +700,7 @@ RULES = (
         summary="msprof command line with an option msprof does not have (`--timeline=on`, `--aicore=on`, "
                 "`--aic_metrics=...`), with did-you-mean",
         default=True,
+        level="error",
         what="An `msprof` run (in a shell launcher, or in a Python `subprocess`/`os.system` call with a literal "
              "command) that passes a `--name` no msprof version knows: names guessed from other profilers "
              "(`--timeline`), the JSON option spelling (`--aic_metrics`, `--task_trace`), or a missing hyphen "
@@ -732,6 +733,7 @@ RULES = (
         summary="msprof option value not accepted: switches other than `on`/`off`, `--task-time` levels, "
                 "`--ge-api`, `--aic-mode`, `--llc-profiling`, `--host-sys` items, options msprof takes only together",
         default=True,
+        level="error",
         what="An msprof switch (`--ascendcl`, `--task-time`, `--hccl`, `--aicpu`, `--l2`, `--runtime-api`, "
              "`--sys-hardware-mem`, ...) given something other than exactly `on` or `off` (`true`, `ON`, `1`, "
              "empty), a `--task-time` level the version or chip lacks (`l0`/`l1` everywhere, `l2` from 8.5, `l3` "
@@ -764,6 +766,7 @@ RULES = (
         summary="`--aic-metrics`/`--aiv-metrics` value that is not a metric set of the target chip, with "
                 "did-you-mean",
         default=True,
+        level="error",
         what="An msprof `--aic-metrics` or `--aiv-metrics` value that no chip has (a misspelling such as "
              "`PipeUtilisation`), that the target chip lacks (`L2Cache` on the Ascend 910), or that is empty; from "
              "CANN 8.5, a `Custom:<events>` list with more events than the chip has PMU counters, an event that is "
@@ -788,6 +791,7 @@ RULES = (
         name="msprof-invalid-frequency",
         summary="msprof sampling frequency not an integer or out of its range",
         default=True,
+        level="error",
         what="An msprof `*-freq` option whose value is not a plain integer or lies outside its range: 1-100 Hz "
              "for `--aic-freq`, `--aiv-freq`, `--dvpp-freq`, `--sys-io-sampling-freq`, `--sys-hardware-mem-freq` "
              "(up to 10000 on the Ascend 950), `--sys-lp-freq`, 1-50 for `--sys-cpu-freq`, "
@@ -814,6 +818,7 @@ RULES = (
         name="msprof-invalid-storage-limit",
         summary="msprof `--storage-limit` not `<N>MB` with 200 ≤ N ≤ 4294967295",
         default=True,
+        level="error",
         what="A `--storage-limit` that is empty, not digits followed by exactly `MB` (`2GB`, `500`, `1.5MB`), "
              "or out of range (`100MB`).",
         why="msprof validates the limit before starting the application and exits on a bad one (the "
@@ -834,6 +839,7 @@ RULES = (
         summary="msprof `--output` given no directory (`--output=`), a path longer than 1024 characters, a name "
                 "over 255 bytes, or (9.0+) a character msprof refuses",
         default=True,
+        level="error",
         what="`--output=` with nothing after it (a value the checker cannot see, such as `--output=$OUT`, is "
              "not judged), an output path longer than 1024 characters, a name in it over 255 bytes (no file "
              "system creates it), and from CANN 9.0 a path with a character msprof refuses: a line break, tab "
@@ -859,6 +865,7 @@ RULES = (
         summary="msprof option the target CANN version or chip does not have (`--aiv-metrics` on Atlas A2, "
                 "`--task-block` before 9.0)",
         default=True,
+        level="error",
         what="An msprof option that exists, but not in the msprof of the target CANN version (`--task-block` "
              "and `--sys-lp` arrived in 9.0, `--scale` became `--optype` in 9.1, `--l2-freq` left with 8.5), or "
              "that the target chip's msprof refuses: the options on the chip's black list (the AI Vector Core "
@@ -890,6 +897,7 @@ RULES = (
         name="msprof-option-value-not-attached",
         summary="msprof option given its value as a separate word (`--output /tmp/prof`) or no value at all",
         default=True,
+        level="error",
         what="An msprof option written argparse-style, with its value in the next word (`--output /tmp/prof`, "
              "`[\"--aic-metrics\", \"Memory\"]` in a subprocess list), or with no value at all (`--ascendcl` "
              "at the end of the line). `--help` takes no value. `--storage-limit` without one is refused by 7.0/8.0 "

@@ -105,6 +105,7 @@ RULES = (
         name="unused-noqa",
         summary="`# noqa: NPPxxx` that silences nothing on its line for the target (off by default)",
         default=False,
+        level="warning", enabled_by="NPP2",
         what="A `# noqa` comment naming an NPP code (or prefix) when the line it covers has no finding of that "
              "code for the target the run checks. The comment is read as flake8 reads it: the first `# noqa` "
              "of a logical line covers all its physical lines. Codes of other tools, and a bare `# noqa`, are "

@@ -328,6 +328,7 @@ RULES = (
         summary="profiling switched on without options: the runtime substitutes its default set (output `./`, "
                 "training/task trace, hccl, aicpu, PipeUtilization), or fails / collects nothing on some routes",
         default=True,
+        level="warning",
         what="Profiling is switched on (`profiling_mode`, `enable_profiling`, `PROFILING_MODE=true`) but no "
              "options string is given, or it is empty. For `PROFILING_MODE=true` (in a launcher or from "
              "Python) it is reported only when the file never mentions `PROFILING_OPTIONS` at all, since the "
@@ -357,6 +358,7 @@ RULES = (
         summary="a custom optimizer carries NPU parameters but its name is not exactly `NpuOptimizer` — "
                 "the adapter never reads it",
         default=True,
+        level="warning",
         what="A `custom_optimizers.add()` entry that receives NPU `parameter_map` settings while its "
              "`name` is something other than `NpuOptimizer` (or is never set). Only parameters no other "
              "optimizer takes count: TF-TRT's `TensorRTOptimizer` has its own `precision_mode`, so that "
@@ -384,6 +386,7 @@ RULES = (
                 "(others read as false/empty); `precision_mode.b = True` next to profiling options is almost "
                 "surely meant as `profiling_mode`",
         default=True,
+        level="warning",
         what="A `parameter_map` entry written through the wrong member of the AttrValue: "
              "`profiling_mode` through `.s`/`.i` instead of the bool `.b`, `profiling_options` through "
              "anything but the bytes `.s`, or `parameter_map[\"precision_mode\"].b = True` in a block that "
@@ -412,6 +415,7 @@ RULES = (
         summary="`profiling_options` `.s` assigned a `str`: protobuf raises TypeError — wrap in "
                 "`tf.compat.as_bytes(...)`",
         default=True,
+        level="error",
         what="`parameter_map[\"profiling_options\"].s = '{...}'` with a Python `str` (a plain or f-string "
              "literal, or a str-valued name) instead of bytes.",
         why="`.s` is a protobuf bytes field; assigning a str raises TypeError while the session config is "
@@ -432,6 +436,7 @@ RULES = (
         summary="more than one `NpuOptimizer` entry on one ConfigProto (entries are read in turn; a later entry "
                 "without profiling_options resets them to the defaults)",
         default=True,
+        level="warning",
         what="Two or more `custom_optimizers.add()` entries named `NpuOptimizer` on the same ConfigProto, as "
              "produced by inlined migration helpers or by `NPUEstimator`, which always appends its own.",
         why="The adapter walks all entries and lets a later one overwrite each key an earlier one set. "
@@ -460,6 +465,7 @@ RULES = (
         summary="`enable_profiling` / `profiling_mode` given a non-bool (a string like `\"True\"` raises or "
                 "reads wrong)",
         default=True,
+        level="error",
         what="`parameter_map[\"profiling_mode\"].b`, `ProfilingConfig(enable_profiling=...)`, "
              "`npu_resource_init(enable_profiling=...)` or TF2 `profiling_config.enable_profiling` given a "
              "string, float or None instead of True/False.",
@@ -485,6 +491,7 @@ RULES = (
         summary="profiling and data dump (`enable_dump`, `enable_dump_debug`) both switched on in one config: "
                 "dump distorts the timings",
         default=True,
+        level="warning",
         what="A config that switches profiling on and also turns on `enable_dump` or `enable_dump_debug`, "
              "under the same conditions; or one `NPURunConfig` given a `ProfilingConfig` with profiling on and "
              "a `DumpConfig` with a dump on. (A dump set on the `session_config`'s own NpuOptimizer entry is "

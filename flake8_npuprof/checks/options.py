@@ -25,9 +25,6 @@ PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
 ABORT = "GE initialisation fails and the job aborts"
 LATENT_ABORT = "GE initialisation will fail and the job will abort"
-# Codes whose options never reach collection on the reported target (NPP116 stays quiet then).
-FATAL = frozenset({"NPP100", "NPP101", "NPP102", "NPP103", "NPP106", "NPP108", "NPP109",
-                   "NPP112", "NPP113", "NPP115"})
 # Effects that happen only after the options pass GE initialisation (model.Issue.effect).
 LATER = frozenset({"silent", "logged", "ignored", "guidance"})
 FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
@@ -1085,6 +1082,7 @@ RULES = (
         summary="not valid JSON or not a JSON object (the legacy colon list `\"training_trace:task_trace\"` "
                 "gets its own hint) — GE init fails",
         default=True,
+        level="error", fatal=True,
         what="A profiling options string that does not parse as a JSON object: the pre-2021 colon list, "
              "Python dict syntax with single quotes or `True`, trailing commas, or valid JSON of another "
              "type (a list, a bare string).",
@@ -1108,6 +1106,7 @@ RULES = (
         name="unknown-options-key",
         summary="unknown key, with did-you-mean (L2→l2, result_path→output) — whole profiling init fails",
         default=True,
+        level="error", fatal=True,
         what="A key in profiling_options that no supported CANN version knows, such as `L2`, "
              "`result_path` or `aicpu_trace`.",
         why="Keys are matched exactly, case included. Every collector generation keeps a whitelist and "
@@ -1131,6 +1130,7 @@ RULES = (
         summary="invalid value for an enumerated option (`on`/`off` switches are exact and lowercase; "
                 "task_trace levels, llc_profiling, host_sys, host_sys_usage per target)",
         default=True,
+        level="error", fatal=True,
         what="A switch such as `aicpu`, `hccl`, `l2`, `msproftx` or `runtime_api` given something other than "
              "`\"on\"`/`\"off\"` (`\"ON\"`, `\"true\"`, `\"1\"`), a `task_trace`/`task_time` level the target "
              "does not know, or an `llc_profiling`, `host_sys` or `host_sys_usage` value outside its list.",
@@ -1157,6 +1157,7 @@ RULES = (
         name="training-trace-not-on",
         summary="`training_trace` present with a value other than `\"on\"` or `\"\"` (`\"off\"` makes GE init fail)",
         default=True,
+        level="error", fatal=True,
         what="`\"training_trace\"` set to `\"off\"`, `\"ON\"`, `true` or any other value except `\"on\"` and "
              "the empty string.",
         why="GE checks this one key itself before the collector sees the options: a non-empty value other "
@@ -1178,6 +1179,7 @@ RULES = (
         summary="`training_trace` is `\"on\"` but `fp_point`/`bp_point` are missing (give them, `\"\"` means "
                 "automatic)",
         default=True,
+        level="note",
         what="Options that switch `training_trace` on but do not contain `fp_point` and `bp_point`.",
         why="Guidance, not a failure (reported as a SARIF note, an editor information): when a point is empty "
             "or absent, GE searches for it while it builds the graph. The forward point is the earliest consumer "
@@ -1212,6 +1214,7 @@ RULES = (
         name="trace-points-without-training-trace",
         summary="`fp_point`/`bp_point` set while `training_trace` is not `\"on\"` — ignored",
         default=True,
+        level="warning", tags=('unnecessary',),
         what="A non-empty `fp_point` or `bp_point` in options where `training_trace` is absent or empty.",
         why="GE reads the forward and backward points only to place the iteration-trace marks, which exist "
             "only with the training trace on. Otherwise the names are dropped without a message, and whoever "
@@ -1231,6 +1234,7 @@ RULES = (
         summary="unknown `aic_metrics` for the target product, or a malformed `Custom:` event list, with "
                 "did-you-mean",
         default=True,
+        level="error", fatal=True,
         what="An `aic_metrics` (or `aiv_metrics`) value that is not a metric set of the target product, a "
              "misspelt one such as `PipeUtilisation`, or a `Custom:` list with bad, too many or repeated "
              "events.",
@@ -1259,6 +1263,7 @@ RULES = (
         name="invalid-storage-limit",
         summary="invalid `storage_limit` (`<N>MB`, 200 ≤ N ≤ 4294967295)",
         default=True,
+        level="error",
         what="A `storage_limit` that is not a string of digits followed by exactly `MB`, or whose number is "
              "below 200 or above 4294967295 (`\"2GB\"`, `\"500\"`, `\"100MB\"`, `\"1.5MB\"`).",
         why="Up to CANN 8.0 the collector rejects the value and GE initialisation fails, aborting the job. "
@@ -1286,6 +1291,7 @@ RULES = (
         summary="invalid `output`: missing or empty where the target requires it, longer than 1024, or characters "
                 "some CANN 8.0 builds refuse",
         default=True,
+        level="error", fatal=True,
         what="No `output`, an empty one, or one longer than 1024 characters, on a version whose collector "
              "checks that; and, for CANN 8.0, characters that some of its collector builds refuse (control "
              "characters from the 2024-03 builds; also quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>` "
@@ -1316,6 +1322,7 @@ RULES = (
         name="invalid-sampling-frequency",
         summary="sampling frequency not an integer or out of its range",
         default=True,
+        level="error", fatal=True,
         what="A `*_freq` option (`sys_hardware_mem_freq`, `sys_io_sampling_freq`, `sys_interconnection_freq`, "
              "`dvpp_freq`, `host_sys_usage_freq`, `instr_profiling_freq`) whose value is not an integer or "
              "lies outside the range the target accepts (1-100 Hz for most, 1-50 for interconnect and host "
@@ -1343,6 +1350,7 @@ RULES = (
         summary="value of the wrong JSON type for the target (`\"aicpu\": true`, `\"storage_limit\": 200`, "
                 "frequency type per CANN version)",
         default=True,
+        level="error",
         what="A JSON boolean or number where the target expects a string, or the reverse: `\"aicpu\": true`, "
              "`\"storage_limit\": 200`, and sampling frequencies, which CANN 8.0 reads as strings and CANN "
              "8.5+ as numbers.",
@@ -1370,6 +1378,7 @@ RULES = (
         name="duplicate-options-key",
         summary="duplicate key in the options object (the last one silently wins)",
         default=True,
+        level="warning", tags=('unnecessary',),
         what="The same key written twice in one options object, for example two `output` entries after an "
              "edit.",
         why="The runtime keeps only the last occurrence and drops the earlier one without a warning, so the "
@@ -1388,6 +1397,7 @@ RULES = (
         name="options-too-long",
         summary="options string longer than 2047 bytes (the runtime cuts it, then fails to parse)",
         default=True,
+        level="error", fatal=True,
         what="A profiling options string of more than 2047 bytes (UTF-8), usually because of long "
              "`fp_point`/`bp_point` op names.",
         why="The options are copied into a fixed 2048-byte buffer before parsing. A longer string is cut "
@@ -1408,6 +1418,7 @@ RULES = (
         summary="key not accepted by the target CANN version (e.g. `task_time` on 8.5, "
                 "`aiv_metrics`/`power` on 8.5+)",
         default=True,
+        level="error", fatal=True,
         what="A key that some CANN versions accept but the target does not: `task_time` on 8.5, "
              "`aiv_metrics` and `power` from 8.5 on, `task_tsfw` and `sys_mem_serviceflow` outside 8.5, newer "
              "keys such as `instr_profiling` before 8.5, or the lowerCamelCase spellings only the protobuf-era "
@@ -1435,6 +1446,7 @@ RULES = (
         summary="switch not supported on the target product (dropped with a log warning up to 8.0, rejected "
                 "from 8.5 where that collector is open source, from 9.0 on the 310; e.g. `l2` on 310)",
         default=True,
+        level="warning",
         what="An option that the target chip's collector of the target version cannot collect: `l2` on the "
              "Ascend 310, `training_trace` on the 310 up to 8.0, `hccl` on the 310B up to 8.0, `aiv_metrics` "
              "on chips without separate vector cores, `instr_profiling` outside Atlas A2/A3 and the 950, "
@@ -1464,6 +1476,7 @@ RULES = (
         name="instr-profiling-with-trace-switches",
         summary="`instr_profiling_freq` combined with task/trace switches (fails before 8.5)",
         default=True,
+        level="error", fatal=True,
         what="`instr_profiling_freq` in the same options as `task_trace`, `task_time`, `training_trace`, "
              "`aicpu`, `l2`, `hccl`, `runtime_api` or a metrics key.",
         why="Instruction sampling must run on its own on the collectors up to CANN 8.0: they refuse the "
@@ -1486,6 +1499,7 @@ RULES = (
         name="options-collect-nothing",
         summary="profiling is on but the options switch nothing on for the target (no data would be collected)",
         default=True,
+        level="warning",
         what="Profiling is switched on and the options are valid, but none of them turns on a collection "
              "on the target: only `output`, `storage_limit` or switches set to off, or only switches the "
              "product drops.",
@@ -1503,3 +1517,7 @@ RULES = (
         facts=("collection.switch.",),
     ),
 )
+
+# Codes whose options never reach collection on the reported target (NPP116 stays quiet then): the pages
+# marked fatal (Rule.fatal), all of them here, beside the judge that reports them (tests/test_catalog.py).
+FATAL = frozenset(r.code for r in RULES if r.fatal)

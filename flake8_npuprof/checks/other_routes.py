@@ -470,6 +470,7 @@ RULES = (
                 "set_keras_session_npu_config / initialize_system (or a `ProfilingConfig` never passed as "
                 "`profiling_config=`)",
         default=True,
+        level="warning",
         what="A `ConfigProto` with profiling settings, or a `ProfilingConfig`, that no session, run config, "
              "estimator or NPU helper in the file ever receives, typically because the `profiling_config=` "
              "argument was commented out.",
@@ -493,6 +494,7 @@ RULES = (
                 "(`True`, `TRUE`, `1`, `on`, `yes` all mean off to GE). Values that mean off (`false`, `FALSE`, "
                 "`0`, `off`) and unsubstituted template placeholders are not NPP011",
         default=True,
+        level="warning",
         what="`PROFILING_MODE` set (from Python or in a shell launcher) to a value meant as on but not the "
              "exact lowercase `true`: `True`, `TRUE`, `1`, `on`, `yes`. Values meant as off (`false`, `FALSE`, "
              "`0`, `off`) are off to GE as well and are not reported; nor are template placeholders left for a "
@@ -516,6 +518,7 @@ RULES = (
         name="tf2-profiling-after-npu-open",
         summary="TF2 `global_options().profiling_config` set after `npu.open()` — ignored",
         default=True,
+        level="warning",
         what="In a TF2 (`npu_device`) script, `npu.global_options().profiling_config` fields assigned after "
              "`npu.open()` has already run — also when the device is opened at import and the options are set "
              "later in a function (the same execution order `npuprof emulate` follows).",
@@ -536,6 +539,7 @@ RULES = (
         summary="`npu_bridge` `Profiler` scope used while `profiling_mode`/`PROFILING_MODE` is on — "
                 "InvalidArgument at runtime",
         default=True,
+        level="error",
         what="A `with Profiler(...)` block from `npu_bridge.profiler` in a script whose session config sets "
              "`profiling_mode` on or whose environment sets `PROFILING_MODE=true`.",
         why="Local (scoped) profiling and global profiling exclude each other: the adapter raises "
@@ -556,6 +560,7 @@ RULES = (
         summary="removed pre-2021 API: `ProfilingConfig(enable_options=…, fp_point=…, bp_point=…)`, "
                 "`parameter_map[\"fp_point\"]`, …",
         default=True,
+        level="error", tags=('deprecated',),
         what="Profiling configured through the interface the adapter dropped at the end of 2020: "
              "`ProfilingConfig` or `npu_resource_init` with `enable_options`, `fp_point`, `bp_point`, or "
              "`parameter_map[\"fp_point\"]`/`[\"bp_point\"]` on the NpuOptimizer.",

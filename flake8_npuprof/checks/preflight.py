@@ -245,6 +245,7 @@ RULES = (
         name="output-dir-not-writable",
         summary="output directory cannot be created or is not writable (resolved against the launch directory)",
         default=False,
+        level="error",
         what="An `output` directory that, on this machine, cannot be created or is not writable by the "
              "current user; relative paths are resolved against the launch directory.",
         why="The collector tries to create the directory when GE hands it the options. If that fails it "
@@ -268,6 +269,7 @@ RULES = (
         name="storage-limit-exceeds-free-space",
         summary="`storage_limit` larger than the free space of the output file system",
         default=False,
+        level="warning",
         what="A `storage_limit` above the space currently free on the file system that holds `output`.",
         why="The limit is meant to make the collector age out old data before the disk fills; set above "
             "the free space it never takes effect, so a long run can fill the disk and take down whatever "
@@ -286,6 +288,7 @@ RULES = (
         name="trace-point-not-in-graph",
         summary="`fp_point`/`bp_point` op name not found in the graph dump given with `--npuprof-graph`",
         default=False,
+        level="warning",
         what="A non-empty `fp_point` or `bp_point` that names no node of the graph dump passed with "
              "--npuprof-graph (a `tf.io.write_graph` pbtxt or a GE build dump).",
         why="GE matches the points by exact node name (or a recorded pre-fusion name). For a name it cannot "

@@ -29,6 +29,31 @@ class Rule(NamedTuple):
     group: str = ""
     language: str = "python"  # of the examples: "python" or "shell" (a launcher)
     facts: Tuple[str, ...] = ()  # the data facts (data/sources.json ids or id prefixes) its claims rest on
+    level: str = ""           # LEVELS: what the runtime does with the setting (SARIF level, GitHub annotation)
+    fatal: bool = False       # the options never reach collection on the target (NPP116 then stays quiet)
+    tags: Tuple[str, ...] = ()  # TAGS: how an editor shows the range (LSP DiagnosticTag)
+    enabled_by: str = ""      # off by default: the least specific selected prefix that turns it on (DEFAULT_OFF)
+
+    @property
+    def category(self) -> str:
+        """The kind of problem its group reports (a SARIF tag)."""
+        return GROUPS[self.group][1]
+
+
+# What the runtime does decides a rule's level. "error": the job fails or aborts (GE initialisation
+# rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000, NPP192).
+# "warning": the setting is silently ignored, dropped or defaulted, or the run is worse than
+# intended (hygiene). "note": guidance or information; the run does what it would do anyway.
+LEVELS = ("error", "warning", "note")
+# The editor greys out a setting the runtime ignores (points without training_trace, the dropped one of
+# two duplicate keys) and strikes through a removed API.
+TAGS = ("unnecessary", "deprecated")
+# A rule's group: (the title of its part of docs/rules/index.md, the kind of problem it reports).
+GROUPS = {"wiring": ("NPP0xx: does the setting reach the runtime?", "correctness"),
+          "options": ("NPP1xx: the options JSON", "correctness"),
+          "msprof": ("NPP12x: msprof command lines", "correctness"),
+          "hygiene": ("NPP2xx: hygiene", "maintainability"),
+          "preflight": ("NPP9xx: environment preflight", "environment")}
 
 
 def sources_for(rule: Rule) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:

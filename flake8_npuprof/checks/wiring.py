@@ -243,6 +243,7 @@ RULES = (
                 "options are ignored. An explicit, unconditional off switch beside parked options "
                 "(`PROFILING_MODE=false  # true to profile`) is deliberate: not NPP001",
         default=True,
+        level="warning",
         what="A config that carries profiling options while its on-switch is missing, or false where "
              "profiling is evidently meant: `profiling_options` without any `profiling_mode`, "
              "`profiling_mode = False` inside an `if args.profiling:` branch, `ProfilingConfig(profiling_options=...)` "
@@ -271,6 +272,7 @@ RULES = (
         summary="an Estimator `RunConfig` is built without `session_config` while the file builds a profiling "
                 "session config",
         default=True,
+        level="warning",
         what="`tf.estimator.RunConfig(...)` (usually wrapped by `npu_run_config_init`) with no "
              "`session_config=` argument, in a file that prepares a `ConfigProto` with profiling settings.",
         why="`npu_run_config_init` turns a missing session config into a fresh ConfigProto with an empty "
@@ -293,6 +295,7 @@ RULES = (
                 "fresh one without it; or profiling is set on the Keras session config while `init_resource` "
                 "initialises GE",
         default=True,
+        level="warning",
         what="A call of one of the migration helpers without the profiling config as its argument while the "
              "file builds one, or a Keras script where `init_resource()` initialises GE with a bare config "
              "and the profiling settings only go to `set_keras_session_npu_config`.",

@@ -33,33 +33,17 @@ def tool_component(name: str) -> Dict:
         component["informationUri"] = home()
     return component
 
-# What the runtime does decides the level. "error": the job fails or aborts (GE initialisation
-# rejects the options, a TypeError, InvalidArgument), or the file went unchecked (NPP000, NPP192).
-# "warning": the setting is silently ignored, dropped or defaulted, or the run is worse than
-# intended (hygiene). "note": guidance or information; the run does what it would do anyway.
-LEVELS: Dict[str, str] = {
-    **dict.fromkeys("NPP000 NPP005 NPP010 NPP013 NPP014 NPP100 NPP101 NPP102 NPP103 NPP106 NPP107 "
-                    "NPP108 NPP109 NPP110 NPP112 NPP113 NPP115 NPP120 NPP121 NPP122 NPP123 NPP124 NPP125 "
-                    "NPP126 NPP127 NPP901".split(), "error"),
-    **dict.fromkeys("NPP001 NPP002 NPP003 NPP004 NPP006 NPP007 NPP008 NPP009 NPP011 NPP012 "
-                    "NPP105 NPP111 NPP114 NPP116 NPP200 NPP201 NPP202 NPP203 NPP204 NPP205 NPP206 NPP902 "
-                    "NPP903".split(), "warning"),
-    # guidance: nothing fails and nothing is lost (NPP104: GE searches for the points itself)
-    **dict.fromkeys("NPP104 NPP190".split(), "note"),
-    "NPP191": "warning",
-    "NPP192": "error",
-}
+# A rule's level is on its page (Rule.level, checks/rule.py: what the runtime does decides it).
 # Codes of other flake8 plugins: flake8's own E9xx (syntax error, unreadable file) stop the
 # check of a file; everything else is a warning.
 FOREIGN_LEVELS = (("E9", "error"),)
-TAGS = {"wiring": "correctness", "options": "correctness", "msprof": "correctness", "preflight": "environment",
-        "hygiene": "maintainability"}
 GITHUB_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def level(code: str) -> str:
-    if code in LEVELS:
-        return LEVELS[code]
+    rule = BY_CODE.get(code)
+    if rule is not None:
+        return rule.level
     return next((lvl for prefix, lvl in FOREIGN_LEVELS if code.startswith(prefix)), "warning")
 
 
@@ -113,7 +97,7 @@ def fingerprint(code: str, rel_path: str, line_text: str, occurrence: int) -> st
 
 def rule_descriptor(rule: Rule) -> Dict:
     page = render(rule)                 # the same page as `npuprof explain` and docs/rules/
-    config = {"level": LEVELS[rule.code]}
+    config = {"level": rule.level}
     if not rule.default:
         config["enabled"] = False
     from ..links import rule_page
@@ -124,7 +108,7 @@ def rule_descriptor(rule: Rule) -> Dict:
         "fullDescription": {"text": page, "markdown": page},
         "help": {"text": page, "markdown": page},
         "defaultConfiguration": config,
-        "properties": {"tags": ["npuprof", rule.group, TAGS[rule.group]]},
+        "properties": {"tags": ["npuprof", rule.group, rule.category]},
     }
     if rule_page(rule.code):            # under the project's own `Rules` URL ([project.urls]), or no link
         descriptor["helpUri"] = rule_page(rule.code)
