@@ -69,7 +69,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     from .commands import fix as fixcmd
     fixcmd.add_parser(sub, _add_target_options, _add_selection_options)
     if command in (None, "emulate") or command not in sub.choices:
-        from .emulate import script as emulate
+        from .commands import emulate
         emulate.add_parser(sub, _add_target_options, _add_selection_options)
     parser.subcommands = sub.choices    # name -> its parser, for usage errors
     return parser

@@ -22,7 +22,7 @@ from .source.config import Config, ConfigError, from_flake8, from_pyproject
 from .source.files import SHELL_SHEBANG, Selection
 from .source.model import Edit, Finding
 from .source.text import SourceText
-from .knowledge.targets import Target, TargetError
+from .knowledge.targets import Target
 
 CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini", ".flake8")
 # Diagnostic tags (LSP DiagnosticTag) of a rule's findings, named on its page (Rule.tags).
@@ -121,7 +121,7 @@ class ConfigCache:
         with self._lock:
             if key in self._parsed:
                 return self._parsed[key]
-        from .commands.runner import rule_codes
+        from .engine.selection import rule_codes
         found = None
         for path in candidates:
             if not path.is_file():
@@ -159,11 +159,11 @@ def is_config_file(path: str) -> bool:
 
 
 def doc_settings(path: Optional[str], overrides: Overrides, cache: ConfigCache) -> DocSettings:
-    from argparse import Namespace
+    from .engine.run import run_settings
+    from .engine.selection import selection_from
+    from .engine.target import DEFAULTS, settle_target
     from .source.config import UsageError
-    from .commands.runner import selection_from, target_from
-    args = Namespace(cann=overrides.cann, soc=overrides.soc, select=None, extend_select=None,
-                     ignore=None, extend_ignore=None)
+    flags = {"cann": overrides.cann, "soc": overrides.soc}
     config, error = None, ""
     try:
         start = Path(path).parent if path else Path.cwd()
@@ -171,16 +171,19 @@ def doc_settings(path: Optional[str], overrides: Overrides, cache: ConfigCache) 
     except (ConfigError, OSError, ValueError) as exc:
         error = str(exc)
     try:
-        target = target_from(args, config)
+        target = settle_target(flags, config, DEFAULTS["server"])[0]
     except UsageError as exc:
         error = error or str(exc)           # names the configuration file when the value came from it
         try:
-            target = target_from(args, None)
+            target = settle_target(flags, None, DEFAULTS["server"])[0]
         except UsageError:
             target = Target()
-    selection = selection_from(args, config)
-    settings = Settings(target=target, preflight=bool(config and config.preflight),
-                        graph=config.graph_path() if config else None)
+    selection = selection_from(config)
+    try:
+        settings = run_settings(target, config)     # as `npuprof check`: a graph dump implies the preflight
+    except UsageError as exc:                       # a graph dump that is not there
+        error = error or str(exc)
+        settings = run_settings(target)
     ignores = config.ignores_for(path) if (config and path) else ()
     return DocSettings(settings, selection, ignores, config.path if config else None, error)
 
@@ -230,7 +233,7 @@ def too_large(text: str) -> int:
 def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analysis:
     """The document's findings; one NPP191 for a document over the input bound, which is not analysed
     (a 30 MB document held 12.5 GB and blocked every answer for minutes)."""
-    from .commands.runner import check_text
+    from .engine.run import check_text
     size = too_large(text)
     if size:
         from .source.files import MAX_BYTES
@@ -278,7 +281,7 @@ def fix_all(analysis: Analysis) -> Optional[Edit]:
     """One edit that applies every safe fix `npuprof fix` would apply (each re-checked), or None."""
     if analysis.kind != "python" or too_large(analysis.text):
         return None
-    from .commands.fix import fix_text
+    from .engine.fix import fix_text
     doc = analysis.doc
     selection = _PerFileSelection(doc.selection, doc.per_file_ignores)
     result = fix_text(analysis.text, analysis.path, doc.settings, selection, False,
@@ -574,9 +577,3 @@ def describe(schema: dict) -> str:
         out += f" of at most {schema['maxLength']} characters"
     return out
 
-
-def parse_target(cann: Optional[str], soc: Optional[str]) -> Target:
-    try:
-        return Target.parse(cann or "any", soc or "any")
-    except TargetError:
-        return Target()

@@ -29,22 +29,6 @@ def _argtype(parser):
     return convert
 
 
-def fix_marker(finding) -> str:
-    if finding.fix is None:
-        return ""
-    return " (fixable: npuprof fix)" if finding.fix.safe else " (fixable: npuprof fix --unsafe-fixes)"
-
-
-def _auto(kind: str, value: str) -> str:
-    """`--npuprof-cann auto` / `--npuprof-soc auto`: this machine's toolkit or chip (opt-in), else any."""
-    if value != "auto":
-        return value
-    import multiprocessing
-    from .commands.runner import auto_value
-    # flake8's worker processes parse the options again: only the main one says that nothing was found
-    return auto_value(kind, value, quiet=multiprocessing.current_process().name != "MainProcess")
-
-
 # flake8 runs no plugin on a file it cannot parse or read: it reports E999 (syntax error) or E902 (not
 # readable) itself. `--select NPP` alone would drop those, and a broken training script would pass.
 UNCHECKED = ("E902", "E999")
@@ -94,6 +78,7 @@ class NpuProfChecker:
 
     @classmethod
     def add_options(cls, option_manager) -> None:
+        # the defaults are the plugin's in engine/target.py DEFAULTS (tests/test_target.py holds them equal)
         option_manager.add_option(
             "--npuprof-cann", default="any", parse_from_config=True, type=_argtype("parse_cann"),
             help="CANN version the profiling options must work on: any (default; report only what "
@@ -124,11 +109,17 @@ class NpuProfChecker:
                 not getattr(options, "npuprof_graph", None):
             cls.settings = None             # the defaults, built when a file needs them
             return
+        import multiprocessing
+        import sys
+        from .engine.target import DEFAULTS, auto_fallbacks, settle_target
         from .knowledge.run_settings import Settings
-        from .knowledge.targets import Target
+        # flake8 reads the configuration itself: its values come as the options, the flags of settle_target
+        target, origins = settle_target({"cann": cann, "soc": soc}, None, DEFAULTS["flake8"])
+        if multiprocessing.current_process().name == "MainProcess":     # the workers parse the options again
+            for warning in auto_fallbacks(origins):
+                print(f"npuprof: {warning}", file=sys.stderr)
         cls.settings = Settings(
-            target=Target(_auto("cann", getattr(options, "npuprof_cann", "any") or "any"),
-                          _auto("soc", getattr(options, "npuprof_soc", "any") or "any")),
+            target=target,
             # a graph dump is given for NPP903, a preflight check: giving it asks for the preflight checks
             preflight=bool(getattr(options, "npuprof_preflight", False) or getattr(options, "npuprof_graph", None)),
             graph=getattr(options, "npuprof_graph", None))
@@ -140,6 +131,7 @@ class NpuProfChecker:
         if not profiling and not ("NPP" in text and default_off_enabled("NPP206", self.selected)):
             return                          # the common case: nothing more is imported
         from .checks.analysis import Settings, analyse, internal_error
+        from .engine.fix import fix_marker
         try:
             findings = analyse(text, self.tree, self.filename, self.settings or Settings(), profiling)
         except Exception as exc:            # analyse() already guards; this is the last line

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from evalfiles import all_files, parse_options
-from flake8_npuprof.commands.runner import check_text
+from flake8_npuprof.engine.run import check_text
 from flake8_npuprof.commands.validate import _findings as options_findings
 from flake8_npuprof.knowledge.run_settings import Settings
 from flake8_npuprof.knowledge.targets import Target

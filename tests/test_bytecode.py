@@ -10,7 +10,7 @@ import pytest
 
 from flake8_npuprof.checks import analysis
 from flake8_npuprof.cli import main
-from flake8_npuprof.commands.runner import check_each
+from flake8_npuprof.engine.run import check_each
 from flake8_npuprof.source.files import Selection
 from flake8_npuprof.knowledge.run_settings import Settings
 from flake8_npuprof.source import bytecode

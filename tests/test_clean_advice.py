@@ -13,7 +13,7 @@ from evalfiles import all_files, parse_options
 from flake8_npuprof.checks.analysis import Settings, analyse
 from flake8_npuprof.checks.catalog import RULES
 from flake8_npuprof.checks.options import check_options
-from flake8_npuprof.commands.fix import apply_edits
+from flake8_npuprof.engine.fix import apply_edits
 from flake8_npuprof.source.files import DEFAULT_OFF
 from flake8_npuprof.knowledge.targets import Target
 

@@ -547,7 +547,7 @@ def test_against_data_the_configuration_does_not_ask_for(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv,message", [
     (["/no/such/file.py"], "npuprof emulate: error: /no/such/file.py: cannot read"),
-    (["--cann", "6.9", "SCRIPT"], "npuprof emulate: error: unknown CANN target '6.9'"),
+    (["--cann", "6.9", "SCRIPT"], "npuprof emulate: error: --cann: unknown CANN target '6.9'"),
     (["--graph", "/no/such.pbtxt", "SCRIPT"], "npuprof emulate: error: --graph /no/such.pbtxt: no such file"),
     (["--against", "/no/such/dir", "SCRIPT"], "npuprof emulate: error: --against /no/such/dir: no such directory"),
     ([str(DATA)], f"npuprof emulate: error: {DATA} is a directory"),

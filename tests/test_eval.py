@@ -11,7 +11,7 @@ import pytest
 
 from evalfiles import EVAL_DIR, FILE_SECONDS, all_files, deadline, parse_options
 from flake8_npuprof.checks.analysis import Settings
-from flake8_npuprof.commands.runner import check_text
+from flake8_npuprof.engine.run import check_text
 from flake8_npuprof.source.files import Selection, noqa_lines, split_codes, suppressed
 from flake8_npuprof.plugin import NpuProfChecker
 from flake8_npuprof.knowledge.targets import Target

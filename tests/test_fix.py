@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from flake8_npuprof.checks.analysis import Settings
-from flake8_npuprof.commands.runner import check_text
+from flake8_npuprof.engine.run import check_text
 from flake8_npuprof.cli import main
 from flake8_npuprof.source.files import Selection
-from flake8_npuprof.commands.fix import fix_text
+from flake8_npuprof.engine.fix import fix_text
 
 PAIRS = sorted((Path(__file__).resolve().parent / "fix_pairs").glob("*.in.py"))
 
@@ -136,7 +136,7 @@ def test_a_fix_that_would_not_parse_is_refused(monkeypatch):
     def breaking(*a, **kw):
         out = real(*a, **kw)
         return [f._replace(fix=f.fix._replace(edits=(Edit(0, 0, "def (:\n"),))) if f.fix else f for f in out]
-    monkeypatch.setattr("flake8_npuprof.commands.runner.check_text", breaking)
+    monkeypatch.setattr("flake8_npuprof.engine.run.check_text", breaking)
     result = fixcmd.fix_text(body, "x.py", Settings(), Selection(), True)
     assert result.text == body and result.refused and "would not parse" in result.refused[0][1]
 
@@ -348,8 +348,8 @@ def test_a_lone_surrogate_in_the_output_path_is_no_internal_error(tmp_path, caps
 
 
 def test_the_fix_limit_is_said_and_nothing_claims_to_be_fixable(tmp_path, capsys, monkeypatch):
-    from flake8_npuprof.commands import fix as fixcmd
-    monkeypatch.setattr(fixcmd, "MAX_FIXES", 1)
+    from flake8_npuprof.engine import fix as engine_fix
+    monkeypatch.setattr(engine_fix, "MAX_FIXES", 1)
     target = tmp_path / "x.py"
     target.write_text(BODY.replace('"task_trace":"on"', '"task_trace":"ON"'))
     assert main(["fix", str(target)]) == 1

@@ -60,7 +60,7 @@ def _fixable():
 
 def _findings(path: Path) -> str:
     from flake8_npuprof.checks.analysis import analyse
-    from flake8_npuprof.plugin import fix_marker
+    from flake8_npuprof.engine.fix import fix_marker
     text = path.read_text(encoding="utf-8")
     return "".join(fix_marker(f) for f in analyse(text, None, str(path)))
 

@@ -101,7 +101,7 @@ def _calls(run) -> int:
 
 def _check_text(path: Path, text: str):
     from flake8_npuprof.checks.analysis import Settings
-    from flake8_npuprof.commands.runner import check_text
+    from flake8_npuprof.engine.run import check_text
     from flake8_npuprof.source.files import Selection
     path.write_text(text)
     return check_text(str(path), text, "shell", Settings(), Selection())

@@ -1,5 +1,5 @@
-"""The package's layering: imports run one way, front-ends -> emulate -> checks -> setups -> values -> source,
-knowledge is read by all and imports none of them, and no module is part of an import circle.
+"""The package's layering: imports run one way, front-ends -> engine -> emulate -> checks -> setups -> values ->
+source, knowledge is read by all and imports none of them, and no module is part of an import circle.
 
 Imports inside functions count as much as those at the top: a circle closed at call time still ties
 the layers together. See docs/architecture.md.
@@ -16,8 +16,8 @@ import pytest
 PKG = Path(__file__).resolve().parent.parent / "flake8_npuprof"
 
 # Lower rank = lower layer; a module may import its own layer and the layers below it.
-RANKS = {"knowledge": 0, "source": 1, "values": 2, "setups": 3, "checks": 4, "emulate": 5}
-FRONT_END = 6               # the package's top-level modules, commands/ and report/
+RANKS = {"knowledge": 0, "source": 1, "values": 2, "setups": 3, "checks": 4, "emulate": 5, "engine": 6}
+FRONT_END = 7               # the package's top-level modules, commands/ and report/
 MAX_TOP_LEVEL = 12
 
 
@@ -88,6 +88,16 @@ def test_imports_run_one_way():
     wrong = sorted(f"{a} ({rank(a)}) imports {b} ({rank(b)})"
                    for a, deps in GRAPH.items() for b in deps if rank(b) > rank(a))
     assert wrong == []
+
+
+def test_the_front_ends_share_the_engine_not_the_cli():
+    # the flake8 plugin, the language server and the renderings run one text through engine/, never
+    # through the CLI's commands/ (only cli.py, the CLI's entry point, dispatches to them)
+    wrong = sorted(f"{a} imports {b}" for a, deps in GRAPH.items()
+                   if rank(a) == FRONT_END and not a.startswith("commands") and a != "cli"
+                   for b in deps if b.startswith("commands"))
+    assert wrong == []
+    assert not {b for a, deps in GRAPH.items() if a.startswith("report") for b in deps} & {"plugin", "server"}
 
 
 def test_knowledge_imports_no_other_layer():

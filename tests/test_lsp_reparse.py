@@ -79,7 +79,7 @@ def test_an_edit_inside_a_statement_parses_only_that_statement(monkeypatch):
 def test_the_server_reports_what_a_fresh_analysis_reports():
     from server_latency import training_script
     from flake8_npuprof import lsp_analysis as A
-    from flake8_npuprof.commands.runner import check_text
+    from flake8_npuprof.engine.run import check_text
     doc = A.DocSettings(A.Settings(), A.Selection(), (), None)
     text = training_script(400)
     lsp_reparse.forget("s.py")

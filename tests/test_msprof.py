@@ -4,7 +4,7 @@ import pytest
 
 from flake8_npuprof.checks.analysis import Settings, analyse
 from flake8_npuprof.source.files import Selection
-from flake8_npuprof.commands.fix import fix_text
+from flake8_npuprof.engine.fix import fix_text
 from flake8_npuprof.checks.msprof import calls_in_shell, check_call, check_shell, parse_command
 from flake8_npuprof.knowledge.msprof_options import cli
 from flake8_npuprof.emulate.msprof_launch import msprof_layout, msprof_overrides

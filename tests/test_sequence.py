@@ -5,7 +5,7 @@ import json
 
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.cli import main
-from flake8_npuprof.commands.runner import check_text
+from flake8_npuprof.engine.run import check_text
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.knowledge.targets import Target
 from flake8_npuprof.source.text import HOLE
@@ -172,7 +172,7 @@ def _check(path):
 
 
 def _selection():
-    from flake8_npuprof.commands.runner import Selection
+    from flake8_npuprof.source.files import Selection
     return Selection(select=("NPP",), extend_select=(), ignore=(), extend_ignore=(), default_off=(),
                      explicit_select=False)
 

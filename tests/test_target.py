@@ -311,7 +311,9 @@ def test_nothing_anywhere_is_any_and_says_why(machine, capsys, tmp_path):
 def test_bad_configuration_is_a_usage_error(machine, capsys, tmp_path):
     script = project(tmp_path, '[tool.npuprof]\ncann = "6.0"\n')
     code, out, err = emulate_text(capsys, str(script))
-    assert code == 2 and out == "" and err.startswith("npuprof emulate: error: unknown CANN target '6.0'")
+    # named where it came from, as `npuprof check` names it (engine/target.py settles both)
+    assert code == 2 and out == "" and err.startswith(f"npuprof emulate: error: {tmp_path / 'proj' / 'pyproject.toml'}: "
+                                                      "cann: unknown CANN target '6.0'")
     script = project(tmp_path / "b", "[tool.npuprof\n")
     code, out, err = emulate_text(capsys, str(script))
     assert code == 2 and out == "" and err.startswith("npuprof emulate: error: ") and len(err.splitlines()) == 1

@@ -13,7 +13,7 @@ import pytest
 from flake8_npuprof.checks import analysis
 from flake8_npuprof.checks.analysis import analyse
 from flake8_npuprof.cli import main
-from flake8_npuprof.commands import runner
+from flake8_npuprof.engine import run as runner
 from flake8_npuprof.source import prefilter
 
 from test_cli_conventions import BAD, HELD, CLEAN

@@ -48,7 +48,7 @@ def read_jobs(args, config, paths: Iterable[str], store, each, selection) -> Ite
 
 def check_job(job: Job, each, selection) -> Tuple[List[list], Optional[dict]]:
     """The findings for each settings, and what they depend on (None: not all of it could be listed)."""
-    from .runner import check_each
+    from ..engine.run import check_each
     with observed.recording() as seen:
         found = check_each(job.path, job.text, job.kind, tuple(each), selection, job.ignores,   # one analysis
                            compiled=job.compiled)

@@ -22,7 +22,8 @@ from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Input, input_paths, n
 
 def run_check(args) -> int:
     from ..source.config import UsageError, load_config
-    from .runner import rule_codes, settings_from
+    from ..engine.selection import rule_codes
+    from .runner import settings_from
     if args.statistics and args.format not in ("text", "json"):
         raise UsageError("--statistics prints text or JSON: use --format text or --format json")
     config = load_config(args.config, args.paths, rule_codes=rule_codes)

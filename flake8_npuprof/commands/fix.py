@@ -1,8 +1,8 @@
 """`npuprof fix`: apply the findings' fixes, one at a time, each re-checked before it is kept.
 
-A fix is kept only when the file still parses, still encodes in its declared encoding, and
-the finding it was made for is gone; otherwise it is refused and reported. Fixing repeats
-until no applicable fix is left (bounded), so a second run changes nothing. Files with a
+Each file's text is fixed by the engine (engine/fix.py: a fix is kept only when the file still
+parses, still encodes in its declared encoding, and the finding it was made for is gone; otherwise
+it is refused and reported; fixing repeats until no applicable fix is left, bounded). Files with a
 syntax error are never touched; writes keep the encoding, BOM, line endings, file mode and
 links (see write_file); a file that cannot be read or written is reported and skipped while
 the others are still fixed (exit 2).
@@ -13,105 +13,13 @@ something, 2 usage or internal error.
 
 from __future__ import annotations
 
-import ast
 import os
 from collections import Counter
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Optional
 
-from ..knowledge.run_settings import Settings
-from ..source.files import Selection
-from ..source.model import Finding
-from ..source.prefilter import words_over_budget
+from ..engine.fix import FixResult, fix_text
 from ..source.writes import WriteError, write_bytes
 from .output import warn
-
-MAX_FIXES = 200         # per file; each one re-checks the whole file
-
-
-class FixResult(NamedTuple):
-    text: str
-    applied: List[Finding]
-    refused: List[Tuple[Finding, str]]
-    remaining: List[Finding]
-    skipped: str = ""       # why the file was not fixed at all
-
-
-def apply_edits(text: str, edits, newline: str = "\n") -> str:
-    for e in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        insert = e.text.replace("\n", newline) if newline != "\n" else e.text
-        text = text[:e.start] + insert + text[e.end:]
-    return text
-
-
-def _overlaps(edits) -> bool:
-    spans = sorted((e.start, e.end) for e in edits)
-    return any(b[0] < a[1] for a, b in zip(spans, spans[1:]))
-
-
-def fix_text(text: str, path: str, settings: Settings, selection: Selection, unsafe: bool,
-             encoding: str = "utf-8", newline: str = "\n", ignores=()) -> FixResult:
-    from .runner import check_text
-    from ..checks.analysis import parse
-    tree = None                         # a file over the work budget is not parsed: its NPP191 remains
-    if not words_over_budget(text):
-        tree = parse(text)
-        if isinstance(tree, Finding):   # never touched; its NPP192 is what remains
-            return FixResult(text, [], [], check_text(path, text, "python", settings, selection, ignores),
-                             "it has a syntax error")
-    applied: List[Finding] = []
-    refused: List[Tuple[Finding, str]] = []
-    refused_keys = set()
-    findings = check_text(path, text, "python", settings, selection, ignores, tree)
-    for _ in range(MAX_FIXES):
-        candidates = [f for f in findings if f.fix is not None and (f.fix.safe or unsafe)
-                      and _key(f) not in refused_keys]
-        if not candidates:
-            break
-        finding = candidates[0]
-        reason, new_text, new_findings = _try(text, findings, finding, path, settings, selection, encoding, newline,
-                                              ignores)
-        if reason:
-            refused_keys.add(_key(finding))
-            refused.append((finding, reason))
-            continue
-        text, findings = new_text, new_findings
-        applied.append(finding)
-    else:                               # the limit: say so, or a second run would silently fix more
-        from .inputs import plural
-        for f in findings:
-            if f.fix is not None and (f.fix.safe or unsafe) and _key(f) not in refused_keys:
-                refused_keys.add(_key(f))
-                # the limit counts attempts, refused ones too: say what it is, not "N fixes were made"
-                refused.append((f, f"not tried: one run stops after {plural(MAX_FIXES, 'attempt')} at fixing a file "
-                                   f"({len(applied)} made a fix here); run `npuprof fix` again"))
-    # a fix that was refused is not offered again in the report ("fixable" would be untrue)
-    remaining = [f._replace(fix=None) if f.fix is not None and _key(f) in refused_keys else f for f in findings]
-    return FixResult(text, applied, refused, remaining)
-
-
-def _key(f: Finding):
-    return (f.code, f.message, tuple((e.start, e.end, e.text) for e in f.fix.edits) if f.fix else ())
-
-
-def _try(text, findings, finding, path, settings, selection, encoding, newline, ignores=()):
-    from .runner import check_text
-    if _overlaps(finding.fix.edits):
-        return "its edits overlap", text, None
-    new = apply_edits(text, finding.fix.edits, newline)
-    try:
-        ast.parse(new)
-    except (SyntaxError, ValueError) as exc:
-        return f"the result would not parse ({exc.msg if hasattr(exc, 'msg') else exc})", text, None
-    try:
-        new.encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return f"the result cannot be written as {encoding}", text, None
-    before = Counter((f.code, f.message) for f in findings)     # the findings of `text`, already known
-    after_findings = check_text(path, new, "python", settings, selection, ignores)
-    after = Counter((f.code, f.message) for f in after_findings)
-    if after[(finding.code, finding.message)] >= before[(finding.code, finding.message)]:
-        return "the finding would not clear", text, None
-    return "", new, after_findings
 
 
 def encoded(text: str, encoding: str, bom: bool) -> bytes:
@@ -160,7 +68,8 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
 
 
 def run(args) -> int:
-    from .runner import rule_codes, settings_from
+    from ..engine.selection import rule_codes
+    from .runner import settings_from
     from ..source.config import load_config
     config = load_config(args.config, args.paths, rule_codes=rule_codes)
     _, selection, settings = settings_from(args, config)

@@ -75,7 +75,7 @@ def with_noqa(text: str, findings) -> str:
 
 
 def run_add_noqa(args, config, settings, selection) -> int:
-    from .runner import check_text
+    from ..engine.run import check_text
     from .fix import write_file
     from ..source.writes import WriteError
     added = files = 0

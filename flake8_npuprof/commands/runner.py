@@ -1,17 +1,17 @@
-"""What the CLI's commands share: target and selection options, and checking one file's text."""
+"""What the CLI's commands share: their options, and the engine's target, selection and settings from them
+(engine/ checks and fixes the text)."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from typing import List, Sequence, Tuple
 
-from ..knowledge.run_settings import Settings
-from ..source.config import UsageError
-from ..source.files import DEFAULT_EXCLUDE, Selection, file_noqa, noqa_lines, split_codes, suppressed
-from ..source.model import Finding
-from ..knowledge.targets import Target, TargetError
+from ..engine.run import run_settings
+from ..engine.selection import OPTIONS, selection_from as engine_selection
+from ..engine.target import DEFAULTS, KINDS, auto_fallbacks, settle_target
+from ..knowledge.targets import Target
+from ..source.files import DEFAULT_EXCLUDE, Selection
 
 
 def _add_target_options(p: argparse.ArgumentParser) -> None:
@@ -94,130 +94,26 @@ def _positive(text: str) -> int:
 
 
 def target_from(args, config=None) -> Target:
-    """The target of a run; a bad value names where it came from (the flag, or the file and its key)."""
-    values = {}
-    for kind in ("cann", "soc"):
-        flag = getattr(args, kind, None)
-        configured = getattr(config, kind, None) if config else None
-        if flag is not None:
-            value, origin = flag, f"--{kind}"
-        elif configured is not None:
-            value, origin = configured, f"{config.path}: {config.key(kind)}"
-        else:
-            value, origin = "any", ""
-        value = auto_value(kind, value)
-        try:
-            Target.parse(value, "any") if kind == "cann" else Target.parse("any", value)
-        except TargetError as exc:
-            raise UsageError(f"{origin}: {exc}" if origin else str(exc)) from None
-        values[kind] = value
-    return Target.parse(values["cann"], values["soc"])
-
-
-def auto_value(kind: str, value: str, quiet: bool = False) -> str:
-    """`auto` (opt-in: results then depend on the machine) becomes what this machine has, else `any`."""
-    from ..source.config import machine_target_value
-    found, why = machine_target_value(kind, value)
-    if found is None:
-        if not quiet:
-            print(f"npuprof: --{kind} auto: nothing usable on this machine ({why}); using any", file=sys.stderr)
-        return "any"
-    return found
+    """The target of a check, fix or validate run (engine/target.py; default `any`); a bad value names where it
+    came from (the flag, or the file and its key). `auto` with nothing usable on the machine says so."""
+    target, origins = settle_target({kind: getattr(args, kind, None) for kind in KINDS}, config, DEFAULTS["check"])
+    for warning in auto_fallbacks(origins):
+        print(f"npuprof: {warning}", file=sys.stderr)
+    return target
 
 
 def settings_from(args, config):
     """(target, selection, settings) of a check or fix run; --graph implies the preflight checks (NPP903 is one)."""
     target = target_from(args, config)
     selection = selection_from(args, config)
-    graph = getattr(args, "graph", None) or (config.graph_path() if config else None)
-    if graph and not os.path.isfile(graph):
-        origin = "--graph" if getattr(args, "graph", None) else f"{config.path}: {config.key('graph')}"
-        raise UsageError(f"{origin}: graph dump not found: {graph}")
-    preflight = bool(getattr(args, "preflight", False) or (config and config.preflight) or graph)
-    return target, selection, Settings(target=target, preflight=preflight, graph=graph)
-
-
-def rule_codes() -> Tuple[str, ...]:
-    """The rules' codes, for checking the codes a user names; source/config.py asks for them only
-    when there is a code to check (the catalog imports every check module, with the rules' pages)."""
-    from ..checks.catalog import CODES
-    return CODES
+    settings = run_settings(target, config, getattr(args, "preflight", False), getattr(args, "graph", None))
+    return target, selection, settings
 
 
 def selection_from(args, config=None) -> Selection:
-    from ..source.config import ConfigError, check_codes
-    given = {}
-    for option in ("select", "extend_select", "ignore", "extend_ignore"):
-        codes = split_codes(getattr(args, option, None))
-        try:
-            check_codes(codes, "--" + option.replace("_", "-"), rule_codes)
-        except ConfigError as exc:
-            raise UsageError(str(exc)) from None
-        given[option] = codes
-    explicit = given["select"] or (config.select if config else ())
-    select = explicit or ("NPP",)
-    if config is not None and not config.path.endswith(".toml"):
-        _warn_wide_ignore(args, config)
-    return Selection(
-        select=select,
-        extend_select=given["extend_select"] + ((config.extend_select if config else ()) or ()),
-        ignore=given["ignore"] or ((config.ignore if config else ()) or ()),
-        extend_ignore=given["extend_ignore"] + ((config.extend_ignore if config else ()) or ()),
-        default_off=(config.extend_default_ignore if config else ()) or (),
-        explicit_select=bool(explicit or given["extend_select"] or (config and config.extend_select)))
-
-
-def _warn_wide_ignore(args, config) -> None:
-    """`ignore = N` under [flake8] (meant for pep8-naming's N8xx) also ignores every NPP code, there and here."""
-    for key in ("ignore", "extend_ignore"):
-        wide = [c for c in getattr(config, key) if "NPP".startswith(c) and c != "NPP"]
-        if wide and not getattr(args, "quiet", False):
-            print(f"npuprof: warning: {config.path}: {key.replace('_', '-')} = {', '.join(wide)} also ignores "
-                       "every NPP code (flake8 matches codes by prefix); write the prefix of the codes you mean, "
-                       "e.g. N8 for pep8-naming", file=sys.stderr)
-
-
-def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
-               per_file_ignores=(), tree=None) -> List[Finding]:
-    """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
-    return check_each(path, text, kind, (settings,), selection, per_file_ignores, tree)[0]
-
-
-def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Selection,
-               per_file_ignores=(), tree=None, compiled: bool = False) -> List[List[Finding]]:
-    """check_text for each of several settings, from one analysis of the file (tree: already parsed).
-    A file that does not parse (NPP192) is reported whatever the selection and comments say: it was
-    not checked. The noqa comments are read only for a file with findings to filter. compiled: the file's
-    bytecode cache proves the text parses (analyse_each)."""
-    if kind == "shell":
-        from ..emulate.sequence import check_file_each
-        found = check_file_each(text, path, each)
-    else:
-        if file_noqa(text):
-            return [[] for _ in each]
-        from ..checks.analysis import analyse_each      # (not imported by a run the cache answers)
-        found = analyse_each(text, tree, path, each, compiled)
-    noqa = None                         # tokenized only for a file with a finding to filter
-    out = []
-    for findings in found:
-        kept = []
-        for f in findings:
-            if f.code in ALWAYS:
-                kept.append(f)
-                continue
-            if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
-                continue
-            if kind == "python":
-                if noqa is None:
-                    noqa = noqa_lines(text, upto=max(g.line for group in found for g in group))
-                if suppressed(f.code, noqa.get(f.line)):
-                    continue
-            kept.append(f)
-        out.append(kept)
-    return out
-
-
-ALWAYS = ("NPP192",)        # reported whatever selection, per-file-ignores and noqa say (as Ruff's syntax errors)
+    """The selection of --select, --extend-select, --ignore and --extend-ignore with the configuration's."""
+    return engine_selection(config, *(getattr(args, option, None) for option in OPTIONS),
+                            quiet=getattr(args, "quiet", False))
 
 
 def _display(path: str) -> str:

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..checks.catalog import BY_CODE, RULES, Rule, render
-from ..plugin import fix_marker
+from ..engine.fix import fix_marker
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
 from ..source.model import Finding, printable
-from ..plugin import fix_marker
+from ..engine.fix import fix_marker
 from ..source.text import SourceText
 
 # A checked file's findings: (display path, its text positions, findings)

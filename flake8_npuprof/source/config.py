@@ -316,22 +316,5 @@ def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optio
     return None
 
 
-# ---------------------------------------------------------------- `auto`: the machine's target
-
-AUTO = "auto"
-
-
-def machine_target_value(kind: str, value: Optional[str], environ=None) -> Tuple[Optional[str], str]:
-    """For `--cann auto` / `--soc auto` (flag or configuration): (detected target name or None, what was
-    found or why nothing was). Any other value is returned as it is. Detection lives in detect.py."""
-    if value is None or value.strip().lower() != AUTO:
-        return value, ""
-    from ..knowledge.detect import detect_cann, detect_soc
-    found = detect_cann(environ) if kind == "cann" else detect_soc(environ)
-    if found.value is None:
-        return None, "; ".join(found.notes) or "nothing found"
-    return found.value, found.origin
-
-
 class UsageError(Exception):
     pass

@@ -1,0 +1,155 @@
+"""`npuprof emulate`'s command line: which target, which scripts, and the reports (the emulation itself is
+emulate/script.py; what it does and its exit codes are said there)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Dict, Optional, Tuple
+
+from ..emulate import script
+from ..emulate.render import render_text, report_json
+from ..emulate.replay import EXIT_ERROR, UsageError
+from ..engine.target import DEFAULTS, KINDS, Origin, settle_target
+from ..knowledge.targets import Target, TargetError
+
+
+def add_parser(sub, add_target_options, add_selection_options) -> None:
+    p = sub.add_parser("emulate", help="predict what a profiling run of a script does (no NPU needed)",
+                       description="Replay the Ascend profiling pipeline for each profiling setup of a script: "
+                                   "effective configuration, runtime checks, product, output tree, preflight.")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="the training script (or a shell launcher); several give one report each (a JSON array "
+                        "with --format json)")
+    add_target_options(p)
+    p.add_argument("--config", default=None, help="configuration file (default: the nearest pyproject.toml / "
+                                                  "setup.cfg / tox.ini / .flake8 above the script)")
+    p.add_argument("--cwd", default=None, help="directory the job starts in (default: the current directory)")
+    p.add_argument("--graph", default=None, help="graph dump (.pbtxt GraphDef or GE ge_proto_*_Build.txt) to check "
+                                                 "fp_point/bp_point against")
+    p.add_argument("--env", action="store_true", help="read PROFILING_MODE/PROFILING_OPTIONS/ASCEND_WORK_PATH from "
+                                                      "the current environment")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-outside", dest="outside", action="store_false", default=None,
+                   help="do not read scripts a launcher sources from outside the project (its configuration file's "
+                        "folder, else its git work tree, else the launcher's folder); for untrusted launchers in CI")
+    p.add_argument("--outside", dest="outside", action="store_true", default=None,
+                   help="read them (the default; overrides `outside = false` in the configuration)")
+    p.add_argument("--against", metavar="PROF_DIR", default=None,
+                   help="compare a real collection (a PROF_* directory or the output directory) with the prediction")
+    p.set_defaults(func=main_args)
+
+
+def main_args(args) -> int:
+    progress = Progress(len(args.paths), sys.stderr)
+    exits, texts, docs = [], [], []
+    machine: dict = {}                  # what detection found, asked once for all the files
+    for i, path in enumerate(args.paths):
+        progress.show(i, path)
+        try:
+            target, origin = resolve_target(args, path, os.environ, machine)
+            report = script.emulate_path(path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
+                                         against=args.against, environ=os.environ, inside=inside_root(args, path))
+            report["target_origin"] = origin
+            if args.format == "json":
+                docs.append(report_json(report))
+            else:
+                texts.append(render_text(report))
+        except (UsageError, TargetError) as exc:
+            progress.clear()
+            print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
+            exits.append(EXIT_ERROR)
+            continue
+        except Exception as exc:            # never a traceback: one line, exit 2
+            progress.clear()
+            print(f"npuprof emulate: internal error: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+            exits.append(EXIT_ERROR)
+            continue
+        exits.append(report["exit"])
+    progress.clear()
+    if docs:
+        sys.stdout.write(json.dumps(docs[0] if len(args.paths) == 1 else docs, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write("\n".join(texts))
+    return max(exits)
+
+
+class Progress:
+    """`[3/120] path` on one stderr line rewritten in place, while several files are emulated for a terminal;
+    nothing otherwise (a pipe or a log file gets only the reports)."""
+
+    def __init__(self, total: int, stream):
+        self.total, self.stream = total, stream
+        try:
+            self.on = total > 1 and stream.isatty()
+        except (AttributeError, ValueError):
+            self.on = False
+        self.shown = False
+
+    def show(self, index: int, path: str) -> None:
+        if not self.on:
+            return
+        import shutil
+        width = max(shutil.get_terminal_size((80, 24)).columns - 1, 20)
+        head = f"[{index + 1}/{self.total}] emulating "
+        room = max(width - len(head), 10)
+        tail = path if len(path) <= room else "…" + path[len(path) - room + 1:]     # keep the file's name
+        self.stream.write("\r\x1b[K" + head + tail)
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+# ---------------------------------------------------------------- which target
+
+def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> Tuple[Target, Dict[str, Origin]]:
+    """Each of --cann / --soc from, in order: the flag; the project's configuration (the same settings
+    `npuprof check` reads, found from the script's directory); the machine (emulate's default is `auto`,
+    engine/target.py); then any."""
+    from ..engine.selection import rule_codes
+    from ..source.config import ConfigError, UsageError as ConfigUsageError, load_config
+    start = os.path.dirname(os.path.abspath(path))
+    try:
+        config = load_config(getattr(args, "config", None), start=start, rule_codes=rule_codes)
+    except (ConfigUsageError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    flags = {kind: getattr(args, kind, None) for kind in KINDS}
+    try:
+        return settle_target(flags, config, DEFAULTS["emulate"], environ, machine)
+    except ConfigUsageError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def inside_root(args, path: str) -> Optional[str]:
+    """The folder sourced scripts must stay in (--no-outside, or `outside = false` in the configuration):
+    the configuration file's folder, else the git work tree the launcher is in, else the launcher's
+    folder. None: any script is read."""
+    from ..engine.selection import rule_codes
+    from ..source.config import ConfigError, UsageError as ConfigUsageError, load_config
+    start = os.path.dirname(os.path.abspath(path))
+    try:
+        config = load_config(getattr(args, "config", None), start=start, rule_codes=rule_codes)
+    except (ConfigUsageError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    outside = getattr(args, "outside", None)
+    if outside is None:
+        outside = config.outside if config else True
+    if outside:
+        return None
+    if config is not None:
+        return config.base()
+    from pathlib import Path
+    for folder in [start, *map(str, Path(start).parents)]:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+    return start
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""

@@ -1,0 +1,66 @@
+"""One text through the checks: the settings of a run, and the findings of a file's text, filtered by the
+selection, per-file-ignores and noqa as flake8 would show them."""
+
+from __future__ import annotations
+
+import os
+from typing import List, Optional, Sequence
+
+from ..knowledge.run_settings import Settings
+from ..knowledge.targets import Target
+from ..source.config import UsageError
+from ..source.files import Selection, file_noqa, noqa_lines, suppressed
+from ..source.model import Finding
+
+ALWAYS = ("NPP192",)        # reported whatever selection, per-file-ignores and noqa say (as Ruff's syntax errors)
+
+
+def run_settings(target: Target, config=None, preflight: bool = False, graph: Optional[str] = None) -> Settings:
+    """The settings of a run: the flags' preflight and graph dump, else the configuration's; a graph dump
+    implies the preflight checks (NPP903 is one). A graph that is not there is a UsageError naming its origin."""
+    given, graph = graph, graph or (config.graph_path() if config else None)
+    if graph and not os.path.isfile(graph):
+        origin = "--graph" if given else f"{config.path}: {config.key('graph')}"
+        raise UsageError(f"{origin}: graph dump not found: {graph}")
+    preflight = bool(preflight or (config and config.preflight) or graph)
+    return Settings(target=target, preflight=preflight, graph=graph)
+
+
+def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
+               per_file_ignores=(), tree=None) -> List[Finding]:
+    """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
+    return check_each(path, text, kind, (settings,), selection, per_file_ignores, tree)[0]
+
+
+def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Selection,
+               per_file_ignores=(), tree=None, compiled: bool = False) -> List[List[Finding]]:
+    """check_text for each of several settings, from one analysis of the file (tree: already parsed).
+    A file that does not parse (NPP192) is reported whatever the selection and comments say: it was
+    not checked. The noqa comments are read only for a file with findings to filter. compiled: the file's
+    bytecode cache proves the text parses (analyse_each)."""
+    if kind == "shell":
+        from ..emulate.sequence import check_file_each
+        found = check_file_each(text, path, each)
+    else:
+        if file_noqa(text):
+            return [[] for _ in each]
+        from ..checks.analysis import analyse_each      # (not imported by a run the cache answers)
+        found = analyse_each(text, tree, path, each, compiled)
+    noqa = None                         # tokenized only for a file with a finding to filter
+    out = []
+    for findings in found:
+        kept = []
+        for f in findings:
+            if f.code in ALWAYS:
+                kept.append(f)
+                continue
+            if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
+                continue
+            if kind == "python":
+                if noqa is None:
+                    noqa = noqa_lines(text, upto=max(g.line for group in found for g in group))
+                if suppressed(f.code, noqa.get(f.line)):
+                    continue
+            kept.append(f)
+        out.append(kept)
+    return out

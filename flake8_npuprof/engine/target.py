@@ -1,0 +1,83 @@
+"""The target a run is checked for: the one place that settles --cann/--soc from the flags, the
+configuration and the machine.
+
+Each front-end has its default, said here once (docs/architecture.md cites this table):
+- `npuprof check`, `fix`, `validate`, the language server and the flake8 plugin: `any`. Their results
+  must not depend on the machine they run on (CI, an editor on a laptop); `auto` is opt-in.
+- `npuprof emulate`: `auto`. It predicts one run, so it asks the machine first (knowledge/detect.py),
+  and falls back to `any` when nothing usable is installed, saying what it tried.
+flake8 reads its configuration itself: the plugin passes its options as flags, with no configuration.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, Mapping, NamedTuple, Optional, Tuple
+
+from ..knowledge.targets import Target, TargetError
+from ..source.config import UsageError
+
+DEFAULTS = {"check": "any", "server": "any", "flake8": "any", "emulate": "auto"}
+KINDS = ("cann", "soc")
+
+
+class Origin(NamedTuple):
+    source: str         # flag, config, machine or default
+    detail: str         # the flag, the configuration file, the file or command detected from
+    notes: Tuple[str, ...] = ()     # what detection tried and could not use
+
+
+def settle_target(flags: Mapping[str, Optional[str]], config=None, default: str = "any", environ=None,
+                  machine: Optional[dict] = None) -> Tuple[Target, Dict[str, Origin]]:
+    """The target, and where each of cann and soc came from: the flag (flags[kind], None: not given), else the
+    configuration's value, else the front-end's default. `auto` asks the machine; when it has nothing usable the
+    value is `any` (Origin "default", detail "... auto", with detection's notes). A value that is no target is a
+    UsageError that names where it came from (the flag, or the file and its key). machine: a cache of detection
+    shared by the calls of one run (emulate asks once for many files)."""
+    values, origins = {}, {}
+    for kind in KINDS:
+        flag = flags.get(kind)
+        configured = getattr(config, kind, None) if config else None
+        if flag is not None:
+            value, origin, where = flag, Origin("flag", f"--{kind}"), f"--{kind}"
+        elif configured is not None:
+            value, origin, where = configured, Origin("config", config_label(config.path)), \
+                f"{config.path}: {config.key(kind)}"
+        else:
+            value, origin, where = default, Origin("default", ""), ""
+        if value.strip().lower() == "auto":
+            cache = machine if machine is not None else {}
+            if (kind, origin) not in cache:
+                cache[(kind, origin)] = _machine(kind, environ, origin)
+            value, origin = cache[(kind, origin)]
+        try:
+            Target.parse(value, "any") if kind == "cann" else Target.parse("any", value)
+        except TargetError as exc:
+            raise UsageError(f"{where}: {exc}" if where else str(exc)) from None
+        values[kind], origins[kind] = value, origin
+    return Target.parse(values["cann"], values["soc"]), origins
+
+
+def auto_fallbacks(origins: Mapping[str, Origin]) -> Tuple[str, ...]:
+    """The warnings of a run that asked for `auto` and got `any` (results then do not depend on the machine)."""
+    return tuple(f"--{kind} auto: nothing usable on this machine ({'; '.join(o.notes) or 'nothing found'}); using any"
+                 for kind, o in origins.items() if o.source == "default" and o.detail.endswith(" auto"))
+
+
+def config_label(path: str) -> str:
+    """`pyproject.toml [tool.npuprof]`: the configuration file as a report names it."""
+    section = "[tool.npuprof]" if path.endswith(".toml") else "[flake8]"
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        rel = path
+    return f"{path if rel.startswith('..') or len(rel) >= len(path) else rel} {section}"
+
+
+def _machine(kind: str, environ, asked: Origin) -> Tuple[str, Origin]:
+    from ..knowledge import detect
+    found = detect.detect_cann(environ) if kind == "cann" else detect.detect_soc(environ)
+    if found.value is not None:
+        return found.value, Origin("machine", found.origin, found.notes)
+    how = f"{asked.detail} auto" if asked.source in ("flag", "config") else ""
+    return "any", Origin("default", how, found.notes)
