@@ -15,9 +15,10 @@ WAIT = 60           # seconds before a missing answer counts as a hang (not a sp
 
 
 class LspClient:
-    def __init__(self, cwd: Optional[str] = None, env: Optional[Dict[str, str]] = None):
+    def __init__(self, cwd: Optional[str] = None, env: Optional[Dict[str, str]] = None,
+                 command: Optional[List[str]] = None):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flake8_npuprof", "server"], stdin=subprocess.PIPE,
+            command or [sys.executable, "-m", "flake8_npuprof", "server"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env or dict(os.environ))
         self.next_id = 0
         self.responses: Dict[int, "queue.Queue[dict]"] = {}

@@ -38,8 +38,8 @@ def snapshot(rule) -> str:
                         preflight=rule.group == "preflight",
                         graph=str(GRAPHS / given["graph"]) if "graph" in given else None)
     name = "example.sh" if rule.language == "shell" else "example.py"
-    findings = [f for f in check_text(name, rule.example, rule.language, settings, Selection(extend_select=(rule.code,)))
-                if f.code == rule.code]
+    selection = Selection(extend_select=(rule.code,))
+    findings = [f for f in check_text(name, rule.example, rule.language, settings, selection) if f.code == rule.code]
     if not findings:
         return ""
     src = SourceText(rule.example)

@@ -4,8 +4,9 @@ A rule's page (checks/rule.py: Rule) lives in the module whose check reports it,
 RULES; a code that several modules report is documented once, in the module whose check the
 example exercises, and the entry names the others. This module only gathers them, sorted by code.
 
-`npuprof explain`, the generated docs (tools/gen_docs.py), SARIF and GitHub rule metadata, the
-language server's hovers and the check of the codes a user names read them here. It imports every
+`npuprof explain`, the generated docs (tools/gen_docs.py), SARIF and GitHub rule metadata and levels, the
+language server's diagnostics and hovers and the check of the codes a user names read them here, when they
+run: a page `register` adds is known to every front-end at once (tests/test_rule_registry.py). It imports every
 check module: the analysis never imports it.
 """
 
@@ -24,3 +25,13 @@ MODULES = (analysis, common, hand_built, hygiene, msprof, noqa_comments, npu_opt
 RULES: Tuple[Rule, ...] = tuple(sorted((rule for module in MODULES for rule in module.RULES), key=lambda r: r.code))
 BY_CODE: Dict[str, Rule] = {r.code: r for r in RULES}
 CODES: Tuple[str, ...] = tuple(BY_CODE)
+
+
+def register(*rules: Rule) -> None:
+    """Add pages to the catalog of this process (a test's rule: tests/test_rule_registry.py); a code already
+    documented is replaced."""
+    global RULES, CODES
+    for rule in rules:
+        BY_CODE[rule.code] = rule
+    RULES = tuple(sorted(BY_CODE.values(), key=lambda r: r.code))
+    CODES = tuple(r.code for r in RULES)

@@ -16,7 +16,8 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 from urllib.parse import quote
 
 from .. import __version__
-from ..checks.catalog import BY_CODE, RULES, Rule, render
+from ..checks import catalog
+from ..checks.catalog import BY_CODE, Rule, render
 from ..engine.fix import fix_marker
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -123,8 +124,8 @@ def foreign_descriptor(code: str) -> Dict:
 def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Dict] = ()) -> Dict:
     """The SARIF log of one run: every catalog rule, then the foreign codes that occur."""
     problems = list(problems)
-    rules = [rule_descriptor(r) for r in RULES]
-    index = {r.code: i for i, r in enumerate(RULES)}
+    rules = [rule_descriptor(r) for r in catalog.RULES]
+    index = {r.code: i for i, r in enumerate(catalog.RULES)}
     for p in problems:
         if p.code not in index:
             index[p.code] = len(rules)
