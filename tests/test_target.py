@@ -349,3 +349,32 @@ def test_flake8_auto(machine, capsys):
         assert NpuProfChecker.settings.target == Target("9.0", "310P")
     finally:
         NpuProfChecker.settings = saved
+
+
+# ---------------------------------------------------------------- one place settles the target, one table says the defaults
+
+def test_each_front_ends_default_is_the_engines(tmp_path):
+    from flake8_npuprof.engine.target import DEFAULTS, Origin, settle_target
+    from flake8_npuprof.source.config import UsageError
+    from flake8_npuprof.plugin import NpuProfChecker
+    registered = {}
+
+    class Options:
+        def add_option(self, name, **kw):
+            registered[name] = kw
+
+        def extend_default_ignore(self, codes):
+            pass
+    NpuProfChecker.add_options(Options())
+    assert registered["--npuprof-cann"]["default"] == registered["--npuprof-soc"]["default"] == DEFAULTS["flake8"]
+    assert DEFAULTS == {"check": "any", "server": "any", "flake8": "any", "emulate": "auto"}
+    # the flag beats the configuration, which beats the default; each says where it came from
+    config = argparse.Namespace(cann="8.0", soc=None, path=str(tmp_path / "pyproject.toml"), key=lambda k: k)
+    target, origins = settle_target({"cann": None, "soc": "910"}, config, "any")
+    assert target == Target("8.0", "910")
+    assert origins["soc"] == Origin("flag", "--soc") and origins["cann"].source == "config"
+    bad = argparse.Namespace(**dict(vars(config), cann="6.0"))
+    with pytest.raises(UsageError, match=r"pyproject.toml: cann: unknown CANN target '6.0'"):
+        settle_target({}, bad, "any")
+    with pytest.raises(UsageError, match=r"^--cann: unknown CANN target '6.0'"):
+        settle_target({"cann": "6.0"}, None, "any")

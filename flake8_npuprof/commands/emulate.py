@@ -22,7 +22,7 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="the training script (or a shell launcher); several give one report each (a JSON array "
                         "with --format json)")
-    add_target_options(p)
+    add_target_options(p, "emulate")
     p.add_argument("--config", default=None, help="configuration file (default: the nearest pyproject.toml / "
                                                   "setup.cfg / tox.ini / .flake8 above the script)")
     p.add_argument("--cwd", default=None, help="directory the job starts in (default: the current directory)")

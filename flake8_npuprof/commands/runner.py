@@ -14,13 +14,19 @@ from ..knowledge.targets import Target
 from ..source.files import DEFAULT_EXCLUDE, Selection
 
 
-def _add_target_options(p: argparse.ArgumentParser) -> None:
+def _add_target_options(p: argparse.ArgumentParser, front_end: str = "check") -> None:
+    """--cann and --soc; the help names the command's default (engine/target.py DEFAULTS)."""
+    default = DEFAULTS[front_end]
+
+    def said(name: str, note: str = "") -> str:
+        notes = [x for x in ("default" if name == default else "", note) if x]
+        return f"{name} ({'; '.join(notes)})" if notes else name
+    toolkit, chip = said("auto", "this machine's toolkit"), said("auto", "this machine's chip")
     p.add_argument("--cann", "--npuprof-cann", dest="cann", default=None,
-                   help="CANN target: any (default), portable, auto (this machine's toolkit), or a version "
+                   help=f"CANN target: {said('any')}, {said('portable')}, {toolkit}, or a version "
                         "(7.0, 8.0, 8.5, 9.0, 9.1)")
     p.add_argument("--soc", "--npuprof-soc", dest="soc", default=None,
-                   help="product target: any (default), auto (this machine's chip), 310, 910, 310P, 910B, 910C, "
-                        "310B, 950")
+                   help=f"product target: {said('any')}, {chip}, 310, 910, 310P, 910B, 910C, 310B, 950")
 
 
 def _add_selection_options(p: argparse.ArgumentParser) -> None:
