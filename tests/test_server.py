@@ -412,6 +412,20 @@ def test_per_file_ignores_hold_for_diagnostics_and_fix_all(tmp_path):
         assert (edit is None) == (not expected)       # nothing fixed where the code is ignored
 
 
+def test_the_documents_settings_are_the_ones_npuprof_check_uses(tmp_path):
+    # one engine: a graph dump in the configuration asks for the preflight checks, as in `npuprof check`,
+    # and one that is not there is said (the rest of the configuration still holds)
+    graph = Path(__file__).resolve().parent / "data" / "emulate" / "graph.pbtxt"
+    (tmp_path / "pyproject.toml").write_text(f'[tool.npuprof]\ncann = "8.0"\ngraph = "{graph.as_posix()}"\n')
+    doc = A.doc_settings(str(tmp_path / "train.py"), A.Overrides(soc="910"), A.ConfigCache())
+    assert (doc.settings.target.cann, doc.settings.target.soc) == ("8.0", "910") and doc.error == ""
+    assert doc.settings.preflight and doc.settings.graph == graph.as_posix()
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\ncann = "8.0"\ngraph = "missing.pbtxt"\n')
+    doc = A.doc_settings(str(tmp_path / "train.py"), A.Overrides(), A.ConfigCache())
+    assert doc.error.endswith("graph: graph dump not found: " + str(tmp_path / "missing.pbtxt")), doc.error
+    assert doc.settings.target.cann == "8.0" and doc.settings.graph is None
+
+
 def test_key_hover_speaks_for_the_target():
     from flake8_npuprof.knowledge.targets import Target
     text = A.key_hover("task_time", Target.parse("8.5"))
