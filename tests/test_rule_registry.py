@@ -134,3 +134,28 @@ def test_the_language_server(tmp_path):
         assert b"Traceback" not in b"".join(client.stderr)
     finally:
         client.kill()
+
+
+def test_no_table_outside_the_rules_names_codes():
+    # what the package knows about a code is on its page; outside checks/ a literal that lists codes is one
+    # of these two (the runtime's own texts per code stay in data/collection.json: facts about the runtime)
+    import ast
+    import re
+    package = TESTS.parent / "flake8_npuprof"
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        name = path.relative_to(package).as_posix()
+        if name.startswith("checks/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Dict, ast.Set, ast.Tuple, ast.List)):
+                items = node.keys if isinstance(node, ast.Dict) else node.elts
+                codes = [x.value for x in items if isinstance(x, ast.Constant) and isinstance(x.value, str)
+                         and re.fullmatch(r"NPP\d{3}", x.value)]
+                if len(codes) > 1:
+                    found[name] = codes
+    from flake8_npuprof.source.files import DEFAULT_OFF
+    assert found == {
+        "source/files.py": list(DEFAULT_OFF),       # tools/gen_docs.py writes it from the pages
+        "lsp_analysis.py": ["NPP000", "NPP192"],    # not offered a noqa: the file was not checked
+    }
