@@ -28,7 +28,7 @@ def test_what_a_user_sees_for_the_pages_example(rule):
 
 def test_every_snapshot_is_of_a_rule_and_says_its_parts():
     on_disk = sorted(p.stem for p in gen.SNAPSHOTS.glob("*.txt"))
-    assert on_disk == [r.code for r in SHOWN]
+    assert on_disk == [r.code for r in SHOWN], "run python tools/gen_snapshots.py (one file per rule's code)"
     text = (gen.SNAPSHOTS / "NPP103.txt").read_text(encoding="utf-8")
     # the one-line report, the span, the fix's title and its diff
     assert 'example.py:9:45: NPP103 "training_trace": "off" is not "on" or ""' in text
