@@ -1,6 +1,6 @@
 """How long `npuprof server` takes to answer `initialize`, and to publish the first diagnostics.
 
-    python benchmarks/server_start.py [--runs 9]
+    python benchmarks/server_start.py [--runs 9] [--lines 1500] [--against OTHER_CHECKOUT]
 
 Each run starts a fresh `npuprof server` process (the console script, as an editor starts it) and sends
 `initialize` at once; the clock runs from starting the process to reading the answer. Then `initialized`
@@ -8,6 +8,11 @@ and a `didOpen` of a training script with one finding follow, and the second clo
 `publishDiagnostics` (pygls, the protocol types and the analysis are imported on the way). For scale, the
 last line is what importing the server module alone costs in a fresh process: what the answer to
 `initialize` waited for before server_start.py (issue 28, item 5). Medians, with the range.
+
+`--lines N` opens a training script of about N lines (benchmarks/server_latency.py's) instead of the small
+example. `--against DIR` runs another checkout of the package (e.g. a `git worktree` of an older commit)
+in the same run, a pair at a time alternating, so that both see the same load: on this shared machine only
+such pairs compare.
 """
 
 from __future__ import annotations
@@ -46,10 +51,10 @@ def read(stream) -> dict:
     return json.loads(stream.read(length))
 
 
-def one_run(command, folder: Path):
+def one_run(command, folder: Path, text: str = SCRIPT, env=None):
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            cwd=folder)
+                            cwd=folder, env=env)
     try:
         proc.stdin.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "processId": os.getpid(), "rootUri": folder.as_uri(), "capabilities": {}}}))
@@ -60,7 +65,7 @@ def one_run(command, folder: Path):
         uri = (folder / "train.py").as_uri()
         proc.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}) +
                          frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
-                             "uri": uri, "languageId": "python", "version": 1, "text": SCRIPT}}}))
+                             "uri": uri, "languageId": "python", "version": 1, "text": text}}}))
         proc.stdin.flush()
         opened = time.perf_counter()
         while True:
@@ -87,16 +92,39 @@ def spread(values) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--lines", type=int, default=0, help="open a training script of about this many lines")
+    parser.add_argument("--against", type=Path, help="another checkout of the package, run in the same pairs")
     args = parser.parse_args()
+    text = SCRIPT
+    if args.lines:
+        sys.path.insert(0, str(HERE))
+        sys.path.insert(0, str(HERE.parent / "tests"))
+        from server_latency import training_script
+        text = training_script(args.lines)
+    folder = Path(tempfile.mkdtemp())
+    (folder / "train.py").write_text(text, encoding="utf-8")
+    if args.against:
+        # both as `python -m flake8_npuprof server`, each with its own checkout first on the path
+        command = [sys.executable, "-m", "flake8_npuprof", "server"]
+        pairs = {"this checkout": str(HERE.parent), str(args.against): str(args.against.resolve())}
+        runs: dict = {name: [] for name in pairs}
+        for _ in range(args.runs):
+            for name, where in pairs.items():
+                runs[name].append(one_run(command, folder, text, dict(os.environ, PYTHONPATH=where)))
+        print(f"python -m flake8_npuprof server, {args.runs} pairs, {text.count(chr(10))} lines, "
+              f"{os.cpu_count()} CPUs")
+        for name, got in runs.items():
+            print(f"{name}: initialize answered after {spread([a for a, _ in got])}; "
+                  f"first diagnostics after didOpen {spread([d for _, d in got])}")
+        return
     script = shutil.which("npuprof", path=os.path.dirname(sys.executable)) or shutil.which("npuprof")
     command = [script, "server"] if script else [sys.executable, "-m", "flake8_npuprof", "server"]
-    folder = Path(tempfile.mkdtemp())
-    (folder / "train.py").write_text(SCRIPT, encoding="utf-8")
-    runs = [one_run(command, folder) for _ in range(args.runs)]
+    runs = [one_run(command, folder, text) for _ in range(args.runs)]
     imports = [server_import() for _ in range(max(3, args.runs // 3))]
-    print(f"{' '.join(Path(c).name for c in command)}, {args.runs} runs, {os.cpu_count()} CPUs")
+    print(f"{' '.join(Path(c).name for c in command)}, {args.runs} runs, {text.count(chr(10))} lines, "
+          f"{os.cpu_count()} CPUs")
     print(f"initialize answered after      {spread([a for a, _ in runs])}   (target: within 300 ms)")
-    print(f"first diagnostics after didOpen {spread([d for _, d in runs])}")
+    print(f"first diagnostics after didOpen {spread([d for _, d in runs])}   (target: within 150 ms)")
     print(f"for scale: python -c 'import flake8_npuprof.server' {spread(imports)}")
 
 

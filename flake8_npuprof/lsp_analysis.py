@@ -257,6 +257,42 @@ def _tree(path: str, text: str) -> Optional[ast.Module]:
     return lsp_reparse.parse(path, text)
 
 
+SEVERITY = {"error": 1, "warning": 2, "note": 3}        # LSP DiagnosticSeverity: Error, Warning, Information
+
+
+def diagnostic(analysis: Analysis, f: Finding, uri: Optional[str], encoding: str, overrides: Overrides,
+               related_information: bool) -> dict:
+    """The finding as an LSP `Diagnostic`, in the protocol's JSON: what server.py publishes (as protocol
+    types) and what server_start.py publishes before those types are loaded."""
+    from .report.ci import level        # (the rule catalog, imported with the first diagnostic)
+
+    def position(offset: int) -> dict:
+        line, character = to_client(analysis.src, offset, encoding)
+        return {"line": line, "character": character}
+
+    where = {"start": position(f.start), "end": position(max(f.start, f.end))}
+    out: dict = {"range": where, "message": f.short, "severity": SEVERITY[level(f.code)], "code": f.code,
+                 "source": "npuprof"}
+    # the problem pane shows the short sentence; the detail comes as related information at the same
+    # place (one entry a part: the editor lists them under the diagnostic) and in the hover
+    if uri and related_information:           # (a code action's diagnostic carries none)
+        from .source.brief import lines_named
+        related = [{"location": {"uri": uri, "range": where}, "message": line} for line in f.detail.splitlines()]
+        lines = len(analysis.src.line_starts)
+        related += [{"location": {"uri": uri, "range": {"start": {"line": n - 1, "character": 0},
+                                                         "end": {"line": n - 1, "character": 0}}},
+                     "message": f"line {n}, named in the message"}      # the editor jumps there
+                    for n in lines_named(f.message) if n - 1 != where["start"]["line"] and n <= lines]
+        if related:
+            out["relatedInformation"] = related
+    url = rule_url(f.code, overrides)
+    if url:
+        out["codeDescription"] = {"href": url}
+    if tags(f.code):
+        out["tags"] = list(tags(f.code))
+    return out
+
+
 def at(analysis: Analysis, offset: int) -> List[Finding]:
     """Findings whose range holds offset (a zero-width one: its position), innermost first."""
     hits = [f for f in analysis.findings if f.start <= offset <= max(f.end, f.start)]

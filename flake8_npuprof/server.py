@@ -27,8 +27,6 @@ from .lsp_framing import FramingError, read_message
 log = logging.getLogger("npuprof.server")
 
 FIX_ALL = "source.fixAll.npuprof"
-SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
-            "note": T.DiagnosticSeverity.Information}
 DEBOUNCE_MS = 250               # after the last keystroke; open and save analyse at once
 CONFIG_GLOBS = ("**/pyproject.toml", "**/setup.cfg", "**/tox.ini", "**/.flake8")
 
@@ -46,6 +44,7 @@ class NpuprofServer(LanguageServer):
         self.shown_errors: set = set()
         self.shut_down = False
         self.framing_error = False
+        self.early = None               # (uri, version, analysis) published before pygls was loaded
 
     # ---- positions
 
@@ -126,28 +125,8 @@ class NpuprofServer(LanguageServer):
             uri=uri, version=snap[1], diagnostics=[self.diagnostic(analysis, f, uri) for f in analysis.findings]))
 
     def diagnostic(self, analysis: A.Analysis, f, uri: Optional[str] = None) -> T.Diagnostic:
-        from .report.ci import level        # (the rule catalog, imported with the first diagnostic)
-        url = A.rule_url(f.code, self.overrides)
-        where = self.range(analysis, f.start, f.end)
-        # the problem pane shows the short sentence; the detail comes as related information at the same
-        # place (one entry a part: the editor lists them under the diagnostic) and in the hover
-        related = []
-        if uri and self.related_information():
-            from .source.brief import lines_named
-            related = [T.DiagnosticRelatedInformation(T.Location(uri, where), line) for line in f.detail.splitlines()]
-            lines = len(analysis.src.line_starts)
-            related += [T.DiagnosticRelatedInformation(         # a line the message names: the editor jumps there
-                T.Location(uri, T.Range(T.Position(n - 1, 0), T.Position(n - 1, 0))), f"line {n}, named in the message")
-                for n in lines_named(f.message) if n - 1 != where.start.line and n <= lines]
-        return T.Diagnostic(
-            range=where,
-            message=f.short,
-            related_information=related or None,
-            severity=SEVERITY[level(f.code)],
-            code=f.code,
-            code_description=T.CodeDescription(href=url) if url else None,
-            source="npuprof",
-            tags=[T.DiagnosticTag(t) for t in A.tags(f.code)] or None)
+        return self.protocol._converter.structure(
+            A.diagnostic(analysis, f, uri, self.encoding, self.overrides, self.related_information()), T.Diagnostic)
 
     def related_information(self) -> bool:
         """Whether the editor said it shows a diagnostic's related information (LSP 3.17 client capability)."""
@@ -195,7 +174,12 @@ def initialized(ls: NpuprofServer, params: T.InitializedParams):
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: NpuprofServer, params: T.DidOpenTextDocumentParams):
-    ls.schedule(params.text_document.uri, 0)
+    early, ls.early = ls.early, None
+    doc = params.text_document
+    if early is not None and early[:2] == (doc.uri, doc.version) and early[2].text == doc.text:
+        ls.results[doc.uri] = early[2]      # server_start.py published this version already
+        return
+    ls.schedule(doc.uri, 0)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
@@ -367,7 +351,12 @@ def dispatch(ls: NpuprofServer, body: bytes) -> None:
     ls.protocol.handle_message(message)
 
 
-async def serve(ls: NpuprofServer, wire: Wire) -> None:
+async def serve(ls: NpuprofServer, wire: Wire, replay=()) -> None:
+    for body in replay:                 # what server_start.py read after `initialize`, in order
+        try:
+            dispatch(ls, body)
+        except Exception:
+            log.exception("could not handle a message")
     while not ls._stop_event.is_set():
         try:
             body = await wire.message()
@@ -401,8 +390,10 @@ def initialized_early(ls: NpuprofServer, message: dict, sent: dict) -> None:
         log.warning("the capabilities sent before pygls loaded differ from pygls's: sent %s, pygls %s", sent, computed)
 
 
-def run(initialize: Optional[dict] = None, answer: Optional[dict] = None) -> int:
-    """Serve on stdio; initialize: the `initialize` request server_start.py has answered already (answer)."""
+def run(initialize: Optional[dict] = None, answer: Optional[dict] = None, replay=(), early=None) -> int:
+    """Serve on stdio; initialize: the `initialize` request server_start.py has answered already (answer);
+    replay: the messages it read after that; early: (uri, version, analysis) of a document whose diagnostics
+    it published."""
     import threading
     from pygls.io_ import StdoutWriter
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="npuprof server: %(levelname)s %(message)s")
@@ -416,7 +407,8 @@ def run(initialize: Optional[dict] = None, answer: Optional[dict] = None) -> int
     if initialize is not None:
         initialized_early(server, initialize, answer)
     try:
-        asyncio.run(serve(server, Wire(sys.stdin.buffer, server.thread_pool)))
+        server.early = early
+        asyncio.run(serve(server, Wire(sys.stdin.buffer, server.thread_pool), replay))
     except BrokenPipeError:
         log.error("the editor closed the connection")
     except (KeyboardInterrupt, SystemExit):

@@ -5,7 +5,15 @@ protocol types takes most of a second (1.5 to 7.8 s on a loaded machine) while t
 list of capabilities. So this module, which imports nothing heavy, reads the messages up to `initialize`
 (a request before it gets the protocol's ServerNotInitialized error, `exit` ends the process), answers it,
 and only then imports server.py, which takes over the same streams and applies the same `initialize` to
-pygls without answering it again. The analysis is imported when the first document is analysed.
+pygls without answering it again.
+
+The first diagnostics do not wait for pygls either: once `initialize` is answered, a thread imports the
+analysis (`warm`) while this module reads on. The `initialized` notification and the first `didOpen` are
+handled here: the document is analysed and its diagnostics published in the protocol's JSON (the same
+`lsp_analysis.diagnostic` server.py publishes), and only then is server.py imported. Every message read
+here is handed to pygls in order (`replay`), so its workspace holds the document; the analysis published
+early is handed over too, and pygls does not publish the same version again. Any other message first
+(a request, a change) hands over at once.
 
 The capabilities given here must be pygls's own: server.py compares them once pygls has computed its own
 and logs any difference, and tests/test_server_start.py holds them equal for several editors' capabilities.
@@ -15,7 +23,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import BinaryIO
+import threading
+from typing import BinaryIO, List, Optional, Tuple
 
 from . import __version__
 from .lsp_framing import FramingError, read_message
@@ -89,6 +98,9 @@ def run() -> int:
     if not available():
         return missing()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    # the analysis is imported while this thread waits for the editor (a blocked read holds no lock)
+    warming = threading.Thread(target=warm, name="npuprof-warm", daemon=True)
+    warming.start()
     while True:
         try:
             body = read_message(stdin)
@@ -114,9 +126,76 @@ def run() -> int:
     answer = initialize_result(message.get("params"))
     write_message(stdout, {"jsonrpc": "2.0", "id": message["id"], "result": answer})
     try:
+        replay, early = first_document(stdin, stdout, message.get("params"), answer, warming)
+    except FramingError as exc:
+        print(f"npuprof server: ERROR {exc}; exiting so that the editor can start a new server", file=sys.stderr)
+        return 1
+    try:
         from .server import run as serve
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
             raise
         return missing()
-    return serve(initialize=message, answer=answer)
+    return serve(initialize=message, answer=answer, replay=replay, early=early)
+
+
+def warm() -> None:
+    """Import what analysing a document needs (run in a thread while the editor sends its next messages)."""
+    try:
+        from . import lsp_analysis          # noqa: F401  (the checks, the sources, the values)
+        from .report import ci              # noqa: F401  (the rule catalog, for the severities)
+        from .source import brief           # noqa: F401
+    except Exception:                       # the same import fails again where it is needed, and is reported there
+        pass
+
+
+def first_document(stdin: BinaryIO, stdout: BinaryIO, params, answer: dict, warming: threading.Thread
+                   ) -> Tuple[List[bytes], Optional[Tuple[str, int, object]]]:
+    """Read on until the first `didOpen` (published here) or any other message but `initialized`: the
+    messages read, for pygls, and (uri, version, analysis) of the document published here."""
+    replay: List[bytes] = []
+    while True:
+        body = read_message(stdin)          # a FramingError ends the server, as before `initialize`
+        if body is None:
+            return replay, None
+        replay.append(body)
+        try:
+            message = json.loads(body)
+        except ValueError:
+            return replay, None
+        method = message.get("method") if isinstance(message, dict) else None
+        if method == "initialized" and "id" not in message:
+            continue
+        if method == "textDocument/didOpen" and "id" not in message:
+            warming.join()
+            return replay, publish_early(stdout, message.get("params"), params, answer)
+        return replay, None
+
+
+def publish_early(stdout: BinaryIO, opened, params, answer: dict) -> Optional[Tuple[str, int, object]]:
+    """Analyse the opened document as server.py would and publish its diagnostics; None where server.py
+    should do it (not a document it analyses, a configuration problem to show, anything unexpected)."""
+    try:
+        from pygls.uris import to_fs_path   # (pygls's own mapping, as its workspace uses; a light module)
+        from . import lsp_analysis as A
+        doc = opened["textDocument"]
+        uri, version, text = doc["uri"], doc["version"], doc["text"]
+        path = to_fs_path(uri)
+        kind = A.kind_of(path, doc.get("languageId") or "", text)
+        if kind is None or not isinstance(version, int) or not isinstance(text, str):
+            return None
+        options = params.get("initializationOptions") if isinstance(params, dict) else None
+        overrides = A.Overrides.from_options(options)
+        settings = A.doc_settings(path, overrides, A.ConfigCache())
+        if settings.error:                  # server.py shows it in a message once
+            return None
+        analysis = A.analyse_document(text, path or uri, kind, settings)
+        client = params.get("capabilities") if isinstance(params, dict) else None
+        related = _get(client, "textDocument", "publishDiagnostics", "relatedInformation") is True
+        encoding = answer["capabilities"]["positionEncoding"]
+        diagnostics = [A.diagnostic(analysis, f, uri, encoding, overrides, related) for f in analysis.findings]
+    except Exception:
+        return None
+    write_message(stdout, {"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+                           "params": {"uri": uri, "version": version, "diagnostics": diagnostics}})
+    return uri, version, analysis

@@ -26,7 +26,7 @@ def test_readme_starts_with_the_two_setup_commands():
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     block = lines[lines.index("```sh") + 1:lines.index("```sh") + 3]
     assert block == ["pip install -e . && flake8 --select NPP examples/",
-                     "pip install -e '.[test]' && python -m pytest"]
+                     "pip install -e '.[test]' && python -m pytest -n auto"]
     assert lines.index("```sh") <= 3
 
 

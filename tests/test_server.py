@@ -4,6 +4,7 @@ import importlib.util
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -227,9 +228,15 @@ def test_configuration_change_reanalyses_open_documents(client, tmp_path):
     client.initialize(tmp_path)
     uri = client.open(tmp_path / "train.py", TASK_TIME)
     [diag] = client.diagnostics(uri)
-    # the server asked (before it answered the open) to be told about configuration files
-    registrations = [r for m in client.server_requests if m["method"] == "client/registerCapability"
-                     for r in m["params"]["registrations"]]
+    # the server asks to be told about configuration files (once its protocol library is loaded, which may
+    # be after the first diagnostics: server_start.py publishes those)
+    registrations = []
+    for _ in range(600):
+        registrations = [r for m in list(client.server_requests) if m["method"] == "client/registerCapability"
+                         for r in m["params"]["registrations"]]
+        if registrations:
+            break
+        time.sleep(0.1)
     assert registrations and registrations[0]["method"] == "workspace/didChangeWatchedFiles"
     assert "**/pyproject.toml" in [w["globPattern"] for w in registrations[0]["registerOptions"]["watchers"]]
     assert diag["code"] == "NPP113" and "task_time" in diag["message"]

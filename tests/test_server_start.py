@@ -62,17 +62,22 @@ def test_the_early_answer_is_what_pygls_computes(name):
     assert computed == server_start.initialize_result(message["params"])
 
 
-# A child process that answers one `initialize` and records what was imported when server.py is asked for.
+# A child process that runs the server on the messages given, records what was imported when each message was
+# written (the answer to initialize, an early publishDiagnostics) and when server.py is asked for, and stops there.
 CHILD = textwrap.dedent("""
     import importlib.abc, io, json, sys
-    loaded = {}
+    loaded = {"written": []}
     class Stop(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
             if name == "flake8_npuprof.server":
-                loaded["modules"] = sorted(sys.modules)
+                loaded["handover"] = sorted(sys.modules)
                 raise KeyboardInterrupt          # hand-over reached: stop here
+    class Out(io.BytesIO):
+        def write(self, data):
+            loaded["written"].append(sorted(sys.modules))
+            return super().write(data)
     sys.meta_path.insert(0, Stop())
-    out = io.BytesIO()
+    out = Out()
     sys.stdin = io.TextIOWrapper(io.BytesIO(sys.stdin.buffer.read()))
     sys.stdout = io.TextIOWrapper(out)
     from flake8_npuprof.cli import main
@@ -80,23 +85,95 @@ CHILD = textwrap.dedent("""
         main(["server"])
     except KeyboardInterrupt:
         pass
-    sys.__stdout__.write(json.dumps({"answer": out.getvalue().decode(), "modules": loaded.get("modules", [])}))
+    sys.__stdout__.write(json.dumps({"out": out.getvalue().decode(), **loaded}))
 """)
+LIBRARIES = ("pygls", "lsprotocol", "cattrs", "attrs")
 
 
-def test_nothing_heavy_is_imported_before_the_answer():
-    proc = subprocess.run([sys.executable, "-c", CHILD], input=framed(initialize(CLIENTS["utf-8 first"])),
-                          capture_output=True)
-    report = json.loads(proc.stdout)
-    head, body = report["answer"].split("\r\n\r\n", 1)
-    answer = json.loads(body)
-    assert head == f"Content-Length: {len(body.encode())}" and answer["id"] == 1
-    assert answer["result"]["capabilities"]["positionEncoding"] == "utf-8"
-    heavy = [m for m in report["modules"] if m.split(".")[0] in ("pygls", "lsprotocol", "cattrs", "attrs", "astroid")
-             or m.startswith(("flake8_npuprof.checks", "flake8_npuprof.commands", "flake8_npuprof.values",
-                              "flake8_npuprof.source", "flake8_npuprof.lsp_analysis", "flake8."))
-             or m == "flake8"]
-    assert report["modules"] and heavy == []
+def run_child(stdin: bytes, cwd=None) -> dict:
+    proc = subprocess.run([sys.executable, "-c", CHILD], input=stdin, capture_output=True, cwd=cwd)
+    return json.loads(proc.stdout)
+
+
+def messages(out: str) -> list:
+    found = []
+    while out:
+        head, rest = out.split("\r\n\r\n", 1)
+        length = int(head.split(": ")[1])
+        body = rest.encode()[:length].decode()
+        found.append(json.loads(body))
+        out = rest[len(body):]
+    return found
+
+
+def test_the_answer_does_not_wait_for_the_libraries():
+    # the protocol libraries are imported only after the answer; the analysis is imported meanwhile, in a
+    # thread, while the server waits for the editor (so the first didOpen finds it ready)
+    report = run_child(framed(initialize(CLIENTS["utf-8 first"])))
+    [answer] = messages(report["out"])
+    assert answer["id"] == 1 and answer["result"]["capabilities"]["positionEncoding"] == "utf-8"
+    [at_answer] = report["written"]
+    assert [m for m in at_answer if m.split(".")[0] in LIBRARIES] == []
+    assert "flake8_npuprof.lsp_analysis" in report["handover"]          # warmed before the hand-over
+
+
+TYPO = ("import tensorflow as tf\nconfig = tf.ConfigProto()\n"
+        "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = \"NpuOptimizer\"\n"
+        "op.parameter_map[\"profiling_mode\"].b = True\n"
+        "op.parameter_map[\"profiling_options\"].s = b'{\"output\":\"/tmp/p\",\"L2\":\"on\"}'\n"
+        "sess = tf.Session(config=config)\n")
+
+
+def opened(uri: str, version: int = 1) -> dict:
+    return {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "python", "version": version, "text": TYPO}}}
+
+
+@needs_pygls
+def test_the_first_document_is_published_before_the_libraries_load(tmp_path):
+    uri = (tmp_path / "train.py").as_uri()
+    caps = dict(CLIENTS["vscode"])
+    report = run_child(framed(initialize(caps)) + framed({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+                       + framed(opened(uri)), cwd=tmp_path)
+    answer, published = messages(report["out"])
+    assert published["method"] == "textDocument/publishDiagnostics"
+    assert published["params"]["uri"] == uri and published["params"]["version"] == 1
+    assert [d["code"] for d in published["params"]["diagnostics"]] == ["NPP101"]
+    at_publish = report["written"][1]
+    assert [m for m in at_publish if m.split(".")[0] in LIBRARIES and m != "pygls.uris" and m != "pygls"] == []
+
+    # what pygls's path publishes for the same document (a request first hands over at once): the same JSON
+    from lspclient import LspClient
+    client = LspClient(cwd=str(tmp_path))
+    try:
+        client.request("initialize", initialize(caps)["params"])
+        client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", opened(uri)["params"])
+        assert client.diagnostics(uri, 1) == published["params"]["diagnostics"]
+    finally:
+        client.kill()
+
+
+@needs_pygls
+def test_a_document_published_early_is_not_published_again_and_serves_code_actions(tmp_path):
+    from lspclient import LspClient
+    uri = (tmp_path / "train.py").as_uri()
+    client = LspClient(cwd=str(tmp_path))
+    try:
+        client.initialize(tmp_path)
+        client.notify("textDocument/didOpen", opened(uri)["params"])
+        [diagnostic] = client.diagnostics(uri, 1)
+        actions = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic]}})
+        assert any(a.get("kind") == "quickfix" and "l2" in json.dumps(a.get("edit")) for a in actions)
+        # every message before the code action's answer has arrived: no second publication of version 1
+        later = []
+        while not client.notifications.empty():
+            later.append(client.notifications.get())
+        assert [m for m in later if m.get("method") == "textDocument/publishDiagnostics"] == []
+    finally:
+        client.kill()
 
 
 @needs_pygls
