@@ -167,7 +167,7 @@ class _Uses:
             if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in ws):
                 body = text[ws[0].start:ws[-1].end]
                 self.on_msprof.update(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", body))
-            if ws[0].text in ("export", "declare", "typeset") or ws[0].text == "set" and False:
+            if ws[0].text in ("export", "declare", "typeset"):
                 for w in ws[1:]:
                     m = _ASSIGN.match(w.text)
                     self.exported.add(m.group(1) if m else w.text)
@@ -284,8 +284,8 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
             head.text else "")
         report(a.start, head.end,
                f"bash runs {_show(head.text, 40)} as a command with {name} empty in its environment{status}: the "
-               f"blank after `=` ends the assignment, and this line does not set {name} for the lines after{uses.why(name)}; "
-               f"write {name}={_show(text[head.start:head.end], 40)} with no blank after `=`")
+               f"blank after `=` ends the assignment, and this line does not set {name} for the lines after"
+               f"{uses.why(name)}; write {name}={_show(text[head.start:head.end], 40)} with no blank after `=`")
 
 
 _VALUE_WORDS = {"true", "false", "on", "off", "True", "False", "1", "0", "dynamic"}
@@ -299,23 +299,23 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
         if nxt.continued:
             continue
         if _NAME.match(w.text) and nxt.text.startswith("=") and uses.matters(w.text):
-            bad = nxt.text if nxt.text != "=" else "="
+            bad = _show(nxt.text, 30)
+            value = _show(nxt.text[1:] or (ws[k + 2].text if k + 2 < len(ws) else ""), 40)
             report(w.start, nxt.end,
-                   f"{head.text} reads `{w.text}` and `{_show(bad, 30)}` as separate names here: `{_show(bad, 30)}` is "
-                   f"\"not a valid identifier\" (status 1), and {w.text} gets no value from this line (it is exported with the "
-                   f"value it had before, none if it had none){uses.why(w.text)}; "
-                   f"write {head.text} {w.text}={_show(nxt.text[1:] or (ws[k + 2].text if k + 2 < len(ws) else ''), 40)}"
-                   " with no blanks around `=`")
+                   f"{head.text} reads `{w.text}` and `{bad}` as separate names here: `{bad}` is \"not a valid "
+                   f"identifier\" (status 1), and {w.text} gets no value from this line (it is exported with the value "
+                   f"it had before, none if it had none){uses.why(w.text)}; write {head.text} {w.text}={value} with no "
+                   "blanks around `=`")
             return
         m = _ASSIGN.match(w.text)
         if m and w.text == m.group(0) and text[w.end - 1] == "=" and uses.matters(m.group(1)) and \
                 not nxt.text.startswith("-"):
             name = m.group(1)
+            invalid = "" if _NAME.match(nxt.text) else " (\"not a valid identifier\", status 1)"
             report(w.start, nxt.end,
                    f"the blank after `=` ends the value: {head.text} gives {name} the empty string, and reads "
-                   f"{_show(nxt.text, 40)} as another name" + ("" if _NAME.match(nxt.text) else
-                                                                " (\"not a valid identifier\", status 1)") +
-                   f"; write {head.text} {name}={_show(text[nxt.start:nxt.end], 40)} with no blank after `=`")
+                   f"{_show(nxt.text, 40)} as another name{invalid}; write {head.text} "
+                   f"{name}={_show(text[nxt.start:nxt.end], 40)} with no blank after `=`")
             return
 
 
