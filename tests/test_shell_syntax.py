@@ -159,6 +159,7 @@ def test_an_unclosed_quote_in_bash(tmp_path):
     "PROFILING_MODE=true python3 train.py\n",                   # a prefix assignment meant for the launch
     "LD_PRELOAD= python3 train.py\n",                          # emptied for one command, on purpose
     "X = 1\nY= true\n",                                         # not profiling settings
+    "export PYTHONPATH = /code\n",                              # exported, but not a profiling setting
     "export PROFILING_MODE=true PROFILING_OPTIONS='{\"output\":\"/p\"}'\n",
     "cat <<EOF > notes.txt\ndon't forget PROFILING_MODE\nEOF\nexport PROFILING_MODE=true\n",
     "msprof --output=/tmp/prof \\\n  --aic-metrics=PipeUtilization \\\n  python3 train.py\n",

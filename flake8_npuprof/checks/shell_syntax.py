@@ -10,7 +10,7 @@ the word is run as the command. So
 - `PROFILING_MODE = true` runs a command `PROFILING_MODE` (127), `PROFILING_MODE= true` runs `true` with
   PROFILING_MODE empty in its environment (status 0, silent), and neither sets the variable;
 - `export PROFILING_MODE = true` exports three names, `=` is "not a valid identifier" (status 1), and
-  PROFILING_MODE is exported without a value, so the run does not get it;
+  PROFILING_MODE gets no value from the line (it is exported with the value it had, none if it had none);
 - a line starting with `--x` after a line that does not continue (no `\\`, or a `\\` followed by a blank) is
   a command of its own: the option never reaches the command above;
 - a quote that is never closed swallows the rest of the file: bash runs the commands before it, then stops
@@ -18,7 +18,7 @@ the word is run as the command. So
 Each claim is bash 5.2's behaviour, run on the exact shape (tests/test_shell_syntax.py runs /bin/bash).
 
 Only settings that matter for profiling are reported: PROFILING_* variables, msprof's options, and a
-variable an msprof line uses or the launcher exports.
+variable an msprof line uses (another variable the launcher exports, such as PYTHONPATH, is not profiling's).
 """
 
 from __future__ import annotations
@@ -155,32 +155,21 @@ def _msprof_word(text: str) -> bool:
 
 
 class _Uses:
-    """The variables the launcher hands to profiling: used on an msprof line, or exported."""
+    """The variables that carry profiling: PROFILING_*, and those an msprof line uses."""
 
     def __init__(self, cmds: List[ShCommand], text: str):
         self.on_msprof: Set[str] = set()
-        self.exported: Set[str] = set()
         for cmd in cmds:
             ws = cmd.words
-            if not ws:
-                continue
-            if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in ws):
+            if ws and any(w.text.rsplit("/", 1)[-1] == "msprof" for w in ws):
                 body = text[ws[0].start:ws[-1].end]
                 self.on_msprof.update(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", body))
-            if ws[0].text in ("export", "declare", "typeset"):
-                for w in ws[1:]:
-                    m = _ASSIGN.match(w.text)
-                    self.exported.add(m.group(1) if m else w.text)
 
     def matters(self, name: str) -> bool:
-        return name.startswith("PROFILING_") or name in self.on_msprof or name in self.exported
+        return name.startswith("PROFILING_") or name in self.on_msprof
 
     def why(self, name: str) -> str:
-        if name.startswith("PROFILING_"):
-            return ""
-        if name in self.on_msprof:
-            return " (the msprof line reads it)"
-        return " (the launcher exports it to the run)"
+        return " (the msprof line reads it)" if name in self.on_msprof and not name.startswith("PROFILING_") else ""
 
 
 # ---------------------------------------------------------------- the check
@@ -348,7 +337,7 @@ RULES = (
              "blanks around `=` (`PROFILING_MODE = true`, `PROFILING_MODE= true`, `export PROFILING_MODE = true`); "
              "a line of msprof options the line above does not continue (no `\\`, or `\\` followed by a blank); a "
              "quote that is never closed. Only settings that matter for profiling are reported: `PROFILING_*`, "
-             "msprof's options, and a variable the msprof line uses or the launcher exports.",
+             "msprof's options, and a variable an msprof line uses.",
         why="bash decides what is an assignment after splitting the line into words: a `NAME=value` word followed "
             "by another word is set for that command only, and the word is run as the command (`--aic-freq=100: "
             "command not found`, status 127); the variable stays unset, and msprof or the training run starts "
