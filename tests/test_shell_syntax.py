@@ -173,3 +173,32 @@ def test_correct_forms_are_quiet(text):
 
 def test_reported_through_the_launcher_analysis():
     assert [(f.code, f.line) for f in analyse_shell(CONTINUED)] == [("NPP016", 2)]
+
+
+SPLIT_VALUES = ('export MSPROF_OPTS="--output=/tmp/prof " \\\n'
+                '"--aic-freq=100"\n'
+                'echo "status $? [$MSPROF_OPTS]"\n'
+                'MORE_OPTS="--task-time=on"\n'
+                '"--aic-metrics=Memory"\n'
+                'echo "status $? [$MORE_OPTS]"\n'
+                'msprof $MSPROF_OPTS $MORE_OPTS python3 train.py\n')
+
+
+def test_a_value_split_over_lines_outside_its_quotes():
+    assert found(SPLIT_VALUES) == [
+        ("NPP016", 2, 1, 'export reads --aic-freq=100 as another name ("not a valid identifier", status 1): the line '
+                         "above ends with `\\`, so MSPROF_OPTS gets only `--output=/tmp/prof ` (the msprof line reads "
+                         "it); keep the whole value inside one pair of quotes"),
+        ("NPP016", 5, 1, 'bash runs --aic-metrics=Memory as a command of its own ("command not found", status 127): '
+                         "the assignment above (line 4) does not end with `\\`, so MORE_OPTS does not get these options "
+                         "(the msprof line reads it); keep the whole value inside one pair of quotes"),
+    ]
+
+
+@needs_bash
+def test_a_value_split_over_lines_outside_its_quotes_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, SPLIT_VALUES)
+    assert out.splitlines() == ["status 1 [--output=/tmp/prof ]", "status 127 [--task-time=on]",
+                                "msprof argv: --output=/tmp/prof --task-time=on python3 train.py"]
+    assert "run.sh: line 1: export: `--aic-freq=100': not a valid identifier" in err
+    assert "run.sh: line 5: --aic-metrics=Memory: command not found" in err

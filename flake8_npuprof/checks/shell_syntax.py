@@ -11,8 +11,10 @@ the word is run as the command. So
   PROFILING_MODE empty in its environment (status 0, silent), and neither sets the variable;
 - `export PROFILING_MODE = true` exports three names, `=` is "not a valid identifier" (status 1), and
   PROFILING_MODE gets no value from the line (it is exported with the value it had, none if it had none);
-- a line starting with `--x` after a line that does not continue (no `\\`, or a `\\` followed by a blank) is
-  a command of its own: the option never reaches the command above;
+- `export MSPROF_OPTS="--output=/tmp/prof " \\` then `"--aic-freq=100"`: export takes the second word for a
+  name ("not a valid identifier", status 1), and the variable gets only the first part;
+- a line starting with `--x` after an msprof line or an assignment that does not continue (no `\\`, or a `\\`
+  followed by a blank) is a command of its own: the option never reaches the line above;
 - a quote that is never closed swallows the rest of the file: bash runs the commands before it, then stops
   with "unexpected EOF while looking for matching `\"'" (status 2), and nothing from that line on runs.
 Each claim is bash 5.2's behaviour, run on the exact shape (tests/test_shell_syntax.py runs /bin/bash).
@@ -234,17 +236,24 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
     if head.text.startswith("--") and _msprof_word(head.text) and not head.continued and previous is not None \
             and previous.words and previous.ender == "\n":
         above = previous.words
-        if not any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
-            return
         line_end = text.rfind("\n", 0, head.start)
         tail = text[above[-1].end:line_end] if line_end >= 0 else ""
         how = "ends with `\\` and a blank after it, which escapes the blank, not the line break" \
             if text[above[-1].start:above[-1].end].endswith("\\ ") or tail.startswith("\\") else \
             "does not end with `\\`"
-        report(head.start, head.end,
-               f"bash runs {_show(head.text)} as a command of its own (\"command not found\", status 127): the "
-               f"msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options; end the "
-               "line above with `\\` and nothing after it")
+        if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
+            report(head.start, head.end,
+                   f"bash runs {_show(head.text)} as a command of its own (\"command not found\", status 127): the "
+                   f"msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options; end "
+                   "the line above with `\\` and nothing after it")
+            return
+        assigned = [_ASSIGN.match(w.text) for w in above]
+        if all(assigned) and uses.matters(assigned[-1].group(1)):
+            name = assigned[-1].group(1)
+            report(head.start, head.end,
+                   f"bash runs {_show(head.text)} as a command of its own (\"command not found\", status 127): the "
+                   f"assignment above (line {above[0].line}) {how}, so {name} does not get these options"
+                   f"{uses.why(name)}; keep the whole value inside one pair of quotes")
 
 
 def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, report) -> None:
@@ -285,6 +294,14 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
     head = ws[0]
     for k in range(1, len(ws) - 1):
         w, nxt = ws[k], ws[k + 1]
+        m = _ASSIGN.match(w.text)
+        if nxt.continued and m and uses.matters(m.group(1)) and (nxt.text.startswith("-") or _msprof_word(nxt.text)):
+            name = m.group(1)
+            report(nxt.start, nxt.end,
+                   f"{head.text} reads {_show(nxt.text)} as another name (\"not a valid identifier\", status 1): the "
+                   f"line above ends with `\\`, so {name} gets only `{_show(w.text[m.end():], 50)}`"
+                   f"{uses.why(name)}; keep the whole value inside one pair of quotes")
+            return
         if nxt.continued:
             continue
         if _NAME.match(w.text) and nxt.text.startswith("=") and uses.matters(w.text):
@@ -335,8 +352,9 @@ RULES = (
              "value goes on after a `\\` line break outside its quotes (`MSPROF_OPTS=\"--output=/tmp/prof \" \\` "
              "then `\"--aic-freq=100\"`), so the next line's string becomes the command the assignment belongs to; "
              "blanks around `=` (`PROFILING_MODE = true`, `PROFILING_MODE= true`, `export PROFILING_MODE = true`); "
-             "a line of msprof options the line above does not continue (no `\\`, or `\\` followed by a blank); a "
-             "quote that is never closed. Only settings that matter for profiling are reported: `PROFILING_*`, "
+             "the same value split outside its quotes after `export` (the next string is taken for a name); a line "
+             "of msprof options that the msprof line or the assignment above does not continue (no `\\`, or `\\` "
+             "followed by a blank); a quote that is never closed. Only settings that matter for profiling are reported: `PROFILING_*`, "
              "msprof's options, and a variable an msprof line uses.",
         why="bash decides what is an assignment after splitting the line into words: a `NAME=value` word followed "
             "by another word is set for that command only, and the word is run as the command (`--aic-freq=100: "
