@@ -166,6 +166,8 @@ def test_an_unclosed_quote_in_bash(tmp_path):
     "python3 train.py \\\n  --profiling=True\n",
     'OPTS="--x" python3 train.py "--y z"\n',
     "export RANK_ID=0\nfor ((RANK_ID = 0; RANK_ID < 8; RANK_ID++)); do\n  python3 train.py\ndone\n",
+    "echo $'it\\'s'\ncat <<< \"here's\"\nexport PROFILING_MODE=true\n",   # ANSI-C quoting, a here-string
+    "msprof --output=/tmp/prof python3 train.py 2>&1 | tee log\n--aic-metrics=Memory\n",  # not msprof's line above
 ])
 def test_correct_forms_are_quiet(text):
     assert found(text) == []
@@ -202,3 +204,24 @@ def test_a_value_split_over_lines_outside_its_quotes_in_bash(tmp_path):
                                 "msprof argv: --output=/tmp/prof --task-time=on python3 train.py"]
     assert "run.sh: line 1: export: `--aic-freq=100': not a valid identifier" in err
     assert "run.sh: line 5: --aic-metrics=Memory: command not found" in err
+
+
+EMPTIED = ("PROFILING_OPTIONS= '{\"output\":\"/tmp/prof\"}'\n"
+           'echo "status $? [${PROFILING_OPTIONS-unset}]"\n')
+
+
+def test_a_blank_after_the_equals_sign_before_a_json_value():
+    # the JSON word holds a `/`: bash takes it for a path, and says so
+    assert found(EMPTIED) == [(
+        "NPP016", 1, 1,
+        'bash runs {"output":"/tmp/prof"} as a command with PROFILING_OPTIONS empty in its environment ("No such file '
+        'or directory", status 127): the blank after `=` ends the assignment, and this line does not set '
+        "PROFILING_OPTIONS for the lines after; write PROFILING_OPTIONS='{\"output\":\"/tmp/prof\"}' with no blank "
+        "after `=`")]
+
+
+@needs_bash
+def test_a_blank_after_the_equals_sign_before_a_json_value_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, EMPTIED)
+    assert out == "status 127 [unset]\n"
+    assert 'run.sh: line 1: {"output":"/tmp/prof"}: No such file or directory' in err

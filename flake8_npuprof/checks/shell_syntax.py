@@ -86,7 +86,13 @@ def commands(text: str, src: SourceText) -> Iterator[ShCommand]:
                 heredocs = []
             continue
         if c in "<>":
-            if text.startswith("<<", i) and not text.startswith("<<<", i):
+            if text.startswith("<<<", i):
+                i += 3
+                continue
+            if text.startswith(("<&", ">&"), i):
+                i += 2                          # `2>&1`: a redirection, not a `&` that ends the command
+                continue
+            if text.startswith("<<", i):
                 m = HEREDOC_TAG.match(text, i + 2)
                 if m and m.group(2):
                     heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
@@ -120,11 +126,19 @@ def _arithmetic_end(text: str, i: int) -> int:
 
 def unclosed_quote(text: str, start: int, end: int) -> Optional[int]:
     """The offset of a quote opened in text[start:end] (one word, as read_word reads it) and never closed."""
-    i = start
+    i, end = start, min(end, len(text))
     while i < end:
         c = text[i]
         if c == "\\":
             i += 2
+            continue
+        if c == "$" and text.startswith("'", i + 1):       # $'...': backslash escapes hold inside
+            j = i + 2
+            while j < len(text) and text[j] != "'":
+                j += 2 if text[j] == "\\" else 1
+            if j >= len(text):
+                return i + 1
+            i = j + 1
             continue
         if c == "'":
             close = text.find("'", i + 1)
@@ -243,7 +257,7 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             "does not end with `\\`"
         if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
             report(head.start, head.end,
-                   f"bash runs {_show(head.text)} as a command of its own (\"command not found\", status 127): the "
+                   f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127): the "
                    f"msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options; end "
                    "the line above with `\\` and nothing after it")
             return
@@ -251,7 +265,7 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
         if all(assigned) and uses.matters(assigned[-1].group(1)):
             name = assigned[-1].group(1)
             report(head.start, head.end,
-                   f"bash runs {_show(head.text)} as a command of its own (\"command not found\", status 127): the "
+                   f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127): the "
                    f"assignment above (line {above[0].line}) {how}, so {name} does not get these options"
                    f"{uses.why(name)}; keep the whole value inside one pair of quotes")
 
@@ -262,28 +276,31 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
     if not lost:
         return
     names = [_ASSIGN.match(a.text).group(1) for a in lost]
-    quoted = text[head.start] in "'\""
-    looks_like_value = head.text.startswith("-") or quoted and (" " in head.text or "=" in head.text) or \
-        _msprof_word(head.text)
+    looks_like_value = head.text.startswith("-") or _msprof_word(head.text)
     empty = [a for a in lost if a.text.endswith("=") and text[a.end - 1] == "=" and not head.continued]
     what = " and ".join(names)
     if head.continued and looks_like_value:
         report(head.start, head.end,
                f"bash runs {_show(head.text)} as a command: the line above ends with `\\`, so "
                f"`{_show(text[lost[0].start:lost[0].end], 50)}` is an assignment for this command only, which is "
-               f"not found (\"command not found\", status 127); this line does not set {what} for the lines after"
+               f"not found ({_not_found(head.text)}, status 127); this line does not set {what} for the lines after"
                f"{uses.why(names[0])}; keep the whole value inside one pair of quotes")
         return
     if empty and not head.continued and (looks_like_value or head.text in _VALUE_WORDS or head.text.startswith("{")):
         a = empty[0]
         name = _ASSIGN.match(a.text).group(1)
         status = {"true": " (status 0: nothing says so)", "false": " (status 1)"}.get(
-            head.text, " (\"command not found\", status 127)" if head.text.startswith(("-", "{")) or " " in
+            head.text, f" ({_not_found(head.text)}, status 127)" if head.text.startswith(("-", "{")) or " " in
             head.text else "")
         report(a.start, head.end,
                f"bash runs {_show(head.text, 40)} as a command with {name} empty in its environment{status}: the "
                f"blank after `=` ends the assignment, and this line does not set {name} for the lines after"
                f"{uses.why(name)}; write {name}={_show(text[head.start:head.end], 40)} with no blank after `=`")
+
+
+def _not_found(word: str) -> str:
+    """What bash prints for a command word that names nothing: with a `/` it is a path, looked up as such."""
+    return "\"No such file or directory\"" if "/" in word else "\"command not found\""
 
 
 _VALUE_WORDS = {"true", "false", "on", "off", "True", "False", "1", "0", "dynamic"}
