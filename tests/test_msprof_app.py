@@ -163,3 +163,29 @@ def test_the_launcher_example_in_a_shell(tmp_path):
                        env=env, capture_output=True, text=True)
     assert r.returncode == 2 and "train ran" not in r.stdout
     assert r.stderr.startswith("unknown option --task_time=l1")
+
+
+def test_the_scripts_flag_outside_the_application_quotes(tmp_path):
+    assert _launcher(tmp_path, 'msprof --output=/tmp/prof --application="python3 train.py" --epochs=3') == [(
+        "NPP128", 2, 60,
+        "--epochs=3 is train.py's own flag, written outside --application's quotes: msprof reads it as one of its "
+        "options, has no such option and exits before train.py starts (NPP120), so nothing is profiled; move it "
+        "inside the quotes, after the script")]
+    found = check_file(*_text_and_path(tmp_path), T91)
+    assert [(f.code, f.col + 1) for f in found] == [("NPP120", 60), ("NPP128", 60)]   # msprof's refusal stays
+
+
+@pytest.mark.parametrize("line", [
+    'msprof --output=/tmp/prof --application="python3 train.py" --task-time=on',    # msprof's own option
+    'msprof --application="python3 train.py" --out=/tmp/prof',                      # getopt: --output
+    'msprof --output=/tmp/prof --application="python3 train.py" --unknown=1',      # not the script's either
+])
+def test_outside_the_quotes_quiet(tmp_path, line):
+    script = ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--out')\n"
+              "p.add_argument('--task-time')\nargs = p.parse_args()\n")
+    assert _launcher(tmp_path, line, script) == []
+
+
+def _text_and_path(tmp_path):
+    path = tmp_path / "run.sh"
+    return path.read_text(), str(path)

@@ -260,7 +260,9 @@ RULES = (
              "application: between `python`/`python3`/`python3.x` and its script; after the script, when the "
              "script is read and defines flags, none of which the word names or abbreviates; among the arguments "
              "of another application (except names an application may well have itself, such as `--output`); or "
-             "inside `--application=\"...\"`. An option msprof itself is also given on the line is not reported. "
+             "inside `--application=\"...\"`; and, the other way round, a flag the script defines written after "
+             "`--application`'s closing quote, which msprof reads as its own and refuses (beside NPP120). An option "
+             "msprof itself is also given on the line is not reported. "
              "Where the application starts is decided as msprof decides it, per version (SplitApplicationArgv: "
              "a `--name` without `=` takes the next word along on 8.5 and 9.0).",
         why="msprof reads its options up to the first word that is not one of them; that word and every word "
