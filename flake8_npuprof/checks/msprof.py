@@ -22,6 +22,7 @@ from ..source.model import Edit, Finding, Fix, printable
 from ..source.text import HOLE, SourceText, literal_value
 from ..knowledge.targets import Target
 from ..knowledge.msprof_options import all_options, cli, options_of
+from .msprof_app import check_app
 from .msprof_words import (Call, Option, Word, _calls, _value_word, calls_in_shell, calls_in_string,  # noqa: F401
                            find_msprof, parse, parse_command, shell_commands)
 
@@ -33,6 +34,7 @@ BAD_STORAGE = "NPP124"
 BAD_OUTPUT = "NPP125"
 REFUSED = "NPP126"
 NO_VALUE = "NPP127"
+MISPLACED = "NPP128"
 
 # Names seen in real launchers that are not msprof options, and the option they most likely mean.
 ALIASES = {
@@ -62,7 +64,8 @@ class Problem(NamedTuple):
     fix: Optional[Tuple[Tuple[int, int, str], bool, str]] = None    # (i, j, text) in word.text, safe, title
     # what msprof does: "exits" (it refuses the line, or dies, before the application starts),
     # "ignored" (it runs the application without what the option asks for), "mixed" (it exits on some
-    # of the targeted versions and ignores the option on others)
+    # of the targeted versions and ignores the option on others), "app_exits" (msprof starts the application,
+    # which exits before it runs anything: NPP128)
     effect: str = "exits"
 
 
@@ -107,6 +110,8 @@ def check_call(call: Call, target: Target) -> List[Problem]:
             opt = next((o for o in call.options if o.word is word), None)
             fix = _join_fix(opt) if opt is not None and opt.detached is not None else None
         out.append(problem._replace(word=word, fix=fix))
+    for m in check_app(call, target):       # the application's words: msprof never reads them (NPP128)
+        out.append(Problem(MISPLACED, m.word, m.i, m.j, m.message, None, m.effect))
     return out
 
 

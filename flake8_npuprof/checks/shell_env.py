@@ -32,9 +32,11 @@ def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
         return [[over] for _ in each]
     try:
         from .msprof import calls_in_shell, check_shell
+        from .shell_syntax import check as check_syntax
         sets = assignments(text) if "PROFILING_" in text else []
         calls = calls_in_shell(text) if "msprof" in text else []
-        return [sorted(_analyse(text, sets, settings, options_read or {}) +
+        syntax = check_syntax(text)             # how bash reads the lines: the same on every target
+        return [sorted(_analyse(text, sets, settings, options_read or {}) + syntax +
                        check_shell(text, settings.target, calls=calls), key=Finding.sort_key) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]

@@ -27,6 +27,8 @@ EXPORTS = ("msprof parses and exports the data itself when the application ends 
            "(mindstudio_profiler_output/ inside PROF_*): there is no export command to run afterwards")
 # PROFILING_MODE values that make the collector take the dynamic path (collector Utils::IsDynProfMode)
 DYNAMIC_MODES = ("dynamic", "delay_or_duration")
+# problems after which nothing is profiled: msprof refuses the line, or the application it starts exits at once
+EXITS = ("exits", "app_exits")
 
 
 def under_msprof(launch, results: list, target: Target, env, unknown: List[str], root: str) -> list:
@@ -36,7 +38,9 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     where = f"{_rel(cmd.path, root)}:{cmd.line}"
     own = msprof_result(launch, target, env, unknown, where)
     exits = own.verdict == "fails"
-    return [own] + [_overridden(r, where, exits) for r in results]
+    # NPP128 alone: msprof starts the application, which exits before the script runs
+    app_only = exits and all(m.startswith("NPP128 ") for o in own.outcomes.values() for m in o.messages)
+    return [own] + [_overridden(r, where, exits, app_only) for r in results]
 
 
 def _failure_layer(r) -> str:
@@ -58,11 +62,14 @@ def _failure_layer(r) -> str:
     return layer
 
 
-def _overridden(r, where: str, exits: bool):
+def _overridden(r, where: str, exits: bool, app_only: bool = False):
     if r.read_by_ge is False and r.verdict == "off":
         return r                        # never read anyway: its own reason stands
     if exits:
         why = f"not run: msprof at {where} exits before it starts the application, so this setup is never reached"
+        if app_only:
+            why = (f"not run: the application msprof starts at {where} exits before this script runs (NPP128), so "
+                   "this setup is never reached")
         return _off(r, why)
     layer = _failure_layer(r)
     if layer == "script":
@@ -114,11 +121,11 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
         condition = f"--{open_} is not known statically: what msprof makes of it is not known"
     elif switches.get("dynamic") == "on":
         condition = "--dynamic=on: what is collected depends on the commands given to msprof while it runs"
-    whole = [x for x in check_call(call, target) if x.effect == "exits"]
+    whole = [x for x in check_call(call, target) if x.effect in EXITS]
     outcomes: Dict[Tuple[str, str], Outcome] = {}
     for v in target.versions:
         for p in target.products:
-            problems = [x for x in check_call(call, Target(v, p)) if x.effect == "exits"]
+            problems = [x for x in check_call(call, Target(v, p)) if x.effect in EXITS]
             if problems:
                 shown = whole if whole else problems
                 outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown), switches,

@@ -302,8 +302,24 @@ def check_file_each(text: str, path: str, each) -> list:
     from .launcher import check_launcher_each
     w = Walk(path).run(text) if os.path.isfile(path) and len(text) <= MAX_LAUNCHER else None
     reads = options_read(text, path, each[0], w) if "PROFILING_OPTIONS" in text else {}
-    return [sorted(a + b, key=Finding.sort_key)
-            for a, b in zip(analyse_shell_each(text, path, each, reads), check_launcher_each(text, path, each, w))]
+    found = [a + b for a, b in zip(analyse_shell_each(text, path, each, reads),
+                                   check_launcher_each(text, path, each, w))]
+    if w is not None and "msprof" in text:
+        found = [f + _misplaced(text, w, s, Finding) for f, s in zip(found, each)]
+    return [sorted(f, key=Finding.sort_key) for f in found]
+
+
+def _misplaced(text: str, w: Walk, settings, Finding) -> list:
+    """NPP128 after a Python script msprof starts (msprof_args: the script is read for its flags)."""
+    from ..source.text import SourceText
+    from .msprof_args import misplaced_in_scripts
+    from ..checks.analysis import internal_error
+    src = SourceText(text)
+    try:
+        hits = misplaced_in_scripts(w, settings.target)
+    except Exception as exc:                # same contract as Python files
+        return [internal_error(exc)]
+    return [Finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
 
 
 def options_read(text: str, path: str, settings, w: Optional[Walk] = None) -> dict:

@@ -1,0 +1,396 @@
+"""Launcher lines that bash reads otherwise than they evidently mean (NPP016), where a profiling setting is lost.
+
+bash splits a line into words first and decides what is an assignment after: `NAME=value` is an assignment
+only as a whole word at the start of a command, and a command that is nothing but assignments sets them for
+the rest of the script; followed by any other word, they are set in that command's environment only, and
+the word is run as the command. So
+- `MSPROF_OPTS="--output=/tmp/prof " \\` then `"--aic-freq=100"` on the next line runs a command named
+  `--aic-freq=100` with MSPROF_OPTS in its environment: "command not found" (status 127), and MSPROF_OPTS is
+  not set for the lines after;
+- `PROFILING_MODE = true` runs a command `PROFILING_MODE` (127), `PROFILING_MODE= true` runs `true` with
+  PROFILING_MODE empty in its environment (status 0, silent), and neither sets the variable;
+- `export PROFILING_MODE = true` exports three names, `=` is "not a valid identifier" (status 1), and
+  PROFILING_MODE gets no value from the line (it is exported with the value it had, none if it had none);
+- `export MSPROF_OPTS="--output=/tmp/prof " \\` then `"--aic-freq=100"`: export takes the second word for a
+  name ("not a valid identifier", status 1), and the variable gets only the first part;
+- a line starting with `--x` after an msprof line or an assignment that does not continue (no `\\`, or a `\\`
+  followed by a blank) is a command of its own: the option never reaches the line above;
+- a quote that is never closed swallows the rest of the file: bash runs the commands before it, then stops
+  with "unexpected EOF while looking for matching `\"'" (status 2), and nothing from that line on runs.
+Each claim is bash 5.2's behaviour, run on the exact shape (tests/test_shell_syntax.py runs /bin/bash).
+
+Only settings that matter for profiling are reported: PROFILING_* variables, msprof's options, and a
+variable an msprof line uses (another variable the launcher exports, such as PYTHONPATH, is not profiling's).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, List, NamedTuple, Optional, Set
+
+from ..knowledge.msprof_options import all_options
+from ..source.model import Finding, printable
+from ..source.shell_words import HEREDOC_TAG, heredoc_end, read_word
+from ..source.text import HOLE, SourceText
+
+CODE = "NPP016"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_SEPARATORS = "\n;&|()"
+
+
+class ShWord(NamedTuple):
+    text: str               # decoded (HOLE for an expansion)
+    start: int              # source span
+    end: int
+    line: int               # 1-based line of its first character
+    continued: bool         # a `\`-newline stands between it and the word before
+
+
+class ShCommand(NamedTuple):
+    words: List[ShWord]
+    end: int                # offset of what ended it (a separator or the end of the text)
+    ender: str              # that character ("" at the end of the text)
+
+
+def commands(text: str, src: SourceText) -> Iterator[ShCommand]:
+    """Simple commands as bash splits them: quoting, `\\`-newline, comments, here-document bodies skipped."""
+    words: List[ShWord] = []
+    heredocs: list = []
+    continued = False
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\" and text.startswith("\n", i + 1) or c == "\\" and text.startswith("\r\n", i + 1):
+            i += 2 if text[i + 1] == "\n" else 3
+            continued = True
+            continue
+        if c in " \t\r":
+            i += 1
+            continue
+        if c == "#":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+            continue
+        if text.startswith("((", i):            # arithmetic (`(( i++ ))`, `for ((i = 0; ...))`): no words
+            i = _arithmetic_end(text, i)
+            continue
+        if c in _SEPARATORS:
+            if words or c == "\n":
+                yield ShCommand(words, i, c)
+                words = []
+            i += 1
+            continued = False
+            if c == "\n" and heredocs:
+                i = heredoc_end(text, i, heredocs)
+                heredocs = []
+            continue
+        if c in "<>":
+            if text.startswith("<<<", i):
+                i += 3
+                continue
+            if text.startswith(("<&", ">&"), i):
+                i += 2                          # `2>&1`: a redirection, not a `&` that ends the command
+                continue
+            if text.startswith("<<", i):
+                m = HEREDOC_TAG.match(text, i + 2)
+                if m and m.group(2):
+                    heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
+                    i = m.end()
+                    continue
+            i += 1
+            continue
+        value, end = read_word(text, i)
+        if end == i:
+            i += 1
+            continue
+        words.append(ShWord(value.text, i, end, src.position(i)[0], continued))
+        continued = False
+        i = end
+    yield ShCommand(words, n, "")
+
+
+def _arithmetic_end(text: str, i: int) -> int:
+    """After the `))` that closes the `((` at i (the end of the text if none does)."""
+    depth, n = 0, len(text)
+    while i < n:
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+def unclosed_quote(text: str, start: int, end: int) -> Optional[int]:
+    """The offset of a quote opened in text[start:end] (one word, as read_word reads it) and never closed."""
+    i, end = start, min(end, len(text))
+    while i < end:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "$" and text.startswith("'", i + 1):       # $'...': backslash escapes hold inside
+            j = i + 2
+            while j < len(text) and text[j] != "'":
+                j += 2 if text[j] == "\\" else 1
+            if j >= len(text):
+                return i + 1
+            i = j + 1
+            continue
+        if c == "'":
+            close = text.find("'", i + 1)
+            if close < 0:
+                return i
+            i = close + 1
+            continue
+        if c == '"':
+            j = i + 1
+            while j < len(text) and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            if j >= len(text):
+                return i
+            i = j + 1
+            continue
+        i += 1
+    return None
+
+
+# ---------------------------------------------------------------- what matters for profiling
+
+def _msprof_names() -> Set[str]:
+    return set(all_options())
+
+
+def _msprof_word(text: str) -> bool:
+    """A word that holds an msprof option (`--aic-metrics=Memory`, or several in one quoted string)."""
+    names = _msprof_names()
+    return any(w.startswith("--") and w[2:].partition("=")[0] in names for w in text.split())
+
+
+class _Uses:
+    """The variables that carry profiling: PROFILING_*, and those an msprof line uses."""
+
+    def __init__(self, cmds: List[ShCommand], text: str):
+        self.on_msprof: Set[str] = set()
+        for cmd in cmds:
+            ws = cmd.words
+            if ws and any(w.text.rsplit("/", 1)[-1] == "msprof" for w in ws):
+                body = text[ws[0].start:ws[-1].end]
+                self.on_msprof.update(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", body))
+
+    def matters(self, name: str) -> bool:
+        return name.startswith("PROFILING_") or name in self.on_msprof
+
+    def why(self, name: str) -> str:
+        return " (the msprof line reads it)" if name in self.on_msprof and not name.startswith("PROFILING_") else ""
+
+
+# ---------------------------------------------------------------- the check
+
+def check(text: str) -> List[Finding]:
+    if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
+        return []
+    src = SourceText(text)
+    cmds = list(commands(text, src))
+    uses = _Uses(cmds, text)
+    out: List[Finding] = []
+
+    def report(start: int, end: int, message: str) -> None:
+        (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
+        out.append(Finding(CODE, printable(message), start, end, l1, c1, l2, c2))
+
+    previous: Optional[ShCommand] = None
+    for k, cmd in enumerate(cmds):
+        ws = cmd.words
+        if ws:
+            _one(text, cmd, previous, uses, report)
+            if ws[-1].end >= len(text) and cmd.ender == "":
+                quote = unclosed_quote(text, ws[-1].start, ws[-1].end)
+                if quote is not None:
+                    _unclosed(text, src, ws[0].start, quote, report)
+        previous = cmd
+    return sorted(out, key=Finding.sort_key)
+
+
+def _show(text: str, limit: int = 60) -> str:
+    text = text.replace(HOLE, "…")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, report) -> None:
+    ws = cmd.words
+    k = 0
+    assigns = []
+    while k < len(ws) and _ASSIGN.match(ws[k].text) and HOLE not in text[ws[k].start:ws[k].start + 1]:
+        assigns.append(ws[k])
+        k += 1
+    if assigns and k < len(ws):
+        _prefixed(text, assigns, ws[k], uses, report)
+        return
+    if assigns:
+        return
+    head = ws[0]
+    # `NAME = value`, `NAME =value`: a command named NAME
+    if len(ws) >= 2 and _NAME.match(head.text) and ws[1].text.startswith("=") and not ws[1].continued \
+            and text[head.end:ws[1].start].strip(" \t") == "" and ws[1].start > head.end:
+        if uses.matters(head.text):
+            value = ws[1].text[1:] or (ws[2].text if len(ws) > 2 else "")
+            report(head.start, ws[1].end,
+                   f"bash runs {head.text} as a command here: the blank before `=` makes `{head.text}` a word of its "
+                   f"own, so \"{head.text}: command not found\" (status 127) and this line does not set {head.text}"
+                   f"{uses.why(head.text)}; write {head.text}={_show(value, 40)} with no blanks around `=`")
+        return
+    if head.text in ("export", "declare", "typeset", "readonly", "local") and len(ws) >= 3:
+        _export(text, ws, uses, report)
+        return
+    # a line of options that does not continue the command above
+    if head.text.startswith("--") and _msprof_word(head.text) and not head.continued and previous is not None \
+            and previous.words and previous.ender == "\n":
+        above = previous.words
+        line_end = text.rfind("\n", 0, head.start)
+        tail = text[above[-1].end:line_end] if line_end >= 0 else ""
+        how = "ends with `\\` and a blank after it, which escapes the blank, not the line break" \
+            if text[above[-1].start:above[-1].end].endswith("\\ ") or tail.startswith("\\") else \
+            "does not end with `\\`"
+        if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
+            report(head.start, head.end,
+                   f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127): the "
+                   f"msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options; end "
+                   "the line above with `\\` and nothing after it")
+            return
+        assigned = [_ASSIGN.match(w.text) for w in above]
+        if all(assigned) and uses.matters(assigned[-1].group(1)):
+            name = assigned[-1].group(1)
+            report(head.start, head.end,
+                   f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127): the "
+                   f"assignment above (line {above[0].line}) {how}, so {name} does not get these options"
+                   f"{uses.why(name)}; keep the whole value inside one pair of quotes")
+
+
+def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, report) -> None:
+    """`A=x B=y word ...`: the assignments hold only for the command `word`, which bash runs."""
+    lost = [a for a in assigns if uses.matters(_ASSIGN.match(a.text).group(1)) or _msprof_word(a.text)]
+    if not lost:
+        return
+    names = [_ASSIGN.match(a.text).group(1) for a in lost]
+    looks_like_value = head.text.startswith("-") or _msprof_word(head.text)
+    empty = [a for a in lost if a.text.endswith("=") and text[a.end - 1] == "=" and not head.continued]
+    what = " and ".join(names)
+    if head.continued and looks_like_value:
+        report(head.start, head.end,
+               f"bash runs {_show(head.text)} as a command: the line above ends with `\\`, so "
+               f"`{_show(text[lost[0].start:lost[0].end], 50)}` is an assignment for this command only, which is "
+               f"not found ({_not_found(head.text)}, status 127); this line does not set {what} for the lines after"
+               f"{uses.why(names[0])}; keep the whole value inside one pair of quotes")
+        return
+    if empty and not head.continued and (looks_like_value or head.text in _VALUE_WORDS or head.text.startswith("{")):
+        a = empty[0]
+        name = _ASSIGN.match(a.text).group(1)
+        status = {"true": " (status 0: nothing says so)", "false": " (status 1)"}.get(
+            head.text, f" ({_not_found(head.text)}, status 127)" if head.text.startswith(("-", "{")) or " " in
+            head.text else "")
+        report(a.start, head.end,
+               f"bash runs {_show(head.text, 40)} as a command with {name} empty in its environment{status}: the "
+               f"blank after `=` ends the assignment, and this line does not set {name} for the lines after"
+               f"{uses.why(name)}; write {name}={_show(text[head.start:head.end], 40)} with no blank after `=`")
+
+
+def _not_found(word: str) -> str:
+    """What bash prints for a command word that names nothing: with a `/` it is a path, looked up as such."""
+    return "\"No such file or directory\"" if "/" in word else "\"command not found\""
+
+
+_VALUE_WORDS = {"true", "false", "on", "off", "True", "False", "1", "0", "dynamic"}
+
+
+def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
+    """`export NAME = v`, `export NAME =v`, `export NAME= v`: the blanks make separate names."""
+    head = ws[0]
+    for k in range(1, len(ws) - 1):
+        w, nxt = ws[k], ws[k + 1]
+        m = _ASSIGN.match(w.text)
+        if nxt.continued and m and uses.matters(m.group(1)) and (nxt.text.startswith("-") or _msprof_word(nxt.text)):
+            name = m.group(1)
+            report(nxt.start, nxt.end,
+                   f"{head.text} reads {_show(nxt.text)} as another name (\"not a valid identifier\", status 1): the "
+                   f"line above ends with `\\`, so {name} gets only `{_show(w.text[m.end():], 50)}`"
+                   f"{uses.why(name)}; keep the whole value inside one pair of quotes")
+            return
+        if nxt.continued:
+            continue
+        if _NAME.match(w.text) and nxt.text.startswith("=") and uses.matters(w.text):
+            bad = _show(nxt.text, 30)
+            value = _show(nxt.text[1:] or (ws[k + 2].text if k + 2 < len(ws) else ""), 40)
+            report(w.start, nxt.end,
+                   f"{head.text} reads `{w.text}` and `{bad}` as separate names here: `{bad}` is \"not a valid "
+                   f"identifier\" (status 1), and {w.text} gets no value from this line (it is exported with the value "
+                   f"it had before, none if it had none){uses.why(w.text)}; write {head.text} {w.text}={value} with no "
+                   "blanks around `=`")
+            return
+        m = _ASSIGN.match(w.text)
+        if m and w.text == m.group(0) and text[w.end - 1] == "=" and uses.matters(m.group(1)) and \
+                not nxt.text.startswith("-"):
+            name = m.group(1)
+            invalid = "" if _NAME.match(nxt.text) else " (\"not a valid identifier\", status 1)"
+            report(w.start, nxt.end,
+                   f"the blank after `=` ends the value: {head.text} gives {name} the empty string, and reads "
+                   f"{_show(nxt.text, 40)} as another name{invalid}; write {head.text} "
+                   f"{name}={_show(text[nxt.start:nxt.end], 40)} with no blank after `=`")
+            return
+
+
+def _unclosed(text: str, src: SourceText, start: int, quote: int, report) -> None:
+    rest = text[start:]          # the command the quote is in, and every line after it
+    if "PROFILING_" not in rest and "msprof" not in rest:
+        return
+    line = src.position(quote)[0]
+    mark = text[quote]
+    report(quote, quote + 1,
+           f"this {mark} is never closed: bash reads the rest of the file into one word, then stops with "
+           f"\"unexpected EOF while looking for matching `{mark}'\" (status 2) without running anything from line "
+           f"{line} on, so the profiling settings and launches from there on never run; close the quote")
+
+
+# ---------------------------------------------------------------- the rule's page
+
+from .rule import Rule  # noqa: E402
+
+RULES = (
+    Rule(
+        code=CODE,
+        name="shell-reads-otherwise",
+        summary="a launcher line that bash reads otherwise than it evidently means, so a profiling setting never "
+                "reaches the run (`A=\"...\" \\` then a quoted line, `PROFILING_MODE = true`, an unclosed quote)",
+        default=True,
+        level="warning",
+        what="A shell launcher line where bash's word splitting defeats a profiling setting: an assignment whose "
+             "value goes on after a `\\` line break outside its quotes (`MSPROF_OPTS=\"--output=/tmp/prof \" \\` "
+             "then `\"--aic-freq=100\"`), so the next line's string becomes the command the assignment belongs to; "
+             "blanks around `=` (`PROFILING_MODE = true`, `PROFILING_MODE= true`, `export PROFILING_MODE = true`); "
+             "the same value split outside its quotes after `export` (the next string is taken for a name); a line "
+             "of msprof options that the msprof line or the assignment above does not continue (no `\\`, or `\\` "
+             "followed by a blank); a quote that is never closed. Only settings that matter for profiling are reported: `PROFILING_*`, "
+             "msprof's options, and a variable an msprof line uses.",
+        why="bash decides what is an assignment after splitting the line into words: a `NAME=value` word followed "
+            "by another word is set for that command only, and the word is run as the command (`--aic-freq=100: "
+            "command not found`, status 127); the variable stays unset, and msprof or the training run starts "
+            "without the switches, with no error but a line in the log. A blank around `=` makes the name a "
+            "command of its own or leaves the value empty. An unclosed quote makes the whole rest of the file one "
+            "word: bash runs what comes before it, then exits with status 2 (\"unexpected EOF while looking for "
+            "matching\") and runs nothing after it.",
+        example="#!/bin/bash\nMSPROF_OPTS=\"--output=/tmp/prof \" \\\n\"--aic-metrics=PipeUtilization\"\n"
+                "msprof $MSPROF_OPTS python3 train.py\n",
+        fixed="#!/bin/bash\nMSPROF_OPTS=\"--output=/tmp/prof \\\n--aic-metrics=PipeUtilization\"\n"
+              "msprof $MSPROF_OPTS python3 train.py\n",
+        fix_safety="none",
+        fix_note="Where the value was meant to end is a guess; the message says how to write it.",
+        references=("GNU Bash manual, 3.7.1 Simple Command Expansion: "
+                    "https://www.gnu.org/software/bash/manual/bash.html#Simple-Command-Expansion",),
+        group="wiring",
+        language="shell",
+        facts=("bash.prefix_assignment",),
+    ),
+)

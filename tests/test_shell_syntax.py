@@ -1,0 +1,227 @@
+"""NPP016: launcher lines bash reads otherwise than they mean. Each shape is also run through /bin/bash (when
+the machine has it) with a stand-in msprof that prints its argv, so the claims in the messages are held to
+what bash does."""
+
+import os
+import shutil
+import stat
+import subprocess
+
+import pytest
+
+from flake8_npuprof.checks.shell_env import analyse_shell
+from flake8_npuprof.checks.shell_syntax import check
+
+BASH = shutil.which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
+needs_bash = pytest.mark.skipif(BASH is None, reason="no bash on this machine: the check itself is still tested")
+
+
+def found(text):
+    return [(f.code, f.line, f.col + 1, f.message) for f in check(text)]
+
+
+def run_bash(tmp_path, text):
+    """(status, stdout, stderr) of bash running the launcher, with msprof printing its argv."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    fake = bin_dir / "msprof"
+    fake.write_text('#!/bin/sh\necho "msprof argv: $*"\n', encoding="utf-8")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    script = tmp_path / "run.sh"
+    script.write_text(text, encoding="utf-8")
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "LANG": "C"}
+    r = subprocess.run([BASH, str(script)], capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=30)
+    return r.returncode, r.stdout, r.stderr.replace(str(script), "run.sh")
+
+
+CONTINUED = ('MSPROF_OPTS="--output=/tmp/prof " \\\n'
+             '"--aic-freq=100 --sys-hardware-mem=on" \\\n'
+             '"--aic-metrics=Memory"\n'
+             'echo "status $?"\n'
+             'msprof $MSPROF_OPTS python3 train.py\n')
+
+
+def test_quoted_line_after_a_continued_assignment():
+    assert found(CONTINUED) == [(
+        "NPP016", 2, 1,
+        'bash runs --aic-freq=100 --sys-hardware-mem=on as a command: the line above ends with `\\`, so '
+        '`MSPROF_OPTS="--output=/tmp/prof "` is an assignment for this command only, which is not found ("command '
+        'not found", status 127); this line does not set MSPROF_OPTS for the lines after (the msprof line reads '
+        'it); keep the whole value inside one pair of quotes')]
+
+
+@needs_bash
+def test_quoted_line_after_a_continued_assignment_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, CONTINUED)
+    assert "run.sh: line 1: --aic-freq=100 --sys-hardware-mem=on: command not found" in err
+    assert out.splitlines() == ["status 127", "msprof argv: python3 train.py"]     # msprof got no switch
+
+
+def test_the_value_continued_inside_its_quotes_is_clean(tmp_path):
+    text = ('MSPROF_OPTS="--output=/tmp/prof \\\n--aic-freq=100 --sys-hardware-mem=on \\\n--aic-metrics=Memory"\n'
+            'msprof $MSPROF_OPTS python3 train.py\n')
+    assert found(text) == []
+    if BASH:
+        assert run_bash(tmp_path, text)[1] == ("msprof argv: --output=/tmp/prof --aic-freq=100 "
+                                               "--sys-hardware-mem=on --aic-metrics=Memory python3 train.py\n")
+
+
+SPACED = ("PROFILING_MODE = true\n"
+          'echo "status $? [${PROFILING_MODE-unset}]"\n'
+          "PROFILING_MODE= true\n"
+          'echo "status $? [${PROFILING_MODE-unset}]"\n'
+          "export PROFILING_MODE = true\n"
+          'echo "status $? [${PROFILING_MODE-unset}]"\n'
+          "export PROFILING_OPTIONS= '{\"output\":\"/tmp/prof\"}'\n"
+          'echo "status $? [${PROFILING_OPTIONS-unset}]"\n'
+          "env | grep PROFILING_ || echo none\n")
+
+
+def test_blanks_around_the_equals_sign():
+    assert found(SPACED) == [
+        ("NPP016", 1, 1, 'bash runs PROFILING_MODE as a command here: the blank before `=` makes `PROFILING_MODE` a '
+                         'word of its own, so "PROFILING_MODE: command not found" (status 127) and this line does '
+                         'not set PROFILING_MODE; write PROFILING_MODE=true with no blanks around `=`'),
+        ("NPP016", 3, 1, "bash runs true as a command with PROFILING_MODE empty in its environment (status 0: nothing "
+                         "says so): the blank after `=` ends the assignment, and this line does not set "
+                         "PROFILING_MODE for the lines after; write PROFILING_MODE=true with no blank after `=`"),
+        ("NPP016", 5, 8, 'export reads `PROFILING_MODE` and `=` as separate names here: `=` is "not a valid '
+                         'identifier" (status 1), and PROFILING_MODE gets no value from this line (it is exported '
+                         'with the value it had before, none if it had none); write export PROFILING_MODE=true with '
+                         'no blanks around `=`'),
+        ("NPP016", 7, 8, 'the blank after `=` ends the value: export gives PROFILING_OPTIONS the empty string, and '
+                         'reads {"output":"/tmp/prof"} as another name ("not a valid identifier", status 1); write '
+                         'export PROFILING_OPTIONS=\'{"output":"/tmp/prof"}\' with no blank after `=`'),
+    ]
+
+
+@needs_bash
+def test_blanks_around_the_equals_sign_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, SPACED)
+    assert out.splitlines() == ["status 127 [unset]", "status 0 [unset]", "status 1 [unset]", "status 1 []",
+                                "PROFILING_OPTIONS="]
+    assert "run.sh: line 1: PROFILING_MODE: command not found" in err
+    assert "run.sh: line 5: export: `=': not a valid identifier" in err
+    assert "run.sh: line 7: export: `{\"output\":\"/tmp/prof\"}': not a valid identifier" in err
+
+
+@needs_bash
+def test_export_with_blanks_keeps_the_earlier_value(tmp_path):
+    # the message's "exported with the value it had before"
+    out = run_bash(tmp_path, "PROFILING_MODE=false\nexport PROFILING_MODE = true\nenv | grep PROFILING_MODE\n")[1]
+    assert out == "PROFILING_MODE=false\n"
+
+
+BROKEN_CONTINUATION = ("msprof --output=/tmp/prof \\ \n"
+                       "    --aic-metrics=PipeUtilization python3 train.py\n")
+
+
+def test_an_option_line_the_msprof_line_does_not_continue():
+    assert found(BROKEN_CONTINUATION) == [(
+        "NPP016", 2, 5,
+        'bash runs --aic-metrics=PipeUtilization as a command of its own ("command not found", status 127): the '
+        "msprof line above (line 1) ends with `\\` and a blank after it, which escapes the blank, not the line "
+        "break, so msprof never gets this line's options; end the line above with `\\` and nothing after it")]
+    assert found(BROKEN_CONTINUATION.replace("\\ \n", "\n"))[0][3].count("does not end with `\\`") == 1
+    assert found(BROKEN_CONTINUATION.replace("\\ \n", "\\\n")) == []
+
+
+@needs_bash
+def test_an_option_line_the_msprof_line_does_not_continue_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, BROKEN_CONTINUATION)
+    assert out == "msprof argv: --output=/tmp/prof  \n"         # the escaped blank is msprof's last word
+    assert "run.sh: line 2: --aic-metrics=PipeUtilization: command not found" in err and status == 127
+
+
+UNCLOSED = ('export PROFILING_MODE=true\n'
+            'echo start\n'
+            'export PROFILING_OPTIONS="{\\"output\\":\\"/tmp/prof\\"}\n'
+            'echo after\n'
+            'python3 train.py\n')
+
+
+def test_an_unclosed_quote():
+    assert found(UNCLOSED) == [(
+        "NPP016", 3, 26,
+        'this " is never closed: bash reads the rest of the file into one word, then stops with "unexpected EOF '
+        "while looking for matching `\"'\" (status 2) without running anything from line 3 on, so the profiling "
+        "settings and launches from there on never run; close the quote")]
+
+
+@needs_bash
+def test_an_unclosed_quote_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, UNCLOSED)
+    assert (status, out) == (2, "start\n")
+    assert "unexpected EOF while looking for matching `\"'" in err
+
+
+@pytest.mark.parametrize("text", [
+    "PROFILING_MODE=true python3 train.py\n",                   # a prefix assignment meant for the launch
+    "LD_PRELOAD= python3 train.py\n",                          # emptied for one command, on purpose
+    "X = 1\nY= true\n",                                         # not profiling settings
+    "export PYTHONPATH = /code\n",                              # exported, but not a profiling setting
+    "export PROFILING_MODE=true PROFILING_OPTIONS='{\"output\":\"/p\"}'\n",
+    "cat <<EOF > notes.txt\ndon't forget PROFILING_MODE\nEOF\nexport PROFILING_MODE=true\n",
+    "msprof --output=/tmp/prof \\\n  --aic-metrics=PipeUtilization \\\n  python3 train.py\n",
+    "python3 train.py \\\n  --profiling=True\n",
+    'OPTS="--x" python3 train.py "--y z"\n',
+    "export RANK_ID=0\nfor ((RANK_ID = 0; RANK_ID < 8; RANK_ID++)); do\n  python3 train.py\ndone\n",
+    "echo $'it\\'s'\ncat <<< \"here's\"\nexport PROFILING_MODE=true\n",   # ANSI-C quoting, a here-string
+    "msprof --output=/tmp/prof python3 train.py 2>&1 | tee log\n--aic-metrics=Memory\n",  # not msprof's line above
+])
+def test_correct_forms_are_quiet(text):
+    assert found(text) == []
+
+
+def test_reported_through_the_launcher_analysis():
+    assert [(f.code, f.line) for f in analyse_shell(CONTINUED)] == [("NPP016", 2)]
+
+
+SPLIT_VALUES = ('export MSPROF_OPTS="--output=/tmp/prof " \\\n'
+                '"--aic-freq=100"\n'
+                'echo "status $? [$MSPROF_OPTS]"\n'
+                'MORE_OPTS="--task-time=on"\n'
+                '"--aic-metrics=Memory"\n'
+                'echo "status $? [$MORE_OPTS]"\n'
+                'msprof $MSPROF_OPTS $MORE_OPTS python3 train.py\n')
+
+
+def test_a_value_split_over_lines_outside_its_quotes():
+    assert found(SPLIT_VALUES) == [
+        ("NPP016", 2, 1, 'export reads --aic-freq=100 as another name ("not a valid identifier", status 1): the line '
+                         "above ends with `\\`, so MSPROF_OPTS gets only `--output=/tmp/prof ` (the msprof line reads "
+                         "it); keep the whole value inside one pair of quotes"),
+        ("NPP016", 5, 1, 'bash runs --aic-metrics=Memory as a command of its own ("command not found", status 127): '
+                         "the assignment above (line 4) does not end with `\\`, so MORE_OPTS does not get these options "
+                         "(the msprof line reads it); keep the whole value inside one pair of quotes"),
+    ]
+
+
+@needs_bash
+def test_a_value_split_over_lines_outside_its_quotes_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, SPLIT_VALUES)
+    assert out.splitlines() == ["status 1 [--output=/tmp/prof ]", "status 127 [--task-time=on]",
+                                "msprof argv: --output=/tmp/prof --task-time=on python3 train.py"]
+    assert "run.sh: line 1: export: `--aic-freq=100': not a valid identifier" in err
+    assert "run.sh: line 5: --aic-metrics=Memory: command not found" in err
+
+
+EMPTIED = ("PROFILING_OPTIONS= '{\"output\":\"/tmp/prof\"}'\n"
+           'echo "status $? [${PROFILING_OPTIONS-unset}]"\n')
+
+
+def test_a_blank_after_the_equals_sign_before_a_json_value():
+    # the JSON word holds a `/`: bash takes it for a path, and says so
+    assert found(EMPTIED) == [(
+        "NPP016", 1, 1,
+        'bash runs {"output":"/tmp/prof"} as a command with PROFILING_OPTIONS empty in its environment ("No such file '
+        'or directory", status 127): the blank after `=` ends the assignment, and this line does not set '
+        "PROFILING_OPTIONS for the lines after; write PROFILING_OPTIONS='{\"output\":\"/tmp/prof\"}' with no blank "
+        "after `=`")]
+
+
+@needs_bash
+def test_a_blank_after_the_equals_sign_before_a_json_value_in_bash(tmp_path):
+    status, out, err = run_bash(tmp_path, EMPTIED)
+    assert out == "status 127 [unset]\n"
+    assert 'run.sh: line 1: {"output":"/tmp/prof"}: No such file or directory' in err
