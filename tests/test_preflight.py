@@ -353,17 +353,35 @@ def test_probe_cleans_up_after_a_full_disk(tmp_path, monkeypatch):
     assert _leftovers(tmp_path) == ["there"]
 
 
-def test_probe_keeps_a_directory_someone_else_made(tmp_path, monkeypatch):
+def test_probe_never_makes_the_output_itself_and_two_at_once_leave_nothing(tmp_path, monkeypatch):
+    # two probes of one missing output at the same time (parallel test workers, two CI jobs) used to meet in
+    # it: the one that had not made it could not tell whether to remove it, and /tmp/prof stayed behind
     real_mkdir = os.mkdir
-    target = tmp_path / "raced"
+    target = tmp_path / "prof" / "run1"
+    made, nested = [], []
 
     def racing(path, *args):
-        if str(path) == str(target):
-            real_mkdir(path)            # another process wins the race
+        made.append(str(path))
+        if not nested:                  # a second probe starts while the first is inside its own
+            nested.append("running")
+            nested[0] = preflight.output_problem(str(target))
         return real_mkdir(path, *args)
     monkeypatch.setattr(os, "mkdir", racing)
-    assert preflight.output_problem(str(target)) is None
-    assert _leftovers(tmp_path) == ["raced"]
+    assert preflight.output_problem(str(target)) is None and nested == [None]
+    assert _leftovers(tmp_path) == []
+    assert str(target) not in made and str(target.parent) not in made
+    assert all(os.path.basename(m).startswith(preflight.PROBE_PREFIX) or
+               os.path.dirname(m) != str(tmp_path) for m in made)
+
+
+def test_probe_names_the_part_that_cannot_be_made(tmp_path):
+    (tmp_path / "ro").mkdir()
+    (tmp_path / "ro" / "file").write_text("x")
+    where, why = preflight.probe(str(tmp_path / "ro" / "file" / "sub"))     # (below a file: checked by the caller
+    assert why                                                            # first, the probe only reports)
+    long = str(tmp_path / "ok" / ("x" * 300) / "deeper")
+    assert preflight.probe(long) == (str(tmp_path / "ok" / ("x" * 300)), "File name too long")
+    assert _leftovers(tmp_path) == ["ro", "ro/file"]
 
 
 def test_read_only_file_system(tmp_path):

@@ -77,43 +77,43 @@ PROBE_PREFIX = ".npuprof-probe-"
 
 
 def probe(path: str) -> Optional[Tuple[str, str]]:
-    """Create the missing directories down to `path`, a unique directory and a small file in it, then remove
-    all of it. None when that worked, else (the path that could not be made, the system's reason)."""
+    """Try making `path` without making it: where it exists, a uniquely named directory and a small file in
+    it; where it is missing, the same missing parts below a uniquely named directory in the nearest existing
+    one (the same folder and file system, so the same permissions, name limits and free space), and the file
+    at the bottom. All of it is removed again. The user's own path is never created: two probes (or a real job)
+    at the same time would otherwise meet in it, and the one that did not make it could not tell whether to
+    remove it. None when that worked, else (the path that could not be made, the system's reason)."""
     import uuid
-    created: List[str] = []
     missing: List[str] = []
     cur = path
     while not os.path.lexists(cur):
-        missing.append(cur)
+        missing.append(os.path.basename(cur))
         cur = os.path.dirname(cur)
-    work = path
+    unique = os.path.join(cur, f"{PROBE_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}")
+    made: List[str] = []
+    real = path if not missing else os.path.join(cur, missing[-1])     # what a failure is said of
     try:
-        for directory in reversed(missing):
-            work = directory
-            try:
-                os.mkdir(directory)
-            except FileExistsError:
-                continue                # made by someone else meanwhile: not ours to remove
-            created.append(directory)
-        work = os.path.join(path, f"{PROBE_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}")
-        os.mkdir(work)
-        created.append(work)
+        os.mkdir(unique)
+        made.append(unique)
+        work = unique
+        for k, name in enumerate(reversed(missing)):
+            work = os.path.join(work, name)
+            real = os.path.join(cur, *reversed(missing[len(missing) - k - 1:]))
+            os.mkdir(work)
+            made.append(work)
+        real = path
         with open(os.path.join(work, "probe"), "wb") as fh:
+            made.append(os.path.join(work, "probe"))
             fh.write(b"npuprof preflight\n")
             fh.flush()
             os.fsync(fh.fileno())       # a full disk may only refuse the data, not the name
         return None
     except OSError as exc:
-        return (work if work in missing else path, exc.strerror or type(exc).__name__)
+        return (real, exc.strerror or type(exc).__name__)
     finally:
-        if created and created[-1].startswith(os.path.join(path, PROBE_PREFIX)):
+        for made_path in reversed(made):
             try:
-                os.remove(os.path.join(created[-1], "probe"))
-            except OSError:
-                pass
-        for directory in reversed(created):
-            try:
-                os.rmdir(directory)
+                (os.rmdir if os.path.isdir(made_path) else os.remove)(made_path)
             except OSError:
                 pass
 
