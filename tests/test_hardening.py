@@ -72,3 +72,75 @@ def test_npu_smi_is_looked_up_only_on_absolute_path_entries(tmp_path, monkeypatc
     found = detect.detect_soc({"PATH": os.pathsep.join(["", ".", "bin"])}, run=lambda exe: ran.append(exe) or "")
     assert ran == []
     assert "no npu-smi on PATH" in found.notes
+
+
+# ---------------------------------------------------------------- the tree is the boundary
+
+FIXABLE = '''import tensorflow as tf
+config = tf.ConfigProto()
+op = config.graph_options.rewrite_options.custom_optimizers.add()
+op.name = "NpuOptimizer"
+op.parameter_map["profiling_mode"].b = True
+op.parameter_map["profiling_options"].s = b'{"output":"/tmp/p","L2":"on","task_trace":"on"}'  # SECRET-LINE
+sess = tf.Session(config=config)
+'''
+FIXED = FIXABLE.replace('"L2"', '"l2"')
+
+
+@pytest.fixture
+def linked(tmp_path, monkeypatch):
+    """tree/ with its own fixable file, a link to a fixable file outside it and a link to one inside it."""
+    tree, away = tmp_path / "tree", tmp_path / "away"
+    tree.mkdir()
+    away.mkdir()
+    (away / "secret.py").write_text(FIXABLE)
+    (tree / "own.py").write_text(FIXABLE)
+    (tree / "sub").mkdir()
+    (tree / "sub" / "real.py").write_text(FIXABLE)
+    (tree / "out.py").symlink_to(away / "secret.py")
+    (tree / "in.py").symlink_to(tree / "sub" / "real.py")
+    (tree / "away_dir").symlink_to(away, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    return tree, away
+
+
+def test_a_folder_walk_leaves_out_links_to_files_outside_it_and_says_so_once(linked, capsys):
+    tree, away = linked
+    assert main(["check", "--show-files", "tree"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["tree/in.py", "tree/own.py", "tree/sub/real.py"]
+    assert err.count("not following") == 1
+    assert (f"npuprof: note: not following tree/out.py -> {away / 'secret.py'}: a folder's walk checks only files "
+            "inside it (name a link on the command line to check what it points to)") in err
+    assert main(["check", "--show-source", "tree"]) == 1
+    out, err = capsys.readouterr()
+    assert "tree/own.py:6:" in out and "SECRET-LINE" in out           # its own lines are shown
+    assert "out.py" not in out and "away" not in out
+    assert err.count("not following") == 1
+
+
+def test_fix_on_a_folder_writes_nothing_outside_it(linked, capsys):
+    tree, away = linked
+    assert main(["fix", "tree"]) == 0
+    assert (away / "secret.py").read_text() == FIXABLE
+    assert (tree / "own.py").read_text() == FIXED and (tree / "sub" / "real.py").read_text() == FIXED
+    assert (tree / "out.py").is_symlink() and (tree / "in.py").is_symlink()
+    assert sorted(p.name for p in away.iterdir()) == ["secret.py"]
+
+
+def test_a_link_named_on_the_command_line_is_checked_and_fixed(linked, capsys):
+    tree, away = linked
+    assert main(["check", "tree/out.py"]) == 1
+    assert "tree/out.py:6:" in capsys.readouterr().out
+    assert main(["fix", "tree/out.py"]) == 0
+    assert (away / "secret.py").read_text() == FIXED and (tree / "out.py").is_symlink()
+
+
+def test_a_link_retargeted_outside_after_the_walk_is_not_written(linked, capsys):
+    from flake8_npuprof.source.writes import WriteError, write_bytes
+    tree, away = linked
+    with pytest.raises(WriteError, match="outside tree .name the link to fix what it points to.; the file is unchanged"):
+        write_bytes("tree/out.py", FIXED.encode(), FIXABLE.encode(), within="tree")
+    assert (away / "secret.py").read_text() == FIXABLE
+    write_bytes("tree/in.py", FIXED.encode(), FIXABLE.encode(), within="tree")
+    assert (tree / "sub" / "real.py").read_text() == FIXED

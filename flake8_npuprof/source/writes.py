@@ -59,11 +59,15 @@ class Disk:
 DISK = Disk()
 
 
-def write_bytes(path: str, data: bytes, expected: Optional[bytes] = None) -> str:
+def write_bytes(path: str, data: bytes, expected: Optional[bytes] = None, within: Optional[str] = None) -> str:
     """Put `data` in the file `path` resolves to (a symlink stays a link, its target is written);
-    `expected`: the bytes the new text was made from (None: no check). Raises WriteError; returns
-    what the report must add ("" or a temporary file that could not be removed)."""
+    `expected`: the bytes the new text was made from (None: no check); `within`: the folder whose walk
+    found `path` (None: it was named), which the file written must be in, even if a link changed since.
+    Raises WriteError; returns what the report must add ("" or a temporary file that could not be removed)."""
     real = os.path.realpath(path)
+    if within is not None and not real.startswith(os.path.join(os.path.realpath(within), "")):
+        raise WriteError(f"it links to {real}, outside {within} (name the link to fix what it points to); "
+                         "the file is unchanged")
     try:
         st = os.stat(real)
     except OSError as exc:
