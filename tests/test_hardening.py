@@ -144,3 +144,15 @@ def test_a_link_retargeted_outside_after_the_walk_is_not_written(linked, capsys)
     assert (away / "secret.py").read_text() == FIXABLE
     write_bytes("tree/in.py", FIXED.encode(), FIXABLE.encode(), within="tree")
     assert (tree / "sub" / "real.py").read_text() == FIXED
+
+
+# ---------------------------------------------------------------- unknown values inside JSON arrays and objects
+
+def test_emulate_says_a_list_holding_an_unknown_value_cannot_be_determined(tmp_path, capsys):
+    launcher = tmp_path / "run.sh"
+    launcher.write_text("export PROFILING_MODE=true\n"
+                        "export PROFILING_OPTIONS='{\"output\":[\"'$X'\"],\"task_trace\":\"on\"}'\n")
+    main(["emulate", str(launcher)])
+    out = capsys.readouterr().out
+    assert "internal error" not in out
+    assert 'the value of "output" cannot be determined statically ("output":["<unknown>"])' in out

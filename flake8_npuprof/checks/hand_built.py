@@ -163,6 +163,8 @@ def _dumps_fix(ctx, built: ast.AST):
     exprs = list(exprs)
     items = []
     for m in _last_members(doc):
+        if m.unknown and not isinstance(m.value, Unknown):
+            return None                 # a computed value inside a list or object: not rebuilt here
         if isinstance(m.value, Unknown):
             parts = m.value.text.split(HOLE)
             terms = []

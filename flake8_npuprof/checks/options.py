@@ -58,7 +58,7 @@ def _json(value) -> str:
     import json
     if isinstance(value, Unknown):
         return '"…"'
-    text = json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False, default=lambda v: "…")      # an Unknown inside a list
     return text if len(text) <= 60 else text[:57] + "…"
 
 
@@ -441,7 +441,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
     members = _members(doc)
     unknown = doc.unknown_keys()
     # unknown values stand in as "" so keys are still checked and nothing else is judged
-    obj = {k: ("" if isinstance(m.value, Unknown) else m.value) for k, m in members.items()}
+    obj = {k: ("" if m.unknown else m.value) for k, m in members.items()}
     props = K.keys_of(version)
     legacy = version in K.LEGACY_VERSIONS
     per_key: Dict[str, list] = {}
