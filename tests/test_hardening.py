@@ -3,6 +3,7 @@ costs is bounded by its size (issue 43)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -156,3 +157,104 @@ def test_emulate_says_a_list_holding_an_unknown_value_cannot_be_determined(tmp_p
     out = capsys.readouterr().out
     assert "internal error" not in out
     assert 'the value of "output" cannot be determined statically ("output":["<unknown>"])' in out
+
+
+# ---------------------------------------------------------------- the cache trusts nothing it reads
+
+SCRIPT = """import tensorflow as tf
+from npu_bridge.npu_init import *
+import config as cfg
+
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+custom_op.parameter_map["profiling_mode"].b = True
+custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(cfg.OPTS)
+sess = tf.Session(config=npu_config_proto(config_proto=config))
+"""
+CONFIG = 'OPTS = \'{"output": "/tmp/p", "L2": "on"}\'\n'
+
+
+@pytest.fixture
+def cached(tmp_path, monkeypatch, capsys):
+    """A project checked once, so its cache holds an entry per file."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NPUPROF_CACHE_DIR", raising=False)
+    (tmp_path / "config.py").write_text(CONFIG)
+    (tmp_path / "train.py").write_text(SCRIPT)
+    first = _run(capsys, "check", "-j1", ".")
+    assert first[0] == 1 and 'unknown profiling_options key "L2"' in first[1]
+    entries = sorted((tmp_path / ".npuprof_cache").glob("*/*.json"))
+    assert len(entries) >= 2
+    return tmp_path, first, entries
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("plant", ["fifo", "dev_zero", "link_to_entry", "deep", "huge", "binary", "wrong_types"])
+def test_nothing_in_a_cache_entry_hangs_crashes_or_changes_a_run(cached, capsys, plant):
+    from evalfiles import deadline
+    from flake8_npuprof.commands import cache
+    tree, first, entries = cached
+    for entry in entries:
+        good = entry.read_text()
+        entry.unlink()
+        if plant == "fifo":
+            os.mkfifo(entry)                         # opening it for reading would block every run
+        elif plant == "dev_zero":
+            entry.symlink_to("/dev/zero")            # reading it would never end
+        elif plant == "link_to_entry":
+            (tree / "elsewhere.json").write_text(good.replace("L2", "l2"))
+            entry.symlink_to(tree / "elsewhere.json")
+        elif plant == "deep":
+            entry.write_text("[" * 100000 + "]" * 100000)     # json.load would hit the recursion limit
+        elif plant == "huge":
+            entry.write_text(good[:-1] + ',"pad":"' + "x" * (cache.MAX_ENTRY) + '"}')
+        elif plant == "binary":
+            entry.write_bytes(b"\xff\xfe" + good.encode())
+        else:
+            entry.write_text(json.dumps({"text": {}, "deps": {"x": [[[]]]}, "findings": [[None] * 9]}))
+    with deadline(30, "a run over a planted cache"):
+        again = _run(capsys, "check", "-j1", ".")
+    assert again == first
+
+
+def test_a_linked_cache_folder_is_neither_read_nor_written(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NPUPROF_CACHE_DIR", raising=False)
+    (tmp_path / "train.py").write_text(SCRIPT.replace("cfg.OPTS", "'{\"output\": \"/tmp/p\", \"L2\": \"on\"}'"))
+    target = tmp_path / "backup"
+    target.mkdir()
+    (tmp_path / ".npuprof_cache").symlink_to(target, target_is_directory=True)
+    code, out, err = _run(capsys, "check", "-j1", "train.py")
+    assert code == 1 and "NPP101" in out
+    assert list(target.iterdir()) == []              # no .gitignore, no CACHEDIR.TAG, no entry
+    assert err.count("cache not written") == 1 and "the folder is a symbolic link, not written through" in err
+
+
+def test_a_planted_gitignore_link_in_the_cache_folder_is_not_followed(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NPUPROF_CACHE_DIR", raising=False)
+    (tmp_path / "train.py").write_text("import os\n")
+    (tmp_path / ".npuprof_cache").mkdir()
+    (tmp_path / ".npuprof_cache" / ".gitignore").symlink_to(tmp_path / "victim")        # dangling
+    _run(capsys, "check", "-j1", "train.py")
+    assert not (tmp_path / "victim").exists()
+    assert (tmp_path / ".npuprof_cache" / "CACHEDIR.TAG").is_file()
+
+
+def test_a_dependency_edited_with_the_same_size_and_time_invalidates(cached, capsys):
+    tree, first, _ = cached
+    config = tree / "config.py"
+    st = config.stat()
+    config.write_text(CONFIG.replace('"L2"', '"l2"'))             # same size
+    os.utime(config, ns=(st.st_atime_ns, st.st_mtime_ns))        # same time (a restored archive, a coarse clock)
+    assert config.stat().st_size == st.st_size and config.stat().st_mtime_ns == st.st_mtime_ns
+    # a new process, as every run is (this one's memo of the project's modules is its own, by size and time)
+    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "-j1", "."], cwd=tree,
+                          capture_output=True, text=True)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "All checks passed!\n")
