@@ -258,3 +258,88 @@ def test_a_dependency_edited_with_the_same_size_and_time_invalidates(cached, cap
     proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "-j1", "."], cwd=tree,
                           capture_output=True, text=True)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "All checks passed!\n")
+
+
+# ---------------------------------------------------------------- cost bounded by work (structure, never time)
+
+NPU_HEAD = ('import os\nimport tensorflow as tf\nconfig = tf.ConfigProto()\n'
+            'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "NpuOptimizer"\n'
+            'op.parameter_map["profiling_mode"].b = True\n')
+
+
+def _low_stack(text, limit=200):
+    """The findings of `text`, analysed (not parsed) under a low recursion limit: a walk or an evaluation that
+    recursed once per operand or statement would fail here."""
+    import ast
+    from flake8_npuprof.checks.analysis import analyse
+    tree = ast.parse(text)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        return analyse(text, tree, "deep.py")
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def test_a_long_concatenation_in_as_bytes_needs_no_recursion():
+    # 900 operands (Python 3.11's compiler takes about 1,000): a 6.4 KB file of this shape ended in NPP000
+    # RecursionError after 15 CPU-seconds (NPP200's reader recursed per operand, the builder copied each prefix)
+    text = NPU_HEAD + ("x = os.environ['A']\nop.parameter_map['profiling_options'].s = tf.compat.as_bytes("
+                       "'{\"output\":\"' + x + '\"'" + " + ',\"L2\":\"on\"'" * 900 + " + '}')\n")
+    found = _low_stack(text)
+    assert "NPP000" not in {f.code for f in found}
+    assert ("NPP200", 8) in {(f.code, f.line) for f in found}        # the hand-built JSON, read to its end
+    assert [f.message.split(":")[0] for f in found if f.code == "NPP101"][:1] == ['unknown profiling_options key "L2"']
+
+
+def test_a_concatenation_builds_its_text_once():
+    """Each operand is appended to one builder: the parts it keeps are the operands, not every prefix."""
+    from flake8_npuprof.source import text as text_module
+    sizes = []
+    real = text_module.StrBuilder.add_value
+
+    def counted(self, value, i=0, j=None):
+        sizes.append(len(value.text) if j is None else j - i)
+        return real(self, value, i, j)
+    text = NPU_HEAD + "op.parameter_map['profiling_options'].s = '{}'" + " + 'a'" * 400 + "\n"
+    import unittest.mock
+    with unittest.mock.patch.object(text_module.StrBuilder, "add_value", counted):
+        _low_stack(text, 1000)
+    assert len(sizes) >= 401 and max(sizes) <= 2          # never a prefix of the growing text
+
+
+def test_an_elif_chain_past_the_bound_is_npp191_at_the_statement():
+    from flake8_npuprof.source.prefilter import MAX_CONDITIONS
+    def chain(n):
+        return "import os\nimport sys\nmode = sys.argv[1]\n" + "".join(
+            f'{"if" if k == 0 else "elif"} mode == "m{k}":\n    os.environ["PROFILING_MODE"] = "true"\n'
+            f'    os.environ["PROFILING_OPTIONS"] = \'{{"output":"/tmp/p{k}","L2":"on"}}\'\n' for k in range(n))
+    within = _low_stack(chain(MAX_CONDITIONS), 1000)
+    assert [f.code for f in within].count("NPP101") == MAX_CONDITIONS and "NPP191" not in {f.code for f in within}
+    past = _low_stack(chain(MAX_CONDITIONS + 1), 1000)
+    line = 4 + 3 * MAX_CONDITIONS + 1                   # the body of the 257th branch
+    assert [(f.code, f.line, f.col, f.message) for f in past] == [
+        ("NPP191", line, 4, f"analysis budget exhausted: the statement at line {line} runs under more than 256 "
+         "conditions (an if/elif chain this long), so this file was not analysed (a finding may be missing; "
+         "split the chain or look the value up in a dict)")]
+
+
+def test_many_statements_on_one_line_keep_one_copy_of_it():
+    """8,000 statements on one 110 KB line took 10.5 s and 1.76 GB: each deferred statement kept its own copy
+    of the line to search for a setup's words in."""
+    from flake8_npuprof.checks.analysis import analyse
+    from flake8_npuprof.source.sites import Sites
+    line = "; ".join(f"x{k} = f{k}(a{k})" for k in range(2000))
+    text = NPU_HEAD + line + "\n" + "y = 1\nz = 2\n"
+    copies = []
+    real = Sites._deferred_text
+
+    def kept(self):
+        found = real(self)
+        copies.append(len(found[0]))
+        return found
+    import unittest.mock
+    with unittest.mock.patch.object(Sites, "_deferred_text", kept):
+        found = analyse(text, None, "one_line.py")
+    assert "NPP000" not in {f.code for f in found}
+    assert copies and max(copies) <= len(text)
