@@ -343,3 +343,34 @@ def test_many_statements_on_one_line_keep_one_copy_of_it():
         found = analyse(text, None, "one_line.py")
     assert "NPP000" not in {f.code for f in found}
     assert copies and max(copies) <= len(text)
+
+
+# ---------------------------------------------------------------- smaller items
+
+def test_a_forged_pyc_header_does_not_hide_a_syntax_error(tmp_path, monkeypatch, capsys):
+    import importlib.util
+    import py_compile
+    from flake8_npuprof.source import bytecode
+    broken = tmp_path / "mod.py"
+    broken.write_text("import os\n\n\ndef main(:)\n    return os.getcwd()\n")
+    cached = importlib.util.cache_from_source(str(broken))
+    os.makedirs(os.path.dirname(cached))
+    header = importlib.util.MAGIC_NUMBER + (3).to_bytes(4, "little") + importlib.util.source_hash(broken.read_bytes())
+    with open(cached, "wb") as fh:
+        fh.write(header)                                  # 16 forged bytes: a hash-based header of these bytes
+    assert not bytecode.compiled(str(broken), broken.read_bytes())
+    with open(cached, "wb") as fh:
+        fh.write(header + b"\xe3" + b"\x01" + bytes(11))      # a code object, but not a module's
+    assert not bytecode.compiled(str(broken), broken.read_bytes())
+    os.unlink(cached)
+    os.mkfifo(cached)                                     # reading it would block
+    assert not bytecode.compiled(str(broken), broken.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--no-cache", "-j1", "mod.py"]) == 1
+    assert "mod.py:4:10: NPP192" in capsys.readouterr().out
+    # what CPython writes is still proof, by hash and by time
+    good = tmp_path / "good.py"
+    good.write_text("import os\n")
+    for mode in (py_compile.PycInvalidationMode.CHECKED_HASH, py_compile.PycInvalidationMode.TIMESTAMP):
+        py_compile.compile(str(good), doraise=True, invalidation_mode=mode)
+        assert bytecode.compiled(str(good), good.read_bytes())
