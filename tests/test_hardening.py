@@ -374,3 +374,43 @@ def test_a_forged_pyc_header_does_not_hide_a_syntax_error(tmp_path, monkeypatch,
     for mode in (py_compile.PycInvalidationMode.CHECKED_HASH, py_compile.PycInvalidationMode.TIMESTAMP):
         py_compile.compile(str(good), doraise=True, invalidation_mode=mode)
         assert bytecode.compiled(str(good), good.read_bytes())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another owner needs root")
+def test_fix_keeps_the_setuid_and_setgid_bits_of_another_owners_file(tmp_path, monkeypatch, capsys):
+    script = tmp_path / "train.py"
+    script.write_text(FIXABLE)
+    os.chown(script, 1234, 1234)
+    os.chmod(script, 0o6755)
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "train.py"]) == 0
+    st = os.stat(script)
+    assert script.read_text() == FIXED
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (1234, 1234, 0o6755)    # a chown after chmod cleared them
+    assert "could not be kept" not in capsys.readouterr().err
+
+
+def test_fix_says_when_it_cannot_keep_the_setuid_bit(tmp_path, monkeypatch, capsys):
+    from flake8_npuprof.source import writes
+    script = tmp_path / "train.py"
+    script.write_text(FIXABLE)
+    os.chmod(script, 0o4755)
+    real = os.stat(script)
+    monkeypatch.setattr(os, "getuid", lambda: real.st_uid + 1)     # as if the file were another user's
+    monkeypatch.setattr(os, "chown", lambda *a: (_ for _ in ()).throw(PermissionError(1, "Operation not permitted")))
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "train.py"]) == 0
+    assert script.read_text() == FIXED and os.stat(script).st_mode & 0o7777 == 0o755     # never setuid to another user
+    assert ("train.py: fixed (its setuid bit could not be kept: it now belongs to the user running the fix, not "
+            "its owner)") in capsys.readouterr().err
+    # written in place (a hard link), a write clears the bits: set again by the owner, else said
+    fd = os.open(script, os.O_RDWR)
+    try:
+        os.chmod(script, 0o755)
+        assert writes._restore_bits(fd, 0o104755) == "" and os.stat(script).st_mode & 0o7777 == 0o4755
+        os.chmod(script, 0o755)
+        monkeypatch.setattr(os, "fchmod", lambda *a: (_ for _ in ()).throw(PermissionError(1, "not permitted")))
+        assert writes._restore_bits(fd, 0o106755) == (" (its setuid and setgid bits could not be kept: writing the "
+                                                      "file cleared them and only its owner may set them again)")
+    finally:
+        os.close(fd)

@@ -18,6 +18,7 @@ them fail (ENOSPC, EIO) and check the file's bytes after each.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from typing import Optional
 
@@ -81,14 +82,13 @@ def write_bytes(path: str, data: bytes, expected: Optional[bytes] = None, within
         except OSError as exc:
             raise WriteError(f"cannot write: {_why(exc)}; the file is unchanged") from None
         if fd is not None:
-            _by_rename(real, data, expected, st, fd, tmp)
-            return ""
+            return _by_rename(real, data, expected, st, fd, tmp)
     return _in_place(real, data, expected)
 
 
 # ---------------------------------------------------------------- a copy beside it, renamed over it
 
-def _by_rename(real: str, data: bytes, expected: Optional[bytes], st: os.stat_result, fd: int, tmp: str) -> None:
+def _by_rename(real: str, data: bytes, expected: Optional[bytes], st: os.stat_result, fd: int, tmp: str) -> str:
     try:
         try:
             _write_all(fd, data)
@@ -97,12 +97,17 @@ def _by_rename(real: str, data: bytes, expected: Optional[bytes], st: os.stat_re
             DISK.close(fd)
         if _read(tmp) != data:
             raise WriteError("the copy written beside it did not read back the same")
-        DISK.chmod(tmp, st.st_mode & 0o7777)
+        owned = True
         if hasattr(os, "chown") and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
             try:
                 os.chown(tmp, st.st_uid, st.st_gid)
             except OSError:
-                pass                    # not ours to give away: the fixed file is the user's from here
+                owned = False           # not ours to give away: the fixed file is the user's from here
+        # the mode after the owner: a chown clears the setuid and setgid bits, which only mean the same
+        # thing on a file of the same owner and group
+        mode = st.st_mode & 0o7777
+        lost = mode & (stat.S_ISUID | stat.S_ISGID) if not owned else 0
+        DISK.chmod(tmp, mode & ~lost)
         _copy_xattrs(real, tmp)
         if expected is not None and _read(real) != expected:
             raise WriteError(CHANGED)
@@ -111,6 +116,13 @@ def _by_rename(real: str, data: bytes, expected: Optional[bytes], st: os.stat_re
         left = _remove(tmp)
         raise WriteError(f"{_problem(exc)}; the file is unchanged{left}") from None
     _sync_folder(os.path.dirname(real))
+    return _bits_note(lost, "it now belongs to the user running the fix, not its owner")
+
+
+def _bits_note(lost: int, why: str) -> str:
+    """What the report adds when a fix could not keep the setuid or setgid bit ("" when it kept them)."""
+    names = [name for bit, name in ((stat.S_ISUID, "setuid"), (stat.S_ISGID, "setgid")) if lost & bit]
+    return f" (its {' and '.join(names)} bit{'s' if len(names) > 1 else ''} could not be kept: {why})" if names else ""
 
 
 def _copy_xattrs(src: str, dst: str) -> None:
@@ -144,6 +156,7 @@ def _in_place(real: str, data: bytes, expected: Optional[bytes]) -> str:
         raise WriteError(f"cannot write: {_why(exc)}; the file is unchanged") from None
     try:
         try:
+            before = os.fstat(fd).st_mode
             original = _read_fd(fd)
         except OSError as exc:
             raise WriteError(f"cannot read it back: {_why(exc)}; the file is unchanged") from None
@@ -152,20 +165,33 @@ def _in_place(real: str, data: bytes, expected: Optional[bytes]) -> str:
         kept = _keep(original, real)
         try:
             _overwrite(fd, data)
-            return _remove(kept)
+            return _remove(kept) + _restore_bits(fd, before)
         except (OSError, WriteError) as exc:
             problem = _problem(exc)
         try:
             _overwrite(fd, original)
         except (OSError, WriteError):
             raise WriteError(f"{problem}; the file may be damaged: its old text is kept in {kept}") from None
-        left = _remove(kept)
+        left = _remove(kept) + _restore_bits(fd, before)
         raise WriteError(f"{problem}; the file is unchanged{left}")
     finally:
         try:
             DISK.close(fd)
         except OSError:
             pass                        # its bytes were read back already (or the error says why not)
+
+
+def _restore_bits(fd: int, before: int) -> str:
+    """A write by anyone but root clears the file's setuid and setgid bits: set them again where this user
+    may (the owner), else say so."""
+    lost = before & (stat.S_ISUID | stat.S_ISGID) & ~os.fstat(fd).st_mode
+    if not lost:
+        return ""
+    try:
+        os.fchmod(fd, before & 0o7777)
+        return ""
+    except OSError:
+        return _bits_note(lost, "writing the file cleared them and only its owner may set them again")
 
 
 def _overwrite(fd: int, data: bytes) -> None:
