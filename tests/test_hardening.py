@@ -414,3 +414,64 @@ def test_fix_says_when_it_cannot_keep_the_setuid_bit(tmp_path, monkeypatch, caps
                                                       "file cleared them and only its owner may set them again)")
     finally:
         os.close(fd)
+
+
+def _age(path, seconds=3600):
+    st = os.stat(path)
+    os.utime(path, (st.st_atime - seconds, st.st_mtime - seconds))
+
+
+def test_the_next_run_cleans_up_a_killed_runs_temporary_files(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NPUPROF_CACHE_DIR", raising=False)
+    (tmp_path / "train.py").write_text(FIXABLE)
+    stale = [tmp_path / ".train.py.npuprof-0a1b2c3d", tmp_path / ".train.py.npuprof-old-deadbeef"]
+    for path in stale:
+        path.write_text("half")
+        _age(path)
+    young = tmp_path / ".train.py.npuprof-99999999"            # may be another run's, still writing
+    young.write_text("half")
+    other = tmp_path / ".other.py.npuprof-0a1b2c3d"           # not beside a file of this run
+    other.write_text("x")
+    _age(other)
+    (tmp_path / "train.py.npuprof-0a1b2c3d").write_text("not ours: no leading dot")
+    _age(tmp_path / "train.py.npuprof-0a1b2c3d")
+    main(["check", "-j1", "train.py"])
+    err = capsys.readouterr().err
+    assert "removed 1 temporary file left by an interrupted run" in err
+    assert not stale[0].exists() and young.exists() and other.exists()
+    # the old-bytes copy holds text the file does not: said, both kept
+    assert stale[1].exists() and ("train.py: a fix writing it in place was interrupted; its text from before that fix "
+                                  "is kept in .train.py.npuprof-old-deadbeef: compare the two, keep the right text "
+                                  "and delete the other") in err
+    # a half-written cache entry of a killed run goes with the next write
+    version = next(p for p in (tmp_path / ".npuprof_cache").iterdir() if p.is_dir())
+    half = version / ".tmp-abc.json"
+    half.write_text('{"te')
+    _age(half)
+    (tmp_path / "train.py").write_text(FIXABLE + "\n")
+    main(["check", "-j1", "train.py"])
+    assert not half.exists()
+
+
+@pytest.mark.parametrize("state", ["old", "new", "partial"])
+def test_an_in_place_write_interrupted_is_cleaned_up_or_reported(tmp_path, monkeypatch, capsys, state):
+    """A hard-linked file is written in place, its old bytes kept beside it under a name carrying the new bytes'
+    hash; a kill between the write and the truncate left new bytes and a tail of old ones."""
+    from flake8_npuprof.source import writes
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "train.py"
+    script.write_text(FIXABLE)
+    os.link(script, tmp_path / "copy.py")
+    old, new = FIXABLE.encode(), FIXED.encode()[:-3]
+    kept = writes._keep(old, str(script), writes._digest(new))
+    assert os.path.basename(kept).startswith(".train.py.npuprof-old-" + writes._digest(new) + "-")
+    script.write_bytes({"old": old, "new": new, "partial": new + old[len(new):]}[state])
+    _age(kept)
+    main(["check", "--no-cache", "-j1", "train.py"])
+    err = capsys.readouterr().err
+    if state == "partial":
+        assert os.path.exists(kept) and f"is kept in {os.path.basename(kept)}" in err
+    else:
+        assert not os.path.exists(kept) and "in place was interrupted" not in err
+        assert "removed 1 temporary file left by an interrupted run" in err

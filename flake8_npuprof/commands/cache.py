@@ -103,6 +103,7 @@ class Cache:
         self.root = folder
         self.warn = warn
         self.writable = True
+        self.swept = False
         self.cwd = os.getcwd()
         self.hits = self.misses = 0
 
@@ -178,6 +179,21 @@ class Cache:
             return None
         return entry if isinstance(entry, dict) else None
 
+    def _sweep(self, stale: float = 60.0) -> None:
+        """Remove the half-written entries of killed runs (`.tmp-*.json`, never renamed into place), once a run;
+        a younger one may be another run's, still being written."""
+        import time
+        now = time.time()
+        for entry in os.listdir(self.folder):
+            if entry.startswith(".tmp-") and entry.endswith(".json"):
+                path = os.path.join(self.folder, entry)
+                try:
+                    st = os.lstat(path)
+                    if stat.S_ISREG(st.st_mode) and now - st.st_mtime >= stale:
+                        os.unlink(path)
+                except OSError:
+                    pass
+
     def _linked(self) -> bool:
         """The cache folder or its version folder is a symbolic link: neither read nor written through."""
         return os.path.islink(self.root) or os.path.islink(self.folder)
@@ -185,6 +201,9 @@ class Cache:
     def _write(self, name: str, entry: dict) -> None:
         try:
             self._prepare()
+            if not self.swept:
+                self.swept = True
+                self._sweep()
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:

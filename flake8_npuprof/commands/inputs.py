@@ -80,10 +80,23 @@ def input_paths(args, config) -> List[str]:
                           gitignore=getattr(args, "respect_gitignore", True),
                           force_exclude=getattr(args, "force_exclude", False), outside=outside))
     note_outside(args, outside)
+    _leftovers(args, found)
     if not found and not getattr(args, "force_exclude", False):     # pre-commit may name only excluded files
         note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
                    "nothing was checked")
     return _once(found)
+
+
+def _leftovers(args, found: List[str]) -> None:
+    """What killed fixes left beside these files (source/writes.py): stale copies go, a file that may be partly
+    written is said, with where its old text is."""
+    from ..source.writes import leftovers
+    reports, removed = leftovers(found)
+    for path, kept in reports:
+        warn(f"{display(path)}: a fix writing it in place was interrupted; its text from before that fix is kept "
+             f"in {display(kept)}: compare the two, keep the right text and delete the other")
+    if removed:
+        note(args, f"npuprof: removed {plural(removed, 'temporary file')} left by an interrupted run")
 
 
 def note_outside(args, outside) -> None:

@@ -13,14 +13,22 @@ from: a file that changed meanwhile (an editor saved it) is not written.
 
 Every system call that changes something goes through DISK, so that a test can make any one of
 them fail (ENOSPC, EIO) and check the file's bytes after each.
+
+A run killed midway leaves its temporary files behind: a copy that was never renamed over its file
+(`.X.npuprof-<hex>`: the file itself is whole, the rename being atomic), or the old bytes of a file
+written in place (`.X.npuprof-old-<new hash>-<hex>`, its name carrying the hash of the bytes being
+written). The next check or fix of X finds them (`leftovers`): a stale copy is removed; an old-bytes
+copy is removed when X holds either its old bytes or the whole new ones, and otherwise reported, both
+kept: X may be partly written, or edited since, and only its user can tell which text to keep.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
-from typing import Optional
+from typing import List, Optional, Sequence, Tuple
 
 CHANGED = "changed while fixing, run again"
 
@@ -162,7 +170,7 @@ def _in_place(real: str, data: bytes, expected: Optional[bytes]) -> str:
             raise WriteError(f"cannot read it back: {_why(exc)}; the file is unchanged") from None
         if expected is not None and original != expected:
             raise WriteError(f"{CHANGED}; the file is unchanged")
-        kept = _keep(original, real)
+        kept = _keep(original, real, _digest(data))
         try:
             _overwrite(fd, data)
             return _remove(kept) + _restore_bits(fd, before)
@@ -204,12 +212,13 @@ def _overwrite(fd: int, data: bytes) -> None:
         raise WriteError("the file did not read back what was written")
 
 
-def _keep(original: bytes, real: str) -> str:
-    """A copy of the old bytes, flushed and read back: beside the file, else in the temporary folder."""
+def _keep(original: bytes, real: str, new: str = "") -> str:
+    """A copy of the old bytes, flushed and read back: beside the file, else in the temporary folder. Its name
+    carries `new`, the hash of the bytes about to be written, so the next run can tell a finished write."""
     problems, left = [], ""
     for folder in (os.path.dirname(real), tempfile.gettempdir()):
         try:
-            fd, kept = _temporary(folder, "." + os.path.basename(real) + ".npuprof-old-")
+            fd, kept = _temporary(folder, "." + os.path.basename(real) + ".npuprof-old-" + (new + "-" if new else ""))
         except OSError as exc:
             problems.append(_why(exc))
             continue
@@ -300,3 +309,66 @@ def _problem(exc: BaseException) -> str:
     if isinstance(exc, WriteError):
         return str(exc)
     return f"cannot write: {_why(exc)}"
+
+
+# ---------------------------------------------------------------- what a killed run left behind
+
+STALE_SECONDS = 60              # younger leftovers may belong to a run still going on
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.npuprof-(?:old-(?:(?P<new>[0-9a-f]{16})-)?)?[0-9a-f]{8}")
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def leftovers(paths: Sequence[str], now: Optional[float] = None) -> Tuple[List[Tuple[str, str]], int]:
+    """What interrupted fixes left beside these files, each folder listed once: ([(file, the old-bytes copy
+    that may hold its text)], how many stale temporary files were removed). Read only as regular files."""
+    import time
+    now = time.time() if now is None else now
+    folders: dict = {}
+    for path in paths:
+        if path != "-":
+            folders.setdefault(os.path.dirname(path), {})[os.path.basename(path)] = path
+    reports, removed = [], 0
+    for folder, names in folders.items():
+        try:
+            entries = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for entry in entries:
+            m = _LEFTOVER.fullmatch(entry) if ".npuprof-" in entry else None
+            if m is None or m.group("name") not in names:
+                continue
+            left, path = os.path.join(folder, entry), names[m.group("name")]
+            try:
+                st = os.lstat(left)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STALE_SECONDS:
+                continue
+            if ".npuprof-old-" not in entry or _settled(path, left, m.group("new")):
+                try:
+                    os.unlink(left)
+                    removed += 1
+                except OSError:
+                    pass
+            else:
+                reports.append((path, left))
+        # (a copy kept in the temporary folder, where the file's own folder could not be written, is
+        # named in the message of the run that made it; it is not looked for here)
+    return reports, removed
+
+
+def _settled(path: str, kept: str, new: Optional[str]) -> bool:
+    """Whether the file holds the kept old bytes or the whole new ones (by their hash): nothing is lost by
+    removing the copy. Anything unreadable or too large is not settled."""
+    from .files import MAX_BYTES
+    try:
+        if os.path.getsize(path) > MAX_BYTES or os.path.getsize(kept) > MAX_BYTES:
+            return False
+        current = _read(path)
+        return current == _read(kept) or (new is not None and _digest(current) == new)
+    except OSError:
+        return False
