@@ -475,3 +475,41 @@ def test_an_in_place_write_interrupted_is_cleaned_up_or_reported(tmp_path, monke
     else:
         assert not os.path.exists(kept) and "in place was interrupted" not in err
         assert "removed 1 temporary file left by an interrupted run" in err
+
+
+def test_emulate_past_the_walks_bound_says_it_stopped(tmp_path, monkeypatch, capsys):
+    from flake8_npuprof.emulate.launcher import MAX_COMMANDS
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text("import tensorflow as tf\n")
+    lines = ["#!/bin/bash", "python3 train.py"] + [f"echo step {k}" for k in range(MAX_COMMANDS + 100)] + [
+        "export PROFILING_MODE=true", "export PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'",
+        "python3 train.py"]
+    (tmp_path / "run.sh").write_text("\n".join(lines) + "\n")
+    main(["emulate", "run.sh"])
+    out = capsys.readouterr().out
+    assert "usable data: no" not in out                   # the profiled launch past the bound was never seen
+    assert ("usable data: unknown (the walk of run.sh stopped at line 5002 (after 5,000 commands): the commands "
+            "from there on were not emulated; before that, no launch switches profiling on)") in out
+    # no launch before the bound: emulated on its own variables, and said
+    (tmp_path / "run.sh").write_text("\n".join(lines[:1] + lines[-3:-1] + lines[2:]) + "\n")
+    main(["emulate", "run.sh"])
+    out = capsys.readouterr().out
+    assert "no launch found before the walk of run.sh stopped at line 5002 (after 5,000 commands)" in out
+    assert ("usable data: unknown (the walk of run.sh stopped at line 5002 (after 5,000 commands): the commands "
+            "from there on were not emulated)") in out
+
+
+def test_a_self_sourcing_launchers_emulate_output_stays_bounded(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text("import tensorflow as tf\n")
+    (tmp_path / "run.sh").write_text(
+        "#!/bin/bash\nexport PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+        "source ./run.sh\nsource ./run.sh\npython3 train.py\n")
+    main(["emulate", "run.sh"])
+    out = capsys.readouterr().out
+    assert len(out) < 100_000                             # 1 MB before: every `source` met, on its own line
+    assert "  sources run.sh (run.sh:4) [255 times]" in out.splitlines()[:10]
+    assert out.count("sources run.sh (run.sh:4)") == 16   # once per launch followed (16 at most)
+    main(["emulate", "--format", "json", "run.sh"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["launches"][0]["sourced"] == ["run.sh"]
