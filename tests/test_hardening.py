@@ -62,6 +62,23 @@ def test_planted_fsmonitor_hooks_and_aliases_never_fire(tmp_path, monkeypatch, c
     assert not marker.exists(), marker.read_text()
 
 
+@pytest.mark.skipif(not HAS_GIT, reason="needs git")
+def test_a_git_planted_in_the_tree_never_runs_through_a_relative_path_entry(tmp_path, monkeypatch):
+    tree, marker = tmp_path / "tree", tmp_path / "marker"
+    tree.mkdir()
+    subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    (tree / ".gitignore").write_text("gen/\n")
+    (tree / "gen").mkdir()
+    planted = tree / "git"
+    planted.write_text(f"#!/bin/sh\ntouch '{marker}'\n")
+    planted.chmod(0o755)
+    # an empty PATH entry is the working directory, and git runs in the scanned tree
+    monkeypatch.setenv("PATH", os.pathsep.join(["", ".", os.environ["PATH"]]))
+    ignore = GitIgnore(str(tree))
+    assert not marker.exists()
+    assert ignore.reader is None and ignore.paths == {str(tree / "gen")}      # the real git answered
+
+
 def test_npu_smi_is_looked_up_only_on_absolute_path_entries(tmp_path, monkeypatch):
     """An empty or relative PATH entry means the current folder, often the scanned tree."""
     from flake8_npuprof.knowledge import detect
@@ -272,8 +289,12 @@ def _low_stack(text, limit=200):
     recursed once per operand or statement would fail here."""
     import ast
     from flake8_npuprof.checks.analysis import analyse
-    tree = ast.parse(text)
     old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20000))                # the parser's own depth is not what is tested
+    try:
+        tree = ast.parse(text)
+    finally:
+        sys.setrecursionlimit(old)
     sys.setrecursionlimit(limit)
     try:
         return analyse(text, tree, "deep.py")

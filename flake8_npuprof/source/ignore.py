@@ -52,6 +52,14 @@ GIT_TIMEOUT = 30                        # seconds; a config that includes a FIFO
 _KEPT = ("PATH", "HOME", "XDG_CONFIG_HOME", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
 
 
+def _git() -> Optional[str]:
+    """git's absolute path, found on the absolute entries of PATH only: an empty or relative entry would be
+    looked up from git's working directory, the scanned tree, where a planted `git` would run."""
+    import shutil
+    path = os.pathsep.join(p for p in os.environ.get("PATH", os.defpath).split(os.pathsep) if os.path.isabs(p))
+    return shutil.which("git", path=path) if path else None
+
+
 def git_environment() -> dict:
     """The caller's PATH and HOME (to find git and the user's own config), nothing else: no GIT_DIR,
     GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF or pager of the caller's (a pre-commit hook sets several)."""
@@ -89,8 +97,11 @@ class GitIgnore:
 
     def _ask_git(self) -> Optional[Set[str]]:
         # untracked entries that are ignored; a wholly ignored folder comes back once, as `name/`
+        git = _git()
+        if git is None:
+            return None
         try:
-            proc = subprocess.run([*GIT_SAFE, "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+            proc = subprocess.run([git, *GIT_SAFE[1:], "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
                                    "--directory"], cwd=self.root, env=git_environment(),
                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=GIT_TIMEOUT)
         except (OSError, subprocess.SubprocessError):
