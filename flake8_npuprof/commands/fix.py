@@ -282,7 +282,7 @@ def run_fix(args, config, settings, selection) -> int:
     out.close()
     for shown, path, new, data, applied, row in writes:
         try:
-            left = write_bytes(path, new, data, within=walk_root(args, path))
+            left = write_bytes(path, new, data, walk_root(args, path))       # within: the folder walked
         except WriteError as exc:
             # the file keeps every finding: those the fixes would have removed and the rest (whose places were
             # found in the text that could not be written, so only their number is said)
