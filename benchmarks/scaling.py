@@ -6,8 +6,9 @@
 
 The shapes are the inputs whose cost once outgrew them (issue 43): a `'…' + 'a' + 'a' + …` chain inside
 `as_bytes(…)` (a RecursionError after 15 s on 6.4 KB), an `if/elif` chain of environment assignments
-(x3.9 then x6.1 per doubling), many statements on one line (8,000 on a 110 KB line: 10.5 s, 1.76 GB), and
-as controls a chain of names, a file of many setups and many plain lines. Each size is analysed in this
+(x3.9 then x6.1 per doubling), many statements on one line (8,000 on a 110 KB line: 10.5 s, 1.76 GB), a
+chain of names each adding to the one before (the resolver's depth bound stops it early: NPP191), and as
+controls a file of many setups and many plain lines. Each size is analysed in this
 process (`checks.analysis.analyse`, the plugin's and the CLI's engine) --repeat times; the table gives the
 median CPU seconds, the ratio to the size before, and the exponent log2(ratio): about 1 is linear, 2 is
 quadratic. A doubling's ratio is at most 2.5 on a linear shape here, allowing for noise below 10 ms.
@@ -51,9 +52,9 @@ def one_line(n: int) -> str:
 
 
 def name_chain(n: int) -> str:
-    return (HEAD + "v0 = '{\"output\":\"/tmp/p\"'\n" + "".join(f"v{k} = v{k - 1} + ',\"k{k}\":\"on\"'\n"
-                                                             for k in range(1, n))
-            + f"op.parameter_map['profiling_options'].s = tf.compat.as_bytes(v{n - 1} + '}}')\n")
+    steps = "".join(f"v{k} = v{k - 1} + ',\"k{k}\":\"on\"'\n" for k in range(1, n))
+    return (HEAD + "v0 = '{\"output\":\"/tmp/p\"'\n" + steps +
+            f"op.parameter_map['profiling_options'].s = tf.compat.as_bytes(v{n - 1} + '}}')\n")
 
 
 def setups(n: int) -> str:
@@ -112,9 +113,10 @@ def main(argv=None) -> int:
             exponent = math.log2(ratio) if ratio else None
             if ratio and before >= 0.01 and not codes:
                 worst[name] = max(worst.get(name, 0.0), ratio)
-            print(f"{name:<12} {n:>6} {len(text) / 1024:>8.1f} {seconds:>8.3f} "
-                  f"{ratio if ratio else float('nan'):>6.2f} {exponent if exponent is not None else float('nan'):>5.2f} "
-                  f"{peak if peak is not None else float('nan'):>7.1f}  {' '.join(sorted(codes))}", flush=True)
+            nan = float("nan")
+            print(f"{name:<12} {n:>6} {len(text) / 1024:>8.1f} {seconds:>8.3f} {ratio or nan:>6.2f} "
+                  f"{nan if exponent is None else exponent:>5.2f} {nan if peak is None else peak:>7.1f}  "
+                  f"{' '.join(sorted(codes))}", flush=True)
             before = seconds
     print()
     for name, ratio in worst.items():

@@ -308,7 +308,8 @@ def render_text(report: dict) -> str:
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))
     launch = report.get("launch") or {}
-    if not followed or launch.get("unseen") or launch.get("crlf") or (launch.get("stopped") and report["usable"] is None):
+    stopped = launch.get("stopped") and report["usable"] is None          # the walk stopped at a bound
+    if not followed or launch.get("unseen") or launch.get("crlf") or stopped:
         lines.append(f"usable data: unknown ({report['answer']['why']})")
     else:
         lines.append(_usable_line(report, results))
