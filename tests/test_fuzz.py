@@ -209,6 +209,21 @@ def test_unknown_values_inside_arrays_and_objects_in_shell_launchers(text, templ
     _check(_timed(analyse_shell, source, "fuzz.sh", Settings(target=target)), source)
 
 
+@FUZZ
+@given(holey_options(), st.sampled_from(PYTHON_TEMPLATES + SHELL_TEMPLATES), st.sampled_from(TARGETS))
+def test_unknown_values_inside_arrays_and_objects_in_emulate(text, template, target):
+    """emulate reads the same options through its own runtime (it gave an AttributeError on `["$X"]`)."""
+    from flake8_npuprof.emulate.replay import emulate_text, finish
+    from flake8_npuprof.emulate.render import render_json, render_text
+    from flake8_npuprof.emulate.script import base_env
+    kind = "shell" if template in SHELL_TEMPLATES else "python"
+    source = _shell_holes(template, text) if kind == "shell" else _python_holes(template, text, False)
+    env = base_env(False, {})
+    results = _timed(emulate_text, source, kind, "fuzz." + ("sh" if kind == "shell" else "py"), target, "/tmp", env)
+    report = finish("fuzz", results, target, "/tmp", env, None, None, False)
+    assert render_text(report) and render_json(report)
+
+
 def test_the_smallest_unknown_in_an_array_is_no_internal_error():
     """The sweep's smallest case, a 2-line launcher: a value with an unknown part is not judged."""
     source = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp\",\"task_trace\":[\"'$X'\"]}'\n"

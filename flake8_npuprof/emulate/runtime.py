@@ -317,7 +317,7 @@ def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
     if entry is None:
         return None
     lo, hi = _range(issue.message, version, snake(key))
-    fields = {"key": key, "value": value if isinstance(value, str) else json.dumps(value),
+    fields = {"key": key, "value": value if isinstance(value, str) else json.dumps(with_holes(value)),
               "dashed": snake(key).replace("_", "-"), "lo": lo, "hi": hi,
               "allowed": "|".join(K.aic_metrics_for(product)),
               "platform": emu()["platform_type"].get(product, "…")}
