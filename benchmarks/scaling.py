@@ -7,7 +7,8 @@
 The shapes are the inputs whose cost once outgrew them (issue 43): a `'…' + 'a' + 'a' + …` chain inside
 `as_bytes(…)` (a RecursionError after 15 s on 6.4 KB), an `if/elif` chain of environment assignments
 (x3.9 then x6.1 per doubling), many statements on one line (8,000 on a 110 KB line: 10.5 s, 1.76 GB), a
-chain of names each adding to the one before (the resolver's depth bound stops it early: NPP191), and as
+chain of names each adding to the one before (the resolver's depth bound stops it early: NPP191), an
+options dict of n unknown keys (each looked up against every other, then a did-you-mean per version), and as
 controls a file of many setups and many plain lines. Each size is analysed in this
 process (`checks.analysis.analyse`, the plugin's and the CLI's engine) --repeat times; the table gives the
 median CPU seconds, the ratio to the size before, and the exponent log2(ratio): about 1 is linear, 2 is
@@ -57,6 +58,11 @@ def name_chain(n: int) -> str:
             f"op.parameter_map['profiling_options'].s = tf.compat.as_bytes(v{n - 1} + '}}')\n")
 
 
+def many_keys(n: int) -> str:
+    return (HEAD + "import json\nop.parameter_map['profiling_options'].s = tf.compat.as_bytes(json.dumps("
+            "{'output': '/tmp/p', " + ", ".join(f"'k{k}': 'on'" for k in range(n)) + "}))\n")
+
+
 def setups(n: int) -> str:
     block = ('config = tf.ConfigProto()\ncustom_op = config.graph_options.rewrite_options.custom_optimizers.add()\n'
              'custom_op.name = "NpuOptimizer"\ncustom_op.parameter_map["profiling_mode"].b = True\n'
@@ -69,7 +75,7 @@ def plain_lines(n: int) -> str:
     return HEAD + "".join(f"x{k} = f{k}(a{k})\n" for k in range(n))
 
 
-SHAPES = {f.__name__: f for f in (concat, elif_chain, one_line, name_chain, setups, plain_lines)}
+SHAPES = {f.__name__: f for f in (concat, elif_chain, one_line, name_chain, many_keys, setups, plain_lines)}
 
 
 def measure(text: str, repeat: int, memory: bool):
