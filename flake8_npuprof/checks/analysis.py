@@ -155,6 +155,19 @@ def over_budget(words: int) -> Finding:
                    "finding may be missing; split the file)", 0, 0, 1, 0, 1, 0)
 
 
+def too_many_conditions(stmt: ast.stmt, text: str) -> Finding:
+    """NPP191 for a file with a statement nested under more conditions than prefilter.MAX_CONDITIONS: not
+    analysed past there, nor before (what comes after a statement can change what is said about one before)."""
+    src = SourceText(text)
+    line = min(max(getattr(stmt, "lineno", 1), 1), len(src.line_starts))
+    col = min(getattr(stmt, "col_offset", 0), len(src.line_text(line).rstrip("\r\n")))
+    start = src.line_starts[line - 1] + col
+    return Finding("NPP191", f"analysis budget exhausted: the statement at line {line} runs under more than "
+                   f"{prefilter.MAX_CONDITIONS} conditions (an if/elif chain this long), so this file was not "
+                   "analysed (a finding may be missing; split the chain or look the value up in a dict)",
+                   start, start + 1, line, col, line, col + 1)
+
+
 def syntax_error(exc: BaseException, text: str) -> Finding:
     """NPP192 for a file Python cannot parse: the parser's message at its position (flake8 shows its own
     E999 there instead, since it runs no plugin on such a file)."""
@@ -249,6 +262,9 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     words = words_over_budget(text) if words is None else words
     if words:
         return [[over_budget(words)] for _ in each]
+    deep = prefilter.too_many_conditions(tree)
+    if deep is not None:
+        return [[too_many_conditions(deep, text)] for _ in each]
     # The analysis builds many small containers that all live until the file is done; the cyclic
     # collector, run in between, walks them (and flake8's tree) again and again. Paused, it runs
     # once after the file, on one file's worth (over the zoo scripts: 157 passes instead of 350).
@@ -361,7 +377,9 @@ RULES = (
              "stopped, so the NPP0xx/NPP1xx checks of that setup may have missed a mistake. The message "
              "names the setup's line. The same code, on line 1, says that a whole file was not analysed: "
              "one over 1,000,000 words and symbols (counted before it is parsed), or an editor's document "
-             "over the 10 MiB every input is read within; and, on a launcher, where its walk stopped "
+             "over the 10 MiB every input is read within; at a statement, that the file was not analysed "
+             "because that statement runs under more than 256 conditions (an `if/elif` chain that long); "
+             "and, on a launcher, where its walk stopped "
              "(after 5,000 commands, or a launcher over 256 KiB), the command lines after it unchecked.",
         why="Every budget is counted in work, so the same file gives the same findings on any machine; but "
             "a budget that runs out must not pass in silence: a real unknown key would otherwise vanish "

@@ -41,19 +41,41 @@ def _assembles(node) -> bool:
 
 
 def _interpolates(node) -> bool:
-    """Whether a value that is not a literal is spliced into the text."""
-    if isinstance(node, ast.Constant):
-        return False
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _interpolates(node.left) or _interpolates(node.right)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-        right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-        return _interpolates(node.left) or any(not isinstance(r, ast.Constant) for r in right)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        return any(not isinstance(a, ast.Constant) for a in list(node.args) + [k.value for k in node.keywords])
-    if isinstance(node, ast.JoinedStr):
-        return any(isinstance(v, ast.FormattedValue) and not isinstance(v.value, ast.Constant) for v in node.values)
-    return True
+    """Whether a value that is not a literal is spliced into the text (iteratively: a `+` or `%` chain is as
+    long as the file makes it)."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Constant):
+            continue
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            todo += (node.left, node.right)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            if any(not isinstance(r, ast.Constant) for r in right):
+                return True
+            todo.append(node.left)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            if any(not isinstance(a, ast.Constant) for a in list(node.args) + [k.value for k in node.keywords]):
+                return True
+        elif isinstance(node, ast.JoinedStr):
+            if any(isinstance(v, ast.FormattedValue) and not isinstance(v.value, ast.Constant) for v in node.values):
+                return True
+        else:
+            return True
+    return False
+
+
+def add_operands(node: ast.AST) -> List[ast.AST]:
+    """The operands of `a + b + c + ...`, left to right, none of them a `+` (iteratively)."""
+    out, todo = [], [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            todo += (node.right, node.left)
+        else:
+            out.append(node)
+    return out
 
 
 def check_hand_built(ctx, node: ast.AST, scope, pos: int, strings: Strings) -> None:
@@ -78,10 +100,14 @@ def _template(ctx, node) -> Optional[Tuple[str, List[ast.AST]]]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value, []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _operand(ctx, node.left), _operand(ctx, node.right)
-        if left is None or right is None:
-            return None
-        return left[0] + right[0], left[1] + right[1]
+        texts, exprs = [], []
+        for operand in add_operands(node):          # each one a literal, a `%`/format/f-string or an expression
+            found = _operand(ctx, operand)
+            if found is None:
+                return None
+            texts.append(found[0])
+            exprs += found[1]
+        return "".join(texts), exprs
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
             and isinstance(node.left.value, str):
         args = list(node.right.elts) if isinstance(node.right, ast.Tuple) else [node.right]
@@ -163,6 +189,8 @@ def _dumps_fix(ctx, built: ast.AST):
     exprs = list(exprs)
     items = []
     for m in _last_members(doc):
+        if m.unknown and not isinstance(m.value, Unknown):
+            return None                 # a computed value inside a list or object: not rebuilt here
         if isinstance(m.value, Unknown):
             parts = m.value.text.split(HOLE)
             terms = []

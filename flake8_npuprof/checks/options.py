@@ -42,6 +42,15 @@ def _snake_keys() -> list:
     return sorted(k for k in K.all_keys() if k == snake(k))
 
 
+@functools.lru_cache(maxsize=4096)
+def _suggestions(key: str) -> Tuple[str, Tuple[str, ...]]:
+    """(did-you-mean text, close matches) for an unknown key: asked once per key, not once per key, version and
+    chip (difflib is most of the cost of an options object with a thousand unknown keys)."""
+    snake_keys = _snake_keys()
+    return (did_you_mean(key, snake_keys, KEY_ALIASES) or "",
+            tuple(close_matches(key, snake_keys, KEY_ALIASES)))
+
+
 def versions_phrase(versions) -> str:
     vs = [v for v in K.VERSIONS if v in set(versions)]
     if len(vs) == len(K.VERSIONS):
@@ -55,7 +64,7 @@ def _json(value) -> str:
     import json
     if isinstance(value, Unknown):
         return '"…"'
-    text = json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False, default=lambda v: "…")      # an Unknown inside a list
     return text if len(text) <= 60 else text[:57] + "…"
 
 
@@ -438,7 +447,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
     members = _members(doc)
     unknown = doc.unknown_keys()
     # unknown values stand in as "" so keys are still checked and nothing else is judged
-    obj = {k: ("" if isinstance(m.value, Unknown) else m.value) for k, m in members.items()}
+    obj = {k: ("" if m.unknown else m.value) for k, m in members.items()}
     props = K.keys_of(version)
     legacy = version in K.LEGACY_VERSIONS
     per_key: Dict[str, list] = {}
@@ -520,10 +529,8 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
     accepted = K.versions_accepting(key)
     span = (member.key_start, member.key_end)
     if not accepted:
-        snake_keys = _snake_keys()
-        hint = did_you_mean(key, snake_keys, KEY_ALIASES)
+        hint, matches = _suggestions(key)
         fix = None
-        matches = close_matches(key, snake_keys, KEY_ALIASES)
         if len(matches) == 1 and matches[0] not in present:   # a rename must not make a duplicate
             safe = matches[0].lower() == key.lower()
             fix = TextFix(((member.key_start + 1, member.key_end - 1, matches[0]),), safe,
@@ -787,14 +794,14 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[P
         by_key.setdefault(step.key, []).append(step)
     out = []
     for key, steps in by_key.items():
-        problem = _runtime_problem(doc, members.get(key), key, steps, version, product)
+        problem = _runtime_problem(doc, members.get(key), key, steps, version, product, members)
         if problem is not None:
             out.append(problem)
     return out
 
 
 def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, version: str,
-                     product: str) -> Optional[Problem]:
+                     product: str, members: Optional[Dict[str, Member]] = None) -> Optional[Problem]:
     from ..knowledge import ge_options as G
     final = next((s for s in steps if s.action == G.REJECT), None) or steps[-1]
     typed = next((s for s in steps if s.kind == "type"), None)
@@ -820,7 +827,7 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         return Problem("NPP100", key, span, f'"{key}": {_json(value)} is valid JSON, but the collector\'s own reader '
                        "cannot read it", _rejects(final), _NANO_ADVICE[final.kind])
     if final.kind == "unknown_key":
-        base = _key_problem(member, version, _members(doc))
+        base = _key_problem(member, version, _members(doc) if members is None else members)
         return base._replace(consequence=_rejects(final, "the collector") + "")
     if typed is not None and (final is typed or final.kind in ("type", "empty", "range", "value", "items", "instr")):
         # the type the collector's reader wanted, from its own complaint (the schema of a version may
@@ -843,7 +850,7 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
     if final.kind in ("unsupported", "op_filter"):
         if not G.supported_anywhere(version, key):
             # whitelisted, but no chip of this version supports it: a key of other versions
-            base = _key_problem(member, version, _members(doc))
+            base = _key_problem(member, version, _members(doc) if members is None else members)
             elsewhere = [v for v in K.versions_accepting(key)
                          if v in K.LEGACY_VERSIONS or G.supported_anywhere(v, key)]
             advice = base.advice if elsewhere else "remove it: no chip collects it on any CANN version from 8.5"

@@ -14,6 +14,12 @@ an entry); the folder carries its own `.gitignore` and a CACHEDIR.TAG. What cann
 standard input, a run with preflight checks (they look at this machine's disk, which changes on its own), and
 an analysis whose dependencies could not all be listed. A cache that cannot be written is left alone and said
 once; an entry that cannot be read is a miss.
+
+The folder comes with the tree (an archive, a restored CI workspace), so nothing read from it is trusted: an
+entry is read only when it is a regular file (not a link, FIFO or device) of at most MAX_ENTRY bytes nested at
+most MAX_NESTING deep, and any doubt about it is a miss. A cache folder (or its version folder) that is a
+symbolic link is neither read nor written, so `.gitignore` and CACHEDIR.TAG never land in its target. A
+dependency is compared by the hash of its content, not its size and time.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
 from functools import lru_cache
@@ -33,6 +41,13 @@ from ..source.model import Edit, Finding, Fix
 
 FOLDER = ".npuprof_cache"
 GITIGNORE = "# Automatically created by npuprof.\n*\n"
+MAX_ENTRY = 4 * 1024 * 1024            # bytes; a file's findings take a few KiB
+MAX_NESTING = 8                         # an entry's deepest list: findings > finding > fix > edits > edit
+# strings (to the text's end when one has no closing quote: each match succeeds at once, so the scan is linear
+# whatever the text), what is not a bracket, and an innermost pair of brackets
+_STRINGS = re.compile(r'"[^"\\]*(?:\\[\s\S]?[^"\\]*)*(?:"|\Z)')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"[\[{][\]}]")
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by npuprof.\n"
                 "# For information about cache directory tags, see https://bford.info/cachedir/\n")
@@ -88,13 +103,14 @@ class Cache:
         self.root = folder
         self.warn = warn
         self.writable = True
+        self.swept = False
         self.cwd = os.getcwd()
         self.hits = self.misses = 0
 
     def _name(self, path: str, kind: str, settings, selection, ignores: Sequence[str]) -> str:
         graph = getattr(settings, "graph", None)
         key = json.dumps([tool_fingerprint(), self.cwd, path, os.path.abspath(path), kind, repr(settings),
-                          list(observed.signature(graph)) if graph else None, repr(selection), list(ignores)])
+                          list(observed.content(graph) or ()) if graph else None, repr(selection), list(ignores)])
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
     def get(self, path: str, text: str, kind: str, each, selection, ignores=()) -> Optional[List[List[Finding]]]:
@@ -102,14 +118,14 @@ class Cache:
         digest = text_hash(text)
         out = []
         for settings in each:
-            entry = self._read(self._name(path, kind, settings, selection, ignores))
             try:
+                entry = self._read(self._name(path, kind, settings, selection, ignores))
                 if entry is None or entry["text"] != digest or not observed.unchanged(
-                        {p: tuple(sig) for p, sig in entry["deps"].items()}):
+                        {str(p): tuple(sig) for p, sig in entry["deps"].items()}):
                     self.misses += 1
                     return None
                 out.append([_from(row) for row in entry["findings"]])
-            except (AttributeError, KeyError, TypeError, ValueError):   # written by another version, or damaged
+            except Exception:           # written by another version, damaged or forged: a miss, whatever it holds
                 self.misses += 1
                 return None
         self.hits += 1
@@ -119,6 +135,9 @@ class Cache:
             deps: Optional[Dict[str, tuple]]) -> None:
         if deps is None or not self.writable:
             return                      # what it depends on could not all be listed: not cached
+        deps = observed.by_content(deps)
+        if deps is None:
+            return                      # a dependency changed after it was read, or is too large to hash
         digest = text_hash(text)
         for settings, findings in zip(each, found):
             if not self.writable:
@@ -128,16 +147,63 @@ class Cache:
             self._write(self._name(path, kind, settings, selection, ignores), entry)
 
     def _read(self, name: str) -> Optional[dict]:
+        """The entry, or None: not a regular file (a link, FIFO or device is not even opened for reading), too
+        large, nested too deep, not JSON, or in a folder that is a link."""
+        if self._linked():
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         try:
-            with open(os.path.join(self.folder, name + ".json"), encoding="utf-8") as fh:
-                entry = json.load(fh)
-        except (OSError, ValueError):
+            fd = os.open(os.path.join(self.folder, name + ".json"), flags)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
+                return None
+            data = os.read(fd, MAX_ENTRY + 1)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        if len(data) > MAX_ENTRY:
+            return None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if not _shallow(text):
+            return None                 # json.load recurses: a deep entry must not reach it
+        try:
+            entry = json.loads(text)
+        except (ValueError, RecursionError):
             return None
         return entry if isinstance(entry, dict) else None
+
+    def _sweep(self, stale: float = 60.0) -> None:
+        """Remove the half-written entries of killed runs (`.tmp-*.json`, never renamed into place), once a run;
+        a younger one may be another run's, still being written."""
+        import time
+        now = time.time()
+        for entry in os.listdir(self.folder):
+            if entry.startswith(".tmp-") and entry.endswith(".json"):
+                path = os.path.join(self.folder, entry)
+                try:
+                    st = os.lstat(path)
+                    if stat.S_ISREG(st.st_mode) and now - st.st_mtime >= stale:
+                        os.unlink(path)
+                except OSError:
+                    pass
+
+    def _linked(self) -> bool:
+        """The cache folder or its version folder is a symbolic link: neither read nor written through."""
+        return os.path.islink(self.root) or os.path.islink(self.folder)
 
     def _write(self, name: str, entry: dict) -> None:
         try:
             self._prepare()
+            if not self.swept:
+                self.swept = True
+                self._sweep()
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -154,14 +220,33 @@ class Cache:
                           "use --no-cache or --cache-dir DIR")
 
     def _prepare(self) -> None:
+        if self._linked():
+            raise OSError("the folder is a symbolic link, not written through")
         if os.path.isdir(self.folder):
             return
         os.makedirs(self.folder, exist_ok=True)
+        if self._linked():              # made a link meanwhile
+            raise OSError("the cache folder became a symbolic link, not written through")
         for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
-            path = os.path.join(self.root, name)
-            if not os.path.exists(path):
-                with open(path, "w", encoding="utf-8") as fh:
-                    fh.write(text)
+            # a new file only: a link planted under this name (even a dangling one) is not followed
+            try:
+                fd = os.open(os.path.join(self.root, name),
+                             os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except FileExistsError:
+                continue
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+
+
+def _shallow(text: str) -> bool:
+    """Whether the JSON text's lists and objects nest at most MAX_NESTING deep (brackets inside strings do not
+    count; unbalanced ones are a doubt): each pass removes the innermost pairs, all in C."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    for _ in range(MAX_NESTING):
+        if not brackets:
+            return True
+        brackets = _INNERMOST.sub("", brackets)
+    return not brackets
 
 
 def folder_for(args, config) -> str:

@@ -30,10 +30,12 @@ def encoded(text: str, encoding: str, bom: bool) -> bytes:
     return data
 
 
-def write_file(path: str, text: str, encoding: str, bom: bool, expected: Optional[bytes] = None) -> str:
+def write_file(path: str, text: str, encoding: str, bom: bool, expected: Optional[bytes] = None,
+               within: Optional[str] = None) -> str:
     """Write the fixed text to the file `path` resolves to, keeping what the user owns: all or nothing
-    (source/writes.py), and not at all when the file no longer holds `expected` (what was read)."""
-    return write_bytes(path, encoded(text, encoding, bom), expected)
+    (source/writes.py), not at all when the file no longer holds `expected` (what was read), nor when it
+    is outside `within` (the folder whose walk found it)."""
+    return write_bytes(path, encoded(text, encoding, bom), expected, within)
 
 
 def writable(path: str) -> str:
@@ -131,7 +133,7 @@ def fix_job(job, settings, selection, unsafe: bool, encoding: str, newline: str)
 def run_fix(args, config, settings, selection) -> int:
     """`npuprof fix` and `npuprof check --fix`: fix, write (or print the diff), then report what remains in
     the format asked for, with the totals."""
-    from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, input_paths, note, plural
+    from .inputs import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, input_paths, note, plural, walk_root
     from .output import Report, render
     from ..report import formats
     from ..source.text import SourceText
@@ -189,7 +191,7 @@ def run_fix(args, config, settings, selection) -> int:
     out.close()
     for shown, path, new, data, applied, row in writes:
         try:
-            left = write_bytes(path, new, data)
+            left = write_bytes(path, new, data, walk_root(args, path))       # within: the folder walked
         except WriteError as exc:
             # the file keeps every finding: those the fixes would have removed and the rest (whose places were
             # found in the text that could not be written, so only their number is said)

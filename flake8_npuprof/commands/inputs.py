@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Iterator, List, NamedTuple, Optional, Tuple
 
 from ..source.files import DEFAULT_EXCLUDE, ReadError, SourceFile, discover, read_source, read_stream
@@ -74,13 +75,48 @@ def inputs(args, config) -> Iterator[Input]:
 def input_paths(args, config) -> List[str]:
     """The files a run reads, found but not yet read (a long run reads each when its turn comes)."""
     paths = given_paths(args)
+    outside: list = []
     found = list(discover(paths, exclude=exclude_patterns(args, config),
                           gitignore=getattr(args, "respect_gitignore", True),
-                          force_exclude=getattr(args, "force_exclude", False)))
+                          force_exclude=getattr(args, "force_exclude", False), outside=outside))
+    note_outside(args, outside)
+    _leftovers(args, found)
     if not found and not getattr(args, "force_exclude", False):     # pre-commit may name only excluded files
         note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
                    "nothing was checked")
     return _once(found)
+
+
+def _leftovers(args, found: List[str]) -> None:
+    """What killed fixes left beside these files (source/writes.py): stale copies go, a file that may be partly
+    written is said, with where its old text is."""
+    from ..source.writes import leftovers
+    reports, removed = leftovers(found)
+    for path, kept in reports:
+        warn(f"{display(path)}: a fix writing it in place was interrupted; its text from before that fix is kept "
+             f"in {display(kept)}: compare the two, keep the right text and delete the other")
+    if removed:
+        note(args, f"npuprof: removed {plural(removed, 'temporary file')} left by an interrupted run")
+
+
+def note_outside(args, outside) -> None:
+    """Once a run: the links a folder walk left out because their files are outside the folder given."""
+    if outside:
+        link, target = outside[0]
+        more = f" and {plural(len(outside) - 1, 'other')}" if len(outside) > 1 else ""
+        note(args, f"npuprof: note: not following {display(link)} -> {target}{more}: a folder's walk checks only "
+                   "files inside it (name a link on the command line to check what it points to)")
+
+
+def walk_root(args, path: str) -> Optional[str]:
+    """The folder given on the command line whose walk found `path`; None when `path` itself was named."""
+    given = given_paths(args)
+    if path in given:
+        return None
+    for raw in given:
+        if raw != "-" and os.path.isdir(raw) and path.startswith(os.path.join(str(Path(raw)), "")):
+            return raw
+    return None
 
 
 def _once(paths: List[str]) -> List[str]:

@@ -16,7 +16,7 @@ from typing import Dict, List
 from flake8.defaults import NOQA_INLINE_REGEXP
 
 from ..source.files import logical_reader, physical_lines
-from .inputs import EXIT_CLEAN, EXIT_ERROR, inputs, note, plural
+from .inputs import EXIT_CLEAN, EXIT_ERROR, inputs, note, plural, walk_root
 from .output import warn
 
 
@@ -109,7 +109,8 @@ def run_add_noqa(args, config, settings, selection) -> int:
             errors += 1
             continue
         try:
-            leftover = write_file(item.path, new, source.encoding, source.bom, source.data)
+            leftover = write_file(item.path, new, source.encoding, source.bom, source.data,
+                                  walk_root(args, item.path))
         except WriteError as exc:
             warn(f"{item.display}: not changed, {exc}")
             errors += 1

@@ -60,11 +60,13 @@ def show_settings(args, config, settings, selection) -> int:
 
 def show_files(args, config) -> int:
     """Each file a run would read, as the report would name it, one per line."""
-    from .inputs import display
+    from .inputs import display, note_outside
     from ..source.files import discover
+    outside: list = []
     for path in discover(given_paths(args), exclude=exclude_patterns(args, config),
                          gitignore=getattr(args, "respect_gitignore", True),
-                         force_exclude=getattr(args, "force_exclude", False)):
+                         force_exclude=getattr(args, "force_exclude", False), outside=outside):
         print("-" if path == "-" else display(path))
+    note_outside(args, outside)
     return EXIT_CLEAN
 

@@ -1541,17 +1541,24 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
     chain = tuple(f for f, _, _ in cmd.via)
     mine = lambda k, table: table[k] == chain[:len(table[k])]      # noqa: E731  (sourced in its own shells)
+    # each distinct line once, with how often the walk met it (a launcher that sources itself meets the same
+    # `source` line at every depth, in every branch: 1 MB of repeats for a 6-line launcher)
+    met: Dict[str, int] = {}
     for k, (src, by, line) in enumerate(w.sourced):
         if mine(k, w.sourced_in):
-            lines.append(f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})")
+            key = f"  sources {_rel(src, root)} ({_rel(by, root)}:{line})"
+            met[key] = met.get(key, 0) + 1
     for child, by, line in cmd.via:
-        lines.append(f"  runs {_rel(child, root)} ({_rel(by, root)}:{line})")
+        key = f"  runs {_rel(child, root)} ({_rel(by, root)}:{line})"
+        met[key] = met.get(key, 0) + 1
     for k, (name, by, line) in enumerate(w.unread):
         if not mine(k, w.unread_in):
             continue
         why = f" ({w.why_unread[k]})" if k in w.why_unread else ""
-        lines.append(f"  sources {name} ({_rel(by, root)}:{line}): not read here{why}, taken as setting no PROFILING_* "
-                     "variable".replace(HOLE, "<unknown>"))
+        key = (f"  sources {name} ({_rel(by, root)}:{line}): not read here{why}, taken as setting no PROFILING_* "
+               "variable".replace(HOLE, "<unknown>"))
+        met[key] = met.get(key, 0) + 1
+    lines.extend(key if n == 1 else f"{key} [{n} times]" for key, n in met.items())
     for file, (_, line, why) in w.stopped.items():
         lines.append(f"  ! the walk of {_rel(file, root)} stopped at line {line} ({why}): "
                      "the commands from there on were not read")
@@ -1569,9 +1576,10 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "application": list(launch.app) or None, "unknown": launch.missing or None,
             "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
             "environment": env, "flags": flags,
-            "sourced": [_rel(s, root) for k, (s, _, _) in enumerate(w.sourced) if mine(k, w.sourced_in)],
+            "sourced": list(dict.fromkeys(_rel(s, root) for k, (s, _, _) in enumerate(w.sourced)
+                                          if mine(k, w.sourced_in))),             # each once (self-sourcing)
             "runs": [_rel(c, root) for c, _, _ in cmd.via],
-            "not_read": [n for k, (n, _, _) in enumerate(w.unread) if mine(k, w.unread_in)],
+            "not_read": list(dict.fromkeys(n for k, (n, _, _) in enumerate(w.unread) if mine(k, w.unread_in))),
             "outside": [n for k, (n, _, _) in enumerate(w.unread)
                         if mine(k, w.unread_in) and "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,

@@ -307,7 +307,9 @@ def render_text(report: dict) -> str:
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))
-    if not followed or (report.get("launch") or {}).get("unseen") or (report.get("launch") or {}).get("crlf"):
+    launch = report.get("launch") or {}
+    stopped = launch.get("stopped") and report["usable"] is None          # the walk stopped at a bound
+    if not followed or launch.get("unseen") or launch.get("crlf") or stopped:
         lines.append(f"usable data: unknown ({report['answer']['why']})")
     else:
         lines.append(_usable_line(report, results))

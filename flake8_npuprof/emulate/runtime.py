@@ -21,6 +21,7 @@ from ..checks.options import ABORT, check_options, snake
 from ..knowledge.collection import data as collection_data, effective_switches
 from ..setups.inventory import Mode
 from ..setups.state import python_error_code
+from ..source.jsonscan import Unknown, with_holes
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
@@ -204,7 +205,7 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
     doc = report.doc
     raw = doc.as_dict() if doc is not None and doc.ok else None
     # what the collector gets, unknown values included (their unknown pieces stay HOLE characters)
-    given = {m.key: (m.value.text if m.unknown else m.value) for m in doc.members} if raw is not None else None
+    given = {m.key: with_holes(m.value) for m in doc.members} if raw is not None else None
     # what only some builds of the version do is a note, not the outcome
     # (a failure that hangs on $ASCEND_WORK_PATH is decided below, with the environment emulated)
     fatal = [i for i in report.issues if any(p in i.message for p in FATAL_PHRASES) and not i.partial
@@ -225,10 +226,13 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
             shown = ", ".join(f"{i.code} ({i.key})" if i.key else i.code for i in later)
             messages.append(f"once GE accepts the options, the msprof collector still rejects them: {shown}")
         return Outcome("fails", lead + tuple(messages), given, text, source, notes=notes)
-    unknown = [m for m in doc.members if m.unknown and snake(m.key) not in FREE_TEXT_KEYS]
+    # a free-text key's partly known string is followed below; a list or object holding one is not
+    unknown = [m for m in doc.members if m.unknown and (snake(m.key) not in FREE_TEXT_KEYS
+                                                        or not isinstance(m.value, Unknown))]
     if unknown:
         m = unknown[0]
-        partly = f' ("{m.key}":"{m.value.text}")' if m.value.text.replace(HOLE, "") else ""
+        shown = f'"{m.value.text}"' if isinstance(m.value, Unknown) else text[m.value_start:m.value_end]
+        partly = f' ("{m.key}":{shown})' if shown.replace(HOLE, "").strip('"') else ""
         return Outcome("unknown", lead + (f'the value of "{m.key}" cannot be determined statically{partly}',),
                        given, text, source, notes=notes)
     options = canonical(raw, version)
@@ -313,7 +317,7 @@ def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
     if entry is None:
         return None
     lo, hi = _range(issue.message, version, snake(key))
-    fields = {"key": key, "value": value if isinstance(value, str) else json.dumps(value),
+    fields = {"key": key, "value": value if isinstance(value, str) else json.dumps(with_holes(value)),
               "dashed": snake(key).replace("_", "-"), "lo": lo, "hi": hi,
               "allowed": "|".join(K.aic_metrics_for(product)),
               "platform": emu()["platform_type"].get(product, "…")}

@@ -44,6 +44,8 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     inside: the project's root, when sourced scripts outside it must not be read (--no-outside)."""
     w = Walk(path, cwd, inside).run()
     report = _emulate_walk(w, path, target, base, environ)
+    if w.stopped:
+        report = _stopped(w, path, report, target, base)
     if report is not None and w.crlf:
         # bash reads `python3 train.py\r` and `PROFILING_MODE=true\r`: what each line does is not what it says
         names = ", ".join(_rel(f, w.root) for f in w.crlf)
@@ -82,6 +84,29 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
             elif launch.command.chained:
                 skip = _next_command(w, launch.command)
     return _answer(w, path, runs, truncated, target, base)
+
+
+def _stopped(w: Walk, path: str, report: Optional[dict], target, base) -> dict:
+    """The walk stopped at a bound (launcher.MAX_COMMANDS, its size): launches past that point were not seen, so
+    the answer is unknown and says so, unless a launch before it certainly fails (that stays the answer, with
+    where the walk stopped). A launcher that ran none before the stop is emulated on its own variables."""
+    where = "; ".join(f"the walk of {_rel(f, w.root)} stopped at line {line} ({why})"
+                      for f, (_, line, why) in w.stopped.items())
+    stop = f"{where}: the commands from there on were not emulated"
+    if report is None:
+        report = finish(_rel(w.launcher, os.getcwd()), _own_variables(w, path, target, base, w.start), target,
+                        w.start, base, None, None, False)
+        report.update(launch={"lines": [f"no launch found before {where}"], "unseen": True}, answer={})
+    answer = report.get("answer") or {}
+    if answer.get("usable") is False and answer.get("decider") is not None:
+        answer = dict(answer, why=f"{answer['why']}; {stop}")
+    else:
+        answer = {"usable": None, "why": stop + (f"; before that, {answer['why']}" if answer.get("why") else ""),
+                  "decider": answer.get("decider")}
+        report.update(usable=None, exit=EXIT_PROBLEM)
+    report["answer"] = answer
+    report["launch"] = dict(report.get("launch") or {}, stopped=where)
+    return report
 
 
 def _exits_first(w: Walk, target, base) -> dict:

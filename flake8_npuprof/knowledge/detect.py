@@ -163,7 +163,7 @@ def soc_from_npu_smi(text: str, notes: List[str]) -> Optional[Tuple[str, str]]:
 
 
 def _run_npu_smi(exe: str) -> str:
-    done = subprocess.run([exe, "info"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    done = subprocess.run([exe, "info"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           timeout=NPU_SMI_TIMEOUT, check=False)
     if done.returncode != 0:
         raise OSError(f"exit status {done.returncode}")
@@ -175,7 +175,9 @@ def detect_soc(environ=None, run: Callable[[str], str] = _run_npu_smi) -> Found:
     import shutil
     environ = os.environ if environ is None else environ
     notes: List[str] = []
-    exe = shutil.which("npu-smi", path=environ.get("PATH", os.defpath))
+    # only absolute PATH entries: an empty or relative one means the current folder, often the scanned tree
+    path = os.pathsep.join(p for p in environ.get("PATH", os.defpath).split(os.pathsep) if os.path.isabs(p))
+    exe = shutil.which("npu-smi", path=path) if path else None
     if exe:
         try:
             text = run(exe)

@@ -176,8 +176,10 @@ def last_values(sets: List[EnvSet]) -> List[EnvSet]:
     when they are a prefix of them: each set looks its own prefixes up among the guards of the sets
     after it, instead of comparing itself with every one of them (N sets of one variable were N^2).
     """
-    later: Dict[Tuple[str, int], set] = {}      # (variable, scope) -> guard tuples of the sets after
+    later: Dict[Tuple[str, int], set] = {}      # (variable, scope) -> guard tuples of the sets after, by prefix id
     keep = [True] * len(sets)
+    ids: Dict[tuple, int] = {}
+    prefixes = [_prefix_ids(s.guards, ids) for s in sets]
     order = sorted(range(len(sets)), key=lambda k: sets[k].pos, reverse=True)
     k = 0
     while k < len(order):
@@ -187,12 +189,22 @@ def last_values(sets: List[EnvSet]) -> List[EnvSet]:
         for i in same:
             s = sets[i]
             seen = later.get((s.name, id(s.scope)))
-            keep[i] = not seen or not any(s.guards[:n] in seen for n in range(len(s.guards) + 1))
+            keep[i] = not seen or not any(p in seen for p in prefixes[i])
         for i in same:
             s = sets[i]
-            later.setdefault((s.name, id(s.scope)), set()).add(s.guards)
+            later.setdefault((s.name, id(s.scope)), set()).add(prefixes[i][-1])
         k += len(same)
     return [s for s, kept in zip(sets, keep) if kept]
+
+
+def _prefix_ids(guards, ids: Dict[tuple, int]) -> List[int]:
+    """A number for each prefix of `guards` (the empty one first), equal for equal prefixes: comparing
+    prefixes by number costs one step each, where slicing and hashing a tuple of k guards costs k."""
+    out, cur = [0], 0
+    for g in guards:
+        cur = ids.setdefault((cur, id(g.test), g.negated), len(ids) + 1)
+        out.append(cur)
+    return out
 
 
 # ---------------------------------------------------------------- TF2 npu_device

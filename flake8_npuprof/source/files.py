@@ -10,7 +10,7 @@ import re
 import stat
 import tokenize
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 
@@ -38,7 +38,8 @@ class ReadError(Exception):
 
 
 def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = DEFAULT_EXCLUDE,
-             gitignore: bool = True, force_exclude: bool = False) -> Iterator[str]:
+             gitignore: bool = True, force_exclude: bool = False,
+             outside: Optional[List[Tuple[str, str]]] = None) -> Iterator[str]:
     """Python (and shell launcher) files under the given paths, each once, in a stable order.
 
     Inside directories, names or paths matching `exclude` (flake8's rule: a glob on the base name,
@@ -46,6 +47,10 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
     named on the command line is always checked, as Ruff and editors expect, unless force_exclude
     (`--force-exclude`: pre-commit names every staged file) applies the same rules to it and to its
     folders below the working directory.
+
+    The folder given is the walk's boundary: a symbolic link to a file outside it is left out (and
+    added to `outside` as (link, target), for the caller to say so), as a link to a folder is never
+    followed (os.walk's default). A link named on the command line is checked like any named file.
     """
     from .ignore import GitIgnore, excluded
     patterns = [p if "/" not in p else os.path.abspath(p) for p in exclude]
@@ -54,12 +59,18 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
         path = Path(raw)
         if raw != "-" and path.is_dir():
             ignored = GitIgnore(str(path)) if gitignore else None
+            boundary = os.path.join(os.path.realpath(path), "")
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not excluded(os.path.join(root, d), patterns)
                                  and not (ignored and ignored.ignored(os.path.join(root, d), True)))
                 for name in sorted(files):
                     full = os.path.join(root, name)
                     if excluded(full, patterns) or (ignored and ignored.ignored(full, False)):
+                        continue
+                    if os.path.islink(full) and not inside(full, boundary):
+                        if outside is not None and (name.endswith(".py") or (shell and "." not in name)
+                                                    or name.endswith((".sh", ".bash"))):
+                            outside.append((full, os.path.realpath(full)))      # its head is not read
                         continue
                     if name.endswith(".py") or (shell and _is_shell(full, name)):
                         if full not in seen:
@@ -69,6 +80,11 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
             if raw not in seen and not (force_exclude and raw != "-" and _forced_out(raw, patterns, gitignore)):
                 seen.add(raw)
                 yield raw
+
+
+def inside(path: str, folder: str) -> bool:
+    """Whether the file `path` resolves to is in `folder` (a real path ending in a separator)."""
+    return os.path.realpath(path).startswith(folder)
 
 
 def _forced_out(path: str, patterns: Sequence[str], gitignore: bool) -> bool:

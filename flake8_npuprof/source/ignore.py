@@ -1,8 +1,15 @@
 """Which files a directory walk leaves out: --exclude patterns and what git ignores.
 
 git itself answers for .gitignore (also .git/info/exclude and the global excludes file); only
-where git is not installed (or refuses the repository) does a small reader of the .gitignore
-files stand in. Outside a git work tree nothing is git-ignored, as with git.
+where git is not installed (or refuses the repository, or does not answer in time) does a small
+reader of the .gitignore files stand in. Outside a git work tree nothing is git-ignored, as with git.
+
+The scanned tree is not trusted: its `.git/config` may name programs (`core.fsmonitor`, hooks,
+`core.pager`, aliases, includes). git cannot be told to skip a repository's own config, so every
+setting that can start a program is overridden on the command line, which wins over every config
+file, and git runs with a minimal environment (no GIT_* variables of the caller, no pager, no
+terminal prompt), stdin closed and a time limit. The user's global and the system config are
+still read: they are not the tree's, and they name the excludes file git answers with.
 """
 
 from __future__ import annotations
@@ -34,6 +41,33 @@ def _compiled(patterns: Tuple[str, ...]):
     return (re.compile("|".join(names)) if names else None), (re.compile("|".join(paths)) if paths else None)
 
 
+# Every config setting that makes git start a program, off (`-c` wins over the tree's .git/config and
+# the files it includes). ls-files runs no hook, alias or pager today; they are off so that stays true.
+GIT_SAFE = ("git", "--no-pager",
+            "-c", "core.fsmonitor=false", "-c", "core.useBuiltinFSMonitor=false",
+            "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat", "-c", "core.untrackedCache=false",
+            "-c", "diff.external=", "-c", "core.sshCommand=", "-c", "credential.helper=",
+            "-c", "protocol.allow=never")
+GIT_TIMEOUT = 30                        # seconds; a config that includes a FIFO or /dev/zero must not hang a run
+_KEPT = ("PATH", "HOME", "XDG_CONFIG_HOME", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
+
+
+def _git() -> Optional[str]:
+    """git's absolute path, found on the absolute entries of PATH only: an empty or relative entry would be
+    looked up from git's working directory, the scanned tree, where a planted `git` would run."""
+    import shutil
+    path = os.pathsep.join(p for p in os.environ.get("PATH", os.defpath).split(os.pathsep) if os.path.isabs(p))
+    return shutil.which("git", path=path) if path else None
+
+
+def git_environment() -> dict:
+    """The caller's PATH and HOME (to find git and the user's own config), nothing else: no GIT_DIR,
+    GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF or pager of the caller's (a pre-commit hook sets several)."""
+    env = {k: v for k, v in os.environ.items() if k in _KEPT}
+    env.update(LC_ALL="C", GIT_PAGER="cat", PAGER="cat", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    return env
+
+
 def _work_tree(start: str) -> Optional[str]:
     directory = os.path.abspath(start)
     while True:
@@ -63,9 +97,13 @@ class GitIgnore:
 
     def _ask_git(self) -> Optional[Set[str]]:
         # untracked entries that are ignored; a wholly ignored folder comes back once, as `name/`
+        git = _git()
+        if git is None:
+            return None
         try:
-            proc = subprocess.run(["git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
-                                   "--directory"], cwd=self.root, capture_output=True)
+            proc = subprocess.run([git, *GIT_SAFE[1:], "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+                                   "--directory"], cwd=self.root, env=git_environment(),
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=GIT_TIMEOUT)
         except (OSError, subprocess.SubprocessError):
             return None
         if proc.returncode != 0:

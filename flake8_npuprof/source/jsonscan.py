@@ -4,7 +4,8 @@ It is iterative (no recursion limit on nesting, see MAX_DEPTH) and linear in its
 a hand-written loop over runs of plain characters, never a backtracking pattern), reports the
 first syntax error with its index, keeps every top-level member in order (duplicates included) with the index of its key
 and value, and understands holes: an unknown piece (source.HOLE) inside a string makes that
-string's value unknown; a hole anywhere else makes the whole document unknown.
+string's value unknown (and a member whose value holds such a string at any depth, `["$X"]`, is
+unknown as a whole: its content is not judged); a hole anywhere else makes the whole document unknown.
 """
 
 from __future__ import annotations
@@ -49,13 +50,14 @@ class Member(NamedTuple):
     key: str
     key_start: int      # index of the opening quote of the key
     key_end: int        # index after the closing quote
-    value: Any          # python value; Unknown for a string with a hole
+    value: Any          # python value; Unknown for a string with a hole (also inside a list or dict)
     value_start: int
     value_end: int
 
     @property
     def unknown(self) -> bool:
-        return isinstance(self.value, Unknown)
+        """The value is, or holds, a string with a hole."""
+        return holds_unknown(self.value)
 
 
 class Doc(NamedTuple):
@@ -76,6 +78,32 @@ class Doc(NamedTuple):
 
     def unknown_keys(self) -> set:
         return {m.key for m in self.members if m.unknown}
+
+
+def holds_unknown(value) -> bool:
+    """Whether `value` is or contains an Unknown (iteratively: nesting is bounded by MAX_DEPTH anyway)."""
+    if not isinstance(value, (list, dict)):
+        return isinstance(value, Unknown)
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        for item in (v.values() if isinstance(v, dict) else v):
+            if isinstance(item, Unknown):
+                return True
+            if isinstance(item, (list, dict)):
+                todo.append(item)
+    return False
+
+
+def with_holes(value):
+    """The value with each Unknown replaced by its text (its unknown pieces stay HOLE characters)."""
+    if isinstance(value, Unknown):
+        return value.text
+    if isinstance(value, list):
+        return [with_holes(v) for v in value]
+    if isinstance(value, dict):
+        return {k: with_holes(v) for k, v in value.items()}
+    return value
 
 
 def _type_name(value) -> str:

@@ -17,7 +17,8 @@ import stat
 from contextlib import contextmanager
 from typing import Dict, Iterator, Optional, Tuple
 
-Signature = Tuple                       # ("file", mtime_ns, size), ("dir",), ("missing",) or ("other",)
+Signature = Tuple                       # ("file", mtime_ns, size), ("dir",), ("missing",) or ("other",);
+                                        # the cache keeps ("sha256", size, digest) for a file (content())
 
 MAX_PATHS = 4096                        # a file that depends on more is not cached (its recording is marked incomplete)
 
@@ -96,8 +97,56 @@ def recording() -> Iterator[Recording]:
 
 
 def unchanged(paths: Dict[str, Signature]) -> bool:
-    """Whether every path still has the signature recorded."""
-    return all(tuple(signature(path)) == tuple(sig) for path, sig in paths.items())
+    """Whether every path still has the signature recorded (by content for a ("sha256", ...) one)."""
+    return all((content(path) if sig and sig[0] == "sha256" else tuple(signature(path))) == tuple(sig)
+               for path, sig in paths.items())
+
+
+MAX_HASHED = 16 * 1024 * 1024           # a dependency larger than this is not hashed: the result is not cached
+
+
+def content(path: str, recorded: Optional[Signature] = None) -> Optional[Signature]:
+    """A regular file's signature by content, for the cache: ("sha256", size, digest); a size and a time can stay
+    the same over an edit (a restored archive, a coarse clock). Another kind of path: its signature(). None when
+    the file is too large to hash, or no longer has the `recorded` size and time (it changed after it was read)."""
+    import hashlib
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return signature(path) if recorded is None else None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return ("dir",) if stat.S_ISDIR(st.st_mode) else ("other",)
+        if st.st_size > MAX_HASHED or (recorded is not None and tuple(recorded) != ("file", st.st_mtime_ns, st.st_size)):
+            return None
+        h, left = hashlib.sha256(), st.st_size + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            h.update(chunk)
+            left -= len(chunk)
+        if left != 1:
+            return None                 # it grew or shrank while it was read
+        return ("sha256", st.st_size, h.hexdigest())
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def by_content(paths: Dict[str, Signature]) -> Optional[Dict[str, Signature]]:
+    """The recorded signatures with every regular file's replaced by its content's; None when one cannot be
+    (it changed since it was read, or is too large): such a result is not cached."""
+    out = {}
+    for path, sig in paths.items():
+        if sig and sig[0] == "file":
+            sig = content(path, sig)
+            if sig is None:
+                return None
+        out[path] = sig
+    return out
 
 
 def remembered(memo: dict, key, compute):

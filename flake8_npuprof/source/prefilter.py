@@ -17,9 +17,16 @@ profiling in comments, or inside longer names (pygments' `ProfilingRegexLexer`, 
 The budget bounds what one file may cost before it is parsed: parsing alone builds a few
 hundred bytes of tree per word or symbol (9.6 MB of `a = 1` lines took 4.7 GB), and every
 later pass is linear in the tree. A file over it is not analysed, and says so (NPP191).
+
+A second bound, on the parsed tree: a statement runs under the conditions of the `if`, `while` and
+`except` it is nested in, and every later pass keeps each statement's conditions, so an `if/elif`
+chain of n branches (n nested `if`s in the tree) costs n^2. A statement under more than
+MAX_CONDITIONS of them stops the analysis there, which says so (NPP191).
 """
 
+import ast
 import re
+from typing import Optional
 
 MAX_WORDS = 1_000_000       # words and symbols per file: 2x a file of 5,000 setups, ~4 MB of ordinary code
 _WORD = re.compile(r"\w+|[^\w\s]")
@@ -85,3 +92,27 @@ def words_over_budget(text: str) -> int:
         return 0
     count = _WORD.subn("", text)[1]
     return count if count > MAX_WORDS else 0
+
+
+MAX_CONDITIONS = 256        # an `if/elif` chain of 256 branches; real scripts nest a few, dispatch tables a few dozen
+
+
+def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
+    """The first statement (in source order) nested under more than MAX_CONDITIONS conditions, or None.
+    Statements only, iteratively: one step per statement, whatever the nesting."""
+    todo = [(stmt, 0) for stmt in reversed(getattr(tree, "body", []))]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_CONDITIONS:
+            return node
+        inner = []
+        for field in ("body", "orelse", "handlers", "finalbody"):
+            guarded = depth + (field in ("handlers",) or (field in ("body", "orelse") and
+                                                          isinstance(node, (ast.If, ast.While))))
+            for child in getattr(node, field, None) or ():
+                if isinstance(child, (ast.stmt, ast.excepthandler)):
+                    inner.append((child, guarded))
+        for case in getattr(node, "cases", None) or ():          # match (3.10+): each case's body, guarded
+            inner.extend((child, depth + 1) for child in case.body)
+        todo.extend(reversed(inner))
+    return None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 # AttrValue fields a parameter_map entry can be set through.
 ATTR_FIELDS = {"b", "s", "i", "f", "list", "type", "shape", "tensor", "func", "placeholder"}
@@ -255,7 +255,7 @@ class Sites:
         self._starts: List[int] = []
         self._first_lines: List[int] = []            # each deferred statement's first and last line
         self._last_lines: List[int] = []
-        self._joined: Optional[Tuple[str, List[int]]] = None     # _deferred_text
+        self._joined: Optional[Tuple[str, List[int], List[int]]] = None     # _deferred_text
         self._forced: set = set()                    # words whose statements have been walked
         self._whole: set = set()                     # names whose statements have been walked
         self._eager_loads = self._eager_calls = 0    # how many loads / calls the first walk found
@@ -305,26 +305,23 @@ class Sites:
         expression, gives that call without being walked (nothing else in it can be named so)."""
         if not self._pending:
             return self.calls_for(())
-        text, offsets = self._deferred_text()
-        count = len(offsets)
         seen, shallow = set(), []       # shallow: (the position the walk gives the call, its site)
+        counts: Dict[Tuple[int, int], int] = {}     # a statement's lines -> how often the words occur there
         for word in words:
             if word in self._forced:
                 continue
-            at = text.find(word)
-            while at >= 0:
-                k = bisect_right(offsets, at) - 1
-                end = offsets[k + 1] if k + 1 < count else len(text)
-                item = self._deferred[k]
-                if item is not None and k not in seen:
+            for line in self._lines_holding(word):
+                for k in self._statements_on(line):
+                    item = self._deferred[k]
+                    if item is None or k in seen:
+                        continue
                     seen.add(k)
                     call, name = item[0], call_name(item[0]) if type(item[0]) is ast.Call else None
-                    if name and word in name and sum(text.count(w, offsets[k], end) for w in words) == 1:
+                    if name and word in name and self._count_in(k, words, counts) == 1:
                         scope, guards = item[2]
                         shallow.append((item[3] + 1, _new_tuple(CallSite, (call, name, scope, guards, call))))
                     else:
                         self._walk_deferred(k)
-                at = text.find(word, end)
         sites = self.calls_for(())
         if not shallow:
             return sites
@@ -361,35 +358,77 @@ class Sites:
         if not self._pending or not word or word in self._forced or (whole and word in self._whole):
             return
         (self._whole if whole else self._forced).add(word)
-        text, offsets = self._deferred_text()
-        count, size = len(offsets), len(word)
+        for line in self._lines_holding(word, whole):
+            self._force_line(line)
+            if not self._pending:
+                return
+
+    def _deferred_text(self) -> Tuple[str, List[int], List[int]]:
+        """The lines of the deferred expressions one after the other, each line once (8,000 statements on one
+        line are one copy of it, not 8,000), where each run of lines starts there and in the file: a word is
+        looked for there, not in the whole file."""
+        found = self._joined
+        if found is None:
+            text, starts = self._text, self._starts
+            size, end = len(starts), len(text)
+            pieces, offsets, sources, at = [], [], [], 0
+            run_a = run_b = 0
+            for a, b in zip(self._first_lines, self._last_lines):
+                if run_b and a <= run_b:            # shares its first line with the run: extend it
+                    run_b = max(run_b, b)
+                    continue
+                if run_b:
+                    at = self._add_run(pieces, offsets, sources, at, run_a, run_b, starts, size, end)
+                run_a, run_b = a, b
+            if run_b:
+                self._add_run(pieces, offsets, sources, at, run_a, run_b, starts, size, end)
+            found = self._joined = ("".join(pieces), offsets, sources)
+        return found
+
+    def _add_run(self, pieces, offsets, sources, at, a, b, starts, size, end) -> int:
+        source = starts[a - 1]
+        piece = self._text[source:starts[b] if b < size else end]
+        offsets.append(at)
+        sources.append(source)
+        pieces.append(piece)
+        return at + len(piece)
+
+    def _lines_holding(self, word: str, whole: bool = False) -> Iterator[int]:
+        """Each line of a deferred statement that holds `word` (whole: as a whole identifier), once, in order."""
+        text, offsets, sources = self._deferred_text()
+        starts, size, count = self._starts, len(word), len(offsets)
         at = text.find(word)
         while at >= 0:
             if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
                 at = text.find(word, at + size)         # inside a longer name
                 continue
-            k = bisect_right(offsets, at) - 1
-            self._walk_deferred(k)
-            if k + 1 == count or not self._pending:
+            r = bisect_right(offsets, at) - 1
+            line = bisect_right(starts, sources[r] + at - offsets[r])
+            yield line
+            if line >= len(starts):
                 return
-            at = text.find(word, offsets[k + 1])
+            after = offsets[r] + starts[line] - sources[r]      # the next line, in the joined text
+            run_end = offsets[r + 1] if r + 1 < count else len(text)
+            at = text.find(word, after if after < run_end else run_end)
 
-    def _deferred_text(self) -> Tuple[str, List[int]]:
-        """The lines of every deferred expression one after the other, and where each one's start: a word
-        is looked for there, not in the whole file."""
-        found = self._joined
-        if found is None:
-            text, starts = self._text, self._starts
-            size, end = len(starts), len(text)
-            first, last = self._first_lines, self._last_lines
-            pieces, offsets, at = [], [], 0
-            for a, b in zip(first, last):
-                piece = text[starts[a - 1]:starts[b] if b < size else end]
-                offsets.append(at)
-                pieces.append(piece)
-                at += len(piece)
-            found = self._joined = ("".join(pieces), offsets)
-        return found
+    def _statements_on(self, line: int) -> List[int]:
+        """The deferred statements that take up part of the line, in order."""
+        first, ends = self._first_lines, self._last_lines
+        k = bisect_right(first, line) - 1
+        out = []
+        while k >= 0 and ends[k] >= line:
+            out.append(k)
+            k -= 1
+        return out[::-1]
+
+    def _count_in(self, k: int, words, counts: Dict[Tuple[int, int], int]) -> int:
+        """How often the words occur on statement k's lines (statements on the same lines count them once)."""
+        a, b = self._first_lines[k], self._last_lines[k]
+        if (a, b) not in counts:
+            starts, text = self._starts, self._text
+            lo, hi = starts[a - 1], (starts[b] if b < len(starts) else len(text))
+            counts[(a, b)] = sum(text.count(w, lo, hi) for w in words)
+        return counts[(a, b)]
 
     def _force_node(self, node) -> None:
         """Walk the deferred statements on the node's first line (all of them for a node without one)."""

@@ -458,6 +458,7 @@ class StrBuilder:
         self.pieces: List[Piece] = []
         self.notes: List[Tuple[int, int, str]] = []
         self.t = 0
+        self._seen: set = set()         # the pieces, for a membership test that does not grow with them
 
     def add_value(self, value: StrValue, i: int = 0, j: Optional[int] = None) -> None:
         j = len(value.text) if j is None else j
@@ -474,7 +475,8 @@ class StrBuilder:
             elif a == run.t and b == run.t + run.tlen:
                 self.runs.append(Run(a + shift, run.tlen, run.s, run.slen))
         for piece in value.pieces:
-            if piece not in self.pieces:
+            if piece not in self._seen:
+                self._seen.add(piece)
                 self.pieces.append(piece)
         for a, b, note in value.notes:
             a, b = max(a, i), min(b, j)

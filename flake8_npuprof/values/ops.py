@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, Iterable, List, NamedTuple, Optional
 
 from ..source.text import HOLE, SourceText, StrBuilder, StrValue
 
@@ -153,6 +153,47 @@ def add(a, b, node, src) -> object:
         is_bytes = (a.is_bytes if isinstance(a, S) else b.is_bytes)
         return _checked(S(builder.build(*_anchor(node, src), is_bytes), is_bytes))
     return U("computed by +")
+
+
+class _Open(NamedTuple):
+    """A string a `+` chain is still building: extended in place while each step has one candidate."""
+    builder: StrBuilder
+    is_bytes: bool
+
+
+def add_chain(first: List, rights: Iterable[List], node, src) -> List:
+    """`a + b + c + ...` (the candidates of `a`, then of each right operand in turn), as left-to-right `add`s:
+    one builder per candidate grows by each operand, so a chain of n operands costs O(n), where building
+    every intermediate string costs O(n^2). Where a step has several candidates, each pairing is built."""
+    acc = list(first)
+    for right in rights:
+        if len(acc) == 1 and len(right) == 1:
+            acc = [_add_open(acc[0], right[0], node, src)]
+        else:
+            acc = limit([add(_closed(a, node, src), b, node, src) for a in acc for b in right])
+    return [_closed(a, node, src) for a in acc]
+
+
+def _add_open(a, b, node, src):
+    """add(a, b), leaving a string open for the next operand."""
+    if isinstance(a, _Open):
+        if not isinstance(b, (S, U)):
+            return U("computed by +")
+        _append(a.builder, b)
+    elif isinstance(a, (S, U)) and isinstance(b, (S, U)) and (isinstance(a, S) or isinstance(b, S)):
+        builder = StrBuilder()
+        _append(builder, a)
+        _append(builder, b)
+        a = _Open(builder, a.is_bytes if isinstance(a, S) else b.is_bytes)
+    else:
+        return add(a, b, node, src)
+    return a if a.builder.t <= MAX_TEXT else U("too long to build")
+
+
+def _closed(v, node, src):
+    if isinstance(v, _Open):
+        return S(v.builder.build(*_anchor(node, src), v.is_bytes), v.is_bytes)
+    return v
 
 
 def _checked(v):

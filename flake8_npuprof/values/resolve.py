@@ -20,7 +20,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
 from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
-from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
+from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add_chain, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
 
 # Budgets, counted in work. Real training scripts stay far below them (the largest model-zoo
 # scripts need under 50 steps, depth 6 and 7 astroid calls); running out is reported (NPP191).
@@ -165,11 +165,7 @@ class Resolver:
             while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and len(operands) < 4096:
                 operands.append(node.right)
                 node = node.left
-            acc = ev(node)
-            for operand in reversed(operands):
-                right = ev(operand)
-                acc = limit([add(a, b, node, self.src) for a in acc for b in right])
-            return acc
+            return add_chain(ev(node), (ev(operand) for operand in reversed(operands)), node, self.src)
         if isinstance(node, ast.BinOp):
             left, right = ev(node.left), ev(node.right)
             if isinstance(node.op, ast.Mod):
