@@ -25,7 +25,7 @@ import record as recorder  # noqa: E402
 KEYS = {"release", "case", "api", "call", "warnings", "raised"}
 OPTIONAL = {"after", "native", "calls", "log", "env"}
 PREFIX = "[<time>] [WARNING] [<pid>] profiler.py: "
-CURRENT = ("26.1.0", "26.0.0")
+CURRENT = ("2.14.0", "26.2.0", "26.1.0", "26.0.0")
 BEFORE_26 = ("7.3.0", "7.2.0", "7.1.0", "7.0.0", "6.0.0", "6.0.rc3")
 
 
@@ -74,7 +74,7 @@ def test_each_release_holds_exactly_the_case_set():
 
 def test_order_and_bytes_are_deterministic():
     """Newest release first, then by case id; each line as record.py writes it."""
-    keys = [(tuple((-a, -b) for a, b in recorder.release_order(r["release"])), r["case"]) for r in records()]
+    keys = [(recorder.release_order(r["release"]), r["case"]) for r in records()]
     assert keys == sorted(keys)
     assert len(set(keys)) == len(keys)
     for line, r in zip(lines(), records()):
@@ -151,7 +151,7 @@ def test_unknown_keyword_is_a_type_error(release):
 
 
 def test_mstx_keyword_arrives_in_7_2():
-    for release in ("26.1.0", "26.0.0", "7.3.0", "7.2.0"):
+    for release in CURRENT + ("7.3.0", "7.2.0"):
         assert rec(release, "exp.mstx.true")["after"]["mstx"] is True
     for release in ("7.1.0", "7.0.0", "6.0.0", "6.0.rc3", "6.0.rc1", "5.0.rc3"):
         assert rec(release, "exp.mstx.true")["raised"].startswith("TypeError: ")
@@ -179,11 +179,13 @@ def test_handler_on_a_file_returns_none_with_an_error_line(release):
     assert "Call tensorboard_trace_handler failed. Exception: Invalid input path is a file path: {path}" in texts(r)
 
 
-def test_profiling_mode_makes_26_1_a_no_op():
-    r = rec("26.1.0", "env.PROFILING_MODE_false")
-    assert "_start_profiler" not in r["calls"]
-    assert ("Environment variable 'PROFILING_MODE' is set. torch_npu profiler api is not effective. "
-            "Please execute 'unset PROFILING_MODE'.") in texts(r)
+@pytest.mark.parametrize("release", ("2.14.0", "26.2.0", "26.1.0"))
+def test_profiling_mode_makes_the_profiler_a_no_op_from_26_1(release):
+    r = rec(release, "env.PROFILING_MODE_false")
+    assert r["calls"] == ["on_trace_ready"]          # no profiler call; the handler still fires
+    assert texts(r)[0] == ("Environment variable 'PROFILING_MODE' is set. torch_npu profiler api is not "
+                           "effective. Please execute 'unset PROFILING_MODE'.")
+    assert "_start_profiler" in rec(release, "env.PROFILING_MODE_empty")["calls"]
     for release in ("26.0.0", "7.3.0"):
         assert "_start_profiler" in rec(release, "env.PROFILING_MODE_false")["calls"]
 
@@ -193,3 +195,22 @@ def test_warnings_only_on_rank_0(release):
     assert rec(release, "env.RANK_1_bad_level")["warnings"] == []
     assert "Invalid parameter profiler_level, reset it to ProfilerLevel.Level0." in texts(
         rec(release, "env.RANK_0_bad_level"))
+
+
+def test_the_new_warning_switch_arrives_in_26_2():
+    for release in ("2.14.0", "26.2.0"):
+        assert rec(release, "env.WARNING_DISABLE_bad_level")["warnings"] == []
+    assert texts(rec("26.1.0", "env.WARNING_DISABLE_bad_level")) == [
+        "Invalid parameter profiler_level, reset it to ProfilerLevel.Level0."]
+    for release in CURRENT:
+        assert rec(release, "env.DISABLED_WARNING_bad_level")["warnings"] == []
+
+
+def test_dynamic_experimental_config_without_sys_io_warns_in_26_0_and_26_1_only():
+    quirk = ["Invalid parameter sys_io, which must be of bool type, reset it to False.",
+             "Invalid parameter sys_interconnection, which must be of bool type, reset it to False."]
+    for release in ("26.1.0", "26.0.0"):
+        assert texts(rec(release, "dynamic.exp.export_db")) == quirk
+        assert rec(release, "dynamic.exp.sys_io_set")["warnings"] == []
+    for release in ("2.14.0", "26.2.0"):
+        assert rec(release, "dynamic.exp.export_db")["warnings"] == []

@@ -38,6 +38,12 @@ OUT = os.path.join(ROOT, "tests", "oracle", "torch_npu", "records.jsonl")
 # Found by `pip index versions torch-npu` and each release tag's version.txt
 # (or setup.py VERSION) in Ascend/pytorch; the wheel is checked on download.
 RELEASES = {
+    # From 2.14.0 on, TorchNPU is named by its PyTorch version; its README
+    # names no 26.x release, and its commit is newer than any tag we read.
+    "2.14.0": ("2.14.0", "54e365d3e3614299bccd17f06916544c3880c9fc", "3.11"),
+    # Named 26.2.0 by its own README (branch v2.13.0-26.2.0) and by the tag
+    # v26.2.0-0day-pytorch2.13.0's version.txt; the final tag was not read.
+    "26.2.0": ("2.13.0", "c798c6532a0d05c1863489e83cb7e3985be4e830", "3.11"),
     "26.1.0": ("2.9.0.post6", "334dadc9a4a80a9c04ac6ec3c92182ccf525d46a", "3.11"),
     "26.0.0": ("2.9.0.post2", "912882db09313e70f5312212669cd71e02e5c5d8", "3.11"),
     "7.3.0": ("2.9.0", "12d689a08941d4a6e45eab16e3ad6fef96a9affd", "3.11"),
@@ -160,18 +166,12 @@ def to_lines(release, cases, results):
 
 
 def release_order(release):
-    """Newest first: 26.1.0 before 7.3.0 before 6.0.0 before 6.0.rc3."""
-    parts = []
-    for part in release.split("."):
-        if part.isdigit():
-            parts.append((int(part), 0))
-        else:  # rcN sorts below the final release
-            parts.append((-1, int(part[2:]) if part[2:].isdigit() else 0))
-    return tuple(parts)
+    """Newest first, as RELEASES lists them (names changed scheme at 2.14.0)."""
+    return list(RELEASES).index(release)
 
 
 def write(records, path):
-    records = sorted(records, key=lambda r: (tuple((-a, -b) for a, b in release_order(r["release"])), r["case"]))
+    records = sorted(records, key=lambda r: (release_order(r["release"]), r["case"]))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as fh:
         for rec in records:
