@@ -28,8 +28,18 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-import cases as case_table  # noqa: E402
+
+
+def _load_cases():
+    """cases.py beside this file, by path (tools/oracle has a cases.py of its own)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("torch_oracle_cases", os.path.join(HERE, "cases.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+case_table = _load_cases()
 
 OUT = os.path.join(ROOT, "tests", "oracle", "torch_npu", "records.jsonl")
 
