@@ -15,13 +15,21 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RECORD = HERE / "oracle" / "mindspore" / "records.jsonl"
-_SPEC = importlib.util.spec_from_file_location("mindspore_oracle_cases",
-                                               ROOT / "tools" / "mindspore_oracle" / "cases.py")
-ms_cases = importlib.util.module_from_spec(_SPEC)      # by path: tools/oracle has a cases.py too
-_SPEC.loader.exec_module(ms_cases)
+
+
+def _load(name, path):
+    """By path, under a name of its own: tools/oracle has modules of the same names."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ms_cases = _load("mindspore_oracle_cases", ROOT / "tools" / "mindspore_oracle" / "cases.py")
+recorder = _load("mindspore_oracle_record", ROOT / "tools" / "mindspore_oracle" / "record.py")
 
 KEYS = {"release", "case", "api", "call", "warnings", "raised"}
-RELEASES = ("2.10.0",)
+RELEASES = tuple(recorder.RELEASES)
 
 
 @lru_cache(maxsize=None)
@@ -47,8 +55,9 @@ def test_lines_have_the_fields_known_apis_and_releases():
 
 
 def test_record_holds_exactly_the_case_set_in_order():
-    wanted = [(c["case"], c["api"], c["call"]) for c in ms_cases.all_cases()]
-    assert [(r["case"], r["api"], r["call"]) for r in records()] == wanted
+    """Each release in RELEASES order, newest first, each with every case of cases.py in order."""
+    wanted = [(release, c["case"], c["api"], c["call"]) for release in RELEASES for c in ms_cases.all_cases()]
+    assert [(r["release"], r["case"], r["api"], r["call"]) for r in records()] == wanted
     for line, r in zip(lines(), records()):
         assert line == json.dumps(r, sort_keys=True, ensure_ascii=False)
         assert "/tmp/" not in line and "mindspore-oracle-" not in line
@@ -101,3 +110,12 @@ def test_env_options_start_only_with_start():
     assert [c["fn"] for c in calls] == ["tensorboard_trace_handler", "Profile", "Profile.start"]
     assert calls[1]["kwargs"]["experimental_config"]["profiler_level"] == "ProfilerLevel.Level1"
     assert rec("env.invalid_json")["warnings"] == ["[ERROR] Failed to load MS_PROFILER_OPTIONS, json decode error."]
+
+
+def test_the_validation_is_the_same_from_2_7_to_2_10():
+    """Their configuration modules are the same code: every case has the same outcome."""
+    def outcome(r):
+        return json.dumps({k: r.get(k) for k in ("warnings", "raised", "after", "native", "calls")}, sort_keys=True)
+    newest = {r["case"]: outcome(r) for r in records() if r["release"] == RELEASES[0]}
+    for release in RELEASES[1:]:
+        assert {r["case"]: outcome(r) for r in records() if r["release"] == release} == newest

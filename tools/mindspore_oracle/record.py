@@ -43,6 +43,9 @@ OUT = os.path.join(ROOT, "tests", "oracle", "mindspore", "records.jsonl")
 # release -> (package-index version, Python tag of a wheel the index serves)
 RELEASES = {
     "2.10.0": ("2.10.0", "3.11"),
+    "2.9.0": ("2.9.0", "3.11"),
+    "2.8.0": ("2.8.0", "3.11"),
+    "2.7.0": ("2.7.0", "3.11"),
 }
 # The wheel's files that stand-ins replace (they import the C++ core).
 REPLACED = ("mindspore/profiler/__init__.py", "mindspore/profiler/profiler.py")
