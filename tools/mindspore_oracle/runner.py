@@ -10,7 +10,6 @@ import io
 import json
 import logging
 import os
-import re
 import sys
 import tempfile
 import traceback

@@ -4,7 +4,6 @@ The profiler asks whether a device is there, synchronises, and records
 events and streams around its start and stop; none of that changes which
 settings it validates or which profiler calls it makes.
 """
-from . import mstx as _mstx_module
 from .mstx import mstx
 
 __all__ = ["mstx"]
