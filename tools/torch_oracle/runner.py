@@ -52,6 +52,8 @@ def _plain(value, depth=0):
         return [_plain(v, depth + 1) for v in value]
     if isinstance(value, dict):
         return {str(k): _plain(v, depth + 1) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (c_prof._ExperimentalConfig, c_prof.NpuProfilerConfig)):
+        return value.record()        # what C++ would receive, as the stand-in kept it
     if type(value).__name__ == "_ExperimentalConfig":
         return {"type": "_ExperimentalConfig", **_fields(value)}
     if callable(value):
