@@ -66,6 +66,14 @@ PARAM_COMBOS = [
     ("deprecated_timeline_limit", "timeline_limit=500"),
     ("pcie_true", "pcie=True"),
     ("hbm_ddr_true", "hbm_ddr=True"),
+    # whole keyword sets as scripts write them (older MindFormers style, the current guide's)
+    ("script_legacy_kwargs", 'start_profile=False, output_path="./prof", profile_communication=True, '
+                             "profile_memory=True, op_time=True"),
+    ("script_level1_stack", 'start_profile=False, output_path="./prof", profiler_level=ProfilerLevel.Level1, '
+                            "with_stack=True, data_simplification=False"),
+    ("script_enums", "profiler_level=ProfilerLevel.Level2, aic_metrics=AicoreMetrics.ArithmeticUtilization, "
+                     "activities=[ProfilerActivity.CPU, ProfilerActivity.NPU], export_type=[ExportType.Text, "
+                     "ExportType.Db], l2_cache=True"),
 ]
 
 SCHEDULE_PARAMS = ("wait", "active", "warmup", "repeat", "skip_first")

@@ -101,6 +101,30 @@ EXP_COMBOS = [
 ]
 
 
+# Whole configurations as scripts write them (the user guide's example, LLM-stack styles), qualified
+# names included: the checks meet these more often than single keywords.
+EXP_REALISTIC = [
+    ("guide_example", "torch_npu.profiler._ExperimentalConfig(export_type=torch_npu.profiler.ExportType.Text, "
+                      "profiler_level=torch_npu.profiler.ProfilerLevel.Level0, msprof_tx=False, "
+                      "aic_metrics=torch_npu.profiler.AiCMetrics.AiCoreNone, l2_cache=False, op_attr=False, "
+                      "data_simplification=False, record_op_args=False, gc_detect_threshold=None)"),
+    ("level1_full", "torch_npu.profiler._ExperimentalConfig(profiler_level=torch_npu.profiler.ProfilerLevel.Level1, "
+                    "aic_metrics=torch_npu.profiler.AiCMetrics.PipeUtilization, l2_cache=False, "
+                    "data_simplification=False, export_type=[torch_npu.profiler.ExportType.Text, "
+                    "torch_npu.profiler.ExportType.Db])"),
+    ("level2_str_values", '_ExperimentalConfig(profiler_level="Level2", aic_metrics="ACL_AICORE_PIPE_UTILIZATION", '
+                          'export_type="text", data_simplification=True)'),
+    ("level1_msprof_tx", "_ExperimentalConfig(profiler_level=ProfilerLevel.Level1, msprof_tx=True)"),
+    ("level1_mstx_domains", '_ExperimentalConfig(profiler_level=ProfilerLevel.Level1, mstx=True, '
+                            'mstx_domain_include=["default"])'),
+    ("level0_db_op_attr", "_ExperimentalConfig(profiler_level=ProfilerLevel.Level0, export_type=ExportType.Db, "
+                          "op_attr=True, aic_metrics=AiCMetrics.AiCoreNone)"),
+    ("level1_host_sys", '_ExperimentalConfig(profiler_level=ProfilerLevel.Level1, host_sys=["cpu", "mem"], '
+                        "sys_io=True, sys_interconnection=True)"),
+    ("level1_memory_metric_str", '_ExperimentalConfig(profiler_level="Level1", aic_metrics="ACL_AICORE_MEMORY_BANDWIDTH")'),
+]
+
+
 def _exp_cases():
     out = []
     for param, values in EXP_VALUES.items():
@@ -114,6 +138,8 @@ def _exp_cases():
     for cid, text in EXP_COMBOS:
         out.append({"case": "exp.combo.%s" % cid, "api": "_ExperimentalConfig",
                     "call": "_ExperimentalConfig(%s)" % text})
+    for cid, call in EXP_REALISTIC:
+        out.append({"case": "exp.script.%s" % cid, "api": "_ExperimentalConfig", "call": call})
     return out
 
 
@@ -183,6 +209,19 @@ PROFILE_CALLS = [
     ("positional_activities", "profile([ProfilerActivity.NPU])"),
     ("unknown_keyword", "profile(profiler_level=ProfilerLevel.Level1)"),
     ("custom_trace_id_not_callable", 'profile(custom_trace_id_callback="id")'),
+    ("with_stack_npu_only", "profile(activities=[ProfilerActivity.NPU], with_stack=True)"),
+    ("with_modules_npu_only", "profile(activities=[ProfilerActivity.NPU], with_modules=True)"),
+    ("profile_memory_npu_only", "profile(activities=[ProfilerActivity.NPU], profile_memory=True)"),
+    ("script_full", "torch_npu.profiler.profile(activities=[torch_npu.profiler.ProfilerActivity.CPU, "
+                    "torch_npu.profiler.ProfilerActivity.NPU], schedule=torch_npu.profiler.schedule(wait=0, "
+                    "warmup=0, active=1, repeat=1, skip_first=1), on_trace_ready="
+                    'torch_npu.profiler.tensorboard_trace_handler("./prof"), record_shapes=True, '
+                    "profile_memory=True, with_stack=True, with_flops=False, with_modules=False, "
+                    "experimental_config=torch_npu.profiler._ExperimentalConfig(profiler_level="
+                    "torch_npu.profiler.ProfilerLevel.Level1, aic_metrics="
+                    "torch_npu.profiler.AiCMetrics.PipeUtilization))"),
+    ("script_torch_activities", "profile(activities=[torch.profiler.ProfilerActivity.CPU], "
+                                "schedule=torch.profiler.schedule(wait=1, warmup=1, active=2))"),
 ]
 
 
