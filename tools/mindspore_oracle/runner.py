@@ -1,0 +1,185 @@
+"""Runs MindSpore oracle cases against the release's profiler configuration code.
+
+Started by record.py with ``sys.argv[1]`` a sandbox holding the release's
+extracted ``mindspore/profiler`` and our stand-ins; reads the cases as JSON on
+stdin, writes one JSON outcome per case on stdout. Each case runs in a forked
+child in a fresh empty folder, as tools/torch_oracle/runner.py does.
+"""
+import contextlib
+import io
+import json
+import logging
+import os
+import sys
+import tempfile
+import traceback
+import warnings
+
+CLEARED_ENV = ("MS_PROFILER_OPTIONS", "RANK_ID", "RANK", "MSMONITOR_USE_DAEMON", "PROFILING_MODE")
+
+
+def _plain(value, depth=0):
+    if depth > 4:
+        return "<%s>" % type(value).__name__
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if hasattr(value, "value") and hasattr(value, "name") and type(value).__module__.startswith("mindspore"):
+        return "%s.%s" % (type(value).__name__, value.name)
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v, depth + 1) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v, depth + 1) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if type(value).__name__ in ("Schedule", "_ExperimentalConfig"):
+        return {"type": type(value).__name__, **_fields(value)}
+    if callable(value):
+        return "<callable>"
+    return "<%s>" % type(value).__name__
+
+
+def _fields(obj):
+    return {k.lstrip("_"): _plain(v, 1) for k, v in sorted(vars(obj).items())}
+
+
+class _Capture:
+    def __init__(self):
+        self.lines = []
+        self._buf = ""
+
+    def write(self, text):
+        self._buf += text
+        while "\n" in self._buf:
+            line, self._buf = self._buf.split("\n", 1)
+            self.lines.append(line)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def close(self):
+        if self._buf:
+            self.lines.append(self._buf)
+            self._buf = ""
+
+    def showwarning(self, message, category, filename, lineno, file=None, line=None):
+        self.close()
+        self.lines.append("%s: %s" % (category.__name__, message))
+
+
+class _LogToCapture(logging.Handler):
+    def __init__(self, cap):
+        super().__init__(logging.DEBUG)
+        self.cap = cap
+
+    def emit(self, record):
+        self.cap.close()
+        self.cap.lines.append("[%s] %s" % (record.levelname, record.getMessage()))
+
+
+def _modules():
+    import importlib
+    names = {}
+    const = importlib.import_module("mindspore.profiler.common.constant")
+    for name in ("ProfilerLevel", "ProfilerActivity", "AicoreMetrics", "ExportType", "HostSystem"):
+        names[name] = getattr(const, name)
+    params = importlib.import_module("mindspore.profiler.common.profiler_parameters")
+    names["ProfilerParameters"] = params.ProfilerParameters
+    names["schedule"] = importlib.import_module("mindspore.profiler.schedule").Schedule
+    names["_ExperimentalConfig"] = importlib.import_module("mindspore.profiler.experimental_config")._ExperimentalConfig
+    names["ConfigContext"] = importlib.import_module(
+        "mindspore.profiler.dynamic_profile.dynamic_profiler_config_context").DynamicProfilerConfigContext
+    names["EnvProfiler"] = importlib.import_module("mindspore.profiler.envprofiler").EnvProfiler
+    return names
+
+
+def _normalise(text, sandbox, cwd):
+    return text.replace(cwd, "<cwd>").replace(sandbox, "<sandbox>")
+
+
+def run_case(case, sandbox):
+    names = _modules()
+    ns = dict(names)
+    # What mindspore.Profiler(**kwargs) validates its keywords with
+    # (ProfilerContext.set_params builds ProfilerParameters(**kwargs)).
+    ns["Profiler"] = lambda **kwargs: names["ProfilerParameters"](**kwargs)
+    cwd = tempfile.mkdtemp(prefix="case-")
+    os.chdir(cwd)
+    for key in CLEARED_ENV:
+        os.environ.pop(key, None)
+    cap = _Capture()
+    root = logging.getLogger()
+    root.handlers[:] = [_LogToCapture(cap)]
+    root.setLevel(logging.INFO)
+    warnings.showwarning = cap.showwarning
+    warnings.simplefilter("always")
+    out = {"raised": None}
+    api = case["api"]
+    with contextlib.redirect_stdout(cap), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            if api == "dynamic_json":
+                data = json.loads(case["call"])
+                data["is_valid"] = True      # what the monitor adds once it has read the file
+                ctx = names["ConfigContext"](data)
+                out["after"] = _plain(ctx.to_dict())
+                # What the monitor hands to the Profiler: its conversions warn here.
+                args = dict(ctx.args)
+                for internal in ("json_dict", "is_dyno"):
+                    args.pop(internal, None)
+                out["native"] = _plain(args)
+            elif api == "env":
+                from mindspore.profiler import profiler as stand_in
+                os.environ["MS_PROFILER_OPTIONS"] = case["call"]
+                names["EnvProfiler"].init_profiler()
+                out["calls"] = stand_in.CALLS
+            else:
+                value = eval(compile(case["call"], "<case>", "eval"), ns)
+                out["after"] = _fields(value)
+                if api == "ProfilerParameters":
+                    out["native"] = _plain(value.npu_profiler_params)
+                elif api == "schedule":
+                    try:
+                        out["after"]["actions"] = [value(i).name for i in range(12)]
+                    except Exception as ex:  # noqa: BLE001
+                        out["after"]["actions"] = "%s: %s" % (type(ex).__name__, ex)
+        except Exception as ex:  # noqa: BLE001
+            text = str(ex).strip().splitlines()
+            out["raised"] = "%s: %s" % (type(ex).__name__, text[0] if text else "")
+        cap.close()
+    out["warnings"] = [_normalise(line, sandbox, cwd) for line in cap.lines if line.strip()]
+    if "after" in out:
+        out["after"] = json.loads(_normalise(json.dumps(out["after"], sort_keys=True), sandbox, cwd))
+    return out
+
+
+def main():
+    sandbox = os.path.realpath(sys.argv[1])
+    if sys.path[0] != sandbox:
+        sys.path.insert(0, sandbox)
+    cases = json.load(sys.stdin)
+    with contextlib.redirect_stdout(io.StringIO()):
+        _modules()
+    for case in cases:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_fd)
+            try:
+                result = run_case(case, sandbox)
+            except BaseException:  # noqa: BLE001
+                result = {"oracle_error": traceback.format_exc()}
+            with os.fdopen(write_fd, "wb") as fh:
+                fh.write(json.dumps(result, sort_keys=True).encode())
+            os._exit(0)
+        os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as fh:
+            data = fh.read()
+        os.waitpid(pid, 0)
+        result = json.loads(data.decode()) if data else {"oracle_error": "no output"}
+        result["case"] = case["case"]
+        sys.stdout.write(json.dumps(result, sort_keys=True) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
