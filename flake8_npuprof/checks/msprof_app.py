@@ -271,8 +271,10 @@ RULES = (
             "and its script the word is an option of CPython, whose getopt knows only a few long options, exactly "
             "spelt: it prints \"unknown option --task_time=l1\" and its usage and exits with status 2 before the "
             "script runs, so nothing is profiled. Elsewhere msprof collects without the setting, silently.",
-        example=_launcher("msprof --output=/tmp/prof python3 --task_time=l1 train.py --max_steps=20"),
-        fixed=_launcher("msprof --output=/tmp/prof --task-time=l1 python3 train.py --max_steps=20"),
+        # (the examples' msprof lines are cases of the msprof oracle, tools/oracle/cases.py: the fixed line is one
+        # the record holds)
+        example=_launcher("msprof --output=/tmp/prof python3 --aic-metrics=PipeUtilization train.py --max_steps=20"),
+        fixed=_launcher("msprof --output=/tmp/prof --aic-metrics=PipeUtilization python3 train.py --max_steps=20"),
         fix_safety="none",
         fix_note="Moving a word changes what msprof collects; the message says where it goes.",
         references=(REF_MSPROF_CLI,),
