@@ -13,7 +13,7 @@ from ..source.sites import Entry, ParamSet
 from ..values.ops import Opaque
 from ..values.reader import truthy, unwrap
 from .common import check_options_expr
-from ..knowledge.collection import EXPLICIT_DEFAULTS
+from ..knowledge.collection import EXPLICIT_DEFAULTS, substituted_defaults
 
 
 def check(ctx) -> None:
@@ -45,9 +45,10 @@ def check(ctx) -> None:
             fix = None
             if not setup.params.get("profiling_options"):
                 entry = source_of(ctx.src, mode.target.value.value.value)
+                options, same = substituted_defaults("NpuOptimizer", ctx.target.versions)
                 edit = insert_after(ctx.src, mode.stmt,
-                                    f'{entry}.parameter_map["profiling_options"].s = b\'{EXPLICIT_DEFAULTS}\'')
-                fix = Fix((edit,), True, "write out the default options") if edit else None
+                                    f'{entry}.parameter_map["profiling_options"].s = b\'{options}\'')
+                fix = Fix((edit,), same, "write out the default options") if edit else None
             ctx.report_node(
                 "NPP002", mode.target,
                 "profiling is switched on without profiling_options: the adapter (r1.8+) substitutes its "
@@ -267,7 +268,7 @@ def _field_fix(ctx, p: ParamSet, field: str) -> Optional[Fix]:
     attr_start = attr_end - len(p.field)
     return Fix((Edit(attr_start, attr_end, field),
                 Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), word)),
-               True, f"write .{field} = {word}")
+               word == "False", f"write .{field} = {word}")     # True switches profiling on: unsafe
 
 
 def _rename_key_fix(ctx, p: ParamSet, key: str) -> Optional[Fix]:
@@ -341,10 +342,11 @@ RULES = (
         fixed=_opts(EXPLICIT_DEFAULTS),
         fix_safety="sometimes",
         fix_note="Where the switch is `profiling_mode.b = True` or `enable_profiling=True` beside no options, "
-                 "writes out the option set the current adapter would substitute, plus empty `fp_point`/"
-                 "`bp_point` (the automatic search the runtime uses anyway, and what NPP104 asks for): safe, since "
-                 "behaviour stays the same where the adapter fills in its defaults and becomes explicit where it "
-                 "would fail or collect nothing. No fix for `npu_resource_init` (it needs options of the user's "
+                 "writes out the option set the adapter substitutes, plus empty `fp_point`/`bp_point` (the "
+                 "automatic search the runtime uses anyway, and what NPP104 asks for): safe when every version of "
+                 "the target substitutes that same set (`--cann 8.5`: the r1.8+ set; `--cann 9.1`: the set with "
+                 "`task_time`), so what is collected stays the same. Under a target whose versions differ (the "
+                 "default `any`) it writes the 8.5 set and is unsafe: it changes what 9.x collects. No fix for `npu_resource_init` (it needs options of the user's "
                  "choosing), for a switch written `.b = 1`, or for empty PROFILING_OPTIONS in the environment.",
         references=(REF_SESSION, REF_PROFILING_CONFIG, REF_ENV_OPTIONS, REF_NPU_ATTRS),
         group="wiring",
@@ -398,8 +400,9 @@ RULES = (
         example=_HEAD.replace('["profiling_mode"].b = True', '["profiling_mode"].s = b"true"') + _SET_OPTIONS + _TAIL,
         fixed=_HEAD + _SET_OPTIONS + _TAIL,
         fix_safety="sometimes",
-        fix_note="`profiling_mode.s = b\"true\"` becomes `profiling_mode.b = True` (safe: the literal says what "
-                 "was meant). Renaming `precision_mode.b` to `profiling_mode.b` is unsafe: it is a guess that "
+        fix_note="`profiling_mode.s = b\"true\"` becomes `profiling_mode.b = True`: unsafe, since the adapter "
+                 "reads the string as off and the fix switches profiling on (`b\"false\"` becomes `.b = False`: "
+                 "safe, profiling stays off). Renaming `precision_mode.b` to `profiling_mode.b` is unsafe: it is a guess that "
                  "switches profiling on.",
         references=(REF_SESSION, REF_NPU_ATTRS, REF_MODELZOO),
         group="wiring",

@@ -21,6 +21,20 @@ EXPLICIT_DEFAULTS = json.dumps(dict(data()["runtime_default_options"]["tf1"], fp
                                separators=(",", ":"))
 
 
+def substituted_defaults(route: str, versions) -> Tuple[str, bool]:
+    """The options to write out for a switch left without them, and whether they are what the runtime
+    substitutes on every one of `versions` (the fix that writes them is then safe). Otherwise the 8.5
+    set, which changes what some version collects (9.x's adapter substitutes `task_time`, r1.2-r1.7
+    have no default)."""
+    table = data()["emulation"]["adapter_default"].get(route, {})
+    names = {table.get(v, table.get("*", "none")) for v in versions}
+    name = names.pop() if len(names) == 1 else ""
+    if name in ("", "none", "unknown"):
+        return EXPLICIT_DEFAULTS, False
+    return json.dumps(dict(data()["runtime_default_options"][name], fp_point="", bp_point=""),
+                      separators=(",", ":")), True
+
+
 def switches() -> Dict[str, dict]:
     return data()["switches"]
 
