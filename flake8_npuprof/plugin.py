@@ -81,6 +81,19 @@ def _warn_wide_ignore(options) -> None:
                   f"write the prefix of the codes you mean (e.g. N8 for pep8-naming)", file=sys.stderr)
 
 
+def _refused(filename: str, text: str):
+    """NPP192 for a file Python cannot decode, or None (never raises into flake8)."""
+    from .source.files import refused_as_flake8_read
+    try:
+        exc = refused_as_flake8_read(filename, text)
+    except Exception:
+        return None
+    if exc is None:
+        return None
+    from .checks.analysis import undecodable
+    return undecodable(exc)
+
+
 class NpuProfChecker:
     name = "flake8-npuprof"
     version = __version__
@@ -136,6 +149,10 @@ class NpuProfChecker:
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         from .source.prefilter import might_configure_profiling
         text = "".join(self.lines)
+        refused = _refused(self.filename, text)
+        if refused is not None:             # flake8 read it as Latin-1; Python would not run it (NPP192)
+            yield refused.line, refused.col, f"{refused.code} {refused.short}", type(self)
+            return
         profiling = might_configure_profiling(text)
         if not profiling and not ("NPP" in text and default_off_enabled("NPP206", self.selected)):
             return                          # the common case: nothing more is imported

@@ -88,9 +88,10 @@ def test_nul_bytes_and_undecodable_files(tmp_path, capsys):
     (tmp_path / "latin.py").write_bytes(b"profiling_options = '\xff\xfe'\n")
     code = main(["check", str(tmp_path)])
     out, err = capsys.readouterr()
-    # an unreadable file is an error for the gate (exit 2), never a traceback; one that does not parse a finding
-    assert code == 2 and "latin.py: cannot decode" in err
-    assert out.startswith(f"{tmp_path / 'nul.py'}:1:1: NPP192 syntax error: ") and "null bytes" in out
+    # a file Python cannot decode is a finding (NPP192 on its first bad byte, exit 1), as one that does not parse
+    assert code == 1 and not err.startswith(str(tmp_path))
+    assert out.splitlines()[0].startswith(f"{tmp_path / 'latin.py'}:1:22: NPP192 the file does not decode: byte 0xff")
+    assert out.splitlines()[1].startswith(f"{tmp_path / 'nul.py'}:1:1: NPP192 syntax error: ") and "null bytes" in out
 
 
 def test_declared_encodings_and_bom(tmp_path, capsys):

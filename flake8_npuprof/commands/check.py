@@ -47,6 +47,9 @@ def run_check(args) -> int:
     unreadable = []
     errors = held = 0
     for item, per_settings in check_items(args, config, input_paths(args, config), each, selection):
+        if per_settings is None and item.undecodable is not None:
+            results.append((item.display, SourceText(item.text), [item.undecodable]))
+            continue
         if per_settings is None:
             unreadable.append(item)
             continue

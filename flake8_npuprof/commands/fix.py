@@ -235,6 +235,10 @@ def run_fix(args, config, settings, selection) -> int:
     remaining = 0
     for item, result in fix_items(args, config, paths, settings, selection):
         path, shown, source = item.path, item.display, item.source
+        if result is None and item.undecodable is not None:
+            rows.append((shown, SourceText(item.text), [item.undecodable]))     # a finding: nothing to fix
+            remaining += 1
+            continue
         if result is None:
             warn(f"{shown}: {item.error}")
             errors = True

@@ -6,7 +6,9 @@ import os
 import sys
 from typing import Iterator, List, NamedTuple, Optional, Tuple
 
-from ..source.files import DEFAULT_EXCLUDE, ReadError, SourceFile, discover, read_source, read_stream
+from ..source.model import Finding
+
+from ..source.files import DEFAULT_EXCLUDE, DecodeError, ReadError, SourceFile, discover, read_source, read_stream
 from .output import warn
 
 
@@ -19,6 +21,8 @@ class Input(NamedTuple):
     source: Optional[SourceFile]
     error: str = ""                     # why it could not be read
     stdin: bool = False
+    undecodable: Optional[Finding] = None   # a Python file Python cannot decode: its NPP192, a finding
+    text: str = ""                      # ... and its text with what does not decode replaced (for positions)
 
 
 def note(args, text: str) -> None:
@@ -107,12 +111,22 @@ def read_input(args, path: str) -> Input:
         shown = display(name) if name != "-" else "-"
         try:                                            # bounded like files (a pipe of /dev/zero ends)
             return Input(name, shown, read_source(name, read_stream(sys.stdin.buffer)), stdin=True)
+        except DecodeError as exc:
+            return _undecodable(name, shown, exc, True)
         except ReadError as exc:
             return Input(name, shown, None, str(exc), stdin=True)
     try:
         return Input(path, display(path), read_source(path))
+    except DecodeError as exc:
+        return _undecodable(path, display(path), exc, False)
     except ReadError as exc:
         return Input(path, display(path), None, str(exc))
+
+
+def _undecodable(path: str, shown: str, exc: DecodeError, stdin: bool) -> Input:
+    """A file Python cannot decode is a finding (NPP192), not an error of the run: the others are still checked."""
+    from ..checks.analysis import undecodable
+    return Input(path, shown, None, str(exc), stdin, undecodable(exc), exc.text)
 
 
 def plural(n: int, word: str) -> str:
