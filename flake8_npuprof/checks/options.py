@@ -15,7 +15,7 @@ from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 from ..knowledge import datafiles as K
 from ..knowledge.collection import active, collects_anything
 from ..source.jsonscan import Doc, Member, Unknown, parse
-from ..source.model import Issue, TextFix
+from ..source.model import Issue, TextFix, printable
 from ..source.numeric import decimal, hexadecimal, whole
 from ..source.suggest import KEY_ALIASES, close_matches, did_you_mean
 from ..knowledge.targets import Target
@@ -790,10 +790,58 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[P
         by_key.setdefault(step.key, []).append(step)
     out = []
     for key, steps in by_key.items():
-        problem = _runtime_problem(doc, members.get(key), key, steps, version, product)
+        member = members.get(key)
+        written = None if member is not None or key is None else _written_as(doc, text, key)
+        if written is not None:
+            problem = _collector_key_problem(doc, text, written, key, steps, version, product)
+        else:
+            problem = _runtime_problem(doc, member, key, steps, version, product)
         if problem is not None:
             out.append(problem)
     return out
+
+
+def _raw_key(text: str, member: Member) -> str:
+    return text[member.key_start + 1:member.key_end - 1]
+
+
+def _written_as(doc: Doc, text: str, key: str) -> Optional[Member]:
+    """The member whose key the 8.5+ collector reads as `key` where GE (nlohmann) reads another: the collector's
+    own reader takes the key as written (a JSON escape stays as it is) and skips the whitespace before it."""
+    from ..knowledge.ge_options import WHITESPACE
+    found = None
+    for m in doc.members:
+        raw = _raw_key(text, m)
+        if key in (raw, raw.lstrip(WHITESPACE)) and key != m.key:
+            found = m                   # the last one is what the runtime reads
+    return found
+
+
+def _collector_key_problem(doc: Doc, text: str, member: Member, key: str, steps: list, version: str,
+                           product: str) -> Optional[Problem]:
+    """A key the collector reads otherwise than GE: with a JSON escape (it rejects the key as written, unknown),
+    or with whitespace before it (it judges the value under the key without it)."""
+    from ..knowledge import ge_options as G
+    raw = _raw_key(text, member)
+    final = next((s for s in steps if s.action == G.REJECT), None)
+    if final is None:
+        return None
+    if key == raw:                      # written with an escape: unknown to the collector
+        plain = member.key.isprintable()
+        fix = TextFix(((member.key_start + 1, member.key_end - 1, member.key),), True,
+                      f'write "{member.key}" without escapes') if plain and "\\" not in member.key and \
+            '"' not in member.key else None
+        return Problem("NPP101", member.key, (member.key_start, member.key_end),
+                       f'profiling_options key "{printable(raw)}" is written with a JSON escape: GE reads it as '
+                       f'"{printable(member.key)}", the collector reads it as written',
+                       _rejects(final, "the collector"),
+                       f'write the key "{printable(member.key)}" without escapes' if plain else "remove it", fix)
+    shifted = member._replace(key=key)
+    base = _runtime_problem(doc, shifted, key, steps, version, product)
+    if base is None:
+        return None
+    return base._replace(what=f'"{printable(member.key)}" has whitespace before the key, which the collector '
+                              f'skips: {base.what}')
 
 
 def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, version: str,
