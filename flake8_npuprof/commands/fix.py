@@ -322,11 +322,13 @@ def run_fix(args, config, settings, selection) -> int:
                 note(args, text)
     if errors:
         return EXIT_ERROR
+    if getattr(args, "exit_zero", False):
+        return EXIT_CLEAN               # as Ruff: over --diff and --exit-non-zero-on-fix too
     if getattr(args, "exit_non_zero_on_fix", False) and changed_any:
         return EXIT_FINDINGS
     if diff:
         return EXIT_FINDINGS if (changed_any or remaining) else EXIT_CLEAN
-    return EXIT_FINDINGS if remaining and not getattr(args, "exit_zero", False) else EXIT_CLEAN
+    return EXIT_FINDINGS if remaining else EXIT_CLEAN
 
 
 def enumerate_fixes(rows, verb: str) -> str:
