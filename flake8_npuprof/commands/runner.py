@@ -11,7 +11,7 @@ from ..knowledge.run_settings import Settings
 from ..source.config import UsageError
 from ..source.files import DEFAULT_EXCLUDE, Selection, file_noqa, noqa_lines, split_codes, suppressed
 from ..source.model import Finding
-from ..knowledge.targets import Target, TargetError
+from ..knowledge.targets import Target, TargetError, parse_cann, parse_soc
 
 
 def _add_target_options(p: argparse.ArgumentParser) -> None:
@@ -107,7 +107,7 @@ def target_from(args, config=None) -> Target:
             value, origin = "any", ""
         value = auto_value(kind, value)
         try:
-            Target.parse(value, "any") if kind == "cann" else Target.parse("any", value)
+            (parse_cann if kind == "cann" else parse_soc)(value, accepts_auto=True)
         except TargetError as exc:
             raise UsageError(f"{origin}: {exc}" if origin else str(exc)) from None
         values[kind] = value

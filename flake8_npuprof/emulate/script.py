@@ -172,7 +172,8 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
                 cache[(kind, origin)] = _machine(kind, environ, origin)
             value, origin = cache[(kind, origin)]
         values[kind], origins[kind] = value, origin
-    return Target.parse(values["cann"], values["soc"]), origins
+    from ..knowledge.targets import parse_cann, parse_soc
+    return Target(parse_cann(values["cann"], accepts_auto=True), parse_soc(values["soc"], accepts_auto=True)), origins
 
 
 def inside_root(args, path: str) -> Optional[str]:
