@@ -124,7 +124,7 @@ def summary(args, results, errors: int, held: int) -> None:
     if findings:
         fixable = [f"{safe} fixable with `npuprof fix`"] if safe else []
         if unsafe:
-            fixable.append(f"{unsafe} more with `npuprof fix --unsafe-fixes`")
+            fixable.append(f"{unsafe} fixable with `npuprof fix --unsafe-fixes`")
         note(args, f"Found {plural(len(findings), 'finding')}" + (f" ({', '.join(fixable)})" if fixable else "") + ".")
     elif not errors and results:
         note(args, "All checks passed!")
