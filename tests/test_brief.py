@@ -69,6 +69,12 @@ def test_the_snapshot_covers_every_corpus_and_many_codes():
     assert len({r["code"] for r in rows}) >= 40 and len(rows) >= 400
 
 
+def retired(code: str, target: str, fact: str) -> bool:
+    """Facts dropped on purpose since the snapshot (issue 41): an msprof version the target does not name
+    (under `any`, "msprof 9.1 prints" named a version nobody chose)."""
+    return code.startswith("NPP12") and re.fullmatch(r"\d+\.\d+", fact) is not None and fact not in target
+
+
 def test_no_fact_of_an_old_message_is_lost(current):
     lost = []
     for old in _snapshot():
@@ -76,7 +82,8 @@ def test_no_fact_of_an_old_message_is_lost(current):
             key = (old["corpus"], old["file"], old["line"], old["col"], old["code"], target)
             assert key in current, f"the finding is gone: {key}"
             shown = [f"{r['message']}\n{r['detail']}" for r in current[key]]
-            missing = min((sorted(f for f in facts(old["message"]) if f not in text) for text in shown), key=len)
+            missing = min((sorted(f for f in facts(old["message"]) if f not in text and
+                                  not retired(old["code"], target, f)) for text in shown), key=len)
             if missing:
                 lost.append((key, missing, old["message"]))
     assert not lost, "\n".join(map(str, lost[:10]))
@@ -121,7 +128,7 @@ def test_the_short_sentence_keeps_the_problem_and_the_consequence():
         'write "on"']
 
 
-def test_one_version_keeps_its_scope_and_differing_versions_are_said_to_differ():
+def test_one_version_keeps_its_scope_and_differing_versions_say_it_depends():
     one = ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0 the collector rejects it, so GE '
            'initialisation fails and the job aborts; write "on"')
     assert split(one)[0] == ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0, GE '
@@ -131,8 +138,9 @@ def test_one_version_keeps_its_scope_and_differing_versions_are_said_to_differ()
               'the collector logs "Invalid data type for string variable" and reads it as empty, so the setting '
               'has no effect; write "500MB"')
     short = split(differ)[0]
-    assert short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: GE initialisation fails '
-                     'and the job aborts (other versions differ)')
+    assert short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: what happens depends on '
+                     'the CANN version')
+    assert "on CANN 7.0 and 8.0 the collector cannot read it" in split(differ)[1]
 
 
 def test_the_state_prefixes_stay_short_and_their_reason_moves_to_the_detail():
