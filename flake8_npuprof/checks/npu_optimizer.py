@@ -13,7 +13,7 @@ from ..source.sites import Entry, ParamSet
 from ..values.ops import Opaque
 from ..values.reader import truthy, unwrap
 from .common import check_options_expr
-from ..knowledge.collection import EXPLICIT_DEFAULTS, substituted_defaults
+from ..knowledge.collection import EXPLICIT_DEFAULTS, substituted_defaults, substituted_phrase
 
 
 def check(ctx) -> None:
@@ -51,10 +51,8 @@ def check(ctx) -> None:
                 fix = Fix((edit,), same, "write out the default options") if edit else None
             ctx.report_node(
                 "NPP002", mode.target,
-                "profiling is switched on without profiling_options: the adapter (r1.8+) substitutes its "
-                'defaults (output "./", training/task trace, hccl, aicpu, PipeUtilization) and r1.2-r1.7 '
-                'abort ("profiling_options must be set when use profiling"); set profiling_options '
-                "explicitly", fix)
+                "profiling is switched on without profiling_options: "
+                f"{substituted_phrase('NpuOptimizer', ctx.target.versions)}; set profiling_options explicitly", fix)
         _check_dump(ctx, setup, mode_on)
 
 

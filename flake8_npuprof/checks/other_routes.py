@@ -16,7 +16,7 @@ from .common import check_options_expr
 from ..source.text import HOLE, is_placeholder
 from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
 from ..setups.state import NEVER_HANDED
-from ..knowledge.collection import substituted_defaults
+from ..knowledge.collection import substituted_defaults, substituted_phrase
 
 
 def check(ctx) -> None:
@@ -167,10 +167,8 @@ def _no_options(ctx, anchor, route: str, call: Optional[ast.Call] = None) -> Non
         edit = add_keyword(ctx.src, call, f"profiling_options='{options}'")
         fix = Fix((edit,), same, "write out the default options") if edit else None
     ctx.report_node("NPP002", anchor,
-                    f"{route} switches profiling on without profiling_options: adapters r1.2-r1.7 raise "
-                    "ValueError ('profiling_options must be set when use profiling'), r1.8+ fall back to the "
-                    'default options (output "./", training/task trace, hccl, aicpu, PipeUtilization); '
-                    "give the options explicitly", fix)
+                    f"{route} switches profiling on without profiling_options: "
+                    f"{substituted_phrase(route, ctx.target.versions)}; give the options explicitly", fix)
 
 
 # ---------------------------------------------------------------- npu_resource_init
