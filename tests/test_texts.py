@@ -21,3 +21,26 @@ def test_npp002_names_only_what_the_targets_adapters_do(cann, defaults):
     assert f.message == ("ProfilingConfig switches profiling on without profiling_options: the adapter substitutes "
                          f"its defaults ({defaults}); give the options explicitly")
     assert "r1." not in f.message
+
+
+def test_the_readme_documents_the_prefixes_the_messages_print():
+    from pathlib import Path
+    from flake8_npuprof.setups.state import State, latent_prefix
+    from flake8_npuprof.source.brief import split
+    readme = " ".join(Path(__file__).resolve().parent.parent.joinpath("README.md").read_text("utf-8").split())
+    full = latent_prefix(State("off", "switch")) + ('"training_trace": "off" is not "on" or "": GE rejects it ("Training '
+                                                    'trace param:off is invalid."), so GE initialisation will fail and '
+                                                    'the job will abort; drop "training_trace"')
+    short, detail = split(full)
+    assert full.startswith("latent (profiling is switched off here); once GE reads these options: ")
+    assert short.startswith("latent: ") and detail.splitlines()[0] == \
+        "latent (profiling is switched off here); once GE reads these options"
+    assert "`latent (<why GE does not read them>); once GE reads these options:`" in readme
+    assert "one-line form (flake8, `npuprof check`) starts with `latent: ` and puts that reason first in its " \
+        "detail" in readme
+    unreached = "not reached from this file's entry point (line 7): " + full[len(latent_prefix(State("off", "switch"))):]
+    short, detail = split(unreached)
+    assert short.startswith("not reached from its entry point: ") and \
+        detail.splitlines()[0] == "not reached from this file's entry point (line 7)"
+    assert "`not reached from this file's entry point (line N): ` (the one-line form: `not reached from its " \
+        "entry point: `, the line in its detail" in readme
