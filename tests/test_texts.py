@@ -44,3 +44,16 @@ def test_the_readme_documents_the_prefixes_the_messages_print():
         detail.splitlines()[0] == "not reached from this file's entry point (line 7)"
     assert "`not reached from this file's entry point (line N): ` (the one-line form: `not reached from its " \
         "entry point: `, the line in its detail" in readme
+
+
+def test_a_byte_order_mark_is_said_to_be_the_collectors_refusal():
+    from flake8_npuprof.checks.options import check_options
+    text = '\ufeff{"output":"/tmp/p","task_trace":"on"}'
+    [issue] = check_options(text, Target("9.1")).issues
+    assert (issue.code, issue.i, issue.j, issue.effect) == ("NPP100", 0, 1, "abort")
+    assert issue.message == (
+        "profiling_options starts with a byte-order mark (U+FEFF), which GE's JSON parser skips but the collector's "
+        'own reader does not: on CANN 8.5 and later the collector rejects the options ("Failed to parse geoption '
+        'configs. Error reason: Input json string error"), so GE initialisation fails and the job aborts; remove the '
+        "mark")
+    assert "GE cannot parse" not in issue.message and issue.fix.safe and issue.fix.edits == ((0, 1, ""),)

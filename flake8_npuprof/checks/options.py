@@ -334,7 +334,17 @@ _HINTS = {
 }
 
 
+BOM_REJECTED = "Failed to parse geoption configs. Error reason: Input json string error"
+
+
 def _syntax_issue(text: str, doc: Doc) -> Issue:
+    if doc.error and text.startswith("\ufeff") and not parse(text[1:]).error:
+        # GE's nlohmann skips a byte-order mark; the collector's own reader does not (the oracle record)
+        return Issue("NPP100", 0, 1,
+                     "profiling_options starts with a byte-order mark (U+FEFF), which GE's JSON parser skips but the "
+                     "collector's own reader does not: on CANN 8.5 and later the collector rejects the options "
+                     f'("{BOM_REJECTED}"), so {ABORT}; remove the mark',
+                     TextFix(((0, 1, ""),), True, "remove the byte-order mark"), effect="abort")
     if doc.error:
         err = doc.error
         advice = _HINTS.get(err.hint, "fix the JSON syntax")
