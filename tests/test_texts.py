@@ -57,3 +57,17 @@ def test_a_byte_order_mark_is_said_to_be_the_collectors_refusal():
         'configs. Error reason: Input json string error"), so GE initialisation fails and the job aborts; remove the '
         "mark")
     assert "GE cannot parse" not in issue.message and issue.fix.safe and issue.fix.edits == ((0, 1, ""),)
+
+
+def test_an_escaped_value_is_shown_as_written_never_on_is_not_on():
+    from flake8_npuprof.checks.options import check_options
+    text = '{"output":"/tmp/p","training_trace":"\\u006fn","fp_point":"","bp_point":""}'
+    [issue] = [i for i in check_options(text, Target("8.5")).issues if i.code == "NPP103"]
+    start = text.index('"\\u006fn"')
+    assert (issue.i, issue.j) == (start, start + len('"\\u006fn"'))
+    assert issue.message == (
+        '"training_trace": "\\u006fn" is written with a JSON escape, which GE reads as "on" but the collector reads '
+        'as written: on CANN 8.5 the collector rejects it ("Argument training_trace: invalid value: \\u006fn. Please '
+        'input \'on\' or \'off\'."), so GE initialisation fails and the job aborts; write "on" without escapes')
+    assert '"on" is not "on"' not in issue.message
+    assert issue.fix.safe and issue.fix.edits == ((start + 1, start + 8, "on"),)

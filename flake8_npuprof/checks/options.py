@@ -804,11 +804,30 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[P
         written = None if member is not None or key is None else _written_as(doc, text, key)
         if written is not None:
             problem = _collector_key_problem(doc, text, written, key, steps, version, product)
+        elif member is not None and isinstance(member.value, str) and \
+                text[member.value_start + 1:member.value_end - 1] != member.value:
+            problem = _escaped_value_problem(doc, text, member, key, steps, version, product)
         else:
             problem = _runtime_problem(doc, member, key, steps, version, product)
         if problem is not None:
             out.append(problem)
     return out
+
+
+def _escaped_value_problem(doc: Doc, text: str, member: Member, key: str, steps: list, version: str,
+                           product: str) -> Optional[Problem]:
+    """A value written with a JSON escape (`"\\u006fn"`): GE decodes it, the 8.5+ collector's reader judges it as
+    written. The problem is the written value's; its words say both readings, never `"on" is not "on"`."""
+    raw = text[member.value_start + 1:member.value_end - 1]
+    base = _runtime_problem(doc, member._replace(value=raw), key, steps, version, product)
+    if base is None:
+        return None
+    plain = member.value.isprintable() and '"' not in member.value and "\\" not in member.value
+    return base._replace(what=f'"{key}": "{printable(raw)}" is written with a JSON escape, which GE reads as '
+                              f'{_json(member.value)} but the collector reads as written',
+                         advice=f"write {_json(member.value)} without escapes" if plain else base.advice,
+                         fix=TextFix(((member.value_start + 1, member.value_end - 1, member.value),), True,
+                                     f"write {_json(member.value)} without escapes") if plain else None)
 
 
 def _raw_key(text: str, member: Member) -> str:
