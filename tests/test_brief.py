@@ -76,9 +76,12 @@ OLD_ADAPTERS = {'"profiling_options must be set when use profiling"', "abort", "
 
 def retired(code: str, target: str, fact: str) -> bool:
     """Facts dropped on purpose since the snapshot (issue 41): an msprof version the target does not name
-    (under `any`, "msprof 9.1 prints" named a version nobody chose), and NPP002's adapters no target ships."""
+    (under `any`, "msprof 9.1 prints" named a version nobody chose), NPP002's adapters no target ships, and
+    NPP108's 255-byte advice where the collector refuses a character."""
     if code == "NPP002":
         return fact in OLD_ADAPTERS
+    if code == "NPP108":                # a refused character is not a 255-byte part (issue 41)
+        return fact in {"255", "bytes", "cannot", "directory", "each", "most", "part"}
     return code.startswith("NPP12") and re.fullmatch(r"\d+\.\d+", fact) is not None and fact not in target
 
 

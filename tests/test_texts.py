@@ -71,3 +71,42 @@ def test_an_escaped_value_is_shown_as_written_never_on_is_not_on():
         'input \'on\' or \'off\'."), so GE initialisation fails and the job aborts; write "on" without escapes')
     assert '"on" is not "on"' not in issue.message
     assert issue.fix.safe and issue.fix.edits == ((start + 1, start + 8, "on"),)
+
+
+LONG_PART = '{"output":"/tmp/' + "a" * 300 + '/p","task_trace":"on"}'
+
+
+@pytest.mark.parametrize("cann", ["8.5", "9.1"])
+def test_npp108_a_part_over_255_bytes_cannot_be_created(cann):
+    from flake8_npuprof.checks.options import check_options
+    from flake8_npuprof.source.brief import split
+    [issue] = check_options(LONG_PART, Target(cann)).issues
+    assert issue.code == "NPP108" and issue.effect == "abort"
+    assert issue.message == (
+        '"output": "/tmp/' + "a" * 50 + '…" has a part of 300 bytes, over the 255 bytes a directory name may have, '
+        f"so the directory cannot be created: on CANN {cann} the collector rejects it (\"Result path is empty or not "
+        'accessible, result path: "), so GE initialisation fails and the job aborts; shorten each part of the path '
+        "to at most 255 bytes")
+    short = split(issue.message)[0]
+    assert short.count('"') % 2 == 0 and short.endswith("so the directory cannot be created: GE initialisation "
+                                                         "fails and the job aborts")
+    assert "character" not in issue.message
+
+
+def test_npp108_9x_names_the_character_and_8_5_checks_none():
+    from flake8_npuprof.checks.options import check_options
+    text = '{"output":"/tmp/a;b","task_trace":"on"}'
+    assert not check_options(text, Target("8.5")).issues
+    [issue] = check_options(text, Target("9.0")).issues
+    assert issue.message == (
+        '"output": "/tmp/a;b" holds \';\', which the collector refuses in the result path: on '
+        'CANN 9.0 the collector rejects it ("The path /tmp/a;b contains invalid character \\;."), so GE '
+        "initialisation fails and the job aborts; use a path without \" ' \\ % > < | & $ ; ` and control characters")
+
+
+def test_npp108_page_says_what_each_version_checks():
+    from pathlib import Path
+    page = " ".join((Path(__file__).resolve().parent.parent / "docs" / "rules" / "NPP108.md").read_text("utf-8").split())
+    assert "From 8.5 on the collector checks neither" not in page
+    assert "a directory whose name (one part of the path) is over 255 bytes cannot be created" in page
+    assert "The 8.5 collector checks no characters; 9.0 and 9.1 refuse" in page

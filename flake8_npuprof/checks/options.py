@@ -59,7 +59,10 @@ def _json(value) -> str:
     if isinstance(value, Unknown):
         return '"…"'
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"
+    if len(text) <= 60:
+        return text
+    # abridged inside its quotes: a quote left open would run on into the rest of the message
+    return text[:56].rstrip("\\") + '…"' if text.startswith('"') else text[:57] + "…"
 
 
 def _jtype(value) -> str:
@@ -957,9 +960,7 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         return Problem("NPP109", key, span, f'"{key}": {_json(value)} is not an integer in {lo}-{hi} (Hz)',
                        _rejects(final), f"use a value from {lo} to {hi}")
     if final.kind == "output":
-        return Problem("NPP108", key, span, f'"output": {_json(value)} cannot be the collector\'s result directory',
-                       _rejects(final), "use a path without the characters \" ' \\ % > < | & $ ; ` and control "
-                       "characters, each part at most 255 bytes")
+        return _output_refused(key, value, span, final, version)
     if final.kind == "env_output":
         return Problem("NPP108", key, span, '"output" is empty',
                        "the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects the options "
@@ -970,6 +971,32 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         tail = base.consequence.replace("the collector only warns", "only warns", 1)
         return base._replace(consequence=f'the collector logs "{final.line}" and {tail}', effect="logged")
     return None
+
+
+def _output_refused(key: str, value, span, final, version: str) -> Problem:
+    """Why the collector refuses `output`, in its order: a character this version's list holds (9.x; 8.5 checks
+    none), else a part over NAME_MAX bytes (or the path over PATH_MAX), which no directory can be created with."""
+    from ..knowledge import ge_options as G
+    text = value if isinstance(value, str) else ""
+    refused = G.facts(version)["output_invalid_chars"]
+    listed = " ".join(c for c in refused if c.isprintable()) + " and control characters"
+    bad = next((c for c in refused if c in text), None)
+    if bad is not None:
+        shown = repr(bad) if bad.isprintable() else f"the control character {printable(bad)}"
+        return Problem("NPP108", key, span, f'"output": {_json(value)} holds {shown}, which the collector refuses in '
+                       "the result path", _rejects(final), f"use a path without {listed}")
+    name_max, path_max = G.data()["name_max"], G.data()["path_max"]
+    longest = max(text.split("/"), key=lambda p: len(p.encode("utf-8", "surrogatepass")), default="")
+    size = len(longest.encode("utf-8", "surrogatepass"))
+    if size > name_max:
+        what = (f'"output": {_json(value)} has a part of {size} bytes, over the {name_max} bytes a directory name '
+                "may have, so the directory cannot be created")
+        advice = f"shorten each part of the path to at most {name_max} bytes"
+    else:
+        what = (f'"output": {_json(value)} is {len(text.encode("utf-8", "surrogatepass"))} bytes, at least the '
+                f"{path_max} bytes a path may have, so the directory cannot be created")
+        advice = f"use a path under {path_max} bytes"
+    return Problem("NPP108", key, span, what, _rejects(final), advice)
 
 
 # ---------------------------------------------------------------- product capabilities
@@ -1360,28 +1387,35 @@ RULES = (
     Rule(
         code="NPP108",
         name="invalid-output-path",
-        summary="invalid `output`: missing or empty where the target requires it, longer than 1024, or characters "
-                "some CANN 8.0 builds refuse",
+        summary="invalid `output`: missing or empty where the target requires it, longer than 1024 (up to 8.0), a "
+                "part over 255 bytes, or characters the collector refuses (some 8.0 builds, 9.x)",
         default=True,
         what="No `output`, an empty one, or one longer than 1024 characters, on a version whose collector "
              "checks that; and, for CANN 8.0, characters that some of its collector builds refuse (control "
              "characters from the 2024-03 builds; also quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>` "
-             "and backtick from the 2024-11 builds); also an `output` made from a Python `None` formatted "
+             "and backtick from the 2024-11 builds); from CANN 8.5, a part of the path over 255 bytes (or the "
+             "whole path of 4096 bytes or more), and on CANN 9.0 and 9.1 the characters their collector refuses "
+             "(the same list as the 2024-11 8.0 builds); also an `output` made from a Python `None` formatted "
              "as text (`'...\"output\":\"%s\"...' % None`), which sends the data to a directory named `None`.",
         why="Up to CANN 8.0 the collector needs a result path: a missing or empty `output`, or one whose "
             "absolute form is longer than 1024 characters, makes it reject the configuration, so GE "
             "initialisation fails and the job aborts. The 7.0 collector checks no characters; 8.0 builds "
             "differ (none, then control characters, then the full list), so with `--npuprof-cann 8.0` such a "
-            "character is reported as a failure of some builds. From 8.5 on the collector checks neither "
-            "characters nor length, and an empty or missing `output` falls back to `$ASCEND_WORK_PATH`. A "
-            "shell variable such as `$HOME` is never expanded: the directory is created with that literal name.",
+            "character is reported as a failure of some builds. From 8.5 on an empty or missing `output` falls "
+            "back to `$ASCEND_WORK_PATH`, and no length limit of its own applies, but a directory whose name "
+            "(one part of the path) is over 255 bytes cannot be created: the collector rejects the path (\"Result "
+            "path is empty or not accessible\"). The 8.5 collector checks no characters; 9.0 and 9.1 refuse "
+            "quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>`, backtick and control characters (\"The path ... "
+            "contains invalid character\"). A shell variable such as `$HOME` is never expanded: the directory is "
+            "created with that literal name.",
         example=_opts('{"output":"","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
         fixed=_opts(GOOD_OPTIONS),
         fix_safety="none",
         fix_note="No fix: only the user knows where the data should go.",
-        options=_ANY_CANN + " Every `output` check is made only up to CANN 8.0 (8.5+ falls back to "
-                "`ASCEND_WORK_PATH`), so they are reported with `portable` or an old version; characters only "
-                "some 8.0 builds refuse are reported with `8.0` or `portable` and say so.",
+        options=_ANY_CANN + " The missing, empty and 1024-character checks are made only up to CANN 8.0 (8.5+ "
+                "falls back to `ASCEND_WORK_PATH`), so they are reported with `portable` or an old version; "
+                "characters only some 8.0 builds refuse are reported with `8.0` or `portable` and say so; the "
+                "255-byte part and the 9.x characters with a version from 8.5 or `portable`.",
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",
