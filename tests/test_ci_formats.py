@@ -468,7 +468,7 @@ def test_a_file_that_does_not_parse_is_an_error_in_sarif_and_github(tmp_path, ca
     assert (result["ruleId"], result["level"]) == ("NPP192", "error")
     assert result["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 6, "startColumn": col, "endLine": 6, "endColumn": col + 1}
-    assert result["message"]["text"].startswith("syntax error: invalid syntax (Python ")
+    assert result["message"]["text"].startswith("the file does not parse: invalid syntax (Python ")
     assert main(["check", "--format", "github", "broken.py"]) == 1
     assert capsys.readouterr().out.startswith(f"::error file=broken.py,line=6,col={col},endLine=6,endColumn={col + 1},"
-                                              "title=NPP192 syntax-error::syntax error: invalid syntax")
+                                              "title=NPP192 syntax-error::the file does not parse: invalid syntax")

@@ -110,3 +110,35 @@ def test_npp108_page_says_what_each_version_checks():
     assert "From 8.5 on the collector checks neither" not in page
     assert "a directory whose name (one part of the path) is over 255 bytes cannot be created" in page
     assert "The 8.5 collector checks no characters; 9.0 and 9.1 refuse" in page
+
+
+def test_npp192_texts_share_one_form():
+    from flake8_npuprof.checks.analysis import parse, undecodable
+    from flake8_npuprof.source.files import DecodeError
+    import sys
+    version = "Python %d.%d" % sys.version_info[:2]
+    syntax = parse("print 'x'\n")
+    assert syntax.message.startswith("the file does not parse: ") and \
+        syntax.message.endswith(f" ({version}'s parser), so nothing in it was checked")
+    decode = undecodable(DecodeError("byte 0xb2 is not UTF-8, and no coding line declares another encoding", 2, 2,
+                                     "x = 1\n# \ufffd\n"))
+    assert decode.message == (
+        "the file does not decode: byte 0xb2 is not UTF-8, and no coding line declares another encoding, so Python "
+        "refuses to run it as a script and nothing in it was checked; save it as UTF-8 or declare its encoding on "
+        "line 1 or 2 (`# -*- coding: gbk -*-` for GBK)")
+    assert (decode.line, decode.col) == (2, 2)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("import json, sys\nimport tensorflow as tf\nconfig = tf.ConfigProto()\n"
+     "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+     "op.parameter_map['profiling_mode'].b = True\nop.parameter_map['profiling_options'].s = sys.argv[1].encode()\n",
+     "profiling_options are not checked: their value is known only when the script runs"),
+])
+def test_npp190_reads_plainly(text, message):
+    from flake8_npuprof.source.files import Selection
+    from flake8_npuprof.commands.runner import check_text
+    found = [f for f in check_text("t.py", text, "python", Settings(), Selection(select=("NPP",),
+                                                                                extend_select=("NPP190",)))
+             if f.code == "NPP190"]
+    assert found and found[0].message.startswith(message), [f.message for f in found]
