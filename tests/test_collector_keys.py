@@ -45,7 +45,7 @@ def test_whitespace_before_a_key_is_skipped_and_the_value_judged():
     [issue] = _issue(text, "9.1", "NPP102")
     assert (issue.i, issue.j) == (text.index('"on"'), text.index('"on"') + 4)      # at the value
     assert issue.message == (
-        '" ge_api" has whitespace before the key, which the collector skips: "ge_api": "on" is not one of '
+        '" ge_api" has whitespace before the key, which the 8.5+ collector skips: "ge_api": "on" is not one of '
         '"l0"/"l1"/"off": on CANN 9.1 the collector rejects it ("Argument ge_api: invalid value: on. Please input '
         '\'l0\', \'l1\' or \'off\'."), so GE initialisation fails and the job aborts; use one of "l0"/"l1"/"off"')
     assert not _issue(OUT + '" ge_api":"l0"}', "9.1", "NPP102")          # a good value under it is read
@@ -69,3 +69,11 @@ def test_a_key_no_version_reads_is_reported_under_any():
     text = OUT + '"task_trace\\u0000":"on"}'
     [issue] = _issue(text, "any", "NPP101")
     assert issue.effect == "abort" and not issue.partial and (issue.i, issue.j) == (19, 37)
+
+
+def test_whitespace_before_a_key_every_version_rejects_is_reported_under_any():
+    text = OUT + '" ge_api":"on"}'
+    [issue] = _issue(text, "any", "NPP102")
+    assert issue.effect == "abort" and not issue.partial
+    assert "on CANN 7.0 and 8.0 unknown profiling_options key \" ge_api\"" in issue.message
+    assert not _issue(OUT + '" ge_api":"l0"}', "any", "NPP102")      # 8.5+ read it: not every version fails

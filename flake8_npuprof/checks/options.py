@@ -872,8 +872,9 @@ def _collector_key_problem(doc: Doc, text: str, member: Member, key: str, steps:
     base = _runtime_problem(doc, shifted, key, steps, version, product)
     if base is None:
         return None
-    return base._replace(what=f'"{printable(member.key)}" has whitespace before the key, which the collector '
-                              f'skips: {base.what}')
+    # judged with the member as GE and the older collectors see it (one key: every version's verdict on it)
+    return base._replace(anchor=member.key, what=f'"{printable(member.key)}" has whitespace before the key, which the '
+                                                 f'8.5+ collector skips: {base.what}')
 
 
 def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, version: str,
