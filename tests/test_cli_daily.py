@@ -176,6 +176,9 @@ def test_a_bad_cann_lists_every_accepted_value(project, capsys, argv):
     assert main(argv) == 2
     assert "unknown CANN target '9.9': use any, portable, auto (this machine's toolkit), or one of 7.0, 8.0, 8.5, " \
         "9.0, 9.1 (8.1-8.3 share the 8.0 collector)" in capsys.readouterr().err
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--npuprof-cann", "9.9", "x.py"], capture_output=True,
+                          text=True)
+    assert proc.returncode != 0 and "use any, portable, auto (this machine's toolkit), or one of 7.0" in proc.stderr
     assert main(["check", "--soc", "999", "."]) == 2
     assert "unknown product '999': use any, auto (this machine's chip), or one of 310, 910, 310P, 910B, 910C, " \
         "310B, 950" in capsys.readouterr().err
