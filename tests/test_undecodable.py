@@ -121,3 +121,13 @@ def test_the_language_server_reports_it_in_the_document(tree):
     assert [(f.code, f.line, f.col, f.short) for f in analysis.findings] == [("NPP192", 2, 2, MESSAGE[7:])]
     (tree / "gbk.py").write_bytes(b"# -*- coding: gbk -*-\n" + GBK)     # declared: decodes, checked again
     assert A.analyse_document("# -*- coding: gbk -*-\n" + text, path, "python", doc).findings == []
+
+
+def test_fix_from_standard_input_passes_the_bytes_through(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "fix", "--no-cache", "--stdin-filename", "gbk.py",
+                           "-"], input=GBK, capture_output=True, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == GBK
+    assert f"gbk.py:2:3: {MESSAGE}" in proc.stderr.decode()
+    proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-"], input=GBK,
+                          capture_output=True, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout.decode().startswith("-:2:3: NPP192 the file does not decode")

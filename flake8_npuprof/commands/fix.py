@@ -236,8 +236,13 @@ def run_fix(args, config, settings, selection) -> int:
     for item, result in fix_items(args, config, paths, settings, selection):
         path, shown, source = item.path, item.display, item.source
         if result is None and item.undecodable is not None:
-            rows.append((shown, SourceText(item.text), [item.undecodable]))     # a finding: nothing to fix
-            remaining += 1
+            remaining += 1                  # a finding: nothing to fix
+            if item.stdin and not diff:
+                out.write_bytes(item.data)  # unchanged: its own bytes, as for any other file
+                warn(formats.text([(shown, SourceText(item.text), [item.undecodable])],
+                                  verbose=getattr(args, "verbose", False)).rstrip("\n"))
+            else:
+                rows.append((shown, SourceText(item.text), [item.undecodable]))
             continue
         if result is None:
             warn(f"{shown}: {item.error}")

@@ -23,6 +23,7 @@ class Input(NamedTuple):
     stdin: bool = False
     undecodable: Optional[Finding] = None   # a Python file Python cannot decode: its NPP192, a finding
     text: str = ""                      # ... and its text with what does not decode replaced (for positions)
+    data: bytes = b""                   # ... and, from standard input, its bytes (fix passes them through)
 
 
 def note(args, text: str) -> None:
@@ -109,10 +110,12 @@ def read_input(args, path: str) -> Input:
     if path == "-":
         name = args.stdin_filename or "-"
         shown = display(name) if name != "-" else "-"
+        data = b""
         try:                                            # bounded like files (a pipe of /dev/zero ends)
-            return Input(name, shown, read_source(name, read_stream(sys.stdin.buffer)), stdin=True)
+            data = read_stream(sys.stdin.buffer)
+            return Input(name, shown, read_source(name, data), stdin=True)
         except DecodeError as exc:
-            return _undecodable(name, shown, exc, True)
+            return _undecodable(name, shown, exc, True)._replace(data=data)
         except ReadError as exc:
             return Input(name, shown, None, str(exc), stdin=True)
     try:
