@@ -502,7 +502,7 @@ RULES = (
             "runs normally and the `PROFILING_OPTIONS` next to it are never read, so no data is collected.",
         example=_env("True"),
         fixed=_env("true"),
-        fix_safety="sometimes",
+        fix_safety="unsafe",
         fix_note="Rewrites `True`/`TRUE`-style values to `true` where a literal is assigned to "
                  "`os.environ[...]`: unsafe, since GE reads the written value as off, so the fix switches "
                  "profiling on: a job that collected nothing then profiles every run, and options that were latent "
