@@ -29,6 +29,10 @@ CASES = [
      "it starts with a UTF-8 byte-order mark but its coding line declares 'latin-1'"),
     (b"# coding: gbk\r\nx = '\xb2\xe2'\r\ny = '\xff\xff'\r\n", (3, 5),
      "byte 0xff is not gbk, the encoding its coding line declares"),
+    # Python's tokenizer takes only "utf-8" (get_normal_name) after a BOM: "utf8" is refused (stdlib bad_coding2.py)
+    (b"\xef\xbb\xbf#coding: utf8\nx = 1\n", (1, 9),
+     "it starts with a UTF-8 byte-order mark but its coding line declares 'utf8'"),
+    (b"# coding: rot13\nx = 1\n", (1, 10), "its coding line names 'rot13', which Python cannot decode source with"),
 ]
 GOOD = [
     "# -*- coding: gbk -*-\n# 性能采集\nx = 1\n".encode("gbk"),
@@ -36,6 +40,8 @@ GOOD = [
     "x = '性能'\n".encode("utf-8"),
     b"\xef\xbb\xbf# coding: utf-8\nx = 1\n",
     b"x = 1\n# coding: nosuch\n",       # line 3: not a coding line
+    b"\xef\xbb\xbf# coding: UTF_8\nx = 1\n",
+    b"import os\n# coding: nosuch\n",   # line 2 after a line of code: not a coding line
 ]
 
 

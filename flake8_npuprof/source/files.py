@@ -228,6 +228,23 @@ def _coding_line(data: bytes) -> Optional[Tuple[int, int, str]]:
     return None
 
 
+def _cookie_col(data: bytes, line: int, at: int) -> int:
+    """The column (characters, after a BOM) of the coding line's encoding name, at byte `at` of its line."""
+    bom = 3 if data.startswith(codecs.BOM_UTF8) else 0
+    start = next(_LINE_END.finditer(data)).end() if line == 2 else bom
+    return len(data[start:start + at - (bom if line == 1 else 0)].decode("utf-8", "replace"))
+
+
+def _normal_name(name: str) -> str:
+    """The coding name as Python's tokenizer normalises it (tokenizer.c and tokenize.py `get_normal_name`)."""
+    enc = name[:12].lower().replace("_", "-")
+    if enc == "utf-8" or enc.startswith("utf-8-"):
+        return "utf-8"
+    if enc in ("latin-1", "iso-8859-1", "iso-latin-1") or enc.startswith(("latin-1-", "iso-8859-1-", "iso-latin-1-")):
+        return "iso-8859-1"
+    return name
+
+
 def decode_python(data: bytes) -> Tuple[str, str]:
     """A Python file's text and encoding, as Python decodes it before it runs a line (PEP 263: a BOM, else the
     coding line, else UTF-8), or a DecodeError saying why and where Python refuses it."""
@@ -240,14 +257,13 @@ def decode_python(data: bytes) -> Tuple[str, str]:
             encoding = codecs.lookup(name).name
         except LookupError:
             encoding = ""
+        # after a BOM Python takes only a name its tokenizer normalises to "utf-8" (not "utf8": get_normal_name)
         problem = f"its coding line names {name!r}, an encoding Python does not know" if not encoding else \
             f"it starts with a UTF-8 byte-order mark but its coding line declares {name!r}" \
-            if bom and encoding != "utf-8" else ""
+            if bom and _normal_name(name) != "utf-8" else ""
         if problem:
             text = data.decode("utf-8", "replace")
-            start = next(_LINE_END.finditer(data)).end() if line == 2 else 3 if bom else 0
-            col = len(data[start:start + at - (3 if bom and line == 1 else 0)].decode("utf-8", "replace"))
-            raise DecodeError(problem, line, col, text[1:] if bom else text)
+            raise DecodeError(problem, line, _cookie_col(data, line, at), text[1:] if bom else text)
     try:
         text = data.decode("utf-8-sig" if bom else encoding)
     except UnicodeDecodeError as exc:
@@ -263,8 +279,9 @@ def decode_python(data: bytes) -> Tuple[str, str]:
         text = data.decode("utf-8-sig" if bom else encoding, "replace")
         raise DecodeError(reason, len(ends) + 1, col, text[1:] if text.startswith("\ufeff") else text) from None
     except LookupError:                 # a codec that cannot decode at all ("rot13" is text to text)
+        text = data.decode("utf-8", "replace")
         raise DecodeError(f"its coding line names {cookie[2]!r}, which Python cannot decode source with", cookie[0],
-                          0, data.decode("utf-8", "replace")) from None
+                          _cookie_col(data, cookie[0], cookie[1]), text[1:] if bom else text) from None
     return (text[1:] if text.startswith("\ufeff") else text), encoding
 
 
