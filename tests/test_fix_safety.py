@@ -160,3 +160,15 @@ def test_the_server_labels_the_mode_rewrite_unsafe_and_leaves_it_out_of_fix_all(
             "textDocument": {"uri": uri}, "range": whole, "context": {"diagnostics": diags, "only": ["source.fixAll"]}})
     finally:
         client.kill()
+
+
+def test_renaming_a_misnamed_entry_is_unsafe():
+    """The adapter reads no setting of an entry not named NpuOptimizer: the rename switches profiling on. The
+    emulated setups do not tell the misnamed entry apart, so this one is held by hand."""
+    text = ('import tensorflow as tf\nconfig = tf.ConfigProto()\n'
+            'op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = "npu_optimizer"\n'
+            'op.parameter_map["profiling_mode"].b = True\n'
+            'op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/p","task_trace":"on"}\'\n'
+            'sess = tf.Session(config=config)\n')
+    [fix] = [f.fix for f in check_text("t.py", text, "python", Settings(), SELECTION) if f.code == "NPP003"]
+    assert fix.title == 'rename to "NpuOptimizer"' and fix.safe is False

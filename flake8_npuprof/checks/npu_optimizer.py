@@ -127,7 +127,8 @@ def _check_name(ctx, entry: Entry) -> None:
         lit = ctx.values.strings(node, entry.scope, 0).candidates
         edits = text_edits_to_source(ctx.src, lit[0], [(0, len(lit[0].text), NPU_OPTIMIZER)]) if lit else None
         if edits:
-            fix = Fix(tuple(edits), True, f'rename to "{NPU_OPTIMIZER}"')
+            # unsafe: the adapter reads no setting of a misnamed entry, so the rename switches on what it holds
+            fix = Fix(tuple(edits), False, f'rename to "{NPU_OPTIMIZER}"')
     ctx.report_node("NPP003", node, _name_message(name, entry), fix)
 
 
@@ -369,9 +370,10 @@ RULES = (
         f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n" + _TAIL,
         fixed=_HEAD + f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n"
         + _TAIL,
-        fix_safety="sometimes",
-        fix_note="Renames a near-miss (`NPUOptimizer`, `npu_optimizer`) to `NpuOptimizer`: safe, the user "
-                 "evidently meant the NPU optimizer. No fix for an entry with no name at all or with another "
+        fix_safety="unsafe",
+        fix_note="Renames a near-miss (`NPUOptimizer`, `npu_optimizer`) to `NpuOptimizer`: unsafe, since the "
+                 "adapter reads none of a misnamed entry's settings, so the rename applies them all (profiling "
+                 "included): a run that collected nothing then profiles. No fix for an entry with no name at all or with another "
                  "name (`MyOptimizer`): which entry was meant is the user's call.",
         references=(REF_SESSION, REF_NPU_ATTRS),
         group="wiring",
