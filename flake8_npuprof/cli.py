@@ -112,6 +112,15 @@ def cmd_server(args) -> int:
     return run()
 
 
+def _usage_error(prog: str, problem: str, word: str, known: Sequence[str]) -> int:
+    """A mistyped command or flag: one line with a did-you-mean and where the usage is, not the whole usage."""
+    from .source.suggest import close_matches
+    guess = close_matches(word, known) if word else []
+    hint = f" (did you mean {' or '.join(guess[:2])}?)" if guess else ""
+    print(f"{prog}: error: {problem}{hint}\n`{prog} --help` lists what it takes", file=sys.stderr)
+    return EXIT_ERROR
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):      # a path or value no encoding can write is escaped, not fatal
@@ -120,12 +129,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if argv[:1] == ["server"] and set(argv[1:]) <= {"--stdio"}:
         return cmd_server(None)         # as an editor starts it: nothing else is imported before `initialize`
     parser = build_parser(argv[0] if argv else None)
+    if argv and not argv[0].startswith("-") and argv[0] not in parser.subcommands:
+        return _usage_error("npuprof", f"unknown command {argv[0]!r}", argv[0], list(parser.subcommands))
     try:
         args, extra = parser.parse_known_args(argv)
-        if extra:                       # said with the subcommand's usage, not the top level's
-            parser.subcommands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:           # argparse: --help/--version exit 0, usage errors 2
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
+    if extra:
+        sub = parser.subcommands.get(args.command, parser)
+        flags = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
+        return _usage_error(sub.prog, f"unrecognized arguments: {' '.join(extra)}",
+                            next((x.split("=", 1)[0] for x in extra if x.startswith("--")), ""), flags)
     import warnings
     warnings.simplefilter("ignore", SyntaxWarning)      # the user's code is parsed, never run
     from .source.config import ConfigError, UsageError

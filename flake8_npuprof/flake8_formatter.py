@@ -61,8 +61,37 @@ class SarifFormatter(BaseFormatter):
     def stop(self) -> None:
         from .report.ci import dumps, sarif_log, tool_component
         driver = {"name": "flake8", "version": flake8.__version__}      # (no address: only our own are given)
-        self._write(dumps(sarif_log(self.problems, driver, [tool_component("flake8-npuprof")])))
+        reporters = _reporters({p.code for p in self.problems if not p.code.startswith("NPP")})
+        self._write(dumps(sarif_log(self.problems, driver, [tool_component("flake8-npuprof")], reporters)))
         super().stop()
+
+
+# codes flake8 reports itself: a file it cannot read (E902) or parse (E999)
+FLAKE8_OWN = ("E902", "E999")
+
+
+def _reporters(codes) -> dict:
+    """Each code's plugin and version, as flake8's plugin list names them ("pyflakes 3.2.0"): the plugin whose
+    code prefix is the longest that the code starts with. Empty where flake8 does not say."""
+    if not codes:
+        return {}
+    try:
+        import configparser
+        from flake8.plugins import finder
+        plugins = [p for p in finder.find_plugins(configparser.RawConfigParser(), finder.PluginOptions.blank())
+                   if p.entry_point.group == "flake8.extension"]
+    except Exception:                   # another flake8's internals: no names rather than no report
+        return {}
+    out = {}
+    for code in codes:
+        if code in FLAKE8_OWN:
+            out[code] = f"flake8 {flake8.__version__}"
+            continue
+        owners = [p for p in plugins if code.startswith(p.entry_point.name)]
+        if owners:
+            owner = max(owners, key=lambda p: len(p.entry_point.name))
+            out[code] = f"{owner.package} {owner.version}"
+    return out
 
 
 class GithubFormatter(BaseFormatter):

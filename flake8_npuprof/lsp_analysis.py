@@ -241,9 +241,28 @@ def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analy
                             f"{MAX_BYTES:,} a source file may have, so it was not checked (npuprof check does not "
                             "read it either)", 0, 0, 1, 0, 1, 0)]
     else:
-        findings = check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores,
-                              _tree(path, text) if kind == "python" else None)
+        refused = _refused_on_disk(path, text) if kind == "python" else None
+        findings = [refused] if refused is not None else \
+            check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores,
+                       _tree(path, text) if kind == "python" else None)
     return Analysis(text, SourceText(text), kind, path, findings, doc)
+
+
+def _refused_on_disk(path: str, text: str) -> Optional[Finding]:
+    """NPP192 when the document's file is one Python cannot decode (the editor shows it decoded its own way),
+    placed in the document; None for a document that is ASCII and declares no encoding, or has no file."""
+    if text.isascii() and "coding" not in "".join(text.splitlines(True)[:2]):
+        return None
+    from .source.files import DecodeError, ReadError, decode_python, read_bytes
+    try:
+        decode_python(read_bytes(path))
+    except DecodeError as exc:
+        from .checks.analysis import undecodable
+        exc.text = text
+        return undecodable(exc)
+    except (ReadError, ValueError):
+        return None
+    return None
 
 
 def _tree(path: str, text: str) -> Optional[ast.Module]:

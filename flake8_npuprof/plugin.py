@@ -22,7 +22,7 @@ def _argtype(parser):
             return value.strip().lower()    # the default needs no import; auto is resolved in parse_options
         from .knowledge import targets
         try:
-            return getattr(targets, name)(value)
+            return getattr(targets, name)(value, accepts_auto=True)
         except targets.TargetError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
     convert.__name__ = name
@@ -65,6 +65,47 @@ def _warn_wide_ignore(options) -> None:
                   f"write the prefix of the codes you mean (e.g. N8 for pep8-naming)", file=sys.stderr)
 
 
+def _refused(filename: str, text: str):
+    """NPP192 for a file Python cannot decode, or None (never raises into flake8)."""
+    from .source.files import refused_as_flake8_read
+    try:
+        exc = refused_as_flake8_read(filename, text)
+    except Exception:
+        return None
+    if exc is None:
+        return None
+    from .checks.analysis import undecodable
+    return undecodable(exc)
+
+
+def _warn_settings(options) -> None:
+    """What `npuprof` refuses, flake8 passes in silence: an unknown `npuprof-*` setting in the configuration
+    flake8 read (it ignores keys it does not know) and a graph dump that cannot be used. Said once, on
+    stderr, in the main process."""
+    import multiprocessing
+    import sys
+    if multiprocessing.current_process().name != "MainProcess":
+        return
+    try:
+        from flake8.options.config import load_config
+        cfg, _ = load_config(getattr(options, "config", None), list(getattr(options, "append_config", None) or ()),
+                             isolated=bool(getattr(options, "isolated", False)))
+        keys = cfg.options("flake8") if cfg.has_section("flake8") else []
+    except Exception:                   # flake8 already read it; another flake8's internals: say nothing
+        keys = []
+    from .source.config import unknown_flake8_settings
+    unknown = unknown_flake8_settings(keys)
+    if unknown:
+        print(f"flake8-npuprof: warning: unknown [flake8] setting(s): {unknown}; flake8 ignores them",
+              file=sys.stderr)
+    graph = getattr(options, "npuprof_graph", None)
+    if graph:
+        from .checks.preflight import load_graph
+        _, why = load_graph(graph)
+        if why:
+            print(f"flake8-npuprof: warning: npuprof-graph {graph}: {why}; NPP903 is not checked", file=sys.stderr)
+
+
 class NpuProfChecker:
     name = "flake8-npuprof"
     version = __version__
@@ -103,6 +144,7 @@ class NpuProfChecker:
             tuple(getattr(options, "extend_select", None) or ())
         _account_for_every_file(options)
         _warn_wide_ignore(options)
+        _warn_settings(options)
         cann = getattr(options, "npuprof_cann", "any") or "any"
         soc = getattr(options, "npuprof_soc", "any") or "any"
         if (cann, soc) == ("any", "any") and not getattr(options, "npuprof_preflight", False) and \
@@ -127,6 +169,10 @@ class NpuProfChecker:
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         from .source.prefilter import might_configure_profiling
         text = "".join(self.lines)
+        refused = _refused(self.filename, text)
+        if refused is not None:             # flake8 read it as Latin-1; Python would not run it (NPP192)
+            yield refused.line, refused.col, f"{refused.code} {refused.short}", type(self)
+            return
         profiling = might_configure_profiling(text)
         if not profiling and not ("NPP" in text and default_off_enabled("NPP206", self.selected)):
             return                          # the common case: nothing more is imported

@@ -69,6 +69,25 @@ def test_the_snapshot_covers_every_corpus_and_many_codes():
     assert len({r["code"] for r in rows}) >= 40 and len(rows) >= 400
 
 
+# NPP002's words about the r1.2-r1.7 adapters, which no CANN version from 7.0 ships (issue 41)
+OLD_ADAPTERS = {'"profiling_options must be set when use profiling"', "abort", "must", "r1.2-r1.7", "r1.8+",
+                "training/task", "use", "when", "ValueError", "adapters", "back", "fall", "raise", "set"}
+
+
+def retired(code: str, target: str, fact: str) -> bool:
+    """Facts dropped on purpose since the snapshot (issue 41): an msprof version the target does not name
+    (under `any`, "msprof 9.1 prints" named a version nobody chose), NPP002's adapters no target ships, and
+    NPP108's 255-byte advice where the collector refuses a character."""
+    if code == "NPP002":
+        return fact in OLD_ADAPTERS
+    if code in ("NPP190", "NPP192"):    # rewritten to read plainly (issue 41): the same facts in other words
+        return fact in {"cannot", "depend", "determined", "here", "nothing", "should", "statically", "was", "where",
+                        "can", "syntax", "error", "this", "file"}
+    if code == "NPP108":                # a refused character is not a 255-byte part (issue 41)
+        return fact in {"255", "bytes", "cannot", "directory", "each", "most", "part"}
+    return code.startswith("NPP12") and re.fullmatch(r"\d+\.\d+", fact) is not None and fact not in target
+
+
 def test_no_fact_of_an_old_message_is_lost(current):
     lost = []
     for old in _snapshot():
@@ -76,7 +95,8 @@ def test_no_fact_of_an_old_message_is_lost(current):
             key = (old["corpus"], old["file"], old["line"], old["col"], old["code"], target)
             assert key in current, f"the finding is gone: {key}"
             shown = [f"{r['message']}\n{r['detail']}" for r in current[key]]
-            missing = min((sorted(f for f in facts(old["message"]) if f not in text) for text in shown), key=len)
+            missing = min((sorted(f for f in facts(old["message"]) if f not in text and
+                                  not retired(old["code"], target, f)) for text in shown), key=len)
             if missing:
                 lost.append((key, missing, old["message"]))
     assert not lost, "\n".join(map(str, lost[:10]))
@@ -121,7 +141,7 @@ def test_the_short_sentence_keeps_the_problem_and_the_consequence():
         'write "on"']
 
 
-def test_one_version_keeps_its_scope_and_differing_versions_are_said_to_differ():
+def test_one_version_keeps_its_scope_and_differing_versions_say_it_depends():
     one = ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0 the collector rejects it, so GE '
            'initialisation fails and the job aborts; write "on"')
     assert split(one)[0] == ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0, GE '
@@ -131,8 +151,9 @@ def test_one_version_keeps_its_scope_and_differing_versions_are_said_to_differ()
               'the collector logs "Invalid data type for string variable" and reads it as empty, so the setting '
               'has no effect; write "500MB"')
     short = split(differ)[0]
-    assert short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: GE initialisation fails '
-                     'and the job aborts (other versions differ)')
+    assert short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: what happens depends on '
+                     'the CANN version')
+    assert "on CANN 7.0 and 8.0 the collector cannot read it" in split(differ)[1]
 
 
 def test_the_state_prefixes_stay_short_and_their_reason_moves_to_the_detail():
@@ -164,7 +185,7 @@ def test_the_state_prefixes_stay_short_and_their_reason_moves_to_the_detail():
 
 
 def test_a_short_message_is_left_as_it_is():
-    message = "syntax error: invalid syntax (Python 3.11's parser); nothing in this file was checked"
+    message = "the file does not parse: invalid syntax (Python 3.11's parser), so nothing in it was checked"
     assert split(message) == (message, "")
     assert split("profiling is switched on: every run pays for it") == (
         "profiling is switched on: every run pays for it", "")

@@ -24,7 +24,7 @@ def tree(tmp_path, monkeypatch):
     for src in SOURCES:
         shutil.copytree(src, work / src.name)
     (work / "broken.py").write_text("import os\nprint 'profiling'\n")
-    (work / "undecodable.py").write_bytes(b"x = '\xff'\n")             # not read: said on stderr, exit 2
+    (work / "undecodable.py").write_bytes(b"x = '\xff'\n")             # Python refuses it: NPP192, exit 1
     (work / "pyproject.toml").write_text("[tool.npuprof]\nextend-select = [\"NPP2\"]\n")
     monkeypatch.chdir(work)
     monkeypatch.delenv("NPUPROF_CACHE_DIR")      # the cache beside the configuration file, as users have it
@@ -52,7 +52,7 @@ def analyses(monkeypatch):
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
 def test_the_report_is_the_same_bytes_with_and_without_cache_and_workers(tree, capsys, fmt):
     plain = run(capsys, "check", "--no-cache", "-j1", "--format", fmt, ".")
-    assert plain[0] == 2 and plain[1] and "undecodable.py: cannot decode" in plain[2]
+    assert plain[0] == 1 and "undecodable.py" in plain[1] and "cannot decode" not in plain[2]
     assert not (tree / ".npuprof_cache").exists()   # --no-cache writes nothing
     cold = run(capsys, "check", "-j2", "--format", fmt, ".")
     warm = run(capsys, "check", "-j2", "--format", fmt, ".")
@@ -65,7 +65,7 @@ def test_the_report_is_the_same_bytes_with_and_without_cache_and_workers(tree, c
 
 def test_fix_diff_is_the_same_bytes_with_and_without_cache_and_workers(tree, capsys):
     plain = run(capsys, "fix", "--diff", "--no-cache", "-j1", ".")
-    assert plain[0] == 2 and plain[1].count("+++ b/") >= 5      # 2: the undecodable file
+    assert plain[0] == 1 and plain[1].count("+++ b/") >= 5      # the undecodable file is a finding, not an error
     assert run(capsys, "fix", "--diff", "-j2", ".") == run(capsys, "fix", "--diff", "-j2", ".") == plain
 
 

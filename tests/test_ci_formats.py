@@ -420,6 +420,35 @@ def test_flake8_format_npuprof_sarif_subprocess(project):
         ("NPP101", {"startLine": 6, "startColumn": 64})]
 
 
+@needs_entry_point("npuprof-sarif")
+def test_foreign_codes_are_described_with_the_plugin_that_reported_them(tmp_path):
+    """GitHub's ingestion (SARIF Multitool GH2012) wants a name, fullDescription and help for every rule."""
+    import pycodestyle
+    import pyflakes
+    (tmp_path / "a.py").write_text("import os\nx=1\n")
+    proc = run_flake8(tmp_path, "--select", "F401,E225,NPP", "--format", "npuprof-sarif", "a.py")
+    log = json.loads(proc.stdout)
+    assert schema_errors(log) == []
+    foreign = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"] if not r["id"].startswith("NPP")}
+    assert sorted(foreign) == ["E225", "F401"]
+    f401 = foreign["F401"]
+    text = (f"F401 is reported by pyflakes {pyflakes.__version__} through flake8, which passes on its message but "
+            "no description of the rule: see the documentation of pyflakes.")
+    assert f401["name"] == "F401" and f401["fullDescription"] == {"text": text}
+    assert f401["help"] == {"text": text, "markdown": text}
+    assert f401["shortDescription"] == {"text": f"F401, reported by pyflakes {pyflakes.__version__}"}
+    assert foreign["E225"]["shortDescription"]["text"] == f"E225, reported by pycodestyle {pycodestyle.__version__}"
+
+
+def test_a_foreign_code_flake8_does_not_place_still_has_its_descriptions():
+    from flake8_npuprof.report.ci import foreign_descriptor
+    rule = foreign_descriptor("B007")
+    assert rule["name"] == "B007" and rule["shortDescription"]["text"] == "B007, reported by another flake8 plugin"
+    assert rule["help"]["text"] == rule["fullDescription"]["text"] == (
+        "B007 is reported by another flake8 plugin through flake8, which passes on its message but no description "
+        "of the rule: see the documentation of that plugin.")
+
+
 @needs_entry_point("npuprof-github")
 def test_flake8_format_npuprof_github_subprocess(project):
     proc = run_flake8(project, "--select", "NPP", "--format", "npuprof-github", "bad.py")
@@ -440,7 +469,7 @@ def test_a_file_that_does_not_parse_is_an_error_in_sarif_and_github(tmp_path, ca
     assert (result["ruleId"], result["level"]) == ("NPP192", "error")
     assert result["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 6, "startColumn": col, "endLine": 6, "endColumn": col + 1}
-    assert result["message"]["text"].startswith("syntax error: invalid syntax (Python ")
+    assert result["message"]["text"].startswith("the file does not parse: invalid syntax (Python ")
     assert main(["check", "--format", "github", "broken.py"]) == 1
     assert capsys.readouterr().out.startswith(f"::error file=broken.py,line=6,col={col},endLine=6,endColumn={col + 1},"
-                                              "title=NPP192 syntax-error::syntax error: invalid syntax")
+                                              "title=NPP192 syntax-error::the file does not parse: invalid syntax")

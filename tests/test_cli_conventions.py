@@ -207,6 +207,11 @@ def test_summary_line_and_fixable_count(project, capsys):
     code, out, err = run(capsys, "check", "bad.py", "unfixable.py")
     assert code == 1 and len(out.splitlines()) == 2
     assert err.splitlines()[0] == "Found 2 findings (1 fixable with `npuprof fix`)."
+    (project / "mode.py").write_text('import os\nos.environ["PROFILING_MODE"] = "True"\n'
+                                     'os.environ["PROFILING_OPTIONS"] = \'{"output":"/tmp/p","task_trace":"on"}\'\n')
+    err = run(capsys, "check", "bad.py", "mode.py")[2]
+    assert err.splitlines()[0] == ("Found 2 findings (1 fixable with `npuprof fix`, 1 fixable with "
+                                   "`npuprof fix --unsafe-fixes`).")
     (project / "clean.py").write_text(CLEAN)
     assert run(capsys, "check", "clean.py") == (0, "", "All checks passed!\n")
     assert run(capsys, "check", "-q", "clean.py") == (0, "", "")

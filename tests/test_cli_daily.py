@@ -155,12 +155,33 @@ def test_unused_noqa_in_flake8_and_in_a_file_without_profiling(project):
 
 # ---------------------------------------------------------------- usage, --graph, names
 
-def test_a_bad_subcommand_flag_shows_that_subcommands_usage(capsys):
+def test_a_bad_subcommand_flag_says_so_in_one_line_with_a_did_you_mean(capsys):
     for command in ("check", "fix", "validate", "emulate", "explain"):
         assert main([command, "--no-such-flag", *(["x.py"] if command == "emulate" else [])]) == 2
-        err = capsys.readouterr().err
-        assert err.startswith(f"usage: npuprof {command} ") and \
-            err.endswith(f"npuprof {command}: error: unrecognized arguments: --no-such-flag\n"), err
+        assert capsys.readouterr().err == (f"npuprof {command}: error: unrecognized arguments: --no-such-flag\n"
+                                           f"`npuprof {command} --help` lists what it takes\n")
+    assert main(["check", "--selct", "NPP101", "."]) == 2
+    assert capsys.readouterr().err.startswith(
+        "npuprof check: error: unrecognized arguments: --selct (did you mean --select?)\n")
+    assert main(["fix", "--unsafe-fixs=1", "."]) == 2
+    assert "unrecognized arguments: --unsafe-fixs=1 (did you mean --unsafe-fixes?)" in capsys.readouterr().err
+    assert main(["chek", "."]) == 2
+    assert capsys.readouterr().err.startswith("npuprof: error: unknown command 'chek' (did you mean check?)\n")
+
+
+@pytest.mark.parametrize("argv", [["check", "--cann", "9.9", "."], ["validate", "--cann", "9.9", "{}"],
+                                  ["emulate", "--cann", "9.9", "x.py"]])
+def test_a_bad_cann_lists_every_accepted_value(project, capsys, argv):
+    (project / "x.py").write_text("x = 1\n")
+    assert main(argv) == 2
+    assert "unknown CANN target '9.9': use any, portable, auto (this machine's toolkit), or one of 7.0, 8.0, 8.5, " \
+        "9.0, 9.1 (8.1-8.3 share the 8.0 collector)" in capsys.readouterr().err
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--npuprof-cann", "9.9", "x.py"], capture_output=True,
+                          text=True)
+    assert proc.returncode != 0 and "use any, portable, auto (this machine's toolkit), or one of 7.0" in proc.stderr
+    assert main(["check", "--soc", "999", "."]) == 2
+    assert "unknown product '999': use any, auto (this machine's chip), or one of 310, 910, 310P, 910B, 910C, " \
+        "310B, 950" in capsys.readouterr().err
 
 
 def test_graph_implies_the_preflight_checks(project, capsys):
@@ -187,6 +208,22 @@ def test_a_misspelt_configuration_key_gets_a_did_you_mean(project, capsys):
     (project / "setup.cfg").write_text("[flake8]\nnpuprof-can = 8.0\n")
     code, _, err = run(capsys, "check")
     assert code == 2 and "setup.cfg: unknown [flake8] setting(s): npuprof-can (did you mean npuprof-cann?)" in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_plugin_warns_once_about_a_misspelt_setting_and_an_unusable_graph(project, jobs):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "b.py").write_text("x = 1\n")
+    (project / "setup.cfg").write_text("[flake8]\nnpuprof-can = 8.0\nnpuprof_preflite = true\n"
+                                       "npuprof-graph = missing.pbtxt\n")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP", "-j", jobs, "a.py", "b.py"],
+                          capture_output=True, text=True)
+    assert proc.stderr.splitlines() == [
+        "flake8-npuprof: warning: unknown [flake8] setting(s): npuprof-can (did you mean npuprof-cann?), "
+        "npuprof-preflite (did you mean npuprof-preflight?); flake8 ignores them",
+        "flake8-npuprof: warning: npuprof-graph missing.pbtxt: cannot read: No such file or directory; "
+        "NPP903 is not checked"]
+    assert "NPP101" in proc.stdout
 
 
 def test_flake8_says_that_ignore_n_also_ignores_npp(project):
@@ -254,7 +291,7 @@ def test_check_reads_each_file_when_its_turn_comes_and_reports_the_same(project,
     monkeypatch.setattr(batch, "WINDOW", 2)
     _watch_stream(monkeypatch, check, "check_items", reads.append, lambda: handed.append(len(reads)))
     assert run(capsys, *argv) == whole
-    assert whole[0] == 2 and "bad.py" in whole[2]       # the unreadable file is still an error
+    assert whole[0] == 1 and "bad.py:1:1: NPP192 " in whole[1]      # Python cannot decode it: a finding
     assert len(reads) == len(handed) == 6
     assert all(k <= read <= k + 2 for k, read in enumerate(handed, start=1))
     if jobs == "1":
@@ -281,7 +318,7 @@ def test_fix_reads_each_file_when_its_turn_comes_and_fixes_the_same(project, cap
     assert run(capsys, *argv) == whole
     assert {p.name: p.read_bytes() for p in project.glob("*.py")} == fixed
     assert fixed["s1.py"] != pristine["s1.py"] and fixed["s0.py"] == pristine["s0.py"]
-    assert whole[0] == 2 and "bad.py" in whole[2]
+    assert whole[0] == 1 and "bad.py:1:1: NPP192 " in whole[1]
     assert len(reads) == len(handed) == 6
     assert all(k <= read <= k + 2 for k, read in enumerate(handed, start=1))
 

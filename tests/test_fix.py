@@ -91,6 +91,10 @@ def test_diff_writes_nothing_and_exit_codes(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert '-op.parameter_map["profiling_options"].s' in out and '"l2":"on"' in out
     assert target.read_bytes() == before
+    assert main(["fix", "--diff", "--exit-zero", str(target)]) == 0       # as Ruff: the diff, and exit 0
+    assert capsys.readouterr().out == out and target.read_bytes() == before
+    assert main(["fix", "--diff", "--exit-zero", "--exit-non-zero-on-fix", str(target)]) == 0
+    capsys.readouterr()
     assert main(["fix", str(target)]) == 0               # everything fixed: nothing remains
     assert main(["fix", "--diff", str(target)]) == 0     # nothing left to change
     monkeypatch.chdir(tmp_path)

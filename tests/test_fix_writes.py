@@ -233,7 +233,7 @@ import os, subprocess, sys
 disk = sys.argv[1]
 subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk], check=True)
 text = open(sys.argv[2], encoding="utf-8").read()
-text += "#" * (4096 - 40 - len(text.encode()) % 4096) + "\n"      # the fixed text needs one more page
+text += "#" * ((-len(text.encode()) - 1) % 4096) + "\n"     # whole pages: a fixed text any longer needs one more
 old = text.encode()
 with open(os.path.join(disk, "train.py"), "wb") as fh:
     fh.write(old)
@@ -267,7 +267,7 @@ def test_a_real_full_disk_leaves_every_name_with_the_old_text(tmp_path):
     err = eval(err)
     assert (code, same) == ("2", "True"), (proc.stdout, proc.stderr)
     assert err.splitlines() == ["train.py: not fixed, cannot write: No space left on device; the file is unchanged",
-                                "train.py: 9 findings remain in it (`npuprof check` lists them)",
+                                "train.py: 10 findings remain in it (`npuprof check` lists them)",
                                 "single.py: not fixed, cannot write: No space left on device; the file is unchanged",
-                                "single.py: 9 findings remain in it (`npuprof check` lists them)",
-                                "Found 18 findings (0 fixed, 18 remaining).", UNFIXED]
+                                "single.py: 10 findings remain in it (`npuprof check` lists them)",
+                                "Found 20 findings (0 fixed, 20 remaining).", UNFIXED]

@@ -72,8 +72,8 @@ def test_a_file_that_does_not_parse_is_a_finding_in_every_front_end(tmp_path, ca
     # the CLI and the analysis: NPP192 at the parser's position, with its message; not NPP000
     (finding,) = analyse("import os\nprofiling_options = (\n", None, "x.py")
     assert (finding.code, finding.line, finding.col) == ("NPP192", expected.lineno, expected.offset - 1)
-    assert f"syntax error: {expected.msg} (Python " in finding.message
-    assert finding.message.endswith("'s parser); nothing in this file was checked")
+    assert f"the file does not parse: {expected.msg} (Python " in finding.message
+    assert finding.message.endswith("'s parser), so nothing in it was checked")
     # also a file without any profiling marker: whether a file was checked never depends on the prefilter
     (tmp_path / "plain.py").write_text("def f(:\n    pass\n")
     assert main(["check", "--select", "NPP1", str(tmp_path)]) == 1      # whatever the selection
@@ -88,9 +88,10 @@ def test_nul_bytes_and_undecodable_files(tmp_path, capsys):
     (tmp_path / "latin.py").write_bytes(b"profiling_options = '\xff\xfe'\n")
     code = main(["check", str(tmp_path)])
     out, err = capsys.readouterr()
-    # an unreadable file is an error for the gate (exit 2), never a traceback; one that does not parse a finding
-    assert code == 2 and "latin.py: cannot decode" in err
-    assert out.startswith(f"{tmp_path / 'nul.py'}:1:1: NPP192 syntax error: ") and "null bytes" in out
+    # a file Python cannot decode is a finding (NPP192 on its first bad byte, exit 1), as one that does not parse
+    assert code == 1 and not err.startswith(str(tmp_path))
+    assert out.splitlines()[0].startswith(f"{tmp_path / 'latin.py'}:1:22: NPP192 the file does not decode: byte 0xff")
+    assert out.splitlines()[1].startswith(f"{tmp_path / 'nul.py'}:1:1: NPP192 the file does not parse: ") and "null bytes" in out
 
 
 def test_declared_encodings_and_bom(tmp_path, capsys):
@@ -506,7 +507,7 @@ def test_code_too_deep_for_python_is_one_npp192(tmp_path, capsys, expr):
     (tmp_path / "deep.py").write_text(text)
     assert main(["check", str(tmp_path / "deep.py")]) == 1
     out, err = capsys.readouterr()
-    assert "deep.py:1:" in out and " NPP192 syntax error: " in out and "internal error" not in err
+    assert "deep.py:1:" in out and " NPP192 the file does not parse: " in out and "internal error" not in err
 
 
 def test_child_nodes_are_ast_children_without_the_shared_leaves():

@@ -186,7 +186,23 @@ def syntax_error(exc: BaseException, text: str) -> Finding:
     col = min(max(offset - 1, 0), len(body))
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
-    message = f"syntax error: {printable(reason)} ({version}'s parser); nothing in this file was checked"
+    message = f"the file does not parse: {printable(reason)} ({version}'s parser), so nothing in it was checked"
+    return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
+
+
+def undecodable(exc) -> Finding:
+    """NPP192 for a file Python cannot decode (source/files.DecodeError), at the first byte it cannot decode
+    (or the coding line's encoding name). Python raises SyntaxError before the first line runs; flake8 reads
+    such a file as Latin-1 and reports nothing."""
+    src = SourceText(exc.text)
+    line = min(max(exc.line, 1), len(src.line_starts))
+    body = src.line_text(line).rstrip("\r\n")
+    col = min(max(exc.col, 0), len(body))
+    start = src.line_starts[line - 1] + col
+    end = start + 1 if col < len(body) else start
+    message = (f"the file does not decode: {printable(exc.reason)}, so Python refuses to run it as a script and "
+               "nothing in it was checked; save it as UTF-8 or declare its encoding on line 1 or 2 "
+               "(`# -*- coding: gbk -*-` for GBK)")
     return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
 
 
@@ -350,14 +366,19 @@ RULES = (
         level="error",
         what="A Python file that Python's own parser (the one npuprof runs on) refuses: a syntax error, an "
              "indentation error, a null byte, or code nested too deeply. The finding sits where the parser "
-             "stopped and quotes its message. It is reported for every Python file `npuprof check`, `fix` "
+             "stopped and quotes its message. Also a file Python cannot decode (PEP 263): bytes that are not "
+             "UTF-8 with no coding line (a GBK comment saved without `# -*- coding: gbk -*-`), bytes the "
+             "declared encoding refuses, a coding line naming an encoding Python does not know, or a UTF-8 "
+             "byte-order mark before a coding line of another encoding; the finding sits on the first byte "
+             "that does not decode (or on the coding line's encoding name). It is reported for every Python file `npuprof check`, `fix` "
              "and the language server are given, whether or not it mentions profiling, and is not "
              "suppressed by a selection or a `# noqa` comment: no file passes unchecked in silence.",
         why="None of the NPP checks ran on the file, so a profiling setup in it is unchecked; and the script "
             "would not start at all (Python raises SyntaxError before the first line runs), so the NPU job "
-            "fails without collecting anything. flake8 runs no plugin on such a file and reports its own "
-            "E999 instead: select `E999` with `--select NPP` (the plugin does so itself when NPP codes are "
-            "selected explicitly).",
+            "fails without collecting anything. flake8 runs no plugin on a file that does not parse and reports "
+            "its own E999 instead: select `E999` with `--select NPP` (the plugin does so itself when NPP codes are "
+            "selected explicitly). A file Python cannot decode flake8 (6 and 7) reads as Latin-1 and reports "
+            "nothing about: the plugin reads it again and reports NPP192.",
         example=_HEAD + "print \"profiling on\"\n" + _SET_OPTIONS + _TAIL,
         fixed=_HEAD + "print(\"profiling on\")\n" + _SET_OPTIONS + _TAIL,
         fix_safety="none",

@@ -31,8 +31,8 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
         return strings
     reports = [check_options(c.text, ctx.target, mode_on) for c in cands]
     if any(r.unknown for r in reports):
-        ctx.report_node("NPP190", node, "profiling_options depend on a value that cannot be determined "
-                        "statically where a key or the JSON structure should be; nothing was checked here")
+        ctx.report_node("NPP190", node, "profiling_options are not checked: a key or the JSON's structure comes "
+                        "from a value known only when the script runs")
     if all(r.empty for r in reports):
         return strings
     hygiene = [check_option_hygiene(c.text, r.doc, ctx.src.text) + none_in_output(c, r.doc)
@@ -84,8 +84,8 @@ def _from_default(value, issue, options: Tuple[str, ...]) -> bool:
 
 def _undetermined(strings: Strings) -> str:
     reason = f" ({strings.reason})" if strings.reason else ""
-    return (f"profiling_options cannot be determined statically{reason}: nothing was checked here; "
-            "a literal or json.dumps({...}) of known values can be checked")
+    return (f"profiling_options are not checked: their value is known only when the script runs{reason}; "
+            "write them as a literal or as json.dumps({...}) of known values to have them checked")
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -314,8 +314,16 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
     if hit.step is None:
         return _legacy_render(hit.legacy, call, versions, target)
     lines = {by[(version, p)].step.line for p in products}
-    where = "" if target.soc != "any" or len(lines) <= 1 else f" (on the Ascend {products[0]})"
-    problem = _port_render(word, hit.step, code, version, products, where, target, call, at)
+    notes = [] if target.soc != "any" or len(lines) <= 1 else [f"on the Ascend {products[0]}"]
+    # the version is named only where the target names it; under `any` the words are every version's, or said
+    # to be that version's
+    who = f"msprof {version}" if target.cann == version else "msprof"
+    worded = {(by[(v, p)].step.line.splitlines() or [""])[0] for v, p in by
+              if v in candidates and p == products[0] and by[(v, p)].step is not None}
+    if target.cann != version and len(worded) > 1:
+        notes.append(f"in CANN {version}'s words")
+    where = f" ({', '.join(notes)})" if notes else ""
+    problem = _port_render(word, hit.step, code, version, products, where, target, call, at, who)
     unread = [p for p in products if P.chip(version, p) is None]
     if unread and len(unread) == len(products):
         # the open source of that version has no platform class for the chip: its black list is not known
@@ -344,7 +352,7 @@ def _tail(step: P.Step, version: str, where: str = "", subject: str = "") -> str
 
 
 def _port_render(word: Word, step: P.Step, code: str, version: str, products: List[str], where: str,
-                 target: Target, call: Call, at: int) -> Problem:
+                 target: Target, call: Call, at: int, who: str = "") -> Problem:
     text = word.text
     written = _written(text)
     name = step.option.strip() or written
@@ -352,7 +360,8 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
     value = text[eq + 1:] if eq >= 0 else None
     name_span = (0, 2 + len(written)) if text.startswith("--") else (0, len(text))
     value_span = (eq + 1, len(text)) if eq >= 0 and len(text) > eq + 1 else name_span
-    tail = _tail(step, version, where)
+    who = who or f"msprof {version}"
+    tail = _tail(step, version, where, who)
     aka = "" if written == name or not step.option else f" (msprof reads --{written} as --{name})"
     called = f"--{written}{aka}"
     given = f"--{written}={value}{aka}"
@@ -386,7 +395,7 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
         message = f"msprof reads {text} as options of its own (single-dash options it does not have), not as the " \
                   f"value of the option before it: {tail}; attach the value with ="
     elif kind == "chip":
-        message = f"msprof {version} refuses {called} on {chips} (the option is on the chip's black list): " \
+        message = f"{who} refuses {called} on {chips} (the option is on the chip's black list): " \
                   f"{_tail(step, version, where, 'it')}; remove it for this chip"
     elif kind == "unsupported":
         message = f"{called} is not supported on {chips}: {tail}; remove it for this chip"
@@ -419,7 +428,7 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
     elif kind == "dynamic":
         message = f"{called} does not fit with the other options of this dynamic profiling run: {tail}"
     elif kind == "order":
-        message = f"{given} comes before --output and --application, which msprof {version} needs first: " \
+        message = f"{given} comes before --output and --application, which {who} needs first: " \
                   f"{tail}; move it after them"
     else:
         span = value_span if value else name_span

@@ -13,7 +13,7 @@ from ..source.sites import Entry, ParamSet
 from ..values.ops import Opaque
 from ..values.reader import truthy, unwrap
 from .common import check_options_expr
-from ..knowledge.collection import EXPLICIT_DEFAULTS
+from ..knowledge.collection import EXPLICIT_DEFAULTS, substituted_defaults, substituted_phrase
 
 
 def check(ctx) -> None:
@@ -45,15 +45,14 @@ def check(ctx) -> None:
             fix = None
             if not setup.params.get("profiling_options"):
                 entry = source_of(ctx.src, mode.target.value.value.value)
+                options, same = substituted_defaults("NpuOptimizer", ctx.target.versions)
                 edit = insert_after(ctx.src, mode.stmt,
-                                    f'{entry}.parameter_map["profiling_options"].s = b\'{EXPLICIT_DEFAULTS}\'')
-                fix = Fix((edit,), True, "write out the default options") if edit else None
+                                    f'{entry}.parameter_map["profiling_options"].s = b\'{options}\'')
+                fix = Fix((edit,), same, "write out the default options") if edit else None
             ctx.report_node(
                 "NPP002", mode.target,
-                "profiling is switched on without profiling_options: the adapter (r1.8+) substitutes its "
-                'defaults (output "./", training/task trace, hccl, aicpu, PipeUtilization) and r1.2-r1.7 '
-                'abort ("profiling_options must be set when use profiling"); set profiling_options '
-                "explicitly", fix)
+                "profiling is switched on without profiling_options: "
+                f"{substituted_phrase('NpuOptimizer', ctx.target.versions)}; set profiling_options explicitly", fix)
         _check_dump(ctx, setup, mode_on)
 
 
@@ -128,7 +127,8 @@ def _check_name(ctx, entry: Entry) -> None:
         lit = ctx.values.strings(node, entry.scope, 0).candidates
         edits = text_edits_to_source(ctx.src, lit[0], [(0, len(lit[0].text), NPU_OPTIMIZER)]) if lit else None
         if edits:
-            fix = Fix(tuple(edits), True, f'rename to "{NPU_OPTIMIZER}"')
+            # unsafe: the adapter reads no setting of a misnamed entry, so the rename switches on what it holds
+            fix = Fix(tuple(edits), False, f'rename to "{NPU_OPTIMIZER}"')
     ctx.report_node("NPP003", node, _name_message(name, entry), fix)
 
 
@@ -267,7 +267,7 @@ def _field_fix(ctx, p: ParamSet, field: str) -> Optional[Fix]:
     attr_start = attr_end - len(p.field)
     return Fix((Edit(attr_start, attr_end, field),
                 Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), word)),
-               True, f"write .{field} = {word}")
+               word == "False", f"write .{field} = {word}")     # True switches profiling on: unsafe
 
 
 def _rename_key_fix(ctx, p: ParamSet, key: str) -> Optional[Fix]:
@@ -342,10 +342,11 @@ RULES = (
         fixed=_opts(EXPLICIT_DEFAULTS),
         fix_safety="sometimes",
         fix_note="Where the switch is `profiling_mode.b = True` or `enable_profiling=True` beside no options, "
-                 "writes out the option set the current adapter would substitute, plus empty `fp_point`/"
-                 "`bp_point` (the automatic search the runtime uses anyway, and what NPP104 asks for): safe, since "
-                 "behaviour stays the same where the adapter fills in its defaults and becomes explicit where it "
-                 "would fail or collect nothing. No fix for `npu_resource_init` (it needs options of the user's "
+                 "writes out the option set the adapter substitutes, plus empty `fp_point`/`bp_point` (the "
+                 "automatic search the runtime uses anyway, and what NPP104 asks for): safe when every version of "
+                 "the target substitutes that same set (`--cann 8.5`: the r1.8+ set; `--cann 9.1`: the set with "
+                 "`task_time`), so what is collected stays the same. Under a target whose versions differ (the "
+                 "default `any`) it writes the 8.5 set and is unsafe: it changes what 9.x collects. No fix for `npu_resource_init` (it needs options of the user's "
                  "choosing), for a switch written `.b = 1`, or for empty PROFILING_OPTIONS in the environment.",
         references=(REF_SESSION, REF_PROFILING_CONFIG, REF_ENV_OPTIONS, REF_NPU_ATTRS),
         group="wiring",
@@ -371,9 +372,10 @@ RULES = (
         f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n" + _TAIL,
         fixed=_HEAD + f"custom_op.parameter_map[\"profiling_options\"].s = tf.compat.as_bytes('{GOOD_OPTIONS}')\n"
         + _TAIL,
-        fix_safety="sometimes",
-        fix_note="Renames a near-miss (`NPUOptimizer`, `npu_optimizer`) to `NpuOptimizer`: safe, the user "
-                 "evidently meant the NPU optimizer. No fix for an entry with no name at all or with another "
+        fix_safety="unsafe",
+        fix_note="Renames a near-miss (`NPUOptimizer`, `npu_optimizer`) to `NpuOptimizer`: unsafe, since the "
+                 "adapter reads none of a misnamed entry's settings, so the rename applies them all (profiling "
+                 "included): a run that collected nothing then profiles. No fix for an entry with no name at all or with another "
                  "name (`MyOptimizer`): which entry was meant is the user's call.",
         references=(REF_SESSION, REF_NPU_ATTRS),
         group="wiring",
@@ -401,8 +403,9 @@ RULES = (
         example=_HEAD.replace('["profiling_mode"].b = True', '["profiling_mode"].s = b"true"') + _SET_OPTIONS + _TAIL,
         fixed=_HEAD + _SET_OPTIONS + _TAIL,
         fix_safety="sometimes",
-        fix_note="`profiling_mode.s = b\"true\"` becomes `profiling_mode.b = True` (safe: the literal says what "
-                 "was meant). Renaming `precision_mode.b` to `profiling_mode.b` is unsafe: it is a guess that "
+        fix_note="`profiling_mode.s = b\"true\"` becomes `profiling_mode.b = True`: unsafe, since the adapter "
+                 "reads the string as off and the fix switches profiling on (`b\"false\"` becomes `.b = False`: "
+                 "safe, profiling stays off). Renaming `precision_mode.b` to `profiling_mode.b` is unsafe: it is a guess that "
                  "switches profiling on.",
         references=(REF_SESSION, REF_NPU_ATTRS, REF_MODELZOO),
         group="wiring",

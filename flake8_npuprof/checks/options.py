@@ -15,7 +15,7 @@ from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 from ..knowledge import datafiles as K
 from ..knowledge.collection import active, collects_anything
 from ..source.jsonscan import Doc, Member, Unknown, parse
-from ..source.model import Issue, TextFix
+from ..source.model import Issue, TextFix, printable
 from ..source.numeric import decimal, hexadecimal, whole
 from ..source.suggest import KEY_ALIASES, close_matches, did_you_mean
 from ..knowledge.targets import Target
@@ -65,7 +65,10 @@ def _json(value) -> str:
     if isinstance(value, Unknown):
         return '"…"'
     text = json.dumps(value, ensure_ascii=False, default=lambda v: "…")      # an Unknown inside a list
-    return text if len(text) <= 60 else text[:57] + "…"
+    if len(text) <= 60:
+        return text
+    # abridged inside its quotes: a quote left open would run on into the rest of the message
+    return text[:56].rstrip("\\") + '…"' if text.startswith('"') else text[:57] + "…"
 
 
 def _jtype(value) -> str:
@@ -340,7 +343,17 @@ _HINTS = {
 }
 
 
+BOM_REJECTED = "Failed to parse geoption configs. Error reason: Input json string error"
+
+
 def _syntax_issue(text: str, doc: Doc) -> Issue:
+    if doc.error and text.startswith("\ufeff") and not parse(text[1:]).error:
+        # GE's nlohmann skips a byte-order mark; the collector's own reader does not (the oracle record)
+        return Issue("NPP100", 0, 1,
+                     "profiling_options starts with a byte-order mark (U+FEFF), which GE's JSON parser skips but the "
+                     "collector's own reader does not: on CANN 8.5 and later the collector rejects the options "
+                     f'("{BOM_REJECTED}"), so {ABORT}; remove the mark',
+                     TextFix(((0, 1, ""),), True, "remove the byte-order mark"), effect="abort")
     if doc.error:
         err = doc.error
         advice = _HINTS.get(err.hint, "fix the JSON syntax")
@@ -794,10 +807,78 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[P
         by_key.setdefault(step.key, []).append(step)
     out = []
     for key, steps in by_key.items():
-        problem = _runtime_problem(doc, members.get(key), key, steps, version, product, members)
+        member = members.get(key)
+        written = None if member is not None or key is None else _written_as(doc, text, key)
+        if written is not None:
+            problem = _collector_key_problem(doc, text, written, key, steps, version, product)
+        elif member is not None and isinstance(member.value, str) and \
+                text[member.value_start + 1:member.value_end - 1] != member.value:
+            problem = _escaped_value_problem(doc, text, member, key, steps, version, product)
+        else:
+            problem = _runtime_problem(doc, member, key, steps, version, product, members)
         if problem is not None:
             out.append(problem)
     return out
+
+
+def _escaped_value_problem(doc: Doc, text: str, member: Member, key: str, steps: list, version: str,
+                           product: str) -> Optional[Problem]:
+    """A value written with a JSON escape (`"\\u006fn"`): GE decodes it, the 8.5+ collector's reader judges it as
+    written. The problem is the written value's; its words say both readings, never `"on" is not "on"`."""
+    raw = text[member.value_start + 1:member.value_end - 1]
+    base = _runtime_problem(doc, member._replace(value=raw), key, steps, version, product)
+    if base is None:
+        return None
+    plain = member.value.isprintable() and '"' not in member.value and "\\" not in member.value
+    return base._replace(what=f'"{key}": "{printable(raw)}" is written with a JSON escape, which GE reads as '
+                              f'{_json(member.value)} but the collector reads as written',
+                         advice=f"write {_json(member.value)} without escapes" if plain else base.advice,
+                         fix=TextFix(((member.value_start + 1, member.value_end - 1, member.value),), True,
+                                     f"write {_json(member.value)} without escapes") if plain else None)
+
+
+def _raw_key(text: str, member: Member) -> str:
+    return text[member.key_start + 1:member.key_end - 1]
+
+
+def _written_as(doc: Doc, text: str, key: str) -> Optional[Member]:
+    """The member whose key the 8.5+ collector reads as `key` where GE (nlohmann) reads another: the collector's
+    own reader takes the key as written (a JSON escape stays as it is) and skips the whitespace before it."""
+    from ..knowledge.ge_options import WHITESPACE
+    found = None
+    for m in doc.members:
+        raw = _raw_key(text, m)
+        if key in (raw, raw.lstrip(WHITESPACE)) and key != m.key:
+            found = m                   # the last one is what the runtime reads
+    return found
+
+
+def _collector_key_problem(doc: Doc, text: str, member: Member, key: str, steps: list, version: str,
+                           product: str) -> Optional[Problem]:
+    """A key the collector reads otherwise than GE: with a JSON escape (it rejects the key as written, unknown),
+    or with whitespace before it (it judges the value under the key without it)."""
+    from ..knowledge import ge_options as G
+    raw = _raw_key(text, member)
+    final = next((s for s in steps if s.action == G.REJECT), None)
+    if final is None:
+        return None
+    if key == raw:                      # written with an escape: unknown to the collector
+        plain = member.key.isprintable()
+        fix = TextFix(((member.key_start + 1, member.key_end - 1, member.key),), True,
+                      f'write "{member.key}" without escapes') if plain and "\\" not in member.key and \
+            '"' not in member.key else None
+        return Problem("NPP101", member.key, (member.key_start, member.key_end),
+                       f'profiling_options key "{printable(raw)}" is written with a JSON escape: GE reads it as '
+                       f'"{printable(member.key)}", the collector reads it as written',
+                       _rejects(final, "the collector"),
+                       f'write the key "{printable(member.key)}" without escapes' if plain else "remove it", fix)
+    shifted = member._replace(key=key)
+    base = _runtime_problem(doc, shifted, key, steps, version, product)
+    if base is None:
+        return None
+    # judged with the member as GE and the older collectors see it (one key: every version's verdict on it)
+    return base._replace(anchor=member.key, what=f'"{printable(member.key)}" has whitespace before the key, which the '
+                                                 f'8.5+ collector skips: {base.what}')
 
 
 def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, version: str,
@@ -884,9 +965,7 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         return Problem("NPP109", key, span, f'"{key}": {_json(value)} is not an integer in {lo}-{hi} (Hz)',
                        _rejects(final), f"use a value from {lo} to {hi}")
     if final.kind == "output":
-        return Problem("NPP108", key, span, f'"output": {_json(value)} cannot be the collector\'s result directory',
-                       _rejects(final), "use a path without the characters \" ' \\ % > < | & $ ; ` and control "
-                       "characters, each part at most 255 bytes")
+        return _output_refused(key, value, span, final, version)
     if final.kind == "env_output":
         return Problem("NPP108", key, span, '"output" is empty',
                        "the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects the options "
@@ -897,6 +976,32 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         tail = base.consequence.replace("the collector only warns", "only warns", 1)
         return base._replace(consequence=f'the collector logs "{final.line}" and {tail}', effect="logged")
     return None
+
+
+def _output_refused(key: str, value, span, final, version: str) -> Problem:
+    """Why the collector refuses `output`, in its order: a character this version's list holds (9.x; 8.5 checks
+    none), else a part over NAME_MAX bytes (or the path over PATH_MAX), which no directory can be created with."""
+    from ..knowledge import ge_options as G
+    text = value if isinstance(value, str) else ""
+    refused = G.facts(version)["output_invalid_chars"]
+    listed = " ".join(c for c in refused if c.isprintable()) + " and control characters"
+    bad = next((c for c in refused if c in text), None)
+    if bad is not None:
+        shown = repr(bad) if bad.isprintable() else f"the control character {printable(bad)}"
+        return Problem("NPP108", key, span, f'"output": {_json(value)} holds {shown}, which the collector refuses in '
+                       "the result path", _rejects(final), f"use a path without {listed}")
+    name_max, path_max = G.data()["name_max"], G.data()["path_max"]
+    longest = max(text.split("/"), key=lambda p: len(p.encode("utf-8", "surrogatepass")), default="")
+    size = len(longest.encode("utf-8", "surrogatepass"))
+    if size > name_max:
+        what = (f'"output": {_json(value)} has a part of {size} bytes, over the {name_max} bytes a directory name '
+                "may have, so the directory cannot be created")
+        advice = f"shorten each part of the path to at most {name_max} bytes"
+    else:
+        what = (f'"output": {_json(value)} is {len(text.encode("utf-8", "surrogatepass"))} bytes, at least the '
+                f"{path_max} bytes a path may have, so the directory cannot be created")
+        advice = f"use a path under {path_max} bytes"
+    return Problem("NPP108", key, span, what, _rejects(final), advice)
 
 
 # ---------------------------------------------------------------- product capabilities
@@ -1295,29 +1400,36 @@ RULES = (
     Rule(
         code="NPP108",
         name="invalid-output-path",
-        summary="invalid `output`: missing or empty where the target requires it, longer than 1024, or characters "
-                "some CANN 8.0 builds refuse",
+        summary="invalid `output`: missing or empty where the target requires it, longer than 1024 (up to 8.0), a "
+                "part over 255 bytes, or characters the collector refuses (some 8.0 builds, 9.x)",
         default=True,
         level="error", fatal=True,
         what="No `output`, an empty one, or one longer than 1024 characters, on a version whose collector "
              "checks that; and, for CANN 8.0, characters that some of its collector builds refuse (control "
              "characters from the 2024-03 builds; also quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>` "
-             "and backtick from the 2024-11 builds); also an `output` made from a Python `None` formatted "
+             "and backtick from the 2024-11 builds); from CANN 8.5, a part of the path over 255 bytes (or the "
+             "whole path of 4096 bytes or more), and on CANN 9.0 and 9.1 the characters their collector refuses "
+             "(the same list as the 2024-11 8.0 builds); also an `output` made from a Python `None` formatted "
              "as text (`'...\"output\":\"%s\"...' % None`), which sends the data to a directory named `None`.",
         why="Up to CANN 8.0 the collector needs a result path: a missing or empty `output`, or one whose "
             "absolute form is longer than 1024 characters, makes it reject the configuration, so GE "
             "initialisation fails and the job aborts. The 7.0 collector checks no characters; 8.0 builds "
             "differ (none, then control characters, then the full list), so with `--npuprof-cann 8.0` such a "
-            "character is reported as a failure of some builds. From 8.5 on the collector checks neither "
-            "characters nor length, and an empty or missing `output` falls back to `$ASCEND_WORK_PATH`. A "
-            "shell variable such as `$HOME` is never expanded: the directory is created with that literal name.",
+            "character is reported as a failure of some builds. From 8.5 on an empty or missing `output` falls "
+            "back to `$ASCEND_WORK_PATH`, and no length limit of its own applies, but a directory whose name "
+            "(one part of the path) is over 255 bytes cannot be created: the collector rejects the path (\"Result "
+            "path is empty or not accessible\"). The 8.5 collector checks no characters; 9.0 and 9.1 refuse "
+            "quotes, backslash, `%`, `$`, `&`, `;`, `|`, `<`, `>`, backtick and control characters (\"The path ... "
+            "contains invalid character\"). A shell variable such as `$HOME` is never expanded: the directory is "
+            "created with that literal name.",
         example=_opts('{"output":"","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
         fixed=_opts(GOOD_OPTIONS),
         fix_safety="none",
         fix_note="No fix: only the user knows where the data should go.",
-        options=_ANY_CANN + " Every `output` check is made only up to CANN 8.0 (8.5+ falls back to "
-                "`ASCEND_WORK_PATH`), so they are reported with `portable` or an old version; characters only "
-                "some 8.0 builds refuse are reported with `8.0` or `portable` and say so.",
+        options=_ANY_CANN + " The missing, empty and 1024-character checks are made only up to CANN 8.0 (8.5+ "
+                "falls back to `ASCEND_WORK_PATH`), so they are reported with `portable` or an old version; "
+                "characters only some 8.0 builds refuse are reported with `8.0` or `portable` and say so; the "
+                "255-byte part and the 9.x characters with a version from 8.5 or `portable`.",
         references=(REF_ENV_OPTIONS, REF_OPTIONS_80, REF_COLLECTOR, REF_OAM),
         settings=(("cann", "8.0"),),
         group="options",

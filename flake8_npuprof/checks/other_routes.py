@@ -16,7 +16,7 @@ from .common import check_options_expr
 from ..source.text import HOLE, is_placeholder
 from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
 from ..setups.state import NEVER_HANDED
-from ..knowledge.collection import EXPLICIT_DEFAULTS
+from ..knowledge.collection import substituted_defaults, substituted_phrase
 
 
 def check(ctx) -> None:
@@ -163,13 +163,12 @@ def _options_value(setup: RouteSetup):
 def _no_options(ctx, anchor, route: str, call: Optional[ast.Call] = None) -> None:
     fix = None
     if call is not None:
-        edit = add_keyword(ctx.src, call, f"profiling_options='{EXPLICIT_DEFAULTS}'")
-        fix = Fix((edit,), True, "write out the default options") if edit else None
+        options, same = substituted_defaults(route, ctx.target.versions)
+        edit = add_keyword(ctx.src, call, f"profiling_options='{options}'")
+        fix = Fix((edit,), same, "write out the default options") if edit else None
     ctx.report_node("NPP002", anchor,
-                    f"{route} switches profiling on without profiling_options: adapters r1.2-r1.7 raise "
-                    "ValueError ('profiling_options must be set when use profiling'), r1.8+ fall back to the "
-                    'default options (output "./", training/task trace, hccl, aicpu, PipeUtilization); '
-                    "give the options explicitly", fix)
+                    f"{route} switches profiling on without profiling_options: "
+                    f"{substituted_phrase(route, ctx.target.versions)}; give the options explicitly", fix)
 
 
 # ---------------------------------------------------------------- npu_resource_init
@@ -273,7 +272,8 @@ def _env_mode(ctx, modes) -> Optional[bool]:
             if len(values) == 1 and lit.text.strip().lower() == "true" and lit.runs:
                 from ..source.literal_edits import text_edits_to_source
                 edits = text_edits_to_source(ctx.src, lit, [(0, len(lit.text), "true")])
-                fix = Fix(tuple(edits), True, 'write "true"') if edits else None
+                # unsafe: GE reads the written value as off, so the fix switches profiling on
+                fix = Fix(tuple(edits), False, 'write "true"') if edits else None
             ctx.report_node("NPP011", s.value, problems[0], fix)
             return None                 # NPP011 already says the options are ignored
     if texts == {"true"}:
@@ -504,10 +504,11 @@ RULES = (
             "runs normally and the `PROFILING_OPTIONS` next to it are never read, so no data is collected.",
         example=_env("True"),
         fixed=_env("true"),
-        fix_safety="sometimes",
-        fix_note="Rewrites `True`/`TRUE`/`1`-style values to `true` where a literal is assigned to "
-                 "`os.environ[...]`: safe, only `true` turns the mode on, so the written value was clearly meant "
-                 "as on. No fix for `os.putenv(...)`, for values built at run time, or in a shell launcher "
+        fix_safety="unsafe",
+        fix_note="Rewrites `True`/`TRUE`-style values to `true` where a literal is assigned to "
+                 "`os.environ[...]`: unsafe, since GE reads the written value as off, so the fix switches "
+                 "profiling on: a job that collected nothing then profiles every run, and options that were latent "
+                 "are read. Applied with `--unsafe-fixes`. No fix for `os.putenv(...)`, for values built at run time, or in a shell launcher "
                  "(`npuprof fix` rewrites Python files only).",
         references=(REF_ENV_MODE, REF_TF_APIS, REF_GE_INIT),
         group="wiring",

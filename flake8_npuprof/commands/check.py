@@ -48,6 +48,9 @@ def run_check(args) -> int:
     unreadable = []
     errors = held = 0
     for item, per_settings in check_items(args, config, input_paths(args, config), each, selection):
+        if per_settings is None and item.undecodable is not None:
+            results.append((item.display, SourceText(item.text), [item.undecodable]))
+            continue
         if per_settings is None:
             unreadable.append(item)
             continue
@@ -122,7 +125,7 @@ def summary(args, results, errors: int, held: int) -> None:
     if findings:
         fixable = [f"{safe} fixable with `npuprof fix`"] if safe else []
         if unsafe:
-            fixable.append(f"{unsafe} more with `npuprof fix --unsafe-fixes`")
+            fixable.append(f"{unsafe} fixable with `npuprof fix --unsafe-fixes`")
         note(args, f"Found {plural(len(findings), 'finding')}" + (f" ({', '.join(fixable)})" if fixable else "") + ".")
     elif not errors and results:
         note(args, "All checks passed!")

@@ -146,6 +146,15 @@ def run_fix(args, config, settings, selection) -> int:
     remaining = 0
     for item, result in fix_items(args, config, paths, settings, selection):
         path, shown, source = item.path, item.display, item.source
+        if result is None and item.undecodable is not None:
+            remaining += 1                  # a finding: nothing to fix
+            if item.stdin and not diff:
+                out.write_bytes(item.data)  # unchanged: its own bytes, as for any other file
+                warn(formats.text([(shown, SourceText(item.text), [item.undecodable])],
+                                  verbose=getattr(args, "verbose", False)).rstrip("\n"))
+            else:
+                rows.append((shown, SourceText(item.text), [item.undecodable]))
+            continue
         if result is None:
             warn(f"{shown}: {item.error}")
             errors = True
@@ -229,11 +238,13 @@ def run_fix(args, config, settings, selection) -> int:
                 note(args, text)
     if errors:
         return EXIT_ERROR
+    if getattr(args, "exit_zero", False):
+        return EXIT_CLEAN               # as Ruff: over --diff and --exit-non-zero-on-fix too
     if getattr(args, "exit_non_zero_on_fix", False) and changed_any:
         return EXIT_FINDINGS
     if diff:
         return EXIT_FINDINGS if (changed_any or remaining) else EXIT_CLEAN
-    return EXIT_FINDINGS if remaining and not getattr(args, "exit_zero", False) else EXIT_CLEAN
+    return EXIT_FINDINGS if remaining else EXIT_CLEAN
 
 
 def enumerate_fixes(rows, verb: str) -> str:

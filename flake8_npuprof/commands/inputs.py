@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 from typing import Iterator, List, NamedTuple, Optional, Tuple
 
-from ..source.files import DEFAULT_EXCLUDE, ReadError, SourceFile, discover, read_source, read_stream
+from ..source.model import Finding
+
+from ..source.files import DEFAULT_EXCLUDE, DecodeError, ReadError, SourceFile, discover, read_source, read_stream
 from .output import warn
 
 
@@ -20,6 +22,9 @@ class Input(NamedTuple):
     source: Optional[SourceFile]
     error: str = ""                     # why it could not be read
     stdin: bool = False
+    undecodable: Optional[Finding] = None   # a Python file Python cannot decode: its NPP192, a finding
+    text: str = ""                      # ... and its text with what does not decode replaced (for positions)
+    data: bytes = b""                   # ... and, from standard input, its bytes (fix passes them through)
 
 
 def note(args, text: str) -> None:
@@ -141,14 +146,26 @@ def read_input(args, path: str) -> Input:
     if path == "-":
         name = args.stdin_filename or "-"
         shown = display(name) if name != "-" else "-"
+        data = b""
         try:                                            # bounded like files (a pipe of /dev/zero ends)
-            return Input(name, shown, read_source(name, read_stream(sys.stdin.buffer)), stdin=True)
+            data = read_stream(sys.stdin.buffer)
+            return Input(name, shown, read_source(name, data), stdin=True)
+        except DecodeError as exc:
+            return _undecodable(name, shown, exc, True)._replace(data=data)
         except ReadError as exc:
             return Input(name, shown, None, str(exc), stdin=True)
     try:
         return Input(path, display(path), read_source(path))
+    except DecodeError as exc:
+        return _undecodable(path, display(path), exc, False)
     except ReadError as exc:
         return Input(path, display(path), None, str(exc))
+
+
+def _undecodable(path: str, shown: str, exc: DecodeError, stdin: bool) -> Input:
+    """A file Python cannot decode is a finding (NPP192), not an error of the run: the others are still checked."""
+    from ..checks.analysis import undecodable
+    return Input(path, shown, None, str(exc), stdin, undecodable(exc), exc.text)
 
 
 def plural(n: int, word: str) -> str:

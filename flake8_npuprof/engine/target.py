@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Dict, Mapping, NamedTuple, Optional, Tuple
 
-from ..knowledge.targets import Target, TargetError
+from ..knowledge.targets import Target, TargetError, parse_cann, parse_soc
 from ..source.config import UsageError
 
 DEFAULTS = {"check": "any", "server": "any", "flake8": "any", "emulate": "auto"}
@@ -50,8 +50,8 @@ def settle_target(flags: Mapping[str, Optional[str]], config=None, default: str 
             if (kind, origin) not in cache:
                 cache[(kind, origin)] = _machine(kind, environ, origin)
             value, origin = cache[(kind, origin)]
-        try:
-            Target.parse(value, "any") if kind == "cann" else Target.parse("any", value)
+        try:                            # (the error lists `auto` too: every front-end takes it)
+            (parse_cann if kind == "cann" else parse_soc)(value, accepts_auto=True)
         except TargetError as exc:
             raise UsageError(f"{where}: {exc}" if where else str(exc)) from None
         values[kind], origins[kind] = value, origin

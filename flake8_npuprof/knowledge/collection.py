@@ -21,6 +21,43 @@ EXPLICIT_DEFAULTS = json.dumps(dict(data()["runtime_default_options"]["tf1"], fp
                                separators=(",", ":"))
 
 
+def substituted_defaults(route: str, versions) -> Tuple[str, bool]:
+    """The options to write out for a switch left without them, and whether they are what the runtime
+    substitutes on every one of `versions` (the fix that writes them is then safe). Otherwise the 8.5
+    set, which changes what some version collects (9.x's adapter substitutes `task_time`, r1.2-r1.7
+    have no default)."""
+    table = data()["emulation"]["adapter_default"].get(route, {})
+    names = {table.get(v, table.get("*", "none")) for v in versions}
+    name = names.pop() if len(names) == 1 else ""
+    if name in ("", "none", "unknown"):
+        return EXPLICIT_DEFAULTS, False
+    return json.dumps(dict(data()["runtime_default_options"][name], fp_point="", bp_point=""),
+                      separators=(",", ":")), True
+
+
+def substituted_phrase(route: str, versions) -> str:
+    """What the TF adapters of `versions` do with profiling on and no options, from `adapter_default`: every
+    adapter these CANN versions ship substitutes a default set (the r1.2-r1.7 adapters that stopped instead
+    predate CANN 7.0, data/sources.json collection.emulation.adapter_default)."""
+    table = data()["emulation"]["adapter_default"].get(route, {})
+    groups: Dict[str, List[str]] = {}
+    for v in versions:
+        groups.setdefault(table.get(v, table.get("*", "none")), []).append(v)
+
+    def described(name: str) -> str:
+        opts = data()["runtime_default_options"][name]
+        on = [k for k, v in opts.items() if v == "on"]
+        metrics = opts.get("aic_metrics")
+        return f'output "{opts["output"]}", ' + ", ".join(on) + (f", aic_metrics {metrics}" if metrics else "")
+    known = {n: vs for n, vs in groups.items() if n in data()["runtime_default_options"]}
+    if not known:
+        return ""
+    if len(known) == 1 and len(groups) == 1:
+        return f"the adapter substitutes its defaults ({described(next(iter(known)))})"
+    return "the adapter substitutes its defaults (" + "; ".join(
+        f"CANN {', '.join(vs)}: {described(n)}" for n, vs in known.items()) + ")"
+
+
 def switches() -> Dict[str, dict]:
     return data()["switches"]
 

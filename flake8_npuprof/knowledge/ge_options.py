@@ -151,6 +151,7 @@ class _Bad(Exception):
 
 
 _WS = " \r\n\t\v\f"
+WHITESPACE = _WS              # what the collector's reader skips before a key or value
 
 
 def nano_parse(text: str) -> Optional[Dict[str, Nano]]:

@@ -26,7 +26,9 @@ class TargetError(ValueError):
 _CANN_NAME = re.compile(r"(?:cann[-_ ]?)?(\d+)(?:\.(\d+)(?:\.(?:rc|alpha|beta|t)?\d+[.\w]*)?)?")
 
 
-def parse_cann(text: str) -> str:
+def parse_cann(text: str, accepts_auto: bool = False) -> str:
+    """A CANN target; accepts_auto: the caller resolves `auto` (this machine's toolkit) itself, so the error
+    names it among the accepted values."""
     value = ("any" if text is None else text).strip().lower()
     if value in ("any", "portable"):
         return value
@@ -36,12 +38,12 @@ def parse_cann(text: str) -> str:
         short = _VERSION_ALIASES.get(short, short)
         if short in VERSIONS:
             return short
-    raise TargetError(
-        f"unknown CANN target {text!r}: use any, portable, or one of {', '.join(VERSIONS)} "
-        "(8.1-8.3 share the 8.0 collector)")
+    also = "auto (this machine's toolkit), " if accepts_auto else ""
+    raise TargetError(f"unknown CANN target {text!r}: use any, portable, {also}or one of {', '.join(VERSIONS)} "
+                      "(8.1-8.3 share the 8.0 collector)")
 
 
-def parse_soc(text: str) -> str:
+def parse_soc(text: str, accepts_auto: bool = False) -> str:
     value = (text or "any").strip()
     if value.lower() == "any":
         return "any"
@@ -55,7 +57,8 @@ def parse_soc(text: str) -> str:
     alias = product_aliases().get(key)
     if alias:
         return alias
-    raise TargetError(f"unknown product {text!r}: use any or one of {', '.join(PRODUCTS)}")
+    also = "auto (this machine's chip), " if accepts_auto else ""
+    raise TargetError(f"unknown product {text!r}: use any, {also}or one of {', '.join(PRODUCTS)}")
 
 
 class Target(NamedTuple):

@@ -116,20 +116,28 @@ def rule_descriptor(rule: Rule) -> Dict:
     return descriptor
 
 
-def foreign_descriptor(code: str) -> Dict:
-    return {"id": code, "shortDescription": {"text": f"{code}, reported by another flake8 plugin"},
+def foreign_descriptor(code: str, reporter: str = "") -> Dict:
+    """A code of another flake8 plugin: flake8 gives its message, not its rule, so the description says who
+    reported it (`reporter`: "pyflakes 3.2.0", as flake8's plugin list names it) and where to read more."""
+    who = reporter or "another flake8 plugin"
+    text = (f"{code} is reported by {who} through flake8, which passes on its message but no description of "
+            f"the rule: see the documentation of {reporter.split(' ')[0] if reporter else 'that plugin'}.")
+    return {"id": code, "name": code, "shortDescription": {"text": f"{code}, reported by {who}"},
+            "fullDescription": {"text": text}, "help": {"text": text, "markdown": text},
             "defaultConfiguration": {"level": level(code)}, "properties": {"tags": ["flake8"]}}
 
 
-def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Dict] = ()) -> Dict:
-    """The SARIF log of one run: every catalog rule, then the foreign codes that occur."""
+def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Dict] = (),
+              reporters: Optional[Dict[str, str]] = None) -> Dict:
+    """The SARIF log of one run: every catalog rule, then the foreign codes that occur (reporters: who
+    reported each, where the front-end knows)."""
     problems = list(problems)
     rules = [rule_descriptor(r) for r in catalog.RULES]
     index = {r.code: i for i, r in enumerate(catalog.RULES)}
     for p in problems:
         if p.code not in index:
             index[p.code] = len(rules)
-            rules.append(foreign_descriptor(p.code))
+            rules.append(foreign_descriptor(p.code, (reporters or {}).get(p.code, "")))
     seen: Counter = Counter()
     results = []
     for p in problems:

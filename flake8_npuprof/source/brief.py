@@ -72,9 +72,9 @@ def _short(prefix: str, what: str, head: str, parts: List[str]) -> str:
     """The problem and its consequence, each step shorter than the one before, until it fits."""
     if parts:
         consequence = _consequence(parts)
-        differ = " (other versions differ)" if consequence.endswith(" (other versions differ)") else ""
-        tries = [lambda keep: f"{_clean(what, keep)}: {consequence}",
-                 lambda keep: f"{_clean(what, keep)}: {_last_clause(_clean(parts[0]))}{differ}"]
+        tries = [lambda keep: f"{_clean(what, keep)}: {consequence}"]
+        if consequence != DEPENDS:
+            tries.append(lambda keep: f"{_clean(what, keep)}: {_last_clause(_clean(parts[0]))}")
     else:
         tries = [lambda keep: _clean(head, keep), lambda keep: _problem_and_outcome(_clean(head, keep))]
     short = ""
@@ -147,7 +147,8 @@ def _what_and_consequence(head: str) -> Tuple[str, str]:
 
 
 def _consequence(parts: List[str]) -> str:
-    """What the versions' runtimes do, in one clause: their common last clause when they share it."""
+    """What the versions' runtimes do, in one clause: their common last clause when they share it, else that
+    it depends on the version (no version's outcome stands for the others)."""
     lasts = [_last_clause(_clean(p)) for p in parts]
     some = any(p.startswith("on some builds") for p in parts)
     if len(set(lasts)) == 1:
@@ -155,7 +156,10 @@ def _consequence(parts: List[str]) -> str:
             scope = _scope(parts[0])
             return f"{scope}, {lasts[0]}" if scope else lasts[0]
         return f"on some builds, {lasts[0]}" if some else lasts[0]
-    return f"{_scope(parts[0])}, {lasts[0]} (other versions differ)"
+    return DEPENDS          # the sentence says only what every version shares; the detail says each
+
+
+DEPENDS = "what happens depends on the CANN version"
 
 
 def _scope(part: str) -> str:

@@ -250,6 +250,16 @@ def _with_guesses(unknown: Sequence[str], known) -> str:
     return ", ".join(out)
 
 
+FLAKE8_SETTINGS = ("npuprof-cann", "npuprof-soc", "npuprof-preflight", "npuprof-graph")
+
+
+def unknown_flake8_settings(keys) -> str:
+    """The `npuprof*` keys of a [flake8] section that no setting has, each with a did-you-mean ("" if none)."""
+    unknown = sorted(k for k in (x.replace("_", "-") for x in keys)
+                     if k.startswith("npuprof") and k not in FLAKE8_SETTINGS)
+    return _with_guesses(unknown, FLAKE8_SETTINGS) if unknown else ""
+
+
 def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
     parser = configparser.RawConfigParser()
     text = _read_text(path)
@@ -261,10 +271,9 @@ def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
         return None
     sec = {k.replace("_", "-"): v for k, v in parser.items("flake8")}
     where = str(path)
-    ours = {"npuprof-cann", "npuprof-soc", "npuprof-preflight", "npuprof-graph"}
-    unknown = sorted(k for k in sec if k.startswith("npuprof") and k not in ours)
+    unknown = unknown_flake8_settings(sec)
     if unknown:                         # flake8 itself would ignore them: a typo must not pass in silence
-        raise ConfigError(f"{path}: unknown [flake8] setting(s): {_with_guesses(unknown, ours)}")
+        raise ConfigError(f"{path}: unknown [flake8] setting(s): {unknown}")
 
     def npp(codes, key):
         # other plugins' codes are flake8's business; the NPP ones must exist

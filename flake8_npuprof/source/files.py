@@ -37,6 +37,16 @@ class ReadError(Exception):
     pass
 
 
+class DecodeError(ReadError):
+    """A Python file Python itself would not decode (it raises SyntaxError before the first line runs):
+    why, where (1-based line, 0-based column in characters: the first byte it cannot decode, or the
+    coding line's encoding name), and the text with what does not decode replaced (for positions)."""
+
+    def __init__(self, reason: str, line: int, col: int, text: str):
+        super().__init__(f"cannot decode: {reason}")
+        self.reason, self.line, self.col, self.text = reason, line, col, text
+
+
 def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = DEFAULT_EXCLUDE,
              gitignore: bool = True, force_exclude: bool = False,
              outside: Optional[List[Tuple[str, str]]] = None) -> Iterator[str]:
@@ -217,6 +227,99 @@ def _first_bad_utf8(data: bytes) -> int:
     return 0
 
 
+_LINE_END = re.compile(rb"\r\n?|\n")
+
+
+def _coding_line(data: bytes) -> Optional[Tuple[int, int, str]]:
+    """The coding declaration Python reads (line 1, or line 2 after a blank or comment line 1): its line,
+    the byte offset of the encoding's name in that line, and the name."""
+    lines = _LINE_END.split(data[3:] if data.startswith(codecs.BOM_UTF8) else data, maxsplit=2)[:2]
+    for k, line in enumerate(lines):
+        m = _COOKIE.match(line)
+        if m:
+            return k + 1, m.start(1) + (3 if k == 0 and data.startswith(codecs.BOM_UTF8) else 0), \
+                m.group(1).decode("ascii", "replace")
+        if not re.match(rb"^[ \t\f]*(?:[#\r\n]|$)", line):
+            return None
+    return None
+
+
+def _cookie_col(data: bytes, line: int, at: int) -> int:
+    """The column (characters, after a BOM) of the coding line's encoding name, at byte `at` of its line."""
+    bom = 3 if data.startswith(codecs.BOM_UTF8) else 0
+    start = next(_LINE_END.finditer(data)).end() if line == 2 else bom
+    return len(data[start:start + at - (bom if line == 1 else 0)].decode("utf-8", "replace"))
+
+
+def _normal_name(name: str) -> str:
+    """The coding name as Python's tokenizer normalises it (tokenizer.c and tokenize.py `get_normal_name`)."""
+    enc = name[:12].lower().replace("_", "-")
+    if enc == "utf-8" or enc.startswith("utf-8-"):
+        return "utf-8"
+    if enc in ("latin-1", "iso-8859-1", "iso-latin-1") or enc.startswith(("latin-1-", "iso-8859-1-", "iso-latin-1-")):
+        return "iso-8859-1"
+    return name
+
+
+def decode_python(data: bytes) -> Tuple[str, str]:
+    """A Python file's text and encoding, as Python decodes it before it runs a line (PEP 263: a BOM, else the
+    coding line, else UTF-8), or a DecodeError saying why and where Python refuses it."""
+    bom = data.startswith(codecs.BOM_UTF8)
+    cookie = _coding_line(data)
+    encoding = "utf-8"
+    if cookie is not None:
+        line, at, name = cookie
+        try:
+            encoding = codecs.lookup(name).name
+        except LookupError:
+            encoding = ""
+        # after a BOM Python takes only a name its tokenizer normalises to "utf-8" (not "utf8": get_normal_name)
+        problem = f"its coding line names {name!r}, an encoding Python does not know" if not encoding else \
+            f"it starts with a UTF-8 byte-order mark but its coding line declares {name!r}" \
+            if bom and _normal_name(name) != "utf-8" else ""
+        if problem:
+            text = data.decode("utf-8", "replace")
+            raise DecodeError(problem, line, _cookie_col(data, line, at), text[1:] if bom else text)
+    try:
+        text = data.decode("utf-8-sig" if bom else encoding)
+    except UnicodeDecodeError as exc:
+        bad = exc.start + (3 if bom else 0)
+        prefix = data[:bad]
+        ends = list(_LINE_END.finditer(prefix))
+        line_start = ends[-1].end() if ends else (3 if bom else 0)
+        col = len(prefix[line_start:].decode(encoding, "replace"))
+        if cookie is None:
+            reason = f"byte 0x{data[bad]:02x} is not UTF-8, and no coding line declares another encoding"
+        else:
+            reason = f"byte 0x{data[bad]:02x} is not {cookie[2]}, the encoding its coding line declares"
+        text = data.decode("utf-8-sig" if bom else encoding, "replace")
+        raise DecodeError(reason, len(ends) + 1, col, text[1:] if text.startswith("\ufeff") else text) from None
+    except LookupError:                 # a codec that cannot decode at all ("rot13" is text to text)
+        text = data.decode("utf-8", "replace")
+        raise DecodeError(f"its coding line names {cookie[2]!r}, which Python cannot decode source with", cookie[0],
+                          _cookie_col(data, cookie[0], cookie[1]), text[1:] if bom else text) from None
+    return (text[1:] if text.startswith("\ufeff") else text), encoding
+
+
+def refused_as_flake8_read(path: str, text: str) -> Optional[DecodeError]:
+    """Why Python would not decode the file flake8 handed a plugin as `text`, or None. flake8 (6 and 7) reads a
+    file Python cannot decode as Latin-1 and reports nothing: such a file is read again from disk, and judged
+    only when its Latin-1 text is what flake8 gave (not a standard input shown under a file's name)."""
+    head = text[:text.find("\n", text.find("\n") + 1) + 1 or len(text)]
+    if text.isascii() and "coding" not in head:
+        return None                     # ASCII decodes under every encoding Python accepts
+    try:
+        data = read_bytes(path)
+        decode_python(data)
+        return None
+    except DecodeError as exc:
+        def same(t: str) -> str:         # flake8 reads with universal newlines and strips the BOM
+            return t.replace("\r\n", "\n").replace("\r", "\n")[3 if t.startswith("\xef\xbb\xbf") else 0:]
+        return exc if same(data.decode("latin-1")) == same(text) else None
+    except ReadError:
+        return None
+
+
 def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
     """Decode a file the way Python does (PEP 263 cookie, BOM), keeping what fixes must keep;
     shell launchers likewise, with a sniffed encoding when none is declared."""
@@ -224,13 +327,10 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
         data = read_bytes(path)
     kind = kind_of(path, data[:200])
     bom = data.startswith(b"\xef\xbb\xbf")
-    if kind == "shell":
-        encoding = _shell_encoding(data)
-    else:
-        try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        except SyntaxError as exc:
-            raise ReadError(f"cannot decode: {exc}") from None
+    if kind != "shell":
+        text, encoding = decode_python(data)
+        return SourceFile(path, text, encoding, bom, _newline(text), kind, data)
+    encoding = _shell_encoding(data)
     try:
         text = data.decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
