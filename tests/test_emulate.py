@@ -709,10 +709,10 @@ def test_usable_is_false_only_when_no_target_can_collect(capsys):
 
 
 def test_shell_variable_is_unknown_not_empty(capsys, tmp_path):
-    # ${cur_path} comes from $(pwd): its value is not known, it is not ""
+    # ${cur_path} comes from the caller's $WORK_DIR: its value is not known, it is not ""
     script = tmp_path / "launcher_var.sh"       # l2 makes the 9.1 collector on the 310 fail (audit 3.5)
-    script.write_text((DATA / "launcher_var.sh").read_text().replace('\\"task_trace\\":\\"on\\",',
-                                                                     '\\"task_trace\\":\\"on\\",\\"l2\\":\\"on\\",'))
+    script.write_text((DATA / "launcher_var.sh").read_text().replace("$(pwd)", "$WORK_DIR").replace(
+        '\\"task_trace\\":\\"on\\",', '\\"task_trace\\":\\"on\\",\\"l2\\":\\"on\\",'))
     code, data = report(capsys, str(script), "--cann", "9.1", "--soc", "310")
     setup = only(data)
     assert setup["verdict"] == "fails"
@@ -722,11 +722,12 @@ def test_shell_variable_is_unknown_not_empty(capsys, tmp_path):
     assert setup["effective_options"]["output"] == "<unknown>/output/profiling"
     assert setup["output_dir"] is None
     assert "GE reads PROFILING_OPTIONS from the launcher" in setup["messages"]
-    _, data = report(capsys, "launcher_var.sh", "--cann", "8.0", "--soc", "910")
+    script.write_text((DATA / "launcher_var.sh").read_text().replace("$(pwd)", "$WORK_DIR"))
+    _, data = report(capsys, str(script), "--cann", "8.0", "--soc", "910")
     setup = only(data)
     assert setup["verdict"] == "collects" and setup["output_dir"] is None
     assert setup["effective_options"]["output"] == "<unknown>/output/profiling"
-    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(DATA / "launcher_var.sh"))
+    code, out, _ = emulate(capsys, "--cann", "8.0", "--soc", "910", str(script))
     assert HOLE not in out and "/output/profiling\"" not in out.replace("<unknown>/output/profiling\"", "")
     assert ("line 6 env: COLLECTS training_trace, task_trace, aic_metrics into <unknown>/output/profiling"
             in out.splitlines())

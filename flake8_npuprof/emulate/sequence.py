@@ -39,10 +39,11 @@ class Run(NamedTuple):
 
 
 def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
-                     inside: Optional[str] = None) -> Optional[dict]:
-    """`npuprof emulate LAUNCHER.sh`: the report over every launch it runs (None: it runs none).
-    inside: the project's root, when sourced scripts outside it must not be read (--no-outside)."""
-    w = Walk(path, cwd, inside).run()
+                     inside: Optional[str] = None, args=None) -> Optional[dict]:
+    """`npuprof emulate LAUNCHER.sh [-- ARG...]`: the report over every launch it runs (None: it runs none).
+    inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
+    launcher's arguments (None: not known)."""
+    w = Walk(path, cwd, inside, args).run()
     report = _emulate_walk(w, path, target, base, environ)
     if report is not None and w.crlf:
         # bash reads `python3 train.py\r` and `PROFILING_MODE=true\r`: what each line does is not what it says
