@@ -212,7 +212,7 @@ class Walk:
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
         self._nested = 0                # command substitutions being evaluated, one inside the other
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
-        self.parsed: List[Tuple[str, str, int]] = []  # (option word, file, line) the arguments went through
+        self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
 
     def _changed(self, name: str) -> None:
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
@@ -689,6 +689,8 @@ class Walk:
         if how in ("==", "=", "!="):
             # in [[ ]] an unquoted right side is a pattern; a quoted one (or [ ]) is compared as it is
             same = fnmatch.fnmatchcase(left, right) if double and not re.search(r"['\"\\]", raw[2]) else left == right
+            if same and right.startswith("-"):
+                self.parsed.append((right, self.current, spans[2][0]))
             return same if how != "!=" else not same
         ints = {"-eq": int.__eq__, "-ne": int.__ne__, "-gt": int.__gt__, "-ge": int.__ge__, "-lt": int.__lt__,
                 "-le": int.__le__}
@@ -823,6 +825,8 @@ class Walk:
         falling = False
         for patterns, body, stop, how in items:
             if falling or any(fnmatch.fnmatchcase(word, p) for p in patterns):
+                self.parsed.extend((p, self.current, body) for p in patterns
+                                   if p.startswith("-") and fnmatch.fnmatchcase(word, p))
                 self._statements(text, src, path, depth, inside, body, stop)
                 if self.ended or self._loop:
                     return end
@@ -2114,7 +2118,8 @@ def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) ->
         return [[] for _ in each]           # over the bound: analyse_shell says it was not checked
     try:
         w, prepared = _prepared(text, path, each[0].target, w)
-        return [_check(text, w, prepared, settings, Finding) for settings in each]
+        dropped = dropped_switches(text, path, each[0].target)
+        return [_check(text, w, prepared, settings, Finding, dropped) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
 
@@ -2136,7 +2141,8 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
     return w, prepared
 
 
-def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
+def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> list:
+    from ..checks import launcher_switch
     from ..checks.options import check_options, for_state
     from ..setups.state import from_setup
     from ..values.reader import place
@@ -2159,6 +2165,8 @@ def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
                f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
                "command lines from there on were not checked (a finding may be missing; split the launcher)")
+    for d in dropped:
+        report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for launch, ls in prepared:
         script = _rel(launch.script, w.root)
         for g, what in ls.traps:
@@ -2182,3 +2190,146 @@ def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
                        f"{for_state(issue.message, state)} (passed to {script} at line {launch.command.line}, "
                        f"read by its {setup.route} setup at line {setup.line})")
     return sorted(out, key=Finding.sort_key)
+
+
+# ---------------------------------------------------------------- a launcher switch that goes nowhere (NPP015)
+
+# `[[ $para == --profiling* ]]`, `[ "$1" = "--profiling" ]`: an option the launcher's argument loop compares with
+_TESTED_OPTION = re.compile(r"\[\[?\s*\"?\$\{?\w+\}?\"?\s*==?\s*[\"']?(--[A-Za-z][\w-]*)(=?\*?)[\"']?")
+# `--profiling=*)`, `-p|--profiling)`: a case pattern of one
+_CASE_OPTION = re.compile(r"^[ \t]*\(?[ \t]*((?:[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?[ \t]*\|[ \t]*)*"
+                          r"[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?)[ \t]*\)", re.M)
+
+
+class Dropped(NamedTuple):
+    """A profiling option the launcher takes and no launch gets anything of (check_launcher: NPP015)."""
+    option: str                 # as the launcher takes it: --profiling
+    spelled: str                # as a user switches it on: --profiling=True
+    start: int                  # where the launcher parses it
+    end: int
+    script: str                 # the script a launch starts, relative to the launcher's folder
+    launch_line: int            # the launch's line in the launcher
+    flag: str                   # the script's own option: --profiling
+    default: str                # its default as written: False
+    flag_at: str                # where the script defines it: train.py:8
+    guard: str                  # `args.profiling`, the condition profiling hangs on
+    setup_at: str               # train.py:15
+
+
+def launcher_options(text: str) -> List[Tuple[str, str, int, int]]:
+    """The options a launcher's argument loop tests for: (name, how it takes a value: "=" for `--x=v`, " " for
+    `--x v`, "" for a switch, where the test is, its end)."""
+    out: Dict[str, Tuple[str, str, int, int]] = {}
+    for m in _TESTED_OPTION.finditer(text):
+        name, tail = m.group(1), m.group(2)
+        out.setdefault(name, (name, "=" if tail else _valued(text, m.end()), m.start(1), m.end(1)))
+    for m in _CASE_OPTION.finditer(text):
+        for raw in m.group(1).split("|"):
+            word = raw.strip().strip("\"'")
+            name = word.rstrip("=*")
+            if name.startswith("--"):
+                how = "=" if word.endswith(("=*", "*")) else _valued(text, m.end())
+                at = m.start(1) + m.group(1).index(raw.strip())
+                out.setdefault(name, (name, how, at, at + len(raw.strip())))
+    return list(out.values())
+
+
+def _valued(text: str, i: int) -> str:
+    """How a `--x` matched whole takes its value, read from its branch (up to `;;`, `elif`, `fi`): `$2`, `shift 2`,
+    `$OPTARG` mean a separate word."""
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[i:i + 600], maxsplit=1)[0]
+    return " " if re.search(r"\$\{?2\b|shift\s+2|OPTARG", branch) else ""
+
+
+def _profiling_option(text: str, name: str, at: int) -> bool:
+    """A profiling option by its name, the folder its branch makes, or the help text that names it."""
+    if "prof" in name.lower():
+        return True
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[at:at + 600], maxsplit=1)[0]
+    if re.search(r"mkdir[^\n]*prof", branch, re.I):
+        return True
+    return any("profil" in line.lower() and name in line for line in text.splitlines() if "echo" in line)
+
+
+def _given(name: str, how: str, value: str) -> List[str]:
+    if how == "=":
+        return [f"{name}={value}"]
+    if how == " ":
+        return [name, value]
+    return [name] if value == "True" else []
+
+
+def _seen(w: "Walk") -> List[tuple]:
+    """What the launches of a walk get: script, words, exported environment (compared between two walks)."""
+    return [(la.script, la.missing, tuple(x.text for x in la.command.words),
+             tuple(sorted((k, v.value) for k, v in la.command.env.items())), la.command.cwd)
+            for la in steps(w)[:MAX_LAUNCHES]]
+
+
+def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,
+                     cwd: Optional[str] = None) -> List[Dropped]:
+    """The profiling options of a launcher that no launch gets anything of: walked with the option on and off (the
+    other options it tests given a placeholder, so a required `--data_path` does not end it first), its launches
+    are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
+    off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
+    with them); None for check."""
+    options = launcher_options(text)
+    found = []
+    for name, how, start, end in options:
+        if not _profiling_option(text, name, start):
+            continue
+        if given is not None:
+            mine = [a for a in given if a == name or a.startswith(name + "=")]
+            if not mine:
+                continue
+            k = list(given).index(mine[0])
+            value = mine[0].partition("=")[2] or (given[k + 1] if how == " " and k + 1 < len(given) else "True")
+            base = [a for a in given if a not in mine]
+            on, off = list(given), base + _given(name, how, "False" if value.lower() != "false" else "True")
+        else:
+            base = [a for other, h, _, _ in options if other != name for a in _given(other, h, "npuprof_x")
+                    if h]
+            on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
+        a, b = Walk(path, cwd, args=on).run(text), Walk(path, cwd, args=off).run(text)
+        if not any(p.lstrip("-").rstrip("=*").startswith(name.lstrip("-")) for p, _, _ in a.parsed):
+            continue                    # the loop that reads it was not followed: nothing is known of it
+        if _seen(a) != _seen(b):
+            continue                    # it reaches a launch (its words, its environment, where it runs)
+        hit = _off_by_default(a, target)
+        if hit is None:
+            continue
+        spelled = next((x for x in on if x.startswith(name)), name) if given is not None else \
+            " ".join(_given(name, how, "True")) or name
+        found.append(Dropped(name, spelled, start, end, *hit))
+    return found
+
+
+def _off_by_default(w: "Walk", target) -> Optional[tuple]:
+    """(script, launch line, flag, default, flag at, guard, setup at) when every launch of the walk starts a script
+    read here whose profiling setups are all off because a flag of its own is off by default; None otherwise."""
+    import ast
+    found = steps(w)[:MAX_LAUNCHES]
+    if not found or any(la.msprof is not None or not la.script for la in found):
+        return None
+    hit = None
+    for la in found:
+        ls = prepare(la, target, w.root)
+        if ls is None or not ls.setups:
+            return None
+        for s in ls.setups:
+            m = re.search(r"`([^`]+)` is false in this launch \(the default of (--?\w+), which the launcher does not "
+                          r"pass\)", s.mode.detail or "") if s.mode.state == "off" else None
+            if m is None:
+                return None             # a setup that is on, or off for another reason: not this finding's claim
+            if hit is None:
+                table = flag_table(ls.ctx)
+                flag = table.get(m.group(2)) or table.get("--" + m.group(2).lstrip("-"))
+                if flag is None or flag.default is None:
+                    return None
+                own = flag in ls.ctx.resolver.flags
+                name = os.path.basename(la.script)
+                shown = os.path.relpath(la.script, w.root).replace(os.sep, "/")
+                at = f"{shown}:{flag.call.lineno}" if own else f"a module {name} imports"
+                hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, m.group(1),
+                       f"{shown}:{s.line}")
+    return hit
