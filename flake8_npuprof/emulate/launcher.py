@@ -212,6 +212,7 @@ class Walk:
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
         self._nested = 0                # command substitutions being evaluated, one inside the other
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
+        self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
 
     def _changed(self, name: str) -> None:

@@ -108,8 +108,20 @@ def main_args(args) -> int:
     progress.clear()
     if docs:
         sys.stdout.write(json.dumps(docs[0] if len(args.paths) == 1 else docs, indent=2, ensure_ascii=False) + "\n")
-    sys.stdout.write("\n".join(texts))
+    text = "\n".join(texts)
+    if texts and _isatty(sys.stdout):
+        import shutil
+        from .render import wrapped
+        text = wrapped(text, max(shutil.get_terminal_size((100, 24)).columns - 1, 40))
+    sys.stdout.write(text)
     return max(exits)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class Progress:

@@ -13,6 +13,7 @@ one with `&&`): those are "not run", and the failure is the answer.
 from __future__ import annotations
 
 import os
+import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, launch_info, steps
@@ -44,6 +45,11 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
     launcher's arguments (None: not known)."""
     w = Walk(path, cwd, inside, args).run()
+    w.dropped = []
+    if args is not None:
+        from .launcher import dropped_switches
+        with open(w.launcher, encoding="utf-8", errors="replace") as fh:
+            w.dropped = dropped_switches(fh.read(), path, target, args, cwd)
     report = _emulate_walk(w, path, target, base, environ)
     if report is not None and w.crlf:
         # bash reads `python3 train.py\r` and `PROFILING_MODE=true\r`: what each line does is not what it says
@@ -110,6 +116,8 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} (it does not parse as Python)")
         info["lines"].insert(1, f"  unknown: {launch.missing}")
     verdict, why, profiles = _verdict(launch, report)
+    if verdict == "no profiling" and ls is not None:
+        why = _off_unless(w, launch, ls) or why
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -119,6 +127,32 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
     return Run(launch, index, report, info, verdict, why, profiles)
+
+
+def _off_unless(w: Walk, launch: Launch, ls) -> str:
+    """Why a launch collects nothing when its script's profiling hangs on a flag left at an off default: what would
+    switch it on, and whether the launcher takes that option and drops it (launcher.dropped_switches, NPP015)."""
+    import ast
+    from .launcher import flag_table
+    for s in ls.setups:
+        m = re.search(r"the default of (--?\w+), which the launcher does not pass", s.mode.detail or "") \
+            if s.mode.state == "off" else None
+        if m is None:
+            continue
+        table = flag_table(ls.ctx)
+        flag = table.get(m.group(1)) or table.get("--" + m.group(1).lstrip("-"))
+        if flag is None or flag.default is None:
+            return ""
+        script = os.path.relpath(launch.script, w.root).replace(os.sep, "/")
+        for d in w.dropped:
+            if d.script == script:
+                return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from "
+                        f"it, so {script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) and its "
+                        f"profiling setup under `{d.guard}` ({d.setup_at}) does not run")
+        return (f"profiling is off unless {flag.option}=True is passed to {script}: the launcher does not pass it, "
+                f"and its default is {ast.unparse(flag.default)} ({os.path.basename(launch.script)}:"
+                f"{flag.call.lineno})")
+    return ""
 
 
 def env_read(results: List[Result]) -> Optional[bool]:
@@ -251,6 +285,10 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     else:
         decider, usable = None, False
         why = "no launch switches profiling on"
+        reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
+                                     r.why.startswith(("profiling is off unless", "--"))))
+        if reasons:
+            why = "; ".join(reasons)
     top = decider or runs[0]
     report = dict(top.report)
     if n == 1 and top.launch.missing and not report["results"]:
