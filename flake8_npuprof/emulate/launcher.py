@@ -378,8 +378,9 @@ class Walk:
 
     def _arithmetic(self, text: str, a: int, b: int) -> Optional[str]:
         """`$((OPTIND - 1))`, `$(($# - 1))`: integers and + - * of parameters known here, else None."""
-        body = re.sub(r"\$?\{?([A-Za-z_][A-Za-z0-9_]*|#|[0-9])\}?",
-                      lambda m: self._value(m.group(1)) or "?", text[a:b])
+        # `$1`, `${#}`, `$x` and a bare name `x` are parameters; a bare digit is a number
+        body = re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[#0-9])\}?|\b([A-Za-z_][A-Za-z0-9_]*)\b",
+                      lambda m: self._value(m.group(1) or m.group(2)) or "?", text[a:b])
         if not re.fullmatch(r"[\d\s+*()-]+", body):
             return None
         try:
@@ -1029,7 +1030,7 @@ class Walk:
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
                                 _shell_errexit(words, child) if by_shell else None,
-                                self._arguments(text, spans[k:], words, child)):
+                                self._arguments(text, words, child)):
             return replaced or bool(self._stop_code)        # the child exits failing, under this shell's set -e
         # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
@@ -1101,13 +1102,14 @@ class Walk:
                                               errexit=last.errexit or frame[1])
         return True
 
-    def _arguments(self, text: str, spans, words, child: "Word") -> Optional[List[str]]:
-        """The arguments a child script is given (the words after it, redirections left out); None when how many
-        there are is not known (an unquoted or `"$@"` expansion of values not known here)."""
+    def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
+        """The arguments a child script is given (the words after it, redirections left out: one each, a value not
+        known here kept as such, `$i` of a loop); None when how many there are is not known (`"$@"` of a launcher whose
+        arguments are not known)."""
         at = next(i for i, w in enumerate(words) if w is child)
         out = []
         for w in _without_redirections(words[at + 1:]):
-            if w.text == HOLE or (self.args is None and text[w.start:w.end] in _ALL_ARGS):
+            if self.args is None and text[w.start:w.end] in _ALL_ARGS:
                 return None
             out.append(w.text)
         return out
@@ -2252,6 +2254,15 @@ def _profiling_option(text: str, name: str, at: int) -> bool:
     return any("profil" in line.lower() and name in line for line in text.splitlines() if "echo" in line)
 
 
+def _values_tested(text: str) -> List[str]:
+    """The values an option may be given that the launcher could tell apart: the usual spellings of on, and every
+    word it compares a value with (`[ "$PROF" == "enable" ]`, a case pattern `on)`)."""
+    words = ["true", "1", "on", "yes", "TRUE", "enable"]
+    words += re.findall(r"!?==?\s*[\"']?([\w.+-]{1,40})[\"']?\s*\]", text)
+    words += re.findall(r"^[ \t]*\(?[\"']?([\w.+-]{1,40})[\"']?[ \t]*\)", text, re.M)
+    return list(dict.fromkeys(w for w in words if w not in ("True", "False")))[:16]
+
+
 def _given(name: str, how: str, value: str) -> List[str]:
     if how == "=":
         return [f"{name}={value}"]
@@ -2296,6 +2307,10 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
             continue                    # the loop that reads it was not followed: nothing is known of it
         if _seen(a) != _seen(b):
             continue                    # it reaches a launch (its words, its environment, where it runs)
+        if how and any(
+                _seen(Walk(path, cwd, args=base + _given(name, how, value)).run(text)) != _seen(b)
+                for value in _values_tested(text)):
+            continue                    # another spelling (`true`, `1`, a word the launcher compares with) reaches one
         hit = _off_by_default(a, target)
         if hit is None:
             continue
