@@ -968,6 +968,10 @@ class Walk:
                     self.exported.pop(w.text, None)
                 self._changed(w.text)
             return
+        if head == "set" and len(words) > 1 and words[1].text == "--":
+            # `set -- a b`: new positional parameters (in a branch: no longer known)
+            self.args = None if conditional or any(not w.known for w in words[2:]) else [w.text for w in words[2:]]
+            return False
         if head == "set" and len(words) > 1:
             flags = words[1].text
             if flags.startswith("-") and "a" in flags:
@@ -1021,7 +1025,9 @@ class Walk:
         if head == "shift":
             n = words[1].text if len(words) > 1 else "1"
             if self.args is not None:
-                self.args = None if conditional or not n.isdigit() else self.args[int(n):]
+                # bash leaves them as they are when there are fewer than n
+                self.args = None if conditional or not n.isdigit() else \
+                    self.args[int(n):] if int(n) <= len(self.args) else self.args
             return False
         self._stop_code = ""
         line, col = src.position(words[0].start)
