@@ -330,7 +330,8 @@ def render_text(report: dict) -> str:
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))
-    if not followed or (report.get("launch") or {}).get("unseen") or (report.get("launch") or {}).get("crlf"):
+    said = runs and report["usable"] is None and not unknown_reasons(results)     # the launch's own why, then
+    if not followed or said or (report.get("launch") or {}).get("unseen") or (report.get("launch") or {}).get("crlf"):
         lines.append(f"usable data: unknown ({report['answer']['why']})")
     elif runs and report["usable"] is False and (report.get("answer") or {}).get("why") and \
             _usable_line(report, results) == "usable data: no":

@@ -240,6 +240,12 @@ def _verdict(launch: Launch, report: dict):
         return "fails", next(p["message"] for p in report["preflight"] if p["code"] == "NPP901"), True
     bad = next(r for r in read if may_collect(r) is False and r.verdict != "off") \
         if any(may_collect(r) is False and r.verdict != "off" for r in read) else read[0]
+    if bad.verdict == "off" and any(r.verdict == "collects" for r in read):
+        # one setup off, another collecting: which one GE reads is what decides, and the file does not settle it
+        on = next(r for r in read if r.verdict == "collects")
+        return "unknown", (f"{_rel(launch.script, os.getcwd()) if launch.script else 'the script'} has a setup that is "
+                           f"off (line {bad.setup.line}) and one that collects (line {on.setup.line}): which one GE "
+                           "reads is not settled here"), None
     verdict = "collects nothing" if bad.verdict == "collects_nothing" else "fails"
     return verdict, _cause(report, bad), True
 
