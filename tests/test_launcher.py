@@ -177,8 +177,12 @@ def test_launcher_findings_agree_with_emulate():
 def test_functions_and_groups(tmp_path):
     _, found = _walk(tmp_path, "train() {\n  export PROFILING_MODE=true\n  python3 train.py\n}\n"
                                "{ echo start; }\npython3 train.py\ntrain\n", **{"train.py": SCRIPT})
-    assert [(la.command.line, la.command.conditional) for la in found] == [(3, True), (6, False)]
-    assert found[1].command.env["PROFILING_MODE"].value == HOLE    # set inside a function: not known here
+    # the function runs where it is called (line 7), after line 6's launch: bash's order and environment
+    assert [(la.command.line, la.command.conditional) for la in found] == [(6, False), (3, False)]
+    assert "PROFILING_MODE" not in found[0].command.env and found[1].command.env["PROFILING_MODE"].value == "true"
+    # a function no call names is walked once, as a body that may run
+    _, found = _walk(tmp_path, "train() {\n  python3 train.py\n}\n", **{"train.py": SCRIPT})
+    assert [(la.command.line, la.command.conditional) for la in found] == [(2, True)]
 
 
 def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):

@@ -238,3 +238,28 @@ def test_a_terminal_gets_lines_wrapped_at_spaces_and_a_pipe_whole_lines():
     assert text.split("\n") == ["target: x", "usable data: no", "    (--profiling=True on this",
                                 "    launcher goes nowhere: no", "    launch gets --profiling)", "  !",
                                 "      a_very_long_word_that_does_not_fit_anywhere_at_all"]    # a word stays whole
+
+
+def test_a_function_called_with_arguments_binds_them(tmp_path):
+    text = ('run_infer() {\n    local tool=$1\n    if [ "$tool" == "skip" ]; then\n        return 0\n    fi\n'
+            '    python3 infer.py --tool=$tool --all "$@"\n}\nrun_infer "$TOOL"\nrun_infer onnx x\nrun_infer skip\n'
+            'python3 last.py $1\n')
+    w = _walk(tmp_path, text, ["top"])
+    runs = [([x.text for x in c.words], c.conditional) for c in w.commands if c.words[0].text == "python3"]
+    assert runs == [(["python3", "infer.py", f"--tool={HOLE}", "--all", HOLE], True),   # `return` may end it first
+                    (["python3", "infer.py", "--tool=onnx", "--all", "onnx", "x"], False),
+                    (["python3", "last.py", "top"], False)]                 # $1 is the launcher's again
+
+
+def test_an_argument_loop_and_msprof_in_a_function(tmp_path):
+    # Ascend-msit's infer_analyser.sh shape: options read by while/case/shift, msprof started by a function
+    text = ('#!/bin/bash\nPROFILER=false\nwhile [ -n "$1" ]; do\n  case "$1" in\n    --profiler) PROFILER=$2; shift;;\n'
+            '    *) ;;\n  esac\n  shift\ndone\nmsprof_bin=msprof\nrun() {\n  if [ "$PROFILER" == "true" ]; then\n'
+            '    $msprof_bin --output=/tmp/prof --application="./app --batch=1"\n  else\n    ./app --batch=1\n  fi\n}\n'
+            'run\n')
+    w = _walk(tmp_path, text, ["--profiler", "true"])
+    (la,) = [c for c in w.commands if c.words[0].text == "msprof"]
+    assert not la.conditional and [x.text for x in la.words][1:] == ["--output=/tmp/prof",
+                                                                      "--application=./app --batch=1"]
+    w = _walk(tmp_path, text, ["--profiler", "false"])
+    assert not [c for c in w.commands if c.words[0].text == "msprof"]

@@ -211,6 +211,12 @@ class Walk:
         self.given_args = args is not None
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
         self._nested = 0                # command substitutions being evaluated, one inside the other
+        # functions defined in plain code: name -> (file, text, its SourceText, body start, body end), walked where
+        # they are called (with their arguments as $1..), those never called once at the end as before (may run)
+        self.functions: Dict[str, tuple] = {}
+        self._called: set = set()
+        self._calling: List[str] = []   # the functions being walked, outermost first
+        self._returned = False          # a `return` ended the function being walked
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
@@ -458,6 +464,8 @@ class Walk:
             first = text.split("\n", 1)[0]
         self.errexit = _errexit_line(first)
         self._file(self.launcher, 0, False, text)
+        if self.exited is None:
+            self.uncalled()
         return self
 
     def _file(self, path: str, depth: int, conditional: bool, text: Optional[str] = None) -> str:
@@ -496,8 +504,8 @@ class Walk:
         for words, op, at in _pipelines(_commands(text, start, stop)):
             if at < resume:
                 continue
-            if self._loop:
-                return                              # `break`/`continue` of the evaluated loop this body is in
+            if self._loop or self._returned:
+                return                              # `break`/`continue` of the evaluated loop, a function's `return`
             piped = after == "|"
             chained = after in ("&&", "||") or (piped and chained)
             after = op
@@ -580,6 +588,12 @@ class Walk:
                     elif branch.state == "skip":
                         known = True if head == "else" else self._test(text, words[1:], op)
                         branch.state = "" if known is None else "take" if known else "skip"
+                if head == "{" and isinstance(function, str) and plain and not skipping:
+                    end = self._define(function, text, src, path, words[0][0])
+                    function = False
+                    if end is not None:
+                        resume = end            # walked where it is called, with its arguments
+                        continue
                 if head == "{":
                     blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
                                          len(self.commands), None if function else self._state()))
@@ -589,13 +603,19 @@ class Walk:
             elif head == "function":
                 # `function name {` / `function name { cmd; }`: the body runs only when called
                 brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
+                name = text[words[1][0]:words[1][1]] if len(words) > 1 else ""
                 if brace is None:
-                    function = True
+                    function = name or True
+                    continue
+                end = self._define(name, text, src, path, words[brace][0]) if name and plain and not skipping \
+                    else None
+                if end is not None:
+                    resume = end
                     continue
                 blocks.append(_Block("function", 1, len(self.commands)))
                 words = words[brace + 1:]
             elif len(words) == 1 and op == "(":
-                function = True                     # a definition: its body runs only when called
+                function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
                 continue
             if any(b.state in ("skip", "done") for b in blocks):
                 continue                            # a branch that certainly does not run
@@ -614,6 +634,14 @@ class Walk:
                     self._loop = first
                     return
                 self._cut_short(blocks)
+                continue
+            if first == "return" and self._calling and not any(b.kind in ("function", "subshell?") for b in blocks):
+                # `return` in a function walked where it is called: it ends the function (in a branch or loop: what
+                # follows in it may not run)
+                if not conditional and not any(b.kind in _LOOPS for b in blocks):
+                    self._returned = True
+                    return
+                inside = True
                 continue
             if first == "return" and depth and not any(b.kind in ("function", "subshell?") for b in blocks) and \
                     self._chain[-1:] != (path,):
@@ -647,6 +675,48 @@ class Walk:
             if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
                 closed = self._close(blocks, "subshell")
                 pending = (closed, "")
+
+    def _define(self, name: str, text: str, src, path: str, brace: int) -> Optional[int]:
+        """Record a function whose body starts at the `{` at brace; where the walk goes on (after its `}`), or None when
+        its end is not found (it is then walked where it is defined, as a body that may run)."""
+        found = _brace_body(text, brace)
+        if found is None or not _NAME.fullmatch(name.replace("-", "_").replace(".", "_")):
+            return None
+        body, stop, after = found
+        self.functions[name] = (path, text, src, body, stop)
+        return after
+
+    def _call(self, name: str, words, depth: int, conditional: bool) -> None:
+        """Walk a function's body where it is called: `$1`.. are its arguments (`$0` stays the script's)."""
+        path, text, src, body, stop = self.functions[name]
+        self._called.add(name)
+        saved, outer = self.args, self.current
+        self.args = [w.text for w in words[1:]] if all(w.text != HOLE for w in words[1:]) else None
+        self._calling.append(name)
+        self.current = path
+        try:
+            self._statements(text, src, path, depth, conditional, body, stop)
+        finally:
+            self._calling.pop()
+            self._returned = False
+            self.current = outer
+            self.args = saved
+
+    def uncalled(self) -> None:
+        """The functions no call the walk saw: walked once as bodies that may run (a call it cannot see, such as
+        `"$@"` naming one, may run them), with arguments not known."""
+        for name, (path, text, src, body, stop) in list(self.functions.items()):
+            if name not in self._called and not self.ended:
+                self._called.add(name)
+                saved, self.args = self.args, None
+                self._calling.append(name)
+                outer, self.current = self.current, path
+                try:
+                    self._statements(text, src, path, 0, True, body, stop)
+                finally:
+                    self._calling.pop()
+                    self._returned = False
+                    self.current, self.args = outer, saved
 
     # ---- what the walk evaluates: known tests, the launcher's argument loops, `case` on a known word
 
@@ -1030,6 +1100,9 @@ class Walk:
                     self.args[int(n):] if int(n) <= len(self.args) else self.args
             return False
         self._stop_code = ""
+        if head in self.functions and head not in self._calling and not inline:
+            self._call(head, list(_without_redirections(words)), depth, conditional)
+            return self.ended
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in _without_redirections(words[1:]))
         child, by_shell, given = _child_script(words, path, line)
@@ -1299,6 +1372,22 @@ def _decidable(blocks) -> bool:
     """Whether an `if` here can be decided by the values known: not inside a loop walked once for all its rounds, nor a
     function's body (walked where it is defined, with the values there)."""
     return not any(b.kind in _LOOPS or b.kind in ("function", "subshell?", "group?") for b in blocks)
+
+
+def _brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
+    """For the `{` at brace that opens a function's body: (body start, start of its `}`, just after the operator
+    that follows the `}`), or None."""
+    depth = 0
+    for words, op, where in _commands(text, brace + 1):
+        heads = [text[a:b] for a, b in words]
+        if not heads:
+            continue
+        depth += heads.count("{") if heads[0] in ("{", "function") or (len(heads) > 1 and heads[1] == "{") else 0
+        if heads[0] == "}":
+            if depth == 0:
+                return brace + 1, words[0][0], where + 1
+            depth -= 1
+    return None
 
 
 def _words_in(text: str, a: int, b: int):
