@@ -46,7 +46,8 @@ TEMPLATE = ZOO / "template" / "test" / "train_full_1p.sh"
 DROPPED = ("--profiling=True on this launcher collects nothing: no launch gets --profiling or anything made from it "
            "(line 29 starts ../src/train.py alike with or without it), so ../src/train.py reads its own --profiling "
            "at its default False (../src/train.py:9) and its profiling setup under `args.profiling` "
-           "(../src/train.py:17) does not run; forward the option to ../src/train.py on line 29")
+           "(../src/train.py:17) does not run; forward the option to ../src/train.py on line 29 (a PROFILING_MODE the "
+           "caller exports is read the same with or without the option)")
 
 
 def test_the_template_run_with_its_arguments_drops_the_profiling_option():
@@ -75,7 +76,7 @@ def test_the_template_without_its_required_argument_ends_before_any_launch():
     assert report["answer"]["why"] == "no launch found before the launcher ends at train_full_1p.sh:25"
 
 
-def test_check_reports_the_dropped_option_where_the_launcher_tests_it():
+def test_check_reports_the_dropped_option_where_the_launcher_tests_it(tmp_path):
     findings = check_file(TEMPLATE.read_text(), str(TEMPLATE), Settings(target=T))
     assert [(f.code, f.line, f.col + 1, f.message) for f in findings] == [("NPP015", 15, 22, DROPPED)]
     assert findings[0].short == ("--profiling=True on this launcher collects nothing: ../src/train.py reads its own "
@@ -263,3 +264,32 @@ def test_an_argument_loop_and_msprof_in_a_function(tmp_path):
                                                                       "--application=./app --batch=1"]
     w = _walk(tmp_path, text, ["--profiler", "false"])
     assert not [c for c in w.commands if c.words[0].text == "msprof"]
+
+
+def test_a_script_with_no_profiling_setup_in_a_project_with_none(tmp_path):
+    # the model zoo's usual case: the template takes --profiling, the project has no profiling code at all
+    (tmp_path / "test").mkdir()
+    launcher = tmp_path / "test" / "train_full_1p.sh"
+    launcher.write_text(TEMPLATE.read_text())
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text("import argparse\np = argparse.ArgumentParser()\n"
+                                               "p.add_argument('--data_path')\np.add_argument('--epochs')\n"
+                                               "args = p.parse_args()\n")
+    (f,) = check_file(launcher.read_text(), str(launcher), Settings(target=T))
+    assert (f.code, f.line) == ("NPP015", 15) and f.message == (
+        "--profiling=True on this launcher collects nothing: no launch gets --profiling or anything made from it "
+        "(line 29 starts ../src/train.py alike with or without it), so nothing switches profiling on: "
+        "../src/train.py has no profiling setup and no Python file of the project names one; give ../src/train.py a "
+        "profiling setup behind a flag and forward the option to it, or drop the option (a PROFILING_MODE the caller "
+        "exports is read the same with or without the option)")
+    # a module of the project that names a profiling setting may hold the setup: nothing is claimed
+    (tmp_path / "src" / "npu_config.py").write_text("PROFILING = {'profiling_mode': True}\n")
+    assert check_file(launcher.read_text(), str(launcher), Settings(target=T)) == []
+    (tmp_path / "src" / "npu_config.py").unlink()
+    # the launcher exports PROFILING_MODE itself: GE may profile whatever the option says
+    launcher.write_text(TEMPLATE.read_text().replace("export RANK_SIZE=1", "export PROFILING_MODE=true"))
+    assert "NPP015" not in [f.code for f in check_file(launcher.read_text(), str(launcher), Settings(target=T))]
+    # Windows line endings: bash does not read the lines as written, and that is the finding to fix first
+    launcher.write_bytes(TEMPLATE.read_bytes().replace(b"\n", b"\r\n"))
+    text = launcher.read_bytes().decode()
+    assert "NPP015" not in [f.code for f in check_file(text, str(launcher), Settings(target=T))]

@@ -18,10 +18,17 @@ CODE = "NPP015"
 
 def message(d) -> str:
     """The finding for an emulate.launcher.Dropped."""
+    if not d.flag:      # the script has no profiling setup, and no file of the project has one
+        return (f"{d.spelled} on this launcher collects nothing: no launch gets {d.option} or anything made from it "
+                f"(line {d.launch_line} starts {d.script} alike with or without it), so nothing switches profiling "
+                f"on: {d.script} has no profiling setup and no Python file of the project names one; give "
+                f"{d.script} a profiling setup behind a flag and forward the option to it, or drop the option (a "
+                f"PROFILING_MODE the caller exports is read the same with or without the option)")
     return (f"{d.spelled} on this launcher collects nothing: no launch gets {d.option} or anything made from it "
             f"(line {d.launch_line} starts {d.script} alike with or without it), so {d.script} reads its own "
             f"{d.flag} at its default {d.default} ({d.flag_at}) and its profiling setup under `{d.guard}` "
-            f"({d.setup_at}) does not run; forward the option to {d.script} on line {d.launch_line}")
+            f"({d.setup_at}) does not run; forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE "
+            f"the caller exports is read the same with or without the option)")
 
 
 _TRAIN = ("#!/bin/bash\n# train_full_1p.sh: the model-zoo launcher template (test/ of the project)\n"
@@ -58,7 +65,9 @@ RULES = (
              "runs is the same with the option on or off: no word, exported variable or directory of any launch "
              "is made from it. Each launch starts a Python script read here, whose profiling setup is guarded by "
              "a flag of its own (`if args.profiling:`) that is off by default. The finding is on the launcher's "
-             "test of the option and names the script's flag, its default and its setup. Nothing is reported on "
+             "test of the option and names the script's flag, its default and its setup; it is reported too when the "
+             "script has no profiling setup and no Python file of the project names a profiling setting (a setup in "
+             "a module it imports would be named there). Nothing is reported on "
              "a launcher that forwards the option, directly (`--profiling=${profiling}`, `\"$@\"`), through a "
              "variable, or through an environment variable it exports; nor when a launch cannot be followed, "
              "runs under msprof, or starts a script whose profiling does not hang on such a flag. `npuprof "

@@ -2380,6 +2380,8 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
     are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
     off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
     with them); None for check."""
+    if "\r\n" in text:
+        return []                       # bash reads every line with a carriage return: not what its lines say
     options = launcher_options(text)
     found = []
     for name, how, start, end in options:
@@ -2417,16 +2419,25 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
 
 def _off_by_default(w: "Walk", target) -> Optional[tuple]:
     """(script, launch line, flag, default, flag at, guard, setup at) when every launch of the walk starts a script
-    read here whose profiling setups are all off because a flag of its own is off by default; None otherwise."""
+    read here whose profiling setups are all off because a flag of its own is off by default, or that has none while
+    no Python file of the project names a profiling setting (flag, default, ... are "" then); None otherwise."""
     import ast
     found = steps(w)[:MAX_LAUNCHES]
     if not found or any(la.msprof is not None or not la.script for la in found):
         return None
-    hit = None
+    if any(name in la.command.env for la in found for name in ("PROFILING_MODE", "PROFILING_OPTIONS")):
+        return None                     # GE may profile from the launcher's environment whatever the option says
+    hit, bare = None, None
     for la in found:
         ls = prepare(la, target, w.root)
-        if ls is None or not ls.setups:
+        if ls is None:
             return None
+        shown = os.path.relpath(la.script, w.root).replace(os.sep, "/")
+        if not ls.setups:
+            if not _no_profiling_code(w.root, la.script):
+                return None             # a setup may be in a module it imports: not this finding's claim
+            bare = bare or (shown, la.command.line, "", "", "", "", "")
+            continue
         for s in ls.setups:
             m = re.search(r"`([^`]+)` is false in this launch \(the default of (--?\w+), which the launcher does not "
                           r"pass\)", s.mode.detail or "") if s.mode.state == "off" else None
@@ -2439,8 +2450,35 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
                     return None
                 own = flag in ls.ctx.resolver.flags
                 name = os.path.basename(la.script)
-                shown = os.path.relpath(la.script, w.root).replace(os.sep, "/")
                 at = f"{shown}:{flag.call.lineno}" if own else f"a module {name} imports"
                 hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, m.group(1),
                        f"{shown}:{s.line}")
-    return hit
+    return hit or bare
+
+
+# what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
+_PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
+                              r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|[Pp]rofiler")
+MAX_PROJECT_FILES = 3000
+
+
+def _no_profiling_code(root: str, script: str) -> bool:
+    """Whether no .py file of the project (the folder holding the launcher's folder and the script) names a
+    profiling setting; False also when the project is too large to read here."""
+    from ..source.files import ReadError, read_source
+    top = os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
+    count = 0
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            count += 1
+            if count > MAX_PROJECT_FILES:
+                return False
+            try:
+                if _PROFILING_WORDS.search(read_source(os.path.join(folder, name)).text):
+                    return False
+            except ReadError:
+                return False
+    return True

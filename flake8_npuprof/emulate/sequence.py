@@ -134,6 +134,11 @@ def _off_unless(w: Walk, launch: Launch, ls) -> str:
     switch it on, and whether the launcher takes that option and drops it (launcher.dropped_switches, NPP015)."""
     import ast
     from .launcher import flag_table
+    script = os.path.relpath(launch.script, w.root).replace(os.sep, "/")
+    for d in w.dropped:
+        if d.script == script and not d.flag and not ls.setups:
+            return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from it, "
+                    f"and {script} has no profiling setup (no Python file of the project names one)")
     for s in ls.setups:
         m = re.search(r"the default of (--?\w+), which the launcher does not pass", s.mode.detail or "") \
             if s.mode.state == "off" else None
