@@ -293,3 +293,15 @@ def test_a_script_with_no_profiling_setup_in_a_project_with_none(tmp_path):
     launcher.write_bytes(TEMPLATE.read_bytes().replace(b"\n", b"\r\n"))
     text = launcher.read_bytes().decode()
     assert "NPP015" not in [f.code for f in check_file(text, str(launcher), Settings(target=T))]
+
+
+def test_an_unknown_directory_says_which_cd_and_which_part(tmp_path):
+    (tmp_path / "train.py").write_text("")
+    for text, why in (("cd $(git rev-parse --show-toplevel)/src\n", "`cd $(git rev-parse --show-toplevel)/src` at "
+                       "run.sh:1: the output of a command in it is not known statically"),
+                      ("if [ -d /x ]; then cd /opt; fi\n", "`cd /opt` at run.sh:1 is in a branch, loop or function "
+                       "that may not run"),
+                      ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here")):
+        w = _walk(tmp_path, text + "python3 train.py\n")
+        (la,) = [c for c in w.commands if c.words[0].text == "python3"]
+        assert la.cwd == () and la.lost == why, text

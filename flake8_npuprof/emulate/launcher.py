@@ -106,6 +106,7 @@ class Command(NamedTuple):
     # the child shells it runs in, outermost first: (one id per run of a child, whether a failure that stops that
     # child stops its caller too: the caller has `set -e` and runs it neither in the background nor before && / ||)
     frames: Tuple[Tuple[int, bool], ...] = ()
+    lost: str = ""              # cwd not known: the `cd` that lost it and which part of it is not known
 
 
 class EnvView(Mapping):
@@ -211,6 +212,7 @@ class Walk:
         self.given_args = args is not None
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
         self._nested = 0                # command substitutions being evaluated, one inside the other
+        self.lost = ""                  # why the directory is not known (the `cd` that lost it), once it is not
         # functions defined in plain code: name -> (file, text, its SourceText, body start, body end), walked where
         # they are called (with their arguments as $1..), those never called once at the end as before (may run)
         self.functions: Dict[str, tuple] = {}
@@ -1063,9 +1065,12 @@ class Walk:
             target = words[1] if len(words) > 1 and head != "popd" else None
             if not conditional and target is not None and target.known and os.path.isabs(target.text):
                 self.dirs = (os.path.normpath(target.text),)
+                self.lost = ""
                 # `cd $cur_path/..` after `cur_path=$(pwd)`: still relative to where the launcher was started
                 self.settled = self.settled or not (len(assumed) > 1 and assumed[1])
             elif conditional or target is None or not target.known or target.text == "-" or not self.dirs:
+                if self.dirs and (target is None or target.text != "."):
+                    self.lost = self._lost_why(text, src, head, target, conditional)
                 self.dirs = () if target is None or target.text != "." else self.dirs
             else:
                 moved = os.path.expanduser(target.text)
@@ -1115,7 +1120,7 @@ class Walk:
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
-                                     seq=len(self.commands)))
+                                     seq=len(self.commands), lost="" if self.dirs else self.lost))
         return replaced
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
@@ -1180,6 +1185,24 @@ class Walk:
             self.commands[-1] = last._replace(chained=op == "&&" if op in ("&&", "||") else last.chained,
                                               errexit=last.errexit or frame[1])
         return True
+
+    def _lost_why(self, text: str, src, head: str, target, conditional: bool) -> str:
+        """Which part of a `cd` makes the directory unknown: its branch, a variable from the caller, a command's
+        output."""
+        raw = text[target.start:target.end] if target is not None else ""
+        where = f"{_rel(self.current, self.root)}:{src.position(target.start if target else 0)[0]}"
+        shown = f"`{head}{' ' + raw if raw else ''}` at {where}"
+        if conditional:
+            return f"{shown} is in a branch, loop or function that may not run"
+        if target is None:
+            return f"{shown} goes to $HOME, which is not known here"
+        if target.text == "-":
+            return f"{shown} goes back to a directory not followed here"
+        names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
+                 if self._value(n) is None or HOLE in (self._value(n) or "")]
+        if names:
+            return f"{shown}: {', '.join('$' + n for n in names)} not known here (not set by the launcher; the caller's)"
+        return f"{shown}: the output of a command in it is not known statically"
 
     def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
         """The arguments a child script is given (the words after it, redirections left out: one each, a value not
@@ -1865,8 +1888,9 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
     if not cmd.cwd:
         # an absolute path is found without the directory; what the script writes to relative paths is not
         where = f"{word.text} is there, but" if os.path.isabs(word.text) else f"cannot find {word.text}:"
-        return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in "
-                        "is not known here (a `cd` to a value not known statically, or inside a branch)")
+        why = cmd.lost or "a `cd` to a value not known statically, or inside a branch"
+        return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in is not known here "
+                        f"({why})")
     path = Walk.find(word.text, cmd.cwd)
     if path is None:
         return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})")
