@@ -305,3 +305,17 @@ def test_an_unknown_directory_says_which_cd_and_which_part(tmp_path):
         w = _walk(tmp_path, text + "python3 train.py\n")
         (la,) = [c for c in w.commands if c.words[0].text == "python3"]
         assert la.cwd == () and la.lost == why, text
+
+
+def test_a_script_whose_setup_may_be_in_a_module_it_imports_is_unknown_not_no(tmp_path):
+    # emulate reads one file: a module the script imports that names a profiling setting may hold its setup
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    (tmp_path / "train.py").write_text("import npu_config\nsess = npu_config.make()\n")
+    (tmp_path / "npu_config.py").write_text("from npu_bridge.npu_init import *\n\ndef make():\n"
+                                            "    return ProfilingConfig(enable_profiling=True, profiling_options='{}')\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: train.py has no profiling setup of its own, but npu_config.py, which it imports, names one: a "
+        "setup in a module it imports is not emulated here (emulate that module)")
+    (tmp_path / "train.py").write_text("import os\nprint(os.getcwd())\n")
+    assert _emulate(tmp_path / "run.sh")["usable"] is False        # imports nothing of the project: certainly none

@@ -2486,23 +2486,44 @@ _PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig
 MAX_PROJECT_FILES = 3000
 
 
+def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
+    """The first module of the project the launch's script imports (transitively) that names a profiling setting: a
+    setup there is not emulated (emulate reads one file). "" when the imports are too many to follow, None for
+    none."""
+    from ..values.project import MAX_IMPORTED, for_file
+    lookup = for_file(ls.ctx.filename, ls.ctx.tree)
+    if lookup is None:
+        return None
+    modules = lookup.imported_modules()
+    hit = next((m.path for m in modules if _PROFILING_WORDS.search(m.src.text)), None)
+    return hit if hit is not None or len(modules) < MAX_IMPORTED else ""
+
+
 def _no_profiling_code(root: str, script: str) -> bool:
     """Whether no .py file of the project (the folder holding the launcher's folder and the script) names a
     profiling setting; False also when the project is too large to read here."""
+    return profiling_code(root, script) is None
+
+
+def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
+    """The first .py file of the project (the folder holding the launcher's folder and the script) that names a
+    profiling setting, other than skip; "" when the project is too large or unreadable to tell, None for none."""
     from ..source.files import ReadError, read_source
-    top = os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
+    # the launcher's folder when the script is in it, else the folder above (the model zoo's test/ beside the code)
+    top = root if _within(script, root) else os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
     count = 0
     for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for name in files:
-            if not name.endswith(".py"):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if not name.endswith(".py") or path == skip:
                 continue
             count += 1
             if count > MAX_PROJECT_FILES:
-                return False
+                return ""
             try:
-                if _PROFILING_WORDS.search(read_source(os.path.join(folder, name)).text):
-                    return False
+                if _PROFILING_WORDS.search(read_source(path).text):
+                    return path
             except ReadError:
-                return False
-    return True
+                return ""
+    return None

@@ -16,7 +16,7 @@ import os
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, launch_info, steps
+from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, imported_profiling, launch_info, steps
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
 
@@ -118,6 +118,15 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     verdict, why, profiles = _verdict(launch, report)
     if verdict == "no profiling" and ls is not None:
         why = _off_unless(w, launch, ls) or why
+        if not ls.setups and not any(r.setup.route == "env" for r in results):
+            other = imported_profiling(ls)
+            if other is not None:
+                # a setup in a module it imports is not followed (emulate reads one file): never "no" then
+                verdict, profiles = "unknown", None
+                named = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
+                    if other else "it imports more modules than are followed here"
+                why = (f"{os.path.basename(launch.script)} has no profiling setup of its own, but {named}: a setup in "
+                       "a module it imports is not emulated here (emulate that module)")
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
