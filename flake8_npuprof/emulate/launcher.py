@@ -2482,7 +2482,7 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
 
 # what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
 _PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
-                              r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|[Pp]rofiler")
+                              r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(")
 MAX_PROJECT_FILES = 3000
 
 
@@ -2508,7 +2508,9 @@ def _no_profiling_code(root: str, script: str) -> bool:
 def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
     """The first .py file of the project (the folder holding the launcher's folder and the script) that names a
     profiling setting, other than skip; "" when the project is too large or unreadable to tell, None for none."""
+    from ..source import observed
     from ..source.files import ReadError, read_source
+    observed.incomplete()       # a file added to the project later would change the answer: a result not cached
     # the launcher's folder when the script is in it, else the folder above (the model zoo's test/ beside the code)
     top = root if _within(script, root) else os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
     count = 0
