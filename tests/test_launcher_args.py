@@ -319,3 +319,13 @@ def test_a_script_whose_setup_may_be_in_a_module_it_imports_is_unknown_not_no(tm
         "setup in a module it imports is not emulated here (emulate that module)")
     (tmp_path / "train.py").write_text("import os\nprint(os.getcwd())\n")
     assert _emulate(tmp_path / "run.sh")["usable"] is False        # imports nothing of the project: certainly none
+
+
+def test_a_script_with_a_profiler_emulate_does_not_model_is_unknown(tmp_path):
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py --prof\n")
+    (tmp_path / "train.py").write_text("import torch\nimport torch_npu\n\nwith torch_npu.profiler.profile() as p:\n"
+                                       "    pass\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, "
+        "msprof through a subprocess): what it collects is not known here")

@@ -2482,15 +2482,21 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
 
 # what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
 _PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
-                              r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(")
+                              r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
+                              # the routes emulate does not model: torch_npu / torch and MindSpore profilers
+                              r"torch_npu\.profiler|torch\.npu\.profile|autograd\.profiler|torch\.profiler|"
+                              r"npu\.profile\(|mindspore\.profiler|E2E_PROF|prof_type")
 MAX_PROJECT_FILES = 3000
 
 
 def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
-    """The first module of the project the launch's script imports (transitively) that names a profiling setting: a
-    setup there is not emulated (emulate reads one file). "" when the imports are too many to follow, None for
-    none."""
+    """For a script with no setup emulate models: the script itself when it names a profiling setting anyway (a
+    torch_npu or MindSpore profiler, msprof through a subprocess), else the first module of the project it imports
+    (transitively) that names one (a setup there is not emulated: emulate reads one file). "" when the imports are
+    too many to follow, None for none."""
     from ..values.project import MAX_IMPORTED, for_file
+    if _PROFILING_WORDS.search(ls.ctx.src.text) and not ls.setups:
+        return ls.ctx.filename
     lookup = for_file(ls.ctx.filename, ls.ctx.tree)
     if lookup is None:
         return None

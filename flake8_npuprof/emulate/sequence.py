@@ -123,10 +123,15 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
             if other is not None:
                 # a setup in a module it imports is not followed (emulate reads one file): never "no" then
                 verdict, profiles = "unknown", None
-                named = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
-                    if other else "it imports more modules than are followed here"
-                why = (f"{os.path.basename(launch.script)} has no profiling setup of its own, but {named}: a setup in "
-                       "a module it imports is not emulated here (emulate that module)")
+                name = os.path.basename(launch.script)
+                if other == launch.script:
+                    why = (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore "
+                           "profiler, msprof through a subprocess): what it collects is not known here")
+                else:
+                    named = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
+                        if other else "it imports more modules than are followed here"
+                    why = (f"{name} has no profiling setup of its own, but {named}: a setup in a module it imports is "
+                           "not emulated here (emulate that module)")
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
