@@ -260,8 +260,8 @@ def test_an_argument_loop_and_msprof_in_a_function(tmp_path):
             'run\n')
     w = _walk(tmp_path, text, ["--profiler", "true"])
     (la,) = [c for c in w.commands if c.words[0].text == "msprof"]
-    assert not la.conditional and [x.text for x in la.words][1:] == ["--output=/tmp/prof",
-                                                                      "--application=./app --batch=1"]
+    assert not la.conditional
+    assert [x.text for x in la.words][1:] == ["--output=/tmp/prof", "--application=./app --batch=1"]
     w = _walk(tmp_path, text, ["--profiler", "false"])
     assert not [c for c in w.commands if c.words[0].text == "msprof"]
 
@@ -311,8 +311,9 @@ def test_a_script_whose_setup_may_be_in_a_module_it_imports_is_unknown_not_no(tm
     # emulate reads one file: a module the script imports that names a profiling setting may hold its setup
     (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
     (tmp_path / "train.py").write_text("import npu_config\nsess = npu_config.make()\n")
-    (tmp_path / "npu_config.py").write_text("from npu_bridge.npu_init import *\n\ndef make():\n"
-                                            "    return ProfilingConfig(enable_profiling=True, profiling_options='{}')\n")
+    (tmp_path / "npu_config.py").write_text(
+        "from npu_bridge.npu_init import *\n\ndef make():\n"
+        "    return ProfilingConfig(enable_profiling=True, profiling_options='{}')\n")
     report = _emulate(tmp_path / "run.sh")
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:2: train.py has no profiling setup of its own, but npu_config.py, which it imports, names one: a "

@@ -197,7 +197,7 @@ class Walk:
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
-        self.script, self.script_dir = self.launcher, self.root     # what `$0` and `$(dirname $0)` name
+        self.script = self.launcher     # what `$0` names
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
@@ -209,7 +209,6 @@ class Walk:
         self.crlf: List[str] = []       # the walked files written with Windows line endings
         # the positional parameters `$1`..`$N` of the shell being walked (None: not known, e.g. the caller's)
         self.args: Optional[List[str]] = None if args is None else list(args)
-        self.given_args = args is not None
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
         self._nested = 0                # command substitutions being evaluated, one inside the other
         self.lost = ""                  # why the directory is not known (the `cd` that lost it), once it is not
@@ -1137,7 +1136,7 @@ class Walk:
             return False
         background = op == "&"
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-                 self.script_dir, self.pipefail, self.args)
+                 self.pipefail, self.args)
         parent_errexit = self.errexit
         names = set(self.vars) | set(self.exported) | set(given)
         exported = dict(self.exported)
@@ -1146,7 +1145,7 @@ class Walk:
         # `bash x.sh` reads x.sh's first line as a comment: only its own options (`bash -e x.sh`) set -e
         self.all_export, self.errexit = False, _errexit_shebang(full) if errexit is None else errexit
         self.pipefail = False
-        self.script, self.script_dir = full, os.path.dirname(full)
+        self.script = full
         self.args = child_args
         for name in names:
             self._changed(name)             # what the child sees: the exports and what the command line gives
@@ -1166,7 +1165,7 @@ class Walk:
             self._chain = outer_chain
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-             self.script_dir, self.pipefail, self.args) = saved
+             self.pipefail, self.args) = saved
             for name in names:
                 self._changed(name)
         if why:
@@ -1201,7 +1200,8 @@ class Walk:
         names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
                  if self._value(n) is None or HOLE in (self._value(n) or "")]
         if names:
-            return f"{shown}: {', '.join('$' + n for n in names)} not known here (not set by the launcher; the caller's)"
+            unknown = ", ".join("$" + n for n in names)
+            return f"{shown}: {unknown} not known here (not set by the launcher; the caller's)"
         return f"{shown}: the output of a command in it is not known statically"
 
     def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
