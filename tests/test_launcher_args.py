@@ -330,3 +330,12 @@ def test_a_script_with_a_profiler_emulate_does_not_model_is_unknown(tmp_path):
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, "
         "msprof through a subprocess): what it collects is not known here")
+
+
+def test_a_child_scripts_functions_are_its_own(tmp_path):
+    (tmp_path / "child.sh").write_text("#!/bin/bash\nstart() {\n  python3 child.py $1\n}\nstart c\n")
+    text = "#!/bin/bash\nbash child.sh\nstart p\npython3 after.py\n"
+    w = _walk(tmp_path, text)
+    # `start` is the child's: in the launcher it is a command not found, not the child's function
+    assert [[x.text for x in c.words] for c in w.commands if c.words[0].text == "python3"] == \
+        [["python3", "child.py", "c"], ["python3", "after.py"]]

@@ -1136,7 +1136,7 @@ class Walk:
             return False
         background = op == "&"
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-                 self.pipefail, self.args)
+                 self.pipefail, self.args, self.functions)
         parent_errexit = self.errexit
         names = set(self.vars) | set(self.exported) | set(given)
         exported = dict(self.exported)
@@ -1147,6 +1147,7 @@ class Walk:
         self.pipefail = False
         self.script = full
         self.args = child_args
+        self.functions = {}             # a new shell: the caller's functions are not defined in it
         for name in names:
             self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
@@ -1157,6 +1158,8 @@ class Walk:
         try:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
             why = self._file(full, depth + 1, False)
+            if not why and not self.ended:
+                self.uncalled()             # the child's own functions no call of it names, before they are gone
         finally:
             # the child's `exit` ends the child; a failing one (`exit 1`) stops this shell too under its set -e
             failing = self.ended and self.exit_code not in ("", "0") and frame[1] and not conditional
@@ -1165,7 +1168,7 @@ class Walk:
             self._chain = outer_chain
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-             self.pipefail, self.args) = saved
+             self.pipefail, self.args, self.functions) = saved
             for name in names:
                 self._changed(name)
         if why:
