@@ -2487,8 +2487,8 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
 _PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
                               r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
                               # the routes emulate does not model: torch_npu / torch and MindSpore profilers
-                              r"torch_npu\.profiler|torch\.npu\.profile|autograd\.profiler|torch\.profiler|"
-                              r"npu\.profile\(|mindspore\.profiler|E2E_PROF|prof_type")
+                              r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                              r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
 MAX_PROJECT_FILES = 3000
 
 
