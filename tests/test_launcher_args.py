@@ -279,9 +279,16 @@ def test_a_script_with_no_profiling_setup_in_a_project_with_none(tmp_path):
     assert (f.code, f.line) == ("NPP015", 15) and f.message == (
         "--profiling=True on this launcher collects nothing: no launch gets --profiling or anything made from it "
         "(line 29 starts ../src/train.py alike with or without it), so nothing switches profiling on: "
-        "../src/train.py has no profiling setup and no Python file of the project names one; give ../src/train.py a "
-        "profiling setup behind a flag and forward the option to it, or drop the option (a PROFILING_MODE the caller "
+        "../src/train.py has no profiling setup and no Python file of the project names one; give the training script "
+        "a profiling setup behind a flag and forward the option to it, or drop the option (a PROFILING_MODE the caller "
         "exports is read the same with or without the option)")
+    # several launches: each script named
+    launcher.write_text(TEMPLATE.read_text().replace("python3 ./src/train.py", "python3 ./src/prep.py\npython3 ./src/train.py"))
+    (tmp_path / "src" / "prep.py").write_text("print('prep')\n")
+    (f,) = check_file(launcher.read_text(), str(launcher), Settings(target=T))
+    assert "(every launch is alike with or without it), so nothing switches profiling on: ../src/prep.py, " \
+        "../src/train.py have no profiling setup" in f.message
+    launcher.write_text(TEMPLATE.read_text())
     # a module of the project that names a profiling setting may hold the setup: nothing is claimed
     (tmp_path / "src" / "npu_config.py").write_text("PROFILING = {'profiling_mode': True}\n")
     assert check_file(launcher.read_text(), str(launcher), Settings(target=T)) == []

@@ -18,12 +18,15 @@ CODE = "NPP015"
 
 def message(d) -> str:
     """The finding for an emulate.launcher.Dropped."""
-    if not d.flag:      # the script has no profiling setup, and no file of the project has one
+    if not d.flag:      # the scripts have no profiling setup, and no file of the project has one
+        several = ", " in d.script
+        started = "every launch is alike with or without it" if several else \
+            f"line {d.launch_line} starts {d.script} alike with or without it"
         return (f"{d.spelled} on this launcher collects nothing: no launch gets {d.option} or anything made from it "
-                f"(line {d.launch_line} starts {d.script} alike with or without it), so nothing switches profiling "
-                f"on: {d.script} has no profiling setup and no Python file of the project names one; give "
-                f"{d.script} a profiling setup behind a flag and forward the option to it, or drop the option (a "
-                f"PROFILING_MODE the caller exports is read the same with or without the option)")
+                f"({started}), so nothing switches profiling on: {d.script} {'have' if several else 'has'} no "
+                f"profiling setup and no Python file of the project names one; give the training script a profiling "
+                f"setup behind a flag and forward the option to it, or drop the option (a PROFILING_MODE the caller "
+                f"exports is read the same with or without the option)")
     return (f"{d.spelled} on this launcher collects nothing: no launch gets {d.option} or anything made from it "
             f"(line {d.launch_line} starts {d.script} alike with or without it), so {d.script} reads its own "
             f"{d.flag} at its default {d.default} ({d.flag_at}) and its profiling setup under `{d.guard}` "

@@ -2454,7 +2454,7 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
         return None
     if any(name in la.command.env for la in found for name in ("PROFILING_MODE", "PROFILING_OPTIONS")):
         return None                     # GE may profile from the launcher's environment whatever the option says
-    hit, bare = None, None
+    hit, bare = None, []
     for la in found:
         ls = prepare(la, target, w.root)
         if ls is None:
@@ -2463,7 +2463,7 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
         if not ls.setups:
             if not _no_profiling_code(w.root, la.script):
                 return None             # a setup may be in a module it imports: not this finding's claim
-            bare = bare or (shown, la.command.line, "", "", "", "", "")
+            bare.append((shown, la.command.line))
             continue
         for s in ls.setups:
             m = re.search(r"`([^`]+)` is false in this launch \(the default of (--?\w+), which the launcher does not "
@@ -2480,7 +2480,10 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
                 at = f"{shown}:{flag.call.lineno}" if own else f"a module {name} imports"
                 hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, m.group(1),
                        f"{shown}:{s.line}")
-    return hit or bare
+    if hit is not None or not bare:
+        return hit
+    scripts = list(dict.fromkeys(name for name, _ in bare))
+    return (", ".join(scripts), bare[0][1], "", "", "", "", "")
 
 
 # what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
