@@ -283,7 +283,8 @@ def test_a_script_with_no_profiling_setup_in_a_project_with_none(tmp_path):
         "a profiling setup behind a flag and forward the option to it, or drop the option (a PROFILING_MODE the caller "
         "exports is read the same with or without the option)")
     # several launches: each script named
-    launcher.write_text(TEMPLATE.read_text().replace("python3 ./src/train.py", "python3 ./src/prep.py\npython3 ./src/train.py"))
+    launcher.write_text(TEMPLATE.read_text().replace("python3 ./src/train.py",
+                                                     "python3 ./src/prep.py\npython3 ./src/train.py"))
     (tmp_path / "src" / "prep.py").write_text("print('prep')\n")
     (f,) = check_file(launcher.read_text(), str(launcher), Settings(target=T))
     assert "(every launch is alike with or without it), so nothing switches profiling on: ../src/prep.py, " \
