@@ -502,7 +502,7 @@ class Walk:
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
-        for words, op, at in _pipelines(_commands(text, start, stop)):
+        for words, op, at in _lexed(text, start, stop):
             if at < resume:
                 continue
             if self._loop or self._returned:
@@ -1285,6 +1285,24 @@ def _loop_count(text: str, words, m) -> int:
     if rest and all(re.fullmatch(r"[\w.-]+", w) for w in rest):
         return len(rest)
     return 0
+
+
+_LEXED: Dict[str, Dict[tuple, list]] = {}     # text -> (start, stop) -> commands, for the last few texts
+MAX_LEXED_TEXTS = 8
+
+
+def _lexed(text: str, start: int, stop: Optional[int]) -> list:
+    """The commands of text[start:stop] (_pipelines of _commands), kept for the last few texts read: an evaluated
+    loop's body is walked once per argument, and NPP015 walks a launcher several times."""
+    table = _LEXED.get(text)
+    if table is None:
+        if len(_LEXED) >= MAX_LEXED_TEXTS:
+            del _LEXED[next(iter(_LEXED))]
+        table = _LEXED[text] = {}
+    found = table.get((start, stop))
+    if found is None:
+        found = table[(start, stop)] = list(_pipelines(_commands(text, start, stop)))
+    return found
 
 
 def _pipelines(commands):
@@ -2376,12 +2394,22 @@ def _profiling_option(text: str, name: str, at: int) -> bool:
     return any("profil" in line.lower() and name in line for line in text.splitlines() if "echo" in line)
 
 
-def _values_tested(text: str) -> List[str]:
-    """The values an option may be given that the launcher could tell apart: the usual spellings of on, and every
-    word it compares a value with (`[ "$PROF" == "enable" ]`, a case pattern `on)`)."""
-    words = ["true", "1", "on", "yes", "TRUE", "enable"]
-    words += re.findall(r"!?==?\s*[\"']?([\w.+-]{1,40})[\"']?\s*\]", text)
-    words += re.findall(r"^[ \t]*\(?[\"']?([\w.+-]{1,40})[\"']?[ \t]*\)", text, re.M)
+def _values_tested(text: str, at: int) -> List[str]:
+    """The values an option may be given that the launcher could tell apart: `true` and `1`, and each word it compares
+    a variable with that the option's branch (at `at`) sets, or that is made from one (`[ "$PROF" == "enable" ]`, a
+    `case $prof in on)` pattern)."""
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[at:at + 600], maxsplit=1)[0]
+    names = set(re.findall(r"\b([A-Za-z_]\w*)\+?=", branch))
+    for _ in range(2):                  # what is made from them: `prof=$profiling`, `OPTS="--x=${prof}"`
+        names |= {m for n in list(names) for m in re.findall(r"\b([A-Za-z_]\w*)\+?=[^\n;]*\$\{?" + re.escape(n) + r"\b",
+                                                               text)}
+    words = ["true", "1"]
+    used = [line for line in text.splitlines()
+            if any(re.search(r"\$\{?" + re.escape(n) + r"\b", line) for n in names)]
+    for line in used:
+        words += re.findall(r"!?==?\s*[\"']?([\w.+-]{1,40})[\"']?\s*\]", line)
+    if any(re.match(r"\s*case\b", line) for line in used):
+        words += re.findall(r"^[ \t]*\(?[\"']?([\w.+-]{1,40})[\"']?[ \t]*\)", text, re.M)
     return list(dict.fromkeys(w for w in words if w not in ("True", "False")))[:16]
 
 
@@ -2433,7 +2461,7 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
             continue                    # it reaches a launch (its words, its environment, where it runs)
         if how and any(
                 _seen(Walk(path, cwd, args=base + _given(name, how, value)).run(text)) != _seen(b)
-                for value in _values_tested(text)):
+                for value in _values_tested(text, start)):
             continue                    # another spelling (`true`, `1`, a word the launcher compares with) reaches one
         hit = _off_by_default(a, target)
         if hit is None:
@@ -2536,8 +2564,18 @@ def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
             if count > MAX_PROJECT_FILES:
                 return ""
             try:
-                if _PROFILING_WORDS.search(read_source(path).text):
+                st = os.stat(path)
+                key = (path, st.st_mtime_ns, st.st_size)
+                if key not in _NAMES_PROFILING:
+                    if len(_NAMES_PROFILING) > 50_000:
+                        _NAMES_PROFILING.clear()
+                    _NAMES_PROFILING[key] = bool(_PROFILING_WORDS.search(read_source(path).text))
+                if _NAMES_PROFILING[key]:
                     return path
-            except ReadError:
+            except (OSError, ReadError):
                 return ""
     return None
+
+
+# (path, mtime, size) -> whether the file names a profiling setting: the launchers of one project share its files
+_NAMES_PROFILING: Dict[tuple, bool] = {}
