@@ -60,7 +60,8 @@ RULES = (
         code="NPP015",
         name="launcher-profiling-switch-dropped",
         summary="launcher takes a profiling option (`--profiling=True`) but no launch gets it or anything made "
-                "from it, and the script's own flag is off by default: nothing is collected",
+                "from it, and the script's own flag is off by default (or the project has no profiling code): "
+                "nothing is collected",
         default=True,
         what="A shell launcher whose argument loop (`for para in $*` with `[[ $para == --profiling* ]]`, "
              "`case \"$1\" in --profiling) ...; shift`, `getopts`) takes a profiling option — by its name, by the "
