@@ -128,11 +128,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["server"] and set(argv[1:]) <= {"--stdio"}:
         return cmd_server(None)         # as an editor starts it: nothing else is imported before `initialize`
+    launcher_args = None
+    if argv[:1] == ["emulate"] and "--" in argv:    # `emulate LAUNCHER -- ARG...`: the launcher's own arguments
+        at = argv.index("--")
+        argv, launcher_args = argv[:at], argv[at + 1:]
     parser = build_parser(argv[0] if argv else None)
     if argv and not argv[0].startswith("-") and argv[0] not in parser.subcommands:
         return _usage_error("npuprof", f"unknown command {argv[0]!r}", argv[0], list(parser.subcommands))
     try:
         args, extra = parser.parse_known_args(argv)
+        if args.command == "emulate":
+            args.launcher_args = launcher_args
     except SystemExit as exc:           # argparse: --help/--version exit 0, usage errors 2
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
     if extra:

@@ -42,7 +42,19 @@ def _settings(rule):
 
 def _codes(rule, text):
     if rule.language == "shell":
-        return {f.code for f in analyse_shell(text, "example.sh", _settings(rule))}
+        # the launcher's own lines, then the launcher as check walks it, beside the script it starts
+        # (checks/launcher_switch.py: EXAMPLE_SCRIPT, as src/train.py of a model-zoo project)
+        import tempfile
+        from flake8_npuprof.checks.launcher_switch import EXAMPLE_SCRIPT
+        from flake8_npuprof.emulate.sequence import check_file
+        codes = {f.code for f in analyse_shell(text, "example.sh", _settings(rule))}
+        with tempfile.TemporaryDirectory() as root:
+            (Path(root) / "test").mkdir()
+            (Path(root) / "src").mkdir()
+            (Path(root) / "src" / "train.py").write_text(EXAMPLE_SCRIPT)
+            path = Path(root) / "test" / "example.sh"
+            path.write_text(text)
+            return codes | {f.code for f in check_file(text, str(path), _settings(rule))}
     return {f.code for f in analyse(text, None, "example.py", _settings(rule))}
 
 

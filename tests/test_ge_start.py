@@ -55,7 +55,11 @@ def test_a_keras_session_never_run_leaves_the_reading_unknown(capsys, tmp_path):
     assert any("(line 14) makes is never run in this file" in m for m in setup["messages"])
     _, out = _emulate(capsys, tmp_path, ESTIMATOR_ONLY, fmt="text")
     lines = out.splitlines()
-    assert lines[1] == "train.py:12 NpuOptimizer: MAY COLLECT task_trace into /tmp/p (when args.profiling)"
+    # beside an unknown answer the headline says what the collection hangs on
+    assert lines[1] == ("train.py:12 NpuOptimizer: MAY COLLECT task_trace into /tmp/p (when args.profiling) — unknown: "
+                        "line 12 NpuOptimizer: the Keras session that set_keras_session_npu_config (line 14) makes is "
+                        "never run in this file (no fit, evaluate, predict or get_session), and GE starts only when a "
+                        "graph first runs (if GE reads it: collects)")
     assert lines[3].startswith("usable data: unknown (line 12 NpuOptimizer: the Keras session that "
                                "set_keras_session_npu_config (line 14) makes is never run in this file")
 

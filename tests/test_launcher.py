@@ -144,8 +144,10 @@ def test_emulate_says_where_the_setup_comes_from(capsys):
 def test_an_unknown_directory_makes_the_launch_unknown():
     report = _emulate("run_unknown.sh")
     assert report["results"] == [] and report["usable"] is None and report["exit"] == 1
+    # which part is not known, and where
     assert report["launch"]["unknown"] == ("cannot find train.py: the directory the launcher runs it in is not known "
-                                           "here (a `cd` to a value not known statically, or inside a branch)")
+                                           "here (`cd ${CODE_DIR}` at run_unknown.sh:2: $CODE_DIR not known here (not "
+                                           "set by the launcher; the caller's))")
 
 
 def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):
@@ -177,8 +179,12 @@ def test_launcher_findings_agree_with_emulate():
 def test_functions_and_groups(tmp_path):
     _, found = _walk(tmp_path, "train() {\n  export PROFILING_MODE=true\n  python3 train.py\n}\n"
                                "{ echo start; }\npython3 train.py\ntrain\n", **{"train.py": SCRIPT})
-    assert [(la.command.line, la.command.conditional) for la in found] == [(3, True), (6, False)]
-    assert found[1].command.env["PROFILING_MODE"].value == HOLE    # set inside a function: not known here
+    # the function runs where it is called (line 7), after line 6's launch: bash's order and environment
+    assert [(la.command.line, la.command.conditional) for la in found] == [(6, False), (3, False)]
+    assert "PROFILING_MODE" not in found[0].command.env and found[1].command.env["PROFILING_MODE"].value == "true"
+    # a function no call names is walked once, as a body that may run
+    _, found = _walk(tmp_path, "train() {\n  python3 train.py\n}\n", **{"train.py": SCRIPT})
+    assert [(la.command.line, la.command.conditional) for la in found] == [(2, True)]
 
 
 def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
@@ -292,8 +298,8 @@ def test_an_absolute_script_that_exists_is_not_called_missing(tmp_path):
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["results"] == [] and report["usable"] is None
     assert report["launch"]["unknown"] == (f"{tmp_path}/train.py is there, but the directory the launcher runs it in "
-                                           "is not known here (a `cd` to a value not known statically, or inside a "
-                                           "branch)")
+                                           "is not known here (`cd ${WORK_DIR}/results` at run.sh:2: $WORK_DIR not "
+                                           "known here (not set by the launcher; the caller's))")
 
 
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"

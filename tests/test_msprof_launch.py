@@ -64,7 +64,7 @@ def test_msprof_collects_and_the_script_is_overridden(capsys):
     assert report["usable"] is True and report["exit"] == 0 and report["preflight"] == []
     assert headline(report, own) == \
         "run_msprof.sh:5 msprof: COLLECTS task_trace, aic_metrics, hccl into /tmp/msprof_out (msprof options)"
-    assert len(headline(report, script)) == HEADLINE_WIDTH
+    assert headline(report, script) == "train.py:19 NpuOptimizer: OFF: " + script.messages[0]     # whole
     assert main(["emulate", "--cann", "8.5", "--soc", "910B", str(PROJECT / "run_msprof.sh")]) == 0
     out = capsys.readouterr().out
     assert "  under msprof (run_msprof.sh:5): the script is its application; msprof's switches decide what is " \

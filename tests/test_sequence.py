@@ -154,11 +154,23 @@ def test_paths_are_the_launchers_not_the_callers(tmp_path, monkeypatch):
     assert report["usable"] is False                     # the other train.py switches nothing on
 
 
-def test_pwd_before_a_cd_is_the_callers_and_not_known(tmp_path):
+def test_pwd_before_a_cd_is_the_launchers_own_directory_and_says_so(tmp_path):
+    # `cur=$(pwd)` before any `cd`: where the launcher is meant to be started, its own folder (as for relative paths)
     path = _project(tmp_path, "cur=$(pwd)\npython3 $cur/train.py\n", **{"train.py": PROFILED})
     report = _emulate(path)
-    assert report["usable"] is None
-    assert report["launch"]["unknown"] == "the script is named by a value not known statically (<unknown>/train.py)"
+    assert report["usable"] is True and report["launch"]["script"] == "train.py"
+    assert f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with " \
+        "`cd`; give --cwd for another)" in report["launch"]["lines"]
+    # `cd $cur/..` is relative to it: still the assumed start, said as a relative `cd`
+    (tmp_path / "test").mkdir()
+    path = _project(tmp_path / "test", "cur=`pwd`\ncd $cur/../\npython3 ./train.py\n")
+    report = _emulate(path)
+    assert report["usable"] is True and report["launch"]["at"] == "run.sh:3"
+    assert f"  runs in {tmp_path}: a relative `cd` from the launcher's own directory, where it is meant to be " \
+        "started (give --cwd for another)" in report["launch"]["lines"]
+    # with --cwd, $(pwd) is that directory, known
+    report = _emulate(path, cwd=str(tmp_path / "test"))
+    assert report["usable"] is True and not any(line.startswith("  runs in") for line in report["launch"]["lines"])
 
 
 # ---------------------------------------------------------------- PROFILING_OPTIONS of a launcher vs the script's own

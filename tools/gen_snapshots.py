@@ -39,7 +39,21 @@ def snapshot(rule) -> str:
                         graph=str(GRAPHS / given["graph"]) if "graph" in given else None)
     name = "example.sh" if rule.language == "shell" else "example.py"
     selection = Selection(extend_select=(rule.code,))
-    findings = [f for f in check_text(name, rule.example, rule.language, settings, selection) if f.code == rule.code]
+    if rule.language == "shell":
+        # a launcher is checked as it stands in its project: as test/example.sh beside the src/train.py it starts
+        # (checks/launcher_switch.py: EXAMPLE_SCRIPT), as tests/test_catalog.py runs the pages' examples
+        import tempfile
+        from flake8_npuprof.checks.launcher_switch import EXAMPLE_SCRIPT
+        with tempfile.TemporaryDirectory() as root:
+            (Path(root) / "test").mkdir()
+            (Path(root) / "src").mkdir()
+            (Path(root) / "src" / "train.py").write_text(EXAMPLE_SCRIPT, encoding="utf-8")
+            path = Path(root) / "test" / name
+            path.write_text(rule.example, encoding="utf-8")
+            found = check_text(str(path), rule.example, rule.language, settings, selection)
+    else:
+        found = check_text(name, rule.example, rule.language, settings, selection)
+    findings = [f for f in found if f.code == rule.code]
     if not findings:
         return ""
     src = SourceText(rule.example)

@@ -42,6 +42,11 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
 
 
 def main_args(args) -> int:
+    given = getattr(args, "launcher_args", None)
+    if given is not None and len(args.paths) != 1:
+        print("npuprof emulate: error: arguments after -- are the launcher's: give one launcher before them",
+              file=sys.stderr)
+        return EXIT_ERROR
     progress = Progress(len(args.paths), sys.stderr)
     exits, texts, docs = [], [], []
     machine: dict = {}                  # what detection found, asked once for all the files
@@ -50,7 +55,8 @@ def main_args(args) -> int:
         try:
             target, origin = resolve_target(args, path, os.environ, machine)
             report = script.emulate_path(path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
-                                         against=args.against, environ=os.environ, inside=inside_root(args, path))
+                                         against=args.against, environ=os.environ, inside=inside_root(args, path),
+                                         launcher_args=given)
             report["target_origin"] = origin
             if args.format == "json":
                 docs.append(report_json(report))
@@ -70,8 +76,20 @@ def main_args(args) -> int:
     progress.clear()
     if docs:
         sys.stdout.write(json.dumps(docs[0] if len(args.paths) == 1 else docs, indent=2, ensure_ascii=False) + "\n")
-    sys.stdout.write("\n".join(texts))
+    text = "\n".join(texts)
+    if texts and _isatty(sys.stdout):
+        import shutil
+        from ..emulate.render import wrapped
+        text = wrapped(text, max(shutil.get_terminal_size((100, 24)).columns - 1, 40))
+    sys.stdout.write(text)
     return max(exits)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class Progress:

@@ -20,7 +20,7 @@ import itertools
 import os
 import re
 import shlex
-from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ..source.shell_words import HEREDOC_TAG, MAX_LAUNCHER, add_run, heredoc_end
 from ..source.text import HOLE, Run, SourceText, StrValue
@@ -31,6 +31,7 @@ MAX_SOURCED = 8                 # nested `source` depth
 MAX_BYTES = MAX_LAUNCHER        # a launcher or sourced script larger than this is not read
 MAX_COMMANDS = 5000             # simple commands walked per launcher (sourced files included)
 MAX_LAUNCHES = 16               # Python command lines followed per launcher
+MAX_SUBSTITUTIONS = 4           # `$(dirname $(readlink -f $0))`: nested command substitutions evaluated
 
 PYTHON = re.compile(r"(?:.*/)?python(?:\d(?:\.\d+)?)?$")
 WRAPPERS_WITH_SCRIPT = {"torchrun"}                         # start a .py themselves
@@ -54,6 +55,7 @@ _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by
 _MAYBE = frozenset({"if", "while", "until", "case", "select", "function", "group?", "subshell?"})
 _LOOPS = frozenset({"for", "while", "until", "select"})
 
+_ALL_ARGS = frozenset({'"$@"', "$@", "$*", '"${@}"', "${@}", "${*}"})     # every argument, a word each
 _PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
 _PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
 
@@ -61,12 +63,14 @@ _PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
 class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
-    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken")
+    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state")
 
-    def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None):
+    def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
         self.exit: Optional[Tuple[str, int, str]] = None   # (file, line, code) of the exit that ended it
         self.broken = False             # a loop with `break`/`continue`: how often it runs is not known
+        # an `if` whose conditions are known: "take" its branch runs, "skip" it does not, "done" an earlier one ran
+        self.state = state
 
 
 class Setting(NamedTuple):
@@ -77,6 +81,7 @@ class Setting(NamedTuple):
     start: int                  # offset of the name in that file
     how: str                    # "export", "inline", "set -a", "plain"
     runs: Tuple[Run, ...] = ()  # where the value's characters are in that file
+    assumed: bool = False       # built from `$(pwd)` before the directory is known: the launcher's own, assumed
 
     def where(self, root: str) -> str:
         return f"{_rel(self.path, root)}:{self.line}"
@@ -101,6 +106,7 @@ class Command(NamedTuple):
     # the child shells it runs in, outermost first: (one id per run of a child, whether a failure that stops that
     # child stops its caller too: the caller has `set -e` and runs it neither in the background nor before && / ||)
     frames: Tuple[Tuple[int, bool], ...] = ()
+    lost: str = ""              # cwd not known: the `cd` that lost it and which part of it is not known
 
 
 class EnvView(Mapping):
@@ -165,8 +171,10 @@ def _within(path: str, root: str) -> bool:
 
 
 class Walk:
-    def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None):
-        """inside: the project's root, when sourced scripts outside it must not be read (--no-outside)."""
+    def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
+                 args: Optional[Sequence[str]] = None):
+        """inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
+        launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language server)."""
         self.launcher = os.path.abspath(launcher)
         self.inside = inside
         self.root = os.path.dirname(self.launcher)
@@ -189,7 +197,7 @@ class Walk:
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
-        self.script, self.script_dir = self.launcher, self.root     # what `$0` and `$(dirname $0)` name
+        self.script = self.launcher     # what `$0` names
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
@@ -199,6 +207,20 @@ class Walk:
         self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
         self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
         self.crlf: List[str] = []       # the walked files written with Windows line endings
+        # the positional parameters `$1`..`$N` of the shell being walked (None: not known, e.g. the caller's)
+        self.args: Optional[List[str]] = None if args is None else list(args)
+        self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
+        self._nested = 0                # command substitutions being evaluated, one inside the other
+        self.lost = ""                  # why the directory is not known (the `cd` that lost it), once it is not
+        # functions defined in plain code: name -> (file, text, its SourceText, body start, body end), walked where
+        # they are called (with their arguments as $1..), those never called once at the end as before (may run)
+        self.functions: Dict[str, tuple] = {}
+        self._called: set = set()
+        self._calling: List[str] = []   # the functions being walked, outermost first
+        self._returned = False          # a `return` ended the function being walked
+        self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
+        self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
+        self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
 
     def _changed(self, name: str) -> None:
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
@@ -210,9 +232,14 @@ class Walk:
 
     @property
     def cwd(self) -> Optional[str]:
-        """The current directory, for `$(pwd)`: known once given (--cwd) or set by the launcher's own `cd` to an
-        absolute path; before that it is the caller's, which is not known."""
-        return self.dirs[0] if len(self.dirs) == 1 and self.settled else None
+        """The current directory, for `$(pwd)` / `$PWD`: the given one (--cwd) or where the launcher's own `cd`s put
+        it; before any `cd`, the launcher's own directory, where it is meant to be started (a value built from it
+        is marked assumed, so a `cd` to it keeps the launch's note that the directory was taken as the launcher's)."""
+        if len(self.dirs) != 1:
+            return None
+        if not self.settled:
+            self._assumed = True
+        return self.dirs[0]
 
     @staticmethod
     def find(name: str, dirs) -> Optional[str]:
@@ -286,25 +313,143 @@ class Walk:
         m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
         return (self.vars.get(m.group(1)) or self.exported.get(m.group(1))) if m else None
 
+    def _value(self, name: str) -> Optional[str]:
+        """A parameter's value as this shell has it (None: not known, e.g. a variable from the caller)."""
+        if name == "PWD":
+            return self.cwd
+        if name in ("BASH_SOURCE", "BASH_SOURCE[0]"):
+            return self.current             # the file being read: a sourced script's own path
+        if name == "0":
+            return self.script
+        if name.isdigit() or name in ("#", "*", "@"):
+            if self.args is None:
+                return None
+            if name == "#":
+                return str(len(self.args))
+            if name in ("*", "@"):
+                return " ".join(self.args)
+            k = int(name)
+            return self.args[k - 1] if 0 < k <= len(self.args) else ""
+        s = self.vars.get(name) or self.exported.get(name)
+        if s is not None and s.assumed:
+            self._assumed = True
+        return None if s is None else s.value
+
     def _expansion(self, text: str, i: int, end: int) -> Tuple[int, Optional[str]]:
         from ..source.shell_words import _skip_expansion
         j = min(_skip_expansion(text, i), end)
         body = text[i:j]
-        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
-        if m and (body.startswith("${") == body.endswith("}")):
-            name = m.group(1)
-            if name == "PWD":
-                return j, self.cwd
-            s = self.vars.get(name) or self.exported.get(name)
-            return j, None if s is None else s.value
-        if re.fullmatch(r"\$\(\s*dirname\s+\"?\$\{?0\}?\"?\s*\)", body) or \
-                re.fullmatch(r"\$\(\s*cd\s+\"?\$\(\s*dirname\s+\"?\$\{?0\}?\"?\s*\)\"?\s*(;|&&)\s*pwd\s*\)", body):
-            return j, self.script_dir
-        if body in ("$(pwd)", "`pwd`"):
-            return j, self.cwd
-        if body in ("$0", "${0}"):
-            return j, self.script
+        m = re.fullmatch(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
+                         r"BASH_SOURCE\[0\])\})", body)
+        if m:
+            return j, self._value(m.group(1) or m.group(2))
+        if body.startswith("${") and body.endswith("}"):
+            return j, self._parameter(text, i + 2, j - 1)
+        if body.startswith("$((") and body.endswith("))"):
+            return j, self._arithmetic(text, i + 3, j - 2)
+        if body.startswith("$(") and body.endswith(")"):
+            return j, self._substitute(text, i + 2, j - 1)
+        if body.startswith("`") and body.endswith("`") and len(body) > 1:
+            return j, self._substitute(text, i + 1, j - 1)
         return j, None
+
+    def _parameter(self, text: str, a: int, b: int) -> Optional[str]:
+        """`${x#pat}`, `${x##pat}`, `${x%pat}`, `${x%%pat}` (pattern removal), `${x:-word}`, `${x-word}` (a default);
+        None for any other form, or when what it depends on is not known."""
+        import fnmatch
+        m = re.match(r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@])(##?|%%?|:?-)", text[a:b])
+        if not m:
+            return None
+        value = self._value(m.group(1))
+        word = self.expand(text, a + m.end(), b).text
+        op = m.group(2)
+        if op in (":-", "-"):
+            if value is None or HOLE in word and not value:
+                return None
+            return word if value == "" and (op == ":-" or self._unset(m.group(1))) else value
+        if value is None or HOLE in value or HOLE in word:
+            return None
+        # a pattern: as fnmatch reads it (`*`, `?`, `[...]`); the shortest or longest match removed
+        cuts = range(len(value) + 1) if op in ("#", "%") else range(len(value), -1, -1)
+        for k in cuts:
+            piece = value[:k] if op.startswith("#") else value[len(value) - k:]
+            if fnmatch.fnmatchcase(piece, word):
+                return value[k:] if op.startswith("#") else value[:len(value) - k]
+        return value
+
+    def _unset(self, name: str) -> bool:
+        """Whether a parameter whose value is "" is unset (`${x-word}` takes the word only then)."""
+        if name.isdigit():
+            return self.args is not None and int(name) > len(self.args)
+        return False
+
+    def _arithmetic(self, text: str, a: int, b: int) -> Optional[str]:
+        """`$((OPTIND - 1))`, `$(($# - 1))`: integers and + - * of parameters known here, else None."""
+        # `$1`, `${#}`, `$x` and a bare name `x` are parameters; a bare digit is a number
+        body = re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[#0-9])\}?|\b([A-Za-z_][A-Za-z0-9_]*)\b",
+                      lambda m: self._value(m.group(1) or m.group(2)) or "?", text[a:b])
+        if not re.fullmatch(r"[\d\s+*()-]+", body):
+            return None
+        try:
+            return str(int(eval(body, {"__builtins__": {}}, {})))       # digits and + - * ( ) only
+        except Exception:
+            return None
+
+    def _substitute(self, text: str, a: int, b: int) -> Optional[str]:
+        """The output of a command substitution made of the commands launchers use to name their own directory:
+        `dirname`, `readlink -f`, `realpath`, `basename`, `pwd`, `cd X; pwd`, `echo`; None for anything else
+        (its output is not known statically)."""
+        if self._nested >= MAX_SUBSTITUTIONS:
+            return None
+        self._nested += 1
+        try:
+            return self._output(text, a, b)
+        finally:
+            self._nested -= 1
+
+    def _output(self, text: str, a: int, b: int) -> Optional[str]:
+        here = self.dirs[0] if len(self.dirs) == 1 else None
+        assumed = not self.settled
+        out: Optional[str] = None
+        for spans, op, _ in _commands(text, a, b):
+            if op not in (";", "&&", "\n", ""):
+                return None
+            words = [self.expand(text, s, e).text for s, e in spans]
+            if any(HOLE in w for w in words):
+                return None
+            head, rest = words[0], [w for w in words[1:] if not w.startswith("-")]
+            if head == "cd" and len(rest) <= 1:
+                target = rest[0] if rest else None
+                if target is None or (here is None and not os.path.isabs(target)):
+                    return None
+                here = os.path.normpath(os.path.join(here or "/", target))
+                assumed = assumed and not os.path.isabs(target)
+                continue
+            if out is not None or head not in ("pwd", "dirname", "readlink", "realpath", "basename", "echo"):
+                return None
+            if head == "pwd":
+                if here is None:
+                    return None
+                self._assumed = self._assumed or assumed
+                out = here
+            elif head == "echo":
+                out = " ".join(words[1:])
+            elif len(rest) != 1:
+                return None
+            elif head == "dirname":
+                out = os.path.dirname(rest[0].rstrip("/")) or "."
+            elif head == "basename":
+                out = os.path.basename(rest[0].rstrip("/"))
+            elif head == "readlink" and "-f" not in words and "-e" not in words and "-m" not in words:
+                return None             # plain readlink prints a link's target, not the path
+            elif os.path.isabs(rest[0]):
+                out = os.path.normpath(rest[0])
+            elif here is None:
+                return None
+            else:
+                self._assumed = self._assumed or assumed
+                out = os.path.normpath(os.path.join(here, rest[0]))
+        return out
 
     # ---- statements
 
@@ -320,6 +465,8 @@ class Walk:
             first = text.split("\n", 1)[0]
         self.errexit = _errexit_line(first)
         self._file(self.launcher, 0, False, text)
+        if self.exited is None:
+            self.uncalled()
         return self
 
     def _file(self, path: str, depth: int, conditional: bool, text: Optional[str] = None) -> str:
@@ -344,15 +491,22 @@ class Walk:
             self.current = outer
         return ""
 
-    def _statements(self, text: str, src: SourceText, path: str, depth: int, inside: bool) -> None:
-        """The commands of one file; inside: the file is sourced from a branch (nothing in it is certain)."""
+    def _statements(self, text: str, src: SourceText, path: str, depth: int, inside: bool, start: int = 0,
+                    stop: Optional[int] = None) -> None:
+        """The commands of one file (or of text[start:stop], the body of a loop or `case` arm the walk evaluates);
+        inside: the file is sourced from a branch (nothing in it is certain)."""
         blocks: List[_Block] = []                   # open compounds, innermost last
+        resume = -1                                 # the commands up to here were walked already (an evaluated loop)
         function = False                            # `name()` seen: its `{` or `(` opens a function body
         # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
-        for words, op in _pipelines(_commands(text)):
+        for words, op, at in _lexed(text, start, stop):
+            if at < resume:
+                continue
+            if self._loop or self._returned:
+                return                              # `break`/`continue` of the evaluated loop, a function's `return`
             piped = after == "|"
             chained = after in ("&&", "||") or (piped and chained)
             after = op
@@ -395,7 +549,21 @@ class Walk:
                                                f"after {MAX_COMMANDS:,} commands"))
                 return
             head = text[words[0][0]:words[0][1]]
-            if head in ("if", "while", "until", "case", "select"):
+            skipping = any(b.state in ("skip", "done") for b in blocks)
+            plain = all(b.kind == "if" and b.state == "take" for b in blocks)    # no loop, function, subshell open
+            if not skipping and plain and head in ("for", "while", "case"):
+                end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
+                if end is not None:
+                    if self.ended:
+                        return
+                    resume = end
+                    continue
+            if head == "if":
+                known = self._test(text, words[1:], op) if not skipping and _decidable(blocks) else None
+                blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
+                                     "take" if known else "skip"))
+                words = words[1:]
+            elif head in ("while", "until", "case", "select"):
                 blocks.append(_Block(head, 1, len(self.commands)))
                 words = words[1:]
             elif head == "for":
@@ -413,6 +581,20 @@ class Walk:
                         self._after_block(block, op)
                 continue
             elif head in ("then", "else", "do", "{", "elif"):
+                branch = next((b for b in reversed(blocks) if b.kind == "if"), None) \
+                    if head in ("else", "elif") else None
+                if branch is not None and branch.state:
+                    if branch.state == "take":
+                        branch.state = "done"
+                    elif branch.state == "skip":
+                        known = True if head == "else" else self._test(text, words[1:], op)
+                        branch.state = "" if known is None else "take" if known else "skip"
+                if head == "{" and isinstance(function, str) and plain and not skipping:
+                    end = self._define(function, text, src, path, words[0][0])
+                    function = False
+                    if end is not None:
+                        resume = end            # walked where it is called, with its arguments
+                        continue
                 if head == "{":
                     blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
                                          len(self.commands), None if function else self._state()))
@@ -422,23 +604,45 @@ class Walk:
             elif head == "function":
                 # `function name {` / `function name { cmd; }`: the body runs only when called
                 brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
+                name = text[words[1][0]:words[1][1]] if len(words) > 1 else ""
                 if brace is None:
-                    function = True
+                    function = name or True
+                    continue
+                end = self._define(name, text, src, path, words[brace][0]) if name and plain and not skipping \
+                    else None
+                if end is not None:
+                    resume = end
                     continue
                 blocks.append(_Block("function", 1, len(self.commands)))
                 words = words[brace + 1:]
             elif len(words) == 1 and op == "(":
-                function = True                     # a definition: its body runs only when called
+                function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
                 continue
+            if any(b.state in ("skip", "done") for b in blocks):
+                continue                            # a branch that certainly does not run
             negated = bool(words) and text[words[0][0]:words[0][1]] == "!"
             if negated:
                 words = words[1:]                   # `! cmd`: cmd runs; its status is inverted (set -e ignores it)
             if not words:
                 continue
-            conditional = inside or chained or any(b.kind in _MAYBE for b in blocks)
+            conditional = inside or chained or any(b.kind in _MAYBE and b.state != "take" for b in blocks)
             first = text[words[0][0]:words[0][1]]
             if first in ("break", "continue"):
+                if self._loop is not None and not any(b.kind in _LOOPS for b in blocks):
+                    if conditional:             # the evaluated loop may stop here or not: no longer known
+                        self._loop = "unknown"
+                        return
+                    self._loop = first
+                    return
                 self._cut_short(blocks)
+                continue
+            if first == "return" and self._calling and not any(b.kind in ("function", "subshell?") for b in blocks):
+                # `return` in a function walked where it is called: it ends the function (in a branch or loop: what
+                # follows in it may not run)
+                if not conditional and not any(b.kind in _LOOPS for b in blocks):
+                    self._returned = True
+                    return
+                inside = True
                 continue
             if first == "return" and depth and not any(b.kind in ("function", "subshell?") for b in blocks) and \
                     self._chain[-1:] != (path,):
@@ -472,6 +676,237 @@ class Walk:
             if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
                 closed = self._close(blocks, "subshell")
                 pending = (closed, "")
+
+    def _define(self, name: str, text: str, src, path: str, brace: int) -> Optional[int]:
+        """Record a function whose body starts at the `{` at brace; where the walk goes on (after its `}`), or None when
+        its end is not found (it is then walked where it is defined, as a body that may run)."""
+        found = _brace_body(text, brace)
+        if found is None or not _NAME.fullmatch(name.replace("-", "_").replace(".", "_")):
+            return None
+        body, stop, after = found
+        self.functions[name] = (path, text, src, body, stop)
+        return after
+
+    def _call(self, name: str, words, depth: int, conditional: bool) -> None:
+        """Walk a function's body where it is called: `$1`.. are its arguments (`$0` stays the script's)."""
+        path, text, src, body, stop = self.functions[name]
+        self._called.add(name)
+        saved, outer = self.args, self.current
+        self.args = [w.text for w in words[1:]] if all(w.text != HOLE for w in words[1:]) else None
+        self._calling.append(name)
+        self.current = path
+        try:
+            self._statements(text, src, path, depth, conditional, body, stop)
+        finally:
+            self._calling.pop()
+            self._returned = False
+            self.current = outer
+            self.args = saved
+
+    def uncalled(self) -> None:
+        """The functions no call the walk saw: walked once as bodies that may run (a call it cannot see, such as
+        `"$@"` naming one, may run them), with arguments not known."""
+        for name, (path, text, src, body, stop) in list(self.functions.items()):
+            if name not in self._called and not self.ended:
+                self._called.add(name)
+                saved, self.args = self.args, None
+                self._calling.append(name)
+                outer, self.current = self.current, path
+                try:
+                    self._statements(text, src, path, 0, True, body, stop)
+                finally:
+                    self._calling.pop()
+                    self._returned = False
+                    self.current, self.args = outer, saved
+
+    # ---- what the walk evaluates: known tests, the launcher's argument loops, `case` on a known word
+
+    def _test(self, text: str, spans, op: str) -> Optional[bool]:
+        """The outcome of an `if`/`elif`/`while` condition when it is a test of values known here (`[[ $1 == --x* ]]`,
+        `[ -n "$1" ]`, `[ $# -gt 0 ]`, `test ...`); None for anything else."""
+        if not spans or op not in (";", "\n"):
+            return None             # `if a && b`: a list, not one test
+        head = text[spans[0][0]:spans[0][1]]
+        if len(spans) == 1 and head.startswith("[[") and head.endswith("]]"):
+            inner = [(a, min(b, spans[0][1] - 2)) for a, b, _ in _words_in(text, spans[0][0] + 2, spans[0][1] - 2)]
+            return self._expr(text, inner, True)
+        if head == "[" and text[spans[-1][0]:spans[-1][1]] == "]":
+            return self._expr(text, spans[1:-1], False)
+        if head == "test":
+            return self._expr(text, spans[1:], False)
+        return None
+
+    def _expr(self, text: str, spans, double: bool) -> Optional[bool]:
+        import fnmatch
+        raw = [text[a:b] for a, b in spans]
+        for joiner, either in (("||", True), ("-o", True), ("&&", False), ("-a", False)):
+            if joiner in raw and (double or joiner.startswith("-")):
+                k = raw.index(joiner)
+                left, right = self._expr(text, spans[:k], double), self._expr(text, spans[k + 1:], double)
+                if either:
+                    return True if True in (left, right) else None if None in (left, right) else False
+                return False if False in (left, right) else None if None in (left, right) else True
+        if raw[:1] == ["!"]:
+            inner = self._expr(text, spans[1:], double)
+            return None if inner is None else not inner
+        values = [self.expand(text, a, b).text for a, b in spans]
+        if any(HOLE in v for v in values) or "(" in raw or ")" in raw:
+            return None
+        if len(values) == 1:
+            return values[0] != ""
+        if len(values) == 2 and raw[0] in ("-n", "-z"):
+            return (values[1] != "") == (raw[0] == "-n")
+        if len(values) != 3:
+            return None
+        left, how, right = values[0], raw[1], values[2]
+        if how in ("==", "=", "!="):
+            # in [[ ]] an unquoted right side is a pattern; a quoted one (or [ ]) is compared as it is
+            same = fnmatch.fnmatchcase(left, right) if double and not re.search(r"['\"\\]", raw[2]) else left == right
+            if same and right.startswith("-"):
+                self.parsed.append((right, self.current, spans[2][0]))
+            return same if how != "!=" else not same
+        ints = {"-eq": int.__eq__, "-ne": int.__ne__, "-gt": int.__gt__, "-ge": int.__ge__, "-lt": int.__lt__,
+                "-le": int.__le__}
+        if how in ints and re.fullmatch(r"-?\d+", left) and re.fullmatch(r"-?\d+", right):
+            return ints[how](int(left), int(right))
+        return None
+
+    def _evaluated(self, text, src, path, depth, inside, words, op, at) -> Optional[int]:
+        """Walk a `for`/`while` loop over the launcher's arguments (`for para in $*`, `while [ -n "$1" ]`,
+        `while [[ $# -gt 0 ]]`, `while getopts`), or a `case` of a word known here, as bash runs it: each round with
+        its values, each `if`/`case` inside decided. Returns where the walk goes on (after `done`/`esac`), or None
+        when the compound is not one of these (it is walked as before: its body may or may not run)."""
+        head = text[words[0][0]:words[0][1]]
+        if head == "case":
+            return self._case(text, src, path, depth, inside, words, at)
+        found = _loop_body(text, at)
+        if found is None or self.args is None:
+            return None
+        body, stop, end = found
+        rounds = 0
+        if head == "for":
+            items = [text[a:b] for a, b in words[1:]]
+            if not (len(items) == 1 or (len(items) >= 3 and items[1] == "in" and len(items) == 3 and
+                                        items[2] in ("$*", "$@", '"$@"', '"$*"', "${@}", '"${@}"', "${*}"))):
+                return None
+            name = items[0]
+            if not _NAME.fullmatch(name):
+                return None
+            values = list(self.args) if items[2:] != ['"$*"'] else [" ".join(self.args)]
+            line = src.position(words[0][0])[0]
+            for value in values:
+                self.vars[name] = Setting(value, path, line, words[0][0], "plain")
+                self._changed(name)
+                if not self._round(text, src, path, depth, inside, body, stop):
+                    break
+            return end
+        if head != "while" or len(words) < 2:
+            return None
+        cond = words[1:]
+        if text[cond[0][0]:cond[0][1]] == "getopts":
+            return self._getopts(text, src, path, depth, inside, cond, body, stop, end)
+        conds = [text[a:b] for a, b in cond]
+        if not any(re.search(r"\$\{?[1#]", c) for c in conds):
+            return None             # only loops over the arguments: any other is walked as before
+        while rounds <= len(self.args) + 1:
+            rounds += 1
+            holds = self._test(text, cond, op)
+            if holds is None:
+                return None if rounds == 1 else self._lost(end)
+            if not holds or not self._round(text, src, path, depth, inside, body, stop):
+                return end
+            if self.args is None:
+                return self._lost(end)
+        return self._lost(end)      # it does not consume its arguments: bash would loop for ever
+
+    def _round(self, text, src, path, depth, inside, body, stop) -> bool:
+        """One round of an evaluated loop's body; False when the loop ends there (`break`, `exit`, or a way out that
+        may or may not be taken)."""
+        outer, self._loop = self._loop, ""
+        try:
+            self._statements(text, src, path, depth, inside, body, stop)
+            how = self._loop
+        finally:
+            self._loop = outer
+        if how == "unknown":
+            self.args = None
+        return how in ("", "continue") and not self.ended
+
+    def _lost(self, end: int) -> int:
+        """An evaluated loop whose end cannot be followed: the arguments are no longer known after it."""
+        self.args = None
+        return end
+
+    def _getopts(self, text, src, path, depth, inside, cond, body, stop, end) -> Optional[int]:
+        """`while getopts "ab:" opt; do case $opt in ...`: each option in turn, with its OPTARG, as getopts gives
+        them (it stops at the first word that is not an option, or at `--`)."""
+        if len(cond) < 3:
+            return None
+        spec = self.expand(text, *cond[1]).text
+        name = text[cond[2][0]:cond[2][1]]
+        if HOLE in spec or not _NAME.fullmatch(name):
+            return None
+        line = src.position(cond[0][0])[0]
+        args, k = list(self.args or []), 0
+        rounds = []
+        while k < len(args) and args[k].startswith("-") and args[k] not in ("-", "--"):
+            word, k = args[k], k + 1
+            j = 1
+            while j < len(word):
+                letter = word[j]
+                at = spec.find(letter)
+                if letter == ":" or at < 0:
+                    rounds.append(("?", None))
+                    j += 1
+                    continue
+                if spec[at + 1:at + 2] == ":":
+                    value = word[j + 1:] if j + 1 < len(word) else (args[k] if k < len(args) else None)
+                    if j + 1 >= len(word):
+                        k += 1
+                    rounds.append((letter, value) if value is not None else ("?", None))
+                    break
+                rounds.append((letter, None))
+                j += 1
+        if args[k:k + 1] == ["--"]:
+            k += 1
+        for letter, value in rounds:
+            self.vars[name] = Setting(letter, path, line, cond[0][0], "plain")
+            self._changed(name)
+            if value is not None:
+                self.vars["OPTARG"] = Setting(value, path, line, cond[0][0], "plain")
+                self._changed("OPTARG")
+            if not self._round(text, src, path, depth, inside, body, stop):
+                return end
+        self.vars["OPTIND"] = Setting(str(k + 1), path, line, cond[0][0], "plain")
+        self._changed("OPTIND")
+        return end
+
+    def _case(self, text, src, path, depth, inside, words, at) -> Optional[int]:
+        """`case WORD in ... esac` with WORD known: only the arm whose pattern matches runs (and, after `;&`, the
+        next one)."""
+        import fnmatch
+        if len(words) != 3 or text[words[2][0]:words[2][1]] != "in":
+            return None
+        word = self.expand(text, *words[1]).text
+        arms = _case_arms(text, at)
+        if HOLE in word or arms is None:
+            return None
+        items, end = arms
+        for patterns, body, stop, _ in items:
+            if any(HOLE in p or "$" in p for p in patterns):
+                return None         # a pattern built from a variable: not followed
+        falling = False
+        for patterns, body, stop, how in items:
+            if falling or any(fnmatch.fnmatchcase(word, p) for p in patterns):
+                self.parsed.extend((p, self.current, body) for p in patterns
+                                   if p.startswith("-") and fnmatch.fnmatchcase(word, p))
+                self._statements(text, src, path, depth, inside, body, stop)
+                if self.ended or self._loop:
+                    return end
+                falling = how == ";&"
+                if how != ";;&" and not falling:
+                    break
+        return end
 
     def _cut_short(self, blocks: List["_Block"]) -> None:
         """`break`, `continue` or `exit` in a loop: it may stop early, so how often its body runs is not known."""
@@ -555,11 +990,12 @@ class Walk:
             m = _ASSIGN.match(text, a, b)
             if not m:
                 break
+            self._assumed = False
             value = self.expand(text, m.end(), b)
             line = src.position(a)[0]
             name = m.group(1)
             s = Setting(self._appended(name, value.text) if m.group(2) else value.text, path, line, a, "inline",
-                        () if m.group(2) else tuple(value.runs))
+                        () if m.group(2) else tuple(value.runs), self._assumed)
             inline[name] = s
             shadowed.setdefault(name, self.vars.get(name))
             self.vars[name] = s
@@ -569,8 +1005,15 @@ class Walk:
                 del self.vars[name]
             else:
                 self.vars[name] = old
+        assumed = []                    # per word: built from the assumed start directory
         for a, b in spans[k:]:
+            self._assumed = False
+            if self.args is not None and text[a:b] in _ALL_ARGS:
+                # `"$@"`: one word per argument (none when there are none); `$*` unquoted: split alike
+                words.extend(Word(StrValue(arg, [], a, b, origin="shell"), a, b) for arg in self.args)
+                continue
             words.append(Word(self.expand(text, a, b), a, b))
+            assumed.append(self._assumed)
         if not words:
             for name, s in inline.items():
                 if conditional:
@@ -596,6 +1039,10 @@ class Walk:
                     self.exported.pop(w.text, None)
                 self._changed(w.text)
             return
+        if head == "set" and len(words) > 1 and words[1].text == "--":
+            # `set -- a b`: new positional parameters (in a branch: no longer known)
+            self.args = None if conditional or any(not w.known for w in words[2:]) else [w.text for w in words[2:]]
+            return False
         if head == "set" and len(words) > 1:
             flags = words[1].text
             if flags.startswith("-") and "a" in flags:
@@ -617,8 +1064,12 @@ class Walk:
             target = words[1] if len(words) > 1 and head != "popd" else None
             if not conditional and target is not None and target.known and os.path.isabs(target.text):
                 self.dirs = (os.path.normpath(target.text),)
-                self.settled = True
+                self.lost = ""
+                # `cd $cur_path/..` after `cur_path=$(pwd)`: still relative to where the launcher was started
+                self.settled = self.settled or not (len(assumed) > 1 and assumed[1])
             elif conditional or target is None or not target.known or target.text == "-" or not self.dirs:
+                if self.dirs and (target is None or target.text != "."):
+                    self.lost = self._lost_why(text, src, head, target, conditional)
                 self.dirs = () if target is None or target.text != "." else self.dirs
             else:
                 moved = os.path.expanduser(target.text)
@@ -645,23 +1096,35 @@ class Walk:
             return self.ended               # a sourced script runs in this shell: its `exit` ends this one too
         if head == "exit":
             return True
+        if head == "shift":
+            n = words[1].text if len(words) > 1 else "1"
+            if self.args is not None:
+                # bash leaves them as they are when there are fewer than n
+                self.args = None if conditional or not n.isdigit() else \
+                    self.args[int(n):] if int(n) <= len(self.args) else self.args
+            return False
         self._stop_code = ""
+        if head in self.functions and head not in self._calling and not inline:
+            self._call(head, list(_without_redirections(words)), depth, conditional)
+            return self.ended
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in _without_redirections(words[1:]))
         child, by_shell, given = _child_script(words, path, line)
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
-                                _shell_errexit(words, child) if by_shell else None):
+                                _shell_errexit(words, child) if by_shell else None,
+                                self._arguments(text, words, child)):
             return replaced or bool(self._stop_code)        # the child exits failing, under this shell's set -e
         # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
-                                     seq=len(self.commands)))
+                                     seq=len(self.commands), lost="" if self.dirs else self.lost))
         return replaced
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
-                   line: int, given: Dict[str, "Setting"], errexit: Optional[bool] = None) -> bool:
+                   line: int, given: Dict[str, "Setting"], errexit: Optional[bool] = None,
+                   child_args: Optional[List[str]] = None) -> bool:
         """Walk a shell script this one runs (not sources) as the process it is: a new shell that sees only
         the exported variables (and `A=b ./x.sh`, `env A=b ./x.sh`), whose own settings, `cd` and `set -e` do
         not come back. Its commands are this command's: started as often, under the same conditions, in the
@@ -673,7 +1136,7 @@ class Walk:
             return False
         background = op == "&"
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-                 self.script_dir, self.pipefail)
+                 self.pipefail, self.args, self.functions)
         parent_errexit = self.errexit
         names = set(self.vars) | set(self.exported) | set(given)
         exported = dict(self.exported)
@@ -682,7 +1145,9 @@ class Walk:
         # `bash x.sh` reads x.sh's first line as a comment: only its own options (`bash -e x.sh`) set -e
         self.all_export, self.errexit = False, _errexit_shebang(full) if errexit is None else errexit
         self.pipefail = False
-        self.script, self.script_dir = full, os.path.dirname(full)
+        self.script = full
+        self.args = child_args
+        self.functions = {}             # a new shell: the caller's functions are not defined in it
         for name in names:
             self._changed(name)             # what the child sees: the exports and what the command line gives
         first = len(self.commands)
@@ -693,6 +1158,8 @@ class Walk:
         try:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
             why = self._file(full, depth + 1, False)
+            if not why and not self.ended:
+                self.uncalled()             # the child's own functions no call of it names, before they are gone
         finally:
             # the child's `exit` ends the child; a failing one (`exit 1`) stops this shell too under its set -e
             failing = self.ended and self.exit_code not in ("", "0") and frame[1] and not conditional
@@ -701,7 +1168,7 @@ class Walk:
             self._chain = outer_chain
             names |= set(self.vars) | set(self.exported)
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-             self.script_dir, self.pipefail) = saved
+             self.pipefail, self.args, self.functions) = saved
             for name in names:
                 self._changed(name)
         if why:
@@ -720,6 +1187,37 @@ class Walk:
             self.commands[-1] = last._replace(chained=op == "&&" if op in ("&&", "||") else last.chained,
                                               errexit=last.errexit or frame[1])
         return True
+
+    def _lost_why(self, text: str, src, head: str, target, conditional: bool) -> str:
+        """Which part of a `cd` makes the directory unknown: its branch, a variable from the caller, a command's
+        output."""
+        raw = text[target.start:target.end] if target is not None else ""
+        where = f"{_rel(self.current, self.root)}:{src.position(target.start if target else 0)[0]}"
+        shown = f"`{head}{' ' + raw if raw else ''}` at {where}"
+        if conditional:
+            return f"{shown} is in a branch, loop or function that may not run"
+        if target is None:
+            return f"{shown} goes to $HOME, which is not known here"
+        if target.text == "-":
+            return f"{shown} goes back to a directory not followed here"
+        names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
+                 if self._value(n) is None or HOLE in (self._value(n) or "")]
+        if names:
+            unknown = ", ".join("$" + n for n in names)
+            return f"{shown}: {unknown} not known here (not set by the launcher; the caller's)"
+        return f"{shown}: the output of a command in it is not known statically"
+
+    def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
+        """The arguments a child script is given (the words after it, redirections left out: one each, a value not
+        known here kept as such, `$i` of a loop); None when how many there are is not known (`"$@"` of a launcher whose
+        arguments are not known)."""
+        at = next(i for i, w in enumerate(words) if w is child)
+        out = []
+        for w in _without_redirections(words[at + 1:]):
+            if self.args is None and text[w.start:w.end] in _ALL_ARGS:
+                return None
+            out.append(w.text)
+        return out
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
         flags = "".join(text[a + 1:b] for a, b in spans if text[a] == "-")
@@ -741,12 +1239,13 @@ class Walk:
             line = src.position(a)[0]
             if m:
                 name = m.group(1)
+                self._assumed = False
                 value = self.expand(text, m.end(), b)
                 new = self._appended(name, value.text) if m.group(2) else value.text
                 # `declare X=v` of an exported X changes what is exported: the attribute stays
                 kept = exporting or name in self.exported
                 s = Setting(HOLE if conditional else new, path, line, a, "export" if kept else "plain",
-                            () if m.group(2) else tuple(value.runs))
+                            () if m.group(2) else tuple(value.runs), self._assumed)
                 self.vars[name] = s
                 if kept:
                     self.exported[name] = s
@@ -788,27 +1287,45 @@ def _loop_count(text: str, words, m) -> int:
     return 0
 
 
+_LEXED: Dict[str, Dict[tuple, list]] = {}     # text -> (start, stop) -> commands, for the last few texts
+MAX_LEXED_TEXTS = 8
+
+
+def _lexed(text: str, start: int, stop: Optional[int]) -> list:
+    """The commands of text[start:stop] (_pipelines of _commands), kept for the last few texts read: an evaluated
+    loop's body is walked once per argument, and NPP015 walks a launcher several times."""
+    table = _LEXED.get(text)
+    if table is None:
+        if len(_LEXED) >= MAX_LEXED_TEXTS:
+            del _LEXED[next(iter(_LEXED))]
+        table = _LEXED[text] = {}
+    found = table.get((start, stop))
+    if found is None:
+        found = table[(start, stop)] = list(_pipelines(_commands(text, start, stop)))
+    return found
+
+
 def _pipelines(commands):
     """The commands, with the `&` that ends a pipeline given to each of its commands: in `python3 x.py | tee log &`
     the whole pipeline, python3 included, runs in the background. Any other operator after a pipeline (`&&`,
     `;`) stays its last command's: the pipeline's status is that command's."""
-    pending: List[Tuple[list, str]] = []
-    for words, op in commands:
-        pending.append((words, op))
+    pending: List[Tuple[list, str, int]] = []
+    for words, op, at in commands:
+        pending.append((words, op, at))
         if op != "|":
-            for w, own in pending[:-1]:
-                yield w, "&" if op == "&" else own
-            yield words, op
+            for w, own, where in pending[:-1]:
+                yield w, "&" if op == "&" else own, where
+            yield words, op, at
             pending = []
     yield from pending
 
 
-def _commands(text: str):
-    """Simple commands as (word spans, the operator after them), split at operators and newlines; comments
-    skipped.
+def _commands(text: str, start: int = 0, stop: Optional[int] = None):
+    """Simple commands of text[start:stop] as (word spans, the operator after them, the operator's offset), split
+    at operators and newlines; comments skipped.
 
     `for ((...))` is kept as one command; the words after `in` in a `for` stay with it."""
-    i, n = 0, len(text)
+    i, n = start, len(text) if stop is None else stop
     words: List[Tuple[int, int]] = []
     heredocs: List[Tuple[str, bool]] = []          # (delimiter, <<- strips tabs) whose bodies follow this line
     closed = False                                  # the last thing read was a `)`
@@ -855,7 +1372,7 @@ def _commands(text: str):
             continue
         if c == "\n" and heredocs:
             if words:
-                yield words, "\n"
+                yield words, "\n", i
             words = []
             i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
             heredocs = []
@@ -865,9 +1382,9 @@ def _commands(text: str):
             if words and after_close and _redirections_only(text, words):
                 words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections
                 closed = True
-            if words or op in "()" or (op in _AFTER_SUBSHELL and closed):
+            if words or op in "()" or op == ";;" or (op in _AFTER_SUBSHELL and closed):
                 # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
-                yield words, op
+                yield words, op, i
             if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
                 pattern = True                      # a pattern comes next
             closed = op == ")"
@@ -879,7 +1396,7 @@ def _commands(text: str):
         if not words:
             after_close = closed
         closed = False
-        j = _word_end(text, i)
+        j = min(_word_end(text, i, n), n)
         if text[i:j] == "<<" and not text.startswith("<", j):
             # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs
             m = HEREDOC_TAG.match(text, j)
@@ -889,10 +1406,156 @@ def _commands(text: str):
         i = j
         if len(words) > 2 and text[i - 2:i] == "in" and j - words[-1][0] == 2 and \
                 text[words[0][0]:words[0][1]] == "case":
-            yield words, "\n"                       # `case $x in a) ...` on one line: the pattern follows
+            yield words, "\n", i                    # `case $x in a) ...` on one line: the pattern follows
             words, pattern = [], True
     if words:
-        yield words, ""
+        yield words, "", n
+
+
+def _decidable(blocks) -> bool:
+    """Whether an `if` here can be decided by the values known: not inside a loop walked once for all its rounds, nor a
+    function's body (walked where it is defined, with the values there)."""
+    return not any(b.kind in _LOOPS or b.kind in ("function", "subshell?", "group?") for b in blocks)
+
+
+def _brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
+    """For the `{` at brace that opens a function's body: (body start, start of its `}`, just after the operator
+    that follows the `}`), or None."""
+    depth = 0
+    for words, op, where in _commands(text, brace + 1):
+        heads = [text[a:b] for a, b in words]
+        if not heads:
+            continue
+        depth += heads.count("{") if heads[0] in ("{", "function") or (len(heads) > 1 and heads[1] == "{") else 0
+        if heads[0] == "}":
+            if depth == 0:
+                return brace + 1, words[0][0], where + 1
+            depth -= 1
+    return None
+
+
+def _words_in(text: str, a: int, b: int):
+    """The words of text[a:b] (inside `[[ ]]`), as (start, end, text)."""
+    out, i = [], a
+    while i < b:
+        if text[i] in " \t\r\n\\":
+            i += 1 if text[i] != "\\" else 2
+            continue
+        if text.startswith(("&&", "||"), i):
+            out.append((i, i + 2, text[i:i + 2]))
+            i += 2
+            continue
+        j = min(_word_end(text, i, b), b)
+        if j <= i:
+            j = i + 1
+        out.append((i, j, text[i:j]))
+        i = j
+    return out
+
+
+def _loop_body(text: str, at: int) -> Optional[Tuple[int, int, int]]:
+    """For a loop header whose operator is at `at`: (start of its body after `do`, start of its `done`, end of
+    `done`), or None when they are not found."""
+    depth, body = 0, None
+    for words, op, where in _commands(text, at + (1 if at < len(text) else 0)):
+        if not words:
+            continue
+        head = text[words[0][0]:words[0][1]]
+        if body is None:
+            if head != "do":
+                return None
+            body = words[0][1]
+            words = words[1:]
+            if not words:
+                continue
+            head = text[words[0][0]:words[0][1]]
+        if head in ("for", "while", "until", "select"):
+            depth += 1
+        elif head == "done":
+            if depth == 0:
+                return body, words[0][0], words[0][1]
+            depth -= 1
+    return None
+
+
+def _case_arms(text: str, at: int):
+    """The arms of a `case` whose `in` ends at `at`: ([(patterns, body start, body end, terminator)], end of
+    `esac`), or None when its shape is not followed."""
+    arms, i, n = [], at, len(text)
+    while True:
+        while i < n and (text[i] in " \t\r\n;" or text[i] == "#"):
+            if text[i] == "#":
+                nl = text.find("\n", i)
+                i = n if nl < 0 else nl
+            else:
+                i += 1
+        if i >= n:
+            return None
+        if text.startswith("esac", i) and _ends_word(text, i + 4):
+            return arms, i + 4
+        if text[i] == "(":
+            i += 1
+        close = _pattern_end(text, i)
+        if close <= i or text[close - 1] != ")":
+            return None
+        patterns = [_unquoted(p.strip()) for p in _split_patterns(text[i:close - 1])]
+        body, depth, stop, how = close, 0, None, ""
+        for words, op, where in _commands(text, close):
+            head = text[words[0][0]:words[0][1]] if words else ""
+            if head == "case":
+                depth += 1
+            elif head == "esac":
+                if depth == 0:
+                    stop, how, i = words[0][0], "", words[0][0]
+                    break
+                depth -= 1
+            if op in (";;", ";&", ";;&") and depth == 0:
+                stop, how = where, op
+                i = where + len(op)
+                if text.startswith(";;&", where):
+                    how, i = ";;&", where + 3
+                elif text.startswith(";&", where):
+                    how, i = ";&", where + 2
+                break
+        if stop is None:
+            return None
+        arms.append((patterns, body, stop, how))
+
+
+def _split_patterns(text: str) -> List[str]:
+    """`a|"b c"|--x=*`: the alternatives of a case pattern (a `|` inside quotes is not one)."""
+    out, cur, quote = [], "", ""
+    for c in text:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "|":
+            out.append(cur)
+            cur = ""
+            continue
+        cur += c
+    return out + [cur]
+
+
+def _unquoted(pattern: str) -> str:
+    """A case pattern as fnmatch reads it: quoted parts are literal (their `*` escaped)."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c in "'\"":
+            close = pattern.find(c, i + 1)
+            close = len(pattern) if close < 0 else close
+            out.append("".join(f"[{ch}]" if ch in "*?[" else ch for ch in pattern[i + 1:close]))
+            i = close + 1
+        elif c == "\\" and i + 1 < len(pattern):
+            ch = pattern[i + 1]
+            out.append(f"[{ch}]" if ch in "*?[" else ch)
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 _REDIRECTION = re.compile(r"(?:\d*|&)[<>]+&?\S*")
@@ -950,9 +1613,10 @@ def _array_end(text: str, i: int) -> int:
     return n
 
 
-def _word_end(text: str, i: int) -> int:
+def _word_end(text: str, i: int, stop: Optional[int] = None) -> int:
+    """The end of the word at i (stop: the end of the text read, e.g. a command substitution's body)."""
     from ..source.shell_words import _skip_expansion
-    n = len(text)
+    n = len(text) if stop is None else stop
     while i < n:
         c = text[i]
         if c in " \t\r\n;&|<>()":
@@ -1245,8 +1909,9 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
     if not cmd.cwd:
         # an absolute path is found without the directory; what the script writes to relative paths is not
         where = f"{word.text} is there, but" if os.path.isabs(word.text) else f"cannot find {word.text}:"
-        return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in "
-                        "is not known here (a `cd` to a value not known statically, or inside a branch)")
+        why = cmd.lost or "a `cd` to a value not known statically, or inside a branch"
+        return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in is not known here "
+                        f"({why})")
     path = Walk.find(word.text, cmd.cwd)
     if path is None:
         return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})")
@@ -1604,7 +2269,8 @@ def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) ->
         return [[] for _ in each]           # over the bound: analyse_shell says it was not checked
     try:
         w, prepared = _prepared(text, path, each[0].target, w)
-        return [_check(text, w, prepared, settings, Finding) for settings in each]
+        dropped = dropped_switches(text, path, each[0].target)
+        return [_check(text, w, prepared, settings, Finding, dropped) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
 
@@ -1626,7 +2292,8 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
     return w, prepared
 
 
-def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
+def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> list:
+    from ..checks import launcher_switch
     from ..checks.options import check_options, for_state
     from ..setups.state import from_setup
     from ..values.reader import place
@@ -1649,6 +2316,8 @@ def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
                f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
                "command lines from there on were not checked (a finding may be missing; split the launcher)")
+    for d in dropped:
+        report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for launch, ls in prepared:
         script = _rel(launch.script, w.root)
         for g, what in ls.traps:
@@ -1672,3 +2341,249 @@ def _check(text: str, w: "Walk", prepared, settings, Finding) -> list:
                        f"{for_state(issue.message, state)} (passed to {script} at line {launch.command.line}, "
                        f"read by its {setup.route} setup at line {setup.line})")
     return sorted(out, key=Finding.sort_key)
+
+
+# ---------------------------------------------------------------- a launcher switch that goes nowhere (NPP015)
+
+# `[[ $para == --profiling* ]]`, `[ "$1" = "--profiling" ]`: an option the launcher's argument loop compares with
+_TESTED_OPTION = re.compile(r"\[\[?\s*\"?\$\{?\w+\}?\"?\s*==?\s*[\"']?(--[A-Za-z][\w-]*)(=?\*?)[\"']?")
+# `--profiling=*)`, `-p|--profiling)`: a case pattern of one
+_CASE_OPTION = re.compile(r"^[ \t]*\(?[ \t]*((?:[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?[ \t]*\|[ \t]*)*"
+                          r"[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?)[ \t]*\)", re.M)
+
+
+class Dropped(NamedTuple):
+    """A profiling option the launcher takes and no launch gets anything of (check_launcher: NPP015)."""
+    option: str                 # as the launcher takes it: --profiling
+    spelled: str                # as a user switches it on: --profiling=True
+    start: int                  # where the launcher parses it
+    end: int
+    script: str                 # the script a launch starts, relative to the launcher's folder
+    launch_line: int            # the launch's line in the launcher
+    flag: str                   # the script's own option: --profiling
+    default: str                # its default as written: False
+    flag_at: str                # where the script defines it: train.py:8
+    guard: str                  # `args.profiling`, the condition profiling hangs on
+    setup_at: str               # train.py:15
+
+
+def launcher_options(text: str) -> List[Tuple[str, str, int, int]]:
+    """The options a launcher's argument loop tests for: (name, how it takes a value: "=" for `--x=v`, " " for
+    `--x v`, "" for a switch, where the test is, its end)."""
+    out: Dict[str, Tuple[str, str, int, int]] = {}
+    for m in _TESTED_OPTION.finditer(text):
+        name, tail = m.group(1), m.group(2)
+        out.setdefault(name, (name, "=" if tail else _valued(text, m.end()), m.start(1), m.end(1)))
+    for m in _CASE_OPTION.finditer(text):
+        for raw in m.group(1).split("|"):
+            word = raw.strip().strip("\"'")
+            name = word.rstrip("=*")
+            if name.startswith("--"):
+                how = "=" if word.endswith(("=*", "*")) else _valued(text, m.end())
+                at = m.start(1) + m.group(1).index(raw.strip())
+                out.setdefault(name, (name, how, at, at + len(raw.strip())))
+    return list(out.values())
+
+
+def _valued(text: str, i: int) -> str:
+    """How a `--x` matched whole takes its value, read from its branch (up to `;;`, `elif`, `fi`): `$2`, `shift 2`,
+    `$OPTARG` mean a separate word."""
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[i:i + 600], maxsplit=1)[0]
+    return " " if re.search(r"\$\{?2\b|shift\s+2|OPTARG", branch) else ""
+
+
+def _profiling_option(text: str, name: str, at: int) -> bool:
+    """A profiling option by its name, the folder its branch makes, or the help text that names it."""
+    if "prof" in name.lower():
+        return True
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[at:at + 600], maxsplit=1)[0]
+    if re.search(r"mkdir[^\n]*prof", branch, re.I):
+        return True
+    return any("profil" in line.lower() and name in line for line in text.splitlines() if "echo" in line)
+
+
+def _values_tested(text: str, at: int) -> List[str]:
+    """The values an option may be given that the launcher could tell apart: `true` and `1`, and each word it compares
+    a variable with that the option's branch (at `at`) sets, or that is made from one (`[ "$PROF" == "enable" ]`, a
+    `case $prof in on)` pattern)."""
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[at:at + 600], maxsplit=1)[0]
+    names = set(re.findall(r"\b([A-Za-z_]\w*)\+?=", branch))
+    for _ in range(2):                  # what is made from them: `prof=$profiling`, `OPTS="--x=${prof}"`
+        names |= {m for n in list(names) for m in re.findall(r"\b([A-Za-z_]\w*)\+?=[^\n;]*\$\{?" + re.escape(n) + r"\b",
+                                                               text)}
+    words = ["true", "1"]
+    used = [line for line in text.splitlines()
+            if any(re.search(r"\$\{?" + re.escape(n) + r"\b", line) for n in names)]
+    for line in used:
+        words += re.findall(r"!?==?\s*[\"']?([\w.+-]{1,40})[\"']?\s*\]", line)
+    if any(re.match(r"\s*case\b", line) for line in used):
+        words += re.findall(r"^[ \t]*\(?[\"']?([\w.+-]{1,40})[\"']?[ \t]*\)", text, re.M)
+    return list(dict.fromkeys(w for w in words if w not in ("True", "False")))[:16]
+
+
+def _given(name: str, how: str, value: str) -> List[str]:
+    if how == "=":
+        return [f"{name}={value}"]
+    if how == " ":
+        return [name, value]
+    return [name] if value == "True" else []
+
+
+def _seen(w: "Walk") -> List[tuple]:
+    """What the launches of a walk get: script, words, exported environment (compared between two walks)."""
+    return [(la.script, la.missing, tuple(x.text for x in la.command.words),
+             tuple(sorted((k, v.value) for k, v in la.command.env.items())), la.command.cwd)
+            for la in steps(w)[:MAX_LAUNCHES]]
+
+
+def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,
+                     cwd: Optional[str] = None) -> List[Dropped]:
+    """The profiling options of a launcher that no launch gets anything of: walked with the option on and off (the
+    other options it tests given a placeholder, so a required `--data_path` does not end it first), its launches
+    are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
+    off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
+    with them); None for check."""
+    if "\r\n" in text:
+        return []                       # bash reads every line with a carriage return: not what its lines say
+    options = launcher_options(text)
+    found = []
+    for name, how, start, end in options:
+        if not _profiling_option(text, name, start):
+            continue
+        if given is not None:
+            mine = [a for a in given if a == name or a.startswith(name + "=")]
+            if not mine:
+                continue
+            k = list(given).index(mine[0])
+            value = mine[0].partition("=")[2] or (given[k + 1] if how == " " and k + 1 < len(given) else "True")
+            base = [a for a in given if a not in mine]
+            on, off = list(given), base + _given(name, how, "False" if value.lower() != "false" else "True")
+        else:
+            base = [a for other, h, _, _ in options if other != name for a in _given(other, h, "npuprof_x")
+                    if h]
+            on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
+        a, b = Walk(path, cwd, args=on).run(text), Walk(path, cwd, args=off).run(text)
+        if not any(p.lstrip("-").rstrip("=*").startswith(name.lstrip("-")) for p, _, _ in a.parsed):
+            continue                    # the loop that reads it was not followed: nothing is known of it
+        if _seen(a) != _seen(b):
+            continue                    # it reaches a launch (its words, its environment, where it runs)
+        if how and any(
+                _seen(Walk(path, cwd, args=base + _given(name, how, value)).run(text)) != _seen(b)
+                for value in _values_tested(text, start)):
+            continue                    # another spelling (`true`, `1`, a word the launcher compares with) reaches one
+        hit = _off_by_default(a, target)
+        if hit is None:
+            continue
+        spelled = next((x for x in on if x.startswith(name)), name) if given is not None else \
+            " ".join(_given(name, how, "True")) or name
+        found.append(Dropped(name, spelled, start, end, *hit))
+    return found
+
+
+def _off_by_default(w: "Walk", target) -> Optional[tuple]:
+    """(script, launch line, flag, default, flag at, guard, setup at) when every launch of the walk starts a script
+    read here whose profiling setups are all off because a flag of its own is off by default, or that has none while
+    no Python file of the project names a profiling setting (flag, default, ... are "" then); None otherwise."""
+    import ast
+    found = steps(w)[:MAX_LAUNCHES]
+    if not found or any(la.msprof is not None or not la.script for la in found):
+        return None
+    if any(name in la.command.env for la in found for name in ("PROFILING_MODE", "PROFILING_OPTIONS")):
+        return None                     # GE may profile from the launcher's environment whatever the option says
+    hit, bare = None, []
+    for la in found:
+        ls = prepare(la, target, w.root)
+        if ls is None:
+            return None
+        shown = os.path.relpath(la.script, w.root).replace(os.sep, "/")
+        if not ls.setups:
+            if not _no_profiling_code(w.root, la.script):
+                return None             # a setup may be in a module it imports: not this finding's claim
+            bare.append((shown, la.command.line))
+            continue
+        for s in ls.setups:
+            m = re.search(r"`([^`]+)` is false in this launch \(the default of (--?\w+), which the launcher does not "
+                          r"pass\)", s.mode.detail or "") if s.mode.state == "off" else None
+            if m is None:
+                return None             # a setup that is on, or off for another reason: not this finding's claim
+            if hit is None:
+                table = flag_table(ls.ctx)
+                flag = table.get(m.group(2)) or table.get("--" + m.group(2).lstrip("-"))
+                if flag is None or flag.default is None:
+                    return None
+                own = flag in ls.ctx.resolver.flags
+                name = os.path.basename(la.script)
+                at = f"{shown}:{flag.call.lineno}" if own else f"a module {name} imports"
+                hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, m.group(1),
+                       f"{shown}:{s.line}")
+    if hit is not None or not bare:
+        return hit
+    scripts = list(dict.fromkeys(name for name, _ in bare))
+    return (", ".join(scripts), bare[0][1], "", "", "", "", "")
+
+
+# what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
+_PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
+                              r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
+                              # the routes emulate does not model: torch_npu / torch and MindSpore profilers
+                              r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                              r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
+MAX_PROJECT_FILES = 3000
+
+
+def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
+    """For a script with no setup emulate models: the script itself when it names a profiling setting anyway (a
+    torch_npu or MindSpore profiler, msprof through a subprocess), else the first module of the project it imports
+    (transitively) that names one (a setup there is not emulated: emulate reads one file). "" when the imports are
+    too many to follow, None for none."""
+    from ..values.project import MAX_IMPORTED, for_file
+    if _PROFILING_WORDS.search(ls.ctx.src.text) and not ls.setups:
+        return ls.ctx.filename
+    lookup = for_file(ls.ctx.filename, ls.ctx.tree)
+    if lookup is None:
+        return None
+    modules = lookup.imported_modules()
+    hit = next((m.path for m in modules if _PROFILING_WORDS.search(m.src.text)), None)
+    return hit if hit is not None or len(modules) < MAX_IMPORTED else ""
+
+
+def _no_profiling_code(root: str, script: str) -> bool:
+    """Whether no .py file of the project (the folder holding the launcher's folder and the script) names a
+    profiling setting; False also when the project is too large to read here."""
+    return profiling_code(root, script) is None
+
+
+def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
+    """The first .py file of the project (the folder holding the launcher's folder and the script) that names a
+    profiling setting, other than skip; "" when the project is too large or unreadable to tell, None for none."""
+    from ..source import observed
+    from ..source.files import ReadError, read_source
+    observed.incomplete()       # a file added to the project later would change the answer: a result not cached
+    # the launcher's folder when the script is in it, else the folder above (the model zoo's test/ beside the code)
+    top = root if _within(script, root) else os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
+    count = 0
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if not name.endswith(".py") or path == skip:
+                continue
+            count += 1
+            if count > MAX_PROJECT_FILES:
+                return ""
+            try:
+                st = os.stat(path)
+                key = (path, st.st_mtime_ns, st.st_size)
+                if key not in _NAMES_PROFILING:
+                    if len(_NAMES_PROFILING) > 50_000:
+                        _NAMES_PROFILING.clear()
+                    _NAMES_PROFILING[key] = bool(_PROFILING_WORDS.search(read_source(path).text))
+                if _NAMES_PROFILING[key]:
+                    return path
+            except (OSError, ReadError):
+                return ""
+    return None
+
+
+# (path, mtime, size) -> whether the file names a profiling setting: the launchers of one project share its files
+_NAMES_PROFILING: Dict[tuple, bool] = {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Dict, List, Tuple
 
 from ..knowledge.targets import Target
@@ -149,8 +150,20 @@ def output_text(r: Result, cwd: str) -> str:
 HEADLINE_WIDTH = 100        # one terminal line
 
 
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+def wrapped(text: str, width: int) -> str:
+    """The report for a terminal of `width` columns: a longer line is broken at spaces, never inside a word (a
+    word longer than the width stays whole), its continuation indented under it. Output that is not a terminal
+    keeps every line whole."""
+    import textwrap
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        out.extend(textwrap.wrap(line, width, subsequent_indent=indent + "    ", break_long_words=False,
+                                 break_on_hyphens=False, drop_whitespace=True) or [line])
+    return "\n".join(out)
 
 
 def _short_path(path: str, width: int) -> str:
@@ -164,7 +177,7 @@ def _short_path(path: str, width: int) -> str:
         tail = "…/" + "/".join(parts[i:])
         if len(tail) <= width:
             return tail
-    return _cut(parts[-1], width)
+    return "…/" + parts[-1] if len(parts) > 1 else path    # whole: a name is never cut (the headline gives up more)
 
 
 def _code_of(o: Outcome) -> str:
@@ -240,12 +253,12 @@ def headline(report: dict, r: Result) -> str:
                    for loc, texts in options.items()}
     if len(options[locs[0]]) == 1:     # a message: keep the file's name if that leaves room, and cut it
         loc = locs[0] if HEADLINE_WIDTH - len(locs[0]) >= 60 else locs[1]
-        return _cut(f"{loc}: {options[loc][0]}", HEADLINE_WIDTH)
+        return f"{loc}: {options[loc][0]}"             # whole: a terminal wraps it at a space (wrapped)
     for i in range(len(options[locs[0]])):      # the most detail first, then the file's name
         for loc in locs:
             if len(loc) + 2 + len(options[loc][i]) <= HEADLINE_WIDTH:
                 return f"{loc}: {options[loc][i]}"
-    return _cut(f"{locs[1]}: {options[locs[1]][-1]}", HEADLINE_WIDTH)
+    return f"{locs[1]}: {options[locs[1]][-1]}"
 
 
 def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
@@ -298,8 +311,18 @@ def render_text(report: dict) -> str:
         return _render_sequence(report)
     results: List[Result] = report["results"]
     lines = [target_line(report)] + [ln for ln in (report.get("launch") or {}).get("lines", [])]
-    lines.extend(_setup_lines(report, results))
     followed = not (runs and runs[0].launch.missing)
+    setup_lines = _setup_lines(report, results)
+    if report["usable"] is None:
+        # "COLLECTS" beside an unknown answer says what it hangs on
+        if not followed or (report.get("launch") or {}).get("unseen"):
+            hangs = "if the process that reads these variables sets no profiling options of its own: " + \
+                (report.get("answer") or {}).get("why", "it is not followed")
+        else:
+            hangs = (report.get("answer") or {}).get("why") or "; ".join(unknown_reasons(results))
+        setup_lines = [f"{line} — unknown: {hangs}" if re.search(r": (COLLECTS|MAY COLLECT) ", line) and
+                       not line.startswith(" ") else line for line in setup_lines]
+    lines.extend(setup_lines)
     if (report.get("launch") or {}).get("exits_at") and not report["launch"].get("crlf"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
         return shown("\n".join(lines) + "\n")
@@ -309,8 +332,12 @@ def render_text(report: dict) -> str:
     lines.extend(_preflight_lines(report))
     launch = report.get("launch") or {}
     stopped = launch.get("stopped") and report["usable"] is None          # the walk stopped at a bound
-    if not followed or launch.get("unseen") or launch.get("crlf") or stopped:
+    said = runs and report["usable"] is None and not unknown_reasons(results)     # the launch's own why, then
+    if not followed or said or launch.get("unseen") or launch.get("crlf") or stopped:
         lines.append(f"usable data: unknown ({report['answer']['why']})")
+    elif runs and report["usable"] is False and (report.get("answer") or {}).get("why") and \
+            _usable_line(report, results) == "usable data: no":
+        lines.append(f"usable data: no ({report['answer']['why']})")    # the launcher's answer says why
     else:
         lines.append(_usable_line(report, results))
     lines.extend(_target_notes(report))
@@ -334,7 +361,7 @@ def _render_sequence(report: dict) -> str:
         lines.append(f"launch {run.index} of {n}: {info[0][len('launch: '):]}")
         lines.extend(info[1:])
         lines.extend(_setup_lines(run.report, run.report["results"]))
-        lines.append(_cut(f"  this launch: {run.verdict}: {run.why}", HEADLINE_WIDTH))
+        lines.append(f"  this launch: {run.verdict}: {run.why}")
     lines.extend(_preflight_lines(report))
     profiling = [r for r in runs if r.profiles]
     # a launch that cannot be followed, or whose switch is not known, may profile too: never "none" then
@@ -408,8 +435,8 @@ MAX_CAVEAT_LINES = 3
 
 
 def caveat_lines(r: Result) -> List[str]:
-    """Beside a collecting setup's headline: what makes its data less useful, one cut line each."""
-    out = [_cut(f"  ! {c}", HEADLINE_WIDTH) for c in r.caveats[:MAX_CAVEAT_LINES]]
+    """Beside a collecting setup's headline: what makes its data less useful, one line each."""
+    out = [f"  ! {c}" for c in r.caveats[:MAX_CAVEAT_LINES]]
     if len(r.caveats) > MAX_CAVEAT_LINES:
         out.append(f"  ! (+{len(r.caveats) - MAX_CAVEAT_LINES} more in the details below)")
     return out

@@ -56,7 +56,9 @@ def base_env(use_env: bool, environ) -> Env:
 
 def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: bool = False,
                  graph: Optional[str] = None, against: Optional[str] = None, environ=None,
-                 inside: Optional[str] = None) -> dict:
+                 inside: Optional[str] = None, launcher_args=None) -> dict:
+    """launcher_args: what a shell launcher is started with (`emulate run.sh -- --profiling=True`), None: not
+    known (each `$1` is then a value not known statically)."""
     from ..source.files import ReadError, read_source
     if os.path.isdir(path):
         raise UsageError(f"{path} is a directory: give one script (npuprof check takes directories)")
@@ -71,12 +73,14 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if against is not None and not os.path.isdir(against):
         raise UsageError(f"--against {against}: no such directory")
     env = base_env(use_env, environ if environ is not None else os.environ)
+    if launcher_args is not None and (source.kind != "shell" or graph is not None or against is not None):
+        raise UsageError("arguments after -- are a shell launcher's, without --graph or --against")
     if source.kind == "shell":
         cwd = given_cwd or os.path.dirname(os.path.abspath(path))     # never the caller's directory
     if source.kind == "shell" and graph is None and against is None:
         from .sequence import emulate_launcher      # every launch it runs, with its env and flags
         caller = (environ if environ is not None else os.environ) if use_env else None
-        report = emulate_launcher(path, target, given_cwd, env, caller, inside)
+        report = emulate_launcher(path, target, given_cwd, env, caller, inside, launcher_args)
         if report is not None:
             report["env"] = use_env
             return report

@@ -13,9 +13,10 @@ one with `&&`): those are "not run", and the failure is the answer.
 from __future__ import annotations
 
 import os
+import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, launch_info, steps
+from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, imported_profiling, launch_info, steps
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
 
@@ -39,10 +40,16 @@ class Run(NamedTuple):
 
 
 def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
-                     inside: Optional[str] = None) -> Optional[dict]:
-    """`npuprof emulate LAUNCHER.sh`: the report over every launch it runs (None: it runs none).
-    inside: the project's root, when sourced scripts outside it must not be read (--no-outside)."""
-    w = Walk(path, cwd, inside).run()
+                     inside: Optional[str] = None, args=None) -> Optional[dict]:
+    """`npuprof emulate LAUNCHER.sh [-- ARG...]`: the report over every launch it runs (None: it runs none).
+    inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
+    launcher's arguments (None: not known)."""
+    w = Walk(path, cwd, inside, args).run()
+    w.dropped = []
+    if args is not None:
+        from .launcher import dropped_switches
+        with open(w.launcher, encoding="utf-8", errors="replace") as fh:
+            w.dropped = dropped_switches(fh.read(), path, target, args, cwd)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -134,6 +141,22 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} (it does not parse as Python)")
         info["lines"].insert(1, f"  unknown: {launch.missing}")
     verdict, why, profiles = _verdict(launch, report)
+    if verdict == "no profiling" and ls is not None:
+        why = _off_unless(w, launch, ls) or why
+        if not ls.setups and not any(r.setup.route == "env" for r in results):
+            other = imported_profiling(ls)
+            if other is not None:
+                # a setup in a module it imports is not followed (emulate reads one file): never "no" then
+                verdict, profiles = "unknown", None
+                name = os.path.basename(launch.script)
+                if other == launch.script:
+                    why = (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore "
+                           "profiler, msprof through a subprocess): what it collects is not known here")
+                else:
+                    named = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
+                        if other else "it imports more modules than are followed here"
+                    why = (f"{name} has no profiling setup of its own, but {named}: a setup in a module it imports is "
+                           "not emulated here (emulate that module)")
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -143,6 +166,37 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
     return Run(launch, index, report, info, verdict, why, profiles)
+
+
+def _off_unless(w: Walk, launch: Launch, ls) -> str:
+    """Why a launch collects nothing when its script's profiling hangs on a flag left at an off default: what would
+    switch it on, and whether the launcher takes that option and drops it (launcher.dropped_switches, NPP015)."""
+    import ast
+    from .launcher import flag_table
+    script = os.path.relpath(launch.script, w.root).replace(os.sep, "/")
+    for d in w.dropped:
+        if d.script == script and not d.flag and not ls.setups:
+            return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from it, "
+                    f"and {script} has no profiling setup (no Python file of the project names one)")
+    for s in ls.setups:
+        m = re.search(r"the default of (--?\w+), which the launcher does not pass", s.mode.detail or "") \
+            if s.mode.state == "off" else None
+        if m is None:
+            continue
+        table = flag_table(ls.ctx)
+        flag = table.get(m.group(1)) or table.get("--" + m.group(1).lstrip("-"))
+        if flag is None or flag.default is None:
+            return ""
+        script = os.path.relpath(launch.script, w.root).replace(os.sep, "/")
+        for d in w.dropped:
+            if d.script == script:
+                return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from "
+                        f"it, so {script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) and its "
+                        f"profiling setup under `{d.guard}` ({d.setup_at}) does not run")
+        return (f"profiling is off unless {flag.option}=True is passed to {script}: the launcher does not pass it, "
+                f"and its default is {ast.unparse(flag.default)} ({os.path.basename(launch.script)}:"
+                f"{flag.call.lineno})")
+    return ""
 
 
 def env_read(results: List[Result]) -> Optional[bool]:
@@ -230,6 +284,12 @@ def _verdict(launch: Launch, report: dict):
         return "fails", next(p["message"] for p in report["preflight"] if p["code"] == "NPP901"), True
     bad = next(r for r in read if may_collect(r) is False and r.verdict != "off") \
         if any(may_collect(r) is False and r.verdict != "off" for r in read) else read[0]
+    if bad.verdict == "off" and any(r.verdict == "collects" for r in read):
+        # one setup off, another collecting: which one GE reads is what decides, and the file does not settle it
+        on = next(r for r in read if r.verdict == "collects")
+        return "unknown", (f"{_rel(launch.script, os.getcwd()) if launch.script else 'the script'} has a setup that is "
+                           f"off (line {bad.setup.line}) and one that collects (line {on.setup.line}): which one GE "
+                           "reads is not settled here"), None
     verdict = "collects nothing" if bad.verdict == "collects_nothing" else "fails"
     return verdict, _cause(report, bad), True
 
@@ -275,6 +335,10 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     else:
         decider, usable = None, False
         why = "no launch switches profiling on"
+        reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
+                                     r.why.startswith(("profiling is off unless", "--"))))
+        if reasons:
+            why = "; ".join(reasons)
     top = decider or runs[0]
     report = dict(top.report)
     if n == 1 and top.launch.missing and not report["results"]:

@@ -78,6 +78,15 @@ def given_values(flag, given: Dict[str, Given]) -> Optional[list]:
                 return [C(int(text) if kind == "int" else float(text), None, note)]
             except ValueError:
                 return [U(f"{g.option} from {g.where} is not a valid {kind}")]
+        if getattr(flag.type_node, "attr", None) == "literal_eval" or kind == "literal_eval":
+            import ast
+            try:                            # `type=ast.literal_eval`: "False" is False, "1" is 1
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                return [U(f"{g.option} from {g.where} is not a Python literal")]
+            if isinstance(value, (bool, int, float)):
+                return [C(value, None, note)]
+            return [U(f"{g.option} from {g.where} is converted by ast.literal_eval()")]
         return [U(f"{g.option} from {g.where} is converted by {kind or 'a function'}()")]
     if flag.py_type is bool:
         low = (text or "true").lower()

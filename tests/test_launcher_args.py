@@ -1,0 +1,349 @@
+"""A launcher as the user starts it (issue 39): its arguments (`emulate LAUNCHER -- ARG...`), the argument loops
+launchers use, the directory idioms, and NPP015, a profiling option the launcher takes and drops.
+
+The projects under data/projects/zoo_args are written in the model-zoo style. What each launch gets was checked
+by running every launcher with bash and a python3 stub that prints its argv, directory and PROFILING_MODE:
+the expectations below are bash's."""
+
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.checks.analysis import Settings
+from flake8_npuprof.cli import main
+from flake8_npuprof.emulate.launcher import Walk, launches
+from flake8_npuprof.emulate.render import wrapped
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.emulate.sequence import check_file
+from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.source.text import HOLE
+
+T = Target.parse("8.0", "910B")
+ZOO = Path(__file__).resolve().parent / "data" / "projects" / "zoo_args"
+
+
+def _emulate(path, args=None, **kw):
+    return emulate_path(str(path), T, use_env=False, environ={}, launcher_args=args, **kw)
+
+
+def _argv(report):
+    return [w for w in report["launch"]["command"] if w]
+
+
+def _walk(tmp_path, text, args=None, name="run.sh"):
+    path = tmp_path / name
+    path.write_text(text)
+    return Walk(str(path), args=args).run()
+
+
+def _words(w):
+    return [[x.text for x in c.words] for c in w.commands]
+
+
+# ---------------------------------------------------------------- the model-zoo template: the option goes nowhere
+
+TEMPLATE = ZOO / "template" / "test" / "train_full_1p.sh"
+DROPPED = ("--profiling=True on this launcher collects nothing: no launch gets --profiling or anything made from it "
+           "(line 29 starts ../src/train.py alike with or without it), so ../src/train.py reads its own --profiling "
+           "at its default False (../src/train.py:9) and its profiling setup under `args.profiling` "
+           "(../src/train.py:17) does not run; forward the option to ../src/train.py on line 29 (a PROFILING_MODE the "
+           "caller exports is read the same with or without the option)")
+
+
+def test_the_template_run_with_its_arguments_drops_the_profiling_option():
+    report = _emulate(TEMPLATE, ["--data_path=/d", "--profiling=True"])
+    # `cur_path=`pwd``, `cd $cur_path/../`: the project's folder; the script gets what bash gives it
+    assert _argv(report)[:5] == ["python3", "./src/train.py", "--data_path=/d", "--epochs=1", ">"]
+    assert report["cwd"] == str(ZOO / "template")
+    assert report["launch"]["script"] == "train.py" and report["usable"] is False
+    assert report["answer"]["why"] == (
+        "--profiling=True on this launcher goes nowhere: no launch gets --profiling or anything made from it, so "
+        "../src/train.py reads its own --profiling at its default False (../src/train.py:9) and its profiling "
+        "setup under `args.profiling` (../src/train.py:17) does not run")
+
+
+def test_the_template_without_arguments_says_what_would_switch_profiling_on():
+    report = _emulate(TEMPLATE)
+    assert report["usable"] is False and report["launch"]["command"][2] == f"--data_path={HOLE}"
+    assert report["answer"]["why"] == ("profiling is off unless --profiling=True is passed to ../src/train.py: the "
+                                       "launcher does not pass it, and its default is False (train.py:9)")
+
+
+def test_the_template_without_its_required_argument_ends_before_any_launch():
+    # `if [[ $data_path == "" ]]; then exit 1`: bash starts nothing
+    report = _emulate(TEMPLATE, ["--profiling=True"])
+    assert report["usable"] is False
+    assert report["answer"]["why"] == "no launch found before the launcher ends at train_full_1p.sh:25"
+
+
+def test_check_reports_the_dropped_option_where_the_launcher_tests_it(tmp_path):
+    findings = check_file(TEMPLATE.read_text(), str(TEMPLATE), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1, f.message) for f in findings] == [("NPP015", 15, 22, DROPPED)]
+    assert findings[0].short == ("--profiling=True on this launcher collects nothing: ../src/train.py reads its own "
+                                 "--profiling at its default False and its profiling setup under `args.profiling` "
+                                 "does not run")
+
+
+# ---------------------------------------------------------------- launchers that forward it: collected, no NPP015
+
+FORWARD = ZOO / "forward" / "test" / "train_full_1p.sh"
+FORWARD_ENV = ZOO / "forward_env" / "run_1p.sh"
+WHILE = ZOO / "while_shift" / "scripts" / "infer.sh"
+GETOPTS = ZOO / "getopts" / "run.sh"
+
+
+@pytest.mark.parametrize("path", [FORWARD, FORWARD_ENV, WHILE, GETOPTS, ZOO / "child" / "run_8p.sh"],
+                         ids=lambda p: p.parent.name)
+def test_no_finding_on_a_launcher_that_forwards_the_option(path):
+    assert [f.code for f in check_file(path.read_text(), str(path), Settings(target=T))] == []
+
+
+def test_forwarded_by_flag_collects_into_the_folder_the_launcher_makes():
+    report = _emulate(FORWARD, ["--data_path=/d", "--profiling=True"])
+    out = FORWARD.parent / "output" / "profiling"
+    assert _argv(report)[2:6] == ["--data_path=/d", "--epochs=1", "--profiling=True", f"--profiling_dump_path={out}"]
+    assert report["usable"] is True
+    (setup,) = report["results"]
+    assert setup.verdict == "collects" and setup.collected == ["task_trace"] and setup.output_dir == str(out)
+    assert "  `args.profiling` is true in this launch (--profiling=True from train_full_1p.sh:29)" in \
+        report["launch"]["lines"]
+
+
+def test_forwarded_through_the_environment():
+    report = _emulate(FORWARD_ENV, ["--profiling=True"])
+    assert report["usable"] is True and report["launch"]["environment"]["PROFILING_MODE"]["value"] == "true"
+    report = _emulate(FORWARD_ENV, ["--epochs=3"])
+    assert report["usable"] is False and report["launch"]["environment"] == {}
+    # without arguments the `if` on $profiling is not known: neither is the variable it exports
+    report = _emulate(FORWARD_ENV)
+    assert report["usable"] is None and report["launch"]["environment"]["PROFILING_MODE"]["value"] == HOLE
+
+
+def test_while_case_shift_and_a_readlink_directory():
+    report = _emulate(WHILE, ["--profiler", "true", "--batch", "4"])
+    assert _argv(report) == ["python3", "infer.py", "--batch=4", "--profiling"]
+    assert report["launch"]["at"] == "infer.sh:26" and report["usable"] is True
+    assert report["cwd"] == str(ZOO / "while_shift" / "main")
+    report = _emulate(WHILE, ["--batch", "4"])
+    assert report["launch"]["at"] == "infer.sh:28" and report["usable"] is False
+    # `*) exit 1`: an option it does not know ends it
+    report = _emulate(WHILE, ["--profiling=True"])
+    assert report["answer"]["why"] == "no launch found before the launcher ends at infer.sh:18"
+
+
+def test_getopts_and_shift_by_optind():
+    report = _emulate(GETOPTS, ["-p", "True", "-d", "/data", "--", "--epochs=3"])
+    assert _argv(report) == ["python3", "train.py", "--data=/data", "--profiling=True", "--epochs=3"]
+    assert report["usable"] is True
+    report = _emulate(GETOPTS, ["-d", "/data"])
+    assert _argv(report)[2:] == ["--data=/data", "--profiling=False"] and report["usable"] is False
+    # getopts reads `--epochs=3` as the options `-`, `-e`, ...: `*) exit 1`
+    report = _emulate(GETOPTS, ["-p", "True", "--epochs=3"])
+    assert report["answer"]["why"] == "no launch found before the launcher ends at run.sh:9"
+
+
+def test_a_child_script_gets_its_arguments():
+    report = _emulate(ZOO / "child" / "run_8p.sh")
+    assert _argv(report) == ["python3", "train.py", "--profiling=True"]
+    assert report["launch"]["ranks"] == 8 and report["usable"] is True
+
+
+def test_directory_idioms_give_a_definite_directory():
+    report = _emulate(ZOO / "paths" / "scripts" / "run_1p.sh")
+    assert report["cwd"] == str(ZOO / "paths" / "main") and report["usable"] is True
+    assert not any(line.startswith("  runs in") for line in report["launch"]["lines"])    # not assumed: known
+
+
+# ---------------------------------------------------------------- the walk: parameters as bash binds them
+
+def test_positional_parameters_and_shift(tmp_path):
+    text = ('python3 a.py $# $1 ${10} "$*"\nshift 2\npython3 b.py $# $1 "$@"\nset -- x\nshift 5\n'
+            'python3 c.py "$@"\n')
+    w = _walk(tmp_path, text, [str(i) for i in range(1, 11)])
+    assert _words(w)[0] == ["python3", "a.py", "10", "1", "10", "1 2 3 4 5 6 7 8 9 10"]
+    assert _words(w)[1] == ["python3", "b.py", "8", "3", "3", "4", "5", "6", "7", "8", "9", "10"]
+    assert _words(w)[2] == ["python3", "c.py", "x"]           # `set -- x`; `shift 5` of one leaves it
+    # without `--` nothing of them is known
+    w = _walk(tmp_path, text)
+    assert _words(w)[0] == ["python3", "a.py", HOLE, HOLE, HOLE, HOLE]
+
+
+def test_for_para_in_args_with_if_and_parameter_removal(tmp_path):
+    text = ("mode=a\nfor para in $*; do\n  if [[ $para == --mode=* ]]; then mode=${para#*=}; "
+            "elif [[ $para == --x* ]]; then x=`echo ${para#*=}`; else other=$para; fi\ndone\n"
+            "python3 t.py $mode $x ${other%%.*}\n")
+    w = _walk(tmp_path, text, ["--x=1", "--mode=b", "f.tar.gz"])
+    assert _words(w)[-1] == ["python3", "t.py", "b", "1", "f"]
+    w = _walk(tmp_path, text)
+    assert _words(w)[-1] == ["python3", "t.py", HOLE, HOLE, HOLE]
+
+
+def test_case_arms_fall_through_and_default(tmp_path):
+    text = ('rest=\nfor a; do\n  case "$a" in\n    -p|--prof) p=on ;;\n    --out=*) out="${a#--out=}" ;;\n'
+            '    *) rest=$a ;;\n  esac\ndone\npython3 t.py $p $out $rest\n')
+    w = _walk(tmp_path, text, ["-p", "--out=/o", "z"])
+    assert _words(w)[-1] == ["python3", "t.py", "on", "/o", "z"]
+
+
+def test_a_known_test_decides_its_branch_without_arguments_too(tmp_path):
+    text = 'profiling=False\nif [ "$profiling" = "True" ]; then\n  python3 on.py\nelse\n  python3 off.py\nfi\n'
+    w = _walk(tmp_path, text)
+    assert [(c.words[1].text, c.conditional) for c in w.commands] == [("off.py", False)]
+
+
+def test_an_exit_in_a_branch_a_test_cannot_decide_stays_a_maybe(tmp_path):
+    w = _walk(tmp_path, 'if [ -f "$1" ]; then exit 1; fi\npython3 t.py\n', ["x"])
+    assert [(c.words[1].text, c.conditional) for c in w.commands if c.words[0].text == "python3"] == \
+        [("t.py", False)]
+    assert w.exited is None
+
+
+def test_path_idioms(tmp_path):
+    (tmp_path / "main").mkdir()
+    (tmp_path / "main" / "t.py").write_text("")
+    (tmp_path / "test").mkdir()
+    # (shape, settled): only `pwd`/$PWD before any `cd` hang on where the launcher is started, said as assumed
+    for shape, settled in (('cur=$(dirname $(readlink -f "$0"))\ncd $cur/../main\n', True),
+                           ('cd "$(cd "$(dirname "$0")"; pwd)/../main"\n', True),
+                           ('cd $(cd $(dirname $0); pwd)/../main\n', True),
+                           ('top=$(realpath "$(dirname "${BASH_SOURCE[0]}")/..")\ncd $top/main\n', True),
+                           ('cur=`pwd`\ncd $cur/../main\n', False), ('cd $PWD/../main\n', False)):
+        w = _walk(tmp_path / "test", shape + "python3 t.py\n")
+        (la,) = launches(w)
+        assert la.script == str(tmp_path / "main" / "t.py"), shape
+        assert la.command.settled == settled, shape
+    # a value from the caller stays unknown, and says which part
+    w = _walk(tmp_path / "test", "cd $WORK/main\npython3 t.py\n")
+    (la,) = launches(w) or [None]
+    assert la is None
+
+
+def test_cli_takes_the_launchers_arguments_after_a_double_dash(capsys):
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(WHILE), "--", "--profiler", "true",
+                 "--batch", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "launch: infer.sh:26 python3 infer.py --batch=4 --profiling\n" in out
+    assert main(["emulate", str(WHILE), str(GETOPTS), "--", "-p", "True"]) == 2
+    assert capsys.readouterr().err == ("npuprof emulate: error: arguments after -- are the launcher's: give one "
+                                       "launcher before them\n")
+    script = ZOO / "forward" / "src" / "train.py"
+    assert main(["emulate", str(script), "--", "--profiling=True"]) == 2
+    assert "arguments after -- are a shell launcher's" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- readable verdicts
+
+def test_a_terminal_gets_lines_wrapped_at_spaces_and_a_pipe_whole_lines():
+    line = "usable data: no (--profiling=True on this launcher goes nowhere: no launch gets --profiling)"
+    text = wrapped("target: x\n" + line + "\n  ! a_very_long_word_that_does_not_fit_anywhere_at_all", 30)
+    assert text.split("\n") == ["target: x", "usable data: no", "    (--profiling=True on this",
+                                "    launcher goes nowhere: no", "    launch gets --profiling)", "  !",
+                                "      a_very_long_word_that_does_not_fit_anywhere_at_all"]    # a word stays whole
+
+
+def test_a_function_called_with_arguments_binds_them(tmp_path):
+    text = ('run_infer() {\n    local tool=$1\n    if [ "$tool" == "skip" ]; then\n        return 0\n    fi\n'
+            '    python3 infer.py --tool=$tool --all "$@"\n}\nrun_infer "$TOOL"\nrun_infer onnx x\nrun_infer skip\n'
+            'python3 last.py $1\n')
+    w = _walk(tmp_path, text, ["top"])
+    runs = [([x.text for x in c.words], c.conditional) for c in w.commands if c.words[0].text == "python3"]
+    assert runs == [(["python3", "infer.py", f"--tool={HOLE}", "--all", HOLE], True),   # `return` may end it first
+                    (["python3", "infer.py", "--tool=onnx", "--all", "onnx", "x"], False),
+                    (["python3", "last.py", "top"], False)]                 # $1 is the launcher's again
+
+
+def test_an_argument_loop_and_msprof_in_a_function(tmp_path):
+    # Ascend-msit's infer_analyser.sh shape: options read by while/case/shift, msprof started by a function
+    text = ('#!/bin/bash\nPROFILER=false\nwhile [ -n "$1" ]; do\n  case "$1" in\n    --profiler) PROFILER=$2; shift;;\n'
+            '    *) ;;\n  esac\n  shift\ndone\nmsprof_bin=msprof\nrun() {\n  if [ "$PROFILER" == "true" ]; then\n'
+            '    $msprof_bin --output=/tmp/prof --application="./app --batch=1"\n  else\n    ./app --batch=1\n  fi\n}\n'
+            'run\n')
+    w = _walk(tmp_path, text, ["--profiler", "true"])
+    (la,) = [c for c in w.commands if c.words[0].text == "msprof"]
+    assert not la.conditional
+    assert [x.text for x in la.words][1:] == ["--output=/tmp/prof", "--application=./app --batch=1"]
+    w = _walk(tmp_path, text, ["--profiler", "false"])
+    assert not [c for c in w.commands if c.words[0].text == "msprof"]
+
+
+def test_a_script_with_no_profiling_setup_in_a_project_with_none(tmp_path):
+    # the model zoo's usual case: the template takes --profiling, the project has no profiling code at all
+    (tmp_path / "test").mkdir()
+    launcher = tmp_path / "test" / "train_full_1p.sh"
+    launcher.write_text(TEMPLATE.read_text())
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text("import argparse\np = argparse.ArgumentParser()\n"
+                                               "p.add_argument('--data_path')\np.add_argument('--epochs')\n"
+                                               "args = p.parse_args()\n")
+    (f,) = check_file(launcher.read_text(), str(launcher), Settings(target=T))
+    assert (f.code, f.line) == ("NPP015", 15) and f.message == (
+        "--profiling=True on this launcher collects nothing: no launch gets --profiling or anything made from it "
+        "(line 29 starts ../src/train.py alike with or without it), so nothing switches profiling on: "
+        "../src/train.py has no profiling setup and no Python file of the project names one; give the training script "
+        "a profiling setup behind a flag and forward the option to it, or drop the option (a PROFILING_MODE the caller "
+        "exports is read the same with or without the option)")
+    # several launches: each script named
+    launcher.write_text(TEMPLATE.read_text().replace("python3 ./src/train.py",
+                                                     "python3 ./src/prep.py\npython3 ./src/train.py"))
+    (tmp_path / "src" / "prep.py").write_text("print('prep')\n")
+    (f,) = check_file(launcher.read_text(), str(launcher), Settings(target=T))
+    assert "(every launch is alike with or without it), so nothing switches profiling on: ../src/prep.py, " \
+        "../src/train.py have no profiling setup" in f.message
+    launcher.write_text(TEMPLATE.read_text())
+    # a module of the project that names a profiling setting may hold the setup: nothing is claimed
+    (tmp_path / "src" / "npu_config.py").write_text("PROFILING = {'profiling_mode': True}\n")
+    assert check_file(launcher.read_text(), str(launcher), Settings(target=T)) == []
+    (tmp_path / "src" / "npu_config.py").unlink()
+    # the launcher exports PROFILING_MODE itself: GE may profile whatever the option says
+    launcher.write_text(TEMPLATE.read_text().replace("export RANK_SIZE=1", "export PROFILING_MODE=true"))
+    assert "NPP015" not in [f.code for f in check_file(launcher.read_text(), str(launcher), Settings(target=T))]
+    # Windows line endings: bash does not read the lines as written, and that is the finding to fix first
+    launcher.write_bytes(TEMPLATE.read_bytes().replace(b"\n", b"\r\n"))
+    text = launcher.read_bytes().decode()
+    assert "NPP015" not in [f.code for f in check_file(text, str(launcher), Settings(target=T))]
+
+
+def test_an_unknown_directory_says_which_cd_and_which_part(tmp_path):
+    (tmp_path / "train.py").write_text("")
+    for text, why in (("cd $(git rev-parse --show-toplevel)/src\n", "`cd $(git rev-parse --show-toplevel)/src` at "
+                       "run.sh:1: the output of a command in it is not known statically"),
+                      ("if [ -d /x ]; then cd /opt; fi\n", "`cd /opt` at run.sh:1 is in a branch, loop or function "
+                       "that may not run"),
+                      ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here")):
+        w = _walk(tmp_path, text + "python3 train.py\n")
+        (la,) = [c for c in w.commands if c.words[0].text == "python3"]
+        assert la.cwd == () and la.lost == why, text
+
+
+def test_a_script_whose_setup_may_be_in_a_module_it_imports_is_unknown_not_no(tmp_path):
+    # emulate reads one file: a module the script imports that names a profiling setting may hold its setup
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    (tmp_path / "train.py").write_text("import npu_config\nsess = npu_config.make()\n")
+    (tmp_path / "npu_config.py").write_text(
+        "from npu_bridge.npu_init import *\n\ndef make():\n"
+        "    return ProfilingConfig(enable_profiling=True, profiling_options='{}')\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: train.py has no profiling setup of its own, but npu_config.py, which it imports, names one: a "
+        "setup in a module it imports is not emulated here (emulate that module)")
+    (tmp_path / "train.py").write_text("import os\nprint(os.getcwd())\n")
+    assert _emulate(tmp_path / "run.sh")["usable"] is False        # imports nothing of the project: certainly none
+
+
+def test_a_script_with_a_profiler_emulate_does_not_model_is_unknown(tmp_path):
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py --prof\n")
+    (tmp_path / "train.py").write_text("import torch\nimport torch_npu\n\nwith torch_npu.profiler.profile() as p:\n"
+                                       "    pass\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, "
+        "msprof through a subprocess): what it collects is not known here")
+
+
+def test_a_child_scripts_functions_are_its_own(tmp_path):
+    (tmp_path / "child.sh").write_text("#!/bin/bash\nstart() {\n  python3 child.py $1\n}\nstart c\n")
+    text = "#!/bin/bash\nbash child.sh\nstart p\npython3 after.py\n"
+    w = _walk(tmp_path, text)
+    # `start` is the child's: in the launcher it is a command not found, not the child's function
+    assert [[x.text for x in c.words] for c in w.commands if c.words[0].text == "python3"] == \
+        [["python3", "child.py", "c"], ["python3", "after.py"]]
