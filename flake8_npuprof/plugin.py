@@ -13,7 +13,7 @@ from .source.files import DEFAULT_OFF, default_off_enabled
 
 
 def _argtype(parser):
-    """An argparse type from targets.parse_cann/parse_soc (or its name, so that registering the
+    """An argparse type from targets.parse_cann/parse_soc/parse_torch_npu (or its name, so that registering the
     options imports nothing)."""
     name = parser if isinstance(parser, str) else parser.__name__
 
@@ -36,7 +36,8 @@ def fix_marker(finding) -> str:
 
 
 def _auto(kind: str, value: str) -> str:
-    """`--npuprof-cann auto` / `--npuprof-soc auto`: this machine's toolkit or chip (opt-in), else any."""
+    """`--npuprof-cann auto` / `--npuprof-soc auto` / `--npuprof-torch-npu auto`: this machine's toolkit, chip
+    or torch-npu (opt-in), else any."""
     if value != "auto":
         return value
     import multiprocessing
@@ -104,6 +105,10 @@ class NpuProfChecker:
             help="Ascend product the options must work on: any (default), auto (this machine's chip), "
                  "310, 910, 310P, 910B, 910C, 310B or 950")
         option_manager.add_option(
+            "--npuprof-torch-npu", default="any", parse_from_config=True, type=_argtype("parse_torch_npu"),
+            help="torch_npu release the profiler setup must work on: any (default; report only what every "
+                 "release does wrong), portable, auto, or a release: 5.0, 6.0, 7.0, 7.1, 7.2, 7.3, 26.0, 26.1")
+        option_manager.add_option(
             "--npuprof-preflight", default=False, action="store_true", parse_from_config=True,
             help="also check the output directory on this machine (NPP901/NPP902)")
         option_manager.add_option(
@@ -120,7 +125,8 @@ class NpuProfChecker:
         _warn_wide_ignore(options)
         cann = getattr(options, "npuprof_cann", "any") or "any"
         soc = getattr(options, "npuprof_soc", "any") or "any"
-        if (cann, soc) == ("any", "any") and not getattr(options, "npuprof_preflight", False) and \
+        torch_npu = getattr(options, "npuprof_torch_npu", "any") or "any"
+        if (cann, soc, torch_npu) == ("any", "any", "any") and not getattr(options, "npuprof_preflight", False) and \
                 not getattr(options, "npuprof_graph", None):
             cls.settings = None             # the defaults, built when a file needs them
             return
@@ -128,7 +134,8 @@ class NpuProfChecker:
         from .knowledge.targets import Target
         cls.settings = Settings(
             target=Target(_auto("cann", getattr(options, "npuprof_cann", "any") or "any"),
-                          _auto("soc", getattr(options, "npuprof_soc", "any") or "any")),
+                          _auto("soc", getattr(options, "npuprof_soc", "any") or "any"),
+                          _auto("torch_npu", torch_npu)),
             # a graph dump is given for NPP903, a preflight check: giving it asks for the preflight checks
             preflight=bool(getattr(options, "npuprof_preflight", False) or getattr(options, "npuprof_graph", None)),
             graph=getattr(options, "npuprof_graph", None))

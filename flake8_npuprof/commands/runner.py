@@ -21,6 +21,9 @@ def _add_target_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--soc", "--npuprof-soc", dest="soc", default=None,
                    help="product target: any (default), auto (this machine's chip), 310, 910, 310P, 910B, 910C, "
                         "310B, 950")
+    p.add_argument("--torch-npu", "--npuprof-torch-npu", dest="torch_npu", default=None,
+                   help="torch_npu release target: any (default), portable, auto (the installed torch-npu), or a "
+                        "release (5.0, 6.0, 7.0, 7.1, 7.2, 7.3, 26.0, 26.1)")
 
 
 def _add_selection_options(p: argparse.ArgumentParser) -> None:
@@ -96,22 +99,23 @@ def _positive(text: str) -> int:
 def target_from(args, config=None) -> Target:
     """The target of a run; a bad value names where it came from (the flag, or the file and its key)."""
     values = {}
-    for kind in ("cann", "soc"):
+    for kind in ("cann", "soc", "torch_npu"):
         flag = getattr(args, kind, None)
         configured = getattr(config, kind, None) if config else None
+        spelt = kind.replace("_", "-")
         if flag is not None:
-            value, origin = flag, f"--{kind}"
+            value, origin = flag, f"--{spelt}"
         elif configured is not None:
-            value, origin = configured, f"{config.path}: {config.key(kind)}"
+            value, origin = configured, f"{config.path}: {config.key(spelt)}"
         else:
             value, origin = "any", ""
         value = auto_value(kind, value)
         try:
-            Target.parse(value, "any") if kind == "cann" else Target.parse("any", value)
+            Target.parse(**{kind: value})
         except TargetError as exc:
             raise UsageError(f"{origin}: {exc}" if origin else str(exc)) from None
         values[kind] = value
-    return Target.parse(values["cann"], values["soc"])
+    return Target.parse(values["cann"], values["soc"], values["torch_npu"])
 
 
 def auto_value(kind: str, value: str, quiet: bool = False) -> str:
@@ -120,7 +124,7 @@ def auto_value(kind: str, value: str, quiet: bool = False) -> str:
     found, why = machine_target_value(kind, value)
     if found is None:
         if not quiet:
-            print(f"npuprof: --{kind} auto: nothing usable on this machine ({why}); using any", file=sys.stderr)
+            print(f"npuprof: --{kind.replace('_', '-')} auto: nothing usable on this machine ({why}); using any", file=sys.stderr)
         return "any"
     return found
 

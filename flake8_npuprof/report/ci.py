@@ -40,12 +40,12 @@ def tool_component(name: str) -> Dict:
 LEVELS: Dict[str, str] = {
     **dict.fromkeys("NPP000 NPP005 NPP010 NPP013 NPP014 NPP100 NPP101 NPP102 NPP103 NPP106 NPP107 "
                     "NPP108 NPP109 NPP110 NPP112 NPP113 NPP115 NPP120 NPP121 NPP122 NPP123 NPP124 NPP125 "
-                    "NPP126 NPP127 NPP901".split(), "error"),
+                    "NPP126 NPP127 NPP901 NPP303 NPP308".split(), "error"),
     **dict.fromkeys("NPP001 NPP002 NPP003 NPP004 NPP006 NPP007 NPP008 NPP009 NPP011 NPP012 "
                     "NPP105 NPP111 NPP114 NPP116 NPP200 NPP201 NPP202 NPP203 NPP204 NPP205 NPP206 NPP902 "
-                    "NPP903".split(), "warning"),
+                    "NPP903 NPP300 NPP301 NPP302 NPP305 NPP306 NPP307 NPP309 NPP310".split(), "warning"),
     # guidance: nothing fails and nothing is lost (NPP104: GE searches for the points itself)
-    **dict.fromkeys("NPP104 NPP190".split(), "note"),
+    **dict.fromkeys("NPP104 NPP190 NPP304".split(), "note"),
     "NPP191": "warning",
     "NPP192": "error",
 }
@@ -53,7 +53,7 @@ LEVELS: Dict[str, str] = {
 # check of a file; everything else is a warning.
 FOREIGN_LEVELS = (("E9", "error"),)
 TAGS = {"wiring": "correctness", "options": "correctness", "msprof": "correctness", "preflight": "environment",
-        "hygiene": "maintainability"}
+        "hygiene": "maintainability", "torch_npu": "correctness"}
 GITHUB_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 

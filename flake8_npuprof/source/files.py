@@ -329,7 +329,8 @@ def split_codes(value: Optional[str]) -> Tuple[str, ...]:
 # applies this itself (as bugbear does for B9): `--select NPP` keeps them off,
 # `--extend-select NPP2` / `--select NPP203` / `--extend-select NPP19` turn them on.
 # NPP191 (a budget ran out) shares the group but is on: DEFAULT_OFF names codes, not prefixes.
-DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2", "NPP206": "NPP2"}
+DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2", "NPP206": "NPP2",
+               "NPP304": "NPP304"}
 
 
 def default_off_enabled(code: str, selected, extra_off=()) -> bool:
