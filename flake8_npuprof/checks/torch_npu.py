@@ -327,7 +327,8 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
     name = names.pop()
     if name != "AiCoreNone" and level in ("Level0", "Level_none"):
         reactions = _every(f"drops it (AiCoreNone) {RANK0}: AI Core metrics are collected at Level1 and Level2 only")
-        reactions["5.0"] = f"warns on rank 0 that AI Core metrics need Level1 or Level2 (collected at {level})"
+        # 5.0 warns and keeps the metric at Level0; Level_none there was not read
+        reactions["5.0"] = "warns on rank 0 that AI Core metrics need Level1 or Level2" if level == "Level0" else None
         where = f"with profiler_level {level}" if level_given else "at the default profiler_level (Level0)"
         _report(ctx, "NPP302", kw, f"aic_metrics {name} {where}", reactions,
                 "add profiler_level=ProfilerLevel.Level1 to collect it")
@@ -340,14 +341,15 @@ def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], d
     to = reset if reset else "its default (AiCoreNone at Level0, PipeUtilization at Level1/Level2)"
     reactions = _every(f"resets it to {to} {RANK0}")
     fix = None
-    if isinstance(value, str) and value in table and table[value]:
+    if isinstance(value, str) and value in table:
         constant = table[value]
         # safe where the reset already gives what the fix asks for: the same data either way
         safe = (level in ("Level1", "Level2") and value == "PipeUtilization") or level in ("Level0", "Level_none")
-        if isinstance(node, ast.Constant):
+        if isinstance(node, ast.Constant) and constant:
             fix = _replace(ctx, node, f'"{constant}"', safe, f'aic_metrics "{constant}" (AiCMetrics.{value})')
-        _report(ctx, "NPP301", node, f"aic_metrics {value!r} is the enum member's name, not its value "
-                f"{constant!r}", reactions, f"write AiCMetrics.{value} or \"{constant}\"", fix)
+        _report(ctx, "NPP301", node, f"aic_metrics {value!r} is the enum member's name, not its value" +
+                (f" {constant!r}" if constant else ""), reactions,
+                f"write AiCMetrics.{value}" + (f" or \"{constant}\"" if constant else ""), fix)
         return
     guess = close_matches(str(value), sorted(k for k in table if table[k])) if isinstance(value, str) else []
     advice = f"did you mean AiCMetrics.{guess[0]}?" if guess else \
