@@ -19,7 +19,8 @@ from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
 from ..source.sites import dotted
 from ..source.suggest import close_matches
-from ..values.ops import Opaque
+from ..source.text import HOLE
+from ..values.ops import C, Opaque, S
 
 PROFILER = "torch_npu.profiler"
 PROFILE = PROFILER + ".profile"
@@ -73,6 +74,7 @@ def _aliases(tree: ast.AST) -> Dict[str, str]:
 class Names:
     def __init__(self, tree: ast.AST):
         self.aliases = _aliases(tree)
+        self.notes: Dict[int, List[str]] = {}   # id(argument) -> where its value came from (a flag's default)
 
     def of(self, node: ast.AST) -> Optional[str]:
         """The dotted path an expression names through the file's imports (torch_npu.profiler.profile)."""
@@ -109,15 +111,16 @@ class Names:
 
 # ---------------------------------------------------------------- values
 
-def _candidates(ctx, names: Names, node: ast.AST) -> tuple:
-    """The values an argument can have: constants, EnumRefs, tuples of them for a list; raises Unknown."""
+def _candidates(ctx, names: Names, node: ast.AST, notes: set) -> tuple:
+    """The values an argument can have: constants, EnumRefs, tuples of them for a list; raises Unknown.
+    notes: where computed values came from (a flag's default), for the message."""
     ref = names.enum(node)
     if ref is not None:
         return (ref,)
     if isinstance(node, ast.Constant):
         return (node.value,)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        items = [_candidates(ctx, names, e) for e in node.elts]
+        items = [_candidates(ctx, names, e, notes) for e in node.elts]
         if any(len(c) != 1 for c in items) or any(isinstance(e, ast.Starred) for e in node.elts):
             raise Unknown()
         return (tuple(c[0] for c in items),)
@@ -130,20 +133,36 @@ def _candidates(ctx, names: Names, node: ast.AST) -> tuple:
         scope = ctx.sites.scope_of.at(node, None)
         if scope is None:
             raise Unknown()
-        values = ctx.values.scalars(node, scope, ctx.pos(node))
-        if not values.candidates or any(isinstance(v, (Opaque, bytes)) for v in values.candidates):
+        out = []
+        # as the options checks read them: a flag's default stands for the flag (the message says so)
+        for v in ctx.resolver.eval(node, scope, ctx.pos(node)):
+            if isinstance(v, C) and not isinstance(v.value, Opaque):
+                out.append(v.value)
+                if v.note:
+                    notes.add(v.note)
+            elif isinstance(v, S) and not v.is_bytes and HOLE not in v.value.text:
+                out.append(v.value.text)
+                notes.update(note for _, _, note in v.value.notes or ())
+            else:
+                raise Unknown()
+        if not out:
             raise Unknown()
-        return tuple(values.candidates)
+        return tuple(out)
     raise Unknown()
+
 
 
 def _known(ctx, names: Names, node: Optional[ast.AST]) -> Optional[tuple]:
     if node is None:
         return None
+    notes: set = set()
     try:
-        return _candidates(ctx, names, node)
+        values = _candidates(ctx, names, node, notes)
     except Unknown:
         return None
+    if notes:
+        names.notes[id(node)] = sorted(notes)
+    return values
 
 
 def _plain(value):
@@ -192,7 +211,9 @@ def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optio
         fine = [r for r in TORCH_NPU_RELEASES if r not in bad]
         if fine:
             body += f"; torch_npu {K.span(fine)} accepts it"
-    ctx.report_node(code, node, f"{head}: {body}" + (f"; {advice}" if advice else ""), fix)
+    notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
+    aside = f" ({'; '.join(notes)})" if notes else ""
+    ctx.report_node(code, node, f"{head}: {body}" + (f"; {advice}" if advice else "") + aside, fix)
     return True
 
 
@@ -208,6 +229,7 @@ def check(ctx) -> None:
     names = Names(ctx.tree)
     if not names.aliases:
         return
+    ctx.torch_npu_notes = names.notes
     calls = [n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call)]
     profiles = []
     for call in calls:
