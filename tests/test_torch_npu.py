@@ -168,6 +168,12 @@ def test_schedule_values_reset_on_6_0_and_later():
     assert codes(text) == []                                  # 5.0 converts with int()
     (_, _, code, message), = found(text, release="6.0")
     assert message.startswith("wait=2.0 is not an int: torch_npu 6.0 resets it to 0 with a warning on rank 0 only")
+    (_, _, code, message), = found(HEAD + "s = torch_npu.profiler.schedule(wait=1, active=-2)\n")
+    assert message.startswith("active=-2 is not positive: torch_npu 6.0+ resets it to 1 with a warning on rank 0 "
+                              "only; on torch_npu 5.0 it resets it to 0 with a warning on rank 0 only, so it never "
+                              "records")
+    (_, _, code, message), = found(HEAD + "s = torch_npu.profiler.schedule(wait=None, active=1)\n")
+    assert "on torch_npu 5.0 it raises TypeError (5.0 converts it with int())" in message
 
 
 def test_activities_strings_and_experimental_config_without_npu():
@@ -180,8 +186,9 @@ def test_activities_strings_and_experimental_config_without_npu():
 
 def test_no_trace_handler_unless_exported():
     text = HEAD + "with torch_npu.profiler.profile() as prof:\n    pass\n"
-    assert codes(text) == [(3, 5, "NPP307")]
-    assert codes(text + "prof.export_chrome_trace('t.json')\n") == []
+    assert codes(text) == []                                # 5.0 keeps the raw data
+    assert codes(text, release="6.0") == [(3, 5, "NPP307")]
+    assert codes(text + "prof.export_chrome_trace('t.json')\n", release="6.0") == []
 
 
 # ---------------------------------------------------------------- the loop

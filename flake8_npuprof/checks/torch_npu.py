@@ -291,6 +291,8 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
     for name, default in data["bools"].items():
         if name in kws and values[name] and all(not isinstance(v, bool) and v is not None for v in values[name]):
             reactions = _every(f"resets it to {default} {RANK0}")
+            if name == "data_simplification":
+                reactions["5.0"] = f"resets it to its default {RANK0}"
             reactions.update(_missing(name, data["keywords"][name], "_ExperimentalConfig"))
             _report(ctx, "NPP300", kws[name].value, f"{name}={_show(values[name][0])} is not a bool", reactions,
                     f"write {name}=True or {name}=False")
@@ -469,14 +471,28 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
         if integer and value >= floor:
             continue
         reactions = {r: f"resets it to {floor} {RANK0}" for r in K.releases_from(checked)}
-        if name == "active" and value == 0:
-            reactions["5.0"] = "never records (5.0 accepts active=0)"
-        elif value is None:
-            reactions["5.0"] = "raises TypeError (5.0 converts it with int())"
+        reactions.update({r: _schedule_before_checks(name, value) for r in K.releases_before(checked)})
         what = f"{name}={_show(value)} " + ("is not an int" if not integer else
                                              "is not positive" if name == "active" else "is negative")
         _report(ctx, "NPP300", node, what, reactions,
                 "write a whole number" + (" of at least 1" if floor else " of at least 0"))
+
+
+def _schedule_before_checks(name: str, value) -> Optional[str]:
+    """What 5.0 does with a schedule value: int() of it, a negative or unconvertible one reset to 0 with a
+    warning, and active=0 accepted (it never records)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1                     # "abc": reset to 0, as a negative value is
+    except TypeError:
+        return "raises TypeError (5.0 converts it with int())"
+    if number >= (1 if name == "active" else 0):
+        return None                     # 2.0 and "2" are read as 2
+    if name != "active":
+        return f"resets it to 0 {RANK0}"
+    return "never records (active=0)" if number == 0 and value == 0 else \
+        f"resets it to 0 {RANK0}, so it never records"
 
 
 def _handler(ctx, names: Names, call: ast.Call) -> None:
@@ -484,9 +500,10 @@ def _handler(ctx, names: Names, call: ast.Call) -> None:
     values = _known(ctx, names, node)
     if not values or any(isinstance(v, str) or v is None for v in values):
         return
+    reactions = _every(f"resets it to its default ($ASCEND_WORK_PATH/profiling_data, else the working directory) {RANK0}")
+    reactions["5.0"] = "raises TypeError building the handler (5.0 does not check its type)"
     _report(ctx, "NPP300", node, f"tensorboard_trace_handler's dir_name {_show(values[0])} is not a str",
-            _every(f"resets it to its default ($ASCEND_WORK_PATH/profiling_data, else the working directory) {RANK0}"),
-            "give the output directory as a string")
+            reactions, "give the output directory as a string")
 
 
 def _profile(ctx, names: Names, call: ast.Call) -> None:
@@ -508,10 +525,11 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
     handler = kws.get("on_trace_ready")
     unset = handler is None or (isinstance(handler.value, ast.Constant) and handler.value.value is None)
     if unset and not _exports(ctx, data["profile"]["exports"]):
+        reactions = _every("writes the raw data to ./export_only_prof_dir and deletes it when the profiler "
+                           "object goes away: nothing is kept")
+        reactions["5.0"] = None         # 5.0 keeps the raw data in the working directory
         _report(ctx, "NPP307", handler.value if handler else call.func,
-                "profile() without on_trace_ready, and no export_chrome_trace() in this file",
-                _every("writes the raw data to ./export_only_prof_dir ($ASCEND_WORK_PATH/profiling_data) and "
-                       "deletes it when the profiler object goes away: nothing is kept"),
+                "profile() without on_trace_ready, and no export_chrome_trace() in this file", reactions,
                 "pass on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(\"<dir>\")")
 
 
@@ -928,9 +946,10 @@ RULES = (
         default=True,
         what="A `torch_npu.profiler.profile(...)` without `on_trace_ready` (or with None) in a file that calls "
              "none of `export_chrome_trace`, `export_stacks`, `export_memory_timeline`.",
-        why="Without a trace handler torch_npu writes the raw data to a temporary export-only folder and deletes "
-            "it when the profiler object goes away, unless an export method is called: the run profiles and "
-            "keeps nothing.",
+        why="Without a trace handler torch_npu (6.0 and later) writes the raw data to a temporary export-only "
+            "folder and deletes it when the profiler object goes away, unless an export method is called: the "
+            "run profiles and keeps nothing. 5.0 kept the raw data in the working directory, so under the default "
+            "target (any) this is reported only with a release target of 6.0 or later.",
         example=_script("    profiler_level=ProfilerLevel.Level1,\n",
                         _PROFILE.replace("        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler"
                                          "(\"./prof\"),\n", "")),
@@ -939,6 +958,7 @@ RULES = (
         fix_note="No fix: where the data should go is the author's to say.",
         options=_CHECKED,
         references=(REF_GUIDE,),
+        settings=(("torch-npu", "7.3"),),
         group="torch_npu",
         facts=("torch_npu.profile.on_trace_ready",),
     ),

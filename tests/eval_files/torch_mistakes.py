@@ -22,6 +22,8 @@ fine = _ExperimentalConfig(profiler_level="Level1", aic_metrics="ACL_AICORE_PIPE
 
 no_active = npu_schedule(wait=1)  # NPP303: 13
 zero_active = npu_schedule(wait=1, active=0, warmup=1)  # NPP300: 43
+negative = npu_schedule(wait=-1, active=1, warmup=1)  # NPP300: 30
+truncated = npu_schedule(wait=1.0, active=1, warmup=1)  # 5.0 reads it as 1: not under any
 
 with tprof.profile(activities=["CPU", "NPU"],  # NPP300: 31
                    schedule=tprof.schedule(wait=1, active=2, warmup=1),
@@ -36,7 +38,7 @@ with tprof.profile(activities=[ProfilerActivity.CPU],
                    experimental_config=fine):  # NPP302: 20
     pass
 
-with tprof.profile(schedule=tprof.schedule(wait=2, active=1, warmup=1)):  # NPP307: 6, NPP305: 6
+with tprof.profile(schedule=tprof.schedule(wait=2, active=1, warmup=1)):  # NPP305: 6
     for batch in range(50):
         torch.randn(2).npu()
 

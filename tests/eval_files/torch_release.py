@@ -22,6 +22,8 @@ with torch.npu.profile("./legacy"):  # NPP308: 6
 config = torch_npu.npu.profileConfig(ACL_PROF_ACL_API=True)  # NPP308: 10
 
 os.environ["PROFILING_MODE"] = "false"  # 26.1 only: not on 7.0
+with profile(experimental_config=exports):  # NPP307: 6
+    pass
 with profile(schedule=schedule(wait=1, active=1, warmup=1),
              on_trace_ready=tensorboard_trace_handler("./prof"), experimental_config=exports) as prof:
     for step in range(10):
