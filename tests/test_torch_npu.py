@@ -223,7 +223,11 @@ def test_schedule_never_reached():
     assert (line, col, code) == (5, 16, "NPP306")
     assert message.startswith("the schedule records from step 13 (skip_first=0 + wait=12 + warmup=1), but this loop "
                               "calls prof.step() only 10 times: torch_npu collects nothing and says nothing")
-    assert [c for _, _, c in codes(loop(wait=9, steps=9))] == ["NPP306"]     # ends in warmup: data deleted
+    assert codes(loop(wait=9, steps=9)) == []                 # ends in warmup: 5.0's reaction was not read
+    (_, _, code, message), = found(loop(wait=9, steps=9), release="6.0")     # 6.0+ deletes the warmup data
+    assert message.startswith("the schedule records from step 10 (skip_first=0 + wait=9 + warmup=1), but this loop "
+                              "calls prof.step() only 9 times: torch_npu 6.0 stops in the warmup steps at exit, warns, "
+                              "and deletes the data")
     assert codes(loop(wait=12, steps="n")) == []              # unknown bound
 
 
@@ -291,3 +295,28 @@ def test_prefilter_words():
         assert might_configure_profiling(text), text
     for text in PREFILTER_QUIET:
         assert not might_configure_profiling(text), text
+
+
+START = HEAD + """\
+prof = None
+if args.prof:
+    prof = torch_npu.profiler.profile(schedule=torch_npu.profiler.schedule(wait=1, warmup=1, active=2, skip_first=28),
+                                      on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./p"))
+for i, batch in enumerate(loader):
+    if prof is not None and i == 30:
+        prof.start()
+    train(batch)
+    if prof is not None and i == 30:
+        prof.stop()
+"""
+
+
+def test_start_stop_without_step():
+    # as a model-zoo script does it: 6.0+ asks the schedule at start(), which is at step 0, in skip_first
+    assert codes(START) == []                               # 5.0's start() ran whatever the schedule said
+    (line, col, code, message), = found(START, release="6.0")
+    assert (line, col, code) == (5, 11, "NPP305")
+    assert message.startswith("profile(schedule=...) whose run never calls prof.step(): torch_npu 6.0 collects "
+                              "nothing and says nothing")
+    assert codes(START.replace("    train(batch)\n", "    train(batch)\n    prof.step()\n"), release="6.0") == []
+    assert codes(START.replace("    train(batch)\n", "    train(batch, prof)\n"), release="6.0") == []

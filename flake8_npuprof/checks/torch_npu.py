@@ -603,15 +603,41 @@ def _steps(ctx, names: Names, sched: ast.Call) -> Optional[Dict[str, int]]:
     return out if "wait" in given and "active" in given else None
 
 
+NOTHING = "collects nothing and says nothing (the schedule never leaves its wait steps)"
+DELETED = "stops in the warmup steps at exit, warns, and deletes the data"
+
+
+def _steps_of(ctx, names: Names, call: ast.Call) -> Optional[Dict[str, int]]:
+    kw = next((k for k in call.keywords if k.arg == "schedule"), None)
+    sched = _schedule_of(ctx, names, kw.value) if kw else None
+    return _steps(ctx, names, sched) if sched is not None else None
+
+
+def _no_step(ctx, call: ast.Call, var: Optional[str], first: int, record: int, started: bool) -> None:
+    """NPP305 for a scheduled profiler never stepped. started: it is run by start()/stop(), which 5.0 ran
+    whatever the schedule said; with `with`, 5.0 too asked the schedule (what it did in warmup was not read)."""
+    if first > 0:
+        reactions = _every(NOTHING)
+    elif record > 0:
+        reactions = _every(DELETED)
+        reactions["5.0"] = None
+    else:
+        return
+    if started:
+        reactions["5.0"] = None
+    name = var or "prof"
+    _report(ctx, "NPP305", call, f"profile(schedule=...) whose {'run' if started else 'loop'} never calls "
+            f"{name}.step()", reactions, f"call {name}.step() at the end of each training step" +
+            ("" if var else " (bind the profiler with `as prof`)"))
+
+
 def _loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
     """NPP305 (no prof.step() for a scheduled profiler) and NPP306 (the loop ends before the active steps)."""
     for item, withnode in _with_items(ctx.tree):
         call = item.context_expr
         if not any(call is p for p in profiles):
             continue
-        kw = next((k for k in call.keywords if k.arg == "schedule"), None)
-        sched = _schedule_of(ctx, names, kw.value) if kw else None
-        steps = _steps(ctx, names, sched) if sched is not None else None
+        steps = _steps_of(ctx, names, call)
         if steps is None:
             continue
         first = steps["skip_first"] + steps["wait"]
@@ -622,20 +648,22 @@ def _loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
         if not loops:
             continue
         if var is None or not _stepped(ctx.tree, var):
-            if var is not None and _escapes(ctx.tree, var):
-                continue
-            if first > 0:
-                what = "collects nothing and says nothing (the schedule never leaves its wait steps)"
-            elif record > 0:
-                what = "stops in the warmup steps at exit, warns, and deletes the data"
-            else:
-                continue
-            _report(ctx, "NPP305", call, f"profile(schedule=...) whose loop never calls "
-                    f"{var or 'prof'}.step()", _every(what),
-                    f"call {var or 'prof'}.step() at the end of each training step" +
-                    ("" if var else " (bind the profiler with `as prof`)"))
+            if var is None or not _escapes(ctx.tree, var):
+                _no_step(ctx, call, var, first, record, started=False)
             continue
         _reach(ctx, names, var, withnode, steps, first, record)
+    # `prof = profile(schedule=...)` run by prof.start() ... prof.stop()
+    for node in ast.walk(ctx.tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and any(node.value is p for p in profiles)):
+            continue
+        var = node.targets[0].id
+        if _stepped(ctx.tree, var) or _escapes(ctx.tree, var) or not _started(ctx.tree, var):
+            continue
+        steps = _steps_of(ctx, names, node.value)
+        if steps is not None:
+            first = steps["skip_first"] + steps["wait"]
+            _no_step(ctx, node.value, var, first, first + steps["warmup"], started=True)
 
 
 def _with_items(tree):
@@ -657,15 +685,26 @@ def _stepped(tree, var: str) -> bool:
                and n.value.id == var for n in ast.walk(tree))
 
 
+def _started(tree, var: str) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("start", "__enter__")
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
+
+
+# where a load of the profiler's name only tests it (`if prof:`, `prof is not None`): it stays here
+_TESTS = (ast.Attribute, ast.Compare, ast.If, ast.While, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.Assert)
+
+
 def _escapes(tree, var: str) -> bool:
-    """Whether the profiler's name is used other than as `var.attr` (passed on, stored, returned)."""
+    """Whether the profiler's name is used other than as `var.attr` or in a test (passed on, stored,
+    returned: then someone else may step it)."""
     parents = {}
     for n in ast.walk(tree):
         for c in ast.iter_child_nodes(n):
             parents[c] = n
     for n in ast.walk(tree):
         if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load):
-            if not isinstance(parents.get(n), ast.Attribute):
+            up = parents.get(n)
+            if not isinstance(up, _TESTS) or (isinstance(up, ast.IfExp) and n is not up.test):
                 return True
     return False
 
@@ -692,10 +731,11 @@ def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: 
                 continue
             sched = (f"skip_first={steps['skip_first']} + wait={steps['wait']}" +
                      (f" + warmup={steps['warmup']}" if steps["warmup"] else ""))
-            what = ("collects nothing and says nothing" if n < first else
-                    "stops in the warmup steps at exit, warns, and deletes the data")
+            reactions = _every("collects nothing and says nothing" if n < first else DELETED)
+            if n >= first:
+                reactions["5.0"] = None         # what 5.0 did when stopped in warmup was not read
             _report(ctx, "NPP306", loop.iter, f"the schedule records from step {record} ({sched}), but this loop "
-                    f"calls {var}.step() only {n} time{'s' if n != 1 else ''}", _every(what),
+                    f"calls {var}.step() only {n} time{'s' if n != 1 else ''}", reactions,
                     "lower wait/skip_first/warmup or run more steps")
 
 
@@ -901,12 +941,14 @@ RULES = (
         summary="`with profile(schedule=...)` around a loop that never calls `prof.step()`: torch_npu collects "
                 "nothing and says nothing",
         default=True,
-        what="A `with torch_npu.profiler.profile(schedule=...) as prof:` block with a loop in it, where "
-             "`prof.step()` is called nowhere in the file and the profiler is not passed on, and the schedule "
-             "starts with wait (or skip_first) or warmup steps.",
+        what="A `with torch_npu.profiler.profile(schedule=...) as prof:` block with a loop in it, or a "
+             "`prof = profile(schedule=...)` run by `prof.start()`/`prof.stop()`, where `prof.step()` is called "
+             "nowhere in the file and the profiler is not passed on, and the schedule starts with wait (or "
+             "skip_first) or warmup steps.",
         why="The schedule advances only on `prof.step()`. Without it the profiler stays at step 0: in its wait "
-            "steps nothing is ever recorded and nothing is printed; in its warmup steps it warns at exit and "
-            "deletes the data.",
+            "steps nothing is ever recorded and nothing is printed; in its warmup steps (6.0+) it warns at exit "
+            "and deletes the data. (5.0's `start()` started collecting whatever the schedule said, so the "
+            "start()/stop() form is reported for 6.0 and later.)",
         example=_script("    profiler_level=ProfilerLevel.Level1,\n", _PROFILE.replace("        prof.step()\n", "")),
         fixed=_GOOD,
         fix_safety="none",

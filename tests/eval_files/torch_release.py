@@ -28,3 +28,8 @@ with profile(schedule=schedule(wait=1, active=1, warmup=1),
              on_trace_ready=tensorboard_trace_handler("./prof"), experimental_config=exports) as prof:
     for step in range(10):
         prof.step()
+
+with profile(schedule=schedule(wait=0, active=1, warmup=5),
+             on_trace_ready=tensorboard_trace_handler("./prof")) as prof:
+    for step in range(3):  # NPP306: 17
+        prof.step()
