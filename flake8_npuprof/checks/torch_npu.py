@@ -45,6 +45,10 @@ class EnumRef(NamedTuple):
     value: Optional[str]                # the string it stands for (None: not known here)
 
 
+class Items(tuple):
+    """The values of a list, tuple or set literal (an EnumRef is a tuple too: this tells them apart)."""
+
+
 class Unknown(Exception):
     pass
 
@@ -123,7 +127,7 @@ def _candidates(ctx, names: Names, node: ast.AST, notes: set) -> tuple:
         items = [_candidates(ctx, names, e, notes) for e in node.elts]
         if any(len(c) != 1 for c in items) or any(isinstance(e, ast.Starred) for e in node.elts):
             raise Unknown()
-        return (tuple(c[0] for c in items),)
+        return (Items(c[0] for c in items),)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
             and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
         return (-node.operand.value,)
@@ -173,7 +177,7 @@ def _plain(value):
 def _show(value) -> str:
     if isinstance(value, EnumRef):
         return value.name
-    if isinstance(value, tuple):
+    if isinstance(value, Items):
         return "[" + ", ".join(_show(v) for v in value) + "]"
     return repr(value)
 
@@ -252,6 +256,15 @@ def check(ctx) -> None:
         _environment(ctx, names)
 
 
+def _raises_on_target(ctx, call: ast.Call, table: Dict[str, str]) -> bool:
+    """Whether the call raises TypeError on the target release (a keyword it lacks): then only that is said."""
+    release = ctx.target.torch_npu
+    if release in ("any", "portable"):
+        return False
+    return any(kw.arg and (kw.arg not in table or release in K.releases_before(table[kw.arg]))
+               for kw in call.keywords)
+
+
 def _keywords(ctx, call: ast.Call, table: Dict[str, str], what: str) -> Dict[str, ast.keyword]:
     """NPP303 for keywords no release has, or the target's release lacks; returns the keywords by name."""
     out = {}
@@ -275,7 +288,7 @@ def _keywords(ctx, call: ast.Call, table: Dict[str, str], what: str) -> Dict[str
 def _experimental(ctx, names: Names, call: ast.Call) -> None:
     data = K.data()["experimental_config"]
     kws = _keywords(ctx, call, data["keywords"], "_ExperimentalConfig")
-    if call.args:                       # positional order differs between releases: not read
+    if call.args or _raises_on_target(ctx, call, data["keywords"]):     # positional order differs by release
         return
     values = {k: _known(ctx, names, kw.value) for k, kw in kws.items()}
     levels = data["profiler_level"]
@@ -390,7 +403,7 @@ def _export_type(ctx, kw: Optional[ast.keyword], values, data) -> Optional[Tuple
     value = values[0]
     allowed = set(data["export_type"].values())
     later = data["export_type_list_from"]
-    if isinstance(value, tuple):
+    if isinstance(value, Items):
         items = [_plain(v) for v in value]
         reactions = {r: f"resets it to text {RANK0} (a list is accepted from {later})"
                      for r in K.releases_before(later)}
@@ -442,6 +455,8 @@ def _chips(ctx, kws, values, level: Optional[str], metric: Optional[str]) -> Non
 def _schedule(ctx, names: Names, call: ast.Call) -> None:
     data = K.data()["schedule"]
     kws = _keywords(ctx, call, data["keywords"], "schedule")
+    if _raises_on_target(ctx, call, data["keywords"]):
+        return
     star = any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
     if star or len(call.args) > len(data["positional"]):
         return
@@ -468,10 +483,11 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
         value = values[0]
         floor = 1 if name == "active" else 0
         integer = isinstance(value, int)
-        if integer and value >= floor:
+        if integer and (value >= floor or name == "skip_first_wait"):   # skip_first_wait: only its type is checked
             continue
         reactions = {r: f"resets it to {floor} {RANK0}" for r in K.releases_from(checked)}
         reactions.update({r: _schedule_before_checks(name, value) for r in K.releases_before(checked)})
+        reactions.update(_missing(name, data["keywords"][name], "schedule"))
         what = f"{name}={_show(value)} " + ("is not an int" if not integer else
                                              "is not positive" if name == "active" else "is negative")
         _report(ctx, "NPP300", node, what, reactions,
@@ -538,9 +554,15 @@ def _activities(ctx, names: Names, kw: Optional[ast.keyword]) -> Optional[set]:
     if kw is None:
         return {"CPU", "NPU"}
     values = _known(ctx, names, kw.value)
-    if not values or len(values) != 1 or not isinstance(values[0], tuple):
+    if not values or len(values) != 1:
         return None
     items = values[0]
+    if isinstance(items, str):          # activities="NPU": its characters are not activities
+        items = Items((items,))
+    if not isinstance(items, Items):
+        return None
+    if not items:                       # empty: profile() takes its default, both
+        return {"CPU", "NPU"}
     strings = [v for v in items if isinstance(v, str)]
     if strings:
         name = strings[0]
