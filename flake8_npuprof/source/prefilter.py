@@ -40,11 +40,14 @@ _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 
 def might_configure_profiling(text: str) -> bool:
-    if not ("rofil" in text or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text):
+    rofil = "rofil" in text
+    if not (rofil or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text):
         return False
-    if names_a_setup(text):
+    # the TF names are looked for only where a TF marker is: "rofil" alone (cProfile, line_profiler) is not one
+    if ((rofil and "rofiling" in text) or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text) \
+            and names_a_setup(text):
         return True
-    if names_torch_npu(text):
+    if rofil and names_torch_npu(text):
         return True
     # a file over the work budget is not read further: it still gets its NPP191, as it always did
     return len(text) > MAX_WORDS and words_over_budget(text) > 0
