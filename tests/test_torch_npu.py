@@ -320,3 +320,20 @@ def test_start_stop_without_step():
                               "nothing and says nothing")
     assert codes(START.replace("    train(batch)\n", "    train(batch)\n    prof.step()\n"), release="6.0") == []
     assert codes(START.replace("    train(batch)\n", "    train(batch, prof)\n"), release="6.0") == []
+
+
+def test_the_server_reads_the_release_from_the_configuration(tmp_path):
+    pytest.importorskip("pygls")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from lspclient import LspClient
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\ntorch-npu = "7.0"\n')
+    client = LspClient(cwd=str(tmp_path))
+    try:
+        client.initialize(tmp_path)
+        uri = client.open(tmp_path / "t.py", config("profiler_level='Level1', mstx=True"))
+        [diag] = client.diagnostics(uri, 1)
+        assert diag["code"] == "NPP303" and diag["range"]["start"] == {"line": 2, "character": 70}
+        assert diag["message"].startswith("_ExperimentalConfig's keyword mstx is new in torch_npu 7.2: torch_npu 7.0 "
+                                          "raises TypeError")
+    finally:
+        client.kill()
