@@ -337,3 +337,12 @@ def test_the_server_reads_the_release_from_the_configuration(tmp_path):
                                           "raises TypeError")
     finally:
         client.kill()
+
+
+def test_profile_keywords_and_positional_arguments():
+    text = HEAD + "p = torch_npu.profiler.profile([ProfilerActivity.NPU], custom_trace_id_callback=f, on_trace_ready=h)\n"
+    assert codes(text) == []                                # 5.0 takes positional arguments; 26.1 has the callback
+    assert [c for _, _, c in codes(text, release="7.3")] == ["NPP303", "NPP303"]
+    (_, _, code, message), = found(HEAD + "p = torch_npu.profiler.profile(profiler_level=1, on_trace_ready=h)\n")
+    assert message.startswith("profile has no keyword profiler_level: torch_npu raises TypeError (unexpected keyword "
+                              "argument 'profiler_level') when the script starts")

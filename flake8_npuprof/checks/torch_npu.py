@@ -524,6 +524,15 @@ def _handler(ctx, names: Names, call: ast.Call) -> None:
 
 def _profile(ctx, names: Names, call: ast.Call) -> None:
     data = K.data()
+    table = data["profile"]["keywords"]
+    _keywords(ctx, call, table, "profile")
+    if call.args:
+        only = data["profile"]["keyword_only_from"]
+        _report(ctx, "NPP303", call.args[0], "profile() given a positional argument",
+                {r: "raises TypeError (its arguments are keyword-only)" for r in K.releases_from(only)},
+                f"name it ({list(table)[0]}=...)")
+    if _raises_on_target(ctx, call, table):
+        return
     kws = {kw.arg: kw for kw in call.keywords if kw.arg}
     star = any(kw.arg is None for kw in call.keywords)
     activities = _activities(ctx, names, kws.get("activities"))
@@ -920,12 +929,14 @@ RULES = (
     Rule(
         code="NPP303",
         name="torch-npu-unknown-keyword",
-        summary="a keyword that `_ExperimentalConfig`/`schedule` does not have (on the target release), or a "
-                "required `schedule` argument missing: TypeError when the script starts",
+        summary="a keyword that `_ExperimentalConfig`/`schedule`/`profile` does not have (on the target release), a "
+                "positional `profile` argument (6.0+), or a required `schedule` argument missing: TypeError when the "
+                "script starts",
         default=True,
         what="A keyword no release of torch_npu has (`aicore_metrics=`, with did-you-mean), one that the target "
              "release lacks (`mstx=` before 7.2, `host_sys=` before 7.1, `export_type=` on 5.0, "
-             "`skip_first_wait=` before 26.1), or a `schedule()` without `wait` or `active`.",
+             "`skip_first_wait=` before 26.1, `custom_trace_id_callback=` before 26.1), a positional argument to "
+             "`profile()` (keyword-only from 6.0), or a `schedule()` without `wait` or `active`.",
         why="These are plain Python signature errors, raised in the user's own code before the profiler's "
             "exception-swallowing wrappers run: the job stops at start-up with a TypeError.",
         example=_script("    profiler_level=ProfilerLevel.Level1,\n    aicore_metrics=AiCMetrics.PipeUtilization,\n"),
@@ -935,7 +946,7 @@ RULES = (
         options=_CHECKED,
         references=(REF_GUIDE,),
         group="torch_npu",
-        facts=("torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords"),
+        facts=("torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords", "torch_npu.profile.keywords"),
     ),
     Rule(
         code="NPP304",
