@@ -186,3 +186,49 @@ def test_the_record_covers_every_api_and_release_we_judge():
     assert {api for _, api in judged_here} == set(APIS)
     if real:                                        # the oracle's record: every release of the axis but 5.0
         assert {rel for rel, _ in judged_here} >= set(TORCH_NPU_RELEASES[1:])
+
+
+# ---------------------------------------------------------------- the loop: what the profiler called
+
+LOOP_CODES = ("NPP305", "NPP306")
+STAND_IN_LIFECYCLE = [
+    {"release": "26.1.0", "case": "lifecycle.never_active_wait10_steps5", "api": "lifecycle", "raised": None,
+     "call": "with profile(schedule=schedule(wait=10, active=1), on_trace_ready=trace_ready) as prof:\n"
+             "    for i in range(5):\n        prof.step()\n", "calls": [], "warnings": []},
+    {"release": "26.1.0", "case": "lifecycle.no_step_wait1", "api": "lifecycle", "raised": None,
+     "call": "with profile(schedule=schedule(wait=1, active=1), on_trace_ready=trace_ready) as prof:\n"
+             "    for i in range(5):\n        pass\n", "calls": [], "warnings": []},
+    {"release": "7.3.0", "case": "lifecycle.good_repeat1_steps5", "api": "lifecycle", "raised": None,
+     "call": "with profile(schedule=schedule(wait=1, warmup=1, active=2, repeat=1), on_trace_ready=trace_ready) as "
+             "prof:\n    for i in range(5):\n        prof.step()\n",
+     "calls": ["_init_profiler", "_warmup_profiler", "_start_profiler", "_stop_profiler", "_finalize_profiler",
+               "on_trace_ready"], "warnings": []},
+]
+
+
+def _lifecycles():
+    recs, real = records()
+    recs = [r for r in recs if r["api"] == "lifecycle"] if real else STAND_IN_LIFECYCLE
+    return [r for r in recs if release_of(r["release"]) and not r["raised"]]
+
+
+LIFECYCLES = _lifecycles()
+
+
+@pytest.mark.parametrize("rec", LIFECYCLES, ids=[f"{r['release']}:{r['case']}" for r in LIFECYCLES])
+def test_loop_findings_agree_with_what_the_profiler_called(rec):
+    text = HEAD + "trace_ready = tensorboard_trace_handler('./prof')\n" + rec["call"]
+    settings = Settings(target=Target.parse("any", "any", release_of(rec["release"])))
+    findings = [f for f in analyse(text, None, "case.py", settings) if f.code in LOOP_CODES]
+    calls = rec["calls"]
+    if "on_trace_ready" in calls or "_start_profiler" in calls:
+        assert findings == [], (rec["call"], calls, [f.message for f in findings])   # something was recorded
+    for f in findings:
+        if "collects nothing and says nothing" in f.message:
+            assert calls == [], (rec["call"], calls)
+        else:
+            # initialised (and warmed up: 7.0+ calls it out), never started, the folder deleted at exit
+            assert "deletes the data" in f.message and calls and "_start_profiler" not in calls, \
+                (rec["call"], calls, f.message)
+    if calls == [] and ("prof.step()" not in rec["call"] or "range(" in rec["call"]):
+        assert findings, (rec["call"], "nothing was collected, and no finding says so")
