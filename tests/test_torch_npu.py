@@ -346,3 +346,11 @@ def test_profile_keywords_and_positional_arguments():
     (_, _, code, message), = found(HEAD + "p = torch_npu.profiler.profile(profiler_level=1, on_trace_ready=h)\n")
     assert message.startswith("profile has no keyword profiler_level: torch_npu raises TypeError (unexpected keyword "
                               "argument 'profiler_level') when the script starts")
+
+
+def test_an_empty_profiling_mode_does_not_switch_the_profiler_off():
+    base = HEAD + "import os\n{}\nwith torch_npu.profiler.profile(on_trace_ready=h):\n    pass\n"
+    assert codes(base.format("os.environ['PROFILING_MODE'] = ''"), release="26.1") == []
+    assert codes(base.format("os.environ['PROFILING_MODE'] = mode"), release="26.1") == []     # unknown: quiet
+    assert [c for _, _, c in codes(base.format("os.putenv('PROFILER_SAMPLECONFIG', '{}')"), release="26.1")] == \
+        ["NPP310"]

@@ -232,3 +232,42 @@ def test_loop_findings_agree_with_what_the_profiler_called(rec):
                 (rec["call"], calls, f.message)
     if calls == [] and ("prof.step()" not in rec["call"] or "range(" in rec["call"]):
         assert findings, (rec["call"], "nothing was collected, and no finding says so")
+
+
+# ---------------------------------------------------------------- the environment variables that switch it off
+
+_PROFILED = ("with profile(schedule=schedule(wait=1, warmup=1, active=1, repeat=1), on_trace_ready=trace_ready) as "
+             "prof:\n    for i in range(4):\n        prof.step()\n")
+# held to check_msprof_env in the 26.1 tag (a non-empty value switches the profiler off); 26.0 does not read it
+STAND_IN_ENV = [
+    {"release": "26.1.0", "case": "env.PROFILING_MODE_false", "api": "env", "env": {"PROFILING_MODE": "false"},
+     "call": _PROFILED, "raised": None, "calls": ["on_trace_ready"],
+     "warnings": [W + "Environment variable 'PROFILING_MODE' is set. torch_npu profiler api is not effective. "
+                      "Please execute 'unset PROFILING_MODE'."]},
+    {"release": "26.1.0", "case": "env.PROFILING_MODE_empty", "api": "env", "env": {"PROFILING_MODE": ""},
+     "call": _PROFILED, "raised": None, "calls": ["_init_profiler", "_warmup_profiler", "_start_profiler"],
+     "warnings": []},
+    {"release": "26.0.0", "case": "env.PROFILING_MODE_true", "api": "env", "env": {"PROFILING_MODE": "true"},
+     "call": _PROFILED, "raised": None, "calls": ["_init_profiler", "_warmup_profiler", "_start_profiler"],
+     "warnings": []},
+]
+
+
+def _environments():
+    recs, real = records()
+    recs = recs if real else STAND_IN_ENV
+    return [r for r in recs if r["api"] == "env" and release_of(r["release"]) and
+            set(r.get("env") or ()) & {"PROFILING_MODE", "PROFILER_SAMPLECONFIG"}]
+
+
+ENVIRONMENTS = _environments()
+
+
+@pytest.mark.parametrize("rec", ENVIRONMENTS, ids=[f"{r['release']}:{r['case']}" for r in ENVIRONMENTS])
+def test_environment_findings_agree_with_the_record(rec):
+    sets = "".join(f"os.environ[{k!r}] = {v!r}\n" for k, v in rec["env"].items())
+    text = HEAD + "import os\n" + sets + "trace_ready = tensorboard_trace_handler('./prof')\n" + rec["call"]
+    settings = Settings(target=Target.parse("any", "any", release_of(rec["release"])))
+    findings = [f for f in analyse(text, None, "case.py", settings) if f.code == "NPP310"]
+    off = any("torch_npu profiler api is not effective" in w for w in rec["warnings"])
+    assert bool(findings) == off, (rec["env"], rec["release"], [f.message for f in findings])

@@ -803,20 +803,23 @@ def _environment(ctx, names: Names) -> None:
     """NPP310: PROFILING_MODE / PROFILER_SAMPLECONFIG set in a script that profiles with torch_npu."""
     data = K.data()["env_noop"]
     for node in ast.walk(ctx.tree):
-        var, at = None, None
+        var, at, value = None, None, None
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and dotted(t.value) in ("os.environ", "environ") and \
                         isinstance(t.slice, ast.Constant) and t.slice.value in data["names"]:
-                    var, at = t.slice.value, t
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) and \
+                    var, at, value = t.slice.value, t, node.value
+        elif isinstance(node, ast.Call) and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and \
                 node.args[0].value in data["names"] and dotted(node.func) in (
                     "os.environ.setdefault", "environ.setdefault", "os.putenv"):
-            var, at = node.args[0].value, node
+            var, at, value = node.args[0].value, node, node.args[1]
         if var is None:
             continue
-        reactions = {r: "turns every torch_npu profiler call into a no-op (it prints only \"torch_npu profiler api "
-                     "is not effective\")" for r in K.releases_from(data["from"])}
+        values = _known(ctx, names, value)      # an empty value is not "set" (os.getenv's "" is false)
+        if not values or not all(isinstance(v, str) and v for v in values):
+            continue
+        reactions = {r: "turns every torch_npu profiler call into a no-op (it prints only that the torch_npu "
+                     "profiler api is not effective)" for r in K.releases_from(data["from"])}
         _report(ctx, "NPP310", at, f"{var} is set in a script that profiles with torch_npu.profiler", reactions,
                 f"do not set {var} (it belongs to TF/GE or msprof profiling)")
 
