@@ -354,3 +354,11 @@ def test_an_empty_profiling_mode_does_not_switch_the_profiler_off():
     assert codes(base.format("os.environ['PROFILING_MODE'] = mode"), release="26.1") == []     # unknown: quiet
     assert [c for _, _, c in codes(base.format("os.putenv('PROFILER_SAMPLECONFIG', '{}')"), release="26.1")] == \
         ["NPP310"]
+
+
+def test_no_trace_handler_is_judged_only_where_the_profiler_stays():
+    made = HEAD + "def make():\n    return torch_npu.profiler.profile()\n"
+    assert codes(made, release="7.3") == []                 # the caller may export its data
+    kept = HEAD + "prof = torch_npu.profiler.profile()\nprof.start()\nprof.stop()\n"
+    assert [c for _, _, c in codes(kept, release="7.3")] == ["NPP307"]
+    assert codes(kept + "helpers.export(prof)\n", release="7.3") == []

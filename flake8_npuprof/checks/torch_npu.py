@@ -549,13 +549,28 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
         return
     handler = kws.get("on_trace_ready")
     unset = handler is None or (isinstance(handler.value, ast.Constant) and handler.value.value is None)
-    if unset and not _exports(ctx, data["profile"]["exports"]):
+    if unset and not _exports(ctx, data["profile"]["exports"]) and _kept_here(ctx, call):
         reactions = _every("writes the raw data to ./export_only_prof_dir and deletes it when the profiler "
                            "object goes away: nothing is kept")
         reactions["5.0"] = None         # 5.0 keeps the raw data in the working directory
         _report(ctx, "NPP307", handler.value if handler else call.func,
                 "profile() without on_trace_ready, and no export_chrome_trace() in this file", reactions,
                 "pass on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(\"<dir>\")")
+
+
+def _kept_here(ctx, call: ast.Call) -> bool:
+    """Whether the profiler stays in this file: used by `with`, or bound to a name that is not passed on,
+    stored or returned (another module might export its data)."""
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.context_expr is call:
+                    var = item.optional_vars
+                    return var is None or (isinstance(var, ast.Name) and not _escapes(ctx.tree, var.id))
+        elif isinstance(node, ast.Assign) and node.value is call:
+            return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+                not _escapes(ctx.tree, node.targets[0].id)
+    return False
 
 
 def _activities(ctx, names: Names, kw: Optional[ast.keyword]) -> Optional[set]:
@@ -1093,9 +1108,10 @@ RULES = (
         default=True,
         what="`os.environ[\"PROFILING_MODE\"] = ...` (or `setdefault`, `os.putenv`; also `PROFILER_SAMPLECONFIG`) "
              "in a file that calls `torch_npu.profiler.profile`.",
-        why="From torch_npu 26.1, any `PROFILING_MODE` value (even \"false\") or `PROFILER_SAMPLECONFIG` (set by "
-            "msprof) turns every torch_npu profiler call into a no-op, with only the line \"torch_npu profiler "
-            "api is not effective\". A variable left over from TF/GE profiling silently disables the profiler.",
+        why="From torch_npu 26.1, any non-empty `PROFILING_MODE` value (even \"false\") or `PROFILER_SAMPLECONFIG` "
+            "(set by msprof) turns every torch_npu profiler call into a no-op, with only a warning on rank 0 that "
+            "the torch_npu profiler api is not effective. A variable left over from TF/GE profiling quietly "
+            "disables the profiler. (An empty value, or a value the checker cannot read, is not reported.)",
         example=_TORCH + "import os\nos.environ[\"PROFILING_MODE\"] = \"true\"\n" +
         "experimental_config = torch_npu.profiler._ExperimentalConfig(profiler_level=ProfilerLevel.Level1)\n" + _PROFILE,
         fixed=_GOOD,
