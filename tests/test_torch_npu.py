@@ -362,3 +362,26 @@ def test_no_trace_handler_is_judged_only_where_the_profiler_stays():
     kept = HEAD + "prof = torch_npu.profiler.profile()\nprof.start()\nprof.stop()\n"
     assert [c for _, _, c in codes(kept, release="7.3")] == ["NPP307"]
     assert codes(kept + "helpers.export(prof)\n", release="7.3") == []
+
+
+@pytest.mark.parametrize("imports,call", [
+    ("import torch_npu", "torch_npu.profiler._ExperimentalConfig"),
+    ("import torch_npu as tn", "tn.profiler._ExperimentalConfig"),
+    ("import torch_npu.profiler as P", "P._ExperimentalConfig"),
+    ("from torch_npu import profiler", "profiler._ExperimentalConfig"),
+    ("from torch_npu import profiler as prof_api", "prof_api._ExperimentalConfig"),
+    ("from torch_npu.profiler import _ExperimentalConfig as Cfg", "Cfg"),
+    ("from torch_npu.profiler.experimental_config import _ExperimentalConfig", "_ExperimentalConfig"),
+])
+def test_the_imports_users_write(imports, call):
+    text = f"{imports}\ncfg = {call}(profiler_level='level1')\n"
+    assert [code for _, _, code in codes(text)] == ["NPP300"], imports
+    assert codes(f"import torch\ncfg = {call}(profiler_level='level1')\n") == []        # not torch_npu's
+
+
+def test_enum_members_through_aliases():
+    text = ("import torch_npu as tn\nfrom torch_npu.profiler import AiCMetrics as M\n"
+            "cfg = tn.profiler._ExperimentalConfig(aic_metrics=M.MemoryUB, "
+            "profiler_level=tn.profiler.ProfilerLevel.Level1)\n")
+    assert codes(text) == []
+    assert [c for _, _, c in codes(text.replace("Level1", "Level0"))] == ["NPP302"]

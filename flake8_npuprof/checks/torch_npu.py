@@ -430,23 +430,24 @@ def _export_type(ctx, kw: Optional[ast.keyword], values, data) -> Optional[Tuple
 
 
 def _chips(ctx, kws, values, level: Optional[str], metric: Optional[str]) -> None:
-    """NPP309: data the target chip's collector refuses, so aclprofStart fails."""
+    """NPP309: data the target chip's collector refuses, so aclprofStart fails. The chip's facts are the ones the
+    options checks use (data/products.json: its AI Core metrics, and `l2` among what it cannot collect)."""
+    from ..knowledge.datafiles import aic_metrics_for, product
     soc = ctx.target.soc
-    chips = K.data()["chips"]
-    if soc == "any" or (ctx.target.cann != "any" and ctx.target.cann not in chips["known_cann"]):
+    if soc == "any" or (ctx.target.cann != "any" and ctx.target.cann not in K.data()["chips"]["known_cann"]):
         return
     lost = "aclprofStart fails: no NPU data, only a line in the CANN log (plog)"
     l2 = values.get("l2_cache")
-    if l2 and all(v is True for v in l2) and soc in chips["l2_cache_absent"]:
+    if l2 and all(v is True for v in l2) and "l2" in product(soc)["unsupported"]:
         _report(ctx, "NPP309", kws["l2_cache"], f"l2_cache=True on Ascend {soc}, whose collector has no L2 cache "
                 "data type", _every(f"asks for it, and {lost}"), "drop l2_cache (or set it False) for this chip")
-    if metric is None or level not in ("Level1", "Level2"):
+    if metric is None or level not in ("Level1", "Level2") or metric in aic_metrics_for(soc):
         return
-    if metric == "L2Cache" and soc in chips["L2Cache_rejected"]:
+    if metric == "L2Cache":
         _report(ctx, "NPP309", kws["aic_metrics"], f"aic_metrics L2Cache on Ascend {soc}, which has no L2 cache PMU",
                 _every(f"passes it to the collector, which rejects it, so {lost}"),
                 "use AiCMetrics.PipeUtilization or another metric of this chip")
-    elif metric == "MemoryAccess" and soc not in chips["MemoryAccess_only"]:
+    elif metric == "MemoryAccess":
         _report(ctx, "NPP309", kws["aic_metrics"], f"aic_metrics MemoryAccess on Ascend {soc} (910B/910C only)",
                 _every("falls back to PipeUtilization with a warning where CANN's feature list lacks it; "
                        f"otherwise {lost}"), "use AiCMetrics.PipeUtilization or another metric of this chip")
