@@ -124,10 +124,10 @@ def test_the_enum_name_fix_is_unsafe_where_it_changes_the_data():
 def test_metric_at_level0_and_the_5_0_difference():
     (line, col, code, message), = found(config("aic_metrics=AiCMetrics.Memory"))
     assert code == "NPP302"
-    assert message == ("aic_metrics Memory at the default profiler_level (Level0): torch_npu 6.0+ drops it (AiCoreNone) "
-                       "with a warning on rank 0 only: AI Core metrics are collected at Level1 and Level2 only; on "
-                       "torch_npu 5.0 it warns on rank 0 that AI Core metrics need Level1 or Level2; add "
-                       "profiler_level=ProfilerLevel.Level1 to collect it")
+    assert message == ("aic_metrics Memory at profiler_level Level0 (the default): torch_npu 6.0+ drops it with a "
+                       "warning on rank 0 only; on torch_npu 5.0 it warns on rank 0 that AI Core metrics need Level1 "
+                       "or Level2; AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): "
+                       "add profiler_level=ProfilerLevel.Level1 to collect it")
 
 
 def test_keywords_per_release():
@@ -226,8 +226,8 @@ def test_schedule_never_reached():
     assert codes(loop(wait=9, steps=9)) == []                 # ends in warmup: 5.0's reaction was not read
     (_, _, code, message), = found(loop(wait=9, steps=9), release="6.0")     # 6.0+ deletes the warmup data
     assert message.startswith("the schedule records from step 10 (skip_first=0 + wait=9 + warmup=1), but this loop "
-                              "calls prof.step() only 9 times: torch_npu 6.0 stops in the warmup steps at exit, warns, "
-                              "and deletes the data")
+                              "calls prof.step() only 9 times: torch_npu 6.0 ends in its warmup steps and deletes the "
+                              "data, with a warning")
     assert codes(loop(wait=12, steps="n")) == []              # unknown bound
 
 
@@ -385,3 +385,11 @@ def test_enum_members_through_aliases():
             "profiler_level=tn.profiler.ProfilerLevel.Level1)\n")
     assert codes(text) == []
     assert [c for _, _, c in codes(text.replace("Level1", "Level0"))] == ["NPP302"]
+
+
+def test_emulate_does_not_claim_a_torch_npu_script_collects_nothing(tmp_path, capsys):
+    script = Path(__file__).resolve().parents[1] / "examples" / "mistakes" / "torch_npu_profiler.py"
+    code = main(["emulate", "--cwd", str(tmp_path), str(script)])
+    out = capsys.readouterr().out
+    assert code == 1 and "no profiling setup found" not in out
+    assert "usable data: unknown (it profiles with torch_npu.profiler, which emulate does not replay yet" in out

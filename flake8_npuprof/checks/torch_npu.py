@@ -363,12 +363,13 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
         return None
     name = names.pop()
     if name != "AiCoreNone" and level in ("Level0", "Level_none"):
-        reactions = _every(f"drops it (AiCoreNone) {RANK0}: AI Core metrics are collected at Level1 and Level2 only")
+        reactions = _every(f"drops it {RANK0}")
         # 5.0 warns and keeps the metric at Level0; Level_none there was not read
         reactions["5.0"] = "warns on rank 0 that AI Core metrics need Level1 or Level2" if level == "Level0" else None
-        where = f"with profiler_level {level}" if level_given else "at the default profiler_level (Level0)"
+        where = f"with profiler_level {level}" if level_given else "at profiler_level Level0 (the default)"
         _report(ctx, "NPP302", kw, f"aic_metrics {name} {where}", reactions,
-                "add profiler_level=ProfilerLevel.Level1 to collect it")
+                "AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): add "
+                "profiler_level=ProfilerLevel.Level1 to collect it")
     return name
 
 
@@ -384,8 +385,7 @@ def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], d
         safe = (level in ("Level1", "Level2") and value == "PipeUtilization") or level in ("Level0", "Level_none")
         if isinstance(node, ast.Constant) and constant:
             fix = _replace(ctx, node, f'"{constant}"', safe, f'aic_metrics "{constant}" (AiCMetrics.{value})')
-        _report(ctx, "NPP301", node, f"aic_metrics {value!r} is the enum member's name, not its value" +
-                (f" {constant!r}" if constant else ""), reactions,
+        _report(ctx, "NPP301", node, f"aic_metrics {value!r} is the member's name, not its value", reactions,
                 f"write AiCMetrics.{value}" + (f" or \"{constant}\"" if constant else ""), fix)
         return
     guess = close_matches(str(value), sorted(k for k in table if table[k])) if isinstance(value, str) else []
@@ -436,21 +436,21 @@ def _chips(ctx, kws, values, level: Optional[str], metric: Optional[str]) -> Non
     soc = ctx.target.soc
     if soc == "any" or (ctx.target.cann != "any" and ctx.target.cann not in K.data()["chips"]["known_cann"]):
         return
-    lost = "aclprofStart fails: no NPU data, only a line in the CANN log (plog)"
+    lost = "gets no NPU data: aclprofStart fails, with only a line in the CANN log (plog)"
     l2 = values.get("l2_cache")
     if l2 and all(v is True for v in l2) and "l2" in product(soc)["unsupported"]:
-        _report(ctx, "NPP309", kws["l2_cache"], f"l2_cache=True on Ascend {soc}, whose collector has no L2 cache "
-                "data type", _every(f"asks for it, and {lost}"), "drop l2_cache (or set it False) for this chip")
+        _report(ctx, "NPP309", kws["l2_cache"], f"l2_cache=True on Ascend {soc} (no L2 cache data there)",
+                _every(lost), "drop l2_cache (or set it False) for this chip")
     if metric is None or level not in ("Level1", "Level2") or metric in aic_metrics_for(soc):
         return
     if metric == "L2Cache":
-        _report(ctx, "NPP309", kws["aic_metrics"], f"aic_metrics L2Cache on Ascend {soc}, which has no L2 cache PMU",
-                _every(f"passes it to the collector, which rejects it, so {lost}"),
+        _report(ctx, "NPP309", kws["aic_metrics"], f"aic_metrics L2Cache on Ascend {soc} (no L2 cache PMU there)",
+                _every(lost),
                 "use AiCMetrics.PipeUtilization or another metric of this chip")
     elif metric == "MemoryAccess":
         _report(ctx, "NPP309", kws["aic_metrics"], f"aic_metrics MemoryAccess on Ascend {soc} (910B/910C only)",
-                _every("falls back to PipeUtilization with a warning where CANN's feature list lacks it; "
-                       f"otherwise {lost}"), "use AiCMetrics.PipeUtilization or another metric of this chip")
+                _every("falls back to PipeUtilization with a warning where CANN's feature list lacks it, or gets "
+                       "no NPU data (aclprofStart fails)"), "use AiCMetrics.PipeUtilization or another metric of this chip")
 
 
 def _schedule(ctx, names: Names, call: ast.Call) -> None:
@@ -539,8 +539,8 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
     activities = _activities(ctx, names, kws.get("activities"))
     if "experimental_config" in kws and activities is not None and "NPU" not in activities:
         _report(ctx, "NPP302", kws["experimental_config"], "experimental_config without ProfilerActivity.NPU in "
-                "activities", _every(f"ignores it {RANK0}: it configures the NPU side only"),
-                "add ProfilerActivity.NPU to activities, or drop experimental_config")
+                "activities", _every(f"ignores it {RANK0}"),
+                "it configures the NPU side only: add ProfilerActivity.NPU to activities, or drop experimental_config")
     for name in data["profile"]["bools"]:
         values = _known(ctx, names, kws[name].value) if name in kws else None
         if values and all(not isinstance(v, bool) and v is not None for v in values):
@@ -551,12 +551,12 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
     handler = kws.get("on_trace_ready")
     unset = handler is None or (isinstance(handler.value, ast.Constant) and handler.value.value is None)
     if unset and not _exports(ctx, data["profile"]["exports"]) and _kept_here(ctx, call):
-        reactions = _every("writes the raw data to ./export_only_prof_dir and deletes it when the profiler "
-                           "object goes away: nothing is kept")
+        reactions = _every("deletes the data when the profiler object goes away")
         reactions["5.0"] = None         # 5.0 keeps the raw data in the working directory
         _report(ctx, "NPP307", handler.value if handler else call.func,
-                "profile() without on_trace_ready, and no export_chrome_trace() in this file", reactions,
-                "pass on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(\"<dir>\")")
+                "profile() without on_trace_ready or an export call", reactions,
+                "the raw data goes to ./export_only_prof_dir and nothing is kept: pass "
+                "on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(\"<dir>\")")
 
 
 def _kept_here(ctx, call: ast.Call) -> bool:
@@ -591,7 +591,7 @@ def _activities(ctx, names: Names, kw: Optional[ast.keyword]) -> Optional[set]:
     strings = [v for v in items if isinstance(v, str)]
     if strings:
         name = strings[0]
-        _report(ctx, "NPP300", kw.value, f"activities holds the string {name!r}, not a ProfilerActivity member",
+        _report(ctx, "NPP300", kw.value, f"activities holds the string {name!r}",
                 _every(f"resets activities to both CPU and NPU {RANK0}"),
                 "write ProfilerActivity.CPU / ProfilerActivity.NPU" if name.upper() in ("CPU", "NPU") else
                 "only ProfilerActivity.CPU and ProfilerActivity.NPU exist")
@@ -651,7 +651,7 @@ def _steps(ctx, names: Names, sched: ast.Call) -> Optional[Dict[str, int]]:
 
 
 NOTHING = "collects nothing and says nothing (the schedule never leaves its wait steps)"
-DELETED = "stops in the warmup steps at exit, warns, and deletes the data"
+DELETED = "ends in its warmup steps and deletes the data, with a warning"
 
 
 def _steps_of(ctx, names: Names, call: ast.Call) -> Optional[Dict[str, int]]:
