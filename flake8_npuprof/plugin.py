@@ -13,7 +13,7 @@ from .source.files import DEFAULT_OFF, default_off_enabled
 
 
 def _argtype(parser):
-    """An argparse type from targets.parse_cann/parse_soc (or its name, so that registering the
+    """An argparse type from targets.parse_cann/parse_soc/parse_torch_npu (or its name, so that registering the
     options imports nothing)."""
     name = parser if isinstance(parser, str) else parser.__name__
 
@@ -130,6 +130,10 @@ class NpuProfChecker:
             help="Ascend product the options must work on: any (default), auto (this machine's chip), "
                  "310, 910, 310P, 910B, 910C, 310B or 950")
         option_manager.add_option(
+            "--npuprof-torch-npu", default="any", parse_from_config=True, type=_argtype("parse_torch_npu"),
+            help="torch_npu release the profiler setup must work on: any (default; report only what every "
+                 "release does wrong), portable, auto, or a release: 5.0, 6.0, 7.0, 7.1, 7.2, 7.3, 26.0, 26.1")
+        option_manager.add_option(
             "--npuprof-preflight", default=False, action="store_true", parse_from_config=True,
             help="also check the output directory on this machine (NPP901/NPP902)")
         option_manager.add_option(
@@ -147,7 +151,8 @@ class NpuProfChecker:
         _warn_settings(options)
         cann = getattr(options, "npuprof_cann", "any") or "any"
         soc = getattr(options, "npuprof_soc", "any") or "any"
-        if (cann, soc) == ("any", "any") and not getattr(options, "npuprof_preflight", False) and \
+        torch_npu = getattr(options, "npuprof_torch_npu", "any") or "any"
+        if (cann, soc, torch_npu) == ("any", "any", "any") and not getattr(options, "npuprof_preflight", False) and \
                 not getattr(options, "npuprof_graph", None):
             cls.settings = None             # the defaults, built when a file needs them
             return
@@ -156,7 +161,8 @@ class NpuProfChecker:
         from .engine.target import DEFAULTS, auto_fallbacks, settle_target
         from .knowledge.run_settings import Settings
         # flake8 reads the configuration itself: its values come as the options, the flags of settle_target
-        target, origins = settle_target({"cann": cann, "soc": soc}, None, DEFAULTS["flake8"])
+        target, origins = settle_target({"cann": cann, "soc": soc, "torch_npu": torch_npu}, None,
+                                        DEFAULTS["flake8"])
         if multiprocessing.current_process().name == "MainProcess":     # the workers parse the options again
             for warning in auto_fallbacks(origins):
                 print(f"npuprof: {warning}", file=sys.stderr)

@@ -370,7 +370,8 @@ NO_RUNTIME_CLAIM = {"NPP000", "NPP190", "NPP191", "NPP206"}   # NPP206: a commen
 CONSEQUENCE_FACTS = (
     ("aborts", ("collection.emulation.adapter_abort",)),
     ("GE initialisation fails", ("collection.emulation.e10001",)),
-    ("TypeError", ("collection.emulation.python_errors", "adapter.profiling_config_args")),
+    ("TypeError", ("collection.emulation.python_errors", "adapter.profiling_config_args",
+                   "torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords")),
     ("plog warning", ("collection.emulation.messages.NPP114",)),
     ("Ge has already initialized", ("collection.emulation.already_initialised",)),
     ("cannot be found", ("collection.emulation.trace_point_warnings",)),

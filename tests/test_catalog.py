@@ -35,7 +35,7 @@ def test_page_is_complete(rule):
 
 def _settings(rule):
     opts = dict(rule.settings)
-    return Settings(target=Target.parse(opts.get("cann", "any"), opts.get("soc", "any")),
+    return Settings(target=Target.parse(opts.get("cann", "any"), opts.get("soc", "any"), opts.get("torch-npu", "any")),
                     preflight=rule.group == "preflight",
                     graph=str(GRAPHS / opts["graph"]) if "graph" in opts else None)
 

@@ -21,7 +21,8 @@ FILES = all_files()
 
 def _settings(options):
     opts = parse_options(options)
-    return Settings(target=Target.parse(opts.get("npuprof-cann", "any"), opts.get("npuprof-soc", "any")))
+    return Settings(target=Target.parse(opts.get("npuprof-cann", "any"), opts.get("npuprof-soc", "any"),
+                                        opts.get("npuprof-torch-npu", "any")))
 
 
 def _selection(options):

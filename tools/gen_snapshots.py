@@ -34,7 +34,8 @@ def snapshot(rule) -> str:
     from flake8_npuprof.source.files import Selection
     from flake8_npuprof.source.text import SourceText
     given = dict(rule.settings)
-    settings = Settings(target=Target.parse(given.get("cann", "any"), given.get("soc", "any")),
+    settings = Settings(target=Target.parse(given.get("cann", "any"), given.get("soc", "any"),
+                                            given.get("torch-npu", "any")),
                         preflight=rule.group == "preflight",
                         graph=str(GRAPHS / given["graph"]) if "graph" in given else None)
     name = "example.sh" if rule.language == "shell" else "example.py"

@@ -53,7 +53,8 @@ GROUPS = {"wiring": ("NPP0xx: does the setting reach the runtime?", "correctness
           "options": ("NPP1xx: the options JSON", "correctness"),
           "msprof": ("NPP12x: msprof command lines", "correctness"),
           "hygiene": ("NPP2xx: hygiene", "maintainability"),
-          "preflight": ("NPP9xx: environment preflight", "environment")}
+          "preflight": ("NPP9xx: environment preflight", "environment"),
+          "torch_npu": ("NPP30x: torch_npu profiler setup", "correctness")}
 
 
 def sources_for(rule: Rule) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:

@@ -138,9 +138,12 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
         raise UsageError(str(exc)) from None
     flags = {kind: getattr(args, kind, None) for kind in KINDS}
     try:
-        return settle_target(flags, config, DEFAULTS["emulate"], environ, machine)
+        target, origins = settle_target(flags, config, DEFAULTS["emulate"], environ, machine)
     except ConfigUsageError as exc:
         raise UsageError(str(exc)) from None
+    # the replay is the CANN collector's: the report says where its version and chip came from (the
+    # torch_npu release only decides torch_npu findings)
+    return target, {kind: origin for kind, origin in origins.items() if kind in ("cann", "soc")}
 
 
 def inside_root(args, path: str) -> Optional[str]:

@@ -27,6 +27,9 @@ def _add_target_options(p: argparse.ArgumentParser, front_end: str = "check") ->
                         "(7.0, 8.0, 8.5, 9.0, 9.1)")
     p.add_argument("--soc", "--npuprof-soc", dest="soc", default=None,
                    help=f"product target: {said('any')}, {chip}, 310, 910, 310P, 910B, 910C, 310B, 950")
+    p.add_argument("--torch-npu", "--npuprof-torch-npu", dest="torch_npu", default=None,
+                   help=f"torch_npu release target: {said('any')}, {said('portable')}, {said('auto', 'the installed torch-npu')}, "
+                        "or a release (5.0, 6.0, 7.0, 7.1, 7.2, 7.3, 26.0, 26.1)")
 
 
 def _add_selection_options(p: argparse.ArgumentParser) -> None:

@@ -30,6 +30,7 @@ def show_settings(args, config, settings, selection) -> int:
     target = settings.target
     lines.append(f"cann: {target.cann} ({_origin(config, 'cann', args.cann, getattr(config, 'cann', None))})")
     lines.append(f"soc: {target.soc} ({_origin(config, 'soc', args.soc, getattr(config, 'soc', None))})")
+    lines.append(f"torch-npu: {target.torch_npu} ({_origin(config, 'torch-npu', getattr(args, 'torch_npu', None), getattr(config, 'torch_npu', None))})")
     for key in ("select", "extend_select", "ignore", "extend_ignore"):
         value = getattr(selection, key)
         lines.append(f"{key.replace('_', '-')}: {', '.join(value) or '-'}")

@@ -1,4 +1,4 @@
-"""The target a run is checked for: the one place that settles --cann/--soc from the flags, the
+"""The target a run is checked for: the one place that settles --cann/--soc/--torch-npu from the flags, the
 configuration and the machine.
 
 Each front-end has its default, said here once (docs/architecture.md cites this table):
@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 from typing import Dict, Mapping, NamedTuple, Optional, Tuple
 
-from ..knowledge.targets import Target, TargetError, parse_cann, parse_soc
+from ..knowledge.targets import Target, TargetError, parse_cann, parse_soc, parse_torch_npu
 from ..source.config import UsageError
 
 DEFAULTS = {"check": "any", "server": "any", "flake8": "any", "emulate": "auto"}
-KINDS = ("cann", "soc")
+KINDS = ("cann", "soc", "torch_npu")
+PARSERS = {"cann": parse_cann, "soc": parse_soc, "torch_npu": parse_torch_npu}
 
 
 class Origin(NamedTuple):
@@ -38,29 +39,30 @@ def settle_target(flags: Mapping[str, Optional[str]], config=None, default: str 
     for kind in KINDS:
         flag = flags.get(kind)
         configured = getattr(config, kind, None) if config else None
+        spelt = kind.replace("_", "-")      # --torch-npu, torch-npu = "..."
         if flag is not None:
-            value, origin, where = flag, Origin("flag", f"--{kind}"), f"--{kind}"
+            value, origin, where = flag, Origin("flag", f"--{spelt}"), f"--{spelt}"
         elif configured is not None:
             value, origin, where = configured, Origin("config", config_label(config.path)), \
-                f"{config.path}: {config.key(kind)}"
-        else:
-            value, origin, where = default, Origin("default", ""), ""
+                f"{config.path}: {config.key(spelt)}"
+        else:   # a wheel's version does not name its torch_npu release (detect.py): auto could only say "any"
+            value, origin, where = (default if kind != "torch_npu" else "any"), Origin("default", ""), ""
         if value.strip().lower() == "auto":
             cache = machine if machine is not None else {}
             if (kind, origin) not in cache:
                 cache[(kind, origin)] = _machine(kind, environ, origin)
             value, origin = cache[(kind, origin)]
         try:                            # (the error lists `auto` too: every front-end takes it)
-            (parse_cann if kind == "cann" else parse_soc)(value, accepts_auto=True)
+            PARSERS[kind](value, accepts_auto=True)
         except TargetError as exc:
             raise UsageError(f"{where}: {exc}" if where else str(exc)) from None
         values[kind], origins[kind] = value, origin
-    return Target.parse(values["cann"], values["soc"]), origins
+    return Target.parse(values["cann"], values["soc"], values["torch_npu"]), origins
 
 
 def auto_fallbacks(origins: Mapping[str, Origin]) -> Tuple[str, ...]:
     """The warnings of a run that asked for `auto` and got `any` (results then do not depend on the machine)."""
-    return tuple(f"--{kind} auto: nothing usable on this machine ({'; '.join(o.notes) or 'nothing found'}); using any"
+    return tuple(f"--{kind.replace('_', '-')} auto: nothing usable on this machine ({'; '.join(o.notes) or 'nothing found'}); using any"
                  for kind, o in origins.items() if o.source == "default" and o.detail.endswith(" auto"))
 
 
@@ -76,7 +78,7 @@ def config_label(path: str) -> str:
 
 def _machine(kind: str, environ, asked: Origin) -> Tuple[str, Origin]:
     from ..knowledge import detect
-    found = detect.detect_cann(environ) if kind == "cann" else detect.detect_soc(environ)
+    found = {"cann": detect.detect_cann, "soc": detect.detect_soc, "torch_npu": detect.detect_torch_npu}[kind](environ)
     if found.value is not None:
         return found.value, Origin("machine", found.origin, found.notes)
     how = f"{asked.detail} auto" if asked.source in ("flag", "config") else ""

@@ -99,6 +99,19 @@ def _version_from(home: str, notes: List[str]) -> Optional[Tuple[str, str]]:
     return None
 
 
+def detect_torch_npu(environ=None) -> Found:
+    """`--torch-npu auto`: the installed torch-npu distribution, read from its metadata (never imported).
+    Its version is the wheel's (2.1.0.post10, 2.9.0), which does not say which Ascend release line it
+    belongs to, so it is reported and not guessed: the target stays any."""
+    from importlib import metadata
+    try:
+        version = metadata.version("torch-npu")
+    except Exception:                       # not installed, or unreadable metadata
+        return Found(None, "", ("torch-npu is not installed in this Python",))
+    return Found(None, "", (f"torch-npu {version} is installed, but a wheel's version does not name its Ascend "
+                            "release; give it as --torch-npu 7.3 (or torch-npu = \"7.3\" in the configuration)",))
+
+
 def detect_cann(environ=None) -> Found:
     environ = os.environ if environ is None else environ
     notes: List[str] = []

@@ -61,13 +61,47 @@ def parse_soc(text: str, accepts_auto: bool = False) -> str:
     raise TargetError(f"unknown product {text!r}: use any, {also}or one of {', '.join(PRODUCTS)}")
 
 
+# The torch_npu releases the torch_npu checks know (data/torch_npu.json "releases"; tests hold the two equal).
+# A release is Ascend's name for a torch_npu line (tag v7.3.1-pytorch2.9.0 is 7.3), not the wheel's version.
+TORCH_NPU_RELEASES = ("5.0", "6.0", "7.0", "7.1", "7.2", "7.3", "26.0", "26.1")
+_TORCH_NPU_NAME = re.compile(r"v?(\d+)\.(\d+)(?:\.(?:rc)?\d+)*(?:-pytorch[\d.]+)?")
+
+
+def parse_torch_npu(text: str, accepts_auto: bool = False) -> str:
+    """A torch_npu release target: any, portable, or a release such as 6.0, 7.3, 26.1 (also its tag name,
+    v7.3.1-pytorch2.9.0, or a release candidate, 6.0.rc3); accepts_auto: as parse_cann."""
+    value = ("any" if text is None else text).strip().lower()
+    if value in ("any", "portable"):
+        return value
+    m = _TORCH_NPU_NAME.fullmatch(value)
+    if m and f"{m.group(1)}.{m.group(2)}" in TORCH_NPU_RELEASES:
+        return f"{m.group(1)}.{m.group(2)}"
+    also = "auto (the installed torch-npu), " if accepts_auto else ""
+    raise TargetError(f"unknown torch_npu release {text!r}: use any, portable, {also}or one of "
+                      f"{', '.join(TORCH_NPU_RELEASES)}")
+
+
 class Target(NamedTuple):
     cann: str = "any"
     soc: str = "any"
+    torch_npu: str = "any"      # the torch_npu release (the torch_npu checks only)
 
     @classmethod
-    def parse(cls, cann: str = "any", soc: str = "any") -> "Target":
-        return cls(parse_cann(cann), parse_soc(soc))
+    def parse(cls, cann: str = "any", soc: str = "any", torch_npu: str = "any") -> "Target":
+        return cls(parse_cann(cann), parse_soc(soc), parse_torch_npu(torch_npu))
+
+    @property
+    def torch_npu_releases(self) -> Tuple[str, ...]:
+        return TORCH_NPU_RELEASES if self.torch_npu in ("any", "portable") else (self.torch_npu,)
+
+    def torch_npu_fails_on(self, bad_releases: Iterable[str]) -> bool:
+        """Whether a problem on these torch_npu releases is reported for this target (as fails_on for CANN)."""
+        bad = set(bad_releases)
+        if self.torch_npu == "any":
+            return bad.issuperset(TORCH_NPU_RELEASES)
+        if self.torch_npu == "portable":
+            return bool(bad)
+        return self.torch_npu in bad
 
     @property
     def versions(self) -> Tuple[str, ...]:
@@ -89,7 +123,10 @@ class Target(NamedTuple):
     def describe(self) -> str:
         cann = {"any": "any CANN version", "portable": "every CANN version"}.get(self.cann, f"CANN {self.cann}")
         soc = "any product" if self.soc == "any" else f"Ascend {self.soc}"
-        return f"{cann}, {soc}"
+        if self.torch_npu == "any":
+            return f"{cann}, {soc}"
+        torch = "every torch_npu release" if self.torch_npu == "portable" else f"torch_npu {self.torch_npu}"
+        return f"{cann}, {soc}, {torch}"
 
 
 DEFAULT = Target()

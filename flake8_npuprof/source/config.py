@@ -45,10 +45,11 @@ class Config(NamedTuple):
     exclude: Optional[Tuple[str, ...]] = None           # None: the default folder names
     extend_exclude: Tuple[str, ...] = ()
     outside: bool = True            # emulate reads scripts a launcher sources from outside the project
+    torch_npu: Optional[str] = None  # the torch_npu release target, read beside cann/soc
 
     def key(self, name: str) -> str:
         """How a setting is spelled in this file, for messages: `cann` in pyproject, `npuprof-cann` in [flake8]."""
-        if self.path.endswith(".toml") or name not in ("cann", "soc", "preflight", "graph", "outside"):
+        if self.path.endswith(".toml") or name not in ("cann", "soc", "torch-npu", "preflight", "graph", "outside"):
             return name
         return "npuprof-" + name
 
@@ -188,12 +189,12 @@ def from_pyproject(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.npuprof] must be a table")
     t = {k.replace("_", "-"): v for k, v in table.items()}
-    known = {"cann", "soc", "select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore",
+    known = {"cann", "soc", "torch-npu", "select", "extend-select", "ignore", "extend-ignore", "extend-default-ignore",
              "per-file-ignores", "preflight", "graph", "exclude", "extend-exclude", "outside"}
     unknown = sorted(set(t) - known)
     if unknown:
         raise ConfigError(f"{path}: unknown [tool.npuprof] setting(s): {_with_guesses(unknown, known)}")
-    for key in ("cann", "soc", "graph"):
+    for key in ("cann", "soc", "torch-npu", "graph"):
         if key in t and not isinstance(t[key], str):
             raise ConfigError(f'{path}: {key} must be a string (write {key} = "{_shown(t[key]).strip(chr(39))}")')
     for key in ("preflight", "outside"):
@@ -206,7 +207,8 @@ def from_pyproject(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
                   codes["extend-ignore"], codes["extend-default-ignore"],
                   _per_file(t.get("per-file-ignores"), rule_codes, where), bool(t.get("preflight", False)), t.get("graph"),
                   _strings(t["exclude"], where, "exclude") if "exclude" in t else None,
-                  _strings(t.get("extend-exclude", []), where, "extend-exclude"), t.get("outside", True))
+                  _strings(t.get("extend-exclude", []), where, "extend-exclude"), t.get("outside", True),
+                  t.get("torch-npu"))
 
 
 def _ini_error(path: Path, exc: configparser.Error) -> str:
@@ -250,7 +252,7 @@ def _with_guesses(unknown: Sequence[str], known) -> str:
     return ", ".join(out)
 
 
-FLAKE8_SETTINGS = ("npuprof-cann", "npuprof-soc", "npuprof-preflight", "npuprof-graph")
+FLAKE8_SETTINGS = ("npuprof-cann", "npuprof-soc", "npuprof-torch-npu", "npuprof-preflight", "npuprof-graph")
 
 
 def unknown_flake8_settings(keys) -> str:
@@ -287,7 +289,7 @@ def from_flake8(path: Path, *, rule_codes: RuleCodes) -> Optional[Config]:
                   lists["ignore"], lists["extend-ignore"], (), per_file,
                   _boolean(sec, "npuprof-preflight", False, where),
                   sec.get("npuprof-graph"), patterns("exclude"), patterns("extend-exclude") or (),
-                  _boolean(sec, "npuprof-outside", True, where))
+                  _boolean(sec, "npuprof-outside", True, where), sec.get("npuprof-torch-npu"))
 
 
 def load_config(explicit: Optional[str], paths: Sequence[str] = (), start: Optional[str] = None, *,

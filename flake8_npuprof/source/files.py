@@ -447,7 +447,8 @@ def split_codes(value: Optional[str]) -> Tuple[str, ...]:
 # NPP191 (a budget ran out) shares the group but is on: DEFAULT_OFF names codes, not prefixes.
 # Generated from the rules' pages (Rule.default, Rule.enabled_by) by `python tools/gen_docs.py`: flake8 reads
 # it at start-up without importing the rules; tests/test_catalog.py checks the copy.
-DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2", "NPP206": "NPP2"}
+DEFAULT_OFF = {"NPP190": "NPP19", "NPP200": "NPP2", "NPP201": "NPP2", "NPP203": "NPP2", "NPP206": "NPP2",
+               "NPP304": "NPP304"}
 
 
 def default_off_enabled(code: str, selected, extra_off=()) -> bool:

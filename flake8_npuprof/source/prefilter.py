@@ -4,7 +4,9 @@ Stage one is four substring scans of the raw text (a few microseconds for a typi
 nothing heavy is imported for a file without the markers. "rofiling" covers profiling_mode,
 profiling_options, ProfilingConfig, enable_profiling and profiling_config; "PROFILING" the
 environment variables; "custom_optimizers" NpuOptimizer entries that carry no profiling
-word of their own; "msprof" command lines run from Python.
+word of their own; "msprof" command lines run from Python. "rofil" is scanned for instead of
+"rofiling": one scan covers torch_npu's profiler too ("profile", "profiler"), so a file without
+any marker costs the same four scans as before the torch_npu checks.
 
 Stage two, for a file that passes, requires one of the names every profiling setup is found
 from as a whole word outside a comment: the keys and attributes the routes match on
@@ -13,6 +15,9 @@ resource-init arguments, the environment variables' names). A file that only men
 profiling in comments, or inside longer names (pygments' `ProfilingRegexLexer`, a
 `do_profiling` flag), has no setup for the analysis to find, and is not parsed for one.
 "msprof" counts wherever it stands: a command line is a string, and cheap to look at.
+A torch_npu file (one naming torch_npu, `npu.prof` or `use_npu`) passes with one of the names its
+profiler is called by (`profiler`, `profile`, `_ExperimentalConfig`, the legacy `profileConfig`,
+`prof_init`, `use_npu`) as a whole word outside a comment.
 
 The budget bounds what one file may cost before it is parsed: parsing alone builds a few
 hundred bytes of tree per word or symbol (9.6 MB of `a = 1` lines took 4.7 GB), and every
@@ -36,26 +41,46 @@ _BREAK = re.compile(r"[\r\n]")
 # checked too), the entry list, the adapter's class and arguments, the environment variables.
 _SETUP_NAMES = ("profiling_mode", "profiling_options", "enable_profiling", "profiling_config", "ProfilingConfig",
                 "PROFILING_MODE", "PROFILING_OPTIONS", "custom_optimizers", "parameter_map")
+# torch_npu's profiler (checks/torch_npu.py), asked for only in a file that names torch_npu
+_TORCH_NPU_NAMES = ("profiler", "profile", "_ExperimentalConfig", "profileConfig", "prof_init", "use_npu")
 _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def might_configure_profiling(text: str) -> bool:
-    if not ("rofiling" in text or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text):
+    rofil = "rofil" in text
+    if not (rofil or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text):
         return False
-    if names_a_setup(text):
+    # the TF names are looked for only where a TF marker is: "rofil" alone (cProfile, line_profiler) is not one
+    if ((rofil and "rofiling" in text) or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text) \
+            and names_a_setup(text):
+        return True
+    if rofil and names_torch_npu(text):
         return True
     # a file over the work budget is not read further: it still gets its NPP191, as it always did
     return len(text) > MAX_WORDS and words_over_budget(text) > 0
 
 
+def names_torch_npu(text: str) -> bool:
+    """Stage two for torch_npu's profiler: a file that names torch_npu (or the legacy `torch.npu.prof...`)
+    and calls its profiler by one of its names, outside a comment."""
+    if "rofile" not in text or not ("torch_npu" in text or "npu.prof" in text or "use_npu" in text):
+        return False
+    return _names_outside_comments(text, _TORCH_NPU_NAMES)
+
+
 def names_a_setup(text: str) -> bool:
-    """Stage two: a name a setup is found from, outside a comment (or "msprof" anywhere). Each name is
-    looked for with str.find, about ten times faster here than one regular expression of them all, and
-    each line is looked at once per name however many times it holds the name (linear in the text)."""
+    """Stage two: a name a setup is found from, outside a comment (or "msprof" anywhere)."""
     if "msprof" in text:
         return True
+    return _names_outside_comments(text, _SETUP_NAMES)
+
+
+def _names_outside_comments(text: str, names) -> bool:
+    """Whether one of the names stands as a whole word outside a comment. Each name is looked for with
+    str.find, about ten times faster here than one regular expression of them all, and each line is
+    looked at once per name however many times it holds the name (linear in the text)."""
     end = len(text)
-    for name in _SETUP_NAMES:
+    for name in names:
         done = 0                        # every line break before this offset has been passed
         at = text.find(name)
         while at >= 0:

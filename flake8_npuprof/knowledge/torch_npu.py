@@ -1,0 +1,39 @@
+"""torch_npu's profiler configuration API per release (data/torch_npu.json): keywords, accepted values,
+what a bad value is reset to, and the newest release's warning texts. Read by checks/torch_npu.py."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Tuple
+
+from .targets import TORCH_NPU_RELEASES
+
+
+@lru_cache(maxsize=None)
+def data() -> dict:
+    path = Path(__file__).resolve().parent.parent / "data" / "torch_npu.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def releases_from(first: str) -> Tuple[str, ...]:
+    """The releases from `first` on (a keyword's or a behaviour's first release)."""
+    return TORCH_NPU_RELEASES[TORCH_NPU_RELEASES.index(first):]
+
+
+def releases_before(first: str) -> Tuple[str, ...]:
+    return TORCH_NPU_RELEASES[:TORCH_NPU_RELEASES.index(first)]
+
+
+def span(releases: Iterable[str]) -> str:
+    """"6.0+", "5.0", "5.0-7.0" or a list: how a message names a set of releases."""
+    chosen = [r for r in TORCH_NPU_RELEASES if r in set(releases)]
+    if not chosen:
+        return ""
+    first, last = TORCH_NPU_RELEASES.index(chosen[0]), TORCH_NPU_RELEASES.index(chosen[-1])
+    if last - first + 1 == len(chosen):
+        if last == len(TORCH_NPU_RELEASES) - 1 and len(chosen) > 1:
+            return f"{chosen[0]}+"
+        return chosen[0] if len(chosen) == 1 else f"{chosen[0]}-{chosen[-1]}"
+    return ", ".join(chosen)

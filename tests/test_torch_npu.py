@@ -1,0 +1,401 @@
+"""torch_npu's profiler setup (checks/torch_npu.py): codes, positions, messages per release target, fixes,
+the release axis in flags and configuration, and the prefilter's words."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.checks.analysis import Settings, analyse
+from flake8_npuprof.cli import main
+from flake8_npuprof.engine.fix import apply_edits
+from flake8_npuprof.knowledge import torch_npu as K
+from flake8_npuprof.knowledge.targets import TORCH_NPU_RELEASES, Target, TargetError, parse_torch_npu
+from flake8_npuprof.source.prefilter import might_configure_profiling
+
+HEAD = "import torch_npu\nfrom torch_npu.profiler import AiCMetrics, ProfilerActivity, ProfilerLevel\n"
+CLEAN = (Path(__file__).resolve().parent / "eval_files" / "torch_clean.py").read_text(encoding="utf-8")
+
+
+def found(text, release="any", soc="any", cann="any"):
+    settings = Settings(target=Target.parse(cann, soc, release))
+    return [(f.line, f.col, f.code, f.message) for f in analyse(text, None, "t.py", settings)]
+
+
+def codes(text, **kw):
+    return [(line, col, code) for line, col, code, _ in found(text, **kw)]
+
+
+def config(body):
+    return HEAD + f"cfg = torch_npu.profiler._ExperimentalConfig({body})\n"
+
+
+# ---------------------------------------------------------------- the release axis
+
+def test_release_names():
+    assert K.data()["releases"] == list(TORCH_NPU_RELEASES)
+    assert parse_torch_npu("v7.3.1-pytorch2.9.0") == "7.3"
+    assert parse_torch_npu("6.0.rc3") == "6.0"
+    assert parse_torch_npu(" 26.1 ") == "26.1"
+    assert parse_torch_npu(None) == "any" and parse_torch_npu("Portable") == "portable"
+    for bad in ("7.4", "2.1.0", "latest", ""):
+        with pytest.raises(TargetError):
+            parse_torch_npu(bad)
+    assert Target.parse("8.5", "910B", "7.3").describe() == "CANN 8.5, Ascend 910B, torch_npu 7.3"
+    assert Target().torch_npu == "any" and Target("8.0", "310").torch_npu == "any"
+
+
+def test_spans():
+    assert K.span(["6.0", "7.0", "7.1", "7.2", "7.3", "26.0", "26.1"]) == "6.0+"
+    assert K.span(["5.0"]) == "5.0" and K.span(["5.0", "6.0", "7.0"]) == "5.0-7.0"
+    assert K.span(["5.0", "7.1"]) == "5.0, 7.1"
+
+
+def test_under_any_only_what_every_release_does_wrong():
+    legacy = HEAD + "import torch\nwith torch.npu.profile('./p'):\n    pass\n"
+    assert codes(legacy) == []                              # 5.0 still has the legacy API
+    assert codes(legacy, release="6.0") == [(4, 5, "NPP308")]
+    message = found(legacy, release="portable")[0][3]
+    assert message.startswith("torch.npu.profile() is torch_npu's legacy profiler API (last in 5.0): torch_npu 6.0+ "
+                              "raises AttributeError (the legacy profiler API is gone); torch_npu 5.0 accepts it")
+
+
+def test_messages_say_per_release_where_they_differ():
+    (line, col, code, message), = found(config('export_type="Db"'))
+    assert (line, col, code) == (3, 57, "NPP300")
+    assert message == ("export_type 'Db' is not \"text\" or \"db\": torch_npu 6.0+ resets it to text with a warning on "
+                       "rank 0 only; on torch_npu 5.0 it raises TypeError (_ExperimentalConfig has no export_type "
+                       "before 6.0); did you mean 'db' (ExportType.Db)?")
+    (_, _, _, message), = found(config('export_type="Db"'), release="7.3")
+    assert message.startswith("export_type 'Db' is not \"text\" or \"db\": torch_npu 7.3 resets it to text with a "
+                              "warning on rank 0 only;")
+
+
+# ---------------------------------------------------------------- _ExperimentalConfig
+
+def test_level_values_followed_through_names_and_argparse_defaults():
+    text = HEAD + ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--level', default='level2')\n"
+                   "args = p.parse_args()\ncfg = torch_npu.profiler._ExperimentalConfig(profiler_level=args.level)\n")
+    (line, col, code, message), = found(text)
+    assert (line, col, code) == (7, 60, "NPP300")
+    assert message == ("profiler_level 'level2' is not a level torch_npu knows: torch_npu resets it to Level0 with a "
+                       "warning on rank 0 only; write ProfilerLevel.Level2 (\"Level2\") (with the default of --level, "
+                       "used when the flag is not given)")
+
+
+def test_unknown_values_stay_quiet():
+    for body in ("profiler_level=level", "aic_metrics=metric", "l2_cache=flag", "export_type=kinds",
+                 "aic_metrics='ACL_AICORE_SOMETHING_NEW'", "profiler_level=ProfilerLevel.Level1, **extra"):
+        assert codes("def f(level, metric, flag, kinds, extra):\n" + "".join(
+            "    " + x + "\n" for x in config(body).splitlines())) == [], body
+
+
+def test_enum_members_and_their_strings_are_accepted():
+    for body in ("profiler_level=ProfilerLevel.Level2, aic_metrics=AiCMetrics.MemoryUB",
+                 "profiler_level='Level1', aic_metrics='ACL_AICORE_L0B_AND_WIDTH'",
+                 "profiler_level=torch_npu.profiler.ProfilerLevel.Level1, "
+                 "aic_metrics=torch_npu.profiler.AiCMetrics.PipeUtilization",
+                 "profiler_level=ProfilerLevel.Level0, aic_metrics=AiCMetrics.AiCoreNone",
+                 "export_type=[torch_npu.profiler.ExportType.Db], op_attr=True"):
+        assert codes(config(body)) == [], body
+
+
+def test_the_enum_name_fix_is_safe_where_the_reset_gives_the_same_data():
+    text = config('profiler_level=ProfilerLevel.Level1, aic_metrics="PipeUtilization"')
+    finding, = analyse(text, None, "t.py", Settings())
+    assert finding.code == "NPP301" and finding.fix.safe
+    assert "torch_npu resets it to PipeUtilization with a warning on rank 0 only" in finding.message
+    fixed = apply_edits(text, finding.fix.edits)
+    assert 'aic_metrics="ACL_AICORE_PIPE_UTILIZATION")' in fixed
+    assert [f.code for f in analyse(fixed, None, "t.py", Settings())] == []
+
+
+def test_at_level0_the_enum_name_gets_advice_about_the_level_and_no_fix():
+    # no metric is collected at Level0 whatever it is named: writing the value would only trade NPP301 for NPP302
+    finding, = analyse(config('profiler_level=ProfilerLevel.Level0, aic_metrics="PipeUtilization"'), None, "t.py",
+                       Settings())
+    assert finding.code == "NPP301" and finding.fix is None
+    assert "torch_npu resets it to AiCoreNone with a warning on rank 0 only" in finding.message
+    assert "with profiler_level=ProfilerLevel.Level1 (at Level0 no AI Core metric is collected)" in finding.detail
+
+
+def test_the_enum_name_fix_is_unsafe_where_it_changes_the_data():
+    finding, = analyse(config('profiler_level="Level1", aic_metrics="Memory"'), None, "t.py", Settings())
+    assert finding.code == "NPP301" and not finding.fix.safe
+    assert finding.fix.edits[0].text == '"ACL_AICORE_MEMORY_BANDWIDTH"'
+
+
+def test_metric_at_level0_and_the_5_0_difference():
+    (line, col, code, message), = found(config("aic_metrics=AiCMetrics.Memory"))
+    assert code == "NPP302"
+    assert message == ("aic_metrics Memory at profiler_level Level0 (the default): torch_npu 6.0+ drops it with a "
+                       "warning on rank 0 only; on torch_npu 5.0 it warns on rank 0 that AI Core metrics need Level1 "
+                       "or Level2; AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): "
+                       "add profiler_level=ProfilerLevel.Level1 to collect it")
+
+
+def test_keywords_per_release():
+    text = config("profiler_level='Level1', mstx=True, sys_io=True")
+    assert codes(text) == []
+    assert [c for _, _, c in codes(text, release="7.0")] == ["NPP303", "NPP303"]
+    assert [c for _, _, c in codes(text, release="7.1")] == ["NPP303"]
+    assert codes(text, release="7.2") == []
+    (_, _, code, message), = found(config("profiler_level='Level1', aicore_metrics=AiCMetrics.PipeUtilization"))
+    assert message.endswith("raises TypeError (unexpected keyword argument 'aicore_metrics') when the script "
+                            "starts; did you mean aic_metrics=?")
+
+
+def test_chips_only_with_a_product_target():
+    text = config("profiler_level=ProfilerLevel.Level1, l2_cache=True")
+    assert codes(text) == [] and codes(text, soc="910B") == []
+    assert codes(text, soc="310") == [(3, 82, "NPP309")]
+    assert codes(text, soc="310", cann="8.0") == []        # the older collectors' ACL path was not read
+    metric = config("profiler_level=ProfilerLevel.Level2, aic_metrics=AiCMetrics.L2Cache")
+    assert [c for _, _, c in codes(metric, soc="910")] == ["NPP309"] and codes(metric, soc="310B") == []
+    access = config("profiler_level='Level1', aic_metrics=AiCMetrics.MemoryAccess")
+    assert [c for _, _, c in codes(access, soc="310P")] == ["NPP309"] and codes(access, soc="910C") == []
+
+
+# ---------------------------------------------------------------- schedule, profile, handler
+
+def test_schedule_positional_order_is_off_by_default_and_its_fix_names_the_arguments(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.py").write_text(HEAD + "s = torch_npu.profiler.schedule(1, 1, 3)\n")
+    assert main(["check", "--no-cache", "s.py"]) == 0
+    assert main(["fix", "--no-cache", "--extend-select", "NPP304", "s.py"]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "s.py").read_text().endswith("schedule(wait=1, active=1, warmup=3)\n")
+
+
+def test_schedule_values_reset_on_6_0_and_later():
+    text = HEAD + "s = torch_npu.profiler.schedule(wait=2.0, active=1)\n"
+    assert codes(text) == []                                  # 5.0 converts with int()
+    (_, _, code, message), = found(text, release="6.0")
+    assert message.startswith("wait=2.0 is not an int: torch_npu 6.0 resets it to 0 with a warning on rank 0 only")
+    (_, _, code, message), = found(HEAD + "s = torch_npu.profiler.schedule(wait=1, active=-2)\n")
+    assert message.startswith("active=-2 is not positive: torch_npu 6.0+ resets it to 1 with a warning on rank 0 "
+                              "only; on torch_npu 5.0 it resets it to 0 with a warning on rank 0 only, so it never "
+                              "records")
+    (_, _, code, message), = found(HEAD + "s = torch_npu.profiler.schedule(wait=None, active=1)\n")
+    assert "on torch_npu 5.0 it raises TypeError (5.0 converts it with int())" in message
+
+
+def test_activities_strings_and_experimental_config_without_npu():
+    text = HEAD + ("cfg = torch_npu.profiler._ExperimentalConfig(profiler_level='Level1')\n"
+                   "p = torch_npu.profiler.profile(activities=['NPU'], on_trace_ready=h)\n"
+                   "q = torch_npu.profiler.profile(activities=[ProfilerActivity.CPU], experimental_config=cfg, "
+                   "on_trace_ready=h)\n")
+    assert codes(text) == [(4, 42, "NPP300"), (5, 66, "NPP302")]
+
+
+def test_no_trace_handler_unless_exported():
+    text = HEAD + "with torch_npu.profiler.profile() as prof:\n    pass\n"
+    assert codes(text) == []                                # 5.0 keeps the raw data
+    assert codes(text, release="6.0") == [(3, 5, "NPP307")]
+    assert codes(text + "prof.export_chrome_trace('t.json')\n", release="6.0") == []
+
+
+# ---------------------------------------------------------------- the loop
+
+LOOP = HEAD + """\
+with torch_npu.profiler.profile(schedule=torch_npu.profiler.schedule(wait=WAIT, active=2, warmup=1),
+                                on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./p")) as prof:
+    for step in range(STEPS):
+        train()
+        STEP
+"""
+
+
+def loop(wait=1, steps=10, step="prof.step()"):
+    return LOOP.replace("WAIT", str(wait)).replace("STEPS", str(steps)).replace("STEP", step, 1) \
+        .replace("        STEP", "        " + step)
+
+
+def test_loop_without_step():
+    text = loop(step="pass")
+    (line, col, code, message), = found(text)
+    assert (line, col, code) == (3, 5, "NPP305")
+    assert message.startswith("profile(schedule=...) whose loop never calls prof.step(): torch_npu collects nothing "
+                              "and says nothing")
+    assert codes(loop(step="helper(prof)")) == []             # the profiler is passed on: not judged
+    assert codes(loop()) == []
+
+
+def test_schedule_never_reached():
+    assert codes(loop(wait=1, steps=3)) == []                 # records from step 2
+    (line, col, code, message), = found(loop(wait=12, steps=10))
+    assert (line, col, code) == (5, 16, "NPP306")
+    assert message.startswith("the schedule records from step 13 (skip_first=0 + wait=12 + warmup=1), but this loop "
+                              "calls prof.step() only 10 times: torch_npu collects nothing and says nothing")
+    assert codes(loop(wait=9, steps=9)) == []                 # ends in warmup: 5.0's reaction was not read
+    (_, _, code, message), = found(loop(wait=9, steps=9), release="6.0")     # 6.0+ deletes the warmup data
+    assert message.startswith("the schedule records from step 10 (skip_first=0 + wait=9 + warmup=1), but this loop "
+                              "calls prof.step() only 9 times: torch_npu 6.0 ends in its warmup steps and deletes the "
+                              "data, with a warning")
+    assert codes(loop(wait=12, steps="n")) == []              # unknown bound
+
+
+# ---------------------------------------------------------------- the environment, the front-ends
+
+def test_profiling_mode_on_26_1_only():
+    text = HEAD + "import os\nos.environ['PROFILING_MODE'] = 'false'\nwith torch_npu.profiler.profile(" \
+                  "on_trace_ready=h):\n    pass\n"
+    assert [c for _, _, c in codes(text)] == []
+    assert [c for _, _, c in codes(text, release="26.0")] == []
+    assert [c for _, _, c in codes(text, release="26.1")] == ["NPP310"]
+
+
+def test_clean_script_has_no_finding_on_any_target():
+    for release in ("any",) + TORCH_NPU_RELEASES[2:]:     # 5.0 and 6.0 lack its list export_type
+        assert found(CLEAN, release=release, soc="910B") == [], release
+
+
+def test_release_from_flag_and_configuration(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.py").write_text(config("profiler_level='Level1', mstx=True"))
+    assert main(["check", "--no-cache", "t.py"]) == 0
+    assert main(["check", "--no-cache", "--torch-npu", "7.0", "t.py"]) == 1
+    assert "torch_npu 7.0 raises TypeError" in capsys.readouterr().out
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\ntorch-npu = "7.1"\n')
+    assert main(["check", "--no-cache", "t.py"]) == 1
+    assert "torch_npu 7.1 raises TypeError" in capsys.readouterr().out
+    assert main(["check", "--no-cache", "--torch-npu", "7.2", "t.py"]) == 0      # the flag wins
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\ntorch-npu = "9.9"\n')
+    assert main(["check", "--no-cache", "t.py"]) == 2
+    assert "torch-npu: unknown torch_npu release '9.9'" in capsys.readouterr().err
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "setup.cfg").write_text("[flake8]\nnpuprof-torch-npu = 7.0\n")
+    assert main(["check", "--no-cache", "t.py"]) == 1
+
+
+def test_flake8_option_and_sarif(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.py").write_text(config("profiler_level='Level1', mstx=True"))
+    run = subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP", "--npuprof-torch-npu", "7.0", "t.py"],
+                         capture_output=True, text=True)
+    assert run.stdout.startswith("t.py:3:71: NPP303 _ExperimentalConfig's keyword mstx is new in torch_npu 7.2: "
+                                 "torch_npu 7.0 raises TypeError"), run.stdout + run.stderr
+    assert subprocess.run([sys.executable, "-m", "flake8", "--select", "NPP", "t.py"],
+                          capture_output=True, text=True).stdout == ""
+    assert main(["check", "--no-cache", "--torch-npu", "7.0", "--format", "sarif", "t.py"]) == 1
+    sarif = json.loads(capsys.readouterr().out)
+    result, = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "NPP303" and result["level"] == "error"
+    assert main(["explain", "NPP305"]) == 0
+    assert "# NPP305 torch-npu-no-step" in capsys.readouterr().out
+
+
+PREFILTER_PASS = ["import torch_npu\nprof = torch_npu.profiler.profile()\n",
+                  "from torch_npu.profiler import _ExperimentalConfig\n",
+                  "import torch\nwith torch.npu.profile('./p'):\n    pass\n",
+                  "import torch\ntorch.autograd.profiler.profile(use_npu=True)\n"]
+PREFILTER_QUIET = ["import torch_npu\nx = input()\n",                          # no profiler
+                   "import torch_npu\n# torch_npu.profiler.profile(...) off for now\n",
+                   "import cProfile\ncProfile.run('main()')\n"]            # a profiler, not torch_npu's
+
+
+def test_prefilter_words():
+    for text in PREFILTER_PASS:
+        assert might_configure_profiling(text), text
+    for text in PREFILTER_QUIET:
+        assert not might_configure_profiling(text), text
+
+
+START = HEAD + """\
+prof = None
+if args.prof:
+    prof = torch_npu.profiler.profile(schedule=torch_npu.profiler.schedule(wait=1, warmup=1, active=2, skip_first=28),
+                                      on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./p"))
+for i, batch in enumerate(loader):
+    if prof is not None and i == 30:
+        prof.start()
+    train(batch)
+    if prof is not None and i == 30:
+        prof.stop()
+"""
+
+
+def test_start_stop_without_step():
+    # as a model-zoo script does it: 6.0+ asks the schedule at start(), which is at step 0, in skip_first
+    assert codes(START) == []                               # 5.0's start() ran whatever the schedule said
+    (line, col, code, message), = found(START, release="6.0")
+    assert (line, col, code) == (5, 11, "NPP305")
+    assert message.startswith("profile(schedule=...) whose run never calls prof.step(): torch_npu 6.0 collects "
+                              "nothing and says nothing")
+    assert codes(START.replace("    train(batch)\n", "    train(batch)\n    prof.step()\n"), release="6.0") == []
+    assert codes(START.replace("    train(batch)\n", "    train(batch, prof)\n"), release="6.0") == []
+
+
+def test_the_server_reads_the_release_from_the_configuration(tmp_path):
+    pytest.importorskip("pygls")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from lspclient import LspClient
+    (tmp_path / "pyproject.toml").write_text('[tool.npuprof]\ntorch-npu = "7.0"\n')
+    client = LspClient(cwd=str(tmp_path))
+    try:
+        client.initialize(tmp_path)
+        uri = client.open(tmp_path / "t.py", config("profiler_level='Level1', mstx=True"))
+        [diag] = client.diagnostics(uri, 1)
+        assert diag["code"] == "NPP303" and diag["range"]["start"] == {"line": 2, "character": 70}
+        assert diag["message"].startswith("_ExperimentalConfig's keyword mstx is new in torch_npu 7.2: torch_npu 7.0 "
+                                          "raises TypeError")
+    finally:
+        client.kill()
+
+
+def test_profile_keywords_and_positional_arguments():
+    text = HEAD + "p = torch_npu.profiler.profile([ProfilerActivity.NPU], custom_trace_id_callback=f, on_trace_ready=h)\n"
+    assert codes(text) == []                                # 5.0 takes positional arguments; 26.1 has the callback
+    assert [c for _, _, c in codes(text, release="7.3")] == ["NPP303", "NPP303"]
+    (_, _, code, message), = found(HEAD + "p = torch_npu.profiler.profile(profiler_level=1, on_trace_ready=h)\n")
+    assert message.startswith("profile has no keyword profiler_level: torch_npu raises TypeError (unexpected keyword "
+                              "argument 'profiler_level') when the script starts")
+
+
+def test_an_empty_profiling_mode_does_not_switch_the_profiler_off():
+    base = HEAD + "import os\n{}\nwith torch_npu.profiler.profile(on_trace_ready=h):\n    pass\n"
+    assert codes(base.format("os.environ['PROFILING_MODE'] = ''"), release="26.1") == []
+    assert codes(base.format("os.environ['PROFILING_MODE'] = mode"), release="26.1") == []     # unknown: quiet
+    assert [c for _, _, c in codes(base.format("os.putenv('PROFILER_SAMPLECONFIG', '{}')"), release="26.1")] == \
+        ["NPP310"]
+
+
+def test_no_trace_handler_is_judged_only_where_the_profiler_stays():
+    made = HEAD + "def make():\n    return torch_npu.profiler.profile()\n"
+    assert codes(made, release="7.3") == []                 # the caller may export its data
+    kept = HEAD + "prof = torch_npu.profiler.profile()\nprof.start()\nprof.stop()\n"
+    assert [c for _, _, c in codes(kept, release="7.3")] == ["NPP307"]
+    assert codes(kept + "helpers.export(prof)\n", release="7.3") == []
+
+
+@pytest.mark.parametrize("imports,call", [
+    ("import torch_npu", "torch_npu.profiler._ExperimentalConfig"),
+    ("import torch_npu as tn", "tn.profiler._ExperimentalConfig"),
+    ("import torch_npu.profiler as P", "P._ExperimentalConfig"),
+    ("from torch_npu import profiler", "profiler._ExperimentalConfig"),
+    ("from torch_npu import profiler as prof_api", "prof_api._ExperimentalConfig"),
+    ("from torch_npu.profiler import _ExperimentalConfig as Cfg", "Cfg"),
+    ("from torch_npu.profiler.experimental_config import _ExperimentalConfig", "_ExperimentalConfig"),
+])
+def test_the_imports_users_write(imports, call):
+    text = f"{imports}\ncfg = {call}(profiler_level='level1')\n"
+    assert [code for _, _, code in codes(text)] == ["NPP300"], imports
+    assert codes(f"import torch\ncfg = {call}(profiler_level='level1')\n") == []        # not torch_npu's
+
+
+def test_enum_members_through_aliases():
+    text = ("import torch_npu as tn\nfrom torch_npu.profiler import AiCMetrics as M\n"
+            "cfg = tn.profiler._ExperimentalConfig(aic_metrics=M.MemoryUB, "
+            "profiler_level=tn.profiler.ProfilerLevel.Level1)\n")
+    assert codes(text) == []
+    assert [c for _, _, c in codes(text.replace("Level1", "Level0"))] == ["NPP302"]
+
+
+def test_emulate_does_not_claim_a_torch_npu_script_collects_nothing(tmp_path, capsys):
+    script = Path(__file__).resolve().parents[1] / "examples" / "mistakes" / "torch_npu_profiler.py"
+    code = main(["emulate", "--cwd", str(tmp_path), str(script)])
+    out = capsys.readouterr().out
+    assert code == 1 and "no profiling setup found" not in out
+    assert "usable data: unknown (it profiles with torch_npu.profiler, which emulate does not replay yet" in out
