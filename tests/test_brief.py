@@ -156,13 +156,14 @@ def test_one_version_keeps_its_scope_and_differing_versions_say_it_depends():
     assert "on CANN 7.0 and 8.0 the collector cannot read it" in split(differ)[1]
 
 
-def test_the_state_prefixes_stay_short_and_their_reason_moves_to_the_detail():
+def test_the_state_prefixes_stay_short_and_the_latent_reason_stays_in_the_sentence():
     latent = ('latent (profiling is switched off here); once GE reads these options: "training_trace": "off" is '
               'not "on" or "": GE rejects it ("Training trace param:off is invalid."), so GE initialisation will '
               'fail and the job will abort; remove the key to leave the trace off ("" also means off)')
     short, detail = split(latent)
-    assert short == ('latent: "training_trace": "off" is not "on" or "": GE rejects it, so GE initialisation '
-                     'will fail and the job will abort')
+    # which setting wins stays in the sentence: the one line a user reads says why GE does not read them
+    assert short == ('latent (profiling is switched off here): "training_trace": "off" is not "on" or "": GE '
+                     'initialisation will fail and the job will abort')
     assert detail.splitlines()[0] == "latent (profiling is switched off here); once GE reads these options"
     unreached = ("not reached from this file's entry point (line 18): " '"hccl": "no" is not one of "on"/"off": on CANN 8.0 '
                  'the collector rejects it, so GE initialisation will fail and the job will abort; write "off"')

@@ -130,7 +130,7 @@ def test_validate_env_off_switch_is_deliberate_and_its_option_problems_latent(ca
     for mode in ("false", "FALSE", "0"):
         monkeypatch.setenv("PROFILING_MODE", mode)
         code, out, _ = run(capsys, "validate", "--env", "--verbose")
-        assert code == 1 and out.count("NPP") == 1 and "NPP103 latent: " in out
+        assert code == 1 and out.count("NPP") == 1 and "NPP103 latent (profiling is switched off here): " in out
         assert "\n    latent (profiling is switched off here); once GE reads these options\n" in out   # the detail
         assert "the job aborts" not in out
     monkeypatch.setenv("PROFILING_MODE", "true")

@@ -1244,7 +1244,7 @@ def test_an_environment_variable_removed_before_the_session_is_not_read(capsys, 
     # before: NPP101 "GE initialisation fails" and emulate FAILS, for options GE does not read now
     main(["check", "--select", "NPP", str(path)])
     out = capsys.readouterr().out
-    assert "NPP101 latent: " in out and "fails and the job aborts" not in out
+    assert "NPP101 latent (profiling is switched off here): " in out and "fails and the job aborts" not in out
     _, data = report(capsys, str(path), "--cann", "8.0", "--soc", "910B")
     (setup,) = data["setups"]
     assert (setup["verdict"], setup["line"], data["usable"]) == ("off", 6, False)

@@ -199,7 +199,7 @@ def test_a_script_with_its_own_options_makes_ge_ignore_the_launchers(tmp_path):
            "its own options, which GE uses instead" in _emulate(path)["launch"]["lines"]
     (f,) = _check(path)
     assert f.code == "NPP101" and f.message.startswith(
-        "latent (train.py switches profiling on with its own options, which GE uses instead of PROFILING_OPTIONS); "
+        "latent (train.py switches profiling on with its own options, which replace PROFILING_OPTIONS); "
         "once GE reads these options: ")
     assert "GE initialisation fails and the job aborts" not in f.message
 

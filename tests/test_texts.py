@@ -33,11 +33,10 @@ def test_the_readme_documents_the_prefixes_the_messages_print():
                                                     'the job will abort; drop "training_trace"')
     short, detail = split(full)
     assert full.startswith("latent (profiling is switched off here); once GE reads these options: ")
-    assert short.startswith("latent: ") and detail.splitlines()[0] == \
+    assert short.startswith("latent (profiling is switched off here): ") and detail.splitlines()[0] == \
         "latent (profiling is switched off here); once GE reads these options"
     assert "`latent (<why GE does not read them>); once GE reads these options:`" in readme
-    assert "one-line form (flake8, `npuprof check`) starts with `latent: ` and puts that reason first in its " \
-        "detail" in readme
+    assert "one-line form (flake8, `npuprof check`) starts with `latent (<why GE does not read them>): `" in readme
     unreached = "not reached from this file's entry point (line 7): " + full[len(latent_prefix(State("off", "switch"))):]
     short, detail = split(unreached)
     assert short.startswith("not reached from its entry point: ") and \

@@ -207,8 +207,8 @@ def latent_prefix(state: Optional[State]) -> str:
         "never_passed": "this config never reaches GE",
         "late": "these settings come after npu.open()",
         "overridden": "GE is initialised earlier with another config and reads its options only once",
-        "script_options": f"{state.detail or 'the script'} switches profiling on with its own options, which GE "
-                          "uses instead of PROFILING_OPTIONS",
+        "script_options": f"{state.detail or 'the script'} switches profiling on with its own options, which "
+                          "replace PROFILING_OPTIONS",
     }.get(state.why, "GE does not read these options")
     return f"latent ({reason}); once GE reads these options: "
 

@@ -108,8 +108,8 @@ def _prefixes(message: str) -> Tuple[List[Tuple[str, str]], str]:
         full = m.group(0)
         if m.re is _UNREACHED:
             out.append(("not reached from its entry point: ", full.rstrip(": ")))
-        elif m.re is _LATENT:
-            out.append(("latent: ", full.rstrip(": ")))
+        elif m.re is _LATENT:               # why GE does not read them stays in the sentence: which setting wins
+            out.append((f"latent ({m.group('why')}): ", full.rstrip(": ")))
         else:
             out.append((full, full))
         rest = rest[m.end():]
