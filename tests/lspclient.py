@@ -27,7 +27,8 @@ class LspClient:
         self.lock = threading.Lock()
         self.stderr: List[bytes] = []
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True)
+        self._stderr_reader.start()
 
     # ---- framing
 
@@ -152,6 +153,12 @@ class LspClient:
                     stream.close()
                 except OSError:
                     pass
+
+    def stderr_text(self) -> str:
+        """Everything the server wrote to stderr, once it has exited (the reader thread drains the pipe)."""
+        self.proc.wait(timeout=WAIT)
+        self._stderr_reader.join(timeout=WAIT)
+        return b"".join(self.stderr).decode("utf-8", "replace")
 
     def kill(self) -> None:
         if self.proc.poll() is None:
