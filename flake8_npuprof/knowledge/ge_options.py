@@ -160,6 +160,14 @@ def nano_parse(text: str) -> Optional[Dict[str, Nano]]:
 
 
 def nano_read(text: str) -> Tuple[Optional[Dict[str, Nano]], Optional[_Bad]]:
+    """nano_read_once's answer in a dict of the caller's own: the collector is asked once per CANN version and
+    chip (over a hundred times for one options string), and its reading depends on the text alone."""
+    obj, bad = _nano_read_once(text)
+    return (dict(obj) if obj is not None else None), bad
+
+
+@lru_cache(maxsize=64)
+def _nano_read_once(text: str) -> Tuple[Optional[Dict[str, Nano]], Optional[_Bad]]:
     """The top-level object as the collector's NanoJson reads it, or None when it fails to parse.
 
     NanoJson does not decode escapes (a string ends at the next '"', so `\\"` cuts it short), drops
