@@ -207,9 +207,16 @@ def problems(text: str) -> List[Problem]:
     if not doc.ok:
         return []                       # not an object torch_npu can read: judged by nobody here
     members = OrderedDict((m.key, m) for m in doc.members)     # the last of duplicate keys wins, as json.load
-    found = [_start_step(doc, members), _is_rank(members), _activities(members),
-             _count(members, "active"), _count(members, "warmup")]
-    return [p for p in found if p is not None] + _unknown(members) + _experimental(text, members)
+    found = [p for p in (_start_step(doc, members), _is_rank(members), _activities(members),
+                         _count(members, "active"), _count(members, "warmup")) if p is not None]
+    # a key judged for its value already says what the releases that do not read it do
+    judged = {p.start for p in found}
+    unknown = [p for p in _unknown(members) if members[_key_at(members, p.start)].value_start not in judged]
+    return found + unknown + _experimental(text, members)
+
+
+def _key_at(members, start: int) -> str:
+    return next(name for name, m in members.items() if m.key_start == start)
 
 
 def _judged(target, bad) -> bool:
