@@ -44,8 +44,8 @@ def test_the_page_example_under_any():
 
 
 @pytest.mark.parametrize("text,release,message", [
-    ('{"start_step": 0}', "any", f"start_step 0 never starts a collection: torch_npu never starts a collection at "
-                                 f"step 0, and {LOG}; give the step to start at"),
+    ('{"start_step": 0}', "any", 'start_step 0 never starts a collection: torch_npu logs only "Start step will be '
+                                 'set to 0." under <dir>/log/; give the step to start at'),
     ('{"active": 1}', "7.3", f"start_step is missing: torch_npu 7.3 takes 0 and {LOG}, so no collection ever starts; "
                              "give the step to start at (-1: the step after the file is saved, on 7.2+)"),
     ('{"start_step": 5, "activities": "CPU,NPU"}', "any",
@@ -74,6 +74,7 @@ def test_messages(text, release, message):
     '{"start_step": 12, "activities": ["cpu", "npu"], "experimental_config": {"aic_metrics": "ACL_AICORE_MEMORY_UB"}}',
     '{"start_step": 12, "experimental_config": {"export_type": ["text", "db"], "l2_cache": true}}',
     '{"start_step": 1, "is_rank": false}',
+    '{"start_step": true, "active": true}',            # true is 1 to Python: what torch_npu does is not recorded
     '[1, 2]', '{"start_step": ', "",
 ])
 def test_what_every_release_accepts_or_cannot_read_as_an_object_gets_nothing_under_any(text):
@@ -116,8 +117,8 @@ def test_check_follows_a_literal_dynamic_profile_init(tmp_path, capsys, monkeypa
         "for step in range(10):\n    dp.step()\n", encoding="utf-8")
     code, out, _ = run(capsys, "check", "job/train.py")
     assert code == 1
-    assert out.splitlines() == [f"job/dp_conf/profiler_config.json:2:17: NPP311 start_step 0 never starts a "
-                                f"collection: torch_npu never starts a collection at step 0, and {LOG}"]
+    assert out.splitlines() == ["job/dp_conf/profiler_config.json:2:17: NPP311 start_step 0 never starts a "
+                                'collection: torch_npu logs only "Start step will be set to 0." under <dir>/log/']
 
 
 @pytest.mark.parametrize("script,folders", [
@@ -144,6 +145,14 @@ def test_validate_detects_the_file_by_name_and_by_its_keys(tmp_path, capsys):
     options.write_text('{"output": "/tmp/p", "task_trace": "on"}', encoding="utf-8")
     assert run(capsys, "validate", "--file", str(options))[0] == 0
     assert not is_dynamic_config(str(options), options.read_text())
+
+
+def test_validate_reads_a_dynamic_profiling_text_from_standard_input(capsys, monkeypatch):
+    import io
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"start_step": 0}')))
+    code, out, _ = run(capsys, "validate", "--file", "-")
+    assert code == 1 and out == ('-:1:16: NPP311 start_step 0 never starts a collection: torch_npu logs only '
+                                 '"Start step will be set to 0." under <dir>/log/\n')
 
 
 # ---------------------------------------------------------------- the schemas

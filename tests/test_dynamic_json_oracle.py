@@ -91,7 +91,7 @@ def expected(rec):
         elif line.startswith("WARNING:"):
             other = True
     if after.get("start_step") == 0 and ("start_step", "resets it to 0 and says so only in its log") not in out:
-        out.add(("start_step", "takes 0" if "start_step" not in call else "never starts a collection at step 0"))
+        out.add(("start_step", "takes 0" if "start_step" not in call else "logs only \"Start step will be set to 0.\""))
     acts = call.get("activities")
     if isinstance(acts, str) and after.get("activities") == []:
         out.add(("activities", "ignores it without a word"))

@@ -57,12 +57,12 @@ def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optio
         return Problem(doc.start, doc.start + 1, "start_step is missing",
                        {r: f"takes 0 and {LOGGED}, {never}" for r in _releases()},
                        "give the step to start at (-1: the step after the file is saved, on 7.2+)")
-    if m.unknown:
-        return None
+    if m.unknown or isinstance(m.value, bool):
+        return None                     # true is an int to Python: what a release does with it is not recorded
     value = m.value
     if _int(value) and value == 0:
         return Problem(m.value_start, m.value_end, "start_step 0 never starts a collection",
-                       {r: f"never starts a collection at step 0, and {LOGGED}" for r in _releases()},
+                       {r: 'logs only "Start step will be set to 0." under <dir>/log/' for r in _releases()},
                        "give the step to start at")
     out = {}
     for r in _releases():
@@ -122,8 +122,8 @@ def _activities(members) -> Optional[Problem]:
 
 def _count(members, key) -> Optional[Problem]:
     m = members.get(key)
-    if m is None or m.unknown:
-        return None
+    if m is None or m.unknown or isinstance(m.value, bool):
+        return None                     # true is an int to Python: not recorded
     entry = K.data()["keys"][key]
     if _int(m.value) and m.value >= entry["minimum"]:
         return None
