@@ -75,6 +75,7 @@ def test_messages(text, release, message):
     '{"start_step": 12, "experimental_config": {"export_type": ["text", "db"], "l2_cache": true}}',
     '{"start_step": 1, "is_rank": false}',
     '{"start_step": true, "active": true}',            # true is 1 to Python: what torch_npu does is not recorded
+    '{"start_step": 3, "experimental_config": {"profiler_level": 1, "export_type": {}}}',      # not recorded
     '[1, 2]', '{"start_step": ', "",
 ])
 def test_what_every_release_accepts_or_cannot_read_as_an_object_gets_nothing_under_any(text):

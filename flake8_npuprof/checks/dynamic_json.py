@@ -168,6 +168,8 @@ def _experimental(text: str, members) -> List[Problem]:
             continue                    # an unknown sub-key is not in the record: no claim
         i, j, v = m.value_start + s.value_start, m.value_start + s.value_end, s.value
         reset, what = None, ""
+        if "enum" in entry and not isinstance(v, (str, list)):
+            continue                    # how a release converts a number or an object is not recorded
         if "enum" in entry and s.key == "export_type":
             def ok(r: str) -> bool:
                 lists = TORCH_NPU_RELEASES.index(r) >= TORCH_NPU_RELEASES.index(entry["list_from"])
