@@ -122,6 +122,17 @@ def test_check_follows_a_literal_dynamic_profile_init(tmp_path, capsys, monkeypa
                                 'collection: torch_npu logs only "Start step will be set to 0." under <dir>/log/']
 
 
+def test_an_internal_error_is_npp000_not_a_crash(monkeypatch):
+    from flake8_npuprof.checks import dynamic_json
+    from flake8_npuprof.knowledge.run_settings import Settings
+
+    def boom(text):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(dynamic_json, "problems", boom)
+    [f] = dynamic_json.check_file('{"start_step": 0}', "profiler_config.json", Settings(target=target()))
+    assert f.code == "NPP000"
+
+
 @pytest.mark.parametrize("script,folders", [
     ("import torch_npu\ntorch_npu.profiler.dynamic_profile.init('/data/dp')\n", ["/data/dp"]),
     ("from torch_npu.profiler import dynamic_profile\ndynamic_profile.init('cfg')\n", ["cfg"]),

@@ -262,7 +262,13 @@ def check_text(text: str, target) -> List[Finding]:
 
 
 def check_file(text: str, path: str, settings: Settings) -> List[Finding]:
-    return check_text(text, settings.target)
+    """check_text for `npuprof check`, the language server and validate: an internal error is NPP000, as for
+    Python files, never a crash."""
+    try:
+        return check_text(text, settings.target)
+    except Exception as exc:            # same contract as Python files
+        from .analysis import internal_error
+        return [internal_error(exc)]
 
 
 # ---------------------------------------------------------------- the folders scripts hand to dynamic_profile.init

@@ -93,8 +93,9 @@ def run_validate(args, target) -> int:
             return 2
         from ..knowledge.torch_npu_dynamic import is_dynamic_config
         if is_dynamic_config(label, text):       # torch_npu's profiler_config.json, by its name or its keys
-            from ..checks.dynamic_json import check_text
-            pairs = [(label, f) for f in check_text(text, target)]
+            from ..checks.dynamic_json import check_file
+            from ..knowledge.run_settings import Settings
+            pairs = [(label, f) for f in check_file(text, label, Settings(target=target))]
         else:
             pairs = [(label, f) for f in _findings(text, target)]
     if args.format == "json":
