@@ -46,10 +46,11 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     _add_target_options(check)
     _add_selection_options(check)
 
-    validate = sub.add_parser("validate", help="check one profiling_options string")
+    validate = sub.add_parser("validate", help="check one profiling_options string, or a torch_npu profiler_config.json")
     validate.add_argument("options", nargs="?", help="the options JSON text, or - to read it from stdin")
     src = validate.add_mutually_exclusive_group()
-    src.add_argument("--file", help="read the options from this file (- for stdin)")
+    src.add_argument("--file", help="read the options from this file (- for stdin); a torch_npu dynamic-profiling "
+                                    "file (profiler_config.json, by its name or its keys) is checked as torch_npu reads it")
     src.add_argument("--env", action="store_true", help="read $PROFILING_OPTIONS (and $PROFILING_MODE)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument("--verbose", "-v", action="store_true",

@@ -19,7 +19,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .checks.analysis import Settings
 from .source.config import Config, ConfigError, from_flake8, from_pyproject
-from .source.files import SHELL_SHEBANG, Selection
+from .source.files import DYNAMIC_CONFIG, SHELL_SHEBANG, Selection
 from .source.model import Edit, Finding
 from .source.text import SourceText
 from .knowledge.targets import Target
@@ -191,7 +191,10 @@ def doc_settings(path: Optional[str], overrides: Overrides, cache: ConfigCache) 
 # ---------------------------------------------------------------- one analysis of one text
 
 def kind_of(path: Optional[str], language_id: str, text: str) -> Optional[str]:
-    """"python", "shell", or None for a document this server does not check."""
+    """"python", "shell", "json" (torch_npu's profiler_config.json), or None for a document this server does not
+    check."""
+    if os.path.basename(path or "") == DYNAMIC_CONFIG:
+        return "json"
     if language_id in ("shellscript", "sh", "bash", "zsh") or (path or "").endswith((".sh", ".bash")):
         return "shell"
     if SHELL_SHEBANG.match(text[:200].split("\n", 1)[0].encode("utf-8", "replace")):
@@ -470,8 +473,8 @@ def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     from .source.jsonscan import parse
     from .source.prefilter import words_over_budget
     from .knowledge.datafiles import all_keys
-    if too_large(analysis.text) or words_over_budget(analysis.text):
-        return None                         # the document was not analysed: it is not parsed for a hover either
+    if analysis.kind == "json" or too_large(analysis.text) or words_over_budget(analysis.text):
+        return None                         # not an options text, or not analysed: not parsed for a hover either
     if analysis.kind == "python":
         found = _dict_key_at(analysis, offset)
         if found is not None:

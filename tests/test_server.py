@@ -332,6 +332,20 @@ def test_shell_launcher(client, tmp_path):
 
 
 @needs_pygls
+def test_dynamic_profiling_file(client, tmp_path):
+    client.initialize(tmp_path)
+    text = '{\n  "start_step": "10",\n  "activities": ["CPU", "NPU"]\n}\n'
+    uri = client.open(tmp_path / "profiler_config.json", text, language="json")
+    [diag] = client.diagnostics(uri)
+    assert diag["code"] == "NPP311" and diag["range"] == {"start": {"line": 1, "character": 16},
+                                                          "end": {"line": 1, "character": 20}}
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}})
+    assert actions == []          # checked, not fixed, and JSON has no noqa comment
+    assert client.close() == 0
+
+
+@needs_pygls
 def test_exit_without_shutdown_is_exit_code_1(client, tmp_path):
     client.initialize(tmp_path)
     client.notify("exit", None)

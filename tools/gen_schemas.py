@@ -1,4 +1,5 @@
-"""Generate schemas/*.schema.json from the per-version key tables below.
+"""Generate schemas/*.schema.json from the per-version key tables below, and torch_npu's dynamic-profiling
+`profiler_config.json` schemas per release from flake8_npuprof/data/torch_npu_dynamic.json.
 
 The tables are the project's knowledge of which keys and values each collector generation
 accepts (profiling_options_facts.md sections 3-5). Run `python tools/gen_schemas.py` after
@@ -482,8 +483,89 @@ def combined(name, union: bool) -> dict:
     return schema
 
 
+# ---------------------------------------------------------------- torch_npu's profiler_config.json
+
+DYNAMIC = json.loads((ROOT / "flake8_npuprof" / "data" / "torch_npu_dynamic.json").read_text(encoding="utf-8"))
+TORCH_NPU_RELEASES = json.loads((ROOT / "flake8_npuprof" / "data" / "torch_npu.json").read_text(
+    encoding="utf-8"))["releases"]
+
+
+def _reads(entry, release) -> bool:
+    return TORCH_NPU_RELEASES.index(release) >= TORCH_NPU_RELEASES.index(entry["from"])
+
+
+def _dynamic_key(key, entry, release) -> dict:
+    """A top-level key as the release keeps it (data/torch_npu_dynamic.json)."""
+    if key == "start_step":
+        floor = DYNAMIC["start_step"][release]
+        # 0 (also what torch_npu resets a bad value to) never starts a collection
+        return {"type": "integer", "minimum": floor, "not": {"const": 0}} if floor < 0 else \
+            {"type": "integer", "minimum": 1}
+    if key == "activities":
+        return {"type": "array", "items": {"type": "string", "pattern": "^(?:[Cc][Pp][Uu]|[Nn][Pp][Uu])$"}}
+    if key == "rank_list":
+        return {"type": "array", "items": {"type": "integer", "minimum": 0}}
+    if key == "experimental_config":
+        return _experimental_schema(release)
+    out = {"type": entry["type"]}
+    if "minimum" in entry:
+        out["minimum"] = entry["minimum"]
+    return out
+
+
+def _experimental_schema(release) -> dict:
+    props = {}
+    for key, entry in DYNAMIC["experimental_config"].items():
+        if not _reads(entry, release):
+            continue
+        if key == "export_type":
+            one = {"type": "string", "enum": entry["enum"]}
+            props[key] = one if not _reads({"from": entry["list_from"]}, release) else \
+                {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
+        elif key == "aic_metrics":
+            # the enum member's name; the raw ACL_AICORE_* value also passes unchanged
+            props[key] = {"type": "string", "anyOf": [{"enum": entry["enum"]}, {"pattern": "^ACL_AICORE_[A-Z0-9_]+$"}]}
+        elif "enum" in entry:
+            props[key] = {"type": "string", "enum": entry["enum"]}
+        elif entry["type"] == "array":
+            props[key] = {"type": "array", "items": {"type": "string"}}
+        else:
+            props[key] = {"type": entry["type"]}
+    return {"type": "object", "properties": props, "additionalProperties": False}
+
+
+def dynamic_schema(release) -> dict:
+    keys = {k: e for k, e in DYNAMIC["keys"].items() if _reads(e, release)}
+    props = {k: _dynamic_key(k, e, release) for k, e in keys.items()}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": ID_BASE + f"profiler_config.torch_npu-{release}.schema.json",
+        "title": f"torch_npu {release} dynamic-profiling profiler_config.json",
+        "description": ("The file torch_npu.profiler.dynamic_profile.init(dir) reads from dir, as this release's "
+                        "ConfigContext keeps it: a value outside this schema is reset or ignored, said only in "
+                        "<dir>/log/ (experimental_config: a warning on rank 0). start_step 0 never starts a "
+                        "collection. Generated from flake8_npuprof/data/torch_npu_dynamic.json."),
+        "type": "object",
+        "properties": props,
+        "required": ["start_step"],
+        "additionalProperties": False,
+    }
+    if "is_rank" in props:
+        # is_rank true with no ranks listed: no rank collects
+        schema["if"] = {"required": ["is_rank"], "properties": {"is_rank": {"const": True}}}
+        schema["then"] = {"required": ["rank_list"], "properties": {"rank_list": {"minItems": 1}}}
+    schema["x-npuprof"] = {"torch_npu": release, "generated_by": "tools/gen_schemas.py"}
+    return schema
+
+
+def dynamic_schemas() -> dict:
+    first = TORCH_NPU_RELEASES.index(DYNAMIC["first_release"])
+    return {f"profiler_config.torch_npu-{r}.schema.json": dynamic_schema(r) for r in TORCH_NPU_RELEASES[first:]}
+
+
 def all_schemas() -> dict:
     out = {f"profiling_options.cann-{v}.schema.json": version_schema(v, spec) for v, spec in VERSIONS.items()}
+    out.update(dynamic_schemas())
     out["profiling_options.any.schema.json"] = combined("any", union=True)
     out["profiling_options.portable.schema.json"] = combined("portable", union=False)
     return out

@@ -38,7 +38,7 @@ def snapshot(rule) -> str:
                                             given.get("torch-npu", "any")),
                         preflight=rule.group == "preflight",
                         graph=str(GRAPHS / given["graph"]) if "graph" in given else None)
-    name = "example.sh" if rule.language == "shell" else "example.py"
+    name = {"shell": "example.sh", "json": "profiler_config.json"}.get(rule.language, "example.py")
     selection = Selection(extend_select=(rule.code,))
     if rule.language == "shell":
         # a launcher is checked as it stands in its project: as test/example.sh beside the src/train.py it starts

@@ -85,11 +85,36 @@ def input_paths(args, config) -> List[str]:
                           gitignore=getattr(args, "respect_gitignore", True),
                           force_exclude=getattr(args, "force_exclude", False), outside=outside))
     note_outside(args, outside)
+    found += _dynamic_configs(found)
     _leftovers(args, found)
     if not found and not getattr(args, "force_exclude", False):     # pre-commit may name only excluded files
         note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
                    "nothing was checked")
     return _once(found)
+
+
+def _dynamic_configs(found: List[str]) -> List[str]:
+    """The profiler_config.json files that scripts among `found` point torch_npu's dynamic profiling at with a
+    literal `dynamic_profile.init(dir)`: the folder as written, from the script's folder, else from here."""
+    from ..checks.dynamic_json import init_folders
+    from ..knowledge.torch_npu_dynamic import FILE_NAME
+    out = []
+    for path in found:
+        if not path.endswith(".py"):
+            continue
+        try:
+            from ..source.files import read_bytes
+            data = read_bytes(path)
+            text = read_source(path, data).text if b"dynamic_profile" in data else ""
+        except ReadError:
+            continue
+        for folder in init_folders(text):
+            for base in (os.path.dirname(path), "."):
+                candidate = os.path.normpath(os.path.join(base, os.path.expanduser(folder), FILE_NAME))
+                if os.path.isfile(candidate):
+                    out.append(candidate)
+                    break
+    return out
 
 
 def _leftovers(args, found: List[str]) -> None:

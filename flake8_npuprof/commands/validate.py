@@ -1,4 +1,5 @@
-"""`npuprof validate`: check one options string (argument, file, or the environment)."""
+"""`npuprof validate`: check one options string (argument, file, or the environment), or a torch_npu
+dynamic-profiling file (`--file profiler_config.json`, known by its name or its keys)."""
 
 from __future__ import annotations
 
@@ -90,7 +91,13 @@ def run_validate(args, target) -> int:
         else:
             print("npuprof: error: give an options string, - (standard input), --file F or --env", file=sys.stderr)
             return 2
-        pairs = [(label, f) for f in _findings(text, target)]
+        from ..knowledge.torch_npu_dynamic import is_dynamic_config
+        if is_dynamic_config(label, text):       # torch_npu's profiler_config.json, by its name or its keys
+            from ..checks.dynamic_json import check_file
+            from ..knowledge.run_settings import Settings
+            pairs = [(label, f) for f in check_file(text, label, Settings(target=target))]
+        else:
+            pairs = [(label, f) for f in _findings(text, target)]
     if args.format == "json":
         # the rows of `npuprof check --format json`: fix (edits of the options text) and doc included
         from ..report.formats import finding_dict

@@ -21,6 +21,8 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".bzr", "CVS", "__pycache__", ".tox", 
                    "*.egg-info",
                    "build", "dist", "site-packages")
 SHELL_SHEBANG = re.compile(rb"^#!.*\b(ba|z|k|da)?sh\b")
+# torch_npu's dynamic-profiling file (knowledge/torch_npu_dynamic.FILE_NAME): the one JSON file a folder's walk checks
+DYNAMIC_CONFIG = "profiler_config.json"
 
 
 class SourceFile(NamedTuple):
@@ -29,7 +31,7 @@ class SourceFile(NamedTuple):
     encoding: str
     bom: bool
     newline: str              # dominant line ending, kept by fixes
-    kind: str                 # "python" or "shell"
+    kind: str                 # "python", "shell" or "json" (a dynamic-profiling profiler_config.json)
     data: bytes = b""         # the bytes read: what a fix must find again before it writes, what a diff is of
 
 
@@ -82,7 +84,7 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
                                                     or name.endswith((".sh", ".bash"))):
                             outside.append((full, os.path.realpath(full)))      # its head is not read
                         continue
-                    if name.endswith(".py") or (shell and _is_shell(full, name)):
+                    if name.endswith(".py") or (shell and (name == DYNAMIC_CONFIG or _is_shell(full, name))):
                         if full not in seen:
                             seen.add(full)
                             yield full
@@ -127,6 +129,8 @@ def _is_shell(full: str, name: str) -> bool:
 
 
 def kind_of(path: str, head: bytes) -> str:
+    if os.path.basename(path) == DYNAMIC_CONFIG:
+        return "json"
     if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(re.split(rb"\r\n?|\n", head, maxsplit=1)[0]):
         return "shell"
     return "python"
@@ -327,6 +331,12 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
         data = read_bytes(path)
     kind = kind_of(path, data[:200])
     bom = data.startswith(b"\xef\xbb\xbf")
+    if kind == "json":                  # json.load of a file opened as UTF-8 (a BOM is kept out of the text)
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ReadError(f"cannot decode as utf-8: {exc}") from None
+        return SourceFile(path, text, "utf-8", bom, _newline(text), kind, data)
     if kind != "shell":
         text, encoding = decode_python(data)
         return SourceFile(path, text, encoding, bom, _newline(text), kind, data)
