@@ -2286,10 +2286,24 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
             continue                        # a command of a sourced script: reported there
         if launch.msprof is not None:
             continue                        # under msprof the script's profiling options are not the collector's
+        if not _may_have_setups(launch.script):
+            continue                        # no setup to judge what the launch passes against: not analysed
         ls = prepare(launch, target, w.root)
         if ls is not None:
             prepared.append((launch, ls))
     return w, prepared
+
+
+def _may_have_setups(script: str) -> bool:
+    """Whether a script may hold a profiling setup, by the prefilter the flake8 plugin runs (source/prefilter.py):
+    one that fails it has none, so nothing a launch passes it can be judged (NPP205, an options value). A script
+    that cannot be read is left to prepare."""
+    from ..source.files import ReadError, read_source
+    from ..source.prefilter import might_configure_profiling
+    try:
+        return might_configure_profiling(read_source(script).text)
+    except (OSError, ReadError, ValueError):
+        return True
 
 
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> list:

@@ -389,6 +389,10 @@ def check_file_each(text: str, path: str, each) -> list:
     from ..source.model import Finding
     from ..source.shell_words import MAX_LAUNCHER
     from .launcher import check_launcher_each
+    from .scan import needs_walk
+    if len(text) <= MAX_LAUNCHER and not needs_walk(text):
+        # nothing the walk finds can depend on this text (emulate/scan.py): only its own lines are checked
+        return [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
     w = Walk(path).run(text) if os.path.isfile(path) and len(text) <= MAX_LAUNCHER else None
     reads = options_read(text, path, each[0], w) if "PROFILING_OPTIONS" in text else {}
     found = [a + b for a, b in zip(analyse_shell_each(text, path, each, reads),
