@@ -80,3 +80,36 @@ def test_a_script_without_a_setup_is_not_analysed(tmp_path, monkeypatch):
     monkeypatch.setattr(launcher, "prepare", lambda la, *a: analysed.append(la.script) or real(la, *a))
     assert check_file("python3 train.py --epochs=1\n", str(tmp_path / "run.sh"), Settings()) == []
     assert analysed == []
+
+
+def _walks(monkeypatch):
+    from flake8_npuprof.emulate import launcher
+    made = []
+    run = launcher.Walk.run
+    monkeypatch.setattr(launcher.Walk, "run", lambda self, text=None: made.append(self.args) or run(self, text))
+    return made
+
+
+LOOP = ("for para in $*\ndo\n    if [[ $para == --data_path* ]];then\n        data_path=`echo ${para#*=}`\n"
+        "    elif [[ $para == --epochs* ]];then\n        epochs=`echo ${para#*=}`\n    fi\ndone\n")
+
+
+def test_npp015_walks_only_a_launcher_that_takes_a_profiling_option(tmp_path, monkeypatch):
+    """A launcher whose argument loop takes no profiling option is walked once, by check itself (args None)."""
+    (tmp_path / "train.py").write_text(EXAMPLE_SCRIPT)
+    text = LOOP + "python3 train.py --data_path=${data_path}\n"
+    (tmp_path / "run.sh").write_text(text)
+    made = _walks(monkeypatch)
+    check_file(text, str(tmp_path / "run.sh"), Settings())
+    assert made == [None]
+
+
+def test_npp015_off_walk_only_when_the_on_walk_reads_the_option(tmp_path, monkeypatch):
+    """A `--profiling` the launcher only names in a comment's test (no loop reads it): the on walk shows it is not
+    read, so there is no off walk."""
+    (tmp_path / "train.py").write_text(EXAMPLE_SCRIPT)
+    text = "# [[ $para == --profiling* ]]\npython3 train.py\n"
+    (tmp_path / "run.sh").write_text(text)
+    made = _walks(monkeypatch)
+    assert check_file(text, str(tmp_path / "run.sh"), Settings()) == []
+    assert made == [None, ["--profiling=True"]]

@@ -2457,8 +2457,10 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
     are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
     off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
     with them); None for check."""
-    if "\r\n" in text:
-        return []                       # bash reads every line with a carriage return: not what its lines say
+    if "\r\n" in text or "prof" not in text.lower():
+        # bash reads every line with a carriage return: not what its lines say; and a profiling option is one by
+        # "prof" in its name, its branch's `mkdir` or its help line (_profiling_option)
+        return []
     options = launcher_options(text)
     found = []
     for name, how, start, end in options:
@@ -2476,9 +2478,10 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
             base = [a for other, h, _, _ in options if other != name for a in _given(other, h, "npuprof_x")
                     if h]
             on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
-        a, b = Walk(path, cwd, args=on).run(text), Walk(path, cwd, args=off).run(text)
+        a = Walk(path, cwd, args=on).run(text)
         if not any(p.lstrip("-").rstrip("=*").startswith(name.lstrip("-")) for p, _, _ in a.parsed):
             continue                    # the loop that reads it was not followed: nothing is known of it
+        b = Walk(path, cwd, args=off).run(text)
         if _seen(a) != _seen(b):
             continue                    # it reaches a launch (its words, its environment, where it runs)
         if how and any(
