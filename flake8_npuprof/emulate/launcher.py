@@ -194,6 +194,7 @@ class Walk:
         self.unread_in: List[Tuple[str, ...]] = []
         self._chain: Tuple[str, ...] = ()                 # the child scripts being walked, outermost first
         self.why_unread: Dict[int, str] = {}              # index in unread -> why a script found was not read
+        self.sourced_stopped: set = set()                 # the sourced files among stopped (over the read bound)
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
@@ -477,6 +478,13 @@ class Walk:
             try:
                 text = decode_shell(read_bytes(path, MAX_BYTES))
             except ReadError as exc:
+                try:
+                    size = os.path.getsize(path)
+                except OSError:
+                    size = 0
+                if size > MAX_BYTES:        # not a silent cliff: what it would run is not known (check: NPP191)
+                    self.stopped[path] = (0, 1, f"it has {size:,} bytes, over the {MAX_BYTES:,} a launcher may have, "
+                                                "so it was not read")
                 return str(exc)
         elif len(text) > MAX_BYTES:
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
@@ -1084,6 +1092,8 @@ class Walk:
                 why = "outside the project, which --no-outside leaves unread"
             elif full is not None and depth < MAX_SOURCED:
                 why = self._file(full, depth + 1, conditional)
+                if full in self.stopped:
+                    self.sourced_stopped.add(full)
                 if not why:
                     self.sourced.append((full, path, line))
                     self.sourced_in.append(self._chain)
@@ -2325,7 +2335,7 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> lis
     for file, (offset, line, why) in w.stopped.items():
         # a walk cut short must never pass as "All checks passed!": what it did not reach is unchecked
         # a file the walk stopped in is the launcher, one it sources (listed once its walk returns) or one it runs
-        how = "sources" if any(s == file for s, _, _ in w.sourced) else "runs"
+        how = "sources" if file in w.sourced_stopped or any(s == file for s, _, _ in w.sourced) else "runs"
         where = "" if file == me else f" in {_rel(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
                f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
