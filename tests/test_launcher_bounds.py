@@ -340,3 +340,12 @@ def test_a_sourced_script_over_the_read_bound_is_npp191_and_unknown(project, cap
     answer = (f"usable data: unknown (the walk of env.sh stopped at line 1 (it has {size:,} bytes, over the 262,144 "
               "a launcher may have, so it was not read): the commands from there on were not emulated")
     assert code == 1 and any(line.startswith(answer) for line in out.splitlines())
+
+
+def test_a_script_over_the_word_bound_is_named_so_by_emulate(project, capsys):
+    """Not "it does not parse as Python": it was not read, for its size."""
+    (project / "huge.py").write_text("import os\n" + "a = 1\n" * 350_000)
+    (project / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\npython3 huge.py\n')
+    code, out, _ = _emulate(capsys, "run.sh")
+    assert code == 1 and ("  unknown: cannot read huge.py (it has about 1,050,002 words and symbols, over the 1,000,000 "
+                          "one file may have)") in out.splitlines()
