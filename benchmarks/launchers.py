@@ -1,30 +1,33 @@
 """What `npuprof check` costs on shell launchers, and proof that the cheap scan (emulate/scan.py) loses no finding.
 
     python benchmarks/launchers.py same DIR...      # every .sh under DIR: findings with the scan == with every walk
-    python benchmarks/launchers.py cost DIR [--repeat 5]
+    python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT]
 
 `same` checks each launcher twice in one process, as `check` does (sequence.check_file_each, the run's target and
 the wider one) and with the scan and the prefilter skip turned off (every launcher walked, every script it starts
 analysed), and prints any launcher whose findings differ; exit status 1 then. tests/test_launch_scan.py runs it on
 tests/ and examples/.
 
-`cost`: the launchers under DIR that name no profiling word ("prof" in any case: emulate/scan.py) against as many
-empty `.sh` files, and all of DIR's launchers, as CPU seconds of the checks themselves in one process (each file
-read and checked, the package imported before), alternating the two sides `--repeat` times; the ratio is the
-median of the rounds' ratios. Per file: the same `check_each` the CLI runs, without the CLI's start-up and output.
+`cost`: CPU seconds of whole `npuprof check --no-cache -j1` processes, in adjacent pairs, the ratio the median of
+the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: emulate/scan.py), in
+their projects and copied alone, against as many empty `.sh` files; with --before (a checkout of the package, such
+as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's launchers with this
+checkout against that one.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, List
+from typing import Iterator, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -83,45 +86,53 @@ def differences(paths, counts=None) -> List[str]:
     return out
 
 
-def _cpu(paths, texts) -> float:
-    from flake8_npuprof.emulate import launcher
-    launcher._NAMES_PROFILING.clear()
-    t = time.process_time()
-    for path in paths:
-        _check(path, texts.get(path) if texts is not None else _read(path))
-    return time.process_time() - t
+def _cli(files: List[str], cwd: str, source: Optional[str] = None) -> float:
+    """CPU seconds (user + system) of one `npuprof check --no-cache -j1 FILE...` process; source: run the package
+    from that checkout instead of this one."""
+    env = dict(os.environ, PYTHONPATH=source or str(Path(__file__).resolve().parent.parent))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-j1", "-q", *files], cwd=cwd,
+                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def cost(roots, repeat: int) -> None:
+def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
+    """Medians of a and b and of their ratio over repeat adjacent pairs (load on the machine hits both sides)."""
+    rounds = [(a(), b()) for _ in range(repeat)]
+    return (statistics.median(x for x, _ in rounds), statistics.median(y for _, y in rounds),
+            statistics.median(x / y for x, y in rounds))
+
+
+def cost(roots, repeat: int, before: Optional[str]) -> None:
     from flake8_npuprof.emulate.scan import needs_walk
-    every = launchers(roots)
-    bare = [p for p in every if "prof" not in _read(p).lower()]
-    skipped = [p for p in every if not needs_walk(_read(p))]
-    print(f"{len(every)} launchers, {len(bare)} name no profiling word, {len(skipped)} not walked")
+    root = os.path.abspath(roots[0])
+    every = [os.path.relpath(p, root) for p in launchers([root])]
+    bare = [p for p in every if "prof" not in _read(os.path.join(root, p)).lower()]
+    skipped = [p for p in every if not needs_walk(_read(os.path.join(root, p)))]
+    print(f"{len(every)} launchers, {len(bare)} name no profiling word, {len(skipped)} of them not walked")
     with tempfile.TemporaryDirectory() as tmp:
-        empty = []
+        alone = os.path.join(tmp, "alone")
+        for i, p in enumerate(bare):
+            os.makedirs(os.path.join(alone, str(i)))
+            shutil.copy(os.path.join(root, p), os.path.join(alone, str(i), "run.sh"))
+        empty = os.path.join(tmp, "empty")
         for i in range(len(bare)):
-            p = os.path.join(tmp, f"{i}.sh")
-            Path(p).write_text("")
-            empty.append(p)
-        _cpu(bare[:20], None)           # imports, first analyses
-        rounds = []
-        for _ in range(repeat):
-            a, b = _cpu(bare, None), _cpu(empty, None)
-            rounds.append((a, b))
-        ratio = statistics.median(a / b for a, b in rounds)
-        a, b = statistics.median(a for a, _ in rounds), statistics.median(b for _, b in rounds)
-        print(f"no profiling word: {a:.3f} s for {len(bare)} launchers, {b:.3f} s for as many empty .sh files: "
-              f"ratio {ratio:.2f} (median of {repeat} rounds)")
-    times = []
-    for _ in range(repeat):
-        times.append(_cpu(every, None))
-        with every_walk():
-            times.append(-_cpu(every, None))
-    now = statistics.median(t for t in times if t > 0)
-    before = statistics.median(-t for t in times if t < 0)
-    print(f"all {len(every)} launchers: {now:.3f} s with the scan, {before:.3f} s walking every one "
-          f"(ratio {now / before:.2f}, median of {repeat})")
+            os.makedirs(os.path.join(empty, str(i)))
+            Path(empty, str(i), "run.sh").write_text("")
+        shells = [os.path.join(str(i), "run.sh") for i in range(len(bare))]
+        sides = [("this checkout", None)] + ([("before", before)] if before else [])
+        for name, source in sides:
+            a, b, r = _pairs(lambda: _cli(bare, root, source), lambda: _cli(shells, empty, source), repeat)
+            print(f"{name}: the {len(bare)} launchers without a profiling word, in their projects: {a:.2f} s CPU; "
+                  f"as many empty .sh files: {b:.2f} s; ratio {r:.2f}")
+            a, b, r = _pairs(lambda: _cli(shells, alone, source), lambda: _cli(shells, empty, source), repeat)
+            print(f"{name}: the same launchers copied alone (no scripts beside them): {a:.2f} s; empty: {b:.2f} s; "
+                  f"ratio {r:.2f}")
+    if before:
+        a, b, r = _pairs(lambda: _cli(every, root, None), lambda: _cli(every, root, before), repeat)
+        print(f"all {len(every)} launchers: {a:.2f} s CPU with this checkout, {b:.2f} s before; ratio {r:.2f}")
+    print(f"(CPU seconds of whole `npuprof check --no-cache -j1 -q` processes, median of {repeat} adjacent pairs)")
 
 
 def main(argv=None) -> int:
@@ -129,6 +140,8 @@ def main(argv=None) -> int:
     parser.add_argument("what", choices=("same", "cost"))
     parser.add_argument("dirs", nargs="+")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
+                                         "measured against this one")
     args = parser.parse_args(argv)
     if args.what == "same":
         paths = launchers(args.dirs)
@@ -139,7 +152,7 @@ def main(argv=None) -> int:
         print(f"{len(paths)} launchers ({counts.get('found', 0)} with a finding, {counts.get('skipped', 0)} not "
               f"walked): {len(bad)} with different findings")
         return 1 if bad else 0
-    cost(args.dirs, args.repeat)
+    cost(args.dirs, args.repeat, args.before)
     return 0
 
 
