@@ -300,3 +300,52 @@ def test_every_launcher_costs_work_in_proportion_to_its_length_and_none_past_the
         calls = _calls(lambda: _check_text(path, over))
         assert calls <= 2000, (name, calls)
         assert [f.code for f in _check_text(path, over)] == ["NPP191"], name
+
+
+def _emulate(capsys, *argv):
+    code = main(["emulate", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("last", ["python3 train.py\n", "export PROFILING_MODE=true\npython3 train.py\n"])
+def test_emulate_says_a_launcher_over_the_read_bound_was_not_read(project, capsys, last):
+    """Never "no profiling setup found", nor an answer from lines past the bound (issue 44: no silent cliff)."""
+    padding = "# " + "x" * 78 + "\n"
+    text = "#!/bin/bash\n" + padding * (launcher.MAX_BYTES // len(padding) + 1) + last
+    (project / "run.sh").write_text(text)
+    code, out, _ = _emulate(capsys, "run.sh")
+    why = (f"not read: over 256 KiB ({len(text):,} characters, over the 262,144 a launcher may have): what it sets "
+           "and runs is not known here; split the launcher")
+    assert code == 1 and "no profiling setup found" not in out
+    assert out.splitlines()[1:3] == [why, f"usable data: unknown ({why})"]
+    code, out, _ = _emulate(capsys, "--format", "json", "run.sh")
+    report = json.loads(out)
+    assert report["usable"] is None and report["answer"] == {"usable": None, "why": why, "decider": None}
+    assert report["setups"] == []
+
+
+def test_a_sourced_script_over_the_read_bound_is_npp191_and_unknown(project, capsys):
+    padding = "# " + "x" * 78 + "\n"
+    (project / "env.sh").write_text(padding * (launcher.MAX_BYTES // len(padding) + 1))
+    size = (project / "env.sh").stat().st_size
+    (project / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nsource env.sh\npython3 train.py\n')
+    code, out, _ = _check(capsys, "--verbose", "run.sh")
+    assert code == 1
+    assert out.splitlines()[1] == (
+        f"    analysis budget exhausted: the walk of this launcher stopped in env.sh, which it sources, at line 1 (it "
+        f"has {size:,} bytes, over the 262,144 a launcher may have, so it was not read), so the command lines from "
+        "there on were not checked (a finding may be missing; split the launcher)")
+    code, out, _ = _emulate(capsys, "run.sh")
+    answer = (f"usable data: unknown (the walk of env.sh stopped at line 1 (it has {size:,} bytes, over the 262,144 "
+              "a launcher may have, so it was not read): the commands from there on were not emulated")
+    assert code == 1 and any(line.startswith(answer) for line in out.splitlines())
+
+
+def test_a_script_over_the_word_bound_is_named_so_by_emulate(project, capsys):
+    """Not "it does not parse as Python": it was not read, for its size."""
+    (project / "huge.py").write_text("import os\n" + "a = 1\n" * 350_000)
+    (project / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\npython3 huge.py\n')
+    code, out, _ = _emulate(capsys, "run.sh")
+    assert code == 1 and ("  unknown: cannot read huge.py (it has about 1,050,002 words and symbols, over the 1,000,000 "
+                          "one file may have)") in out.splitlines()

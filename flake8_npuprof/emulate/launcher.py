@@ -194,6 +194,7 @@ class Walk:
         self.unread_in: List[Tuple[str, ...]] = []
         self._chain: Tuple[str, ...] = ()                 # the child scripts being walked, outermost first
         self.why_unread: Dict[int, str] = {}              # index in unread -> why a script found was not read
+        self.sourced_stopped: set = set()                 # the sourced files among stopped (over the read bound)
         self.all_export = False
         self.steps = 0
         self.current = self.launcher    # the file being walked
@@ -477,6 +478,13 @@ class Walk:
             try:
                 text = decode_shell(read_bytes(path, MAX_BYTES))
             except ReadError as exc:
+                try:
+                    size = os.path.getsize(path)
+                except OSError:
+                    size = 0
+                if size > MAX_BYTES:        # not a silent cliff: what it would run is not known (check: NPP191)
+                    self.stopped[path] = (0, 1, f"it has {size:,} bytes, over the {MAX_BYTES:,} a launcher may have, "
+                                                "so it was not read")
                 return str(exc)
         elif len(text) > MAX_BYTES:
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
@@ -1084,6 +1092,8 @@ class Walk:
                 why = "outside the project, which --no-outside leaves unread"
             elif full is not None and depth < MAX_SOURCED:
                 why = self._file(full, depth + 1, conditional)
+                if full in self.stopped:
+                    self.sourced_stopped.add(full)
                 if not why:
                     self.sourced.append((full, path, line))
                     self.sourced_in.append(self._chain)
@@ -2286,10 +2296,24 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
             continue                        # a command of a sourced script: reported there
         if launch.msprof is not None:
             continue                        # under msprof the script's profiling options are not the collector's
+        if not _may_have_setups(launch.script):
+            continue                        # no setup to judge what the launch passes against: not analysed
         ls = prepare(launch, target, w.root)
         if ls is not None:
             prepared.append((launch, ls))
     return w, prepared
+
+
+def _may_have_setups(script: str) -> bool:
+    """Whether a script may hold a profiling setup, by the prefilter the flake8 plugin runs (source/prefilter.py):
+    one that fails it has none, so nothing a launch passes it can be judged (NPP205, an options value). A script
+    that cannot be read is left to prepare."""
+    from ..source.files import ReadError, read_source
+    from ..source.prefilter import might_configure_profiling
+    try:
+        return might_configure_profiling(read_source(script).text)
+    except (OSError, ReadError, ValueError):
+        return True
 
 
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> list:
@@ -2311,7 +2335,7 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> lis
     for file, (offset, line, why) in w.stopped.items():
         # a walk cut short must never pass as "All checks passed!": what it did not reach is unchecked
         # a file the walk stopped in is the launcher, one it sources (listed once its walk returns) or one it runs
-        how = "sources" if any(s == file for s, _, _ in w.sourced) else "runs"
+        how = "sources" if file in w.sourced_stopped or any(s == file for s, _, _ in w.sourced) else "runs"
         where = "" if file == me else f" in {_rel(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
                f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
@@ -2443,8 +2467,10 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
     are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
     off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
     with them); None for check."""
-    if "\r\n" in text:
-        return []                       # bash reads every line with a carriage return: not what its lines say
+    if "\r\n" in text or "prof" not in text.lower():
+        # bash reads every line with a carriage return: not what its lines say; and a profiling option is one by
+        # "prof" in its name, its branch's `mkdir` or its help line (_profiling_option)
+        return []
     options = launcher_options(text)
     found = []
     for name, how, start, end in options:
@@ -2462,9 +2488,10 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
             base = [a for other, h, _, _ in options if other != name for a in _given(other, h, "npuprof_x")
                     if h]
             on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
-        a, b = Walk(path, cwd, args=on).run(text), Walk(path, cwd, args=off).run(text)
+        a = Walk(path, cwd, args=on).run(text)
         if not any(p.lstrip("-").rstrip("=*").startswith(name.lstrip("-")) for p, _, _ in a.parsed):
             continue                    # the loop that reads it was not followed: nothing is known of it
+        b = Walk(path, cwd, args=off).run(text)
         if _seen(a) != _seen(b):
             continue                    # it reaches a launch (its words, its environment, where it runs)
         if how and any(

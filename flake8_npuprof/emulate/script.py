@@ -38,6 +38,7 @@ from typing import Optional
 
 from .runtime import Env
 from ..knowledge.targets import Target
+from ..source.shell_words import MAX_LAUNCHER
 from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      report_json, result_json, target_line, unknown_reasons)
@@ -77,6 +78,14 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         raise UsageError("arguments after -- are a shell launcher's, without --graph or --against")
     if source.kind == "shell":
         cwd = given_cwd or os.path.dirname(os.path.abspath(path))     # never the caller's directory
+    if source.kind == "shell" and len(source.text) > MAX_LAUNCHER:
+        # over the launcher's read bound (check says NPP191): what it runs is not known, never "no profiling"
+        why = (f"not read: over {MAX_LAUNCHER // 1024} KiB ({len(source.text):,} characters, over the "
+               f"{MAX_LAUNCHER:,} a launcher may have): what it sets and runs is not known here; split the launcher")
+        report = finish(path, [], target, cwd, env, None, None, use_env)
+        report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [why], "unseen": True},
+                      answer={"usable": None, "why": why, "decider": None})
+        return report
     if source.kind == "shell" and graph is None and against is None:
         from .sequence import emulate_launcher      # every launch it runs, with its env and flags
         caller = (environ if environ is not None else os.environ) if use_env else None

@@ -138,7 +138,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     report = finish(name, results, target, cwd, env, None, None, False)
     info = launch_info(w, launch, ls, w.root)
     if launch.script and ls is None:
-        launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} (it does not parse as Python)")
+        launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} ({_unread(launch.script)})")
         info["lines"].insert(1, f"  unknown: {launch.missing}")
     verdict, why, profiles = _verdict(launch, report)
     if verdict == "no profiling" and ls is not None:
@@ -166,6 +166,19 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
     return Run(launch, index, report, info, verdict, why, profiles)
+
+
+def _unread(script: str) -> str:
+    """Why launcher.prepare could not analyse a script: over the work budget, or not Python."""
+    from ..source.files import ReadError, read_source
+    from ..source.prefilter import MAX_WORDS, words_over_budget
+    try:
+        words = words_over_budget(read_source(script).text)
+    except (OSError, ReadError):
+        return "it cannot be read"
+    if words:
+        return f"it has about {words:,} words and symbols, over the {MAX_WORDS:,} one file may have"
+    return "it does not parse as Python"
 
 
 def _off_unless(w: Walk, launch: Launch, ls) -> str:
@@ -389,6 +402,10 @@ def check_file_each(text: str, path: str, each) -> list:
     from ..source.model import Finding
     from ..source.shell_words import MAX_LAUNCHER
     from .launcher import check_launcher_each
+    from .scan import needs_walk
+    if len(text) <= MAX_LAUNCHER and not needs_walk(text):
+        # nothing the walk finds can depend on this text (emulate/scan.py): only its own lines are checked
+        return [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
     w = Walk(path).run(text) if os.path.isfile(path) and len(text) <= MAX_LAUNCHER else None
     reads = options_read(text, path, each[0], w) if "PROFILING_OPTIONS" in text else {}
     found = [a + b for a, b in zip(analyse_shell_each(text, path, each, reads),

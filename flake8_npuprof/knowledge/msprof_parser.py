@@ -239,6 +239,18 @@ def getopt(words: Sequence[str], count: int, version: str) -> Tuple[List[Got], b
     return out, False
 
 
+@lru_cache(maxsize=4096)
+def parsed(words: Tuple[str, ...], version: str, complete: bool = True) -> Tuple[int, Tuple[Got, ...], bool]:
+    """SplitApplicationArgv and getopt_long over msprof's words: (where the application starts, the options
+    getopt returns, whether it reads past the last word). The same for every chip of a version, so a command
+    line is parsed once per version and judged per chip (_Run); complete: no word stands for several."""
+    count, app_start = split(words, version)
+    if not complete:
+        count = min(count, len(words))
+    got, past_end = getopt(words, count, version)
+    return app_start, tuple(got), past_end
+
+
 # ---------------------------------------------------------------- the parse, step by step
 
 def steps(words: Sequence[str], version: str, product: str, machine: Machine = UNKNOWN_MACHINE,
@@ -409,10 +421,7 @@ class _Run:
         if self.complete and len(words) + 1 > data()["max_args"]:
             self.add(WHOLE, "", REJECT, "too_many", "[ERROR] input data is invalid,please input argc less than 512 "
                      "and argv is not null and the len of argv less than 512")
-        count, app_start = split(words, self.version)
-        if not self.complete:
-            count = min(count, len(words))
-        got, past_end = getopt(words, count, self.version)
+        app_start, got, past_end = parsed(tuple(words), self.version, self.complete)
         for g in got:
             if g.opt is not None and g.opt.ident == "HELP":
                 self.add(g.at, "help", HELP, "help", "", True)

@@ -1,0 +1,160 @@
+"""What `npuprof check` costs on shell launchers, and proof that the cheap scan (emulate/scan.py) loses no finding.
+
+    python benchmarks/launchers.py same DIR...      # every .sh under DIR: findings with the scan == with every walk
+    python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT]
+
+`same` checks each launcher twice in one process, as `check` does (sequence.check_file_each, the run's target and
+the wider one) and with the scan and the prefilter skip turned off (every launcher walked, every script it starts
+analysed), and prints any launcher whose findings differ; exit status 1 then. tests/test_launch_scan.py runs it on
+tests/ and examples/.
+
+`cost`: CPU seconds of whole `npuprof check --no-cache -j1` processes, in adjacent pairs, the ratio the median of
+the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: emulate/scan.py), in
+their projects and copied alone, against as many empty `.sh` files; with --before (a checkout of the package, such
+as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's launchers with this
+checkout against that one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def launchers(roots) -> List[str]:
+    out = []
+    for root in roots:
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            out.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(".sh"))
+    return out
+
+
+@contextmanager
+def every_walk() -> Iterator[None]:
+    """The check as before the scan: every launcher walked, every script it starts analysed."""
+    from flake8_npuprof.emulate import launcher, scan
+    saved = scan.needs_walk, launcher._may_have_setups
+    scan.needs_walk, launcher._may_have_setups = (lambda text: True), (lambda script: True)
+    try:
+        yield
+    finally:
+        scan.needs_walk, launcher._may_have_setups = saved
+
+
+def _check(path: str, text: str) -> list:
+    from flake8_npuprof.checks.analysis import Settings
+    from flake8_npuprof.emulate.sequence import check_file_each
+    from flake8_npuprof.knowledge.targets import Target
+    return check_file_each(text, path, (Settings(), Settings(target=Target.parse("8.5", "any", "any"))))
+
+
+def _read(path: str) -> str:
+    from flake8_npuprof.source.files import ReadError, read_source
+    try:
+        return read_source(path).text
+    except (OSError, ReadError):
+        return ""
+
+
+def differences(paths, counts=None) -> List[str]:
+    """The launchers whose findings differ between the scan and every walk. counts: filled with how many launchers
+    have a finding ("found") and how many the scan does not walk ("skipped")."""
+    from flake8_npuprof.emulate.scan import needs_walk
+    out = []
+    counts = {} if counts is None else counts
+    for path in paths:
+        text = _read(path)
+        fast = _check(path, text)
+        with every_walk():
+            slow = _check(path, text)
+        if fast != slow:
+            out.append(path)
+        counts["found"] = counts.get("found", 0) + any(slow)
+        counts["skipped"] = counts.get("skipped", 0) + (not needs_walk(text))
+    return out
+
+
+def _cli(files: List[str], cwd: str, source: Optional[str] = None) -> float:
+    """CPU seconds (user + system) of one `npuprof check --no-cache -j1 FILE...` process; source: run the package
+    from that checkout instead of this one."""
+    env = dict(os.environ, PYTHONPATH=source or str(Path(__file__).resolve().parent.parent))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-j1", "-q", *files], cwd=cwd,
+                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
+    """Medians of a and b and of their ratio over repeat adjacent pairs (load on the machine hits both sides)."""
+    rounds = [(a(), b()) for _ in range(repeat)]
+    return (statistics.median(x for x, _ in rounds), statistics.median(y for _, y in rounds),
+            statistics.median(x / y for x, y in rounds))
+
+
+def cost(roots, repeat: int, before: Optional[str]) -> None:
+    from flake8_npuprof.emulate.scan import needs_walk
+    root = os.path.abspath(roots[0])
+    every = [os.path.relpath(p, root) for p in launchers([root])]
+    bare = [p for p in every if "prof" not in _read(os.path.join(root, p)).lower()]
+    skipped = [p for p in every if not needs_walk(_read(os.path.join(root, p)))]
+    print(f"{len(every)} launchers, {len(bare)} name no profiling word, {len(skipped)} of them not walked")
+    with tempfile.TemporaryDirectory() as tmp:
+        alone = os.path.join(tmp, "alone")
+        for i, p in enumerate(bare):
+            os.makedirs(os.path.join(alone, str(i)))
+            shutil.copy(os.path.join(root, p), os.path.join(alone, str(i), "run.sh"))
+        empty = os.path.join(tmp, "empty")
+        for i in range(len(bare)):
+            os.makedirs(os.path.join(empty, str(i)))
+            Path(empty, str(i), "run.sh").write_text("")
+        shells = [os.path.join(str(i), "run.sh") for i in range(len(bare))]
+        sides = [("this checkout", None)] + ([("before", before)] if before else [])
+        for name, source in sides:
+            a, b, r = _pairs(lambda: _cli(bare, root, source), lambda: _cli(shells, empty, source), repeat)
+            print(f"{name}: the {len(bare)} launchers without a profiling word, in their projects: {a:.2f} s CPU; "
+                  f"as many empty .sh files: {b:.2f} s; ratio {r:.2f}")
+            a, b, r = _pairs(lambda: _cli(shells, alone, source), lambda: _cli(shells, empty, source), repeat)
+            print(f"{name}: the same launchers copied alone (no scripts beside them): {a:.2f} s; empty: {b:.2f} s; "
+                  f"ratio {r:.2f}")
+    if before:
+        a, b, r = _pairs(lambda: _cli(every, root, None), lambda: _cli(every, root, before), repeat)
+        print(f"all {len(every)} launchers: {a:.2f} s CPU with this checkout, {b:.2f} s before; ratio {r:.2f}")
+    print(f"(CPU seconds of whole `npuprof check --no-cache -j1 -q` processes, median of {repeat} adjacent pairs)")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=("same", "cost"))
+    parser.add_argument("dirs", nargs="+")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
+                                         "measured against this one")
+    args = parser.parse_args(argv)
+    if args.what == "same":
+        paths = launchers(args.dirs)
+        counts: dict = {}
+        bad = differences(paths, counts)
+        for path in bad:
+            print(f"differs: {path}")
+        print(f"{len(paths)} launchers ({counts.get('found', 0)} with a finding, {counts.get('skipped', 0)} not "
+              f"walked): {len(bad)} with different findings")
+        return 1 if bad else 0
+    cost(args.dirs, args.repeat, args.before)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
