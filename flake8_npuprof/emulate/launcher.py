@@ -2162,7 +2162,7 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
                        for r in results]
     if launch.msprof is not None and launch.msprof.call.complete and (ls is not None or not launch.script):
         from .msprof_launch import under_msprof
-        results = under_msprof(launch, results, target, env, unknown, root)
+        results = under_msprof(launch, results, target, env, unknown, root, ls, flag_table(ls.ctx) if ls else {})
     return ls, results, env
 
 
