@@ -493,3 +493,39 @@ def test_deeply_nested_substitutions_cost_no_recursion(tmp_path):
     # for the whole run); one pass with a stack of what is open reads it
     deep = 'x="$(echo ' * 3000 + "a" + ')"' * 3000
     assert _launches(tmp_path, f"#!/bin/bash\n{deep}\npython3 other.py\n")[1] == [("other.py", 1)]
+
+
+# ---------------------------------------------------------------- review item 4: a profiler emulate does not model
+
+TORCH_NPU = ("import torch_npu\n\n\ndef main():\n    prof = torch_npu.profiler.profile(\n"
+             "        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./prof'))\n"
+             "    prof.start()\n    prof.step()\n    prof.stop()\n\n\nif __name__ == '__main__':\n    main()\n")
+
+
+def test_a_torch_npu_script_through_a_launcher_says_what_emulating_it_directly_says(tmp_path, capsys):
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n", **{"train.py": TORCH_NPU})
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "train.py")]) == 1
+    direct = capsys.readouterr().out.splitlines()
+    assert direct[1] == "train.py: torch_npu.profiler is not replayed by emulate yet (npuprof check judges it)"
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    # before: "train.py: no profiling setup found: a run collects no profiling data (...)" beside "unknown"
+    assert out[1:5] == [
+        "launch: run.sh:2 python3 train.py",
+        f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with "
+        "`cd`; give --cwd for another)",
+        direct[1],
+        "usable data: unknown (run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or "
+        "MindSpore profiler, msprof through a subprocess): what it collects is not known here)"]
+    assert not any("no profiling setup found" in ln for ln in out)
+
+
+def test_a_script_whose_imported_module_profiles_is_not_said_to_collect_nothing(tmp_path, capsys):
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",
+                    **{"train.py": "import prof_lib\n\nif __name__ == '__main__':\n    prof_lib.go()\n",
+                       "prof_lib.py": "import os\n\n\ndef go():\n    os.environ['PROFILING_MODE'] = 'true'\n"})
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    why = ("train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one: a setup in a "
+           "module it imports is not emulated here (emulate that module)")
+    assert out[3:5] == [why, f"usable data: unknown (run.sh:2: {why})"]

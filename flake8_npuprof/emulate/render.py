@@ -305,6 +305,11 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
     return [f"{r.verdict.upper()}: {first}"]
 
 
+def not_replayed(name: str) -> str:
+    """What a script that profiles with torch_npu.profiler is told, run directly or by a launcher."""
+    return f"{name}: torch_npu.profiler is not replayed by emulate yet (npuprof check judges it)"
+
+
 def render_text(report: dict) -> str:
     runs = report.get("launches") or []
     if len(runs) > 1:
@@ -326,7 +331,9 @@ def render_text(report: dict) -> str:
     if (report.get("launch") or {}).get("exits_at") and not report["launch"].get("crlf"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
         return shown("\n".join(lines) + "\n")
-    if not results and followed and not (report.get("launch") or {}).get("unseen"):
+    if not results and report.get("unmodelled"):
+        lines.append(report["unmodelled"])      # a script profiling in a way emulate does not replay: not "none"
+    elif not results and followed and not (report.get("launch") or {}).get("unseen"):
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))

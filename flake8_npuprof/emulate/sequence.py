@@ -157,6 +157,8 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                         if other else "it imports more modules than are followed here"
                     why = (f"{name} has no profiling setup of its own, but {named}: a setup in a module it imports is "
                            "not emulated here (emulate that module)")
+                # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
+                report = dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script else why)
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -166,6 +168,13 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
     return Run(launch, index, report, info, verdict, why, profiles)
+
+
+def _unmodelled(ls, name: str, why: str) -> str:
+    """The script's line for a profiling API emulate does not model: as `npuprof emulate SCRIPT` says it."""
+    from ..source.prefilter import names_torch_npu
+    from .render import not_replayed
+    return not_replayed(name) if names_torch_npu(ls.ctx.src.text) else why
 
 
 def _off_unless(w: Walk, launch: Launch, ls) -> str:
