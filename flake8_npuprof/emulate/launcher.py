@@ -2269,8 +2269,9 @@ def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) ->
         return [[] for _ in each]           # over the bound: analyse_shell says it was not checked
     try:
         w, prepared = _prepared(text, path, each[0].target, w)
-        dropped = dropped_switches(text, path, each[0].target)
-        return [_check(text, w, prepared, settings, Finding, dropped) for settings in each]
+        undecided: list = []
+        dropped = dropped_switches(text, path, each[0].target, undecided=undecided)
+        return [_check(text, w, prepared, settings, Finding, dropped, undecided) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
 
@@ -2292,7 +2293,7 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
     return w, prepared
 
 
-def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> list:
+def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
     from ..checks import launcher_switch
     from ..checks.options import check_options, for_state
     from ..setups.state import from_setup
@@ -2318,6 +2319,10 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> lis
                "command lines from there on were not checked (a finding may be missing; split the launcher)")
     for d in dropped:
         report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
+    for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
+        report("NPP191", start, end, f"analysis budget exhausted: {why}, and without those values it reaches no "
+               f"launch, so whether a launch gets {option} (NPP015) was not checked (a finding may be missing; "
+               f"`npuprof emulate LAUNCHER -- {option}=True` says where it goes)")
     for launch, ls in prepared:
         script = _rel(launch.script, w.root)
         for g, what in ls.traps:
@@ -2437,12 +2442,13 @@ def _seen(w: "Walk") -> List[tuple]:
 
 
 def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,
-                     cwd: Optional[str] = None) -> List[Dropped]:
+                     cwd: Optional[str] = None, undecided: Optional[list] = None) -> List[Dropped]:
     """The profiling options of a launcher that no launch gets anything of: walked with the option on and off (the
     other options it tests given a placeholder, so a required `--data_path` does not end it first), its launches
     are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
     off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
-    with them); None for check."""
+    with them); None for check. undecided: gets (option, start, end, why) for each option whose walks stop at
+    a bound with the placeholders and reach no launch without them (check says so: NPP191)."""
     if "\r\n" in text:
         return []                       # bash reads every line with a carriage return: not what its lines say
     options = launcher_options(text)
@@ -2463,6 +2469,10 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
                     if h]
             on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
         a, b = Walk(path, cwd, args=on).run(text), Walk(path, cwd, args=off).run(text)
+        if given is None and (a.stopped or b.stopped):
+            a, b, base = _alone(text, path, cwd, name, how, a.stopped or b.stopped, start, end, undecided)
+            if a is None:
+                continue
         if not any(p.lstrip("-").rstrip("=*").startswith(name.lstrip("-")) for p, _, _ in a.parsed):
             continue                    # the loop that reads it was not followed: nothing is known of it
         if _seen(a) != _seen(b):
@@ -2478,6 +2488,21 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
             " ".join(_given(name, how, "True")) or name
         found.append(Dropped(name, spelled, start, end, *hit))
     return found
+
+
+def _alone(text: str, path: str, cwd, name: str, how: str, stopped, start: int, end: int, undecided):
+    """The walks of an option without the other options' placeholders, whose walks stopped at a bound (N options
+    through an N-branch loop): (on, off, base []) when they are conclusive, as `emulate -- --profiling=True` walks
+    it; else (None, None, None), and why it was not decided goes to undecided."""
+    a, b = Walk(path, cwd, args=_given(name, how, "True")).run(text), \
+        Walk(path, cwd, args=_given(name, how, "False")).run(text)
+    if not a.stopped and not b.stopped and steps(a):
+        return a, b, []
+    _, line, why = next(iter(stopped.values()))
+    if undecided is not None:
+        undecided.append((name, start, end, f"the walk of this launcher with a value for each of its options stopped "
+                                            f"at line {line} ({why})"))
+    return None, None, None
 
 
 def _off_by_default(w: "Walk", target) -> Optional[tuple]:
