@@ -358,7 +358,8 @@ def _many_options(tmp_path, n, required=""):
     (tmp_path / "src").mkdir()
     shutil.copy(TEMPLATE.parent.parent / "src" / "train.py", tmp_path / "src" / "train.py")
     (tmp_path / "test").mkdir()
-    branches = "".join(f"    elif [[ $para == --opt{i}* ]];then\n        opt{i}=`echo ${{para#*=}}`\n" for i in range(n))
+    branches = "".join(f"    elif [[ $para == --opt{i}* ]];then\n        opt{i}=`echo ${{para#*=}}`\n"
+                       for i in range(n))
     text = ("#!/bin/bash\ncur_path=`pwd`\nprofiling=False\nfor para in $*\ndo\n"
             "    if [[ $para == --profiling* ]];then\n        profiling=`echo ${para#*=}`\n"
             f"{branches}    fi\ndone\n{required}cd $cur_path/../\npython3 ./src/train.py --opt0=$opt0\n")

@@ -139,7 +139,8 @@ def test_after_the_script_that_defines_no_such_flag(tmp_path):
 
 
 PARSE = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs', type=int, default=1)\n"
-ABSL = ("from absl import app, flags\nflags.DEFINE_integer('epochs', 1, '')\n\n\ndef main(argv):\n    print('ran')\n\n\n"
+ABSL = ("from absl import app, flags\nflags.DEFINE_integer('epochs', 1, '')\n\n\n"
+        "def main(argv):\n    print('ran')\n\n\n"
         "if __name__ == '__main__':\n    app.run(main)\n")
 
 

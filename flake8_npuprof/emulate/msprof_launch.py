@@ -36,7 +36,7 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     """The script's results marked as overridden, and msprof's own result first (ls: the script, prepared;
     table: its flags)."""
     from .replay import _rel
-    from .msprof_after import EXITS as SCRIPT_EXITS, UNKNOWN, misplaced_after
+    from .msprof_after import EXITS as SCRIPT_EXITS, misplaced_after
     cmd = launch.command
     where = f"{_rel(cmd.path, root)}:{cmd.line}"
     # an msprof option after the script (NPP128): the script may exit on it when it reads its arguments
@@ -47,8 +47,6 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     app_only = exits and all(m.startswith("NPP128 ") for o in own.outcomes.values() for m in o.messages)
     in_script = next((m for _, _, m, e in after if e == SCRIPT_EXITS), "") if app_only and not any(
         x.effect in EXITS for x in _check(launch.msprof.call, target)) else ""
-    if not exits and any(e == UNKNOWN for _, _, _, e in after):
-        results = [r._replace(verdict="unknown", spread=[]) if r.verdict == "collects" else r for r in results]
     return [own] + [_overridden(r, where, exits, app_only, in_script) for r in results]
 
 
