@@ -5,6 +5,7 @@ The projects under data/projects/zoo_args are written in the model-zoo style. Wh
 by running every launcher with bash and a python3 stub that prints its argv, directory and PROFILING_MODE:
 the expectations below are bash's."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -347,3 +348,45 @@ def test_a_child_scripts_functions_are_its_own(tmp_path):
     # `start` is the child's: in the launcher it is a command not found, not the child's function
     assert [[x.text for x in c.words] for c in w.commands if c.words[0].text == "python3"] == \
         [["python3", "child.py", "c"], ["python3", "after.py"]]
+
+
+# ---------------------------------------------------------------- review item 7: NPP015 past the walk's bound
+
+def _many_options(tmp_path, n, required=""):
+    """The template's loop with n more options: with a value for each, the n x n tests of the loop pass the walk's
+    bound (launcher.MAX_COMMANDS) before any launch."""
+    (tmp_path / "src").mkdir()
+    shutil.copy(TEMPLATE.parent.parent / "src" / "train.py", tmp_path / "src" / "train.py")
+    (tmp_path / "test").mkdir()
+    branches = "".join(f"    elif [[ $para == --opt{i}* ]];then\n        opt{i}=`echo ${{para#*=}}`\n"
+                       for i in range(n))
+    text = ("#!/bin/bash\ncur_path=`pwd`\nprofiling=False\nfor para in $*\ndo\n"
+            "    if [[ $para == --profiling* ]];then\n        profiling=`echo ${para#*=}`\n"
+            f"{branches}    fi\ndone\n{required}cd $cur_path/../\npython3 ./src/train.py --opt0=$opt0\n")
+    path = tmp_path / "test" / "run.sh"
+    path.write_text(text)
+    return path
+
+
+def test_many_options_keep_npp015_when_the_option_alone_is_conclusive(tmp_path):
+    path = _many_options(tmp_path, 40)
+    w = Walk(str(path), args=[a for i in range(40) for a in (f"--opt{i}=npuprof_x",)] + ["--profiling=True"]).run()
+    assert w.stopped                    # what the placeholders' walk meets: before, NPP015 went silently
+    findings = check_file(path.read_text(), str(path), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1) for f in findings] == [("NPP015", 6, 20)]
+    assert findings[0].message.startswith("--profiling=True on this launcher collects nothing: no launch gets "
+                                          "--profiling or anything made from it (line 91 starts ../src/train.py")
+    report = _emulate(path, ["--profiling=True"])       # emulate says the same
+    assert report["usable"] is False and report["answer"]["why"].startswith(
+        "--profiling=True on this launcher goes nowhere: no launch gets --profiling or anything made from it")
+
+
+def test_many_options_and_a_required_one_say_npp015_was_not_checked(tmp_path):
+    path = _many_options(tmp_path, 40, "if [[ $# -lt 2 ]];then\n    exit 1\nfi\n")     # bash: $# counts them
+    findings = check_file(path.read_text(), str(path), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1, f.message) for f in findings] == [(
+        "NPP191", 6, 20,
+        "analysis budget exhausted: the walk of this launcher with a value for each of its options stopped at line 30 "
+        "(after 5,000 commands), and without those values it reaches no launch, so whether a launch gets --profiling "
+        "(NPP015) was not checked (a finding may be missing; `npuprof emulate LAUNCHER -- --profiling=True` says "
+        "where it goes)")]

@@ -128,14 +128,104 @@ def _launcher(tmp_path, line, script=None):
 def test_after_the_script_that_defines_no_such_flag(tmp_path):
     assert _launcher(tmp_path, "msprof --output=/tmp/prof python3 train.py --epochs=2 --aic-metrics=Memory") == [(
         "NPP128", 2, 55,
-        "--aic-metrics=Memory comes after train.py, so it is the script's: train.py defines no --aic-metrics flag "
-        "and msprof does not read it, so msprof collects without this setting (argparse's parse_args stops a "
-        "script on a flag it does not define: \"unrecognized arguments\"); move it before python3 " + ENDS)]
+        "--aic-metrics=Memory comes after train.py, so it is the script's, which defines no --aic-metrics flag, and "
+        "msprof does not read it: train.py exits with status 2 at parse_args() (train.py:11) (\"train.py: error: "
+        "unrecognized arguments: --aic-metrics=Memory\") before anything is profiled; move it before python3 " + ENDS)]
     inside = _launcher(tmp_path, 'msprof --output=/tmp/prof --application="python3 train.py --aic_metrics=Memory"')
     assert [x[:3] for x in inside] == [("NPP128", 2, 59)]
     assert inside[0][3].startswith("--aic_metrics=Memory is inside --application's value, after train.py, so it is "
-                                   "the script's: train.py defines no --aic_metrics flag")
+                                   "the script's, which defines no --aic_metrics flag")
     assert inside[0][3].endswith("; move it out of the quotes, before --application")
+
+
+PARSE = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs', type=int, default=1)\n"
+ABSL = ("from absl import app, flags\nflags.DEFINE_integer('epochs', 1, '')\n\n\n"
+        "def main(argv):\n    print('ran')\n\n\n"
+        "if __name__ == '__main__':\n    app.run(main)\n")
+
+
+def _run_script(tmp_path, script, *args):
+    (tmp_path / "train.py").write_text(script)
+    return subprocess.run([sys.executable, "train.py", *args], cwd=str(tmp_path), capture_output=True, text=True)
+
+
+def test_after_a_script_that_exits_on_it(tmp_path):
+    """parse_args() exits with status 2 on a word it does not define, before the code after it runs."""
+    script = PARSE + "args = p.parse_args()\nprint('ran')\n"
+    r = _run_script(tmp_path, script, "--task-time=on")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.endswith("train.py: error: unrecognized arguments: --task-time=on\n")
+    assert _launcher(tmp_path, "msprof --output=/tmp/prof python3 train.py --task-time=on", script) == [(
+        "NPP128", 2, 44,
+        "--task-time=on comes after train.py, so it is the script's, which defines no --task-time flag, and msprof "
+        "does not read it: train.py exits with status 2 at parse_args() (train.py:4) (\"train.py: error: unrecognized "
+        "arguments: --task-time=on\") before anything is profiled; move it before python3 " + ENDS)]
+    report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
+    own = report["results"][0]
+    assert own.verdict == "fails" and own.messages[0].startswith("NPP128 --task-time=on comes after train.py")
+    assert report["usable"] is False and report["exit"] == 1
+
+
+def test_emulate_a_script_that_exits_on_it_never_reaches_its_setup(tmp_path):
+    shutil.copy(PROJECT / "train.py", tmp_path / "train.py")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nmsprof --output=/tmp/prof python3 train.py --profiling=True "
+                                     "--task-time=on\n")
+    report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
+    own, script = report["results"]
+    assert own.verdict == "fails"
+    assert script.verdict == "off" and script.messages == [
+        "not run: the script exits as it reads its arguments, on an msprof option written after it at run.sh:2 "
+        "(NPP128), so this setup is never reached"]
+    assert report["usable"] is False
+
+
+def test_after_a_script_that_leaves_it_aside(tmp_path):
+    """parse_known_args() returns the word among the rest, and the script runs: msprof collects without it."""
+    script = PARSE + "args, rest = p.parse_known_args()\nprint('ran', rest)\n"
+    r = _run_script(tmp_path, script, "--task-time=on")
+    assert r.returncode == 0 and r.stdout == "ran ['--task-time=on']\n"
+    assert _launcher(tmp_path, "msprof --output=/tmp/prof python3 train.py --task-time=on", script) == [(
+        "NPP128", 2, 44,
+        "--task-time=on comes after train.py, so it is the script's, which defines no --task-time flag, and msprof "
+        "does not read it: train.py leaves it aside at parse_known_args() (train.py:4) and runs, so msprof collects "
+        "without this setting; move it before python3 " + ENDS)]
+    report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
+    assert report["results"][0].verdict == "collects" and report["usable"] is True
+
+
+def test_after_a_script_that_reads_its_arguments_where_it_is_not_known(tmp_path):
+    script = PARSE + "import sys\nif len(sys.argv) > 1:\n    args = p.parse_args()\n"
+    msg = ("--task-time=on comes after train.py, so it is the script's, which defines no --task-time flag, and msprof "
+           "does not read it: whether train.py runs with it is not known here: the script is not seen reading its "
+           "arguments with parse_args(), parse_known_args() or app.run before anything may be profiled; move it "
+           "before python3 " + ENDS)
+    assert _launcher(tmp_path, "msprof --output=/tmp/prof python3 train.py --task-time=on", script) == [
+        ("NPP128", 2, 44, msg)]
+    report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
+    own = report["results"][0]
+    assert own.verdict == "unknown" and own.messages[0] == "NPP128 " + msg
+    assert report["usable"] is None
+
+
+def test_after_an_absl_script(tmp_path):
+    assert _launcher(tmp_path, "msprof --output=/tmp/prof python3 train.py --task-time=on", ABSL) == [(
+        "NPP128", 2, 44,
+        "--task-time=on comes after train.py, so it is the script's, which defines no --task-time flag, and msprof "
+        "does not read it: train.py exits with status 1 at absl's app.run (train.py:10) (\"FATAL Flags parsing "
+        "error: Unknown command line flag 'task-time'\") before anything is profiled; move it before python3 " + ENDS)]
+    tf_run = ("import tensorflow as tf\ntf.app.flags.DEFINE_integer('epochs', 1, '')\n\n\ndef main(_):\n    pass\n\n\n"
+              "if __name__ == '__main__':\n    tf.app.run()\n")
+    assert _launcher(tmp_path, "msprof --output=/tmp/prof python3 train.py --task-time=on", tf_run)[0][3] == (
+        "--task-time=on comes after train.py, so it is the script's, which defines no --task-time flag, and msprof "
+        "does not read it: train.py leaves it aside at tf.app.run (train.py:10) and runs, so msprof collects "
+        "without this setting; move it before python3 " + ENDS)
+
+
+def test_absl_exits_on_a_flag_it_does_not_define(tmp_path):
+    pytest.importorskip("absl")
+    r = _run_script(tmp_path, ABSL, "--task-time=on")
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.startswith("FATAL Flags parsing error: Unknown command line flag 'task-time'")
 
 
 @pytest.mark.parametrize("script", [

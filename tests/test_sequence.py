@@ -2,6 +2,8 @@
 GE reads them in those launches (the check/emulate disagreement of issue 25)."""
 
 import json
+import shutil
+import subprocess
 
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.cli import main
@@ -61,7 +63,8 @@ def test_a_warm_up_before_a_broken_msprof_line_is_not_the_answer(tmp_path, capsy
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "launcher: run.sh runs 2 launches, in this order"
     assert "launch 2 of 2: run.sh:4 msprof --output=/tmp/ms --aic-metrics=PipeUtilisation python3 train.py" in out
-    assert "profiling data from: launch 1 (run.sh:3), launch 2 (run.sh:4)" in out
+    # launch 2 fails before msprof starts the script: it leaves no data
+    assert "profiling data from: launch 1 (run.sh:3)" in out
     assert any(ln.startswith("usable data: no (launch 2 of 2 at run.sh:4: fails: NPP122") for ln in out)
 
 
@@ -99,9 +102,11 @@ def test_a_failure_under_set_e_stops_the_launches_after_it(tmp_path):
     assert _verdicts(report) == [(1, "fails"), (2, "not run")]
     assert report["usable"] is False
     assert report["answer"]["why"].endswith("; the launcher stops there (set -e): launch 2 never run")
-    # without set -e the second launch still runs, but the first one's failure stays a certain failure
+    # without set -e bash goes on: the second launch runs after the failure and its data is the run's
     report = _emulate(_project(tmp_path, launcher.replace("set -e\n", "")))
-    assert _verdicts(report) == [(1, "fails"), (2, "collects")] and report["usable"] is False
+    assert _verdicts(report) == [(1, "fails"), (2, "collects")] and report["usable"] is True
+    assert report["answer"]["decider"] == 2 and report["answer"]["why"].startswith(
+        "from launch 2 at run.sh:4: the launcher goes on after launch 1 of 2 at run.sh:3, which fails: NPP102 ")
     # `a && b`: b does not run when a fails
     report = _emulate(_project(tmp_path, launcher.replace("set -e\n", "").replace("'\npython3", "' && python3")))
     assert _verdicts(report) == [(1, "fails"), (2, "not run")]
@@ -493,3 +498,73 @@ def test_deeply_nested_substitutions_cost_no_recursion(tmp_path):
     # for the whole run); one pass with a stack of what is open reads it
     deep = 'x="$(echo ' * 3000 + "a" + ')"' * 3000
     assert _launches(tmp_path, f"#!/bin/bash\n{deep}\npython3 other.py\n")[1] == [("other.py", 1)]
+
+
+# ---------------------------------------------------------------- review item 4: a profiler emulate does not model
+
+TORCH_NPU = ("import torch_npu\n\n\ndef main():\n    prof = torch_npu.profiler.profile(\n"
+             "        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./prof'))\n"
+             "    prof.start()\n    prof.step()\n    prof.stop()\n\n\nif __name__ == '__main__':\n    main()\n")
+
+
+def test_a_torch_npu_script_through_a_launcher_says_what_emulating_it_directly_says(tmp_path, capsys):
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n", **{"train.py": TORCH_NPU})
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "train.py")]) == 1
+    direct = capsys.readouterr().out.splitlines()
+    assert direct[1] == "train.py: torch_npu.profiler is not replayed by emulate yet (npuprof check judges it)"
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    # before: "train.py: no profiling setup found: a run collects no profiling data (...)" beside "unknown"
+    assert out[1:5] == [
+        "launch: run.sh:2 python3 train.py",
+        f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with "
+        "`cd`; give --cwd for another)",
+        direct[1],
+        "usable data: unknown (run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or "
+        "MindSpore profiler, msprof through a subprocess): what it collects is not known here)"]
+    assert not any("no profiling setup found" in ln for ln in out)
+
+
+def test_a_script_whose_imported_module_profiles_is_not_said_to_collect_nothing(tmp_path, capsys):
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",
+                    **{"train.py": "import prof_lib\n\nif __name__ == '__main__':\n    prof_lib.go()\n",
+                       "prof_lib.py": "import os\n\n\ndef go():\n    os.environ['PROFILING_MODE'] = 'true'\n"})
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    why = ("train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one: a setup in a "
+           "module it imports is not emulated here (emulate that module)")
+    assert out[3:5] == [why, f"usable data: unknown (run.sh:2: {why})"]
+
+
+
+# ---------------------------------------------------------------- review item 8: the summary agrees with the launches
+
+def test_a_launch_that_never_runs_its_script_leaves_no_data_and_a_later_one_that_collects_is_usable(tmp_path, capsys):
+    """bash goes on after a failed command without `set -e`: the second msprof run happens and collects."""
+    path = _project(tmp_path, "#!/bin/bash\nmsprof --output=/tmp/prof python3 --task_time=l1 train.py\n"
+                              "msprof --output=/tmp/prof2 python3 train.py\n", **{"train.py": PLAIN})
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "  this launch: collects: task_trace, aic_metrics into /tmp/prof2 (msprof options)" in out
+    # before: "profiling data from: launch 1 (run.sh:2), launch 2 (run.sh:3)", then "usable data: no (launch 1 ...)"
+    at = out.index("profiling data from: launch 2 (run.sh:3)")
+    assert out[at + 1].startswith(
+        "usable data: yes (from launch 2 at run.sh:3: the launcher goes on after launch 1 of 2 at run.sh:2, which "
+        "fails: NPP128 --task_time=l1 comes after python3, where the application's words begin: python3 reads it as "
+        "an option of its own before its script and exits with status 2")
+    # what the summary relies on: bash runs the next line after a failing one when `set -e` is not given
+    bash = shutil.which("bash")
+    if bash is not None:
+        r = subprocess.run([bash, "-c", "false\necho next ran"], capture_output=True, text=True)
+        assert r.stdout == "next ran\n"
+        r = subprocess.run([bash, "-c", "set -e\nfalse\necho next ran"], capture_output=True, text=True)
+        assert r.returncode == 1 and r.stdout == ""
+
+
+def test_a_failing_launch_alone_leaves_no_data(tmp_path, capsys):
+    path = _project(tmp_path, "#!/bin/bash\nmsprof --output=/tmp/prof python3 --task_time=l1 train.py\n"
+                              "python3 train.py\n", **{"train.py": PLAIN})
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "profiling data from: no launch (none that switches profiling on collects)" in out
+    assert any(ln.startswith("usable data: no (launch 1 of 2 at run.sh:2: fails: NPP128") for ln in out)

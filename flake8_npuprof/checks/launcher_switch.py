@@ -75,7 +75,10 @@ RULES = (
              "a module it imports would be named there). Nothing is reported on "
              "a launcher that forwards the option, directly (`--profiling=${profiling}`, `\"$@\"`), through a "
              "variable, or through an environment variable it exports; nor when a launch cannot be followed, "
-             "runs under msprof, or starts a script whose profiling does not hang on such a flag. `npuprof "
+             "runs under msprof, or starts a script whose profiling does not hang on such a flag. The other "
+             "options get a placeholder value in these walks; when that makes a walk stop at its bound (many "
+             "options through a long `elif` chain), the option is walked alone, and when that reaches no launch "
+             "either, NPP191 on the option's test says NPP015 was not checked. `npuprof "
              "emulate LAUNCHER -- --profiling=True` says the same in its answer.",
         why="bash binds the launcher's arguments to `$1`.. and `$*`; the loop only sets the launcher's own "
             "variable. The script's parser never sees the option, so argparse (or absl) gives the flag its "

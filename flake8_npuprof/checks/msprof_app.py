@@ -9,8 +9,9 @@ never read by msprof:
   interpreter: CPython's getopt (Python/getopt.c) knows only a few long options, exactly spelt, and on any
   other it prints "unknown option --task_time=l1" and its usage and exits with status 2 (run with CPython
   3.9-3.13) before the script starts: nothing is profiled;
-- after the script it is the script's: whether the script defines such a flag is read by the launcher walk
-  (emulate/msprof_launch.py: misplaced_in_script), which follows the script; here it is left alone;
+- after the script it is the script's: whether the script defines such a flag, and how it reads its arguments
+  (parse_args exits, parse_known_args does not), is read by the launcher walk (emulate/msprof_args.py), which
+  follows the script; here it is left alone;
 - in another application (a binary, `bash run.sh`) msprof hands it over and does not read it.
 """
 
@@ -270,7 +271,11 @@ RULES = (
             "after it are the application's, which msprof starts without reading them. Between the interpreter "
             "and its script the word is an option of CPython, whose getopt knows only a few long options, exactly "
             "spelt: it prints \"unknown option --task_time=l1\" and its usage and exits with status 2 before the "
-            "script runs, so nothing is profiled. Elsewhere msprof collects without the setting, silently.",
+            "script runs, so nothing is profiled. After the script the word is the script's: argparse's `parse_args()` "
+            "exits with status 2 on it (\"error: unrecognized arguments\") and absl's `app.run` with status 1, before "
+            "the code after them runs; `parse_known_args()` and `tf.app.run` leave it aside, and msprof collects "
+            "without the setting; where the script's reading of its arguments is not seen, that is said. Elsewhere "
+            "msprof collects without the setting, silently.",
         # (the examples' msprof lines are cases of the msprof oracle, tools/oracle/cases.py: the fixed line is one
         # the record holds)
         example=_launcher("msprof --output=/tmp/prof python3 --aic-metrics=PipeUtilization train.py --max_steps=20"),
@@ -280,7 +285,7 @@ RULES = (
         references=(REF_MSPROF_CLI,),
         group="msprof",
         language="shell",
-        facts=("python.interpreter_options",) + tuple(f"msprof_parser.versions.{v}.split"
-                                                      for v in ("8.5", "9.0", "9.1")),
+        facts=("python.interpreter_options", "python.unknown_arguments") + tuple(
+            f"msprof_parser.versions.{v}.split" for v in ("8.5", "9.0", "9.1")),
     ),
 )

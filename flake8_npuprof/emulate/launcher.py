@@ -2172,7 +2172,7 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
                        for r in results]
     if launch.msprof is not None and launch.msprof.call.complete and (ls is not None or not launch.script):
         from .msprof_launch import under_msprof
-        results = under_msprof(launch, results, target, env, unknown, root)
+        results = under_msprof(launch, results, target, env, unknown, root, ls, flag_table(ls.ctx) if ls else {})
     return ls, results, env
 
 
@@ -2279,8 +2279,9 @@ def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) ->
         return [[] for _ in each]           # over the bound: analyse_shell says it was not checked
     try:
         w, prepared = _prepared(text, path, each[0].target, w)
-        dropped = dropped_switches(text, path, each[0].target)
-        return [_check(text, w, prepared, settings, Finding, dropped) for settings in each]
+        undecided: list = []
+        dropped = dropped_switches(text, path, each[0].target, undecided=undecided)
+        return [_check(text, w, prepared, settings, Finding, dropped, undecided) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
 
@@ -2316,7 +2317,7 @@ def _may_have_setups(script: str) -> bool:
         return True
 
 
-def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> list:
+def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
     from ..checks import launcher_switch
     from ..checks.options import check_options, for_state
     from ..setups.state import from_setup
@@ -2342,6 +2343,10 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=()) -> lis
                "command lines from there on were not checked (a finding may be missing; split the launcher)")
     for d in dropped:
         report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
+    for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
+        report("NPP191", start, end, f"analysis budget exhausted: {why}, and without those values it reaches no "
+               f"launch, so whether a launch gets {option} (NPP015) was not checked (a finding may be missing; "
+               f"`npuprof emulate LAUNCHER -- {option}=True` says where it goes)")
     for launch, ls in prepared:
         script = _rel(launch.script, w.root)
         for g, what in ls.traps:
@@ -2461,12 +2466,13 @@ def _seen(w: "Walk") -> List[tuple]:
 
 
 def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,
-                     cwd: Optional[str] = None) -> List[Dropped]:
+                     cwd: Optional[str] = None, undecided: Optional[list] = None) -> List[Dropped]:
     """The profiling options of a launcher that no launch gets anything of: walked with the option on and off (the
     other options it tests given a placeholder, so a required `--data_path` does not end it first), its launches
     are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
     off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
-    with them); None for check."""
+    with them); None for check. undecided: gets (option, start, end, why) for each option whose walks stop at
+    a bound with the placeholders and reach no launch without them (check says so: NPP191)."""
     if "\r\n" in text or "prof" not in text.lower():
         # bash reads every line with a carriage return: not what its lines say; and a profiling option is one by
         # "prof" in its name, its branch's `mkdir` or its help line (_profiling_option)
@@ -2488,10 +2494,19 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
             base = [a for other, h, _, _ in options if other != name for a in _given(other, h, "npuprof_x")
                     if h]
             on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
-        a = Walk(path, cwd, args=on).run(text)
+        a, b = Walk(path, cwd, args=on).run(text), None
+        if given is None and a.stopped:
+            a, b, base = _alone(text, path, cwd, name, how, a.stopped, start, end, undecided)
+            if a is None:
+                continue
         if not any(p.lstrip("-").rstrip("=*").startswith(name.lstrip("-")) for p, _, _ in a.parsed):
             continue                    # the loop that reads it was not followed: nothing is known of it
-        b = Walk(path, cwd, args=off).run(text)
+        if b is None:                   # (the off walk only once the on walk shows the option is read)
+            b = Walk(path, cwd, args=off).run(text)
+            if given is None and b.stopped:
+                a, b, base = _alone(text, path, cwd, name, how, b.stopped, start, end, undecided)
+                if a is None:
+                    continue
         if _seen(a) != _seen(b):
             continue                    # it reaches a launch (its words, its environment, where it runs)
         if how and any(
@@ -2505,6 +2520,21 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
             " ".join(_given(name, how, "True")) or name
         found.append(Dropped(name, spelled, start, end, *hit))
     return found
+
+
+def _alone(text: str, path: str, cwd, name: str, how: str, stopped, start: int, end: int, undecided):
+    """The walks of an option without the other options' placeholders, whose walks stopped at a bound (N options
+    through an N-branch loop): (on, off, base []) when they are conclusive, as `emulate -- --profiling=True` walks
+    it; else (None, None, None), and why it was not decided goes to undecided."""
+    a, b = Walk(path, cwd, args=_given(name, how, "True")).run(text), \
+        Walk(path, cwd, args=_given(name, how, "False")).run(text)
+    if not a.stopped and not b.stopped and steps(a):
+        return a, b, []
+    _, line, why = next(iter(stopped.values()))
+    if undecided is not None:
+        undecided.append((name, start, end, f"the walk of this launcher with a value for each of its options stopped "
+                                            f"at line {line} ({why})"))
+    return None, None, None
 
 
 def _off_by_default(w: "Walk", target) -> Optional[tuple]:

@@ -6,6 +6,9 @@ that word names or abbreviates (argparse takes a unique prefix): then it is cert
 it and that the script has no flag of that name. A script that defines no flag, or cannot be read, is left
 alone: what it does with its argv is not known.
 
+Whether the script then runs depends on how it reads its arguments: msprof_after.py, which emulate's msprof
+launch uses too.
+
 With `--application="python3 train.py"`, a flag of the script written after the closing quote is read by
 msprof as its own; one msprof has not got (NPP120 reports the refusal) is reported here as the script's.
 """
@@ -17,11 +20,13 @@ from typing import List, Tuple
 
 from ..source.text import HOLE
 from .launcher import Walk, flag_table, launches, prepare
+from .msprof_after import _script_name
 
 
 def misplaced_in_scripts(w: Walk, target) -> List[Tuple[int, int, str]]:
     """(start, end, message) for each such word on the launcher's own lines."""
     from ..checks.msprof_app import msprof_name
+    from .msprof_after import misplaced_after
     out: List[Tuple[int, int, str]] = []
     me = os.path.abspath(w.launcher)
     for launch in launches(w):
@@ -39,41 +44,8 @@ def misplaced_in_scripts(w: Walk, target) -> List[Tuple[int, int, str]]:
         table = flag_table(ls.ctx)
         if not table:
             continue                        # a script without flags: what it does with its argv is not read here
-        out.extend(_after_script(launch, candidates, table, inside))
+        out.extend((s, e, m) for s, e, m, _ in misplaced_after(launch, ls, table))
         out.extend(_outside_quotes(launch, outside, table))
-    return out
-
-
-def _script_name(launch) -> str:
-    from .replay import _rel
-    return _rel(launch.script, os.path.dirname(launch.command.path) or ".")
-
-
-def _after_script(launch, candidates, table, inside: bool) -> List[Tuple[int, int, str]]:
-    """msprof options among the script's words, which the script does not define."""
-    from ..checks.msprof_app import ENDS, hint, msprof_name
-    out = []
-    given = {o.name for o in launch.msprof.call.options}
-    script = _script_name(launch)
-    head = os.path.basename(launch.command.words[0].text) if launch.command.words else "python3"
-    interpreter = next((x.text for x in launch.command.words if x.text.rsplit("/", 1)[-1].startswith("python")), head)
-    for a in candidates:
-        name = msprof_name(a.text)
-        option = a.text.partition("=")[0]
-        if name in given or any(o.startswith(option) for o in table):
-            continue
-        start, end = a.start, a.end
-        if inside:                          # a piece of --application's value: point at it in the word
-            at = _piece_at(launch, a)
-            if at is not None:
-                start, end = at, at + len(a.text)
-        where = ("is inside --application's value, after " if inside else "comes after ") + script
-        advice = "move it out of the quotes, before --application" if inside else \
-            f"{hint(a.text, name, interpreter)} {ENDS}"
-        out.append((start, end,
-                    f"{a.text} {where}, so it is the script's: {script} defines no {option} flag and msprof "
-                    "does not read it, so msprof collects without this setting (argparse's parse_args stops a "
-                    f"script on a flag it does not define: \"unrecognized arguments\"); {advice}"))
     return out
 
 
@@ -94,14 +66,3 @@ def _outside_quotes(launch, options, table) -> List[Tuple[int, int, str]]:
                     f"of its options, has no such option and exits before {script} starts (NPP120), so nothing is "
                     "profiled; move it inside the quotes, after the script"))
     return out
-
-
-def _piece_at(launch, a):
-    """Where a piece of `--application="..."` is in the launcher (None: not written there as it reads)."""
-    try:
-        with open(launch.command.path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        return None
-    at = text.find(a.text, a.start, a.end)
-    return at if at >= 0 else None

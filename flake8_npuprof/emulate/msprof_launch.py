@@ -31,16 +31,28 @@ DYNAMIC_MODES = ("dynamic", "delay_or_duration")
 EXITS = ("exits", "app_exits")
 
 
-def under_msprof(launch, results: list, target: Target, env, unknown: List[str], root: str) -> list:
-    """The script's results marked as overridden, and msprof's own result first."""
+def under_msprof(launch, results: list, target: Target, env, unknown: List[str], root: str, ls=None,
+                 table=None) -> list:
+    """The script's results marked as overridden, and msprof's own result first (ls: the script, prepared;
+    table: its flags)."""
     from .replay import _rel
+    from .msprof_after import EXITS as SCRIPT_EXITS, misplaced_after
     cmd = launch.command
     where = f"{_rel(cmd.path, root)}:{cmd.line}"
-    own = msprof_result(launch, target, env, unknown, where)
+    # an msprof option after the script (NPP128): the script may exit on it when it reads its arguments
+    after = misplaced_after(launch, ls, table) if ls is not None and launch.script else []
+    own = msprof_result(launch, target, env, unknown, where, after)
     exits = own.verdict == "fails"
-    # NPP128 alone: msprof starts the application, which exits before the script runs
+    # NPP128 alone: msprof starts the application, which exits before the script runs (or as it reads its argv)
     app_only = exits and all(m.startswith("NPP128 ") for o in own.outcomes.values() for m in o.messages)
-    return [own] + [_overridden(r, where, exits, app_only) for r in results]
+    in_script = next((m for _, _, m, e in after if e == SCRIPT_EXITS), "") if app_only and not any(
+        x.effect in EXITS for x in _check(launch.msprof.call, target)) else ""
+    return [own] + [_overridden(r, where, exits, app_only, in_script) for r in results]
+
+
+def _check(call, target):
+    from ..checks.msprof import check_call
+    return check_call(call, target)
 
 
 def _failure_layer(r) -> str:
@@ -62,12 +74,15 @@ def _failure_layer(r) -> str:
     return layer
 
 
-def _overridden(r, where: str, exits: bool, app_only: bool = False):
+def _overridden(r, where: str, exits: bool, app_only: bool = False, in_script: str = ""):
     if r.read_by_ge is False and r.verdict == "off":
         return r                        # never read anyway: its own reason stands
     if exits:
         why = f"not run: msprof at {where} exits before it starts the application, so this setup is never reached"
-        if app_only:
+        if in_script:
+            why = (f"not run: the script exits as it reads its arguments, on an msprof option written after it at "
+                   f"{where} (NPP128), so this setup is never reached")
+        elif app_only:
             why = (f"not run: the application msprof starts at {where} exits before this script runs (NPP128), so "
                    "this setup is never reached")
         return _off(r, why)
@@ -91,9 +106,11 @@ def _off(r, why: str):
                       outcomes={}, spread=[])
 
 
-def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
+def msprof_result(launch, target: Target, env, unknown: List[str], where: str, after=()):
     """The msprof command line's own result: per targeted (version, product) it fails on a problem msprof
-    refuses, else it collects msprof's switches into its output directory."""
+    refuses, or on an msprof option after the script that the script exits on (after: msprof_args'
+    (start, end, message, effect) of the launch), else it collects msprof's switches into its output directory."""
+    from .msprof_after import EXITS as SCRIPT_EXITS, UNKNOWN
     from .replay import _rel, summarise
     from ..setups.inventory import Mode, OptionsArg, ScriptSetup
     from ..checks.msprof import check_call
@@ -121,18 +138,23 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str):
         condition = f"--{open_} is not known statically: what msprof makes of it is not known"
     elif switches.get("dynamic") == "on":
         condition = "--dynamic=on: what is collected depends on the commands given to msprof while it runs"
+    stops = tuple(f"NPP128 {m}" for _, _, m, e in after if e == SCRIPT_EXITS)
+    label = ""
+    if not condition and any(e == UNKNOWN for _, _, _, e in after):
+        condition = "NPP128 " + next(m for _, _, m, e in after if e == UNKNOWN)
+        label = "whether the script runs with the msprof option written after it is not known (NPP128)"
     whole = [x for x in check_call(call, target) if x.effect in EXITS]
     outcomes: Dict[Tuple[str, str], Outcome] = {}
     for v in target.versions:
         for p in target.products:
             problems = [x for x in check_call(call, Target(v, p)) if x.effect in EXITS]
-            if problems:
+            if problems or stops:
                 shown = whole if whole else problems
-                outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown), switches,
+                outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown) + stops, switches,
                                            source="msprof")
             elif condition:
                 outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof",
-                                           condition=condition.split(":", 1)[0])
+                                           condition=label or condition.split(":", 1)[0])
             else:
                 outcomes[(v, p)] = Outcome("collects", (), switches, source="msprof", collected=tuple(collected),
                                            output=output)

@@ -305,6 +305,11 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
     return [f"{r.verdict.upper()}: {first}"]
 
 
+def not_replayed(name: str) -> str:
+    """What a script that profiles with torch_npu.profiler is told, run directly or by a launcher."""
+    return f"{name}: torch_npu.profiler is not replayed by emulate yet (npuprof check judges it)"
+
+
 def render_text(report: dict) -> str:
     runs = report.get("launches") or []
     if len(runs) > 1:
@@ -326,7 +331,9 @@ def render_text(report: dict) -> str:
     if (report.get("launch") or {}).get("exits_at") and not report["launch"].get("crlf"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
         return shown("\n".join(lines) + "\n")
-    if not results and followed and not (report.get("launch") or {}).get("unseen"):
+    if not results and report.get("unmodelled"):
+        lines.append(report["unmodelled"])      # a script profiling in a way emulate does not replay: not "none"
+    elif not results and followed and not (report.get("launch") or {}).get("unseen"):
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
     lines.extend(_preflight_lines(report))
@@ -363,18 +370,23 @@ def _render_sequence(report: dict) -> str:
         lines.extend(_setup_lines(run.report, run.report["results"]))
         lines.append(f"  this launch: {run.verdict}: {run.why}")
     lines.extend(_preflight_lines(report))
-    profiling = [r for r in runs if r.profiles]
+    # the launches that leave data: not one that fails, collects nothing or never runs
+    profiling = [r for r in runs if r.profiles and r.verdict == "collects"]
     # a launch that cannot be followed, or whose switch is not known, may profile too: never "none" then
-    open_ = [r for r in runs if r.verdict == "unknown" and r.profiles is None]
+    open_ = [r for r in runs if r.verdict == "unknown" and r.profiles is not False or
+             r.verdict == "fails" and r.profiles and not r.certain]
     maybe = f"not known for launch{'es' if len(open_) > 1 else ''} {', '.join(str(r.index) for r in open_)} " \
         "(see above)" if open_ else ""
+    none = "no launch (none that switches profiling on collects)" if any(r.profiles for r in runs) else \
+        "no launch (none switches profiling on)"
     lines.append("profiling data from: " + (", ".join(f"launch {r.index} ({r.where})" for r in profiling) +
-                                            (f"; {maybe}" if maybe else "") if profiling else
-                                            maybe or "no launch (none switches profiling on)"))
+                                            (f"; {maybe}" if maybe else "") if profiling else maybe or none))
     answer = report["answer"]
     if answer["usable"] is True:
         results = [x for r in profiling for x in r.report["results"]]
-        lines.append(_usable_line(report, results))
+        line = _usable_line(report, results)
+        lines.append(line + (f" ({answer['why']})" if answer.get("why") and "(" not in line else
+                             f"; {answer['why']}" if answer.get("why") else ""))
     else:
         lines.append(f"usable data: {'no' if answer['usable'] is False else 'unknown'} ({answer['why']})")
     lines.extend(_target_notes(report))

@@ -41,7 +41,7 @@ from ..knowledge.targets import Target
 from ..source.shell_words import MAX_LAUNCHER
 from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
-                     report_json, result_json, target_line, unknown_reasons)
+                     not_replayed, report_json, result_json, target_line, unknown_reasons)
 
 
 # ---------------------------------------------------------------- the emulation
@@ -107,8 +107,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             # its own profiler, which this replay does not model: never "no profiling setup found"
             why = "it profiles with torch_npu.profiler, which emulate does not replay yet (npuprof check judges it)"
             report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
-                          launch={"lines": [f"{os.path.basename(path)}: torch_npu.profiler is not replayed by "
-                                            "emulate yet (npuprof check judges it)"], "unseen": True})
+                          launch={"lines": [not_replayed(os.path.basename(path))], "unseen": True})
     if source.kind == "shell" and results and report["usable"] is not False:
         # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
         why = "the launcher starts no python3 script or msprof run that emulate can follow"

@@ -7,7 +7,8 @@ fails, or collects nothing); unknown when a launch cannot be followed (a script 
 found: "cannot find train.py (looked in ...)", never "no") or its outcome hangs on a value not known
 statically. A launch that switches nothing on (a warm-up, a data preparation) does not decide it. A launch
 that certainly fails stops the launches after it when the launcher runs with `set -e` (or chains the next
-one with `&&`): those are "not run", and the failure is the answer.
+one with `&&`): those are "not run", and the failure is the answer. Otherwise bash goes on, and when every
+launch after the last certain failure collects, the run has their data: yes.
 """
 
 from __future__ import annotations
@@ -157,6 +158,8 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                         if other else "it imports more modules than are followed here"
                     why = (f"{name} has no profiling setup of its own, but {named}: a setup in a module it imports is "
                            "not emulated here (emulate that module)")
+                # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
+                report = dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script else why)
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -179,6 +182,13 @@ def _unread(script: str) -> str:
     if words:
         return f"it has about {words:,} words and symbols, over the {MAX_WORDS:,} one file may have"
     return "it does not parse as Python"
+
+
+def _unmodelled(ls, name: str, why: str) -> str:
+    """The script's line for a profiling API emulate does not model: as `npuprof emulate SCRIPT` says it."""
+    from ..source.prefilter import names_torch_npu
+    from .render import not_replayed
+    return not_replayed(name) if names_torch_npu(ls.ctx.src.text) else why
 
 
 def _off_unless(w: Walk, launch: Launch, ls) -> str:
@@ -330,7 +340,17 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
              (r.profiles and not r.certain and r.verdict in ("fails", "collects nothing"))]
     n = len(runs)
     label = (lambda r: f"launch {r.index} of {n} at {r.where}") if n > 1 else (lambda r: r.where)
-    if certain_no:
+    # bash goes on after a failure it is not told to stop at (no `set -e`, no `&&`): launches after the last
+    # certain failure that all collect leave the run with their data
+    after = [r for r in profiling if certain_no and r.index > certain_no[-1].index]
+    recovered = certain_no and after and all(r.verdict == "collects" for r in after) and \
+        not any(r.index > certain_no[-1].index for r in open_) and not truncated
+    if recovered:
+        failed = certain_no[-1]
+        decider, usable = after[-1], True
+        why = (f"from {', '.join(f'launch {r.index} at {r.where}' for r in after)}: the launcher goes on after "
+               f"{label(failed)}, which {failed.verdict}: {failed.why}")
+    elif certain_no:
         decider, usable = certain_no[0], False
         why = f"{label(decider)}: {decider.verdict}: {decider.why}"
         stopped = [r for r in runs if r.verdict == "not run" and r.why.startswith(f"launch {decider.index} at ")]
