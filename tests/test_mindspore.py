@@ -76,11 +76,16 @@ def test_unknown_keywords_profiler_ignores_and_config_rejects():
     got = found(text)
     assert [(line, col, code) for line, col, code, _ in got] == [(3, 23, "NPP352"), (3, 60, "NPP354"),
                                                                  (3, 74, "NPP352"), (5, 24, "NPP353")]
-    assert got[0][3] == ("Profiler has no keyword aicore_metrics: MindSpore ignores it silently (nothing is "
-                         "collected differently and nothing says so); did you mean aic_metrics=?")
-    assert got[1][3] == ("Profiler's keyword op_time is deprecated: MindSpore ignores it, with a UserWarning; use "
-                         "activities=[ProfilerActivity.NPU]")
+    assert got[0][3] == ("Profiler has no keyword aicore_metrics: MindSpore 2.7-2.10 ignores it silently (nothing "
+                         "is collected differently and nothing says so); did you mean aic_metrics=?")
+    assert got[1][3] == ("Profiler's keyword op_time is deprecated: MindSpore 2.7-2.10 ignores it, with a UserWarning; "
+                         "use activities=[ProfilerActivity.NPU]")
     assert got[3][3].startswith("_ExperimentalConfig has no keyword aicore_metrics: MindSpore raises TypeError")
+
+
+def test_deprecated_keywords_the_record_lacks_are_known_and_quiet():
+    # ProfilerParameters warns that they are deprecated: not "silently", and the record has no case of them
+    assert found(HEAD + "p = mindspore.Profiler(profile_framework='all', host_stack=True)\n") == []
 
 
 def test_profile_keywords_are_not_judged_as_profiler_kwargs():
@@ -167,3 +172,16 @@ def test_front_ends(tmp_path, monkeypatch, capsys):
     assert main(["explain", "NPP350"]) == 0
     page = capsys.readouterr().out
     assert "# NPP350 mindspore-value-reset" in page and "2.7 to 2.10" in page
+
+
+def test_ms_profiler_options_in_a_launcher(tmp_path, capsys):
+    from flake8_npuprof.checks.shell_env import analyse_shell
+    text = ("#!/bin/bash\nexport MS_PROFILER_OPTIONS='{\"profiler_level\": \"Level1\"}'\n"
+            "MS_PROFILER_OPTIONS='{\"start\": true, \"activities\": [\"npu\"]}' python train.py\n"
+            "export MS_PROFILER_OPTIONS=\"{\\\"start\\\": true, \\\"output_path\\\": \\\"${OUT}\\\"}\"\n"
+            "export MS_PROFILER_OPTIONS='{\"start\": true, \"profiler_level\": \"Level1\"}'\n")
+    got = [(f.line, f.col, f.code, f.message) for f in analyse_shell(text, "run.sh")]
+    assert [g[:3] for g in got] == [(2, 27, "NPP355"), (3, 20, "NPP355")]
+    assert got[0][3].startswith('MS_PROFILER_OPTIONS has no "start": true: MindSpore does not profile')
+    assert got[1][3].startswith("MS_PROFILER_OPTIONS's activities 'npu' is not a ProfilerActivity value: MindSpore "
+                                "resets activities to [CPU, NPU] with a warning in its log; did you mean 'NPU'?")

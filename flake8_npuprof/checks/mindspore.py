@@ -100,14 +100,15 @@ def _parameters(ctx, names: Names, call: ast.Call, what: str) -> None:
     params = data["parameters"]
     kws = _keywords(call)
     if what == "Profiler":
-        known_words = set(params) | set(data["deprecated_ignored"]) | set(data["profiler_extra_keywords"])
+        known_words = set(params) | set(data["deprecated_ignored"]) | set(data["deprecated_warned"]) | \
+            set(data["profiler_extra_keywords"])
         for name, kw in kws.items():
             if name in data["deprecated_ignored"]:
-                _report(ctx, names, "NPP354", kw, f"Profiler's keyword {name} is deprecated: MindSpore ignores it, "
+                _report(ctx, names, "NPP354", kw, f"Profiler's keyword {name} is deprecated: MindSpore 2.7-2.10 ignores it, "
                         f"{WARN}; use {data['deprecated_ignored'][name]}")
             elif name not in known_words:
                 guess = close_matches(name, sorted(params))
-                _report(ctx, names, "NPP352", kw, f"Profiler has no keyword {name}: MindSpore ignores it silently "
+                _report(ctx, names, "NPP352", kw, f"Profiler has no keyword {name}: MindSpore 2.7-2.10 ignores it silently "
                         "(nothing is collected differently and nothing says so); " +
                         (f"did you mean {guess[0]}=?" if guess else "see mindspore.Profiler's parameters"))
     values = {name: _value(ctx, names, name, kw.value) for name, kw in kws.items() if name in params}
@@ -500,12 +501,13 @@ RULES = (
     Rule(
         code="NPP355",
         name="mindspore-profiler-options-env",
-        summary="`MS_PROFILER_OPTIONS` that MindSpore cannot use: invalid JSON or no `\"start\": true` (nothing "
+        summary="`MS_PROFILER_OPTIONS` (in Python or a launcher) that MindSpore cannot use: invalid JSON or no `\"start\": true` (nothing "
                 "is profiled), or an enum string it resets",
         default=True,
         level="warning",
         what="`os.environ[\"MS_PROFILER_OPTIONS\"] = ...` (or `setdefault`, `os.putenv`, a `json.dumps` of a "
-             "literal dict) whose value is not JSON, is an empty object, lacks `\"start\": true`, or has a "
+             "literal dict), or `export MS_PROFILER_OPTIONS='...'` in a shell launcher, whose value is not JSON, is "
+             "an empty object, lacks `\"start\": true`, or has a "
              "`profiler_level`, `aic_metrics`, `activities` or `export_type` string that is not the enum's value "
              "(names are case-sensitive: \"level1\", [\"npu\"], \"ACL_AICORE_PIPE_UTILIZATION\").",
         why="MindSpore reads the variable when it starts: without `\"start\": true` it does nothing (one INFO "
