@@ -51,12 +51,13 @@ def test_enum_members_through_module_aliases_are_accepted():
 
 def test_the_combinations_mindspore_overrides():
     text = HEAD + ("a = mindspore.Profiler(profiler_level=ProfilerLevel.Level0, aic_metrics=AicoreMetrics.L2Cache)\n"
-                   "b = _ExperimentalConfig(profiler_level=ProfilerLevel.Level1, aic_metrics=AicoreMetrics.AiCoreNone)\n"
+                   "b = _ExperimentalConfig(profiler_level=ProfilerLevel.Level1,\n"
+                   "                        aic_metrics=AicoreMetrics.AiCoreNone)\n"
                    "c = mindspore.Profiler(profiler_level=ProfilerLevel.LevelNone, mstx=True)\n"
                    "d = mindspore.Profiler(schedule=schedule(wait=1, active=1), data_process=True)\n")
     got = found(text)
-    assert [(line, col, code) for line, col, code, _ in got] == [(3, 72, "NPP351"), (4, 73, "NPP351"),
-                                                                 (6, 73, "NPP351")]
+    assert [(line, col, code) for line, col, code, _ in got] == [(3, 72, "NPP351"), (5, 36, "NPP351"),
+                                                                 (7, 73, "NPP351")]
     assert got[0][3].startswith("aic_metrics L2Cache with profiler_level Level0: MindSpore resets it to AiCoreNone "
                                 "with a UserWarning;")
     assert got[1][3].startswith("aic_metrics AiCoreNone with profiler_level Level1: MindSpore collects "
@@ -124,7 +125,8 @@ def test_ms_profiler_options():
     assert list(options_findings('["start"]')) == []            # MindSpore raises AttributeError: not modelled
     (message,) = options_findings('{"start": true, "aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}')
     assert message.startswith("MS_PROFILER_OPTIONS's aic_metrics 'ACL_AICORE_PIPE_UTILIZATION' is not an "
-                              "AicoreMetrics value: MindSpore resets aic_metrics to AiCoreNone with a warning in its log")
+                              "AicoreMetrics value: MindSpore resets aic_metrics to AiCoreNone with a warning in its "
+                              "log")
     (message,) = options_findings('{"start": false}')
     assert message.startswith('MS_PROFILER_OPTIONS has "start": false: MindSpore does not profile')
     text = ("import os, json\nos.environ['MS_PROFILER_OPTIONS'] = json.dumps({'profiler_level': 'Level1'})\n"

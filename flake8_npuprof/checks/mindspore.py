@@ -104,12 +104,12 @@ def _parameters(ctx, names: Names, call: ast.Call, what: str) -> None:
             set(data["profiler_extra_keywords"])
         for name, kw in kws.items():
             if name in data["deprecated_ignored"]:
-                _report(ctx, names, "NPP354", kw, f"Profiler's keyword {name} is deprecated: MindSpore 2.7-2.10 ignores it, "
-                        f"{WARN}; use {data['deprecated_ignored'][name]}")
+                _report(ctx, names, "NPP354", kw, f"Profiler's keyword {name} is deprecated: MindSpore 2.7-2.10 "
+                        f"ignores it, {WARN}; use {data['deprecated_ignored'][name]}")
             elif name not in known_words:
                 guess = close_matches(name, sorted(params))
-                _report(ctx, names, "NPP352", kw, f"Profiler has no keyword {name}: MindSpore 2.7-2.10 ignores it silently "
-                        "(nothing is collected differently and nothing says so); " +
+                _report(ctx, names, "NPP352", kw, f"Profiler has no keyword {name}: MindSpore 2.7-2.10 ignores it "
+                        "silently (nothing is collected differently and nothing says so); " +
                         (f"did you mean {guess[0]}=?" if guess else "see mindspore.Profiler's parameters"))
     values = {name: _value(ctx, names, name, kw.value) for name, kw in kws.items() if name in params}
     _combinations(ctx, names, kws, values)
@@ -501,8 +501,8 @@ RULES = (
     Rule(
         code="NPP355",
         name="mindspore-profiler-options-env",
-        summary="`MS_PROFILER_OPTIONS` (in Python or a launcher) that MindSpore cannot use: invalid JSON or no `\"start\": true` (nothing "
-                "is profiled), or an enum string it resets",
+        summary="`MS_PROFILER_OPTIONS` (in Python or a launcher) that MindSpore cannot use: invalid JSON or no "
+                "`\"start\": true` (nothing is profiled), or an enum string it resets",
         default=True,
         level="warning",
         what="`os.environ[\"MS_PROFILER_OPTIONS\"] = ...` (or `setdefault`, `os.putenv`, a `json.dumps` of a "
