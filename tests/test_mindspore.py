@@ -92,6 +92,8 @@ def test_deprecated_keywords_the_record_lacks_are_known_and_quiet():
 def test_profile_keywords_are_not_judged_as_profiler_kwargs():
     # profile() has an explicit signature: the record holds no case of an unknown keyword there
     assert found(HEAD + "p = mindspore.profiler.profile(aicore_metrics=1, with_stack=True)\n") == []
+    # profiler_level is _ExperimentalConfig's, not profile()'s: a TypeError, not a reset
+    assert found(HEAD + "p = mindspore.profiler.profile(profiler_level='Level1', with_stack=1)\n") == []
     assert codes(HEAD + "p = mindspore.profiler.profile(with_stack='yes')\n") == [(3, 42, "NPP350")]
 
 
@@ -112,6 +114,14 @@ def test_torch_npu_and_other_profilers_are_not_judged_here():
     text = ("import torch_npu\nfrom torch_npu.profiler import schedule\ns = schedule(1, 1, 3)\n"
             "import mindspore\nx = mindspore.ops.Profiler(level=1)\n")
     assert [c for c in codes(text) if c[2].startswith("NPP35")] == []
+
+
+def test_quiet_where_an_experimental_config_or_kwargs_decide():
+    text = HEAD + ("cfg = _ExperimentalConfig(profiler_level=ProfilerLevel.Level1)\n"
+                   "a = mindspore.Profiler(profiler_level='Level1', aic_metrics=AicoreMetrics.Memory, "
+                   "experimental_config=cfg)\n"
+                   "def make(**kw):\n    return mindspore.Profiler(aic_metrics=AicoreMetrics.Memory, **kw)\n")
+    assert found(text) == []
 
 
 def test_unknown_values_stay_quiet():

@@ -111,8 +111,16 @@ def _parameters(ctx, names: Names, call: ast.Call, what: str) -> None:
                 _report(ctx, names, "NPP352", kw, f"Profiler has no keyword {name}: MindSpore 2.7-2.10 ignores it "
                         "silently (nothing is collected differently and nothing says so); " +
                         (f"did you mean {guess[0]}=?" if guess else "see mindspore.Profiler's parameters"))
-    values = {name: _value(ctx, names, name, kw.value) for name, kw in kws.items() if name in params}
-    _combinations(ctx, names, kws, values)
+    elif any(name not in data["profile_keywords"] for name in kws):
+        return                          # profile() raises TypeError: not judged (the record has no such case)
+    # an experimental_config's fields override the same-named keywords (ProfilerContext), and **kwargs may hold
+    # any: what is overridden, or in effect by default, is not known then
+    config = "experimental_config" in kws
+    overridden = set(data["experimental_config_keywords"]) if config else set()
+    values = {name: _value(ctx, names, name, kw.value) for name, kw in kws.items()
+              if name in params and name not in overridden}
+    if not config and not any(kw.arg is None for kw in call.keywords):
+        _combinations(ctx, names, kws, values)
 
 
 def _experimental(ctx, names: Names, call: ast.Call) -> None:
@@ -127,7 +135,7 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
             _report(ctx, names, "NPP353", kw, f"_ExperimentalConfig has no keyword {name}: MindSpore raises TypeError "
                     "(unexpected keyword argument) when the script starts; " +
                     (f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(allowed)}"))
-    if call.args or any(name not in allowed for name in kws):
+    if call.args or any(name not in allowed for name in kws) or any(kw.arg is None for kw in call.keywords):
         return
     values = {name: _value(ctx, names, name, kw.value) for name, kw in kws.items()}
     _combinations(ctx, names, kws, values)
