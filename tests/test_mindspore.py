@@ -30,6 +30,20 @@ def test_a_string_level_is_reset_unlike_torch_npu():
                        "ProfilerLevel.Level1")
 
 
+def test_the_level_fix_spells_the_member_through_the_files_imports(tmp_path):
+    text = ("import mindspore\nimport mindspore.profiler as mp\n"
+            "a = mindspore.Profiler(profiler_level='level1', aic_metrics='PipeUtilization')\n")
+    path = tmp_path / "t.py"
+    path.write_text(text, encoding="utf-8")
+    assert main(["fix", "--no-cache", str(path)]) == 1                     # unsafe: not applied by default
+    assert path.read_text(encoding="utf-8") == text
+    main(["fix", "--no-cache", "--unsafe-fixes", str(path)])
+    assert path.read_text(encoding="utf-8") == text.replace("'level1'", "mp.ProfilerLevel.Level1")
+    # without an import of mindspore.profiler or mindspore, there is nothing to spell it with: no fix
+    (finding,) = analyse("from mindspore import Profiler\np = Profiler(profiler_level='Level2')\n", None, "t.py")
+    assert finding.fix is None
+
+
 def test_values_are_followed_through_names_and_argparse_defaults():
     text = HEAD + ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--metric', default='Memory')\n"
                    "args = p.parse_args()\nLEVEL = ProfilerLevel.Level1\n"

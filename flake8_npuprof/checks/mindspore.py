@@ -17,6 +17,7 @@ import json
 from typing import Dict, Optional
 
 from ..knowledge import mindspore as K
+from ..source.model import Edit, Fix
 from ..source.sites import dotted
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Items, Names as FrameworkNames, aside, known, plain, show
@@ -53,8 +54,22 @@ class Names(FrameworkNames):
             "profiler", "experimental_config", "common.constant")), _enum_of)
 
 
-def _report(ctx, names: Names, code: str, node: ast.AST, message: str) -> None:
-    ctx.report_node(code, node, message + aside(names, node))
+def _report(ctx, names: Names, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+    ctx.report_node(code, node, message + aside(names, node), fix)
+
+
+def _spelled(names: Names, enum: str, member: str) -> Optional[str]:
+    """How this file can write an enum member through its own imports (ProfilerLevel.Level1, mp.ProfilerLevel...),
+    or None when it imports none of the names it would need."""
+    ways = []
+    for alias, path in sorted(names.aliases.items()):
+        if path == f"{MODULE}.{enum}":
+            ways.append(f"{alias}.{member}")
+        elif path == MODULE:
+            ways.append(f"{alias}.{enum}.{member}")
+        elif path == "mindspore":
+            ways.append(f"{alias}.profiler.{enum}.{member}")
+    return min(ways, key=len) if ways else None
 
 
 def _a(word: str) -> str:
@@ -161,15 +176,22 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
             return value.name
         enum = next(e for e, t in K.data()["enums"].items() if t["kind"] == name)
         members = K.data()["enums"][enum]["members"]
+        fix = None
         if isinstance(value, str):
             guess = [m for m, v in members.items() if value in (m, v)] or close_matches(value, sorted(members))
             what = f"{said} is a string, not {_a(enum)} member"
             advice = f"write {enum}.{guess[0]}" if guess else f"write {_a(enum)} member"
             if name == "profiler_level":
                 what += " (unlike torch_npu, where the string works)"
+            # only the level: a metric's member at Level0 (the default) would trade this finding for NPP351's
+            spelled = _spelled(names, enum, guess[0]) if guess and name == "profiler_level" else None
+            if spelled and isinstance(node, ast.Constant):
+                # unsafe: the run collected Level0 before, and collects the level asked for after
+                fix = Fix((Edit(ctx.src.node_start(node), ctx.src.node_end(node), spelled),), False,
+                          f"{name} {spelled} (collects {guess[0]} instead of {reset})")
         else:
             what, advice = f"{said} is not {_a(enum)} member", f"write {_a(enum)} member"
-        _report(ctx, names, "NPP350", node, f"{what}: MindSpore resets it to {reset} {LOG}; {advice}")
+        _report(ctx, names, "NPP350", node, f"{what}: MindSpore resets it to {reset} {LOG}; {advice}", fix)
         return reset
     if kind in ("bool", "str"):
         if (kind == "bool" and isinstance(value, bool)) or (kind == "str" and isinstance(value, str)):
@@ -414,8 +436,11 @@ RULES = (
             "AI Core metric. The run looks fine and the data is not what was asked for.",
         example=_profiler("    profiler_level=\"Level1\",\n"),
         fixed=_profiler("    profiler_level=ProfilerLevel.Level1,\n"),
-        fix_safety="none",
-        fix_note="No fix: the enum member needs an import the file may not have, and it changes what is collected.",
+        fix_safety="unsafe",
+        fix_note="A `profiler_level` string written in place is replaced by the enum member it names "
+                 "(`\"Level1\"` → `ProfilerLevel.Level1`), spelled through the file's own imports of "
+                 "`mindspore.profiler` (no fix where it imports none); unsafe, since it changes what is collected "
+                 "(the run collected the default before).",
         options=_CHECKED,
         references=(REF_GUIDE,),
         group="mindspore",
