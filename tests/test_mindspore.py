@@ -154,11 +154,13 @@ def test_ms_profiler_options():
     (message,) = options_findings('{"start": false}')
     assert message.startswith('MS_PROFILER_OPTIONS has "start": false: MindSpore does not profile')
     text = ("import os, json\nos.environ['MS_PROFILER_OPTIONS'] = json.dumps({'profiler_level': 'Level1'})\n"
-            "OPTS = '{\"start\": true, \"export_type\": [\"Text\"]}'\nos.putenv('MS_PROFILER_OPTIONS', OPTS)\n")
+            "OPTS = '{\"start\": true, \"export_type\": [\"Db\"]}'\nos.putenv('MS_PROFILER_OPTIONS', OPTS)\n")
     got = found(text)
     assert [(line, col, code) for line, col, code, _ in got] == [(2, 36, "NPP355"), (4, 33, "NPP355")]
-    assert got[1][3].startswith("MS_PROFILER_OPTIONS's export_type 'Text' is not an ExportType value: MindSpore "
-                                "resets export_type to [text] with a warning in its log; did you mean 'text'?")
+    assert got[1][3].startswith("MS_PROFILER_OPTIONS's export_type 'Db' is not an ExportType value: MindSpore "
+                                "resets export_type to [text] with a warning in its log; did you mean 'db'?")
+    # where the default it is reset to is what the member's name meant, nothing changes: no finding
+    assert list(options_findings('{"start": true, "export_type": ["Text"], "aic_metrics": "AiCoreNone"}')) == []
 
 
 PREFILTER_PASS = ["import mindspore\nprof = mindspore.Profiler()\n",

@@ -379,8 +379,9 @@ def options_findings(text: str):
         given = options[key]
         items = given if isinstance(given, list) and key in ("activities", "export_type") else [given]
         bad = [v for v in items if isinstance(v, str) and v not in accepted]
-        if not bad:
-            continue
+        meant = [members.get(v, v) for v in items]
+        if not bad or sorted(meant) == sorted(env["default_values"][key]):
+            continue                    # the default it is reset to is what the member names meant ("Text")
         guess = close_matches(bad[0], sorted(accepted)) or [v for v in accepted if v.lower() == bad[0].lower()]
         yield (f"{head}'s {key} {bad[0]!r} is not {_a(enum)} value: MindSpore resets {key} to {env['defaults'][key]} "
                f"{LOG}; " + (f"did you mean {guess[0]!r}?" if guess else f"use one of {', '.join(sorted(accepted))}"))
