@@ -213,3 +213,12 @@ def test_ms_profiler_options_in_a_launcher(tmp_path, capsys):
     assert got[0][3].startswith('MS_PROFILER_OPTIONS has no "start": true: MindSpore does not profile')
     assert got[1][3].startswith("MS_PROFILER_OPTIONS's activities 'npu' is not a ProfilerActivity value: MindSpore "
                                 "resets activities to [CPU, NPU] with a warning in its log; did you mean 'NPU'?")
+
+
+def test_quiet_where_the_reset_gives_what_was_meant():
+    # MindSpore warns and resets, but to the value the script evidently meant: nothing changes
+    text = HEAD + ("a = mindspore.Profiler(data_simplification=1, start_profile='True', l2_cache=0,\n"
+                   "                       profiler_level='Level0', aic_metrics='AiCoreNone')\n")
+    assert found(text) == []
+    assert codes(HEAD + "a = mindspore.Profiler(data_simplification=0, l2_cache='True')\n") == [
+        (3, 43, "NPP350"), (3, 55, "NPP350")]

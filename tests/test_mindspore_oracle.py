@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.checks.analysis import Settings, analyse
+from flake8_npuprof.knowledge import mindspore as K
 
 HERE = Path(__file__).resolve().parent
 RECORD = HERE / "oracle" / "mindspore" / "records.jsonl"
@@ -133,9 +134,18 @@ def _matches(finding, code: str, phrase: str) -> bool:
     return finding.code == code and re.search(phrase if "\\" in phrase else re.escape(phrase), finding.message)
 
 
-# Where the check stays quiet on purpose (a documented gap, not a disagreement): a bool given to an enum or
-# a list parameter (not read), `activities=[]`, mstx domains (not modelled).
+# Where the check stays quiet on purpose (a documented gap, not a disagreement): mstx domains (not modelled), and
+# a reset to the value that was evidently meant (`data_simplification=1`, `start_profile="True"`: the default is
+# True; `profiler_level="Level0"`), where MindSpore's warning changes nothing.
+MEANT = {"True": ("1", '"True"'), "False": ("0", '"False"')}
+
+
 def known_gap(rec) -> bool:
+    m = re.fullmatch(r"Profiler\((\w+)=(.*)\)", rec["call"])
+    if m and m.group(1) in K.data()["parameters"]:
+        reset = K.data()["parameters"][m.group(1)]["reset"]
+        if m.group(2) in MEANT.get(reset, ()) or m.group(2).strip('"') == reset:
+            return True
     return bool(re.search(r"mstx_domain", rec["call"]))
 
 

@@ -176,6 +176,8 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
             return value.name
         enum = next(e for e, t in K.data()["enums"].items() if t["kind"] == name)
         members = K.data()["enums"][enum]["members"]
+        if isinstance(value, str) and reset in (value, members.get(value)) or members.get(reset) == value:
+            return reset                # "Level0", "AiCoreNone": the default it becomes is what was meant
         fix = None
         if isinstance(value, str):
             guess = [m for m, v in members.items() if value in (m, v)] or close_matches(value, sorted(members))
@@ -196,6 +198,8 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
     if kind in ("bool", "str"):
         if (kind == "bool" and isinstance(value, bool)) or (kind == "str" and isinstance(value, str)):
             return value
+        if kind == "bool" and _meant_bool(value) == (reset == "True"):
+            return reset == "True"      # 1 or "True" where the default is True: it becomes what was meant
         advice = f"write {name}=True or {name}=False" if kind == "bool" else "give the path as a string"
         _report(ctx, names, "NPP350", node, f"{said} is not a {kind}: MindSpore resets it to {reset} {LOG}; {advice}")
         return reset == "True" if kind == "bool" else reset
@@ -218,6 +222,13 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
                 "written out); write on_trace_ready=mindspore.profiler.tensorboard_trace_handler(\"<dir>\")")
         return reset
     return None
+
+
+def _meant_bool(value) -> Optional[bool]:
+    """What a switch given as 0/1 or "True"/"False" evidently means (None: anything else)."""
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    return {"True": True, "False": False}.get(value) if isinstance(value, str) else None
 
 
 def _export_type(ctx, names: Names, node: ast.AST, value, said: str, reset: str):
