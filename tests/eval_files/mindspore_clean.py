@@ -43,4 +43,4 @@ evaluation.start()
 net(mindspore.ops.randn(8, 16))
 evaluation.stop()
 os.environ["MS_PROFILER_OPTIONS"] = '{"start": true, "output_path": "./env_prof", "profiler_level": "Level1", ' \
-                                    '"activities": ["CPU", "NPU"], "aic_metrics": "PipeUtilization"}'
+                                    '"activities": ["CPU", "NPU"]}'
