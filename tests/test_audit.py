@@ -244,7 +244,8 @@ def needed_facts():
 OWN_NOTES = re.compile(r"knowledge_audit|profiling_options_facts|ascend_ecosystem|adapter_entries|audit \d|"
                        r"^unverified$|^none$", re.I)
 MOVING = re.compile(r"@(master|main|develop|dev)\b")
-PRIMARY = re.compile(r"^[\w.-]+/[\w.-]+@[\w.^~-]+:\S+|^https?://\S+|^tests/oracle/(?:v[\d.]+|torch_npu/records|mindspore/records)\.jsonl$")
+PRIMARY = re.compile(r"^[\w.-]+/[\w.-]+@[\w.^~-]+:\S+|^https?://\S+|^tests/oracle/v[\d.]+\.jsonl$|"
+                     r"^tests/oracle/\w+/records\.jsonl$")
 
 
 def all_sources():
@@ -371,7 +372,8 @@ CONSEQUENCE_FACTS = (
     ("aborts", ("collection.emulation.adapter_abort",)),
     ("GE initialisation fails", ("collection.emulation.e10001",)),
     ("TypeError", ("collection.emulation.python_errors", "adapter.profiling_config_args",
-                   "torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords")),
+                   "torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords",
+                   "mindspore.schedule.keywords", "mindspore.experimental_config.keywords")),
     ("plog warning", ("collection.emulation.messages.NPP114",)),
     ("Ge has already initialized", ("collection.emulation.already_initialised",)),
     ("cannot be found", ("collection.emulation.trace_point_warnings",)),

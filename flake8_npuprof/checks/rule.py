@@ -54,7 +54,8 @@ GROUPS = {"wiring": ("NPP0xx: does the setting reach the runtime?", "correctness
           "msprof": ("NPP12x: msprof command lines", "correctness"),
           "hygiene": ("NPP2xx: hygiene", "maintainability"),
           "preflight": ("NPP9xx: environment preflight", "environment"),
-          "torch_npu": ("NPP30x: torch_npu profiler setup", "correctness")}
+          "torch_npu": ("NPP30x: torch_npu profiler setup", "correctness"),
+          "mindspore": ("NPP35x: MindSpore profiler setup", "correctness")}
 
 
 def sources_for(rule: Rule) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:

@@ -1,5 +1,5 @@
 """Shell launchers (`*.sh`, shell shebangs): `export PROFILING_MODE=...`, `PROFILING_OPTIONS=...`,
-and inline `VAR=... python train.py`, with shell quoting understood.
+MindSpore's `MS_PROFILER_OPTIONS=...`, and inline `VAR=... python train.py`, with shell quoting understood.
 
 The words are read as the shell reads them (source/shell_words.py: quoting, expansions as holes).
 Only the CLI reads these files; findings use the same codes as Python files.
@@ -36,10 +36,27 @@ def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
         sets = assignments(text) if "PROFILING_" in text else []
         calls = calls_in_shell(text) if "msprof" in text else []
         syntax = check_syntax(text)             # how bash reads the lines: the same on every target
-        return [sorted(_analyse(text, sets, settings, options_read or {}) + syntax +
+        mindspore = _mindspore_options(text) if "MS_PROFILER_OPTIONS" in text else []
+        return [sorted(_analyse(text, sets, settings, options_read or {}) + syntax + mindspore +
                        check_shell(text, settings.target, calls=calls), key=Finding.sort_key) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
+
+
+def _mindspore_options(text: str) -> List[Finding]:
+    """NPP355 for `export MS_PROFILER_OPTIONS='...'` MindSpore cannot use (checks/mindspore.py): the same on
+    every target. A value with an expansion in it is not judged."""
+    from .mindspore import options_findings
+    from ..source.text import HOLE
+    src = SourceText(text)
+    findings: List[Finding] = []
+    for s in assignments(text, ("MS_PROFILER_OPTIONS",)):
+        if HOLE in s.value.text or not s.value.text.strip():
+            continue
+        for message in options_findings(s.value.text):
+            (l1, c1), (l2, c2) = src.position(s.value.anchor), src.position(max(s.value.anchor, s.value.anchor_end))
+            findings.append(Finding("NPP355", printable(message), s.value.anchor, s.value.anchor_end, l1, c1, l2, c2))
+    return findings
 
 
 def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Finding]:

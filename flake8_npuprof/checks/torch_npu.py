@@ -12,15 +12,14 @@ does for the options checks. The knowledge is data/torch_npu.json (knowledge/tor
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
 from ..source.sites import dotted
 from ..source.suggest import close_matches
-from ..source.text import HOLE
-from ..values.ops import C, Opaque, S
+from .framework_values import EnumRef, Items, Names as FrameworkNames, known as _known, plain as _plain, show as _show
 
 PROFILER = "torch_npu.profiler"
 PROFILE = PROFILER + ".profile"
@@ -38,148 +37,25 @@ def mentions_torch_npu(text: str) -> bool:
     return "torch_npu" in text or "npu.prof" in text or "use_npu" in text
 
 
-class EnumRef(NamedTuple):
-    """A member of one of the profiler's enums, as written in code (ProfilerLevel.Level1)."""
-    kind: str                           # the parameter it is for: profiler_level, aic_metrics, ...
-    name: str                           # the member's name: Level1, PipeUtilization, NPU
-    value: Optional[str]                # the string it stands for (None: not known here)
+def _torch_enum(owner: str, member: str) -> Optional[EnumRef]:
+    kind = ENUMS.get(owner)
+    if kind is None:
+        return None
+    table = K.data()["experimental_config"].get(kind, {}) if kind != "activities" else \
+        {a: a for a in K.data()["profile"]["activities"]}
+    if member not in table:
+        return None
+    return EnumRef(kind, member, table[member])
 
 
-class Items(tuple):
-    """The values of a list, tuple or set literal (an EnumRef is a tuple too: this tells them apart)."""
+class Names(FrameworkNames):
+    """The file's names for torch and torch_npu, with the submodules that re-export the profiler's objects."""
 
-
-class Unknown(Exception):
-    pass
-
-
-# ---------------------------------------------------------------- names as the file spells them
-
-def _aliases(tree: ast.AST) -> Dict[str, str]:
-    """{name bound by an import: the dotted path it stands for}, for torch and torch_npu imports."""
-    out: Dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                root = a.name.split(".")[0]
-                if root in ("torch", "torch_npu"):
-                    if a.asname:
-                        out[a.asname] = a.name
-                    else:
-                        out.setdefault(root, root)
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            if node.module.split(".")[0] in ("torch", "torch_npu"):
-                for a in node.names:
-                    if a.name != "*":
-                        out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
-
-
-class Names:
     def __init__(self, tree: ast.AST):
-        self.aliases = _aliases(tree)
-        self.notes: Dict[int, List[str]] = {}   # id(argument) -> where its value came from (a flag's default)
-
-    def of(self, node: ast.AST) -> Optional[str]:
-        """The dotted path an expression names through the file's imports (torch_npu.profiler.profile)."""
-        name = dotted(node)
-        if not name:
-            return None
-        head, _, rest = name.partition(".")
-        full = self.aliases.get(head)
-        if full is None:
-            return None
-        full = full + ("." + rest if rest else "")
-        # the submodules that re-export the same objects
-        for long, short in ((PROFILER + ".profiler.", PROFILER + "."),
-                            (PROFILER + ".experimental_config.", PROFILER + "."),
-                            (PROFILER + ".scheduler.", PROFILER + ".")):
-            if full.startswith(long):
-                full = short + full[len(long):]
-        return full
-
-    def enum(self, node: ast.AST) -> Optional[EnumRef]:
-        full = self.of(node) if isinstance(node, ast.Attribute) else None
-        if not full:
-            return None
-        owner, _, member = full.rpartition(".")
-        kind = ENUMS.get(owner)
-        if kind is None:
-            return None
-        table = K.data()["experimental_config"].get(kind, {}) if kind != "activities" else \
-            {a: a for a in K.data()["profile"]["activities"]}
-        if member not in table:
-            return None
-        return EnumRef(kind, member, table[member])
-
-
-# ---------------------------------------------------------------- values
-
-def _candidates(ctx, names: Names, node: ast.AST, notes: set) -> tuple:
-    """The values an argument can have: constants, EnumRefs, tuples of them for a list; raises Unknown.
-    notes: where computed values came from (a flag's default), for the message."""
-    ref = names.enum(node)
-    if ref is not None:
-        return (ref,)
-    if isinstance(node, ast.Constant):
-        return (node.value,)
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        items = [_candidates(ctx, names, e, notes) for e in node.elts]
-        if any(len(c) != 1 for c in items) or any(isinstance(e, ast.Starred) for e in node.elts):
-            raise Unknown()
-        return (Items(c[0] for c in items),)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
-        return (-node.operand.value,)
-    if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp, ast.Call, ast.IfExp)):
-        if isinstance(node, ast.Name) and node.id in names.aliases:
-            raise Unknown()
-        scope = ctx.sites.scope_of.at(node, None)
-        if scope is None:
-            raise Unknown()
-        out = []
-        # as the options checks read them: a flag's default stands for the flag (the message says so)
-        for v in ctx.resolver.eval(node, scope, ctx.pos(node)):
-            if isinstance(v, C) and not isinstance(v.value, Opaque):
-                out.append(v.value)
-                if v.note:
-                    notes.add(v.note)
-            elif isinstance(v, S) and not v.is_bytes and HOLE not in v.value.text:
-                out.append(v.value.text)
-                notes.update(note for _, _, note in v.value.notes or ())
-            else:
-                raise Unknown()
-        if not out:
-            raise Unknown()
-        return tuple(out)
-    raise Unknown()
-
-
-
-def _known(ctx, names: Names, node: Optional[ast.AST]) -> Optional[tuple]:
-    if node is None:
-        return None
-    notes: set = set()
-    try:
-        values = _candidates(ctx, names, node, notes)
-    except Unknown:
-        return None
-    if notes:
-        names.notes[id(node)] = sorted(notes)
-    return values
-
-
-def _plain(value):
-    """A value as the runtime compares it: an EnumRef becomes its string."""
-    return value.value if isinstance(value, EnumRef) else value
-
-
-def _show(value) -> str:
-    if isinstance(value, EnumRef):
-        return value.name
-    if isinstance(value, Items):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    return repr(value)
+        super().__init__(tree, ("torch", "torch_npu"),
+                         ((PROFILER + ".profiler.", PROFILER + "."),
+                          (PROFILER + ".experimental_config.", PROFILER + "."),
+                          (PROFILER + ".scheduler.", PROFILER + ".")), _torch_enum)
 
 
 # ---------------------------------------------------------------- reporting per release

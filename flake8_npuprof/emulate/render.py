@@ -305,9 +305,10 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
     return [f"{r.verdict.upper()}: {first}"]
 
 
-def not_replayed(name: str) -> str:
-    """What a script that profiles with torch_npu.profiler is told, run directly or by a launcher."""
-    return f"{name}: torch_npu.profiler is not replayed by emulate yet (npuprof check judges it)"
+def not_replayed(name: str, framework: str = "torch_npu.profiler") -> str:
+    """What a script that profiles with a framework's profiler (torch_npu's, MindSpore's) is told, run directly
+    or by a launcher."""
+    return f"{name}: {framework} is not replayed by emulate yet (npuprof check judges it)"
 
 
 def render_text(report: dict) -> str:

@@ -102,12 +102,14 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch followed: {why}"], "unseen": True},
                       answer={"usable": None, "why": why, "decider": None})
     if source.kind == "python" and not results and not spawn:
-        from ..source.prefilter import names_torch_npu
-        if names_torch_npu(source.text):
-            # its own profiler, which this replay does not model: never "no profiling setup found"
-            why = "it profiles with torch_npu.profiler, which emulate does not replay yet (npuprof check judges it)"
-            report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
-                          launch={"lines": [not_replayed(os.path.basename(path))], "unseen": True})
+        from ..source.prefilter import names_mindspore, names_torch_npu
+        for framework, named in (("torch_npu.profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
+            if named(source.text):
+                # its own profiler, which this replay does not model: never "no profiling setup found"
+                why = f"it profiles with {framework}, which emulate does not replay yet (npuprof check judges it)"
+                report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
+                              launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
+                break
     if source.kind == "shell" and results and report["usable"] is not False:
         # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
         why = "the launcher starts no python3 script or msprof run that emulate can follow"

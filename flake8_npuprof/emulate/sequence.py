@@ -186,9 +186,12 @@ def _unread(script: str) -> str:
 
 def _unmodelled(ls, name: str, why: str) -> str:
     """The script's line for a profiling API emulate does not model: as `npuprof emulate SCRIPT` says it."""
-    from ..source.prefilter import names_torch_npu
+    from ..source.prefilter import names_mindspore, names_torch_npu
     from .render import not_replayed
-    return not_replayed(name) if names_torch_npu(ls.ctx.src.text) else why
+    for framework, named in (("torch_npu.profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
+        if named(ls.ctx.src.text):
+            return not_replayed(name, framework)
+    return why
 
 
 def _off_unless(w: Walk, launch: Launch, ls) -> str:

@@ -6,7 +6,8 @@ profiling_options, ProfilingConfig, enable_profiling and profiling_config; "PROF
 environment variables; "custom_optimizers" NpuOptimizer entries that carry no profiling
 word of their own; "msprof" command lines run from Python. "rofil" is scanned for instead of
 "rofiling": one scan covers torch_npu's profiler too ("profile", "profiler"), so a file without
-any marker costs the same four scans as before the torch_npu checks.
+any marker costs the same four scans as before the torch_npu checks. "PROFIL" covers the TF
+environment variables and MindSpore's MS_PROFILER_OPTIONS in one scan.
 
 Stage two, for a file that passes, requires one of the names every profiling setup is found
 from as a whole word outside a comment: the keys and attributes the routes match on
@@ -17,7 +18,8 @@ profiling in comments, or inside longer names (pygments' `ProfilingRegexLexer`, 
 "msprof" counts wherever it stands: a command line is a string, and cheap to look at.
 A torch_npu file (one naming torch_npu, `npu.prof` or `use_npu`) passes with one of the names its
 profiler is called by (`profiler`, `profile`, `_ExperimentalConfig`, the legacy `profileConfig`,
-`prof_init`, `use_npu`) as a whole word outside a comment.
+`prof_init`, `use_npu`) as a whole word outside a comment; a MindSpore file (one naming mindspore)
+with `Profiler`, `profiler`, `profile` or `_ExperimentalConfig`, and any file with `MS_PROFILER_OPTIONS`.
 
 The budget bounds what one file may cost before it is parsed: parsing alone builds a few
 hundred bytes of tree per word or symbol (9.6 MB of `a = 1` lines took 4.7 GB), and every
@@ -43,18 +45,22 @@ _SETUP_NAMES = ("profiling_mode", "profiling_options", "enable_profiling", "prof
                 "PROFILING_MODE", "PROFILING_OPTIONS", "custom_optimizers", "parameter_map")
 # torch_npu's profiler (checks/torch_npu.py), asked for only in a file that names torch_npu
 _TORCH_NPU_NAMES = ("profiler", "profile", "_ExperimentalConfig", "profileConfig", "prof_init", "use_npu")
+# MindSpore's profiler (checks/mindspore.py), asked for only in a file that names mindspore
+_MINDSPORE_NAMES = ("Profiler", "profiler", "profile", "_ExperimentalConfig")
 _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def might_configure_profiling(text: str) -> bool:
     rofil = "rofil" in text
-    if not (rofil or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text):
+    if not (rofil or "PROFIL" in text or "custom_optimizers" in text or "msprof" in text):
         return False
     # the TF names are looked for only where a TF marker is: "rofil" alone (cProfile, line_profiler) is not one
     if ((rofil and "rofiling" in text) or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text) \
             and names_a_setup(text):
         return True
     if rofil and names_torch_npu(text):
+        return True
+    if names_mindspore(text):
         return True
     # a file over the work budget is not read further: it still gets its NPP191, as it always did
     return len(text) > MAX_WORDS and words_over_budget(text) > 0
@@ -66,6 +72,14 @@ def names_torch_npu(text: str) -> bool:
     if "rofile" not in text or not ("torch_npu" in text or "npu.prof" in text or "use_npu" in text):
         return False
     return _names_outside_comments(text, _TORCH_NPU_NAMES)
+
+
+def names_mindspore(text: str) -> bool:
+    """Stage two for MindSpore's profiler: a file that names mindspore and calls its profiler by one of its
+    names, or sets MS_PROFILER_OPTIONS, outside a comment."""
+    if "mindspore" in text and "rofil" in text and _names_outside_comments(text, _MINDSPORE_NAMES):
+        return True
+    return "MS_PROFILER_OPTIONS" in text and _names_outside_comments(text, ("MS_PROFILER_OPTIONS",))
 
 
 def names_a_setup(text: str) -> bool:

@@ -1,5 +1,6 @@
 """Shell words as the shell reads them: quoting, `VAR=value` assignments of PROFILING_MODE and
-PROFILING_OPTIONS (exported or inline), expansions left as holes."""
+PROFILING_OPTIONS (exported or inline; or of other names asked for, MindSpore's MS_PROFILER_OPTIONS),
+expansions left as holes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from .text import HOLE, Piece, Run, SourceText, StrValue, mask_placeholders
 
 
 MAX_LAUNCHER = 256 * 1024       # characters of a launcher (or a script it sources) read: far above any real one
-_ASSIGN = re.compile(r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?(PROFILING_MODE|PROFILING_OPTIONS)=")
+_PREFIX = r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?"
+_ASSIGN = re.compile(_PREFIX + r"(PROFILING_MODE|PROFILING_OPTIONS)=")
 _WORD_END = set(" \t\n;&|<>()")
 _BREAK = re.compile(r"[\r\n]")
 
@@ -22,7 +24,9 @@ class ShellSet(NamedTuple):
     line: int
 
 
-def assignments(text: str) -> List[ShellSet]:
+def assignments(text: str, names: Optional[Tuple[str, ...]] = None) -> List[ShellSet]:
+    """The assignments of PROFILING_MODE and PROFILING_OPTIONS, or of the variables `names`."""
+    assign = _ASSIGN if names is None else re.compile(_PREFIX + "(" + "|".join(map(re.escape, names)) + ")=")
     out = []
     i, n = 0, len(text)
     at_word_start = True
@@ -33,7 +37,7 @@ def assignments(text: str) -> List[ShellSet]:
             i = _line_end(text, i)
             continue
         if at_word_start:
-            m = _ASSIGN.match(text, i)
+            m = assign.match(text, i)
             if m:
                 value, end = read_word(text, m.end())
                 value = mask_placeholders(value)        # `{MODE}`, `@MODE@`, '${OUT}': left for a generator
