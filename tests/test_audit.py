@@ -244,7 +244,8 @@ def needed_facts():
 OWN_NOTES = re.compile(r"knowledge_audit|profiling_options_facts|ascend_ecosystem|adapter_entries|audit \d|"
                        r"^unverified$|^none$", re.I)
 MOVING = re.compile(r"@(master|main|develop|dev)\b")
-PRIMARY = re.compile(r"^[\w.-]+/[\w.-]+@[\w.^~-]+:\S+|^https?://\S+|^tests/oracle/v[\d.]+\.jsonl$")
+PRIMARY = re.compile(r"^[\w.-]+/[\w.-]+@[\w.^~-]+:\S+|^https?://\S+|"
+                     r"^tests/oracle/(v[\d.]+\.jsonl|torch_npu/records\.jsonl)$")
 
 
 def all_sources():

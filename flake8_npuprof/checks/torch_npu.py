@@ -30,6 +30,19 @@ HANDLER = PROFILER + ".tensorboard_trace_handler"
 ENUMS = {PROFILER + ".ProfilerLevel": "profiler_level", PROFILER + ".AiCMetrics": "aic_metrics",
          PROFILER + ".ExportType": "export_type", PROFILER + ".ProfilerActivity": "activities"}
 RANK0 = "with a warning on rank 0 only"
+# 6.0.rc1 prints its warnings on every rank (the record's env.RANK_1 case); 6.0.rc3 on, rank 0 only
+RANK0_60 = "with a warning on rank 0 only (6.0.rc1: on every rank)"
+# The one 5.0 build recorded (5.0.rc3) validates none of these values: it keeps them as written, silently;
+# the final 5.0 was not recorded (its wheels are not served), so for 5.0 a reset is not claimed
+BUILD_50_LEVEL0 = "depends on the build (5.0.rc3 keeps the value as written, with a warning that AI Core metrics " \
+    "need Level1 or Level2; later 5.0 builds were not recorded)"
+EXPERIMENTAL_50 = "ignores it, with a Python warning (5.0.rc3; later 5.0 builds were not recorded)"
+PROFILE_BOOL_50 = "depends on the build (5.0.rc3 does not check its type: record_shapes=\"True\" raised TypeError " \
+    "there, profile_memory=1 and with_modules=\"yes\" were kept; later 5.0 builds were not recorded)"
+ACTIVE0_50 = "depends on the build (5.0.rc3 keeps active=0 without a warning, then raises ZeroDivisionError at " \
+    "prof.step(); later 5.0 builds were not recorded)"
+BUILD_50 = "depends on the build (5.0.rc3 keeps the value as written, without a warning; later 5.0 builds " \
+    "were not recorded)"
 EVERY = "every"                         # a reaction shared by every release
 
 
@@ -189,15 +202,20 @@ def _every(reaction: str) -> Dict[str, str]:
 
 
 def _missing(keyword: str, first: str, table: str) -> Dict[str, str]:
-    """The TypeError a keyword gives on the releases before the one that added it."""
-    return {r: f"raises TypeError ({table} has no {keyword} before {first})" for r in K.releases_before(first)}
+    """The TypeError a keyword gives on the releases before the one that added it (and on the builds of its
+    first line before the one that added it: 6.0.rc1 lacks msprof_tx, which 6.0.rc3 has)."""
+    out = {r: f"raises TypeError ({table} has no {keyword} before {first})" for r in K.releases_before(first)}
+    build = K.data().get("first_build", {}).get(table, {}).get(keyword)
+    if build:
+        out[first] = f"depends on the build ({build[0]} raises TypeError: {table} has no {keyword} before {build[1]})"
+    return out
 
 
 def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optional[str]], advice: str = "",
             fix: Optional[Fix] = None) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ)."""
-    bad = {r: x for r, x in reactions.items() if x}
     target = ctx.target
+    bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
         return False
     shown = [r for r in target.torch_npu_releases if r in bad]
@@ -219,6 +237,17 @@ def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optio
     aside = f" ({'; '.join(notes)})" if notes else ""
     ctx.report_node(code, node, f"{head}: {body}" + (f"; {advice}" if advice else "") + aside, fix)
     return True
+
+
+def _worded(release: str, reaction: str, target: str) -> str:
+    """A reaction as that release's builds show it: 5.0's validation by build, 6.0.rc1's warnings on every rank."""
+    if RANK0 not in reaction or RANK0_60 in reaction:
+        return reaction
+    if release == "5.0":
+        return BUILD_50
+    if target in ("any", "portable", "6.0"):
+        return reaction.replace(RANK0, RANK0_60)
+    return reaction
 
 
 def _replace(ctx, node: ast.AST, text: str, safe: bool, title: str) -> Fix:
@@ -297,15 +326,20 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
         got = [_plain(v) for v in values["profiler_level"]]
         if all(v not in levels.values() for v in got) and len(set(map(repr, got))) == 1:
             _bad_level(ctx, kws["profiler_level"].value, values["profiler_level"][0], levels)
-            level = "Level0"
+            level = "reset"     # what a release then does with aic_metrics was not recorded (6.0+ keep the metric)
         elif len(set(got)) == 1 and got[0] in levels.values():
             level = got[0]
-    metric_ok = _metric(ctx, kws.get("aic_metrics"), values.get("aic_metrics"), level, "profiler_level" in kws, data)
+    if level == "Level_none" and values.get("profiler_level") and not isinstance(values["profiler_level"][0], EnumRef):
+        _report(ctx, "NPP300", kws["profiler_level"].value, "profiler_level \"Level_none\" is new in torch_npu 6.0.rc3",
+                {"5.0": BUILD_50, "6.0": "depends on the build (6.0.rc1 resets it to Level0 with a warning on every rank)"},
+                "target torch_npu 6.0.rc3 or later")
+    metric_ok = _metric(ctx, kws.get("aic_metrics"), values.get("aic_metrics"), level, "profiler_level" in kws,
+                        data) if level != "reset" else None
     for name, default in data["bools"].items():
         if name in kws and values[name] and all(not isinstance(v, bool) and v is not None for v in values[name]):
             reactions = _every(f"resets it to {default} {RANK0}")
-            if name == "data_simplification":
-                reactions["5.0"] = f"resets it to its default {RANK0}"
+            if name == "data_simplification":   # 6.0.rc1's default is None, 6.0.rc3's True
+                reactions["6.0"] = f"resets it to its default {RANK0}"
             reactions.update(_missing(name, data["keywords"][name], "_ExperimentalConfig"))
             _report(ctx, "NPP300", kws[name].value, f"{name}={_show(values[name][0])} is not a bool", reactions,
                     f"write {name}=True or {name}=False")
@@ -313,6 +347,11 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
     if "op_attr" in kws and values["op_attr"] and all(v is True for v in values["op_attr"]) and export is not None \
             and "db" not in export:
         reactions = _every(f"turns op_attr off {RANK0} (op attributes are exported only to the db)")
+        listed = values.get("export_type")
+        if listed and len(listed) == 1 and isinstance(listed[0], Items) and "db" in [_plain(v) for v in listed[0]] \
+                and all(_plain(v) in data["export_type"].values() for v in listed[0]):
+            for r in K.releases_from(data["export_type_list_from"]):
+                reactions[r] = None     # the list is kept there, with its "db"
         reactions.update(_missing("op_attr", "6.0", "_ExperimentalConfig"))
         _report(ctx, "NPP302", kws["op_attr"], "op_attr=True without \"db\" in export_type", reactions,
                 "add export_type=[\"text\", \"db\"] (ExportType.Db)")
@@ -357,15 +396,14 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
     if None in names:
         bad = [v for v in values if not (isinstance(v, EnumRef) or (isinstance(v, str) and v in by_value))]
         if len(bad) == len(values) and len({repr(v) for v in bad}) == 1:
-            _bad_metric(ctx, kw.value, bad[0], level, table, data)
+            _bad_metric(ctx, kw.value, bad[0], level, table, data, level_given)
         return None
     if len(names) != 1:
         return None
     name = names.pop()
     if name != "AiCoreNone" and level in ("Level0", "Level_none"):
         reactions = _every(f"drops it {RANK0}")
-        # 5.0 warns and keeps the metric at Level0; Level_none there was not read
-        reactions["5.0"] = "warns on rank 0 that AI Core metrics need Level1 or Level2" if level == "Level0" else None
+        reactions["5.0"] = BUILD_50_LEVEL0 if level == "Level0" else None
         where = f"with profiler_level {level}" if level_given else "at profiler_level Level0 (the default)"
         _report(ctx, "NPP302", kw, f"aic_metrics {name} {where}", reactions,
                 "AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): add "
@@ -373,11 +411,14 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
     return name
 
 
-def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], data) -> None:
+def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], data,
+                level_given: bool = True) -> None:
     reset = {"Level0": "AiCoreNone", "Level_none": "AiCoreNone"}.get(level or "", "PipeUtilization") \
         if level else None
     to = reset if reset else "its default (AiCoreNone at Level0, PipeUtilization at Level1/Level2)"
     reactions = _every(f"resets it to {to} {RANK0}")
+    if level == "Level0":
+        reactions["5.0"] = BUILD_50_LEVEL0
     fix = None
     if isinstance(value, str) and value in table:
         constant = table[value]
@@ -502,20 +543,17 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
 
 
 def _schedule_before_checks(name: str, value) -> Optional[str]:
-    """What 5.0 does with a schedule value: int() of it, a negative or unconvertible one reset to 0 with a
-    warning, and active=0 accepted (it never records)."""
+    """What 5.0 does with a schedule value the later releases reset. 5.0.rc3 keeps every value as written (the
+    final 5.0 was not recorded); a value int() reads as valid (2.0, "2") counts as accepted, as before."""
     try:
         number = int(value)
-    except ValueError:
-        number = -1                     # "abc": reset to 0, as a negative value is
-    except TypeError:
-        return "raises TypeError (5.0 converts it with int())"
+    except (TypeError, ValueError):
+        return BUILD_50
     if number >= (1 if name == "active" else 0):
-        return None                     # 2.0 and "2" are read as 2
-    if name != "active":
-        return f"resets it to 0 {RANK0}"
-    return "never records (active=0)" if number == 0 and value == 0 else \
-        f"resets it to 0 {RANK0}, so it never records"
+        return None
+    if name == "active" and value == 0:
+        return ACTIVE0_50
+    return BUILD_50
 
 
 def _handler(ctx, names: Names, call: ast.Call) -> None:
@@ -524,7 +562,6 @@ def _handler(ctx, names: Names, call: ast.Call) -> None:
     if not values or any(isinstance(v, str) or v is None for v in values):
         return
     reactions = _every(f"resets it to its default ($ASCEND_WORK_PATH/profiling_data, else the working directory) {RANK0}")
-    reactions["5.0"] = "raises TypeError building the handler (5.0 does not check its type)"
     _report(ctx, "NPP300", node, f"tensorboard_trace_handler's dir_name {_show(values[0])} is not a str",
             reactions, "give the output directory as a string")
 
@@ -545,13 +582,14 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
     activities = _activities(ctx, names, kws.get("activities"))
     if "experimental_config" in kws and activities is not None and "NPU" not in activities:
         _report(ctx, "NPP302", kws["experimental_config"], "experimental_config without ProfilerActivity.NPU in "
-                "activities", _every(f"ignores it {RANK0}"),
+                "activities", dict(_every(f"ignores it {RANK0}"), **{"5.0": EXPERIMENTAL_50}),
                 "it configures the NPU side only: add ProfilerActivity.NPU to activities, or drop experimental_config")
     for name in data["profile"]["bools"]:
         values = _known(ctx, names, kws[name].value) if name in kws else None
         if values and all(not isinstance(v, bool) and v is not None for v in values):
             _report(ctx, "NPP300", kws[name].value, f"{name}={_show(values[0])} is not a bool",
-                    _every(f"resets it to False {RANK0}"), f"write {name}=True or {name}=False")
+                    dict(_every(f"resets it to False {RANK0}"), **{"5.0": PROFILE_BOOL_50}),
+                    f"write {name}=True or {name}=False")
     if star or call.args:
         return
     handler = kws.get("on_trace_ready")
@@ -658,6 +696,9 @@ def _steps(ctx, names: Names, sched: ast.Call) -> Optional[Dict[str, int]]:
 
 NOTHING = "collects nothing and says nothing (the schedule never leaves its wait steps)"
 DELETED = "ends in its warmup steps and deletes the data, with a warning"
+# 6.0.rc1 starts collecting at the warmup steps (6.0.rc3 on, at the record steps): its run ends collecting
+DELETED_60 = "depends on the build (6.0.rc1 starts collecting in the warmup steps and stops at exit without calling " \
+    "on_trace_ready, with a warning; 6.0.rc3 and 6.0.0 end in their warmup steps and delete the data, with a warning)"
 
 
 def _steps_of(ctx, names: Names, call: ast.Call) -> Optional[Dict[str, int]]:
@@ -674,6 +715,7 @@ def _no_step(ctx, call: ast.Call, var: Optional[str], first: int, record: int, s
     elif record > 0:
         reactions = _every(DELETED)
         reactions["5.0"] = None
+        reactions["6.0"] = DELETED_60
     else:
         return
     if started:
@@ -787,6 +829,7 @@ def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: 
             reactions = _every("collects nothing and says nothing" if n < first else DELETED)
             if n >= first:
                 reactions["5.0"] = None         # what 5.0 did when stopped in warmup was not read
+                reactions["6.0"] = DELETED_60
             _report(ctx, "NPP306", loop.iter, f"the schedule records from step {record} ({sched}), but this loop "
                     f"calls {var}.step() only {n} time{'s' if n != 1 else ''}", reactions,
                     "lower wait/skip_first/warmup or run more steps")
@@ -894,7 +937,10 @@ RULES = (
              "`dir_name` that is not a string). Values built in code are followed (names, constants, argparse "
              "defaults); what cannot be known stays quiet.",
         why="torch_npu never stops on a bad profiling setting: it replaces the value by its default and prints "
-            "one warning, and only on rank 0 (and not at all with TORCH_NPU_WARNING_DISABLE=1). "
+            "one warning, and only on rank 0 (6.0.rc1: on every rank; not at all with TORCH_NPU_DISABLED_WARNING=1 "
+            "from 6.0.rc3, or TORCH_NPU_WARNING_DISABLE=1 from 26.2: 6.0 to 26.1 still warn with the latter). "
+            "5.0.rc3, the one 5.0 build recorded, checks none of these values and keeps them as written; the "
+            "final 5.0 was not recorded, so for 5.0 the message says it depends on the build. "
             "`profiler_level=\"level1\"` collects Level0 data; `activities=[\"NPU\"]` collects CPU and NPU. "
             "The run looks fine and the data is not what was asked for.",
         example=_script("    profiler_level=\"level1\",\n"),
