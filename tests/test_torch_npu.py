@@ -107,7 +107,12 @@ def test_enum_members_and_their_strings_are_accepted():
 def test_the_enum_name_fix_is_safe_where_the_reset_gives_the_same_data():
     text = config('profiler_level=ProfilerLevel.Level1, aic_metrics="PipeUtilization"')
     finding, = analyse(text, None, "t.py", Settings())
-    assert finding.code == "NPP301" and finding.fix.safe
+    assert finding.code == "NPP301" and not finding.fix.safe    # 5.0.rc3 keeps the name as written
+    for release in TORCH_NPU_RELEASES[1:]:                      # 6.0+ reset it to what the fix writes
+        safe, = analyse(text, None, "t.py", Settings(target=Target.parse("any", "any", release)))
+        assert safe.fix.safe, release
+    level2, = analyse(text.replace("Level1", "Level2"), None, "t.py", Settings(target=Target.parse("any", "any", "7.3")))
+    assert not level2.fix.safe                                  # not recorded at Level2
     assert "torch_npu 6.0+ resets it to PipeUtilization with a warning on rank 0 only (6.0.rc1: on every rank); on " \
         "torch_npu 5.0 it depends on the build (5.0.rc3 keeps the value as written, without a warning;" in finding.message
     fixed = apply_edits(text, finding.fix.edits)

@@ -426,7 +426,9 @@ def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], d
         # Level_none no metric is collected whatever it is named: writing the value there only trades this
         # finding for NPP302's, so the advice names the level instead and there is no fix
         dropped = level in ("Level0", "Level_none")
-        safe = level in ("Level1", "Level2") and value == "PipeUtilization"
+        # the record (tests/test_fix_safety.py): at Level1 6.0+ reset the name to ACL_AICORE_PIPE_UTILIZATION,
+        # what the fix writes; 5.0.rc3 keeps the name as written; Level2 with a name was not recorded
+        safe = level == "Level1" and value == "PipeUtilization" and "5.0" not in ctx.target.torch_npu_releases
         if isinstance(node, ast.Constant) and constant and not dropped:
             fix = _replace(ctx, node, f'"{constant}"', safe, f'aic_metrics "{constant}" (AiCMetrics.{value})')
         advice = f"write AiCMetrics.{value}" + (f" or \"{constant}\"" if constant else "")
@@ -970,8 +972,10 @@ RULES = (
         fixed=_GOOD,
         fix_safety="sometimes",
         fix_note="A member's name is replaced by its value (\"PipeUtilization\" → \"ACL_AICORE_PIPE_UTILIZATION\"). "
-                 "Safe where the reset already gave that data (PipeUtilization at Level1/Level2, anything at "
-                 "Level0 where the metric is dropped); otherwise unsafe, since the run collected the default before.",
+                 "Safe only where the record shows the reset already gave that value on every release the target "
+                 "covers: PipeUtilization at Level1 on 6.0 and later (5.0.rc3 keeps the name as written, so not "
+                 "under `any` or `portable`); otherwise unsafe, since the run collected something else before. "
+                 "At Level0 and Level_none no metric is collected: no fix, the advice names the level.",
         options=_CHECKED,
         references=(REF_GUIDE,),
         group="torch_npu",
