@@ -451,3 +451,36 @@ def test_emulate_does_not_claim_a_torch_npu_script_collects_nothing(tmp_path, ca
     out = capsys.readouterr().out
     assert code == 1 and "no profiling setup found" not in out
     assert "usable data: unknown (it profiles with torch_npu.profiler, which emulate does not replay yet" in out
+
+
+# ---------------------------------------------------------------- cost
+
+def test_the_whole_file_is_walked_a_fixed_number_of_times_whatever_the_profilers(monkeypatch):
+    """Issue 43: linear cost. The loop checks index .step, .start and the profilers' names in one walk; a
+    walk per profiler (as _stepped/_escapes once did) makes N profilers cost N walks of the file."""
+    import ast
+    import sys as _sys
+    walk = ast.walk
+    walks = []
+
+    def counting(node):
+        if isinstance(node, ast.Module) and _sys._getframe(1).f_globals.get("__name__") == \
+                "flake8_npuprof.checks.torch_npu":
+            walks.append(_sys._getframe(1).f_code.co_name)
+        return walk(node)
+
+    monkeypatch.setattr(ast, "walk", counting)
+
+    def profilers(n):
+        return HEAD + "".join(
+            f"with torch_npu.profiler.profile(schedule=torch_npu.profiler.schedule(wait=1, active=1), "
+            f"on_trace_ready=h) as p{i}:\n    for s in range(10):\n        p{i}.step()\n"
+            f"q{i} = torch_npu.profiler.profile(schedule=torch_npu.profiler.schedule(wait=1, active=1))\n"
+            f"q{i}.start()\n" for i in range(n))
+
+    counts = []
+    for n in (2, 20):
+        walks.clear()
+        found(profilers(n))
+        counts.append(sorted(walks))
+    assert counts[0] == counts[1] and len(counts[0]) <= 5, counts

@@ -608,15 +608,13 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
 def _kept_here(ctx, call: ast.Call) -> bool:
     """Whether the profiler stays in this file: used by `with`, or bound to a name that is not passed on,
     stored or returned (another module might export its data)."""
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                if item.context_expr is call:
-                    var = item.optional_vars
-                    return var is None or (isinstance(var, ast.Name) and not _escapes(ctx.tree, var.id))
-        elif isinstance(node, ast.Assign) and node.value is call:
-            return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
-                not _escapes(ctx.tree, node.targets[0].id)
+    node = _index(ctx.tree).owner.get(id(call))
+    if isinstance(node, ast.withitem):
+        var = node.optional_vars
+        return var is None or (isinstance(var, ast.Name) and not _escapes(ctx.tree, var.id))
+    if isinstance(node, ast.Assign):
+        return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            not _escapes(ctx.tree, node.targets[0].id)
     return False
 
 
@@ -648,8 +646,12 @@ def _activities(ctx, names: Names, kw: Optional[ast.keyword]) -> Optional[set]:
 
 
 def _exports(ctx, exports: Iterable[str]) -> bool:
-    text = ctx.src.text
-    return any(e in text for e in exports)
+    """Whether the file calls an export method (read once per file: a file may hold many profilers)."""
+    key = (id(ctx.src), tuple(exports))
+    cached = getattr(ctx, "torch_npu_exports", None)
+    if cached is None or cached[0] != key:
+        ctx.torch_npu_exports = cached = (key, any(e in ctx.src.text for e in exports))
+    return cached[1]
 
 
 def _legacy(ctx, call: ast.Call, full: str) -> None:
@@ -672,8 +674,7 @@ def _schedule_of(ctx, names: Names, node: ast.AST) -> Optional[ast.Call]:
     if isinstance(node, ast.Call) and names.of(node.func) == SCHEDULE:
         return node
     if isinstance(node, ast.Name):
-        found = [a.value for a in ast.walk(ctx.tree) if isinstance(a, ast.Assign) and len(a.targets) == 1
-                 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id]
+        found = _index(ctx.tree).assigned.get(node.id, [])
         if len(found) == 1 and isinstance(found[0], ast.Call) and names.of(found[0].func) == SCHEDULE:
             return found[0]
     return None
@@ -730,9 +731,10 @@ def _no_step(ctx, call: ast.Call, var: Optional[str], first: int, record: int, s
 
 def _loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
     """NPP305 (no prof.step() for a scheduled profiler) and NPP306 (the loop ends before the active steps)."""
+    ids = {id(p) for p in profiles}
     for item, withnode in _with_items(ctx.tree):
         call = item.context_expr
-        if not any(call is p for p in profiles):
+        if id(call) not in ids:
             continue
         steps = _steps_of(ctx, names, call)
         if steps is None:
@@ -750,25 +752,72 @@ def _loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
             continue
         _reach(ctx, names, var, withnode, steps, first, record)
     # `prof = profile(schedule=...)` run by prof.start() ... prof.stop()
-    for node in ast.walk(ctx.tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and any(node.value is p for p in profiles)):
-            continue
-        var = node.targets[0].id
-        if _stepped(ctx.tree, var) or _escapes(ctx.tree, var) or not _started(ctx.tree, var):
-            continue
-        steps = _steps_of(ctx, names, node.value)
-        if steps is not None:
-            first = steps["skip_first"] + steps["wait"]
-            _no_step(ctx, node.value, var, first, first + steps["warmup"], started=True)
+    for var, values in _index(ctx.tree).assigned.items():
+        for value in values:
+            if id(value) in ids:
+                _started_no_step(ctx, names, var, value)
+
+
+def _started_no_step(ctx, names: Names, var: str, call: ast.Call) -> None:
+    """NPP305 for `var = profile(schedule=...)` run by var.start() and never stepped."""
+    if _stepped(ctx.tree, var) or _escapes(ctx.tree, var) or not _started(ctx.tree, var):
+        return
+    steps = _steps_of(ctx, names, call)
+    if steps is not None:
+        first = steps["skip_first"] + steps["wait"]
+        _no_step(ctx, call, var, first, first + steps["warmup"], started=True)
+
+
+class _Index(NamedTuple):
+    """What the loop and lifetime checks ask of a file, from one walk: per name, whether `name.step` appears,
+    whether `name.start()`/`name.__enter__()` is called, whether a load of it escapes; the with items; the
+    single-name assignments; and where each call is used (with item or assignment)."""
+    stepped: set
+    started: set
+    escaping: set
+    withs: list                         # (item, with node) whose context is a call
+    assigned: Dict[str, list]           # name -> the values assigned to it alone
+    owner: Dict[int, ast.AST]           # id(call) -> the with item or the Assign that holds it
+
+
+_LAST: list = [None, None]              # the last tree indexed and its index (one file at a time)
+
+
+def _index(tree) -> _Index:
+    if _LAST[0] is tree:
+        return _LAST[1]
+    stepped, started, escaping, withs, assigned, owner = set(), set(), set(), [], {}, {}
+    parents: Dict[ast.AST, ast.AST] = {}
+    nodes = []
+    for n in ast.walk(tree):
+        nodes.append(n)
+        for c in ast.iter_child_nodes(n):
+            parents[c] = n
+    for n in nodes:
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.attr == "step":
+            stepped.add(n.value.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in ("start", "__enter__") and isinstance(n.func.value, ast.Name):
+            started.add(n.func.value.id)
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            for item in n.items:
+                if isinstance(item.context_expr, ast.Call):
+                    withs.append((item, n))
+                owner.setdefault(id(item.context_expr), item)
+        elif isinstance(n, ast.Assign):
+            owner.setdefault(id(n.value), n)
+            if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                assigned.setdefault(n.targets[0].id, []).append(n.value)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in escaping:
+            up = parents.get(n)
+            if not isinstance(up, _TESTS) or (isinstance(up, ast.IfExp) and n is not up.test):
+                escaping.add(n.id)
+    _LAST[:] = [tree, _Index(stepped, started, escaping, withs, assigned, owner)]
+    return _LAST[1]
 
 
 def _with_items(tree):
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                if isinstance(item.context_expr, ast.Call):
-                    yield item, node
+    yield from _index(tree).withs
 
 
 def _step_call(node, var: str) -> bool:
@@ -778,13 +827,11 @@ def _step_call(node, var: str) -> bool:
 
 def _stepped(tree, var: str) -> bool:
     """Whether `var.step` appears anywhere in the file (any scope: quiet when in doubt)."""
-    return any(isinstance(n, ast.Attribute) and n.attr == "step" and isinstance(n.value, ast.Name)
-               and n.value.id == var for n in ast.walk(tree))
+    return var in _index(tree).stepped
 
 
 def _started(tree, var: str) -> bool:
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("start", "__enter__")
-               and isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
+    return var in _index(tree).started
 
 
 # where a load of the profiler's name only tests it (`if prof:`, `prof is not None`): it stays here
@@ -794,16 +841,7 @@ _TESTS = (ast.Attribute, ast.Compare, ast.If, ast.While, ast.BoolOp, ast.UnaryOp
 def _escapes(tree, var: str) -> bool:
     """Whether the profiler's name is used other than as `var.attr` or in a test (passed on, stored,
     returned: then someone else may step it)."""
-    parents = {}
-    for n in ast.walk(tree):
-        for c in ast.iter_child_nodes(n):
-            parents[c] = n
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load):
-            up = parents.get(n)
-            if not isinstance(up, _TESTS) or (isinstance(up, ast.IfExp) and n is not up.test):
-                return True
-    return False
+    return var in _index(tree).escaping
 
 
 def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: int, record: int) -> None:
