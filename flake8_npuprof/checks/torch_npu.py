@@ -959,7 +959,8 @@ _GOOD = _script("    profiler_level=ProfilerLevel.Level1,\n    aic_metrics=AiCMe
 REF_GUIDE = ("Ascend PyTorch profiler user guide (Ascend/pytorch docs/zh/developer_notes/"
              "ascend_pytorch_profiler_user_guide.md)")
 _CHECKED = ("The target's torch_npu release (`--npuprof-torch-npu`, default `any`) decides what is reported: "
-            "under `any`, only what every release from 5.0 to 26.1 does wrong; a release such as `7.3`, or "
+            "under `any`, only what every release from 5.0 to 26.1 does wrong (a value 6.0+ reset counts for 5.0 "
+            "too, whose one recorded build, 5.0.rc3, keeps it unchecked); a release such as `7.3`, or "
             "`portable` (anything one release does wrong). Where releases differ the message says which does what.")
 
 RULES = (
