@@ -287,6 +287,10 @@ def test_schedule_never_reached():
     assert "torch_npu 6.0 depends on the build (6.0.rc1 starts collecting in the warmup steps and stops at exit " \
         "without calling on_trace_ready, with a warning; 6.0.rc3 and 6.0.0 end in their warmup steps" in message
     assert codes(loop(wait=12, steps="n")) == []              # unknown bound
+    (_, _, code, message), = found(loop(wait=9, steps=9), release="portable")
+    assert message.endswith("; torch_npu 5.0 starts collecting in the warmup steps and stops at exit, with a Python "
+                            "warning (5.0.rc3; later 5.0 builds were not recorded); lower wait/skip_first/warmup or "
+                            "run more steps")
 
 
 # ---------------------------------------------------------------- the environment, the front-ends

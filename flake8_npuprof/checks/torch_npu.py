@@ -212,8 +212,9 @@ def _missing(keyword: str, first: str, table: str) -> Dict[str, str]:
 
 
 def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optional[str]], advice: str = "",
-            fix: Optional[Fix] = None) -> bool:
-    """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ)."""
+            fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
+    """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
+    fine_as: what a release that does not fail does, where "accepts it" would say too little."""
     target = ctx.target
     bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
@@ -230,9 +231,12 @@ def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optio
         order = sorted(groups.items(), key=lambda g: -len(g[1]))
         body = f"torch_npu {K.span(order[0][1])} {order[0][0]}" + "".join(
             f"; on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:])
-        fine = [r for r in TORCH_NPU_RELEASES if r not in bad]
-        if fine:
-            body += f"; torch_npu {K.span(fine)} accepts it"
+        fine: Dict[str, List[str]] = {}
+        for r in TORCH_NPU_RELEASES:
+            if r not in bad:
+                fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
+        for what, rs in fine.items():
+            body += f"; torch_npu {K.span(rs)} {what}"
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
     aside = f" ({'; '.join(notes)})" if notes else ""
     ctx.report_node(code, node, f"{head}: {body}" + (f"; {advice}" if advice else "") + aside, fix)
@@ -700,6 +704,9 @@ def _steps(ctx, names: Names, sched: ast.Call) -> Optional[Dict[str, int]]:
 NOTHING = "collects nothing and says nothing (the schedule never leaves its wait steps)"
 DELETED = "ends in its warmup steps and deletes the data, with a warning"
 # 6.0.rc1 starts collecting at the warmup steps (6.0.rc3 on, at the record steps): its run ends collecting
+# 5.0.rc3 too starts collecting at the warmup steps; it is not counted as failing (the data it keeps was not read)
+WARMUP_50 = {"5.0": "starts collecting in the warmup steps and stops at exit, with a Python warning (5.0.rc3; later "
+                    "5.0 builds were not recorded)"}
 DELETED_60 = "depends on the build (6.0.rc1 starts collecting in the warmup steps and stops at exit without calling " \
     "on_trace_ready, with a warning; 6.0.rc3 and 6.0.0 end in their warmup steps and delete the data, with a warning)"
 
@@ -726,7 +733,8 @@ def _no_step(ctx, call: ast.Call, var: Optional[str], first: int, record: int, s
     name = var or "prof"
     _report(ctx, "NPP305", call, f"profile(schedule=...) whose {'run' if started else 'loop'} never calls "
             f"{name}.step()", reactions, f"call {name}.step() at the end of each training step" +
-            ("" if var else " (bind the profiler with `as prof`)"))
+            ("" if var else " (bind the profiler with `as prof`)"),
+            fine_as=WARMUP_50 if first == 0 and record > 0 and not started else None)
 
 
 def _loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
@@ -872,7 +880,7 @@ def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: 
                 reactions["6.0"] = DELETED_60
             _report(ctx, "NPP306", loop.iter, f"the schedule records from step {record} ({sched}), but this loop "
                     f"calls {var}.step() only {n} time{'s' if n != 1 else ''}", reactions,
-                    "lower wait/skip_first/warmup or run more steps")
+                    "lower wait/skip_first/warmup or run more steps", fine_as=WARMUP_50 if n >= first else None)
 
 
 def _inside_loop(withnode, loop) -> bool:
