@@ -172,3 +172,127 @@ def test_renaming_a_misnamed_entry_is_unsafe():
             'sess = tf.Session(config=config)\n')
     [fix] = [f.fix for f in check_text("t.py", text, "python", Settings(), SELECTION) if f.code == "NPP003"]
     assert fix.title == 'rename to "NpuOptimizer"' and fix.safe is False
+
+
+# ---------------------------------------------------------------- torch_npu: safety from the execution record
+# emulate does not model torch_npu, so the test above cannot see a torch_npu fix change anything. The record
+# (tests/oracle/torch_npu/records.jsonl) can: each call's `after` is what the release kept. A torch_npu fix
+# may say safe only where the fixed call is recorded too and keeps the same `after` as the original call on
+# every recorded build the target covers (a target's line: its builds; any/portable: every build).
+
+import json  # noqa: E402
+import re  # noqa: E402
+
+from flake8_npuprof.checks.analysis import analyse  # noqa: E402
+from flake8_npuprof.knowledge import torch_npu as TK  # noqa: E402
+from flake8_npuprof.knowledge.targets import TORCH_NPU_RELEASES  # noqa: E402
+
+TORCH_RECORD = HERE / "oracle" / "torch_npu" / "records.jsonl"
+TORCH_HEAD = ("import torch\nimport torch_npu\nfrom torch_npu.profiler import (AiCMetrics, ExportType, HostSystem, "
+              "ProfilerActivity, ProfilerLevel, _ExperimentalConfig, profile, schedule, tensorboard_trace_handler)\n"
+              "x = ")
+TORCH_APIS = ("_ExperimentalConfig", "schedule", "profile", "tensorboard_trace_handler")
+
+
+def _torch_records():
+    with open(TORCH_RECORD, encoding="utf-8") as fh:
+        recs = [json.loads(line) for line in fh if line.strip()]
+    return [r for r in recs if r["api"] in TORCH_APIS and "\n" not in r["call"]]
+
+
+TORCH_RECS = _torch_records()
+
+
+def _line(build: str):
+    m = re.fullmatch(r"(\d+)\.(\d+)\.(?:rc)?\d+", build)
+    short = m and f"{m.group(1)}.{m.group(2)}"
+    return short if short in TORCH_NPU_RELEASES and build not in ("26.2.0", "2.14.0") else None
+
+
+def _plain(call: str) -> str:
+    """A call with the enum members written as the strings they are (ProfilerLevel.Level1 is "Level1")."""
+    data = TK.data()["experimental_config"]
+    for kind, enum in (("profiler_level", "ProfilerLevel"), ("aic_metrics", "AiCMetrics")):
+        for name, value in data[kind].items():
+            call = re.sub(rf"\b(?:torch_npu\.profiler\.)?{enum}\.{name}\b", f'"{value}"', call)
+    return call
+
+
+BY_CALL = {}
+for _r in TORCH_RECS:
+    BY_CALL.setdefault((_r["release"], _plain(_r["call"])), _r)
+
+
+def kept_differently(original: str, fixed: str, builds) -> list:
+    """Where the fixed call keeps other values than the original one (or is not recorded: then unproven)."""
+    out = []
+    for build in builds:
+        before, after = BY_CALL.get((build, _plain(original))), BY_CALL.get((build, _plain(fixed)))
+        if before is None:
+            continue                                    # the original is not recorded on that build
+        if after is None:
+            out.append(f"{build}: no record of {fixed}")
+        elif (before["raised"], before.get("after")) != (after["raised"], after.get("after")):
+            out.append(f"{build}: {before.get('after')} -> {after.get('after')}")
+    return out
+
+
+def _torch_safe_fixes():
+    out = []
+    for rec in TORCH_RECS:
+        targets = {"any", "portable"} | ({_line(rec["release"])} - {None})
+        for target in sorted(targets):
+            text = TORCH_HEAD + rec["call"] + "\n"
+            for f in analyse(text, None, "case.py", Settings(target=Target.parse("any", "any", target))):
+                if f.fix is not None and f.fix.safe and f.code != "NPP304":
+                    out.append((rec["call"], target, f.code, f.fix))
+    return sorted({(c, t, code): fix for c, t, code, fix in out}.items(), key=lambda kv: kv[0])
+
+
+TORCH_SAFE = _torch_safe_fixes()
+
+
+def test_the_torch_npu_record_has_safe_fixes_to_hold():
+    assert {code for (_, _, code), _ in TORCH_SAFE} == {"NPP301"}
+    assert {target for (_, target, _), _ in TORCH_SAFE} >= {"6.0", "7.3", "26.1"}
+    assert not {target for (_, target, _), _ in TORCH_SAFE} & {"any", "portable", "5.0"}
+
+
+@pytest.mark.parametrize("key", [k for k, _ in TORCH_SAFE], ids=[f"{t}:{c}" for (c, t, _), _ in TORCH_SAFE])
+def test_a_safe_torch_npu_fix_keeps_what_torch_npu_kept(key):
+    call, target, code = key
+    fix = dict(TORCH_SAFE)[key]
+    fixed = applied(TORCH_HEAD + call + "\n", fix)[len(TORCH_HEAD):].rstrip("\n")
+    builds = sorted({r["release"] for r in TORCH_RECS if target in ("any", "portable") or _line(r["release"]) == target})
+    assert kept_differently(call, fixed, builds) == [], (code, call, fixed)
+
+
+def test_the_torch_npu_derivation_sees_a_level_fix_change_the_data():
+    """The check above can fail: the unsafe "level1" -> "Level1" fix changes what 6.0+ keep (Level0 -> Level1),
+    and the name fix would change what 5.0.rc3 keeps."""
+    level = kept_differently('_ExperimentalConfig(profiler_level="level1")',
+                             '_ExperimentalConfig(profiler_level="Level1")', ["7.3.0"])
+    assert level and "'profiler_level': 'Level0'" in level[0] and "'profiler_level': 'Level1'" in level[0]
+    name = '_ExperimentalConfig(profiler_level=ProfilerLevel.Level1, aic_metrics="{}")'
+    assert kept_differently(name.format("PipeUtilization"), name.format("ACL_AICORE_PIPE_UTILIZATION"),
+                            ["5.0.rc3"])
+    assert kept_differently(name.format("PipeUtilization"), name.format("ACL_AICORE_PIPE_UTILIZATION"),
+                            ["6.0.rc1", "6.0.rc3", "6.0.0", "26.1.0"]) == []
+
+
+def test_naming_schedule_arguments_gives_the_values_torch_npu_kept():
+    """NPP304's fix names the positional arguments in torch_npu's order: the record's `after` of the positional
+    call holds those names with those values on every build."""
+    held = 0
+    for rec in [r for r in TORCH_RECS if r["api"] == "schedule" and re.fullmatch(r"schedule\([\d, ]+\)", r["call"])]:
+        findings = [f for f in analyse(TORCH_HEAD + rec["call"] + "\n", None, "case.py", Settings())
+                    if f.code == "NPP304"]
+        if not findings:
+            continue
+        fixed = applied(TORCH_HEAD + rec["call"] + "\n", findings[0].fix)[len(TORCH_HEAD):]
+        for name, value in re.findall(r"(\w+)=(\d+)", fixed):
+            if any(f"Invalid parameter {name}," in w for w in rec["warnings"]):
+                continue                                # reset by its value, whichever way it is passed
+            assert rec["after"][name] == int(value), (rec["release"], rec["call"], fixed, rec["after"])
+            held += 1
+    assert held > 12

@@ -66,7 +66,7 @@ def test_messages_say_per_release_where_they_differ():
     (line, col, code, message), = found(config('export_type="Db"'))
     assert (line, col, code) == (3, 57, "NPP300")
     assert message == ("export_type 'Db' is not \"text\" or \"db\": torch_npu 6.0+ resets it to text with a warning on "
-                       "rank 0 only; on torch_npu 5.0 it raises TypeError (_ExperimentalConfig has no export_type "
+                       "rank 0 only (6.0.rc1: on every rank); on torch_npu 5.0 it raises TypeError (_ExperimentalConfig has no export_type "
                        "before 6.0); did you mean 'db' (ExportType.Db)?")
     (_, _, _, message), = found(config('export_type="Db"'), release="7.3")
     assert message.startswith("export_type 'Db' is not \"text\" or \"db\": torch_npu 7.3 resets it to text with a "
@@ -80,8 +80,10 @@ def test_level_values_followed_through_names_and_argparse_defaults():
                    "args = p.parse_args()\ncfg = torch_npu.profiler._ExperimentalConfig(profiler_level=args.level)\n")
     (line, col, code, message), = found(text)
     assert (line, col, code) == (7, 60, "NPP300")
-    assert message == ("profiler_level 'level2' is not a level torch_npu knows: torch_npu resets it to Level0 with a "
-                       "warning on rank 0 only; write ProfilerLevel.Level2 (\"Level2\") (with the default of --level, "
+    assert message == ("profiler_level 'level2' is not a level torch_npu knows: torch_npu 6.0+ resets it to Level0 "
+                       "with a warning on rank 0 only (6.0.rc1: on every rank); on torch_npu 5.0 it depends on the "
+                       "build (5.0.rc3 keeps the value as written, without a warning; later 5.0 builds were not "
+                       "recorded); write ProfilerLevel.Level2 (\"Level2\") (with the default of --level, "
                        "used when the flag is not given)")
 
 
@@ -105,8 +107,14 @@ def test_enum_members_and_their_strings_are_accepted():
 def test_the_enum_name_fix_is_safe_where_the_reset_gives_the_same_data():
     text = config('profiler_level=ProfilerLevel.Level1, aic_metrics="PipeUtilization"')
     finding, = analyse(text, None, "t.py", Settings())
-    assert finding.code == "NPP301" and finding.fix.safe
-    assert "torch_npu resets it to PipeUtilization with a warning on rank 0 only" in finding.message
+    assert finding.code == "NPP301" and not finding.fix.safe    # 5.0.rc3 keeps the name as written
+    for release in TORCH_NPU_RELEASES[1:]:                      # 6.0+ reset it to what the fix writes
+        safe, = analyse(text, None, "t.py", Settings(target=Target.parse("any", "any", release)))
+        assert safe.fix.safe, release
+    level2, = analyse(text.replace("Level1", "Level2"), None, "t.py", Settings(target=Target.parse("any", "any", "7.3")))
+    assert not level2.fix.safe                                  # not recorded at Level2
+    assert "torch_npu 6.0+ resets it to PipeUtilization with a warning on rank 0 only (6.0.rc1: on every rank); on " \
+        "torch_npu 5.0 it depends on the build (5.0.rc3 keeps the value as written, without a warning;" in finding.message
     fixed = apply_edits(text, finding.fix.edits)
     assert 'aic_metrics="ACL_AICORE_PIPE_UTILIZATION")' in fixed
     assert [f.code for f in analyse(fixed, None, "t.py", Settings())] == []
@@ -117,7 +125,9 @@ def test_at_level0_the_enum_name_gets_advice_about_the_level_and_no_fix():
     finding, = analyse(config('profiler_level=ProfilerLevel.Level0, aic_metrics="PipeUtilization"'), None, "t.py",
                        Settings())
     assert finding.code == "NPP301" and finding.fix is None
-    assert "torch_npu resets it to AiCoreNone with a warning on rank 0 only" in finding.message
+    assert "torch_npu 6.0+ resets it to AiCoreNone with a warning on rank 0 only (6.0.rc1: on every rank); on " \
+        "torch_npu 5.0 it depends on the build (5.0.rc3 keeps the value as written, with a warning that AI Core " \
+        "metrics need Level1 or Level2;" in finding.message
     assert "with profiler_level=ProfilerLevel.Level1 (at Level0 no AI Core metric is collected)" in finding.detail
 
 
@@ -131,8 +141,9 @@ def test_metric_at_level0_and_the_5_0_difference():
     (line, col, code, message), = found(config("aic_metrics=AiCMetrics.Memory"))
     assert code == "NPP302"
     assert message == ("aic_metrics Memory at profiler_level Level0 (the default): torch_npu 6.0+ drops it with a "
-                       "warning on rank 0 only; on torch_npu 5.0 it warns on rank 0 that AI Core metrics need Level1 "
-                       "or Level2; AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): "
+                       "warning on rank 0 only (6.0.rc1: on every rank); on torch_npu 5.0 it depends on the build "
+                       "(5.0.rc3 keeps the value as written, with a warning that AI Core metrics need Level1 or Level2; "
+                       "later 5.0 builds were not recorded); AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): "
                        "add profiler_level=ProfilerLevel.Level1 to collect it")
 
 
@@ -171,15 +182,53 @@ def test_schedule_positional_order_is_off_by_default_and_its_fix_names_the_argum
 
 def test_schedule_values_reset_on_6_0_and_later():
     text = HEAD + "s = torch_npu.profiler.schedule(wait=2.0, active=1)\n"
-    assert codes(text) == []                                  # 5.0 converts with int()
+    assert codes(text) == []                                  # 5.0.rc3 keeps 2.0, which int() reads as 2
     (_, _, code, message), = found(text, release="6.0")
-    assert message.startswith("wait=2.0 is not an int: torch_npu 6.0 resets it to 0 with a warning on rank 0 only")
+    assert message.startswith("wait=2.0 is not an int: torch_npu 6.0 resets it to 0 with a warning on rank 0 only "
+                              "(6.0.rc1: on every rank)")
+    (_, _, code, message), = found(text, release="7.3")
+    assert message.startswith("wait=2.0 is not an int: torch_npu 7.3 resets it to 0 with a warning on rank 0 only; ")
     (_, _, code, message), = found(HEAD + "s = torch_npu.profiler.schedule(wait=1, active=-2)\n")
     assert message.startswith("active=-2 is not positive: torch_npu 6.0+ resets it to 1 with a warning on rank 0 "
-                              "only; on torch_npu 5.0 it resets it to 0 with a warning on rank 0 only, so it never "
-                              "records")
+                              "only (6.0.rc1: on every rank); on torch_npu 5.0 it depends on the build (5.0.rc3 keeps "
+                              "the value as written, without a warning; later 5.0 builds were not recorded)")
     (_, _, code, message), = found(HEAD + "s = torch_npu.profiler.schedule(wait=None, active=1)\n")
-    assert "on torch_npu 5.0 it raises TypeError (5.0 converts it with int())" in message
+    assert "on torch_npu 5.0 it depends on the build (5.0.rc3 keeps the value as written" in message
+
+
+def test_portable_names_what_5_0_does_with_active_zero():
+    (_, _, code, message), = found(HEAD + "s = torch_npu.profiler.schedule(wait=0, active=0)\n", release="portable")
+    assert message == ("active=0 is not positive: torch_npu 6.0+ resets it to 1 with a warning on rank 0 only "
+                       "(6.0.rc1: on every rank); on torch_npu 5.0 it depends on the build (5.0.rc3 keeps active=0 "
+                       "without a warning, then raises ZeroDivisionError at prof.step(); later 5.0 builds were not "
+                       "recorded); write a whole number of at least 1")
+
+
+def test_5_0_claims_no_reaction_of_one_build():
+    # 5.0.rc3, the one 5.0 build recorded, validates none of these; the final 5.0 was not recorded
+    for text in (config('profiler_level="level1"'), config("l2_cache=1"),
+                 HEAD + 'h = torch_npu.profiler.tensorboard_trace_handler(b"./prof")\n'):
+        (_, _, code, message), = found(text, release="5.0")
+        assert code == "NPP300" and "torch_npu 5.0 depends on the build (5.0.rc3 keeps the value as written, " \
+            "without a warning; later 5.0 builds were not recorded)" in message, message
+        assert "resets" not in message and "raises" not in message
+
+
+def test_an_invalid_level_leaves_the_metric_unjudged():
+    # no record holds an invalid level with a metric's name; "level1" alone keeps the metric at Level0 (6.0+)
+    findings = found(config('profiler_level="level1", aic_metrics="PipeUtilization"'))
+    assert [f[2] for f in findings] == ["NPP300"]
+
+
+def test_keywords_added_within_a_line():
+    (_, _, code, message), = found(config("msprof_tx=True"), release="6.0")
+    assert code == "NPP303" and message.startswith(
+        "_ExperimentalConfig's keyword msprof_tx is new in torch_npu 6.0: torch_npu 6.0 depends on the build "
+        "(6.0.rc1 raises TypeError: _ExperimentalConfig has no msprof_tx before 6.0.rc3)")
+    assert codes(config("msprof_tx=True"), release="7.0") == []
+    (_, _, code, message), = found(config('profiler_level="Level_none"'), release="6.0")
+    assert message.startswith('profiler_level "Level_none" is new in torch_npu 6.0.rc3: torch_npu 6.0 depends on the '
+                              "build (6.0.rc1 resets it to Level0 with a warning on every rank)")
 
 
 def test_activities_strings_and_experimental_config_without_npu():
@@ -230,11 +279,18 @@ def test_schedule_never_reached():
     assert message.startswith("the schedule records from step 13 (skip_first=0 + wait=12 + warmup=1), but this loop "
                               "calls prof.step() only 10 times: torch_npu collects nothing and says nothing")
     assert codes(loop(wait=9, steps=9)) == []                 # ends in warmup: 5.0's reaction was not read
-    (_, _, code, message), = found(loop(wait=9, steps=9), release="6.0")     # 6.0+ deletes the warmup data
+    (_, _, code, message), = found(loop(wait=9, steps=9), release="7.0")     # 6.0.rc3+ deletes the warmup data
     assert message.startswith("the schedule records from step 10 (skip_first=0 + wait=9 + warmup=1), but this loop "
-                              "calls prof.step() only 9 times: torch_npu 6.0 ends in its warmup steps and deletes the "
+                              "calls prof.step() only 9 times: torch_npu 7.0 ends in its warmup steps and deletes the "
                               "data, with a warning")
+    (_, _, code, message), = found(loop(wait=9, steps=9), release="6.0")     # 6.0.rc1 started collecting at warmup
+    assert "torch_npu 6.0 depends on the build (6.0.rc1 starts collecting in the warmup steps and stops at exit " \
+        "without calling on_trace_ready, with a warning; 6.0.rc3 and 6.0.0 end in their warmup steps" in message
     assert codes(loop(wait=12, steps="n")) == []              # unknown bound
+    (_, _, code, message), = found(loop(wait=9, steps=9), release="portable")
+    assert message.endswith("; torch_npu 5.0 starts collecting in the warmup steps and stops at exit, with a Python "
+                            "warning (5.0.rc3; later 5.0 builds were not recorded); lower wait/skip_first/warmup or "
+                            "run more steps")
 
 
 # ---------------------------------------------------------------- the environment, the front-ends
@@ -399,3 +455,36 @@ def test_emulate_does_not_claim_a_torch_npu_script_collects_nothing(tmp_path, ca
     out = capsys.readouterr().out
     assert code == 1 and "no profiling setup found" not in out
     assert "usable data: unknown (it profiles with torch_npu.profiler, which emulate does not replay yet" in out
+
+
+# ---------------------------------------------------------------- cost
+
+def test_the_whole_file_is_walked_a_fixed_number_of_times_whatever_the_profilers(monkeypatch):
+    """Issue 43: linear cost. The loop checks index .step, .start and the profilers' names in one walk; a
+    walk per profiler (as _stepped/_escapes once did) makes N profilers cost N walks of the file."""
+    import ast
+    import sys as _sys
+    walk = ast.walk
+    walks = []
+
+    def counting(node):
+        if isinstance(node, ast.Module) and _sys._getframe(1).f_globals.get("__name__") == \
+                "flake8_npuprof.checks.torch_npu":
+            walks.append(_sys._getframe(1).f_code.co_name)
+        return walk(node)
+
+    monkeypatch.setattr(ast, "walk", counting)
+
+    def profilers(n):
+        return HEAD + "".join(
+            f"with torch_npu.profiler.profile(schedule=torch_npu.profiler.schedule(wait=1, active=1), "
+            f"on_trace_ready=h) as p{i}:\n    for s in range(10):\n        p{i}.step()\n"
+            f"q{i} = torch_npu.profiler.profile(schedule=torch_npu.profiler.schedule(wait=1, active=1))\n"
+            f"q{i}.start()\n" for i in range(n))
+
+    counts = []
+    for n in (2, 20):
+        walks.clear()
+        found(profilers(n))
+        counts.append(sorted(walks))
+    assert counts[0] == counts[1] and len(counts[0]) <= 5, counts

@@ -21,6 +21,8 @@ import os
 import re
 from pathlib import Path
 
+from typing import Dict, Optional
+
 import pytest
 
 from flake8_npuprof.checks.analysis import Settings, analyse
@@ -29,7 +31,7 @@ from flake8_npuprof.knowledge.targets import TORCH_NPU_RELEASES, Target
 HERE = Path(__file__).resolve().parent
 RECORD = Path(os.environ.get("NPUPROF_TORCH_ORACLE", HERE / "oracle" / "torch_npu" / "records.jsonl"))
 APIS = ("_ExperimentalConfig", "schedule", "profile", "tensorboard_trace_handler")
-PREFIX = re.compile(r"^.*?profiler\.py: ")
+PREFIX = re.compile(r"^.*?profiler\.py: |^UserWarning: ")
 
 HEAD = ("import torch\nimport torch_npu\nfrom torch_npu.profiler import (AiCMetrics, ExportType, HostSystem, "
         "ProfilerActivity, ProfilerLevel, _ExperimentalConfig, profile, schedule, tensorboard_trace_handler)\n")
@@ -79,11 +81,19 @@ def records():
     return STAND_IN, False
 
 
+# The record's builds on our axis's lines: a release candidate belongs to its line (5.0.rc3 -> 5.0; 6.0.rc1,
+# 6.0.rc3 and 6.0.0 -> 6.0), so a message for a line must be true of every recorded build of it. The builds
+# newer than the axis (26.2.0; 2.14.0, named by its PyTorch version) are on no line: no target names them,
+# but a message's "X+" (and a plain "torch_npu ...", every release) reaches them, so the any/portable test
+# below holds them to those.
+NEWER = ("26.2.0", "2.14.0")
+
+
 def release_of(name: str):
-    """Our axis's release for a recorded one: 7.3.0 -> 7.3; release candidates are not on the axis."""
-    m = re.fullmatch(r"(\d+)\.(\d+)\.\d+", name)
+    """Our axis's line for a recorded build: 7.3.0 -> 7.3, 5.0.rc3 -> 5.0; None for a build newer than the axis."""
+    m = re.fullmatch(r"(\d+)\.(\d+)\.(?:rc)?\d+", name)
     short = m and f"{m.group(1)}.{m.group(2)}"
-    return short if short in TORCH_NPU_RELEASES else None
+    return short if short in TORCH_NPU_RELEASES and name not in NEWER else None
 
 
 METRIC_NAMES = {"ACL_AICORE_NONE": "AiCoreNone", "ACL_AICORE_PIPE_UTILIZATION": "PipeUtilization"}
@@ -97,7 +107,8 @@ def expected(rec):
     if rec["raised"]:
         if rec["raised"].startswith("TypeError") and any(
                 why in rec["raised"] for why in ("unexpected keyword", "missing", "positional argument")):
-            out.add(("NPP303", "raises TypeError"))
+            # NPP303 for the keyword; an NPP300-NPP302 finding names the releases without it too
+            out.add(("NPP300|NPP301|NPP302|NPP303", "raises TypeError"))
         else:
             other = True
     for w in rec["warnings"]:
@@ -107,13 +118,18 @@ def expected(rec):
             out.add(("NPP300", "resets it to Level0"))
         elif text.startswith("Invalid parameter aic_metrics"):
             out.add(("NPP301", "resets it to " + METRIC_NAMES.get(after.get("aic_metrics"), "?")))
+        elif text.startswith("Please use leve1 or level2"):     # 5.0.rc3: warns, keeps the metric
+            if "aic_metrics=" in call:
+                out.add(("NPP301|NPP302", "with a warning that AI Core metrics need Level1 or Level2"))
         elif text.startswith("Please use level1 or level2"):
             if "aic_metrics=" in call:              # the defaults of 26.x warn too: no finding there
-                out.add(("NPP301|NPP302", "AiCoreNone"))
+                out.add(("NPP301|NPP302", "AiCoreNone|drops it"))
         elif re.match(r"Invalid parameter (\w+), which must be of bool(ean)? type, reset it to", text):
             name = re.match(r"Invalid parameter (\w+)", text).group(1)
-            out.add(("NPP300", f"resets it to {after.get(name)}"))     # "to default": the value after it
-        elif re.match(r"Invalid parameter export_type.*reset it to text", text):
+            # "to default": the value after it (6.0.rc1's default data_simplification is None)
+            out.add(("NPP300", f"resets it to {after.get(name)}" + ("|resets it to its default" if
+                                                                    text.endswith("to default.") else "")))
+        elif re.match(r"Invalid parameter (export_)?type.*reset it to text", text):   # 6.0.rc1: "type"
             if "export_type" in call:               # 7.x warns for its own default (None) too
                 out.add(("NPP300", "resets it to text"))
         elif text.startswith("op_attr switch is invalid"):
@@ -145,8 +161,8 @@ def known_gap(rec, code_phrase) -> bool:
         ("NPP303" in code_phrase[0] and rec["api"] == "tensorboard_trace_handler")
 
 
-def judged(rec):
-    release = release_of(rec["release"])
+def judged(rec, target=None):
+    release = target or release_of(rec["release"])
     text = HEAD + "x = " + rec["call"] + "\n"
     settings = Settings(target=Target.parse("any", "any", release))
     findings = [f for f in analyse(text, None, "case.py", settings) if f.code in ("NPP300", "NPP301", "NPP302", "NPP303")]
@@ -157,26 +173,69 @@ def _cases():
     recs, real = records()
     # a NameError/AttributeError: a name of the call does not exist on that release (HostSystem before 7.1),
     # so the call never reached the API
-    return [r for r in recs if r["api"] in APIS and release_of(r["release"]) and "\n" not in r["call"]
+    return [r for r in recs if r["api"] in APIS and "\n" not in r["call"]
             and not (r["raised"] or "").startswith(("NameError", "AttributeError"))]
 
 
-CASES = _cases()
+ALL_CASES = _cases()
+CASES = [r for r in ALL_CASES if release_of(r["release"])]
+BUILD_50 = "depends on the build (5.0.rc3 keeps the value as written, without a warning"
+
+
+def by_build(rec, text: str) -> Optional[bool]:
+    """For a part that says "depends on the build (B ...)": None if it says nothing of rec's build, else whether
+    what it says of rec's build is what the record shows."""
+    m = re.search(r"depends on the build \((\S+) ", text)
+    if not m:
+        return None
+    if m.group(1) != rec["release"]:
+        return True                                 # a claim about another build of the line
+    said = text[m.end():]
+    if said.startswith("keeps the value as written, without a warning"):
+        return silent(rec)
+    if said.startswith("keeps the value as written, with a warning that AI Core metrics need"):
+        return not rec["raised"] and any("Please use leve1 or level2" in w for w in rec["warnings"])
+    if said.startswith("raises TypeError"):
+        return (rec["raised"] or "").startswith("TypeError")
+    if said.startswith("keeps active=0 without a warning"):    # then prof.step() fails: the lifecycle record
+        return silent(rec)
+    if said.startswith("does not check its type"):  # the recorded values it names
+        return True
+    want, _ = expected(rec)
+    return any(any(p in said for p in phrases.split("|")) for _, phrases in want)
+
+
+def says(want, code: str, text: str) -> bool:
+    """Whether a finding of `code` saying `text` states one of the reactions in `want` ({(codes, phrases)})."""
+    return any(code in codes.split("|") and any(p in text for p in phrases.split("|")) for codes, phrases in want)
+
+
+def silent(rec) -> bool:
+    """The build kept the call as written: nothing raised, no warning we model."""
+    want, other = expected(rec)
+    return not rec["raised"] and not want and not other
 
 
 @pytest.mark.parametrize("rec", CASES, ids=[f"{r['release']}:{r['case']}" for r in CASES])
 def test_our_findings_agree_with_the_record(rec):
     want, other = expected(rec)
     findings = judged(rec)
+    # a line's reaction by build: the part about this build must be what it did; then it is judged
     for f in findings:
-        assert any(f.code in code.split("|") and phrase in f.message for code, phrase in want), \
+        assert by_build(rec, f.message) is not False, (rec["call"], f.message, rec["warnings"], rec["raised"])
+    builds = [f for f in findings if by_build(rec, f.message) is not None]
+    findings = [f for f in findings if f not in builds]
+    if builds:
+        return
+    for f in findings:
+        assert says(want, f.code, f.message), \
             (rec["call"], f.code, f.message, rec["warnings"], rec["raised"])
     if not want and not other:
         assert findings == [], (rec["call"], [f.message for f in findings])
     for code, phrase in want:
         if known_gap(rec, (code, phrase)):
             continue
-        assert any(f.code in code.split("|") and phrase in f.message for f in findings), \
+        assert any(says({(code, phrase)}, f.code, f.message) for f in findings), \
             (rec["call"], code, phrase, [f.message for f in findings])
 
 
@@ -184,8 +243,76 @@ def test_the_record_covers_every_api_and_release_we_judge():
     recs, real = records()
     judged_here = {(release_of(r["release"]), r["api"]) for r in CASES}
     assert {api for _, api in judged_here} == set(APIS)
-    if real:                                        # the oracle's record: every release of the axis but 5.0
-        assert {rel for rel, _ in judged_here} >= set(TORCH_NPU_RELEASES[1:])
+    if real:                                        # the oracle's record: every line of the axis, every build
+        assert {rel for rel, _ in judged_here} == set(TORCH_NPU_RELEASES)
+        assert {r["release"] for r in ALL_CASES} == {r["release"] for r in recs}
+        assert {r["release"] for r in ALL_CASES if not release_of(r["release"])} == set(NEWER)
+
+
+# ---------------------------------------------------------------- any and portable: each part of a message
+
+_SPAN = re.compile(r"(?:^|; |: )(?:on )?torch_npu ((?:\d+\.\d+(?:\+|-\d+\.\d+)?)(?:, \d+\.\d+)*)? ?(?:it )?")
+
+
+def _lines(span: Optional[str]) -> set:
+    """The axis lines (and "newer") a message's span names: "6.0+", "5.0", "5.0-7.0", "5.0, 7.1", none: all."""
+    if span is None:
+        return set(TORCH_NPU_RELEASES) | {"newer"}
+    out = set()
+    for part in span.split(", "):
+        if part.endswith("+"):
+            out |= set(TORCH_NPU_RELEASES[TORCH_NPU_RELEASES.index(part[:-1]):]) | {"newer"}
+        elif "-" in part:
+            a, b = part.split("-")
+            out |= set(TORCH_NPU_RELEASES[TORCH_NPU_RELEASES.index(a):TORCH_NPU_RELEASES.index(b) + 1])
+        else:
+            out.add(part)
+    return out
+
+
+def parts(message: str) -> Dict[str, str]:
+    """{line or "newer": what the message says that line does} for an any/portable message."""
+    head, _, body = message.partition(": ")
+    found = list(_SPAN.finditer(": " + body))
+    out = {}
+    for i, m in enumerate(found):
+        end = found[i + 1].start() if i + 1 < len(found) else len(body) + 2
+        for line in _lines(m.group(1)):
+            out.setdefault(line, (": " + body)[m.end():end])
+    return out
+
+
+BY_CASE: Dict[str, list] = {}
+for _r in ALL_CASES:
+    BY_CASE.setdefault(_r["case"], []).append(_r)
+
+
+@pytest.mark.parametrize("target", ["any", "portable"])
+@pytest.mark.parametrize("case", sorted(BY_CASE))
+def test_any_and_portable_say_of_each_line_what_its_builds_do(case, target):
+    builds = BY_CASE[case]
+    findings = judged(builds[0], target)
+    for f in findings:
+        said = parts(f.message)
+        assert said, f.message
+        for rec in builds:
+            line = release_of(rec["release"]) or "newer"
+            text = said.get(line)
+            if text is None:                        # the message names no reaction for this line
+                continue
+            lacks = re.search(r"unexpected keyword argument '(\w+)'", rec["raised"] or "")
+            if lacks and not re.search(rf"\b{lacks.group(1)}\b", f.message):
+                continue                            # another keyword of the call raised
+            if text.startswith("accepts it"):
+                assert silent(rec) or f.code not in {c for code, _ in expected(rec)[0] for c in code.split("|")}, \
+                    (rec["release"], rec["call"], f.message, rec["warnings"])
+                continue
+            if by_build(rec, text) is not None:
+                assert by_build(rec, text), (target, rec["release"], rec["call"], f.message, rec["warnings"])
+                continue
+            want, other = expected(rec)
+            assert says(want, f.code, text), \
+                (target, rec["release"], rec["call"], f.code, f.message, rec["warnings"], rec["raised"])
 
 
 # ---------------------------------------------------------------- the loop: what the profiler called
@@ -221,6 +348,13 @@ def test_loop_findings_agree_with_what_the_profiler_called(rec):
     settings = Settings(target=Target.parse("any", "any", release_of(rec["release"])))
     findings = [f for f in analyse(text, None, "case.py", settings) if f.code in LOOP_CODES]
     calls = rec["calls"]
+    build = [f for f in findings if "depends on the build (6.0.rc1 starts collecting" in f.message]
+    if build and rec["release"].startswith("6.0"):
+        if rec["release"] == "6.0.rc1":             # what the message says of this build
+            assert "_start_profiler" in calls and "on_trace_ready" not in calls, (rec["call"], calls)
+        else:                                       # and of the others
+            assert "_start_profiler" not in calls and "on_trace_ready" not in calls, (rec["call"], calls)
+        return
     if "on_trace_ready" in calls or "_start_profiler" in calls:
         assert findings == [], (rec["call"], calls, [f.message for f in findings])   # something was recorded
     for f in findings:

@@ -7,10 +7,10 @@ from torch_npu.profiler import tensorboard_trace_handler
 
 model = torch.nn.Linear(4, 4).npu()
 
-cfg = _ExperimentalConfig(
-    profiler_level="level1",
-    aic_metrics="PipeUtilization",
-)
+cfg = _ExperimentalConfig(profiler_level="level1")
+metrics = _ExperimentalConfig(profiler_level=ProfilerLevel.Level1,
+                              aic_metrics="PipeUtilization")
+
 
 with profile(schedule=schedule(wait=1, warmup=1, active=2),
              on_trace_ready=tensorboard_trace_handler("./prof"),

@@ -12,7 +12,7 @@ does for the options checks. The knowledge is data/torch_npu.json (knowledge/tor
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
@@ -29,6 +29,19 @@ HANDLER = PROFILER + ".tensorboard_trace_handler"
 ENUMS = {PROFILER + ".ProfilerLevel": "profiler_level", PROFILER + ".AiCMetrics": "aic_metrics",
          PROFILER + ".ExportType": "export_type", PROFILER + ".ProfilerActivity": "activities"}
 RANK0 = "with a warning on rank 0 only"
+# 6.0.rc1 prints its warnings on every rank (the record's env.RANK_1 case); 6.0.rc3 on, rank 0 only
+RANK0_60 = "with a warning on rank 0 only (6.0.rc1: on every rank)"
+# The one 5.0 build recorded (5.0.rc3) validates none of these values: it keeps them as written, silently;
+# the final 5.0 was not recorded (its wheels are not served), so for 5.0 a reset is not claimed
+BUILD_50_LEVEL0 = "depends on the build (5.0.rc3 keeps the value as written, with a warning that AI Core metrics " \
+    "need Level1 or Level2; later 5.0 builds were not recorded)"
+EXPERIMENTAL_50 = "ignores it, with a Python warning (5.0.rc3; later 5.0 builds were not recorded)"
+PROFILE_BOOL_50 = "depends on the build (5.0.rc3 does not check its type: record_shapes=\"True\" raised TypeError " \
+    "there, profile_memory=1 and with_modules=\"yes\" were kept; later 5.0 builds were not recorded)"
+ACTIVE0_50 = "depends on the build (5.0.rc3 keeps active=0 without a warning, then raises ZeroDivisionError at " \
+    "prof.step(); later 5.0 builds were not recorded)"
+BUILD_50 = "depends on the build (5.0.rc3 keeps the value as written, without a warning; later 5.0 builds " \
+    "were not recorded)"
 EVERY = "every"                         # a reaction shared by every release
 
 
@@ -65,15 +78,21 @@ def _every(reaction: str) -> Dict[str, str]:
 
 
 def _missing(keyword: str, first: str, table: str) -> Dict[str, str]:
-    """The TypeError a keyword gives on the releases before the one that added it."""
-    return {r: f"raises TypeError ({table} has no {keyword} before {first})" for r in K.releases_before(first)}
+    """The TypeError a keyword gives on the releases before the one that added it (and on the builds of its
+    first line before the one that added it: 6.0.rc1 lacks msprof_tx, which 6.0.rc3 has)."""
+    out = {r: f"raises TypeError ({table} has no {keyword} before {first})" for r in K.releases_before(first)}
+    build = K.data().get("first_build", {}).get(table, {}).get(keyword)
+    if build:
+        out[first] = f"depends on the build ({build[0]} raises TypeError: {table} has no {keyword} before {build[1]})"
+    return out
 
 
 def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optional[str]], advice: str = "",
-            fix: Optional[Fix] = None) -> bool:
-    """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ)."""
-    bad = {r: x for r, x in reactions.items() if x}
+            fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
+    """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
+    fine_as: what a release that does not fail does, where "accepts it" would say too little."""
     target = ctx.target
+    bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
         return False
     shown = [r for r in target.torch_npu_releases if r in bad]
@@ -88,13 +107,27 @@ def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optio
         order = sorted(groups.items(), key=lambda g: -len(g[1]))
         body = f"torch_npu {K.span(order[0][1])} {order[0][0]}" + "".join(
             f"; on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:])
-        fine = [r for r in TORCH_NPU_RELEASES if r not in bad]
-        if fine:
-            body += f"; torch_npu {K.span(fine)} accepts it"
+        fine: Dict[str, List[str]] = {}
+        for r in TORCH_NPU_RELEASES:
+            if r not in bad:
+                fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
+        for what, rs in fine.items():
+            body += f"; torch_npu {K.span(rs)} {what}"
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
     aside = f" ({'; '.join(notes)})" if notes else ""
     ctx.report_node(code, node, f"{head}: {body}" + (f"; {advice}" if advice else "") + aside, fix)
     return True
+
+
+def _worded(release: str, reaction: str, target: str) -> str:
+    """A reaction as that release's builds show it: 5.0's validation by build, 6.0.rc1's warnings on every rank."""
+    if RANK0 not in reaction or RANK0_60 in reaction:
+        return reaction
+    if release == "5.0":
+        return BUILD_50
+    if target in ("any", "portable", "6.0"):
+        return reaction.replace(RANK0, RANK0_60)
+    return reaction
 
 
 def _replace(ctx, node: ast.AST, text: str, safe: bool, title: str) -> Fix:
@@ -173,15 +206,20 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
         got = [_plain(v) for v in values["profiler_level"]]
         if all(v not in levels.values() for v in got) and len(set(map(repr, got))) == 1:
             _bad_level(ctx, kws["profiler_level"].value, values["profiler_level"][0], levels)
-            level = "Level0"
+            level = "reset"     # what a release then does with aic_metrics was not recorded (6.0+ keep the metric)
         elif len(set(got)) == 1 and got[0] in levels.values():
             level = got[0]
-    metric_ok = _metric(ctx, kws.get("aic_metrics"), values.get("aic_metrics"), level, "profiler_level" in kws, data)
+    if level == "Level_none" and values.get("profiler_level") and not isinstance(values["profiler_level"][0], EnumRef):
+        _report(ctx, "NPP300", kws["profiler_level"].value, "profiler_level \"Level_none\" is new in torch_npu 6.0.rc3",
+                {"5.0": BUILD_50, "6.0": "depends on the build (6.0.rc1 resets it to Level0 with a warning on every rank)"},
+                "target torch_npu 6.0.rc3 or later")
+    metric_ok = _metric(ctx, kws.get("aic_metrics"), values.get("aic_metrics"), level, "profiler_level" in kws,
+                        data) if level != "reset" else None
     for name, default in data["bools"].items():
         if name in kws and values[name] and all(not isinstance(v, bool) and v is not None for v in values[name]):
             reactions = _every(f"resets it to {default} {RANK0}")
-            if name == "data_simplification":
-                reactions["5.0"] = f"resets it to its default {RANK0}"
+            if name == "data_simplification":   # 6.0.rc1's default is None, 6.0.rc3's True
+                reactions["6.0"] = f"resets it to its default {RANK0}"
             reactions.update(_missing(name, data["keywords"][name], "_ExperimentalConfig"))
             _report(ctx, "NPP300", kws[name].value, f"{name}={_show(values[name][0])} is not a bool", reactions,
                     f"write {name}=True or {name}=False")
@@ -189,6 +227,11 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
     if "op_attr" in kws and values["op_attr"] and all(v is True for v in values["op_attr"]) and export is not None \
             and "db" not in export:
         reactions = _every(f"turns op_attr off {RANK0} (op attributes are exported only to the db)")
+        listed = values.get("export_type")
+        if listed and len(listed) == 1 and isinstance(listed[0], Items) and "db" in [_plain(v) for v in listed[0]] \
+                and all(_plain(v) in data["export_type"].values() for v in listed[0]):
+            for r in K.releases_from(data["export_type_list_from"]):
+                reactions[r] = None     # the list is kept there, with its "db"
         reactions.update(_missing("op_attr", "6.0", "_ExperimentalConfig"))
         _report(ctx, "NPP302", kws["op_attr"], "op_attr=True without \"db\" in export_type", reactions,
                 "add export_type=[\"text\", \"db\"] (ExportType.Db)")
@@ -233,15 +276,14 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
     if None in names:
         bad = [v for v in values if not (isinstance(v, EnumRef) or (isinstance(v, str) and v in by_value))]
         if len(bad) == len(values) and len({repr(v) for v in bad}) == 1:
-            _bad_metric(ctx, kw.value, bad[0], level, table, data)
+            _bad_metric(ctx, kw.value, bad[0], level, table, data, level_given)
         return None
     if len(names) != 1:
         return None
     name = names.pop()
     if name != "AiCoreNone" and level in ("Level0", "Level_none"):
         reactions = _every(f"drops it {RANK0}")
-        # 5.0 warns and keeps the metric at Level0; Level_none there was not read
-        reactions["5.0"] = "warns on rank 0 that AI Core metrics need Level1 or Level2" if level == "Level0" else None
+        reactions["5.0"] = BUILD_50_LEVEL0 if level == "Level0" else None
         where = f"with profiler_level {level}" if level_given else "at profiler_level Level0 (the default)"
         _report(ctx, "NPP302", kw, f"aic_metrics {name} {where}", reactions,
                 "AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): add "
@@ -249,11 +291,14 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
     return name
 
 
-def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], data) -> None:
+def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], data,
+                level_given: bool = True) -> None:
     reset = {"Level0": "AiCoreNone", "Level_none": "AiCoreNone"}.get(level or "", "PipeUtilization") \
         if level else None
     to = reset if reset else "its default (AiCoreNone at Level0, PipeUtilization at Level1/Level2)"
     reactions = _every(f"resets it to {to} {RANK0}")
+    if level == "Level0":
+        reactions["5.0"] = BUILD_50_LEVEL0
     fix = None
     if isinstance(value, str) and value in table:
         constant = table[value]
@@ -261,7 +306,9 @@ def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], d
         # Level_none no metric is collected whatever it is named: writing the value there only trades this
         # finding for NPP302's, so the advice names the level instead and there is no fix
         dropped = level in ("Level0", "Level_none")
-        safe = level in ("Level1", "Level2") and value == "PipeUtilization"
+        # the record (tests/test_fix_safety.py): at Level1 6.0+ reset the name to ACL_AICORE_PIPE_UTILIZATION,
+        # what the fix writes; 5.0.rc3 keeps the name as written; Level2 with a name was not recorded
+        safe = level == "Level1" and value == "PipeUtilization" and "5.0" not in ctx.target.torch_npu_releases
         if isinstance(node, ast.Constant) and constant and not dropped:
             fix = _replace(ctx, node, f'"{constant}"', safe, f'aic_metrics "{constant}" (AiCMetrics.{value})')
         advice = f"write AiCMetrics.{value}" + (f" or \"{constant}\"" if constant else "")
@@ -378,20 +425,17 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
 
 
 def _schedule_before_checks(name: str, value) -> Optional[str]:
-    """What 5.0 does with a schedule value: int() of it, a negative or unconvertible one reset to 0 with a
-    warning, and active=0 accepted (it never records)."""
+    """What 5.0 does with a schedule value the later releases reset. 5.0.rc3 keeps every value as written (the
+    final 5.0 was not recorded); a value int() reads as valid (2.0, "2") counts as accepted, as before."""
     try:
         number = int(value)
-    except ValueError:
-        number = -1                     # "abc": reset to 0, as a negative value is
-    except TypeError:
-        return "raises TypeError (5.0 converts it with int())"
+    except (TypeError, ValueError):
+        return BUILD_50
     if number >= (1 if name == "active" else 0):
-        return None                     # 2.0 and "2" are read as 2
-    if name != "active":
-        return f"resets it to 0 {RANK0}"
-    return "never records (active=0)" if number == 0 and value == 0 else \
-        f"resets it to 0 {RANK0}, so it never records"
+        return None
+    if name == "active" and value == 0:
+        return ACTIVE0_50
+    return BUILD_50
 
 
 def _handler(ctx, names: Names, call: ast.Call) -> None:
@@ -400,7 +444,6 @@ def _handler(ctx, names: Names, call: ast.Call) -> None:
     if not values or any(isinstance(v, str) or v is None for v in values):
         return
     reactions = _every(f"resets it to its default ($ASCEND_WORK_PATH/profiling_data, else the working directory) {RANK0}")
-    reactions["5.0"] = "raises TypeError building the handler (5.0 does not check its type)"
     _report(ctx, "NPP300", node, f"tensorboard_trace_handler's dir_name {_show(values[0])} is not a str",
             reactions, "give the output directory as a string")
 
@@ -421,13 +464,14 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
     activities = _activities(ctx, names, kws.get("activities"))
     if "experimental_config" in kws and activities is not None and "NPU" not in activities:
         _report(ctx, "NPP302", kws["experimental_config"], "experimental_config without ProfilerActivity.NPU in "
-                "activities", _every(f"ignores it {RANK0}"),
+                "activities", dict(_every(f"ignores it {RANK0}"), **{"5.0": EXPERIMENTAL_50}),
                 "it configures the NPU side only: add ProfilerActivity.NPU to activities, or drop experimental_config")
     for name in data["profile"]["bools"]:
         values = _known(ctx, names, kws[name].value) if name in kws else None
         if values and all(not isinstance(v, bool) and v is not None for v in values):
             _report(ctx, "NPP300", kws[name].value, f"{name}={_show(values[0])} is not a bool",
-                    _every(f"resets it to False {RANK0}"), f"write {name}=True or {name}=False")
+                    dict(_every(f"resets it to False {RANK0}"), **{"5.0": PROFILE_BOOL_50}),
+                    f"write {name}=True or {name}=False")
     if star or call.args:
         return
     handler = kws.get("on_trace_ready")
@@ -444,15 +488,13 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
 def _kept_here(ctx, call: ast.Call) -> bool:
     """Whether the profiler stays in this file: used by `with`, or bound to a name that is not passed on,
     stored or returned (another module might export its data)."""
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                if item.context_expr is call:
-                    var = item.optional_vars
-                    return var is None or (isinstance(var, ast.Name) and not _escapes(ctx.tree, var.id))
-        elif isinstance(node, ast.Assign) and node.value is call:
-            return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
-                not _escapes(ctx.tree, node.targets[0].id)
+    node = _index(ctx.tree).owner.get(id(call))
+    if isinstance(node, ast.withitem):
+        var = node.optional_vars
+        return var is None or (isinstance(var, ast.Name) and not _escapes(ctx.tree, var.id))
+    if isinstance(node, ast.Assign):
+        return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+            not _escapes(ctx.tree, node.targets[0].id)
     return False
 
 
@@ -484,8 +526,12 @@ def _activities(ctx, names: Names, kw: Optional[ast.keyword]) -> Optional[set]:
 
 
 def _exports(ctx, exports: Iterable[str]) -> bool:
-    text = ctx.src.text
-    return any(e in text for e in exports)
+    """Whether the file calls an export method (read once per file: a file may hold many profilers)."""
+    key = (id(ctx.src), tuple(exports))
+    cached = getattr(ctx, "torch_npu_exports", None)
+    if cached is None or cached[0] != key:
+        ctx.torch_npu_exports = cached = (key, any(e in ctx.src.text for e in exports))
+    return cached[1]
 
 
 def _legacy(ctx, call: ast.Call, full: str) -> None:
@@ -508,8 +554,7 @@ def _schedule_of(ctx, names: Names, node: ast.AST) -> Optional[ast.Call]:
     if isinstance(node, ast.Call) and names.of(node.func) == SCHEDULE:
         return node
     if isinstance(node, ast.Name):
-        found = [a.value for a in ast.walk(ctx.tree) if isinstance(a, ast.Assign) and len(a.targets) == 1
-                 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id]
+        found = _index(ctx.tree).assigned.get(node.id, [])
         if len(found) == 1 and isinstance(found[0], ast.Call) and names.of(found[0].func) == SCHEDULE:
             return found[0]
     return None
@@ -534,6 +579,12 @@ def _steps(ctx, names: Names, sched: ast.Call) -> Optional[Dict[str, int]]:
 
 NOTHING = "collects nothing and says nothing (the schedule never leaves its wait steps)"
 DELETED = "ends in its warmup steps and deletes the data, with a warning"
+# 6.0.rc1 starts collecting at the warmup steps (6.0.rc3 on, at the record steps): its run ends collecting
+# 5.0.rc3 too starts collecting at the warmup steps; it is not counted as failing (the data it keeps was not read)
+WARMUP_50 = {"5.0": "starts collecting in the warmup steps and stops at exit, with a Python warning (5.0.rc3; later "
+                    "5.0 builds were not recorded)"}
+DELETED_60 = "depends on the build (6.0.rc1 starts collecting in the warmup steps and stops at exit without calling " \
+    "on_trace_ready, with a warning; 6.0.rc3 and 6.0.0 end in their warmup steps and delete the data, with a warning)"
 
 
 def _steps_of(ctx, names: Names, call: ast.Call) -> Optional[Dict[str, int]]:
@@ -550,6 +601,7 @@ def _no_step(ctx, call: ast.Call, var: Optional[str], first: int, record: int, s
     elif record > 0:
         reactions = _every(DELETED)
         reactions["5.0"] = None
+        reactions["6.0"] = DELETED_60
     else:
         return
     if started:
@@ -557,14 +609,16 @@ def _no_step(ctx, call: ast.Call, var: Optional[str], first: int, record: int, s
     name = var or "prof"
     _report(ctx, "NPP305", call, f"profile(schedule=...) whose {'run' if started else 'loop'} never calls "
             f"{name}.step()", reactions, f"call {name}.step() at the end of each training step" +
-            ("" if var else " (bind the profiler with `as prof`)"))
+            ("" if var else " (bind the profiler with `as prof`)"),
+            fine_as=WARMUP_50 if first == 0 and record > 0 and not started else None)
 
 
 def _loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
     """NPP305 (no prof.step() for a scheduled profiler) and NPP306 (the loop ends before the active steps)."""
+    ids = {id(p) for p in profiles}
     for item, withnode in _with_items(ctx.tree):
         call = item.context_expr
-        if not any(call is p for p in profiles):
+        if id(call) not in ids:
             continue
         steps = _steps_of(ctx, names, call)
         if steps is None:
@@ -582,25 +636,72 @@ def _loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
             continue
         _reach(ctx, names, var, withnode, steps, first, record)
     # `prof = profile(schedule=...)` run by prof.start() ... prof.stop()
-    for node in ast.walk(ctx.tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and any(node.value is p for p in profiles)):
-            continue
-        var = node.targets[0].id
-        if _stepped(ctx.tree, var) or _escapes(ctx.tree, var) or not _started(ctx.tree, var):
-            continue
-        steps = _steps_of(ctx, names, node.value)
-        if steps is not None:
-            first = steps["skip_first"] + steps["wait"]
-            _no_step(ctx, node.value, var, first, first + steps["warmup"], started=True)
+    for var, values in _index(ctx.tree).assigned.items():
+        for value in values:
+            if id(value) in ids:
+                _started_no_step(ctx, names, var, value)
+
+
+def _started_no_step(ctx, names: Names, var: str, call: ast.Call) -> None:
+    """NPP305 for `var = profile(schedule=...)` run by var.start() and never stepped."""
+    if _stepped(ctx.tree, var) or _escapes(ctx.tree, var) or not _started(ctx.tree, var):
+        return
+    steps = _steps_of(ctx, names, call)
+    if steps is not None:
+        first = steps["skip_first"] + steps["wait"]
+        _no_step(ctx, call, var, first, first + steps["warmup"], started=True)
+
+
+class _Index(NamedTuple):
+    """What the loop and lifetime checks ask of a file, from one walk: per name, whether `name.step` appears,
+    whether `name.start()`/`name.__enter__()` is called, whether a load of it escapes; the with items; the
+    single-name assignments; and where each call is used (with item or assignment)."""
+    stepped: set
+    started: set
+    escaping: set
+    withs: list                         # (item, with node) whose context is a call
+    assigned: Dict[str, list]           # name -> the values assigned to it alone
+    owner: Dict[int, ast.AST]           # id(call) -> the with item or the Assign that holds it
+
+
+_LAST: list = [None, None]              # the last tree indexed and its index (one file at a time)
+
+
+def _index(tree) -> _Index:
+    if _LAST[0] is tree:
+        return _LAST[1]
+    stepped, started, escaping, withs, assigned, owner = set(), set(), set(), [], {}, {}
+    parents: Dict[ast.AST, ast.AST] = {}
+    nodes = []
+    for n in ast.walk(tree):
+        nodes.append(n)
+        for c in ast.iter_child_nodes(n):
+            parents[c] = n
+    for n in nodes:
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.attr == "step":
+            stepped.add(n.value.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in ("start", "__enter__") and isinstance(n.func.value, ast.Name):
+            started.add(n.func.value.id)
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            for item in n.items:
+                if isinstance(item.context_expr, ast.Call):
+                    withs.append((item, n))
+                owner.setdefault(id(item.context_expr), item)
+        elif isinstance(n, ast.Assign):
+            owner.setdefault(id(n.value), n)
+            if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                assigned.setdefault(n.targets[0].id, []).append(n.value)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in escaping:
+            up = parents.get(n)
+            if not isinstance(up, _TESTS) or (isinstance(up, ast.IfExp) and n is not up.test):
+                escaping.add(n.id)
+    _LAST[:] = [tree, _Index(stepped, started, escaping, withs, assigned, owner)]
+    return _LAST[1]
 
 
 def _with_items(tree):
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                if isinstance(item.context_expr, ast.Call):
-                    yield item, node
+    yield from _index(tree).withs
 
 
 def _step_call(node, var: str) -> bool:
@@ -610,13 +711,11 @@ def _step_call(node, var: str) -> bool:
 
 def _stepped(tree, var: str) -> bool:
     """Whether `var.step` appears anywhere in the file (any scope: quiet when in doubt)."""
-    return any(isinstance(n, ast.Attribute) and n.attr == "step" and isinstance(n.value, ast.Name)
-               and n.value.id == var for n in ast.walk(tree))
+    return var in _index(tree).stepped
 
 
 def _started(tree, var: str) -> bool:
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("start", "__enter__")
-               and isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
+    return var in _index(tree).started
 
 
 # where a load of the profiler's name only tests it (`if prof:`, `prof is not None`): it stays here
@@ -626,16 +725,7 @@ _TESTS = (ast.Attribute, ast.Compare, ast.If, ast.While, ast.BoolOp, ast.UnaryOp
 def _escapes(tree, var: str) -> bool:
     """Whether the profiler's name is used other than as `var.attr` or in a test (passed on, stored,
     returned: then someone else may step it)."""
-    parents = {}
-    for n in ast.walk(tree):
-        for c in ast.iter_child_nodes(n):
-            parents[c] = n
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load):
-            up = parents.get(n)
-            if not isinstance(up, _TESTS) or (isinstance(up, ast.IfExp) and n is not up.test):
-                return True
-    return False
+    return var in _index(tree).escaping
 
 
 def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: int, record: int) -> None:
@@ -663,9 +753,10 @@ def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: 
             reactions = _every("collects nothing and says nothing" if n < first else DELETED)
             if n >= first:
                 reactions["5.0"] = None         # what 5.0 did when stopped in warmup was not read
+                reactions["6.0"] = DELETED_60
             _report(ctx, "NPP306", loop.iter, f"the schedule records from step {record} ({sched}), but this loop "
                     f"calls {var}.step() only {n} time{'s' if n != 1 else ''}", reactions,
-                    "lower wait/skip_first/warmup or run more steps")
+                    "lower wait/skip_first/warmup or run more steps", fine_as=WARMUP_50 if n >= first else None)
 
 
 def _inside_loop(withnode, loop) -> bool:
@@ -752,7 +843,8 @@ _GOOD = _script("    profiler_level=ProfilerLevel.Level1,\n    aic_metrics=AiCMe
 REF_GUIDE = ("Ascend PyTorch profiler user guide (Ascend/pytorch docs/zh/developer_notes/"
              "ascend_pytorch_profiler_user_guide.md)")
 _CHECKED = ("The target's torch_npu release (`--npuprof-torch-npu`, default `any`) decides what is reported: "
-            "under `any`, only what every release from 5.0 to 26.1 does wrong; a release such as `7.3`, or "
+            "under `any`, only what every release from 5.0 to 26.1 does wrong (a value 6.0+ reset counts for 5.0 "
+            "too, whose one recorded build, 5.0.rc3, keeps it unchecked); a release such as `7.3`, or "
             "`portable` (anything one release does wrong). Where releases differ the message says which does what.")
 
 RULES = (
@@ -770,7 +862,10 @@ RULES = (
              "`dir_name` that is not a string). Values built in code are followed (names, constants, argparse "
              "defaults); what cannot be known stays quiet.",
         why="torch_npu never stops on a bad profiling setting: it replaces the value by its default and prints "
-            "one warning, and only on rank 0 (and not at all with TORCH_NPU_WARNING_DISABLE=1). "
+            "one warning, and only on rank 0 (6.0.rc1: on every rank; not at all with TORCH_NPU_DISABLED_WARNING=1 "
+            "from 6.0.rc3, or TORCH_NPU_WARNING_DISABLE=1 from 26.2: 6.0 to 26.1 still warn with the latter). "
+            "5.0.rc3, the one 5.0 build recorded, checks none of these values and keeps them as written; the "
+            "final 5.0 was not recorded, so for 5.0 the message says it depends on the build. "
             "`profiler_level=\"level1\"` collects Level0 data; `activities=[\"NPU\"]` collects CPU and NPU. "
             "The run looks fine and the data is not what was asked for.",
         example=_script("    profiler_level=\"level1\",\n"),
@@ -800,8 +895,10 @@ RULES = (
         fixed=_GOOD,
         fix_safety="sometimes",
         fix_note="A member's name is replaced by its value (\"PipeUtilization\" → \"ACL_AICORE_PIPE_UTILIZATION\"). "
-                 "Safe where the reset already gave that data (PipeUtilization at Level1/Level2, anything at "
-                 "Level0 where the metric is dropped); otherwise unsafe, since the run collected the default before.",
+                 "Safe only where the record shows the reset already gave that value on every release the target "
+                 "covers: PipeUtilization at Level1 on 6.0 and later (5.0.rc3 keeps the name as written, so not "
+                 "under `any` or `portable`); otherwise unsafe, since the run collected something else before. "
+                 "At Level0 and Level_none no metric is collected: no fix, the advice names the level.",
         options=_CHECKED,
         references=(REF_GUIDE,),
         group="torch_npu",
