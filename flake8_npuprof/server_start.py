@@ -7,8 +7,8 @@ list of capabilities. So this module, which imports nothing heavy, reads the mes
 and only then imports server.py, which takes over the same streams and applies the same `initialize` to
 pygls without answering it again.
 
-The first diagnostics do not wait for pygls either: once `initialize` is answered, a thread imports the
-analysis (`warm`) while this module reads on. The `initialized` notification and the first `didOpen` are
+The first diagnostics do not wait for pygls either: from the start a thread imports the analysis (`warm`;
+a read that waits for the editor holds no lock, so the answer to `initialize` does not wait for it). The `initialized` notification and the first `didOpen` are
 handled here: the document is analysed and its diagnostics published in the protocol's JSON (the same
 `lsp_analysis.diagnostic` server.py publishes), and only then is server.py imported. Every message read
 here is handed to pygls in order (`replay`), so its workspace holds the document; the analysis published
