@@ -32,7 +32,7 @@ case_table = _load("torch_oracle_cases", ROOT / "tools" / "torch_oracle" / "case
 recorder = _load("torch_oracle_record", ROOT / "tools" / "torch_oracle" / "record.py")
 
 KEYS = {"release", "case", "api", "call", "warnings", "raised"}
-OPTIONAL = {"after", "native", "calls", "log", "env"}
+OPTIONAL = {"after", "native", "calls", "log", "env", "exit"}
 CURRENT = ("2.14.0", "26.2.0", "26.1.0", "26.0.0")
 BEFORE_26 = ("7.3.0", "7.2.0", "7.1.0", "7.0.0", "6.0.0", "6.0.rc3")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 APIS = ("_ExperimentalConfig", "schedule", "profile", "tensorboard_trace_handler",
-        "lifecycle", "dynamic_json", "env")
+        "lifecycle", "dynamic_json", "env", "utils_profile")
 
 # ---------------------------------------------------------------- _ExperimentalConfig
 # (id, keyword text) per parameter: good values, bad types, bad values, enum
@@ -385,9 +385,60 @@ def _dynamic_cases():
     return out
 
 
+# ---------------------------------------------------------------- torch_npu.utils.profiler.Profile
+# The model zoo's "auto profile": `Profile(start_step=..., profile_type=os.getenv("PROFILE_TYPE"))`, with
+# start()/end() around each step. `steps` counts the steps begun, so the record says after which step the
+# job ended (end() of the profiled step calls sys.exit()).
+def _zoo_loop(args, steps=4, before=""):
+    return ("from torch_npu.utils.profiler import Profile\n" + before + "p = Profile(%s)\nsteps = []\n"
+            "for i in range(%d):\n    steps.append(i)\n    p.start()\n    p.end()\n" % (args, steps))
+
+
+ZOO_TYPES = [("none", "None"), ("TORCH", '"TORCH"'), ("ASCEND_PROFILER", '"ASCEND_PROFILER"'), ("CANN", '"CANN"'),
+             ("GE", '"GE"'), ("lower_ascend_profiler", '"ascend_profiler"'), ("mixed_Ascend_Profiler", '"Ascend_Profiler"'),
+             ("lower_cann", '"cann"'), ("empty", '""'), ("NPU", '"NPU"'), ("True", '"True"'), ("padded", '" ASCEND_PROFILER"')]
+ZOO_CASES = [("type.%s" % cid, _zoo_loop("start_step=2, profile_type=%s" % text)) for cid, text in ZOO_TYPES] + [
+    ("ascend.kwargs_allowed", _zoo_loop('start_step=2, profile_type="ASCEND_PROFILER", profile_memory=True, '
+                                        'with_stack=True, record_shapes=False')),
+    ("ascend.kwargs_with_flops", _zoo_loop('start_step=2, profile_type="ASCEND_PROFILER", with_flops=True')),
+    ("ascend.kwargs_config", _zoo_loop('start_step=2, profile_type="ASCEND_PROFILER", config=None')),
+    ("cann.kwargs_config", _zoo_loop('start_step=2, profile_type="CANN", config=None')),
+    ("cann.kwargs_with_stack", _zoo_loop('start_step=2, profile_type="CANN", with_stack=True')),
+    ("torch.kwargs_record_shapes", _zoo_loop('start_step=2, profile_type="TORCH", record_shapes=True')),
+    ("torch.kwargs_schedule", _zoo_loop('start_step=2, profile_type="TORCH", schedule=None')),
+    ("ascend.start_step_past_loop", _zoo_loop('start_step=10, profile_type="ASCEND_PROFILER"', steps=4)),
+    ("ascend.start_step_default", _zoo_loop('profile_type="ASCEND_PROFILER"', steps=12)),
+    ("ascend.start_step_zero", _zoo_loop('start_step=0, profile_type="ASCEND_PROFILER"')),
+    ("ascend.start_step_str", _zoo_loop('start_step="2", profile_type="ASCEND_PROFILER"')),
+    ("ascend.start_step_1", _zoo_loop('start_step=1, profile_type="ASCEND_PROFILER"')),
+    ("ascend.save_path_under_file", _zoo_loop('start_step=2, profile_type="ASCEND_PROFILER", '
+                                              'save_path="afile/prof"')),
+    ("ascend.singleton_off_first", _zoo_loop('start_step=2, profile_type="ASCEND_PROFILER"',
+                                             before="Profile(start_step=2, profile_type=None)\n")),
+    ("ascend.double_start", "from torch_npu.utils.profiler import Profile\n"
+                            "p = Profile(start_step=2, profile_type=\"ASCEND_PROFILER\")\nsteps = [0]\n"
+                            "p.start()\np.start()\n"),
+    ("env.PROFILE_TYPE_CANN", _zoo_loop('start_step=2, profile_type=os.getenv("PROFILE_TYPE")', before="import os\n")),
+    ("env.PROFILE_TYPE_ASCEND_PROFILER", _zoo_loop('start_step=2, profile_type=os.getenv("PROFILE_TYPE")',
+                                                   before="import os\n")),
+]
+ZOO_ENV = {"env.PROFILE_TYPE_CANN": {"PROFILE_TYPE": "CANN"},
+           "env.PROFILE_TYPE_ASCEND_PROFILER": {"PROFILE_TYPE": "ASCEND_PROFILER"}}
+
+
+def _zoo_cases():
+    out = []
+    for cid, call in ZOO_CASES:
+        case = {"case": "utils_profile.%s" % cid, "api": "utils_profile", "call": call}
+        if cid in ZOO_ENV:
+            case["env"] = ZOO_ENV[cid]
+        out.append(case)
+    return out
+
+
 def all_cases():
     cases = (_exp_cases() + _schedule_cases() + _profile_cases() + _handler_cases()
-             + _lifecycle_cases() + _env_cases() + _dynamic_cases())
+             + _lifecycle_cases() + _env_cases() + _dynamic_cases() + _zoo_cases())
     ids = [c["case"] for c in cases]
     if len(ids) != len(set(ids)):
         raise ValueError("duplicate case ids")

@@ -70,6 +70,7 @@ RELEASES = {
 EXTRACT_PREFIXES = ("torch_npu/profiler/",)
 EXTRACT_FILES = (
     "torch_npu/version.py",
+    "torch_npu/utils/profiler.py",
     "torch_npu/utils/utils.py",
     "torch_npu/utils/_error_code.py",
     "torch_npu/utils/error_code.py",
@@ -168,7 +169,7 @@ def to_lines(release, cases, results):
                "warnings": res.get("warnings", []), "raised": res.get("raised")}
         if case.get("env"):
             rec["env"] = case["env"]
-        for key in ("after", "native", "calls", "log"):
+        for key in ("after", "native", "calls", "log", "exit"):
             if key in res:
                 rec[key] = res[key]
         lines.append(rec)

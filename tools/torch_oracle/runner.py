@@ -29,7 +29,7 @@ TIMEOUT = 60
 CLEARED_ENV = (
     "RANK", "LOCAL_RANK", "TORCH_NPU_DISABLED_WARNING", "TORCH_NPU_WARNING_DISABLE",
     "PROFILING_MODE", "PROFILER_SAMPLECONFIG", "PROF_CONFIG_PATH", "ASCEND_WORK_PATH",
-    "KINETO_USE_DAEMON", "NPU_MONITOR_START",
+    "KINETO_USE_DAEMON", "NPU_MONITOR_START", "PROFILE_TYPE",
 )
 
 
@@ -233,6 +233,8 @@ def run_case(case, sandbox):
                         data["is_valid"] = True
                         ctx = ctx_cls(data)
                         out["after"] = _dynamic_after(ctx)
+                elif api == "utils_profile":
+                    _run_zoo_profile(case, ns, out)
                 elif api in ("lifecycle", "env"):
                     exec(compile(case["call"], "<case>", "exec"), ns)
                     if "cfg" in ns:
@@ -265,11 +267,28 @@ def run_case(case, sandbox):
         out["raised"] = _normalise(out["raised"], sandbox, cwd)
     if api == "dynamic_json" or records:
         out["log"] = [_normalise(r, sandbox, cwd) for r in records]
-    if api in ("lifecycle", "env"):
+    if api in ("lifecycle", "env", "utils_profile"):
         out["calls"] = [c["fn"] for c in c_prof.CALLS if c["fn"] in LIFECYCLE_CALLS]
     if "after" in out:
         out["after"] = json.loads(_normalise(json.dumps(out["after"], sort_keys=True), sandbox, cwd))
     return out
+
+
+def _run_zoo_profile(case, ns, out):
+    """torch_npu.utils.profiler.Profile: what it kept, and whether (after which step) it ended the process.
+    Its end() calls sys.exit() after the profiled step: a SystemExit is an outcome here, not an error."""
+    try:
+        exec(compile(case["call"], "<case>", "exec"), ns)
+    except SystemExit as ex:
+        out["exit"] = {"code": ex.code, "after_step": len(ns.get("steps", []))}
+    finally:
+        p = ns.get("p")
+        if p is not None:
+            out["after"] = {"enable": p.enable, "profile_type": p.profile_type, "start_step": p.start_step,
+                            "step_count": p.step_count, "save_path": p.save_path,
+                            "prof": type(p.prof).__module__ + "." + type(p.prof).__name__
+                            if hasattr(p, "prof") else None}
+            p.count = 0         # its __del__ would call end() again at exit
 
 
 # The calls into the C++ profiler that say what is collected, and the handler.
