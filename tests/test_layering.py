@@ -1,5 +1,5 @@
-"""The package's layering: imports run one way, front-ends -> engine -> emulate -> checks -> setups -> values ->
-source, knowledge is read by all and imports none of them, and no module is part of an import circle.
+"""The package's layering: imports run one way, front-ends -> engine -> emulate -> checks -> shell -> setups ->
+values -> source, knowledge is read by all and imports none of them, and no module is part of an import circle.
 
 Imports inside functions count as much as those at the top: a circle closed at call time still ties
 the layers together. See docs/architecture.md.
@@ -16,8 +16,8 @@ import pytest
 PKG = Path(__file__).resolve().parent.parent / "flake8_npuprof"
 
 # Lower rank = lower layer; a module may import its own layer and the layers below it.
-RANKS = {"knowledge": 0, "source": 1, "values": 2, "setups": 3, "checks": 4, "emulate": 5, "engine": 6}
-FRONT_END = 7               # the package's top-level modules, commands/ and report/
+RANKS = {"knowledge": 0, "source": 1, "values": 2, "setups": 3, "shell": 4, "checks": 5, "emulate": 6, "engine": 7}
+FRONT_END = 8               # the package's top-level modules, commands/ and report/
 MAX_TOP_LEVEL = 12
 
 
