@@ -11,7 +11,7 @@ import pytest
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.checks.launcher_switch import EXAMPLE_SCRIPT
 from flake8_npuprof.checks.catalog import RULES
-from flake8_npuprof.emulate.launcher import MAX_COMMANDS
+from flake8_npuprof.shell.state import MAX_COMMANDS
 from flake8_npuprof.emulate.scan import needs_walk
 from flake8_npuprof.emulate.sequence import check_file
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.emulate import launcher
+from flake8_npuprof.shell.state import MAX_COMMANDS
 from flake8_npuprof.cli import main
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.source.text import HOLE
@@ -517,7 +518,7 @@ def test_only_the_last_command_of_a_pipeline_decides_its_and_and(tmp_path):
 
 def test_a_walk_stopped_in_a_child_says_the_launcher_runs_it(tmp_path):
     from flake8_npuprof.checks.analysis import Settings
-    (tmp_path / "child.sh").write_text("#!/bin/bash\n" + "echo step\n" * (launcher.MAX_COMMANDS + 5))
+    (tmp_path / "child.sh").write_text("#!/bin/bash\n" + "echo step\n" * (MAX_COMMANDS + 5))
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash child.sh\n')
     (f,) = launcher.check_launcher((tmp_path / "run.sh").read_text(), str(tmp_path / "run.sh"), Settings())
     assert f.code == "NPP191" and "the walk of this launcher stopped in child.sh, which it runs, at line" in f.message

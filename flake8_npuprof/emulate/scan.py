@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .launcher import MAX_COMMANDS
+from ..shell.state import MAX_COMMANDS
 
 # a Python launch (`x.py`, `python -m mod`, `train.$ext`), a sourced or run script, a function definition
 _MAY_START = re.compile(r"\.py|\.sh|\bsource\b|\bfunction\b|\(\s*\)|(?:^|[\s;&|(){}])-m(?:$|[\s=])|"
