@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.emulate import launcher
+from flake8_npuprof.shell.launches import command_lines, launches, steps, walk
+from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.shell.state import MAX_COMMANDS
 from flake8_npuprof.cli import main
 from flake8_npuprof.emulate.script import emulate_path
@@ -26,7 +28,7 @@ def _walk(tmp_path, text, **files):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body)
     (tmp_path / "run.sh").write_text(text)
-    return launcher.walk(str(tmp_path / "run.sh"))
+    return walk(str(tmp_path / "run.sh"))
 
 
 def test_exports_inline_source_and_variables(tmp_path):
@@ -222,13 +224,13 @@ def test_a_variable_set_without_export(environ, verdict, text):
 def test_command_lines_for_other_checks(tmp_path):
     (tmp_path / "run.sh").write_text('export OUT=/tmp/o\nmsprof --application="python3 train.py" '
                                      '--output=$OUT --aicore=on\n')
-    (cmd,) = launcher.command_lines(str(tmp_path / "run.sh"))
+    (cmd,) = command_lines(str(tmp_path / "run.sh"))
     assert [w.text for w in cmd.words] == ["msprof", "--application=python3 train.py", "--output=/tmp/o",
                                            "--aicore=on"]
     text = (tmp_path / "run.sh").read_text()
     assert text[cmd.words[3].start:cmd.words[3].end] == "--aicore=on" and (cmd.line, cmd.column) == (2, 0)
     assert cmd.env["OUT"].value == "/tmp/o"
-    assert launcher.launches(launcher.Walk(str(tmp_path / "run.sh")).run()) == []    # msprof's own precedence
+    assert launches(Walk(str(tmp_path / "run.sh")).run()) == []    # msprof's own precedence
 
 
 def test_what_a_branch_may_change_is_not_known_after_it(tmp_path):
@@ -401,8 +403,8 @@ def test_a_pipeline_in_the_background_puts_python_in_the_background(tmp_path):
     (tmp_path / "train.py").write_text("print(1)\n")
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\npython3 train.py 2>&1 | tee -a log &\n'
                                      'python3 train.py | tee log2\n')
-    w = launcher.Walk(str(tmp_path / "run.sh")).run()
-    first, second = [la.command for la in launcher.launches(w)]
+    w = Walk(str(tmp_path / "run.sh")).run()
+    first, second = [la.command for la in launches(w)]
     assert (first.line, first.background) == (3, True)
     assert (second.line, second.background) == (4, False)
 
@@ -411,8 +413,8 @@ def test_the_toolkits_msprof_py_analysis_starts_no_training(tmp_path):
     # AVOD_ID0818's run_msprof.sh: `python3.7 msprof.py import/query/export -dir $1` in the toolkit's folder
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd /usr/local/Ascend/tools/profiler/analysis/msprof\n"
                                      "python3.7 msprof.py import -dir $1\npython3.7 msprof.py export summary -dir $1\n")
-    w = launcher.Walk(str(tmp_path / "run.sh")).run()
-    assert launcher.steps(w) == []
+    w = Walk(str(tmp_path / "run.sh")).run()
+    assert steps(w) == []
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is False and report["results"] == []
 
@@ -421,8 +423,8 @@ def test_an_absolute_script_that_is_not_here_is_not_blamed_on_the_directory(tmp_
     # ResNext101_ID1577's Resnext50_8p_host.sh starts /network/.../res50.py
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $WORK\npython3.7 /network/code/res50.py\n"
                                      "cd /tmp\npython3.7 /network/code/res50.py --again\n")
-    w = launcher.Walk(str(tmp_path / "run.sh")).run()
-    assert [la.missing for la in launcher.steps(w)] == ["cannot find /network/code/res50.py: no such file here"] * 2
+    w = Walk(str(tmp_path / "run.sh")).run()
+    assert [la.missing for la in steps(w)] == ["cannot find /network/code/res50.py: no such file here"] * 2
 
 
 FAILS = "python3 train.py --profiling --opts='{\"output\":\"/tmp/p\",\"task_trace\":\"ON\"}'\n"

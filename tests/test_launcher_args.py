@@ -12,7 +12,8 @@ import pytest
 
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.cli import main
-from flake8_npuprof.emulate.launcher import Walk, launches
+from flake8_npuprof.shell.launches import launches
+from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.emulate.render import wrapped
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.emulate.sequence import check_file

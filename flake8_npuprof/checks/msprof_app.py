@@ -24,7 +24,7 @@ from ..knowledge import msprof_parser as P
 from ..knowledge.msprof_options import all_options
 from ..knowledge.targets import Target
 from ..source.text import HOLE
-from .msprof_words import Call, Word
+from ..shell.msprof_words import Call, Word
 
 CODE = "NPP128"
 # the interpreters whose option parsing we know (CPython's Python/getopt.c), by their name
