@@ -157,7 +157,8 @@ MSPROF_EXITS = "exits before the application starts"
 @pytest.mark.parametrize("path", LAUNCHERS, ids=[str(p.relative_to(ROOT)) for p in LAUNCHERS])
 def test_launcher_check_and_emulate_agree(path: Path):
     from flake8_npuprof.emulate.script import emulate_path
-    from flake8_npuprof.emulate.sequence import check_file, env_read
+    from flake8_npuprof.emulate.sequence import env_read
+    from flake8_npuprof.engine.run import check_shell as check_file
     from flake8_npuprof.source.shell_words import assignments
     text = path.read_text(encoding="utf-8")
     target = Target()
@@ -213,7 +214,7 @@ def _inherits(launch, assignment, me: str) -> bool:
 
 def test_the_launcher_agreement_is_not_vacuous():
     """The synthetic launchers exercise each rule above at least once."""
-    from flake8_npuprof.emulate.sequence import check_file
+    from flake8_npuprof.engine.run import check_shell as check_file
     data = ROOT / "tests" / "data" / "agreement"
     codes = {name: [(f.code, f.message.split(" ", 1)[0]) for f in
                     check_file((data / name / "run.sh").read_text(), str(data / name / "run.sh"), Settings())]

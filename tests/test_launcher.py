@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof.emulate import launcher
+from flake8_npuprof.checks.launch_setup import bind, flag_table
+from flake8_npuprof.checks.shell_launches import check_launcher
 from flake8_npuprof.shell.launches import command_lines, launches, steps, walk
 from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.shell.state import MAX_COMMANDS
@@ -105,7 +106,7 @@ def test_flags_bound_to_the_scripts_definitions(tmp_path):
     from flake8_npuprof.source.text import SourceText
     text = (tmp_path / "train.py").read_text()
     ctx = Context(SourceText(text), ast.parse(text), str(tmp_path / "train.py"), Settings())
-    given, unknown = launcher.bind(la, launcher.flag_table(ctx), str(tmp_path))
+    given, unknown = bind(la, flag_table(ctx), str(tmp_path))
     assert {d: g.text for d, g in given.items()} == {"profiling": "false", "out": "/tmp/o", "epochs": "4"}
     assert [w.text for w in unknown] == ["--bogus=1"]
 
@@ -161,7 +162,7 @@ def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):
                    ["run_trap.sh:4:18:", "NPP205"], ["train.py:8:21:", "NPP205"]]
     from flake8_npuprof.checks.analysis import Settings
     text = (LAUNCH / "run_flags.sh").read_text()
-    (f,) = launcher.check_launcher(text, str(LAUNCH / "run_flags.sh"), Settings())
+    (f,) = check_launcher(text, str(LAUNCH / "run_flags.sh"), Settings())
     assert text.splitlines()[f.line - 1][f.col:f.end_col] == '"of"'        # in OPTS=..., which "$OPTS" passes
 
 
@@ -169,7 +170,7 @@ def test_launcher_findings_agree_with_emulate():
     from flake8_npuprof.checks.analysis import Settings
     for name in ("run_trap.sh", "run_off.sh", "run_flags.sh"):
         path = LAUNCH / name
-        findings = launcher.check_launcher(path.read_text(), str(path), Settings(target=T))
+        findings = check_launcher(path.read_text(), str(path), Settings(target=T))
         (r,) = _emulate(name)["results"]
         codes = {f.code for f in findings}
         # the trap is reported where emulate collects because of it; options problems where it fails
@@ -198,7 +199,7 @@ def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
     assert first.effective_options == {"output": "/tmp/sibling", "task_trace": "on", "aic_metrics": "PipeUtilisation"}
     from flake8_npuprof.checks.analysis import Settings
     text = (sibling / "run_1p.sh").read_text()
-    (f,) = launcher.check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
+    (f,) = check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
     line = text.splitlines()[f.line - 1]
     assert (f.code, f.line) == ("NPP106", 4) and line[f.col:f.end_col] == '"PipeUtilisation"'
     assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11)")
@@ -257,7 +258,7 @@ def test_check_reads_the_text_it_is_given(tmp_path):
     text = (LAUNCH / "run_trap.sh").read_text()
     edited = "# an unsaved line\n" + text
     path = LAUNCH / "run_trap.sh"
-    (f,) = launcher.check_launcher(edited, str(path), Settings())
+    (f,) = check_launcher(edited, str(path), Settings())
     assert (f.code, f.line) == ("NPP205", 5) and edited.splitlines()[4][f.col:f.end_col] == "--profiling=False"
 
 
@@ -522,7 +523,7 @@ def test_a_walk_stopped_in_a_child_says_the_launcher_runs_it(tmp_path):
     from flake8_npuprof.checks.analysis import Settings
     (tmp_path / "child.sh").write_text("#!/bin/bash\n" + "echo step\n" * (MAX_COMMANDS + 5))
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash child.sh\n')
-    (f,) = launcher.check_launcher((tmp_path / "run.sh").read_text(), str(tmp_path / "run.sh"), Settings())
+    (f,) = check_launcher((tmp_path / "run.sh").read_text(), str(tmp_path / "run.sh"), Settings())
     assert f.code == "NPP191" and "the walk of this launcher stopped in child.sh, which it runs, at line" in f.message
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof.emulate import launcher
+from flake8_npuprof.checks.shell_launches import check_launcher
 from flake8_npuprof.shell.launches import walk
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.cli import main
@@ -190,9 +190,9 @@ def test_check_says_nothing_of_the_scripts_options_under_msprof(tmp_path):
     # the --profiling=False trap and an options value the collector would refuse: not the collector's input
     path = _project(tmp_path, "msprof --output=/tmp/o python3 train.py --profiling=False "
                               "--profiling_options='{\"task_trace\": \"of\"}'\n")
-    assert launcher.check_launcher(path.read_text(), str(path), Settings(target=T)) == []
+    assert check_launcher(path.read_text(), str(path), Settings(target=T)) == []
     plain = _project(tmp_path, "python3 train.py --profiling=False\n", "plain.sh")
-    assert [f.code for f in launcher.check_launcher(plain.read_text(), str(plain), Settings(target=T))] == ["NPP205"]
+    assert [f.code for f in check_launcher(plain.read_text(), str(plain), Settings(target=T))] == ["NPP205"]
 
 
 def test_check_a_project_with_msprof_launchers(capsys, monkeypatch):

@@ -10,7 +10,7 @@ never read by msprof:
   other it prints "unknown option --task_time=l1" and its usage and exits with status 2 (run with CPython
   3.9-3.13) before the script starts: nothing is profiled;
 - after the script it is the script's: whether the script defines such a flag, and how it reads its arguments
-  (parse_args exits, parse_known_args does not), is read by the launcher walk (emulate/msprof_args.py), which
+  (parse_args exits, parse_known_args does not), is read by the launcher walk (checks/msprof_args.py), which
   follows the script; here it is left alone;
 - in another application (a binary, `bash run.sh`) msprof hands it over and does not read it.
 """
