@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..shell.launches import Launch
-from ..shell.parse import _without_redirections
+from ..shell.parse import without_redirections
 from ..source.files import rel_path
 from ..source.text import HOLE, SourceText
 from ..values.launch_args import Given, OPEN, Word
@@ -47,7 +47,7 @@ def bind(launch: Launch, table: Dict[str, object], root: str) -> Tuple[Dict[str,
     """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define)."""
     given: Dict[str, Given] = {}
     unknown: List[Word] = []
-    words = [w for w in _without_redirections(launch.args)]
+    words = [w for w in without_redirections(launch.args)]
     k = 0
     where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
     while k < len(words):

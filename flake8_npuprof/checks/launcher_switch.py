@@ -16,7 +16,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, steps
-from ..shell.state import _within
+from ..shell.state import within
 from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
 
@@ -251,11 +251,11 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
 
 
 # what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
-_PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
-                              r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
-                              # the routes emulate does not model: torch_npu / torch and MindSpore profilers
-                              r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
-                              r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
+PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
+                             r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
+                             # the routes emulate does not model: torch_npu / torch and MindSpore profilers
+                             r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                             r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
 MAX_PROJECT_FILES = 3000
 
 
@@ -272,7 +272,7 @@ def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
     from ..source.files import ReadError, read_source
     observed.incomplete()       # a file added to the project later would change the answer: a result not cached
     # the launcher's folder when the script is in it, else the folder above (the model zoo's test/ beside the code)
-    top = root if _within(script, root) else os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
+    top = root if within(script, root) else os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
     count = 0
     for folder, dirs, files in os.walk(top):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -289,7 +289,7 @@ def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
                 if key not in _NAMES_PROFILING:
                     if len(_NAMES_PROFILING) > 50_000:
                         _NAMES_PROFILING.clear()
-                    _NAMES_PROFILING[key] = bool(_PROFILING_WORDS.search(read_source(path).text))
+                    _NAMES_PROFILING[key] = bool(PROFILING_WORDS.search(read_source(path).text))
                 if _NAMES_PROFILING[key]:
                     return path
             except (OSError, ReadError):

@@ -12,9 +12,9 @@ import shlex
 from typing import Dict, Optional, Tuple
 
 from ..checks.launch_setup import LaunchSetup, flag_table, prepare
-from ..checks.launcher_switch import _PROFILING_WORDS
+from ..checks.launcher_switch import PROFILING_WORDS
 from ..shell.launches import Launch
-from ..shell.parse import _without_redirections
+from ..shell.parse import without_redirections
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from ..values.launch_args import OPEN
@@ -91,7 +91,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
     flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN} if ls else {}
     # as a shell reads it back (an empty unquoted expansion is no word at all)
-    shown = " ".join(shlex.quote(x.text) for x in _without_redirections(cmd.words) if x.text)
+    shown = " ".join(shlex.quote(x.text) for x in without_redirections(cmd.words) if x.text)
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
@@ -167,11 +167,11 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     (transitively) that names one (a setup there is not emulated: emulate reads one file). "" when the imports are
     too many to follow, None for none."""
     from ..values.project import MAX_IMPORTED, for_file
-    if _PROFILING_WORDS.search(ls.ctx.src.text) and not ls.setups:
+    if PROFILING_WORDS.search(ls.ctx.src.text) and not ls.setups:
         return ls.ctx.filename
     lookup = for_file(ls.ctx.filename, ls.ctx.tree)
     if lookup is None:
         return None
     modules = lookup.imported_modules()
-    hit = next((m.path for m in modules if _PROFILING_WORDS.search(m.src.text)), None)
+    hit = next((m.path for m in modules if PROFILING_WORDS.search(m.src.text)), None)
     return hit if hit is not None or len(modules) < MAX_IMPORTED else ""

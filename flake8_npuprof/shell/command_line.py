@@ -97,6 +97,8 @@ def _dropped(words, k: int) -> bool:
     variable)."""
     w = words[k]
     return not w.text or (not w.known and k + 1 < len(words) and bool(PYTHON.match(words[k + 1].text)))
+
+
 def _takes_value(option: str) -> bool:
     return option in ("-np", "-n", "-N", "-c", "-H", "-x", "--host", "-hostfile", "--hostfile", "-C", "-m",
                       "--cpunodebind", "--membind", "--physcpubind", "-p", "--map-by", "--bind-to", "-k", "-s")

@@ -20,6 +20,8 @@ _FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s
                     r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
+
+
 def _loop_count(text: str, words, m) -> int:
     """How many times a `for` loop runs its body (0: not known)."""
     if m is not None:
@@ -166,6 +168,8 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
             words, pattern = [], True
     if words:
         yield words, "", n
+
+
 def _brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
     """For the `{` at brace that opens a function's body: (body start, start of its `}`, just after the operator
     that follows the `}`), or None."""
@@ -393,7 +397,10 @@ def _word_end(text: str, i: int, stop: Optional[int] = None) -> int:
         else:
             i += 1
     return min(i, n)
-def _without_redirections(words):
+
+
+def without_redirections(words):
+    """The words of a command line without its redirections (`> log`, `2>&1`, `&> log`, `>log`)."""
     skip = False
     for w in words:
         if skip:

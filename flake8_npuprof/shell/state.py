@@ -24,6 +24,8 @@ _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")     # `X=v`, and `X+=v`,
 _MAYBE = frozenset({"if", "while", "until", "case", "select", "function", "group?", "subshell?"})
 _LOOPS = frozenset({"for", "while", "until", "select"})
 _ALL_ARGS = frozenset({'"$@"', "$@", "$*", '"${@}"', "${@}", "${*}"})     # every argument, a word each
+
+
 class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
@@ -106,6 +108,9 @@ class EnvView(Mapping):
 
     def __repr__(self) -> str:
         return f"EnvView({self._built()!r})"
-def _within(path: str, root: str) -> bool:
+
+
+def within(path: str, root: str) -> bool:
+    """Whether path, its links resolved, is root or inside it."""
     real, top = os.path.realpath(path), os.path.realpath(root)
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)

@@ -21,9 +21,9 @@ from ..values.launch_args import Word
 from .command_line import _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
 from .expand import Expander
-from .parse import _AFTER_SUBSHELL, _FOR_C, _lexed, _loop_count, _without_redirections
+from .parse import _AFTER_SUBSHELL, _FOR_C, _lexed, _loop_count, without_redirections
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, Command,
-                    EnvView, Setting, _Block, _within)
+                    EnvView, Setting, _Block, within)
 
 
 class Walk(Expander, Compounds):
@@ -443,7 +443,7 @@ class Walk(Expander, Compounds):
             full = self.find(target.text, self.dirs or (self.root,)) if target.known else None
             line = src.position(spans[0][0])[0]
             why = ""
-            if full is not None and self.inside is not None and not _within(full, self.inside):
+            if full is not None and self.inside is not None and not within(full, self.inside):
                 why = "outside the project, which --no-outside leaves unread"
             elif full is not None and depth < MAX_SOURCED:
                 why = self._file(full, depth + 1, conditional)
@@ -470,10 +470,10 @@ class Walk(Expander, Compounds):
             return False
         self._stop_code = ""
         if head in self.functions and head not in self._calling and not inline:
-            self._call(head, list(_without_redirections(words)), depth, conditional)
+            self._call(head, list(without_redirections(words)), depth, conditional)
             return self.ended
         line, col = src.position(words[0].start)
-        replaced = head == "exec" and any(True for _ in _without_redirections(words[1:]))
+        replaced = head == "exec" and any(True for _ in without_redirections(words[1:]))
         child, by_shell, given = _child_script(words, path, line)
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
@@ -496,7 +496,7 @@ class Walk(Expander, Compounds):
         background if it is. False when it cannot be walked (not found, outside the project under
         --no-outside, unreadable, or already running: `bash $0` per device): unknown then."""
         full = self.find(word.text, self.dirs or (self.root,)) if word.known else None
-        if full is None or (self.inside is not None and not _within(full, self.inside)) or \
+        if full is None or (self.inside is not None and not within(full, self.inside)) or \
                 full in self._chain or full == self.launcher:
             return False
         background = op == "&"
@@ -578,7 +578,7 @@ class Walk(Expander, Compounds):
         arguments are not known)."""
         at = next(i for i, w in enumerate(words) if w is child)
         out = []
-        for w in _without_redirections(words[at + 1:]):
+        for w in without_redirections(words[at + 1:]):
             if self.args is None and text[w.start:w.end] in _ALL_ARGS:
                 return None
             out.append(w.text)
