@@ -1,15 +1,15 @@
-"""What `npuprof check` costs on shell launchers, and proof that the cheap scan (emulate/scan.py) loses no finding.
+"""What `npuprof check` costs on shell launchers, and proof that the cheap scan (checks/shell_scan.py) loses no finding.
 
     python benchmarks/launchers.py same DIR...      # every .sh under DIR: findings with the scan == with every walk
     python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT]
 
-`same` checks each launcher twice in one process, as `check` does (sequence.check_file_each, the run's target and
+`same` checks each launcher twice in one process, as `check` does (shell_launches.check_file_each, the run's target and
 the wider one) and with the scan and the prefilter skip turned off (every launcher walked, every script it starts
 analysed), and prints any launcher whose findings differ; exit status 1 then. tests/test_launch_scan.py runs it on
 tests/ and examples/.
 
 `cost`: CPU seconds of whole `npuprof check --no-cache -j1` processes, in adjacent pairs, the ratio the median of
-the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: emulate/scan.py), in
+the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: checks/shell_scan.py), in
 their projects and copied alone, against as many empty `.sh` files; with --before (a checkout of the package, such
 as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's launchers with this
 checkout against that one.
@@ -44,20 +44,20 @@ def launchers(roots) -> List[str]:
 @contextmanager
 def every_walk() -> Iterator[None]:
     """The check as before the scan: every launcher walked, every script it starts analysed."""
-    from flake8_npuprof.emulate import launcher, scan
-    saved = scan.needs_walk, launcher._may_have_setups
-    scan.needs_walk, launcher._may_have_setups = (lambda text: True), (lambda script: True)
+    from flake8_npuprof.checks import shell_launches, shell_scan
+    saved = shell_scan.needs_walk, shell_launches._may_have_setups
+    shell_scan.needs_walk, shell_launches._may_have_setups = (lambda text: True), (lambda script: True)
     try:
         yield
     finally:
-        scan.needs_walk, launcher._may_have_setups = saved
+        shell_scan.needs_walk, shell_launches._may_have_setups = saved
 
 
 def _check(path: str, text: str) -> list:
     from flake8_npuprof.checks.analysis import Settings
-    from flake8_npuprof.emulate.sequence import check_file_each
+    from flake8_npuprof.engine.run import check_shell_each
     from flake8_npuprof.knowledge.targets import Target
-    return check_file_each(text, path, (Settings(), Settings(target=Target.parse("8.5", "any", "any"))))
+    return check_shell_each(text, path, (Settings(), Settings(target=Target.parse("8.5", "any", "any"))))
 
 
 def _read(path: str) -> str:
@@ -71,7 +71,7 @@ def _read(path: str) -> str:
 def differences(paths, counts=None) -> List[str]:
     """The launchers whose findings differ between the scan and every walk. counts: filled with how many launchers
     have a finding ("found") and how many the scan does not walk ("skipped")."""
-    from flake8_npuprof.emulate.scan import needs_walk
+    from flake8_npuprof.checks.shell_scan import needs_walk
     out = []
     counts = {} if counts is None else counts
     for path in paths:
@@ -105,7 +105,7 @@ def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
 
 
 def cost(roots, repeat: int, before: Optional[str]) -> None:
-    from flake8_npuprof.emulate.scan import needs_walk
+    from flake8_npuprof.checks.shell_scan import needs_walk
     root = os.path.abspath(roots[0])
     every = [os.path.relpath(p, root) for p in launchers([root])]
     bare = [p for p in every if "prof" not in _read(os.path.join(root, p)).lower()]

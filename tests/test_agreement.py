@@ -157,7 +157,8 @@ MSPROF_EXITS = "exits before the application starts"
 @pytest.mark.parametrize("path", LAUNCHERS, ids=[str(p.relative_to(ROOT)) for p in LAUNCHERS])
 def test_launcher_check_and_emulate_agree(path: Path):
     from flake8_npuprof.emulate.script import emulate_path
-    from flake8_npuprof.emulate.sequence import check_file, env_read
+    from flake8_npuprof.emulate.sequence import env_read
+    from flake8_npuprof.engine.run import check_shell as check_file
     from flake8_npuprof.source.shell_words import assignments
     text = path.read_text(encoding="utf-8")
     target = Target()
@@ -213,7 +214,7 @@ def _inherits(launch, assignment, me: str) -> bool:
 
 def test_the_launcher_agreement_is_not_vacuous():
     """The synthetic launchers exercise each rule above at least once."""
-    from flake8_npuprof.emulate.sequence import check_file
+    from flake8_npuprof.engine.run import check_shell as check_file
     data = ROOT / "tests" / "data" / "agreement"
     codes = {name: [(f.code, f.message.split(" ", 1)[0]) for f in
                     check_file((data / name / "run.sh").read_text(), str(data / name / "run.sh"), Settings())]
@@ -222,3 +223,17 @@ def test_the_launcher_agreement_is_not_vacuous():
     assert [c for c, _ in codes["ranks"]] == ["NPP120", "NPP122"]
     assert codes["env_options"] == [("NPP101", "latent")]
     assert codes["typo"] == [] and codes["benchmark"] == []
+
+
+def test_check_on_a_launcher_takes_whether_ge_reads_its_options_from_emulate():
+    """checks/shell_launches.check_file judges a launcher's PROFILING_OPTIONS by the answer it is handed (the engine
+    hands it emulate's replay); without one it judges them as read: the job aborts, never latent."""
+    from flake8_npuprof.checks.shell_launches import check_file
+    from flake8_npuprof.engine.run import check_shell
+    path = ROOT / "tests" / "data" / "agreement" / "env_options" / "run.sh"
+    text = path.read_text()
+    (alone,) = check_file(text, str(path), Settings())
+    assert alone.code == "NPP101" and alone.message.startswith('unknown profiling_options key "L2"')
+    (unread,) = check_file(text, str(path), Settings(), lambda w, launch, target: False)
+    assert unread.message.startswith("latent (train.py switches profiling on with its own options")
+    assert check_shell(text, str(path), Settings()) == [unread]

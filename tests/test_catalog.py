@@ -49,7 +49,7 @@ def _codes(rule, text):
         # (checks/launcher_switch.py: EXAMPLE_SCRIPT, as src/train.py of a model-zoo project)
         import tempfile
         from flake8_npuprof.checks.launcher_switch import EXAMPLE_SCRIPT
-        from flake8_npuprof.emulate.sequence import check_file
+        from flake8_npuprof.engine.run import check_shell as check_file
         codes = {f.code for f in analyse_shell(text, "example.sh", _settings(rule))}
         with tempfile.TemporaryDirectory() as root:
             (Path(root) / "test").mkdir()

@@ -499,7 +499,7 @@ def test_an_in_place_write_interrupted_is_cleaned_up_or_reported(tmp_path, monke
 
 
 def test_emulate_past_the_walks_bound_says_it_stopped(tmp_path, monkeypatch, capsys):
-    from flake8_npuprof.emulate.launcher import MAX_COMMANDS
+    from flake8_npuprof.shell.state import MAX_COMMANDS
     monkeypatch.chdir(tmp_path)
     (tmp_path / "train.py").write_text("import tensorflow as tf\n")
     lines = ["#!/bin/bash", "python3 train.py"] + [f"echo step {k}" for k in range(MAX_COMMANDS + 100)] + [

@@ -1,5 +1,5 @@
-"""The cheap scan before a launcher's walk (emulate/scan.py), and the prefilter that spares the analysis of a script
-that cannot hold a setup (launcher._may_have_setups): neither loses a finding."""
+"""The cheap scan before a launcher's walk (checks/shell_scan.py), and the prefilter that spares the analysis of a
+script that cannot hold a setup (shell_launches._may_have_setups): neither loses a finding."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.checks.launcher_switch import EXAMPLE_SCRIPT
 from flake8_npuprof.checks.catalog import RULES
-from flake8_npuprof.emulate.launcher import MAX_COMMANDS
-from flake8_npuprof.emulate.scan import needs_walk
-from flake8_npuprof.emulate.sequence import check_file
+from flake8_npuprof.shell.state import MAX_COMMANDS
+from flake8_npuprof.checks.shell_scan import needs_walk
+from flake8_npuprof.engine.run import check_shell as check_file
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -72,21 +72,21 @@ def test_a_launcher_the_scan_skips_has_its_own_lines_checked(tmp_path):
 
 def test_a_script_without_a_setup_is_not_analysed(tmp_path, monkeypatch):
     """The launch of a script that fails the prefilter is walked, but its script is not analysed."""
-    from flake8_npuprof.emulate import launcher
+    from flake8_npuprof.checks import shell_launches
     (tmp_path / "train.py").write_text("import sys\nprint(sys.argv)\n")
     (tmp_path / "run.sh").write_text("python3 train.py --epochs=1\n")
     analysed = []
-    real = launcher.prepare
-    monkeypatch.setattr(launcher, "prepare", lambda la, *a: analysed.append(la.script) or real(la, *a))
+    real = shell_launches.prepare
+    monkeypatch.setattr(shell_launches, "prepare", lambda la, *a: analysed.append(la.script) or real(la, *a))
     assert check_file("python3 train.py --epochs=1\n", str(tmp_path / "run.sh"), Settings()) == []
     assert analysed == []
 
 
 def _walks(monkeypatch):
-    from flake8_npuprof.emulate import launcher
+    from flake8_npuprof.shell.walk import Walk
     made = []
-    run = launcher.Walk.run
-    monkeypatch.setattr(launcher.Walk, "run", lambda self, text=None: made.append(self.args) or run(self, text))
+    run = Walk.run
+    monkeypatch.setattr(Walk, "run", lambda self, text=None: made.append(self.args) or run(self, text))
     return made
 
 

@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof.emulate import launcher
+from flake8_npuprof.checks.launch_setup import bind, flag_table
+from flake8_npuprof.checks.shell_launches import check_launcher
+from flake8_npuprof.shell.launches import command_lines, launches, steps, walk
+from flake8_npuprof.shell.walk import Walk
+from flake8_npuprof.shell.state import MAX_COMMANDS
 from flake8_npuprof.cli import main
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.source.text import HOLE
@@ -25,7 +29,7 @@ def _walk(tmp_path, text, **files):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body)
     (tmp_path / "run.sh").write_text(text)
-    return launcher.walk(str(tmp_path / "run.sh"))
+    return walk(str(tmp_path / "run.sh"))
 
 
 def test_exports_inline_source_and_variables(tmp_path):
@@ -102,7 +106,7 @@ def test_flags_bound_to_the_scripts_definitions(tmp_path):
     from flake8_npuprof.source.text import SourceText
     text = (tmp_path / "train.py").read_text()
     ctx = Context(SourceText(text), ast.parse(text), str(tmp_path / "train.py"), Settings())
-    given, unknown = launcher.bind(la, launcher.flag_table(ctx), str(tmp_path))
+    given, unknown = bind(la, flag_table(ctx), str(tmp_path))
     assert {d: g.text for d, g in given.items()} == {"profiling": "false", "out": "/tmp/o", "epochs": "4"}
     assert [w.text for w in unknown] == ["--bogus=1"]
 
@@ -158,7 +162,7 @@ def test_check_reports_on_the_launchers_lines(capsys, monkeypatch):
                    ["run_trap.sh:4:18:", "NPP205"], ["train.py:8:21:", "NPP205"]]
     from flake8_npuprof.checks.analysis import Settings
     text = (LAUNCH / "run_flags.sh").read_text()
-    (f,) = launcher.check_launcher(text, str(LAUNCH / "run_flags.sh"), Settings())
+    (f,) = check_launcher(text, str(LAUNCH / "run_flags.sh"), Settings())
     assert text.splitlines()[f.line - 1][f.col:f.end_col] == '"of"'        # in OPTS=..., which "$OPTS" passes
 
 
@@ -166,7 +170,7 @@ def test_launcher_findings_agree_with_emulate():
     from flake8_npuprof.checks.analysis import Settings
     for name in ("run_trap.sh", "run_off.sh", "run_flags.sh"):
         path = LAUNCH / name
-        findings = launcher.check_launcher(path.read_text(), str(path), Settings(target=T))
+        findings = check_launcher(path.read_text(), str(path), Settings(target=T))
         (r,) = _emulate(name)["results"]
         codes = {f.code for f in findings}
         # the trap is reported where emulate collects because of it; options problems where it fails
@@ -195,7 +199,7 @@ def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
     assert first.effective_options == {"output": "/tmp/sibling", "task_trace": "on", "aic_metrics": "PipeUtilisation"}
     from flake8_npuprof.checks.analysis import Settings
     text = (sibling / "run_1p.sh").read_text()
-    (f,) = launcher.check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
+    (f,) = check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
     line = text.splitlines()[f.line - 1]
     assert (f.code, f.line) == ("NPP106", 4) and line[f.col:f.end_col] == '"PipeUtilisation"'
     assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11)")
@@ -221,13 +225,13 @@ def test_a_variable_set_without_export(environ, verdict, text):
 def test_command_lines_for_other_checks(tmp_path):
     (tmp_path / "run.sh").write_text('export OUT=/tmp/o\nmsprof --application="python3 train.py" '
                                      '--output=$OUT --aicore=on\n')
-    (cmd,) = launcher.command_lines(str(tmp_path / "run.sh"))
+    (cmd,) = command_lines(str(tmp_path / "run.sh"))
     assert [w.text for w in cmd.words] == ["msprof", "--application=python3 train.py", "--output=/tmp/o",
                                            "--aicore=on"]
     text = (tmp_path / "run.sh").read_text()
     assert text[cmd.words[3].start:cmd.words[3].end] == "--aicore=on" and (cmd.line, cmd.column) == (2, 0)
     assert cmd.env["OUT"].value == "/tmp/o"
-    assert launcher.launches(launcher.Walk(str(tmp_path / "run.sh")).run()) == []    # msprof's own precedence
+    assert launches(Walk(str(tmp_path / "run.sh")).run()) == []    # msprof's own precedence
 
 
 def test_what_a_branch_may_change_is_not_known_after_it(tmp_path):
@@ -254,7 +258,7 @@ def test_check_reads_the_text_it_is_given(tmp_path):
     text = (LAUNCH / "run_trap.sh").read_text()
     edited = "# an unsaved line\n" + text
     path = LAUNCH / "run_trap.sh"
-    (f,) = launcher.check_launcher(edited, str(path), Settings())
+    (f,) = check_launcher(edited, str(path), Settings())
     assert (f.code, f.line) == ("NPP205", 5) and edited.splitlines()[4][f.col:f.end_col] == "--profiling=False"
 
 
@@ -400,8 +404,8 @@ def test_a_pipeline_in_the_background_puts_python_in_the_background(tmp_path):
     (tmp_path / "train.py").write_text("print(1)\n")
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\npython3 train.py 2>&1 | tee -a log &\n'
                                      'python3 train.py | tee log2\n')
-    w = launcher.Walk(str(tmp_path / "run.sh")).run()
-    first, second = [la.command for la in launcher.launches(w)]
+    w = Walk(str(tmp_path / "run.sh")).run()
+    first, second = [la.command for la in launches(w)]
     assert (first.line, first.background) == (3, True)
     assert (second.line, second.background) == (4, False)
 
@@ -410,8 +414,8 @@ def test_the_toolkits_msprof_py_analysis_starts_no_training(tmp_path):
     # AVOD_ID0818's run_msprof.sh: `python3.7 msprof.py import/query/export -dir $1` in the toolkit's folder
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd /usr/local/Ascend/tools/profiler/analysis/msprof\n"
                                      "python3.7 msprof.py import -dir $1\npython3.7 msprof.py export summary -dir $1\n")
-    w = launcher.Walk(str(tmp_path / "run.sh")).run()
-    assert launcher.steps(w) == []
+    w = Walk(str(tmp_path / "run.sh")).run()
+    assert steps(w) == []
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is False and report["results"] == []
 
@@ -420,8 +424,8 @@ def test_an_absolute_script_that_is_not_here_is_not_blamed_on_the_directory(tmp_
     # ResNext101_ID1577's Resnext50_8p_host.sh starts /network/.../res50.py
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $WORK\npython3.7 /network/code/res50.py\n"
                                      "cd /tmp\npython3.7 /network/code/res50.py --again\n")
-    w = launcher.Walk(str(tmp_path / "run.sh")).run()
-    assert [la.missing for la in launcher.steps(w)] == ["cannot find /network/code/res50.py: no such file here"] * 2
+    w = Walk(str(tmp_path / "run.sh")).run()
+    assert [la.missing for la in steps(w)] == ["cannot find /network/code/res50.py: no such file here"] * 2
 
 
 FAILS = "python3 train.py --profiling --opts='{\"output\":\"/tmp/p\",\"task_trace\":\"ON\"}'\n"
@@ -517,9 +521,9 @@ def test_only_the_last_command_of_a_pipeline_decides_its_and_and(tmp_path):
 
 def test_a_walk_stopped_in_a_child_says_the_launcher_runs_it(tmp_path):
     from flake8_npuprof.checks.analysis import Settings
-    (tmp_path / "child.sh").write_text("#!/bin/bash\n" + "echo step\n" * (launcher.MAX_COMMANDS + 5))
+    (tmp_path / "child.sh").write_text("#!/bin/bash\n" + "echo step\n" * (MAX_COMMANDS + 5))
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash child.sh\n')
-    (f,) = launcher.check_launcher((tmp_path / "run.sh").read_text(), str(tmp_path / "run.sh"), Settings())
+    (f,) = check_launcher((tmp_path / "run.sh").read_text(), str(tmp_path / "run.sh"), Settings())
     assert f.code == "NPP191" and "the walk of this launcher stopped in child.sh, which it runs, at line" in f.message
 
 

@@ -12,10 +12,11 @@ import pytest
 
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.cli import main
-from flake8_npuprof.emulate.launcher import Walk, launches
+from flake8_npuprof.shell.launches import launches
+from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.emulate.render import wrapped
 from flake8_npuprof.emulate.script import emulate_path
-from flake8_npuprof.emulate.sequence import check_file
+from flake8_npuprof.engine.run import check_shell as check_file
 from flake8_npuprof.knowledge.targets import Target
 from flake8_npuprof.source.text import HOLE
 
@@ -354,7 +355,7 @@ def test_a_child_scripts_functions_are_its_own(tmp_path):
 
 def _many_options(tmp_path, n, required=""):
     """The template's loop with n more options: with a value for each, the n x n tests of the loop pass the walk's
-    bound (launcher.MAX_COMMANDS) before any launch."""
+    bound (shell/state.MAX_COMMANDS) before any launch."""
     (tmp_path / "src").mkdir()
     shutil.copy(TEMPLATE.parent.parent / "src" / "train.py", tmp_path / "src" / "train.py")
     (tmp_path / "test").mkdir()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.cli import main
-from flake8_npuprof.emulate import launcher
+from flake8_npuprof.shell.state import MAX_BYTES, MAX_COMMANDS
 
 LAUNCH = Path(__file__).resolve().parent / "data" / "projects" / "launch"
 TRAP = "python3 train.py --profiling=False --epochs 3\n"
@@ -40,11 +40,11 @@ def test_the_trap_is_found_when_the_launcher_is_short(project, capsys):
 
 def test_a_launcher_past_the_command_budget_is_npp191(project, capsys):
     """The sweep's launcher: padding before the trap made `check` say "All checks passed!"."""
-    padding = "true\n" * launcher.MAX_COMMANDS
+    padding = "true\n" * MAX_COMMANDS
     (project / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\n' + padding + TRAP)
     code, out, err = _check(capsys, "run.sh")
     assert code == 1 and "All checks passed" not in err
-    stop = 2 + launcher.MAX_COMMANDS          # the first command the walk did not reach
+    stop = 2 + MAX_COMMANDS          # the first command the walk did not reach
     assert out.splitlines() == [
         f"run.sh:{stop}:1: NPP191 analysis budget exhausted: the walk of this launcher stopped at line {stop}, so the "
         "command lines from there on were not checked"]
@@ -57,7 +57,7 @@ def test_a_launcher_past_the_command_budget_is_npp191(project, capsys):
 
 def test_a_launcher_past_the_size_budget_is_npp191(project, capsys, monkeypatch):
     padding = "# " + "x" * 78 + "\n"
-    lines = launcher.MAX_BYTES // len(padding) + 1
+    lines = MAX_BYTES // len(padding) + 1
     text = '#!/bin/bash\ncd "$(dirname "$0")"\n' + padding * lines + TRAP
     (project / "run.sh").write_text(text)
     code, out, err = _check(capsys, "run.sh")
@@ -73,13 +73,13 @@ def test_a_launcher_past_the_size_budget_is_npp191(project, capsys, monkeypatch)
 
 
 def test_a_sourced_script_past_the_budget_is_named(project, capsys):
-    (project / "env.sh").write_text("true\n" * (launcher.MAX_COMMANDS + 10))
+    (project / "env.sh").write_text("true\n" * (MAX_COMMANDS + 10))
     (project / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nsource env.sh\n')
     code, out, _ = _check(capsys, "run.sh")
     assert code == 1
     assert out.splitlines() == [
         "run.sh:1:1: NPP191 analysis budget exhausted: the walk of this launcher stopped in env.sh, which it sources, "
-        f"at line {launcher.MAX_COMMANDS - 1}, so the command lines from there on were not checked"]
+        f"at line {MAX_COMMANDS - 1}, so the command lines from there on were not checked"]
 
 
 # ---------------------------------------------------------------- cost
@@ -296,7 +296,7 @@ def test_every_launcher_costs_work_in_proportion_to_its_length_and_none_past_the
         text = "#!/bin/bash\n" + line * (60_000 // len(line))
         calls = _calls(lambda: _check_text(path, text))
         assert calls <= 20 * len(text), (name, calls, len(text))
-        over = "#!/bin/bash\n" + line * (launcher.MAX_BYTES // len(line) + 1)
+        over = "#!/bin/bash\n" + line * (MAX_BYTES // len(line) + 1)
         calls = _calls(lambda: _check_text(path, over))
         assert calls <= 2000, (name, calls)
         assert [f.code for f in _check_text(path, over)] == ["NPP191"], name
@@ -312,7 +312,7 @@ def _emulate(capsys, *argv):
 def test_emulate_says_a_launcher_over_the_read_bound_was_not_read(project, capsys, last):
     """Never "no profiling setup found", nor an answer from lines past the bound (issue 44: no silent cliff)."""
     padding = "# " + "x" * 78 + "\n"
-    text = "#!/bin/bash\n" + padding * (launcher.MAX_BYTES // len(padding) + 1) + last
+    text = "#!/bin/bash\n" + padding * (MAX_BYTES // len(padding) + 1) + last
     (project / "run.sh").write_text(text)
     code, out, _ = _emulate(capsys, "run.sh")
     why = (f"not read: over 256 KiB ({len(text):,} characters, over the 262,144 a launcher may have): what it sets "
@@ -327,7 +327,7 @@ def test_emulate_says_a_launcher_over_the_read_bound_was_not_read(project, capsy
 
 def test_a_sourced_script_over_the_read_bound_is_npp191_and_unknown(project, capsys):
     padding = "# " + "x" * 78 + "\n"
-    (project / "env.sh").write_text(padding * (launcher.MAX_BYTES // len(padding) + 1))
+    (project / "env.sh").write_text(padding * (MAX_BYTES // len(padding) + 1))
     size = (project / "env.sh").stat().st_size
     (project / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nsource env.sh\npython3 train.py\n')
     code, out, _ = _check(capsys, "--verbose", "run.sh")

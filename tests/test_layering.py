@@ -1,5 +1,5 @@
-"""The package's layering: imports run one way, front-ends -> engine -> emulate -> checks -> setups -> values ->
-source, knowledge is read by all and imports none of them, and no module is part of an import circle.
+"""The package's layering: imports run one way, front-ends -> engine -> emulate -> checks -> shell -> setups ->
+values -> source, knowledge is read by all and imports none of them, and no module is part of an import circle.
 
 Imports inside functions count as much as those at the top: a circle closed at call time still ties
 the layers together. See docs/architecture.md.
@@ -16,8 +16,8 @@ import pytest
 PKG = Path(__file__).resolve().parent.parent / "flake8_npuprof"
 
 # Lower rank = lower layer; a module may import its own layer and the layers below it.
-RANKS = {"knowledge": 0, "source": 1, "values": 2, "setups": 3, "checks": 4, "emulate": 5, "engine": 6}
-FRONT_END = 7               # the package's top-level modules, commands/ and report/
+RANKS = {"knowledge": 0, "source": 1, "values": 2, "setups": 3, "shell": 4, "checks": 5, "emulate": 6, "engine": 7}
+FRONT_END = 8               # the package's top-level modules, commands/ and report/
 MAX_TOP_LEVEL = 12
 
 
@@ -222,3 +222,29 @@ def test_public_entry_points_stay_where_they_were(ref):
     assert f'"{ref}"' in (PKG.parent / "pyproject.toml").read_text(encoding="utf-8")
     module, _, attr = ref.partition(":")
     assert callable(getattr(importlib.import_module(module), attr))
+
+
+def test_check_on_a_launcher_asks_emulate_only_about_its_profiling_options(tmp_path):
+    # `check` on a shell launcher is checks/ over shell/; emulate's replay is imported only to tell whether GE reads
+    # the launcher's PROFILING_OPTIONS in a launch (engine/run.py passes it in), never for a launcher without them
+    import subprocess
+    import sys
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+                                       "config = tf.ConfigProto()\ncustom_op = config.graph_options.rewrite_options."
+                                       "custom_optimizers.add()\ncustom_op.name = 'NpuOptimizer'\n"
+                                       "custom_op.parameter_map['profiling_mode'].b = True\n")
+    plain, with_options = tmp_path / "run.sh", tmp_path / "run_options.sh"
+    plain.write_text("#!/bin/bash\nexport PROFILING_MODE=true\npython3 train.py --epochs=1\n")
+    with_options.write_text("#!/bin/bash\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\"}'\npython3 train.py\n")
+    code = ("import sys\nfrom flake8_npuprof.engine.run import check_shell\n"
+            "from flake8_npuprof.knowledge.run_settings import Settings\n"
+            "check_shell(open(sys.argv[1]).read(), sys.argv[1], Settings())\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith(('flake8_npuprof.emulate', "
+            "'flake8_npuprof.checks.shell_launches')))))\n")
+
+    def loaded(path):
+        return subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                              check=True).stdout.split()
+
+    assert loaded(plain) == ["flake8_npuprof.checks.shell_launches"]
+    assert {"flake8_npuprof.checks.shell_launches", "flake8_npuprof.emulate.sequence"} <= set(loaded(with_options))

@@ -12,7 +12,7 @@ from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.checks.msprof_app import app_start, python_slot
 from flake8_npuprof.checks.shell_env import analyse_shell
 from flake8_npuprof.emulate.script import emulate_path, headline
-from flake8_npuprof.emulate.sequence import check_file
+from flake8_npuprof.engine.run import check_shell as check_file
 from flake8_npuprof.knowledge.targets import Target
 
 PROJECT = Path(__file__).resolve().parent / "data" / "projects" / "msprof_launch"

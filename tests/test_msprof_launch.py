@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof.emulate import launcher
+from flake8_npuprof.checks.shell_launches import check_launcher
+from flake8_npuprof.shell.launches import walk
 from flake8_npuprof.checks.analysis import Settings
 from flake8_npuprof.cli import main
 from flake8_npuprof.emulate.script import HEADLINE_WIDTH, emulate_path, headline
@@ -30,11 +31,11 @@ def _project(tmp_path, launcher_text, name="run.sh"):
 
 
 def test_the_application_is_the_launch_with_its_flags():
-    w, (la,) = launcher.walk(str(PROJECT / "run_msprof.sh"))
+    w, (la,) = walk(str(PROJECT / "run_msprof.sh"))
     assert la.script == str(PROJECT / "train.py") and la.msprof is not None and not la.msprof.application
     assert [a.text for a in la.args] == ["--profiling=True", "--epochs=2"]
     assert [o.name for o in la.msprof.call.options] == ["output", "aic-metrics", "hccl"]
-    w, (la,) = launcher.walk(str(PROJECT / "run_application.sh"))
+    w, (la,) = walk(str(PROJECT / "run_application.sh"))
     assert la.script == str(PROJECT / "train.py") and la.msprof.application
     assert [a.text for a in la.args] == ["--epochs=3"]
 
@@ -45,7 +46,7 @@ def test_the_application_is_the_launch_with_its_flags():
     "msprof --output=/tmp/o ./infer_app --batch=1\n",   # not a Python script
 ])
 def test_an_application_we_cannot_name_is_not_followed(tmp_path, line):
-    assert launcher.walk(str(_project(tmp_path, line)))[1] == []
+    assert walk(str(_project(tmp_path, line)))[1] == []
 
 
 def test_msprof_collects_and_the_script_is_overridden(capsys):
@@ -189,9 +190,9 @@ def test_check_says_nothing_of_the_scripts_options_under_msprof(tmp_path):
     # the --profiling=False trap and an options value the collector would refuse: not the collector's input
     path = _project(tmp_path, "msprof --output=/tmp/o python3 train.py --profiling=False "
                               "--profiling_options='{\"task_trace\": \"of\"}'\n")
-    assert launcher.check_launcher(path.read_text(), str(path), Settings(target=T)) == []
+    assert check_launcher(path.read_text(), str(path), Settings(target=T)) == []
     plain = _project(tmp_path, "python3 train.py --profiling=False\n", "plain.sh")
-    assert [f.code for f in launcher.check_launcher(plain.read_text(), str(plain), Settings(target=T))] == ["NPP205"]
+    assert [f.code for f in check_launcher(plain.read_text(), str(plain), Settings(target=T))] == ["NPP205"]
 
 
 def test_check_a_project_with_msprof_launchers(capsys, monkeypatch):

@@ -5,7 +5,7 @@ Each rule's page (its documentation and examples) sits in the module that report
 that module's RULES; rule.py says what a page is made of, catalog.py gathers them for the
 front-ends. The analysis never imports the catalog.
 
-May import: setups, values, source, knowledge.
+May import: shell, setups, values, source, knowledge.
 """
 
 from __future__ import annotations

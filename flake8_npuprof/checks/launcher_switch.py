@@ -3,13 +3,22 @@
 The model-zoo launcher template takes `--profiling=True` (its argument loop sets `profiling`, makes
 `output/profiling`, its help text documents it) and then starts `python3 train.py ...` without passing it
 or anything made from it, while the script's own `--profiling` defaults to False: `bash train_full_1p.sh
---profiling=True` collects nothing. The launcher is walked twice (emulate/launcher.dropped_switches), with
+--profiling=True` collects nothing. The launcher is walked twice (dropped_switches, below), with
 the option on and off: when every launch is the same, each starts a script read here, and each script's
 profiling hangs on a flag of its own that is off by default, the consequence is certain. This module
-words the finding; the walk is emulate's.
+words the finding and makes the walks; the walk itself is shell/'s.
 """
 
 from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..shell.launches import MAX_LAUNCHES, steps
+from ..shell.state import within
+from ..shell.walk import Walk
+from .launch_setup import flag_table, prepare
 
 from .rule import REF_MODELZOO, Rule
 
@@ -17,7 +26,7 @@ CODE = "NPP015"
 
 
 def message(d) -> str:
-    """The finding for an emulate.launcher.Dropped."""
+    """The finding for a Dropped."""
     if not d.flag:      # the scripts have no profiling setup, and no file of the project has one
         several = ", " in d.script
         started = "every launch is alike with or without it" if several else \
@@ -32,6 +41,264 @@ def message(d) -> str:
             f"{d.flag} at its default {d.default} ({d.flag_at}) and its profiling setup under `{d.guard}` "
             f"({d.setup_at}) does not run; forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE "
             f"the caller exports is read the same with or without the option)")
+
+
+# ---------------------------------------------------------------- the walks with the option on and off
+
+# `[[ $para == --profiling* ]]`, `[ "$1" = "--profiling" ]`: an option the launcher's argument loop compares with
+_TESTED_OPTION = re.compile(r"\[\[?\s*\"?\$\{?\w+\}?\"?\s*==?\s*[\"']?(--[A-Za-z][\w-]*)(=?\*?)[\"']?")
+# `--profiling=*)`, `-p|--profiling)`: a case pattern of one
+_CASE_OPTION = re.compile(r"^[ \t]*\(?[ \t]*((?:[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?[ \t]*\|[ \t]*)*"
+                          r"[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?)[ \t]*\)", re.M)
+
+
+class Dropped(NamedTuple):
+    """A profiling option the launcher takes and no launch gets anything of (check_launcher: NPP015)."""
+    option: str                 # as the launcher takes it: --profiling
+    spelled: str                # as a user switches it on: --profiling=True
+    start: int                  # where the launcher parses it
+    end: int
+    script: str                 # the script a launch starts, relative to the launcher's folder
+    launch_line: int            # the launch's line in the launcher
+    flag: str                   # the script's own option: --profiling
+    default: str                # its default as written: False
+    flag_at: str                # where the script defines it: train.py:8
+    guard: str                  # `args.profiling`, the condition profiling hangs on
+    setup_at: str               # train.py:15
+
+
+def launcher_options(text: str) -> List[Tuple[str, str, int, int]]:
+    """The options a launcher's argument loop tests for: (name, how it takes a value: "=" for `--x=v`, " " for
+    `--x v`, "" for a switch, where the test is, its end)."""
+    out: Dict[str, Tuple[str, str, int, int]] = {}
+    for m in _TESTED_OPTION.finditer(text):
+        name, tail = m.group(1), m.group(2)
+        out.setdefault(name, (name, "=" if tail else _valued(text, m.end()), m.start(1), m.end(1)))
+    for m in _CASE_OPTION.finditer(text):
+        for raw in m.group(1).split("|"):
+            word = raw.strip().strip("\"'")
+            name = word.rstrip("=*")
+            if name.startswith("--"):
+                how = "=" if word.endswith(("=*", "*")) else _valued(text, m.end())
+                at = m.start(1) + m.group(1).index(raw.strip())
+                out.setdefault(name, (name, how, at, at + len(raw.strip())))
+    return list(out.values())
+
+
+def _valued(text: str, i: int) -> str:
+    """How a `--x` matched whole takes its value, read from its branch (up to `;;`, `elif`, `fi`): `$2`, `shift 2`,
+    `$OPTARG` mean a separate word."""
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[i:i + 600], maxsplit=1)[0]
+    return " " if re.search(r"\$\{?2\b|shift\s+2|OPTARG", branch) else ""
+
+
+def _profiling_option(text: str, name: str, at: int) -> bool:
+    """A profiling option by its name, the folder its branch makes, or the help text that names it."""
+    if "prof" in name.lower():
+        return True
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[at:at + 600], maxsplit=1)[0]
+    if re.search(r"mkdir[^\n]*prof", branch, re.I):
+        return True
+    return any("profil" in line.lower() and name in line for line in text.splitlines() if "echo" in line)
+
+
+def _values_tested(text: str, at: int) -> List[str]:
+    """The values an option may be given that the launcher could tell apart: `true` and `1`, and each word it compares
+    a variable with that the option's branch (at `at`) sets, or that is made from one (`[ "$PROF" == "enable" ]`, a
+    `case $prof in on)` pattern)."""
+    branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[at:at + 600], maxsplit=1)[0]
+    names = set(re.findall(r"\b([A-Za-z_]\w*)\+?=", branch))
+    for _ in range(2):                  # what is made from them: `prof=$profiling`, `OPTS="--x=${prof}"`
+        names |= {m for n in list(names) for m in re.findall(r"\b([A-Za-z_]\w*)\+?=[^\n;]*\$\{?" + re.escape(n) + r"\b",
+                                                               text)}
+    words = ["true", "1"]
+    used = [line for line in text.splitlines()
+            if any(re.search(r"\$\{?" + re.escape(n) + r"\b", line) for n in names)]
+    for line in used:
+        words += re.findall(r"!?==?\s*[\"']?([\w.+-]{1,40})[\"']?\s*\]", line)
+    if any(re.match(r"\s*case\b", line) for line in used):
+        words += re.findall(r"^[ \t]*\(?[\"']?([\w.+-]{1,40})[\"']?[ \t]*\)", text, re.M)
+    return list(dict.fromkeys(w for w in words if w not in ("True", "False")))[:16]
+
+
+def _given(name: str, how: str, value: str) -> List[str]:
+    if how == "=":
+        return [f"{name}={value}"]
+    if how == " ":
+        return [name, value]
+    return [name] if value == "True" else []
+
+
+def _seen(w: "Walk") -> List[tuple]:
+    """What the launches of a walk get: script, words, exported environment (compared between two walks)."""
+    return [(la.script, la.missing, tuple(x.text for x in la.command.words),
+             tuple(sorted((k, v.value) for k, v in la.command.env.items())), la.command.cwd)
+            for la in steps(w)[:MAX_LAUNCHES]]
+
+
+def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,
+                     cwd: Optional[str] = None, undecided: Optional[list] = None) -> List[Dropped]:
+    """The profiling options of a launcher that no launch gets anything of: walked with the option on and off (the
+    other options it tests given a placeholder, so a required `--data_path` does not end it first), its launches
+    are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
+    off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
+    with them); None for check. undecided: gets (option, start, end, why) for each option whose walks stop at
+    a bound with the placeholders and reach no launch without them (check says so: NPP191)."""
+    if "\r\n" in text or "prof" not in text.lower():
+        # bash reads every line with a carriage return: not what its lines say; and a profiling option is one by
+        # "prof" in its name, its branch's `mkdir` or its help line (_profiling_option)
+        return []
+    options = launcher_options(text)
+    found = []
+    for name, how, start, end in options:
+        if not _profiling_option(text, name, start):
+            continue
+        if given is not None:
+            mine = [a for a in given if a == name or a.startswith(name + "=")]
+            if not mine:
+                continue
+            k = list(given).index(mine[0])
+            value = mine[0].partition("=")[2] or (given[k + 1] if how == " " and k + 1 < len(given) else "True")
+            base = [a for a in given if a not in mine]
+            on, off = list(given), base + _given(name, how, "False" if value.lower() != "false" else "True")
+        else:
+            base = [a for other, h, _, _ in options if other != name for a in _given(other, h, "npuprof_x")
+                    if h]
+            on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
+        a, b = Walk(path, cwd, args=on).run(text), None
+        if given is None and a.stopped:
+            a, b, base = _alone(text, path, cwd, name, how, a.stopped, start, end, undecided)
+            if a is None:
+                continue
+        if not any(p.lstrip("-").rstrip("=*").startswith(name.lstrip("-")) for p, _, _ in a.parsed):
+            continue                    # the loop that reads it was not followed: nothing is known of it
+        if b is None:                   # (the off walk only once the on walk shows the option is read)
+            b = Walk(path, cwd, args=off).run(text)
+            if given is None and b.stopped:
+                a, b, base = _alone(text, path, cwd, name, how, b.stopped, start, end, undecided)
+                if a is None:
+                    continue
+        if _seen(a) != _seen(b):
+            continue                    # it reaches a launch (its words, its environment, where it runs)
+        if how and any(
+                _seen(Walk(path, cwd, args=base + _given(name, how, value)).run(text)) != _seen(b)
+                for value in _values_tested(text, start)):
+            continue                    # another spelling (`true`, `1`, a word the launcher compares with) reaches one
+        hit = _off_by_default(a, target)
+        if hit is None:
+            continue
+        spelled = next((x for x in on if x.startswith(name)), name) if given is not None else \
+            " ".join(_given(name, how, "True")) or name
+        found.append(Dropped(name, spelled, start, end, *hit))
+    return found
+
+
+def _alone(text: str, path: str, cwd, name: str, how: str, stopped, start: int, end: int, undecided):
+    """The walks of an option without the other options' placeholders, whose walks stopped at a bound (N options
+    through an N-branch loop): (on, off, base []) when they are conclusive, as `emulate -- --profiling=True` walks
+    it; else (None, None, None), and why it was not decided goes to undecided."""
+    a, b = Walk(path, cwd, args=_given(name, how, "True")).run(text), \
+        Walk(path, cwd, args=_given(name, how, "False")).run(text)
+    if not a.stopped and not b.stopped and steps(a):
+        return a, b, []
+    _, line, why = next(iter(stopped.values()))
+    if undecided is not None:
+        undecided.append((name, start, end, f"the walk of this launcher with a value for each of its options stopped "
+                                            f"at line {line} ({why})"))
+    return None, None, None
+
+
+def _off_by_default(w: "Walk", target) -> Optional[tuple]:
+    """(script, launch line, flag, default, flag at, guard, setup at) when every launch of the walk starts a script
+    read here whose profiling setups are all off because a flag of its own is off by default, or that has none while
+    no Python file of the project names a profiling setting (flag, default, ... are "" then); None otherwise."""
+    import ast
+    found = steps(w)[:MAX_LAUNCHES]
+    if not found or any(la.msprof is not None or not la.script for la in found):
+        return None
+    if any(name in la.command.env for la in found for name in ("PROFILING_MODE", "PROFILING_OPTIONS")):
+        return None                     # GE may profile from the launcher's environment whatever the option says
+    hit, bare = None, []
+    for la in found:
+        ls = prepare(la, target, w.root)
+        if ls is None:
+            return None
+        shown = os.path.relpath(la.script, w.root).replace(os.sep, "/")
+        if not ls.setups:
+            if not _no_profiling_code(w.root, la.script):
+                return None             # a setup may be in a module it imports: not this finding's claim
+            bare.append((shown, la.command.line))
+            continue
+        for s in ls.setups:
+            m = re.search(r"`([^`]+)` is false in this launch \(the default of (--?\w+), which the launcher does not "
+                          r"pass\)", s.mode.detail or "") if s.mode.state == "off" else None
+            if m is None:
+                return None             # a setup that is on, or off for another reason: not this finding's claim
+            if hit is None:
+                table = flag_table(ls.ctx)
+                flag = table.get(m.group(2)) or table.get("--" + m.group(2).lstrip("-"))
+                if flag is None or flag.default is None:
+                    return None
+                own = flag in ls.ctx.resolver.flags
+                name = os.path.basename(la.script)
+                at = f"{shown}:{flag.call.lineno}" if own else f"a module {name} imports"
+                hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, m.group(1),
+                       f"{shown}:{s.line}")
+    if hit is not None or not bare:
+        return hit
+    scripts = list(dict.fromkeys(name for name, _ in bare))
+    return (", ".join(scripts), bare[0][1], "", "", "", "", "")
+
+
+# what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
+PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
+                             r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
+                             # the routes emulate does not model: torch_npu / torch and MindSpore profilers
+                             r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                             r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
+MAX_PROJECT_FILES = 3000
+
+
+def _no_profiling_code(root: str, script: str) -> bool:
+    """Whether no .py file of the project (the folder holding the launcher's folder and the script) names a
+    profiling setting; False also when the project is too large to read here."""
+    return profiling_code(root, script) is None
+
+
+def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
+    """The first .py file of the project (the folder holding the launcher's folder and the script) that names a
+    profiling setting, other than skip; "" when the project is too large or unreadable to tell, None for none."""
+    from ..source import observed
+    from ..source.files import ReadError, read_source
+    observed.incomplete()       # a file added to the project later would change the answer: a result not cached
+    # the launcher's folder when the script is in it, else the folder above (the model zoo's test/ beside the code)
+    top = root if within(script, root) else os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
+    count = 0
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if not name.endswith(".py") or path == skip:
+                continue
+            count += 1
+            if count > MAX_PROJECT_FILES:
+                return ""
+            try:
+                st = os.stat(path)
+                key = (path, st.st_mtime_ns, st.st_size)
+                if key not in _NAMES_PROFILING:
+                    if len(_NAMES_PROFILING) > 50_000:
+                        _NAMES_PROFILING.clear()
+                    _NAMES_PROFILING[key] = bool(PROFILING_WORDS.search(read_source(path).text))
+                if _NAMES_PROFILING[key]:
+                    return path
+            except (OSError, ReadError):
+                return ""
+    return None
+
+
+# (path, mtime, size) -> whether the file names a profiling setting: the launchers of one project share its files
+_NAMES_PROFILING: Dict[tuple, bool] = {}
 
 
 _TRAIN = ("#!/bin/bash\n# train_full_1p.sh: the model-zoo launcher template (test/ of the project)\n"

@@ -23,8 +23,8 @@ from ..source.text import HOLE, SourceText, literal_value
 from ..knowledge.targets import Target
 from ..knowledge.msprof_options import all_options, cli, options_of
 from .msprof_app import check_app
-from .msprof_words import (Call, Option, Word, _calls, _value_word, calls_in_shell, calls_in_string,  # noqa: F401
-                           find_msprof, parse, parse_command, shell_commands)
+from ..shell.msprof_words import (Call, Option, Word, _calls, _value_word, calls_in_shell,  # noqa: F401
+                                  calls_in_string, find_msprof, parse, parse_command, shell_commands)
 
 UNKNOWN_OPTION = "NPP120"
 BAD_VALUE = "NPP121"

@@ -10,7 +10,7 @@ never read by msprof:
   other it prints "unknown option --task_time=l1" and its usage and exits with status 2 (run with CPython
   3.9-3.13) before the script starts: nothing is profiled;
 - after the script it is the script's: whether the script defines such a flag, and how it reads its arguments
-  (parse_args exits, parse_known_args does not), is read by the launcher walk (emulate/msprof_args.py), which
+  (parse_args exits, parse_known_args does not), is read by the launcher walk (checks/msprof_args.py), which
   follows the script; here it is left alone;
 - in another application (a binary, `bash run.sh`) msprof hands it over and does not read it.
 """
@@ -24,7 +24,7 @@ from ..knowledge import msprof_parser as P
 from ..knowledge.msprof_options import all_options
 from ..knowledge.targets import Target
 from ..source.text import HOLE
-from .msprof_words import Call, Word
+from ..shell.msprof_words import Call, Word
 
 CODE = "NPP128"
 # the interpreters whose option parsing we know (CPython's Python/getopt.c), by their name

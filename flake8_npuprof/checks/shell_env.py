@@ -18,7 +18,7 @@ from ..source.shell_words import MAX_LAUNCHER, assignments
 def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings(),
                   options_read: Optional[dict] = None) -> List[Finding]:
     """options_read: {offset of a PROFILING_OPTIONS assignment: (whether GE reads it in the launches that inherit
-    it, their scripts)}, from the front-end that follows the launches (emulate/sequence.py)."""
+    it, their scripts)}, from the check that follows the launches (checks/shell_launches.py)."""
     return analyse_shell_each(text, filename, (settings,), options_read)[0]
 
 

@@ -36,7 +36,7 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     """The script's results marked as overridden, and msprof's own result first (ls: the script, prepared;
     table: its flags)."""
     from .replay import _rel
-    from .msprof_after import EXITS as SCRIPT_EXITS, misplaced_after
+    from ..checks.msprof_after import EXITS as SCRIPT_EXITS, misplaced_after
     cmd = launch.command
     where = f"{_rel(cmd.path, root)}:{cmd.line}"
     # an msprof option after the script (NPP128): the script may exit on it when it reads its arguments
@@ -110,7 +110,7 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
     """The msprof command line's own result: per targeted (version, product) it fails on a problem msprof
     refuses, or on an msprof option after the script that the script exits on (after: msprof_args'
     (start, end, message, effect) of the launch), else it collects msprof's switches into its output directory."""
-    from .msprof_after import EXITS as SCRIPT_EXITS, UNKNOWN
+    from ..checks.msprof_after import EXITS as SCRIPT_EXITS, UNKNOWN
     from .replay import _rel, summarise
     from ..setups.inventory import Mode, OptionsArg, ScriptSetup
     from ..checks.msprof import check_call

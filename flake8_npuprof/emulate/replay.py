@@ -13,6 +13,7 @@ from ..checks.options import versions_phrase
 from ..setups.inventory import GeInit, Inventory, Mode, ScriptSetup, shell_setups
 from .runtime import Env, Outcome, Request, python_error, run
 from ..setups.state import raised_error, stopping_error
+from ..source.files import rel_path as _rel  # noqa: F401  (emulate's modules import it from here)
 from ..source.text import HOLE
 from ..knowledge.targets import Target
 
@@ -539,14 +540,6 @@ def shown(value):
     if isinstance(value, (list, tuple)):
         return [shown(v) for v in value]
     return value
-
-
-def _rel(path: str, root: str) -> str:
-    try:
-        rel = os.path.relpath(path, root)
-    except ValueError:
-        return path
-    return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
 def changes_directory(sites) -> bool:

@@ -17,7 +17,9 @@ import os
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from .launcher import MAX_LAUNCHES, Launch, Walk, emulate_launch, imported_profiling, launch_info, steps
+from ..shell.launches import MAX_LAUNCHES, Launch, steps
+from ..shell.walk import Walk
+from .launcher import emulate_launch, imported_profiling, launch_info
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
 
@@ -48,7 +50,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     w = Walk(path, cwd, inside, args).run()
     w.dropped = []
     if args is not None:
-        from .launcher import dropped_switches
+        from ..checks.launcher_switch import dropped_switches
         with open(w.launcher, encoding="utf-8", errors="replace") as fh:
             w.dropped = dropped_switches(fh.read(), path, target, args, cwd)
     report = _emulate_walk(w, path, target, base, environ)
@@ -95,7 +97,7 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
 
 
 def _stopped(w: Walk, path: str, report: Optional[dict], target, base) -> dict:
-    """The walk stopped at a bound (launcher.MAX_COMMANDS, its size): launches past that point were not seen, so
+    """The walk stopped at a bound (shell/state.MAX_COMMANDS, its size): launches past that point were not seen, so
     the answer is unknown and says so, unless a launch before it certainly fails (that stays the answer, with
     where the walk stopped). A launcher that ran none before the stop is emulated on its own variables."""
     where = "; ".join(f"the walk of {_rel(f, w.root)} stopped at line {line} ({why})"
@@ -172,7 +174,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
 
 
 def _unread(script: str) -> str:
-    """Why launcher.prepare could not analyse a script: over the work budget, or not Python."""
+    """Why checks/launch_setup.prepare could not analyse a script: over the work budget, or not Python."""
     from ..source.files import ReadError, read_source
     from ..source.prefilter import MAX_WORDS, words_over_budget
     try:
@@ -196,9 +198,9 @@ def _unmodelled(ls, name: str, why: str) -> str:
 
 def _off_unless(w: Walk, launch: Launch, ls) -> str:
     """Why a launch collects nothing when its script's profiling hangs on a flag left at an off default: what would
-    switch it on, and whether the launcher takes that option and drops it (launcher.dropped_switches, NPP015)."""
+    switch it on, and whether the launcher takes that option and drops it (checks/launcher_switch.dropped_switches, NPP015)."""
     import ast
-    from .launcher import flag_table
+    from ..checks.launch_setup import flag_table
     script = os.path.relpath(launch.script, w.root).replace(os.sep, "/")
     for d in w.dropped:
         if d.script == script and not d.flag and not ls.setups:
@@ -238,6 +240,15 @@ def env_read(results: List[Result]) -> Optional[bool]:
     if any(r.stops and r.read_by_ge for r in live) or _script_reader(results) is not None:
         return False
     return None
+
+
+def ge_reads(w: Walk, launch: Launch, target) -> Optional[bool]:
+    """Whether GE reads the launcher's PROFILING_OPTIONS in this launch (env_read of its replay, with the output
+    directory left unknown): what `check` needs of emulate to judge them (checks/shell_launches.py; the engine
+    passes it in)."""
+    from .runtime import Env
+    _, results, _ = emulate_launch(w, launch, target, Env(work_path_known=False))
+    return env_read(results)
 
 
 def _script_reader(results: List[Result]) -> Optional[Result]:
@@ -406,86 +417,3 @@ def _own_variables(w: Walk, path: str, target, base, cwd: Optional[str]) -> List
     except OSError:
         return []
     return emulate_text(text, "shell", path, target, cwd, base)
-
-
-# ---------------------------------------------------------------- check: a launcher's PROFILING_OPTIONS
-
-def check_file(text: str, path: str, settings) -> list:
-    """`npuprof check` on a shell launcher: its own lines (checks/shell_env.py, checks/msprof.py), what it passes
-    the scripts it starts (launcher.check_launcher), and its PROFILING_OPTIONS judged as GE reads them in the
-    launches that inherit them: a script that switches profiling on with options of its own makes GE ignore them
-    (env_read), so a problem in them does not abort that job."""
-    return check_file_each(text, path, (settings,))[0]
-
-
-def check_file_each(text: str, path: str, each) -> list:
-    """check_file for each of several settings (the run's target and the wider one): the launcher is walked once
-    (what GE reads of its options is decided with the first settings' target), and judged per target."""
-    from ..checks.shell_env import analyse_shell_each
-    from ..source.model import Finding
-    from ..source.shell_words import MAX_LAUNCHER
-    from .launcher import check_launcher_each
-    from .scan import needs_walk
-    if len(text) <= MAX_LAUNCHER and not needs_walk(text):
-        # nothing the walk finds can depend on this text (emulate/scan.py): only its own lines are checked
-        return [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
-    w = Walk(path).run(text) if os.path.isfile(path) and len(text) <= MAX_LAUNCHER else None
-    reads = options_read(text, path, each[0], w) if "PROFILING_OPTIONS" in text else {}
-    found = [a + b for a, b in zip(analyse_shell_each(text, path, each, reads),
-                                   check_launcher_each(text, path, each, w))]
-    if w is not None and "msprof" in text:
-        found = [f + _misplaced(text, w, s, Finding) for f, s in zip(found, each)]
-    return [sorted(f, key=Finding.sort_key) for f in found]
-
-
-def _misplaced(text: str, w: Walk, settings, Finding) -> list:
-    """NPP128 after a Python script msprof starts (msprof_args: the script is read for its flags)."""
-    from ..source.text import SourceText
-    from .msprof_args import misplaced_in_scripts
-    from ..checks.analysis import internal_error
-    src = SourceText(text)
-    try:
-        hits = misplaced_in_scripts(w, settings.target)
-    except Exception as exc:                # same contract as Python files
-        return [internal_error(exc)]
-    return [Finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
-
-
-def options_read(text: str, path: str, settings, w: Optional[Walk] = None) -> dict:
-    """{offset of a PROFILING_OPTIONS assignment in this launcher: (whether GE reads it in every launch that
-    inherits it: True, False or None, the scripts of those launches)}. w: the launcher's walk, when made."""
-    from .replay import _rel as rel
-    from .runtime import Env
-    if not os.path.isfile(path):
-        return {}
-    try:
-        w = w or Walk(path).run(text)
-        me = os.path.abspath(path)
-        by_setting: dict = {}
-        for la in steps(w)[:MAX_LAUNCHES]:
-            s = la.command.env.get("PROFILING_OPTIONS")
-            if s is None or s.path != me or la.command.conditional or la.app:
-                continue                    # (what msprof's other applications do with it is not in the sources)
-            if not la.script:               # a script that cannot be followed may set options of its own
-                by_setting.setdefault(s.start, []).append((None, _named(la)))
-                continue
-            _, results, _ = emulate_launch(w, la, settings.target, Env(work_path_known=False))
-            by_setting.setdefault(s.start, []).append((env_read(results), rel(la.script, w.root)))
-    except Exception:                       # judged as before: never a crash of check
-        return {}
-    out = {}
-    for start, reads in by_setting.items():
-        values = {r for r, _ in reads}
-        verdict = True if True in values else False if values == {False} else None
-        out[start] = (verdict, tuple(dict.fromkeys(name for _, name in reads)))
-    return out
-
-
-def _named(launch: Launch) -> str:
-    """How to name the Python script of a launch that cannot be followed."""
-    m = launch.missing
-    if m.startswith("cannot find "):
-        return m[len("cannot find "):].split(" ", 1)[0].rstrip(":")
-    if " is there, but " in m:
-        return m.split(" is there, but ", 1)[0]
-    return "the script it starts"

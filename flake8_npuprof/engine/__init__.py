@@ -3,5 +3,5 @@ codes it reports (`selection`), the check of one text with its noqa and per-file
 fixes, each re-checked (`fix`). The flake8 plugin, the language server and the CLI's commands call it; it
 knows nothing of their flags (no argparse namespace) and imports none of them.
 
-May import: emulate, checks, setups, values, source, knowledge.
+May import: emulate, checks, shell, setups, values, source, knowledge.
 """

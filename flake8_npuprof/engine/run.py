@@ -32,6 +32,25 @@ def check_text(path: str, text: str, kind: str, settings: Settings, selection: S
     return check_each(path, text, kind, (settings,), selection, per_file_ignores, tree)[0]
 
 
+def check_shell(text: str, path: str, settings: Settings) -> List[Finding]:
+    """`check` on a shell launcher, before selection and noqa: checks/shell_launches.py, with emulate's answer to
+    whether GE reads the launcher's PROFILING_OPTIONS in a launch that inherits them."""
+    return check_shell_each(text, path, (settings,))[0]
+
+
+def check_shell_each(text: str, path: str, each: Sequence[Settings]) -> List[List[Finding]]:
+    """check_shell for each of several settings (the launcher is walked once)."""
+    from ..checks.shell_launches import check_file_each
+    return check_file_each(text, path, each, _ge_reads)
+
+
+def _ge_reads(w, launch, target) -> Optional[bool]:
+    """emulate's replay of one launch (emulate/sequence.ge_reads), imported only for a launcher that sets
+    PROFILING_OPTIONS: the one thing `check` on a launcher asks of emulate."""
+    from ..emulate.sequence import ge_reads
+    return ge_reads(w, launch, target)
+
+
 def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Selection,
                per_file_ignores=(), tree=None, compiled: bool = False) -> List[List[Finding]]:
     """check_text for each of several settings, from one analysis of the file (tree: already parsed).
@@ -39,8 +58,7 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
     not checked. The noqa comments are read only for a file with findings to filter. compiled: the file's
     bytecode cache proves the text parses (analyse_each)."""
     if kind == "shell":
-        from ..emulate.sequence import check_file_each
-        found = check_file_each(text, path, each)
+        found = check_shell_each(text, path, each)
     elif kind == "json":                # torch_npu's profiler_config.json: no noqa comments in JSON
         from ..checks.dynamic_json import check_file
         found = [check_file(text, path, settings) for settings in each]

@@ -99,6 +99,15 @@ def inside(path: str, folder: str) -> bool:
     return os.path.realpath(path).startswith(folder)
 
 
+def rel_path(path: str, root: str) -> str:
+    """A path as a report shows it: relative to root, else (outside it, or on another drive) its base name."""
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:
+        return path
+    return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
 def _forced_out(path: str, patterns: Sequence[str], gitignore: bool) -> bool:
     """Whether a named file is left out by the patterns or .gitignore, as it would be in a directory walk:
     the file itself or one of its folders up to the working directory matches."""

@@ -2,7 +2,7 @@
 only while all of it is unchanged.
 
 A file's findings can depend on other files: the project modules its imports name (values/project.py),
-the scripts a launcher starts and the files it sources (emulate/launcher.py), and files that are *not*
+the scripts a launcher starts and the files it sources (shell/walk.py, shell/launches.py), and files that are *not*
 there (a module found in the second place searched, because the first has no such file). The places
 that read or probe a path go through `reading`/`note`/`isfile`/`exists`; while `recording()` is active they keep
 each path's signature, which the cache (commands/cache.py) compares again before it trusts a result.

@@ -7,7 +7,7 @@ the code after them runs; `parse_known_args()` and TF's `tf.app.run` (absl with 
 and the script runs (data/sources.json "python.unknown_arguments"). Anything else (arguments parsed in another
 module, under a condition or a `try`, after profiling may have started) is not known, and said so.
 
-Both `npuprof check` (msprof_args) and emulate's msprof launch (msprof_launch) use it; it takes the script
+Both `npuprof check` (msprof_args) and emulate's msprof launch (emulate/msprof_launch.py) use it; it takes the script
 prepared by the launcher walk and its flag table, and imports nothing of the walk.
 """
 
@@ -91,7 +91,7 @@ def _app_run(name: str, sites):
 def misplaced_after(launch, ls, table) -> List[Tuple[int, int, str, str]]:
     """(start, end, message, effect) for each msprof option among the words after the script of a launch under
     msprof (ls: its script prepared, table: its flags), which the script does not define."""
-    from ..checks.msprof_app import msprof_name
+    from .msprof_app import msprof_name
     candidates = [a for a in launch.args if msprof_name(a.text) is not None]
     if not candidates or not table:
         return []                           # a script without flags: what it does with its argv is not read here
@@ -99,13 +99,13 @@ def misplaced_after(launch, ls, table) -> List[Tuple[int, int, str, str]]:
 
 
 def _script_name(launch) -> str:
-    from .replay import _rel
-    return _rel(launch.script, os.path.dirname(launch.command.path) or ".")
+    from ..source.files import rel_path
+    return rel_path(launch.script, os.path.dirname(launch.command.path) or ".")
 
 
 def _after_script(launch, candidates, table, inside: bool, reading: Reading) -> List[Tuple[int, int, str, str]]:
     """msprof options among the script's words, which the script does not define."""
-    from ..checks.msprof_app import ENDS, hint, msprof_name
+    from .msprof_app import ENDS, hint, msprof_name
     out = []
     given = {o.name for o in launch.msprof.call.options}
     script = _script_name(launch)

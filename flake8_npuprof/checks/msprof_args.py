@@ -7,7 +7,7 @@ it and that the script has no flag of that name. A script that defines no flag, 
 alone: what it does with its argv is not known.
 
 Whether the script then runs depends on how it reads its arguments: msprof_after.py, which emulate's msprof
-launch uses too.
+launch (emulate/msprof_launch.py) uses too.
 
 With `--application="python3 train.py"`, a flag of the script written after the closing quote is read by
 msprof as its own; one msprof has not got (NPP120 reports the refusal) is reported here as the script's.
@@ -19,13 +19,15 @@ import os
 from typing import List, Tuple
 
 from ..source.text import HOLE
-from .launcher import Walk, flag_table, launches, prepare
+from ..shell.launches import launches
+from ..shell.walk import Walk
+from .launch_setup import flag_table, prepare
 from .msprof_after import _script_name
 
 
 def misplaced_in_scripts(w: Walk, target) -> List[Tuple[int, int, str]]:
     """(start, end, message) for each such word on the launcher's own lines."""
-    from ..checks.msprof_app import msprof_name
+    from .msprof_app import msprof_name
     from .msprof_after import misplaced_after
     out: List[Tuple[int, int, str]] = []
     me = os.path.abspath(w.launcher)

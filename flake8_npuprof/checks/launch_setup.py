@@ -1,0 +1,179 @@
+"""A launch's script analysed with the flags the launch passes: the script's flag table (its own argparse / absl
+definitions, or a sibling module's through values/project.py), the launch's words bound to it as the parser will
+read them, and the script's setups with the `if`s those flags decide. check (shell_launches.py, launcher_switch.py,
+msprof_args.py) and emulate read the same LaunchSetup.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from ..shell.launches import Launch
+from ..shell.parse import without_redirections
+from ..source.files import rel_path
+from ..source.text import HOLE, SourceText
+from ..values.launch_args import Given, OPEN, Word
+
+
+# ---------------------------------------------------------------- the script's flags
+
+
+def flag_table(ctx) -> Dict[str, object]:
+    """Option string -> FlagDef for every flag the script (or a module it imports) defines."""
+    import ast as _ast
+    flags = list(ctx.resolver.flags)
+    from ..values.project import for_file
+    lookup = for_file(ctx.filename, ctx.tree)
+    if lookup is not None:
+        for module in lookup.imported_modules():
+            if module.may_define_flags:         # else it defines none, and is not indexed to learn that
+                flags.extend(module.resolver.flags)
+    table: Dict[str, object] = {}
+    for f in flags:
+        if f.kind == "absl":
+            table.setdefault(f"--{f.dest}", f)
+            table.setdefault(f"-{f.dest}", f)
+            if f.py_type is bool:
+                table.setdefault(f"--no{f.dest}", f)
+                table.setdefault(f"-no{f.dest}", f)
+        else:
+            for a in f.call.args:
+                if isinstance(a, _ast.Constant) and isinstance(a.value, str) and a.value.startswith("-"):
+                    table.setdefault(a.value, f)
+    return table
+
+
+def bind(launch: Launch, table: Dict[str, object], root: str) -> Tuple[Dict[str, Given], List[Word]]:
+    """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define)."""
+    given: Dict[str, Given] = {}
+    unknown: List[Word] = []
+    words = [w for w in without_redirections(launch.args)]
+    k = 0
+    where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
+    while k < len(words):
+        w = words[k]
+        text = w.text
+        k += 1
+        if text == "--":
+            break
+        if not w.known and text.startswith(HOLE):
+            # `"$@"`, `$EXTRA_ARGS`: more flags may come from the caller, so a flag not seen is not its default
+            given.setdefault(OPEN, Given(w.value.text, HOLE, w, None, where))
+            continue
+        if not text.startswith("-") or not w.known and "=" not in text:
+            continue
+        option, eq, value = text.partition("=")
+        flag = table.get(option)
+        if flag is None:
+            unknown.append(w)
+            continue
+        takes_value = not (flag.kind == "argparse" and flag.action in ("store_true", "store_false")) and \
+            not (flag.kind == "absl" and flag.py_type is bool)
+        if _nargs(flag):
+            given[flag.dest] = Given(option, HOLE, w, None, where)     # lists: not followed
+            continue
+        if eq:
+            given[flag.dest] = Given(option, value, w, w, where)
+        elif takes_value and k < len(words):
+            given[flag.dest] = Given(option, words[k].text, w, words[k], where)
+            k += 1
+        elif flag.kind == "absl" and flag.py_type is bool:
+            given[flag.dest] = Given(option, "false" if option.lstrip("-").startswith("no") and
+                                     option.lstrip("-") != flag.dest else "true", w, None, where)
+        else:
+            given[flag.dest] = Given(option, None, w, None, where)
+    return given, unknown
+
+
+def _nargs(flag) -> bool:
+    return flag.kind == "argparse" and any(k.arg == "nargs" for k in flag.call.keywords)
+
+
+# ---------------------------------------------------------------- one launch, as emulate and check see it
+
+class LaunchSetup(NamedTuple):
+    """A launch with its script's setups as they are for these flags and this environment."""
+    launch: Launch
+    ctx: object                 # the script's analysis.Context, its resolver bound to the flags
+    given: Dict[str, Given]
+    unknown: List[Word]
+    setups: list                # inventory.ScriptSetup, guards on the flags decided
+    inits: list
+    order: object
+    decided: List[str]          # how flags decided the script's conditions, for messages
+    traps: List[Tuple[Given, str]]  # (flag given, what it does): a "False" read as a true string
+
+
+def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
+    """The script of a launch analysed with the flags the launch passes (None: it cannot be read)."""
+    import ast
+    from .analysis import Context, Settings
+    from ..source.files import ReadError, read_source
+    from ..setups.inventory import Inventory
+    from ..source.prefilter import words_over_budget
+    try:
+        source = read_source(launch.script)
+        if words_over_budget(source.text):
+            return None                     # over the work budget: checking it says so (NPP191)
+        tree = ast.parse(source.text, launch.script)
+    except (ReadError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    ctx = Context(SourceText(source.text), tree, launch.script, Settings(target=target, cwd=launch.command.cwd[0]))
+    given, unknown = bind(launch, flag_table(ctx), root)
+    ctx.resolver.given = given
+    inventory = Inventory(ctx)
+    setups, decided, traps = [], [], []
+    for s in inventory.setups:
+        s, why, trap = _decide(ctx, s, given)
+        setups.append(s)
+        decided.extend(why)
+        traps.extend(trap)
+    return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
+
+
+def _decide(ctx, setup, given: Dict[str, Given]):
+    """A setup's `if` conditions with this launch's flags: all true (the setup runs), one false (it does not), or
+    left as they are when any is not known."""
+    import ast
+    from ..setups.inventory import Mode, guard_text
+    from ..setups.state import is_main_guard
+    from ..values.ops import Opaque
+    scope = ctx.sites.scope_of.at(setup.anchor, ctx.sites.module)
+    # the setup's own `if`s, then those on the way from the entry point to its function (reach.py)
+    items = [(g, scope, ctx.pos(setup.anchor)) for g in ctx.sites.guards_of.at(setup.anchor, ())
+             if not isinstance(g.test, ast.Constant)]
+    own = guard_text(tuple(g for g, _, _ in items))
+    items += [(g, sc, p) for g, sc, p in setup.path if guard_text((g,))[0] not in own]
+    if not setup.conditions or not items or guard_text(tuple(g for g, _, _ in items)) != tuple(
+            c for c in setup.conditions if c != setup.condition):
+        return setup, [], []
+    truths, why, traps = [], [], []
+    for g, scope, pos in items:
+        if is_main_guard(g):
+            continue
+        values = ctx.values.scalars(g.test, scope, pos).candidates
+        if not values or any(isinstance(v, Opaque) for v in values):
+            return setup, [], []
+        truth = {bool(v) for v in values}
+        if len(truth) != 1:
+            return setup, [], []
+        holds = truth.pop() != g.negated
+        text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
+        attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
+        flags = [d for d in attrs if d in given]
+        origin = "; ".join(f"{given[d].option}{'=' + given[d].text if given[d].text else ''} from {given[d].where}"
+                           for d in flags) or \
+            "; ".join(f"the default of --{d}, which the launcher does not pass" for d in attrs[:1]) or "defaults"
+        why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
+        for d in flags:
+            g_ = given[d]
+            if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
+                traps.append((g_, f"{g_.option}={g_.text} reaches the script as the non-empty string "
+                              f"{g_.text!r}, which is true: `{text}` holds and profiling is switched on"))
+        truths.append(holds)
+    if not truths:
+        return setup, [], []
+    if all(truths):
+        return setup._replace(conditions=(setup.condition,) if setup.condition else ()), why, traps
+    off = Mode("off", "not run in this launch: " + next(w for w, t in zip(why, truths) if not t))
+    return setup._replace(mode=off, conditions=()), why, traps

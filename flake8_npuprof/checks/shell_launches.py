@@ -1,0 +1,218 @@
+"""`npuprof check` on a shell launcher: its own lines (shell_env.py, shell_syntax.py, msprof.py), what it passes the
+scripts it starts (NPP205, the options problems of a profiling-options value on the command line), the
+profiling option it takes and drops (NPP015, launcher_switch.py), NPP128 after a script msprof starts
+(msprof_args.py), and NPP191 where the walk stopped at a bound. The walk and its launches are shell/'s.
+
+Whether GE reads the launcher's PROFILING_OPTIONS in a launch that inherits them is the one question the replay of
+the script answers (a script that switches profiling on with options of its own makes GE ignore them): it is
+emulate's, so the engine passes it in (`ge_reads`); without it every assignment is judged as read.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Optional
+
+from ..shell.launches import MAX_LAUNCHES, Launch, launches, steps
+from ..shell.state import MAX_BYTES
+from ..shell.walk import Walk
+from ..source.files import rel_path
+from ..source.text import SourceText
+from .launch_setup import prepare
+from .launcher_switch import dropped_switches
+
+
+# whether GE reads the launcher's PROFILING_OPTIONS in this launch (True, False, None: not shown), for a target
+GeReads = Callable[[Walk, Launch, object], Optional[bool]]
+
+
+# ---------------------------------------------------------------- check: a launcher's PROFILING_OPTIONS
+
+def check_file(text: str, path: str, settings, ge_reads: Optional[GeReads] = None) -> list:
+    """`npuprof check` on a shell launcher: its own lines (checks/shell_env.py, checks/msprof.py), what it passes
+    the scripts it starts (check_launcher), and its PROFILING_OPTIONS judged as GE reads them in the launches that
+    inherit them: a script that switches profiling on with options of its own makes GE ignore them (ge_reads,
+    emulate's sequence.ge_reads, which the engine passes), so a problem in them does not abort that job."""
+    return check_file_each(text, path, (settings,), ge_reads)[0]
+
+
+def check_file_each(text: str, path: str, each, ge_reads: Optional[GeReads] = None) -> list:
+    """check_file for each of several settings (the run's target and the wider one): the launcher is walked once
+    (what GE reads of its options is decided with the first settings' target), and judged per target."""
+    from .shell_env import analyse_shell_each
+    from ..source.model import Finding
+    from ..source.shell_words import MAX_LAUNCHER
+    from .shell_scan import needs_walk
+    if len(text) <= MAX_LAUNCHER and not needs_walk(text):
+        # nothing the walk finds can depend on this text (shell_scan.py): only its own lines are checked
+        return [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
+    w = Walk(path).run(text) if os.path.isfile(path) and len(text) <= MAX_LAUNCHER else None
+    reads = options_read(text, path, each[0], ge_reads, w) if "PROFILING_OPTIONS" in text and ge_reads is not None \
+        else {}
+    found = [a + b for a, b in zip(analyse_shell_each(text, path, each, reads),
+                                   check_launcher_each(text, path, each, w))]
+    if w is not None and "msprof" in text:
+        found = [f + _misplaced(text, w, s, Finding) for f, s in zip(found, each)]
+    return [sorted(f, key=Finding.sort_key) for f in found]
+
+
+def _misplaced(text: str, w: Walk, settings, Finding) -> list:
+    """NPP128 after a Python script msprof starts (msprof_args: the script is read for its flags)."""
+    from ..source.text import SourceText
+    from .msprof_args import misplaced_in_scripts
+    from .analysis import internal_error
+    src = SourceText(text)
+    try:
+        hits = misplaced_in_scripts(w, settings.target)
+    except Exception as exc:                # same contract as Python files
+        return [internal_error(exc)]
+    return [Finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
+
+
+def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[Walk] = None) -> dict:
+    """{offset of a PROFILING_OPTIONS assignment in this launcher: (whether GE reads it in every launch that
+    inherits it: True, False or None, the scripts of those launches)}. ge_reads: whether GE reads them in one launch
+    (emulate's replay decides it); w: the launcher's walk, when made."""
+    if not os.path.isfile(path):
+        return {}
+    try:
+        w = w or Walk(path).run(text)
+        me = os.path.abspath(path)
+        by_setting: dict = {}
+        for la in steps(w)[:MAX_LAUNCHES]:
+            s = la.command.env.get("PROFILING_OPTIONS")
+            if s is None or s.path != me or la.command.conditional or la.app:
+                continue                    # (what msprof's other applications do with it is not in the sources)
+            if not la.script:               # a script that cannot be followed may set options of its own
+                by_setting.setdefault(s.start, []).append((None, _named(la)))
+                continue
+            by_setting.setdefault(s.start, []).append((ge_reads(w, la, settings.target), rel_path(la.script, w.root)))
+    except Exception:                       # judged as before: never a crash of check
+        return {}
+    out = {}
+    for start, reads in by_setting.items():
+        values = {r for r, _ in reads}
+        verdict = True if True in values else False if values == {False} else None
+        out[start] = (verdict, tuple(dict.fromkeys(name for _, name in reads)))
+    return out
+
+
+def _named(launch: Launch) -> str:
+    """How to name the Python script of a launch that cannot be followed."""
+    m = launch.missing
+    if m.startswith("cannot find "):
+        return m[len("cannot find "):].split(" ", 1)[0].rstrip(":")
+    if " is there, but " in m:
+        return m.split(" is there, but ", 1)[0]
+    return "the script it starts"
+
+
+# ---------------------------------------------------------------- check: findings on the launcher's lines
+
+def check_launcher(text: str, path: str, settings) -> list:
+    """Findings a launcher's own lines carry for the scripts it starts (the same model as emulate):
+    NPP205 where it passes `--x=False` to a string flag that guards profiling, and the options problems
+    (NPP1xx) of a profiling-options value it passes on the command line."""
+    return check_launcher_each(text, path, (settings,))[0]
+
+
+def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) -> list:
+    """check_launcher for each of several settings: the launcher is walked and its scripts analysed once
+    (w: its walk, when the caller made it)."""
+    from ..source.model import Finding
+    from .analysis import internal_error
+    if not os.path.isfile(path) or len(text) > MAX_BYTES:
+        return [[] for _ in each]           # over the bound: analyse_shell says it was not checked
+    try:
+        w, prepared = _prepared(text, path, each[0].target, w)
+        undecided: list = []
+        dropped = dropped_switches(text, path, each[0].target, undecided=undecided)
+        return [_check(text, w, prepared, settings, Finding, dropped, undecided) for settings in each]
+    except Exception as exc:                # same contract as Python files
+        return [[internal_error(exc)] for _ in each]
+
+
+def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
+    """The walk of the launcher, and each launch of its own lines with its script analysed."""
+    w = w or Walk(path).run(text)
+    found = launches(w)
+    me = os.path.abspath(path)
+    prepared = []
+    for launch in found:
+        if launch.command.path != me:
+            continue                        # a command of a sourced script: reported there
+        if launch.msprof is not None:
+            continue                        # under msprof the script's profiling options are not the collector's
+        if not _may_have_setups(launch.script):
+            continue                        # no setup to judge what the launch passes against: not analysed
+        ls = prepare(launch, target, w.root)
+        if ls is not None:
+            prepared.append((launch, ls))
+    return w, prepared
+
+
+def _may_have_setups(script: str) -> bool:
+    """Whether a script may hold a profiling setup, by the prefilter the flake8 plugin runs (source/prefilter.py):
+    one that fails it has none, so nothing a launch passes it can be judged (NPP205, an options value). A script
+    that cannot be read is left to prepare."""
+    from ..source.files import ReadError, read_source
+    from ..source.prefilter import might_configure_profiling
+    try:
+        return might_configure_profiling(read_source(script).text)
+    except (OSError, ReadError, ValueError):
+        return True
+
+
+def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
+    from . import launcher_switch
+    from .options import check_options, for_state
+    from ..setups.state import from_setup
+    from ..values.reader import place
+    src = SourceText(text)
+    out, seen = [], set()
+
+    def report(code, start, end, message):
+        if (code, start) in seen:
+            return
+        seen.add((code, start))
+        (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
+        out.append(Finding(code, message, start, end, l1, c1, l2, c2))
+
+    me = os.path.abspath(w.launcher)
+    for file, (offset, line, why) in w.stopped.items():
+        # a walk cut short must never pass as "All checks passed!": what it did not reach is unchecked
+        # a file the walk stopped in is the launcher, one it sources (listed once its walk returns) or one it runs
+        how = "sources" if file in w.sourced_stopped or any(s == file for s, _, _ in w.sourced) else "runs"
+        where = "" if file == me else f" in {rel_path(file, w.root)}, which it {how},"
+        report("NPP191", offset if file == me else 0, offset if file == me else 0,
+               f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
+               "command lines from there on were not checked (a finding may be missing; split the launcher)")
+    for d in dropped:
+        report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
+    for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
+        report("NPP191", start, end, f"analysis budget exhausted: {why}, and without those values it reaches no "
+               f"launch, so whether a launch gets {option} (NPP015) was not checked (a finding may be missing; "
+               f"`npuprof emulate LAUNCHER -- {option}=True` says where it goes)")
+    for launch, ls in prepared:
+        script = rel_path(launch.script, w.root)
+        for g, what in ls.traps:
+            if g.word.start is not None:
+                report("NPP205", g.word.start, g.word.end,
+                       f"{what.replace('the script', script, 1)} in this launch; pass nothing to leave it off, or "
+                       "parse the flag with a str-to-bool converter in the script")
+        for setup in ls.setups:
+            strings = setup.options.strings if setup.options.state == "given" else None
+            if strings is None or len(strings.candidates) != 1:
+                continue
+            value = strings.candidates[0]
+            if value.origin != "launcher" or not value.runs:
+                continue                    # options built in the script: the script's findings
+            state = from_setup(setup)
+            mode_on = True if state.status == "on" else False if state.latent else None
+            result = check_options(value.text, settings.target, mode_on)
+            for issue in result.issues:
+                start, end = place(value, issue.i, issue.j)
+                report(issue.code, start, end,
+                       f"{for_state(issue.message, state)} (passed to {script} at line {launch.command.line}, "
+                       f"read by its {setup.route} setup at line {setup.line})")
+    return sorted(out, key=Finding.sort_key)

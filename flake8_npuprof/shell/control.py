@@ -1,0 +1,314 @@
+"""The interpreter's compounds: functions (defined, walked where they are called with their arguments, those never
+called walked once as bodies that may run), the tests, loops and `case`s it can decide (`[[ $1 == --x* ]]`, `for
+para in $*`, `while [ -n "$1" ]`, `while getopts`, `case` on a known word), and how `break`, `exit`, `( )` and
+`{ }` end or close what is open."""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from ..source.text import HOLE
+from .parse import _brace_body, _case_arms, _loop_body, _words_in
+from .state import _LOOPS, _NAME, Setting, _Block
+
+
+class Compounds:
+    """Walk's compounds (walk.py): they change the walk's state and walk bodies with its _statements."""
+
+    def _define(self, name: str, text: str, src, path: str, brace: int) -> Optional[int]:
+        """Record a function whose body starts at the `{` at brace; where the walk goes on (after its `}`), or None when
+        its end is not found (it is then walked where it is defined, as a body that may run)."""
+        found = _brace_body(text, brace)
+        if found is None or not _NAME.fullmatch(name.replace("-", "_").replace(".", "_")):
+            return None
+        body, stop, after = found
+        self.functions[name] = (path, text, src, body, stop)
+        return after
+
+    def _call(self, name: str, words, depth: int, conditional: bool) -> None:
+        """Walk a function's body where it is called: `$1`.. are its arguments (`$0` stays the script's)."""
+        path, text, src, body, stop = self.functions[name]
+        self._called.add(name)
+        saved, outer = self.args, self.current
+        self.args = [w.text for w in words[1:]] if all(w.text != HOLE for w in words[1:]) else None
+        self._calling.append(name)
+        self.current = path
+        try:
+            self._statements(text, src, path, depth, conditional, body, stop)
+        finally:
+            self._calling.pop()
+            self._returned = False
+            self.current = outer
+            self.args = saved
+
+    def uncalled(self) -> None:
+        """The functions no call the walk saw: walked once as bodies that may run (a call it cannot see, such as
+        `"$@"` naming one, may run them), with arguments not known."""
+        for name, (path, text, src, body, stop) in list(self.functions.items()):
+            if name not in self._called and not self.ended:
+                self._called.add(name)
+                saved, self.args = self.args, None
+                self._calling.append(name)
+                outer, self.current = self.current, path
+                try:
+                    self._statements(text, src, path, 0, True, body, stop)
+                finally:
+                    self._calling.pop()
+                    self._returned = False
+                    self.current, self.args = outer, saved
+
+    def _test(self, text: str, spans, op: str) -> Optional[bool]:
+        """The outcome of an `if`/`elif`/`while` condition when it is a test of values known here (`[[ $1 == --x* ]]`,
+        `[ -n "$1" ]`, `[ $# -gt 0 ]`, `test ...`); None for anything else."""
+        if not spans or op not in (";", "\n"):
+            return None             # `if a && b`: a list, not one test
+        head = text[spans[0][0]:spans[0][1]]
+        if len(spans) == 1 and head.startswith("[[") and head.endswith("]]"):
+            inner = [(a, min(b, spans[0][1] - 2)) for a, b, _ in _words_in(text, spans[0][0] + 2, spans[0][1] - 2)]
+            return self._expr(text, inner, True)
+        if head == "[" and text[spans[-1][0]:spans[-1][1]] == "]":
+            return self._expr(text, spans[1:-1], False)
+        if head == "test":
+            return self._expr(text, spans[1:], False)
+        return None
+
+    def _expr(self, text: str, spans, double: bool) -> Optional[bool]:
+        import fnmatch
+        raw = [text[a:b] for a, b in spans]
+        for joiner, either in (("||", True), ("-o", True), ("&&", False), ("-a", False)):
+            if joiner in raw and (double or joiner.startswith("-")):
+                k = raw.index(joiner)
+                left, right = self._expr(text, spans[:k], double), self._expr(text, spans[k + 1:], double)
+                if either:
+                    return True if True in (left, right) else None if None in (left, right) else False
+                return False if False in (left, right) else None if None in (left, right) else True
+        if raw[:1] == ["!"]:
+            inner = self._expr(text, spans[1:], double)
+            return None if inner is None else not inner
+        values = [self.expand(text, a, b).text for a, b in spans]
+        if any(HOLE in v for v in values) or "(" in raw or ")" in raw:
+            return None
+        if len(values) == 1:
+            return values[0] != ""
+        if len(values) == 2 and raw[0] in ("-n", "-z"):
+            return (values[1] != "") == (raw[0] == "-n")
+        if len(values) != 3:
+            return None
+        left, how, right = values[0], raw[1], values[2]
+        if how in ("==", "=", "!="):
+            # in [[ ]] an unquoted right side is a pattern; a quoted one (or [ ]) is compared as it is
+            same = fnmatch.fnmatchcase(left, right) if double and not re.search(r"['\"\\]", raw[2]) else left == right
+            if same and right.startswith("-"):
+                self.parsed.append((right, self.current, spans[2][0]))
+            return same if how != "!=" else not same
+        ints = {"-eq": int.__eq__, "-ne": int.__ne__, "-gt": int.__gt__, "-ge": int.__ge__, "-lt": int.__lt__,
+                "-le": int.__le__}
+        if how in ints and re.fullmatch(r"-?\d+", left) and re.fullmatch(r"-?\d+", right):
+            return ints[how](int(left), int(right))
+        return None
+
+    def _evaluated(self, text, src, path, depth, inside, words, op, at) -> Optional[int]:
+        """Walk a `for`/`while` loop over the launcher's arguments (`for para in $*`, `while [ -n "$1" ]`,
+        `while [[ $# -gt 0 ]]`, `while getopts`), or a `case` of a word known here, as bash runs it: each round with
+        its values, each `if`/`case` inside decided. Returns where the walk goes on (after `done`/`esac`), or None
+        when the compound is not one of these (it is walked as before: its body may or may not run)."""
+        head = text[words[0][0]:words[0][1]]
+        if head == "case":
+            return self._case(text, src, path, depth, inside, words, at)
+        found = _loop_body(text, at)
+        if found is None or self.args is None:
+            return None
+        body, stop, end = found
+        rounds = 0
+        if head == "for":
+            items = [text[a:b] for a, b in words[1:]]
+            if not (len(items) == 1 or (len(items) >= 3 and items[1] == "in" and len(items) == 3 and
+                                        items[2] in ("$*", "$@", '"$@"', '"$*"', "${@}", '"${@}"', "${*}"))):
+                return None
+            name = items[0]
+            if not _NAME.fullmatch(name):
+                return None
+            values = list(self.args) if items[2:] != ['"$*"'] else [" ".join(self.args)]
+            line = src.position(words[0][0])[0]
+            for value in values:
+                self.vars[name] = Setting(value, path, line, words[0][0], "plain")
+                self._changed(name)
+                if not self._round(text, src, path, depth, inside, body, stop):
+                    break
+            return end
+        if head != "while" or len(words) < 2:
+            return None
+        cond = words[1:]
+        if text[cond[0][0]:cond[0][1]] == "getopts":
+            return self._getopts(text, src, path, depth, inside, cond, body, stop, end)
+        conds = [text[a:b] for a, b in cond]
+        if not any(re.search(r"\$\{?[1#]", c) for c in conds):
+            return None             # only loops over the arguments: any other is walked as before
+        while rounds <= len(self.args) + 1:
+            rounds += 1
+            holds = self._test(text, cond, op)
+            if holds is None:
+                return None if rounds == 1 else self._lost(end)
+            if not holds or not self._round(text, src, path, depth, inside, body, stop):
+                return end
+            if self.args is None:
+                return self._lost(end)
+        return self._lost(end)      # it does not consume its arguments: bash would loop for ever
+
+    def _round(self, text, src, path, depth, inside, body, stop) -> bool:
+        """One round of an evaluated loop's body; False when the loop ends there (`break`, `exit`, or a way out that
+        may or may not be taken)."""
+        outer, self._loop = self._loop, ""
+        try:
+            self._statements(text, src, path, depth, inside, body, stop)
+            how = self._loop
+        finally:
+            self._loop = outer
+        if how == "unknown":
+            self.args = None
+        return how in ("", "continue") and not self.ended
+
+    def _lost(self, end: int) -> int:
+        """An evaluated loop whose end cannot be followed: the arguments are no longer known after it."""
+        self.args = None
+        return end
+
+    def _getopts(self, text, src, path, depth, inside, cond, body, stop, end) -> Optional[int]:
+        """`while getopts "ab:" opt; do case $opt in ...`: each option in turn, with its OPTARG, as getopts gives
+        them (it stops at the first word that is not an option, or at `--`)."""
+        if len(cond) < 3:
+            return None
+        spec = self.expand(text, *cond[1]).text
+        name = text[cond[2][0]:cond[2][1]]
+        if HOLE in spec or not _NAME.fullmatch(name):
+            return None
+        line = src.position(cond[0][0])[0]
+        args, k = list(self.args or []), 0
+        rounds = []
+        while k < len(args) and args[k].startswith("-") and args[k] not in ("-", "--"):
+            word, k = args[k], k + 1
+            j = 1
+            while j < len(word):
+                letter = word[j]
+                at = spec.find(letter)
+                if letter == ":" or at < 0:
+                    rounds.append(("?", None))
+                    j += 1
+                    continue
+                if spec[at + 1:at + 2] == ":":
+                    value = word[j + 1:] if j + 1 < len(word) else (args[k] if k < len(args) else None)
+                    if j + 1 >= len(word):
+                        k += 1
+                    rounds.append((letter, value) if value is not None else ("?", None))
+                    break
+                rounds.append((letter, None))
+                j += 1
+        if args[k:k + 1] == ["--"]:
+            k += 1
+        for letter, value in rounds:
+            self.vars[name] = Setting(letter, path, line, cond[0][0], "plain")
+            self._changed(name)
+            if value is not None:
+                self.vars["OPTARG"] = Setting(value, path, line, cond[0][0], "plain")
+                self._changed("OPTARG")
+            if not self._round(text, src, path, depth, inside, body, stop):
+                return end
+        self.vars["OPTIND"] = Setting(str(k + 1), path, line, cond[0][0], "plain")
+        self._changed("OPTIND")
+        return end
+
+    def _case(self, text, src, path, depth, inside, words, at) -> Optional[int]:
+        """`case WORD in ... esac` with WORD known: only the arm whose pattern matches runs (and, after `;&`, the
+        next one)."""
+        import fnmatch
+        if len(words) != 3 or text[words[2][0]:words[2][1]] != "in":
+            return None
+        word = self.expand(text, *words[1]).text
+        arms = _case_arms(text, at)
+        if HOLE in word or arms is None:
+            return None
+        items, end = arms
+        for patterns, body, stop, _ in items:
+            if any(HOLE in p or "$" in p for p in patterns):
+                return None         # a pattern built from a variable: not followed
+        falling = False
+        for patterns, body, stop, how in items:
+            if falling or any(fnmatch.fnmatchcase(word, p) for p in patterns):
+                self.parsed.extend((p, self.current, body) for p in patterns
+                                   if p.startswith("-") and fnmatch.fnmatchcase(word, p))
+                self._statements(text, src, path, depth, inside, body, stop)
+                if self.ended or self._loop:
+                    return end
+                falling = how == ";&"
+                if how != ";;&" and not falling:
+                    break
+        return end
+
+    def _cut_short(self, blocks: List["_Block"]) -> None:
+        """`break`, `continue` or `exit` in a loop: it may stop early, so how often its body runs is not known."""
+        loop = next((b for b in reversed(blocks) if b.kind in _LOOPS), None)
+        if loop is not None and not loop.broken:        # once broken, later commands get 0 where they are made
+            loop.broken = True
+            for i in range(loop.first, len(self.commands)):
+                self.commands[i] = self.commands[i]._replace(ranks=0)
+
+    def _end(self, path: str, line: int, code: str) -> None:
+        """This shell ends at path:line (`exit code`, `exec cmd`, or a failure under set -e)."""
+        self.ended = True
+        self.exit_code = code
+        if not self._chain and self.exited is None:
+            self.exited = (path, line)
+
+    def _ends_after(self, block: "_Block", op: str, piped: bool) -> bool:
+        """After `)` or `}` of a block an exit ended: whether this shell ends too (and the walk of this file). A
+        group runs in this shell, unless it is piped or in the background; a subshell's failing exit stops this
+        shell under set -e, unless what follows handles it (`|| x`, `&& x`, a pipe, `&`)."""
+        if block.exit is None or op == "&" or piped or op == "|":
+            return False
+        path, line, code = block.exit
+        if block.kind.startswith("group"):
+            self._end(path, line, code)
+            return True
+        if self.errexit and op not in ("&&", "||") and code not in ("", "0"):
+            self._end(path, line, code)
+            return True
+        return False
+
+    def _after_block(self, block: "_Block", op: str) -> None:
+        """`( ... ) &`, `{ ...; } || x`, `( ... ) | tee log`: the block's commands run in the background, or a failure
+        in them does not stop this shell (set -e is off inside a list before && / ||)."""
+        pipe_exempt = op == "|" and not self.pipefail       # a piped block runs in a subshell: its stops stay there
+        for i in range(block.first, block.end):
+            c = self.commands[i]
+            if op == "&":
+                self.commands[i] = c._replace(background=True)
+            elif op in ("&&", "||") or pipe_exempt:
+                self.commands[i] = c._replace(errexit=False, chained=op == "&&" and i == block.end - 1)
+
+    def _state(self) -> tuple:
+        """What a subshell gets as a copy (the shell's variables are changed in place)."""
+        return (dict(self.vars), dict(self.exported), self.dirs, self.settled, self.all_export, self.errexit,
+                self.pipefail)
+
+    def _close(self, blocks: List["_Block"], kind: str, restore: bool = False) -> Optional["_Block"]:
+        """Close the innermost open block of this kind ("loop": for/while/until/select); blocks left open inside it
+        (a parse we do not follow) close with it. A subshell's settings, exports and `cd` do not come back, nor
+        (restore) those of a group run in the background or piped, which bash runs in a subshell too."""
+        kinds = _LOOPS if kind == "loop" else ("group", "group?", "function") if kind == "brace" else \
+            (kind, kind + "?")
+        at = next((k for k in range(len(blocks) - 1, -1, -1) if blocks[k].kind in kinds), None)
+        if at is None:
+            return None
+        block = blocks[at]
+        del blocks[at:]
+        block.end = len(self.commands)
+        if block.saved is not None and (restore or block.kind.startswith("subshell")):
+            saved = block.saved
+            # logged again only what the block changed (the log is replayed for every later command's environment)
+            names = {n for table, old in ((self.vars, saved[0]), (self.exported, saved[1]))
+                     for n in set(table) | set(old) if table.get(n) is not old.get(n)}
+            self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.pipefail = saved
+            for name in names:
+                self._changed(name)
+        return block

@@ -1,0 +1,222 @@
+"""The interpreter's words: a word decoded with the values known where it is met. Parameters (`$x`, `${x}`, `$1`,
+`$#`, `$@`, `$0`, `$PWD`, `${BASH_SOURCE[0]}`), `${x#pat}`/`${x%pat}` and `${x:-word}`, `$((...))` of known
+integers, and the command substitutions launchers name their own directory with (`$(dirname $(readlink -f $0))`,
+`$(cd X; pwd)`); anything else is a hole, never a guess."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import List, Optional, Tuple
+
+from ..source.shell_words import add_run
+from ..source.text import HOLE, Run, StrValue
+from .parse import _commands
+from .state import MAX_SUBSTITUTIONS, Setting
+
+_PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
+_PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
+
+
+class Expander:
+    """Walk's word expansion (walk.py): the values it reads are the walk's variables, arguments and directory."""
+
+    def expand(self, text: str, i: int, end: int) -> StrValue:
+        """Decode one shell word of text[i:end] with the variables known at this point."""
+        parts: List[str] = []
+        runs: List[Run] = []
+        t = 0
+        start = i
+
+        def put(s: str, at: Optional[int] = None, slen: int = -1):
+            nonlocal t
+            if at is None:
+                parts.append(s)
+                t += len(s)
+            else:
+                t = add_run(parts, runs, t, s, at, len(s) if slen < 0 else slen)
+
+        def expansion(k: int) -> int:
+            nonlocal t
+            j, value = self._expansion(text, k, end)
+            if value is None or HOLE in value:
+                if not (parts and parts[-1] == HOLE):
+                    put(HOLE)
+            elif value:
+                setting = self._setting(text[k:j])
+                if setting is not None and setting.path == self.current and setting.value == value:
+                    runs.extend(r._replace(t=r.t + t) for r in setting.runs)    # `"$OPTS"`: map to OPTS=...
+                parts.append(value)
+                t += len(value)
+            return j
+
+        quoted = False
+        while i < end:
+            c = text[i]
+            if c == "'" and not quoted:
+                close = text.find("'", i + 1, end)
+                close = end if close < 0 else close
+                if close > i + 1:
+                    put(text[i + 1:close], i + 1)
+                i = close + 1
+            elif c == '"':
+                quoted = not quoted
+                i += 1
+            elif c == "\\" and text.startswith("\n", i + 1):
+                i += 2                      # a line continuation, also inside double quotes: nothing
+            elif c == "\\" and i + 1 < end:
+                if not quoted or text[i + 1] in '$`"\\':
+                    put(text[i + 1], i, 2)
+                else:
+                    put(text[i:i + 2], i)
+                i += 2
+            elif c in "$`":
+                i = expansion(i)
+            else:                           # a stretch of characters that stand for themselves
+                m = (_PLAIN_QUOTED if quoted else _PLAIN_WORD).match(text, i, end)
+                j = m.end() if m else i + 1
+                put(text[i:j], i)
+                i = j
+        return StrValue("".join(parts), runs, start, end, origin="shell")
+
+    def _setting(self, body: str) -> Optional[Setting]:
+        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
+        return (self.vars.get(m.group(1)) or self.exported.get(m.group(1))) if m else None
+
+    def _value(self, name: str) -> Optional[str]:
+        """A parameter's value as this shell has it (None: not known, e.g. a variable from the caller)."""
+        if name == "PWD":
+            return self.cwd
+        if name in ("BASH_SOURCE", "BASH_SOURCE[0]"):
+            return self.current             # the file being read: a sourced script's own path
+        if name == "0":
+            return self.script
+        if name.isdigit() or name in ("#", "*", "@"):
+            if self.args is None:
+                return None
+            if name == "#":
+                return str(len(self.args))
+            if name in ("*", "@"):
+                return " ".join(self.args)
+            k = int(name)
+            return self.args[k - 1] if 0 < k <= len(self.args) else ""
+        s = self.vars.get(name) or self.exported.get(name)
+        if s is not None and s.assumed:
+            self._assumed = True
+        return None if s is None else s.value
+
+    def _expansion(self, text: str, i: int, end: int) -> Tuple[int, Optional[str]]:
+        from ..source.shell_words import _skip_expansion
+        j = min(_skip_expansion(text, i), end)
+        body = text[i:j]
+        m = re.fullmatch(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
+                         r"BASH_SOURCE\[0\])\})", body)
+        if m:
+            return j, self._value(m.group(1) or m.group(2))
+        if body.startswith("${") and body.endswith("}"):
+            return j, self._parameter(text, i + 2, j - 1)
+        if body.startswith("$((") and body.endswith("))"):
+            return j, self._arithmetic(text, i + 3, j - 2)
+        if body.startswith("$(") and body.endswith(")"):
+            return j, self._substitute(text, i + 2, j - 1)
+        if body.startswith("`") and body.endswith("`") and len(body) > 1:
+            return j, self._substitute(text, i + 1, j - 1)
+        return j, None
+
+    def _parameter(self, text: str, a: int, b: int) -> Optional[str]:
+        """`${x#pat}`, `${x##pat}`, `${x%pat}`, `${x%%pat}` (pattern removal), `${x:-word}`, `${x-word}` (a default);
+        None for any other form, or when what it depends on is not known."""
+        import fnmatch
+        m = re.match(r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@])(##?|%%?|:?-)", text[a:b])
+        if not m:
+            return None
+        value = self._value(m.group(1))
+        word = self.expand(text, a + m.end(), b).text
+        op = m.group(2)
+        if op in (":-", "-"):
+            if value is None or HOLE in word and not value:
+                return None
+            return word if value == "" and (op == ":-" or self._unset(m.group(1))) else value
+        if value is None or HOLE in value or HOLE in word:
+            return None
+        # a pattern: as fnmatch reads it (`*`, `?`, `[...]`); the shortest or longest match removed
+        cuts = range(len(value) + 1) if op in ("#", "%") else range(len(value), -1, -1)
+        for k in cuts:
+            piece = value[:k] if op.startswith("#") else value[len(value) - k:]
+            if fnmatch.fnmatchcase(piece, word):
+                return value[k:] if op.startswith("#") else value[:len(value) - k]
+        return value
+
+    def _unset(self, name: str) -> bool:
+        """Whether a parameter whose value is "" is unset (`${x-word}` takes the word only then)."""
+        if name.isdigit():
+            return self.args is not None and int(name) > len(self.args)
+        return False
+
+    def _arithmetic(self, text: str, a: int, b: int) -> Optional[str]:
+        """`$((OPTIND - 1))`, `$(($# - 1))`: integers and + - * of parameters known here, else None."""
+        # `$1`, `${#}`, `$x` and a bare name `x` are parameters; a bare digit is a number
+        body = re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[#0-9])\}?|\b([A-Za-z_][A-Za-z0-9_]*)\b",
+                      lambda m: self._value(m.group(1) or m.group(2)) or "?", text[a:b])
+        if not re.fullmatch(r"[\d\s+*()-]+", body):
+            return None
+        try:
+            return str(int(eval(body, {"__builtins__": {}}, {})))       # digits and + - * ( ) only
+        except Exception:
+            return None
+
+    def _substitute(self, text: str, a: int, b: int) -> Optional[str]:
+        """The output of a command substitution made of the commands launchers use to name their own directory:
+        `dirname`, `readlink -f`, `realpath`, `basename`, `pwd`, `cd X; pwd`, `echo`; None for anything else
+        (its output is not known statically)."""
+        if self._nested >= MAX_SUBSTITUTIONS:
+            return None
+        self._nested += 1
+        try:
+            return self._output(text, a, b)
+        finally:
+            self._nested -= 1
+
+    def _output(self, text: str, a: int, b: int) -> Optional[str]:
+        here = self.dirs[0] if len(self.dirs) == 1 else None
+        assumed = not self.settled
+        out: Optional[str] = None
+        for spans, op, _ in _commands(text, a, b):
+            if op not in (";", "&&", "\n", ""):
+                return None
+            words = [self.expand(text, s, e).text for s, e in spans]
+            if any(HOLE in w for w in words):
+                return None
+            head, rest = words[0], [w for w in words[1:] if not w.startswith("-")]
+            if head == "cd" and len(rest) <= 1:
+                target = rest[0] if rest else None
+                if target is None or (here is None and not os.path.isabs(target)):
+                    return None
+                here = os.path.normpath(os.path.join(here or "/", target))
+                assumed = assumed and not os.path.isabs(target)
+                continue
+            if out is not None or head not in ("pwd", "dirname", "readlink", "realpath", "basename", "echo"):
+                return None
+            if head == "pwd":
+                if here is None:
+                    return None
+                self._assumed = self._assumed or assumed
+                out = here
+            elif head == "echo":
+                out = " ".join(words[1:])
+            elif len(rest) != 1:
+                return None
+            elif head == "dirname":
+                out = os.path.dirname(rest[0].rstrip("/")) or "."
+            elif head == "basename":
+                out = os.path.basename(rest[0].rstrip("/"))
+            elif head == "readlink" and "-f" not in words and "-e" not in words and "-m" not in words:
+                return None             # plain readlink prints a link's target, not the path
+            elif os.path.isabs(rest[0]):
+                out = os.path.normpath(rest[0])
+            elif here is None:
+                return None
+            else:
+                self._assumed = self._assumed or assumed
+                out = os.path.normpath(os.path.join(here, rest[0]))
+        return out

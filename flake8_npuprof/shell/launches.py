@@ -1,0 +1,250 @@
+"""Launch recognition: which of the walk's commands start a Python script or msprof, with which words.
+
+`python`/`python3` (with `-m`, behind `nohup`/`taskset`/`mpirun`/`horovodrun`/`torchrun`/
+`torch.distributed.launch`, ranks counted from `-np`/`--nproc_per_node` and per-rank loops), msprof and the
+application it starts (read as msprof reads its argv, msprof_words.py), and a shell script the walk could not
+follow (its launch is unknown, never nothing). A script that cannot be named or found is a launch with `missing`
+saying why. Each Launch keeps its command line (argv with the source range of every word), so the checks of the
+launcher's lines and emulate read the same words.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+from typing import List, NamedTuple, Optional, Tuple
+
+from ..source.text import HOLE, StrValue
+from ..values.launch_args import Word
+from .command_line import PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, _after_prefix, _dropped, _shell_operand
+from .state import Command
+from .walk import Walk
+
+
+MAX_LAUNCHES = 16               # Python command lines followed per launcher
+WRAPPERS_WITH_SCRIPT = {"torchrun"}                         # start a .py themselves
+PY_LAUNCH_MODULES = {"torch.distributed.launch", "torch.distributed.run", "horovod.runner.launch"}
+MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolkit's msprof.py, over collected data
+RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
+
+
+class Launch(NamedTuple):
+    """A Python training script started by a launcher, or an application msprof starts."""
+    command: Command
+    script: str                 # absolute path of the script ("" when there is none, or it is not known)
+    args: Tuple[Word, ...]      # the words after the script: its own flags
+    wrapper: str                # "", "mpirun", "torchrun", ...
+    ranks: int
+    msprof: object = None       # MsprofRun when the script is msprof's application
+    missing: str = ""           # why the script is not known ("cannot find train.py (looked in /a)")
+    app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
+
+
+class MsprofRun(NamedTuple):
+    """msprof starting the launch's script: `msprof [opts] python3 train.py` or `--application="..."`."""
+    call: object                # msprof.Call
+    word: Word                  # the word that runs msprof
+    application: bool           # the script is named by --application (msprof then splits it at spaces)
+
+
+# ---------------------------------------------------------------- Python launches
+
+def steps(walk: Walk) -> List[Launch]:
+    """Every launch the walk runs, in order: Python scripts (a script that cannot be named or found is kept,
+    with `missing` saying why) and msprof runs of a script or of any other application. At most
+    MAX_LAUNCHES + 1 are returned: one more than that says the rest was not followed."""
+    out = []
+    for cmd in walk.commands:
+        found = _launch(cmd)
+        if found is not None:
+            out.append(found)
+            if len(out) > MAX_LAUNCHES:
+                break
+    return out
+
+
+def launches(walk: Walk) -> List[Launch]:
+    """The Python scripts the walk starts and names, in order (at most MAX_LAUNCHES: each is analysed)."""
+    return [la for la in steps(walk)[:MAX_LAUNCHES] if la.script]
+
+
+def _launch(cmd: Command) -> Optional[Launch]:
+    words = list(cmd.words)
+    ranks, wrapper = cmd.ranks, ""
+    k = 0
+    env = collections.ChainMap({}, cmd.env)    # `env A=b` adds to this command's own layer
+    while k < len(words):
+        if _dropped(words, k):
+            k += 1
+            continue
+        w = words[k].text
+        base = w.rsplit("/", 1)[-1]
+        if PYTHON.match(w):
+            return _python(cmd, words, k + 1, env, ranks, wrapper)
+        if base == "msprof":
+            return _under_msprof(cmd, words, k, env, ranks, wrapper)
+        if base in WRAPPERS_WITH_SCRIPT:
+            n, script_at = _ranks_of(words, k + 1)
+            return _script(cmd, words, script_at, env, _times(ranks, n), base)
+        child = w
+        if base in SHELLS:
+            j = _shell_operand(words, k)
+            if j < len(words) and words[j].text == "-c":
+                return _unknown(cmd, env, ranks, wrapper, f"it runs a command string with `{base} -c`, which is not "
+                                "read here")
+            child = words[j].text if j < len(words) else ""
+        if _SCRIPT_PATH.fullmatch(child):
+            # a shell script run (not sourced) that the walk could not read (Walk._run_child): what it starts
+            # is not known, so it is not "nothing"
+            shown = child.replace(HOLE, "<unknown>")
+            if "/" not in child and base not in SHELLS:
+                return _unknown(cmd, env, ranks, wrapper, f"it runs {shown} by its bare name, which the shell looks "
+                                "up on PATH, not in the current directory: what that starts is not known here")
+            if wrapper:
+                return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown} under {wrapper}, which "
+                                f"is not followed: emulate {shown.rsplit('/', 1)[-1]} itself")
+            return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
+                            "here (not found, named by a value not known statically, outside the project, nested "
+                            f"too deep or run from itself): emulate {shown.rsplit('/', 1)[-1]} itself")
+        if base in PREFIXES:
+            if base in ("mpirun", "mpiexec", "horovodrun", "srun"):
+                wrapper = base
+                n, _ = _ranks_of(words, k + 1)
+                ranks = _times(ranks, n)
+            # options of the prefix and `env A=b`: skip until the next command word
+            k = _after_prefix(words, k, base, env, cmd.path, cmd.line)
+            continue
+        return None
+    return None
+
+
+def _under_msprof(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+    """msprof and the application it starts, read as msprof reads its argv (msprof.parse): a Python script is
+    followed, another application (a benchmark binary) is msprof's alone; None when msprof starts nothing (its
+    export and query modes)."""
+    from . import msprof_words as M
+    rest = words[k + 1:]
+    call = M.parse(M.Word(words[k].text, lambda i, j: (words[k].start, words[k].end)),
+                   [M.Word(w.text, lambda i, j, w=w: (w.start, w.end)) for w in rest])
+    run = MsprofRun(call, words[k], any(o.name == "application" and o.value for o in call.options))
+    if not call.complete:
+        return _unknown(cmd, env, ranks, wrapper, "msprof's words are not all known statically (a variable from the "
+                        "caller?): its options and application cannot be read", run)
+    named = [o for o in call.options if o.name == "application" and o.value]
+    if named:
+        value = named[-1].value
+        at = next(w for w in reversed(rest) if w.text == named[-1].word.text)
+        if HOLE in value:
+            return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
+        # msprof splits --application at spaces (no shell quoting); the pieces keep the option word's place
+        app = [Word(StrValue(t, [], at.start, at.end, origin="shell"), at.start, at.end)
+               for t in value.split(" ") if t]
+    else:
+        app = list(rest[len(rest) - len(call.app):]) if call.app else []
+    if not app:
+        return None
+    if not PYTHON.match(app[0].text):
+        if not app[0].known:
+            return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
+        return Launch(cmd._replace(env=env), "", (), wrapper, ranks, run, app=tuple(a.text for a in app))
+    found = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper)
+    if found is None:
+        return _unknown(cmd, env, ranks, wrapper, "the Python application msprof starts is not a script that can "
+                        "be read (python -c, or a module not in the project)", run)
+    return found._replace(msprof=run)
+
+
+def _unknown(cmd, env, ranks, wrapper, why: str, msprof=None) -> Launch:
+    """A launch whose script cannot be named or found: its verdict is unknown, with why."""
+    return Launch(cmd._replace(env=env), "", (), wrapper, ranks, msprof, missing=why)
+
+
+def _ranks_of(words, k) -> Tuple[int, int]:
+    """(process count from -np / --nproc_per_node, index of the first .py word) after index k. The count is 0
+    when none is given, -1 when it is given by a value not known statically (`-np $NP`)."""
+    n, script_at = 0, len(words)
+    for j in range(k, len(words)):
+        w = words[j].text
+        opt, _, val = w.partition("=")
+        if opt in RANK_OPTIONS:
+            val = val or (words[j + 1].text if j + 1 < len(words) else "")
+            n = int(val) if val.isdigit() else -1
+        if w.endswith(".py") and script_at == len(words):
+            script_at = j
+    return n, script_at
+
+
+def _times(ranks: int, n: int) -> int:
+    """How often a command runs when a launcher asks for n processes of it (0: not known)."""
+    return 0 if ranks <= 0 or n < 0 else ranks * (n or 1)
+
+
+def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+    while k < len(words):
+        w = words[k].text
+        if w in ("-W", "-X", "-Q"):
+            k += 2
+            continue
+        if w == "-c":
+            return None                 # inline code: no script to read
+        if not words[k].known:
+            return _script(cmd, words, k, env, ranks, wrapper)
+        if w == "-m" and k + 1 < len(words):
+            module = words[k + 1].text
+            if module in PY_LAUNCH_MODULES:
+                n, script_at = _ranks_of(words, k + 2)
+                return _script(cmd, words, script_at, env, _times(ranks, n), module)
+            from ..values.project import find_module
+            paths = {find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd}
+            paths.discard(None)
+            if len(paths) != 1:
+                return None             # an installed module (pip, a tool): not the project's to read
+            path = paths.pop()
+            here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
+            return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
+                          wrapper, ranks)
+        if w.startswith("-"):
+            k += 1
+            continue
+        return _script(cmd, words, k, env, ranks, wrapper)
+    return None
+
+
+def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+    if k >= len(words):
+        return None
+    word = words[k]
+    if not word.known:
+        shown = word.value.text.replace(HOLE, "<unknown>")
+        return _unknown(cmd, env, ranks, wrapper, f"the script is named by a value not known statically ({shown})")
+    if not word.text.endswith(".py"):
+        return None
+    if word.text.rsplit("/", 1)[-1] == "msprof.py" and k + 1 < len(words) and words[k + 1].text in MSPROF_PY_MODES:
+        return None                     # the toolkit's analysis of data collected earlier: it starts no training
+    if os.path.isabs(word.text) and not os.path.isfile(word.text):
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text}: no such file here")
+    if not cmd.cwd:
+        # an absolute path is found without the directory; what the script writes to relative paths is not
+        where = f"{word.text} is there, but" if os.path.isabs(word.text) else f"cannot find {word.text}:"
+        why = cmd.lost or "a `cd` to a value not known statically, or inside a branch"
+        return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in is not known here "
+                        f"({why})")
+    path = Walk.find(word.text, cmd.cwd)
+    if path is None:
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})")
+    here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
+    return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
+
+
+def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,
+         inside: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
+    """The walk of a launcher (its commands, sourced files) and the Python scripts it starts."""
+    w = Walk(launcher, cwd, inside).run(text)
+    return w, launches(w)
+
+
+def command_lines(launcher: str, cwd: Optional[str] = None) -> List[Command]:
+    """Every simple command a launcher runs (sourced scripts included), in order: for checks of other
+    command lines (msprof). Each has its argv as Words (decoded text, HOLE for what is unknown, and the
+    source range of each word in `path`), its line and column, the exported environment and the directory."""
+    return Walk(launcher, cwd).run().commands

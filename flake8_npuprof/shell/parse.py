@@ -1,0 +1,414 @@
+"""Shell parsing: a launcher's text as bash splits it, without running it.
+
+Words (quoting, expansions skipped whole, redirections), simple commands split at operators and newlines
+(comments and here-document bodies skipped, `(( ))` and `[[ ]]` kept whole, `ids=(0 1 2)` one word), the `&`
+a pipeline's commands share, and the bodies of the compounds the interpreter evaluates: a function's `{ }`, a
+loop's `do ... done`, a `case`'s arms and patterns. Everything here reads text only; what a word is worth is
+the interpreter's (walk.py, expand.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Tuple
+
+from ..source.shell_words import HEREDOC_TAG, heredoc_end
+
+
+# `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`)
+_FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s*;\s*"
+                    r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
+_OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
+_AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
+
+
+def _loop_count(text: str, words, m) -> int:
+    """How many times a `for` loop runs its body (0: not known)."""
+    if m is not None:
+        lo, op, hi = int(m.group(2)), m.group(3), int(m.group(4))
+        return max(0, hi - lo + (1 if op == "<=" else 0))
+    items = [text[a:b] for a, b in words[1:]]
+    if len(items) < 2 or items[1] != "in":
+        return 0
+    rest = [w for w in items[2:] if w not in (";", "do")]
+    if len(rest) == 1:
+        seq = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`", rest[0])
+        if seq:
+            lo = int(seq.group(1) or seq.group(3) or 1)
+            hi = int(seq.group(2) or seq.group(4))
+            return max(0, hi - lo + 1)
+        brace = re.fullmatch(r"\{(\d+)\.\.(\d+)\}", rest[0])
+        if brace:
+            return max(0, int(brace.group(2)) - int(brace.group(1)) + 1)
+    if rest and all(re.fullmatch(r"[\w.-]+", w) for w in rest):
+        return len(rest)
+    return 0
+
+
+_LEXED: Dict[str, Dict[tuple, list]] = {}     # text -> (start, stop) -> commands, for the last few texts
+MAX_LEXED_TEXTS = 8
+
+
+def _lexed(text: str, start: int, stop: Optional[int]) -> list:
+    """The commands of text[start:stop] (_pipelines of _commands), kept for the last few texts read: an evaluated
+    loop's body is walked once per argument, and NPP015 walks a launcher several times."""
+    table = _LEXED.get(text)
+    if table is None:
+        if len(_LEXED) >= MAX_LEXED_TEXTS:
+            del _LEXED[next(iter(_LEXED))]
+        table = _LEXED[text] = {}
+    found = table.get((start, stop))
+    if found is None:
+        found = table[(start, stop)] = list(_pipelines(_commands(text, start, stop)))
+    return found
+
+
+def _pipelines(commands):
+    """The commands, with the `&` that ends a pipeline given to each of its commands: in `python3 x.py | tee log &`
+    the whole pipeline, python3 included, runs in the background. Any other operator after a pipeline (`&&`,
+    `;`) stays its last command's: the pipeline's status is that command's."""
+    pending: List[Tuple[list, str, int]] = []
+    for words, op, at in commands:
+        pending.append((words, op, at))
+        if op != "|":
+            for w, own, where in pending[:-1]:
+                yield w, "&" if op == "&" else own, where
+            yield words, op, at
+            pending = []
+    yield from pending
+
+
+def _commands(text: str, start: int = 0, stop: Optional[int] = None):
+    """Simple commands of text[start:stop] as (word spans, the operator after them, the operator's offset), split
+    at operators and newlines; comments skipped.
+
+    `for ((...))` is kept as one command; the words after `in` in a `for` stay with it."""
+    i, n = start, len(text) if stop is None else stop
+    words: List[Tuple[int, int]] = []
+    heredocs: List[Tuple[str, bool]] = []          # (delimiter, <<- strips tabs) whose bodies follow this line
+    closed = False                                  # the last thing read was a `)`
+    after_close = False                             # these words follow a `)`: redirections of the subshell
+    pattern = False                                 # in a `case`, where a pattern ends at its `)`
+    while i < n:
+        c = text[i]
+        if c in " \t\r":
+            i += 1
+            continue
+        if pattern and c != "\n":
+            if not (text.startswith("esac", i) and _ends_word(text, i + 4)):
+                i = _pattern_end(text, i)          # `a|b)`, `*)`: not a command, not the end of a subshell
+            pattern = False
+            continue
+        if c == "\\" and text.startswith("\n", i + 1):
+            i += 2
+            continue
+        if c == "#":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+            continue
+        if c == "(" and text.startswith("((", i) and (not words or text[words[0][0]:words[0][1]] == "for"):
+            close = text.find("))", i)             # `(( i++ ))`, `for ((...))`: arithmetic, one word
+            close = n if close < 0 else close + 2
+            words.append((i, close))
+            i = close
+            continue
+        if c == "(" and words and words[-1][1] == i and text[words[-1][1] - 1] == "=":
+            words[-1] = (words[-1][0], _array_end(text, i))     # `ids=(0 1 2)`: one assignment word
+            i = words[-1][1]
+            continue
+        if c == "[" and text.startswith("[[", i) and _ends_word(text, i + 2) and \
+                (not words or text[words[-1][0]:words[-1][1]] in ("if", "elif", "while", "until", "!")):
+            close = text.find("]]", i + 2)         # `[[ $x =~ ^(a|b)$ ]]`: its parentheses are no subshell
+            close = n if close < 0 else close + 2
+            words.append((i, close))
+            i = close
+            continue
+        if c == "&" and text.startswith("&>", i):
+            j = i + 2 + (text.startswith(">", i + 2))
+            words.append((i, j))                    # `&> log`, `&>> log`: a redirection, not `&`
+            i = j
+            continue
+        if c == "\n" and heredocs:
+            if words:
+                yield words, "\n", i
+            words = []
+            i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
+            heredocs = []
+            continue
+        op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
+        if op is not None:
+            if words and after_close and _redirections_only(text, words):
+                words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections
+                closed = True
+            if words or op in "()" or op == ";;" or (op in _AFTER_SUBSHELL and closed):
+                # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
+                yield words, op, i
+            if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
+                pattern = True                      # a pattern comes next
+            closed = op == ")"
+            after_close = False
+            words = []
+            # `cmd |& tee log` pipes both outputs: a pipe, not `&`
+            i += 2 if text.startswith("|&", i) else len(op)
+            continue
+        if not words:
+            after_close = closed
+        closed = False
+        j = min(_word_end(text, i, n), n)
+        if text[i:j] == "<<" and not text.startswith("<", j):
+            # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs
+            m = HEREDOC_TAG.match(text, j)
+            if m and m.group(2):
+                heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
+        words.append((i, j))
+        i = j
+        if len(words) > 2 and text[i - 2:i] == "in" and j - words[-1][0] == 2 and \
+                text[words[0][0]:words[0][1]] == "case":
+            yield words, "\n", i                    # `case $x in a) ...` on one line: the pattern follows
+            words, pattern = [], True
+    if words:
+        yield words, "", n
+
+
+def _brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
+    """For the `{` at brace that opens a function's body: (body start, start of its `}`, just after the operator
+    that follows the `}`), or None."""
+    depth = 0
+    for words, op, where in _commands(text, brace + 1):
+        heads = [text[a:b] for a, b in words]
+        if not heads:
+            continue
+        depth += heads.count("{") if heads[0] in ("{", "function") or (len(heads) > 1 and heads[1] == "{") else 0
+        if heads[0] == "}":
+            if depth == 0:
+                return brace + 1, words[0][0], where + 1
+            depth -= 1
+    return None
+
+
+def _words_in(text: str, a: int, b: int):
+    """The words of text[a:b] (inside `[[ ]]`), as (start, end, text)."""
+    out, i = [], a
+    while i < b:
+        if text[i] in " \t\r\n\\":
+            i += 1 if text[i] != "\\" else 2
+            continue
+        if text.startswith(("&&", "||"), i):
+            out.append((i, i + 2, text[i:i + 2]))
+            i += 2
+            continue
+        j = min(_word_end(text, i, b), b)
+        if j <= i:
+            j = i + 1
+        out.append((i, j, text[i:j]))
+        i = j
+    return out
+
+
+def _loop_body(text: str, at: int) -> Optional[Tuple[int, int, int]]:
+    """For a loop header whose operator is at `at`: (start of its body after `do`, start of its `done`, end of
+    `done`), or None when they are not found."""
+    depth, body = 0, None
+    for words, op, where in _commands(text, at + (1 if at < len(text) else 0)):
+        if not words:
+            continue
+        head = text[words[0][0]:words[0][1]]
+        if body is None:
+            if head != "do":
+                return None
+            body = words[0][1]
+            words = words[1:]
+            if not words:
+                continue
+            head = text[words[0][0]:words[0][1]]
+        if head in ("for", "while", "until", "select"):
+            depth += 1
+        elif head == "done":
+            if depth == 0:
+                return body, words[0][0], words[0][1]
+            depth -= 1
+    return None
+
+
+def _case_arms(text: str, at: int):
+    """The arms of a `case` whose `in` ends at `at`: ([(patterns, body start, body end, terminator)], end of
+    `esac`), or None when its shape is not followed."""
+    arms, i, n = [], at, len(text)
+    while True:
+        while i < n and (text[i] in " \t\r\n;" or text[i] == "#"):
+            if text[i] == "#":
+                nl = text.find("\n", i)
+                i = n if nl < 0 else nl
+            else:
+                i += 1
+        if i >= n:
+            return None
+        if text.startswith("esac", i) and _ends_word(text, i + 4):
+            return arms, i + 4
+        if text[i] == "(":
+            i += 1
+        close = _pattern_end(text, i)
+        if close <= i or text[close - 1] != ")":
+            return None
+        patterns = [_unquoted(p.strip()) for p in _split_patterns(text[i:close - 1])]
+        body, depth, stop, how = close, 0, None, ""
+        for words, op, where in _commands(text, close):
+            head = text[words[0][0]:words[0][1]] if words else ""
+            if head == "case":
+                depth += 1
+            elif head == "esac":
+                if depth == 0:
+                    stop, how, i = words[0][0], "", words[0][0]
+                    break
+                depth -= 1
+            if op in (";;", ";&", ";;&") and depth == 0:
+                stop, how = where, op
+                i = where + len(op)
+                if text.startswith(";;&", where):
+                    how, i = ";;&", where + 3
+                elif text.startswith(";&", where):
+                    how, i = ";&", where + 2
+                break
+        if stop is None:
+            return None
+        arms.append((patterns, body, stop, how))
+
+
+def _split_patterns(text: str) -> List[str]:
+    """`a|"b c"|--x=*`: the alternatives of a case pattern (a `|` inside quotes is not one)."""
+    out, cur, quote = [], "", ""
+    for c in text:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "|":
+            out.append(cur)
+            cur = ""
+            continue
+        cur += c
+    return out + [cur]
+
+
+def _unquoted(pattern: str) -> str:
+    """A case pattern as fnmatch reads it: quoted parts are literal (their `*` escaped)."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c in "'\"":
+            close = pattern.find(c, i + 1)
+            close = len(pattern) if close < 0 else close
+            out.append("".join(f"[{ch}]" if ch in "*?[" else ch for ch in pattern[i + 1:close]))
+            i = close + 1
+        elif c == "\\" and i + 1 < len(pattern):
+            ch = pattern[i + 1]
+            out.append(f"[{ch}]" if ch in "*?[" else ch)
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+_REDIRECTION = re.compile(r"(?:\d*|&)[<>]+&?\S*")
+
+
+def _ends_word(text: str, i: int) -> bool:
+    return i >= len(text) or text[i] in " \t\r\n;&|)"
+
+
+def _pattern_end(text: str, i: int) -> int:
+    """After the `)` that ends a case pattern starting at i (quotes skipped)."""
+    n = len(text)
+    while i < n and text[i] != ")":
+        if text[i] in "'\"":
+            close = text.find(text[i], i + 1)
+            i = n if close < 0 else close + 1
+        elif text[i] == "\n":
+            return i                        # no `)` on this line: not a pattern after all
+        else:
+            i += 1
+    return min(i + 1, n)
+
+
+def _redirections_only(text: str, words) -> bool:
+    """Whether these words are only redirections (`> log 2>&1`, `&>> log`)."""
+    k = 0
+    while k < len(words):
+        w = text[words[k][0]:words[k][1]]
+        if not _REDIRECTION.fullmatch(w):
+            return False
+        k += 2 if re.fullmatch(r"(?:\d*|&)[<>]+&?", w) else 1      # a bare operator: its target follows
+    return True
+
+
+def _array_end(text: str, i: int) -> int:
+    """The end of `(...)` at i, an array's values (quotes and expansions skipped)."""
+    depth, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "(":
+            depth += 1
+            i += 1
+        elif c == ")":
+            depth -= 1
+            i += 1
+            if depth == 0:
+                return i
+        elif c == "#" and text[i - 1] in " \t\n(":
+            nl = text.find("\n", i)         # a comment inside the list (`ids=( 0 1 # the dev's ids`)
+            i = n if nl < 0 else nl
+        elif c in "'\"$`\\":
+            i = _word_end(text, i) if c != "\\" else i + 2
+        else:
+            i += 1
+    return n
+
+
+def _word_end(text: str, i: int, stop: Optional[int] = None) -> int:
+    """The end of the word at i (stop: the end of the text read, e.g. a command substitution's body)."""
+    from ..source.shell_words import _skip_expansion
+    n = len(text) if stop is None else stop
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n;&|<>()":
+            if c in "<>":
+                i += 1              # a redirection: its own word
+                while i < n and text[i] in "<>&":
+                    i += 1
+                return i
+            return i
+        if c == "'":
+            close = text.find("'", i + 1)
+            i = n if close < 0 else close + 1
+        elif c == '"':
+            k = i + 1
+            while k < n and text[k] != '"':
+                if text[k] == "\\":
+                    k += 1
+                elif text[k] in "$`":
+                    k = _skip_expansion(text, k) - 1
+                k += 1
+            i = k + 1
+        elif c == "\\":
+            i += 2
+        elif c in "$`":
+            i = _skip_expansion(text, i)
+        else:
+            i += 1
+    return min(i, n)
+
+
+def without_redirections(words):
+    """The words of a command line without its redirections (`> log`, `2>&1`, `&> log`, `>log`)."""
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if re.fullmatch(r"(?:\d*|&)[<>]+&?", w.text):      # `> log`, `2>&1`, `&> log`
+            skip = True
+            continue
+        if re.fullmatch(r"(?:\d*|&)[<>]+&?\S+", w.text):
+            continue
+        yield w

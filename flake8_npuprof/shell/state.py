@@ -1,0 +1,116 @@
+"""What the interpreter keeps of a launcher: its bounds, a variable's setting and where it was made, each simple
+command as the walk met it (words, environment, directory, ranks, conditions, how a failure ends it), the lazily
+built environment a command sees, and the open compounds of a walk."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
+
+from ..source.files import rel_path
+from ..source.shell_words import MAX_LAUNCHER
+from ..source.text import Run
+from ..values.launch_args import Word
+
+MAX_SOURCED = 8                 # nested `source` depth
+MAX_BYTES = MAX_LAUNCHER        # a launcher or sourced script larger than this is not read
+MAX_COMMANDS = 5000             # simple commands walked per launcher (sourced files included)
+MAX_SUBSTITUTIONS = 4           # `$(dirname $(readlink -f $0))`: nested command substitutions evaluated
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")     # `X=v`, and `X+=v`, which appends
+# open compounds whose commands may not run ("group?"/"subshell?": one after `&&` or `||`)
+_MAYBE = frozenset({"if", "while", "until", "case", "select", "function", "group?", "subshell?"})
+_LOOPS = frozenset({"for", "while", "until", "select"})
+_ALL_ARGS = frozenset({'"$@"', "$@", "$*", '"${@}"', "${@}", "${*}"})     # every argument, a word each
+
+
+class _Block:
+    """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
+
+    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state")
+
+    def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
+        self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
+        self.exit: Optional[Tuple[str, int, str]] = None   # (file, line, code) of the exit that ended it
+        self.broken = False             # a loop with `break`/`continue`: how often it runs is not known
+        # an `if` whose conditions are known: "take" its branch runs, "skip" it does not, "done" an earlier one ran
+        self.state = state
+
+
+class Setting(NamedTuple):
+    """One variable of the launch's environment and where it was set."""
+    value: str                  # HOLE inside when not fully known
+    path: str
+    line: int
+    start: int                  # offset of the name in that file
+    how: str                    # "export", "inline", "set -a", "plain"
+    runs: Tuple[Run, ...] = ()  # where the value's characters are in that file
+    assumed: bool = False       # built from `$(pwd)` before the directory is known: the launcher's own, assumed
+
+    def where(self, root: str) -> str:
+        return f"{rel_path(self.path, root)}:{self.line}"
+
+
+class Command(NamedTuple):
+    """One simple command as the walk met it."""
+    words: Tuple[Word, ...]
+    path: str                   # the file it is in (a sourced script, or the launcher)
+    line: int
+    column: int
+    env: Mapping                # exported environment for this command (inline assignments included): EnvView
+    cwd: Tuple[str, ...]        # where it may run (one entry once known; empty: not known)
+    ranks: int                  # started this many times (per-rank loops, mpirun -np, torchrun)
+    conditional: bool           # inside if/case/while or a function: may not run
+    background: bool = False    # `cmd &`: the launcher goes on without waiting for it
+    errexit: bool = False       # `set -e` is on: a failure stops its shell here (frames: how far that reaches)
+    chained: bool = False       # `cmd && next`: a failure skips the next command
+    settled: bool = True        # cwd is given (--cwd) or set by the launcher's `cd`, not taken as its own directory
+    via: Tuple[Tuple[str, str, int], ...] = ()     # the shell scripts run on the way to it: (file, from file, line)
+    seq: int = -1               # its place among the walk's commands (a child run twice has the same lines twice)
+    # the child shells it runs in, outermost first: (one id per run of a child, whether a failure that stops that
+    # child stops its caller too: the caller has `set -e` and runs it neither in the background nor before && / ||)
+    frames: Tuple[Tuple[int, bool], ...] = ()
+    lost: str = ""              # cwd not known: the `cd` that lost it and which part of it is not known
+
+
+class EnvView(Mapping):
+    """A command's environment, built when it is first read: the walk's changes up to the command, then
+    the command's own inline assignments. Copying the environment into every command made a launcher of
+    N exports and N commands cost N^2; most commands' environments are never read."""
+
+    def __init__(self, log: List[Tuple[str, Optional[Setting]]], upto: int, inline: Dict[str, Setting]):
+        self._log, self._upto, self._inline = log, upto, inline
+        self._env: Optional[Dict[str, Setting]] = None
+
+    def _built(self) -> Dict[str, Setting]:
+        if self._env is None:
+            env: Dict[str, Setting] = {}
+            for name, setting in itertools.islice(self._log, self._upto):
+                if setting is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = setting
+            env.update(self._inline)
+            self._env = env
+            self._log = []
+        return self._env
+
+    def __getitem__(self, name: str) -> Setting:
+        return self._built()[name]
+
+    def __iter__(self):
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    def __repr__(self) -> str:
+        return f"EnvView({self._built()!r})"
+
+
+def within(path: str, root: str) -> bool:
+    """Whether path, its links resolved, is root or inside it."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)

@@ -1,0 +1,635 @@
+"""The interpreter: a launcher walked in order, as the shell would run it, without running anything.
+
+`export` and inline assignments (`PROFILING_MODE=true python3 train.py`, `env A=b ...`), plain variables and
+`set -a`, `source`/`.` of another script of the project, child scripts run as the processes they are, `cd`,
+`set -e`/`pipefail`, `exit`/`exec`, subshells and groups, the launcher's arguments (`$1`, `shift`, `set --`), and
+per-rank loops (`for i in $(seq 0 7)`, `for ((i=0;i<8;i++))`, `for i in {0..7}`). Whatever the walk cannot know
+(a command substitution, a variable from the caller, a branch of `if`/`case`) is a hole: an unknown script,
+directory or value is never guessed. Its result is `commands`, every simple command with its words, environment
+and directory (launches.py tells which start Python or msprof); words are expand.py's, compounds control.py's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..source.files import rel_path
+from ..source.text import HOLE, SourceText, StrValue
+from ..values.launch_args import Word
+from .command_line import _child_script, _errexit_line, _errexit_shebang, _shell_errexit
+from .control import Compounds
+from .expand import Expander
+from .parse import _AFTER_SUBSHELL, _FOR_C, _lexed, _loop_count, without_redirections
+from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, Command,
+                    EnvView, Setting, _Block, within)
+
+
+class Walk(Expander, Compounds):
+    def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
+                 args: Optional[Sequence[str]] = None):
+        """inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
+        launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language server)."""
+        self.launcher = os.path.abspath(launcher)
+        self.inside = inside
+        self.root = os.path.dirname(self.launcher)
+        # where the shell starts: the given directory, else the launcher's own, never the caller's (the answer must
+        # not depend on where emulate is run from); `cd` moves it
+        self.dirs: Tuple[str, ...] = (os.path.abspath(cwd) if cwd else self.root,)
+        self.start = self.dirs[0]
+        self.settled = bool(cwd)        # the directory is the given one or the launcher's own `cd` put it there
+        self.errexit = False            # `set -e`
+        self.vars: Dict[str, Setting] = {}
+        self.exported: Dict[str, Setting] = {}
+        self.commands: List[Command] = []
+        self.sourced: List[Tuple[str, str, int]] = []     # (file, from file, line)
+        self.unread: List[Tuple[str, str, int]] = []      # sourced scripts not found, not named or not read
+        # the child scripts each of those was sourced in (a launch shows what its own shells sourced)
+        self.sourced_in: List[Tuple[str, ...]] = []
+        self.unread_in: List[Tuple[str, ...]] = []
+        self._chain: Tuple[str, ...] = ()                 # the child scripts being walked, outermost first
+        self.why_unread: Dict[int, str] = {}              # index in unread -> why a script found was not read
+        self.sourced_stopped: set = set()                 # the sourced files among stopped (over the read bound)
+        self.all_export = False
+        self.steps = 0
+        self.current = self.launcher    # the file being walked
+        self.script = self.launcher     # what `$0` names
+        self._calls = 0                 # runs of child scripts so far (Command.frames)
+        self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
+        self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
+        self.ended = False              # `exit` or `exec cmd` ended the shell being walked (and what sourced it)
+        self.exited: Optional[Tuple[str, int]] = None     # (file, line) where the launcher's own shell ended
+        self.exit_code = ""             # the code of the exit that ended a shell ("": not a literal one)
+        self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
+        self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
+        self.crlf: List[str] = []       # the walked files written with Windows line endings
+        # the positional parameters `$1`..`$N` of the shell being walked (None: not known, e.g. the caller's)
+        self.args: Optional[List[str]] = None if args is None else list(args)
+        self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
+        self._nested = 0                # command substitutions being evaluated, one inside the other
+        self.lost = ""                  # why the directory is not known (the `cd` that lost it), once it is not
+        # functions defined in plain code: name -> (file, text, its SourceText, body start, body end), walked where
+        # they are called (with their arguments as $1..), those never called once at the end as before (may run)
+        self.functions: Dict[str, tuple] = {}
+        self._called: set = set()
+        self._calling: List[str] = []   # the functions being walked, outermost first
+        self._returned = False          # a `return` ended the function being walked
+        self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
+        self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
+        self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
+
+    def _changed(self, name: str) -> None:
+        """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
+        (seen only if the caller exports it), or nothing."""
+        s = self.exported.get(name)
+        if s is None and name.startswith("PROFILING_") and name in self.vars:
+            s = self.vars[name]._replace(how="set without export")
+        self.log.append((name, s))
+
+    @property
+    def cwd(self) -> Optional[str]:
+        """The current directory, for `$(pwd)` / `$PWD`: the given one (--cwd) or where the launcher's own `cd`s put
+        it; before any `cd`, the launcher's own directory, where it is meant to be started (a value built from it
+        is marked assumed, so a `cd` to it keeps the launch's note that the directory was taken as the launcher's)."""
+        if len(self.dirs) != 1:
+            return None
+        if not self.settled:
+            self._assumed = True
+        return self.dirs[0]
+
+    @staticmethod
+    def find(name: str, dirs) -> Optional[str]:
+        """The one file `name` is from these directories (None: in none, or in several different ones)."""
+        from ..source.observed import isfile     # recorded: a cached check depends on what is found here
+        found = {os.path.realpath(os.path.join(d, name)) for d in dirs if isfile(os.path.join(d, name))}
+        return os.path.normpath(os.path.join(next(d for d in dirs if isfile(os.path.join(d, name))), name)) \
+            if len(found) == 1 else None
+
+    # ---- statements
+
+    def run(self, text: Optional[str] = None) -> "Walk":
+        """Walk the launcher (text: its content when already read, e.g. an editor's buffer)."""
+        if text is None:
+            try:
+                with open(self.launcher, encoding="utf-8", errors="replace") as fh:
+                    first = fh.readline()
+            except OSError:
+                first = ""
+        else:
+            first = text.split("\n", 1)[0]
+        self.errexit = _errexit_line(first)
+        self._file(self.launcher, 0, False, text)
+        if self.exited is None:
+            self.uncalled()
+        return self
+
+    def _file(self, path: str, depth: int, conditional: bool, text: Optional[str] = None) -> str:
+        """Walk one file (the launcher, or a script it sources); why it was not read ("" when it was).
+        A sourced script is decoded as the launcher is (a BOM, a declared coding, UTF-8, else GB18030)."""
+        if text is None:
+            from ..source.files import ReadError, decode_shell, read_bytes
+            try:
+                text = decode_shell(read_bytes(path, MAX_BYTES))
+            except ReadError as exc:
+                try:
+                    size = os.path.getsize(path)
+                except OSError:
+                    size = 0
+                if size > MAX_BYTES:        # not a silent cliff: what it would run is not known (check: NPP191)
+                    self.stopped[path] = (0, 1, f"it has {size:,} bytes, over the {MAX_BYTES:,} a launcher may have, "
+                                                "so it was not read")
+                return str(exc)
+        elif len(text) > MAX_BYTES:
+            self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
+            return "too large"
+        src = SourceText(text)
+        if "\r\n" in text and path not in self.crlf:
+            self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
+        outer, self.current = self.current, path
+        try:
+            self._statements(text, src, path, depth, conditional)
+        finally:
+            self.current = outer
+        return ""
+
+    def _statements(self, text: str, src: SourceText, path: str, depth: int, inside: bool, start: int = 0,
+                    stop: Optional[int] = None) -> None:
+        """The commands of one file (or of text[start:stop], the body of a loop or `case` arm the walk evaluates);
+        inside: the file is sourced from a branch (nothing in it is certain)."""
+        blocks: List[_Block] = []                   # open compounds, innermost last
+        resume = -1                                 # the commands up to here were walked already (an evaluated loop)
+        function = False                            # `name()` seen: its `{` or `(` opens a function body
+        # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
+        chained, after = False, "\n"
+        closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
+        pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
+        for words, op, at in _lexed(text, start, stop):
+            if at < resume:
+                continue
+            if self._loop or self._returned:
+                return                              # `break`/`continue` of the evaluated loop, a function's `return`
+            piped = after == "|"
+            chained = after in ("&&", "||") or (piped and chained)
+            after = op
+            if pending is not None:
+                block, by = pending
+                pending = None
+                if not words and op in _AFTER_SUBSHELL:
+                    by = op                         # `( exit 1 ) || true`: what follows the `)` decides
+                if self._ends_after(block, by, piped or by == "|"):
+                    return
+            if not words:
+                if op == "(":
+                    # `name() ( ... )`: a function whose body is a subshell, run only when called
+                    blocks.append(_Block("subshell?" if chained or function else "subshell", 1, len(self.commands),
+                                         self._state()))
+                    function = False
+                elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
+                    closed = self._close(blocks, "subshell")
+                    pending = (closed, "")
+                elif op in _AFTER_SUBSHELL and closed is not None:
+                    self._after_block(closed, op)
+                    if pending is not None:
+                        pending = (pending[0], op)
+                continue                            # `name()`: the `)` of a definition (function stays set)
+            dead = next((b for b in reversed(blocks) if b.exit is not None), None)
+            if dead is not None:                    # after an `exit` in this subshell or group: nothing runs in it
+                head = text[words[0][0]:words[0][1]]
+                if op == ")" and dead.kind.startswith("subshell"):
+                    closed = self._close(blocks, "subshell")
+                    pending = (closed, "")
+                elif head == "}" and dead.kind.startswith("group"):
+                    closed = self._close(blocks, "group", restore=op in ("&", "|"))
+                    pending = (closed, op)
+                    if op in _AFTER_SUBSHELL:
+                        self._after_block(closed, op)
+                continue
+            self.steps += 1
+            if self.steps > MAX_COMMANDS:
+                self.stopped.setdefault(path, (words[0][0], src.position(words[0][0])[0],
+                                               f"after {MAX_COMMANDS:,} commands"))
+                return
+            head = text[words[0][0]:words[0][1]]
+            skipping = any(b.state in ("skip", "done") for b in blocks)
+            plain = all(b.kind == "if" and b.state == "take" for b in blocks)    # no loop, function, subshell open
+            if not skipping and plain and head in ("for", "while", "case"):
+                end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
+                if end is not None:
+                    if self.ended:
+                        return
+                    resume = end
+                    continue
+            if head == "if":
+                known = self._test(text, words[1:], op) if not skipping and _decidable(blocks) else None
+                blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
+                                     "take" if known else "skip"))
+                words = words[1:]
+            elif head in ("while", "until", "case", "select"):
+                blocks.append(_Block(head, 1, len(self.commands)))
+                words = words[1:]
+            elif head == "for":
+                blocks.append(_Block("for", _loop_count(text, words, _FOR_C.match(text, words[0][0])),
+                                     len(self.commands)))
+                continue
+            elif head in ("fi", "done", "esac"):
+                self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
+                continue
+            elif head == "}":
+                block = self._close(blocks, "brace", restore=op in ("&", "|"))
+                if block is not None and block.kind.startswith("group"):
+                    closed = block
+                    if op in _AFTER_SUBSHELL:
+                        self._after_block(block, op)
+                continue
+            elif head in ("then", "else", "do", "{", "elif"):
+                branch = next((b for b in reversed(blocks) if b.kind == "if"), None) \
+                    if head in ("else", "elif") else None
+                if branch is not None and branch.state:
+                    if branch.state == "take":
+                        branch.state = "done"
+                    elif branch.state == "skip":
+                        known = True if head == "else" else self._test(text, words[1:], op)
+                        branch.state = "" if known is None else "take" if known else "skip"
+                if head == "{" and isinstance(function, str) and plain and not skipping:
+                    end = self._define(function, text, src, path, words[0][0])
+                    function = False
+                    if end is not None:
+                        resume = end            # walked where it is called, with its arguments
+                        continue
+                if head == "{":
+                    blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
+                                         len(self.commands), None if function else self._state()))
+                    function = False
+                    chained = False             # the group's first command runs whenever the group does
+                words = words[1:] if head != "elif" else []
+            elif head == "function":
+                # `function name {` / `function name { cmd; }`: the body runs only when called
+                brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
+                name = text[words[1][0]:words[1][1]] if len(words) > 1 else ""
+                if brace is None:
+                    function = name or True
+                    continue
+                end = self._define(name, text, src, path, words[brace][0]) if name and plain and not skipping \
+                    else None
+                if end is not None:
+                    resume = end
+                    continue
+                blocks.append(_Block("function", 1, len(self.commands)))
+                words = words[brace + 1:]
+            elif len(words) == 1 and op == "(":
+                function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
+                continue
+            if any(b.state in ("skip", "done") for b in blocks):
+                continue                            # a branch that certainly does not run
+            negated = bool(words) and text[words[0][0]:words[0][1]] == "!"
+            if negated:
+                words = words[1:]                   # `! cmd`: cmd runs; its status is inverted (set -e ignores it)
+            if not words:
+                continue
+            conditional = inside or chained or any(b.kind in _MAYBE and b.state != "take" for b in blocks)
+            first = text[words[0][0]:words[0][1]]
+            if first in ("break", "continue"):
+                if self._loop is not None and not any(b.kind in _LOOPS for b in blocks):
+                    if conditional:             # the evaluated loop may stop here or not: no longer known
+                        self._loop = "unknown"
+                        return
+                    self._loop = first
+                    return
+                self._cut_short(blocks)
+                continue
+            if first == "return" and self._calling and not any(b.kind in ("function", "subshell?") for b in blocks):
+                # `return` in a function walked where it is called: it ends the function (in a branch or loop: what
+                # follows in it may not run)
+                if not conditional and not any(b.kind in _LOOPS for b in blocks):
+                    self._returned = True
+                    return
+                inside = True
+                continue
+            if first == "return" and depth and not any(b.kind in ("function", "subshell?") for b in blocks) and \
+                    self._chain[-1:] != (path,):
+                # `return` in a sourced script ends that script (in a branch or loop: what follows may not run)
+                if not conditional and not any(b.kind in _LOOPS for b in blocks):
+                    return
+                inside = True
+                continue
+            ranks = 0 if any(b.broken for b in blocks) else 1
+            for b in blocks:
+                ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
+            ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+            if ends and op != "&":
+                self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
+            # an exit in a loop may never run; a pipeline's commands run in subshells of their own
+            if ends and not conditional and op not in ("&", "|") and not piped and \
+                    not any(b.kind in _LOOPS for b in blocks):
+                line = src.position(words[0][0])[0]
+                code = text[words[1][0]:words[1][1]] if first == "exit" and len(words) > 1 else \
+                    self._stop_code if first != "exit" else ""
+                inner = next((b for b in reversed(blocks) if b.kind.startswith(("subshell", "group"))), None)
+                if inner is not None:
+                    inner.exit = (path, line, code)     # it ends there: a subshell at its `)`, a group its shell
+                    self.ended = False
+                    if op == ")" and inner.kind.startswith("subshell"):
+                        closed = self._close(blocks, "subshell")
+                        pending = (closed, "")
+                    continue
+                self._end(path, line, code)
+                return
+            if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
+                closed = self._close(blocks, "subshell")
+                pending = (closed, "")
+
+    def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
+        """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
+        `exec >log 2>&1`, which only redirects its output), or a sourced script that ends it."""
+        words = []
+        inline: Dict[str, Setting] = {}
+        k = 0
+        # leading assignments: inline environment for this command (or shell variables without a command), made
+        # left to right: `OUT=/p OPTS="$OUT/x" cmd` reads the new OUT
+        shadowed: Dict[str, Optional[Setting]] = {}
+        while k < len(spans):
+            a, b = spans[k]
+            m = _ASSIGN.match(text, a, b)
+            if not m:
+                break
+            self._assumed = False
+            value = self.expand(text, m.end(), b)
+            line = src.position(a)[0]
+            name = m.group(1)
+            s = Setting(self._appended(name, value.text) if m.group(2) else value.text, path, line, a, "inline",
+                        () if m.group(2) else tuple(value.runs), self._assumed)
+            inline[name] = s
+            shadowed.setdefault(name, self.vars.get(name))
+            self.vars[name] = s
+            k += 1
+        for name, old in shadowed.items():
+            if old is None:
+                del self.vars[name]
+            else:
+                self.vars[name] = old
+        assumed = []                    # per word: built from the assumed start directory
+        for a, b in spans[k:]:
+            self._assumed = False
+            if self.args is not None and text[a:b] in _ALL_ARGS:
+                # `"$@"`: one word per argument (none when there are none); `$*` unquoted: split alike
+                words.extend(Word(StrValue(arg, [], a, b, origin="shell"), a, b) for arg in self.args)
+                continue
+            words.append(Word(self.expand(text, a, b), a, b))
+            assumed.append(self._assumed)
+        if not words:
+            for name, s in inline.items():
+                if conditional:
+                    s = s._replace(value=HOLE)
+                exported = self.all_export or name in self.exported
+                self.vars[name] = s._replace(how="plain")
+                if exported:
+                    self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
+                self._changed(name)
+            return
+        head = words[0].text
+        if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
+            self._export(text, src, path, spans[k + 1:], head, conditional)
+            return
+        if head == "unset":
+            for w in words[1:]:
+                if conditional:             # unset in one branch only: the value is no longer known
+                    for table in (self.vars, self.exported):
+                        if w.text in table:
+                            table[w.text] = table[w.text]._replace(value=HOLE)
+                else:
+                    self.vars.pop(w.text, None)
+                    self.exported.pop(w.text, None)
+                self._changed(w.text)
+            return
+        if head == "set" and len(words) > 1 and words[1].text == "--":
+            # `set -- a b`: new positional parameters (in a branch: no longer known)
+            self.args = None if conditional or any(not w.known for w in words[2:]) else [w.text for w in words[2:]]
+            return False
+        if head == "set" and len(words) > 1:
+            flags = words[1].text
+            if flags.startswith("-") and "a" in flags:
+                self.all_export = True
+            elif flags.startswith("+") and "a" in flags:
+                self.all_export = False
+            if not conditional:
+                for k, w in enumerate(words[1:], 1):
+                    sign, letters = w.text[:1], w.text[1:]
+                    named = letters == "o" and k + 1 < len(words) and words[k + 1].text == "errexit"
+                    short = "e" in letters and letters != "o" and not letters.startswith("-")
+                    if sign in ("-", "+") and (short or named):
+                        self.errexit = sign == "-"
+                    if sign in ("-", "+") and letters.endswith("o") and k + 1 < len(words) and \
+                            words[k + 1].text == "pipefail":
+                        self.pipefail = sign == "-"
+            return
+        if head in ("cd", "pushd", "popd"):
+            target = words[1] if len(words) > 1 and head != "popd" else None
+            if not conditional and target is not None and target.known and os.path.isabs(target.text):
+                self.dirs = (os.path.normpath(target.text),)
+                self.lost = ""
+                # `cd $cur_path/..` after `cur_path=$(pwd)`: still relative to where the launcher was started
+                self.settled = self.settled or not (len(assumed) > 1 and assumed[1])
+            elif conditional or target is None or not target.known or target.text == "-" or not self.dirs:
+                if self.dirs and (target is None or target.text != "."):
+                    self.lost = self._lost_why(text, src, head, target, conditional)
+                self.dirs = () if target is None or target.text != "." else self.dirs
+            else:
+                moved = os.path.expanduser(target.text)
+                self.dirs = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, moved)) for d in self.dirs))
+            return
+        if head in ("source", ".") and len(words) > 1:
+            target = words[1]
+            full = self.find(target.text, self.dirs or (self.root,)) if target.known else None
+            line = src.position(spans[0][0])[0]
+            why = ""
+            if full is not None and self.inside is not None and not within(full, self.inside):
+                why = "outside the project, which --no-outside leaves unread"
+            elif full is not None and depth < MAX_SOURCED:
+                why = self._file(full, depth + 1, conditional)
+                if full in self.stopped:
+                    self.sourced_stopped.add(full)
+                if not why:
+                    self.sourced.append((full, path, line))
+                    self.sourced_in.append(self._chain)
+            if full is None or depth >= MAX_SOURCED or why:     # assumed to set no PROFILING_* (the report lists it)
+                self.unread.append((target.text, path, line))
+                self.unread_in.append(self._chain)
+                if why:
+                    self.why_unread[len(self.unread) - 1] = why
+            self._stop_code = self.exit_code
+            return self.ended               # a sourced script runs in this shell: its `exit` ends this one too
+        if head == "exit":
+            return True
+        if head == "shift":
+            n = words[1].text if len(words) > 1 else "1"
+            if self.args is not None:
+                # bash leaves them as they are when there are fewer than n
+                self.args = None if conditional or not n.isdigit() else \
+                    self.args[int(n):] if int(n) <= len(self.args) else self.args
+            return False
+        self._stop_code = ""
+        if head in self.functions and head not in self._calling and not inline:
+            self._call(head, list(without_redirections(words)), depth, conditional)
+            return self.ended
+        line, col = src.position(words[0].start)
+        replaced = head == "exec" and any(True for _ in without_redirections(words[1:]))
+        child, by_shell, given = _child_script(words, path, line)
+        if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
+                self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
+                                _shell_errexit(words, child) if by_shell else None,
+                                self._arguments(text, words, child)):
+            return replaced or bool(self._stop_code)        # the child exits failing, under this shell's set -e
+        # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
+        errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
+        self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
+                                     self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
+                                     seq=len(self.commands), lost="" if self.dirs else self.lost))
+        return replaced
+
+    def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
+                   line: int, given: Dict[str, "Setting"], errexit: Optional[bool] = None,
+                   child_args: Optional[List[str]] = None) -> bool:
+        """Walk a shell script this one runs (not sources) as the process it is: a new shell that sees only
+        the exported variables (and `A=b ./x.sh`, `env A=b ./x.sh`), whose own settings, `cd` and `set -e` do
+        not come back. Its commands are this command's: started as often, under the same conditions, in the
+        background if it is. False when it cannot be walked (not found, outside the project under
+        --no-outside, unreadable, or already running: `bash $0` per device): unknown then."""
+        full = self.find(word.text, self.dirs or (self.root,)) if word.known else None
+        if full is None or (self.inside is not None and not within(full, self.inside)) or \
+                full in self._chain or full == self.launcher:
+            return False
+        background = op == "&"
+        saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
+                 self.pipefail, self.args, self.functions)
+        parent_errexit = self.errexit
+        names = set(self.vars) | set(self.exported) | set(given)
+        exported = dict(self.exported)
+        exported.update((name, s._replace(how="export" if s.how == "inline" else s.how)) for name, s in given.items())
+        self.vars, self.exported = dict(exported), exported
+        # `bash x.sh` reads x.sh's first line as a comment: only its own options (`bash -e x.sh`) set -e
+        self.all_export, self.errexit = False, _errexit_shebang(full) if errexit is None else errexit
+        self.pipefail = False
+        self.script = full
+        self.args = child_args
+        self.functions = {}             # a new shell: the caller's functions are not defined in it
+        for name in names:
+            self._changed(name)             # what the child sees: the exports and what the command line gives
+        first = len(self.commands)
+        outer_chain, self._chain = self._chain, self._chain + (full,)
+        self._calls += 1
+        frame = (self._calls, parent_errexit and not background and op not in ("&&", "||") and
+                 (op != "|" or self.pipefail))
+        try:
+            # the child's own settings are certain inside it, even when the command that runs it is in a branch
+            why = self._file(full, depth + 1, False)
+            if not why and not self.ended:
+                self.uncalled()             # the child's own functions no call of it names, before they are gone
+        finally:
+            # the child's `exit` ends the child; a failing one (`exit 1`) stops this shell too under its set -e
+            failing = self.ended and self.exit_code not in ("", "0") and frame[1] and not conditional
+            self._stop_code = self.exit_code if failing else ""
+            self.ended = False
+            self._chain = outer_chain
+            names |= set(self.vars) | set(self.exported)
+            (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
+             self.pipefail, self.args, self.functions) = saved
+            for name in names:
+                self._changed(name)
+        if why:
+            return False
+        for i in range(first, len(self.commands)):
+            c = self.commands[i]
+            # errexit stays the child's own `set -e`; whether a stop reaches this script is in the frame
+            self.commands[i] = c._replace(ranks=c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0,
+                                          conditional=c.conditional or conditional,
+                                          background=c.background or background,
+                                          via=((full, by, line),) + c.via, frames=(frame,) + c.frames)
+        if len(self.commands) > first:
+            # the child's status is its last command's: `child.sh && next` skips next when it fails, and under this
+            # script's `set -e` a failing last command stops this script too (frame[1] carries it outward)
+            last = self.commands[-1]
+            self.commands[-1] = last._replace(chained=op == "&&" if op in ("&&", "||") else last.chained,
+                                              errexit=last.errexit or frame[1])
+        return True
+
+    def _lost_why(self, text: str, src, head: str, target, conditional: bool) -> str:
+        """Which part of a `cd` makes the directory unknown: its branch, a variable from the caller, a command's
+        output."""
+        raw = text[target.start:target.end] if target is not None else ""
+        where = f"{rel_path(self.current, self.root)}:{src.position(target.start if target else 0)[0]}"
+        shown = f"`{head}{' ' + raw if raw else ''}` at {where}"
+        if conditional:
+            return f"{shown} is in a branch, loop or function that may not run"
+        if target is None:
+            return f"{shown} goes to $HOME, which is not known here"
+        if target.text == "-":
+            return f"{shown} goes back to a directory not followed here"
+        names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
+                 if self._value(n) is None or HOLE in (self._value(n) or "")]
+        if names:
+            unknown = ", ".join("$" + n for n in names)
+            return f"{shown}: {unknown} not known here (not set by the launcher; the caller's)"
+        return f"{shown}: the output of a command in it is not known statically"
+
+    def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
+        """The arguments a child script is given (the words after it, redirections left out: one each, a value not
+        known here kept as such, `$i` of a loop); None when how many there are is not known (`"$@"` of a launcher whose
+        arguments are not known)."""
+        at = next(i for i, w in enumerate(words) if w is child)
+        out = []
+        for w in without_redirections(words[at + 1:]):
+            if self.args is None and text[w.start:w.end] in _ALL_ARGS:
+                return None
+            out.append(w.text)
+        return out
+
+    def _export(self, text, src, path, spans, head, conditional) -> None:
+        flags = "".join(text[a + 1:b] for a, b in spans if text[a] == "-")
+        if head == "export" and "n" in flags:            # `export -n NAME`: a shell variable again, not exported
+            for a, b in spans:
+                name = text[a:b]
+                if text[a] != "-" and name in self.exported:
+                    if conditional:
+                        self.exported[name] = self.exported[name]._replace(value=HOLE)
+                    else:
+                        del self.exported[name]
+                    self._changed(name)
+            return
+        exporting = head == "export" or "x" in flags
+        for a, b in spans:
+            if text[a] == "-":
+                continue
+            m = _ASSIGN.match(text, a, b)
+            line = src.position(a)[0]
+            if m:
+                name = m.group(1)
+                self._assumed = False
+                value = self.expand(text, m.end(), b)
+                new = self._appended(name, value.text) if m.group(2) else value.text
+                # `declare X=v` of an exported X changes what is exported: the attribute stays
+                kept = exporting or name in self.exported
+                s = Setting(HOLE if conditional else new, path, line, a, "export" if kept else "plain",
+                            () if m.group(2) else tuple(value.runs), self._assumed)
+                self.vars[name] = s
+                if kept:
+                    self.exported[name] = s
+                self._changed(name)
+            elif exporting and _NAME.fullmatch(text[a:b]):
+                name = text[a:b]
+                if name in self.vars:
+                    self.exported[name] = self.vars[name]._replace(how="export")
+                    self._changed(name)
+
+    def _appended(self, name: str, more: str) -> str:
+        """`X+=more`: X's value (empty when unset) with more after it; unknown when X's value is."""
+        s = self.vars.get(name) or self.exported.get(name)
+        if s is None:
+            return more
+        return HOLE if s.value is None or HOLE in s.value else s.value + more
+
+
+def _decidable(blocks) -> bool:
+    """Whether an `if` here can be decided by the values known: not inside a loop walked once for all its rounds, nor a
+    function's body (walked where it is defined, with the values there)."""
+    return not any(b.kind in _LOOPS or b.kind in ("function", "subshell?", "group?") for b in blocks)
