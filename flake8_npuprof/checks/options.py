@@ -267,6 +267,8 @@ def _judge(problems, target: Target) -> List[Issue]:
     return out
 
 
+# ---------------------------------------------------------------- whether anything is collected
+
 def _nothing_collected(doc: Doc, target: Target) -> Optional[Issue]:
     """NPP116, for options with no reported error: on the target nothing would be collected."""
     if _any_unknown(doc):

@@ -86,8 +86,6 @@ def _member_removal(doc: Doc, member: Member) -> Tuple[int, int, str]:
     return (member.key_start, member.value_end, "")
 
 
-# ---------------------------------------------------------------- schema errors → codes
-
 def _members(doc: Doc) -> Dict[str, Member]:
     out = {}
     for m in doc.members:

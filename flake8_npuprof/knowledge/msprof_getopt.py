@@ -11,6 +11,8 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 from .msprof_tables import Opt, facts, long_options
 
 
+# ---------------------------------------------------------------- which words are msprof's
+
 def split(words: Sequence[str], version: str) -> Tuple[int, int]:
     """SplitApplicationArgv: (how many words getopt reads, where the application starts). A `--name`
     without "=" takes the next word along as its value (8.5 and 9.0 always, 9.1 unless that word
