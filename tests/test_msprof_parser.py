@@ -154,11 +154,12 @@ def test_a_value_not_known_statically_decides_nothing_after_it(version, words):
 def test_a_command_line_is_parsed_once_per_version_and_judged_per_chip(monkeypatch):
     """Issue 44: the line was parsed again for each of the 21 version x product pairs."""
     from flake8_npuprof.checks import msprof as M
+    from flake8_npuprof.knowledge import msprof_getopt
     from flake8_npuprof.knowledge import msprof_parser as P
     from flake8_npuprof.knowledge.targets import Target
     calls = []
-    real = P.getopt
-    monkeypatch.setattr(P, "getopt", lambda *a: calls.append(a[2]) or real(*a))
+    real = msprof_getopt.getopt
+    monkeypatch.setattr(msprof_getopt, "getopt", lambda *a: calls.append(a[2]) or real(*a))
     text = "msprof --output=/tmp/p_issue44 --aic-metrics=PipeUtilizatio --task-time=on ./bench_issue44\n"
     findings = M.check_shell(text, Target.parse())
     assert sorted(calls) == sorted(P.versions())

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
-from flake8_npuprof.source.sites import _SPECIAL, _TRIES, _passed_on, child_nodes, collect, dotted
+from flake8_npuprof.source.site_entries import _passed_on
+from flake8_npuprof.source.site_walk import _KIND_WALKS, _RECORDED, _SPECIAL, _TRIES
+from flake8_npuprof.source.sites import child_nodes, collect, dotted
 from flake8_npuprof.source.text import SourceText
 
 HERE = Path(__file__).parent
@@ -94,6 +96,12 @@ SOURCES = _sources()
 
 def test_the_corpus_is_not_empty():
     assert len(SOURCES) > 60
+
+
+def test_each_kind_the_walk_records_or_treats_specially_has_its_walk():
+    # a special kind without its walk would be descended into as an ordinary node: its scope or guards lost
+    assert set(_SPECIAL) | set(_RECORDED) | set(_TRIES) | {ast.Call, ast.Expr} == set(_KIND_WALKS)
+    assert _KIND_WALKS[ast.Assign].__name__ == "_walk_assign"
 
 
 @pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])

@@ -1,0 +1,97 @@
+"""What the sites walk records, and how it names what it reads: scopes and their bindings (`Scope`,
+`Binding`), the conditions a statement runs under (`Guard`), calls (`CallSite`), and the dotted name of an
+expression or a call (`dotted`, `call_name`).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+
+def dotted(node) -> Optional[str]:
+    """'a.b.c' for Name/Attribute chains, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def call_name(node: ast.Call) -> Optional[str]:
+    """Dotted name of the called function, or for `x().y()` chains the last attribute."""
+    func = node.func
+    if type(func) is ast.Name:              # the common shapes first: every call of the file is named
+        return func.id
+    if type(func) is ast.Attribute:
+        if type(func.value) is ast.Name:
+            return f"{func.value.id}.{func.attr}"
+        name = dotted(func)
+        return "?." + func.attr if name is None else name
+    return dotted(func)
+
+
+def const_str(node) -> Optional[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+class Binding(NamedTuple):
+    """One assignment of a name or dotted attribute."""
+
+    pos: int                    # walk order of the statement (-1: function parameter)
+    value: Optional[ast.AST]    # the assigned expression; None when not a plain assignment
+    stmt: ast.AST
+    scope: "Scope"
+    guards: Tuple["Guard", ...]
+
+
+_new_tuple = tuple.__new__
+
+
+class Scope:
+    __slots__ = ("node", "kind", "parent", "bindings", "globals", "self_name", "klass", "params", "positions",
+                 "unguarded")
+
+    def __init__(self, node, kind: str, parent: Optional["Scope"]):
+        self.node = node
+        self.kind = kind                      # "module", "function", "class", "lambda"
+        self.parent = parent
+        self.bindings: Dict[str, List[Binding]] = {}
+        self.positions: Dict[str, List[int]] = {}     # key -> pos of each binding (walk order: sorted)
+        self.unguarded: Dict[str, List[int]] = {}     # key -> indices of the bindings without guards
+        self.globals: set = set()
+        self.self_name: Optional[str] = None  # first parameter of a method
+        self.klass: Optional["Scope"] = None  # class scope of a method
+        self.params: List[str] = []
+
+    def bind(self, key: str, pos: int, value, stmt, guards=()) -> None:
+        items = self.bindings.get(key)
+        if items is None:
+            items = self.bindings[key] = []
+            self.positions[key] = []
+        if not guards:
+            self.unguarded.setdefault(key, []).append(len(items))
+        # a Binding without the namedtuple's own __new__ (one Python frame less: every binding of the file)
+        items.append(_new_tuple(Binding, (pos, value, stmt, self, guards if type(guards) is tuple else tuple(guards))))
+        self.positions[key].append(pos)
+
+
+class Guard(NamedTuple):
+    test: ast.AST
+    negated: bool       # the statement is in the else branch
+
+
+class CallSite(NamedTuple):
+    call: ast.Call
+    name: Optional[str]
+    scope: Scope
+    guards: Tuple[Guard, ...]
+    stmt: ast.AST
+
+
+LAST_POS = 1 << 62            # after every position

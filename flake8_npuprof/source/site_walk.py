@@ -1,0 +1,449 @@
+"""The sites walk: iterative, in source order, numbering every node it reaches. The leaves and the
+expressions nothing is recorded for are walked in `_walk`'s loop; each kind of node something is
+recorded for has its own function (`_KIND_WALKS`): calls, assignments and the other binding statements,
+functions, classes, branches (`if`/`while` and the conditional expression), except handlers and a try's
+else body. The expression of a plain statement is deferred when the lines it is on allow it
+(`_blocked_lines`): it keeps the positions the whole walk would give it (a gap of `_GAP` after its
+statement) and is walked when a question needs it (sites.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+
+from .site_bindings import _record, _record_assign
+from .site_entries import Entry, _config_base, _is_custom_optimizers
+from .site_records import CallSite, Guard, Scope, _new_tuple, call_name, dotted
+
+if TYPE_CHECKING:                  # the sites these functions fill in (sites.py imports this module)
+    from .sites import Sites
+
+
+class _Later:
+    """On the walk's stack after an assignment's targets: its value is deferred from there."""
+
+    __slots__ = ("value", "lines")
+
+    def __init__(self, value: ast.AST, lines: Tuple[int, int]):
+        self.value, self.lines = value, lines
+
+
+# Node types the walk treats specially; every other node is only numbered and descended into.
+_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
+_BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global, ast.ExceptHandler})
+_SPECIAL = _SCOPES | _BRANCHES | {_Later}
+_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
+_RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
+                       ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return,
+                       ast.Delete})   # calls: in collect
+
+
+# Fields that never hold a child worth walking: names and flags (strings, ints), Load/Store
+# contexts and operators. Constant.value is a Python value, never a node. Not "name": it is a
+# string almost everywhere, but a node in TypeAlias (3.12+).
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "level", "module", "type_comment",
+                          "is_async", "conversion", "simple", "tag"})
+_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}     # kind -> its fields that hold children
+
+
+def _fields_of(kind: type) -> Tuple[str, ...]:
+    """_CHILD_FIELDS[kind], worked out on first use (the walks read the dict and call this on a miss)."""
+    _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    return _CHILD_FIELDS[kind]
+
+
+def child_nodes(node: ast.AST) -> List[ast.AST]:
+    """ast.iter_child_nodes without the shared Load/Store and operator leaves, as a list."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    kids: List[ast.AST] = []
+    for field in fields if fields is not None else _fields_of(kind):
+        value = getattr(node, field, None)
+        if type(value) is list:
+            kids += [v for v in value if isinstance(v, ast.AST)]
+        elif isinstance(value, ast.AST):
+            kids.append(value)
+    return kids
+
+
+# Positions a deferred expression's nodes take, after its statement's: more than a file within the work
+# budget (source/prefilter.py, a million words) can hold in one statement.
+_GAP = 1 << 24
+
+
+# A statement on a line holding one of these is walked at once: a setup's words (an entry is made in the
+# walk), and what binds a name or opens a scope inside an expression (a comprehension's `for`, `lambda`,
+# `:=`), which the walk records as it meets them.
+_EAGER_WORDS = ("rofiling", "PROFILING", "custom_optimizers", "parameter_map", "msprof", ":=")
+_EAGER_NAMES = ("for", "lambda")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _blocked_lines(text: str, starts: List[int]) -> set:
+    """The lines a deferred statement may not touch: those holding an eager word or name, or a character
+    outside ASCII (an identifier may be spelt in a form NFKC turns into the word a question looks for)."""
+    blocked = set()
+    found = []
+    for word in _EAGER_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            found.append(at)
+            at = text.find(word, at + 1)
+    for name in _EAGER_NAMES:
+        # not followed by a letter, digit or _, whatever comes before it: `[n*2for n in x]` is Python
+        size = len(name)
+        at = text.find(name)
+        while at >= 0:
+            if text[at + size:at + size + 1] not in _IDENTIFIER:
+                found.append(at)
+            at = text.find(name, at + size)
+    for at in found:
+        blocked.add(bisect_right(starts, at))
+    if not text.isascii():
+        if "\r" in text:
+            blocked.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
+        else:                           # lines as the line starts count them (LF only), a third of the time
+            blocked.update(k for k, line in enumerate(text.split("\n"), 1) if not line.isascii())
+    return blocked
+
+
+_IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _deferrable(node, blocked: set) -> Optional[Tuple[int, int]]:
+    """The node's first and last line when none of them is blocked, else None."""
+    line, end = node.lineno, node.end_lineno
+    if line == end:
+        return None if line in blocked else (line, end)
+    for k in range(line, end + 1):
+        if k in blocked:
+            return None
+    return line, end
+
+
+def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
+    """Walk from the stack's items in source order, numbering nodes from order + 1; returns the last number.
+    blocked: the lines deferral may not touch (None: defer nothing).
+
+    The leaves and the expressions nothing is recorded for, most of the nodes, are walked in this loop. A
+    node of a kind something is recorded for goes to the walk of its kind (_KIND_WALKS), which pushes what
+    it holds and returns the last number, or None to have its children walked as any node's."""
+    pos, walked, raw_loads = sites._pos, sites._walked, sites._raw_loads
+    Load, Name, Constant, Attribute, keyword = ast.Load, ast.Name, ast.Constant, ast.Attribute, ast.keyword
+    fields_of, kind_walks = _CHILD_FIELDS, _KIND_WALKS
+    # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        node, up, context = item
+        order += 1
+        pos[id(node)] = order
+        walked[order] = item
+        kind = type(node)
+        if kind is Name:                    # the leaves, a third of all nodes: nothing below them
+            if type(node.ctx) is Load:
+                raw_loads.append((node, context[0]))
+            continue
+        if kind is Constant:
+            continue
+        if kind is Attribute or kind is keyword:     # one child, `value`, never None
+            if kind is Attribute and type(node.ctx) is Load:
+                raw_loads.append((node, context[0]))
+            push((node.value, node, context))
+            continue
+        walk = kind_walks.get(kind)
+        if walk is not None:
+            last = walk(sites, node, up, context, order, blocked, push)
+            if last is not None:
+                order = last
+                continue
+        # the common case, kept lean: most nodes are expressions nothing is recorded for
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = _fields_of(kind)
+        if not fields:
+            continue
+        kids = []
+        for field in fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                kids += value
+            elif value is not None:
+                kids.append(value)
+        for child in reversed(kids):
+            if isinstance(child, ast.AST):
+                push((child, node, context))
+    return order
+
+
+# The walks of the kinds something is recorded for: each takes the node, its parent, its (scope, guards),
+# its number, the lines deferral may not touch and the stack's push, and returns the last number given
+# (more than the node's after a deferral), or None: walk the node's children as any node's.
+
+def _defer(sites: Sites, value: ast.AST, stmt: ast.AST, context: tuple, order: int, lines: Tuple[int, int]) -> int:
+    """Leave value to be walked when a question needs it, its positions after order, and skip them."""
+    sites._deferred.append((value, stmt, context, order) + lines)
+    return order + _GAP
+
+
+def _walk_expr(sites: Sites, node: ast.Expr, up, context: tuple, order: int, blocked, push) -> int:
+    """An expression statement: its expression now, or when a question needs it."""
+    lines = None if blocked is None else _deferrable(node, blocked)
+    if lines is not None:
+        return _defer(sites, node.value, node, context, order, lines)
+    push((node.value, node, context))
+    return order
+
+
+def _walk_call(sites: Sites, node: ast.Call, up, context: tuple, order: int, blocked, push) -> int:
+    """A call, by far the most frequent record: with its name, and an entry for `custom_optimizers.add()`."""
+    func = node.func
+    # call_name's two common shapes inline, and the record built without the namedtuple's
+    # own __new__ (a Python frame per call)
+    if type(func) is ast.Name:
+        name = func.id
+    elif type(func) is ast.Attribute and type(func.value) is ast.Name:
+        name = f"{func.value.id}.{func.attr}"
+    else:
+        name = call_name(node)
+    sites._calls.append(_new_tuple(CallSite, (node, name, context[0], context[1], node)))
+    if type(func) is ast.Attribute and func.attr == "add" and _is_custom_optimizers(func.value):
+        sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
+    for child in reversed(node.keywords):
+        push((child, node, context))
+    for child in reversed(node.args):
+        push((child, node, context))
+    push((func, node, context))
+    return order
+
+
+def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int, blocked, push) -> Optional[int]:
+    """An assignment: its bindings, then its targets and its value, the value now or when a question needs it."""
+    targets, value = node.targets, node.value
+    target = targets[0]
+    if len(targets) == 1 and type(target) is ast.Name:
+        # `x = ...`, the commonest statement: _record_assign's first case inline, children too
+        # (fields targets, value; type_comment is a string)
+        scope = context[0]
+        sites.assigns.append((target, value, node, scope, context[1]))
+        (sites.module if target.id in scope.globals else scope).bind(target.id, order, value, node, context[1])
+        lines = None if blocked is None else _deferrable(node, blocked)
+        if lines is not None:
+            order += 1              # the target now, the value when asked
+            sites._pos[id(target)] = order
+            sites._walked[order] = (target, node, context)
+            return _defer(sites, value, node, context, order, lines)
+        push((value, node, context))
+        push((target, node, context))
+        return order
+    _record_assign(sites, node, context[0], context[1], order)
+    lines = None if blocked is None else _deferrable(node, blocked)
+    if lines is None:
+        return None
+    push((_Later(value, lines), node, context))     # the value when asked, after the targets
+    for child in reversed(targets):
+        push((child, node, context))
+    return order
+
+
+def _walk_recorded(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> Optional[int]:
+    """The other statements (and expressions) that bind or return (site_bindings); the value of a return, an
+    augmented or an annotated assignment now or when a question needs it."""
+    kind = type(node)
+    _record(sites, node, context[0], context[1], order)
+    lines = None
+    if blocked is not None and (kind is ast.Return or kind is ast.AugAssign or kind is ast.AnnAssign) and \
+            node.value is not None:
+        lines = _deferrable(node, blocked)
+    if lines is None:
+        return None
+    if kind is ast.Return:
+        return _defer(sites, node.value, node, context, order, lines)
+    push((_Later(node.value, lines), node, context))
+    if kind is ast.AnnAssign:
+        push((node.annotation, node, context))
+    push((node.target, node, context))
+    return order
+
+
+def _walk_try(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> Optional[int]:
+    """A try with an else body, which runs under a condition of its own; any other try as any node."""
+    if not node.orelse:
+        return None
+    # the else body runs only when the try body raised nothing: its bindings are conditional, so
+    # they do not hide a handler's (`try: ... / except E: cfg = None / else: cfg = X()`)
+    otherwise = (context[0], context[1] + (Guard(else_test(node), False),))
+    for child in reversed(node.finalbody):
+        push((child, node, context))
+    for child in reversed(node.orelse):
+        push((child, node, otherwise))
+    for child in reversed(node.handlers):
+        push((child, node, context))
+    for child in reversed(node.body):
+        push((child, node, context))
+    return order
+
+
+def _walk_later(sites: Sites, node: _Later, up, context: tuple, order: int, blocked, push) -> int:
+    """The targets are walked: the value's positions start here (the _Later takes none)."""
+    del sites._pos[id(node)], sites._walked[order]
+    return _defer(sites, node.value, up, context, order - 1, node.lines)
+
+
+def _push_children(children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]], node: ast.AST, push) -> None:
+    """Push each child with the scope and guards it runs under, reversed to keep source order."""
+    for child, child_scope, child_guards in reversed(children):
+        push((child, node, (child_scope, child_guards)))
+
+
+def _walk_function(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> int:
+    """A def or a lambda: a scope with its parameters (a method's first one is its `self`); the decorators and
+    defaults run in the enclosing scope, the body (up to a statement that always leaves it) in the new one."""
+    scope, guards = context
+    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
+    inner = Scope(node, "lambda" if isinstance(node, ast.Lambda) else "function", scope)
+    sites.scopes.append(inner)
+    args = node.args
+    names = [a.arg for a in getattr(args, "posonlyargs", []) + args.args + args.kwonlyargs]
+    for extra in (args.vararg, args.kwarg):
+        if extra is not None:
+            names.append(extra.arg)
+    inner.params = names
+    for a in names:
+        inner.bind(a, -1, None, node)
+    if scope.kind == "class" and args.args and not isinstance(node, ast.Lambda):
+        decos = {dotted(d) for d in node.decorator_list}
+        if "staticmethod" not in decos:
+            inner.self_name = (getattr(args, "posonlyargs", []) + args.args)[0].arg
+            inner.klass = scope
+    if not isinstance(node, ast.Lambda):
+        scope.bind(node.name, order, node, node)
+        sites.functions.setdefault(node.name, []).append(node)
+        for d in node.decorator_list:
+            children.append((d, scope, guards))
+    for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+        children.append((d, scope, guards))
+    body = _live(node.body) if isinstance(node.body, list) else [node.body]
+    for stmt in body:
+        children.append((stmt, inner, guards))
+    _push_children(children, node, push)
+    return order
+
+
+def _walk_class(sites: Sites, node: ast.ClassDef, up, context: tuple, order: int, blocked, push) -> int:
+    """A class: its decorators, bases and keywords in the enclosing scope, its body in a scope of its own."""
+    scope, guards = context
+    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
+    inner = Scope(node, "class", scope)
+    sites.scopes.append(inner)
+    scope.bind(node.name, order, node, node)
+    for d in node.decorator_list + node.bases + [k.value for k in node.keywords]:
+        children.append((d, scope, guards))
+    for stmt in node.body:
+        children.append((stmt, inner, guards))
+    _push_children(children, node, push)
+    return order
+
+
+def _walk_branch(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> int:
+    """An if or a while: its test (now or when a question needs it), each body under the test as a guard; a body
+    a constant test never runs is not walked."""
+    scope, guards = context
+    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
+    verdict = _static_truth(node.test)
+    lines = None if blocked is None else _deferrable(node.test, blocked)
+    if lines is not None:
+        order = _defer(sites, node.test, node, context, order, lines)
+    else:
+        children.append((node.test, scope, guards))
+    if verdict is not False:
+        for stmt in node.body:
+            children.append((stmt, scope, guards + (Guard(node.test, False),)))
+    if verdict is not True:
+        for stmt in node.orelse:
+            children.append((stmt, scope, guards + (Guard(node.test, True),)))
+    _push_children(children, node, push)
+    return order
+
+
+def _walk_ifexp(sites: Sites, node: ast.IfExp, up, context: tuple, order: int, blocked, push) -> int:
+    """`a if test else b`: each branch under the test as a guard."""
+    scope, guards = context
+    _push_children([(node.test, scope, guards),
+                    (node.body, scope, guards + (Guard(node.test, False),)),
+                    (node.orelse, scope, guards + (Guard(node.test, True),))], node, push)
+    return order
+
+
+def _walk_global(sites: Sites, node: ast.Global, up, context: tuple, order: int, blocked, push) -> int:
+    context[0].globals.update(node.names)
+    return order
+
+
+def _walk_handler(sites: Sites, node: ast.ExceptHandler, up, context: tuple, order: int, blocked, push) -> int:
+    """An except handler: its body under the condition that the exception is caught."""
+    scope, guards = context
+    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
+    # A handler's body runs only when its try raised: its bindings are conditional, so they do not
+    # hide the try body's (`try: cfg = X() / except E: cfg = None` hands over X() or None).
+    if node.type is not None:
+        children.append((node.type, scope, guards))
+    caught = Guard(handler_test(node), False)
+    for stmt in node.body:
+        children.append((stmt, scope, guards + (caught,)))
+    _push_children(children, node, push)
+    return order
+
+
+# kind -> its walk: every kind in _SPECIAL (whose walk pushes what it holds), and those the walk records
+_KIND_WALKS = {
+    ast.Expr: _walk_expr, ast.Call: _walk_call,
+    **{kind: _walk_recorded for kind in _RECORDED}, ast.Assign: _walk_assign,
+    **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later,
+    ast.FunctionDef: _walk_function, ast.AsyncFunctionDef: _walk_function, ast.Lambda: _walk_function,
+    ast.ClassDef: _walk_class, ast.If: _walk_branch, ast.While: _walk_branch, ast.IfExp: _walk_ifexp,
+    ast.Global: _walk_global, ast.ExceptHandler: _walk_handler,
+}
+
+
+def _live(body: list) -> list:
+    """A function body up to its first statement that always leaves it (`return`, `raise`, `sys.exit(...)`):
+    what follows never runs, and is not walked (as under `if False:`)."""
+    for k, stmt in enumerate(body):
+        kind = type(stmt)
+        if kind is ast.Return or kind is ast.Raise:
+            return body[:k + 1]
+        if kind is ast.Expr and type(stmt.value) is ast.Call:
+            func = stmt.value.func          # `sys.exit(...)`, `os._exit(...)`, tested without building a name
+            if type(func) is ast.Attribute and func.attr in _EXITS and type(func.value) is ast.Name and \
+                    func.value.id == _EXITS[func.attr]:
+                return body[:k + 1]
+    return body
+
+
+_EXITS = {"exit": "sys", "_exit": "os"}
+
+
+def handler_test(handler: ast.ExceptHandler) -> ast.Name:
+    """The condition an except handler's body runs under, as a name no script binds, which reads as what it
+    means wherever a condition is shown ("when an exception is caught at line 7") and evaluates to unknown."""
+    test = ast.Name(id=f"an exception is caught at line {handler.lineno}", ctx=ast.Load())
+    return ast.copy_location(test, handler)
+
+
+def else_test(node) -> ast.Name:
+    """The condition a try's else body runs under, in the same form as handler_test's."""
+    test = ast.Name(id=f"no exception is raised in the try at line {node.lineno}", ctx=ast.Load())
+    return ast.copy_location(test, node)
+
+
+def _static_truth(test) -> Optional[bool]:
+    if isinstance(test, ast.Constant):
+        return bool(test.value)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _static_truth(test.operand)
+        return None if inner is None else not inner
+    return None
