@@ -6,9 +6,10 @@ import ast
 import copy
 import gc
 import symtable
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Union
 
-from ..source.model import Finding, Fix, Issue, printable
+from ..source.model import Finding, Fix, Issue, finding, printable
+from ..source.said import Said
 from ..source import prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import SourceText, StrValue
@@ -38,8 +39,8 @@ class Context:
 
     # ---- reporting
 
-    def report(self, code: str, start: int, end: int, message: str, fix: Optional[Fix] = None) -> None:
-        key = (code, start, message)
+    def report(self, code: str, start: int, end: int, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
+        key = (code, start, str(message))
         if key in self._seen:
             return
         self._seen.add(key)
@@ -47,15 +48,15 @@ class Context:
         end_line, end_col = self.src.position(max(end, start))
         if fix is not None:
             fix = fix._replace(title=printable(fix.title))
-        self.findings.append(Finding(code, printable(message), start, end, line, col, end_line, end_col, fix))
+        self.findings.append(finding(code, message, start, end, line, col, end_line, end_col, fix))
 
-    def report_node(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+    def report_node(self, code: str, node: ast.AST, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
         self.report(code, self.src.node_start(node), self.src.node_end(node), message, fix)
 
-    def report_issue(self, issue: Issue, value: StrValue, suffix: str = "") -> None:
+    def report_issue(self, issue: Issue, value: StrValue) -> None:
         start, end = place(value, issue.i, issue.j)
         fix = self.map_fix(issue, value)
-        self.report(issue.code, start, end, issue.message + suffix, fix)
+        self.report(issue.code, start, end, issue.words, fix)
 
     def map_fix(self, issue: Issue, value: StrValue) -> Optional[Fix]:
         """Turn a fix on the options text into source edits, when every edit is local."""
@@ -126,17 +127,17 @@ def mark_unreached(ctx: Context) -> None:
         return
     from bisect import bisect_right
     from ..setups.reach import reach_of
-    from .options import ABORT, LATENT_ABORT
+    from ..source.said import unreached
     reach = reach_of(ctx.sites)
     spans = sorted((ctx.src.node_start(d), ctx.src.node_end(d)) for d in reach.unreached())
     if not spans:
         return
     starts = [a for a, _ in spans]
-    prefix = f"not reached from this file's entry point (line {reach.entry.line}): "
+    condition = unreached(reach.entry.line)
     for k, f in enumerate(ctx.findings):
         i = bisect_right(starts, f.start) - 1
         if i >= 0 and f.start < spans[i][1]:
-            ctx.findings[k] = f._replace(message=prefix + f.message.replace(ABORT, LATENT_ABORT))
+            ctx.findings[k] = f.given(condition)
 
 
 def internal_error(exc: BaseException) -> Finding:

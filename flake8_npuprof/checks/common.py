@@ -44,14 +44,16 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
     for issue in per_candidate[0]:
         if (issue.code, issue.key) not in common:
             continue
-        suffix = ""
+        words = for_state(issue.words, state)
         if len(cands) > 1:
-            suffix = " (in every value this expression can take)"
+            words = words.within("(in every value this expression can take)")
         else:
             notes = [n for n in cands[0].notes_in(issue.i, issue.j) if n != NONE_NOTE]
             if notes:
-                suffix = f" (checked {notes[0]})"
-        ctx.report_issue(issue._replace(message=for_state(issue.message, state)), cands[0], suffix)
+                # a value that holds only when a flag is left out: the short sentence says so too
+                flag = next((o for o in _default_flags(notes[0])), "")
+                words = words.within(f"(checked {notes[0]})", default_of=flag)
+        ctx.report_issue(issue._replace(said=words), cands[0])
     return strings
 
 
@@ -72,6 +74,13 @@ def _defaults_not_in_effect(ctx, node) -> Tuple[str, ...]:
                 any(t == flag.dest or t.endswith("." + flag.dest) for t in tests):
             out.append(flag.option)
     return tuple(out)
+
+
+def _default_flags(note: str):
+    """The flag a value note says the value is the default of ("with the default of --x, used when ...")."""
+    head = "with the default of "
+    if note.startswith(head) and note.endswith(", used when the flag is not given"):
+        yield note[len(head):].split(",", 1)[0]
 
 
 def _from_default(value, issue, options: Tuple[str, ...]) -> bool:

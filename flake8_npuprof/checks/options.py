@@ -23,8 +23,7 @@ from ..knowledge.targets import Target
 MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 
-ABORT = "GE initialisation fails and the job aborts"
-LATENT_ABORT = "GE initialisation will fail and the job will abort"
+from ..source.said import ABORT, LATENT_ABORT  # noqa: F401  (the outcome the rules name; said.py words it)
 # Effects that happen only after the options pass GE initialisation (model.Issue.effect).
 LATER = frozenset({"silent", "logged", "ignored", "guidance"})
 FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
@@ -200,14 +199,10 @@ def _runtime_product(product: str) -> str:
     return "910B" if product == "910C" else product
 
 
-def for_state(message: str, state) -> str:
-    """The message with a consequence true for the state of its setup (state.py): for a setup GE
-    does not read (switched off, never passed, ...) it says what happens once the setup takes effect."""
-    from ..setups.state import condition_prefix, latent_prefix
-    prefix = latent_prefix(state)
-    if not prefix:
-        return condition_prefix(state) + message
-    return prefix + message.replace(ABORT, LATENT_ABORT)
+def for_state(words, state):
+    """The words (a Said) under the condition of their setup's state (setups/state.py)."""
+    from ..setups.state import for_state as given
+    return given(words, state)
 
 
 # ---------------------------------------------------------------- judging per target

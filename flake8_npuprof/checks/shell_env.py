@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from .analysis import Settings, internal_error
-from ..source.model import Finding, printable
+from ..source.model import Finding, finding, printable
 from ..source.text import SourceText
 from ..source.shell_words import MAX_LAUNCHER, assignments
 
@@ -64,7 +64,8 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
         return []
     from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
     from .hygiene import check_option_hygiene
-    from .options import ABORT, LATENT_ABORT, check_options, for_state
+    from .options import check_options, for_state
+    from ..source.said import if_read
     from ..setups.state import OFF, State
     from ..values.reader import place
     src = SourceText(text)
@@ -72,7 +73,7 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
 
     def report(code, start, end, message):
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-        findings.append(Finding(code, printable(message), start, end, l1, c1, l2, c2))
+        findings.append(finding(code, message, start, end, l1, c1, l2, c2))
 
     modes = [s for s in sets if s.name == "PROFILING_MODE"]
     # the launcher's setup in the model emulate uses (the last values win)
@@ -111,9 +112,9 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
         result = check_options(value.text, settings.target, mode_on if here is state else False)
         for issue in list(result.issues) + check_option_hygiene(value.text, result.doc, text):
             start, end = place(value, issue.i, issue.j)
-            message = for_state(issue.message, here)
+            words = for_state(issue.words, here)
             if read is None and not (here is not None and here.latent):
-                message = (f"if GE reads these options ({', '.join(scripts)} may switch profiling on with its own, "
-                           f"which GE then uses instead): {message.replace(ABORT, LATENT_ABORT)}")
-            report(issue.code, start, end, message)
+                words = words.given(if_read(f"{', '.join(scripts)} may switch profiling on with its own, "
+                                            "which GE then uses instead"))
+            report(issue.code, start, end, words)
     return sorted(findings, key=Finding.sort_key)

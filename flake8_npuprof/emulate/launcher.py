@@ -2320,6 +2320,7 @@ def _may_have_setups(script: str) -> bool:
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
     from ..checks import launcher_switch
     from ..checks.options import check_options, for_state
+    from ..source.model import finding
     from ..setups.state import from_setup
     from ..values.reader import place
     src = SourceText(text)
@@ -2330,7 +2331,7 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
             return
         seen.add((code, start))
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-        out.append(Finding(code, message, start, end, l1, c1, l2, c2))
+        out.append(finding(code, message, start, end, l1, c1, l2, c2))
 
     me = os.path.abspath(w.launcher)
     for file, (offset, line, why) in w.stopped.items():
@@ -2367,8 +2368,8 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
             for issue in result.issues:
                 start, end = place(value, issue.i, issue.j)
                 report(issue.code, start, end,
-                       f"{for_state(issue.message, state)} (passed to {script} at line {launch.command.line}, "
-                       f"read by its {setup.route} setup at line {setup.line})")
+                       for_state(issue.words, state).within(f"(passed to {script} at line {launch.command.line}, "
+                                                           f"read by its {setup.route} setup at line {setup.line})"))
     return sorted(out, key=Finding.sort_key)
 
 

@@ -44,7 +44,7 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     own = msprof_result(launch, target, env, unknown, where, after)
     exits = own.verdict == "fails"
     # NPP128 alone: msprof starts the application, which exits before the script runs (or as it reads its argv)
-    app_only = exits and all(m.startswith("NPP128 ") for o in own.outcomes.values() for m in o.messages)
+    app_only = exits and all(c == "NPP128" for o in own.outcomes.values() for c in o.codes)
     in_script = next((m for _, _, m, e in after if e == SCRIPT_EXITS), "") if app_only and not any(
         x.effect in EXITS for x in _check(launch.msprof.call, target)) else ""
     return [own] + [_overridden(r, where, exits, app_only, in_script) for r in results]
@@ -64,8 +64,7 @@ def _failure_layer(r) -> str:
     collector = f'GE: "{emu()["collector_call_failed"]}"'
     layer = ""
     for o in r.outcomes.values():
-        codes = {m.split(" ", 1)[0] for m in o.messages if m.startswith("NPP")}
-        if o.verdict == "fails" and codes & ge:
+        if o.verdict == "fails" and set(o.codes) & ge:
             layer = "ge"
         elif o.verdict == "fails" and collector not in o.messages:
             return "script"
@@ -151,7 +150,7 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
             if problems or stops:
                 shown = whole if whole else problems
                 outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown) + stops, switches,
-                                           source="msprof")
+                                           source="msprof", codes=tuple(x.code for x in shown) + ("NPP128",) * len(stops))
             elif condition:
                 outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof",
                                            condition=label or condition.split(":", 1)[0])
