@@ -62,10 +62,10 @@ def _mindspore_options(text: str) -> List[Finding]:
 def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Finding]:
     if not sets:
         return []
-    from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
+    from ..setups.env import mode_problem_text, no_options_in_env
     from .hygiene import check_option_hygiene
     from .options import check_options, for_state
-    from ..source.said import if_read
+    from ..source.said import if_read, said
     from ..setups.state import OFF, State
     from ..values.reader import place
     src = SourceText(text)
@@ -90,7 +90,7 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
     if mode_on and modes and not any(s.name == "PROFILING_OPTIONS" for s in sets) and \
             "PROFILING_OPTIONS" not in text:
         s = modes[-1]
-        report("NPP002", s.start, s.start + len(s.name), NO_OPTIONS_IN_ENV.format(where="this launcher"))
+        report("NPP002", s.start, s.start + len(s.name), no_options_in_env("this launcher"))
     for s in sets:
         if s.name != "PROFILING_OPTIONS":
             continue
@@ -100,8 +100,9 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
         if not value.text.strip():
             if mode_on:
                 report("NPP002", s.start, s.start + len(s.name),
-                       "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its defaults "
-                       '(output "./"), older GE silently switches profiling off; give the options')
+                       said("PROFILING_MODE is true with empty PROFILING_OPTIONS",
+                            'recent GE substitutes its defaults (output "./"), older GE silently switches profiling '
+                            "off", "give the options"))
             continue
         read, scripts = options_read.get(s.start, (True, ()))
         here = state

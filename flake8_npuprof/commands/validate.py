@@ -11,6 +11,7 @@ from typing import List, Tuple
 from ..checks.hygiene import check_option_hygiene
 from ..checks.options import check_options
 from ..source.model import Edit, Finding, Fix, finding, printable
+from ..source.said import said
 from ..source.text import SourceText
 
 
@@ -26,9 +27,9 @@ def _findings(text: str, target, mode_on=True) -> List[Finding]:
             fix = Fix(tuple(Edit(i, j, t) for i, j, t in issue.fix.edits), issue.fix.safe, printable(issue.fix.title))
         out.append(finding(issue.code, issue.words, issue.i, issue.j, l1, c1, l2, c2, fix))
     if report.empty:
-        out.append(Finding("NPP002", "the options are empty: the runtime treats them as not set and "
-                           "substitutes its default options (or, on some routes, collects nothing); "
-                           "give the options explicitly", 0, 0, 1, 0, 1, 0))
+        out.append(finding("NPP002", said("the options are empty", "the runtime treats them as not set and "
+                                          "substitutes its default options (or, on some routes, collects nothing)",
+                                          "give the options explicitly"), 0, 0, 1, 0, 1, 0))
     return sorted(out, key=Finding.sort_key)
 
 
@@ -41,7 +42,7 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     problem = mode_problem(mode, options)
     if problem:
         code, message = problem
-        out.append(("PROFILING_MODE", Finding(code, printable(message), 0, 0, 1, 0, 1, 0)))
+        out.append(("PROFILING_MODE", finding(code, message, 0, 0, 1, 0, 1, 0)))
     if options is not None and (mode == "true" or options.strip()):
         # the options are checked even when the mode is wrong: they are what the user will run next
         from ..setups.state import OFF, State, condition

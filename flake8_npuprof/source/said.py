@@ -263,8 +263,8 @@ _LOGGED = re.compile(r'\b(?:logs|prints) "(?:[^"\\]|\\.)*"(?: \([^()]*\))?(?:, t
 
 
 def _clean(text: str, keep: int = 30) -> str:
-    """One clause without its quoted log lines and its asides in parentheses longer than `keep`; a clause whose
-    brackets or quotes do not pair up is kept as it is."""
+    """One clause without its quoted log lines and its asides in parentheses (after a space) longer than `keep`;
+    a clause whose brackets or quotes do not pair up is kept as it is."""
     if not _paired(text):
         return text
     text = _LOGGED.sub("", text)
@@ -275,6 +275,15 @@ def _clean(text: str, keep: int = 30) -> str:
         if quoted:
             if depth == 0:
                 out.append(c)
+            continue
+        if c == "(" and depth == 0 and i and not text[i - 1].isspace():
+            out.append(c)           # a call or an index written in the text (`NPURunConfig(profiling_config=...)`),
+            depth = -1              # not an aside: kept, up to its closing bracket
+            continue
+        if depth < 0:
+            out.append(c)
+            if c == ")":
+                depth = 0
             continue
         if c == "(":
             if depth == 0:
