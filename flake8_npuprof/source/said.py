@@ -268,8 +268,13 @@ def _clean(text: str, keep: int = 30) -> str:
     if not _paired(text):
         return text
     text = _LOGGED.sub("", text)
-    out, depth, start, quoted = [], 0, 0, False
+    out, depth, start, quoted, escaped = [], 0, 0, False, False
     for i, c in enumerate(text):
+        if quoted and (escaped or c == "\\"):        # `\"` inside a value shown as JSON writes it
+            escaped = not escaped
+            if depth == 0:
+                out.append(c)
+            continue
         if c == '"' and depth == 0:
             quoted = not quoted
         if quoted:
@@ -314,13 +319,15 @@ _PAIRS = {")": "(", "]": "["}
 
 
 def _paired(text: str) -> bool:
-    """Every double quote closed, and every bracket outside quotes (a `'"'` is a character named, not a quote)."""
+    """Every double quote closed, and every bracket outside quotes (a `'"'` is a character named, not a quote;
+    a `\\"` inside quotes is a quote of the value shown, as JSON writes it)."""
     text = text.replace("'\"'", "").replace("'('", "").replace("')'", "").replace("'['", "").replace("']'", "")
-    if text.count('"') % 2:
-        return False
     stack: List[str] = []
-    quoted = False
+    quoted = escaped = False
     for c in text:
+        if quoted and (escaped or c == "\\"):
+            escaped = not escaped
+            continue
         if c == '"':
             quoted = not quoted
         elif quoted:
@@ -330,7 +337,7 @@ def _paired(text: str) -> bool:
         elif c in ")]":
             if not stack or stack.pop() != _PAIRS[c]:
                 return False
-    return not stack
+    return not stack and not quoted
 
 
 def balanced(text: str) -> bool:
