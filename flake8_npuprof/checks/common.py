@@ -10,6 +10,7 @@ from ..values.ops import NONE_NOTE
 from .hand_built import check_hand_built
 from .hygiene import check_option_hygiene, none_in_output
 from .options import check_options, for_state
+from ..source.said import said
 
 
 def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bool]) -> Strings:
@@ -91,10 +92,10 @@ def _from_default(value, issue, options: Tuple[str, ...]) -> bool:
     return any(n.startswith(f"with the default of {o},") for o in options for n in notes)
 
 
-def _undetermined(strings: Strings) -> str:
+def _undetermined(strings: Strings):
     reason = f" ({strings.reason})" if strings.reason else ""
-    return (f"profiling_options are not checked: their value is known only when the script runs{reason}; "
-            "write them as a literal or as json.dumps({...}) of known values to have them checked")
+    return said("profiling_options are not checked", f"their value is known only when the script runs{reason}",
+                "write them as a literal or as json.dumps({...}) of known values to have them checked")
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here
