@@ -29,7 +29,7 @@ from ..knowledge.targets import Target
 from . import options_chips, options_json, options_keys, options_output, options_schema, options_trace, options_values
 from .options_chips import _product_problems
 from .options_json import _duplicates, _syntax_issue
-from .options_problem import ABORT, LATENT_ABORT, Problem, _any_unknown, snake, versions_phrase
+from .options_problem import ABORT, Problem, _any_unknown, snake, versions_phrase
 from .options_schema import _schema_ok_keys, _schema_problems
 from .options_steps import _runtime_problems
 from .options_trace import _trace_points

@@ -12,7 +12,7 @@ from typing import Dict, NamedTuple, Optional, Tuple, Union
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc, Member, Unknown
 from ..source.model import TextFix
-from ..source.said import ABORT, LATENT_ABORT  # noqa: F401  (the outcome the rules name; said.py words it)
+from ..source.said import ABORT  # noqa: F401  (the outcome the rules name; said.py gives its tense)
 
 FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
              "host_sys_usage_freq", "instr_profiling_freq", "sys_lp_freq")

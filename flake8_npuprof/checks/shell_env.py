@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from .analysis import Settings, internal_error
-from ..source.model import Finding, finding, printable
+from ..source.model import Finding, finding
 from ..source.text import SourceText
 from ..source.shell_words import MAX_LAUNCHER, assignments
 
@@ -55,7 +55,7 @@ def _mindspore_options(text: str) -> List[Finding]:
             continue
         for message in options_findings(s.value.text):
             (l1, c1), (l2, c2) = src.position(s.value.anchor), src.position(max(s.value.anchor, s.value.anchor_end))
-            findings.append(Finding("NPP355", printable(message), s.value.anchor, s.value.anchor_end, l1, c1, l2, c2))
+            findings.append(finding("NPP355", message, s.value.anchor, s.value.anchor_end, l1, c1, l2, c2))
     return findings
 
 

@@ -116,13 +116,7 @@ def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optio
         others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
     aside = f" ({'; '.join(notes)})" if notes else ""
-    words = said(head, body, *others, advice)
-    # the notes close the last clause (a release's notes on the whole finding)
-    if aside and words.advice:
-        words = words._replace(advice=words.advice[:-1] + (words.advice[-1] + aside,))
-    elif aside:
-        words = words._replace(consequence=body + aside)
-    ctx.report_node(code, node, words, fix)
+    ctx.report_node(code, node, said(head, body, *others, advice).closed_with(aside), fix)
     return True
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Optional
 
 from ..source.text import HOLE, is_placeholder
 from .state import OFF_WORDS, ON_WORDS

@@ -114,6 +114,20 @@ class Said(NamedTuple):
     def within(self, context: str, default_of: str = "") -> "Said":
         return self._replace(context=context, default_of=default_of)
 
+    def closed_with(self, aside: str) -> "Said":
+        """The last clause followed by `aside` (" (the default of --level)"): a note on the whole finding that
+        its message has always closed with, unlike `context`, which the detail shows on a line of its own."""
+        if not aside:
+            return self
+        if self.advice:
+            return self._replace(advice=self.advice[:-1] + (self.advice[-1] + aside,))
+        if self.runtime:
+            last = self.runtime[-1]
+            return self._replace(runtime=self.runtime[:-1] + (last._replace(text=last.text + aside),))
+        if self.consequence:
+            return self._replace(consequence=self.consequence + aside)
+        return self._replace(what=self.what + aside)
+
     def mapped(self, f: Callable[[str], str]) -> "Said":
         """Every text of the fields through `f` (`printable`, for user text shown in a message)."""
         return Said(f(self.what), f(self.consequence), tuple(r._replace(text=f(r.text)) for r in self.runtime),
