@@ -9,7 +9,7 @@ import symtable
 from typing import List, Optional, Sequence, Union
 
 from ..source.model import Finding, Fix, Issue, finding, printable
-from ..source.said import Said
+from ..source.said import Said, said
 from ..source import prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import SourceText, StrValue
@@ -115,8 +115,9 @@ def report_exhausted(ctx: Context) -> None:
         if key in done:
             continue
         done.add(key)
-        ctx.report_node("NPP191", node, f"analysis budget exhausted: the setup at line {line} was not fully "
-                        "checked (a finding may be missing; split the computation or write the value as a literal)")
+        ctx.report_node("NPP191", node, said("analysis budget exhausted",
+                                             f"the setup at line {line} was not fully checked (a finding may be "
+                                             "missing; split the computation or write the value as a literal)"))
 
 
 def mark_unreached(ctx: Context) -> None:
@@ -143,17 +144,18 @@ def mark_unreached(ctx: Context) -> None:
 def internal_error(exc: BaseException) -> Finding:
     name = type(exc).__name__
     detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
-    # the exception stays in the short message (source/brief.py): it is what a report needs
-    message = (f"NPP000 internal error while analysing this file: {name}: {detail}; the other NPP "
-               "checks were skipped for it; please report this with the file")
-    return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
+    # the exception stays in the short message: it is what a report needs
+    return finding("NPP000", said(f"internal error while analysing this file: {name}: {detail}", "",
+                                  "the other NPP checks were skipped for it", "please report this with the file"),
+                   0, 0, 1, 0, 1, 0)
 
 
 def over_budget(words: int) -> Finding:
     """NPP191 for a file over the work budget (prefilter.MAX_WORDS): it is not analysed at all."""
-    return Finding("NPP191", f"analysis budget exhausted: this file has about {words:,} words and symbols, over "
-                   f"the {prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was checked (a "
-                   "finding may be missing; split the file)", 0, 0, 1, 0, 1, 0)
+    return finding("NPP191", said("analysis budget exhausted",
+                                  f"this file has about {words:,} words and symbols, over the "
+                                  f"{prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was "
+                                  "checked (a finding may be missing; split the file)"), 0, 0, 1, 0, 1, 0)
 
 
 def too_many_conditions(stmt: ast.stmt, text: str) -> Finding:
@@ -163,9 +165,10 @@ def too_many_conditions(stmt: ast.stmt, text: str) -> Finding:
     line = min(max(getattr(stmt, "lineno", 1), 1), len(src.line_starts))
     col = min(getattr(stmt, "col_offset", 0), len(src.line_text(line).rstrip("\r\n")))
     start = src.line_starts[line - 1] + col
-    return Finding("NPP191", f"analysis budget exhausted: the statement at line {line} runs under more than "
-                   f"{prefilter.MAX_CONDITIONS} conditions (an if/elif chain this long), so this file was not "
-                   "analysed (a finding may be missing; split the chain or look the value up in a dict)",
+    return finding("NPP191", said("analysis budget exhausted",
+                                  f"the statement at line {line} runs under more than {prefilter.MAX_CONDITIONS} "
+                                  "conditions (an if/elif chain this long), so this file was not analysed (a finding "
+                                  "may be missing; split the chain or look the value up in a dict)"),
                    start, start + 1, line, col, line, col + 1)
 
 

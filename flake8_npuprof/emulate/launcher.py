@@ -2321,6 +2321,7 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
     from ..checks import launcher_switch
     from ..checks.options import check_options, for_state
     from ..source.model import finding
+    from ..source.said import said
     from ..setups.state import from_setup
     from ..values.reader import place
     src = SourceText(text)
@@ -2340,21 +2341,24 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
         how = "sources" if file in w.sourced_stopped or any(s == file for s, _, _ in w.sourced) else "runs"
         where = "" if file == me else f" in {_rel(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
-               f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
-               "command lines from there on were not checked (a finding may be missing; split the launcher)")
+               said("analysis budget exhausted", f"the walk of this launcher stopped{where} at line {line} ({why}), "
+                    "so the command lines from there on were not checked (a finding may be missing; split the "
+                    "launcher)"))
     for d in dropped:
         report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
-        report("NPP191", start, end, f"analysis budget exhausted: {why}, and without those values it reaches no "
-               f"launch, so whether a launch gets {option} (NPP015) was not checked (a finding may be missing; "
-               f"`npuprof emulate LAUNCHER -- {option}=True` says where it goes)")
+        report("NPP191", start, end, said("analysis budget exhausted", f"{why}, and without those values it reaches "
+                                          f"no launch, so whether a launch gets {option} (NPP015) was not checked (a "
+                                          "finding may be missing; `npuprof emulate LAUNCHER -- "
+                                          f"{option}=True` says where it goes)"))
     for launch, ls in prepared:
         script = _rel(launch.script, w.root)
         for g, what in ls.traps:
             if g.word.start is not None:
                 report("NPP205", g.word.start, g.word.end,
-                       f"{what.replace('the script', script, 1)} in this launch; pass nothing to leave it off, or "
-                       "parse the flag with a str-to-bool converter in the script")
+                       said(f"{what.replace('the script', script, 1)} in this launch", "",
+                            "pass nothing to leave it off, or parse the flag with a str-to-bool converter in the "
+                            "script"))
         for setup in ls.setups:
             strings = setup.options.strings if setup.options.state == "given" else None
             if strings is None or len(strings.candidates) != 1:

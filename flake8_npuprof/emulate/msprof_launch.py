@@ -128,19 +128,21 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
     if why:
         notes.append(why)
     mode = env.mode or ""
-    condition = ""
+    condition = label = ""          # what the outcome hangs on, and in a few words
     if HOLE in mode or mode in DYNAMIC_MODES:
-        condition = (f"PROFILING_MODE is {mode!r} in this launch: the collector then takes its dynamic path"
-                     if HOLE not in mode else "PROFILING_MODE is not known statically in this launch: with "
-                     "\"dynamic\" the collector would take its dynamic path")
+        label = f"PROFILING_MODE is {mode!r} in this launch" if HOLE not in mode else \
+            "PROFILING_MODE is not known statically in this launch"
+        condition = f"{label}: " + ("the collector then takes its dynamic path" if HOLE not in mode else
+                                    "with \"dynamic\" the collector would take its dynamic path")
     elif open_ is not None:
-        condition = f"--{open_} is not known statically: what msprof makes of it is not known"
+        label = f"--{open_} is not known statically"
+        condition = f"{label}: what msprof makes of it is not known"
     elif switches.get("dynamic") == "on":
-        condition = "--dynamic=on: what is collected depends on the commands given to msprof while it runs"
-    stops = tuple(f"NPP128 {m}" for _, _, m, e in after if e == SCRIPT_EXITS)
-    label = ""
+        label = "--dynamic=on"
+        condition = f"{label}: what is collected depends on the commands given to msprof while it runs"
+    stops = tuple(f"NPP128 {m.message}" for _, _, m, e in after if e == SCRIPT_EXITS)
     if not condition and any(e == UNKNOWN for _, _, _, e in after):
-        condition = "NPP128 " + next(m for _, _, m, e in after if e == UNKNOWN)
+        condition = "NPP128 " + next(m.message for _, _, m, e in after if e == UNKNOWN)
         label = "whether the script runs with the msprof option written after it is not known (NPP128)"
     whole = [x for x in check_call(call, target) if x.effect in EXITS]
     outcomes: Dict[Tuple[str, str], Outcome] = {}
@@ -152,8 +154,7 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
                 outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown) + stops, switches,
                                            source="msprof", codes=tuple(x.code for x in shown) + ("NPP128",) * len(stops))
             elif condition:
-                outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof",
-                                           condition=label or condition.split(":", 1)[0])
+                outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof", condition=label)
             else:
                 outcomes[(v, p)] = Outcome("collects", (), switches, source="msprof", collected=tuple(collected),
                                            output=output)

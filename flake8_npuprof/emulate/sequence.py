@@ -448,7 +448,8 @@ def _misplaced(text: str, w: Walk, settings, Finding) -> list:
         hits = misplaced_in_scripts(w, settings.target)
     except Exception as exc:                # same contract as Python files
         return [internal_error(exc)]
-    return [Finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
+    from ..source.model import finding
+    return [finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
 
 
 def options_read(text: str, path: str, settings, w: Optional[Walk] = None) -> dict:

@@ -248,9 +248,25 @@ def _short(lead: str, what: str, head: str, runtime: Tuple[Runtime, ...], texts:
 def _problem_and_outcome(problem: str, consequence: str, head: str) -> str:
     """`<problem>: <how it goes>, so <outcome>` as `<problem>: <outcome>`; a label ("analysis budget exhausted")
     names no problem on its own, and a consequence without an outcome has nothing shorter: the sentence stays."""
-    if not consequence or _SO not in consequence or len(problem) < 30:
+    last = _last_part(consequence)         # `how: <what follows>, so <outcome>`: the outcome of what follows
+    if not consequence or _SO not in last or len(problem) < 30:
         return head
-    return f"{problem}: {consequence.rsplit(_SO, 1)[1]}"
+    return f"{problem}: {last.rsplit(_SO, 1)[1]}"
+
+
+def _last_part(clause: str) -> str:
+    """The clause after its last `: ` outside brackets and quotes."""
+    depth, quoted, cut = 0, False, 0
+    for i, c in enumerate(clause):
+        if c == '"' and (i == 0 or clause[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and c in "([{":
+            depth += 1
+        elif not quoted and c in ")]}":
+            depth = max(depth - 1, 0)
+        elif not quoted and depth == 0 and clause.startswith(": ", i):
+            cut = i + 2
+    return clause[cut:]
 
 
 _SO = ", so "
