@@ -379,4 +379,8 @@ def _legacy(s: Said) -> Tuple[str, str]:
     """A message a rule still writes as one text (the modules source/brief.py names) is cut as brief.split
     cuts it: to be removed with brief.py once those rules build their fields."""
     from .brief import split
+    import os
+    if os.environ.get("NPUPROF_LEGACY_LOG"):
+        with open(os.environ["NPUPROF_LEGACY_LOG"], "a") as fh:
+            fh.write(s.message.replace("\n", " ") + "\n")
     return split(s.message)
