@@ -200,13 +200,13 @@ def condition(state: Optional[State]):
     """The condition a finding about a setup holds under (source/said.py), or None: for a setup GE does not
     read (switched off, never passed, ...) what happens once it is read; for one a flag switches, the runs
     that give the flag."""
-    from ..source.said import Condition, latent
+    from ..source.said import latent, when
     if state is None:
         return None
     if not state.latent:
         if state.status != CONDITIONAL or state.why != "flag":
             return None
-        return Condition("when", state.detail, state.detail)
+        return when(state.detail)
     reason = {
         "switch": "profiling is switched off here",
         "miswritten": 'profiling stays off until PROFILING_MODE is exactly "true"',

@@ -61,9 +61,9 @@ def latent(why: str) -> Condition:
     return Condition("latent", f"latent ({why}); once GE reads these options", f"latent ({why})")
 
 
-def when(flag: str) -> Condition:
-    """`when --profiling is given`."""
-    return Condition("when", f"when {flag}", f"when {flag}")
+def when(phrase: str) -> Condition:
+    """The runs a finding holds in: "when --profiling is given"."""
+    return Condition("when", phrase, phrase)
 
 
 def if_read(why: str) -> Condition:
@@ -194,8 +194,6 @@ def _brief(s: Said) -> Tuple[str, str]:
     message = s.message
     if len(message) <= LONG:
         return message, ""
-    if not (s.consequence or s.runtime or s.advice):
-        return _legacy(s)
     if s.runtime:
         what, head, parts = s._tense(s.what), s._head(), s._lines()
         texts = [s._tense(r.text) for r in s.runtime]
@@ -231,7 +229,9 @@ def _short(lead: str, what: str, head: str, runtime: Tuple[Runtime, ...], texts:
         outcome = _outcome(runtime, texts)
         tries = [lambda keep: f"{_clean(what, keep)}: {outcome}"]
         if outcome != DEPENDS:
-            tries.append(lambda keep: f"{_clean(what, keep)}: {_last_clause(_clean(texts[0]))}")
+            # what only some builds do never reads as what every build does
+            some = "on some builds, " if any(r.builds for r in runtime) else ""
+            tries.append(lambda keep: f"{_clean(what, keep)}: {some}{_last_clause(_clean(texts[0]))}")
     else:
         tries = [lambda keep: _clean(head, keep),
                  lambda keep: _problem_and_outcome(_clean(problem, keep), _clean(consequence, keep),
@@ -374,13 +374,3 @@ def balanced(text: str) -> bool:
     """Whether a sentence closes every quote and bracket it opens (tests hold every short sentence to it)."""
     return _paired(text)
 
-
-def _legacy(s: Said) -> Tuple[str, str]:
-    """A message a rule still writes as one text (the modules source/brief.py names) is cut as brief.split
-    cuts it: to be removed with brief.py once those rules build their fields."""
-    from .brief import split
-    import os
-    if os.environ.get("NPUPROF_LEGACY_LOG"):
-        with open(os.environ["NPUPROF_LEGACY_LOG"], "a") as fh:
-            fh.write(s.message.replace("\n", " ") + "\n")
-    return split(s.message)
