@@ -80,7 +80,7 @@ LONG_PART = '{"output":"/tmp/' + "a" * 300 + '/p","task_trace":"on"}'
 @pytest.mark.parametrize("cann", ["8.5", "9.1"])
 def test_npp108_a_part_over_255_bytes_cannot_be_created(cann):
     from flake8_npuprof.checks.options import check_options
-    from flake8_npuprof.source.brief import split
+    from flake8_npuprof.source.said import balanced
     [issue] = check_options(LONG_PART, Target(cann)).issues
     assert issue.code == "NPP108" and issue.effect == "abort"
     assert issue.message == (
@@ -88,8 +88,8 @@ def test_npp108_a_part_over_255_bytes_cannot_be_created(cann):
         f"so the directory cannot be created: on CANN {cann} the collector rejects it (\"Result path is empty or not "
         'accessible, result path: "), so GE initialisation fails and the job aborts; shorten each part of the path '
         "to at most 255 bytes")
-    short = split(issue.message)[0]
-    assert short.count('"') % 2 == 0 and short.endswith("so the directory cannot be created: GE initialisation "
+    short = issue.words.short
+    assert balanced(short) and short.endswith("so the directory cannot be created: GE initialisation "
                                                          "fails and the job aborts")
     assert "character" not in issue.message
 
