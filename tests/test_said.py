@@ -124,3 +124,18 @@ def test_what_only_some_builds_do_keeps_its_scope(cann):
            if f.code == "NPP108"]
     assert f.short == ("\"output\" contains characters some collectors refuse ('%'): on some builds, GE "
                        "initialisation fails and the job aborts")
+
+
+# the old way the lines were found: read back from the message (kept here only to check the fields against it)
+_LINE_REF = re.compile(r"(?:\(|\bon )line (\d+)\b")
+
+
+def test_the_lines_a_finding_names_are_a_field():
+    """SARIF's related locations and the editor's related information come from the finding's fields; over the
+    corpora and the pages' examples they are the lines its message names, in order."""
+    rows = [r.finding for r in messages()] + [f for _, f in _page_findings()]
+    named = [f for f in rows if f.lines_named]
+    assert len(named) > 20
+    wrong = [(f.code, f.message, f.lines_named) for f in rows
+             if tuple(dict.fromkeys(int(n) for n in _LINE_REF.findall(f.message))) != f.lines_named]
+    assert not wrong, wrong[:5]

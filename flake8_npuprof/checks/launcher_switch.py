@@ -34,7 +34,7 @@ def message(d):
                 f"with or without it), so {d.script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) "
                 f"and its profiling setup under `{d.guard}` ({d.setup_at}) does not run",
                 f"forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE the caller exports is "
-                "read the same with or without the option)")
+                "read the same with or without the option)", lines=(d.launch_line,))
 
 
 _TRAIN = ("#!/bin/bash\n# train_full_1p.sh: the model-zoo launcher template (test/ of the project)\n"

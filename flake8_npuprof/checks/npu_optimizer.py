@@ -156,7 +156,7 @@ def _check_duplicates(ctx, setup: Setup) -> None:
             said(f"a second NpuOptimizer entry on the same ConfigProto (the first is on line {line})",
                  "the adapter reads both in turn and later keys overwrite earlier ones",
                  "once profiling_mode is on, a later entry without profiling_options resets them to the adapter's "
-                 "defaults", "set every parameter on one entry"))
+                 "defaults", "set every parameter on one entry", lines=(line,)))
 
 
 # ---------------------------------------------------------------- NPP004, NPP005, NPP010
@@ -201,6 +201,7 @@ def _check_precision_b(ctx, setup: Setup) -> None:
                    "session fails when its graph first runs")
     # a later .s under no condition the .b's own conditions do not already hold runs whenever the .b does
     always = [q for q in later if p.guards[:len(q.guards)] == q.guards]
+    line = 0
     if always:
         line = ctx.src.position(ctx.src.node_start(always[0].stmt))[0]
         effect = f"the string set on line {line} replaces this .b (s and b are one oneof), so the .b does nothing"
@@ -214,7 +215,7 @@ def _check_precision_b(ctx, setup: Setup) -> None:
         "NPP004", p.target,
         said("precision_mode is set through .b, but it is a string option read from .s", effect,
              'next to profiling options it is almost surely meant as parameter_map["profiling_mode"].b, which is '
-             "never set, so profiling stays off"),
+             "never set, so profiling stays off", lines=(line,) if line else ()),
         _rename_key_fix(ctx, p, "profiling_mode"))
 
 

@@ -306,7 +306,7 @@ def _tf2(ctx) -> None:
                             said(f"profiling_config.{s.attr} is set after npu.open() (line {line})",
                                  "the global options are read when the device opens, so this setting is ignored",
                                  "set it before that call (a later npu.open() for the same device returns the one "
-                                 "already open)"))
+                                 "already open)", lines=(line,)))
     enables = [s for s in sets if s.attr == "enable_profiling"]
     verdicts = set()
     for s in enables:
@@ -409,7 +409,7 @@ def dump_with_profiling(ctx) -> None:
                 "NPP202", node,
                 said(f"profiling (the ProfilingConfig on line {line}) and data dump ({key}) are both on in this "
                      "NPURunConfig", "dumping distorts the timings the profile measures",
-                     "profile and dump in separate runs"))
+                     "profile and dump in separate runs", lines=(line,)))
 
 
 def _call_arg(ctx, call: ast.Call, keyword: str, scope, pos, callee: str) -> Optional[ast.Call]:

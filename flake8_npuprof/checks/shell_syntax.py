@@ -261,7 +261,7 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
                         f"the msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options",
-                        "end the line above with `\\` and nothing after it"))
+                        "end the line above with `\\` and nothing after it", lines=(above[0].line,)))
             return
         assigned = [_ASSIGN.match(w.text) for w in above]
         if all(assigned) and uses.matters(assigned[-1].group(1)):
@@ -269,7 +269,8 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
                         f"the assignment above (line {above[0].line}) {how}, so {name} does not get these options"
-                        f"{uses.why(name)}", "keep the whole value inside one pair of quotes"))
+                        f"{uses.why(name)}", "keep the whole value inside one pair of quotes",
+                        lines=(above[0].line,)))
 
 
 def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, report) -> None:

@@ -113,7 +113,7 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
                 "NPP007", run_config.func,
                 said(f"this RunConfig has no session_config while the profiling config (line {line}) is passed "
                      "nowhere", "the Estimator collects nothing", "it runs with a fresh session config",
-                     "add session_config=<the profiling config>"),
+                     "add session_config=<the profiling config>", lines=(line,)),
                 _pass_config_fix(ctx, flow, value, run_config, "session_config"))
             continue
         helper = _helper_without_config(ctx, flow, scope)
@@ -123,7 +123,7 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
                 "NPP008", call.func,
                 said(f"{name}() is called without the config that carries profiling (line {line})",
                      "it builds a fresh one without profiling, so nothing is collected",
-                     f"pass {HELPERS[name][0]}=<that config>"),
+                     f"pass {HELPERS[name][0]}=<that config>", lines=(line,)),
                 _pass_config_fix(ctx, flow, value, call, HELPERS[name][0]) if name != "npu_run_config_init" else None)
             continue
         if state is not None and state.detail != NEVER_HANDED:
@@ -212,7 +212,7 @@ def _keras_vs_init_resource(ctx, flow: Flow, setups: List[Setup]) -> None:
         "NPP008", site.call.func,
         said("init_resource() initialises GE here with a config that has no profiling", "nothing is collected",
              "GE reads profiling only at initialisation, while profiling is set on the Keras session config (line "
-             f"{line})", "set profiling on the config passed to init_resource"))
+             f"{line})", "set profiling on the config passed to init_resource", lines=(line,)))
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -208,8 +208,7 @@ def problems_of(results) -> List[Problem]:
 
 
 def _related(src, f) -> Tuple[int, ...]:
-    from ..source.brief import lines_named
-    return tuple(n for n in lines_named(f.message) if n != f.line and n <= len(src.line_starts))
+    return tuple(n for n in f.lines_named if n != f.line and n <= len(src.line_starts))
 
 
 def sarif(results) -> str:

@@ -69,6 +69,11 @@ class Finding(NamedTuple):
         """The log lines, per-version consequences, advice and context the short sentence leaves out."""
         return self.words.detail
 
+    @property
+    def lines_named(self) -> Tuple[int, ...]:
+        """The other lines of its own file the finding names (SARIF `relatedLocations`, the LSP)."""
+        return self.words.lines_named
+
     def given(self, *conditions: Condition) -> "Finding":
         """The finding under further conditions (outermost first), its message rendered again from its fields."""
         words = self.words.given(*conditions)

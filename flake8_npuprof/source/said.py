@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Callable, List, NamedTuple, Tuple
+from typing import Callable, List, NamedTuple, Sequence, Tuple
 
 # the short sentence is meant to fit one line of a terminal or a problem pane; over this, it falls back to the
 # problem and the last clause of its consequence
@@ -43,6 +43,7 @@ class Condition(NamedTuple):
     kind: str
     text: str                   # as the message says it: "not reached from this file's entry point (line 18)"
     shown: str                  # as the short sentence says it: "not reached from its entry point"
+    line: int = 0               # the line of the finding's own file it names (0: none)
 
     @property
     def future(self) -> bool:
@@ -53,7 +54,7 @@ class Condition(NamedTuple):
 def unreached(entry_line: int) -> Condition:
     # "not reached:" alone read as dead code for a library function other scripts call (review of the zoo)
     return Condition("unreached", f"not reached from this file's entry point (line {entry_line})",
-                     "not reached from its entry point")
+                     "not reached from its entry point", entry_line)
 
 
 def latent(why: str) -> Condition:
@@ -100,6 +101,7 @@ class Said(NamedTuple):
     context: str = ""                       # a closing aside: "(passed to train.py at line 3, ...)"
     default_of: str = ""                    # the flag whose default the value is, when the flag is left out
     conditions: Tuple[Condition, ...] = ()
+    lines: Tuple[int, ...] = ()             # the other lines of the finding's own file the words name
 
     # ---- built by the rules
 
@@ -132,13 +134,19 @@ class Said(NamedTuple):
         """Every text of the fields through `f` (`printable`, for user text shown in a message)."""
         return Said(f(self.what), f(self.consequence), tuple(r._replace(text=f(r.text)) for r in self.runtime),
                     tuple(map(f, self.advice)), f(self.context), self.default_of,
-                    tuple(Condition(c.kind, f(c.text), f(c.shown)) for c in self.conditions))
+                    tuple(c._replace(text=f(c.text), shown=f(c.shown)) for c in self.conditions), self.lines)
 
     # ---- the renderings
 
     @property
     def future(self) -> bool:
         return any(c.future for c in self.conditions)
+
+    @property
+    def lines_named(self) -> Tuple[int, ...]:
+        """The lines of the finding's own file the words name, in the order the message names them, once each
+        (SARIF `relatedLocations`, the LSP's related information)."""
+        return tuple(dict.fromkeys(n for n in [c.line for c in self.conditions] + list(self.lines) if n > 0))
 
     def _tense(self, text: str) -> str:
         """A consequence as it reads under the conditions: what fails now will fail once the code runs."""
@@ -178,9 +186,10 @@ class Said(NamedTuple):
         return self.message
 
 
-def said(what: str, consequence: str = "", *advice: str, context: str = "") -> Said:
-    """A finding's words: `said("duplicate key", "the runtime keeps the last one", "remove one")`."""
-    return Said(what, consequence, advice=tuple(a for a in advice if a), context=context)
+def said(what: str, consequence: str = "", *advice: str, context: str = "", lines: Sequence[int] = ()) -> Said:
+    """A finding's words: `said("duplicate key", "the runtime keeps the last one", "remove one")`; `lines`: the
+    other lines of the same file they name ("the profiling config (line 13)")."""
+    return Said(what, consequence, advice=tuple(a for a in advice if a), context=context, lines=tuple(lines))
 
 
 def plain(message: "str | Said") -> Said:
