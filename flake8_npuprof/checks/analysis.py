@@ -190,8 +190,8 @@ def syntax_error(exc: BaseException, text: str) -> Finding:
     col = min(max(offset - 1, 0), len(body))
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
-    message = f"the file does not parse: {printable(reason)} ({version}'s parser), so nothing in it was checked"
-    return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
+    message = said("the file does not parse", f"{reason} ({version}'s parser), so nothing in it was checked")
+    return finding("NPP192", message, start, end, line, col, line, col + (end - start))
 
 
 def undecodable(exc) -> Finding:
@@ -204,10 +204,10 @@ def undecodable(exc) -> Finding:
     col = min(max(exc.col, 0), len(body))
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
-    message = (f"the file does not decode: {printable(exc.reason)}, so Python refuses to run it as a script and "
-               "nothing in it was checked; save it as UTF-8 or declare its encoding on line 1 or 2 "
-               "(`# -*- coding: gbk -*-` for GBK)")
-    return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
+    message = said("the file does not decode",
+                   f"{exc.reason}, so Python refuses to run it as a script and nothing in it was checked",
+                   "save it as UTF-8 or declare its encoding on line 1 or 2 (`# -*- coding: gbk -*-` for GBK)")
+    return finding("NPP192", message, start, end, line, col, line, col + (end - start))
 
 
 def parse(text: str, filename: str = "<unknown>"):

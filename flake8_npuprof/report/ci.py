@@ -57,7 +57,7 @@ class Problem(NamedTuple):
     region: Dict[str, int]      # SARIF region: 1-based lines and columns, end column exclusive
     line_text: str              # the text of the start line, for the fingerprint
     fix: Optional[Dict] = None  # a SARIF fix object
-    detail: str = ""            # what the short message leaves out (source/brief.py), one part a line
+    detail: str = ""            # what the short message leaves out (source/said.py), one part a line
     related: Tuple[int, ...] = ()   # lines of the same file the message names ("the profiling config (line 13)")
 
 
