@@ -45,8 +45,9 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     exits = own.verdict == "fails"
     # NPP128 alone: msprof starts the application, which exits before the script runs (or as it reads its argv)
     app_only = exits and all(c == "NPP128" for o in own.outcomes.values() for c in o.codes)
-    in_script = next((m for _, _, m, e in after if e == SCRIPT_EXITS), "") if app_only and not any(
-        x.effect in EXITS for x in _check(launch.msprof.call, target)) else ""
+    # the script itself exits on an msprof option written after it
+    in_script = app_only and any(e == SCRIPT_EXITS for _, _, _, e in after) and not any(
+        x.effect in EXITS for x in _check(launch.msprof.call, target))
     return [own] + [_overridden(r, where, exits, app_only, in_script) for r in results]
 
 
@@ -73,7 +74,7 @@ def _failure_layer(r) -> str:
     return layer
 
 
-def _overridden(r, where: str, exits: bool, app_only: bool = False, in_script: str = ""):
+def _overridden(r, where: str, exits: bool, app_only: bool = False, in_script: bool = False):
     if r.read_by_ge is False and r.verdict == "off":
         return r                        # never read anyway: its own reason stands
     if exits:
