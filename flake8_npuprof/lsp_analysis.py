@@ -298,13 +298,12 @@ def diagnostic(analysis: Analysis, f: Finding, uri: Optional[str], encoding: str
     # the problem pane shows the short sentence; the detail comes as related information at the same
     # place (one entry a part: the editor lists them under the diagnostic) and in the hover
     if uri and related_information:           # (a code action's diagnostic carries none)
-        from .source.brief import lines_named
         related = [{"location": {"uri": uri, "range": where}, "message": line} for line in f.detail.splitlines()]
         lines = len(analysis.src.line_starts)
         related += [{"location": {"uri": uri, "range": {"start": {"line": n - 1, "character": 0},
                                                          "end": {"line": n - 1, "character": 0}}},
                      "message": f"line {n}, named in the message"}      # the editor jumps there
-                    for n in lines_named(f.message) if n - 1 != where["start"]["line"] and n <= lines]
+                    for n in f.lines_named if n - 1 != where["start"]["line"] and n <= lines]
         if related:
             out["relatedInformation"] = related
     url = rule_url(f.code, overrides)

@@ -1,4 +1,4 @@
-"""Short messages with the detail one step away (issue 28, item 4; source/brief.py).
+"""Short messages with the detail one step away (issue 28, item 4; issue 40, item 2: source/said.py).
 
 The facts test compares what the front-ends show today (the JSON report's `message` and `detail`) with a
 snapshot of every message the committed corpora produced before the messages were shortened
@@ -24,7 +24,9 @@ import pytest
 
 from message_corpus import messages
 from flake8_npuprof.report.formats import finding_dict
-from flake8_npuprof.source.brief import LONG, markdown, split
+from flake8_npuprof.source.brief import markdown
+from flake8_npuprof.source.said import (LONG, Runtime, Said, balanced, latent, plain, said, unreached,
+                                         when)
 from flake8_npuprof.source.text import SourceText
 
 SNAPSHOT = Path(__file__).resolve().parent / "data" / "messages_before.jsonl"
@@ -102,17 +104,24 @@ def test_no_fact_of_an_old_message_is_lost(current):
     assert not lost, "\n".join(map(str, lost[:10]))
 
 
+ABORT = "GE initialisation fails and the job aborts"
+
+
 def test_the_facts_test_can_fail():
     """A dropped log line, number, version or word is noticed."""
-    old = ('unknown profiling_options key "L2": on CANN 8.5 the collector rejects it ("Invalid geoption config: '
-           'L2"), so GE initialisation fails and the job aborts; did you mean "l2"?')
+    words = Said('unknown profiling_options key "L2"',
+                 runtime=(Runtime("CANN 8.5", f'the collector rejects it ("Invalid geoption config: L2"), so {ABORT}'),),
+                 advice=('did you mean "l2"?',))
+    old = words.message
+    assert old == ('unknown profiling_options key "L2": on CANN 8.5 the collector rejects it ("Invalid geoption config: '
+                   'L2"), so GE initialisation fails and the job aborts; did you mean "l2"?')
     assert facts(old) >= {'"L2"', '"Invalid geoption config: L2"', "8.5", "CANN", "rejects", "aborts", '"l2"'}
-    short, detail = split(old)
+    short, detail = words.short, words.detail
     assert facts(old) <= set(f for f in facts(old) if f in short + "\n" + detail)
     assert '"Invalid geoption config: L2"' not in facts(short) and '"Invalid geoption config: L2"' in detail
     assert short == 'unknown profiling_options key "L2": on CANN 8.5, GE initialisation fails and the job aborts'
-    assert {"8.5", "rejects", "aborts"} - facts(split(old.replace("8.5", "9.1"))[0] + "\n" +
-                                                split(old.replace("8.5", "9.1"))[1]) == {"8.5"}
+    lost = words._replace(runtime=(words.runtime[0]._replace(versions="CANN 9.1"),))
+    assert {"8.5", "rejects", "aborts"} - facts(lost.short + "\n" + lost.detail) == {"8.5"}
 
 
 def test_short_messages_are_short_over_the_committed_corpora(current):
@@ -128,13 +137,12 @@ def test_short_messages_are_short_over_the_committed_corpora(current):
 
 
 def test_the_short_sentence_keeps_the_problem_and_the_consequence():
-    old = ('"aicpu": "ON" is not one of "on"/"off": on CANN 7.0 and 8.0 the collector rejects it, so GE '
-           'initialisation fails and the job aborts; on CANN 8.5, 9.0 and 9.1 the collector rejects it ("Argument '
-           "aicpu: invalid value: ON. Please input 'on' or 'off'.\"), so GE initialisation fails and the job aborts; "
-           'write "on"')
-    short, detail = split(old)
-    assert short == '"aicpu": "ON" is not one of "on"/"off": GE initialisation fails and the job aborts'
-    assert detail.splitlines() == [
+    words = Said('"aicpu": "ON" is not one of "on"/"off"', runtime=(
+        Runtime("CANN 7.0 and 8.0", f"the collector rejects it, so {ABORT}"),
+        Runtime("CANN 8.5, 9.0 and 9.1", "the collector rejects it (\"Argument aicpu: invalid value: ON. Please input "
+                                         f"'on' or 'off'.\"), so {ABORT}")), advice=('write "on"',))
+    assert words.short == '"aicpu": "ON" is not one of "on"/"off": GE initialisation fails and the job aborts'
+    assert words.detail.splitlines() == [
         "on CANN 7.0 and 8.0 the collector rejects it, so GE initialisation fails and the job aborts",
         "on CANN 8.5, 9.0 and 9.1 the collector rejects it (\"Argument aicpu: invalid value: ON. Please input "
         "'on' or 'off'.\"), so GE initialisation fails and the job aborts",
@@ -142,54 +150,77 @@ def test_the_short_sentence_keeps_the_problem_and_the_consequence():
 
 
 def test_one_version_keeps_its_scope_and_differing_versions_say_it_depends():
-    one = ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0 the collector rejects it, so GE '
-           'initialisation fails and the job aborts; write "on"')
-    assert split(one)[0] == ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0, GE '
-                             'initialisation fails and the job aborts')
-    differ = ('"storage_limit": 500 is a JSON number, the runtime expects a string: on CANN 7.0 and 8.0 the '
-              'collector cannot read it, so GE initialisation fails and the job aborts; on CANN 8.5, 9.0 and 9.1 '
-              'the collector logs "Invalid data type for string variable" and reads it as empty, so the setting '
-              'has no effect; write "500MB"')
-    short = split(differ)[0]
-    assert short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: what happens depends on '
-                     'the CANN version')
-    assert "on CANN 7.0 and 8.0 the collector cannot read it" in split(differ)[1]
+    one = Said('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1"',
+               runtime=(Runtime("CANN 8.0", f"the collector rejects it, so {ABORT}"),), advice=('write "on"',))
+    assert one.short == ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0, GE '
+                         'initialisation fails and the job aborts')
+    differ = Said('"storage_limit": 500 is a JSON number, the runtime expects a string', runtime=(
+        Runtime("CANN 7.0 and 8.0", f"the collector cannot read it, so {ABORT}"),
+        Runtime("CANN 8.5, 9.0 and 9.1", 'the collector logs "Invalid data type for string variable" and reads it as '
+                                         "empty, so the setting has no effect")), advice=('write "500MB"',))
+    assert differ.short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: what happens depends '
+                            'on the CANN version')
+    assert "on CANN 7.0 and 8.0 the collector cannot read it" in differ.detail
+    # the builds a version's line holds for are the scope's, in the detail; the sentence says "some builds"
+    some = Said('"output" contains characters some collectors refuse (\'"\')', runtime=(
+        Runtime("CANN 8.0", f'the collector rejects it ("Output path is invalid."), so {ABORT}', "built 2024-11"),))
+    assert some.message.startswith('"output" contains characters some collectors refuse (\'"\'): on some builds of '
+                                   "CANN 8.0 (built 2024-11) the collector rejects it")
+    # too long with the version: the sentence keeps that only some builds do it
+    assert some.short == ('"output" contains characters some collectors refuse: on some builds, GE initialisation '
+                          "fails and the job aborts")
+    assert balanced(some.short)
 
 
-def test_the_state_prefixes_stay_short_and_the_latent_reason_stays_in_the_sentence():
-    latent = ('latent (profiling is switched off here); once GE reads these options: "training_trace": "off" is '
-              'not "on" or "": GE rejects it ("Training trace param:off is invalid."), so GE initialisation will '
-              'fail and the job will abort; remove the key to leave the trace off ("" also means off)')
-    short, detail = split(latent)
+def test_the_conditions_stay_short_and_the_latent_reason_stays_in_the_sentence():
+    hint = "remove the key to leave the trace off (\"\" also means off)"
+    words = said('"training_trace": "off" is not "on" or ""',
+                 f'GE rejects it ("Training trace param:off is invalid."), so {ABORT}', hint)
+    off = words.given(latent("profiling is switched off here"))
+    assert off.message == ('latent (profiling is switched off here); once GE reads these options: "training_trace": '
+                           '"off" is not "on" or "": GE rejects it ("Training trace param:off is invalid."), so GE '
+                           'initialisation will fail and the job will abort; ' + hint)
     # which setting wins stays in the sentence: the one line a user reads says why GE does not read them
-    assert short == ('latent (profiling is switched off here): "training_trace": "off" is not "on" or "": GE '
-                     'initialisation will fail and the job will abort')
-    assert detail.splitlines()[0] == "latent (profiling is switched off here); once GE reads these options"
-    unreached = ("not reached from this file's entry point (line 18): " '"hccl": "no" is not one of "on"/"off": on CANN 8.0 '
-                 'the collector rejects it, so GE initialisation will fail and the job will abort; write "off"')
-    short, detail = split(unreached)
+    assert off.short == ('latent (profiling is switched off here): "training_trace": "off" is not "on" or "": GE '
+                         'initialisation will fail and the job will abort')
+    assert off.detail.splitlines()[0] == "latent (profiling is switched off here); once GE reads these options"
+    hccl = Said('"hccl": "no" is not one of "on"/"off"', advice=('write "off"',),
+                runtime=(Runtime("CANN 8.0", f"the collector rejects it, so {ABORT}"),)).given(unreached(18))
+    assert hccl.message.startswith("not reached from this file's entry point (line 18): ")
+    assert "so GE initialisation will fail and the job will abort" in hccl.message
     # "not reached:" alone read as dead code for a library function other scripts call (review of the zoo)
-    assert short.startswith('not reached from its entry point: "hccl": "no"')
-    assert "not reached from this file's entry point (line 18)" in detail
-    flag = ('when --profiling is given: "aic_metrics": "memory" is not an AI Core metric set of any Ascend '
-            'product: on CANN 9.1 the collector rejects it ("The aic_metrics[memory] of input config is '
-            'invalid"), so GE initialisation fails and the job aborts; did you mean "Memory"? (checked with the '
-            'default of --aic_metrics, used when the flag is not given)')
-    short, detail = split(flag)
-    assert short == ('when --profiling is given: "aic_metrics": "memory" is not an AI Core metric set of any '
-                     'Ascend product: GE initialisation fails and the job aborts')
-    assert detail.splitlines()[-1] == "(checked with the default of --aic_metrics, used when the flag is not given)"
+    assert hccl.short.startswith('not reached from its entry point: "hccl": "no"')
+    assert "not reached from this file's entry point (line 18)" in hccl.detail
+    metrics = Said('"aic_metrics": "memory" is not an AI Core metric set of any Ascend product', runtime=(
+        Runtime("CANN 9.1", 'the collector rejects it ("The aic_metrics[memory] of input config is invalid"), so '
+                f"{ABORT}"),), advice=('did you mean "Memory"?',)).within(
+        "(checked with the default of --aic_metrics, used when the flag is not given)", default_of="--aic_metrics")
+    flag = metrics.given(when("when --profiling is given"))
+    assert flag.message.endswith('did you mean "Memory"? (checked with the default of --aic_metrics, used when the '
+                                 "flag is not given)")
+    assert flag.short == ('when --profiling is given: "aic_metrics": "memory" is not an AI Core metric set of any '
+                          'Ascend product: GE initialisation fails and the job aborts')
+    assert flag.detail.splitlines()[-1] == "(checked with the default of --aic_metrics, used when the flag is not given)"
     # with no other condition in front, the sentence itself says the value is the flag's default
-    short, detail = split(flag.replace("when --profiling is given: ", ""))
-    assert short == ('without --aic_metrics: "aic_metrics": "memory" is not an AI Core metric set of any Ascend '
-                     'product: GE initialisation fails and the job aborts')
+    assert metrics.short == ('without --aic_metrics: "aic_metrics": "memory" is not an AI Core metric set of any Ascend '
+                             'product: GE initialisation fails and the job aborts')
 
 
 def test_a_short_message_is_left_as_it_is():
     message = "the file does not parse: invalid syntax (Python 3.11's parser), so nothing in it was checked"
-    assert split(message) == (message, "")
-    assert split("profiling is switched on: every run pays for it") == (
-        "profiling is switched on: every run pays for it", "")
+    words = said("the file does not parse", "invalid syntax (Python 3.11's parser), so nothing in it was checked")
+    assert (words.message, words.short, words.detail) == (message, message, "")
+    assert plain("profiling is switched on: every run pays for it").short == \
+        "profiling is switched on: every run pays for it"
+
+
+def test_a_call_written_in_the_problem_is_not_an_aside():
+    """NPP006 lost `(profiling_config=...)` when its problem was cut as if the call's brackets were an aside."""
+    words = said("this ProfilingConfig is never passed as NPURunConfig(profiling_config=...)",
+                 "the Estimator runs without it and collects nothing", "pass it to NPURunConfig")
+    assert words.short == ("this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
+                           "Estimator runs without it and collects nothing")
+    assert words.detail == "pass it to NPURunConfig"
 
 
 def test_markdown_keeps_the_text_literal():

@@ -147,12 +147,12 @@ def test_unknown_values_stay_quiet():
 def test_ms_profiler_options():
     assert list(options_findings('{"start": true, "profiler_level": "Level1", "aic_metrics": "None"}')) == []
     assert list(options_findings('["start"]')) == []            # MindSpore raises AttributeError: not modelled
-    (message,) = options_findings('{"start": true, "aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}')
-    assert message.startswith("MS_PROFILER_OPTIONS's aic_metrics 'ACL_AICORE_PIPE_UTILIZATION' is not an "
+    (words,) = options_findings('{"start": true, "aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}')
+    assert words.message.startswith("MS_PROFILER_OPTIONS's aic_metrics 'ACL_AICORE_PIPE_UTILIZATION' is not an "
                               "AicoreMetrics value: MindSpore resets aic_metrics to AiCoreNone with a warning in its "
                               "log")
-    (message,) = options_findings('{"start": false}')
-    assert message.startswith('MS_PROFILER_OPTIONS has "start": false: MindSpore does not profile')
+    (words,) = options_findings('{"start": false}')
+    assert words.message.startswith('MS_PROFILER_OPTIONS has "start": false: MindSpore does not profile')
     text = ("import os, json\nos.environ['MS_PROFILER_OPTIONS'] = json.dumps({'profiler_level': 'Level1'})\n"
             "OPTS = '{\"start\": true, \"export_type\": [\"Db\"]}'\nos.putenv('MS_PROFILER_OPTIONS', OPTS)\n")
     got = found(text)

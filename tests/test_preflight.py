@@ -393,7 +393,8 @@ def test_read_only_file_system(tmp_path):
     mount = tmp_path / "ro"
     mount.mkdir()
     code = ("import json, sys; from flake8_npuprof.checks import preflight; "
-            "print(json.dumps([preflight.output_problem(p) for p in sys.argv[1:]]))")
+            "print(json.dumps([(q.code, q.message) if q else None for q in map(preflight.output_problem, "
+            "sys.argv[1:])]))")
     shell = 'mount -t tmpfs -o ro npuprof_ro "$1" || exit 97; shift; exec "$@"'
     done = subprocess.run([unshare, "-m", "sh", "-c", shell, "sh", str(mount), sys.executable, "-c", code,
                            str(mount), str(mount / "prof")], capture_output=True, text=True)

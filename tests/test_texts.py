@@ -25,22 +25,24 @@ def test_npp002_names_only_what_the_targets_adapters_do(cann, defaults):
 
 def test_the_readme_documents_the_prefixes_the_messages_print():
     from pathlib import Path
-    from flake8_npuprof.setups.state import State, latent_prefix
-    from flake8_npuprof.source.brief import split
+    from flake8_npuprof.setups.state import State, for_state
+    from flake8_npuprof.source.said import said, unreached
     readme = " ".join(Path(__file__).resolve().parent.parent.joinpath("README.md").read_text("utf-8").split())
-    full = latent_prefix(State("off", "switch")) + ('"training_trace": "off" is not "on" or "": GE rejects it ("Training '
-                                                    'trace param:off is invalid."), so GE initialisation will fail and '
-                                                    'the job will abort; drop "training_trace"')
-    short, detail = split(full)
-    assert full.startswith("latent (profiling is switched off here); once GE reads these options: ")
-    assert short.startswith("latent (profiling is switched off here): ") and detail.splitlines()[0] == \
-        "latent (profiling is switched off here); once GE reads these options"
+    words = said('"training_trace": "off" is not "on" or ""', 'GE rejects it ("Training trace param:off is invalid."), '
+                 "so GE initialisation fails and the job aborts", 'drop "training_trace"')
+    latent = for_state(words, State("off", "switch"))
+    assert latent.message == ('latent (profiling is switched off here); once GE reads these options: "training_trace": '
+                              '"off" is not "on" or "": GE rejects it ("Training trace param:off is invalid."), so GE '
+                              'initialisation will fail and the job will abort; drop "training_trace"')
+    assert latent.short.startswith("latent (profiling is switched off here): ") and \
+        latent.detail.splitlines()[0] == "latent (profiling is switched off here); once GE reads these options"
     assert "`latent (<why GE does not read them>); once GE reads these options:`" in readme
     assert "one-line form (flake8, `npuprof check`) starts with `latent (<why GE does not read them>): `" in readme
-    unreached = "not reached from this file's entry point (line 7): " + full[len(latent_prefix(State("off", "switch"))):]
-    short, detail = split(unreached)
-    assert short.startswith("not reached from its entry point: ") and \
-        detail.splitlines()[0] == "not reached from this file's entry point (line 7)"
+    gone = words.given(unreached(7))
+    assert gone.message.startswith("not reached from this file's entry point (line 7): \"training_trace\"")
+    assert "will fail and the job will abort" in gone.message
+    assert gone.short.startswith("not reached from its entry point: ") and \
+        gone.detail.splitlines()[0] == "not reached from this file's entry point (line 7)"
     assert "`not reached from this file's entry point (line N): ` (the one-line form: `not reached from its " \
         "entry point: `, the line in its detail" in readme
 
@@ -78,7 +80,7 @@ LONG_PART = '{"output":"/tmp/' + "a" * 300 + '/p","task_trace":"on"}'
 @pytest.mark.parametrize("cann", ["8.5", "9.1"])
 def test_npp108_a_part_over_255_bytes_cannot_be_created(cann):
     from flake8_npuprof.checks.options import check_options
-    from flake8_npuprof.source.brief import split
+    from flake8_npuprof.source.said import balanced
     [issue] = check_options(LONG_PART, Target(cann)).issues
     assert issue.code == "NPP108" and issue.effect == "abort"
     assert issue.message == (
@@ -86,8 +88,8 @@ def test_npp108_a_part_over_255_bytes_cannot_be_created(cann):
         f"so the directory cannot be created: on CANN {cann} the collector rejects it (\"Result path is empty or not "
         'accessible, result path: "), so GE initialisation fails and the job aborts; shorten each part of the path '
         "to at most 255 bytes")
-    short = split(issue.message)[0]
-    assert short.count('"') % 2 == 0 and short.endswith("so the directory cannot be created: GE initialisation "
+    short = issue.words.short
+    assert balanced(short) and short.endswith("so the directory cannot be created: GE initialisation "
                                                          "fails and the job aborts")
     assert "character" not in issue.message
 

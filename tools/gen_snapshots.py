@@ -25,16 +25,12 @@ GRAPHS = ROOT / "tests" / "data" / "emulate"
 MACHINE = ("NPP192", "NPP901", "NPP902")
 
 
-def snapshot(rule) -> str:
-    """The snapshot of one rule ("" when its example reports nothing of its code: NPP000, an internal error)."""
-    from flake8_npuprof.commands.diff import unified
-    from flake8_npuprof.engine.fix import apply_edits
+def page_findings(rule):
+    """(the file name the example is checked as, every finding of the page's bad example)."""
     from flake8_npuprof.engine.run import check_text
     from flake8_npuprof.knowledge.run_settings import Settings
     from flake8_npuprof.knowledge.targets import Target
-    from flake8_npuprof.report.formats import text
     from flake8_npuprof.source.files import Selection
-    from flake8_npuprof.source.text import SourceText
     given = dict(rule.settings)
     settings = Settings(target=Target.parse(given.get("cann", "any"), given.get("soc", "any"),
                                             given.get("torch-npu", "any")),
@@ -56,6 +52,16 @@ def snapshot(rule) -> str:
             found = check_text(str(path), rule.example, rule.language, settings, selection)
     else:
         found = check_text(name, rule.example, rule.language, settings, selection)
+    return name, found
+
+
+def snapshot(rule) -> str:
+    """The snapshot of one rule ("" when its example reports nothing of its code: NPP000, an internal error)."""
+    from flake8_npuprof.commands.diff import unified
+    from flake8_npuprof.engine.fix import apply_edits
+    from flake8_npuprof.report.formats import text
+    from flake8_npuprof.source.text import SourceText
+    name, found = page_findings(rule)
     findings = [f for f in found if f.code == rule.code]
     if not findings:
         return ""

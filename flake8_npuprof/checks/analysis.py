@@ -6,9 +6,10 @@ import ast
 import copy
 import gc
 import symtable
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Union
 
-from ..source.model import Finding, Fix, Issue, printable
+from ..source.model import Finding, Fix, Issue, finding, printable
+from ..source.said import Said, said
 from ..source import prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import SourceText, StrValue
@@ -38,8 +39,8 @@ class Context:
 
     # ---- reporting
 
-    def report(self, code: str, start: int, end: int, message: str, fix: Optional[Fix] = None) -> None:
-        key = (code, start, message)
+    def report(self, code: str, start: int, end: int, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
+        key = (code, start, str(message))
         if key in self._seen:
             return
         self._seen.add(key)
@@ -47,15 +48,15 @@ class Context:
         end_line, end_col = self.src.position(max(end, start))
         if fix is not None:
             fix = fix._replace(title=printable(fix.title))
-        self.findings.append(Finding(code, printable(message), start, end, line, col, end_line, end_col, fix))
+        self.findings.append(finding(code, message, start, end, line, col, end_line, end_col, fix))
 
-    def report_node(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+    def report_node(self, code: str, node: ast.AST, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
         self.report(code, self.src.node_start(node), self.src.node_end(node), message, fix)
 
-    def report_issue(self, issue: Issue, value: StrValue, suffix: str = "") -> None:
+    def report_issue(self, issue: Issue, value: StrValue) -> None:
         start, end = place(value, issue.i, issue.j)
         fix = self.map_fix(issue, value)
-        self.report(issue.code, start, end, issue.message + suffix, fix)
+        self.report(issue.code, start, end, issue.words, fix)
 
     def map_fix(self, issue: Issue, value: StrValue) -> Optional[Fix]:
         """Turn a fix on the options text into source edits, when every edit is local."""
@@ -114,8 +115,9 @@ def report_exhausted(ctx: Context) -> None:
         if key in done:
             continue
         done.add(key)
-        ctx.report_node("NPP191", node, f"analysis budget exhausted: the setup at line {line} was not fully "
-                        "checked (a finding may be missing; split the computation or write the value as a literal)")
+        ctx.report_node("NPP191", node, said("analysis budget exhausted",
+                                             f"the setup at line {line} was not fully checked (a finding may be "
+                                             "missing; split the computation or write the value as a literal)"))
 
 
 def mark_unreached(ctx: Context) -> None:
@@ -126,33 +128,34 @@ def mark_unreached(ctx: Context) -> None:
         return
     from bisect import bisect_right
     from ..setups.reach import reach_of
-    from .options import ABORT, LATENT_ABORT
+    from ..source.said import unreached
     reach = reach_of(ctx.sites)
     spans = sorted((ctx.src.node_start(d), ctx.src.node_end(d)) for d in reach.unreached())
     if not spans:
         return
     starts = [a for a, _ in spans]
-    prefix = f"not reached from this file's entry point (line {reach.entry.line}): "
+    condition = unreached(reach.entry.line)
     for k, f in enumerate(ctx.findings):
         i = bisect_right(starts, f.start) - 1
         if i >= 0 and f.start < spans[i][1]:
-            ctx.findings[k] = f._replace(message=prefix + f.message.replace(ABORT, LATENT_ABORT))
+            ctx.findings[k] = f.given(condition)
 
 
 def internal_error(exc: BaseException) -> Finding:
     name = type(exc).__name__
     detail = printable(str(exc).splitlines()[0][:200]) if str(exc).strip() else ""
-    # the exception stays in the short message (source/brief.py): it is what a report needs
-    message = (f"NPP000 internal error while analysing this file: {name}: {detail}; the other NPP "
-               "checks were skipped for it; please report this with the file")
-    return Finding("NPP000", message[len("NPP000 "):], 0, 0, 1, 0, 1, 0)
+    # the exception stays in the short message: it is what a report needs
+    return finding("NPP000", said(f"internal error while analysing this file: {name}: {detail}", "",
+                                  "the other NPP checks were skipped for it", "please report this with the file"),
+                   0, 0, 1, 0, 1, 0)
 
 
 def over_budget(words: int) -> Finding:
     """NPP191 for a file over the work budget (prefilter.MAX_WORDS): it is not analysed at all."""
-    return Finding("NPP191", f"analysis budget exhausted: this file has about {words:,} words and symbols, over "
-                   f"the {prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was checked (a "
-                   "finding may be missing; split the file)", 0, 0, 1, 0, 1, 0)
+    return finding("NPP191", said("analysis budget exhausted",
+                                  f"this file has about {words:,} words and symbols, over the "
+                                  f"{prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was "
+                                  "checked (a finding may be missing; split the file)"), 0, 0, 1, 0, 1, 0)
 
 
 def too_many_conditions(stmt: ast.stmt, text: str) -> Finding:
@@ -162,9 +165,10 @@ def too_many_conditions(stmt: ast.stmt, text: str) -> Finding:
     line = min(max(getattr(stmt, "lineno", 1), 1), len(src.line_starts))
     col = min(getattr(stmt, "col_offset", 0), len(src.line_text(line).rstrip("\r\n")))
     start = src.line_starts[line - 1] + col
-    return Finding("NPP191", f"analysis budget exhausted: the statement at line {line} runs under more than "
-                   f"{prefilter.MAX_CONDITIONS} conditions (an if/elif chain this long), so this file was not "
-                   "analysed (a finding may be missing; split the chain or look the value up in a dict)",
+    return finding("NPP191", said("analysis budget exhausted",
+                                  f"the statement at line {line} runs under more than {prefilter.MAX_CONDITIONS} "
+                                  "conditions (an if/elif chain this long), so this file was not analysed (a finding "
+                                  "may be missing; split the chain or look the value up in a dict)"),
                    start, start + 1, line, col, line, col + 1)
 
 
@@ -186,8 +190,8 @@ def syntax_error(exc: BaseException, text: str) -> Finding:
     col = min(max(offset - 1, 0), len(body))
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
-    message = f"the file does not parse: {printable(reason)} ({version}'s parser), so nothing in it was checked"
-    return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
+    message = said("the file does not parse", f"{reason} ({version}'s parser), so nothing in it was checked")
+    return finding("NPP192", message, start, end, line, col, line, col + (end - start))
 
 
 def undecodable(exc) -> Finding:
@@ -200,10 +204,10 @@ def undecodable(exc) -> Finding:
     col = min(max(exc.col, 0), len(body))
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
-    message = (f"the file does not decode: {printable(exc.reason)}, so Python refuses to run it as a script and "
-               "nothing in it was checked; save it as UTF-8 or declare its encoding on line 1 or 2 "
-               "(`# -*- coding: gbk -*-` for GBK)")
-    return Finding("NPP192", message, start, end, line, col, line, col + (end - start))
+    message = said("the file does not decode",
+                   f"{exc.reason}, so Python refuses to run it as a script and nothing in it was checked",
+                   "save it as UTF-8 or declare its encoding on line 1 or 2 (`# -*- coding: gbk -*-` for GBK)")
+    return finding("NPP192", message, start, end, line, col, line, col + (end - start))
 
 
 def parse(text: str, filename: str = "<unknown>"):

@@ -10,6 +10,7 @@ from ..values.ops import NONE_NOTE
 from .hand_built import check_hand_built
 from .hygiene import check_option_hygiene, none_in_output
 from .options import check_options, for_state
+from ..source.said import said
 
 
 def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bool]) -> Strings:
@@ -44,14 +45,16 @@ def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bo
     for issue in per_candidate[0]:
         if (issue.code, issue.key) not in common:
             continue
-        suffix = ""
+        words = for_state(issue.words, state)
         if len(cands) > 1:
-            suffix = " (in every value this expression can take)"
+            words = words.within("(in every value this expression can take)")
         else:
             notes = [n for n in cands[0].notes_in(issue.i, issue.j) if n != NONE_NOTE]
             if notes:
-                suffix = f" (checked {notes[0]})"
-        ctx.report_issue(issue._replace(message=for_state(issue.message, state)), cands[0], suffix)
+                # a value that holds only when a flag is left out: the short sentence says so too
+                flag = next((o for o in _default_flags(notes[0])), "")
+                words = words.within(f"(checked {notes[0]})", default_of=flag)
+        ctx.report_issue(issue._replace(said=words), cands[0])
     return strings
 
 
@@ -74,6 +77,13 @@ def _defaults_not_in_effect(ctx, node) -> Tuple[str, ...]:
     return tuple(out)
 
 
+def _default_flags(note: str):
+    """The flag a value note says the value is the default of ("with the default of --x, used when ...")."""
+    head = "with the default of "
+    if note.startswith(head) and note.endswith(", used when the flag is not given"):
+        yield note[len(head):].split(",", 1)[0]
+
+
 def _from_default(value, issue, options: Tuple[str, ...]) -> bool:
     """Whether the issue lies in text that came from one of these flags' defaults."""
     if not options:
@@ -82,10 +92,10 @@ def _from_default(value, issue, options: Tuple[str, ...]) -> bool:
     return any(n.startswith(f"with the default of {o},") for o in options for n in notes)
 
 
-def _undetermined(strings: Strings) -> str:
+def _undetermined(strings: Strings):
     reason = f" ({strings.reason})" if strings.reason else ""
-    return (f"profiling_options are not checked: their value is known only when the script runs{reason}; "
-            "write them as a literal or as json.dumps({...}) of known values to have them checked")
+    return said("profiling_options are not checked", f"their value is known only when the script runs{reason}",
+                "write them as a literal or as json.dumps({...}) of known values to have them checked")
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

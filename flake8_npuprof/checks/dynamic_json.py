@@ -19,7 +19,8 @@ from ..knowledge.run_settings import Settings
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..knowledge.torch_npu import span
 from ..source import jsonscan
-from ..source.model import Finding
+from ..source.model import Finding, finding
+from ..source.said import said
 from ..source.suggest import did_you_mean
 from ..source.text import SourceText
 
@@ -231,7 +232,7 @@ def _judged(target, bad) -> bool:
     return target.torch_npu in bad
 
 
-def message(p: Problem, target) -> str:
+def message(p: Problem, target):
     # the newest releases' reaction first: it is the one most users get
     chosen = [r for r in reversed(TORCH_NPU_RELEASES) if r in p.reactions
               and (target.torch_npu in ("any", "portable") or r == target.torch_npu)]
@@ -244,8 +245,7 @@ def message(p: Problem, target) -> str:
             parts.append(f"torch_npu {reaction}")
         else:
             parts.append(f"torch_npu {span(sorted(rels, key=TORCH_NPU_RELEASES.index))} {reaction}")
-    out = p.what + ": " + "; ".join(parts)
-    return out + (f"; {p.advice}" if p.advice else "")
+    return said(p.what, parts[0], *parts[1:], p.advice)
 
 
 def check_text(text: str, target) -> List[Finding]:
@@ -257,7 +257,7 @@ def check_text(text: str, target) -> List[Finding]:
         if not _judged(target, bad):
             continue
         (l1, c1), (l2, c2) = src.position(p.start), src.position(max(p.end, p.start))
-        out.append(Finding(CODE, message(p, target), p.start, p.end, l1, c1, l2, c2))
+        out.append(finding(CODE, message(p, target), p.start, p.end, l1, c1, l2, c2))
     return sorted(out, key=Finding.sort_key)
 
 

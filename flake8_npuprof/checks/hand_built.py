@@ -11,6 +11,7 @@ from typing import List, Optional, Tuple
 from ..source.code_edits import insert_after, insert_before, source_of
 from ..source.jsonscan import Unknown, parse
 from ..source.model import Edit, Fix
+from ..source.said import said
 from ..source.text import HOLE
 from ..values.reader import Strings, unwrap
 
@@ -87,9 +88,10 @@ def check_hand_built(ctx, node: ast.AST, scope, pos: int, strings: Strings) -> N
         return
     how = {ast.BinOp: "by concatenation or %", ast.Call: "with .format", ast.JoinedStr: "with an f-string"}
     ctx.report_node("NPP200", built,
-                    f"profiling_options JSON is assembled {how.get(type(built), 'by hand')} around a computed "
-                    "value: GE initialisation aborts when that value holds a quote or backslash; such a value "
-                    "(a Windows-style or odd path) breaks the JSON; build it with json.dumps({...})",
+                    said(f"profiling_options JSON is assembled {how.get(type(built), 'by hand')} around a computed "
+                         "value", "GE initialisation aborts when that value holds a quote or backslash",
+                         "such a value (a Windows-style or odd path) breaks the JSON",
+                         "build it with json.dumps({...})"),
                     _dumps_fix(ctx, built))
 
 

@@ -8,6 +8,7 @@ from typing import Dict, List, Optional
 
 from ..source.jsonscan import Doc
 from ..source.model import Issue
+from ..source.said import said
 from ..setups.state import raised_error
 
 # Prefixes of paths that only exist on one person's or one platform's machine.
@@ -26,9 +27,10 @@ def check_option_hygiene(text: str, doc: Optional[Doc], context: Optional[str] =
     output = members.get("output")
     if output is not None and isinstance(output.value, str) and _HOST_SPECIFIC.match(output.value):
         out.append(Issue("NPP203", output.value_start, output.value_end,
-                         f'"output" is a host- or person-specific absolute path ({output.value}): on any '
-                         "other machine the PROF_* data goes nowhere; there the directory is missing or not "
-                         "writable; take it from a flag or use a path relative to the launch directory",
+                         said(f'"output" is a host- or person-specific absolute path ({output.value})',
+                              "on any other machine the PROF_* data goes nowhere",
+                              "there the directory is missing or not writable",
+                              "take it from a flag or use a path relative to the launch directory"),
                          None, "output"))
     for key in ("fp_point", "bp_point"):
         m = members.get(key)
@@ -37,9 +39,10 @@ def check_option_hygiene(text: str, doc: Optional[Doc], context: Optional[str] =
         why = point_problem(m.value, text, context)
         if why:
             out.append(Issue("NPP204", m.value_start, m.value_end,
-                             f'"{key}" cannot be one op name of this model ({why}): GE finds no such node, warns '
-                             "and the step trace loses its FP/BP marks; take the name from your own graph dump or "
-                             'use "" for the automatic search', None, key))
+                             said(f'"{key}" cannot be one op name of this model ({why})',
+                                  "GE finds no such node, warns and the step trace loses its FP/BP marks",
+                                  'take the name from your own graph dump or use "" for the automatic search'),
+                             None, key))
     return out
 
 
@@ -87,8 +90,9 @@ def check(ctx) -> None:
     for node, scope, guards in switches:
         if _unconditional(ctx, scope, guards):
             ctx.report_node("NPP201", node,
-                            "profiling is switched on unconditionally: every run of this script pays the "
-                            "profiling overhead and writes PROF_* data; put it behind a flag or condition")
+                            said("profiling is switched on unconditionally",
+                                 "every run of this script pays the profiling overhead and writes PROF_* data",
+                                 "put it behind a flag or condition"))
     risky = {f.dest: f for f in ctx.resolver.flags if _string_meant_as_bool(f) or _absl_string_switch(ctx, f)}
     if not risky:
         return
@@ -201,7 +205,7 @@ def _unread(ctx, tests, hand_overs) -> str:
     return next((s.unseen for s in related if s.unseen), "") or "it is handed to code outside this file"
 
 
-def _npp205_message(flag, stop=None, unread: str = "") -> str:
+def _npp205_message(flag, stop=None, unread: str = ""):
     """stop: the setup whose Python error is raised before the flag is ever tested, if any (it stops the script
     unless a `try` around it catches it). unread: why GE may never read the config the flag switches."""
     given = f"`{flag.option}=False`" if flag.kind == "absl" else f"`{flag.option} False`"
@@ -212,14 +216,15 @@ def _npp205_message(flag, stop=None, unread: str = "") -> str:
     if unread and stop is None:
         turns_on = f"{given} switches profiling on in a config this file does not show GE reading ({unread})"
     if flag.kind == "absl":
-        return (f"{flag.option} guards profiling but is a string flag: {given} gives the non-empty string "
-                f"'False', which is true, so {turns_on}; define it with flags.DEFINE_bool (which parses "
-                "--x=False as False)")
+        return said(f"{flag.option} guards profiling but is a string flag",
+                    f"{given} gives the non-empty string 'False', which is true, so {turns_on}",
+                    "define it with flags.DEFINE_bool (which parses --x=False as False)")
     how = "type=bool" if flag.type_node is not None else "no type"
     # not action="store_true": launchers that pass `--profiling=False` would then stop with a usage error
-    return (f"{flag.option} guards profiling but is parsed with {how}: {given} gives the non-empty string "
-            f"'False', which is true, so {turns_on}; parse it with type=ast.literal_eval or a str-to-bool "
-            "converter (launchers passing --x=False keep working)")
+    return said(f"{flag.option} guards profiling but is parsed with {how}",
+                f"{given} gives the non-empty string 'False', which is true, so {turns_on}",
+                "parse it with type=ast.literal_eval or a str-to-bool converter (launchers passing --x=False keep "
+                "working)")
 
 
 def _truth_tested(expr):
@@ -328,9 +333,9 @@ def none_in_output(value, doc: Optional[Doc]) -> List[Issue]:
             continue
         if any(note == NONE_NOTE and a < m.value_end and b > m.value_start for a, b, note in value.notes):
             return [Issue("NPP108", m.value_start, m.value_end,
-                          f'"output" is {m.value!r}, made from a Python None formatted as text: the collector '
-                          'takes "None" as a directory name; it writes the PROF_* data there; give the '
-                          "directory a value (a flag default, or a path)", None, "output")]
+                          said(f'"output" is {m.value!r}, made from a Python None formatted as text',
+                               'the collector takes "None" as a directory name', "it writes the PROF_* data there",
+                               "give the directory a value (a flag default, or a path)"), None, "output")]
     return []
 
 

@@ -20,27 +20,30 @@ from ..shell.state import within
 from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
 
+from ..source.said import said
 from .rule import REF_MODELZOO, Rule
 
 CODE = "NPP015"
 
 
-def message(d) -> str:
+def message(d):
     """The finding for a Dropped."""
     if not d.flag:      # the scripts have no profiling setup, and no file of the project has one
         several = ", " in d.script
         started = "every launch is alike with or without it" if several else \
             f"line {d.launch_line} starts {d.script} alike with or without it"
-        return (f"{d.spelled} on this launcher collects nothing: no launch gets {d.option} or anything made from it "
-                f"({started}), so nothing switches profiling on: {d.script} {'have' if several else 'has'} no "
-                f"profiling setup and no Python file of the project names one; give the training script a profiling "
-                f"setup behind a flag and forward the option to it, or drop the option (a PROFILING_MODE the caller "
-                f"exports is read the same with or without the option)")
-    return (f"{d.spelled} on this launcher collects nothing: no launch gets {d.option} or anything made from it "
-            f"(line {d.launch_line} starts {d.script} alike with or without it), so {d.script} reads its own "
-            f"{d.flag} at its default {d.default} ({d.flag_at}) and its profiling setup under `{d.guard}` "
-            f"({d.setup_at}) does not run; forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE "
-            f"the caller exports is read the same with or without the option)")
+        return said(f"{d.spelled} on this launcher collects nothing",
+                    f"no launch gets {d.option} or anything made from it ({started}), so nothing switches profiling "
+                    f"on: {d.script} {'have' if several else 'has'} no profiling setup and no Python file of the "
+                    "project names one",
+                    "give the training script a profiling setup behind a flag and forward the option to it, or drop "
+                    "the option (a PROFILING_MODE the caller exports is read the same with or without the option)")
+    return said(f"{d.spelled} on this launcher collects nothing",
+                f"no launch gets {d.option} or anything made from it (line {d.launch_line} starts {d.script} alike "
+                f"with or without it), so {d.script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) "
+                f"and its profiling setup under `{d.guard}` ({d.setup_at}) does not run",
+                f"forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE the caller exports is "
+                "read the same with or without the option)", lines=(d.launch_line,))
 
 
 # ---------------------------------------------------------------- the walks with the option on and off

@@ -18,6 +18,7 @@ from typing import Dict, Optional
 
 from ..knowledge import mindspore as K
 from ..source.model import Edit, Fix
+from ..source import said as S
 from ..source.sites import dotted
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Items, Names as FrameworkNames, aside, known, plain, show
@@ -54,8 +55,8 @@ class Names(FrameworkNames):
             "profiler", "experimental_config", "common.constant")), _enum_of)
 
 
-def _report(ctx, names: Names, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
-    ctx.report_node(code, node, message + aside(names, node), fix)
+def _report(ctx, names: Names, code: str, node: ast.AST, words: S.Said, fix: Optional[Fix] = None) -> None:
+    ctx.report_node(code, node, words.closed_with(aside(names, node)), fix)
 
 
 def _spelled(names: Names, enum: str, member: str) -> Optional[str]:
@@ -119,13 +120,15 @@ def _parameters(ctx, names: Names, call: ast.Call, what: str) -> None:
             set(data["profiler_extra_keywords"])
         for name, kw in kws.items():
             if name in data["deprecated_ignored"]:
-                _report(ctx, names, "NPP354", kw, f"Profiler's keyword {name} is deprecated: MindSpore 2.7-2.10 "
-                        f"ignores it, {WARN}; use {data['deprecated_ignored'][name]}")
+                _report(ctx, names, "NPP354", kw, S.said(f"Profiler's keyword {name} is deprecated",
+                                                         f"MindSpore 2.7-2.10 ignores it, {WARN}",
+                                                         f"use {data['deprecated_ignored'][name]}"))
             elif name not in known_words:
                 guess = close_matches(name, sorted(params))
-                _report(ctx, names, "NPP352", kw, f"Profiler has no keyword {name}: MindSpore 2.7-2.10 ignores it "
-                        "silently (nothing is collected differently and nothing says so); " +
-                        (f"did you mean {guess[0]}=?" if guess else "see mindspore.Profiler's parameters"))
+                _report(ctx, names, "NPP352", kw, S.said(
+                    f"Profiler has no keyword {name}", "MindSpore 2.7-2.10 ignores it silently (nothing is collected "
+                    "differently and nothing says so)",
+                    f"did you mean {guess[0]}=?" if guess else "see mindspore.Profiler's parameters"))
     elif any(name not in data["profile_keywords"] for name in kws):
         return                          # profile() raises TypeError: not judged (the record has no such case)
     # an experimental_config's fields override the same-named keywords (ProfilerContext), and **kwargs may hold
@@ -147,9 +150,10 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
     for name, kw in kws.items():
         if name not in allowed:
             guess = close_matches(name, sorted(allowed))
-            _report(ctx, names, "NPP353", kw, f"_ExperimentalConfig has no keyword {name}: MindSpore raises TypeError "
-                    "(unexpected keyword argument) when the script starts; " +
-                    (f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(allowed)}"))
+            _report(ctx, names, "NPP353", kw, S.said(
+                f"_ExperimentalConfig has no keyword {name}",
+                "MindSpore raises TypeError (unexpected keyword argument) when the script starts",
+                f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(allowed)}"))
     if call.args or any(name not in allowed for name in kws) or any(kw.arg is None for kw in call.keywords):
         return
     values = {name: _value(ctx, names, name, kw.value) for name, kw in kws.items()}
@@ -162,8 +166,9 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
     spec = K.data()["parameters"][name]
     kind, reset = spec["type"], spec["reset"]
     if kind == "schedule" and isinstance(node, ast.Dict):
-        _report(ctx, names, "NPP350", node, f"schedule is a dict, not a schedule(...): MindSpore resets it to {reset} "
-                f"{LOG}; write schedule=mindspore.profiler.schedule(wait=..., active=...)")
+        _report(ctx, names, "NPP350", node, S.said("schedule is a dict, not a schedule(...)",
+                                                   f"MindSpore resets it to {reset} {LOG}",
+                                                   "write schedule=mindspore.profiler.schedule(wait=..., active=...)"))
         return UNSET
     value = _one(ctx, names, node)
     if value is None and isinstance(node, ast.Constant):
@@ -193,7 +198,7 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
                           f"{name} {spelled} (collects {guess[0]} instead of {reset})")
         else:
             what, advice = f"{said} is not {_a(enum)} member", f"write {_a(enum)} member"
-        _report(ctx, names, "NPP350", node, f"{what}: MindSpore resets it to {reset} {LOG}; {advice}", fix)
+        _report(ctx, names, "NPP350", node, S.said(what, f"MindSpore resets it to {reset} {LOG}", advice), fix)
         return reset
     if kind in ("bool", "str"):
         if (kind == "bool" and isinstance(value, bool)) or (kind == "str" and isinstance(value, str)):
@@ -201,7 +206,8 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
         if kind == "bool" and _meant_bool(value) == (reset == "True"):
             return reset == "True"      # 1 or "True" where the default is True: it becomes what was meant
         advice = f"write {name}=True or {name}=False" if kind == "bool" else "give the path as a string"
-        _report(ctx, names, "NPP350", node, f"{said} is not a {kind}: MindSpore resets it to {reset} {LOG}; {advice}")
+        _report(ctx, names, "NPP350", node, S.said(f"{said} is not a {kind}", f"MindSpore resets it to {reset} {LOG}",
+                                                   advice))
         return reset == "True" if kind == "bool" else reset
     if kind == "enum_list":
         enum = next(e for e, t in K.data()["enums"].items() if t["kind"] == name)
@@ -211,15 +217,17 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
         bare = isinstance(value, EnumRef) and value.kind == name and name == "activities"
         if strings or bare:
             what = "holds strings" if isinstance(value, Items) else "is not a list"
-            _report(ctx, names, "NPP350", node, f"{said} {what}: MindSpore resets it to {reset} {LOG}; write a list "
-                    f"of {enum} members ([{enum}.{next(iter(K.data()['enums'][enum]['members']))}, ...])")
+            _report(ctx, names, "NPP350", node, S.said(
+                f"{said} {what}", f"MindSpore resets it to {reset} {LOG}",
+                f"write a list of {enum} members ([{enum}.{next(iter(K.data()['enums'][enum]['members']))}, ...])"))
             return reset
         return None
     if kind == "export_type":
         return _export_type(ctx, names, node, value, said, reset)
     if kind == "callable" and isinstance(value, str):
-        _report(ctx, names, "NPP350", node, f"{said} is not callable: MindSpore resets it to {reset} {LOG} (nothing is "
-                "written out); write on_trace_ready=mindspore.profiler.tensorboard_trace_handler(\"<dir>\")")
+        _report(ctx, names, "NPP350", node, S.said(
+            f"{said} is not callable", f"MindSpore resets it to {reset} {LOG} (nothing is written out)",
+            "write on_trace_ready=mindspore.profiler.tensorboard_trace_handler(\"<dir>\")"))
         return reset
     return None
 
@@ -245,7 +253,8 @@ def _export_type(ctx, names: Names, node: ast.AST, value, said: str, reset: str)
         guess = close_matches(str(plain(value[0] if isinstance(value, Items) else value)), ["db", "text"])
         advice = "write [ExportType.Text, ExportType.Db] or the single string \"db\"" if isinstance(value, Items) \
             else (f"did you mean {guess[0]!r}?" if guess else "write ExportType.Text or ExportType.Db")
-        _report(ctx, names, "NPP350", node, f"{said} is not accepted: MindSpore resets it to {reset} {LOG}; {advice}")
+        _report(ctx, names, "NPP350", node, S.said(f"{said} is not accepted", f"MindSpore resets it to {reset} {LOG}",
+                                                   advice))
         return (reset,)
     return None
 
@@ -257,8 +266,9 @@ def _combinations(ctx, names: Names, kws: Dict[str, ast.keyword], values: dict) 
     level = "Level0" if level is UNSET else level
     mstx = values.get("mstx", UNSET)
     if level == "LevelNone" and level_given and (mstx is UNSET or mstx is False):
-        _report(ctx, names, "NPP351", kws["profiler_level"].value, "profiler_level LevelNone without mstx=True: "
-                f"MindSpore resets it to Level0 {WARN}; add mstx=True (LevelNone collects mstx marks only)")
+        _report(ctx, names, "NPP351", kws["profiler_level"].value, S.said(
+            "profiler_level LevelNone without mstx=True", f"MindSpore resets it to Level0 {WARN}",
+            "add mstx=True (LevelNone collects mstx marks only)"))
         level = "Level0"
     member = _one(ctx, names, kws["aic_metrics"].value) if "aic_metrics" in kws else None
     # only a metric written as a member: a string was reset to AiCoreNone already (NPP350)
@@ -266,22 +276,26 @@ def _combinations(ctx, names: Names, kws: Dict[str, ast.keyword], values: dict) 
         metric = member.name
         if metric != "AiCoreNone" and level in ("Level0", "LevelNone"):
             where = f"with profiler_level {level}" if level_given else "at profiler_level Level0 (the default)"
-            _report(ctx, names, "NPP351", kws["aic_metrics"].value, f"aic_metrics {metric} {where}: MindSpore resets "
-                    f"it to AiCoreNone {WARN}; AI Core metrics are collected at Level1 and Level2 only: add "
-                    "profiler_level=ProfilerLevel.Level1 to collect it")
+            _report(ctx, names, "NPP351", kws["aic_metrics"].value, S.said(
+                f"aic_metrics {metric} {where}", f"MindSpore resets it to AiCoreNone {WARN}",
+                "AI Core metrics are collected at Level1 and Level2 only: add profiler_level=ProfilerLevel.Level1 to "
+                "collect it"))
         elif metric == "AiCoreNone" and level in ("Level1", "Level2"):
-            _report(ctx, names, "NPP351", kws["aic_metrics"].value, f"aic_metrics AiCoreNone with profiler_level "
-                    f"{level}: MindSpore collects PipeUtilization instead, {WARN} (at Level1 and Level2 a metric "
-                    "cannot be turned off); drop aic_metrics, or use profiler_level=ProfilerLevel.Level0")
+            _report(ctx, names, "NPP351", kws["aic_metrics"].value, S.said(
+                f"aic_metrics AiCoreNone with profiler_level {level}",
+                f"MindSpore collects PipeUtilization instead, {WARN} (at Level1 and Level2 a metric cannot be turned "
+                "off)", "drop aic_metrics, or use profiler_level=ProfilerLevel.Level0"))
     activities = values.get("activities", UNSET)
     if values.get("record_shapes") is True and isinstance(activities, Items) and \
             not any(v.name == "CPU" for v in activities):
-        _report(ctx, names, "NPP351", kws["record_shapes"].value, "record_shapes=True without ProfilerActivity.CPU in "
-                f"activities: MindSpore resets it to False {WARN}; add ProfilerActivity.CPU to activities")
+        _report(ctx, names, "NPP351", kws["record_shapes"].value, S.said(
+            "record_shapes=True without ProfilerActivity.CPU in activities", f"MindSpore resets it to False {WARN}",
+            "add ProfilerActivity.CPU to activities"))
     if "data_process" in kws and values.get("data_process") is True and "schedule" in kws and \
             _is_schedule(names, kws["schedule"].value):
-        _report(ctx, names, "NPP351", kws["data_process"].value, "data_process=True with a schedule: MindSpore sets it "
-                f"to False {WARN}; drop data_process (it is not collected under a schedule)")
+        _report(ctx, names, "NPP351", kws["data_process"].value, S.said(
+            "data_process=True with a schedule", f"MindSpore sets it to False {WARN}",
+            "drop data_process (it is not collected under a schedule)"))
 
 
 def _is_schedule(names: Names, node: ast.AST) -> bool:
@@ -292,23 +306,26 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
     data = K.data()["schedule"]
     kws = _keywords(call)
     if call.args:
-        _report(ctx, names, "NPP353", call.args[0], "schedule() given a positional argument: MindSpore raises "
-                "TypeError (its arguments are keyword-only) when the script starts; name them: "
-                "schedule(wait=..., active=..., warmup=..., repeat=..., skip_first=...)")
+        _report(ctx, names, "NPP353", call.args[0], S.said(
+            "schedule() given a positional argument",
+            "MindSpore raises TypeError (its arguments are keyword-only) when the script starts",
+            "name them: schedule(wait=..., active=..., warmup=..., repeat=..., skip_first=...)"))
         return
     for name, kw in kws.items():
         if name not in data["keywords"]:
             guess = close_matches(name, data["keywords"])
-            _report(ctx, names, "NPP353", kw, f"schedule has no keyword {name}: MindSpore raises TypeError (unexpected "
-                    "keyword argument) when the script starts; " +
-                    (f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(data['keywords'])}"))
+            _report(ctx, names, "NPP353", kw, S.said(
+                f"schedule has no keyword {name}",
+                "MindSpore raises TypeError (unexpected keyword argument) when the script starts",
+                f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(data['keywords'])}"))
     if any(kw.arg is None for kw in call.keywords):
         return
     missing = [k for k in data["required"] if k not in kws]
     if missing:
-        _report(ctx, names, "NPP353", call, f"schedule() without {' and '.join(missing)}: MindSpore raises TypeError "
-                f"(missing required keyword-only argument) when the script starts; give "
-                f"{', '.join(m + '=' for m in missing)}")
+        _report(ctx, names, "NPP353", call, S.said(
+            f"schedule() without {' and '.join(missing)}",
+            "MindSpore raises TypeError (missing required keyword-only argument) when the script starts",
+            f"give {', '.join(m + '=' for m in missing)}"))
     for name, kw in kws.items():
         if name not in data["keywords"]:
             continue
@@ -321,8 +338,9 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
         if integer and value >= floor:
             continue
         what = "is not an int" if not integer else "is not positive" if floor else "is negative"
-        _report(ctx, names, "NPP350", kw.value, f"{name}={show(value)} {what}: MindSpore resets it to {floor} {LOG}; "
-                f"write a whole number of at least {floor}")
+        _report(ctx, names, "NPP350", kw.value, S.said(f"{name}={show(value)} {what}",
+                                                       f"MindSpore resets it to {floor} {LOG}",
+                                                       f"write a whole number of at least {floor}"))
 
 
 # ---------------------------------------------------------------- MS_PROFILER_OPTIONS
@@ -367,19 +385,19 @@ def options_findings(text: str):
     try:
         options = json.loads(text)
     except ValueError:
-        yield (f"{head} is not valid JSON: MindSpore logs \"Failed to load {ENV}, json decode error.\" and does not "
-               "profile; write a JSON object such as {\"start\": true, \"profiler_level\": \"Level1\"}")
+        yield S.said(f"{head} is not valid JSON", f"MindSpore logs \"Failed to load {ENV}, json decode error.\" and "
+                     "does not profile", "write a JSON object such as {\"start\": true, \"profiler_level\": \"Level1\"}")
         return
     if not isinstance(options, dict):
         return
     if not options:
-        yield (f"{head} is an empty object: MindSpore logs \"Failed to load {ENV}, json decode error.\" and does not "
-               "profile; add \"start\": true")
+        yield S.said(f"{head} is an empty object", f"MindSpore logs \"Failed to load {ENV}, json decode error.\" and "
+                     "does not profile", "add \"start\": true")
         return
     if not options.get("start"):
         said = "\"start\": false" if "start" in options else "no \"start\": true"
-        yield (f"{head} has {said}: MindSpore does not profile, and says so only in an INFO line of its log; "
-               "add \"start\": true")
+        yield S.said(f"{head} has {said}", "MindSpore does not profile, and says so only in an INFO line of its log",
+                     "add \"start\": true")
         return
     env = K.data()["env"]
     for key, enum in env["enums"].items():
@@ -394,8 +412,9 @@ def options_findings(text: str):
         if not bad or sorted(meant) == sorted(env["default_values"][key]):
             continue                    # the default it is reset to is what the member names meant ("Text")
         guess = close_matches(bad[0], sorted(accepted)) or [v for v in accepted if v.lower() == bad[0].lower()]
-        yield (f"{head}'s {key} {bad[0]!r} is not {_a(enum)} value: MindSpore resets {key} to {env['defaults'][key]} "
-               f"{LOG}; " + (f"did you mean {guess[0]!r}?" if guess else f"use one of {', '.join(sorted(accepted))}"))
+        yield S.said(f"{head}'s {key} {bad[0]!r} is not {_a(enum)} value",
+                     f"MindSpore resets {key} to {env['defaults'][key]} {LOG}",
+                     f"did you mean {guess[0]!r}?" if guess else f"use one of {', '.join(sorted(accepted))}")
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -14,11 +14,12 @@ import ast
 import difflib
 import re
 from functools import lru_cache
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ..knowledge import datafiles as K
 from ..knowledge import msprof_parser as P
-from ..source.model import Edit, Finding, Fix, printable
+from ..source.model import Edit, Finding, Fix, finding, printable
+from ..source.said import Said, plain, said
 from ..source.text import HOLE, SourceText, literal_value
 from ..knowledge.targets import Target
 from ..knowledge.msprof_options import all_options, cli, options_of
@@ -60,13 +61,21 @@ class Problem(NamedTuple):
     word: Word
     i: int
     j: int
-    message: str
+    said: Union[str, Said]      # what it says (source/said.py)
     fix: Optional[Tuple[Tuple[int, int, str], bool, str]] = None    # (i, j, text) in word.text, safe, title
     # what msprof does: "exits" (it refuses the line, or dies, before the application starts),
     # "ignored" (it runs the application without what the option asks for), "mixed" (it exits on some
     # of the targeted versions and ignores the option on others), "app_exits" (msprof starts the application,
     # which exits before it runs anything: NPP128)
     effect: str = "exits"
+
+    @property
+    def words(self) -> Said:
+        return plain(self.said)
+
+    @property
+    def message(self) -> str:
+        return self.words.message
 
 
 class _Hit(NamedTuple):
@@ -111,7 +120,7 @@ def check_call(call: Call, target: Target) -> List[Problem]:
             fix = _join_fix(opt) if opt is not None and opt.detached is not None else None
         out.append(problem._replace(word=word, fix=fix))
     for m in check_app(call, target):       # the application's words: msprof never reads them (NPP128)
-        out.append(Problem(MISPLACED, m.word, m.i, m.j, m.message, None, m.effect))
+        out.append(Problem(MISPLACED, m.word, m.i, m.j, m.said, None, m.effect))
     return out
 
 
@@ -253,8 +262,7 @@ def _legacy_value(opt: Option, v: str, p: str) -> Optional[Problem]:
     span = (vi, vj) if vj > vi else opt.name_span
 
     def problem(code: str, what: str, fix=None, advice: str = "") -> Problem:
-        return Problem(code, opt.word, span[0], span[1], f"{what}: {LEGACY_EXITS}" + (f"; {advice}" if advice else ""),
-                       fix)
+        return Problem(code, opt.word, span[0], span[1], said(what, LEGACY_EXITS, advice), fix)
     if name in data["switches"]["options"]:
         allowed = data["switches"]["values"]
         if name in data["switches"]["checked"].get(v, ()) and value not in allowed:
@@ -327,9 +335,9 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
     unread = [p for p in products if P.chip(version, p) is None]
     if unread and len(unread) == len(products):
         # the open source of that version has no platform class for the chip: its black list is not known
-        problem = problem._replace(message=problem.message + f" (read from the open source of CANN {version}, which "
-                                   f"has no platform class for the Ascend {', '.join(unread)}: its shipped msprof "
-                                   "may refuse the option itself first)")
+        problem = problem._replace(said=problem.words.within(
+            f"(read from the open source of CANN {version}, which has no platform class for the Ascend "
+            f"{', '.join(unread)}: its shipped msprof may refuse the option itself first)"))
     return problem
 
 
@@ -373,70 +381,70 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
     if kind == "unrecognized" and code == REFUSED:
         lacking = [v for v in target.versions if _resolve_port(written, v) == "unknown"] or [version]
         known_in = [v for v in K.VERSIONS if _resolve_port(written, v) != "unknown"]
-        message = f"msprof of {_versions_text(lacking)} has no option --{written} (it exists in " \
-                  f"{_versions_text(known_in)}): {tail}; remove it or target that version"
+        message = said(f"msprof of {_versions_text(lacking)} has no option --{written} (it exists in "
+                       f"{_versions_text(known_in)})", tail, "remove it or target that version")
     elif kind == "unrecognized":
         matches, trivial = suggest(written, all_options())
-        hint = f'; did you mean "--{matches[0]}"?' if matches else "; see `msprof --help` for the options"
+        hint = f'did you mean "--{matches[0]}"?' if matches else "see `msprof --help` for the options"
         if len(matches) == 1 and (trivial or difflib.SequenceMatcher(None, written, matches[0]).ratio() >= 0.75):
             fix = ((2, name_span[1], matches[0]), trivial, f"write --{matches[0]}")
-        message = f"--{written} is not an msprof option: {tail}{hint}"
+        message = said(f"--{written} is not an msprof option", tail, hint)
     elif kind == "ambiguous":
         names = [o.name.strip() for o in P.long_options(version) if o.name.startswith(written)]
-        message = f"--{written} abbreviates several msprof options ({', '.join('--' + n for n in names)}): {tail}; " \
-                  "write the whole name"
+        message = said(f"--{written} abbreviates several msprof options ({', '.join('--' + n for n in names)})",
+                       tail, "write the whole name")
     elif kind == "invalid":
-        message = f"--{written} is msprof's internal marker of an invalid option, not an option: {tail}"
+        message = said(f"--{written} is msprof's internal marker of an invalid option, not an option", tail)
     elif kind == "no_argument":
-        message = f"--{name} takes no value: {tail}; write --{name}"
+        message = said(f"--{name} takes no value", tail, f"write --{name}")
     elif kind in ("requires", "none", "null_string", "null_assign", "past_end") or step.action == P.IGNORED:
         message, fix = _no_value_message(call, at, called, name, tail, kind)
     elif kind == "short":
-        message = f"msprof reads {text} as options of its own (single-dash options it does not have), not as the " \
-                  f"value of the option before it: {tail}; attach the value with ="
+        message = said(f"msprof reads {text} as options of its own (single-dash options it does not have), not as "
+                       "the value of the option before it", tail, "attach the value with =")
     elif kind == "chip":
-        message = f"{who} refuses {called} on {chips} (the option is on the chip's black list): " \
-                  f"{_tail(step, version, where, 'it')}; remove it for this chip"
+        message = said(f"{who} refuses {called} on {chips} (the option is on the chip's black list)",
+                       _tail(step, version, where, "it"), "remove it for this chip")
     elif kind == "unsupported":
-        message = f"{called} is not supported on {chips}: {tail}; remove it for this chip"
+        message = said(f"{called} is not supported on {chips}", tail, "remove it for this chip")
     elif kind == "empty":
         span = name_span
-        advice = "; name the directory for the data" if name == "output" else ""
-        message = f"--{written}= gives no value: {tail}{advice}"
+        message = said(f"--{written}= gives no value", tail,
+                       "name the directory for the data" if name == "output" else "")
     elif code == BAD_METRICS:
         message, fix, span = _metrics_message(given, name, value or "", value_span, products or [target.soc], tail)
     elif code == BAD_STORAGE:
         span = value_span
         fix = _gb_fix(value or "", *value_span)
         lo, hi = P.data()["storage_limit"]
-        message = f"--storage-limit={value} is not <N>MB with N from {lo} to {hi}: {tail}; " + \
-            (fix[2] if fix else f"write the limit in MB, at least {lo}MB")
+        message = said(f"--storage-limit={value} is not <N>MB with N from {lo} to {hi}", tail,
+                       fix[2] if fix else f"write the limit in MB, at least {lo}MB")
     elif code == BAD_FREQ:
         span = value_span
         lim = P.limits(version, products[0] if products else target.soc, name)
-        advice = f"; use a value from {lim[0]} to {lim[1]}" if lim else "; write a plain integer"
-        message = f"{given} is out of range or not a plain integer: {tail}{advice}"
+        advice = f"use a value from {lim[0]} to {lim[1]}" if lim else "write a plain integer"
+        message = said(f"{given} is out of range or not a plain integer", tail, advice)
     elif code == BAD_OUTPUT:
         span = value_span
-        message = f"--output={value} cannot be msprof's output directory: {tail}"
+        message = said(f"--output={value} cannot be msprof's output directory", tail)
     elif kind == "l3":
         span = value_span
-        message = f"--task-time=l3 is not available on {chips}: {tail}; use l0, l1 or l2"
+        message = said(f"--task-time=l3 is not available on {chips}", tail, "use l0, l1 or l2")
     elif kind == "mstx":
-        message = f"{given} takes effect only with --msproftx=on, and not together with the other " \
-                  f"--mstx-domain option: {tail}"
+        message = said(f"{given} takes effect only with --msproftx=on, and not together with the other "
+                       "--mstx-domain option", tail)
     elif kind == "dynamic":
-        message = f"{called} does not fit with the other options of this dynamic profiling run: {tail}"
+        message = said(f"{called} does not fit with the other options of this dynamic profiling run", tail)
     elif kind == "order":
-        message = f"{given} comes before --output and --application, which {who} needs first: " \
-                  f"{tail}; move it after them"
+        message = said(f"{given} comes before --output and --application, which {who} needs first", tail,
+                       "move it after them")
     else:
         span = value_span if value else name_span
         allowed = P.accepted(version, name)
         fix = _word_fix(value or "", allowed, *value_span) if value and allowed else None
-        advice = f"; write {' or '.join(allowed)}" if allowed and len(allowed) == 2 else \
-            f"; use one of {', '.join(allowed)}" if allowed else ""
-        message = f"{given} is not a value msprof takes: {tail}{advice}"
+        advice = f"write {' or '.join(allowed)}" if allowed and len(allowed) == 2 else \
+            f"use one of {', '.join(allowed)}" if allowed else ""
+        message = said(f"{given} is not a value msprof takes", tail, advice)
     return Problem(code, word, span[0], span[1], message, fix, effect)
 
 
@@ -459,20 +467,21 @@ def _no_value_message(call: Call, at: int, called: str, name: str, tail: str, ki
     choice = f"one of {', '.join(allowed)}" if allowed else "VALUE"
     if detached is None:
         if kind == "past_end":
-            return f"{called} is the last word and has no value: {tail}; write --{name}=VALUE", None
-        return f"{called} is given no value: {tail}; write --{name}=" + ("VALUE" if not allowed else
-                                                                          f"VALUE ({choice})"), None
+            return said(f"{called} is the last word and has no value", tail, f"write --{name}=VALUE"), None
+        return said(f"{called} is given no value", tail,
+                    f"write --{name}=" + ("VALUE" if not allowed else f"VALUE ({choice})")), None
     text = detached.text
     if HOLE in text:
         shown, fix = "VALUE", _JOIN
     elif allowed and text not in allowed:
-        return (f"{called} is followed by {text!r}, which is not one of its values: msprof reads a value only as "
-                f"--{name}=VALUE, so --{name} has none, and the next word is skipped: {tail}; write --{name}=VALUE "
-                f"({choice}) and keep {text!r} where it belongs", None)
+        return (said(f"{called} is followed by {text!r}, which is not one of its values",
+                     f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word is "
+                     f"skipped: {tail}", f"write --{name}=VALUE ({choice}) and keep {text!r} where it belongs"), None)
     else:
         shown, fix = text, _JOIN
-    return (f"{called} is followed by its value as a separate word: msprof reads a value only as --{name}=VALUE, so "
-            f"--{name} has none, and the next word is skipped: {tail}; write --{name}={shown}", fix)
+    return (said(f"{called} is followed by its value as a separate word",
+                 f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word is skipped: "
+                 f"{tail}", f"write --{name}={shown}"), fix)
 
 
 def _accepted_anywhere(name: str) -> Tuple[str, ...]:
@@ -489,25 +498,25 @@ def _metrics_message(given: str, name: str, value: str, span, products: List[str
         else sorted(K.aic_metrics_for("910B"))
     fix = None
     if value.startswith("Custom:"):
-        return (f"{given} is not an event list msprof takes (at most as many events as the chip has PMU "
-                f"counters, each hexadecimal 0x.. or decimal, at most 70 characters in all): {tail}", None, span)
+        return (said(f"{given} is not an event list msprof takes (at most as many events as the chip has PMU "
+                     "counters, each hexadecimal 0x.. or decimal, at most 70 characters in all)", tail), None, span)
     matches, trivial = suggest(value, names) if value else ([], False)
     advice = ""
     if value in names:
         what = f"{given} is not a metric set of the Ascend {', '.join(products)}"
     elif matches:
         what = f"{given} is not an AI Core metric set" + (f" of the Ascend {products[0]}" if len(products) == 1 else "")
-        advice = f'; did you mean "{matches[0]}"?'
+        advice = f'did you mean "{matches[0]}"?'
         if len(matches) == 1:
             safe = trivial and matches[0].lower() == value.lower()
             fix = ((span[0], span[1], matches[0]), safe, f"write {matches[0]}")
     elif "," in value and all(x in names for x in value.split(",")):
         what = f"{given} lists several metric sets"
-        advice = "; msprof takes one set per run: profile once per set"
+        advice = "msprof takes one set per run: profile once per set"
     else:
         what = f"{given} is not an AI Core metric set" + (f" of the Ascend {products[0]}" if len(products) == 1 else "")
-        advice = "; use one of " + ", ".join(names) + " or Custom:<events>"
-    return f"{what}: {tail}{advice}", fix, span
+        advice = "use one of " + ", ".join(names) + " or Custom:<events>"
+    return said(what, tail, advice), fix, span
 
 
 def _legacy_render(problem: Problem, call: Call, versions: Set[str], target: Target) -> Problem:
@@ -518,26 +527,27 @@ def _legacy_render(problem: Problem, call: Call, versions: Set[str], target: Tar
         if problem.code == REFUSED:
             lacking = [v for v in target.versions if _resolve_port(name, v) == "unknown"]
             known_in = [v for v in K.VERSIONS if _resolve_port(name, v) != "unknown"]
-            return problem._replace(message=f"msprof of {_versions_text(lacking)} has no option --{name} (it exists "
-                                    f"in {_versions_text(known_in)}): it prints \"unrecognized option\" and its usage, "
-                                    f"and {LEGACY_EXITS[7:]}; remove it or target that version")
+            return problem._replace(said=said(
+                f"msprof of {_versions_text(lacking)} has no option --{name} (it exists in "
+                f"{_versions_text(known_in)})", f"it prints \"unrecognized option\" and its usage, and {LEGACY_EXITS[7:]}",
+                "remove it or target that version"))
         matches, trivial = suggest(name, all_options())
-        hint = f'; did you mean "--{matches[0]}"?' if matches else "; see `msprof --help` for the options"
+        hint = f'did you mean "--{matches[0]}"?' if matches else "see `msprof --help` for the options"
         fix = None
         if len(matches) == 1 and (trivial or difflib.SequenceMatcher(None, name, matches[0]).ratio() >= 0.75):
             fix = ((2, problem.j, matches[0]), trivial, f"write --{matches[0]}")
-        return problem._replace(message=f"--{name} is not an msprof option (\"unrecognized option\"): msprof prints "
-                                f"its usage and {LEGACY_EXITS[7:]}{hint}", fix=fix)
+        return problem._replace(said=said(f"--{name} is not an msprof option (\"unrecognized option\")",
+                                          f"msprof prints its usage and {LEGACY_EXITS[7:]}", hint), fix=fix)
     if problem.code == NO_VALUE:
         tail = f"msprof refuses it (\"expected one argument\", or \"empty value\" in older versions) and " \
                f"{LEGACY_EXITS[7:]}"
         message, fix = _no_value_message(call, _place(call, opt.word), f"--{name}", name, tail, "none")
-        return problem._replace(message=message, fix=fix)
+        return problem._replace(said=message, fix=fix)
     if problem.code == BAD_METRICS:
         products = list(target.products)
         message, fix, _ = _metrics_message(f"--{name}={opt.value or ''}", name, opt.value or "",
                                            (problem.i, problem.j), products, LEGACY_EXITS)
-        return problem._replace(message=message, fix=fix)
+        return problem._replace(said=message, fix=fix)
     return problem
 
 
@@ -584,7 +594,7 @@ def _finding(problem: Problem, src: SourceText) -> Finding:
         if span is not None:
             fix = Fix((Edit(span[0], span[1], text),), safe, printable(title))
     (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-    return Finding(problem.code, printable(problem.message), start, end, l1, c1, l2, c2, fix)
+    return finding(problem.code, problem.said, start, end, l1, c1, l2, c2, fix)
 
 
 def check_shell(text: str, target: Target, fixes: bool = False, calls: Optional[List[Call]] = None) -> List[Finding]:
@@ -677,7 +687,7 @@ def check_python(ctx) -> None:
     for call in calls_in_python(ctx.tree, ctx.src):
         for problem in check_call(call, ctx.target):
             f = _finding(problem, ctx.src)
-            ctx.report(f.code, f.start, f.end, f.message, f.fix)
+            ctx.report(f.code, f.start, f.end, f.words, f.fix)
 
 
 # ---------------------------------------------------------------- precedence and output

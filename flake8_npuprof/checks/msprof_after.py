@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 from typing import List, NamedTuple, Tuple
 
+from ..source.said import Said, said
+
 # what a script does with a word it does not define, by how it reads its arguments
 EXITS, IGNORED, UNKNOWN = "app_exits", "ignored", "unknown"
 
@@ -88,8 +90,8 @@ def _app_run(name: str, sites):
     return ""
 
 
-def misplaced_after(launch, ls, table) -> List[Tuple[int, int, str, str]]:
-    """(start, end, message, effect) for each msprof option among the words after the script of a launch under
+def misplaced_after(launch, ls, table) -> List[Tuple[int, int, Said, str]]:
+    """(start, end, words, effect) for each msprof option among the words after the script of a launch under
     msprof (ls: its script prepared, table: its flags), which the script does not define."""
     from .msprof_app import msprof_name
     candidates = [a for a in launch.args if msprof_name(a.text) is not None]
@@ -103,7 +105,7 @@ def _script_name(launch) -> str:
     return rel_path(launch.script, os.path.dirname(launch.command.path) or ".")
 
 
-def _after_script(launch, candidates, table, inside: bool, reading: Reading) -> List[Tuple[int, int, str, str]]:
+def _after_script(launch, candidates, table, inside: bool, reading: Reading) -> List[Tuple[int, int, Said, str]]:
     """msprof options among the script's words, which the script does not define."""
     from .msprof_app import ENDS, hint, msprof_name
     out = []
@@ -137,8 +139,8 @@ def _after_script(launch, candidates, table, inside: bool, reading: Reading) -> 
             what = (f"whether {script} runs with it is not known here: the script is not seen reading its arguments "
                     "with parse_args(), parse_known_args() or app.run before anything may be profiled")
         out.append((start, end,
-                    f"{a.text} {where}, so it is the script's, which defines no {option} flag, and msprof does not "
-                    f"read it: {what}; {advice}", reading.effect))
+                    said(f"{a.text} {where}, so it is the script's, which defines no {option} flag, and msprof does "
+                         "not read it", what, advice), reading.effect))
     return out
 
 

@@ -23,6 +23,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 from ..knowledge import msprof_parser as P
 from ..knowledge.msprof_options import all_options
 from ..knowledge.targets import Target
+from ..source.said import Said, said
 from ..source.text import HOLE
 from ..shell.msprof_words import Call, Word
 
@@ -47,7 +48,7 @@ class Misplaced(NamedTuple):
     word: Word
     i: int                      # the span in word.text
     j: int
-    message: str
+    said: Said                  # what it says (source/said.py)
     effect: str                 # "app_exits" (the application exits before it runs anything) or "ignored"
 
 
@@ -163,10 +164,11 @@ def _positional(call: Call, start: int, given) -> List[Misplaced]:
             return []
         ahead = next((t for t in app[exits + 1:] if not t.startswith("-")), None)
         runs = f"{ahead} never runs" if ahead and HOLE not in ahead else "its script never runs"
-        return [Misplaced(w, 0, len(w.text), (
-            f"{w.text} comes after {head}, where the application's words begin: {head} reads it as an option of its "
-            f"own before its script and exits with status 2 (\"unknown option {w.text}\", then its usage), so {runs} "
-            f"and nothing is profiled; {hint(w.text, name, head)} {ENDS}"), "app_exits")]
+        return [Misplaced(w, 0, len(w.text), said(
+            f"{w.text} comes after {head}, where the application's words begin",
+            f"{head} reads it as an option of its own before its script and exits with status 2 (\"unknown option "
+            f"{w.text}\", then its usage), so {runs} and nothing is profiled", f"{hint(w.text, name, head)} {ENDS}"),
+            "app_exits")]
     base = head.rsplit("/", 1)[-1]
     if base.startswith(("python", "pypy")):
         return []                   # an interpreter whose option parsing we have not read (python2, pypy...)
@@ -178,10 +180,10 @@ def _positional(call: Call, start: int, given) -> List[Misplaced]:
         name = msprof_name(w.text)
         if name is None or name in GENERIC or name in given:
             continue
-        out.append(Misplaced(w, 0, len(w.text), (
-            f"{w.text} comes after {head}, where the application's words begin: msprof passes it to the application "
-            f"without reading it, so msprof collects without this setting; {hint(w.text, name, head)} {ENDS}"),
-            "ignored"))
+        out.append(Misplaced(w, 0, len(w.text), said(
+            f"{w.text} comes after {head}, where the application's words begin",
+            "msprof passes it to the application without reading it, so msprof collects without this setting",
+            f"{hint(w.text, name, head)} {ENDS}"), "ignored"))
     return out
 
 
@@ -216,11 +218,11 @@ def _in_application(call: Call, opt, target: Target) -> List[Misplaced]:
             first = (" (msprof 8.5 and 9.0 take the word after the interpreter for the script and refuse the line, "
                      "\"[ERROR] Script params are invalid\", when no file of that name exists)")
         i = opt.value_at + offset
-        out.append(Misplaced(opt.word, i, i + len(text), (
-            f"{text} is inside --application's value, which is the application's: {head} would read it as an "
-            f"option of its own before its script and exit with status 2 (\"unknown option {text}\", then its "
-            f"usage), so {ahead or 'its script'} would never run and nothing is profiled; move it out of the quotes, "
-            f"before --application{first}"), "app_exits"))
+        out.append(Misplaced(opt.word, i, i + len(text), said(
+            f"{text} is inside --application's value, which is the application's",
+            f"{head} would read it as an option of its own before its script and exit with status 2 (\"unknown "
+            f"option {text}\", then its usage), so {ahead or 'its script'} would never run and nothing is profiled",
+            f"move it out of the quotes, before --application{first}"), "app_exits"))
         return out
     base = head.rsplit("/", 1)[-1]
     if base.startswith(("python", "pypy")):
@@ -233,10 +235,10 @@ def _in_application(call: Call, opt, target: Target) -> List[Misplaced]:
         if name is None or name in GENERIC or name in given:
             continue
         i = opt.value_at + offset
-        out.append(Misplaced(opt.word, i, i + len(text), (
-            f"{text} is inside --application's value, which is the application's: msprof passes it to the "
-            "application without reading it, so msprof collects without this setting; move it out of the quotes, "
-            "before --application"), "ignored"))
+        out.append(Misplaced(opt.word, i, i + len(text), said(
+            f"{text} is inside --application's value, which is the application's",
+            "msprof passes it to the application without reading it, so msprof collects without this setting",
+            "move it out of the quotes, before --application"), "ignored"))
     return out
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from typing import List, Tuple
 
+from ..source.said import Said, said
 from ..source.text import HOLE
 from ..shell.launches import launches
 from ..shell.walk import Walk
@@ -25,11 +26,11 @@ from .launch_setup import flag_table, prepare
 from .msprof_after import _script_name
 
 
-def misplaced_in_scripts(w: Walk, target) -> List[Tuple[int, int, str]]:
-    """(start, end, message) for each such word on the launcher's own lines."""
+def misplaced_in_scripts(w: Walk, target) -> List[Tuple[int, int, Said]]:
+    """(start, end, words) for each such word on the launcher's own lines."""
     from .msprof_app import msprof_name
     from .msprof_after import misplaced_after
-    out: List[Tuple[int, int, str]] = []
+    out: List[Tuple[int, int, Said]] = []
     me = os.path.abspath(w.launcher)
     for launch in launches(w):
         if launch.msprof is None or launch.command.path != me:
@@ -51,7 +52,7 @@ def misplaced_in_scripts(w: Walk, target) -> List[Tuple[int, int, str]]:
     return out
 
 
-def _outside_quotes(launch, options, table) -> List[Tuple[int, int, str]]:
+def _outside_quotes(launch, options, table) -> List[Tuple[int, int, Said]]:
     """`msprof --application="python3 train.py" --epochs=3`: a flag of the script that msprof reads as its own,
     an option it does not have (NPP120 reports the refusal; this says whose word it is)."""
     from ..knowledge.msprof_options import all_options
@@ -64,7 +65,7 @@ def _outside_quotes(launch, options, table) -> List[Tuple[int, int, str]]:
             continue                        # getopt takes a unique prefix: `--out` is msprof's --output
         start, end = o.word.place(0, len(text))
         out.append((start, end,
-                    f"{text} is {script}'s own flag, written outside --application's quotes: msprof reads it as one "
-                    f"of its options, has no such option and exits before {script} starts (NPP120), so nothing is "
-                    "profiled; move it inside the quotes, after the script"))
+                    said(f"{text} is {script}'s own flag, written outside --application's quotes",
+                         f"msprof reads it as one of its options, has no such option and exits before {script} starts "
+                         "(NPP120), so nothing is profiled", "move it inside the quotes, after the script")))
     return out

@@ -14,7 +14,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from flake8.defaults import NOQA_INLINE_REGEXP
 
-from ..source.model import Edit, Finding, Fix
+from ..source.model import Edit, Finding, Fix, finding
+from ..source.said import said
 from ..source.text import SourceText
 
 CODE = "NPP206"
@@ -55,9 +56,10 @@ def unused(text: str, findings: Sequence[Finding], target) -> List[Finding]:
                 and not any(f.code.startswith(code) for f in here)]
         for code, a, b in dead:
             (line, col), (_, end_col) = src.position(a), src.position(b)
-            message = (f"`# noqa: {code}` silences nothing: no {code} finding on this line for the target "
-                       f"({target.describe()}); remove it, or check with the target that needs it")
-            out.append(Finding(CODE, message, a, b, line, col, line, end_col,
+            message = said(f"`# noqa: {code}` silences nothing",
+                           f"no {code} finding on this line for the target ({target.describe()})",
+                           "remove it, or check with the target that needs it")
+            out.append(finding(CODE, message, a, b, line, col, line, end_col,
                                _fix(src, comment_line, m, base, codes, dead, code, a, b)))
     return out
 

@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..source.code_edits import insert_after, source_of
 from ..source.model import Edit, Fix
+from ..source.said import said
 from ..setups.parameter_map import (NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry,
                                     npu_setups, precision_writes, PRECISION_REFUSED)
 from ..source.sites import Entry, ParamSet
@@ -51,8 +52,9 @@ def check(ctx) -> None:
                 fix = Fix((edit,), same, "write out the default options") if edit else None
             ctx.report_node(
                 "NPP002", mode.target,
-                "profiling is switched on without profiling_options: "
-                f"{substituted_phrase('NpuOptimizer', ctx.target.versions)}; set profiling_options explicitly", fix)
+                said("profiling is switched on without profiling_options",
+                     substituted_phrase('NpuOptimizer', ctx.target.versions), "set profiling_options explicitly"),
+                fix)
         _check_dump(ctx, setup, mode_on)
 
 
@@ -105,9 +107,9 @@ def _check_name(ctx, entry: Entry) -> None:
         if entry.used_elsewhere or entry.bound_to is None and not entry.params or not npu_only:
             return
         ctx.report_node("NPP003", entry.call,
-                        "this custom optimizer gets NPU parameters but no name: the adapter reads only "
-                        f'entries named "{NPU_OPTIMIZER}", so none of its settings apply; set '
-                        f'.name = "{NPU_OPTIMIZER}"')
+                        said("this custom optimizer gets NPU parameters but no name",
+                             f'the adapter reads only entries named "{NPU_OPTIMIZER}", so none of its settings apply',
+                             f'set .name = "{NPU_OPTIMIZER}"'))
         return
     if name is None:
         strings = ctx.values.strings(node, entry.scope, ctx.pos(node))
@@ -132,11 +134,11 @@ def _check_name(ctx, entry: Entry) -> None:
     ctx.report_node("NPP003", node, _name_message(name, entry), fix)
 
 
-def _name_message(name: str, entry: Entry) -> str:
+def _name_message(name: str, entry: Entry):
     profiling = any(p.key in ("profiling_mode", "profiling_options") for p in entry.params)
-    return (f'custom optimizer named "{name}" carries NPU parameters: none of its settings '
-            f'{"(profiling included) " if profiling else ""}apply; the adapter reads only entries named exactly '
-            f'"{NPU_OPTIMIZER}"; name it "{NPU_OPTIMIZER}"')
+    return said(f'custom optimizer named "{name}" carries NPU parameters',
+                f'none of its settings {"(profiling included) " if profiling else ""}apply',
+                f'the adapter reads only entries named exactly "{NPU_OPTIMIZER}"', f'name it "{NPU_OPTIMIZER}"')
 
 
 # ---------------------------------------------------------------- NPP009
@@ -151,10 +153,10 @@ def _check_duplicates(ctx, setup: Setup) -> None:
         line = ctx.src.position(ctx.src.node_start(first.call))[0]
         ctx.report_node(
             "NPP009", later.call,
-            f"a second NpuOptimizer entry on the same ConfigProto (the first is on line {line}): the "
-            "adapter reads both in turn and later keys overwrite earlier ones; once profiling_mode is on, a "
-            "later entry without profiling_options resets them to the adapter's defaults; set every parameter "
-            "on one entry")
+            said(f"a second NpuOptimizer entry on the same ConfigProto (the first is on line {line})",
+                 "the adapter reads both in turn and later keys overwrite earlier ones",
+                 "once profiling_mode is on, a later entry without profiling_options resets them to the adapter's "
+                 "defaults", "set every parameter on one entry", lines=(line,)))
 
 
 # ---------------------------------------------------------------- NPP004, NPP005, NPP010
@@ -165,15 +167,15 @@ def _check_fields(ctx, setup: Setup) -> None:
             if key == "profiling_mode" and p.field != "b":
                 ctx.report_node(
                     "NPP004", p.target,
-                    f'profiling_mode is set through .{p.field}, but the adapter reads the bool field .b: '
-                    "profiling stays off; write parameter_map[\"profiling_mode\"].b = True",
+                    said(f"profiling_mode is set through .{p.field}, but the adapter reads the bool field .b",
+                         "profiling stays off", 'write parameter_map["profiling_mode"].b = True'),
                     _field_fix(ctx, p, "b"))
             elif key == "profiling_options" and p.field != "s":
                 ctx.report_node(
                     "NPP004", p.target,
-                    f"profiling_options is set through .{p.field}, but the adapter reads the bytes field .s: "
-                    "it sees empty options and falls back to its defaults; write "
-                    'parameter_map["profiling_options"].s = tf.compat.as_bytes(...)')
+                    said(f"profiling_options is set through .{p.field}, but the adapter reads the bytes field .s",
+                         "it sees empty options and falls back to its defaults",
+                         'write parameter_map["profiling_options"].s = tf.compat.as_bytes(...)'))
             elif key == "profiling_mode" and p.field == "b":
                 _check_bool_value(ctx, p)
     if "profiling_options" in setup.params and "profiling_mode" not in setup.params:
@@ -199,6 +201,7 @@ def _check_precision_b(ctx, setup: Setup) -> None:
                    "session fails when its graph first runs")
     # a later .s under no condition the .b's own conditions do not already hold runs whenever the .b does
     always = [q for q in later if p.guards[:len(q.guards)] == q.guards]
+    line = 0
     if always:
         line = ctx.src.position(ctx.src.node_start(always[0].stmt))[0]
         effect = f"the string set on line {line} replaces this .b (s and b are one oneof), so the .b does nothing"
@@ -210,9 +213,9 @@ def _check_precision_b(ctx, setup: Setup) -> None:
         effect = f"this .b leaves it empty (s and b are one oneof, the last write wins) and {refused}"
     ctx.report_node(
         "NPP004", p.target,
-        f"precision_mode is set through .b, but it is a string option read from .s: {effect}; next to profiling "
-        'options it is almost surely meant as parameter_map["profiling_mode"].b, which is never set, so '
-        "profiling stays off",
+        said("precision_mode is set through .b, but it is a string option read from .s", effect,
+             'next to profiling options it is almost surely meant as parameter_map["profiling_mode"].b, which is '
+             "never set, so profiling stays off", lines=(line,) if line else ()),
         _rename_key_fix(ctx, p, "profiling_mode"))
 
 
@@ -234,8 +237,8 @@ def _check_bool_value(ctx, p: ParamSet) -> None:
         fix = Fix((Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), word),), True, f"write {word}")
     ctx.report_node(
         "NPP010", p.value,
-        f"profiling_mode .b is given {shown} ({kind}): protobuf raises TypeError when the config is built; "
-        "it accepts only a bool (or int) here; pass True or False", fix)
+        said(f"profiling_mode .b is given {shown} ({kind})", "protobuf raises TypeError when the config is built",
+             "it accepts only a bool (or int) here", "pass True or False"), fix)
 
 
 def _check_str_field(ctx, p: ParamSet) -> None:
@@ -244,8 +247,8 @@ def _check_str_field(ctx, p: ParamSet) -> None:
         return
     ctx.report_node(
         "NPP005", p.value,
-        "profiling_options .s is a bytes field but is given a str: protobuf raises TypeError when the "
-        "config is built; wrap the value in tf.compat.as_bytes(...)",
+        said("profiling_options .s is a bytes field but is given a str",
+             "protobuf raises TypeError when the config is built", "wrap the value in tf.compat.as_bytes(...)"),
         _wrap_fix(ctx, p.value))
 
 
@@ -308,8 +311,8 @@ def _check_dump(ctx, setup: Setup, mode_on: Optional[bool]) -> None:
             continue
         ctx.report_node(
             "NPP202", p.target,
-            f"profiling and data dump ({key}) are both on in this config: dumping distorts the timings "
-            "the profile measures; profile and dump in separate runs")
+            said(f"profiling and data dump ({key}) are both on in this config",
+                 "dumping distorts the timings the profile measures", "profile and dump in separate runs"))
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -24,11 +24,12 @@ from ..knowledge import datafiles as K
 from ..knowledge.collection import collects_anything
 from ..source.jsonscan import Doc, parse
 from ..source.model import Issue
+from ..source.said import Runtime, Said, said
 from ..knowledge.targets import Target
 from . import options_chips, options_json, options_keys, options_output, options_schema, options_trace, options_values
 from .options_chips import _product_problems
 from .options_json import _duplicates, _syntax_issue
-from .options_problem import ABORT, LATENT_ABORT, Problem, _any_unknown, snake, versions_phrase
+from .options_problem import ABORT, Problem, _any_unknown, snake, versions_phrase
 from .options_schema import _schema_ok_keys, _schema_problems
 from .options_steps import _runtime_problems
 from .options_trace import _trace_points
@@ -71,9 +72,9 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
     if size > MAX_BYTES:
         more = " at least" if len(known) != len(text) else ""
         issues.append(Issue("NPP112", 0, len(text),
-                            f"profiling_options is{more} {size} bytes, over the runtime's 2047-byte buffer: "
-                            f"it is cut and then fails to parse, so {ABORT}; shorten it (drop unused keys "
-                            "or long fp_point/bp_point names)", effect="abort"))
+                            said(f"profiling_options is{more} {size} bytes, over the runtime's 2047-byte buffer",
+                                 f"it is cut and then fails to parse, so {ABORT}",
+                                 "shorten it (drop unused keys or long fp_point/bp_point names)"), effect="abort"))
         if len(text) > PARSE_LIMIT:
             return OptionsReport(False, False, None, issues)
     if not text:
@@ -137,14 +138,10 @@ def _runtime_product(product: str) -> str:
     return "910B" if product == "910C" else product
 
 
-def for_state(message: str, state) -> str:
-    """The message with a consequence true for the state of its setup (state.py): for a setup GE
-    does not read (switched off, never passed, ...) it says what happens once the setup takes effect."""
-    from ..setups.state import condition_prefix, latent_prefix
-    prefix = latent_prefix(state)
-    if not prefix:
-        return condition_prefix(state) + message
-    return prefix + message.replace(ABORT, LATENT_ABORT)
+def for_state(words, state):
+    """The words (a Said) under the condition of their setup's state (setups/state.py)."""
+    from ..setups.state import for_state as given
+    return given(words, state)
 
 
 # ---------------------------------------------------------------- judging per target
@@ -232,22 +229,17 @@ def _judge(problems, target: Target) -> List[Issue]:
         codes = [c.code for c in own]
         code = max(sorted(set(codes)), key=lambda c: (codes.count(c), c != "NPP110"))
         first = next(c for c in own if c.code == code)
-        # group the versions by what their runtime does
-        by_consequence: Dict[str, List[str]] = {}
+        # group the versions by what their runtime does (and, for some builds only, which builds)
+        by_consequence: Dict[Tuple[str, str], List[str]] = {}
         for v, problem in chosen.items():
             text = problem.consequence if problem.code == code else f"{problem.what}, and {problem.consequence}"
-            if problem.standing == "some":
-                text = f"\x00{problem.builds}\x00{text}"
-            by_consequence.setdefault(text, []).append(v)
-        parts = []
-        for text, vs in by_consequence.items():
-            if text.startswith("\x00"):
-                _, builds, text = text.split("\x00", 2)
-                parts.append(f"on some builds of {versions_phrase(vs)} ({builds}) {text}")
-            elif len(by_consequence) == 1 and target.cann == "any" and len(vs) == len(K.VERSIONS):
-                parts.append(text)
+            by_consequence.setdefault((problem.builds if problem.standing == "some" else "", text), []).append(v)
+        consequence, runtime = "", []
+        for (builds, text), vs in by_consequence.items():
+            if not builds and len(by_consequence) == 1 and target.cann == "any" and len(vs) == len(K.VERSIONS):
+                consequence = text          # every version does the same: no version is named
             else:
-                parts.append(f"on {versions_phrase(vs)} {text}")
+                runtime.append(Runtime(versions_phrase(vs), text, builds))
         # what no source shows, for the versions the target names
         unknown = {}
         for v in target.versions:
@@ -256,14 +248,17 @@ def _judge(problems, target: Target) -> List[Issue]:
             cell = next((cells[(v, p)] for p in target.products if (v, p) in cells), None)
             if cell is not None and cell.standing == "unknown":
                 unknown.setdefault(cell.consequence, []).append(v)
-        parts += [f"on {versions_phrase(vs)} {text}" for text, vs in unknown.items()]
-        message = f"{first.what}: {'; '.join(parts)}"
-        if first.advice:
-            message += f"; {first.advice}"
+        unknowns = [Runtime(versions_phrase(vs), text) for text, vs in unknown.items()]
+        advice = (first.advice,) if isinstance(first.advice, str) else first.advice
+        if consequence:         # what no source shows is a note after what every version does
+            words = Said(first.what, consequence, advice=tuple(r.line for r in unknowns) + advice)
+        else:
+            words = Said(first.what, runtime=tuple(runtime + unknowns), advice=advice)
+        words = words._replace(advice=tuple(a for a in words.advice if a))
         effects = {_effect(p) for p in chosen.values()}
         effect = "abort" if effects == {"abort"} else "env" if effects <= {"abort", "env"} else \
             next(iter(effects)) if len(effects) == 1 else ""
-        out.append(Issue(code, first.span[0], first.span[1], message, first.fix, anchor, partial, effect))
+        out.append(Issue(code, first.span[0], first.span[1], words, first.fix, anchor, partial, effect))
     return out
 
 
@@ -281,8 +276,8 @@ def _nothing_collected(doc: Doc, target: Target) -> Optional[Issue]:
         return None
     where = "" if target.cann == "any" else f" on {versions_phrase([v for v in target.versions if v in bad])}"
     return Issue("NPP116", doc.start, doc.start + 1,
-                 f"profiling is on but these options switch on no collection{where}: no data would be written; "
-                 'turn on at least "task_trace" or "training_trace"', effect="silent")
+                 said(f"profiling is on but these options switch on no collection{where}", "no data would be written",
+                      'turn on at least "task_trace" or "training_trace"'), effect="silent")
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -8,16 +8,17 @@ from typing import Dict, List, Optional
 
 from ..source.jsonscan import Doc, Member, parse
 from ..source.model import Issue, TextFix
+from ..source.said import Runtime, Said, said
 from .options_problem import ABORT, _json, _member_removal
 
 _HINTS = {
     # the example is itself clean (with training_trace, the points NPP104 asks for)
-    "legacy": ("this is the pre-2021 colon list; write a JSON object such as "
+    "legacy": ("this is the pre-2021 colon list", "write a JSON object such as "
                '{"output":"./prof","training_trace":"on","task_trace":"on","fp_point":"","bp_point":""}'),
-    "single_quotes": "JSON needs double quotes around keys and strings",
-    "trailing_comma": "remove the trailing comma",
-    "python_literal": 'use JSON true/false/null (switches take "on"/"off")',
-    "not_json": "write a JSON object of options",
+    "single_quotes": ("JSON needs double quotes around keys and strings",),
+    "trailing_comma": ("remove the trailing comma",),
+    "python_literal": ('use JSON true/false/null (switches take "on"/"off")',),
+    "not_json": ("write a JSON object of options",),
 }
 
 
@@ -28,23 +29,23 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
     if doc.error and text.startswith("\ufeff") and not parse(text[1:]).error:
         # GE's nlohmann skips a byte-order mark; the collector's own reader does not (the oracle record)
         return Issue("NPP100", 0, 1,
-                     "profiling_options starts with a byte-order mark (U+FEFF), which GE's JSON parser skips but the "
-                     "collector's own reader does not: on CANN 8.5 and later the collector rejects the options "
-                     f'("{BOM_REJECTED}"), so {ABORT}; remove the mark',
+                     Said("profiling_options starts with a byte-order mark (U+FEFF), which GE's JSON parser skips but "
+                          "the collector's own reader does not",
+                          runtime=(Runtime("CANN 8.5 and later", f'the collector rejects the options ("{BOM_REJECTED}"), '
+                                                                 f"so {ABORT}"),), advice=("remove the mark",)),
                      TextFix(((0, 1, ""),), True, "remove the byte-order mark"), effect="abort")
     if doc.error:
         err = doc.error
-        advice = _HINTS.get(err.hint, "fix the JSON syntax")
+        advice = _HINTS.get(err.hint, ("fix the JSON syntax",))
         i = min(err.index, max(len(text) - 1, 0))
         fix = _legacy_fix(text) if err.hint == "legacy" else _python_dict_fix(text)
         return Issue("NPP100", i, i + 1,
                      # 1-based, like the columns beside it
-                     f"profiling_options is not valid JSON ({err.message} at character {err.index + 1} of the "
-                     f"options): "
-                     f"GE cannot parse it, so {ABORT}; {advice}", fix, effect="abort")
+                     said(f"profiling_options is not valid JSON ({err.message} at character {err.index + 1} of the "
+                          "options)", f"GE cannot parse it, so {ABORT}", *advice), fix, effect="abort")
     return Issue("NPP100", doc.start, doc.end,
-                 f"profiling_options is a JSON {doc.root_type}, not an object: GE rejects it, so {ABORT}; "
-                 'write the options as {"key": "value", ...}', effect="abort")
+                 said(f"profiling_options is a JSON {doc.root_type}, not an object", f"GE rejects it, so {ABORT}",
+                      'write the options as {"key": "value", ...}'), effect="abort")
 
 
 def _legacy_fix(text: str) -> TextFix:
@@ -88,8 +89,8 @@ def _duplicates(doc: Doc) -> List[Issue]:
             continue
         out.append(Issue(
             "NPP111", member.key_start, member.key_end,
-            f'duplicate key "{member.key}": the runtime keeps only the last value ({_json(winner.value)}), '
-            f"this one ({_json(member.value)}) is silently dropped; remove one of them",
+            said(f'duplicate key "{member.key}"', f"the runtime keeps only the last value ({_json(winner.value)}), "
+                 f"this one ({_json(member.value)}) is silently dropped", "remove one of them"),
             TextFix((_member_removal(doc, member),), True, f'drop the earlier "{member.key}"'), member.key,
             effect="silent"))
     return out

@@ -53,8 +53,8 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
     elif key == "task_time":
         advice = 'use "task_trace" for this version'
     elif key in ("aiv_metrics", "power"):
-        advice = "remove it" + ("; AI Vector Core metrics follow aic_metrics on chips that have them"
-                                if key == "aiv_metrics" else "")
+        advice = ("remove it", "AI Vector Core metrics follow aic_metrics on chips that have them") \
+            if key == "aiv_metrics" else "remove it"
     else:
         advice = f"remove it or target {versions_phrase(accepted)}"
     return Problem("NPP113", key, span, f'"{key}" is not a profiling_options key of this CANN version',

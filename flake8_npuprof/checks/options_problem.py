@@ -7,14 +7,13 @@ The checks are the other options_* modules; checks/options.py judges their verdi
 from __future__ import annotations
 
 import re
-from typing import Dict, NamedTuple, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple, Union
 
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc, Member, Unknown
 from ..source.model import TextFix
+from ..source.said import ABORT  # noqa: F401  (the outcome the rules name; said.py gives its tense)
 
-ABORT = "GE initialisation fails and the job aborts"
-LATENT_ABORT = "GE initialisation will fail and the job will abort"
 FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
              "host_sys_usage_freq", "instr_profiling_freq", "sys_lp_freq")
 
@@ -64,7 +63,7 @@ class Problem(NamedTuple):
     span: Tuple[int, int]
     what: str                   # the problem, independent of the version
     consequence: str            # what this version's runtime does
-    advice: str                 # how to fix it
+    advice: Union[str, Tuple[str, ...]]     # how to fix it (a tuple: its clauses, a line each in the detail)
     fix: Optional[TextFix] = None
     # "fails": every build of the version does this; "some": only the builds named in `builds`;
     # "unknown": no source shows what this version does (never reported on its own)

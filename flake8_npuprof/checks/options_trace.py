@@ -9,6 +9,7 @@ from typing import List
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc
 from ..source.model import Issue, TextFix
+from ..source.said import said
 from ..knowledge.targets import Target
 from .options_problem import _any_unknown, _json, _member_removal, _members
 
@@ -28,9 +29,10 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
             add = ",".join(f'"{k}":""' for k in missing)
             out.append(Issue(
                 "NPP104", tt.key_start, tt.value_end,
-                f'"training_trace" is "on" without {names}: nothing fails, yet the TF Adapter guide asks for '
-                "both; GE searches for the points itself (not with dynamic shape, where they must be named); "
-                f'add {add} ("" asks for the search) or the op names from your graph',
+                said(f'"training_trace" is "on" without {names}',
+                     "nothing fails, yet the TF Adapter guide asks for both",
+                     "GE searches for the points itself (not with dynamic shape, where they must be named)",
+                     f'add {add} ("" asks for the search) or the op names from your graph'),
                 TextFix(((tt.value_end, tt.value_end, "," + add),), True, f"add {add}"), "training_trace",
                 effect="guidance"))
     if not tt_on and not (tt is None and _any_unknown(doc)):
@@ -40,8 +42,9 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
                 state = "absent" if tt is None else f'"{tt.value}"' if isinstance(tt.value, str) else _json(tt.value)
                 out.append(Issue(
                     "NPP105", m.key_start, m.value_end,
-                    f'"{key}" is set but "training_trace" is {state}: GE reads the points only for the '
-                    'training trace, so it ignores them; switch "training_trace" on or drop the point',
+                    said(f'"{key}" is set but "training_trace" is {state}',
+                         "GE reads the points only for the training trace, so it ignores them",
+                         'switch "training_trace" on or drop the point'),
                     TextFix((_member_removal(doc, m),), False, f'drop "{key}"'), key, effect="silent"))
     return out
 

@@ -104,7 +104,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         if code == "NPP113":      # 9.x: whitelisted, but missing from the feature table its checker uses
             return Problem(code, key, span, f'"task_time": {shown} is refused by this collector (only "" passes)',
                            f'the collector rejects it ("Argument [task_time] is not supported."), so {ABORT}',
-                           'remove it; this collector turns the task trace on by itself',
+                           ("remove it", "this collector turns the task trace on by itself"),
                            TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
         return Problem(code, key, span, f'"{key}": {shown} is rejected by its checker (only "" passes)',
                        f"the collector rejects it, so {ABORT}", "remove it",

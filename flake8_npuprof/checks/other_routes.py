@@ -9,12 +9,13 @@ from typing import Dict, Optional
 
 from ..source.code_edits import add_keyword, remove_argument
 from ..source.model import Edit, Fix
+from ..source.said import said
 from ..values.ops import Opaque
 from ..setups.routes import ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, last_values, profiler_scopes, profiling_configs, resource_inits, tf2_sets
 from ..values.reader import truthy
 from .common import check_options_expr
 from ..source.text import HOLE, is_placeholder
-from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
+from ..setups.env import mode_problem_text, no_options_in_env
 from ..setups.state import NEVER_HANDED
 from ..knowledge.collection import substituted_defaults, substituted_phrase
 
@@ -56,14 +57,14 @@ def _non_bool(candidates, allow_int: bool) -> Optional[object]:
     return bad[0] if bad else None
 
 
-def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: str) -> Optional[bool]:
+def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: str, advice: str) -> Optional[bool]:
     """enable_profiling of a call route: True/False/None, reporting NPP010 for a value it rejects."""
     if setup.mode is None:
         return False                        # the parameter defaults to False
     verdict, cands = _bool_value(ctx, setup.mode.node, setup.scope, setup.pos)
     bad = _non_bool(cands, allow_int) if cands else None
     if bad is not None:
-        ctx.report_node("NPP010", setup.mode.node, f"enable_profiling is given {_shown(bad)}: {consequence}")
+        ctx.report_node("NPP010", setup.mode.node, said(f"enable_profiling is given {_shown(bad)}", consequence, advice))
         return None
     return verdict
 
@@ -88,10 +89,11 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
     legacy_fix = _legacy_fix(ctx, call, setup)
     for k in setup.legacy:
         ctx.report_node("NPP014", k,
-                        f"ProfilingConfig({k.arg}=...) is the pre-2021 API: current adapters raise TypeError "
-                        "on it; describe what to collect in profiling_options (a JSON object) instead", legacy_fix)
-    verdict = _switch(ctx, setup, True, "NPUEstimator copies it into a protobuf bool and raises TypeError; "
-                                        "pass True or False")
+                        said(f"ProfilingConfig({k.arg}=...) is the pre-2021 API",
+                             "current adapters raise TypeError on it",
+                             "describe what to collect in profiling_options (a JSON object) instead"), legacy_fix)
+    verdict = _switch(ctx, setup, True, "NPUEstimator copies it into a protobuf bool and raises TypeError",
+                      "pass True or False")
     state = ctx.state_of(call)
     if verdict and state is not None and state.why == "never_passed":
         verdict = None                  # NPUEstimator never sees it: NPP006 says so, and nothing else applies
@@ -100,8 +102,9 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
         if verdict is False and _not_switched_on(setup):
             ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
-                            "ProfilingConfig has profiling_options but enable_profiling is off: NPUEstimator "
-                            "switches profiling off and the options are ignored; pass enable_profiling=True")
+                            said("ProfilingConfig has profiling_options but enable_profiling is off",
+                                 "NPUEstimator switches profiling off and the options are ignored",
+                                 "pass enable_profiling=True"))
         elif verdict and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             _no_options(ctx, call.func, "ProfilingConfig")
     elif verdict and not setup.legacy:
@@ -110,12 +113,13 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
     never = state.why == "never_passed" if state is not None else not ctx.flow.is_consumed(call)
     if never and state is not None and state.detail != NEVER_HANDED:
         ctx.report_node("NPP006", call.func,
-                        f"this ProfilingConfig is passed to {state.detail}: the Estimator runs without it and "
-                        "collects nothing; hand the run config that carries it to the Estimator")
+                        said(f"this ProfilingConfig is passed to {state.detail}",
+                             "the Estimator runs without it and collects nothing",
+                             "hand the run config that carries it to the Estimator"))
     elif never:
         ctx.report_node("NPP006", call.func,
-                        "this ProfilingConfig is never passed as NPURunConfig(profiling_config=...): the "
-                        "Estimator runs without it and collects nothing; pass it to NPURunConfig")
+                        said("this ProfilingConfig is never passed as NPURunConfig(profiling_config=...)",
+                             "the Estimator runs without it and collects nothing", "pass it to NPURunConfig"))
 
 
 def _legacy_fix(ctx, call: ast.Call, setup: RouteSetup) -> Optional[Fix]:
@@ -167,8 +171,8 @@ def _no_options(ctx, anchor, route: str, call: Optional[ast.Call] = None) -> Non
         edit = add_keyword(ctx.src, call, f"profiling_options='{options}'")
         fix = Fix((edit,), same, "write out the default options") if edit else None
     ctx.report_node("NPP002", anchor,
-                    f"{route} switches profiling on without profiling_options: "
-                    f"{substituted_phrase(route, ctx.target.versions)}; give the options explicitly", fix)
+                    said(f"{route} switches profiling on without profiling_options",
+                         substituted_phrase(route, ctx.target.versions), "give the options explicitly"), fix)
 
 
 # ---------------------------------------------------------------- npu_resource_init
@@ -177,27 +181,30 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
     call = setup.anchor
     for k in setup.legacy:
         ctx.report_node("NPP014", k,
-                        f"npu_resource_init({k.arg}=...) is the pre-2021 API: current adapters raise TypeError "
-                        "on it; pass profiling_options (a JSON object) instead")
+                        said(f"npu_resource_init({k.arg}=...) is the pre-2021 API",
+                             "current adapters raise TypeError on it", "pass profiling_options (a JSON object) instead"))
     verdict = _switch(ctx, setup, False, 'npu_resource_init accepts only True or False and raises TypeError '
-                                         '("enable_profiling must be True or False"); pass a bool')
+                                         '("enable_profiling must be True or False")', "pass a bool")
     options = _options_value(setup)
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
         empty = strings.candidates and all(not c.text.strip() for c in strings.candidates)
         if verdict is False and _not_switched_on(setup):
             ctx.report_node("NPP001", setup.mode.anchor if setup.mode else call.func,
-                            "npu_resource_init gets profiling_options but enable_profiling is off: GE is "
-                            "initialised without profiling and the options are ignored; pass enable_profiling=True")
+                            said("npu_resource_init gets profiling_options but enable_profiling is off",
+                                 "GE is initialised without profiling and the options are ignored",
+                                 "pass enable_profiling=True"))
         elif verdict and empty:
             ctx.report_node("NPP002", options.anchor,
-                            "npu_resource_init switches profiling on with empty profiling_options: GE usually "
-                            "collects nothing; there is no default here, GE falls back to "
-                            "PROFILING_MODE/PROFILING_OPTIONS; give the options explicitly")
+                            said("npu_resource_init switches profiling on with empty profiling_options",
+                                 "GE usually collects nothing",
+                                 "there is no default here, GE falls back to PROFILING_MODE/PROFILING_OPTIONS",
+                                 "give the options explicitly"))
     elif verdict:
         ctx.report_node("NPP002", setup.mode.anchor,
-                        "npu_resource_init switches profiling on without profiling_options: it raises ValueError "
-                        "('profiling_options must be set when use profiling'); give the options explicitly")
+                        said("npu_resource_init switches profiling on without profiling_options",
+                             "it raises ValueError ('profiling_options must be set when use profiling')",
+                             "give the options explicitly"))
 
 
 # ---------------------------------------------------------------- environment variables
@@ -232,16 +239,17 @@ def _environment(ctx) -> bool:
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
         if mode_on is False and _evidently_meant_on(ctx, s, meant_in):
             ctx.report_node("NPP001", s.anchor,
-                            "PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" in this profiling branch: "
-                            "GE reads the options only with PROFILING_MODE=true, so nothing is collected; set "
-                            'PROFILING_MODE to "true"')
+                            said("PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" in this profiling "
+                                 "branch", "GE reads the options only with PROFILING_MODE=true, so nothing is collected",
+                                 'set PROFILING_MODE to "true"'))
         elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             ctx.report_node("NPP002", s.anchor,
-                            "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its "
-                            'defaults (output "./"), older GE silently switches profiling off; give the options')
+                            said("PROFILING_MODE is true with empty PROFILING_OPTIONS",
+                                 'recent GE substitutes its defaults (output "./"), older GE silently switches '
+                                 "profiling off", "give the options"))
     if any_on and not any(s.name == ENV_OPTIONS for s in sets) and "PROFILING_OPTIONS" not in ctx.src.text:
         mode = next(s for s in sets if s.name == ENV_MODE and verdict_of.get(id(s.scope)) is True)
-        ctx.report_node("NPP002", mode.anchor, NO_OPTIONS_IN_ENV.format(where="this script"))
+        ctx.report_node("NPP002", mode.anchor, no_options_in_env("this script"))
     return any_on
 
 
@@ -295,9 +303,10 @@ def _tf2(ctx) -> None:
         if opened is not None:
             line = ctx.src.position(ctx.src.node_start(opened))[0]
             ctx.report_node("NPP012", s.target,
-                            f"profiling_config.{s.attr} is set after npu.open() (line {line}): the global options "
-                            "are read when the device opens, so this setting is ignored; set it before that call (a "
-                            "later npu.open() for the same device returns the one already open)")
+                            said(f"profiling_config.{s.attr} is set after npu.open() (line {line})",
+                                 "the global options are read when the device opens, so this setting is ignored",
+                                 "set it before that call (a later npu.open() for the same device returns the one "
+                                 "already open)", lines=(line,)))
     enables = [s for s in sets if s.attr == "enable_profiling"]
     verdicts = set()
     for s in enables:
@@ -305,8 +314,9 @@ def _tf2(ctx) -> None:
         bad = _non_bool(cands, allow_int=True) if cands else None
         if bad is not None:
             ctx.report_node("NPP010", s.value,
-                            f"enable_profiling is given {_shown(bad)}: npu_device accepts only True or False "
-                            '(TypeError "Expected bool, got ..."); pass a bool')
+                            said(f"enable_profiling is given {_shown(bad)}",
+                                 'npu_device accepts only True or False (TypeError "Expected bool, got ...")',
+                                 "pass a bool"))
             verdict = None
         verdicts.add(verdict)
     mode_on = verdicts.pop() if len(verdicts) == 1 else (False if not enables else None)
@@ -315,13 +325,14 @@ def _tf2(ctx) -> None:
         strings = check_options_expr(ctx, s.value, s.scope, s.pos, mode_on)
         if mode_on is False and (not enables or any(in_profiling_branch(x) for x in sets)):
             ctx.report_node("NPP001", s.target,
-                            "profiling_config.profiling_options is set but enable_profiling is not switched on: "
-                            "the options are ignored and nothing is collected; set enable_profiling = True")
+                            said("profiling_config.profiling_options is set but enable_profiling is not switched "
+                                 "on", "the options are ignored and nothing is collected",
+                                 "set enable_profiling = True"))
         elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             ctx.report_node("NPP002", s.target,
-                            "enable_profiling is on with empty profiling_options: GE usually collects nothing; "
-                            "npu_device has no default for an empty string, GE falls back to the environment; "
-                            "give the options")
+                            said("enable_profiling is on with empty profiling_options", "GE usually collects nothing",
+                                 "npu_device has no default for an empty string, GE falls back to the environment",
+                                 "give the options"))
 
 
 # ---------------------------------------------------------------- Profiler scope
@@ -348,9 +359,9 @@ def _profiler_scope(ctx, env_on: bool) -> None:
         if any(_runs_with(ctx, scope, site.scope) and not exclusive(site.guards, guards)
                for scope, guards in switched_on):
             ctx.report_node("NPP013", site.call.func,
-                            "the Profiler scope is used while profiling_mode / PROFILING_MODE is on: the adapter "
-                            "stops with InvalidArgument (\"profiling_mode ... cannot be set to true when using "
-                            "profiler.Profiler\"); use one or the other")
+                            said("the Profiler scope is used while profiling_mode / PROFILING_MODE is on",
+                                 "the adapter stops with InvalidArgument (\"profiling_mode ... cannot be set to true "
+                                 "when using profiler.Profiler\")", "use one or the other"))
 
 
 def _runs_with(ctx, scope, user_scope) -> bool:
@@ -396,8 +407,9 @@ def dump_with_profiling(ctx) -> None:
         for key, node in dumps:
             ctx.report_node(
                 "NPP202", node,
-                f"profiling (the ProfilingConfig on line {line}) and data dump ({key}) are both on in this "
-                "NPURunConfig: dumping distorts the timings the profile measures; profile and dump in separate runs")
+                said(f"profiling (the ProfilingConfig on line {line}) and data dump ({key}) are both on in this "
+                     "NPURunConfig", "dumping distorts the timings the profile measures",
+                     "profile and dump in separate runs", lines=(line,)))
 
 
 def _call_arg(ctx, call: ast.Call, keyword: str, scope, pos, callee: str) -> Optional[ast.Call]:

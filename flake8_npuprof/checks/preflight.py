@@ -13,6 +13,7 @@ import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..source.model import Issue
+from ..source.said import Said, said
 from ..source.text import HOLE
 
 MB = 1 << 20
@@ -21,7 +22,11 @@ _LIMIT = re.compile(r"^([0-9]{1,10})MB$")
 
 class Problem(NamedTuple):
     code: str
-    message: str
+    said: Said                  # what it says (source/said.py)
+
+    @property
+    def message(self) -> str:
+        return self.said.message
 
 
 def resolve_output(output: str, cwd: Optional[str]) -> str:
@@ -56,21 +61,22 @@ def output_problem(path: str) -> Optional[Problem]:
     consequence = (f'the collector rejects the options (from CANN 8.5 "Result path is empty or not accessible, '
                    f'result path: ", up to 8.0 "{logged}"), so GE initialisation fails and the job aborts')
     if os.path.lexists(path) and not os.path.isdir(path):
-        return Problem("NPP901", f'output "{path}" exists and is not a directory: {consequence}; '
-                                 "choose a directory path")
+        return Problem("NPP901", said(f'output "{path}" exists and is not a directory', consequence,
+                                      "choose a directory path"))
     base = nearest_existing(path)
     if not os.path.isdir(base):
-        return Problem("NPP901", f'output directory "{path}" cannot be created: "{base}" is not a directory: '
-                                 f"{consequence}; choose another path")
+        return Problem("NPP901", said(f'output directory "{path}" cannot be created: "{base}" is not a directory',
+                                      consequence, "choose another path"))
     failure = probe(path)
     if failure is None:
         return None
     where, why = failure
     if where == path and os.path.isdir(path):
-        return Problem("NPP901", f'output directory "{path}" is not writable ({why}): {consequence}; '
-                                 "fix its permissions or choose another directory")
-    return Problem("NPP901", f'output directory "{path}" cannot be created: "{os.path.dirname(where) or where}" is '
-                             f"not writable ({why}): {consequence}; create it first or choose a writable directory")
+        return Problem("NPP901", said(f'output directory "{path}" is not writable ({why})', consequence,
+                                      "fix its permissions or choose another directory"))
+    return Problem("NPP901", said(f'output directory "{path}" cannot be created: "{os.path.dirname(where) or where}" '
+                                  f"is not writable ({why})", consequence,
+                                  "create it first or choose a writable directory"))
 
 
 PROBE_PREFIX = ".npuprof-probe-"
@@ -138,9 +144,9 @@ def storage_problem(limit, path: str) -> Optional[Problem]:
     free = free_mb(path)
     if free is None or wanted <= free:
         return None
-    return Problem("NPP902", f'storage_limit "{limit}" is more than the {free}MB free on the file system of '
-                             f'"{path}": the collector never ages data out before the disk is full, so a long run can '
-                             "fill it (checkpoints included); set it below the free space")
+    return Problem("NPP902", said(f'storage_limit "{limit}" is more than the {free}MB free on the file system of '
+                                  f'"{path}"', "the collector never ages data out before the disk is full, so a long "
+                                  "run can fill it (checkpoints included)", "set it below the free space"))
 
 
 def trace_point_problem(key: str, name, graph) -> Optional[Problem]:
@@ -151,10 +157,10 @@ def trace_point_problem(key: str, name, graph) -> Optional[Problem]:
     warning = data()["emulation"]["trace_point_warnings"][key]
     close = graph.close(name)
     hint = f'did you mean "{close[0]}"? ' if close else ""
-    return Problem("NPP903", f'{key} "{name}" is not an op of {os.path.basename(graph.path)} ({graph.kind}): GE '
-                             f'only warns "{warning}" and the step trace has no usable '
-                             f'{"FP start" if key == "fp_point" else "BP end"}; {hint}use a name from the dump, '
-                             'or "" for the automatic search')
+    return Problem("NPP903", said(f'{key} "{name}" is not an op of {os.path.basename(graph.path)} ({graph.kind})',
+                                  f'GE only warns "{warning}" and the step trace has no usable '
+                                  f'{"FP start" if key == "fp_point" else "BP end"}',
+                                  f'{hint}use a name from the dump, or "" for the automatic search'))
 
 
 def load_graph(path: str):
@@ -217,14 +223,14 @@ def check(ctx) -> None:
             if (key, problem.code) not in common or key not in members:
                 continue
             m = members[key]
-            ctx.report_issue(Issue(problem.code, m.value_start, m.value_end, problem.message, None, key), value)
+            ctx.report_issue(Issue(problem.code, m.value_start, m.value_end, problem.said, None, key), value)
         if graph_error and not reported_graph_error:
             m = next((members[k] for k in ("fp_point", "bp_point") if k in members and members[k].value), None)
             if m is not None:
                 reported_graph_error = True
                 ctx.report_issue(Issue("NPP903", m.value_start, m.value_end,
-                                       f"the graph dump {settings.graph} cannot be used ({graph_error}): "
-                                       "fp_point/bp_point were not checked", None, m.key), value)
+                                       said(f"the graph dump {settings.graph} cannot be used ({graph_error})",
+                                            "fp_point/bp_point were not checked"), None, m.key), value)
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

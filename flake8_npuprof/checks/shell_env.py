@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from .analysis import Settings, internal_error
-from ..source.model import Finding, printable
+from ..source.model import Finding, finding
 from ..source.text import SourceText
 from ..source.shell_words import MAX_LAUNCHER, assignments
 
@@ -26,9 +26,11 @@ def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
                        options_read: Optional[dict] = None) -> List[List[Finding]]:
     """analyse_shell for each of several settings: the launcher is read once, judged per target."""
     if len(text) > MAX_LAUNCHER:            # the launcher's work budget: nothing of it is read
-        over = Finding("NPP191", f"analysis budget exhausted: this launcher has {len(text):,} characters, over the "
-                       f"{MAX_LAUNCHER:,} a launcher may have, so none of its lines was checked (a finding may be "
-                       "missing; split the launcher)", 0, 0, 1, 0, 1, 0)
+        from ..source.said import said
+        over = finding("NPP191", said("analysis budget exhausted",
+                                      f"this launcher has {len(text):,} characters, over the {MAX_LAUNCHER:,} a "
+                                      "launcher may have, so none of its lines was checked (a finding may be missing; "
+                                      "split the launcher)"), 0, 0, 1, 0, 1, 0)
         return [[over] for _ in each]
     try:
         from .msprof import calls_in_shell, check_shell
@@ -55,16 +57,17 @@ def _mindspore_options(text: str) -> List[Finding]:
             continue
         for message in options_findings(s.value.text):
             (l1, c1), (l2, c2) = src.position(s.value.anchor), src.position(max(s.value.anchor, s.value.anchor_end))
-            findings.append(Finding("NPP355", printable(message), s.value.anchor, s.value.anchor_end, l1, c1, l2, c2))
+            findings.append(finding("NPP355", message, s.value.anchor, s.value.anchor_end, l1, c1, l2, c2))
     return findings
 
 
 def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Finding]:
     if not sets:
         return []
-    from ..setups.env import NO_OPTIONS_IN_ENV, mode_problem_text
+    from ..setups.env import mode_problem_text, no_options_in_env
     from .hygiene import check_option_hygiene
-    from .options import ABORT, LATENT_ABORT, check_options, for_state
+    from .options import check_options, for_state
+    from ..source.said import if_read, said
     from ..setups.state import OFF, State
     from ..values.reader import place
     src = SourceText(text)
@@ -72,7 +75,7 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
 
     def report(code, start, end, message):
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-        findings.append(Finding(code, printable(message), start, end, l1, c1, l2, c2))
+        findings.append(finding(code, message, start, end, l1, c1, l2, c2))
 
     modes = [s for s in sets if s.name == "PROFILING_MODE"]
     # the launcher's setup in the model emulate uses (the last values win)
@@ -89,7 +92,7 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
     if mode_on and modes and not any(s.name == "PROFILING_OPTIONS" for s in sets) and \
             "PROFILING_OPTIONS" not in text:
         s = modes[-1]
-        report("NPP002", s.start, s.start + len(s.name), NO_OPTIONS_IN_ENV.format(where="this launcher"))
+        report("NPP002", s.start, s.start + len(s.name), no_options_in_env("this launcher"))
     for s in sets:
         if s.name != "PROFILING_OPTIONS":
             continue
@@ -99,8 +102,9 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
         if not value.text.strip():
             if mode_on:
                 report("NPP002", s.start, s.start + len(s.name),
-                       "PROFILING_MODE is true with empty PROFILING_OPTIONS: recent GE substitutes its defaults "
-                       '(output "./"), older GE silently switches profiling off; give the options')
+                       said("PROFILING_MODE is true with empty PROFILING_OPTIONS",
+                            'recent GE substitutes its defaults (output "./"), older GE silently switches profiling '
+                            "off", "give the options"))
             continue
         read, scripts = options_read.get(s.start, (True, ()))
         here = state
@@ -111,9 +115,9 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
         result = check_options(value.text, settings.target, mode_on if here is state else False)
         for issue in list(result.issues) + check_option_hygiene(value.text, result.doc, text):
             start, end = place(value, issue.i, issue.j)
-            message = for_state(issue.message, here)
+            words = for_state(issue.words, here)
             if read is None and not (here is not None and here.latent):
-                message = (f"if GE reads these options ({', '.join(scripts)} may switch profiling on with its own, "
-                           f"which GE then uses instead): {message.replace(ABORT, LATENT_ABORT)}")
-            report(issue.code, start, end, message)
+                words = words.given(if_read(f"{', '.join(scripts)} may switch profiling on with its own, "
+                                            "which GE then uses instead"))
+            report(issue.code, start, end, words)
     return sorted(findings, key=Finding.sort_key)

@@ -66,7 +66,8 @@ def _misplaced(text: str, w: Walk, settings, Finding) -> list:
         hits = misplaced_in_scripts(w, settings.target)
     except Exception as exc:                # same contract as Python files
         return [internal_error(exc)]
-    return [Finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
+    from ..source.model import finding
+    return [finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
 
 
 def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[Walk] = None) -> dict:
@@ -166,6 +167,8 @@ def _may_have_setups(script: str) -> bool:
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
     from . import launcher_switch
     from .options import check_options, for_state
+    from ..source.model import finding
+    from ..source.said import said
     from ..setups.state import from_setup
     from ..values.reader import place
     src = SourceText(text)
@@ -176,7 +179,7 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
             return
         seen.add((code, start))
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-        out.append(Finding(code, message, start, end, l1, c1, l2, c2))
+        out.append(finding(code, message, start, end, l1, c1, l2, c2))
 
     me = os.path.abspath(w.launcher)
     for file, (offset, line, why) in w.stopped.items():
@@ -185,21 +188,24 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
         how = "sources" if file in w.sourced_stopped or any(s == file for s, _, _ in w.sourced) else "runs"
         where = "" if file == me else f" in {rel_path(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
-               f"analysis budget exhausted: the walk of this launcher stopped{where} at line {line} ({why}), so the "
-               "command lines from there on were not checked (a finding may be missing; split the launcher)")
+               said("analysis budget exhausted", f"the walk of this launcher stopped{where} at line {line} ({why}), "
+                    "so the command lines from there on were not checked (a finding may be missing; split the "
+                    "launcher)"))
     for d in dropped:
         report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
-        report("NPP191", start, end, f"analysis budget exhausted: {why}, and without those values it reaches no "
-               f"launch, so whether a launch gets {option} (NPP015) was not checked (a finding may be missing; "
-               f"`npuprof emulate LAUNCHER -- {option}=True` says where it goes)")
+        report("NPP191", start, end, said("analysis budget exhausted", f"{why}, and without those values it reaches "
+                                          f"no launch, so whether a launch gets {option} (NPP015) was not checked (a "
+                                          "finding may be missing; `npuprof emulate LAUNCHER -- "
+                                          f"{option}=True` says where it goes)"))
     for launch, ls in prepared:
         script = rel_path(launch.script, w.root)
         for g, what in ls.traps:
             if g.word.start is not None:
                 report("NPP205", g.word.start, g.word.end,
-                       f"{what.replace('the script', script, 1)} in this launch; pass nothing to leave it off, or "
-                       "parse the flag with a str-to-bool converter in the script")
+                       said(f"{what.replace('the script', script, 1)} in this launch", "",
+                            "pass nothing to leave it off, or parse the flag with a str-to-bool converter in the "
+                            "script"))
         for setup in ls.setups:
             strings = setup.options.strings if setup.options.state == "given" else None
             if strings is None or len(strings.candidates) != 1:
@@ -213,6 +219,6 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
             for issue in result.issues:
                 start, end = place(value, issue.i, issue.j)
                 report(issue.code, start, end,
-                       f"{for_state(issue.message, state)} (passed to {script} at line {launch.command.line}, "
-                       f"read by its {setup.route} setup at line {setup.line})")
+                       for_state(issue.words, state).within(f"(passed to {script} at line {launch.command.line}, "
+                                                           f"read by its {setup.route} setup at line {setup.line})"))
     return sorted(out, key=Finding.sort_key)

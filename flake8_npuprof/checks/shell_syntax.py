@@ -29,7 +29,8 @@ import re
 from typing import Iterator, List, NamedTuple, Optional, Set
 
 from ..knowledge.msprof_options import all_options
-from ..source.model import Finding, printable
+from ..source.model import Finding, finding
+from ..source.said import said
 from ..source.shell_words import HEREDOC_TAG, heredoc_end, read_word
 from ..source.text import HOLE, SourceText
 
@@ -198,9 +199,9 @@ def check(text: str) -> List[Finding]:
     uses = _Uses(cmds, text)
     out: List[Finding] = []
 
-    def report(start: int, end: int, message: str) -> None:
+    def report(start: int, end: int, message) -> None:
         (l1, c1), (l2, c2) = src.position(start), src.position(max(start, end))
-        out.append(Finding(CODE, printable(message), start, end, l1, c1, l2, c2))
+        out.append(finding(CODE, message, start, end, l1, c1, l2, c2))
 
     previous: Optional[ShCommand] = None
     for k, cmd in enumerate(cmds):
@@ -239,9 +240,10 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
         if uses.matters(head.text):
             value = ws[1].text[1:] or (ws[2].text if len(ws) > 2 else "")
             report(head.start, ws[1].end,
-                   f"bash runs {head.text} as a command here: the blank before `=` makes `{head.text}` a word of its "
-                   f"own, so \"{head.text}: command not found\" (status 127) and this line does not set {head.text}"
-                   f"{uses.why(head.text)}; write {head.text}={_show(value, 40)} with no blanks around `=`")
+                   said(f"bash runs {head.text} as a command here",
+                        f"the blank before `=` makes `{head.text}` a word of its own, so \"{head.text}: command not "
+                        f"found\" (status 127) and this line does not set {head.text}{uses.why(head.text)}",
+                        f"write {head.text}={_show(value, 40)} with no blanks around `=`"))
         return
     if head.text in ("export", "declare", "typeset", "readonly", "local") and len(ws) >= 3:
         _export(text, ws, uses, report)
@@ -257,17 +259,18 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             "does not end with `\\`"
         if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
             report(head.start, head.end,
-                   f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127): the "
-                   f"msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options; end "
-                   "the line above with `\\` and nothing after it")
+                   said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
+                        f"the msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options",
+                        "end the line above with `\\` and nothing after it", lines=(above[0].line,)))
             return
         assigned = [_ASSIGN.match(w.text) for w in above]
         if all(assigned) and uses.matters(assigned[-1].group(1)):
             name = assigned[-1].group(1)
             report(head.start, head.end,
-                   f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127): the "
-                   f"assignment above (line {above[0].line}) {how}, so {name} does not get these options"
-                   f"{uses.why(name)}; keep the whole value inside one pair of quotes")
+                   said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
+                        f"the assignment above (line {above[0].line}) {how}, so {name} does not get these options"
+                        f"{uses.why(name)}", "keep the whole value inside one pair of quotes",
+                        lines=(above[0].line,)))
 
 
 def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, report) -> None:
@@ -281,10 +284,11 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
     what = " and ".join(names)
     if head.continued and looks_like_value:
         report(head.start, head.end,
-               f"bash runs {_show(head.text)} as a command: the line above ends with `\\`, so "
-               f"`{_show(text[lost[0].start:lost[0].end], 50)}` is an assignment for this command only, which is "
-               f"not found ({_not_found(head.text)}, status 127); this line does not set {what} for the lines after"
-               f"{uses.why(names[0])}; keep the whole value inside one pair of quotes")
+               said(f"bash runs {_show(head.text)} as a command",
+                    f"the line above ends with `\\`, so `{_show(text[lost[0].start:lost[0].end], 50)}` is an "
+                    f"assignment for this command only, which is not found ({_not_found(head.text)}, status 127)",
+                    f"this line does not set {what} for the lines after{uses.why(names[0])}",
+                    "keep the whole value inside one pair of quotes"))
         return
     if empty and not head.continued and (looks_like_value or head.text in _VALUE_WORDS or head.text.startswith("{")):
         a = empty[0]
@@ -293,9 +297,10 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
             head.text, f" ({_not_found(head.text)}, status 127)" if head.text.startswith(("-", "{")) or " " in
             head.text else "")
         report(a.start, head.end,
-               f"bash runs {_show(head.text, 40)} as a command with {name} empty in its environment{status}: the "
-               f"blank after `=` ends the assignment, and this line does not set {name} for the lines after"
-               f"{uses.why(name)}; write {name}={_show(text[head.start:head.end], 40)} with no blank after `=`")
+               said(f"bash runs {_show(head.text, 40)} as a command with {name} empty in its environment{status}",
+                    "the blank after `=` ends the assignment, and this line does not set "
+                    f"{name} for the lines after{uses.why(name)}",
+                    f"write {name}={_show(text[head.start:head.end], 40)} with no blank after `=`"))
 
 
 def _not_found(word: str) -> str:
@@ -315,9 +320,9 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
         if nxt.continued and m and uses.matters(m.group(1)) and (nxt.text.startswith("-") or _msprof_word(nxt.text)):
             name = m.group(1)
             report(nxt.start, nxt.end,
-                   f"{head.text} reads {_show(nxt.text)} as another name (\"not a valid identifier\", status 1): the "
-                   f"line above ends with `\\`, so {name} gets only `{_show(w.text[m.end():], 50)}`"
-                   f"{uses.why(name)}; keep the whole value inside one pair of quotes")
+                   said(f"{head.text} reads {_show(nxt.text)} as another name (\"not a valid identifier\", status 1)",
+                        f"the line above ends with `\\`, so {name} gets only `{_show(w.text[m.end():], 50)}`"
+                        f"{uses.why(name)}", "keep the whole value inside one pair of quotes"))
             return
         if nxt.continued:
             continue
@@ -325,10 +330,10 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
             bad = _show(nxt.text, 30)
             value = _show(nxt.text[1:] or (ws[k + 2].text if k + 2 < len(ws) else ""), 40)
             report(w.start, nxt.end,
-                   f"{head.text} reads `{w.text}` and `{bad}` as separate names here: `{bad}` is \"not a valid "
-                   f"identifier\" (status 1), and {w.text} gets no value from this line (it is exported with the value "
-                   f"it had before, none if it had none){uses.why(w.text)}; write {head.text} {w.text}={value} with no "
-                   "blanks around `=`")
+                   said(f"{head.text} reads `{w.text}` and `{bad}` as separate names here",
+                        f"`{bad}` is \"not a valid identifier\" (status 1), and {w.text} gets no value from this line "
+                        f"(it is exported with the value it had before, none if it had none){uses.why(w.text)}",
+                        f"write {head.text} {w.text}={value} with no blanks around `=`"))
             return
         m = _ASSIGN.match(w.text)
         if m and w.text == m.group(0) and text[w.end - 1] == "=" and uses.matters(m.group(1)) and \
@@ -336,9 +341,10 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
             name = m.group(1)
             invalid = "" if _NAME.match(nxt.text) else " (\"not a valid identifier\", status 1)"
             report(w.start, nxt.end,
-                   f"the blank after `=` ends the value: {head.text} gives {name} the empty string, and reads "
-                   f"{_show(nxt.text, 40)} as another name{invalid}; write {head.text} "
-                   f"{name}={_show(text[nxt.start:nxt.end], 40)} with no blank after `=`")
+                   said("the blank after `=` ends the value",
+                        f"{head.text} gives {name} the empty string, and reads {_show(nxt.text, 40)} as another "
+                        f"name{invalid}", f"write {head.text} {name}={_show(text[nxt.start:nxt.end], 40)} with no "
+                        "blank after `=`"))
             return
 
 
@@ -349,9 +355,10 @@ def _unclosed(text: str, src: SourceText, start: int, quote: int, report) -> Non
     line = src.position(quote)[0]
     mark = text[quote]
     report(quote, quote + 1,
-           f"this {mark} is never closed: bash reads the rest of the file into one word, then stops with "
-           f"\"unexpected EOF while looking for matching `{mark}'\" (status 2) without running anything from line "
-           f"{line} on, so the profiling settings and launches from there on never run; close the quote")
+           said(f"this {mark} is never closed",
+                f"bash reads the rest of the file into one word, then stops with \"unexpected EOF while looking for "
+                f"matching `{mark}'\" (status 2) without running anything from line {line} on, so the profiling "
+                "settings and launches from there on never run", "close the quote"))
 
 
 # ---------------------------------------------------------------- the rule's page

@@ -17,6 +17,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
+from ..source.said import said
 from ..source.sites import dotted
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Items, Names as FrameworkNames, known as _known, plain as _plain, show as _show
@@ -99,23 +100,23 @@ def _report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optio
     groups: Dict[str, List[str]] = {}
     for r in shown:
         groups.setdefault(bad[r], []).append(r)
+    others: List[str] = []              # what the other releases do, a clause each
     if target.torch_npu not in ("any", "portable"):
         body = f"torch_npu {target.torch_npu} {bad[target.torch_npu]}"
     elif len(groups) == 1 and len(shown) == len(TORCH_NPU_RELEASES):
         body = f"torch_npu {bad[shown[0]]}"
     else:                               # the most releases' reaction first; the others after it
         order = sorted(groups.items(), key=lambda g: -len(g[1]))
-        body = f"torch_npu {K.span(order[0][1])} {order[0][0]}" + "".join(
-            f"; on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:])
+        body = f"torch_npu {K.span(order[0][1])} {order[0][0]}"
+        others += [f"on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:]]
         fine: Dict[str, List[str]] = {}
         for r in TORCH_NPU_RELEASES:
             if r not in bad:
                 fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
-        for what, rs in fine.items():
-            body += f"; torch_npu {K.span(rs)} {what}"
+        others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
     aside = f" ({'; '.join(notes)})" if notes else ""
-    ctx.report_node(code, node, f"{head}: {body}" + (f"; {advice}" if advice else "") + aside, fix)
+    ctx.report_node(code, node, said(head, body, *others, advice).closed_with(aside), fix)
     return True
 
 
@@ -402,8 +403,9 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
                          for n, a in zip(data["positional"], call.args))
         edits = tuple(Edit(ctx.src.node_start(a), ctx.src.node_start(a), f"{n}=")
                       for n, a in zip(data["positional"], call.args))
-        ctx.report_node("NPP304", call, f"schedule's positional order is wait, active, warmup (torch's own is "
-                        f"wait, warmup, active): this call is read as {read}; write the arguments as keywords",
+        ctx.report_node("NPP304", call, said("schedule's positional order is wait, active, warmup (torch's own is "
+                                             "wait, warmup, active)", f"this call is read as {read}",
+                                             "write the arguments as keywords"),
                         Fix(edits, True, "name schedule's arguments (the same values)"))
     checked = data["type_checked_from"]
     for name, node in given.items():

@@ -8,6 +8,7 @@ from typing import List, Optional
 from ..setups.flow import HELPERS, Flow, has_keyword, helper_config_arg
 from ..source.code_edits import add_keyword, insert_before, source_of
 from ..source.model import Edit, Fix
+from ..source.said import said
 from ..setups.parameter_map import Setup, npu_setups
 from ..setups.state import NEVER_HANDED
 from ..values.reader import truthy
@@ -46,9 +47,9 @@ def _switch_off(ctx, setup: Setup) -> None:
         entry = source_of(ctx.src, p.target.value.value.value)
         edit = insert_before(ctx.src, p.stmt, f'{entry}.parameter_map["profiling_mode"].b = True')
         ctx.report_node("NPP001", p.target,
-                        "profiling_options are set but profiling_mode is never switched on for this config: "
-                        "the adapter forwards no profiling, so the options are ignored and nothing is "
-                        'collected; add parameter_map["profiling_mode"].b = True',
+                        said("profiling_options are set but profiling_mode is never switched on for this config",
+                             "the adapter forwards no profiling, so the options are ignored and nothing is collected",
+                             'add parameter_map["profiling_mode"].b = True'),
                         Fix((edit,), False, "switch profiling_mode on") if edit else None)
         return
     values = mode_values(ctx, setup)
@@ -64,9 +65,9 @@ def _switch_off(ctx, setup: Setup) -> None:
         fix = Fix((Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), "True"),), False,
                   "switch profiling_mode on")
     ctx.report_node("NPP001", p.value if p.field == "b" else p.target,
-                    f"profiling_mode is off{where} while profiling_options are set: nothing is collected; the "
-                    "adapter drops the options (environment variables can still switch profiling on with other "
-                    "options); set it to True", fix)
+                    said(f"profiling_mode is off{where} while profiling_options are set", "nothing is collected",
+                         "the adapter drops the options (environment variables can still switch profiling on with "
+                         "other options)", "set it to True"), fix)
 
 
 def in_profiling_branch(p) -> bool:
@@ -82,9 +83,10 @@ def _legacy_params(ctx, setup: Setup) -> None:
         for p in setup.params.get(key, []):
             ctx.report_node(
                 "NPP014", p.target,
-                f'parameter_map["{key}"] is the pre-2021 API: current adapters never read it, so {what} '
-                "silently does nothing; put it in the profiling_options JSON instead" +
-                (' next to "training_trace":"on" (GE reads the points only then)' if key in POINT_KEYS else ""))
+                said(f'parameter_map["{key}"] is the pre-2021 API',
+                     f"current adapters never read it, so {what} silently does nothing",
+                     "put it in the profiling_options JSON instead" +
+                     (' next to "training_trace":"on" (GE reads the points only then)' if key in POINT_KEYS else "")))
 
 
 # ---------------------------------------------------------------- NPP006, NPP007, NPP008
@@ -109,9 +111,9 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
         if run_config is not None:
             ctx.report_node(
                 "NPP007", run_config.func,
-                f"this RunConfig has no session_config while the profiling config (line {line}) is passed "
-                "nowhere: the Estimator collects nothing; it runs with a fresh session config; add "
-                "session_config=<the profiling config>",
+                said(f"this RunConfig has no session_config while the profiling config (line {line}) is passed "
+                     "nowhere", "the Estimator collects nothing", "it runs with a fresh session config",
+                     "add session_config=<the profiling config>", lines=(line,)),
                 _pass_config_fix(ctx, flow, value, run_config, "session_config"))
             continue
         helper = _helper_without_config(ctx, flow, scope)
@@ -119,21 +121,23 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
             name, call = helper
             ctx.report_node(
                 "NPP008", call.func,
-                f"{name}() is called without the config that carries profiling (line {line}): it builds a "
-                f"fresh one without profiling, so nothing is collected; pass {HELPERS[name][0]}=<that config>",
+                said(f"{name}() is called without the config that carries profiling (line {line})",
+                     "it builds a fresh one without profiling, so nothing is collected",
+                     f"pass {HELPERS[name][0]}=<that config>", lines=(line,)),
                 _pass_config_fix(ctx, flow, value, call, HELPERS[name][0]) if name != "npu_run_config_init" else None)
             continue
         if state is not None and state.detail != NEVER_HANDED:
             ctx.report_node(
                 "NPP006", anchor,
-                f"this profiling config is passed to {state.detail}: the job runs without it and collects "
-                "nothing; hand that result to the session (or whatever initialises GE)")
+                said(f"this profiling config is passed to {state.detail}",
+                     "the job runs without it and collects nothing",
+                     "hand that result to the session (or whatever initialises GE)"))
             continue
         ctx.report_node(
             "NPP006", anchor,
-            "this profiling config never reaches GE: the job runs without it and collects nothing; it is never "
-            "handed to a Session, RunConfig, NPURunConfig, init_resource or an NPU helper; pass the config to the "
-            "session (e.g. tf.Session(config=npu_config_proto(config_proto=config)))")
+            said("this profiling config never reaches GE", "the job runs without it and collects nothing",
+                 "it is never handed to a Session, RunConfig, NPURunConfig, init_resource or an NPU helper",
+                 "pass the config to the session (e.g. tf.Session(config=npu_config_proto(config_proto=config)))"))
 
 
 def _pass_config_fix(ctx, flow: Flow, value: ast.AST, call: ast.Call, keyword: str) -> Optional[Fix]:
@@ -206,9 +210,9 @@ def _keras_vs_init_resource(ctx, flow: Flow, setups: List[Setup]) -> None:
     site = inits[0]
     ctx.report_node(
         "NPP008", site.call.func,
-        f"init_resource() initialises GE here with a config that has no profiling: nothing is collected; GE "
-        f"reads profiling only at initialisation, while profiling is set on the Keras session config (line "
-        f"{line}); set profiling on the config passed to init_resource")
+        said("init_resource() initialises GE here with a config that has no profiling", "nothing is collected",
+             "GE reads profiling only at initialisation, while profiling is set on the Keras session config (line "
+             f"{line})", "set profiling on the config passed to init_resource", lines=(line,)))
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -38,6 +38,7 @@ from typing import Dict, List, Optional, Sequence
 from .. import __version__
 from ..source import observed
 from ..source.model import Edit, Finding, Fix
+from ..source.said import Condition, Runtime, Said
 
 FOLDER = ".npuprof_cache"
 GITIGNORE = "# Automatically created by npuprof.\n*\n"
@@ -84,15 +85,30 @@ def text_hash(text: str) -> str:
 
 def _finding(f: Finding) -> list:
     fix = None if f.fix is None else [[[e.start, e.end, e.text] for e in f.fix.edits], f.fix.safe, f.fix.title]
-    return [f.code, f.message, f.start, f.end, f.line, f.col, f.end_line, f.end_col, fix]
+    return [f.code, f.message, f.start, f.end, f.line, f.col, f.end_line, f.end_col, fix, _said(f.said)]
+
+
+def _said(s: Optional[Said]):
+    """The fields a message renders (source/said.py), kept so a cached finding shows the same sentence."""
+    if s is None:
+        return None
+    return [s.what, s.consequence, [list(r) for r in s.runtime], list(s.advice), s.context, s.default_of,
+            [list(c) for c in s.conditions], list(s.lines)]
 
 
 def _from(row) -> Finding:
-    code, message, start, end, line, col, end_line, end_col, fix = row
+    code, message, start, end, line, col, end_line, end_col, fix, said = row
     if fix is not None:
         edits, safe, title = fix
         fix = Fix(tuple(Edit(int(a), int(b), str(t)) for a, b, t in edits), bool(safe), str(title))
-    return Finding(str(code), str(message), int(start), int(end), int(line), int(col), int(end_line), int(end_col), fix)
+    if said is not None:
+        what, consequence, runtime, advice, context, default_of, conditions, lines = said
+        said = Said(str(what), str(consequence), tuple(Runtime(*map(str, r)) for r in runtime),
+                    tuple(map(str, advice)), str(context), str(default_of),
+                    tuple(Condition(str(k), str(t), str(s), int(n)) for k, t, s, n in conditions),
+                    tuple(map(int, lines)))
+    return Finding(str(code), str(message), int(start), int(end), int(line), int(col), int(end_line), int(end_col), fix,
+                   said)
 
 
 class Cache:

@@ -10,7 +10,8 @@ from typing import List, Tuple
 
 from ..checks.hygiene import check_option_hygiene
 from ..checks.options import check_options
-from ..source.model import Edit, Finding, Fix, printable
+from ..source.model import Edit, Finding, Fix, finding, printable
+from ..source.said import said
 from ..source.text import SourceText
 
 
@@ -24,11 +25,11 @@ def _findings(text: str, target, mode_on=True) -> List[Finding]:
         fix = None
         if issue.fix is not None:           # edits of the options text itself, as the JSON report gives them
             fix = Fix(tuple(Edit(i, j, t) for i, j, t in issue.fix.edits), issue.fix.safe, printable(issue.fix.title))
-        out.append(Finding(issue.code, printable(issue.message), issue.i, issue.j, l1, c1, l2, c2, fix))
+        out.append(finding(issue.code, issue.words, issue.i, issue.j, l1, c1, l2, c2, fix))
     if report.empty:
-        out.append(Finding("NPP002", "the options are empty: the runtime treats them as not set and "
-                           "substitutes its default options (or, on some routes, collects nothing); "
-                           "give the options explicitly", 0, 0, 1, 0, 1, 0))
+        out.append(finding("NPP002", said("the options are empty", "the runtime treats them as not set and "
+                                          "substitutes its default options (or, on some routes, collects nothing)",
+                                          "give the options explicitly"), 0, 0, 1, 0, 1, 0))
     return sorted(out, key=Finding.sort_key)
 
 
@@ -41,17 +42,16 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     problem = mode_problem(mode, options)
     if problem:
         code, message = problem
-        out.append(("PROFILING_MODE", Finding(code, printable(message), 0, 0, 1, 0, 1, 0)))
+        out.append(("PROFILING_MODE", finding(code, message, 0, 0, 1, 0, 1, 0)))
     if options is not None and (mode == "true" or options.strip()):
         # the options are checked even when the mode is wrong: they are what the user will run next
-        from ..checks.options import for_state
-        from ..setups.state import OFF, State
+        from ..setups.state import OFF, State, condition
         # GE reads the options only with PROFILING_MODE=true: otherwise their problems are latent
         state = None if mode == "true" else State(OFF, "not_switched" if mode is None else "switch")
         for f in _findings(options, target, mode_on=(mode == "true")):
             if f.code == "NPP002" and mode != "true":
                 continue
-            out.append(("PROFILING_OPTIONS", f._replace(message=for_state(f.message, state))))
+            out.append(("PROFILING_OPTIONS", f.given(*filter(None, [condition(state)]))))
     return out
 
 

@@ -44,9 +44,10 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     own = msprof_result(launch, target, env, unknown, where, after)
     exits = own.verdict == "fails"
     # NPP128 alone: msprof starts the application, which exits before the script runs (or as it reads its argv)
-    app_only = exits and all(m.startswith("NPP128 ") for o in own.outcomes.values() for m in o.messages)
-    in_script = next((m for _, _, m, e in after if e == SCRIPT_EXITS), "") if app_only and not any(
-        x.effect in EXITS for x in _check(launch.msprof.call, target)) else ""
+    app_only = exits and all(c == "NPP128" for o in own.outcomes.values() for c in o.codes)
+    # the script itself exits on an msprof option written after it
+    in_script = app_only and any(e == SCRIPT_EXITS for _, _, _, e in after) and not any(
+        x.effect in EXITS for x in _check(launch.msprof.call, target))
     return [own] + [_overridden(r, where, exits, app_only, in_script) for r in results]
 
 
@@ -64,8 +65,7 @@ def _failure_layer(r) -> str:
     collector = f'GE: "{emu()["collector_call_failed"]}"'
     layer = ""
     for o in r.outcomes.values():
-        codes = {m.split(" ", 1)[0] for m in o.messages if m.startswith("NPP")}
-        if o.verdict == "fails" and codes & ge:
+        if o.verdict == "fails" and set(o.codes) & ge:
             layer = "ge"
         elif o.verdict == "fails" and collector not in o.messages:
             return "script"
@@ -74,7 +74,7 @@ def _failure_layer(r) -> str:
     return layer
 
 
-def _overridden(r, where: str, exits: bool, app_only: bool = False, in_script: str = ""):
+def _overridden(r, where: str, exits: bool, app_only: bool = False, in_script: bool = False):
     if r.read_by_ge is False and r.verdict == "off":
         return r                        # never read anyway: its own reason stands
     if exits:
@@ -129,19 +129,21 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
     if why:
         notes.append(why)
     mode = env.mode or ""
-    condition = ""
+    condition = label = ""          # what the outcome hangs on, and in a few words
     if HOLE in mode or mode in DYNAMIC_MODES:
-        condition = (f"PROFILING_MODE is {mode!r} in this launch: the collector then takes its dynamic path"
-                     if HOLE not in mode else "PROFILING_MODE is not known statically in this launch: with "
-                     "\"dynamic\" the collector would take its dynamic path")
+        label = f"PROFILING_MODE is {mode!r} in this launch" if HOLE not in mode else \
+            "PROFILING_MODE is not known statically in this launch"
+        condition = f"{label}: " + ("the collector then takes its dynamic path" if HOLE not in mode else
+                                    "with \"dynamic\" the collector would take its dynamic path")
     elif open_ is not None:
-        condition = f"--{open_} is not known statically: what msprof makes of it is not known"
+        label = f"--{open_} is not known statically"
+        condition = f"{label}: what msprof makes of it is not known"
     elif switches.get("dynamic") == "on":
-        condition = "--dynamic=on: what is collected depends on the commands given to msprof while it runs"
-    stops = tuple(f"NPP128 {m}" for _, _, m, e in after if e == SCRIPT_EXITS)
-    label = ""
+        label = "--dynamic=on"
+        condition = f"{label}: what is collected depends on the commands given to msprof while it runs"
+    stops = tuple(f"NPP128 {m.message}" for _, _, m, e in after if e == SCRIPT_EXITS)
     if not condition and any(e == UNKNOWN for _, _, _, e in after):
-        condition = "NPP128 " + next(m for _, _, m, e in after if e == UNKNOWN)
+        condition = "NPP128 " + next(m.message for _, _, m, e in after if e == UNKNOWN)
         label = "whether the script runs with the msprof option written after it is not known (NPP128)"
     whole = [x for x in check_call(call, target) if x.effect in EXITS]
     outcomes: Dict[Tuple[str, str], Outcome] = {}
@@ -151,10 +153,9 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
             if problems or stops:
                 shown = whole if whole else problems
                 outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown) + stops, switches,
-                                           source="msprof")
+                                           source="msprof", codes=tuple(x.code for x in shown) + ("NPP128",) * len(stops))
             elif condition:
-                outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof",
-                                           condition=label or condition.split(":", 1)[0])
+                outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof", condition=label)
             else:
                 outcomes[(v, p)] = Outcome("collects", (), switches, source="msprof", collected=tuple(collected),
                                            output=output)

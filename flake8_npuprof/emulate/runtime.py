@@ -60,6 +60,7 @@ class Outcome(NamedTuple):
     output: Optional[str] = None         # the output value as the collector gets it
     notes: Tuple[str, ...] = ()          # non-fatal remarks (warnings the runtime logs, remaps)
     condition: str = ""         # unknown verdicts: what the outcome hangs on, in a few words
+    codes: Tuple[str, ...] = ()  # the codes of the findings a failure comes from (what `messages` words)
 
 
 # the condition of an outcome no source can decide: the chip's collector of that version is not open
@@ -120,7 +121,7 @@ def python_error(req: Request, caught: int = 0) -> Optional[Outcome]:
         return Outcome("unknown", (f"{what}; the `try` at line {caught} may catch it: the line then has no effect, "
                                    "and whether the script goes on is its handler's to decide",))
     stop = "the script stops while building the config" if code == "NPP005" else "the script stops before GE starts"
-    return Outcome("fails", (f"{what}{'; ' if code == 'NPP014' else ': '}{stop}",))
+    return Outcome("fails", (f"{what}{'; ' if code == 'NPP014' else ': '}{stop}",), codes=(code,))
 
 
 def run(req: Request, env: Env, version: str, product: str) -> Outcome:
@@ -225,7 +226,8 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
         if later:           # what the user meets next; `npuprof check` gives the details
             shown = ", ".join(f"{i.code} ({i.key})" if i.key else i.code for i in later)
             messages.append(f"once GE accepts the options, the msprof collector still rejects them: {shown}")
-        return Outcome("fails", lead + tuple(messages), given, text, source, notes=notes)
+        return Outcome("fails", lead + tuple(messages), given, text, source, notes=notes,
+                       codes=tuple(i.code for i in fatal))
     # a free-text key's partly known string is followed below; a list or object holding one is not
     unknown = [m for m in doc.members if m.unknown and (snake(m.key) not in FREE_TEXT_KEYS
                                                         or not isinstance(m.value, Unknown))]
@@ -238,7 +240,7 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
     options = canonical(raw, version)
     output, problem = _output(doc, options, version, env)
     if problem:
-        return Outcome("fails", lead + (problem,), given, text, source, notes=notes)
+        return Outcome("fails", lead + (problem,), given, text, source, notes=notes, codes=("NPP108",))
     if output is None and _work_path_fallback(doc, options, version, env):
         return _conditional_output(options, text, source, version, product, lead, notes)._replace(options=given)
     return _product(options, text, source, version, product, output, lead, notes)._replace(options=given)

@@ -57,7 +57,7 @@ class Problem(NamedTuple):
     region: Dict[str, int]      # SARIF region: 1-based lines and columns, end column exclusive
     line_text: str              # the text of the start line, for the fingerprint
     fix: Optional[Dict] = None  # a SARIF fix object
-    detail: str = ""            # what the short message leaves out (source/brief.py), one part a line
+    detail: str = ""            # what the short message leaves out (source/said.py), one part a line
     related: Tuple[int, ...] = ()   # lines of the same file the message names ("the profiling config (line 13)")
 
 
@@ -208,8 +208,7 @@ def problems_of(results) -> List[Problem]:
 
 
 def _related(src, f) -> Tuple[int, ...]:
-    from ..source.brief import lines_named
-    return tuple(n for n in lines_named(f.message) if n != f.line and n <= len(src.line_starts))
+    return tuple(n for n in f.lines_named if n != f.line and n <= len(src.line_starts))
 
 
 def sarif(results) -> str:

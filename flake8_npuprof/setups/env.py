@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Optional
 
 from ..source.text import HOLE, is_placeholder
 from .state import OFF_WORDS, ON_WORDS
@@ -11,11 +11,14 @@ from .state import OFF_WORDS, ON_WORDS
 # handles "dynamic" (attach mode) itself; "false" and "" mean off.
 MODE_VALUES = ("true", "false", "", "dynamic")
 
-NO_OPTIONS_IN_ENV = (
-    "PROFILING_MODE is true but {where} never sets PROFILING_OPTIONS: unless the calling environment does, the GE "
-    'of CANN 8.5 and later substitutes its default options (output "./", training/task trace, hccl, aicpu, '
-    "PipeUtilization; executed, and `npuprof emulate` shows what that gives on each target), while for 7.0/8.0 "
-    "no GE source shows it (the only older one found leaves profiling off); set PROFILING_OPTIONS explicitly")
+def no_options_in_env(where: str):
+    """NPP002 for PROFILING_MODE=true with no PROFILING_OPTIONS set anywhere in `where`."""
+    from ..source.said import said
+    return said(f"PROFILING_MODE is true but {where} never sets PROFILING_OPTIONS",
+                'unless the calling environment does, the GE of CANN 8.5 and later substitutes its default options '
+                '(output "./", training/task trace, hccl, aicpu, PipeUtilization; executed, and `npuprof emulate` '
+                "shows what that gives on each target), while for 7.0/8.0 no GE source shows it (the only older one "
+                "found leaves profiling off)", "set PROFILING_OPTIONS explicitly")
 
 
 def means_off(value: str) -> bool:
@@ -23,18 +26,19 @@ def means_off(value: str) -> bool:
     return value.strip().lower() in OFF_WORDS
 
 
-def mode_problem_text(value: str) -> Optional[str]:
+def mode_problem_text(value: str):
     """The NPP011 message for a PROFILING_MODE value that means "on" to a reader but is off to GE,
     or None (exact values, values that mean off, and unsubstituted placeholders are fine)."""
     if value in MODE_VALUES or HOLE in value or is_placeholder(value) or means_off(value):
         return None
     if value.strip().lower() not in ON_WORDS:
         return None                     # not evidently meant as "on": say nothing
-    return (f"PROFILING_MODE is set to {value!r}, but GE switches profiling on only for exactly \"true\": "
-            f'{value!r} means off and PROFILING_OPTIONS are ignored; set it to "true"')
+    from ..source.said import said
+    return said(f"PROFILING_MODE is set to {value!r}, but GE switches profiling on only for exactly \"true\"",
+                f"{value!r} means off and PROFILING_OPTIONS are ignored", 'set it to "true"')
 
 
-def mode_problem(mode: Optional[str], options: Optional[str]) -> Optional[Tuple[str, str]]:
+def mode_problem(mode: Optional[str], options: Optional[str]):
     """(code, message) for the PROFILING_MODE value in an environment, or None when it is fine.
     An explicit off value beside options is a deliberate off switch, not NPP001."""
     if mode is not None:
@@ -42,6 +46,8 @@ def mode_problem(mode: Optional[str], options: Optional[str]) -> Optional[Tuple[
         if text:
             return ("NPP011", text)
     if options is not None and options.strip() and mode is None:
-        return ("NPP001", "PROFILING_OPTIONS is set but PROFILING_MODE is unset: GE reads the options only when "
-                          "PROFILING_MODE is \"true\", so nothing is collected; export PROFILING_MODE=true")
+        from ..source.said import said
+        return ("NPP001", said("PROFILING_OPTIONS is set but PROFILING_MODE is unset",
+                               "GE reads the options only when PROFILING_MODE is \"true\", so nothing is collected",
+                               "export PROFILING_MODE=true"))
     return None

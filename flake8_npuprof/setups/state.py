@@ -196,10 +196,17 @@ def overridden_by(setup, first, order) -> bool:
 
 # ---------------------------------------------------------------- consequences
 
-def latent_prefix(state: Optional[State]) -> str:
-    """The words that make a finding about an off setup say what happens once it is on."""
-    if state is None or not state.latent:
-        return ""
+def condition(state: Optional[State]):
+    """The condition a finding about a setup holds under (source/said.py), or None: for a setup GE does not
+    read (switched off, never passed, ...) what happens once it is read; for one a flag switches, the runs
+    that give the flag."""
+    from ..source.said import latent, when
+    if state is None:
+        return None
+    if not state.latent:
+        if state.status != CONDITIONAL or state.why != "flag":
+            return None
+        return when(state.detail)
     reason = {
         "switch": "profiling is switched off here",
         "miswritten": 'profiling stays off until PROFILING_MODE is exactly "true"',
@@ -210,14 +217,12 @@ def latent_prefix(state: Optional[State]) -> str:
         "script_options": f"{state.detail or 'the script'} switches profiling on with its own options, which "
                           "replace PROFILING_OPTIONS",
     }.get(state.why, "GE does not read these options")
-    return f"latent ({reason}); once GE reads these options: "
+    return latent(reason)
 
 
-def condition_prefix(state: Optional[State]) -> str:
-    """The words that make a finding about a setup switched by a flag say when it holds: the code
-    always runs, but GE reads the options only in runs that give the flag."""
-    if state is None or state.status != CONDITIONAL or state.why != "flag":
-        return ""
-    return f"{state.detail}: "
+def for_state(words, state: Optional[State]):
+    """The words of a finding (a Said) under the condition of its setup's state."""
+    c = condition(state)
+    return words.given(c) if c is not None else words
 
 

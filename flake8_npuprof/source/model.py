@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, NamedTuple, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple, Union
+
+from .said import Condition, Said, plain
 
 
 @lru_cache(maxsize=None)
@@ -39,7 +41,7 @@ class Fix(NamedTuple):
 
 class Finding(NamedTuple):
     code: str
-    message: str
+    message: str                # the one complete text (the cache, `fix`'s matching); `said.message` when said
     start: int                  # absolute character offset in the file
     end: int
     line: int                   # 1-based
@@ -47,23 +49,43 @@ class Finding(NamedTuple):
     end_line: int
     end_col: int
     fix: Optional[Fix] = None
+    said: Optional[Said] = None     # the fields the message renders (source/said.py); None: one plain sentence
 
     def sort_key(self):
         return (self.line, self.col, self.code, self.message)
 
-    # The message is what the rule says in full; front-ends show the short sentence (the problem and its
-    # consequence) and keep the rest one step away (source/brief.py). Derived, so the cache, `fix`'s
-    # matching and every caller of the analysis keep the one complete text.
+    # Front-ends show the short sentence (the problem and its consequence) and keep the rest one step away:
+    # renderings of the finding's fields, never a cut of its message
+    @property
+    def words(self) -> Said:
+        return self.said if self.said is not None else plain(self.message)
+
     @property
     def short(self) -> str:
-        from .brief import split
-        return split(self.message)[0]
+        return self.words.short
 
     @property
     def detail(self) -> str:
         """The log lines, per-version consequences, advice and context the short sentence leaves out."""
-        from .brief import split
-        return split(self.message)[1]
+        return self.words.detail
+
+    @property
+    def lines_named(self) -> Tuple[int, ...]:
+        """The other lines of its own file the finding names (SARIF `relatedLocations`, the LSP)."""
+        return self.words.lines_named
+
+    def given(self, *conditions: Condition) -> "Finding":
+        """The finding under further conditions (outermost first), its message rendered again from its fields."""
+        words = self.words.given(*conditions)
+        return self._replace(message=words.message, said=words)
+
+
+def finding(code: str, words: Union[str, Said], start: int, end: int, line: int, col: int, end_line: int,
+            end_col: int, fix: Optional[Fix] = None) -> Finding:
+    """A finding whose message is the rendering of its words, every text of them shown printable."""
+    said = plain(words).mapped(printable)
+    return Finding(code, said.message, start, end, line, col, end_line, end_col, fix,
+                   None if said == Said(said.what) else said)
 
 
 class TextFix(NamedTuple):
@@ -80,7 +102,7 @@ class Issue(NamedTuple):
     code: str
     i: int
     j: int
-    message: str
+    said: Union[str, Said]      # what it says (source/said.py; a str: one plain sentence)
     fix: Optional[TextFix] = None
     key: str = ""               # the JSON key it is about ("" for the whole string)
     partial: bool = False       # only some builds of the target version do what the message says
@@ -88,3 +110,11 @@ class Issue(NamedTuple):
     # an environment variable is set), "logged" (accepted, a line is logged, the setting is changed or
     # ignored), "silent" (the same without a word), "guidance" (nothing fails), "" (not stated)
     effect: str = ""
+
+    @property
+    def words(self) -> Said:
+        return plain(self.said)
+
+    @property
+    def message(self) -> str:
+        return self.words.message

@@ -1,0 +1,385 @@
+"""What a finding says, as data: the problem, what the runtime does (per CANN version where versions differ),
+the advice, the context, and the condition it holds under (issue 40, item 2).
+
+A rule builds these fields (`said(...)`); the message (the one complete text: the cache, `fix`'s matching and
+the snapshots keep it), the short sentence (flake8's one line, the text report, the editor's problem list) and
+the detail (`--verbose`, JSON `detail`, SARIF `message.markdown`, the LSP hover) are renderings of them. Nothing
+cuts a finished text back into parts: a condition found later (the setup is switched off, the code is not
+reached) is added as a field, and the tense of what will happen follows from it.
+
+The message reads, as the rules have always written it:
+
+    [not reached from this file's entry point (line N): ][latent (why); once GE reads these options: ][when F: ]
+    <what>: <consequence, or the first version's>[; on CANN ... <consequence>]...[; <advice>]...[ (context)]
+
+The short sentence is the problem and its consequence: a message that fits in LONG characters is shown as it
+is; a longer one keeps the conditions in their short words, the problem and the consequence's outcome (the last
+clause of each version's line: what they share, or that it depends on the version), and leaves the rest to the
+detail, a line each. Inside one clause a rule wrote, the sentence leaves out the log line a runtime writes
+(`logs "..." and`, `("...")`) and long asides in parentheses; a clause with an unbalanced bracket or quote is
+kept whole, so the sentence never opens what it does not close.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Callable, List, NamedTuple, Sequence, Tuple
+
+# the short sentence is meant to fit one line of a terminal or a problem pane; over this, it falls back to the
+# problem and the last clause of its consequence
+LONG = 120
+
+ABORT = "GE initialisation fails and the job aborts"
+LATENT_ABORT = "GE initialisation will fail and the job will abort"
+DEPENDS = "what happens depends on the CANN version"
+
+
+class Condition(NamedTuple):
+    """When what a finding says holds: `kind` "unreached" (the entry point does not reach the code), "latent"
+    (GE does not read these options in this run), "when" (only in runs that give a flag), "if" (only if GE reads
+    options another setting may replace)."""
+
+    kind: str
+    text: str                   # as the message says it: "not reached from this file's entry point (line 18)"
+    shown: str                  # as the short sentence says it: "not reached from its entry point"
+    line: int = 0               # the line of the finding's own file it names (0: none)
+
+    @property
+    def future(self) -> bool:
+        """What the finding says happens later, once the code runs or GE reads the options."""
+        return self.kind in ("unreached", "latent", "if")
+
+
+def unreached(entry_line: int) -> Condition:
+    # "not reached:" alone read as dead code for a library function other scripts call (review of the zoo)
+    return Condition("unreached", f"not reached from this file's entry point (line {entry_line})",
+                     "not reached from its entry point", entry_line)
+
+
+def latent(why: str) -> Condition:
+    # why GE does not read them stays in the sentence: which setting wins
+    return Condition("latent", f"latent ({why}); once GE reads these options", f"latent ({why})")
+
+
+def when(phrase: str) -> Condition:
+    """The runs a finding holds in: "when --profiling is given"."""
+    return Condition("when", phrase, phrase)
+
+
+def if_read(why: str) -> Condition:
+    """Options GE reads unless `why` (another setting) replaces them."""
+    return Condition("if", f"if GE reads these options ({why})", "if GE reads these options")
+
+
+class Runtime(NamedTuple):
+    """What the runtime of some CANN versions does: `versions` "CANN 8.0 and 8.5" or "every CANN version",
+    `builds` the builds of them it holds for ("" for every build)."""
+
+    versions: str
+    text: str                   # "the collector rejects it (\"...\"), so GE initialisation fails ..."
+    builds: str = ""
+
+    @property
+    def scope(self) -> str:
+        """As the short sentence names them."""
+        return f"on some builds of {self.versions}" if self.builds else f"on {self.versions}"
+
+    @property
+    def line(self) -> str:
+        return f"on some builds of {self.versions} ({self.builds}) {self.text}" if self.builds else \
+            f"on {self.versions} {self.text}"
+
+
+class Said(NamedTuple):
+    """The fields of one finding's words (see the module's docstring)."""
+
+    what: str                               # the problem
+    consequence: str = ""                   # what the runtime does, when no version is named
+    runtime: Tuple[Runtime, ...] = ()      # what each group of versions does, when they are named
+    advice: Tuple[str, ...] = ()            # the advice and the message's other clauses, in order
+    context: str = ""                       # a closing aside: "(passed to train.py at line 3, ...)"
+    default_of: str = ""                    # the flag whose default the value is, when the flag is left out
+    conditions: Tuple[Condition, ...] = ()
+    lines: Tuple[int, ...] = ()             # the other lines of the finding's own file the words name
+
+    # ---- built by the rules
+
+    def given(self, *conditions: Condition) -> "Said":
+        """The same words under further conditions, outermost first: `given(unreached(3))` on a latent
+        finding reads "not reached ...: latent (...); once GE reads these options: ..."."""
+        return self._replace(conditions=tuple(conditions) + self.conditions)
+
+    def also(self, *advice: str) -> "Said":
+        return self._replace(advice=self.advice + tuple(a for a in advice if a))
+
+    def within(self, context: str, default_of: str = "") -> "Said":
+        return self._replace(context=context, default_of=default_of)
+
+    def closed_with(self, aside: str) -> "Said":
+        """The last clause followed by `aside` (" (the default of --level)"): a note on the whole finding that
+        its message has always closed with, unlike `context`, which the detail shows on a line of its own."""
+        if not aside:
+            return self
+        if self.advice:
+            return self._replace(advice=self.advice[:-1] + (self.advice[-1] + aside,))
+        if self.runtime:
+            last = self.runtime[-1]
+            return self._replace(runtime=self.runtime[:-1] + (last._replace(text=last.text + aside),))
+        if self.consequence:
+            return self._replace(consequence=self.consequence + aside)
+        return self._replace(what=self.what + aside)
+
+    def mapped(self, f: Callable[[str], str]) -> "Said":
+        """Every text of the fields through `f` (`printable`, for user text shown in a message)."""
+        return Said(f(self.what), f(self.consequence), tuple(r._replace(text=f(r.text)) for r in self.runtime),
+                    tuple(map(f, self.advice)), f(self.context), self.default_of,
+                    tuple(c._replace(text=f(c.text), shown=f(c.shown)) for c in self.conditions), self.lines)
+
+    # ---- the renderings
+
+    @property
+    def future(self) -> bool:
+        return any(c.future for c in self.conditions)
+
+    @property
+    def lines_named(self) -> Tuple[int, ...]:
+        """The lines of the finding's own file the words name, in the order the message names them, once each
+        (SARIF `relatedLocations`, the LSP's related information)."""
+        return tuple(dict.fromkeys(n for n in [c.line for c in self.conditions] + list(self.lines) if n > 0))
+
+    def _tense(self, text: str) -> str:
+        """A consequence as it reads under the conditions: what fails now will fail once the code runs."""
+        return text.replace(ABORT, LATENT_ABORT) if self.future else text
+
+    def _head(self) -> str:
+        """The problem and its (first) consequence."""
+        first = self._lines()[0] if self.runtime else self._tense(self.consequence)
+        what = self._tense(self.what)
+        return f"{what}: {first}" if first else what
+
+    def _lines(self) -> List[str]:
+        return [self._tense(r.line) for r in self.runtime]
+
+    def _tail(self) -> List[str]:
+        return self._lines()[1:] + [self._tense(a) for a in self.advice]
+
+    @property
+    def message(self) -> str:
+        """The one complete text."""
+        lead = "".join(c.text + ": " for c in self.conditions)
+        clauses = [self._head()] + self._tail()
+        if self.context:
+            clauses[-1] += " " + self.context
+        return lead + "; ".join(clauses)
+
+    @property
+    def short(self) -> str:
+        return _brief(self)[0]
+
+    @property
+    def detail(self) -> str:
+        """The log lines, per-version consequences, advice and context the short sentence leaves out."""
+        return _brief(self)[1]
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def said(what: str, consequence: str = "", *advice: str, context: str = "", lines: Sequence[int] = ()) -> Said:
+    """A finding's words: `said("duplicate key", "the runtime keeps the last one", "remove one")`; `lines`: the
+    other lines of the same file they name ("the profiling config (line 13)")."""
+    return Said(what, consequence, advice=tuple(a for a in advice if a), context=context, lines=tuple(lines))
+
+
+def plain(message: "str | Said") -> Said:
+    """A message a rule wrote as one sentence (no consequence or advice of its own) as a Said."""
+    return message if isinstance(message, Said) else Said(message)
+
+
+@lru_cache(maxsize=4096)
+def _brief(s: Said) -> Tuple[str, str]:
+    """(short sentence, detail)."""
+    message = s.message
+    if len(message) <= LONG:
+        return message, ""
+    if s.runtime:
+        what, head, parts = s._tense(s.what), s._head(), s._lines()
+        texts = [s._tense(r.text) for r in s.runtime]
+        tail = [s._tense(a) for a in s.advice]
+    else:
+        what = head = s._head()
+        parts, texts, tail = [], [], [s._tense(a) for a in s.advice]
+    context = s.context
+    if context and not tail:                # an aside of a one-clause message stays in it
+        head, what, context = f"{head} {context}", (f"{what} {context}" if what == head else what), ""
+    # a value that holds only when a flag is left out says so in the sentence too, not only in the detail
+    # (after a condition the sentence has one already, and would grow too long with a second)
+    default = s.default_of if not s.conditions and context else ""
+    lead = "".join(c.shown + ": " for c in s.conditions) + (f"without {default}: " if default else "")
+    short = _short(lead, what, head, s.runtime, texts, problem=s._tense(s.what) if not s.runtime else "",
+                   consequence=s._tense(s.consequence) if not s.runtime else "")
+    detail: List[str] = [c.text for c in s.conditions if c.text != c.shown]
+    if what and what not in short:
+        detail.append(what)
+    elif not parts and head not in short:
+        detail.append(head)
+    detail += [p for p in parts if p not in short]
+    detail += tail                  # the advice and what else the message says, a clause a line
+    if context:
+        detail.append(context)
+    return short, "\n".join(detail)
+
+
+def _short(lead: str, what: str, head: str, runtime: Tuple[Runtime, ...], texts: List[str], problem: str,
+           consequence: str) -> str:
+    """The problem and its consequence, each step shorter than the one before, until it fits."""
+    if runtime:
+        outcome = _outcome(runtime, texts)
+        tries = [lambda keep: f"{_clean(what, keep)}: {outcome}"]
+        if outcome != DEPENDS:
+            # what only some builds do never reads as what every build does
+            some = "on some builds, " if any(r.builds for r in runtime) else ""
+            tries.append(lambda keep: f"{_clean(what, keep)}: {some}{_last_clause(_clean(texts[0]))}")
+    else:
+        tries = [lambda keep: _clean(head, keep),
+                 lambda keep: _problem_and_outcome(_clean(problem, keep), _clean(consequence, keep),
+                                                   _clean(head, keep))]
+    short = ""
+    for keep in (30, 12):
+        for make in tries:
+            short = _tidy(lead + make(keep))
+            if len(short) <= LONG:
+                return short
+    return short
+
+
+def _problem_and_outcome(problem: str, consequence: str, head: str) -> str:
+    """`<problem>: <how it goes>, so <outcome>` as `<problem>: <outcome>`; a label ("analysis budget exhausted")
+    names no problem on its own, and a consequence without an outcome has nothing shorter: the sentence stays."""
+    last = _last_part(consequence)         # `how: <what follows>, so <outcome>`: the outcome of what follows
+    if not consequence or _SO not in last or len(problem) < 30:
+        return head
+    return f"{problem}: {last.rsplit(_SO, 1)[1]}"
+
+
+def _last_part(clause: str) -> str:
+    """The clause after its last `: ` outside brackets and quotes."""
+    depth, quoted, cut = 0, False, 0
+    for i, c in enumerate(clause):
+        if c == '"' and (i == 0 or clause[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and c in "([{":
+            depth += 1
+        elif not quoted and c in ")]}":
+            depth = max(depth - 1, 0)
+        elif not quoted and depth == 0 and clause.startswith(": ", i):
+            cut = i + 2
+    return clause[cut:]
+
+
+_SO = ", so "
+
+
+def _outcome(runtime: Tuple[Runtime, ...], texts: List[str]) -> str:
+    """What the versions' runtimes do, in one clause: their common last clause when they share it, else that
+    it depends on the version (no version's outcome stands for the others)."""
+    lasts = [_last_clause(_clean(t)) for t in texts]
+    if len(set(lasts)) == 1:
+        if len(runtime) == 1:
+            return f"{runtime[0].scope}, {lasts[0]}"
+        return f"on some builds, {lasts[0]}" if any(r.builds for r in runtime) else lasts[0]
+    return DEPENDS          # the sentence says only what every version shares; the detail says each
+
+
+def _last_clause(text: str) -> str:
+    """The outcome of `<how it goes>, so <outcome>`; the whole clause when it names no outcome."""
+    return text.rsplit(_SO, 1)[1] if _SO in text else text
+
+
+# a quoted log line and the verb that introduces it: `logs "..." and`, `prints "...", then its usage, and`
+_LOGGED = re.compile(r'\b(?:logs|prints) "(?:[^"\\]|\\.)*"(?: \([^()]*\))?(?:, then its usage,)? and ')
+
+
+def _clean(text: str, keep: int = 30) -> str:
+    """One clause without its quoted log lines and its asides in parentheses (after a space) longer than `keep`;
+    a clause whose brackets or quotes do not pair up is kept as it is."""
+    if not _paired(text):
+        return text
+    text = _LOGGED.sub("", text)
+    out, depth, start, quoted, escaped = [], 0, 0, False, False
+    for i, c in enumerate(text):
+        if quoted and (escaped or c == "\\"):        # `\"` inside a value shown as JSON writes it
+            escaped = not escaped
+            if depth == 0:
+                out.append(c)
+            continue
+        if c == '"' and depth == 0:
+            quoted = not quoted
+        if quoted:
+            if depth == 0:
+                out.append(c)
+            continue
+        if c == "(" and depth == 0 and i and not text[i - 1].isspace():
+            out.append(c)           # a call or an index written in the text (`NPURunConfig(profiling_config=...)`),
+            depth = -1              # not an aside: kept, up to its closing bracket
+            continue
+        if depth < 0:
+            out.append(c)
+            if c == ")":
+                depth = 0
+            continue
+        if c == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                aside = text[start:i + 1]
+                if '"' not in aside and len(aside) <= keep:
+                    out.append(aside)
+                elif out and out[-1] == " ":
+                    out.pop()
+            continue
+        if depth == 0:
+            out.append(c)
+    if depth:                   # an unbalanced "(": keep the text as it is
+        return text
+    return "".join(out)
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s{2,}", " ", text).replace(" ,", ",").replace(" :", ":")
+    return text.strip()
+
+
+_PAIRS = {")": "(", "]": "["}
+
+
+def _paired(text: str) -> bool:
+    """Every double quote closed, and every bracket outside quotes (a `'"'` is a character named, not a quote;
+    a `\\"` inside quotes is a quote of the value shown, as JSON writes it)."""
+    text = text.replace("'\"'", "").replace("'('", "").replace("')'", "").replace("'['", "").replace("']'", "")
+    stack: List[str] = []
+    quoted = escaped = False
+    for c in text:
+        if quoted and (escaped or c == "\\"):
+            escaped = not escaped
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif c in "([":
+            stack.append(c)
+        elif c in ")]":
+            if not stack or stack.pop() != _PAIRS[c]:
+                return False
+    return not stack and not quoted
+
+
+def balanced(text: str) -> bool:
+    """Whether a sentence closes every quote and bracket it opens (tests hold every short sentence to it)."""
+    return _paired(text)
+
