@@ -149,6 +149,8 @@ def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
             guarded = depth + (field in ("handlers",) or (field in ("body", "orelse") and
                                                           isinstance(node, (ast.If, ast.While))))
             for child in getattr(node, field, None) or ():
+                if guarded <= MAX_CONDITIONS and not hasattr(child, "body") and not hasattr(child, "cases"):
+                    continue                # a simple statement within the bound: nothing under it to count
                 if isinstance(child, (ast.stmt, ast.excepthandler)):
                     inner.append((child, guarded))
         for case in getattr(node, "cases", None) or ():          # match (3.10+): each case's body, guarded
