@@ -140,11 +140,18 @@ def run() -> int:
 
 
 def warm() -> None:
-    """Import what analysing a document needs (run in a thread while the editor sends its next messages)."""
+    """Import what analysing a document and publishing its diagnostics need, the modules the analysis would
+    otherwise import as it goes included (run in a thread from process start, while the editor starts and
+    sends its next messages; tests/test_server_start.py holds the list complete). Importing them costs less
+    than analysing a small script would, and that gained nothing for the first real document."""
     try:
-        from . import lsp_analysis          # noqa: F401  (the checks, the sources, the values)
-        from .report import ci              # noqa: F401  (the rule catalog, for the severities)
-        from .source import brief           # noqa: F401
+        from . import links, lsp_analysis, lsp_reparse                  # noqa: F401
+        from .engine import run, selection, target                      # noqa: F401
+        from .knowledge import ge_options, schema_engine                # noqa: F401
+        from .report import ci                                          # noqa: F401  (the severities)
+        from .setups import inventory                                   # noqa: F401
+        from .source import brief, literal_edits, observed              # noqa: F401
+        from .values import project, resolve                            # noqa: F401
     except Exception:                       # the same import fails again where it is needed, and is reported there
         pass
 

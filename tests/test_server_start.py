@@ -208,3 +208,24 @@ def test_a_broken_frame_before_initialize_ends_the_server(frame):
     proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "server"], input=frame,
                           capture_output=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == b"" and b"exiting so that the editor can start a new" in proc.stderr
+
+
+def test_the_warm_up_imports_what_the_first_analysis_needs(tmp_path):
+    # after warm(), the first document's analysis and diagnostics import no more of the package: the first
+    # didOpen does not wait for imports (a module the analysis starts to import lazily belongs in warm())
+    code = textwrap.dedent(f"""
+        import json, sys
+        from flake8_npuprof import server_start
+        server_start.warm()
+        before = set(sys.modules)
+        from flake8_npuprof import lsp_analysis as A
+        path = {str(tmp_path / "train.py")!r}
+        doc = A.doc_settings(path, A.Overrides(), A.ConfigCache())
+        analysis = A.analyse_document({TYPO!r}, path, "python", doc)
+        [A.diagnostic(analysis, f, "file:///train.py", "utf-16", A.Overrides(), True) for f in analysis.findings]
+        print(json.dumps([[f.code for f in analysis.findings], sorted(set(sys.modules) - before)]))
+    """)
+    codes, imported = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                                check=True, cwd=tmp_path).stdout)
+    assert codes == ["NPP101"]
+    assert [m for m in imported if m.startswith("flake8_npuprof")] == []
