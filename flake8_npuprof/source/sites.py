@@ -425,15 +425,14 @@ class Sites:
         index = self._identifiers
         if index is None:
             index = self._identifiers = {}
-            for m in _IDENTIFIER_RUN.finditer(text):
-                index.setdefault(m.group(), []).append(m.start())
-        starts, last = self._starts, 0
-        for at in index.get(word, ()):
-            r = bisect_right(offsets, at) - 1
-            line = bisect_right(starts, sources[r] + at - offsets[r])
-            if line != last:                    # once a line
-                last = line
-                yield line
+            starts, findall = self._starts, _IDENTIFIER_RUN.findall
+            bounds = offsets[1:] + [len(text)]
+            for r, at in enumerate(offsets):        # each run is whole lines of the file, from sources[r]
+                first = bisect_right(starts, sources[r])
+                for k, line in enumerate(text[at:bounds[r]].split("\n")):
+                    for name in set(findall(line)):
+                        index.setdefault(name, []).append(first + k)
+        return iter(index.get(word, ()))
 
     def _statements_on(self, line: int) -> List[int]:
         """The deferred statements that take up part of the line, in order."""
