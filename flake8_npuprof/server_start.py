@@ -228,9 +228,11 @@ def publish_early(stdout: BinaryIO, opened, params, answer: dict) -> Optional[Tu
         if settings.error:                  # server.py shows it in a message once
             return None
         running = Running(text, path or uri, kind, settings)
-        analysis = running.wait(EARLY_WAIT)
+        if not running.done.wait(EARLY_WAIT):
+            return uri, version, running     # still running: server.py takes over, and publishes it
+        analysis = running.analysis
         if analysis is None:
-            return (uri, version, running) if not running.done.is_set() else None
+            return None                     # it failed: server.py analyses it again, and logs why
         client = params.get("capabilities") if isinstance(params, dict) else None
         related = _get(client, "textDocument", "publishDiagnostics", "relatedInformation") is True
         encoding = answer["capabilities"]["positionEncoding"]
