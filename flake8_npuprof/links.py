@@ -15,10 +15,12 @@ to docs/rules/, which exists there), and an editor may give its own template (`r
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 DISTRIBUTION = "flake8-npuprof"
 HOME_LABELS = ("homepage", "home", "source", "repository", "documentation")    # the first one found
@@ -33,11 +35,13 @@ def _label(text: str) -> str:
 @lru_cache(maxsize=None)
 def project_urls() -> Dict[str, str]:
     """{normalised label: URL} of the installed distribution (empty when it has none, or is not installed)."""
-    from importlib.metadata import PackageNotFoundError, metadata
-    try:
-        entries = metadata(DISTRIBUTION).get_all("Project-URL") or []
-    except PackageNotFoundError:
-        return {}
+    entries = _project_url_headers()
+    if entries is None:                     # not in a folder on sys.path: wherever importlib.metadata finds it
+        from importlib.metadata import PackageNotFoundError, metadata
+        try:
+            entries = metadata(DISTRIBUTION).get_all("Project-URL") or []
+        except PackageNotFoundError:
+            return {}
     out: Dict[str, str] = {}
     for entry in entries:
         label, _, url = entry.partition(",")
@@ -45,6 +49,54 @@ def project_urls() -> Dict[str, str]:
         if url.startswith("https://") or url.startswith("http://"):
             out.setdefault(_label(label), url)
     return out
+
+
+def _project_url_headers() -> Optional[List[str]]:
+    """The Project-URL headers of the first `flake8_npuprof-*.dist-info` (or `.egg-info`) in a folder on sys.path,
+    where importlib.metadata finds it first; None when no folder holds one. Read here because importing
+    importlib.metadata (email, zipfile, csv) took 20 ms of the language server's first diagnostics."""
+    wanted = _normal(DISTRIBUTION)
+    for entry in sys.path:
+        try:
+            names = sorted(os.listdir(entry or "."))
+        except OSError:                     # a zip file, a folder that is gone
+            continue
+        for name in names:
+            stem, ext = os.path.splitext(name)
+            if ext not in (".dist-info", ".egg-info") or _normal(stem.split("-")[0]) != wanted:
+                continue
+            path = os.path.join(entry or ".", name)
+            if os.path.isdir(path):
+                path = os.path.join(path, "METADATA" if ext == ".dist-info" else "PKG-INFO")
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    return _headers(fh, "project-url")
+            except (OSError, UnicodeDecodeError):
+                continue
+    return None
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _headers(lines, wanted: str) -> List[str]:
+    """The values of one header of a core-metadata file (RFC 822 headers, up to the first blank line)."""
+    values: List[str] = []
+    name = ""
+    for line in lines:
+        line = line.rstrip("\r\n")
+        if not line:
+            break
+        if line[0] in " \t":               # a folded line continues the header before it
+            if name == wanted and values:
+                values[-1] += " " + line.strip()
+            continue
+        name, _, value = line.partition(":")
+        name = name.strip().lower()
+        if name == wanted:
+            values.append(value.strip())
+    return values
 
 
 def home() -> Optional[str]:

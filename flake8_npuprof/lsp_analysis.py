@@ -25,6 +25,9 @@ from .source.text import SourceText
 from .knowledge.targets import Target
 
 CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini", ".flake8")
+# One analysis at a time in a process: analyses share per-process caches (sibling modules and their resolvers,
+# data files) written for one thread. The language server's threads take it (server.py, server_start.py).
+ANALYSING = threading.Lock()
 # Diagnostic tags (LSP DiagnosticTag) of a rule's findings, named on its page (Rule.tags).
 UNNECESSARY, DEPRECATED = 1, 2
 DIAGNOSTIC_TAGS = {"unnecessary": UNNECESSARY, "deprecated": DEPRECATED}

@@ -1,10 +1,20 @@
 """`npuprof server`: a Language Server Protocol server over stdio (pygls 2, the `server` extra).
 
 Diagnostics on open, change (debounced) and save; quick fixes, `source.fixAll.npuprof` and
-`# noqa` actions; hover with the rule's page or the meaning of an options key. The analysis
-runs in a worker thread so the event loop keeps reading the editor's messages; everything
-here only translates between the protocol and lsp_analysis.py. Logs go to stderr: stdout
-carries the protocol.
+`# noqa` actions; hover with the rule's page or the meaning of an options key. Everything here
+only translates between the protocol and lsp_analysis.py. Logs go to stderr: stdout carries the
+protocol.
+
+The work runs off the event loop, which keeps reading and answering the editor's messages:
+- each analysis in a thread of its own (a daemon: a long one never holds up `exit`). Analyses run
+  one at a time (`analysing`), since they share the per-process caches of sibling modules and data
+  files, which were written for one thread; an analysis whose document has a newer version by the
+  time its turn comes is skipped, and one that is running when a newer version arrives is abandoned:
+  a Python thread cannot be stopped, so it runs to its end, but nothing waits for it except the next
+  analysis, and its result is never published (publish checks the version);
+- the rest of a request (a hover's text, code actions) in a thread of its own too, so a hover on one
+  document is answered from its analysis while another document is being analysed (issue 43: a 6 KB
+  file once blocked a hover on another document for 9.5 s behind a single worker).
 """
 
 from __future__ import annotations
@@ -13,9 +23,9 @@ import asyncio
 import json
 import logging
 import sys
+import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, NamedTuple, Optional
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
@@ -31,20 +41,56 @@ DEBOUNCE_MS = 250               # after the last keystroke; open and save analys
 CONFIG_GLOBS = ("**/pyproject.toml", "**/setup.cfg", "**/tox.ini", "**/.flake8")
 
 
+def in_thread(fn: Callable, *args) -> "asyncio.Future":
+    """fn(*args) in a daemon thread of its own; the future the event loop awaits for its result. Dropping
+    the future abandons the work: nothing joins the thread."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def deliver(ok: bool, value) -> None:
+        if not future.done():               # cancelled meanwhile ($/cancelRequest)
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    def body() -> None:
+        try:
+            value, ok = fn(*args), True
+        except BaseException as exc:        # handed to the awaiting coroutine, as an executor would
+            value, ok = exc, False
+        try:
+            loop.call_soon_threadsafe(deliver, ok, value)
+        except RuntimeError:                # the event loop is closed: the server has ended
+            pass
+
+    threading.Thread(target=body, name=f"npuprof-{getattr(fn, '__name__', 'work')}", daemon=True).start()
+    return future
+
+
+class Job(NamedTuple):
+    """The analysis of one version of a document, running or waiting for its turn."""
+    version: int
+    text: str
+    future: "asyncio.Future"
+
+
 class NpuprofServer(LanguageServer):
     def __init__(self):
         super().__init__("npuprof", __version__)
         self.overrides = A.Overrides()
         self.debounce = DEBOUNCE_MS / 1000
         self.configs = A.ConfigCache()
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="npuprof-analysis")
+        self.analysing = A.ANALYSING        # one analysis at a time (see the module's docstring)
+        self.jobs: Dict[str, Job] = {}      # the newest analysis asked for, per document
         self.results: Dict[str, A.Analysis] = {}
         self.timers: Dict[str, asyncio.TimerHandle] = {}
         self.tasks: set = set()
         self.shown_errors: set = set()
         self.shut_down = False
         self.framing_error = False
-        self.early = None               # (uri, version, analysis) published before pygls was loaded
+        self.early = None               # (uri, version, analysis) published before pygls was loaded, or
+        #                                 (uri, version, server_start.Running) still being analysed
 
     # ---- positions
 
@@ -82,35 +128,82 @@ class NpuprofServer(LanguageServer):
         return doc.source, doc.version, doc.language_id or "", doc.path
 
     async def analysis_for(self, uri: str) -> Optional[A.Analysis]:
-        """The analysis of the document's current text (the cached one when the text is the same)."""
+        """The analysis of the document's current text (the cached one when the text is the same); None when
+        the document is not one to analyse, or changed again before its analysis ended."""
         snap = self.snapshot(uri)
         if snap is None:
             return None
         cached = self.results.get(uri)
         if cached is not None and cached.text == snap[0]:
             return cached
-        return await asyncio.get_running_loop().run_in_executor(self.pool, self.analyse, uri, *snap)
+        return await asyncio.shield(self.job(uri, snap))
+
+    def job(self, uri: str, snap, again: bool = False) -> "asyncio.Future":
+        """The analysis of this version of the document: the one asked for already (unless `again`, which
+        reuses only one still running), else a new one. Nothing waits for an older one (see the docstring)."""
+        job = self.jobs.get(uri)
+        if job is not None and (job.version, job.text) == (snap[1], snap[0]) and \
+                not (again and job.future.done()):
+            return job.future
+        future = in_thread(self.analyse, uri, *snap)
+        self.jobs[uri] = Job(snap[1], snap[0], future)
+        future.add_done_callback(lambda done: self._finished(uri, done))
+        return future
+
+    def adopt(self, uri: str, running) -> None:
+        """Take the first document's analysis, started by server_start.py, as the job of its version."""
+        snap = self.snapshot(uri)
+        if snap is None:
+            return
+
+        def result() -> Optional[A.Analysis]:
+            return running.wait() or self.analyse(uri, *snap)       # None: it failed; analysed here, logged
+        future = in_thread(result)
+        self.jobs[uri] = Job(snap[1], snap[0], future)
+        future.add_done_callback(lambda done: self._finished(uri, done))
+
+    def _finished(self, uri: str, future: "asyncio.Future") -> None:
+        job = self.jobs.get(uri)
+        if job is None or job.future is not future:
+            return                          # a newer version was asked for meanwhile
+        if not future.cancelled() and future.exception() is None and future.result() is not None:
+            now = self.snapshot(uri)
+            if now is not None and (now[1], now[0]) == (job.version, job.text):
+                self.results[uri] = future.result()
 
     def analyse(self, uri, text, version, language_id, path) -> Optional[A.Analysis]:
-        """Runs in the worker thread; never raises (a broken file or config must not stop the server)."""
-        current = self.workspace.text_documents.get(uri)
-        if current is None or current.version != version:
-            return None                     # superseded while it waited
+        """Runs in a thread of its own, after the analysis before it; never raises (a broken file or config
+        must not stop the server)."""
         try:
             kind = A.kind_of(path, language_id, text)
             if kind is None:
-                return None
-            settings = A.doc_settings(path, self.overrides, self.configs)
-            return A.analyse_document(text, path or uri, kind, settings)
+                return None                 # not a document this server checks: no turn to wait for
+            with self.analysing:
+                if not self.current(uri, version):
+                    return None             # superseded while it waited for its turn
+                settings = A.doc_settings(path, self.overrides, self.configs)
+                return A.analyse_document(text, path or uri, kind, settings)
         except Exception:
             log.exception("analysis of %s failed", uri)
             return None
+
+    def current(self, uri: str, version: int) -> bool:
+        """Whether the document is still open at this version (pygls applies a change before its handler
+        runs, so a stale analysis sees the newer version)."""
+        doc = self.workspace.text_documents.get(uri)
+        return doc is not None and doc.version == version
 
     async def publish(self, uri: str) -> None:
         snap = self.snapshot(uri)
         if snap is None:
             return
-        analysis = await asyncio.get_running_loop().run_in_executor(self.pool, self.analyse, uri, *snap)
+        try:
+            analysis = await asyncio.shield(self.job(uri, snap, again=True))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("analysis of %s failed", uri)
+            return
         now = self.snapshot(uri)
         if analysis is None or now is None or now[1] != snap[1]:
             return                          # a newer version is on its way
@@ -177,8 +270,10 @@ def did_open(ls: NpuprofServer, params: T.DidOpenTextDocumentParams):
     early, ls.early = ls.early, None
     doc = params.text_document
     if early is not None and early[:2] == (doc.uri, doc.version) and early[2].text == doc.text:
-        ls.results[doc.uri] = early[2]      # server_start.py published this version already
-        return
+        if isinstance(early[2], A.Analysis):
+            ls.results[doc.uri] = early[2]  # server_start.py published this version already
+            return
+        ls.adopt(doc.uri, early[2])         # still running: its result is published as any analysis's
     ls.schedule(doc.uri, 0)
 
 
@@ -203,6 +298,7 @@ def did_close(ls: NpuprofServer, params: T.DidCloseTextDocumentParams):
     if timer is not None:
         timer.cancel()
     ls.results.pop(uri, None)
+    ls.jobs.pop(uri, None)                  # one still running is abandoned: its result is dropped
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
@@ -226,7 +322,7 @@ def shutdown(ls: NpuprofServer, *args):
     for timer in ls.timers.values():
         timer.cancel()
     ls.timers.clear()
-    ls.pool.shutdown(wait=False, cancel_futures=True)
+    ls.jobs.clear()                         # running analyses are abandoned (daemon threads: exit does not wait)
 
 
 # ---- requests
@@ -245,8 +341,7 @@ async def code_action(ls: NpuprofServer, params: T.CodeActionParams):
         return None
     only = [str(k) for k in (params.context.only or ())]
     start, end = (ls.offset(analysis, p) for p in (params.range.start, params.range.end))
-    return await asyncio.get_running_loop().run_in_executor(
-        ls.pool, guarded(code_actions), ls, uri, analysis, start, end, only)
+    return await in_thread(guarded(code_actions), ls, uri, analysis, start, end, only)
 
 
 def code_actions(ls: NpuprofServer, uri: str, analysis: A.Analysis, start: int, end: int,
@@ -271,7 +366,8 @@ def code_actions(ls: NpuprofServer, uri: str, analysis: A.Analysis, start: int, 
                 title=f"{f.code}: ignore on this line (# noqa: {f.code})", kind=T.CodeActionKind.QuickFix,
                 diagnostics=[ls.diagnostic(analysis, f)], edit=ls.workspace_edit(uri, analysis, [edit])))
     if _wants(only, FIX_ALL) and (only or any(f.fix is not None and f.fix.safe for f in analysis.findings)):
-        edit = A.fix_all(analysis)
+        with ls.analysing:                  # fix_text analyses each fixed text again
+            edit = A.fix_all(analysis)
         if edit is not None:
             actions.append(T.CodeAction(title="npuprof: fix all safe fixes in this file", kind=FIX_ALL,
                                         edit=ls.workspace_edit(uri, analysis, [edit])))
@@ -284,8 +380,7 @@ async def hover(ls: NpuprofServer, params: T.HoverParams):
     if analysis is None:
         return None
     offset = ls.offset(analysis, params.position)
-    found = await asyncio.get_running_loop().run_in_executor(
-        ls.pool, guarded(A.hover), analysis, offset, ls.overrides)
+    found = await in_thread(guarded(A.hover), analysis, offset, ls.overrides)
     if not found:
         return None
     text, start, end = found
@@ -294,7 +389,7 @@ async def hover(ls: NpuprofServer, params: T.HoverParams):
 
 
 def guarded(fn):
-    """Run fn in the worker; an unexpected error is logged and answered with nothing."""
+    """fn for a thread of its own (in_thread); an unexpected error is logged and answered with nothing."""
     def call(*args):
         try:
             return fn(*args)

@@ -8,12 +8,14 @@ and only then imports server.py, which takes over the same streams and applies t
 pygls without answering it again.
 
 The first diagnostics do not wait for pygls either: from the start a thread imports the analysis (`warm`;
-a read that waits for the editor holds no lock, so the answer to `initialize` does not wait for it). The `initialized` notification and the first `didOpen` are
-handled here: the document is analysed and its diagnostics published in the protocol's JSON (the same
-`lsp_analysis.diagnostic` server.py publishes), and only then is server.py imported. Every message read
-here is handed to pygls in order (`replay`), so its workspace holds the document; the analysis published
-early is handed over too, and pygls does not publish the same version again. Any other message first
-(a request, a change) hands over at once.
+a read that waits for the editor holds no lock, so the answer to `initialize` does not wait for it). The
+`initialized` notification and the first `didOpen` are handled here: the document is analysed and its
+diagnostics published in the protocol's JSON (the same `lsp_analysis.diagnostic` server.py publishes), and
+only then is server.py imported. Every message read here is handed to pygls in order (`replay`), so its
+workspace holds the document; the analysis published early is handed over too, and pygls does not publish
+the same version again. An analysis still running after EARLY_WAIT (a pathological first document) goes on
+in its thread and is handed over as it is: server.py answers the editor meanwhile, and publishes it when it
+ends. Any other message first (a request, a change) hands over at once.
 
 The capabilities given here must be pygls's own: server.py compares them once pygls has computed its own
 and logs any difference, and tests/test_server_start.py holds them equal for several editors' capabilities.
@@ -140,11 +142,18 @@ def run() -> int:
 
 
 def warm() -> None:
-    """Import what analysing a document needs (run in a thread while the editor sends its next messages)."""
+    """Import what analysing a document and publishing its diagnostics need, the modules the analysis would
+    otherwise import as it goes included (run in a thread from process start, while the editor starts and
+    sends its next messages; tests/test_server_start.py holds the list complete). Importing them costs less
+    than analysing a small script would, and that gained nothing for the first real document."""
     try:
-        from . import lsp_analysis          # noqa: F401  (the checks, the sources, the values)
-        from .report import ci              # noqa: F401  (the rule catalog, for the severities)
-        from .source import brief           # noqa: F401
+        from . import links, lsp_analysis, lsp_reparse                  # noqa: F401
+        from .engine import run, selection, target                      # noqa: F401
+        from .knowledge import ge_options, schema_engine                # noqa: F401
+        from .report import ci                                          # noqa: F401  (the severities)
+        from .setups import inventory                                   # noqa: F401
+        from .source import brief, literal_edits, observed              # noqa: F401
+        from .values import project, resolve                            # noqa: F401
     except Exception:                       # the same import fails again where it is needed, and is reported there
         pass
 
@@ -172,9 +181,38 @@ def first_document(stdin: BinaryIO, stdout: BinaryIO, params, answer: dict, warm
         return replay, None
 
 
+EARLY_WAIT = 0.5       # seconds the first document's analysis may hold up the hand-over to server.py
+
+
+class Running:
+    """The first document's analysis, in a thread of its own that holds lsp_analysis.ANALYSING as server.py's
+    analyses do. When it takes longer than EARLY_WAIT, server.py takes over (and answers other requests)
+    while it runs, and publishes its result when it ends (server.did_open)."""
+
+    def __init__(self, text: str, *args):
+        self.text, self.analysis, self.done = text, None, threading.Event()
+        threading.Thread(target=self._run, args=(text, *args), name="npuprof-first", daemon=True).start()
+
+    def _run(self, *args) -> None:
+        from . import lsp_analysis as A
+        try:
+            with A.ANALYSING:
+                self.analysis = A.analyse_document(*args)
+        except Exception:                   # None: server.py analyses the document again, and logs why
+            pass
+        finally:
+            self.done.set()
+
+    def wait(self, timeout: Optional[float] = None):
+        """The analysis (None: not finished within timeout, or failed)."""
+        self.done.wait(timeout)
+        return self.analysis
+
+
 def publish_early(stdout: BinaryIO, opened, params, answer: dict) -> Optional[Tuple[str, int, object]]:
     """Analyse the opened document as server.py would and publish its diagnostics; None where server.py
-    should do it (not a document it analyses, a configuration problem to show, anything unexpected)."""
+    should do it (not a document it analyses, a configuration problem to show, anything unexpected). The
+    third item is the analysis, or the Running one when it did not end within EARLY_WAIT."""
     try:
         from pygls.uris import to_fs_path   # (pygls's own mapping, as its workspace uses; a light module)
         from . import lsp_analysis as A
@@ -189,7 +227,12 @@ def publish_early(stdout: BinaryIO, opened, params, answer: dict) -> Optional[Tu
         settings = A.doc_settings(path, overrides, A.ConfigCache())
         if settings.error:                  # server.py shows it in a message once
             return None
-        analysis = A.analyse_document(text, path or uri, kind, settings)
+        running = Running(text, path or uri, kind, settings)
+        if not running.done.wait(EARLY_WAIT):
+            return uri, version, running     # still running: server.py takes over, and publishes it
+        analysis = running.analysis
+        if analysis is None:
+            return None                     # it failed: server.py analyses it again, and logs why
         client = params.get("capabilities") if isinstance(params, dict) else None
         related = _get(client, "textDocument", "publishDiagnostics", "relatedInformation") is True
         encoding = answer["capabilities"]["positionEncoding"]

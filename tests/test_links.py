@@ -103,19 +103,41 @@ def test_the_check_fails_on_an_address_that_is_not_the_projects_own():
     assert foreign([(ROOT / "docs" / "rules" / "NPP999.md").as_uri()]) != []        # a page that is not there
 
 
-def test_the_projects_urls_come_from_its_metadata(monkeypatch):
+METADATA = ("Metadata-Version: 2.1\nName: flake8-npuprof\nVersion: 0.1.0\n"
+            "Project-URL: Home-page, https://npuprof.example/\n"
+            "Project-URL: Rules, https://npuprof.example/rules/{code}.html\nProject-URL: Chat, irc://example\n"
+            "Summary: a long\n  folded line\n\nProject-URL: Body, https://not.a.header/\n")
+OWN_READ = {"homepage": "https://npuprof.example/", "rules": "https://npuprof.example/rules/{code}.html"}
+
+
+@pytest.mark.parametrize("folder", ["flake8_npuprof-0.1.0.dist-info/METADATA", "flake8_npuprof.egg-info/PKG-INFO"])
+def test_the_projects_urls_come_from_its_metadata(monkeypatch, tmp_path, folder):
+    # read from the distribution's folder on sys.path, where importlib.metadata finds it too, and agreeing with it
+    import importlib.metadata
+    (tmp_path / folder).parent.mkdir()
+    (tmp_path / folder).write_text(METADATA, encoding="utf-8")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(tmp_path)] + sys.path)
+    links.project_urls.cache_clear()
+    try:
+        assert links.project_urls() == OWN_READ
+        assert links.home() == "https://npuprof.example/"
+        assert links.rule_page("NPP101") == "https://npuprof.example/rules/NPP101.html"
+        assert links._project_url_headers() == importlib.metadata.metadata("flake8-npuprof").get_all("Project-URL")
+    finally:
+        links.project_urls.cache_clear()
+
+
+def test_a_distribution_outside_a_folder_is_asked_of_importlib_metadata(monkeypatch):
     class Meta:
         def get_all(self, name):
             assert name == "Project-URL"
             return ["Home-page, https://npuprof.example/", "Rules, https://npuprof.example/rules/{code}.html",
                     "Chat, irc://example"]
+    monkeypatch.setattr(links, "_project_url_headers", lambda: None)
     monkeypatch.setattr("importlib.metadata.metadata", lambda name: Meta())
     links.project_urls.cache_clear()
     try:
-        assert links.project_urls() == {"homepage": "https://npuprof.example/",
-                                        "rules": "https://npuprof.example/rules/{code}.html"}
-        assert links.home() == "https://npuprof.example/"
-        assert links.rule_page("NPP101") == "https://npuprof.example/rules/NPP101.html"
+        assert links.project_urls() == OWN_READ
     finally:
         links.project_urls.cache_clear()
 

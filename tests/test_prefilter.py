@@ -165,3 +165,20 @@ def test_the_second_stage_looks_at_each_comment_line_once(monkeypatch, end):
     monkeypatch.setattr(prefilter, "_in_comment", lambda head: heads.append(head) or real(head))
     assert not names_a_setup(text)
     assert len(heads) == 70_000 and set(heads) == {"# "}
+
+
+def test_the_conditions_bound_is_counted_again_only_for_new_statements():
+    # the language server's reparse hands untouched top-level statements back as the same objects: they are
+    # not counted again, and a new statement over the bound is found wherever it comes
+    import ast
+    from flake8_npuprof.source import prefilter
+    chain = "if x == 0:\n    y = 0\n" + "".join(f"elif x == {k}:\n    y = {k}\n" for k in range(1, 300))
+    ok = ast.parse("import os\n\ndef f(a):\n    if a:\n        return 1\n")
+    deep = ast.parse(chain)
+    assert prefilter.too_many_conditions(ok) is None
+    assert all(s in prefilter._within for s in ok.body)
+    again = ast.Module(body=ok.body + deep.body, type_ignores=[])
+    found = prefilter.too_many_conditions(again)
+    assert found is not None and found.lineno == 2 * prefilter.MAX_CONDITIONS + 2      # the body of elif 256
+    assert deep.body[0] not in prefilter._within
+    assert prefilter.too_many_conditions(ast.Module(body=deep.body + ok.body, type_ignores=[])) is found

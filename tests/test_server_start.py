@@ -63,10 +63,19 @@ def test_the_early_answer_is_what_pygls_computes(name):
 
 
 # A child process that runs the server on the messages given, records what was imported when each message was
-# written (the answer to initialize, an early publishDiagnostics) and when server.py is asked for, and stops there.
+# written (the answer to initialize, an early publishDiagnostics), when server.py is asked for (and stops there),
+# and when the warm-up thread has done its imports (recorded by that thread; waited for after the stop, never
+# inside the import system: joining it from the finder deadlocked on the import lock).
 CHILD = textwrap.dedent("""
-    import importlib.abc, io, json, sys
+    import importlib.abc, io, json, sys, threading
     loaded = {"written": []}
+    from flake8_npuprof import server_start
+    warmed, warm = threading.Event(), server_start.warm
+    def recorded():
+        warm()
+        loaded["warmed"] = sorted(sys.modules)
+        warmed.set()
+    server_start.warm = recorded
     class Stop(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
             if name == "flake8_npuprof.server":
@@ -85,6 +94,7 @@ CHILD = textwrap.dedent("""
         main(["server"])
     except KeyboardInterrupt:
         pass
+    warmed.wait(60)
     sys.__stdout__.write(json.dumps({"out": out.getvalue().decode(), **loaded}))
 """)
 LIBRARIES = ("pygls", "lsprotocol", "cattrs", "attrs")
@@ -114,7 +124,10 @@ def test_the_answer_does_not_wait_for_the_libraries():
     assert answer["id"] == 1 and answer["result"]["capabilities"]["positionEncoding"] == "utf-8"
     [at_answer] = report["written"]
     assert [m for m in at_answer if m.split(".")[0] in LIBRARIES] == []
-    assert "flake8_npuprof.lsp_analysis" in report["handover"]          # warmed before the hand-over
+    # what the warm-up thread imports: the analysis, and none of the libraries (so whenever the answer is
+    # written, it has not waited for them)
+    assert "flake8_npuprof.lsp_analysis" in report["warmed"]
+    assert [m for m in report["warmed"] if m.split(".")[0] in LIBRARIES] == []
 
 
 TYPO = ("import tensorflow as tf\nconfig = tf.ConfigProto()\n"
@@ -195,3 +208,24 @@ def test_a_broken_frame_before_initialize_ends_the_server(frame):
     proc = subprocess.run([sys.executable, "-m", "flake8_npuprof", "server"], input=frame,
                           capture_output=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == b"" and b"exiting so that the editor can start a new" in proc.stderr
+
+
+def test_the_warm_up_imports_what_the_first_analysis_needs(tmp_path):
+    # after warm(), the first document's analysis and diagnostics import no more of the package: the first
+    # didOpen does not wait for imports (a module the analysis starts to import lazily belongs in warm())
+    code = textwrap.dedent(f"""
+        import json, sys
+        from flake8_npuprof import server_start
+        server_start.warm()
+        before = set(sys.modules)
+        from flake8_npuprof import lsp_analysis as A
+        path = {str(tmp_path / "train.py")!r}
+        doc = A.doc_settings(path, A.Overrides(), A.ConfigCache())
+        analysis = A.analyse_document({TYPO!r}, path, "python", doc)
+        [A.diagnostic(analysis, f, "file:///train.py", "utf-16", A.Overrides(), True) for f in analysis.findings]
+        print(json.dumps([[f.code for f in analysis.findings], sorted(set(sys.modules) - before)]))
+    """)
+    codes, imported = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                                check=True, cwd=tmp_path).stdout)
+    assert codes == ["NPP101"]
+    assert [m for m in imported if m.startswith("flake8_npuprof")] == []

@@ -33,6 +33,7 @@ MAX_CONDITIONS of them stops the analysis there, which says so (NPP191).
 
 import ast
 import re
+import weakref
 from typing import Optional
 
 MAX_WORDS = 1_000_000       # words and symbols per file: 2x a file of 5,000 setups, ~4 MB of ordinary code
@@ -136,10 +137,27 @@ def words_over_budget(text: str) -> int:
 MAX_CONDITIONS = 256        # an `if/elif` chain of 256 branches; real scripts nest a few, dispatch tables a few dozen
 
 
+# Top-level statements found within the bound. The language server's parse of an edited document hands the
+# statements an edit did not touch back as the same objects (lsp_reparse), and they are not counted again:
+# 10 ms of each edit of a 6,000-line script. Weak: a statement goes with its tree.
+_within: "weakref.WeakKeyDictionary[ast.stmt, bool]" = weakref.WeakKeyDictionary()
+
+
 def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
     """The first statement (in source order) nested under more than MAX_CONDITIONS conditions, or None.
     Statements only, iteratively: one step per statement, whatever the nesting."""
-    todo = [(stmt, 0) for stmt in reversed(getattr(tree, "body", []))]
+    for stmt in getattr(tree, "body", []):
+        if stmt in _within:
+            continue
+        deep = _too_deep(stmt)
+        if deep is not None:
+            return deep
+        _within[stmt] = True
+    return None
+
+
+def _too_deep(top: ast.stmt) -> Optional[ast.stmt]:
+    todo = [(top, 0)]
     while todo:
         node, depth = todo.pop()
         if depth > MAX_CONDITIONS:
@@ -149,6 +167,8 @@ def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
             guarded = depth + (field in ("handlers",) or (field in ("body", "orelse") and
                                                           isinstance(node, (ast.If, ast.While))))
             for child in getattr(node, field, None) or ():
+                if guarded <= MAX_CONDITIONS and not hasattr(child, "body") and not hasattr(child, "cases"):
+                    continue                # a simple statement within the bound: nothing under it to count
                 if isinstance(child, (ast.stmt, ast.excepthandler)):
                     inner.append((child, guarded))
         for case in getattr(node, "cases", None) or ():          # match (3.10+): each case's body, guarded
