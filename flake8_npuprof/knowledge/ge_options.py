@@ -660,8 +660,9 @@ def _output(value: Optional[Nano], f: dict, env) -> List[Step]:
     bad = next((c for c in f["output_invalid_chars"] if c in text), None)
     if bad is not None:
         # the path checked (and logged) is RelativePathToAbsolutePath's: a relative one after the job's
-        # working directory, which a static reading does not know ("…")
-        shown = text if text.startswith("/") else "…/" + text
+        # working directory, which a static reading does not know ("…"); one whose start is not in the
+        # source may be either, and is shown as it is
+        shown = text if text.startswith(("/", _UNKNOWN)) else "…/" + text
         return out + [Step("output", REJECT, "collector", f"The path {shown} contains invalid character "
                            f"{_SHOWN.get(bad, bad)}.", "output")]
     too_long = [p for p in text.split("/") if len(p.encode("utf-8", "surrogatepass")) > data()["name_max"]]
@@ -671,6 +672,7 @@ def _output(value: Optional[Nano], f: dict, env) -> List[Step]:
     return out
 
 
+_UNKNOWN = "\ue000"      # source/text.py's HOLE (knowledge imports no other layer): a stretch not in the source
 _SHOWN = {"\n": "\\n", "\f": "\\f", "\r": "\\r", "\b": "\\b", "\t": "\\t", "\v": "\\v", "\x7f": "\\u007f",
           '"': '\\"', "'": "'", "\\": "\\\\", "%": "\\%", ">": "\\>", "<": "\\<", "|": "\\|", "&": "\\&",
           "$": "\\$", ";": "\\;", "`": "\\`"}
