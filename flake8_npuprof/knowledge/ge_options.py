@@ -112,7 +112,9 @@ def ge_steps(text: str) -> List[Step]:
         return [Step(None, REJECT, "ge", "Json prof_conf options is invalid, catch exception:"
                      "[json.exception.parse_error.101] parse error", "json")]
     if not isinstance(doc, dict):
-        return [Step(None, REJECT, "ge", "Assert prof_options.is_object() failed", "object")]
+        # GE_ASSERT_TRUE(v) is GE_ASSERT((v)), which logs "Assert %s failed" with #exp: the parenthesised
+        # expression (metadef pkg_inc/common/checker.h)
+        return [Step(None, REJECT, "ge", "Assert (prof_options.is_object()) failed", "object")]
     if "training_trace" not in text or "training_trace" not in doc:
         return []
     value = doc["training_trace"]
@@ -657,7 +659,11 @@ def _output(value: Optional[Nano], f: dict, env) -> List[Step]:
         text = work.rstrip("/") + "/profiling_data"
     bad = next((c for c in f["output_invalid_chars"] if c in text), None)
     if bad is not None:
-        return out + [Step("output", REJECT, "collector", f"The path {text} contains invalid character "
+        # the path checked (and logged) is RelativePathToAbsolutePath's: a relative one after the job's
+        # working directory, which a static reading does not know ("…"); one whose start is not in the
+        # source may be either, and is shown as it is
+        shown = text if text.startswith(("/", _UNKNOWN)) else "…/" + text
+        return out + [Step("output", REJECT, "collector", f"The path {shown} contains invalid character "
                            f"{_SHOWN.get(bad, bad)}.", "output")]
     too_long = [p for p in text.split("/") if len(p.encode("utf-8", "surrogatepass")) > data()["name_max"]]
     if too_long or len(text.encode("utf-8", "surrogatepass")) >= data()["path_max"]:
@@ -666,6 +672,7 @@ def _output(value: Optional[Nano], f: dict, env) -> List[Step]:
     return out
 
 
+_UNKNOWN = "\ue000"      # source/text.py's HOLE (knowledge imports no other layer): a stretch not in the source
 _SHOWN = {"\n": "\\n", "\f": "\\f", "\r": "\\r", "\b": "\\b", "\t": "\\t", "\v": "\\v", "\x7f": "\\u007f",
           '"': '\\"', "'": "'", "\\": "\\\\", "%": "\\%", ">": "\\>", "<": "\\<", "|": "\\|", "&": "\\&",
           "$": "\\$", ";": "\\;", "`": "\\`"}

@@ -168,6 +168,39 @@ def _documents() -> Iterator[dict]:
         texts.append(_dump({"output": OUT, "task_trace": "on", "fp_point": "x" * max(pad, 0)}))
     for text in texts:
         yield {"input": text, "origin": "generated: whole string"}
+    for text in _key_forms():
+        yield {"input": text, "origin": "generated: key forms GE and the collector read differently"}
+
+
+def _key_forms() -> List[str]:
+    """Keys GE (nlohmann: decodes escapes, keeps blanks) and the collector (NanoJson: trims the key,
+    decodes nothing) may read as different names; duplicates, byte-order marks, nested escapes. Written
+    as raw text: an escape written here is its six characters in the input."""
+    out = '"output":"%s"' % OUT
+    keys = [r" ge_api", r" sys_cpu_freq", "\tge_api", r"ge_api ", r" ge_api ", "\nge_api", r" task_trace",
+            r" training_trace", r" aic_metrics", r" l2", r" output", r"task _trace", r"\u0074raining_trace",
+            r"task_trace\u0000", r"\u0074ask_trace", r"\u0067e_api", r"\u0054ask_trace", r"\u0020ge_api",
+            r"\u0009ge_api", r"ge_api\u0020", r"\\u0074ask_trace", r"\u005cu0074ask_trace", r"task_trace\\"]
+    # not r'task\"_trace': NanoJson cuts the key at the escaped quote, fails on what follows and frees the
+    # previous value's string a second time (GetJsonObj reuses tmp after storing a copy of it): the process
+    # dies (SIGSEGV in the oracle at every tag), undefined behaviour the record cannot hold as an outcome
+    texts = []
+    for key in keys:
+        value = '"PipeUtilization"' if "aic_metrics" in key else "10" if "freq" in key else '"on"'
+        texts.append('{%s,"%s":%s}' % (out, key, value))
+    texts += [
+        '{%s," sys_cpu_freq":"on"}' % out, '{%s," ge_api":"off"}' % out, '{%s," ge_api":"bad"}' % out,
+        '{%s," training_trace":"off"}' % out, r'{%s,"\u0074raining_trace":"off"}' % out,
+        r'{%s,"ge_api":"o\u006e"}' % out, r'{%s,"task_trace":"on\u0000"}' % out,
+        r'{%s,"task_trace":"\u006f\u006e"}' % out, r'{%s,"task_trace":"\\u006fn"}' % out,
+        r'{"\u006futput":"%s","task_trace":"on"}' % OUT, '{"output":"%s","task_trace":"on"}' % OUT.replace("/", "\\/"),
+        '{%s,"ge_api":"on","ge_api":"bad"}' % out, '{%s,"ge_api":"bad","ge_api":"on"}' % out,
+        '{%s," ge_api":"on","ge_api":"on"}' % out, '{%s,"ge_api":"on"," ge_api":"bad"}' % out,
+        r'{%s,"task_trace":"on","\u0074ask_trace":"bad"}' % out, r'{%s,"\u0074ask_trace":"bad","task_trace":"on"}' % out,
+        '\ufeff{%s," ge_api":"on"}' % out, ' \ufeff{%s,"task_trace":"on"}' % out, "\ufeff",
+        '\ufeff\ufeff{%s,"task_trace":"on"}' % out, '{\ufeff%s,"task_trace":"on"}' % out,
+    ]
+    return texts
 
 
 def _literal_strings(path: Path) -> Iterator[str]:

@@ -1,6 +1,6 @@
 """Run the case set through the oracles and write the record (tests/oracle/<tag>.jsonl).
 
-    python tools/oracle/record.py --build BUILD_DIR [--tags v9.1.0 ...] [--out tests/oracle]
+    python tools/oracle/record.py --build BUILD_DIR [--tags v9.1.0 ...] [--out tests/oracle] [--kinds options]
 
 BUILD_DIR holds one folder per oracle and tag, as docs/oracle.md describes: ge-<tag>/ge_oracle (GE's
 ProfilingInit::Init in front of the collector's ProfAclMgr::MsprofInitGeOptions) and
@@ -36,6 +36,11 @@ CHIPS = {"310": 0, "910": 1, "310P": 4, "910B": 5, "310B": 7, "950": 15}
 KEEP = ("ERROR", "WARN", "REPORT")
 _TID = re.compile(r" ?\(tid:\d+\) ?")
 _PROF = re.compile(r"PROF_\d+_\d+_[0-9A-Za-z]+")
+# A JSON true where the collector reads a frequency: NanoJson stores the bool in one byte of its value
+# union and GetValue<uint32_t> reads the whole integer (common/json/json.h, json.cpp), so the number it
+# checks and logs is 1 plus whatever the other bytes held: it changes from run to run (it was never in
+# range in any run we made). The record keeps the message with the number replaced.
+_UNINIT = re.compile(r"(Argument \w+_freq: invalid value: |instr_profiling_freq |config=\w+_freq\x1fvalue=)\d+")
 
 
 class OracleError(RuntimeError):
@@ -71,6 +76,14 @@ def _after(events, marker):
     raise OracleError(f"no {marker!r} stage in the oracle's output")
 
 
+def _true_frequency(text) -> bool:
+    try:
+        doc = json.loads(text or "")
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and any(k.endswith("_freq") and v is True for k, v in doc.items())
+
+
 def run_options(binary: str, case: dict, chip: int) -> dict:
     box = _sandbox()
     extra = {}
@@ -92,6 +105,8 @@ def run_options(binary: str, case: dict, chip: int) -> dict:
     state = dict(kv.split("=", 1) for e in events if e[0] == "GE_STATE" for kv in e[1].split("\x1f"))
     stages = [e[1] for e in events if e[0] == "STAGE"]
     lines = [f"{kind} {_normalise(text, binary)}" for kind, text in events if kind in KEEP]
+    if _true_frequency(case["input"]):
+        lines = [_UNINIT.sub(r"\1<uninitialised>", line) for line in lines]
     if result["ret"] != 0:
         verdict = "rejected"
     elif state.get("execute") != "1":
@@ -149,14 +164,35 @@ def _platform_exists(binary: str, chip: int) -> bool:
     return b"Profiling platform init failed" not in proc.stdout
 
 
+def _kept_msprof(previous: Path, tag: str):
+    """The msprof side of the existing record (its header entry and its lines by argv), for a record of
+    the options alone: the msprof oracle is not rebuilt when no msprof case changed."""
+    if not previous.exists():
+        raise OracleError(f"--kinds options keeps the msprof lines of {previous}, which does not exist")
+    lines = previous.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    if head["tag"] != tag:
+        raise OracleError(f"{previous} is the record of {head['tag']}, not {tag}")
+    kept = {}
+    for line in lines[1:]:
+        if json.loads(line)["kind"] == "msprof":
+            kept[json.dumps(json.loads(line)["argv"])] = line
+    return head["msprof_oracle"], kept
+
+
 def record(build: Path, tag: str, out: Path, only=None) -> int:
     ge = build / f"ge-{tag}"
     ms = build / f"msprof-{tag}"
     chips = {p: c for p, c in CHIPS.items() if _platform_exists(str(ge / "ge_oracle"), c)}
+    kept = None
+    if only is not None and "msprof" not in only:
+        msprof_oracle, kept = _kept_msprof(out / f"{tag}.jsonl", tag)
+    else:
+        msprof_oracle = json.loads((ms / "source.json").read_text())
     header = {"record": "oracle", "tag": tag, "chips": chips,
               "chips_without_platform": sorted(set(CHIPS) - set(chips), key=list(CHIPS).index),
               "options_oracle": json.loads((ge / "source.json").read_text()),
-              "msprof_oracle": json.loads((ms / "source.json").read_text())}
+              "msprof_oracle": msprof_oracle}
     for side in ("options_oracle", "msprof_oracle"):
         header[side].pop("compiler", None)       # the same facts whatever compiler built them
     # what the collector's Platform answers per chip (probe: CheckIfSupport for every switch name and
@@ -168,15 +204,17 @@ def record(build: Path, tag: str, out: Path, only=None) -> int:
     count = 0
     all_cases = C.all_cases()
     for case in all_cases["options"]:
-        if only and case["kind"] not in only:
-            continue
         outcomes = {p: run_options(str(ge / "ge_oracle"), case, chip) for p, chip in chips.items()}
         count += len(outcomes)
         lines.append(json.dumps({"kind": "options", "route": case["route"], "input": case["input"],
                                  "origin": case["origin"], "results": _grouped(outcomes)},
                                 ensure_ascii=False, sort_keys=True))
     for case in all_cases["msprof"]:
-        if only and case["kind"] not in only:
+        if kept is not None:
+            key = json.dumps(case["argv"])
+            if key not in kept:
+                raise OracleError(f"msprof case {case['argv']!r} is not in the record: rebuild the msprof oracle")
+            lines.append(kept[key])
             continue
         outcomes = {p: run_msprof(str(ms / "msprof_oracle"), case, chip) for p, chip in chips.items()}
         count += len(outcomes)
@@ -193,9 +231,12 @@ def main(argv=None) -> int:
     ap.add_argument("--build", type=Path, required=True, help="folder with ge-<tag>/ and msprof-<tag>/ oracles")
     ap.add_argument("--tags", nargs="*", default=list(TAGS))
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "oracle")
+    ap.add_argument("--kinds", nargs="*", choices=("options", "msprof"), default=None,
+                    help="run only these oracles; with options alone the msprof lines (and the msprof "
+                         "oracle's header entry) are kept from the record already at --out")
     args = ap.parse_args(argv)
     for tag in args.tags:
-        n = record(args.build, tag, args.out)
+        n = record(args.build, tag, args.out, args.kinds)
         print(f"{tag}: {n} cases (input x chip) recorded in {args.out / (tag + '.jsonl')}")
     return 0
 
