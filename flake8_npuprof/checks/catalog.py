@@ -15,12 +15,14 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from . import (analysis, common, dynamic_json, hand_built, hygiene, launcher_switch, mindspore, msprof, msprof_app,
-               noqa_comments, npu_optimizer, options, other_routes, preflight, shell_syntax, torch_npu, wiring)
+               noqa_comments, npu_optimizer, options, other_routes, preflight, shell_syntax, torch_npu,
+               torch_npu_config, torch_npu_loop, torch_npu_report, wiring)
 from .rule import Rule, render  # noqa: F401  (render: re-exported, catalog.render)
 
 # The check modules that document rules (shell_env reports codes documented elsewhere).
 MODULES = (analysis, common, dynamic_json, hand_built, hygiene, launcher_switch, mindspore, msprof, msprof_app, noqa_comments,
-           npu_optimizer, options, other_routes, preflight, shell_syntax, torch_npu, wiring)
+           npu_optimizer, options, other_routes, preflight, shell_syntax, torch_npu, torch_npu_config, torch_npu_loop,
+           torch_npu_report, wiring)
 
 RULES: Tuple[Rule, ...] = tuple(sorted((rule for module in MODULES for rule in module.RULES), key=lambda r: r.code))
 BY_CODE: Dict[str, Rule] = {r.code: r for r in RULES}
