@@ -355,3 +355,23 @@ def test_autograd_profile_with_use_npu_fails(tmp_path, capsys):
     code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
     assert code == 1 and out[1] == ("old.py:3 legacy: FAILS: torch.autograd.profiler.profile(use_npu=...) existed only "
                                     "in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu")
+
+
+def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text("import torch_npu\nfrom torch_npu.profiler import dynamic_profile as dp\n\ndp.init(\"./cfg\")\n"
+                    "for step in range(100):\n    dp.step()\n")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "profiler_config.json").write_text('{"start_step": "10"}')
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, path)
+    config = f"{tmp_path}/cfg/profiler_config.json"
+    assert code == 1
+    assert out[1:] == [
+        f"train.py:4 dynamic_profile: UNKNOWN: dynamic profiling: what is collected, and when, is read at run time "
+        f"from {config}",
+        f"usable data: unknown (line 4: dynamic profiling: what is collected, and when, is read at run time from "
+        f"{config})",
+        "train.py:4 dynamic_profile: unknown",
+        f"  {config} as it is now: 1 problem(s), below",
+        "  ! NPP311 profiler_config.json:1:16 start_step \"10\" is a string: torch_npu 26.1 resets it to 0 and says so "
+        "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]

@@ -57,7 +57,42 @@ def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> List[Profi
         legacy = [c for c in calls if names.of(c.func) and _legacy(names.of(c.func), c)]
         if legacy:
             out.append(_legacy_setup(ctx, legacy[0], parents, target))
+    if not out:
+        out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
+                   if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
     return sorted(out, key=lambda p: (p.line, p.column))
+
+
+def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: str) -> Profiler:
+    """dynamic_profile.init(dir): what is collected, and when, is read at run time from dir/profiler_config.json;
+    the file as it is on this machine now is checked as `npuprof validate` checks it."""
+    from ..checks.dynamic_json import check_text
+    from ..checks.framework_values import known
+    values = known(ctx, names, call.args[0]) if call.args else None
+    folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
+        else None
+    data: dict = {"route": "dynamic_profile", "config": None}
+    details, caveats = [], ()
+    if folder is None:
+        why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
+              "a folder not known here"
+    else:
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder), "profiler_config.json"))
+        data["config"] = path
+        why = f"dynamic profiling: what is collected, and when, is read at run time from {path}"
+        if os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    found = check_text(fh.read(), target)
+            except (OSError, UnicodeDecodeError) as exc:
+                found, details = [], [f"{path} cannot be read here: {exc}"]
+            caveats = tuple(f"{f.code} {os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}" for f in found)
+            details.append(f"{path} as it is now: " + (f"{len(found)} problem(s), below" if found else
+                                                       "no problem npuprof validate knows"))
+        else:
+            details.append(f"{path} is not there now (npuprof validate checks it once it is)")
+    return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, why, tuple(details), caveats,
+                    _conditions(ctx, call, parents), data)
 
 
 def _legacy(full: str, call: ast.Call) -> bool:
