@@ -91,6 +91,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: str, route: str) -> Prof
     fatal = [f for f in own if f.code == "NPP353"]
     if fatal and "TypeError" in fatal[0].message:
         verdict, why = "fails", fatal[0].message
+        caveats = tuple(c for c in caveats if c != f"{fatal[0].code} {fatal[0].message}")
     if verdict == "collects" and data["output_dir"]:
         why += f" into {data['output_dir']}"
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
