@@ -375,3 +375,43 @@ def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_pa
         f"  {config} as it is now: 1 problem(s), below",
         "  ! NPP311 profiler_config.json:1:16 start_step \"10\" is a string: torch_npu 26.1 resets it to 0 and says so "
         "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
+
+
+def _in_function(body: str) -> str:
+    return "def run():\n" + "".join("    " + ln + "\n" for ln in body.splitlines())
+
+
+def test_a_profiler_the_entry_point_never_reaches_is_off(tmp_path, capsys):
+    body = _in_function(GOOD) + "\n\nif __name__ == \"__main__\":\n    print(\"no profiling\")\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1
+    assert out[1:3] == ["train.py:7 profile: OFF: not reached from this file's entry point (line 16 "
+                        "if __name__ == \"__main__\":)",
+                        "usable data: no (line 7: not reached from this file's entry point (line 16 "
+                        "if __name__ == \"__main__\":))"]
+
+
+def test_a_profiler_in_a_module_without_entry_point_is_unknown(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, _in_function(GOOD)))
+    assert code == 1
+    assert out[2] == (f"usable data: unknown (line 7: steps 3-4 into {tmp_path}/prof; but this file has no entry point "
+                      "(no main guard, no top-level call): whether this code runs is not known here)")
+
+
+def test_the_answer_names_the_conditions_it_holds_under(tmp_path, capsys):
+    body = ("import argparse\nargs = argparse.ArgumentParser().parse_args()\n\n\ndef run():\n" +
+            "".join("    " + ln + "\n" for ln in GOOD.replace("range(10)", "range(2)").splitlines()) +
+            "\n\nif args.profiling:\n    run()\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1
+    assert out[2].startswith("usable data: no (line 11, when args.profiling: the schedule records from step 3")
+
+
+def test_branches_that_disagree_leave_the_answer_to_the_branch(tmp_path, capsys):
+    body = ("import sys\nif sys.argv[1] == \"e2e\":\n" + "".join("    " + ln + "\n" for ln in GOOD.splitlines()) +
+            "else:\n    with torch.npu.profile(\"./cann_prof\"):\n        step()\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, "import torch\n" + body))
+    assert code == 1
+    assert out[3] == ("usable data: unknown (it depends on which branch runs: line 9 collects, when sys.argv[1] == "
+                      "\"e2e\"; line 17, when not (sys.argv[1] == \"e2e\"): torch.npu.profile() is the legacy profiler "
+                      "API, gone after torch_npu 5.0: AttributeError when it runs)")

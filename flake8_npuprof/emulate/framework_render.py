@@ -27,13 +27,25 @@ def answer(profilers: list) -> Tuple[Optional[bool], str]:
     """yes when every profiler collects; no when one certainly keeps nothing; unknown otherwise."""
     if not profilers:
         return False, "no profiler of this framework is started in this file"
-    for p in profilers:
-        if p.verdict in ("fails", "off", "collects_nothing"):
-            return False, f"line {p.line}: {p.why}"
-    for p in profilers:
+    read = [p for p in profilers if not p.why.startswith("not reached")]
+    if not read:
+        return False, f"line {profilers[0].line}: {profilers[0].why}"
+    bad = [p for p in read if p.verdict in ("fails", "off", "collects_nothing")]
+    good = [p for p in read if p.verdict == "collects" and p.conditions != bad[0].conditions] if bad else []
+    if bad and good:                    # different branches of the script: which one runs decides
+        return None, (f"it depends on which branch runs: line {good[0].line} collects{_when(good[0])}; line "
+                      f"{bad[0].line}{_when(bad[0])}: {bad[0].why}")
+    for p in bad:
+        return False, f"line {p.line}{_when(p)}: {p.why}"
+    for p in read:
         if p.verdict != "collects":
-            return None, f"line {p.line}: {p.why}"
+            return None, f"line {p.line}{_when(p)}: {p.why}"
     return True, ""
+
+
+def _when(p) -> str:
+    """The conditions a verdict holds under, for the answer (the run emulated is the one where they hold)."""
+    return f", when {' and '.join(p.conditions)}" if p.conditions else ""
 
 
 def headline(name: str, p) -> str:

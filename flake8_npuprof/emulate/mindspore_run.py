@@ -18,7 +18,7 @@ from typing import Optional, Tuple
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
-from .torch_run import Profiler, _conditions, _parents
+from .torch_run import Profiler, _conditions, _parents, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.folder")    # data/sources.json (tests/test_audit.py)
@@ -35,7 +35,7 @@ def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> list:
         full = names.of(call.func)
         if full == PROFILE or full in PROFILERS:
             out.append(_profiler(ctx, names, call, parents, cwd, "profile" if full == PROFILE else "Profiler"))
-    return sorted(out, key=lambda p: (p.line, p.column))
+    return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
 
 
 def _profiler(ctx, names, call: ast.Call, parents, cwd: str, route: str) -> Profiler:

@@ -53,14 +53,39 @@ def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> List[Profi
         full = names.of(call.func)
         if full == PROFILE:
             out.append(_profiler(ctx, names, call, parents, target, cwd, environ, HANDLER))
-    if not out:
-        legacy = [c for c in calls if names.of(c.func) and _legacy(names.of(c.func), c)]
-        if legacy:
-            out.append(_legacy_setup(ctx, legacy[0], parents, target))
+    out.extend(_legacy_setup(ctx, c, parents, target) for c in calls if names.of(c.func) and
+               _legacy(names.of(c.func), c))
     if not out:
         out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
                    if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
-    return sorted(out, key=lambda p: (p.line, p.column))
+    return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
+
+
+def reached(ctx, p: Profiler) -> Profiler:
+    """The replay as the run from the file's entry point sees it (setups/reach.py, as for TF setups): not reached
+    is off; a file with no entry point (a module others import) cannot say whether the code runs, so its answer
+    is unknown; the conditions on the way are the function's callers' `if`s, then the call's own."""
+    from ..setups.reach import reach_of
+    node = _node_at(ctx, p)
+    if node is None:
+        return p
+    reach = reach_of(ctx.sites)
+    state = reach.of(node)
+    conditions = tuple(dict.fromkeys(reach.path(node).texts + p.conditions))
+    if state is False:
+        at = f" (line {reach.entry.line} {reach.entry.what})" if reach.entry else ""
+        return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions)
+    if state is None and p.verdict != UNKNOWN:
+        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but this file has no entry point "
+                          "(no main guard, no top-level call): whether this code runs is not known here")
+    return p._replace(conditions=conditions)
+
+
+def _node_at(ctx, p: Profiler) -> Optional[ast.AST]:
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, ast.Call) and n.lineno == p.line and n.col_offset + 1 == p.column:
+            return n
+    return None
 
 
 def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: str) -> Profiler:
