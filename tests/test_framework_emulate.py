@@ -415,3 +415,24 @@ def test_branches_that_disagree_leave_the_answer_to_the_branch(tmp_path, capsys)
     assert out[3] == ("usable data: unknown (it depends on which branch runs: line 9 collects, when sys.argv[1] == "
                       "\"e2e\"; line 17, when not (sys.argv[1] == \"e2e\"): torch.npu.profile() is the legacy profiler "
                       "API, gone after torch_npu 5.0: AttributeError when it runs)")
+
+
+def test_a_keyword_one_release_lacks_fails_only_on_that_release(tmp_path, capsys):
+    body = GOOD.replace("export_type=[ExportType.Text, ExportType.Db])", "mstx=True)")
+    code, out = _emulate(capsys, "--torch-npu", "7.1", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1 and out[1].startswith("train.py:6 profile: FAILS: _ExperimentalConfig's keyword mstx is new in "
+                                           "torch_npu 7.2: torch_npu 7.1 raises TypeError")
+    code, out = _emulate(capsys, "--torch-npu", "7.2", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 0
+    code, out = _emulate(capsys, "--torch-npu", "portable", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1 and out[1].startswith("train.py:6 profile: UNKNOWN: _ExperimentalConfig's keyword mstx")
+
+
+def test_a_positional_mindspore_schedule_fails(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text("import mindspore\nfrom mindspore.profiler import schedule\n"
+                    "p = mindspore.Profiler(schedule=schedule(1, 2), output_path=\"./prof\")\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    why = ("schedule() given a positional argument: MindSpore raises TypeError (its arguments are keyword-only) when "
+           "the script starts; name them: schedule(wait=..., active=..., warmup=..., repeat=..., skip_first=...)")
+    assert code == 1 and out[1:3] == [f"train.py:3 Profiler: FAILS: {why}", f"usable data: no (line 3: {why})"]

@@ -197,8 +197,9 @@ def _replayed(target: Target) -> Tuple[str, ...]:
 
 
 def _every_release(message: str) -> bool:
-    """Whether an NPP303 message says every release raises (not "... before 7.2" on a target with 7.2)."""
-    return " is new in torch_npu" not in message or "raises TypeError" in message.split(":", 1)[-1][:60]
+    """Whether an NPP303 message says every release of the target raises (under `portable` it names those that
+    accept the keyword: "...; torch_npu 7.2+ accepts it")."""
+    return "raises TypeError" in message and "accepts it" not in message
 
 
 # ---------------------------------------------------------------- what the checks found on this profiler
