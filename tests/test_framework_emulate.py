@@ -436,3 +436,9 @@ def test_a_positional_mindspore_schedule_fails(tmp_path, capsys):
     why = ("schedule() given a positional argument: MindSpore raises TypeError (its arguments are keyword-only) when "
            "the script starts; name them: schedule(wait=..., active=..., warmup=..., repeat=..., skip_first=...)")
     assert code == 1 and out[1:3] == [f"train.py:3 Profiler: FAILS: {why}", f"usable data: no (line 3: {why})"]
+
+
+def test_an_export_type_list_is_text_on_6_0(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, _script(tmp_path, GOOD))
+    assert "  activities: CPU, NPU; profiler_level Level1; aic_metrics PipeUtilization; export_type text" in out
+    assert not any("ascend_pytorch_profiler" in line for line in out)

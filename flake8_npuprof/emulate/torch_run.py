@@ -157,7 +157,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: str, env
     caveats = tuple(f"{f.code} {f.message}" for f in own if f.code in ("NPP300", "NPP301", "NPP302", "NPP309"))
     # what is collected
     activities = _activities(ctx, names, kws.get("activities"))
-    config = _experimental(ctx, names, kws.get("experimental_config"))
+    config = _experimental(ctx, names, kws.get("experimental_config"), releases)
     data.update(activities=sorted(activities) if activities else None, **config)
     details.append(_what_line(activities, config))
     # the schedule against the loop
@@ -294,8 +294,9 @@ def _activities(ctx, names, node) -> Optional[set]:
     return None
 
 
-def _experimental(ctx, names, node) -> dict:
-    """profiler_level, aic_metrics, export_type and l2_cache as torch_npu keeps them (None: not known)."""
+def _experimental(ctx, names, node, releases: Tuple[str, ...] = ()) -> dict:
+    """profiler_level, aic_metrics, export_type and l2_cache as torch_npu keeps them (None: not known; an
+    export_type list is reset to text before 7.0, so it is not known where the target spans both)."""
     from ..checks.framework_values import EnumRef, Items, known, plain
     from ..checks.torch_npu_report import EXPERIMENTAL
     out = {"profiler_level": "Level0", "aic_metrics": None, "export_type": ["text"], "l2_cache": False}
@@ -319,6 +320,9 @@ def _experimental(ctx, names, node) -> dict:
             items = [plain(v) for v in value] if isinstance(value, Items) else [plain(value)] if value is not None else None
             out["export_type"] = sorted(set(items)) if items and set(items) <= {"text", "db"} else (
                 ["text"] if items is not None else None)
+            early = [r for r in releases if r in K.releases_before(table["export_type_list_from"])]
+            if isinstance(value, Items) and early:
+                out["export_type"] = ["text"] if len(early) == len(releases) else None
         elif kw.arg == "l2_cache":
             out["l2_cache"] = value if isinstance(value, bool) else None
     if out["profiler_level"] in ("Level0", "Level_none"):
