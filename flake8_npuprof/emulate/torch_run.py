@@ -154,7 +154,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: str, env
         why = fatal[0].message if fatal else "profile() takes its arguments from code not followed here"
         verdict = "fails" if fatal and _every_release(fatal[0].message) else UNKNOWN
         return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
-    caveats = tuple(f"{f.code} {f.message}" for f in own if f.code in ("NPP300", "NPP301", "NPP302", "NPP309"))
+    caveats = tuple(f"{f.code} {f.message}" for f in own if _level(f.code) != "error")
     # what is collected
     activities = _activities(ctx, names, kws.get("activities"))
     config = _experimental(ctx, names, kws.get("experimental_config"), releases)
@@ -190,6 +190,13 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: str, env
     elif where["kind"] == "none_deleted":
         details.append(f"output directory: {where['how']}")
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
+
+
+def _level(code: str) -> str:
+    """A code's level on its page: an error is what the replay says failed; the others make the data less useful."""
+    from ..checks.catalog import BY_CODE
+    rule = BY_CODE.get(code)
+    return rule.level if rule else "error"
 
 
 def _replayed(target: Target) -> Tuple[str, ...]:
