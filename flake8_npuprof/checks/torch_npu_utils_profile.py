@@ -18,7 +18,7 @@ from ..knowledge import utils_profile as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
 from .framework_values import known, show
-from .torch_npu import Names, _report
+from .torch_npu_report import Names, report as _report
 
 CALL = "torch_npu.utils.profiler.Profile"
 OFF = "never switches on, so nothing is collected and nothing is said"

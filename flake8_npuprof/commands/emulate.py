@@ -9,6 +9,7 @@ import sys
 from typing import Dict, Optional, Tuple
 
 from ..emulate import script
+from ..emulate import framework_render
 from ..emulate.render import render_text, report_json
 from ..emulate.replay import EXIT_ERROR, UsageError
 from ..engine.target import DEFAULTS, KINDS, Origin, settle_target
@@ -57,11 +58,13 @@ def main_args(args) -> int:
             report = script.emulate_path(path, target, cwd=args.cwd, use_env=args.env, graph=args.graph,
                                          against=args.against, environ=os.environ, inside=inside_root(args, path),
                                          launcher_args=given)
-            report["target_origin"] = origin
+            report["target_origin"] = {k: o for k, o in origin.items() if k in ("cann", "soc")}
+            report["torch_npu_origin"] = origin.get("torch_npu")
+            framework = report.get("framework")        # a torch_npu or MindSpore script
             if args.format == "json":
-                docs.append(report_json(report))
+                docs.append(framework_render.report_json(report) if framework else report_json(report))
             else:
-                texts.append(render_text(report))
+                texts.append(framework_render.render_text(report) if framework else render_text(report))
         except (UsageError, TargetError) as exc:
             progress.clear()
             print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
@@ -126,7 +129,7 @@ class Progress:
 # ---------------------------------------------------------------- which target
 
 def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> Tuple[Target, Dict[str, Origin]]:
-    """Each of --cann / --soc from, in order: the flag; the project's configuration (the same settings
+    """Each of --cann / --soc / --torch-npu from, in order: the flag; the project's configuration (the same settings
     `npuprof check` reads, found from the script's directory); the machine (emulate's default is `auto`,
     engine/target.py); then any."""
     from ..engine.selection import rule_codes
@@ -141,9 +144,8 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
         target, origins = settle_target(flags, config, DEFAULTS["emulate"], environ, machine)
     except ConfigUsageError as exc:
         raise UsageError(str(exc)) from None
-    # the replay is the CANN collector's: the report says where its version and chip came from (the
-    # torch_npu release only decides torch_npu findings)
-    return target, {kind: origin for kind, origin in origins.items() if kind in ("cann", "soc")}
+    # the report says where the CANN version and the chip came from, and for a torch_npu script the release
+    return target, dict(origins)
 
 
 def inside_root(args, path: str) -> Optional[str]:

@@ -5,8 +5,9 @@ Each front-end has its default, said here once (docs/architecture.md cites this 
 - `npuprof check`, `fix`, `validate`, the language server and the flake8 plugin: `any`. Their results
   must not depend on the machine they run on (CI, an editor on a laptop); `auto` is opt-in.
 - `npuprof emulate`: `auto`. It predicts one run, so it asks the machine first (knowledge/detect.py),
-  and falls back to `any` when nothing usable is installed, saying what it tried. The torch_npu release is
-  `any` there too: an installed wheel's version does not name its release, so `auto` could only say `any`.
+  and falls back to `any` when nothing usable is installed, saying what it tried. The torch_npu release too:
+  `auto` maps the installed torch-npu's package version to the release whose tag names it
+  (knowledge/detect.py), and says `any` with the reason when it cannot.
 flake8 reads its configuration itself: the plugin passes its options as flags, with no configuration.
 """
 
@@ -46,8 +47,8 @@ def settle_target(flags: Mapping[str, Optional[str]], config=None, default: str 
         elif configured is not None:
             value, origin, where = configured, Origin("config", config_label(config.path)), \
                 f"{config.path}: {config.key(spelt)}"
-        else:                           # (the torch_npu release: `any` whatever the default, see above)
-            value, origin, where = (default if kind != "torch_npu" else "any"), Origin("default", ""), ""
+        else:
+            value, origin, where = default, Origin("default", ""), ""
         if value.strip().lower() == "auto":
             cache = machine if machine is not None else {}
             if (kind, origin) not in cache:

@@ -100,16 +100,27 @@ def _version_from(home: str, notes: List[str]) -> Optional[Tuple[str, str]]:
 
 
 def detect_torch_npu(environ=None) -> Found:
-    """`--torch-npu auto`: the installed torch-npu distribution, read from its metadata (never imported).
-    Its version is the wheel's (2.1.0.post10, 2.9.0), which does not say which Ascend release line it
-    belongs to, so it is reported and not guessed: the target stays any."""
+    """`--torch-npu auto`: the installed torch-npu distribution, read from its package metadata in this Python
+    (never imported). Its version is the wheel's (2.1.0.post10, 2.9.0), which names no release by itself: it is
+    looked up among the versions of Ascend/pytorch's release tags (data/torch_npu.json "wheels"). A version no
+    tag names, or a release outside the ones npuprof checks, is reported and not guessed: the target stays any."""
     from importlib import metadata
+    from .targets import TORCH_NPU_RELEASES
+    from .torch_npu import release_of_wheel
     try:
         version = metadata.version("torch-npu")
     except Exception:                       # not installed, or unreadable metadata
         return Found(None, "", ("torch-npu is not installed in this Python",))
-    return Found(None, "", (f"torch-npu {version} is installed, but a wheel's version does not name its Ascend "
-                            "release; give it as --torch-npu 7.3 (or torch-npu = \"7.3\" in the configuration)",))
+    release = release_of_wheel(version)
+    if release is None:
+        return Found(None, "", (f"torch-npu {version} is installed, but no Ascend/pytorch release tag npuprof read "
+                                "names that version; give the release as --torch-npu 7.3 (or torch-npu = \"7.3\" in "
+                                "the configuration)",))
+    line = ".".join(release.split(".")[:2])
+    if line not in TORCH_NPU_RELEASES:
+        return Found(None, "", (f"torch-npu {version} is torch_npu {release}, a release npuprof does not check "
+                                f"(it knows {TORCH_NPU_RELEASES[0]} to {TORCH_NPU_RELEASES[-1]})",))
+    return Found(line, f"torch-npu {version} installed (torch_npu {release}, from its package metadata)")
 
 
 def detect_cann(environ=None) -> Found:

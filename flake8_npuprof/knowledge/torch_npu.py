@@ -4,9 +4,10 @@ what a bad value is reset to, and the newest release's warning texts. Read by ch
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Tuple
+from typing import Iterable, Optional, Tuple
 
 from .targets import TORCH_NPU_RELEASES
 
@@ -15,6 +16,18 @@ from .targets import TORCH_NPU_RELEASES
 def data() -> dict:
     path = Path(__file__).resolve().parent.parent / "data" / "torch_npu.json"
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def release_of_wheel(version: str) -> Optional[str]:
+    """The Ascend/pytorch release (7.3.1, 6.0.rc3) whose tag names this torch-npu package version, None when no
+    tag read does. The version is compared in its PEP 440 normal form (2.1.0.rc1 and 2.1.0rc1 are one)."""
+    return data()["wheels"].get(_normal(version))
+
+
+def _normal(version: str) -> str:
+    v = version.strip().lower().replace("-", ".").replace("_", ".")
+    v = re.sub(r"\.?(rc|a|b)\.?(\d+)", r"\1\2", v)
+    return v
 
 
 def releases_from(first: str) -> Tuple[str, ...]:

@@ -1,0 +1,232 @@
+"""What torch_npu's profiler checks share (checks/torch_npu.py, torch_npu_config.py, torch_npu_loop.py): the
+file's names for torch_npu, how a finding names what each release does (`report`, per release where they
+differ), the keyword checks of every call (NPP303), and the building blocks of the pages' examples.
+
+torch_npu never stops on a bad profiling setting: a bad value is reset to a default with a warning
+printed on rank 0 only, and a profiler that never reaches its active steps collects nothing and says
+nothing. Each message says what torch_npu does, per release where releases differ; the target's
+torch_npu release (`--npuprof-torch-npu`, default any) decides what is reported, as the CANN target
+does for the options checks. The knowledge is data/torch_npu.json (knowledge/torch_npu.py).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional
+
+from ..knowledge import torch_npu as K
+from ..knowledge.targets import TORCH_NPU_RELEASES
+from ..source.model import Edit, Fix
+from ..source.said import Said, said
+from ..source.suggest import close_matches
+from .framework_values import EnumRef, Names as FrameworkNames
+
+PROFILER = "torch_npu.profiler"
+PROFILE = PROFILER + ".profile"
+EXPERIMENTAL = PROFILER + "._ExperimentalConfig"
+SCHEDULE = PROFILER + ".schedule"
+HANDLER = PROFILER + ".tensorboard_trace_handler"
+ENUMS = {PROFILER + ".ProfilerLevel": "profiler_level", PROFILER + ".AiCMetrics": "aic_metrics",
+         PROFILER + ".ExportType": "export_type", PROFILER + ".ProfilerActivity": "activities"}
+RANK0 = "with a warning on rank 0 only"
+# 6.0.rc1 prints its warnings on every rank (the record's env.RANK_1 case); 6.0.rc3 on, rank 0 only
+RANK0_60 = "with a warning on rank 0 only (6.0.rc1: on every rank)"
+# The one 5.0 build recorded (5.0.rc3) validates none of these values: it keeps them as written, silently;
+# the final 5.0 was not recorded (its wheels are not served), so for 5.0 a reset is not claimed
+BUILD_50_LEVEL0 = "depends on the build (5.0.rc3 keeps the value as written, with a warning that AI Core metrics " \
+    "need Level1 or Level2; later 5.0 builds were not recorded)"
+EXPERIMENTAL_50 = "ignores it, with a Python warning (5.0.rc3; later 5.0 builds were not recorded)"
+PROFILE_BOOL_50 = "depends on the build (5.0.rc3 does not check its type: record_shapes=\"True\" raised TypeError " \
+    "there, profile_memory=1 and with_modules=\"yes\" were kept; later 5.0 builds were not recorded)"
+ACTIVE0_50 = "depends on the build (5.0.rc3 keeps active=0 without a warning, then raises ZeroDivisionError at " \
+    "prof.step(); later 5.0 builds were not recorded)"
+BUILD_50 = "depends on the build (5.0.rc3 keeps the value as written, without a warning; later 5.0 builds " \
+    "were not recorded)"
+EVERY = "every"                         # a reaction shared by every release
+
+
+def mentions_torch_npu(text: str) -> bool:
+    """Whether a file may use torch_npu's profiler (cheap, before any walk)."""
+    return "torch_npu" in text or "npu.prof" in text or "use_npu" in text
+
+
+def _torch_enum(owner: str, member: str) -> Optional[EnumRef]:
+    kind = ENUMS.get(owner)
+    if kind is None:
+        return None
+    table = K.data()["experimental_config"].get(kind, {}) if kind != "activities" else \
+        {a: a for a in K.data()["profile"]["activities"]}
+    if member not in table:
+        return None
+    return EnumRef(kind, member, table[member])
+
+
+class Names(FrameworkNames):
+    """The file's names for torch and torch_npu, with the submodules that re-export the profiler's objects."""
+
+    def __init__(self, tree: ast.AST):
+        super().__init__(tree, ("torch", "torch_npu"),
+                         ((PROFILER + ".profiler.", PROFILER + "."),
+                          (PROFILER + ".experimental_config.", PROFILER + "."),
+                          (PROFILER + ".scheduler.", PROFILER + ".")), _torch_enum)
+
+
+# ---------------------------------------------------------------- reporting per release
+
+def every(reaction: str) -> Dict[str, str]:
+    return {r: reaction for r in TORCH_NPU_RELEASES}
+
+
+def missing(keyword: str, first: str, table: str) -> Dict[str, str]:
+    """The TypeError a keyword gives on the releases before the one that added it (and on the builds of its
+    first line before the one that added it: 6.0.rc1 lacks msprof_tx, which 6.0.rc3 has)."""
+    out = {r: f"raises TypeError ({table} has no {keyword} before {first})" for r in K.releases_before(first)}
+    build = K.data().get("first_build", {}).get(table, {}).get(keyword)
+    if build:
+        out[first] = f"depends on the build ({build[0]} raises TypeError: {table} has no {keyword} before {build[1]})"
+    return out
+
+
+def report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optional[str]], advice: str = "",
+           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
+    """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
+    fine_as: what a release that does not fail does, where "accepts it" would say too little."""
+    notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
+    words = compose(ctx.target, head, reactions, advice, fine_as, notes)
+    if words is None:
+        return False
+    ctx.report_node(code, node, words, fix)
+    return True
+
+
+def compose(target, head: str, reactions: Dict[str, Optional[str]], advice: str = "",
+            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None) -> Optional[Said]:
+    """The words of `head: torch_npu <reaction>` for the target, None when none of its releases fails."""
+    bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
+    if not target.torch_npu_fails_on(bad):
+        return None
+    shown = [r for r in target.torch_npu_releases if r in bad]
+    groups: Dict[str, List[str]] = {}
+    for r in shown:
+        groups.setdefault(bad[r], []).append(r)
+    others: List[str] = []              # what the other releases do, a clause each
+    if target.torch_npu not in ("any", "portable"):
+        body = f"torch_npu {target.torch_npu} {bad[target.torch_npu]}"
+    elif len(groups) == 1 and len(shown) == len(TORCH_NPU_RELEASES):
+        body = f"torch_npu {bad[shown[0]]}"
+    else:                               # the most releases' reaction first; the others after it
+        order = sorted(groups.items(), key=lambda g: -len(g[1]))
+        body = f"torch_npu {K.span(order[0][1])} {order[0][0]}"
+        others += [f"on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:]]
+        fine: Dict[str, List[str]] = {}
+        for r in TORCH_NPU_RELEASES:
+            if r not in bad:
+                fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
+        others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
+    aside = f" ({'; '.join(notes)})" if notes else ""
+    return said(head, body, *others, advice).closed_with(aside)
+
+
+def _worded(release: str, reaction: str, target: str) -> str:
+    """A reaction as that release's builds show it: 5.0's validation by build, 6.0.rc1's warnings on every rank."""
+    if RANK0 not in reaction or RANK0_60 in reaction:
+        return reaction
+    if release == "5.0":
+        return BUILD_50
+    if target in ("any", "portable", "6.0"):
+        return reaction.replace(RANK0, RANK0_60)
+    return reaction
+
+
+def replace(ctx, node: ast.AST, text: str, safe: bool, title: str) -> Fix:
+    return Fix((Edit(ctx.src.node_start(node), ctx.src.node_end(node), text),), safe, title)
+
+def raises_on_target(ctx, call: ast.Call, table: Dict[str, str]) -> bool:
+    """Whether the call raises TypeError on the target release (a keyword it lacks): then only that is said."""
+    release = ctx.target.torch_npu
+    if release in ("any", "portable"):
+        return False
+    return any(kw.arg and (kw.arg not in table or release in K.releases_before(table[kw.arg]))
+               for kw in call.keywords)
+
+
+def keywords(ctx, call: ast.Call, table: Dict[str, str], what: str) -> Dict[str, ast.keyword]:
+    """NPP303 for keywords no release has, or the target's release lacks; returns the keywords by name."""
+    out = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            continue
+        out[kw.arg] = kw
+        first = table.get(kw.arg)
+        if first is None:
+            guess = close_matches(kw.arg, sorted(table))
+            hint = f"; did you mean {guess[0]}=?" if guess else f"; it takes {', '.join(sorted(table))}"
+            report(ctx, "NPP303", kw, f"{what} has no keyword {kw.arg}",
+                    every(f"raises TypeError (unexpected keyword argument {kw.arg!r}) when the script starts"),
+                    hint.lstrip("; "))
+        else:
+            report(ctx, "NPP303", kw, f"{what}'s keyword {kw.arg} is new in torch_npu {first}",
+                    missing(kw.arg, first, what), f"drop it, or target torch_npu {first}+")
+    return out
+
+
+
+# ---------------------------------------------------------------- the pages' building blocks
+
+from .rule import Rule  # noqa: E402
+
+TORCH = """\
+import torch
+import torch_npu
+from torch_npu.profiler import ProfilerActivity, ProfilerLevel, AiCMetrics, ExportType
+
+"""
+PROFILE_EXAMPLE = """\
+with torch_npu.profiler.profile(
+        activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
+        schedule=torch_npu.profiler.schedule(wait=1, warmup=1, active=2, repeat=1, skip_first=1),
+        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"),
+        experimental_config=experimental_config) as prof:
+    for step in range(10):
+        train_one_step()
+        prof.step()
+"""
+
+
+def script(config: str, profile: str = PROFILE_EXAMPLE) -> str:
+    return TORCH + "experimental_config = torch_npu.profiler._ExperimentalConfig(\n" + config + ")\n" + profile
+
+
+GOOD = script("    profiler_level=ProfilerLevel.Level1,\n    aic_metrics=AiCMetrics.PipeUtilization,\n")
+REF_GUIDE = ("Ascend PyTorch profiler user guide (Ascend/pytorch docs/zh/developer_notes/"
+             "ascend_pytorch_profiler_user_guide.md)")
+CHECKED = ("The target's torch_npu release (`--npuprof-torch-npu`, default `any`) decides what is reported: "
+            "under `any`, only what every release from 5.0 to 26.1 does wrong (a value 6.0+ reset counts for 5.0 "
+            "too, whose one recorded build, 5.0.rc3, keeps it unchecked); a release such as `7.3`, or "
+            "`portable` (anything one release does wrong). Where releases differ the message says which does what.")
+
+RULES = (
+    Rule(
+        code="NPP303",
+        name="torch-npu-unknown-keyword",
+        summary="a keyword that `_ExperimentalConfig`/`schedule`/`profile` does not have (on the target release), a "
+                "positional `profile` argument (6.0+), or a required `schedule` argument missing: TypeError when the "
+                "script starts",
+        default=True,
+        level="error",
+        what="A keyword no release of torch_npu has (`aicore_metrics=`, with did-you-mean), one that the target "
+             "release lacks (`mstx=` before 7.2, `host_sys=` before 7.1, `export_type=` on 5.0, "
+             "`skip_first_wait=` before 26.1, `custom_trace_id_callback=` before 26.1), a positional argument to "
+             "`profile()` (keyword-only from 6.0), or a `schedule()` without `wait` or `active`.",
+        why="These are plain Python signature errors, raised in the user's own code before the profiler's "
+            "exception-swallowing wrappers run: the job stops at start-up with a TypeError.",
+        example=script("    profiler_level=ProfilerLevel.Level1,\n    aicore_metrics=AiCMetrics.PipeUtilization,\n"),
+        fixed=GOOD,
+        fix_safety="none",
+        fix_note="No fix: the intended keyword is the author's to choose (the message suggests one).",
+        options=CHECKED,
+        references=(REF_GUIDE,),
+        group="torch_npu",
+        facts=("torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords", "torch_npu.profile.keywords"),
+    ),
+)

@@ -1,0 +1,162 @@
+"""`npuprof emulate` of a script that profiles with MindSpore's profiler: each `mindspore.profiler.profile(...)`
+and `mindspore.Profiler(...)`, with what the checks resolve (checks/mindspore.py): which steps its schedule
+records against the loop that steps it (schedule_run.py, held to the schedule cases of
+tests/oracle/mindspore/records.jsonl), the folder it is given, and the checks' findings on it.
+
+What this replay does not claim, because MindSpore's own code for it was not read here (the 2.10 wheel's
+profiler package was read for its validation only): when a trace is saved, what MindSpore does in the steps
+its schedule does not record, and the name and contents of the folder it writes under the output path. Where
+the answer hangs on those, it is `unknown` and says so; `no` only where a check finds the job fails.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Optional, Tuple
+
+from ..knowledge.targets import Target
+from ..source.text import HOLE
+from . import schedule_run as S
+from .torch_run import Profiler, _conditions, _parents, reached
+
+UNREAD = "what MindSpore keeps then was not read here"
+FACTS = ("mindspore.run.schedule", "mindspore.run.folder")    # data/sources.json (tests/test_audit.py)
+
+
+def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> list:
+    from ..checks.mindspore import PROFILE, PROFILERS, Names
+    names = Names(ctx.tree)
+    if not names.aliases:
+        return []
+    parents = _parents(ctx.tree)
+    out = []
+    for call in (n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call)):
+        full = names.of(call.func)
+        if full == PROFILE or full in PROFILERS:
+            out.append(_profiler(ctx, names, call, parents, cwd, "profile" if full == PROFILE else "Profiler"))
+    return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
+
+
+def _profiler(ctx, names, call: ast.Call, parents, cwd: str, route: str) -> Profiler:
+    from .torch_run import _bound_name, _loop
+    kws = {k.arg: k.value for k in call.keywords if k.arg}
+    start, end = ctx.src.node_start(call), ctx.src.node_end(call)
+    own = [f for f in ctx.findings if start <= f.start < end or (f.code.startswith("NPP35") and _made_in(ctx, f, kws))]
+    caveats = tuple(f"{f.code} {f.message}" for f in own)
+    conditions = _conditions(ctx, call, parents)
+    data: dict = {"route": route}
+    details = []
+    out_dir, how = _folder(ctx, names, kws, cwd)
+    data["output_dir"] = out_dir if out_dir and HOLE not in out_dir else None
+    sched, at = _schedule(ctx, names, kws.get("schedule"))
+    var, form = _bound_name(call, parents)
+    stepped, bound, loop_at = _loop(ctx, names, call, var, form, parents)
+    data.update(schedule=sched if isinstance(sched, dict) else None, loop_steps=bound, stepped=stepped)
+    if sched is None:
+        details.append("schedule: none")
+    elif sched == "unknown":
+        details.append("schedule: not known here (a value computed at run time, or one MindSpore resets: see "
+                       "npuprof check)")
+    else:
+        shown = ", ".join(f"{k}={v}" for k, v in sched.items() if v or k in ("wait", "active"))
+        details.append(f"schedule: {shown} ({at}): records from step {S.first_record(sched)}")
+    verdict, why = "unknown", ""
+    if isinstance(sched, dict) and stepped is True and bound is not None:
+        answers = [S.action(sched, i) for i in range(min(bound, S.MAX_STEPS))]
+        recorded = tuple(i for i, a in enumerate(answers) if a in (S.RECORD, S.SAVE))
+        data["recorded"] = list(recorded)
+        loop = f"the loop ({loop_at}) runs {bound} step{'s' if bound != 1 else ''}, calling {var}.step() once each"
+        if recorded:
+            verdict, why = "collects", f"steps {S.spans(recorded, 3)}"
+            details.append(f"steps recorded: {S.spans(recorded)} of {bound} ({loop})")
+        else:
+            why = (f"the schedule records from step {S.first_record(sched)}, but {loop}: its schedule records none "
+                   f"of them; {UNREAD}")
+            details.append(f"steps recorded: none ({loop})")
+    elif isinstance(sched, dict) and stepped is False:
+        first = S.action(sched, 0)
+        why = (f"{var or 'the profiler'}.step() is never called, so the schedule stays at step 0 ({first}); "
+               f"{UNREAD}")
+    elif sched is None and route == "Profiler":
+        start_profile = _one(ctx, names, kws.get("start_profile"))
+        if start_profile is False:
+            why = "start_profile=False: it collects from its start() call, which is not followed here"
+        else:
+            verdict, why = "collects", "from its construction until stop()/analyse()"
+    else:
+        why = "the steps it records are not known here (a loop of unknown length, or a profiler stepped elsewhere)"
+    details.append(f"output directory: {how}")
+    details.append("  what MindSpore writes under it is not predicted: its path code was not read here")
+    fatal = [f for f in own if f.code == "NPP353"]
+    if fatal and "TypeError" in fatal[0].message:
+        verdict, why = "fails", fatal[0].message
+        caveats = tuple(c for c in caveats if c != f"{fatal[0].code} {fatal[0].message}")
+    if verdict == "collects" and data["output_dir"]:
+        why += f" into {data['output_dir']}"
+    return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
+
+
+def _made_in(ctx, finding, kws) -> bool:
+    """Whether a finding sits in the call a keyword's value is built by (a schedule or config made elsewhere)."""
+    from .torch_run import _made_by
+    for node in kws.values():
+        made = _made_by(ctx, node)
+        if made is not None and ctx.src.node_start(made) <= finding.start < ctx.src.node_end(made):
+            return True
+    return False
+
+
+def _one(ctx, names, node):
+    from ..checks.framework_values import known
+    if node is None:
+        return None
+    values = known(ctx, names, node)
+    return values[0] if values and len(values) == 1 else "unknown"
+
+
+def _folder(ctx, names, kws, cwd: str) -> Tuple[Optional[str], str]:
+    """The directory the profiler is given: on_trace_ready's dir_name wins over output_path (with a warning),
+    output_path defaults to ./data (data/mindspore.json)."""
+    from ..checks.mindspore import MODULE
+    from .torch_run import _made_by
+    handler = _made_by(ctx, kws.get("on_trace_ready"))
+    if handler is not None and names.of(handler.func) == MODULE + ".tensorboard_trace_handler":
+        node = handler.args[0] if handler.args else next((k.value for k in handler.keywords if k.arg == "dir_name"),
+                                                         None)
+        source = f"tensorboard_trace_handler, line {handler.lineno}"
+    elif "on_trace_ready" in kws:
+        return None, "on_trace_ready is the script's own callable: what it does with the data is not followed"
+    else:
+        node = kws.get("output_path")
+        source = "output_path" if node is not None else "output_path's default ./data"
+    value = _one(ctx, names, node) if node is not None else "./data"
+    if not isinstance(value, str) or value == "unknown":
+        return None, f"not known here ({source})"
+    if HOLE in value:
+        return value, f"{value.replace(HOLE, '<unknown>')} ({source}: partly known only at run time)"
+    path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+    return path, f"{path} ({source})"
+
+
+def _schedule(ctx, names, node) -> Tuple[object, str]:
+    """MindSpore's schedule is keyword-only (a positional call raises TypeError: checks/mindspore.py)."""
+    from ..checks.framework_values import known
+    from ..checks.mindspore import SCHEDULE
+    from .torch_run import _made_by
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return None, ""
+    made = _made_by(ctx, node)
+    if made is None or names.of(made.func) != SCHEDULE or made.args or any(k.arg is None for k in made.keywords):
+        return "unknown", ""
+    out = {"wait": 0, "active": 1, "warmup": 0, "repeat": 0, "skip_first": 0}
+    given = {k.arg: k.value for k in made.keywords}
+    if not {"wait", "active"} <= set(given) or not set(given) <= set(out):
+        return "unknown", ""
+    for name, value_node in given.items():
+        values = known(ctx, names, value_node)
+        if not values or len(set(map(repr, values))) != 1 or not isinstance(values[0], int) or \
+                isinstance(values[0], bool) or values[0] < (1 if name == "active" else 0):
+            return "unknown", ""
+        out[name] = values[0]
+    return out, f"line {made.lineno}"

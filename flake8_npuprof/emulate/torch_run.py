@@ -1,0 +1,602 @@
+"""`npuprof emulate` of a script that profiles with torch_npu's profiler: each `torch_npu.profiler.profile(...)`
+replayed from what the checks resolve (checks/torch_npu*.py): its schedule against the loop that steps it
+(schedule_run.py), the trace handler's folder and the `*_ascend_pt` folders under it, what is exported, and
+why nothing is kept where nothing is. The facts and their sources: data/torch_npu.json "run" (the folder names
+per release, the layout) and data/sources.json `torch_npu.run.*`; the schedule is held to the execution record.
+
+The replay is of torch_npu 6.0 and later (every recorded build from 6.0.rc1 on saves its traces as below). The
+one 5.0 build recorded (5.0.rc3) never called on_trace_ready in the record, so a target including 5.0 says that
+5.0 is not replayed. mindspore_run.py does the same for MindSpore; framework_render.py writes both reports.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from ..knowledge import torch_npu as K
+from ..knowledge.targets import Target
+from ..source.text import HOLE
+from . import schedule_run as S
+
+UNKNOWN = "unknown"
+# the facts this replay's claims rest on (data/sources.json; tests/test_audit.py holds them)
+FACTS = ("torch_npu.run.schedule", "torch_npu.run.folder", "torch_npu.run.layout", "torch_npu.wheels")
+
+
+class Profiler(NamedTuple):
+    """One profile() call, replayed."""
+    line: int
+    column: int
+    verdict: str                        # collects, collects_nothing, fails, off, unknown
+    why: str                            # the headline's reason (what it collects, or why not)
+    details: Tuple[str, ...]            # the lines under it
+    caveats: Tuple[str, ...]            # findings that make the data less useful ("NPP301 ...")
+    conditions: Tuple[str, ...]         # the `if` tests it runs under
+    data: dict                          # the JSON fields (schedule, steps, output_dir, layout, ...)
+
+
+# ---------------------------------------------------------------- the script
+
+def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> List[Profiler]:
+    """Every profile() call of the file (ctx: checks.analysis.Context, its checks already run). environ: the
+    environment with --env, None without (PROFILING_MODE unset, ASCEND_WORK_PATH not known)."""
+    from ..checks.torch_npu_report import HANDLER, PROFILE, Names
+    names = Names(ctx.tree)
+    if not names.aliases:
+        return []
+    parents = _parents(ctx.tree)
+    out = []
+    calls = [n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call)]
+    for call in calls:
+        full = names.of(call.func)
+        if full == PROFILE:
+            out.append(_profiler(ctx, names, call, parents, target, cwd, environ, HANDLER))
+    out.extend(_legacy_setup(ctx, c, parents, target) for c in calls if names.of(c.func) and
+               _legacy(names.of(c.func), c))
+    if not out:
+        out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
+                   if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
+    return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
+
+
+def reached(ctx, p: Profiler) -> Profiler:
+    """The replay as the run from the file's entry point sees it (setups/reach.py, as for TF setups): not reached
+    is off; a file with no entry point (a module others import) cannot say whether the code runs, so its answer
+    is unknown; the conditions on the way are the function's callers' `if`s, then the call's own."""
+    from ..setups.reach import reach_of
+    node = _node_at(ctx, p)
+    if node is None:
+        return p
+    reach = reach_of(ctx.sites)
+    state = reach.of(node)
+    conditions = tuple(dict.fromkeys(reach.path(node).texts + p.conditions))
+    if state is False:
+        at = f" (line {reach.entry.line} {reach.entry.what})" if reach.entry else ""
+        return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions)
+    if state is None and p.verdict != UNKNOWN:
+        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but this file has no entry point "
+                          "(no main guard, no top-level call): whether this code runs is not known here")
+    return p._replace(conditions=conditions)
+
+
+def _node_at(ctx, p: Profiler) -> Optional[ast.AST]:
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, ast.Call) and n.lineno == p.line and n.col_offset + 1 == p.column:
+            return n
+    return None
+
+
+def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: str) -> Profiler:
+    """dynamic_profile.init(dir): what is collected, and when, is read at run time from dir/profiler_config.json;
+    the file as it is on this machine now is checked as `npuprof validate` checks it."""
+    from ..checks.dynamic_json import check_text
+    from ..checks.framework_values import known
+    values = known(ctx, names, call.args[0]) if call.args else None
+    folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
+        else None
+    data: dict = {"route": "dynamic_profile", "config": None}
+    details, caveats = [], ()
+    if folder is None:
+        why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
+              "a folder not known here"
+    else:
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder), "profiler_config.json"))
+        data["config"] = path
+        why = f"dynamic profiling: what is collected, and when, is read at run time from {path}"
+        if os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    found = check_text(fh.read(), target)
+            except (OSError, UnicodeDecodeError) as exc:
+                found, details = [], [f"{path} cannot be read here: {exc}"]
+            caveats = tuple(f"{f.code} {os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}" for f in found)
+            details.append(f"{path} as it is now: " + (f"{len(found)} problem(s), below" if found else
+                                                       "no problem npuprof validate knows"))
+        else:
+            details.append(f"{path} is not there now (npuprof validate checks it once it is)")
+    return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, why, tuple(details), caveats,
+                    _conditions(ctx, call, parents), data)
+
+
+def _legacy(full: str, call: ast.Call) -> bool:
+    module, _, name = full.rpartition(".")
+    if full == "torch.autograd.profiler.profile":
+        return any(k.arg == "use_npu" for k in call.keywords)
+    return module in ("torch.npu", "torch_npu.npu") and name in K.data()["legacy"]["names"]
+
+
+def _legacy_setup(ctx, call: ast.Call, parents, target: Target) -> Profiler:
+    last = K.data()["legacy"]["last"]
+    releases = _replayed(target)
+    name = ast.get_source_segment(ctx.src.text, call.func) or "torch.npu.profile"
+    if name.endswith("autograd.profiler.profile"):
+        why = (f"{name}(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without "
+               "use_npu")
+    else:
+        why = f"{name}() is the legacy profiler API, gone after torch_npu {last}: AttributeError when it runs"
+    data = {"route": "legacy", "releases": list(releases)}
+    verdict = "fails" if releases else UNKNOWN
+    return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), _conditions(ctx, call, parents), data)
+
+
+def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: str, environ, handler_name: str) -> Profiler:
+    from ..checks.framework_values import known
+    kws = {k.arg: k.value for k in call.keywords if k.arg}
+    releases = _replayed(target)
+    details: List[str] = []
+    data: dict = {"route": "profile", "releases": list(releases)}
+    conditions = _conditions(ctx, call, parents)
+    own = _findings(ctx, call, kws, names)
+    fatal = [f for f in own if f.code == "NPP303"]
+    if fatal or any(k.arg is None for k in call.keywords) or call.args:
+        why = fatal[0].message if fatal else "profile() takes its arguments from code not followed here"
+        verdict = "fails" if fatal and _every_release(fatal[0].message) else UNKNOWN
+        return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
+    caveats = tuple(f"{f.code} {f.message}" for f in own if _level(f.code) != "error")
+    # what is collected
+    activities = _activities(ctx, names, kws.get("activities"))
+    config = _experimental(ctx, names, kws.get("experimental_config"), releases)
+    data.update(activities=sorted(activities) if activities else None, **config)
+    details.append(_what_line(activities, config))
+    # the schedule against the loop
+    sched, sched_at = _schedule(ctx, names, kws.get("schedule"))
+    var, form = _bound_name(call, parents)
+    stepped, bound, loop_at = _loop(ctx, names, call, var, form, parents)
+    data.update(schedule=sched if sched != UNKNOWN else None, loop_steps=bound, stepped=stepped)
+    details.append(_schedule_line(sched, sched_at))
+    # where the data goes
+    where = _handler(ctx, names, kws.get("on_trace_ready"), cwd, environ, handler_name, known)
+    data.update(output_dir=where["dir"], handler=where["kind"])
+    verdict, why, steps_line = _steps_verdict(sched, stepped, bound, loop_at, var)
+    if steps_line:
+        details.append(steps_line)
+    data.update(recorded=None, traces=None, exit_state=None)
+    if sched != UNKNOWN and stepped is not None and (bound is not None or stepped is False):
+        run = S.replay(sched if isinstance(sched, dict) else None, bound or 0, stepped)
+        data.update(recorded=list(run.recorded), traces=[list(t) for t in run.traces], exit_state=run.exit_state)
+    # what stops it
+    stop = _stoppers(ctx, own, activities, config, where, environ, releases)
+    if stop is not None:
+        verdict, why = stop
+    elif verdict == "collects":
+        why = f"{why} into {where['shown']}" if where["shown"] else why
+    if verdict in ("collects", UNKNOWN) and where["kind"] not in ("none_deleted",):
+        details.append(f"output directory: {where['shown'] or '<unknown>'} ({where['how']})")
+        layout = _layout(where, config, activities, releases, kws)
+        data["layout"] = layout
+        details.extend("  " + row for row in layout)
+    elif where["kind"] == "none_deleted":
+        details.append(f"output directory: {where['how']}")
+    return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
+
+
+def _level(code: str) -> str:
+    """A code's level on its page: an error is what the replay says failed; the others make the data less useful."""
+    from ..checks.catalog import BY_CODE
+    rule = BY_CODE.get(code)
+    return rule.level if rule else "error"
+
+
+def _replayed(target: Target) -> Tuple[str, ...]:
+    return tuple(r for r in target.torch_npu_releases if r != "5.0")
+
+
+def _every_release(message: str) -> bool:
+    """Whether an NPP303 message says every release of the target raises (under `portable` it names those that
+    accept the keyword: "...; torch_npu 7.2+ accepts it")."""
+    return "raises TypeError" in message and "accepts it" not in message
+
+
+# ---------------------------------------------------------------- what the checks found on this profiler
+
+def _findings(ctx, call: ast.Call, kws: Dict[str, ast.AST], names) -> list:
+    """The checks' findings inside this profile() call and the calls its keywords name (schedule, handler,
+    experimental_config built elsewhere in the file)."""
+    spans = [(ctx.src.node_start(call), ctx.src.node_end(call))]
+    for key in ("schedule", "on_trace_ready", "experimental_config"):
+        made = _made_by(ctx, kws.get(key))
+        if made is not None:
+            spans.append((ctx.src.node_start(made), ctx.src.node_end(made)))
+    return [f for f in ctx.findings if any(a <= f.start < b for a, b in spans)]
+
+
+def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.AST]:
+    """The call that builds a keyword's value: the call itself, or the one call assigned to its name."""
+    if isinstance(node, ast.Call):
+        return node
+    if isinstance(node, ast.Name):
+        from ..checks.torch_npu_loop import index
+        found = index(ctx.tree).assigned.get(node.id, [])
+        if len(found) == 1 and isinstance(found[0], ast.Call):
+            return found[0]
+    return None
+
+
+def _stoppers(ctx, own, activities, config, where, environ, releases) -> Optional[Tuple[str, str]]:
+    """(verdict, why) when something makes the run keep no NPU data whatever the schedule does."""
+    env = K.data()["env_noop"]
+    noop_from = K.releases_from(env["from"])
+    for f in _noop_findings(ctx, env["from"]):
+            off = _by_release(releases, noop_from, "off", f"{f.message.split(':')[0]}: torch_npu {env['from']}+ turns "
+                              "every profiler call into a no-op (only a warning that the api is not effective)")
+            if off:
+                return off
+    if environ is not None:
+        for name in env["names"]:
+            if environ.get(name):
+                off = _by_release(releases, noop_from, "off", f"{name} is set in this environment (--env): torch_npu "
+                                  f"{env['from']}+ turns every profiler call into a no-op")
+                if off:
+                    return off
+    chip = [f for f in own if f.code == "NPP309"]
+    if chip and activities and "NPU" in activities:
+        if "MemoryAccess" in chip[0].message:
+            return UNKNOWN, (f"{chip[0].message.split(':')[0]}: torch_npu falls back to PipeUtilization where CANN's "
+                             "feature list lacks MemoryAccess, else aclprofStart fails (no NPU data)")
+        return "collects_nothing", (f"{chip[0].message.split(':')[0]}: aclprofStart fails, so no NPU data is "
+                                    "collected (only \"Profiling start failed\" in the CANN log); framework data only")
+    if where["kind"] == "none_deleted":
+        return "collects_nothing", where["how"]
+    if where["kind"] == "file":
+        return "collects_nothing", where["how"]
+    return None
+
+
+def _noop_findings(ctx, first: str) -> list:
+    """NPP310 as the check reports it for the first release the variable switches the profiler off on (the
+    file's own findings follow the target, which under `any` does not report it)."""
+    from ..checks.torch_npu import _environment
+    from ..checks.torch_npu_report import Names
+    other = ctx.judged_for(ctx.settings._replace(target=ctx.target._replace(torch_npu=first)))
+    _environment(other, Names(ctx.tree))
+    return [f for f in other.findings if f.code == "NPP310"]
+
+
+def _by_release(releases, bad, verdict: str, why: str) -> Optional[Tuple[str, str]]:
+    hit = [r for r in releases if r in bad]
+    if not hit:
+        return None
+    if len(hit) == len(releases):
+        return verdict, why
+    return UNKNOWN, f"{why}; torch_npu {K.span([r for r in releases if r not in bad])} collects (give --torch-npu)"
+
+
+# ---------------------------------------------------------------- the values
+
+def _activities(ctx, names, node) -> Optional[set]:
+    """The activities in effect ({CPU, NPU} by default, and when torch_npu resets a bad list); None: unknown."""
+    from ..checks.framework_values import EnumRef, Items, known
+    if node is None:
+        return {"CPU", "NPU"}
+    values = known(ctx, names, node)
+    if not values or len(values) != 1 or not isinstance(values[0], (Items, str)):
+        return None
+    items = values[0] if isinstance(values[0], Items) else Items((values[0],))
+    if not items or any(isinstance(v, str) for v in items):
+        return {"CPU", "NPU"}           # empty: the default; a string: reset to both
+    if all(isinstance(v, EnumRef) and v.kind == "activities" for v in items):
+        return {v.name for v in items}
+    return None
+
+
+def _experimental(ctx, names, node, releases: Tuple[str, ...] = ()) -> dict:
+    """profiler_level, aic_metrics, export_type and l2_cache as torch_npu keeps them (None: not known; an
+    export_type list is reset to text before 7.0, so it is not known where the target spans both)."""
+    from ..checks.framework_values import EnumRef, Items, known, plain
+    from ..checks.torch_npu_report import EXPERIMENTAL
+    out = {"profiler_level": "Level0", "aic_metrics": None, "export_type": ["text"], "l2_cache": False}
+    made = _made_by(ctx, node) if node is not None else None
+    if node is None:
+        return out
+    if made is None or names.of(made.func) != EXPERIMENTAL or made.args or any(k.arg is None for k in made.keywords):
+        return {k: None for k in out}
+    table = K.data()["experimental_config"]
+    for kw in made.keywords:
+        values = known(ctx, names, kw.value)
+        value = values[0] if values and len(values) == 1 else None
+        if kw.arg == "profiler_level":
+            level = plain(value) if value is not None else None
+            out["profiler_level"] = level if level in table["profiler_level"].values() else (
+                "Level0" if value is not None else None)
+        elif kw.arg == "aic_metrics":
+            out["aic_metrics"] = value.name if isinstance(value, EnumRef) else (
+                {v: k for k, v in table["aic_metrics"].items() if v}.get(value) if isinstance(value, str) else None)
+        elif kw.arg == "export_type":
+            items = [plain(v) for v in value] if isinstance(value, Items) else [plain(value)] if value is not None else None
+            out["export_type"] = sorted(set(items)) if items and set(items) <= {"text", "db"} else (
+                ["text"] if items is not None else None)
+            early = [r for r in releases if r in K.releases_before(table["export_type_list_from"])]
+            if isinstance(value, Items) and early:
+                out["export_type"] = ["text"] if len(early) == len(releases) else None
+        elif kw.arg == "l2_cache":
+            out["l2_cache"] = value if isinstance(value, bool) else None
+    if out["profiler_level"] in ("Level0", "Level_none"):
+        out["aic_metrics"] = "AiCoreNone" if out["aic_metrics"] is not None or "aic_metrics" not in \
+            {k.arg for k in made.keywords} else out["aic_metrics"]
+    return out
+
+
+def _what_line(activities, config) -> str:
+    acts = ", ".join(sorted(activities)) if activities else "<unknown>"
+    parts = [f"activities: {acts}", f"profiler_level {config['profiler_level'] or '<unknown>'}"]
+    if config.get("aic_metrics"):
+        parts.append(f"aic_metrics {config['aic_metrics']}")
+    parts.append(f"export_type {' and '.join(config['export_type']) if config['export_type'] else '<unknown>'}")
+    if config.get("l2_cache"):
+        parts.append("l2_cache")
+    return "; ".join(parts)
+
+
+def _schedule(ctx, names, node) -> Tuple[object, str]:
+    """The schedule's values ({wait, active, ...}), None without one, UNKNOWN when they are not all known or
+    torch_npu resets one (the checks report that); and where it is written."""
+    from ..checks.framework_values import known
+    from ..checks.torch_npu_report import SCHEDULE
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return None, ""
+    made = _made_by(ctx, node)
+    if made is None or names.of(made.func) != SCHEDULE or any(k.arg is None for k in made.keywords):
+        return UNKNOWN, ""
+    data = K.data()["schedule"]
+    given = dict(zip(data["positional"], made.args))
+    given.update((k.arg, k.value) for k in made.keywords)
+    if len(made.args) > len(data["positional"]) or not {"wait", "active"} <= set(given):
+        return UNKNOWN, ""
+    out = {"wait": 0, "active": 1, "warmup": 0, "repeat": 0, "skip_first": 0}
+    for name, value_node in given.items():
+        values = known(ctx, names, value_node)
+        if not values or len(set(map(repr, values))) != 1 or not isinstance(values[0], int) or \
+                isinstance(values[0], bool) or values[0] < (1 if name == "active" else 0):
+            return UNKNOWN, ""
+        out[name] = values[0]
+    return out, f"line {made.lineno}"
+
+
+def _schedule_line(sched, at: str) -> str:
+    if sched is None:
+        return "schedule: none (every step is recorded, as one trace saved when the profiler stops)"
+    if sched == UNKNOWN:
+        return "schedule: not known here (a value computed at run time, or one torch_npu resets: see npuprof check)"
+    shown = ", ".join(f"{k}={v}" for k, v in sched.items() if v or k in ("wait", "active"))
+    return f"schedule: {shown} ({at}): records from step {S.first_record(sched)}"
+
+
+# ---------------------------------------------------------------- the loop
+
+def _bound_name(call: ast.Call, parents) -> Tuple[Optional[str], str]:
+    """The profiler's name and how it runs: ("prof", "with") for `with profile() as prof`, ("prof", "start")
+    for `prof = profile()`, (None, ...) otherwise."""
+    up = parents.get(id(call))
+    if isinstance(up, ast.withitem):
+        var = up.optional_vars
+        return (var.id if isinstance(var, ast.Name) else None), "with"
+    if isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name):
+        return up.targets[0].id, "start"
+    return None, "other"
+
+
+def _loop(ctx, names, call, var, form, parents) -> Tuple[Optional[bool], Optional[int], str]:
+    """(stepped, the loop's number of steps, where): stepped None when the profiler leaves the file (someone
+    else may step it); the bound None when no `for ... in range(N)` of known N steps it once per iteration."""
+    from ..checks.framework_values import known
+    from ..checks.torch_npu_loop import _inside_loop, _step_calls, escapes, index
+    if var is None:
+        return (False if form == "with" else None), None, ""
+    if var not in index(ctx.tree).stepped:
+        return (None if escapes(ctx.tree, var) else False), None, ""
+    if form == "with":
+        withnode = parents.get(id(parents.get(id(call))))
+        scope = [withnode] if withnode is not None else []
+    else:
+        scope = [ctx.tree]
+    found = []
+    for root in scope:
+        for loop in ast.walk(root):
+            if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) or \
+                    not isinstance(loop.iter.func, ast.Name) or loop.iter.func.id != "range":
+                continue
+            direct, nested = _step_calls(loop, var)
+            if direct == 1 and not nested and not (form == "with" and _inside_loop(root, loop)):
+                found.append(loop)
+    if len(found) != 1:
+        return True, None, ""
+    loop = found[0]
+    bounds = [known(ctx, names, a) for a in loop.iter.args]
+    if not bounds or len(bounds) > 2 or loop.iter.keywords or any(
+            not b or len(b) != 1 or not isinstance(b[0], int) or isinstance(b[0], bool) for b in bounds):
+        return True, None, f"line {loop.lineno}"
+    ints = [b[0] for b in bounds]
+    return True, max(0, ints[-1] - (ints[0] if len(ints) == 2 else 0)), f"line {loop.lineno}"
+
+
+def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:
+    """(verdict, headline, the steps line) from the schedule and the loop."""
+    name = var or "prof"
+    if sched == UNKNOWN:
+        return UNKNOWN, "the schedule's values are not known here", ""
+    first = S.first_record(sched if isinstance(sched, dict) else None)
+    if stepped is None:
+        return UNKNOWN, f"{name} leaves this file: who calls {name}.step() is not known here", ""
+    if stepped is False:
+        run = S.replay(sched if isinstance(sched, dict) else None, 0, stepped=False)
+        if run.exit_state == S.NONE:
+            return "collects_nothing", (f"{name}.step() is never called: the profiler stays at step 0, in the "
+                                        "schedule's wait steps, and collects nothing, silently"), \
+                f"steps recorded: none ({name}.step() is never called; step 0 is a wait step)"
+        if run.exit_state == S.WARMUP:
+            return "collects_nothing", (f"{name}.step() is never called: the profiler stays at step 0, a warmup "
+                                        "step, and deletes the data when it stops, with a warning"), \
+                f"steps recorded: none ({name}.step() is never called; step 0 is a warmup step)"
+        return "collects", "the whole run as one trace", (f"steps recorded: the whole run, as one trace saved when the "
+                                                          f"profiler stops ({name}.step() is never called), with a "
+                                                          "warning that the data may be incomplete")
+    if bound is None:
+        if first == 0:
+            return "collects", "from step 0", "steps recorded: from step 0 (the loop's length is not known here)"
+        return UNKNOWN, (f"the schedule records from step {first}; whether the loop runs that long is not "
+                         "known here"), f"steps recorded: from step {first}, if the loop runs more than {first} steps"
+    run = S.replay(sched if isinstance(sched, dict) else None, bound, True)
+    loop = f"the loop ({at}) runs {bound} step{'s' if bound != 1 else ''}, calling {name}.step() once each"
+    if not run.recorded and not run.traces:
+        ends = "its wait steps: nothing is collected and nothing is said" if run.exit_state == S.NONE else \
+            "its warmup steps: the data is deleted, with a warning"
+        return "collects_nothing", f"the schedule records from step {first}, but {loop}: it ends in {ends}", \
+            f"steps recorded: none ({loop})"
+    if not run.recorded:
+        return "collects_nothing", (f"the schedule records from step {first}, but {loop}: no training step is "
+                                    "recorded (the one trace, saved when the profiler stops, holds only what runs "
+                                    "after the loop)"), f"steps recorded: none ({loop})"
+    saved = len(run.traces)
+    tail = ""
+    if run.traces and run.traces[-1][1] == run.steps:
+        tail = "; the last is saved when the profiler stops, with a warning" + (
+            " (it covers no training step)" if run.traces[-1][0] == run.steps else "")
+    if run.exit_state == S.WARMUP:
+        tail += "; the run ends in warmup steps, whose preparation is deleted with a warning"
+    steps = S.spans(run.recorded) if run.recorded else "none"
+    cut = f" (the first {S.MAX_STEPS:,} replayed)" if run.cut else ""
+    short = S.spans(run.recorded, 3) if run.recorded else "none"
+    return "collects", f"steps {short}", (f"steps recorded: {steps} of {run.steps}{cut} ({loop}); {saved} trace"
+                                          f"{'s' if saved != 1 else ''} saved{tail}")
+
+
+# ---------------------------------------------------------------- where the data goes
+
+def _handler(ctx, names, node, cwd: str, environ, handler_name: str, known) -> dict:
+    """Where the traces go: kind tensorboard / own / none_deleted / file / unknown, the directory (absolute, None
+    when not known), how it is shown, and the handler's worker_name and analyse_flag."""
+    from ..checks.torch_npu import _exports
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        if _exports(ctx, K.data()["profile"]["exports"]):
+            return {"kind": "exports", "dir": None, "shown": "", "how": "no on_trace_ready: the script exports the "
+                    "data itself (an export_* call): where it writes is the script's"}
+        return {"kind": "none_deleted", "dir": None, "shown": "", "how": "no on_trace_ready and no export call: the "
+                "raw data goes to a temporary folder (./export_only_prof_dir) and is deleted when the profiler "
+                "object goes away"}
+    made = _made_by(ctx, node)
+    if made is None or names.of(made.func) != handler_name:
+        return {"kind": "own", "dir": None, "shown": "", "how": "on_trace_ready is the script's own callable: what it "
+                "does with the data is not followed"}
+    args = dict(zip(("dir_name", "worker_name", "analyse_flag", "async_mode"), made.args))
+    args.update((k.arg, k.value) for k in made.keywords if k.arg)
+    out = {"kind": "tensorboard", "worker": None, "analyse": True}
+    for key in ("worker_name", "analyse_flag"):
+        if key in args:
+            values = known(ctx, names, args[key])
+            value = values[0] if values and len(values) == 1 else UNKNOWN
+            if key == "worker_name":
+                out["worker"] = value if isinstance(value, str) and 0 < len(value) < 226 else (
+                    UNKNOWN if value == UNKNOWN else None)
+            else:
+                out["analyse"] = value if isinstance(value, bool) else (True if value != UNKNOWN else None)
+    at = f"tensorboard_trace_handler, line {made.lineno}"
+    raw = args.get("dir_name")
+    values = known(ctx, names, raw) if raw is not None else (None,)
+    if not values or len(values) != 1:
+        out.update(dir=None, shown="", how=f"{at}: its dir_name is not known here")
+        return out
+    value = values[0]
+    if not isinstance(value, str) or not value:
+        work = (environ or {}).get("ASCEND_WORK_PATH") if environ is not None else None
+        if work:
+            path = os.path.join(os.path.abspath(work), "profiling_data")
+            out.update(dir=path, shown=path, how=f"{at}: no dir_name, so $ASCEND_WORK_PATH/profiling_data")
+        elif environ is not None:
+            out.update(dir=cwd, shown=cwd, how=f"{at}: no dir_name and no ASCEND_WORK_PATH, so the working directory")
+        else:
+            out.update(dir=None, shown=f"{cwd} (or $ASCEND_WORK_PATH/profiling_data when it is set)",
+                       how=f"{at}: no dir_name, so the working directory, or $ASCEND_WORK_PATH/profiling_data "
+                           "when ASCEND_WORK_PATH is set (give --env)")
+        return out
+    if HOLE in value:
+        out.update(dir=None, shown=value.replace(HOLE, "<unknown>"), how=f"{at}: partly known only at run time")
+        return out
+    path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+    if os.path.isfile(path):
+        out.update(kind="file", dir=path, shown=path, how=(
+            f"{at}: {path} is a file on this machine: torch_npu prints \"Call tensorboard_trace_handler failed\", "
+            "the handler is None, and the data is deleted when the profiler object goes away"))
+        return out
+    out.update(dir=path, shown=path, how=f"{at}")
+    return out
+
+
+def _layout(where: dict, config: dict, activities, releases, kws) -> List[str]:
+    """The `*_ascend_pt` folders and what is inside, per the sourced names (data/torch_npu.json "run")."""
+    run = K.data()["run"]
+    worker = where.get("worker")
+    names = []
+    new = [r for r in releases if r != "6.0" or not isinstance(worker, str)]     # 6.0 differs only with a name
+    if new:
+        who = worker if isinstance(worker, str) and worker != UNKNOWN else "<hostname>" if worker is None else "<unknown>"
+        names.append(f"{who}_<pid>_<timestamp>_ascend_pt/" + ("" if len(new) == len(releases) else
+                                                             f"   (torch_npu {K.span(new)})"))
+    if "6.0" in releases and "6.0" not in new:
+        who = f"{worker}_" if isinstance(worker, str) and worker != UNKNOWN else \
+            "<hostname>_<pid>_" if worker is None else "<unknown>_"
+        names.append(f"{who}<timestamp>_ascend_pt/   (torch_npu 6.0)" if len(releases) > 1 else f"{who}<timestamp>_ascend_pt/")
+    rows = [f"{n}  one per saved trace" if i == 0 else n for i, n in enumerate(names)]
+    inside = []
+    if activities is None or "NPU" in activities:
+        inside.append(f"{run['prof_dir']}  the collector's NPU data" + ("" if activities else " (if NPU is among the activities)"))
+    inside.append(f"{run['framework_dir']}  torch_npu's own raw data")
+    inside.append(f"{run['info']}  the run's settings")
+    analyse = where.get("analyse")
+    if analyse is False:
+        inside.append(f"no {run['output_dir']}: analyse_flag=False, run {run['offline']} on the folder afterwards")
+    else:
+        exports = config.get("export_type")
+        if exports is None:
+            inside.append(f"{run['output_dir']}  the analysis's output (export_type not known here)")
+        else:
+            if "text" in exports:
+                inside.append(f"{run['output_dir']}{run['text']}")
+            if "db" in exports:
+                inside.append(f"{run['output_dir']}{run['db']}")
+        if analyse is None:
+            inside[-1] += " (if analyse_flag is true)"
+    return rows + ["  " + i for i in inside]
+
+
+# ---------------------------------------------------------------- the file's structure
+
+def _parents(tree) -> Dict[int, ast.AST]:
+    out: Dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for c in ast.iter_child_nodes(n):
+            out[id(c)] = n
+    return out
+
+
+def _conditions(ctx, node: ast.AST, parents) -> Tuple[str, ...]:
+    """The tests of the `if`s the call sits under (innermost last), as written."""
+    out = []
+    child, up = node, parents.get(id(node))
+    while up is not None:
+        if isinstance(up, ast.If) and child is not up.test:
+            test = ast.get_source_segment(ctx.src.text, up.test) or "..."
+            out.append(test if child in up.body else f"not ({test})")
+        child, up = up, parents.get(id(up))
+    return tuple(reversed(out))

@@ -1,0 +1,444 @@
+"""`npuprof emulate` on torch_npu and MindSpore scripts (emulate/torch_run.py, mindspore_run.py, schedule_run.py):
+the schedule held to the execution records, and the reports' exact lines (steps recorded, folder, reason)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from flake8_npuprof.cli import main
+from flake8_npuprof.emulate import schedule_run as S
+
+ROOT = Path(__file__).resolve().parents[1]
+TORCH_RECORD = ROOT / "tests" / "oracle" / "torch_npu" / "records.jsonl"
+MS_RECORD = ROOT / "tests" / "oracle" / "mindspore" / "records.jsonl"
+
+
+def _records(path: Path):
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+# ---------------------------------------------------------------- the schedule against the records
+
+def _lifecycle(call: str):
+    """(schedule, loop steps, stepped, handler) of a recorded lifecycle case's code."""
+    m = re.search(r"schedule=schedule\(([^)]*)\)", call)
+    sched = None
+    if m:
+        sched = {"wait": 0, "active": 1}
+        for kv in m.group(1).split(","):
+            k, v = kv.strip().split("=")
+            sched[k] = int(v)
+        sched["active"] = max(sched["active"], 1)       # 6.0+ reset active=0 to 1
+    steps = int(re.search(r"range\((\d+)\)", call).group(1))
+    loop = call.split("range", 1)[1].split("prof.stop()")[0]
+    return sched, steps, "prof.step()" in loop, "on_trace_ready=" in call
+
+
+LIFECYCLE = [r for r in _records(TORCH_RECORD) if r["api"] == "lifecycle" and not r["release"].startswith("5.0")]
+
+
+@pytest.mark.parametrize("rec", LIFECYCLE, ids=[f"{r['release']}:{r['case']}" for r in LIFECYCLE])
+def test_the_replay_saves_as_many_traces_as_the_recorded_build(rec):
+    sched, steps, stepped, handler = _lifecycle(rec["call"])
+    run = S.replay(sched, steps, stepped)
+    calls = rec["calls"]
+    if handler:
+        assert len(run.traces) == calls.count("on_trace_ready"), run
+    else:                               # no handler: each trace still stops once
+        assert len(run.traces) == calls.count("_stop_profiler"), run
+    # nothing recorded exactly when the build never started collecting (6.0.rc1 starts in warmup: stopped there)
+    if not run.traces:
+        assert "_start_profiler" not in calls or rec["release"] == "6.0.rc1"
+
+
+def test_every_lifecycle_case_of_6_0_and_later_is_held():
+    assert len(LIFECYCLE) == 15 * 11
+
+
+MS_SCHEDULES = [r for r in _records(MS_RECORD) if r["api"] == "schedule" and r.get("after") and not r.get("raised")]
+
+
+@pytest.mark.parametrize("rec", MS_SCHEDULES, ids=[f"{r['release']}:{r['case']}" for r in MS_SCHEDULES])
+def test_the_schedule_answers_as_mindspore_s(rec):
+    a = rec["after"]
+    sched = {k: a[k] for k in ("wait", "active", "warmup", "repeat", "skip_first")}
+    assert [S.action(sched, i) for i in range(len(a["actions"]))] == [x.replace("WARM_UP", "WARMUP")
+                                                                     for x in a["actions"]]
+
+
+def test_skip_first_wait_drops_the_first_cycle_s_wait():
+    s = {"wait": 2, "active": 1, "warmup": 1, "repeat": 0, "skip_first": 0, "skip_first_wait": 1}
+    assert [S.action(s, i) for i in range(6)] == [S.WARMUP, S.SAVE, S.NONE, S.NONE, S.WARMUP, S.SAVE]
+
+
+def test_spans():
+    assert S.spans((2, 3, 6, 7, 10)) == "2-3, 6-7 and 10"
+    assert S.spans(tuple(range(0, 40, 4)), 3) == "0, 4 and 8 more runs"
+
+
+# ---------------------------------------------------------------- torch_npu reports
+
+HEAD = "import torch_npu\nfrom torch_npu.profiler import ProfilerActivity, ProfilerLevel, AiCMetrics, ExportType\n\n"
+
+
+def _script(tmp_path, body: str, name: str = "train.py") -> Path:
+    path = tmp_path / name
+    path.write_text(HEAD + body, encoding="utf-8")
+    return path
+
+
+def _emulate(capsys, *args):
+    code = main(["emulate", *map(str, args)])
+    return code, capsys.readouterr().out.splitlines()
+
+
+GOOD = ("cfg = torch_npu.profiler._ExperimentalConfig(profiler_level=ProfilerLevel.Level1,\n"
+        "    aic_metrics=AiCMetrics.PipeUtilization, export_type=[ExportType.Text, ExportType.Db])\n"
+        "with torch_npu.profiler.profile(\n"
+        "        schedule=torch_npu.profiler.schedule(wait=1, warmup=1, active=2, repeat=1, skip_first=1),\n"
+        "        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(\"./prof\", worker_name=\"w0\"),\n"
+        "        experimental_config=cfg) as prof:\n"
+        "    for step in range(10):\n"
+        "        train_one_step()\n"
+        "        prof.step()\n")
+
+
+def test_a_good_script_says_which_steps_and_where(tmp_path, capsys):
+    path = _script(tmp_path, GOOD)
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert code == 0
+    assert out == [
+        "target: torch_npu 7.3 (--torch-npu); every CANN version (none given or detected) / every product "
+        "(none given or detected)" if out[0].startswith("target: torch_npu 7.3 (--torch-npu); every CANN version (none")
+        else out[0],
+        f"train.py:6 profile: COLLECTS steps 3-4 into {tmp_path}/prof",
+        "usable data: yes",
+        "train.py:6 profile: collects",
+        "  activities: CPU, NPU; profiler_level Level1; aic_metrics PipeUtilization; export_type db and text",
+        "  schedule: wait=1, active=2, warmup=1, repeat=1, skip_first=1 (line 7): records from step 3",
+        "  steps recorded: 3-4 of 10 (the loop (line 10) runs 10 steps, calling prof.step() once each); 1 trace saved",
+        f"  output directory: {tmp_path}/prof (tensorboard_trace_handler, line 8)",
+        "    w0_<pid>_<timestamp>_ascend_pt/  one per saved trace",
+        "      PROF_<n>_<timestamp>_<id>/  the collector's NPU data",
+        "      FRAMEWORK/  torch_npu's own raw data",
+        "      profiler_info.json (profiler_info_<rank>.json when RANK is set or torch.distributed is initialised)  "
+        "the run's settings",
+        "      ASCEND_PROFILER_OUTPUT/trace_view.json and CSV views (kernel_details.csv, operator_details.csv, "
+        "step_trace_time.csv, ...: which ones depends on the level and the activities, not predicted)",
+        "      ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db (ascend_pytorch_profiler.db without a rank)",
+    ]
+
+
+def test_6_0_names_the_folder_by_the_worker_name_alone(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, _script(tmp_path, GOOD))
+    assert code == 0 and "    w0_<timestamp>_ascend_pt/  one per saved trace" in out
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _script(tmp_path, GOOD))
+    assert "    w0_<pid>_<timestamp>_ascend_pt/   (torch_npu 7.0+)  one per saved trace" in out
+    assert "    w0_<timestamp>_ascend_pt/   (torch_npu 6.0)" in out
+    assert out[3] == ("torch_npu 5.0: not replayed (its one recorded build, 5.0.rc3, never called on_trace_ready in "
+                      "the execution record); the lines here are torch_npu 6.0 and later's: give --torch-npu for one "
+                      "release")
+
+
+def test_a_loop_without_prof_step_collects_nothing(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path,
+                         _script(tmp_path, GOOD.replace("        prof.step()\n", "")))
+    assert code == 1
+    why = ("prof.step() is never called: the profiler stays at step 0, in the schedule's wait steps, and collects "
+           "nothing, silently")
+    assert out[1] == f"train.py:6 profile: COLLECTS NOTHING: {why}"
+    assert out[2] == f"usable data: no (line 6: {why})"
+    assert "  steps recorded: none (prof.step() is never called; step 0 is a wait step)" in out
+
+
+def test_a_schedule_the_loop_never_reaches(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path,
+                         _script(tmp_path, GOOD.replace("range(10)", "range(2)")))
+    assert code == 1
+    assert out[2] == ("usable data: no (line 6: the schedule records from step 3, but the loop (line 10) runs 2 "
+                      "steps, calling prof.step() once each: it ends in its warmup steps: the data is deleted, "
+                      "with a warning)")
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path,
+                         _script(tmp_path, GOOD.replace("range(10)", "range(3)")))
+    assert code == 1
+    assert out[2] == ("usable data: no (line 6: the schedule records from step 3, but the loop (line 10) runs 3 "
+                      "steps, calling prof.step() once each: no training step is recorded (the one trace, saved "
+                      "when the profiler stops, holds only what runs after the loop))")
+
+
+def test_repeat_0_saves_a_trace_per_cycle_and_says_the_last_one(tmp_path, capsys):
+    body = GOOD.replace("wait=1, warmup=1, active=2, repeat=1, skip_first=1", "wait=0, active=1")
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 0
+    assert out[1] == f"train.py:6 profile: COLLECTS steps 0-9 into {tmp_path}/prof"
+    assert ("  steps recorded: 0-9 of 10 (the loop (line 10) runs 10 steps, calling prof.step() once each); 11 traces "
+            "saved; the last is saved when the profiler stops, with a warning (it covers no training step)") in out
+
+
+def test_no_trace_handler_deletes_the_data(tmp_path, capsys):
+    body = GOOD.replace("        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(\"./prof\", "
+                        "worker_name=\"w0\"),\n", "")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1
+    assert out[2] == ("usable data: no (line 6: no on_trace_ready and no export call: the raw data goes to a temporary "
+                      "folder (./export_only_prof_dir) and is deleted when the profiler object goes away)")
+
+
+def test_a_handler_folder_that_is_a_file_keeps_nothing(tmp_path, capsys):
+    (tmp_path / "prof").write_text("not a folder")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, GOOD))
+    assert code == 1
+    assert out[2].startswith(f"usable data: no (line 6: tensorboard_trace_handler, line 8: {tmp_path}/prof is a file "
+                             "on this machine: torch_npu prints \"Call tensorboard_trace_handler failed\"")
+
+
+def test_profiling_mode_makes_26_1_a_no_op_and_not_7_3(tmp_path, capsys):
+    body = "import os\nos.environ[\"PROFILING_MODE\"] = \"true\"\n" + GOOD
+    path = _script(tmp_path, body)
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, path)
+    assert code == 1 and out[2] == (
+        "usable data: no (line 8: PROFILING_MODE is set in a script that profiles with torch_npu.profiler: torch_npu "
+        "26.1+ turns every profiler call into a no-op (only a warning that the api is not effective))")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert code == 0 and out[2] == "usable data: yes"
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, path)
+    assert code == 1 and out[2].startswith("usable data: unknown (line 8: PROFILING_MODE is set") and \
+        out[2].endswith("; torch_npu 6.0-26.0 collects (give --torch-npu))")
+
+
+def test_profiling_mode_from_the_environment_with_env(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PROFILING_MODE", "false")
+    path = _script(tmp_path, GOOD)
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--env", "--cwd", tmp_path, path)
+    assert code == 1 and out[2] == ("usable data: no (line 6: PROFILING_MODE is set in this environment (--env): "
+                                    "torch_npu 26.1+ turns every profiler call into a no-op)")
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, path)
+    assert code == 0                    # without --env the environment is taken as empty
+
+
+def test_l2_cache_on_a_310_gets_no_npu_data(tmp_path, capsys):
+    body = GOOD.replace("export_type=[ExportType.Text, ExportType.Db])", "l2_cache=True)")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cann", "8.5", "--soc", "310", "--cwd", tmp_path,
+                         _script(tmp_path, body))
+    assert code == 1
+    assert out[2] == ("usable data: no (line 6: l2_cache=True on Ascend 310 (no L2 cache data there): aclprofStart "
+                      "fails, so no NPU data is collected (only \"Profiling start failed\" in the CANN log); framework "
+                      "data only)")
+
+
+def test_conditions_and_an_unknown_loop(tmp_path, capsys):
+    body = ("import sys\nif sys.argv[1:]:\n" + "".join("    " + ln + "\n" for ln in GOOD.splitlines())).replace(
+        "range(10)", "range(int(sys.argv[1]))")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1
+    assert out[1] == ("train.py:8 profile: UNKNOWN: the schedule records from step 3; whether the loop runs that long "
+                      "is not known here (when sys.argv[1:])")
+    assert "  steps recorded: from step 3, if the loop runs more than 3 steps" in out
+
+
+def test_the_legacy_api_fails_on_6_0_and_later(tmp_path, capsys):
+    path = tmp_path / "old.py"
+    path.write_text("import torch\nimport torch_npu\nwith torch.npu.profile(\"./prof\"):\n    step()\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert code == 1 and out[1] == ("old.py:3 legacy: FAILS: torch.npu.profile() is the legacy profiler API, gone "
+                                    "after torch_npu 5.0: AttributeError when it runs")
+
+
+def test_json(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--format", "json", "--cwd", tmp_path, _script(tmp_path, GOOD))
+    doc = json.loads("\n".join(out))
+    assert code == 0 and doc["framework"] == "torch_npu" and doc["usable"] is True
+    assert doc["target"]["torch_npu"] == "7.3" and doc["target"]["origin"]["torch_npu"]["source"] == "flag"
+    p = doc["profilers"][0]
+    assert (p["line"], p["verdict"], p["recorded"], p["traces"], p["exit_state"]) == (6, "collects", [3, 4], [[3, 4]],
+                                                                                       "NONE")
+    assert p["schedule"] == {"wait": 1, "active": 2, "warmup": 1, "repeat": 1, "skip_first": 1}
+    assert (p["output_dir"], p["export_type"], p["loop_steps"]) == (f"{tmp_path}/prof", ["db", "text"], 10)
+
+
+# ---------------------------------------------------------------- --torch-npu auto
+
+@pytest.mark.parametrize("version,found", [
+    ("2.9.0", ("7.3", "torch-npu 2.9.0 installed (torch_npu 7.3.0, from its package metadata)")),
+    ("2.1.0rc1", ("5.0", "torch-npu 2.1.0rc1 installed (torch_npu 5.0.rc3, from its package metadata)")),
+    ("2.1.0.post10", ("6.0", "torch-npu 2.1.0.post10 installed (torch_npu 6.0.0, from its package metadata)")),
+    ("2.6.0.post6", ("7.3", "torch-npu 2.6.0.post6 installed (torch_npu 7.3.1, from its package metadata)")),
+])
+def test_auto_maps_the_installed_wheel_to_its_release(monkeypatch, version, found):
+    from importlib import metadata
+    from flake8_npuprof.knowledge import detect
+    monkeypatch.setattr(metadata, "version", lambda name: version if name == "torch-npu" else "0")
+    got = detect.detect_torch_npu()
+    assert (got.value, got.origin) == found
+
+
+@pytest.mark.parametrize("version,note", [
+    ("2.13.0", "torch-npu 2.13.0 is installed, but no Ascend/pytorch release tag npuprof read names that version; "
+               "give the release as --torch-npu 7.3 (or torch-npu = \"7.3\" in the configuration)"),
+    ("1.8.1", "torch-npu 1.8.1 is torch_npu 3.0.0, a release npuprof does not check (it knows 5.0 to 26.1)"),
+])
+def test_auto_says_any_for_a_version_it_cannot_place(monkeypatch, version, note):
+    from importlib import metadata
+    from flake8_npuprof.knowledge import detect
+    monkeypatch.setattr(metadata, "version", lambda name: version)
+    got = detect.detect_torch_npu()
+    assert (got.value, got.notes) == (None, (note,))
+
+
+def test_emulate_s_default_is_the_installed_release(tmp_path, capsys, monkeypatch):
+    from importlib import metadata
+    monkeypatch.setattr(metadata, "version", lambda name: "2.9.0.post6" if name == "torch-npu" else "0")
+    code, out = _emulate(capsys, "--cwd", tmp_path, _script(tmp_path, GOOD))
+    assert out[0].startswith("target: torch_npu 26.1 (this machine: torch-npu 2.9.0.post6 installed (torch_npu "
+                             "26.1.0, from its package metadata)); ")
+    monkeypatch.setattr(metadata, "version", lambda name: "2.13.0")
+    code, out = _emulate(capsys, "--cwd", tmp_path, _script(tmp_path, GOOD))
+    assert out[0].startswith("target: every torch_npu release (torch-npu 2.13.0 is installed, but no Ascend/pytorch "
+                             "release tag npuprof read names that version; ")
+
+
+# ---------------------------------------------------------------- MindSpore reports
+
+MS = ("import mindspore\nfrom mindspore.profiler import ProfilerLevel, schedule, tensorboard_trace_handler\n\n"
+      "with mindspore.profiler.profile(schedule=schedule(wait=1, warmup=1, active=2, repeat=1),\n"
+      "                                on_trace_ready=tensorboard_trace_handler(\"./ms_prof\")) as prof:\n"
+      "    for step in range(10):\n"
+      "        prof.step()\n")
+
+
+def test_a_mindspore_schedule_says_which_steps_and_the_folder(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text(MS, encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 0
+    assert out[1:] == [
+        f"train.py:4 profile: COLLECTS steps 2-3 into {tmp_path}/ms_prof",
+        "usable data: yes",
+        "train.py:4 profile: collects",
+        "  schedule: wait=1, active=2, warmup=1, repeat=1 (line 4): records from step 2",
+        "  steps recorded: 2-3 of 10 (the loop (line 6) runs 10 steps, calling prof.step() once each)",
+        f"  output directory: {tmp_path}/ms_prof (tensorboard_trace_handler, line 5)",
+        "    what MindSpore writes under it is not predicted: its path code was not read here"]
+
+
+def test_a_mindspore_schedule_the_loop_never_reaches_is_unknown_not_no(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text(MS.replace("range(10)", "range(2)"), encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1
+    assert out[2] == ("usable data: unknown (line 4: the schedule records from step 2, but the loop (line 6) runs 2 "
+                      "steps, calling prof.step() once each: its schedule records none of them; what MindSpore keeps "
+                      "then was not read here)")
+
+
+def test_a_mindspore_profiler_with_a_string_level_collects_level0(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text("import mindspore\np = mindspore.Profiler(profiler_level=\"Level1\")\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 0
+    assert out[1:4] == [
+        f"train.py:2 Profiler: COLLECTS from its construction until stop()/analyse() into {tmp_path}/data",
+        "  ! NPP350 profiler_level='Level1' is a string, not a ProfilerLevel member (unlike torch_npu, where the "
+        "string works): MindSpore resets it to Level0 with a warning in its log; write ProfilerLevel.Level1",
+        "usable data: yes; less useful: NPP350 (see above)"]
+
+
+def test_autograd_profile_with_use_npu_fails(tmp_path, capsys):
+    path = tmp_path / "old.py"
+    path.write_text("import torch\nimport torch_npu\nwith torch.autograd.profiler.profile(use_npu=True) as prof:\n"
+                    "    step()\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert code == 1 and out[1] == ("old.py:3 legacy: FAILS: torch.autograd.profiler.profile(use_npu=...) existed only "
+                                    "in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu")
+
+
+def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text("import torch_npu\nfrom torch_npu.profiler import dynamic_profile as dp\n\ndp.init(\"./cfg\")\n"
+                    "for step in range(100):\n    dp.step()\n")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "profiler_config.json").write_text('{"start_step": "10"}')
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, path)
+    config = f"{tmp_path}/cfg/profiler_config.json"
+    assert code == 1
+    assert out[1:] == [
+        f"train.py:4 dynamic_profile: UNKNOWN: dynamic profiling: what is collected, and when, is read at run time "
+        f"from {config}",
+        f"usable data: unknown (line 4: dynamic profiling: what is collected, and when, is read at run time from "
+        f"{config})",
+        "train.py:4 dynamic_profile: unknown",
+        f"  {config} as it is now: 1 problem(s), below",
+        "  ! NPP311 profiler_config.json:1:16 start_step \"10\" is a string: torch_npu 26.1 resets it to 0 and says so "
+        "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
+
+
+def _in_function(body: str) -> str:
+    return "def run():\n" + "".join("    " + ln + "\n" for ln in body.splitlines())
+
+
+def test_a_profiler_the_entry_point_never_reaches_is_off(tmp_path, capsys):
+    body = _in_function(GOOD) + "\n\nif __name__ == \"__main__\":\n    print(\"no profiling\")\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1
+    assert out[1:3] == ["train.py:7 profile: OFF: not reached from this file's entry point (line 16 "
+                        "if __name__ == \"__main__\":)",
+                        "usable data: no (line 7: not reached from this file's entry point (line 16 "
+                        "if __name__ == \"__main__\":))"]
+
+
+def test_a_profiler_in_a_module_without_entry_point_is_unknown(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, _in_function(GOOD)))
+    assert code == 1
+    assert out[2] == (f"usable data: unknown (line 7: steps 3-4 into {tmp_path}/prof; but this file has no entry point "
+                      "(no main guard, no top-level call): whether this code runs is not known here)")
+
+
+def test_the_answer_names_the_conditions_it_holds_under(tmp_path, capsys):
+    body = ("import argparse\nargs = argparse.ArgumentParser().parse_args()\n\n\ndef run():\n" +
+            "".join("    " + ln + "\n" for ln in GOOD.replace("range(10)", "range(2)").splitlines()) +
+            "\n\nif args.profiling:\n    run()\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1
+    assert out[2].startswith("usable data: no (line 11, when args.profiling: the schedule records from step 3")
+
+
+def test_branches_that_disagree_leave_the_answer_to_the_branch(tmp_path, capsys):
+    body = ("import sys\nif sys.argv[1] == \"e2e\":\n" + "".join("    " + ln + "\n" for ln in GOOD.splitlines()) +
+            "else:\n    with torch.npu.profile(\"./cann_prof\"):\n        step()\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, "import torch\n" + body))
+    assert code == 1
+    assert out[3] == ("usable data: unknown (it depends on which branch runs: line 9 collects, when sys.argv[1] == "
+                      "\"e2e\"; line 17, when not (sys.argv[1] == \"e2e\"): torch.npu.profile() is the legacy profiler "
+                      "API, gone after torch_npu 5.0: AttributeError when it runs)")
+
+
+def test_a_keyword_one_release_lacks_fails_only_on_that_release(tmp_path, capsys):
+    body = GOOD.replace("export_type=[ExportType.Text, ExportType.Db])", "mstx=True)")
+    code, out = _emulate(capsys, "--torch-npu", "7.1", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1 and out[1].startswith("train.py:6 profile: FAILS: _ExperimentalConfig's keyword mstx is new in "
+                                           "torch_npu 7.2: torch_npu 7.1 raises TypeError")
+    code, out = _emulate(capsys, "--torch-npu", "7.2", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 0
+    code, out = _emulate(capsys, "--torch-npu", "portable", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1 and out[1].startswith("train.py:6 profile: UNKNOWN: _ExperimentalConfig's keyword mstx")
+
+
+def test_a_positional_mindspore_schedule_fails(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text("import mindspore\nfrom mindspore.profiler import schedule\n"
+                    "p = mindspore.Profiler(schedule=schedule(1, 2), output_path=\"./prof\")\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    why = ("schedule() given a positional argument: MindSpore raises TypeError (its arguments are keyword-only) when "
+           "the script starts; name them: schedule(wait=..., active=..., warmup=..., repeat=..., skip_first=...)")
+    assert code == 1 and out[1:3] == [f"train.py:3 Profiler: FAILS: {why}", f"usable data: no (line 3: {why})"]
+
+
+def test_an_export_type_list_is_text_on_6_0(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, _script(tmp_path, GOOD))
+    assert "  activities: CPU, NPU; profiler_level Level1; aic_metrics PipeUtilization; export_type text" in out
+    assert not any("ascend_pytorch_profiler" in line for line in out)
