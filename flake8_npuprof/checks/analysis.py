@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 from ..source.model import Finding, Fix, Issue, printable
 from ..source import prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
-from ..source.text import SourceText, StrValue
+from ..source.text import Located, SourceText, StrValue
 from ..knowledge.run_settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
 from ..values.reader import place
 
@@ -49,7 +49,7 @@ class Context:
             fix = fix._replace(title=printable(fix.title))
         self.findings.append(Finding(code, printable(message), start, end, line, col, end_line, end_col, fix))
 
-    def report_node(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+    def report_node(self, code: str, node: Located, message: str, fix: Optional[Fix] = None) -> None:
         self.report(code, self.src.node_start(node), self.src.node_end(node), message, fix)
 
     def report_issue(self, issue: Issue, value: StrValue, suffix: str = "") -> None:

@@ -130,7 +130,7 @@ class Reach:
         """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
         return self.entry is not None and not self.dynamic
 
-    def unreached(self) -> List[ast.AST]:
+    def unreached(self) -> List[ast.stmt]:
         """The outermost function and class definitions the entry point does not reach (when that is known)."""
         if not self.known:
             return []
