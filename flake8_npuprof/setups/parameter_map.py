@@ -95,6 +95,14 @@ def config_key(sites: Sites, entry: Entry):
     return ("name", id(_binding_scope(sites, key, entry.scope)), key)
 
 
+def entry_expr(p: ParamSet) -> ast.expr:
+    """The entry `E` in the target `E.parameter_map["key"].field` the parameter is set through."""
+    target = p.target
+    assert isinstance(target, ast.Attribute) and isinstance(target.value, ast.Subscript) and \
+        isinstance(target.value.value, ast.Attribute)   # (the only shape source/sites.py takes as a ParamSet)
+    return target.value.value.value
+
+
 def _binding_scope(sites: Sites, key: str, scope: Scope) -> Scope:
     s = scope
     while s is not None:
