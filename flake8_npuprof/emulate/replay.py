@@ -393,7 +393,7 @@ def _dropped(outcomes, target: Target) -> List[Tuple[str, str]]:
     return out
 
 
-def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tuple[List[dict], List[str]]:
+def preflight(results: List[Result], cwd: Optional[str], graph_path: Optional[str]) -> Tuple[List[dict], List[str]]:
     """(NPP9xx problems, what was checked and passed) for the setups GE may read."""
     from ..checks.preflight import load_graph, options_problems
     graph = None
@@ -423,7 +423,7 @@ def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tup
     return out, checked
 
 
-def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
+def _passed(options: dict, cwd: Optional[str], graph, failed: set) -> List[str]:
     """Short descriptions of the preflight checks that passed."""
     from ..checks.preflight import free_mb
     out = []
@@ -490,7 +490,7 @@ def against_report(results: List[Result], path: str, target: Target) -> dict:
             "notes": comp.notes}
 
 
-def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env, graph: Optional[str],
+def finish(path: str, results: List[Result], target: Target, cwd: Optional[str], env: Env, graph: Optional[str],
            against: Optional[str], use_env: bool) -> dict:
     checks, checked = preflight(results, cwd, graph)
     comparison = against_report(results, against, target) if against else None
