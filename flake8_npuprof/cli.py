@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 from . import __version__
 
@@ -17,12 +17,17 @@ from . import __version__
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """npuprof's parser, which also keeps its commands' parsers by name (for usage errors)."""
+    subcommands: Mapping[str, argparse.ArgumentParser]
+
+
+def build_parser(command: Optional[str] = None) -> Parser:
     """The parser; with a command, emulate's part is added only when that is the command (it imports the
     emulator, which a warm `check` over the cache does not otherwise need)."""
     from .commands.runner import (_add_file_options, _add_fix_options, _add_output_options, _add_run_options,
                                   _add_selection_options, _add_target_options)
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="npuprof", description="Static checks for Ascend NPU profiling setup in TensorFlow scripts.")
     parser.add_argument("--version", action="version", version=f"npuprof {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -92,9 +97,9 @@ def cmd_explain(args) -> int:
     from .checks.catalog import BY_CODE, RULES, render as render_rule
     from .source.config import UsageError
     if args.list or not args.code:
-        for rule in RULES:
-            state = "" if rule.default else "  (off by default)"
-            print(f"{rule.code}  {rule.name}{state}")
+        for each in RULES:
+            state = "" if each.default else "  (off by default)"
+            print(f"{each.code}  {each.name}{state}")
         return EXIT_CLEAN
     wanted = args.code.strip()
     rule = BY_CODE.get(wanted.upper()) or next((r for r in RULES if r.name == wanted.lower().replace("_", "-")), None)

@@ -6,15 +6,19 @@ import ast
 import copy
 import gc
 import symtable
-from typing import List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 from ..source.model import Finding, Fix, Issue, finding, printable
 from ..source.said import Said, said
 from ..source import prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
-from ..source.text import SourceText, StrValue
+from ..source.text import Located, SourceText, StrValue
 from ..knowledge.run_settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
 from ..values.reader import place
+
+if TYPE_CHECKING:                      # (imported where first used: a file that does not profile never needs them)
+    from ..setups.flow import Flow
+    from ..setups.state import Model
 
 
 class Context:
@@ -33,9 +37,9 @@ class Context:
         self.resolver = Resolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []
-        self._seen = set()
-        self._flow = None
-        self._model = None
+        self._seen: Set[Tuple[str, int, str]] = set()
+        self._flow: Optional[Flow] = None
+        self._model: Optional[Model] = None
 
     # ---- reporting
 
@@ -50,7 +54,7 @@ class Context:
             fix = fix._replace(title=printable(fix.title))
         self.findings.append(finding(code, message, start, end, line, col, end_line, end_col, fix))
 
-    def report_node(self, code: str, node: ast.AST, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
+    def report_node(self, code: str, node: Located, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
         self.report(code, self.src.node_start(node), self.src.node_end(node), message, fix)
 
     def report_issue(self, issue: Issue, value: StrValue) -> None:
@@ -69,14 +73,14 @@ class Context:
         return Fix(tuple(edits), issue.fix.safe, issue.fix.title)
 
     @property
-    def flow(self):
+    def flow(self) -> Flow:
         if self._flow is None:
             from ..setups.flow import Flow
             self._flow = Flow(self.sites)
         return self._flow
 
     @property
-    def model(self):
+    def model(self) -> Model:
         """The effective state of every setup (state.py), built once and shared by every rule."""
         if self._model is None:
             from ..setups.inventory import build
@@ -133,6 +137,7 @@ def mark_unreached(ctx: Context) -> None:
     spans = sorted((ctx.src.node_start(d), ctx.src.node_end(d)) for d in reach.unreached())
     if not spans:
         return
+    assert reach.entry is not None          # (unreached() names nothing unless the entry point is known)
     starts = [a for a, _ in spans]
     condition = unreached(reach.entry.line)
     for k, f in enumerate(ctx.findings):
@@ -270,18 +275,21 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
         words = words_over_budget(text)
         if words:
             return [[over_budget(words)] for _ in each]
+        parsed: Union[ast.AST, Finding, None] = None
         if profiling:
-            tree = parse(text, filename)
+            parsed = parse(text, filename)
         elif not compiled:
-            tree = syntax_check(text, filename)
-        if isinstance(tree, Finding):
-            return [[tree] for _ in each]
+            parsed = syntax_check(text, filename)
+        if isinstance(parsed, Finding):
+            return [[parsed] for _ in each]
+        tree = parsed
     if not profiling:
         from .noqa_comments import unused          # a `# noqa: NPP101` left in a file that no longer profiles
         return [unused(text, [], s.target) for s in each]
     words = words_over_budget(text) if words is None else words
     if words:
         return [[over_budget(words)] for _ in each]
+    assert tree is not None                 # (a file that may profile is parsed above)
     deep = prefilter.too_many_conditions(tree)
     if deep is not None:
         return [[too_many_conditions(deep, text)] for _ in each]
@@ -297,13 +305,13 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
             gc.enable()
 
 
-def _analyse(text: str, tree: Optional[ast.AST], filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
+def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
     from . import run_all
     try:
         base = Context(SourceText(text), tree, filename, each[0])
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [[internal_error(exc)] for _ in each]
-    out = []
+    out: List[List[Finding]] = []
     try:
         for settings in each:
             try:

@@ -67,9 +67,10 @@ def _interpolates(node) -> bool:
     return False
 
 
-def add_operands(node: ast.AST) -> List[ast.AST]:
+def add_operands(node: ast.expr) -> List[ast.expr]:
     """The operands of `a + b + c + ...`, left to right, none of them a `+` (iteratively)."""
-    out, todo = [], [node]
+    out: List[ast.expr] = []
+    todo = [node]
     while todo:
         node = todo.pop()
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -97,7 +98,7 @@ def check_hand_built(ctx, node: ast.AST, scope, pos: int, strings: Strings) -> N
 
 # ---------------------------------------------------------------- NPP200 fix: json.dumps({...})
 
-def _template(ctx, node) -> Optional[Tuple[str, List[ast.AST]]]:
+def _template(ctx, node) -> Optional[Tuple[str, List[ast.expr]]]:
     """The JSON text with one HOLE per spliced-in expression, and those expressions in order."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value, []
@@ -133,9 +134,9 @@ def _template(ctx, node) -> Optional[Tuple[str, List[ast.AST]]]:
     if isinstance(node, ast.JoinedStr):
         text, exprs = "", []
         for v in node.values:
-            if isinstance(v, ast.Constant):
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
                 text += v.value
-            elif v.conversion == -1 and v.format_spec is None:
+            elif isinstance(v, ast.FormattedValue) and v.conversion == -1 and v.format_spec is None:
                 text += HOLE
                 exprs.append(v.value)
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..source.jsonscan import Doc
 from ..source.model import Issue
@@ -110,7 +110,7 @@ def check(ctx) -> None:
         flag = risky[dest]
         # every config the flag hands over raises where it is written, before the flag is tested
         stops = [stopped.get(id(n)) for n in nodes]
-        first = min(stops, key=lambda s: s.line) if all(stops) else None
+        first = min((s for s in stops if s is not None), key=lambda s: s.line) if all(stops) else None
         ctx.report_node("NPP205", flag.call.args[0] if flag.call.args else flag.call,
                         _npp205_message(flag, first, _unread(ctx, nodes, hand_overs)))
 
@@ -158,11 +158,11 @@ def _in_truth_test(parent, node) -> bool:
         return False
 
 
-def _stopped_hand_overs(ctx, hand_overs) -> Dict[int, object]:
+def _stopped_hand_overs(ctx, hand_overs) -> Dict[int, Any]:
     """id(test of `cfg if flag else None`) -> cfg's setup, for a cfg whose own line raises (state.raised_error)
     whenever the test is reached: built earlier in the same scope, under no condition the test is not under."""
     sites = ctx.sites
-    out: Dict[int, object] = {}
+    out: Dict[int, Any] = {}                # (setups of the model: inventory.ScriptSetup)
     for cond, value in hand_overs:
         setup = ctx.model.setup_of(value)
         if setup is None or not raised_error(setup) or setup.reached is False:

@@ -102,7 +102,7 @@ def suggest(name: str, candidates: Sequence[str]) -> Tuple[List[str], bool]:
     if folded:
         return folded[:1], True
     alias = ALIASES.get(name.lower().replace("_", "-"))
-    if alias in candidates:
+    if alias is not None and alias in candidates:
         return [alias], False
     return difflib.get_close_matches(name.lower().replace("_", "-"), list(candidates), n=3, cutoff=0.75), False
 
@@ -163,7 +163,10 @@ def _plain(text: str) -> Word:
 
 
 def _exits(hit: _Hit) -> bool:
-    return hit.step.action in (P.REJECT, P.CRASH) if hit.step is not None else hit.legacy.effect == "exits"
+    if hit.step is not None:
+        return hit.step.action in (P.REJECT, P.CRASH)
+    assert hit.legacy is not None           # a hit has a step or the legacy tables' verdict
+    return hit.legacy.effect == "exits"
 
 
 def _place(call: Call, word: Word) -> int:
@@ -258,6 +261,7 @@ def _legacy_option(opt: Option, v: str, p: str) -> List[Problem]:
 def _legacy_value(opt: Option, v: str, p: str) -> Optional[Problem]:
     data = cli()
     name, value = opt.name, opt.value
+    assert value is not None                # (_legacy_option asks only about an option with a value)
     vi, vj = opt.value_at, opt.value_at + len(value)
     span = (vi, vj) if vj > vi else opt.name_span
 
@@ -320,14 +324,15 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
     hit = by[(version, products[0])]
     word = call.words[at] if 0 <= at < len(call.words) else call.msprof
     if hit.step is None:
+        assert hit.legacy is not None
         return _legacy_render(hit.legacy, call, versions, target)
-    lines = {by[(version, p)].step.line for p in products}
+    lines = {step.line for step in (by[(version, p)].step for p in products) if step is not None}
     notes = [] if target.soc != "any" or len(lines) <= 1 else [f"on the Ascend {products[0]}"]
     # the version is named only where the target names it; under `any` the words are every version's, or said
     # to be that version's
     who = f"msprof {version}" if target.cann == version else "msprof"
-    worded = {(by[(v, p)].step.line.splitlines() or [""])[0] for v, p in by
-              if v in candidates and p == products[0] and by[(v, p)].step is not None}
+    worded = {(h.step.line.splitlines() or [""])[0] for (v, p), h in by.items()
+              if v in candidates and p == products[0] and h.step is not None}
     if target.cann != version and len(worded) > 1:
         notes.append(f"in CANN {version}'s words")
     where = f" ({', '.join(notes)})" if notes else ""
@@ -557,6 +562,7 @@ _BETWEEN = re.compile(r"[ \t]+|([\"'])[ \t]*,[ \t]*\1")
 def _join_fix(opt: Option):
     """Source edits turning `--name value` (or `"--name", "value"` in a list) into `--name=value`."""
     word, value = opt.word, opt.detached
+    assert value is not None                # (asked only of an option with a detached value)
     a = word.literal(0, len(word.text))
     b = value.literal(0, len(value.text)) if value.text else None
     if a is None or b is None or a[1] > b[0] or not _BETWEEN.fullmatch(word.source[a[1]:b[0]]):
@@ -655,7 +661,8 @@ def _calls_in_argument(arg: ast.AST, shell: bool, src: SourceText) -> List[Call]
         for elt in arg.elts:
             value = literal_value(src, elt)
             if value is None or value.is_bytes:
-                words.append(Word(HOLE, lambda i, j, e=elt: (src.node_start(e), src.node_end(e)), src.text))
+                # (mypy cannot type a lambda with a default argument against Word.place: ignored)
+                words.append(Word(HOLE, lambda i, j, e=elt: (src.node_start(e), src.node_end(e)), src.text))  # type: ignore[misc]
             else:
                 words.append(_value_word(value, src.text))
         return _calls(words)
@@ -673,7 +680,8 @@ def _calls_in_argument(arg: ast.AST, shell: bool, src: SourceText) -> List[Call]
     if split:
         words = []
         for m in re.finditer(r"\S+", value.text):
-            words.append(Word(m.group(), lambda i, j, a=m.start(): outer.place(a + i, a + j), src.text))
+            # (mypy cannot type a lambda with a default argument against Word.place: ignored)
+            words.append(Word(m.group(), lambda i, j, a=m.start(): outer.place(a + i, a + j), src.text))  # type: ignore[misc]
         return _calls(words)
     if shell:
         return calls_in_string(outer)

@@ -115,6 +115,7 @@ def _after_script(launch, candidates, table, inside: bool, reading: Reading) -> 
     interpreter = next((x.text for x in launch.command.words if x.text.rsplit("/", 1)[-1].startswith("python")), head)
     for a in candidates:
         name = msprof_name(a.text)
+        assert name is not None             # (the candidates are msprof's options: misplaced_after)
         option = a.text.partition("=")[0]
         if name in given or any(o.startswith(option) for o in table):
             continue

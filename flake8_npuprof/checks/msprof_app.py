@@ -213,16 +213,16 @@ def _in_application(call: Call, opt, target: Target) -> List[Misplaced]:
         if name is None or name in given:
             return []
         ahead = next((t for t in app[exits + 1:] if not t.startswith("-")), None)
-        first = ""
+        first_note = ""
         if any(P.facts(v)["application"] == "split_first" for v in target.versions if v in P.versions()):
-            first = (" (msprof 8.5 and 9.0 take the word after the interpreter for the script and refuse the line, "
+            first_note = (" (msprof 8.5 and 9.0 take the word after the interpreter for the script and refuse the line, "
                      "\"[ERROR] Script params are invalid\", when no file of that name exists)")
         i = opt.value_at + offset
         out.append(Misplaced(opt.word, i, i + len(text), said(
             f"{text} is inside --application's value, which is the application's",
             f"{head} would read it as an option of its own before its script and exit with status 2 (\"unknown "
             f"option {text}\", then its usage), so {ahead or 'its script'} would never run and nothing is profiled",
-            f"move it out of the quotes, before --application{first}"), "app_exits"))
+            f"move it out of the quotes, before --application{first_note}"), "app_exits"))
         return out
     base = head.rsplit("/", 1)[-1]
     if base.startswith(("python", "pypy")):

@@ -8,8 +8,8 @@ from typing import Optional
 from ..source.code_edits import insert_after, source_of
 from ..source.model import Edit, Fix
 from ..source.said import said
-from ..setups.parameter_map import (NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_name, exclusive, is_npu_entry,
-                                    npu_setups, precision_writes, PRECISION_REFUSED)
+from ..setups.parameter_map import (NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_expr, entry_name, exclusive,
+                                    is_npu_entry, npu_setups, precision_writes, PRECISION_REFUSED)
 from ..source.sites import Entry, ParamSet
 from ..values.ops import Opaque
 from ..values.reader import truthy, unwrap
@@ -45,10 +45,10 @@ def check(ctx) -> None:
                 not any(e.used_elsewhere for e in setup.entries):
             fix = None
             if not setup.params.get("profiling_options"):
-                entry = source_of(ctx.src, mode.target.value.value.value)
-                options, same = substituted_defaults("NpuOptimizer", ctx.target.versions)
+                entry = source_of(ctx.src, entry_expr(mode))
+                defaults, same = substituted_defaults("NpuOptimizer", ctx.target.versions)
                 edit = insert_after(ctx.src, mode.stmt,
-                                    f'{entry}.parameter_map["profiling_options"].s = b\'{options}\'')
+                                    f'{entry}.parameter_map["profiling_options"].s = b\'{defaults}\'')
                 fix = Fix((edit,), same, "write out the default options") if edit else None
             ctx.report_node(
                 "NPP002", mode.target,
@@ -297,6 +297,7 @@ def _check_dump(ctx, setup: Setup, mode_on: Optional[bool]) -> None:
     if not mode_on:
         return
     mode = setup.last("profiling_mode")
+    assert mode is not None                 # (profiling is on only through a profiling_mode)
     for key in ("enable_dump", "enable_dump_debug"):
         p = setup.last(key)
         if p is None or p.field != "b":

@@ -108,6 +108,7 @@ def _estimator_route(ctx, setup: RouteSetup) -> None:
         elif verdict and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             _no_options(ctx, call.func, "ProfilingConfig")
     elif verdict and not setup.legacy:
+        assert setup.mode is not None       # (on: enable_profiling is given, it defaults to False)
         _no_options(ctx, setup.mode.anchor, "ProfilingConfig", call if setup.options is None else None)
     state = ctx.state_of(call)           # the model emulate uses (inventory deliveries)
     never = state.why == "never_passed" if state is not None else not ctx.flow.is_consumed(call)
@@ -201,6 +202,7 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
                                  "there is no default here, GE falls back to PROFILING_MODE/PROFILING_OPTIONS",
                                  "give the options explicitly"))
     elif verdict:
+        assert setup.mode is not None       # (on: enable_profiling is given, it defaults to False)
         ctx.report_node("NPP002", setup.mode.anchor,
                         said("npu_resource_init switches profiling on without profiling_options",
                              "it raises ValueError ('profiling_options must be set when use profiling')",

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
+from ..source.jsonscan import Member
 from ..source.model import Issue
 from ..source.said import Said, said
-from ..source.text import HOLE
+from ..source.text import HOLE, StrValue
 
 MB = 1 << 20
 _LIMIT = re.compile(r"^([0-9]{1,10})MB$")
@@ -205,7 +206,7 @@ def check(ctx) -> None:
         cands = setup.options.strings.candidates if setup.options.strings else ()
         if not cands:
             continue
-        per_candidate = []
+        per_candidate: List[Tuple[StrValue, Dict[str, Member], List[Tuple[str, Problem]]]] = []
         for value in cands:
             doc = parse(value.text)
             if not doc.ok:
@@ -225,12 +226,12 @@ def check(ctx) -> None:
             m = members[key]
             ctx.report_issue(Issue(problem.code, m.value_start, m.value_end, problem.said, None, key), value)
         if graph_error and not reported_graph_error:
-            m = next((members[k] for k in ("fp_point", "bp_point") if k in members and members[k].value), None)
-            if m is not None:
+            point = next((members[k] for k in ("fp_point", "bp_point") if k in members and members[k].value), None)
+            if point is not None:
                 reported_graph_error = True
-                ctx.report_issue(Issue("NPP903", m.value_start, m.value_end,
+                ctx.report_issue(Issue("NPP903", point.value_start, point.value_end,
                                        said(f"the graph dump {settings.graph} cannot be used ({graph_error})",
-                                            "fp_point/bp_point were not checked"), None, m.key), value)
+                                            "fp_point/bp_point were not checked"), None, point.key), value)
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -9,7 +9,7 @@ from ..setups.flow import HELPERS, Flow, has_keyword, helper_config_arg
 from ..source.code_edits import add_keyword, insert_before, source_of
 from ..source.model import Edit, Fix
 from ..source.said import said
-from ..setups.parameter_map import Setup, npu_setups
+from ..setups.parameter_map import Setup, entry_expr, npu_setups
 from ..setups.state import NEVER_HANDED
 from ..values.reader import truthy
 from .npu_optimizer import mode_values
@@ -44,7 +44,7 @@ def _switch_off(ctx, setup: Setup) -> None:
         if any(e.used_elsewhere for e in setup.entries):
             return                      # the switch may be set where the entry went
         p = options[-1]
-        entry = source_of(ctx.src, p.target.value.value.value)
+        entry = source_of(ctx.src, entry_expr(p))
         edit = insert_before(ctx.src, p.stmt, f'{entry}.parameter_map["profiling_mode"].b = True')
         ctx.report_node("NPP001", p.target,
                         said("profiling_options are set but profiling_mode is never switched on for this config",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator, List, Optional, Sequence, Tuple
 
+from ..knowledge.run_settings import Settings
 from ..source.model import Finding
 from .output import Report, render, warn
 from ..source.text import SourceText
@@ -41,10 +42,10 @@ def run_check(args) -> int:
         from .fix import run_fix
         return run_fix(args, config, settings, selection)
     # findings the default target holds back: what a portable check would add (text summary only)
-    each = (settings,)
+    each: Tuple[Settings, ...] = (settings,)
     if target.cann == "any" and args.format == "text" and not args.quiet:
         each += (settings._replace(target=target._replace(cann="portable")),)
-    results = []
+    results: List[Tuple[str, Optional[SourceText], List[Finding]]] = []
     unreadable = []
     errors = held = 0
     for item, per_settings in check_items(args, config, input_paths(args, config), each, selection):
@@ -60,6 +61,7 @@ def run_check(args) -> int:
             held += sum((Counter(_where(per_settings[1])) - Counter(_where(findings))).values())
         # positions are worked out only for a file with findings (line tables of every file cost as much as
         # a warm run's whole reading), and only such a file's text is kept
+        assert item.source is not None          # (it was read: it has findings for each settings)
         results.append((item.display, SourceText(item.source.text) if findings else None, findings))
     for item in unreadable:
         # a path that cannot be read must not pass a CI gate silently

@@ -99,6 +99,7 @@ def run_add_noqa(args, config, settings, selection) -> int:
         new = with_noqa(source.text, findings)
         if new == source.text:
             continue
+        left: List[object]          # the findings left, or [None] when the new text does not parse
         try:
             ast.parse(new)
             left = [f for f in check_text(item.path, new, "python", settings, selection, ignores) if f.code != "NPP000"]

@@ -121,8 +121,8 @@ def settings_from(args, config):
 
 def selection_from(args, config=None) -> Selection:
     """The selection of --select, --extend-select, --ignore and --extend-ignore with the configuration's."""
-    return engine_selection(config, *(getattr(args, option, None) for option in OPTIONS),
-                            quiet=getattr(args, "quiet", False))
+    select, extend_select, ignore, extend_ignore = (getattr(args, option, None) for option in OPTIONS)
+    return engine_selection(config, select, extend_select, ignore, extend_ignore, quiet=getattr(args, "quiet", False))
 
 
 def _display(path: str) -> str:

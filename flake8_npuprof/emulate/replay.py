@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..knowledge import datafiles as K
 from ..checks.options import versions_phrase
@@ -55,7 +55,7 @@ class Result(NamedTuple):
 class Planner:
     """Decides which setup GE reads, with which environment, and emulates each on the targets."""
 
-    def __init__(self, setups, inits: List[GeInit], order, target: Target, cwd: str, env: Env,
+    def __init__(self, setups, inits: List[GeInit], order, target: Target, cwd: Optional[str], env: Env,
                  origin: str = "the script", context: Optional[str] = None):
         self.setups = setups
         self.context = context          # the script's text: what a trace point can name (NPP204)
@@ -106,6 +106,7 @@ class Planner:
             # raised where written, inside a `try` that may catch it: the handler decides, not GE
             read = True if self._rank(setup.anchor) is not None and setup.reached else None
             caught = python_error(Request(setup.route, setup.mode, setup.options.state), setup.caught)
+            assert caught is not None           # (raised_error: Python raises for this setup)
             return self._fixed(setup, read, caught.verdict, list(caught.messages))._replace(raised=True)
         if stopping_error(setup):
             # certain wherever the line runs: neither who initialises GE nor whether it gets the config matters
@@ -127,7 +128,7 @@ class Planner:
         from ..setups.state import overridden_by
         rank = self._rank(setup.delivery)
         first = self.first
-        if overridden_by(setup, first, self.order):
+        if first is not None and overridden_by(setup, first, self.order):
             who = f"the {first.setup.route} setup on line {first.setup.line}" if first.setup else first.what
             return self._fixed(setup, False, "off", [
                 f"not read: GE is initialised first at line {first.line} by {who}; GE takes its init options only "
@@ -159,7 +160,8 @@ class Planner:
                 "options, and GE then uses those instead of PROFILING_MODE/PROFILING_OPTIONS"])
         first = self.first
         rank = self._rank(setup.anchor)
-        if first is not None and rank is not None and self._rank(first.call) < rank:
+        first_rank = self._rank(first.call) if first is not None else None    # (first_init ranks it)
+        if first is not None and rank is not None and first_rank is not None and first_rank < rank:
             return self._fixed(setup, False, "off", [
                 f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then"])
         read = True if first is not None and rank is not None else None
@@ -216,7 +218,7 @@ class Planner:
         return Outcome("unknown", (f"the options can take {len(outs)} values with different results: {shown}",))
 
 
-def caveats(r: Result, target: Target, extra: List[str] = ()) -> List[str]:
+def caveats(r: Result, target: Target, extra: Sequence[str] = ()) -> List[str]:
     """What makes the data a setup collects less useful, beside its verdict: on the targets where it collects, the
     findings check reports on it that do not abort the job (a trace point no node has, a switch the chip drops,
     a storage limit the collector reads otherwise, ...). Those of only some of the targets stay in the details,
@@ -285,7 +287,7 @@ def products_phrase(prods, target: Target) -> str:
     return "Ascend " + ", ".join(chosen)
 
 
-def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome], target: Target, cwd: str,
+def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome], target: Target, cwd: Optional[str],
               notes: List[str]) -> Result:
     """One result for the setup from its outcome on every targeted (version, product)."""
     from .layout import export_command, predict
@@ -392,7 +394,7 @@ def _dropped(outcomes, target: Target) -> List[Tuple[str, str]]:
     return out
 
 
-def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tuple[List[dict], List[str]]:
+def preflight(results: List[Result], cwd: Optional[str], graph_path: Optional[str]) -> Tuple[List[dict], List[str]]:
     """(NPP9xx problems, what was checked and passed) for the setups GE may read."""
     from ..checks.preflight import load_graph, options_problems
     graph = None
@@ -422,7 +424,7 @@ def preflight(results: List[Result], cwd: str, graph_path: Optional[str]) -> Tup
     return out, checked
 
 
-def _passed(options: dict, cwd: str, graph, failed: set) -> List[str]:
+def _passed(options: dict, cwd: Optional[str], graph, failed: set) -> List[str]:
     """Short descriptions of the preflight checks that passed."""
     from ..checks.preflight import free_mb
     out = []
@@ -467,7 +469,9 @@ def against_report(results: List[Result], path: str, target: Target) -> dict:
     chosen = next((r for r in results if r.read_by_ge and r.verdict in ("collects", "collects_nothing", "unknown")),
                   None) or next((r for r in results if r.read_by_ge is None and r.verdict != "off"), None)
     expected = list(chosen.collected) if chosen else []
-    maybe, off, dropped = [], {}, {}
+    maybe: List[str] = []
+    off: Dict[str, str] = {}
+    dropped: Dict[str, str] = {}
     if chosen:
         for o in chosen.outcomes.values():
             maybe.extend(k for k in o.collected if k not in expected and k not in maybe)
@@ -487,7 +491,7 @@ def against_report(results: List[Result], path: str, target: Target) -> dict:
             "notes": comp.notes}
 
 
-def finish(path: str, results: List[Result], target: Target, cwd: str, env: Env, graph: Optional[str],
+def finish(path: str, results: List[Result], target: Target, cwd: Optional[str], env: Env, graph: Optional[str],
            against: Optional[str], use_env: bool) -> dict:
     checks, checked = preflight(results, cwd, graph)
     comparison = against_report(results, against, target) if against else None

@@ -147,7 +147,7 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
                 "(profiling_mode=False does not switch off profiling enabled there)")
         return _ge_env(env, version, product, (lead,), req.route)
     empty = req.options_state in ("absent", "none", "empty") or not (req.text or "").strip()
-    if not empty:
+    if not empty and req.text is not None:
         return _collector(req.text, "script", version, product, env, (), req.route)
     if req.route == "npu_resource_init":
         lead = ("npu_resource_init has no default for empty profiling_options: GE falls back to "
@@ -158,6 +158,7 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
                 "PROFILING_MODE/PROFILING_OPTIONS")
         return _ge_env(env, version, product, (lead,), req.route)
     defaults = default_options(req.route, version)
+    assert defaults is not None             # (collection.json: every route left here has a default on every version)
     why = req.mode.detail and f" ({req.mode.detail})"
     lead = (f"NPP002 profiling is on{why} without profiling_options: the adapter substitutes its default "
             f"options {dumps(defaults)}")
@@ -237,6 +238,7 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
         partly = f' ("{m.key}":{shown})' if shown.replace(HOLE, "").strip('"') else ""
         return Outcome("unknown", lead + (f'the value of "{m.key}" cannot be determined statically{partly}',),
                        given, text, source, notes=notes)
+    assert raw is not None                  # (JSON that does not parse is fatal above)
     options = canonical(raw, version)
     output, problem = _output(doc, options, version, env)
     if problem:

@@ -89,10 +89,10 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if source.kind == "shell" and graph is None and against is None:
         from .sequence import emulate_launcher      # every launch it runs, with its env and flags
         caller = (environ if environ is not None else os.environ) if use_env else None
-        report = emulate_launcher(path, target, given_cwd, env, caller, inside, launcher_args)
-        if report is not None:
-            report["env"] = use_env
-            return report
+        launched = emulate_launcher(path, target, given_cwd, env, caller, inside, launcher_args)
+        if launched is not None:
+            launched["env"] = use_env
+            return launched
     cwd = run_dir(source.text, source.kind, cwd)
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
     report = finish(path, results, target, cwd, env, graph, against, use_env)

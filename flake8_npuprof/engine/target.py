@@ -14,7 +14,7 @@ flake8 reads its configuration itself: the plugin passes its options as flags, w
 from __future__ import annotations
 
 import os
-from typing import Dict, Mapping, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, Mapping, NamedTuple, Optional, Tuple
 
 from ..knowledge.targets import Target, TargetError, parse_cann, parse_soc, parse_torch_npu
 from ..source.config import UsageError
@@ -80,7 +80,9 @@ def config_label(path: str) -> str:
 
 def _machine(kind: str, environ, asked: Origin) -> Tuple[str, Origin]:
     from ..knowledge import detect
-    found = {"cann": detect.detect_cann, "soc": detect.detect_soc, "torch_npu": detect.detect_torch_npu}[kind](environ)
+    detectors: Dict[str, Callable[..., detect.Found]] = {
+        "cann": detect.detect_cann, "soc": detect.detect_soc, "torch_npu": detect.detect_torch_npu}
+    found = detectors[kind](environ)
     if found.value is not None:
         return found.value, Origin("machine", found.origin, found.notes)
     how = f"{asked.detail} auto" if asked.source in ("flag", "config") else ""

@@ -88,7 +88,7 @@ def effective_switches(options: dict, version: str, product: str) -> Tuple[List[
     """(keys that collect, [(key, why dropped)]) for options the version accepts."""
     keys = K.keys_of(version)
     unsupported = K.unsupported(product, version)
-    override = switches().get("task_time", {}).get("overrides_task_trace_from")
+    override = switches().get("task_time", {}).get("overrides_task_trace_from", "")
     overridden = bool(override) and _at_least(version, override)
     collected, dropped = [], []
     for key, spec in switches().items():
@@ -104,7 +104,7 @@ def effective_switches(options: dict, version: str, product: str) -> Tuple[List[
             if key == "aic_metrics" and value == "" and version not in K.LEGACY_VERSIONS:
                 on = True           # 8.5+: present but empty means PipeUtilization
         else:
-            first = spec.get("default_on_from")
+            first = spec.get("default_on_from", "")
             on = bool(first) and _at_least(version, first)
         if overridden and key in ("task_trace", "task_time"):
             on = True               # "" and "off" alike: only task_time decides, and it defaults to on

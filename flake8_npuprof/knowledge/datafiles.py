@@ -114,7 +114,7 @@ def value_unsupported(name: str, version: str, key: str, value) -> Optional[Tupl
     """(behaviour, why) when this product's collector of this version refuses one value of a key."""
     entry = product(name).get("value_unsupported", {}).get(key, {}).get(value) if isinstance(value, str) else None
     behaviour = entry["on"].get(version) if entry else None
-    return (behaviour, entry["why"]) if behaviour else None
+    return (behaviour, entry["why"]) if behaviour and entry else None
 
 
 def metric_builds(name: str, version: str, metric: str) -> Optional[str]:

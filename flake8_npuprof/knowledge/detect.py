@@ -183,7 +183,9 @@ def soc_from_npu_smi(text: str, notes: List[str]) -> Optional[Tuple[str, str]]:
     if len(set(socs.values())) > 1:
         notes.append(f"npu-smi info: NPUs of different products ({', '.join(socs)})")
         return None
-    return next(iter(socs.values())), ", ".join(socs)
+    soc = next(iter(socs.values()))
+    assert soc is not None                  # (every chip is known: an unknown one returned above)
+    return soc, ", ".join(socs)
 
 
 def _run_npu_smi(exe: str) -> str:

@@ -47,7 +47,7 @@ _TYPES: Dict[str, Callable[[object], bool]] = {
     "boolean": lambda x: isinstance(x, bool),
     "null": lambda x: x is None,
     "number": _is_number,
-    "integer": lambda x: _is_number(x) and (isinstance(x, int) or x.is_integer()),
+    "integer": lambda x: _is_number(x) and (isinstance(x, int) or isinstance(x, float) and x.is_integer()),
 }
 
 

@@ -11,7 +11,7 @@ import ast
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.imports import is_npu
-from ..source.sites import CallSite, Sites
+from ..source.sites import CallSite, Scope, Sites
 
 # the session creators make a tf.Session with the config they are given when a MonitoredSession starts
 SESSIONS = ("Session", "InteractiveSession", "MonitoredTrainingSession", "ChiefSessionCreator", "WorkerSessionCreator")
@@ -52,7 +52,7 @@ class Flow:
     def _uses_of(self, value: ast.AST) -> List[Use]:
         out = []
         sites = self.sites
-        slots = {}
+        slots: Dict[Tuple[int, str], Tuple[Scope, str, int]] = {}
         for scope, key, i in sites.slots_of(value):            # a value bound twice to one key: once
             slots.setdefault((id(scope), key), (scope, key, i))
         for scope, key, i in slots.values():

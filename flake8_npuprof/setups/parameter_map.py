@@ -95,8 +95,16 @@ def config_key(sites: Sites, entry: Entry):
     return ("name", id(_binding_scope(sites, key, entry.scope)), key)
 
 
+def entry_expr(p: ParamSet) -> ast.expr:
+    """The entry `E` in the target `E.parameter_map["key"].field` the parameter is set through."""
+    target = p.target
+    assert isinstance(target, ast.Attribute) and isinstance(target.value, ast.Subscript) and \
+        isinstance(target.value.value, ast.Attribute)   # (the only shape source/sites.py takes as a ParamSet)
+    return target.value.value.value
+
+
 def _binding_scope(sites: Sites, key: str, scope: Scope) -> Scope:
-    s = scope
+    s: Optional[Scope] = scope
     while s is not None:
         if key in s.bindings:
             return s
@@ -128,8 +136,8 @@ def exclusive(a: Tuple[Guard, ...], b: Tuple[Guard, ...]) -> bool:
     tests = {id(g.test): g.negated for g in a}
     if any(id(g.test) in tests and tests[id(g.test)] != g.negated for g in b):
         return True
-    eq_a = {_equality(g.test) for g in a if not g.negated} - {None}
-    eq_b = {_equality(g.test) for g in b if not g.negated} - {None}
+    eq_a = {e for g in a if not g.negated for e in [_equality(g.test)] if e is not None}
+    eq_b = {e for g in b if not g.negated for e in [_equality(g.test)] if e is not None}
     return any(x[0] == y[0] and x[1] != y[1] for x in eq_a for y in eq_b)
 
 

@@ -23,7 +23,7 @@ its top level does not reach; so does a file that calls functions by computed na
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
+from typing import AbstractSet, Dict, List, NamedTuple, Optional, Tuple
 
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
@@ -130,7 +130,7 @@ class Reach:
         """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
         return self.entry is not None and not self.dynamic
 
-    def unreached(self) -> List[ast.AST]:
+    def unreached(self) -> List[ast.stmt]:
         """The outermost function and class definitions the entry point does not reach (when that is known)."""
         if not self.known:
             return []
@@ -223,7 +223,7 @@ class Reach:
                     name = node.attr
                     if name in dyn:
                         self.dynamic = True
-                    called = methods.get(name, ())
+                    called = methods.get(name, [])
                     if not called:
                         continue
                     on_way = here.extended(
@@ -280,7 +280,7 @@ def _dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
 
-def _open_class(node: ast.ClassDef, local: FrozenSet[str]) -> bool:
+def _open_class(node: ast.ClassDef, local: AbstractSet[str]) -> bool:
     """A class whose methods others call by name: a base from elsewhere (a framework's hooks), or decorators."""
     if node.decorator_list or node.keywords:
         return True

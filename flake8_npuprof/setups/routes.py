@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from functools import wraps
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple, cast
 
 from ..source.imports import NPU_INIT_EXPORTS, is_npu_device, qualified
 from ..source.sites import CallSite, Guard, Scope, Sites, dotted
@@ -24,7 +24,7 @@ class Arg(NamedTuple):
 
 class RouteSetup(NamedTuple):
     route: str                  # "ProfilingConfig", "npu_resource_init", "env", "npu_device"
-    anchor: ast.AST             # the call / assignment that configures profiling
+    anchor: ast.Call            # the call that configures profiling
     scope: Scope
     pos: int
     guards: Tuple[Guard, ...]
@@ -51,7 +51,7 @@ def per_file(route):
     sites, handed out as a fresh list so that no caller can change another's."""
     @wraps(route)
     def cached(sites: Sites) -> list:
-        found = sites.memo.get(route)
+        found = cast(Optional[list], sites.memo.get(route))
         if found is None:
             found = sites.memo[route] = route(sites)
         return list(found)
@@ -60,9 +60,10 @@ def per_file(route):
 
 def _npu_calls(sites: Sites, name: str) -> List[CallSite]:
     """Calls of the adapter object `name` (is_npu on the called expression), by one index per file."""
-    index: Optional[Dict[str, List[CallSite]]] = sites.memo.get(_npu_calls)
+    index = cast(Optional[Dict[str, List[CallSite]]], sites.memo.get(_npu_calls))
     if index is None:
-        index = sites.memo[_npu_calls] = {}
+        index = {}
+        sites.memo[_npu_calls] = index
         # a call taken below is named from its head: an import of the adapter, or a name npu_init exports
         # when it is imported with `*` (qualified)
         heads = [local for local, path in sites.imports.items() if path.startswith("npu_bridge")]
@@ -155,16 +156,20 @@ def env_sets(sites: Sites) -> List[EnvSet]:
                 if call.args and isinstance(call.args[0], ast.Dict):
                     items = [(_const(k), v) for k, v in zip(call.args[0].keys, call.args[0].values) if k is not None]
                 items += [(k.arg, k.value) for k in call.keywords if k.arg]
-                items = [(key, v) for key, v in items if key in names]
-                if items and _is_environ(sites, func.value):
-                    for key, v in items:
+                named = [(key, v) for key, v in items if key is not None and key in names]
+                if named and _is_environ(sites, func.value):
+                    for key, v in named:
                         out.append(EnvSet(key, v, call, site.scope, _pos(sites, call), site.guards))
         elif len(call.args) == 2 and type(call.args[0]) is ast.Constant and call.args[0].value in names and \
                 (dotted(func) in ("os.putenv", "putenv") or qualified(sites, func) == "os.putenv"):
-            out.append(EnvSet(_const(call.args[0]), call.args[1], call, site.scope, _pos(sites, call), site.guards))
+            key = _const(call.args[0])
+            assert key is not None              # (a str constant: one of names)
+            out.append(EnvSet(key, call.args[1], call, site.scope, _pos(sites, call), site.guards))
     for target, stmt, scope, guards in sites.deletes:      # `del os.environ[K]`: gone from here
-        if type(target) is ast.Subscript and _const(target.slice) in names and _is_environ(sites, target.value):
-            out.append(EnvSet(_const(target.slice), None, stmt, scope, _pos(sites, stmt), guards))
+        if type(target) is ast.Subscript:
+            key = _const(target.slice)
+            if key is not None and key in names and _is_environ(sites, target.value):
+                out.append(EnvSet(key, None, stmt, scope, _pos(sites, stmt), guards))
     return out
 
 
@@ -278,8 +283,6 @@ def profiler_scopes(sites: Sites) -> List[CallSite]:
 # ---------------------------------------------------------------- helpers
 
 def _const(node) -> Optional[str]:
-    if isinstance(node, getattr(ast, "Index", ())):
-        node = node.value
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     return None

@@ -39,7 +39,7 @@ class Word(NamedTuple):
 
 def _value_word(value: StrValue, source: str) -> Word:
     from ..values.reader import place
-    return Word(value.text, lambda i, j, v=value: place(v, i, j), source)
+    return Word(value.text, lambda i, j: place(value, i, j), source)
 
 
 def _inner_word(inner: StrValue, outer: Word) -> Word:

@@ -10,7 +10,7 @@ import ast
 from typing import Optional, Tuple
 
 from .model import Edit
-from .text import SourceText
+from .text import Located, SourceText
 
 
 def _own_line(src: SourceText, stmt: ast.stmt) -> Optional[Tuple[int, int, str]]:
@@ -80,5 +80,5 @@ def remove_argument(src: SourceText, call: ast.Call, arg) -> Optional[Edit]:
     return Edit(start, end, "")
 
 
-def source_of(src: SourceText, node: ast.AST) -> str:
+def source_of(src: SourceText, node: Located) -> str:
     return src.text[src.node_start(node):src.node_end(node)]

@@ -308,6 +308,7 @@ def decode_python(data: bytes) -> Tuple[str, str]:
         text = data.decode("utf-8-sig" if bom else encoding, "replace")
         raise DecodeError(reason, len(ends) + 1, col, text[1:] if text.startswith("\ufeff") else text) from None
     except LookupError:                 # a codec that cannot decode at all ("rot13" is text to text)
+        assert cookie is not None           # (only a coding line names a codec other than UTF-8)
         text = data.decode("utf-8", "replace")
         raise DecodeError(f"its coding line names {cookie[2]!r}, which Python cannot decode source with", cookie[0],
                           _cookie_col(data, cookie[0], cookie[1]), text[1:] if bom else text) from None

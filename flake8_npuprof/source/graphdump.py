@@ -52,7 +52,8 @@ def _unquote(token: str) -> str:
     if "\\" not in body:
         return body
     try:
-        return codecs.escape_decode(body.encode("utf-8"))[0].decode("utf-8", "replace")
+        # typeshed says escape_decode returns str; it returns bytes (CPython's Modules/_codecsmodule.c)
+        return codecs.escape_decode(body.encode("utf-8"))[0].decode("utf-8", "replace")  # type: ignore[attr-defined]
     except (ValueError, UnicodeDecodeError):
         return body
 

@@ -65,4 +65,4 @@ def is_npu(sites: Sites, node: ast.AST, *names: str) -> bool:
 
 def is_npu_device(sites: Sites, node: ast.AST) -> bool:
     q = qualified(sites, node)
-    return bool(q) and q.split(".")[0] == "npu_device"
+    return q is not None and q.split(".")[0] == "npu_device"

@@ -11,12 +11,19 @@ unknown as a whole: its content is not judged); a hole anywhere else makes the w
 from __future__ import annotations
 
 import re
-from typing import Any, List, NamedTuple, Optional
+from typing import Any, List, NamedTuple, Optional, Pattern
 
 from .text import HOLE
 
 _WS = re.compile(r"[ \t\n\r]*")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')      # one character class: cannot backtrack
+
+
+def _end(pattern: Pattern[str], text: str, pos: int) -> int:
+    """Where a run of `pattern` (_WS, _PLAIN: they match the empty string too, so always) from pos ends."""
+    m = pattern.match(text, pos)
+    assert m is not None
+    return m.end()
 _HEX = frozenset("0123456789abcdefABCDEF")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _ESC = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
@@ -42,7 +49,7 @@ class Unknown:
 
 class JsonError(NamedTuple):
     message: str
-    index: int
+    index: int      # type: ignore[assignment]  # (the field shadows tuple.index, which nothing here calls)
     hint: str = ""
 
 
@@ -136,7 +143,7 @@ def parse(text: str) -> Doc:
     n = len(text)
     if n > MAX_CHARS:
         return Doc(JsonError(f"the text is {n} characters long, too long to be read", 0), None, [], False)
-    pos = _WS.match(text, 0).end()
+    pos = _end(_WS, text, 0)
     if pos >= n:
         return Doc(JsonError("the options string is empty or blank", pos), None, [], False)
     members: List[Member] = []
@@ -146,13 +153,14 @@ def parse(text: str) -> Doc:
     root = None
     state = "value"          # what we expect next
     while True:
-        pos = _WS.match(text, pos).end()
+        pos = _end(_WS, text, pos)
         if pos >= n:
             return _error("the JSON text ends before it is complete", pos, text, members, stack)
         c = text[pos]
         if c == HOLE:
             return Doc(None, None, members, True, root_start, n)
         if state == "value":
+            value: object
             value_start = pos
             if c == "{":
                 stack.append(["object", {}, None, 0, 0, pos])
@@ -213,7 +221,7 @@ def parse(text: str) -> Doc:
             frame = stack[-1]
             frame[2] = _decode_string(body)
             frame[3], frame[4] = pos, end
-            pos = _WS.match(text, end).end()
+            pos = _end(_WS, text, end)
             if pos < n and text[pos] == HOLE:
                 return Doc(None, "object", members, True, root_start, n)
             if pos >= n or text[pos] != ":":
@@ -236,7 +244,7 @@ def parse(text: str) -> Doc:
         closer = "}" if frame[0] == "object" else "]"
         if c == ",":
             pos += 1
-            nxt = _WS.match(text, pos).end()
+            nxt = _end(_WS, text, pos)
             if nxt < n and text[nxt] == closer:
                 return _error("trailing comma before '" + closer + "'", pos - 1, text, members, stack,
                               "trailing_comma")
@@ -251,7 +259,7 @@ def parse(text: str) -> Doc:
             continue
         return _error(f"expected ',' or '{closer}'", pos, text, members, stack)
     end = pos
-    pos = _WS.match(text, pos).end()
+    pos = _end(_WS, text, pos)
     if pos < n:
         if text[pos] == HOLE:
             return Doc(None, _type_name(root), members, True, root_start, end)
@@ -296,7 +304,7 @@ def _scan_string(text: str, pos: int):
     n = len(text)
     i = pos + 1
     while True:
-        i = _PLAIN.match(text, i).end()
+        i = _end(_PLAIN, text, i)
         if i >= n:
             return i, (_UNTERMINATED, pos)
         c = text[i]

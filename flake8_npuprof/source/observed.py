@@ -142,9 +142,10 @@ def by_content(paths: Dict[str, Signature]) -> Optional[Dict[str, Signature]]:
     out = {}
     for path, sig in paths.items():
         if sig and sig[0] == "file":
-            sig = content(path, sig)
-            if sig is None:
+            by_text = content(path, sig)
+            if by_text is None:
                 return None
+            sig = by_text
         out[path] = sig
     return out
 

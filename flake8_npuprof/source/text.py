@@ -12,10 +12,19 @@ import bisect
 import re
 from functools import cached_property
 from itertools import accumulate
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Protocol, Tuple, Union
 
 # A character standing in for an unknown piece of a computed string (a "hole").
 HOLE = "\ue000"
+
+# (start, end, note): where the characters text[start:end] of a StrValue came from
+Note = Tuple[int, int, str]
+
+
+class Located(Protocol):
+    """An ast node with a place in the source (expressions, statements, keywords, arguments)."""
+    lineno: int
+    col_offset: int
 
 
 class SourceText:
@@ -55,10 +64,10 @@ class SourceText:
         base = self.line_starts[lineno - 1] if 0 < lineno <= len(self.line_starts) else len(self.text)
         return base + col
 
-    def node_start(self, node: ast.AST) -> int:
+    def node_start(self, node: Located) -> int:
         return self.offset(node.lineno, node.col_offset)
 
-    def node_end(self, node: ast.AST) -> int:
+    def node_end(self, node: Located) -> int:
         end_line = getattr(node, "end_lineno", None) or node.lineno
         end_col = getattr(node, "end_col_offset", None)
         if end_col is None:
@@ -114,7 +123,7 @@ class StrValue:
 
     def __init__(self, text: str, runs: List[Run], anchor: int, anchor_end: int,
                  pieces: Tuple[Piece, ...] = (), is_bytes: bool = False, origin: str = "literal",
-                 notes: Tuple[str, ...] = ()):
+                 notes: Tuple[Note, ...] = ()):
         self.text = text
         self.runs = runs
         self.anchor = anchor          # where to report when a character has no source
@@ -165,6 +174,7 @@ class StrValue:
             return None
         # every character in between must come from the source in between, in order
         k = bisect.bisect_right(self.runs, (i, float("inf"))) - 1
+        s_expect: Optional[int]
         t_expect, s_expect = i, a
         while t_expect < j:
             if k >= len(self.runs):
@@ -414,14 +424,16 @@ def _unescape(body: str, is_bytes: bool) -> Optional[str]:
 def literal_value(src: SourceText, node: ast.AST) -> Optional[StrValue]:
     """A StrValue for a str/bytes Constant (implicit concatenation included), else None."""
     if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
-        value = "".join(v.value for v in node.values)     # f-string pieces without fields
+        value: Union[str, bytes] = "".join(
+            v.value for v in node.values
+            if isinstance(v, ast.Constant) and isinstance(v.value, str))     # f-string pieces without fields
     elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
         value = node.value
     else:
         return None
     start, end = src.node_start(node), src.node_end(node)
     is_bytes = isinstance(value, bytes)
-    expected = value.decode("latin-1") if is_bytes else value
+    expected = value.decode("latin-1") if isinstance(value, bytes) else value
     try:
         pieces = scan_pieces(src.text, start, end)
         parts, runs, t = [], [], 0
@@ -439,7 +451,7 @@ def literal_value(src: SourceText, node: ast.AST) -> Optional[StrValue]:
         # odd input we cannot map; keep the value, report at the string's start
         pieces, runs = [], []
     text = expected
-    if is_bytes:
+    if isinstance(value, bytes):
         try:
             utf8 = value.decode("utf-8")
         except UnicodeDecodeError:
@@ -456,7 +468,7 @@ class StrBuilder:
         self.parts: List[str] = []
         self.runs: List[Run] = []
         self.pieces: List[Piece] = []
-        self.notes: List[Tuple[int, int, str]] = []
+        self.notes: List[Note] = []
         self.t = 0
         self._seen: set = set()         # the pieces, for a membership test that does not grow with them
 

@@ -28,7 +28,7 @@ import os
 import re
 import stat
 import tempfile
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 CHANGED = "changed while fixing, run again"
 
@@ -268,7 +268,7 @@ def _read(path: str) -> bytes:
 
 def _read_fd(fd: int) -> bytes:
     os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
+    chunks: List[bytes] = []
     while True:
         chunk = os.read(fd, 1 << 20)
         if not chunk:
@@ -305,7 +305,7 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
-def _problem(exc: BaseException) -> str:
+def _problem(exc: Union[OSError, WriteError]) -> str:
     if isinstance(exc, WriteError):
         return str(exc)
     return f"cannot write: {_why(exc)}"

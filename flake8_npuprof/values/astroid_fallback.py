@@ -18,7 +18,7 @@ import collections
 import functools
 import importlib
 from contextlib import contextmanager
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 MAX_BYTES = 512 * 1024      # larger files are not parsed by astroid
 MAX_CALLS = 40              # inferences per file
@@ -34,7 +34,7 @@ _NODE_LRU_CACHES = (
 NodeKey = Tuple[str, int, int, Optional[int], Optional[int]]
 
 
-def _lru_owners() -> List[Tuple[type, str, object]]:
+def _lru_owners() -> List[Tuple[type, str, Any]]:
     out = []
     for module, cls, attr in _NODE_LRU_CACHES:
         try:
@@ -57,7 +57,7 @@ class Fallback:
         self.calls = 0
         self.nodes = 0
         self.exhausted = False              # a call was refused or cut short for lack of budget
-        self._index: Optional[Dict[NodeKey, object]] = None
+        self._index: Optional[Dict[NodeKey, Any]] = None     # astroid nodes (astroid has no type stubs)
         self._modules: Dict[str, object] = {}         # what our calls put in astroid's module cache
         self._inference_cache: dict = {}
         self._tip_cache: collections.OrderedDict = collections.OrderedDict()
@@ -97,7 +97,7 @@ class Fallback:
                 out = []
         return out or None
 
-    def _tree_index(self) -> Dict[NodeKey, object]:
+    def _tree_index(self) -> Dict[NodeKey, Any]:
         if self._index is not None:
             return self._index
         import astroid
@@ -113,8 +113,8 @@ class Fallback:
     def _isolated(self):
         from astroid import MANAGER
         # by module path: `astroid.inference_tip` is also the name of a function astroid exports
-        context = importlib.import_module("astroid.context")
-        inference_tip = importlib.import_module("astroid.inference_tip")
+        context: Any = importlib.import_module("astroid.context")
+        inference_tip: Any = importlib.import_module("astroid.inference_tip")
         modules = MANAGER.astroid_cache
         denylist = MANAGER.module_denylist
         before = dict(modules)

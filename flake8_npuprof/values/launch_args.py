@@ -3,7 +3,7 @@ launcher.py) and the values the resolver reads for them."""
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.text import HOLE, Piece, Run, StrValue
 
@@ -44,7 +44,7 @@ def _value_of(g: Given, text: str, note: str) -> StrValue:
         skip = len(word.text) - len(text)           # `--x=value`: the value is the word's tail
         runs = [r._replace(t=r.t - skip) for r in word.value.runs if r.t >= skip]
     anchor = (word.start, word.end) if word is not None else (g.word.start, g.word.end)
-    pieces = ()
+    pieces: Tuple[Piece, ...] = ()
     if runs:                            # one stretch of the launcher holds it (a quoted word, or `OPTS='...'`)
         a, b = min(r.s for r in runs), max(r.s + r.slen for r in runs)
         pieces = (Piece(a, b, "", "'", a, b),)

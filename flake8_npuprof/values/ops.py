@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import Dict, Iterable, List, NamedTuple, Optional
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 from ..source.text import HOLE, SourceText, StrBuilder, StrValue
 
@@ -30,8 +30,8 @@ class U(NamedTuple):
 
 class C(NamedTuple):
     """A constant: bool, int, float, None (node: the literal it was written as, if any)."""
-    value: object
-    node: Optional[ast.AST] = None
+    value: Any              # the Python value (operations on it are tried: a TypeError means unknown)
+    node: Optional[ast.expr] = None
     note: str = ""          # where it came from, when a message should say so (a flag's default)
 
 
@@ -75,7 +75,7 @@ def dedupe(texts: List[StrValue]) -> List[StrValue]:
 def limit(vals: List) -> List:
     if len(vals) <= MAX_CANDIDATES:
         return vals
-    distinct = []
+    distinct: List = []
     for v in vals:
         key = v.value.text if isinstance(v, S) else v
         if all((d.value.text if isinstance(d, S) else d) != key for d in distinct):
@@ -86,7 +86,7 @@ def limit(vals: List) -> List:
 
 
 def combos(lists: List[List]) -> List[tuple]:
-    out = [()]
+    out: List[tuple] = [()]
     for options in lists:
         out = [prev + (o,) for prev in out for o in options]
         if len(out) > MAX_CANDIDATES:
@@ -103,7 +103,7 @@ def products(lists, make) -> List:
     return [make(list(combo)) for combo in combos(lists)]
 
 
-def _anchor(node, src: SourceText):
+def _anchor(node, src: SourceText) -> Tuple[int, int]:
     return src.node_start(node), src.node_end(node)
 
 
@@ -150,7 +150,7 @@ def add(a, b, node, src) -> object:
         builder = StrBuilder()
         _append(builder, a)
         _append(builder, b)
-        is_bytes = (a.is_bytes if isinstance(a, S) else b.is_bytes)
+        is_bytes = (a.is_bytes if isinstance(a, S) else isinstance(b, S) and b.is_bytes)
         return _checked(S(builder.build(*_anchor(node, src), is_bytes), is_bytes))
     return U("computed by +")
 
@@ -184,7 +184,7 @@ def _add_open(a, b, node, src):
         builder = StrBuilder()
         _append(builder, a)
         _append(builder, b)
-        a = _Open(builder, a.is_bytes if isinstance(a, S) else b.is_bytes)
+        a = _Open(builder, a.is_bytes if isinstance(a, S) else isinstance(b, S) and b.is_bytes)
     else:
         return add(a, b, node, src)
     return a if a.builder.t <= MAX_TEXT else U("too long to build")
@@ -306,6 +306,7 @@ def str_format(template, args, kwargs, node, src) -> object:
             field = text[i + 1:close]
             name, _, spec = field.partition(":")
             name, _, conv = name.partition("!")
+            key: Union[int, str]
             if name == "":
                 key = auto
                 auto += 1
@@ -338,9 +339,9 @@ def str_format(template, args, kwargs, node, src) -> object:
 
 def append_formatted(b: StrBuilder, value, field: ast.FormattedValue, src) -> None:
     spec = None
-    if field.format_spec is not None:
+    if isinstance(field.format_spec, ast.JoinedStr):      # (the spec, when there is one, is a JoinedStr)
         if all(isinstance(v, ast.Constant) for v in field.format_spec.values):
-            spec = "".join(v.value for v in field.format_spec.values)
+            spec = "".join(str(v.value) for v in field.format_spec.values if isinstance(v, ast.Constant))
         else:
             b.add_hole()
             return
