@@ -6,7 +6,7 @@ reads the same words for the Python and msprof launches."""
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional, Tuple
+from typing import Dict, MutableMapping, Optional, Tuple
 
 from ..source.text import HOLE
 from ..values.launch_args import Word
@@ -25,7 +25,8 @@ def _child_script(words, path: str, line: int) -> Tuple[Optional["Word"], bool, 
     """The shell script a command runs (`./x.sh`, `bash -x x.sh`, behind taskset/nohup/env A=b/...), or None;
     whether a shell is named for it (`bash x.sh` reads x.sh from the current directory; a bare `x.sh` is looked
     up on PATH); and what `env A=b` gives it."""
-    k, given = 0, {}
+    k = 0
+    given: Dict[str, "Setting"] = {}
     while k < len(words):
         if _dropped(words, k):
             k += 1
@@ -61,7 +62,7 @@ def _shell_operand(words, k: int) -> int:
     return k
 
 
-def _after_prefix(words, k: int, base: str, given: Dict[str, "Setting"], path: str, line: int) -> int:
+def _after_prefix(words, k: int, base: str, given: MutableMapping[str, "Setting"], path: str, line: int) -> int:
     """The index of the command word after a prefix command (`nohup`, `taskset -c 0-3`, `env A=b`, `timeout 60`)
     and its options; `env`'s assignments go to `given`, as set at path:line."""
     k += 1

@@ -6,14 +6,14 @@ para in $*`, `while [ -n "$1" ]`, `while getopts`, `case` on a known word), and 
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..source.text import HOLE
 from .parse import _brace_body, _case_arms, _loop_body, _words_in
-from .state import _LOOPS, _NAME, Setting, _Block
+from .state import _LOOPS, _NAME, Setting, WalkState, _Block
 
 
-class Compounds:
+class Compounds(WalkState):
     """Walk's compounds (walk.py): they change the walk's state and walk bodies with its _statements."""
 
     def _define(self, name: str, text: str, src, path: str, brace: int) -> Optional[int]:
@@ -79,10 +79,10 @@ class Compounds:
         for joiner, either in (("||", True), ("-o", True), ("&&", False), ("-a", False)):
             if joiner in raw and (double or joiner.startswith("-")):
                 k = raw.index(joiner)
-                left, right = self._expr(text, spans[:k], double), self._expr(text, spans[k + 1:], double)
+                sides = (self._expr(text, spans[:k], double), self._expr(text, spans[k + 1:], double))
                 if either:
-                    return True if True in (left, right) else None if None in (left, right) else False
-                return False if False in (left, right) else None if None in (left, right) else True
+                    return True if True in sides else None if None in sides else False
+                return False if False in sides else None if None in sides else True
         if raw[:1] == ["!"]:
             inner = self._expr(text, spans[1:], double)
             return None if inner is None else not inner
@@ -152,8 +152,8 @@ class Compounds:
                 return None if rounds == 1 else self._lost(end)
             if not holds or not self._round(text, src, path, depth, inside, body, stop):
                 return end
-            if self.args is None:
-                return self._lost(end)
+            if self.args is None:       # _round sets it (mypy keeps it narrowed across the call)
+                return self._lost(end)  # type: ignore[unreachable]
         return self._lost(end)      # it does not consume its arguments: bash would loop for ever
 
     def _round(self, text, src, path, depth, inside, body, stop) -> bool:
@@ -185,7 +185,7 @@ class Compounds:
             return None
         line = src.position(cond[0][0])[0]
         args, k = list(self.args or []), 0
-        rounds = []
+        rounds: List[Tuple[str, Optional[str]]] = []     # (letter, OPTARG)
         while k < len(args) and args[k].startswith("-") and args[k] not in ("-", "--"):
             word, k = args[k], k + 1
             j = 1

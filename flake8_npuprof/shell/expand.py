@@ -12,13 +12,13 @@ from typing import List, Optional, Tuple
 from ..source.shell_words import add_run
 from ..source.text import HOLE, Run, StrValue
 from .parse import _commands
-from .state import MAX_SUBSTITUTIONS, Setting
+from .state import MAX_SUBSTITUTIONS, Setting, WalkState
 
 _PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
 _PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
 
 
-class Expander:
+class Expander(WalkState):
     """Walk's word expansion (walk.py): the values it reads are the walk's variables, arguments and directory."""
 
     def expand(self, text: str, i: int, end: int) -> StrValue:

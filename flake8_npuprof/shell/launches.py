@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import collections
 import os
-from typing import List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, List, MutableMapping, NamedTuple, Optional, Tuple, cast
 
 from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
 from .command_line import PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, _after_prefix, _dropped, _shell_operand
-from .state import Command
+from .state import Command, Setting
 from .walk import Walk
+
+if TYPE_CHECKING:
+    from .msprof_words import Call
 
 
 MAX_LAUNCHES = 16               # Python command lines followed per launcher
@@ -35,14 +38,14 @@ class Launch(NamedTuple):
     args: Tuple[Word, ...]      # the words after the script: its own flags
     wrapper: str                # "", "mpirun", "torchrun", ...
     ranks: int
-    msprof: object = None       # MsprofRun when the script is msprof's application
+    msprof: Optional[MsprofRun] = None     # when the script is msprof's application
     missing: str = ""           # why the script is not known ("cannot find train.py (looked in /a)")
     app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
 
 
 class MsprofRun(NamedTuple):
     """msprof starting the launch's script: `msprof [opts] python3 train.py` or `--application="..."`."""
-    call: object                # msprof.Call
+    call: Call
     word: Word                  # the word that runs msprof
     application: bool           # the script is named by --application (msprof then splits it at spaces)
 
@@ -72,7 +75,8 @@ def _launch(cmd: Command) -> Optional[Launch]:
     words = list(cmd.words)
     ranks, wrapper = cmd.ranks, ""
     k = 0
-    env = collections.ChainMap({}, cmd.env)    # `env A=b` adds to this command's own layer
+    # `env A=b` adds to this command's own layer (a ChainMap writes to its first map only: cmd.env is not changed)
+    env = collections.ChainMap({}, cast("MutableMapping[str, Setting]", cmd.env))
     while k < len(words):
         if _dropped(words, k):
             k += 1
@@ -118,14 +122,19 @@ def _launch(cmd: Command) -> Optional[Launch]:
     return None
 
 
-def _under_msprof(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[str, Setting], ranks: int,
+                  wrapper: str) -> Optional[Launch]:
     """msprof and the application it starts, read as msprof reads its argv (msprof.parse): a Python script is
     followed, another application (a benchmark binary) is msprof's alone; None when msprof starts nothing (its
     export and query modes)."""
     from . import msprof_words as M
     rest = words[k + 1:]
-    call = M.parse(M.Word(words[k].text, lambda i, j: (words[k].start, words[k].end)),
-                   [M.Word(w.text, lambda i, j, w=w: (w.start, w.end)) for w in rest])
+
+    def spanned(w: Word) -> M.Word:
+        """msprof's word for one of the walk's: every piece of it is at the word's whole span."""
+        return M.Word(w.text, lambda i, j: (w.start, w.end))
+
+    call = M.parse(spanned(words[k]), [spanned(w) for w in rest])
     run = MsprofRun(call, words[k], any(o.name == "application" and o.value for o in call.options))
     if not call.complete:
         return _unknown(cmd, env, ranks, wrapper, "msprof's words are not all known statically (a variable from the "
@@ -133,6 +142,7 @@ def _under_msprof(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
     named = [o for o in call.options if o.name == "application" and o.value]
     if named:
         value = named[-1].value
+        assert value is not None        # named: those with a value
         at = next(w for w in reversed(rest) if w.text == named[-1].word.text)
         if HOLE in value:
             return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
@@ -195,8 +205,8 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
                 n, script_at = _ranks_of(words, k + 2)
                 return _script(cmd, words, script_at, env, _times(ranks, n), module)
             from ..values.project import find_module
-            paths = {find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd}
-            paths.discard(None)
+            found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
+            paths = {p for p in found if p is not None}
             if len(paths) != 1:
                 return None             # an installed module (pip, a tool): not the project's to read
             path = paths.pop()

@@ -233,7 +233,8 @@ def _loop_body(text: str, at: int) -> Optional[Tuple[int, int, int]]:
 def _case_arms(text: str, at: int):
     """The arms of a `case` whose `in` ends at `at`: ([(patterns, body start, body end, terminator)], end of
     `esac`), or None when its shape is not followed."""
-    arms, i, n = [], at, len(text)
+    arms: List[Tuple[List[str], int, int, str]] = []
+    i, n = at, len(text)
     while True:
         while i < n and (text[i] in " \t\r\n;" or text[i] == "#"):
             if text[i] == "#":

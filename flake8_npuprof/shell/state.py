@@ -7,11 +7,11 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from ..source.files import rel_path
 from ..source.shell_words import MAX_LAUNCHER
-from ..source.text import Run
+from ..source.text import Run, SourceText, StrValue
 from ..values.launch_args import Word
 
 MAX_SOURCED = 8                 # nested `source` depth
@@ -114,3 +114,46 @@ def within(path: str, root: str) -> bool:
     """Whether path, its links resolved, is root or inside it."""
     real, top = os.path.realpath(path), os.path.realpath(root)
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
+class WalkState:
+    """What the walk's parts share: walk.py's Walk sets it, expand.py's Expander and control.py's Compounds read and
+    change it. Declared here (annotations only: nothing at run time) so each part is type-checked on its own."""
+
+    launcher: str
+    root: str
+    dirs: Tuple[str, ...]
+    settled: bool
+    errexit: bool
+    pipefail: bool
+    all_export: bool
+    vars: Dict[str, Setting]
+    exported: Dict[str, Setting]
+    commands: List[Command]
+    current: str
+    script: str
+    args: Optional[List[str]]
+    ended: bool
+    exited: Optional[Tuple[str, int]]
+    exit_code: str
+    parsed: List[Tuple[str, str, int]]
+    # name -> (file, text, its SourceText, body start, body end)
+    functions: Dict[str, Tuple[str, str, SourceText, int, int]]
+    _chain: Tuple[str, ...]
+    _assumed: bool
+    _nested: int
+    _called: Set[str]
+    _calling: List[str]
+    _returned: bool
+    _loop: Optional[str]
+
+    if TYPE_CHECKING:
+        @property
+        def cwd(self) -> Optional[str]: ...
+
+        def _changed(self, name: str) -> None: ...
+
+        def _statements(self, text: str, src: SourceText, path: str, depth: int, inside: bool, start: int = 0,
+                        stop: Optional[int] = None) -> None: ...
+
+        def expand(self, text: str, i: int, end: int) -> StrValue: ...

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..source.files import rel_path
 from ..source.text import HOLE, SourceText, StrValue
@@ -159,7 +159,7 @@ class Walk(Expander, Compounds):
         inside: the file is sourced from a branch (nothing in it is certain)."""
         blocks: List[_Block] = []                   # open compounds, innermost last
         resume = -1                                 # the commands up to here were walked already (an evaluated loop)
-        function = False                            # `name()` seen: its `{` or `(` opens a function body
+        function: Union[bool, str] = False         # `name()` seen: its `{` or `(` opens a function body
         # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
@@ -187,20 +187,21 @@ class Walk(Expander, Compounds):
                     function = False
                 elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
                     closed = self._close(blocks, "subshell")
+                    assert closed is not None       # a subshell is open
                     pending = (closed, "")
                 elif op in _AFTER_SUBSHELL and closed is not None:
                     self._after_block(closed, op)
-                    if pending is not None:
-                        pending = (pending[0], op)
                 continue                            # `name()`: the `)` of a definition (function stays set)
             dead = next((b for b in reversed(blocks) if b.exit is not None), None)
             if dead is not None:                    # after an `exit` in this subshell or group: nothing runs in it
                 head = text[words[0][0]:words[0][1]]
                 if op == ")" and dead.kind.startswith("subshell"):
                     closed = self._close(blocks, "subshell")
+                    assert closed is not None       # a subshell is open
                     pending = (closed, "")
                 elif head == "}" and dead.kind.startswith("group"):
                     closed = self._close(blocks, "group", restore=op in ("&", "|"))
+                    assert closed is not None   # dead is an open group
                     pending = (closed, op)
                     if op in _AFTER_SUBSHELL:
                         self._after_block(closed, op)
@@ -236,11 +237,11 @@ class Walk(Expander, Compounds):
                 self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
                 continue
             elif head == "}":
-                block = self._close(blocks, "brace", restore=op in ("&", "|"))
-                if block is not None and block.kind.startswith("group"):
-                    closed = block
+                group = self._close(blocks, "group", restore=op in ("&", "|"))
+                if group is not None and group.kind.startswith("group"):
+                    closed = group
                     if op in _AFTER_SUBSHELL:
-                        self._after_block(block, op)
+                        self._after_block(group, op)
                 continue
             elif head in ("then", "else", "do", "{", "elif"):
                 branch = next((b for b in reversed(blocks) if b.kind == "if"), None) \
@@ -331,18 +332,20 @@ class Walk(Expander, Compounds):
                     self.ended = False
                     if op == ")" and inner.kind.startswith("subshell"):
                         closed = self._close(blocks, "subshell")
+                        assert closed is not None       # a subshell is open
                         pending = (closed, "")
                     continue
                 self._end(path, line, code)
                 return
             if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
                 closed = self._close(blocks, "subshell")
+                assert closed is not None       # a subshell is open
                 pending = (closed, "")
 
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
         """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
         `exec >log 2>&1`, which only redirects its output), or a sourced script that ends it."""
-        words = []
+        words: List[Word] = []
         inline: Dict[str, Setting] = {}
         k = 0
         # leading assignments: inline environment for this command (or shell variables without a command), made
@@ -386,11 +389,11 @@ class Walk(Expander, Compounds):
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 self._changed(name)
-            return
+            return False
         head = words[0].text
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
-            return
+            return False
         if head == "unset":
             for w in words[1:]:
                 if conditional:             # unset in one branch only: the value is no longer known
@@ -401,7 +404,7 @@ class Walk(Expander, Compounds):
                     self.vars.pop(w.text, None)
                     self.exported.pop(w.text, None)
                 self._changed(w.text)
-            return
+            return False
         if head == "set" and len(words) > 1 and words[1].text == "--":
             # `set -- a b`: new positional parameters (in a branch: no longer known)
             self.args = None if conditional or any(not w.known for w in words[2:]) else [w.text for w in words[2:]]
@@ -422,7 +425,7 @@ class Walk(Expander, Compounds):
                     if sign in ("-", "+") and letters.endswith("o") and k + 1 < len(words) and \
                             words[k + 1].text == "pipefail":
                         self.pipefail = sign == "-"
-            return
+            return False
         if head in ("cd", "pushd", "popd"):
             target = words[1] if len(words) > 1 and head != "popd" else None
             if not conditional and target is not None and target.known and os.path.isabs(target.text):
@@ -437,7 +440,7 @@ class Walk(Expander, Compounds):
             else:
                 moved = os.path.expanduser(target.text)
                 self.dirs = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, moved)) for d in self.dirs))
-            return
+            return False
         if head in ("source", ".") and len(words) > 1:
             target = words[1]
             full = self.find(target.text, self.dirs or (self.root,)) if target.known else None
