@@ -216,7 +216,7 @@ def _prefix_ids(guards, ids: Dict[tuple, int]) -> List[int]:
 
 class Tf2Set(NamedTuple):
     attr: str                   # "enable_profiling" or "profiling_options"
-    value: ast.AST
+    value: Optional[ast.AST]    # None: an augmented assignment
     target: ast.AST
     stmt: ast.AST
     scope: Scope

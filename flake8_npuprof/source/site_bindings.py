@@ -87,14 +87,15 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
                     item = _element(value, k)          # `a, b = f()` binds a to f()[0]
                 else:
                     item = None
-                for key in _target_keys(elt):
-                    scope.bind(key, order, item, node, guards)
+                for elt_key in _target_keys(elt):
+                    scope.bind(elt_key, order, item, node, guards)
             continue
         key = dotted(target)
         if key:
             bind_scope = scope
             head = key.split(".")[0]
             if scope.kind == "function" and scope.self_name and head == scope.self_name and "." in key:
+                assert scope.klass is not None      # set with self_name (site_walk._walk_function)
                 bind_scope = scope.klass
                 key = "self." + key.split(".", 1)[1]
             elif head in scope.globals:
@@ -102,7 +103,7 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
             bind_scope.bind(key, order, value, node, guards)
 
 
-def _element(value: ast.AST, k: int) -> ast.Subscript:
+def _element(value: ast.expr, k: int) -> ast.Subscript:
     """A synthetic `value[k]` standing for one target of a tuple assignment."""
     sub = ast.Subscript(value=value, slice=ast.Constant(k), ctx=ast.Load())
     ast.copy_location(sub, value)

@@ -23,17 +23,17 @@ class ParamSet(NamedTuple):
     key: str                    # parameter_map key
     key_node: ast.AST
     field: str                  # AttrValue field: b, s, i, ...
-    value: ast.AST
+    value: Optional[ast.AST]    # None: an augmented assignment (`.parameter_map[k].i += 1`)
     target: ast.AST             # the whole assignment target
-    stmt: ast.AST
+    stmt: ast.stmt
     scope: Scope
     guards: Tuple[Guard, ...]
 
 
 class NameSet(NamedTuple):
-    value: ast.AST
+    value: Optional[ast.AST]    # None: an augmented assignment (`op.name += "x"`)
     target: ast.AST
-    stmt: ast.AST
+    stmt: ast.AST               # the assignment, or the `add(name=...)` call
 
 
 class Entry:
@@ -112,8 +112,6 @@ def _attach_entry_ops(sites: Sites) -> None:
                 if entry is None:
                     entry = _orphan(sites, sub.value.value, scope, guards, orphans)
                 key_node = sub.slice
-                if isinstance(key_node, getattr(ast, "Index", ())):       # Python < 3.9 shape
-                    key_node = key_node.value
                 key = const_str(key_node)
                 if key is None:
                     continue
@@ -196,6 +194,7 @@ def _argument_entry(sites: Sites, param: Binding, name: str, by_call, depth) -> 
     When call sites pass different entries, none is chosen; they are all marked as completed
     elsewhere, so nothing is claimed about what they lack."""
     func = param.stmt
+    assert isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))     # resolve_entry asks only for these
     params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
     method = param.scope.self_name is not None
     entries = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, Union
 
 from .site_bindings import _record, _record_assign
 from .site_entries import Entry, _config_base, _is_custom_optimizers
@@ -46,10 +46,10 @@ _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, as
 # string almost everywhere, but a node in TypeAlias (3.12+).
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "level", "module", "type_comment",
                           "is_async", "conversion", "simple", "tag"})
-_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}     # kind -> its fields that hold children
+_CHILD_FIELDS: Dict[Type[ast.AST], Tuple[str, ...]] = {ast.Constant: ()}     # kind -> its fields that hold children
 
 
-def _fields_of(kind: type) -> Tuple[str, ...]:
+def _fields_of(kind: Type[ast.AST]) -> Tuple[str, ...]:
     """_CHILD_FIELDS[kind], worked out on first use (the walks read the dict and call this on a miss)."""
     _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
     return _CHILD_FIELDS[kind]
@@ -203,6 +203,7 @@ def _walk_call(sites: Sites, node: ast.Call, up, context: tuple, order: int, blo
     func = node.func
     # call_name's two common shapes inline, and the record built without the namedtuple's
     # own __new__ (a Python frame per call)
+    name: Optional[str]
     if type(func) is ast.Name:
         name = func.id
     elif type(func) is ast.Attribute and type(func.value) is ast.Name:
@@ -214,8 +215,8 @@ def _walk_call(sites: Sites, node: ast.Call, up, context: tuple, order: int, blo
         sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
     for child in reversed(node.keywords):
         push((child, node, context))
-    for child in reversed(node.args):
-        push((child, node, context))
+    for arg in reversed(node.args):
+        push((arg, node, context))
     push((func, node, context))
     return order
 
@@ -249,9 +250,10 @@ def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int,
     return order
 
 
-def _walk_recorded(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> Optional[int]:
+def _walk_recorded(sites: Sites, node: Any, up, context: tuple, order: int, blocked, push) -> Optional[int]:
     """The other statements (and expressions) that bind or return (site_bindings); the value of a return, an
-    augmented or an annotated assignment now or when a question needs it."""
+    augmented or an annotated assignment now or when a question needs it. node: one of _RECORDED (Any: told
+    apart by `kind is`, which mypy does not narrow through)."""
     kind = type(node)
     _record(sites, node, context[0], context[1], order)
     lines = None
@@ -269,7 +271,7 @@ def _walk_recorded(sites: Sites, node: ast.AST, up, context: tuple, order: int, 
     return order
 
 
-def _walk_try(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> Optional[int]:
+def _walk_try(sites: Sites, node: ast.Try, up, context: tuple, order: int, blocked, push) -> Optional[int]:
     """A try with an else body, which runs under a condition of its own; any other try as any node."""
     if not node.orelse:
         return None
@@ -280,8 +282,8 @@ def _walk_try(sites: Sites, node: ast.AST, up, context: tuple, order: int, block
         push((child, node, context))
     for child in reversed(node.orelse):
         push((child, node, otherwise))
-    for child in reversed(node.handlers):
-        push((child, node, context))
+    for handler in reversed(node.handlers):
+        push((handler, node, context))
     for child in reversed(node.body):
         push((child, node, context))
     return order
@@ -299,7 +301,7 @@ def _push_children(children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]], nod
         push((child, node, (child_scope, child_guards)))
 
 
-def _walk_function(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> int:
+def _walk_function(sites: Sites, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda], up, context: tuple, order: int, blocked, push) -> int:
     """A def or a lambda: a scope with its parameters (a method's first one is its `self`); the decorators and
     defaults run in the enclosing scope, the body (up to a statement that always leaves it) in the new one."""
     scope, guards = context
@@ -348,7 +350,7 @@ def _walk_class(sites: Sites, node: ast.ClassDef, up, context: tuple, order: int
     return order
 
 
-def _walk_branch(sites: Sites, node: ast.AST, up, context: tuple, order: int, blocked, push) -> int:
+def _walk_branch(sites: Sites, node: Union[ast.If, ast.While], up, context: tuple, order: int, blocked, push) -> int:
     """An if or a while: its test (now or when a question needs it), each body under the test as a guard; a body
     a constant test never runs is not walked."""
     scope, guards = context
@@ -399,7 +401,7 @@ def _walk_handler(sites: Sites, node: ast.ExceptHandler, up, context: tuple, ord
 
 
 # kind -> its walk: every kind in _SPECIAL (whose walk pushes what it holds), and those the walk records
-_KIND_WALKS = {
+_KIND_WALKS: Dict[type, Callable[..., Optional[int]]] = {
     ast.Expr: _walk_expr, ast.Call: _walk_call,
     **{kind: _walk_recorded for kind in _RECORDED}, ast.Assign: _walk_assign,
     **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Guard, Scope, _new_tuple, call_name, dotted
@@ -103,18 +103,18 @@ class _ByPos:
 
 
 class Sites:
-    def __init__(self):
-        self.module: Optional[Scope] = None
+    def __init__(self, module: Scope):
+        self.module = module
         self.scopes: List[Scope] = []
         self.entries: List[Entry] = []
         self._calls: List[CallSite] = []            # in walk order, then the deferred statements' as walked
         # walk order (pos) -> (node, parent, (scope, guards)), the walk's own stack item
         self._walked: Dict[int, tuple] = {}
-        self.assigns: List[Tuple[ast.AST, ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []  # (target, value, stmt, scope, guards)
+        self.assigns: List[Tuple[ast.AST, Optional[ast.AST], ast.stmt, Scope, Tuple[Guard, ...]]] = []  # (target, value, stmt, scope, guards)
         self.imports: Dict[str, str] = {}           # local name -> imported dotted path
         self.star_imports: List[str] = []
         self.returns: List[Tuple[ast.AST, Scope]] = []
-        self.deletes: List[Tuple[ast.AST, ast.AST, Scope, Tuple[Guard, ...]]] = []   # (target, stmt, scope, guards)
+        self.deletes: List[Tuple[ast.AST, ast.stmt, Scope, Tuple[Guard, ...]]] = []   # (target, stmt, scope, guards)
         self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
         self._pos: Dict[int, int] = {}              # id(node) -> walk order
         # id(node) -> ..., read through the one dict above instead of a dict per view
@@ -126,7 +126,7 @@ class Sites:
         # (expression, statement, context, pos, first line, last line): not walked yet (None once walked)
         self._deferred: List[Optional[tuple]] = []
         self._pending = 0                            # how many of them are still waiting
-        self._text: Optional[str] = None             # the file's text and its line starts, for questions' words
+        self._text = ""                              # the file's text and its line starts, for questions' words
         self._starts: List[int] = []
         self._first_lines: List[int] = []            # each deferred statement's first and last line
         self._last_lines: List[int] = []
@@ -138,7 +138,9 @@ class Sites:
         self._eager_loads = self._eager_calls = 0    # how many loads / calls the first walk found
         self._unsorted: set = set()                  # names whose calls_named list got a late call
         self._ordered: Optional[List[CallSite]] = None   # the calls in walk order, once some came late
-        self._raw_loads: List[Tuple[ast.AST, Scope]] = []   # Name/Attribute loads, indexed on first use
+        # Name/Attribute loads, indexed on first use (Any: told apart by type(node) is Name, which mypy does not
+        # follow through the local alias the hot loops use)
+        self._raw_loads: List[Tuple[Any, Scope]] = []
         self._by_last: Optional[Dict[str, List[int]]] = None        # _loads_by_last
         self._buckets: Dict[str, Dict[str, List[int]]] = {}            # _bucket
         self._grouped: Dict[str, Dict[int, Tuple[Scope, List[ast.AST]]]] = {}    # _loads_grouped
@@ -248,7 +250,10 @@ class Sites:
         if found is None:
             text, starts = self._text, self._starts
             size, end = len(starts), len(text)
-            pieces, offsets, sources, at = [], [], [], 0
+            pieces: List[str] = []
+            offsets: List[int] = []
+            sources: List[int] = []
+            at = 0
             run_a = run_b = 0
             for a, b in zip(self._first_lines, self._last_lines):
                 if run_b and a <= run_b:            # shares its first line with the run: extend it
@@ -355,7 +360,7 @@ class Sites:
     def close(self) -> None:
         """Break the cycle between the sites and their node views (the analysis is done with them)."""
         for view in (self.pos, self.nodes, self.parent, self.scope_of, self.guards_of):
-            view._sites = None
+            del view._sites
 
     def _walk_deferred(self, k: int) -> None:
         item = self._deferred[k]
@@ -594,7 +599,7 @@ class Sites:
         head, _, rest = key.partition(".")
         if scope.kind in ("function", "lambda") and scope.self_name and head == scope.self_name and rest:
             return scope.klass, "self." + rest
-        s = scope
+        s: Optional[Scope] = scope
         while s is not None:
             if s.kind == "class" and s is not scope:
                 s = s.parent
@@ -613,9 +618,8 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
     plain statements (`x = ...`, `f(...)`, `return ...`) that hold none of the words a setup is made of
     are walked only when a question asks for them (a word in their text, a node in them, or everything):
     most of a training script's nodes, and most of them never asked for."""
-    sites = Sites()
     module = Scope(tree, "module", None)
-    sites.module = module
+    sites = Sites(module)
     sites.scopes.append(module)
     blocked = None
     if text is not None and starts is not None:
@@ -623,8 +627,9 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
         blocked = _blocked_lines(text, starts)
     _walk(sites, [(tree, None, (module, ()))], 0, blocked)
     sites._pending = len(sites._deferred)
-    sites._first_lines = [item[4] for item in sites._deferred]
-    sites._last_lines = [item[5] for item in sites._deferred]
+    deferred = cast("List[tuple]", sites._deferred)     # none of them walked yet
+    sites._first_lines = [item[4] for item in deferred]
+    sites._last_lines = [item[5] for item in deferred]
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites
