@@ -301,7 +301,8 @@ def _push_children(children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]], nod
         push((child, node, (child_scope, child_guards)))
 
 
-def _walk_function(sites: Sites, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda], up, context: tuple, order: int, blocked, push) -> int:
+def _walk_function(sites: Sites, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda], up, context: tuple,
+                   order: int, blocked, push) -> int:
     """A def or a lambda: a scope with its parameters (a method's first one is its `self`); the decorators and
     defaults run in the enclosing scope, the body (up to a statement that always leaves it) in the new one."""
     scope, guards = context
