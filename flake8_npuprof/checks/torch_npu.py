@@ -66,7 +66,7 @@ def check(ctx) -> None:
 def _handler(ctx, names: Names, call: ast.Call) -> None:
     node = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dir_name"), None)
     values = _known(ctx, names, node)
-    if not values or any(isinstance(v, str) or v is None for v in values):
+    if node is None or not values or any(isinstance(v, str) or v is None for v in values):
         return
     reactions = _every(f"resets it to its default ($ASCEND_WORK_PATH/profiling_data, else the working directory) {RANK0}")
     _report(ctx, "NPP300", node, f"tensorboard_trace_handler's dir_name {_show(values[0])} is not a str",
@@ -179,17 +179,20 @@ def _environment(ctx, names: Names) -> None:
     """NPP310: PROFILING_MODE / PROFILER_SAMPLECONFIG set in a script that profiles with torch_npu."""
     data = K.data()["env_noop"]
     for node in ast.walk(ctx.tree):
-        var, at, value = None, None, None
+        var: Optional[str] = None
+        at: Optional[ast.AST] = None
+        value: Optional[ast.AST] = None
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and dotted(t.value) in ("os.environ", "environ") and \
-                        isinstance(t.slice, ast.Constant) and t.slice.value in data["names"]:
+                        isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str) and \
+                        t.slice.value in data["names"]:
                     var, at, value = t.slice.value, t, node.value
         elif isinstance(node, ast.Call) and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and \
-                node.args[0].value in data["names"] and dotted(node.func) in (
+                isinstance(node.args[0].value, str) and node.args[0].value in data["names"] and dotted(node.func) in (
                     "os.environ.setdefault", "environ.setdefault", "os.putenv"):
             var, at, value = node.args[0].value, node, node.args[1]
-        if var is None:
+        if var is None or at is None:
             continue
         values = _known(ctx, names, value)      # an empty value is not "set" (os.getenv's "" is false)
         if not values or not all(isinstance(v, str) and v for v in values):

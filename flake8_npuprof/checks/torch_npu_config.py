@@ -7,7 +7,7 @@ checks/torch_npu_report.py; the knowledge data/torch_npu.json.
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Set, Tuple
 
 from ..knowledge import torch_npu as K
 from ..source.model import Edit, Fix
@@ -28,26 +28,28 @@ def experimental(ctx, names: Names, call: ast.Call) -> None:
     values = {k: _known(ctx, names, kw.value) for k, kw in kws.items()}
     levels = data["profiler_level"]
     level = "Level0" if "profiler_level" not in kws else None
-    if "profiler_level" in kws and values["profiler_level"]:
-        got = [_plain(v) for v in values["profiler_level"]]
+    given_levels = values.get("profiler_level")        # (None: not given, or not known)
+    if given_levels:
+        got = [_plain(v) for v in given_levels]
         if all(v not in levels.values() for v in got) and len(set(map(repr, got))) == 1:
-            _bad_level(ctx, kws["profiler_level"].value, values["profiler_level"][0], levels)
+            _bad_level(ctx, kws["profiler_level"].value, given_levels[0], levels)
             level = "reset"     # what a release then does with aic_metrics was not recorded (6.0+ keep the metric)
         elif len(set(got)) == 1 and got[0] in levels.values():
             level = got[0]
-    if level == "Level_none" and values.get("profiler_level") and not isinstance(values["profiler_level"][0], EnumRef):
+    if level == "Level_none" and given_levels and not isinstance(given_levels[0], EnumRef):
         _report(ctx, "NPP300", kws["profiler_level"].value, "profiler_level \"Level_none\" is new in torch_npu 6.0.rc3",
                 {"5.0": BUILD_50, "6.0": "depends on the build (6.0.rc1 resets it to Level0 with a warning on every rank)"},
                 "target torch_npu 6.0.rc3 or later")
     metric_ok = _metric(ctx, kws.get("aic_metrics"), values.get("aic_metrics"), level, "profiler_level" in kws,
                         data) if level != "reset" else None
     for name, default in data["bools"].items():
-        if name in kws and values[name] and all(not isinstance(v, bool) and v is not None for v in values[name]):
+        given = values.get(name)
+        if given and all(not isinstance(v, bool) and v is not None for v in given):
             reactions = _every(f"resets it to {default} {RANK0}")
             if name == "data_simplification":   # 6.0.rc1's default is None, 6.0.rc3's True
                 reactions["6.0"] = f"resets it to its default {RANK0}"
             reactions.update(_missing(name, data["keywords"][name], "_ExperimentalConfig"))
-            _report(ctx, "NPP300", kws[name].value, f"{name}={_show(values[name][0])} is not a bool", reactions,
+            _report(ctx, "NPP300", kws[name].value, f"{name}={_show(given[0])} is not a bool", reactions,
                     f"write {name}=True or {name}=False")
     export = _export_type(ctx, kws.get("export_type"), values.get("export_type"), data)
     if "op_attr" in kws and values["op_attr"] and all(v is True for v in values["op_attr"]) and export is not None \
@@ -89,7 +91,7 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
         return None
     table = data["aic_metrics"]
     by_value = {v: k for k, v in table.items() if v}
-    names = set()
+    names: Set[Optional[str]] = set()             # None: a value not in the table
     for v in values:
         if isinstance(v, EnumRef):
             names.add(v.name)
@@ -160,8 +162,8 @@ def _export_type(ctx, kw: Optional[ast.keyword], values, data) -> Optional[Tuple
     later = data["export_type_list_from"]
     if isinstance(value, Items):
         items = [_plain(v) for v in value]
-        reactions = {r: f"resets it to text {RANK0} (a list is accepted from {later})"
-                     for r in K.releases_before(later)}
+        reactions: Dict[str, Optional[str]] = {r: f"resets it to text {RANK0} (a list is accepted from {later})"
+                                               for r in K.releases_before(later)}
         bad = [v for v in items if v not in allowed]
         if bad or not items:
             for r in K.releases_from(later):
@@ -242,7 +244,7 @@ def schedule(ctx, names: Names, call: ast.Call) -> None:
         integer = isinstance(value, int)
         if integer and (value >= floor or name == "skip_first_wait"):   # skip_first_wait: only its type is checked
             continue
-        reactions = {r: f"resets it to {floor} {RANK0}" for r in K.releases_from(checked)}
+        reactions: Dict[str, Optional[str]] = {r: f"resets it to {floor} {RANK0}" for r in K.releases_from(checked)}
         reactions.update({r: _schedule_before_checks(name, value) for r in K.releases_before(checked)})
         reactions.update(_missing(name, data["keywords"][name], "schedule"))
         what = f"{name}={_show(value)} " + ("is not an int" if not integer else

@@ -134,7 +134,9 @@ _LAST: list = [None, None]              # the last tree indexed and its index (o
 def index(tree) -> _Index:
     if _LAST[0] is tree:
         return _LAST[1]
-    stepped, started, escaping, withs, assigned, owner = set(), set(), set(), [], {}, {}
+    stepped, started, escaping, withs = set(), set(), set(), []
+    assigned: Dict[str, list] = {}
+    owner: Dict[int, ast.AST] = {}
     parents: Dict[ast.AST, ast.AST] = {}
     nodes = []
     for n in ast.walk(tree):
@@ -208,7 +210,7 @@ def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: 
             if not bounds or len(bounds) > 2 or loop.iter.keywords or any(
                     not b or len(b) != 1 or not isinstance(b[0], int) or isinstance(b[0], bool) for b in bounds):
                 continue
-            ints = [b[0] for b in bounds]
+            ints = [b[0] for b in bounds if b]     # (every one is: checked above)
             n = max(0, ints[-1] - (ints[0] if len(ints) == 2 else 0))
             if n >= record:
                 continue

@@ -12,7 +12,7 @@ does for the options checks. The knowledge is data/torch_npu.json (knowledge/tor
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional
+from typing import Dict, List, Mapping, Optional
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
@@ -73,21 +73,22 @@ class Names(FrameworkNames):
 
 # ---------------------------------------------------------------- reporting per release
 
-def every(reaction: str) -> Dict[str, str]:
+def every(reaction: str) -> Dict[str, Optional[str]]:
     return {r: reaction for r in TORCH_NPU_RELEASES}
 
 
-def missing(keyword: str, first: str, table: str) -> Dict[str, str]:
+def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[str]]:
     """The TypeError a keyword gives on the releases before the one that added it (and on the builds of its
     first line before the one that added it: 6.0.rc1 lacks msprof_tx, which 6.0.rc3 has)."""
-    out = {r: f"raises TypeError ({table} has no {keyword} before {first})" for r in K.releases_before(first)}
+    out: Dict[str, Optional[str]] = {r: f"raises TypeError ({table} has no {keyword} before {first})"
+                                     for r in K.releases_before(first)}
     build = K.data().get("first_build", {}).get(table, {}).get(keyword)
     if build:
         out[first] = f"depends on the build ({build[0]} raises TypeError: {table} has no {keyword} before {build[1]})"
     return out
 
 
-def report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Optional[str]], advice: str = "",
+def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
            fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
     fine_as: what a release that does not fail does, where "accepts it" would say too little."""
@@ -99,7 +100,7 @@ def report(ctx, code: str, node: ast.AST, head: str, reactions: Dict[str, Option
     return True
 
 
-def compose(target, head: str, reactions: Dict[str, Optional[str]], advice: str = "",
+def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
             fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None) -> Optional[Said]:
     """The words of `head: torch_npu <reaction>` for the target, None when none of its releases fails."""
     bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}

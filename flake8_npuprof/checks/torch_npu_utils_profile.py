@@ -219,7 +219,7 @@ def _loop_calls(ctx, names: Names, call: ast.Call):
         if not bounds or len(bounds) > 2 or any(
                 not b or len(b) != 1 or not isinstance(b[0], int) or isinstance(b[0], bool) for b in bounds):
             continue
-        ints = [b[0] for b in bounds]
+        ints = [b[0] for b in bounds if b]     # (every one is: checked above)
         return loop.iter, max(0, ints[-1] - (ints[0] if len(ints) == 2 else 0)), owner
     return None
 
