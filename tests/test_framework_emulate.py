@@ -377,6 +377,27 @@ def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_pa
         "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
 
 
+def test_a_script_that_changes_directory_says_its_relative_folders_are_not_known(tmp_path, capsys):
+    # os.chdir: the directory relative paths are read from is not known (emulate/replay.run_dir gives None); each
+    # of these was an internal error (TypeError from os.path.join) before
+    chdir = "the directory the script changes to with os.chdir, not known here"
+    dyn = tmp_path / "dyn.py"
+    dyn.write_text("import os\nimport torch_npu\nfrom torch_npu.profiler import dynamic_profile as dp\n"
+                   "os.chdir(\"/tmp\")\ndp.init(\"./cfg\")\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, dyn)
+    assert code == 1
+    assert out[1] == ("dyn.py:5 dynamic_profile: UNKNOWN: dynamic profiling: what is collected, and when, is read at "
+                      f"run time from ./cfg/profiler_config.json, relative to {chdir}")
+    torch = tmp_path / "torch.py"
+    torch.write_text(HEAD + "import os\nos.chdir(\"/tmp\")\n" + GOOD, encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, torch)
+    assert f"  output directory: ./prof (tensorboard_trace_handler, line 10: ./prof is relative to {chdir})" in out
+    ms = tmp_path / "ms.py"
+    ms.write_text(MS.replace("\n\nwith", "\nimport os\nos.chdir(\"/tmp\")\nwith", 1), encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, ms)
+    assert f"  output directory: ./ms_prof (tensorboard_trace_handler, line 6), relative to {chdir}" in out
+
+
 def _in_function(body: str) -> str:
     return "def run():\n" + "".join("    " + ln + "\n" for ln in body.splitlines())
 

@@ -14,7 +14,7 @@ NOT_50 = ("torch_npu 5.0: not replayed (its one recorded build, 5.0.rc3, never c
 FRAMEWORKS = {"torch_npu": "torch_npu.profiler", "mindspore": "MindSpore's profiler"}
 
 
-def finish(path: str, framework: str, profilers: list, target, cwd: str, use_env: bool) -> dict:
+def finish(path: str, framework: str, profilers: list, target, cwd: Optional[str], use_env: bool) -> dict:
     """The report: the profilers and the run's answer (usable: True, False, None for unknown; why)."""
     usable, why = answer(profilers)
     return {"file": path, "framework": framework, "target": {"cann": target.cann, "soc": target.soc,

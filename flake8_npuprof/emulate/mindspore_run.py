@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple, Union
 
 from ..knowledge.targets import Target
 from ..source.text import HOLE
@@ -24,7 +24,7 @@ UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.folder")    # data/sources.json (tests/test_audit.py)
 
 
-def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> list:
+def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[dict]) -> list:
     from ..checks.mindspore import PROFILE, PROFILERS, Names
     names = Names(ctx.tree)
     if not names.aliases:
@@ -38,7 +38,7 @@ def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> list:
     return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
 
 
-def _profiler(ctx, names, call: ast.Call, parents, cwd: str, route: str) -> Profiler:
+def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: str) -> Profiler:
     from .torch_run import _bound_name, _loop
     kws = {k.arg: k.value for k in call.keywords if k.arg}
     start, end = ctx.src.node_start(call), ctx.src.node_end(call)
@@ -59,6 +59,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: str, route: str) -> Prof
         details.append("schedule: not known here (a value computed at run time, or one MindSpore resets: see "
                        "npuprof check)")
     else:
+        assert isinstance(sched, dict)      # _schedule's third kind
         shown = ", ".join(f"{k}={v}" for k, v in sched.items() if v or k in ("wait", "active"))
         details.append(f"schedule: {shown} ({at}): records from step {S.first_record(sched)}")
     verdict, why = "unknown", ""
@@ -115,11 +116,11 @@ def _one(ctx, names, node):
     return values[0] if values and len(values) == 1 else "unknown"
 
 
-def _folder(ctx, names, kws, cwd: str) -> Tuple[Optional[str], str]:
+def _folder(ctx, names, kws, cwd: Optional[str]) -> Tuple[Optional[str], str]:
     """The directory the profiler is given: on_trace_ready's dir_name wins over output_path (with a warning),
     output_path defaults to ./data (data/mindspore.json)."""
     from ..checks.mindspore import MODULE
-    from .torch_run import _made_by
+    from .torch_run import CHDIR, _joined, _made_by
     handler = _made_by(ctx, kws.get("on_trace_ready"))
     if handler is not None and names.of(handler.func) == MODULE + ".tensorboard_trace_handler":
         node = handler.args[0] if handler.args else next((k.value for k in handler.keywords if k.arg == "dir_name"),
@@ -135,11 +136,13 @@ def _folder(ctx, names, kws, cwd: str) -> Tuple[Optional[str], str]:
         return None, f"not known here ({source})"
     if HOLE in value:
         return value, f"{value.replace(HOLE, '<unknown>')} ({source}: partly known only at run time)"
-    path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+    path = _joined(cwd, value)
+    if path is None:
+        return None, f"{value} ({source}), relative to {CHDIR}"
     return path, f"{path} ({source})"
 
 
-def _schedule(ctx, names, node) -> Tuple[object, str]:
+def _schedule(ctx, names, node) -> Tuple[Union[None, str, Dict[str, int]], str]:
     """MindSpore's schedule is keyword-only (a positional call raises TypeError: checks/mindspore.py)."""
     from ..checks.framework_values import known
     from ..checks.mindspore import SCHEDULE
@@ -150,7 +153,7 @@ def _schedule(ctx, names, node) -> Tuple[object, str]:
     if made is None or names.of(made.func) != SCHEDULE or made.args or any(k.arg is None for k in made.keywords):
         return "unknown", ""
     out = {"wait": 0, "active": 1, "warmup": 0, "repeat": 0, "skip_first": 0}
-    given = {k.arg: k.value for k in made.keywords}
+    given = {k.arg: k.value for k in made.keywords if k.arg is not None}     # (none is: checked above)
     if not {"wait", "active"} <= set(given) or not set(given) <= set(out):
         return "unknown", ""
     for name, value_node in given.items():

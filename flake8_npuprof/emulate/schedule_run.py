@@ -56,9 +56,8 @@ def replay(s: Optional[Dict[str, int]], steps: int, stepped: bool = True) -> Run
     ask = (lambda step: RECORD) if s is None else (lambda step: action(s, step))
     if not stepped:
         state = ask(0)
-        recorded = tuple(range(steps)) if state in (RECORD, SAVE) else ()
-        traces = ((0, steps),) if state in (RECORD, SAVE) else ()
-        return Run(recorded, traces, state, steps, cut)
+        held = state in (RECORD, SAVE)
+        return Run(tuple(range(steps)) if held else (), ((0, steps),) if held else (), state, steps, cut)
     recorded: List[int] = []
     traces: List[Tuple[int, int]] = []
     start: Optional[int] = None

@@ -125,7 +125,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     return report
 
 
-def emulate_framework(text: str, path: str, framework: str, target: Target, cwd: str, use_env: bool,
+def emulate_framework(text: str, path: str, framework: str, target: Target, cwd: Optional[str], use_env: bool,
                       environ) -> Optional[dict]:
     """The report of a torch_npu or MindSpore script (torch_run.py, mindspore_run.py), None when the file starts
     no profiler those replay (dynamic profiling, PROF_CONFIG_PATH: said as not replayed)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import Target
@@ -39,7 +39,7 @@ class Profiler(NamedTuple):
 
 # ---------------------------------------------------------------- the script
 
-def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> List[Profiler]:
+def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[dict]) -> List[Profiler]:
     """Every profile() call of the file (ctx: checks.analysis.Context, its checks already run). environ: the
     environment with --env, None without (PROFILING_MODE unset, ASCEND_WORK_PATH not known)."""
     from ..checks.torch_npu_report import HANDLER, PROFILE, Names
@@ -54,7 +54,7 @@ def replay(ctx, target: Target, cwd: str, environ: Optional[dict]) -> List[Profi
         if full == PROFILE:
             out.append(_profiler(ctx, names, call, parents, target, cwd, environ, HANDLER))
     out.extend(_legacy_setup(ctx, c, parents, target) for c in calls if names.of(c.func) and
-               _legacy(names.of(c.func), c))
+               _legacy(names.of(c.func) or "", c))
     if not out:
         out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
                    if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
@@ -88,7 +88,7 @@ def _node_at(ctx, p: Profiler) -> Optional[ast.AST]:
     return None
 
 
-def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: str) -> Profiler:
+def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[str]) -> Profiler:
     """dynamic_profile.init(dir): what is collected, and when, is read at run time from dir/profiler_config.json;
     the file as it is on this machine now is checked as `npuprof validate` checks it."""
     from ..checks.dynamic_json import check_text
@@ -97,12 +97,16 @@ def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: str) -> P
     folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
         else None
     data: dict = {"route": "dynamic_profile", "config": None}
-    details, caveats = [], ()
+    details: List[str] = []
+    caveats: Tuple[str, ...] = ()
+    path = _joined(cwd, os.path.join(folder, "profiler_config.json")) if folder is not None else None
     if folder is None:
         why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
               "a folder not known here"
+    elif path is None:
+        why = "dynamic profiling: what is collected, and when, is read at run time from " \
+              f"{os.path.join(folder, 'profiler_config.json')}, relative to {CHDIR}"
     else:
-        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder), "profiler_config.json"))
         data["config"] = path
         why = f"dynamic profiling: what is collected, and when, is read at run time from {path}"
         if os.path.isfile(path):
@@ -141,7 +145,8 @@ def _legacy_setup(ctx, call: ast.Call, parents, target: Target) -> Profiler:
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), _conditions(ctx, call, parents), data)
 
 
-def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: str, environ, handler_name: str) -> Profiler:
+def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[str], environ,
+              handler_name: str) -> Profiler:
     from ..checks.framework_values import known
     kws = {k.arg: k.value for k in call.keywords if k.arg}
     releases = _replayed(target)
@@ -211,7 +216,7 @@ def _every_release(message: str) -> bool:
 
 # ---------------------------------------------------------------- what the checks found on this profiler
 
-def _findings(ctx, call: ast.Call, kws: Dict[str, ast.AST], names) -> list:
+def _findings(ctx, call: ast.Call, kws: Mapping[str, ast.AST], names) -> list:
     """The checks' findings inside this profile() call and the calls its keywords name (schedule, handler,
     experimental_config built elsewhere in the file)."""
     spans = [(ctx.src.node_start(call), ctx.src.node_end(call))]
@@ -222,7 +227,19 @@ def _findings(ctx, call: ast.Call, kws: Dict[str, ast.AST], names) -> list:
     return [f for f in ctx.findings if any(a <= f.start < b for a, b in spans)]
 
 
-def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.AST]:
+# where a relative path goes when the script changes its directory (emulate/replay.run_dir)
+CHDIR = "the directory the script changes to with os.chdir, not known here"
+
+
+def _joined(cwd: Optional[str], value: str) -> Optional[str]:
+    """value as a path from cwd; None when it is relative and cwd is not known (the script calls os.chdir)."""
+    value = os.path.expanduser(value)
+    if cwd is None and not os.path.isabs(value):
+        return None
+    return os.path.normpath(os.path.join(cwd or os.sep, value))
+
+
+def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.Call]:
     """The call that builds a keyword's value: the call itself, or the one call assigned to its name."""
     if isinstance(node, ast.Call):
         return node
@@ -423,11 +440,12 @@ def _loop(ctx, names, call, var, form, parents) -> Tuple[Optional[bool], Optiona
     if len(found) != 1:
         return True, None, ""
     loop = found[0]
+    assert isinstance(loop.iter, ast.Call)      # (found: range() loops only)
     bounds = [known(ctx, names, a) for a in loop.iter.args]
     if not bounds or len(bounds) > 2 or loop.iter.keywords or any(
             not b or len(b) != 1 or not isinstance(b[0], int) or isinstance(b[0], bool) for b in bounds):
         return True, None, f"line {loop.lineno}"
-    ints = [b[0] for b in bounds]
+    ints = [b[0] for b in bounds if b]     # (every one is: checked above)
     return True, max(0, ints[-1] - (ints[0] if len(ints) == 2 else 0)), f"line {loop.lineno}"
 
 
@@ -484,7 +502,7 @@ def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:
 
 # ---------------------------------------------------------------- where the data goes
 
-def _handler(ctx, names, node, cwd: str, environ, handler_name: str, known) -> dict:
+def _handler(ctx, names, node, cwd: Optional[str], environ, handler_name: str, known) -> dict:
     """Where the traces go: kind tensorboard / own / none_deleted / file / unknown, the directory (absolute, None
     when not known), how it is shown, and the handler's worker_name and analyse_flag."""
     from ..checks.torch_npu import _exports
@@ -524,22 +542,27 @@ def _handler(ctx, names, node, cwd: str, environ, handler_name: str, known) -> d
             path = os.path.join(os.path.abspath(work), "profiling_data")
             out.update(dir=path, shown=path, how=f"{at}: no dir_name, so $ASCEND_WORK_PATH/profiling_data")
         elif environ is not None:
-            out.update(dir=cwd, shown=cwd, how=f"{at}: no dir_name and no ASCEND_WORK_PATH, so the working directory")
+            out.update(dir=cwd, shown=cwd if cwd is not None else CHDIR,
+                       how=f"{at}: no dir_name and no ASCEND_WORK_PATH, so the working directory")
         else:
-            out.update(dir=None, shown=f"{cwd} (or $ASCEND_WORK_PATH/profiling_data when it is set)",
+            out.update(dir=None, shown=f"{cwd if cwd is not None else CHDIR} (or $ASCEND_WORK_PATH/profiling_data "
+                                       "when it is set)",
                        how=f"{at}: no dir_name, so the working directory, or $ASCEND_WORK_PATH/profiling_data "
                            "when ASCEND_WORK_PATH is set (give --env)")
         return out
     if HOLE in value:
         out.update(dir=None, shown=value.replace(HOLE, "<unknown>"), how=f"{at}: partly known only at run time")
         return out
-    path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
-    if os.path.isfile(path):
-        out.update(kind="file", dir=path, shown=path, how=(
-            f"{at}: {path} is a file on this machine: torch_npu prints \"Call tensorboard_trace_handler failed\", "
+    full = _joined(cwd, value)
+    if full is None:
+        out.update(dir=None, shown=value, how=f"{at}: {value} is relative to {CHDIR}")
+        return out
+    if os.path.isfile(full):
+        out.update(kind="file", dir=full, shown=full, how=(
+            f"{at}: {full} is a file on this machine: torch_npu prints \"Call tensorboard_trace_handler failed\", "
             "the handler is None, and the data is deleted when the profiler object goes away"))
         return out
-    out.update(dir=path, shown=path, how=f"{at}")
+    out.update(dir=full, shown=full, how=f"{at}")
     return out
 
 
