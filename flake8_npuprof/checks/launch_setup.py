@@ -6,19 +6,24 @@ msprof_args.py) and emulate read the same LaunchSetup.
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
 from ..shell.launches import Launch
 from ..shell.parse import without_redirections
 from ..source.files import rel_path
 from ..source.text import HOLE, SourceText
 from ..values.launch_args import Given, OPEN, Word
+from ..values.resolve import FlagDef
+
+if TYPE_CHECKING:
+    from ..setups.inventory import ExecOrder
+    from .analysis import Context
 
 
 # ---------------------------------------------------------------- the script's flags
 
 
-def flag_table(ctx) -> Dict[str, object]:
+def flag_table(ctx) -> Dict[str, FlagDef]:
     """Option string -> FlagDef for every flag the script (or a module it imports) defines."""
     import ast as _ast
     flags = list(ctx.resolver.flags)
@@ -28,7 +33,7 @@ def flag_table(ctx) -> Dict[str, object]:
         for module in lookup.imported_modules():
             if module.may_define_flags:         # else it defines none, and is not indexed to learn that
                 flags.extend(module.resolver.flags)
-    table: Dict[str, object] = {}
+    table: Dict[str, FlagDef] = {}
     for f in flags:
         if f.kind == "absl":
             table.setdefault(f"--{f.dest}", f)
@@ -43,7 +48,7 @@ def flag_table(ctx) -> Dict[str, object]:
     return table
 
 
-def bind(launch: Launch, table: Dict[str, object], root: str) -> Tuple[Dict[str, Given], List[Word]]:
+def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str, Given], List[Word]]:
     """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define)."""
     given: Dict[str, Given] = {}
     unknown: List[Word] = []
@@ -94,12 +99,12 @@ def _nargs(flag) -> bool:
 class LaunchSetup(NamedTuple):
     """A launch with its script's setups as they are for these flags and this environment."""
     launch: Launch
-    ctx: object                 # the script's analysis.Context, its resolver bound to the flags
+    ctx: Context                # the script's, its resolver bound to the flags
     given: Dict[str, Given]
     unknown: List[Word]
     setups: list                # inventory.ScriptSetup, guards on the flags decided
     inits: list
-    order: object
+    order: ExecOrder
     decided: List[str]          # how flags decided the script's conditions, for messages
     traps: List[Tuple[Given, str]]  # (flag given, what it does): a "False" read as a true string
 
@@ -161,8 +166,7 @@ def _decide(ctx, setup, given: Dict[str, Given]):
         text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
         flags = [d for d in attrs if d in given]
-        origin = "; ".join(f"{given[d].option}{'=' + given[d].text if given[d].text else ''} from {given[d].where}"
-                           for d in flags) or \
+        origin = "; ".join(_passed(given[d]) for d in flags) or \
             "; ".join(f"the default of --{d}, which the launcher does not pass" for d in attrs[:1]) or "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
         for d in flags:
@@ -177,3 +181,8 @@ def _decide(ctx, setup, given: Dict[str, Given]):
         return setup._replace(conditions=(setup.condition,) if setup.condition else ()), why, traps
     off = Mode("off", "not run in this launch: " + next(w for w, t in zip(why, truths) if not t))
     return setup._replace(mode=off, conditions=()), why, traps
+
+
+def _passed(g: Given) -> str:
+    """How the launcher passes a flag: `--x=v from run.sh:3`."""
+    return f"{g.option}{'=' + g.text if g.text else ''} from {g.where}"

@@ -9,7 +9,7 @@ checks/launch_setup.py's, which `check` reads too.
 from __future__ import annotations
 
 import shlex
-from typing import Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 from ..checks.launch_setup import LaunchSetup, flag_table, prepare
 from ..checks.launcher_switch import PROFILING_WORDS
@@ -19,6 +19,9 @@ from ..shell.walk import Walk
 from ..source.text import HOLE
 from ..values.launch_args import OPEN
 from .replay import _rel
+
+if TYPE_CHECKING:
+    from .runtime import Env
 
 
 def launch_env(launch: Launch, base, root: str, environ=None):
@@ -51,7 +54,7 @@ def launch_env(launch: Launch, base, root: str, environ=None):
     return out, unknown
 
 
-def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple[Optional[LaunchSetup], list, object]:
+def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple[Optional[LaunchSetup], list, Env]:
     """One launch's results (and the LaunchSetup of its script, None for an application msprof starts that is not
     a Python script we read), with the environment GE sees in it."""
     from .replay import Planner

@@ -25,7 +25,7 @@ from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, fini
 
 class Run(NamedTuple):
     launch: Launch
-    index: int                  # 1-based, in the launcher's order
+    index: int  # type: ignore[assignment]  # 1-based, in the launcher's order (mypy: it shadows tuple.index)
     report: dict                # finish() over this launch's results
     info: dict                  # launch_info (its text lines included)
     verdict: str                # collects, fails, collects nothing, no profiling, unknown, not run
@@ -122,6 +122,7 @@ def _stopped(w: Walk, path: str, report: Optional[dict], target, base) -> dict:
 def _exits_first(w: Walk, target, base) -> dict:
     """A launcher whose shell ends (`exit`, `exec cmd`) before it starts any launch: no process of its own reads
     its PROFILING_* (a launcher that runs none and goes on is emulated on its own variables instead)."""
+    assert w.exited is not None         # (the caller asks only then)
     file, line = w.exited
     where = f"{_rel(file, w.root)}:{line}"
     report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
@@ -359,6 +360,7 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     after = [r for r in profiling if certain_no and r.index > certain_no[-1].index]
     recovered = certain_no and after and all(r.verdict == "collects" for r in after) and \
         not any(r.index > certain_no[-1].index for r in open_) and not truncated
+    decider: Optional[Run]
     if recovered:
         failed = certain_no[-1]
         decider, usable = after[-1], True
@@ -390,7 +392,9 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     report = dict(top.report)
     if n == 1 and top.launch.missing and not report["results"]:
         report["results"] = _own_variables(w, path, target, base, report["cwd"])
-    preflight, checked, seen = [], [], set()
+    preflight: list = []
+    checked: list = []
+    seen: set = set()
     for r in ran:
         for p in r.report["preflight"]:
             if p["message"] not in seen:
