@@ -12,11 +12,12 @@ utils_profile); data/torch_npu_utils_profile.json holds what it showed.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import utils_profile as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
+from ..source.sites import dotted
 from .framework_values import known, show
 from .torch_npu_report import Names, report as _report
 
@@ -260,6 +261,79 @@ def _nested_start(loop, owner: str) -> bool:
 def _in_loop(tree, loop) -> bool:
     return any(outer is not loop and isinstance(outer, (ast.For, ast.While, ast.AsyncFor)) and
                any(n is loop for n in ast.walk(outer)) for outer in ast.walk(tree))
+
+
+# ---------------------------------------------------------------- what a launch hands it (emulate)
+
+class Site(NamedTuple):
+    """A Profile(...) call as a launch meets it: where, and what its profile_type and start_step are made of."""
+    path: str
+    line: int
+    type_env: Optional[str]             # the environment variable profile_type reads (os.getenv, os.environ.get)
+    type_value: object                  # else its constant value (None: not given); UNKNOWN: neither
+    step_env: Optional[str]             # the variable start_step reads, as the model zoo writes it
+    step_value: object                  # else its constant (10 when not given); UNKNOWN: neither
+    save_path: object                   # its constant save_path ("./npu_profiling" when not given); UNKNOWN
+
+
+UNKNOWN = object()
+
+
+def sites_in(text: str, path: str) -> List[Site]:
+    """The Profile(...) calls of one module, read without a resolver: environment reads and constants only."""
+    if "Profile" not in text or "torch_npu" not in text:
+        return []
+    try:
+        tree = ast.parse(text, path)
+    except (SyntaxError, ValueError):
+        return []
+    names = Names(tree)
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and names.of(node.func) == CALL):
+            continue
+        args = _arguments(node)
+        if args is None:
+            continue
+        type_env, type_value = _env_or_constant(args.get("profile_type"), None)
+        step_env, step_value = _env_or_constant(args.get("start_step"), K.data()["defaults"]["start_step"])
+        _, save = _env_or_constant(args.get("save_path"), K.data()["defaults"]["save_path"])
+        out.append(Site(path, node.lineno, type_env, type_value, step_env, step_value, save))
+    return out
+
+
+def _env_or_constant(node: Optional[ast.AST], default: object) -> Tuple[Optional[str], object]:
+    """(the variable it reads, None) or (None, its constant): os.getenv("X"), os.environ.get("X", d),
+    int(os.getenv("X", 10)), a constant, nothing (the default)."""
+    if node is None:
+        return None, default
+    if isinstance(node, ast.Constant):
+        return None, node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" and \
+            len(node.args) == 1 and not node.keywords:
+        return _env_or_constant(node.args[0], default)[0], UNKNOWN
+    if isinstance(node, ast.Call) and dotted(node.func) in ("os.getenv", "os.environ.get", "getenv") and \
+            node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value, UNKNOWN
+    return None, UNKNOWN
+
+
+def launch_outcome(kind: object, releases: Tuple[str, ...]) -> Dict[str, str]:
+    """{release: "on", "off" or "raises"} for a profile_type on each release (the record's outcomes)."""
+    out = {}
+    for r in releases:
+        if kind == "TORCH":
+            out[r] = "raises"
+        elif kind in K.types(r):
+            out[r] = "on"
+        else:
+            out[r] = "off"
+    return out
+
+
+def knows(release_group) -> str:
+    """What the releases switch on for, as a message says it ("TORCH" and "ASCEND_PROFILER")."""
+    return _either(K.types(release_group[0]))
 
 
 # ---------------------------------------------------------------- the rules' pages
