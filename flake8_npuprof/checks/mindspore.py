@@ -348,7 +348,8 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
 def _environment(ctx, names: Names) -> None:
     """NPP355: MS_PROFILER_OPTIONS set in Python to JSON MindSpore cannot use."""
     for node in ast.walk(ctx.tree):
-        at, value = None, None
+        at: Optional[ast.AST] = None
+        value: Optional[ast.AST] = None
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and dotted(t.value) in ("os.environ", "environ") and \
@@ -358,7 +359,7 @@ def _environment(ctx, names: Names) -> None:
                 node.args[0].value == ENV and dotted(node.func) in ("os.environ.setdefault", "environ.setdefault",
                                                                     "os.putenv"):
             at, value = node, node.args[1]
-        if at is None:
+        if at is None or value is None:     # (value is set with at)
             continue
         options = _options_text(ctx, names, value)
         if options is None:

@@ -33,6 +33,9 @@ def check(ctx) -> None:
         for options in setup.params.get("profiling_options", []):
             if options.field != "s":
                 continue
+            if options.value is None:   # `.s += b"..."`: added to at run time, to a value not followed here
+                empty = False
+                continue
             _check_str_field(ctx, options)
             strings = check_options_expr(ctx, options.value, options.scope, ctx.pos(options.stmt), mode_on)
             if not strings.candidates or any(c.text.strip() for c in strings.candidates):

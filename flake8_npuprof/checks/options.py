@@ -18,7 +18,7 @@ of is `options_problem`.
 from __future__ import annotations
 
 import functools
-from typing import Dict, List, NamedTuple, Optional, Set, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..knowledge import datafiles as K
 from ..knowledge.collection import collects_anything
@@ -44,7 +44,7 @@ class OptionsReport(NamedTuple):
     empty: bool                 # blank string: the runtime treats it as "not set"
     unknown: bool               # the structure depends on an unknown piece
     doc: Optional[Doc]
-    issues: List[Issue]
+    issues: Sequence[Issue]     # a tuple once cached (_cached)
 
 
 def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> OptionsReport:
@@ -146,7 +146,7 @@ def for_state(words, state):
 
 # ---------------------------------------------------------------- judging per target
 
-def _bad_versions(cells: Dict[Tuple[str, str], Problem], target: Target,
+def _bad_versions(cells: Mapping[Tuple[str, str], Optional[Problem]], target: Target,
                   standings=("fails",)) -> Set[str]:
     """Versions on which the problem happens on every target product (or the one named)."""
     bad = set()
@@ -241,7 +241,7 @@ def _judge(problems, target: Target) -> List[Issue]:
             else:
                 runtime.append(Runtime(versions_phrase(vs), text, builds))
         # what no source shows, for the versions the target names
-        unknown = {}
+        unknown: Dict[str, List[str]] = {}
         for v in target.versions:
             if v in relevant:
                 continue

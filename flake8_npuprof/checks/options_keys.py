@@ -5,7 +5,7 @@ version than the target's (NPP113).
 from __future__ import annotations
 
 import functools
-from typing import Tuple
+from typing import Tuple, Union
 
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Member
@@ -47,7 +47,7 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
                            f"the collector rejects the options, so {ABORT}", "remove it")
         return Problem("NPP101", key, span, f'unknown profiling_options key "{key}"',
                        f"the collector rejects the options, so {ABORT}", hint or "remove it", fix)
-    advice = ""
+    advice: Union[str, Tuple[str, ...]] = ""
     if key != snake(key):
         advice = f'write "{snake(key)}" (only the protobuf-era collector of {versions_phrase(accepted)} reads this spelling)'
     elif key == "task_time":

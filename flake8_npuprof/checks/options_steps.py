@@ -29,7 +29,7 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[P
     members = _members(doc)
     unknown = {k for k, m in members.items() if m.unknown}
     holes = bool(unknown) or "\ue000" in text
-    by_key: Dict[str, list] = {}
+    by_key: Dict[Optional[str], list] = {}       # None: the whole string
     for step in G.steps(text, version, product, cut=False):     # NPP112 reports the cut
         if step.action in (G.UNKNOWN, G.OFF) or step.kind == "deprecated":
             continue
@@ -38,11 +38,11 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[P
         by_key.setdefault(step.key, []).append(step)
     out = []
     for key, steps in by_key.items():
-        member = members.get(key)
+        member = members.get(key) if key is not None else None
         written = None if member is not None or key is None else _written_as(doc, text, key)
-        if written is not None:
+        if written is not None and key is not None:
             problem = _collector_key_problem(doc, text, written, key, steps, version, product)
-        elif member is not None and isinstance(member.value, str) and \
+        elif member is not None and key is not None and isinstance(member.value, str) and \
                 text[member.value_start + 1:member.value_end - 1] != member.value:
             problem = _escaped_value_problem(doc, text, member, key, steps, version, product)
         else:
@@ -112,7 +112,7 @@ def _collector_key_problem(doc: Doc, text: str, member: Member, key: str, steps:
                                                  f'8.5+ collector skips: {base.what}')
 
 
-def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, version: str,
+def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], steps: list, version: str,
                      product: str, members: Optional[Dict[str, Member]] = None) -> Optional[Problem]:
     from ..knowledge import ge_options as G
     final = next((s for s in steps if s.action == G.REJECT), None) or steps[-1]
@@ -133,6 +133,7 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
             return Problem("NPP100", "", (doc.start, doc.end), "profiling_options is not a JSON object as GE reads it",
                            _rejects(final), "fix the JSON syntax")
         return None
+    assert key is not None                  # a member's: None is only the whole string's
     value = member.value
     span = (member.value_start, member.value_end)
     if final.kind.startswith("json_"):
@@ -174,19 +175,20 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: str, steps: list, 
         return Problem("NPP114", key, span, f'"{key}": "l3" is not supported on {title}', _rejects(final),
                        "use a lower level for this product")
     if final.kind == "value" and key == "training_trace":
-        base = _value_problem(doc, member, "enum", version)
-        return base._replace(consequence=_rejects(final))
+        problem = _value_problem(doc, member, "enum", version)
+        assert problem is not None          # training_trace's code is NPP103: always a Problem
+        return problem._replace(consequence=_rejects(final))
     if final.kind in ("value", "items", "empty"):
-        base = _value_problem(doc, member, "enum", version)
-        if base is None:
+        problem = _value_problem(doc, member, "enum", version)
+        if problem is None:
             return None
-        return base._replace(code="NPP102", consequence=_rejects(final))
+        return problem._replace(code="NPP102", consequence=_rejects(final))
     if final.kind == "metrics":
-        base = _value_problem(doc, member, "enum", version)
-        if base is None or base.code != "NPP106":
-            base = Problem("NPP106", key, span, f'"{key}": {_json(value)} is not an AI Core metric set on {title}',
-                           "", "use one of " + ", ".join(K.aic_metrics_for(product)))
-        return base._replace(consequence=_rejects(final))
+        problem = _value_problem(doc, member, "enum", version)
+        if problem is None or problem.code != "NPP106":
+            problem = Problem("NPP106", key, span, f'"{key}": {_json(value)} is not an AI Core metric set on {title}',
+                              "", "use one of " + ", ".join(K.aic_metrics_for(product)))
+        return problem._replace(consequence=_rejects(final))
     if final.kind in ("range", "instr"):
         if final.action != G.REJECT:
             return None

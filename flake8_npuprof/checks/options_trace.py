@@ -18,11 +18,12 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
     members = _members(doc)
     tt = members.get("training_trace")
     tt_on = tt is not None and tt.value == "on"
-    out = []
+    out: List[Issue] = []
     if tt is not None and tt.unknown:
         return out
     # guidance only where some targeted chip and version collects the step trace
-    if tt_on and not all("training_trace" in K.unsupported(p, v) for v in target.versions for p in target.products):
+    if tt is not None and tt_on and \
+            not all("training_trace" in K.unsupported(p, v) for v in target.versions for p in target.products):
         missing = [k for k in ("fp_point", "bp_point") if k not in members]
         if missing:
             names = "/".join(f'"{k}"' for k in missing)

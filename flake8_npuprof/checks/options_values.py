@@ -42,6 +42,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
     code = _code_for(key, keyword, version)
     legacy = version in K.LEGACY_VERSIONS
     shown = _json(value)
+    fix: Optional[TextFix]
     if code == "NPP103":
         if isinstance(value, str) and value.lower() == "on":
             advice, fix = 'write "on"', TextFix(((span[0] + 1, span[1] - 1, "on"),), True, 'write "on"')
@@ -175,7 +176,7 @@ def _storage_problem(member: Member, version: str) -> Problem:
     elif m:
         mb = None
     fix, advice = None, 'write "<N>MB" with 200 <= N <= 4294967295'
-    if whole(mb) is not None and 200 <= mb <= 4294967295:
+    if mb is not None and whole(mb) is not None and 200 <= mb <= 4294967295:
         new = f"{whole(mb)}MB"
         fix = TextFix(((span[0] + 1, span[1] - 1, new),), True, f'write "{new}"')
         advice = f'write "{new}"'

@@ -264,8 +264,9 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
                         "end the line above with `\\` and nothing after it", lines=(above[0].line,)))
             return
         assigned = [_ASSIGN.match(w.text) for w in above]
-        if all(assigned) and uses.matters(assigned[-1].group(1)):
-            name = assigned[-1].group(1)
+        last = assigned[-1]
+        if all(assigned) and last is not None and uses.matters(last.group(1)):
+            name = last.group(1)
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
                         f"the assignment above (line {above[0].line}) {how}, so {name} does not get these options"
@@ -273,12 +274,19 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
                         lines=(above[0].line,)))
 
 
+def _assigned(word: ShWord) -> str:
+    """The name an assignment word (`NAME=...`, one _ASSIGN matched) sets."""
+    m = _ASSIGN.match(word.text)
+    assert m is not None
+    return m.group(1)
+
+
 def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, report) -> None:
     """`A=x B=y word ...`: the assignments hold only for the command `word`, which bash runs."""
-    lost = [a for a in assigns if uses.matters(_ASSIGN.match(a.text).group(1)) or _msprof_word(a.text)]
+    lost = [a for a in assigns if uses.matters(_assigned(a)) or _msprof_word(a.text)]
     if not lost:
         return
-    names = [_ASSIGN.match(a.text).group(1) for a in lost]
+    names = [_assigned(a) for a in lost]
     looks_like_value = head.text.startswith("-") or _msprof_word(head.text)
     empty = [a for a in lost if a.text.endswith("=") and text[a.end - 1] == "=" and not head.continued]
     what = " and ".join(names)
@@ -292,7 +300,7 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
         return
     if empty and not head.continued and (looks_like_value or head.text in _VALUE_WORDS or head.text.startswith("{")):
         a = empty[0]
-        name = _ASSIGN.match(a.text).group(1)
+        name = _assigned(a)
         status = {"true": " (status 0: nothing says so)", "false": " (status 1)"}.get(
             head.text, f" ({_not_found(head.text)}, status 127)" if head.text.startswith(("-", "{")) or " " in
             head.text else "")

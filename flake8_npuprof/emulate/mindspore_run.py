@@ -12,7 +12,6 @@ the answer hangs on those, it is `unknown` and says so; `no` only where a check 
 from __future__ import annotations
 
 import ast
-import os
 from typing import Dict, Optional, Tuple, Union
 
 from ..knowledge.targets import Target

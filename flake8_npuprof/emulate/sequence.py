@@ -169,9 +169,9 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                     why = (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore "
                            "profiler, msprof through a subprocess): what it collects is not known here")
                 else:
-                    named = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
+                    naming = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
                         if other else "it imports more modules than are followed here"
-                    why = (f"{name} has no profiling setup of its own, but {named}: a setup in a module it imports is "
+                    why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is "
                            "not emulated here (emulate that module)")
                 # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
                 report = dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script else why)
