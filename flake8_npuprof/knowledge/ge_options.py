@@ -17,7 +17,7 @@ import json
 import re
 import sys
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from pathlib import Path
 
@@ -141,7 +141,7 @@ def ge_steps(text: str) -> List[Step]:
 class Nano(NamedTuple):
     """One value as NanoJson holds it: kind is string, uint, int, double, bool, null, array, object."""
     kind: str
-    value: object
+    value: Any          # as the kind says: str, int, float, bool, None, a list of Nano, a dict of them
 
 
 class _Bad(Exception):
@@ -221,7 +221,7 @@ def _nano_value(s: str, i: int) -> Tuple[Nano, int]:
 
 def _nano_nested(s: str, i: int) -> int:
     """The index after a nested array or object, read by NanoJson's rules (GetJsonArray/GetJsonObj)."""
-    stack = []
+    stack: List[str] = []
     while True:
         if stack and stack[-1] == "{" and i < len(s) and s[i] != "}":
             if s[i] != '"':                     # a member: its key, then its value
@@ -299,7 +299,9 @@ def _nano_number(s: str, i: int) -> Tuple[Nano, int]:
     end = m.end()
     if "." in token:
         return Nano("double", float(token)), _skip(s, end, _WS + ",")
-    whole = int(_STOI.match(s, i).group())
+    digits = _STOI.match(s, i)
+    assert digits is not None           # (the number matched above starts so)
+    whole = int(digits.group())
     if not -2 ** 31 <= whole < 2 ** 31:     # std::stoi: out_of_range, "Failed to transfer json ..."
         raise _Bad("integer")
     return Nano("int" if s[i] == "-" else "uint", whole), _skip(s, end, _WS + ",")
@@ -384,6 +386,7 @@ def _collector(text: str, version: str, product: str, plat: dict, env) -> List[S
     f = facts(version)
     obj, bad = nano_read(text)
     if obj is None:
+        assert bad is not None          # (nano_read gives one of them)
         return [Step(bad.key, REJECT, "collector", "Failed to parse geoption configs. Error reason: "
                      "Input json string error", "json_" + bad.why)]
     steps: List[Step] = []
@@ -620,7 +623,7 @@ def _construct(obj: Dict[str, Nano], version: str, product: str, plat: dict, env
                         "The argument: instr_profiling_freq is useless on the platform.", "instr"))
     else:
         freq = obj.get("instr_profiling_freq")
-        number = 1000
+        number: Optional[int] = 1000
         if freq is not None:
             number, logged = as_int32(freq)
             if logged:
@@ -656,6 +659,7 @@ def _output(value: Optional[Nano], f: dict, env) -> List[Step]:
         if env is None:
             return out + [Step("output", ENV, "collector", "Result path and ASCEND_WORK_PATH env is empty",
                                "env_output")]
+        assert work                     # (env is given and holds it: checked above)
         text = work.rstrip("/") + "/profiling_data"
     bad = next((c for c in f["output_invalid_chars"] if c in text), None)
     if bad is not None:

@@ -5,7 +5,7 @@ for a static check; tests/test_oracle.py models the machine the record ran on).
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple
+from typing import NamedTuple, Optional, Tuple, overload
 
 from .msprof_tables import data, facts
 
@@ -24,6 +24,14 @@ class Chip(NamedTuple):
     features: frozenset
     metrics: frozenset
     max_monitor: int
+
+
+@overload
+def chip(version: str, product: str) -> Optional[Chip]: ...
+@overload
+def chip(version: str, product: str, hypothetical: bool) -> Chip: ...
+@overload
+def chip(version: str, product: str, hypothetical: None) -> Optional[Chip]: ...
 
 
 def chip(version: str, product: str, hypothetical: Optional[bool] = None) -> Optional[Chip]:

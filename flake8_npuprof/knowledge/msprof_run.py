@@ -91,6 +91,7 @@ class _Run(_OptionChecks):
         elif opt.ident == "MODEL_EXECUTION":
             self.add(at, opt.name, LOG, "note", "[WARNING] [Note] [model-execution] This option will be discarded in "
                      "later versions.")
+        assert arg is not None              # (_on_off rejects None)
         self.params[opt.ident] = arg
 
     def _cmd(self, at: int, opt: Opt, arg: Optional[str]) -> None:
@@ -155,6 +156,7 @@ class _Run(_OptionChecks):
         ident = opt.ident
         if ident == "DYNAMIC_PROF":
             if self._on_off(at, opt, arg):
+                assert arg is not None      # (_on_off rejects None)
                 self.params["dynamic"] = arg
         elif ident == "DYNAMIC_PROF_PID":
             check = self.f["pid_check"]
@@ -168,6 +170,7 @@ class _Run(_OptionChecks):
             elif arg is None:       # 9.0 checks nothing: std::string = NULL reads through a null pointer
                 self.add(at, opt.name, CRASH, "null_assign")
                 return
+            assert arg is not None          # (_range and _null reject None)
             self.params["pid"] = arg
         elif ident in ("DELAY_PROF", "DURATION_PROF"):
             lo, hi = data()["ranges"][ident]
@@ -180,7 +183,7 @@ class _Run(_OptionChecks):
             self._period(at, opt, arg)
             return
         if ident in ("EXPORT_ITERATION_ID", "EXPORT_MODEL_ID"):
-            if self._null(at, opt, arg, "null_number") and not _fits(arg, 4294967295):
+            if self._null(at, opt, arg, "null_number") and arg is not None and not _fits(arg, 4294967295):
                 self.add(at, opt.name, REJECT, "number", f"[ERROR] Argument --{opt.name}: invalid value: {arg}."
                          "Please input an integer value.")
             return

@@ -65,6 +65,7 @@ class _OptionChecks:
         """CheckArgOnOff."""
         if not self._null(at, opt, arg):
             return False
+        assert arg is not None              # (_null rejects None)
         ident = opt.ident
         if ident in ("MSTX_DOMAIN_INCLUDE", "MSTX_DOMAIN_EXCLUDE"):
             return True
@@ -113,6 +114,7 @@ class _OptionChecks:
         """CheckArgRange."""
         if not self._null(at, opt, arg, "null_number"):
             return False
+        assert arg is not None              # (_null rejects None)
         if _fits(arg, 4294967295):
             number = int(arg)
             if lo <= number <= hi:
