@@ -334,6 +334,7 @@ def newline_of(text: str) -> str:
 
 def fix_edits(analysis: Analysis, finding: Finding) -> List[Edit]:
     nl = newline_of(analysis.text)
+    assert finding.fix is not None          # (asked only for a finding with a fix)
     return [Edit(e.start, e.end, e.text.replace("\n", nl) if nl != "\n" else e.text) for e in finding.fix.edits]
 
 
@@ -458,7 +459,7 @@ def hover(analysis: Analysis, offset: int, overrides: Overrides) -> Optional[Tup
     if key is not None:
         parts.append(key_hover(key.key, analysis.doc.settings.target))
         span = span or (key.start, key.end)
-    if not parts:
+    if not parts or span is None:       # (a part comes with its span)
         return None
     return "\n\n---\n\n".join(parts), span[0], span[1]
 
@@ -511,7 +512,7 @@ def _dict_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
             continue
         for k in keys:
             if src.node_start(k) <= offset < src.node_end(k):
-                return OptionKey(k.value, src.node_start(k), src.node_end(k))
+                return OptionKey(str(k.value), src.node_start(k), src.node_end(k))     # (a str: keys)
     return None
 
 

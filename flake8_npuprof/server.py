@@ -452,6 +452,7 @@ async def serve(ls: NpuprofServer, wire: Wire, replay=()) -> None:
             dispatch(ls, body)
         except Exception:
             log.exception("could not handle a message")
+    assert ls._stop_event is not None   # (run() sets it before it serves)
     while not ls._stop_event.is_set():
         try:
             body = await wire.message()
@@ -500,6 +501,7 @@ def run(initialize: Optional[dict] = None, answer: Optional[dict] = None, replay
     server._stop_event = threading.Event()
     server.protocol.set_writer(StdoutWriter(protocol_out))
     if initialize is not None:
+        assert answer is not None       # (given with initialize: server_start.py answered it)
         initialized_early(server, initialize, answer)
     try:
         server.early = early

@@ -26,10 +26,13 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from typing import BinaryIO, List, Optional, Tuple
+from typing import TYPE_CHECKING, BinaryIO, Dict, List, Optional, Tuple
 
 from . import __version__
 from .lsp_framing import FramingError, read_message
+
+if TYPE_CHECKING:                   # (loaded only where it is used: the first answer must not wait for it)
+    from .lsp_analysis import Analysis
 
 SERVER_NOT_INITIALIZED = -32002
 ENCODINGS = ("utf-8", "utf-16", "utf-32")       # what the server can count positions in (pygls's list)
@@ -54,7 +57,7 @@ def _get(tree, *path):
 
 def capabilities(client) -> dict:
     """The server's capabilities for these client capabilities (what server.py's features make pygls say)."""
-    sync = {"openClose": True, "change": 2}         # incremental changes
+    sync: Dict[str, object] = {"openClose": True, "change": 2}     # incremental changes
     for key in ("willSave", "willSaveWaitUntil"):   # said (as not supported) when the client names them
         if _get(client, "textDocument", "synchronization", key) is not None:
             sync[key] = False
@@ -190,7 +193,8 @@ class Running:
     while it runs, and publishes its result when it ends (server.did_open)."""
 
     def __init__(self, text: str, *args):
-        self.text, self.analysis, self.done = text, None, threading.Event()
+        self.text, self.done = text, threading.Event()
+        self.analysis: Optional[Analysis] = None
         threading.Thread(target=self._run, args=(text, *args), name="npuprof-first", daemon=True).start()
 
     def _run(self, *args) -> None:

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import List, NamedTuple, Tuple
 
 from ..knowledge.run_settings import Settings
-from ..source.files import Selection
+from ..source.files import Wants
 from ..source.model import Finding
 from ..source.prefilter import words_over_budget
 
@@ -44,7 +44,7 @@ def _overlaps(edits) -> bool:
     return any(b[0] < a[1] for a, b in zip(spans, spans[1:]))
 
 
-def fix_text(text: str, path: str, settings: Settings, selection: Selection, unsafe: bool,
+def fix_text(text: str, path: str, settings: Settings, selection: Wants, unsafe: bool,
              encoding: str = "utf-8", newline: str = "\n", ignores=()) -> FixResult:
     from .run import check_text
     from ..checks.analysis import parse

@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence
 from ..knowledge.run_settings import Settings
 from ..knowledge.targets import Target
 from ..source.config import UsageError
-from ..source.files import Selection, file_noqa, noqa_lines, suppressed
+from ..source.files import Wants, file_noqa, noqa_lines, suppressed
 from ..source.model import Finding
 
 ALWAYS = ("NPP192",)        # reported whatever selection, per-file-ignores and noqa say (as Ruff's syntax errors)
@@ -26,7 +26,7 @@ def run_settings(target: Target, config=None, preflight: bool = False, graph: Op
     return Settings(target=target, preflight=preflight, graph=graph)
 
 
-def check_text(path: str, text: str, kind: str, settings: Settings, selection: Selection,
+def check_text(path: str, text: str, kind: str, settings: Settings, selection: Wants,
                per_file_ignores=(), tree=None) -> List[Finding]:
     """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
     return check_each(path, text, kind, (settings,), selection, per_file_ignores, tree)[0]
@@ -51,7 +51,7 @@ def _ge_reads(w, launch, target) -> Optional[bool]:
     return ge_reads(w, launch, target)
 
 
-def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Selection,
+def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Wants,
                per_file_ignores=(), tree=None, compiled: bool = False) -> List[List[Finding]]:
     """check_text for each of several settings, from one analysis of the file (tree: already parsed).
     A file that does not parse (NPP192) is reported whatever the selection and comments say: it was

@@ -12,7 +12,7 @@ import json
 import os
 from collections import Counter
 from pathlib import Path, PurePath
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 from urllib.parse import quote
 
 from .. import __version__
@@ -29,9 +29,10 @@ def tool_component(name: str) -> Dict:
     """The SARIF toolComponent of flake8-npuprof: its name, version and, when [project.urls] gives one, the
     project's own address (links.py; never a guessed one)."""
     from ..links import home
-    component = {"name": name, "version": __version__}
-    if home():
-        component["informationUri"] = home()
+    component: Dict[str, str] = {"name": name, "version": __version__}
+    address = home()
+    if address:
+        component["informationUri"] = address
     return component
 
 # A rule's level is on its page (Rule.level, checks/rule.py: what the runtime does decides it).
@@ -98,11 +99,11 @@ def fingerprint(code: str, rel_path: str, line_text: str, occurrence: int) -> st
 
 def rule_descriptor(rule: Rule) -> Dict:
     page = render(rule)                 # the same page as `npuprof explain` and docs/rules/
-    config = {"level": rule.level}
+    config: Dict[str, Any] = {"level": rule.level}
     if not rule.default:
         config["enabled"] = False
     from ..links import rule_page
-    descriptor = {
+    descriptor: Dict[str, Any] = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
@@ -144,7 +145,7 @@ def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Di
         key = (p.code, relative_path(p.path), p.line_text.strip())
         occurrence = seen[key]
         seen[key] += 1
-        result = {
+        result: Dict[str, Any] = {
             "ruleId": p.code,
             "ruleIndex": index[p.code],
             "level": level(p.code),
@@ -161,7 +162,7 @@ def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Di
         if p.fix is not None:
             result["fixes"] = [p.fix]
         results.append(result)
-    tool = {"driver": dict(driver, rules=rules)}
+    tool: Dict[str, Any] = {"driver": dict(driver, rules=rules)}
     if extensions:
         tool["extensions"] = list(extensions)
     root = Path.cwd().as_uri()

@@ -10,7 +10,7 @@ import re
 import stat
 import tokenize
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 
@@ -431,6 +431,12 @@ def suppressed(code: str, line_text: Optional[str]) -> bool:
 
 
 # ---------------------------------------------------------------- selection, as flake8 decides
+
+class Wants(Protocol):
+    """What a run asks of a selection: a Selection, or the language server's per-file one."""
+
+    def wants(self, code: str) -> bool: ...
+
 
 class Selection(NamedTuple):
     """flake8's decision rules (explicit beats implicit, then the longest prefix wins), plus the
