@@ -6,7 +6,9 @@ expression or a call (`dotted`, `call_name`).
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+
+Def = Union[ast.FunctionDef, ast.AsyncFunctionDef]       # a function definition (a lambda is not one)
 
 
 def dotted(node) -> Optional[str]:

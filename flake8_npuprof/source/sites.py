@@ -31,7 +31,7 @@ from bisect import bisect_left, bisect_right
 from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
-from .site_records import Binding, CallSite, Guard, Scope, _new_tuple, call_name, dotted
+from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
 from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
@@ -115,7 +115,7 @@ class Sites:
         self.star_imports: List[str] = []
         self.returns: List[Tuple[ast.AST, Scope]] = []
         self.deletes: List[Tuple[ast.AST, ast.stmt, Scope, Tuple[Guard, ...]]] = []   # (target, stmt, scope, guards)
-        self.functions: Dict[str, List[ast.AST]] = {}   # name -> FunctionDef nodes
+        self.functions: Dict[str, List[Def]] = {}       # name -> its definitions
         self._pos: Dict[int, int] = {}              # id(node) -> walk order
         # id(node) -> ..., read through the one dict above instead of a dict per view
         self.pos = _ByPos(self, None)
