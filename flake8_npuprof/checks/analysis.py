@@ -163,7 +163,7 @@ def over_budget(words: int) -> Finding:
                                   "checked (a finding may be missing; split the file)"), 0, 0, 1, 0, 1, 0)
 
 
-def too_many_conditions(stmt: ast.stmt, text: str) -> Finding:
+def too_many_conditions(stmt: Union[ast.stmt, ast.excepthandler], text: str) -> Finding:
     """NPP191 for a file with a statement nested under more conditions than prefilter.MAX_CONDITIONS: not
     analysed past there, nor before (what comes after a statement can change what is said about one before)."""
     src = SourceText(text)
