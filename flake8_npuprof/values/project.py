@@ -89,6 +89,7 @@ class Module:
             self.__dict__["sites"] = sites = collect_empty()
             resolver = ProjectResolver(self.src, sites, self.tree, self.path)
         resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
+        resolver.memo = None        # it lives on from file to file: what each file looks at is noted (Module.memo)
         return resolver
 
     @cached_property
