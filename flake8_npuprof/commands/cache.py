@@ -107,19 +107,21 @@ class Cache:
         self.cwd = os.getcwd()
         self.hits = self.misses = 0
 
-    def _name(self, path: str, kind: str, settings, selection, ignores: Sequence[str]) -> str:
+    def _name(self, path: str, kind: str, settings, selection, ignores: Sequence[str], within=None) -> str:
         graph = getattr(settings, "graph", None)
         key = json.dumps([tool_fingerprint(), self.cwd, path, os.path.abspath(path), kind, repr(settings),
-                          list(observed.content(graph) or ()) if graph else None, repr(selection), list(ignores)])
+                          list(observed.content(graph) or ()) if graph else None, repr(selection), list(ignores),
+                          within])
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def get(self, path: str, text: str, kind: str, each, selection, ignores=()) -> Optional[List[List[Finding]]]:
+    def get(self, path: str, text: str, kind: str, each, selection, ignores=(),
+            within=None) -> Optional[List[List[Finding]]]:
         """The findings for each settings, or None when any of them is not in the cache or not current."""
         digest = text_hash(text)
         out = []
         for settings in each:
             try:
-                entry = self._read(self._name(path, kind, settings, selection, ignores))
+                entry = self._read(self._name(path, kind, settings, selection, ignores, within))
                 if entry is None or entry["text"] != digest or not observed.unchanged(
                         {str(p): tuple(sig) for p, sig in entry["deps"].items()}):
                     self.misses += 1
@@ -132,7 +134,7 @@ class Cache:
         return out
 
     def put(self, path: str, text: str, kind: str, each, selection, ignores, found: Sequence[Sequence[Finding]],
-            deps: Optional[Dict[str, tuple]]) -> None:
+            deps: Optional[Dict[str, tuple]], within=None) -> None:
         if deps is None or not self.writable:
             return                      # what it depends on could not all be listed: not cached
         deps = observed.by_content(deps)
@@ -144,7 +146,7 @@ class Cache:
                 return
             entry = {"text": digest, "deps": {p: list(sig) for p, sig in sorted(deps.items())},
                      "findings": [_finding(f) for f in findings]}
-            self._write(self._name(path, kind, settings, selection, ignores), entry)
+            self._write(self._name(path, kind, settings, selection, ignores, within), entry)
 
     def _read(self, name: str) -> Optional[dict]:
         """The entry, or None: not a regular file (a link, FIFO or device is not even opened for reading), too

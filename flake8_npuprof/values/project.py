@@ -22,6 +22,7 @@ import ast
 import os
 import unicodedata
 from collections import deque
+from contextlib import contextmanager
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -111,9 +112,37 @@ def collect_empty():
     return collect(ast.Module(body=[], type_ignores=[]))
 
 
+_within: Optional[str] = None          # the folder whose walk found the checked file (real, ending in a separator)
+
+
+@contextmanager
+def walked_from(folder: Optional[str]):
+    """While checking a file a folder walk found: that folder is the boundary, and a module reached through a
+    symbolic link whose target is outside it is not read (issue 43: a folder walk reads nothing outside the
+    folder). A file named on the command line (folder None) reads its project's modules wherever they are."""
+    global _within
+    saved, _within = _within, (os.path.join(os.path.realpath(folder), "") if folder else None)
+    try:
+        yield
+    finally:
+        _within = saved
+
+
+def _escapes(path: str) -> bool:
+    """Whether path (absolute) goes through a link to a file outside the walked folder."""
+    if _within is None:
+        return False
+    real = os.path.realpath(path)
+    return real != path and not real.startswith(_within)
+
+
 def load(path: str) -> Optional[Module]:
     """The module at path (cached by mtime and size), or None when it cannot or must not be read."""
     path = os.path.abspath(path)
+    if _escapes(path):
+        # not read, nor hashed for the cache: the result cannot list what it rests on, so it is not cached
+        observed.incomplete()
+        return None
     sig = observed.note(path)
     if sig[0] != "file":
         return None
