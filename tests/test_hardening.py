@@ -181,7 +181,7 @@ def test_a_sibling_module_linked_from_outside_the_walked_folder_is_not_read(tmp_
     real_parse = project.ast.parse
     monkeypatch.setattr(project.ast, "parse", lambda text, path="<unknown>", *a, **k: (
         read.append(os.path.realpath(path)), real_parse(text, path, *a, **k))[1])
-    project._modules.clear()
+    project.forget()
     code, out, err = _run(capsys, "check", "-j1", "tree")
     assert 'unknown profiling_options key "L2"' not in out
     assert str(away / "config.py") not in read
@@ -194,7 +194,7 @@ def test_a_sibling_module_linked_from_outside_the_walked_folder_is_not_read(tmp_
     (tree / "real").mkdir()
     (tree / "real" / "config.py").write_text(CONFIG)
     (tree / "config.py").symlink_to(tree / "real" / "config.py")
-    project._modules.clear()
+    project.forget()
     code, out, err = _run(capsys, "check", "-j1", "--no-cache", "tree")
     assert code == 1 and 'unknown profiling_options key "L2"' in out
 

@@ -10,8 +10,10 @@ above), read only when a name from it is asked for, parsed with `ast` and never 
 
 Values carry where they come from ("as defined in config.py:3"), and lose their source positions:
 a finding about them is placed on the use in the file being checked. Reading is bounded (a module
-larger than MAX_BYTES is not read, at most MAX_MODULES modules per process) and cached by path,
-mtime and size, so flake8 on a large tree reads each module once. Every path read or probed goes through
+larger than MAX_BYTES is not read) and cached by path, mtime and size, so flake8 on a large tree reads each
+module of a project once. The cache is bounded by size (MAX_HELD characters of module text, MAX_MODULES modules)
+and lets go of the modules used longest ago: files are checked folder by folder, so what a later file needs
+is its own project's modules, not every tree read since the run began. Every path read or probed goes through
 source/observed.py, and every memo here hands its paths on to the next user (observed.remembered): a cached
 result of `npuprof check` is then trusted only while those paths are unchanged.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 import ast
 import os
 import unicodedata
-from collections import deque
+from collections import OrderedDict, deque
 from contextlib import contextmanager
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -32,13 +34,16 @@ from ..source.text import SourceText, StrValue
 from .ops import NONE_NOTE, C, D, L, S, U
 
 MAX_BYTES = 512 * 1024          # a sibling module larger than this is not read
-MAX_MODULES = 4000              # modules kept per process (then the cache starts again)
+MAX_MODULES = 512               # modules kept per process, the least recently used let go first
+MAX_HELD = 4 * 1024 * 1024      # characters of module text kept (a tree and its index take 10-30x more)
+MAX_ROOTS = 4096                # search paths kept (by folder)
 MAX_HOPS = 6                    # re-exports followed (`from .flags import FLAGS` in __init__.py)
 MAX_IMPORTED = 64               # modules whose absl flags a file can see (its imports, transitively)
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 ROOT_LEVELS = 8                 # how far up the project root is looked for
 
-_modules: Dict[str, Tuple[Tuple[int, int], Optional["Module"]]] = {}
+_modules: "OrderedDict[str, Tuple[Tuple[int, int], Optional[Module]]]" = OrderedDict()
+_held = 0                               # characters of text the modules in _modules hold
 _roots: Dict[str, tuple] = {}           # directory -> (search path, paths probed to find it)
 
 
@@ -149,6 +154,7 @@ def load(path: str) -> Optional[Module]:
     key = (sig[1], sig[2])
     cached = _modules.get(path)
     if cached is not None and cached[0] == key:
+        _modules.move_to_end(path)
         return cached[1]
     module = None
     if sig[2] <= MAX_BYTES:
@@ -158,11 +164,32 @@ def load(path: str) -> Optional[Module]:
             module = Module(path, source.text, ast.parse(source.text, path))
         except Exception:                   # unreadable, undecodable or not Python: not ours to report
             module = None
-    if len(_modules) >= MAX_MODULES:
-        _modules.clear()
-        _roots.clear()
-    _modules[path] = (key, module)
+    _keep(path, key, module)
     return module
+
+
+def _keep(path: str, key: Tuple[int, int], module: Optional[Module]) -> None:
+    """Cache a module read, letting go of those used longest ago while the cache is over its bounds."""
+    global _held
+    old = _modules.pop(path, None)
+    if old is not None and old[1] is not None:
+        _held -= len(old[1].src.text)
+    _modules[path] = (key, module)
+    _held += len(module.src.text) if module is not None else 0
+    while len(_modules) > 1 and (len(_modules) > MAX_MODULES or _held > MAX_HELD):
+        _, (_, gone) = _modules.popitem(last=False)
+        if gone is not None:
+            _held -= len(gone.src.text)
+    if len(_roots) > MAX_ROOTS:
+        _roots.clear()
+
+
+def forget() -> None:
+    """Empty the module cache (tests; a long-lived process that wants its memory back)."""
+    global _held
+    _modules.clear()
+    _roots.clear()
+    _held = 0
 
 
 def search_path(filename: str) -> Tuple[str, ...]:
