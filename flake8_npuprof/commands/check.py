@@ -112,6 +112,8 @@ def check_items(args, config, paths: Sequence[str], each,
             yield item, found
     finally:
         progress.close()
+        if store is not None:
+            store.close()
 
 
 def _where(findings: Sequence[Finding]):

@@ -117,6 +117,8 @@ def fix_items(args, config, paths, settings, selection):
             yield item, result
     finally:
         progress.close()
+        if store is not None:
+            store.close()
 
 
 def _call(fn, task):
