@@ -91,6 +91,11 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # (source/prefilter.py, a million words) can hold in one statement.
 _GAP = 1 << 32
 _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# Statements whose parts are ranked one by one when they hold a line a call may follow from (nested at most
+# _SPLIT_DEPTH deep: the recursion stays a few frames per level of calls followed).
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try) + \
+    ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+_SPLIT_DEPTH = 3
 
 
 class ExecOrder:
@@ -176,15 +181,30 @@ class ExecOrder:
         k = bisect_left(hot, stmt.lineno)
         return k < len(hot) and hot[k] <= stmt.end_lineno
 
-    def _visit_block(self, stmts) -> None:
+    def _visit_block(self, stmts, depth: int = 0) -> None:
         for stmt in stmts:
             if type(stmt) in _DEFS:
                 continue                # runs when called
-            if self._is_hot(stmt):
-                self._visit(stmt)
-            else:
+            if not self._is_hot(stmt):
                 self._cold.append((stmt, self._count))
                 self._count += _GAP
+            elif type(stmt) in _COMPOUND and depth < _SPLIT_DEPTH and self._hot is not None:
+                self._visit_parts(stmt, depth + 1)
+            else:
+                self._visit(stmt)
+
+    def _visit_parts(self, stmt, depth: int) -> None:
+        """A compound statement in the whole walk's order, part by part: each child in turn (its nested
+        statements as a block, so the ones that follow nothing wait), then the statement itself."""
+        for child in child_nodes(stmt):
+            if isinstance(child, ast.stmt):
+                self._visit_block((child,), depth)
+            elif isinstance(child, ast.excepthandler):
+                self._visit_parts(child, depth)
+            else:
+                self._visit(child)
+        self._count += 1
+        self.rank.setdefault(id(stmt), self._count)
 
     def _visit(self, root: ast.AST) -> None:
         # post-order in source order (arguments run before the call that gets them): the reverse
