@@ -251,6 +251,6 @@ def test_the_module_cache_is_bounded_by_size_and_keeps_the_modules_used_last(tmp
         found = ctx.resolver.strings(tree.body[-1].value, ctx.sites.module, 10 ** 9)
         assert [c.text for c in found.candidates] == [f"/tmp/{k}/tmp/0"]
         held = [Path(p).name for p in project._modules]
-        assert project._held == sum(len(m.src.text) for _, m in project._modules.values() if m is not None) <= 300
+        assert project._held == sum(project._weight(m) for _, m in project._modules.values()) <= 300
         assert held[-1] == "cfg0.py" and (k == 0 or held[-2] == f"cfg{k}.py")      # the last used stay
     assert len(held) == 3 and "cfg1.py" not in held

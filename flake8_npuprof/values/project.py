@@ -11,8 +11,8 @@ above), read only when a name from it is asked for, parsed with `ast` and never 
 Values carry where they come from ("as defined in config.py:3"), and lose their source positions:
 a finding about them is placed on the use in the file being checked. Reading is bounded (a module
 larger than MAX_BYTES is not read) and cached by path, mtime and size, so flake8 on a large tree reads each
-module of a project once. The cache is bounded by size (MAX_HELD characters of module text, MAX_MODULES modules)
-and lets go of the modules used longest ago: files are checked folder by folder, so what a later file needs
+module of a project once. The cache is bounded by size (MAX_HELD characters of module text, a module that keeps
+its tree counted TREE_WEIGHT times; MAX_MODULES modules) and lets go of the modules used longest ago: files are checked folder by folder, so what a later file needs
 is its own project's modules, not every tree read since the run began. Every path read or probed goes through
 source/observed.py, and every memo here hands its paths on to the next user (observed.remembered): a cached
 result of `npuprof check` is then trusted only while those paths are unchanged.
@@ -34,8 +34,9 @@ from ..source.text import SourceText, StrValue
 from .ops import NONE_NOTE, C, D, L, S, U
 
 MAX_BYTES = 512 * 1024          # a sibling module larger than this is not read
-MAX_MODULES = 512               # modules kept per process, the least recently used let go first
-MAX_HELD = 4 * 1024 * 1024      # characters of module text kept (a tree and its index take 10-30x more)
+MAX_MODULES = 256               # modules kept per process, the least recently used let go first
+MAX_HELD = 2 * 1024 * 1024      # characters of module text kept, weighted: about 30 MB of memory when full
+TREE_WEIGHT = 4                 # a module that keeps its tree (it may define flags) also gets an index and a resolver
 MAX_ROOTS = 4096                # search paths kept (by folder)
 MAX_HOPS = 6                    # re-exports followed (`from .flags import FLAGS` in __init__.py)
 MAX_IMPORTED = 64               # modules whose absl flags a file can see (its imports, transitively)
@@ -62,6 +63,7 @@ class Module:
         # again if a question ever needs its names (the plain test, not may_define_flags' NFKC fold: which
         # trees stay is a matter of cost, never of what is found).
         self._tree: Optional[ast.AST] = tree if ("DEFINE_" in text or "add_argument" in text) else None
+        self.weight: Optional[int] = None       # what it counts against the cache's bound (_weight)
 
     @property
     def tree(self) -> ast.AST:
@@ -172,16 +174,23 @@ def _keep(path: str, key: Tuple[int, int], module: Optional[Module]) -> None:
     """Cache a module read, letting go of those used longest ago while the cache is over its bounds."""
     global _held
     old = _modules.pop(path, None)
-    if old is not None and old[1] is not None:
-        _held -= len(old[1].src.text)
+    _held -= _weight(old[1]) if old is not None else 0
     _modules[path] = (key, module)
-    _held += len(module.src.text) if module is not None else 0
+    _held += _weight(module)
     while len(_modules) > 1 and (len(_modules) > MAX_MODULES or _held > MAX_HELD):
         _, (_, gone) = _modules.popitem(last=False)
-        if gone is not None:
-            _held -= len(gone.src.text)
+        _held -= _weight(gone)
     if len(_roots) > MAX_ROOTS:
         _roots.clear()
+
+
+def _weight(module: Optional[Module]) -> int:
+    """What a cached module counts against MAX_HELD (fixed when it is first counted)."""
+    if module is None:
+        return 0
+    if module.weight is None:
+        module.weight = len(module.src.text) * (TREE_WEIGHT if module._tree is not None else 1)
+    return module.weight
 
 
 def forget() -> None:
