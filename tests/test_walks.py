@@ -434,8 +434,9 @@ def test_the_demand_driven_order_leaves_statements_that_follow_nothing_unwalked(
     tree = ast.parse(text)
     src = SourceText(text)
     order = ExecOrder(collect(tree, text, src.line_starts), tree, text, src.line_starts)
-    assert [stmt.lineno for stmt, _ in order._cold] == [3, 4, 2]       # main() is walked, and follows into main
+    waiting = lambda: [stmt.lineno for stmt, _ in order._cold if id(stmt) not in order._expanded]  # noqa: E731
+    assert waiting() == [3, 4, 2]       # main() is walked, and follows into main
     assert order.of(tree.body[3].value) < order.of(tree.body[0].body[0])     # main(), then a = 1 in it
-    assert [stmt.lineno for stmt, _ in order._cold] == [3, 4]
+    assert waiting() == [3, 4]
     assert order.of(tree.body[1]) < order.of(tree.body[2].targets[0]) < order.of(tree.body[3].value)
-    assert order._cold == []
+    assert waiting() == []

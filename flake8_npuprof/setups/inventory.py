@@ -120,28 +120,34 @@ class ExecOrder:
         self._hot: Optional[List[int]] = None if text is None or starts is None else self._hot_lines(text, starts)
         self._cold: List[Tuple[ast.AST, int]] = []      # (statement, the rank before its block), not walked yet
         self._unranked: set = set()                     # ids asked about that no walk ranks
+        self._expanded: set = set()                     # ids of the statements of _cold walked since
+        self._by_line: Optional[Dict[int, List[int]]] = None     # line -> indexes in _cold of the statements on it
         self._visit_block(getattr(tree, "body", []))
 
     def of(self, node: Optional[ast.AST]) -> Optional[int]:
         if node is None:
             return None
         found = self.rank.get(id(node))
-        if found is None and self._cold and id(node) not in self._unranked:
+        if found is None and len(self._expanded) < len(self._cold) and id(node) not in self._unranked:
             found = self._from_cold(node)
         return found
 
     def _from_cold(self, node: ast.AST) -> Optional[int]:
-        """Walk the statements left unwalked that may hold node (by its lines; all of them when it has none)."""
+        """Walk the statements left unwalked that may hold node (by its line; all of them when it has none)."""
         line = getattr(node, "lineno", None)
-        keep = []
-        for stmt, base in self._cold:
-            if line is None or stmt.lineno <= line <= stmt.end_lineno:
-                self._count, saved = base, self._count
-                self._visit(stmt)
-                self._count = saved
-            else:
-                keep.append((stmt, base))
-        self._cold = keep
+        if self._by_line is None:       # the lines each statement left unwalked spans, indexed once
+            self._by_line = {}
+            for k, (stmt, _) in enumerate(self._cold):
+                for at in range(stmt.lineno, stmt.end_lineno + 1):
+                    self._by_line.setdefault(at, []).append(k)
+        for k in range(len(self._cold)) if line is None else self._by_line.get(line, ()):
+            stmt, base = self._cold[k]
+            if id(stmt) in self._expanded:
+                continue
+            self._expanded.add(id(stmt))
+            self._count, saved = base, self._count
+            self._visit(stmt)
+            self._count = saved
         found = self.rank.get(id(node))
         if found is None:
             self._unranked.add(id(node))
