@@ -90,9 +90,37 @@ def test_torch_type_fails_at_construction(project, capsys):
 
 def test_no_type_leaves_it_off(project, capsys):
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=True")
-    said = ("Profile (lib/trainer.py:8) stays off: PROFILE_TYPE is not set in this launch, so nothing is collected "
-            "(PROFILE_TYPE=ASCEND_PROFILER switches it on from torch_npu 6.0)")
+    said = ("Profile (lib/trainer.py:8) stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
+            "is not read without --env), so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from "
+            "torch_npu 6.0)")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
+
+
+def test_the_callers_environment_with_env(project, capsys, monkeypatch):
+    monkeypatch.setenv("PROFILE_TYPE", "ASCEND_PROFILER")
+    monkeypatch.setenv("PROFILE_START_STEP", "5")
+    code, lines = _tail(capsys, "--env", "--torch-npu", "7.3", str(project), "--", "--profiling=True")
+    assert lines[0].startswith(
+        "main.py: Profile (lib/trainer.py:8) switches on with PROFILE_TYPE=ASCEND_PROFILER (from the environment), if "
+        "the code that builds it runs (it is not reached through the imports emulate follows): it profiles its step 5 "
+        "(PROFILE_START_STEP, from the environment) into ./npu_profiling")
+    monkeypatch.delenv("PROFILE_TYPE")
+    code, lines = _tail(capsys, "--env", "--torch-npu", "7.3", str(project), "--", "--profiling=True")
+    assert "PROFILE_TYPE is not set in this launch or the environment (--env)" in lines[0]
+
+
+def test_check_on_the_launcher_reports_the_assignment(project, capsys):
+    assert main(["check", "--torch-npu", "7.3", "--no-cache", str(project)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        f"{project}:10:25: NPP312 PROFILE_TYPE=CANN reaches Profile at ../lib/trainer.py:8, found under the script's "
+        "folder: nothing is collected and nothing is said")
+    assert out[1] == (
+        f"{project}:15:25: NPP313 PROFILE_TYPE=TORCH reaches Profile at ../lib/trainer.py:8, found under the script's "
+        "folder: it raises TypeError and the job stops")
+    assert len(out) == 2
+    assert main(["check", "--no-cache", str(project)]) == 1          # any: TORCH fails on every release
+    assert [ln.split(" ", 2)[1] for ln in capsys.readouterr().out.splitlines()] == ["NPP313"]
 
 
 def test_a_profile_the_script_imports_needs_no_caveat(project, capsys):

@@ -151,7 +151,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         why = _off_unless(w, launch, ls) or why
         if not ls.setups and not any(r.setup.route == "env" for r in results):
             from .zoo_profile import judge as zoo_judge
-            zoo = zoo_judge(w, launch, ls, target)
+            zoo = zoo_judge(w, launch, ls, target, environ)
             named = zoo is not None
             other = imported_profiling(ls) if zoo is None else None
             if zoo is not None:

@@ -12,29 +12,31 @@ profiled step is not replayed here: a Profile that switches on is said to, with 
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
-from ..checks.torch_npu_utils_profile import UNKNOWN, Site, knows, launch_outcome, sites_in
+from ..checks.torch_npu_utils_profile import UNKNOWN, Site, knows, launch_outcome, project_sites
 from ..knowledge import torch_npu as T
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.text import HOLE
 
-MAX_FILES = 2000            # Python files of the script's folder read for a Profile call (a text search first)
-MARK = b"utils.profiler"
 
 
-def judge(w, launch, ls, target) -> Optional[Tuple[str, str, Optional[bool]]]:
+def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optional[bool]]]:
     """(verdict, why, profiles) as sequence.Run has them, None when the launch's project builds no Profile or what
-    its profile_type is here is not known."""
-    sites, imported = _sites(ls)
+    its profile_type is here is not known. environ: the caller's environment (--env), which the launcher inherits."""
+    sites, imported = project_sites(ls.ctx.filename, ls.ctx.src.text, ls.ctx.tree)
     if not sites:
         return None
-    kinds, setting = set(), None
+    kinds, setting, inherited = set(), None, False
     for s in sites:
         if s.type_env is not None:
             setting = launch.command.env.get(s.type_env) if hasattr(launch.command.env, "get") else None
             if setting is not None and HOLE in setting.value:
                 return None
+            if setting is None and environ is not None and s.type_env in environ:
+                inherited = True
+                kinds.add(environ[s.type_env])
+                continue
             kinds.add(None if setting is None else setting.value)
         elif s.type_value is UNKNOWN:
             return None
@@ -47,13 +49,16 @@ def judge(w, launch, ls, target) -> Optional[Tuple[str, str, Optional[bool]]]:
     here = os.path.dirname(os.path.abspath(ls.ctx.filename))
     at = f"Profile ({_rel(site.path, here)}:{site.line}{'' if len(sites) == 1 else f' and {len(sites) - 1} more'})"
     env = site.type_env or "profile_type"
-    given = f"{env}={kind}" + (f" ({setting.where(w.root)})" if setting is not None else "")
+    given = f"{env}={kind}" + (f" ({setting.where(w.root)})" if setting is not None else
+                               " (from the environment)" if inherited else "")
     releases = target.torch_npu_releases
     outcome = launch_outcome(kind, releases)
     states = set(outcome.values())
     runs = "" if imported else ", if the code that builds it runs (it is not reached through the imports emulate follows)"
     if kind is None:
-        return ("no profiling", f"{at} stays off: {env} is not set in this launch, so nothing is collected "
+        unset = "in this launch or the environment (--env)" if environ is not None else \
+            "in this launch (the caller's environment is not read without --env)"
+        return ("no profiling", f"{at} stays off: {env} is not set {unset}, so nothing is collected "
                 f"({env}=ASCEND_PROFILER switches it on from torch_npu 6.0)", False)
     if states == {"off"}:
         on_any = [r for r in TORCH_NPU_RELEASES if kind in _types(r)]
@@ -66,7 +71,7 @@ def judge(w, launch, ls, target) -> Optional[Tuple[str, str, Optional[bool]]]:
         return ("fails", f"{given} makes {at} raise TypeError (it builds torch.autograd.profiler.profile with "
                 "use_npu=, which torch's profiler does not take): the job stops there" + runs, True)
     if states == {"on"}:
-        return ("unknown", f"{at} switches on with {given}{runs}: it profiles {_step(site, launch, w)} into "
+        return ("unknown", f"{at} switches on with {given}{runs}: it profiles {_step(site, launch, w, environ)} into "
                 f"{_folder(site)}, then ends the job with sys.exit(); what torch_npu collects in that step is not "
                 "replayed here", True)
     on = [r for r in releases if outcome[r] == "on"]
@@ -80,9 +85,13 @@ def _types(release: str):
     return utils_profile.types(release)
 
 
-def _step(site: Site, launch, w) -> str:
+def _step(site: Site, launch, w, environ=None) -> str:
     if site.step_env is not None:
         setting = launch.command.env.get(site.step_env) if hasattr(launch.command.env, "get") else None
+        if setting is None and environ is not None and site.step_env in environ:
+            value = environ[site.step_env]
+            return f"its step {int(value)} ({site.step_env}, from the environment)" if value.strip().isdigit() \
+                else f"the step {site.step_env} names"
         if setting is None:
             return f"its step 10 ({site.step_env} is not set: its default)"
         if HOLE not in setting.value and setting.value.strip().isdigit():
@@ -98,47 +107,6 @@ def _folder(site: Site) -> str:
         return f"{site.save_path} (under the job's working directory)" if not os.path.isabs(site.save_path) \
             else site.save_path
     return "its save_path"
-
-
-def _sites(ls) -> Tuple[List[Site], bool]:
-    """(the Profile calls, whether they were reached through the script's imports)."""
-    from ..values.project import for_file
-    found = sites_in(ls.ctx.src.text, ls.ctx.filename)
-    if found:
-        return found, True
-    lookup = for_file(ls.ctx.filename, ls.ctx.tree)
-    for m in lookup.imported_modules() if lookup is not None else ():
-        found += sites_in(m.src.text, m.path)
-    if found:
-        return found, True
-    return _folder_sites(os.path.dirname(os.path.abspath(ls.ctx.filename))), False
-
-
-def _folder_sites(top: str) -> List[Site]:
-    """The Profile calls of the Python files under the script's folder (links leaving it are not followed)."""
-    from ..source.files import ReadError, read_source
-    real_top = os.path.realpath(top)
-    out: List[Site] = []
-    seen = 0
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
-                         os.path.realpath(os.path.join(folder, d)).startswith(real_top + os.sep))
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            seen += 1
-            if seen > MAX_FILES:
-                return out
-            path = os.path.join(folder, name)
-            try:
-                with open(path, "rb") as fh:
-                    if MARK not in fh.read(1 << 20):
-                        continue
-                text = read_source(path).text
-            except (OSError, ReadError):
-                continue
-            out += sites_in(text, path)
-    return out
 
 
 def _rel(path: str, folder: str) -> str:
