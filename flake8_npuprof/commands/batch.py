@@ -12,9 +12,15 @@ import os
 import sys
 import time
 from collections import deque
-from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import (TYPE_CHECKING, Any, Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence,
+                    Tuple, TypeVar)
 
 from ..source import observed
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+P = TypeVar("P")                # what ordered() hands back with each result: the caller's own
 
 PROGRESS_AFTER = 1.0            # seconds before the progress line appears
 PROGRESS_EVERY = 0.1            # seconds between updates
@@ -88,14 +94,14 @@ def run(fn: Callable, tasks: Sequence[tuple], processes: int, progress: "Progres
 WINDOW = 256                    # entries ordered() holds at once: read, waiting for a worker, or worked on
 
 
-def ordered(fn: Callable, entries: Iterable[Tuple[object, Optional[tuple]]], processes: int,
-            progress: "Progress") -> Iterator[Tuple[object, object]]:
+def ordered(fn: Callable, entries: Iterable[Tuple[P, Optional[tuple]]], processes: int,
+            progress: "Progress") -> Iterator[Tuple[P, Any]]:
     """(payload, fn(*task)) for each (payload, task) of entries, in their order; an entry with no task (a
     file the cache answered, or one that could not be read) comes out with None. At most WINDOW entries are
     held at once, read or in a worker, so memory does not grow with their number; one pool of `processes`
     workers serves the whole run, started when the first task comes (none when one process would do)."""
-    pending: Deque[Tuple[object, object, bool]] = deque()      # (payload, result or AsyncResult, in a worker)
-    pool = None
+    pending: Deque[Tuple[P, Any, bool]] = deque()      # (payload, result or AsyncResult, in a worker)
+    pool: Optional[Pool] = None
     try:
         for payload, task in entries:
             if task is None:
@@ -122,7 +128,7 @@ def _settled(entry, progress: "Progress"):
     return payload, (result.get() if in_worker else result)
 
 
-def _pool(processes: int):
+def _pool(processes: int) -> Pool:
     import multiprocessing
     from ..checks import analysis  # noqa: F401  (imported once here, before the workers fork, not in each)
     # fork where the platform has it: the workers start with the modules this process has imported
@@ -151,7 +157,7 @@ class Progress:
         self.enabled = enabled
         self.clock = clock
         self.start = clock()
-        self.last = None
+        self.last: Optional[float] = None
         self.done = 0
         self.shown = False
 

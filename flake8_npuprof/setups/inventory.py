@@ -20,6 +20,8 @@ from .flow import HELPERS, helper_config_arg
 from ..values.ops import Opaque
 from .routes import ENV_MODE, ENV_OPTIONS, env_sets, last_values, npu_opens, profiling_configs, resource_inits, tf2_sets
 from .parameter_map import PRECISION_REFUSED, PROFILING_PARAMS, npu_setups, precision_writes
+from ..source.site_entries import ParamSet
+from ..source.site_records import Def as _Def
 from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
@@ -111,14 +113,14 @@ class ExecOrder:
         self._count = 0
         self._active: set = set()
         self._walked: set = set()
-        self._methods: Dict[str, Dict[str, ast.AST]] = {}
+        self._methods: Dict[str, Dict[str, _Def]] = {}
         for scope in sites.scopes:
             if scope.kind == "class":
                 self._methods[scope.node.name] = {
                     s.name: s for s in scope.node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         # lines that may hold a call the walk follows (None: walk every statement at once)
         self._hot: Optional[List[int]] = None if text is None or starts is None else self._hot_lines(text, starts)
-        self._cold: List[Tuple[ast.AST, int]] = []      # (statement, the rank before its block), not walked yet
+        self._cold: List[Tuple[ast.stmt, int]] = []      # (statement, the rank before its block), not walked yet
         self._unranked: set = set()                     # ids asked about that no walk ranks
         self._expanded: set = set()                     # ids of the statements of _cold walked since
         self._by_line: Optional[Dict[int, List[int]]] = None     # line -> indexes in _cold of the statements on it
@@ -138,7 +140,7 @@ class ExecOrder:
         if self._by_line is None:       # the lines each statement left unwalked spans, indexed once
             self._by_line = {}
             for k, (stmt, _) in enumerate(self._cold):
-                for at in range(stmt.lineno, stmt.end_lineno + 1):
+                for at in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1):
                     self._by_line.setdefault(at, []).append(k)
         for k in range(len(self._cold)) if line is None else self._by_line.get(line, ()):
             stmt, base = self._cold[k]
@@ -217,7 +219,7 @@ class ExecOrder:
         # of a pre-order walk that takes the children last first; a call's callees are walked
         # when the call is ranked, so their nodes rank between it and what follows it
         walk: List[ast.AST] = []
-        stack = [root]
+        stack: list = [root]        # (Any: told apart by `kind is`, which mypy does not narrow through)
         pop, push, keep = stack.pop, stack.append, walk.append
         Name, Constant, Attribute, keyword, Expr, Call = \
             ast.Name, ast.Constant, ast.Attribute, ast.keyword, ast.Expr, ast.Call
@@ -260,7 +262,7 @@ class ExecOrder:
             finally:
                 self._active.discard(id(func))
 
-    def _callees(self, call: ast.Call) -> List[ast.AST]:
+    def _callees(self, call: ast.Call) -> List[_Def]:
         name = call_name(call) or ""
         last = name.rsplit(".", 1)[-1]
         if name.endswith(APP_RUN) or name == "run" and self.sites.imports.get("run", "").endswith("app.run"):
@@ -277,7 +279,7 @@ class ExecOrder:
             return found if len(found) == 1 else []
         return []
 
-    def _functions(self, name: str) -> List[ast.AST]:
+    def _functions(self, name: str) -> List[_Def]:
         defs = [d for d in self.sites.functions.get(name, []) if not self._is_method(d)]
         return defs[-1:]                # the last definition wins
 
@@ -469,7 +471,7 @@ class Inventory:
     def _on_estimator(self, site: CallSite) -> bool:
         if "." not in (site.name or ""):
             return False
-        receiver = site.name.rsplit(".", 1)[0]
+        receiver = (site.name or "").rsplit(".", 1)[0]      # (it holds a ".": checked above)
         if "estimator" in receiver.lower():
             return True
         found = self.ctx.sites.bindings_at(receiver, site.scope, self.ctx.pos(site.call))
@@ -512,13 +514,14 @@ class Inventory:
             return first, "yes"
         return None, "unknown" if escapes else "never"
 
-    def lost_step(self, value: ast.AST) -> str:
+    def lost_step(self, value: Optional[ast.AST]) -> str:
         """For a config that never reaches GE: the call that took it last and what became of that
         call's result, in words ("" when nothing takes it at all)."""
         flow = self.ctx.flow
-        frontier, seen = [value], set()
+        frontier: List[Optional[ast.AST]] = [value]
+        seen = set()
         for _ in range(8):
-            nxt = []
+            nxt: List[Optional[ast.AST]] = []
             for v in frontier:
                 if id(v) in seen:
                     continue
@@ -531,7 +534,7 @@ class Inventory:
                         on.extend(self._calls_of_function(use.node))
                 if on:
                     nxt.extend(on)
-                elif v is not value:
+                elif v is not value and v is not None:     # (those after the first are calls)
                     return self._dead_end(v)
             frontier = nxt
             if not frontier:
@@ -540,7 +543,8 @@ class Inventory:
 
     def _dead_end(self, call: ast.AST) -> str:
         sites = self.ctx.sites
-        what = f"{call_name(call) or 'a call'}(...) at line {self.line_col(call)[0]}"
+        name = call_name(call) if isinstance(call, ast.Call) else None
+        what = f"{name or 'a call'}(...) at line {self.line_col(call)[0]}"
         slots = sites.slots_of(call)
         if not slots:
             return f"{what}, but its result is not kept"
@@ -576,8 +580,8 @@ class Inventory:
                 continue
             mode, guards = self._npu_mode(setup)
             options = self._npu_options(setup)
-            anchor = setup.params.get("profiling_mode", setup.params.get("profiling_options"))[-1].target
-            last = setup.params.get("profiling_options", setup.params.get("profiling_mode"))[-1]
+            anchor = _either(setup, "profiling_mode", "profiling_options")[-1].target
+            last = _either(setup, "profiling_options", "profiling_mode")[-1]
             nodes = [p.value for k in PROFILING_PARAMS for p in setup.params.get(k, [])] + \
                 [p.target for k in PROFILING_PARAMS for p in setup.params.get(k, [])]
             refused, refused_guards = self._refused(setup, last)
@@ -617,7 +621,9 @@ class Inventory:
         params = setup.params.get("profiling_mode", [])
         if not params:
             return Mode("off", "profiling_mode is never set on this config"), ()
-        cands, guards, on = [], (), None
+        cands: list = []
+        guards: Tuple[Guard, ...] = ()
+        on: Optional[int] = None
         for k, p in enumerate(params):
             if p.field != "b":
                 cands.append(False)     # the adapter reads .b: another field reads as false
@@ -741,7 +747,7 @@ class Inventory:
         option_sets = [s for s in group if s.attr == "profiling_options"]
         mode = Mode("off", "enable_profiling is never set before npu.open() (default False)")
         if enables:
-            cands = []
+            cands: list = []
             for s in enables:
                 cands.extend(self.ctx.values.scalars(s.value, s.scope, s.pos).candidates or [None])
             mode = switch_mode(cands, name="enable_profiling") if None not in cands else \
@@ -825,9 +831,16 @@ class Inventory:
                 self.inits.append(GeInit(site.call, self.line_col(site.call)[0], what, None))
 
 
+def _either(setup, first: str, second: str) -> List[ParamSet]:
+    """setup.params[first], else [second] (the caller knows one of them is set)."""
+    found = setup.params.get(first, setup.params.get(second))
+    assert found is not None
+    return found
+
+
 def _direct_arguments(tree) -> set:
     """ids of the expressions written directly as arguments of a call."""
-    out = set()
+    out: set = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             out.update(id(a) for a in node.args)

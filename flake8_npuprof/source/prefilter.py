@@ -34,7 +34,7 @@ MAX_CONDITIONS of them stops the analysis there, which says so (NPP191).
 import ast
 import re
 import weakref
-from typing import Optional
+from typing import List, Optional, Tuple, Union
 
 MAX_WORDS = 1_000_000       # words and symbols per file: 2x a file of 5,000 setups, ~4 MB of ordinary code
 _WORD = re.compile(r"\w+|[^\w\s]")
@@ -134,6 +134,7 @@ def words_over_budget(text: str) -> int:
     return count if count > MAX_WORDS else 0
 
 
+_Stmt = Union[ast.stmt, ast.excepthandler]      # a statement, or an except clause (its body's conditions)
 MAX_CONDITIONS = 256        # an `if/elif` chain of 256 branches; real scripts nest a few, dispatch tables a few dozen
 
 
@@ -143,7 +144,7 @@ MAX_CONDITIONS = 256        # an `if/elif` chain of 256 branches; real scripts n
 _within: "weakref.WeakKeyDictionary[ast.stmt, bool]" = weakref.WeakKeyDictionary()
 
 
-def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
+def too_many_conditions(tree: ast.AST) -> Optional[_Stmt]:
     """The first statement (in source order) nested under more than MAX_CONDITIONS conditions, or None.
     Statements only, iteratively: one step per statement, whatever the nesting. A top-level statement counted
     before (the server's next analysis of an edited text) is not counted again."""
@@ -157,8 +158,8 @@ def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
     return None
 
 
-def _too_deep(top: ast.stmt) -> Optional[ast.stmt]:
-    todo = [(top, 0)]
+def _too_deep(top: ast.stmt) -> Optional[_Stmt]:
+    todo: List[Tuple[_Stmt, int]] = [(top, 0)]
     blocks_of, stmt_types = _BLOCKS_OF, (ast.stmt, ast.excepthandler)
     while todo:
         node, depth = todo.pop()
@@ -170,7 +171,7 @@ def _too_deep(top: ast.stmt) -> Optional[ast.stmt]:
             blocks = blocks_of[kind] = _blocks(kind)
         if not blocks:
             continue                    # a simple statement: most of them
-        inner = []
+        inner: List[Tuple[_Stmt, int]] = []
         for field, more in blocks:
             if field == "cases":        # match (3.10+): each case's body, guarded
                 for case in getattr(node, "cases", None) or ():

@@ -96,7 +96,8 @@ class Module:
             self.tree = ast.Module(body=[], type_ignores=[])
             self.__dict__["sites"] = sites = collect_empty()
             resolver = ProjectResolver(self.src, sites, self.tree, self.path)
-        resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
+        # no astroid outside the checked file (mypy: a method assigned on one instance, on purpose)
+        resolver._astroid = lambda node, scope, pos: None  # type: ignore[method-assign]
         resolver.memo = None        # it lives on from file to file: what each file looks at is noted (Module.memo)
         return resolver
 
@@ -238,9 +239,10 @@ def find_module(filename: str, level: int, parts: Sequence[str], roots: Optional
         bases = search_path(filename)
     else:
         here = os.path.dirname(filename)
-        bases = roots.get(here)
-        if bases is None:
-            bases = roots[here] = search_path(filename)
+        cached = roots.get(here)
+        if cached is None:
+            cached = roots[here] = search_path(filename)
+        bases = cached
     if not parts:
         init = os.path.join(bases[0], "__init__.py")
         return init if level and observed.isfile(init) else None
@@ -276,7 +278,7 @@ def import_refs(tree: ast.AST) -> List[Tuple[int, List[str]]]:
 
     Imports are statements, and statements sit only in statement blocks: the walk goes through
     those alone and meets the imports in the order a walk of every node would."""
-    out = []
+    out: List[Tuple[int, List[str]]] = []
     queue = deque([tree])
     while queue:
         node = queue.popleft()

@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Dict, List, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Set
 
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
 from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
 from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add_chain, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
+
+if TYPE_CHECKING:
+    from .astroid_fallback import Fallback
+
+_PY_NAMES: Dict[type, str] = {str: "str", bytes: "bytes"}
 
 # Budgets, counted in work. Real training scripts stay far below them (the largest model-zoo
 # scripts need under 50 steps, depth 6 and 7 astroid calls); running out is reported (NPP191).
@@ -61,11 +66,12 @@ class Resolver:
         self._max_steps: Optional[int] = None   # max_steps, counted when first needed
         self.active: set = set()
         self.flags = _collect_flags(sites)
-        self._fallback = None               # astroid, built on first need (astroid_fallback.py)
+        self._fallback: Optional[Fallback] = None   # astroid, built on first need (astroid_fallback.py)
         self.exhausted = False              # a budget ran out during the current evaluation
-        self.cut: Dict[int, ast.AST] = {}   # id -> expression whose evaluation a budget cut short
+        # id -> expression whose evaluation a budget cut short (an ast.expr: Any, as the callers hold it as ast.AST)
+        self.cut: Dict[int, Any] = {}
         self._def_scopes: Optional[Dict[int, Scope]] = None
-        self._project = False               # project.Lookup, made on first use (False: not yet)
+        self._project: Any = False          # project.Lookup, made on first use (False: not yet; None: no project)
         self._given = None
         # Each value once per expression, scope and position: (id(node), id(scope), switch), pos ->
         # (values, steps it took, how deep it went, the keys its evaluation entered). None: no memo (a
@@ -98,7 +104,7 @@ class Resolver:
     def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
         cands = self._top(node, lambda: self.eval(node, scope, pos))
         texts: List[StrValue] = []
-        types = set()
+        types: Set[Optional[str]] = set()
         for v in cands:
             if isinstance(v, S):
                 texts.append(v.value)
@@ -106,7 +112,7 @@ class Resolver:
             else:
                 reason = v.reason if isinstance(v, U) else "not a string"
                 py = v.py_type if isinstance(v, U) else None
-                types.add({str: "str", bytes: "bytes"}.get(py, None))
+                types.add(_PY_NAMES.get(py) if py is not None else None)
                 return Strings((), one(types), reason=reason)
         unique = dedupe(texts)
         return Strings(tuple(unique), one(types))
@@ -198,13 +204,14 @@ class Resolver:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (str, bytes)):
                 lit = literal_value(self.src, node)
+                assert lit is not None      # (a str or bytes constant always has one)
                 return [S(lit, isinstance(node.value, bytes))]
             return [C(node.value, node)]
         if isinstance(node, ast.JoinedStr):
             return self._fstring(node, scope, pos, depth, env)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             # a long `a + b + c + ...` chain nests to the left: fold it here, not by recursion
-            operands = []
+            operands: List[ast.expr] = []
             while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and len(operands) < 4096:
                 operands.append(node.right)
                 node = node.left
@@ -235,7 +242,7 @@ class Resolver:
             return self._call(node, scope, pos, depth, env, switch)
         if isinstance(node, ast.Subscript):
             base = ev(node.value)
-            index = ev(node.slice if not isinstance(node.slice, getattr(ast, "Index", ())) else node.slice.value)
+            index = ev(node.slice)          # (3.9+: the index itself, never an ast.Index)
             out = []
             for b in base:
                 for i in index:
@@ -264,6 +271,7 @@ class Resolver:
         for b in bindings:
             if b.pos == -1 and isinstance(b.stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 name = use.id if isinstance(use, ast.Name) else dotted(use)
+                assert name is not None     # (the bindings were looked up by it)
                 bound = env.get((id(b.scope), name))
                 out.extend(bound if bound is not None else self._parameter(b, name, depth, switch))
                 continue
@@ -285,6 +293,7 @@ class Resolver:
         func = b.stmt
         if isinstance(func, ast.Lambda):
             return [U(f"parameter {name}")]
+        assert isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))     # (_from_bindings asks for these)
         params = [a.arg for a in getattr(func.args, "posonlyargs", []) + func.args.args]
         kwonly = [a.arg for a in func.args.kwonlyargs]
         defaults = dict(zip(params[len(params) - len(func.args.defaults):], func.args.defaults))
@@ -507,6 +516,7 @@ class Resolver:
         if len(binds) != 1:
             return None
         func = binds[0].stmt
+        assert isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))     # (binds holds only these)
         inner = next((s for s in self.sites.scopes if s.node is func), None)
         if inner is None or any(isinstance(a, ast.Starred) for a in node.args):
             return None
@@ -528,6 +538,7 @@ class Resolver:
                     else [U(f"parameter {p}")]
         out = []
         for r in returns:
+            assert r.value is not None      # (returns: those with a value)
             out.extend(self.eval(r.value, inner, self.sites.pos.at(r, 0), depth, env, switch))
         return out
 
@@ -542,7 +553,7 @@ class Resolver:
         except LiteralError:
             pieces = None
         values = [self.eval(f.value, scope, pos, depth, env) for f in fields]
-        out = []
+        out: List = []
         for combo in combos(values):
             b = StrBuilder()
             if pieces is None:
@@ -572,7 +583,7 @@ class Resolver:
 
     # ---- astroid, only for what the evaluator cannot see
 
-    def _astroid(self, node: ast.AST, scope: Scope, pos: int) -> Optional[List]:
+    def _astroid(self, node: ast.expr, scope: Scope, pos: int) -> Optional[List]:
         if not self._astroid_may_answer(node, scope, pos):
             return None                     # decided before astroid parses anything
         self._tainted += 1                  # astroid spends its own budget of calls: not memoized
