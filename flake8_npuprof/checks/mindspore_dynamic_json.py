@@ -108,20 +108,29 @@ def _enum(m: jsonscan.Member, entry: dict) -> List[Problem]:
                     did_you_mean(bad, members) if isinstance(bad, str) else "")]
 
 
+def _has_float(value) -> bool:
+    """A float where MindSpore wants an int: JSON Schema takes 5.0 as the integer 5, MindSpore resets it."""
+    return isinstance(value, float) or (isinstance(value, list) and any(isinstance(x, float) for x in value))
+
+
 def problems(text: str) -> List[Problem]:
-    """Everything MindSpore would reset or ignore in the file."""
+    """Everything MindSpore would reset or ignore in the file: the keys and values its schema
+    (schemas/profiler_config.mindspore.schema.json) rejects, each said as MindSpore reacts."""
     doc = jsonscan.parse(text)
     if not doc.ok:
         return []                   # not an object MindSpore can read: judged by nobody here
     d = K.data()
     members = OrderedDict((m.key, m) for m in doc.members)     # the last of duplicate keys wins, as json.load
+    known = K.schema()["properties"]
+    obj = {name: m.value for name, m in members.items() if name in known and not m.unknown}
+    rejected = {e.absolute_path[0] for e in K.validator().iter_errors(obj) if e.absolute_path}
     out: List[Problem] = []
     for name, m in members.items():
-        if name not in K.keys():
+        if name not in known:
             out.append(Problem(m.key_start, m.key_end, name, f"unknown key {_show(name)}",
                                "MindSpore ignores it without a word", did_you_mean(name, sorted(K.keys()))))
             continue
-        if m.unknown:
+        if name not in rejected and not (name in obj and _has_float(m.value)):
             continue
         found = _typed(m, d["typed"][name]) if name in d["typed"] else []
         if not found and name in d["enums"]:

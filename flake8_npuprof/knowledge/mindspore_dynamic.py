@@ -68,3 +68,16 @@ def is_dynamic_config(path: str, text: str = "") -> bool:
     from .datafiles import all_keys
     own = sum(1 for key in doc if key in keys() | torch_npu_keys() and key not in all_keys())
     return own >= 1 and own * 2 > len(doc)
+
+
+@lru_cache(maxsize=None)
+def schema() -> dict:
+    """schemas/profiler_config.mindspore.schema.json (tools/gen_schemas.py writes it from the data)."""
+    from .datafiles import schema_dir
+    return json.loads((schema_dir() / "profiler_config.mindspore.schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def validator():
+    from .schema_engine import Validator
+    return Validator(schema())
