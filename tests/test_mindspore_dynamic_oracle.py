@@ -5,6 +5,7 @@ For every recorded text on every release (2.7.0-2.10.0), the text is checked as 
 and:
 - every reset the record shows (a logged warning that says "reset to default") is an NPP356 finding at the key or
   value it concerns, whose message quotes that warning word for word and names the value the record holds after it;
+- a missing start_step, which the record shows taken as -1 without a word, is an NPP356 finding that says so;
 - a key the record shows ignored (the context and its log are the base case's) is an NPP356 finding that says so;
 - every NPP356 finding is one of those: nothing is claimed that MindSpore did not do;
 - a text MindSpore accepts as written, or converts with only a warning that a form will go (the int forms), gets
@@ -76,6 +77,10 @@ def expected(rec):
         # the int forms: converted, "does not support passing in the int type in future versions" (no reset)
         assert "does not support passing in the int type in future versions" in text, text
     out = {(key, text, _after(rec, key)) for key, text in resets}
+    call = json.loads(rec["call"])
+    for key in ("start_step", "stop_step"):     # missing: taken as -1 without a word
+        if key not in call and rec["after"][key] == -1 and not rec["warnings"]:
+            out.add((key, None, "-1"))
     base = BASE[rec["release"]]
     if not rec["warnings"] and rec["after"] == base["after"] and rec["native"] == base["native"]:
         ignored = {k for k in _varied(rec) if k not in base["after"]}
@@ -83,6 +88,8 @@ def expected(rec):
 
 
 def _key_of(text: str, f) -> str:
+    if f.start == 0:                                # at the object: a missing key, named first
+        return f.message.split()[0]
     at = text[f.start:f.end]
     if at.startswith('"') and text[f.end:].lstrip().startswith(":"):
         return json.loads(at)
@@ -99,10 +106,13 @@ def test_our_findings_agree_with_the_record(rec):
     assert all(f.code == "NPP356" and "MindSpore 2.7-2.10 " in f.message for f in findings), got
     for key, message in got:        # each claim is one the record shows
         ours = any(k == key and f'("{w}")' in message and f"resets it to {after} " in message.replace(
-            "resets the whole list to", "resets it to") for k, w, after in resets)
+            "resets the whole list to", "resets it to") for k, w, after in resets if w is not None)
+        ours = ours or any(k == key and w is None and message.startswith(f"{key} is missing: ") and
+                           f"takes {after} without a word" in message for k, w, after in resets)
         assert ours or (key in ignored and "ignores it without a word" in message), (rec["case"], key, message)
     for key, warning, after in resets:      # each reset is found, with its warning and the value it leaves
-        assert any(k == key and f'("{warning}")' in m for k, m in got), (rec["case"], key, warning, got)
+        said = f'("{warning}")' if warning is not None else f"takes {after} without a word"
+        assert any(k == key and said in m for k, m in got), (rec["case"], key, warning, got)
     for key in ignored:
         assert any(k == key and "ignores it without a word" in m for k, m in got), (rec["case"], key, got)
     if not resets and not ignored:

@@ -35,12 +35,14 @@ def check_text(text: str, target, framework: Optional[str] = None) -> List[Findi
         return mindspore_dynamic_json.check_text(text)
     if framework == K.TORCH_NPU:
         return dynamic_json.check_text(text, target)
-    # undecided: what both lose, at the same key or value
+    # undecided: what both lose, at the same key or value (a missing key: the same key, at the object)
     torch = dynamic_json.check_text(text, target)
     ms = mindspore_dynamic_json.problems(text)
-    both = {f.start for f in torch} & {p.start for p in ms}
-    agreed = [f for f in torch if f.start in both]
-    agreed += mindspore_dynamic_json.findings([p for p in ms if p.start in both], text)
+
+    def same(f: Finding, p) -> bool:
+        return f.start == p.start and (f.message.startswith(p.key + " ") or f'key "{p.key}"' in f.message)
+    agreed = [f for f in torch if any(same(f, p) for p in ms)]
+    agreed += mindspore_dynamic_json.findings([p for p in ms if any(same(f, p) for f in torch)], text)
     return sorted(agreed, key=Finding.sort_key)
 
 

@@ -62,15 +62,25 @@ def _is(kind: str, value) -> bool:
     return isinstance(value, {"bool": bool, "list": list}[kind])
 
 
+NEVER = "which its documentation says never starts a collection"
+
+
 def _typed(m: jsonscan.Member, entry: dict) -> List[Problem]:
     if _is(entry["type"], m.value):
         return []
     default = entry["default"]
     warning = (f"'{m.key}' should be {entry['type']}, but got {_type_name(m.value)}. will be reset to default "
                f"value: '{_py(default)}'.")
+    never = f", {NEVER}" if m.key in K.data()["required"] else ""
     return [Problem(m.value_start, m.value_end, m.key, f"{m.key} {_show(m.value)} is not {_KIND[entry['type']]}",
-                    f"MindSpore resets it to {_show(default)} {LOG} (\"{warning}\")",
+                    f"MindSpore resets it to {_show(default)} {LOG} (\"{warning}\"){never}",
                     f"write {_KIND[entry['type']]}")]
+
+
+def _missing(doc: jsonscan.Doc, key: str) -> Problem:
+    return Problem(doc.start, doc.start + 1, key, f"{key} is missing",
+                   f"MindSpore takes {K.data()['never']} without a word, {NEVER}",
+                   f"give the step to {'start' if key == 'start_step' else 'stop'} at (the first step is 1)")
 
 
 def _enum(m: jsonscan.Member, entry: dict) -> List[Problem]:
@@ -123,8 +133,10 @@ def problems(text: str) -> List[Problem]:
     members = OrderedDict((m.key, m) for m in doc.members)     # the last of duplicate keys wins, as json.load
     known = K.schema()["properties"]
     obj = {name: m.value for name, m in members.items() if name in known and not m.unknown}
-    rejected = {e.absolute_path[0] for e in K.validator().iter_errors(obj) if e.absolute_path}
-    out: List[Problem] = []
+    errors = list(K.validator().iter_errors(obj))
+    rejected = {e.absolute_path[0] for e in errors if e.absolute_path}
+    out: List[Problem] = [_missing(doc, key) for key in d["required"]
+                          if any(e.validator == "required" for e in errors) and key not in members]
     for name, m in members.items():
         if name not in known:
             out.append(Problem(m.key_start, m.key_end, name, f"unknown key {_show(name)}",
@@ -213,7 +225,8 @@ RULES = (
         default=True,
         level="warning",
         what="In the `profiler_config.json` that `mindspore.profiler.DynamicProfilerMonitor(cfg_path=dir)` reads "
-             "from `dir`: a `start_step`/`stop_step`/`analyse_mode` that is not a JSON integer (`\"5\"`), a switch "
+             "from `dir`: a missing `start_step` or `stop_step`; a `start_step`/`stop_step`/`analyse_mode` that is "
+             "not a JSON integer (`\"5\"`), a switch "
              "that is not `true`/`false` (`\"true\"`), a list setting that is not a list; a `profiler_level` or "
              "`aic_metrics` string that is no member's value (`\"level1\"`, `\"ACL_AICORE_PIPE_UTILIZATION\"`); an "
              "`activities`, `export_type` or `host_sys` entry that is no member's value (`\"cpu\"`, `\"Text\"`), or "
@@ -221,7 +234,8 @@ RULES = (
              "(torch_npu's `prof_dir`, `warmup`, `experimental_config`).",
         why="MindSpore never stops on this file. A value of the wrong type is reset to its default and an enum "
             "name it does not know resets the whole setting (one bad entry resets the whole `activities` list), "
-            "each with one warning in MindSpore's log; a string `start_step` becomes -1. Names are case-sensitive "
+            "each with one warning in MindSpore's log. A string `start_step` or `stop_step` becomes -1, as a missing "
+            "one does without a word, and -1 is documented as never starting a collection. Names are case-sensitive "
             "(`\"Level1\"`, `[\"CPU\"]`, `[\"text\"]`), unlike torch_npu's file. An unknown key is ignored "
             "without a word. The job runs and collects something other than what the file says.",
         example="""{
