@@ -221,7 +221,7 @@ RULES = (
         code="NPP356",
         name="mindspore-dynamic-config-reset",
         summary="a setting in MindSpore's dynamic-profiling `profiler_config.json` that MindSpore resets or "
-                "ignores, with only a warning in its log",
+                "ignores, with at most a warning in its log",
         default=True,
         level="warning",
         what="In the `profiler_config.json` that `mindspore.profiler.DynamicProfilerMonitor(cfg_path=dir)` reads "
@@ -236,7 +236,7 @@ RULES = (
             "name it does not know resets the whole setting (one bad entry resets the whole `activities` list), "
             "each with one warning in MindSpore's log. A string `start_step` or `stop_step` becomes -1, as a missing "
             "one does without a word, and -1 is documented as never starting a collection. Names are case-sensitive "
-            "(`\"Level1\"`, `[\"CPU\"]`, `[\"text\"]`), unlike torch_npu's file. An unknown key is ignored "
+            "(`\"Level1\"`, `[\"CPU\"]`, `[\"text\"]`; torch_npu's file takes `activities` in any case). An unknown key is ignored "
             "without a word. The job runs and collects something other than what the file says.",
         example="""{
   "start_step": "5",
