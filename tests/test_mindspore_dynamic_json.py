@@ -67,8 +67,8 @@ def test_the_page_example():
      f"start_step 5.0 is not an integer: {MS} resets it to -1 {LOG} (\"'start_step' should be int, but got float. "
      f"will be reset to default value: '-1'.\"){NEVER}; write an integer"),
     ('{"start_step": 2, "stop_step": 9, "warmup": 1}', f'unknown key "warmup": {MS} ignores it without a word'),
-    ('{"start_step": 2, "stop_step": 9, "prof_pth": "./p"}', f'unknown key "prof_pth": {MS} ignores it without a word; did you mean '
-                                            '"prof_path"?'),
+    ('{"start_step": 2, "stop_step": 9, "prof_pth": "./p"}',
+     f'unknown key "prof_pth": {MS} ignores it without a word; did you mean "prof_path"?'),
 ])
 def test_messages(text, message):
     assert [f.message for f in check_text(text)] == [message]
@@ -76,9 +76,12 @@ def test_messages(text, message):
 
 @pytest.mark.parametrize("text", [
     '{"start_step": 0, "stop_step": 0}',                    # kept as written (what 0 does at run time: not recorded)
-    '{"start_step": 2, "stop_step": 5, "profiler_level": 1, "aic_metrics": 3, "activities": 2, "export_type": 1}',  # the int forms
-    '{"start_step": 2, "stop_step": 5, "aic_metrics": "None", "host_sys": ["cpu", "mem"], "export_type": ["text", "db"]}',
-    '{"start_step": 2, "stop_step": 5, "l2_cache": "yes", "analyse": 1, "prof_path": 3}',     # not checked by MindSpore: no claim
+    # the int forms
+    '{"start_step": 2, "stop_step": 5, "profiler_level": 1, "aic_metrics": 3, "activities": 2, "export_type": 1}',
+    '{"start_step": 2, "stop_step": 5, "aic_metrics": "None", "host_sys": ["cpu", "mem"], '
+    '"export_type": ["text", "db"]}',
+    # not checked by MindSpore: no claim
+    '{"start_step": 2, "stop_step": 5, "l2_cache": "yes", "analyse": 1, "prof_path": 3}',
     '{"start_step": 2, "stop_step": 5, "is_valid": true}',                   # what the monitor writes back
     '[1, 2]', '{"stop_step": ', "",
 ])
@@ -91,7 +94,8 @@ def test_accepted_or_not_judged(text):
 SCHEMA = K.schema()
 VALUES = st.one_of(st.sampled_from(["CPU", "cpu", "Level1", "level1", "text", "Text", "db", "None", "AiCoreNone",
                                     "PipeUtilization", "mem", "5", "true", ""]),
-                   st.integers(-2, 8), st.booleans(), st.none(), st.floats(allow_nan=False, allow_infinity=False, width=32),
+                   st.integers(-2, 8), st.booleans(), st.none(),
+                   st.floats(allow_nan=False, allow_infinity=False, width=32),
                    st.lists(st.sampled_from(["CPU", "NPU", "cpu", "text", "db", "mem", 1, True]), max_size=3),
                    st.dictionaries(st.sampled_from(["a"]), st.integers(), max_size=1))
 KEYS = st.sampled_from(sorted(SCHEMA["properties"]) + ["foo", "prof_dir"])

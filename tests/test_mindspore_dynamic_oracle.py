@@ -66,7 +66,8 @@ def expected(rec):
         if m:
             resets.add((m.group(1), text))
             continue
-        m = re.match(r"'(.*)' is not a valid (profiler_level|aic_metrics), will be reset to will be reset to default", text)
+        m = re.match(r"'(.*)' is not a valid (profiler_level|aic_metrics), will be reset to will be reset to default",
+                     text)
         if m:
             resets.add((m.group(2), text))
             continue

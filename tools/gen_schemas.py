@@ -599,8 +599,8 @@ def mindspore_dynamic_schema() -> dict:
                         "DynamicProfilerConfigContext keeps it (the same code in MindSpore 2.7-2.10): a value outside "
                         "this schema is reset to its default with a warning in MindSpore's log, a key outside it is "
                         "ignored without a word. start_step and stop_step are required: missing, each is -1, "
-                        "which never starts a collection. Names are case-sensitive. A whole number written with a fraction "
-                        "(5.0) is an integer to JSON Schema and a float to MindSpore, which resets it: NPP356 says so. "
+                        "which never starts a collection. Names are case-sensitive. A whole number written with a "
+                        "fraction (5.0) is an integer to JSON Schema and a float to MindSpore, which resets it: NPP356 says so. "
                         "Generated from flake8_npuprof/data/mindspore_dynamic.json."),
         "type": "object",
         "properties": {k: _ms_key(k) for k in sorted(names)},

@@ -236,7 +236,8 @@ RULES = (
             "name it does not know resets the whole setting (one bad entry resets the whole `activities` list), "
             "each with one warning in MindSpore's log. A string `start_step` or `stop_step` becomes -1, as a missing "
             "one does without a word, and -1 is documented as never starting a collection. Names are case-sensitive "
-            "(`\"Level1\"`, `[\"CPU\"]`, `[\"text\"]`; torch_npu's file takes `activities` in any case). An unknown key is ignored "
+            "(`\"Level1\"`, `[\"CPU\"]`, `[\"text\"]`; torch_npu's file takes `activities` in any case). "
+            "An unknown key is ignored "
             "without a word. The job runs and collects something other than what the file says.",
         example="""{
   "start_step": "5",

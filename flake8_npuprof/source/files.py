@@ -32,8 +32,9 @@ class SourceFile(NamedTuple):
     encoding: str
     bom: bool
     newline: str              # dominant line ending, kept by fixes
-    kind: str                 # "python", "shell" or "json" (a dynamic-profiling profiler_config.json; "json:<framework>"
-                              # when the scripts say whose: commands/inputs.py)
+    # "python", "shell" or "json" (a dynamic-profiling profiler_config.json; "json:<framework>" when the scripts
+    # say whose it is: commands/inputs.py)
+    kind: str
     data: bytes = b""         # the bytes read: what a fix must find again before it writes, what a diff is of
 
 
