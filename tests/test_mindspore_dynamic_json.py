@@ -263,3 +263,27 @@ def test_eval_tree(capsys, monkeypatch):
     code, out, _ = run(capsys, "check", "--no-cache", "-q", ".")
     got = [f"{line.split()[0].rstrip(':')} {line.split()[1]}" for line in out.splitlines()]
     assert code == 1 and got == _expected(), out
+
+
+# ---------------------------------------------------------------- emulate
+
+def test_emulate_checks_the_monitors_file_as_it_is(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text("from mindspore.profiler import DynamicProfilerMonitor\n\n"
+                    "dp = DynamicProfilerMonitor(cfg_path=\"./cfg\", output_path=\"./out\")\n"
+                    "for step in range(20):\n    dp.step()\n", encoding="utf-8")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "profiler_config.json").write_text('{"start_step": 2, "stop_step": 5, "record_shape": true}')
+    code = main(["emulate", "--cwd", str(tmp_path), str(path)])
+    out = capsys.readouterr().out.splitlines()
+    config = f"{tmp_path}/cfg/profiler_config.json"
+    assert code == 1
+    assert out[1:] == [
+        f"train.py:3 DynamicProfilerMonitor: UNKNOWN: dynamic profiling: what is collected, and when, is read at run "
+        f"time from {config}",
+        f"usable data: unknown (line 3: dynamic profiling: what is collected, and when, is read at run time from "
+        f"{config})",
+        "train.py:3 DynamicProfilerMonitor: unknown",
+        f"  {config} as it is now: 1 problem(s), below",
+        f'  ! NPP356 profiler_config.json:1:35 unknown key "record_shape": {MS} ignores it without a word; did you '
+        'mean "record_shapes"?']
