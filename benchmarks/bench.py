@@ -7,7 +7,7 @@
     python benchmarks/bench.py setups                 # one file of 5,000 setups reusing the same names
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
     python benchmarks/bench.py instructions [DIR] [--sample N]  # the same ratio counted in instructions
-    python benchmarks/bench.py ratios DIR [--profiling-only] [--lib LIB] [--lines N]  # issue 27's ratios (below)
+    python benchmarks/bench.py ratios DIR [--profiling-only | --setups-only] [--scripts-only] [--lib LIB] [--lines N]
     python benchmarks/bench.py all [DIR]
 
 Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),
@@ -27,7 +27,9 @@ edit on a training script of N lines (default 1,500; <= 60 ms), against analysin
 document once. (1) and (2) are counted in instructions when valgrind is installed (--sample files
 of DIR), in CPU seconds otherwise; (3) is CPU time: an editor waits for it. With --profiling-only, (1)
 samples only the files that pass the prefilter, the ones the plugin analyses: its worst case (a model
-zoo's other files cost it a substring scan each). The library files of (2) are measured twice: as
+zoo's other files cost it a substring scan each); with --setups-only, only those of them that hold a
+profiling setup (the inventory finds one: the whole pipeline runs on them); --scripts-only stops after (1)'s
+first figure. The library files of (2) are measured twice: as
 installed (with the bytecode caches that prove most of them parse) and copied without those caches.
 """
 
@@ -354,6 +356,19 @@ def _readable(path: str) -> bool:
         return False
 
 
+def holds_setup(path: str) -> bool:
+    """Whether the file's inventory (setups/inventory.py) finds a profiling setup in it."""
+    import ast
+    from flake8_npuprof.checks.analysis import Context, Settings
+    from flake8_npuprof.source.text import SourceText
+    text = Path(path).read_text("utf-8", "replace")
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return bool(Context(SourceText(text), tree, path, Settings()).model.setups)
+
+
 def bench_ratios(args) -> None:
     if not args.dir:
         raise SystemExit("ratios: give the directory of training scripts (e.g. the model zoo's)")
@@ -361,9 +376,11 @@ def bench_ratios(args) -> None:
         raise SystemExit(f"ratios: no Python file under {args.lib} (--lib), checked before anything is measured")
     counted = shutil.which("valgrind") is not None
     files = sorted(Path(args.dir).rglob("*.py"))
-    if args.profiling_only:             # the files the plugin analyses: its worst case, not diluted by the rest
+    if args.profiling_only or args.setups_only:     # the files the plugin analyses: not diluted by the rest
         from flake8_npuprof.source.prefilter import might_configure_profiling
         files = [p for p in files if _readable(str(p)) and might_configure_profiling(p.read_text("utf-8", "replace"))]
+    if args.setups_only:                # of those, the files that hold a profiling setup: the whole pipeline runs
+        files = [p for p in files if holds_setup(str(p))]
     step = max(1, len(files) // args.sample) if counted else 1
     sample = [str(p) for p in files[::step][:args.sample if counted else None]]
     # (1) the plugin against parse + tokenize, in one process each; the difference is the plugin's
@@ -373,6 +390,8 @@ def bench_ratios(args) -> None:
     print(f"scripts: {len(sample)} of {len(files)} files in {args.dir}, {_unit(counted)} after start-up: "
           f"parse+tokenize {_show(parse, counted)}, the plugin {_show(plugin, counted)} -> ratio "
           f"{plugin / parse:.3f} (target <= 0.25)")
+    if args.scripts_only:
+        return
     if counted:
         a, b = instructions([Path(p) for p in sample])
         print(f"scripts: flake8 -j1 on the same files {a / 1e9:.3f} G with NPP, {b / 1e9:.3f} G without -> "
@@ -434,6 +453,10 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=40, help="files counted by `instructions` and `ratios`")
     parser.add_argument("--profiling-only", action="store_true",
                         help="`ratios`: only the files that pass the prefilter (those the plugin analyses)")
+    parser.add_argument("--setups-only", action="store_true",
+                        help="`ratios`: only the files that hold a profiling setup (the inventory finds one)")
+    parser.add_argument("--scripts-only", action="store_true",
+                        help="`ratios`: measure (1) only, the plugin against parse+tokenize, and stop")
     parser.add_argument("--lib", default=None, help="`ratios`: ordinary library code (default: the standard library)")
     parser.add_argument("--lines", type=int, default=1500, help="`ratios`: lines of the script the server edits")
     parser.add_argument("--changes", type=int, default=30, help="`ratios`: edits sent to the server")

@@ -43,21 +43,26 @@ def launchers(roots) -> List[str]:
 
 @contextmanager
 def every_walk() -> Iterator[None]:
-    """The check as before the scan: every launcher walked, every script it starts analysed."""
+    """The check as before the scans: every launcher walked, every script it starts analysed."""
     from flake8_npuprof.checks import shell_launches, shell_scan
-    saved = shell_scan.needs_walk, shell_launches._may_have_setups
+    from flake8_npuprof.engine import launch_scan
+    saved = shell_scan.needs_walk, shell_launches._may_have_setups, launch_scan.starts_no_profiled_script
     shell_scan.needs_walk, shell_launches._may_have_setups = (lambda text: True), (lambda script: True)
+    launch_scan.starts_no_profiled_script = lambda text, path: False
     try:
         yield
     finally:
-        shell_scan.needs_walk, shell_launches._may_have_setups = saved
+        shell_scan.needs_walk, shell_launches._may_have_setups, launch_scan.starts_no_profiled_script = saved
 
 
 def _check(path: str, text: str) -> list:
+    """What `check` finds in a launcher, for the run's target and the wider one (engine.run, before selection)."""
     from flake8_npuprof.checks.analysis import Settings
-    from flake8_npuprof.engine.run import check_shell_each
+    from flake8_npuprof.engine.run import check_each
     from flake8_npuprof.knowledge.targets import Target
-    return check_shell_each(text, path, (Settings(), Settings(target=Target.parse("8.5", "any", "any"))))
+    from flake8_npuprof.source.files import DEFAULT_OFF, Selection
+    return check_each(path, text, "shell", (Settings(), Settings(target=Target.parse("8.5", "any", "any"))),
+                      Selection(("NPP", *DEFAULT_OFF)))        # every code, also those off by default
 
 
 def _read(path: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from flake8_npuprof.checks import analysis
 from flake8_npuprof.cli import main
-from flake8_npuprof.commands import batch
+from flake8_npuprof.commands import batch, cache
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "examples", ROOT / "tests" / "data" / "projects", ROOT / "tests" / "eval_files"]
@@ -226,3 +226,36 @@ def test_no_progress_off_a_terminal_or_for_a_quick_run():
 def test_jobs_must_be_a_positive_number(capsys):
     assert main(["check", "-j", "0", "."]) == 2
     assert "npuprof check: error: argument --jobs/-j: must be 1 or more: 0" in capsys.readouterr().err
+
+
+def test_the_cache_keeps_one_file_per_folder_of_checked_files(tree, capsys, monkeypatch):
+    """A folder's entries in one file (written once the run is done with the folder), each file's findings
+    there; a warm run reads each folder's file once and answers every file from it."""
+    import os
+    first = run(capsys, "check", "-j1", "examples")
+    folders = {os.path.dirname(p) for p in run(capsys, "check", "--show-files", "examples")[1].split()}
+    stored = sorted((tree / ".npuprof_cache" / "0.1.0").glob("*.json"))
+    assert len(stored) == len(folders) > 1
+    docs = [json.loads(p.read_text()) for p in stored]
+    assert sum(len(d["entries"]) for d in docs) == 2 * len(run(capsys, "check", "--show-files", "examples")[1].split())
+    assert {d["tool"] for d in docs} == {cache.tool_fingerprint()}
+    calls = analyses(monkeypatch)
+    assert run(capsys, "check", "-j1", "examples") == first
+    assert calls == []
+    # another folder's run adds its file and keeps these
+    run(capsys, "check", "-j1", "projects")
+    assert set(stored) < set((tree / ".npuprof_cache" / "0.1.0").glob("*.json"))
+    calls.clear()
+    assert run(capsys, "check", "-j1", "examples") == first and calls == []
+
+
+def test_a_folder_file_of_another_build_is_a_miss_and_is_replaced(tree, capsys, monkeypatch):
+    first = run(capsys, "check", "-j1", "examples/clean")
+    (stored,) = (tree / ".npuprof_cache" / "0.1.0").glob("*.json")
+    doc = json.loads(stored.read_text())
+    doc["tool"] = "an older build"
+    stored.write_text(json.dumps(doc))
+    calls = analyses(monkeypatch)
+    assert run(capsys, "check", "-j1", "examples/clean") == first
+    assert calls                                          # not trusted: checked again
+    assert json.loads(stored.read_text())["tool"] != "an older build"

@@ -164,6 +164,41 @@ def test_a_link_retargeted_outside_after_the_walk_is_not_written(linked, capsys)
     assert (tree / "sub" / "real.py").read_text() == FIXED
 
 
+
+def test_a_sibling_module_linked_from_outside_the_walked_folder_is_not_read(tmp_path, monkeypatch, capsys):
+    """`import config` in a walked folder, where config.py links to a file outside it: the value is not read
+    (nor hashed for the cache); named on the command line, the script reads its project's modules as before."""
+    from flake8_npuprof.values import project
+    tree, away = tmp_path / "tree", tmp_path / "away"
+    tree.mkdir()
+    away.mkdir()
+    (away / "config.py").write_text(CONFIG)
+    (tree / "config.py").symlink_to(away / "config.py")
+    (tree / "train.py").write_text(SCRIPT)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NPUPROF_CACHE_DIR", raising=False)
+    read = []
+    real_parse = project.ast.parse
+    monkeypatch.setattr(project.ast, "parse", lambda text, path="<unknown>", *a, **k: (
+        read.append(os.path.realpath(path)), real_parse(text, path, *a, **k))[1])
+    project.forget()
+    code, out, err = _run(capsys, "check", "-j1", "tree")
+    assert 'unknown profiling_options key "L2"' not in out
+    assert str(away / "config.py") not in read
+    assert not list((tmp_path / ".npuprof_cache").glob("*/*.json"))      # what it rests on cannot be listed
+    code, out, err = _run(capsys, "check", "-j1", "--no-cache", "tree/train.py")
+    assert code == 1 and 'tree/train.py:9:' in out and 'unknown profiling_options key "L2"' in out
+    assert str(away / "config.py") in read
+    # a link inside the folder is read
+    (tree / "config.py").unlink()
+    (tree / "real").mkdir()
+    (tree / "real" / "config.py").write_text(CONFIG)
+    (tree / "config.py").symlink_to(tree / "real" / "config.py")
+    project.forget()
+    code, out, err = _run(capsys, "check", "-j1", "--no-cache", "tree")
+    assert code == 1 and 'unknown profiling_options key "L2"' in out
+
+
 # ---------------------------------------------------------------- unknown values inside JSON arrays and objects
 
 def test_emulate_says_a_list_holding_an_unknown_value_cannot_be_determined(tmp_path, capsys):
@@ -201,8 +236,8 @@ def cached(tmp_path, monkeypatch, capsys):
     (tmp_path / "train.py").write_text(SCRIPT)
     first = _run(capsys, "check", "-j1", ".")
     assert first[0] == 1 and 'unknown profiling_options key "L2"' in first[1]
-    entries = sorted((tmp_path / ".npuprof_cache").glob("*/*.json"))
-    assert len(entries) >= 2
+    entries = sorted((tmp_path / ".npuprof_cache").glob("*/*.json"))      # one file per folder of checked files
+    assert len(entries) == 1 and len(json.loads(entries[0].read_text())["entries"]) >= 2
     return tmp_path, first, entries
 
 

@@ -113,3 +113,68 @@ def test_npp015_off_walk_only_when_the_on_walk_reads_the_option(tmp_path, monkey
     made = _walks(monkeypatch)
     assert check_file(text, str(tmp_path / "run.sh"), Settings()) == []
     assert made == [None, ["--profiling=True"]]
+
+
+# ---------------------------------------------------------------- engine/launch_scan.py: no walk for a launcher whose
+# scripts all fail the prefilter
+
+PLAIN = "import sys\nprint(sys.argv)\n"
+
+
+@pytest.fixture
+def project(tmp_path):
+    """zoo/project/{train.py, tools/eval.py, test/}: scripts without a setup, launchers in test/ (a `..` or
+    `dirname` counts as a level up: what the scan lists is at most zoo/)."""
+    root = tmp_path / "zoo" / "project"
+    (root / "tools").mkdir(parents=True)
+    (root / "test").mkdir()
+    (root / "train.py").write_text(PLAIN)
+    (root / "tools" / "eval.py").write_text(PLAIN)
+    return root
+
+
+@pytest.mark.parametrize("text", [
+    "cur=$(cd $(dirname $0)/..; pwd)\npython3 ${cur}/train.py --epochs=1 > log 2>&1\n",
+    "cd ..\nscript=train.py\npython3 $script --x=1\npython3 tools/eval.py\n",
+    "#!/bin/bash\n# python3 ../train.py is the training\nnohup python3 ../train.py &\n",
+])
+def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import starts_no_profiled_script
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text) and starts_no_profiled_script(text, str(path))
+    made = _walks(monkeypatch)
+    fast = bench._check(str(path), text)
+    assert made == []
+    with bench.every_walk():
+        assert bench._check(str(path), text) == fast
+    # the same launcher walked once a script of that name in its reach may hold a setup
+    (project / "tools" / "train.py").write_text(EXAMPLE_SCRIPT)
+    assert not starts_no_profiled_script(text, str(path))
+
+
+@pytest.mark.parametrize("text", [
+    "python3 /opt/models/train.py\n",                  # an absolute path: outside what the listing covers
+    "cd ~/work\npython3 train.py\n",
+    "python3 ${name}.py\n",                             # the script's name is computed
+    "bash ../train.sh\npython3 ../train.py\n",          # another script runs: walked (emulate/scan.py)
+    "python3 ../missing/train.py\n",                    # named with its folder, and not there
+    "cd ../../../../..\npython3 train.py\n",            # more levels up than MAX_LEVELS
+    "export PROFILING_MODE=true\npython3 ../train.py\n",
+])
+def test_a_launcher_the_scripts_scan_cannot_settle_is_walked(project, text):
+    from flake8_npuprof.engine.launch_scan import starts_no_profiled_script
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert not starts_no_profiled_script(text, str(path))
+
+
+def test_the_listing_of_a_region_is_made_again_when_a_folder_changes(project):
+    from flake8_npuprof.engine.launch_scan import starts_no_profiled_script
+    path = project / "test" / "run.sh"
+    text = "python3 ../train.py\n"
+    path.write_text(text)
+    assert starts_no_profiled_script(text, str(path))
+    (project / "test" / "deep").mkdir()
+    (project / "test" / "deep" / "train.py").write_text(EXAMPLE_SCRIPT)
+    assert not starts_no_profiled_script(text, str(path))

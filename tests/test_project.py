@@ -213,7 +213,7 @@ def test_modules_read_only_for_their_imports_are_never_indexed(tmp_path):
     """The flags a file sees are looked for in every module it imports, transitively; a module whose text
     cannot define a flag is read for its imports only. A flag defined through identifiers Python folds
     (NFKC: `ＤEFINE_string` is DEFINE_string) is still found."""
-    project._modules.clear()
+    project.forget()
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "plain.py").write_text("import defs\nSIZE = 3\n")
     (tmp_path / "defs.py").write_text("# 定义\nfrom absl import flags\n"
@@ -232,3 +232,25 @@ def test_modules_read_only_for_their_imports_are_never_indexed(tmp_path):
     assert plain._tree is None and plain.refs == [(0, ["defs"])]
     (size,) = plain.sites.module.bindings["SIZE"]
     assert plain._tree is not None and isinstance(size.value, ast.Constant) and size.value.value == 3
+
+
+def test_the_module_cache_is_bounded_by_size_and_keeps_the_modules_used_last(tmp_path, monkeypatch):
+    """Over its bound the cache lets go of the modules used longest ago; one needed again is read again,
+    with the same values."""
+    project.forget()
+    monkeypatch.setattr(project, "MAX_HELD", 300)
+    (tmp_path / "pyproject.toml").write_text("")
+    for k in range(6):
+        (tmp_path / f"cfg{k}.py").write_text(f"# {'x' * 60}\nOPTS = '/tmp/{k}'\n")       # 82 characters each
+    for k in range(6):
+        script = tmp_path / f"train{k}.py"
+        script.write_text(f"import cfg{k}\nimport cfg0\nx = cfg{k}.OPTS + cfg0.OPTS\n")
+        text = script.read_text()
+        tree = ast.parse(text)
+        ctx = Context(SourceText(text), tree, str(script), Settings())
+        found = ctx.resolver.strings(tree.body[-1].value, ctx.sites.module, 10 ** 9)
+        assert [c.text for c in found.candidates] == [f"/tmp/{k}/tmp/0"]
+        held = [Path(p).name for p in project._modules]
+        assert project._held == sum(project._weight(m) for _, m in project._modules.values()) <= 300
+        assert held[-1] == "cfg0.py" and (k == 0 or held[-2] == f"cfg{k}.py")      # the last used stay
+    assert len(held) == 3 and "cfg1.py" not in held

@@ -401,3 +401,50 @@ def test_asking_many_names_names_each_load_once(monkeypatch):
         assert len(sites.loads_named(f"a{k}.config")) == 1
     assert len(sites.loads_ending("config")) == 200
     assert len(named) == 200
+
+
+_ORDER_SHAPES = [
+    "def main():\n    a = 1\nx = [1, 2]\ntf.app.run()\ny = f(x)\n",
+    "def main():\n    a = 1\nx = 1\n(tf.app).run()\ny = 2\n",
+    "def main():\n    a = 1\nx = 1\nmyapp.run()\ny = 2\n",
+    "def main():\n    a = 1\nx = 1\ntf.app.\\\n    run()\ny = 2\n",
+    "def main():\n    a = 1\nx = 1\n(tf.app.  # c\n run)()\ny = 2\n",
+    "from absl.app import run\ndef main(_):\n    a = 1\nx = 1\nrun(main)\nsess.run(x)\n",
+    "def main():\n    a = 1\nx = 1\n\uff4dain()\ny = 2\n",                  # NFKC: main()
+    "class K:\n    def __init__(self):\n        self.a = g()\n    def go(self):\n        h()\nk = K()\nk.go()\nz = 1\n",
+    "if x:\n    def f():\n        return 1\nelse:\n    pass\nv = [f() for _ in y]\nw = 3\n",
+]
+
+
+@pytest.mark.parametrize("name,text", SOURCES + [(f"shape{k}", s) for k, s in enumerate(_ORDER_SHAPES)],
+                         ids=[n for n, _ in SOURCES] + [f"shape{k}" for k in range(len(_ORDER_SHAPES))])
+def test_the_demand_driven_order_ranks_every_node_in_the_whole_walks_order(name, text):
+    """Statements that name nothing a call follows into are walked only when a node in them is asked
+    about: whatever is asked, in whatever order, the ranks compare as the whole walk's do."""
+    import random
+    tree = ast.parse(text)
+    src = SourceText(text)
+    sites = collect(tree, text, src.line_starts)
+    whole = ExecOrder(sites, tree)
+    nodes = list(ast.walk(tree))
+    random.Random(len(text)).shuffle(nodes)
+    lazy = ExecOrder(sites, tree, text, src.line_starts)
+    asked = [(lazy.of(n), k) for k, n in enumerate(nodes)]
+    known = [(whole.of(n), k) for k, n in enumerate(nodes)]
+    assert [r is None for r, _ in asked] == [r is None for r, _ in known]
+    assert [k for _, k in sorted(p for p in asked if p[0] is not None)] == \
+        [k for _, k in sorted(p for p in known if p[0] is not None)]
+    assert all(r is None or r > 0 for r, _ in asked)
+
+
+def test_the_demand_driven_order_leaves_statements_that_follow_nothing_unwalked():
+    text = "def main():\n    a = 1\nx = [1, 2, 3]\ny = x + [4]\nmain()\n"
+    tree = ast.parse(text)
+    src = SourceText(text)
+    order = ExecOrder(collect(tree, text, src.line_starts), tree, text, src.line_starts)
+    waiting = lambda: [stmt.lineno for stmt, _ in order._cold if id(stmt) not in order._expanded]  # noqa: E731
+    assert waiting() == [3, 4, 2]       # main() is walked, and follows into main
+    assert order.of(tree.body[3].value) < order.of(tree.body[0].body[0])     # main(), then a = 1 in it
+    assert waiting() == [3, 4]
+    assert order.of(tree.body[1]) < order.of(tree.body[2].targets[0]) < order.of(tree.body[3].value)
+    assert waiting() == []

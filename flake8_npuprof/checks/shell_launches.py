@@ -53,6 +53,8 @@ def check_file_each(text: str, path: str, each, ge_reads: Optional[GeReads] = No
                                    check_launcher_each(text, path, each, w))]
     if w is not None and "msprof" in text:
         found = [f + _misplaced(text, w, s, Finding) for f, s in zip(found, each)]
+    if w is not None and "PROFILE_TYPE" in text:
+        found = [f + g for f, g in zip(found, _profile_type(text, w, each))]
     return [sorted(f, key=Finding.sort_key) for f in found]
 
 
@@ -68,6 +70,51 @@ def _misplaced(text: str, w: Walk, settings, Finding) -> list:
         return [internal_error(exc)]
     from ..source.model import finding
     return [finding("NPP128", m, s, e, *src.position(s), *src.position(max(s, e))) for s, e, m in hits]
+
+
+def _profile_type(text: str, w: Walk, each) -> list:
+    """NPP312/NPP313 at this launcher's `PROFILE_TYPE=...` where a script it starts with that variable from here
+    reaches torch_npu.utils.profiler's Profile with profile_type=os.getenv("PROFILE_TYPE") (the model zoo's
+    step-triggered profiler). Each assignment is judged by its own value: the branch it is in sets it when it runs."""
+    from ..source.model import finding
+    from ..source.shell_words import assignments
+    from ..source.text import HOLE
+    from .analysis import internal_error
+    from .torch_npu_utils_profile import launcher_words, project_sites
+    from ..source.files import ReadError, read_source
+    src = SourceText(text)
+    me = os.path.abspath(w.launcher)
+    reached = None                          # (the Profile's place, whether the script's imports reach it)
+    try:
+        for la in steps(w)[:MAX_LAUNCHES]:
+            s = la.command.env.get("PROFILE_TYPE")
+            if s is None or s.path != me or not la.script or la.msprof is not None:
+                continue
+            try:
+                script = read_source(la.script).text
+            except (OSError, ReadError):
+                continue
+            sites, imported = project_sites(la.script, script)
+            sites = [x for x in sites if x.type_env == "PROFILE_TYPE"]
+            if sites:
+                shown = os.path.relpath(sites[0].path, os.path.dirname(me)).replace(os.sep, "/")
+                reached = (f"{shown}:{sites[0].line}", imported)
+                break
+    except Exception as exc:                # same contract as Python files
+        return [[internal_error(exc)] for _ in each]
+    if reached is None:
+        return [[] for _ in each]
+    sets = [a for a in assignments(text, ("PROFILE_TYPE",)) if HOLE not in a.value.text and a.value.text]
+    out = []
+    for settings in each:
+        found = []
+        for a in sets:
+            said = launcher_words(a.value.text, reached[0], reached[1], settings.target)
+            if said is not None:
+                start, end = a.value.anchor, max(a.value.anchor, a.value.anchor_end)
+                found.append(finding(said[0], said[1], start, end, *src.position(start), *src.position(end)))
+        out.append(found)
+    return out
 
 
 def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[Walk] = None) -> dict:

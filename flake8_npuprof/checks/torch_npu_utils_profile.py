@@ -12,13 +12,15 @@ utils_profile); data/torch_npu_utils_profile.json holds what it showed.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Tuple
+import os
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import utils_profile as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
+from ..source.sites import dotted
 from .framework_values import known, show
-from .torch_npu_report import Names, report as _report
+from .torch_npu_report import Names, compose, report as _report
 
 CALL = "torch_npu.utils.profiler.Profile"
 OFF = "never switches on, so nothing is collected and nothing is said"
@@ -262,6 +264,155 @@ def _in_loop(tree, loop) -> bool:
                any(n is loop for n in ast.walk(outer)) for outer in ast.walk(tree))
 
 
+# ---------------------------------------------------------------- what a launch hands it (emulate)
+
+class Site(NamedTuple):
+    """A Profile(...) call as a launch meets it: where, and what its profile_type and start_step are made of."""
+    path: str
+    line: int
+    type_env: Optional[str]             # the environment variable profile_type reads (os.getenv, os.environ.get)
+    type_value: object                  # else its constant value (None: not given); UNKNOWN: neither
+    step_env: Optional[str]             # the variable start_step reads, as the model zoo writes it
+    step_value: object                  # else its constant (10 when not given); UNKNOWN: neither
+    save_path: object                   # its constant save_path ("./npu_profiling" when not given); UNKNOWN
+
+
+UNKNOWN = object()
+
+
+def sites_in(text: str, path: str) -> List[Site]:
+    """The Profile(...) calls of one module, read without a resolver: environment reads and constants only."""
+    if "Profile" not in text or "torch_npu" not in text:
+        return []
+    try:
+        tree = ast.parse(text, path)
+    except (SyntaxError, ValueError):
+        return []
+    names = Names(tree)
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and names.of(node.func) == CALL):
+            continue
+        args = _arguments(node)
+        if args is None:
+            continue
+        type_env, type_value = _env_or_constant(args.get("profile_type"), None)
+        step_env, step_value = _env_or_constant(args.get("start_step"), K.data()["defaults"]["start_step"])
+        _, save = _env_or_constant(args.get("save_path"), K.data()["defaults"]["save_path"])
+        out.append(Site(path, node.lineno, type_env, type_value, step_env, step_value, save))
+    return out
+
+
+def _env_or_constant(node: Optional[ast.AST], default: object) -> Tuple[Optional[str], object]:
+    """(the variable it reads, None) or (None, its constant): os.getenv("X"), os.environ.get("X", d),
+    int(os.getenv("X", 10)), a constant, nothing (the default)."""
+    if node is None:
+        return None, default
+    if isinstance(node, ast.Constant):
+        return None, node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" and \
+            len(node.args) == 1 and not node.keywords:
+        return _env_or_constant(node.args[0], default)[0], UNKNOWN
+    if isinstance(node, ast.Call) and dotted(node.func) in ("os.getenv", "os.environ.get", "getenv") and \
+            node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value, UNKNOWN
+    return None, UNKNOWN
+
+
+MAX_FILES = 2000            # Python files of a script's folder read for a Profile call (a text search first)
+MARK = b"utils.profiler"
+
+
+def project_sites(filename: str, text: str, tree: Optional[ast.AST] = None) -> Tuple[List[Site], bool]:
+    """The Profile calls a script may run: its own, those of the modules it imports, else those of the Python files
+    under its folder (a module reached through a sys.path set at run time); and whether they were reached through
+    its imports."""
+    from ..values.project import for_file
+    found = sites_in(text, filename)
+    if found:
+        return found, True
+    if tree is None:
+        try:
+            tree = ast.parse(text, filename)
+        except (SyntaxError, ValueError):
+            return [], True
+    lookup = for_file(filename, tree)
+    for m in lookup.imported_modules() if lookup is not None else ():
+        found += sites_in(m.src.text, m.path)
+    if found:
+        return found, True
+    return _folder_sites(os.path.dirname(os.path.abspath(filename))), False
+
+
+def _folder_sites(top: str) -> List[Site]:
+    """The Profile calls of the Python files under the script's folder (links leaving it are not followed)."""
+    from ..source.files import ReadError, read_source
+    real_top = os.path.realpath(top)
+    out: List[Site] = []
+    seen = 0
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
+                         os.path.realpath(os.path.join(folder, d)).startswith(real_top + os.sep))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            seen += 1
+            if seen > MAX_FILES:
+                return out
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "rb") as fh:
+                    if MARK not in fh.read(1 << 20):
+                        continue
+                text = read_source(path).text
+            except (OSError, ReadError):
+                continue
+            out += sites_in(text, path)
+    return out
+
+
+def launcher_words(kind: str, at: str, imported: bool, target):
+    """(code, words) for a launcher's PROFILE_TYPE=kind that reaches the Profile at `at`: NPP312 where the target's
+    releases leave it off, NPP313 where it raises; None where they switch it on."""
+    outcome = launch_outcome(kind, TORCH_NPU_RELEASES)
+    code = "NPP313" if kind == "TORCH" else "NPP312"
+    reactions: Dict[str, Optional[str]] = {}
+    for r, state in outcome.items():
+        if state == "off":
+            reactions[r] = f"knows only {_either(K.types(r))} and {OFF}"
+        elif state == "raises":
+            reactions[r] = ("builds torch.autograd.profiler.profile with use_npu=, which torch's profiler does not "
+                            "take, so it raises TypeError and the job stops")
+        else:
+            reactions[r] = None
+    head = f"PROFILE_TYPE={kind} reaches Profile at {at}" + ("" if imported else ", found under the script's folder")
+    advice = 'export PROFILE_TYPE=ASCEND_PROFILER (torch_npu 6.0+)' if code == "NPP313" or kind in ("CANN", "GE") \
+        else ""
+    spelled = kind.strip().upper().replace("-", "_").replace(" ", "_")
+    if spelled != kind and any(spelled in K.types(r) for r in TORCH_NPU_RELEASES):
+        advice = f"write {spelled} (profile_type is compared exactly)"
+    words = compose(target, head, reactions, advice, {r: "switches on with it" for r in TORCH_NPU_RELEASES})
+    return None if words is None else (code, words)
+
+
+def launch_outcome(kind: object, releases: Tuple[str, ...]) -> Dict[str, str]:
+    """{release: "on", "off" or "raises"} for a profile_type on each release (the record's outcomes)."""
+    out = {}
+    for r in releases:
+        if kind == "TORCH":
+            out[r] = "raises"
+        elif kind in K.types(r):
+            out[r] = "on"
+        else:
+            out[r] = "off"
+    return out
+
+
+def knows(release_group) -> str:
+    """What the releases switch on for, as a message says it ("TORCH" and "ASCEND_PROFILER")."""
+    return _either(K.types(release_group[0]))
+
+
 # ---------------------------------------------------------------- the rules' pages
 
 from .rule import Rule  # noqa: E402
@@ -283,7 +434,10 @@ RULES = (
         level="warning",
         what="A `Profile(...)` call of `torch_npu.utils.profiler` whose `profile_type` (a constant, a name, an "
              "argparse default) is not exactly one of the types the target release switches on for: \"TORCH\", "
-             "\"CANN\" or \"GE\" on 5.0; \"TORCH\" or \"ASCEND_PROFILER\" from 6.0 on; or a call without one.",
+             "\"CANN\" or \"GE\" on 5.0; \"TORCH\" or \"ASCEND_PROFILER\" from 6.0 on; or a call without one. In a "
+             "launcher: a `PROFILE_TYPE=...` assignment whose value leaves Profile off, where a script the launcher starts "
+             "with that variable reaches a `Profile(profile_type=os.getenv(\"PROFILE_TYPE\"))` (in the script, a module "
+             "it imports, or a Python file under its folder, as the model zoo's trainers are reached).",
         why="Profile switches on only when profile_type is one of its types, compared exactly; any other value "
             "leaves every start() and end() a no-op, with no warning. The model zoo's scripts read the type from "
             "`PROFILE_TYPE`, and launchers written for 5.0 export `PROFILE_TYPE=CANN`, which 6.0 and later "
@@ -308,7 +462,8 @@ RULES = (
         what="A `Profile(...)` call that switches on (or would, with profile_type=\"ASCEND_PROFILER\", when the "
              "type is not known here) and: has profile_type=\"TORCH\"; or passes a keyword of its own that the "
              "type's profiler does not take (ASCEND_PROFILER: activities, schedule, record_shapes, profile_memory, "
-             "with_stack; CANN and GE on 5.0: config); or passes record_shapes with ASCEND_PROFILER.",
+             "with_stack; CANN and GE on 5.0: config); or passes record_shapes with ASCEND_PROFILER. In a launcher: "
+             "`PROFILE_TYPE=TORCH` where a script it starts reaches such a Profile.",
         why="With \"TORCH\" Profile builds `torch.autograd.profiler.profile(use_npu=...)`, a keyword torch never "
             "had. Other keywords are checked against the type's list and raise ValueError. With ASCEND_PROFILER "
             "Profile already passes `record_shapes=` (from its own `record_shape=`), so a second one is a "

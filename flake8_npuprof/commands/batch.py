@@ -28,20 +28,22 @@ class Job(NamedTuple):
     kind: str
     ignores: Tuple[str, ...] = ()
     compiled: bool = False          # this interpreter's bytecode cache proves the text parses (source/bytecode.py)
+    within: Optional[str] = None    # the folder whose walk found it (values/project.py reads no link out of it)
 
 
 def read_jobs(args, config, paths: Iterable[str], store, each, selection) -> Iterator[tuple]:
     """(input, its Job, the cache's findings for it) for each path, read when its turn comes: the Job is None
     when the file could not be read, the findings None when the cache does not hold them (standard input is
     never looked up)."""
-    from .inputs import read_input
+    from .inputs import read_input, walk_root
     for path in paths:
         item = read_input(args, path)
         if item.source is None:
             yield item, None, None
             continue
-        job = Job(item.path, item.source.text, item.source.kind, tuple(config.ignores_for(item.path)) if config else ())
-        cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores) \
+        job = Job(item.path, item.source.text, item.source.kind, tuple(config.ignores_for(item.path)) if config else (),
+                  within=None if item.stdin else walk_root(args, item.path))
+        cached = store.get(job.path, job.text, job.kind, each, selection, job.ignores, job.within) \
             if store is not None and not item.stdin else None
         yield item, job, cached
 
@@ -49,7 +51,8 @@ def read_jobs(args, config, paths: Iterable[str], store, each, selection) -> Ite
 def check_job(job: Job, each, selection) -> Tuple[List[list], Optional[dict]]:
     """The findings for each settings, and what they depend on (None: not all of it could be listed)."""
     from ..engine.run import check_each
-    with observed.recording() as seen:
+    from ..values.project import walked_from
+    with observed.recording() as seen, walked_from(job.within):
         found = check_each(job.path, job.text, job.kind, tuple(each), selection, job.ignores,   # one analysis
                            compiled=job.compiled)
     return found, (seen.paths if seen.complete else None)

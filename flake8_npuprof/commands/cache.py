@@ -9,8 +9,12 @@ scripts, sourced files, and places where a module was looked for and not found).
 every one of those paths unchanged; anything else is a miss, and the file is checked again.
 
 Entries live in `.npuprof_cache/<version>/` next to the configuration file (else in the working directory),
-one JSON file per file and settings, written atomically (concurrent runs and worker processes never see half
-an entry); the folder carries its own `.gitignore` and a CACHEDIR.TAG. What cannot be trusted is not cached:
+one JSON file per folder of checked files (what one file per entry took on disk was about 9x the entries
+themselves: a file system block for a few hundred bytes), holding the entries of that folder's files made by
+this build of the tool. A run writes a folder's file once, when it is done with that folder, atomically
+(concurrent runs and worker processes never see half of one; of two runs writing the same folder at once, the
+last one's entries are kept, and the other's files are checked again next time); the folder carries its own
+`.gitignore` and a CACHEDIR.TAG. What cannot be trusted is not cached:
 standard input, a run with preflight checks (they look at this machine's disk, which changes on its own), and
 an analysis whose dependencies could not all be listed. A cache that cannot be written is left alone and said
 once; an entry that cannot be read is a miss.
@@ -42,8 +46,9 @@ from ..source.said import Condition, Runtime, Said
 
 FOLDER = ".npuprof_cache"
 GITIGNORE = "# Automatically created by npuprof.\n*\n"
-MAX_ENTRY = 4 * 1024 * 1024            # bytes; a file's findings take a few KiB
-MAX_NESTING = 8                         # an entry's deepest list: findings > finding > fix > edits > edit
+MAX_ENTRY = 16 * 1024 * 1024           # bytes of a folder's file; a file's findings take a few KiB
+MAX_NESTING = 10                        # a folder file's deepest list: entries > entry > findings > finding >
+                                        # fix > edits > edit
 # strings (to the text's end when one has no closing quote: each match succeeds at once, so the scan is linear
 # whatever the text), what is not a bracket, and an innermost pair of brackets
 _STRINGS = re.compile(r'"[^"\\]*(?:\\[\s\S]?[^"\\]*)*(?:"|\Z)')
@@ -112,7 +117,7 @@ def _from(row) -> Finding:
 
 
 class Cache:
-    """The entries of one run (settings fixed per run; one entry per file and settings)."""
+    """The entries of one run (settings fixed per run; one entry per file and settings, kept in its folder's file)."""
 
     def __init__(self, folder: str, warn=None):
         self.folder = os.path.join(folder, __version__)
@@ -122,21 +127,31 @@ class Cache:
         self.swept = False
         self.cwd = os.getcwd()
         self.hits = self.misses = 0
+        self._read_files: Dict[str, tuple] = {}     # folder file -> (its stat, its entries), as read this run
+        self._pending: Dict[str, dict] = {}         # folder file -> {entry name: entry} not written yet
 
-    def _name(self, path: str, kind: str, settings, selection, ignores: Sequence[str]) -> str:
+    def _name(self, path: str, kind: str, settings, selection, ignores: Sequence[str], within=None) -> str:
         graph = getattr(settings, "graph", None)
         key = json.dumps([tool_fingerprint(), self.cwd, path, os.path.abspath(path), kind, repr(settings),
-                          list(observed.content(graph) or ()) if graph else None, repr(selection), list(ignores)])
+                          list(observed.content(graph) or ()) if graph else None, repr(selection), list(ignores),
+                          within])
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def get(self, path: str, text: str, kind: str, each, selection, ignores=()) -> Optional[List[List[Finding]]]:
+    def _file(self, path: str) -> str:
+        """The name of the file that holds the entries of path's folder."""
+        key = json.dumps([self.cwd, os.path.dirname(os.path.abspath(path))])
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, path: str, text: str, kind: str, each, selection, ignores=(),
+            within=None) -> Optional[List[List[Finding]]]:
         """The findings for each settings, or None when any of them is not in the cache or not current."""
         digest = text_hash(text)
+        entries = self._entries(self._file(path))
         out = []
         for settings in each:
             try:
-                entry = self._read(self._name(path, kind, settings, selection, ignores))
-                if entry is None or entry["text"] != digest or not observed.unchanged(
+                entry = entries.get(self._name(path, kind, settings, selection, ignores, within))
+                if not isinstance(entry, dict) or entry["text"] != digest or not observed.unchanged(
                         {str(p): tuple(sig) for p, sig in entry["deps"].items()}):
                     self.misses += 1
                     return None
@@ -148,23 +163,58 @@ class Cache:
         return out
 
     def put(self, path: str, text: str, kind: str, each, selection, ignores, found: Sequence[Sequence[Finding]],
-            deps: Optional[Dict[str, tuple]]) -> None:
+            deps: Optional[Dict[str, tuple]], within=None) -> None:
+        """Keep the findings, written with the rest of the folder's once the run is done with that folder."""
         if deps is None or not self.writable:
             return                      # what it depends on could not all be listed: not cached
         deps = observed.by_content(deps)
         if deps is None:
             return                      # a dependency changed after it was read, or is too large to hash
         digest = text_hash(text)
+        file = self._file(path)
+        for other in [f for f in self._pending if f != file]:
+            self._flush(other)          # files come folder by folder: that folder is done
+        pending = self._pending.setdefault(file, {})
         for settings, findings in zip(each, found):
-            if not self.writable:
-                return
-            entry = {"text": digest, "deps": {p: list(sig) for p, sig in sorted(deps.items())},
-                     "findings": [_finding(f) for f in findings]}
-            self._write(self._name(path, kind, settings, selection, ignores), entry)
+            pending[self._name(path, kind, settings, selection, ignores, within)] = {
+                "text": digest, "deps": {p: list(sig) for p, sig in sorted(deps.items())},
+                "findings": [_finding(f) for f in findings]}
 
-    def _read(self, name: str) -> Optional[dict]:
-        """The entry, or None: not a regular file (a link, FIFO or device is not even opened for reading), too
-        large, nested too deep, not JSON, or in a folder that is a link."""
+    def close(self) -> None:
+        """Write what is still pending (the run's last folder)."""
+        for file in list(self._pending):
+            self._flush(file)
+
+    def _entries(self, file: str) -> dict:
+        """The entries of a folder file ({} when it is missing, damaged or not trusted), read once a run unless
+        it changes."""
+        got = self._read(file, self._read_files.get(file))
+        if got is None:
+            return {}
+        stat_key, entries = got
+        self._read_files[file] = (stat_key, entries)
+        return entries
+
+    def _flush(self, file: str) -> None:
+        pending = self._pending.pop(file, None)
+        if not pending or not self.writable:
+            return
+        entries = dict(self._entries(file))
+        entries.update(pending)
+        doc = {"tool": tool_fingerprint(), "entries": entries}
+        data = json.dumps(doc, ensure_ascii=True, separators=(",", ":"))
+        if len(data) > MAX_ENTRY:       # the folder's older entries give way; one run's alone too large: not kept
+            data = json.dumps({"tool": tool_fingerprint(), "entries": pending}, ensure_ascii=True,
+                              separators=(",", ":"))
+            if len(data) > MAX_ENTRY:
+                return
+        self._write(file, data)
+        self._read_files.pop(file, None)
+
+    def _read(self, name: str, known: Optional[tuple] = None) -> Optional[tuple]:
+        """((its stat), its entries) of a folder file, or None: not a regular file (a link, FIFO or device is not
+        even opened for reading), too large, nested too deep, not JSON, made by another build of the tool, or in
+        a folder that is a link. known: what this run read before, returned again while the file is unchanged."""
         if self._linked():
             return None
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -176,6 +226,9 @@ class Cache:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
                 return None
+            stat_key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            if known is not None and known[0] == stat_key:
+                return known
             data = os.read(fd, MAX_ENTRY + 1)
         except OSError:
             return None
@@ -190,10 +243,12 @@ class Cache:
         if not _shallow(text):
             return None                 # json.load recurses: a deep entry must not reach it
         try:
-            entry = json.loads(text)
+            doc = json.loads(text)
         except (ValueError, RecursionError):
             return None
-        return entry if isinstance(entry, dict) else None
+        if not isinstance(doc, dict) or doc.get("tool") != tool_fingerprint() or not isinstance(doc.get("entries"), dict):
+            return None
+        return stat_key, doc["entries"]
 
     def _sweep(self, stale: float = 60.0) -> None:
         """Remove the half-written entries of killed runs (`.tmp-*.json`, never renamed into place), once a run;
@@ -214,7 +269,7 @@ class Cache:
         """The cache folder or its version folder is a symbolic link: neither read nor written through."""
         return os.path.islink(self.root) or os.path.islink(self.folder)
 
-    def _write(self, name: str, entry: dict) -> None:
+    def _write(self, name: str, data: str) -> None:
         try:
             self._prepare()
             if not self.swept:
@@ -223,7 +278,7 @@ class Cache:
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(entry, fh, ensure_ascii=True, separators=(",", ":"))
+                    fh.write(data)
                 os.replace(tmp, os.path.join(self.folder, name + ".json"))
             except BaseException:
                 if os.path.exists(tmp):

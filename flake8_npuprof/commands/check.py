@@ -110,10 +110,12 @@ def check_items(args, config, paths: Sequence[str], each,
                 continue
             found, deps = result
             if store is not None and not item.stdin:
-                store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps)
+                store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps, job.within)
             yield item, found
     finally:
         progress.close()
+        if store is not None:
+            store.close()
 
 
 def _where(findings: Sequence[Finding]):

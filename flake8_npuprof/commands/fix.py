@@ -112,10 +112,13 @@ def fix_items(args, config, paths, settings, selection):
             if job.kind != "python":
                 result = FixResult(job.text, [], [], result[0])
             if store is not None and not item.stdin and result.text == job.text and not result.skipped:
-                store.put(job.path, job.text, job.kind, (settings,), selection, job.ignores, [result.remaining], deps)
+                store.put(job.path, job.text, job.kind, (settings,), selection, job.ignores, [result.remaining], deps,
+                          job.within)
             yield item, result
     finally:
         progress.close()
+        if store is not None:
+            store.close()
 
 
 def _call(fn, task):
@@ -125,7 +128,8 @@ def _call(fn, task):
 def fix_job(job, settings, selection, unsafe: bool, encoding: str, newline: str):
     """One file's fix in a worker (commands/batch.py), and what its analyses depended on."""
     from ..source import observed
-    with observed.recording() as seen:
+    from ..values.project import walked_from
+    with observed.recording() as seen, walked_from(job.within):
         result = fix_text(job.text, job.path, settings, selection, unsafe, encoding, newline, job.ignores)
     return result, (seen.paths if seen.complete else None)
 

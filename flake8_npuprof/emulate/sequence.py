@@ -31,6 +31,7 @@ class Run(NamedTuple):
     verdict: str                # collects, fails, collects nothing, no profiling, unknown, not run
     why: str                    # one phrase: the cause of the verdict
     profiles: Optional[bool]    # switches profiling on (None: cannot tell)
+    named: bool = False         # `why` names this launch's own cause (the run's answer quotes it)
 
     @property
     def where(self) -> str:
@@ -133,6 +134,7 @@ def _exits_first(w: Walk, target, base) -> dict:
 
 def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     ls, results, env = emulate_launch(w, launch, target, base, environ)
+    named = False
     cmd = launch.command
     cwd = cmd.cwd[0] if len(cmd.cwd) == 1 else None        # None: after a `cd` the walk could not follow
     if ls is not None and changes_directory(ls.ctx.sites):
@@ -147,7 +149,17 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     if verdict == "no profiling" and ls is not None:
         why = _off_unless(w, launch, ls) or why
         if not ls.setups and not any(r.setup.route == "env" for r in results):
-            other = imported_profiling(ls)
+            from .zoo_profile import judge as zoo_judge
+            zoo = zoo_judge(w, launch, ls, target, environ)
+            named = zoo is not None
+            other = imported_profiling(ls) if zoo is None else None
+            if zoo is not None:
+                # the model zoo's Profile, switched by the launch's PROFILE_TYPE (emulate/zoo_profile.py)
+                verdict, why, profiles = zoo
+                name = os.path.basename(launch.script)
+                report = dict(report, unmodelled=f"{name}: {why}")
+                if verdict == "fails":
+                    report.update(usable=False, exit=EXIT_PROBLEM)
             if other is not None:
                 # a setup in a module it imports is not followed (emulate reads one file): never "no" then
                 verdict, profiles = "unknown", None
@@ -170,7 +182,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         info["lines"].append(f"  PROFILING_OPTIONS from the launcher is not read: {_rel(launch.script, w.root)}:"
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
-    return Run(launch, index, report, info, verdict, why, profiles)
+    return Run(launch, index, report, info, verdict, why, profiles, named)
 
 
 def _unread(script: str) -> str:
@@ -383,7 +395,7 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         decider, usable = None, False
         why = "no launch switches profiling on"
         reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
-                                     r.why.startswith(("profiling is off unless", "--"))))
+                                     (r.named or r.why.startswith(("profiling is off unless", "--")))))
         if reasons:
             why = "; ".join(reasons)
     top = decider or runs[0]

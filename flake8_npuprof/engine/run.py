@@ -58,7 +58,12 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
     not checked. The noqa comments are read only for a file with findings to filter. compiled: the file's
     bytecode cache proves the text parses (analyse_each)."""
     if kind == "shell":
-        found = check_shell_each(text, path, each)
+        from .launch_scan import starts_no_profiled_script
+        if starts_no_profiled_script(text, path):       # the walk can change nothing: its own lines only
+            from ..checks.shell_env import analyse_shell_each
+            found = [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
+        else:
+            found = check_shell_each(text, path, each)
     elif kind.startswith("json"):       # a dynamic-profiling profiler_config.json: no noqa comments in JSON
         from ..checks.dynamic_files import check_file       # "json:<framework>": the scripts say whose it is
         framework = kind.partition(":")[2] or None

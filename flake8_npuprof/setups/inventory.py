@@ -11,6 +11,8 @@ first is the one GE uses; NPU configs without profiling count as GE initialisati
 from __future__ import annotations
 
 import ast
+import re
+from bisect import bisect_left, bisect_right
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .env import MODE_VALUES
@@ -85,11 +87,25 @@ class GeInit(NamedTuple):
 # ---------------------------------------------------------------- execution order
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# Ranks a statement left unwalked keeps free for its nodes: more than a file within the work budget
+# (source/prefilter.py, a million words) can hold in one statement.
+_GAP = 1 << 32
+_IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# Statements whose parts are ranked one by one when they hold a line a call may follow from (nested at most
+# _SPLIT_DEPTH deep: the recursion stays a few frames per level of calls followed).
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try) + \
+    ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+_SPLIT_DEPTH = 3
+
 
 class ExecOrder:
-    """Rank of each node in an approximate execution order (None: not reached from module level)."""
+    """Rank of each node in an approximate execution order (None: not reached from module level).
 
-    def __init__(self, sites, tree: ast.AST):
+    Demand-driven, per statement: a statement whose lines name nothing a call could follow into (a
+    function, class or method of this file, or an `app.run`) only reserves its block of ranks, and is
+    walked when a node in it is asked about; the ranks keep the whole walk's order."""
+
+    def __init__(self, sites, tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None):
         self.sites = sites
         self.rank: Dict[int, int] = {}
         self._count = 0
@@ -100,14 +116,101 @@ class ExecOrder:
             if scope.kind == "class":
                 self._methods[scope.node.name] = {
                     s.name: s for s in scope.node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        # lines that may hold a call the walk follows (None: walk every statement at once)
+        self._hot: Optional[List[int]] = None if text is None or starts is None else self._hot_lines(text, starts)
+        self._cold: List[Tuple[ast.AST, int]] = []      # (statement, the rank before its block), not walked yet
+        self._unranked: set = set()                     # ids asked about that no walk ranks
+        self._expanded: set = set()                     # ids of the statements of _cold walked since
+        self._by_line: Optional[Dict[int, List[int]]] = None     # line -> indexes in _cold of the statements on it
         self._visit_block(getattr(tree, "body", []))
 
     def of(self, node: Optional[ast.AST]) -> Optional[int]:
-        return None if node is None else self.rank.get(id(node))
+        if node is None:
+            return None
+        found = self.rank.get(id(node))
+        if found is None and len(self._expanded) < len(self._cold) and id(node) not in self._unranked:
+            found = self._from_cold(node)
+        return found
 
-    def _visit_block(self, stmts) -> None:
-        for stmt in stmts:
+    def _from_cold(self, node: ast.AST) -> Optional[int]:
+        """Walk the statements left unwalked that may hold node (by its line; all of them when it has none)."""
+        line = getattr(node, "lineno", None)
+        if self._by_line is None:       # the lines each statement left unwalked spans, indexed once
+            self._by_line = {}
+            for k, (stmt, _) in enumerate(self._cold):
+                for at in range(stmt.lineno, stmt.end_lineno + 1):
+                    self._by_line.setdefault(at, []).append(k)
+        for k in range(len(self._cold)) if line is None else self._by_line.get(line, ()):
+            stmt, base = self._cold[k]
+            if id(stmt) in self._expanded:
+                continue
+            self._expanded.add(id(stmt))
+            self._count, saved = base, self._count
             self._visit(stmt)
+            self._count = saved
+        found = self.rank.get(id(node))
+        if found is None:
+            self._unranked.add(id(node))
+        return found
+
+    def _hot_lines(self, text: str, starts: List[int]) -> List[int]:
+        """The lines holding, as a whole identifier, a name a followed call can have (`_callees`), or a
+        character outside ASCII (an identifier NFKC turns into such a name); over-approximated: a comment
+        or a string naming one counts too."""
+        words = set(self.sites.functions) | set(self._methods)
+        for methods in self._methods.values():
+            words.update(methods)
+        lines = set()
+        for word in words:
+            size = len(word)
+            at = text.find(word)
+            while at >= 0:
+                if not ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
+                    lines.add(bisect_right(starts, at))
+                at = text.find(word, at + size)
+        if "run" not in words:          # `tf.app.run()`, `absl.app.run(main)`, `run(main)` imported from absl.app
+            bare = self.sites.imports.get("run", "").endswith("app.run")
+            at = text.find("run")
+            while at >= 0:
+                if not ((at and text[at - 1] in _IDENTIFIER) or text[at + 3:at + 4] in _IDENTIFIER) and \
+                        _may_run_main(text, at, bare):
+                    lines.add(bisect_right(starts, at))
+                at = text.find("run", at + 3)
+        if not text.isascii():
+            lines.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
+        return sorted(lines)
+
+    def _is_hot(self, stmt) -> bool:
+        hot = self._hot
+        if hot is None:
+            return True
+        k = bisect_left(hot, stmt.lineno)
+        return k < len(hot) and hot[k] <= stmt.end_lineno
+
+    def _visit_block(self, stmts, depth: int = 0) -> None:
+        for stmt in stmts:
+            if type(stmt) in _DEFS:
+                continue                # runs when called
+            if not self._is_hot(stmt):
+                self._cold.append((stmt, self._count))
+                self._count += _GAP
+            elif type(stmt) in _COMPOUND and depth < _SPLIT_DEPTH and self._hot is not None:
+                self._visit_parts(stmt, depth + 1)
+            else:
+                self._visit(stmt)
+
+    def _visit_parts(self, stmt, depth: int) -> None:
+        """A compound statement in the whole walk's order, part by part: each child in turn (its nested
+        statements as a block, so the ones that follow nothing wait), then the statement itself."""
+        for child in child_nodes(stmt):
+            if isinstance(child, ast.stmt):
+                self._visit_block((child,), depth)
+            elif isinstance(child, ast.excepthandler):
+                self._visit_parts(child, depth)
+            else:
+                self._visit(child)
+        self._count += 1
+        self.rank.setdefault(id(stmt), self._count)
 
     def _visit(self, root: ast.AST) -> None:
         # post-order in source order (arguments run before the call that gets them): the reverse
@@ -182,6 +285,29 @@ class ExecOrder:
         return any(func in m.values() for m in self._methods.values())
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _may_run_main(text: str, at: int, bare: bool) -> bool:
+    """Whether the `run` at `at` may be the name of a call `_callees` follows into main: `...app.run` (the
+    dotted name ends with "app.run"), or `run` alone when imported from absl's app. Read back on its line;
+    what it cannot tell there (a line break before it, a bracket before the dot) counts as may."""
+    k = at - 1
+    while k >= 0 and text[k] in " \t\x0c":
+        k -= 1
+    if k < 0 or text[k] in "\n\r\\":
+        return True
+    if text[k] != ".":
+        return bare
+    k -= 1
+    while k >= 0 and text[k] in " \t\x0c":
+        k -= 1
+    end = k + 1
+    while k >= 0 and text[k] in _IDENTIFIER:
+        k -= 1
+    return end == k + 1 or text[k + 1:end].endswith("app")
+
+
 # ---------------------------------------------------------------- switches
 
 def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode") -> Mode:
@@ -218,7 +344,7 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
 class Inventory:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.order = ExecOrder(ctx.sites, ctx.tree)
+        self.order = ExecOrder(ctx.sites, ctx.tree, ctx.src.text, ctx.src.line_starts)
         self.setups: List[ScriptSetup] = []
         self.inits: List[GeInit] = []
         self._sites: Optional[Dict[int, CallSite]] = None

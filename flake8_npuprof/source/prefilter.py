@@ -145,7 +145,8 @@ _within: "weakref.WeakKeyDictionary[ast.stmt, bool]" = weakref.WeakKeyDictionary
 
 def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
     """The first statement (in source order) nested under more than MAX_CONDITIONS conditions, or None.
-    Statements only, iteratively: one step per statement, whatever the nesting."""
+    Statements only, iteratively: one step per statement, whatever the nesting. A top-level statement counted
+    before (the server's next analysis of an edited text) is not counted again."""
     for stmt in getattr(tree, "body", []):
         if stmt in _within:
             continue
@@ -158,20 +159,40 @@ def too_many_conditions(tree: ast.AST) -> Optional[ast.stmt]:
 
 def _too_deep(top: ast.stmt) -> Optional[ast.stmt]:
     todo = [(top, 0)]
+    blocks_of, stmt_types = _BLOCKS_OF, (ast.stmt, ast.excepthandler)
     while todo:
         node, depth = todo.pop()
         if depth > MAX_CONDITIONS:
             return node
+        kind = type(node)
+        blocks = blocks_of.get(kind)
+        if blocks is None:
+            blocks = blocks_of[kind] = _blocks(kind)
+        if not blocks:
+            continue                    # a simple statement: most of them
         inner = []
-        for field in ("body", "orelse", "handlers", "finalbody"):
-            guarded = depth + (field in ("handlers",) or (field in ("body", "orelse") and
-                                                          isinstance(node, (ast.If, ast.While))))
+        for field, more in blocks:
+            if field == "cases":        # match (3.10+): each case's body, guarded
+                for case in getattr(node, "cases", None) or ():
+                    inner.extend((child, depth + 1) for child in case.body)
+                continue
+            guarded = depth + more
             for child in getattr(node, field, None) or ():
-                if guarded <= MAX_CONDITIONS and not hasattr(child, "body") and not hasattr(child, "cases"):
-                    continue                # a simple statement within the bound: nothing under it to count
-                if isinstance(child, (ast.stmt, ast.excepthandler)):
+                if isinstance(child, stmt_types):
                     inner.append((child, guarded))
-        for case in getattr(node, "cases", None) or ():          # match (3.10+): each case's body, guarded
-            inner.extend((child, depth + 1) for child in case.body)
         todo.extend(reversed(inner))
     return None
+
+
+_BLOCKS_OF: dict = {}           # statement type -> its blocks (field, conditions it adds), worked out once
+
+
+def _blocks(kind) -> tuple:
+    out = []
+    for field in ("body", "orelse", "handlers", "finalbody"):
+        if field in kind._fields:
+            out.append((field, int(field == "handlers" or (field in ("body", "orelse") and
+                                                          issubclass(kind, (ast.If, ast.While))))))
+    if "cases" in kind._fields:
+        out.append(("cases", 1))
+    return tuple(out)

@@ -10,8 +10,10 @@ above), read only when a name from it is asked for, parsed with `ast` and never 
 
 Values carry where they come from ("as defined in config.py:3"), and lose their source positions:
 a finding about them is placed on the use in the file being checked. Reading is bounded (a module
-larger than MAX_BYTES is not read, at most MAX_MODULES modules per process) and cached by path,
-mtime and size, so flake8 on a large tree reads each module once. Every path read or probed goes through
+larger than MAX_BYTES is not read) and cached by path, mtime and size, so flake8 on a large tree reads each
+module of a project once. The cache is bounded by size (MAX_HELD characters of module text, a module that keeps
+its tree counted TREE_WEIGHT times; MAX_MODULES modules) and lets go of the modules used longest ago: files are checked folder by folder, so what a later file needs
+is its own project's modules, not every tree read since the run began. Every path read or probed goes through
 source/observed.py, and every memo here hands its paths on to the next user (observed.remembered): a cached
 result of `npuprof check` is then trusted only while those paths are unchanged.
 """
@@ -21,7 +23,8 @@ from __future__ import annotations
 import ast
 import os
 import unicodedata
-from collections import deque
+from collections import OrderedDict, deque
+from contextlib import contextmanager
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -31,13 +34,17 @@ from ..source.text import SourceText, StrValue
 from .ops import NONE_NOTE, C, D, L, S, U
 
 MAX_BYTES = 512 * 1024          # a sibling module larger than this is not read
-MAX_MODULES = 4000              # modules kept per process (then the cache starts again)
+MAX_MODULES = 256               # modules kept per process, the least recently used let go first
+MAX_HELD = 2 * 1024 * 1024      # characters of module text kept, weighted: about 30 MB of memory when full
+TREE_WEIGHT = 4                 # a module that keeps its tree (it may define flags) also gets an index and a resolver
+MAX_ROOTS = 4096                # search paths kept (by folder)
 MAX_HOPS = 6                    # re-exports followed (`from .flags import FLAGS` in __init__.py)
 MAX_IMPORTED = 64               # modules whose absl flags a file can see (its imports, transitively)
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 ROOT_LEVELS = 8                 # how far up the project root is looked for
 
-_modules: Dict[str, Tuple[Tuple[int, int], Optional["Module"]]] = {}
+_modules: "OrderedDict[str, Tuple[Tuple[int, int], Optional[Module]]]" = OrderedDict()
+_held = 0                               # characters of text the modules in _modules hold
 _roots: Dict[str, tuple] = {}           # directory -> (search path, paths probed to find it)
 
 
@@ -56,6 +63,7 @@ class Module:
         # again if a question ever needs its names (the plain test, not may_define_flags' NFKC fold: which
         # trees stay is a matter of cost, never of what is found).
         self._tree: Optional[ast.AST] = tree if ("DEFINE_" in text or "add_argument" in text) else None
+        self.weight: Optional[int] = None       # what it counts against the cache's bound (_weight)
 
     @property
     def tree(self) -> ast.AST:
@@ -89,6 +97,7 @@ class Module:
             self.__dict__["sites"] = sites = collect_empty()
             resolver = ProjectResolver(self.src, sites, self.tree, self.path)
         resolver._astroid = lambda node, scope, pos: None     # no astroid outside the checked file
+        resolver.memo = None        # it lives on from file to file: what each file looks at is noted (Module.memo)
         return resolver
 
     @cached_property
@@ -110,15 +119,44 @@ def collect_empty():
     return collect(ast.Module(body=[], type_ignores=[]))
 
 
+_within: Optional[str] = None          # the folder whose walk found the checked file (real, ending in a separator)
+
+
+@contextmanager
+def walked_from(folder: Optional[str]):
+    """While checking a file a folder walk found: that folder is the boundary, and a module reached through a
+    symbolic link whose target is outside it is not read (issue 43: a folder walk reads nothing outside the
+    folder). A file named on the command line (folder None) reads its project's modules wherever they are."""
+    global _within
+    saved, _within = _within, (os.path.join(os.path.realpath(folder), "") if folder else None)
+    try:
+        yield
+    finally:
+        _within = saved
+
+
+def _escapes(path: str) -> bool:
+    """Whether path (absolute) goes through a link to a file outside the walked folder."""
+    if _within is None:
+        return False
+    real = os.path.realpath(path)
+    return real != path and not real.startswith(_within)
+
+
 def load(path: str) -> Optional[Module]:
     """The module at path (cached by mtime and size), or None when it cannot or must not be read."""
     path = os.path.abspath(path)
+    if _escapes(path):
+        # not read, nor hashed for the cache: the result cannot list what it rests on, so it is not cached
+        observed.incomplete()
+        return None
     sig = observed.note(path)
     if sig[0] != "file":
         return None
     key = (sig[1], sig[2])
     cached = _modules.get(path)
     if cached is not None and cached[0] == key:
+        _modules.move_to_end(path)
         return cached[1]
     module = None
     if sig[2] <= MAX_BYTES:
@@ -128,11 +166,39 @@ def load(path: str) -> Optional[Module]:
             module = Module(path, source.text, ast.parse(source.text, path))
         except Exception:                   # unreadable, undecodable or not Python: not ours to report
             module = None
-    if len(_modules) >= MAX_MODULES:
-        _modules.clear()
-        _roots.clear()
-    _modules[path] = (key, module)
+    _keep(path, key, module)
     return module
+
+
+def _keep(path: str, key: Tuple[int, int], module: Optional[Module]) -> None:
+    """Cache a module read, letting go of those used longest ago while the cache is over its bounds."""
+    global _held
+    old = _modules.pop(path, None)
+    _held -= _weight(old[1]) if old is not None else 0
+    _modules[path] = (key, module)
+    _held += _weight(module)
+    while len(_modules) > 1 and (len(_modules) > MAX_MODULES or _held > MAX_HELD):
+        _, (_, gone) = _modules.popitem(last=False)
+        _held -= _weight(gone)
+    if len(_roots) > MAX_ROOTS:
+        _roots.clear()
+
+
+def _weight(module: Optional[Module]) -> int:
+    """What a cached module counts against MAX_HELD (fixed when it is first counted)."""
+    if module is None:
+        return 0
+    if module.weight is None:
+        module.weight = len(module.src.text) * (TREE_WEIGHT if module._tree is not None else 1)
+    return module.weight
+
+
+def forget() -> None:
+    """Empty the module cache (tests; a long-lived process that wants its memory back)."""
+    global _held
+    _modules.clear()
+    _roots.clear()
+    _held = 0
 
 
 def search_path(filename: str) -> Tuple[str, ...]:

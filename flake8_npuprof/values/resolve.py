@@ -66,7 +66,25 @@ class Resolver:
         self.cut: Dict[int, ast.AST] = {}   # id -> expression whose evaluation a budget cut short
         self._def_scopes: Optional[Dict[int, Scope]] = None
         self._project = False               # project.Lookup, made on first use (False: not yet)
-        self.given = None                   # {dest: launcher.Given}: the flags of one launch (launcher.py)
+        self._given = None
+        # Each value once per expression, scope and position: (id(node), id(scope), switch), pos ->
+        # (values, steps it took, how deep it went, the keys its evaluation entered). None: no memo (a
+        # sibling module's resolver, which lives on from file to file).
+        self.memo: Optional[Dict[tuple, tuple]] = {}
+        self._entered: List[tuple] = []     # keys entered since the outermost evaluation began
+        self._deepest = 0                   # the deepest depth reached by the evaluations under way
+        self._tainted = 0                   # evaluations whose values depend on more than their key
+
+    @property
+    def given(self):
+        """{dest: launcher.Given}: the flags of one launch (launcher.py), or None."""
+        return self._given
+
+    @given.setter
+    def given(self, value) -> None:
+        if value is not self._given and self.memo:
+            self.memo = {}                  # the values a flag gives depend on the launch
+        self._given = value
 
     def restart_budget(self) -> None:
         """The same budgets again, for judging the file once more (against another target): what the
@@ -137,18 +155,43 @@ class Resolver:
         if (self.steps > (MAX_STEPS if budget is None else budget) and self.steps > self.max_steps) or \
                 depth > MAX_DEPTH:
             self.exhausted = True
+            self._tainted += 1
             return [U(BUDGET_REASON)]
         key = (id(node), id(scope), switch)
-        if key in self.active:
+        active = self.active
+        if key in active:
+            self._tainted += 1
             return [U("defined in terms of itself")]
-        self.active.add(key)
+        memo = self.memo if not env else None
+        if memo is not None:
+            found = memo.get((key, pos))
+            # the same evaluation again gives the same values, unless it would now run out of steps or
+            # depth, or meet an expression under evaluation ("defined in terms of itself")
+            if found is not None and self.steps - 1 + found[1] <= (MAX_STEPS if budget is None else budget) and \
+                    depth + found[2] <= MAX_DEPTH and found[3].isdisjoint(active):
+                self.steps += found[1] - 1
+                self._entered.extend(found[3])
+                self._deepest = max(self._deepest, depth + found[2])
+                return list(found[0])
+        if not active:
+            self._entered = []
+        entered, tainted, steps, deepest = len(self._entered), self._tainted, self.steps, self._deepest
+        self._entered.append(key)
+        self._deepest = depth
+        active.add(key)
         try:
             out = self._eval(node, scope, pos, depth + 1, env or {}, switch)
         except RecursionError:
             out = [U("too deeply nested")]
+            self._tainted += 1
         finally:
-            self.active.discard(key)
-        return limit(out)
+            active.discard(key)
+        out = limit(out)
+        if memo is not None and self._tainted == tainted and not self.exhausted:
+            memo[key, pos] = (tuple(out), self.steps - steps + 1, self._deepest - depth,
+                              frozenset(self._entered[entered:]))
+        self._deepest = max(deepest, self._deepest)
+        return out
 
     def _eval(self, node, scope, pos, depth, env, switch) -> List:
         ev = lambda n, **kw: self.eval(n, scope, pos, depth, env, kw.get("switch", switch))  # noqa: E731
@@ -532,6 +575,7 @@ class Resolver:
     def _astroid(self, node: ast.AST, scope: Scope, pos: int) -> Optional[List]:
         if not self._astroid_may_answer(node, scope, pos):
             return None                     # decided before astroid parses anything
+        self._tainted += 1                  # astroid spends its own budget of calls: not memoized
         if self._fallback is None:
             from .astroid_fallback import Fallback
             deny = set(DENYLIST)

@@ -1,0 +1,131 @@
+"""`npuprof emulate LAUNCHER -- ARG...` on a model-zoo project that profiles with torch_npu.utils.profiler.Profile:
+what the launch's PROFILE_TYPE makes of it, per torch_npu release (emulate/zoo_profile.py; the outcomes are the
+oracle's, tests/test_torch_npu_utils_profile.py).
+
+The project is shaped as the model zoo's are: test/train_performance_1p.sh parses `--profiling=...`, exports
+PROFILE_TYPE for one value, cds to the project and starts main.py, which reaches its trainer through a sys.path
+set at run time (emulate cannot follow that import), and the trainer builds the Profile."""
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+LAUNCHER = """#!/bin/bash
+profiling=False
+for para in $*
+do
+    if [[ $para == --profiling* ]];then
+        profiling=`echo ${para#*=}`
+    fi
+done
+if [[ $profiling == "CANN" ]];then
+    export PROFILE_TYPE=CANN
+elif [[ $profiling == "ASCEND_PROFILER" ]];then
+    export PROFILE_TYPE=ASCEND_PROFILER
+    export PROFILE_START_STEP=20
+elif [[ $profiling == "TORCH" ]];then
+    export PROFILE_TYPE=TORCH
+fi
+cd "$(dirname "$0")"/..
+python3 main.py --epochs 1
+"""
+MAIN = "import sys\nsys.path.insert(0, 'lib')\nfrom trainer import train\n\ntrain()\n"
+TRAINER = ("import os\nimport torch\nimport torch_npu\nfrom torch_npu.utils.profiler import Profile\n\n\n"
+           "def train():\n    profiler = Profile(start_step=int(os.getenv('PROFILE_START_STEP', 10)),\n"
+           "                       profile_type=os.getenv('PROFILE_TYPE'))\n"
+           "    for step in range(100):\n        profiler.start()\n        profiler.end()\n")
+AT = "PROFILE_TYPE=CANN (train_performance_1p.sh:10) reaches Profile (lib/trainer.py:8)"
+
+
+@pytest.fixture()
+def project(tmp_path):
+    (tmp_path / "test").mkdir()
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "test" / "train_performance_1p.sh").write_text(LAUNCHER)
+    (tmp_path / "main.py").write_text(MAIN)
+    (tmp_path / "lib" / "trainer.py").write_text(TRAINER)
+    return tmp_path / "test" / "train_performance_1p.sh"
+
+
+def _tail(capsys, *argv):
+    code = main(["emulate", "--cann", "8.5", *argv])
+    lines = capsys.readouterr().out.splitlines()
+    return code, [ln for ln in lines if ln.startswith(("main.py:", "usable data:"))]
+
+
+def test_a_type_6_0_no_longer_knows_collects_nothing(project, capsys):
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
+    said = (f'{AT}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
+            "nothing is collected")
+    assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
+
+
+def test_under_any_release_it_depends(project, capsys):
+    code, lines = _tail(capsys, "--torch-npu", "any", str(project), "--", "--profiling=CANN")
+    said = ("depends on the torch_npu release: Profile (lib/trainer.py:8) with PROFILE_TYPE=CANN "
+            "(train_performance_1p.sh:10) switches on with torch_npu 5.0 and never with torch_npu 6.0+ (it knows only "
+            '"TORCH" and "ASCEND_PROFILER")')
+    assert lines[0] == f"main.py: {said}"
+    assert lines[1].startswith("usable data: unknown (") and code == 1
+
+
+def test_the_type_it_knows_profiles_one_step_then_ends_the_job(project, capsys):
+    code, lines = _tail(capsys, "--torch-npu", "26.1", str(project), "--", "--profiling=ASCEND_PROFILER")
+    assert lines[0] == (
+        "main.py: Profile (lib/trainer.py:8) switches on with PROFILE_TYPE=ASCEND_PROFILER (train_performance_1p.sh:12), "
+        "if the code that builds it runs (it is not reached through the imports emulate follows): it profiles its "
+        "step 20 (PROFILE_START_STEP, train_performance_1p.sh:13) into ./npu_profiling (under the job's working "
+        "directory), then ends the job with sys.exit(); what torch_npu collects in that step is not replayed here")
+    assert lines[1].startswith("usable data: unknown (") and code == 1
+
+
+def test_torch_type_fails_at_construction(project, capsys):
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=TORCH")
+    assert lines[0] == (
+        "main.py: PROFILE_TYPE=TORCH (train_performance_1p.sh:15) makes Profile (lib/trainer.py:8) raise TypeError (it "
+        "builds torch.autograd.profiler.profile with use_npu=, which torch's profiler does not take): the job stops "
+        "there, if the code that builds it runs (it is not reached through the imports emulate follows)")
+    assert code == 1
+
+
+def test_no_type_leaves_it_off(project, capsys):
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=True")
+    said = ("Profile (lib/trainer.py:8) stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
+            "is not read without --env), so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from "
+            "torch_npu 6.0)")
+    assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
+
+
+def test_the_callers_environment_with_env(project, capsys, monkeypatch):
+    monkeypatch.setenv("PROFILE_TYPE", "ASCEND_PROFILER")
+    monkeypatch.setenv("PROFILE_START_STEP", "5")
+    code, lines = _tail(capsys, "--env", "--torch-npu", "7.3", str(project), "--", "--profiling=True")
+    assert lines[0].startswith(
+        "main.py: Profile (lib/trainer.py:8) switches on with PROFILE_TYPE=ASCEND_PROFILER (from the environment), if "
+        "the code that builds it runs (it is not reached through the imports emulate follows): it profiles its step 5 "
+        "(PROFILE_START_STEP, from the environment) into ./npu_profiling")
+    monkeypatch.delenv("PROFILE_TYPE")
+    code, lines = _tail(capsys, "--env", "--torch-npu", "7.3", str(project), "--", "--profiling=True")
+    assert "PROFILE_TYPE is not set in this launch or the environment (--env)" in lines[0]
+
+
+def test_check_on_the_launcher_reports_the_assignment(project, capsys):
+    assert main(["check", "--torch-npu", "7.3", "--no-cache", str(project)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        f"{project}:10:25: NPP312 PROFILE_TYPE=CANN reaches Profile at ../lib/trainer.py:8, found under the script's "
+        "folder: nothing is collected and nothing is said")
+    assert out[1] == (
+        f"{project}:15:25: NPP313 PROFILE_TYPE=TORCH reaches Profile at ../lib/trainer.py:8, found under the script's "
+        "folder: it raises TypeError and the job stops")
+    assert len(out) == 2
+    assert main(["check", "--no-cache", str(project)]) == 1          # any: TORCH fails on every release
+    assert [ln.split(" ", 2)[1] for ln in capsys.readouterr().out.splitlines()] == ["NPP313"]
+
+
+def test_a_profile_the_script_imports_needs_no_caveat(project, capsys):
+    (project.parent.parent / "main.py").write_text("from lib.trainer import train\n\ntrain()\n")
+    (project.parent.parent / "lib" / "__init__.py").write_text("")
+    code, lines = _tail(capsys, "--torch-npu", "26.1", str(project), "--", "--profiling=ASCEND_PROFILER")
+    assert lines[0].startswith("main.py: Profile (lib/trainer.py:8) switches on with PROFILE_TYPE=ASCEND_PROFILER "
+                               "(train_performance_1p.sh:12): it profiles its step 20")
