@@ -51,13 +51,18 @@ def build_parser(command: Optional[str] = None) -> Parser:
     _add_target_options(check)
     _add_selection_options(check)
 
-    validate = sub.add_parser("validate", help="check one profiling_options string, or a torch_npu profiler_config.json")
+    validate = sub.add_parser("validate", help="check one profiling_options string, or a dynamic-profiling "
+                                               "profiler_config.json (torch_npu's or MindSpore's)")
     validate.add_argument("options", nargs="?", help="the options JSON text, or - to read it from stdin")
     src = validate.add_mutually_exclusive_group()
-    src.add_argument("--file", help="read the options from this file (- for stdin); a torch_npu dynamic-profiling "
-                                    "file (profiler_config.json, by its name or its keys) is checked as torch_npu reads it")
+    src.add_argument("--file", help="read the options from this file (- for stdin); a dynamic-profiling file "
+                                    "(profiler_config.json, by its name or its keys) is checked as its framework "
+                                    "reads it")
     src.add_argument("--env", action="store_true", help="read $PROFILING_OPTIONS (and $PROFILING_MODE)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.add_argument("--framework", choices=("mindspore", "torch_npu"),
+                          help="whose dynamic-profiling file it is (default: its keys decide where they can, else "
+                               "only what both frameworks lose is reported)")
     validate.add_argument("--verbose", "-v", action="store_true",
                           help="print each finding's detail under it: the log lines, what each CANN version does, "
                                "the advice (the JSON always carries it)")

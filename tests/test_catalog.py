@@ -42,7 +42,7 @@ def _settings(rule):
 
 def _codes(rule, text):
     if rule.language == "json":             # a dynamic-profiling file, checked as `npuprof check` reads it
-        from flake8_npuprof.checks.dynamic_json import check_file
+        from flake8_npuprof.checks.dynamic_files import check_file
         return {f.code for f in check_file(text, "profiler_config.json", _settings(rule))}
     if rule.language == "shell":
         # the launcher's own lines, then the launcher as check walks it, beside the script it starts

@@ -334,7 +334,8 @@ def test_shell_launcher(client, tmp_path):
 @needs_pygls
 def test_dynamic_profiling_file(client, tmp_path):
     client.initialize(tmp_path)
-    text = '{\n  "start_step": "10",\n  "activities": ["CPU", "NPU"]\n}\n'
+    # prof_dir: a key only torch_npu reads, so the file is torch_npu's (checks/dynamic_files.py)
+    text = '{\n  "start_step": "10",\n  "activities": ["CPU", "NPU"],\n  "prof_dir": "./prof"\n}\n'
     uri = client.open(tmp_path / "profiler_config.json", text, language="json")
     [diag] = client.diagnostics(uri)
     assert diag["code"] == "NPP311" and diag["range"] == {"start": {"line": 1, "character": 16},

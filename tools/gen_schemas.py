@@ -1,5 +1,6 @@
 """Generate schemas/*.schema.json from the per-version key tables below, and torch_npu's dynamic-profiling
-`profiler_config.json` schemas per release from flake8_npuprof/data/torch_npu_dynamic.json.
+`profiler_config.json` schemas per release from flake8_npuprof/data/torch_npu_dynamic.json, and MindSpore's (one for
+2.7-2.10, whose config context is the same code) from flake8_npuprof/data/mindspore_dynamic.json.
 
 The tables are the project's knowledge of which keys and values each collector generation
 accepts (profiling_options_facts.md sections 3-5). Run `python tools/gen_schemas.py` after
@@ -563,9 +564,56 @@ def dynamic_schemas() -> dict:
     return {f"profiler_config.torch_npu-{r}.schema.json": dynamic_schema(r) for r in TORCH_NPU_RELEASES[first:]}
 
 
+# ---------------------------------------------------------------- MindSpore's profiler_config.json
+
+MS_DYNAMIC = json.loads((ROOT / "flake8_npuprof" / "data" / "mindspore_dynamic.json").read_text(encoding="utf-8"))
+MS_TYPES = {"int": "integer", "bool": "boolean", "list": "array"}
+
+
+def _ms_key(key) -> dict:
+    """A top-level key as DynamicProfilerConfigContext keeps it (data/mindspore_dynamic.json): a value outside
+    is reset (NPP356 says to what); the int forms of the enum settings are kept, with a warning that they will go."""
+    typed, enum = MS_DYNAMIC["typed"].get(key), MS_DYNAMIC["enums"].get(key)
+    if enum is not None and enum["shape"] == "one":
+        return {"anyOf": [{"type": "string", "enum": enum["members"]}, {"type": "integer"}]}
+    if enum is not None and typed is None:
+        return {"anyOf": [{"type": "array", "items": {"type": "string", "enum": enum["members"]}},
+                          {"type": "integer"}]}
+    if enum is not None:
+        return {"type": "array", "items": {"type": "string", "enum": enum["members"]}}
+    if typed is not None:
+        return {"type": MS_TYPES[typed["type"]]}
+    if key in MS_DYNAMIC["written_back"]:
+        return {"description": "written back by DynamicProfilerMonitor once it has read the file"}
+    return {"description": "read as written: MindSpore's config context does not check it"}
+
+
+def mindspore_dynamic_schema() -> dict:
+    d = MS_DYNAMIC
+    names = list(d["typed"]) + [k for k in d["enums"] if k not in d["typed"]] + d["untyped"] + d["written_back"]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": ID_BASE + "profiler_config.mindspore.schema.json",
+        "title": f"MindSpore {d['releases']} dynamic-profiling profiler_config.json",
+        "description": ("The file mindspore.profiler.DynamicProfilerMonitor(cfg_path=dir) reads from dir, as "
+                        "DynamicProfilerConfigContext keeps it (the same code in MindSpore 2.7-2.10): a value outside "
+                        "this schema is reset to its default with a warning in MindSpore's log, a key outside it is "
+                        "ignored without a word. start_step and stop_step are required: missing, each is -1, "
+                        "which never starts a collection. Names are case-sensitive. A whole number written with a "
+                        "fraction (5.0) is an integer to JSON Schema and a float to MindSpore, which resets it: NPP356 says so. "
+                        "Generated from flake8_npuprof/data/mindspore_dynamic.json."),
+        "type": "object",
+        "properties": {k: _ms_key(k) for k in sorted(names)},
+        "required": d["required"],
+        "additionalProperties": False,
+        "x-npuprof": {"mindspore": d["releases"], "generated_by": "tools/gen_schemas.py"},
+    }
+
+
 def all_schemas() -> dict:
     out = {f"profiling_options.cann-{v}.schema.json": version_schema(v, spec) for v, spec in VERSIONS.items()}
     out.update(dynamic_schemas())
+    out["profiler_config.mindspore.schema.json"] = mindspore_dynamic_schema()
     out["profiling_options.any.schema.json"] = combined("any", union=True)
     out["profiling_options.portable.schema.json"] = combined("portable", union=False)
     return out

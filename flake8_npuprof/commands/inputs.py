@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from ..source.model import Finding
 
@@ -85,7 +85,7 @@ def input_paths(args, config) -> List[str]:
                           gitignore=getattr(args, "respect_gitignore", True),
                           force_exclude=getattr(args, "force_exclude", False), outside=outside))
     note_outside(args, outside)
-    found += _dynamic_configs(found)
+    found += _dynamic_configs(args, found)
     _leftovers(args, found)
     if not found and not getattr(args, "force_exclude", False):     # pre-commit may name only excluded files
         note(args, f"npuprof: warning: no Python files or shell launchers found in {', '.join(paths)}; "
@@ -93,27 +93,57 @@ def input_paths(args, config) -> List[str]:
     return _once(found)
 
 
-def _dynamic_configs(found: List[str]) -> List[str]:
-    """The profiler_config.json files that scripts among `found` point torch_npu's dynamic profiling at with a
-    literal `dynamic_profile.init(dir)`: the folder as written, from the script's folder, else from here."""
-    from ..checks.dynamic_json import init_folders
+def _dynamic_configs(args, found: List[str]) -> List[str]:
+    """The profiler_config.json files that scripts among `found` point dynamic profiling at with a literal folder
+    (torch_npu's `dynamic_profile.init(dir)`, MindSpore's `DynamicProfilerMonitor(cfg_path=dir)`): the folder as
+    written, from the script's folder, else from here. Whose file each one is, where the scripts pointing at it
+    or beside it say so with one voice, goes to `args.dynamic_frameworks` (read_input makes it the file's kind)."""
+    from ..checks.dynamic_files import pointed_folders
     from ..knowledge.torch_npu_dynamic import FILE_NAME
     out = []
+    whose: Dict[str, Set[str]] = {}
     for path in found:
         if not path.endswith(".py"):
             continue
-        try:
-            from ..source.files import read_bytes
-            data = read_bytes(path)
-            text = read_source(path, data).text if b"dynamic_profile" in data else ""
-        except ReadError:
-            continue
-        for folder in init_folders(text):
+        for framework, folder in pointed_folders(_script_text(path)):
             for base in (os.path.dirname(path), "."):
                 candidate = os.path.normpath(os.path.join(base, os.path.expanduser(folder), FILE_NAME))
                 if os.path.isfile(candidate):
                     out.append(candidate)
+                    whose.setdefault(os.path.realpath(candidate), set()).add(framework)
                     break
+    beside: Dict[str, Set[str]] = {}
+    for path in found + out:
+        if os.path.basename(path) == FILE_NAME:
+            folder = os.path.dirname(os.path.realpath(path))
+            if folder not in beside:
+                beside[folder] = _frameworks_beside(folder)
+            whose.setdefault(os.path.realpath(path), set()).update(beside[folder])
+    args.dynamic_frameworks = {path: sides.pop() for path, sides in whose.items() if len(sides) == 1}
+    return out
+
+
+def _script_text(path: str) -> str:
+    """A script's text when it may start dynamic profiling (else "": not parsed)."""
+    from ..source.files import read_bytes
+    try:
+        data = read_bytes(path)
+        return read_source(path, data).text if b"dynamic_profile" in data or b"DynamicProfilerMonitor" in data else ""
+    except ReadError:
+        return ""
+
+
+def _frameworks_beside(folder: str) -> Set[str]:
+    """The frameworks whose dynamic profiling the scripts in a folder start."""
+    from ..checks.dynamic_files import script_frameworks
+    out: Set[str] = set()
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return out
+    for name in names:
+        if name.endswith(".py") and os.path.isfile(os.path.join(folder, name)):
+            out |= script_frameworks(_script_text(os.path.join(folder, name)))
     return out
 
 
@@ -180,7 +210,11 @@ def read_input(args, path: str) -> Input:
         except ReadError as exc:
             return Input(name, shown, None, str(exc), stdin=True)
     try:
-        return Input(path, display(path), read_source(path))
+        source = read_source(path)
+        if source.kind == "json":       # the scripts' word on whose dynamic-profiling file it is (_dynamic_configs)
+            framework = getattr(args, "dynamic_frameworks", {}).get(os.path.realpath(path))
+            source = source._replace(kind=f"json:{framework}") if framework else source
+        return Input(path, display(path), source)
     except DecodeError as exc:
         return _undecodable(path, display(path), exc, False)
     except ReadError as exc:

@@ -1,5 +1,6 @@
-"""`npuprof validate`: check one options string (argument, file, or the environment), or a torch_npu
-dynamic-profiling file (`--file profiler_config.json`, known by its name or its keys)."""
+"""`npuprof validate`: check one options string (argument, file, or the environment), or a dynamic-profiling
+file (`--file profiler_config.json`, known by its name or its keys; `--framework` says whose it is, else its keys
+decide: checks/dynamic_files.py)."""
 
 from __future__ import annotations
 
@@ -91,11 +92,12 @@ def run_validate(args, target) -> int:
         else:
             print("npuprof: error: give an options string, - (standard input), --file F or --env", file=sys.stderr)
             return 2
-        from ..knowledge.torch_npu_dynamic import is_dynamic_config
-        if is_dynamic_config(label, text):       # torch_npu's profiler_config.json, by its name or its keys
-            from ..checks.dynamic_json import check_file
+        from ..knowledge.mindspore_dynamic import is_dynamic_config
+        framework = getattr(args, "framework", None)
+        if framework or is_dynamic_config(label, text):     # a profiler_config.json, by its name or its keys
+            from ..checks.dynamic_files import check_file
             from ..knowledge.run_settings import Settings
-            pairs = [(label, f) for f in check_file(text, label, Settings(target=target))]
+            pairs = [(label, f) for f in check_file(text, label, Settings(target=target), framework)]
         else:
             pairs = [(label, f) for f in _findings(text, target)]
     if args.format == "json":

@@ -1,5 +1,6 @@
 """`npuprof emulate` of a script that profiles with MindSpore's profiler: each `mindspore.profiler.profile(...)`
-and `mindspore.Profiler(...)`, with what the checks resolve (checks/mindspore.py): which steps its schedule
+and `mindspore.Profiler(...)` (and each `DynamicProfilerMonitor(cfg_path=...)`, whose file is checked as it is
+now), with what the checks resolve (checks/mindspore.py): which steps its schedule
 records against the loop that steps it (schedule_run.py, held to the schedule cases of
 tests/oracle/mindspore/records.jsonl), the folder it is given, and the checks' findings on it.
 
@@ -17,7 +18,7 @@ from typing import Dict, Optional, Tuple, Union
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
-from .torch_run import Profiler, _conditions, _parents, reached
+from .torch_run import UNKNOWN, Profiler, _conditions, _parents, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.folder")    # data/sources.json (tests/test_audit.py)
@@ -34,6 +35,8 @@ def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[dict]) -> 
         full = names.of(call.func)
         if full == PROFILE or full in PROFILERS:
             out.append(_profiler(ctx, names, call, parents, cwd, "profile" if full == PROFILE else "Profiler"))
+        elif full in MONITORS:
+            out.append(_monitor(ctx, names, call, parents, cwd))
     return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
 
 
@@ -95,6 +98,44 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     if verdict == "collects" and data["output_dir"]:
         why += f" into {data['output_dir']}"
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
+
+
+MONITORS = ("mindspore.profiler.DynamicProfilerMonitor", "mindspore.profiler.dynamic_profiler.DynamicProfilerMonitor")
+
+
+def _monitor(ctx, names, call: ast.Call, parents, cwd: str) -> Profiler:
+    """DynamicProfilerMonitor(cfg_path=dir): what is collected, and when, is read at run time from
+    dir/profiler_config.json; the file as it is on this machine now is checked as `npuprof validate --framework
+    mindspore` checks it (NPP356)."""
+    from ..checks.mindspore_dynamic_json import check_text
+    from ..checks.framework_values import known
+    node = next((k.value for k in call.keywords if k.arg == "cfg_path"), call.args[0] if call.args else None)
+    values = known(ctx, names, node) if node is not None else None
+    folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
+        else None
+    data: dict = {"route": "DynamicProfilerMonitor", "config": None}
+    details = []
+    caveats: Tuple[str, ...] = ()
+    if folder is None:
+        why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
+              "a folder not known here"
+    else:
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder), "profiler_config.json"))
+        data["config"] = path
+        why = f"dynamic profiling: what is collected, and when, is read at run time from {path}"
+        if os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    found = check_text(fh.read())
+            except (OSError, UnicodeDecodeError) as exc:
+                found, details = [], [f"{path} cannot be read here: {exc}"]
+            caveats = tuple(f"{f.code} {os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}" for f in found)
+            details.append(f"{path} as it is now: " + (f"{len(found)} problem(s), below" if found else
+                                                       "no problem npuprof validate knows"))
+        else:
+            details.append(f"{path} is not there now (npuprof validate checks it once it is)")
+    return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, why, tuple(details), caveats,
+                    _conditions(ctx, call, parents), data)
 
 
 def _made_in(ctx, finding, kws) -> bool:

@@ -64,9 +64,10 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
             found = [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
         else:
             found = check_shell_each(text, path, each)
-    elif kind == "json":                # torch_npu's profiler_config.json: no noqa comments in JSON
-        from ..checks.dynamic_json import check_file
-        found = [check_file(text, path, settings) for settings in each]
+    elif kind.startswith("json"):       # a dynamic-profiling profiler_config.json: no noqa comments in JSON
+        from ..checks.dynamic_files import check_file       # "json:<framework>": the scripts say whose it is
+        framework = kind.partition(":")[2] or None
+        found = [check_file(text, path, settings, framework) for settings in each]
     else:
         if file_noqa(text):
             return [[] for _ in each]

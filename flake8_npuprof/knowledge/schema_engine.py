@@ -189,6 +189,18 @@ def _additional_properties(value, schema) -> Check:
     return check
 
 
+def _items(value, schema) -> Check:
+    if "prefixItems" in schema:
+        raise UnsupportedSchema("prefixItems is not supported")
+    sub = _compile(value)
+
+    def check(instance, path, spath):
+        if isinstance(instance, list):
+            for k, item in enumerate(instance):
+                yield from sub(item, path + (k,), spath)
+    return check
+
+
 def _required(value, _schema) -> Check:
     def check(instance, path, spath):
         if isinstance(instance, dict):
@@ -227,5 +239,5 @@ _KEYWORDS: Dict[str, Callable[[object, dict], Check]] = {
     "type": _type, "enum": _enum, "const": _const, "pattern": _pattern,
     "minLength": _min_length, "maxLength": _max_length, "minimum": _minimum, "maximum": _maximum,
     "anyOf": _any_of, "not": _not, "properties": _properties, "additionalProperties": _additional_properties,
-    "required": _required, "dependentSchemas": _dependent_schemas, "if": _if,
+    "required": _required, "dependentSchemas": _dependent_schemas, "if": _if, "items": _items,
 }

@@ -93,6 +93,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # (source/prefilter.py, a million words) can hold in one statement.
 _GAP = 1 << 32
 _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_IDENTIFIER_RUN = re.compile(r"[A-Za-z0-9_]+")     # a run of _IDENTIFIER characters: a whole name in it
 # Statements whose parts are ranked one by one when they hold a line a call may follow from (nested at most
 # _SPLIT_DEPTH deep: the recursion stays a few frames per level of calls followed).
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try) + \
@@ -163,13 +164,15 @@ class ExecOrder:
         for methods in self._methods.values():
             words.update(methods)
         lines = set()
-        for word in words:
-            size = len(word)
-            at = text.find(word)
-            while at >= 0:
-                if not ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
-                    lines.add(bisect_right(starts, at))
-                at = text.find(word, at + size)
+        if words and "\r" not in text:
+            # one pass over the text's identifiers, line by line: a search of the whole text per name cost a dense
+            # script as many passes as it defines functions (600 in a 6,000-line script: 90 ms, against 9)
+            names_in = _IDENTIFIER_RUN.findall
+            lines.update(k for k, line in enumerate(text.split("\n"), 1) if not words.isdisjoint(names_in(line)))
+        elif words:                     # (a carriage return ends a line too: the lines as `starts` has them)
+            for m in _IDENTIFIER_RUN.finditer(text):
+                if m.group() in words:
+                    lines.add(bisect_right(starts, m.start()))
         if "run" not in words:          # `tf.app.run()`, `absl.app.run(main)`, `run(main)` imported from absl.app
             bare = self.sites.imports.get("run", "").endswith("app.run")
             at = text.find("run")

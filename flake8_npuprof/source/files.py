@@ -21,7 +21,8 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".bzr", "CVS", "__pycache__", ".tox", 
                    "*.egg-info",
                    "build", "dist", "site-packages")
 SHELL_SHEBANG = re.compile(rb"^#!.*\b(ba|z|k|da)?sh\b")
-# torch_npu's dynamic-profiling file (knowledge/torch_npu_dynamic.FILE_NAME): the one JSON file a folder's walk checks
+# the dynamic-profiling file of torch_npu and MindSpore (knowledge/torch_npu_dynamic.FILE_NAME): the one JSON file a
+# folder's walk checks
 DYNAMIC_CONFIG = "profiler_config.json"
 
 
@@ -31,7 +32,9 @@ class SourceFile(NamedTuple):
     encoding: str
     bom: bool
     newline: str              # dominant line ending, kept by fixes
-    kind: str                 # "python", "shell" or "json" (a dynamic-profiling profiler_config.json)
+    # "python", "shell" or "json" (a dynamic-profiling profiler_config.json; "json:<framework>" when the scripts
+    # say whose it is: commands/inputs.py)
+    kind: str
     data: bytes = b""         # the bytes read: what a fix must find again before it writes, what a diff is of
 
 
