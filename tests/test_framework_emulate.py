@@ -396,6 +396,12 @@ def test_a_script_that_changes_directory_says_its_relative_folders_are_not_known
     ms.write_text(MS.replace("\n\nwith", "\nimport os\nos.chdir(\"/tmp\")\nwith", 1), encoding="utf-8")
     code, out = _emulate(capsys, "--cwd", tmp_path, ms)
     assert f"  output directory: ./ms_prof (tensorboard_trace_handler, line 6), relative to {chdir}" in out
+    monitor = tmp_path / "monitor.py"
+    monitor.write_text("import os\nimport mindspore\nfrom mindspore.profiler import DynamicProfilerMonitor\n"
+                       "os.chdir(\"/tmp\")\ndp = DynamicProfilerMonitor(cfg_path=\"./cfg\")\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, monitor)
+    assert out[1] == ("monitor.py:5 DynamicProfilerMonitor: UNKNOWN: dynamic profiling: what is collected, and when, "
+                      f"is read at run time from ./cfg/profiler_config.json, relative to {chdir}")
 
 
 def _in_function(body: str) -> str:

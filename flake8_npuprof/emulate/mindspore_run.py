@@ -13,12 +13,13 @@ the answer hangs on those, it is `unknown` and says so; `no` only where a check 
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Tuple, Union
+import os
+from typing import Dict, List, Optional, Tuple, Union
 
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
-from .torch_run import UNKNOWN, Profiler, _conditions, _parents, reached
+from .torch_run import CHDIR, UNKNOWN, Profiler, _conditions, _joined, _parents, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.folder")    # data/sources.json (tests/test_audit.py)
@@ -103,7 +104,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
 MONITORS = ("mindspore.profiler.DynamicProfilerMonitor", "mindspore.profiler.dynamic_profiler.DynamicProfilerMonitor")
 
 
-def _monitor(ctx, names, call: ast.Call, parents, cwd: str) -> Profiler:
+def _monitor(ctx, names, call: ast.Call, parents, cwd: Optional[str]) -> Profiler:
     """DynamicProfilerMonitor(cfg_path=dir): what is collected, and when, is read at run time from
     dir/profiler_config.json; the file as it is on this machine now is checked as `npuprof validate --framework
     mindspore` checks it (NPP356)."""
@@ -114,13 +115,16 @@ def _monitor(ctx, names, call: ast.Call, parents, cwd: str) -> Profiler:
     folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
         else None
     data: dict = {"route": "DynamicProfilerMonitor", "config": None}
-    details = []
+    details: List[str] = []
     caveats: Tuple[str, ...] = ()
+    path = _joined(cwd, os.path.join(folder, "profiler_config.json")) if folder is not None else None
     if folder is None:
         why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
               "a folder not known here"
+    elif path is None:
+        why = "dynamic profiling: what is collected, and when, is read at run time from " \
+              f"{os.path.join(folder, 'profiler_config.json')}, relative to {CHDIR}"
     else:
-        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder), "profiler_config.json"))
         data["config"] = path
         why = f"dynamic profiling: what is collected, and when, is read at run time from {path}"
         if os.path.isfile(path):
@@ -160,7 +164,7 @@ def _folder(ctx, names, kws, cwd: Optional[str]) -> Tuple[Optional[str], str]:
     """The directory the profiler is given: on_trace_ready's dir_name wins over output_path (with a warning),
     output_path defaults to ./data (data/mindspore.json)."""
     from ..checks.mindspore import MODULE
-    from .torch_run import CHDIR, _joined, _made_by
+    from .torch_run import _made_by
     handler = _made_by(ctx, kws.get("on_trace_ready"))
     if handler is not None and names.of(handler.func) == MODULE + ".tensorboard_trace_handler":
         node = handler.args[0] if handler.args else next((k.value for k in handler.keywords if k.arg == "dir_name"),
