@@ -215,7 +215,7 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     the launch gives it (the launcher's exports over the caller's, with --env); None where neither is replayed."""
     from ..source.prefilter import names_mindspore, names_torch_npu
     from ..source.text import HOLE
-    from .script import emulate_framework
+    from .framework_replay import emulate_framework
     text = ls.ctx.src.text
     env = LaunchEnv(environ or {})
     for k, v in launch.command.env.items():
