@@ -332,9 +332,16 @@ def test_a_script_whose_setup_may_be_in_a_module_it_imports_is_unknown_not_no(tm
     assert _emulate(tmp_path / "run.sh")["usable"] is False        # imports nothing of the project: certainly none
 
 
-def test_a_script_with_a_profiler_emulate_does_not_model_is_unknown(tmp_path):
+def test_a_script_with_a_framework_profiler_is_replayed_as_emulate_replays_it(tmp_path):
     (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py --prof\n")
     (tmp_path / "train.py").write_text("import torch\nimport torch_npu\n\nwith torch_npu.profiler.profile() as p:\n"
+                                       "    pass\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is False and report["answer"]["why"] == (
+        "run.sh:2: collects nothing: line 4: no on_trace_ready and no export call: the raw data goes to a temporary "
+        "folder (./export_only_prof_dir) and is deleted when the profiler object goes away")
+    # a profiling API no replay models stays unknown, never "no"
+    (tmp_path / "train.py").write_text("import torch\nimport torch_npu\n\nwith torch.autograd.profiler.emit_nvtx():\n"
                                        "    pass\n")
     report = _emulate(tmp_path / "run.sh")
     assert report["usable"] is None and report["answer"]["why"] == (

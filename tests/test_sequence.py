@@ -507,24 +507,34 @@ TORCH_NPU = ("import torch_npu\n\n\ndef main():\n    prof = torch_npu.profiler.p
              "    prof.start()\n    prof.step()\n    prof.stop()\n\n\nif __name__ == '__main__':\n    main()\n")
 
 
-def test_a_torch_npu_script_through_a_launcher_is_not_said_to_collect_nothing(tmp_path, capsys):
+def test_a_torch_npu_script_through_a_launcher_is_replayed_as_it_is_run_directly(tmp_path, capsys):
     path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n", **{"train.py": TORCH_NPU})
-    # run directly, the script is replayed (tests/test_framework_emulate.py); a launcher does not follow it yet
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "7.3", "--cwd", str(tmp_path),
                  str(tmp_path / "train.py")]) == 0
     assert capsys.readouterr().out.splitlines()[1] == f"train.py:5 profile: COLLECTS from step 0 into {tmp_path}/prof"
-    direct = ["", "train.py: torch_npu.profiler is not replayed by emulate yet (npuprof check judges it)"]
-    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "7.3", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    # before: "train.py: no profiling setup found: a run collects no profiling data (...)" beside "unknown"
+    # before: "train.py: torch_npu.profiler is not replayed by emulate yet", and "usable data: unknown"
     assert out[1:5] == [
         "launch: run.sh:2 python3 train.py",
         f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with "
         "`cd`; give --cwd for another)",
-        direct[1],
-        "usable data: unknown (run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or "
-        "MindSpore profiler, msprof through a subprocess): what it collects is not known here)"]
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
+        "usable data: yes"]
     assert not any("no profiling setup found" in ln for ln in out)
+
+
+def test_a_launchers_profiling_mode_turns_torch_npu_26_1_off(tmp_path, capsys):
+    path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=false\npython3 train.py\n", **{"train.py": TORCH_NPU})
+    assert main(["emulate", "--cann", "8.5", "--torch-npu", "26.1", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    why = ("line 5: PROFILING_MODE is set by the launcher (export at run.sh:2): torch_npu 26.1+ turns every profiler "
+           "call into a no-op")
+    assert [ln for ln in out if ln.startswith(("train.py", "usable"))] == [
+        f"train.py: torch_npu's profiler is off: {why}", f"usable data: no ({why})"]
+    # 7.3 does not read it: GE's PROFILING_MODE is not this script's business
+    assert main(["emulate", "--cann", "8.5", "--torch-npu", "7.3", str(path)]) == 0
+    assert "usable data: yes" in capsys.readouterr().out.splitlines()
 
 
 def test_a_script_whose_imported_module_profiles_is_not_said_to_collect_nothing(tmp_path, capsys):

@@ -101,6 +101,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         why = f"it starts another Python process at line {spawn}, which emulate does not follow: emulate that script"
         report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch followed: {why}"], "unseen": True},
                       answer={"usable": None, "why": why, "decider": None})
+    from .framework_replay import emulate_framework
     # a framework's script: its own profiler, also where it (or --env) sets PROFILING_MODE, which the
     # framework reads (torch_npu 26.1 turns into a no-op) and no GE of this script does
     if source.kind == "python" and all(r.setup.route == "env" for r in results) and not spawn:
@@ -123,28 +124,3 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch: {why}"], "unseen": True},
                       answer={"usable": None, "why": why, "decider": None})
     return report
-
-
-def emulate_framework(text: str, path: str, framework: str, target: Target, cwd: Optional[str], use_env: bool,
-                      environ) -> Optional[dict]:
-    """The report of a torch_npu or MindSpore script (torch_run.py, mindspore_run.py), None when the file starts
-    no profiler those replay (dynamic profiling, PROF_CONFIG_PATH: said as not replayed)."""
-    import ast
-    from ..checks import run_all
-    from ..checks.analysis import Context, Settings
-    from ..source.text import SourceText
-    from .framework_render import finish as framework_finish
-    try:
-        tree = ast.parse(text, path)
-    except (SyntaxError, ValueError) as exc:
-        raise UsageError(f"{path}: cannot parse: {exc}") from None
-    ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
-    run_all(ctx)                        # the checks' findings: what fails, what is reset, what the chip refuses
-    if framework == "torch_npu":
-        from .torch_run import replay
-    else:
-        from .mindspore_run import replay
-    profilers = replay(ctx, target, cwd, environ if use_env else None)
-    if not profilers:
-        return None
-    return framework_finish(path, framework, profilers, target, cwd, use_env)

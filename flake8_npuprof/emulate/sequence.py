@@ -135,7 +135,6 @@ def _exits_first(w: Walk, target, base) -> dict:
 
 def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     ls, results, env = emulate_launch(w, launch, target, base, environ)
-    named = False
     cmd = launch.command
     cwd = cmd.cwd[0] if len(cmd.cwd) == 1 else None        # None: after a `cd` the walk could not follow
     if ls is not None and changes_directory(ls.ctx.sites):
@@ -147,18 +146,30 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} ({_unread(launch.script)})")
         info["lines"].insert(1, f"  unknown: {launch.missing}")
     verdict, why, profiles = _verdict(launch, report)
+    cause = False                                           # `why` names this launch's own cause
     if verdict == "no profiling" and ls is not None:
         why = _off_unless(w, launch, ls) or why
-        if not ls.setups and not any(r.setup.route == "env" for r in results):
+        env_only = not ls.setups and all(r.setup.route == "env" for r in results)
+        # the script's own torch_npu or MindSpore profiler, replayed with the launch's environment (a
+        # PROFILING_MODE the launcher exports is that profiler's business, not GE's, in such a script)
+        replayed = _framework_replay(launch, ls, target, environ, cwd) if env_only else None
+        if replayed is not None:
+            verdict, why, profiles, line = replayed
+            cause = True
+            report = dict(report, results=[], unmodelled=line)
+            if verdict == "collects":
+                report.update(usable=True)
+            elif verdict in ("fails", "collects nothing"):
+                report.update(usable=False, exit=EXIT_PROBLEM)
+        elif not ls.setups and not any(r.setup.route == "env" for r in results):
             from .zoo_profile import judge as zoo_judge
             zoo = zoo_judge(w, launch, ls, target, environ)
-            named = zoo is not None
             other = imported_profiling(ls) if zoo is None else None
             if zoo is not None:
                 # the model zoo's Profile, switched by the launch's PROFILE_TYPE (emulate/zoo_profile.py)
                 verdict, why, profiles = zoo
-                name = os.path.basename(launch.script)
-                report = dict(report, unmodelled=f"{name}: {why}")
+                cause = True
+                report = dict(report, unmodelled=f"{os.path.basename(launch.script)}: {why}")
                 if verdict == "fails":
                     report.update(usable=False, exit=EXIT_PROBLEM)
             if other is not None:
@@ -183,7 +194,57 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         info["lines"].append(f"  PROFILING_OPTIONS from the launcher is not read: {_rel(launch.script, w.root)}:"
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
-    return Run(launch, index, report, info, verdict, why, profiles, named)
+    return Run(launch, index, report, info, verdict, why, profiles, cause)
+
+
+# the variables the frameworks' replays read (torch_run.py, mindspore_run.py): with a launcher that sets one, the
+# launch's environment is handed over even without --env
+_FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS")
+
+
+class LaunchEnv(dict):
+    """The environment a launch's script gets, with where the launcher set each of its variables (`origins`)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.origins: dict = {}
+
+
+def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
+    """(verdict, why, profiles, the script's line) of a launch whose script profiles with torch_npu's or MindSpore's
+    profiler, from emulate's replay of that script (emulate/torch_run.py, mindspore_run.py) with the environment
+    the launch gives it (the launcher's exports over the caller's, with --env); None where neither is replayed."""
+    from ..source.prefilter import names_mindspore, names_torch_npu
+    from ..source.text import HOLE
+    from .framework_replay import emulate_framework
+    text = ls.ctx.src.text
+    env = LaunchEnv(environ or {})
+    for k, v in launch.command.env.items():
+        if HOLE not in v.value:
+            env[k] = v.value
+            env.origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
+    # without --env the caller's environment is not known: as for a script
+    given = None if environ is None and not any(k in env for k in _FRAMEWORK_ENV) else env
+    folder = cwd or os.path.dirname(launch.script)
+    for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
+        if not named(text):
+            continue
+        rep = emulate_framework(text, launch.script, framework, target, folder, True, given)
+        if rep is None:
+            continue
+        name = os.path.basename(launch.script)
+        shown = "torch_npu's profiler" if framework == "torch_npu" else "MindSpore's profiler"
+        if rep["usable"] is True:
+            return "collects", f"{name} collects with {shown}", True, f"{name}: {shown} collects (emulate {name} " \
+                "for its steps and folders)"
+        if rep["usable"] is None:
+            return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}"
+        verdicts = {p.verdict for p in rep["profilers"]}
+        if verdicts <= {"off"}:
+            return "no profiling", rep["why"], False, f"{name}: {shown} is off: {rep['why']}"
+        verdict = "fails" if "fails" in verdicts else "collects nothing"
+        return verdict, rep["why"], True, f"{name}: {shown} {verdict}: {rep['why']}"
+    return None
 
 
 def _unread(script: str) -> str:

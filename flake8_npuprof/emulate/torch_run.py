@@ -263,7 +263,8 @@ def _stoppers(ctx, own, activities, config, where, environ, releases) -> Optiona
     if environ is not None:
         for name in env["names"]:
             if environ.get(name):
-                off = _by_release(releases, noop_from, "off", f"{name} is set in this environment (--env): torch_npu "
+                given = getattr(environ, "origins", {}).get(name, "in this environment (--env)")
+                off = _by_release(releases, noop_from, "off", f"{name} is set {given}: torch_npu "
                                   f"{env['from']}+ turns every profiler call into a no-op")
                 if off:
                     return off

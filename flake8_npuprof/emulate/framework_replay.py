@@ -1,0 +1,34 @@
+"""A torch_npu or MindSpore script replayed (torch_run.py, mindspore_run.py) for `npuprof emulate SCRIPT` and for a
+launcher's launch of it (sequence.py): the checks run over the file, then the framework's replay, then its report."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..knowledge.targets import Target
+from .replay import UsageError
+
+
+def emulate_framework(text: str, path: str, framework: str, target: Target, cwd: Optional[str], use_env: bool,
+                      environ) -> Optional[dict]:
+    """The report of a torch_npu or MindSpore script (torch_run.py, mindspore_run.py), None when the file starts
+    no profiler those replay (dynamic profiling, PROF_CONFIG_PATH: said as not replayed)."""
+    import ast
+    from ..checks import run_all
+    from ..checks.analysis import Context, Settings
+    from ..source.text import SourceText
+    from .framework_render import finish as framework_finish
+    try:
+        tree = ast.parse(text, path)
+    except (SyntaxError, ValueError) as exc:
+        raise UsageError(f"{path}: cannot parse: {exc}") from None
+    ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
+    run_all(ctx)                        # the checks' findings: what fails, what is reset, what the chip refuses
+    if framework == "torch_npu":
+        from .torch_run import replay
+    else:
+        from .mindspore_run import replay
+    profilers = replay(ctx, target, cwd, environ if use_env else None)
+    if not profilers:
+        return None
+    return framework_finish(path, framework, profilers, target, cwd, use_env)
