@@ -18,6 +18,7 @@ from typing import Optional, Tuple
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
+from .message import Message
 from .torch_run import Profiler, _conditions, _parents, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
@@ -43,7 +44,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: str, route: str) -> Prof
     kws = {k.arg: k.value for k in call.keywords if k.arg}
     start, end = ctx.src.node_start(call), ctx.src.node_end(call)
     own = [f for f in ctx.findings if start <= f.start < end or (f.code.startswith("NPP35") and _made_in(ctx, f, kws))]
-    caveats = tuple(f"{f.code} {f.message}" for f in own)
+    caveats = tuple(Message(f.message, f.code) for f in own)
     conditions = _conditions(ctx, call, parents)
     data: dict = {"route": route}
     details = []
@@ -91,7 +92,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: str, route: str) -> Prof
     fatal = [f for f in own if f.code == "NPP353"]
     if fatal and "TypeError" in fatal[0].message:
         verdict, why = "fails", fatal[0].message
-        caveats = tuple(c for c in caveats if c != f"{fatal[0].code} {fatal[0].message}")
+        caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))
     if verdict == "collects" and data["output_dir"]:
         why += f" into {data['output_dir']}"
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)

@@ -25,7 +25,7 @@ from ..checks.msprof import Call, _SCRIPT, parse_command
 from .message import Message
 
 EXPORTS = Message("msprof parses and exports the data itself when the application ends "
-           "(mindstudio_profiler_output/ inside PROF_*): there is no export command to run afterwards")
+                  "(mindstudio_profiler_output/ inside PROF_*): there is no export command to run afterwards")
 # PROFILING_MODE values that make the collector take the dynamic path (collector Utils::IsDynProfMode)
 DYNAMIC_MODES = ("dynamic", "delay_or_duration")
 # problems after which nothing is profiled: msprof refuses the line, or the application it starts exits at once
@@ -154,7 +154,8 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
             problems = [x for x in check_call(call, Target(v, p)) if x.effect in EXITS]
             if problems or stops:
                 shown = whole if whole else problems
-                outcomes[(v, p)] = Outcome("fails", tuple(Message(x.message, x.code) for x in shown) + stops, switches,
+                outcomes[(v, p)] = Outcome("fails", tuple(Message(x.message, x.code) for x in shown) + stops,
+                                           switches,
                                            source="msprof", codes=tuple(x.code for x in shown) + ("NPP128",) * len(stops))
             elif condition:
                 outcomes[(v, p)] = Outcome("unknown", (Message(condition, code),), switches, source="msprof",

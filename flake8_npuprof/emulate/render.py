@@ -182,7 +182,7 @@ def _short_path(path: str, width: int) -> str:
 
 
 def _code_of(o: Outcome) -> str:
-    return next((m.code for m in o.messages if m.code), "")
+    return next((m.code for m in o.messages if m.code), None) or ""
 
 
 def target_rows(r: Result, target: Target) -> List[Tuple[str, str, str, str]]:
@@ -297,7 +297,7 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
         if failure is None and len(per_target) > 1:
             # every target fails (no spread), each with its own runtime message: one of them alone
             # would read as if only its targets failed
-            codes = " / ".join(dict.fromkeys(m.code for m in per_target))
+            codes = " / ".join(dict.fromkeys(m.code or "" for m in per_target))
             return [f"FAILS: {codes} on every target (per-version messages below)",
                     f"FAILS: {codes} on every target"]
         return [f"FAILS: {failure or str(per_target[0] if per_target else first)}"]
@@ -426,7 +426,7 @@ def _usable_line(report: dict, results: List[Result]) -> str:
     then = f"; afterwards run: {reader.export_command}" if reader else ""
     if report["usable"]:
         conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False)
-        less = list(dict.fromkeys(c.code for r in results if r.read_by_ge is not False
+        less = list(dict.fromkeys(c.code or "" for r in results if r.read_by_ge is not False
                                   for c in r.caveats))
         return (f"usable data: yes{' (where its conditions hold)' if conditional else ''}"
                 f"{'' if ok else ' (but see the problems above)'}"
