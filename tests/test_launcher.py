@@ -218,8 +218,8 @@ def test_a_variable_set_without_export(environ, verdict, text):
         assert report["results"] == [] and report["usable"] is False
         return
     (r,) = report["results"]
-    assert r.verdict == verdict and any(text in m for m in r.messages), r.messages
-    assert not any(HOLE in m for m in r.messages)
+    assert r.verdict == verdict and any(text in m for m in map(str, r.messages)), r.messages
+    assert not any(HOLE in m for m in map(str, r.messages))
 
 
 def test_command_lines_for_other_checks(tmp_path):
@@ -248,7 +248,8 @@ def test_arguments_from_the_caller_leave_the_flags_open():
     report = _emulate("run_passthrough.sh")
     (r,) = report["results"]
     assert (r.setup.line, r.verdict, r.setup.conditions) == (19, "unknown", ("args.profiling",))
-    assert "--profiling_options may be passed through the unknown arguments at run_passthrough.sh:4" in r.messages[0]
+    assert "--profiling_options may be passed through the unknown arguments at run_passthrough.sh:4" in \
+        str(r.messages[0])
     assert report["launch"]["not_read"] == ["/usr/local/Ascend/ascend-toolkit/set_env.sh"]
     assert report["launch"]["decided"] == [] and report["launch"]["traps"] == []
 
@@ -293,7 +294,7 @@ def test_the_mode_is_cited_where_it_is_exported(tmp_path):
     (r,) = report["results"]
     assert r.verdict == "off"
     assert any("PROFILING_MODE is 'false' in the script or the launcher (export at env.sh:2)" in m
-               for m in r.messages), r.messages
+               for m in map(str, r.messages)), r.messages
 
 
 def test_an_absolute_script_that_exists_is_not_called_missing(tmp_path):
@@ -393,8 +394,8 @@ def test_a_profiling_mode_not_known_statically_is_unknown_not_off(tmp_path):
     for run in report["launches"]:
         (r,) = run.report["results"]
         assert r.verdict == "unknown" and run.profiles is None
-        assert not any("\ue000" in m or "\\ue000" in m for m in r.messages)
-        assert any("to a value not known statically" in m for m in r.messages)
+        assert not any("\ue000" in m or "\\ue000" in m for m in map(str, r.messages))
+        assert any("to a value not known statically" in m for m in map(str, r.messages))
     from flake8_npuprof.emulate.render import render_text
     assert "profiling data from: not known for launches 1, 2 (see above)" in render_text(report).splitlines()
 

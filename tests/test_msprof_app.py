@@ -106,8 +106,8 @@ def test_emulate_says_nothing_is_profiled(tmp_path):
                                      "--profiling=True\n")
     report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
     own, script = report["results"]
-    assert own.verdict == "fails" and own.messages[0].startswith("NPP128 --task_time=l1 comes after python3")
-    assert script.verdict == "off" and script.messages == [
+    assert own.verdict == "fails" and str(own.messages[0]).startswith("NPP128 --task_time=l1 comes after python3")
+    assert script.verdict == "off" and [str(m) for m in script.messages] == [
         "not run: the application msprof starts at run.sh:2 exits before this script runs (NPP128), so this setup "
         "is never reached"]
     assert report["usable"] is False and report["exit"] == 1
@@ -162,7 +162,7 @@ def test_after_a_script_that_exits_on_it(tmp_path):
         "arguments: --task-time=on\") before anything is profiled; move it before python3 " + ENDS)]
     report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
     own = report["results"][0]
-    assert own.verdict == "fails" and own.messages[0].startswith("NPP128 --task-time=on comes after train.py")
+    assert own.verdict == "fails" and str(own.messages[0]).startswith("NPP128 --task-time=on comes after train.py")
     assert report["usable"] is False and report["exit"] == 1
 
 
@@ -173,7 +173,7 @@ def test_emulate_a_script_that_exits_on_it_never_reaches_its_setup(tmp_path):
     report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
     own, script = report["results"]
     assert own.verdict == "fails"
-    assert script.verdict == "off" and script.messages == [
+    assert script.verdict == "off" and [str(m) for m in script.messages] == [
         "not run: the script exits as it reads its arguments, on an msprof option written after it at run.sh:2 "
         "(NPP128), so this setup is never reached"]
     assert report["usable"] is False
@@ -203,7 +203,7 @@ def test_after_a_script_that_reads_its_arguments_where_it_is_not_known(tmp_path)
         ("NPP128", 2, 44, msg)]
     report = emulate_path(str(tmp_path / "run.sh"), Target.parse("9.1", "910B"), use_env=False, environ={})
     own = report["results"][0]
-    assert own.verdict == "unknown" and own.messages[0] == "NPP128 " + msg
+    assert own.verdict == "unknown" and str(own.messages[0]) == "NPP128 " + msg
     assert report["usable"] is None
 
 

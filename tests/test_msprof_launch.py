@@ -57,15 +57,15 @@ def test_msprof_collects_and_the_script_is_overridden(capsys):
     assert own.output_dir == "/tmp/msprof_out" and own.export_command == "" and own.source == "msprof"
     assert own.effective_options["aic-metrics"] == "PipeUtilization" and own.effective_options["ai-core"] == "on"
     assert own.layout[0] == "PROF_<seq>_<timestamp>_<id>/"
-    assert own.messages[-1] == EXPORTS
+    assert str(own.messages[-1]) == EXPORTS
     assert (script.setup.line, script.verdict, script.read_by_ge) == (19, "off", False)
-    assert script.messages == [
+    assert [str(m) for m in script.messages] == [
         "overridden by msprof at run_msprof.sh:5: the collector takes msprof's configuration (PROFILER_SAMPLECONFIG) "
         "instead of this setup's profiling options, so msprof's flags decide what is collected"]
     assert report["usable"] is True and report["exit"] == 0 and report["preflight"] == []
     assert headline(report, own) == \
         "run_msprof.sh:5 msprof: COLLECTS task_trace, aic_metrics, hccl into /tmp/msprof_out (msprof options)"
-    assert headline(report, script) == "train.py:19 NpuOptimizer: OFF: " + script.messages[0]     # whole
+    assert headline(report, script) == "train.py:19 NpuOptimizer: OFF: " + str(script.messages[0])     # whole
     assert main(["emulate", "--cann", "8.5", "--soc", "910B", str(PROJECT / "run_msprof.sh")]) == 0
     out = capsys.readouterr().out
     assert "  under msprof (run_msprof.sh:5): the script is its application; msprof's switches decide what is " \
@@ -91,7 +91,8 @@ def test_application_form_writes_under_the_work_path():
     assert (own.verdict, own.output_dir, own.collected) == ("collects", "/tmp/msprof_work/profiling_data",
                                                             ["task_trace", "aic_metrics"])
     assert own.effective_options["task-time"] == "l1" and "application" not in own.effective_options
-    assert script.verdict == "off" and script.messages[0].startswith("overridden by msprof at run_application.sh:4")
+    assert script.verdict == "off" and \
+        str(script.messages[0]).startswith("overridden by msprof at run_application.sh:4")
 
 
 @pytest.mark.parametrize("line, environ, output", [
@@ -110,7 +111,7 @@ def test_output_unknown_without_the_environment(tmp_path):
     own = report["results"][0]
     assert own.verdict == "collects" and own.output_dir is None
     assert f"no --output: msprof writes to $ASCEND_WORK_PATH/profiling_data when that is set, else to {tmp_path}; " \
-           "ASCEND_WORK_PATH is not known here (give --env to use this environment)" in own.messages
+           "ASCEND_WORK_PATH is not known here (give --env to use this environment)" in map(str, own.messages)
     assert headline(report, own) == "run.sh:3 msprof: COLLECTS task_trace, aic_metrics into a directory known only " \
                                     "at run time"
 
@@ -118,9 +119,9 @@ def test_output_unknown_without_the_environment(tmp_path):
 def test_a_problem_msprof_refuses_fails_before_the_script_starts():
     report = _emulate(PROJECT / "run_typo.sh")
     own, script = report["results"]
-    assert own.verdict == "fails" and [m.split()[0] for m in own.messages[:2]] == ["NPP120", "NPP122"]
-    assert EXPORTS not in own.messages and own.layout == []
-    assert script.verdict == "off" and script.messages == [
+    assert own.verdict == "fails" and [m.code for m in own.messages[:2]] == ["NPP120", "NPP122"]
+    assert EXPORTS not in map(str, own.messages) and own.layout == []
+    assert script.verdict == "off" and [str(m) for m in script.messages] == [
         "not run: msprof at run_typo.sh:3 exits before it starts the application, so this setup is never reached"]
     assert report["usable"] is False and report["exit"] == 1
     assert headline(report, own).startswith("run_typo.sh:3 msprof: FAILS: NPP120 --timeline is not an msprof option")
@@ -130,7 +131,7 @@ def test_a_problem_on_some_targets_only(tmp_path):
     path = _project(tmp_path, "msprof --output=/tmp/o --ai-vector-core=on python3 train.py\n")
     own = _emulate(path, Target.parse("8.5", "910B"))["results"][0]
     assert own.verdict == "fails"
-    assert own.messages[0].startswith("NPP126 msprof 8.5 refuses --ai-vector-core on the Ascend 910B")
+    assert str(own.messages[0]).startswith("NPP126 msprof 8.5 refuses --ai-vector-core on the Ascend 910B")
     own = _emulate(path, Target.parse("8.5", "950"))["results"][0]
     assert own.verdict == "collects" and "aiv_metrics" in own.collected
     own = _emulate(path, Target())["results"][0]
@@ -143,8 +144,8 @@ def test_options_ge_checks_itself_are_not_called_overridden(tmp_path):
     own, script = _emulate(path)["results"]
     assert own.verdict == "collects"
     assert (script.verdict, script.read_by_ge) == ("unknown", None)
-    assert script.messages[0].startswith("under msprof at run.sh:3, whose configuration the collector uses")
-    assert script.messages[1].startswith("NPP100 GE:")
+    assert str(script.messages[0]).startswith("under msprof at run.sh:3, whose configuration the collector uses")
+    assert str(script.messages[1]).startswith("NPP100 GE:")
     # a value only the collector refuses is msprof's business under msprof
     path = _project(tmp_path, "msprof --output=/tmp/o python3 train.py --profiling=True "
                               "--profiling_options='{\"output\": \"/tmp/p\", \"task_trace\": \"of\"}'\n")
@@ -158,9 +159,9 @@ def test_a_failure_before_ge_starts_is_not_overridden(tmp_path):
     (tmp_path / "train.py").write_text(text.replace('["profiling_mode"].b = True', '["profiling_mode"].b = "on"'))
     own, script = _emulate(path)["results"]
     assert own.verdict == "collects" and script.verdict == "fails"
-    assert script.messages[0] == \
+    assert str(script.messages[0]) == \
         "under msprof at run.sh:3, but this fails before GE starts, which msprof does not change"
-    assert script.messages[1].startswith("NPP010 ")
+    assert str(script.messages[1]).startswith("NPP010 ")
 
 
 def test_values_not_known_statically(tmp_path):
@@ -172,7 +173,7 @@ def test_values_not_known_statically(tmp_path):
         "run.sh:3 msprof: COLLECTS task_trace, aic_metrics into <unknown>/prof (msprof options)"
     path = _project(tmp_path, "msprof --output=/tmp/o --ai-core=$AIC python3 train.py\n")
     own = _emulate(path)["results"][0]
-    assert own.verdict == "unknown" and own.messages[0] == \
+    assert own.verdict == "unknown" and str(own.messages[0]) == \
         "--ai-core is not known statically: what msprof makes of it is not known"
     assert own.effective_options["ai-core"] == HOLE
 
@@ -180,7 +181,7 @@ def test_values_not_known_statically(tmp_path):
 def test_dynamic_profiling_is_not_predicted(tmp_path):
     path = _project(tmp_path, "export PROFILING_MODE=dynamic\nmsprof --output=/tmp/o python3 train.py\n")
     own = _emulate(path)["results"][0]
-    assert own.verdict == "unknown" and own.messages[0] == \
+    assert own.verdict == "unknown" and str(own.messages[0]) == \
         "PROFILING_MODE is 'dynamic' in this launch: the collector then takes its dynamic path"
     path = _project(tmp_path, "msprof --output=/tmp/o --dynamic=on python3 train.py\n")
     assert _emulate(path)["results"][0].verdict == "unknown"

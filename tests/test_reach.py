@@ -55,11 +55,11 @@ def test_an_uncalled_function_does_not_decide_the_verdict(tmp_path):
     used, dead = report["results"]
     main_guard = _line(DEAD, "__main__")
     assert (used.setup.line, used.verdict, used.read_by_ge) == (_line(DEAD, "ProfilingConfig(enable"), "off", False)
-    assert used.messages[0].startswith("NPP006")
+    assert str(used.messages[0]).startswith("NPP006")
     assert (dead.setup.line, dead.verdict, dead.read_by_ge, dead.setup.reached) == \
         (_line(DEAD, "ProfilingConfig(enable", 2), "off", False, False)
-    assert dead.messages == [f"not reached from this file's entry point (line {main_guard}): nothing on the way from it "
-                             "calls this code, so this run never meets it"]
+    assert list(map(str, dead.messages)) == [f"not reached from this file's entry point (line {main_guard}): nothing "
+                                             "on the way from it calls this code, so this run never meets it"]
     # before: "usable data: yes" from main_ok's setup; the run does what main() does
     assert report["usable"] is False and report["exit"] == 1
     from flake8_npuprof.emulate.script import headline
@@ -158,7 +158,7 @@ def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
     (tmp_path / "on.sh").write_text('cd "$(dirname "$0")"\npython3 train.py --profiling\n')
     (off,) = _emulate(tmp_path / "off.sh")["results"]
     (on,) = _emulate(tmp_path / "on.sh")["results"]
-    assert off.verdict == "off" and off.messages[0].startswith("not run in this launch: `args.profiling` is false")
+    assert off.verdict == "off" and str(off.messages[0]).startswith("not run in this launch: `args.profiling` is false")
     assert (on.verdict, on.setup.conditions) == ("collects", ())
 
 

@@ -258,7 +258,10 @@ def _judge(problems, target: Target) -> List[Issue]:
         effects = {_effect(p) for p in chosen.values()}
         effect = "abort" if effects == {"abort"} else "env" if effects <= {"abort", "env"} else \
             next(iter(effects)) if len(effects) == 1 else ""
-        out.append(Issue(code, first.span[0], first.span[1], words, first.fix, anchor, partial, effect))
+        stopping = any(p.stops or _effect(p) in ("abort", "env") for p in chosen.values())
+        facts = tuple(dict.fromkeys(f for p in chosen.values() for f in p.facts))
+        out.append(Issue(code, first.span[0], first.span[1], words, first.fix, anchor, partial, effect, stopping,
+                         facts))
     return out
 
 

@@ -33,7 +33,8 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
                           "the collector's own reader does not",
                           runtime=(Runtime("CANN 8.5 and later", f'the collector rejects the options ("{BOM_REJECTED}"), '
                                                                  f"so {ABORT}"),), advice=("remove the mark",)),
-                     TextFix(((0, 1, ""),), True, "remove the byte-order mark"), effect="abort")
+                     TextFix(((0, 1, ""),), True, "remove the byte-order mark"), effect="abort",
+                     facts=(("logged", BOM_REJECTED),))
     if doc.error:
         err = doc.error
         advice = _HINTS.get(err.hint, ("fix the JSON syntax",))

@@ -50,9 +50,10 @@ def _output_problem(member: Member, version: str) -> Optional[Problem]:
     if value == "":
         return Problem("NPP108", member.key, span, '"output" is empty',
                        'profiling init fails ("Result path is empty")',
-                       "give the directory for the PROF_* data")
+                       "give the directory for the PROF_* data", stops=True)
     return Problem("NPP108", member.key, span, f'"output" is {len(value)} characters long (limit 1024, '
-                   "measured on the absolute path)", f"the collector rejects it, so {ABORT}", "use a shorter path")
+                   "measured on the absolute path)", f"the collector rejects it, so {ABORT}", "use a shorter path",
+                   facts=(("case", "long"),))
 
 
 def _output_refused(key: str, value, span, final, version: str) -> Problem:

@@ -72,6 +72,11 @@ class Problem(NamedTuple):
     # what the runtime does: "abort" (GE initialisation fails), "env" (it does unless an environment
     # variable is set), "ignored", "changed", "dropped", "guidance"; "" derived from the consequence
     effect: str = ""
+    # profiling does not start though GE initialisation does not fail (the collector's init fails)
+    stops: bool = False
+    # facts the runtime's own words name, for emulate to fill them in: ("logged", the line the 8.5+ runtime logs as
+    # it rejects the options), ("lo", ...) and ("hi", ...) (the range a value must be in), ("case", "long")
+    facts: Tuple[Tuple[str, str], ...] = ()
 
 
 def _member_removal(doc: Doc, member: Member) -> Tuple[int, int, str]:

@@ -43,7 +43,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
                         out.append(Problem("NPP108", "output", (doc.start, doc.start + 1),
                                            'profiling_options has no "output"',
                                            'profiling init fails ("Result path is empty")',
-                                           'add "output": "<directory for PROF_* data>"'))
+                                           'add "output": "<directory for PROF_* data>"', stops=True))
             continue
         key = path[0]
         if key in unknown:
@@ -61,7 +61,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
         out.append(Problem("NPP115", "instr_profiling_freq", (m.key_start, m.key_end),
                            f'"instr_profiling_freq" is set together with {names}',
                            'profiling fails to start ("instrProfilingFreq is set, Params ... not allowed")',
-                           "instruction sampling runs alone: drop one side or target CANN 8.5+"))
+                           "instruction sampling runs alone: drop one side or target CANN 8.5+", stops=True))
     if legacy:
         out.extend(_custom_event_problems(members, version))
     out.extend(_some_builds_output(members, version))

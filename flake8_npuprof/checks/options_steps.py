@@ -47,6 +47,9 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[P
             problem = _escaped_value_problem(doc, text, member, key, steps, version, product)
         else:
             problem = _runtime_problem(doc, member, key, steps, version, product, members)
+        rejected = next((s for s in steps if s.action == G.REJECT), None)
+        if problem is not None and rejected is not None and rejected.line:
+            problem = problem._replace(facts=problem.facts + (("logged", rejected.line),))   # what its words quote
         if problem is not None:
             out.append(problem)
     return out
@@ -196,7 +199,7 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], ste
         if key == "sys_hardware_mem_freq" and "10000" in final.line:
             hi = G.data()["hardware_mem_max_on_us_chips"]
         return Problem("NPP109", key, span, f'"{key}": {_json(value)} is not an integer in {lo}-{hi} (Hz)',
-                       _rejects(final), f"use a value from {lo} to {hi}")
+                       _rejects(final), f"use a value from {lo} to {hi}", facts=(("lo", str(lo)), ("hi", str(hi))))
     if final.kind == "output":
         return _output_refused(key, value, span, final, version)
     if final.kind == "env_output":

@@ -94,7 +94,8 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
             # up to 2025 a frequency of 0 (or text that reads as 0) means "not set"
             consequence = "the collector reads it as 0 (not set), so nothing is collected for it"
         return Problem(code, key, span, f'"{key}": {shown} is not an integer in {lo}-{hi} (Hz)',
-                       consequence, f"use a value from {lo} to {hi}")
+                       consequence, f"use a value from {lo} to {hi}",
+                       facts=(("lo", str(lo)), ("hi", str(hi))) if lo is not None else ())
     # NPP102: enumerations and lists
     allowed = [v for v in K.enum_values(version, key)]
     if K.property_schema(version, key).get("anyOf") and not allowed:

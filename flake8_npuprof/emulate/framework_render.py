@@ -102,7 +102,7 @@ def usable_line(report: dict) -> str:
     profilers = report["profilers"]
     if report["usable"] is True:
         cond = " (where its conditions hold)" if any(p.conditions for p in profilers) else ""
-        codes = sorted({c.split(" ", 1)[0] for p in profilers for c in p.caveats})
+        codes = sorted({c.code for p in profilers for c in p.caveats})
         less = f"; less useful: {', '.join(codes)} (see above)" if codes else ""
         return f"usable data: yes{cond}{less}"
     if report["usable"] is False:
@@ -126,7 +126,7 @@ def report_json(report: dict) -> dict:
 
 def profiler_json(p) -> dict:
     out = {"line": p.line, "column": p.column, "verdict": p.verdict, "why": p.why,
-           "conditions": list(p.conditions), "caveats": list(p.caveats), "details": list(p.details)}
+           "conditions": list(p.conditions), "caveats": [str(c) for c in p.caveats], "details": list(p.details)}
     out.update(p.data)
     return out
 

@@ -18,6 +18,7 @@ from ..shell.parse import without_redirections
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from ..values.launch_args import OPEN
+from .message import Message
 from .replay import _rel
 
 if TYPE_CHECKING:
@@ -83,7 +84,8 @@ def _unknown_env(r, why: str):
     """A result that depends on PROFILING_MODE when the launch leaves it unknown: unknown, and why."""
     if r.source in ("script", "adapter default") or r.read_by_ge is False:
         return r
-    return r._replace(verdict="unknown", messages=[why] + [m for m in r.messages if HOLE not in m], spread=[])
+    return r._replace(verdict="unknown", messages=[Message(why)] + [m for m in r.messages if HOLE not in m.text],
+                      spread=[])
 
 
 def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -> dict:

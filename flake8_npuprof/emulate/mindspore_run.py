@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Tuple, Union
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
+from .message import Message
 from .torch_run import CHDIR, UNKNOWN, Profiler, _conditions, _joined, _parents, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
@@ -46,7 +47,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     kws = {k.arg: k.value for k in call.keywords if k.arg}
     start, end = ctx.src.node_start(call), ctx.src.node_end(call)
     own = [f for f in ctx.findings if start <= f.start < end or (f.code.startswith("NPP35") and _made_in(ctx, f, kws))]
-    caveats = tuple(f"{f.code} {f.message}" for f in own)
+    caveats = tuple(Message(f.message, f.code) for f in own)
     conditions = _conditions(ctx, call, parents)
     data: dict = {"route": route}
     details = []
@@ -95,7 +96,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     fatal = [f for f in own if f.code == "NPP353"]
     if fatal and "TypeError" in fatal[0].message:
         verdict, why = "fails", fatal[0].message
-        caveats = tuple(c for c in caveats if c != f"{fatal[0].code} {fatal[0].message}")
+        caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))
     if verdict == "collects" and data["output_dir"]:
         why += f" into {data['output_dir']}"
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
@@ -116,7 +117,7 @@ def _monitor(ctx, names, call: ast.Call, parents, cwd: Optional[str]) -> Profile
         else None
     data: dict = {"route": "DynamicProfilerMonitor", "config": None}
     details: List[str] = []
-    caveats: Tuple[str, ...] = ()
+    caveats: Tuple[Message, ...] = ()
     path = _joined(cwd, os.path.join(folder, "profiler_config.json")) if folder is not None else None
     if folder is None:
         why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
@@ -133,7 +134,8 @@ def _monitor(ctx, names, call: ast.Call, parents, cwd: Optional[str]) -> Profile
                     found = check_text(fh.read())
             except (OSError, UnicodeDecodeError) as exc:
                 found, details = [], [f"{path} cannot be read here: {exc}"]
-            caveats = tuple(f"{f.code} {os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}" for f in found)
+            caveats = tuple(Message(f"{os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}", f.code)
+                            for f in found)
             details.append(f"{path} as it is now: " + (f"{len(found)} problem(s), below" if found else
                                                        "no problem npuprof validate knows"))
         else:

@@ -22,9 +22,10 @@ from ..source.text import HOLE
 from ..knowledge.targets import Target
 from ..knowledge.msprof_options import cli
 from ..checks.msprof import Call, _SCRIPT, parse_command
+from .message import Message
 
-EXPORTS = ("msprof parses and exports the data itself when the application ends "
-           "(mindstudio_profiler_output/ inside PROF_*): there is no export command to run afterwards")
+EXPORTS = Message("msprof parses and exports the data itself when the application ends "
+                  "(mindstudio_profiler_output/ inside PROF_*): there is no export command to run afterwards")
 # PROFILING_MODE values that make the collector take the dynamic path (collector Utils::IsDynProfMode)
 DYNAMIC_MODES = ("dynamic", "delay_or_duration")
 # problems after which nothing is profiled: msprof refuses the line, or the application it starts exits at once
@@ -67,7 +68,7 @@ def _failure_layer(r) -> str:
     for o in r.outcomes.values():
         if o.verdict == "fails" and set(o.codes) & ge:
             layer = "ge"
-        elif o.verdict == "fails" and collector not in o.messages:
+        elif o.verdict == "fails" and Message(collector) not in o.messages:
             return "script"
         elif o.verdict == "unknown" and o.options is None and o.text is not None:
             layer = "ge"                # the options' JSON itself is not known
@@ -88,20 +89,20 @@ def _overridden(r, where: str, exits: bool, app_only: bool = False, in_script: b
         return _off(r, why)
     layer = _failure_layer(r)
     if layer == "script":
-        return r._replace(export_command="", messages=[
-            f"under msprof at {where}, but this fails before GE starts, which msprof does not change"] + r.messages)
+        return r._replace(export_command="", messages=[Message(
+            f"under msprof at {where}, but this fails before GE starts, which msprof does not change")] + r.messages)
     if layer == "ge":
-        return r._replace(read_by_ge=None, verdict="unknown", spread=[], export_command="", messages=[
+        return r._replace(read_by_ge=None, verdict="unknown", spread=[], export_command="", messages=[Message(
             f"under msprof at {where}, whose configuration the collector uses instead of this setup's; but GE "
             "checks these options itself before it calls the collector, and the sources read do not show whether "
-            "it still does under msprof"] + [m for m in r.messages if m.startswith("NPP")])
+            "it still does under msprof")] + [m for m in r.messages if m.code and m.where is None])
     return _off(r, f"overridden by msprof at {where}: the collector takes msprof's configuration "
                    "(PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide what "
                    "is collected")
 
 
 def _off(r, why: str):
-    return r._replace(read_by_ge=False, verdict="off", messages=[why], effective_options=None, source="",
+    return r._replace(read_by_ge=False, verdict="off", messages=[Message(why)], effective_options=None, source="",
                       collected=[], dropped=[], output_dir=None, layout=[], export_command="", groups=[],
                       outcomes={}, spread=[])
 
@@ -122,14 +123,15 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
     given = {o.name: o.value for o in call.options if o.value is not None}
     switches = dict(data["defaults"], **{k: v for k, v in given.items() if k != "application"})
     collected = [k for name, keys in data["collects"].items() if switches.get(name, "off") != "off" for k in keys]
-    notes: List[str] = []
+    notes: List[Message] = []
     # a value not known may be one msprof refuses, or switch a collection on or off (the output is free text)
     open_ = next((name for name, v in given.items() if HOLE in v and name not in ("output", "application")), None)
     output, why = _output(launch, given, env, unknown)
     if why:
-        notes.append(why)
+        notes.append(Message(why))
     mode = env.mode or ""
     condition = label = ""          # what the outcome hangs on, and in a few words
+    code = None                     # the finding `condition` is, if any
     if HOLE in mode or mode in DYNAMIC_MODES:
         label = f"PROFILING_MODE is {mode!r} in this launch" if HOLE not in mode else \
             "PROFILING_MODE is not known statically in this launch"
@@ -141,9 +143,9 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
     elif switches.get("dynamic") == "on":
         label = "--dynamic=on"
         condition = f"{label}: what is collected depends on the commands given to msprof while it runs"
-    stops = tuple(f"NPP128 {m.message}" for _, _, m, e in after if e == SCRIPT_EXITS)
+    stops = tuple(Message(m.message, "NPP128") for _, _, m, e in after if e == SCRIPT_EXITS)
     if not condition and any(e == UNKNOWN for _, _, _, e in after):
-        condition = "NPP128 " + next(m.message for _, _, m, e in after if e == UNKNOWN)
+        condition, code = next(m.message for _, _, m, e in after if e == UNKNOWN), "NPP128"
         label = "whether the script runs with the msprof option written after it is not known (NPP128)"
     whole = [x for x in check_call(call, target) if x.effect in EXITS]
     outcomes: Dict[Tuple[str, str], Outcome] = {}
@@ -152,21 +154,23 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
             problems = [x for x in check_call(call, Target(v, p)) if x.effect in EXITS]
             if problems or stops:
                 shown = whole if whole else problems
-                outcomes[(v, p)] = Outcome("fails", tuple(f"{x.code} {x.message}" for x in shown) + stops, switches,
+                outcomes[(v, p)] = Outcome("fails", tuple(Message(x.message, x.code) for x in shown) + stops,
+                                           switches,
                                            source="msprof", codes=tuple(x.code for x in shown) + ("NPP128",) * len(stops))
             elif condition:
-                outcomes[(v, p)] = Outcome("unknown", (condition,), switches, source="msprof", condition=label)
+                outcomes[(v, p)] = Outcome("unknown", (Message(condition, code),), switches, source="msprof",
+                                           condition=label)
             else:
                 outcomes[(v, p)] = Outcome("collects", (), switches, source="msprof", collected=tuple(collected),
                                            output=output)
     setup = ScriptSetup("msprof", cmd.line, cmd.column, Mode("on"), OptionsArg("absent"), None, "yes", ())
-    lead = ["the collection is msprof's: it hands the application its configuration (PROFILER_SAMPLECONFIG), "
-            "which the collector uses instead of the script's profiling options and PROFILING_MODE/"
-            "PROFILING_OPTIONS"]
+    lead = [Message("the collection is msprof's: it hands the application its configuration (PROFILER_SAMPLECONFIG), "
+                    "which the collector uses instead of the script's profiling options and PROFILING_MODE/"
+                    "PROFILING_OPTIONS")]
     exits = all(o.verdict == "fails" for o in outcomes.values())
     if launch.app:
-        lead.append(f"the application ({' '.join(launch.app)}) is not a Python script: what it runs is not read, and "
-                    "msprof's switches decide what is collected while it runs")
+        lead.append(Message(f"the application ({' '.join(launch.app)}) is not a Python script: what it runs is not "
+                            "read, and msprof's switches decide what is collected while it runs"))
     r = summarise(setup, True, outcomes, target, cmd.cwd[0] if cmd.cwd else os.getcwd(),
                   lead + notes + ([] if exits else [EXPORTS]))
     return r._replace(export_command="", path=_rel(cmd.path, os.getcwd()))

@@ -12,7 +12,7 @@ from typing import Dict, List, Tuple
 from ..knowledge.targets import Target
 from ..setups.state import switch_flag
 from ..source.text import HOLE
-from .replay import EXIT_OK, Result, _code, cells_phrase, handed_away, may_collect, shown
+from .replay import EXIT_OK, Result, cells_phrase, depends, handed_away, may_collect, shown
 from .runtime import Outcome, dumps
 
 
@@ -76,7 +76,7 @@ def unknown_reasons(results: List[Result]) -> List[str]:
             why = "; ".join(f"{cond or v.replace('_', ' ')} on {where}" for v, where, cond in r.spread)
         else:
             why = next((o.condition for o in r.outcomes.values() if o.condition), "") or \
-                (r.messages[0] if r.messages else "a value cannot be determined statically")
+                (str(r.messages[0]) if r.messages else "a value cannot be determined statically")
         out.append(f"line {r.setup.line} {r.setup.route}: {why}")
     return out
 
@@ -88,12 +88,13 @@ def result_json(r: Result) -> dict:
     s = r.setup
     where = {"file": r.path} if r.path else {}      # a setup outside the report's file (a launcher's msprof line)
     return {**where, "line": s.line, "column": s.column + 1, "route": s.route, "verdict": r.verdict,
-            "messages": r.messages,
+            "messages": [str(m) for m in r.messages],
             "effective_options": r.effective_options, "collected": r.collected,
             "dropped": [{"option": k, "reason": why} for k, why in r.dropped], "output_dir": r.output_dir,
             "prof_layout": r.layout, "export_command": r.export_command, "read_by_ge": r.read_by_ge,
-            "reached": s.reached, "caveats": r.caveats,
-            "conditions": _conditions(s, r.raised), "options_source": r.source or None, "targets": r.groups}
+            "reached": s.reached, "caveats": [str(c) for c in r.caveats],
+            "conditions": _conditions(s, r.raised), "options_source": r.source or None,
+            "targets": [dict(g, messages=[str(m) for m in g["messages"]]) for g in r.groups]}
 
 
 def render_json(report: dict) -> str:
@@ -181,7 +182,7 @@ def _short_path(path: str, width: int) -> str:
 
 
 def _code_of(o: Outcome) -> str:
-    return next((m.split()[0] for m in o.messages if m.startswith("NPP")), "")
+    return next((m.code for m in o.messages if m.code), None) or ""
 
 
 def target_rows(r: Result, target: Target) -> List[Tuple[str, str, str, str]]:
@@ -291,15 +292,15 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
         verdicts = " / ".join(dict.fromkeys(v.replace("_", " ") for v, _, _ in r.spread))
         return [f"DEPENDS ON TARGET: {verdicts} (see table)"]
     if r.verdict == "fails":
-        failure = next((m for m in r.messages if m.startswith("NPP")), None)
-        per_target = [m for m in r.messages if m.startswith("[") and "] NPP" in m]
+        failure = next((str(m) for m in r.messages if m.code and m.where is None), None)
+        per_target = [m for m in r.messages if m.code and m.where is not None]
         if failure is None and len(per_target) > 1:
             # every target fails (no spread), each with its own runtime message: one of them alone
             # would read as if only its targets failed
-            codes = " / ".join(dict.fromkeys(m.split("] ", 1)[1].split(" ", 1)[0] for m in per_target))
+            codes = " / ".join(dict.fromkeys(m.code or "" for m in per_target))
             return [f"FAILS: {codes} on every target (per-version messages below)",
                     f"FAILS: {codes} on every target"]
-        return [f"FAILS: {failure or (per_target[0] if per_target else first)}"]
+        return [f"FAILS: {failure or str(per_target[0] if per_target else first)}"]
     if r.verdict == "collects_nothing":
         return [f"COLLECTS NOTHING: {r.messages[-1] if r.messages else ''}"]
     return [f"{r.verdict.upper()}: {first}"]
@@ -425,7 +426,7 @@ def _usable_line(report: dict, results: List[Result]) -> str:
     then = f"; afterwards run: {reader.export_command}" if reader else ""
     if report["usable"]:
         conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False)
-        less = list(dict.fromkeys(_code_of_message(c) for r in results if r.read_by_ge is not False
+        less = list(dict.fromkeys(c.code or "" for r in results if r.read_by_ge is not False
                                   for c in r.caveats))
         return (f"usable data: yes{' (where its conditions hold)' if conditional else ''}"
                 f"{'' if ok else ' (but see the problems above)'}"
@@ -453,10 +454,6 @@ def caveat_lines(r: Result) -> List[str]:
     if len(r.caveats) > MAX_CAVEAT_LINES:
         out.append(f"  ! (+{len(r.caveats) - MAX_CAVEAT_LINES} more in the details below)")
     return out
-
-
-def _code_of_message(message: str) -> str:
-    return _code(message)
 
 
 def _conditions(s, raised: bool = False) -> List[str]:
@@ -488,7 +485,7 @@ def _details(report: dict, r: Result) -> List[str]:
     if len(rows) > 1:
         out.append("  per target (a letter per CANN version and product, said below):")
         out.extend(target_grid(r, target))
-        messages = [m for m in messages if not m.startswith("depends on the target: ")]   # the table says it
+        messages = [m for m in messages if m != depends(r.spread)]   # the table says it
     out.extend(f"  - {m}" for m in messages)
     for key, why in r.dropped:
         out.append(f"  dropped {key}: {why}")

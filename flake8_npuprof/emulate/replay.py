@@ -11,6 +11,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from ..knowledge import datafiles as K
 from ..checks.options import versions_phrase
 from ..setups.inventory import GeInit, Inventory, Mode, ScriptSetup, shell_setups
+from .message import Message
 from .runtime import Env, Outcome, Request, python_error, run
 from ..setups.state import raised_error, stopping_error
 from ..source.files import rel_path as _rel  # noqa: F401  (emulate's modules import it from here)
@@ -35,7 +36,7 @@ class Result(NamedTuple):
     setup: ScriptSetup
     read_by_ge: Optional[bool]      # None: the file does not show whether GE reads it first
     verdict: str
-    messages: List[str]
+    messages: List[Message]
     effective_options: Optional[dict]
     source: str
     collected: List[str]
@@ -49,7 +50,7 @@ class Result(NamedTuple):
     path: str = ""                  # the file of the setup when not the report's (a launcher's msprof line)
     raised: bool = False            # a Python error where the setup is written, whatever the flag or hand-over
     stops: bool = False             # ... and nothing around it catches it: the script stops there
-    caveats: List[str] = []         # what makes the collected data less useful (NPP findings that do not abort)
+    caveats: List[Message] = []     # what makes the collected data less useful (NPP findings that do not abort)
 
 
 class Planner:
@@ -111,75 +112,75 @@ class Planner:
         if stopping_error(setup):
             # certain wherever the line runs: neither who initialises GE nor whether it gets the config matters
             read = True if self._rank(setup.anchor) is not None and setup.reached else None
-            notes = [NO_ENTRY] if setup.reached is None else []
+            notes = [Message(NO_ENTRY)] if setup.reached is None else []
             return self._emulate(setup, read, self.env, notes)._replace(raised=True, stops=True)
         if setup.delivered == "never":
             how = f"is passed to {setup.lost}" if setup.lost else \
                 "is never handed to a Session, RunConfig, NPURunConfig, init_resource or NPU helper"
-            return self._fixed(setup, False, "off", [f"NPP006 this {_what(setup)} {how}: GE never reads it"])
+            return self._fixed(setup, False, "off", [Message(f"this {_what(setup)} {how}: GE never reads it", "NPP006")])
         if setup.refused and setup.delivered == "yes":
             # the adapter refuses the entry when the session's graph first runs: before GE reads anything
             read = True if self._rank(setup.delivery) is not None and setup.reached else None
-            return self._fixed(setup, read, "fails", [setup.refused])
+            return self._fixed(setup, read, "fails", [Message(setup.refused, "NPP004")])
         if setup.delivered == "late":
-            return self._fixed(setup, False, "off", [
-                f"NPP012 set after npu.open() (line {_line(setup.delivery)}): npu_device reads the global options "
-                "when the device opens, so these settings are ignored"])
+            return self._fixed(setup, False, "off", [Message(
+                f"set after npu.open() (line {_line(setup.delivery)}): npu_device reads the global options "
+                "when the device opens, so these settings are ignored", "NPP012")])
         from ..setups.state import overridden_by
         rank = self._rank(setup.delivery)
         first = self.first
         if first is not None and overridden_by(setup, first, self.order):
             who = f"the {first.setup.route} setup on line {first.setup.line}" if first.setup else first.what
-            return self._fixed(setup, False, "off", [
+            return self._fixed(setup, False, "off", [Message(
                 f"not read: GE is initialised first at line {first.line} by {who}; GE takes its init options only "
-                f'once ("{_runtime_data()["already_initialised"]}"), so this setup is ignored'])
+                f'once ("{_runtime_data()["already_initialised"]}"), so this setup is ignored')])
         read = True if (first is not None and rank is not None) else None
         env = self.env_at(rank)
         notes = []
         if setup.reached is None:
-            notes.append(NO_ENTRY)
+            notes.append(Message(NO_ENTRY))
         if read is None and setup.unseen:
-            notes.append(f"{setup.unseen}: emulated as if something outside this file ran it")
+            notes.append(Message(f"{setup.unseen}: emulated as if something outside this file ran it"))
         elif read is None and (setup.reached is not None or setup.delivered == "unknown"):
-            notes.append("the file does not show when this runs (not reached from module level, or handed to code "
-                         "outside this file): emulated as if it initialised GE")
+            notes.append(Message("the file does not show when this runs (not reached from module level, or handed to "
+                                 "code outside this file): emulated as if it initialised GE"))
         return self._emulate(setup, read, env, notes)
 
     def _unreached(self, setup: ScriptSetup) -> Result:
         """A setup no path from the entry point reaches: it does not decide the verdict (check still lints it)."""
-        return self._fixed(setup, False, "off", [
+        return self._fixed(setup, False, "off", [Message(
             f"not reached from this file's entry point (line {setup.entry}): nothing on the way from it calls this code, "
-            "so this run never meets it"])
+            "so this run never meets it")])
 
     def _env_setup(self, setup: ScriptSetup, reader: Optional[Result]) -> Result:
         if setup.reached is False:
             return self._unreached(setup)
         if reader is not None and reader.source in ("script", "adapter default") and reader.verdict != "unknown":
-            return self._fixed(setup, False, "off", [
+            return self._fixed(setup, False, "off", [Message(
                 f"not read: the {reader.setup.route} setup on line {reader.setup.line} switches profiling on with "
-                "options, and GE then uses those instead of PROFILING_MODE/PROFILING_OPTIONS"])
+                "options, and GE then uses those instead of PROFILING_MODE/PROFILING_OPTIONS")])
         first = self.first
         rank = self._rank(setup.anchor)
         first_rank = self._rank(first.call) if first is not None else None    # (first_init ranks it)
         if first is not None and rank is not None and first_rank is not None and first_rank < rank:
-            return self._fixed(setup, False, "off", [
-                f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then"])
+            return self._fixed(setup, False, "off", [Message(
+                f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then")])
         read = True if first is not None and rank is not None else None
-        return self._emulate(setup, read, self.env, [NO_ENTRY] if setup.reached is None else [])
+        return self._emulate(setup, read, self.env, [Message(NO_ENTRY)] if setup.reached is None else [])
 
     # ---- emulation over the targets
 
     def _fixed(self, setup, read, verdict, messages) -> Result:
         return Result(setup, read, verdict, messages, None, "", [], [], None, [], "", [], {})
 
-    def _emulate(self, setup: ScriptSetup, read, env: Env, notes: List[str]) -> Result:
+    def _emulate(self, setup: ScriptSetup, read, env: Env, notes: List[Message]) -> Result:
         cells = [(v, p) for v in self.target.versions for p in self.target.products]
         outcomes = {cell: self._cell(setup, env, *cell) for cell in cells}
         points = self._trace_points(outcomes)
         r = summarise(setup, read, outcomes, self.target, self.cwd, notes + points)
         return r._replace(caveats=caveats(r, self.target, points))
 
-    def _trace_points(self, outcomes) -> List[str]:
+    def _trace_points(self, outcomes) -> List[Message]:
         """NPP204, as check reports it: a trace point that cannot name a node of this model leaves the step
         trace without its FP/BP marks (GE only warns)."""
         from ..checks.hygiene import check_option_hygiene
@@ -187,7 +188,7 @@ class Planner:
         for (version, product), o in outcomes.items():
             if o.verdict == "collects" and "training_trace" in o.collected and o.text:
                 doc = _report(o.text, version, product).doc
-                return [f"{i.code} {i.message}" for i in check_option_hygiene(o.text, doc, self.context)
+                return [Message(i.message, i.code) for i in check_option_hygiene(o.text, doc, self.context)
                         if i.code == "NPP204"]
         return []
 
@@ -198,7 +199,7 @@ class Planner:
             cands = opts.strings.candidates if opts.strings else ()
             if not cands:
                 reason = f" ({opts.strings.reason})" if opts.strings and opts.strings.reason else ""
-                return Outcome("unknown", (f"profiling_options cannot be determined statically{reason}",))
+                return Outcome("unknown", (Message(f"profiling_options cannot be determined statically{reason}"),))
             texts = [c.text for c in cands]
         outs = [run(Request(setup.route, setup.mode, opts.state, t, self.origin), env, version, product)
                 for t in texts]
@@ -206,19 +207,19 @@ class Planner:
         if len(outs) == 1:
             return first
         if all((o.verdict, o.collected) == (first.verdict, first.collected) for o in outs[1:]):
-            same = first._replace(notes=first.notes + (f"the options can take {len(outs)} values; all give this "
-                                                       "result",))
+            same = first._replace(notes=first.notes + (Message(f"the options can take {len(outs)} values; all give "
+                                                               "this result"),))
             if len({o.text for o in outs}) > 1:     # say nothing one value alone would claim
                 same = same._replace(options=None, text=None)
             if len({o.output for o in outs}) > 1:
                 same = same._replace(output=None, notes=same.notes + (
-                    "output is one of " + ", ".join(sorted(str(o.output) for o in outs)),))
+                    Message("output is one of " + ", ".join(sorted(str(o.output) for o in outs))),))
             return same
         shown = "; ".join(f"{o.verdict} ({', '.join(o.collected) or _cause(o)})" for o in outs)
-        return Outcome("unknown", (f"the options can take {len(outs)} values with different results: {shown}",))
+        return Outcome("unknown", (Message(f"the options can take {len(outs)} values with different results: {shown}"),))
 
 
-def caveats(r: Result, target: Target, extra: Sequence[str] = ()) -> List[str]:
+def caveats(r: Result, target: Target, extra: Sequence[Message] = ()) -> List[Message]:
     """What makes the data a setup collects less useful, beside its verdict: on the targets where it collects, the
     findings check reports on it that do not abort the job (a trace point no node has, a switch the chip drops,
     a storage limit the collector reads otherwise, ...). Those of only some of the targets stay in the details,
@@ -226,14 +227,7 @@ def caveats(r: Result, target: Target, extra: Sequence[str] = ()) -> List[str]:
     collecting = {cell: o._replace(messages=()) for cell, o in r.outcomes.items() if o.verdict == "collects"}
     if not collecting or r.stops:
         return []
-    return list(extra) + [m for m in tagged_messages(collecting, target) if _code(m) and not m.startswith("[")]
-
-
-def _code(message: str) -> str:
-    """The NPP code a message starts with, also after a targets tag ("[CANN 8.5 / Ascend 310] NPP114 ...")."""
-    head = message.split("] ", 1)[1] if message.startswith("[") and "] " in message else message
-    word = head.split(" ", 1)[0]
-    return word if word.startswith("NPP") and word[3:].isdigit() else ""
+    return list(extra) + [m for m in tagged_messages(collecting, target) if m.code and m.where is None]
 
 
 def _cause(o: Outcome) -> str:
@@ -241,8 +235,8 @@ def _cause(o: Outcome) -> str:
     if o.condition:
         return o.condition
     if o.verdict == "fails":
-        return next((m for m in o.messages if m.startswith("NPP")), o.messages[0] if o.messages else "")
-    return o.messages[-1] if o.messages else ""
+        return str(next((m for m in o.messages if m.code), o.messages[0] if o.messages else ""))
+    return str(o.messages[-1]) if o.messages else ""
 
 
 def _runtime_data() -> dict:
@@ -288,19 +282,17 @@ def products_phrase(prods, target: Target) -> str:
 
 
 def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome], target: Target, cwd: Optional[str],
-              notes: List[str]) -> Result:
+              notes: List[Message]) -> Result:
     """One result for the setup from its outcome on every targeted (version, product)."""
     from .layout import export_command, predict
     verdict, spread = _verdict(outcomes, target)
-    messages: List[str] = []
+    messages: List[Message] = []
     if spread:
-        shown = "; ".join(f"{v.replace('_', ' ')} on {where}" + (f" ({cond})" if cond else "")
-                          for v, where, cond in spread)
-        messages.append(f"depends on the target: {shown}; give --cann and --soc for one answer")
+        messages.append(depends(spread))
     known, closed = _open(outcomes, target)
     if closed:
         from .runtime import CLOSED
-        messages.append(f"not known on {cells_phrase(closed, target)} ({CLOSED}): not counted in the answer")
+        messages.append(Message(f"not known on {cells_phrase(closed, target)} ({CLOSED}): not counted in the answer"))
     messages += tagged_messages(known, target) + notes
     collecting = [o for o in outcomes.values() if o.verdict == "collects"]
     collected = [k for k in collecting[0].collected if all(k in o.collected for o in collecting)] if collecting else []
@@ -314,6 +306,12 @@ def summarise(setup: ScriptSetup, read, outcomes: Dict[Tuple[str, str], Outcome]
     return Result(setup, read, verdict, messages, effective, sources.pop() if len(sources) == 1 else "",
                   collected, _dropped(outcomes, target), output_dir, layout, command, _groups(outcomes, target),
                   outcomes, spread)
+
+
+def depends(spread: List[Tuple[str, str, str]]) -> Message:
+    """What a result whose targets disagree says first (the table of the targets says it too)."""
+    shown = "; ".join(f"{v.replace('_', ' ')} on {where}" + (f" ({cond})" if cond else "") for v, where, cond in spread)
+    return Message(f"depends on the target: {shown}; give --cann and --soc for one answer")
 
 
 def _open(outcomes, target: Target):
@@ -369,14 +367,14 @@ def located(output: str, cwd: Optional[str]) -> Optional[str]:
     return resolve_output(output, cwd)
 
 
-def tagged_messages(outcomes: Dict[Tuple[str, str], Outcome], target: Target) -> List[str]:
+def tagged_messages(outcomes: Dict[Tuple[str, str], Outcome], target: Target) -> List[Message]:
     """Each distinct message once, tagged with the targets it applies to unless it applies to all."""
-    where: Dict[str, List[Tuple[str, str]]] = {}
+    where: Dict[Message, List[Tuple[str, str]]] = {}
     for cell, o in outcomes.items():
         for m in o.messages + o.notes:
             where.setdefault(m, []).append(cell)
     common = [m for m, cells in where.items() if len(cells) == len(outcomes)]
-    tagged = [f"[{cells_phrase(cells, target)}] {m}" for m, cells in where.items() if len(cells) != len(outcomes)]
+    tagged = [m._replace(where=cells_phrase(cells, target)) for m, cells in where.items() if len(cells) != len(outcomes)]
     return common + tagged
 
 

@@ -12,7 +12,6 @@ what the runtime does with it and says it in the runtime's words.
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -24,9 +23,8 @@ from ..setups.state import python_error_code
 from ..source.jsonscan import Unknown, with_holes
 from ..source.text import HOLE
 from ..knowledge.targets import Target
+from .message import Message
 
-# What check_options says the runtime does when an issue stops profiling (its consequence text).
-FATAL_PHRASES = (ABORT, "profiling init fails", "profiling fails to start")
 # Values of these keys do not decide what is collected: a hole in them still lets us emulate.
 FREE_TEXT_KEYS = ("output", "fp_point", "bp_point", "storage_limit")
 
@@ -51,14 +49,14 @@ class Request(NamedTuple):
 
 class Outcome(NamedTuple):
     verdict: str                # collects, fails, off, collects_nothing, unknown
-    messages: Tuple[str, ...] = ()
+    messages: Tuple[Message, ...] = ()
     options: Optional[dict] = None       # effective options (known members)
     text: Optional[str] = None           # effective options text
     source: str = ""            # script, adapter default, environment, GE default
     collected: Tuple[str, ...] = ()
     dropped: Tuple[Tuple[str, str], ...] = ()
     output: Optional[str] = None         # the output value as the collector gets it
-    notes: Tuple[str, ...] = ()          # non-fatal remarks (warnings the runtime logs, remaps)
+    notes: Tuple[Message, ...] = ()      # non-fatal remarks (warnings the runtime logs, remaps)
     condition: str = ""         # unknown verdicts: what the outcome hangs on, in a few words
     codes: Tuple[str, ...] = ()  # the codes of the findings a failure comes from (what `messages` words)
 
@@ -108,20 +106,20 @@ def python_error(req: Request, caught: int = 0) -> Optional[Outcome]:
         return None
     errors = emu()["python_errors"]
     if code == "NPP014":
-        what = "NPP014 TypeError: the pre-2021 arguments enable_options/fp_point/bp_point no longer exist"
+        what = "TypeError: the pre-2021 arguments enable_options/fp_point/bp_point no longer exist"
     elif code == "NPP010":
         key = PYTHON_ERRORS.get(req.route)
-        what = "NPP010 " + (errors[key].format(value=repr(req.mode.value), type=type(req.mode.value).__name__)
-                            if key else "")
+        what = (errors[key].format(value=repr(req.mode.value), type=type(req.mode.value).__name__)
+                if key else "")
     elif code == "NPP005":
-        what = f"NPP005 {errors['NpuOptimizer.options_str']}"
+        what = errors['NpuOptimizer.options_str']
     else:
-        what = f"NPP002 {errors['npu_resource_init.no_options']}"
+        what = errors['npu_resource_init.no_options']
     if caught:
-        return Outcome("unknown", (f"{what}; the `try` at line {caught} may catch it: the line then has no effect, "
-                                   "and whether the script goes on is its handler's to decide",))
+        return Outcome("unknown", (Message(f"{what}; the `try` at line {caught} may catch it: the line then has no "
+                                           "effect, and whether the script goes on is its handler's to decide", code),))
     stop = "the script stops while building the config" if code == "NPP005" else "the script stops before GE starts"
-    return Outcome("fails", (f"{what}{'; ' if code == 'NPP014' else ': '}{stop}",), codes=(code,))
+    return Outcome("fails", (Message(f"{what}{'; ' if code == 'NPP014' else ': '}{stop}", code),), codes=(code,))
 
 
 def run(req: Request, env: Env, version: str, product: str) -> Outcome:
@@ -130,7 +128,7 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
     if stop is not None:
         return stop
     if req.mode.state == "unknown":
-        return Outcome("unknown", (f"{req.mode.detail}: whether profiling is on is decided at run time",))
+        return Outcome("unknown", (Message(f"{req.mode.detail}: whether profiling is on is decided at run time"),))
     if req.route == "env":
         mode = env.mode if req.mode.state == "inherit" else ("true" if req.mode.state == "on" else "false")
         given = req.options_state == "given"
@@ -138,54 +136,55 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
                            label=req.origin if given else env.label,
                            mode_label=f"{req.origin} or {env.mode_label or env.label}" if req.mode.state == "inherit" else req.origin)
         if req.mode.state != "inherit" and req.mode.state != "on":
-            return Outcome("off", (f"{req.mode.detail or 'PROFILING_MODE is not true'}: GE starts no profiling "
-                                   "from the environment",))
+            return Outcome("off", (Message(f"{req.mode.detail or 'PROFILING_MODE is not true'}: GE starts no "
+                                           "profiling from the environment"),))
         return _ge_env(own, version, product, (), req.route)
     if req.mode.state != "on":
         why = req.mode.detail or "profiling is switched off"
-        lead = (f"{why}: the adapter forwards profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS "
-                "(profiling_mode=False does not switch off profiling enabled there)")
+        lead = Message(f"{why}: the adapter forwards profiling off, so GE falls back to PROFILING_MODE/"
+                       "PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled there)")
         return _ge_env(env, version, product, (lead,), req.route)
     empty = req.options_state in ("absent", "none", "empty") or not (req.text or "").strip()
     if not empty and req.text is not None:
         return _collector(req.text, "script", version, product, env, (), req.route)
     if req.route == "npu_resource_init":
-        lead = ("npu_resource_init has no default for empty profiling_options: GE falls back to "
-                "PROFILING_MODE/PROFILING_OPTIONS")
+        lead = Message("npu_resource_init has no default for empty profiling_options: GE falls back to "
+                       "PROFILING_MODE/PROFILING_OPTIONS")
         return _ge_env(env, version, product, (lead,), req.route)
     if req.route == "npu_device" and req.options_state == "given":
-        lead = ("npu_device has no default for empty profiling_options: GE falls back to "
-                "PROFILING_MODE/PROFILING_OPTIONS")
+        lead = Message("npu_device has no default for empty profiling_options: GE falls back to "
+                       "PROFILING_MODE/PROFILING_OPTIONS")
         return _ge_env(env, version, product, (lead,), req.route)
     defaults = default_options(req.route, version)
     assert defaults is not None             # (collection.json: every route left here has a default on every version)
     why = req.mode.detail and f" ({req.mode.detail})"
-    lead = (f"NPP002 profiling is on{why} without profiling_options: the adapter substitutes its default "
-            f"options {dumps(defaults)}")
+    lead = Message(f"profiling is on{why} without profiling_options: the adapter substitutes its default "
+                   f"options {dumps(defaults)}", "NPP002")
     return _collector(dumps(defaults), "adapter default", version, product, env, (lead,), req.route)
 
 
 # ---------------------------------------------------------------- stage 2: GE, options or environment
 
-def _ge_env(env: Env, version: str, product: str, lead: Tuple[str, ...], route: str = "") -> Outcome:
+def _ge_env(env: Env, version: str, product: str, lead: Tuple[Message, ...], route: str = "") -> Outcome:
     if env.mode == "true":
         if env.options is not None and env.options.strip():
             return _collector(env.options, "environment", version, product, env,
-                              lead + (f"GE reads PROFILING_OPTIONS from {env.label}",), route)
+                              lead + (Message(f"GE reads PROFILING_OPTIONS from {env.label}"),), route)
         defaults = default_options("env", version)
         if defaults is None:
             # GE 8.5+ substitutes its defaults (hicann/ge profiling_init.cc, executed); no GE source of
             # 2023-2025 is open, and the only older one leaves profiling off
-            return Outcome("unknown", lead + (f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: no "
-                                              f"source shows whether the GE of CANN {version} substitutes default "
-                                              "options or leaves profiling off",),
+            return Outcome("unknown", lead + (Message(f"PROFILING_MODE=true with empty PROFILING_OPTIONS in "
+                                                      f"{env.label}: no source shows whether the GE of CANN {version} "
+                                                      "substitutes default options or leaves profiling off"),),
                            condition="no source for this version's GE")
         return _collector(dumps(defaults), "GE default", version, product, env,
-                          lead + (f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: GE uses its "
-                                  f"default options {dumps(defaults)}",), route)
+                          lead + (Message(f"PROFILING_MODE=true with empty PROFILING_OPTIONS in {env.label}: GE "
+                                          f"uses its default options {dumps(defaults)}"),), route)
     if env.mode is not None and HOLE in env.mode:
-        return Outcome("unknown", lead + (f"PROFILING_MODE is set in {env.mode_label or env.label} to a value not "
-                                          "known statically: whether GE switches profiling on is decided at run time",))
+        return Outcome("unknown", lead + (Message(f"PROFILING_MODE is set in {env.mode_label or env.label} to a value "
+                                                  "not known statically: whether GE switches profiling on is decided "
+                                                  "at run time"),))
     if env.mode == "dynamic":
         state = "PROFILING_MODE=dynamic (msprof attach mode): GE starts no collection from these options"
     elif env.mode is None:
@@ -193,29 +192,28 @@ def _ge_env(env: Env, version: str, product: str, lead: Tuple[str, ...], route: 
     else:
         state = (f"PROFILING_MODE is {env.mode!r} in {env.mode_label or env.label}, and GE switches profiling on "
                  'only for exactly "true"')
-    return Outcome("off", lead + (f"{state}: no profiling data is collected",))
+    return Outcome("off", lead + (Message(f"{state}: no profiling data is collected"),))
 
 
 # ---------------------------------------------------------------- stage 3: GE and collector checks
 
-def _collector(text: str, source: str, version: str, product: str, env: Env, lead: Tuple[str, ...],
+def _collector(text: str, source: str, version: str, product: str, env: Env, lead: Tuple[Message, ...],
                route: str = "") -> Outcome:
     report = _report(text, version, product)
     if report.unknown:
-        return Outcome("unknown", lead + ("the options JSON depends on a value that cannot be determined statically: "
-                                          + shorten(text, 160),), text=text, source=source)
+        return Outcome("unknown", lead + (Message("the options JSON depends on a value that cannot be determined "
+                                                  "statically: " + shorten(text, 160)),), text=text, source=source)
     doc = report.doc
     raw = doc.as_dict() if doc is not None and doc.ok else None
     # what the collector gets, unknown values included (their unknown pieces stay HOLE characters)
     given = {m.key: with_holes(m.value) for m in doc.members} if raw is not None else None
     # what only some builds of the version do is a note, not the outcome
     # (a failure that hangs on $ASCEND_WORK_PATH is decided below, with the environment emulated)
-    fatal = [i for i in report.issues if any(p in i.message for p in FATAL_PHRASES) and not i.partial
-             and i.effect != "env"]
+    fatal = [i for i in report.issues if i.stops and not i.partial and i.effect != "env"]
     # GE checks its part before it calls the collector: a GE rejection is all the runtime says
     ge_fatal = [i for i in fatal if i.code in emu()["ge_checks"]]
     fatal = ge_fatal or fatal
-    notes = tuple(f"{i.code} {i.message}" for i in report.issues if i not in fatal and i.code != "NPP116"
+    notes = tuple(Message(i.message, i.code) for i in report.issues if i not in fatal and i.code != "NPP116"
                   and i.effect != "env"
                   and not (i.code == "NPP114" and version in K.LEGACY_VERSIONS)
                   and not (ge_fatal and i.code not in emu()["ge_checks"])
@@ -223,10 +221,10 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
     if fatal:
         messages = _failure_messages(fatal, doc, text, version, product, route)
         later = [i for i in report.issues if i not in fatal and i.code not in emu()["ge_checks"]
-                 and any(p in i.message for p in FATAL_PHRASES)] if ge_fatal else []
+                 and i.stops] if ge_fatal else []
         if later:           # what the user meets next; `npuprof check` gives the details
             shown = ", ".join(f"{i.code} ({i.key})" if i.key else i.code for i in later)
-            messages.append(f"once GE accepts the options, the msprof collector still rejects them: {shown}")
+            messages.append(Message(f"once GE accepts the options, the msprof collector still rejects them: {shown}"))
         return Outcome("fails", lead + tuple(messages), given, text, source, notes=notes,
                        codes=tuple(i.code for i in fatal))
     # a free-text key's partly known string is followed below; a list or object holding one is not
@@ -236,7 +234,7 @@ def _collector(text: str, source: str, version: str, product: str, env: Env, lea
         m = unknown[0]
         shown = f'"{m.value.text}"' if isinstance(m.value, Unknown) else text[m.value_start:m.value_end]
         partly = f' ("{m.key}":{shown})' if shown.replace(HOLE, "").strip('"') else ""
-        return Outcome("unknown", lead + (f'the value of "{m.key}" cannot be determined statically{partly}',),
+        return Outcome("unknown", lead + (Message(f'the value of "{m.key}" cannot be determined statically{partly}'),),
                        given, text, source, notes=notes)
     assert raw is not None                  # (JSON that does not parse is fatal above)
     options = canonical(raw, version)
@@ -258,14 +256,14 @@ def canonical(raw: dict, version: str) -> dict:
     return {(snake(k) if k != snake(k) and snake(k) in keys else k): v for k, v in raw.items()}
 
 
-def _failure_messages(issues, doc, text: str, version: str, product: str, route: str = "") -> List[str]:
+def _failure_messages(issues, doc, text: str, version: str, product: str, route: str = "") -> List[Message]:
     out, collector = [], False
     members = {m.key: m for m in doc.members} if doc is not None else {}
     for issue in issues:
         runtime = _runtime_text(issue, members.get(issue.key), version, product)
         layer = "GE" if issue.code in emu()["ge_checks"] else "msprof collector"
         collector = collector or layer != "GE"
-        out.append(f'{issue.code} {layer}: "{runtime}"' if runtime else f"{issue.code} {issue.message}")
+        out.append(Message(f'{layer}: "{runtime}"' if runtime else issue.message, issue.code))
     shown = shorten(text)
     chain = []
     if collector:
@@ -278,7 +276,7 @@ def _failure_messages(issues, doc, text: str, version: str, product: str, route:
                      "initialize_system (npu.open() with TF2)")
     else:
         chain.append(f'TF adapter: "{emu()["adapter_abort"]}": {ABORT} at the first session / initialize_system')
-    return out + chain
+    return out + [Message(c) for c in chain]
 
 
 def _e10001(version: str) -> str:
@@ -291,15 +289,12 @@ def _e10001(version: str) -> str:
     return text + " (inferred: CANN 9.x's wording; the GE code of this version is not open)"
 
 
-_QUOTED = re.compile(r'\("(.*?)"\), so ')
-
-
 def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
     if version not in K.LEGACY_VERSIONS:
         # 8.5+: the line the runtime's own code logs, as the check quotes it (knowledge/ge_options.py)
-        m = _QUOTED.search(issue.message)
-        if m:
-            return m.group(1)
+        logged = dict(issue.facts).get("logged")
+        if logged:
+            return logged
     code = issue.code
     if code == "NPP113" and issue.key in K.keys_of(version):
         code = "NPP114"     # whitelisted (9.x task_time) but refused as "not supported"
@@ -314,13 +309,13 @@ def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
     if isinstance(entry, dict):
         sub = key
         if issue.code == "NPP108":     # up to 8.0 a long path has its own message (param_validation.cpp)
-            sub = "missing" if member is None else "long" if "characters long" in issue.message else "*"
+            sub = "missing" if member is None else "long" if ("case", "long") in issue.facts else "*"
         elif issue.code == "NPP107":
             sub = "not_mb" if isinstance(value, str) and not value.endswith("MB") else "*"
         entry = entry.get(sub, entry.get("*"))
     if entry is None:
         return None
-    lo, hi = _range(issue.message, version, snake(key))
+    lo, hi = _range(issue, version, snake(key))
     fields = {"key": key, "value": value if isinstance(value, str) else json.dumps(with_holes(value)),
               "dashed": snake(key).replace("_", "-"), "lo": lo, "hi": hi,
               "allowed": "|".join(K.aic_metrics_for(product)),
@@ -328,15 +323,15 @@ def _runtime_text(issue, member, version: str, product: str) -> Optional[str]:
     return entry.format(**fields)
 
 
-def _range(message: str, version: str, key: str) -> Tuple[str, str]:
+def _range(issue, version: str, key: str) -> Tuple[str, str]:
     sub = K.property_schema(version, key)
     if "minimum" in sub:
         return str(sub["minimum"]), str(sub["maximum"])
-    m = re.search(r"(\d+)-(\d+)", message)
-    return (m.group(1), m.group(2)) if m else ("…", "…")
+    facts = dict(issue.facts)
+    return facts.get("lo", "…"), facts.get("hi", "…")
 
 
-def _output(doc, options: dict, version: str, env: Env) -> Tuple[Optional[str], Optional[str]]:
+def _output(doc, options: dict, version: str, env: Env) -> Tuple[Optional[str], Optional[Message]]:
     """(output as the collector gets it, or None when unknown; failure message or None)."""
     member = next((m for m in reversed(doc.members) if snake(m.key) == "output"), None)
     if member is not None and member.unknown:
@@ -345,14 +340,14 @@ def _output(doc, options: dict, version: str, env: Env) -> Tuple[Optional[str], 
     if isinstance(value, str) and value:
         return value, None
     if version in K.LEGACY_VERSIONS:
-        return None, 'NPP108 msprof collector: "Result path is empty" — profiling init fails'
+        return None, Message('msprof collector: "Result path is empty" — profiling init fails', "NPP108")
     if env.work_path:
         return env.work_path, None
     if not env.work_path_known:
         return None, None               # ASCEND_WORK_PATH decides: _conditional_output
     text = emu()["messages"]["NPP108"]["oam"]["missing"]
-    return None, (f'NPP108 msprof collector: "{text}" — no "output" and ASCEND_WORK_PATH is not set '
-                  f"in {env.label}, so profiling init fails")
+    return None, Message(f'msprof collector: "{text}" — no "output" and ASCEND_WORK_PATH is not set '
+                         f"in {env.label}, so profiling init fails", "NPP108")
 
 
 def _work_path_fallback(doc, options: dict, version: str, env: Env) -> bool:
@@ -363,8 +358,8 @@ def _work_path_fallback(doc, options: dict, version: str, env: Env) -> bool:
             and not (isinstance(value, str) and value) and not env.work_path and not env.work_path_known)
 
 
-def _conditional_output(options: dict, text: str, source: str, version: str, product: str, lead: Tuple[str, ...],
-                        notes: Tuple[str, ...]) -> Outcome:
+def _conditional_output(options: dict, text: str, source: str, version: str, product: str,
+                        lead: Tuple[Message, ...], notes: Tuple[Message, ...]) -> Outcome:
     """No "output" on 8.5+ and the environment unknown: collects into $ASCEND_WORK_PATH if set, fails otherwise."""
     would = _product(options, text, source, version, product, None, (), ())
     what = f"collects {', '.join(would.collected)}" if would.collected else "starts but collects nothing"
@@ -373,13 +368,13 @@ def _conditional_output(options: dict, text: str, source: str, version: str, pro
     message = (f'no "output": the CANN 8.5+ collector then writes into $ASCEND_WORK_PATH if it is set when the job '
                f'starts ({what} there), and fails otherwise (NPP108 msprof collector: "{missing}"); without --env '
                "the job's environment is not known (give --env to emulate with the current one)")
-    return Outcome("unknown", lead + (message,), None, text, source, notes=notes, condition=condition)
+    return Outcome("unknown", lead + (Message(message),), None, text, source, notes=notes, condition=condition)
 
 
 # ---------------------------------------------------------------- stage 4: the product
 
 def _product(options: dict, text: str, source: str, version: str, product: str, output: Optional[str],
-             lead: Tuple[str, ...], notes: Tuple[str, ...]) -> Outcome:
+             lead: Tuple[Message, ...], notes: Tuple[Message, ...]) -> Outcome:
     data = K.product(product)
     collected, dropped = effective_switches(options, version, product)
     unknown = [key for key, _ in dropped if K.unsupported(product, version).get(key, ("",))[0] == K.UNKNOWN]
@@ -388,8 +383,8 @@ def _product(options: dict, text: str, source: str, version: str, product: str, 
         # platform class, the collector either takes these switches or rejects the options
         msg = (f"whether the CANN {version} collector for Ascend {product} takes {', '.join(unknown)} is not known "
                "(its platform class is not open source): it either collects them or rejects the options")
-        return Outcome("unknown", lead + (msg,), options, text, source, tuple(collected), (), output, tuple(notes),
-                       CLOSED)
+        return Outcome("unknown", lead + (Message(msg),), options, text, source, tuple(collected), (), output,
+                       tuple(notes), CLOSED)
     platform = emu()["platform_type"].get(product, "…")
     warned = emu()["messages"]["NPP114"]["legacy"]
     unsupported = K.unsupported(product, version)
@@ -397,24 +392,26 @@ def _product(options: dict, text: str, source: str, version: str, product: str, 
     for key, why in dropped:
         if unsupported.get(key, ("",))[0] == "warn":
             logged = warned.get(key, warned["*"]).format(key=key, platform=platform)
-            extra.append(f'NPP114 {key} is dropped: {why} (plog warning "{logged}")')
+            extra.append(Message(f'{key} is dropped: {why} (plog warning "{logged}")', "NPP114"))
         else:   # up to 8.0 the sampling frequencies are dropped without a message
-            extra.append(f"NPP114 {key} is dropped: {why} (without a message)")
+            extra.append(Message(f"{key} is dropped: {why} (without a message)", "NPP114"))
     metric = options.get("aic_metrics")
     if "aic_metrics" in collected:
         if version not in K.LEGACY_VERSIONS and metric == "":
             metric = "PipeUtilization"
         remap = data.get("aic_remap", {}).get(metric)
         if remap:
-            extra.append(f'aic_metrics "{metric}" is collected as "{remap}" on Ascend {product} '
-                         "(op_summary gets that set's columns)")
+            extra.append(Message(f'aic_metrics "{metric}" is collected as "{remap}" on Ascend {product} '
+                                 "(op_summary gets that set's columns)"))
         if data.get("aiv_follows_aic"):
-            extra.append(f"AI Vector Core metrics follow aic_metrics on Ascend {product} (aiv_ columns in op_summary)")
+            extra.append(Message(f"AI Vector Core metrics follow aic_metrics on Ascend {product} (aiv_ columns in "
+                                 "op_summary)"))
     if "training_trace" in collected and options.get("fp_point", "") == "" and options.get("bp_point", "") == "":
-        extra.append('fp_point and bp_point are "": GE searches for the FP/BP points itself (not for dynamic shape)')
+        extra.append(Message('fp_point and bp_point are "": GE searches for the FP/BP points itself (not for dynamic '
+                             'shape)'))
     if not collected:
         msg = ("profiling starts but no switch collects anything on this target: the PROF_* directory holds only "
                "bookkeeping files")
-        return Outcome("collects_nothing", lead + (msg,), options, text, source, (), tuple(dropped), output,
+        return Outcome("collects_nothing", lead + (Message(msg),), options, text, source, (), tuple(dropped), output,
                        tuple(extra))
     return Outcome("collects", lead, options, text, source, tuple(collected), tuple(dropped), output, tuple(extra))

@@ -379,7 +379,7 @@ def _verdict(launch: Launch, report: dict):
     if not any(r.verdict != "off" for r in read):
         off = next((r for r in results if r.messages), None)
         name = os.path.basename(launch.script) if launch.script else "it"
-        why = off.messages[0] if off is not None else f"{name} has no profiling setup: it collects no profiling data"
+        why = str(off.messages[0]) if off is not None else f"{name} has no profiling setup: it collects no profiling data"
         return "no profiling", why, False
     usable = report["usable"]
     if usable is True:
@@ -409,11 +409,10 @@ def _cause(report: dict, r: Result) -> str:
     """The headline of a result without its place and verdict word: "NPP122 --aic-metrics=...", "task_trace into
     /tmp/p"."""
     from .render import headline
-    from .replay import _code
     if r.verdict == "fails":
-        failure = next((m for m in r.messages if _code(m)), None)
+        failure = next((m for m in r.messages if m.code), None)
         if failure is not None:
-            return failure
+            return str(failure)
     text = headline(report, r).split(": ", 1)[1]
     word = r.verdict.replace("_", " ").upper()
     return text[len(word):].lstrip(": ") if text.startswith(word) else text

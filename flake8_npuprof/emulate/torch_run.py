@@ -19,6 +19,7 @@ from ..knowledge import torch_npu as K
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
+from .message import Message
 
 UNKNOWN = "unknown"
 # the facts this replay's claims rest on (data/sources.json; tests/test_audit.py holds them)
@@ -32,7 +33,7 @@ class Profiler(NamedTuple):
     verdict: str                        # collects, collects_nothing, fails, off, unknown
     why: str                            # the headline's reason (what it collects, or why not)
     details: Tuple[str, ...]            # the lines under it
-    caveats: Tuple[str, ...]            # findings that make the data less useful ("NPP301 ...")
+    caveats: Tuple[Message, ...]        # findings that make the data less useful (NPP301, ...)
     conditions: Tuple[str, ...]         # the `if` tests it runs under
     data: dict                          # the JSON fields (schedule, steps, output_dir, layout, ...)
 
@@ -98,7 +99,7 @@ def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[
         else None
     data: dict = {"route": "dynamic_profile", "config": None}
     details: List[str] = []
-    caveats: Tuple[str, ...] = ()
+    caveats: Tuple[Message, ...] = ()
     path = _joined(cwd, os.path.join(folder, "profiler_config.json")) if folder is not None else None
     if folder is None:
         why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
@@ -115,7 +116,7 @@ def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[
                     found = check_text(fh.read(), target)
             except (OSError, UnicodeDecodeError) as exc:
                 found, details = [], [f"{path} cannot be read here: {exc}"]
-            caveats = tuple(f"{f.code} {os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}" for f in found)
+            caveats = tuple(Message(f"{os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}", f.code) for f in found)
             details.append(f"{path} as it is now: " + (f"{len(found)} problem(s), below" if found else
                                                        "no problem npuprof validate knows"))
         else:
@@ -159,7 +160,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         why = fatal[0].message if fatal else "profile() takes its arguments from code not followed here"
         verdict = "fails" if fatal and _every_release(fatal[0].message) else UNKNOWN
         return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
-    caveats = tuple(f"{f.code} {f.message}" for f in own if _level(f.code) != "error")
+    caveats = tuple(Message(f.message, f.code) for f in own if _level(f.code) != "error")
     # what is collected
     activities = _activities(ctx, names, kws.get("activities"))
     config = _experimental(ctx, names, kws.get("experimental_config"), releases)

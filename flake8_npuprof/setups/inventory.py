@@ -73,7 +73,7 @@ class ScriptSetup(NamedTuple):
     entry: int = 0                  # the entry point's line, when known
     path: Tuple[tuple, ...] = ()    # (Guard, Scope, pos) of the `if`s on the way to it, when one path's
     lost: str = ""                  # delivered "never": the step that loses it ("" nothing takes it at all)
-    refused: str = ""               # the adapter refuses the entry whenever the setup runs (why, in words)
+    refused: str = ""               # the adapter refuses the entry whenever the setup runs (why, in words: NPP004)
     caught: int = 0                 # line of a `try` around the setup's line that may catch its error (0: none)
     unseen: str = ""                # delivered "unknown" for a reason this file shows (the Keras session never run)
 
@@ -617,7 +617,7 @@ class Inventory:
         if bool_write is None or later or last.guards[:len(bool_write.guards)] != bool_write.guards:
             return "", ()
         line = self.line_col(bool_write.target)[0]
-        return (f"NPP004 precision_mode.b on line {line} leaves the precision_mode string empty, and the adapter "
+        return (f"precision_mode.b on line {line} leaves the precision_mode string empty, and the adapter "
                 f'refuses it ("{PRECISION_REFUSED}"): the session fails when its graph first runs'), bool_write.guards
 
     def _npu_mode(self, setup) -> Tuple[Mode, tuple]:

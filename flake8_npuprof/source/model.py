@@ -110,6 +110,16 @@ class Issue(NamedTuple):
     # an environment variable is set), "logged" (accepted, a line is logged, the setting is changed or
     # ignored), "silent" (the same without a word), "guidance" (nothing fails), "" (not stated)
     effect: str = ""
+    # the options judge's verdict that profiling stops over it on a version it names, whatever `effect` says of
+    # the others (emulate's failures come from these; a message is not searched for it)
+    stopping: bool = False
+    # facts of what the runtime says, for emulate's copy of its words (Problem.facts, merged over the versions)
+    facts: Tuple[Tuple[str, str], ...] = ()
+
+    @property
+    def stops(self) -> bool:
+        """Profiling stops over it on some version it names: GE initialisation fails, or the collector's init."""
+        return self.stopping or self.effect in ("abort", "env")
 
     @property
     def words(self) -> Said:
