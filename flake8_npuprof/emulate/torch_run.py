@@ -257,7 +257,7 @@ def _stoppers(ctx, own, activities, config, where, environ, releases) -> Optiona
     env = K.data()["env_noop"]
     noop_from = K.releases_from(env["from"])
     for f in _noop_findings(ctx, env["from"]):
-            off = _by_release(releases, noop_from, "off", f"{f.message.split(':')[0]}: torch_npu {env['from']}+ turns "
+            off = _by_release(releases, noop_from, "off", f"{f.words.what}: torch_npu {env['from']}+ turns "
                               "every profiler call into a no-op (only a warning that the api is not effective)")
             if off:
                 return off
@@ -271,10 +271,10 @@ def _stoppers(ctx, own, activities, config, where, environ, releases) -> Optiona
                     return off
     chip = [f for f in own if f.code == "NPP309"]
     if chip and activities and "NPU" in activities:
-        if "MemoryAccess" in chip[0].message:
-            return UNKNOWN, (f"{chip[0].message.split(':')[0]}: torch_npu falls back to PipeUtilization where CANN's "
+        if config.get("aic_metrics") == "MemoryAccess" and config.get("l2_cache") is not True:
+            return UNKNOWN, (f"{chip[0].words.what}: torch_npu falls back to PipeUtilization where CANN's "
                              "feature list lacks MemoryAccess, else aclprofStart fails (no NPU data)")
-        return "collects_nothing", (f"{chip[0].message.split(':')[0]}: aclprofStart fails, so no NPU data is "
+        return "collects_nothing", (f"{chip[0].words.what}: aclprofStart fails, so no NPU data is "
                                     "collected (only \"Profiling start failed\" in the CANN log); framework data only")
     if where["kind"] == "none_deleted":
         return "collects_nothing", where["how"]
