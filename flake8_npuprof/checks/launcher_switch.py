@@ -21,6 +21,7 @@ from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
 
 from ..source.said import said
+from ..source.prefilter import PROFILING_WORDS     # what the project scan looks for
 from .rule import REF_MODELZOO, Rule
 
 CODE = "NPP015"
@@ -253,12 +254,6 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
     return (", ".join(scripts), bare[0][1], "", "", "", "", "")
 
 
-# what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
-PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
-                             r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
-                             # the routes emulate does not model: torch_npu / torch and MindSpore profilers
-                             r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
-                             r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
 MAX_PROJECT_FILES = 3000
 
 

@@ -85,6 +85,7 @@ def _profile_type(text: str, w: Walk, each) -> list:
     src = SourceText(text)
     me = os.path.abspath(w.launcher)
     reached = None                          # (the Profile's place, whether the script's imports reach it)
+    last = 0                                # the last line of this file that starts such a launch
     try:
         for la in steps(w)[:MAX_LAUNCHES]:
             s = la.command.env.get("PROFILE_TYPE")
@@ -94,17 +95,20 @@ def _profile_type(text: str, w: Walk, each) -> list:
                 script = read_source(la.script).text
             except (OSError, ReadError):
                 continue
-            sites, imported = project_sites(la.script, script)
-            sites = [x for x in sites if x.type_env == "PROFILE_TYPE"]
-            if sites:
-                shown = os.path.relpath(sites[0].path, os.path.dirname(me)).replace(os.sep, "/")
-                reached = (f"{shown}:{sites[0].line}", imported)
-                break
+            project = project_sites(la.script, script)
+            sites = [x for x in project.sites if x.type_env == "PROFILE_TYPE"]
+            if sites and la.command.path == me:
+                last = max(last, la.command.line)
+                if reached is None:
+                    shown = os.path.relpath(sites[0].path, os.path.dirname(me)).replace(os.sep, "/")
+                    reached = (f"{shown}:{sites[0].line}", project.imported)
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
     if reached is None:
         return [[] for _ in each]
-    sets = [a for a in assignments(text, ("PROFILE_TYPE",)) if HOLE not in a.value.text and a.value.text]
+    # an assignment after the last launch it could reach sets nothing that launch reads
+    sets = [a for a in assignments(text, ("PROFILE_TYPE",))
+            if HOLE not in a.value.text and a.value.text and a.line <= last]
     out = []
     for settings in each:
         found = []

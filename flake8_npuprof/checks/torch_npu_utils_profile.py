@@ -323,52 +323,70 @@ MAX_FILES = 2000            # Python files of a script's folder read for a Profi
 MARK = b"utils.profiler"
 
 
-def project_sites(filename: str, text: str, tree: Optional[ast.AST] = None) -> Tuple[List[Site], bool]:
+class Found(NamedTuple):
+    """The Profile calls a launched script may run, and what else its project holds."""
+    sites: List[Site]
+    imported: bool                      # reached through the script's imports (else: found under its folder)
+    other: Optional[str]                # a file that names another profiling API (its answer is not Profile's)
+
+
+def project_sites(filename: str, text: str, tree: Optional[ast.AST] = None) -> Found:
     """The Profile calls a script may run: its own, those of the modules it imports, else those of the Python files
-    under its folder (a module reached through a sys.path set at run time); and whether they were reached through
-    its imports."""
+    under its folder (a module reached through a sys.path set at run time)."""
     from ..values.project import for_file
-    found = sites_in(text, filename)
-    if found:
-        return found, True
+    modules = [(filename, text)]
     if tree is None:
         try:
             tree = ast.parse(text, filename)
         except (SyntaxError, ValueError):
-            return [], True
-    lookup = for_file(filename, tree)
-    for m in lookup.imported_modules() if lookup is not None else ():
-        found += sites_in(m.src.text, m.path)
+            tree = None
+    lookup = for_file(filename, tree) if tree is not None else None
+    modules += [(m.path, m.src.text) for m in lookup.imported_modules()] if lookup is not None else []
+    found = [site for path, body in modules for site in sites_in(body, path)]
     if found:
-        return found, True
-    return _folder_sites(os.path.dirname(os.path.abspath(filename))), False
+        return Found(found, True, _other(modules, found))
+    return _folder_sites(os.path.dirname(os.path.abspath(filename)))
 
 
-def _folder_sites(top: str) -> List[Site]:
-    """The Profile calls of the Python files under the script's folder (links leaving it are not followed)."""
+def _other(modules, sites: List[Site]) -> Optional[str]:
+    """The first module without a Profile call that names another profiling API (checks/launcher_switch.py's
+    words), else None."""
+    from ..source.prefilter import PROFILING_WORDS
+    holding = {s.path for s in sites}
+    return next((path for path, body in modules if path not in holding and PROFILING_WORDS.search(body)), None)
+
+
+def _folder_sites(top: str) -> Found:
+    """The Profile calls of the Python files under the script's folder (no link leaving it is followed, to a
+    folder or a file), and the first other file there that names another profiling API."""
     from ..source.files import ReadError, read_source
     real_top = os.path.realpath(top)
-    out: List[Site] = []
+    sites: List[Site] = []
+    other: Optional[str] = None
     seen = 0
     for folder, dirs, files in os.walk(top):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
                          os.path.realpath(os.path.join(folder, d)).startswith(real_top + os.sep))
         for name in sorted(files):
-            if not name.endswith(".py"):
+            path = os.path.join(folder, name)
+            if not name.endswith(".py") or not os.path.realpath(path).startswith(real_top + os.sep):
                 continue
             seen += 1
             if seen > MAX_FILES:
-                return out
-            path = os.path.join(folder, name)
+                return Found(sites, False, other or f"more than {MAX_FILES} Python files under {top}")
             try:
                 with open(path, "rb") as fh:
-                    if MARK not in fh.read(1 << 20):
-                        continue
+                    head = fh.read(1 << 20)
+                if MARK not in head and (other is not None or b"prof" not in head.lower()):
+                    continue
                 text = read_source(path).text
             except (OSError, ReadError):
                 continue
-            out += sites_in(text, path)
-    return out
+            here = sites_in(text, path)
+            sites += here
+            if not here and other is None:
+                other = _other([(path, text)], [])
+    return Found(sites, False, other)
 
 
 def launcher_words(kind: str, at: str, imported: bool, target):
@@ -376,6 +394,8 @@ def launcher_words(kind: str, at: str, imported: bool, target):
     releases leave it off, NPP313 where it raises; None where they switch it on."""
     outcome = launch_outcome(kind, TORCH_NPU_RELEASES)
     code = "NPP313" if kind == "TORCH" else "NPP312"
+    if code == "NPP313" and not imported:
+        return None                     # a Profile found only under the folder may never be built: no crash claimed
     reactions: Dict[str, Optional[str]] = {}
     for r, state in outcome.items():
         if state == "off":

@@ -12,7 +12,7 @@ import shlex
 from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 from ..checks.launch_setup import LaunchSetup, flag_table, prepare
-from ..checks.launcher_switch import PROFILING_WORDS
+from ..source.prefilter import PROFILING_WORDS
 from ..shell.launches import Launch
 from ..shell.parse import without_redirections
 from ..shell.walk import Walk

@@ -225,11 +225,10 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
             env.origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in env for k in _FRAMEWORK_ENV) else env
-    folder = cwd or os.path.dirname(launch.script)
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
         if not named(text):
             continue
-        rep = emulate_framework(text, launch.script, framework, target, folder, True, given)
+        rep = emulate_framework(text, launch.script, framework, target, cwd, True, given)
         if rep is None:
             continue
         name = os.path.basename(launch.script)

@@ -12,10 +12,10 @@ profiled step is not replayed here: a Profile that switches on is said to, with 
 from __future__ import annotations
 
 import os
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ..checks.torch_npu_utils_profile import UNKNOWN, Site, knows, launch_outcome, project_sites
-from ..knowledge import torch_npu as T
+from ..knowledge import torch_npu as T, utils_profile
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.text import HOLE
 
@@ -23,14 +23,29 @@ from ..source.text import HOLE
 
 def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optional[bool]]]:
     """(verdict, why, profiles) as sequence.Run has them, None when the launch's project builds no Profile or what
-    its profile_type is here is not known. environ: the caller's environment (--env), which the launcher inherits."""
-    sites, imported = project_sites(ls.ctx.filename, ls.ctx.src.text, ls.ctx.tree)
-    if not sites:
+    its profile_type is here is not known. environ: the caller's environment (--env), which the launcher inherits.
+    A certain answer ("no", "fails") needs the Profile reached through the script's imports for "fails", and no
+    other profiling API in the files read for "no"; else the answer is unknown and says why."""
+    sites, imported, other = project_sites(ls.ctx.filename, ls.ctx.src.text, ls.ctx.tree)
+    answer = _judge(w, launch, ls, target, environ, sites, imported) if sites else None
+    if answer is None:
         return None
+    verdict, why, profiles = answer
+    if verdict == "fails" and not imported:
+        return "unknown", why, None
+    if verdict == "no profiling" and other is not None:
+        named = os.path.relpath(other, os.path.dirname(os.path.abspath(ls.ctx.filename))).replace(os.sep, "/") \
+            if os.path.isabs(other) else other
+        return "unknown", f"{why}; but {named} names another profiling API, which is not emulated here", None
+    return verdict, why, profiles
+
+
+def _judge(w, launch, ls, target, environ, sites: List[Site], imported: bool
+           ) -> Optional[Tuple[str, str, Optional[bool]]]:
     kinds, setting, inherited = set(), None, False
     for s in sites:
         if s.type_env is not None:
-            setting = launch.command.env.get(s.type_env) if hasattr(launch.command.env, "get") else None
+            setting = launch.command.env.get(s.type_env)
             if setting is not None and HOLE in setting.value:
                 return None
             if setting is None and environ is not None and s.type_env in environ:
@@ -61,7 +76,7 @@ def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optio
         return ("no profiling", f"{at} stays off: {env} is not set {unset}, so nothing is collected "
                 f"({env}=ASCEND_PROFILER switches it on from torch_npu 6.0)", False)
     if states == {"off"}:
-        on_any = [r for r in TORCH_NPU_RELEASES if kind in _types(r)]
+        on_any = [r for r in TORCH_NPU_RELEASES if kind in utils_profile.types(r)]
         if not on_any:
             return ("no profiling", f"{given} reaches {at}, which no torch_npu release switches on for "
                     f"(profile_type is compared exactly): nothing is collected", False)
@@ -80,14 +95,9 @@ def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optio
             f"{T.span(on)} and never with torch_npu {T.span(off)} (it knows only {knows(off)})", None)
 
 
-def _types(release: str):
-    from ..knowledge import utils_profile
-    return utils_profile.types(release)
-
-
 def _step(site: Site, launch, w, environ=None) -> str:
     if site.step_env is not None:
-        setting = launch.command.env.get(site.step_env) if hasattr(launch.command.env, "get") else None
+        setting = launch.command.env.get(site.step_env)
         if setting is None and environ is not None and site.step_env in environ:
             value = environ[site.step_env]
             return f"its step {int(value)} ({site.step_env}, from the environment)" if value.strip().isdigit() \

@@ -197,3 +197,11 @@ def _blocks(kind) -> tuple:
     if "cases" in kind._fields:
         out.append(("cases", 1))
     return tuple(out)
+
+
+# what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
+PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
+                             r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
+                             # the routes emulate does not model: torch_npu / torch and MindSpore profilers
+                             r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                             r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
