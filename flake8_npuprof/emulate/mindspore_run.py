@@ -13,14 +13,13 @@ the answer hangs on those, it is `unknown` and says so; `no` only where a check 
 from __future__ import annotations
 
 import ast
-import os
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, Optional, Tuple, Union
 
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
 from .message import Message
-from .torch_run import CHDIR, UNKNOWN, Profiler, _conditions, _joined, _parents, reached
+from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.folder")    # data/sources.json (tests/test_audit.py)
@@ -110,38 +109,8 @@ def _monitor(ctx, names, call: ast.Call, parents, cwd: Optional[str]) -> Profile
     dir/profiler_config.json; the file as it is on this machine now is checked as `npuprof validate --framework
     mindspore` checks it (NPP356)."""
     from ..checks.mindspore_dynamic_json import check_text
-    from ..checks.framework_values import known
     node = next((k.value for k in call.keywords if k.arg == "cfg_path"), call.args[0] if call.args else None)
-    values = known(ctx, names, node) if node is not None else None
-    folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
-        else None
-    data: dict = {"route": "DynamicProfilerMonitor", "config": None}
-    details: List[str] = []
-    caveats: Tuple[Message, ...] = ()
-    path = _joined(cwd, os.path.join(folder, "profiler_config.json")) if folder is not None else None
-    if folder is None:
-        why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
-              "a folder not known here"
-    elif path is None:
-        why = "dynamic profiling: what is collected, and when, is read at run time from " \
-              f"{os.path.join(folder, 'profiler_config.json')}, relative to {CHDIR}"
-    else:
-        data["config"] = path
-        why = f"dynamic profiling: what is collected, and when, is read at run time from {path}"
-        if os.path.isfile(path):
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    found = check_text(fh.read())
-            except (OSError, UnicodeDecodeError) as exc:
-                found, details = [], [f"{path} cannot be read here: {exc}"]
-            caveats = tuple(Message(f"{os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}", f.code)
-                            for f in found)
-            details.append(f"{path} as it is now: " + (f"{len(found)} problem(s), below" if found else
-                                                       "no problem npuprof validate knows"))
-        else:
-            details.append(f"{path} is not there now (npuprof validate checks it once it is)")
-    return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, why, tuple(details), caveats,
-                    _conditions(ctx, call, parents), data)
+    return dynamic_config(ctx, names, call, node, parents, cwd, "DynamicProfilerMonitor", check_text)
 
 
 def _made_in(ctx, finding, kws) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import Target
@@ -93,11 +93,20 @@ def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[
     """dynamic_profile.init(dir): what is collected, and when, is read at run time from dir/profiler_config.json;
     the file as it is on this machine now is checked as `npuprof validate` checks it."""
     from ..checks.dynamic_json import check_text
+    return dynamic_config(ctx, names, call, call.args[0] if call.args else None, parents, cwd, "dynamic_profile",
+                          lambda text: check_text(text, target))
+
+
+def dynamic_config(ctx, names, call: ast.Call, folder_node: Optional[ast.AST], parents, cwd: Optional[str],
+                   route: str, check_text: Callable[[str], list]) -> Profiler:
+    """A dynamic-profiling call (torch_npu's dynamic_profile.init, MindSpore's DynamicProfilerMonitor): unknown, as
+    its collection is read at run time from folder/profiler_config.json; the file as it is now is listed with the
+    findings `check_text` gives it."""
     from ..checks.framework_values import known
-    values = known(ctx, names, call.args[0]) if call.args else None
+    values = known(ctx, names, folder_node) if folder_node is not None else None
     folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
         else None
-    data: dict = {"route": "dynamic_profile", "config": None}
+    data: dict = {"route": route, "config": None}
     details: List[str] = []
     caveats: Tuple[Message, ...] = ()
     path = _joined(cwd, os.path.join(folder, "profiler_config.json")) if folder is not None else None
@@ -113,10 +122,11 @@ def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[
         if os.path.isfile(path):
             try:
                 with open(path, encoding="utf-8") as fh:
-                    found = check_text(fh.read(), target)
+                    found = check_text(fh.read())
             except (OSError, UnicodeDecodeError) as exc:
                 found, details = [], [f"{path} cannot be read here: {exc}"]
-            caveats = tuple(Message(f"{os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}", f.code) for f in found)
+            caveats = tuple(Message(f"{os.path.basename(path)}:{f.line}:{f.col + 1} {f.message}", f.code)
+                            for f in found)
             details.append(f"{path} as it is now: " + (f"{len(found)} problem(s), below" if found else
                                                        "no problem npuprof validate knows"))
         else:
