@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from flake8_npuprof.checks.dynamic_json import RULES, check_text, init_folders
 from flake8_npuprof.cli import main
 from flake8_npuprof.knowledge.targets import Target
-from flake8_npuprof.knowledge.torch_npu_dynamic import is_dynamic_config
+from flake8_npuprof.knowledge.mindspore_dynamic import is_dynamic_config      # either framework's file
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = RULES[0].example
@@ -157,6 +157,7 @@ def test_validate_detects_the_file_by_name_and_by_its_keys(tmp_path, capsys):
     options.write_text('{"output": "/tmp/p", "task_trace": "on"}', encoding="utf-8")
     assert run(capsys, "validate", "--file", str(options))[0] == 0
     assert not is_dynamic_config(str(options), options.read_text())
+    assert is_dynamic_config(str(other), other.read_text())
 
 
 def test_validate_reads_a_dynamic_profiling_text_from_standard_input(capsys, monkeypatch):

@@ -29,20 +29,3 @@ def reading_releases() -> Tuple[str, ...]:
 def reads(entry: dict, release: str) -> bool:
     """Whether a release reads a key (entry: its row in `keys` or `experimental_config`)."""
     return TORCH_NPU_RELEASES.index(release) >= TORCH_NPU_RELEASES.index(entry["from"])
-
-
-def is_dynamic_config(path: str, text: str = "") -> bool:
-    """A dynamic-profiling file: by its name, or (a file given to `validate`) a JSON object whose keys are
-    mostly the file's own (start_step, prof_dir, activities, ...): no profiling_options key is one of them."""
-    if Path(path).name == FILE_NAME:
-        return True
-    if not text.lstrip().startswith("{"):
-        return False
-    try:
-        doc = json.loads(text)
-    except ValueError:
-        return False
-    if not isinstance(doc, dict) or not doc:
-        return False
-    own = sum(1 for key in doc if key in data()["keys"])
-    return own >= 1 and own * 2 > len(doc)
