@@ -86,16 +86,20 @@ def _profile_type(text: str, w: Walk, each) -> list:
     me = os.path.abspath(w.launcher)
     reached = None                          # (the Profile's place, whether the script's imports reach it)
     last = 0                                # the last line of this file that starts such a launch
+    looked: dict = {}                       # script -> its Found (None: unreadable)
     try:
         for la in steps(w)[:MAX_LAUNCHES]:
             s = la.command.env.get("PROFILE_TYPE")
             if s is None or s.path != me or not la.script or la.msprof is not None:
                 continue
-            try:
-                script = read_source(la.script).text
-            except (OSError, ReadError):
+            if la.script not in looked:     # a launch per rank starts the same script: its project is read once
+                try:
+                    looked[la.script] = project_sites(la.script, read_source(la.script).text)
+                except (OSError, ReadError):
+                    looked[la.script] = None
+            project = looked[la.script]
+            if project is None:
                 continue
-            project = project_sites(la.script, script)
             sites = [x for x in project.sites if x.type_env == "PROFILE_TYPE"]
             if sites and la.command.path == me:
                 last = max(last, la.command.line)
