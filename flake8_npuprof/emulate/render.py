@@ -67,8 +67,10 @@ def unknown_reasons(results: List[Result]) -> List[str]:
                                      not handed_away(r)):
             continue
         if r.setup.reached is None:
-            why = ("the file shows no entry point, so whether this code runs depends on the code that imports it "
-                   f"(if it runs: {r.verdict.replace('_', ' ')})")
+            head = f"{r.setup.unknown_reach}, so whether this code runs is not known here" \
+                if r.setup.entry and r.setup.unknown_reach else \
+                "the file shows no entry point, so whether this code runs depends on the code that imports it"
+            why = f"{head} (if it runs: {r.verdict.replace('_', ' ')})"
         elif handed_away(r) and may_collect(r) is not None:
             why = (r.setup.unseen or "the file does not show whether GE reads this config") + \
                 f" (if GE reads it: {r.verdict.replace('_', ' ')})"

@@ -77,8 +77,8 @@ def reached(ctx, p: Profiler) -> Profiler:
         at = f" (line {reach.entry.line} {reach.entry.what})" if reach.entry else ""
         return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions)
     if state is None and p.verdict != UNKNOWN:
-        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but this file has no entry point "
-                          "(no main guard, no top-level call): whether this code runs is not known here")
+        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {reach.unknown_why()}: whether "
+                          "this code runs is not known here")
     return p._replace(conditions=conditions)
 
 

@@ -76,6 +76,7 @@ class ScriptSetup(NamedTuple):
     refused: str = ""               # the adapter refuses the entry whenever the setup runs (why, in words: NPP004)
     caught: int = 0                 # line of a `try` around the setup's line that may catch its error (0: none)
     unseen: str = ""                # delivered "unknown" for a reason this file shows (the Keras session never run)
+    unknown_reach: str = ""         # reached None: why (no entry point, or a call by a computed name)
 
 
 class GeInit(NamedTuple):
@@ -382,7 +383,8 @@ class Inventory:
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
                             way.guards if way.exact else (), lost, refused,
                             self.ctx.sites.try_around(anchor) or way.caught,
-                            unseen if delivered == "unknown" else "")
+                            unseen if delivered == "unknown" else "",
+                            reach.unknown_why() if reach.of(anchor) is None else "")
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
