@@ -234,19 +234,19 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
             bare.append((shown, la.command.line))
             continue
         for s in ls.setups:
-            m = re.search(r"`([^`]+)` is false in this launch \(the default of (--?\w+), which the launcher does not "
-                          r"pass\)", s.mode.detail or "") if s.mode.state == "off" else None
-            if m is None:
+            off_by = s.mode.off_by if s.mode.state == "off" else None
+            if off_by is None:
                 return None             # a setup that is on, or off for another reason: not this finding's claim
+            guard, option = off_by
             if hit is None:
                 table = flag_table(ls.ctx)
-                flag = table.get(m.group(2)) or table.get("--" + m.group(2).lstrip("-"))
+                flag = table.get(option) or table.get("--" + option.lstrip("-"))
                 if flag is None or flag.default is None:
                     return None
                 own = flag in ls.ctx.resolver.flags
                 name = os.path.basename(la.script)
                 at = f"{shown}:{flag.call.lineno}" if own else f"a module {name} imports"
-                hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, m.group(1),
+                hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, guard,
                        f"{shown}:{s.line}")
     if hit is not None or not bare:
         return hit

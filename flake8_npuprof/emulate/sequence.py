@@ -14,7 +14,6 @@ launch after the last certain failure collects, the run has their data: yes.
 from __future__ import annotations
 
 import os
-import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, Launch, steps
@@ -280,12 +279,11 @@ def _off_unless(w: Walk, launch: Launch, ls) -> str:
             return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from it, "
                     f"and {script} has no profiling setup (no Python file of the project names one)")
     for s in ls.setups:
-        m = re.search(r"the default of (--?\w+), which the launcher does not pass", s.mode.detail or "") \
-            if s.mode.state == "off" else None
-        if m is None:
+        off_by = s.mode.off_by if s.mode.state == "off" else None
+        if off_by is None:
             continue
         table = flag_table(ls.ctx)
-        flag = table.get(m.group(1)) or table.get("--" + m.group(1).lstrip("-"))
+        flag = table.get(off_by[1]) or table.get("--" + off_by[1].lstrip("-"))
         if flag is None or flag.default is None:
             return ""
         script = os.path.relpath(launch.script, w.root).replace(os.sep, "/")
