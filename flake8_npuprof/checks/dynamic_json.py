@@ -35,6 +35,7 @@ class Problem(NamedTuple):
     what: str                       # the setting and what is wrong with it
     reactions: Dict[str, str]       # release -> what torch_npu does (releases that get it wrong only)
     advice: str = ""
+    key: str = ""                   # the key it is about (checks/dynamic_files matches MindSpore's by it)
 
 
 def _int(value) -> bool:
@@ -57,14 +58,14 @@ def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optio
     if m is None:
         return Problem(doc.start, doc.start + 1, "start_step is missing",
                        {r: f"takes 0 and {LOGGED}, {never}" for r in _releases()},
-                       "give the step to start at (-1: the step after the file is saved, on 7.2+)")
+                       "give the step to start at (-1: the step after the file is saved, on 7.2+)", "start_step")
     if m.unknown or isinstance(m.value, bool):
         return None                     # true is an int to Python: what a release does with it is not recorded
     value = m.value
     if _int(value) and value == 0:
         return Problem(m.value_start, m.value_end, "start_step 0 never starts a collection",
                        {r: 'logs only "Start step will be set to 0." under <dir>/log/' for r in _releases()},
-                       "give the step to start at")
+                       "give the step to start at", "start_step")
     out = {}
     for r in _releases():
         if not _int(value) or value < floor[r]:
@@ -73,7 +74,7 @@ def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optio
         return None
     kind = "a string" if isinstance(value, str) else ("not an integer" if not _int(value) else "out of range")
     return Problem(m.value_start, m.value_end, f"start_step {_show(value)} is {kind}", out,
-                   "write a JSON integer: the step to start at")
+                   "write a JSON integer: the step to start at", "start_step")
 
 
 def _is_rank(members) -> Optional[Problem]:
@@ -85,7 +86,7 @@ def _is_rank(members) -> Optional[Problem]:
         out = {r: (f"drops it and {LOGGED}, so every rank collects" if K.reads(entry, r)
                    else "does not read is_rank, so every rank collects") for r in _releases()}
         return Problem(m.value_start, m.value_end, f"is_rank {_show(m.value)} is not a JSON boolean", out,
-                       "write true or false")
+                       "write true or false", "is_rank")
     ranks = members.get("rank_list")
     if ranks is not None and (ranks.unknown or (isinstance(ranks.value, list) and ranks.value)):
         return None
@@ -98,7 +99,7 @@ def _is_rank(members) -> Optional[Problem]:
     out = {r: (f"collects on no rank and {LOGGED} (\"Rank N not in valid rank_list\")" if K.reads(entry, r)
                else "does not read is_rank, so every rank collects") for r in _releases()}
     return Problem(where.value_start if where is ranks else m.key_start, where.value_end, what, out,
-                   "list the ranks to collect, e.g. [0]")
+                   "list the ranks to collect, e.g. [0]", "is_rank")
 
 
 def _activities(members) -> Optional[Problem]:
@@ -108,7 +109,7 @@ def _activities(members) -> Optional[Problem]:
     if isinstance(m.value, str):
         return Problem(m.value_start, m.value_end, f"activities {_show(m.value)} is a string",
                        {r: "reads only a list and ignores it without a word, so its activity list stays empty" for r in _releases()},
-                       'write a list: ["CPU", "NPU"]')
+                       'write a list: ["CPU", "NPU"]', "activities")
     if not isinstance(m.value, list):
         return None
     bad = [v for v in m.value if not (isinstance(v, str) and v.upper() in ("CPU", "NPU"))]
@@ -118,7 +119,8 @@ def _activities(members) -> Optional[Problem]:
     out = {r: (f"drops it and {LOGGED} (\"Set activity failed, activity must be CPU OR NPU!\")"
                if TORCH_NPU_RELEASES.index(r) >= TORCH_NPU_RELEASES.index(first) else "drops it without a word")
            for r in _releases()}
-    return Problem(m.value_start, m.value_end, f"activities entry {_show(bad[0])} is not \"CPU\" or \"NPU\"", out)
+    return Problem(m.value_start, m.value_end, f"activities entry {_show(bad[0])} is not \"CPU\" or \"NPU\"", out,
+                   key="activities")
 
 
 def _count(members, key) -> Optional[Problem]:
@@ -131,7 +133,7 @@ def _count(members, key) -> Optional[Problem]:
     out = {r: (f"resets it to {entry['reset']} and {LOGGED}" if K.reads(entry, r)
                else f"does not read {key}") for r in _releases()}
     return Problem(m.value_start, m.value_end,
-                   f"{key} {_show(m.value)} is not an integer of at least {entry['minimum']}", out)
+                   f"{key} {_show(m.value)} is not an integer of at least {entry['minimum']}", out, key=key)
 
 
 def _unknown(members) -> List[Problem]:
@@ -144,13 +146,13 @@ def _unknown(members) -> List[Problem]:
                 continue
             out.append(Problem(m.key_start, m.key_end, f"unknown key {_show(name)}",
                                {r: "ignores it without a word" for r in _releases()},
-                               did_you_mean(name, list(keys))))
+                               did_you_mean(name, list(keys)), name))
         elif entry["from"] != K.data()["first_release"]:
             if name in ("is_rank", "rank_list"):
                 continue                               # judged with is_rank
             older = {r: "ignores it without a word"
                      for r in _releases() if not K.reads(entry, r)}
-            out.append(Problem(m.key_start, m.key_end, f"{name} needs torch_npu {entry['from']}+", older))
+            out.append(Problem(m.key_start, m.key_end, f"{name} needs torch_npu {entry['from']}+", older, key=name))
     return out
 
 
@@ -182,7 +184,7 @@ def _experimental(text: str, members) -> List[Problem]:
                 out.append(Problem(i, j, f"export_type {_show(v)} is not \"text\" or \"db\""
                                    + (" (a list needs 7.0+)" if isinstance(v, list) else ""),
                                    {r: f"resets it to text {PRINTED}" for r in bad},
-                                   'write "text" or "db" (lower case)'))
+                                   'write "text" or "db" (lower case)', s.key))
             continue
         if "enum" in entry and not entry.get("open"):
             if v not in entry["enum"]:
@@ -200,7 +202,7 @@ def _experimental(text: str, members) -> List[Problem]:
         reactions = {r: (f"resets it to {reset} {PRINTED}" if K.reads(entry, r)
                          else f"does not read {s.key}") for r in _releases()}
         out.append(Problem(i, j, what, reactions, did_you_mean(str(v), entry["enum"]) if "enum" in entry
-                           and isinstance(v, str) else ""))
+                           and isinstance(v, str) else "", s.key))
     return out
 
 
@@ -250,12 +252,18 @@ def message(p: Problem, target):
 
 def check_text(text: str, target) -> List[Finding]:
     """The NPP311 findings of a dynamic-profiling file's text, for the target's torch_npu release."""
+    return findings(judged(problems(text), target), text, target)
+
+
+def judged(found: List[Problem], target) -> List[Problem]:
+    """The problems the target's torch_npu release (or range) has."""
+    return [p for p in found if _judged(target, [r for r in p.reactions if r in _releases()])]
+
+
+def findings(found: List[Problem], text: str, target) -> List[Finding]:
     src = SourceText(text)
     out = []
-    for p in problems(text):
-        bad = [r for r in p.reactions if r in _releases()]
-        if not _judged(target, bad):
-            continue
+    for p in found:
         (l1, c1), (l2, c2) = src.position(p.start), src.position(max(p.end, p.start))
         out.append(finding(CODE, message(p, target), p.start, p.end, l1, c1, l2, c2))
     return sorted(out, key=Finding.sort_key)
