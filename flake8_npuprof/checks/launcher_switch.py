@@ -141,13 +141,16 @@ def _seen(w: "Walk") -> List[tuple]:
 
 
 def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,
-                     cwd: Optional[str] = None, undecided: Optional[list] = None) -> List[Dropped]:
+                     cwd: Optional[str] = None, undecided: Optional[list] = None,
+                     unreaching: Optional[list] = None) -> List[Dropped]:
     """The profiling options of a launcher that no launch gets anything of: walked with the option on and off (the
     other options it tests given a placeholder, so a required `--data_path` does not end it first), its launches
     are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
     off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
     with them); None for check. undecided: gets (option, start, end, why) for each option whose walks stop at
-    a bound with the placeholders and reach no launch without them (check says so: NPP191)."""
+    a bound with the placeholders and reach no launch without them (check says so: NPP191). unreaching: gets
+    (as the user spells it, the option) for each option that reaches no launch although this finding is not
+    claimed (a script's setup is on or off for another reason, or another file of the project names one)."""
     if "\r\n" in text or "prof" not in text.lower():
         # bash reads every line with a carriage return: not what its lines say; and a profiling option is one by
         # "prof" in its name, its branch's `mkdir` or its help line (_profiling_option)
@@ -189,10 +192,12 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
                 for value in _values_tested(text, start)):
             continue                    # another spelling (`true`, `1`, a word the launcher compares with) reaches one
         hit = _off_by_default(a, target)
-        if hit is None:
-            continue
         spelled = next((x for x in on if x.startswith(name)), name) if given is not None else \
             " ".join(_given(name, how, "True")) or name
+        if hit is None:
+            if unreaching is not None and steps(a):
+                unreaching.append((spelled, name))
+            continue
         found.append(Dropped(name, spelled, start, end, *hit))
     return found
 

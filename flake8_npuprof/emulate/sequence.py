@@ -52,7 +52,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     if args is not None:
         from ..checks.launcher_switch import dropped_switches
         with open(w.launcher, encoding="utf-8", errors="replace") as fh:
-            w.dropped = dropped_switches(fh.read(), path, target, args, cwd)
+            w.dropped = dropped_switches(fh.read(), path, target, args, cwd, unreaching=w.unreaching)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -457,6 +457,11 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
                                      (r.named or r.why.startswith(("profiling is off unless", "--")))))
         if reasons:
             why = "; ".join(reasons)
+        else:
+            # what the user switched on changes no launch (the project names profiling elsewhere, so NPP015's
+            # "collects nothing" is not claimed, but the option itself is certainly lost)
+            why += "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made "
+                           "from it" for spelled, option in w.unreaching)
     top = decider or runs[0]
     report = dict(top.report)
     if n == 1 and top.launch.missing and not report["results"]:
