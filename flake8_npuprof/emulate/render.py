@@ -308,10 +308,12 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
     return [f"{r.verdict.upper()}: {first}"]
 
 
-def not_replayed(name: str, framework: str = "torch_npu.profiler") -> str:
+def not_replayed(name: str, framework: str = "a torch_npu or torch profiler") -> str:
     """What a script that profiles with a framework's profiler (torch_npu's, MindSpore's) is told, run directly
     or by a launcher."""
-    return f"{name}: {framework} is not replayed by emulate yet (npuprof check judges it)"
+    # emulate replays torch_npu's and MindSpore's profilers; what is left is a call it does not model (a legacy or
+    # foreign API) or one whose arguments are not known statically (`profile(**kwargs)`)
+    return f"{name}: names {framework}, but no call emulate replays (npuprof check judges it)"
 
 
 def render_text(report: dict) -> str:

@@ -111,10 +111,10 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                                                                 environ if environ is not None else os.environ)
             if replayed:
                 return replayed
-        for framework, named in (("torch_npu.profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
+        for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
             if named(source.text):
                 # its own profiler, which this replay does not model: never "no profiling setup found"
-                why = f"it profiles with {framework}, which emulate does not replay yet (npuprof check judges it)"
+                why = f"it names {framework}, but no call emulate replays (npuprof check judges it)"
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
