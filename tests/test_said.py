@@ -96,7 +96,7 @@ def test_user_text_in_every_field_is_shown_printable():
 
 def test_the_cache_keeps_the_fields():
     from flake8_npuprof.commands.cache import _finding, _from
-    words = Said("w", "c", (Runtime("CANN 9.1", "t", "b"),), ("a",), "(ctx)", "--x", (latent("why"),))
+    words = Said("w", "c", (Runtime("CANN 9.1", "t", "b"),), ("a",), "(ctx)", "--x", (latent("why"),), (3,), ("7.3",))
     f = Finding("NPP102", words.message, 1, 2, 1, 1, 1, 2, Fix((Edit(1, 2, "x"),), True, "t"), words)
     import json
     assert _from(json.loads(json.dumps(_finding(f)))) == f
@@ -143,11 +143,6 @@ def _reads_a_message(node) -> bool:
     return False
 
 
-# Still read from the text of a torch_npu/MindSpore finding, whose fields do not hold it yet (which releases
-# raise, the part before the consequence, which metric a chip lacks): the list may only shrink.
-FRAMEWORK_READS = {
-    ("torch_run.py", "'raises TypeError' in message"), ("torch_run.py", "'accepts it' not in message"),
-}
 
 
 def test_emulate_reads_no_message_back():
@@ -159,7 +154,7 @@ def test_emulate_reads_no_message_back():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if _reads_a_message(node):
                 found.add((path.name, ast.unparse(node)))
-    assert found == FRAMEWORK_READS
+    assert found == set()
 
 
 def test_the_message_test_finds_what_emulate_did():
@@ -197,3 +192,30 @@ def test_the_lines_a_finding_names_are_a_field():
     wrong = [(f.code, f.message, f.lines_named) for f in rows
              if tuple(dict.fromkeys(int(n) for n in _LINE_REF.findall(f.message))) != f.lines_named]
     assert not wrong, wrong[:5]
+
+
+_POSITIONAL = ("import torch_npu\nfrom torch_npu.profiler import ProfilerActivity\n"
+               "with torch_npu.profiler.profile([ProfilerActivity.NPU]) as prof:\n"
+               "    for i in range(10):\n        prof.step()\n")
+
+
+@pytest.mark.parametrize("release, fails_on, verdict", [
+    ("portable", ("6.0", "7.0", "7.1", "7.2", "7.3", "26.0", "26.1"), "unknown"),    # 5.0 takes it
+    ("7.3", ("7.3",), "fails"),
+])
+def test_which_releases_raise_is_a_field_emulate_reads(tmp_path, capsys, release, fails_on, verdict):
+    """NPP303's releases that raise TypeError are a field of its words (`fails_on`), and emulate's verdict on the
+    profiler comes from it: every release of the target raises, or it is not known that the run fails."""
+    import json
+    from flake8_npuprof.checks.analysis import Settings, analyse
+    from flake8_npuprof.cli import main
+    from flake8_npuprof.knowledge.targets import Target
+    [f] = [f for f in analyse(_POSITIONAL, None, "t.py", Settings(target=Target.parse("any", "any", release)))
+           if f.code == "NPP303"]
+    assert f.said.fails_on == fails_on
+    script = tmp_path / "train.py"
+    script.write_text(_POSITIONAL, encoding="utf-8")
+    main(["emulate", "--cann", "any", "--soc", "any", "--torch-npu", release, "--format", "json", "--cwd",
+          str(tmp_path), str(script)])
+    report = json.loads(capsys.readouterr().out)
+    assert [p["verdict"] for p in report["profilers"]] == [verdict], report

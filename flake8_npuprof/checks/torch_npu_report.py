@@ -125,7 +125,7 @@ def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: s
                 fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
         others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
     aside = f" ({'; '.join(notes)})" if notes else ""
-    return said(head, body, *others, advice).closed_with(aside)
+    return said(head, body, *others, advice).closed_with(aside)._replace(fails_on=tuple(shown))
 
 
 def _worded(release: str, reaction: str, target: str) -> str:

@@ -98,7 +98,7 @@ def _said(s: Optional[Said]):
     if s is None:
         return None
     return [s.what, s.consequence, [list(r) for r in s.runtime], list(s.advice), s.context, s.default_of,
-            [list(c) for c in s.conditions], list(s.lines)]
+            [list(c) for c in s.conditions], list(s.lines), list(s.fails_on)]
 
 
 def _from(row) -> Finding:
@@ -107,11 +107,11 @@ def _from(row) -> Finding:
         edits, safe, title = fix
         fix = Fix(tuple(Edit(int(a), int(b), str(t)) for a, b, t in edits), bool(safe), str(title))
     if said is not None:
-        what, consequence, runtime, advice, context, default_of, conditions, lines = said
+        what, consequence, runtime, advice, context, default_of, conditions, lines, fails_on = said
         said = Said(str(what), str(consequence), tuple(Runtime(*map(str, r)) for r in runtime),
                     tuple(map(str, advice)), str(context), str(default_of),
                     tuple(Condition(str(k), str(t), str(s), int(n)) for k, t, s, n in conditions),
-                    tuple(map(int, lines)))
+                    tuple(map(int, lines)), tuple(map(str, fails_on)))
     return Finding(str(code), str(message), int(start), int(end), int(line), int(col), int(end_line), int(end_col), fix,
                    said)
 

@@ -102,6 +102,9 @@ class Said(NamedTuple):
     default_of: str = ""                    # the flag whose default the value is, when the flag is left out
     conditions: Tuple[Condition, ...] = ()
     lines: Tuple[int, ...] = ()             # the other lines of the finding's own file the words name
+    # the releases of the target's framework (torch_npu) on which what the words say happens; the words say what
+    # the others do. Not rendered: emulate's verdict reads it (a TypeError on every release stops the script)
+    fails_on: Tuple[str, ...] = ()
 
     # ---- built by the rules
 
@@ -132,9 +135,10 @@ class Said(NamedTuple):
 
     def mapped(self, f: Callable[[str], str]) -> "Said":
         """Every text of the fields through `f` (`printable`, for user text shown in a message)."""
-        return Said(f(self.what), f(self.consequence), tuple(r._replace(text=f(r.text)) for r in self.runtime),
-                    tuple(map(f, self.advice)), f(self.context), self.default_of,
-                    tuple(c._replace(text=f(c.text), shown=f(c.shown)) for c in self.conditions), self.lines)
+        return self._replace(what=f(self.what), consequence=f(self.consequence),
+                             runtime=tuple(r._replace(text=f(r.text)) for r in self.runtime),
+                             advice=tuple(map(f, self.advice)), context=f(self.context),
+                             conditions=tuple(c._replace(text=f(c.text), shown=f(c.shown)) for c in self.conditions))
 
     # ---- the renderings
 
