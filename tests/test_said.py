@@ -13,7 +13,7 @@ import pytest
 from message_corpus import messages
 from flake8_npuprof.checks.catalog import RULES
 from flake8_npuprof.source.model import Edit, Finding, Fix, finding
-from flake8_npuprof.source.said import ABORT, Runtime, Said, balanced, latent, said, unreached
+from flake8_npuprof.source.said import ABORT, Runtime, Said, balanced, clause, latent, logged, said, so, unreached
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("gen_snapshots", ROOT / "tools" / "gen_snapshots.py")
@@ -69,7 +69,7 @@ def test_every_short_message_is_one_complete_sentence():
 
 def test_a_condition_is_a_field_and_the_consequence_takes_its_tense():
     words = Said('"hccl": "no" is not one of "on"/"off"',
-                 runtime=(Runtime("CANN 8.0", f"the collector rejects it, so {ABORT}"),), advice=('write "off"',))
+                 runtime=(Runtime("CANN 8.0", clause("the collector rejects it", so(ABORT))),), advice=('write "off"',))
     f = finding("NPP102", words, 0, 1, 1, 0, 1, 1)
     assert f.message == ('"hccl": "no" is not one of "on"/"off": on CANN 8.0 the collector rejects it, so GE '
                          'initialisation fails and the job aborts; write "off"')
@@ -81,6 +81,33 @@ def test_a_condition_is_a_field_and_the_consequence_takes_its_tense():
     assert both.message.startswith("not reached from this file's entry point (line 3): latent (profiling is switched "
                                    "off here); once GE reads these options: \"hccl\"")
     assert both.short.startswith("not reached from its entry point: latent (profiling is switched off here): ")
+
+
+def test_an_outcome_names_its_later_form_and_no_text_is_rewritten():
+    """The tense is the outcome's own (`so(ABORT)`), chosen where the rule writes it; a text that only reads like
+    an outcome is left as it is, and a log line is a part the short sentence leaves out by construction."""
+    words = said('"hccl": "no" is not one of "on"/"off"',
+                 clause("the collector rejects it", logged(' ("Argument hccl: invalid value: no.")'), so(ABORT)),
+                 f"not {ABORT} but worse")
+    later = words.given(unreached(3))
+    assert later.message == ("not reached from this file's entry point (line 3): \"hccl\": \"no\" is not one of "
+                             "\"on\"/\"off\": the collector rejects it (\"Argument hccl: invalid value: no.\"), so GE "
+                             f"initialisation will fail and the job will abort; not {ABORT} but worse")
+    assert later.short == ('not reached from its entry point: "hccl": "no" is not one of "on"/"off": GE '
+                           "initialisation will fail and the job will abort")
+    assert '"Argument hccl: invalid value: no."' in later.detail
+
+
+def test_no_rule_writes_an_outcome_into_a_text():
+    """An f-string that interpolates ABORT would lose the later form a condition gives it: rules write so(ABORT)."""
+    found = []
+    for path in (ROOT / "flake8_npuprof" / "checks").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr) and any(
+                    isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name) and v.value.id == "ABORT"
+                    for v in node.values):
+                found.append((path.name, node.lineno))
+    assert not found
 
 
 def test_a_plain_sentence_is_its_own_short_message():
@@ -96,7 +123,9 @@ def test_user_text_in_every_field_is_shown_printable():
 
 def test_the_cache_keeps_the_fields():
     from flake8_npuprof.commands.cache import _finding, _from
-    words = Said("w", "c", (Runtime("CANN 9.1", "t", "b"),), ("a",), "(ctx)", "--x", (latent("why"),), (3,), ("7.3",))
+    words = Said("w", clause("c", logged(' ("l")'), so(ABORT)),
+                 (Runtime("CANN 9.1", "t", "b"), Runtime("CANN 8.0", clause("u", so("v")))), ("a",), "(ctx)", "--x",
+                 (latent("why"),), (3,), ("7.3",))
     f = Finding("NPP102", words.message, 1, 2, 1, 1, 1, 2, Fix((Edit(1, 2, "x"),), True, "t"), words)
     import json
     assert _from(json.loads(json.dumps(_finding(f)))) == f
