@@ -427,16 +427,11 @@ def _last_clause(text: str) -> str:
     return text.rsplit(_SO, 1)[1] if _SO in text else text
 
 
-# a quoted log line and the verb that introduces it: `logs "..." and`, `prints "...", then its usage, and`
-_LOGGED = re.compile(r'\b(?:logs|prints) "(?:[^"\\]|\\.)*"(?: \([^()]*\))?(?:, then its usage,)? and ')
-
-
 def _clean(text: str, keep: int = 30) -> str:
     """One clause without its quoted log lines and its asides in parentheses (after a space) longer than `keep`;
     a clause whose brackets or quotes do not pair up is kept as it is."""
     if not _paired(text):
         return text
-    text = _LOGGED.sub("", text)
     out, depth, start, quoted, escaped = [], 0, 0, False, False
     for i, c in enumerate(text):
         if quoted and (escaped or c == "\\"):        # `\"` inside a value shown as JSON writes it
