@@ -186,6 +186,29 @@ def test_emulate_reads_no_message_back():
     assert found == set()
 
 
+# What the message test flags elsewhere in the package that is no finding's message: a comment's or an option's
+# codes, a JSON-RPC message, and a launch's reason text (`Launch.missing`, not yet a field: the list may only shrink)
+NOT_A_FINDING = {
+    ("noqa_comments.py", "'NPP' in text"), ("noqa_comments.py", "code.startswith('NPP')"),
+    ("plugin.py", "'NPP' in text"), ("plugin.py", "p.startswith('NPP')"), ("config.py", "c.startswith('NPP')"),
+    ("server_start.py", "'id' in message"), ("server_start.py", "'id' not in message"),
+    ("shell_launches.py", "m.startswith('cannot find ')"), ("shell_launches.py", "' is there, but ' in m"),
+    ("shell_launches.py", "m.split(' is there, but ', 1)"),
+}
+
+
+def test_the_package_reads_no_finding_message_back():
+    """No module decides from a finding's text: dynamic_files matched a torch_npu and a MindSpore problem by
+    `f.message.startswith(key)`; they now share a key field."""
+    found = set()
+    for path in sorted((ROOT / "flake8_npuprof").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if _reads_a_message(node):
+                found.add((path.name, ast.unparse(node)))
+    assert found <= NOT_A_FINDING, found - NOT_A_FINDING
+    assert ("dynamic_files.py", "f.message.startswith(p.key + ' ')") not in found
+
+
 def test_the_message_test_finds_what_emulate_did():
     """The test above fails on the forms emulate used (they are gone, so it must be shown to catch them)."""
     for line in ('m.startswith("NPP")', '"] NPP" in m', "m.split()[0]", 'm.split("] ", 1)', "any(p in i.message for p in P)",

@@ -35,6 +35,7 @@ class Problem(NamedTuple):
     what: str                       # the setting and what is wrong with it
     reactions: Dict[str, str]       # release -> what torch_npu does (releases that get it wrong only)
     advice: str = ""
+    key: str = ""                   # the key it is about (an experimental_config value's: its own key)
 
 
 def _int(value) -> bool:
@@ -144,13 +145,13 @@ def _unknown(members) -> List[Problem]:
                 continue
             out.append(Problem(m.key_start, m.key_end, f"unknown key {_show(name)}",
                                {r: "ignores it without a word" for r in _releases()},
-                               did_you_mean(name, list(keys))))
+                               did_you_mean(name, list(keys)), name))
         elif entry["from"] != K.data()["first_release"]:
             if name in ("is_rank", "rank_list"):
                 continue                               # judged with is_rank
             older = {r: "ignores it without a word"
                      for r in _releases() if not K.reads(entry, r)}
-            out.append(Problem(m.key_start, m.key_end, f"{name} needs torch_npu {entry['from']}+", older))
+            out.append(Problem(m.key_start, m.key_end, f"{name} needs torch_npu {entry['from']}+", older, key=name))
     return out
 
 
@@ -182,7 +183,7 @@ def _experimental(text: str, members) -> List[Problem]:
                 out.append(Problem(i, j, f"export_type {_show(v)} is not \"text\" or \"db\""
                                    + (" (a list needs 7.0+)" if isinstance(v, list) else ""),
                                    {r: f"resets it to text {PRINTED}" for r in bad},
-                                   'write "text" or "db" (lower case)'))
+                                   'write "text" or "db" (lower case)', s.key))
             continue
         if "enum" in entry and not entry.get("open"):
             if v not in entry["enum"]:
@@ -200,7 +201,7 @@ def _experimental(text: str, members) -> List[Problem]:
         reactions = {r: (f"resets it to {reset} {PRINTED}" if K.reads(entry, r)
                          else f"does not read {s.key}") for r in _releases()}
         out.append(Problem(i, j, what, reactions, did_you_mean(str(v), entry["enum"]) if "enum" in entry
-                           and isinstance(v, str) else ""))
+                           and isinstance(v, str) else "", s.key))
     return out
 
 
@@ -210,8 +211,9 @@ def problems(text: str) -> List[Problem]:
     if not doc.ok:
         return []                       # not an object torch_npu can read: judged by nobody here
     members = OrderedDict((m.key, m) for m in doc.members)     # the last of duplicate keys wins, as json.load
-    found = [p for p in (_start_step(doc, members), _is_rank(members), _activities(members),
-                         _count(members, "active"), _count(members, "warmup")) if p is not None]
+    found = [p._replace(key=key) for key, p in (
+        ("start_step", _start_step(doc, members)), ("is_rank", _is_rank(members)), ("activities", _activities(members)),
+        ("active", _count(members, "active")), ("warmup", _count(members, "warmup"))) if p is not None]
     # a key judged for its value already says what the releases that do not read it do
     judged = {p.start for p in found}
     unknown = [p for p in _unknown(members) if members[_key_at(members, p.start)].value_start not in judged]
@@ -248,14 +250,20 @@ def message(p: Problem, target):
     return said(p.what, parts[0], *parts[1:], p.advice)
 
 
+def reported(p: Problem, target) -> bool:
+    """Whether the target's torch_npu release hears of the problem."""
+    return _judged(target, [r for r in p.reactions if r in _releases()])
+
+
 def check_text(text: str, target) -> List[Finding]:
     """The NPP311 findings of a dynamic-profiling file's text, for the target's torch_npu release."""
+    return findings([p for p in problems(text) if reported(p, target)], text, target)
+
+
+def findings(found: List[Problem], text: str, target) -> List[Finding]:
     src = SourceText(text)
     out = []
-    for p in problems(text):
-        bad = [r for r in p.reactions if r in _releases()]
-        if not _judged(target, bad):
-            continue
+    for p in found:
         (l1, c1), (l2, c2) = src.position(p.start), src.position(max(p.end, p.start))
         out.append(finding(CODE, message(p, target), p.start, p.end, l1, c1, l2, c2))
     return sorted(out, key=Finding.sort_key)
