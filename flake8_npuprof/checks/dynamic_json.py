@@ -12,7 +12,7 @@ The file is checked by `npuprof check` (a file of that name, or the file in the 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, Mapping, NamedTuple, Optional
 
 from ..knowledge import torch_npu_dynamic as K
 from ..knowledge.run_settings import Settings
@@ -20,20 +20,21 @@ from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..knowledge.torch_npu import span
 from ..source import jsonscan
 from ..source.model import Finding, finding
-from ..source.said import said
+from ..source.said import Text, clause, said, so
 from ..source.suggest import did_you_mean
 from ..source.text import SourceText
 
 CODE = "NPP311"
 LOGGED = "says so only in its log under <dir>/log/"
 PRINTED = "with a warning printed on rank 0 only"
+_EVERY_RANK = so("every rank collects")
 
 
 class Problem(NamedTuple):
     start: int
     end: int
     what: str                       # the setting and what is wrong with it
-    reactions: Dict[str, str]       # release -> what torch_npu does (releases that get it wrong only)
+    reactions: Mapping[str, Text]   # release -> what torch_npu does (releases that get it wrong only)
     advice: str = ""
     key: str = ""                   # the key it is about (an experimental_config value's: its own key)
 
@@ -53,11 +54,11 @@ def _releases() -> tuple:
 
 def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optional[Problem]:
     floor = K.data()["start_step"]
-    never = "so no collection ever starts"
+    never = so("no collection ever starts")
     m = members.get("start_step")
     if m is None:
         return Problem(doc.start, doc.start + 1, "start_step is missing",
-                       {r: f"takes 0 and {LOGGED}, {never}" for r in _releases()},
+                       {r: clause(f"takes 0 and {LOGGED}", never) for r in _releases()},
                        "give the step to start at (-1: the step after the file is saved, on 7.2+)")
     if m.unknown or isinstance(m.value, bool):
         return None                     # true is an int to Python: what a release does with it is not recorded
@@ -69,7 +70,7 @@ def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optio
     out = {}
     for r in _releases():
         if not _int(value) or value < floor[r]:
-            out[r] = f"resets it to 0 and {LOGGED}, {never}"
+            out[r] = clause(f"resets it to 0 and {LOGGED}", never)
     if not out:
         return None
     kind = "a string" if isinstance(value, str) else ("not an integer" if not _int(value) else "out of range")
@@ -83,8 +84,8 @@ def _is_rank(members) -> Optional[Problem]:
         return None
     entry = K.data()["keys"]["is_rank"]
     if m.value is not True:
-        out = {r: (f"drops it and {LOGGED}, so every rank collects" if K.reads(entry, r)
-                   else "does not read is_rank, so every rank collects") for r in _releases()}
+        out = {r: clause(f"drops it and {LOGGED}" if K.reads(entry, r) else "does not read is_rank", _EVERY_RANK)
+               for r in _releases()}
         return Problem(m.value_start, m.value_end, f"is_rank {_show(m.value)} is not a JSON boolean", out,
                        "write true or false")
     ranks = members.get("rank_list")
@@ -97,7 +98,7 @@ def _is_rank(members) -> Optional[Problem]:
     else:
         what, where = f"is_rank is true and rank_list {_show(ranks.value)} is not a list", ranks
     out = {r: (f"collects on no rank and {LOGGED} (\"Rank N not in valid rank_list\")" if K.reads(entry, r)
-               else "does not read is_rank, so every rank collects") for r in _releases()}
+               else clause("does not read is_rank", _EVERY_RANK)) for r in _releases()}
     return Problem(where.value_start if where is ranks else m.key_start, where.value_end, what, out,
                    "list the ranks to collect, e.g. [0]")
 
@@ -108,7 +109,8 @@ def _activities(members) -> Optional[Problem]:
         return None
     if isinstance(m.value, str):
         return Problem(m.value_start, m.value_end, f"activities {_show(m.value)} is a string",
-                       {r: "reads only a list and ignores it without a word, so its activity list stays empty" for r in _releases()},
+                       {r: clause("reads only a list and ignores it without a word", so("its activity list stays empty"))
+                        for r in _releases()},
                        'write a list: ["CPU", "NPU"]')
     if not isinstance(m.value, list):
         return None
@@ -238,16 +240,16 @@ def message(p: Problem, target):
     # the newest releases' reaction first: it is the one most users get
     chosen = [r for r in reversed(TORCH_NPU_RELEASES) if r in p.reactions
               and (target.torch_npu in ("any", "portable") or r == target.torch_npu)]
-    groups: "OrderedDict[str, List[str]]" = OrderedDict()
+    groups: "OrderedDict[Text, List[str]]" = OrderedDict()
     for r in chosen:
         groups.setdefault(p.reactions[r], []).append(r)
     parts = []
     for reaction, rels in groups.items():
         if len(groups) == 1 and target.torch_npu == "any" and set(rels) == set(_releases()):
-            parts.append(f"torch_npu {reaction}")
+            parts.append(clause("torch_npu ", reaction))
         else:
-            parts.append(f"torch_npu {span(sorted(rels, key=TORCH_NPU_RELEASES.index))} {reaction}")
-    return said(p.what, parts[0], *parts[1:], p.advice)
+            parts.append(clause(f"torch_npu {span(sorted(rels, key=TORCH_NPU_RELEASES.index))} ", reaction))
+    return said(p.what, parts[0], *map(str, parts[1:]), p.advice)
 
 
 def reported(p: Problem, target) -> bool:

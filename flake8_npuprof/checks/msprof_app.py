@@ -52,6 +52,9 @@ class Misplaced(NamedTuple):
     effect: str                 # "app_exits" (the application exits before it runs anything) or "ignored"
 
 
+# what msprof does with an option of its own it finds among the application's words
+_PASSED_ON = clause("msprof passes it to the application without reading it", so("msprof collects without this setting"))
+
 def _fold(name: str) -> str:
     return name.lower().replace("_", "").replace("-", "")
 
@@ -183,7 +186,7 @@ def _positional(call: Call, start: int, given) -> List[Misplaced]:
             continue
         out.append(Misplaced(w, 0, len(w.text), said(
             f"{w.text} comes after {head}, where the application's words begin",
-            "msprof passes it to the application without reading it, so msprof collects without this setting",
+            _PASSED_ON,
             f"{hint(w.text, name, head)} {ENDS}"), "ignored"))
     return out
 
@@ -239,7 +242,7 @@ def _in_application(call: Call, opt, target: Target) -> List[Misplaced]:
         i = opt.value_at + offset
         out.append(Misplaced(opt.word, i, i + len(text), said(
             f"{text} is inside --application's value, which is the application's",
-            "msprof passes it to the application without reading it, so msprof collects without this setting",
+            _PASSED_ON,
             "move it out of the quotes, before --application"), "ignored"))
     return out
 

@@ -58,7 +58,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         want = _expected_type(version, key)
         consequence = clause("the collector cannot read it", so(ABORT))
         if not legacy and want == "string":
-            consequence = "the collector reads it as empty, so the setting is silently ignored"
+            consequence = clause("the collector reads it as empty", so("the setting is silently ignored"))
         elif not legacy and want == "integer" and isinstance(value, str):
             consequence = clause("the collector reads it as 0, fails the range check", so(ABORT))
         advice, fix = _retype(key, value, want, span)
@@ -94,7 +94,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
             (isinstance(value, str) and decimal(value) in (None, 0))
         if legacy and zero:
             # up to 2025 a frequency of 0 (or text that reads as 0) means "not set"
-            consequence = "the collector reads it as 0 (not set), so nothing is collected for it"
+            consequence = clause("the collector reads it as 0 (not set)", so("nothing is collected for it"))
         return Problem(code, key, span, f'"{key}": {shown} is not an integer in {lo}-{hi} (Hz)',
                        consequence, f"use a value from {lo} to {hi}",
                        facts=(("lo", str(lo)), ("hi", str(hi))) if lo is not None else ())

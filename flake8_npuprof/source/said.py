@@ -368,7 +368,8 @@ def _short(lead: str, s: Said, brief: str) -> str:
 
 
 def _ending(text: Text, future: bool, keep: int = 30) -> str:
-    """The outcome a consequence ends in (`so(...)`), with what follows it; the whole clause when it names none."""
+    """The outcome a consequence ends in (`so(...)`), with what follows it; the whole consequence when it names
+    none."""
     if isinstance(text, Clause):
         ends = [i for i, p in enumerate(text.parts) if isinstance(p, Part) and p.kind == "so"]
         if ends:
@@ -376,39 +377,16 @@ def _ending(text: Text, future: bool, keep: int = 30) -> str:
             assert isinstance(last, Part)
             rest = Clause((last.later if future and last.later else last.text,) + text.parts[ends[-1] + 1:])
             return _clean(_render(rest, future, brief=True), keep)
-    return _last_clause(_clean(_render(text, future, brief=True), keep))
+    return _clean(_render(text, future, brief=True), keep)
 
 
 def _problem_and_outcome(problem: str, consequence: Text, future: bool, keep: int, head: str) -> str:
-    """`<problem>: <how it goes>, so <outcome>` as `<problem>: <outcome>`; a label ("analysis budget exhausted")
-    names no problem on its own, and a consequence without an outcome has nothing shorter: the sentence stays."""
-    if len(problem) < 30:
+    """`<problem>: <how it goes>, so <outcome>` as `<problem>: <outcome>` (the consequence's `so(...)`); a label
+    ("analysis budget exhausted") names no problem on its own, and a consequence without an outcome has nothing
+    shorter: the sentence stays."""
+    if len(problem) < 30 or not outcome(consequence):
         return head
-    if outcome(consequence):
-        return f"{problem}: {_ending(consequence, future, keep)}"
-    text = _clean(_render(consequence, future, brief=True), keep)
-    last = _last_part(text)         # `how: <what follows>, so <outcome>`: the outcome of what follows
-    if not text or _SO not in last:
-        return head
-    return f"{problem}: {last.rsplit(_SO, 1)[1]}"
-
-
-def _last_part(clause: str) -> str:
-    """The clause after its last `: ` outside brackets and quotes."""
-    depth, quoted, cut = 0, False, 0
-    for i, c in enumerate(clause):
-        if c == '"' and (i == 0 or clause[i - 1] != "\\"):
-            quoted = not quoted
-        elif not quoted and c in "([{":
-            depth += 1
-        elif not quoted and c in ")]}":
-            depth = max(depth - 1, 0)
-        elif not quoted and depth == 0 and clause.startswith(": ", i):
-            cut = i + 2
-    return clause[cut:]
-
-
-_SO = ", so "
+    return f"{problem}: {_ending(consequence, future, keep)}"
 
 
 def _outcome(runtime: Tuple[Runtime, ...], texts: List[Text], future: bool) -> str:
@@ -420,11 +398,6 @@ def _outcome(runtime: Tuple[Runtime, ...], texts: List[Text], future: bool) -> s
             return f"{runtime[0].scope}, {lasts[0]}"
         return f"on some builds, {lasts[0]}" if any(r.builds for r in runtime) else lasts[0]
     return DEPENDS          # the sentence says only what every version shares; the detail says each
-
-
-def _last_clause(text: str) -> str:
-    """The outcome of `<how it goes>, so <outcome>`; the whole clause when it names no outcome."""
-    return text.rsplit(_SO, 1)[1] if _SO in text else text
 
 
 def _clean(text: str, keep: int = 30) -> str:
