@@ -229,7 +229,7 @@ def test_a_call_written_in_the_problem_is_not_an_aside():
 
 
 def test_markdown_keeps_the_text_literal():
-    text = markdown('"output" has PROF_* data', 'write "<N>MB"\nuse [x] | `y`')
+    text = markdown('"output" has PROF_* data', ('write "<N>MB"', "use [x] | `y`"))
     assert text == '"output" has PROF\\_\\* data\n\n- write "\\<N\\>MB"\n- use \\[x\\] \\| \\`y\\`'
 
 

@@ -63,8 +63,9 @@ def test_every_short_message_is_one_complete_sentence():
     assert len(rows) > 1000 and len({f.code for _, f in rows}) > 60
     bad = [(where, f.code, f.short, sentence_problem(f.short)) for where, f in rows if sentence_problem(f.short)]
     assert not bad, "\n".join(map(str, bad[:10]))
-    # and the detail says the rest, never a line of it empty
-    assert all(line.strip() for _, f in rows for line in f.detail.splitlines())
+    # and the detail says the rest, a part a line (as fields: no rendering splits it), never a line of it empty
+    assert all(line.strip() and "\n" not in line for _, f in rows for line in f.detail_lines)
+    assert all(f.detail == "\n".join(f.detail_lines) for _, f in rows)
 
 
 def test_a_condition_is_a_field_and_the_consequence_takes_its_tense():

@@ -264,6 +264,11 @@ class Said(NamedTuple):
     @property
     def detail(self) -> str:
         """The log lines, per-version consequences, advice and context the short sentence leaves out."""
+        return "\n".join(_brief(self)[1])
+
+    @property
+    def detail_lines(self) -> Tuple[str, ...]:
+        """The detail, a part a line (the hover's list, the LSP's related information, `--verbose`)."""
         return _brief(self)[1]
 
     def __str__(self) -> str:
@@ -308,11 +313,11 @@ def from_json(row) -> Said:
 
 
 @lru_cache(maxsize=4096)
-def _brief(s: Said) -> Tuple[str, str]:
-    """(short sentence, detail)."""
+def _brief(s: Said) -> Tuple[str, Tuple[str, ...]]:
+    """(short sentence, the detail's lines)."""
     message = s.message
     if len(message) <= LONG:
-        return message, ""
+        return message, ()
     if s.runtime:
         what, head, parts = s.what, s._head(), s._lines()
         brief = what
@@ -339,7 +344,7 @@ def _brief(s: Said) -> Tuple[str, str]:
     detail += tail                  # the advice and what else the message says, a clause a line
     if context:
         detail.append(context)
-    return short, "\n".join(detail)
+    return short, tuple(detail)
 
 
 def _short(lead: str, s: Said, brief: str) -> str:
