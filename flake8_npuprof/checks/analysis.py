@@ -172,8 +172,8 @@ def too_many_conditions(stmt: Union[ast.stmt, ast.excepthandler], text: str) -> 
     col = min(getattr(stmt, "col_offset", 0), len(src.line_text(line).rstrip("\r\n")))
     start = src.line_starts[line - 1] + col
     return finding("NPP191", said("analysis budget exhausted",
-                                  clause(f"the statement at line {line} runs under more than {prefilter.MAX_CONDITIONS} "
-                                         "conditions (an if/elif chain this long)",
+                                  clause(f"the statement at line {line} runs under more than "
+                                         f"{prefilter.MAX_CONDITIONS} conditions (an if/elif chain this long)",
                                          so("this file was not analysed (a finding may be missing; split the chain "
                                             "or look the value up in a dict)"))),
                    start, start + 1, line, col, line, col + 1)

@@ -109,8 +109,8 @@ def _activities(members) -> Optional[Problem]:
         return None
     if isinstance(m.value, str):
         return Problem(m.value_start, m.value_end, f"activities {_show(m.value)} is a string",
-                       {r: clause("reads only a list and ignores it without a word", so("its activity list stays empty"))
-                        for r in _releases()},
+                       {r: clause("reads only a list and ignores it without a word",
+                                  so("its activity list stays empty")) for r in _releases()},
                        'write a list: ["CPU", "NPU"]')
     if not isinstance(m.value, list):
         return None

@@ -53,7 +53,8 @@ class Misplaced(NamedTuple):
 
 
 # what msprof does with an option of its own it finds among the application's words
-_PASSED_ON = clause("msprof passes it to the application without reading it", so("msprof collects without this setting"))
+_PASSED_ON = clause("msprof passes it to the application without reading it",
+                    so("msprof collects without this setting"))
 
 def _fold(name: str) -> str:
     return name.lower().replace("_", "").replace("-", "")

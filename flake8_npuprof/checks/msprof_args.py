@@ -67,5 +67,6 @@ def _outside_quotes(launch, options, table) -> List[Tuple[int, int, Said]]:
         out.append((start, end,
                     said(f"{text} is {script}'s own flag, written outside --application's quotes",
                          clause(f"msprof reads it as one of its options, has no such option and exits before {script} "
-                                "starts (NPP120)", so("nothing is profiled")), "move it inside the quotes, after the script")))
+                                "starts (NPP120)", so("nothing is profiled")),
+                         "move it inside the quotes, after the script")))
     return out

@@ -111,7 +111,8 @@ def _check_name(ctx, entry: Entry) -> None:
             return
         ctx.report_node("NPP003", entry.call,
                         said("this custom optimizer gets NPU parameters but no name",
-                             clause(f'the adapter reads only entries named "{NPU_OPTIMIZER}"', so("none of its settings apply")),
+                             clause(f'the adapter reads only entries named "{NPU_OPTIMIZER}"',
+                                    so("none of its settings apply")),
                              f'set .name = "{NPU_OPTIMIZER}"'))
         return
     if name is None:

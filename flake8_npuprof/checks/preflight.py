@@ -147,7 +147,8 @@ def storage_problem(limit, path: str) -> Optional[Problem]:
         return None
     return Problem("NPP902", said(f'storage_limit "{limit}" is more than the {free}MB free on the file system of '
                                   f'"{path}"', clause("the collector never ages data out before the disk is full",
-                                         so("a long run can fill it (checkpoints included)")), "set it below the free space"))
+                                                      so("a long run can fill it (checkpoints included)")),
+                                  "set it below the free space"))
 
 
 def trace_point_problem(key: str, name, graph) -> Optional[Problem]:

@@ -29,8 +29,9 @@ def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
         from ..source.said import clause, said, so
         over = finding("NPP191", said("analysis budget exhausted",
                                       clause(f"this launcher has {len(text):,} characters, over the {MAX_LAUNCHER:,} a "
-                                             "launcher may have", so("none of its lines was checked (a finding may be "
-                                                                     "missing; split the launcher)"))), 0, 0, 1, 0, 1, 0)
+                                             "launcher may have",
+                                             so("none of its lines was checked (a finding may be missing; split the "
+                                                "launcher)"))), 0, 0, 1, 0, 1, 0)
         return [[over] for _ in each]
     try:
         from .msprof import calls_in_shell, check_shell

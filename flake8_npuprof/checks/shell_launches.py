@@ -250,10 +250,10 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
     for d in dropped:
         report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
-        report("NPP191", start, end, said("analysis budget exhausted", clause(f"{why}, and without those values it reaches no launch",
-                                                 so(f"whether a launch gets {option} (NPP015) was not checked (a "
-                                                    "finding may be missing; `npuprof emulate LAUNCHER -- "
-                                                    f"{option}=True` says where it goes)"))))
+        report("NPP191", start, end, said("analysis budget exhausted", clause(
+            f"{why}, and without those values it reaches no launch",
+            so(f"whether a launch gets {option} (NPP015) was not checked (a finding may be missing; `npuprof emulate "
+               f"LAUNCHER -- {option}=True` says where it goes)"))))
     for launch, ls in prepared:
         script = rel_path(launch.script, w.root)
         for g, what in ls.traps:

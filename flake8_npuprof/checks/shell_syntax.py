@@ -261,7 +261,8 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
         if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
-                        clause(f"the msprof line above (line {above[0].line}) {how}", so("msprof never gets this line's options")),
+                        clause(f"the msprof line above (line {above[0].line}) {how}",
+                               so("msprof never gets this line's options")),
                         "end the line above with `\\` and nothing after it", lines=(above[0].line,)))
             return
         assigned = [_ASSIGN.match(w.text) for w in above]
@@ -271,7 +272,8 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
                         clause(f"the assignment above (line {above[0].line}) {how}",
-                               so(f"{name} does not get these options{uses.why(name)}")), "keep the whole value inside one pair of quotes",
+                               so(f"{name} does not get these options{uses.why(name)}")),
+                        "keep the whole value inside one pair of quotes",
                         lines=(above[0].line,)))
 
 
@@ -294,9 +296,9 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
     if head.continued and looks_like_value:
         report(head.start, head.end,
                said(f"bash runs {_show(head.text)} as a command",
-                    clause("the line above ends with `\\`", so(f"`{_show(text[lost[0].start:lost[0].end], 50)}` is an "
-                                                        f"assignment for this command only, which is not found "
-                                                        f"({_not_found(head.text)}, status 127)")),
+                    clause("the line above ends with `\\`",
+                           so(f"`{_show(text[lost[0].start:lost[0].end], 50)}` is an assignment for this command only, "
+                              f"which is not found ({_not_found(head.text)}, status 127)")),
                     f"this line does not set {what} for the lines after{uses.why(names[0])}",
                     "keep the whole value inside one pair of quotes"))
         return
@@ -332,7 +334,8 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
             report(nxt.start, nxt.end,
                    said(f"{head.text} reads {_show(nxt.text)} as another name (\"not a valid identifier\", status 1)",
                         clause("the line above ends with `\\`",
-                               so(f"{name} gets only `{_show(w.text[m.end():], 50)}`{uses.why(name)}")), "keep the whole value inside one pair of quotes"))
+                               so(f"{name} gets only `{_show(w.text[m.end():], 50)}`{uses.why(name)}")),
+                        "keep the whole value inside one pair of quotes"))
             return
         if nxt.continued:
             continue

@@ -142,7 +142,8 @@ def _raises(ctx, call: ast.Call, args: Dict[str, ast.AST], kind, known_type: boo
         if bad:
             taken = list(K.kwargs(kind))
             listed = f"{', '.join(taken[:-1])} and {taken[-1]}" if len(taken) > 1 else taken[0]
-            reactions[r] = clause(f"passes on only {listed} with this type", so("it raises ValueError and the job stops"))
+            reactions[r] = clause(f"passes on only {listed} with this type",
+                                  so("it raises ValueError and the job stops"))
             node, what = _keyword(call, bad[0]) or node, f"{bad[0]}="
         elif twice:
             own = K.passed_twice(kind, twice[0])

@@ -48,7 +48,8 @@ def _switch_off(ctx, setup: Setup) -> None:
         edit = insert_before(ctx.src, p.stmt, f'{entry}.parameter_map["profiling_mode"].b = True')
         ctx.report_node("NPP001", p.target,
                         said("profiling_options are set but profiling_mode is never switched on for this config",
-                             clause("the adapter forwards no profiling", so("the options are ignored and nothing is collected")),
+                             clause("the adapter forwards no profiling",
+                                    so("the options are ignored and nothing is collected")),
                              'add parameter_map["profiling_mode"].b = True'),
                         Fix((edit,), False, "switch profiling_mode on") if edit else None)
         return
