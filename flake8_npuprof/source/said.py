@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Callable, List, NamedTuple, Sequence, Tuple, Union
 
 # the short sentence is meant to fit one line of a terminal or a problem pane; over this, it falls back to the
-# problem and the last clause of its consequence
+# problem and the outcome its consequence names (`so(...)`)
 LONG = 120
 
 ABORT = "GE initialisation fails and the job aborts"
