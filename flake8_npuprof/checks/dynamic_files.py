@@ -36,13 +36,13 @@ def check_text(text: str, target, framework: Optional[str] = None) -> List[Findi
     if framework == K.TORCH_NPU:
         return dynamic_json.check_text(text, target)
     # undecided: what both lose, at the same key or value (a missing key: the same key, at the object)
-    torch = dynamic_json.judged(dynamic_json.problems(text), target)
+    torch = [p for p in dynamic_json.problems(text) if dynamic_json.reported(p, target)]
     ms = mindspore_dynamic_json.problems(text)
 
-    def same(t, m) -> bool:
-        return t.start == m.start and t.key == m.key
-    agreed = dynamic_json.findings([t for t in torch if any(same(t, m) for m in ms)], text, target)
-    agreed += mindspore_dynamic_json.findings([m for m in ms if any(same(t, m) for t in torch)], text)
+    def same(t: dynamic_json.Problem, p: mindspore_dynamic_json.Problem) -> bool:
+        return t.start == p.start and t.key == p.key
+    agreed = dynamic_json.findings([t for t in torch if any(same(t, p) for p in ms)], text, target)
+    agreed += mindspore_dynamic_json.findings([p for p in ms if any(same(t, p) for t in torch)], text)
     return sorted(agreed, key=Finding.sort_key)
 
 

@@ -12,7 +12,7 @@ The file is checked by `npuprof check` (a file of that name, or the file in the 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, Mapping, NamedTuple, Optional
 
 from ..knowledge import torch_npu_dynamic as K
 from ..knowledge.run_settings import Settings
@@ -20,22 +20,23 @@ from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..knowledge.torch_npu import span
 from ..source import jsonscan
 from ..source.model import Finding, finding
-from ..source.said import said
+from ..source.said import Text, clause, said, so
 from ..source.suggest import did_you_mean
 from ..source.text import SourceText
 
 CODE = "NPP311"
 LOGGED = "says so only in its log under <dir>/log/"
 PRINTED = "with a warning printed on rank 0 only"
+_EVERY_RANK = so("every rank collects")
 
 
 class Problem(NamedTuple):
     start: int
     end: int
     what: str                       # the setting and what is wrong with it
-    reactions: Dict[str, str]       # release -> what torch_npu does (releases that get it wrong only)
+    reactions: Mapping[str, Text]   # release -> what torch_npu does (releases that get it wrong only)
     advice: str = ""
-    key: str = ""                   # the key it is about (checks/dynamic_files matches MindSpore's by it)
+    key: str = ""                   # the key it is about (an experimental_config value's: its own key)
 
 
 def _int(value) -> bool:
@@ -53,28 +54,28 @@ def _releases() -> tuple:
 
 def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optional[Problem]:
     floor = K.data()["start_step"]
-    never = "so no collection ever starts"
+    never = so("no collection ever starts")
     m = members.get("start_step")
     if m is None:
         return Problem(doc.start, doc.start + 1, "start_step is missing",
-                       {r: f"takes 0 and {LOGGED}, {never}" for r in _releases()},
-                       "give the step to start at (-1: the step after the file is saved, on 7.2+)", "start_step")
+                       {r: clause(f"takes 0 and {LOGGED}", never) for r in _releases()},
+                       "give the step to start at (-1: the step after the file is saved, on 7.2+)")
     if m.unknown or isinstance(m.value, bool):
         return None                     # true is an int to Python: what a release does with it is not recorded
     value = m.value
     if _int(value) and value == 0:
         return Problem(m.value_start, m.value_end, "start_step 0 never starts a collection",
                        {r: 'logs only "Start step will be set to 0." under <dir>/log/' for r in _releases()},
-                       "give the step to start at", "start_step")
+                       "give the step to start at")
     out = {}
     for r in _releases():
         if not _int(value) or value < floor[r]:
-            out[r] = f"resets it to 0 and {LOGGED}, {never}"
+            out[r] = clause(f"resets it to 0 and {LOGGED}", never)
     if not out:
         return None
     kind = "a string" if isinstance(value, str) else ("not an integer" if not _int(value) else "out of range")
     return Problem(m.value_start, m.value_end, f"start_step {_show(value)} is {kind}", out,
-                   "write a JSON integer: the step to start at", "start_step")
+                   "write a JSON integer: the step to start at")
 
 
 def _is_rank(members) -> Optional[Problem]:
@@ -83,10 +84,10 @@ def _is_rank(members) -> Optional[Problem]:
         return None
     entry = K.data()["keys"]["is_rank"]
     if m.value is not True:
-        out = {r: (f"drops it and {LOGGED}, so every rank collects" if K.reads(entry, r)
-                   else "does not read is_rank, so every rank collects") for r in _releases()}
+        out = {r: clause(f"drops it and {LOGGED}" if K.reads(entry, r) else "does not read is_rank", _EVERY_RANK)
+               for r in _releases()}
         return Problem(m.value_start, m.value_end, f"is_rank {_show(m.value)} is not a JSON boolean", out,
-                       "write true or false", "is_rank")
+                       "write true or false")
     ranks = members.get("rank_list")
     if ranks is not None and (ranks.unknown or (isinstance(ranks.value, list) and ranks.value)):
         return None
@@ -97,9 +98,9 @@ def _is_rank(members) -> Optional[Problem]:
     else:
         what, where = f"is_rank is true and rank_list {_show(ranks.value)} is not a list", ranks
     out = {r: (f"collects on no rank and {LOGGED} (\"Rank N not in valid rank_list\")" if K.reads(entry, r)
-               else "does not read is_rank, so every rank collects") for r in _releases()}
+               else clause("does not read is_rank", _EVERY_RANK)) for r in _releases()}
     return Problem(where.value_start if where is ranks else m.key_start, where.value_end, what, out,
-                   "list the ranks to collect, e.g. [0]", "is_rank")
+                   "list the ranks to collect, e.g. [0]")
 
 
 def _activities(members) -> Optional[Problem]:
@@ -108,8 +109,9 @@ def _activities(members) -> Optional[Problem]:
         return None
     if isinstance(m.value, str):
         return Problem(m.value_start, m.value_end, f"activities {_show(m.value)} is a string",
-                       {r: "reads only a list and ignores it without a word, so its activity list stays empty" for r in _releases()},
-                       'write a list: ["CPU", "NPU"]', "activities")
+                       {r: clause("reads only a list and ignores it without a word",
+                                  so("its activity list stays empty")) for r in _releases()},
+                       'write a list: ["CPU", "NPU"]')
     if not isinstance(m.value, list):
         return None
     bad = [v for v in m.value if not (isinstance(v, str) and v.upper() in ("CPU", "NPU"))]
@@ -119,8 +121,7 @@ def _activities(members) -> Optional[Problem]:
     out = {r: (f"drops it and {LOGGED} (\"Set activity failed, activity must be CPU OR NPU!\")"
                if TORCH_NPU_RELEASES.index(r) >= TORCH_NPU_RELEASES.index(first) else "drops it without a word")
            for r in _releases()}
-    return Problem(m.value_start, m.value_end, f"activities entry {_show(bad[0])} is not \"CPU\" or \"NPU\"", out,
-                   key="activities")
+    return Problem(m.value_start, m.value_end, f"activities entry {_show(bad[0])} is not \"CPU\" or \"NPU\"", out)
 
 
 def _count(members, key) -> Optional[Problem]:
@@ -133,7 +134,7 @@ def _count(members, key) -> Optional[Problem]:
     out = {r: (f"resets it to {entry['reset']} and {LOGGED}" if K.reads(entry, r)
                else f"does not read {key}") for r in _releases()}
     return Problem(m.value_start, m.value_end,
-                   f"{key} {_show(m.value)} is not an integer of at least {entry['minimum']}", out, key=key)
+                   f"{key} {_show(m.value)} is not an integer of at least {entry['minimum']}", out)
 
 
 def _unknown(members) -> List[Problem]:
@@ -212,8 +213,9 @@ def problems(text: str) -> List[Problem]:
     if not doc.ok:
         return []                       # not an object torch_npu can read: judged by nobody here
     members = OrderedDict((m.key, m) for m in doc.members)     # the last of duplicate keys wins, as json.load
-    found = [p for p in (_start_step(doc, members), _is_rank(members), _activities(members),
-                         _count(members, "active"), _count(members, "warmup")) if p is not None]
+    found = [p._replace(key=key) for key, p in (
+        ("start_step", _start_step(doc, members)), ("is_rank", _is_rank(members)), ("activities", _activities(members)),
+        ("active", _count(members, "active")), ("warmup", _count(members, "warmup"))) if p is not None]
     # a key judged for its value already says what the releases that do not read it do
     judged = {p.start for p in found}
     unknown = [p for p in _unknown(members) if members[_key_at(members, p.start)].value_start not in judged]
@@ -238,26 +240,26 @@ def message(p: Problem, target):
     # the newest releases' reaction first: it is the one most users get
     chosen = [r for r in reversed(TORCH_NPU_RELEASES) if r in p.reactions
               and (target.torch_npu in ("any", "portable") or r == target.torch_npu)]
-    groups: "OrderedDict[str, List[str]]" = OrderedDict()
+    groups: "OrderedDict[Text, List[str]]" = OrderedDict()
     for r in chosen:
         groups.setdefault(p.reactions[r], []).append(r)
     parts = []
     for reaction, rels in groups.items():
         if len(groups) == 1 and target.torch_npu == "any" and set(rels) == set(_releases()):
-            parts.append(f"torch_npu {reaction}")
+            parts.append(clause("torch_npu ", reaction))
         else:
-            parts.append(f"torch_npu {span(sorted(rels, key=TORCH_NPU_RELEASES.index))} {reaction}")
-    return said(p.what, parts[0], *parts[1:], p.advice)
+            parts.append(clause(f"torch_npu {span(sorted(rels, key=TORCH_NPU_RELEASES.index))} ", reaction))
+    return said(p.what, parts[0], *map(str, parts[1:]), p.advice)
+
+
+def reported(p: Problem, target) -> bool:
+    """Whether the target's torch_npu release hears of the problem."""
+    return _judged(target, [r for r in p.reactions if r in _releases()])
 
 
 def check_text(text: str, target) -> List[Finding]:
     """The NPP311 findings of a dynamic-profiling file's text, for the target's torch_npu release."""
-    return findings(judged(problems(text), target), text, target)
-
-
-def judged(found: List[Problem], target) -> List[Problem]:
-    """The problems the target's torch_npu release (or range) has."""
-    return [p for p in found if _judged(target, [r for r in p.reactions if r in _releases()])]
+    return findings([p for p in problems(text) if reported(p, target)], text, target)
 
 
 def findings(found: List[Problem], text: str, target) -> List[Finding]:

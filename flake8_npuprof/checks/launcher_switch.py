@@ -20,7 +20,7 @@ from ..shell.state import within
 from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
 
-from ..source.said import said
+from ..source.said import clause, said, so
 from ..source.prefilter import PROFILING_WORDS     # what the project scan looks for
 from .rule import REF_MODELZOO, Rule
 
@@ -40,9 +40,10 @@ def message(d):
                     "give the training script a profiling setup behind a flag and forward the option to it, or drop "
                     "the option (a PROFILING_MODE the caller exports is read the same with or without the option)")
     return said(f"{d.spelled} on this launcher collects nothing",
-                f"no launch gets {d.option} or anything made from it (line {d.launch_line} starts {d.script} alike "
-                f"with or without it), so {d.script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) "
-                f"and its profiling setup under `{d.guard}` ({d.setup_at}) does not run",
+                clause(f"no launch gets {d.option} or anything made from it (line {d.launch_line} starts {d.script} "
+                       "alike with or without it)",
+                       so(f"{d.script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) and its "
+                          f"profiling setup under `{d.guard}` ({d.setup_at}) does not run")),
                 f"forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE the caller exports is "
                 "read the same with or without the option)", lines=(d.launch_line,))
 

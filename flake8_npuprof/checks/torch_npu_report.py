@@ -17,7 +17,7 @@ from typing import Dict, List, Mapping, Optional
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
-from ..source.said import Said, said
+from ..source.said import Said, Text, clause, said
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Names as FrameworkNames
 
@@ -88,7 +88,7 @@ def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[str]]:
     return out
 
 
-def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
+def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
            fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
     fine_as: what a release that does not fail does, where "accepts it" would say too little."""
@@ -100,24 +100,24 @@ def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Opt
     return True
 
 
-def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
+def compose(target, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
             fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None) -> Optional[Said]:
     """The words of `head: torch_npu <reaction>` for the target, None when none of its releases fails."""
     bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
         return None
     shown = [r for r in target.torch_npu_releases if r in bad]
-    groups: Dict[str, List[str]] = {}
+    groups: Dict[Text, List[str]] = {}
     for r in shown:
         groups.setdefault(bad[r], []).append(r)
     others: List[str] = []              # what the other releases do, a clause each
     if target.torch_npu not in ("any", "portable"):
-        body = f"torch_npu {target.torch_npu} {bad[target.torch_npu]}"
+        body = clause(f"torch_npu {target.torch_npu} ", bad[target.torch_npu])
     elif len(groups) == 1 and len(shown) == len(TORCH_NPU_RELEASES):
-        body = f"torch_npu {bad[shown[0]]}"
+        body = clause("torch_npu ", bad[shown[0]])
     else:                               # the most releases' reaction first; the others after it
         order = sorted(groups.items(), key=lambda g: -len(g[1]))
-        body = f"torch_npu {K.span(order[0][1])} {order[0][0]}"
+        body = clause(f"torch_npu {K.span(order[0][1])} ", order[0][0])
         others += [f"on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:]]
         fine: Dict[str, List[str]] = {}
         for r in TORCH_NPU_RELEASES:
@@ -125,12 +125,12 @@ def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: s
                 fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
         others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
     aside = f" ({'; '.join(notes)})" if notes else ""
-    return said(head, body, *others, advice).closed_with(aside)
+    return said(head, body, *others, advice).closed_with(aside)._replace(fails_on=tuple(shown))
 
 
-def _worded(release: str, reaction: str, target: str) -> str:
+def _worded(release: str, reaction: Text, target: str) -> Text:
     """A reaction as that release's builds show it: 5.0's validation by build, 6.0.rc1's warnings on every rank."""
-    if RANK0 not in reaction or RANK0_60 in reaction:
+    if not isinstance(reaction, str) or RANK0 not in reaction or RANK0_60 in reaction:
         return reaction
     if release == "5.0":
         return BUILD_50

@@ -168,7 +168,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     fatal = [f for f in own if f.code == "NPP303"]
     if fatal or any(k.arg is None for k in call.keywords) or call.args:
         why = fatal[0].message if fatal else "profile() takes its arguments from code not followed here"
-        verdict = "fails" if fatal and _every_release(fatal[0].message) else UNKNOWN
+        verdict = "fails" if fatal and _every_release(fatal[0], target) else UNKNOWN
         return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
     caveats = tuple(Message(f.message, f.code) for f in own if _level(f.code) != "error")
     # what is collected
@@ -219,10 +219,10 @@ def _replayed(target: Target) -> Tuple[str, ...]:
     return tuple(r for r in target.torch_npu_releases if r != "5.0")
 
 
-def _every_release(message: str) -> bool:
-    """Whether an NPP303 message says every release of the target raises (under `portable` it names those that
-    accept the keyword: "...; torch_npu 7.2+ accepts it")."""
-    return "raises TypeError" in message and "accepts it" not in message
+def _every_release(fatal, target: Target) -> bool:
+    """Whether an NPP303 finding (a TypeError when the script starts) holds on every release of the target: under
+    `portable` it may hold on some only ("...; torch_npu 7.2+ accepts it"), which its `fails_on` leaves out."""
+    return set(target.torch_npu_releases) <= set(fatal.words.fails_on)
 
 
 # ---------------------------------------------------------------- what the checks found on this profiler
