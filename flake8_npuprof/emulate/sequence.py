@@ -31,6 +31,8 @@ class Run(NamedTuple):
     why: str                    # one phrase: the cause of the verdict
     profiles: Optional[bool]    # switches profiling on (None: cannot tell)
     named: bool = False         # `why` names this launch's own cause (the run's answer quotes it)
+    stopped_by: int = 0         # "not run": the index of the launch whose failure stops or skips it
+    switch: bool = False        # `why` says what would switch profiling on, or that the launcher drops it
 
     @property
     def where(self) -> str:
@@ -146,8 +148,10 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         info["lines"].insert(1, f"  unknown: {launch.missing}")
     verdict, why, profiles = _verdict(launch, report)
     cause = False                                           # `why` names this launch's own cause
+    off = ""                                                # what would switch it on (_off_unless)
     if verdict == "no profiling" and ls is not None:
-        why = _off_unless(w, launch, ls) or why
+        off = _off_unless(w, launch, ls)
+        why = off or why
         env_only = not ls.setups and all(r.setup.route == "env" for r in results)
         # the script's own torch_npu or MindSpore profiler, replayed with the launch's environment (a
         # PROFILING_MODE the launcher exports is that profiler's business, not GE's, in such a script)
@@ -193,7 +197,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         info["lines"].append(f"  PROFILING_OPTIONS from the launcher is not read: {_rel(launch.script, w.root)}:"
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
-    return Run(launch, index, report, info, verdict, why, profiles, cause)
+    return Run(launch, index, report, info, verdict, why, profiles, cause, switch=bool(off) and why == off)
 
 
 # the variables the frameworks' replays read (torch_run.py, mindspore_run.py): with a launcher that sets one, the
@@ -335,7 +339,7 @@ def _not_run(w: Walk, launch: Launch, index: int, by: Run, target, base) -> Run:
     how = f"stops {_stopper(by.launch.command)} (set -e)" if by.launch.command.errexit else "skips it (&&)"
     why = f"launch {by.index} at {by.where} fails first and {how}"
     info["lines"].insert(1, f"  not run: {why}")
-    return Run(launch, index, dict(report, usable=False), info, "not run", why, False)
+    return Run(launch, index, dict(report, usable=False), info, "not run", why, False, stopped_by=by.index)
 
 
 def _stopper(cmd) -> str:
@@ -438,7 +442,7 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     elif certain_no:
         decider, usable = certain_no[0], False
         why = f"{label(decider)}: {decider.verdict}: {decider.why}"
-        stopped = [r for r in runs if r.verdict == "not run" and r.why.startswith(f"launch {decider.index} at ")]
+        stopped = [r for r in runs if r.verdict == "not run" and r.stopped_by == decider.index]
         if stopped:
             which = f"launch{'es' if len(stopped) > 1 else ''} {', '.join(str(r.index) for r in stopped)}"
             why += f"; {_stopper(decider.launch.command)} stops there (set -e): {which} never run" \
@@ -454,7 +458,7 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         decider, usable = None, False
         why = "no launch switches profiling on"
         reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
-                                     (r.named or r.why.startswith(("profiling is off unless", "--")))))
+                                     (r.named or r.switch)))
         if reasons:
             why = "; ".join(reasons)
         else:
