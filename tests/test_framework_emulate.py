@@ -40,6 +40,10 @@ def _lifecycle(call: str):
 
 
 LIFECYCLE = [r for r in _records(TORCH_RECORD) if r["api"] == "lifecycle" and not r["release"].startswith("5.0")]
+# never started: not a schedule's replay (test_a_profiler_never_started_is_held_to_the_record), except the one a
+# scheduled step() starts, which runs as a started profiler does
+NEVER_STARTED = [r for r in LIFECYCLE if r["case"].startswith("lifecycle.never_started_")]
+LIFECYCLE = [r for r in LIFECYCLE if r not in NEVER_STARTED or r["case"].endswith("_schedule_stepped")]
 
 
 @pytest.mark.parametrize("rec", LIFECYCLE, ids=[f"{r['release']}:{r['case']}" for r in LIFECYCLE])
@@ -57,7 +61,7 @@ def test_the_replay_saves_as_many_traces_as_the_recorded_build(rec):
 
 
 def test_every_lifecycle_case_of_6_0_and_later_is_held():
-    assert len(LIFECYCLE) == 15 * 11
+    assert len(LIFECYCLE) == 16 * 11 and len(NEVER_STARTED) == 4 * 11
 
 
 MS_SCHEDULES = [r for r in _records(MS_RECORD) if r["api"] == "schedule" and r.get("after") and not r.get("raised")]
@@ -154,6 +158,54 @@ def test_a_loop_without_prof_step_collects_nothing(tmp_path, capsys):
     assert out[1] == f"train.py:6 profile: COLLECTS NOTHING: {why}"
     assert out[2] == f"usable data: no (line 6: {why})"
     assert "  steps recorded: none (prof.step() is never called; step 0 is a wait step)" in out
+
+
+@pytest.mark.parametrize("rec", NEVER_STARTED, ids=[f"{r['release']}:{r['case']}" for r in NEVER_STARTED])
+def test_a_profiler_never_started_is_held_to_the_record(tmp_path, capsys, rec):
+    """The record's case as a script's function: COLLECTS NOTHING exactly where the build never initialised nor
+    started its collector; the scheduled one that step() starts records the schedule's step as a started one."""
+    body = "".join("    " + line + "\n" for line in rec["call"].splitlines())
+    text = ("from torch_npu.profiler import profile, schedule, tensorboard_trace_handler\n"
+            "trace_ready = tensorboard_trace_handler('./prof')\n\n\ndef run():\n" + body +
+            "\n\nif __name__ == '__main__':\n    run()\n")
+    release = re.match(r"\d+\.\d+", rec["release"]).group(0)
+    release = {"2.14": "26.1", "26.2": "26.1"}.get(release, release)   # the newest builds answer as 26.1 does
+    code, out = _emulate(capsys, "--torch-npu", release, "--format", "json", "--cwd", tmp_path,
+                         _script(tmp_path, text))
+    p = json.loads("\n".join(out))["profilers"][0]
+    collected = "_start_profiler" in rec["calls"]
+    assert (p["verdict"] == "collects_nothing") == (not collected), (rec["release"], rec["calls"], p["why"])
+    if collected:
+        assert p["verdict"] == "collects" and p["recorded"] == [2], p
+    else:
+        assert "_init_profiler" not in rec["calls"]
+        assert p["why"] == ("prof = profile(...) is never started (no prof.start(), no `with prof:`): torch_npu never "
+                            "initialises its collector, so nothing is collected")
+
+
+def test_a_profiler_never_started_and_its_lookalikes(tmp_path, capsys):
+    body = ("def train(loader, hooks, trainer):\n"
+            "    quiet = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('p'))\n"
+            "    hooked = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('p'))\n"
+            "    hooks.append(hooked.start)\n"
+            "    passed = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('p'))\n"
+            "    trainer.fit(profiler=passed)\n"
+            "    unhandled = torch_npu.profiler.profile()\n"
+            "    for batch in loader:\n"
+            "        quiet.step()\n\n\n"
+            "if __name__ == '__main__':\n    train([], [], None)\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    heads = [line for line in out if line.startswith("train.py:") and ": " in line[10:] and line.count(":") > 2]
+    elsewhere = ("= profile(...) is not started in this file, and {0} can be reached from outside it (passed on, an "
+                 "attribute taken, or a name other modules may import): who starts it is not known here")
+    assert heads[:4] == [
+        "train.py:5 profile: COLLECTS NOTHING: quiet = profile(...) is never started (no quiet.start(), no `with "
+        "quiet:`): torch_npu never initialises its collector, so nothing is collected",
+        "train.py:6 profile: UNKNOWN: hooked " + elsewhere.format("hooked"),
+        "train.py:8 profile: UNKNOWN: passed " + elsewhere.format("passed"),
+        "train.py:10 profile: COLLECTS NOTHING: unhandled = profile(...) is never started (no unhandled.start(), no "
+        "`with unhandled:`): torch_npu never initialises its collector, so nothing is collected"], out
+    assert code == 1 and out[5].startswith("usable data: no (line 5: quiet = profile(...) is never started"), out[5]
 
 
 def test_a_schedule_the_loop_never_reaches(tmp_path, capsys):

@@ -426,6 +426,34 @@ def test_no_trace_handler_is_judged_only_where_the_profiler_stays():
     assert codes(kept + "helpers.export(prof)\n", release="7.3") == []
 
 
+def test_a_profiler_never_started_collects_nothing_and_is_not_said_to_delete_its_data():
+    body = "def train(loader):\n    prof = torch_npu.profiler.profile({})\n    for b in loader:\n        b.run()\n{}"
+    never = HEAD + body.format("", "")
+    want = ("prof = profile(...) is never started (no prof.start(), no `with prof:`): torch_npu {}never initialises "
+            "its collector, so nothing is collected; profile with `with torch_npu.profiler.profile(...) as prof:` "
+            "around the training loop, or call prof.start() before it and prof.stop() after it")
+    assert found(never) == [(4, 11, "NPP315", want.format(""))]
+    assert found(never, release="7.3") == [(4, 11, "NPP315", want.format("7.3 "))]      # and no NPP307
+    started = HEAD + body.format("", "    prof.start()\n")
+    assert codes(started, release="7.3") == [(4, 11, "NPP307")]
+    stepped = HEAD + body.format("on_trace_ready=h", "        prof.step()\n")
+    (_, _, code, message), = found(stepped)
+    assert code == "NPP315" and message.startswith(
+        "prof = profile(...) is never started (no prof.start(), no `with prof:`); prof.step() alone does not start a "
+        "profiler without a schedule: torch_npu never initialises its collector")
+    scheduled = HEAD + body.format("schedule=torch_npu.profiler.schedule(wait=1, active=1), on_trace_ready=h",
+                                   "        prof.step()\n")
+    assert codes(scheduled) == []                           # a scheduled step() starts it
+    assert codes(HEAD + body.format("**kw", "        prof.step()\n")) == []        # its schedule is not known
+    module_level = HEAD + "prof = torch_npu.profiler.profile(on_trace_ready=h)\n"
+    assert codes(module_level) == []                        # another module may import it and start it
+    assert codes(module_level + "if __name__ == '__main__':\n    run()\n") == [(3, 7, "NPP315")]
+    assert codes(HEAD + body.format("", "    global prof\n")) == []
+    assert codes(HEAD + body.format("", "    prof.__enter__()\n")) == []
+    assert codes(HEAD + body.format("", "    callbacks.append(prof.start)\n")) == []
+    assert codes(HEAD + body.format("", "    if prof:\n        pass\n")) == [(4, 11, "NPP315")]   # a test only
+
+
 @pytest.mark.parametrize("imports,call", [
     ("import torch_npu", "torch_npu.profiler._ExperimentalConfig"),
     ("import torch_npu as tn", "tn.profiler._ExperimentalConfig"),

@@ -28,7 +28,7 @@ from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMP
 from .torch_npu_report import (EXPERIMENTAL, EXPERIMENTAL_50, HANDLER, PROFILE, PROFILE_BOOL_50, RANK0, SCHEDULE,
                                Names, mentions_torch_npu)
 from .torch_npu_config import experimental as _experimental, schedule as _schedule
-from .torch_npu_loop import escapes as _escapes, index as _index, loops as _loops
+from .torch_npu_loop import NEVER as _NEVER, escapes as _escapes, index as _index, lifetime as _lifetime, loops as _loops
 
 
 # ---------------------------------------------------------------- the checks
@@ -117,9 +117,9 @@ def _kept_here(ctx, call: ast.Call) -> bool:
     if isinstance(node, ast.withitem):
         var = node.optional_vars
         return var is None or (isinstance(var, ast.Name) and not _escapes(ctx.tree, var.id))
-    if isinstance(node, ast.Assign):
+    if isinstance(node, ast.Assign):       # (never started: nothing is collected, NPP315 says so)
         return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
-            not _escapes(ctx.tree, node.targets[0].id)
+            not _escapes(ctx.tree, node.targets[0].id) and _lifetime(ctx, node.targets[0].id, call) != _NEVER
     return False
 
 

@@ -186,6 +186,9 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     where = _handler(ctx, names, kws.get("on_trace_ready"), cwd, environ, handler_name, known)
     data.update(output_dir=where["dir"], handler=where["kind"])
     verdict, why, steps_line = _steps_verdict(sched, stepped, bound, loop_at, var)
+    life = _unstarted(ctx, call, var, form, sched)
+    if life is not None:
+        verdict, why, steps_line = life
     if steps_line:
         details.append(steps_line)
     data.update(recorded=None, traces=None, exit_state=None)
@@ -194,7 +197,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         data.update(recorded=list(run.recorded), traces=[list(t) for t in run.traces], exit_state=run.exit_state)
     # what stops it
     stop = _stoppers(ctx, own, activities, config, where, environ, releases)
-    if stop is not None:
+    if stop is not None and not (life and life[0] == "collects_nothing"):     # never started: nothing else matters
         verdict, why = stop
     elif verdict == "collects":
         why = f"{why} into {where['shown']}" if where["shown"] else why
@@ -510,6 +513,30 @@ def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:
     short = S.spans(run.recorded, 3) if run.recorded else "none"
     return "collects", f"steps {short}", (f"steps recorded: {steps} of {run.steps}{cut} ({loop}); {saved} trace"
                                           f"{'s' if saved != 1 else ''} saved{tail}")
+
+
+def _unstarted(ctx, call: ast.Call, var, form: str, sched) -> Optional[Tuple[str, str, str]]:
+    """(verdict, headline, steps line) of `var = profile(...)` that this file does not start (checks/torch_npu_loop
+    .lifetime, NPP315), None when it does: never started, nothing is collected; passed on or reachable from other
+    modules, who starts it is not known; stepped with a schedule, step() runs the schedule's actions as a started
+    profiler's, which the record holds for a schedule whose step 0 is a wait step
+    (lifecycle.never_started_schedule_stepped)."""
+    from ..checks.torch_npu_loop import ELSEWHERE, NEVER, STEPPED, lifetime
+    if form != "start" or var is None:
+        return None
+    life = lifetime(ctx, var, call)
+    if life == ELSEWHERE:
+        return (UNKNOWN, f"{var} = profile(...) is not started in this file, and {var} can be reached from outside "
+                "it (passed on, an attribute taken, or a name other modules may import): who starts it is not "
+                "known here", "")
+    if life == NEVER:
+        return ("collects_nothing", f"{var} = profile(...) is never started (no {var}.start(), no `with {var}:`): "
+                "torch_npu never initialises its collector, so nothing is collected",
+                "steps recorded: none (the profiler is never started)")
+    if life == STEPPED and (not isinstance(sched, dict) or S.action(sched, 0) != S.NONE):
+        return (UNKNOWN, f"{var} = profile(...) is never started, only stepped: step() runs the schedule's actions, "
+                "which for a schedule that does not wait at step 0 were not replayed", "")
+    return None
 
 
 # ---------------------------------------------------------------- where the data goes
