@@ -208,6 +208,65 @@ def test_a_profiler_never_started_and_its_lookalikes(tmp_path, capsys):
     assert code == 1 and out[5].startswith("usable data: no (line 5: quiet = profile(...) is never started"), out[5]
 
 
+PCP = "import os\n{}import torch\nimport torch_npu\n{}\n\nif __name__ == '__main__':\n    train()\n"
+SET_PCP = "os.environ[\"PROF_CONFIG_PATH\"] = \"./dp\"\n"
+
+
+def _bare(tmp_path, text: str) -> Path:
+    path = tmp_path / "train.py"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_prof_config_path_set_before_torch_is_dynamic_profiling_from_that_folder(tmp_path, capsys):
+    (tmp_path / "dp").mkdir()
+    (tmp_path / "dp" / "profiler_config.json").write_text('{"start_step": 0}', encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _bare(tmp_path, PCP.format(SET_PCP, "")))
+    why = ("dynamic profiling (PROF_CONFIG_PATH): what is collected, and when, is read at run time from "
+           f"{tmp_path}/dp/profiler_config.json")
+    assert code == 1 and out[1] == f"train.py:2 PROF_CONFIG_PATH: UNKNOWN: {why}"
+    assert out[5:8] == [
+        "  PROF_CONFIG_PATH set at line 2, read when torch_npu is imported (line 4); torch_npu hooks Optimizer.step to "
+        "step it, so only a training loop that calls optimizer.step() is profiled",
+        "  read by torch_npu 6.0.rc3 and later (6.0.rc2 and earlier do not read it)",
+        f"  {tmp_path}/dp/profiler_config.json as it is now: 1 problem(s), below"]
+    assert out[8].startswith("  ! NPP311 profiler_config.json:1:16 start_step 0 never starts a collection")
+    code, out = _emulate(capsys, "--torch-npu", "5.0", "--cwd", tmp_path, _bare(tmp_path, PCP.format(SET_PCP, "")))
+    assert out[1] == ("train.py:2 PROF_CONFIG_PATH: COLLECTS NOTHING: PROF_CONFIG_PATH is set at line 2, but torch_npu "
+                      "5.0 does not read it (from 6.0.rc3 on)")
+
+
+def test_prof_config_path_set_after_the_import_is_never_read(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _bare(tmp_path, PCP.format("", SET_PCP)))
+    assert code == 1 and out[1] == (
+        "train.py:4 PROF_CONFIG_PATH: COLLECTS NOTHING: PROF_CONFIG_PATH is set at line 4, after torch_npu is "
+        "imported (line 3): torch_npu reads it once, when it is imported, so dynamic profiling does not start")
+    between = "import os\nimport torch\n" + SET_PCP + "import torch_npu\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _bare(tmp_path, between))
+    assert out[1] == (
+        "train.py:3 PROF_CONFIG_PATH: UNKNOWN: PROF_CONFIG_PATH is set at line 3, after `import torch` (line 2): a "
+        "torch that autoloads its device backends (2.5 and later) imports torch_npu there, which reads it first; "
+        "whether torch_npu sees it depends on the torch")
+
+
+def test_prof_config_path_from_the_environment_and_from_a_launcher(tmp_path, capsys, monkeypatch):
+    script = _bare(tmp_path, PCP.format("", ""))
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, script)
+    assert "PROF_CONFIG_PATH" not in "\n".join(out)            # without --env the environment is not known
+    monkeypatch.setenv("PROF_CONFIG_PATH", "./dp")
+    code, out = _emulate(capsys, "--env", "--torch-npu", "7.3", "--cwd", tmp_path, script)
+    assert out[1] == ("train.py:3 PROF_CONFIG_PATH: UNKNOWN: dynamic profiling (PROF_CONFIG_PATH): what is collected, "
+                      f"and when, is read at run time from {tmp_path}/dp/profiler_config.json")
+    assert out[4].startswith("  PROF_CONFIG_PATH set in this environment (--env), read when torch_npu is imported "
+                             "(line 3)")
+    monkeypatch.delenv("PROF_CONFIG_PATH")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text("#!/bin/bash\nexport PROF_CONFIG_PATH=./dp\npython3 train.py\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, launcher)
+    assert out[2] == ("train.py: torch_npu's profiler: unknown: line 3: dynamic profiling (PROF_CONFIG_PATH): what is "
+                      f"collected, and when, is read at run time from {tmp_path}/dp/profiler_config.json")
+
+
 def test_a_schedule_the_loop_never_reaches(tmp_path, capsys):
     code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path,
                          _script(tmp_path, GOOD.replace("range(10)", "range(2)")))

@@ -71,6 +71,46 @@ class Names(FrameworkNames):
                           (PROFILER + ".scheduler.", PROFILER + ".")), _torch_enum)
 
 
+# ---------------------------------------------------------------- the module's statements, in the order they run
+
+def _module_statements(tree):
+    """The statements that run when the module runs, in order: its top level and the bodies of its `if`s, `try`s
+    and `with`s (not functions or classes, which run later or not at all)."""
+    stack = list(reversed(getattr(tree, "body", [])))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            inner = list(stmt.body) + list(getattr(stmt, "orelse", [])) + [
+                s for h in getattr(stmt, "handlers", []) for s in h.body] + list(getattr(stmt, "finalbody", []))
+            stack.extend(reversed(inner))
+
+
+def first_import(tree, module: str) -> Optional[ast.stmt]:
+    """The first statement of the module's own run that imports `module` (or one of its submodules)."""
+    for stmt in _module_statements(tree):
+        if isinstance(stmt, ast.Import) and any(a.name == module or a.name.startswith(module + ".")
+                                                for a in stmt.names):
+            return stmt
+        if isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module and \
+                (stmt.module == module or stmt.module.startswith(module + ".")):
+            return stmt
+    return None
+
+
+def env_assignments(tree, name: str) -> List[tuple]:
+    """(statement, value) of each `os.environ["<name>"] = value` the module's own run makes, in order."""
+    from ..source.sites import dotted
+    out = []
+    for stmt in _module_statements(tree):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
+            target = stmt.targets[0]
+            key = target.slice
+            if dotted(target.value) == "os.environ" and isinstance(key, ast.Constant) and key.value == name:
+                out.append((stmt, stmt.value))
+    return out
+
+
 # ---------------------------------------------------------------- reporting per release
 
 def every(reaction: str) -> Dict[str, Optional[str]]:

@@ -69,7 +69,10 @@ def might_configure_profiling(text: str) -> bool:
 
 def names_torch_npu(text: str) -> bool:
     """Stage two for torch_npu's profiler: a file that names torch_npu (or the legacy `torch.npu.prof...`)
-    and calls its profiler by one of its names, outside a comment."""
+    and calls its profiler by one of its names, or sets PROF_CONFIG_PATH (torch_npu's dynamic profiling,
+    read when it is imported), outside a comment."""
+    if "PROF_CONFIG_PATH" in text and "torch_npu" in text and _names_outside_comments(text, ("PROF_CONFIG_PATH",)):
+        return True
     if "rofile" not in text or not ("torch_npu" in text or "npu.prof" in text or "use_npu" in text):
         return False
     return _names_outside_comments(text, _TORCH_NPU_NAMES)
