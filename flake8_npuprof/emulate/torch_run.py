@@ -23,7 +23,8 @@ from .message import Message
 
 UNKNOWN = "unknown"
 # the facts this replay's claims rest on (data/sources.json; tests/test_audit.py holds them)
-FACTS = ("torch_npu.run.schedule", "torch_npu.run.folder", "torch_npu.run.layout", "torch_npu.wheels")
+FACTS = ("torch_npu.run.schedule", "torch_npu.run.folder", "torch_npu.run.layout", "torch_npu.wheels",
+         "torch_npu.prof_config_path", "torch_npu.profile.lifecycle")
 
 
 class Profiler(NamedTuple):
