@@ -4,6 +4,7 @@ the schedule held to the execution records, and the reports' exact lines (steps 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -440,6 +441,46 @@ def test_a_mindspore_schedule_says_which_steps_and_the_folder(tmp_path, capsys):
         "      profiler_info_<rank>.json (the rank: get_rank() once communication is initialised on Ascend, else "
         "RANK_ID, else 0)  the run's settings (with NPU among the activities)",
         "      ASCEND_PROFILER_OUTPUT/  the analysis's output"]
+
+
+# the record's path cases (tools/mindspore_oracle/cases.py PATH_CALLS) as a script writes them
+MS_PATH_SCRIPTS = {
+    "default": "",
+    "output_path": "output_path='./out', ",
+    "output_path_absolute": "output_path='/opt/npu_prof', ",
+    "handler_dir": "on_trace_ready=tensorboard_trace_handler('./tb'), ",
+    "handler_worker": "on_trace_ready=tensorboard_trace_handler(worker_name='w0'), ",
+    "handler_dir_and_output_path": "on_trace_ready=tensorboard_trace_handler('./tb', 'w0'), output_path='./out', ",
+    "handler_worker_too_long": "on_trace_ready=tensorboard_trace_handler(worker_name='%s'), " % ("w" * 226),
+    "rank_id_env": "", "rank_id_env_not_a_number": "", "ascend_work_path": "",
+}
+MS_PATHS = [r for r in _records(MS_RECORD) if r["api"] == "path"]
+
+
+def test_the_record_has_every_path_case_on_every_release():
+    assert sorted({r["case"][5:] for r in MS_PATHS}) == sorted(MS_PATH_SCRIPTS) and len(MS_PATHS) == 4 * 10
+
+
+@pytest.mark.parametrize("rec", MS_PATHS, ids=[f"{r['release']}:{r['case']}" for r in MS_PATHS])
+def test_the_mindspore_folder_is_the_one_its_path_code_names(tmp_path, capsys, monkeypatch, rec):
+    """emulate's output directory and the folder it names under it, against the wheel's own path code; the rank
+    and ASCEND_WORK_PATH do not move the folder (the report names the rank generically)."""
+    case = rec["case"][5:]
+    path = tmp_path / "train.py"
+    path.write_text("import mindspore\nfrom mindspore.profiler import tensorboard_trace_handler\n\n"
+                    f"with mindspore.profiler.profile({MS_PATH_SCRIPTS[case]}schedule=None) as prof:\n"
+                    "    for step in range(10):\n        prof.step()\n", encoding="utf-8")
+    monkeypatch.setenv("ASCEND_WORK_PATH", "/tmp")
+    code, out = _emulate(capsys, "--env", "--format", "json", "--cwd", tmp_path, path)
+    p = json.loads("\n".join(out))["profilers"][0]
+    after = {k: v.replace("<cwd>", str(tmp_path)) for k, v in rec["after"].items()}
+    assert p["output_dir"] == after["output_path"], (case, p["why"])
+    folder = os.path.relpath(after["ascend_ms_dir"], after["output_path"])
+    layout = [row.strip().split("  ")[0] for row in p["layout"]]
+    assert layout[0] == folder + "/"
+    assert os.path.basename(after["framework_path"]) + "/" in layout
+    assert os.path.basename(after["ascend_profiler_output_path"]) + "/" in layout
+    assert re.sub(r"\d+", "<rank>", after["info_file"]) in [row.split(" ")[0] for row in layout]
 
 
 def test_a_mindspore_folder_s_worker_and_default_output_path(tmp_path, capsys):

@@ -146,10 +146,12 @@ def _layout(ctx, names, kws) -> List[str]:
     if handler is not None and names.of(handler.func) == MODULE + ".tensorboard_trace_handler":
         node = handler.args[1] if len(handler.args) > 1 else next(
             (k.value for k in handler.keywords if k.arg == "worker_name"), None)
-        if node is not None:
+        if node is not None:        # any other value is reset to the default (the hostname), with a warning
             value = _one(ctx, names, node)
-            worker = value if isinstance(value, str) and value != "unknown" and HOLE not in value and \
-                0 < len(value) < 226 else "<unknown>" if value == "unknown" or isinstance(value, str) else worker
+            if value == "unknown" or (isinstance(value, str) and HOLE in value):
+                worker = "<unknown>"
+            elif isinstance(value, str) and 0 < len(value) < 226:
+                worker = value
     return [run["folder"].format(worker=worker) + "  made when the profiler starts",
             f"  {run['prof_dir']}  the collector's NPU data (with NPU among the activities)",
             f"  {run['framework_dir']}  MindSpore's own raw data",
