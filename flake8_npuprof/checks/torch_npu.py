@@ -190,7 +190,7 @@ def _environment(ctx, names: Names) -> None:
                     var, at, value = t.slice.value, t, node.value
         elif isinstance(node, ast.Call) and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and \
                 isinstance(node.args[0].value, str) and node.args[0].value in data["names"] and dotted(node.func) in (
-                    "os.environ.setdefault", "environ.setdefault", "os.putenv"):
+                    "os.environ.setdefault", "environ.setdefault"):     # (os.putenv leaves os.environ, read here)
             var, at, value = node.args[0].value, node, node.args[1]
         if var is None or at is None:
             continue
@@ -261,8 +261,9 @@ RULES = (
                 "torch_npu profiler becomes a no-op (26.1)",
         default=True,
         level="warning",
-        what="`os.environ[\"PROFILING_MODE\"] = ...` (or `setdefault`, `os.putenv`; also `PROFILER_SAMPLECONFIG`) "
-             "in a file that calls `torch_npu.profiler.profile`.",
+        what="`os.environ[\"PROFILING_MODE\"] = ...` (or `setdefault`; also `PROFILER_SAMPLECONFIG`) in a file that "
+             "calls `torch_npu.profiler.profile`. Not `os.putenv`: torch_npu reads the variables with `os.getenv`, "
+             "from `os.environ`, which `os.putenv` does not change.",
         why="From torch_npu 26.1, any non-empty `PROFILING_MODE` value (even \"false\") or `PROFILER_SAMPLECONFIG` "
             "(set by msprof) turns every torch_npu profiler call into a no-op, with only a warning on rank 0 that "
             "the torch_npu profiler api is not effective. A variable left over from TF/GE profiling quietly "
