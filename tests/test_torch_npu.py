@@ -456,6 +456,30 @@ def test_a_profiler_never_started_collects_nothing_and_is_not_said_to_delete_its
     assert codes(HEAD + body.format("", "    if prof:\n        pass\n")) == [(4, 11, "NPP315")]   # a test only
 
 
+def test_prof_config_path_where_torch_npu_never_reads_it():
+    after = "import os\nimport torch\nimport torch_npu\nos.environ['PROF_CONFIG_PATH'] = './dp'\n"
+    (line, col, code, message), = found(after)
+    assert (line, col, code) == (4, 0, "NPP316") and message == (
+        "PROF_CONFIG_PATH is set after `import torch_npu` (line 3): torch_npu 7.0+ reads it once, when torch_npu is "
+        "imported (line 3), before this line sets it, so dynamic profiling does not start; on torch_npu 5.0 it never "
+        "reads PROF_CONFIG_PATH (it does from 6.0.rc3 on), so dynamic profiling does not start; on torch_npu 6.0 it "
+        "depends on the build (6.0.rc2 and earlier never read it; 6.0.rc3 and later read it once, when torch_npu is "
+        "imported, line 3, before this line sets it): dynamic profiling does not start; set it above the script's "
+        "first `import torch` and `import torch_npu`, or export it in the launcher")
+    before = "import os\nos.environ['PROF_CONFIG_PATH'] = './dp'\nimport torch\nimport torch_npu\n"
+    assert codes(before) == [] and codes(before, release="7.3") == []
+    assert codes(before, release="5.0") == [(2, 0, "NPP316")]
+    assert found(before, release="6.0")[0][3].startswith(
+        "PROF_CONFIG_PATH is set to start torch_npu's dynamic profiling: torch_npu 6.0 depends on the build (6.0.rc2 "
+        "and earlier never read it; 6.0.rc3 and later do)")
+    between = "import os\nimport torch\nos.environ['PROF_CONFIG_PATH'] = './dp'\nimport torch_npu\n"
+    assert codes(between, release="7.3") == []              # whether torch imports torch_npu depends on the torch
+    assert codes(after.replace("'./dp'", "''")) == []        # empty: nothing starts on any release
+    assert codes(after.replace("os.environ['PROF_CONFIG_PATH'] = './dp'", "def f():\n    os.environ["
+                               "'PROF_CONFIG_PATH'] = './dp'")) == []      # a function's, not the module's run
+    assert codes(after.replace("import torch_npu\n", "")) == []            # no torch_npu imported here
+
+
 @pytest.mark.parametrize("imports,call", [
     ("import torch_npu", "torch_npu.profiler._ExperimentalConfig"),
     ("import torch_npu as tn", "tn.profiler._ExperimentalConfig"),

@@ -60,6 +60,8 @@ def check(ctx) -> None:
     if profiles:
         _loops(ctx, names, profiles)
         _environment(ctx, names)
+    if "PROF_CONFIG_PATH" in ctx.src.text:
+        _prof_config_path(ctx, names)
 
 
 
@@ -204,6 +206,45 @@ def _environment(ctx, names: Names) -> None:
 
 
 
+def _prof_config_path(ctx, names: Names) -> None:
+    """NPP316: PROF_CONFIG_PATH set by the script where torch_npu never reads it. torch_npu (6.0.rc3 on) reads it
+    once, with os.getenv, when it is imported: set below the module's first `import torch_npu` it is never read;
+    above it, 5.0, 6.0.rc1 and 6.0.rc2 do not read it at all. Set between `import torch` and `import torch_npu`,
+    a torch that autoloads torch_npu (2.5 and later) reads it first: not claimed."""
+    from .torch_npu_report import env_assignments, first_import
+    imported = first_import(ctx.tree, "torch_npu")
+    if imported is None:
+        return
+    for node, value in env_assignments(ctx.tree, "PROF_CONFIG_PATH"):
+        values = _known(ctx, names, value)
+        if not (values and all(v == "" for v in values)):  # an empty value starts nothing anywhere: nothing to say
+            _unread(ctx, node, imported)
+
+
+def _unread(ctx, node: ast.Assign, imported: ast.stmt) -> None:
+    info = K.data()["prof_config_path"]
+    old, first = info["first_build"]
+    never = f"never reads PROF_CONFIG_PATH (it does from {first} on), so dynamic profiling does not start"
+    reactions: dict = {r: never for r in K.releases_before(info["from"])}
+    after = node.lineno > imported.lineno
+    if after:
+        read = (f"reads it once, when torch_npu is imported (line {imported.lineno}), before this line sets it, so "
+                "dynamic profiling does not start")
+        reactions.update((r, read) for r in K.releases_from(info["from"]))
+        reactions[info["from"]] = (f"depends on the build ({old} and earlier never read it; {first} and later read "
+                                   f"it once, when torch_npu is imported, line {imported.lineno}, before this line "
+                                   "sets it): dynamic profiling does not start")
+        head = f"PROF_CONFIG_PATH is set after `import torch_npu` (line {imported.lineno})"
+        advice = "set it above the script's first `import torch` and `import torch_npu`, or export it in the launcher"
+    else:
+        reactions[info["from"]] = f"depends on the build ({old} and earlier never read it; {first} and later do)"
+        head = "PROF_CONFIG_PATH is set to start torch_npu's dynamic profiling"
+        advice = f"use torch_npu {first} or later"
+    _report(ctx, "NPP316", node.targets[0], head, reactions, advice,
+            fine_as=None if after else {r: "reads it when torch_npu is imported" for r in K.releases_from("7.0")},
+            lines=(imported.lineno,) if after else ())
+
+
 from .rule import Rule  # noqa: E402
 
 RULES = (
@@ -278,5 +319,30 @@ RULES = (
         settings=(("torch-npu", "26.1"),),
         group="torch_npu",
         facts=("torch_npu.env_noop",),
+    ),
+    Rule(
+        code="NPP316",
+        name="torch-npu-prof-config-path-unread",
+        summary="`PROF_CONFIG_PATH` set by the script where torch_npu never reads it (below `import torch_npu`, or "
+                "on a release before 6.0.rc3): its dynamic profiling does not start",
+        default=True,
+        level="warning",
+        what="`os.environ[\"PROF_CONFIG_PATH\"] = ...` run by the module itself (its top level, `if`, `try` and "
+             "`with` bodies) below its first `import torch_npu`; or anywhere in it for a target release that does "
+             "not read the variable (5.0; 6.0, whose 6.0.rc1 and 6.0.rc2 builds do not). An empty value is not "
+             "reported, nor one set between `import torch` and `import torch_npu` (whether torch imports torch_npu "
+             "first depends on the torch: 2.5 and later autoload it).",
+        why="PROF_CONFIG_PATH starts torch_npu's dynamic profiling with no code change: torch_npu 6.0.rc3 and later "
+            "read it once, with os.getenv, when torch_npu is imported, and then watch "
+            "`<dir>/profiler_config.json`. Set after that import, it is never read: nothing is collected and "
+            "nothing is said. Releases before 6.0.rc3 do not read it at all.",
+        example="import os\nimport torch\nimport torch_npu\n\nos.environ[\"PROF_CONFIG_PATH\"] = \"./dp_config\"\n",
+        fixed="import os\n\nos.environ[\"PROF_CONFIG_PATH\"] = \"./dp_config\"\nimport torch\nimport torch_npu\n",
+        fix_safety="none",
+        fix_note="No fix: moving the line above the imports starts profiling, which changes what the job does.",
+        options=_CHECKED,
+        references=(REF_GUIDE,),
+        group="torch_npu",
+        facts=("torch_npu.prof_config_path",),
     ),
 )

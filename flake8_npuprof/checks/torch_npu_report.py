@@ -129,11 +129,12 @@ def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[str]]:
 
 
 def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
-           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
+           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None, lines: tuple = ()) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
-    fine_as: what a release that does not fail does, where "accepts it" would say too little."""
+    fine_as: what a release that does not fail does, where "accepts it" would say too little; lines: the other
+    lines of the file the words name."""
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
-    words = compose(ctx.target, head, reactions, advice, fine_as, notes)
+    words = compose(ctx.target, head, reactions, advice, fine_as, notes, lines)
     if words is None:
         return False
     ctx.report_node(code, node, words, fix)
@@ -141,7 +142,8 @@ def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Opt
 
 
 def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
-            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None) -> Optional[Said]:
+            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None,
+            lines: tuple = ()) -> Optional[Said]:
     """The words of `head: torch_npu <reaction>` for the target, None when none of its releases fails."""
     bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
@@ -165,7 +167,7 @@ def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: s
                 fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
         others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
     aside = f" ({'; '.join(notes)})" if notes else ""
-    return said(head, body, *others, advice).closed_with(aside)
+    return said(head, body, *others, advice, lines=lines).closed_with(aside)
 
 
 def _worded(release: str, reaction: str, target: str) -> str:

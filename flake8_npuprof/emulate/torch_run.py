@@ -154,8 +154,10 @@ def _prof_config_path(ctx, names, parents, target: Target, cwd: Optional[str], e
     imported = first_import(ctx.tree, "torch_npu")
     if imported is None:
         return []
+    from ..checks.framework_values import known
     torch = first_import(ctx.tree, "torch")
-    sets = env_assignments(ctx.tree, ENV_CONFIG)
+    sets = [(node, value) for node, value in env_assignments(ctx.tree, ENV_CONFIG)
+            if not _empty(known(ctx, names, value))]        # an empty value starts nothing
     info = K.data()["prof_config_path"]
     reads = [r for r in _replayed(target) if r in K.releases_from(info["from"])]
     none_read = not reads and not ("5.0" in target.torch_npu_releases and len(target.torch_npu_releases) > 1)
@@ -190,6 +192,10 @@ def _prof_config_path(ctx, names, parents, target: Target, cwd: Optional[str], e
                        given=folder)
     return [_env_read(p, f"{ENV_CONFIG} set {how}, read when torch_npu is imported (line {imported.lineno})", info,
                       target)]
+
+
+def _empty(values) -> bool:
+    return bool(values) and all(v == "" for v in values)
 
 
 def reads_env_config(text: str, environ) -> bool:

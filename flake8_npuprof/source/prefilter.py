@@ -53,13 +53,14 @@ _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 def might_configure_profiling(text: str) -> bool:
     rofil = "rofil" in text
-    if not (rofil or "PROFIL" in text or "custom_optimizers" in text or "msprof" in text):
+    config_path = "PROF_CONFIG_PATH" in text         # torch_npu's dynamic profiling, set by the script
+    if not (rofil or config_path or "PROFIL" in text or "custom_optimizers" in text or "msprof" in text):
         return False
     # the TF names are looked for only where a TF marker is: "rofil" alone (cProfile, line_profiler) is not one
     if ((rofil and "rofiling" in text) or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text) \
             and names_a_setup(text):
         return True
-    if rofil and names_torch_npu(text):
+    if (rofil or config_path) and names_torch_npu(text):
         return True
     if names_mindspore(text):
         return True
