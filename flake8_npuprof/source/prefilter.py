@@ -53,9 +53,10 @@ _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 def might_configure_profiling(text: str) -> bool:
     rofil = "rofil" in text
-    config_path = "PROF_CONFIG_PATH" in text         # torch_npu's dynamic profiling, set by the script
-    if not (rofil or config_path or "PROFIL" in text or "custom_optimizers" in text or "msprof" in text):
+    # "PROF" covers PROFILING_*, MS_PROFILER_OPTIONS and PROF_CONFIG_PATH (torch_npu's dynamic profiling)
+    if not (rofil or "PROF" in text or "custom_optimizers" in text or "msprof" in text):
         return False
+    config_path = "PROF_CONFIG_PATH" in text
     # the TF names are looked for only where a TF marker is: "rofil" alone (cProfile, line_profiler) is not one
     if ((rofil and "rofiling" in text) or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text) \
             and names_a_setup(text):
