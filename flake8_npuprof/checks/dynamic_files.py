@@ -62,7 +62,7 @@ def script_frameworks(text: str) -> Set[str]:
     """The frameworks whose dynamic profiling a script starts (`dynamic_profile.init(...)`,
     `DynamicProfilerMonitor(...)`), whatever folder it names."""
     out: Set[str] = set()
-    if "dynamic_profile" not in text and "DynamicProfilerMonitor" not in text:
+    if "dynamic_profile" not in text and "DynamicProfilerMonitor" not in text and "PROF_CONFIG_PATH" not in text:
         return out
     try:
         tree = ast.parse(text)
@@ -75,7 +75,7 @@ def script_frameworks(text: str) -> Set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and dotted(node.func) in ms:
             out.add(K.MINDSPORE)
-    if "dynamic_profile" in text and (init_folders(text) or _torch_init_called(tree)):
+    if ("dynamic_profile" in text or "PROF_CONFIG_PATH" in text) and (init_folders(text) or _torch_init_called(tree)):
         out.add(K.TORCH_NPU)
     return out
 

@@ -285,14 +285,19 @@ def check_file(text: str, path: str, settings: Settings) -> List[Finding]:
 
 def init_folders(text: str) -> List[str]:
     """The literal folders a script passes to `torch_npu.profiler.dynamic_profile.init(path)` (under any name
-    the module is imported as): torch_npu reads `<path>/profiler_config.json` there."""
+    the module is imported as), then those it sets PROF_CONFIG_PATH to (`os.environ["PROF_CONFIG_PATH"] = path`,
+    in a script that names torch_npu): torch_npu reads `<path>/profiler_config.json` there."""
     import ast
-    if "dynamic_profile" not in text:
+    if "dynamic_profile" not in text and "PROF_CONFIG_PATH" not in text:
         return []
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
+    from .torch_npu_report import env_assignments
+    # PROF_CONFIG_PATH set by the script: torch_npu (6.0.rc3 on) reads <dir>/profiler_config.json from it too
+    env = [v.value for _, v in env_assignments(tree, "PROF_CONFIG_PATH")
+           if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value]
     names = {"torch_npu.profiler.dynamic_profile"}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in ("torch_npu.profiler", "torch_npu.profiler.dynamic_profile"):
@@ -320,7 +325,7 @@ def init_folders(text: str) -> List[str]:
             continue
         if head in names or (head == "@init" and "@init" in names):
             out.append(node.args[0].value)
-    return out
+    return out + env if "torch_npu" in text else out
 
 
 # ---------------------------------------------------------------- the rule's page

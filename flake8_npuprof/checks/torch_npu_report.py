@@ -71,6 +71,46 @@ class Names(FrameworkNames):
                           (PROFILER + ".scheduler.", PROFILER + ".")), _torch_enum)
 
 
+# ---------------------------------------------------------------- the module's statements, in the order they run
+
+def _module_statements(tree):
+    """The statements that run when the module runs, in order: its top level and the bodies of its `if`s, `try`s
+    and `with`s (not functions or classes, which run later or not at all)."""
+    stack = list(reversed(getattr(tree, "body", [])))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            inner = list(stmt.body) + list(getattr(stmt, "orelse", [])) + [
+                s for h in getattr(stmt, "handlers", []) for s in h.body] + list(getattr(stmt, "finalbody", []))
+            stack.extend(reversed(inner))
+
+
+def first_import(tree, module: str) -> Optional[ast.stmt]:
+    """The first statement of the module's own run that imports `module` (or one of its submodules)."""
+    for stmt in _module_statements(tree):
+        if isinstance(stmt, ast.Import) and any(a.name == module or a.name.startswith(module + ".")
+                                                for a in stmt.names):
+            return stmt
+        if isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module and \
+                (stmt.module == module or stmt.module.startswith(module + ".")):
+            return stmt
+    return None
+
+
+def env_assignments(tree, name: str) -> List[tuple]:
+    """(statement, value) of each `os.environ["<name>"] = value` the module's own run makes, in order."""
+    from ..source.sites import dotted
+    out = []
+    for stmt in _module_statements(tree):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
+            target = stmt.targets[0]
+            key = target.slice
+            if dotted(target.value) == "os.environ" and isinstance(key, ast.Constant) and key.value == name:
+                out.append((stmt, stmt.value))
+    return out
+
+
 # ---------------------------------------------------------------- reporting per release
 
 def every(reaction: str) -> Dict[str, Optional[str]]:
@@ -89,11 +129,12 @@ def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[str]]:
 
 
 def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
-           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
+           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None, lines: tuple = ()) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
-    fine_as: what a release that does not fail does, where "accepts it" would say too little."""
+    fine_as: what a release that does not fail does, where "accepts it" would say too little; lines: the other
+    lines of the file the words name."""
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
-    words = compose(ctx.target, head, reactions, advice, fine_as, notes)
+    words = compose(ctx.target, head, reactions, advice, fine_as, notes, lines)
     if words is None:
         return False
     ctx.report_node(code, node, words, fix)
@@ -101,7 +142,8 @@ def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Opt
 
 
 def compose(target, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
-            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None) -> Optional[Said]:
+            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None,
+            lines: tuple = ()) -> Optional[Said]:
     """The words of `head: torch_npu <reaction>` for the target, None when none of its releases fails."""
     bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
@@ -125,7 +167,7 @@ def compose(target, head: str, reactions: Mapping[str, Optional[Text]], advice: 
                 fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
         others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
     aside = f" ({'; '.join(notes)})" if notes else ""
-    return said(head, body, *others, advice).closed_with(aside)._replace(fails_on=tuple(shown))
+    return said(head, body, *others, advice, lines=lines).closed_with(aside)._replace(fails_on=tuple(shown))
 
 
 def _worded(release: str, reaction: Text, target: str) -> Text:

@@ -202,7 +202,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
 
 # the variables the frameworks' replays read (torch_run.py, mindspore_run.py): with a launcher that sets one, the
 # launch's environment is handed over even without --env
-_FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS")
+_FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS", "PROF_CONFIG_PATH")
 
 
 class LaunchEnv(dict):
@@ -228,8 +228,9 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
             env.origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in env for k in _FRAMEWORK_ENV) else env
+    from .torch_run import reads_env_config
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
-        if not named(text):
+        if not named(text) and not (framework == "torch_npu" and reads_env_config(text, given)):
             continue
         rep = emulate_framework(text, launch.script, framework, target, cwd, True, given)
         if rep is None:
