@@ -20,6 +20,7 @@ import ast
 from typing import Iterable, Optional
 
 from ..knowledge import torch_npu as K
+from ..source.said import clause, so
 from ..source.sites import dotted
 from .framework_values import EnumRef, Items, known as _known, show as _show
 from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMPLE as _PROFILE, REF_GUIDE, TORCH as _TORCH,
@@ -224,12 +225,13 @@ def _prof_config_path(ctx, names: Names) -> None:
 def _unread(ctx, node: ast.Assign, imported: ast.stmt) -> None:
     info = K.data()["prof_config_path"]
     old, first = info["first_build"]
-    never = f"never reads PROF_CONFIG_PATH (it does from {first} on), so dynamic profiling does not start"
+    not_started = so("dynamic profiling does not start")
+    never = clause(f"never reads PROF_CONFIG_PATH (it does from {first} on)", not_started)
     reactions: dict = {r: never for r in K.releases_before(info["from"])}
     after = node.lineno > imported.lineno
     if after:
-        read = (f"reads it once, when torch_npu is imported (line {imported.lineno}), before this line sets it, so "
-                "dynamic profiling does not start")
+        read = clause(f"reads it once, when torch_npu is imported (line {imported.lineno}), before this line sets it",
+                      not_started)
         reactions.update((r, read) for r in K.releases_from(info["from"]))
         reactions[info["from"]] = (f"depends on the build ({old} and earlier never read it; {first} and later read "
                                    f"it once, when torch_npu is imported, line {imported.lineno}, before this line "

@@ -9,6 +9,7 @@ import ast
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import torch_npu as K
+from ..source.said import clause, so
 from .framework_values import known as _known
 from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMPLE as _PROFILE, REF_GUIDE, SCHEDULE, Names,
                                every as _every, report as _report, script as _script)
@@ -176,7 +177,7 @@ def _never_started(ctx, var: str, call: ast.Call) -> None:
             f"{var}.start() before it and {var}.stop() after it")
 
 
-STARTS_NOTHING = "never initialises its collector, so nothing is collected"
+STARTS_NOTHING = clause("never initialises its collector", so("nothing is collected"))
 
 
 def _started_no_step(ctx, names: Names, var: str, call: ast.Call) -> None:
