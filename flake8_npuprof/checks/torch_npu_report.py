@@ -113,7 +113,7 @@ def env_assignments(tree, name: str) -> List[tuple]:
 
 # ---------------------------------------------------------------- reporting per release
 
-def every(reaction: str) -> Dict[str, Optional[str]]:
+def every(reaction: Text) -> Dict[str, Optional[Text]]:
     return {r: reaction for r in TORCH_NPU_RELEASES}
 
 
