@@ -37,6 +37,7 @@ class Profiler(NamedTuple):
     caveats: Tuple[Message, ...]        # findings that make the data less useful (NPP301, ...)
     conditions: Tuple[str, ...]         # the `if` tests it runs under
     data: dict                          # the JSON fields (schedule, steps, output_dir, layout, ...)
+    unreached: bool = False             # not reached from the file's entry point (why says so)
 
 
 # ---------------------------------------------------------------- the script
@@ -78,7 +79,8 @@ def reached(ctx, p: Profiler) -> Profiler:
     conditions = tuple(dict.fromkeys(reach.path(node).texts + p.conditions))
     if state is False:
         at = f" (line {reach.entry.line} {reach.entry.what})" if reach.entry else ""
-        return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions)
+        return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions,
+                          unreached=True)
     if state is None and p.verdict != UNKNOWN:
         return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {reach.unknown_why()}: whether "
                           "this code runs is not known here")
