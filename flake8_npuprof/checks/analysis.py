@@ -325,7 +325,7 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     if words:
         return [[over_budget(words)] for _ in each]
     assert tree is not None                 # (a file that may profile is parsed above)
-    deep = prefilter.too_many_conditions(tree)
+    deep = prefilter.too_many_conditions(tree, text)
     if deep is not None:
         return [[too_many_conditions(deep, text)] for _ in each]
     # The analysis builds many small containers that all live until the file is done; the cyclic
