@@ -116,6 +116,7 @@ class ExecOrder:
         self._active: set = set()
         self._walked: set = set()
         self._methods: Dict[str, Dict[str, _Def]] = {}
+        self._method_ids: Optional[Set[int]] = None      # ids of every method in _methods (_is_method)
         for scope in sites.scopes:
             if scope.kind == "class":
                 self._methods[scope.node.name] = {
@@ -298,7 +299,9 @@ class ExecOrder:
         return defs[-1:]                # the last definition wins
 
     def _is_method(self, func) -> bool:
-        return any(func in m.values() for m in self._methods.values())
+        if self._method_ids is None:
+            self._method_ids = {id(f) for m in self._methods.values() for f in m.values()}
+        return id(func) in self._method_ids
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
