@@ -133,10 +133,13 @@ def mark_unreached(ctx: Context) -> None:
     from ..setups.reach import reach_of
     from ..source.said import unreached
     reach = reach_of(ctx.sites)
-    if not reach.known:                     # (unreached() names nothing then)
+    if reach.entry is None:                 # (unreached() names nothing then)
         return
-    assert reach.entry is not None
     marked = _in_unreached(ctx, reach, [f.start for f in ctx.findings])
+    # nor when a name is computed at run time: asked only when it would name something here (finding what
+    # computes names is a search of its own)
+    if not any(marked) or reach.dynamic:
+        return
     condition = unreached(reach.entry.line)
     for k, f in enumerate(ctx.findings):
         if marked[k]:
@@ -144,8 +147,9 @@ def mark_unreached(ctx: Context) -> None:
 
 
 def _in_unreached(ctx: Context, reach, offsets: List[int]) -> List[bool]:
-    """For each offset, whether it lies in the span of the last definition reach.unreached() names that starts
-    at or before it (spans in (start, end) order), asking reach only about the definitions that can decide it:
+    """For each offset, whether it lies in the span of the last definition reach.unreached() names (when
+    reach.known) that starts at or before it (spans in (start, end) order), asking reach only about the
+    definitions that can decide it:
     the ones holding the offset, and, when one of those is unreached, the ones after it that end before the
     offset (an unreached one there is the last, and does not hold it)."""
     from bisect import bisect_right

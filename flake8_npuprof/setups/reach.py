@@ -199,7 +199,7 @@ class Reach:
         return out
 
     def outermost_unreached(self, scopes) -> List[bool]:
-        """For each function or class scope: whether it is among those unreached() names (known is True)."""
+        """For each function or class scope: whether it is among those unreached() names when known is True."""
         self._answer([s for scope in scopes for s in (scope, scope.parent) if s is not None])
         paths = self.paths
         return [id(s) not in paths and (s.parent is None or id(s.parent) in paths) for s in scopes]
