@@ -109,8 +109,9 @@ class Reach:
     What reaches into such a closed set comes only from inside it, and the propagation visits its scopes in
     the order the whole run does, so their answers are the whole run's; the loads asked for are the names of
     those scopes only, not of every function the file defines (each one a search of the file's text and a
-    walk of the statements that name it). After a few questions about scopes outside the set, the whole
-    file is computed at once (as many setups in as many functions would otherwise cost a run each)."""
+    walk of the statements that name it). Once the runs have propagated over as many scopes as the file
+    holds, the whole file is computed at once (many setups in as many functions would otherwise cost a run
+    each)."""
 
     def __init__(self, sites):
         self.sites = sites
