@@ -27,7 +27,7 @@ from ..source.model import Issue
 from ..source.said import Runtime, Said, said
 from ..knowledge.targets import Target
 from . import options_chips, options_json, options_keys, options_output, options_schema, options_trace, options_values
-from .options_chips import _product_problems
+from .options_chips import _product_problems, known_members
 from .options_json import _duplicates, _syntax_issue
 from .options_problem import ABORT, Problem, _any_unknown, snake, versions_phrase
 from .options_schema import _schema_ok_keys, _schema_problems
@@ -92,7 +92,7 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
         return OptionsReport(False, False, doc, issues)
     issues.extend(_duplicates(doc))
     problems: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
-    once = read(doc, text)
+    once, plain = read(doc, text), known_members(doc)
     for version in K.VERSIONS:
         if version not in K.LEGACY_VERSIONS:
             _add_runtime(problems, doc, text, version, once)
@@ -102,7 +102,7 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
         schema_ok = _schema_ok_keys(doc, version)
         for product in K.PRODUCTS:
-            for problem in _product_problems(doc, version, product, schema_ok):
+            for problem in _product_problems(doc, version, product, schema_ok, plain):
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
     issues.extend(_judge(problems, target))
     issues.extend(_trace_points(doc, target))
