@@ -182,3 +182,21 @@ def test_the_conditions_bound_is_counted_again_only_for_new_statements():
     assert found is not None and found.lineno == 2 * prefilter.MAX_CONDITIONS + 2      # the body of elif 256
     assert deep.body[0] not in prefilter._within
     assert prefilter.too_many_conditions(ast.Module(body=deep.body + ok.body, type_ignores=[])) is found
+
+
+def test_a_text_spelling_few_conditions_is_not_walked_for_them(monkeypatch):
+    # each condition is a keyword written out: a text holding "if", "while", "except" and "case" at most 256
+    # times in all (names and comments count too) has no statement under more, and its statements are not walked
+    import ast
+    from flake8_npuprof.source import prefilter
+    chain = "if x == 0:\n    y = 0\n" + "".join(f"elif x == {k}:\n    y = {k}\n" for k in range(1, 300))
+    few = "# if, while, except\nwhile True:\n    try:\n        pass\n    except OSError:\n        break\n" + \
+        "".join(f"if motif{k}:\n    pass\n" for k in range(125))            # 3 + 1 + 1 + 2 * 125 = 255 words
+    walked = []
+    real = prefilter._too_deep
+    monkeypatch.setattr(prefilter, "_too_deep", lambda stmt: walked.append(stmt) or real(stmt))
+    assert prefilter.too_many_conditions(ast.parse(few), few) is None and walked == []
+    over = few + "if a:\n    pass\n" * 3                                      # 258 words, 1 condition deep
+    assert prefilter.too_many_conditions(ast.parse(over), over) is None and len(walked) == 129
+    found = prefilter.too_many_conditions(ast.parse(chain), chain)
+    assert found is not None and found.lineno == 2 * prefilter.MAX_CONDITIONS + 2

@@ -230,15 +230,63 @@ def test_a_ge_initialisation_on_a_conditional_way_overrides_nothing(tmp_path):
     assert r.verdict == "collects" and r.read_by_ge is True      # the warm-up session may not run
 
 
-def test_reach_is_computed_once_per_file_from_the_sites_walk(monkeypatch):
-    # many setups in many functions: the reach of each setup is looked up, not recomputed
+def test_reach_is_not_recomputed_per_setup(monkeypatch):
+    # many setups in many functions: each question about a new function may widen what is propagated, but the
+    # runs together propagate over at most three times the file's scopes (then the whole file is computed once)
     text = IMPORTS + "".join(f"\n\ndef step{k}():\n" + _config() for k in range(40)) + \
         '\n\nif __name__ == "__main__":\n' + "".join(f"    step{k}()\n" for k in range(40))
-    built = []
+    spread = []
     real = reach_module.Reach._run
-    monkeypatch.setattr(reach_module.Reach, "_run", lambda self: (built.append(1), real(self))[1])
+    monkeypatch.setattr(reach_module.Reach, "_run", lambda self: (spread.append(len(self._closed)), real(self))[1])
     analyse(text, None, "many.py", Settings(target=T))
-    assert len(built) == 1
+    assert spread[-1] == 41 and sum(spread) <= 3 * 41 and len(spread) < 20, spread
+
+
+def test_a_question_about_main_searches_no_helper_name():
+    # the setup sits in main: only the ways into main are looked for, not the loads of the 30 helpers
+    text = IMPORTS + "".join(f"\n\ndef helper{k}(x):\n    return x + {k}\n" for k in range(30)) + \
+        "\n\ndef main():\n" + "".join(f"    helper{k}(1)\n" for k in range(30)) + _config() + \
+        '\n\nif __name__ == "__main__":\n    main()\n'
+    ctx = Context(SourceText(text), ast.parse(text), "t.py", Settings(target=T))
+    (setup,) = ctx.model.setups
+    assert setup.reached is True and setup.conditions == ()
+    reach = reach_of(ctx.sites)
+    assert sorted(s.kind for s in reach._closed.values()) == ["function", "module"]
+    assert not any(name.startswith("helper") for name in ctx.sites._whole)
+
+
+def _span_rule(ctx, offsets):
+    """mark_unreached as it read before reach was demand-driven: the last unreached definition starting at or
+    before the offset holds it."""
+    from bisect import bisect_right
+    reach = reach_module.Reach(ctx.sites)
+    spans = sorted((ctx.src.node_start(d), ctx.src.node_end(d)) for d in reach.unreached())
+    starts = [a for a, _ in spans]
+    out = []
+    for at in offsets:
+        i = bisect_right(starts, at) - 1
+        out.append(i >= 0 and at < spans[i][1])
+    return out
+
+
+def test_findings_are_marked_unreached_as_by_the_spans_of_every_unreached_definition():
+    from flake8_npuprof.checks.analysis import _in_unreached
+    # outer is not reached; Inner.method is (named from main), so deep, in it, is an outermost unreached
+    # definition inside an unreached one: an offset after deep's end (in method, or in outer after it) is in
+    # no span the rule takes as the last one
+    text = ("def outer():\n    class Inner:\n        def method(self):\n            def deep():\n"
+            "                return 1\n            y = 2\n            return y\n    return Inner\n\n\n"
+            "def helper():\n    return 3\n\n\ndef main(obj):\n    obj.method()\n    helper()\n\n\n"
+            "def unused():\n    return 4\n\n\n"
+            'if __name__ == "__main__":\n    main(None)\n')
+    ctx = Context(SourceText(text), ast.parse(text), "t.py", Settings(target=T))
+    offsets = list(range(len(text)))
+    want = _span_rule(ctx, offsets)
+    assert _in_unreached(ctx, reach_module.Reach(ctx.sites), offsets) == want
+    marked = {part: want[text.index(part)] for part in ("class Inner", "return 1", "y = 2", "return Inner",
+                                                         "return 3", "return 4")}
+    assert marked == {"class Inner": True, "return 1": True, "y = 2": False, "return Inner": False,
+                      "return 3": False, "return 4": True}
 
 
 def _calls(text: str) -> int:

@@ -130,20 +130,59 @@ def mark_unreached(ctx: Context) -> None:
     states becomes what will happen once the code runs."""
     if not ctx.findings:
         return
-    from bisect import bisect_right
     from ..setups.reach import reach_of
     from ..source.said import unreached
     reach = reach_of(ctx.sites)
-    spans = sorted((ctx.src.node_start(d), ctx.src.node_end(d)) for d in reach.unreached())
-    if not spans:
+    if reach.entry is None:                 # (unreached() names nothing then)
         return
-    assert reach.entry is not None          # (unreached() names nothing unless the entry point is known)
-    starts = [a for a, _ in spans]
+    marked = _in_unreached(ctx, reach, [f.start for f in ctx.findings])
+    # nor when a name is computed at run time: asked only when it would name something here (finding what
+    # computes names is a search of its own)
+    if not any(marked) or reach.dynamic:
+        return
     condition = unreached(reach.entry.line)
     for k, f in enumerate(ctx.findings):
-        i = bisect_right(starts, f.start) - 1
-        if i >= 0 and f.start < spans[i][1]:
+        if marked[k]:
             ctx.findings[k] = f.given(condition)
+
+
+def _in_unreached(ctx: Context, reach, offsets: List[int]) -> List[bool]:
+    """For each offset, whether it lies in the span of the last definition reach.unreached() names (when
+    reach.known) that starts at or before it (spans in (start, end) order), asking reach only about the
+    definitions that can decide it:
+    the ones holding the offset, and, when one of those is unreached, the ones after it that end before the
+    offset (an unreached one there is the last, and does not hold it)."""
+    from bisect import bisect_right
+    spans = sorted((ctx.src.node_start(s.node), ctx.src.node_end(s.node), k, s)
+                   for k, s in enumerate(ctx.sites.scopes) if s.kind in ("function", "class"))
+    starts = [a for a, _, _, _ in spans]
+    around: List[int] = []                  # the definition each one is nested in (-1: none); spans nest
+    stack: List[int] = []
+    for j, (start, _, _, _) in enumerate(spans):
+        while stack and spans[stack[-1]][1] <= start:
+            stack.pop()
+        around.append(stack[-1] if stack else -1)
+        stack.append(j)
+    lasts = [bisect_right(starts, at) - 1 for at in offsets]
+    holding = []                            # the definitions holding each offset, innermost first
+    for i, at in zip(lasts, offsets):
+        j, chain = i, []
+        while j >= 0:
+            if spans[j][1] > at:
+                chain.append(j)
+            j = around[j]
+        holding.append(chain)
+    asked = {j for js in holding for j in js}
+    found = dict(zip(sorted(asked), reach.outermost_unreached([spans[j][3] for j in sorted(asked)])))
+    out = []
+    for i, at, js in zip(lasts, offsets, holding):
+        first = next((j for j in js if found[j]), None)      # the innermost unreached one holding it
+        if first is None:
+            out.append(False)
+            continue
+        after = [j for j in range(i, first, -1) if spans[j][1] <= at]
+        out.append(not any(reach.outermost_unreached([spans[j][3] for j in after])))
+    return out
 
 
 def internal_error(exc: BaseException) -> Finding:
@@ -292,7 +331,7 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     if words:
         return [[over_budget(words)] for _ in each]
     assert tree is not None                 # (a file that may profile is parsed above)
-    deep = prefilter.too_many_conditions(tree)
+    deep = prefilter.too_many_conditions(tree, text)
     if deep is not None:
         return [[too_many_conditions(deep, text)] for _ in each]
     # The analysis builds many small containers that all live until the file is done; the cyclic

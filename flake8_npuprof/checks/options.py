@@ -27,11 +27,11 @@ from ..source.model import Issue
 from ..source.said import Runtime, Said, Text, clause, outcome, said, so
 from ..knowledge.targets import Target
 from . import options_chips, options_json, options_keys, options_output, options_schema, options_trace, options_values
-from .options_chips import _product_problems
+from .options_chips import _product_problems, known_members
 from .options_json import _duplicates, _syntax_issue
 from .options_problem import ABORT, Problem, _any_unknown, snake, versions_phrase
 from .options_schema import _schema_ok_keys, _schema_problems
-from .options_steps import _runtime_problems
+from .options_steps import Read, _runtime_problems, read
 from .options_trace import _trace_points
 
 MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
@@ -92,18 +92,17 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
         return OptionsReport(False, False, doc, issues)
     issues.extend(_duplicates(doc))
     problems: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
+    once, plain = read(doc, text), known_members(doc)
     for version in K.VERSIONS:
         if version not in K.LEGACY_VERSIONS:
-            for product in K.PRODUCTS:
-                for problem in _runtime_problems(doc, text, version, _runtime_product(product)):
-                    problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
+            _add_runtime(problems, doc, text, version, once)
             continue
         for problem in _schema_problems(doc, version):
             for product in K.PRODUCTS:
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
         schema_ok = _schema_ok_keys(doc, version)
         for product in K.PRODUCTS:
-            for problem in _product_problems(doc, version, product, schema_ok):
+            for problem in _product_problems(doc, version, product, schema_ok, plain):
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
     issues.extend(_judge(problems, target))
     issues.extend(_trace_points(doc, target))
@@ -123,13 +122,23 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
 
 def _blank_problems(doc: Doc, text: str):
     problems: Dict[Tuple[str, str], Dict[Tuple[str, str], Problem]] = {}
+    once = read(doc, text)
     for version in K.VERSIONS:
-        if version in K.LEGACY_VERSIONS:
-            continue
-        for product in K.PRODUCTS:
-            for problem in _runtime_problems(doc, text, version, _runtime_product(product)):
-                problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
+        if version not in K.LEGACY_VERSIONS:
+            _add_runtime(problems, doc, text, version, once)
     return problems
+
+
+def _add_runtime(problems, doc: Doc, text: str, version: str, once: Read) -> None:
+    """The 8.5+ problems of every product, each platform's judged once (two products may share one)."""
+    per_platform: Dict[str, List[Problem]] = {}
+    for product in K.PRODUCTS:
+        runtime = _runtime_product(product)
+        found = per_platform.get(runtime)
+        if found is None:
+            found = per_platform[runtime] = _runtime_problems(doc, text, version, runtime, once)
+        for problem in found:
+            problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
 
 
 def _runtime_product(product: str) -> str:

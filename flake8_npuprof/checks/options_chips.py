@@ -5,7 +5,7 @@ values.
 
 from __future__ import annotations
 
-from typing import Dict, List, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import datafiles as K
 from ..knowledge.collection import active
@@ -70,17 +70,22 @@ def _unsupported_problem(key: str, m: Member, behaviour: str, why: str, title: s
 _NOT_OPEN = "the collector of this version for this chip is not open source"
 
 
-def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str]) -> List[Problem]:
-    """Problems of keys this version's schema accepts, on one product."""
-    members = _members(doc)
+def known_members(doc: Doc) -> List[Tuple[str, Member, str]]:
+    """(key, member, snake_case key) of each member whose value is known, the last of each key."""
+    return [(key, m, snake(key)) for key, m in _members(doc).items() if not m.unknown]
+
+
+def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str],
+                      known: Optional[List[Tuple[str, Member, str]]] = None) -> List[Problem]:
+    """Problems of keys this version's schema accepts, on one product. known: known_members(doc), when the
+    caller asks for several products."""
     data = K.product(product)
     title = f"Ascend {product}"
     legacy = version in K.LEGACY_VERSIONS
     unsupported = K.unsupported(product, version)
     out = []
-    for key, m in members.items():
-        base = snake(key)
-        if m.unknown or key not in schema_ok:
+    for key, m, base in known_members(doc) if known is None else known:
+        if key not in schema_ok:
             continue
         value = m.value
         if base in unsupported:

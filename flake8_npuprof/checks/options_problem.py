@@ -6,6 +6,7 @@ The checks are the other options_* modules; checks/options.py judges their verdi
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Dict, NamedTuple, Optional, Tuple, Union
 
@@ -18,8 +19,10 @@ FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnecti
              "host_sys_usage_freq", "instr_profiling_freq", "sys_lp_freq")
 
 
+@functools.lru_cache(maxsize=1024)
 def snake(key: str) -> str:
-    """The snake_case key a protobuf-era lowerCamelCase alias stands for."""
+    """The snake_case key a protobuf-era lowerCamelCase alias stands for (kept per key: each options string
+    is judged for 35 (version, product) pairs, and its keys are the few the schemas name)."""
     return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
 
 

@@ -5,7 +5,7 @@ The codes are documented beside the checks of the older versions, whose wording 
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, NamedTuple, Optional, Set
 
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc, Member
@@ -23,15 +23,32 @@ _NANO_ADVICE = {
 }
 
 
-def _runtime_problems(doc: Doc, text: str, version: str, product: str) -> List[Problem]:
-    """Problems on one chip from what GE and the collector of this version do, step by step
-    (knowledge/ge_options.py, held to the oracle record by tests/test_oracle.py)."""
+class Read(NamedTuple):
+    """What every (version, product) pair reads the same way in one options string: its members (the last of
+    each key), the keys whose value has a hole, and GE's own steps (GE's parse does not depend on the chip)."""
+    members: Dict[str, Member]
+    unknown: Set[str]
+    holes: bool
+    ge: Optional[list]          # None: an empty text, which steps() answers alone
+
+
+def read(doc: Doc, text: str) -> Read:
     from ..knowledge import ge_options as G
     members = _members(doc)
     unknown = {k for k, m in members.items() if m.unknown}
-    holes = bool(unknown) or "\ue000" in text
+    return Read(members, unknown, bool(unknown) or "\ue000" in text, G.ge_steps(text) if text else None)
+
+
+def _runtime_problems(doc: Doc, text: str, version: str, product: str, once: Optional[Read] = None) -> List[Problem]:
+    """Problems on one chip from what GE and the collector of this version do, step by step
+    (knowledge/ge_options.py, held to the oracle record by tests/test_oracle.py). once: read(doc, text), when
+    the caller asks for several pairs."""
+    from ..knowledge import ge_options as G
+    members, unknown, holes, ge = once if once is not None else read(doc, text)
     by_key: Dict[Optional[str], list] = {}       # None: the whole string
-    for step in G.steps(text, version, product, cut=False):     # NPP112 reports the cut
+    # G.steps(text, version, product, cut=False) (NPP112 reports the cut), GE's part read once
+    every = G.steps(text, version, product, cut=False) if ge is None else ge + G.collector_steps(text, version, product)
+    for step in every:
         if step.action in (G.UNKNOWN, G.OFF) or step.kind == "deprecated":
             continue
         if step.key in unknown or (holes and step.key is None):

@@ -23,7 +23,7 @@ its top level does not reach; so does a file that calls functions by computed na
 from __future__ import annotations
 
 import ast
-from typing import AbstractSet, Dict, List, NamedTuple, Optional, Tuple
+from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
@@ -104,62 +104,27 @@ class Entry(NamedTuple):
 
 
 class Reach:
-    """Reached (True), not reached from the entry point (False) or not known (None), per node."""
+    """Reached (True), not reached from the entry point (False) or not known (None), per node.
+
+    Demand-driven: a question about a scope computes the ways into it and into every scope on those ways
+    (the scopes that may reach it, closed under "may reach"), and runs the propagation over those alone.
+    What reaches into such a closed set comes only from inside it, and the propagation visits its scopes in
+    the order the whole run does, so their answers are the whole run's; the loads asked for are the names of
+    those scopes only, not of every function the file defines (each one a search of the file's text and a
+    walk of the statements that name it). Once the runs have propagated over as many scopes as the file
+    holds, the whole file is computed at once (many setups in as many functions would otherwise cost a run
+    each)."""
 
     def __init__(self, sites):
         self.sites = sites
         self.entry: Optional[Entry] = _entry(sites.module.node)
-        self.dynamic = False
-        self.dynamic_at: Optional[Tuple[int, str]] = None      # the first such call: line, what it is
-        self.paths: Dict[int, Path] = {}        # id(scope) -> how it is reached
-        self._run()
-
-    # ---- answers
-
-    def scope_path(self, scope) -> Optional[Path]:
-        return self.paths.get(id(scope)) if scope is not None else None
-
-    def of(self, node) -> Optional[bool]:
-        scope = self.sites.scope_of.at(node, self.sites.module)
-        if id(scope) in self.paths:
-            return True
-        return False if self.known else None
-
-    def path(self, node) -> Path:
-        return self.paths.get(id(self.sites.scope_of.at(node, self.sites.module))) or Path()
-
-    @property
-    def known(self) -> bool:
-        """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
-        return self.entry is not None and not self.dynamic
-
-    def unknown_why(self) -> str:
-        """Why "not reached" cannot be said of this file (when it cannot)."""
-        if self.entry is None:
-            return "this file has no entry point (no main guard, no top-level call)"
-        line, what = self.dynamic_at or (0, "a call")
-        return f"this file runs code by a name computed at run time ({what} at line {line})"
-
-    def _dynamic(self, node, what: str) -> None:
-        self.dynamic = True
-        if self.dynamic_at is None:
-            self.dynamic_at = (getattr(node, "lineno", 0), f"`{what}`")
-
-    def unreached(self) -> List[ast.stmt]:
-        """The outermost function and class definitions the entry point does not reach (when that is known)."""
-        if not self.known:
-            return []
-        out = []
-        for s in self.sites.scopes:
-            if s.kind in ("function", "class") and id(s) not in self.paths and \
-                    (s.parent is None or id(s.parent) in self.paths):
-                out.append(s.node)
-        return out
-
-    # ---- the computation
-
-    def _run(self) -> None:
-        sites = self.sites
+        self.paths: Dict[int, Path] = {id(sites.module): Path()}    # id(scope) -> how it is reached (scopes in _closed)
+        self._closed: Dict[int, Any] = {id(sites.module): sites.module}     # answered scopes (module: always)
+        self._dynamic: Optional[bool] = None
+        self.dynamic_at: Optional[Tuple[int, str]] = None      # the first reached such call: line, what it is
+        self._spent = 0                         # scopes propagated over by the runs so far
+        self._loads: Dict[str, list] = {}       # name -> its loads (Name and Attribute), in walk order
+        self._ways: Dict[int, Path] = {}        # id(reference) -> the way through it (_guards)
         defined: Dict[int, Dict[str, list]] = {}        # id(scope) -> name -> scopes defined right in it
         methods: Dict[str, list] = {}                   # method name -> its function scopes
         members: Dict[int, list] = {}                   # id(class scope) -> its method scopes
@@ -175,28 +140,185 @@ class Reach:
                 members.setdefault(id(parent), []).append(s)
             if s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)):
                 inner.setdefault(id(parent), []).append(s)
-        refs: Dict[int, list] = {}
-        # only the loads the loop below acts on: a name some scope defines or a dynamic or getattr-like
-        # call, an attribute named like a method or a dynamic call (the others it passes over, in order)
-        named = {name for names in defined.values() for name in names}
-        named.update(DYNAMIC_CALLS, ("getattr", "hasattr", "setattr"))
-        Name = ast.Name
-        for node, scope in sites.loads_with_last(named | set(methods)):
-            if (node.id in named) if type(node) is Name else (node.attr in methods or _dynamic_attribute(node)):
-                refs.setdefault(id(scope), []).append(node)
-        local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
-        implicit: Dict[int, list] = {}                  # `tf.app.run()` without a main: it calls `main`
-        for site in sites.calls_named("run"):
-            if _runs_main(site.call, site.name or "", sites.module.node):
-                implicit.setdefault(id(site.scope), []).append(site.call)
-        guards_of, pos, dyn = sites.guards_of, sites.pos, DYNAMIC_CALLS
+        self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
+        self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
+        # the loads the propagation acts on: a name some scope defines or a dynamic or getattr-like call, an
+        # attribute named like a method or a dynamic call (the others it passes over, in order)
+        self._named = {name for names in defined.values() for name in names}
+        self._named.update(DYNAMIC_CALLS, ("getattr", "hasattr", "setattr"))
+        self._implicit: Optional[Dict[int, Tuple[Any, list]]] = None    # `tf.app.run()` without a main: it calls `main`
 
+    # ---- answers
+
+    def scope_path(self, scope) -> Optional[Path]:
+        if scope is None:
+            return None
+        self._answer((scope,))
+        return self.paths.get(id(scope))
+
+    def of(self, node) -> Optional[bool]:
+        scope = self.sites.scope_of.at(node, self.sites.module)
+        self._answer((scope,))
+        if id(scope) in self.paths:
+            return True
+        return False if self.known else None
+
+    def path(self, node) -> Path:
+        scope = self.sites.scope_of.at(node, self.sites.module)
+        self._answer((scope,))
+        return self.paths.get(id(scope)) or Path()
+
+    @property
+    def known(self) -> bool:
+        """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
+        return self.entry is not None and not self.dynamic
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether a reached scope calls functions by a computed name (`globals()`, `eval`, `getattr(obj,
+        name)`, `fire.Fire()`): then what is not reached cannot be told."""
+        if self._dynamic is None:
+            holders = []
+            for node, scope in self._loads_of(DYNAMIC_CALLS + ("getattr",)):
+                if type(node) is ast.Name:
+                    if node.id in DYNAMIC_CALLS or (node.id == "getattr" and
+                                                    any(True for _ in _dynamic_getattrs(scope, (node,), self.sites))):
+                        holders.append((node, scope, f"`{node.id}()`"))
+                elif _dynamic_attribute(node):
+                    holders.append((node, scope, f"`{ast.unparse(node)}()`"))
+            self._answer([scope for _, scope, _ in holders])
+            reached = [(node, what) for node, scope, what in holders if id(scope) in self.paths]
+            self._dynamic = bool(reached)
+            if reached:
+                self.dynamic_at = (reached[0][0].lineno, reached[0][1])
+        return self._dynamic
+
+    def unknown_why(self) -> str:
+        """Why "not reached" cannot be said of this file (when it cannot)."""
+        if self.entry is None:
+            return "this file has no entry point (no main guard, no top-level call)"
+        _ = self.dynamic
+        line, what = self.dynamic_at or (0, "a call")
+        return f"this file runs code by a name computed at run time ({what} at line {line})"
+
+    def unreached(self) -> List[ast.stmt]:
+        """The outermost function and class definitions the entry point does not reach (when that is known)."""
+        if not self.known:
+            return []
+        self._answer(self.sites.scopes)
+        out = []
+        for s in self.sites.scopes:
+            if s.kind in ("function", "class") and id(s) not in self.paths and \
+                    (s.parent is None or id(s.parent) in self.paths):
+                out.append(s.node)
+        return out
+
+    def outermost_unreached(self, scopes) -> List[bool]:
+        """For each function or class scope: whether it is among those unreached() names when known is True."""
+        self._answer([s for scope in scopes for s in (scope, scope.parent) if s is not None])
+        paths = self.paths
+        return [id(s) not in paths and (s.parent is None or id(s.parent) in paths) for s in scopes]
+
+    # ---- the computation
+
+    def _answer(self, scopes) -> None:
+        """Close the answered set over these scopes (every scope that may reach one of them), and propagate."""
+        closed = self._closed
+        todo = [s for s in scopes if id(s) not in closed]
+        if not todo:
+            return
+        if self._spent > len(self.sites.scopes):
+            # the runs so far propagated over as many scopes as the file has: the whole file at once
+            todo = [s for s in self.sites.scopes if id(s) not in closed]
+        while todo:
+            scope = todo.pop()
+            if id(scope) in closed:
+                continue
+            closed[id(scope)] = scope
+            todo.extend(s for s in self._ways_in(scope) if id(s) not in closed)
+        self._spent += len(closed)
+        self._run()
+
+    def _loads_of(self, names) -> list:
+        """The loads whose last identifier is one of names, in walk order."""
+        return self.sites.loads_with_last(names)
+
+    def _mentions(self, name: str) -> list:
+        """(node, scope) of each way the propagation reads a name: its Name loads, and for `main` the
+        `app.run()` calls without one."""
+        found = self._loads.get(name)
+        if found is None:
+            Name = ast.Name
+            found = [(node, scope) for node, scope in self._loads_of((name,)) if type(node) is Name]
+            if name == "main":
+                found += [(call, site_scope) for site_scope, calls in self._implicit_calls() for call in calls]
+            self._loads[name] = found
+        return found
+
+    def _implicit_calls(self) -> List[Tuple[Any, list]]:
+        if self._implicit is None:
+            sites = self.sites
+            implicit: Dict[int, Tuple[Any, list]] = {}
+            for site in sites.calls_named("run"):
+                if _runs_main(site.call, site.name or "", sites.module.node):
+                    implicit.setdefault(id(site.scope), (site.scope, []))[1].append(site.call)
+            self._implicit = implicit
+        return list(self._implicit.values())
+
+    def _ways_in(self, target) -> list:
+        """The scopes whose propagation may reach target (as _run does it)."""
+        parent = target.parent
+        if parent is None:
+            return []
+        out = []
+        if target in self._inner.get(id(parent), ()):
+            out.append(parent)                  # runs with its scope (or registered when defined)
+        if target.kind not in ("function", "class"):
+            return out
+        name = target.node.name
+        defined = self._defined
+        out.extend(scope for _, scope in self._mentions(name)
+                   if any(s is target for s in _visible(defined, scope, name)))
+        if target.kind == "function" and parent.kind == "class":     # a method: named as an attribute
+            out.extend(scope for node, scope in self._loads_of((name,)) if type(node) is not ast.Name)
+            for getter in ("getattr", "hasattr", "setattr"):
+                out.extend(scope for node, scope in self._mentions(getter)
+                           if _named_attribute(node, self.sites) == [name])
+            if _dunder(name) or _open_class(parent.node, self._local_classes):
+                klass = parent.node.name
+                out.extend(scope for _, scope in self._mentions(klass)
+                           if any(s is parent for s in _visible(defined, scope, klass)))
+        return out
+
+    def _run(self) -> None:
+        """The propagation from the module over the closed set (the whole file's once every scope is in it)."""
+        sites, closed = self.sites, self._closed
+        defined, methods, members, inner = self._defined, self._methods, self._members, self._inner
+        named = self._named
+        # the names the closed scopes are read by (their own, their classes', the getattr-likes for a method)
+        words = set()
+        for scope in closed.values():
+            if scope.kind in ("function", "class") and scope.parent is not None:
+                words.add(scope.node.name)
+                if scope.parent.kind == "class":
+                    words.update(("getattr", "hasattr", "setattr", scope.parent.node.name))
+        refs: Dict[int, list] = {}
+        Name = ast.Name
+        for node, scope in self._loads_of(sorted(words)):
+            if id(scope) in closed and \
+                    ((node.id in named) if type(node) is Name else (node.attr in methods or _dynamic_attribute(node))):
+                refs.setdefault(id(scope), []).append(node)
+        implicit = {id(scope): calls for scope, calls in self._implicit_calls()} if "main" in words else {}
+        guards_of, pos, ways = sites.guards_of, sites.pos, self._ways
+
+        self.paths = paths = {id(sites.module): Path()}
         todo = [sites.module]
-        self.paths[id(sites.module)] = Path()
         changes: Dict[int, int] = {}
 
         def reach(scope, path: Path) -> None:
-            old = self.paths.get(id(scope))
+            if id(scope) not in closed:
+                return                  # reaches none of the scopes asked about
+            old = paths.get(id(scope))
             new = path if old is None else old.merged(path)
             if old is not None and new == old:
                 return
@@ -205,12 +327,18 @@ class Reach:
                 new = Path(("one of several conditions",), (), False, new.caught) if new.texts else new
                 if new == old:
                     return
-            self.paths[id(scope)] = new
+            paths[id(scope)] = new
             todo.append(scope)
+
+        def way(node, scope, here: Path) -> Path:
+            found = ways.get(id(node))
+            if found is None:
+                found = ways[id(node)] = _guards(guards_of.at(node, ()), scope, pos.at(node, 0), node, sites)
+            return here.extended(found)
 
         while todo:
             scope = todo.pop()
-            here = self.paths[id(scope)]
+            here = paths[id(scope)]
             for s in inner.get(id(scope), ()):
                 reach(s, here)          # class bodies and lambdas run with their scope; registrations are kept
             for node in refs.get(id(scope), []) + implicit.get(id(scope), []):
@@ -218,36 +346,26 @@ class Reach:
                 # conditions (source text) are not worth building
                 if type(node) is ast.Name or type(node) is ast.Call:
                     name = node.id if type(node) is ast.Name else "main"
-                    if name in dyn:
-                        self._dynamic(node, f"{name}()")
                     called = [m for attr in _named_attribute(node, sites) for m in methods.get(attr, ())]
                     targets = _visible(defined, scope, name)
                     if not called and not targets:
                         continue
-                    on_way = here.extended(
-                        _guards(guards_of.at(node, ()), scope, pos.at(node, 0), node, sites))
+                    on_way = way(node, scope, here)
                     for m in called:            # getattr(obj, "method")
                         reach(m, on_way)
                     for target in targets:
                         reach(target, on_way)
                         if target.kind == "class":
                             for m in members.get(id(target), ()):
-                                if _dunder(m.node.name) or _open_class(target.node, local_classes):
+                                if _dunder(m.node.name) or _open_class(target.node, self._local_classes):
                                     reach(m, on_way)
                 else:
-                    name = node.attr
-                    if _dynamic_attribute(node):
-                        self._dynamic(node, f"{ast.unparse(node)}()")
-                    called = methods.get(name, [])
+                    called = methods.get(node.attr, [])
                     if not called:
                         continue
-                    on_way = here.extended(
-                        _guards(guards_of.at(node, ()), scope, pos.at(node, 0), node, sites))
+                    on_way = way(node, scope, here)
                     for m in called:
                         reach(m, on_way)
-            for call in _dynamic_getattrs(scope, refs.get(id(scope), ()), sites):
-                self._dynamic(call, "getattr()")
-                break
 
 
 def guard_text(guards) -> Tuple[str, ...]:

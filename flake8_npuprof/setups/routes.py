@@ -270,6 +270,10 @@ def _is_profiling_config_var(sites, node, scope, pos) -> bool:
 
 @per_file
 def npu_opens(sites: Sites) -> List[CallSite]:
+    # is_npu_device holds only for a name imported from npu_device (qualified() through the imports): without
+    # one, no `open(` is looked for
+    if not any(path.split(".")[0] == "npu_device" for path in sites.imports.values()):
+        return []
     return [s for s in sites.calls_for(("open",), whole=True)
             if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "open"
             and is_npu_device(sites, s.call.func.value)]

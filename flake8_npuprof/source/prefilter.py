@@ -141,6 +141,7 @@ def words_over_budget(text: str) -> int:
 
 _Stmt = Union[ast.stmt, ast.excepthandler]      # a statement, or an except clause (its body's conditions)
 MAX_CONDITIONS = 256        # an `if/elif` chain of 256 branches; real scripts nest a few, dispatch tables a few dozen
+_CONDITION_WORDS = ("if", "while", "except", "case")       # ("elif" holds "if")
 
 
 # Top-level statements found within the bound. The language server's parse of an edited document hands the
@@ -149,10 +150,14 @@ MAX_CONDITIONS = 256        # an `if/elif` chain of 256 branches; real scripts n
 _within: "weakref.WeakKeyDictionary[ast.stmt, bool]" = weakref.WeakKeyDictionary()
 
 
-def too_many_conditions(tree: ast.AST) -> Optional[_Stmt]:
+def too_many_conditions(tree: ast.AST, text: Optional[str] = None) -> Optional[_Stmt]:
     """The first statement (in source order) nested under more than MAX_CONDITIONS conditions, or None.
     Statements only, iteratively: one step per statement, whatever the nesting. A top-level statement counted
-    before (the server's next analysis of an edited text) is not counted again."""
+    before (the server's next analysis of an edited text) is not counted again. text: the tree's source, when
+    known: each condition is an `if`, `elif`, `while`, `except` or `case` written out (a keyword is ASCII, and
+    never split), so a text that spells those words at most MAX_CONDITIONS times has no statement under more."""
+    if text is not None and sum(text.count(word) for word in _CONDITION_WORDS) <= MAX_CONDITIONS:
+        return None
     for stmt in getattr(tree, "body", []):
         if stmt in _within:
             continue
