@@ -18,7 +18,9 @@ checkout against that one.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -75,8 +77,10 @@ def _read(path: str) -> str:
 
 def differences(paths, counts=None) -> List[str]:
     """The launchers whose findings differ between the scan and every walk. counts: filled with how many launchers
-    have a finding ("found") and how many the scan does not walk ("skipped")."""
+    have a finding ("found") and how many the scans do not walk ("skipped": checks/shell_scan.py, then
+    engine/launch_scan.py)."""
     from flake8_npuprof.checks.shell_scan import needs_walk
+    from flake8_npuprof.engine.launch_scan import why_walked
     out = []
     counts = {} if counts is None else counts
     for path in paths:
@@ -87,7 +91,7 @@ def differences(paths, counts=None) -> List[str]:
         if fast != slow:
             out.append(path)
         counts["found"] = counts.get("found", 0) + any(slow)
-        counts["skipped"] = counts.get("skipped", 0) + (not needs_walk(text))
+        counts["skipped"] = counts.get("skipped", 0) + (not needs_walk(text) or not why_walked(text, path))
     return out
 
 
@@ -109,13 +113,28 @@ def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
             statistics.median(x / y for x, y in rounds))
 
 
-def cost(roots, repeat: int, before: Optional[str]) -> None:
+def walked(root: str, paths) -> dict:
+    """Why each launcher is walked (engine/launch_scan.why_walked; "" when it is not), by relative path."""
     from flake8_npuprof.checks.shell_scan import needs_walk
+    from flake8_npuprof.engine.launch_scan import why_walked
+    out = {}
+    for p in paths:
+        text = _read(os.path.join(root, p))
+        out[p] = why_walked(text, os.path.join(root, p)) if needs_walk(text) else ""
+    return out
+
+
+def cost(roots, repeat: int, before: Optional[str]) -> None:
     root = os.path.abspath(roots[0])
     every = [os.path.relpath(p, root) for p in launchers([root])]
     bare = [p for p in every if "prof" not in _read(os.path.join(root, p)).lower()]
-    skipped = [p for p in every if not needs_walk(_read(os.path.join(root, p)))]
-    print(f"{len(every)} launchers, {len(bare)} name no profiling word, {len(skipped)} of them not walked")
+    why = walked(root, bare)
+    print(f"{len(every)} launchers, {len(bare)} name no profiling word, {sum(not w for w in why.values())} of them "
+          "not walked; why the others are:")
+    for reason, n in collections.Counter(re.sub(r" \(.*| in \S+$|^\S+ may hold", lambda m: " may hold"
+                                                if m.group().endswith("may hold") else "", w)
+                                         for w in why.values() if w).most_common():
+        print(f"  {n:4d}  {reason}")
     with tempfile.TemporaryDirectory() as tmp:
         alone = os.path.join(tmp, "alone")
         for i, p in enumerate(bare):

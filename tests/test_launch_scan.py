@@ -135,6 +135,7 @@ def project(tmp_path):
 
 @pytest.mark.parametrize("text", [
     "cur=$(cd $(dirname $0)/..; pwd)\npython3 ${cur}/train.py --epochs=1 > log 2>&1\n",
+    "bash ../train.sh\npython3 ../train.py\n",          # a script it runs that is not there
     "cd ..\nscript=train.py\npython3 $script --x=1\npython3 tools/eval.py\n",
     "#!/bin/bash\n# python3 ../train.py is the training\nnohup python3 ../train.py &\n",
 ])
@@ -154,19 +155,120 @@ def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, mon
 
 
 @pytest.mark.parametrize("text", [
-    "python3 /opt/models/train.py\n",                  # an absolute path: outside what the listing covers
     "cd ~/work\npython3 train.py\n",
     "python3 ${name}.py\n",                             # the script's name is computed
-    "bash ../train.sh\npython3 ../train.py\n",          # another script runs: walked (emulate/scan.py)
     "python3 ../missing/train.py\n",                    # named with its folder, and not there
     "cd ../../../../..\npython3 train.py\n",            # more levels up than MAX_LEVELS
     "export PROFILING_MODE=true\npython3 ../train.py\n",
+    "a=tra\nb=in.py\npython3 ../$a$b\n",                # a name held in a variable, used in part
+    "for p in $*; do cd ..; done\npython3 ../train.py\n",     # `cd ..` once per argument: as far up as they go
+    "up() { cd ..; }\nup; up; up; up\npython3 train.py\n",   # a body's `cd ..` once per call
+    "python3 -m $module\n",
+    "bash ./${name}.sh\n",
+    "source ./env.sh\nsource ./env.sh\nsource ./env.sh\npython3 train.py\n",    # env.sh goes up 2 each time
+    "bash ./loop.sh\n",                                 # runs itself
+    "f() { echo; }\n" + "f\n" * 80 + "g() { f; f; f; f; f; f; f; f; f; f; }\ng\n",     # calls enough for the bound
 ])
 def test_a_launcher_the_scripts_scan_cannot_settle_is_walked(project, text):
     from flake8_npuprof.engine.launch_scan import starts_no_profiled_script
+    (project / "test" / "env.sh").write_text("cd ../..\n")
+    (project / "test" / "loop.sh").write_text("bash ./loop.sh\n")
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert not starts_no_profiled_script(text, str(path))
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+# the shapes the scan follows: a file run or sourced, a `-m` module, a function body, an absolute path
+FOLLOWED = [
+    "bash ./child.sh --epochs=1\n",                     # child.sh starts ../tools/eval.py
+    "cd ..\nbash test/child.sh\n",                      # (from the project's folder: the same child)
+    "source ./env.sh\npython3 ${ROOT}/train.py\n",       # env.sh sets ROOT=.. (a level up it writes)
+    ". ./env.sh && python3 ${ROOT}/tools/eval.py\n",
+    "cd ..\npython3 -m tools.eval --x=1\n",
+    "run() {\n  python3 ../train.py \"$@\"\n}\nrun --epochs=1\nrun --epochs=2\n",
+    "function run {\n  cd ..\n  python3 train.py\n}\nrun\n",
+    "python3 /nonexistent_npx/models/train.py\n",    # not there: the walk finds no script
+    "cd /nonexistent_npx/data\npython3 ../train.py\n",
+    "python3 ../train.py > /dev/null 2>&1\n",           # what a redirection names is no folder
+    "wget https://example.com/data.tar\npython3 ../train.py\n",
+    "# python3 /opt/x/train.py is what runs on the cluster\npython3 ../train.py\n",
+]
+
+
+@pytest.mark.parametrize("text", FOLLOWED)
+def test_a_launcher_whose_followed_files_start_no_profiled_script_is_not_walked(project, text, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("for p in $*; do echo $p; done\npython3 ../tools/eval.py \"$@\"\n")
+    (project / "test" / "env.sh").write_text("export ROOT=..\nA=1\n")
+    (project / "tools" / "__init__.py").write_text("")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text) and why_walked(text, str(path)) == ""
+    made = _walks(monkeypatch)
+    fast = bench._check(str(path), text)
+    assert made == []
+    with bench.every_walk():
+        assert bench._check(str(path), text) == fast
+
+
+@pytest.mark.parametrize("text", FOLLOWED[:7])
+def test_a_launcher_is_walked_once_a_file_it_follows_can_start_a_profiled_script(project, text):
+    """The same launchers once the script the child, the sourced value, the module or the function names holds a
+    setup: walked, with every walk's findings."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("python3 ../tools/eval.py \"$@\"\n")
+    (project / "test" / "env.sh").write_text("export ROOT=..\n")
+    (project / "tools" / "__init__.py").write_text("")
+    (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
+    (project / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)).endswith("may hold a setup")
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "train.py").write_text(PLAIN)
+    text = f"cd {tmp_path / 'elsewhere'}\npython3 train.py\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    from flake8_npuprof.engine.launch_scan import why_walked
+    assert why_walked(text, str(path)).startswith("an absolute path that is there")
+
+
+def test_a_launcher_running_a_script_whose_walk_stops_is_walked_and_says_so(project):
+    """What a launcher runs counts toward the walk's bound: NPP191 on the launcher, which names no profiling word."""
+    (project / "test" / "child.sh").write_text("echo ok\n" * MAX_COMMANDS)
+    text = "bash ./child.sh\npython3 ../train.py\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    from flake8_npuprof.engine.launch_scan import why_walked
+    assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
+    found = check_file(text, str(path), Settings())
+    assert [(f.code, f.line) for f in found] == [("NPP191", 1), ("NPP191", 2)]
+    assert "stopped in child.sh, which it runs, at line 5000" in found[0].message
+
+
+def test_a_child_that_starts_a_profiled_script_is_reported_on_the_child(project):
+    """The launch is the child's: the launcher that runs it is walked and reports nothing of it, the child does."""
+    (project / "train.py").write_text(EXAMPLE_SCRIPT.replace('"--data_path", default=""', '"--trace", default="True"')
+                                      .replace("if args.profiling:", "if args.trace:"))
+    child = "python3 ../train.py --trace=False\n"
+    (project / "test" / "child.sh").write_text(child)
+    text = "bash ./child.sh\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    from flake8_npuprof.engine.launch_scan import why_walked
+    assert why_walked(text, str(path)) == "../train.py may hold a setup"
+    assert check_file(text, str(path), Settings()) == []
+    found = check_file(child, str(project / "test" / "child.sh"), Settings())
+    assert [(f.code, f.line, f.col) for f in found] == [("NPP205", 1, 20)]
 
 
 def test_the_listing_of_a_region_is_made_again_when_a_folder_changes(project):

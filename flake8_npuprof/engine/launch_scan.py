@@ -4,16 +4,28 @@ emulate/scan.py leaves unwalked a launcher that can start no script. One that st
 for that script's sake: `check` reports what a launch passes to a script that holds a profiling setup (NPP205,
 an options value), and a script fails the prefilter the flake8 plugin runs (source/prefilter.py) when it holds
 none. So when every script the launcher can name is such a script, its findings are its own lines' (its check
-costs about what reading it costs). Decided without the walk, and only where that is certain:
+costs about what reading it costs), unless the walk stops at a bound (NPP191). Decided without the walk, and only
+where that is certain (why_walked says what is not):
 
-- the text names no profiling word ("prof" in any case), sources no file, runs no other shell script, defines
-  no function, starts no `-m` module and has fewer commands than the walk's bound (emulate/scan.py reads the
-  same words; what it does with them is the walk's);
-- every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`), and no word is an
-  absolute path or starts at `~`: the directories the walk can reach are then below the launcher's own folder
-  or above it by at most as many levels as the text writes `..` or `dirname`;
-- every file with one of those names in that region (found by one listing of it, kept while no folder of it
-  changes) fails the prefilter, and each name written with folders (`sub/train.py`) is there.
+- the launcher names no profiling word ("prof" in any case). What it finds with such a word (PROFILING_OPTIONS,
+  msprof, PROFILE_TYPE, NPP015) is read from the launcher's own text; a launch in a file it runs or sources is
+  reported on that file (shell_launches._prepared), so those files' words only decide what is walked;
+- the files it runs or sources (`bash x.sh`, `source env`, `. ./env.sh`) are followed with the same scan, found by
+  their names as the walk finds them (below the folders its relative paths reach), to MAX_SOURCED deep, no file
+  twice on one chain, each within the read bound: every script any of them can name counts (a launcher that runs
+  a `.sh` starting a profiled script is walked);
+- every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`; a name cut short by `${x#y}`
+  is one of the files whose name ends its written one), a `-m` module is a dotted name (the files it can be:
+  `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension is computed;
+- every absolute path (`/data/x`, `"/home/u/$d"`) is one the directories cannot reach a script through: it does
+  not exist (with as many levels up as the texts go up), or it is in the region listed; `~` and a `-m` module
+  with an absolute path are left to the walk;
+- the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
+  as the texts write `..` or `dirname`, counted as often as they can run: a function body once per call, a loop
+  body once per argument (how many words a line gives at most), a file once per run or `source` of it;
+- the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS;
+- every file with one of the scripts' names in that region (found by one listing of it, kept while no folder of
+  it changes) fails the prefilter, and each name written with folders (`sub/train.py`) is there.
 A folder link in the region, a region of more than MAX_ENTRIES entries, or any doubt: the launcher is walked.
 """
 
@@ -21,17 +33,39 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 MAX_LEVELS = 4                  # folders above the launcher's
 MAX_ENTRIES = 20000             # files and folders a region may hold
-# what makes the walk needed whatever the scripts hold (mirrors emulate/scan.py's words, without `.py`)
-_WALKED = re.compile(r"\.sh|\bsource\b|\bfunction\b|\(\s*\)|(?:^|[\s;&|(){}])-m(?:$|[\s=])|"
-                     r"\.[$`]|\}(?:py|sh)\b|(?:^|[\s;&|(){}`])\.(?:$|[\s;&|])")
-_ROOTED = re.compile(r"(?:^|[\s'\"=(:])[/~]")
-_PY_WORD = re.compile(r"[^\s'\"=;|&()<>`]*\.py(?![\w])")
+MAX_FILES = 32                  # the launcher and the files it runs or sources, followed
+# what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
+# substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
+_COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|\bset[ \t]+--")
+_COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)          # a line that is a comment
+_WORD_START = r"(?:^|(?<=[\s=(:;&|`<>]))['\"]*"
+_ROOTED = re.compile(_WORD_START + r"([/~][^\s'\";&|()<>`]*)", re.M)
+_URL = re.compile(r"(?:https?|ftp|git|ssh|s3|obs):$")   # `http://x`: a relative `http:` folder, never the root
+_PY_WORD = re.compile(r"[^\s'\"=;|&()<>`]*\.py")
+_SH_WORD = re.compile(r"[^\s'\"=;|&()<>`]*\.sh(?![\w])")
+_SOURCED = re.compile(r"(?:^|(?<=[\s;&|(){}`]))(?:source|\.)[ \t]+(\S+)", re.M)
+_SOURCE_HEAD = re.compile(r"(?:^|[\s;&|(){}`])(?:source|\.)[ \t]")
+_MODULE = re.compile(r"(?:^|(?<=[\s;&|(){}]))-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
+_DEFINED = re.compile(r"(?:^|(?<=[\s;&|{}]))(?:function[ \t]+([\w.:-]+)|([\w.:-]+)[ \t]*\([ \t]*\))", re.M)
+_ASSIGNED = re.compile(r"(?:^|(?<=[\s;&|(){}`]))(\w+)=['\"]?[^\s'\"=;|&()<>`]*\.(?:py|sh)", re.M)
+# what the count of commands and levels reads: an operator or line break ends a command; `do`/`done` at a
+# command's head open and close a loop body; `..` and `dirname` go one folder up
+_TOKENS = re.compile(r"(?:^|(?<=[\n;&|]))[ \t]*(for|while|until|select|do|done)(?=$|[\s;&|])|([\n;&|()`])|"
+                     r"((?<!\.)\.\.(?!\.)|\bdirname\b)", re.M)
+# a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
+# tests `$1`/`$#` or runs getopts; any other loop body is walked once
+_OVER_ARGS = re.compile(r"^for[ \t]+\w+[ \t]*(?:;|$)|\$\{?[@*1#]|getopts")
 _NAME = re.compile(r"[\w.+-]+")
-_ENDS_COMMAND = re.compile(r"[\n;&|()`]")
+_BRACE = re.compile(r"\s*\{")
+# `dirname $0` (and of `readlink -f $0`, `${BASH_SOURCE[0]}`): the file's own folder, in the region; not a level up
+_OWN_FOLDER = re.compile(r"dirname[ \t]+[\"']?(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?|"
+                         r"\$[({][ \t]*(?:readlink[ \t]+-f|realpath)[ \t]+[\"']?(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)[\"']?[ \t]*[)}])"
+                         r"[\"']?(?=$|[\s)`;&|])")
+_BOUNDARY = " \t\n=(:;&|`<>"
 _UP = re.compile(r"^(?:\.\.?/+)+")
 
 _regions: Dict[str, Tuple[Dict[str, int], Dict[str, List[str]]]] = {}     # folder -> (folder mtimes, name -> paths)
@@ -41,39 +75,302 @@ _passes: Dict[str, Tuple[tuple, bool]] = {}                              # scrip
 def starts_no_profiled_script(text: str, path: str) -> bool:
     """True when the walk of this launcher cannot change what `check` finds in it (see the module); False when
     it may, or when that is not certain here."""
+    return not why_walked(text, path)
+
+
+class _Text:
+    """What the scan reads in one file: the scripts, modules and files it names, its absolute paths, and its
+    commands and levels up by loop depth."""
+
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.why = ""
+        self.names: Set[str] = set()                # `.py` file names
+        self.suffixes: Set[str] = set()             # `/sub/train.py`: names written with their folders
+        self.shells: List[Tuple[str, str, bool]] = []   # (name, suffix or "", sourced) of each file it runs or sources
+        self.modules: Set[str] = set()
+        self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
+        self.defined: Set[str] = set()
+        # by [2 * how many loops over the arguments hold it + whether a function body holds it]:
+        self.commands: List[int] = [1, 0]           # commands
+        self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
+        self.widest = 0                             # the most words a line holds (arguments it can give)
+        self.links = "readlink" in text or "realpath" in text
+        self.text = text = _COMMENT.sub("", text)
+        m = _COMPUTED.search(text)
+        if m:
+            self.why = f"a computed name ({m.group().strip()})"
+            return
+        for m in _PY_WORD.finditer(text):
+            word = m.group().strip("\\")
+            head, _, name = word.rpartition("/")
+            if not _NAME.fullmatch(name) or ("/" not in word and m.start() and text[m.start() - 1] not in _BOUNDARY):
+                self.why = f"a script name made from values ({word})"
+                return
+            self.names.add(name)
+            if head and "$" not in head and "`" not in head and not word.startswith("/"):
+                self.suffixes.add("/" + _UP.sub("", word))      # (an absolute one: _absolute)
+        for m in _ASSIGNED.finditer(text):
+            # a name held in a variable is that name only where the variable is used whole
+            var = m.group(1)
+            for use in re.finditer(r"\$(?:\{%s(?![\w\[])(.?)|%s(?!\w))" % (var, var), text):
+                before = text[use.start() - 1] if use.start() else "\n"
+                if use.group(1) not in (None, "}") or before not in _BOUNDARY + "/\"'":
+                    self.why = f"a script name in ${var} used in part"
+                    return
+        for m in _SH_WORD.finditer(text):
+            # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
+            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            sourced = bool(_SOURCE_HEAD.search(line))
+            if self._shell(m.group().strip("\\"), m.start(), text, sourced):
+                return
+        for m in _SOURCED.finditer(text):
+            target = m.group(1)         # (a `.sh` one is a _SH_WORD; `find . -name`: no file of that name)
+            if ".sh" not in target and target[0] not in ";&|()<>" and self._shell(target.strip("'\""), 0, text, True):
+                return
+        for m in _MODULE.finditer(text):
+            module = m.group(1)
+            if module is None or not module:
+                continue                    # `python -m` alone starts nothing
+            if not _NAME.fullmatch(module):
+                self.why = f"a `-m` module not named here ({module})"
+                return
+            self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
+        for m in _ROOTED.finditer(text):
+            word = m.group(1)
+            if word.startswith("~"):
+                self.why = f"a path in the home folder ({word})"
+                return
+            if m.start(1) and _URL.search(text, max(0, m.start(1) - 6), m.start(1)):
+                continue
+            k = m.start()
+            while k and text[k - 1] in " \t":
+                k -= 1
+            if k and text[k - 1] in "<>":
+                continue                    # `> /dev/null`: what a redirection names is no folder or script
+            literal = re.split(r"[$*?\[{\\]", word, 1)[0]
+            whole = literal == word
+            self.rooted.append((literal if whole else literal.rpartition("/")[0] or "/", whole))
+        from ..shell.parse import _brace_body
+        bodies = []                     # (start, end) of each function body, walked once per call
+        for m in _DEFINED.finditer(text):
+            self.defined.add(m.group(1) or m.group(2))
+            brace = _BRACE.match(text, m.end())
+            found = _brace_body(text, brace.end() - 1) if brace else None
+            bodies.append((m.start(), found[2]) if found else (m.start(), len(text)))
+        depth, opened, loops = 0, 0, []     # loops: whether each open loop runs once per argument
+        for m in _TOKENS.finditer(text):
+            k = 2 * depth + any(a <= m.start() < b for a, b in bodies)
+            if m.group(1) in ("for", "while", "until", "select"):
+                opened = m.start(1)
+            elif m.group(1) == "do":
+                loops.append(bool(_OVER_ARGS.search(text, opened, m.start(1))))
+                depth += loops[-1]
+                if 2 * depth == len(self.commands):
+                    self.commands += [0, 0]
+                    self.levels += [0, 0]
+            elif m.group(1) == "done":
+                depth -= loops.pop() if loops else 0
+            elif m.group(2):
+                self.commands[k] += 1
+            elif not _OWN_FOLDER.match(text, m.start()):
+                self.levels[k] += 1
+        self.widest = max((len(line.split()) for line in text.split("\n")), default=0)
+
+    def _shell(self, word: str, at: int, text: str, sourced: bool) -> bool:
+        """Note a file it runs or sources; True when its name is not written out (the scan stops)."""
+        head, _, name = word.rpartition("/")
+        if not _NAME.fullmatch(name) or ("/" not in word and at and text[at - 1] not in _BOUNDARY):
+            self.why = f"a shell script named from values ({word})"
+            return True
+        written = head and "$" not in head and "`" not in head
+        self.shells.append((name, "" if not written else word if word.startswith("/") else "/" + _UP.sub("", word),
+                            sourced))
+        return False
+
+    def weighted(self, counts: List[int], rounds: int, times: int) -> int:
+        """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
+        return sum(n * rounds ** (k // 2) * (times if k % 2 else 1) for k, n in enumerate(counts))
+
+
+def why_walked(text: str, path: str) -> str:
+    """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
+    is walked."""
     from ..shell.state import MAX_COMMANDS
     from ..source.shell_words import MAX_LAUNCHER
-    if len(text) > MAX_LAUNCHER or "prof" in text.lower() or _WALKED.search(text) or _ROOTED.search(text) or \
-            len(_ENDS_COMMAND.findall(text)) + 1 > MAX_COMMANDS or not os.path.isfile(path):
-        return False
-    names, suffixes = set(), set()
-    for m in _PY_WORD.finditer(text):
-        word = m.group().strip("\\")
-        head, _, name = word.rpartition("/")
-        if not _NAME.fullmatch(name):
-            return False                # the script's name is computed
-        names.add(name)
-        if head and "$" not in head and "`" not in head:
-            suffixes.add("/" + _UP.sub("", word))
-    if not names:
-        return False
-    levels = text.count("..") + text.count("dirname")
-    if levels > MAX_LEVELS:
-        return False
-    region = os.path.dirname(os.path.abspath(path))
-    for _ in range(levels):
-        region = os.path.dirname(region)
-    found = _listing(region)
-    if found is None:
-        return False
-    candidates = [p for name in names for p in found.get(name, ())]
+    if len(text) > MAX_LAUNCHER:
+        return "over the read bound"
+    if "prof" in text.lower():
+        return "a profiling word"
+    if not os.path.isfile(path):
+        return "not a file"
+    launcher = os.path.abspath(path)
+    texts = {launcher: _Text(launcher, text)}
+    if texts[launcher].why:
+        return texts[launcher].why
+    levels = 0
+    while True:
+        region = os.path.dirname(launcher)
+        for _ in range(levels):
+            region = os.path.dirname(region)
+        found = _listing(region)
+        if found is None:
+            return "a folder link or too many files above it"
+        why, edges = _follow(texts, launcher, found)
+        if why:
+            return why
+        # a loop body runs once per argument (a `while` over them up to two more); a function body once per call
+        # (and once more if no call is seen), a call in a body once per call of that one
+        rounds = sum(t.widest for t in texts.values()) + 2
+        defined = sum(len(t.defined) for t in texts.values())
+        calls = sum(len(re.findall(r"(?<![\w.:-])%s(?![\w.:-])" % re.escape(name), t.text))
+                    for t in texts.values() for name in {n for u in texts.values() for n in u.defined}) - defined
+        times = (calls + 1) ** defined
+        runs = _runs(texts, edges, launcher, rounds, times)
+        if runs is None:
+            return "a file it runs or sources runs again on the way"
+        if sum(runs[p] * t.weighted(t.commands, rounds, times) for p, t in texts.items()) >= MAX_COMMANDS:
+            return "its commands may reach the walk's bound"
+        need = _levels(texts, edges, launcher, rounds, times)
+        if need > MAX_LEVELS:
+            return f"{need} levels up"
+        if need <= levels:
+            break
+        levels = need
+    for t in texts.values():
+        if t.links and os.path.realpath(t.path) != t.path:
+            return "`readlink -f`/`realpath` of a linked file"
+    why = _absolute(texts, region, levels)
+    if why:
+        return why
+    names = {n for t in texts.values() for n in t.names}
+    suffixes = {s for t in texts.values() for s in t.suffixes}
+    # a name cut short (`${x#*_}`) is one its written name ends with
+    candidates = [p for name, paths in found.items() if name.endswith(".py") and
+                  any(n.endswith(name) for n in names) for p in paths]
     if any(not any(p.endswith(s) for p in candidates) for s in suffixes):
-        return False                    # a script named with its folders is not there: left to the walk
-    return not any(_may_have_setups(p) for p in candidates)
+        return "a script named with its folders is not there"
+    candidates += _modules({m for t in texts.values() for m in t.modules}, region, found)
+    return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
+                 for p in candidates if _may_have_setups(p)), "")
+
+
+def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]]):
+    """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: how
+    often}}."""
+    from ..shell.state import MAX_SOURCED
+    edges: Dict[str, Dict[str, Tuple[int, bool]]] = {}
+    todo, depth = [launcher], {launcher: 0}
+    while todo:
+        p = todo.pop()
+        edges[p] = {}
+        for name, suffix, sourced in texts[p].shells:
+            for c in [c for n, cs in found.items() if name.endswith(n) and (n == name or n.endswith(".sh"))
+                      for c in cs]:
+                if suffix and not c.endswith(suffix):
+                    continue
+                n, s = edges[p].get(c, (0, False))
+                edges[p][c] = (n + 1, s or sourced)
+                if c in texts:
+                    continue
+                if depth[p] + 1 > MAX_SOURCED or len(texts) >= MAX_FILES:
+                    return "files run or sourced too deep or too many", edges
+                t = _read(c)
+                if t is None:
+                    return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole", edges
+                if t.why:
+                    return f"{t.why} in {os.path.relpath(c, os.path.dirname(launcher))}", edges
+                texts[c], depth[c] = t, depth[p] + 1
+                todo.append(c)
+    return "", edges
+
+
+def _runs(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int) -> Optional[Dict[str, int]]:
+    """How often each file can be entered (a file named in a loop body counts once per round: the texts' widest
+    line bounds the rounds); None when one runs or sources a file on its own chain."""
+    out = {p: 0 for p in texts}
+
+    def visit(p: str, times: int, chain: Tuple[str, ...]) -> bool:
+        out[p] += times
+        loops = rounds ** (len(texts[p].commands) // 2 - 1) * times
+        for c, (n, _) in edges.get(p, {}).items():
+            if c in chain or not visit(c, times * n * loops, chain + (c,)):
+                return False
+        return True
+
+    return out if visit(launcher, 1, (launcher,)) else None
+
+
+def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int) -> int:
+    """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run,
+    those of a file it sources as often as it sources it (the shell is the same), and those of the one file it runs
+    that goes furthest (a new shell starts where its caller is, and its `cd` does not come back)."""
+
+    def need(p: str) -> int:
+        t = texts[p]
+        loops = rounds ** (len(t.commands) // 2 - 1) * times
+        ran = [need(c) for c, (_, sourced) in edges.get(p, {}).items() if not sourced]
+        return t.weighted(t.levels, rounds, times) + max(ran, default=0) + \
+            sum(n * loops * need(c) for c, (n, sourced) in edges.get(p, {}).items() if sourced)
+
+    return need(launcher)           # (_runs made sure no file is on its own chain)
+
+
+def _read(path: str) -> Optional[_Text]:
+    from ..source import observed
+    from ..source.files import ReadError, decode_shell, read_bytes
+    from ..source.shell_words import MAX_LAUNCHER
+    observed.reading(path)              # a cached check depends on it as on a file the walk reads
+    try:
+        return _Text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
+    except (OSError, ReadError, ValueError):
+        return None
+
+
+def _absolute(texts: Dict[str, _Text], region: str, levels: int) -> str:
+    """Why an absolute path of the texts may reach a script ("" when none can: it is not there, with as many
+    levels up as the texts can go, or it is in the region listed)."""
+    from ..source import observed
+    for t in texts.values():
+        for literal, whole in t.rooted:
+            if t.modules:
+                return f"a `-m` module beside an absolute path ({literal})"
+            top = os.path.normpath(literal)
+            for _ in range(levels):
+                top = os.path.dirname(top)
+            if top == region or top.startswith(region.rstrip(os.sep) + os.sep):
+                continue                    # listed
+            sig = observed.note(top)
+            if sig[0] == "missing":
+                continue                    # nothing below it: no script, no folder to go to
+            if whole and not levels and sig[0] in ("file", "other") and not top.endswith(".py") and \
+                    not any(top.endswith("/" + name) for u in texts.values() for name, _, _ in u.shells):
+                continue                    # a file (`/dev/null`): neither a folder nor a script
+            return f"an absolute path that is there ({literal})"
+    return ""
+
+
+def _modules(modules: Set[str], region: str, found: Dict[str, List[str]]) -> List[str]:
+    """The files `python -m` can start for these modules: below the region (any folder may be the search path's)
+    or in a folder above it (project.search_path goes up to a package's top and a project's root)."""
+    from ..source import observed
+    out = []
+    for module in modules:
+        parts = module.split(".")
+        for tail in (os.sep.join(parts) + ".py", os.sep.join(parts + ["__init__.py"])):
+            out += [p for p in found.get(tail.rpartition(os.sep)[2], ()) if p.endswith(os.sep + tail)]
+            folder = region
+            while True:
+                folder = os.path.dirname(folder)
+                if observed.isfile(os.path.join(folder, tail)):
+                    out.append(os.path.join(folder, tail))
+                if os.path.dirname(folder) == folder:
+                    break
+    return out
 
 
 def _listing(region: str) -> Optional[Dict[str, List[str]]]:
-    """name -> paths of the `.py` files below region (None: a folder link, or too many entries)."""
+    """name -> paths of the files below region (None: a folder link, or too many entries)."""
     kept = _regions.get(region)
     if kept is not None and all(_mtime(d) == t for d, t in kept[0].items()):
         return kept[1]
@@ -86,8 +383,7 @@ def _listing(region: str) -> Optional[Dict[str, List[str]]]:
         if entries > MAX_ENTRIES or any(os.path.islink(os.path.join(root, d)) for d in dirs):
             return None
         for f in files:
-            if f.endswith(".py"):
-                names.setdefault(f, []).append(os.path.join(root, f))
+            names.setdefault(f, []).append(os.path.join(root, f))
     if len(_regions) >= 256:
         _regions.clear()
     _regions[region] = (folders, names)
