@@ -1,6 +1,7 @@
 """What `npuprof check` costs on shell launchers, and proof that the cheap scan (checks/shell_scan.py) loses no finding.
 
-    python benchmarks/launchers.py same DIR...      # every .sh under DIR: findings with the scan == with every walk
+    python benchmarks/launchers.py same DIR... [--settled]    # every .sh under DIR: findings with the scans == with
+                                                              # every walk (--settled: those launch_scan settles)
     python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT]
 
 `same` checks each launcher twice in one process, as `check` does (shell_launches.check_file_each, the run's target and
@@ -9,8 +10,9 @@ analysed), and prints any launcher whose findings differ; exit status 1 then. te
 tests/ and examples/.
 
 `cost`: CPU seconds of whole `npuprof check --no-cache -j1` processes, in adjacent pairs, the ratio the median of
-the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: checks/shell_scan.py), in
-their projects and copied alone, against as many empty `.sh` files; with --before (a checkout of the package, such
+the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: checks/shell_scan.py) and
+cannot start a profiled script (by their walk: unstartable), then all that name no profiling word, in their projects
+and copied alone, against as many empty `.sh` files (with why the scans still walk the others); with --before (a checkout of the package, such
 as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's launchers with this
 checkout against that one.
 """
@@ -124,11 +126,31 @@ def walked(root: str, paths) -> dict:
     return out
 
 
+def unstartable(root: str, paths) -> List[str]:
+    """The launchers that cannot start a profiled script, by their walk: none of its own launches starts a script
+    that passes the prefilter (nor msprof), and the walk stops nowhere (the issue's population)."""
+    from flake8_npuprof.checks.shell_launches import _may_have_setups
+    from flake8_npuprof.shell.launches import steps
+    from flake8_npuprof.shell.walk import Walk
+    out = []
+    for p in paths:
+        full = os.path.join(root, p)
+        w = Walk(full).run(_read(full))
+        own = [la for la in steps(w) if la.command.path == os.path.abspath(full)]
+        if not w.stopped and not any(la.msprof is not None or la.script and _may_have_setups(la.script)
+                                     for la in own):
+            out.append(p)
+    return out
+
+
 def cost(roots, repeat: int, before: Optional[str]) -> None:
     root = os.path.abspath(roots[0])
     every = [os.path.relpath(p, root) for p in launchers([root])]
     bare = [p for p in every if "prof" not in _read(os.path.join(root, p)).lower()]
+    cannot = unstartable(root, bare)
     why = walked(root, bare)
+    print(f"{len(cannot)} of them cannot start a profiled script, {sum(not why[p] for p in cannot)} of those not "
+          "walked")
     print(f"{len(every)} launchers, {len(bare)} name no profiling word, {sum(not w for w in why.values())} of them "
           "not walked; why the others are:")
     for reason, n in collections.Counter(re.sub(r" \(.*| in \S+$|^\S+ may hold", lambda m: " may hold"
@@ -147,6 +169,10 @@ def cost(roots, repeat: int, before: Optional[str]) -> None:
         shells = [os.path.join(str(i), "run.sh") for i in range(len(bare))]
         sides = [("this checkout", None)] + ([("before", before)] if before else [])
         for name, source in sides:
+            a, b, r = _pairs(lambda: _cli(cannot, root, source), lambda: _cli(shells[:len(cannot)], empty, source),
+                             repeat)
+            print(f"{name}: the {len(cannot)} launchers that cannot start a profiled script, in their projects: "
+                  f"{a:.2f} s CPU; as many empty .sh files: {b:.2f} s; ratio {r:.2f}")
             a, b, r = _pairs(lambda: _cli(bare, root, source), lambda: _cli(shells, empty, source), repeat)
             print(f"{name}: the {len(bare)} launchers without a profiling word, in their projects: {a:.2f} s CPU; "
                   f"as many empty .sh files: {b:.2f} s; ratio {r:.2f}")
@@ -164,11 +190,18 @@ def main(argv=None) -> int:
     parser.add_argument("what", choices=("same", "cost"))
     parser.add_argument("dirs", nargs="+")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--settled", action="store_true",
+                        help="same: only the launchers engine/launch_scan.py leaves unwalked (the others are walked "
+                             "as with every walk: a large tree in less time)")
     parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
                                          "measured against this one")
     args = parser.parse_args(argv)
     if args.what == "same":
         paths = launchers(args.dirs)
+        if args.settled:
+            from flake8_npuprof.checks.shell_scan import needs_walk
+            from flake8_npuprof.engine.launch_scan import why_walked
+            paths = [p for p in paths if needs_walk(_read(p)) and not why_walked(_read(p), p)]
         counts: dict = {}
         bad = differences(paths, counts)
         for path in bad:

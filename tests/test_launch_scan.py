@@ -136,6 +136,7 @@ def project(tmp_path):
 @pytest.mark.parametrize("text", [
     "cur=$(cd $(dirname $0)/..; pwd)\npython3 ${cur}/train.py --epochs=1 > log 2>&1\n",
     "bash ../train.sh\npython3 ../train.py\n",          # a script it runs that is not there
+    "python3 ../missing/train.py\n",                    # named with its folder, and not there: no file to start
     "cd ..\nscript=train.py\npython3 $script --x=1\npython3 tools/eval.py\n",
     "#!/bin/bash\n# python3 ../train.py is the training\nnohup python3 ../train.py &\n",
 ])
@@ -157,7 +158,6 @@ def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, mon
 @pytest.mark.parametrize("text", [
     "cd ~/work\npython3 train.py\n",
     "python3 ${name}.py\n",                             # the script's name is computed
-    "python3 ../missing/train.py\n",                    # named with its folder, and not there
     "cd ../../../../..\npython3 train.py\n",            # more levels up than MAX_LEVELS
     "export PROFILING_MODE=true\npython3 ../train.py\n",
     "a=tra\nb=in.py\npython3 ../$a$b\n",                # a name held in a variable, used in part
@@ -227,6 +227,25 @@ def test_a_launcher_is_walked_once_a_file_it_follows_can_start_a_profiled_script
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert why_walked(text, str(path)).endswith("may hold a setup")
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, walked", [
+    ("python3 ${cur_path}/train.py\n", False),          # a variable no text sets: not known to the walk
+    ("python3 $3/train.py\n", False),                   # check knows no argument of the launcher
+    ("cur_path=..\npython3 ${cur_path}/train.py\n", True),
+    ("python3 ${cur_path:-..}/train.py\n", True),       # its default is known
+    ("run() { python3 $1/train.py; }\nrun ..\n", True),  # a function's arguments are known
+    ("for cur_path in ..; do python3 ${cur_path}/train.py; done\n", True),
+])
+def test_a_script_word_the_walk_cannot_know_starts_no_script(project, text, walked):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ("../train.py may hold a setup" if walked else "")
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow

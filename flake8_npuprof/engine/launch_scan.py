@@ -61,6 +61,7 @@ _TOKENS = re.compile(r"(?:^|(?<=[\n;&|]))[ \t]*(for|while|until|select|do|done)(
 _OVER_ARGS = re.compile(r"^for[ \t]+\w+[ \t]*(?:;|$)|\$\{?[@*1#]|getopts")
 _NAME = re.compile(r"[\w.+-]+")
 _BRACE = re.compile(r"\s*\{")
+_LEAD = re.compile(r"\$(?:(\w+)|\{(\w+)\})/")             # `$dir/`, `${dir}/`, `$3/` (not `${dir:-.}/`)
 # `dirname $0` (and of `readlink -f $0`, `${BASH_SOURCE[0]}`): the file's own folder, in the region; not a level up
 _OWN_FOLDER = re.compile(r"dirname[ \t]+[\"']?(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?|"
                          r"\$[({][ \t]*(?:readlink[ \t]+-f|realpath)[ \t]+[\"']?(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)[\"']?[ \t]*[)}])"
@@ -85,8 +86,9 @@ class _Text:
     def __init__(self, path: str, text: str):
         self.path = path
         self.why = ""
-        self.names: Set[str] = set()                # `.py` file names
-        self.suffixes: Set[str] = set()             # `/sub/train.py`: names written with their folders
+        # each `.py` word: its file name, the variable it starts with (`${dir}/x.py`: dir; `$3/x.py`: 3) and whether a
+        # function body holds it
+        self.scripts: List[Tuple[str, Optional[str], bool]] = []
         self.shells: List[Tuple[str, str, bool]] = []   # (name, suffix or "", sourced) of each file it runs or sources
         self.modules: Set[str] = set()
         self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
@@ -101,15 +103,22 @@ class _Text:
         if m:
             self.why = f"a computed name ({m.group().strip()})"
             return
+        from ..shell.parse import _brace_body
+        bodies = []                     # (start, end) of each function body, walked once per call
+        for m in _DEFINED.finditer(text):
+            self.defined.add(m.group(1) or m.group(2))
+            brace = _BRACE.match(text, m.end())
+            found = _brace_body(text, brace.end() - 1) if brace else None
+            bodies.append((m.start(), found[2]) if found else (m.start(), len(text)))
         for m in _PY_WORD.finditer(text):
             word = m.group().strip("\\")
             head, _, name = word.rpartition("/")
-            if not _NAME.fullmatch(name) or ("/" not in word and m.start() and text[m.start() - 1] not in _BOUNDARY):
+            if not _NAME.fullmatch(name) or ("/" not in word and not _starts_word(text, m.start())):
                 self.why = f"a script name made from values ({word})"
                 return
-            self.names.add(name)
-            if head and "$" not in head and "`" not in head and not word.startswith("/"):
-                self.suffixes.add("/" + _UP.sub("", word))      # (an absolute one: _absolute)
+            lead = _LEAD.match(word) if _starts_word(text, m.start()) else None
+            self.scripts.append((name, lead.group(1) or lead.group(2) if lead else None,
+                                 any(a <= m.start() < b for a, b in bodies)))
         for m in _ASSIGNED.finditer(text):
             # a name held in a variable is that name only where the variable is used whole
             var = m.group(1)
@@ -125,8 +134,12 @@ class _Text:
             if self._shell(m.group().strip("\\"), m.start(), text, sourced):
                 return
         for m in _SOURCED.finditer(text):
-            target = m.group(1)         # (a `.sh` one is a _SH_WORD; `find . -name`: no file of that name)
-            if ".sh" not in target and target[0] not in ";&|()<>" and self._shell(target.strip("'\""), 0, text, True):
+            target = m.group(1).strip("'\"")    # (a `.sh` one is a _SH_WORD; `find . -name`: no file of that name)
+            if ".sh" in target or not target or target[0] in ";&|()<>":
+                continue
+            if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
+                continue                    # `docker build . \`, "source code," in a text: no command
+            if self._shell(target, 0, text, True):
                 return
         for m in _MODULE.finditer(text):
             module = m.group(1)
@@ -141,8 +154,9 @@ class _Text:
             if word.startswith("~"):
                 self.why = f"a path in the home folder ({word})"
                 return
-            if m.start(1) and _URL.search(text, max(0, m.start(1) - 6), m.start(1)):
-                continue
+            if m.start(1) and _URL.search(text, max(0, m.start(1) - 6), m.start(1)) or \
+                    not _starts_word(text, m.start(1)):
+                continue                    # `http://x`, `` `pwd`/.. ``: not a word that starts at the root
             k = m.start()
             while k and text[k - 1] in " \t":
                 k -= 1
@@ -151,13 +165,6 @@ class _Text:
             literal = re.split(r"[$*?\[{\\]", word, 1)[0]
             whole = literal == word
             self.rooted.append((literal if whole else literal.rpartition("/")[0] or "/", whole))
-        from ..shell.parse import _brace_body
-        bodies = []                     # (start, end) of each function body, walked once per call
-        for m in _DEFINED.finditer(text):
-            self.defined.add(m.group(1) or m.group(2))
-            brace = _BRACE.match(text, m.end())
-            found = _brace_body(text, brace.end() - 1) if brace else None
-            bodies.append((m.start(), found[2]) if found else (m.start(), len(text)))
         depth, opened, loops = 0, 0, []     # loops: whether each open loop runs once per argument
         for m in _TOKENS.finditer(text):
             k = 2 * depth + any(a <= m.start() < b for a, b in bodies)
@@ -180,17 +187,52 @@ class _Text:
     def _shell(self, word: str, at: int, text: str, sourced: bool) -> bool:
         """Note a file it runs or sources; True when its name is not written out (the scan stops)."""
         head, _, name = word.rpartition("/")
-        if not _NAME.fullmatch(name) or ("/" not in word and at and text[at - 1] not in _BOUNDARY):
+        if not _NAME.fullmatch(name) or ("/" not in word and not _starts_word(text, at)):
             self.why = f"a shell script named from values ({word})"
             return True
-        written = head and "$" not in head and "`" not in head
-        self.shells.append((name, "" if not written else word if word.startswith("/") else "/" + _UP.sub("", word),
+        # the folders it is named with narrow where it can be (not past a `..` inside them)
+        folders = os.path.normpath(_UP.sub("", word)) if head and "$" not in head and "`" not in head else ".."
+        self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else "/" + folders,
                             sourced))
         return False
 
     def weighted(self, counts: List[int], rounds: int, times: int) -> int:
         """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
         return sum(n * rounds ** (k // 2) * (times if k % 2 else 1) for k, n in enumerate(counts))
+
+
+def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
+    """Whether a variable can be given a value in these texts: its name stands anywhere other than after `$`."""
+    if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
+        return True                     # (the walk knows PWD and BASH_SOURCE; the others: never certain)
+    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
+    return any(mention.search(t.text) for t in texts.values())
+
+
+def _starts_word(text: str, at: int) -> bool:
+    """Whether text[at:] starts a shell word (after opening quotes), not the rest of one (`"$d"/x`, `` `pwd`/x``)."""
+    k = at
+    while k and text[k - 1] in "'\"":
+        k -= 1
+    if not k or text[k - 1] == "\n":
+        return True
+    if text[k - 1] == "`":
+        return text.count("`", text.rfind("\n", 0, k - 1) + 1, k - 1) % 2 == 0     # an opening one
+    return text[k - 1] in _BOUNDARY
+
+
+_HEADS = {"then", "do", "else", "if", "elif", "while", "until", "time", "!", "nohup", "exec", "command", "builtin",
+          "eval", "sudo"}
+
+
+def _at_head(text: str, at: int) -> bool:
+    """Whether the word at `at` is where a command starts."""
+    k = at
+    while k and text[k - 1] in " \t":
+        k -= 1
+    if not k or text[k - 1] in "\n;&|({`":
+        return True
+    return text[text.rfind("\n", 0, k) + 1:k].split()[-1] in _HEADS
 
 
 def why_walked(text: str, path: str) -> str:
@@ -243,13 +285,14 @@ def why_walked(text: str, path: str) -> str:
     why = _absolute(texts, region, levels)
     if why:
         return why
-    names = {n for t in texts.values() for n in t.names}
-    suffixes = {s for t in texts.values() for s in t.suffixes}
+    # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
+    # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script
+    names = {name for p, t in texts.items() for name, lead, body in t.scripts
+             if lead is None or not (lead.isdigit() and p == launcher and not body or
+                                     not lead.isdigit() and not _set_anywhere(lead, texts))}
     # a name cut short (`${x#*_}`) is one its written name ends with
     candidates = [p for name, paths in found.items() if name.endswith(".py") and
                   any(n.endswith(name) for n in names) for p in paths]
-    if any(not any(p.endswith(s) for p in candidates) for s in suffixes):
-        return "a script named with its folders is not there"
     candidates += _modules({m for t in texts.values() for m in t.modules}, region, found)
     return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                  for p in candidates if _may_have_setups(p)), "")
