@@ -3,6 +3,7 @@
     python benchmarks/launchers.py same DIR... [--settled]    # every .sh under DIR: findings with the scans == with
                                                               # every walk (--settled: those launch_scan settles)
     python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT]
+    python benchmarks/launchers.py lines [--repeat 5]           # CPU per msprof line, judged and parsed
 
 `same` checks each launcher twice in one process, as `check` does (shell_launches.check_file_each, the run's target and
 the wider one) and with the scan and the prefilter skip turned off (every launcher walked, every script it starts
@@ -185,10 +186,73 @@ def cost(roots, repeat: int, before: Optional[str]) -> None:
     print(f"(CPU seconds of whole `npuprof check --no-cache -j1 -q` processes, median of {repeat} adjacent pairs)")
 
 
+def lines(count: int, repeat: int) -> None:
+    """CPU per msprof line: the first `count` msprof command lines of the oracle's record, one launcher of them, split
+    into words and read as msprof's (shell/msprof_words.calls_in_shell: the parse), then judged on every target
+    (checks/msprof.check_shell with the parsed calls); each round with the judgement's memos empty. Also how often
+    getopt_long runs for a line (once per CANN version that has its own option tables) and how many chip runs judge
+    it (once per version and chip)."""
+    import json
+    import shlex
+    import time
+    from flake8_npuprof.checks import msprof as M
+    from flake8_npuprof.knowledge import msprof_getopt, msprof_run
+    from flake8_npuprof.knowledge.targets import Target
+    from flake8_npuprof.shell.msprof_words import calls_in_shell
+    record = Path(__file__).resolve().parent.parent / "tests" / "oracle" / "v9.1.0.jsonl"
+    argvs: List[list] = []
+    for row in record.read_text().splitlines():
+        case = json.loads(row)
+        if case.get("kind") == "msprof" and case["argv"] not in argvs:
+            argvs.append(case["argv"])
+    text = "".join("msprof " + " ".join(shlex.quote(w) for w in argv) + "\n" for argv in argvs[:count])
+    n = min(count, len(argvs))
+    target = Target.parse()
+
+    def empty() -> None:
+        for memo in (M._judged, M._port_steps, msprof_getopt.parsed):
+            memo.cache_clear()
+
+    def parse() -> float:
+        t = time.process_time()
+        calls_in_shell(text)
+        return time.process_time() - t
+
+    def judge() -> float:
+        calls = calls_in_shell(text)
+        empty()
+        t = time.process_time()
+        M.check_shell(text, target, calls=calls)
+        return time.process_time() - t
+
+    judge()                             # (imports)
+    a, b, r = _pairs(judge, parse, repeat)
+    runs = {"getopt": 0, "chip": 0}
+    getopt, steps = msprof_getopt.getopt, msprof_run._Run.steps
+
+    def counted_getopt(*args, **kw):
+        runs["getopt"] += 1
+        return getopt(*args, **kw)
+
+    def counted_steps(self):
+        runs["chip"] += 1
+        return steps(self)
+
+    msprof_getopt.getopt, msprof_run._Run.steps = counted_getopt, counted_steps
+    try:
+        judge()
+    finally:
+        msprof_getopt.getopt, msprof_run._Run.steps = getopt, steps
+    print(f"{n} msprof lines on every target ({len(target.versions)} CANN versions x {len(target.products)} chips): "
+          f"{1000 * a / n:.3f} ms a line judged, {1000 * b / n:.3f} ms a line parsed; ratio {r:.1f} (median of "
+          f"{repeat} adjacent pairs, CPU); per line: getopt_long {runs['getopt'] / n:.1f} times, "
+          f"{runs['chip'] / n:.1f} chip runs")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("same", "cost"))
-    parser.add_argument("dirs", nargs="+")
+    parser.add_argument("what", choices=("same", "cost", "lines"))
+    parser.add_argument("dirs", nargs="*")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--settled", action="store_true",
                         help="same: only the launchers engine/launch_scan.py leaves unwalked (the others are walked "
@@ -209,6 +273,9 @@ def main(argv=None) -> int:
         print(f"{len(paths)} launchers ({counts.get('found', 0)} with a finding, {counts.get('skipped', 0)} not "
               f"walked): {len(bad)} with different findings")
         return 1 if bad else 0
+    if args.what == "lines":
+        lines(300, args.repeat)
+        return 0
     cost(args.dirs, args.repeat, args.before)
     return 0
 
