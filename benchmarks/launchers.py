@@ -13,9 +13,9 @@ tests/ and examples/.
 `cost`: CPU seconds of whole `npuprof check --no-cache -j1` processes, in adjacent pairs, the ratio the median of
 the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: checks/shell_scan.py) and
 cannot start a profiled script (by their walk: unstartable), then all that name no profiling word, in their projects
-and copied alone, against as many empty `.sh` files (with why the scans still walk the others); with --before (a checkout of the package, such
-as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's launchers with this
-checkout against that one.
+and copied alone, against as many empty `.sh` files (with why the scans still walk the others); with --before (a
+checkout of the package, such as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's
+launchers with this checkout against that one.
 """
 
 from __future__ import annotations

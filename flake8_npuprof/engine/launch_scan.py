@@ -63,9 +63,9 @@ _NAME = re.compile(r"[\w.+-]+")
 _BRACE = re.compile(r"\s*\{")
 _LEAD = re.compile(r"\$(?:(\w+)|\{(\w+)\})/")             # `$dir/`, `${dir}/`, `$3/` (not `${dir:-.}/`)
 # `dirname $0` (and of `readlink -f $0`, `${BASH_SOURCE[0]}`): the file's own folder, in the region; not a level up
-_OWN_FOLDER = re.compile(r"dirname[ \t]+[\"']?(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?|"
-                         r"\$[({][ \t]*(?:readlink[ \t]+-f|realpath)[ \t]+[\"']?(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)[\"']?[ \t]*[)}])"
-                         r"[\"']?(?=$|[\s)`;&|])")
+_SELF = r"(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)"
+_OWN_FOLDER = re.compile(r"dirname[ \t]+[\"']?(?:%s|\$[({][ \t]*(?:readlink[ \t]+-f|realpath)[ \t]+[\"']?%s[\"']?"
+                         r"[ \t]*[)}])[\"']?(?=$|[\s)`;&|])" % (_SELF, _SELF))
 _BOUNDARY = " \t\n=(:;&|`<>"
 _UP = re.compile(r"^(?:\.\.?/+)+")
 
