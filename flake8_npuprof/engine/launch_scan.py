@@ -42,20 +42,20 @@ MAX_FILES = 32                  # the launcher and the files it runs or sources,
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
 _COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|\bset[ \t]+--")
 _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)          # a line that is a comment
-_WORD_START = r"(?:^|(?<=[\s=(:;&|`<>]))['\"]*"
-_ROOTED = re.compile(_WORD_START + r"([/~][^\s'\";&|()<>`]*)", re.M)
+_ROOTED = re.compile(r"['\"]*([/~][^\s'\";&|()<>`]*)")
 _URL = re.compile(r"(?:https?|ftp|git|ssh|s3|obs):$")   # `http://x`: a relative `http:` folder, never the root
-_PY_WORD = re.compile(r"[^\s'\"=;|&()<>`]*\.py")
-_SH_WORD = re.compile(r"[^\s'\"=;|&()<>`]*\.sh(?![\w])")
-_SOURCED = re.compile(r"(?:^|(?<=[\s;&|(){}`]))(?:source|\.)[ \t]+(\S+)", re.M)
+_PY = re.compile(r"\.py")                               # the end of a script's name (the word: _word_before)
+_SH = re.compile(r"\.sh(?!\w)")
+_SOURCED = re.compile(r"(?:source|\.)[ \t]+(\S+)")
 _SOURCE_HEAD = re.compile(r"(?:^|[\s;&|(){}`])(?:source|\.)[ \t]")
-_MODULE = re.compile(r"(?:^|(?<=[\s;&|(){}]))-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
-_DEFINED = re.compile(r"(?:^|(?<=[\s;&|{}]))(?:function[ \t]+([\w.:-]+)|([\w.:-]+)[ \t]*\([ \t]*\))", re.M)
-_ASSIGNED = re.compile(r"(?:^|(?<=[\s;&|(){}`]))(\w+)=['\"]?[^\s'\"=;|&()<>`]*\.(?:py|sh)", re.M)
-# what the count of commands and levels reads: an operator or line break ends a command; `do`/`done` at a
-# command's head open and close a loop body; `..` and `dirname` go one folder up
-_TOKENS = re.compile(r"(?:^|(?<=[\n;&|]))[ \t]*(for|while|until|select|do|done)(?=$|[\s;&|])|([\n;&|()`])|"
-                     r"((?<!\.)\.\.(?!\.)|\bdirname\b)", re.M)
+_MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
+_FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definition, or `name()`:
+_PARENS = re.compile(r"\([ \t]*\)")
+_NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")
+# what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
+# counts one); `do`/`done` at a command's head open and close a loop body; `..` and `dirname` go one folder up
+_LOOP_WORDS = re.compile(r"(for|while|until|select|do|done)(?=$|[\s;&|])", re.M)     # (at a command's head)
+_DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
 _OVER_ARGS = re.compile(r"^for[ \t]+\w+[ \t]*(?:;|$)|\$\{?[@*1#]|getopts")
@@ -96,7 +96,6 @@ class _Text:
         # by [2 * how many loops over the arguments hold it + whether a function body holds it]:
         self.commands: List[int] = [1, 0]           # commands
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
-        self.widest = 0                             # the most words a line holds (arguments it can give)
         self.links = "readlink" in text or "realpath" in text
         self.text = text = _COMMENT.sub("", text)
         m = _COMPUTED.search(text)
@@ -104,38 +103,33 @@ class _Text:
             self.why = f"a computed name ({m.group().strip()})"
             return
         from ..shell.parse import _brace_body
-        bodies = []                     # (start, end) of each function body, walked once per call
-        for m in _DEFINED.finditer(text):
-            self.defined.add(m.group(1) or m.group(2))
-            brace = _BRACE.match(text, m.end())
-            found = _brace_body(text, brace.end() - 1) if brace else None
-            bodies.append((m.start(), found[2]) if found else (m.start(), len(text)))
-        for m in _PY_WORD.finditer(text):
-            word = m.group().strip("\\")
+        bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
+        for m in _FUNCTION.finditer(text):
+            if _starts_word(text, m.start()):
+                self._body(m.group(1), m.start(), m.end(), text, bodies, _brace_body)
+        for m in _PARENS.finditer(text):
+            named = _NAME_BEFORE.search(text, max(0, m.start() - 80), m.start())
+            if named and _starts_word(text, named.start()):
+                self._body(named.group(1), named.start(), m.end(), text, bodies, _brace_body)
+        for m in _PY.finditer(text):
+            at, word = _word_before(text, m.end())
             head, _, name = word.rpartition("/")
-            if not _NAME.fullmatch(name) or ("/" not in word and not _starts_word(text, m.start())):
-                self.why = f"a script name made from values ({word})"
+            if not _NAME.fullmatch(name) or ("/" not in word and not _starts_word(text, at)) or \
+                    self._assigned(text, at):
+                self.why = self.why or f"a script name made from values ({word})"
                 return
-            lead = _LEAD.match(word) if _starts_word(text, m.start()) else None
+            lead = _LEAD.match(word) if _starts_word(text, at) else None
             self.scripts.append((name, lead.group(1) or lead.group(2) if lead else None,
-                                 any(a <= m.start() < b for a, b in bodies)))
-        for m in _ASSIGNED.finditer(text):
-            # a name held in a variable is that name only where the variable is used whole
-            var = m.group(1)
-            for use in re.finditer(r"\$(?:\{%s(?![\w\[])(.?)|%s(?!\w))" % (var, var), text):
-                before = text[use.start() - 1] if use.start() else "\n"
-                if use.group(1) not in (None, "}") or before not in _BOUNDARY + "/\"'":
-                    self.why = f"a script name in ${var} used in part"
-                    return
-        for m in _SH_WORD.finditer(text):
+                                 any(a <= at < b for a, b in bodies)))
+        for m in _SH.finditer(text):
+            at, word = _word_before(text, m.end())
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
-            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
-            sourced = bool(_SOURCE_HEAD.search(line))
-            if self._shell(m.group().strip("\\"), m.start(), text, sourced):
+            sourced = bool(_SOURCE_HEAD.search(text, text.rfind("\n", 0, at) + 1, at))
+            if self._assigned(text, at) or self._shell(word, at, text, sourced):
                 return
         for m in _SOURCED.finditer(text):
-            target = m.group(1).strip("'\"")    # (a `.sh` one is a _SH_WORD; `find . -name`: no file of that name)
-            if ".sh" in target or not target or target[0] in ";&|()<>":
+            target = m.group(1).strip("'\"")    # (a `.sh` one is an _SH word; `find . -name`: no file of that name)
+            if not _after_boundary(text, m.start()) or ".sh" in target or not target or target[0] in ";&|()<>":
                 continue
             if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
                 continue                    # `docker build . \`, "source code," in a text: no command
@@ -143,7 +137,7 @@ class _Text:
                 return
         for m in _MODULE.finditer(text):
             module = m.group(1)
-            if module is None or not module:
+            if not module or not _after_boundary(text, m.start()):
                 continue                    # `python -m` alone starts nothing
             if not _NAME.fullmatch(module):
                 self.why = f"a `-m` module not named here ({module})"
@@ -151,12 +145,12 @@ class _Text:
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
         for m in _ROOTED.finditer(text):
             word = m.group(1)
+            if not _starts_word(text, m.start(1)) or \
+                    m.start(1) and _URL.search(text, max(0, m.start(1) - 6), m.start(1)):
+                continue                    # `http://x`, `` `pwd`/.. ``: not a word that starts at the root
             if word.startswith("~"):
                 self.why = f"a path in the home folder ({word})"
                 return
-            if m.start(1) and _URL.search(text, max(0, m.start(1) - 6), m.start(1)) or \
-                    not _starts_word(text, m.start(1)):
-                continue                    # `http://x`, `` `pwd`/.. ``: not a word that starts at the root
             k = m.start()
             while k and text[k - 1] in " \t":
                 k -= 1
@@ -165,24 +159,59 @@ class _Text:
             literal = re.split(r"[$*?\[{\\]", word, 1)[0]
             whole = literal == word
             self.rooted.append((literal if whole else literal.rpartition("/")[0] or "/", whole))
-        depth, opened, loops = 0, 0, []     # loops: whether each open loop runs once per argument
-        for m in _TOKENS.finditer(text):
-            k = 2 * depth + any(a <= m.start() < b for a, b in bodies)
-            if m.group(1) in ("for", "while", "until", "select"):
-                opened = m.start(1)
-            elif m.group(1) == "do":
-                loops.append(bool(_OVER_ARGS.search(text, opened, m.start(1))))
+        # the text in stretches where the loops and function bodies open and close, each counted at once
+        marks = sorted([(m.start(1), m.group(1)) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start())] +
+                       [(a, "{") for a, _ in bodies] + [(b, "}") for _, b in bodies] + [(len(text), "")])
+        depth, opened, loops, inside, at = 0, 0, [], 0, 0   # loops: whether each open loop runs once per argument
+        for where, what in marks:
+            k = 2 * depth + (inside > 0)
+            self.commands[k] += sum(text.count(c, at, where) for c in "\n;&|()`")
+            self.levels[k] += sum(len(d) == 2 for d in _DOTS.findall(text, at, where)) + \
+                text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
+            at = where
+            if what in ("for", "while", "until", "select"):
+                opened = where
+            elif what == "do":
+                loops.append(bool(_OVER_ARGS.search(text, opened, where)))
                 depth += loops[-1]
                 if 2 * depth == len(self.commands):
                     self.commands += [0, 0]
                     self.levels += [0, 0]
-            elif m.group(1) == "done":
+            elif what == "done":
                 depth -= loops.pop() if loops else 0
-            elif m.group(2):
-                self.commands[k] += 1
-            elif not _OWN_FOLDER.match(text, m.start()):
-                self.levels[k] += 1
-        self.widest = max((len(line.split()) for line in text.split("\n")), default=0)
+            elif what:
+                inside += 1 if what == "{" else -1
+        self._text_lines = text if len(self.commands) > 2 else ""
+
+    @property
+    def widest(self) -> int:
+        """The most words a line holds (the arguments it can give a loop over them); 0 without such a loop."""
+        return max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
+
+    def _body(self, name: str, start: int, end: int, text: str, bodies: list, brace_body) -> None:
+        """A function definition `name() {` / `function name {`: its body (to the end of the text when its `}` is not
+        found)."""
+        self.defined.add(name)
+        brace = _BRACE.match(text, end)
+        found = brace_body(text, brace.end() - 1) if brace else None
+        bodies.append((start, found[2]) if found else (start, len(text)))
+
+    def _assigned(self, text: str, at: int) -> bool:
+        """For the value of an assignment at `at` (`s=train.py`): True when the variable is used other than whole
+        (`$a$s`, `${s#x}`: the scan stops)."""
+        k = at - (at > 0 and text[at - 1] in "'\"")
+        if not k or text[k - 1] != "=":
+            return False
+        named = _NAME_BEFORE.search(text, max(0, k - 81), k - 1)
+        if named is None or not re.fullmatch(r"\w+", named.group(1)) or not _starts_word(text, named.start()):
+            return False
+        var = named.group(1)
+        for use in re.finditer(r"\$(?:\{%s(?![\w\[])(.?)|%s(?!\w))" % (var, var), text):
+            before = text[use.start() - 1] if use.start() else "\n"
+            if use.group(1) not in (None, "}") or before not in _BOUNDARY + "/\"'":
+                self.why = f"a script name in ${var} used in part"
+                return True
+        return False
 
     def _shell(self, word: str, at: int, text: str, sourced: bool) -> bool:
         """Note a file it runs or sources; True when its name is not written out (the scan stops)."""
@@ -207,6 +236,29 @@ def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
         return True                     # (the walk knows PWD and BASH_SOURCE; the others: never certain)
     mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
     return any(mention.search(t.text) for t in texts.values())
+
+
+_DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
+
+
+def _word_before(text: str, end: int) -> Tuple[int, str]:
+    """The word that ends at `end` (from after a blank, quote, `=` or operator): its start and text."""
+    k = end
+    while k and text[k - 1] not in _DELIMITERS:
+        k -= 1
+    return k, text[k:end].strip("\\")
+
+
+def _heads(text: str, at: int) -> bool:
+    """Whether a word at `at` is the first of a command (after a line break or `;`, `&`, `|`)."""
+    k = at
+    while k and text[k - 1] in " \t":
+        k -= 1
+    return not k or text[k - 1] in "\n;&|"
+
+
+def _after_boundary(text: str, at: int) -> bool:
+    return not at or text[at - 1] in " \t\r\n;&|(){}`"
 
 
 def _starts_word(text: str, at: int) -> bool:
