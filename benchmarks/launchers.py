@@ -259,7 +259,7 @@ def main(argv=None) -> int:
                              "as with every walk: a large tree in less time)")
     parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
                                          "measured against this one")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     if args.what == "same":
         paths = launchers(args.dirs)
         if args.settled:

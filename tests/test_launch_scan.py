@@ -156,7 +156,7 @@ def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, mon
 
 
 @pytest.mark.parametrize("text", [
-    "cd ~/work\npython3 train.py\n",
+    "cd ~\npython3 train.py\n",                          # the home folder is there
     "python3 ${name}.py\n",                             # the script's name is computed
     "cd ../../../../..\npython3 train.py\n",            # more levels up than MAX_LEVELS
     "export PROFILING_MODE=true\npython3 ../train.py\n",
@@ -195,6 +195,8 @@ FOLLOWED = [
     "python3 ../train.py > /dev/null 2>&1\n",           # what a redirection names is no folder
     "wget https://example.com/data.tar\npython3 ../train.py\n",
     "# python3 /opt/x/train.py is what runs on the cluster\npython3 ../train.py\n",
+    "cp -r /etc/x_npx ./out && python3 ../train.py --data_dir=/etc\n",   # a program's arguments: never a folder
+    "python3 ../test_*.py\n",                           # the walk looks for that very name
 ]
 
 
@@ -249,6 +251,21 @@ def test_a_script_word_the_walk_cannot_know_starts_no_script(project, text, walk
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text", [
+    "X=/etc\ncd $X/..\npython3 ../train.py\n",           # a value a `cd` may read
+    "run() { cd $1/..; python3 train.py; }\nrun /etc\n",   # what a function's call passes it
+    "bash ./child.sh /etc\npython3 ../train.py\n",       # what a script run gets
+    "for d in /etc; do cd $d/..; done\npython3 ../train.py\n",
+    "cd /etc/..\npython3 ../train.py\n",
+])
+def test_an_absolute_path_a_directory_may_come_from_is_walked(project, text):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("cd $1\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)).startswith("an absolute path that is there (/")
 
 
 def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):

@@ -36,7 +36,7 @@ import re
 from typing import Dict, List, Optional, Set, Tuple
 
 MAX_LEVELS = 4                  # folders above the launcher's
-MAX_ENTRIES = 20000             # files and folders a region may hold
+MAX_ENTRIES = 2000              # files and folders a region may hold (a listing costs more than a walk past it)
 MAX_FILES = 32                  # the launcher and the files it runs or sources, followed
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
@@ -60,6 +60,7 @@ _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
 _OVER_ARGS = re.compile(r"^for[ \t]+\w+[ \t]*(?:;|$)|\$\{?[@*1#]|getopts")
 _NAME = re.compile(r"[\w.+-]+")
+_GLOB = re.compile(r"[\w.+*?\[\]-]+")     # `*_test.py`: the walk expands no pattern, it looks for that name
 _BRACE = re.compile(r"\s*\{")
 _LEAD = re.compile(r"\$(?:(\w+)|\{(\w+)\})/")             # `$dir/`, `${dir}/`, `$3/` (not `${dir:-.}/`)
 # `dirname $0` (and of `readlink -f $0`, `${BASH_SOURCE[0]}`): the file's own folder, in the region; not a level up
@@ -92,6 +93,8 @@ class _Text:
         self.shells: List[Tuple[str, str, bool]] = []   # (name, suffix or "", sourced) of each file it runs or sources
         self.modules: Set[str] = set()
         self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
+        # the absolute paths that are only a program's argument, with the words of its command
+        self.arguments: List[Tuple[str, bool, Set[str]]] = []
         self.defined: Set[str] = set()
         # by [2 * how many loops over the arguments hold it + whether a function body holds it]:
         self.commands: List[int] = [1, 0]           # commands
@@ -114,7 +117,7 @@ class _Text:
         for m in _PY.finditer(text):
             at, word = _word_before(text, m.end())
             head, _, name = word.rpartition("/")
-            if not _NAME.fullmatch(name) or ("/" not in word and not _starts_word(text, at)) or \
+            if not _GLOB.fullmatch(name) or ("/" not in word and not _starts_word(text, at)) or \
                     self._assigned(text, at):
                 self.why = self.why or f"a script name made from values ({word})"
                 return
@@ -148,17 +151,24 @@ class _Text:
             if not _starts_word(text, m.start(1)) or \
                     m.start(1) and _URL.search(text, max(0, m.start(1) - 6), m.start(1)):
                 continue                    # `http://x`, `` `pwd`/.. ``: not a word that starts at the root
-            if word.startswith("~"):
-                self.why = f"a path in the home folder ({word})"
-                return
             k = m.start()
             while k and text[k - 1] in " \t":
                 k -= 1
             if k and text[k - 1] in "<>":
                 continue                    # `> /dev/null`: what a redirection names is no folder or script
+            command = None if word.endswith((".py", ".sh")) else _program_words(text, m.start())
+            if word.startswith("~"):
+                word = os.path.expanduser(word)     # (what the walk's `cd ~/x` reaches)
+                if word.startswith("~"):
+                    self.why = f"a path in a home folder ({word})"
+                    return
             literal = re.split(r"[$*?\[{\\]", word, 1)[0]
             whole = literal == word
-            self.rooted.append((literal if whole else literal.rpartition("/")[0] or "/", whole))
+            literal = literal if whole else literal.rpartition("/")[0] or "/"
+            if command is None:
+                self.rooted.append((literal, whole))
+            else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
+                self.arguments.append((literal, whole, command))
         # the text in stretches where the loops and function bodies open and close, each counted at once
         marks = sorted([(m.start(1), m.group(1)) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start())] +
                        [(a, "{") for a, _ in bodies] + [(b, "}") for _, b in bodies] + [(len(text), "")])
@@ -249,6 +259,38 @@ def _word_before(text: str, end: int) -> Tuple[int, str]:
     return k, text[k:end].strip("\\")
 
 
+# a command through which an argument can become a directory, a script or a variable (what `f /data` passes `f`,
+# what `bash x.sh /data` passes x.sh, a loop's items)
+_PASSES = {"cd", "pushd", "popd", "source", ".", "eval", "exec", "export", "local", "declare", "readonly", "typeset",
+           "for", "select", "case", "in", "set", "read", "mapfile", "readarray", "getopts", "let", "printf", "alias",
+           "bash", "sh", "dash", "zsh", "ksh", "xargs", "parallel", "env", "sudo", "su", "nohup", "time", "command",
+           "builtin", "timeout", "taskset", "numactl", "mpirun", "mpiexec", "srun", "horovodrun", "torchrun"}
+
+
+def _program_words(text: str, at: int) -> Optional[Set[str]]:
+    """The words before the word at `at` in its command when that word is only an argument of a program (`cp /data/x
+    .`, `python3 x.py --data=/data`): it is not an assignment's value, and its command (from the operator or line
+    before it) names no command through which an argument can reach a directory, a script or a variable (_PASSES)
+    and no shell script (why_walked checks that none is a function); None otherwise."""
+    k = at
+    while k and text[k - 1] in "'\"":
+        k -= 1
+    if k and text[k - 1] == "=" and _NAME_BEFORE.search(text, max(0, k - 81), k - 1) is not None:
+        named = _NAME_BEFORE.search(text, max(0, k - 81), k - 1)
+        if named is not None and re.fullmatch(r"\w+", named.group(1)) and _starts_word(text, named.start()):
+            return None                 # `X=/data`: a variable a `cd $X` may read
+    start = k
+    while start:
+        c = text[start - 1]
+        if c in ";&|(){}`" or c == "\n" and (start < 2 or text[start - 2] != "\\"):
+            break
+        start -= 1
+    words = [w.strip("'\"") for w in text[start:k].split()]
+    if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
+        return None
+    return set(words)
+
+
 def _heads(text: str, at: int) -> bool:
     """Whether a word at `at` is the first of a command (after a line break or `;`, `&`, `|`)."""
     k = at
@@ -334,6 +376,9 @@ def why_walked(text: str, path: str) -> str:
     for t in texts.values():
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
+    functions = {n for t in texts.values() for n in t.defined}
+    for t in texts.values():            # an argument of a function: what `f /data` passes may be its `cd $1`
+        t.rooted += [(literal, whole) for literal, whole, before in t.arguments if before & functions]
     why = _absolute(texts, region, levels)
     if why:
         return why
