@@ -210,13 +210,10 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
 def _may_have_setups(script: str) -> bool:
     """Whether a script may hold a profiling setup, by the prefilter the flake8 plugin runs (source/prefilter.py):
     one that fails it has none, so nothing a launch passes it can be judged (NPP205, an options value). A script
-    that cannot be read is left to prepare."""
-    from ..source.files import ReadError, read_source
-    from ..source.prefilter import might_configure_profiling
-    try:
-        return might_configure_profiling(read_source(script).text)
-    except (OSError, ReadError, ValueError):
-        return True
+    that cannot be read is left to prepare (kept per file while it is unchanged: the scan before the walk,
+    engine/launch_scan.py, read the same scripts)."""
+    from .shell_scan import may_have_setups
+    return may_have_setups(script)
 
 
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:

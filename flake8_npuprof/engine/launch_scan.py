@@ -35,8 +35,10 @@ import os
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
+from ..checks.shell_scan import may_have_setups as _may_have_setups
+
 MAX_LEVELS = 4                  # folders above the launcher's
-MAX_ENTRIES = 2000              # files and folders a region may hold (a listing costs more than a walk past it)
+MAX_ENTRIES = 1000              # files and folders a region may hold (a listing costs more than a walk past it)
 MAX_FILES = 32                  # the launcher and the files it runs or sources, followed
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
@@ -51,6 +53,7 @@ _SOURCE_HEAD = re.compile(r"(?:^|[\s;&|(){}`])(?:source|\.)[ \t]")
 _MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
 _FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definition, or `name()`:
 _PARENS = re.compile(r"\([ \t]*\)")
+_FUNCTION_NAME = re.compile(r"[\w.:-]+")                    # (each word that may call one)
 _NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")
 # what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
 # counts one); `do`/`done` at a command's head open and close a loop body; `..` and `dirname` go one folder up
@@ -71,7 +74,7 @@ _BOUNDARY = " \t\n=(:;&|`<>"
 _UP = re.compile(r"^(?:\.\.?/+)+")
 
 _regions: Dict[str, Tuple[Dict[str, int], Dict[str, List[str]]]] = {}     # folder -> (folder mtimes, name -> paths)
-_passes: Dict[str, Tuple[tuple, bool]] = {}                              # script -> (stat, passes the prefilter)
+_refused: Set[str] = set()                                               # folders over MAX_ENTRIES
 
 
 def starts_no_profiled_script(text: str, path: str) -> bool:
@@ -203,8 +206,8 @@ class _Text:
         found)."""
         self.defined.add(name)
         brace = _BRACE.match(text, end)
-        found = brace_body(text, brace.end() - 1) if brace else None
-        bodies.append((start, found[2]) if found else (start, len(text)))
+        close = _body_end(text, brace.end() - 1, brace_body) if brace else None
+        bodies.append((start, len(text) if close is None else close))
 
     def _assigned(self, text: str, at: int) -> bool:
         """For the value of an assignment at `at` (`s=train.py`): True when the variable is used other than whole
@@ -303,6 +306,26 @@ def _after_boundary(text: str, at: int) -> bool:
     return not at or text[at - 1] in " \t\r\n;&|(){}`"
 
 
+_BRACES = re.compile(r"(?:^|(?<=[;&|]))[ \t]*([{}])(?=$|[\s;&|)])", re.M)
+
+
+def _body_end(text: str, brace: int, brace_body) -> Optional[int]:
+    """Where the function body that the `{` at brace opens ends: at the `}` that starts a command and closes it (a
+    `{` that starts one opens a group); by the shell's lexer (shell/parse._brace_body) where a here-document or a
+    quote left open on a line could hold a brace."""
+    depth = 0
+    for m in _BRACES.finditer(text, brace + 1):
+        depth += 1 if m.group(1) == "{" else -1
+        if depth < 0:
+            body = text[brace:m.start()]
+            if "<<" not in body and all(line.count('"') % 2 == 0 and line.count("'") % 2 == 0
+                                        for line in body.split("\n")):
+                return m.end()
+            break
+    found = brace_body(text, brace)
+    return found[2] if found else None
+
+
 def _starts_word(text: str, at: int) -> bool:
     """Whether text[at:] starts a shell word (after opening quotes), not the rest of one (`"$d"/x`, `` `pwd`/x``)."""
     k = at
@@ -332,10 +355,13 @@ def _at_head(text: str, at: int) -> bool:
 def why_walked(text: str, path: str) -> str:
     """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
     is walked."""
+    from ..checks.shell_scan import needs_walk
     from ..shell.state import MAX_COMMANDS
     from ..source.shell_words import MAX_LAUNCHER
     if len(text) > MAX_LAUNCHER:
         return "over the read bound"
+    if not needs_walk(text):
+        return ""                           # no word the walk's findings hang on (checks/shell_scan.py)
     if "prof" in text.lower():
         return "a profiling word"
     if not os.path.isfile(path):
@@ -344,24 +370,25 @@ def why_walked(text: str, path: str) -> str:
     texts = {launcher: _Text(launcher, text)}
     if texts[launcher].why:
         return texts[launcher].why
-    levels = 0
+    # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
+    own = texts[launcher]
+    levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
+    if own.weighted(own.commands, own.widest + 2, _times({launcher: own})) >= MAX_COMMANDS:
+        return "its commands may reach the walk's bound"
+    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels)
+    if why:
+        return why
     while True:
-        region = os.path.dirname(launcher)
-        for _ in range(levels):
-            region = os.path.dirname(region)
+        region = _up(os.path.dirname(launcher), levels)
         found = _listing(region)
         if found is None:
             return "a folder link or too many files above it"
         why, edges = _follow(texts, launcher, found)
         if why:
             return why
-        # a loop body runs once per argument (a `while` over them up to two more); a function body once per call
-        # (and once more if no call is seen), a call in a body once per call of that one
+        # a loop body runs once per argument (a `while` over them up to two more); a function body: _times
         rounds = sum(t.widest for t in texts.values()) + 2
-        defined = sum(len(t.defined) for t in texts.values())
-        calls = sum(len(re.findall(r"(?<![\w.:-])%s(?![\w.:-])" % re.escape(name), t.text))
-                    for t in texts.values() for name in {n for u in texts.values() for n in u.defined}) - defined
-        times = (calls + 1) ** defined
+        times = _times(texts)
         runs = _runs(texts, edges, launcher, rounds, times)
         if runs is None:
             return "a file it runs or sources runs again on the way"
@@ -387,9 +414,7 @@ def why_walked(text: str, path: str) -> str:
     names = {name for p, t in texts.items() for name, lead, body in t.scripts
              if lead is None or not (lead.isdigit() and p == launcher and not body or
                                      not lead.isdigit() and not _set_anywhere(lead, texts))}
-    # a name cut short (`${x#*_}`) is one its written name ends with
-    candidates = [p for name, paths in found.items() if name.endswith(".py") and
-                  any(n.endswith(name) for n in names) for p in paths]
+    candidates = list(dict.fromkeys(p for name in names for p in _named(found, name)))
     candidates += _modules({m for t in texts.values() for m in t.modules}, region, found)
     return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                  for p in candidates if _may_have_setups(p)), "")
@@ -405,8 +430,7 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]])
         p = todo.pop()
         edges[p] = {}
         for name, suffix, sourced in texts[p].shells:
-            for c in [c for n, cs in found.items() if name.endswith(n) and (n == name or n.endswith(".sh"))
-                      for c in cs]:
+            for c in _named(found, name):
                 if suffix and not c.endswith(suffix):
                     continue
                 n, s = edges[p].get(c, (0, False))
@@ -423,6 +447,30 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]])
                 texts[c], depth[c] = t, depth[p] + 1
                 todo.append(c)
     return "", edges
+
+
+def _up(folder: str, levels: int) -> str:
+    for _ in range(levels):
+        folder = os.path.dirname(folder)
+    return folder
+
+
+def _times(texts: Dict[str, _Text]) -> int:
+    """How often a function body can be walked at most: once per call (and once more if no call is seen), a call in a
+    body once per call of that one: (calls + 1) ** functions."""
+    defined = sum(len(t.defined) for t in texts.values())
+    if not defined:
+        return 1
+    names = {n for t in texts.values() for n in t.defined}
+    calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined
+    return (calls + 1) ** defined
+
+
+def _named(found: Dict[str, List[str]], name: str) -> List[str]:
+    """The files a script or file of this name can be: by its name, and by a name it ends with when that keeps its
+    extension (`${x#*_}` cuts `run_train.py` to `train.py`)."""
+    ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
+    return [p for i in range(ext + 1) for p in found.get(name[i:], ())]
 
 
 def _runs(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int) -> Optional[Dict[str, int]]:
@@ -511,19 +559,34 @@ def _modules(modules: Set[str], region: str, found: Dict[str, List[str]]) -> Lis
 
 def _listing(region: str) -> Optional[Dict[str, List[str]]]:
     """name -> paths of the files below region (None: a folder link, or too many entries)."""
+    if region in _refused:
+        return None                     # (walked then: a region that grows past the bound is not listed again)
     kept = _regions.get(region)
     if kept is not None and all(_mtime(d) == t for d, t in kept[0].items()):
         return kept[1]
     folders: Dict[str, int] = {}
     names: Dict[str, List[str]] = {}
-    entries = 0
-    for root, dirs, files in os.walk(region):
-        folders[root] = _mtime(root)
-        entries += len(dirs) + len(files)
-        if entries > MAX_ENTRIES or any(os.path.islink(os.path.join(root, d)) for d in dirs):
-            return None
-        for f in files:
-            names.setdefault(f, []).append(os.path.join(root, f))
+    entries, todo = 0, [region]
+    while todo:
+        folder = todo.pop()
+        try:
+            folders[folder] = os.stat(folder).st_mtime_ns      # (before it is read: a change after is seen)
+            with os.scandir(folder) as found:
+                for e in found:
+                    entries += 1
+                    if entries > MAX_ENTRIES:
+                        if len(_refused) >= 1024:
+                            _refused.clear()
+                        _refused.add(region)
+                        return None
+                    if e.is_dir(follow_symlinks=False):
+                        todo.append(e.path)
+                    elif e.is_symlink() and e.is_dir():
+                        return None                             # a folder link: what is below it is not listed
+                    else:
+                        names.setdefault(e.name, []).append(e.path)
+        except OSError:
+            return None                                         # a folder that cannot be read
     if len(_regions) >= 256:
         _regions.clear()
     _regions[region] = (folders, names)
@@ -535,22 +598,3 @@ def _mtime(folder: str) -> int:
         return os.stat(folder).st_mtime_ns
     except OSError:
         return -1
-
-
-def _may_have_setups(script: str) -> bool:
-    """Whether a script may hold a profiling setup (the plugin's prefilter); one that cannot be read may."""
-    from ..source import observed
-    from ..source.files import ReadError, read_source
-    from ..source.prefilter import might_configure_profiling
-    sig = observed.note(script)         # a cached check depends on it as on a script the walk reads
-    kept = _passes.get(script)
-    if kept is not None and kept[0] == sig:
-        return kept[1]
-    try:
-        passes = might_configure_profiling(read_source(script).text)
-    except (OSError, ReadError, ValueError):
-        passes = True
-    if len(_passes) >= 4096:
-        _passes.clear()
-    _passes[script] = (sig, passes)
-    return passes
