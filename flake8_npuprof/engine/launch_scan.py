@@ -14,19 +14,27 @@ where that is certain (why_walked says what is not):
   their names as the walk finds them (below the folders its relative paths reach), to MAX_SOURCED deep, no file
   twice on one chain, each within the read bound: every script any of them can name counts (a launcher that runs
   a `.sh` starting a profiled script is walked);
-- every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`; a name cut short by `${x#y}`
-  is one of the files whose name ends its written one), a `-m` module is a dotted name (the files it can be:
+- every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`; `*_test.py` is looked for as
+  written, since the walk expands no pattern; a name cut short by `${x#y}` is one of the files whose name ends
+  its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
   `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension is computed;
-- every absolute path (`/data/x`, `"/home/u/$d"`) is one the directories cannot reach a script through: it does
-  not exist (with as many levels up as the texts go up), or it is in the region listed; `~` and a `-m` module
-  with an absolute path are left to the walk;
+  a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
+  outside a function (`$3/x.py`), is not known to the walk, which starts no script for it;
+- every absolute path (`/data/x`, `"/home/u/$d"`, `~/x` as the walk's `cd` reads it) is one the directories
+  cannot reach a script through: it does not exist (with as many levels up as the texts go up), it is in the
+  region listed, or it is only a program's argument (`cp /data/x .`, `--data_dir=/data`: not an assignment's
+  value, not on a command through which an argument becomes a directory, a script or a variable: `cd`,
+  `source`, `export`, a loop, a function, a shell script run); a `-m` module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
-  as the texts write `..` or `dirname`, counted as often as they can run: a function body once per call, a loop
-  body once per argument (how many words a line gives at most), a file once per run or `source` of it;
+  as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder), counted as often as they can
+  run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
+  at most), a sourced file once per `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS;
 - every file with one of the scripts' names in that region (found by one listing of it, kept while no folder of
-  it changes) fails the prefilter, and each name written with folders (`sub/train.py`) is there.
-A folder link in the region, a region of more than MAX_ENTRIES entries, or any doubt: the launcher is walked.
+  it changes) fails the prefilter (checks/shell_scan.may_have_setups: the walk's launches ask the same).
+A folder link in the region, a region of more than MAX_ENTRIES entries (its listing would cost more than the
+walk), or any doubt: the launcher is walked. What cannot change with the files it follows (its own commands, its
+own absolute paths) is decided before anything is listed.
 """
 
 from __future__ import annotations
