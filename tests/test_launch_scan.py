@@ -136,7 +136,6 @@ def project(tmp_path):
 @pytest.mark.parametrize("text", [
     "cur=$(cd $(dirname $0)/..; pwd)\npython3 ${cur}/train.py --epochs=1 > log 2>&1\n",
     "bash ../train.sh\npython3 ../train.py\n",          # a script it runs that is not there
-    "python3 ../missing/train.py\n",                    # named with its folder, and not there: no file to start
     "cd ..\nscript=train.py\npython3 $script --x=1\npython3 tools/eval.py\n",
     "#!/bin/bash\n# python3 ../train.py is the training\nnohup python3 ../train.py &\n",
 ])
@@ -266,6 +265,23 @@ def test_an_absolute_path_a_directory_may_come_from_is_walked(project, text):
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert why_walked(text, str(path)).startswith("an absolute path that is there (/")
+
+
+def test_a_path_written_out_is_the_file_it_ends_with(project):
+    """`../missing/train.py` can only be a train.py in a folder named missing: tools/train.py, which holds a
+    setup, is not what it starts; a missing/train.py with one is."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "train.py").write_text(EXAMPLE_SCRIPT)
+    text = "python3 ../missing/train.py\npython3 ./../tools/../tools/eval.py\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ""
+    fast = bench._check(str(path), text)
+    with bench.every_walk():
+        assert bench._check(str(path), text) == fast
+    (project / "missing").mkdir()
+    (project / "missing" / "train.py").write_text(EXAMPLE_SCRIPT)
+    assert why_walked(text, str(path)) == "../missing/train.py may hold a setup"
 
 
 def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):

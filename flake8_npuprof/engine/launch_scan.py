@@ -79,7 +79,8 @@ _SELF = r"(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)"
 _OWN_FOLDER = re.compile(r"dirname[ \t]+[\"']?(?:%s|\$[({][ \t]*(?:readlink[ \t]+-f|realpath)[ \t]+[\"']?%s[\"']?"
                          r"[ \t]*[)}])[\"']?(?=$|[\s)`;&|])" % (_SELF, _SELF))
 _BOUNDARY = " \t\n=(:;&|`<>"
-_UP = re.compile(r"^(?:\.\.?/+)+")
+_UP = re.compile(r"^(?:\.\.?(?:/+|$))+")
+_COMPUTED_PART = re.compile(r"[$`*?\[]")
 
 _regions: Dict[str, Tuple[Dict[str, int], Dict[str, List[str]]]] = {}     # folder -> (folder mtimes, name -> paths)
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
@@ -100,7 +101,7 @@ class _Text:
         self.why = ""
         # each `.py` word: its file name, the variable it starts with (`${dir}/x.py`: dir; `$3/x.py`: 3) and whether a
         # function body holds it
-        self.scripts: List[Tuple[str, Optional[str], bool]] = []
+        self.scripts: List[Tuple[str, Optional[str], bool, str]] = []     # (and its written path's tail)
         self.shells: List[Tuple[str, str, bool]] = []   # (name, suffix or "", sourced) of each file it runs or sources
         self.modules: Set[str] = set()
         self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
@@ -133,8 +134,11 @@ class _Text:
                 self.why = self.why or f"a script name made from values ({word})"
                 return
             lead = _LEAD.match(word) if _starts_word(text, at) else None
+            # a path written out (`../BigGAN/main.py`) is, from any folder, a file whose path ends with it
+            tail = "" if not _starts_word(text, at) or "/" not in word or word.startswith("/") or \
+                _COMPUTED_PART.search(word) else "/" + _UP.sub("", os.path.normpath(word))
             self.scripts.append((name, lead.group(1) or lead.group(2) if lead else None,
-                                 any(a <= at < b for a, b in bodies)))
+                                 any(a <= at < b for a, b in bodies), tail))
         for m in _SH.finditer(text):
             at, word = _word_before(text, m.end())
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
@@ -419,10 +423,11 @@ def why_walked(text: str, path: str) -> str:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
     # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script
-    names = {name for p, t in texts.items() for name, lead, body in t.scripts
+    names = {(name, tail) for p, t in texts.items() for name, lead, body, tail in t.scripts
              if lead is None or not (lead.isdigit() and p == launcher and not body or
                                      not lead.isdigit() and not _set_anywhere(lead, texts))}
-    candidates = list(dict.fromkeys(p for name in names for p in _named(found, name)))
+    candidates = list(dict.fromkeys(p for name, tail in names for p in _named(found, name)
+                                    if not tail or p.endswith(tail)))
     candidates += _modules({m for t in texts.values() for m in t.modules}, region, found)
     return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                  for p in candidates if _may_have_setups(p)), "")
