@@ -72,12 +72,12 @@ def test_a_launcher_the_scan_skips_has_its_own_lines_checked(tmp_path):
 
 def test_a_script_without_a_setup_is_not_analysed(tmp_path, monkeypatch):
     """The launch of a script that fails the prefilter is walked, but its script is not analysed."""
-    from flake8_npuprof.checks import shell_launches
     (tmp_path / "train.py").write_text("import sys\nprint(sys.argv)\n")
     (tmp_path / "run.sh").write_text("python3 train.py --epochs=1\n")
     analysed = []
-    real = shell_launches.prepare
-    monkeypatch.setattr(shell_launches, "prepare", lambda la, *a: analysed.append(la.script) or real(la, *a))
+    from flake8_npuprof.checks import launch_setup
+    real = launch_setup.prepare
+    monkeypatch.setattr(launch_setup, "prepare", lambda la, *a: analysed.append(la.script) or real(la, *a))
     assert check_file("python3 train.py --epochs=1\n", str(tmp_path / "run.sh"), Settings()) == []
     assert analysed == []
 
