@@ -258,6 +258,9 @@ def test_a_script_word_the_walk_cannot_know_starts_no_script(project, text, walk
     "bash ./child.sh /etc\npython3 ../train.py\n",       # what a script run gets
     "for d in /etc; do cd $d/..; done\npython3 ../train.py\n",
     "cd /etc/..\npython3 ../train.py\n",
+    "d=$(echo /etc)\ncd $d/..\npython3 ../train.py\n",   # what a substitution prints (the walk runs echo)
+    "d=`dirname /etc/x`\ncd $d/..\npython3 ../train.py\n",
+    "cd ${DATA:-/etc}/..\npython3 ../train.py\n",        # a default the walk gives
 ])
 def test_an_absolute_path_a_directory_may_come_from_is_walked(project, text):
     from flake8_npuprof.engine.launch_scan import why_walked

@@ -53,6 +53,7 @@ MAX_FILES = 32                  # the launcher and the files it runs or sources,
 _COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|\bset[ \t]+--")
 _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)          # a line that is a comment
 _ROOTED = re.compile(r"['\"]*([/~][^\s'\";&|()<>`]*)")
+_DEFAULT = re.compile(r"\$\{\w+:?[-=+?]['\"]?([/~][^}'\"\s]*)")
 _URL = re.compile(r"(?:https?|ftp|git|ssh|s3|obs):$")   # `http://x`: a relative `http:` folder, never the root
 _PY = re.compile(r"\.py")                               # the end of a script's name (the word: _word_before)
 _SH = re.compile(r"\.sh(?!\w)")
@@ -161,6 +162,10 @@ class _Text:
                 self.why = f"a `-m` module not named here ({module})"
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
+        for m in _DEFAULT.finditer(text):   # `${d:-/data}`: the walk gives the word when d is not set
+            word = os.path.expanduser(m.group(1))
+            literal = re.split(r"[$*?\[{\\]", word, 1)[0]
+            self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
         for m in _ROOTED.finditer(text):
             word = m.group(1)
             if not _starts_word(text, m.start(1)) or \
@@ -300,6 +305,8 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         if c in ";&|(){}`" or c == "\n" and (start < 2 or text[start - 2] != "\\"):
             break
         start -= 1
+    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
+        return None                     # `x=$(echo /data)`: what a substitution prints may become a value
     words = [w.strip("'\"") for w in text[start:k].split()]
     if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
         return None
