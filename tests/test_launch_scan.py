@@ -287,6 +287,17 @@ def test_a_path_written_out_is_the_file_it_ends_with(project):
     assert why_walked(text, str(path)) == "../missing/train.py may hold a setup"
 
 
+def test_a_launcher_in_a_linked_folder_is_walked(project, tmp_path):
+    """`../train.py` from a linked folder is its target's neighbour, which no listing of the link's parent holds."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "real" / "test").mkdir(parents=True)
+    (tmp_path / "real" / "train.py").write_text(EXAMPLE_SCRIPT)
+    (project / "linked").symlink_to(tmp_path / "real" / "test")
+    text = "python3 ../train.py\n"
+    (project / "linked" / "run.sh").write_text(text)
+    assert why_walked(text, str(project / "linked" / "run.sh")) == "a linked folder on its path"
+
+
 def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "elsewhere" / "train.py").write_text(PLAIN)

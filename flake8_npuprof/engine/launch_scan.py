@@ -386,6 +386,8 @@ def why_walked(text: str, path: str) -> str:
     if not os.path.isfile(path):
         return "not a file"
     launcher = os.path.abspath(path)
+    if os.path.realpath(os.path.dirname(launcher)) != os.path.dirname(launcher):
+        return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     texts = {launcher: _Text(launcher, text)}
     if texts[launcher].why:
         return texts[launcher].why
