@@ -301,7 +301,7 @@ def diagnostic(analysis: Analysis, f: Finding, uri: Optional[str], encoding: str
     # the problem pane shows the short sentence; the detail comes as related information at the same
     # place (one entry a part: the editor lists them under the diagnostic) and in the hover
     if uri and related_information:           # (a code action's diagnostic carries none)
-        related = [{"location": {"uri": uri, "range": where}, "message": line} for line in f.detail.splitlines()]
+        related = [{"location": {"uri": uri, "range": where}, "message": line} for line in f.detail_lines]
         lines = len(analysis.src.line_starts)
         related += [{"location": {"uri": uri, "range": {"start": {"line": n - 1, "character": 0},
                                                          "end": {"line": n - 1, "character": 0}}},
@@ -432,7 +432,7 @@ def finding_hover(finding: Finding, overrides: Overrides) -> str:
     from .checks.catalog import BY_CODE
     rule = BY_CODE.get(finding.code)
     from .source.brief import markdown
-    said = markdown(finding.short, finding.detail)      # the diagnostic's sentence, then its detail
+    said = markdown(finding.short, finding.detail_lines)    # the diagnostic's sentence, then its detail
     if rule is None:
         return f"**{finding.code}** {said}"
     parts = [f"**{rule.code}** `{rule.name}`: {rule.summary}", "", said, "",

@@ -25,7 +25,8 @@ import pytest
 from message_corpus import messages
 from flake8_npuprof.report.formats import finding_dict
 from flake8_npuprof.source.brief import markdown
-from flake8_npuprof.source.said import (LONG, Runtime, Said, balanced, latent, plain, said, unreached,
+from flake8_npuprof.source.said import (ABORT, LONG, Runtime, Said, balanced, clause, latent, logged, plain, said, so,
+                                        unreached,
                                          when)
 from flake8_npuprof.source.text import SourceText
 
@@ -107,13 +108,11 @@ def test_no_fact_of_an_old_message_is_lost(current):
     assert not lost, "\n".join(map(str, lost[:10]))
 
 
-ABORT = "GE initialisation fails and the job aborts"
-
-
 def test_the_facts_test_can_fail():
     """A dropped log line, number, version or word is noticed."""
     words = Said('unknown profiling_options key "L2"',
-                 runtime=(Runtime("CANN 8.5", f'the collector rejects it ("Invalid geoption config: L2"), so {ABORT}'),),
+                 runtime=(Runtime("CANN 8.5", clause("the collector rejects it", logged(' ("Invalid geoption config: L2")'),
+                                                      so(ABORT))),),
                  advice=('did you mean "l2"?',))
     old = words.message
     assert old == ('unknown profiling_options key "L2": on CANN 8.5 the collector rejects it ("Invalid geoption config: '
@@ -141,9 +140,9 @@ def test_short_messages_are_short_over_the_committed_corpora(current):
 
 def test_the_short_sentence_keeps_the_problem_and_the_consequence():
     words = Said('"aicpu": "ON" is not one of "on"/"off"', runtime=(
-        Runtime("CANN 7.0 and 8.0", f"the collector rejects it, so {ABORT}"),
-        Runtime("CANN 8.5, 9.0 and 9.1", "the collector rejects it (\"Argument aicpu: invalid value: ON. Please input "
-                                         f"'on' or 'off'.\"), so {ABORT}")), advice=('write "on"',))
+        Runtime("CANN 7.0 and 8.0", clause("the collector rejects it", so(ABORT))),
+        Runtime("CANN 8.5, 9.0 and 9.1", clause("the collector rejects it", logged(
+            " (\"Argument aicpu: invalid value: ON. Please input 'on' or 'off'.\")"), so(ABORT)))), advice=('write "on"',))
     assert words.short == '"aicpu": "ON" is not one of "on"/"off": GE initialisation fails and the job aborts'
     assert words.detail.splitlines() == [
         "on CANN 7.0 and 8.0 the collector rejects it, so GE initialisation fails and the job aborts",
@@ -154,19 +153,21 @@ def test_the_short_sentence_keeps_the_problem_and_the_consequence():
 
 def test_one_version_keeps_its_scope_and_differing_versions_say_it_depends():
     one = Said('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1"',
-               runtime=(Runtime("CANN 8.0", f"the collector rejects it, so {ABORT}"),), advice=('write "on"',))
+               runtime=(Runtime("CANN 8.0", clause("the collector rejects it", so(ABORT))),), advice=('write "on"',))
     assert one.short == ('"task_trace": "ON" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0, GE '
                          'initialisation fails and the job aborts')
     differ = Said('"storage_limit": 500 is a JSON number, the runtime expects a string', runtime=(
-        Runtime("CANN 7.0 and 8.0", f"the collector cannot read it, so {ABORT}"),
-        Runtime("CANN 8.5, 9.0 and 9.1", 'the collector logs "Invalid data type for string variable" and reads it as '
-                                         "empty, so the setting has no effect")), advice=('write "500MB"',))
+        Runtime("CANN 7.0 and 8.0", clause("the collector cannot read it", so(ABORT))),
+        Runtime("CANN 8.5, 9.0 and 9.1", clause("the collector ", logged('logs "Invalid data type for string variable" and '),
+                                                "reads it as empty", so("the setting has no effect")))),
+        advice=('write "500MB"',))
     assert differ.short == ('"storage_limit": 500 is a JSON number, the runtime expects a string: what happens depends '
                             'on the CANN version')
     assert "on CANN 7.0 and 8.0 the collector cannot read it" in differ.detail
     # the builds a version's line holds for are the scope's, in the detail; the sentence says "some builds"
     some = Said('"output" contains characters some collectors refuse (\'"\')', runtime=(
-        Runtime("CANN 8.0", f'the collector rejects it ("Output path is invalid."), so {ABORT}', "built 2024-11"),))
+        Runtime("CANN 8.0", clause("the collector rejects it", logged(' ("Output path is invalid.")'), so(ABORT)),
+                "built 2024-11"),))
     assert some.message.startswith('"output" contains characters some collectors refuse (\'"\'): on some builds of '
                                    "CANN 8.0 (built 2024-11) the collector rejects it")
     # too long with the version: the sentence keeps that only some builds do it
@@ -178,7 +179,7 @@ def test_one_version_keeps_its_scope_and_differing_versions_say_it_depends():
 def test_the_conditions_stay_short_and_the_latent_reason_stays_in_the_sentence():
     hint = "remove the key to leave the trace off (\"\" also means off)"
     words = said('"training_trace": "off" is not "on" or ""',
-                 f'GE rejects it ("Training trace param:off is invalid."), so {ABORT}', hint)
+                 clause("GE rejects it", logged(' ("Training trace param:off is invalid.")'), so(ABORT)), hint)
     off = words.given(latent("profiling is switched off here"))
     assert off.message == ('latent (profiling is switched off here); once GE reads these options: "training_trace": '
                            '"off" is not "on" or "": GE rejects it ("Training trace param:off is invalid."), so GE '
@@ -188,15 +189,16 @@ def test_the_conditions_stay_short_and_the_latent_reason_stays_in_the_sentence()
                          'initialisation will fail and the job will abort')
     assert off.detail.splitlines()[0] == "latent (profiling is switched off here); once GE reads these options"
     hccl = Said('"hccl": "no" is not one of "on"/"off"', advice=('write "off"',),
-                runtime=(Runtime("CANN 8.0", f"the collector rejects it, so {ABORT}"),)).given(unreached(18))
+                runtime=(Runtime("CANN 8.0", clause("the collector rejects it", so(ABORT))),)).given(unreached(18))
     assert hccl.message.startswith("not reached from this file's entry point (line 18): ")
     assert "so GE initialisation will fail and the job will abort" in hccl.message
     # "not reached:" alone read as dead code for a library function other scripts call (review of the zoo)
     assert hccl.short.startswith('not reached from its entry point: "hccl": "no"')
     assert "not reached from this file's entry point (line 18)" in hccl.detail
     metrics = Said('"aic_metrics": "memory" is not an AI Core metric set of any Ascend product', runtime=(
-        Runtime("CANN 9.1", 'the collector rejects it ("The aic_metrics[memory] of input config is invalid"), so '
-                f"{ABORT}"),), advice=('did you mean "Memory"?',)).within(
+        Runtime("CANN 9.1", clause("the collector rejects it",
+                                   logged(' ("The aic_metrics[memory] of input config is invalid")'), so(ABORT))),),
+        advice=('did you mean "Memory"?',)).within(
         "(checked with the default of --aic_metrics, used when the flag is not given)", default_of="--aic_metrics")
     flag = metrics.given(when("when --profiling is given"))
     assert flag.message.endswith('did you mean "Memory"? (checked with the default of --aic_metrics, used when the '
@@ -227,7 +229,7 @@ def test_a_call_written_in_the_problem_is_not_an_aside():
 
 
 def test_markdown_keeps_the_text_literal():
-    text = markdown('"output" has PROF_* data', 'write "<N>MB"\nuse [x] | `y`')
+    text = markdown('"output" has PROF_* data', ('write "<N>MB"', "use [x] | `y`"))
     assert text == '"output" has PROF\\_\\* data\n\n- write "\\<N\\>MB"\n- use \\[x\\] \\| \\`y\\`'
 
 

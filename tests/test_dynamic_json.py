@@ -122,6 +122,19 @@ def test_check_follows_a_literal_dynamic_profile_init(tmp_path, capsys, monkeypa
                                 'collection: torch_npu logs only "Start step will be set to 0." under <dir>/log/']
 
 
+def test_check_follows_prof_config_path_set_by_the_script(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "job" / "dp_conf").mkdir(parents=True)
+    (tmp_path / "job" / "dp_conf" / "profiler_config.json").write_text('{\n  "start_step": 0\n}\n', encoding="utf-8")
+    (tmp_path / "job" / "train.py").write_text(
+        "import os\nos.environ[\"PROF_CONFIG_PATH\"] = \"dp_conf\"\nimport torch\nimport torch_npu\n",
+        encoding="utf-8")
+    code, out, _ = run(capsys, "check", "job/train.py")
+    assert code == 1
+    assert out.splitlines() == ["job/dp_conf/profiler_config.json:2:17: NPP311 start_step 0 never starts a "
+                                'collection: torch_npu logs only "Start step will be set to 0." under <dir>/log/']
+
+
 def test_an_internal_error_is_npp000_not_a_crash(monkeypatch):
     from flake8_npuprof.checks import dynamic_json
     from flake8_npuprof.knowledge.run_settings import Settings
@@ -139,6 +152,11 @@ def test_an_internal_error_is_npp000_not_a_crash(monkeypatch):
     ("from torch_npu.profiler.dynamic_profile import init as dp_init\ndp_init('x')\n", ["x"]),
     ("from torch_npu.profiler import dynamic_profile as dp\ndp.init(path)\n", []),          # not a literal
     ("import dynamic_profile\nfoo.init('cfg')\n", []),                                       # not torch_npu's
+    ("import os\nos.environ['PROF_CONFIG_PATH'] = '/data/dp'\nimport torch_npu\n", ["/data/dp"]),
+    ("import os\nif rank == 0:\n    os.environ['PROF_CONFIG_PATH'] = 'dp'\nimport torch_npu\n", ["dp"]),
+    ("import os\nos.environ['PROF_CONFIG_PATH'] = path\nimport torch_npu\n", []),              # not a literal
+    ("import os\nos.environ['PROF_CONFIG_PATH'] = 'dp'\n", []),                        # a script without torch_npu
+    ("import os, torch_npu\ndef f():\n    os.environ['PROF_CONFIG_PATH'] = 'dp'\n", []),    # not the module's run
 ])
 def test_init_folders(script, folders):
     assert init_folders(script) == folders

@@ -4,6 +4,7 @@ the schedule held to the execution records, and the reports' exact lines (steps 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -40,6 +41,10 @@ def _lifecycle(call: str):
 
 
 LIFECYCLE = [r for r in _records(TORCH_RECORD) if r["api"] == "lifecycle" and not r["release"].startswith("5.0")]
+# never started: not a schedule's replay (test_a_profiler_never_started_is_held_to_the_record), except the one a
+# scheduled step() starts, which runs as a started profiler does
+NEVER_STARTED = [r for r in LIFECYCLE if r["case"].startswith("lifecycle.never_started_")]
+LIFECYCLE = [r for r in LIFECYCLE if r not in NEVER_STARTED or r["case"].endswith("_schedule_stepped")]
 
 
 @pytest.mark.parametrize("rec", LIFECYCLE, ids=[f"{r['release']}:{r['case']}" for r in LIFECYCLE])
@@ -57,7 +62,7 @@ def test_the_replay_saves_as_many_traces_as_the_recorded_build(rec):
 
 
 def test_every_lifecycle_case_of_6_0_and_later_is_held():
-    assert len(LIFECYCLE) == 15 * 11
+    assert len(LIFECYCLE) == 16 * 11 and len(NEVER_STARTED) == 4 * 11
 
 
 MS_SCHEDULES = [r for r in _records(MS_RECORD) if r["api"] == "schedule" and r.get("after") and not r.get("raised")]
@@ -154,6 +159,113 @@ def test_a_loop_without_prof_step_collects_nothing(tmp_path, capsys):
     assert out[1] == f"train.py:6 profile: COLLECTS NOTHING: {why}"
     assert out[2] == f"usable data: no (line 6: {why})"
     assert "  steps recorded: none (prof.step() is never called; step 0 is a wait step)" in out
+
+
+@pytest.mark.parametrize("rec", NEVER_STARTED, ids=[f"{r['release']}:{r['case']}" for r in NEVER_STARTED])
+def test_a_profiler_never_started_is_held_to_the_record(tmp_path, capsys, rec):
+    """The record's case as a script's function: COLLECTS NOTHING exactly where the build never initialised nor
+    started its collector; the scheduled one that step() starts records the schedule's step as a started one."""
+    body = "".join("    " + line + "\n" for line in rec["call"].splitlines())
+    text = ("from torch_npu.profiler import profile, schedule, tensorboard_trace_handler\n"
+            "trace_ready = tensorboard_trace_handler('./prof')\n\n\ndef run():\n" + body +
+            "\n\nif __name__ == '__main__':\n    run()\n")
+    release = re.match(r"\d+\.\d+", rec["release"]).group(0)
+    release = {"2.14": "26.1", "26.2": "26.1"}.get(release, release)   # the newest builds answer as 26.1 does
+    code, out = _emulate(capsys, "--torch-npu", release, "--format", "json", "--cwd", tmp_path,
+                         _script(tmp_path, text))
+    p = json.loads("\n".join(out))["profilers"][0]
+    collected = "_start_profiler" in rec["calls"]
+    assert (p["verdict"] == "collects_nothing") == (not collected), (rec["release"], rec["calls"], p["why"])
+    if collected:
+        assert p["verdict"] == "collects" and p["recorded"] == [2], p
+    else:
+        assert "_init_profiler" not in rec["calls"]
+        assert p["why"] == ("prof = profile(...) is never started (no prof.start(), no `with prof:`): torch_npu never "
+                            "initialises its collector, so nothing is collected")
+
+
+def test_a_profiler_never_started_and_its_lookalikes(tmp_path, capsys):
+    body = ("def train(loader, hooks, trainer):\n"
+            "    quiet = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('p'))\n"
+            "    hooked = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('p'))\n"
+            "    hooks.append(hooked.start)\n"
+            "    passed = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('p'))\n"
+            "    trainer.fit(profiler=passed)\n"
+            "    unhandled = torch_npu.profiler.profile()\n"
+            "    for batch in loader:\n"
+            "        quiet.step()\n\n\n"
+            "if __name__ == '__main__':\n    train([], [], None)\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    heads = [line for line in out if line.startswith("train.py:") and ": " in line[10:] and line.count(":") > 2]
+    elsewhere = ("= profile(...) is not started in this file, and {0} can be reached from outside it (passed on, an "
+                 "attribute taken, or a name other modules may import): who starts it is not known here")
+    assert heads[:4] == [
+        "train.py:5 profile: COLLECTS NOTHING: quiet = profile(...) is never started (no quiet.start(), no `with "
+        "quiet:`): torch_npu never initialises its collector, so nothing is collected",
+        "train.py:6 profile: UNKNOWN: hooked " + elsewhere.format("hooked"),
+        "train.py:8 profile: UNKNOWN: passed " + elsewhere.format("passed"),
+        "train.py:10 profile: COLLECTS NOTHING: unhandled = profile(...) is never started (no unhandled.start(), no "
+        "`with unhandled:`): torch_npu never initialises its collector, so nothing is collected"], out
+    assert code == 1 and out[5].startswith("usable data: no (line 5: quiet = profile(...) is never started"), out[5]
+
+
+PCP = "import os\n{}import torch\nimport torch_npu\n{}\n\nif __name__ == '__main__':\n    train()\n"
+SET_PCP = "os.environ[\"PROF_CONFIG_PATH\"] = \"./dp\"\n"
+
+
+def _bare(tmp_path, text: str) -> Path:
+    path = tmp_path / "train.py"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_prof_config_path_set_before_torch_is_dynamic_profiling_from_that_folder(tmp_path, capsys):
+    (tmp_path / "dp").mkdir()
+    (tmp_path / "dp" / "profiler_config.json").write_text('{"start_step": 0}', encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _bare(tmp_path, PCP.format(SET_PCP, "")))
+    why = ("dynamic profiling (PROF_CONFIG_PATH): what is collected, and when, is read at run time from "
+           f"{tmp_path}/dp/profiler_config.json")
+    assert code == 1 and out[1] == f"train.py:2 PROF_CONFIG_PATH: UNKNOWN: {why}"
+    assert out[5:8] == [
+        "  PROF_CONFIG_PATH set at line 2, read when torch_npu is imported (line 4); torch_npu hooks Optimizer.step to "
+        "step it, so only a training loop that calls optimizer.step() is profiled",
+        "  read by torch_npu 6.0.rc3 and later (6.0.rc2 and earlier do not read it)",
+        f"  {tmp_path}/dp/profiler_config.json as it is now: 1 problem(s), below"]
+    assert out[8].startswith("  ! NPP311 profiler_config.json:1:16 start_step 0 never starts a collection")
+    code, out = _emulate(capsys, "--torch-npu", "5.0", "--cwd", tmp_path, _bare(tmp_path, PCP.format(SET_PCP, "")))
+    assert out[1] == ("train.py:2 PROF_CONFIG_PATH: COLLECTS NOTHING: PROF_CONFIG_PATH is set at line 2, but torch_npu "
+                      "5.0 does not read it (from 6.0.rc3 on)")
+
+
+def test_prof_config_path_set_after_the_import_is_never_read(tmp_path, capsys):
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _bare(tmp_path, PCP.format("", SET_PCP)))
+    assert code == 1 and out[1] == (
+        "train.py:4 PROF_CONFIG_PATH: COLLECTS NOTHING: PROF_CONFIG_PATH is set at line 4, after torch_npu is "
+        "imported (line 3): torch_npu reads it once, when it is imported, so dynamic profiling does not start")
+    between = "import os\nimport torch\n" + SET_PCP + "import torch_npu\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _bare(tmp_path, between))
+    assert out[1] == (
+        "train.py:3 PROF_CONFIG_PATH: UNKNOWN: PROF_CONFIG_PATH is set at line 3, after `import torch` (line 2): a "
+        "torch that autoloads its device backends (2.5 and later) imports torch_npu there, which reads it first; "
+        "whether torch_npu sees it depends on the torch")
+
+
+def test_prof_config_path_from_the_environment_and_from_a_launcher(tmp_path, capsys, monkeypatch):
+    script = _bare(tmp_path, PCP.format("", ""))
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, script)
+    assert "PROF_CONFIG_PATH" not in "\n".join(out)            # without --env the environment is not known
+    monkeypatch.setenv("PROF_CONFIG_PATH", "./dp")
+    code, out = _emulate(capsys, "--env", "--torch-npu", "7.3", "--cwd", tmp_path, script)
+    assert out[1] == ("train.py:3 PROF_CONFIG_PATH: UNKNOWN: dynamic profiling (PROF_CONFIG_PATH): what is collected, "
+                      f"and when, is read at run time from {tmp_path}/dp/profiler_config.json")
+    assert out[4].startswith("  PROF_CONFIG_PATH set in this environment (--env), read when torch_npu is imported "
+                             "(line 3)")
+    monkeypatch.delenv("PROF_CONFIG_PATH")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text("#!/bin/bash\nexport PROF_CONFIG_PATH=./dp\npython3 train.py\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, launcher)
+    assert out[2] == ("train.py: torch_npu's profiler: unknown: line 3: dynamic profiling (PROF_CONFIG_PATH): what is "
+                      f"collected, and when, is read at run time from {tmp_path}/dp/profiler_config.json")
 
 
 def test_a_schedule_the_loop_never_reaches(tmp_path, capsys):
@@ -323,7 +435,70 @@ def test_a_mindspore_schedule_says_which_steps_and_the_folder(tmp_path, capsys):
         "  schedule: wait=1, active=2, warmup=1, repeat=1 (line 4): records from step 2",
         "  steps recorded: 2-3 of 10 (the loop (line 6) runs 10 steps, calling prof.step() once each)",
         f"  output directory: {tmp_path}/ms_prof (tensorboard_trace_handler, line 5)",
-        "    what MindSpore writes under it is not predicted: its path code was not read here"]
+        "    <hostname>_<pid>_<timestamp>_ascend_ms/  made when the profiler starts",
+        "      PROF_<n>_<timestamp>_<id>/  the collector's NPU data (with NPU among the activities)",
+        "      FRAMEWORK/  MindSpore's own raw data",
+        "      profiler_info_<rank>.json (the rank: get_rank() once communication is initialised on Ascend, else "
+        "RANK_ID, else 0)  the run's settings (with NPU among the activities)",
+        "      ASCEND_PROFILER_OUTPUT/  the analysis's output"]
+
+
+# the record's path cases (tools/mindspore_oracle/cases.py PATH_CALLS) as a script writes them
+MS_PATH_SCRIPTS = {
+    "default": "",
+    "output_path": "output_path='./out', ",
+    "output_path_absolute": "output_path='/opt/npu_prof', ",
+    "handler_dir": "on_trace_ready=tensorboard_trace_handler('./tb'), ",
+    "handler_worker": "on_trace_ready=tensorboard_trace_handler(worker_name='w0'), ",
+    "handler_dir_and_output_path": "on_trace_ready=tensorboard_trace_handler('./tb', 'w0'), output_path='./out', ",
+    "handler_worker_too_long": "on_trace_ready=tensorboard_trace_handler(worker_name='%s'), " % ("w" * 226),
+    "rank_id_env": "", "rank_id_env_not_a_number": "", "ascend_work_path": "",
+}
+MS_PATHS = [r for r in _records(MS_RECORD) if r["api"] == "path"]
+
+
+def test_the_record_has_every_path_case_on_every_release():
+    assert sorted({r["case"][5:] for r in MS_PATHS}) == sorted(MS_PATH_SCRIPTS) and len(MS_PATHS) == 4 * 10
+
+
+@pytest.mark.parametrize("rec", MS_PATHS, ids=[f"{r['release']}:{r['case']}" for r in MS_PATHS])
+def test_the_mindspore_folder_is_the_one_its_path_code_names(tmp_path, capsys, monkeypatch, rec):
+    """emulate's output directory and the folder it names under it, against the wheel's own path code; the rank
+    and ASCEND_WORK_PATH do not move the folder (the report names the rank generically)."""
+    case = rec["case"][5:]
+    path = tmp_path / "train.py"
+    path.write_text("import mindspore\nfrom mindspore.profiler import tensorboard_trace_handler\n\n"
+                    f"with mindspore.profiler.profile({MS_PATH_SCRIPTS[case]}schedule=None) as prof:\n"
+                    "    for step in range(10):\n        prof.step()\n", encoding="utf-8")
+    monkeypatch.setenv("ASCEND_WORK_PATH", "/tmp")
+    code, out = _emulate(capsys, "--env", "--format", "json", "--cwd", tmp_path, path)
+    p = json.loads("\n".join(out))["profilers"][0]
+    after = {k: v.replace("<cwd>", str(tmp_path)) for k, v in rec["after"].items()}
+    assert p["output_dir"] == after["output_path"], (case, p["why"])
+    folder = os.path.relpath(after["ascend_ms_dir"], after["output_path"])
+    layout = [row.strip().split("  ")[0] for row in p["layout"]]
+    assert layout[0] == folder + "/"
+    assert os.path.basename(after["framework_path"]) + "/" in layout
+    assert os.path.basename(after["ascend_profiler_output_path"]) + "/" in layout
+    assert re.sub(r"\d+", "<rank>", after["info_file"]) in [row.split(" ")[0] for row in layout]
+
+
+def test_a_mindspore_folder_s_worker_and_default_output_path(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text(MS.replace('tensorboard_trace_handler(\"./ms_prof\")', 'tensorboard_trace_handler(worker_name="w0")'),
+                    encoding="utf-8")
+    code, out = _emulate(capsys, "--format", "json", "--cwd", tmp_path, path)
+    p = json.loads("\n".join(out))["profilers"][0]
+    assert p["output_dir"] == f"{tmp_path}/data" and p["layout"][0] == "w0_<pid>_<timestamp>_ascend_ms/  made when " \
+        "the profiler starts"
+    path.write_text(MS.replace('on_trace_ready=tensorboard_trace_handler(\"./ms_prof\")', 'output_path="/tmp/o"'),
+                    encoding="utf-8")
+    code, out = _emulate(capsys, "--format", "json", "--cwd", tmp_path, path)
+    p = json.loads("\n".join(out))["profilers"][0]
+    assert p["output_dir"] == "/tmp/o" and p["layout"][0].startswith("<hostname>_<pid>_<timestamp>_ascend_ms/")
+    path.write_text(MS.replace('tensorboard_trace_handler(\"./ms_prof\")', "my_handler"), encoding="utf-8")
+    code, out = _emulate(capsys, "--format", "json", "--cwd", tmp_path, path)
+    assert "layout" not in json.loads("\n".join(out))["profilers"][0]      # the script's own handler: not followed
 
 
 def test_a_mindspore_schedule_the_loop_never_reaches_is_unknown_not_no(tmp_path, capsys):

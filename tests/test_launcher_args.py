@@ -64,6 +64,22 @@ def test_the_template_run_with_its_arguments_drops_the_profiling_option():
         "setup under `args.profiling` (../src/train.py:17) does not run")
 
 
+def test_an_option_that_changes_no_launch_is_said_where_npp015_is_not_claimed(tmp_path):
+    # another file of the project names a profiling setting (an inference script, a commented-out line): NPP015's
+    # "collects nothing" is not claimed, but the option the user passed certainly changes no launch
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    (tmp_path / "p" / "src" / "train.py").write_text("import argparse\nargparse.ArgumentParser().parse_args()\n")
+    (tmp_path / "p" / "src" / "infer.py").write_text('# custom_op.parameter_map["profiling_mode"].b = True\n')
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    assert check_file(launcher.read_text(), str(launcher), Settings(target=T)) == []
+    report = _emulate(launcher, ["--data_path=/d", "--profiling=True"])
+    assert report["usable"] is False
+    assert report["answer"]["why"] == ("no launch switches profiling on; --profiling=True on this launcher changes "
+                                       "no launch: none gets --profiling or anything made from it")
+    # without the option, nothing is said of it
+    assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == "no launch switches profiling on"
+
+
 def test_the_template_without_arguments_says_what_would_switch_profiling_on():
     report = _emulate(TEMPLATE)
     assert report["usable"] is False and report["launch"]["command"][2] == f"--data_path={HOLE}"

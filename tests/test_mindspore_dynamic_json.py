@@ -176,6 +176,14 @@ def test_an_undecided_file_gets_only_what_both_frameworks_lose():
     assert {f.code for f in check_either(text, Target.parse(), "torch_npu")} == {"NPP311"}
 
 
+def test_both_frameworks_agree_on_a_key_by_the_key_not_by_how_it_is_shown():
+    # a tab in a key is shown escaped ("\\tfoo"): matching the two frameworks' findings by their text lost it
+    text = '{"start_step": 1, "\\tfoo": 1}'
+    got = [(f.code, f.col + 1, f.message) for f in check_either(text, Target.parse())]
+    assert got == [("NPP311", 19, 'unknown key "\\tfoo": torch_npu ignores it without a word'),
+                   ("NPP356", 19, 'unknown key "\\tfoo": MindSpore 2.7-2.10 ignores it without a word')]
+
+
 @pytest.mark.parametrize("script,frameworks,folders", [
     ("from mindspore.profiler import DynamicProfilerMonitor\ncb = DynamicProfilerMonitor(cfg_path='./cfg')\n",
      {"mindspore"}, ["./cfg"]),

@@ -144,6 +144,55 @@ def test_code_that_may_run_is_never_called_unreached(tmp_path, use):
     assert not any("not reached" in f.message for f in analyse(text, None, "t.py", Settings(target=T)))
 
 
+@pytest.mark.parametrize("call, dynamic", [
+    ("model.eval()", None),                     # torch's evaluation mode: a method, not the builtin
+    ("model.exec()", None),
+    ("eval('spare()')", (0, "`eval()`")),
+    ("builtins.eval('spare()')", (0, "`builtins.eval()`")),
+    ("fire.Fire()", (0, "`fire.Fire()`")),
+    ("getattr(Trainer(), name)()", (0, "`getattr()`")),
+])
+def test_only_a_call_by_a_computed_name_leaves_reach_unknown(tmp_path, call, dynamic):
+    text = (IMPORTS + "import builtins\nimport fire\n\n\nclass Trainer:\n    pass\n\n\n"
+            "def spare():\n" + _config() + f"\n\ndef main(model, name):\n    {call}\n\n\n"
+            'if __name__ == "__main__":\n    main(None, "x")\n')
+    at = _line(text, call)
+    report = _emulate(_write(tmp_path, text))
+    (r,) = report["results"]
+    if dynamic is None:
+        # before: `model.eval()` counted as the builtin eval, so no PyTorch script could say "not reached"
+        assert (r.verdict, r.setup.reached) == ("off", False)
+        return
+    assert (r.verdict, r.setup.reached, r.read_by_ge) == ("collects", None, None)
+    why = f"this file runs code by a name computed at run time ({dynamic[1]} at line {at})"
+    assert r.setup.unknown_reach == why
+    # the file has an entry point: emulate says what stops it from knowing, never "no entry point"
+    assert list(map(str, r.messages))[:1] == [f"{why}, so whether this code runs is not known here; emulated as if "
+                                              "it ran"]
+    from flake8_npuprof.emulate.script import render_text
+    out = render_text(dict(report, target_origin={}))
+    assert f"usable data: unknown (line {r.setup.line} ProfilingConfig: {why}, so whether this code runs is not " \
+           "known here (if it runs: collects))" in out
+    assert "entry point" not in out
+
+
+def test_a_torch_profiler_in_a_function_nothing_calls_is_off(tmp_path, capsys):
+    # the model zoo's UNet train.py: a legacy profiler in profiling(), which main() never calls; main() calls
+    # model.eval(), which no longer hides that
+    from flake8_npuprof.cli import main
+    text = ("import torch\nimport torch_npu\n\n\ndef profiling(model):\n"
+            "    with torch.autograd.profiler.profile(use_npu=True) as prof:\n        model(1)\n\n\n"
+            "def main(model):\n    model.eval()\n\n\n"
+            'if __name__ == "__main__":\n    main(None)\n')
+    path = _write(tmp_path, text)
+    assert main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ['train.py:6 legacy: OFF: not reached from this file\'s entry point (line 14 if __name__ == '
+                        '"__main__":)',
+                        'usable data: no (line 6: not reached from this file\'s entry point (line 14 if __name__ == '
+                        '"__main__":))']
+
+
 def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
     text = (IMPORTS + "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
             "args = parser.parse_args()\n\n\ndef run_profiled():\n" + _config() + "\n\ndef main():\n"

@@ -26,10 +26,11 @@ def test_npp002_names_only_what_the_targets_adapters_do(cann, defaults):
 def test_the_readme_documents_the_prefixes_the_messages_print():
     from pathlib import Path
     from flake8_npuprof.setups.state import State, for_state
-    from flake8_npuprof.source.said import said, unreached
+    from flake8_npuprof.source.said import ABORT, clause, logged, said, so, unreached
     readme = " ".join(Path(__file__).resolve().parent.parent.joinpath("README.md").read_text("utf-8").split())
-    words = said('"training_trace": "off" is not "on" or ""', 'GE rejects it ("Training trace param:off is invalid."), '
-                 "so GE initialisation fails and the job aborts", 'drop "training_trace"')
+    words = said('"training_trace": "off" is not "on" or ""',
+                 clause("GE rejects it", logged(' ("Training trace param:off is invalid.")'), so(ABORT)),
+                 'drop "training_trace"')
     latent = for_state(words, State("off", "switch"))
     assert latent.message == ('latent (profiling is switched off here); once GE reads these options: "training_trace": '
                               '"off" is not "on" or "": GE rejects it ("Training trace param:off is invalid."), so GE '

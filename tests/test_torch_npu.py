@@ -414,8 +414,10 @@ def test_an_empty_profiling_mode_does_not_switch_the_profiler_off():
     base = HEAD + "import os\n{}\nwith torch_npu.profiler.profile(on_trace_ready=h):\n    pass\n"
     assert codes(base.format("os.environ['PROFILING_MODE'] = ''"), release="26.1") == []
     assert codes(base.format("os.environ['PROFILING_MODE'] = mode"), release="26.1") == []     # unknown: quiet
-    assert [c for _, _, c in codes(base.format("os.putenv('PROFILER_SAMPLECONFIG', '{}')"), release="26.1")] == \
-        ["NPP310"]
+    assert [c for _, _, c in codes(base.format("os.environ.setdefault('PROFILER_SAMPLECONFIG', '{}')"),
+                                   release="26.1")] == ["NPP310"]
+    # torch_npu reads them with os.getenv, from os.environ, which os.putenv leaves as it is
+    assert codes(base.format("os.putenv('PROFILER_SAMPLECONFIG', '{}')"), release="26.1") == []
 
 
 def test_no_trace_handler_is_judged_only_where_the_profiler_stays():
@@ -424,6 +426,58 @@ def test_no_trace_handler_is_judged_only_where_the_profiler_stays():
     kept = HEAD + "prof = torch_npu.profiler.profile()\nprof.start()\nprof.stop()\n"
     assert [c for _, _, c in codes(kept, release="7.3")] == ["NPP307"]
     assert codes(kept + "helpers.export(prof)\n", release="7.3") == []
+
+
+def test_a_profiler_never_started_collects_nothing_and_is_not_said_to_delete_its_data():
+    body = "def train(loader):\n    prof = torch_npu.profiler.profile({})\n    for b in loader:\n        b.run()\n{}"
+    never = HEAD + body.format("", "")
+    want = ("prof = profile(...) is never started (no prof.start(), no `with prof:`): torch_npu {}never initialises "
+            "its collector, so nothing is collected; profile with `with torch_npu.profiler.profile(...) as prof:` "
+            "around the training loop, or call prof.start() before it and prof.stop() after it")
+    assert found(never) == [(4, 11, "NPP315", want.format(""))]
+    assert found(never, release="7.3") == [(4, 11, "NPP315", want.format("7.3 "))]      # and no NPP307
+    started = HEAD + body.format("", "    prof.start()\n")
+    assert codes(started, release="7.3") == [(4, 11, "NPP307")]
+    stepped = HEAD + body.format("on_trace_ready=h", "        prof.step()\n")
+    (_, _, code, message), = found(stepped)
+    assert code == "NPP315" and message.startswith(
+        "prof = profile(...) is never started (no prof.start(), no `with prof:`); prof.step() alone does not start a "
+        "profiler without a schedule: torch_npu never initialises its collector")
+    scheduled = HEAD + body.format("schedule=torch_npu.profiler.schedule(wait=1, active=1), on_trace_ready=h",
+                                   "        prof.step()\n")
+    assert codes(scheduled) == []                           # a scheduled step() starts it
+    assert codes(HEAD + body.format("**kw", "        prof.step()\n")) == []        # its schedule is not known
+    module_level = HEAD + "prof = torch_npu.profiler.profile(on_trace_ready=h)\n"
+    assert codes(module_level) == []                        # another module may import it and start it
+    assert codes(module_level + "if __name__ == '__main__':\n    run()\n") == [(3, 7, "NPP315")]
+    assert codes(HEAD + body.format("", "    global prof\n")) == []
+    assert codes(HEAD + body.format("", "    prof.__enter__()\n")) == []
+    assert codes(HEAD + body.format("", "    callbacks.append(prof.start)\n")) == []
+    assert codes(HEAD + body.format("", "    if prof:\n        pass\n")) == [(4, 11, "NPP315")]   # a test only
+
+
+def test_prof_config_path_where_torch_npu_never_reads_it():
+    after = "import os\nimport torch\nimport torch_npu\nos.environ['PROF_CONFIG_PATH'] = './dp'\n"
+    (line, col, code, message), = found(after)
+    assert (line, col, code) == (4, 0, "NPP316") and message == (
+        "PROF_CONFIG_PATH is set after `import torch_npu` (line 3): torch_npu 7.0+ reads it once, when torch_npu is "
+        "imported (line 3), before this line sets it, so dynamic profiling does not start; on torch_npu 5.0 it never "
+        "reads PROF_CONFIG_PATH (it does from 6.0.rc3 on), so dynamic profiling does not start; on torch_npu 6.0 it "
+        "depends on the build (6.0.rc2 and earlier never read it; 6.0.rc3 and later read it once, when torch_npu is "
+        "imported, line 3, before this line sets it): dynamic profiling does not start; set it above the script's "
+        "first `import torch` and `import torch_npu`, or export it in the launcher")
+    before = "import os\nos.environ['PROF_CONFIG_PATH'] = './dp'\nimport torch\nimport torch_npu\n"
+    assert codes(before) == [] and codes(before, release="7.3") == []
+    assert codes(before, release="5.0") == [(2, 0, "NPP316")]
+    assert found(before, release="6.0")[0][3].startswith(
+        "PROF_CONFIG_PATH is set to start torch_npu's dynamic profiling: torch_npu 6.0 depends on the build (6.0.rc2 "
+        "and earlier never read it; 6.0.rc3 and later do)")
+    between = "import os\nimport torch\nos.environ['PROF_CONFIG_PATH'] = './dp'\nimport torch_npu\n"
+    assert codes(between, release="7.3") == []              # whether torch imports torch_npu depends on the torch
+    assert codes(after.replace("'./dp'", "''")) == []        # empty: nothing starts on any release
+    assert codes(after.replace("os.environ['PROF_CONFIG_PATH'] = './dp'", "def f():\n    os.environ["
+                               "'PROF_CONFIG_PATH'] = './dp'")) == []      # a function's, not the module's run
+    assert codes(after.replace("import torch_npu\n", "")) == []            # no torch_npu imported here
 
 
 @pytest.mark.parametrize("imports,call", [

@@ -340,6 +340,10 @@ def _lifecycles():
 
 
 LIFECYCLES = _lifecycles()
+# built and never started (test_never_started_findings_agree_with_what_the_profiler_called): at module level, as
+# the record ran them, NPP315 is quiet (another module may import the profiler and start it)
+NEVER_STARTED = [r for r in LIFECYCLES if r["case"].startswith("lifecycle.never_started_")]
+LIFECYCLES = [r for r in LIFECYCLES if r not in NEVER_STARTED]
 
 
 @pytest.mark.parametrize("rec", LIFECYCLES, ids=[f"{r['release']}:{r['case']}" for r in LIFECYCLES])
@@ -366,6 +370,29 @@ def test_loop_findings_agree_with_what_the_profiler_called(rec):
                 (rec["call"], calls, f.message)
     if calls == [] and ("prof.step()" not in rec["call"] or "range(" in rec["call"]):
         assert findings, (rec["call"], "nothing was collected, and no finding says so")
+
+
+def test_the_record_has_the_never_started_cases():
+    assert len(NEVER_STARTED) == 4 * len({r["release"] for r in NEVER_STARTED}) and NEVER_STARTED
+
+
+@pytest.mark.parametrize("rec", NEVER_STARTED, ids=[f"{r['release']}:{r['case']}" for r in NEVER_STARTED])
+@pytest.mark.parametrize("target", ["any", "release"])
+def test_never_started_findings_agree_with_what_the_profiler_called(rec, target):
+    """The record's case as a script's function (its names local, so no other module can start the profiler):
+    NPP315 exactly where the release never initialised nor started its collector."""
+    body = "".join("    " + line + "\n" for line in rec["call"].splitlines())
+    text = (HEAD + "trace_ready = tensorboard_trace_handler('./prof')\n\n\ndef run():\n" + body +
+            "\n\nif __name__ == '__main__':\n    run()\n")
+    release = "any" if target == "any" else release_of(rec["release"])
+    settings = Settings(target=Target.parse("any", "any", release))
+    findings = [f for f in analyse(text, None, "case.py", settings) if f.code in LOOP_CODES + ("NPP315", "NPP307")]
+    collected = "_init_profiler" in rec["calls"] or "_start_profiler" in rec["calls"]
+    assert [f.code for f in findings] == ([] if collected else ["NPP315"]), (rec["release"], rec["call"], rec["calls"])
+    if findings:
+        said = "torch_npu" + ("" if target == "any" else " " + release)
+        assert f": {said} never initialises its collector, so nothing is collected; " in findings[0].message, \
+            findings[0].message
 
 
 # ---------------------------------------------------------------- the environment variables that switch it off

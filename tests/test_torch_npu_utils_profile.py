@@ -105,6 +105,31 @@ def test_a_type_the_release_does_not_know_says_so_per_release():
         'torch_npu 6.0+ profiles the NPU with profile_type="ASCEND_PROFILER"']
 
 
+def test_under_any_a_type_only_some_releases_know_is_as_quiet_as_the_other_rules_release_splits(tmp_path, capsys):
+    """`any` reports what every release does wrong (README, docs/configuration.md): a split verdict is said under
+    `portable` or a release, never under `any`, by NPP312 as by NPP303 (a keyword 7.2 adds) and NPP308 (the legacy
+    API 5.0 still has); the launcher's PROFILE_TYPE=CANN as the script's literal. emulate says "depends on the
+    torch_npu release" for it under any (tests/test_zoo_profile_emulate.py)."""
+    from flake8_npuprof.cli import main
+    (tmp_path / "train.py").write_text(HEAD + "import torch_npu\np = Profile(start_step=10, profile_type=os.getenv("
+                                       "\"PROFILE_TYPE\"))\nfor i in range(20):\n    p.start()\n    p.end()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nexport PROFILE_TYPE=CANN\npython3 train.py\n")
+    (tmp_path / "lit.py").write_text(HEAD + "import torch_npu\np = Profile(start_step=10, profile_type=\"CANN\")\n")
+    (tmp_path / "split.py").write_text(
+        "import torch_npu\ncfg = torch_npu.profiler._ExperimentalConfig(mstx=True)\ntorch_npu.npu.prof_init('p')\n")
+    files = [str(tmp_path / n) for n in ("run.sh", "lit.py", "split.py")]
+
+    def codes(target):
+        main(["check", "--no-cache", "--select", "NPP3", "--torch-npu", target, *files])
+        return [(ln.split(":")[0].rsplit("/", 1)[-1], ln.split()[1]) for ln in capsys.readouterr().out.splitlines()
+                if ": NPP3" in ln]
+    assert codes("any") == []
+    assert codes("portable") == [("run.sh", "NPP312"), ("lit.py", "NPP312"), ("split.py", "NPP303"),
+                                 ("split.py", "NPP308")]
+    assert codes("5.0") == [("split.py", "NPP303")]
+    assert codes("7.3") == [("run.sh", "NPP312"), ("lit.py", "NPP312"), ("split.py", "NPP308")]
+
+
 def test_a_case_slip_gets_an_unsafe_fix():
     text = HEAD + 'p = Profile(profile_type="ascend_profiler")\n'
     (f,) = findings(text, "7.3")

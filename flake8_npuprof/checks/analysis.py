@@ -9,7 +9,7 @@ import symtable
 from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 from ..source.model import Finding, Fix, Issue, finding, printable
-from ..source.said import Said, said
+from ..source.said import Said, clause, said, so
 from ..source import prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import Located, SourceText, StrValue
@@ -158,9 +158,10 @@ def internal_error(exc: BaseException) -> Finding:
 def over_budget(words: int) -> Finding:
     """NPP191 for a file over the work budget (prefilter.MAX_WORDS): it is not analysed at all."""
     return finding("NPP191", said("analysis budget exhausted",
-                                  f"this file has about {words:,} words and symbols, over the "
-                                  f"{prefilter.MAX_WORDS:,} one file may have, so none of its profiling setups was "
-                                  "checked (a finding may be missing; split the file)"), 0, 0, 1, 0, 1, 0)
+                                  clause(f"this file has about {words:,} words and symbols, over the "
+                                         f"{prefilter.MAX_WORDS:,} one file may have",
+                                         so("none of its profiling setups was checked (a finding may be missing; "
+                                            "split the file)"))), 0, 0, 1, 0, 1, 0)
 
 
 def too_many_conditions(stmt: Union[ast.stmt, ast.excepthandler], text: str) -> Finding:
@@ -171,9 +172,10 @@ def too_many_conditions(stmt: Union[ast.stmt, ast.excepthandler], text: str) -> 
     col = min(getattr(stmt, "col_offset", 0), len(src.line_text(line).rstrip("\r\n")))
     start = src.line_starts[line - 1] + col
     return finding("NPP191", said("analysis budget exhausted",
-                                  f"the statement at line {line} runs under more than {prefilter.MAX_CONDITIONS} "
-                                  "conditions (an if/elif chain this long), so this file was not analysed (a finding "
-                                  "may be missing; split the chain or look the value up in a dict)"),
+                                  clause(f"the statement at line {line} runs under more than "
+                                         f"{prefilter.MAX_CONDITIONS} conditions (an if/elif chain this long)",
+                                         so("this file was not analysed (a finding may be missing; split the chain "
+                                            "or look the value up in a dict)"))),
                    start, start + 1, line, col, line, col + 1)
 
 
@@ -195,7 +197,7 @@ def syntax_error(exc: BaseException, text: str) -> Finding:
     col = min(max(offset - 1, 0), len(body))
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
-    message = said("the file does not parse", f"{reason} ({version}'s parser), so nothing in it was checked")
+    message = said("the file does not parse", clause(f"{reason} ({version}'s parser)", so("nothing in it was checked")))
     return finding("NPP192", message, start, end, line, col, line, col + (end - start))
 
 
@@ -210,7 +212,7 @@ def undecodable(exc) -> Finding:
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
     message = said("the file does not decode",
-                   f"{exc.reason}, so Python refuses to run it as a script and nothing in it was checked",
+                   clause(exc.reason, so("Python refuses to run it as a script and nothing in it was checked")),
                    "save it as UTF-8 or declare its encoding on line 1 or 2 (`# -*- coding: gbk -*-` for GBK)")
     return finding("NPP192", message, start, end, line, col, line, col + (end - start))
 

@@ -36,13 +36,13 @@ def check_text(text: str, target, framework: Optional[str] = None) -> List[Findi
     if framework == K.TORCH_NPU:
         return dynamic_json.check_text(text, target)
     # undecided: what both lose, at the same key or value (a missing key: the same key, at the object)
-    torch = dynamic_json.check_text(text, target)
+    torch = [p for p in dynamic_json.problems(text) if dynamic_json.reported(p, target)]
     ms = mindspore_dynamic_json.problems(text)
 
-    def same(f: Finding, p) -> bool:
-        return f.start == p.start and (f.message.startswith(p.key + " ") or f'key "{p.key}"' in f.message)
-    agreed = [f for f in torch if any(same(f, p) for p in ms)]
-    agreed += mindspore_dynamic_json.findings([p for p in ms if any(same(f, p) for f in torch)], text)
+    def same(t: dynamic_json.Problem, p: mindspore_dynamic_json.Problem) -> bool:
+        return t.start == p.start and t.key == p.key
+    agreed = dynamic_json.findings([t for t in torch if any(same(t, p) for p in ms)], text, target)
+    agreed += mindspore_dynamic_json.findings([p for p in ms if any(same(t, p) for t in torch)], text)
     return sorted(agreed, key=Finding.sort_key)
 
 
@@ -62,7 +62,7 @@ def script_frameworks(text: str) -> Set[str]:
     """The frameworks whose dynamic profiling a script starts (`dynamic_profile.init(...)`,
     `DynamicProfilerMonitor(...)`), whatever folder it names."""
     out: Set[str] = set()
-    if "dynamic_profile" not in text and "DynamicProfilerMonitor" not in text:
+    if "dynamic_profile" not in text and "DynamicProfilerMonitor" not in text and "PROF_CONFIG_PATH" not in text:
         return out
     try:
         tree = ast.parse(text)
@@ -75,7 +75,7 @@ def script_frameworks(text: str) -> Set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and dotted(node.func) in ms:
             out.add(K.MINDSPORE)
-    if "dynamic_profile" in text and (init_folders(text) or _torch_init_called(tree)):
+    if ("dynamic_profile" in text or "PROF_CONFIG_PATH" in text) and (init_folders(text) or _torch_init_called(tree)):
         out.add(K.TORCH_NPU)
     return out
 

@@ -12,7 +12,7 @@ The file is checked by `npuprof check` (a file of that name, or the file in the 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, Mapping, NamedTuple, Optional
 
 from ..knowledge import torch_npu_dynamic as K
 from ..knowledge.run_settings import Settings
@@ -20,21 +20,23 @@ from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..knowledge.torch_npu import span
 from ..source import jsonscan
 from ..source.model import Finding, finding
-from ..source.said import said
+from ..source.said import Text, clause, said, so
 from ..source.suggest import did_you_mean
 from ..source.text import SourceText
 
 CODE = "NPP311"
 LOGGED = "says so only in its log under <dir>/log/"
 PRINTED = "with a warning printed on rank 0 only"
+_EVERY_RANK = so("every rank collects")
 
 
 class Problem(NamedTuple):
     start: int
     end: int
     what: str                       # the setting and what is wrong with it
-    reactions: Dict[str, str]       # release -> what torch_npu does (releases that get it wrong only)
+    reactions: Mapping[str, Text]   # release -> what torch_npu does (releases that get it wrong only)
     advice: str = ""
+    key: str = ""                   # the key it is about (an experimental_config value's: its own key)
 
 
 def _int(value) -> bool:
@@ -52,11 +54,11 @@ def _releases() -> tuple:
 
 def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optional[Problem]:
     floor = K.data()["start_step"]
-    never = "so no collection ever starts"
+    never = so("no collection ever starts")
     m = members.get("start_step")
     if m is None:
         return Problem(doc.start, doc.start + 1, "start_step is missing",
-                       {r: f"takes 0 and {LOGGED}, {never}" for r in _releases()},
+                       {r: clause(f"takes 0 and {LOGGED}", never) for r in _releases()},
                        "give the step to start at (-1: the step after the file is saved, on 7.2+)")
     if m.unknown or isinstance(m.value, bool):
         return None                     # true is an int to Python: what a release does with it is not recorded
@@ -68,7 +70,7 @@ def _start_step(doc: jsonscan.Doc, members: Dict[str, jsonscan.Member]) -> Optio
     out = {}
     for r in _releases():
         if not _int(value) or value < floor[r]:
-            out[r] = f"resets it to 0 and {LOGGED}, {never}"
+            out[r] = clause(f"resets it to 0 and {LOGGED}", never)
     if not out:
         return None
     kind = "a string" if isinstance(value, str) else ("not an integer" if not _int(value) else "out of range")
@@ -82,8 +84,8 @@ def _is_rank(members) -> Optional[Problem]:
         return None
     entry = K.data()["keys"]["is_rank"]
     if m.value is not True:
-        out = {r: (f"drops it and {LOGGED}, so every rank collects" if K.reads(entry, r)
-                   else "does not read is_rank, so every rank collects") for r in _releases()}
+        out = {r: clause(f"drops it and {LOGGED}" if K.reads(entry, r) else "does not read is_rank", _EVERY_RANK)
+               for r in _releases()}
         return Problem(m.value_start, m.value_end, f"is_rank {_show(m.value)} is not a JSON boolean", out,
                        "write true or false")
     ranks = members.get("rank_list")
@@ -96,7 +98,7 @@ def _is_rank(members) -> Optional[Problem]:
     else:
         what, where = f"is_rank is true and rank_list {_show(ranks.value)} is not a list", ranks
     out = {r: (f"collects on no rank and {LOGGED} (\"Rank N not in valid rank_list\")" if K.reads(entry, r)
-               else "does not read is_rank, so every rank collects") for r in _releases()}
+               else clause("does not read is_rank", _EVERY_RANK)) for r in _releases()}
     return Problem(where.value_start if where is ranks else m.key_start, where.value_end, what, out,
                    "list the ranks to collect, e.g. [0]")
 
@@ -107,7 +109,8 @@ def _activities(members) -> Optional[Problem]:
         return None
     if isinstance(m.value, str):
         return Problem(m.value_start, m.value_end, f"activities {_show(m.value)} is a string",
-                       {r: "reads only a list and ignores it without a word, so its activity list stays empty" for r in _releases()},
+                       {r: clause("reads only a list and ignores it without a word",
+                                  so("its activity list stays empty")) for r in _releases()},
                        'write a list: ["CPU", "NPU"]')
     if not isinstance(m.value, list):
         return None
@@ -144,13 +147,13 @@ def _unknown(members) -> List[Problem]:
                 continue
             out.append(Problem(m.key_start, m.key_end, f"unknown key {_show(name)}",
                                {r: "ignores it without a word" for r in _releases()},
-                               did_you_mean(name, list(keys))))
+                               did_you_mean(name, list(keys)), name))
         elif entry["from"] != K.data()["first_release"]:
             if name in ("is_rank", "rank_list"):
                 continue                               # judged with is_rank
             older = {r: "ignores it without a word"
                      for r in _releases() if not K.reads(entry, r)}
-            out.append(Problem(m.key_start, m.key_end, f"{name} needs torch_npu {entry['from']}+", older))
+            out.append(Problem(m.key_start, m.key_end, f"{name} needs torch_npu {entry['from']}+", older, key=name))
     return out
 
 
@@ -182,7 +185,7 @@ def _experimental(text: str, members) -> List[Problem]:
                 out.append(Problem(i, j, f"export_type {_show(v)} is not \"text\" or \"db\""
                                    + (" (a list needs 7.0+)" if isinstance(v, list) else ""),
                                    {r: f"resets it to text {PRINTED}" for r in bad},
-                                   'write "text" or "db" (lower case)'))
+                                   'write "text" or "db" (lower case)', s.key))
             continue
         if "enum" in entry and not entry.get("open"):
             if v not in entry["enum"]:
@@ -200,7 +203,7 @@ def _experimental(text: str, members) -> List[Problem]:
         reactions = {r: (f"resets it to {reset} {PRINTED}" if K.reads(entry, r)
                          else f"does not read {s.key}") for r in _releases()}
         out.append(Problem(i, j, what, reactions, did_you_mean(str(v), entry["enum"]) if "enum" in entry
-                           and isinstance(v, str) else ""))
+                           and isinstance(v, str) else "", s.key))
     return out
 
 
@@ -210,8 +213,9 @@ def problems(text: str) -> List[Problem]:
     if not doc.ok:
         return []                       # not an object torch_npu can read: judged by nobody here
     members = OrderedDict((m.key, m) for m in doc.members)     # the last of duplicate keys wins, as json.load
-    found = [p for p in (_start_step(doc, members), _is_rank(members), _activities(members),
-                         _count(members, "active"), _count(members, "warmup")) if p is not None]
+    found = [p._replace(key=key) for key, p in (
+        ("start_step", _start_step(doc, members)), ("is_rank", _is_rank(members)), ("activities", _activities(members)),
+        ("active", _count(members, "active")), ("warmup", _count(members, "warmup"))) if p is not None]
     # a key judged for its value already says what the releases that do not read it do
     judged = {p.start for p in found}
     unknown = [p for p in _unknown(members) if members[_key_at(members, p.start)].value_start not in judged]
@@ -236,26 +240,32 @@ def message(p: Problem, target):
     # the newest releases' reaction first: it is the one most users get
     chosen = [r for r in reversed(TORCH_NPU_RELEASES) if r in p.reactions
               and (target.torch_npu in ("any", "portable") or r == target.torch_npu)]
-    groups: "OrderedDict[str, List[str]]" = OrderedDict()
+    groups: "OrderedDict[Text, List[str]]" = OrderedDict()
     for r in chosen:
         groups.setdefault(p.reactions[r], []).append(r)
     parts = []
     for reaction, rels in groups.items():
         if len(groups) == 1 and target.torch_npu == "any" and set(rels) == set(_releases()):
-            parts.append(f"torch_npu {reaction}")
+            parts.append(clause("torch_npu ", reaction))
         else:
-            parts.append(f"torch_npu {span(sorted(rels, key=TORCH_NPU_RELEASES.index))} {reaction}")
-    return said(p.what, parts[0], *parts[1:], p.advice)
+            parts.append(clause(f"torch_npu {span(sorted(rels, key=TORCH_NPU_RELEASES.index))} ", reaction))
+    return said(p.what, parts[0], *map(str, parts[1:]), p.advice)
+
+
+def reported(p: Problem, target) -> bool:
+    """Whether the target's torch_npu release hears of the problem."""
+    return _judged(target, [r for r in p.reactions if r in _releases()])
 
 
 def check_text(text: str, target) -> List[Finding]:
     """The NPP311 findings of a dynamic-profiling file's text, for the target's torch_npu release."""
+    return findings([p for p in problems(text) if reported(p, target)], text, target)
+
+
+def findings(found: List[Problem], text: str, target) -> List[Finding]:
     src = SourceText(text)
     out = []
-    for p in problems(text):
-        bad = [r for r in p.reactions if r in _releases()]
-        if not _judged(target, bad):
-            continue
+    for p in found:
         (l1, c1), (l2, c2) = src.position(p.start), src.position(max(p.end, p.start))
         out.append(finding(CODE, message(p, target), p.start, p.end, l1, c1, l2, c2))
     return sorted(out, key=Finding.sort_key)
@@ -275,14 +285,19 @@ def check_file(text: str, path: str, settings: Settings) -> List[Finding]:
 
 def init_folders(text: str) -> List[str]:
     """The literal folders a script passes to `torch_npu.profiler.dynamic_profile.init(path)` (under any name
-    the module is imported as): torch_npu reads `<path>/profiler_config.json` there."""
+    the module is imported as), then those it sets PROF_CONFIG_PATH to (`os.environ["PROF_CONFIG_PATH"] = path`,
+    in a script that names torch_npu): torch_npu reads `<path>/profiler_config.json` there."""
     import ast
-    if "dynamic_profile" not in text:
+    if "dynamic_profile" not in text and "PROF_CONFIG_PATH" not in text:
         return []
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
+    from .torch_npu_report import env_assignments
+    # PROF_CONFIG_PATH set by the script: torch_npu (6.0.rc3 on) reads <dir>/profiler_config.json from it too
+    env = [v.value for _, v in env_assignments(tree, "PROF_CONFIG_PATH")
+           if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value]
     names = {"torch_npu.profiler.dynamic_profile"}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in ("torch_npu.profiler", "torch_npu.profiler.dynamic_profile"):
@@ -310,7 +325,7 @@ def init_folders(text: str) -> List[str]:
             continue
         if head in names or (head == "@init" and "@init" in names):
             out.append(node.args[0].value)
-    return out
+    return out + env if "torch_npu" in text else out
 
 
 # ---------------------------------------------------------------- the rule's page

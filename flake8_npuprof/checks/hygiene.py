@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from ..source.jsonscan import Doc
 from ..source.model import Issue
-from ..source.said import said
+from ..source.said import clause, said, so
 from ..setups.state import raised_error
 
 # Prefixes of paths that only exist on one person's or one platform's machine.
@@ -217,12 +217,12 @@ def _npp205_message(flag, stop=None, unread: str = ""):
         turns_on = f"{given} switches profiling on in a config this file does not show GE reading ({unread})"
     if flag.kind == "absl":
         return said(f"{flag.option} guards profiling but is a string flag",
-                    f"{given} gives the non-empty string 'False', which is true, so {turns_on}",
+                    clause(f"{given} gives the non-empty string 'False', which is true", so(turns_on)),
                     "define it with flags.DEFINE_bool (which parses --x=False as False)")
     how = "type=bool" if flag.type_node is not None else "no type"
     # not action="store_true": launchers that pass `--profiling=False` would then stop with a usage error
     return said(f"{flag.option} guards profiling but is parsed with {how}",
-                f"{given} gives the non-empty string 'False', which is true, so {turns_on}",
+                clause(f"{given} gives the non-empty string 'False', which is true", so(turns_on)),
                 "parse it with type=ast.literal_eval or a str-to-bool converter (launchers passing --x=False keep "
                 "working)")
 

@@ -152,7 +152,7 @@ def _decide(ctx, setup, given: Dict[str, Given]):
     if not setup.conditions or not items or guard_text(tuple(g for g, _, _ in items)) != tuple(
             c for c in setup.conditions if c != setup.condition):
         return setup, [], []
-    truths, why, traps = [], [], []
+    truths, why, traps, defaults = [], [], [], []
     for g, scope, pos in items:
         if is_main_guard(g):
             continue
@@ -169,6 +169,7 @@ def _decide(ctx, setup, given: Dict[str, Given]):
         origin = "; ".join(_passed(given[d]) for d in flags) or \
             "; ".join(f"the default of --{d}, which the launcher does not pass" for d in attrs[:1]) or "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
+        defaults.append((text, f"--{attrs[0]}") if not flags and attrs else None)
         for d in flags:
             g_ = given[d]
             if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
@@ -179,7 +180,8 @@ def _decide(ctx, setup, given: Dict[str, Given]):
         return setup, [], []
     if all(truths):
         return setup._replace(conditions=(setup.condition,) if setup.condition else ()), why, traps
-    off = Mode("off", "not run in this launch: " + next(w for w, t in zip(why, truths) if not t))
+    k = truths.index(False)
+    off = Mode("off", "not run in this launch: " + why[k], off_by=defaults[k])
     return setup._replace(mode=off, conditions=()), why, traps
 
 

@@ -20,7 +20,7 @@ from ..shell.state import within
 from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
 
-from ..source.said import said
+from ..source.said import clause, said, so
 from ..source.prefilter import PROFILING_WORDS     # what the project scan looks for
 from .rule import REF_MODELZOO, Rule
 
@@ -40,9 +40,10 @@ def message(d):
                     "give the training script a profiling setup behind a flag and forward the option to it, or drop "
                     "the option (a PROFILING_MODE the caller exports is read the same with or without the option)")
     return said(f"{d.spelled} on this launcher collects nothing",
-                f"no launch gets {d.option} or anything made from it (line {d.launch_line} starts {d.script} alike "
-                f"with or without it), so {d.script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) "
-                f"and its profiling setup under `{d.guard}` ({d.setup_at}) does not run",
+                clause(f"no launch gets {d.option} or anything made from it (line {d.launch_line} starts {d.script} "
+                       "alike with or without it)",
+                       so(f"{d.script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) and its "
+                          f"profiling setup under `{d.guard}` ({d.setup_at}) does not run")),
                 f"forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE the caller exports is "
                 "read the same with or without the option)", lines=(d.launch_line,))
 
@@ -141,13 +142,16 @@ def _seen(w: "Walk") -> List[tuple]:
 
 
 def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,
-                     cwd: Optional[str] = None, undecided: Optional[list] = None) -> List[Dropped]:
+                     cwd: Optional[str] = None, undecided: Optional[list] = None,
+                     unreaching: Optional[list] = None) -> List[Dropped]:
     """The profiling options of a launcher that no launch gets anything of: walked with the option on and off (the
     other options it tests given a placeholder, so a required `--data_path` does not end it first), its launches
     are the same, each starts a script read here, and each script's profiling hangs on a flag of its own that is
     off by default. given: the arguments `emulate -- ARG...` names (the option as the user spells it is judged
     with them); None for check. undecided: gets (option, start, end, why) for each option whose walks stop at
-    a bound with the placeholders and reach no launch without them (check says so: NPP191)."""
+    a bound with the placeholders and reach no launch without them (check says so: NPP191). unreaching: gets
+    (as the user spells it, the option) for each option that reaches no launch although this finding is not
+    claimed (a script's setup is on or off for another reason, or another file of the project names one)."""
     if "\r\n" in text or "prof" not in text.lower():
         # bash reads every line with a carriage return: not what its lines say; and a profiling option is one by
         # "prof" in its name, its branch's `mkdir` or its help line (_profiling_option)
@@ -189,10 +193,12 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
                 for value in _values_tested(text, start)):
             continue                    # another spelling (`true`, `1`, a word the launcher compares with) reaches one
         hit = _off_by_default(a, target)
-        if hit is None:
-            continue
         spelled = next((x for x in on if x.startswith(name)), name) if given is not None else \
             " ".join(_given(name, how, "True")) or name
+        if hit is None:
+            if unreaching is not None and steps(a):
+                unreaching.append((spelled, name))
+            continue
         found.append(Dropped(name, spelled, start, end, *hit))
     return found
 
@@ -234,19 +240,19 @@ def _off_by_default(w: "Walk", target) -> Optional[tuple]:
             bare.append((shown, la.command.line))
             continue
         for s in ls.setups:
-            m = re.search(r"`([^`]+)` is false in this launch \(the default of (--?\w+), which the launcher does not "
-                          r"pass\)", s.mode.detail or "") if s.mode.state == "off" else None
-            if m is None:
+            off_by = s.mode.off_by if s.mode.state == "off" else None
+            if off_by is None:
                 return None             # a setup that is on, or off for another reason: not this finding's claim
+            guard, option = off_by
             if hit is None:
                 table = flag_table(ls.ctx)
-                flag = table.get(m.group(2)) or table.get("--" + m.group(2).lstrip("-"))
+                flag = table.get(option) or table.get("--" + option.lstrip("-"))
                 if flag is None or flag.default is None:
                     return None
                 own = flag in ls.ctx.resolver.flags
                 name = os.path.basename(la.script)
                 at = f"{shown}:{flag.call.lineno}" if own else f"a module {name} imports"
-                hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, m.group(1),
+                hit = (shown, la.command.line, flag.option, ast.unparse(flag.default), at, guard,
                        f"{shown}:{s.line}")
     if hit is not None or not bare:
         return hit

@@ -379,6 +379,11 @@ def _options_text(ctx, names: Names, node: ast.AST) -> Optional[str]:
     return value if isinstance(value, str) else None
 
 
+# what EnvProfiler does with text it cannot read as options: a log line (left out of the short sentence) and no profile
+_DECODE_ERROR = S.clause("MindSpore ", S.logged(f'logs "Failed to load {ENV}, json decode error." and '),
+                         "does not profile")
+
+
 def options_findings(text: str):
     """What MindSpore (EnvProfiler) does with MS_PROFILER_OPTIONS set to text, where it is not what the text
     asks for: the messages of NPP355."""
@@ -386,14 +391,13 @@ def options_findings(text: str):
     try:
         options = json.loads(text)
     except ValueError:
-        yield S.said(f"{head} is not valid JSON", f"MindSpore logs \"Failed to load {ENV}, json decode error.\" and "
-                     "does not profile", "write a JSON object such as {\"start\": true, \"profiler_level\": \"Level1\"}")
+        yield S.said(f"{head} is not valid JSON", _DECODE_ERROR,
+                     "write a JSON object such as {\"start\": true, \"profiler_level\": \"Level1\"}")
         return
     if not isinstance(options, dict):
         return
     if not options:
-        yield S.said(f"{head} is an empty object", f"MindSpore logs \"Failed to load {ENV}, json decode error.\" and "
-                     "does not profile", "add \"start\": true")
+        yield S.said(f"{head} is an empty object", _DECODE_ERROR, "add \"start\": true")
         return
     if not options.get("start"):
         said = "\"start\": false" if "start" in options else "no \"start\": true"

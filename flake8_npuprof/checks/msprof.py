@@ -19,7 +19,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tu
 from ..knowledge import datafiles as K
 from ..knowledge import msprof_parser as P
 from ..source.model import Edit, Finding, Fix, finding, printable
-from ..source.said import Said, plain, said
+from ..source.said import Said, Text, clause, logged, plain, said, so
 from ..source.text import HOLE, SourceText, literal_value
 from ..knowledge.targets import Target
 from ..knowledge.msprof_options import all_options, cli, options_of
@@ -308,7 +308,8 @@ def _legacy_value(opt: Option, v: str, p: str) -> Optional[Problem]:
     return None
 
 
-LEGACY_EXITS = "msprof exits before the application starts, so nothing is profiled"
+EXITS_BEFORE = clause("exits before the application starts", so("nothing is profiled"))
+LEGACY_EXITS = clause("msprof ", EXITS_BEFORE)
 
 
 # ---------------------------------------------------------------- messages
@@ -346,22 +347,23 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
     return problem
 
 
-def _tail(step: P.Step, version: str, where: str = "", subject: str = "") -> str:
+def _tail(step: P.Step, version: str, where: str = "", subject: str = "") -> Text:
     """What msprof does, in its own words."""
     line = (step.line.splitlines() or [""])[0].strip()
     who = subject or f"msprof {version}"
     if step.action == P.CRASH:
         if step.kind == "null_string":
-            return f"{who} crashes on it (\"{line}\"){where} before the application starts, so nothing is profiled"
-        return f"{who} reads through a null pointer and crashes (a segmentation fault){where} before the application " \
-               "starts, so nothing is profiled"
+            return clause(f"{who} crashes on it", logged(f' ("{line}")'), f"{where} before the application starts",
+                          so("nothing is profiled"))
+        return clause(f"{who} reads through a null pointer and crashes (a segmentation fault){where} before the "
+                      "application starts", so("nothing is profiled"))
     if step.action == P.IGNORED:
         return f"{who} then runs without it, silently"
     if not line:
         said = "prints its usage" if step.usage else "prints nothing of its own"
-        return f"{who} {said}{where} and exits before the application starts, so nothing is profiled"
+        return clause(f"{who} {said}{where} and ", EXITS_BEFORE)
     usage = ", then its usage," if step.usage else ""
-    return f"{who} prints \"{line}\"{usage}{where} and exits before the application starts, so nothing is profiled"
+    return clause(f"{who} ", logged(f'prints "{line}"{usage}{where} and '), EXITS_BEFORE)
 
 
 def _port_render(word: Word, step: P.Step, code: str, version: str, products: List[str], where: str,
@@ -462,7 +464,7 @@ def _resolve_port(name: str, version: str) -> str:
     return "prefix" if any(n.startswith(name) for n in names) else "unknown"
 
 
-def _no_value_message(call: Call, at: int, called: str, name: str, tail: str, kind: str):
+def _no_value_message(call: Call, at: int, called: str, name: str, tail: Text, kind: str):
     """NPP127: msprof sees the option without a value (written `--name value`, or nothing after it). The
     next word is offered as the value only when the option could take it: `--sys-profiling python
     train.py` is a switch followed by the application, not by its value."""
@@ -480,13 +482,14 @@ def _no_value_message(call: Call, at: int, called: str, name: str, tail: str, ki
         shown, fix = "VALUE", _JOIN
     elif allowed and text not in allowed:
         return (said(f"{called} is followed by {text!r}, which is not one of its values",
-                     f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word is "
-                     f"skipped: {tail}", f"write --{name}=VALUE ({choice}) and keep {text!r} where it belongs"), None)
+                     clause(f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word "
+                            "is skipped: ", tail),
+                     f"write --{name}=VALUE ({choice}) and keep {text!r} where it belongs"), None)
     else:
         shown, fix = text, _JOIN
     return (said(f"{called} is followed by its value as a separate word",
-                 f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word is skipped: "
-                 f"{tail}", f"write --{name}={shown}"), fix)
+                 clause(f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word is "
+                        "skipped: ", tail), f"write --{name}={shown}"), fix)
 
 
 def _accepted_anywhere(name: str) -> Tuple[str, ...]:
@@ -498,7 +501,7 @@ def _accepted_anywhere(name: str) -> Tuple[str, ...]:
     return ()
 
 
-def _metrics_message(given: str, name: str, value: str, span, products: List[str], tail: str):
+def _metrics_message(given: str, name: str, value: str, span, products: List[str], tail: Text):
     names = sorted(set().union(*(K.aic_metrics_for(p) for p in products if p != "any"))) if products != ["any"] \
         else sorted(K.aic_metrics_for("910B"))
     fix = None
@@ -534,7 +537,8 @@ def _legacy_render(problem: Problem, call: Call, versions: Set[str], target: Tar
             known_in = [v for v in K.VERSIONS if _resolve_port(name, v) != "unknown"]
             return problem._replace(said=said(
                 f"msprof of {_versions_text(lacking)} has no option --{name} (it exists in "
-                f"{_versions_text(known_in)})", f"it prints \"unrecognized option\" and its usage, and {LEGACY_EXITS[7:]}",
+                f"{_versions_text(known_in)})",
+                clause("it ", logged('prints "unrecognized option" and its usage, and '), EXITS_BEFORE),
                 "remove it or target that version"))
         matches, trivial = suggest(name, all_options())
         hint = f'did you mean "--{matches[0]}"?' if matches else "see `msprof --help` for the options"
@@ -542,10 +546,10 @@ def _legacy_render(problem: Problem, call: Call, versions: Set[str], target: Tar
         if len(matches) == 1 and (trivial or difflib.SequenceMatcher(None, name, matches[0]).ratio() >= 0.75):
             fix = ((2, problem.j, matches[0]), trivial, f"write --{matches[0]}")
         return problem._replace(said=said(f"--{name} is not an msprof option (\"unrecognized option\")",
-                                          f"msprof prints its usage and {LEGACY_EXITS[7:]}", hint), fix=fix)
+                                          clause("msprof prints its usage and ", EXITS_BEFORE), hint), fix=fix)
     if problem.code == NO_VALUE:
-        tail = f"msprof refuses it (\"expected one argument\", or \"empty value\" in older versions) and " \
-               f"{LEGACY_EXITS[7:]}"
+        tail = clause("msprof refuses it", logged(' ("expected one argument", or "empty value" in older versions)'),
+                      " and ", EXITS_BEFORE)
         message, fix = _no_value_message(call, _place(call, opt.word), f"--{name}", name, tail, "none")
         return problem._replace(said=message, fix=fix)
     if problem.code == BAD_METRICS:

@@ -23,7 +23,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 from ..knowledge import msprof_parser as P
 from ..knowledge.msprof_options import all_options
 from ..knowledge.targets import Target
-from ..source.said import Said, said
+from ..source.said import Said, clause, logged, said, so
 from ..source.text import HOLE
 from ..shell.msprof_words import Call, Word
 
@@ -51,6 +51,10 @@ class Misplaced(NamedTuple):
     said: Said                  # what it says (source/said.py)
     effect: str                 # "app_exits" (the application exits before it runs anything) or "ignored"
 
+
+# what msprof does with an option of its own it finds among the application's words
+_PASSED_ON = clause("msprof passes it to the application without reading it",
+                    so("msprof collects without this setting"))
 
 def _fold(name: str) -> str:
     return name.lower().replace("_", "").replace("-", "")
@@ -166,8 +170,9 @@ def _positional(call: Call, start: int, given) -> List[Misplaced]:
         runs = f"{ahead} never runs" if ahead and HOLE not in ahead else "its script never runs"
         return [Misplaced(w, 0, len(w.text), said(
             f"{w.text} comes after {head}, where the application's words begin",
-            f"{head} reads it as an option of its own before its script and exits with status 2 (\"unknown option "
-            f"{w.text}\", then its usage), so {runs} and nothing is profiled", f"{hint(w.text, name, head)} {ENDS}"),
+            clause(f"{head} reads it as an option of its own before its script and exits with status 2",
+                   logged(f' ("unknown option {w.text}", then its usage)'), so(f"{runs} and nothing is profiled")),
+            f"{hint(w.text, name, head)} {ENDS}"),
             "app_exits")]
     base = head.rsplit("/", 1)[-1]
     if base.startswith(("python", "pypy")):
@@ -182,7 +187,7 @@ def _positional(call: Call, start: int, given) -> List[Misplaced]:
             continue
         out.append(Misplaced(w, 0, len(w.text), said(
             f"{w.text} comes after {head}, where the application's words begin",
-            "msprof passes it to the application without reading it, so msprof collects without this setting",
+            _PASSED_ON,
             f"{hint(w.text, name, head)} {ENDS}"), "ignored"))
     return out
 
@@ -220,8 +225,9 @@ def _in_application(call: Call, opt, target: Target) -> List[Misplaced]:
         i = opt.value_at + offset
         out.append(Misplaced(opt.word, i, i + len(text), said(
             f"{text} is inside --application's value, which is the application's",
-            f"{head} would read it as an option of its own before its script and exit with status 2 (\"unknown "
-            f"option {text}\", then its usage), so {ahead or 'its script'} would never run and nothing is profiled",
+            clause(f"{head} would read it as an option of its own before its script and exit with status 2",
+                   logged(f' ("unknown option {text}", then its usage)'),
+                   so(f"{ahead or 'its script'} would never run and nothing is profiled")),
             f"move it out of the quotes, before --application{first_note}"), "app_exits"))
         return out
     base = head.rsplit("/", 1)[-1]
@@ -237,7 +243,7 @@ def _in_application(call: Call, opt, target: Target) -> List[Misplaced]:
         i = opt.value_at + offset
         out.append(Misplaced(opt.word, i, i + len(text), said(
             f"{text} is inside --application's value, which is the application's",
-            "msprof passes it to the application without reading it, so msprof collects without this setting",
+            _PASSED_ON,
             "move it out of the quotes, before --application"), "ignored"))
     return out
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import List, Tuple
 
-from ..source.said import Said, said
+from ..source.said import Said, clause, said, so
 from ..source.text import HOLE
 from ..shell.launches import launches
 from ..shell.walk import Walk
@@ -66,6 +66,7 @@ def _outside_quotes(launch, options, table) -> List[Tuple[int, int, Said]]:
         start, end = o.word.place(0, len(text))
         out.append((start, end,
                     said(f"{text} is {script}'s own flag, written outside --application's quotes",
-                         f"msprof reads it as one of its options, has no such option and exits before {script} starts "
-                         "(NPP120), so nothing is profiled", "move it inside the quotes, after the script")))
+                         clause(f"msprof reads it as one of its options, has no such option and exits before {script} "
+                                "starts (NPP120)", so("nothing is profiled")),
+                         "move it inside the quotes, after the script")))
     return out

@@ -7,7 +7,7 @@ from typing import Optional
 
 from ..source.code_edits import insert_after, source_of
 from ..source.model import Edit, Fix
-from ..source.said import said
+from ..source.said import Text, clause, said, so
 from ..setups.parameter_map import (NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_expr, entry_name, exclusive,
                                     is_npu_entry, npu_setups, precision_writes, PRECISION_REFUSED)
 from ..source.sites import Entry, ParamSet
@@ -111,7 +111,8 @@ def _check_name(ctx, entry: Entry) -> None:
             return
         ctx.report_node("NPP003", entry.call,
                         said("this custom optimizer gets NPU parameters but no name",
-                             f'the adapter reads only entries named "{NPU_OPTIMIZER}", so none of its settings apply',
+                             clause(f'the adapter reads only entries named "{NPU_OPTIMIZER}"',
+                                    so("none of its settings apply")),
                              f'set .name = "{NPU_OPTIMIZER}"'))
         return
     if name is None:
@@ -195,25 +196,27 @@ def _check_precision_b(ctx, setup: Setup) -> None:
     # refuses a value outside its list; the empty string a .b leaves behind is outside it
     script_setup = ctx.model.setup_of(setup.params["profiling_options"][-1].target)
     delivered = script_setup.delivered if script_setup is not None else None
+    refused: Text
     if delivered in ("never", "unknown"):
         where = "it reaches none here" if delivered == "never" else "this file does not show whether it gets one"
         refused = (f'the adapter (TF Adapter r1.12+) would refuse the empty string ("{PRECISION_REFUSED}") in a '
                    f"session ({where})")
     else:
-        refused = (f'the adapter (TF Adapter r1.12+) refuses the empty string ("{PRECISION_REFUSED}"), so the '
-                   "session fails when its graph first runs")
+        refused = clause(f'the adapter (TF Adapter r1.12+) refuses the empty string ("{PRECISION_REFUSED}")',
+                         so("the session fails when its graph first runs"))
     # a later .s under no condition the .b's own conditions do not already hold runs whenever the .b does
     always = [q for q in later if p.guards[:len(q.guards)] == q.guards]
     line = 0
     if always:
         line = ctx.src.position(ctx.src.node_start(always[0].stmt))[0]
-        effect = f"the string set on line {line} replaces this .b (s and b are one oneof), so the .b does nothing"
+        effect = clause(f"the string set on line {line} replaces this .b (s and b are one oneof)",
+                        so("the .b does nothing"))
     elif later:
         line = ctx.src.position(ctx.src.node_start(later[0].stmt))[0]
-        effect = (f"the string set on line {line} replaces this .b only when that line runs (s and b are one "
-                  f"oneof), otherwise the .b leaves the string empty and {refused}")
+        effect = clause(f"the string set on line {line} replaces this .b only when that line runs (s and b are "
+                        "one oneof), otherwise the .b leaves the string empty and ", refused)
     else:
-        effect = f"this .b leaves it empty (s and b are one oneof, the last write wins) and {refused}"
+        effect = clause("this .b leaves it empty (s and b are one oneof, the last write wins) and ", refused)
     ctx.report_node(
         "NPP004", p.target,
         said("precision_mode is set through .b, but it is a string option read from .s", effect,

@@ -24,7 +24,7 @@ from ..knowledge import datafiles as K
 from ..knowledge.collection import collects_anything
 from ..source.jsonscan import Doc, parse
 from ..source.model import Issue
-from ..source.said import Runtime, Said, said
+from ..source.said import Runtime, Said, Text, clause, outcome, said, so
 from ..knowledge.targets import Target
 from . import options_chips, options_json, options_keys, options_output, options_schema, options_trace, options_values
 from .options_chips import _product_problems
@@ -73,7 +73,7 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
         more = " at least" if len(known) != len(text) else ""
         issues.append(Issue("NPP112", 0, len(text),
                             said(f"profiling_options is{more} {size} bytes, over the runtime's 2047-byte buffer",
-                                 f"it is cut and then fails to parse, so {ABORT}",
+                                 clause("it is cut and then fails to parse", so(ABORT)),
                                  "shorten it (drop unused keys or long fp_point/bp_point names)"), effect="abort"))
         if len(text) > PARSE_LIMIT:
             return OptionsReport(False, False, None, issues)
@@ -183,9 +183,9 @@ def _representative(problems: List[Problem]) -> Problem:
 def _effect(problem: Problem) -> str:
     if problem.effect:
         return problem.effect
-    text = problem.consequence
-    if ABORT in text:
+    if outcome(problem.consequence) == ABORT:
         return "abort"
+    text = str(problem.consequence)
     if "silently" in text or "without a message" in text:
         return "silent"
     if "warn" in text or "logs" in text:
@@ -230,18 +230,19 @@ def _judge(problems, target: Target) -> List[Issue]:
         code = max(sorted(set(codes)), key=lambda c: (codes.count(c), c != "NPP110"))
         first = next(c for c in own if c.code == code)
         # group the versions by what their runtime does (and, for some builds only, which builds)
-        by_consequence: Dict[Tuple[str, str], List[str]] = {}
+        by_consequence: Dict[Tuple[str, Text], List[str]] = {}
         for v, problem in chosen.items():
-            text = problem.consequence if problem.code == code else f"{problem.what}, and {problem.consequence}"
+            text = problem.consequence if problem.code == code else clause(f"{problem.what}, and ", problem.consequence)
             by_consequence.setdefault((problem.builds if problem.standing == "some" else "", text), []).append(v)
-        consequence, runtime = "", []
+        consequence: Text = ""
+        runtime: List[Runtime] = []
         for (builds, text), vs in by_consequence.items():
             if not builds and len(by_consequence) == 1 and target.cann == "any" and len(vs) == len(K.VERSIONS):
                 consequence = text          # every version does the same: no version is named
             else:
                 runtime.append(Runtime(versions_phrase(vs), text, builds))
         # what no source shows, for the versions the target names
-        unknown: Dict[str, List[str]] = {}
+        unknown: Dict[Text, List[str]] = {}
         for v in target.versions:
             if v in relevant:
                 continue

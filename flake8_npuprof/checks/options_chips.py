@@ -12,6 +12,7 @@ from ..knowledge.collection import active
 from ..source.jsonscan import Doc, Member
 from ..source.numeric import decimal, hexadecimal
 from ..source.suggest import did_you_mean
+from ..source.said import Text, clause, logged, so
 from .options_problem import ABORT, FREQ_KEYS, Problem, _members, snake
 
 
@@ -32,7 +33,7 @@ def _custom_event_problems(members: Dict[str, Member], version: str) -> List[Pro
         if dup:
             out.append(Problem("NPP106", key + ":dup", (m.value_start, m.value_end),
                                f'"{key}" lists the event {dup[0]} more than once',
-                               f"the collector rejects duplicate events, so {ABORT}",
+                               clause("the collector rejects duplicate events", so(ABORT)),
                                "list each event once"))
     return out
 
@@ -51,15 +52,17 @@ def _unsupported_problem(key: str, m: Member, behaviour: str, why: str, title: s
         return Problem("NPP114", key, span, what,
                        f"it is not known whether the collector accepts it ({_NOT_OPEN})",
                        "", standing="unknown")
+    consequence: Text
     if behaviour == K.WARN:
-        consequence = ('the collector drops it with only a plog warning ("Unrecognized option:'
-                       f'{base} for PlatformType:…")')
+        consequence = clause("the collector drops it with only a plog warning",
+                             logged(f' ("Unrecognized option:{base} for PlatformType:…")'))
     elif behaviour == K.SILENT:
         consequence = "the collector drops it without a message"
     elif value_text:
-        consequence = f'the collector rejects it ("{value_text} is not supported on this platform."), so {ABORT}'
+        consequence = clause("the collector rejects it",
+                             logged(f' ("{value_text} is not supported on this platform.")'), so(ABORT))
     else:
-        consequence = f'the collector rejects it ("Argument [{base}] is not supported."), so {ABORT}'
+        consequence = clause("the collector rejects it", logged(f' ("Argument [{base}] is not supported.")'), so(ABORT))
     return Problem("NPP114", key, span, what, consequence,
                    "remove it for this product" if not value_text else "use a lower level for this product")
 
@@ -98,13 +101,15 @@ def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str])
                 hint = did_you_mean(value, allowed)
                 out.append(Problem("NPP106", key, (m.value_start, m.value_end),
                                    f'"{key}": "{value}" is not available on {title}',
-                                   f'the collector rejects it ("aic-metrics[{value}] is invalid"), so {ABORT}',
+                                   clause("the collector rejects it",
+                                          logged(f' ("aic-metrics[{value}] is invalid")'), so(ABORT)),
                                    hint or "use one of " + ", ".join(allowed)))
             builds = K.metric_builds(product, version, value) if value in allowed else None
             if builds:
                 out.append(Problem("NPP106", key, (m.value_start, m.value_end),
                                    f'"{key}": "{value}" is not available on {title} with this collector',
-                                   f'the collector rejects it ("aic-metrics[{value}] is invalid"), so {ABORT}',
+                                   clause("the collector rejects it",
+                                          logged(f' ("aic-metrics[{value}] is invalid")'), so(ABORT)),
                                    "use another metric set or a newer CANN",
                                    standing="fails" if builds == "every" else "some", builds=builds))
         if base == "llc_profiling" and isinstance(value, str) and value and legacy:
@@ -113,13 +118,13 @@ def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str])
                 shown = "/".join(f'"{a}"' for a in allowed if a)
                 out.append(Problem("NPP102", key, (m.value_start, m.value_end),
                                    f'"llc_profiling": "{value}" is not one of {shown} on {title}',
-                                   f"the collector rejects it, so {ABORT}", f"use one of {shown}"))
+                                   clause("the collector rejects it", so(ABORT)), f"use one of {shown}"))
         if base in FREQ_KEYS and isinstance(value, int) and not isinstance(value, bool):
             cap = data["max_freq"].get(base, K.products().get("default_max_freq", {}).get(base))
             if cap is not None and value > cap:
                 out.append(Problem("NPP109", key, (m.value_start, m.value_end),
                                    f'"{key}": {value} is above {cap} Hz, the limit on {title}',
-                                   f"the collector rejects it, so {ABORT}", f"use a value from 1 to {cap}"))
+                                   clause("the collector rejects it", so(ABORT)), f"use a value from 1 to {cap}"))
     return out
 
 

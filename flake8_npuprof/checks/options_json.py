@@ -8,7 +8,7 @@ from typing import Dict, List, Optional
 
 from ..source.jsonscan import Doc, Member, parse
 from ..source.model import Issue, TextFix
-from ..source.said import Runtime, Said, said
+from ..source.said import Runtime, Said, clause, logged, said, so
 from .options_problem import ABORT, _json, _member_removal
 
 _HINTS = {
@@ -31,8 +31,9 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
         return Issue("NPP100", 0, 1,
                      Said("profiling_options starts with a byte-order mark (U+FEFF), which GE's JSON parser skips but "
                           "the collector's own reader does not",
-                          runtime=(Runtime("CANN 8.5 and later", f'the collector rejects the options ("{BOM_REJECTED}"), '
-                                                                 f"so {ABORT}"),), advice=("remove the mark",)),
+                          runtime=(Runtime("CANN 8.5 and later", clause("the collector rejects the options",
+                                                                        logged(f' ("{BOM_REJECTED}")'), so(ABORT))),),
+                          advice=("remove the mark",)),
                      TextFix(((0, 1, ""),), True, "remove the byte-order mark"), effect="abort",
                      facts=(("logged", BOM_REJECTED),))
     if doc.error:
@@ -43,9 +44,9 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
         return Issue("NPP100", i, i + 1,
                      # 1-based, like the columns beside it
                      said(f"profiling_options is not valid JSON ({err.message} at character {err.index + 1} of the "
-                          "options)", f"GE cannot parse it, so {ABORT}", *advice), fix, effect="abort")
+                          "options)", clause("GE cannot parse it", so(ABORT)), *advice), fix, effect="abort")
     return Issue("NPP100", doc.start, doc.end,
-                 said(f"profiling_options is a JSON {doc.root_type}, not an object", f"GE rejects it, so {ABORT}",
+                 said(f"profiling_options is a JSON {doc.root_type}, not an object", clause("GE rejects it", so(ABORT)),
                       'write the options as {"key": "value", ...}'), effect="abort")
 
 

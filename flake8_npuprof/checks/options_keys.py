@@ -11,6 +11,7 @@ from ..knowledge import datafiles as K
 from ..source.jsonscan import Member
 from ..source.model import TextFix
 from ..source.suggest import KEY_ALIASES, close_matches, did_you_mean
+from ..source.said import clause, so
 from .options_problem import ABORT, Problem, snake, versions_phrase
 
 
@@ -44,9 +45,9 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
         documented = collection_data().get("documented_rejected_keys", {}).get(key)
         if documented:
             return Problem("NPP101", key, span, f'"{key}" is {documented["known"]}',
-                           f"the collector rejects the options, so {ABORT}", "remove it")
+                           clause("the collector rejects the options", so(ABORT)), "remove it")
         return Problem("NPP101", key, span, f'unknown profiling_options key "{key}"',
-                       f"the collector rejects the options, so {ABORT}", hint or "remove it", fix)
+                       clause("the collector rejects the options", so(ABORT)), hint or "remove it", fix)
     advice: Union[str, Tuple[str, ...]] = ""
     if key != snake(key):
         advice = f'write "{snake(key)}" (only the protobuf-era collector of {versions_phrase(accepted)} reads this spelling)'
@@ -58,7 +59,7 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
     else:
         advice = f"remove it or target {versions_phrase(accepted)}"
     return Problem("NPP113", key, span, f'"{key}" is not a profiling_options key of this CANN version',
-                   f"the collector rejects the options, so {ABORT}", advice)
+                   clause("the collector rejects the options", so(ABORT)), advice)
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -12,7 +12,7 @@ from typing import Dict, NamedTuple, Optional, Tuple, Union
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc, Member, Unknown
 from ..source.model import TextFix
-from ..source.said import ABORT  # noqa: F401  (the outcome the rules name; said.py gives its tense)
+from ..source.said import ABORT, Part, Text, clause, logged, so
 
 FREQ_KEYS = ("sys_hardware_mem_freq", "sys_io_sampling_freq", "sys_interconnection_freq", "dvpp_freq",
              "host_sys_usage_freq", "instr_profiling_freq", "sys_lp_freq")
@@ -62,7 +62,7 @@ class Problem(NamedTuple):
     anchor: str                 # grouping key: the JSON key, or "" for the whole string
     span: Tuple[int, int]
     what: str                   # the problem, independent of the version
-    consequence: str            # what this version's runtime does
+    consequence: Text           # what this version's runtime does (source/said.py: a text or a clause)
     advice: Union[str, Tuple[str, ...]]     # how to fix it (a tuple: its clauses, a line each in the detail)
     fix: Optional[TextFix] = None
     # "fails": every build of the version does this; "some": only the builds named in `builds`;
@@ -97,13 +97,14 @@ def _members(doc: Doc) -> Dict[str, Member]:
     return out
 
 
-def _quoted(step) -> str:
-    return f' ("{step.line}")' if step.line else ""
+def _quoted(step) -> "Part | str":
+    """The line the runtime writes as it rejects the options, as a consequence quotes it."""
+    return logged(f' ("{step.line}")') if step.line else ""
 
 
-def _rejects(step, who: str = "") -> str:
+def _rejects(step, who: str = "") -> Text:
     who = who or ("GE" if step.stage == "ge" else "the collector")
-    return f"{who} rejects it{_quoted(step)}, so {ABORT}"
+    return clause(f"{who} rejects it", _quoted(step), so(ABORT))
 
 
 def _any_unknown(doc: Doc) -> bool:

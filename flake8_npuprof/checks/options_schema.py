@@ -8,6 +8,7 @@ from typing import Dict, List, Set
 
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc
+from ..source.said import clause, logged
 from .options_chips import _custom_event_problems
 from .options_keys import _key_problem
 from .options_output import _some_builds_output
@@ -42,7 +43,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
                     if key not in obj:
                         out.append(Problem("NPP108", "output", (doc.start, doc.start + 1),
                                            'profiling_options has no "output"',
-                                           'profiling init fails ("Result path is empty")',
+                                           clause("profiling init fails", logged(' ("Result path is empty")')),
                                            'add "output": "<directory for PROF_* data>"', stops=True))
             continue
         key = path[0]
@@ -60,7 +61,8 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
         names = ", ".join(f'"{c}"' for c in conflicts)
         out.append(Problem("NPP115", "instr_profiling_freq", (m.key_start, m.key_end),
                            f'"instr_profiling_freq" is set together with {names}',
-                           'profiling fails to start ("instrProfilingFreq is set, Params ... not allowed")',
+                           clause("profiling fails to start",
+                                  logged(' ("instrProfilingFreq is set, Params ... not allowed")')),
                            "instruction sampling runs alone: drop one side or target CANN 8.5+", stops=True))
     if legacy:
         out.extend(_custom_event_problems(members, version))

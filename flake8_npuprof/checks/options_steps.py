@@ -10,6 +10,7 @@ from typing import Dict, List, Optional
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc, Member
 from ..source.model import TextFix, printable
+from ..source.said import clause, logged, so
 from .options_keys import _key_problem
 from .options_output import _output_refused
 from .options_problem import ABORT, Problem, _json, _jtype, _members, _quoted, _rejects
@@ -125,8 +126,8 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], ste
         span = (doc.start, doc.start + 1)
         if final.kind == "env_output":
             return Problem("NPP108", "output", span, 'profiling_options has no "output"',
-                           "the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects the "
-                           f"options when that variable is not set{_quoted(final)}, so {ABORT}",
+                           clause("the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects "
+                                  "the options when that variable is not set", _quoted(final), so(ABORT)),
                            'add "output": "<directory for PROF_* data>"', effect="env")
         if final.kind.startswith("json_"):
             return Problem("NPP100", "", (doc.start, doc.end),
@@ -144,7 +145,7 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], ste
                        "cannot read it", _rejects(final), _NANO_ADVICE[final.kind])
     if final.kind == "unknown_key":
         base = _key_problem(member, version, _members(doc) if members is None else members)
-        return base._replace(consequence=_rejects(final, "the collector") + "")
+        return base._replace(consequence=_rejects(final, "the collector"))
     if typed is not None and (final is typed or final.kind in ("type", "empty", "range", "value", "items", "instr")):
         # the type the collector's reader wanted, from its own complaint (the schema of a version may
         # allow both: 9.x takes a number or a string for some frequencies)
@@ -154,13 +155,14 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], ste
                        f'reads {"an integer" if want == "integer" else "a string"} there', "", advice, fix)
         if final.action == G.REJECT and final is not typed:
             read = "0" if "int variable" in typed.line else "empty"
-            consequence = (f'the collector logs "{typed.line}", reads it as {read} and then rejects it'
-                           f"{_quoted(final)}, so {ABORT}")
+            consequence = clause(f'the collector logs "{typed.line}", reads it as {read} and then rejects it',
+                                 _quoted(final), so(ABORT))
         elif final.action == G.REJECT:
             consequence = _rejects(final)
         else:
-            consequence = (f'the collector logs "{typed.line}" and reads it as '
-                           f"{'0' if 'int' in typed.line else 'empty'}, so the setting has no effect")
+            consequence = clause("the collector ", logged(f'logs "{typed.line}" and '),
+                                 f"reads it as {'0' if 'int' in typed.line else 'empty'}",
+                                 so("the setting has no effect"))
         return base._replace(code="NPP110", consequence=consequence,
                              effect="abort" if final.action == G.REJECT else "ignored")
     if final.kind in ("unsupported", "op_filter"):
@@ -204,11 +206,9 @@ def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], ste
         return _output_refused(key, value, span, final, version)
     if final.kind == "env_output":
         return Problem("NPP108", key, span, '"output" is empty',
-                       "the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects the options "
-                       f"when that variable is not set{_quoted(final)}, so {ABORT}",
+                       clause("the collector then writes under $ASCEND_WORK_PATH/profiling_data, and rejects the "
+                              "options when that variable is not set", _quoted(final), so(ABORT)),
                        "give the directory for the PROF_* data", effect="env")
     if final.kind == "storage":
-        base = _storage_problem(member, version)
-        tail = base.consequence.replace("the collector only warns", "only warns", 1)
-        return base._replace(consequence=f'the collector logs "{final.line}" and {tail}', effect="logged")
+        return _storage_problem(member, version, final.line)._replace(effect="logged")
     return None

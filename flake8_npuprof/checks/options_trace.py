@@ -9,7 +9,7 @@ from typing import List
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc
 from ..source.model import Issue, TextFix
-from ..source.said import said
+from ..source.said import clause, said, so
 from ..knowledge.targets import Target
 from .options_problem import _any_unknown, _json, _member_removal, _members
 
@@ -44,7 +44,7 @@ def _trace_points(doc: Doc, target: Target) -> List[Issue]:
                 out.append(Issue(
                     "NPP105", m.key_start, m.value_end,
                     said(f'"{key}" is set but "training_trace" is {state}',
-                         "GE reads the points only for the training trace, so it ignores them",
+                         clause("GE reads the points only for the training trace", so("it ignores them")),
                          'switch "training_trace" on or drop the point'),
                     TextFix((_member_removal(doc, m),), False, f'drop "{key}"'), key, effect="silent"))
     return out

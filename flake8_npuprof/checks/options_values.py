@@ -13,6 +13,7 @@ from ..source.jsonscan import Doc, Member
 from ..source.model import TextFix
 from ..source.numeric import decimal, whole
 from ..source.suggest import close_matches, did_you_mean
+from ..source.said import Text, clause, logged, so
 from .options_output import _output_problem
 from .options_problem import ABORT, FREQ_KEYS, Problem, _json, _jtype, _member_removal, snake
 
@@ -51,14 +52,15 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
             fix = TextFix((_member_removal(doc, member),), True, 'drop "training_trace"') \
                 if value == "off" else None
         return Problem(code, key, span, f'"training_trace": {shown} is not "on" or ""',
-                       f'GE rejects it ("Training trace param:{value} is invalid."), so {ABORT}', advice, fix)
+                       clause("GE rejects it", logged(f' ("Training trace param:{value} is invalid.")'), so(ABORT)),
+                       advice, fix)
     if code == "NPP110":
         want = _expected_type(version, key)
-        consequence = f"the collector cannot read it, so {ABORT}"
+        consequence = clause("the collector cannot read it", so(ABORT))
         if not legacy and want == "string":
-            consequence = "the collector reads it as empty, so the setting is silently ignored"
+            consequence = clause("the collector reads it as empty", so("the setting is silently ignored"))
         elif not legacy and want == "integer" and isinstance(value, str):
-            consequence = f"the collector reads it as 0, fails the range check, so {ABORT}"
+            consequence = clause("the collector reads it as 0, fails the range check", so(ABORT))
         advice, fix = _retype(key, value, want, span)
         return Problem(code, key, span, f'"{key}": {shown} is a JSON {_jtype(value)}, the runtime expects {"an" if want[0] in "aeiou" else "a"} {want}',
                        consequence, advice, fix)
@@ -66,7 +68,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         names = [n for n in K.enum_values(version, key) if n]
         if isinstance(value, str) and value.startswith("Custom:"):
             return Problem(code, key, span, f'"{key}": {shown} is not a valid "Custom:" event list',
-                           f"the collector rejects it, so {ABORT}",
+                           clause("the collector rejects it", so(ABORT)),
                            "list up to 8 distinct events, each 0x1-0x6E (hex) or decimal, comma-separated"
                            if legacy else "list distinct hex (0x..) or decimal events, comma-separated")
         hint = did_you_mean(str(value), names)
@@ -76,7 +78,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
             (TextFix(((span[0] + 1, span[1] - 1, matches[0]),), False, f'write "{matches[0]}"')
              if len(matches) == 1 and isinstance(value, str) else None)
         return Problem(code, key, span, f'"{key}": {shown} is not an AI Core metric set of any Ascend product',
-                       f'the collector rejects it ("aic-metrics[{value}] is invalid"), so {ABORT}',
+                       clause("the collector rejects it", logged(f' ("aic-metrics[{value}] is invalid")'), so(ABORT)),
                        hint or "use one of " + ", ".join(names[:6]) + " or Custom:<events>", fix)
     if code == "NPP107":
         return _storage_problem(member, version)
@@ -87,12 +89,12 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         if "minimum" not in sub:        # checked only under a condition (8.5+ instr_profiling)
             sub = K.schema(version).get("then", {}).get("properties", {}).get(key, sub)
         lo, hi = sub.get("minimum"), sub.get("maximum")
-        consequence = f"the collector rejects it, so {ABORT}"
+        consequence = clause("the collector rejects it", so(ABORT))
         zero = (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0) or \
             (isinstance(value, str) and decimal(value) in (None, 0))
         if legacy and zero:
             # up to 2025 a frequency of 0 (or text that reads as 0) means "not set"
-            consequence = "the collector reads it as 0 (not set), so nothing is collected for it"
+            consequence = clause("the collector reads it as 0 (not set)", so("nothing is collected for it"))
         return Problem(code, key, span, f'"{key}": {shown} is not an integer in {lo}-{hi} (Hz)',
                        consequence, f"use a value from {lo} to {hi}",
                        facts=(("lo", str(lo)), ("hi", str(hi))) if lo is not None else ())
@@ -101,15 +103,16 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
     if K.property_schema(version, key).get("anyOf") and not allowed:
         items = _list_items(version, key)
         return Problem(code, key, span, f'"{key}": {shown} is not a comma-separated list of {"/".join(items)}',
-                       f"the collector rejects it, so {ABORT}", f"use items from {', '.join(items)}")
+                       clause("the collector rejects it", so(ABORT)), f"use items from {', '.join(items)}")
     if allowed == [""]:
         if code == "NPP113":      # 9.x: whitelisted, but missing from the feature table its checker uses
             return Problem(code, key, span, f'"task_time": {shown} is refused by this collector (only "" passes)',
-                           f'the collector rejects it ("Argument [task_time] is not supported."), so {ABORT}',
+                           clause("the collector rejects it", logged(' ("Argument [task_time] is not supported.")'),
+                                  so(ABORT)),
                            ("remove it", "this collector turns the task trace on by itself"),
                            TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
         return Problem(code, key, span, f'"{key}": {shown} is rejected by its checker (only "" passes)',
-                       f"the collector rejects it, so {ABORT}", "remove it",
+                       clause("the collector rejects it", so(ABORT)), "remove it",
                        TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
     shown_allowed = "/".join(f'"{a}"' for a in allowed if a)
     matches = close_matches(str(value), [a for a in allowed if a])
@@ -127,7 +130,7 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
         advice = f'write "{word}"'
         fix = TextFix(((span[0] + 1, span[1] - 1, word),), False, advice)
     return Problem(code, key, span, f'"{key}": {shown} is not one of {shown_allowed}',
-                   f"the collector rejects it, so {ABORT}", advice, fix)
+                   clause("the collector rejects it", so(ABORT)), advice, fix)
 
 
 def _expected_type(version: str, key: str) -> str:
@@ -166,7 +169,8 @@ _SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(i?B?)", re.I)      # full
 _UNIT = {"": 1 / (1 << 20), "K": 1 / 1024, "M": 1, "G": 1024, "T": 1 << 20}
 
 
-def _storage_problem(member: Member, version: str) -> Problem:
+def _storage_problem(member: Member, version: str, logs: str = "") -> Problem:
+    """NPP107; `logs`: the line the 8.5+ collector logs before it warns."""
     value = member.value
     span = (member.value_start, member.value_end)
     legacy = version in K.LEGACY_VERSIONS
@@ -184,8 +188,10 @@ def _storage_problem(member: Member, version: str) -> Problem:
     elif mb is not None and mb < 200:
         fix = TextFix(((span[0] + 1, span[1] - 1, "200MB"),), False, 'raise it to "200MB"')
         advice = 'the minimum is "200MB"'
+    said_first = clause("the collector ", logged(f'logs "{logs}" and ')) if logs else ""
+    consequence: Text
     if legacy:
-        consequence = f"the collector rejects it, so {ABORT}"
+        consequence = clause("the collector rejects it", so(ABORT))
     elif isinstance(value, str) and value.endswith("MB") and value[:-2].isdigit() and \
             (decimal(value[:-2]) or 200) < 200:
         consequence = "the collector warns and raises it to 200MB"
@@ -199,11 +205,13 @@ def _storage_problem(member: Member, version: str) -> Problem:
             read = f"applies the leading digits of the rest, {decimal(digits.group(1))} MB, as the limit"
         else:
             read = "fails to read the rest as a number (std::stoull throws)"
-        consequence = (f'the collector only warns ("storage_limit para is invalid") and keeps the text; its '
-                       f"data ageing drops the last two characters and {read}")
+        consequence = clause(said_first or "the collector ", "only warns",
+                             logged(' ("storage_limit para is invalid")'),
+                             f" and keeps the text; its data ageing drops the last two characters and {read}")
+        said_first = ""
     return Problem("NPP107", member.key, span,
                    f'"storage_limit": {_json(value)} is not "<N>MB" with 200 <= N <= 4294967295',
-                   consequence, advice, fix)
+                   clause(said_first, consequence), advice, fix)
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

@@ -9,7 +9,7 @@ from typing import Dict, Optional
 
 from ..source.code_edits import add_keyword, remove_argument
 from ..source.model import Edit, Fix
-from ..source.said import said
+from ..source.said import clause, said, so
 from ..values.ops import Opaque
 from ..setups.routes import ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, last_values, profiler_scopes, profiling_configs, resource_inits, tf2_sets
 from ..values.reader import truthy
@@ -242,7 +242,9 @@ def _environment(ctx) -> bool:
         if mode_on is False and _evidently_meant_on(ctx, s, meant_in):
             ctx.report_node("NPP001", s.anchor,
                             said("PROFILING_OPTIONS is set but PROFILING_MODE is not \"true\" in this profiling "
-                                 "branch", "GE reads the options only with PROFILING_MODE=true, so nothing is collected",
+                                 "branch",
+                                 clause("GE reads the options only with PROFILING_MODE=true",
+                                        so("nothing is collected")),
                                  'set PROFILING_MODE to "true"'))
         elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             ctx.report_node("NPP002", s.anchor,
@@ -306,7 +308,8 @@ def _tf2(ctx) -> None:
             line = ctx.src.position(ctx.src.node_start(opened))[0]
             ctx.report_node("NPP012", s.target,
                             said(f"profiling_config.{s.attr} is set after npu.open() (line {line})",
-                                 "the global options are read when the device opens, so this setting is ignored",
+                                 clause("the global options are read when the device opens",
+                                        so("this setting is ignored")),
                                  "set it before that call (a later npu.open() for the same device returns the one "
                                  "already open)", lines=(line,)))
     enables = [s for s in sets if s.attr == "enable_profiling"]

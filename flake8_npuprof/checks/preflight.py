@@ -14,7 +14,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.jsonscan import Member
 from ..source.model import Issue
-from ..source.said import Said, said
+from ..source.said import ABORT, Said, clause, logged, said, so
 from ..source.text import HOLE, StrValue
 
 MB = 1 << 20
@@ -55,12 +55,12 @@ def output_problem(path: str) -> Optional[Problem]:
     small file are made inside and everything made is removed again."""
     from ..knowledge.collection import data
     # the collectors up to 8.0 log only the last part of the path (Utils::BaseName)
-    logged = data()["emulation"]["output_not_accessible"].format(name=os.path.basename(path.rstrip("/")) or path)
+    line = data()["emulation"]["output_not_accessible"].format(name=os.path.basename(path.rstrip("/")) or path)
     # from 8.5 the collector refuses the options (executed: tests/oracle/v*.jsonl, an output below a file)
     # up to 8.0 SetOutputDir fails GetParamFromInputCfg, which MsprofInitGeOptions returns as
     # MSPROF_ERROR_CONFIG_INVALID: the same rejection as any other invalid option of those versions
-    consequence = (f'the collector rejects the options (from CANN 8.5 "Result path is empty or not accessible, '
-                   f'result path: ", up to 8.0 "{logged}"), so GE initialisation fails and the job aborts')
+    consequence = clause("the collector rejects the options", logged(
+        f' (from CANN 8.5 "Result path is empty or not accessible, result path: ", up to 8.0 "{line}")'), so(ABORT))
     if os.path.lexists(path) and not os.path.isdir(path):
         return Problem("NPP901", said(f'output "{path}" exists and is not a directory', consequence,
                                       "choose a directory path"))
@@ -146,8 +146,9 @@ def storage_problem(limit, path: str) -> Optional[Problem]:
     if free is None or wanted <= free:
         return None
     return Problem("NPP902", said(f'storage_limit "{limit}" is more than the {free}MB free on the file system of '
-                                  f'"{path}"', "the collector never ages data out before the disk is full, so a long "
-                                  "run can fill it (checkpoints included)", "set it below the free space"))
+                                  f'"{path}"', clause("the collector never ages data out before the disk is full",
+                                                      so("a long run can fill it (checkpoints included)")),
+                                  "set it below the free space"))
 
 
 def trace_point_problem(key: str, name, graph) -> Optional[Problem]:

@@ -26,11 +26,12 @@ def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
                        options_read: Optional[dict] = None) -> List[List[Finding]]:
     """analyse_shell for each of several settings: the launcher is read once, judged per target."""
     if len(text) > MAX_LAUNCHER:            # the launcher's work budget: nothing of it is read
-        from ..source.said import said
+        from ..source.said import clause, said, so
         over = finding("NPP191", said("analysis budget exhausted",
-                                      f"this launcher has {len(text):,} characters, over the {MAX_LAUNCHER:,} a "
-                                      "launcher may have, so none of its lines was checked (a finding may be missing; "
-                                      "split the launcher)"), 0, 0, 1, 0, 1, 0)
+                                      clause(f"this launcher has {len(text):,} characters, over the {MAX_LAUNCHER:,} a "
+                                             "launcher may have",
+                                             so("none of its lines was checked (a finding may be missing; split the "
+                                                "launcher)"))), 0, 0, 1, 0, 1, 0)
         return [[over] for _ in each]
     try:
         from .msprof import calls_in_shell, check_shell

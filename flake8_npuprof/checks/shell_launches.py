@@ -220,7 +220,7 @@ def _may_have_setups(script: str) -> bool:
 
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
     from ..source.model import finding
-    from ..source.said import said
+    from ..source.said import clause, said, so
     src = SourceText(text)
     out, seen = [], set()
 
@@ -238,18 +238,19 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
         how = "sources" if file in w.sourced_stopped or any(s == file for s, _, _ in w.sourced) else "runs"
         where = "" if file == me else f" in {rel_path(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
-               said("analysis budget exhausted", f"the walk of this launcher stopped{where} at line {line} ({why}), "
-                    "so the command lines from there on were not checked (a finding may be missing; split the "
-                    "launcher)"))
+               said("analysis budget exhausted", clause(
+                   f"the walk of this launcher stopped{where} at line {line} ({why})",
+                   so("the command lines from there on were not checked (a finding may be missing; split the "
+                      "launcher)"))))
     if dropped:
         from . import launcher_switch
         for d in dropped:
             report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
-        report("NPP191", start, end, said("analysis budget exhausted", f"{why}, and without those values it reaches "
-                                          f"no launch, so whether a launch gets {option} (NPP015) was not checked (a "
-                                          "finding may be missing; `npuprof emulate LAUNCHER -- "
-                                          f"{option}=True` says where it goes)"))
+        report("NPP191", start, end, said("analysis budget exhausted", clause(
+            f"{why}, and without those values it reaches no launch",
+            so(f"whether a launch gets {option} (NPP015) was not checked (a finding may be missing; `npuprof emulate "
+               f"LAUNCHER -- {option}=True` says where it goes)"))))
     if prepared:                            # (the options' checks, imported for a launch that needs them)
         from .options import check_options, for_state
         from ..setups.state import from_setup

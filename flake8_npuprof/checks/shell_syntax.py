@@ -30,7 +30,7 @@ from typing import Iterator, List, NamedTuple, Optional, Set
 
 from ..knowledge.msprof_options import all_options
 from ..source.model import Finding, finding
-from ..source.said import said
+from ..source.said import clause, said, so
 from ..source.shell_words import HEREDOC_TAG, heredoc_end, read_word
 from ..source.text import HOLE, SourceText
 
@@ -241,8 +241,9 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             value = ws[1].text[1:] or (ws[2].text if len(ws) > 2 else "")
             report(head.start, ws[1].end,
                    said(f"bash runs {head.text} as a command here",
-                        f"the blank before `=` makes `{head.text}` a word of its own, so \"{head.text}: command not "
-                        f"found\" (status 127) and this line does not set {head.text}{uses.why(head.text)}",
+                        clause(f"the blank before `=` makes `{head.text}` a word of its own",
+                               so(f"\"{head.text}: command not found\" (status 127) and this line does not set "
+                                  f"{head.text}{uses.why(head.text)}")),
                         f"write {head.text}={_show(value, 40)} with no blanks around `=`"))
         return
     if head.text in ("export", "declare", "typeset", "readonly", "local") and len(ws) >= 3:
@@ -260,7 +261,8 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
         if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
-                        f"the msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options",
+                        clause(f"the msprof line above (line {above[0].line}) {how}",
+                               so("msprof never gets this line's options")),
                         "end the line above with `\\` and nothing after it", lines=(above[0].line,)))
             return
         assigned = [_ASSIGN.match(w.text) for w in above]
@@ -269,8 +271,9 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             name = last.group(1)
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
-                        f"the assignment above (line {above[0].line}) {how}, so {name} does not get these options"
-                        f"{uses.why(name)}", "keep the whole value inside one pair of quotes",
+                        clause(f"the assignment above (line {above[0].line}) {how}",
+                               so(f"{name} does not get these options{uses.why(name)}")),
+                        "keep the whole value inside one pair of quotes",
                         lines=(above[0].line,)))
 
 
@@ -293,8 +296,9 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
     if head.continued and looks_like_value:
         report(head.start, head.end,
                said(f"bash runs {_show(head.text)} as a command",
-                    f"the line above ends with `\\`, so `{_show(text[lost[0].start:lost[0].end], 50)}` is an "
-                    f"assignment for this command only, which is not found ({_not_found(head.text)}, status 127)",
+                    clause("the line above ends with `\\`",
+                           so(f"`{_show(text[lost[0].start:lost[0].end], 50)}` is an assignment for this command only, "
+                              f"which is not found ({_not_found(head.text)}, status 127)")),
                     f"this line does not set {what} for the lines after{uses.why(names[0])}",
                     "keep the whole value inside one pair of quotes"))
         return
@@ -329,8 +333,9 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
             name = m.group(1)
             report(nxt.start, nxt.end,
                    said(f"{head.text} reads {_show(nxt.text)} as another name (\"not a valid identifier\", status 1)",
-                        f"the line above ends with `\\`, so {name} gets only `{_show(w.text[m.end():], 50)}`"
-                        f"{uses.why(name)}", "keep the whole value inside one pair of quotes"))
+                        clause("the line above ends with `\\`",
+                               so(f"{name} gets only `{_show(w.text[m.end():], 50)}`{uses.why(name)}")),
+                        "keep the whole value inside one pair of quotes"))
             return
         if nxt.continued:
             continue
@@ -364,9 +369,9 @@ def _unclosed(text: str, src: SourceText, start: int, quote: int, report) -> Non
     mark = text[quote]
     report(quote, quote + 1,
            said(f"this {mark} is never closed",
-                f"bash reads the rest of the file into one word, then stops with \"unexpected EOF while looking for "
-                f"matching `{mark}'\" (status 2) without running anything from line {line} on, so the profiling "
-                "settings and launches from there on never run", "close the quote"))
+                clause(f"bash reads the rest of the file into one word, then stops with \"unexpected EOF while looking "
+                       f"for matching `{mark}'\" (status 2) without running anything from line {line} on",
+                       so("the profiling settings and launches from there on never run")), "close the quote"))
 
 
 # ---------------------------------------------------------------- the rule's page

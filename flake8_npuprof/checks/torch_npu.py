@@ -20,6 +20,7 @@ import ast
 from typing import Iterable, Optional
 
 from ..knowledge import torch_npu as K
+from ..source.said import clause, so
 from ..source.sites import dotted
 from .framework_values import EnumRef, Items, known as _known, show as _show
 from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMPLE as _PROFILE, REF_GUIDE, TORCH as _TORCH,
@@ -28,7 +29,7 @@ from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMP
 from .torch_npu_report import (EXPERIMENTAL, EXPERIMENTAL_50, HANDLER, PROFILE, PROFILE_BOOL_50, RANK0, SCHEDULE,
                                Names, mentions_torch_npu)
 from .torch_npu_config import experimental as _experimental, schedule as _schedule
-from .torch_npu_loop import escapes as _escapes, index as _index, loops as _loops
+from .torch_npu_loop import NEVER as _NEVER, escapes as _escapes, index as _index, lifetime as _lifetime, loops as _loops
 
 
 # ---------------------------------------------------------------- the checks
@@ -60,6 +61,8 @@ def check(ctx) -> None:
     if profiles:
         _loops(ctx, names, profiles)
         _environment(ctx, names)
+    if "PROF_CONFIG_PATH" in ctx.src.text:
+        _prof_config_path(ctx, names)
 
 
 
@@ -117,9 +120,9 @@ def _kept_here(ctx, call: ast.Call) -> bool:
     if isinstance(node, ast.withitem):
         var = node.optional_vars
         return var is None or (isinstance(var, ast.Name) and not _escapes(ctx.tree, var.id))
-    if isinstance(node, ast.Assign):
+    if isinstance(node, ast.Assign):       # (never started: nothing is collected, NPP315 says so)
         return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
-            not _escapes(ctx.tree, node.targets[0].id)
+            not _escapes(ctx.tree, node.targets[0].id) and _lifetime(ctx, node.targets[0].id, call) != _NEVER
     return False
 
 
@@ -190,7 +193,7 @@ def _environment(ctx, names: Names) -> None:
                     var, at, value = t.slice.value, t, node.value
         elif isinstance(node, ast.Call) and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and \
                 isinstance(node.args[0].value, str) and node.args[0].value in data["names"] and dotted(node.func) in (
-                    "os.environ.setdefault", "environ.setdefault", "os.putenv"):
+                    "os.environ.setdefault", "environ.setdefault"):     # (os.putenv leaves os.environ, read here)
             var, at, value = node.args[0].value, node, node.args[1]
         if var is None or at is None:
             continue
@@ -202,6 +205,46 @@ def _environment(ctx, names: Names) -> None:
         _report(ctx, "NPP310", at, f"{var} is set in a script that profiles with torch_npu.profiler", reactions,
                 f"do not set {var} (it belongs to TF/GE or msprof profiling)")
 
+
+
+def _prof_config_path(ctx, names: Names) -> None:
+    """NPP316: PROF_CONFIG_PATH set by the script where torch_npu never reads it. torch_npu (6.0.rc3 on) reads it
+    once, with os.getenv, when it is imported: set below the module's first `import torch_npu` it is never read;
+    above it, 5.0, 6.0.rc1 and 6.0.rc2 do not read it at all. Set between `import torch` and `import torch_npu`,
+    a torch that autoloads torch_npu (2.5 and later) reads it first: not claimed."""
+    from .torch_npu_report import env_assignments, first_import
+    imported = first_import(ctx.tree, "torch_npu")
+    if imported is None:
+        return
+    for node, value in env_assignments(ctx.tree, "PROF_CONFIG_PATH"):
+        values = _known(ctx, names, value)
+        if not (values and all(v == "" for v in values)):  # an empty value starts nothing anywhere: nothing to say
+            _unread(ctx, node, imported)
+
+
+def _unread(ctx, node: ast.Assign, imported: ast.stmt) -> None:
+    info = K.data()["prof_config_path"]
+    old, first = info["first_build"]
+    not_started = so("dynamic profiling does not start")
+    never = clause(f"never reads PROF_CONFIG_PATH (it does from {first} on)", not_started)
+    reactions: dict = {r: never for r in K.releases_before(info["from"])}
+    after = node.lineno > imported.lineno
+    if after:
+        read = clause(f"reads it once, when torch_npu is imported (line {imported.lineno}), before this line sets it",
+                      not_started)
+        reactions.update((r, read) for r in K.releases_from(info["from"]))
+        reactions[info["from"]] = (f"depends on the build ({old} and earlier never read it; {first} and later read "
+                                   f"it once, when torch_npu is imported, line {imported.lineno}, before this line "
+                                   "sets it): dynamic profiling does not start")
+        head = f"PROF_CONFIG_PATH is set after `import torch_npu` (line {imported.lineno})"
+        advice = "set it above the script's first `import torch` and `import torch_npu`, or export it in the launcher"
+    else:
+        reactions[info["from"]] = f"depends on the build ({old} and earlier never read it; {first} and later do)"
+        head = "PROF_CONFIG_PATH is set to start torch_npu's dynamic profiling"
+        advice = f"use torch_npu {first} or later"
+    _report(ctx, "NPP316", node.targets[0], head, reactions, advice,
+            fine_as=None if after else {r: "reads it when torch_npu is imported" for r in K.releases_from("7.0")},
+            lines=(imported.lineno,) if after else ())
 
 
 from .rule import Rule  # noqa: E402
@@ -261,8 +304,9 @@ RULES = (
                 "torch_npu profiler becomes a no-op (26.1)",
         default=True,
         level="warning",
-        what="`os.environ[\"PROFILING_MODE\"] = ...` (or `setdefault`, `os.putenv`; also `PROFILER_SAMPLECONFIG`) "
-             "in a file that calls `torch_npu.profiler.profile`.",
+        what="`os.environ[\"PROFILING_MODE\"] = ...` (or `setdefault`; also `PROFILER_SAMPLECONFIG`) in a file that "
+             "calls `torch_npu.profiler.profile`. Not `os.putenv`: torch_npu reads the variables with `os.getenv`, "
+             "from `os.environ`, which `os.putenv` does not change.",
         why="From torch_npu 26.1, any non-empty `PROFILING_MODE` value (even \"false\") or `PROFILER_SAMPLECONFIG` "
             "(set by msprof) turns every torch_npu profiler call into a no-op, with only a warning on rank 0 that "
             "the torch_npu profiler api is not effective. A variable left over from TF/GE profiling quietly "
@@ -277,5 +321,30 @@ RULES = (
         settings=(("torch-npu", "26.1"),),
         group="torch_npu",
         facts=("torch_npu.env_noop",),
+    ),
+    Rule(
+        code="NPP316",
+        name="torch-npu-prof-config-path-unread",
+        summary="`PROF_CONFIG_PATH` set by the script where torch_npu never reads it (below `import torch_npu`, or "
+                "on a release before 6.0.rc3): its dynamic profiling does not start",
+        default=True,
+        level="warning",
+        what="`os.environ[\"PROF_CONFIG_PATH\"] = ...` run by the module itself (its top level, `if`, `try` and "
+             "`with` bodies) below its first `import torch_npu`; or anywhere in it for a target release that does "
+             "not read the variable (5.0; 6.0, whose 6.0.rc1 and 6.0.rc2 builds do not). An empty value is not "
+             "reported, nor one set between `import torch` and `import torch_npu` (whether torch imports torch_npu "
+             "first depends on the torch: 2.5 and later autoload it).",
+        why="PROF_CONFIG_PATH starts torch_npu's dynamic profiling with no code change: torch_npu 6.0.rc3 and later "
+            "read it once, with os.getenv, when torch_npu is imported, and then watch "
+            "`<dir>/profiler_config.json`. Set after that import, it is never read: nothing is collected and "
+            "nothing is said. Releases before 6.0.rc3 do not read it at all.",
+        example="import os\nimport torch\nimport torch_npu\n\nos.environ[\"PROF_CONFIG_PATH\"] = \"./dp_config\"\n",
+        fixed="import os\n\nos.environ[\"PROF_CONFIG_PATH\"] = \"./dp_config\"\nimport torch\nimport torch_npu\n",
+        fix_safety="none",
+        fix_note="No fix: moving the line above the imports starts profiling, which changes what the job does.",
+        options=_CHECKED,
+        references=(REF_GUIDE,),
+        group="torch_npu",
+        facts=("torch_npu.prof_config_path",),
     ),
 )

@@ -11,7 +11,7 @@ from typing import Dict, Optional, Set, Tuple
 
 from ..knowledge import torch_npu as K
 from ..source.model import Edit, Fix
-from ..source.said import said
+from ..source.said import Text, said
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Items, known as _known, plain as _plain, show as _show
 from .torch_npu_report import (ACTIVE0_50, BUILD_50, BUILD_50_LEVEL0, CHECKED as _CHECKED, GOOD as _GOOD, RANK0,
@@ -162,7 +162,7 @@ def _export_type(ctx, kw: Optional[ast.keyword], values, data) -> Optional[Tuple
     later = data["export_type_list_from"]
     if isinstance(value, Items):
         items = [_plain(v) for v in value]
-        reactions: Dict[str, Optional[str]] = {r: f"resets it to text {RANK0} (a list is accepted from {later})"
+        reactions: Dict[str, Optional[Text]] = {r: f"resets it to text {RANK0} (a list is accepted from {later})"
                                                for r in K.releases_before(later)}
         bad = [v for v in items if v not in allowed]
         if bad or not items:
@@ -244,7 +244,7 @@ def schedule(ctx, names: Names, call: ast.Call) -> None:
         integer = isinstance(value, int)
         if integer and (value >= floor or name == "skip_first_wait"):   # skip_first_wait: only its type is checked
             continue
-        reactions: Dict[str, Optional[str]] = {r: f"resets it to {floor} {RANK0}" for r in K.releases_from(checked)}
+        reactions: Dict[str, Optional[Text]] = {r: f"resets it to {floor} {RANK0}" for r in K.releases_from(checked)}
         reactions.update({r: _schedule_before_checks(name, value) for r in K.releases_before(checked)})
         reactions.update(_missing(name, data["keywords"][name], "schedule"))
         what = f"{name}={_show(value)} " + ("is not an int" if not integer else

@@ -9,6 +9,7 @@ import ast
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import torch_npu as K
+from ..source.said import clause, so
 from .framework_values import known as _known
 from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMPLE as _PROFILE, REF_GUIDE, SCHEDULE, Names,
                                every as _every, report as _report, script as _script)
@@ -104,6 +105,79 @@ def loops(ctx, names: Names, profiles: List[ast.Call]) -> None:
         for value in values:
             if id(value) in ids:
                 _started_no_step(ctx, names, var, value)
+                _never_started(ctx, var, value)
+
+
+# how a `prof = profile(...)` that is never started runs (lifetime()): the record's lifecycle.never_started_*
+NEVER = "never"                         # not started, and nothing it does starts it: nothing is collected
+STEPPED = "stepped"                     # not started, stepped with a schedule: step() runs the schedule's actions
+STARTED = "started"                     # start(), __enter__() or `with` in this file
+ELSEWHERE = "elsewhere"                 # passed on, an attribute taken, or a name other modules reach: not known
+
+
+def lifetime(ctx, var: str, call: ast.Call) -> str:
+    """How `var = profile(...)` runs. Never started (no `var.start()`, `var.__enter__()` or `with var:`, no
+    attribute of it but calls such as `var.step()`, not passed on, stored or returned, and local to a function or
+    to a script with a main guard, so no other module can start it): torch_npu never initialises its
+    collector, so nothing is collected; `var.step()` alone starts nothing when profile() has no schedule
+    (every step is RECORD: step() moves RECORD to RECORD, which does nothing), but with a schedule step() runs
+    its actions (init at the warmup step, start at the record step) as a started profiler's would."""
+    tree = ctx.tree
+    if _started(tree, var):
+        return STARTED
+    if escapes(tree, var) or not _owned_here(tree, var, call) or _attribute_taken(tree, var):
+        return ELSEWHERE
+    if not _stepped(tree, var):
+        return NEVER
+    if any(k.arg is None for k in call.keywords) or call.args:
+        return ELSEWHERE                # a schedule may come in **kwargs: not known
+    sched = next((k.value for k in call.keywords if k.arg == "schedule"), None)
+    if sched is None or (isinstance(sched, ast.Constant) and sched.value is None):
+        return NEVER
+    return STEPPED
+
+
+def _owned_here(tree, var: str, call: ast.Call) -> bool:
+    """Whether the name the profiler is bound to is no other module's: a function's local (no `global` or
+    `nonlocal` for it), or a module-level name of a script with a main guard."""
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(n is call for n in ast.walk(fn)):
+            return not any(isinstance(n, (ast.Global, ast.Nonlocal)) and var in n.names for n in ast.walk(fn))
+    return any(isinstance(n, ast.If) and _main_guard(n.test) for n in getattr(tree, "body", ()))
+
+
+def _main_guard(test) -> bool:
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" and \
+        len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant) and \
+        test.comparators[0].value == "__main__"
+
+
+def _attribute_taken(tree, var: str) -> bool:
+    """Whether an attribute of the profiler is read other than to be called (`hooks.append(prof.start)`: then
+    someone may start it)."""
+    parents = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == var:
+            parents[id(n)] = n
+    if not parents:
+        return False
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return any(key not in called for key in parents)
+
+
+def _never_started(ctx, var: str, call: ast.Call) -> None:
+    """NPP315: `var = profile(...)` that nothing starts."""
+    if lifetime(ctx, var, call) != NEVER:
+        return
+    stepped = _stepped(ctx.tree, var)
+    head = (f"{var} = profile(...) is never started (no {var}.start(), no `with {var}:`)" +
+            (f"; {var}.step() alone does not start a profiler without a schedule" if stepped else ""))
+    _report(ctx, "NPP315", call, head, _every(STARTS_NOTHING),
+            f"profile with `with torch_npu.profiler.profile(...) as {var}:` around the training loop, or call "
+            f"{var}.start() before it and {var}.stop() after it")
+
+
+STARTS_NOTHING = clause("never initialises its collector", so("nothing is collected"))
 
 
 def _started_no_step(ctx, names: Names, var: str, call: ast.Call) -> None:
@@ -257,7 +331,45 @@ def _step_calls(loop, var: str) -> Tuple[int, bool]:
 
 from .rule import Rule  # noqa: E402
 
+_NEVER_STARTED = """\
+def train(steps):
+    prof = torch_npu.profiler.profile(
+        activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
+        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"),
+        experimental_config=experimental_config)
+    for step in range(steps):
+        train_one_step()
+"""
+_STARTED = _NEVER_STARTED.replace("    for step", "    prof.start()\n    for step") + "    prof.stop()\n"
+_LEVEL1 = "    profiler_level=ProfilerLevel.Level1,\n    aic_metrics=AiCMetrics.PipeUtilization,\n"
+
 RULES = (
+    Rule(
+        code="NPP315",
+        name="torch-npu-never-started",
+        summary="`prof = torch_npu.profiler.profile(...)` that is never started (no `prof.start()`, no `with`): "
+                "torch_npu collects nothing",
+        default=True,
+        level="warning",
+        what="A `torch_npu.profiler.profile(...)` bound to a name that nothing starts: no `prof.start()`, "
+             "`prof.__enter__()` or `with prof:` anywhere in the file, the profiler not passed on, stored or "
+             "returned, no attribute of it taken other than to call it, and the name local to a function (or a "
+             "script's, with a main guard), so no other module can start it. A `prof.step()` with a `schedule` "
+             "runs the schedule's actions, which start it: that is not reported.",
+        why="Building the profiler configures it; only `start()` (which `with` calls) or a scheduled `step()` "
+            "initialises the collector. A profiler that is only built collects nothing, and torch_npu says "
+            "nothing about it; without a schedule, `prof.step()` moves from one record step to the next and starts "
+            "nothing either. When the object is freed, torch_npu stops the profiler it never started and calls "
+            "on_trace_ready on no data (with a warning that the data may be incomplete, where warnings show).",
+        example=_script(_LEVEL1, _NEVER_STARTED),
+        fixed=_script(_LEVEL1, _STARTED),
+        fix_safety="none",
+        fix_note="No fix: where profiling starts and stops is the author's to say.",
+        options=_CHECKED,
+        references=(REF_GUIDE,),
+        group="torch_npu",
+        facts=("torch_npu.profile.lifecycle",),
+    ),
     Rule(
         code="NPP305",
         name="torch-npu-no-step",

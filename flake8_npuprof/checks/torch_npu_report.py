@@ -17,7 +17,7 @@ from typing import Dict, List, Mapping, Optional
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
-from ..source.said import Said, said
+from ..source.said import Said, Text, clause, said
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Names as FrameworkNames
 
@@ -71,9 +71,49 @@ class Names(FrameworkNames):
                           (PROFILER + ".scheduler.", PROFILER + ".")), _torch_enum)
 
 
+# ---------------------------------------------------------------- the module's statements, in the order they run
+
+def _module_statements(tree):
+    """The statements that run when the module runs, in order: its top level and the bodies of its `if`s, `try`s
+    and `with`s (not functions or classes, which run later or not at all)."""
+    stack = list(reversed(getattr(tree, "body", [])))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            inner = list(stmt.body) + list(getattr(stmt, "orelse", [])) + [
+                s for h in getattr(stmt, "handlers", []) for s in h.body] + list(getattr(stmt, "finalbody", []))
+            stack.extend(reversed(inner))
+
+
+def first_import(tree, module: str) -> Optional[ast.stmt]:
+    """The first statement of the module's own run that imports `module` (or one of its submodules)."""
+    for stmt in _module_statements(tree):
+        if isinstance(stmt, ast.Import) and any(a.name == module or a.name.startswith(module + ".")
+                                                for a in stmt.names):
+            return stmt
+        if isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module and \
+                (stmt.module == module or stmt.module.startswith(module + ".")):
+            return stmt
+    return None
+
+
+def env_assignments(tree, name: str) -> List[tuple]:
+    """(statement, value) of each `os.environ["<name>"] = value` the module's own run makes, in order."""
+    from ..source.sites import dotted
+    out = []
+    for stmt in _module_statements(tree):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
+            target = stmt.targets[0]
+            key = target.slice
+            if dotted(target.value) == "os.environ" and isinstance(key, ast.Constant) and key.value == name:
+                out.append((stmt, stmt.value))
+    return out
+
+
 # ---------------------------------------------------------------- reporting per release
 
-def every(reaction: str) -> Dict[str, Optional[str]]:
+def every(reaction: Text) -> Dict[str, Optional[Text]]:
     return {r: reaction for r in TORCH_NPU_RELEASES}
 
 
@@ -88,36 +128,38 @@ def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[str]]:
     return out
 
 
-def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
-           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None) -> bool:
+def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
+           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None, lines: tuple = ()) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
-    fine_as: what a release that does not fail does, where "accepts it" would say too little."""
+    fine_as: what a release that does not fail does, where "accepts it" would say too little; lines: the other
+    lines of the file the words name."""
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
-    words = compose(ctx.target, head, reactions, advice, fine_as, notes)
+    words = compose(ctx.target, head, reactions, advice, fine_as, notes, lines)
     if words is None:
         return False
     ctx.report_node(code, node, words, fix)
     return True
 
 
-def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: str = "",
-            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None) -> Optional[Said]:
+def compose(target, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
+            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None,
+            lines: tuple = ()) -> Optional[Said]:
     """The words of `head: torch_npu <reaction>` for the target, None when none of its releases fails."""
     bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
         return None
     shown = [r for r in target.torch_npu_releases if r in bad]
-    groups: Dict[str, List[str]] = {}
+    groups: Dict[Text, List[str]] = {}
     for r in shown:
         groups.setdefault(bad[r], []).append(r)
     others: List[str] = []              # what the other releases do, a clause each
     if target.torch_npu not in ("any", "portable"):
-        body = f"torch_npu {target.torch_npu} {bad[target.torch_npu]}"
+        body = clause(f"torch_npu {target.torch_npu} ", bad[target.torch_npu])
     elif len(groups) == 1 and len(shown) == len(TORCH_NPU_RELEASES):
-        body = f"torch_npu {bad[shown[0]]}"
+        body = clause("torch_npu ", bad[shown[0]])
     else:                               # the most releases' reaction first; the others after it
         order = sorted(groups.items(), key=lambda g: -len(g[1]))
-        body = f"torch_npu {K.span(order[0][1])} {order[0][0]}"
+        body = clause(f"torch_npu {K.span(order[0][1])} ", order[0][0])
         others += [f"on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:]]
         fine: Dict[str, List[str]] = {}
         for r in TORCH_NPU_RELEASES:
@@ -125,12 +167,12 @@ def compose(target, head: str, reactions: Mapping[str, Optional[str]], advice: s
                 fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
         others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
     aside = f" ({'; '.join(notes)})" if notes else ""
-    return said(head, body, *others, advice).closed_with(aside)
+    return said(head, body, *others, advice, lines=lines).closed_with(aside)._replace(fails_on=tuple(shown))
 
 
-def _worded(release: str, reaction: str, target: str) -> str:
+def _worded(release: str, reaction: Text, target: str) -> Text:
     """A reaction as that release's builds show it: 5.0's validation by build, 6.0.rc1's warnings on every rank."""
-    if RANK0 not in reaction or RANK0_60 in reaction:
+    if not isinstance(reaction, str) or RANK0 not in reaction or RANK0_60 in reaction:
         return reaction
     if release == "5.0":
         return BUILD_50

@@ -18,12 +18,16 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..knowledge import utils_profile as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
+from ..source.said import Text, clause, so
 from ..source.sites import dotted
 from .framework_values import known, show
 from .torch_npu_report import Names, compose, report as _report
 
 CALL = "torch_npu.utils.profiler.Profile"
-OFF = "never switches on, so nothing is collected and nothing is said"
+OFF = clause("never switches on", so("nothing is collected and nothing is said"))
+# torch's own profiler refuses the NPU keyword torch_npu's TORCH type passes
+USE_NPU = clause("builds torch.autograd.profiler.profile with use_npu=, which torch's profiler does not take",
+                 so("it raises TypeError and the job stops"))
 NEVER = "collects nothing and says nothing"
 
 
@@ -73,7 +77,7 @@ def _judge(ctx, names: Names, call: ast.Call) -> None:
 # ---------------------------------------------------------------- NPP312: a type that leaves it off
 
 def _off(ctx, call: ast.Call, given: Optional[ast.AST], kind) -> bool:
-    reactions: Dict[str, Optional[str]] = {}
+    reactions: Dict[str, Optional[Text]] = {}
     fine: Dict[str, str] = {}
     for r in TORCH_NPU_RELEASES:
         allowed = K.types(r)
@@ -81,7 +85,7 @@ def _off(ctx, call: ast.Call, given: Optional[ast.AST], kind) -> bool:
             reactions[r] = None
             fine[r] = "switches on with it"
         else:
-            reactions[r] = f"knows only {_either(allowed)} and {OFF}"
+            reactions[r] = clause(f"knows only {_either(allowed)} and ", OFF)
     head = f"Profile with profile_type {_quote(kind)}" if given is not None else "Profile without a profile_type"
     advice, fix = _advice(ctx, given, kind)
     return _report(ctx, "NPP312", given if given is not None else call.func, head, reactions, advice, fix, fine)
@@ -125,7 +129,7 @@ def _raises(ctx, call: ast.Call, args: Dict[str, ast.AST], kind, known_type: boo
         kind = "ASCEND_PROFILER"
     if not isinstance(kind, str):
         return False
-    reactions: Dict[str, Optional[str]] = {}
+    reactions: Dict[str, Optional[Text]] = {}
     node: ast.AST = call.func
     what, advice = "", ""
     for r in TORCH_NPU_RELEASES:
@@ -138,17 +142,17 @@ def _raises(ctx, call: ast.Call, args: Dict[str, ast.AST], kind, known_type: boo
         if bad:
             taken = list(K.kwargs(kind))
             listed = f"{', '.join(taken[:-1])} and {taken[-1]}" if len(taken) > 1 else taken[0]
-            reactions[r] = f"passes on only {listed} with this type, so it raises ValueError and the job stops"
+            reactions[r] = clause(f"passes on only {listed} with this type",
+                                  so("it raises ValueError and the job stops"))
             node, what = _keyword(call, bad[0]) or node, f"{bad[0]}="
         elif twice:
             own = K.passed_twice(kind, twice[0])
-            reactions[r] = (f"passes {twice[0]} to the profiler itself, from its own {own}=, so it raises "
-                            "TypeError and the job stops")
+            reactions[r] = clause(f"passes {twice[0]} to the profiler itself, from its own {own}=",
+                                  so("it raises TypeError and the job stops"))
             node, what = _keyword(call, twice[0]) or node, f"{twice[0]}="
             advice = f"write {own}= instead"
         elif kind == "TORCH":
-            reactions[r] = ("builds torch.autograd.profiler.profile with use_npu=, which torch's profiler does not "
-                            "take, so it raises TypeError and the job stops")
+            reactions[r] = USE_NPU
             node = args.get("profile_type", node)
         else:
             reactions[r] = None
@@ -396,13 +400,12 @@ def launcher_words(kind: str, at: str, imported: bool, target):
     code = "NPP313" if kind == "TORCH" else "NPP312"
     if code == "NPP313" and not imported:
         return None                     # a Profile found only under the folder may never be built: no crash claimed
-    reactions: Dict[str, Optional[str]] = {}
+    reactions: Dict[str, Optional[Text]] = {}
     for r, state in outcome.items():
         if state == "off":
-            reactions[r] = f"knows only {_either(K.types(r))} and {OFF}"
+            reactions[r] = clause(f"knows only {_either(K.types(r))} and ", OFF)
         elif state == "raises":
-            reactions[r] = ("builds torch.autograd.profiler.profile with use_npu=, which torch's profiler does not "
-                            "take, so it raises TypeError and the job stops")
+            reactions[r] = USE_NPU
         else:
             reactions[r] = None
     head = f"PROFILE_TYPE={kind} reaches Profile at {at}" + ("" if imported else ", found under the script's folder")

@@ -8,7 +8,7 @@ from typing import List, Optional
 from ..setups.flow import HELPERS, Flow, has_keyword, helper_config_arg
 from ..source.code_edits import add_keyword, insert_before, source_of
 from ..source.model import Edit, Fix
-from ..source.said import said
+from ..source.said import clause, said, so
 from ..setups.parameter_map import Setup, entry_expr, npu_setups
 from ..setups.state import NEVER_HANDED
 from ..values.reader import truthy
@@ -48,7 +48,8 @@ def _switch_off(ctx, setup: Setup) -> None:
         edit = insert_before(ctx.src, p.stmt, f'{entry}.parameter_map["profiling_mode"].b = True')
         ctx.report_node("NPP001", p.target,
                         said("profiling_options are set but profiling_mode is never switched on for this config",
-                             "the adapter forwards no profiling, so the options are ignored and nothing is collected",
+                             clause("the adapter forwards no profiling",
+                                    so("the options are ignored and nothing is collected")),
                              'add parameter_map["profiling_mode"].b = True'),
                         Fix((edit,), False, "switch profiling_mode on") if edit else None)
         return
@@ -84,7 +85,7 @@ def _legacy_params(ctx, setup: Setup) -> None:
             ctx.report_node(
                 "NPP014", p.target,
                 said(f'parameter_map["{key}"] is the pre-2021 API',
-                     f"current adapters never read it, so {what} silently does nothing",
+                     clause("current adapters never read it", so(f"{what} silently does nothing")),
                      "put it in the profiling_options JSON instead" +
                      (' next to "training_trace":"on" (GE reads the points only then)' if key in POINT_KEYS else "")))
 
@@ -122,7 +123,7 @@ def _delivery(ctx, flow: Flow, setups: List[Setup]) -> None:
             ctx.report_node(
                 "NPP008", call.func,
                 said(f"{name}() is called without the config that carries profiling (line {line})",
-                     "it builds a fresh one without profiling, so nothing is collected",
+                     clause("it builds a fresh one without profiling", so("nothing is collected")),
                      f"pass {HELPERS[name][0]}=<that config>", lines=(line,)),
                 _pass_config_fix(ctx, flow, value, call, HELPERS[name][0]) if name != "npu_run_config_init" else None)
             continue

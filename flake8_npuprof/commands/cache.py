@@ -42,7 +42,7 @@ from typing import Dict, List, Optional, Sequence
 from .. import __version__
 from ..source import observed
 from ..source.model import Edit, Finding, Fix
-from ..source.said import Condition, Runtime, Said
+from ..source.said import Said, from_json as said_from, to_json as said_json
 
 FOLDER = ".npuprof_cache"
 GITIGNORE = "# Automatically created by npuprof.\n*\n"
@@ -95,10 +95,7 @@ def _finding(f: Finding) -> list:
 
 def _said(s: Optional[Said]):
     """The fields a message renders (source/said.py), kept so a cached finding shows the same sentence."""
-    if s is None:
-        return None
-    return [s.what, s.consequence, [list(r) for r in s.runtime], list(s.advice), s.context, s.default_of,
-            [list(c) for c in s.conditions], list(s.lines)]
+    return None if s is None else said_json(s)
 
 
 def _from(row) -> Finding:
@@ -107,11 +104,7 @@ def _from(row) -> Finding:
         edits, safe, title = fix
         fix = Fix(tuple(Edit(int(a), int(b), str(t)) for a, b, t in edits), bool(safe), str(title))
     if said is not None:
-        what, consequence, runtime, advice, context, default_of, conditions, lines = said
-        said = Said(str(what), str(consequence), tuple(Runtime(*map(str, r)) for r in runtime),
-                    tuple(map(str, advice)), str(context), str(default_of),
-                    tuple(Condition(str(k), str(t), str(s), int(n)) for k, t, s, n in conditions),
-                    tuple(map(int, lines)))
+        said = said_from(said)
     return Finding(str(code), str(message), int(start), int(end), int(line), int(col), int(end_line), int(end_col), fix,
                    said)
 

@@ -128,7 +128,8 @@ def _script_text(path: str) -> str:
     from ..source.files import read_bytes
     try:
         data = read_bytes(path)
-        return read_source(path, data).text if b"dynamic_profile" in data or b"DynamicProfilerMonitor" in data else ""
+        return read_source(path, data).text if b"dynamic_profile" in data or b"DynamicProfilerMonitor" in data or \
+            b"PROF_CONFIG_PATH" in data else ""
     except ReadError:
         return ""
 

@@ -27,7 +27,7 @@ def answer(profilers: list) -> Tuple[Optional[bool], str]:
     """yes when every profiler collects; no when one certainly keeps nothing; unknown otherwise."""
     if not profilers:
         return False, "no profiler of this framework is started in this file"
-    read = [p for p in profilers if not p.why.startswith("not reached")]
+    read = [p for p in profilers if not p.unreached]
     if not read:
         return False, f"line {profilers[0].line}: {profilers[0].why}"
     bad = [p for p in read if p.verdict in ("fails", "off", "collects_nothing")]

@@ -4,16 +4,16 @@ now), with what the checks resolve (checks/mindspore.py): which steps its schedu
 records against the loop that steps it (schedule_run.py, held to the schedule cases of
 tests/oracle/mindspore/records.jsonl), the folder it is given, and the checks' findings on it.
 
-What this replay does not claim, because MindSpore's own code for it was not read here (the 2.10 wheel's
-profiler package was read for its validation only): when a trace is saved, what MindSpore does in the steps
-its schedule does not record, and the name and contents of the folder it writes under the output path. Where
-the answer hangs on those, it is `unknown` and says so; `no` only where a check finds the job fails.
+The folder it makes under the output path is the 2.7-2.10 wheels' path code (data/mindspore.json "run",
+sources `mindspore.run.layout`). What this replay does not claim, because MindSpore's own code for it was not
+read here: when a trace is saved, and what MindSpore does in the steps its schedule does not record. Where the
+answer hangs on those, it is `unknown` and says so; `no` only where a check finds the job fails.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 from ..knowledge.targets import Target
 from ..source.text import HOLE
@@ -22,7 +22,7 @@ from .message import Message
 from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
-FACTS = ("mindspore.run.schedule", "mindspore.run.folder")    # data/sources.json (tests/test_audit.py)
+FACTS = ("mindspore.run.schedule", "mindspore.run.folder", "mindspore.run.layout")    # data/sources.json (tests/test_audit.py)
 
 
 def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[dict]) -> list:
@@ -91,11 +91,13 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     else:
         why = "the steps it records are not known here (a loop of unknown length, or a profiler stepped elsewhere)"
     details.append(f"output directory: {how}")
-    details.append("  what MindSpore writes under it is not predicted: its path code was not read here")
     fatal = [f for f in own if f.code == "NPP353"]
     if fatal:                           # NPP353: a TypeError at start-up (its page), on every release
         verdict, why = "fails", fatal[0].message
         caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))
+    elif "on_trace_ready is the script's own" not in how:
+        data["layout"] = _layout(ctx, names, kws)
+        details.extend("  " + row for row in data["layout"])
     if verdict == "collects" and data["output_dir"]:
         why += f" into {data['output_dir']}"
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
@@ -129,6 +131,32 @@ def _one(ctx, names, node):
         return None
     values = known(ctx, names, node)
     return values[0] if values and len(values) == 1 else "unknown"
+
+
+def _layout(ctx, names, kws) -> List[str]:
+    """The folder a started profiler makes under the output directory and what is inside (data/mindspore.json
+    "run"): {worker}_<pid>_<timestamp>_ascend_ms, the worker tensorboard_trace_handler's worker_name (a str under
+    226 characters), else the hostname."""
+    from ..checks.mindspore import MODULE
+    from ..knowledge.mindspore import data
+    from .torch_run import _made_by
+    run = data()["run"]
+    worker = run["worker"]
+    handler = _made_by(ctx, kws.get("on_trace_ready"))
+    if handler is not None and names.of(handler.func) == MODULE + ".tensorboard_trace_handler":
+        node = handler.args[1] if len(handler.args) > 1 else next(
+            (k.value for k in handler.keywords if k.arg == "worker_name"), None)
+        if node is not None:        # any other value is reset to the default (the hostname), with a warning
+            value = _one(ctx, names, node)
+            if value == "unknown" or (isinstance(value, str) and HOLE in value):
+                worker = "<unknown>"
+            elif isinstance(value, str) and 0 < len(value) < 226:
+                worker = value
+    return [run["folder"].format(worker=worker) + "  made when the profiler starts",
+            f"  {run['prof_dir']}  the collector's NPU data (with NPU among the activities)",
+            f"  {run['framework_dir']}  MindSpore's own raw data",
+            f"  {run['info']}  the run's settings (with NPU among the activities)",
+            f"  {run['output_dir']}  the analysis's output"]
 
 
 def _folder(ctx, names, kws, cwd: Optional[str]) -> Tuple[Optional[str], str]:

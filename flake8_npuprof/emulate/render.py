@@ -67,8 +67,10 @@ def unknown_reasons(results: List[Result]) -> List[str]:
                                      not handed_away(r)):
             continue
         if r.setup.reached is None:
-            why = ("the file shows no entry point, so whether this code runs depends on the code that imports it "
-                   f"(if it runs: {r.verdict.replace('_', ' ')})")
+            head = f"{r.setup.unknown_reach}, so whether this code runs is not known here" \
+                if r.setup.entry and r.setup.unknown_reach else \
+                "the file shows no entry point, so whether this code runs depends on the code that imports it"
+            why = f"{head} (if it runs: {r.verdict.replace('_', ' ')})"
         elif handed_away(r) and may_collect(r) is not None:
             why = (r.setup.unseen or "the file does not show whether GE reads this config") + \
                 f" (if GE reads it: {r.verdict.replace('_', ' ')})"
@@ -306,10 +308,12 @@ def _verdict_texts(report: dict, r: Result, rows, room: int) -> List[str]:
     return [f"{r.verdict.upper()}: {first}"]
 
 
-def not_replayed(name: str, framework: str = "torch_npu.profiler") -> str:
+def not_replayed(name: str, framework: str = "a torch_npu or torch profiler") -> str:
     """What a script that profiles with a framework's profiler (torch_npu's, MindSpore's) is told, run directly
     or by a launcher."""
-    return f"{name}: {framework} is not replayed by emulate yet (npuprof check judges it)"
+    # emulate replays torch_npu's and MindSpore's profilers; what is left is a call it does not model (a legacy or
+    # foreign API) or one whose arguments are not known statically (`profile(**kwargs)`)
+    return f"{name}: names {framework}, but no call emulate replays (npuprof check judges it)"
 
 
 def render_text(report: dict) -> str:

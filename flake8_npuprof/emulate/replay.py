@@ -28,6 +28,13 @@ NO_ENTRY = ("the file shows no entry point (no `if __name__ == \"__main__\":`, a
             "the code that imports it; emulated as if it ran")
 
 
+def no_entry(setup: ScriptSetup) -> Message:
+    """Why whether a setup runs is not known: no entry point, or code run by a name computed at run time."""
+    if setup.entry and setup.unknown_reach:
+        return Message(f"{setup.unknown_reach}, so whether this code runs is not known here; emulated as if it ran")
+    return Message(NO_ENTRY)
+
+
 class UsageError(Exception):
     pass
 
@@ -112,7 +119,7 @@ class Planner:
         if stopping_error(setup):
             # certain wherever the line runs: neither who initialises GE nor whether it gets the config matters
             read = True if self._rank(setup.anchor) is not None and setup.reached else None
-            notes = [Message(NO_ENTRY)] if setup.reached is None else []
+            notes = [no_entry(setup)] if setup.reached is None else []
             return self._emulate(setup, read, self.env, notes)._replace(raised=True, stops=True)
         if setup.delivered == "never":
             how = f"is passed to {setup.lost}" if setup.lost else \
@@ -138,7 +145,7 @@ class Planner:
         env = self.env_at(rank)
         notes = []
         if setup.reached is None:
-            notes.append(Message(NO_ENTRY))
+            notes.append(no_entry(setup))
         if read is None and setup.unseen:
             notes.append(Message(f"{setup.unseen}: emulated as if something outside this file ran it"))
         elif read is None and (setup.reached is not None or setup.delivered == "unknown"):
@@ -166,7 +173,7 @@ class Planner:
             return self._fixed(setup, False, "off", [Message(
                 f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then")])
         read = True if first is not None and rank is not None else None
-        return self._emulate(setup, read, self.env, [Message(NO_ENTRY)] if setup.reached is None else [])
+        return self._emulate(setup, read, self.env, [no_entry(setup)] if setup.reached is None else [])
 
     # ---- emulation over the targets
 

@@ -106,15 +106,18 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     # framework reads (torch_npu 26.1 turns into a no-op) and no GE of this script does
     if source.kind == "python" and all(r.setup.route == "env" for r in results) and not spawn:
         from ..source.prefilter import names_mindspore, names_torch_npu
+        from .torch_run import reads_env_config
         for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
-            replayed = named(source.text) and emulate_framework(source.text, path, framework, target, cwd, use_env,
-                                                                environ if environ is not None else os.environ)
+            given = environ if environ is not None else os.environ
+            replayed = (named(source.text) or (framework == "torch_npu" and use_env and
+                                               reads_env_config(source.text, given))) and \
+                emulate_framework(source.text, path, framework, target, cwd, use_env, given)
             if replayed:
                 return replayed
-        for framework, named in (("torch_npu.profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
+        for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
             if named(source.text):
                 # its own profiler, which this replay does not model: never "no profiling setup found"
-                why = f"it profiles with {framework}, which emulate does not replay yet (npuprof check judges it)"
+                why = f"it names {framework}, but no call emulate replays (npuprof check judges it)"
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break

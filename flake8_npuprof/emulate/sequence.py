@@ -14,7 +14,6 @@ launch after the last certain failure collects, the run has their data: yes.
 from __future__ import annotations
 
 import os
-import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, Launch, steps
@@ -32,6 +31,8 @@ class Run(NamedTuple):
     why: str                    # one phrase: the cause of the verdict
     profiles: Optional[bool]    # switches profiling on (None: cannot tell)
     named: bool = False         # `why` names this launch's own cause (the run's answer quotes it)
+    stopped_by: int = 0         # "not run": the index of the launch whose failure stops or skips it
+    switch: bool = False        # `why` says what would switch profiling on, or that the launcher drops it
 
     @property
     def where(self) -> str:
@@ -53,7 +54,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     if args is not None:
         from ..checks.launcher_switch import dropped_switches
         with open(w.launcher, encoding="utf-8", errors="replace") as fh:
-            w.dropped = dropped_switches(fh.read(), path, target, args, cwd)
+            w.dropped = dropped_switches(fh.read(), path, target, args, cwd, unreaching=w.unreaching)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -147,8 +148,10 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         info["lines"].insert(1, f"  unknown: {launch.missing}")
     verdict, why, profiles = _verdict(launch, report)
     cause = False                                           # `why` names this launch's own cause
+    off = ""                                                # what would switch it on (_off_unless)
     if verdict == "no profiling" and ls is not None:
-        why = _off_unless(w, launch, ls) or why
+        off = _off_unless(w, launch, ls)
+        why = off or why
         env_only = not ls.setups and all(r.setup.route == "env" for r in results)
         # the script's own torch_npu or MindSpore profiler, replayed with the launch's environment (a
         # PROFILING_MODE the launcher exports is that profiler's business, not GE's, in such a script)
@@ -194,12 +197,12 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         info["lines"].append(f"  PROFILING_OPTIONS from the launcher is not read: {_rel(launch.script, w.root)}:"
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
-    return Run(launch, index, report, info, verdict, why, profiles, cause)
+    return Run(launch, index, report, info, verdict, why, profiles, cause, switch=bool(off) and why == off)
 
 
 # the variables the frameworks' replays read (torch_run.py, mindspore_run.py): with a launcher that sets one, the
 # launch's environment is handed over even without --env
-_FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS")
+_FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS", "PROF_CONFIG_PATH")
 
 
 class LaunchEnv(dict):
@@ -225,8 +228,9 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
             env.origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in env for k in _FRAMEWORK_ENV) else env
+    from .torch_run import reads_env_config
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
-        if not named(text):
+        if not named(text) and not (framework == "torch_npu" and reads_env_config(text, given)):
             continue
         rep = emulate_framework(text, launch.script, framework, target, cwd, True, given)
         if rep is None:
@@ -263,7 +267,7 @@ def _unmodelled(ls, name: str, why: str) -> str:
     """The script's line for a profiling API emulate does not model: as `npuprof emulate SCRIPT` says it."""
     from ..source.prefilter import names_mindspore, names_torch_npu
     from .render import not_replayed
-    for framework, named in (("torch_npu.profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
+    for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
         if named(ls.ctx.src.text):
             return not_replayed(name, framework)
     return why
@@ -280,12 +284,11 @@ def _off_unless(w: Walk, launch: Launch, ls) -> str:
             return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from it, "
                     f"and {script} has no profiling setup (no Python file of the project names one)")
     for s in ls.setups:
-        m = re.search(r"the default of (--?\w+), which the launcher does not pass", s.mode.detail or "") \
-            if s.mode.state == "off" else None
-        if m is None:
+        off_by = s.mode.off_by if s.mode.state == "off" else None
+        if off_by is None:
             continue
         table = flag_table(ls.ctx)
-        flag = table.get(m.group(1)) or table.get("--" + m.group(1).lstrip("-"))
+        flag = table.get(off_by[1]) or table.get("--" + off_by[1].lstrip("-"))
         if flag is None or flag.default is None:
             return ""
         script = os.path.relpath(launch.script, w.root).replace(os.sep, "/")
@@ -337,7 +340,7 @@ def _not_run(w: Walk, launch: Launch, index: int, by: Run, target, base) -> Run:
     how = f"stops {_stopper(by.launch.command)} (set -e)" if by.launch.command.errexit else "skips it (&&)"
     why = f"launch {by.index} at {by.where} fails first and {how}"
     info["lines"].insert(1, f"  not run: {why}")
-    return Run(launch, index, dict(report, usable=False), info, "not run", why, False)
+    return Run(launch, index, dict(report, usable=False), info, "not run", why, False, stopped_by=by.index)
 
 
 def _stopper(cmd) -> str:
@@ -440,7 +443,7 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     elif certain_no:
         decider, usable = certain_no[0], False
         why = f"{label(decider)}: {decider.verdict}: {decider.why}"
-        stopped = [r for r in runs if r.verdict == "not run" and r.why.startswith(f"launch {decider.index} at ")]
+        stopped = [r for r in runs if r.verdict == "not run" and r.stopped_by == decider.index]
         if stopped:
             which = f"launch{'es' if len(stopped) > 1 else ''} {', '.join(str(r.index) for r in stopped)}"
             why += f"; {_stopper(decider.launch.command)} stops there (set -e): {which} never run" \
@@ -456,9 +459,14 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         decider, usable = None, False
         why = "no launch switches profiling on"
         reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
-                                     (r.named or r.why.startswith(("profiling is off unless", "--")))))
+                                     (r.named or r.switch)))
         if reasons:
             why = "; ".join(reasons)
+        else:
+            # what the user switched on changes no launch (the project names profiling elsewhere, so NPP015's
+            # "collects nothing" is not claimed, but the option itself is certainly lost)
+            why += "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made "
+                           "from it" for spelled, option in w.unreaching)
     top = decider or runs[0]
     report = dict(top.report)
     if n == 1 and top.launch.missing and not report["results"]:

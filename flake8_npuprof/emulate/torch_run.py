@@ -23,7 +23,8 @@ from .message import Message
 
 UNKNOWN = "unknown"
 # the facts this replay's claims rest on (data/sources.json; tests/test_audit.py holds them)
-FACTS = ("torch_npu.run.schedule", "torch_npu.run.folder", "torch_npu.run.layout", "torch_npu.wheels")
+FACTS = ("torch_npu.run.schedule", "torch_npu.run.folder", "torch_npu.run.layout", "torch_npu.wheels",
+         "torch_npu.prof_config_path", "torch_npu.profile.lifecycle")
 
 
 class Profiler(NamedTuple):
@@ -36,6 +37,7 @@ class Profiler(NamedTuple):
     caveats: Tuple[Message, ...]        # findings that make the data less useful (NPP301, ...)
     conditions: Tuple[str, ...]         # the `if` tests it runs under
     data: dict                          # the JSON fields (schedule, steps, output_dir, layout, ...)
+    unreached: bool = False             # not reached from the file's entry point (why says so)
 
 
 # ---------------------------------------------------------------- the script
@@ -59,6 +61,8 @@ def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[dict]) -> 
     if not out:
         out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
                    if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
+    if not out:
+        out.extend(_prof_config_path(ctx, names, parents, target, cwd, environ))
     return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
 
 
@@ -75,10 +79,11 @@ def reached(ctx, p: Profiler) -> Profiler:
     conditions = tuple(dict.fromkeys(reach.path(node).texts + p.conditions))
     if state is False:
         at = f" (line {reach.entry.line} {reach.entry.what})" if reach.entry else ""
-        return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions)
+        return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions,
+                          unreached=True)
     if state is None and p.verdict != UNKNOWN:
-        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but this file has no entry point "
-                          "(no main guard, no top-level call): whether this code runs is not known here")
+        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {reach.unknown_why()}: whether "
+                          "this code runs is not known here")
     return p._replace(conditions=conditions)
 
 
@@ -97,13 +102,14 @@ def _dynamic(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[
                           lambda text: check_text(text, target))
 
 
-def dynamic_config(ctx, names, call: ast.Call, folder_node: Optional[ast.AST], parents, cwd: Optional[str],
-                   route: str, check_text: Callable[[str], list]) -> Profiler:
-    """A dynamic-profiling call (torch_npu's dynamic_profile.init, MindSpore's DynamicProfilerMonitor): unknown, as
-    its collection is read at run time from folder/profiler_config.json; the file as it is now is listed with the
-    findings `check_text` gives it."""
+def dynamic_config(ctx, names, call: ast.stmt | ast.expr, folder_node: Optional[ast.AST], parents, cwd: Optional[str],
+                   route: str, check_text: Callable[[str], list], given: Optional[str] = None) -> Profiler:
+    """A dynamic-profiling call (torch_npu's dynamic_profile.init, MindSpore's DynamicProfilerMonitor) or the
+    import that reads PROF_CONFIG_PATH: unknown, as its collection is read at run time from
+    folder/profiler_config.json; the file as it is now is listed with the findings `check_text` gives it. given:
+    the folder itself (from the environment) in place of the node that names it."""
     from ..checks.framework_values import known
-    values = known(ctx, names, folder_node) if folder_node is not None else None
+    values = known(ctx, names, folder_node) if folder_node is not None else [given] if given else None
     folder = values[0] if values and len(values) == 1 and isinstance(values[0], str) and HOLE not in values[0] \
         else None
     data: dict = {"route": route, "config": None}
@@ -133,6 +139,82 @@ def dynamic_config(ctx, names, call: ast.Call, folder_node: Optional[ast.AST], p
             details.append(f"{path} is not there now (npuprof validate checks it once it is)")
     return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, why, tuple(details), caveats,
                     _conditions(ctx, call, parents), data)
+
+
+# ---------------------------------------------------------------- PROF_CONFIG_PATH
+
+ENV_CONFIG = "PROF_CONFIG_PATH"
+
+
+def _prof_config_path(ctx, names, parents, target: Target, cwd: Optional[str], environ) -> List[Profiler]:
+    """Dynamic profiling through PROF_CONFIG_PATH (data/torch_npu.json "prof_config_path"): torch_npu reads it once,
+    with os.getenv, when it is imported, so the script's own `os.environ["PROF_CONFIG_PATH"] = dir` counts only
+    above its first `import torch_npu` (and above `import torch`, which imports torch_npu too where torch autoloads
+    its device backends, 2.5 and later); else the environment's (the launcher's export, --env)."""
+    from ..checks.dynamic_json import check_text
+    from ..checks.torch_npu_report import env_assignments, first_import
+    imported = first_import(ctx.tree, "torch_npu")
+    if imported is None:
+        return []
+    from ..checks.framework_values import known
+    torch = first_import(ctx.tree, "torch")
+    sets = [(node, value) for node, value in env_assignments(ctx.tree, ENV_CONFIG)
+            if not _empty(known(ctx, names, value))]        # an empty value starts nothing
+    info = K.data()["prof_config_path"]
+    reads = [r for r in _replayed(target) if r in K.releases_from(info["from"])]
+    none_read = not reads and not ("5.0" in target.torch_npu_releases and len(target.torch_npu_releases) > 1)
+
+    def at(node: ast.stmt, verdict: str, why: str) -> Profiler:
+        return Profiler(node.lineno, node.col_offset + 1, verdict, why, (), (), _conditions(ctx, node, parents),
+                        {"route": ENV_CONFIG, "config": None})
+    if sets:
+        node, value = sets[0]
+        if node.lineno > imported.lineno:
+            return [at(node, "collects_nothing", f"{ENV_CONFIG} is set at line {node.lineno}, after torch_npu is "
+                       f"imported (line {imported.lineno}): torch_npu reads it once, when it is imported, so dynamic "
+                       "profiling does not start")]
+        if torch is not None and torch.lineno < node.lineno:
+            return [at(node, UNKNOWN, f"{ENV_CONFIG} is set at line {node.lineno}, after `import torch` (line "
+                       f"{torch.lineno}): a torch that autoloads its device backends (2.5 and later) imports "
+                       "torch_npu there, which reads it first; whether torch_npu sees it depends on the torch")]
+        if none_read:
+            return [at(node, "collects_nothing", f"{ENV_CONFIG} is set at line {node.lineno}, but torch_npu "
+                       f"{target.torch_npu} does not read it (from {info['first_build'][1]} on)")]
+        p = dynamic_config(ctx, names, node, value, parents, cwd, ENV_CONFIG, lambda text: check_text(text, target))
+        return [_env_read(p, f"{ENV_CONFIG} set at line {node.lineno}, read when torch_npu is imported (line "
+                          f"{imported.lineno})", info, target)]
+    folder = (environ or {}).get(ENV_CONFIG) if environ is not None else None
+    if not folder:
+        return []
+    how = getattr(environ, "origins", {}).get(ENV_CONFIG, "in this environment (--env)")
+    if none_read:
+        return [at(imported, "collects_nothing", f"{ENV_CONFIG} is set {how}, but torch_npu {target.torch_npu} does "
+                   f"not read it (from {info['first_build'][1]} on)")]
+    p = dynamic_config(ctx, names, imported, None, parents, cwd, ENV_CONFIG, lambda text: check_text(text, target),
+                       given=folder)
+    return [_env_read(p, f"{ENV_CONFIG} set {how}, read when torch_npu is imported (line {imported.lineno})", info,
+                      target)]
+
+
+def _empty(values) -> bool:
+    return bool(values) and all(v == "" for v in values)
+
+
+def reads_env_config(text: str, environ) -> bool:
+    """Whether a script that names torch_npu runs with PROF_CONFIG_PATH in its environment (a launcher's export,
+    --env): torch_npu's dynamic profiling, replayed here even where the script names no profiler."""
+    return environ is not None and bool(environ.get(ENV_CONFIG)) and "torch_npu" in text
+
+
+def _env_read(p: Profiler, how: str, info: dict, target: Target) -> Profiler:
+    """The dynamic-profiling answer with where the folder came from and which releases read it."""
+    old, first = info["first_build"]
+    lines = [how + "; torch_npu hooks Optimizer.step to step it, so only a training loop that calls "
+             "optimizer.step() is profiled"]
+    if target.torch_npu in ("any", "portable", "5.0", info["from"]):
+        lines.append(f"read by torch_npu {first} and later ({old} and earlier do not read it)")
+    return p._replace(why=p.why.replace("dynamic profiling:", f"dynamic profiling ({ENV_CONFIG}):", 1),
+                      details=tuple(lines) + p.details)
 
 
 def _legacy(full: str, call: ast.Call) -> bool:
@@ -168,7 +250,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     fatal = [f for f in own if f.code == "NPP303"]
     if fatal or any(k.arg is None for k in call.keywords) or call.args:
         why = fatal[0].message if fatal else "profile() takes its arguments from code not followed here"
-        verdict = "fails" if fatal and _every_release(fatal[0].message) else UNKNOWN
+        verdict = "fails" if fatal and _every_release(fatal[0], target) else UNKNOWN
         return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
     caveats = tuple(Message(f.message, f.code) for f in own if _level(f.code) != "error")
     # what is collected
@@ -186,6 +268,9 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     where = _handler(ctx, names, kws.get("on_trace_ready"), cwd, environ, handler_name, known)
     data.update(output_dir=where["dir"], handler=where["kind"])
     verdict, why, steps_line = _steps_verdict(sched, stepped, bound, loop_at, var)
+    life = _unstarted(ctx, call, var, form, sched)
+    if life is not None:
+        verdict, why, steps_line = life
     if steps_line:
         details.append(steps_line)
     data.update(recorded=None, traces=None, exit_state=None)
@@ -194,7 +279,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         data.update(recorded=list(run.recorded), traces=[list(t) for t in run.traces], exit_state=run.exit_state)
     # what stops it
     stop = _stoppers(ctx, own, activities, config, where, environ, releases)
-    if stop is not None:
+    if stop is not None and not (life and life[0] == "collects_nothing"):     # never started: nothing else matters
         verdict, why = stop
     elif verdict == "collects":
         why = f"{why} into {where['shown']}" if where["shown"] else why
@@ -219,10 +304,10 @@ def _replayed(target: Target) -> Tuple[str, ...]:
     return tuple(r for r in target.torch_npu_releases if r != "5.0")
 
 
-def _every_release(message: str) -> bool:
-    """Whether an NPP303 message says every release of the target raises (under `portable` it names those that
-    accept the keyword: "...; torch_npu 7.2+ accepts it")."""
-    return "raises TypeError" in message and "accepts it" not in message
+def _every_release(fatal, target: Target) -> bool:
+    """Whether an NPP303 finding (a TypeError when the script starts) holds on every release of the target: under
+    `portable` it may hold on some only ("...; torch_npu 7.2+ accepts it"), which its `fails_on` leaves out."""
+    return set(target.torch_npu_releases) <= set(fatal.words.fails_on)
 
 
 # ---------------------------------------------------------------- what the checks found on this profiler
@@ -510,6 +595,30 @@ def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:
     short = S.spans(run.recorded, 3) if run.recorded else "none"
     return "collects", f"steps {short}", (f"steps recorded: {steps} of {run.steps}{cut} ({loop}); {saved} trace"
                                           f"{'s' if saved != 1 else ''} saved{tail}")
+
+
+def _unstarted(ctx, call: ast.Call, var, form: str, sched) -> Optional[Tuple[str, str, str]]:
+    """(verdict, headline, steps line) of `var = profile(...)` that this file does not start (checks/torch_npu_loop
+    .lifetime, NPP315), None when it does: never started, nothing is collected; passed on or reachable from other
+    modules, who starts it is not known; stepped with a schedule, step() runs the schedule's actions as a started
+    profiler's, which the record holds for a schedule whose step 0 is a wait step
+    (lifecycle.never_started_schedule_stepped)."""
+    from ..checks.torch_npu_loop import ELSEWHERE, NEVER, STEPPED, lifetime
+    if form != "start" or var is None:
+        return None
+    life = lifetime(ctx, var, call)
+    if life == ELSEWHERE:
+        return (UNKNOWN, f"{var} = profile(...) is not started in this file, and {var} can be reached from outside "
+                "it (passed on, an attribute taken, or a name other modules may import): who starts it is not "
+                "known here", "")
+    if life == NEVER:
+        return ("collects_nothing", f"{var} = profile(...) is never started (no {var}.start(), no `with {var}:`): "
+                "torch_npu never initialises its collector, so nothing is collected",
+                "steps recorded: none (the profiler is never started)")
+    if life == STEPPED and (not isinstance(sched, dict) or S.action(sched, 0) != S.NONE):
+        return (UNKNOWN, f"{var} = profile(...) is never started, only stepped: step() runs the schedule's actions, "
+                "which for a schedule that does not wait at step 0 were not replayed", "")
+    return None
 
 
 # ---------------------------------------------------------------- where the data goes

@@ -28,6 +28,7 @@ class Origin(NamedTuple):
     source: str         # flag, config, machine or default
     detail: str         # the flag, the configuration file, the file or command detected from
     notes: Tuple[str, ...] = ()     # what detection tried and could not use
+    fell_back: bool = False         # a flag or the configuration asked for auto, and the machine had nothing
 
 
 def settle_target(flags: Mapping[str, Optional[str]], config=None, default: str = "any", environ=None,
@@ -65,7 +66,7 @@ def settle_target(flags: Mapping[str, Optional[str]], config=None, default: str 
 def auto_fallbacks(origins: Mapping[str, Origin]) -> Tuple[str, ...]:
     """The warnings of a run that asked for `auto` and got `any` (results then do not depend on the machine)."""
     return tuple(f"--{kind.replace('_', '-')} auto: nothing usable on this machine ({'; '.join(o.notes) or 'nothing found'}); using any"
-                 for kind, o in origins.items() if o.source == "default" and o.detail.endswith(" auto"))
+                 for kind, o in origins.items() if o.fell_back)
 
 
 def config_label(path: str) -> str:
@@ -86,4 +87,4 @@ def _machine(kind: str, environ, asked: Origin) -> Tuple[str, Origin]:
     if found.value is not None:
         return found.value, Origin("machine", found.origin, found.notes)
     how = f"{asked.detail} auto" if asked.source in ("flag", "config") else ""
-    return "any", Origin("default", how, found.notes)
+    return "any", Origin("default", how, found.notes, fell_back=bool(how))

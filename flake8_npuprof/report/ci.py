@@ -58,7 +58,7 @@ class Problem(NamedTuple):
     region: Dict[str, int]      # SARIF region: 1-based lines and columns, end column exclusive
     line_text: str              # the text of the start line, for the fingerprint
     fix: Optional[Dict] = None  # a SARIF fix object
-    detail: str = ""            # what the short message leaves out (source/said.py), one part a line
+    detail: Tuple[str, ...] = ()    # what the short message leaves out (source/said.py), a part a line
     related: Tuple[int, ...] = ()   # lines of the same file the message names ("the profiling config (line 13)")
 
 
@@ -175,7 +175,7 @@ def sarif_log(problems: Iterable[Problem], driver: Dict, extensions: Sequence[Di
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def message_object(short: str, detail: str) -> Dict[str, str]:
+def message_object(short: str, detail: Sequence[str]) -> Dict[str, str]:
     """SARIF `message`: the short sentence as text; with a detail, `markdown` adds it as a list (viewers
     that render markdown show it; the others show the text)."""
     from ..source.brief import markdown
@@ -203,7 +203,7 @@ def _fix(path: str, src, fix) -> Dict:
 def problems_of(results) -> List[Problem]:
     """`cli.render`'s (display path, SourceText, findings) triples as problems."""
     return [Problem(path, f.code, f.short, region(f.line, f.col, f.end_line, f.end_col),
-                    src.line_text(f.line), _fix(path, src, f.fix) if f.fix is not None else None, f.detail,
+                    src.line_text(f.line), _fix(path, src, f.fix) if f.fix is not None else None, f.detail_lines,
                     _related(src, f))
             for path, src, findings in results for f in findings]
 

@@ -56,7 +56,7 @@ def text(results: Sequence[FileResult], show_source: bool = False, color: bool =
 
 def detail_lines(f: Finding, indent: str = "    ") -> List[str]:
     """The finding's detail (source/said.py), one indented line per part."""
-    return [indent + line for line in f.detail.splitlines()]
+    return [indent + line for line in f.detail_lines]
 
 
 def source_lines(src: SourceText, f: Finding) -> List[str]:

@@ -46,8 +46,9 @@ def mode_problem(mode: Optional[str], options: Optional[str]):
         if text:
             return ("NPP011", text)
     if options is not None and options.strip() and mode is None:
-        from ..source.said import said
+        from ..source.said import clause, said, so
         return ("NPP001", said("PROFILING_OPTIONS is set but PROFILING_MODE is unset",
-                               "GE reads the options only when PROFILING_MODE is \"true\", so nothing is collected",
+                               clause("GE reads the options only when PROFILING_MODE is \"true\"",
+                                      so("nothing is collected")),
                                "export PROFILING_MODE=true"))
     return None

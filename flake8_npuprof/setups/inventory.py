@@ -46,6 +46,10 @@ class Mode(NamedTuple):
     state: str                  # "on", "off", "error", "unknown", "inherit" (env: from the launcher)
     detail: str = ""            # the condition or reason, for messages
     value: object = None        # the offending value when state == "error"
+    # off in a launch because `guard` is false at the default of a flag the launcher does not pass: (guard, --flag)
+    off_by: Optional[Tuple[str, str]] = None
+    flag: str = ""              # on only in runs that give this flag: "--profiling_mode is given"
+    unset: bool = False         # off because the switch is never set (not given, default False)
 
 
 class OptionsArg(NamedTuple):
@@ -76,6 +80,7 @@ class ScriptSetup(NamedTuple):
     refused: str = ""               # the adapter refuses the entry whenever the setup runs (why, in words: NPP004)
     caught: int = 0                 # line of a `try` around the setup's line that may catch its error (0: none)
     unseen: str = ""                # delivered "unknown" for a reason this file shows (the Keras session never run)
+    unknown_reach: str = ""         # reached None: why (no entry point, or a call by a computed name)
 
 
 class GeInit(NamedTuple):
@@ -338,7 +343,7 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
     if bad is not None and not (on or flags):
         return Mode("error", "", bad.flag if isinstance(bad, Opaque) else bad)
     if flags:
-        return Mode("on", f"when {flags[0]} is given")
+        return Mode("on", f"when {flags[0]} is given", flag=f"{flags[0]} is given")
     if on:
         return Mode("on", "in one of its branches" if off else "")
     return Mode("off", f"{name} is False")
@@ -382,7 +387,8 @@ class Inventory:
                             reach.of(anchor), reach.entry.line if reach.entry else 0,
                             way.guards if way.exact else (), lost, refused,
                             self.ctx.sites.try_around(anchor) or way.caught,
-                            unseen if delivered == "unknown" else "")
+                            unseen if delivered == "unknown" else "",
+                            reach.unknown_why() if reach.of(anchor) is None else "")
         self.setups.append(setup)
         if delivery is not None and delivered == "yes":
             self.inits.append(GeInit(delivery, self.line_col(delivery)[0], route, setup))
@@ -623,7 +629,7 @@ class Inventory:
     def _npu_mode(self, setup) -> Tuple[Mode, tuple]:
         params = setup.params.get("profiling_mode", [])
         if not params:
-            return Mode("off", "profiling_mode is never set on this config"), ()
+            return Mode("off", "profiling_mode is never set on this config", unset=True), ()
         cands: list = []
         guards: Tuple[Guard, ...] = ()
         on: Optional[int] = None
@@ -668,7 +674,7 @@ class Inventory:
             if rs.legacy:
                 mode = Mode("error", "", "legacy")
             elif rs.mode is None:
-                mode = Mode("off", "enable_profiling is not given (default False)")
+                mode = Mode("off", "enable_profiling is not given (default False)", unset=True)
             else:
                 mode = switch_mode(self.ctx.values.scalars(rs.mode.node, rs.scope, rs.pos).candidates,
                                    name="enable_profiling")
@@ -697,7 +703,7 @@ class Inventory:
             if rs.legacy:
                 mode = Mode("error", "", "legacy")
             elif rs.mode is None:
-                mode = Mode("off", "enable_profiling is not given (default False)")
+                mode = Mode("off", "enable_profiling is not given (default False)", unset=True)
             else:
                 mode = switch_mode(self.ctx.values.scalars(rs.mode.node, rs.scope, rs.pos).candidates,
                                    allow_int=False, name="enable_profiling")
@@ -748,7 +754,7 @@ class Inventory:
     def _tf2_values(self, group) -> Tuple[Mode, OptionsArg]:
         enables = [s for s in group if s.attr == "enable_profiling"]
         option_sets = [s for s in group if s.attr == "profiling_options"]
-        mode = Mode("off", "enable_profiling is never set before npu.open() (default False)")
+        mode = Mode("off", "enable_profiling is never set before npu.open() (default False)", unset=True)
         if enables:
             cands: list = []
             for s in enables:

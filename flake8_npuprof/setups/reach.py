@@ -32,6 +32,8 @@ PLAIN_DECORATORS = ("staticmethod", "classmethod", "property", "setter", "getter
                     "wraps", "lru_cache", "cache", "cached_property", "abstractmethod", "contextmanager",
                     "overload", "override", "jit")
 DYNAMIC_CALLS = ("globals", "eval", "exec", "Fire")      # functions called by a name computed at run time
+# As an attribute only `fire.Fire` and `builtins.eval` are those: `model.eval()` (torch's evaluation mode) is not.
+DYNAMIC_ATTRIBUTES = ("Fire",)
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
 
 
@@ -108,6 +110,7 @@ class Reach:
         self.sites = sites
         self.entry: Optional[Entry] = _entry(sites.module.node)
         self.dynamic = False
+        self.dynamic_at: Optional[Tuple[int, str]] = None      # the first such call: line, what it is
         self.paths: Dict[int, Path] = {}        # id(scope) -> how it is reached
         self._run()
 
@@ -129,6 +132,18 @@ class Reach:
     def known(self) -> bool:
         """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
         return self.entry is not None and not self.dynamic
+
+    def unknown_why(self) -> str:
+        """Why "not reached" cannot be said of this file (when it cannot)."""
+        if self.entry is None:
+            return "this file has no entry point (no main guard, no top-level call)"
+        line, what = self.dynamic_at or (0, "a call")
+        return f"this file runs code by a name computed at run time ({what} at line {line})"
+
+    def _dynamic(self, node, what: str) -> None:
+        self.dynamic = True
+        if self.dynamic_at is None:
+            self.dynamic_at = (getattr(node, "lineno", 0), f"`{what}`")
 
     def unreached(self) -> List[ast.stmt]:
         """The outermost function and class definitions the entry point does not reach (when that is known)."""
@@ -167,7 +182,7 @@ class Reach:
         named.update(DYNAMIC_CALLS, ("getattr", "hasattr", "setattr"))
         Name = ast.Name
         for node, scope in sites.loads_with_last(named | set(methods)):
-            if (node.id in named) if type(node) is Name else (node.attr in methods or node.attr in DYNAMIC_CALLS):
+            if (node.id in named) if type(node) is Name else (node.attr in methods or _dynamic_attribute(node)):
                 refs.setdefault(id(scope), []).append(node)
         local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
         implicit: Dict[int, list] = {}                  # `tf.app.run()` without a main: it calls `main`
@@ -204,7 +219,7 @@ class Reach:
                 if type(node) is ast.Name or type(node) is ast.Call:
                     name = node.id if type(node) is ast.Name else "main"
                     if name in dyn:
-                        self.dynamic = True
+                        self._dynamic(node, f"{name}()")
                     called = [m for attr in _named_attribute(node, sites) for m in methods.get(attr, ())]
                     targets = _visible(defined, scope, name)
                     if not called and not targets:
@@ -221,8 +236,8 @@ class Reach:
                                     reach(m, on_way)
                 else:
                     name = node.attr
-                    if name in dyn:
-                        self.dynamic = True
+                    if _dynamic_attribute(node):
+                        self._dynamic(node, f"{ast.unparse(node)}()")
                     called = methods.get(name, [])
                     if not called:
                         continue
@@ -231,7 +246,7 @@ class Reach:
                     for m in called:
                         reach(m, on_way)
             for call in _dynamic_getattrs(scope, refs.get(id(scope), ()), sites):
-                self.dynamic = True
+                self._dynamic(call, "getattr()")
                 break
 
 
@@ -310,6 +325,12 @@ def _named_attribute(node, sites) -> List[str]:
             isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
         return [call.args[1].value]
     return []
+
+
+def _dynamic_attribute(node: ast.Attribute) -> bool:
+    """`fire.Fire(...)`, `builtins.eval(...)`: an attribute that runs code by a computed name."""
+    return node.attr in DYNAMIC_ATTRIBUTES or node.attr in DYNAMIC_CALLS and \
+        isinstance(node.value, ast.Name) and node.value.id in ("builtins", "__builtins__")
 
 
 def _dynamic_getattrs(scope, refs, sites):

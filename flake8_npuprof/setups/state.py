@@ -57,7 +57,7 @@ LIVE = State(ON)
 def switch_flag(mode) -> str:
     """The flag a switch is set from (`.b = FLAGS.profiling_mode`), as "--profiling_mode is given",
     or "": such a setup is read only in runs that give the flag."""
-    return mode.detail[len("when "):] if mode.state == "on" and mode.detail.startswith("when ") else ""
+    return mode.flag if mode.state == "on" else ""
 
 
 def python_error_code(route: str, mode, options_state: str) -> Optional[str]:
@@ -122,7 +122,7 @@ def from_setup(setup) -> State:
     if delivered == "late":
         return State(OFF, "late", "set after npu.open(), which has already read the options")
     if mode.state == "off":
-        why = "not_switched" if ("never" in mode.detail or "not given" in mode.detail) else "switch"
+        why = "not_switched" if mode.unset else "switch"
         if isinstance(mode.value, str) and mode.value.strip().lower() in ON_WORDS and mode.value != "true":
             why = "miswritten"          # meant on (`True`, `1`), off to GE: NPP011 says so
         return State(OFF, why, mode.detail)

@@ -77,6 +77,7 @@ class Walk(Expander, Compounds):
         self._returned = False          # a `return` ended the function being walked
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
+        self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
 
     def _changed(self, name: str) -> None:

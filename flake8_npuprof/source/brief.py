@@ -6,6 +6,8 @@ nothing here cuts a message into them.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
 
 
@@ -14,9 +16,9 @@ def markdown_escape(text: str) -> str:
     return text.translate(_MARKDOWN)
 
 
-def markdown(short: str, detail: str) -> str:
-    """The short sentence, then the detail as a list (SARIF `message.markdown`, the editor's hover)."""
+def markdown(short: str, detail: Sequence[str]) -> str:
+    """The short sentence, then the detail's lines as a list (SARIF `message.markdown`, the editor's hover)."""
     lines = [markdown_escape(short)]
     if detail:
-        lines += [""] + ["- " + markdown_escape(line) for line in detail.splitlines()]
+        lines += [""] + ["- " + markdown_escape(line) for line in detail]
     return "\n".join(lines)

@@ -70,6 +70,10 @@ class Finding(NamedTuple):
         return self.words.detail
 
     @property
+    def detail_lines(self) -> Tuple[str, ...]:
+        return self.words.detail_lines
+
+    @property
     def lines_named(self) -> Tuple[int, ...]:
         """The other lines of its own file the finding names (SARIF `relatedLocations`, the LSP)."""
         return self.words.lines_named

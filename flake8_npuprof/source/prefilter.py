@@ -53,13 +53,15 @@ _IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 def might_configure_profiling(text: str) -> bool:
     rofil = "rofil" in text
-    if not (rofil or "PROFIL" in text or "custom_optimizers" in text or "msprof" in text):
+    # "PROF" covers PROFILING_*, MS_PROFILER_OPTIONS and PROF_CONFIG_PATH (torch_npu's dynamic profiling)
+    if not (rofil or "PROF" in text or "custom_optimizers" in text or "msprof" in text):
         return False
+    config_path = "PROF_CONFIG_PATH" in text
     # the TF names are looked for only where a TF marker is: "rofil" alone (cProfile, line_profiler) is not one
     if ((rofil and "rofiling" in text) or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text) \
             and names_a_setup(text):
         return True
-    if rofil and names_torch_npu(text):
+    if (rofil or config_path) and names_torch_npu(text):
         return True
     if names_mindspore(text):
         return True
@@ -69,7 +71,10 @@ def might_configure_profiling(text: str) -> bool:
 
 def names_torch_npu(text: str) -> bool:
     """Stage two for torch_npu's profiler: a file that names torch_npu (or the legacy `torch.npu.prof...`)
-    and calls its profiler by one of its names, outside a comment."""
+    and calls its profiler by one of its names, or sets PROF_CONFIG_PATH (torch_npu's dynamic profiling,
+    read when it is imported), outside a comment."""
+    if "PROF_CONFIG_PATH" in text and "torch_npu" in text and _names_outside_comments(text, ("PROF_CONFIG_PATH",)):
+        return True
     if "rofile" not in text or not ("torch_npu" in text or "npu.prof" in text or "use_npu" in text):
         return False
     return _names_outside_comments(text, _TORCH_NPU_NAMES)

@@ -12,27 +12,106 @@ The message reads, as the rules have always written it:
     [not reached from this file's entry point (line N): ][latent (why); once GE reads these options: ][when F: ]
     <what>: <consequence, or the first version's>[; on CANN ... <consequence>]...[; <advice>]...[ (context)]
 
+A consequence is a text, or a `clause(...)` of texts and parts the renderings treat apart: `logged(...)`, the
+line a runtime writes with the words that bring it in (`' ("Output path is invalid.")'`, `'logs "..." and '`),
+which the short sentence leaves out; and `so(outcome)`, the `, so <outcome>` it ends in, which the short sentence
+keeps and which names its form once the code runs from a closed set (`ABORT`: "... will fail and the job will
+abort" under a condition that puts it later).
+
 The short sentence is the problem and its consequence: a message that fits in LONG characters is shown as it
-is; a longer one keeps the conditions in their short words, the problem and the consequence's outcome (the last
-clause of each version's line: what they share, or that it depends on the version), and leaves the rest to the
-detail, a line each. Inside one clause a rule wrote, the sentence leaves out the log line a runtime writes
-(`logs "..." and`, `("...")`) and long asides in parentheses; a clause with an unbalanced bracket or quote is
-kept whole, so the sentence never opens what it does not close.
+is; a longer one keeps the conditions in their short words, the problem and the consequence's outcome (what
+each version's line ends in: what they share, or that it depends on the version), and leaves the rest to the
+detail, a line each. Inside one clause a rule wrote, the sentence leaves out long asides in parentheses (a rule
+writes them into its text; not yet a part of their own); a clause with an unbalanced bracket or quote is kept
+whole, so the sentence never opens what it does not close.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Callable, List, NamedTuple, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Sequence, Tuple, Union
 
 # the short sentence is meant to fit one line of a terminal or a problem pane; over this, it falls back to the
-# problem and the last clause of its consequence
+# problem and the outcome its consequence names (`so(...)`)
 LONG = 120
 
 ABORT = "GE initialisation fails and the job aborts"
 LATENT_ABORT = "GE initialisation will fail and the job will abort"
 DEPENDS = "what happens depends on the CANN version"
+# the outcomes with a form of their own once the code runs or GE reads the options (the others read the same)
+LATER = {ABORT: LATENT_ABORT}
+
+
+class Part(NamedTuple):
+    """A piece of a clause the renderings treat apart: `logged(...)` or `so(...)`."""
+
+    kind: str                   # "log": left out of the short sentence; "so": the outcome it keeps
+    text: str                   # as the message shows it (a "so": the outcome as it happens)
+    later: str = ""             # a "so": the outcome once the code runs or GE reads the options ("": the same)
+
+
+class Clause(NamedTuple):
+    """A consequence as a rule writes it: texts and parts, in order (`clause(...)`)."""
+
+    parts: Tuple[Union[str, Part], ...]
+
+    def __str__(self) -> str:
+        return _render(self)            # as the message shows it, as it happens
+
+
+Text = Union[str, Clause]
+
+
+def logged(words: str) -> Part:
+    """A line a runtime writes, with the words that bring it in: `' ("Output path is invalid.")'`."""
+    return Part("log", words)
+
+
+def so(outcome: str) -> Part:
+    """`, so <outcome>`: what the clause ends in (ABORT takes its later form under a condition)."""
+    return Part("so", outcome, LATER.get(outcome, ""))
+
+
+def clause(*pieces: Union[str, Part, Clause]) -> Text:
+    """A consequence of texts, parts and other clauses, in order (a plain text when it has no part)."""
+    parts: List[Union[str, Part]] = []
+    for piece in pieces:
+        if isinstance(piece, Clause):
+            parts.extend(piece.parts)
+        elif piece:
+            parts.append(piece)
+    if all(isinstance(p, str) for p in parts):
+        return "".join(p for p in parts if isinstance(p, str))
+    return Clause(tuple(parts))
+
+
+def outcome(text: Text) -> str:
+    """The outcome a clause ends in, as it happens ("" for none): `outcome(c) == ABORT`."""
+    ends = [p for p in text.parts if isinstance(p, Part) and p.kind == "so"] if isinstance(text, Clause) else []
+    return ends[-1].text if ends else ""
+
+
+def _render(text: Text, future: bool = False, brief: bool = False) -> str:
+    """The message's form of a text (`brief`: without its log lines), its outcome in the tense of `future`."""
+    if isinstance(text, str):
+        return text
+    out = []
+    for p in text.parts:
+        if isinstance(p, str):
+            out.append(p)
+        elif p.kind == "so":
+            out.append(", so " + (p.later if future and p.later else p.text))
+        elif not brief:
+            out.append(p.text)
+    return "".join(out)
+
+
+def _mapped(text: Text, f: Callable[[str], str]) -> Text:
+    if isinstance(text, str):
+        return f(text)
+    return Clause(tuple(f(p) if isinstance(p, str) else p._replace(text=f(p.text), later=f(p.later) if p.later else "")
+                        for p in text.parts))
 
 
 class Condition(NamedTuple):
@@ -77,7 +156,7 @@ class Runtime(NamedTuple):
     `builds` the builds of them it holds for ("" for every build)."""
 
     versions: str
-    text: str                   # "the collector rejects it (\"...\"), so GE initialisation fails ..."
+    text: Text                  # clause("the collector rejects it", logged(' ("...")'), so(ABORT))
     builds: str = ""
 
     @property
@@ -87,21 +166,29 @@ class Runtime(NamedTuple):
 
     @property
     def line(self) -> str:
-        return f"on some builds of {self.versions} ({self.builds}) {self.text}" if self.builds else \
-            f"on {self.versions} {self.text}"
+        return self.line_in(False)
+
+    def line_in(self, future: bool) -> str:
+        """The version's line, its outcome as it happens or (`future`) once the code runs."""
+        text = _render(self.text, future)
+        return f"on some builds of {self.versions} ({self.builds}) {text}" if self.builds else \
+            f"on {self.versions} {text}"
 
 
 class Said(NamedTuple):
     """The fields of one finding's words (see the module's docstring)."""
 
     what: str                               # the problem
-    consequence: str = ""                   # what the runtime does, when no version is named
+    consequence: Text = ""                  # what the runtime does, when no version is named
     runtime: Tuple[Runtime, ...] = ()      # what each group of versions does, when they are named
     advice: Tuple[str, ...] = ()            # the advice and the message's other clauses, in order
     context: str = ""                       # a closing aside: "(passed to train.py at line 3, ...)"
     default_of: str = ""                    # the flag whose default the value is, when the flag is left out
     conditions: Tuple[Condition, ...] = ()
     lines: Tuple[int, ...] = ()             # the other lines of the finding's own file the words name
+    # the releases of the target's framework (torch_npu) on which what the words say happens; the words say what
+    # the others do. Not rendered: emulate's verdict reads it (a TypeError on every release stops the script)
+    fails_on: Tuple[str, ...] = ()
 
     # ---- built by the rules
 
@@ -125,21 +212,23 @@ class Said(NamedTuple):
             return self._replace(advice=self.advice[:-1] + (self.advice[-1] + aside,))
         if self.runtime:
             last = self.runtime[-1]
-            return self._replace(runtime=self.runtime[:-1] + (last._replace(text=last.text + aside),))
+            return self._replace(runtime=self.runtime[:-1] + (last._replace(text=clause(last.text, aside)),))
         if self.consequence:
-            return self._replace(consequence=self.consequence + aside)
+            return self._replace(consequence=clause(self.consequence, aside))
         return self._replace(what=self.what + aside)
 
     def mapped(self, f: Callable[[str], str]) -> "Said":
         """Every text of the fields through `f` (`printable`, for user text shown in a message)."""
-        return Said(f(self.what), f(self.consequence), tuple(r._replace(text=f(r.text)) for r in self.runtime),
-                    tuple(map(f, self.advice)), f(self.context), self.default_of,
-                    tuple(c._replace(text=f(c.text), shown=f(c.shown)) for c in self.conditions), self.lines)
+        return self._replace(what=f(self.what), consequence=_mapped(self.consequence, f),
+                             runtime=tuple(r._replace(text=_mapped(r.text, f)) for r in self.runtime),
+                             advice=tuple(map(f, self.advice)), context=f(self.context),
+                             conditions=tuple(c._replace(text=f(c.text), shown=f(c.shown)) for c in self.conditions))
 
     # ---- the renderings
 
     @property
     def future(self) -> bool:
+        """What the words say happens later, once the code runs or GE reads the options: outcomes take that form."""
         return any(c.future for c in self.conditions)
 
     @property
@@ -148,21 +237,16 @@ class Said(NamedTuple):
         (SARIF `relatedLocations`, the LSP's related information)."""
         return tuple(dict.fromkeys(n for n in [c.line for c in self.conditions] + list(self.lines) if n > 0))
 
-    def _tense(self, text: str) -> str:
-        """A consequence as it reads under the conditions: what fails now will fail once the code runs."""
-        return text.replace(ABORT, LATENT_ABORT) if self.future else text
-
-    def _head(self) -> str:
-        """The problem and its (first) consequence."""
-        first = self._lines()[0] if self.runtime else self._tense(self.consequence)
-        what = self._tense(self.what)
-        return f"{what}: {first}" if first else what
+    def _head(self, brief: bool = False) -> str:
+        """The problem and its (first) consequence (`brief`: without the log lines it quotes)."""
+        first = self._lines()[0] if self.runtime else _render(self.consequence, self.future, brief)
+        return f"{self.what}: {first}" if first else self.what
 
     def _lines(self) -> List[str]:
-        return [self._tense(r.line) for r in self.runtime]
+        return [r.line_in(self.future) for r in self.runtime]
 
     def _tail(self) -> List[str]:
-        return self._lines()[1:] + [self._tense(a) for a in self.advice]
+        return self._lines()[1:] + list(self.advice)
 
     @property
     def message(self) -> str:
@@ -180,13 +264,18 @@ class Said(NamedTuple):
     @property
     def detail(self) -> str:
         """The log lines, per-version consequences, advice and context the short sentence leaves out."""
+        return "\n".join(_brief(self)[1])
+
+    @property
+    def detail_lines(self) -> Tuple[str, ...]:
+        """The detail, a part a line (the hover's list, the LSP's related information, `--verbose`)."""
         return _brief(self)[1]
 
     def __str__(self) -> str:
         return self.message
 
 
-def said(what: str, consequence: str = "", *advice: str, context: str = "", lines: Sequence[int] = ()) -> Said:
+def said(what: str, consequence: Text = "", *advice: str, context: str = "", lines: Sequence[int] = ()) -> Said:
     """A finding's words: `said("duplicate key", "the runtime keeps the last one", "remove one")`; `lines`: the
     other lines of the same file they name ("the profiling config (line 13)")."""
     return Said(what, consequence, advice=tuple(a for a in advice if a), context=context, lines=tuple(lines))
@@ -197,28 +286,55 @@ def plain(message: "str | Said") -> Said:
     return message if isinstance(message, Said) else Said(message)
 
 
+# ---- as JSON (the cache keeps a finding's fields, so a cached finding shows the same sentence)
+
+def _text_json(text: Text):
+    return text if isinstance(text, str) else [p if isinstance(p, str) else list(p) for p in text.parts]
+
+
+def _text_from(value) -> Text:
+    if isinstance(value, str):
+        return value
+    return Clause(tuple(p if isinstance(p, str) else Part(*map(str, p)) for p in value))
+
+
+def to_json(s: Said) -> list:
+    return [s.what, _text_json(s.consequence), [[r.versions, _text_json(r.text), r.builds] for r in s.runtime],
+            list(s.advice), s.context, s.default_of, [list(c) for c in s.conditions], list(s.lines), list(s.fails_on)]
+
+
+def from_json(row) -> Said:
+    what, consequence, runtime, advice, context, default_of, conditions, lines, fails_on = row
+    return Said(str(what), _text_from(consequence),
+                tuple(Runtime(str(v), _text_from(t), str(b)) for v, t, b in runtime),
+                tuple(map(str, advice)), str(context), str(default_of),
+                tuple(Condition(str(k), str(t), str(s), int(n)) for k, t, s, n in conditions),
+                tuple(map(int, lines)), tuple(map(str, fails_on)))
+
+
 @lru_cache(maxsize=4096)
-def _brief(s: Said) -> Tuple[str, str]:
-    """(short sentence, detail)."""
+def _brief(s: Said) -> Tuple[str, Tuple[str, ...]]:
+    """(short sentence, the detail's lines)."""
     message = s.message
     if len(message) <= LONG:
-        return message, ""
+        return message, ()
     if s.runtime:
-        what, head, parts = s._tense(s.what), s._head(), s._lines()
-        texts = [s._tense(r.text) for r in s.runtime]
-        tail = [s._tense(a) for a in s.advice]
+        what, head, parts = s.what, s._head(), s._lines()
+        brief = what
     else:
         what = head = s._head()
-        parts, texts, tail = [], [], [s._tense(a) for a in s.advice]
+        brief = s._head(brief=True)         # the sentence never quotes a log line
+        parts = []
+    tail = list(s.advice)
     context = s.context
     if context and not tail:                # an aside of a one-clause message stays in it
         head, what, context = f"{head} {context}", (f"{what} {context}" if what == head else what), ""
+        brief = f"{brief} {s.context}" if not s.runtime else brief
     # a value that holds only when a flag is left out says so in the sentence too, not only in the detail
     # (after a condition the sentence has one already, and would grow too long with a second)
     default = s.default_of if not s.conditions and context else ""
     lead = "".join(c.shown + ": " for c in s.conditions) + (f"without {default}: " if default else "")
-    short = _short(lead, what, head, s.runtime, texts, problem=s._tense(s.what) if not s.runtime else "",
-                   consequence=s._tense(s.consequence) if not s.runtime else "")
+    short = _short(lead, s, brief)
     detail: List[str] = [c.text for c in s.conditions if c.text != c.shown]
     if what and what not in short:
         detail.append(what)
@@ -228,23 +344,25 @@ def _brief(s: Said) -> Tuple[str, str]:
     detail += tail                  # the advice and what else the message says, a clause a line
     if context:
         detail.append(context)
-    return short, "\n".join(detail)
+    return short, tuple(detail)
 
 
-def _short(lead: str, what: str, head: str, runtime: Tuple[Runtime, ...], texts: List[str], problem: str,
-           consequence: str) -> str:
-    """The problem and its consequence, each step shorter than the one before, until it fits."""
+def _short(lead: str, s: Said, brief: str) -> str:
+    """The problem and its consequence, each step shorter than the one before, until it fits (`brief`: the
+    problem and its consequence without log lines, or with versions, the problem)."""
+    runtime, future = s.runtime, s.future
     if runtime:
-        outcome = _outcome(runtime, texts)
-        tries = [lambda keep: f"{_clean(what, keep)}: {outcome}"]
+        texts = [r.text for r in runtime]
+        outcome = _outcome(runtime, texts, future)
+        tries = [lambda keep: f"{_clean(brief, keep)}: {outcome}"]
         if outcome != DEPENDS:
             # what only some builds do never reads as what every build does
             some = "on some builds, " if any(r.builds for r in runtime) else ""
-            tries.append(lambda keep: f"{_clean(what, keep)}: {some}{_last_clause(_clean(texts[0]))}")
+            tries.append(lambda keep: f"{_clean(brief, keep)}: {some}{_ending(texts[0], future)}")
     else:
-        tries = [lambda keep: _clean(head, keep),
-                 lambda keep: _problem_and_outcome(_clean(problem, keep), _clean(consequence, keep),
-                                                   _clean(head, keep))]
+        tries = [lambda keep: _clean(brief, keep),
+                 lambda keep: _problem_and_outcome(_clean(s.what, keep), s.consequence, future, keep,
+                                                   _clean(brief, keep))]
     short = ""
     for keep in (30, 12):
         for make in tries:
@@ -254,37 +372,32 @@ def _short(lead: str, what: str, head: str, runtime: Tuple[Runtime, ...], texts:
     return short
 
 
-def _problem_and_outcome(problem: str, consequence: str, head: str) -> str:
-    """`<problem>: <how it goes>, so <outcome>` as `<problem>: <outcome>`; a label ("analysis budget exhausted")
-    names no problem on its own, and a consequence without an outcome has nothing shorter: the sentence stays."""
-    last = _last_part(consequence)         # `how: <what follows>, so <outcome>`: the outcome of what follows
-    if not consequence or _SO not in last or len(problem) < 30:
+def _ending(text: Text, future: bool, keep: int = 30) -> str:
+    """The outcome a consequence ends in (`so(...)`), with what follows it; the whole consequence when it names
+    none."""
+    if isinstance(text, Clause):
+        ends = [i for i, p in enumerate(text.parts) if isinstance(p, Part) and p.kind == "so"]
+        if ends:
+            last = text.parts[ends[-1]]
+            assert isinstance(last, Part)
+            rest = Clause((last.later if future and last.later else last.text,) + text.parts[ends[-1] + 1:])
+            return _clean(_render(rest, future, brief=True), keep)
+    return _clean(_render(text, future, brief=True), keep)
+
+
+def _problem_and_outcome(problem: str, consequence: Text, future: bool, keep: int, head: str) -> str:
+    """`<problem>: <how it goes>, so <outcome>` as `<problem>: <outcome>` (the consequence's `so(...)`); a label
+    ("analysis budget exhausted") names no problem on its own, and a consequence without an outcome has nothing
+    shorter: the sentence stays."""
+    if len(problem) < 30 or not outcome(consequence):
         return head
-    return f"{problem}: {last.rsplit(_SO, 1)[1]}"
+    return f"{problem}: {_ending(consequence, future, keep)}"
 
 
-def _last_part(clause: str) -> str:
-    """The clause after its last `: ` outside brackets and quotes."""
-    depth, quoted, cut = 0, False, 0
-    for i, c in enumerate(clause):
-        if c == '"' and (i == 0 or clause[i - 1] != "\\"):
-            quoted = not quoted
-        elif not quoted and c in "([{":
-            depth += 1
-        elif not quoted and c in ")]}":
-            depth = max(depth - 1, 0)
-        elif not quoted and depth == 0 and clause.startswith(": ", i):
-            cut = i + 2
-    return clause[cut:]
-
-
-_SO = ", so "
-
-
-def _outcome(runtime: Tuple[Runtime, ...], texts: List[str]) -> str:
-    """What the versions' runtimes do, in one clause: their common last clause when they share it, else that
-    it depends on the version (no version's outcome stands for the others)."""
-    lasts = [_last_clause(_clean(t)) for t in texts]
+def _outcome(runtime: Tuple[Runtime, ...], texts: List[Text], future: bool) -> str:
+    """What the versions' runtimes do, in one clause: their common outcome when they share it, else that it
+    depends on the version (no version's outcome stands for the others)."""
+    lasts = [_ending(t, future) for t in texts]
     if len(set(lasts)) == 1:
         if len(runtime) == 1:
             return f"{runtime[0].scope}, {lasts[0]}"
@@ -292,21 +405,11 @@ def _outcome(runtime: Tuple[Runtime, ...], texts: List[str]) -> str:
     return DEPENDS          # the sentence says only what every version shares; the detail says each
 
 
-def _last_clause(text: str) -> str:
-    """The outcome of `<how it goes>, so <outcome>`; the whole clause when it names no outcome."""
-    return text.rsplit(_SO, 1)[1] if _SO in text else text
-
-
-# a quoted log line and the verb that introduces it: `logs "..." and`, `prints "...", then its usage, and`
-_LOGGED = re.compile(r'\b(?:logs|prints) "(?:[^"\\]|\\.)*"(?: \([^()]*\))?(?:, then its usage,)? and ')
-
-
 def _clean(text: str, keep: int = 30) -> str:
     """One clause without its quoted log lines and its asides in parentheses (after a space) longer than `keep`;
     a clause whose brackets or quotes do not pair up is kept as it is."""
     if not _paired(text):
         return text
-    text = _LOGGED.sub("", text)
     out, depth, start, quoted, escaped = [], 0, 0, False, False
     for i, c in enumerate(text):
         if quoted and (escaped or c == "\\"):        # `\"` inside a value shown as JSON writes it

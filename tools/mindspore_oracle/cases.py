@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-APIS = ("ProfilerParameters", "schedule", "_ExperimentalConfig", "dynamic_json", "env")
+APIS = ("ProfilerParameters", "schedule", "_ExperimentalConfig", "dynamic_json", "env", "path")
 
 PARAM_VALUES = {
     "profiler_level": [
@@ -153,6 +153,24 @@ def _json(variant, base):
     return json.dumps(data, sort_keys=True)
 
 
+# Where the data goes: the folder the profiler's path code names when it starts (ProfilerInterface.init calls
+# set_ascend_ms_dir), from what tensorboard_trace_handler hands ProfilerPathManager().init (profiler.py) and what
+# Profiler/profile hand ProfilerContext().set_params; `ctx` and `paths` are those two singletons.
+_START = "ctx.set_params(%s)\npaths.set_ascend_ms_dir()\n"
+PATH_CALLS = [
+    ("default", _START % ""),
+    ("output_path", _START % "output_path='./out'"),
+    ("output_path_absolute", _START % "output_path='/opt/npu_prof'"),
+    ("handler_dir", "paths.init(None, './tb')\n" + _START % ""),
+    ("handler_worker", "paths.init('w0', None)\n" + _START % ""),
+    ("handler_dir_and_output_path", "paths.init('w0', './tb')\n" + _START % "output_path='./out'"),
+    ("handler_worker_too_long", "paths.init('w' * 226, None)\n" + _START % ""),
+    ("rank_id_env", "os.environ['RANK_ID'] = '3'\nctx._init_rank_id()\n" + _START % ""),
+    ("rank_id_env_not_a_number", "os.environ['RANK_ID'] = 'x1'\nctx._init_rank_id()\n" + _START % ""),
+    ("ascend_work_path", "os.environ['ASCEND_WORK_PATH'] = '/tmp'\n" + _START % ""),
+]
+
+
 def all_cases():
     out = []
     for param, values in PARAM_VALUES.items():
@@ -177,6 +195,8 @@ def all_cases():
         out.append({"case": "env.%s" % cid, "api": "env", "call": json.dumps(options, sort_keys=True)})
     for cid, text in ENV_TEXTS:
         out.append({"case": "env.%s" % cid, "api": "env", "call": text})
+    for cid, call in PATH_CALLS:
+        out.append({"case": "path.%s" % cid, "api": "path", "call": call})
     ids = [c["case"] for c in out]
     if len(ids) != len(set(ids)):
         raise ValueError("duplicate case ids")

@@ -7,7 +7,7 @@ folder (``pip download mindspore==<v> --no-deps``; 2.10.0 is ~804 MB), checks
 its ``mindspore/version.py``, extracts only ``mindspore/profiler/**`` (less the
 package root and ``profiler.py``, which load the C++ core) into a temporary
 sandbox, lays our stand-ins (``standins/``) over them, and runs every case of
-``cases.py`` with ``runner.py``. Needs neither torch nor numpy. Writes
+``cases.py`` with ``runner.py``. Needs no torch; the path cases need numpy. Writes
 ``tests/oracle/mindspore/records.jsonl``, sorted; nothing from the wheel is
 written under the repository and the temporary folder is removed.
 """

@@ -15,7 +15,8 @@ import tempfile
 import traceback
 import warnings
 
-CLEARED_ENV = ("MS_PROFILER_OPTIONS", "RANK_ID", "RANK", "MSMONITOR_USE_DAEMON", "PROFILING_MODE")
+CLEARED_ENV = ("MS_PROFILER_OPTIONS", "RANK_ID", "RANK", "MSMONITOR_USE_DAEMON", "PROFILING_MODE",
+               "ASCEND_WORK_PATH")
 
 
 def _plain(value, depth=0):
@@ -127,6 +128,8 @@ def run_case(case, sandbox):
                 for internal in ("json_dict", "is_dyno"):
                     args.pop(internal, None)
                 out["native"] = _plain(args)
+            elif api == "path":
+                out["after"] = _path_case(case["call"])
             elif api == "env":
                 from mindspore.profiler import profiler as stand_in
                 os.environ["MS_PROFILER_OPTIONS"] = case["call"]
@@ -150,6 +153,27 @@ def run_case(case, sandbox):
     if "after" in out:
         out["after"] = json.loads(_normalise(json.dumps(out["after"], sort_keys=True), sandbox, cwd))
     return out
+
+
+def _path_case(call):
+    """The folders the path code names for a profiler that starts after `call` (hostname, pid and the UTC
+    timestamp written as <hostname>, <pid>, <timestamp>)."""
+    import re
+    import socket
+    from mindspore.profiler.common.profiler_context import ProfilerContext
+    from mindspore.profiler.common.profiler_info import ProfilerInfo
+    from mindspore.profiler.common.profiler_path_manager import ProfilerPathManager
+    ctx, paths = ProfilerContext(), ProfilerPathManager()
+    exec(compile(call, "<case>", "exec"), {"ctx": ctx, "paths": paths, "os": os})
+
+    def shown(path):
+        path = path.replace(socket.gethostname() + "_", "<hostname>_").replace("_%d_" % os.getpid(), "_<pid>_")
+        return re.sub(r"_\d{17}_ascend_ms", "_<timestamp>_ascend_ms", path)
+    return {"output_path": ctx.output_path, "ascend_ms_dir": shown(ctx.ascend_ms_dir),
+            "framework_path": shown(ctx.framework_path),
+            "ascend_profiler_output_path": shown(ctx.ascend_profiler_output_path),
+            "rank_id": ctx._rank_id,        # (ProfilerInfo is wrapped in the package's Singleton: its class is _cls)
+            "info_file": ProfilerInfo._cls.PROFILER_INFO_FILE.format(ctx._rank_id)}
 
 
 def main():

@@ -284,6 +284,17 @@ LIFECYCLE = [
                               use_with=False, after="prof.step()\n")),
     ("active_zero_steps5", _loop("schedule=schedule(wait=0, active=0), on_trace_ready=trace_ready", 5)),
     ("no_on_trace_ready", _loop("schedule=schedule(wait=0, warmup=1, active=1, repeat=1)", 3)),
+] + [
+    # built and never started (no start(), no `with`): what runs while it lives, and what its __del__ does once
+    # it is collected (the profiler and its action controller refer to each other, so only gc frees it)
+    ("never_started_%s" % cid, "prof = profile(%son_trace_ready=trace_ready)\nfor i in range(4):\n%s"
+     "del prof\nimport gc\ngc.collect()\n" % (sched, body))
+    for cid, sched, body in (
+        ("schedule", "schedule=schedule(wait=1, warmup=1, active=1, repeat=1), ", "    pass\n"),
+        ("default", "", "    pass\n"),
+        ("schedule_stepped", "schedule=schedule(wait=1, warmup=1, active=1, repeat=1), ", "    prof.step()\n"),
+        ("default_stepped", "", "    prof.step()\n"),
+    )
 ]
 
 
