@@ -1,7 +1,9 @@
 """What `npuprof check` costs on shell launchers, and proof that the cheap scan (checks/shell_scan.py) loses no finding.
 
-    python benchmarks/launchers.py same DIR...      # every .sh under DIR: findings with the scan == with every walk
+    python benchmarks/launchers.py same DIR... [--settled]    # every .sh under DIR: findings with the scans == with
+                                                              # every walk (--settled: those launch_scan settles)
     python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT]
+    python benchmarks/launchers.py lines [--repeat 5]           # CPU per msprof line, judged and parsed
 
 `same` checks each launcher twice in one process, as `check` does (shell_launches.check_file_each, the run's target and
 the wider one) and with the scan and the prefilter skip turned off (every launcher walked, every script it starts
@@ -9,16 +11,19 @@ analysed), and prints any launcher whose findings differ; exit status 1 then. te
 tests/ and examples/.
 
 `cost`: CPU seconds of whole `npuprof check --no-cache -j1` processes, in adjacent pairs, the ratio the median of
-the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: checks/shell_scan.py), in
-their projects and copied alone, against as many empty `.sh` files; with --before (a checkout of the package, such
-as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's launchers with this
-checkout against that one.
+the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: checks/shell_scan.py) and
+cannot start a profiled script (by their walk: unstartable), then all that name no profiling word, in their projects
+and copied alone, against as many empty `.sh` files (with why the scans still walk the others); with --before (a
+checkout of the package, such as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's
+launchers with this checkout against that one.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -75,8 +80,10 @@ def _read(path: str) -> str:
 
 def differences(paths, counts=None) -> List[str]:
     """The launchers whose findings differ between the scan and every walk. counts: filled with how many launchers
-    have a finding ("found") and how many the scan does not walk ("skipped")."""
+    have a finding ("found") and how many the scans do not walk ("skipped": checks/shell_scan.py, then
+    engine/launch_scan.py)."""
     from flake8_npuprof.checks.shell_scan import needs_walk
+    from flake8_npuprof.engine.launch_scan import why_walked
     out = []
     counts = {} if counts is None else counts
     for path in paths:
@@ -87,7 +94,7 @@ def differences(paths, counts=None) -> List[str]:
         if fast != slow:
             out.append(path)
         counts["found"] = counts.get("found", 0) + any(slow)
-        counts["skipped"] = counts.get("skipped", 0) + (not needs_walk(text))
+        counts["skipped"] = counts.get("skipped", 0) + (not needs_walk(text) or not why_walked(text, path))
     return out
 
 
@@ -109,13 +116,48 @@ def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
             statistics.median(x / y for x, y in rounds))
 
 
-def cost(roots, repeat: int, before: Optional[str]) -> None:
+def walked(root: str, paths) -> dict:
+    """Why each launcher is walked (engine/launch_scan.why_walked; "" when it is not), by relative path."""
     from flake8_npuprof.checks.shell_scan import needs_walk
+    from flake8_npuprof.engine.launch_scan import why_walked
+    out = {}
+    for p in paths:
+        text = _read(os.path.join(root, p))
+        out[p] = why_walked(text, os.path.join(root, p)) if needs_walk(text) else ""
+    return out
+
+
+def unstartable(root: str, paths) -> List[str]:
+    """The launchers that cannot start a profiled script, by their walk: none of its own launches starts a script
+    that passes the prefilter (nor msprof), and the walk stops nowhere (the issue's population)."""
+    from flake8_npuprof.checks.shell_launches import _may_have_setups
+    from flake8_npuprof.shell.launches import steps
+    from flake8_npuprof.shell.walk import Walk
+    out = []
+    for p in paths:
+        full = os.path.join(root, p)
+        w = Walk(full).run(_read(full))
+        own = [la for la in steps(w) if la.command.path == os.path.abspath(full)]
+        if not w.stopped and not any(la.msprof is not None or la.script and _may_have_setups(la.script)
+                                     for la in own):
+            out.append(p)
+    return out
+
+
+def cost(roots, repeat: int, before: Optional[str]) -> None:
     root = os.path.abspath(roots[0])
     every = [os.path.relpath(p, root) for p in launchers([root])]
     bare = [p for p in every if "prof" not in _read(os.path.join(root, p)).lower()]
-    skipped = [p for p in every if not needs_walk(_read(os.path.join(root, p)))]
-    print(f"{len(every)} launchers, {len(bare)} name no profiling word, {len(skipped)} of them not walked")
+    cannot = unstartable(root, bare)
+    why = walked(root, bare)
+    print(f"{len(cannot)} of them cannot start a profiled script, {sum(not why[p] for p in cannot)} of those not "
+          "walked")
+    print(f"{len(every)} launchers, {len(bare)} name no profiling word, {sum(not w for w in why.values())} of them "
+          "not walked; why the others are:")
+    for reason, n in collections.Counter(re.sub(r" \(.*| in \S+$|^\S+ may hold", lambda m: " may hold"
+                                                if m.group().endswith("may hold") else "", w)
+                                         for w in why.values() if w).most_common():
+        print(f"  {n:4d}  {reason}")
     with tempfile.TemporaryDirectory() as tmp:
         alone = os.path.join(tmp, "alone")
         for i, p in enumerate(bare):
@@ -128,6 +170,10 @@ def cost(roots, repeat: int, before: Optional[str]) -> None:
         shells = [os.path.join(str(i), "run.sh") for i in range(len(bare))]
         sides = [("this checkout", None)] + ([("before", before)] if before else [])
         for name, source in sides:
+            a, b, r = _pairs(lambda: _cli(cannot, root, source), lambda: _cli(shells[:len(cannot)], empty, source),
+                             repeat)
+            print(f"{name}: the {len(cannot)} launchers that cannot start a profiled script, in their projects: "
+                  f"{a:.2f} s CPU; as many empty .sh files: {b:.2f} s; ratio {r:.2f}")
             a, b, r = _pairs(lambda: _cli(bare, root, source), lambda: _cli(shells, empty, source), repeat)
             print(f"{name}: the {len(bare)} launchers without a profiling word, in their projects: {a:.2f} s CPU; "
                   f"as many empty .sh files: {b:.2f} s; ratio {r:.2f}")
@@ -140,16 +186,86 @@ def cost(roots, repeat: int, before: Optional[str]) -> None:
     print(f"(CPU seconds of whole `npuprof check --no-cache -j1 -q` processes, median of {repeat} adjacent pairs)")
 
 
+def lines(count: int, repeat: int) -> None:
+    """CPU per msprof line: the first `count` msprof command lines of the oracle's record, one launcher of them, split
+    into words and read as msprof's (shell/msprof_words.calls_in_shell: the parse), then judged on every target
+    (checks/msprof.check_shell with the parsed calls); each round with the judgement's memos empty. Also how often
+    getopt_long runs for a line (once per CANN version that has its own option tables) and how many chip runs judge
+    it (once per version and chip)."""
+    import json
+    import shlex
+    import time
+    from flake8_npuprof.checks import msprof as M
+    from flake8_npuprof.knowledge import msprof_getopt, msprof_run
+    from flake8_npuprof.knowledge.targets import Target
+    from flake8_npuprof.shell.msprof_words import calls_in_shell
+    record = Path(__file__).resolve().parent.parent / "tests" / "oracle" / "v9.1.0.jsonl"
+    argvs: List[list] = []
+    for row in record.read_text().splitlines():
+        case = json.loads(row)
+        if case.get("kind") == "msprof" and case["argv"] not in argvs:
+            argvs.append(case["argv"])
+    text = "".join("msprof " + " ".join(shlex.quote(w) for w in argv) + "\n" for argv in argvs[:count])
+    n = min(count, len(argvs))
+    target = Target.parse()
+
+    def empty() -> None:
+        for memo in (M._judged, M._port_steps, msprof_getopt.parsed):
+            memo.cache_clear()
+
+    def parse() -> float:
+        t = time.process_time()
+        calls_in_shell(text)
+        return time.process_time() - t
+
+    def judge() -> float:
+        calls = calls_in_shell(text)
+        empty()
+        t = time.process_time()
+        M.check_shell(text, target, calls=calls)
+        return time.process_time() - t
+
+    judge()                             # (imports)
+    a, b, r = _pairs(judge, parse, repeat)
+    runs = {"getopt": 0, "chip": 0}
+    getopt, steps = msprof_getopt.getopt, msprof_run._Run.steps
+
+    def counted_getopt(*args, **kw):
+        runs["getopt"] += 1
+        return getopt(*args, **kw)
+
+    def counted_steps(self):
+        runs["chip"] += 1
+        return steps(self)
+
+    msprof_getopt.getopt, msprof_run._Run.steps = counted_getopt, counted_steps
+    try:
+        judge()
+    finally:
+        msprof_getopt.getopt, msprof_run._Run.steps = getopt, steps
+    print(f"{n} msprof lines on every target ({len(target.versions)} CANN versions x {len(target.products)} chips): "
+          f"{1000 * a / n:.3f} ms a line judged, {1000 * b / n:.3f} ms a line parsed; ratio {r:.1f} (median of "
+          f"{repeat} adjacent pairs, CPU); per line: getopt_long {runs['getopt'] / n:.1f} times, "
+          f"{runs['chip'] / n:.1f} chip runs")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("same", "cost"))
-    parser.add_argument("dirs", nargs="+")
+    parser.add_argument("what", choices=("same", "cost", "lines"))
+    parser.add_argument("dirs", nargs="*")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--settled", action="store_true",
+                        help="same: only the launchers engine/launch_scan.py leaves unwalked (the others are walked "
+                             "as with every walk: a large tree in less time)")
     parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
                                          "measured against this one")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     if args.what == "same":
         paths = launchers(args.dirs)
+        if args.settled:
+            from flake8_npuprof.checks.shell_scan import needs_walk
+            from flake8_npuprof.engine.launch_scan import why_walked
+            paths = [p for p in paths if needs_walk(_read(p)) and not why_walked(_read(p), p)]
         counts: dict = {}
         bad = differences(paths, counts)
         for path in bad:
@@ -157,6 +273,9 @@ def main(argv=None) -> int:
         print(f"{len(paths)} launchers ({counts.get('found', 0)} with a finding, {counts.get('skipped', 0)} not "
               f"walked): {len(bad)} with different findings")
         return 1 if bad else 0
+    if args.what == "lines":
+        lines(300, args.repeat)
+        return 0
     cost(args.dirs, args.repeat, args.before)
     return 0
 

@@ -72,12 +72,12 @@ def test_a_launcher_the_scan_skips_has_its_own_lines_checked(tmp_path):
 
 def test_a_script_without_a_setup_is_not_analysed(tmp_path, monkeypatch):
     """The launch of a script that fails the prefilter is walked, but its script is not analysed."""
-    from flake8_npuprof.checks import shell_launches
     (tmp_path / "train.py").write_text("import sys\nprint(sys.argv)\n")
     (tmp_path / "run.sh").write_text("python3 train.py --epochs=1\n")
     analysed = []
-    real = shell_launches.prepare
-    monkeypatch.setattr(shell_launches, "prepare", lambda la, *a: analysed.append(la.script) or real(la, *a))
+    from flake8_npuprof.checks import launch_setup
+    real = launch_setup.prepare
+    monkeypatch.setattr(launch_setup, "prepare", lambda la, *a: analysed.append(la.script) or real(la, *a))
     assert check_file("python3 train.py --epochs=1\n", str(tmp_path / "run.sh"), Settings()) == []
     assert analysed == []
 
@@ -135,6 +135,7 @@ def project(tmp_path):
 
 @pytest.mark.parametrize("text", [
     "cur=$(cd $(dirname $0)/..; pwd)\npython3 ${cur}/train.py --epochs=1 > log 2>&1\n",
+    "bash ../train.sh\npython3 ../train.py\n",          # a script it runs that is not there
     "cd ..\nscript=train.py\npython3 $script --x=1\npython3 tools/eval.py\n",
     "#!/bin/bash\n# python3 ../train.py is the training\nnohup python3 ../train.py &\n",
 ])
@@ -154,19 +155,186 @@ def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, mon
 
 
 @pytest.mark.parametrize("text", [
-    "python3 /opt/models/train.py\n",                  # an absolute path: outside what the listing covers
-    "cd ~/work\npython3 train.py\n",
+    "cd ~\npython3 train.py\n",                          # the home folder is there
     "python3 ${name}.py\n",                             # the script's name is computed
-    "bash ../train.sh\npython3 ../train.py\n",          # another script runs: walked (emulate/scan.py)
-    "python3 ../missing/train.py\n",                    # named with its folder, and not there
     "cd ../../../../..\npython3 train.py\n",            # more levels up than MAX_LEVELS
     "export PROFILING_MODE=true\npython3 ../train.py\n",
+    "a=tra\nb=in.py\npython3 ../$a$b\n",                # a name held in a variable, used in part
+    "for p in $*; do cd ..; done\npython3 ../train.py\n",     # `cd ..` once per argument: as far up as they go
+    "up() { cd ..; }\nup; up; up; up\npython3 train.py\n",   # a body's `cd ..` once per call
+    "python3 -m $module\n",
+    "bash ./${name}.sh\n",
+    "source ./env.sh\nsource ./env.sh\nsource ./env.sh\npython3 train.py\n",    # env.sh goes up 2 each time
+    "bash ./loop.sh\n",                                 # runs itself
+    "f() { echo; }\n" + "f\n" * 80 + "g() { f; f; f; f; f; f; f; f; f; f; }\ng\n",     # calls enough for the bound
 ])
 def test_a_launcher_the_scripts_scan_cannot_settle_is_walked(project, text):
     from flake8_npuprof.engine.launch_scan import starts_no_profiled_script
+    (project / "test" / "env.sh").write_text("cd ../..\n")
+    (project / "test" / "loop.sh").write_text("bash ./loop.sh\n")
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert not starts_no_profiled_script(text, str(path))
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+# the shapes the scan follows: a file run or sourced, a `-m` module, a function body, an absolute path
+FOLLOWED = [
+    "bash ./child.sh --epochs=1\n",                     # child.sh starts ../tools/eval.py
+    "cd ..\nbash test/child.sh\n",                      # (from the project's folder: the same child)
+    "source ./env.sh\npython3 ${ROOT}/train.py\n",       # env.sh sets ROOT=.. (a level up it writes)
+    ". ./env.sh && python3 ${ROOT}/tools/eval.py\n",
+    "cd ..\npython3 -m tools.eval --x=1\n",
+    "run() {\n  python3 ../train.py \"$@\"\n}\nrun --epochs=1\nrun --epochs=2\n",
+    "function run {\n  cd ..\n  python3 train.py\n}\nrun\n",
+    "python3 /nonexistent_npx/models/train.py\n",    # not there: the walk finds no script
+    "cd /nonexistent_npx/data\npython3 ../train.py\n",
+    "python3 ../train.py > /dev/null 2>&1\n",           # what a redirection names is no folder
+    "wget https://example.com/data.tar\npython3 ../train.py\n",
+    "# python3 /opt/x/train.py is what runs on the cluster\npython3 ../train.py\n",
+    "cp -r /etc/x_npx ./out && python3 ../train.py --data_dir=/etc\n",   # a program's arguments: never a folder
+    "python3 ../test_*.py\n",                           # the walk looks for that very name
+]
+
+
+@pytest.mark.parametrize("text", FOLLOWED)
+def test_a_launcher_whose_followed_files_start_no_profiled_script_is_not_walked(project, text, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("for p in $*; do echo $p; done\npython3 ../tools/eval.py \"$@\"\n")
+    (project / "test" / "env.sh").write_text("export ROOT=..\nA=1\n")
+    (project / "tools" / "__init__.py").write_text("")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text) and why_walked(text, str(path)) == ""
+    made = _walks(monkeypatch)
+    fast = bench._check(str(path), text)
+    assert made == []
+    with bench.every_walk():
+        assert bench._check(str(path), text) == fast
+
+
+@pytest.mark.parametrize("text", FOLLOWED[:7])
+def test_a_launcher_is_walked_once_a_file_it_follows_can_start_a_profiled_script(project, text):
+    """The same launchers once the script the child, the sourced value, the module or the function names holds a
+    setup: walked, with every walk's findings."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("python3 ../tools/eval.py \"$@\"\n")
+    (project / "test" / "env.sh").write_text("export ROOT=..\n")
+    (project / "tools" / "__init__.py").write_text("")
+    (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
+    (project / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)).endswith("may hold a setup")
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, walked", [
+    ("python3 ${cur_path}/train.py\n", False),          # a variable no text sets: not known to the walk
+    ("python3 $3/train.py\n", False),                   # check knows no argument of the launcher
+    ("cur_path=..\npython3 ${cur_path}/train.py\n", True),
+    ("python3 ${cur_path:-..}/train.py\n", True),       # its default is known
+    ("run() { python3 $1/train.py; }\nrun ..\n", True),  # a function's arguments are known
+    ("for cur_path in ..; do python3 ${cur_path}/train.py; done\n", True),
+])
+def test_a_script_word_the_walk_cannot_know_starts_no_script(project, text, walked):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ("../train.py may hold a setup" if walked else "")
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text", [
+    "X=/etc\ncd $X/..\npython3 ../train.py\n",           # a value a `cd` may read
+    "run() { cd $1/..; python3 train.py; }\nrun /etc\n",   # what a function's call passes it
+    "bash ./child.sh /etc\npython3 ../train.py\n",       # what a script run gets
+    "for d in /etc; do cd $d/..; done\npython3 ../train.py\n",
+    "cd /etc/..\npython3 ../train.py\n",
+    "d=$(echo /etc)\ncd $d/..\npython3 ../train.py\n",   # what a substitution prints (the walk runs echo)
+    "d=`dirname /etc/x`\ncd $d/..\npython3 ../train.py\n",
+    "cd ${DATA:-/etc}/..\npython3 ../train.py\n",        # a default the walk gives
+])
+def test_an_absolute_path_a_directory_may_come_from_is_walked(project, text):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("cd $1\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)).startswith("an absolute path that is there (/")
+
+
+def test_a_path_written_out_is_the_file_it_ends_with(project):
+    """`../missing/train.py` can only be a train.py in a folder named missing: tools/train.py, which holds a
+    setup, is not what it starts; a missing/train.py with one is."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "train.py").write_text(EXAMPLE_SCRIPT)
+    text = "python3 ../missing/train.py\npython3 ./../tools/../tools/eval.py\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ""
+    fast = bench._check(str(path), text)
+    with bench.every_walk():
+        assert bench._check(str(path), text) == fast
+    (project / "missing").mkdir()
+    (project / "missing" / "train.py").write_text(EXAMPLE_SCRIPT)
+    assert why_walked(text, str(path)) == "../missing/train.py may hold a setup"
+
+
+def test_a_launcher_in_a_linked_folder_is_walked(project, tmp_path):
+    """`../train.py` from a linked folder is its target's neighbour, which no listing of the link's parent holds."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "real" / "test").mkdir(parents=True)
+    (tmp_path / "real" / "train.py").write_text(EXAMPLE_SCRIPT)
+    (project / "linked").symlink_to(tmp_path / "real" / "test")
+    text = "python3 ../train.py\n"
+    (project / "linked" / "run.sh").write_text(text)
+    assert why_walked(text, str(project / "linked" / "run.sh")) == "a linked folder on its path"
+
+
+def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "train.py").write_text(PLAIN)
+    text = f"cd {tmp_path / 'elsewhere'}\npython3 train.py\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    from flake8_npuprof.engine.launch_scan import why_walked
+    assert why_walked(text, str(path)).startswith("an absolute path that is there")
+
+
+def test_a_launcher_running_a_script_whose_walk_stops_is_walked_and_says_so(project):
+    """What a launcher runs counts toward the walk's bound: NPP191 on the launcher, which names no profiling word."""
+    (project / "test" / "child.sh").write_text("echo ok\n" * MAX_COMMANDS)
+    text = "bash ./child.sh\npython3 ../train.py\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    from flake8_npuprof.engine.launch_scan import why_walked
+    assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
+    found = check_file(text, str(path), Settings())
+    assert [(f.code, f.line) for f in found] == [("NPP191", 1), ("NPP191", 2)]
+    assert "stopped in child.sh, which it runs, at line 5000" in found[0].message
+
+
+def test_a_child_that_starts_a_profiled_script_is_reported_on_the_child(project):
+    """The launch is the child's: the launcher that runs it is walked and reports nothing of it, the child does."""
+    (project / "train.py").write_text(EXAMPLE_SCRIPT.replace('"--data_path", default=""', '"--trace", default="True"')
+                                      .replace("if args.profiling:", "if args.trace:"))
+    child = "python3 ../train.py --trace=False\n"
+    (project / "test" / "child.sh").write_text(child)
+    text = "bash ./child.sh\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    from flake8_npuprof.engine.launch_scan import why_walked
+    assert why_walked(text, str(path)) == "../train.py may hold a setup"
+    assert check_file(text, str(path), Settings()) == []
+    found = check_file(child, str(project / "test" / "child.sh"), Settings())
+    assert [(f.code, f.line, f.col) for f in found] == [("NPP205", 1, 20)]
 
 
 def test_the_listing_of_a_region_is_made_again_when_a_folder_changes(project):

@@ -18,8 +18,6 @@ from ..shell.state import MAX_BYTES
 from ..shell.walk import Walk
 from ..source.files import rel_path
 from ..source.text import SourceText
-from .launch_setup import prepare
-from .launcher_switch import dropped_switches
 
 
 # whether GE reads the launcher's PROFILING_OPTIONS in this launch (True, False, None: not shown), for a target
@@ -182,7 +180,10 @@ def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) ->
     try:
         w, prepared = _prepared(text, path, each[0].target, w)
         undecided: list = []
-        dropped = dropped_switches(text, path, each[0].target, undecided=undecided)
+        dropped: list = []
+        if "prof" in text.lower():          # (launcher_switch's option is one by "prof": imported only then)
+            from .launcher_switch import dropped_switches
+            dropped = dropped_switches(text, path, each[0].target, undecided=undecided)
         return [_check(text, w, prepared, settings, Finding, dropped, undecided) for settings in each]
     except Exception as exc:                # same contract as Python files
         return [[internal_error(exc)] for _ in each]
@@ -201,7 +202,8 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
             continue                        # under msprof the script's profiling options are not the collector's
         if not _may_have_setups(launch.script):
             continue                        # no setup to judge what the launch passes against: not analysed
-        ls = prepare(launch, target, w.root)
+        from . import launch_setup
+        ls = launch_setup.prepare(launch, target, w.root)
         if ls is not None:
             prepared.append((launch, ls))
     return w, prepared
@@ -210,22 +212,15 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
 def _may_have_setups(script: str) -> bool:
     """Whether a script may hold a profiling setup, by the prefilter the flake8 plugin runs (source/prefilter.py):
     one that fails it has none, so nothing a launch passes it can be judged (NPP205, an options value). A script
-    that cannot be read is left to prepare."""
-    from ..source.files import ReadError, read_source
-    from ..source.prefilter import might_configure_profiling
-    try:
-        return might_configure_profiling(read_source(script).text)
-    except (OSError, ReadError, ValueError):
-        return True
+    that cannot be read is left to prepare (kept per file while it is unchanged: the scan before the walk,
+    engine/launch_scan.py, read the same scripts)."""
+    from .shell_scan import may_have_setups
+    return may_have_setups(script)
 
 
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
-    from . import launcher_switch
-    from .options import check_options, for_state
     from ..source.model import finding
     from ..source.said import clause, said, so
-    from ..setups.state import from_setup
-    from ..values.reader import place
     src = SourceText(text)
     out, seen = [], set()
 
@@ -247,13 +242,19 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
                    f"the walk of this launcher stopped{where} at line {line} ({why})",
                    so("the command lines from there on were not checked (a finding may be missing; split the "
                       "launcher)"))))
-    for d in dropped:
-        report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
+    if dropped:
+        from . import launcher_switch
+        for d in dropped:
+            report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
         report("NPP191", start, end, said("analysis budget exhausted", clause(
             f"{why}, and without those values it reaches no launch",
             so(f"whether a launch gets {option} (NPP015) was not checked (a finding may be missing; `npuprof emulate "
                f"LAUNCHER -- {option}=True` says where it goes)"))))
+    if prepared:                            # (the options' checks, imported for a launch that needs them)
+        from .options import check_options, for_state
+        from ..setups.state import from_setup
+        from ..values.reader import place
     for launch, ls in prepared:
         script = rel_path(launch.script, w.root)
         for g, what in ls.traps:

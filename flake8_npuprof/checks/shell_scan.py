@@ -21,19 +21,49 @@ Anything else the walk reads (`cd`, variables, loops, `case`) decides only what 
 from __future__ import annotations
 
 import re
+from typing import Dict, Tuple
 
 from ..shell.state import MAX_COMMANDS
 
-# a Python launch (`x.py`, `python -m mod`, `train.$ext`), a sourced or run script, a function definition
-_MAY_START = re.compile(r"\.py|\.sh|\bsource\b|\bfunction\b|\(\s*\)|(?:^|[\s;&|(){}])-m(?:$|[\s=])|"
-                        r"\.[$`]|\}(?:py|sh)\b|(?:^|[\s;&|(){}`])\.(?:$|[\s;&|])")
-_ENDS_COMMAND = re.compile(r"[\n;&|()`]")
+# a Python launch (`x.py`, `python -m mod`, `train.$ext`), a sourced or run script, a function definition: each
+# pattern starts with what it looks for (a search for it is quick), what must stand before it is checked there
+_MAY_START = re.compile(r"\.py|\.sh|\(\s*\)|\.[$`]|\}(?:py|sh)\b")
+_WORDS = re.compile(r"(?:source|function)\b|-m(?:$|[\s=])|\.(?:$|[\s;&|])", re.M)
+_BEFORE = {"s": "", "f": "", "-": " \t\n\r;&|(){}", ".": " \t\n\r;&|(){}`"}     # "": not a word character
+_COMMAND_ENDS = "\n;&|()`"
 
 
 def needs_walk(text: str) -> bool:
     """Whether a finding of `check` on this launcher can depend on its walk (False: it cannot; see the module)."""
-    if "prof" in text.lower():
+    if "prof" in text.lower() or _MAY_START.search(text):
         return True
-    if _MAY_START.search(text):
-        return True
-    return len(_ENDS_COMMAND.findall(text)) + 1 > MAX_COMMANDS
+    for m in _WORDS.finditer(text):
+        at = m.start()
+        before = _BEFORE[text[at]]
+        if not at or (text[at - 1] in before if before else not (text[at - 1].isalnum() or text[at - 1] == "_")):
+            return True
+    return sum(text.count(c) for c in _COMMAND_ENDS) + 1 > MAX_COMMANDS
+
+
+_passes: Dict[str, Tuple[tuple, bool]] = {}         # script -> (its signature, whether it passes the prefilter)
+
+
+def may_have_setups(script: str) -> bool:
+    """Whether a script may hold a profiling setup, by the prefilter the flake8 plugin runs (source/prefilter.py); one
+    that cannot be read may. Kept per file while its signature is the same: the scan before a launcher's walk
+    (engine/launch_scan.py) and the walk's launches (shell_launches._prepared) ask of the same scripts."""
+    from ..source import observed
+    from ..source.files import ReadError, read_source
+    from ..source.prefilter import might_configure_profiling
+    sig = observed.note(script)         # a cached check depends on it as on a script the walk reads
+    kept = _passes.get(script)
+    if kept is not None and kept[0] == sig:
+        return kept[1]
+    try:
+        passes = might_configure_profiling(read_source(script).text)
+    except (OSError, ReadError, ValueError):
+        passes = True
+    if len(_passes) >= 4096:
+        _passes.clear()
+    _passes[script] = (sig, passes)
+    return passes
