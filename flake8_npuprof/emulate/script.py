@@ -101,14 +101,16 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         why = f"it starts another Python process at line {spawn}, which emulate does not follow: emulate that script"
         report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch followed: {why}"], "unseen": True},
                       answer={"usable": None, "why": why, "decider": None})
+    from .environment import Environment
     from .framework_replay import emulate_framework
     # a framework's script: its own profiler, also where it (or --env) sets PROFILING_MODE, which the
     # framework reads (torch_npu 26.1 turns into a no-op) and no GE of this script does
     if source.kind == "python" and all(r.setup.route == "env" for r in results) and not spawn:
         from ..source.prefilter import names_mindspore, names_torch_npu
+        caller = Environment(environ if environ is not None else os.environ)
         for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
             replayed = named(source.text) and emulate_framework(source.text, path, framework, target, cwd, use_env,
-                                                                environ if environ is not None else os.environ)
+                                                                caller)
             if replayed:
                 return replayed
         for framework, named in (("torch_npu.profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
