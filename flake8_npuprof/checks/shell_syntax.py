@@ -29,15 +29,14 @@ import re
 from typing import Iterator, List, NamedTuple, Optional, Set
 
 from ..knowledge.msprof_options import all_options
+from ..shell.words import simple_commands, unclosed_quote
 from ..source.model import Finding, finding
 from ..source.said import said
-from ..source.shell_words import HEREDOC_TAG, heredoc_end, read_word
 from ..source.text import HOLE, SourceText
 
 CODE = "NPP016"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
-_SEPARATORS = "\n;&|()"
 
 
 class ShWord(NamedTuple):
@@ -55,108 +54,10 @@ class ShCommand(NamedTuple):
 
 
 def commands(text: str, src: SourceText) -> Iterator[ShCommand]:
-    """Simple commands as bash splits them: quoting, `\\`-newline, comments, here-document bodies skipped."""
-    words: List[ShWord] = []
-    heredocs: list = []
-    continued = False
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\" and text.startswith("\n", i + 1) or c == "\\" and text.startswith("\r\n", i + 1):
-            i += 2 if text[i + 1] == "\n" else 3
-            continued = True
-            continue
-        if c in " \t\r":
-            i += 1
-            continue
-        if c == "#":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        if text.startswith("((", i):            # arithmetic (`(( i++ ))`, `for ((i = 0; ...))`): no words
-            i = _arithmetic_end(text, i)
-            continue
-        if c in _SEPARATORS:
-            if words or c == "\n":
-                yield ShCommand(words, i, c)
-                words = []
-            i += 1
-            continued = False
-            if c == "\n" and heredocs:
-                i = heredoc_end(text, i, heredocs)
-                heredocs = []
-            continue
-        if c in "<>":
-            if text.startswith("<<<", i):
-                i += 3
-                continue
-            if text.startswith(("<&", ">&"), i):
-                i += 2                          # `2>&1`: a redirection, not a `&` that ends the command
-                continue
-            if text.startswith("<<", i):
-                m = HEREDOC_TAG.match(text, i + 2)
-                if m and m.group(2):
-                    heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
-                    i = m.end()
-                    continue
-            i += 1
-            continue
-        value, end = read_word(text, i)
-        if end == i:
-            i += 1
-            continue
-        words.append(ShWord(value.text, i, end, src.position(i)[0], continued))
-        continued = False
-        i = end
-    yield ShCommand(words, n, "")
-
-
-def _arithmetic_end(text: str, i: int) -> int:
-    """After the `))` that closes the `((` at i (the end of the text if none does)."""
-    depth, n = 0, len(text)
-    while i < n:
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
-
-
-def unclosed_quote(text: str, start: int, end: int) -> Optional[int]:
-    """The offset of a quote opened in text[start:end] (one word, as read_word reads it) and never closed."""
-    i, end = start, min(end, len(text))
-    while i < end:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "$" and text.startswith("'", i + 1):       # $'...': backslash escapes hold inside
-            j = i + 2
-            while j < len(text) and text[j] != "'":
-                j += 2 if text[j] == "\\" else 1
-            if j >= len(text):
-                return i + 1
-            i = j + 1
-            continue
-        if c == "'":
-            close = text.find("'", i + 1)
-            if close < 0:
-                return i
-            i = close + 1
-            continue
-        if c == '"':
-            j = i + 1
-            while j < len(text) and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            if j >= len(text):
-                return i
-            i = j + 1
-            continue
-        i += 1
-    return None
+    """Simple commands as bash splits them (shell/words.simple_commands), each word with its line."""
+    for cmd in simple_commands(text):
+        yield ShCommand([ShWord(w.value.text, w.start, w.end, src.position(w.start)[0], w.continued)
+                         for w in cmd.words], cmd.end, cmd.ender)
 
 
 # ---------------------------------------------------------------- what matters for profiling

@@ -38,7 +38,7 @@ from typing import Optional
 
 from .runtime import Env
 from ..knowledge.targets import Target
-from ..source.shell_words import MAX_LAUNCHER
+from ..shell.words import MAX_LAUNCHER
 from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      not_replayed, report_json, result_json, target_line, unknown_reasons)

@@ -42,7 +42,7 @@ def starts_no_profiled_script(text: str, path: str) -> bool:
     """True when the walk of this launcher cannot change what `check` finds in it (see the module); False when
     it may, or when that is not certain here."""
     from ..shell.state import MAX_COMMANDS
-    from ..source.shell_words import MAX_LAUNCHER
+    from ..shell.words import MAX_LAUNCHER
     if len(text) > MAX_LAUNCHER or "prof" in text.lower() or _WALKED.search(text) or _ROOTED.search(text) or \
             len(_ENDS_COMMAND.findall(text)) + 1 > MAX_COMMANDS or not os.path.isfile(path):
         return False
