@@ -17,54 +17,8 @@ from ..source.text import HOLE, Piece, Run, SourceText, StrValue, mask_placehold
 MAX_LAUNCHER = 256 * 1024       # characters of a launcher (or a script it sources) read: far above any real one
 _PREFIX = r"(?:(?:export|declare\s+-x|typeset\s+-x|local|readonly)\s+)?"
 _ASSIGN = re.compile(_PREFIX + r"(PROFILING_MODE|PROFILING_OPTIONS)=")
-_WORD_END = set(" \t\n;&|<>()")
+_WORD_END = set(" \t\n;&|<>()")       # what ends a word outside quotes (and a CR, as SourceText counts lines)
 _BREAK = re.compile(r"[\r\n]")
-
-
-class ShellSet(NamedTuple):
-    name: str
-    value: StrValue
-    start: int              # offset of the variable name
-    line: int
-
-
-def assignments(text: str, names: Optional[Tuple[str, ...]] = None) -> List[ShellSet]:
-    """The assignments of PROFILING_MODE and PROFILING_OPTIONS, or of the variables `names`."""
-    assign = _ASSIGN if names is None else re.compile(_PREFIX + "(" + "|".join(map(re.escape, names)) + ")=")
-    out = []
-    i, n = 0, len(text)
-    at_word_start = True
-    src = SourceText(text)
-    while i < n:
-        c = text[i]
-        if c == "#" and at_word_start:
-            i = _line_end(text, i)
-            continue
-        if at_word_start:
-            m = assign.match(text, i)
-            if m:
-                value, end = read_word(text, m.end())
-                value = mask_placeholders(value)        # `{MODE}`, `@MODE@`, '${OUT}': left for a generator
-                out.append(ShellSet(m.group(1), value, m.start(1), src.position(m.start(1))[0]))
-                i = end
-                at_word_start = False
-                continue
-        if c in "'\"":
-            _, i = read_word(text, i)
-            at_word_start = False
-            continue
-        if c == "\\":
-            i += 2
-            continue
-        at_word_start = c in _WORD_END or c == "\r"
-        i += 1
-    return out
-
-
-def _line_end(text: str, i: int) -> int:
-    """Offset of the line break ending the line at i (a lone CR too, as SourceText counts lines)."""
-    m = _BREAK.search(text, i)            # stops at the first break: two find()s would rescan
-    return m.start() if m else len(text)
 
 
 _PLAIN = re.compile(r"[^ \t\n;&|<>()\r'\"\\$`]+")        # characters that stand for themselves, unquoted
@@ -460,3 +414,51 @@ def simple_commands(text: str, bodies: bool = False) -> Iterator[SimpleCommand]:
         continued = False
         i = end
     yield SimpleCommand(words, n, "")
+
+
+# ---------------------------------------------------------------- PROFILING_* assignments
+
+class ShellSet(NamedTuple):
+    name: str
+    value: StrValue
+    start: int              # offset of the variable name
+    line: int
+
+
+def assignments(text: str, names: Optional[Tuple[str, ...]] = None) -> List[ShellSet]:
+    """The assignments of PROFILING_MODE and PROFILING_OPTIONS, or of the variables `names`."""
+    assign = _ASSIGN if names is None else re.compile(_PREFIX + "(" + "|".join(map(re.escape, names)) + ")=")
+    out = []
+    i, n = 0, len(text)
+    at_word_start = True
+    src = SourceText(text)
+    while i < n:
+        c = text[i]
+        if c == "#" and at_word_start:
+            i = _line_end(text, i)
+            continue
+        if at_word_start:
+            m = assign.match(text, i)
+            if m:
+                value, end = read_word(text, m.end())
+                value = mask_placeholders(value)        # `{MODE}`, `@MODE@`, '${OUT}': left for a generator
+                out.append(ShellSet(m.group(1), value, m.start(1), src.position(m.start(1))[0]))
+                i = end
+                at_word_start = False
+                continue
+        if c in "'\"":
+            _, i = read_word(text, i)
+            at_word_start = False
+            continue
+        if c == "\\":
+            i += 2
+            continue
+        at_word_start = c in _WORD_END or c == "\r"
+        i += 1
+    return out
+
+
+def _line_end(text: str, i: int) -> int:
+    """Offset of the line break ending the line at i (a lone CR too, as SourceText counts lines)."""
+    m = _BREAK.search(text, i)            # stops at the first break: two find()s would rescan
+    return m.start() if m else len(text)
