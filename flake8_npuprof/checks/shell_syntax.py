@@ -26,10 +26,10 @@ variable an msprof line uses (another variable the launcher exports, such as PYT
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, NamedTuple, Optional, Set
+from typing import List, Optional, Set
 
 from ..knowledge.msprof_options import all_options
-from ..shell.words import simple_commands, unclosed_quote
+from ..shell.words import SimpleCommand, Token, simple_commands, unclosed_quote
 from ..source.model import Finding, finding
 from ..source.said import said
 from ..source.text import HOLE, SourceText
@@ -39,25 +39,10 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 
 
-class ShWord(NamedTuple):
-    text: str               # decoded (HOLE for an expansion)
-    start: int              # source span
-    end: int
-    line: int               # 1-based line of its first character
-    continued: bool         # a `\`-newline stands between it and the word before
-
-
-class ShCommand(NamedTuple):
-    words: List[ShWord]
-    end: int                # offset of what ended it (a separator or the end of the text)
-    ender: str              # that character ("" at the end of the text)
-
-
-def commands(text: str, src: SourceText) -> Iterator[ShCommand]:
-    """Simple commands as bash splits them (shell/words.simple_commands), each word with its line."""
-    for cmd in simple_commands(text):
-        yield ShCommand([ShWord(w.value.text, w.start, w.end, src.position(w.start)[0], w.continued)
-                         for w in cmd.words], cmd.end, cmd.ender)
+# the words of a command (shell/words.simple_commands): decoded text (HOLE for an expansion), source span, whether
+# a `\`-newline stands between it and the word before
+ShWord = Token
+ShCommand = SimpleCommand
 
 
 # ---------------------------------------------------------------- what matters for profiling
@@ -96,7 +81,7 @@ def check(text: str) -> List[Finding]:
     if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
         return []
     src = SourceText(text)
-    cmds = list(commands(text, src))
+    cmds = list(simple_commands(text))
     uses = _Uses(cmds, text)
     out: List[Finding] = []
 
@@ -108,7 +93,7 @@ def check(text: str) -> List[Finding]:
     for k, cmd in enumerate(cmds):
         ws = cmd.words
         if ws:
-            _one(text, cmd, previous, uses, report)
+            _one(text, src, cmd, previous, uses, report)
             if ws[-1].end >= len(text) and cmd.ender == "":
                 quote = unclosed_quote(text, ws[-1].start, ws[-1].end)
                 if quote is not None:
@@ -122,7 +107,7 @@ def _show(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, report) -> None:
+def _one(text: str, src: SourceText, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, report) -> None:
     ws = cmd.words
     k = 0
     assigns = []
@@ -153,6 +138,7 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
     if head.text.startswith("--") and _msprof_word(head.text) and not head.continued and previous is not None \
             and previous.words and previous.ender == "\n":
         above = previous.words
+        above_line = src.position(above[0].start)[0]
         line_end = text.rfind("\n", 0, head.start)
         tail = text[above[-1].end:line_end] if line_end >= 0 else ""
         how = "ends with `\\` and a blank after it, which escapes the blank, not the line break" \
@@ -161,8 +147,8 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
         if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
-                        f"the msprof line above (line {above[0].line}) {how}, so msprof never gets this line's options",
-                        "end the line above with `\\` and nothing after it", lines=(above[0].line,)))
+                        f"the msprof line above (line {above_line}) {how}, so msprof never gets this line's options",
+                        "end the line above with `\\` and nothing after it", lines=(above_line,)))
             return
         assigned = [_ASSIGN.match(w.text) for w in above]
         last = assigned[-1]
@@ -170,9 +156,9 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             name = last.group(1)
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
-                        f"the assignment above (line {above[0].line}) {how}, so {name} does not get these options"
+                        f"the assignment above (line {above_line}) {how}, so {name} does not get these options"
                         f"{uses.why(name)}", "keep the whole value inside one pair of quotes",
-                        lines=(above[0].line,)))
+                        lines=(above_line,)))
 
 
 def _assigned(word: ShWord) -> str:

@@ -166,7 +166,8 @@ def parse(msprof: Word, rest: Sequence[Word]) -> Call:
 def calls_in_shell(text: str) -> List[Call]:
     out: List[Call] = []
     for values in shell_commands(text):
-        out.extend(_calls([_value_word(v, text) for v in values]))
+        if any("msprof" in v.text for v in values):     # else neither msprof nor a `bash -c` that runs it
+            out.extend(_calls([_value_word(v, text) for v in values]))
     return out
 
 
@@ -174,7 +175,8 @@ def calls_in_string(outer: Word, depth: int = 0) -> List[Call]:
     """msprof runs inside a shell command string (os.system, shell=True, bash -c)."""
     out: List[Call] = []
     for values in shell_commands(outer.text):
-        out.extend(_calls([_inner_word(v, outer) for v in values], depth))
+        if any("msprof" in v.text for v in values):
+            out.extend(_calls([_inner_word(v, outer) for v in values], depth))
     return out
 
 

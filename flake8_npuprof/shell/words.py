@@ -337,10 +337,11 @@ class Token(NamedTuple):
     """One word of a simple command: decoded (HOLE for an expansion), where it is, and whether a `\\`-newline stands
     between it and what came before it."""
 
-    value: StrValue
-    start: int
+    text: str               # value.text
+    start: int              # source span
     end: int
     continued: bool
+    value: StrValue         # the decoded word with its map to the source
 
 
 class SimpleCommand(NamedTuple):
@@ -410,7 +411,7 @@ def simple_commands(text: str, bodies: bool = False) -> Iterator[SimpleCommand]:
         if end == i:
             i += 1
             continue
-        words.append(Token(value, i, end, continued))
+        words.append(Token(value.text, i, end, continued, value))
         continued = False
         i = end
     yield SimpleCommand(words, n, "")
