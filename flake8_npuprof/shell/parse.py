@@ -1,10 +1,10 @@
 """Shell parsing: a launcher's text as bash splits it, without running it.
 
-Words (quoting, expansions skipped whole, redirections), simple commands split at operators and newlines
-(comments and here-document bodies skipped, `(( ))` and `[[ ]]` kept whole, `ids=(0 1 2)` one word), the `&`
-a pipeline's commands share, and the bodies of the compounds the interpreter evaluates: a function's `{ }`, a
-loop's `do ... done`, a `case`'s arms and patterns. Everything here reads text only; what a word is worth is
-the interpreter's (walk.py, expand.py).
+Words (where each ends, quotes and expansions as words.py reads them; a redirection its own word), simple commands
+split at operators and newlines (comments and here-document bodies skipped, `(( ))` and `[[ ]]` kept whole,
+`ids=(0 1 2)` one word), the `&` a pipeline's commands share, and the bodies of the compounds the interpreter
+evaluates: a function's `{ }`, a loop's `do ... done`, a `case`'s arms and patterns. Everything here reads text
+only; what a word is worth is the interpreter's (walk.py, expand.py).
 """
 
 from __future__ import annotations
