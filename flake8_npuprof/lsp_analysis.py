@@ -523,7 +523,7 @@ def _name(func) -> str:
 def _strings_at(analysis: Analysis, offset: int):
     from .source.text import literal_value
     if analysis.kind == "shell":
-        from .source.shell_words import assignments
+        from .shell.words import assignments
         for s in assignments(analysis.text):
             if s.name == "PROFILING_OPTIONS" and s.value.anchor <= offset <= s.value.anchor_end:
                 yield s.value

@@ -28,6 +28,7 @@ from flake8_npuprof.checks.analysis import Context, Settings, analyse
 from flake8_npuprof.checks.options import ABORT
 from flake8_npuprof.emulate.script import base_env, emulate_text
 from flake8_npuprof.setups.inventory import Inventory, shell_setups
+from flake8_npuprof.shell.words import assignments
 from flake8_npuprof.plugin import NpuProfChecker
 from flake8_npuprof.checks.shell_env import analyse_shell
 from flake8_npuprof.source.text import SourceText
@@ -80,7 +81,7 @@ def test_check_flake8_and_emulate_agree(path: Path, tmp_path):
     results = emulate_text(text, kind, str(path), target, str(tmp_path), base_env(False, {}))
     if kind == "shell":
         findings = analyse_shell(text, str(path), settings)
-        (setup,) = shell_setups(text) or (None,)
+        (setup,) = shell_setups(text, assignments(text)) or (None,)
         state = from_setup(setup) if setup is not None else None
         for f in findings:
             if state is not None and state.latent:
@@ -159,7 +160,6 @@ def test_launcher_check_and_emulate_agree(path: Path):
     from flake8_npuprof.emulate.script import emulate_path
     from flake8_npuprof.emulate.sequence import env_read
     from flake8_npuprof.engine.run import check_shell as check_file
-    from flake8_npuprof.source.shell_words import assignments
     text = path.read_text(encoding="utf-8")
     target = Target()
     findings = check_file(text, str(path), Settings(target=target))

@@ -212,7 +212,7 @@ def test_no_outside_leaves_scripts_outside_the_project_unread(project, tmp_path_
 
 def _read_word_per_character(text: str, i: int):
     """The decoder as it was, one run per character: the definition the block decoder is held to."""
-    from flake8_npuprof.source.shell_words import _WORD_END, _skip_expansion
+    from flake8_npuprof.shell.words import _WORD_END, skip_expansion
     from flake8_npuprof.source.text import HOLE
     parts, runs, t, n = [], [], 0, len(text)
 
@@ -246,7 +246,7 @@ def _read_word_per_character(text: str, i: int):
                         put(text[i + 1], i, 2)
                     i += 2
                 elif ch in "$`":
-                    i = _skip_expansion(text, i)
+                    i = skip_expansion(text, i)
                     hole()
                 else:
                     put(ch, i)
@@ -257,7 +257,7 @@ def _read_word_per_character(text: str, i: int):
                 put(text[i + 1], i, 2)
             i += 2
         elif c in "$`":
-            i = _skip_expansion(text, i)
+            i = skip_expansion(text, i)
             hole()
         else:
             put(c, i)
@@ -267,7 +267,7 @@ def _read_word_per_character(text: str, i: int):
 
 def test_the_block_decoder_maps_every_character_as_the_per_character_one_did():
     import random
-    from flake8_npuprof.source.shell_words import read_word
+    from flake8_npuprof.shell.words import read_word
     rng = random.Random(26)
     alphabet = ["a", "b", " ", "'", '"', "\\", "$", "`", "{", "}", "(", ")", "\n", "\r", ";", "x", "性", "$X", "${Y}"]
     for _ in range(3000):

@@ -537,6 +537,25 @@ def test_a_launchers_profiling_mode_turns_torch_npu_26_1_off(tmp_path, capsys):
     assert "usable data: yes" in capsys.readouterr().out.splitlines()
 
 
+def test_the_replay_says_where_each_variable_of_a_launchs_environment_was_set(tmp_path, capsys, monkeypatch):
+    # the caller's environment (--env) and the launcher's export each name their own origin in the replay's why
+    from flake8_npuprof.emulate.environment import GIVEN, Environment
+    env = Environment({"PROFILING_MODE": "false", "ASCEND_WORK_PATH": "/w"}, {"PROFILING_MODE": "by the launcher"})
+    assert (dict(env), env.origin("PROFILING_MODE"), env.origin("ASCEND_WORK_PATH")) == (
+        {"PROFILING_MODE": "false", "ASCEND_WORK_PATH": "/w"}, "by the launcher", GIVEN)
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n", **{"train.py": TORCH_NPU})
+    monkeypatch.setenv("PROFILING_MODE", "false")
+    assert main(["emulate", "--env", "--cann", "8.5", "--torch-npu", "26.1", str(path)]) == 1
+    why = ("line 5: PROFILING_MODE is set in this environment (--env): torch_npu 26.1+ turns every profiler call "
+           "into a no-op")
+    assert f"usable data: no ({why})" in capsys.readouterr().out.splitlines()
+    path.write_text("#!/bin/bash\nexport PROFILING_MODE=0\npython3 train.py\n")
+    assert main(["emulate", "--env", "--cann", "8.5", "--torch-npu", "26.1", str(path)]) == 1
+    why = ("line 5: PROFILING_MODE is set by the launcher (export at run.sh:2): torch_npu 26.1+ turns every profiler "
+           "call into a no-op")
+    assert f"usable data: no ({why})" in capsys.readouterr().out.splitlines()
+
+
 def test_a_script_whose_imported_module_profiles_is_not_said_to_collect_nothing(tmp_path, capsys):
     path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",
                     **{"train.py": "import prof_lib\n\nif __name__ == '__main__':\n    prof_lib.go()\n",

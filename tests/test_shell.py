@@ -7,7 +7,7 @@ import pytest
 from flake8_npuprof.cli import main
 from flake8_npuprof.source.files import DEFAULT_OFF
 from flake8_npuprof.checks.shell_env import analyse_shell
-from flake8_npuprof.source.shell_words import assignments
+from flake8_npuprof.shell.words import assignments
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -108,4 +108,4 @@ def test_mode_set_differently_in_branches_is_neither_on_nor_off():
     (f,) = analyse_shell(text)
     assert f.code == "NPP103" and not f.message.startswith("latent")
     from flake8_npuprof.setups.inventory import shell_setups
-    assert shell_setups(text)[0].mode.state == "unknown"
+    assert shell_setups(text, assignments(text))[0].mode.state == "unknown"

@@ -1,7 +1,7 @@
 """Shell launchers (`*.sh`, shell shebangs): `export PROFILING_MODE=...`, `PROFILING_OPTIONS=...`,
 MindSpore's `MS_PROFILER_OPTIONS=...`, and inline `VAR=... python train.py`, with shell quoting understood.
 
-The words are read as the shell reads them (source/shell_words.py: quoting, expansions as holes).
+The words are read as the shell reads them (shell/words.py: quoting, expansions as holes).
 Only the CLI reads these files; findings use the same codes as Python files.
 """
 
@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence
 from .analysis import Settings, internal_error
 from ..source.model import Finding, finding
 from ..source.text import SourceText
-from ..source.shell_words import MAX_LAUNCHER, assignments
+from ..shell.words import MAX_LAUNCHER, assignments
 
 
 def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings(),

@@ -39,7 +39,7 @@ def check_file_each(text: str, path: str, each, ge_reads: Optional[GeReads] = No
     (what GE reads of its options is decided with the first settings' target), and judged per target."""
     from .shell_env import analyse_shell_each
     from ..source.model import Finding
-    from ..source.shell_words import MAX_LAUNCHER
+    from ..shell.words import MAX_LAUNCHER
     from .shell_scan import needs_walk
     if len(text) <= MAX_LAUNCHER and not needs_walk(text):
         # nothing the walk finds can depend on this text (shell_scan.py): only its own lines are checked
@@ -75,7 +75,7 @@ def _profile_type(text: str, w: Walk, each) -> list:
     reaches torch_npu.utils.profiler's Profile with profile_type=os.getenv("PROFILE_TYPE") (the model zoo's
     step-triggered profiler). Each assignment is judged by its own value: the branch it is in sets it when it runs."""
     from ..source.model import finding
-    from ..source.shell_words import assignments
+    from ..shell.words import assignments
     from ..source.text import HOLE
     from .analysis import internal_error
     from .torch_npu_utils_profile import launcher_words, project_sites

@@ -26,137 +26,23 @@ variable an msprof line uses (another variable the launcher exports, such as PYT
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, NamedTuple, Optional, Set
+from typing import List, Optional, Set
 
 from ..knowledge.msprof_options import all_options
+from ..shell.words import SimpleCommand, Token, simple_commands, unclosed_quote
 from ..source.model import Finding, finding
 from ..source.said import clause, said, so
-from ..source.shell_words import HEREDOC_TAG, heredoc_end, read_word
 from ..source.text import HOLE, SourceText
 
 CODE = "NPP016"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
-_SEPARATORS = "\n;&|()"
 
 
-class ShWord(NamedTuple):
-    text: str               # decoded (HOLE for an expansion)
-    start: int              # source span
-    end: int
-    line: int               # 1-based line of its first character
-    continued: bool         # a `\`-newline stands between it and the word before
-
-
-class ShCommand(NamedTuple):
-    words: List[ShWord]
-    end: int                # offset of what ended it (a separator or the end of the text)
-    ender: str              # that character ("" at the end of the text)
-
-
-def commands(text: str, src: SourceText) -> Iterator[ShCommand]:
-    """Simple commands as bash splits them: quoting, `\\`-newline, comments, here-document bodies skipped."""
-    words: List[ShWord] = []
-    heredocs: list = []
-    continued = False
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\" and text.startswith("\n", i + 1) or c == "\\" and text.startswith("\r\n", i + 1):
-            i += 2 if text[i + 1] == "\n" else 3
-            continued = True
-            continue
-        if c in " \t\r":
-            i += 1
-            continue
-        if c == "#":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        if text.startswith("((", i):            # arithmetic (`(( i++ ))`, `for ((i = 0; ...))`): no words
-            i = _arithmetic_end(text, i)
-            continue
-        if c in _SEPARATORS:
-            if words or c == "\n":
-                yield ShCommand(words, i, c)
-                words = []
-            i += 1
-            continued = False
-            if c == "\n" and heredocs:
-                i = heredoc_end(text, i, heredocs)
-                heredocs = []
-            continue
-        if c in "<>":
-            if text.startswith("<<<", i):
-                i += 3
-                continue
-            if text.startswith(("<&", ">&"), i):
-                i += 2                          # `2>&1`: a redirection, not a `&` that ends the command
-                continue
-            if text.startswith("<<", i):
-                m = HEREDOC_TAG.match(text, i + 2)
-                if m and m.group(2):
-                    heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
-                    i = m.end()
-                    continue
-            i += 1
-            continue
-        value, end = read_word(text, i)
-        if end == i:
-            i += 1
-            continue
-        words.append(ShWord(value.text, i, end, src.position(i)[0], continued))
-        continued = False
-        i = end
-    yield ShCommand(words, n, "")
-
-
-def _arithmetic_end(text: str, i: int) -> int:
-    """After the `))` that closes the `((` at i (the end of the text if none does)."""
-    depth, n = 0, len(text)
-    while i < n:
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
-
-
-def unclosed_quote(text: str, start: int, end: int) -> Optional[int]:
-    """The offset of a quote opened in text[start:end] (one word, as read_word reads it) and never closed."""
-    i, end = start, min(end, len(text))
-    while i < end:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "$" and text.startswith("'", i + 1):       # $'...': backslash escapes hold inside
-            j = i + 2
-            while j < len(text) and text[j] != "'":
-                j += 2 if text[j] == "\\" else 1
-            if j >= len(text):
-                return i + 1
-            i = j + 1
-            continue
-        if c == "'":
-            close = text.find("'", i + 1)
-            if close < 0:
-                return i
-            i = close + 1
-            continue
-        if c == '"':
-            j = i + 1
-            while j < len(text) and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            if j >= len(text):
-                return i
-            i = j + 1
-            continue
-        i += 1
-    return None
+# the words of a command (shell/words.simple_commands): decoded text (HOLE for an expansion), source span, whether
+# a `\`-newline stands between it and the word before
+ShWord = Token
+ShCommand = SimpleCommand
 
 
 # ---------------------------------------------------------------- what matters for profiling
@@ -195,7 +81,7 @@ def check(text: str) -> List[Finding]:
     if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
         return []
     src = SourceText(text)
-    cmds = list(commands(text, src))
+    cmds = list(simple_commands(text))
     uses = _Uses(cmds, text)
     out: List[Finding] = []
 
@@ -207,7 +93,7 @@ def check(text: str) -> List[Finding]:
     for k, cmd in enumerate(cmds):
         ws = cmd.words
         if ws:
-            _one(text, cmd, previous, uses, report)
+            _one(text, src, cmd, previous, uses, report)
             if ws[-1].end >= len(text) and cmd.ender == "":
                 quote = unclosed_quote(text, ws[-1].start, ws[-1].end)
                 if quote is not None:
@@ -221,7 +107,7 @@ def _show(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, report) -> None:
+def _one(text: str, src: SourceText, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, report) -> None:
     ws = cmd.words
     k = 0
     assigns = []
@@ -253,6 +139,7 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
     if head.text.startswith("--") and _msprof_word(head.text) and not head.continued and previous is not None \
             and previous.words and previous.ender == "\n":
         above = previous.words
+        above_line = src.position(above[0].start)[0]
         line_end = text.rfind("\n", 0, head.start)
         tail = text[above[-1].end:line_end] if line_end >= 0 else ""
         how = "ends with `\\` and a blank after it, which escapes the blank, not the line break" \
@@ -261,9 +148,9 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
         if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
-                        clause(f"the msprof line above (line {above[0].line}) {how}",
+                        clause(f"the msprof line above (line {above_line}) {how}",
                                so("msprof never gets this line's options")),
-                        "end the line above with `\\` and nothing after it", lines=(above[0].line,)))
+                        "end the line above with `\\` and nothing after it", lines=(above_line,)))
             return
         assigned = [_ASSIGN.match(w.text) for w in above]
         last = assigned[-1]
@@ -271,10 +158,10 @@ def _one(text: str, cmd: ShCommand, previous: Optional[ShCommand], uses: _Uses, 
             name = last.group(1)
             report(head.start, head.end,
                    said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
-                        clause(f"the assignment above (line {above[0].line}) {how}",
+                        clause(f"the assignment above (line {above_line}) {how}",
                                so(f"{name} does not get these options{uses.why(name)}")),
                         "keep the whole value inside one pair of quotes",
-                        lines=(above[0].line,)))
+                        lines=(above_line,)))
 
 
 def _assigned(word: ShWord) -> str:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Optional
 
 from ..knowledge.targets import Target
+from .environment import Environment
 from .replay import UsageError
 
 
 def emulate_framework(text: str, path: str, framework: str, target: Target, cwd: Optional[str], use_env: bool,
-                      environ) -> Optional[dict]:
+                      environ: Optional[Environment]) -> Optional[dict]:
     """The report of a torch_npu or MindSpore script (torch_run.py, mindspore_run.py), None when the file starts
     no profiler those replay (dynamic profiling, PROF_CONFIG_PATH: said as not replayed)."""
     import ast

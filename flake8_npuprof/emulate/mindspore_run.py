@@ -18,6 +18,7 @@ from typing import Dict, List, Optional, Tuple, Union
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
+from .environment import Environment
 from .message import Message
 from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
 
@@ -25,7 +26,7 @@ UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.folder", "mindspore.run.layout")    # data/sources.json (tests/test_audit.py)
 
 
-def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[dict]) -> list:
+def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[Environment]) -> list:
     from ..checks.mindspore import PROFILE, PROFILERS, Names
     names = Names(ctx.tree)
     if not names.aliases:

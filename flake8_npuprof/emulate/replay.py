@@ -595,7 +595,8 @@ def emulate_text(text: str, kind: str, path: str, target: Target, cwd: Optional[
     """The results of every setup of one script's text (or a shell launcher's own PROFILING_* variables)."""
     origin = "the script"
     if kind == "shell":
-        setups, inits, order, origin = shell_setups(text), [], None, "the launcher"
+        from ..shell.words import assignments
+        setups, inits, order, origin = shell_setups(text, assignments(text)), [], None, "the launcher"
     else:
         from ..checks.analysis import Context, Settings
         from ..source.prefilter import MAX_WORDS, words_over_budget

@@ -38,7 +38,7 @@ from typing import Optional
 
 from .runtime import Env
 from ..knowledge.targets import Target
-from ..source.shell_words import MAX_LAUNCHER
+from ..shell.words import MAX_LAUNCHER
 from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      not_replayed, report_json, result_json, target_line, unknown_reasons)
@@ -101,17 +101,18 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         why = f"it starts another Python process at line {spawn}, which emulate does not follow: emulate that script"
         report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch followed: {why}"], "unseen": True},
                       answer={"usable": None, "why": why, "decider": None})
+    from .environment import Environment
     from .framework_replay import emulate_framework
     # a framework's script: its own profiler, also where it (or --env) sets PROFILING_MODE, which the
     # framework reads (torch_npu 26.1 turns into a no-op) and no GE of this script does
     if source.kind == "python" and all(r.setup.route == "env" for r in results) and not spawn:
         from ..source.prefilter import names_mindspore, names_torch_npu
         from .torch_run import reads_env_config
+        caller = Environment(environ if environ is not None else os.environ)
         for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
-            given = environ if environ is not None else os.environ
             replayed = (named(source.text) or (framework == "torch_npu" and use_env and
-                                               reads_env_config(source.text, given))) and \
-                emulate_framework(source.text, path, framework, target, cwd, use_env, given)
+                                               reads_env_config(source.text, caller))) and \
+                emulate_framework(source.text, path, framework, target, cwd, use_env, caller)
             if replayed:
                 return replayed
         for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):

@@ -18,6 +18,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, Launch, steps
 from ..shell.walk import Walk
+from .environment import Environment
 from .launcher import emulate_launch, imported_profiling, launch_info
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
@@ -205,14 +206,6 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
 _FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS", "PROF_CONFIG_PATH")
 
 
-class LaunchEnv(dict):
-    """The environment a launch's script gets, with where the launcher set each of its variables (`origins`)."""
-
-    def __init__(self, *args) -> None:
-        super().__init__(*args)
-        self.origins: dict = {}
-
-
 def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     """(verdict, why, profiles, the script's line) of a launch whose script profiles with torch_npu's or MindSpore's
     profiler, from emulate's replay of that script (emulate/torch_run.py, mindspore_run.py) with the environment
@@ -221,13 +214,13 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     from ..source.text import HOLE
     from .framework_replay import emulate_framework
     text = ls.ctx.src.text
-    env = LaunchEnv(environ or {})
+    values, origins = dict(environ or {}), {}
     for k, v in launch.command.env.items():
         if HOLE not in v.value:
-            env[k] = v.value
-            env.origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
+            values[k] = v.value
+            origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
     # without --env the caller's environment is not known: as for a script
-    given = None if environ is None and not any(k in env for k in _FRAMEWORK_ENV) else env
+    given = None if environ is None and not any(k in values for k in _FRAMEWORK_ENV) else Environment(values, origins)
     from .torch_run import reads_env_config
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
         if not named(text) and not (framework == "torch_npu" and reads_env_config(text, given)):

@@ -19,6 +19,7 @@ from ..knowledge import torch_npu as K
 from ..knowledge.targets import Target
 from ..source.text import HOLE
 from . import schedule_run as S
+from .environment import Environment
 from .message import Message
 
 UNKNOWN = "unknown"
@@ -42,7 +43,7 @@ class Profiler(NamedTuple):
 
 # ---------------------------------------------------------------- the script
 
-def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[dict]) -> List[Profiler]:
+def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[Environment]) -> List[Profiler]:
     """Every profile() call of the file (ctx: checks.analysis.Context, its checks already run). environ: the
     environment with --env, None without (PROFILING_MODE unset, ASCEND_WORK_PATH not known)."""
     from ..checks.torch_npu_report import HANDLER, PROFILE, Names
@@ -347,7 +348,7 @@ def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.Call]:
     return None
 
 
-def _stoppers(ctx, own, activities, config, where, environ, releases) -> Optional[Tuple[str, str]]:
+def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment], releases) -> Optional[Tuple[str, str]]:
     """(verdict, why) when something makes the run keep no NPU data whatever the schedule does."""
     env = K.data()["env_noop"]
     noop_from = K.releases_from(env["from"])
@@ -359,7 +360,7 @@ def _stoppers(ctx, own, activities, config, where, environ, releases) -> Optiona
     if environ is not None:
         for name in env["names"]:
             if environ.get(name):
-                given = getattr(environ, "origins", {}).get(name, "in this environment (--env)")
+                given = environ.origin(name)
                 off = _by_release(releases, noop_from, "off", f"{name} is set {given}: torch_npu "
                                   f"{env['from']}+ turns every profiler call into a no-op")
                 if off:

@@ -376,7 +376,7 @@ def why_walked(text: str, path: str) -> str:
     is walked."""
     from ..checks.shell_scan import needs_walk
     from ..shell.state import MAX_COMMANDS
-    from ..source.shell_words import MAX_LAUNCHER
+    from ..shell.words import MAX_LAUNCHER
     if len(text) > MAX_LAUNCHER:
         return "over the read bound"
     if not needs_walk(text):
@@ -529,7 +529,7 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
 def _read(path: str) -> Optional[_Text]:
     from ..source import observed
     from ..source.files import ReadError, decode_shell, read_bytes
-    from ..source.shell_words import MAX_LAUNCHER
+    from ..shell.words import MAX_LAUNCHER
     observed.reading(path)              # a cached check depends on it as on a file the walk reads
     try:
         return _Text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))

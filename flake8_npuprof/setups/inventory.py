@@ -894,11 +894,9 @@ def env_mode_of(texts) -> Mode:
     return Mode("off", f"PROFILING_MODE is {sorted(texts)[0]!r}", value)
 
 
-def shell_setups(text: str, sets=None) -> List[ScriptSetup]:
+def shell_setups(text: str, sets) -> List[ScriptSetup]:
     """The PROFILING_* assignments of a shell launcher, as one env setup (the last values win).
-    sets: the launcher's assignments (shell_words.assignments), when they are already read."""
-    from ..source.shell_words import assignments
-    sets = assignments(text) if sets is None else sets
+    sets: the launcher's assignments as shell/words.assignments reads them (a layer above this one)."""
     if not sets:
         return []
     modes = [s for s in sets if s.name == ENV_MODE]

@@ -7,77 +7,32 @@ from __future__ import annotations
 
 import os
 import re
-from typing import List, Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
-from ..source.shell_words import add_run
 from ..source.text import HOLE, Run, StrValue
 from .parse import _commands
 from .state import MAX_SUBSTITUTIONS, Setting, WalkState
-
-_PLAIN_WORD = re.compile(r"[^'\"\\$`]+")      # what expand copies as it is, outside double quotes
-_PLAIN_QUOTED = re.compile(r'[^"\\$`]+')       # ... inside them
+from .words import decode, skip_expansion
 
 
 class Expander(WalkState):
     """Walk's word expansion (walk.py): the values it reads are the walk's variables, arguments and directory."""
 
     def expand(self, text: str, i: int, end: int) -> StrValue:
-        """Decode one shell word of text[i:end] with the variables known at this point."""
-        parts: List[str] = []
-        runs: List[Run] = []
-        t = 0
-        start = i
+        """Decode one shell word of text[i:end] with the variables known at this point (words.decode: its quotes
+        and escapes; the values of its expansions are this walk's)."""
+        decoded, runs, _ = decode(text, i, end, self._valued)
+        return StrValue(decoded, runs, i, end, origin="shell")
 
-        def put(s: str, at: Optional[int] = None, slen: int = -1):
-            nonlocal t
-            if at is None:
-                parts.append(s)
-                t += len(s)
-            else:
-                t = add_run(parts, runs, t, s, at, len(s) if slen < 0 else slen)
-
-        def expansion(k: int) -> int:
-            nonlocal t
-            j, value = self._expansion(text, k, end)
-            if value is None or HOLE in value:
-                if not (parts and parts[-1] == HOLE):
-                    put(HOLE)
-            elif value:
-                setting = self._setting(text[k:j])
-                if setting is not None and setting.path == self.current and setting.value == value:
-                    runs.extend(r._replace(t=r.t + t) for r in setting.runs)    # `"$OPTS"`: map to OPTS=...
-                parts.append(value)
-                t += len(value)
-            return j
-
-        quoted = False
-        while i < end:
-            c = text[i]
-            if c == "'" and not quoted:
-                close = text.find("'", i + 1, end)
-                close = end if close < 0 else close
-                if close > i + 1:
-                    put(text[i + 1:close], i + 1)
-                i = close + 1
-            elif c == '"':
-                quoted = not quoted
-                i += 1
-            elif c == "\\" and text.startswith("\n", i + 1):
-                i += 2                      # a line continuation, also inside double quotes: nothing
-            elif c == "\\" and i + 1 < end:
-                if not quoted or text[i + 1] in '$`"\\':
-                    put(text[i + 1], i, 2)
-                else:
-                    put(text[i:i + 2], i)
-                i += 2
-            elif c in "$`":
-                i = expansion(i)
-            else:                           # a stretch of characters that stand for themselves
-                m = (_PLAIN_QUOTED if quoted else _PLAIN_WORD).match(text, i, end)
-                j = m.end() if m else i + 1
-                put(text[i:j], i)
-                i = j
-        return StrValue("".join(parts), runs, start, end, origin="shell")
+    def _valued(self, text: str, k: int, end: int) -> Tuple[int, Optional[str], Sequence[Run]]:
+        """The expansion at k: its end, its value (None: not known), and the runs of a value written in this file
+        (`"$OPTS"`: mapped to OPTS=...)."""
+        j, value = self._expansion(text, k, end)
+        if value:
+            setting = self._setting(text[k:j])
+            if setting is not None and setting.path == self.current and setting.value == value:
+                return j, value, setting.runs
+        return j, value, ()
 
     def _setting(self, body: str) -> Optional[Setting]:
         m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
@@ -106,8 +61,7 @@ class Expander(WalkState):
         return None if s is None else s.value
 
     def _expansion(self, text: str, i: int, end: int) -> Tuple[int, Optional[str]]:
-        from ..source.shell_words import _skip_expansion
-        j = min(_skip_expansion(text, i), end)
+        j = min(skip_expansion(text, i), end)
         body = text[i:j]
         m = re.fullmatch(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
                          r"BASH_SOURCE\[0\])\})", body)

@@ -13,6 +13,7 @@ import re
 from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..source.text import HOLE, StrValue
+from .words import simple_commands
 
 # Commands that run the command given after their own arguments (`nohup msprof ...`,
 # `timeout 3600 msprof ...`, `mpirun -np 8 msprof ...`); any other command only mentions msprof.
@@ -54,42 +55,11 @@ def _inner_word(inner: StrValue, outer: Word) -> Word:
 
 
 def shell_commands(text: str) -> Iterator[List[StrValue]]:
-    """The simple commands of a shell text, each as its words (decoded, mapped to `text`)."""
-    from ..source.shell_words import read_word
-    words: List[StrValue] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\" and text.startswith("\n", i + 1):
-            i += 2                                  # line continuation
-            continue
-        if c == "\\" and text.startswith("\r\n", i + 1):
-            i += 3
-            continue
-        if c in " \t\r":
-            i += 1
-            continue
-        if c == "#":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        if c in "\n;&|()":
-            if words:
-                yield words
-                words = []
-            i += 1
-            continue
-        if c in "<>":
-            i += 1
-            continue
-        word, end = read_word(text, i)
-        if end == i:                                # a character read_word does not take: step over it
-            i += 1
-            continue
-        words.append(word)
-        i = end
-    if words:
-        yield words
+    """The simple commands of a shell text, each as its words (decoded, mapped to `text`), as words.py splits them;
+    here-document bodies are read too (a script the launcher writes)."""
+    for cmd in simple_commands(text, bodies=True):
+        if cmd.words:
+            yield [w.value for w in cmd.words]
 
 
 # ---------------------------------------------------------------- parsing msprof's argv
@@ -196,7 +166,8 @@ def parse(msprof: Word, rest: Sequence[Word]) -> Call:
 def calls_in_shell(text: str) -> List[Call]:
     out: List[Call] = []
     for values in shell_commands(text):
-        out.extend(_calls([_value_word(v, text) for v in values]))
+        if any("msprof" in v.text for v in values):     # else neither msprof nor a `bash -c` that runs it
+            out.extend(_calls([_value_word(v, text) for v in values]))
     return out
 
 
@@ -204,7 +175,8 @@ def calls_in_string(outer: Word, depth: int = 0) -> List[Call]:
     """msprof runs inside a shell command string (os.system, shell=True, bash -c)."""
     out: List[Call] = []
     for values in shell_commands(outer.text):
-        out.extend(_calls([_inner_word(v, outer) for v in values], depth))
+        if any("msprof" in v.text for v in values):
+            out.extend(_calls([_inner_word(v, outer) for v in values], depth))
     return out
 
 

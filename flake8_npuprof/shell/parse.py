@@ -1,10 +1,10 @@
 """Shell parsing: a launcher's text as bash splits it, without running it.
 
-Words (quoting, expansions skipped whole, redirections), simple commands split at operators and newlines
-(comments and here-document bodies skipped, `(( ))` and `[[ ]]` kept whole, `ids=(0 1 2)` one word), the `&`
-a pipeline's commands share, and the bodies of the compounds the interpreter evaluates: a function's `{ }`, a
-loop's `do ... done`, a `case`'s arms and patterns. Everything here reads text only; what a word is worth is
-the interpreter's (walk.py, expand.py).
+Words (where each ends, quotes and expansions as words.py reads them; a redirection its own word), simple commands
+split at operators and newlines (comments and here-document bodies skipped, `(( ))` and `[[ ]]` kept whole,
+`ids=(0 1 2)` one word), the `&` a pipeline's commands share, and the bodies of the compounds the interpreter
+evaluates: a function's `{ }`, a loop's `do ... done`, a `case`'s arms and patterns. Everything here reads text
+only; what a word is worth is the interpreter's (walk.py, expand.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from ..source.shell_words import HEREDOC_TAG, heredoc_end
+from .words import HEREDOC_TAG, continuation, heredoc_end, word_end
 
 
 # `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`)
@@ -99,7 +99,7 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
                 i = _pattern_end(text, i)          # `a|b)`, `*)`: not a command, not the end of a subshell
             pattern = False
             continue
-        if c == "\\" and text.startswith("\n", i + 1):
+        if c == "\\" and continuation(text, i, crlf=False):
             i += 2
             continue
         if c == "#":
@@ -154,7 +154,7 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
         if not words:
             after_close = closed
         closed = False
-        j = min(_word_end(text, i, n), n)
+        j = min(word_end(text, i, n), n)
         if text[i:j] == "<<" and not text.startswith("<", j):
             # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs
             m = HEREDOC_TAG.match(text, j)
@@ -197,7 +197,7 @@ def _words_in(text: str, a: int, b: int):
             out.append((i, i + 2, text[i:i + 2]))
             i += 2
             continue
-        j = min(_word_end(text, i, b), b)
+        j = min(word_end(text, i, b), b)
         if j <= i:
             j = i + 1
         out.append((i, j, text[i:j]))
@@ -360,44 +360,10 @@ def _array_end(text: str, i: int) -> int:
             nl = text.find("\n", i)         # a comment inside the list (`ids=( 0 1 # the dev's ids`)
             i = n if nl < 0 else nl
         elif c in "'\"$`\\":
-            i = _word_end(text, i) if c != "\\" else i + 2
+            i = word_end(text, i) if c != "\\" else i + 2
         else:
             i += 1
     return n
-
-
-def _word_end(text: str, i: int, stop: Optional[int] = None) -> int:
-    """The end of the word at i (stop: the end of the text read, e.g. a command substitution's body)."""
-    from ..source.shell_words import _skip_expansion
-    n = len(text) if stop is None else stop
-    while i < n:
-        c = text[i]
-        if c in " \t\r\n;&|<>()":
-            if c in "<>":
-                i += 1              # a redirection: its own word
-                while i < n and text[i] in "<>&":
-                    i += 1
-                return i
-            return i
-        if c == "'":
-            close = text.find("'", i + 1)
-            i = n if close < 0 else close + 1
-        elif c == '"':
-            k = i + 1
-            while k < n and text[k] != '"':
-                if text[k] == "\\":
-                    k += 1
-                elif text[k] in "$`":
-                    k = _skip_expansion(text, k) - 1
-                k += 1
-            i = k + 1
-        elif c == "\\":
-            i += 2
-        elif c in "$`":
-            i = _skip_expansion(text, i)
-        else:
-            i += 1
-    return min(i, n)
 
 
 def without_redirections(words):

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from ..source.files import rel_path
-from ..source.shell_words import MAX_LAUNCHER
+from .words import MAX_LAUNCHER
 from ..source.text import Run, SourceText, StrValue
 from ..values.launch_args import Word
 

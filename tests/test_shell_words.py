@@ -1,0 +1,87 @@
+"""shell/words.py: the one reader of shell words that the walk's parser, the msprof word reader and NPP016 ask."""
+
+import random
+
+from flake8_npuprof.shell import msprof_words
+from flake8_npuprof.shell.parse import _commands
+from flake8_npuprof.shell.words import (continuation, read_word, simple_commands, skip_expansion, unclosed_quote,
+                                        word_end)
+from flake8_npuprof.source.text import HOLE
+
+
+def _words(text, bodies=False):
+    return [[(w.value.text, text[w.start:w.end], w.continued) for w in cmd.words] + [cmd.ender]
+            for cmd in simple_commands(text, bodies)]
+
+
+def test_the_end_of_a_word_is_the_decoder_s_end_wherever_no_redirection_is_in_it():
+    # word_end (the walk's, which does not decode) and read_word stop at the same place: one reading of quotes,
+    # escapes and nested expansions
+    rng = random.Random(40)
+    alphabet = ["a", " ", "'", '"', "\\", "$", "`", "{", "}", "(", ")", "\n", "\r", ";", "|", "&", "$(", "${", "$((",
+                "))", "x=", "\\\n"]
+    for _ in range(4000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 20)))
+        start = rng.randint(0, len(text))
+        # (read_word's end passes the text's by one after a `"` never closed)
+        assert word_end(text, start) == min(read_word(text, start)[1], len(text)), (text, start)
+
+
+def test_a_redirection_is_a_word_of_its_own_for_the_walk_and_no_word_for_the_line_readers():
+    text = "python3 train.py 2>&1 > log"
+    assert [text[a:b] for a, b in _commands(text).__next__()[0]] == ["python3", "train.py", "2>&", "1", ">", "log"]
+    assert _words(text) == [[("python3", "python3", False), ("train.py", "train.py", False), ("2", "2", False),
+                             ("1", "1", False), ("log", "log", False), ""]]
+
+
+def test_expansions_nest_and_quotes_hold_inside_them():
+    text = 'A="$(dirname "$(readlink -f "$0")")/x" B=`echo a;b` C=${D:-"e f"}$((1<<3))'
+    assert [w[0] for w in _words(text)[0][:-1]] == [f"A={HOLE}/x", f"B={HOLE}", f"C={HOLE}"]
+    assert skip_expansion(text, 3) == text.index("/x")
+    assert skip_expansion("$(case $x in a) echo 1;; esac) rest", 0) == len("$(case $x in a) echo 1;; esac)")
+
+
+def test_simple_commands_say_which_words_a_line_continuation_joins():
+    text = 'MSPROF_OPTS="--output=/tmp/prof " \\\n"--aic-freq=100"\nmsprof $MSPROF_OPTS python3 t.py\n'
+    assert _words(text) == [
+        [("MSPROF_OPTS=--output=/tmp/prof ", 'MSPROF_OPTS="--output=/tmp/prof "', False),
+         ("--aic-freq=100", '"--aic-freq=100"', True), "\n"],
+        [("msprof", "msprof", False), (HOLE, "$MSPROF_OPTS", False), ("python3", "python3", False),
+         ("t.py", "t.py", False), "\n"],
+        [""]]
+
+
+def test_a_crlf_continuation_joins_lines_for_the_line_readers_and_not_for_the_walk():
+    assert continuation("a \\\r\nb", 2) == 3 and continuation("a \\\r\nb", 2, crlf=False) == 0
+    assert continuation("a \\\nb", 2, crlf=False) == 2 and continuation("a \\ b", 2) == 0
+    assert [w[:2] for w in _words("msprof \\\r\n--x=1\r\n")[0][:-1]] == [("msprof", "msprof"), ("--x=1", "--x=1")]
+    assert len([c for c in _commands("msprof \\\r\n--x=1\r\n") if c[0]]) == 2
+
+
+def test_arithmetic_comments_and_operators_end_or_leave_out_words():
+    # `&&` after no word ends no command
+    assert _words("(( i++ )) && a b # c d\n") == [[("a", "a", False), ("b", "b", False), "\n"], [""]]
+    assert _words("a<<<'x' b") == [[("a", "a", False), ("x", "'x'", False), ("b", "b", False), ""]]
+
+
+def test_here_document_bodies_are_data_unless_asked_for():
+    text = "cat > run.sh <<-'EOF'\n\tmsprof --aicpu=on python3 x.py\n\tEOF\necho done\n"
+    assert [c[0][0] for c in _words(text) if len(c) > 1] == ["cat", "echo"]
+    assert [c[0][0] for c in _words(text, bodies=True) if len(c) > 1] == ["cat", "msprof", "EOF", "echo"]
+    # the msprof reader reads a script the launcher writes
+    (call,) = msprof_words.calls_in_shell(text)
+    assert [o.name for o in call.options] == ["aicpu"] and call.app == ("python3", "x.py")
+
+
+def test_an_unclosed_quote_is_where_it_opens():
+    assert unclosed_quote('a "b c', 0, 6) == 2
+    assert unclosed_quote("$'x\\'y", 0, 6) == 1
+    assert unclosed_quote("'a' \"b\" c", 0, 9) is None
+
+
+def test_the_msprof_reader_places_a_character_inside_a_quoted_application():
+    text = 'msprof --output=/tmp/p --application="python3 t.py --x=1"\n'
+    (call,) = msprof_words.calls_in_shell(text)
+    word = call.options[-1].word
+    at = word.text.index("--x")
+    assert word.place(at, at + 3) == (text.index("--x"), text.index("--x") + 3)
