@@ -153,12 +153,7 @@ def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[
 
 def _named(launch: Launch) -> str:
     """How to name the Python script of a launch that cannot be followed."""
-    m = launch.missing
-    if m.startswith("cannot find "):
-        return m[len("cannot find "):].split(" ", 1)[0].rstrip(":")
-    if " is there, but " in m:
-        return m.split(" is there, but ", 1)[0]
-    return "the script it starts"
+    return launch.named or "the script it starts"
 
 
 # ---------------------------------------------------------------- check: findings on the launcher's lines

@@ -100,7 +100,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
-    if not cmd.settled and cmd.cwd and (launch.script or launch.missing.startswith("cannot find")):
+    if not cmd.settled and cmd.cwd and (launch.script or launch.unfound):
         if cmd.cwd[0] == w.start:
             lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "
                          "sets none with `cd`; give --cwd for another)")

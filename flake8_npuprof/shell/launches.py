@@ -40,6 +40,8 @@ class Launch(NamedTuple):
     ranks: int
     msprof: Optional[MsprofRun] = None     # when the script is msprof's application
     missing: str = ""           # why the script is not known ("cannot find train.py (looked in /a)")
+    named: str = ""             # ... the script as the command names it, when it names one
+    unfound: bool = False       # ... because no file of that name is found (in the directories it may run in)
     app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
 
 
@@ -164,9 +166,9 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
     return found._replace(msprof=run)
 
 
-def _unknown(cmd, env, ranks, wrapper, why: str, msprof=None) -> Launch:
+def _unknown(cmd, env, ranks, wrapper, why: str, msprof=None, named: str = "", unfound: bool = False) -> Launch:
     """A launch whose script cannot be named or found: its verdict is unknown, with why."""
-    return Launch(cmd._replace(env=env), "", (), wrapper, ranks, msprof, missing=why)
+    return Launch(cmd._replace(env=env), "", (), wrapper, ranks, msprof, missing=why, named=named, unfound=unfound)
 
 
 def _ranks_of(words, k) -> Tuple[int, int]:
@@ -232,16 +234,18 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
     if word.text.rsplit("/", 1)[-1] == "msprof.py" and k + 1 < len(words) and words[k + 1].text in MSPROF_PY_MODES:
         return None                     # the toolkit's analysis of data collected earlier: it starts no training
     if os.path.isabs(word.text) and not os.path.isfile(word.text):
-        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text}: no such file here")
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text}: no such file here", None, word.text,
+                        True)
     if not cmd.cwd:
         # an absolute path is found without the directory; what the script writes to relative paths is not
         where = f"{word.text} is there, but" if os.path.isabs(word.text) else f"cannot find {word.text}:"
         why = cmd.lost or "a `cd` to a value not known statically, or inside a branch"
         return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in is not known here "
-                        f"({why})")
+                        f"({why})", None, word.text, not os.path.isabs(word.text))
     path = Walk.find(word.text, cmd.cwd)
     if path is None:
-        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})")
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})", None,
+                        word.text, True)
     here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
     return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
 
