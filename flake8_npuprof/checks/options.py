@@ -192,14 +192,8 @@ def _representative(problems: List[Problem]) -> Problem:
 def _effect(problem: Problem) -> str:
     if problem.effect:
         return problem.effect
-    if outcome(problem.consequence) == ABORT:
-        return "abort"
-    text = str(problem.consequence)
-    if "silently" in text or "without a message" in text:
-        return "silent"
-    if "warn" in text or "logs" in text:
-        return "logged"
-    return ""
+    # a rejection ends its clause in so(ABORT); a drop or a reset says which it is where it is written (effect=)
+    return "abort" if outcome(problem.consequence) == ABORT else ""
 
 
 def _judge(problems, target: Target) -> List[Issue]:

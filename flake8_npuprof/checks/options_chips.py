@@ -53,18 +53,21 @@ def _unsupported_problem(key: str, m: Member, behaviour: str, why: str, title: s
                        f"it is not known whether the collector accepts it ({_NOT_OPEN})",
                        "", standing="unknown")
     consequence: Text
+    effect = ""                 # rejected (ABORT in its clause), or what is said below
     if behaviour == K.WARN:
         consequence = clause("the collector drops it with only a plog warning",
                              logged(f' ("Unrecognized option:{base} for PlatformType:…")'))
+        effect = "logged"
     elif behaviour == K.SILENT:
-        consequence = "the collector drops it without a message"
+        consequence, effect = "the collector drops it without a message", "silent"
     elif value_text:
         consequence = clause("the collector rejects it",
                              logged(f' ("{value_text} is not supported on this platform.")'), so(ABORT))
     else:
         consequence = clause("the collector rejects it", logged(f' ("Argument [{base}] is not supported.")'), so(ABORT))
     return Problem("NPP114", key, span, what, consequence,
-                   "remove it for this product" if not value_text else "use a lower level for this product")
+                   "remove it for this product" if not value_text else "use a lower level for this product",
+                   effect=effect)
 
 
 _NOT_OPEN = "the collector of this version for this chip is not open source"

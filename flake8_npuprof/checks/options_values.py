@@ -56,14 +56,15 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
                        advice, fix)
     if code == "NPP110":
         want = _expected_type(version, key)
-        consequence = clause("the collector cannot read it", so(ABORT))
+        consequence, effect = clause("the collector cannot read it", so(ABORT)), ""
         if not legacy and want == "string":
             consequence = clause("the collector reads it as empty", so("the setting is silently ignored"))
+            effect = "silent"
         elif not legacy and want == "integer" and isinstance(value, str):
             consequence = clause("the collector reads it as 0, fails the range check", so(ABORT))
         advice, fix = _retype(key, value, want, span)
         return Problem(code, key, span, f'"{key}": {shown} is a JSON {_jtype(value)}, the runtime expects {"an" if want[0] in "aeiou" else "a"} {want}',
-                       consequence, advice, fix)
+                       consequence, advice, fix, effect=effect)
     if code == "NPP106":
         names = [n for n in K.enum_values(version, key) if n]
         if isinstance(value, str) and value.startswith("Custom:"):
