@@ -82,27 +82,36 @@ _EAGER_NAMES = ("for", "lambda")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
-def _blocked_lines(text: str, starts: List[int]) -> set:
+def _blocked_lines(text: str, starts: List[int], lines: Optional[Tuple[int, int]] = None) -> set:
     """The lines a deferred statement may not touch: those holding an eager word or name, or a character
-    outside ASCII (an identifier may be spelt in a form NFKC turns into the word a question looks for)."""
+    outside ASCII (an identifier may be spelt in a form NFKC turns into the word a question looks for).
+    lines: only those among the lines first to last (what a line holds decides, not the lines around it)."""
+    lo, hi = 0, len(text)
+    if lines is not None:
+        lo = starts[lines[0] - 1]
+        hi = starts[lines[1]] if lines[1] < len(starts) else len(text)
     blocked = set()
     found = []
     for word in _EAGER_WORDS:
-        at = text.find(word)
+        at = text.find(word, lo, hi)
         while at >= 0:
             found.append(at)
-            at = text.find(word, at + 1)
+            at = text.find(word, at + 1, hi)
     for name in _EAGER_NAMES:
         # not followed by a letter, digit or _, whatever comes before it: `[n*2for n in x]` is Python
         size = len(name)
-        at = text.find(name)
+        at = text.find(name, lo, hi)
         while at >= 0:
             if text[at + size:at + size + 1] not in _IDENTIFIER:
                 found.append(at)
-            at = text.find(name, at + size)
+            at = text.find(name, at + size, hi)
     for at in found:
         blocked.add(bisect_right(starts, at))
-    if not text.isascii():
+    if lines is not None:
+        part = text[lo:hi]
+        if not part.isascii():
+            blocked.update(bisect_right(starts, lo + m.start()) for m in _NON_ASCII.finditer(part))
+    elif not text.isascii():
         if "\r" in text:
             blocked.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
         else:                           # lines as the line starts count them (LF only), a third of the time

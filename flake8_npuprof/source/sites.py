@@ -32,6 +32,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
+from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, keep_walk
 from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
@@ -152,6 +153,7 @@ class Sites:
         self._children: Optional[Dict[int, List[Scope]]] = None
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
         self._passed_pending = False                 # Entry.used_elsewhere: _passed_on not yet asked
+        self.kept = False                            # its scopes are kept for the next analysis (site_reuse)
 
     # ---- deferred statements: walked when a question names a word in their text, or a node in them
 
@@ -613,19 +615,35 @@ class Sites:
         return None, key
 
 
-def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None) -> Sites:
+def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None,
+            walks: Optional[Walks] = None) -> Sites:
     """The sites of a module's tree. With the module's text and its line starts, the expressions of the
     plain statements (`x = ...`, `f(...)`, `return ...`) that hold none of the words a setup is made of
     are walked only when a question asks for them (a word in their text, a node in them, or everything):
-    most of a training script's nodes, and most of them never asked for."""
-    module = Scope(tree, "module", None)
+    most of a training script's nodes, and most of them never asked for. Then each top-level statement is
+    walked on its own, its positions from (its index + 1) * SLOT, so that they do not depend on the others;
+    with walks (an edited document's, site_reuse), a statement the last analysis walked at the same index is
+    not walked again."""
+    lazy = text is not None and starts is not None and isinstance(tree, ast.Module)
+    if walks is not None and lazy:
+        module: Scope = walks.module
+        walks.module.restart(tree)
+    else:
+        walks = None
+        module = Scope(tree, "module", None)
     sites = Sites(module)
     sites.scopes.append(module)
-    blocked = None
-    if text is not None and starts is not None:
+    if lazy:
+        assert text is not None and starts is not None
         sites._text, sites._starts = text, starts
-        blocked = _blocked_lines(text, starts)
-    _walk(sites, [(tree, None, (module, ()))], 0, blocked)
+        sites.kept = walks is not None
+        _walk_statements(sites, cast(ast.Module, tree), text, starts, walks)
+    else:
+        blocked = None
+        if text is not None and starts is not None:
+            sites._text, sites._starts = text, starts
+            blocked = _blocked_lines(text, starts)
+        _walk(sites, [(tree, None, (module, ()))], 0, blocked)
     sites._pending = len(sites._deferred)
     deferred = cast("List[tuple]", sites._deferred)     # none of them walked yet
     sites._first_lines = [item[4] for item in deferred]
@@ -633,3 +651,50 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites
+
+
+def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int], walks: Optional[Walks]) -> None:
+    """The module, then each top-level statement from its own block of positions (the walk's are kept in walks,
+    and a kept one is added instead of walking its statement again)."""
+    module = sites.module
+    context = (module, ())
+    sites._pos[id(tree)] = 1
+    sites._walked[1] = (tree, None, context)
+    blocked = _blocked_lines(text, starts) if walks is None else None
+    for k, stmt in enumerate(tree.body):
+        base = (k + 1) * SLOT
+        if walks is None:
+            _within_slot(_walk(sites, [(stmt, tree, context)], base, blocked), base, stmt)
+            continue
+        piece = walks.find(stmt, k)
+        if piece is None:
+            piece = _walk_alone(stmt, k, tree, base, text, starts, walks.module)
+        walks.keep(piece)
+        apply(sites, piece, tree, context)
+    if tree.type_ignores:                   # (only from a parse that asked for type comments)
+        base = (len(tree.body) + 1) * SLOT
+        _walk(sites, [(t, tree, context) for t in reversed(tree.type_ignores)], base, None)
+    if walks is not None:
+        walks.done()
+
+
+def _walk_alone(stmt: ast.stmt, k: int, tree: ast.Module, base: int, text: str, starts: List[int],
+                module: ModuleScope) -> Piece:
+    """A top-level statement walked into sites of its own, kept as a Piece (what it binds in the module scope
+    logged, not bound: site_reuse.apply binds it)."""
+    own = Sites(module)
+    own.scopes.append(module)
+    binds: list = []
+    names: set = set()
+    module.log, outer, module.globals = binds, module.globals, names
+    try:
+        blocked = _blocked_lines(text, starts, (stmt.lineno, stmt.end_lineno or stmt.lineno))
+        _within_slot(_walk(own, [(stmt, tree, (module, ()))], base, blocked), base, stmt)
+    finally:
+        module.log, module.globals = None, outer
+    return keep_walk(own, stmt, k, base + 1, binds, names)
+
+
+def _within_slot(last: int, base: int, stmt: ast.stmt) -> None:
+    if last >= base + SLOT:
+        raise RuntimeError(f"the statement at line {stmt.lineno} holds more nodes than its positions")
