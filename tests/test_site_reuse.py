@@ -220,6 +220,13 @@ def _picture(sites):
     }
 
 
+def _identifiers(sites):
+    """The index of the deferred lines' identifiers a dense script's questions read (made from the kept walks'
+    own indexes)."""
+    list(sites._identifier_lines("x", *sites._deferred_text()))
+    return sites._identifiers
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::SyntaxWarning")
 @pytest.mark.parametrize("seed", range(4))
 def test_random_edits_give_the_sites_of_a_fresh_walk(seed):
@@ -238,7 +245,9 @@ def test_random_edits_give_the_sites_of_a_fresh_walk(seed):
             good = text
             starts = SourceText(text).line_starts
             kept = S.collect(tree, text, starts, lsp_reparse.walks(key))
-            assert _picture(kept) == _picture(S.collect(tree, text, starts)), (seed, n, step)
+            fresh = S.collect(tree, text, starts)
+            assert _picture(kept) == _picture(fresh), (seed, n, step)
+            assert _identifiers(kept) == _identifiers(fresh), (seed, n, step)
             if step % 2:
                 kept.calls              # an analysis walks deferred statements: none of it may stay behind
             kept.close()
@@ -247,14 +256,18 @@ def test_random_edits_give_the_sites_of_a_fresh_walk(seed):
 
 def test_a_statement_added_on_a_line_moves_the_walks_after_it():
     # lines unchanged, so lsp_reparse keeps the statements after the edit: at the next index, their walk is not
-    # the one kept (its positions were from the index before)
+    # the one kept (its positions were from the index before). Two statements sharing a line share it in the
+    # index of identifiers too.
     from flake8_npuprof.source.text import SourceText
     lsp_reparse.forget("i.py")
+    shared = SCRIPT.replace("\n\ndef main", "\nsteps = int(x); rate = int(\n    x)\n\ndef main")
     for text in (SCRIPT, SCRIPT.replace("import tensorflow as tf\n", "import tensorflow as tf; import os\n"),
                  SCRIPT.replace("import tensorflow as tf\n", "import tensorflow as tf; import os; pass\n"),
-                 SCRIPT):
+                 SCRIPT, shared, shared.replace("rate = int(", "rate = float(")):
         tree = lsp_reparse.parse("i.py", text)
         starts = SourceText(text).line_starts
         kept = S.collect(tree, text, starts, lsp_reparse.walks("i.py"))
-        assert _picture(kept) == _picture(S.collect(tree, text, starts))
+        fresh = S.collect(tree, text, starts)
+        assert _picture(kept) == _picture(fresh)
+        assert _identifiers(kept) == _identifiers(fresh)
     lsp_reparse.forget("i.py")

@@ -20,7 +20,8 @@ random edits.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Dict, Optional, Tuple
+import re
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, cast
 
 from .site_records import Scope
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from .sites import Sites
 
 SLOT = 1 << 45      # positions of one top-level statement: more than the most a file within the work budget holds
+_IDENTIFIER_RUN = re.compile(r"[A-Za-z0-9_]+")     # (as sites.py's)
 
 
 class ModuleScope(Scope):
@@ -56,7 +58,8 @@ class Piece:
     """What the walk of one top-level statement recorded (the containers of the sites it was walked into)."""
 
     __slots__ = ("stmt", "index", "first", "pos", "walked", "raw_loads", "calls", "entries", "assigns", "imports",
-                 "star_imports", "returns", "deletes", "functions", "scopes", "deferred", "binds", "globals")
+                 "star_imports", "returns", "deletes", "functions", "scopes", "deferred", "binds", "globals",
+                 "_identifiers")
 
     def __init__(self, stmt: ast.stmt, index: int, first: int, sites: "Sites", binds: list, names: set):
         self.stmt, self.index, self.first = stmt, index, first     # first: the statement's own position
@@ -68,8 +71,28 @@ class Piece:
         self.star_imports, self.returns, self.deletes = sites.star_imports, sites.returns, sites.deletes
         self.functions = list(sites.functions.items())
         self.scopes = sites.scopes[1:]                  # (the module scope first)
-        self.deferred = sites._deferred
+        self.deferred = cast(List[tuple], sites._deferred)     # (none of them walked in those sites)
         self.binds, self.globals = binds, names         # the module scope's bindings and `global` names
+        self._identifiers: Optional[Dict[str, List[int]]] = None
+
+    def identifiers(self, text: str, starts: List[int]) -> Dict[str, List[int]]:
+        """Each identifier on the lines of its deferred expressions -> those lines, in order (the part of
+        Sites._identifier_lines's index that is this statement's; worked out once, when first asked)."""
+        found = self._identifiers
+        if found is None:
+            found = self._identifiers = {}
+            run_a = run_b = 0
+            for item in self.deferred:
+                a, b = item[4], item[5]
+                if run_b and a <= run_b:            # shares a line with the run: one run (as _deferred_text)
+                    run_b = max(run_b, b)
+                    continue
+                if run_b:
+                    _add_lines(found, text, starts, run_a, run_b)
+                run_a, run_b = a, b
+            if run_b:
+                _add_lines(found, text, starts, run_a, run_b)
+        return found
 
     def drop(self) -> None:
         """Break the cycles of its scopes (each binding holds its scope), so they go with their last reference."""
@@ -109,6 +132,31 @@ class Walks:
 
     def __len__(self) -> int:
         return len(self._pieces)
+
+
+def _add_lines(index: Dict[str, List[int]], text: str, starts: List[int], a: int, b: int) -> None:
+    findall = _IDENTIFIER_RUN.findall
+    run = text[starts[a - 1]:starts[b] if b < len(starts) else len(text)]
+    for k, line in enumerate(run.split("\n")):
+        for name in set(findall(line)):
+            index.setdefault(name, []).append(a + k)
+
+
+def identifiers(pieces: List[Piece], text: str, starts: List[int]) -> Dict[str, List[int]]:
+    """The index of Sites._identifier_lines from the statements' own: a line two statements share (`a = f(x);
+    b = g(y)`) is the last of one's and the first of the next's, and is in the index once. (Lines are counted as
+    in the index, at LF: the caller asks only for a text whose line starts are all after a LF.)"""
+    index: Dict[str, List[int]] = {}
+    for piece in pieces:
+        for name, lines in piece.identifiers(text, starts).items():
+            found = index.get(name)
+            if found is None:
+                index[name] = list(lines)
+            elif found[-1] == lines[0]:
+                found += lines[1:]
+            else:
+                found += lines
+    return index
 
 
 def apply(sites: "Sites", piece: Piece, tree: ast.AST, context: Tuple[Scope, tuple]) -> None:

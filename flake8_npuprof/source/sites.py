@@ -32,7 +32,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
-from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, keep_walk
+from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers, keep_walk
 from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
@@ -154,6 +154,7 @@ class Sites:
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
         self._passed_pending = False                 # Entry.used_elsewhere: _passed_on not yet asked
         self.kept = False                            # its scopes are kept for the next analysis (site_reuse)
+        self._pieces: Optional[List[Piece]] = None   # the kept walks it was made of, in order (site_reuse)
 
     # ---- deferred statements: walked when a question names a word in their text, or a node in them
 
@@ -305,6 +306,8 @@ class Sites:
         dense script asks for hundreds of names (each function it defines), and each search of the whole text
         cost as much as the index does (600 names in a 6,000-line script: 55 ms, against 6 ms)."""
         index = self._identifiers
+        if index is None and self._pieces is not None and len(self._starts) == self._text.count("\n") + 1:
+            index = self._identifiers = identifiers(self._pieces, self._text, self._starts)     # the kept ones'
         if index is None:
             index = self._identifiers = {}
             starts, findall = self._starts, _IDENTIFIER_RUN.findall
@@ -661,6 +664,7 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     sites._pos[id(tree)] = 1
     sites._walked[1] = (tree, None, context)
     blocked = _blocked_lines(text, starts) if walks is None else None
+    pieces: List[Piece] = []
     for k, stmt in enumerate(tree.body):
         base = (k + 1) * SLOT
         if walks is None:
@@ -671,11 +675,13 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
             piece = _walk_alone(stmt, k, tree, base, text, starts, walks.module)
         walks.keep(piece)
         apply(sites, piece, tree, context)
+        pieces.append(piece)
     if tree.type_ignores:                   # (only from a parse that asked for type comments)
         base = (len(tree.body) + 1) * SLOT
         _walk(sites, [(t, tree, context) for t in reversed(tree.type_ignores)], base, None)
     if walks is not None:
         walks.done()
+        sites._pieces = pieces
 
 
 def _walk_alone(stmt: ast.stmt, k: int, tree: ast.Module, base: int, text: str, starts: List[int],
