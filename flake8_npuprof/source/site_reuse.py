@@ -191,11 +191,3 @@ def apply(sites: "Sites", piece: Piece, tree: ast.AST, context: Tuple[Scope, tup
         bind(module, key, pos, value, stmt, guards)
     if piece.globals:
         module.globals |= piece.globals
-
-
-def keep_walk(sites: "Sites", stmt: ast.stmt, index: int, first: int, binds: list, names: set) -> Piece:
-    """The records of a statement walked alone into sites (its own, thrown away after this)."""
-    piece = Piece(stmt, index, first, sites, binds, names)
-    sites.close()
-    return piece
-

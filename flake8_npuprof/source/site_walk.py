@@ -31,10 +31,20 @@ class _Later:
         self.value, self.lines = value, lines
 
 
+class _Slot:
+    """On the walk's stack before each top-level statement: the statement's positions start after base, whatever
+    the statements before it took (sites.collect)."""
+
+    __slots__ = ("base", "line")
+
+    def __init__(self, base: int, line: int):
+        self.base, self.line = base, line
+
+
 # Node types the walk treats specially; every other node is only numbered and descended into.
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global, ast.ExceptHandler})
-_SPECIAL = _SCOPES | _BRANCHES | {_Later}
+_SPECIAL = _SCOPES | _BRANCHES | {_Later, _Slot}
 _TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return,
@@ -304,6 +314,14 @@ def _walk_later(sites: Sites, node: _Later, up, context: tuple, order: int, bloc
     return _defer(sites, node.value, up, context, order - 1, node.lines)
 
 
+def _walk_slot(sites: Sites, node: _Slot, up, context: tuple, order: int, blocked, push) -> int:
+    """The next top-level statement starts after its base (the _Slot takes no position)."""
+    del sites._pos[id(node)], sites._walked[order]
+    if order - 1 >= node.base:
+        raise RuntimeError(f"the statement before line {node.line} holds more nodes than its positions")
+    return node.base
+
+
 def _push_children(children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]], node: ast.AST, push) -> None:
     """Push each child with the scope and guards it runs under, reversed to keep source order."""
     for child, child_scope, child_guards in reversed(children):
@@ -414,7 +432,7 @@ def _walk_handler(sites: Sites, node: ast.ExceptHandler, up, context: tuple, ord
 _KIND_WALKS: Dict[type, Callable[..., Optional[int]]] = {
     ast.Expr: _walk_expr, ast.Call: _walk_call,
     **{kind: _walk_recorded for kind in _RECORDED}, ast.Assign: _walk_assign,
-    **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later,
+    **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later, _Slot: _walk_slot,
     ast.FunctionDef: _walk_function, ast.AsyncFunctionDef: _walk_function, ast.Lambda: _walk_function,
     ast.ClassDef: _walk_class, ast.If: _walk_branch, ast.While: _walk_branch, ast.IfExp: _walk_ifexp,
     ast.Global: _walk_global, ast.ExceptHandler: _walk_handler,

@@ -32,8 +32,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
-from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers, keep_walk
-from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
+from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
+from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _Slot, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
 from .site_records import LAST_POS  # noqa: F401
@@ -663,44 +663,59 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     context = (module, ())
     sites._pos[id(tree)] = 1
     sites._walked[1] = (tree, None, context)
-    blocked = _blocked_lines(text, starts) if walks is None else None
-    pieces: List[Piece] = []
-    for k, stmt in enumerate(tree.body):
-        base = (k + 1) * SLOT
-        if walks is None:
-            _within_slot(_walk(sites, [(stmt, tree, context)], base, blocked), base, stmt)
-            continue
-        piece = walks.find(stmt, k)
-        if piece is None:
-            piece = _walk_alone(stmt, k, tree, base, text, starts, walks.module)
-        walks.keep(piece)
-        apply(sites, piece, tree, context)
-        pieces.append(piece)
-    if tree.type_ignores:                   # (only from a parse that asked for type comments)
-        base = (len(tree.body) + 1) * SLOT
-        _walk(sites, [(t, tree, context) for t in reversed(tree.type_ignores)], base, None)
-    if walks is not None:
+    body = tree.body
+    if walks is None:
+        stack: list = []
+        for k in range(len(body) - 1, -1, -1):
+            stack.append((body[k], tree, context))
+            stack.append((_Slot((k + 1) * SLOT, body[k].lineno), tree, context))
+        _within_slot(_walk(sites, stack, 1, _blocked_lines(text, starts)), (len(body) + 1) * SLOT, tree)
+    else:
+        found = [walks.find(stmt, k) for k, stmt in enumerate(body)]
+        # the lines deferral may not touch: of the whole text when many statements are walked (the first
+        # analysis, an edit that moved lines), else of each statement's own lines
+        blocked = _blocked_lines(text, starts) if found.count(None) > 8 else None
+        for k, stmt in enumerate(body):
+            piece = found[k]
+            if piece is None:
+                piece = found[k] = _walk_alone(stmt, k, tree, text, starts, walks.module, blocked)
+            walks.keep(piece)
+            apply(sites, piece, tree, context)
         walks.done()
-        sites._pieces = pieces
+        sites._pieces = cast("List[Piece]", found)
+    if tree.type_ignores:                   # (only from a parse that asked for type comments)
+        base = (len(body) + 1) * SLOT
+        _walk(sites, [(t, tree, context) for t in reversed(tree.type_ignores)], base, None)
 
 
-def _walk_alone(stmt: ast.stmt, k: int, tree: ast.Module, base: int, text: str, starts: List[int],
-                module: ModuleScope) -> Piece:
+def _walk_alone(stmt: ast.stmt, k: int, tree: ast.Module, text: str, starts: List[int], module: ModuleScope,
+                blocked: Optional[set]) -> Piece:
     """A top-level statement walked into sites of its own, kept as a Piece (what it binds in the module scope
     logged, not bound: site_reuse.apply binds it)."""
-    own = Sites(module)
-    own.scopes.append(module)
+    own = Own(module)
     binds: list = []
     names: set = set()
     module.log, outer, module.globals = binds, module.globals, names
+    base = (k + 1) * SLOT
     try:
-        blocked = _blocked_lines(text, starts, (stmt.lineno, stmt.end_lineno or stmt.lineno))
-        _within_slot(_walk(own, [(stmt, tree, (module, ()))], base, blocked), base, stmt)
+        if blocked is None:
+            blocked = _blocked_lines(text, starts, (stmt.lineno, stmt.end_lineno or stmt.lineno))
+        _within_slot(_walk(own, [(stmt, tree, (module, ()))], base, blocked), base + SLOT, stmt)
     finally:
         module.log, module.globals = None, outer
-    return keep_walk(own, stmt, k, base + 1, binds, names)
+    return Piece(stmt, k, base + 1, own, binds, names)
 
 
-def _within_slot(last: int, base: int, stmt: ast.stmt) -> None:
-    if last >= base + SLOT:
-        raise RuntimeError(f"the statement at line {stmt.lineno} holds more nodes than its positions")
+class Own(Sites):
+    """The sites a top-level statement is walked into alone: only the containers the walk fills."""
+
+    def __init__(self, module: Scope):      # (Sites.__init__'s indexes and views: not asked of these)
+        self.module = module
+        self.scopes, self.entries, self._calls, self.assigns = [module], [], [], []
+        self._walked, self._pos, self.imports, self.functions = {}, {}, {}, {}
+        self.star_imports, self.returns, self.deletes, self._deferred, self._raw_loads = [], [], [], [], []
+
+
+def _within_slot(last: int, end: int, node) -> None:
+    if last >= end:
+        raise RuntimeError(f"the statement at line {getattr(node, 'lineno', 1)} holds more nodes than its positions")
