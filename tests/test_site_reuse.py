@@ -221,10 +221,23 @@ def _picture(sites):
 
 
 def _identifiers(sites):
-    """The index of the deferred lines' identifiers a dense script's questions read (made from the kept walks'
-    own indexes)."""
-    list(sites._identifier_lines("x", *sites._deferred_text()))
+    """The index of the deferred lines' identifiers a dense script's questions read (for kept walks, made from
+    their own indexes)."""
+    if sites._pieces is not None:
+        list(sites._kept_lines_holding("x", True))
+    else:
+        list(sites._identifier_lines("x", *sites._deferred_text()))
     return sites._identifiers
+
+
+def _questions(sites, words):
+    """The deferred lines holding each word, as a whole name and anywhere (before any of them is walked)."""
+    return [(word, whole, list(sites._lines_holding(word, whole))) for word in words for whole in (True, False)]
+
+
+def _some_words(rng, text):
+    names = IDENTIFIER.findall(text)
+    return [rng.choice(names) for _ in range(3)] + [rng.choice(names)[1:3] for _ in range(2)] + ["get", "a.b", ".", "("]
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::SyntaxWarning")
@@ -246,6 +259,8 @@ def test_random_edits_give_the_sites_of_a_fresh_walk(seed):
             starts = SourceText(text).line_starts
             kept = S.collect(tree, text, starts, lsp_reparse.walks(key))
             fresh = S.collect(tree, text, starts)
+            words = _some_words(rng, text)
+            assert _questions(kept, words) == _questions(fresh, words), (seed, n, step)
             assert _picture(kept) == _picture(fresh), (seed, n, step)
             assert _identifiers(kept) == _identifiers(fresh), (seed, n, step)
             if step % 2:
