@@ -237,7 +237,8 @@ def _questions(sites, words):
 
 def _some_words(rng, text):
     names = IDENTIFIER.findall(text)
-    return [rng.choice(names) for _ in range(3)] + [rng.choice(names)[1:3] for _ in range(2)] + ["get", "a.b", ".", "("]
+    longer = [name for name in names if len(name) > 2] or ["get"]
+    return [rng.choice(names) for _ in range(3)] + [rng.choice(longer)[1:3] for _ in range(2)] + ["get", "a.b", ".", "("]
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::SyntaxWarning")
