@@ -280,7 +280,7 @@ class Sites:
 
     def _lines_holding(self, word: str, whole: bool = False) -> Iterator[int]:
         """Each line of a deferred statement that holds `word` (whole: as a whole identifier), once, in order."""
-        if self._pieces is not None and len(self._starts) == self._text.count("\n") + 1:
+        if self._pieces is not None:
             yield from self._kept_lines_holding(word, whole)    # from the kept walks' indexes
             return
         text, offsets, sources = self._deferred_text()
@@ -705,7 +705,8 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
             walks.keep(piece)
             apply(sites, piece, tree, context)
         walks.done()
-        sites._pieces = cast("List[Piece]", found)
+        if len(starts) == text.count("\n") + 1:   # (their indexes count lines at LF: no line ends at a lone CR)
+            sites._pieces = cast("List[Piece]", found)
     if tree.type_ignores:                   # (only from a parse that asked for type comments)
         base = (len(body) + 1) * SLOT
         _walk(sites, [(t, tree, context) for t in reversed(tree.type_ignores)], base, None)
