@@ -108,6 +108,12 @@ class Walks:
         self._pieces: Dict[int, Piece] = {}
         self._next: Dict[int, Piece] = {}
 
+    def start(self, tree: ast.AST) -> None:
+        """A new analysis: its module scope starts empty, and nothing is kept yet (an analysis that failed
+        half-way left what it had walked)."""
+        self.module.restart(tree)
+        self._next = {}
+
     def find(self, stmt: ast.stmt, index: int) -> Optional[Piece]:
         piece = self._pieces.get(id(stmt))
         if piece is None or piece.stmt is not stmt or piece.index != index:

@@ -653,7 +653,7 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
     lazy = text is not None and starts is not None and isinstance(tree, ast.Module)
     if walks is not None and lazy:
         module: Scope = walks.module
-        walks.module.restart(tree)
+        walks.start(tree)
     else:
         walks = None
         module = Scope(tree, "module", None)
