@@ -300,7 +300,7 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _analyse(text, tree, filename, each, walks)
+        return _analyse(text, tree, filename, each) if walks is None else _analyse(text, tree, filename, each, walks)
     finally:
         if collecting:
             gc.enable()
