@@ -2,6 +2,7 @@
 
     python benchmarks/server_latency.py [--lines 2000] [--changes 30]
     python benchmarks/server_latency.py --cpu [--lines 6000] [--runs 3] [--against OTHER_CHECKOUT]
+    python benchmarks/server_latency.py --rss [--lines 6000] [--changes 1000] [--against OTHER_CHECKOUT]
 
 The real server runs in a subprocess and is driven over stdio like an editor drives it
 (tests/lspclient.py). Each change is a full-text didChange; the clock runs from sending it to
@@ -16,6 +17,11 @@ edits in three change a default in a helper in the middle of the script, the thi
 key; each waits for its diagnostics. CPU, not wall time, since this machine is shared. `--against DIR` runs
 another checkout of the package (`python -m flake8_npuprof server` with DIR on PYTHONPATH) in the same run,
 alternating, a pair at a time; both have their bytecode compiled first.
+
+`--rss`: the server's resident memory over many edits (issue 44: flat over 1,000), from /proc (Linux), read
+every 100 edits once their diagnostics arrived. Each edit changes the helper's default to a number of its own
+(every text differs, as typing makes them) and every third one the options key; with `--against`, the other
+checkout's session runs after this one's.
 """
 
 from __future__ import annotations
@@ -142,6 +148,54 @@ def server_cpu_per_edit(text: str, changes: int, env=None):
     return cpu / changes, statistics.median(walls)
 
 
+def _rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
+
+
+def server_rss(text: str, changes: int, env=None, every: int = 100):
+    """The server's resident set (KiB) after its first diagnostics and after every `every` edits: [(edits, KiB)]."""
+    from lspclient import LspClient
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        client = LspClient(cwd=tmp, env=env)
+        try:
+            client.initialize(root, options={"debounceMs": 0})
+            uri = client.open(root / "train.py", text)
+            client.diagnostics(uri, 1)
+            seen = [(0, _rss_kib(client.proc.pid))]
+            middle = text.index(f"def learning_rate_{text.count('def learning_rate_') // 2}(")
+            at = text.index("decay_steps=", middle) + len("decay_steps=")
+            body = text
+            for version in range(2, changes + 2):
+                if version % 3:
+                    body = body[:at] + str(10000 + version % 90000) + body[at + 5:]
+                else:
+                    body = body.replace('"L2"', '"l2"') if '"L2"' in body else body.replace('"l2"', '"L2"')
+                client.change(uri, body, version)
+                client.diagnostics(uri, version)
+                if (version - 1) % every == 0:
+                    seen.append((version - 1, _rss_kib(client.proc.pid)))
+            client.close()
+        finally:
+            client.kill()
+    return seen
+
+
+def rss_over_edits(text: str, args) -> None:
+    checkouts = {"this checkout": None}
+    if args.against:
+        checkouts[str(args.against)] = dict(os.environ, PYTHONPATH=str(args.against.resolve()))
+    changes = 1000 if args.changes == 30 else args.changes
+    print(f"server resident memory (MiB), {text.count(chr(10))}-line script, {changes} edits, debounce 0")
+    for name, env in checkouts.items():
+        seen = server_rss(text, changes, env)
+        mib = {n: kib / 1024 for n, kib in seen}
+        first = min(n for n in mib if n >= 100)
+        print(f"{name}: " + ", ".join(f"{n}: {v:.1f}" for n, v in mib.items()) +
+              f"; from edit {first} to {max(mib)}: {mib[max(mib)] - mib[first]:+.1f} MiB")
+
+
 def analysis_cpu(text: str, repeat: int = 5) -> float:
     """CPU seconds of one analysis of the whole document, as the server runs it (median)."""
     from flake8_npuprof import lsp_analysis as A
@@ -189,7 +243,10 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true", help="the server's CPU per edit (default --lines 6000)")
     parser.add_argument("--runs", type=int, default=3, help="--cpu: server sessions per checkout")
     parser.add_argument("--against", type=Path, help="--cpu: another checkout of the package, run in pairs")
+    parser.add_argument("--rss", action="store_true", help="the server's memory over --changes edits (default 1000)")
     args = parser.parse_args()
+    if args.rss:
+        return rss_over_edits(training_script(6000 if args.lines == 2000 else args.lines), args)
     if args.cpu:
         return cpu_per_edit(training_script(6000 if args.lines == 2000 else args.lines), args)
     text = training_script(args.lines)

@@ -248,9 +248,9 @@ def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analy
                             "read it either)", 0, 0, 1, 0, 1, 0)]
     else:
         refused = _refused_on_disk(path, text) if kind == "python" else None
+        tree, walks = _tree(path, text) if kind == "python" and refused is None else (None, None)
         findings = [refused] if refused is not None else \
-            check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores,
-                       _tree(path, text) if kind == "python" else None)
+            check_text(path, text, kind, doc.settings, doc.selection, doc.per_file_ignores, tree, walks)
     return Analysis(text, SourceText(text), kind, path, findings, doc)
 
 
@@ -271,15 +271,18 @@ def _refused_on_disk(path: str, text: str) -> Optional[Finding]:
     return None
 
 
-def _tree(path: str, text: str) -> Optional[ast.Module]:
-    """The document's tree, parsing again only the statements the last edit touched (lsp_reparse); None for
-    a document the analysis does not parse (no profiling, over the work budget) or that does not parse."""
+def _tree(path: str, text: str):
+    """The document's tree, parsing again only the statements the last edit touched (lsp_reparse), and the
+    sites walks of its statements kept from the last analysis (the walk of a statement the edit did not touch
+    is reused); (None, None) for a document the analysis does not parse (no profiling, over the work budget)
+    or that does not parse."""
     from .source.files import file_noqa
     from .source.prefilter import might_configure_profiling, words_over_budget
     if not might_configure_profiling(text) or words_over_budget(text) or file_noqa(text):
-        return None
+        return None, None
     from . import lsp_reparse
-    return lsp_reparse.parse(path, text)
+    tree = lsp_reparse.parse(path, text)
+    return (tree, lsp_reparse.walks(path)) if tree is not None else (None, None)
 
 
 SEVERITY = {"error": 1, "warning": 2, "note": 3}        # LSP DiagnosticSeverity: Error, Warning, Information

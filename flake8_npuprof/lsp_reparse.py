@@ -21,8 +21,9 @@ from __future__ import annotations
 import ast
 import threading
 from collections import OrderedDict
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
+from .source.site_reuse import Walks
 from .source.text import SourceText
 
 
@@ -41,6 +42,7 @@ class Parsed(NamedTuple):
 _MAX_DOCUMENTS = 8              # the documents being edited; each keeps its tree (a few MB for 1,500 lines)
 _lock = threading.Lock()
 _last: "OrderedDict[str, Parsed]" = OrderedDict()
+_walks: Dict[str, Walks] = {}     # the sites walks of each document's statements, kept for its next analysis
 
 
 def parse(key: str, text: str) -> Optional[ast.Module]:
@@ -56,16 +58,30 @@ def parse(key: str, text: str) -> Optional[ast.Module]:
     with _lock:
         _last.pop(key, None)
         if parsed is None:
+            _walks.pop(key, None)
             return None
         _last[key] = parsed
         while len(_last) > _MAX_DOCUMENTS:
-            _last.popitem(last=False)           # the least recently edited
+            _walks.pop(_last.popitem(last=False)[0], None)      # the least recently edited
     return ast.Module(body=[s for seg in parsed.segments for s in seg.stmts], type_ignores=[])
+
+
+def walks(key: str) -> Optional[Walks]:
+    """The kept sites walks of the statements of the document last parsed under key (source/site_reuse.py),
+    for the analysis of the tree parse gave; None when it did not parse."""
+    with _lock:
+        if key not in _last:
+            return None
+        found = _walks.get(key)
+        if found is None:
+            found = _walks[key] = Walks()
+        return found
 
 
 def forget(key: str) -> None:
     with _lock:
         _last.pop(key, None)
+        _walks.pop(key, None)
 
 
 def _parse_whole(text: str) -> Optional[Parsed]:

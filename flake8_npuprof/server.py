@@ -444,6 +444,18 @@ def dispatch(ls: NpuprofServer, body: bytes) -> None:
         log.warning("dropped a %s whose parameters do not fit: %s", raw.get("method", "message"), exc)
         return None
     ls.protocol.handle_message(message)
+    forget_done(ls.protocol)
+
+
+def forget_done(protocol) -> None:
+    """pygls keeps the future of every handler it runs by message id, and removes only a request's, when it is
+    answered: a notification's (and each step of its own generator handlers') stays, two a change, and the
+    server grew by 1.6 MiB over 900 edits. Those done are dropped; what is still running stays (a request is
+    answered from its future, a `$/cancelRequest` of one that ended finds nothing to cancel either way)."""
+    futures = getattr(protocol, "_request_futures", None)
+    if isinstance(futures, dict):
+        for key in [key for key, future in futures.items() if future.done()]:
+            del futures[key]
 
 
 async def serve(ls: NpuprofServer, wire: Wire, replay=()) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from flake8_npuprof.values import project
 from flake8_npuprof.checks.analysis import Context, Settings, analyse
 from flake8_npuprof.cli import main
+from flake8_npuprof.source.sites import LAST_POS
 from flake8_npuprof.source.text import SourceText
 
 HERE = Path(__file__).resolve().parent
@@ -63,7 +64,7 @@ def _resolve(path: Path, attr: str):
     tree = ast.parse(text)
     ctx = Context(SourceText(text), tree, str(path), Settings())
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == attr)
-    return ctx.resolver.strings(node, ctx.sites.module, 10 ** 9)
+    return ctx.resolver.strings(node, ctx.sites.module, LAST_POS)
 
 
 def test_reexported_absl_flag_through_a_package():
@@ -248,7 +249,7 @@ def test_the_module_cache_is_bounded_by_size_and_keeps_the_modules_used_last(tmp
         text = script.read_text()
         tree = ast.parse(text)
         ctx = Context(SourceText(text), tree, str(script), Settings())
-        found = ctx.resolver.strings(tree.body[-1].value, ctx.sites.module, 10 ** 9)
+        found = ctx.resolver.strings(tree.body[-1].value, ctx.sites.module, LAST_POS)
         assert [c.text for c in found.candidates] == [f"/tmp/{k}/tmp/0"]
         held = [Path(p).name for p in project._modules]
         assert project._held == sum(project._weight(m) for _, m in project._modules.values()) <= 300

@@ -24,7 +24,7 @@ if TYPE_CHECKING:                      # (imported where first used: a file that
 class Context:
     """Everything the rules share for one file, and where they put their findings."""
 
-    def __init__(self, src: SourceText, tree: ast.AST, filename: str, settings: Settings):
+    def __init__(self, src: SourceText, tree: ast.AST, filename: str, settings: Settings, walks=None):
         from ..values.project import ProjectResolver as Resolver
         from ..source.sites import collect
         from ..values.reader import Values
@@ -33,7 +33,7 @@ class Context:
         self.filename = filename
         self.settings = settings
         self.target = settings.target
-        self.sites = collect(tree, src.text, src.line_starts)
+        self.sites = collect(tree, src.text, src.line_starts, walks)      # walks: an edited document's (server)
         self.resolver = Resolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []
@@ -297,7 +297,7 @@ def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
 
 def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
                  each: Sequence[Settings], compiled: bool = False,
-                 profiling: Optional[bool] = None) -> List[List[Finding]]:
+                 profiling: Optional[bool] = None, walks=None) -> List[List[Finding]]:
     """The findings of one file for each of several settings (`npuprof check` asks for the run's target
     and the wider one its summary counts): one parse, one walk, one model; only the rules run per
     setting.
@@ -308,7 +308,8 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     compiled from this very text (source/bytecode.py), so it parses; such a file without markers is
     not checked again. profiling: what might_configure_profiling(text) says, when the caller has
     already asked (the plugin). A file over the work budget is NPP191 and is not even parsed (9.6 MB took
-    gigabytes)."""
+    gigabytes). walks: the kept walks of the tree's top-level statements (source/site_reuse.py; the language
+    server's, whose tree reuses the statements an edit did not touch)."""
     words = None
     if profiling is None:
         profiling = might_configure_profiling(text)
@@ -340,16 +341,16 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _analyse(text, tree, filename, each)
+        return _analyse(text, tree, filename, each) if walks is None else _analyse(text, tree, filename, each, walks)
     finally:
         if collecting:
             gc.enable()
 
 
-def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings]) -> List[List[Finding]]:
+def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings], walks=None) -> List[List[Finding]]:
     from . import run_all
     try:
-        base = Context(SourceText(text), tree, filename, each[0])
+        base = Context(SourceText(text), tree, filename, each[0], walks)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [[internal_error(exc)] for _ in each]
     out: List[List[Finding]] = []
@@ -378,7 +379,7 @@ def release(ctx: Context) -> None:
     ctx._model = ctx._flow = None
     ctx.sites.memo.clear()
     ctx.sites.close()
-    for scope in ctx.sites.scopes:
+    for scope in ctx.sites.scopes if not ctx.sites.kept else ():     # kept: the next analysis reuses them
         scope.bindings = {}
     for entry in ctx.sites.entries:
         entry.params = []

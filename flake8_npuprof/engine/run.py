@@ -27,9 +27,9 @@ def run_settings(target: Target, config=None, preflight: bool = False, graph: Op
 
 
 def check_text(path: str, text: str, kind: str, settings: Settings, selection: Wants,
-               per_file_ignores=(), tree=None) -> List[Finding]:
+               per_file_ignores=(), tree=None, walks=None) -> List[Finding]:
     """Findings of one file's text, filtered by selection and noqa, as flake8 would show them."""
-    return check_each(path, text, kind, (settings,), selection, per_file_ignores, tree)[0]
+    return check_each(path, text, kind, (settings,), selection, per_file_ignores, tree, walks=walks)[0]
 
 
 def check_shell(text: str, path: str, settings: Settings) -> List[Finding]:
@@ -52,11 +52,12 @@ def _ge_reads(w, launch, target) -> Optional[bool]:
 
 
 def check_each(path: str, text: str, kind: str, each: Sequence[Settings], selection: Wants,
-               per_file_ignores=(), tree=None, compiled: bool = False) -> List[List[Finding]]:
+               per_file_ignores=(), tree=None, compiled: bool = False, walks=None) -> List[List[Finding]]:
     """check_text for each of several settings, from one analysis of the file (tree: already parsed).
     A file that does not parse (NPP192) is reported whatever the selection and comments say: it was
     not checked. The noqa comments are read only for a file with findings to filter. compiled: the file's
-    bytecode cache proves the text parses (analyse_each)."""
+    bytecode cache proves the text parses (analyse_each). walks: the kept walks of the tree's statements (the
+    language server's, source/site_reuse.py)."""
     if kind == "shell":
         from .launch_scan import starts_no_profiled_script
         if starts_no_profiled_script(text, path):       # the walk can change nothing: its own lines only
@@ -72,7 +73,7 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
         if file_noqa(text):
             return [[] for _ in each]
         from ..checks.analysis import analyse_each      # (not imported by a run the cache answers)
-        found = analyse_each(text, tree, path, each, compiled)
+        found = analyse_each(text, tree, path, each, compiled, walks=walks)
     noqa = None                         # tokenized only for a file with a finding to filter
     out = []
     for findings in found:

@@ -96,4 +96,4 @@ class CallSite(NamedTuple):
     stmt: ast.AST
 
 
-LAST_POS = 1 << 62            # after every position
+LAST_POS = 1 << 80            # after every position (a top-level statement's take from its index times 2^45)

@@ -31,10 +31,20 @@ class _Later:
         self.value, self.lines = value, lines
 
 
+class _Slot:
+    """On the walk's stack before each top-level statement: the statement's positions start after base, whatever
+    the statements before it took (sites.collect)."""
+
+    __slots__ = ("base", "line")
+
+    def __init__(self, base: int, line: int):
+        self.base, self.line = base, line
+
+
 # Node types the walk treats specially; every other node is only numbered and descended into.
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global, ast.ExceptHandler})
-_SPECIAL = _SCOPES | _BRANCHES | {_Later}
+_SPECIAL = _SCOPES | _BRANCHES | {_Later, _Slot}
 _TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return,
@@ -82,27 +92,36 @@ _EAGER_NAMES = ("for", "lambda")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
-def _blocked_lines(text: str, starts: List[int]) -> set:
+def _blocked_lines(text: str, starts: List[int], lines: Optional[Tuple[int, int]] = None) -> set:
     """The lines a deferred statement may not touch: those holding an eager word or name, or a character
-    outside ASCII (an identifier may be spelt in a form NFKC turns into the word a question looks for)."""
+    outside ASCII (an identifier may be spelt in a form NFKC turns into the word a question looks for).
+    lines: only those among the lines first to last (what a line holds decides, not the lines around it)."""
+    lo, hi = 0, len(text)
+    if lines is not None:
+        lo = starts[lines[0] - 1]
+        hi = starts[lines[1]] if lines[1] < len(starts) else len(text)
     blocked = set()
     found = []
     for word in _EAGER_WORDS:
-        at = text.find(word)
+        at = text.find(word, lo, hi)
         while at >= 0:
             found.append(at)
-            at = text.find(word, at + 1)
+            at = text.find(word, at + 1, hi)
     for name in _EAGER_NAMES:
         # not followed by a letter, digit or _, whatever comes before it: `[n*2for n in x]` is Python
         size = len(name)
-        at = text.find(name)
+        at = text.find(name, lo, hi)
         while at >= 0:
             if text[at + size:at + size + 1] not in _IDENTIFIER:
                 found.append(at)
-            at = text.find(name, at + size)
+            at = text.find(name, at + size, hi)
     for at in found:
         blocked.add(bisect_right(starts, at))
-    if not text.isascii():
+    if lines is not None:
+        part = text[lo:hi]
+        if not part.isascii():
+            blocked.update(bisect_right(starts, lo + m.start()) for m in _NON_ASCII.finditer(part))
+    elif not text.isascii():
         if "\r" in text:
             blocked.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
         else:                           # lines as the line starts count them (LF only), a third of the time
@@ -295,6 +314,14 @@ def _walk_later(sites: Sites, node: _Later, up, context: tuple, order: int, bloc
     return _defer(sites, node.value, up, context, order - 1, node.lines)
 
 
+def _walk_slot(sites: Sites, node: _Slot, up, context: tuple, order: int, blocked, push) -> int:
+    """The next top-level statement starts after its base (the _Slot takes no position)."""
+    del sites._pos[id(node)], sites._walked[order]
+    if order - 1 >= node.base:
+        raise RuntimeError(f"the statement before line {node.line} holds more nodes than its positions")
+    return node.base
+
+
 def _push_children(children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]], node: ast.AST, push) -> None:
     """Push each child with the scope and guards it runs under, reversed to keep source order."""
     for child, child_scope, child_guards in reversed(children):
@@ -405,7 +432,7 @@ def _walk_handler(sites: Sites, node: ast.ExceptHandler, up, context: tuple, ord
 _KIND_WALKS: Dict[type, Callable[..., Optional[int]]] = {
     ast.Expr: _walk_expr, ast.Call: _walk_call,
     **{kind: _walk_recorded for kind in _RECORDED}, ast.Assign: _walk_assign,
-    **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later,
+    **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later, _Slot: _walk_slot,
     ast.FunctionDef: _walk_function, ast.AsyncFunctionDef: _walk_function, ast.Lambda: _walk_function,
     ast.ClassDef: _walk_class, ast.If: _walk_branch, ast.While: _walk_branch, ast.IfExp: _walk_ifexp,
     ast.Global: _walk_global, ast.ExceptHandler: _walk_handler,

@@ -32,7 +32,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
-from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
+from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
+from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _Slot, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
 from .site_records import LAST_POS  # noqa: F401
@@ -154,6 +155,8 @@ class Sites:
         self._children: Optional[Dict[int, List[Scope]]] = None
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
         self._passed_pending = False                 # Entry.used_elsewhere: _passed_on not yet asked
+        self.kept = False                            # its scopes are kept for the next analysis (site_reuse)
+        self._pieces: Optional[List[Piece]] = None   # the kept walks it was made of, in order (site_reuse)
 
     # ---- deferred statements: walked when a question names a word in their text, or a node in them
 
@@ -279,6 +282,9 @@ class Sites:
 
     def _lines_holding(self, word: str, whole: bool = False) -> Iterator[int]:
         """Each line of a deferred statement that holds `word` (whole: as a whole identifier), once, in order."""
+        if self._pieces is not None:
+            yield from self._kept_lines_holding(word, whole)    # from the kept walks' indexes
+            return
         text, offsets, sources = self._deferred_text()
         starts, size, count = self._starts, len(word), len(offsets)
         if whole and _IDENTIFIER.issuperset(word):
@@ -299,6 +305,28 @@ class Sites:
             after = offsets[r] + starts[line] - sources[r]      # the next line, in the joined text
             run_end = offsets[r + 1] if r + 1 < count else len(text)
             at = text.find(word, after if after < run_end else run_end)
+
+    def _kept_lines_holding(self, word: str, whole: bool) -> Iterator[int]:
+        """_lines_holding for sites made of kept walks, without the deferred text (made anew for each analysis, it
+        cost more than its questions): a whole name from the index the kept walks' own make up, any other word
+        from a search of the whole text, keeping the lines a deferred statement takes up part of."""
+        if whole and _IDENTIFIER.issuperset(word):
+            if self._identifiers is None:
+                self._identifiers = identifiers(cast("List[Piece]", self._pieces), self._text, self._starts)
+            yield from self._identifiers.get(word, ())
+            return
+        text, starts, size = self._text, self._starts, len(word)
+        at = text.find(word)
+        while at >= 0:
+            if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
+                at = text.find(word, at + size)         # inside a longer name
+                continue
+            line = bisect_right(starts, at)
+            if self._statements_on(line):
+                yield line
+            if line >= len(starts):
+                return
+            at = text.find(word, starts[line])          # the next line
 
     def _identifier_lines(self, word: str, text: str, offsets: List[int], sources: List[int]) -> Iterator[int]:
         """_lines_holding(word, whole=True) from an index of the deferred text's identifiers, built once: a
@@ -615,19 +643,35 @@ class Sites:
         return None, key
 
 
-def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None) -> Sites:
+def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None,
+            walks: Optional[Walks] = None) -> Sites:
     """The sites of a module's tree. With the module's text and its line starts, the expressions of the
     plain statements (`x = ...`, `f(...)`, `return ...`) that hold none of the words a setup is made of
     are walked only when a question asks for them (a word in their text, a node in them, or everything):
-    most of a training script's nodes, and most of them never asked for."""
-    module = Scope(tree, "module", None)
+    most of a training script's nodes, and most of them never asked for. Then each top-level statement is
+    walked on its own, its positions from (its index + 1) * SLOT, so that they do not depend on the others;
+    with walks (an edited document's, site_reuse), a statement the last analysis walked at the same index is
+    not walked again."""
+    lazy = text is not None and starts is not None and isinstance(tree, ast.Module)
+    if walks is not None and lazy:
+        module: Scope = walks.module
+        walks.start(tree)
+    else:
+        walks = None
+        module = Scope(tree, "module", None)
     sites = Sites(module)
     sites.scopes.append(module)
-    blocked = None
-    if text is not None and starts is not None:
+    if lazy:
+        assert text is not None and starts is not None
         sites._text, sites._starts = text, starts
-        blocked = _blocked_lines(text, starts)
-    _walk(sites, [(tree, None, (module, ()))], 0, blocked)
+        sites.kept = walks is not None
+        _walk_statements(sites, cast(ast.Module, tree), text, starts, walks)
+    else:
+        blocked = None
+        if text is not None and starts is not None:
+            sites._text, sites._starts = text, starts
+            blocked = _blocked_lines(text, starts)
+        _walk(sites, [(tree, None, (module, ()))], 0, blocked)
     sites._pending = len(sites._deferred)
     deferred = cast("List[tuple]", sites._deferred)     # none of them walked yet
     sites._first_lines = [item[4] for item in deferred]
@@ -635,3 +679,69 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites
+
+
+def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int], walks: Optional[Walks]) -> None:
+    """The module, then each top-level statement from its own block of positions (the walk's are kept in walks,
+    and a kept one is added instead of walking its statement again)."""
+    module = sites.module
+    context = (module, ())
+    sites._pos[id(tree)] = 1
+    sites._walked[1] = (tree, None, context)
+    body = tree.body
+    if walks is None:
+        stack: list = []
+        for k in range(len(body) - 1, -1, -1):
+            stack.append((body[k], tree, context))
+            stack.append((_Slot((k + 1) * SLOT, body[k].lineno), tree, context))
+        _within_slot(_walk(sites, stack, 1, _blocked_lines(text, starts)), (len(body) + 1) * SLOT, tree)
+    else:
+        found = [walks.find(stmt, k) for k, stmt in enumerate(body)]
+        # the lines deferral may not touch: of the whole text when many statements are walked (the first
+        # analysis, an edit that moved lines), else of each statement's own lines
+        blocked = _blocked_lines(text, starts) if found.count(None) > 8 else None
+        for k, stmt in enumerate(body):
+            piece = found[k]
+            if piece is None:
+                piece = found[k] = _walk_alone(stmt, k, tree, text, starts, walks.module, blocked)
+            walks.keep(piece)
+            apply(sites, piece, tree, context)
+        walks.done()
+        if len(starts) == text.count("\n") + 1:   # (their indexes count lines at LF: no line ends at a lone CR)
+            sites._pieces = cast("List[Piece]", found)
+    if tree.type_ignores:                   # (only from a parse that asked for type comments)
+        base = (len(body) + 1) * SLOT
+        _walk(sites, [(t, tree, context) for t in reversed(tree.type_ignores)], base, None)
+
+
+def _walk_alone(stmt: ast.stmt, k: int, tree: ast.Module, text: str, starts: List[int], module: ModuleScope,
+                blocked: Optional[set]) -> Piece:
+    """A top-level statement walked into sites of its own, kept as a Piece (what it binds in the module scope
+    logged, not bound: site_reuse.apply binds it)."""
+    own = Own(module)
+    binds: list = []
+    names: set = set()
+    module.log, outer, module.globals = binds, module.globals, names
+    base = (k + 1) * SLOT
+    try:
+        if blocked is None:
+            blocked = _blocked_lines(text, starts, (stmt.lineno, stmt.end_lineno or stmt.lineno))
+        _within_slot(_walk(own, [(stmt, tree, (module, ()))], base, blocked), base + SLOT, stmt)
+    finally:
+        module.log, module.globals = None, outer
+    return Piece(stmt, k, base + 1, own, binds, names)
+
+
+class Own(Sites):
+    """The sites a top-level statement is walked into alone: only the containers the walk fills."""
+
+    def __init__(self, module: Scope):      # (Sites.__init__'s indexes and views: not asked of these)
+        self.module = module
+        self.scopes, self.entries, self._calls, self.assigns = [module], [], [], []
+        self._walked, self._pos, self.imports, self.functions = {}, {}, {}, {}
+        self.star_imports, self.returns, self.deletes, self._deferred, self._raw_loads = [], [], [], [], []
+
+
+def _within_slot(last: int, end: int, node) -> None:
+    if last >= end:
+        raise RuntimeError(f"the statement at line {getattr(node, 'lineno', 1)} holds more nodes than its positions")
