@@ -25,6 +25,9 @@ from typing import Dict, List, Optional, Tuple
 
 MAX_LEVELS = 4                  # folders above the launcher's
 MAX_ENTRIES = 20000             # files and folders a region may hold
+# listings kept: the launchers of one project share theirs and files are checked folder by folder, so a few
+# serve a whole tree (256 held a tree's every listing: 9 MB over the model zoo's 16,218 files, 0.6 MB at 4,106)
+MAX_REGIONS = 16
 # what makes the walk needed whatever the scripts hold (mirrors emulate/scan.py's words, without `.py`)
 _WALKED = re.compile(r"\.sh|\bsource\b|\bfunction\b|\(\s*\)|(?:^|[\s;&|(){}])-m(?:$|[\s=])|"
                      r"\.[$`]|\}(?:py|sh)\b|(?:^|[\s;&|(){}`])\.(?:$|[\s;&|])")
@@ -88,7 +91,7 @@ def _listing(region: str) -> Optional[Dict[str, List[str]]]:
         for f in files:
             if f.endswith(".py"):
                 names.setdefault(f, []).append(os.path.join(root, f))
-    if len(_regions) >= 256:
+    if len(_regions) >= MAX_REGIONS:
         _regions.clear()
     _regions[region] = (folders, names)
     return names
@@ -114,7 +117,7 @@ def _may_have_setups(script: str) -> bool:
         passes = might_configure_profiling(read_source(script).text)
     except (OSError, ReadError, ValueError):
         passes = True
-    if len(_passes) >= 4096:
+    if len(_passes) >= MAX_REGIONS * 64:
         _passes.clear()
     _passes[script] = (sig, passes)
     return passes
