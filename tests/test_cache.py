@@ -4,7 +4,11 @@ a module that appears where none was)."""
 
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -61,6 +65,34 @@ def test_the_report_is_the_same_bytes_with_and_without_cache_and_workers(tree, c
     if fmt == "json":
         codes = {row["code"] for row in json.loads(plain[1])}
         assert {"NPP192", "NPP101", "NPP205", "NPP120"} <= codes
+
+
+def test_workers_are_never_forked_from_a_process_with_another_thread(tree, capsys, monkeypatch):
+    """A fork while another thread runs may hand the worker a lock held for ever (Python 3.12 and later warn:
+    "This process ... is multi-threaded, use of fork() may lead to deadlocks in the child"): with a thread
+    alive the workers come from a fork server, with the same report; alone, the CLI forks them (no cost)."""
+    forks = []
+    real = os.fork
+
+    def fork():
+        forks.append(batch.threads())
+        return real()
+    monkeypatch.setattr(os, "fork", fork)
+    plain = run(capsys, "check", "--no-cache", "-j1", "--format", "json", ".")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert batch.threads() >= 2 and batch.start_method() == "forkserver"
+        assert run(capsys, "check", "--no-cache", "-j2", "--format", "json", ".") == plain
+    finally:
+        stop.set()
+        other.join()
+    assert all(n == 1 for n in forks)
+    alone = subprocess.run([sys.executable, "-c", "from flake8_npuprof.commands import batch\n"
+                            "print(batch.threads(), batch.start_method())"], capture_output=True, text=True)
+    if sys.platform == "linux":
+        assert alone.stdout == "1 fork\n"
 
 
 def test_fix_diff_is_the_same_bytes_with_and_without_cache_and_workers(tree, capsys):

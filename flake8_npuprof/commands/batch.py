@@ -128,12 +128,44 @@ def _settled(entry, progress: "Progress"):
     return payload, (result.get() if in_worker else result)
 
 
+PRELOAD = "flake8_npuprof.checks.analysis"     # what every worker needs, imported once before they start
+
+
 def _pool(processes: int) -> Pool:
     import multiprocessing
-    from ..checks import analysis  # noqa: F401  (imported once here, before the workers fork, not in each)
-    # fork where the platform has it: the workers start with the modules this process has imported
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else None
+    method = start_method()
+    if method == "forkserver":
+        # (the server's modules are its own: it imports these once, from a fresh interpreter)
+        multiprocessing.get_context(method).set_forkserver_preload([PRELOAD])
+    else:
+        __import__(PRELOAD)
     return multiprocessing.get_context(method).Pool(processes, initializer=_worker_init)
+
+
+def start_method() -> Optional[str]:
+    """fork where the platform has it and this process runs a single thread: the workers start with the
+    modules this process has imported, at no cost. With another thread alive (a test runner's, a program
+    that calls `main`), a fork may hand the worker a lock that thread held, held for ever (Python 3.12 and
+    later warn: "This process ... is multi-threaded, use of fork() may lead to deadlocks in the child"):
+    forkserver then, a server started once from a fresh interpreter that forks the workers from its single
+    thread. None: the platform's default (spawn on macOS and Windows)."""
+    import multiprocessing
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" not in methods or sys.platform == "darwin":
+        return None
+    if threads() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def threads() -> int:
+    """The threads of this process: the operating system's count where it gives one (Linux; the one Python
+    warns by), else those the threading module knows."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+        return threading.active_count()
 
 
 def _indexed(item):
