@@ -291,3 +291,16 @@ def test_a_folder_file_of_another_build_is_a_miss_and_is_replaced(tree, capsys, 
     assert run(capsys, "check", "-j1", "examples/clean") == first
     assert calls                                          # not trusted: checked again
     assert json.loads(stored.read_text())["tool"] != "an older build"
+
+
+def test_the_memory_freed_is_given_back_once_a_folder_is_done(monkeypatch, tmp_path):
+    """check_job hands freed heap memory back (malloc_trim) when it moves to another folder, not per file."""
+    from flake8_npuprof.engine import run as engine_run
+    calls = []
+    monkeypatch.setattr(batch, "_trim", calls.append)
+    monkeypatch.setattr(batch, "_folder", None)
+    monkeypatch.setattr(engine_run, "check_each", lambda *args, **kwargs: [[]])
+    for name in ("a/x.py", "a/y.py", "b/z.py", "b/w.sh"):
+        assert batch.check_job(batch.Job(str(tmp_path / name), "x = 1\n", "python"), [None], None)[0] == [[]]
+        assert len(calls) == (1 if name.startswith("a/") else 2)
+    assert calls == [0, 0]

@@ -58,10 +58,37 @@ def check_job(job: Job, each, selection) -> Tuple[List[list], Optional[dict]]:
     """The findings for each settings, and what they depend on (None: not all of it could be listed)."""
     from ..engine.run import check_each
     from ..values.project import walked_from
+    _folder_done(os.path.dirname(job.path))
     with observed.recording() as seen, walked_from(job.within):
         found = check_each(job.path, job.text, job.kind, tuple(each), selection, job.ignores,   # one analysis
                            compiled=job.compiled)
     return found, (seen.paths if seen.complete else None)
+
+
+_folder: Optional[str] = None
+_trim: Any = None                       # glibc's malloc_trim, found once (False: not there)
+
+
+def _folder_done(folder: str) -> None:
+    """When the files of a folder are done, hand the memory their analyses freed back to the system. glibc
+    keeps freed memory inside its heap, and what a later file keeps (a cached module, a finding) sits between
+    freed pieces, so the heap only grew: over the model zoo's 16,218 files it held 43 MB of which 32 MB free
+    (mallinfo2), most of the growth of the peak from 4k to 16k files. malloc_trim(0) gives the free pages of
+    the whole heap back (glibc 2.8 and later); elsewhere nothing is done."""
+    global _folder, _trim
+    if folder == _folder:
+        return
+    _folder = folder
+    if _trim is None:
+        _trim = False
+        if sys.platform == "linux":
+            try:
+                import ctypes
+                _trim = ctypes.CDLL(None).malloc_trim
+            except (OSError, AttributeError):
+                pass
+    if _trim:
+        _trim(0)
 
 
 def workers(args) -> int:
