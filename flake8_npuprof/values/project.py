@@ -36,7 +36,7 @@ from .ops import NONE_NOTE, C, D, L, S, U
 
 MAX_BYTES = 512 * 1024          # a sibling module larger than this is not read
 MAX_MODULES = 256               # modules kept per process, the least recently used let go first
-MAX_HELD = 8 * 1024 * 1024      # bytes the kept modules take, estimated (TEXT_BYTES, TREE_BYTES)
+MAX_HELD = 4 * 1024 * 1024      # bytes the kept modules take, estimated (TEXT_BYTES, TREE_BYTES)
 # What a module takes, in bytes a character of its text (tracemalloc, 400 files of the model zoo): kept as its
 # text and imports about 4; with its tree, indexed (sites, resolver) about 60. A module counted at 4 whose
 # names are asked for later is parsed again and counted again (_regrown): counted once, at its first size,
