@@ -2,6 +2,7 @@
 
     python benchmarks/tree_memory.py DIR...            # each DIR: a tree (e.g. zoo_trees.py --projects 130 / 520)
     python benchmarks/tree_memory.py DIR... --before CHECKOUT
+    python benchmarks/tree_memory.py DIR... --peak-only  # the peak alone (a 16k-file tree: minutes a run)
 
 For each tree: the peak resident memory (ru_maxrss) of one `npuprof check --no-cache -j1 -q` process over it
 (issue 44: within 1.3x from 4k to 13.5k files), then a cold run writing a fresh cache and a warm one reading it
@@ -58,12 +59,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trees", nargs="+")
     parser.add_argument("--before", help="another checkout of the package, measured against this one")
+    parser.add_argument("--peak-only", action="store_true", help="no cache runs: the peak and the CPU only")
     args = parser.parse_args()
     sides = [("this checkout", None)] + ([("before", args.before)] if args.before else [])
     for tree in args.trees:
         count = sum(1 for _ in Path(tree).rglob("*.py"))
         for name, source in sides:
             peak, cpu, _ = _run(tree, source, "--no-cache")
+            if args.peak_only:
+                print(f"{tree} ({count:,} .py), {name}: peak RSS {peak:.1f} MiB ({cpu:.1f} s CPU, no cache)")
+                continue
             with tempfile.TemporaryDirectory() as tmp:
                 cache = os.path.join(tmp, "cache")
                 _, cold_cpu, cold = _run(tree, source, "--cache-dir", cache)

@@ -4,7 +4,11 @@ a module that appears where none was)."""
 
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -61,6 +65,34 @@ def test_the_report_is_the_same_bytes_with_and_without_cache_and_workers(tree, c
     if fmt == "json":
         codes = {row["code"] for row in json.loads(plain[1])}
         assert {"NPP192", "NPP101", "NPP205", "NPP120"} <= codes
+
+
+def test_workers_are_never_forked_from_a_process_with_another_thread(tree, capsys, monkeypatch):
+    """A fork while another thread runs may hand the worker a lock held for ever (Python 3.12 and later warn:
+    "This process ... is multi-threaded, use of fork() may lead to deadlocks in the child"): with a thread
+    alive the workers come from a fork server, with the same report; alone, the CLI forks them (no cost)."""
+    forks = []
+    real = os.fork
+
+    def fork():
+        forks.append(batch.threads())
+        return real()
+    monkeypatch.setattr(os, "fork", fork)
+    plain = run(capsys, "check", "--no-cache", "-j1", "--format", "json", ".")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert batch.threads() >= 2 and batch.start_method() == "forkserver"
+        assert run(capsys, "check", "--no-cache", "-j2", "--format", "json", ".") == plain
+    finally:
+        stop.set()
+        other.join()
+    assert all(n == 1 for n in forks)
+    alone = subprocess.run([sys.executable, "-c", "from flake8_npuprof.commands import batch\n"
+                            "print(batch.threads(), batch.start_method())"], capture_output=True, text=True)
+    if sys.platform == "linux":
+        assert alone.stdout == "1 fork\n"
 
 
 def test_fix_diff_is_the_same_bytes_with_and_without_cache_and_workers(tree, capsys):
@@ -259,3 +291,16 @@ def test_a_folder_file_of_another_build_is_a_miss_and_is_replaced(tree, capsys, 
     assert run(capsys, "check", "-j1", "examples/clean") == first
     assert calls                                          # not trusted: checked again
     assert json.loads(stored.read_text())["tool"] != "an older build"
+
+
+def test_the_memory_freed_is_given_back_once_a_folder_is_done(monkeypatch, tmp_path):
+    """check_job hands freed heap memory back (malloc_trim) when it moves to another folder, not per file."""
+    from flake8_npuprof.engine import run as engine_run
+    calls = []
+    monkeypatch.setattr(batch, "_trim", calls.append)
+    monkeypatch.setattr(batch, "_folder", None)
+    monkeypatch.setattr(engine_run, "check_each", lambda *args, **kwargs: [[]])
+    for name in ("a/x.py", "a/y.py", "b/z.py", "b/w.sh"):
+        assert batch.check_job(batch.Job(str(tmp_path / name), "x = 1\n", "python"), [None], None)[0] == [[]]
+        assert len(calls) == (1 if name.startswith("a/") else 2)
+    assert calls == [0, 0]

@@ -231,15 +231,19 @@ def test_modules_read_only_for_their_imports_are_never_indexed(tmp_path):
     # it is parsed again, and what it says is the same
     plain = loaded["plain.py"]
     assert plain._tree is None and plain.refs == [(0, ["defs"])]
+    assert plain.weight == len("import defs\nSIZE = 3\n") * project.TEXT_BYTES
     (size,) = plain.sites.module.bindings["SIZE"]
     assert plain._tree is not None and isinstance(size.value, ast.Constant) and size.value.value == 3
+    # and the cache counts it again, with its tree
+    assert plain.weight == len("import defs\nSIZE = 3\n") * project.TREE_BYTES
+    assert project._held == sum(project._weight(m) for _, m in project._modules.values())
 
 
 def test_the_module_cache_is_bounded_by_size_and_keeps_the_modules_used_last(tmp_path, monkeypatch):
     """Over its bound the cache lets go of the modules used longest ago; one needed again is read again,
     with the same values."""
     project.forget()
-    monkeypatch.setattr(project, "MAX_HELD", 300)
+    monkeypatch.setattr(project, "MAX_HELD", 300 * project.TREE_BYTES)     # 3 of them, asked their values
     (tmp_path / "pyproject.toml").write_text("")
     for k in range(6):
         (tmp_path / f"cfg{k}.py").write_text(f"# {'x' * 60}\nOPTS = '/tmp/{k}'\n")       # 82 characters each
@@ -252,6 +256,6 @@ def test_the_module_cache_is_bounded_by_size_and_keeps_the_modules_used_last(tmp
         found = ctx.resolver.strings(tree.body[-1].value, ctx.sites.module, LAST_POS)
         assert [c.text for c in found.candidates] == [f"/tmp/{k}/tmp/0"]
         held = [Path(p).name for p in project._modules]
-        assert project._held == sum(project._weight(m) for _, m in project._modules.values()) <= 300
+        assert project._held == sum(project._weight(m) for _, m in project._modules.values()) <= project.MAX_HELD
         assert held[-1] == "cfg0.py" and (k == 0 or held[-2] == f"cfg{k}.py")      # the last used stay
     assert len(held) == 3 and "cfg1.py" not in held

@@ -291,7 +291,7 @@ def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
                 st = os.stat(path)
                 key = (path, st.st_mtime_ns, st.st_size)
                 if key not in _NAMES_PROFILING:
-                    if len(_NAMES_PROFILING) > 50_000:
+                    if len(_NAMES_PROFILING) > 4096:
                         _NAMES_PROFILING.clear()
                     _NAMES_PROFILING[key] = bool(PROFILING_WORDS.search(read_source(path).text))
                 if _NAMES_PROFILING[key]:

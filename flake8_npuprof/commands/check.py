@@ -11,6 +11,7 @@ finding (NPP192). Files are checked through the cache and in worker processes (c
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter
 from typing import Iterator, List, Optional, Sequence, Tuple
 
@@ -62,7 +63,7 @@ def run_check(args) -> int:
         # positions are worked out only for a file with findings (line tables of every file cost as much as
         # a warm run's whole reading), and only such a file's text is kept
         assert item.source is not None          # (it was read: it has findings for each settings)
-        results.append((item.display, SourceText(item.source.text) if findings else None, findings))
+        results.append((item.display, PackedText(item.source.text) if findings else None, findings))
     for item in unreadable:
         # a path that cannot be read must not pass a CI gate silently
         warn(f"{item.display}: {item.error}")
@@ -116,6 +117,19 @@ def check_items(args, config, paths: Sequence[str], each,
         progress.close()
         if store is not None:
             store.close()
+
+
+class PackedText(SourceText):
+    """The text of a file with findings while the run goes on: the report reads it only once every file is
+    checked, so it is held compressed until then (the texts of the 539 files with findings among the model
+    zoo's 16,218 were 4.4 MB, a share of the memory that grew with the tree), and read back when asked."""
+
+    def __init__(self, text: str):          # (no SourceText.__init__: `text` is the property below)
+        self.packed = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+
+    @property
+    def text(self) -> str:  # type: ignore[override]   # decompressed on each use, not kept: a few lines a finding
+        return zlib.decompress(self.packed).decode("utf-8", "surrogatepass")
 
 
 def _where(findings: Sequence[Finding]):

@@ -11,9 +11,10 @@ above), read only when a name from it is asked for, parsed with `ast` and never 
 Values carry where they come from ("as defined in config.py:3"), and lose their source positions:
 a finding about them is placed on the use in the file being checked. Reading is bounded (a module
 larger than MAX_BYTES is not read) and cached by path, mtime and size, so flake8 on a large tree reads each
-module of a project once. The cache is bounded by size (MAX_HELD characters of module text, a module that keeps
-its tree counted TREE_WEIGHT times; MAX_MODULES modules) and lets go of the modules used longest ago: files are checked folder by folder, so what a later file needs
-is its own project's modules, not every tree read since the run began. Every path read or probed goes through
+module of a project once. The cache is bounded by the memory its modules take (MAX_HELD bytes, estimated from
+their text and whether they keep their tree; MAX_MODULES modules) and lets go of the modules used longest ago:
+files are checked folder by folder, so what a later file needs is its own project's modules, not every tree
+read since the run began. Every path read or probed goes through
 source/observed.py, and every memo here hands its paths on to the next user (observed.remembered): a cached
 result of `npuprof check` is then trusted only while those paths are unchanged.
 """
@@ -35,8 +36,13 @@ from .ops import NONE_NOTE, C, D, L, S, U
 
 MAX_BYTES = 512 * 1024          # a sibling module larger than this is not read
 MAX_MODULES = 256               # modules kept per process, the least recently used let go first
-MAX_HELD = 2 * 1024 * 1024      # characters of module text kept, weighted: about 30 MB of memory when full
-TREE_WEIGHT = 4                 # a module that keeps its tree (it may define flags) also gets an index and a resolver
+MAX_HELD = 4 * 1024 * 1024      # bytes the kept modules take, estimated (TEXT_BYTES, TREE_BYTES)
+# What a module takes, in bytes a character of its text (tracemalloc, 400 files of the model zoo): kept as its
+# text and imports about 4; with its tree, indexed (sites, resolver) about 60. A module counted at 4 whose
+# names are asked for later is parsed again and counted again (_regrown): counted once, at its first size,
+# modules read for their imports and then asked a value held about 30 MB under the bound they counted 2 Mi.
+TEXT_BYTES = 4
+TREE_BYTES = 60
 MAX_ROOTS = 4096                # search paths kept (by folder)
 MAX_HOPS = 6                    # re-exports followed (`from .flags import FLAGS` in __init__.py)
 MAX_IMPORTED = 64               # modules whose absl flags a file can see (its imports, transitively)
@@ -69,6 +75,7 @@ class Module:
     def tree(self) -> ast.AST:
         if self._tree is None:
             self._tree = ast.parse(self.src.text, self.path)
+            _regrown(self)
         return self._tree
 
     @tree.setter
@@ -178,20 +185,37 @@ def _keep(path: str, key: Tuple[int, int], module: Optional[Module]) -> None:
     _held -= _weight(old[1]) if old is not None else 0
     _modules[path] = (key, module)
     _held += _weight(module)
-    while len(_modules) > 1 and (len(_modules) > MAX_MODULES or _held > MAX_HELD):
-        _, (_, gone) = _modules.popitem(last=False)
-        _held -= _weight(gone)
+    _shrink()
     if len(_roots) > MAX_ROOTS:
         _roots.clear()
 
 
+def _shrink() -> None:
+    global _held
+    while len(_modules) > 1 and (len(_modules) > MAX_MODULES or _held > MAX_HELD):
+        _, (_, gone) = _modules.popitem(last=False)
+        _held -= _weight(gone)
+
+
 def _weight(module: Optional[Module]) -> int:
-    """What a cached module counts against MAX_HELD (fixed when it is first counted)."""
+    """What a cached module counts against MAX_HELD (as it was when last counted: _regrown)."""
     if module is None:
         return 0
     if module.weight is None:
-        module.weight = len(module.src.text) * (TREE_WEIGHT if module._tree is not None else 1)
+        module.weight = len(module.src.text) * (TREE_BYTES if module._tree is not None else TEXT_BYTES)
     return module.weight
+
+
+def _regrown(module: Module) -> None:
+    """A cached module that kept only its text was parsed again: counted again, with its tree."""
+    global _held
+    kept = _modules.get(module.path)
+    if kept is None or kept[1] is not module or module.weight is None:
+        return                              # not (or no longer) in the cache: nothing counted
+    _held -= module.weight
+    module.weight = None
+    _held += _weight(module)
+    _shrink()
 
 
 def forget() -> None:
