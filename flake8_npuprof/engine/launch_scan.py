@@ -167,7 +167,7 @@ class _Text:
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
         for m in _DEFAULT.finditer(text):   # `${d:-/data}`: the walk gives the word when d is not set
             word = os.path.expanduser(m.group(1))
-            literal = re.split(r"[$*?\[{\\]", word, 1)[0]
+            literal = re.split(r"[$*?\[{\\]", word, maxsplit=1)[0]
             self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
         for m in _ROOTED.finditer(text):
             word = m.group(1)
@@ -185,7 +185,7 @@ class _Text:
                 if word.startswith("~"):
                     self.why = f"a path in a home folder ({word})"
                     return
-            literal = re.split(r"[$*?\[{\\]", word, 1)[0]
+            literal = re.split(r"[$*?\[{\\]", word, maxsplit=1)[0]
             whole = literal == word
             literal = literal if whole else literal.rpartition("/")[0] or "/"
             if command is None:
