@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -115,10 +116,9 @@ def _cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def server_cpu_per_edit(text: str, changes: int, env=None):
-    """The server's CPU seconds per edit (from /proc, Linux) and the median wall time from a change to its
-    diagnostics. Two edits in three change a default in a helper in the middle of the script, the third
-    fixes or breaks the options key."""
+@contextmanager
+def _opened(text: str, env=None):
+    """A server with the script open and its first diagnostics in: (client, uri); closed and stopped after."""
     from lspclient import LspClient
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -127,24 +127,38 @@ def server_cpu_per_edit(text: str, changes: int, env=None):
             client.initialize(root, options={"debounceMs": 0})
             uri = client.open(root / "train.py", text)
             client.diagnostics(uri, 1)
-            walls = []
-            cpu = _cpu_of(client.proc.pid)
-            middle = text.index(f"def learning_rate_{text.count('def learning_rate_') // 2}(")
-            body = text
-            for version in range(2, changes + 2):
-                if version % 3:         # code far from the profiling setup: a default in a helper
-                    at = body.index("decay_steps=", middle) + len("decay_steps=")
-                    body = body[:at] + str(10000 + version % 10) + body[at + 5:]
-                else:                   # the options key (after the helper): fixed, then broken again
-                    body = body.replace('"L2"', '"l2"') if '"L2"' in body else body.replace('"l2"', '"L2"')
-                start = time.perf_counter()
-                client.change(uri, body, version)
-                client.diagnostics(uri, version)
-                walls.append(time.perf_counter() - start)
-            cpu = _cpu_of(client.proc.pid) - cpu
+            yield client, uri
             client.close()
         finally:
             client.kill()
+
+
+def _helper_default(text: str) -> int:
+    """Where the default of a helper in the middle of the script is written (what most edits change)."""
+    middle = text.index(f"def learning_rate_{text.count('def learning_rate_') // 2}(")
+    return text.index("decay_steps=", middle) + len("decay_steps=")
+
+
+def _other_key(body: str) -> str:
+    """The options key (after the helper): fixed, then broken again."""
+    return body.replace('"L2"', '"l2"') if '"L2"' in body else body.replace('"l2"', '"L2"')
+
+
+def server_cpu_per_edit(text: str, changes: int, env=None):
+    """The server's CPU seconds per edit (from /proc, Linux) and the median wall time from a change to its
+    diagnostics. Two edits in three change a default in a helper in the middle of the script, the third
+    fixes or breaks the options key."""
+    with _opened(text, env) as (client, uri):
+        walls = []
+        cpu = _cpu_of(client.proc.pid)
+        at, body = _helper_default(text), text
+        for version in range(2, changes + 2):
+            body = body[:at] + str(10000 + version % 10) + body[at + 5:] if version % 3 else _other_key(body)
+            start = time.perf_counter()
+            client.change(uri, body, version)
+            client.diagnostics(uri, version)
+            walls.append(time.perf_counter() - start)
+        cpu = _cpu_of(client.proc.pid) - cpu
     return cpu / changes, statistics.median(walls)
 
 
@@ -154,31 +168,17 @@ def _rss_kib(pid: int) -> int:
 
 
 def server_rss(text: str, changes: int, env=None, every: int = 100):
-    """The server's resident set (KiB) after its first diagnostics and after every `every` edits: [(edits, KiB)]."""
-    from lspclient import LspClient
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        client = LspClient(cwd=tmp, env=env)
-        try:
-            client.initialize(root, options={"debounceMs": 0})
-            uri = client.open(root / "train.py", text)
-            client.diagnostics(uri, 1)
-            seen = [(0, _rss_kib(client.proc.pid))]
-            middle = text.index(f"def learning_rate_{text.count('def learning_rate_') // 2}(")
-            at = text.index("decay_steps=", middle) + len("decay_steps=")
-            body = text
-            for version in range(2, changes + 2):
-                if version % 3:
-                    body = body[:at] + str(10000 + version % 90000) + body[at + 5:]
-                else:
-                    body = body.replace('"L2"', '"l2"') if '"L2"' in body else body.replace('"l2"', '"L2"')
-                client.change(uri, body, version)
-                client.diagnostics(uri, version)
-                if (version - 1) % every == 0:
-                    seen.append((version - 1, _rss_kib(client.proc.pid)))
-            client.close()
-        finally:
-            client.kill()
+    """The server's resident set (KiB) after its first diagnostics and after every `every` edits: [(edits, KiB)];
+    each edited text is its own (a default runs through 10000 to 99999)."""
+    with _opened(text, env) as (client, uri):
+        seen = [(0, _rss_kib(client.proc.pid))]
+        at, body = _helper_default(text), text
+        for version in range(2, changes + 2):
+            body = body[:at] + str(10000 + version % 90000) + body[at + 5:] if version % 3 else _other_key(body)
+            client.change(uri, body, version)
+            client.diagnostics(uri, version)
+            if (version - 1) % every == 0:
+                seen.append((version - 1, _rss_kib(client.proc.pid)))
     return seen
 
 
