@@ -138,6 +138,8 @@ def sandbox(tmp_path_factory):
     shutil.copy(ROOT / "tests" / "data" / "projects" / "msprof_launch" / "run_msprof.sh", box / "run_msprof.sh")
     shutil.copytree(ROOT / "tests" / "data" / "agreement" / "warm_up", box / "warm_up")    # a launch sequence
     shutil.copytree(ROOT / "tests" / "data" / "projects" / "zoo_args" / "template", box / "zoo")    # its arguments
+    # ... and a model of a zoo, whose launcher finds its script only when started in its own test/
+    shutil.copytree(ROOT / "tests" / "data" / "projects" / "zoo_args" / "template", box / "models" / "lenet")
     return box
 
 

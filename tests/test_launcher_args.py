@@ -245,8 +245,89 @@ def test_cli_takes_the_launchers_arguments_after_a_double_dash(capsys):
     assert capsys.readouterr().err == ("npuprof emulate: error: arguments after -- are the launcher's: give one "
                                        "launcher before them\n")
     script = ZOO / "forward" / "src" / "train.py"
-    assert main(["emulate", str(script), "--", "--profiling=True"]) == 2
-    assert "arguments after -- are a shell launcher's" in capsys.readouterr().err
+    assert main(["emulate", str(script), "--graph", str(script), "--", "--profiling=True"]) == 2
+    assert capsys.readouterr().err == ("npuprof emulate: error: arguments after -- are the script's or the "
+                                       "launcher's, without --graph or --against\n")
+
+
+# ---------------------------------------------------------------- the command as it is typed
+
+def _typed(capsys, monkeypatch, where, *command):
+    monkeypatch.chdir(where)
+    code = main(["emulate", "--cann", "8.0", "--soc", "910B", "--", *command])
+    return code, capsys.readouterr()
+
+
+def test_a_typed_launcher_runs_in_the_current_directory_and_says_where_it_finds_its_script(capsys, monkeypatch):
+    # the model-zoo launcher takes its paths from `pwd`: started from the project's root, `cd $cur_path/../` leaves
+    # the project and ./src/train.py is not there; started in test/ (its own folder) it is
+    code, out = _typed(capsys, monkeypatch, ZOO / "template", "bash", "test/train_full_1p.sh", "--data_path=/d",
+                       "--profiling=True")
+    assert code == 1 and out.err == ""
+    missing = (f"cannot find ./src/train.py (looked in {ZOO}); started in the launcher's own folder (test) it runs "
+               "src/train.py: start it from there (cd test)")
+    assert out.out.split("\n")[1:4] == ["launch: train_full_1p.sh:29 python3 ./src/train.py --data_path=/d --epochs=1",
+                                        f"  unknown: {missing}", f"usable data: unknown (train_full_1p.sh:29: {missing})"]
+    # from test/, the typed command is the launcher with its arguments: the option goes nowhere
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "bash", "train_full_1p.sh", "--data_path=/d",
+                       "--profiling=True")
+    assert code == 1
+    assert f"usable data: no ({_emulate(TEMPLATE, ['--data_path=/d', '--profiling=True'])['answer']['why']})" \
+        in out.out
+
+
+def test_the_own_folder_is_named_only_where_the_script_is_found_there(tmp_path, monkeypatch):
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "run.sh").write_text("python3 missing.py\n")
+    monkeypatch.chdir(tmp_path)
+    report = emulate_path(str(tmp_path / "test" / "run.sh"), T, cwd=str(tmp_path), environ={}, launcher_args=[])
+    assert report["answer"]["why"] == f"run.sh:1: cannot find missing.py (looked in {tmp_path})"
+    assert report["launch"]["found_from"] is None
+
+
+def test_a_typed_python_command_gets_its_flags(capsys, monkeypatch):
+    code, out = _typed(capsys, monkeypatch, ZOO / "forward", "python3", "src/train.py", "--profiling=True")
+    lines = out.out.split("\n")
+    assert lines[1:4] == ["launch: <command line>:1 python3 src/train.py --profiling=True",
+                          "  `args.profiling` is true in this launch (--profiling=True from <command line>:1)",
+                          "train.py:17 NpuOptimizer: COLLECTS task_trace into /tmp/prof"]
+    # `emulate SCRIPT -- ARG...` is the same command
+    monkeypatch.chdir(ZOO / "forward")
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "src/train.py", "--", "--profiling=True"]) == code
+    assert capsys.readouterr().out == out.out
+    # without the flag, the setup under `args.profiling` does not run
+    code, out = _typed(capsys, monkeypatch, ZOO / "forward", "python3", "src/train.py")
+    assert code == 1 and "usable data: no" in out.out
+
+
+def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
+    code, out = _typed(capsys, monkeypatch, ZOO / "forward", "msprof", "--output=./prof", "python3", "src/train.py")
+    assert code == 0 and out.out.split("\n")[1:7] == [
+        "launch: <command line>:1 msprof --output=./prof python3 src/train.py",
+        "  under msprof (<command line>:1): the script is its application; msprof's switches decide what is "
+        "collected (--output=./prof)",
+        "  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+        "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into prof (msprof options)",
+        "train.py:17 NpuOptimizer: OFF: overridden by msprof at <command line>:1: the collector takes msprof's "
+        "configuration (PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide "
+        "what is collected",
+        "usable data: yes"]
+    assert f"  output directory: {ZOO / 'forward' / 'prof'}\n" in out.out
+
+
+def test_a_typed_command_that_is_wrong_says_so(capsys, monkeypatch):
+    assert main(["emulate", "--"]) == 2
+    assert capsys.readouterr().err == ("npuprof emulate: error: give the command after --, as it is typed (bash "
+                                       "train_full_1p.sh --profiling=True)\n")
+    assert main(["emulate"]) == 2
+    assert capsys.readouterr().err == ("npuprof emulate: error: give a script, a launcher, or the command after -- "
+                                       "(npuprof emulate -- bash train_full_1p.sh --profiling=True)\n")
+    code, out = _typed(capsys, monkeypatch, ZOO / "template", "bash", "nothere.sh")
+    assert code == 2 and out.err == f"npuprof emulate: error: nothere.sh: no such launcher in {ZOO / 'template'}\n"
+    code, out = _typed(capsys, monkeypatch, ZOO / "template", "ls", "-l")
+    assert code == 1 and out.out.split("\n")[1:3] == [
+        "no launch: the command starts no Python script or msprof run that emulate can follow",
+        "usable data: unknown (the command starts no Python script or msprof run that emulate can follow)"]
 
 
 # ---------------------------------------------------------------- readable verdicts

@@ -20,9 +20,11 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
     p = sub.add_parser("emulate", help="predict what a profiling run of a script does (no NPU needed)",
                        description="Replay the Ascend profiling pipeline for each profiling setup of a script: "
                                    "effective configuration, runtime checks, product, output tree, preflight.")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+    p.add_argument("paths", nargs="*", metavar="PATH",
                    help="the training script (or a shell launcher); several give one report each (a JSON array "
-                        "with --format json)")
+                        "with --format json). `PATH -- ARG...` gives a launcher its arguments; `-- COMMAND...` "
+                        "without PATH emulates the command as typed, started in the current directory or --cwd "
+                        "(`-- bash test/train_full_1p.sh --profiling=True`, `-- python3 train.py`, `-- msprof ...`)")
     add_target_options(p, "emulate")
     p.add_argument("--config", default=None, help="configuration file (default: the nearest pyproject.toml / "
                                                   "setup.cfg / tox.ini / .flake8 above the script)")
@@ -44,6 +46,12 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
 
 def main_args(args) -> int:
     given = getattr(args, "launcher_args", None)
+    if not args.paths and given is None:
+        print("npuprof emulate: error: give a script, a launcher, or the command after -- (npuprof emulate -- bash "
+              "train_full_1p.sh --profiling=True)", file=sys.stderr)
+        return EXIT_ERROR
+    if not args.paths:
+        return _command(args, given)
     if given is not None and len(args.paths) != 1:
         print("npuprof emulate: error: arguments after -- are the launcher's: give one launcher before them",
               file=sys.stderr)
@@ -86,6 +94,35 @@ def main_args(args) -> int:
         text = wrapped(text, max(shutil.get_terminal_size((100, 24)).columns - 1, 40))
     sys.stdout.write(text)
     return max(exits)
+
+
+def _command(args, words) -> int:
+    """`emulate -- COMMAND...`: one report, as for a launcher."""
+    start = os.path.abspath(args.cwd) if args.cwd else os.getcwd()
+    try:
+        target, origin = resolve_target(args, os.path.join(start, script.COMMAND), os.environ, {})
+        report = script.emulate_command(words, target, cwd=args.cwd, use_env=args.env, environ=os.environ,
+                                        inside=inside_root(args, os.path.join(start, script.COMMAND)))
+    except (UsageError, TargetError) as exc:
+        print(f"npuprof emulate: error: {_first_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:            # never a traceback: one line, exit 2
+        print(f"npuprof emulate: internal error: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    report["target_origin"] = {k: o for k, o in origin.items() if k in ("cann", "soc")}
+    report["torch_npu_origin"] = origin.get("torch_npu")
+    framework = report.get("framework")
+    if args.format == "json":
+        sys.stdout.write(json.dumps(framework_render.report_json(report) if framework else report_json(report),
+                                    indent=2, ensure_ascii=False) + "\n")
+    else:
+        text = framework_render.render_text(report) if framework else render_text(report)
+        if _isatty(sys.stdout):
+            import shutil
+            from ..emulate.render import wrapped
+            text = wrapped(text, max(shutil.get_terminal_size((100, 24)).columns - 1, 40))
+        sys.stdout.write(text)
+    return int(report["exit"])
 
 
 def _isatty(stream) -> bool:

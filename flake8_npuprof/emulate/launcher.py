@@ -154,6 +154,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     return {"command": [x.text for x in cmd.words], "at": where,
             "script": _rel(launch.script, root) if launch.script else None,
             "application": list(launch.app) or None, "unknown": launch.missing or None,
+            "found_from": launch.found_from or None,
             "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
             "environment": env, "flags": flags,
             "sourced": list(dict.fromkeys(_rel(s, root) for k, (s, _, _) in enumerate(w.sourced)

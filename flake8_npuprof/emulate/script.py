@@ -74,8 +74,12 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if against is not None and not os.path.isdir(against):
         raise UsageError(f"--against {against}: no such directory")
     env = base_env(use_env, environ if environ is not None else os.environ)
-    if launcher_args is not None and (source.kind != "shell" or graph is not None or against is not None):
-        raise UsageError("arguments after -- are a shell launcher's, without --graph or --against")
+    if launcher_args is not None and (graph is not None or against is not None):
+        raise UsageError("arguments after -- are the script's or the launcher's, without --graph or --against")
+    if launcher_args is not None and source.kind == "python":
+        # `emulate train.py -- ARG...`: the script started with its flags, as `python3 train.py ARG...` is
+        script = os.path.relpath(os.path.abspath(path), given_cwd or os.getcwd())
+        return emulate_command(["python3", script, *launcher_args], target, given_cwd, use_env, environ, inside)
     if source.kind == "shell":
         cwd = given_cwd or os.path.dirname(os.path.abspath(path))     # never the caller's directory
     if source.kind == "shell" and len(source.text) > MAX_LAUNCHER:
@@ -127,4 +131,44 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         why = "the launcher starts no python3 script or msprof run that emulate can follow"
         report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch: {why}"], "unseen": True},
                       answer={"usable": None, "why": why, "decider": None})
+    return report
+
+
+# ---------------------------------------------------------------- a command line
+
+COMMAND = "<command line>"      # the name a typed command is shown under, as a launcher's file would be
+
+
+def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: bool = False, environ=None,
+                    inside: Optional[str] = None) -> dict:
+    """`npuprof emulate -- COMMAND...`: the job as it is typed at the prompt (`bash test/train_full_1p.sh
+    --profiling=True`, `python3 train.py --epochs 1`, `msprof --output=out python3 train.py`, `torchrun ...`),
+    started in the current directory (or --cwd), which is where such a command runs. A shell script with its
+    arguments is that launcher's emulation (`emulate X.sh -- ARG...` started there); anything else is read as
+    a launcher of that one line."""
+    import shlex
+    from ..shell.command_line import SHELLS, _SCRIPT_PATH
+    words = list(words)
+    if not words:
+        raise UsageError("give the command after --, as it is typed (bash train_full_1p.sh --profiling=True)")
+    start = os.path.abspath(cwd) if cwd else os.getcwd()
+    k = 1 if os.path.basename(words[0]) in SHELLS else 0
+    if k < len(words) and _SCRIPT_PATH.fullmatch(words[k]) and (k or "/" in words[k]):
+        # `bash x.sh ARG...` / `./x.sh ARG...`: the launcher itself, with its arguments, where it is started
+        script = os.path.join(start, os.path.expanduser(words[k]))
+        if not os.path.isfile(script):
+            raise UsageError(f"{words[k]}: no such launcher in {start}")
+        return emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=inside,
+                            launcher_args=words[k + 1:])
+    from .sequence import emulate_launcher
+    env = base_env(use_env, environ if environ is not None else os.environ)
+    caller = (environ if environ is not None else os.environ) if use_env else None
+    line = " ".join(shlex.quote(w) for w in words) + "\n"
+    report = emulate_launcher(os.path.join(start, COMMAND), target, start, env, caller, inside, text=line)
+    if report is None:
+        why = "the command starts no Python script or msprof run that emulate can follow"
+        report = finish(COMMAND, [], target, start, env, None, None, use_env)
+        report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch: {why}"], "unseen": True},
+                      answer={"usable": None, "why": why, "decider": None})
+    report["env"] = use_env
     return report

@@ -46,16 +46,16 @@ class Run(NamedTuple):
 
 
 def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
-                     inside: Optional[str] = None, args=None) -> Optional[dict]:
+                     inside: Optional[str] = None, args=None, text: Optional[str] = None) -> Optional[dict]:
     """`npuprof emulate LAUNCHER.sh [-- ARG...]`: the report over every launch it runs (None: it runs none).
     inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
-    launcher's arguments (None: not known)."""
-    w = Walk(path, cwd, inside, args).run()
+    launcher's arguments (None: not known); text: the launcher's text when it is not a file (a command line)."""
+    w = Walk(path, cwd, inside, args).run(text)
+    w.found_from = _found_from_own_folder(w, path, inside, args, text)
     w.dropped = []
     if args is not None:
         from ..checks.launcher_switch import dropped_switches
-        with open(w.launcher, encoding="utf-8", errors="replace") as fh:
-            w.dropped = dropped_switches(fh.read(), path, target, args, cwd, unreaching=w.unreaching)
+        w.dropped = dropped_switches(w.launcher_text(), path, target, args, cwd, unreaching=w.unreaching)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -73,10 +73,33 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     return report
 
 
+def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
+    """(file, line) of each launch whose script is not found where the launcher was started (--cwd, or the
+    current directory of a typed command) -> that script, found when it is started in its own folder instead.
+    Model-zoo launchers take their paths from `pwd` and are meant to be started in their own `test/`; started
+    from the project's root, `python3 $cur_path/../train.py` names a file that is not there."""
+    if w.start == w.root or not any(la.unfound for la in steps(w)):
+        return {}
+    own = Walk(path, None, inside, args).run(text)
+    return {(la.command.path, la.command.line): la.script for la in steps(own) if la.script}
+
+
+def _moved(w: Walk, launch: Launch) -> Launch:
+    """An unfound launch's script as found from the launcher's own folder, said where the launch is unknown."""
+    script = w.found_from.get((launch.command.path, launch.command.line)) if launch.unfound else None
+    if script is None:
+        return launch
+    there = os.path.relpath(w.root, os.getcwd())
+    return launch._replace(missing=f"{launch.missing}; started in the launcher's own folder ({there}) it runs "
+                                   f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there})", found_from=w.root)
+
+
 def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
     found = steps(w)
     truncated = len(found) > MAX_LAUNCHES
     found = found[:MAX_LAUNCHES]
+    if w.found_from:
+        found = [_moved(w, la) for la in found]
     if not found:
         return _exits_first(w, target, base) if w.exited else None
     runs: List[Run] = []
@@ -487,9 +510,5 @@ def _own_variables(w: Walk, path: str, target, base, cwd: Optional[str]) -> List
     from them if that script sets no profiling options of its own (the answer stays unknown). cwd: where that
     launch runs (a relative output directory is found from there), None when not known."""
     from .replay import emulate_text
-    try:
-        with open(w.launcher, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        return []
-    return emulate_text(text, "shell", path, target, cwd, base)
+    text = w.launcher_text()
+    return emulate_text(text, "shell", path, target, cwd, base) if text else []

@@ -43,6 +43,7 @@ class Launch(NamedTuple):
     named: str = ""             # ... the script as the command names it, when it names one
     unfound: bool = False       # ... because no file of that name is found (in the directories it may run in)
     app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
+    found_from: str = ""        # ... unfound, but found when the launcher is started in this folder (its own)
 
 
 class MsprofRun(NamedTuple):

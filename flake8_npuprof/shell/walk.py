@@ -77,8 +77,20 @@ class Walk(Expander, Compounds):
         self._returned = False          # a `return` ended the function being walked
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
+        self.found_from: dict = {}      # ... the scripts found only from the launcher's own folder (emulate)
         self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
+        self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
+
+    def launcher_text(self) -> str:
+        """The launcher's whole text: the one given to run(), else the file's ("" when it cannot be read)."""
+        if self.given is not None:
+            return self.given
+        try:
+            with open(self.launcher, encoding="utf-8", errors="replace") as fh:
+                return fh.read()
+        except OSError:
+            return ""
 
     def _changed(self, name: str) -> None:
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
@@ -119,6 +131,7 @@ class Walk(Expander, Compounds):
                 first = ""
         else:
             first = text.split("\n", 1)[0]
+        self.given = text
         self.errexit = _errexit_line(first)
         self._file(self.launcher, 0, False, text)
         if self.exited is None:
