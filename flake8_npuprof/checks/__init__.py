@@ -12,13 +12,14 @@ from __future__ import annotations
 
 
 def run_all(ctx) -> None:
-    from . import hygiene, mindspore, npu_optimizer, other_routes, preflight, torch_npu, torch_npu_utils_profile, wiring
+    from . import hygiene, mindspore, npu_optimizer, other_routes, preflight, torch_npu, torch_npu_members, torch_npu_utils_profile, wiring
     npu_optimizer.check(ctx)
     wiring.check(ctx)
     other_routes.check(ctx)
     hygiene.check(ctx)
     preflight.check(ctx)
     torch_npu.check(ctx)
+    torch_npu_members.check(ctx)
     torch_npu_utils_profile.check(ctx)
     mindspore.check(ctx)
     if "msprof" in ctx.src.text:        # the msprof checks and their tables load only for a file naming it

@@ -1,0 +1,181 @@
+"""torch_npu's profiler enums (NPP317): a member or class the target's release does not define.
+
+`ProfilerLevel`, `AiCMetrics`, `ExportType` and `HostSystem` are plain classes of class attributes and
+`ProfilerActivity` a pybind11 enum: `ProfilerLevel.Level3` or `AiCMetrics.MemoryAccess` on 6.0 is an
+AttributeError where the expression is evaluated (at `_ExperimentalConfig(...)` when it is an argument),
+and `from torch_npu.profiler import HostSystem` before 7.1 an ImportError. Unlike a bad value, which
+torch_npu resets with a warning, these stop the job. Which release has which member is
+data/torch_npu_members.json, read from every release tag's class bodies.
+
+A script that guards the name (`hasattr(...)`, `getattr(..., default)`, a `try` that catches the error) or
+assigns it is not reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Optional, Set, Tuple
+
+from ..knowledge import torch_npu as K
+from ..knowledge.targets import TORCH_NPU_RELEASES
+from ..source.suggest import close_matches
+from .torch_npu_report import CHECKED, PROFILER, REF_GUIDE, Names, every, mentions_torch_npu, report, script
+
+# what a name of the class itself reaches: type's attributes (`ProfilerLevel.mro`), a pybind enum's own
+TYPE_ATTRIBUTES = frozenset(dir(type)) | {"name", "value"}
+CAUGHT = {"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+
+
+@lru_cache(maxsize=None)
+def classes() -> Dict[str, dict]:
+    path = Path(__file__).resolve().parent.parent / "data" / "torch_npu_members.json"
+    return json.loads(path.read_text(encoding="utf-8"))["classes"]
+
+
+def check(ctx) -> None:
+    text = ctx.src.text
+    if not mentions_torch_npu(text) or not any(c in text for c in classes()):
+        return
+    names = Names(ctx.tree)
+    if not names.aliases:
+        return
+    guarded = _guarded(ctx.tree)
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            _imported(ctx, node, guarded)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and id(node) not in guarded[0]:
+            full = names.of(node)
+            if full:
+                _attribute(ctx, node, full, guarded)
+
+
+def _attribute(ctx, node: ast.Attribute, full: str, guarded) -> None:
+    owner, _, member = full.rpartition(".")
+    if owner == PROFILER and member in classes():           # the class itself: torch_npu.profiler.HostSystem
+        if member not in guarded[1]:
+            _missing_class(ctx, node, member, "AttributeError")
+        return
+    cls = owner[len(PROFILER) + 1:] if owner.startswith(PROFILER + ".") else ""
+    table = classes().get(cls)
+    if table is None or member.startswith("_") or member in TYPE_ATTRIBUTES or member in guarded[1]:
+        return
+    first = table["members"].get(member)
+    if first == table["from"] != TORCH_NPU_RELEASES[0]:
+        return                                              # as new as its class: said where the class is named
+    where = f"{cls}.{member}"
+    at = _name_of(node)
+    if first is None:
+        guess = close_matches(member, sorted(table["members"]))
+        hint = f"did you mean {cls}.{guess[0]}?" if guess else f"{cls} has {', '.join(table['members'])}"
+        report(ctx, "NPP317", at, f"torch_npu's {cls} has no member {member}",
+               every(f"raises AttributeError ({cls} has no attribute {member!r}) where {where} is evaluated, and "
+                     "the job stops"), hint)
+    elif first != TORCH_NPU_RELEASES[0]:
+        report(ctx, "NPP317", at, f"{where} is new in torch_npu {first}",
+               _before(first, f"{cls} has no {member}", "AttributeError"),
+               f"use another member, or target torch_npu {_first_release(first)}+")
+
+
+def _name_of(node: ast.Attribute) -> ast.AST:
+    """Where the attribute's own name is written (`Level3` of `ProfilerLevel.Level3`): the last word of it."""
+    end_line, end_col = node.end_lineno, node.end_col_offset
+    if end_line is None or end_col is None:
+        return node
+    return ast.Name(id=node.attr, ctx=ast.Load(), lineno=end_line, col_offset=end_col - len(node.attr),
+                    end_lineno=end_line, end_col_offset=end_col)
+
+
+def _imported(ctx, node: ast.ImportFrom, guarded) -> None:
+    module = node.module or ""
+    if module not in (PROFILER, PROFILER + ".experimental_config"):
+        return
+    for alias in node.names:
+        if alias.name in classes() and alias.name not in guarded[1] and id(node) not in guarded[0]:
+            _missing_class(ctx, alias, alias.name, "ImportError")
+
+
+def _missing_class(ctx, node: ast.AST, cls: str, error: str) -> None:
+    first = classes()[cls]["from"]
+    if first == TORCH_NPU_RELEASES[0]:
+        return
+    report(ctx, "NPP317", _name_of(node) if isinstance(node, ast.Attribute) else node,
+           f"torch_npu.profiler.{cls} is new in torch_npu {first}",
+           _before(first, f"torch_npu.profiler has no {cls}", error),
+           f"drop it, or target torch_npu {_first_release(first)}+")
+
+
+def _before(first: str, lacks: str, error: str) -> Dict[str, Optional[str]]:
+    """The error on the releases before `first` (a release, or the first build of its release: 6.0.rc2)."""
+    release = _first_release(first)
+    out: Dict[str, Optional[str]] = {r: f"raises {error} ({lacks} before {release}), and the job stops"
+                                     for r in K.releases_before(release)}
+    if first != release:
+        out[release] = f"depends on the build: its builds before {first} raise {error}, and the job stops"
+    return out
+
+
+def _first_release(first: str) -> str:
+    """The release a first build belongs to: 6.0.rc2 -> 6.0."""
+    return next(r for r in reversed(TORCH_NPU_RELEASES) if first == r or first.startswith(r + "."))
+
+
+def _guarded(tree: ast.AST) -> Tuple[Set[int], Set[str]]:
+    """(ids of the nodes inside a `try` that catches AttributeError/ImportError, names a script tests or sets
+    itself: `hasattr(X, "Level_none")`, `getattr(X, "Level_none", None)`, `X.Level_none = ...`)."""
+    inside: Set[int] = set()
+    named: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(_catches(h) for h in node.handlers):
+            inside.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("hasattr", "getattr", "setattr") and len(node.args) >= 2 and \
+                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            named.add(node.args[1].value)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            named.add(node.attr)
+    return inside, named
+
+
+def _catches(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(t, (ast.Name, ast.Attribute)) and (t.id if isinstance(t, ast.Name) else t.attr) in CAUGHT
+               for t in types)
+
+
+# ---------------------------------------------------------------- the page
+
+from .rule import Rule  # noqa: E402
+
+RULES = (
+    Rule(
+        code="NPP317",
+        name="torch-npu-no-such-member",
+        summary="a member of torch_npu's profiler enums (ProfilerLevel, AiCMetrics, ExportType, HostSystem, "
+                "ProfilerActivity) or one of those classes that the target release does not define: AttributeError "
+                "or ImportError, and the job stops",
+        default=True,
+        level="error",
+        what="`ProfilerLevel.Level3`, `AiCMetrics.PipeUtilisation` (with did-you-mean), or a member the target "
+             "release lacks (`AiCMetrics.MemoryAccess` before 7.0, `ProfilerLevel.Level_none` and "
+             "`AiCMetrics.AiCoreNone` before 6.0.rc2, `HostSystem.NUMA` before 26.1); `ExportType` before 6.0 and "
+             "`HostSystem` before 7.1, named or imported from torch_npu.profiler. A name the script guards "
+             "(`hasattr`, `getattr` with a default, a `try` that catches the error) or sets is not reported.",
+        why="The enums are plain classes (ProfilerActivity a pybind11 enum): a member they do not define is an "
+            "AttributeError where the expression is evaluated, typically while `_ExperimentalConfig(...)` is built "
+            "before training starts, and a class the release lacks fails the import. Unlike a bad value, which "
+            "torch_npu resets with a warning, these end the job.",
+        example=script("    profiler_level=ProfilerLevel.Level1,\n    aic_metrics=AiCMetrics.PipeUtilisation,\n"),
+        fixed=script("    profiler_level=ProfilerLevel.Level1,\n    aic_metrics=AiCMetrics.PipeUtilization,\n"),
+        fix_safety="none",
+        fix_note="No fix: which member was meant is the author's to say (the message suggests one).",
+        options=CHECKED,
+        references=(REF_GUIDE,),
+        group="torch_npu",
+        facts=("torch_npu.profiler.members",),
+    ),
+)
