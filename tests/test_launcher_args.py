@@ -495,3 +495,31 @@ def test_many_options_and_a_required_one_say_npp015_was_not_checked(tmp_path):
         "(after 5,000 commands), and without those values it reaches no launch, so whether a launch gets --profiling "
         "(NPP015) was not checked (a finding may be missing; `npuprof emulate LAUNCHER -- --profiling=True` says "
         "where it goes)")]
+
+
+# ---------------------------------------------------------------- a launcher that starts no launch emulate can name
+
+@pytest.mark.parametrize("text,why", [
+    ("PY=$1\n$PY train.py\n", "no launch found, but run.sh:2 runs `$PY`, not known statically: what it starts is not "
+                              "known here"),
+    ('eval "$CMD"\n', "no launch found, but run.sh:1 runs `eval`, whose command is not read: what it starts is not "
+                      "known here"),
+    ("cd out\n./main --model x.om\n", "no launch found, but run.sh:2 runs the program ./main, which emulate does not "
+                                      "follow: what it starts is not known here"),
+    ("source ./$ENV_FILE\necho go\n", "no launch found, but run.sh:1 sources ./<unknown>, which is not read: what it "
+                                      "starts is not known here"),
+])
+def test_a_launcher_running_a_command_it_cannot_read_is_unknown_never_no(tmp_path, text, why):
+    (tmp_path / "run.sh").write_text(text)
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None and report["answer"]["why"] == why
+    assert report["launch"]["lines"] == [f"no launch: {why}"]
+
+
+@pytest.mark.parametrize("text,said", [("", "it is empty"),
+                                       ("mkdir -p out\n/usr/bin/env echo hi\n", "it starts no Python script or msprof run")])
+def test_a_launcher_that_starts_nothing_says_so(tmp_path, capsys, text, said):
+    (tmp_path / "run.sh").write_text(text)
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "run.sh")]) == 1
+    assert capsys.readouterr().out.split("\n")[1:3] == [f"run.sh: no launch: {said}, so a run of it collects nothing",
+                                                        "usable data: no"]

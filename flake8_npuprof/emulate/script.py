@@ -126,6 +126,11 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
+    if source.kind == "shell" and not results and graph is None and against is None:
+        # nothing the walk sees starts a process that may profile (a launcher running a command it cannot read, or a
+        # program of its own, is unknown: sequence.py)
+        what = "is empty" if not source.text.strip() else "starts no Python script or msprof run"
+        report["unmodelled"] = f"{os.path.basename(path)}: no launch: it {what}, so a run of it collects nothing"
     if source.kind == "shell" and results and report["usable"] is not False:
         # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
         why = "the launcher starts no python3 script or msprof run that emulate can follow"

@@ -18,6 +18,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, Launch, steps
 from ..shell.walk import Walk
+from ..source.text import HOLE
 from .environment import Environment
 from .launcher import emulate_launch, imported_profiling, launch_info
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
@@ -101,7 +102,10 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
     if w.found_from:
         found = [_moved(w, la) for la in found]
     if not found:
-        return _exits_first(w, target, base) if w.exited else None
+        if w.exited:
+            return _exits_first(w, target, base)
+        unknown = _unknown_command(w)
+        return _runs_unknown(w, target, base, unknown) if unknown else None
     runs: List[Run] = []
     # failures under `set -e`, each with the shells it ends (a prefix of frames; () the whole launcher): a stop
     # inside a child run without the caller's `set -e` ends that child only, so later ones may stop too
@@ -155,6 +159,58 @@ def _exits_first(w: Walk, target, base) -> dict:
     why = f"no launch found before the launcher ends at {where}"
     launch = {"lines": [f"no launch: none found before the launcher ends at {where}"], "exits_at": where}
     report.update(usable=False, exit=EXIT_PROBLEM, launch=launch, answer={"usable": False, "why": why, "decider": None})
+    return report
+
+
+SYSTEM_BIN = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/")     # the system's tools, not an app
+
+
+def _unknown_command(w: Walk) -> str:
+    """Where a launcher that starts no launch the walk can name runs a command it cannot read: a command word not
+    known statically (`$PY train.py`, `"$@"`), `eval`, a program of its own (`./main`), or a script it sources
+    that is not read ("": none)."""
+    from ..shell.command_line import PREFIXES, _after_prefix, _dropped
+    for cmd in w.commands:
+        words, k = list(cmd.words), 0
+        while k < len(words) and (_dropped(words, k) or words[k].text.rsplit("/", 1)[-1] in PREFIXES):
+            k = k + 1 if _dropped(words, k) else _after_prefix(words, k, words[k].text.rsplit("/", 1)[-1], {},
+                                                               cmd.path, cmd.line)
+        if k >= len(words):
+            continue
+        word = words[k].text
+        if not words[k].known or word == "eval":
+            shown = _written(w, cmd.path, words[k]) or word.replace(HOLE, "<unknown>")
+            what = "`eval`, whose command is not read" if words[k].known else f"`{shown}`, not known statically"
+            return f"{_rel(cmd.path, w.root)}:{cmd.line} runs {what}"
+        if "/" in word and not word.startswith(SYSTEM_BIN) and not word.endswith(".sh"):
+            # a program of the project (`./main`, `out/infer`): an application may profile itself (acl.json)
+            return f"{_rel(cmd.path, w.root)}:{cmd.line} runs the program {word}, which emulate does not follow"
+    for name, by, line in w.unread:
+        return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
+    return ""
+
+
+def _written(w: Walk, path: str, word) -> str:
+    """A word as the file writes it (`$PY`), "" when that is not at hand."""
+    if path == w.launcher:
+        text = w.launcher_text()
+    else:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return ""
+    written = text[word.start:word.end]
+    return written if 0 < len(written) <= 80 and "\n" not in written else ""
+
+
+def _runs_unknown(w: Walk, target, base, where: str) -> dict:
+    """A launcher that starts no launch the walk can name, but runs a command it cannot read: what that starts,
+    and so whether anything collects, is not known (never "no")."""
+    report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
+    why = f"no launch found, but {where}: what it starts is not known here"
+    report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch: {why}"], "unseen": True},
+                  answer={"usable": None, "why": why, "decider": None})
     return report
 
 
@@ -234,7 +290,6 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     profiler, from emulate's replay of that script (emulate/torch_run.py, mindspore_run.py) with the environment
     the launch gives it (the launcher's exports over the caller's, with --env); None where neither is replayed."""
     from ..source.prefilter import names_mindspore, names_torch_npu
-    from ..source.text import HOLE
     from .framework_replay import emulate_framework
     text = ls.ctx.src.text
     values, origins = dict(environ or {}), {}
