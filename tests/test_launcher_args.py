@@ -523,3 +523,22 @@ def test_a_launcher_that_starts_nothing_says_so(tmp_path, capsys, text, said):
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "run.sh")]) == 1
     assert capsys.readouterr().out.split("\n")[1:3] == [f"run.sh: no launch: {said}, so a run of it collects nothing",
                                                         "usable data: no"]
+
+
+def test_a_command_it_cannot_read_beside_launches_that_profile_nothing_leaves_the_answer_unknown(tmp_path):
+    (tmp_path / "prep.py").write_text("import sys\n")
+    (tmp_path / "run.sh").write_text("python3 prep.py\nPY=$1\n$PY train.py\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None
+    assert report["answer"]["why"] == ("no launch switches profiling on; but run.sh:3 runs `$PY`, not known "
+                                       "statically: what it starts is not known here")
+
+
+@pytest.mark.parametrize("line", ['eval set -- "$args"', "eval $name=$value", "[[ $1 == --help ]] && exit 1",
+                                  "/usr/local/Ascend/driver/tools/msnpureport -f", 'echo"usage: ./run.sh <args>"',
+                                  "source /usr/local/Ascend/ascend-toolkit/set_env.sh"])
+def test_commands_that_start_nothing_keep_the_answer(tmp_path, line):
+    (tmp_path / "prep.py").write_text("import sys\n")
+    (tmp_path / "run.sh").write_text(f"{line}\npython3 prep.py\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert (report["usable"], report["answer"]["why"]) == (False, "no launch switches profiling on")

@@ -162,10 +162,14 @@ def _exits_first(w: Walk, target, base) -> dict:
     return report
 
 
-SYSTEM_BIN = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/")     # the system's tools, not an app
+# the system's tools and the CANN driver's and toolkit's (msnpureport; msprof from there is a launch): not an app
+SYSTEM_BIN = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/Ascend/")
 
 
-def _unknown_command(w: Walk) -> str:
+SETTERS = {"set", "export", "local", "declare", "readonly", "echo", "printf", "shift"}    # builtins that start nothing
+
+
+def _unknown_command(w: Walk, sourced: bool = True) -> str:
     """Where a launcher that starts no launch the walk can name runs a command it cannot read: a command word not
     known statically (`$PY train.py`, `"$@"`), `eval`, a program of its own (`./main`), or a script it sources
     that is not read ("": none)."""
@@ -178,16 +182,28 @@ def _unknown_command(w: Walk) -> str:
         if k >= len(words):
             continue
         word = words[k].text
+        if word.startswith(("[[", "[", "((")) or word in ("test", "let"):
+            continue                            # a test or an arithmetic: starts nothing
+        if word == "eval" and k + 1 < len(words) and (words[k + 1].text in SETTERS or (
+                k + 2 == len(words) and _assignment(_written(w, cmd.path, words[k + 1])))):
+            continue                            # `eval set -- "$args"`, `eval $name=$value`: it sets, starts nothing
         if not words[k].known or word == "eval":
             shown = _written(w, cmd.path, words[k]) or word.replace(HOLE, "<unknown>")
             what = "`eval`, whose command is not read" if words[k].known else f"`{shown}`, not known statically"
             return f"{_rel(cmd.path, w.root)}:{cmd.line} runs {what}"
-        if "/" in word and not word.startswith(SYSTEM_BIN) and not word.endswith(".sh"):
+        if "/" in word and not word.startswith(SYSTEM_BIN) and not word.endswith(".sh") and \
+                not any(c.isspace() or c == ":" for c in word):     # `echo"usage: ./x.sh"` names no program
             # a program of the project (`./main`, `out/infer`): an application may profile itself (acl.json)
             return f"{_rel(cmd.path, w.root)}:{cmd.line} runs the program {word}, which emulate does not follow"
-    for name, by, line in w.unread:
+    for name, by, line in (w.unread if sourced else ()):
         return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
     return ""
+
+
+def _assignment(written: str) -> bool:
+    """Whether an unquoted word assigns (`$name=$value`, `x_${i}=1`): a name part without blanks before `=`."""
+    name, eq, _ = written.partition("=")
+    return bool(eq and name) and not any(c.isspace() or c in "'\"`;&|()<>" for c in name)
 
 
 def _written(w: Walk, path: str, word) -> str:
@@ -538,6 +554,11 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
             # "collects nothing" is not claimed, but the option itself is certainly lost)
             why += "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made "
                            "from it" for spelled, option in w.unreaching)
+        # another command may start what profiles: never "no" (a script it sources and does not read, such as
+        # the toolkit's set_env.sh, is left to the launches it is sourced for)
+        unknown = _unknown_command(w, sourced=False)
+        if unknown:
+            usable, why = None, f"{why}; but {unknown}: what it starts is not known here"
     top = decider or runs[0]
     report = dict(top.report)
     if n == 1 and top.launch.missing and not report["results"]:
