@@ -542,3 +542,18 @@ def test_commands_that_start_nothing_keep_the_answer(tmp_path, line):
     (tmp_path / "run.sh").write_text(f"{line}\npython3 prep.py\n")
     report = _emulate(tmp_path / "run.sh")
     assert (report["usable"], report["answer"]["why"]) == (False, "no launch switches profiling on")
+
+
+def test_an_option_that_reaches_a_command_the_walk_cannot_read_is_not_said_to_go_nowhere(tmp_path):
+    # `$PY_WRAP ./src/train.py --profiling=${profiling}`: PY_WRAP may well be python3 (the caller's), so the option
+    # may reach a launch: NPP015 is not claimed, and emulate's answer stays unknown
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    launcher.write_text(launcher.read_text() + "$PY_WRAP ./src/train.py --profiling=${profiling}\n")
+    assert check_file(launcher.read_text(), str(launcher), Settings(target=T)) == []
+    report = _emulate(launcher, ["--data_path=/d", "--profiling=True"])
+    assert report["usable"] is None
+    assert report["answer"]["why"].endswith("; but train_full_1p.sh:30 runs `$PY_WRAP`, not known statically: what "
+                                            "it starts is not known here")
+    # without that line, the template's option goes nowhere (NPP015)
+    assert [f.code for f in check_file(TEMPLATE.read_text(), str(TEMPLATE), Settings(target=T))] == ["NPP015"]

@@ -15,7 +15,7 @@ import os
 import re
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..shell.launches import MAX_LAUNCHES, steps
+from ..shell.launches import MAX_LAUNCHES, opaque, steps
 from ..shell.state import within
 from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
@@ -135,10 +135,12 @@ def _given(name: str, how: str, value: str) -> List[str]:
 
 
 def _seen(w: "Walk") -> List[tuple]:
-    """What the launches of a walk get: script, words, exported environment (compared between two walks)."""
+    """What the launches of a walk get: script, words, exported environment (compared between two walks); and the
+    words of each command whose start the walk cannot read (`$PY_WRAP train.py --profiling=$p` may be a launch)."""
     return [(la.script, la.missing, tuple(x.text for x in la.command.words),
              tuple(sorted((k, v.value) for k, v in la.command.env.items())), la.command.cwd)
-            for la in steps(w)[:MAX_LAUNCHES]]
+            for la in steps(w)[:MAX_LAUNCHES]] + \
+        [(None, "opaque", tuple(x.text for x in c.words)) for c in w.commands if opaque(c)]
 
 
 def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..shell.launches import MAX_LAUNCHES, Launch, steps
+from ..shell.launches import MAX_LAUNCHES, Launch, opaque, steps
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from .environment import Environment
@@ -162,48 +162,22 @@ def _exits_first(w: Walk, target, base) -> dict:
     return report
 
 
-# the system's tools and the CANN driver's and toolkit's (msnpureport; msprof from there is a launch): not an app
-SYSTEM_BIN = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/Ascend/")
-
-
-SETTERS = {"set", "export", "local", "declare", "readonly", "echo", "printf", "shift"}    # builtins that start nothing
-
-
 def _unknown_command(w: Walk, sourced: bool = True) -> str:
-    """Where a launcher that starts no launch the walk can name runs a command it cannot read: a command word not
-    known statically (`$PY train.py`, `"$@"`), `eval`, a program of its own (`./main`), or a script it sources
-    that is not read ("": none)."""
-    from ..shell.command_line import PREFIXES, _after_prefix, _dropped
+    """Where a launcher runs a command whose start the walk cannot read (shell/launches.opaque: `$PY train.py`,
+    `eval`, `./main`), or sources a script it does not read ("": none)."""
     for cmd in w.commands:
-        words, k = list(cmd.words), 0
-        while k < len(words) and (_dropped(words, k) or words[k].text.rsplit("/", 1)[-1] in PREFIXES):
-            k = k + 1 if _dropped(words, k) else _after_prefix(words, k, words[k].text.rsplit("/", 1)[-1], {},
-                                                               cmd.path, cmd.line)
-        if k >= len(words):
+        found = opaque(cmd)
+        if found is None:
             continue
-        word = words[k].text
-        if word.startswith(("[[", "[", "((")) or word in ("test", "let"):
-            continue                            # a test or an arithmetic: starts nothing
-        if word == "eval" and k + 1 < len(words) and (words[k + 1].text in SETTERS or (
-                k + 2 == len(words) and _assignment(_written(w, cmd.path, words[k + 1])))):
-            continue                            # `eval set -- "$args"`, `eval $name=$value`: it sets, starts nothing
-        if not words[k].known or word == "eval":
-            shown = _written(w, cmd.path, words[k]) or word.replace(HOLE, "<unknown>")
-            what = "`eval`, whose command is not read" if words[k].known else f"`{shown}`, not known statically"
-            return f"{_rel(cmd.path, w.root)}:{cmd.line} runs {what}"
-        if "/" in word and not word.startswith(SYSTEM_BIN) and not word.endswith(".sh") and \
-                not any(c.isspace() or c == ":" for c in word):     # `echo"usage: ./x.sh"` names no program
-            # a program of the project (`./main`, `out/infer`): an application may profile itself (acl.json)
-            return f"{_rel(cmd.path, w.root)}:{cmd.line} runs the program {word}, which emulate does not follow"
+        word, kind = found
+        if kind == "program":
+            return f"{_rel(cmd.path, w.root)}:{cmd.line} runs the program {word.text}, which emulate does not follow"
+        shown = _written(w, cmd.path, word) or word.text.replace(HOLE, "<unknown>")
+        what = "`eval`, whose command is not read" if kind == "eval" else f"`{shown}`, not known statically"
+        return f"{_rel(cmd.path, w.root)}:{cmd.line} runs {what}"
     for name, by, line in (w.unread if sourced else ()):
         return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
     return ""
-
-
-def _assignment(written: str) -> bool:
-    """Whether an unquoted word assigns (`$name=$value`, `x_${i}=1`): a name part without blanks before `=`."""
-    name, eq, _ = written.partition("=")
-    return bool(eq and name) and not any(c.isspace() or c in "'\"`;&|()<>" for c in name)
 
 
 def _written(w: Walk, path: str, word) -> str:

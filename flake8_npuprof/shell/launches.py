@@ -167,6 +167,46 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
     return found._replace(msprof=run)
 
 
+# ---------------------------------------------------------------- commands whose start is not read
+
+# the system's tools and the CANN driver's and toolkit's (msnpureport; msprof from there is a launch): not an app
+SYSTEM_TOOLS = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/Ascend/")
+SETTERS = {"set", "export", "local", "declare", "readonly", "echo", "printf", "shift"}    # builtins: start nothing
+
+
+def opaque(cmd: Command) -> Optional[Tuple[Word, str]]:
+    """(word, kind) of a command that may start what the walk cannot see: "unknown", a command word not known
+    statically (`$PY train.py`, `"$@"`); "eval" (`eval "$CMD"`); "program", a program of the project (`./main`,
+    `out/infer`: an application may profile itself through acl.json). None for any other command: a test, an
+    assignment through eval (`eval $name=$value`, `eval set -- "$args"`), a system or toolkit tool, a launch."""
+    words, k = list(cmd.words), 0
+    while k < len(words) and (_dropped(words, k) or words[k].text.rsplit("/", 1)[-1] in PREFIXES):
+        k = k + 1 if _dropped(words, k) else _after_prefix(words, k, words[k].text.rsplit("/", 1)[-1], {},
+                                                           cmd.path, cmd.line)
+    if k >= len(words):
+        return None
+    word = words[k].text
+    if word.startswith(("[[", "[", "((")) or word in ("test", "let"):
+        return None                             # a test or an arithmetic
+    if word == "eval":
+        rest = words[k + 1:]
+        if rest and (rest[0].text in SETTERS or (len(rest) == 1 and _assignment(rest[0].text))):
+            return None
+        return words[k], "eval"
+    if not words[k].known:
+        return words[k], "unknown"
+    if "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
+            not any(c.isspace() or c == ":" for c in word):         # `echo"usage: ./x.sh"` names no program
+        return words[k], "program"
+    return None
+
+
+def _assignment(text: str) -> bool:
+    """Whether a word assigns (`$name=$value`, `x_${i}=1`): a name part before `=` with no blank or quote."""
+    name, eq, _ = text.partition("=")
+    return bool(eq and name) and not any(c.isspace() or c in "'\"`;&|()<>" for c in name)
+
+
 def _unknown(cmd, env, ranks, wrapper, why: str, msprof=None, named: str = "", unfound: bool = False) -> Launch:
     """A launch whose script cannot be named or found: its verdict is unknown, with why."""
     return Launch(cmd._replace(env=env), "", (), wrapper, ranks, msprof, missing=why, named=named, unfound=unfound)
