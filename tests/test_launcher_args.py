@@ -557,3 +557,33 @@ def test_an_option_that_reaches_a_command_the_walk_cannot_read_is_not_said_to_go
                                             "it starts is not known here")
     # without that line, the template's option goes nowhere (NPP015)
     assert [f.code for f in check_file(TEMPLATE.read_text(), str(TEMPLATE), Settings(target=T))] == ["NPP015"]
+
+
+# ---------------------------------------------------------------- msprof starting a shell script
+
+@pytest.mark.parametrize("line", ["msprof --output=/tmp/prof bash train.sh 3",
+                                  'msprof --application="./train.sh 3" --output=/tmp/prof',
+                                  "msprof --output=/tmp/prof bash -x ./train.sh 3"])
+def test_msprofs_shell_application_is_walked_and_its_launches_run_under_msprof(tmp_path, line):
+    (tmp_path / "train.py").write_text("import sys\n")
+    (tmp_path / "train.sh").write_text("python3 train.py --epochs=$1\n")
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\n{line}\n")
+    report = _emulate(tmp_path / "run.sh")
+    app = line.split("application=")[1].split('"')[1] if "application" in line else \
+        line.split("/tmp/prof ", 1)[1]
+    assert report["launch"]["lines"][:4] == [
+        "launch: train.sh:1 python3 train.py --epochs=3",
+        f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with "
+        "`cd`; give --cwd for another)",
+        "  runs train.sh (run.sh:2)",
+        f"  under msprof (run.sh:2): its application ({app}) runs this script; msprof's switches decide what is "
+        "collected (--output=/tmp/prof)"]
+    assert report["usable"] is True and [r.output_dir for r in report["results"]] == ["/tmp/prof"]
+    assert report["launch"]["msprof"]["at"] == "run.sh:2"
+
+
+def test_msprofs_application_that_cannot_be_walked_stays_msprofs(tmp_path):
+    (tmp_path / "run.sh").write_text("msprof --output=/tmp/prof bash missing.sh\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["launch"]["lines"][0] == "launch: run.sh:1 msprof --output=/tmp/prof bash missing.sh"
+    assert report["launch"]["application"] == ["bash", "missing.sh"]

@@ -144,7 +144,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
                      "the commands from there on were not read")
     from .msprof_launch import launch_json as msprof_json, launch_lines
     if launch.msprof is not None:
-        lines.extend(launch_lines(launch, where))
+        outer = launch.msprof.command               # msprof's own line, when the launch is inside its application
+        lines.extend(launch_lines(launch, f"{_rel(outer.path, root)}:{outer.line}" if outer is not None else where))
     decided = ls.decided if ls else []
     traps = ls.traps if ls else []
     for d in decided:
@@ -163,7 +164,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "not_read": list(dict.fromkeys(n for k, (n, _, _) in enumerate(w.unread) if mine(k, w.unread_in))),
             "outside": [n for k, (n, _, _) in enumerate(w.unread)
                         if mine(k, w.unread_in) and "--no-outside" in w.why_unread.get(k, "")],
-            "decided": decided, "msprof": msprof_json(launch, where) if launch.msprof is not None else None,
+            "decided": decided, "msprof": msprof_json(launch, f"{_rel(launch.msprof.command.path, root)}:{launch.msprof.command.line}"
+                                  if launch.msprof.command is not None else where) if launch.msprof is not None else None,
             "traps": [what for _, what in traps], "lines": lines}
 
 

@@ -180,14 +180,17 @@ def _output(launch, given: Dict[str, Optional[str]], env, unknown: List[str]) ->
     """msprof's output directory as given to the collector (HOLE pieces when partly known; None: not known),
     and why it is not known. Without --output: $ASCEND_WORK_PATH/profiling_data when that is set, else the
     current directory, or the script's directory with --application (msprof_cli.output_default)."""
-    cwd = launch.command.cwd[0] if launch.command.cwd else None
+    run = launch.msprof
+    own = run.command or launch.command             # msprof's own command (the launch may be inside its application)
+    cwd = own.cwd[0] if own.cwd else None
     if "output" in given:
         value = given["output"]
         if cwd is None and value and not value.startswith(("/", "~", HOLE)):
             return None, f"--output={value} is relative to the directory msprof runs in, which is not known here"
         return value, ""
-    app = launch.script or (launch.app[0] if launch.app else "")
-    if launch.msprof.application and app:        # the application's own directory
+    app = (run.app[0] if run.app else "") if run.command is not None else \
+        launch.script or (launch.app[0] if launch.app else "")
+    if run.application and app:                     # the application's own directory
         fallback = os.path.dirname(app) if os.path.isabs(app) else \
             os.path.normpath(os.path.join(cwd, os.path.dirname(app))) if cwd else None
     else:
@@ -215,6 +218,8 @@ def launch_lines(launch, where: str) -> List[str]:
     run = launch.msprof
     how = "--application" if run.application else "its application"
     what = f"the script is {how}" if not launch.app else f"its application is {' '.join(launch.app)}"
+    if run.command is not None:
+        what = f"its application ({' '.join(run.app)}) runs this script"
     given = [f"--{o.name}={o.value}" for o in run.call.options if o.value is not None and o.name != "application"]
     return [f"  under msprof ({where}): {what}; msprof's switches decide what is collected"
             + (f" ({' '.join(given)})" if given else " (its defaults)")]

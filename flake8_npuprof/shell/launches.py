@@ -21,7 +21,7 @@ from .state import Command, Setting
 from .walk import Walk
 
 if TYPE_CHECKING:
-    from .msprof_words import Call
+    from .msprof_words import Call, Word as MsprofWord
 
 
 MAX_LAUNCHES = 16               # Python command lines followed per launcher
@@ -47,10 +47,13 @@ class Launch(NamedTuple):
 
 
 class MsprofRun(NamedTuple):
-    """msprof starting the launch's script: `msprof [opts] python3 train.py` or `--application="..."`."""
+    """msprof starting the launch's script: `msprof [opts] python3 train.py` or `--application="..."`, or a shell
+    script that starts it (`msprof [opts] bash train.sh`: command is then msprof's own, app its application)."""
     call: Call
     word: Word                  # the word that runs msprof
     application: bool           # the script is named by --application (msprof then splits it at spaces)
+    command: Optional[Command] = None   # msprof's command, when the launch runs inside its application
+    app: Tuple[str, ...] = ()           # ... and that application (`bash train.sh --epochs 1`)
 
 
 # ---------------------------------------------------------------- Python launches
@@ -75,6 +78,51 @@ def launches(walk: Walk) -> List[Launch]:
 
 
 def _launch(cmd: Command) -> Optional[Launch]:
+    found = _launch_of(cmd)
+    if found is not None and cmd.under is not None and found.msprof is None:
+        # inside a shell script msprof started: msprof's configuration reaches it through the environment
+        outer = msprof_application(cmd.under)
+        if outer is not None:
+            found = found._replace(msprof=outer[0])
+    return found
+
+
+def msprof_application(cmd: Command) -> Optional[Tuple[MsprofRun, List[Word]]]:
+    """(msprof's run, its application's words) of a command that runs msprof, None for any other or when msprof's
+    words are not all known. The application's words from --application are placed at that option's word."""
+    from . import msprof_words as M
+    words, k = list(cmd.words), 0
+    while k < len(words) and (_dropped(words, k) or words[k].text.rsplit("/", 1)[-1] in PREFIXES):
+        k = k + 1 if _dropped(words, k) else _after_prefix(words, k, words[k].text.rsplit("/", 1)[-1], {},
+                                                           cmd.path, cmd.line)
+    if k >= len(words) or words[k].text.rsplit("/", 1)[-1] != "msprof":
+        return None
+    rest = words[k + 1:]
+    call = M.parse(_spanned(words[k]), [_spanned(w) for w in rest])
+    named = [o for o in call.options if o.name == "application" and o.value]
+    run = MsprofRun(call, words[k], bool(named), cmd)
+    if not call.complete:
+        return None
+    if named:
+        value = named[-1].value
+        assert value is not None        # named: those with a value
+        at = next(w for w in reversed(rest) if w.text == named[-1].word.text)
+        if HOLE in value:
+            return None
+        # msprof splits --application at spaces (no shell quoting); the pieces keep the option word's place
+        app = [Word(StrValue(t, [], at.start, at.end, origin="shell"), at.start, at.end) for t in value.split(" ") if t]
+    else:
+        app = list(rest[len(rest) - len(call.app):]) if call.app else []
+    return run._replace(app=tuple(a.text for a in app)), app
+
+
+def _spanned(w: Word) -> "MsprofWord":
+    """msprof's word for one of the walk's: every piece of it is at the word's whole span."""
+    from .msprof_words import Word as MsprofWord
+    return MsprofWord(w.text, lambda i, j: (w.start, w.end))
+
+
+def _launch_of(cmd: Command) -> Optional[Launch]:
     words = list(cmd.words)
     ranks, wrapper = cmd.ranks, ""
     k = 0
@@ -129,42 +177,30 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
                   wrapper: str) -> Optional[Launch]:
     """msprof and the application it starts, read as msprof reads its argv (msprof.parse): a Python script is
     followed, another application (a benchmark binary) is msprof's alone; None when msprof starts nothing (its
-    export and query modes)."""
-    from . import msprof_words as M
-    rest = words[k + 1:]
-
-    def spanned(w: Word) -> M.Word:
-        """msprof's word for one of the walk's: every piece of it is at the word's whole span."""
-        return M.Word(w.text, lambda i, j: (w.start, w.end))
-
-    call = M.parse(spanned(words[k]), [spanned(w) for w in rest])
-    run = MsprofRun(call, words[k], any(o.name == "application" and o.value for o in call.options))
-    if not call.complete:
-        return _unknown(cmd, env, ranks, wrapper, "msprof's words are not all known statically (a variable from the "
-                        "caller?): its options and application cannot be read", run)
-    named = [o for o in call.options if o.name == "application" and o.value]
-    if named:
-        value = named[-1].value
-        assert value is not None        # named: those with a value
-        at = next(w for w in reversed(rest) if w.text == named[-1].word.text)
-        if HOLE in value:
-            return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
-        # msprof splits --application at spaces (no shell quoting); the pieces keep the option word's place
-        app = [Word(StrValue(t, [], at.start, at.end, origin="shell"), at.start, at.end)
-               for t in value.split(" ") if t]
-    else:
-        app = list(rest[len(rest) - len(call.app):]) if call.app else []
+    export and query modes). A shell script as the application is walked as the child it is (Walk): the launches
+    in it run under msprof."""
+    found = msprof_application(cmd)
+    if found is None:
+        from . import msprof_words as M
+        call = M.parse(_spanned(words[k]), [_spanned(w) for w in words[k + 1:]])
+        run = MsprofRun(call, words[k], any(o.name == "application" and o.value for o in call.options))
+        if not call.complete:
+            return _unknown(cmd, env, ranks, wrapper, "msprof's words are not all known statically (a variable from "
+                            "the caller?): its options and application cannot be read", run)
+        return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
+    run, app = found
+    run = run._replace(command=None, app=())
     if not app:
         return None
     if not PYTHON.match(app[0].text):
         if not app[0].known:
             return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
         return Launch(cmd._replace(env=env), "", (), wrapper, ranks, run, app=tuple(a.text for a in app))
-    found = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper)
-    if found is None:
+    found_py = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper)
+    if found_py is None:
         return _unknown(cmd, env, ranks, wrapper, "the Python application msprof starts is not a script that can "
                         "be read (python -c, or a module not in the project)", run)
-    return found._replace(msprof=run)
+    return found_py._replace(msprof=run)
 
 
 # ---------------------------------------------------------------- commands whose start is not read

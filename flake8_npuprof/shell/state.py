@@ -73,6 +73,7 @@ class Command(NamedTuple):
     # child stops its caller too: the caller has `set -e` and runs it neither in the background nor before && / ||)
     frames: Tuple[Tuple[int, bool], ...] = ()
     lost: str = ""              # cwd not known: the `cd` that lost it and which part of it is not known
+    under: Optional["Command"] = None   # the msprof command whose application (a shell script) runs this one
 
 
 class EnvView(Mapping):

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from ..source.files import rel_path
 from ..source.text import HOLE, SourceText, StrValue
 from ..values.launch_args import Word
-from .command_line import _child_script, _errexit_line, _errexit_shebang, _shell_errexit
+from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
 from .expand import Expander
 from .parse import _AFTER_SUBSHELL, _FOR_C, _lexed, _loop_count, without_redirections
@@ -78,6 +78,7 @@ class Walk(Expander, Compounds):
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
         self.found_from: dict = {}      # ... the scripts found only from the launcher's own folder (emulate)
+        self._under: Optional[Command] = None     # the msprof whose shell-script application is being walked
         self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
@@ -491,6 +492,8 @@ class Walk(Expander, Compounds):
             return self.ended
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in without_redirections(words[1:]))
+        if self._msprof_child(words, path, line, col, inline, depth, conditional, ranks, op):
+            return replaced or bool(self._stop_code)
         child, by_shell, given = _child_script(words, path, line)
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
@@ -501,8 +504,36 @@ class Walk(Expander, Compounds):
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
-                                     seq=len(self.commands), lost="" if self.dirs else self.lost))
+                                     seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under))
         return replaced
+
+    def _msprof_child(self, words, path: str, line: int, col: int, inline, depth: int, conditional: bool,
+                      ranks: int, op: str) -> bool:
+        """msprof whose application is a shell script (`msprof --output=out bash train.sh ARG...`,
+        `--application="./train.sh ARG..."`): the script is walked as the child it is, its commands under this
+        msprof (Command.under: msprof's configuration reaches what it starts through the environment). False when
+        this is not such a command or the script cannot be walked (the launch is then msprof's application)."""
+        if self._under is not None or not any(w.text.rsplit("/", 1)[-1] == "msprof" for w in words):
+            return False
+        from .launches import msprof_application
+        errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
+        me = Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline), self.dirs, ranks,
+                     conditional, op == "&", errexit, op == "&&", self.settled, lost="" if self.dirs else self.lost)
+        found = msprof_application(me)
+        if found is None or not found[1]:
+            return False
+        app = found[1]
+        k = 1 if app[0].text.rsplit("/", 1)[-1] in SHELLS else 0
+        while k and k < len(app) and app[k].text.startswith("-"):
+            k += 1                          # `bash -x train.sh`
+        if k >= len(app) or not _SCRIPT_PATH.fullmatch(app[k].text) or not (k or "/" in app[k].text):
+            return False
+        self._under = me
+        try:
+            return self._run_child(app[k], depth, conditional, ranks, op, path, line, dict(inline), None,
+                                   [w.text for w in app[k + 1:]])
+        finally:
+            self._under = None
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
                    line: int, given: Dict[str, "Setting"], errexit: Optional[bool] = None,
