@@ -40,14 +40,16 @@ class _LaunchLookup(Lookup):
     def __init__(self, filename: str, tree: ast.AST, launched: str, launched_tree: ast.AST):
         super().__init__(filename, tree)
         self.launched = (launched, launched_tree)
+        self._theirs: Optional[list] = None         # the launched script's module and the modules it imports
 
     def flag_def(self, dest: str, kind: Optional[str] = None):
         found = super().flag_def(dest, kind)
         if found is not None:
             return found
-        script = load(self.launched[0])
-        theirs = Lookup(*self.launched)
-        for module in ([script] if script is not None else []) + theirs.imported_modules():
+        if self._theirs is None:
+            script = load(self.launched[0])
+            self._theirs = ([script] if script is not None else []) + Lookup(*self.launched).imported_modules()
+        for module in self._theirs:
             if module.path == self.filename or not module.may_define_flags:
                 continue
             for f in module.resolver.flags:
