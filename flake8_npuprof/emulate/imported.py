@@ -135,9 +135,7 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
         # never guessed
         r = open_[0]
         when = " and ".join(f"`{c}`" for c in r.setup.conditions)
-        cause = _cause(report, r)
-        tail = f" (when {' and '.join(r.setup.conditions)})"
-        cause = cause[:-len(tail)] if cause.endswith(tail) else cause     # (said once, in the sentence)
+        cause = _cause(report, r._replace(setup=r.setup._replace(conditions=())))  # (they are said in the sentence)
         outcome = r.verdict.replace("_", " ") + (f" when {when}" if when else "")
         head = f"line {r.setup.line} {r.setup.route}"
         if r.setup.reached is None:
@@ -146,15 +144,14 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
         else:
             text = f"{head} {outcome} ({cause}); whether that holds in this launch is not known here"
         return Followed("unknown", text, None, report, tuple(decided))
-    return Followed(verdict, _placed(module, results, why, verdict), profiles, report, tuple(decided))
+    return Followed(verdict, _placed(results, why, verdict), profiles, report, tuple(decided))
 
 
-def _placed(module: Module, results, why: str, verdict: str) -> str:
-    """The cause with the module's line it comes from (the module's lines are not the script's)."""
+def _placed(results, why: str, verdict: str) -> str:
+    """The cause with the module's line it comes from (the module's lines are not the script's; an unknown answer's
+    reasons name theirs)."""
     read = [r for r in results if r.read_by_ge is not False] or results
-    if not read:
-        return why
-    return f"line {read[0].setup.line}: {why}" if not why.startswith("line ") else why
+    return f"line {read[0].setup.line}: {why}" if read and verdict != "unknown" else why
 
 
 def _own_conditions(ctx, s):
