@@ -669,3 +669,16 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
         "run.sh:2: npu_session.py, which train.py imports: line 18 NpuOptimizer: train.py does not name unused of "
         "npu_session.py itself (other code may call it), so whether this code runs is not known here (if it runs: "
         "collects when `args.profiling == 'True'`: task_trace into /tmp/prof)")
+
+
+def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_answer(tmp_path, capsys):
+    # its torch profiler is not what the TF replay models: no "no profiling" from its PROFILING_MODE alone
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",
+                    **{"train.py": "import prof_lib\n\nif __name__ == '__main__':\n    prof_lib.go()\n",
+                       "prof_lib.py": "import os\n\nimport torch\n\n\ndef go():\n"
+                                      "    os.environ['PROFILING_MODE'] = 'false'\n"
+                                      "    with torch.profiler.profile():\n        pass\n"})
+    report = _emulate(path)
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one: a setup "
+        "in a module it imports is not emulated here (emulate that module)")

@@ -17,11 +17,17 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..source.prefilter import PROFILING_WORDS
 from ..values.project import Lookup, Module, for_file, load
 
+# profiling a module may do that the TF replay does not model (torch / torch_npu / MindSpore profilers, msprof
+# through a subprocess, the model zoo's Profile): a module naming one is not answered for here
+OTHER_ROUTES = re.compile(r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                          r"(?:from|import)\s+[\w.]*profiler\b|mindspore|msprof|E2E_PROF|prof_type|PROF_CONFIG_PATH|"
+                          r"MS_PROFILER_OPTIONS|torch_npu")
 MAX_FOLLOWED = 4            # imported modules naming profiling whose setups are replayed for one launch
 
 
@@ -96,6 +102,8 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
     from .launcher import launch_env
     from .replay import Planner, changes_directory, finish
     _verdict, _cause = judge
+    if OTHER_ROUTES.search(module.src.text):
+        return None
     try:
         tree = ast.parse(module.src.text, module.path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
