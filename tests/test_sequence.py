@@ -661,9 +661,8 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
     assert [r.setup.line for r in report["results"]] == [10]
     # a function the script does not name itself: whether it runs is not known (never "no")
     (tmp_path / "train.py").write_text("import npu_session\n\nsess = npu_session.helper()\n")
-    (tmp_path / "npu_session.py").write_text(module.replace("def open_session(args):", "def open_session(args):\n"
-                                                           "    pass\n\n\ndef helper():\n    return open_session(None)\n\n"
-                                                           "\ndef unused(args):"))
+    helper = "def open_session(args):\n    pass\n\n\ndef helper():\n    return open_session(None)\n\n\ndef unused(args):"
+    (tmp_path / "npu_session.py").write_text(module.replace("def open_session(args):", helper))
     report = _emulate(path)
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:2: npu_session.py, which train.py imports: line 18 NpuOptimizer: train.py does not name unused of "
