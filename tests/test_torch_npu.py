@@ -349,17 +349,20 @@ def test_use_npu_through_kwargs():
             "'cuda':\n    kw = {'use_cuda': True}\nelse:\n    kw = {}\ntorch.autograd.profiler.profile(**kw)\n"
             "added = {}\nadded['use_npu'] = False\ntorch.autograd.profiler.profile(**added)\n"
             "passed = {'use_npu': True}\nprint(passed)\ntorch.autograd.profiler.profile(**passed)\n")
-    tail = ("a keyword only the old torch 1.5/1.8 NPU forks had: torch_npu runs on a torch without use_npu, which "
-            "raises TypeError; use torch_npu.profiler.profile")
+    tail = ("which only torch 1.5/1.8 NPU forks had: torch_npu runs on a torch without it: TypeError; use "
+            "torch_npu.profiler.profile")
     assert found(text) == [
-        (10, 32, "NPP308", "when `sys.argv[1] == 'npu'`: torch.autograd.profiler.profile(**kw) passes use_npu "
-                           f"(line 5), {tail}"),
-        (13, 32, "NPP308", f"torch.autograd.profiler.profile(**added) passes use_npu (line 12), {tail}")]
+        (10, 32, "NPP308", f"when `sys.argv[1] == 'npu'` (line 5): **kw gives profile() use_npu, {tail}"),
+        (13, 32, "NPP308", f"**added gives profile() use_npu (line 12), {tail}")]
+    settings = Settings(target=Target.parse("any", "any", "any"))
+    branch = analyse(text, None, "t.py", settings)[0]
+    assert branch.short == ("on the branch of line 5: **kw gives profile() use_npu, which only torch 1.5/1.8 NPU "
+                            "forks had: torch_npu runs on a torch without it: TypeError")
+    assert branch.detail_lines == ("when `sys.argv[1] == 'npu'` (line 5)", "use torch_npu.profiler.profile")
     # the same keyword branch by branch: on every path, so no condition; both lines named
     both = ("import sys\nimport torch\nif sys.argv[1]:\n    kw = {'use_npu': True}\nelse:\n"
             "    kw = dict(use_npu=False)\ntorch.autograd.profiler.profile(**kw)\n")
-    assert found(both) == [(7, 32, "NPP308", f"torch.autograd.profiler.profile(**kw) passes use_npu (lines 4, 6), "
-                                             f"{tail}")]
+    assert found(both) == [(7, 32, "NPP308", f"**kw gives profile() use_npu (lines 4, 6), {tail}")]
     # inside a loop, a `dict` of the file's own, a computed key: not followed
     for quiet in ("import torch\nkw = {}\nfor x in range(2):\n    torch.autograd.profiler.profile(**kw)\n"
                   "    kw = {'use_npu': True}\n",

@@ -179,12 +179,16 @@ def _legacy(ctx, call: ast.Call, full: str) -> None:
         from .torch_npu_kwargs import star_keyword
         found = star_keyword(ctx, call, "use_npu")
         if found is not None:
+            from ..source.said import Condition
             kw, spread = found
             at = ("lines " if len(spread.lines) > 1 else "line ") + ", ".join(str(n) for n in spread.lines)
-            _report(ctx, "NPP308", kw, f"torch.autograd.profiler.profile(**{spread.name}) passes use_npu ({at}), a "
-                    "keyword only the old torch 1.5/1.8 NPU forks had",
-                    _every("runs on a torch without use_npu, which raises TypeError"), "use torch_npu.profiler.profile",
-                    lines=spread.lines, when=f"when {spread.when}" if not spread.every else "")
+            # on some branches only: the full tests in the message and the detail, the lines in the short sentence
+            branches = "branches" if len(spread.lines) > 1 else "branch"
+            only = Condition("when", f"when {spread.when} ({at})", f"on the {branches} of {at}") \
+                if not spread.every else None
+            _report(ctx, "NPP308", kw, f"**{spread.name} gives profile() use_npu{'' if only else f' ({at})'}, which "
+                    "only torch 1.5/1.8 NPU forks had", _every("runs on a torch without it: TypeError"),
+                    "use torch_npu.profiler.profile", lines=spread.lines, condition=only)
 
 
 # ---------------------------------------------------------------- the environment
