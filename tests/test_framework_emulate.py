@@ -532,6 +532,22 @@ def test_autograd_profile_with_use_npu_fails(tmp_path, capsys):
                                     "in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu")
 
 
+def test_autograd_profile_with_use_npu_through_kwargs(tmp_path, capsys):
+    # VOLO's prof_demo.py: the keywords built as a dict, use_npu in one branch (checks/torch_npu_kwargs.py)
+    path = tmp_path / "prof.py"
+    path.write_text("import sys\nimport torch\n\nif sys.argv[1] == 'npu':\n    kw = {'use_npu': True}\nelse:\n"
+                    "    kw = {}\nwith torch.autograd.profiler.profile(**kw) as prof:\n    step()\n"
+                    "every = dict(use_npu=True)\ntorch.autograd.profiler.profile(**every)\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert code == 1 and out[1:4] == [
+        "prof.py:8 legacy: FAILS: torch.autograd.profiler.profile(**kw) passes use_npu (line 5), which existed only "
+        "in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu (when sys.argv[1] == 'npu')",
+        "prof.py:11 legacy: FAILS: torch.autograd.profiler.profile(**every) passes use_npu (line 10), which existed "
+        "only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu",
+        "usable data: no (line 8, when sys.argv[1] == 'npu': torch.autograd.profiler.profile(**kw) passes use_npu "
+        "(line 5), which existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu)"]
+
+
 def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_path, capsys):
     path = tmp_path / "train.py"
     path.write_text("import torch_npu\nfrom torch_npu.profiler import dynamic_profile as dp\n\ndp.init(\"./cfg\")\n"

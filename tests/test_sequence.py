@@ -562,9 +562,12 @@ def test_a_script_whose_imported_module_profiles_is_not_said_to_collect_nothing(
                        "prof_lib.py": "import os\n\n\ndef go():\n    os.environ['PROFILING_MODE'] = 'true'\n"})
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
-    why = ("train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one: a setup in a "
-           "module it imports is not emulated here (emulate that module)")
-    assert out[3:5] == [why, f"usable data: unknown (run.sh:2: {why})"]
+    # the module's setup is emulated (emulate/imported.py): PROFILING_MODE=true without options, which this
+    # version's GE reads in a way no source shows
+    assert out[3:5] == [
+        "prof_lib.py:5 env: UNKNOWN: PROFILING_MODE=true with empty PROFILING_OPTIONS in the environment (taken as "
+        "empty without --env): no source shows whether the GE of CANN 8.0 substitutes default options or leaves "
+        "profiling off", "usable data: unknown (line 5 env: no source for this version's GE)"]
 
 
 
@@ -599,3 +602,82 @@ def test_a_failing_launch_alone_leaves_no_data(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert "profiling data from: no launch (none that switches profiling on collects)" in out
     assert any(ln.startswith("usable data: no (launch 1 of 2 at run.sh:2: fails: NPP128") for ln in out)
+
+
+# ---------------------------------------------------------------- a setup in a module the script imports
+
+ABSL_SCRIPT = ("from absl import app, flags\n\nimport npu_session\n\n"
+               "flags.DEFINE_boolean('profiling', False, 'collect a profile')\nFLAGS = flags.FLAGS\n\n\n"
+               "def main(_):\n    sess = npu_session.open_session()\n    sess.run(None)\n\n\n"
+               "if __name__ == '__main__':\n    app.run(main)\n")
+# the absl flag is defined in train.py and read in npu_session.py (one registry per process)
+ABSL_MODULE = ("import tensorflow as tf\nfrom absl import flags\nfrom npu_bridge.npu_init import *\n\n"
+               "FLAGS = flags.FLAGS\n\n\ndef open_session():\n    config = tf.ConfigProto()\n"
+               "    op = config.graph_options.rewrite_options.custom_optimizers.add()\n    op.name = 'NpuOptimizer'\n"
+               "    if FLAGS.profiling:\n        op.parameter_map['profiling_mode'].b = True\n"
+               "        op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\": \"/tmp/prof\", "
+               "\"task_trace\": \"on\"}')\n    return tf.Session(config=config)\n")
+
+
+def test_a_setup_in_an_imported_module_is_emulated_with_the_launch_s_flags(tmp_path, capsys):
+    """GNMT's shape (ModelZoo-TensorFlow): nmt.py imports estimator.py, whose function builds the setup."""
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py \"$@\"\n",
+                    **{"train.py": ABSL_SCRIPT, "npu_session.py": ABSL_MODULE})
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(path), "--", "--profiling=True"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[3:6] == ["  npu_session.py: `FLAGS.profiling` is true in this launch (--profiling=True from run.sh:2)",
+                        "npu_session.py:13 NpuOptimizer: COLLECTS task_trace into /tmp/prof",
+                        "preflight: ok (/tmp/prof can be created)"]
+    assert out[6] == "usable data: yes; afterwards run: msprof --export=on --output=/tmp/prof/PROF_*"
+    report = _emulate(path, launcher_args=[])       # no argument: the flag keeps its default
+    why = ("npu_session.py, which train.py imports: line 13: not run in this launch: `FLAGS.profiling` is false in "
+           "this launch (the default of --profiling, which the launcher does not pass): the adapter forwards "
+           "profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch "
+           "off profiling enabled there)")
+    assert report["usable"] is False and report["answer"]["why"] == why
+    assert [r.verdict for r in report["launches"]] == ["no profiling"]
+
+
+def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tmp_path):
+    # an argparse namespace handed to the module's function is a parameter there: its test is not guessed
+    module = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n\ndef open_session(args):\n"
+              "    config = tf.ConfigProto()\n    op = config.graph_options.rewrite_options.custom_optimizers.add()\n"
+              "    op.name = 'NpuOptimizer'\n    if args.profiling == 'True':\n"
+              "        op.parameter_map['profiling_mode'].b = True\n"
+              "        op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\": \"/tmp/prof\", "
+              "\"task_trace\": \"on\"}')\n    return tf.Session(config=config)\n\n\n"
+              "if __name__ == '__main__':\n    cfg = ProfilingConfig(enable_profiling=True, profiling_options='{}')\n")
+    script = ("import argparse\n\nimport npu_session\n\nparser = argparse.ArgumentParser()\n"
+              "parser.add_argument('--profiling', default='False')\nargs = parser.parse_args()\n"
+              "if args.profiling != 'skip':\n    sess = npu_session.open_session(args)\n")
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py --profiling=True\n",
+                    **{"train.py": script, "npu_session.py": module})
+    report = _emulate(path)
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: npu_session.py, which train.py imports: line 10 NpuOptimizer collects when `args.profiling == "
+        "'True'` (task_trace into /tmp/prof); whether that holds in this launch is not known here")
+    # the launch's flag decides the script's own `if` on the way (`args.profiling != 'skip'`: no condition left);
+    # the module's main-guarded ProfilingConfig never runs on import
+    assert [r.setup.line for r in report["results"]] == [10]
+    # a function the script does not name itself: whether it runs is not known (never "no")
+    (tmp_path / "train.py").write_text("import npu_session\n\nsess = npu_session.helper()\n")
+    helper = "def open_session(args):\n    pass\n\n\ndef helper():\n    return open_session(None)\n\n\ndef unused(args):"
+    (tmp_path / "npu_session.py").write_text(module.replace("def open_session(args):", helper))
+    report = _emulate(path)
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: npu_session.py, which train.py imports: line 18 NpuOptimizer: train.py does not name unused of "
+        "npu_session.py itself (other code may call it), so whether this code runs is not known here (if it runs: "
+        "collects when `args.profiling == 'True'`: task_trace into /tmp/prof)")
+
+
+def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_answer(tmp_path, capsys):
+    # its torch profiler is not what the TF replay models: no "no profiling" from its PROFILING_MODE alone
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",
+                    **{"train.py": "import prof_lib\n\nif __name__ == '__main__':\n    prof_lib.go()\n",
+                       "prof_lib.py": "import os\n\nimport torch\n\n\ndef go():\n"
+                                      "    os.environ['PROFILING_MODE'] = 'false'\n"
+                                      "    with torch.profiler.profile():\n        pass\n"})
+    report = _emulate(path)
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one: a setup "
+        "in a module it imports is not emulated here (emulate that module)")

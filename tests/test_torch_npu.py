@@ -343,6 +343,42 @@ def test_flake8_option_and_sarif(tmp_path, capsys, monkeypatch):
     assert "# NPP305 torch-npu-no-step" in capsys.readouterr().out
 
 
+def test_use_npu_through_kwargs():
+    # a dict built in the same scope (VOLO's and Conformer_Ti's prof_kwargs): every path, one branch, or not followed
+    text = ("import sys\nimport torch\n\nif sys.argv[1] == 'npu':\n    kw = {'use_npu': True}\nelif sys.argv[1] == "
+            "'cuda':\n    kw = {'use_cuda': True}\nelse:\n    kw = {}\ntorch.autograd.profiler.profile(**kw)\n"
+            "added = {}\nadded['use_npu'] = False\ntorch.autograd.profiler.profile(**added)\n"
+            "passed = {'use_npu': True}\nprint(passed)\ntorch.autograd.profiler.profile(**passed)\n")
+    tail = ("which only torch 1.5/1.8 NPU forks had: torch_npu runs on a torch without it: TypeError; use "
+            "torch_npu.profiler.profile")
+    assert found(text) == [
+        (10, 32, "NPP308", f"when `sys.argv[1] == 'npu'` (line 5): **kw gives profile() use_npu, {tail}"),
+        (13, 32, "NPP308", f"**added gives profile() use_npu (line 12), {tail}")]
+    settings = Settings(target=Target.parse("any", "any", "any"))
+    branch = analyse(text, None, "t.py", settings)[0]
+    assert branch.short == ("on the branch of line 5: **kw gives profile() use_npu, which only torch 1.5/1.8 NPU "
+                            "forks had: torch_npu runs on a torch without it: TypeError")
+    assert branch.detail_lines == ("when `sys.argv[1] == 'npu'` (line 5)", "use torch_npu.profiler.profile")
+    # the same keyword branch by branch: on every path, so no condition; both lines named
+    both = ("import sys\nimport torch\nif sys.argv[1]:\n    kw = {'use_npu': True}\nelse:\n"
+            "    kw = dict(use_npu=False)\ntorch.autograd.profiler.profile(**kw)\n")
+    assert found(both) == [(7, 32, "NPP308", f"**kw gives profile() use_npu (lines 4, 6), {tail}")]
+    # inside a loop, a `dict` of the file's own, a computed key: not followed
+    for quiet in ("import torch\nkw = {}\nfor x in range(2):\n    torch.autograd.profiler.profile(**kw)\n"
+                  "    kw = {'use_npu': True}\n",
+                  "import torch\ndef dict(**k):\n    return {}\nkw = dict(use_npu=True)\n"
+                  "torch.autograd.profiler.profile(**kw)\n",
+                  "import torch\nname = 'use_npu'\nkw = {}\nkw[name] = True\ntorch.autograd.profiler.profile(**kw)\n",
+                  "import torch\nkw = {'use_npu': True}\ndef f():\n    global kw\n    kw = {}\n"
+                  "torch.autograd.profiler.profile(**kw)\n",
+                  # a later binding may replace the one with use_npu: its `if` alone does not decide
+                  "import torch, sys\nif sys.argv[1]:\n    kw = {'use_npu': True}\n    kw = {}\n"
+                  "torch.autograd.profiler.profile(**kw)\n",
+                  "import torch, sys\nif sys.argv[1]:\n    kw = {'use_npu': True}\nif sys.argv[2]:\n    kw = {}\n"
+                  "torch.autograd.profiler.profile(**kw)\n"):
+        assert codes(quiet) == [], quiet
+
+
 PREFILTER_PASS = ["import torch_npu\nprof = torch_npu.profiler.profile()\n",
                   "from torch_npu.profiler import _ExperimentalConfig\n",
                   "import torch\nwith torch.npu.profile('./p'):\n    pass\n",

@@ -174,6 +174,21 @@ def _legacy(ctx, call: ast.Call, full: str) -> None:
         _report(ctx, "NPP308", kw, "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch "
                 "1.5/1.8 NPU forks", _every("runs on a torch without use_npu, which raises TypeError"),
                 "use torch_npu.profiler.profile")
+    elif full == "torch.autograd.profiler.profile":
+        # `profile(**prof_kwargs)`, the dict built above with use_npu (on every path, or on some branches)
+        from .torch_npu_kwargs import star_keyword
+        found = star_keyword(ctx, call, "use_npu")
+        if found is not None:
+            from ..source.said import Condition
+            kw, spread = found
+            at = ("lines " if len(spread.lines) > 1 else "line ") + ", ".join(str(n) for n in spread.lines)
+            # on some branches only: the full tests in the message and the detail, the lines in the short sentence
+            branches = "branches" if len(spread.lines) > 1 else "branch"
+            only = Condition("when", f"when {spread.when} ({at})", f"on the {branches} of {at}") \
+                if not spread.every else None
+            _report(ctx, "NPP308", kw, f"**{spread.name} gives profile() use_npu{'' if only else f' ({at})'}, which "
+                    "only torch 1.5/1.8 NPU forks had", _every("runs on a torch without it: TypeError"),
+                    "use torch_npu.profiler.profile", lines=spread.lines, condition=only)
 
 
 # ---------------------------------------------------------------- the environment
@@ -283,7 +298,10 @@ RULES = (
         default=True,
         level="error",
         what="Calls of `torch.npu.profile`/`torch_npu.npu.profile`, `profileConfig`, `prof_init`/`prof_start`/"
-             "`prof_stop`/`prof_finalize`, and `torch.autograd.profiler.profile(use_npu=...)`.",
+             "`prof_stop`/`prof_finalize`, and `torch.autograd.profiler.profile(use_npu=...)`, also through "
+             "`**kwargs` where the dict is built in the same scope (a literal, `dict(...)`, `kwargs[\"use_npu\"] = "
+             "...`): on every path, or on some branches, which the finding names (`when ...`). A dict passed on, "
+             "updated or read elsewhere is not followed.",
         why="The legacy API was removed in torch_npu 6.0.RC1, so these calls raise AttributeError on 6.0 and "
             "later; `use_npu` existed only in the old torch 1.5/1.8 NPU forks. Under the default target (any) "
             "the legacy calls are reported only with a release target of 6.0 or later (5.0 still has them).",

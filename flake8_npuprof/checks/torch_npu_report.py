@@ -129,14 +129,17 @@ def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[str]]:
 
 
 def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
-           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None, lines: tuple = ()) -> bool:
+           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None, lines: tuple = (),
+           condition=None) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
     fine_as: what a release that does not fail does, where "accepts it" would say too little; lines: the other
-    lines of the file the words name."""
+    lines of the file the words name; condition: the runs it holds in (a said.Condition), None for every run."""
     notes = getattr(ctx, "torch_npu_notes", {}).get(id(node))
     words = compose(ctx.target, head, reactions, advice, fine_as, notes, lines)
     if words is None:
         return False
+    if condition is not None:
+        words = words.given(condition)
     ctx.report_node(code, node, words, fix)
     return True
 

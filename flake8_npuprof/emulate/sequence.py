@@ -245,8 +245,23 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 report = dict(report, unmodelled=f"{os.path.basename(launch.script)}: {why}")
                 if verdict == "fails":
                     report.update(usable=False, exit=EXIT_PROBLEM)
-            if other is not None:
-                # a setup in a module it imports is not followed (emulate reads one file): never "no" then
+            followed = None
+            if other and other != launch.script:
+                # the setups of the project modules it imports, with the launch's flags (emulate/imported.py)
+                from .imported import follow
+                followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
+            if followed is not None:
+                verdict, why, profiles = followed[:3]
+                cause = True
+                # the module's replay, shown as a script's is, when one module decides; else the one line
+                report = dict(followed.report) if followed.report is not None else dict(report, unmodelled=why)
+                info["lines"].extend(f"  {d}" for d in followed.decided)
+                if verdict in ("fails", "collects nothing"):
+                    report.update(usable=False, exit=EXIT_PROBLEM)
+                elif verdict == "collects":
+                    report.update(usable=True)
+            elif other is not None:
+                # a setup in a module it imports that cannot be followed (imported.py): never "no" then
                 verdict, profiles = "unknown", None
                 name = os.path.basename(launch.script)
                 if other == launch.script:

@@ -59,6 +59,12 @@ def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[Environmen
             out.append(_profiler(ctx, names, call, parents, target, cwd, environ, HANDLER))
     out.extend(_legacy_setup(ctx, c, parents, target) for c in calls if names.of(c.func) and
                _legacy(names.of(c.func) or "", c))
+    for c in calls:
+        if names.of(c.func) == "torch.autograd.profiler.profile" and not _legacy("torch.autograd.profiler.profile", c):
+            from ..checks.torch_npu_kwargs import star_keyword
+            found = star_keyword(ctx, c, "use_npu")         # profile(**prof_kwargs), the dict giving use_npu
+            if found is not None:
+                out.append(_legacy_setup(ctx, c, parents, target, found[1]))
     if not out:
         out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
                    if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
@@ -225,18 +231,28 @@ def _legacy(full: str, call: ast.Call) -> bool:
     return module in ("torch.npu", "torch_npu.npu") and name in K.data()["legacy"]["names"]
 
 
-def _legacy_setup(ctx, call: ast.Call, parents, target: Target) -> Profiler:
+def _legacy_setup(ctx, call: ast.Call, parents, target: Target, spread=None) -> Profiler:
+    """spread: where a `**name` argument gives the call use_npu (checks/torch_npu_kwargs.py), on some branches
+    only when not `every` (they are then the call's conditions)."""
     last = K.data()["legacy"]["last"]
     releases = _replayed(target)
     name = ast.get_source_segment(ctx.src.text, call.func) or "torch.npu.profile"
-    if name.endswith("autograd.profiler.profile"):
+    conditions = _conditions(ctx, call, parents)
+    if spread is not None:
+        at = ", ".join(str(n) for n in spread.lines)
+        why = (f"{name}(**{spread.name}) passes use_npu (line{'s' if len(spread.lines) > 1 else ''} {at}), which "
+               "existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu")
+        if not spread.every:
+            ways = [" and ".join(texts) for texts in spread.ways]
+            conditions += (ways[0] if len(ways) == 1 else " or ".join(f"({w})" for w in ways),)
+    elif name.endswith("autograd.profiler.profile"):
         why = (f"{name}(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without "
                "use_npu")
     else:
         why = f"{name}() is the legacy profiler API, gone after torch_npu {last}: AttributeError when it runs"
     data = {"route": "legacy", "releases": list(releases)}
     verdict = "fails" if releases else UNKNOWN
-    return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), _conditions(ctx, call, parents), data)
+    return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
 
 
 def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional[str], environ,

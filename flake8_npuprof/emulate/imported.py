@@ -1,0 +1,340 @@
+"""A launch whose script has no profiling setup of its own, followed into the project modules it imports: the
+setups of such a module (GNMT: nmt.py imports estimator.py, whose train_fn builds the ProfilingConfig) replayed
+with the launch's flags and environment, as far as the code shows.
+
+What is followed (the sibling modules values/project.py finds, as the script imports them when launched):
+- the flags: absl's registry is one per process, so `FLAGS.profiling` in the module is the flag the script (or a
+  module it imports) defines, with the value the launch passes; an argparse namespace handed to a function is a
+  parameter, not followed (its tests stay conditions);
+- whether the setup's code runs: a setup at the module's top level runs when the script imports the module at its
+  own top level; one in a top-level function, or a method of a top-level class, runs when code of the script that
+  its entry point reaches names that function or class (setups/reach.py's rule, inside one file), under the `if`s
+  on the way, which the launch's flags decide where they can. Anything else (a function the module's own code
+  calls, a module imported through another) is not followed: whether it runs stays unknown, never "no".
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import List, NamedTuple, Optional, Tuple
+
+from ..source.prefilter import PROFILING_WORDS
+from ..values.project import Lookup, Module, for_file, load
+
+# profiling a module may do that the TF replay does not model (torch / torch_npu / MindSpore profilers, msprof
+# through a subprocess, the model zoo's Profile): a module naming one is not answered for here
+OTHER_ROUTES = re.compile(r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                          r"(?:from|import)\s+[\w.]*profiler\b|mindspore|msprof|E2E_PROF|prof_type|PROF_CONFIG_PATH|"
+                          r"MS_PROFILER_OPTIONS|torch_npu")
+MAX_FOLLOWED = 4            # imported modules naming profiling whose setups are replayed for one launch
+
+
+class Followed(NamedTuple):
+    verdict: str            # as sequence.Run: collects, fails, collects nothing, no profiling, unknown
+    why: str
+    profiles: Optional[bool]
+    report: Optional[dict] = None   # the module's replay (replay.finish), when one module decides
+    decided: Tuple[str, ...] = ()   # how the launch's flags decided the module's `if`s, for the launch's lines
+
+
+class _LaunchLookup(Lookup):
+    """The imported module's lookup, which also sees the absl flags the launched script and its imports define
+    (absl keeps one registry per process: a flag defined in nmt.py is FLAGS.x in estimator.py too)."""
+
+    def __init__(self, filename: str, tree: ast.AST, launched: str, launched_tree: ast.AST):
+        super().__init__(filename, tree)
+        self.launched = (launched, launched_tree)
+        self._theirs: Optional[list] = None         # the launched script's module and the modules it imports
+
+    def flag_def(self, dest: str, kind: Optional[str] = None):
+        found = super().flag_def(dest, kind)
+        if found is not None:
+            return found
+        if self._theirs is None:
+            script = load(self.launched[0])
+            self._theirs = ([script] if script is not None else []) + Lookup(*self.launched).imported_modules()
+        for module in self._theirs:
+            if module.path == self.filename or not module.may_define_flags:
+                continue
+            for f in module.resolver.flags:
+                if f.dest == dest and (kind is None or f.kind == kind):
+                    return module, f
+        return None
+
+
+def follow(w, launch, ls, target, base, environ, judge) -> Optional[Followed]:
+    """The launch's answer from the setups of the project modules its script imports; None where those modules
+    cannot be named (too many imports) or none of them has a setup emulate models. judge: sequence.py's
+    (verdict of a launch's report, cause of one result), handed in (sequence.py imports this module)."""
+    lookup = for_file(ls.ctx.filename, ls.ctx.tree)
+    if lookup is None:
+        return None
+    hits = [m for m in lookup.imported_modules() if PROFILING_WORDS.search(m.src.text)]
+    if not hits or len(hits) > MAX_FOLLOWED:
+        return None
+    script = os.path.basename(launch.script)
+    answers: List[Tuple[Module, Followed]] = []
+    for module in hits:
+        answer = _module(w, launch, ls, module, lookup, target, base, environ, judge)
+        if answer is None:
+            return None                 # it names profiling emulate does not model: as before, unknown
+        answers.append((module, answer))
+    where = lambda m: os.path.relpath(m.path, os.path.dirname(launch.script)).replace(os.sep, "/")  # noqa: E731
+    live = [(m, a) for m, a in answers if a.verdict != "no profiling"]
+    if not live:
+        return Followed("no profiling", "; ".join(f"{where(m)}, which {script} imports: {a.why}" for m, a in answers),
+                        False, answers[0][1].report if len(answers) == 1 else None,
+                        tuple(d for _, a in answers for d in a.decided))
+    if len(live) > 1:
+        return Followed("unknown", f"{script} imports {len(live)} modules with profiling setups ("
+                        f"{', '.join(where(m) for m, _ in live)}): which of them runs is not settled here", None)
+    m, a = live[0]
+    return a._replace(why=f"{where(m)}, which {script} imports: {a.why}")
+
+
+def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge) -> Optional[Followed]:
+    from ..checks.analysis import Context, Settings
+    from ..checks.launch_setup import _decide as decide
+    from ..setups.inventory import Inventory
+    from ..source.text import SourceText
+    from .launcher import launch_env
+    from .replay import Planner, changes_directory, finish
+    _verdict, _cause = judge
+    if OTHER_ROUTES.search(module.src.text):
+        return None
+    try:
+        tree = ast.parse(module.src.text, module.path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    cwd = launch.command.cwd[0]
+    ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))
+    ctx.resolver.given = ls.given
+    ctx.resolver._project = _LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree)
+    inventory = Inventory(ctx)
+    if not inventory.setups:
+        return None
+    setups: list = []
+    guarded: list = []
+    decided: List[str] = []
+    for s in inventory.setups:
+        s = _own_conditions(ctx, s)
+        s, how, _ = decide(ctx, s, ls.given)
+        decided.extend(f"{os.path.basename(module.path)}: {d}" for d in how)
+        s = _reached_from(ls, module, lookup, ctx, s)
+        (setups if s.reached is not False else guarded).append(s)
+    name = os.path.basename(module.path)
+    if not setups:
+        return Followed("no profiling", f"its setup{'s' if len(guarded) > 1 else ''} (line "
+                        f"{', '.join(str(s.line) for s in guarded)}) run{'' if len(guarded) > 1 else 's'} only under "
+                        f"{name}'s own `if __name__ == \"__main__\":`, which is false when it is imported", False)
+    env, _ = launch_env(launch, base, w.root, environ)
+    run_cwd = None if changes_directory(ctx.sites) or changes_directory(ls.ctx.sites) else cwd
+    results = Planner(setups, inventory.inits, inventory.order, target, run_cwd, env,
+                      context=module.src.text).results()
+    from .replay import _rel
+    report = finish(_rel(module.path, os.getcwd()), results, target, run_cwd, env, None, None, False)
+    verdict, why, profiles = _verdict(launch._replace(missing=""), report)
+    open_ = [r for r in results if r.read_by_ge is not False and r.verdict != "off" and
+             (r.setup.conditions or r.setup.reached is None)]
+    if verdict != "no profiling" and open_:
+        # whether it runs, or a test the launch's flags do not decide (a parameter, a value computed at run time):
+        # never guessed
+        r = open_[0]
+        when = " and ".join(f"`{c}`" for c in r.setup.conditions)
+        cause = _cause(report, r._replace(setup=r.setup._replace(conditions=())))  # (they are said in the sentence)
+        outcome = r.verdict.replace("_", " ") + (f" when {when}" if when else "")
+        head = f"line {r.setup.line} {r.setup.route}"
+        if r.setup.reached is None:
+            text = (f"{head}: {r.setup.unknown_reach}, so whether this code runs is not known here (if it runs: "
+                    f"{outcome}: {cause})")
+        else:
+            text = f"{head} {outcome} ({cause}); whether that holds in this launch is not known here"
+        return Followed("unknown", text, None, report, tuple(decided))
+    return Followed(verdict, _placed(results, why, verdict), profiles, report, tuple(decided))
+
+
+def _placed(results, why: str, verdict: str) -> str:
+    """The cause with the module's line it comes from (the module's lines are not the script's; an unknown answer's
+    reasons name theirs)."""
+    read = [r for r in results if r.read_by_ge is not False] or results
+    return f"line {read[0].setup.line}: {why}" if read and verdict != "unknown" else why
+
+
+def _own_conditions(ctx, s):
+    """The setup with only its own `if`s as conditions: the module's own entry point does not run on import (its
+    main guard is false there), so the way from it is not the way the launch takes."""
+    from ..setups.reach import guard_text
+    own = guard_text(tuple(g for g in ctx.sites.guards_of.at(s.anchor, ()) if not isinstance(g.test, ast.Constant)))
+    conditions = own + ((s.condition,) if s.condition else ())
+    return s._replace(conditions=conditions, path=(), reached=True, entry=0, unknown_reach="")
+
+
+def _reached_from(ls, module: Module, lookup, ctx, s):
+    """Whether the launched script reaches the setup's code: the top level of the module (imported at the script's
+    top), or a top-level function or class the script's reached code names; the conditions on its way, decided by
+    the launch's flags where they can be. Not known: reached None, and why."""
+    from ..setups.reach import guard_text, is_main_guard, reach_of
+    script = os.path.basename(ls.ctx.filename)
+    name = os.path.basename(module.path)
+    scope = ctx.sites.scope_of.at(s.anchor, ctx.sites.module)
+    holder = scope
+    while holder is not None and holder.parent is not None and holder.parent.parent is not None:
+        holder = holder.parent
+    if scope is ctx.sites.module or holder is None:
+        if any(is_main_guard(g) for g in ctx.sites.guards_of.at(s.anchor, ())):
+            return s._replace(reached=False, entry=1, unknown_reach="")     # its main guard: never on import
+        if _imported_at_top(ls, module, lookup):
+            return s
+        return _not_known(s, f"{script} imports {name} other than at its top level (inside a function, a branch "
+                          "or through another module)")
+    # a top-level function, or the `__init__` of a top-level class (making an instance runs it)
+    init = holder.kind == "class" and scope.parent is holder and scope.kind == "function" and \
+        scope.node.name == "__init__"
+    if not (holder.kind == "function" and scope is holder) and not init:
+        return _not_known(s, f"the setup is inside code of {name} that {script} does not name itself")
+    target = holder.node.name
+    refs = _references(ls, module, lookup, target)
+    if not refs:
+        return _not_known(s, f"{script} does not name {target} of {name} itself (other code may call it)")
+    reach = reach_of(ls.ctx.sites)
+    ways: List[Tuple[str, ...]] = []
+    unknown = False
+    for node, node_scope in refs:
+        state = reach.of(node)
+        if state is None:
+            unknown = True
+            continue
+        if state is False:
+            continue
+        path = reach.path(node)
+        guards = [(g, sc, p) for g, sc, p in path.guards] if path.exact else None
+        own = [(g, node_scope, ls.ctx.pos(node)) for g in ls.ctx.sites.guards_of.at(node, ())
+               if not is_main_guard(g) and not isinstance(g.test, ast.Constant)]
+        if guards is None:
+            ways.append(path.texts + guard_text(tuple(g for g, _, _ in own)))
+            continue
+        truth = _decided(ls, guards + own)
+        if truth is False:
+            continue
+        # the tests the flags leave open (those they decide true are no condition)
+        ways.append(() if truth is True else guard_text(tuple(
+            g for g, sc, p in guards + own if _truth(ls, g.test, sc, p) != (not g.negated))))
+    if any(not way for way in ways):
+        return s
+    if ways:
+        return s._replace(conditions=s.conditions + tuple(f"{script}: {t}" for t in ways[0]))
+    if unknown:
+        return _not_known(s, f"{script} names {target} of {name}, but whether its entry point reaches that code "
+                          "is not known")
+    return _not_known(s, f"{script} names {target} of {name} only in code this launch does not run")
+
+
+def _not_known(s, why: str):
+    return s._replace(reached=None, entry=1, unknown_reach=why)
+
+
+def _decided(ls, guards) -> Optional[bool]:
+    """All the `if`s hold with this launch's flags (True), one does not (False), or not known (None)."""
+    out: Optional[bool] = True
+    for g, scope, pos in guards:
+        truth = _truth(ls, g.test, scope, pos)
+        if truth is None:
+            out = None
+        elif truth == g.negated:
+            return False
+    return out
+
+
+def _truth(ls, test: ast.AST, scope, pos: int) -> Optional[bool]:
+    """A test's truth with the launch's flags: a value, `not`, `and`/`or`, and `==`/`!=` against a constant
+    (`FLAGS.mode == "train"`); None when a value is not known or not one value."""
+    from ..values.ops import Opaque
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _truth(ls, test.operand, scope, pos)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp):
+        parts = [_truth(ls, v, scope, pos) for v in test.values]
+        decisive = isinstance(test.op, ast.Or)          # one true decides `or`, one false decides `and`
+        if decisive in parts:
+            return decisive
+        return None if None in parts else not decisive
+    values: list
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)) and \
+            isinstance(test.comparators[0], ast.Constant):
+        left = ls.ctx.values.scalars(test.left, scope, pos).candidates
+        if not left or any(isinstance(v, Opaque) for v in left):
+            return None
+        same = {v == test.comparators[0].value for v in left}
+        values = [x if isinstance(test.ops[0], ast.Eq) else not x for x in same]
+    else:
+        values = ls.ctx.values.scalars(test, scope, pos).candidates
+    if not values or any(isinstance(v, Opaque) for v in values):
+        return None
+    truth = {bool(v) for v in values}
+    return truth.pop() if len(truth) == 1 else None
+
+
+def _aliases(ls, module: Module, lookup) -> Tuple[set, set]:
+    """(the dotted names the script binds to the module, the names it imports from it), as its imports say."""
+    as_module, names = set(), set()
+    path = module.path
+    filename = ls.ctx.filename
+    for node in ast.walk(ls.ctx.tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                parts = a.name.split(".")
+                found = lookup.module(filename, 0, parts)
+                if found is not None and found.path == path:
+                    as_module.add(a.asname or a.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module.split(".") if node.module else []
+            level = node.level or 0
+            for a in node.names:
+                if a.name == "*":
+                    continue
+                sub = lookup.module(filename, level, base + [a.name])
+                if sub is not None and sub.path == path:
+                    as_module.add(a.asname or a.name)
+                    continue
+                owner = lookup.module(filename, level, base) if base or level else None
+                if owner is not None and owner.path == path:
+                    names.add((a.asname or a.name, a.name))
+    return as_module, names
+
+
+def _references(ls, module: Module, lookup, target: str) -> list:
+    """(node, scope) of each load in the script that names `target` of the module."""
+    from ..source.sites import dotted
+    as_module, names = _aliases(ls, module, lookup)
+    local = {mine for mine, theirs in names if theirs == target}
+    lasts = {target} | local
+    out: list = []
+    for node, scope in ls.ctx.sites.loads_with_last(tuple(lasts)):
+        if isinstance(node, ast.Name) and node.id in local:
+            out.append((node, scope))
+        elif isinstance(node, ast.Attribute) and node.attr == target:
+            head = dotted(node.value)
+            if head is not None and head in as_module:
+                out.append((node, scope))
+    return out
+
+
+def _imported_at_top(ls, module: Module, lookup) -> bool:
+    """Whether a statement at the script's own top level (not in a function, branch or `try`) imports the
+    module itself."""
+    filename = ls.ctx.filename
+    for node in getattr(ls.ctx.tree, "body", []):
+        if isinstance(node, ast.Import):
+            refs = [(0, a.name.split(".")) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module.split(".") if node.module else []
+            refs = [(node.level or 0, base)] + [(node.level or 0, base + [a.name]) for a in node.names]
+        else:
+            continue
+        for level, parts in refs:
+            found = lookup.module(filename, level, parts) if parts or level else None
+            if found is not None and found.path == module.path:
+                return True
+    return False
