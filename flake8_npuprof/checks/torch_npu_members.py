@@ -17,7 +17,7 @@ import ast
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
@@ -42,11 +42,27 @@ def check(ctx) -> None:
     names = Names(ctx.tree)
     if not names.aliases:
         return
-    guarded = _guarded(ctx.tree)
+    # one walk of the file: the names it uses and how it guards them (a try's body is walked on its own)
+    imports: List[ast.ImportFrom] = []
+    attributes: List[ast.Attribute] = []
+    inside: Set[int] = set()
+    named: Set[str] = set()
     for node in ast.walk(ctx.tree):
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            _imported(ctx, node, guarded)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and id(node) not in guarded[0]:
+            imports.append(node)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            attributes.append(node)
+        elif isinstance(node, ast.Attribute):
+            named.add(node.attr)                    # `ProfilerLevel.Level3 = ...`: the script sets it
+        elif isinstance(node, ast.Try) and any(_catches(h) for h in node.handlers):
+            inside.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+        elif isinstance(node, ast.Call):
+            named.update(_tests_a_name(node))
+    guarded = (inside, named)
+    for node in imports:
+        _imported(ctx, node, guarded)
+    for node in attributes:
+        if id(node) not in inside:
             full = names.of(node)
             if full:
                 _attribute(ctx, node, full, guarded)
@@ -122,21 +138,13 @@ def _first_release(first: str) -> str:
     return next(r for r in reversed(TORCH_NPU_RELEASES) if first == r or first.startswith(r + "."))
 
 
-def _guarded(tree: ast.AST) -> Tuple[Set[int], Set[str]]:
-    """(ids of the nodes inside a `try` that catches AttributeError/ImportError, names a script tests or sets
-    itself: `hasattr(X, "Level_none")`, `getattr(X, "Level_none", None)`, `X.Level_none = ...`)."""
-    inside: Set[int] = set()
-    named: Set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Try) and any(_catches(h) for h in node.handlers):
-            inside.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in ("hasattr", "getattr", "setattr") and len(node.args) >= 2 and \
-                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
-            named.add(node.args[1].value)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            named.add(node.attr)
-    return inside, named
+def _tests_a_name(call: ast.Call) -> Tuple[str, ...]:
+    """The name `hasattr(X, "Level_none")`, `getattr(X, "Level_none", None)` or `setattr(X, "Level3", ...)` tests
+    or sets: the script guards or defines it itself."""
+    if isinstance(call.func, ast.Name) and call.func.id in ("hasattr", "getattr", "setattr") and \
+            len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
+        return (call.args[1].value,)
+    return ()
 
 
 def _catches(handler: ast.ExceptHandler) -> bool:

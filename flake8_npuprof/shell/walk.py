@@ -515,7 +515,7 @@ class Walk(Expander, Compounds):
         this is not such a command or the script cannot be walked (the launch is then msprof's application)."""
         if self._under is not None or not any(w.text.rsplit("/", 1)[-1] == "msprof" for w in words):
             return False
-        from .launches import msprof_application
+        from .msprof_run import msprof_application
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         me = Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline), self.dirs, ranks,
                      conditional, op == "&", errexit, op == "&&", self.settled, lost="" if self.dirs else self.lost)
