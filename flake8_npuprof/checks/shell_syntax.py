@@ -75,10 +75,41 @@ class _Uses:
         return " (the msprof line reads it)" if name in self.on_msprof and not name.startswith("PROFILING_") else ""
 
 
+# ---------------------------------------------------------------- which texts can have a finding
+
+# What bash takes out of a word (simple_commands, words.decode): the quotes, the `\\` of an escape and a `\\`-newline.
+# An expansion becomes a hole, so nothing the checks look for spans one.
+_JOINS = re.compile(r"\\\r?\n")
+_QUOTING = str.maketrans("", "", "\"'\\")
+_OPTION_WORD = None
+
+
+def _may_report(text: str) -> bool:
+    """False when no line of this text can be reported. Every report needs a word that names what matters for
+    profiling (_Uses.matters: a `PROFILING_` name or a variable on an msprof line, found by a word that is
+    `msprof`; _unclosed: `PROFILING_` or `msprof` in the text) or an assignment whose value holds an msprof option
+    (_prefixed: `_msprof_word`, `--name` then `=`, a blank or its end). A word's decoded text is its source with
+    quotes, `\\`s and `\\`-newlines taken out, so what it holds is in the text with those taken out."""
+    global _OPTION_WORD
+    if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
+        return False
+    if "PROFILING_" in text or "msprof" in text:
+        return True
+    bare = _JOINS.sub("", text).translate(_QUOTING) if '"' in text or "'" in text or "\\" in text else text
+    if "PROFILING_" in bare or "msprof" in bare:
+        return True
+    if "--" not in bare:
+        return False
+    if _OPTION_WORD is None:        # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
+        names = sorted(_msprof_names(), key=len, reverse=True)
+        _OPTION_WORD = re.compile("--(?:%s)(?![\\w.-])" % "|".join(map(re.escape, names)))
+    return _OPTION_WORD.search(bare) is not None
+
+
 # ---------------------------------------------------------------- the check
 
 def check(text: str) -> List[Finding]:
-    if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
+    if not _may_report(text):
         return []
     src = SourceText(text)
     cmds = list(simple_commands(text))
