@@ -77,11 +77,9 @@ class _Uses:
 
 # ---------------------------------------------------------------- which texts can have a finding
 
-# What bash takes out of a word (simple_commands, words.decode): the quotes, the `\\` of an escape and a `\\`-newline.
-# An expansion becomes a hole, so nothing the checks look for spans one.
-_JOINS = re.compile(r"\\\r?\n")
-_QUOTING = str.maketrans("", "", "\"'\\")
-_OPTION_WORD = None
+# each `--` and the name characters after it (zero-width: `---output` holds `--output`)
+_DASHED = re.compile(r"(?=--([\w.-]*))")
+_OPTION_NAMES = None
 
 
 def _may_report(text: str) -> bool:
@@ -90,20 +88,22 @@ def _may_report(text: str) -> bool:
     `msprof`; _unclosed: `PROFILING_` or `msprof` in the text) or an assignment whose value holds an msprof option
     (_prefixed: `_msprof_word`, `--name` then `=`, a blank or its end). A word's decoded text is its source with
     quotes, `\\`s and `\\`-newlines taken out, so what it holds is in the text with those taken out."""
-    global _OPTION_WORD
+    global _OPTION_NAMES
     if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
         return False
     if "PROFILING_" in text or "msprof" in text:
         return True
-    bare = _JOINS.sub("", text).translate(_QUOTING) if '"' in text or "'" in text or "\\" in text else text
+    # what bash takes out of a word (simple_commands, words.decode): quotes, the `\\` of an escape, `\\`-newlines; an
+    # expansion becomes a hole, so nothing looked for here spans one
+    bare = text.replace("\\\n", "").replace("\\\r\n", "").replace('"', "").replace("'", "").replace("\\", "")
     if "PROFILING_" in bare or "msprof" in bare:
         return True
     if "--" not in bare:
         return False
-    if _OPTION_WORD is None:        # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
-        names = sorted(_msprof_names(), key=len, reverse=True)
-        _OPTION_WORD = re.compile("--(?:%s)(?![\\w.-])" % "|".join(map(re.escape, names)))
-    return _OPTION_WORD.search(bare) is not None
+    if _OPTION_NAMES is None:
+        _OPTION_NAMES = frozenset(_msprof_names())
+    # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
+    return any(m.group(1) in _OPTION_NAMES for m in _DASHED.finditer(bare))
 
 
 # ---------------------------------------------------------------- the check
