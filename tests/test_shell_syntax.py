@@ -281,15 +281,38 @@ def test_the_gate_loses_no_report_on_random_texts():
     bases = ['PROFILING_MODE = true\n', 'export PROFILING_OPTIONS= \'{"output":"/tmp"}\'\n',
              'msprof --output=/tmp/x\n--aic-metrics=Memory\n', 'OPTS="-x --output=/tmp/x " \\\n"--aic-freq=100"\n',
              'OPTS=-x\\ --output= true\n', 'A=1 PROFILING_MODE=true \\\n--aic-metrics=Memory\n',
-             'echo "x\nPROFILING_MODE=1\n']
+             'echo "x\nPROFILING_MODE=1\n', "cat <<'EOF'\nX\nEOF\nB='-y --type=x' \\\n--l2\n",
+             "OPTS='-x\\\n--output=/tmp/x ' \\\n\"--aic-freq=100\"\n", 'x=1;OPTS+="-q --l2" \\\n  "--op"\n']
     rng = random.Random(44)
     split = 0
     for _ in range(3000):
         text = rng.choice(bases)
         for _ in range(rng.randint(1, 3)):
             at = rng.randrange(len(text) + 1)
-            text = text[:at] + rng.choice(('""', "''", '\\\n', '\\')) + text[at:]
+            text = text[:at] + rng.choice(('""', "''", '\\\n', '\\', ' ', '"', "'", '-', '\r\n', '<<', '$x')) + text[at:]
         found = _ungated(text)
         assert not found or _may_report(text), text
         split += bool(found) and "PROFILING_" not in text and "msprof" not in text and "--output" not in text
     assert split > 100                          # (split words do reach the reports)
+
+
+@pytest.mark.parametrize("text, reported", [
+    ("OPTS='-x\\\n--output=/tmp/x ' \\\n\"--aic-freq=100\"\n", True),     # in single quotes `\`-newline stays
+    ("OPTS='-x \\\n--output=/tmp/x ' \\\n\"--aic-freq=100\"\n", True),
+    ("OPTS=\"-x \\\n--out\\\nput=/tmp/x \" \\\n\"--aic-freq=100\"\n", True),    # taken out in double quotes
+    ('OPTS="-x -\\\n-output=/tmp/x " \\\n"--aic-freq=100"\n', True),
+    ('OPTS="-x/--output=/tmp/x " \\\n"--aic-freq=100"\n', False),          # not a word of the value
+    ('OP\\\\\nTS="-x --output=/t\\\nmp/x " \\\n"--aic-freq=100"\n', True),     # `\\` then a line break: TS=
+])
+def test_the_gate_and_backslash_newlines_in_a_value(text, reported):
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    assert bool(_ungated(text)) == reported
+    assert _may_report(text) or not reported
+
+
+def test_the_gate_skips_a_help_line():
+    """The model zoo's launchers print `-h/--help` and test `$1 == --help`: no value holds those as a word."""
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    text = ('if [[ $1 == --help || $1 == -h ]];then\n    echo "usage: ./train.sh <args>"\n'
+            '    echo "    --data_path  # dataset\n    -h/--help    show help message"\n    exit 1\nfi\n')
+    assert not _may_report(text) and _ungated(text) == []
