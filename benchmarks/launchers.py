@@ -277,7 +277,7 @@ def main(argv=None) -> int:
                              "as with every walk: a large tree in less time)")
     parser.add_argument("--compile", action="store_true",
                         help="cost: no bytecode cache, every process compiles the package (as under "
-                             "PYTHONDONTWRITEBYTECODE=1, which the figures before 2026-12-05 evening were measured with)")
+                             "PYTHONDONTWRITEBYTECODE=1, which the figures before 2026-12-05 evening had)")
     parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
                                          "measured against this one")
     args = parser.parse_intermixed_args(argv)

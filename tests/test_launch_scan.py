@@ -179,7 +179,28 @@ def test_a_function_body_weighs_as_often_as_its_calls_walk_it(project, monkeypat
     assert _Text(str(path), "f() { g; }\ng() { f; }\nf\n").walked(2) is None
     # commands (a `\n;&|()` each): 86 outside the bodies; f's 3 walked 1 + 80 + 10 * 2 + 1 * 2 times (once more than
     # its calls; g and h, called once, twice), g's 12 and h's 4 twice
-    assert _Text(str(path), text).walked(2) == (86 + 3 * 103 + 12 * 2 + 4 * 2, 0)
+    assert _Text(str(path), text).walked(2) == (86 + 3 * 103 + 12 * 2 + 4 * 2, 0, 103)
+
+
+def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypatch):
+    """`bash child.sh` is a new shell, with none of its caller's functions: each file's bodies weigh by its own calls.
+    A sourced file shares the shell's functions, so a call may cross: then the bound is (calls + 1) ** functions."""
+    from flake8_npuprof.engine.launch_scan import _Text, _weights, starts_no_profiled_script
+    calls = "f() { echo; }\n" + "f\n" * 40 + "g() { f; f; f; f; f; f; f; f; f; f; }\ng\ng\n"
+    (project / "test" / "child.sh").write_text(calls)
+    path = project / "test" / "run.sh"
+    for text in ("bash ./child.sh\n", calls.replace("f", "h").replace("g", "k") + "bash ./child.sh\n"):
+        path.write_text(text)
+        assert starts_no_profiled_script(text, str(path))
+        made = _walks(monkeypatch)
+        fast = bench._check(str(path), text)
+        assert made == []
+        with bench.every_walk():
+            assert bench._check(str(path), text) == fast
+    texts = {"run.sh": _Text("run.sh", "source ./child.sh\nf\n"), "child.sh": _Text("child.sh", calls)}
+    assert _weights(texts, 2) is None
+    del texts["run.sh"]
+    assert _weights(texts, 2) == {"child.sh": (45 + 3 * 71 + 12 * 3, 0, 71)}     # f: 1 + 40 + 10 * 3 walks
 
 
 @pytest.mark.parametrize("text", [

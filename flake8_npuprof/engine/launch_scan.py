@@ -285,8 +285,9 @@ class _Text:
         """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
         return sum(n * rounds ** (k // 2) * (times if k % 2 else 1) for k, n in enumerate(counts))
 
-    def walked(self, rounds: int) -> Optional[Tuple[int, int]]:
-        """(commands, levels) as often as they can be walked when this file is the only one read: a loop over the
+    def walked(self, rounds: int) -> Optional[Tuple[int, int, int]]:
+        """(commands, levels, the most walks of a body) as often as they can be walked in one run of this file, when
+        no other file calls its functions nor it theirs (_weights): a loop over the
         arguments `rounds` times, a function body once per call of its name (shell/control.Compounds._call: a
         command whose head is a defined name), a call in a loop over the arguments once per round, a call in a
         body once per walk of that body, and once more (a function no call reaches is walked once, as is a body
@@ -319,15 +320,16 @@ class _Text:
                 walks[n] = total
             return walks[n]
 
-        out = [0, 0]
+        out = [0, 0, 1]
         for body, counts in self._in_body.items():
             times = walk(body, ()) if body >= 0 else 1
             if times is None:
                 return None
+            out[2] = max(out[2], times)
             for depth, (commands, levels) in enumerate(counts):
                 out[0] += commands * rounds ** depth * times
                 out[1] += levels * rounds ** depth * times
-        return out[0], out[1]
+        return out[0], out[1], out[2]
 
 
 def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
@@ -478,18 +480,18 @@ def why_walked(text: str, path: str) -> str:
         why, edges = _follow(texts, launcher, found)
         if why:
             return why
-        # a loop body runs once per argument (a `while` over them up to two more); a function body: _times
+        # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
+        # calls walk it (_weights), else _times' bound
         rounds = sum(t.widest for t in texts.values()) + 2
-        times = _times(texts)
+        weights = _weights(texts, rounds)
+        times = max(w[2] for w in weights.values()) if weights else _times(texts)
         runs = _runs(texts, edges, launcher, rounds, times)
         if runs is None:
             return "a file it runs or sources runs again on the way"
-        # read alone, its bodies weigh as often as their calls walk them; with the files it follows, _times' bound
-        alone = own.walked(rounds) if len(texts) == 1 else None
-        if (alone[0] if alone else sum(runs[p] * t.weighted(t.commands, rounds, times) for p, t in texts.items())) \
-                >= MAX_COMMANDS:
+        if sum(runs[p] * (weights[p][0] if weights else t.weighted(t.commands, rounds, times))
+               for p, t in texts.items()) >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
-        need = alone[1] if alone else _levels(texts, edges, launcher, rounds, times)
+        need = _levels(texts, edges, launcher, rounds, times, weights)
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -551,6 +553,28 @@ def _up(folder: str, levels: int) -> str:
     return folder
 
 
+def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[int, int, int]]]:
+    """Each file's _Text.walked, when every function is defined in one file and called only there (a file run with
+    `bash` is a new shell, which has none of its caller's functions; a sourced one shares them: then a call may
+    cross, and this is None, as when a call leads back to its function: _times is the bound)."""
+    where: Dict[str, str] = {}
+    for p, t in texts.items():
+        for name in t.defined:
+            if where.setdefault(name, p) != p:
+                return None
+    if where and len(texts) > 1:
+        for p, t in texts.items():
+            if any(where.get(word, p) != p for word in _FUNCTION_NAME.findall(t.text)):
+                return None
+    out = {}
+    for p, t in texts.items():
+        walked = t.walked(rounds)
+        if walked is None:
+            return None
+        out[p] = walked
+    return out
+
+
 def _times(texts: Dict[str, _Text]) -> int:
     """How often a function body can be walked at most: once per call (and once more if no call is seen), a call in a
     body once per call of that one: (calls + 1) ** functions."""
@@ -585,16 +609,17 @@ def _runs(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int
     return out if visit(launcher, 1, (launcher,)) else None
 
 
-def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int) -> int:
-    """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run,
-    those of a file it sources as often as it sources it (the shell is the same), and those of the one file it runs
-    that goes furthest (a new shell starts where its caller is, and its `cd` does not come back)."""
+def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None) -> int:
+    """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run
+    (weights: _weights'), those of a file it sources as often as it sources it (the shell is the same), and those of
+    the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
+    back)."""
 
     def need(p: str) -> int:
         t = texts[p]
         loops = rounds ** (len(t.commands) // 2 - 1) * times
         ran = [need(c) for c, (_, sourced) in edges.get(p, {}).items() if not sourced]
-        return t.weighted(t.levels, rounds, times) + max(ran, default=0) + \
+        return (weights[p][1] if weights else t.weighted(t.levels, rounds, times)) + max(ran, default=0) + \
             sum(n * loops * need(c) for c, (n, sourced) in edges.get(p, {}).items() if sourced)
 
     return need(launcher)           # (_runs made sure no file is on its own chain)
