@@ -117,6 +117,7 @@ class _Text:
         self.commands: List[int] = [1, 0]           # commands
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
         self.links = "readlink" in text or "realpath" in text
+        self._widest: Optional[int] = None
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
         # (start, end, loop depth, the body it is in or -1) of the stretches the counts below were made in, and the
         # commands and levels of each body by loop depth: how often each body is walked (_Text.walked) weighs them
@@ -241,7 +242,9 @@ class _Text:
     @property
     def widest(self) -> int:
         """The most words a line holds (the arguments it can give a loop over them); 0 without such a loop."""
-        return max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
+        if self._widest is None:
+            self._widest = max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
+        return self._widest
 
     def _body(self, name: str, name_at: int, start: int, end: int, text: str, bodies: list, brace_body) -> None:
         """A function definition `name() {` / `function name {`: its body (to the end of the text when its `}` is not
@@ -293,6 +296,9 @@ class _Text:
         body once per walk of that body, and once more (a function no call reaches is walked once, as is a body
         whose end is not found); any word that is a function's name counts as a call. None when a function's calls
         lead back to itself (the walk does not call a function inside itself; the bound is then _times')."""
+        if not self._functions:
+            return self.commands[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.commands) if k > 1), \
+                self.levels[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.levels) if k > 1), 1
         import bisect
         names: Dict[str, List[int]] = {}
         for n, (name, _) in enumerate(self._functions):
@@ -300,8 +306,10 @@ class _Text:
         written = {at for _, at in self._functions}
         starts = [a for a, _, _, _ in self._stretches]
         calls: Dict[int, List[Tuple[int, int]]] = {n: [] for n in range(len(self._functions))}   # body: (depth, in)
-        for m in _FUNCTION_NAME.finditer(self.text):
-            if m.group() in names and m.start() not in written:
+        # each word (as _FUNCTION_NAME splits them) that is a function's name
+        named = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, names)))
+        for m in named.finditer(self.text):
+            if m.start() not in written:
                 _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, m.start()) - 1)]
                 for n in names[m.group()]:
                     calls[n].append((depth, inside))
