@@ -53,7 +53,8 @@ MAX_FILES = 32                  # the launcher and the files it runs or sources,
 MAX_REGIONS = 16
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
-_COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|\bset[ \t]+--")
+# (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
+_COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|s(?<!\ws)et[ \t]+--")
 _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)          # a line that is a comment
 _ROOTED = re.compile(r"['\"]*([/~][^\s'\";&|()<>`]*)")
 _DEFAULT = re.compile(r"\$\{\w+:?[-=+?]['\"]?([/~][^}'\"\s]*)")
