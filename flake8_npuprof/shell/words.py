@@ -286,6 +286,8 @@ def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
                     k += 1
                 elif text[k] in "$`":
                     k = skip_expansion(text, k) - 1
+                else:
+                    k = _PLAIN_DOUBLE.match(text, k, n).end() - 1      # (a run of what stands for itself)
                 k += 1
             i = k + 1
         elif c == "\\":
@@ -293,7 +295,7 @@ def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
         elif c in "$`":
             i = skip_expansion(text, i)
         else:
-            i += 1
+            i = _PLAIN.match(text, i, n).end()
     return min(i, n)
 
 
