@@ -6,9 +6,9 @@
     python benchmarks/launchers.py lines [--repeat 5]           # CPU per msprof line, judged and parsed
 
 `same` checks each launcher twice in one process, as `check` does (shell_launches.check_file_each, the run's target and
-the wider one) and with the scan and the prefilter skip turned off (every launcher walked, every script it starts
-analysed), and prints any launcher whose findings differ; exit status 1 then. tests/test_launch_scan.py runs it on
-tests/ and examples/.
+the wider one) and with the scan, the prefilter skip and NPP016's gate turned off (every launcher walked, every script
+it starts analysed, every launcher's lines read), and prints any launcher whose findings differ; exit status 1 then.
+tests/test_launch_scan.py runs it on tests/ and examples/.
 
 `cost`: CPU seconds of whole `npuprof check --no-cache -j1` processes, in adjacent pairs, the ratio the median of
 the pairs' ratios: the launchers under DIR that name no profiling word ("prof" in any case: checks/shell_scan.py) and
@@ -48,16 +48,20 @@ def launchers(roots) -> List[str]:
 
 @contextmanager
 def every_walk() -> Iterator[None]:
-    """The check as before the scans: every launcher walked, every script it starts analysed."""
-    from flake8_npuprof.checks import shell_launches, shell_scan
+    """The check as before the scans: every launcher walked, every script it starts analysed, every launcher's lines
+    read for NPP016 (checks/shell_syntax.py: without its gate)."""
+    from flake8_npuprof.checks import shell_launches, shell_scan, shell_syntax
     from flake8_npuprof.engine import launch_scan
-    saved = shell_scan.needs_walk, shell_launches._may_have_setups, launch_scan.starts_no_profiled_script
+    saved = shell_scan.needs_walk, shell_launches._may_have_setups, launch_scan.starts_no_profiled_script, \
+        shell_syntax._may_report
     shell_scan.needs_walk, shell_launches._may_have_setups = (lambda text: True), (lambda script: True)
     launch_scan.starts_no_profiled_script = lambda text, path: False
+    shell_syntax._may_report = lambda text: True
     try:
         yield
     finally:
-        shell_scan.needs_walk, shell_launches._may_have_setups, launch_scan.starts_no_profiled_script = saved
+        shell_scan.needs_walk, shell_launches._may_have_setups, launch_scan.starts_no_profiled_script, \
+            shell_syntax._may_report = saved
 
 
 def _check(path: str, text: str) -> list:
@@ -98,10 +102,21 @@ def differences(paths, counts=None) -> List[str]:
     return out
 
 
+BYTECODE = True         # the processes read the package's bytecode caches, as an installed package has them
+
+
 def _cli(files: List[str], cwd: str, source: Optional[str] = None) -> float:
     """CPU seconds (user + system) of one `npuprof check --no-cache -j1 FILE...` process; source: run the package
-    from that checkout instead of this one."""
+    from that checkout instead of this one. With BYTECODE the caches are written by the first run and read by the
+    others (an environment with PYTHONDONTWRITEBYTECODE=1 would make every process compile the whole package: about
+    0.1 s of CPU that empty files and launchers both pay); without it, every process compiles."""
     env = dict(os.environ, PYTHONPATH=source or str(Path(__file__).resolve().parent.parent))
+    if BYTECODE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # (nor is a cache written before read: they are looked for in a folder where none is ever written)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "launchers-no-bytecode")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-j1", "-q", *files], cwd=cwd,
                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
@@ -110,7 +125,9 @@ def _cli(files: List[str], cwd: str, source: Optional[str] = None) -> float:
 
 
 def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
-    """Medians of a and b and of their ratio over repeat adjacent pairs (load on the machine hits both sides)."""
+    """Medians of a and b and of their ratio over repeat adjacent pairs (load on the machine hits both sides), after
+    one run of each (which writes the bytecode caches)."""
+    a(), b()
     rounds = [(a(), b()) for _ in range(repeat)]
     return (statistics.median(x for x, _ in rounds), statistics.median(y for _, y in rounds),
             statistics.median(x / y for x, y in rounds))
@@ -183,7 +200,8 @@ def cost(roots, repeat: int, before: Optional[str]) -> None:
     if before:
         a, b, r = _pairs(lambda: _cli(every, root, None), lambda: _cli(every, root, before), repeat)
         print(f"all {len(every)} launchers: {a:.2f} s CPU with this checkout, {b:.2f} s before; ratio {r:.2f}")
-    print(f"(CPU seconds of whole `npuprof check --no-cache -j1 -q` processes, median of {repeat} adjacent pairs)")
+    print(f"(CPU seconds of whole `npuprof check --no-cache -j1 -q` processes, median of {repeat} adjacent pairs, "
+          f"{'with the bytecode caches' if BYTECODE else 'each process compiling the package (--compile)'})")
 
 
 def lines(count: int, repeat: int) -> None:
@@ -257,6 +275,9 @@ def main(argv=None) -> int:
     parser.add_argument("--settled", action="store_true",
                         help="same: only the launchers engine/launch_scan.py leaves unwalked (the others are walked "
                              "as with every walk: a large tree in less time)")
+    parser.add_argument("--compile", action="store_true",
+                        help="cost: no bytecode cache, every process compiles the package (as under "
+                             "PYTHONDONTWRITEBYTECODE=1, which the figures before 2026-12-05 evening had)")
     parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
                                          "measured against this one")
     args = parser.parse_intermixed_args(argv)
@@ -276,6 +297,8 @@ def main(argv=None) -> int:
     if args.what == "lines":
         lines(300, args.repeat)
         return 0
+    global BYTECODE
+    BYTECODE = not args.compile
     cost(args.dirs, args.repeat, args.before)
     return 0
 

@@ -154,6 +154,55 @@ def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, mon
     assert not starts_no_profiled_script(text, str(path))
 
 
+# f's body walked 10,000 times: the walk stops at its bound
+NESTED_CALLS = "".join(f"{a}() {{ {'; '.join([b] * 10)}; }}\n" for a, b in zip("ghkl", "fghk")) + "f() { echo; }\nl\n"
+
+
+def test_a_function_body_weighs_as_often_as_its_calls_walk_it(project, monkeypatch):
+    """f's body is walked 90 times (80 calls, and 10 in g's one walk): far from the walk's bound, so the launcher is
+    not walked; nested calls that do reach it (NESTED_CALLS) are walked, and the walk stops there (NPP191)."""
+    from flake8_npuprof.engine.launch_scan import starts_no_profiled_script
+    path = project / "test" / "run.sh"
+    text = "f() { echo; }\n" + "f\n" * 80 + "g() { f; f; f; f; f; f; f; f; f; f; }\ng\nfunction h() {\n  f\n}\nh\n"
+    path.write_text(text)
+    assert starts_no_profiled_script(text, str(path))
+    made = _walks(monkeypatch)
+    fast = bench._check(str(path), text)
+    assert made == []
+    with bench.every_walk():
+        assert bench._check(str(path), text) == fast
+    path.write_text(NESTED_CALLS)
+    assert not starts_no_profiled_script(NESTED_CALLS, str(path))
+    assert "NPP191" in {f.code for f in bench._check(str(path), NESTED_CALLS)[0]}
+    # calls that lead back to the function are not counted this way (the bound is then (calls + 1) ** functions)
+    from flake8_npuprof.engine.launch_scan import _Text
+    assert _Text(str(path), "f() { g; }\ng() { f; }\nf\n").walked(2) is None
+    # commands (a `\n;&|()` each): 86 outside the bodies; f's 3 walked 1 + 80 + 10 * 2 + 1 * 2 times (once more than
+    # its calls; g and h, called once, twice), g's 12 and h's 4 twice
+    assert _Text(str(path), text).walked(2) == (86 + 3 * 103 + 12 * 2 + 4 * 2, 0, 103)
+
+
+def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypatch):
+    """`bash child.sh` is a new shell, with none of its caller's functions: each file's bodies weigh by its own calls.
+    A sourced file shares the shell's functions, so a call may cross: then the bound is (calls + 1) ** functions."""
+    from flake8_npuprof.engine.launch_scan import _Text, _weights, starts_no_profiled_script
+    calls = "f() { echo; }\n" + "f\n" * 40 + "g() { f; f; f; f; f; f; f; f; f; f; }\ng\ng\n"
+    (project / "test" / "child.sh").write_text(calls)
+    path = project / "test" / "run.sh"
+    for text in ("bash ./child.sh\n", calls.replace("f", "h").replace("g", "k") + "bash ./child.sh\n"):
+        path.write_text(text)
+        assert starts_no_profiled_script(text, str(path))
+        made = _walks(monkeypatch)
+        fast = bench._check(str(path), text)
+        assert made == []
+        with bench.every_walk():
+            assert bench._check(str(path), text) == fast
+    texts = {"run.sh": _Text("run.sh", "source ./child.sh\nf\n"), "child.sh": _Text("child.sh", calls)}
+    assert _weights(texts, 2) is None
+    del texts["run.sh"]
+    assert _weights(texts, 2) == {"child.sh": (45 + 3 * 71 + 12 * 3, 0, 71)}     # f: 1 + 40 + 10 * 3 walks
+
+
 @pytest.mark.parametrize("text", [
     "cd ~\npython3 train.py\n",                          # the home folder is there
     "python3 ${name}.py\n",                             # the script's name is computed
@@ -166,7 +215,7 @@ def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, mon
     "bash ./${name}.sh\n",
     "source ./env.sh\nsource ./env.sh\nsource ./env.sh\npython3 train.py\n",    # env.sh goes up 2 each time
     "bash ./loop.sh\n",                                 # runs itself
-    "f() { echo; }\n" + "f\n" * 80 + "g() { f; f; f; f; f; f; f; f; f; f; }\ng\n",     # calls enough for the bound
+    NESTED_CALLS,                                       # calls enough for the bound
 ])
 def test_a_launcher_the_scripts_scan_cannot_settle_is_walked(project, text):
     from flake8_npuprof.engine.launch_scan import starts_no_profiled_script

@@ -225,3 +225,94 @@ def test_a_blank_after_the_equals_sign_before_a_json_value_in_bash(tmp_path):
     status, out, err = run_bash(tmp_path, EMPTIED)
     assert out == "status 127 [unset]\n"
     assert 'run.sh: line 1: {"output":"/tmp/prof"}: No such file or directory' in err
+
+
+# ---------------------------------------------------------------- the gate: texts no line of which can be reported
+
+def _ungated(text):
+    """check(text) with the gate open: what the lines' reading itself finds."""
+    from flake8_npuprof.checks import shell_syntax
+    saved = shell_syntax._may_report
+    shell_syntax._may_report = lambda text: True
+    try:
+        return check(text)
+    finally:
+        shell_syntax._may_report = saved
+
+
+@pytest.mark.parametrize("text", [
+    'OPTS="--data_path=/d " \\\n"--epochs=1"\npython3 train.py $OPTS\n',     # no msprof option: nothing lost
+    'export DATA = /data\npython3 train.py --output_dir=./out\n',
+    'A="x\n',                                                               # unclosed, but nothing of profiling after
+    'echo "usage: run.sh --data_path=DIR"\n',
+])
+def test_the_gate_skips_texts_without_a_profiling_word_or_an_msprof_option(text):
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    assert not _may_report(text)
+    assert _ungated(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    # the word bash reads holds what the text does not show whole: quotes, escapes and `\`-newlines are taken out
+    'PROF""ILING_MODE = true\n',
+    "PROF'IL'ING_MODE = true\n",
+    'PROF\\ILING_MODE = true\n',
+    'ms""prof --output=/tmp/x\n--aic-metrics=Memory\n',
+    # an msprof option in an assignment's value, with no profiling word at all
+    'OPTS="-x --output=/tmp/x " \\\n"--aic-metrics=PipeUtilization"\n',
+    'OPTS="-x --data=/d -""-output=/tmp/x " \\\n"--aic-metrics=PipeUtilization"\n',
+    'OPTS=-x\\ -\\-output=/tmp/x\\  \\\n"--aic-metrics=PipeUtilization"\n',
+    'OPTS="-x --aic-\\\nmetrics=Memory " \\\n"--aic-freq=100"\n',
+    'OPTS="-x --type=text" \\\n--l2\n',
+    'OPTS=-x\\ -""-output= true\n',
+])
+def test_the_gate_keeps_texts_a_line_of_which_is_reported(text):
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    assert _ungated(text), text                 # (each is reported, so the gate must let it through)
+    assert _may_report(text)
+    assert check(text) == _ungated(text)
+
+
+def test_the_gate_loses_no_report_on_random_texts():
+    """Reported texts with quotes, escapes and `\\`-newlines put in at random places (inside a word, bash takes
+    them out again): wherever the lines' reading still reports one, the gate lets the text through."""
+    import random
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    bases = ['PROFILING_MODE = true\n', 'export PROFILING_OPTIONS= \'{"output":"/tmp"}\'\n',
+             'msprof --output=/tmp/x\n--aic-metrics=Memory\n', 'OPTS="-x --output=/tmp/x " \\\n"--aic-freq=100"\n',
+             'OPTS=-x\\ --output= true\n', 'A=1 PROFILING_MODE=true \\\n--aic-metrics=Memory\n',
+             'echo "x\nPROFILING_MODE=1\n', "cat <<'EOF'\nX\nEOF\nB='-y --type=x' \\\n--l2\n",
+             "OPTS='-x\\\n--output=/tmp/x ' \\\n\"--aic-freq=100\"\n", 'x=1;OPTS+="-q --l2" \\\n  "--op"\n']
+    rng = random.Random(44)
+    split = 0
+    for _ in range(3000):
+        text = rng.choice(bases)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + rng.choice(('""', "''", '\\\n', '\\', ' ', '"', "'", '-', '\r\n', '<<', '$x')) + text[at:]
+        found = _ungated(text)
+        assert not found or _may_report(text), text
+        split += bool(found) and "PROFILING_" not in text and "msprof" not in text and "--output" not in text
+    assert split > 100                          # (split words do reach the reports)
+
+
+@pytest.mark.parametrize("text, reported", [
+    ("OPTS='-x\\\n--output=/tmp/x ' \\\n\"--aic-freq=100\"\n", True),     # in single quotes `\`-newline stays
+    ("OPTS='-x \\\n--output=/tmp/x ' \\\n\"--aic-freq=100\"\n", True),
+    ("OPTS=\"-x \\\n--out\\\nput=/tmp/x \" \\\n\"--aic-freq=100\"\n", True),    # taken out in double quotes
+    ('OPTS="-x -\\\n-output=/tmp/x " \\\n"--aic-freq=100"\n', True),
+    ('OPTS="-x/--output=/tmp/x " \\\n"--aic-freq=100"\n', False),          # not a word of the value
+    ('OP\\\\\nTS="-x --output=/t\\\nmp/x " \\\n"--aic-freq=100"\n', True),     # `\\` then a line break: TS=
+])
+def test_the_gate_and_backslash_newlines_in_a_value(text, reported):
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    assert bool(_ungated(text)) == reported
+    assert _may_report(text) or not reported
+
+
+def test_the_gate_skips_a_help_line():
+    """The model zoo's launchers print `-h/--help` and test `$1 == --help`: no value holds those as a word."""
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    text = ('if [[ $1 == --help || $1 == -h ]];then\n    echo "usage: ./train.sh <args>"\n'
+            '    echo "    --data_path  # dataset\n    -h/--help    show help message"\n    exit 1\nfi\n')
+    assert not _may_report(text) and _ungated(text) == []

@@ -29,7 +29,7 @@ import re
 from typing import List, Optional, Set
 
 from ..knowledge.msprof_options import all_options
-from ..shell.words import SimpleCommand, Token, simple_commands, unclosed_quote
+from ..shell.words import SimpleCommand, Token, read_word, simple_commands, unclosed_quote
 from ..source.model import Finding, finding
 from ..source.said import clause, said, so
 from ..source.text import HOLE, SourceText
@@ -75,10 +75,53 @@ class _Uses:
         return " (the msprof line reads it)" if name in self.on_msprof and not name.startswith("PROFILING_") else ""
 
 
+# ---------------------------------------------------------------- which texts can have a finding
+
+# an option word in a value: after a blank (the value's words are split at blanks: `"-x --output=/p"`), `--` and the
+# name; \x01 marks where a `\\`-newline was (taken out, or a blank in single quotes); zero-width (`---output`)
+_DASHED = re.compile(r"(?<![^\s\x01])(?=\x01*-\x01*-([\w.\x01-]*))")
+_OPTION_NAMES = None
+# where simple_commands can start an assignment word (after a blank, an operator, a redirection or a here-document's
+# quoted tag): a name and `=` as decoded, with quotes, `\\`s and `\\`-newlines between their characters; zero-width, so
+# that every start is tried (in `OP\\\\` then a line break, the line break ends the word)
+_ASSIGNMENT_AT = re.compile(r"(?<![^\s;&|()<>'\"])(?=(?:['\"\\]|\\\r?\n)*[A-Za-z_](?:(?:['\"\\]|\\\r?\n)*[A-Za-z0-9_])*"
+                            r"(?:['\"\\]|\\\r?\n)*(?:\+(?:['\"\\]|\\\r?\n)*)?=)")
+
+
+def _may_report(text: str) -> bool:
+    """False when no line of this text can be reported. Every report needs a word that names what matters for
+    profiling (_Uses.matters: a `PROFILING_` name or a variable on an msprof line, found by a word that is
+    `msprof`; _unclosed: `PROFILING_` or `msprof` in the text) or an assignment whose value holds an msprof option
+    word (_prefixed: `_msprof_word`, a word of the value after a blank: `--name`, then `=`, a blank or its end). A
+    word's decoded text is its source with quotes, `\\`s and `\\`-newlines taken out, so what it holds is in the text
+    with those taken out."""
+    global _OPTION_NAMES
+    if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
+        return False
+    if "PROFILING_" in text or "msprof" in text:
+        return True
+    # what bash takes out of a word (simple_commands, words.decode): quotes, the `\\` of an escape, `\\`-newlines; an
+    # expansion becomes a hole, so nothing looked for here spans one
+    bare = text.replace("\\\n", "\x01").replace("\\\r\n", "\x01").replace('"', "").replace("'", "").replace("\\", "")
+    joined = bare.replace("\x01", "")
+    if "PROFILING_" in joined or "msprof" in joined:
+        return True
+    if "--" not in joined:
+        return False
+    if _OPTION_NAMES is None:
+        _OPTION_NAMES = frozenset(_msprof_names())
+    # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
+    if not any(m.group(1).replace("\x01", "") in _OPTION_NAMES for m in _DASHED.finditer(bare)):
+        return False
+    # one stands after a blank: is it in an assignment word, decoded as simple_commands decodes it (`$1 == --help`,
+    # `echo "--output"` are not)
+    return any(_msprof_word(read_word(text, m.start())[0].text) for m in _ASSIGNMENT_AT.finditer(text))
+
+
 # ---------------------------------------------------------------- the check
 
 def check(text: str) -> List[Finding]:
-    if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
+    if not _may_report(text):
         return []
     src = SourceText(text)
     cmds = list(simple_commands(text))

@@ -38,9 +38,13 @@ def display(path: str) -> str:
     return _display(path)
 
 
+def _named(args) -> List[str]:
+    return list(args.paths) or (["-"] if getattr(args, "stdin_filename", None) else ["."])
+
+
 def given_paths(args) -> List[str]:
     from ..source.config import UsageError
-    paths = list(args.paths) or (["-"] if getattr(args, "stdin_filename", None) else ["."])
+    paths = _named(args)
     if paths.count("-") > 1:
         raise UsageError("standard input (-) can be read once")
     for path in paths:
@@ -170,8 +174,9 @@ def note_outside(args, outside) -> None:
 
 
 def walk_root(args, path: str) -> Optional[str]:
-    """The folder given on the command line whose walk found `path`; None when `path` itself was named."""
-    given = given_paths(args)
+    """The folder given on the command line whose walk found `path`; None when `path` itself was named. (The paths
+    are checked once, by input_paths: checking them again for each file cost n^2 lookups when pre-commit names n.)"""
+    given = _named(args)
     if path in given:
         return None
     for raw in given:

@@ -53,7 +53,8 @@ MAX_FILES = 32                  # the launcher and the files it runs or sources,
 MAX_REGIONS = 16
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
-_COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|\bset[ \t]+--")
+# (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
+_COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|s(?<!\ws)et[ \t]+--")
 _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)          # a line that is a comment
 _ROOTED = re.compile(r"['\"]*([/~][^\s'\";&|()<>`]*)")
 _DEFAULT = re.compile(r"\$\{\w+:?[-=+?]['\"]?([/~][^}'\"\s]*)")
@@ -65,6 +66,7 @@ _SOURCE_HEAD = re.compile(r"(?:^|[\s;&|(){}`])(?:source|\.)[ \t]")
 _MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
 _FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definition, or `name()`:
 _PARENS = re.compile(r"\([ \t]*\)")
+_PARENS_AFTER = re.compile(r"[ \t]*\([ \t]*\)")
 _FUNCTION_NAME = re.compile(r"[\w.:-]+")                    # (each word that may call one)
 _NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")
 # what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
@@ -116,6 +118,12 @@ class _Text:
         self.commands: List[int] = [1, 0]           # commands
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
         self.links = "readlink" in text or "realpath" in text
+        self._widest: Optional[int] = None
+        self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
+        # (start, end, loop depth, the body it is in or -1) of the stretches the counts below were made in, and the
+        # commands and levels of each body by loop depth: how often each body is walked (_Text.walked) weighs them
+        self._stretches: List[Tuple[int, int, int, int]] = []
+        self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _COMMENT.sub("", text)
         m = _COMPUTED.search(text)
         if m:
@@ -124,12 +132,13 @@ class _Text:
         from ..shell.parse import _brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
         for m in _FUNCTION.finditer(text):
-            if _starts_word(text, m.start()):
-                self._body(m.group(1), m.start(), m.end(), text, bodies, _brace_body)
+            # (`function name()`: the `()` below finds it, and its `{`; from here its body would end at the text's end)
+            if _starts_word(text, m.start()) and not _PARENS_AFTER.match(text, m.end()):
+                self._body(m.group(1), m.start(1), m.start(), m.end(), text, bodies, _brace_body)
         for m in _PARENS.finditer(text):
             named = _NAME_BEFORE.search(text, max(0, m.start() - 80), m.start())
             if named and _starts_word(text, named.start()):
-                self._body(named.group(1), named.start(), m.end(), text, bodies, _brace_body)
+                self._body(named.group(1), named.start(1), named.start(), m.end(), text, bodies, _brace_body)
         for m in _PY.finditer(text):
             at, word = _word_before(text, m.end())
             head, _, name = word.rpartition("/")
@@ -193,14 +202,25 @@ class _Text:
             else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
                 self.arguments.append((literal, whole, command))
         # the text in stretches where the loops and function bodies open and close, each counted at once
-        marks = sorted([(m.start(1), m.group(1)) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start())] +
-                       [(a, "{") for a, _ in bodies] + [(b, "}") for _, b in bodies] + [(len(text), "")])
+        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start())] +
+                       [(a, "{", n) for n, (a, _) in enumerate(bodies)] +
+                       [(b, "}", n) for n, (_, b) in enumerate(bodies)] + [(len(text), "", -1)])
         depth, opened, loops, inside, at = 0, 0, [], 0, 0   # loops: whether each open loop runs once per argument
-        for where, what in marks:
+        open_bodies: List[int] = []
+        for where, what, body in marks:
             k = 2 * depth + (inside > 0)
-            self.commands[k] += sum(text.count(c, at, where) for c in "\n;&|()`")
-            self.levels[k] += sum(len(d) == 2 for d in _DOTS.findall(text, at, where)) + \
+            commands = sum(text.count(c, at, where) for c in "\n;&|()`")
+            levels = sum(len(d) == 2 for d in _DOTS.findall(text, at, where)) + \
                 text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
+            self.commands[k] += commands
+            self.levels[k] += levels
+            innermost = open_bodies[-1] if open_bodies else -1
+            self._stretches.append((at, where, depth, innermost))
+            counts = self._in_body.setdefault(innermost, [])
+            while len(counts) <= depth:
+                counts.append([0, 0])
+            counts[depth][0] += commands
+            counts[depth][1] += levels
             at = where
             if what in ("for", "while", "until", "select"):
                 opened = where
@@ -214,20 +234,27 @@ class _Text:
                 depth -= loops.pop() if loops else 0
             elif what:
                 inside += 1 if what == "{" else -1
+                if what == "{":
+                    open_bodies.append(body)
+                elif body in open_bodies:
+                    open_bodies.remove(body)
         self._text_lines = text if len(self.commands) > 2 else ""
 
     @property
     def widest(self) -> int:
         """The most words a line holds (the arguments it can give a loop over them); 0 without such a loop."""
-        return max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
+        if self._widest is None:
+            self._widest = max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
+        return self._widest
 
-    def _body(self, name: str, start: int, end: int, text: str, bodies: list, brace_body) -> None:
+    def _body(self, name: str, name_at: int, start: int, end: int, text: str, bodies: list, brace_body) -> None:
         """A function definition `name() {` / `function name {`: its body (to the end of the text when its `}` is not
         found)."""
         self.defined.add(name)
         brace = _BRACE.match(text, end)
         close = _body_end(text, brace.end() - 1, brace_body) if brace else None
         bodies.append((start, len(text) if close is None else close))
+        self._functions.append((name, name_at))
 
     def _assigned(self, text: str, at: int) -> bool:
         """For the value of an assignment at `at` (`s=train.py`): True when the variable is used other than whole
@@ -261,6 +288,57 @@ class _Text:
     def weighted(self, counts: List[int], rounds: int, times: int) -> int:
         """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
         return sum(n * rounds ** (k // 2) * (times if k % 2 else 1) for k, n in enumerate(counts))
+
+    def walked(self, rounds: int) -> Optional[Tuple[int, int, int]]:
+        """(commands, levels, the most walks of a body) as often as they can be walked in one run of this file, when
+        no other file calls its functions nor it theirs (_weights): a loop over the
+        arguments `rounds` times, a function body once per call of its name (shell/control.Compounds._call: a
+        command whose head is a defined name), a call in a loop over the arguments once per round, a call in a
+        body once per walk of that body, and once more (a function no call reaches is walked once, as is a body
+        whose end is not found); any word that is a function's name counts as a call. None when a function's calls
+        lead back to itself (the walk does not call a function inside itself; the bound is then _times')."""
+        if not self._functions:
+            return self.commands[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.commands) if k > 1), \
+                self.levels[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.levels) if k > 1), 1
+        import bisect
+        names: Dict[str, List[int]] = {}
+        for n, (name, _) in enumerate(self._functions):
+            names.setdefault(name, []).append(n)
+        written = {at for _, at in self._functions}
+        starts = [a for a, _, _, _ in self._stretches]
+        calls: Dict[int, List[Tuple[int, int]]] = {n: [] for n in range(len(self._functions))}   # body: (depth, in)
+        # each word (as _FUNCTION_NAME splits them) that is a function's name
+        named = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, names)))
+        for m in named.finditer(self.text):
+            if m.start() not in written:
+                _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, m.start()) - 1)]
+                for n in names[m.group()]:
+                    calls[n].append((depth, inside))
+        walks: Dict[int, int] = {}
+
+        def walk(n: int, chain: Tuple[int, ...]) -> Optional[int]:
+            if n not in walks:
+                total = 1
+                for depth, inside in calls[n]:
+                    if inside in chain or inside == n:
+                        return None
+                    outer = walk(inside, chain + (n,)) if inside >= 0 else 1
+                    if outer is None:
+                        return None
+                    total += rounds ** depth * outer
+                walks[n] = total
+            return walks[n]
+
+        out = [0, 0, 1]
+        for body, counts in self._in_body.items():
+            times = walk(body, ()) if body >= 0 else 1
+            if times is None:
+                return None
+            out[2] = max(out[2], times)
+            for depth, (commands, levels) in enumerate(counts):
+                out[0] += commands * rounds ** depth * times
+                out[1] += levels * rounds ** depth * times
+        return out[0], out[1], out[2]
 
 
 def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
@@ -397,7 +475,8 @@ def why_walked(text: str, path: str) -> str:
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
     own = texts[launcher]
     levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
-    if own.weighted(own.commands, own.widest + 2, _times({launcher: own})) >= MAX_COMMANDS:
+    alone = own.walked(own.widest + 2)
+    if (alone[0] if alone else own.weighted(own.commands, own.widest + 2, _times({launcher: own}))) >= MAX_COMMANDS:
         return "its commands may reach the walk's bound"
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels)
     if why:
@@ -410,15 +489,18 @@ def why_walked(text: str, path: str) -> str:
         why, edges = _follow(texts, launcher, found)
         if why:
             return why
-        # a loop body runs once per argument (a `while` over them up to two more); a function body: _times
+        # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
+        # calls walk it (_weights), else _times' bound
         rounds = sum(t.widest for t in texts.values()) + 2
-        times = _times(texts)
+        weights = _weights(texts, rounds)
+        times = max(w[2] for w in weights.values()) if weights else _times(texts)
         runs = _runs(texts, edges, launcher, rounds, times)
         if runs is None:
             return "a file it runs or sources runs again on the way"
-        if sum(runs[p] * t.weighted(t.commands, rounds, times) for p, t in texts.items()) >= MAX_COMMANDS:
+        if sum(runs[p] * (weights[p][0] if weights else t.weighted(t.commands, rounds, times))
+               for p, t in texts.items()) >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
-        need = _levels(texts, edges, launcher, rounds, times)
+        need = _levels(texts, edges, launcher, rounds, times, weights)
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -480,6 +562,28 @@ def _up(folder: str, levels: int) -> str:
     return folder
 
 
+def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[int, int, int]]]:
+    """Each file's _Text.walked, when every function is defined in one file and called only there (a file run with
+    `bash` is a new shell, which has none of its caller's functions; a sourced one shares them: then a call may
+    cross, and this is None, as when a call leads back to its function: _times is the bound)."""
+    where: Dict[str, str] = {}
+    for p, t in texts.items():
+        for name in t.defined:
+            if where.setdefault(name, p) != p:
+                return None
+    if where and len(texts) > 1:
+        for p, t in texts.items():
+            if any(where.get(word, p) != p for word in _FUNCTION_NAME.findall(t.text)):
+                return None
+    out = {}
+    for p, t in texts.items():
+        walked = t.walked(rounds)
+        if walked is None:
+            return None
+        out[p] = walked
+    return out
+
+
 def _times(texts: Dict[str, _Text]) -> int:
     """How often a function body can be walked at most: once per call (and once more if no call is seen), a call in a
     body once per call of that one: (calls + 1) ** functions."""
@@ -514,16 +618,17 @@ def _runs(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int
     return out if visit(launcher, 1, (launcher,)) else None
 
 
-def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int) -> int:
-    """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run,
-    those of a file it sources as often as it sources it (the shell is the same), and those of the one file it runs
-    that goes furthest (a new shell starts where its caller is, and its `cd` does not come back)."""
+def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None) -> int:
+    """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run
+    (weights: _weights'), those of a file it sources as often as it sources it (the shell is the same), and those of
+    the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
+    back)."""
 
     def need(p: str) -> int:
         t = texts[p]
         loops = rounds ** (len(t.commands) // 2 - 1) * times
         ran = [need(c) for c, (_, sourced) in edges.get(p, {}).items() if not sourced]
-        return t.weighted(t.levels, rounds, times) + max(ran, default=0) + \
+        return (weights[p][1] if weights else t.weighted(t.levels, rounds, times)) + max(ran, default=0) + \
             sum(n * loops * need(c) for c, (n, sourced) in edges.get(p, {}).items() if sourced)
 
     return need(launcher)           # (_runs made sure no file is on its own chain)

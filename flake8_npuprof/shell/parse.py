@@ -19,6 +19,7 @@ from .words import HEREDOC_TAG, continuation, heredoc_end, word_end
 _FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s*;\s*"
                     r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
+_OPERATOR_STARTS = frozenset(o[0] for o in _OPERATORS)
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
 
 
@@ -135,7 +136,7 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
             i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
             heredocs = []
             continue
-        op = next((o for o in _OPERATORS if text.startswith(o, i)), None)
+        op = next((o for o in _OPERATORS if text.startswith(o, i)), None) if c in _OPERATOR_STARTS else None
         if op is not None:
             if words and after_close and _redirections_only(text, words):
                 words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections

@@ -286,6 +286,9 @@ def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
                     k += 1
                 elif text[k] in "$`":
                     k = skip_expansion(text, k) - 1
+                else:                               # (a run of what stands for itself)
+                    m = _PLAIN_DOUBLE.match(text, k, n)
+                    k = m.end() - 1 if m else k
                 k += 1
             i = k + 1
         elif c == "\\":
@@ -293,7 +296,8 @@ def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
         elif c in "$`":
             i = skip_expansion(text, i)
         else:
-            i += 1
+            m = _PLAIN.match(text, i, n)
+            i = m.end() if m else i + 1
     return min(i, n)
 
 
