@@ -222,6 +222,15 @@ def _reads_a_message(node) -> bool:
 
 
 
+def _found(paths, predicate) -> set:
+    """(file name, source) of each node of the files `predicate` holds for."""
+    return {(path.name, ast.unparse(node)) for path in paths
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if predicate(node)}
+
+
+PACKAGE = sorted((ROOT / "flake8_npuprof").rglob("*.py"))
+
+
 # a text field (`p.reaction`, `what`, `message`), or a phrase or a named phrase (RANK0) replaced in some text
 _TEXT_FIELD = re.compile(r"(?:^|\.|_)(?:message|messages|reaction|reactions|what|why|consequence|advice|detail|short|"
                          r"said|words|sentence)$")
@@ -253,11 +262,7 @@ NOT_A_MESSAGE = {
 
 
 def test_no_code_rewrites_a_message_with_replace():
-    found = set()
-    for path in sorted((ROOT / "flake8_npuprof").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if _rewrites_a_text(node):
-                found.add((path.name, ast.unparse(node)))
+    found = _found(PACKAGE, _rewrites_a_text)
     assert found <= NOT_A_MESSAGE, found - NOT_A_MESSAGE
     for line in ("reaction.replace(RANK0, RANK0_60)", "p.reaction.replace('MindSpore', f'MindSpore {r}', 1)",
                  "what.replace('the script', script, 1)", "p.why.replace('dynamic profiling:', x, 1)"):
@@ -270,12 +275,7 @@ def test_emulate_reads_no_message_back():
     """emulate decides from fields (Message.code/.where, Issue.stops/.facts), never from a message's text: the
     failure a report leads with, the code of a target's row, the fatal options issue, the runtime's logged line."""
     paths = sorted((ROOT / "flake8_npuprof" / "emulate").glob("*.py")) + [ROOT / "flake8_npuprof/commands/emulate.py"]
-    found = set()
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if _reads_a_message(node):
-                found.add((path.name, ast.unparse(node)))
-    assert found == set()
+    assert _found(paths, _reads_a_message) == set()
 
 
 # What the message test flags elsewhere in the package that is no finding's message: a comment's or an option's
@@ -290,11 +290,7 @@ NOT_A_FINDING = {
 def test_the_package_reads_no_finding_message_back():
     """No module decides from a finding's text: dynamic_files matched a torch_npu and a MindSpore problem by
     `f.message.startswith(key)`; they now share a key field."""
-    found = set()
-    for path in sorted((ROOT / "flake8_npuprof").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if _reads_a_message(node):
-                found.add((path.name, ast.unparse(node)))
+    found = _found(PACKAGE, _reads_a_message)
     assert found <= NOT_A_FINDING, found - NOT_A_FINDING
     assert ("dynamic_files.py", "f.message.startswith(p.key + ' ')") not in found
 

@@ -31,6 +31,7 @@ SCHEDULE = MODULE + ".schedule"
 ENV = "MS_PROFILER_OPTIONS"
 LOG = "with a warning in its log"
 WARN = "with a UserWarning"
+UNEXPECTED = S.clause("MindSpore raises TypeError", S.aside("unexpected keyword argument"), " when the script starts")
 UNSET = object()                        # a keyword not given, or given None: its default
 
 
@@ -153,8 +154,7 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
             guess = close_matches(name, sorted(allowed))
             _report(ctx, names, "NPP353", kw, S.said(
                 f"_ExperimentalConfig has no keyword {name}",
-                S.clause("MindSpore raises TypeError", S.aside("unexpected keyword argument"),
-                         " when the script starts"),
+                UNEXPECTED,
                 f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(allowed)}"))
     if call.args or any(name not in allowed for name in kws) or any(kw.arg is None for kw in call.keywords):
         return
@@ -322,8 +322,7 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
             guess = close_matches(name, data["keywords"])
             _report(ctx, names, "NPP353", kw, S.said(
                 f"schedule has no keyword {name}",
-                S.clause("MindSpore raises TypeError", S.aside("unexpected keyword argument"),
-                         " when the script starts"),
+                UNEXPECTED,
                 f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(data['keywords'])}"))
     if any(kw.arg is None for kw in call.keywords):
         return
