@@ -243,9 +243,11 @@ def analyse_document(text: str, path: str, kind: str, doc: DocSettings) -> Analy
     size = too_large(text)
     if size:
         from .source.files import MAX_BYTES
-        findings = [Finding("NPP191", f"analysis budget exhausted: this document has {size:,} bytes, over the "
-                            f"{MAX_BYTES:,} a source file may have, so it was not checked (npuprof check does not "
-                            "read it either)", 0, 0, 1, 0, 1, 0)]
+        from .source.model import finding
+        from .source.said import aside, clause, said, so
+        findings = [finding("NPP191", said("analysis budget exhausted", clause(
+            f"this document has {size:,} bytes, over the {MAX_BYTES:,} a source file may have",
+            so("it was not checked"), aside("npuprof check does not read it either"))), 0, 0, 1, 0, 1, 0)]
     else:
         refused = _refused_on_disk(path, text) if kind == "python" else None
         tree, walks = _tree(path, text) if kind == "python" and refused is None else (None, None)

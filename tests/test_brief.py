@@ -25,7 +25,7 @@ import pytest
 from message_corpus import messages
 from flake8_npuprof.report.formats import finding_dict
 from flake8_npuprof.source.brief import markdown
-from flake8_npuprof.source.said import (ABORT, LONG, Runtime, Said, balanced, clause, latent, logged, plain, said, so,
+from flake8_npuprof.source.said import (ABORT, LONG, Runtime, Said, aside, balanced, clause, latent, logged, plain, said, so,
                                         unreached,
                                          when)
 from flake8_npuprof.source.text import SourceText
@@ -165,14 +165,14 @@ def test_one_version_keeps_its_scope_and_differing_versions_say_it_depends():
                             'on the CANN version')
     assert "on CANN 7.0 and 8.0 the collector cannot read it" in differ.detail
     # the builds a version's line holds for are the scope's, in the detail; the sentence says "some builds"
-    some = Said('"output" contains characters some collectors refuse (\'"\')', runtime=(
+    some = Said(clause('"output" contains characters some collectors refuse', aside("'\"'")), runtime=(
         Runtime("CANN 8.0", clause("the collector rejects it", logged(' ("Output path is invalid.")'), so(ABORT)),
                 "built 2024-11"),))
     assert some.message.startswith('"output" contains characters some collectors refuse (\'"\'): on some builds of '
                                    "CANN 8.0 (built 2024-11) the collector rejects it")
-    # too long with the version: the sentence keeps that only some builds do it
-    assert some.short == ('"output" contains characters some collectors refuse: on some builds, GE initialisation '
-                          "fails and the job aborts")
+    # too long with the version: the sentence keeps that only some builds do it (and its short aside)
+    assert some.short == ('"output" contains characters some collectors refuse (\'"\'): on some builds, GE '
+                          "initialisation fails and the job aborts")
     assert balanced(some.short)
 
 

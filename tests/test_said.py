@@ -13,7 +13,8 @@ import pytest
 from message_corpus import messages
 from flake8_npuprof.checks.catalog import RULES
 from flake8_npuprof.source.model import Edit, Finding, Fix, finding
-from flake8_npuprof.source.said import ABORT, Runtime, Said, balanced, clause, latent, logged, said, so, unreached
+from flake8_npuprof.source.said import (ABORT, Runtime, Said, aside, balanced, clause, latent, logged, said, so,
+                                        unreached)
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("gen_snapshots", ROOT / "tools" / "gen_snapshots.py")
@@ -99,6 +100,52 @@ def test_an_outcome_names_its_later_form_and_no_text_is_rewritten():
     assert '"Argument hccl: invalid value: no."' in later.detail
 
 
+def test_an_aside_is_a_part_the_short_sentence_keeps_only_while_it_is_short():
+    """A note in brackets is an `aside(...)` part of the text a rule writes (its problem or its consequence): the
+    short sentence keeps one of up to 30 characters, then of up to 12 if it is still too long, and never cuts
+    brackets out of a text by pattern (said.py's `_clean` and `_tidy` are gone)."""
+    from flake8_npuprof.source import said as said_module
+    assert not hasattr(said_module, "_clean") and not hasattr(said_module, "_tidy")
+    words = said(clause("profiling_options is not valid JSON",
+                        aside("expected a double-quoted key at character 2 of the options")),
+                 clause("GE cannot parse it", so(ABORT)), "fix the JSON syntax")
+    assert words.message == ("profiling_options is not valid JSON (expected a double-quoted key at character 2 of the "
+                             "options): GE cannot parse it, so GE initialisation fails and the job aborts; fix the JSON "
+                             "syntax")
+    assert words.short == ("profiling_options is not valid JSON: GE cannot parse it, so GE initialisation fails and the "
+                           "job aborts")
+    assert words.detail_lines[0] == words.message.rsplit("; ", 1)[0]
+    # a short aside stays while the sentence fits; a long one in the same text goes
+    advice = "take the level from the guide of the release the job runs on, which names the levels it knows"
+    kept = said(clause("aic_metrics L2Cache", aside("the default"), " at profiler_level Level0",
+                       aside("set by the launcher through --level on line 12")), "torch_npu drops it", advice)
+    assert len(kept.message) > 120
+    assert kept.short == "aic_metrics L2Cache (the default) at profiler_level Level0: torch_npu drops it"
+    # brackets a rule writes as plain text are its own words: shown as written
+    plain_text = said("aic_metrics L2Cache (set by the launcher through --level on line 12)", "torch_npu drops it",
+                      advice)
+    assert plain_text.short == "aic_metrics L2Cache (set by the launcher through --level on line 12): torch_npu drops it"
+
+
+def test_a_phrase_of_one_release_is_the_reaction_records():
+    """torch_npu 6.0.rc1 warns on every rank, 6.0.rc3 on rank 0 only: the reaction record (`Warns`) words each release,
+    where `_worded` rewrote the phrase in a finished text with `.replace`; MindSpore's releases are the subject the
+    message gives its reaction, not a word substituted into it."""
+    from flake8_npuprof.checks.mindspore_dynamic_json import check_text
+    from flake8_npuprof.checks.torch_npu_report import BUILD_50, Warns
+    warns = Warns("resets it to Level0")
+    assert str(warns.on("7.3", "7.3")) == "resets it to Level0 with a warning on rank 0 only"
+    assert str(warns.on("7.3", "any")) == ("resets it to Level0 with a warning on rank 0 only (6.0.rc1: on every "
+                                           "rank)")
+    assert warns.on("5.0", "any") == BUILD_50
+    [f] = check_text('{"start_step": "5", "stop_step": 9}')
+    assert f.message == ("start_step \"5\" is not an integer: MindSpore 2.7-2.10 resets it to -1 with a warning in its "
+                         "log (\"'start_step' should be int, but got str. will be reset to default value: '-1'.\"), "
+                         "which its documentation says never starts a collection; write an integer")
+    assert f.short == ('start_step "5" is not an integer: MindSpore 2.7-2.10 resets it to -1 with a warning in its log, '
+                       "which its documentation says never starts a collection")
+
+
 def test_no_rule_writes_an_outcome_into_a_text():
     """An f-string that interpolates ABORT would lose the later form a condition gives it: rules write so(ABORT)."""
     found = []
@@ -175,16 +222,60 @@ def _reads_a_message(node) -> bool:
 
 
 
+def _found(paths, predicate) -> set:
+    """(file name, source) of each node of the files `predicate` holds for."""
+    return {(path.name, ast.unparse(node)) for path in paths
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if predicate(node)}
+
+
+PACKAGE = sorted((ROOT / "flake8_npuprof").rglob("*.py"))
+
+
+# a text field (`p.reaction`, `what`, `message`), or a phrase or a named phrase (RANK0) replaced in some text
+_TEXT_FIELD = re.compile(r"(?:^|\.|_)(?:message|messages|reaction|reactions|what|why|consequence|advice|detail|short|"
+                         r"said|words|sentence)$")
+_PHRASE = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}")
+
+
+def _rewrites_a_text(node) -> bool:
+    """A `.replace(...)` that rewrites words of a message or a reaction: `reaction.replace(RANK0, RANK0_60)`,
+    `p.reaction.replace("MindSpore", ...)`, `what.replace("the script", script)`. HOLE, the mark of an unknown part
+    of a value, is a value's, not a phrase."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace"
+            and node.args):
+        return False
+    first = node.args[0]
+    return bool(_TEXT_FIELD.search(ast.unparse(node.func.value))) or (
+        isinstance(first, ast.Constant) and isinstance(first.value, str) and bool(_PHRASE.search(first.value))) or (
+        isinstance(first, ast.Name) and first.id.isupper() and first.id != "HOLE")
+
+
+# The replacements that are no message's or reaction's (the list may only shrink)
+NOT_A_MESSAGE = {
+    # a rule page's example script built from another
+    ("torch_npu_loop.py", "_NEVER_STARTED.replace('    for step', '    prof.start()\\n    for step')"),
+    # emulate's copy of GE's own E10001 line (data/collection.json) with the reason the version's GE gives: the
+    # runtime's words as recorded, not a finding's
+    ("runtime.py", "text.replace('The current value is not within the valid range.', "
+                   "G.facts(version)['e10001_reason'])"),
+}
+
+
+def test_no_code_rewrites_a_message_with_replace():
+    found = _found(PACKAGE, _rewrites_a_text)
+    assert found <= NOT_A_MESSAGE, found - NOT_A_MESSAGE
+    for line in ("reaction.replace(RANK0, RANK0_60)", "p.reaction.replace('MindSpore', f'MindSpore {r}', 1)",
+                 "what.replace('the script', script, 1)", "p.why.replace('dynamic profiling:', x, 1)"):
+        assert any(_rewrites_a_text(n) for n in ast.walk(ast.parse(line))), line
+    for line in ("value.replace(HOLE, '<unknown>')", "rel.replace(os.sep, '/')", "name.replace('_', '-')"):
+        assert not any(_rewrites_a_text(n) for n in ast.walk(ast.parse(line))), line
+
+
 def test_emulate_reads_no_message_back():
     """emulate decides from fields (Message.code/.where, Issue.stops/.facts), never from a message's text: the
     failure a report leads with, the code of a target's row, the fatal options issue, the runtime's logged line."""
     paths = sorted((ROOT / "flake8_npuprof" / "emulate").glob("*.py")) + [ROOT / "flake8_npuprof/commands/emulate.py"]
-    found = set()
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if _reads_a_message(node):
-                found.add((path.name, ast.unparse(node)))
-    assert found == set()
+    assert _found(paths, _reads_a_message) == set()
 
 
 # What the message test flags elsewhere in the package that is no finding's message: a comment's or an option's
@@ -199,11 +290,7 @@ NOT_A_FINDING = {
 def test_the_package_reads_no_finding_message_back():
     """No module decides from a finding's text: dynamic_files matched a torch_npu and a MindSpore problem by
     `f.message.startswith(key)`; they now share a key field."""
-    found = set()
-    for path in sorted((ROOT / "flake8_npuprof").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if _reads_a_message(node):
-                found.add((path.name, ast.unparse(node)))
+    found = _found(PACKAGE, _reads_a_message)
     assert found <= NOT_A_FINDING, found - NOT_A_FINDING
     assert ("dynamic_files.py", "f.message.startswith(p.key + ' ')") not in found
 

@@ -4,8 +4,8 @@ import random
 
 from flake8_npuprof.shell import msprof_words
 from flake8_npuprof.shell.parse import _commands
-from flake8_npuprof.shell.words import (continuation, read_word, simple_commands, skip_expansion, unclosed_quote,
-                                        word_end)
+from flake8_npuprof.shell.words import (arithmetic_end, comment_end, continuation, read_word, simple_commands,
+                                        skip_expansion, unclosed_quote, word_end)
 from flake8_npuprof.source.text import HOLE
 
 
@@ -25,6 +25,44 @@ def test_the_end_of_a_word_is_the_decoder_s_end_wherever_no_redirection_is_in_it
         start = rng.randint(0, len(text))
         # (read_word's end passes the text's by one after a `"` never closed)
         assert word_end(text, start) == min(read_word(text, start)[1], len(text)), (text, start)
+
+
+def _arithmetic(rng, depth=0):
+    """An arithmetic body with nested parentheses and the characters that end commands elsewhere."""
+    parts = []
+    for _ in range(rng.randint(0, 4)):
+        pick = rng.random()
+        if pick < 0.25 and depth < 3:
+            parts.append("(" + _arithmetic(rng, depth + 1) + ")")
+        else:
+            parts.append(rng.choice(["i", "+", "1", " ", ";", "#", "<", "&", "|", "x=2", "f(g(x))"]))
+    return "".join(parts)
+
+
+def test_the_walk_and_the_line_readers_leave_out_the_same_comments_and_arithmetic():
+    # parse.py (the walk) and simple_commands (the line readers) ask one reader where a comment and an arithmetic
+    # command end (words.comment_end, words.arithmetic_end): over texts of commands, arithmetic with nested
+    # parentheses and comments, the walk's words are the line readers' plus its arithmetic words, which end where
+    # arithmetic_end says
+    rng = random.Random(44)
+    for _ in range(4000):
+        text, joined = "", False
+        for _ in range(rng.randint(0, 6)):
+            if rng.random() < 0.3 and not joined:           # arithmetic starts a command
+                text += "((" + _arithmetic(rng) + "))"
+            else:
+                text += " ".join(rng.choice(["a", "b", "echo", "x1", "'q r'", '"$v"']) for _ in range(rng.randint(1, 3)))
+            if rng.random() < 0.3:
+                text += rng.choice([" # c", "#", " # ((x", " # a; b"])
+            text += rng.choice(["\n", "; ", " && ", " | ", "\n\n", " \\\n"])
+            joined = text.endswith("\\\n")
+        walk = [(a, b) for words, _, _ in _commands(text) for a, b in words]
+        arithmetic = [(a, b) for a, b in walk if text.startswith("((", a)]
+        lines = [(w.start, w.end) for cmd in simple_commands(text) for w in cmd.words]
+        assert [w for w in walk if w not in arithmetic] == lines, text
+        assert all(b == arithmetic_end(text, a, len(text)) for a, b in arithmetic), text
+    assert comment_end("a # b\nc", 2, 7) == 5 and comment_end("a # b", 2, 5) == 5
+    assert arithmetic_end("(( f(g(x)) )) b", 0, 15) == 13 and arithmetic_end("(( (", 0, 4) == 4
 
 
 def test_a_redirection_is_a_word_of_its_own_for_the_walk_and_no_word_for_the_line_readers():

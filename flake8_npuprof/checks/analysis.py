@@ -9,7 +9,7 @@ import symtable
 from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 from ..source.model import Finding, Fix, Issue, finding, printable
-from ..source.said import Said, clause, said, so
+from ..source.said import Said, aside, clause, said, so
 from ..source import prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import Located, SourceText, StrValue
@@ -120,8 +120,9 @@ def report_exhausted(ctx: Context) -> None:
             continue
         done.add(key)
         ctx.report_node("NPP191", node, said("analysis budget exhausted",
-                                             f"the setup at line {line} was not fully checked (a finding may be "
-                                             "missing; split the computation or write the value as a literal)"))
+                                             clause(f"the setup at line {line} was not fully checked",
+                                                    aside("a finding may be missing; split the computation or "
+                                                          "write the value as a literal"))))
 
 
 def mark_unreached(ctx: Context) -> None:
@@ -199,8 +200,8 @@ def over_budget(words: int) -> Finding:
     return finding("NPP191", said("analysis budget exhausted",
                                   clause(f"this file has about {words:,} words and symbols, over the "
                                          f"{prefilter.MAX_WORDS:,} one file may have",
-                                         so("none of its profiling setups was checked (a finding may be missing; "
-                                            "split the file)"))), 0, 0, 1, 0, 1, 0)
+                                         so("none of its profiling setups was checked"),
+                                         aside("a finding may be missing; split the file"))), 0, 0, 1, 0, 1, 0)
 
 
 def too_many_conditions(stmt: Union[ast.stmt, ast.excepthandler], text: str) -> Finding:
@@ -212,9 +213,10 @@ def too_many_conditions(stmt: Union[ast.stmt, ast.excepthandler], text: str) -> 
     start = src.line_starts[line - 1] + col
     return finding("NPP191", said("analysis budget exhausted",
                                   clause(f"the statement at line {line} runs under more than "
-                                         f"{prefilter.MAX_CONDITIONS} conditions (an if/elif chain this long)",
-                                         so("this file was not analysed (a finding may be missing; split the chain "
-                                            "or look the value up in a dict)"))),
+                                         f"{prefilter.MAX_CONDITIONS} conditions", aside("an if/elif chain this long"),
+                                         so("this file was not analysed"),
+                                         aside("a finding may be missing; split the chain or look the value up in a "
+                                               "dict"))),
                    start, start + 1, line, col, line, col + 1)
 
 
@@ -236,7 +238,8 @@ def syntax_error(exc: BaseException, text: str) -> Finding:
     col = min(max(offset - 1, 0), len(body))
     start = src.line_starts[line - 1] + col
     end = start + 1 if col < len(body) else start
-    message = said("the file does not parse", clause(f"{reason} ({version}'s parser)", so("nothing in it was checked")))
+    message = said("the file does not parse",
+                   clause(reason, aside(f"{version}'s parser"), so("nothing in it was checked")))
     return finding("NPP192", message, start, end, line, col, line, col + (end - start))
 
 

@@ -10,7 +10,8 @@ from ..values.ops import NONE_NOTE
 from .hand_built import check_hand_built
 from .hygiene import check_option_hygiene, none_in_output
 from .options import check_options, for_state
-from ..source.said import said
+from ..knowledge.collection import substituted_sets
+from ..source.said import Text, aside, clause, said
 
 
 def check_options_expr(ctx, node: ast.AST, scope, pos: int, mode_on: Optional[bool]) -> Strings:
@@ -93,9 +94,15 @@ def _from_default(value, issue, options: Tuple[str, ...]) -> bool:
 
 
 def _undetermined(strings: Strings):
-    reason = f" ({strings.reason})" if strings.reason else ""
-    return said("profiling_options are not checked", f"their value is known only when the script runs{reason}",
+    reason = aside(strings.reason) if strings.reason else ""
+    return said("profiling_options are not checked", clause("their value is known only when the script runs", reason),
                 "write them as a literal or as json.dumps({...}) of known values to have them checked")
+
+
+def substituted_phrase(route: str, versions) -> Text:
+    """NPP002's consequence for profiling on without options: the adapter's default sets, as an aside."""
+    sets = substituted_sets(route, versions)
+    return clause("the adapter substitutes its defaults", aside(sets)) if sets else ""
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

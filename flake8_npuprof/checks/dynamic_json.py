@@ -20,7 +20,7 @@ from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..knowledge.torch_npu import span
 from ..source import jsonscan
 from ..source.model import Finding, finding
-from ..source.said import Text, clause, said, so
+from ..source.said import Text, aside, clause, logged, said, so
 from ..source.suggest import did_you_mean
 from ..source.text import SourceText
 
@@ -33,7 +33,7 @@ _EVERY_RANK = so("every rank collects")
 class Problem(NamedTuple):
     start: int
     end: int
-    what: str                       # the setting and what is wrong with it
+    what: Text                      # the setting and what is wrong with it
     reactions: Mapping[str, Text]   # release -> what torch_npu does (releases that get it wrong only)
     advice: str = ""
     key: str = ""                   # the key it is about (an experimental_config value's: its own key)
@@ -97,7 +97,8 @@ def _is_rank(members) -> Optional[Problem]:
         what, where = "is_rank is true and rank_list is empty", ranks
     else:
         what, where = f"is_rank is true and rank_list {_show(ranks.value)} is not a list", ranks
-    out = {r: (f"collects on no rank and {LOGGED} (\"Rank N not in valid rank_list\")" if K.reads(entry, r)
+    out = {r: (clause(f"collects on no rank and {LOGGED}", logged(' ("Rank N not in valid rank_list")'))
+               if K.reads(entry, r)
                else clause("does not read is_rank", _EVERY_RANK)) for r in _releases()}
     return Problem(where.value_start if where is ranks else m.key_start, where.value_end, what, out,
                    "list the ranks to collect, e.g. [0]")
@@ -118,7 +119,7 @@ def _activities(members) -> Optional[Problem]:
     if not bad:
         return None
     first = K.data()["activity_warning_from"]
-    out = {r: (f"drops it and {LOGGED} (\"Set activity failed, activity must be CPU OR NPU!\")"
+    out = {r: (clause(f"drops it and {LOGGED}", logged(' ("Set activity failed, activity must be CPU OR NPU!")'))
                if TORCH_NPU_RELEASES.index(r) >= TORCH_NPU_RELEASES.index(first) else "drops it without a word")
            for r in _releases()}
     return Problem(m.value_start, m.value_end, f"activities entry {_show(bad[0])} is not \"CPU\" or \"NPU\"", out)
@@ -182,8 +183,8 @@ def _experimental(text: str, members) -> List[Problem]:
                 return v in entry["enum"]
             bad = [r for r in _releases() if not ok(r)]
             if bad:
-                out.append(Problem(i, j, f"export_type {_show(v)} is not \"text\" or \"db\""
-                                   + (" (a list needs 7.0+)" if isinstance(v, list) else ""),
+                out.append(Problem(i, j, clause(f"export_type {_show(v)} is not \"text\" or \"db\"",
+                                                aside("a list needs 7.0+") if isinstance(v, list) else ""),
                                    {r: f"resets it to text {PRINTED}" for r in bad},
                                    'write "text" or "db" (lower case)', s.key))
             continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
+from ..source.said import Part, aside as _aside
 from ..source.sites import dotted
 from ..source.text import HOLE
 from ..values.ops import C, Opaque, S
@@ -148,7 +149,7 @@ def show(value) -> str:
     return repr(value)
 
 
-def aside(names: Names, node: ast.AST) -> str:
+def aside(names: Names, node: ast.AST) -> "Part | str":
     """Where a reported value came from, for the end of the message (" (the default of --level)")."""
     notes = names.notes.get(id(node))
-    return f" ({'; '.join(notes)})" if notes else ""
+    return _aside("; ".join(notes)) if notes else ""

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from ..source.jsonscan import Doc
 from ..source.model import Issue
-from ..source.said import clause, said, so
+from ..source.said import aside, clause, said, so
 from ..setups.state import raised_error
 
 # Prefixes of paths that only exist on one person's or one platform's machine.
@@ -27,7 +27,7 @@ def check_option_hygiene(text: str, doc: Optional[Doc], context: Optional[str] =
     output = members.get("output")
     if output is not None and isinstance(output.value, str) and _HOST_SPECIFIC.match(output.value):
         out.append(Issue("NPP203", output.value_start, output.value_end,
-                         said(f'"output" is a host- or person-specific absolute path ({output.value})',
+                         said(clause('"output" is a host- or person-specific absolute path', aside(output.value)),
                               "on any other machine the PROF_* data goes nowhere",
                               "there the directory is missing or not writable",
                               "take it from a flag or use a path relative to the launch directory"),
@@ -39,7 +39,7 @@ def check_option_hygiene(text: str, doc: Optional[Doc], context: Optional[str] =
         why = point_problem(m.value, text, context)
         if why:
             out.append(Issue("NPP204", m.value_start, m.value_end,
-                             said(f'"{key}" cannot be one op name of this model ({why})',
+                             said(clause(f'"{key}" cannot be one op name of this model', aside(why)),
                                   "GE finds no such node, warns and the step trace loses its FP/BP marks",
                                   'take the name from your own graph dump or use "" for the automatic search'),
                              None, key))
@@ -210,19 +210,22 @@ def _npp205_message(flag, stop=None, unread: str = ""):
     unless a `try` around it catches it). unread: why GE may never read the config the flag switches."""
     given = f"`{flag.option}=False`" if flag.kind == "absl" else f"`{flag.option} False`"
     # the short sentence keeps the last clause: it names the run that profiles, so it never reads as "always"
-    turns_on = f"{given} turns profiling on" if stop is None else \
-        f"{given} would turn profiling on once line {stop.line} no longer raises ({raised_error(stop)}; " + \
-        (f"the `try` at line {stop.caught} may catch it)" if stop.caught else "it stops the script first)")
-    if unread and stop is None:
-        turns_on = f"{given} switches profiling on in a config this file does not show GE reading ({unread})"
+    turns_on, why = f"{given} turns profiling on", ""
+    if stop is not None:
+        turns_on = f"{given} would turn profiling on once line {stop.line} no longer raises"
+        why = f"{raised_error(stop)}; " + (f"the `try` at line {stop.caught} may catch it" if stop.caught else
+                                           "it stops the script first")
+    elif unread:
+        turns_on, why = f"{given} switches profiling on in a config this file does not show GE reading", unread
+    outcome = clause(so(turns_on), aside(why) if why else "")
     if flag.kind == "absl":
         return said(f"{flag.option} guards profiling but is a string flag",
-                    clause(f"{given} gives the non-empty string 'False', which is true", so(turns_on)),
+                    clause(f"{given} gives the non-empty string 'False', which is true", outcome),
                     "define it with flags.DEFINE_bool (which parses --x=False as False)")
     how = "type=bool" if flag.type_node is not None else "no type"
     # not action="store_true": launchers that pass `--profiling=False` would then stop with a usage error
     return said(f"{flag.option} guards profiling but is parsed with {how}",
-                clause(f"{given} gives the non-empty string 'False', which is true", so(turns_on)),
+                clause(f"{given} gives the non-empty string 'False', which is true", outcome),
                 "parse it with type=ast.literal_eval or a str-to-bool converter (launchers passing --x=False keep "
                 "working)")
 

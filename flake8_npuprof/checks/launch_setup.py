@@ -96,6 +96,18 @@ def _nargs(flag) -> bool:
 
 # ---------------------------------------------------------------- one launch, as emulate and check see it
 
+class Trap(NamedTuple):
+    """A flag given as "False" that the script reads as a non-empty, so true, string (NPP205 in a launch)."""
+
+    given: Given
+    guard: str                  # the condition it makes hold: `args.profiling`
+
+    def said(self, script: str = "the script") -> str:
+        g = self.given
+        return (f"{g.option}={g.text} reaches {script} as the non-empty string {g.text!r}, which is true: "
+                f"`{self.guard}` holds and profiling is switched on")
+
+
 class LaunchSetup(NamedTuple):
     """A launch with its script's setups as they are for these flags and this environment."""
     launch: Launch
@@ -106,7 +118,7 @@ class LaunchSetup(NamedTuple):
     inits: list
     order: ExecOrder
     decided: List[str]          # how flags decided the script's conditions, for messages
-    traps: List[Tuple[Given, str]]  # (flag given, what it does): a "False" read as a true string
+    traps: List[Trap]           # flags given "False" that the script reads as true
 
 
 def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
@@ -173,8 +185,7 @@ def _decide(ctx, setup, given: Dict[str, Given]):
         for d in flags:
             g_ = given[d]
             if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
-                traps.append((g_, f"{g_.option}={g_.text} reaches the script as the non-empty string "
-                              f"{g_.text!r}, which is true: `{text}` holds and profiling is switched on"))
+                traps.append(Trap(g_, text))
         truths.append(holds)
     if not truths:
         return setup, [], []

@@ -20,7 +20,7 @@ from ..shell.state import within
 from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
 
-from ..source.said import clause, said, so
+from ..source.said import aside, clause, said, so
 from ..source.prefilter import PROFILING_WORDS     # what the project scan looks for
 from .rule import REF_MODELZOO, Rule
 
@@ -34,16 +34,16 @@ def message(d):
         started = "every launch is alike with or without it" if several else \
             f"line {d.launch_line} starts {d.script} alike with or without it"
         return said(f"{d.spelled} on this launcher collects nothing",
-                    f"no launch gets {d.option} or anything made from it ({started}), so nothing switches profiling "
-                    f"on: {d.script} {'have' if several else 'has'} no profiling setup and no Python file of the "
-                    "project names one",
+                    clause(f"no launch gets {d.option} or anything made from it", aside(started),
+                           f", so nothing switches profiling on: {d.script} {'have' if several else 'has'} no "
+                           "profiling setup and no Python file of the project names one"),
                     "give the training script a profiling setup behind a flag and forward the option to it, or drop "
                     "the option (a PROFILING_MODE the caller exports is read the same with or without the option)")
     return said(f"{d.spelled} on this launcher collects nothing",
-                clause(f"no launch gets {d.option} or anything made from it (line {d.launch_line} starts {d.script} "
-                       "alike with or without it)",
-                       so(f"{d.script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) and its "
-                          f"profiling setup under `{d.guard}` ({d.setup_at}) does not run")),
+                clause(f"no launch gets {d.option} or anything made from it",
+                       aside(f"line {d.launch_line} starts {d.script} alike with or without it"),
+                       so(f"{d.script} reads its own {d.flag} at its default {d.default}"), aside(d.flag_at),
+                       f" and its profiling setup under `{d.guard}`", aside(d.setup_at), " does not run"),
                 f"forward the option to {d.script} on line {d.launch_line} (a PROFILING_MODE the caller exports is "
                 "read the same with or without the option)", lines=(d.launch_line,))
 
@@ -215,8 +215,8 @@ def _alone(text: str, path: str, cwd, name: str, how: str, stopped, start: int, 
         return a, b, []
     _, line, why = next(iter(stopped.values()))
     if undecided is not None:
-        undecided.append((name, start, end, f"the walk of this launcher with a value for each of its options stopped "
-                                            f"at line {line} ({why})"))
+        undecided.append((name, start, end, clause("the walk of this launcher with a value for each of its options "
+                                                   f"stopped at line {line}", aside(why))))
     return None, None, None
 
 

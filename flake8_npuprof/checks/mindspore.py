@@ -31,6 +31,7 @@ SCHEDULE = MODULE + ".schedule"
 ENV = "MS_PROFILER_OPTIONS"
 LOG = "with a warning in its log"
 WARN = "with a UserWarning"
+UNEXPECTED = S.clause("MindSpore raises TypeError", S.aside("unexpected keyword argument"), " when the script starts")
 UNSET = object()                        # a keyword not given, or given None: its default
 
 
@@ -126,8 +127,9 @@ def _parameters(ctx, names: Names, call: ast.Call, what: str) -> None:
             elif name not in known_words:
                 guess = close_matches(name, sorted(params))
                 _report(ctx, names, "NPP352", kw, S.said(
-                    f"Profiler has no keyword {name}", "MindSpore 2.7-2.10 ignores it silently (nothing is collected "
-                    "differently and nothing says so)",
+                    f"Profiler has no keyword {name}",
+                    S.clause("MindSpore 2.7-2.10 ignores it silently",
+                             S.aside("nothing is collected differently and nothing says so")),
                     f"did you mean {guess[0]}=?" if guess else "see mindspore.Profiler's parameters"))
     elif any(name not in data["profile_keywords"] for name in kws):
         return                          # profile() raises TypeError: not judged (the record has no such case)
@@ -152,7 +154,7 @@ def _experimental(ctx, names: Names, call: ast.Call) -> None:
             guess = close_matches(name, sorted(allowed))
             _report(ctx, names, "NPP353", kw, S.said(
                 f"_ExperimentalConfig has no keyword {name}",
-                "MindSpore raises TypeError (unexpected keyword argument) when the script starts",
+                UNEXPECTED,
                 f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(allowed)}"))
     if call.args or any(name not in allowed for name in kws) or any(kw.arg is None for kw in call.keywords):
         return
@@ -186,10 +188,10 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
         fix = None
         if isinstance(value, str):
             guess = [m for m, v in members.items() if value in (m, v)] or close_matches(value, sorted(members))
-            what = f"{said} is a string, not {_a(enum)} member"
+            what: S.Text = f"{said} is a string, not {_a(enum)} member"
             advice = f"write {enum}.{guess[0]}" if guess else f"write {_a(enum)} member"
             if name == "profiler_level":
-                what += " (unlike torch_npu, where the string works)"
+                what = S.clause(what, S.aside("unlike torch_npu, where the string works"))
             # only the level: a metric's member at Level0 (the default) would trade this finding for NPP351's
             spelled = _spelled(names, enum, guess[0]) if guess and name == "profiler_level" else None
             if spelled and isinstance(node, ast.Constant):
@@ -226,7 +228,8 @@ def _value(ctx, names: Names, name: str, node: ast.AST):
         return _export_type(ctx, names, node, value, said, reset)
     if kind == "callable" and isinstance(value, str):
         _report(ctx, names, "NPP350", node, S.said(
-            f"{said} is not callable", f"MindSpore resets it to {reset} {LOG} (nothing is written out)",
+            f"{said} is not callable",
+            S.clause(f"MindSpore resets it to {reset} {LOG}", S.aside("nothing is written out")),
             "write on_trace_ready=mindspore.profiler.tensorboard_trace_handler(\"<dir>\")"))
         return reset
     return None
@@ -275,16 +278,18 @@ def _combinations(ctx, names: Names, kws: Dict[str, ast.keyword], values: dict) 
     if isinstance(member, EnumRef) and member.kind == "aic_metrics":
         metric = member.name
         if metric != "AiCoreNone" and level in ("Level0", "LevelNone"):
-            where = f"with profiler_level {level}" if level_given else "at profiler_level Level0 (the default)"
+            where = f"with profiler_level {level}" if level_given else S.clause("at profiler_level Level0",
+                                                                                S.aside("the default"))
             _report(ctx, names, "NPP351", kws["aic_metrics"].value, S.said(
-                f"aic_metrics {metric} {where}", f"MindSpore resets it to AiCoreNone {WARN}",
+                S.clause(f"aic_metrics {metric} ", where), f"MindSpore resets it to AiCoreNone {WARN}",
                 "AI Core metrics are collected at Level1 and Level2 only: add profiler_level=ProfilerLevel.Level1 to "
                 "collect it"))
         elif metric == "AiCoreNone" and level in ("Level1", "Level2"):
             _report(ctx, names, "NPP351", kws["aic_metrics"].value, S.said(
                 f"aic_metrics AiCoreNone with profiler_level {level}",
-                f"MindSpore collects PipeUtilization instead, {WARN} (at Level1 and Level2 a metric cannot be turned "
-                "off)", "drop aic_metrics, or use profiler_level=ProfilerLevel.Level0"))
+                S.clause(f"MindSpore collects PipeUtilization instead, {WARN}",
+                         S.aside("at Level1 and Level2 a metric cannot be turned off")),
+                "drop aic_metrics, or use profiler_level=ProfilerLevel.Level0"))
     activities = values.get("activities", UNSET)
     if values.get("record_shapes") is True and isinstance(activities, Items) and \
             not any(v.name == "CPU" for v in activities):
@@ -308,7 +313,8 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
     if call.args:
         _report(ctx, names, "NPP353", call.args[0], S.said(
             "schedule() given a positional argument",
-            "MindSpore raises TypeError (its arguments are keyword-only) when the script starts",
+            S.clause("MindSpore raises TypeError", S.aside("its arguments are keyword-only"),
+                     " when the script starts"),
             "name them: schedule(wait=..., active=..., warmup=..., repeat=..., skip_first=...)"))
         return
     for name, kw in kws.items():
@@ -316,7 +322,7 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
             guess = close_matches(name, data["keywords"])
             _report(ctx, names, "NPP353", kw, S.said(
                 f"schedule has no keyword {name}",
-                "MindSpore raises TypeError (unexpected keyword argument) when the script starts",
+                UNEXPECTED,
                 f"did you mean {guess[0]}=?" if guess else f"it takes {', '.join(data['keywords'])}"))
     if any(kw.arg is None for kw in call.keywords):
         return
@@ -324,7 +330,8 @@ def _schedule(ctx, names: Names, call: ast.Call) -> None:
     if missing:
         _report(ctx, names, "NPP353", call, S.said(
             f"schedule() without {' and '.join(missing)}",
-            "MindSpore raises TypeError (missing required keyword-only argument) when the script starts",
+            S.clause("MindSpore raises TypeError", S.aside("missing required keyword-only argument"),
+                     " when the script starts"),
             f"give {', '.join(m + '=' for m in missing)}"))
     for name, kw in kws.items():
         if name not in data["keywords"]:

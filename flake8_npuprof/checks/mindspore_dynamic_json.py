@@ -18,7 +18,7 @@ from typing import List, NamedTuple, Set
 from ..knowledge import mindspore_dynamic as K
 from ..source import jsonscan
 from ..source.model import Finding, finding
-from ..source.said import said
+from ..source.said import Text, clause, logged, said
 from ..source.suggest import did_you_mean
 from ..source.text import SourceText
 
@@ -34,7 +34,7 @@ class Problem(NamedTuple):
     end: int
     key: str
     what: str                       # the setting and what is wrong with it
-    reaction: str                   # what MindSpore does
+    reaction: Text                  # what MindSpore does: "resets it to ..." (the message names it and its releases)
     advice: str = ""
 
 
@@ -65,6 +65,11 @@ def _is(kind: str, value) -> bool:
 NEVER = "which its documentation says never starts a collection"
 
 
+def _logged(reaction: str, warning: str) -> Text:
+    """A reaction MindSpore logs, with the line it writes."""
+    return clause(reaction, logged(f' ("{warning}")'))
+
+
 def _typed(m: jsonscan.Member, entry: dict) -> List[Problem]:
     if _is(entry["type"], m.value):
         return []
@@ -73,13 +78,13 @@ def _typed(m: jsonscan.Member, entry: dict) -> List[Problem]:
                f"value: '{_py(default)}'.")
     never = f", {NEVER}" if m.key in K.data()["required"] else ""
     return [Problem(m.value_start, m.value_end, m.key, f"{m.key} {_show(m.value)} is not {_KIND[entry['type']]}",
-                    f"MindSpore resets it to {_show(default)} {LOG} (\"{warning}\"){never}",
+                    clause(_logged(f"resets it to {_show(default)} {LOG}", warning), never),
                     f"write {_KIND[entry['type']]}")]
 
 
 def _missing(doc: jsonscan.Doc, key: str) -> Problem:
     return Problem(doc.start, doc.start + 1, key, f"{key} is missing",
-                   f"MindSpore takes {K.data()['never']} without a word, {NEVER}",
+                   f"takes {K.data()['never']} without a word, {NEVER}",
                    f"give the step to {'start' if key == 'start_step' else 'stop'} at (the first step is 1)")
 
 
@@ -92,20 +97,20 @@ def _enum(m: jsonscan.Member, entry: dict) -> List[Problem]:
         if not isinstance(v, str):
             warning = entry["wrong_type"].format(type=_type_name(v))
             return [Problem(m.value_start, m.value_end, m.key, f"{m.key} {_show(v)} is not a string",
-                            f"MindSpore resets it to {entry['reset']} {LOG} (\"{warning}\")",
+                            _logged(f"resets it to {entry['reset']} {LOG}", warning),
                             f"write one of {'/'.join(members)}")]
         if v in members:
             return []
         warning = entry["bad_member"].format(value=_py(v))
         return [Problem(m.value_start, m.value_end, m.key, f"{m.key} {_show(v)} is not one of {'/'.join(members)}",
-                        f"MindSpore resets it to {entry['reset']} {LOG} (\"{warning}\")",
+                        _logged(f"resets it to {entry['reset']} {LOG}", warning),
                         did_you_mean(v, members))]
     if not isinstance(v, list):
         if "wrong_type" not in entry:
             return []               # host_sys: its type is checked as a typed key
         warning = entry["wrong_type"].format(type=_type_name(v))
         return [Problem(m.value_start, m.value_end, m.key, f"{m.key} {_show(v)} is not a list",
-                        f"MindSpore resets it to {entry['reset']} {LOG} (\"{warning}\")",
+                        _logged(f"resets it to {entry['reset']} {LOG}", warning),
                         f"write a list: {_show(members[:2] if m.key == 'activities' else members[:1])}")]
     wrong = [x for x in v if not (isinstance(x, str) and x in members)]
     if not wrong:
@@ -114,7 +119,7 @@ def _enum(m: jsonscan.Member, entry: dict) -> List[Problem]:
     warning = entry["bad_member"].format(value=_py(bad))
     return [Problem(m.value_start, m.value_end, m.key,
                     f"{m.key} entry {_show(bad)} is not one of {'/'.join(members)}",
-                    f"MindSpore resets the whole list to {entry['reset']} {LOG} (\"{warning}\")",
+                    _logged(f"resets the whole list to {entry['reset']} {LOG}", warning),
                     did_you_mean(bad, members) if isinstance(bad, str) else "")]
 
 
@@ -140,7 +145,7 @@ def problems(text: str) -> List[Problem]:
     for name, m in members.items():
         if name not in known:
             out.append(Problem(m.key_start, m.key_end, name, f"unknown key {_show(name)}",
-                               "MindSpore ignores it without a word", did_you_mean(name, sorted(K.keys()))))
+                               "ignores it without a word", did_you_mean(name, sorted(K.keys()))))
             continue
         if name not in rejected and not (name in obj and _has_float(m.value)):
             continue
@@ -152,7 +157,7 @@ def problems(text: str) -> List[Problem]:
 
 
 def message(p: Problem):
-    return said(p.what, p.reaction.replace("MindSpore", f"MindSpore {K.data()['releases']}", 1), p.advice)
+    return said(p.what, clause(f"MindSpore {K.data()['releases']} ", p.reaction), p.advice)
 
 
 def findings(found: List[Problem], text: str) -> List[Finding]:

@@ -19,7 +19,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tu
 from ..knowledge import datafiles as K
 from ..knowledge import msprof_parser as P
 from ..source.model import Edit, Finding, Fix, finding, printable
-from ..source.said import Said, Text, clause, logged, plain, said, so
+from ..source.said import Said, Text, aside, clause, logged, plain, said, so
 from ..source.text import HOLE, SourceText, literal_value
 from ..knowledge.targets import Target
 from ..knowledge.msprof_options import all_options, cli, options_of
@@ -265,7 +265,7 @@ def _legacy_value(opt: Option, v: str, p: str) -> Optional[Problem]:
     vi, vj = opt.value_at, opt.value_at + len(value)
     span = (vi, vj) if vj > vi else opt.name_span
 
-    def problem(code: str, what: str, fix=None, advice: str = "") -> Problem:
+    def problem(code: str, what: Text, fix=None, advice: str = "") -> Problem:
         return Problem(code, opt.word, span[0], span[1], said(what, LEGACY_EXITS, advice), fix)
     if name in data["switches"]["options"]:
         allowed = data["switches"]["values"]
@@ -301,7 +301,7 @@ def _legacy_value(opt: Option, v: str, p: str) -> Optional[Problem]:
                        _gb_fix(value, vi, vj), f"write the limit in MB, at least {rule['min']}MB")
     if name in data["output"]["options"]:
         if not value:
-            return problem(BAD_OUTPUT, "--output= gives no directory (\"expected one argument\")",
+            return problem(BAD_OUTPUT, clause("--output= gives no directory", logged(' ("expected one argument")')),
                            advice="name the directory for the data")
         if len(value) > data["output"]["max_length"]:
             return problem(BAD_OUTPUT, f"--output is longer than {data['output']['max_length']} characters")
@@ -336,7 +336,7 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
               if v in candidates and p == products[0] and h.step is not None}
     if target.cann != version and len(worded) > 1:
         notes.append(f"in CANN {version}'s words")
-    where = f" ({', '.join(notes)})" if notes else ""
+    where = ", ".join(notes)
     problem = _port_render(word, hit.step, code, version, products, where, target, call, at, who)
     unread = [p for p in products if P.chip(version, p) is None]
     if unread and len(unread) == len(products):
@@ -348,22 +348,23 @@ def _render(call: Call, at: int, code: str, by: Dict[Tuple[str, str], _Hit], ver
 
 
 def _tail(step: P.Step, version: str, where: str = "", subject: str = "") -> Text:
-    """What msprof does, in its own words."""
+    """What msprof does, in its own words (`where`: the notes on which chip or version's words they are)."""
+    note = aside(where) if where else ""
     line = (step.line.splitlines() or [""])[0].strip()
     who = subject or f"msprof {version}"
     if step.action == P.CRASH:
         if step.kind == "null_string":
-            return clause(f"{who} crashes on it", logged(f' ("{line}")'), f"{where} before the application starts",
+            return clause(f"{who} crashes on it", logged(f' ("{line}")'), note, " before the application starts",
                           so("nothing is profiled"))
-        return clause(f"{who} reads through a null pointer and crashes (a segmentation fault){where} before the "
-                      "application starts", so("nothing is profiled"))
+        return clause(f"{who} reads through a null pointer and crashes", aside("a segmentation fault"), note,
+                      " before the application starts", so("nothing is profiled"))
     if step.action == P.IGNORED:
         return f"{who} then runs without it, silently"
     if not line:
         said = "prints its usage" if step.usage else "prints nothing of its own"
-        return clause(f"{who} {said}{where} and ", EXITS_BEFORE)
+        return clause(f"{who} {said}", note, " and ", EXITS_BEFORE)
     usage = ", then its usage," if step.usage else ""
-    return clause(f"{who} ", logged(f'prints "{line}"{usage}{where} and '), EXITS_BEFORE)
+    return clause(f"{who} ", logged(f'prints "{line}"{usage}{f" ({where})" if where else ""} and '), EXITS_BEFORE)
 
 
 def _port_render(word: Word, step: P.Step, code: str, version: str, products: List[str], where: str,
@@ -377,9 +378,9 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
     value_span = (eq + 1, len(text)) if eq >= 0 and len(text) > eq + 1 else name_span
     who = who or f"msprof {version}"
     tail = _tail(step, version, where, who)
-    aka = "" if written == name or not step.option else f" (msprof reads --{written} as --{name})"
-    called = f"--{written}{aka}"
-    given = f"--{written}={value}{aka}"
+    aka = "" if written == name or not step.option else aside(f"msprof reads --{written} as --{name}")
+    called = clause(f"--{written}", aka)
+    given = clause(f"--{written}={value}", aka)
     kind = step.kind
     chips = "the Ascend " + ", ".join(products if target.soc == "any" else [target.soc])
     fix = None
@@ -388,8 +389,9 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
     if kind == "unrecognized" and code == REFUSED:
         lacking = [v for v in target.versions if _resolve_port(written, v) == "unknown"] or [version]
         known_in = [v for v in K.VERSIONS if _resolve_port(written, v) != "unknown"]
-        message = said(f"msprof of {_versions_text(lacking)} has no option --{written} (it exists in "
-                       f"{_versions_text(known_in)})", tail, "remove it or target that version")
+        message = said(clause(f"msprof of {_versions_text(lacking)} has no option --{written}",
+                              aside(f"it exists in {_versions_text(known_in)}")), tail,
+                       "remove it or target that version")
     elif kind == "unrecognized":
         matches, trivial = suggest(written, all_options())
         hint = f'did you mean "--{matches[0]}"?' if matches else "see `msprof --help` for the options"
@@ -398,8 +400,8 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
         message = said(f"--{written} is not an msprof option", tail, hint)
     elif kind == "ambiguous":
         names = [o.name.strip() for o in P.long_options(version) if o.name.startswith(written)]
-        message = said(f"--{written} abbreviates several msprof options ({', '.join('--' + n for n in names)})",
-                       tail, "write the whole name")
+        message = said(clause(f"--{written} abbreviates several msprof options",
+                              aside(', '.join('--' + n for n in names))), tail, "write the whole name")
     elif kind == "invalid":
         message = said(f"--{written} is msprof's internal marker of an invalid option, not an option", tail)
     elif kind == "no_argument":
@@ -407,13 +409,15 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
     elif kind in ("requires", "none", "null_string", "null_assign", "past_end") or step.action == P.IGNORED:
         message, fix = _no_value_message(call, at, called, name, tail, kind)
     elif kind == "short":
-        message = said(f"msprof reads {text} as options of its own (single-dash options it does not have), not as "
-                       "the value of the option before it", tail, "attach the value with =")
+        message = said(clause(f"msprof reads {text} as options of its own",
+                              aside("single-dash options it does not have"),
+                              ", not as the value of the option before it"), tail, "attach the value with =")
     elif kind == "chip":
-        message = said(f"{who} refuses {called} on {chips} (the option is on the chip's black list)",
+        message = said(clause(f"{who} refuses ", called, f" on {chips}",
+                              aside("the option is on the chip's black list")),
                        _tail(step, version, where, "it"), "remove it for this chip")
     elif kind == "unsupported":
-        message = said(f"{called} is not supported on {chips}", tail, "remove it for this chip")
+        message = said(clause(called, f" is not supported on {chips}"), tail, "remove it for this chip")
     elif kind == "empty":
         span = name_span
         message = said(f"--{written}= gives no value", tail,
@@ -430,7 +434,7 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
         span = value_span
         lim = P.limits(version, products[0] if products else target.soc, name)
         advice = f"use a value from {lim[0]} to {lim[1]}" if lim else "write a plain integer"
-        message = said(f"{given} is out of range or not a plain integer", tail, advice)
+        message = said(clause(given, " is out of range or not a plain integer"), tail, advice)
     elif code == BAD_OUTPUT:
         span = value_span
         message = said(f"--output={value} cannot be msprof's output directory", tail)
@@ -438,12 +442,12 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
         span = value_span
         message = said(f"--task-time=l3 is not available on {chips}", tail, "use l0, l1 or l2")
     elif kind == "mstx":
-        message = said(f"{given} takes effect only with --msproftx=on, and not together with the other "
-                       "--mstx-domain option", tail)
+        message = said(clause(given, " takes effect only with --msproftx=on, and not together with the other "
+                              "--mstx-domain option"), tail)
     elif kind == "dynamic":
-        message = said(f"{called} does not fit with the other options of this dynamic profiling run", tail)
+        message = said(clause(called, " does not fit with the other options of this dynamic profiling run"), tail)
     elif kind == "order":
-        message = said(f"{given} comes before --output and --application, which {who} needs first", tail,
+        message = said(clause(given, f" comes before --output and --application, which {who} needs first"), tail,
                        "move it after them")
     else:
         span = value_span if value else name_span
@@ -451,7 +455,7 @@ def _port_render(word: Word, step: P.Step, code: str, version: str, products: Li
         fix = _word_fix(value or "", allowed, *value_span) if value and allowed else None
         advice = f"write {' or '.join(allowed)}" if allowed and len(allowed) == 2 else \
             f"use one of {', '.join(allowed)}" if allowed else ""
-        message = said(f"{given} is not a value msprof takes", tail, advice)
+        message = said(clause(given, " is not a value msprof takes"), tail, advice)
     return Problem(code, word, span[0], span[1], message, fix, effect)
 
 
@@ -464,7 +468,7 @@ def _resolve_port(name: str, version: str) -> str:
     return "prefix" if any(n.startswith(name) for n in names) else "unknown"
 
 
-def _no_value_message(call: Call, at: int, called: str, name: str, tail: Text, kind: str):
+def _no_value_message(call: Call, at: int, called: Text, name: str, tail: Text, kind: str):
     """NPP127: msprof sees the option without a value (written `--name value`, or nothing after it). The
     next word is offered as the value only when the option could take it: `--sys-profiling python
     train.py` is a switch followed by the application, not by its value."""
@@ -474,20 +478,20 @@ def _no_value_message(call: Call, at: int, called: str, name: str, tail: Text, k
     choice = f"one of {', '.join(allowed)}" if allowed else "VALUE"
     if detached is None:
         if kind == "past_end":
-            return said(f"{called} is the last word and has no value", tail, f"write --{name}=VALUE"), None
-        return said(f"{called} is given no value", tail,
+            return said(clause(called, " is the last word and has no value"), tail, f"write --{name}=VALUE"), None
+        return said(clause(called, " is given no value"), tail,
                     f"write --{name}=" + ("VALUE" if not allowed else f"VALUE ({choice})")), None
     text = detached.text
     if HOLE in text:
         shown, fix = "VALUE", _JOIN
     elif allowed and text not in allowed:
-        return (said(f"{called} is followed by {text!r}, which is not one of its values",
+        return (said(clause(called, f" is followed by {text!r}, which is not one of its values"),
                      clause(f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word "
                             "is skipped: ", tail),
                      f"write --{name}=VALUE ({choice}) and keep {text!r} where it belongs"), None)
     else:
         shown, fix = text, _JOIN
-    return (said(f"{called} is followed by its value as a separate word",
+    return (said(clause(called, " is followed by its value as a separate word"),
                  clause(f"msprof reads a value only as --{name}=VALUE, so --{name} has none, and the next word is "
                         "skipped: ", tail), f"write --{name}={shown}"), fix)
 
@@ -501,28 +505,31 @@ def _accepted_anywhere(name: str) -> Tuple[str, ...]:
     return ()
 
 
-def _metrics_message(given: str, name: str, value: str, span, products: List[str], tail: Text):
+def _metrics_message(given: Text, name: str, value: str, span, products: List[str], tail: Text):
     names = sorted(set().union(*(K.aic_metrics_for(p) for p in products if p != "any"))) if products != ["any"] \
         else sorted(K.aic_metrics_for("910B"))
     fix = None
     if value.startswith("Custom:"):
-        return (said(f"{given} is not an event list msprof takes (at most as many events as the chip has PMU "
-                     "counters, each hexadecimal 0x.. or decimal, at most 70 characters in all)", tail), None, span)
+        return (said(clause(given, " is not an event list msprof takes",
+                            aside("at most as many events as the chip has PMU counters, each hexadecimal 0x.. or "
+                                  "decimal, at most 70 characters in all")), tail), None, span)
     matches, trivial = suggest(value, names) if value else ([], False)
     advice = ""
     if value in names:
-        what = f"{given} is not a metric set of the Ascend {', '.join(products)}"
+        what = clause(given, f" is not a metric set of the Ascend {', '.join(products)}")
     elif matches:
-        what = f"{given} is not an AI Core metric set" + (f" of the Ascend {products[0]}" if len(products) == 1 else "")
+        what = clause(given, " is not an AI Core metric set",
+                      f" of the Ascend {products[0]}" if len(products) == 1 else "")
         advice = f'did you mean "{matches[0]}"?'
         if len(matches) == 1:
             safe = trivial and matches[0].lower() == value.lower()
             fix = ((span[0], span[1], matches[0]), safe, f"write {matches[0]}")
     elif "," in value and all(x in names for x in value.split(",")):
-        what = f"{given} lists several metric sets"
+        what = clause(given, " lists several metric sets")
         advice = "msprof takes one set per run: profile once per set"
     else:
-        what = f"{given} is not an AI Core metric set" + (f" of the Ascend {products[0]}" if len(products) == 1 else "")
+        what = clause(given, " is not an AI Core metric set",
+                      f" of the Ascend {products[0]}" if len(products) == 1 else "")
         advice = "use one of " + ", ".join(names) + " or Custom:<events>"
     return said(what, tail, advice), fix, span
 
@@ -536,8 +543,8 @@ def _legacy_render(problem: Problem, call: Call, versions: Set[str], target: Tar
             lacking = [v for v in target.versions if _resolve_port(name, v) == "unknown"]
             known_in = [v for v in K.VERSIONS if _resolve_port(name, v) != "unknown"]
             return problem._replace(said=said(
-                f"msprof of {_versions_text(lacking)} has no option --{name} (it exists in "
-                f"{_versions_text(known_in)})",
+                clause(f"msprof of {_versions_text(lacking)} has no option --{name}",
+                       aside(f"it exists in {_versions_text(known_in)}")),
                 clause("it ", logged('prints "unrecognized option" and its usage, and '), EXITS_BEFORE),
                 "remove it or target that version"))
         matches, trivial = suggest(name, all_options())
@@ -545,7 +552,8 @@ def _legacy_render(problem: Problem, call: Call, versions: Set[str], target: Tar
         fix = None
         if len(matches) == 1 and (trivial or difflib.SequenceMatcher(None, name, matches[0]).ratio() >= 0.75):
             fix = ((2, problem.j, matches[0]), trivial, f"write --{matches[0]}")
-        return problem._replace(said=said(f"--{name} is not an msprof option (\"unrecognized option\")",
+        return problem._replace(said=said(clause(f"--{name} is not an msprof option",
+                                                 logged(' ("unrecognized option")')),
                                           clause("msprof prints its usage and ", EXITS_BEFORE), hint), fix=fix)
     if problem.code == NO_VALUE:
         tail = clause("msprof refuses it", logged(' ("expected one argument", or "empty value" in older versions)'),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import List, NamedTuple, Tuple
 
-from ..source.said import Said, Text, clause, said, so
+from ..source.said import Said, Text, aside, clause, logged, said, so
 
 # what a script does with a word it does not define, by how it reads its arguments
 EXITS, IGNORED, UNKNOWN = "app_exits", "ignored", "unknown"
@@ -127,16 +127,18 @@ def _after_script(launch, candidates, table, inside: bool, reading: Reading) -> 
         where = ("is inside --application's value, after " if inside else "comes after ") + script
         advice = "move it out of the quotes, before --application" if inside else \
             f"{hint(a.text, name, interpreter)} {ENDS}"
-        at = f"{reading.how} ({script}:{reading.line})"
+        at = clause(reading.how, aside(f"{script}:{reading.line}"))
         what: Text
         if reading.effect == EXITS and reading.how.startswith("absl"):
-            what = (f"{script} exits with status 1 at {at} (\"FATAL Flags parsing error: Unknown command line flag "
-                    f"'{option[2:]}'\") before anything is profiled")
+            what = clause(f"{script} exits with status 1 at ", at,
+                          logged(f' ("FATAL Flags parsing error: Unknown command line flag \'{option[2:]}\'")'),
+                          " before anything is profiled")
         elif reading.effect == EXITS:
-            what = (f"{script} exits with status 2 at {at} (\"{os.path.basename(script)}: error: unrecognized "
-                    f"arguments: {a.text}\") before anything is profiled")
+            what = clause(f"{script} exits with status 2 at ", at,
+                          logged(f' ("{os.path.basename(script)}: error: unrecognized arguments: {a.text}")'),
+                          " before anything is profiled")
         elif reading.effect == IGNORED:
-            what = clause(f"{script} leaves it aside at {at} and runs", so("msprof collects without this setting"))
+            what = clause(f"{script} leaves it aside at ", at, " and runs", so("msprof collects without this setting"))
         else:
             what = (f"whether {script} runs with it is not known here: the script is not seen reading its arguments "
                     "with parse_args(), parse_known_args() or app.run before anything may be profiled")

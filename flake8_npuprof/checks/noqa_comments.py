@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence, Tuple
 from flake8.defaults import NOQA_INLINE_REGEXP
 
 from ..source.model import Edit, Finding, Fix, finding
-from ..source.said import said
+from ..source.said import aside, clause, said
 from ..source.text import SourceText
 
 CODE = "NPP206"
@@ -57,7 +57,7 @@ def unused(text: str, findings: Sequence[Finding], target) -> List[Finding]:
         for code, a, b in dead:
             (line, col), (_, end_col) = src.position(a), src.position(b)
             message = said(f"`# noqa: {code}` silences nothing",
-                           f"no {code} finding on this line for the target ({target.describe()})",
+                           clause(f"no {code} finding on this line for the target", aside(target.describe())),
                            "remove it, or check with the target that needs it")
             out.append(finding(CODE, message, a, b, line, col, line, end_col,
                                _fix(src, comment_line, m, base, codes, dead, code, a, b)))

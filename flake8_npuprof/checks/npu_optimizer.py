@@ -7,14 +7,14 @@ from typing import Optional
 
 from ..source.code_edits import insert_after, source_of
 from ..source.model import Edit, Fix
-from ..source.said import Text, clause, said, so
+from ..source.said import Text, aside, clause, logged, said, so
 from ..setups.parameter_map import (NPU_OPTIMIZER, NPU_PARAMS, Setup, entry_expr, entry_name, exclusive,
                                     is_npu_entry, npu_setups, precision_writes, PRECISION_REFUSED)
 from ..source.sites import Entry, ParamSet
 from ..values.ops import Opaque
 from ..values.reader import truthy, unwrap
-from .common import check_options_expr
-from ..knowledge.collection import EXPLICIT_DEFAULTS, substituted_defaults, substituted_phrase
+from .common import check_options_expr, substituted_phrase
+from ..knowledge.collection import EXPLICIT_DEFAULTS, substituted_defaults
 
 
 def check(ctx) -> None:
@@ -141,7 +141,7 @@ def _check_name(ctx, entry: Entry) -> None:
 def _name_message(name: str, entry: Entry):
     profiling = any(p.key in ("profiling_mode", "profiling_options") for p in entry.params)
     return said(f'custom optimizer named "{name}" carries NPU parameters',
-                f'none of its settings {"(profiling included) " if profiling else ""}apply',
+                clause("none of its settings", aside("profiling included") if profiling else "", " apply"),
                 f'the adapter reads only entries named exactly "{NPU_OPTIMIZER}"', f'name it "{NPU_OPTIMIZER}"')
 
 
@@ -157,7 +157,7 @@ def _check_duplicates(ctx, setup: Setup) -> None:
         line = ctx.src.position(ctx.src.node_start(first.call))[0]
         ctx.report_node(
             "NPP009", later.call,
-            said(f"a second NpuOptimizer entry on the same ConfigProto (the first is on line {line})",
+            said(clause("a second NpuOptimizer entry on the same ConfigProto", aside(f"the first is on line {line}")),
                  "the adapter reads both in turn and later keys overwrite earlier ones",
                  "once profiling_mode is on, a later entry without profiling_options resets them to the adapter's "
                  "defaults", "set every parameter on one entry", lines=(line,)))
@@ -199,24 +199,25 @@ def _check_precision_b(ctx, setup: Setup) -> None:
     refused: Text
     if delivered in ("never", "unknown"):
         where = "it reaches none here" if delivered == "never" else "this file does not show whether it gets one"
-        refused = (f'the adapter (TF Adapter r1.12+) would refuse the empty string ("{PRECISION_REFUSED}") in a '
-                   f"session ({where})")
+        refused = clause("the adapter", aside("TF Adapter r1.12+"), " would refuse the empty string",
+                         logged(f' ("{PRECISION_REFUSED}")'), " in a session", aside(where))
     else:
-        refused = clause(f'the adapter (TF Adapter r1.12+) refuses the empty string ("{PRECISION_REFUSED}")',
-                         so("the session fails when its graph first runs"))
+        refused = clause("the adapter", aside("TF Adapter r1.12+"), " refuses the empty string",
+                         logged(f' ("{PRECISION_REFUSED}")'), so("the session fails when its graph first runs"))
     # a later .s under no condition the .b's own conditions do not already hold runs whenever the .b does
     always = [q for q in later if p.guards[:len(q.guards)] == q.guards]
     line = 0
     if always:
         line = ctx.src.position(ctx.src.node_start(always[0].stmt))[0]
-        effect = clause(f"the string set on line {line} replaces this .b (s and b are one oneof)",
+        effect = clause(f"the string set on line {line} replaces this .b", aside("s and b are one oneof"),
                         so("the .b does nothing"))
     elif later:
         line = ctx.src.position(ctx.src.node_start(later[0].stmt))[0]
-        effect = clause(f"the string set on line {line} replaces this .b only when that line runs (s and b are "
-                        "one oneof), otherwise the .b leaves the string empty and ", refused)
+        effect = clause(f"the string set on line {line} replaces this .b only when that line runs",
+                        aside("s and b are one oneof"), ", otherwise the .b leaves the string empty and ", refused)
     else:
-        effect = clause("this .b leaves it empty (s and b are one oneof, the last write wins) and ", refused)
+        effect = clause("this .b leaves it empty", aside("s and b are one oneof, the last write wins"), " and ",
+                        refused)
     ctx.report_node(
         "NPP004", p.target,
         said("precision_mode is set through .b, but it is a string option read from .s", effect,
@@ -243,7 +244,8 @@ def _check_bool_value(ctx, p: ParamSet) -> None:
         fix = Fix((Edit(ctx.src.node_start(p.value), ctx.src.node_end(p.value), word),), True, f"write {word}")
     ctx.report_node(
         "NPP010", p.value,
-        said(f"profiling_mode .b is given {shown} ({kind})", "protobuf raises TypeError when the config is built",
+        said(clause(f"profiling_mode .b is given {shown}", aside(kind)),
+             "protobuf raises TypeError when the config is built",
              "it accepts only a bool (or int) here", "pass True or False"), fix)
 
 
@@ -318,7 +320,7 @@ def _check_dump(ctx, setup: Setup, mode_on: Optional[bool]) -> None:
             continue
         ctx.report_node(
             "NPP202", p.target,
-            said(f"profiling and data dump ({key}) are both on in this config",
+            said(clause("profiling and data dump", aside(key), " are both on in this config"),
                  "dumping distorts the timings the profile measures", "profile and dump in separate runs"))
 
 

@@ -235,7 +235,7 @@ def _judge(problems, target: Target) -> List[Issue]:
         # group the versions by what their runtime does (and, for some builds only, which builds)
         by_consequence: Dict[Tuple[str, Text], List[str]] = {}
         for v, problem in chosen.items():
-            text = problem.consequence if problem.code == code else clause(f"{problem.what}, and ", problem.consequence)
+            text = problem.consequence if problem.code == code else clause(problem.what, ", and ", problem.consequence)
             by_consequence.setdefault((problem.builds if problem.standing == "some" else "", text), []).append(v)
         consequence: Text = ""
         runtime: List[Runtime] = []

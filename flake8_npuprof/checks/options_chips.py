@@ -12,7 +12,7 @@ from ..knowledge.collection import active
 from ..source.jsonscan import Doc, Member
 from ..source.numeric import decimal, hexadecimal
 from ..source.suggest import did_you_mean
-from ..source.said import Text, clause, logged, so
+from ..source.said import Text, aside, clause, logged, so
 from .options_problem import ABORT, FREQ_KEYS, Problem, _members, snake
 
 
@@ -45,12 +45,12 @@ def _present(value) -> bool:
 
 def _unsupported_problem(key: str, m: Member, behaviour: str, why: str, title: str, value_text: str = "") -> Problem:
     base = snake(key)
-    what = (f'"{key}": "{value_text}" is not supported on {title} ({why})' if value_text else
-            f'"{key}" is not supported on {title} ({why})')
+    what = clause(f'"{key}": "{value_text}" is not supported on {title}' if value_text else
+                  f'"{key}" is not supported on {title}', aside(why))
     span = (m.value_start, m.value_end) if value_text else (m.key_start, m.value_end)
     if behaviour == K.UNKNOWN:
         return Problem("NPP114", key, span, what,
-                       f"it is not known whether the collector accepts it ({_NOT_OPEN})",
+                       clause("it is not known whether the collector accepts it", aside(_NOT_OPEN)),
                        "", standing="unknown")
     consequence: Text
     effect = ""                 # rejected (ABORT in its clause), or what is said below

@@ -8,7 +8,7 @@ from typing import Dict, List, Optional
 
 from ..source.jsonscan import Doc, Member, parse
 from ..source.model import Issue, TextFix
-from ..source.said import Runtime, Said, clause, logged, said, so
+from ..source.said import Runtime, Said, aside, clause, logged, said, so
 from .options_problem import ABORT, _json, _member_removal
 
 _HINTS = {
@@ -43,8 +43,9 @@ def _syntax_issue(text: str, doc: Doc) -> Issue:
         fix = _legacy_fix(text) if err.hint == "legacy" else _python_dict_fix(text)
         return Issue("NPP100", i, i + 1,
                      # 1-based, like the columns beside it
-                     said(f"profiling_options is not valid JSON ({err.message} at character {err.index + 1} of the "
-                          "options)", clause("GE cannot parse it", so(ABORT)), *advice), fix, effect="abort")
+                     said(clause("profiling_options is not valid JSON",
+                                 aside(f"{err.message} at character {err.index + 1} of the options")),
+                          clause("GE cannot parse it", so(ABORT)), *advice), fix, effect="abort")
     return Issue("NPP100", doc.start, doc.end,
                  said(f"profiling_options is a JSON {doc.root_type}, not an object", clause("GE rejects it", so(ABORT)),
                       'write the options as {"key": "value", ...}'), effect="abort")
@@ -91,8 +92,9 @@ def _duplicates(doc: Doc) -> List[Issue]:
             continue
         out.append(Issue(
             "NPP111", member.key_start, member.key_end,
-            said(f'duplicate key "{member.key}"', f"the runtime keeps only the last value ({_json(winner.value)}), "
-                 f"this one ({_json(member.value)}) is silently dropped", "remove one of them"),
+            said(f'duplicate key "{member.key}"',
+                 clause("the runtime keeps only the last value", aside(_json(winner.value)), ", this one",
+                        aside(_json(member.value)), " is silently dropped"), "remove one of them"),
             TextFix((_member_removal(doc, member),), True, f'drop the earlier "{member.key}"'), member.key,
             effect="silent"))
     return out

@@ -10,7 +10,7 @@ from typing import Dict, List, Optional
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Member
 from ..source.model import printable
-from ..source.said import clause, logged, so
+from ..source.said import aside, clause, logged, so
 from .options_problem import ABORT, Problem, _json, _rejects
 
 
@@ -25,7 +25,7 @@ def _some_builds_output(members: Dict[str, Member], version: str) -> List[Proble
             bad = sorted({c for c in m.value if not re.match(check["pattern"], c)})
             shown = " ".join(repr(c) for c in bad)
             return [Problem("NPP108", "output", (m.value_start, m.value_end),
-                            f'"output" contains characters some collectors refuse ({shown})',
+                            clause('"output" contains characters some collectors refuse', aside(shown)),
                             clause("the collector rejects it", logged(' ("Output path is invalid.")'), so(ABORT)),
                             _refused_advice(check["pattern"], shown),
                             standing="some", builds=check["builds"])]
@@ -52,8 +52,9 @@ def _output_problem(member: Member, version: str) -> Optional[Problem]:
         return Problem("NPP108", member.key, span, '"output" is empty',
                        clause("profiling init fails", logged(' ("Result path is empty")')),
                        "give the directory for the PROF_* data", stops=True)
-    return Problem("NPP108", member.key, span, f'"output" is {len(value)} characters long (limit 1024, '
-                   "measured on the absolute path)", clause("the collector rejects it", so(ABORT)),
+    return Problem("NPP108", member.key, span, clause(f'"output" is {len(value)} characters long',
+                                                      aside("limit 1024, measured on the absolute path")),
+                   clause("the collector rejects it", so(ABORT)),
                    "use a shorter path",
                    facts=(("case", "long"),))
 

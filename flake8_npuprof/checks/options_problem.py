@@ -64,7 +64,7 @@ class Problem(NamedTuple):
     code: str
     anchor: str                 # grouping key: the JSON key, or "" for the whole string
     span: Tuple[int, int]
-    what: str                   # the problem, independent of the version
+    what: Text                  # the problem, independent of the version
     consequence: Text           # what this version's runtime does (source/said.py: a text or a clause)
     advice: Union[str, Tuple[str, ...]]     # how to fix it (a tuple: its clauses, a line each in the detail)
     fix: Optional[TextFix] = None

@@ -129,8 +129,8 @@ def _collector_key_problem(doc: Doc, text: str, member: Member, key: str, steps:
     if base is None:
         return None
     # judged with the member as GE and the older collectors see it (one key: every version's verdict on it)
-    return base._replace(anchor=member.key, what=f'"{printable(member.key)}" has whitespace before the key, which the '
-                                                 f'8.5+ collector skips: {base.what}')
+    return base._replace(anchor=member.key, what=clause(f'"{printable(member.key)}" has whitespace before the key, '
+                                                        "which the 8.5+ collector skips: ", base.what))
 
 
 def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], steps: list, version: str,

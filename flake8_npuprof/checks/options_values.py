@@ -13,7 +13,7 @@ from ..source.jsonscan import Doc, Member
 from ..source.model import TextFix
 from ..source.numeric import decimal, whole
 from ..source.suggest import close_matches, did_you_mean
-from ..source.said import Text, clause, logged, so
+from ..source.said import Text, aside, clause, logged, so
 from .options_output import _output_problem
 from .options_problem import ABORT, FREQ_KEYS, Problem, _json, _jtype, _member_removal, snake
 
@@ -107,12 +107,13 @@ def _value_problem(doc: Doc, member: Member, keyword: str, version: str) -> Opti
                        clause("the collector rejects it", so(ABORT)), f"use items from {', '.join(items)}")
     if allowed == [""]:
         if code == "NPP113":      # 9.x: whitelisted, but missing from the feature table its checker uses
-            return Problem(code, key, span, f'"task_time": {shown} is refused by this collector (only "" passes)',
+            return Problem(code, key, span, clause(f'"task_time": {shown} is refused by this collector',
+                                                   aside('only "" passes')),
                            clause("the collector rejects it", logged(' ("Argument [task_time] is not supported.")'),
                                   so(ABORT)),
                            ("remove it", "this collector turns the task trace on by itself"),
                            TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
-        return Problem(code, key, span, f'"{key}": {shown} is rejected by its checker (only "" passes)',
+        return Problem(code, key, span, clause(f'"{key}": {shown} is rejected by its checker', aside('only "" passes')),
                        clause("the collector rejects it", so(ABORT)), "remove it",
                        TextFix((_member_removal(doc, member),), False, f'drop "{key}"'))
     shown_allowed = "/".join(f'"{a}"' for a in allowed if a)
@@ -200,15 +201,16 @@ def _storage_problem(member: Member, version: str, logs: str = "") -> Problem:
         # 8.5+ keeps the text: the ageing code drops its last two characters and reads the rest as MB
         text = value if isinstance(value, str) else ""
         digits = re.match(r"\s*\+?([0-9]+)", text[:-2]) if len(text) > 2 else None
+        read: Text
         if len(text) <= 2:
             read = "applies no limit"
         elif digits and decimal(digits.group(1)) is not None:
             read = f"applies the leading digits of the rest, {decimal(digits.group(1))} MB, as the limit"
         else:
-            read = "fails to read the rest as a number (std::stoull throws)"
+            read = clause("fails to read the rest as a number", aside("std::stoull throws"))
         consequence = clause(said_first or "the collector ", "only warns",
                              logged(' ("storage_limit para is invalid")'),
-                             f" and keeps the text; its data ageing drops the last two characters and {read}")
+                             " and keeps the text; its data ageing drops the last two characters and ", read)
         said_first = ""
     return Problem("NPP107", member.key, span,
                    f'"storage_limit": {_json(value)} is not "<N>MB" with 200 <= N <= 4294967295',

@@ -9,15 +9,15 @@ from typing import Dict, Optional
 
 from ..source.code_edits import add_keyword, remove_argument
 from ..source.model import Edit, Fix
-from ..source.said import clause, said, so
+from ..source.said import Text, aside, clause, logged, said, so
 from ..values.ops import Opaque
 from ..setups.routes import ENV_MODE, ENV_OPTIONS, RouteSetup, env_sets, last_values, profiler_scopes, profiling_configs, resource_inits, tf2_sets
 from ..values.reader import truthy
-from .common import check_options_expr
+from .common import check_options_expr, substituted_phrase
 from ..source.text import HOLE, is_placeholder
 from ..setups.env import mode_problem_text, no_options_in_env
 from ..setups.state import NEVER_HANDED
-from ..knowledge.collection import substituted_defaults, substituted_phrase
+from ..knowledge.collection import substituted_defaults
 
 
 def check(ctx) -> None:
@@ -57,7 +57,7 @@ def _non_bool(candidates, allow_int: bool) -> Optional[object]:
     return bad[0] if bad else None
 
 
-def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: str, advice: str) -> Optional[bool]:
+def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: Text, advice: str) -> Optional[bool]:
     """enable_profiling of a call route: True/False/None, reporting NPP010 for a value it rejects."""
     if setup.mode is None:
         return False                        # the parameter defaults to False
@@ -184,8 +184,8 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
         ctx.report_node("NPP014", k,
                         said(f"npu_resource_init({k.arg}=...) is the pre-2021 API",
                              "current adapters raise TypeError on it", "pass profiling_options (a JSON object) instead"))
-    verdict = _switch(ctx, setup, False, 'npu_resource_init accepts only True or False and raises TypeError '
-                                         '("enable_profiling must be True or False")', "pass a bool")
+    verdict = _switch(ctx, setup, False, clause("npu_resource_init accepts only True or False and raises TypeError",
+                                                logged(' ("enable_profiling must be True or False")')), "pass a bool")
     options = _options_value(setup)
     if options is not None:
         strings = check_options_expr(ctx, options.node, setup.scope, setup.pos, verdict)
@@ -205,7 +205,8 @@ def _resource_init_route(ctx, setup: RouteSetup) -> None:
         assert setup.mode is not None       # (on: enable_profiling is given, it defaults to False)
         ctx.report_node("NPP002", setup.mode.anchor,
                         said("npu_resource_init switches profiling on without profiling_options",
-                             "it raises ValueError ('profiling_options must be set when use profiling')",
+                             clause("it raises ValueError",
+                                    logged(" ('profiling_options must be set when use profiling')")),
                              "give the options explicitly"))
 
 
@@ -249,8 +250,8 @@ def _environment(ctx) -> bool:
         elif mode_on and strings.candidates and all(not c.text.strip() for c in strings.candidates):
             ctx.report_node("NPP002", s.anchor,
                             said("PROFILING_MODE is true with empty PROFILING_OPTIONS",
-                                 'recent GE substitutes its defaults (output "./"), older GE silently switches '
-                                 "profiling off", "give the options"))
+                                 clause("recent GE substitutes its defaults", aside('output "./"'),
+                                        ", older GE silently switches profiling off"), "give the options"))
     if any_on and not any(s.name == ENV_OPTIONS for s in sets) and "PROFILING_OPTIONS" not in ctx.src.text:
         mode = next(s for s in sets if s.name == ENV_MODE and verdict_of.get(id(s.scope)) is True)
         ctx.report_node("NPP002", mode.anchor, no_options_in_env("this script"))
@@ -320,7 +321,8 @@ def _tf2(ctx) -> None:
         if bad is not None:
             ctx.report_node("NPP010", s.value,
                             said(f"enable_profiling is given {_shown(bad)}",
-                                 'npu_device accepts only True or False (TypeError "Expected bool, got ...")',
+                                 clause("npu_device accepts only True or False",
+                                        logged(' (TypeError "Expected bool, got ...")')),
                                  "pass a bool"))
             verdict = None
         verdicts.add(verdict)
@@ -365,8 +367,9 @@ def _profiler_scope(ctx, env_on: bool) -> None:
                for scope, guards in switched_on):
             ctx.report_node("NPP013", site.call.func,
                             said("the Profiler scope is used while profiling_mode / PROFILING_MODE is on",
-                                 "the adapter stops with InvalidArgument (\"profiling_mode ... cannot be set to true "
-                                 "when using profiler.Profiler\")", "use one or the other"))
+                                 clause("the adapter stops with InvalidArgument",
+                                        logged(' ("profiling_mode ... cannot be set to true when using '
+                                               'profiler.Profiler")')), "use one or the other"))
 
 
 def _runs_with(ctx, scope, user_scope) -> bool:
@@ -412,8 +415,8 @@ def dump_with_profiling(ctx) -> None:
         for key, node in dumps:
             ctx.report_node(
                 "NPP202", node,
-                said(f"profiling (the ProfilingConfig on line {line}) and data dump ({key}) are both on in this "
-                     "NPURunConfig", "dumping distorts the timings the profile measures",
+                said(clause("profiling", aside(f"the ProfilingConfig on line {line}"), " and data dump", aside(key),
+                            " are both on in this NPURunConfig"), "dumping distorts the timings the profile measures",
                      "profile and dump in separate runs", lines=(line,)))
 
 

@@ -14,7 +14,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.jsonscan import Member
 from ..source.model import Issue
-from ..source.said import ABORT, Said, clause, logged, said, so
+from ..source.said import ABORT, Said, aside, clause, logged, said, so
 from ..source.text import HOLE, StrValue
 
 MB = 1 << 20
@@ -73,10 +73,11 @@ def output_problem(path: str) -> Optional[Problem]:
         return None
     where, why = failure
     if where == path and os.path.isdir(path):
-        return Problem("NPP901", said(f'output directory "{path}" is not writable ({why})', consequence,
+        return Problem("NPP901", said(clause(f'output directory "{path}" is not writable', aside(why)), consequence,
                                       "fix its permissions or choose another directory"))
-    return Problem("NPP901", said(f'output directory "{path}" cannot be created: "{os.path.dirname(where) or where}" '
-                                  f"is not writable ({why})", consequence,
+    return Problem("NPP901", said(clause(f'output directory "{path}" cannot be created: '
+                                         f'"{os.path.dirname(where) or where}" is not writable', aside(why)),
+                                  consequence,
                                   "create it first or choose a writable directory"))
 
 
@@ -147,7 +148,7 @@ def storage_problem(limit, path: str) -> Optional[Problem]:
         return None
     return Problem("NPP902", said(f'storage_limit "{limit}" is more than the {free}MB free on the file system of '
                                   f'"{path}"', clause("the collector never ages data out before the disk is full",
-                                                      so("a long run can fill it (checkpoints included)")),
+                                                      so("a long run can fill it"), aside("checkpoints included")),
                                   "set it below the free space"))
 
 
@@ -159,7 +160,8 @@ def trace_point_problem(key: str, name, graph) -> Optional[Problem]:
     warning = data()["emulation"]["trace_point_warnings"][key]
     close = graph.close(name)
     hint = f'did you mean "{close[0]}"? ' if close else ""
-    return Problem("NPP903", said(f'{key} "{name}" is not an op of {os.path.basename(graph.path)} ({graph.kind})',
+    return Problem("NPP903", said(clause(f'{key} "{name}" is not an op of {os.path.basename(graph.path)}',
+                                         aside(graph.kind)),
                                   f'GE only warns "{warning}" and the step trace has no usable '
                                   f'{"FP start" if key == "fp_point" else "BP end"}',
                                   f'{hint}use a name from the dump, or "" for the automatic search'))
@@ -231,7 +233,8 @@ def check(ctx) -> None:
             if point is not None:
                 reported_graph_error = True
                 ctx.report_issue(Issue("NPP903", point.value_start, point.value_end,
-                                       said(f"the graph dump {settings.graph} cannot be used ({graph_error})",
+                                       said(clause(f"the graph dump {settings.graph} cannot be used",
+                                                   aside(graph_error)),
                                             "fp_point/bp_point were not checked"), None, point.key), value)
 
 

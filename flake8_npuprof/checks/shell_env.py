@@ -26,12 +26,12 @@ def analyse_shell_each(text: str, filename: str, each: Sequence[Settings],
                        options_read: Optional[dict] = None) -> List[List[Finding]]:
     """analyse_shell for each of several settings: the launcher is read once, judged per target."""
     if len(text) > MAX_LAUNCHER:            # the launcher's work budget: nothing of it is read
-        from ..source.said import clause, said, so
+        from ..source.said import aside, clause, said, so
         over = finding("NPP191", said("analysis budget exhausted",
                                       clause(f"this launcher has {len(text):,} characters, over the {MAX_LAUNCHER:,} a "
                                              "launcher may have",
-                                             so("none of its lines was checked (a finding may be missing; split the "
-                                                "launcher)"))), 0, 0, 1, 0, 1, 0)
+                                             so("none of its lines was checked"),
+                                             aside("a finding may be missing; split the launcher"))), 0, 0, 1, 0, 1, 0)
         return [[over] for _ in each]
     try:
         from .msprof import calls_in_shell, check_shell
@@ -68,7 +68,7 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
     from ..setups.env import mode_problem_text, no_options_in_env
     from .hygiene import check_option_hygiene
     from .options import check_options, for_state
-    from ..source.said import if_read, said
+    from ..source.said import aside, clause, if_read, said
     from ..setups.state import OFF, State
     from ..values.reader import place
     src = SourceText(text)
@@ -104,8 +104,8 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
             if mode_on:
                 report("NPP002", s.start, s.start + len(s.name),
                        said("PROFILING_MODE is true with empty PROFILING_OPTIONS",
-                            'recent GE substitutes its defaults (output "./"), older GE silently switches profiling '
-                            "off", "give the options"))
+                            clause("recent GE substitutes its defaults", aside('output "./"'),
+                                   ", older GE silently switches profiling off"), "give the options"))
             continue
         read, scripts = options_read.get(s.start, (True, ()))
         here = state

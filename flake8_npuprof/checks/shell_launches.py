@@ -215,7 +215,7 @@ def _may_have_setups(script: str) -> bool:
 
 def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undecided=()) -> list:
     from ..source.model import finding
-    from ..source.said import clause, said, so
+    from ..source.said import aside, clause, said, so
     src = SourceText(text)
     out, seen = [], set()
 
@@ -234,28 +234,29 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
         where = "" if file == me else f" in {rel_path(file, w.root)}, which it {how},"
         report("NPP191", offset if file == me else 0, offset if file == me else 0,
                said("analysis budget exhausted", clause(
-                   f"the walk of this launcher stopped{where} at line {line} ({why})",
-                   so("the command lines from there on were not checked (a finding may be missing; split the "
-                      "launcher)"))))
+                   f"the walk of this launcher stopped{where} at line {line}", aside(why),
+                   so("the command lines from there on were not checked"),
+                   aside("a finding may be missing; split the launcher"))))
     if dropped:
         from . import launcher_switch
         for d in dropped:
             report(launcher_switch.CODE, d.start, d.end, launcher_switch.message(d))
     for option, start, end, why in undecided:       # NPP015 not decided: never "All checks passed!"
         report("NPP191", start, end, said("analysis budget exhausted", clause(
-            f"{why}, and without those values it reaches no launch",
-            so(f"whether a launch gets {option} (NPP015) was not checked (a finding may be missing; `npuprof emulate "
-               f"LAUNCHER -- {option}=True` says where it goes)"))))
+            why, ", and without those values it reaches no launch",
+            so(f"whether a launch gets {option} (NPP015) was not checked"),
+            aside(f"a finding may be missing; `npuprof emulate LAUNCHER -- {option}=True` says where it goes"))))
     if prepared:                            # (the options' checks, imported for a launch that needs them)
         from .options import check_options, for_state
         from ..setups.state import from_setup
         from ..values.reader import place
     for launch, ls in prepared:
         script = rel_path(launch.script, w.root)
-        for g, what in ls.traps:
+        for trap in ls.traps:
+            g = trap.given
             if g.word.start is not None:
                 report("NPP205", g.word.start, g.word.end,
-                       said(f"{what.replace('the script', script, 1)} in this launch", "",
+                       said(f"{trap.said(script)} in this launch", "",
                             "pass nothing to leave it off, or parse the flag with a str-to-bool converter in the "
                             "script"))
         for setup in ls.setups:

@@ -31,7 +31,7 @@ from typing import List, Optional, Set
 from ..knowledge.msprof_options import all_options
 from ..shell.words import SimpleCommand, Token, read_word, simple_commands, unclosed_quote
 from ..source.model import Finding, finding
-from ..source.said import clause, said, so
+from ..source.said import Part, Text, aside, clause, logged, said, so
 from ..source.text import HOLE, SourceText
 
 CODE = "NPP016"
@@ -71,8 +71,10 @@ class _Uses:
     def matters(self, name: str) -> bool:
         return name.startswith("PROFILING_") or name in self.on_msprof
 
-    def why(self, name: str) -> str:
-        return " (the msprof line reads it)" if name in self.on_msprof and not name.startswith("PROFILING_") else ""
+    def why(self, name: str) -> Text:
+        """Why a name matters when it is not PROFILING_*: an aside (a text of its own in an f-string)."""
+        return clause(aside("the msprof line reads it")) if name in self.on_msprof and \
+            not name.startswith("PROFILING_") else ""
 
 
 # ---------------------------------------------------------------- which texts can have a finding
@@ -172,7 +174,7 @@ def _one(text: str, src: SourceText, cmd: ShCommand, previous: Optional[ShComman
                    said(f"bash runs {head.text} as a command here",
                         clause(f"the blank before `=` makes `{head.text}` a word of its own",
                                so(f"\"{head.text}: command not found\" (status 127) and this line does not set "
-                                  f"{head.text}{uses.why(head.text)}")),
+                                  f"{head.text}"), uses.why(head.text)),
                         f"write {head.text}={_show(value, 40)} with no blanks around `=`"))
         return
     if head.text in ("export", "declare", "typeset", "readonly", "local") and len(ws) >= 3:
@@ -190,7 +192,7 @@ def _one(text: str, src: SourceText, cmd: ShCommand, previous: Optional[ShComman
             "does not end with `\\`"
         if any(w.text.rsplit("/", 1)[-1] == "msprof" for w in above):
             report(head.start, head.end,
-                   said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
+                   said(clause(f"bash runs {_show(head.text)} as a command of its own", _status_127(head.text)),
                         clause(f"the msprof line above (line {above_line}) {how}",
                                so("msprof never gets this line's options")),
                         "end the line above with `\\` and nothing after it", lines=(above_line,)))
@@ -200,9 +202,9 @@ def _one(text: str, src: SourceText, cmd: ShCommand, previous: Optional[ShComman
         if all(assigned) and last is not None and uses.matters(last.group(1)):
             name = last.group(1)
             report(head.start, head.end,
-                   said(f"bash runs {_show(head.text)} as a command of its own ({_not_found(head.text)}, status 127)",
+                   said(clause(f"bash runs {_show(head.text)} as a command of its own", _status_127(head.text)),
                         clause(f"the assignment above (line {above_line}) {how}",
-                               so(f"{name} does not get these options{uses.why(name)}")),
+                               so(f"{name} does not get these options"), uses.why(name)),
                         "keep the whole value inside one pair of quotes",
                         lines=(above_line,)))
 
@@ -228,21 +230,29 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
                said(f"bash runs {_show(head.text)} as a command",
                     clause("the line above ends with `\\`",
                            so(f"`{_show(text[lost[0].start:lost[0].end], 50)}` is an assignment for this command only, "
-                              f"which is not found ({_not_found(head.text)}, status 127)")),
+                              "which is not found"), _status_127(head.text)),
                     f"this line does not set {what} for the lines after{uses.why(names[0])}",
                     "keep the whole value inside one pair of quotes"))
         return
     if empty and not head.continued and (looks_like_value or head.text in _VALUE_WORDS or head.text.startswith("{")):
         a = empty[0]
         name = _assigned(a)
-        status = {"true": " (status 0: nothing says so)", "false": " (status 1)"}.get(
-            head.text, f" ({_not_found(head.text)}, status 127)" if head.text.startswith(("-", "{")) or " " in
-            head.text else "")
+        status = {"true": aside("status 0: nothing says so"), "false": aside("status 1")}.get(
+            head.text, _status_127(head.text) if head.text.startswith(("-", "{")) or " " in head.text else "")
         report(a.start, head.end,
-               said(f"bash runs {_show(head.text, 40)} as a command with {name} empty in its environment{status}",
-                    "the blank after `=` ends the assignment, and this line does not set "
-                    f"{name} for the lines after{uses.why(name)}",
+               said(clause(f"bash runs {_show(head.text, 40)} as a command with {name} empty in its environment",
+                           status),
+                    clause(f"the blank after `=` ends the assignment, and this line does not set {name} for the "
+                           "lines after", uses.why(name)),
                     f"write {name}={_show(text[head.start:head.end], 40)} with no blank after `=`"))
+
+
+_INVALID = logged(' ("not a valid identifier", status 1)')      # what bash says of a name it cannot set
+
+
+def _status_127(word: str) -> Part:
+    """What bash says of a command it does not find, and its status."""
+    return logged(f" ({_not_found(word)}, status 127)")
 
 
 def _not_found(word: str) -> str:
@@ -262,9 +272,9 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
         if nxt.continued and m and uses.matters(m.group(1)) and (nxt.text.startswith("-") or _msprof_word(nxt.text)):
             name = m.group(1)
             report(nxt.start, nxt.end,
-                   said(f"{head.text} reads {_show(nxt.text)} as another name (\"not a valid identifier\", status 1)",
+                   said(clause(f"{head.text} reads {_show(nxt.text)} as another name", _INVALID),
                         clause("the line above ends with `\\`",
-                               so(f"{name} gets only `{_show(w.text[m.end():], 50)}`{uses.why(name)}")),
+                               so(f"{name} gets only `{_show(w.text[m.end():], 50)}`"), uses.why(name)),
                         "keep the whole value inside one pair of quotes"))
             return
         if nxt.continued:
@@ -274,19 +284,21 @@ def _export(text: str, ws: List[ShWord], uses: _Uses, report) -> None:
             value = _show(nxt.text[1:] or (ws[k + 2].text if k + 2 < len(ws) else ""), 40)
             report(w.start, nxt.end,
                    said(f"{head.text} reads `{w.text}` and `{bad}` as separate names here",
-                        f"`{bad}` is \"not a valid identifier\" (status 1), and {w.text} gets no value from this line "
-                        f"(it is exported with the value it had before, none if it had none){uses.why(w.text)}",
+                        clause(f"`{bad}` is \"not a valid identifier\" (status 1), and {w.text} gets no value from "
+                               "this line", aside("it is exported with the value it had before, none if it had none"),
+                               uses.why(w.text)),
                         f"write {head.text} {w.text}={value} with no blanks around `=`"))
             return
         m = _ASSIGN.match(w.text)
         if m and w.text == m.group(0) and text[w.end - 1] == "=" and uses.matters(m.group(1)) and \
                 not nxt.text.startswith("-"):
             name = m.group(1)
-            invalid = "" if _NAME.match(nxt.text) else " (\"not a valid identifier\", status 1)"
+            invalid = "" if _NAME.match(nxt.text) else _INVALID
             report(w.start, nxt.end,
                    said("the blank after `=` ends the value",
-                        f"{head.text} gives {name} the empty string, and reads {_show(nxt.text, 40)} as another "
-                        f"name{invalid}", f"write {head.text} {name}={_show(text[nxt.start:nxt.end], 40)} with no "
+                        clause(f"{head.text} gives {name} the empty string, and reads {_show(nxt.text, 40)} as "
+                               "another name", invalid),
+                        f"write {head.text} {name}={_show(text[nxt.start:nxt.end], 40)} with no "
                         "blank after `=`"))
             return
 

@@ -20,13 +20,13 @@ import ast
 from typing import Iterable, Optional
 
 from ..knowledge import torch_npu as K
-from ..source.said import clause, so
+from ..source.said import aside, clause, so
 from ..source.sites import dotted
 from .framework_values import EnumRef, Items, known as _known, show as _show
 from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMPLE as _PROFILE, REF_GUIDE, TORCH as _TORCH,
                                every as _every, keywords as _keywords, raises_on_target as _raises_on_target,
                                report as _report, script as _script)
-from .torch_npu_report import (EXPERIMENTAL, EXPERIMENTAL_50, HANDLER, PROFILE, PROFILE_BOOL_50, RANK0, SCHEDULE,
+from .torch_npu_report import (EXPERIMENTAL, EXPERIMENTAL_50, HANDLER, PROFILE, PROFILE_BOOL_50, Warns, SCHEDULE,
                                Names, mentions_torch_npu)
 from .torch_npu_config import experimental as _experimental, schedule as _schedule
 from .torch_npu_loop import NEVER as _NEVER, escapes as _escapes, index as _index, lifetime as _lifetime, loops as _loops
@@ -71,7 +71,8 @@ def _handler(ctx, names: Names, call: ast.Call) -> None:
     values = _known(ctx, names, node)
     if node is None or not values or any(isinstance(v, str) or v is None for v in values):
         return
-    reactions = _every(f"resets it to its default ($ASCEND_WORK_PATH/profiling_data, else the working directory) {RANK0}")
+    reactions = _every(Warns(clause("resets it to its default",
+                                    aside("$ASCEND_WORK_PATH/profiling_data, else the working directory"))))
     _report(ctx, "NPP300", node, f"tensorboard_trace_handler's dir_name {_show(values[0])} is not a str",
             reactions, "give the output directory as a string")
 
@@ -83,7 +84,7 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
     if call.args:
         only = data["profile"]["keyword_only_from"]
         _report(ctx, "NPP303", call.args[0], "profile() given a positional argument",
-                {r: "raises TypeError (its arguments are keyword-only)" for r in K.releases_from(only)},
+                {r: clause("raises TypeError", aside("its arguments are keyword-only")) for r in K.releases_from(only)},
                 f"name it ({list(table)[0]}=...)")
     if _raises_on_target(ctx, call, table):
         return
@@ -92,13 +93,13 @@ def _profile(ctx, names: Names, call: ast.Call) -> None:
     activities = _activities(ctx, names, kws.get("activities"))
     if "experimental_config" in kws and activities is not None and "NPU" not in activities:
         _report(ctx, "NPP302", kws["experimental_config"], "experimental_config without ProfilerActivity.NPU in "
-                "activities", dict(_every(f"ignores it {RANK0}"), **{"5.0": EXPERIMENTAL_50}),
+                "activities", dict(_every(Warns("ignores it")), **{"5.0": EXPERIMENTAL_50}),
                 "it configures the NPU side only: add ProfilerActivity.NPU to activities, or drop experimental_config")
     for name in data["profile"]["bools"]:
         values = _known(ctx, names, kws[name].value) if name in kws else None
         if values and all(not isinstance(v, bool) and v is not None for v in values):
             _report(ctx, "NPP300", kws[name].value, f"{name}={_show(values[0])} is not a bool",
-                    dict(_every(f"resets it to False {RANK0}"), **{"5.0": PROFILE_BOOL_50}),
+                    dict(_every(Warns("resets it to False")), **{"5.0": PROFILE_BOOL_50}),
                     f"write {name}=True or {name}=False")
     if star or call.args:
         return
@@ -144,7 +145,7 @@ def _activities(ctx, names: Names, kw: Optional[ast.keyword]) -> Optional[set]:
     if strings:
         name = strings[0]
         _report(ctx, "NPP300", kw.value, f"activities holds the string {name!r}",
-                _every(f"resets activities to both CPU and NPU {RANK0}"),
+                _every(Warns("resets activities to both CPU and NPU")),
                 "write ProfilerActivity.CPU / ProfilerActivity.NPU" if name.upper() in ("CPU", "NPU") else
                 "only ProfilerActivity.CPU and ProfilerActivity.NPU exist")
         return {"CPU", "NPU"}
@@ -166,8 +167,10 @@ def _legacy(ctx, call: ast.Call, full: str) -> None:
     data = K.data()["legacy"]
     module, _, name = full.rpartition(".")
     if module in ("torch.npu", "torch_npu.npu") and name in data["names"]:
-        gone = {r: "raises AttributeError (the legacy profiler API is gone)" for r in K.releases_from(data["last"])[1:]}
-        _report(ctx, "NPP308", call.func, f"{full}() is torch_npu's legacy profiler API (last in {data['last']})",
+        gone = {r: clause("raises AttributeError", aside("the legacy profiler API is gone"))
+                for r in K.releases_from(data["last"])[1:]}
+        _report(ctx, "NPP308", call.func, clause(f"{full}() is torch_npu's legacy profiler API",
+                                                 aside(f"last in {data['last']}")),
                 gone, "use torch_npu.profiler.profile with _ExperimentalConfig")
     elif full == "torch.autograd.profiler.profile" and any(k.arg == "use_npu" for k in call.keywords):
         kw = next(k for k in call.keywords if k.arg == "use_npu")
@@ -215,8 +218,9 @@ def _environment(ctx, names: Names) -> None:
         values = _known(ctx, names, value)      # an empty value is not "set" (os.getenv's "" is false)
         if not values or not all(isinstance(v, str) and v for v in values):
             continue
-        reactions = {r: "turns every torch_npu profiler call into a no-op (it prints only that the torch_npu "
-                     "profiler api is not effective)" for r in K.releases_from(data["from"])}
+        reactions = {r: clause("turns every torch_npu profiler call into a no-op",
+                               aside("it prints only that the torch_npu profiler api is not effective"))
+                     for r in K.releases_from(data["from"])}
         _report(ctx, "NPP310", at, f"{var} is set in a script that profiles with torch_npu.profiler", reactions,
                 f"do not set {var} (it belongs to TF/GE or msprof profiling)")
 
@@ -241,20 +245,22 @@ def _unread(ctx, node: ast.Assign, imported: ast.stmt) -> None:
     info = K.data()["prof_config_path"]
     old, first = info["first_build"]
     not_started = so("dynamic profiling does not start")
-    never = clause(f"never reads PROF_CONFIG_PATH (it does from {first} on)", not_started)
+    never = clause("never reads PROF_CONFIG_PATH", aside(f"it does from {first} on"), not_started)
     reactions: dict = {r: never for r in K.releases_before(info["from"])}
     after = node.lineno > imported.lineno
     if after:
         read = clause(f"reads it once, when torch_npu is imported (line {imported.lineno}), before this line sets it",
                       not_started)
         reactions.update((r, read) for r in K.releases_from(info["from"]))
-        reactions[info["from"]] = (f"depends on the build ({old} and earlier never read it; {first} and later read "
-                                   f"it once, when torch_npu is imported, line {imported.lineno}, before this line "
-                                   "sets it): dynamic profiling does not start")
+        reactions[info["from"]] = clause("depends on the build",
+                                         aside(f"{old} and earlier never read it; {first} and later read it once, "
+                                               f"when torch_npu is imported, line {imported.lineno}, before this "
+                                               "line sets it"), ": dynamic profiling does not start")
         head = f"PROF_CONFIG_PATH is set after `import torch_npu` (line {imported.lineno})"
         advice = "set it above the script's first `import torch` and `import torch_npu`, or export it in the launcher"
     else:
-        reactions[info["from"]] = f"depends on the build ({old} and earlier never read it; {first} and later do)"
+        reactions[info["from"]] = clause("depends on the build", aside(f"{old} and earlier never read it; {first} and "
+                                                                       "later do"))
         head = "PROF_CONFIG_PATH is set to start torch_npu's dynamic profiling"
         advice = f"use torch_npu {first} or later"
     _report(ctx, "NPP316", node.targets[0], head, reactions, advice,

@@ -11,10 +11,11 @@ from typing import Dict, Optional, Set, Tuple
 
 from ..knowledge import torch_npu as K
 from ..source.model import Edit, Fix
-from ..source.said import Text, said
+from ..source.said import Text, aside, clause, said
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Items, known as _known, plain as _plain, show as _show
-from .torch_npu_report import (ACTIVE0_50, BUILD_50, BUILD_50_LEVEL0, CHECKED as _CHECKED, GOOD as _GOOD, RANK0,
+from .torch_npu_report import (ACTIVE0_50, BUILD_50, BUILD_50_LEVEL0, CHECKED as _CHECKED, GOOD as _GOOD, Reaction,
+                               Warns,
                                REF_GUIDE, TORCH as _TORCH, Names, every as _every, keywords as _keywords,
                                missing as _missing, raises_on_target as _raises_on_target, replace as _replace,
                                report as _report, script as _script)
@@ -38,23 +39,24 @@ def experimental(ctx, names: Names, call: ast.Call) -> None:
             level = got[0]
     if level == "Level_none" and given_levels and not isinstance(given_levels[0], EnumRef):
         _report(ctx, "NPP300", kws["profiler_level"].value, "profiler_level \"Level_none\" is new in torch_npu 6.0.rc3",
-                {"5.0": BUILD_50, "6.0": "depends on the build (6.0.rc1 resets it to Level0 with a warning on every rank)"},
+                {"5.0": BUILD_50, "6.0": clause("depends on the build",
+                                                aside("6.0.rc1 resets it to Level0 with a warning on every rank"))},
                 "target torch_npu 6.0.rc3 or later")
     metric_ok = _metric(ctx, kws.get("aic_metrics"), values.get("aic_metrics"), level, "profiler_level" in kws,
                         data) if level != "reset" else None
     for name, default in data["bools"].items():
         given = values.get(name)
         if given and all(not isinstance(v, bool) and v is not None for v in given):
-            reactions = _every(f"resets it to {default} {RANK0}")
+            reactions = _every(Warns(f"resets it to {default}"))
             if name == "data_simplification":   # 6.0.rc1's default is None, 6.0.rc3's True
-                reactions["6.0"] = f"resets it to its default {RANK0}"
+                reactions["6.0"] = Warns("resets it to its default")
             reactions.update(_missing(name, data["keywords"][name], "_ExperimentalConfig"))
             _report(ctx, "NPP300", kws[name].value, f"{name}={_show(given[0])} is not a bool", reactions,
                     f"write {name}=True or {name}=False")
     export = _export_type(ctx, kws.get("export_type"), values.get("export_type"), data)
     if "op_attr" in kws and values["op_attr"] and all(v is True for v in values["op_attr"]) and export is not None \
             and "db" not in export:
-        reactions = _every(f"turns op_attr off {RANK0} (op attributes are exported only to the db)")
+        reactions = _every(Warns("turns op_attr off", aside("op attributes are exported only to the db")))
         listed = values.get("export_type")
         if listed and len(listed) == 1 and isinstance(listed[0], Items) and "db" in [_plain(v) for v in listed[0]] \
                 and all(_plain(v) in data["export_type"].values() for v in listed[0]):
@@ -80,7 +82,7 @@ def _bad_level(ctx, node: ast.AST, value, levels: Dict[str, str]) -> None:
     if guess and isinstance(node, ast.Constant):
         fix = _replace(ctx, node, f'"{guess[0]}"', False, f'profiler_level "{guess[0]}" (collects that level)')
     _report(ctx, "NPP300", node, f"profiler_level {shown} is not a level torch_npu knows",
-            _every(f"resets it to Level0 {RANK0}"), advice, fix)
+            _every(Warns("resets it to Level0")), advice, fix)
 
 
 def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_given: bool,
@@ -110,10 +112,11 @@ def _metric(ctx, kw: Optional[ast.keyword], values, level: Optional[str], level_
         return None
     name = names.pop()
     if name != "AiCoreNone" and level in ("Level0", "Level_none"):
-        reactions = _every(f"drops it {RANK0}")
+        reactions = _every(Warns("drops it"))
         reactions["5.0"] = BUILD_50_LEVEL0 if level == "Level0" else None
-        where = f"with profiler_level {level}" if level_given else "at profiler_level Level0 (the default)"
-        _report(ctx, "NPP302", kw, f"aic_metrics {name} {where}", reactions,
+        where = f"with profiler_level {level}" if level_given else \
+            clause("at profiler_level Level0", aside("the default"))
+        _report(ctx, "NPP302", kw, clause(f"aic_metrics {name} ", where), reactions,
                 "AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): add "
                 "profiler_level=ProfilerLevel.Level1 to collect it")
     return name
@@ -123,8 +126,8 @@ def _bad_metric(ctx, node, value, level: Optional[str], table: Dict[str, str], d
                 level_given: bool = True) -> None:
     reset = {"Level0": "AiCoreNone", "Level_none": "AiCoreNone"}.get(level or "", "PipeUtilization") \
         if level else None
-    to = reset if reset else "its default (AiCoreNone at Level0, PipeUtilization at Level1/Level2)"
-    reactions = _every(f"resets it to {to} {RANK0}")
+    to = reset if reset else clause("its default", aside("AiCoreNone at Level0, PipeUtilization at Level1/Level2"))
+    reactions = _every(Warns(clause("resets it to ", to)))
     if level == "Level0":
         reactions["5.0"] = BUILD_50_LEVEL0
     fix = None
@@ -162,12 +165,12 @@ def _export_type(ctx, kw: Optional[ast.keyword], values, data) -> Optional[Tuple
     later = data["export_type_list_from"]
     if isinstance(value, Items):
         items = [_plain(v) for v in value]
-        reactions: Dict[str, Optional[Text]] = {r: f"resets it to text {RANK0} (a list is accepted from {later})"
-                                               for r in K.releases_before(later)}
+        reactions: Dict[str, Optional[Reaction]] = {
+            r: Warns("resets it to text", aside(f"a list is accepted from {later}")) for r in K.releases_before(later)}
         bad = [v for v in items if v not in allowed]
         if bad or not items:
             for r in K.releases_from(later):
-                reactions[r] = f"resets it to text {RANK0}"
+                reactions[r] = Warns("resets it to text")
         reactions.update(_missing("export_type", "6.0", "_ExperimentalConfig"))
         if _report(ctx, "NPP300", kw.value, f"export_type {_show(value)} " + (
                 f"holds {bad[0]!r}, not \"text\" or \"db\"" if bad else "is a list" if items else "is empty"),
@@ -178,7 +181,7 @@ def _export_type(ctx, kw: Optional[ast.keyword], values, data) -> Optional[Tuple
     if plain in allowed:
         return (plain,)
     guess = close_matches(str(plain), sorted(allowed)) if isinstance(plain, str) else []
-    reactions = _every(f"resets it to text {RANK0}")
+    reactions = _every(Warns("resets it to text"))
     reactions.update(_missing("export_type", "6.0", "_ExperimentalConfig"))
     _report(ctx, "NPP300", kw.value, f"export_type {_show(value)} is not \"text\" or \"db\"", reactions,
             f"did you mean {guess[0]!r} (ExportType.{'Db' if guess[0] == 'db' else 'Text'})?" if guess else
@@ -196,18 +199,22 @@ def _chips(ctx, kws, values, level: Optional[str], metric: Optional[str]) -> Non
     lost = "gets no NPU data: aclprofStart fails, with only a line in the CANN log (plog)"
     l2 = values.get("l2_cache")
     if l2 and all(v is True for v in l2) and "l2" in product(soc)["unsupported"]:
-        _report(ctx, "NPP309", kws["l2_cache"], f"l2_cache=True on Ascend {soc} (no L2 cache data there)",
+        _report(ctx, "NPP309", kws["l2_cache"],
+                clause(f"l2_cache=True on Ascend {soc}", aside("no L2 cache data there")),
                 _every(lost), "drop l2_cache (or set it False) for this chip")
     if metric is None or level not in ("Level1", "Level2") or metric in aic_metrics_for(soc):
         return
     if metric == "L2Cache":
-        _report(ctx, "NPP309", kws["aic_metrics"], f"aic_metrics L2Cache on Ascend {soc} (no L2 cache PMU there)",
+        _report(ctx, "NPP309", kws["aic_metrics"],
+                clause(f"aic_metrics L2Cache on Ascend {soc}", aside("no L2 cache PMU there")),
                 _every(lost),
                 "use AiCMetrics.PipeUtilization or another metric of this chip")
     elif metric == "MemoryAccess":
-        _report(ctx, "NPP309", kws["aic_metrics"], f"aic_metrics MemoryAccess on Ascend {soc} (910B/910C only)",
-                _every("falls back to PipeUtilization with a warning where CANN's feature list lacks it, or gets "
-                       "no NPU data (aclprofStart fails)"), "use AiCMetrics.PipeUtilization or another metric of this chip")
+        _report(ctx, "NPP309", kws["aic_metrics"], clause(f"aic_metrics MemoryAccess on Ascend {soc}",
+                                                          aside("910B/910C only")),
+                _every(clause("falls back to PipeUtilization with a warning where CANN's feature list lacks it, or "
+                              "gets no NPU data", aside("aclprofStart fails"))),
+                "use AiCMetrics.PipeUtilization or another metric of this chip")
 
 
 def schedule(ctx, names: Names, call: ast.Call) -> None:
@@ -223,15 +230,16 @@ def schedule(ctx, names: Names, call: ast.Call) -> None:
     missing = [k for k in data["required"] if k not in given]
     if missing:
         _report(ctx, "NPP303", call, f"schedule() without {' and '.join(missing)}",
-                _every(f"raises TypeError (missing required argument{'s' if len(missing) > 1 else ''}) "
-                       "when the script starts"), f"give {', '.join(f'{m}=' for m in missing)}")
+                _every(clause("raises TypeError", aside(f"missing required argument{'s' if len(missing) > 1 else ''}"),
+                              " when the script starts")), f"give {', '.join(f'{m}=' for m in missing)}")
     if len(call.args) >= 3:
         read = ", ".join(f"{n}={ast.get_source_segment(ctx.src.text, a) or '...'}"
                          for n, a in zip(data["positional"], call.args))
         edits = tuple(Edit(ctx.src.node_start(a), ctx.src.node_start(a), f"{n}=")
                       for n, a in zip(data["positional"], call.args))
-        ctx.report_node("NPP304", call, said("schedule's positional order is wait, active, warmup (torch's own is "
-                                             "wait, warmup, active)", f"this call is read as {read}",
+        ctx.report_node("NPP304", call, said(clause("schedule's positional order is wait, active, warmup",
+                                                    aside("torch's own is wait, warmup, active")),
+                                             f"this call is read as {read}",
                                              "write the arguments as keywords"),
                         Fix(edits, True, "name schedule's arguments (the same values)"))
     checked = data["type_checked_from"]
@@ -244,7 +252,7 @@ def schedule(ctx, names: Names, call: ast.Call) -> None:
         integer = isinstance(value, int)
         if integer and (value >= floor or name == "skip_first_wait"):   # skip_first_wait: only its type is checked
             continue
-        reactions: Dict[str, Optional[Text]] = {r: f"resets it to {floor} {RANK0}" for r in K.releases_from(checked)}
+        reactions: Dict[str, Optional[Reaction]] = {r: Warns(f"resets it to {floor}") for r in K.releases_from(checked)}
         reactions.update({r: _schedule_before_checks(name, value) for r in K.releases_before(checked)})
         reactions.update(_missing(name, data["keywords"][name], "schedule"))
         what = f"{name}={_show(value)} " + ("is not an int" if not integer else
@@ -253,7 +261,7 @@ def schedule(ctx, names: Names, call: ast.Call) -> None:
                 "write a whole number" + (" of at least 1" if floor else " of at least 0"))
 
 
-def _schedule_before_checks(name: str, value) -> Optional[str]:
+def _schedule_before_checks(name: str, value) -> Optional[Text]:
     """What 5.0 does with a schedule value the later releases reset. 5.0.rc3 keeps every value as written (the
     final 5.0 was not recorded); a value int() reads as valid (2.0, "2") counts as accepted, as before."""
     try:

@@ -9,7 +9,7 @@ import ast
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import torch_npu as K
-from ..source.said import clause, so
+from ..source.said import aside, clause, so
 from .framework_values import known as _known
 from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMPLE as _PROFILE, REF_GUIDE, SCHEDULE, Names,
                                every as _every, report as _report, script as _script)
@@ -42,14 +42,15 @@ def _steps(ctx, names: Names, sched: ast.Call) -> Optional[Dict[str, int]]:
     return out if "wait" in given and "active" in given else None
 
 
-NOTHING = "collects nothing and says nothing (the schedule never leaves its wait steps)"
+NOTHING = clause("collects nothing and says nothing", aside("the schedule never leaves its wait steps"))
 DELETED = "ends in its warmup steps and deletes the data, with a warning"
 # 6.0.rc1 starts collecting at the warmup steps (6.0.rc3 on, at the record steps): its run ends collecting
 # 5.0.rc3 too starts collecting at the warmup steps; it is not counted as failing (the data it keeps was not read)
-WARMUP_50 = {"5.0": "starts collecting in the warmup steps and stops at exit, with a Python warning (5.0.rc3; later "
-                    "5.0 builds were not recorded)"}
-DELETED_60 = "depends on the build (6.0.rc1 starts collecting in the warmup steps and stops at exit without calling " \
-    "on_trace_ready, with a warning; 6.0.rc3 and 6.0.0 end in their warmup steps and delete the data, with a warning)"
+WARMUP_50 = {"5.0": clause("starts collecting in the warmup steps and stops at exit, with a Python warning",
+                           aside("5.0.rc3; later 5.0 builds were not recorded"))}
+DELETED_60 = clause("depends on the build", aside("6.0.rc1 starts collecting in the warmup steps and stops at exit "
+                                                  "without calling on_trace_ready, with a warning; 6.0.rc3 and 6.0.0 "
+                                                  "end in their warmup steps and delete the data, with a warning"))
 
 
 def _steps_of(ctx, names: Names, call: ast.Call) -> Optional[Dict[str, int]]:
@@ -170,8 +171,8 @@ def _never_started(ctx, var: str, call: ast.Call) -> None:
     if lifetime(ctx, var, call) != NEVER:
         return
     stepped = _stepped(ctx.tree, var)
-    head = (f"{var} = profile(...) is never started (no {var}.start(), no `with {var}:`)" +
-            (f"; {var}.step() alone does not start a profiler without a schedule" if stepped else ""))
+    head = clause(f"{var} = profile(...) is never started", aside(f"no {var}.start(), no `with {var}:`"),
+                  f"; {var}.step() alone does not start a profiler without a schedule" if stepped else "")
     _report(ctx, "NPP315", call, head, _every(STARTS_NOTHING),
             f"profile with `with torch_npu.profiler.profile(...) as {var}:` around the training loop, or call "
             f"{var}.start() before it and {var}.stop() after it")
@@ -294,8 +295,9 @@ def _reach(ctx, names: Names, var: str, withnode, steps: Dict[str, int], first: 
             if n >= first:
                 reactions["5.0"] = None         # what 5.0 did when stopped in warmup was not read
                 reactions["6.0"] = DELETED_60
-            _report(ctx, "NPP306", loop.iter, f"the schedule records from step {record} ({sched}), but this loop "
-                    f"calls {var}.step() only {n} time{'s' if n != 1 else ''}", reactions,
+            _report(ctx, "NPP306", loop.iter, clause(f"the schedule records from step {record}", aside(sched),
+                                                     f", but this loop calls {var}.step() only {n} "
+                                                     f"time{'s' if n != 1 else ''}"), reactions,
                     "lower wait/skip_first/warmup or run more steps", fine_as=WARMUP_50 if n >= first else None)
 
 

@@ -12,12 +12,12 @@ does for the options checks. The knowledge is data/torch_npu.json (knowledge/tor
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Mapping, Optional
+from typing import Dict, List, Mapping, NamedTuple, Optional, Union
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
-from ..source.said import Said, Text, clause, said
+from ..source.said import Part, Said, Text, aside, clause, said
 from ..source.suggest import close_matches
 from .framework_values import EnumRef, Names as FrameworkNames
 
@@ -29,20 +29,40 @@ HANDLER = PROFILER + ".tensorboard_trace_handler"
 ENUMS = {PROFILER + ".ProfilerLevel": "profiler_level", PROFILER + ".AiCMetrics": "aic_metrics",
          PROFILER + ".ExportType": "export_type", PROFILER + ".ProfilerActivity": "activities"}
 RANK0 = "with a warning on rank 0 only"
-# 6.0.rc1 prints its warnings on every rank (the record's env.RANK_1 case); 6.0.rc3 on, rank 0 only
-RANK0_60 = "with a warning on rank 0 only (6.0.rc1: on every rank)"
 # The one 5.0 build recorded (5.0.rc3) validates none of these values: it keeps them as written, silently;
 # the final 5.0 was not recorded (its wheels are not served), so for 5.0 a reset is not claimed
-BUILD_50_LEVEL0 = "depends on the build (5.0.rc3 keeps the value as written, with a warning that AI Core metrics " \
-    "need Level1 or Level2; later 5.0 builds were not recorded)"
-EXPERIMENTAL_50 = "ignores it, with a Python warning (5.0.rc3; later 5.0 builds were not recorded)"
-PROFILE_BOOL_50 = "depends on the build (5.0.rc3 does not check its type: record_shapes=\"True\" raised TypeError " \
-    "there, profile_memory=1 and with_modules=\"yes\" were kept; later 5.0 builds were not recorded)"
-ACTIVE0_50 = "depends on the build (5.0.rc3 keeps active=0 without a warning, then raises ZeroDivisionError at " \
-    "prof.step(); later 5.0 builds were not recorded)"
-BUILD_50 = "depends on the build (5.0.rc3 keeps the value as written, without a warning; later 5.0 builds " \
-    "were not recorded)"
+BUILD_50_LEVEL0 = clause("depends on the build", aside("5.0.rc3 keeps the value as written, with a warning that AI "
+                                                       "Core metrics need Level1 or Level2; later 5.0 builds were not "
+                                                       "recorded"))
+EXPERIMENTAL_50 = clause("ignores it, with a Python warning", aside("5.0.rc3; later 5.0 builds were not recorded"))
+PROFILE_BOOL_50 = clause("depends on the build", aside('5.0.rc3 does not check its type: record_shapes="True" raised '
+                                                       'TypeError there, profile_memory=1 and with_modules="yes" were '
+                                                       "kept; later 5.0 builds were not recorded"))
+ACTIVE0_50 = clause("depends on the build", aside("5.0.rc3 keeps active=0 without a warning, then raises "
+                                                  "ZeroDivisionError at prof.step(); later 5.0 builds were not "
+                                                  "recorded"))
+BUILD_50 = clause("depends on the build", aside("5.0.rc3 keeps the value as written, without a warning; later 5.0 "
+                                                "builds were not recorded"))
 EVERY = "every"                         # a reaction shared by every release
+
+
+class Warns(NamedTuple):
+    """A reaction torch_npu 6.0+ gives `with a warning on rank 0 only` (`warns("resets it to Level0")`): its words
+    per release are the record's. 6.0.rc1 prints its warnings on every rank (the record's env.RANK_1 case; 6.0.rc3
+    on, rank 0 only), said where the target holds 6.0; the one 5.0 build recorded validates nothing (BUILD_50)."""
+
+    action: Text                # what it does: "resets it to Level0"
+    after: Union[Text, Part] = ""   # what follows the warning: aside("op attributes are exported only to the db")
+
+    def on(self, release: str, target: str) -> Text:
+        """The reaction as `release`'s builds show it, under a target of torch_npu `target`."""
+        if release == "5.0":
+            return BUILD_50
+        every_rank = aside("6.0.rc1: on every rank") if target in ("any", "portable", "6.0") else ""
+        return clause(self.action, " " + RANK0, every_rank, self.after)
+
+
+Reaction = Union[Text, Warns]           # what one release does (Warns: worded per release by `Warns.on`)
 
 
 def mentions_torch_npu(text: str) -> bool:
@@ -113,23 +133,24 @@ def env_assignments(tree, name: str) -> List[tuple]:
 
 # ---------------------------------------------------------------- reporting per release
 
-def every(reaction: Text) -> Dict[str, Optional[Text]]:
+def every(reaction: Reaction) -> Dict[str, Optional[Reaction]]:
     return {r: reaction for r in TORCH_NPU_RELEASES}
 
 
-def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[str]]:
+def missing(keyword: str, first: str, table: str) -> Dict[str, Optional[Text]]:
     """The TypeError a keyword gives on the releases before the one that added it (and on the builds of its
     first line before the one that added it: 6.0.rc1 lacks msprof_tx, which 6.0.rc3 has)."""
-    out: Dict[str, Optional[str]] = {r: f"raises TypeError ({table} has no {keyword} before {first})"
-                                     for r in K.releases_before(first)}
+    out: Dict[str, Optional[Text]] = {r: clause("raises TypeError", aside(f"{table} has no {keyword} before {first}"))
+                                      for r in K.releases_before(first)}
     build = K.data().get("first_build", {}).get(table, {}).get(keyword)
     if build:
-        out[first] = f"depends on the build ({build[0]} raises TypeError: {table} has no {keyword} before {build[1]})"
+        out[first] = clause("depends on the build",
+                            aside(f"{build[0]} raises TypeError: {table} has no {keyword} before {build[1]}"))
     return out
 
 
-def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
-           fix: Optional[Fix] = None, fine_as: Optional[Dict[str, str]] = None, lines: tuple = (),
+def report(ctx, code: str, node: ast.AST, head: Text, reactions: Mapping[str, Optional[Reaction]], advice: str = "",
+           fix: Optional[Fix] = None, fine_as: Optional[Mapping[str, Text]] = None, lines: tuple = (),
            condition=None) -> bool:
     """Report `head: torch_npu <reaction>` when the target's releases fail (per release where they differ).
     fine_as: what a release that does not fail does, where "accepts it" would say too little; lines: the other
@@ -144,11 +165,11 @@ def report(ctx, code: str, node: ast.AST, head: str, reactions: Mapping[str, Opt
     return True
 
 
-def compose(target, head: str, reactions: Mapping[str, Optional[Text]], advice: str = "",
-            fine_as: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None,
+def compose(target, head: Text, reactions: Mapping[str, Optional[Reaction]], advice: str = "",
+            fine_as: Optional[Mapping[str, Text]] = None, notes: Optional[List[str]] = None,
             lines: tuple = ()) -> Optional[Said]:
     """The words of `head: torch_npu <reaction>` for the target, None when none of its releases fails."""
-    bad = {r: _worded(r, x, target.torch_npu) for r, x in reactions.items() if x}
+    bad = {r: x.on(r, target.torch_npu) if isinstance(x, Warns) else x for r, x in reactions.items() if x}
     if not target.torch_npu_fails_on(bad):
         return None
     shown = [r for r in target.torch_npu_releases if r in bad]
@@ -164,24 +185,13 @@ def compose(target, head: str, reactions: Mapping[str, Optional[Text]], advice: 
         order = sorted(groups.items(), key=lambda g: -len(g[1]))
         body = clause(f"torch_npu {K.span(order[0][1])} ", order[0][0])
         others += [f"on torch_npu {K.span(rs)} it {x}" for x, rs in order[1:]]
-        fine: Dict[str, List[str]] = {}
+        fine: Dict[Text, List[str]] = {}
         for r in TORCH_NPU_RELEASES:
             if r not in bad:
                 fine.setdefault((fine_as or {}).get(r, "accepts it"), []).append(r)
         others += [f"torch_npu {K.span(rs)} {what}" for what, rs in fine.items()]
-    aside = f" ({'; '.join(notes)})" if notes else ""
-    return said(head, body, *others, advice, lines=lines).closed_with(aside)._replace(fails_on=tuple(shown))
-
-
-def _worded(release: str, reaction: Text, target: str) -> Text:
-    """A reaction as that release's builds show it: 5.0's validation by build, 6.0.rc1's warnings on every rank."""
-    if not isinstance(reaction, str) or RANK0 not in reaction or RANK0_60 in reaction:
-        return reaction
-    if release == "5.0":
-        return BUILD_50
-    if target in ("any", "portable", "6.0"):
-        return reaction.replace(RANK0, RANK0_60)
-    return reaction
+    closing = aside("; ".join(notes)) if notes else ""
+    return said(head, body, *others, advice, lines=lines).closed_with(closing)._replace(fails_on=tuple(shown))
 
 
 def replace(ctx, node: ast.AST, text: str, safe: bool, title: str) -> Fix:
@@ -208,7 +218,8 @@ def keywords(ctx, call: ast.Call, table: Dict[str, str], what: str) -> Dict[str,
             guess = close_matches(kw.arg, sorted(table))
             hint = f"; did you mean {guess[0]}=?" if guess else f"; it takes {', '.join(sorted(table))}"
             report(ctx, "NPP303", kw, f"{what} has no keyword {kw.arg}",
-                    every(f"raises TypeError (unexpected keyword argument {kw.arg!r}) when the script starts"),
+                    every(clause("raises TypeError", aside(f"unexpected keyword argument {kw.arg!r}"),
+                                 " when the script starts")),
                     hint.lstrip("; "))
         else:
             report(ctx, "NPP303", kw, f"{what}'s keyword {kw.arg} is new in torch_npu {first}",

@@ -12,7 +12,7 @@ from typing import List, Tuple
 from ..checks.hygiene import check_option_hygiene
 from ..checks.options import check_options
 from ..source.model import Edit, Finding, Fix, finding, printable
-from ..source.said import said
+from ..source.said import aside, clause, said
 from ..source.text import SourceText
 
 
@@ -28,8 +28,9 @@ def _findings(text: str, target, mode_on=True) -> List[Finding]:
             fix = Fix(tuple(Edit(i, j, t) for i, j, t in issue.fix.edits), issue.fix.safe, printable(issue.fix.title))
         out.append(finding(issue.code, issue.words, issue.i, issue.j, l1, c1, l2, c2, fix))
     if report.empty:
-        out.append(finding("NPP002", said("the options are empty", "the runtime treats them as not set and "
-                                          "substitutes its default options (or, on some routes, collects nothing)",
+        out.append(finding("NPP002", said("the options are empty",
+                                          clause("the runtime treats them as not set and substitutes its default "
+                                                 "options", aside("or, on some routes, collects nothing")),
                                           "give the options explicitly"), 0, 0, 1, 0, 1, 0))
     return sorted(out, key=Finding.sort_key)
 

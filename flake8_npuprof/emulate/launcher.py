@@ -150,8 +150,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     traps = ls.traps if ls else []
     for d in decided:
         lines.append(f"  {d}")
-    for g, what in traps:
-        lines.append(f"  ! {what}")
+    for trap in traps:
+        lines.append(f"  ! {trap.said()}")
     return {"command": [x.text for x in cmd.words], "at": where,
             "script": _rel(launch.script, root) if launch.script else None,
             "application": list(launch.app) or None, "unknown": launch.missing or None,
@@ -166,7 +166,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
                         if mine(k, w.unread_in) and "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, f"{_rel(launch.msprof.command.path, root)}:{launch.msprof.command.line}"
                                   if launch.msprof.command is not None else where) if launch.msprof is not None else None,
-            "traps": [what for _, what in traps], "lines": lines}
+            "traps": [trap.said() for trap in traps], "lines": lines}
 
 
 def imported_profiling(ls: "LaunchSetup") -> Optional[str]:

@@ -123,15 +123,17 @@ def dynamic_config(ctx, names, call: ast.stmt | ast.expr, folder_node: Optional[
     details: List[str] = []
     caveats: Tuple[Message, ...] = ()
     path = _joined(cwd, os.path.join(folder, "profiler_config.json")) if folder is not None else None
+    # the environment's route names the variable the folder comes from
+    head = f"dynamic profiling ({ENV_CONFIG}):" if route == ENV_CONFIG else "dynamic profiling:"
     if folder is None:
-        why = "dynamic profiling: what is collected, and when, is read at run time from a profiler_config.json in " \
-              "a folder not known here"
+        why = f"{head} what is collected, and when, is read at run time from a profiler_config.json in a folder " \
+              "not known here"
     elif path is None:
-        why = "dynamic profiling: what is collected, and when, is read at run time from " \
+        why = f"{head} what is collected, and when, is read at run time from " \
               f"{os.path.join(folder, 'profiler_config.json')}, relative to {CHDIR}"
     else:
         data["config"] = path
-        why = f"dynamic profiling: what is collected, and when, is read at run time from {path}"
+        why = f"{head} what is collected, and when, is read at run time from {path}"
         if os.path.isfile(path):
             try:
                 with open(path, encoding="utf-8") as fh:
@@ -220,8 +222,7 @@ def _env_read(p: Profiler, how: str, info: dict, target: Target) -> Profiler:
              "optimizer.step() is profiled"]
     if target.torch_npu in ("any", "portable", "5.0", info["from"]):
         lines.append(f"read by torch_npu {first} and later ({old} and earlier do not read it)")
-    return p._replace(why=p.why.replace("dynamic profiling:", f"dynamic profiling ({ENV_CONFIG}):", 1),
-                      details=tuple(lines) + p.details)
+    return p._replace(details=tuple(lines) + p.details)
 
 
 def _legacy(full: str, call: ast.Call) -> bool:

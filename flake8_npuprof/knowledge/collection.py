@@ -35,10 +35,11 @@ def substituted_defaults(route: str, versions) -> Tuple[str, bool]:
                       separators=(",", ":")), True
 
 
-def substituted_phrase(route: str, versions) -> str:
+def substituted_sets(route: str, versions) -> str:
     """What the TF adapters of `versions` do with profiling on and no options, from `adapter_default`: every
     adapter these CANN versions ship substitutes a default set (the r1.2-r1.7 adapters that stopped instead
-    predate CANN 7.0, data/sources.json collection.emulation.adapter_default)."""
+    predate CANN 7.0, data/sources.json collection.emulation.adapter_default): the sets, per version where they differ
+    ("" when not known)."""
     table = data()["emulation"]["adapter_default"].get(route, {})
     groups: Dict[str, List[str]] = {}
     for v in versions:
@@ -53,9 +54,8 @@ def substituted_phrase(route: str, versions) -> str:
     if not known:
         return ""
     if len(known) == 1 and len(groups) == 1:
-        return f"the adapter substitutes its defaults ({described(next(iter(known)))})"
-    return "the adapter substitutes its defaults (" + "; ".join(
-        f"CANN {', '.join(vs)}: {described(n)}" for n, vs in known.items()) + ")"
+        return described(next(iter(known)))
+    return "; ".join(f"CANN {', '.join(vs)}: {described(n)}" for n, vs in known.items())
 
 
 def switches() -> Dict[str, dict]:

@@ -13,12 +13,14 @@ MODE_VALUES = ("true", "false", "", "dynamic")
 
 def no_options_in_env(where: str):
     """NPP002 for PROFILING_MODE=true with no PROFILING_OPTIONS set anywhere in `where`."""
-    from ..source.said import said
+    from ..source.said import aside, clause, said
     return said(f"PROFILING_MODE is true but {where} never sets PROFILING_OPTIONS",
-                'unless the calling environment does, the GE of CANN 8.5 and later substitutes its default options '
-                '(output "./", training/task trace, hccl, aicpu, PipeUtilization; executed, and `npuprof emulate` '
-                "shows what that gives on each target), while for 7.0/8.0 no GE source shows it (the only older one "
-                "found leaves profiling off)", "set PROFILING_OPTIONS explicitly")
+                clause("unless the calling environment does, the GE of CANN 8.5 and later substitutes its default "
+                       "options", aside('output "./", training/task trace, hccl, aicpu, PipeUtilization; executed, and '
+                                        "`npuprof emulate` shows what that gives on each target"),
+                       ", while for 7.0/8.0 no GE source shows it",
+                       aside("the only older one found leaves profiling off")),
+                "set PROFILING_OPTIONS explicitly")
 
 
 def means_off(value: str) -> bool:

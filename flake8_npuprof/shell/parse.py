@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .words import HEREDOC_TAG, continuation, heredoc_end, word_end
+from .words import arithmetic_end, comment_end, continuation, heredoc_end, heredoc_tag, word_end
 
 
 # `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`)
@@ -104,12 +104,10 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
             i += 2
             continue
         if c == "#":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
+            i = comment_end(text, i, n)
             continue
         if c == "(" and text.startswith("((", i) and (not words or text[words[0][0]:words[0][1]] == "for"):
-            close = text.find("))", i)             # `(( i++ ))`, `for ((...))`: arithmetic, one word
-            close = n if close < 0 else close + 2
+            close = arithmetic_end(text, i, n)    # `(( i++ ))`, `for ((...))`: arithmetic, one word
             words.append((i, close))
             i = close
             continue
@@ -158,9 +156,9 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
         j = min(word_end(text, i, n), n)
         if text[i:j] == "<<" and not text.startswith("<", j):
             # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs
-            m = HEREDOC_TAG.match(text, j)
-            if m and m.group(2):
-                heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
+            tag = heredoc_tag(text, j)
+            if tag:
+                heredocs.append(tag[0])
         words.append((i, j))
         i = j
         if len(words) > 2 and text[i - 2:i] == "in" and j - words[-1][0] == 2 and \
@@ -239,8 +237,7 @@ def _case_arms(text: str, at: int):
     while True:
         while i < n and (text[i] in " \t\r\n;" or text[i] == "#"):
             if text[i] == "#":
-                nl = text.find("\n", i)
-                i = n if nl < 0 else nl
+                i = comment_end(text, i, n)
             else:
                 i += 1
         if i >= n:
@@ -358,8 +355,7 @@ def _array_end(text: str, i: int) -> int:
             if depth == 0:
                 return i
         elif c == "#" and text[i - 1] in " \t\n(":
-            nl = text.find("\n", i)         # a comment inside the list (`ids=( 0 1 # the dev's ids`)
-            i = n if nl < 0 else nl
+            i = comment_end(text, i, n)     # a comment inside the list (`ids=( 0 1 # the dev's ids`)
         elif c in "'\"$`\\":
             i = word_end(text, i) if c != "\\" else i + 2
         else:

@@ -166,6 +166,27 @@ def balanced(text: str, i: int, opener: str, closer: str) -> int:
 HEREDOC_TAG = re.compile(r"[ \t]*(-?)[ \t]*['\"]?([^\s'\"<>;&|()]*)['\"]?")
 
 
+def heredoc_tag(text: str, i: int) -> Optional[Tuple[Tuple[str, bool], int]]:
+    """The here-document a `<<` opens when its delimiter starts at i: ((delimiter, quotes and `\\` removed; whether
+    `-` strips leading tabs), after the delimiter), or None (no delimiter: no here-document)."""
+    m = HEREDOC_TAG.match(text, i)
+    if not m or not m.group(2):
+        return None
+    return (m.group(2).replace("\\", ""), bool(m.group(1))), m.end()
+
+
+def comment_end(text: str, i: int, n: int) -> int:
+    """The end of the comment whose `#` is at i: its line break, or n (the end of the text read)."""
+    nl = text.find("\n", i, n)
+    return n if nl < 0 else nl
+
+
+def arithmetic_end(text: str, i: int, n: int) -> int:
+    """After the `))` that closes the arithmetic `((` at i (`(( i++ ))`, `for ((i = 0; i < n; i++))`), its inner
+    parentheses balanced; n (the end of the text read) when none closes it."""
+    return min(balanced(text, i, "(", ")"), n)
+
+
 def heredoc_end(text: str, i: int, heredocs: List[Tuple[str, bool]]) -> int:
     """Where the shell reads commands again after the here-document bodies that start at i: each (delimiter,
     tabs stripped) in turn, up to the line that is its delimiter."""
@@ -223,14 +244,13 @@ def _command_substitution_end(text: str, k: int) -> int:
             k = skip_expansion(text, k)
             continue
         if text.startswith("<<", k) and not text.startswith("<<<", k):
-            m = HEREDOC_TAG.match(text, k + 2)
-            if m and m.group(2):            # a here-document: its body, after this line, is data
-                nl = text.find("\n", m.end())
-                k = n if nl < 0 else heredoc_end(text, nl + 1, [(m.group(2).replace("\\", ""), bool(m.group(1)))])
+            tag = heredoc_tag(text, k + 2)
+            if tag:                         # a here-document: its body, after this line, is data
+                nl = text.find("\n", tag[1])
+                k = n if nl < 0 else heredoc_end(text, nl + 1, [tag[0]])
                 continue
         if c == "#" and text[k - 1] in " \t\n;(":
-            nl = text.find("\n", k)         # a comment, to the end of its line
-            k = n if nl < 0 else nl
+            k = comment_end(text, k, n)     # a comment, to the end of its line
             continue
         if (c == "c" or c == "e") and _command_start(text, k):
             word = re.match(r"(case|esac)(?![\w-])", text[k:k + 5])
@@ -379,11 +399,10 @@ def simple_commands(text: str, bodies: bool = False) -> Iterator[SimpleCommand]:
             i += 1
             continue
         if c == "#":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
+            i = comment_end(text, i, n)
             continue
         if c == "(" and text.startswith("((", i):     # arithmetic (`(( i++ ))`, `for ((i = 0; ...))`): no words
-            i = balanced(text, i, "(", ")")
+            i = arithmetic_end(text, i, n)
             continue
         if c in _SEPARATORS:
             if words or c == "\n":
@@ -403,11 +422,11 @@ def simple_commands(text: str, bodies: bool = False) -> Iterator[SimpleCommand]:
                 i += 2                          # `2>&1`: a redirection, not a `&` that ends the command
                 continue
             if text.startswith("<<", i):
-                m = HEREDOC_TAG.match(text, i + 2)
-                if m and m.group(2):
+                tag = heredoc_tag(text, i + 2)
+                if tag:
                     if not bodies:
-                        heredocs.append((m.group(2).replace("\\", ""), bool(m.group(1))))
-                    i = m.end()
+                        heredocs.append(tag[0])
+                    i = tag[1]
                     continue
             i += 1
             continue

@@ -89,7 +89,7 @@ def finding(code: str, words: Union[str, Said], start: int, end: int, line: int,
     """A finding whose message is the rendering of its words, every text of them shown printable."""
     said = plain(words).mapped(printable)
     return Finding(code, said.message, start, end, line, col, end_line, end_col, fix,
-                   None if said == Said(said.what) else said)
+                   None if said == Said(said.what) and isinstance(said.what, str) else said)
 
 
 class TextFix(NamedTuple):

@@ -12,23 +12,22 @@ The message reads, as the rules have always written it:
     [not reached from this file's entry point (line N): ][latent (why); once GE reads these options: ][when F: ]
     <what>: <consequence, or the first version's>[; on CANN ... <consequence>]...[; <advice>]...[ (context)]
 
-A consequence is a text, or a `clause(...)` of texts and parts the renderings treat apart: `logged(...)`, the
-line a runtime writes with the words that bring it in (`' ("Output path is invalid.")'`, `'logs "..." and '`),
-which the short sentence leaves out; and `so(outcome)`, the `, so <outcome>` it ends in, which the short sentence
-keeps and which names its form once the code runs from a closed set (`ABORT`: "... will fail and the job will
-abort" under a condition that puts it later).
+A text (the problem, a consequence) is a string, or a `clause(...)` of strings and parts the renderings treat
+apart: `logged(...)`, the line a runtime writes with the words that bring it in (`' ("Output path is invalid.")'`,
+`'logs "..." and '`), which the short sentence leaves out; `aside(...)`, a note in brackets (`' (the default)'`),
+which the short sentence keeps only while it is short; and `so(outcome)`, the `, so <outcome>` a consequence ends
+in, which the short sentence keeps and which names its form once the code runs from a closed set (`ABORT`: "...
+will fail and the job will abort" under a condition that puts it later).
 
 The short sentence is the problem and its consequence: a message that fits in LONG characters is shown as it
 is; a longer one keeps the conditions in their short words, the problem and the consequence's outcome (what
 each version's line ends in: what they share, or that it depends on the version), and leaves the rest to the
-detail, a line each. Inside one clause a rule wrote, the sentence leaves out long asides in parentheses (a rule
-writes them into its text; not yet a part of their own); a clause with an unbalanced bracket or quote is kept
-whole, so the sentence never opens what it does not close.
+detail, a line each. It keeps an aside (and a one-clause message's context) of up to 30 characters, then, if it
+is still too long, of up to 12; log lines never.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Callable, List, NamedTuple, Sequence, Tuple, Union
 
@@ -44,9 +43,10 @@ LATER = {ABORT: LATENT_ABORT}
 
 
 class Part(NamedTuple):
-    """A piece of a clause the renderings treat apart: `logged(...)` or `so(...)`."""
+    """A piece of a clause the renderings treat apart: `logged(...)`, `aside(...)` or `so(...)`."""
 
-    kind: str                   # "log": left out of the short sentence; "so": the outcome it keeps
+    # "log": left out of the short sentence; "aside": kept there while short; "so": the outcome it keeps
+    kind: str
     text: str                   # as the message shows it (a "so": the outcome as it happens)
     later: str = ""             # a "so": the outcome once the code runs or GE reads the options ("": the same)
 
@@ -66,6 +66,11 @@ Text = Union[str, Clause]
 def logged(words: str) -> Part:
     """A line a runtime writes, with the words that bring it in: `' ("Output path is invalid.")'`."""
     return Part("log", words)
+
+
+def aside(words: str) -> Part:
+    """` (<words>)`: a note on what comes before it, which the short sentence keeps only while it is short."""
+    return Part("aside", f" ({words})")
 
 
 def so(outcome: str) -> Part:
@@ -92,8 +97,9 @@ def outcome(text: Text) -> str:
     return ends[-1].text if ends else ""
 
 
-def _render(text: Text, future: bool = False, brief: bool = False) -> str:
-    """The message's form of a text (`brief`: without its log lines), its outcome in the tense of `future`."""
+def _render(text: Text, future: bool = False, keep: int = 0) -> str:
+    """The message's form of a text, its outcome in the tense of `future`; with `keep`, the short sentence's:
+    without its log lines and its asides longer than `keep` characters."""
     if isinstance(text, str):
         return text
     out = []
@@ -102,9 +108,14 @@ def _render(text: Text, future: bool = False, brief: bool = False) -> str:
             out.append(p)
         elif p.kind == "so":
             out.append(", so " + (p.later if future and p.later else p.text))
-        elif not brief:
+        elif not keep or (p.kind == "aside" and _short_enough(p.text, keep)):
             out.append(p.text)
     return "".join(out)
+
+
+def _short_enough(note: str, keep: int) -> bool:
+    """Whether the short sentence keeps an aside (` (...)`, its brackets counted) when it keeps `keep` characters."""
+    return len(note) - 1 <= keep
 
 
 def _mapped(text: Text, f: Callable[[str], str]) -> Text:
@@ -178,7 +189,7 @@ class Runtime(NamedTuple):
 class Said(NamedTuple):
     """The fields of one finding's words (see the module's docstring)."""
 
-    what: str                               # the problem
+    what: Text                              # the problem
     consequence: Text = ""                  # what the runtime does, when no version is named
     runtime: Tuple[Runtime, ...] = ()      # what each group of versions does, when they are named
     advice: Tuple[str, ...] = ()            # the advice and the message's other clauses, in order
@@ -203,23 +214,24 @@ class Said(NamedTuple):
     def within(self, context: str, default_of: str = "") -> "Said":
         return self._replace(context=context, default_of=default_of)
 
-    def closed_with(self, aside: str) -> "Said":
-        """The last clause followed by `aside` (" (the default of --level)"): a note on the whole finding that
-        its message has always closed with, unlike `context`, which the detail shows on a line of its own."""
-        if not aside:
+    def closed_with(self, note: Union[str, Part]) -> "Said":
+        """The last clause followed by `note` (" (the default of --level)", or an `aside(...)`): a note on the whole
+        finding that its message has always closed with, unlike `context`, which the detail shows on a line of its
+        own."""
+        if not note:
             return self
         if self.advice:
-            return self._replace(advice=self.advice[:-1] + (self.advice[-1] + aside,))
+            return self._replace(advice=self.advice[:-1] + (self.advice[-1] + _render(clause(note)),))
         if self.runtime:
             last = self.runtime[-1]
-            return self._replace(runtime=self.runtime[:-1] + (last._replace(text=clause(last.text, aside)),))
+            return self._replace(runtime=self.runtime[:-1] + (last._replace(text=clause(last.text, note)),))
         if self.consequence:
-            return self._replace(consequence=clause(self.consequence, aside))
-        return self._replace(what=self.what + aside)
+            return self._replace(consequence=clause(self.consequence, note))
+        return self._replace(what=clause(self.what, note))
 
     def mapped(self, f: Callable[[str], str]) -> "Said":
         """Every text of the fields through `f` (`printable`, for user text shown in a message)."""
-        return self._replace(what=f(self.what), consequence=_mapped(self.consequence, f),
+        return self._replace(what=_mapped(self.what, f), consequence=_mapped(self.consequence, f),
                              runtime=tuple(r._replace(text=_mapped(r.text, f)) for r in self.runtime),
                              advice=tuple(map(f, self.advice)), context=f(self.context),
                              conditions=tuple(c._replace(text=f(c.text), shown=f(c.shown)) for c in self.conditions))
@@ -237,10 +249,11 @@ class Said(NamedTuple):
         (SARIF `relatedLocations`, the LSP's related information)."""
         return tuple(dict.fromkeys(n for n in [c.line for c in self.conditions] + list(self.lines) if n > 0))
 
-    def _head(self, brief: bool = False) -> str:
-        """The problem and its (first) consequence (`brief`: without the log lines it quotes)."""
-        first = self._lines()[0] if self.runtime else _render(self.consequence, self.future, brief)
-        return f"{self.what}: {first}" if first else self.what
+    def _head(self, keep: int = 0) -> str:
+        """The problem and its (first) consequence (`keep`: as the short sentence shows them, see `_render`)."""
+        first = self._lines()[0] if self.runtime else _render(self.consequence, self.future, keep)
+        what = _render(self.what, keep=keep)
+        return f"{what}: {first}" if first else what
 
     def _lines(self) -> List[str]:
         return [r.line_in(self.future) for r in self.runtime]
@@ -275,7 +288,7 @@ class Said(NamedTuple):
         return self.message
 
 
-def said(what: str, consequence: Text = "", *advice: str, context: str = "", lines: Sequence[int] = ()) -> Said:
+def said(what: Text, consequence: Text = "", *advice: str, context: str = "", lines: Sequence[int] = ()) -> Said:
     """A finding's words: `said("duplicate key", "the runtime keeps the last one", "remove one")`; `lines`: the
     other lines of the same file they name ("the profiling config (line 13)")."""
     return Said(what, consequence, advice=tuple(a for a in advice if a), context=context, lines=tuple(lines))
@@ -299,13 +312,14 @@ def _text_from(value) -> Text:
 
 
 def to_json(s: Said) -> list:
-    return [s.what, _text_json(s.consequence), [[r.versions, _text_json(r.text), r.builds] for r in s.runtime],
+    return [_text_json(s.what), _text_json(s.consequence),
+            [[r.versions, _text_json(r.text), r.builds] for r in s.runtime],
             list(s.advice), s.context, s.default_of, [list(c) for c in s.conditions], list(s.lines), list(s.fails_on)]
 
 
 def from_json(row) -> Said:
     what, consequence, runtime, advice, context, default_of, conditions, lines, fails_on = row
-    return Said(str(what), _text_from(consequence),
+    return Said(_text_from(what), _text_from(consequence),
                 tuple(Runtime(str(v), _text_from(t), str(b)) for v, t, b in runtime),
                 tuple(map(str, advice)), str(context), str(default_of),
                 tuple(Condition(str(k), str(t), str(s), int(n)) for k, t, s, n in conditions),
@@ -318,18 +332,22 @@ def _brief(s: Said) -> Tuple[str, Tuple[str, ...]]:
     message = s.message
     if len(message) <= LONG:
         return message, ()
+    what = str(s.what)
+    # the problem (with versions) or the problem and its consequence, as the short sentence shows them
+    brief: Callable[[int], str] = lambda keep: _render(s.what, keep=keep)
+    parts: List[str] = []
     if s.runtime:
-        what, head, parts = s.what, s._head(), s._lines()
-        brief = what
+        head, parts = what, s._lines()
     else:
         what = head = s._head()
-        brief = s._head(brief=True)         # the sentence never quotes a log line
-        parts = []
+        brief = s._head             # the sentence never quotes a log line
     tail = list(s.advice)
     context = s.context
     if context and not tail:                # an aside of a one-clause message stays in it
         head, what, context = f"{head} {context}", (f"{what} {context}" if what == head else what), ""
-        brief = f"{brief} {s.context}" if not s.runtime else brief
+        if not s.runtime:
+            # kept while it is short, as an aside (a context is one: "(passed to train.py at line 3, ...)")
+            brief = _with_context(brief, s.context)
     # a value that holds only when a flag is left out says so in the sentence too, not only in the detail
     # (after a condition the sentence has one already, and would grow too long with a second)
     default = s.default_of if not s.conditions and context else ""
@@ -347,26 +365,32 @@ def _brief(s: Said) -> Tuple[str, Tuple[str, ...]]:
     return short, tuple(detail)
 
 
-def _short(lead: str, s: Said, brief: str) -> str:
+def _with_context(brief: Callable[[int], str], context: str) -> Callable[[int], str]:
+    def with_it(keep: int) -> str:
+        return brief(keep) + _render(Clause((Part("aside", " " + context),)), keep=keep)
+    return with_it
+
+
+def _short(lead: str, s: Said, brief: Callable[[int], str]) -> str:
     """The problem and its consequence, each step shorter than the one before, until it fits (`brief`: the
-    problem and its consequence without log lines, or with versions, the problem)."""
+    problem and its consequence without log lines, or with versions, the problem, keeping asides up to a length)."""
     runtime, future = s.runtime, s.future
     if runtime:
         texts = [r.text for r in runtime]
         outcome = _outcome(runtime, texts, future)
-        tries = [lambda keep: f"{_clean(brief, keep)}: {outcome}"]
+        tries = [lambda keep: f"{brief(keep)}: {outcome}"]
         if outcome != DEPENDS:
             # what only some builds do never reads as what every build does
             some = "on some builds, " if any(r.builds for r in runtime) else ""
-            tries.append(lambda keep: f"{_clean(brief, keep)}: {some}{_ending(texts[0], future)}")
+            tries.append(lambda keep: f"{brief(keep)}: {some}{_ending(texts[0], future)}")
     else:
-        tries = [lambda keep: _clean(brief, keep),
-                 lambda keep: _problem_and_outcome(_clean(s.what, keep), s.consequence, future, keep,
-                                                   _clean(brief, keep))]
+        tries = [brief,
+                 lambda keep: _problem_and_outcome(_render(s.what, keep=keep), s.consequence, future, keep,
+                                                   brief(keep))]
     short = ""
     for keep in (30, 12):
         for make in tries:
-            short = _tidy(lead + make(keep))
+            short = lead + make(keep)
             if len(short) <= LONG:
                 return short
     return short
@@ -381,8 +405,8 @@ def _ending(text: Text, future: bool, keep: int = 30) -> str:
             last = text.parts[ends[-1]]
             assert isinstance(last, Part)
             rest = Clause((last.later if future and last.later else last.text,) + text.parts[ends[-1] + 1:])
-            return _clean(_render(rest, future, brief=True), keep)
-    return _clean(_render(text, future, brief=True), keep)
+            return _render(rest, future, keep)
+    return _render(text, future, keep)
 
 
 def _problem_and_outcome(problem: str, consequence: Text, future: bool, keep: int, head: str) -> str:
@@ -403,58 +427,6 @@ def _outcome(runtime: Tuple[Runtime, ...], texts: List[Text], future: bool) -> s
             return f"{runtime[0].scope}, {lasts[0]}"
         return f"on some builds, {lasts[0]}" if any(r.builds for r in runtime) else lasts[0]
     return DEPENDS          # the sentence says only what every version shares; the detail says each
-
-
-def _clean(text: str, keep: int = 30) -> str:
-    """One clause without its quoted log lines and its asides in parentheses (after a space) longer than `keep`;
-    a clause whose brackets or quotes do not pair up is kept as it is."""
-    if not _paired(text):
-        return text
-    out, depth, start, quoted, escaped = [], 0, 0, False, False
-    for i, c in enumerate(text):
-        if quoted and (escaped or c == "\\"):        # `\"` inside a value shown as JSON writes it
-            escaped = not escaped
-            if depth == 0:
-                out.append(c)
-            continue
-        if c == '"' and depth == 0:
-            quoted = not quoted
-        if quoted:
-            if depth == 0:
-                out.append(c)
-            continue
-        if c == "(" and depth == 0 and i and not text[i - 1].isspace():
-            out.append(c)           # a call or an index written in the text (`NPURunConfig(profiling_config=...)`),
-            depth = -1              # not an aside: kept, up to its closing bracket
-            continue
-        if depth < 0:
-            out.append(c)
-            if c == ")":
-                depth = 0
-            continue
-        if c == "(":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif c == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                aside = text[start:i + 1]
-                if '"' not in aside and len(aside) <= keep:
-                    out.append(aside)
-                elif out and out[-1] == " ":
-                    out.pop()
-            continue
-        if depth == 0:
-            out.append(c)
-    if depth:                   # an unbalanced "(": keep the text as it is
-        return text
-    return "".join(out)
-
-
-def _tidy(text: str) -> str:
-    text = re.sub(r"\s{2,}", " ", text).replace(" ,", ",").replace(" :", ":")
-    return text.strip()
 
 
 _PAIRS = {")": "(", "]": "["}
