@@ -21,6 +21,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
+from ..source.said import Text, aside, clause, logged
 from ..source.suggest import close_matches
 from .torch_npu_report import CHECKED, PROFILER, REF_GUIDE, Names, every, mentions_torch_npu, report, script
 
@@ -87,8 +88,8 @@ def _attribute(ctx, node: ast.Attribute, full: str, guarded) -> None:
         guess = close_matches(member, sorted(table["members"]))
         hint = f"did you mean {cls}.{guess[0]}?" if guess else f"{cls} has {', '.join(table['members'])}"
         report(ctx, "NPP317", at, f"torch_npu's {cls} has no member {member}",
-               every(f"raises AttributeError ({cls} has no attribute {member!r}) where {where} is evaluated, and "
-                     "the job stops"), hint)
+               every(clause("raises AttributeError", logged(f" ({cls} has no attribute {member!r})"),
+                            f" where {where} is evaluated, and the job stops")), hint)
     elif first != TORCH_NPU_RELEASES[0]:
         report(ctx, "NPP317", at, f"{where} is new in torch_npu {first}",
                _before(first, f"{cls} has no {member}", "AttributeError"),
@@ -123,11 +124,11 @@ def _missing_class(ctx, node: ast.AST, cls: str, error: str) -> None:
            f"drop it, or target torch_npu {_first_release(first)}+")
 
 
-def _before(first: str, lacks: str, error: str) -> Dict[str, Optional[str]]:
+def _before(first: str, lacks: str, error: str) -> Dict[str, Optional[Text]]:
     """The error on the releases before `first` (a release, or the first build of its release: 6.0.rc2)."""
     release = _first_release(first)
-    out: Dict[str, Optional[str]] = {r: f"raises {error} ({lacks} before {release}), and the job stops"
-                                     for r in K.releases_before(release)}
+    out: Dict[str, Optional[Text]] = {r: clause(f"raises {error}", aside(f"{lacks} before {release}"),
+                                                ", and the job stops") for r in K.releases_before(release)}
     if first != release:
         out[release] = f"depends on the build: its builds before {first} raise {error}, and the job stops"
     return out
