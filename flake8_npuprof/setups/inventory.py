@@ -313,6 +313,25 @@ class ExecOrder:
         return id(func) in self._method_ids
 
 
+class OrderWhenAsked:
+    """The execution order, made when a rank is first asked for: a file with no GE initialisation to rank (or
+    one whose every candidate is ruled out first) does not walk its statements for one."""
+
+    __slots__ = ("sites", "_made", "_args")
+
+    def __init__(self, sites, tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None):
+        self.sites = sites
+        self._made: Optional[ExecOrder] = None
+        self._args = (tree, text, starts)
+
+    def of(self, node: Optional[ast.AST]) -> Optional[int]:
+        if node is None:
+            return None
+        if self._made is None:
+            self._made = ExecOrder(self.sites, *self._args)
+        return self._made.of(node)
+
+
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
@@ -372,7 +391,7 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
 class Inventory:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.order = ExecOrder(ctx.sites, ctx.tree, ctx.src.text, ctx.src.line_starts)
+        self.order = OrderWhenAsked(ctx.sites, ctx.tree, ctx.src.text, ctx.src.line_starts)
         self.setups: List[ScriptSetup] = []
         self.inits: List[GeInit] = []
         self._sites: Optional[Dict[int, CallSite]] = None
@@ -530,6 +549,8 @@ class Inventory:
     def _first(self, calls: List[ast.AST]) -> Optional[ast.AST]:
         if not calls:
             return None
+        if len(calls) == 1:
+            return calls[0]             # (nothing to rank it against)
         return min(calls, key=lambda c: (self.order.of(c) is None, self.order.of(c) or 0, self.ctx.pos(c)))
 
     def _delivery_of(self, value: Optional[ast.AST]) -> Tuple[Optional[ast.AST], str]:

@@ -172,7 +172,8 @@ def certain(call, sites) -> bool:
 
 def first_init(inits, order):
     """The GE initialisation that runs first (GE takes its init options only once), or None."""
-    ranked = [i for i in inits if order is not None and order.of(i.call) is not None and certain(i.call, order.sites)]
+    # (certain first: it needs no rank, and often rules every candidate out)
+    ranked = [i for i in inits if order is not None and certain(i.call, order.sites) and order.of(i.call) is not None]
     return min(ranked, key=lambda i: order.of(i.call)) if ranked else None
 
 
