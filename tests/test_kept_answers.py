@@ -47,7 +47,7 @@ RUNTIME_PAIRS = [(v, p) for v, p in PAIRS if v not in K.LEGACY_VERSIONS]      # 
 
 
 def _cold_collector():
-    for kept in (G._collector_steps_of, G._member_steps, G._construct_steps):
+    for kept in (G._collector_steps_of, G._member_steps, G._output_steps, G._construct_steps):
         kept.cache_clear()
 
 

@@ -417,9 +417,10 @@ def _collector(obj: Optional[Dict[str, Nano]], bad: Optional[_Bad], version: str
     # the code stops at the first refusal; the steps go on, so that each problem is found on its own
     if env is not None:
         steps.extend(_construct(obj, version, product, _platform_of(version, product, hypothetical), env))
-    else:
-        steps.extend(_construct_steps(tuple(obj.get(k) for k in _construct_reads(version)), version, product,
-                                      hypothetical))
+    else:                               # (the result path's steps kept apart: it changes from script to script)
+        steps.extend(_output_steps(obj.get("output"), version))
+        steps.extend(_construct_steps(tuple(obj.get(k) for k in _CONSTRUCT_READS) +
+                                      (obj.get(facts(version)["op_filter_key"]),), version, product, hypothetical))
     return steps
 
 
@@ -451,17 +452,23 @@ def _member_steps(key: str, value: Nano, version: str, product: str,
     return tuple(steps)
 
 
-def _construct_reads(version: str) -> Tuple[str, ...]:
-    """The members _construct reads."""
-    return ("output", "storage_limit", "instr_profiling", "instr_profiling_freq", facts(version)["op_filter_key"])
+# the members _construct_rest reads, with the version's op filter key after them
+_CONSTRUCT_READS = ("storage_limit", "instr_profiling", "instr_profiling_freq")
+
+
+@lru_cache(maxsize=1024)
+def _output_steps(value: Optional[Nano], version: str) -> Tuple[Step, ...]:
+    """_output without an environment."""
+    return tuple(_output(value, facts(version), None))
 
 
 @lru_cache(maxsize=4096)
 def _construct_steps(values: tuple, version: str, product: str, hypothetical: Optional[bool]) -> Tuple[Step, ...]:
-    """_construct without an environment, from the values of the members it reads (_construct_reads; None:
+    """_construct_rest, from the values of the members it reads (_CONSTRUCT_READS and the op filter key; None:
     absent)."""
-    obj = {k: v for k, v in zip(_construct_reads(version), values) if v is not None}
-    return tuple(_construct(obj, version, product, _platform_of(version, product, hypothetical), None))
+    keys = _CONSTRUCT_READS + (facts(version)["op_filter_key"],)
+    obj = {k: v for k, v in zip(keys, values) if v is not None}
+    return tuple(_construct_rest(obj, version, product, _platform_of(version, product, hypothetical)))
 
 
 def supported_anywhere(version: str, key: str) -> bool:
@@ -660,9 +667,13 @@ def _dec(event: str) -> bool:
 
 def _construct(obj: Dict[str, Nano], version: str, product: str, plat: dict, env) -> List[Step]:
     """MsprofGeOptionsParamConstruct: result path, storage limit, instruction sampling, the op filter."""
+    return _output(obj.get("output"), facts(version), env) + _construct_rest(obj, version, product, plat)
+
+
+def _construct_rest(obj: Dict[str, Nano], version: str, product: str, plat: dict) -> List[Step]:
+    """_construct after the result path (which alone reads the environment)."""
     f = facts(version)
     out: List[Step] = []
-    out.extend(_output(obj.get("output"), f, env))
     storage = obj.get("storage_limit")
     if storage is not None:
         text, logged = as_string(storage)
