@@ -130,11 +130,55 @@ def test_the_order_made_when_asked_ranks_every_node_as_the_order_made_at_once(pa
     tree = ast.parse(text)
     src = SourceText(text)
     sites = collect(tree, text, src.line_starts)
-    at_once, when_asked = ExecOrder(sites, tree, text, src.line_starts), OrderWhenAsked(sites, tree, text,
-                                                                                       src.line_starts)
+    at_once = ExecOrder(sites, tree, text, src.line_starts)
+    when_asked = OrderWhenAsked(sites, tree, text, src.line_starts)
     assert when_asked.of(None) is None and when_asked._made is None
     nodes = list(ast.walk(tree))
     assert [when_asked.of(n) for n in nodes] == [at_once.of(n) for n in nodes]
+
+
+_SHAPES = [
+    # statements of one body, a function reached by a plain call, a method, a lambda, a decorator, a default,
+    # a class body, code after a return, a name defined twice, a call in a nested def, `as_default` (not `def`)
+    "import npu_device as npu\n"
+    "def deco(f):\n    return f\n"
+    "def helper(x=npu.open()):\n    cfg = npu.global_options()\n    return cfg\n"
+    "def main():\n    npu.global_options().profiling_config.enable_profiling = True\n"
+    "    npu.open().as_default()\n    helper()\n    f = lambda: npu.open()\n"
+    "    def inner():\n        npu.open()\n    return 1\n    npu.open()\n"
+    "@deco\ndef unused():\n    npu.open()\n"
+    "class T:\n    def run(self):\n        npu.open()\n    x = npu.open()\n"
+    "def main():\n    npu.global_options().profiling_config.enable_profiling = True\n    npu.open().as_default()\n"
+    "T().run()\nmain()\nif __name__ == '__main__':\n    main()\n    helper()\n",
+    # a def and a class inside a compound statement: their headers run, yet the order ranks neither
+    "import npu_device as npu\nif npu:\n    def g(a=npu.open()):\n        pass\n"
+    "    class K(npu.open()):\n        pass\n    npu.open()\n",
+]
+
+
+@pytest.mark.parametrize("text", _SHAPES + [p.read_text(encoding="utf-8") for p in
+                                            sorted((HERE / "eval_files").glob("*.py"))[1::4]])
+def test_ranked_and_first_without_the_order_are_the_orders_answers(text):
+    import random
+    tree = ast.parse(text)
+    src = SourceText(text)
+    sites = collect(tree, text, src.line_starts)
+    whole = ExecOrder(sites, tree, text, src.line_starts)
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.stmt, ast.expr))]
+    shown = []
+    for n in nodes:
+        order = OrderWhenAsked(sites, tree, text, src.line_starts)
+        assert order.ranked(n) == (whole.of(n) is not None)
+        if OrderWhenAsked(sites, tree, text, src.line_starts)._surely_ranked(n, set()):
+            shown.append(n)
+    assert shown
+    ranked = [n for n in nodes if whole.of(n) is not None]
+    pick = random.Random(len(text))
+    for _ in range(300):
+        pair = [pick.choice(shown), pick.choice(ranked if pick.random() < 0.5 else shown)]
+        if pair[0] is not pair[1]:
+            order = OrderWhenAsked(sites, tree, text, src.line_starts)
+            assert order.first(pair) is min(pair, key=whole.of)
 
 
 def test_a_text_beyond_latin_1_is_not_flake8s_reading_of_an_undecodable_file(tmp_path):
