@@ -351,7 +351,7 @@ def collector_steps(text: str, version: str, product: str, env: Optional[Dict[st
     return list(_collector_steps_of(("bad", bad.why, bad.key), version, product))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=512)
 def _collector_steps_of(read: tuple, version: str, product: str) -> Tuple[Step, ...]:
     """collector_steps without an environment, for one reading (nano_read's object as its items, or its failure)."""
     if read[0] == "object":
@@ -433,7 +433,7 @@ def _platform_of(version: str, product: str, hypothetical: Optional[bool]) -> di
     return _hypothetical(version, hypothetical)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _member_steps(key: str, value: Nano, version: str, product: str,
                   hypothetical: Optional[bool]) -> Tuple[Step, ...]:
     """What the collector's loop over the members does with one of them."""
@@ -462,7 +462,7 @@ def _output_steps(value: Optional[Nano], version: str) -> Tuple[Step, ...]:
     return tuple(_output(value, facts(version), None))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _construct_steps(values: tuple, version: str, product: str, hypothetical: Optional[bool]) -> Tuple[Step, ...]:
     """_construct_rest, from the values of the members it reads (_CONSTRUCT_READS and the op filter key; None:
     absent)."""

@@ -167,7 +167,7 @@ def _not(value, _schema) -> Check:
 
 # Errors of a property's schema kept per validator, per (name, where, the value and its type): options strings repeat
 # their members from script to script, and each is validated for every version up to 8.0
-_KEPT = 4096
+_KEPT = 1024
 
 
 def _properties(value, _schema) -> Check:
