@@ -16,7 +16,7 @@ from ..values.launch_args import Given, OPEN, Word
 from ..values.resolve import FlagDef
 
 if TYPE_CHECKING:
-    from ..setups.inventory import ExecOrder
+    from ..setups.inventory import OrderWhenAsked
     from .analysis import Context
 
 
@@ -116,7 +116,7 @@ class LaunchSetup(NamedTuple):
     unknown: List[Word]
     setups: list                # inventory.ScriptSetup, guards on the flags decided
     inits: list
-    order: ExecOrder
+    order: OrderWhenAsked
     decided: List[str]          # how flags decided the script's conditions, for messages
     traps: List[Trap]           # flags given "False" that the script reads as true
 

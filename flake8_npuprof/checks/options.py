@@ -21,7 +21,7 @@ import functools
 from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..knowledge import datafiles as K
-from ..knowledge.collection import collects_anything
+from ..knowledge.collection import silent_pairs
 from ..source.jsonscan import Doc, parse
 from ..source.model import Issue
 from ..source.said import Runtime, Said, Text, clause, outcome, said, so
@@ -276,8 +276,7 @@ def _nothing_collected(doc: Doc, target: Target) -> Optional[Issue]:
     if _any_unknown(doc):
         return None
     options = {snake(k): v for k, v in doc.as_dict().items()}
-    cells = {(v, p): None for v in target.versions for p in target.products
-             if not collects_anything(options, v, p)}
+    cells = dict.fromkeys(silent_pairs(options, tuple((v, p) for v in target.versions for p in target.products)))
     bad = _bad_versions(cells, target)
     if not target.fails_on(bad):
         return None

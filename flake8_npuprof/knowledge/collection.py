@@ -127,3 +127,29 @@ def collects_anything(options: dict, version: str, product: str) -> bool:
     collected, dropped = effective_switches(options, version, product)
     unknown = K.unsupported(product, version)
     return bool(collected) or any(unknown.get(key, ("",))[0] == K.UNKNOWN for key, _ in dropped)
+
+
+def silent_pairs(options: dict, pairs: Tuple[Tuple[str, str], ...]) -> Tuple[Tuple[str, str], ...]:
+    """The (version, product) pairs, in their order, on which these options collect nothing."""
+    # Kept per the members effective_switches reads, with the type beside each value (True == 1 == 1.0, which a
+    # switch and a frequency read apart): options strings repeat their switches from script to script, and the
+    # output directory, which changes, is not read
+    read = _read_keys()
+    members = tuple((key, type(options[key]), options[key]) for key in sorted(read.intersection(options)))
+    try:
+        hash(members)
+    except TypeError:                   # a list or an object among the values
+        return tuple(pair for pair in pairs if not collects_anything(options, *pair))
+    return _silent_pairs(members, pairs)
+
+
+@lru_cache(maxsize=None)
+def _read_keys() -> frozenset:
+    """The keys of the options effective_switches reads."""
+    return frozenset(switches()) | {"task_trace", "instr_profiling"}
+
+
+@lru_cache(maxsize=512)
+def _silent_pairs(members: tuple, pairs: Tuple[Tuple[str, str], ...]) -> Tuple[Tuple[str, str], ...]:
+    options = {key: value for key, _, value in members}
+    return tuple(pair for pair in pairs if not collects_anything(options, *pair))

@@ -102,6 +102,12 @@ def unsupported(name: str, version: str) -> Dict[str, Tuple[str, str]]:
     if version not in LEGACY_VERSIONS:
         from .ge_options import unsupported as runtime_unsupported     # 8.5+: the built collector's tables
         return runtime_unsupported(name, version)
+    return dict(_legacy_unsupported(name, version))
+
+
+@lru_cache(maxsize=None)
+def _legacy_unsupported(name: str, version: str) -> Dict[str, Tuple[str, str]]:
+    # from the data alone, asked for each (version, product) of every options string: worked out once
     out = {}
     for key, entry in product(name).get("unsupported", {}).items():
         behaviour = entry["on"].get(version)

@@ -340,10 +340,30 @@ def collector_steps(text: str, version: str, product: str, env: Optional[Dict[st
 
     For a chip whose platform class is not in that version's source, a check counts only when it
     gives the same answer on a chip with every feature and on a chip with none."""
-    plat = platform(version, product)
-    if plat is not None:
-        return _collector(text, version, product, plat, env)
-    both = [_collector(text, version, product, _hypothetical(version, on), env) for on in (True, False)]
+    obj, bad = _nano_read_once(text)
+    if env is not None:
+        return _collector_steps(obj, bad, version, product, env)
+    # what the collector does depends on what it reads, not on how the text spells it: options strings that
+    # differ only in spacing or order of a script's literals, or share every member, are judged once
+    if obj is not None:
+        return list(_collector_steps_of(("object", tuple(obj.items())), version, product))
+    assert bad is not None              # (_nano_read_once gives one of them)
+    return list(_collector_steps_of(("bad", bad.why, bad.key), version, product))
+
+
+@lru_cache(maxsize=512)
+def _collector_steps_of(read: tuple, version: str, product: str) -> Tuple[Step, ...]:
+    """collector_steps without an environment, for one reading (nano_read's object as its items, or its failure)."""
+    if read[0] == "object":
+        return tuple(_collector_steps(dict(read[1]), None, version, product, None))
+    return tuple(_collector_steps(None, _Bad(read[1], read[2]), version, product, None))
+
+
+def _collector_steps(obj: Optional[Dict[str, Nano]], bad: Optional[_Bad], version: str, product: str,
+                     env: Optional[Dict[str, str]]) -> List[Step]:
+    if platform(version, product) is not None:
+        return _collector(obj, bad, version, product, None, env)
+    both = [_collector(obj, bad, version, product, on, env) for on in (True, False)]
     keys = {s.key for s in both[0]} | {s.key for s in both[1]}
     out = []
     for key in sorted(keys, key=lambda k: (k is not None, k or "")):
@@ -382,30 +402,73 @@ def _hypothetical(version: str, on: bool) -> dict:
     }
 
 
-def _collector(text: str, version: str, product: str, plat: dict, env) -> List[Step]:
-    f = facts(version)
-    obj, bad = nano_read(text)
+def _collector(obj: Optional[Dict[str, Nano]], bad: Optional[_Bad], version: str, product: str,
+               hypothetical: Optional[bool], env) -> List[Step]:
+    """The steps on one platform (the chip's, or _hypothetical's), from nano_read's answer (obj, or bad when it
+    failed; neither is changed). Each member's steps and the construction's are kept: options strings repeat
+    their members from script to script, and each is judged for every version and chip."""
     if obj is None:
         assert bad is not None          # (nano_read gives one of them)
         return [Step(bad.key, REJECT, "collector", "Failed to parse geoption configs. Error reason: "
                      "Input json string error", "json_" + bad.why)]
     steps: List[Step] = []
     for key, value in obj.items():
-        if key not in f["whitelist"]:
-            steps.append(Step(key, REJECT, "collector", f"Invalid geoption config: {key}", "unknown_key"))
-            continue
-        if key == "hccl":
-            steps.append(Step(key, LOG, "collector", "[Note] [hccl] This option will be discarded in later versions.",
-                              "deprecated"))
-        elif key == "task_trace":
-            steps.append(Step(key, LOG, "collector", "[Note] [task_trace] This option will be discarded in later "
-                              "versions.Use task_time instead", "deprecated"))
-        if key in f["unchecked"]:
-            continue
-        steps.extend(_check(key, value, version, product, plat))
+        steps.extend(_member_steps(key, value, version, product, hypothetical))
     # the code stops at the first refusal; the steps go on, so that each problem is found on its own
-    steps.extend(_construct(obj, version, product, plat, env))
+    if env is not None:
+        steps.extend(_construct(obj, version, product, _platform_of(version, product, hypothetical), env))
+    else:                               # (the result path's steps kept apart: it changes from script to script)
+        steps.extend(_output_steps(obj.get("output"), version))
+        steps.extend(_construct_steps(tuple(obj.get(k) for k in _CONSTRUCT_READS) +
+                                      (obj.get(facts(version)["op_filter_key"]),), version, product, hypothetical))
     return steps
+
+
+def _platform_of(version: str, product: str, hypothetical: Optional[bool]) -> dict:
+    """The chip's platform (hypothetical None), or the one with every feature (True) or none (False)."""
+    if hypothetical is None:
+        plat = platform(version, product)
+        assert plat is not None         # (asked for a chip with a platform class only)
+        return plat
+    return _hypothetical(version, hypothetical)
+
+
+@lru_cache(maxsize=2048)
+def _member_steps(key: str, value: Nano, version: str, product: str,
+                  hypothetical: Optional[bool]) -> Tuple[Step, ...]:
+    """What the collector's loop over the members does with one of them."""
+    f = facts(version)
+    if key not in f["whitelist"]:
+        return (Step(key, REJECT, "collector", f"Invalid geoption config: {key}", "unknown_key"),)
+    steps: List[Step] = []
+    if key == "hccl":
+        steps.append(Step(key, LOG, "collector", "[Note] [hccl] This option will be discarded in later versions.",
+                          "deprecated"))
+    elif key == "task_trace":
+        steps.append(Step(key, LOG, "collector", "[Note] [task_trace] This option will be discarded in later "
+                          "versions.Use task_time instead", "deprecated"))
+    if key not in f["unchecked"]:
+        steps.extend(_check(key, value, version, product, _platform_of(version, product, hypothetical)))
+    return tuple(steps)
+
+
+# the members _construct_rest reads, with the version's op filter key after them
+_CONSTRUCT_READS = ("storage_limit", "instr_profiling", "instr_profiling_freq")
+
+
+@lru_cache(maxsize=1024)
+def _output_steps(value: Optional[Nano], version: str) -> Tuple[Step, ...]:
+    """_output without an environment."""
+    return tuple(_output(value, facts(version), None))
+
+
+@lru_cache(maxsize=1024)
+def _construct_steps(values: tuple, version: str, product: str, hypothetical: Optional[bool]) -> Tuple[Step, ...]:
+    """_construct_rest, from the values of the members it reads (_CONSTRUCT_READS and the op filter key; None:
+    absent)."""
+    keys = _CONSTRUCT_READS + (facts(version)["op_filter_key"],)
+    obj = {k: v for k, v in zip(keys, values) if v is not None}
+    return tuple(_construct_rest(obj, version, product, _platform_of(version, product, hypothetical)))
 
 
 def supported_anywhere(version: str, key: str) -> bool:
@@ -604,9 +667,13 @@ def _dec(event: str) -> bool:
 
 def _construct(obj: Dict[str, Nano], version: str, product: str, plat: dict, env) -> List[Step]:
     """MsprofGeOptionsParamConstruct: result path, storage limit, instruction sampling, the op filter."""
+    return _output(obj.get("output"), facts(version), env) + _construct_rest(obj, version, product, plat)
+
+
+def _construct_rest(obj: Dict[str, Nano], version: str, product: str, plat: dict) -> List[Step]:
+    """_construct after the result path (which alone reads the environment)."""
     f = facts(version)
     out: List[Step] = []
-    out.extend(_output(obj.get("output"), f, env))
     storage = obj.get("storage_limit")
     if storage is not None:
         text, logged = as_string(storage)

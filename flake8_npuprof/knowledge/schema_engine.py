@@ -165,14 +165,32 @@ def _not(value, _schema) -> Check:
     return check
 
 
+# Errors of a property's schema kept per validator, per (name, where, the value and its type): options strings repeat
+# their members from script to script, and each is validated for every version up to 8.0
+_KEPT = 1024
+
+
 def _properties(value, _schema) -> Check:
     subs = [(name, _compile(s)) for name, s in value.items()]
+    kept: Dict[tuple, Tuple[SchemaError, ...]] = {}
 
     def check(instance, path, spath):
         if isinstance(instance, dict):
             for name, sub in subs:
                 if name in instance:
-                    yield from sub(instance[name], path + (name,), spath + (name,))
+                    item = instance[name]
+                    # (the type too: true == 1 == 1.0 in Python, not in JSON Schema)
+                    key = (name, path, spath, type(item), item)
+                    try:
+                        found = kept.get(key)
+                    except TypeError:       # an array or an object: validated each time
+                        yield from sub(item, path + (name,), spath + (name,))
+                        continue
+                    if found is None:
+                        found = tuple(sub(item, path + (name,), spath + (name,)))
+                        if len(kept) < _KEPT:
+                            kept[key] = found
+                    yield from found
     return check
 
 

@@ -137,6 +137,12 @@ class ExecOrder:
         self._by_line: Optional[Dict[int, List[int]]] = None     # line -> indexes in _cold of the statements on it
         self._visit_block(getattr(tree, "body", []))
 
+    def ranked(self, node: Optional[ast.AST]) -> bool:
+        return self.of(node) is not None
+
+    def first(self, nodes: List[ast.AST]) -> ast.AST:
+        return min(nodes, key=lambda n: self.of(n) or 0)
+
     def of(self, node: Optional[ast.AST]) -> Optional[int]:
         if node is None:
             return None
@@ -313,7 +319,137 @@ class ExecOrder:
         return id(func) in self._method_ids
 
 
+class OrderWhenAsked:
+    """The execution order, made when a rank is first asked for: a file with no GE initialisation to rank (or
+    one whose every candidate is ruled out first) does not walk its statements for one. Whether a node is
+    ranked at all (`ranked`) is often shown without it: most files have one GE initialisation, and only two
+    ranked ones are compared."""
+
+    __slots__ = ("sites", "_made", "_args", "_methods", "_shown", "_lines")
+
+    def __init__(self, sites, tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None):
+        self.sites = sites
+        self._made: Optional[ExecOrder] = None
+        self._args = (tree, text, starts)
+        self._methods: Optional[Tuple[Set[str], Set[int]]] = None
+        self._shown: Dict[int, Optional[Tuple[int, int]]] = {}     # id(node) -> _place's answer, once worked out
+        self._lines: Dict[int, List[int]] = {}      # id(a body's owner) -> the first line of each of its statements
+
+    def of(self, node: Optional[ast.AST]) -> Optional[int]:
+        if node is None:
+            return None
+        if self._made is None:
+            self._made = ExecOrder(self.sites, *self._args)
+        return self._made.of(node)
+
+    def ranked(self, node: Optional[ast.AST]) -> bool:
+        """Whether of(node) is not None."""
+        if node is None:
+            return False
+        if self._made is None and self._place(node) is not None:
+            return True
+        return self.of(node) is not None
+
+    def first(self, nodes: List[ast.AST]) -> ast.AST:
+        """The node of lowest rank (the first of them on a tie), of ranked nodes. Without the order when each is
+        in its own statement of one body that is shown ranked: the order ranks a body's statements one after
+        the other, each with what the calls in it run."""
+        if self._made is None and len(nodes) > 1:
+            places = [self._place(n) for n in nodes]
+            known = [p for p in places if p is not None]
+            if len(known) == len(places) and len({p[0] for p in known}) == 1 and \
+                    len({p[1] for p in known}) == len(known):
+                return nodes[min(range(len(nodes)), key=lambda k: known[k][1])]
+        return min(nodes, key=lambda n: self.of(n) or 0)
+
+    def _place(self, node: ast.AST) -> Optional[Tuple[int, int]]:
+        """(id of the body's owner, index of the statement in it) of a node _surely_ranked shows, or None."""
+        if id(node) in self._shown:
+            return self._shown[id(node)]
+        scope = self.sites.scope_of.at(node)
+        found = None
+        if scope is not None and self._surely_ranked(node, set()):
+            k = self._plain_statement(node, scope)
+            found = None if k is None else (id(scope.node), k)
+        self._shown[id(node)] = found
+        return found
+
+    # ---- ranked without the order: only where nothing can make the order's answer another
+
+    def _surely_ranked(self, node: ast.AST, seen: set) -> bool:
+        """True when the node is in a statement of the module's body, or of the body of a function a plain call
+        from such a statement names, that holds no def, class or lambda (the order ranks every node of such a
+        statement, and walks every function a call of a ranked statement reaches: with at most 50 functions
+        and methods in the file its depth bound is never met). False: not shown this way."""
+        sites = self.sites
+        scope = sites.scope_of.at(node)
+        if scope is None or not self._in_plain_statement(node, scope):
+            return False
+        if scope.kind == "module":
+            return True
+        func = scope.node
+        if scope.kind != "function" or id(func) in seen or self._is_method(func) or not self._few_functions():
+            return False
+        seen.add(id(func))
+        names, _ = self._class_methods()
+        name = func.name
+        last = [d for d in sites.functions.get(name, []) if not self._is_method(d)][-1:]
+        if name in names or last != [func] or name == "run":
+            return False                # (a class's name calls its __init__; `run` may be absl's app.run)
+        return any(type(site.call.func) is ast.Name and site.call.func.id == name and
+                   (self._shown.get(id(site.call)) is not None or self._surely_ranked(site.call, seen))
+                   for site in sites.calls_named(name))
+
+    def _in_plain_statement(self, node: ast.AST, scope) -> bool:
+        """Whether the node is inside a statement of its scope's body (the module's or a function's) whose text
+        holds no `def`, `class` or `lambda`, and is no def or class itself."""
+        return self._plain_statement(node, scope) is not None
+
+    def _plain_statement(self, node: ast.AST, scope) -> Optional[int]:
+        """The index in its scope's body of the statement _in_plain_statement finds, or None."""
+        tree, text, starts = self._args
+        line, col = getattr(node, "lineno", None), getattr(node, "col_offset", None)
+        end = (getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+        if line is None or col is None or None in end or text is None or starts is None or \
+                scope.kind not in ("module", "function"):
+            return None
+        body = scope.node.body if scope.kind == "function" else getattr(tree, "body", [])
+        lines = self._lines.get(id(scope.node))
+        if lines is None:
+            lines = self._lines[id(scope.node)] = [stmt.lineno for stmt in body]
+        k = bisect_right(lines, line) - 1
+        for at in (k - 1, k):
+            stmt = body[at] if at >= 0 else None
+            if stmt is not None and (stmt.lineno, stmt.col_offset) <= (line, col) and \
+                    end <= (stmt.end_lineno, stmt.end_col_offset):
+                if type(stmt) in _DEFS or type(stmt) is ast.ClassDef:
+                    return None
+                last = stmt.end_lineno or stmt.lineno
+                chunk = text[starts[stmt.lineno - 1]:starts[last] if last < len(starts) else len(text)]
+                return at if chunk.isascii() and not _SCOPE_WORD.search(chunk) else None
+        return None
+
+    def _class_methods(self) -> Tuple[Set[str], Set[int]]:
+        """The class names and the ids of the methods ExecOrder._methods holds (the last class of each name)."""
+        if self._methods is None:
+            methods: Dict[str, Dict[str, _Def]] = {}
+            for scope in self.sites.scopes:
+                if scope.kind == "class":
+                    methods[scope.node.name] = {
+                        s.name: s for s in scope.node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            self._methods = (set(methods), {id(f) for m in methods.values() for f in m.values()})
+        return self._methods
+
+    def _is_method(self, func) -> bool:
+        return id(func) in self._class_methods()[1]
+
+    def _few_functions(self) -> bool:
+        """At most 50 functions and methods: ExecOrder's depth bound (50 walked at once) cannot be met."""
+        return sum(len(defs) for defs in self.sites.functions.values()) + len(self._class_methods()[1]) <= 50
+
+
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_SCOPE_WORD = re.compile(r"\b(?:def|class|lambda)\b")     # (in a comment or a string too: then not shown)
 
 
 def _may_run_main(text: str, at: int, bare: bool) -> bool:
@@ -372,7 +508,7 @@ def switch_mode(candidates, allow_int: bool = True, name: str = "profiling_mode"
 class Inventory:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.order = ExecOrder(ctx.sites, ctx.tree, ctx.src.text, ctx.src.line_starts)
+        self.order = OrderWhenAsked(ctx.sites, ctx.tree, ctx.src.text, ctx.src.line_starts)
         self.setups: List[ScriptSetup] = []
         self.inits: List[GeInit] = []
         self._sites: Optional[Dict[int, CallSite]] = None
@@ -530,7 +666,15 @@ class Inventory:
     def _first(self, calls: List[ast.AST]) -> Optional[ast.AST]:
         if not calls:
             return None
-        return min(calls, key=lambda c: (self.order.of(c) is None, self.order.of(c) or 0, self.ctx.pos(c)))
+        if len(calls) == 1:
+            return calls[0]             # (nothing to rank it against)
+        # the first ranked one in execution order, then in the walk's; none ranked: the first in the walk's
+        ranked = [c for c in calls if self.order.ranked(c)]
+        if len(ranked) <= 1:
+            return ranked[0] if ranked else min(calls, key=self.ctx.pos)
+        if len({id(c) for c in ranked}) == len(ranked):     # (no two nodes share a rank)
+            return self.order.first(ranked)
+        return min(ranked, key=lambda c: (self.order.of(c) or 0, self.ctx.pos(c)))
 
     def _delivery_of(self, value: Optional[ast.AST]) -> Tuple[Optional[ast.AST], str]:
         if value is None:
@@ -764,9 +908,8 @@ class Inventory:
 
     def _before(self, s, opened) -> bool:
         """Whether a global-options setting runs before npu.open() (execution order, else source order)."""
-        a, b = self.order.of(s.stmt), self.order.of(opened)
-        if a is not None and b is not None:
-            return a < b
+        if self.order.ranked(s.stmt) and self.order.ranked(opened):
+            return s.stmt is not opened and self.order.first([s.stmt, opened]) is s.stmt
         return s.pos < self.ctx.pos(opened)
 
     def _tf2_values(self, group) -> Tuple[Mode, OptionsArg]:

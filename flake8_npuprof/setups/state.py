@@ -172,8 +172,15 @@ def certain(call, sites) -> bool:
 
 def first_init(inits, order):
     """The GE initialisation that runs first (GE takes its init options only once), or None."""
-    ranked = [i for i in inits if order is not None and order.of(i.call) is not None and certain(i.call, order.sites)]
-    return min(ranked, key=lambda i: order.of(i.call)) if ranked else None
+    # (certain first: it needs no rank, and often rules every candidate out; a lone one is not ranked)
+    ranked = [i for i in inits if order is not None and certain(i.call, order.sites) and order.ranked(i.call)]
+    if len(ranked) <= 1:
+        return ranked[0] if ranked else None
+    calls = [i.call for i in ranked]
+    if len({id(c) for c in calls}) == len(calls):       # (no two nodes share a rank)
+        first = order.first(calls)
+        return next(i for i in ranked if i.call is first)
+    return min(ranked, key=lambda i: order.of(i.call))
 
 
 def adapter_of(route: str) -> str:
@@ -190,7 +197,7 @@ def init_adapter(init) -> str:
 def overridden_by(setup, first, order) -> bool:
     """A config setup handed to a GE initialisation that runs after another one of the same adapter: never read."""
     return setup.route != "env" and setup.delivered == "yes" and first is not None and \
-        setup.delivery is not first.call and order is not None and order.of(setup.delivery) is not None and \
+        setup.delivery is not first.call and order is not None and order.ranked(setup.delivery) and \
         adapter_of(setup.route) == init_adapter(first)
 
 

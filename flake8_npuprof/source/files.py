@@ -318,6 +318,9 @@ def decode_python(data: bytes) -> Tuple[str, str]:
     return (text[1:] if text.startswith("\ufeff") else text), encoding
 
 
+_BEYOND_LATIN_1 = re.compile(r"[^\x00-\xff]").search      # a character Latin-1 cannot give
+
+
 def refused_as_flake8_read(path: str, text: str) -> Optional[DecodeError]:
     """Why Python would not decode the file flake8 handed a plugin as `text`, or None. flake8 (6 and 7) reads a
     file Python cannot decode as Latin-1 and reports nothing: such a file is read again from disk, and judged
@@ -325,6 +328,8 @@ def refused_as_flake8_read(path: str, text: str) -> Optional[DecodeError]:
     head = text[:text.find("\n", text.find("\n") + 1) + 1 or len(text)]
     if text.isascii() and "coding" not in head:
         return None                     # ASCII decodes under every encoding Python accepts
+    if _BEYOND_LATIN_1(text):
+        return None                     # not flake8's Latin-1 reading, which the check below compares with
     try:
         data = read_bytes(path)
         decode_python(data)

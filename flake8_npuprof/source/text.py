@@ -250,7 +250,26 @@ def scan_pieces(text: str, start: int, end: int) -> List[Piece]:
     return pieces
 
 
+# What ends the scan of a string body that is not an f-string: a backslash (it skips the next character), the
+# closing quote, and a line end in a one-quote string (unterminated)
+_STOPS = {q: re.compile(r"\\|" + re.escape(q) + (r"|[\r\n]" if len(q) == 1 else "")) for q in ("'", '"', "'''", '"""')}
+
+
 def _find_close(text: str, i: int, quote: str, fmt: bool) -> int:
+    if not fmt:                         # (the loop below, one search per backslash)
+        search = _STOPS[quote].search
+        while True:
+            m = search(text, i)
+            if m is None:
+                raise LiteralError("unterminated string")
+            at = m.start()
+            c = text[at]
+            if c == "\\":
+                i = at + (3 if text.startswith("\\\r\n", at) else 2)     # a continuation may end in CRLF
+                continue
+            if c in "\r\n":
+                raise LiteralError("unterminated string")
+            return at
     n = len(text)
     depth = 0
     while i < n:
