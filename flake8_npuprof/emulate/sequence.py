@@ -258,10 +258,10 @@ def _unread(script: str) -> str:
 
 def _unmodelled(ls, name: str, why: str) -> str:
     """The script's line for a profiling API emulate does not model: as `npuprof emulate SCRIPT` says it."""
-    from ..source.prefilter import names_mindspore, names_torch_npu
+    from ..source.prefilter import code_only, names_mindspore, names_torch_npu
     from .render import not_replayed
     for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
-        if named(ls.ctx.src.text):
+        if named(code_only(ls.ctx.src.text)):
             return not_replayed(name, framework)
     return why
 
