@@ -244,10 +244,25 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
                         f"({why})", None, word.text, not os.path.isabs(word.text))
     path = Walk.find(word.text, cmd.cwd)
     if path is None:
-        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})", None,
-                        word.text, True)
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)}"
+                        f"{_further_up(word.text, cmd)})", None, word.text, True)
     here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
     return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
+
+
+def _further_up(script: str, cmd: Command) -> str:
+    """Where a relative script not found in the launcher's own directory is, in a folder above it: a launcher
+    that never `cd`s is meant to be started there (`bash test/train.sh` from the project's folder), which only
+    --cwd can say."""
+    if cmd.settled or os.path.isabs(script):
+        return ""
+    for d in cmd.cwd:
+        up = d
+        for _ in range(4):
+            up = os.path.dirname(up)
+            if os.path.isfile(os.path.join(up, script)):
+                return f"; {script} is in {up}: give --cwd {up} if the launcher is started there"
+    return ""
 
 
 def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,
