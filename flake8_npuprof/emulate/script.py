@@ -93,6 +93,10 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         if launched is not None:
             launched["env"] = use_env
             return launched
+        from .sequence import unfollowed
+        missed = unfollowed(path, given_cwd, inside, launcher_args)
+    else:
+        missed = ""
     cwd = run_dir(source.text, source.kind, cwd)
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
     report = finish(path, results, target, cwd, env, graph, against, use_env)
@@ -122,7 +126,12 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
-    if source.kind == "shell" and results and report["usable"] is not False:
+    if missed:
+        # no launch followed, but a command that may start one (msrun, eval, `$PY train.py`): never "no"
+        report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch followed: {missed}"],
+                                                              "unseen": True},
+                      answer={"usable": None, "why": missed, "decider": None})
+    elif source.kind == "shell" and results and report["usable"] is not False:
         # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
         why = "the launcher starts no python3 script or msprof run that emulate can follow"
         report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch: {why}"], "unseen": True},

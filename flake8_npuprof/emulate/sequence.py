@@ -73,6 +73,44 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     return report
 
 
+# commands that name a .py file without starting it (`echo "run train.py"`, `cp train.py out/`)
+_NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "egrep", "sed", "awk", "tee", "mkdir",
+                 "chmod", "chown", "touch", "head", "tail", "find", "test", "[", "[[", "wget", "curl", "git", "cd",
+                 "export", "source", ".", "kill", "pkill", "ps", "dos2unix", "sha256sum", "md5sum", "wc", "tar",
+                 "unzip", "zip", "diff", "basename", "dirname", "readlink", "realpath", "read", "local", "declare"}
+
+
+def unfollowed(path: str, cwd: Optional[str], inside: Optional[str] = None, args=None) -> str:
+    """For a launcher with no launch emulate follows: the first command that may still start a Python script
+    (`msrun ... train.py`, `deepspeed train.py`, `$PY train.py`, `eval $CMD`), said as the reason its answer is
+    unknown; "" when none does."""
+    from ..shell.command_line import PREFIXES, PYTHON, SHELLS
+    from ..shell.launches import WRAPPERS_WITH_SCRIPT
+    from ..source.text import HOLE
+    w = Walk(path, cwd, inside, args).run()
+    for cmd in w.commands:
+        words = [x.text for x in cmd.words]
+        k = 0
+        while k < len(words) and words[k].rsplit("/", 1)[-1] in PREFIXES:
+            k += 1
+        head = words[k].rsplit("/", 1)[-1] if k < len(words) else ""
+        at = f"{_rel(cmd.path, w.root)}:{cmd.line}"
+        if head == "eval":
+            return f"it runs `eval` ({at}), whose command is not followed here: what that starts is not known"
+        script = next((x for x in words[k + 1:] if x.endswith(".py") and not x.startswith("-")), None)
+        # python, msprof, torchrun and the shells are steps' (shell/launches.py): what they start is decided there,
+        # but for an installed module that may start the script (`python -m deepspeed.launcher.runner train.py`)
+        module = PYTHON.match(head) and "-m" in words[k + 1:] and script is not None and \
+            words.index(script, k) > words.index("-m", k) + 1
+        if module or script is not None and head not in _NOT_STARTING and head not in SHELLS and head != "msprof" \
+                and head not in WRAPPERS_WITH_SCRIPT and not PYTHON.match(head):
+            shown = (head if HOLE not in head else "a command named by a value not known statically").replace(
+                HOLE, "<unknown>")
+            return (f"it runs {shown} with {script.replace(HOLE, '<unknown>')} ({at}), which emulate does not "
+                    "follow: what that starts is not known")
+    return ""
+
+
 def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
     found = steps(w)
     truncated = len(found) > MAX_LAUNCHES
