@@ -79,3 +79,15 @@ def test_torchscripts_profiling_executor_is_no_profiling_setting(tmp_path):
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     # it said "train.py has no profiling setup of its own, but jit.py, which it imports, names one"
     assert report["usable"] is False and report["answer"]["why"] == "no launch switches profiling on"
+
+
+def test_a_ge_name_without_a_setup_is_said_as_such(tmp_path):
+    # AmoebaNet-D's amoeba_net.py imports ProfilingConfig and never builds one: it was "names a profiling API
+    # emulate does not model (torch_npu, torch or MindSpore profiler, msprof through a subprocess)"
+    (tmp_path / "train.py").write_text("import tensorflow as tf\n# profiling, some day\n"
+                                       "from npu_bridge.estimator.npu.npu_config import ProfilingConfig\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:3: train.py names ProfilingConfig (line 3), but no profiling setup emulate can follow is built from "
+        "it: what it collects is not known here")

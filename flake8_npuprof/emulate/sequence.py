@@ -219,8 +219,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 verdict, profiles = "unknown", None
                 name = os.path.basename(launch.script)
                 if other == launch.script:
-                    why = (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore "
-                           "profiler, msprof through a subprocess): what it collects is not known here")
+                    why = _named(ls, name)
                 else:
                     naming = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
                         if other else "it imports more modules than are followed here"
@@ -292,6 +291,25 @@ def _unread(script: str) -> str:
     if words:
         return f"it has about {words:,} words and symbols, over the {MAX_WORDS:,} one file may have"
     return "it does not parse as Python"
+
+
+def _named(ls, name: str) -> str:
+    """Why a script with no setup emulate follows is unknown, though it names a profiling setting: the name and its
+    line. A GE route's name (an unused `import ProfilingConfig`, options built where they are not followed) is one
+    emulate models, so only the others are "a profiling API emulate does not model"."""
+    from ..source.prefilter import PROFILING_WORDS, code_only
+    text = ls.ctx.src.text
+    m = PROFILING_WORDS.search(code_only(text))
+    if m is not None and m.group(0) in GE_NAMES:
+        return f"{name} names {m.group(0)} (line {text.count(chr(10), 0, m.start()) + 1}), but no profiling setup " \
+            "emulate can follow is built from it: what it collects is not known here"
+    return (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, msprof "
+            "through a subprocess): what it collects is not known here")
+
+
+# the names of the GE routes' setups, which emulate models (source/prefilter.PROFILING_WORDS' first names)
+GE_NAMES = {"profiling_mode", "profiling_options", "ProfilingConfig", "enable_profiling", "PROFILING_MODE",
+            "PROFILING_OPTIONS", "npu_resource_init", "profiling_config"}
 
 
 def _unmodelled(ls, name: str, why: str) -> str:
