@@ -262,7 +262,7 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
         if not named(text) and not (framework == "torch_npu" and reads_env_config(text, given)):
             continue
-        rep = emulate_framework(text, launch.script, framework, target, cwd, True, given)
+        rep = emulate_framework(text, launch.script, framework, target, cwd, True, given, ls.ctx.resolver.given)
         if rep is None:
             continue
         name = os.path.basename(launch.script)
