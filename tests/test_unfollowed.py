@@ -36,7 +36,8 @@ def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, la
 
 def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
     report = _emulate(tmp_path, "#!/bin/bash\necho usage: run.sh train.py\ncp train.py /tmp/x/\n"
-                                "python3 -c 'import train'\npython3 msprof.py import -dir train.py\n")
+                                "python3 -c 'import train'\npython3 msprof.py import -dir train.py\n"
+                                "scp train.py host:/tmp/\nrsync -a train.py /backup/\n")
     assert report["usable"] is False
     # the branch that would start it does not run with these arguments: nothing is started
     report = _emulate(tmp_path, '#!/bin/bash\nif [ "$1" = go ]; then msrun --worker_num=8 train.py; fi\n', ["no"])

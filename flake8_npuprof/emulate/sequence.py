@@ -77,7 +77,8 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
 _NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "egrep", "sed", "awk", "tee", "mkdir",
                  "chmod", "chown", "touch", "head", "tail", "find", "test", "[", "[[", "wget", "curl", "git", "cd",
                  "export", "source", ".", "kill", "pkill", "ps", "dos2unix", "sha256sum", "md5sum", "wc", "tar",
-                 "unzip", "zip", "diff", "basename", "dirname", "readlink", "realpath", "read", "local", "declare"}
+                 "unzip", "zip", "diff", "basename", "dirname", "readlink", "realpath", "read", "local", "declare",
+                 "scp", "rsync", "install", "sort", "cut", "du", "stat", "file", "less", "more", "vi", "vim", "patch"}
 
 
 def unfollowed(path: str, cwd: Optional[str], inside: Optional[str] = None, args=None) -> str:
