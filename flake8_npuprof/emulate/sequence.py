@@ -99,11 +99,12 @@ def unfollowed(path: str, cwd: Optional[str], inside: Optional[str] = None, args
         if head == "eval":
             return f"it runs `eval` ({at}), whose command is not followed here: what that starts is not known"
         script = next((x for x in words[k + 1:] if x.endswith(".py") and not x.startswith("-")), None)
+        if script is None:
+            continue
         # python, msprof, torchrun and the shells are steps' (shell/launches.py): what they start is decided there,
         # but for an installed module that may start the script (`python -m deepspeed.launcher.runner train.py`)
-        module = PYTHON.match(head) and "-m" in words[k + 1:] and script is not None and \
-            words.index(script, k) > words.index("-m", k) + 1
-        if module or script is not None and head not in _NOT_STARTING and head not in SHELLS and head != "msprof" \
+        module = PYTHON.match(head) and "-m" in words[k + 1:] and words.index(script, k) > words.index("-m", k) + 1
+        if module or head not in _NOT_STARTING and head not in SHELLS and head != "msprof" \
                 and head not in WRAPPERS_WITH_SCRIPT and not PYTHON.match(head):
             shown = (head if HOLE not in head else "a command named by a value not known statically").replace(
                 HOLE, "<unknown>")
@@ -294,6 +295,11 @@ def _unread(script: str) -> str:
     return "it does not parse as Python"
 
 
+# the names of the GE routes' setups, which emulate models (source/prefilter.PROFILING_WORDS' first names)
+GE_NAMES = {"profiling_mode", "profiling_options", "ProfilingConfig", "enable_profiling", "PROFILING_MODE",
+            "PROFILING_OPTIONS", "npu_resource_init", "profiling_config"}
+
+
 def _named(ls, name: str) -> str:
     """Why a script with no setup emulate follows is unknown, though it names a profiling setting: the name and its
     line. A GE route's name (an unused `import ProfilingConfig`, options built where they are not followed) is one
@@ -306,11 +312,6 @@ def _named(ls, name: str) -> str:
             "emulate can follow is built from it: what it collects is not known here"
     return (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, msprof "
             "through a subprocess): what it collects is not known here")
-
-
-# the names of the GE routes' setups, which emulate models (source/prefilter.PROFILING_WORDS' first names)
-GE_NAMES = {"profiling_mode", "profiling_options", "ProfilingConfig", "enable_profiling", "PROFILING_MODE",
-            "PROFILING_OPTIONS", "npu_resource_init", "profiling_config"}
 
 
 def _unmodelled(ls, name: str, why: str) -> str:
