@@ -177,6 +177,14 @@ def test_a_trainer_that_also_runs_another_profiler_is_not_answered_by_profile_al
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])
 
 
+def test_profiles_own_names_in_its_file_are_no_other_api(project, capsys):
+    # Bert-CRF's models.py reads `prof_type = os.getenv("PROFILE_TYPE", None)` beside its Profile
+    (project.parent.parent / "lib" / "trainer.py").write_text(
+        TRAINER.replace("def train():\n", "def train():\n    prof_type = os.getenv('PROFILE_TYPE', None)\n"))
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
+    assert code == 1 and lines[1].startswith("usable data: no (Profile (lib/trainer.py:9) stays off")
+
+
 def test_a_launch_that_leaves_profile_type_open_is_unknown(project, capsys):
     # without the launcher's arguments, `export PROFILE_TYPE=CANN` (or another) may run: it said "main.py: no
     # profiling setup found: a run collects no profiling data", "usable data: no (no launch switches profiling on)"

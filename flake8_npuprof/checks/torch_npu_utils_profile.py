@@ -363,7 +363,9 @@ def _other(modules, sites: List[Site]) -> Optional[str]:
                  if PROFILING_WORDS.search(_OWN.sub(_blank, body) if path in holding else body)), None)
 
 
-_OWN = re.compile(r"torch_npu\.utils\.profiler\b")        # Profile's module, named where a Profile is built
+# Profile's own names where a Profile is built: its module, and the variable the zoo reads PROFILE_TYPE into
+# (`prof_type = os.getenv("PROFILE_TYPE")`); another API there is named by its own words (torch.npu.profile)
+_OWN = re.compile(r"torch_npu\.utils\.profiler\b|\bprof_type\b")
 
 
 def _blank(m: "re.Match[str]") -> str:
