@@ -8,6 +8,7 @@ import textwrap
 import pytest
 
 from flake8_npuprof.checks.analysis import Context, Settings, analyse
+from flake8_npuprof.emulate.framework_render import render_text
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.knowledge.targets import Target
 from flake8_npuprof.plugin import NpuProfChecker
@@ -315,3 +316,47 @@ def test_reach_work_grows_linearly_with_the_functions():
     _calls(_functions(10))
     small, big = _calls(_functions(50)), _calls(_functions(100))
     assert small > 0 and big / small < 2.5, (small, big)
+
+
+# ---------------------------------------------------------------- conditions as the user reads them (real projects)
+
+TWO_WAYS = '''import os
+import torch
+import torch_npu
+
+
+def go():
+    if os.getenv("P"):
+        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("/tmp/tp")):
+            torch.ones(1)
+
+
+if __name__ == "__main__":
+    if os.getenv("A"):
+        go()
+    {other}:
+        go()
+'''
+
+
+def test_two_ways_in_joined_with_another_condition_keep_their_parentheses(tmp_path):
+    # it said "when (os.getenv('A')) or (not (os.getenv('A')) and os.getenv('B')) and os.getenv("P")", which
+    # reads as "A, or (B and P)": the profiler runs only when P holds
+    path = _write(tmp_path, TWO_WAYS.format(other='elif os.getenv("B")'))
+    report = emulate_path(str(path), Target.parse("8.0", "910B", torch_npu="7.2"), cwd=str(tmp_path), use_env=False,
+                          environ={})
+    assert report["profilers"][0].conditions == ("(os.getenv('A')) or (not (os.getenv('A')) and os.getenv('B'))",
+                                                 'os.getenv("P")')
+    assert "(when ((os.getenv('A')) or (not (os.getenv('A')) and os.getenv('B'))) and os.getenv(\"P\"))" in \
+        render_text(report)
+    assert reach_module.all_of(("a or b",)) == "a or b"
+    assert reach_module.all_of(("c", "a or b", "not (d or e)")) == "c and (a or b) and not (d or e)"
+
+
+def test_the_two_arms_of_one_if_are_no_condition(tmp_path):
+    # ResNet101's main(): `if args.multiprocessing_distributed: mp.spawn(main_worker, ...) else: main_worker(...)`
+    # was "when (args.multiprocessing_distributed) or (not (args.multiprocessing_distributed)) and ..."
+    path = _write(tmp_path, TWO_WAYS.format(other="else"))
+    report = emulate_path(str(path), Target.parse("8.0", "910B", torch_npu="7.2"), cwd=str(tmp_path), use_env=False,
+                          environ={})
+    assert report["profilers"][0].conditions == ('os.getenv("P")',)

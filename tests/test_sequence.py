@@ -408,12 +408,15 @@ def test_a_launcher_without_a_launch_it_can_follow_is_unknown(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path.parent)
     path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=true\n"
                               "export PROFILING_OPTIONS='{\"output\":\"./prof\",\"task_trace\":\"on\"}'\n"
-                              'CMD="python3 train.py"\n$CMD\n', **{"train.py": PLAIN})
+                              'CMD="python3 train.py"\n"$CMD"\n', **{"train.py": PLAIN})
     report = _emulate(path)
     # before: "usable data: yes", with the output resolved against the directory emulate ran in
     assert report["usable"] is None
     assert report["answer"]["why"] == "the launcher starts no python3 script or msprof run that emulate can follow"
     assert report["results"][0].output_dir == str(tmp_path / "prof")
+    # unquoted, bash splits $CMD into `python3 train.py` and runs it (tests/test_field_splitting.py): followed
+    path.write_text(path.read_text().replace('"$CMD"', "$CMD"))
+    assert _emulate(path)["launch"]["script"] == "train.py"
 
 
 # ---------------------------------------------------------------- a second review pass (against bash, as above)

@@ -158,3 +158,36 @@ def test_a_profile_the_script_imports_needs_no_caveat(project, capsys):
     code, lines = _tail(capsys, "--torch-npu", "26.1", str(project), "--", "--profiling=ASCEND_PROFILER")
     assert lines[0].startswith("main.py: Profile (lib/trainer.py:8) switches on with PROFILE_TYPE=ASCEND_PROFILER "
                                "(train_performance_1p.sh:12): it profiles its step 20")
+
+
+LEGACY_TOO = TRAINER + ("\n\ndef step(args, model, data):\n    if args.profiling == 'CANN':\n"
+                        "        with torch.npu.profile(profiler_result_path='./CANN_prof'):\n"
+                        "            model(data)\n")
+
+
+def test_a_trainer_that_also_runs_another_profiler_is_not_answered_by_profile_alone(project, capsys):
+    # ModelZoo-PyTorch's ST-GCN: processor/recognition.py builds a Profile and, for --profiling CANN or GE, runs
+    # the legacy torch.npu.profile; emulate said "usable data: no (Profile ... stays off ...: nothing is
+    # collected)", as if the file held no other profiler (torch.npu.profile collects on torch_npu 5.0)
+    (project.parent.parent / "lib" / "trainer.py").write_text(LEGACY_TOO)
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
+    said = ("Profile (lib/trainer.py:8) stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
+            "is not read without --env), so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from "
+            "torch_npu 6.0); but lib/trainer.py names another profiling API, which is not emulated here")
+    assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])
+
+
+def test_profiles_own_names_in_its_file_are_no_other_api(project, capsys):
+    # Bert-CRF's models.py reads `prof_type = os.getenv("PROFILE_TYPE", None)` beside its Profile
+    (project.parent.parent / "lib" / "trainer.py").write_text(
+        TRAINER.replace("def train():\n", "def train():\n    prof_type = os.getenv('PROFILE_TYPE', None)\n"))
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
+    assert code == 1 and lines[1].startswith("usable data: no (Profile (lib/trainer.py:9) stays off")
+
+
+def test_a_launch_that_leaves_profile_type_open_is_unknown(project, capsys):
+    # without the launcher's arguments, `export PROFILE_TYPE=CANN` (or another) may run: it said "main.py: no
+    # profiling setup found: a run collects no profiling data", "usable data: no (no launch switches profiling on)"
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project))
+    said = "Profile (lib/trainer.py:8) switches on or not by its profile_type, which is not known in this launch"
+    assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])

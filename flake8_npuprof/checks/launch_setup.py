@@ -196,6 +196,39 @@ def _decide(ctx, setup, given: Dict[str, Given]):
     return setup._replace(mode=off, conditions=()), why, traps
 
 
+def false_in_launch(ctx, node) -> str:
+    """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
+    first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
+    certainly false, said as _decide says it; "" when none is. One false test is enough: they all must hold."""
+    import ast
+    from ..setups.reach import guard_text, is_main_guard, reach_of
+    from ..values.ops import Opaque
+    given = ctx.resolver.given
+    if given is None:                   # not a launch's script: its flags are not known
+        return ""
+    scope = ctx.sites.scope_of.at(node, ctx.sites.module)
+    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
+    way = reach_of(ctx.sites).path(node)
+    items += list(way.guards) if way.exact else []
+    dests = {f.dest for f in flag_table(ctx).values()}
+    for g, sc, pos in items:
+        if is_main_guard(g):
+            continue
+        attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute) and n.attr in dests]
+        if not attrs:
+            continue                    # not a test of the script's flags: left to the replay's conditions
+        values = ctx.values.scalars(g.test, sc, pos).candidates
+        if not values or any(isinstance(v, Opaque) for v in values) or len({bool(v) for v in values}) != 1:
+            continue
+        if bool(values[0]) != g.negated:
+            continue                    # it holds
+        flags = [d for d in attrs if d in given]
+        origin = "; ".join(_passed(given[d]) for d in flags) or \
+            f"the default of --{attrs[0]}, which the launcher does not pass"
+        return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
+    return ""
+
+
 def _passed(g: Given) -> str:
     """How the launcher passes a flag: `--x=v from run.sh:3`."""
     return f"{g.option}{'=' + g.text if g.text else ''} from {g.where}"

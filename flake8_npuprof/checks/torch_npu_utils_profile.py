@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import utils_profile as K
@@ -353,11 +354,22 @@ def project_sites(filename: str, text: str, tree: Optional[ast.AST] = None) -> F
 
 
 def _other(modules, sites: List[Site]) -> Optional[str]:
-    """The first module without a Profile call that names another profiling API (checks/launcher_switch.py's
-    words), else None."""
+    """The first module that names another profiling API (checks/launcher_switch.py's words), else None. A module
+    with a Profile call is searched too, without the name of Profile's own module: ST-GCN's recognition.py builds
+    a Profile and also runs the legacy torch.npu.profile when --profiling is CANN or GE."""
     from ..source.prefilter import PROFILING_WORDS
     holding = {s.path for s in sites}
-    return next((path for path, body in modules if path not in holding and PROFILING_WORDS.search(body)), None)
+    return next((path for path, body in modules
+                 if PROFILING_WORDS.search(_OWN.sub(_blank, body) if path in holding else body)), None)
+
+
+# Profile's own names where a Profile is built: its module, and the variable the zoo reads PROFILE_TYPE into
+# (`prof_type = os.getenv("PROFILE_TYPE")`); another API there is named by its own words (torch.npu.profile)
+_OWN = re.compile(r"torch_npu\.utils\.profiler\b|\bprof_type\b")
+
+
+def _blank(m: "re.Match[str]") -> str:
+    return " " * len(m.group(0))
 
 
 def _folder_sites(top: str) -> Found:
@@ -388,8 +400,8 @@ def _folder_sites(top: str) -> Found:
                 continue
             here = sites_in(text, path)
             sites += here
-            if not here and other is None:
-                other = _other([(path, text)], [])
+            if other is None:
+                other = _other([(path, text)], here)
     return Found(sites, False, other)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from typing import List, Optional, Tuple
 
+from ..setups.reach import all_of
+
 EXIT_OK, EXIT_PROBLEM = 0, 1
 NOT_50 = ("torch_npu 5.0: not replayed (its one recorded build, 5.0.rc3, never called on_trace_ready in the "
           "execution record); the lines here are torch_npu 6.0 and later's: give --torch-npu for one release")
@@ -45,13 +47,13 @@ def answer(profilers: list) -> Tuple[Optional[bool], str]:
 
 def _when(p) -> str:
     """The conditions a verdict holds under, for the answer (the run emulated is the one where they hold)."""
-    return f", when {' and '.join(p.conditions)}" if p.conditions else ""
+    return f", when {all_of(p.conditions)}" if p.conditions else ""
 
 
 def headline(name: str, p) -> str:
     verdict = {"collects": "COLLECTS", "fails": "FAILS", "off": "OFF", "collects_nothing": "COLLECTS NOTHING",
                "unknown": "UNKNOWN"}[p.verdict]
-    when = f" (when {' and '.join(p.conditions)})" if p.conditions else ""
+    when = f" (when {all_of(p.conditions)})" if p.conditions else ""
     route = p.data.get("route", "profile")
     return f"{name}:{p.line} {route}: {verdict} {p.why}{when}" if p.verdict == "collects" else \
         f"{name}:{p.line} {route}: {verdict}: {p.why}{when}"
@@ -90,7 +92,7 @@ def render_text(report: dict) -> str:
     if report["framework"] == "torch_npu" and report["target"]["torch_npu"] in ("any", "portable", "5.0"):
         lines.append(NOT_50)
     for p in profilers:
-        when = f" (when {' and '.join(p.conditions)})" if p.conditions else ""
+        when = f" (when {all_of(p.conditions)})" if p.conditions else ""
         lines.append(f"{name}:{p.line} {p.data.get('route', 'profile')}: {p.verdict.replace('_', ' ')}{when}")
         lines.extend(f"  {d}" for d in p.details)
         if p.verdict != "collects":

@@ -11,9 +11,10 @@ from .replay import UsageError
 
 
 def emulate_framework(text: str, path: str, framework: str, target: Target, cwd: Optional[str], use_env: bool,
-                      environ: Optional[Environment]) -> Optional[dict]:
+                      environ: Optional[Environment], given=None) -> Optional[dict]:
     """The report of a torch_npu or MindSpore script (torch_run.py, mindspore_run.py), None when the file starts
-    no profiler those replay (dynamic profiling, PROF_CONFIG_PATH: said as not replayed)."""
+    no profiler those replay (dynamic profiling, PROF_CONFIG_PATH: said as not replayed). given: the flags a
+    launch passes (checks/launch_setup.bind), which decide the `if`s on a profiler's way."""
     import ast
     from ..checks import run_all
     from ..checks.analysis import Context, Settings
@@ -25,6 +26,8 @@ def emulate_framework(text: str, path: str, framework: str, target: Target, cwd:
         raise UsageError(f"{path}: cannot parse: {exc}") from None
     ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
     run_all(ctx)                        # the checks' findings: what fails, what is reset, what the chip refuses
+    if given is not None:
+        ctx.resolver.given = given
     if framework == "torch_npu":
         from .torch_run import replay
     else:

@@ -12,7 +12,7 @@ import shlex
 from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 from ..checks.launch_setup import LaunchSetup, flag_table, prepare
-from ..source.prefilter import PROFILING_WORDS
+from ..source.prefilter import PROFILING_WORDS, code_only
 from ..shell.launches import Launch
 from ..shell.parse import without_redirections
 from ..shell.walk import Walk
@@ -175,7 +175,7 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     (transitively) that names one (a setup there is not emulated: emulate reads one file). "" when the imports are
     too many to follow, None for none."""
     from ..values.project import MAX_IMPORTED, for_file
-    if PROFILING_WORDS.search(ls.ctx.src.text) and not ls.setups:
+    if not ls.setups and PROFILING_WORDS.search(code_only(ls.ctx.src.text)):
         return ls.ctx.filename
     lookup = for_file(ls.ctx.filename, ls.ctx.tree)
     if lookup is None:

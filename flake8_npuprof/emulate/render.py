@@ -10,6 +10,7 @@ import re
 from typing import Dict, List, Tuple
 
 from ..knowledge.targets import Target
+from ..setups.reach import all_of
 from ..setups.state import switch_flag
 from ..source.text import HOLE
 from .replay import EXIT_OK, Result, cells_phrase, depends, handed_away, may_collect, shown
@@ -251,7 +252,7 @@ def headline(report: dict, r: Result) -> str:
     conds = _conditions(s, r.raised)
     if conds and r.verdict in ("collects", "fails"):
         # a verdict that holds only under a condition says so: in full where it fits, else in one word
-        when = f" (when {' and '.join(conds)})"
+        when = f" (when {all_of(conds)})"
         options = {loc: [t + when for t in texts[:2]] + [t + " (conditional)" for t in texts]
                    for loc, texts in options.items()}
     if len(options[locs[0]]) == 1:     # a message: keep the file's name if that leaves room, and cut it
@@ -481,7 +482,7 @@ def _details(report: dict, r: Result) -> List[str]:
            ("" if r.read_by_ge is not None else
             " (if this code runs)" if (s.reached is None and s.delivered != "unknown") or r.raised else
             " (if GE reads it)") +
-           (f" (when {' and '.join(conds)})" if conds else "")]
+           (f" (when {all_of(conds)})" if conds else "")]
     if r.effective_options is not None:
         out.append(f"  effective options ({r.source}): {dumps(r.effective_options)}")
     rows = target_rows(r, target) if r.outcomes else []

@@ -110,7 +110,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     # a framework's script: its own profiler, also where it (or --env) sets PROFILING_MODE, which the
     # framework reads (torch_npu 26.1 turns into a no-op) and no GE of this script does
     if source.kind == "python" and all(r.setup.route == "env" for r in results) and not spawn:
-        from ..source.prefilter import names_mindspore, names_torch_npu
+        from ..source.prefilter import code_only, names_mindspore, names_torch_npu
         from .torch_run import reads_env_config
         caller = Environment(environ if environ is not None else os.environ)
         for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
@@ -120,7 +120,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             if replayed:
                 return replayed
         for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
-            if named(source.text):
+            if named(code_only(source.text)):       # a profiler in a comment or a parked string runs nowhere
                 # its own profiler, which this replay does not model: never "no profiling setup found"
                 why = f"it names {framework}, but no call emulate replays (npuprof check judges it)"
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},

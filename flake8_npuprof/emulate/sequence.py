@@ -169,12 +169,15 @@ def _unknown_command(w: Walk, sourced: bool = True) -> str:
         found = opaque(cmd)
         if found is None:
             continue
-        word, kind = found
-        if kind == "program":
-            return f"{_rel(cmd.path, w.root)}:{cmd.line} runs the program {word.text}, which emulate does not follow"
-        shown = _written(w, cmd.path, word) or word.text.replace(HOLE, "<unknown>")
-        what = "`eval`, whose command is not read" if kind == "eval" else f"`{shown}`, not known statically"
-        return f"{_rel(cmd.path, w.root)}:{cmd.line} runs {what}"
+        at = f"{_rel(cmd.path, w.root)}:{cmd.line}"
+        if found.kind == "program":
+            return f"{at} runs the program {found.word.text}, which emulate does not follow"
+        if found.kind == "script":
+            return (f"{at} runs {found.word.text.rsplit('/', 1)[-1]} with {found.script.replace(HOLE, '<unknown>')}, "
+                    "which emulate does not follow")
+        shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
+        what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
+        return f"{at} runs {what}"
     for name, by, line in (w.unread if sourced else ()):
         return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
     return ""
@@ -265,8 +268,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 verdict, profiles = "unknown", None
                 name = os.path.basename(launch.script)
                 if other == launch.script:
-                    why = (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore "
-                           "profiler, msprof through a subprocess): what it collects is not known here")
+                    why = _named(ls, name)
                 else:
                     naming = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
                         if other else "it imports more modules than are followed here"
@@ -308,7 +310,7 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
         if not named(text) and not (framework == "torch_npu" and reads_env_config(text, given)):
             continue
-        rep = emulate_framework(text, launch.script, framework, target, cwd, True, given)
+        rep = emulate_framework(text, launch.script, framework, target, cwd, True, given, ls.ctx.resolver.given)
         if rep is None:
             continue
         name = os.path.basename(launch.script)
@@ -339,12 +341,31 @@ def _unread(script: str) -> str:
     return "it does not parse as Python"
 
 
+# the names of the GE routes' setups, which emulate models (source/prefilter.PROFILING_WORDS' first names)
+GE_NAMES = {"profiling_mode", "profiling_options", "ProfilingConfig", "enable_profiling", "PROFILING_MODE",
+            "PROFILING_OPTIONS", "npu_resource_init", "profiling_config"}
+
+
+def _named(ls, name: str) -> str:
+    """Why a script with no setup emulate follows is unknown, though it names a profiling setting: the name and its
+    line. A GE route's name (an unused `import ProfilingConfig`, options built where they are not followed) is one
+    emulate models, so only the others are "a profiling API emulate does not model"."""
+    from ..source.prefilter import PROFILING_WORDS, code_only
+    text = ls.ctx.src.text
+    m = PROFILING_WORDS.search(code_only(text))
+    if m is not None and m.group(0) in GE_NAMES:
+        return f"{name} names {m.group(0)} (line {text.count(chr(10), 0, m.start()) + 1}), but no profiling setup " \
+            "emulate can follow is built from it: what it collects is not known here"
+    return (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, msprof "
+            "through a subprocess): what it collects is not known here")
+
+
 def _unmodelled(ls, name: str, why: str) -> str:
     """The script's line for a profiling API emulate does not model: as `npuprof emulate SCRIPT` says it."""
-    from ..source.prefilter import names_mindspore, names_torch_npu
+    from ..source.prefilter import code_only, names_mindspore, names_torch_npu
     from .render import not_replayed
     for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
-        if named(ls.ctx.src.text):
+        if named(code_only(ls.ctx.src.text)):
             return not_replayed(name, framework)
     return why
 

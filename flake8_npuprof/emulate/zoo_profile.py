@@ -28,6 +28,12 @@ def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optio
     other profiling API in the files read for "no"; else the answer is unknown and says why."""
     sites, imported, other = project_sites(ls.ctx.filename, ls.ctx.src.text, ls.ctx.tree)
     answer = _judge(w, launch, ls, target, environ, sites, imported) if sites else None
+    if answer is None and sites:
+        # a Profile whose profile_type this launch leaves open (PROFILE_TYPE set in a branch not decided, a
+        # value computed at run time): it may switch on, so never "no profiling setup found"
+        here = os.path.dirname(os.path.abspath(ls.ctx.filename))
+        at = f"Profile ({_rel(sites[0].path, here)}:{sites[0].line})"
+        return "unknown", f"{at} switches on or not by its profile_type, which is not known in this launch", None
     if answer is None:
         return None
     verdict, why, profiles = answer

@@ -75,6 +75,8 @@ class Path(NamedTuple):
         if self.texts == other.texts:
             return self._replace(caught=caught)
         alts = list(dict.fromkeys(_alternatives(self) + _alternatives(other)))
+        if len(alts) == 2 and f"not ({alts[0]})" == alts[1]:
+            return Path(caught=caught)      # the two arms of one `if`/`else` (mp.spawn(main_worker) or main_worker())
         text = " or ".join(f"({a})" for a in alts) if len(alts) <= MAX_ALTERNATIVES else \
             "one of several conditions"
         return Path((text,), (), False, caught)
@@ -84,6 +86,15 @@ def _alternatives(p: Path) -> List[str]:
     if not p.exact and len(p.texts) == 1 and p.texts[0].startswith("("):
         return [a.strip()[1:-1] for a in _split_or(p.texts[0])]
     return [" and ".join(p.texts)]
+
+
+def all_of(texts) -> str:
+    """Conditions that all hold, as one text: one with an "or" at its top level (two ways in, `if a or b:`) in
+    parentheses when it is joined with others, or "c and (a) or (b)" would read as "(c and a) or b"."""
+    texts = tuple(texts)
+    if len(texts) < 2:
+        return "".join(texts)
+    return " and ".join(f"({t})" if len(_split_or(t)) > 1 else t for t in texts)
 
 
 def _split_or(text: str) -> List[str]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, NamedTuple, Optional, Tuple
 
-from .reach import is_main_guard, reach_of
+from .reach import all_of, is_main_guard, reach_of
 
 ON, OFF, CONDITIONAL, UNKNOWN = "on", "off", "conditional", "unknown"
 
@@ -130,11 +130,11 @@ def from_setup(setup) -> State:
         return State(UNKNOWN, "", mode.detail)
     condition = getattr(setup, "condition", "")
     if mode.detail or setup.conditions or condition:
-        what = mode.detail or condition or ("when " + " and ".join(setup.conditions))
+        what = mode.detail or condition or ("when " + all_of(setup.conditions))
         flag = switch_flag(mode)
         if flag and setup.conditions:
             # the `if`s around a flag's switch hold too (`if FLAGS.device == 'npu':`): both, as emulate says
-            what = "when " + " and ".join((*without_implied(setup.conditions), flag))
+            what = "when " + all_of((*without_implied(setup.conditions), flag))
         # "flag": the switch itself is a flag (`.b = FLAGS.profiling`), off unless the flag is given
         return State(CONDITIONAL, "flag" if flag else "", what)
     return LIVE

@@ -7,12 +7,30 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from ..source.text import HOLE, Run, StrValue
 from .parse import _commands
 from .state import MAX_SUBSTITUTIONS, Setting, WalkState
 from .words import decode, skip_expansion
+
+
+_IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
+
+
+def _cut(runs: Sequence[Run], a: int, b: int) -> List[Run]:
+    """The runs of decoded characters [a, b), counted from a (a run that does not map character for character, an
+    escape, is kept only whole)."""
+    out = []
+    for r in runs:
+        lo, hi = max(r.t, a), min(r.t + r.tlen, b)
+        if lo >= hi:
+            continue
+        if r.tlen == r.slen:
+            out.append(Run(lo - a, hi - lo, r.s + lo - r.t, hi - lo))
+        elif lo == r.t and hi == r.t + r.tlen:
+            out.append(r._replace(t=r.t - a))
+    return out
 
 
 class Expander(WalkState):
@@ -23,6 +41,24 @@ class Expander(WalkState):
         and escapes; the values of its expansions are this walk's)."""
         decoded, runs, _ = decode(text, i, end, self._valued)
         return StrValue(decoded, runs, i, end, origin="shell")
+
+    def fields(self, text: str, i: int, end: int) -> List[StrValue]:
+        """One command word as bash passes it on: the known value of an expansion outside double quotes is split at
+        blanks into several words (`python3 train.py $ARGS`), its leading and trailing blanks starting none; a value
+        not known stays one word, as does every word where the launcher sets IFS."""
+        unquoted: List[Tuple[int, int]] = []
+        decoded, runs, _ = decode(text, i, end, self._valued, unquoted)
+        blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS}
+        if not blanks or "IFS" in self.vars or "IFS" in self.exported:
+            return [StrValue(decoded, runs, i, end, origin="shell")]
+        out, start = [], None
+        for t in range(len(decoded) + 1):
+            if t < len(decoded) and t not in blanks:
+                start = t if start is None else start
+            elif start is not None:
+                out.append(StrValue(decoded[start:t], _cut(runs, start, t), i, end, origin="shell"))
+                start = None
+        return out
 
     def _valued(self, text: str, k: int, end: int) -> Tuple[int, Optional[str], Sequence[Run]]:
         """The expansion at k: its end, its value (None: not known), and the runs of a value written in this file

@@ -164,11 +164,28 @@ SYSTEM_TOOLS = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/",
 SETTERS = {"set", "export", "local", "declare", "readonly", "echo", "printf", "shift"}    # builtins: start nothing
 
 
-def opaque(cmd: Command) -> Optional[Tuple[Word, str]]:
-    """(word, kind) of a command that may start what the walk cannot see: "unknown", a command word not known
+# commands that name a .py file without starting it (`echo "run train.py"`, `cp train.py out/`, `scp train.py h:`)
+NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "egrep", "sed", "awk", "tee", "mkdir",
+                "chmod", "chown", "touch", "head", "tail", "find", "test", "[", "[[", "wget", "curl", "git", "cd",
+                "export", "source", ".", "kill", "pkill", "ps", "dos2unix", "sha256sum", "md5sum", "wc", "tar",
+                "unzip", "zip", "diff", "basename", "dirname", "readlink", "realpath", "read", "local", "declare",
+                "scp", "rsync", "install", "sort", "cut", "du", "stat", "file", "less", "more", "vi", "vim", "patch"}
+
+
+class Opaque(NamedTuple):
+    """A command that may start what the walk cannot see (opaque)."""
+    word: Word                  # its command word
+    kind: str                   # unknown, eval, program, script
+    script: str = ""            # the .py it is given (kind script)
+
+
+def opaque(cmd: Command) -> Optional[Opaque]:
+    """A command, not a launch, that may start what the walk cannot see: "unknown", a command word not known
     statically (`$PY train.py`, `"$@"`); "eval" (`eval "$CMD"`); "program", a program of the project (`./main`,
-    `out/infer`: an application may profile itself through acl.json). None for any other command: a test, an
-    assignment through eval (`eval $name=$value`, `eval set -- "$args"`), a system or toolkit tool, a launch."""
+    `out/infer`: an application may profile itself through acl.json); "script", another command given a .py
+    (`msrun --worker_num=8 train.py`, `deepspeed train.py`, `python3 -m deepspeed.launcher.runner train.py`).
+    None for any other command: a test, an assignment through eval (`eval $name=$value`, `eval set -- "$args"`),
+    a system or toolkit tool, one that only names a file (`cp train.py out/`), a launch."""
     words, k = list(cmd.words), 0
     while k < len(words) and (_dropped(words, k) or words[k].text.rsplit("/", 1)[-1] in PREFIXES):
         k = k + 1 if _dropped(words, k) else _after_prefix(words, k, words[k].text.rsplit("/", 1)[-1], {},
@@ -176,18 +193,25 @@ def opaque(cmd: Command) -> Optional[Tuple[Word, str]]:
     if k >= len(words):
         return None
     word = words[k].text
+    head = word.rsplit("/", 1)[-1]
     if word.startswith(("[[", "[", "((")) or word in ("test", "let"):
         return None                             # a test or an arithmetic
     if word == "eval":
         rest = words[k + 1:]
         if rest and (rest[0].text in SETTERS or (len(rest) == 1 and _assignment(rest[0].text))):
             return None
-        return words[k], "eval"
+        return Opaque(words[k], "eval")
+    if _launch_of(cmd) is not None:
+        return None                             # steps' own: python, msprof, torchrun, a child script
     if not words[k].known:
-        return words[k], "unknown"
+        return Opaque(words[k], "unknown")
+    script = next((x.text for x in words[k + 1:] if x.text.endswith(".py") and not x.text.startswith("-")), "")
+    if script and head not in NOT_STARTING and head not in SHELLS and head != "msprof" and \
+            (not PYTHON.match(word) or "-m" in (x.text for x in words[k + 1:])):
+        return Opaque(words[k], "script", script)
     if "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
             not any(c.isspace() or c == ":" for c in word):         # `echo"usage: ./x.sh"` names no program
-        return words[k], "program"
+        return Opaque(words[k], "program")
     return None
 
 
@@ -275,10 +299,25 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
                         f"({why})", None, word.text, not os.path.isabs(word.text))
     path = Walk.find(word.text, cmd.cwd)
     if path is None:
-        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)})", None,
-                        word.text, True)
+        return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)}"
+                        f"{_further_up(word.text, cmd)})", None, word.text, True)
     here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
     return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
+
+
+def _further_up(script: str, cmd: Command) -> str:
+    """Where a relative script not found in the launcher's own directory is, in a folder above it: a launcher
+    that never `cd`s is meant to be started there (`bash test/train.sh` from the project's folder), which only
+    --cwd can say."""
+    if cmd.settled or os.path.isabs(script):
+        return ""
+    for d in cmd.cwd:
+        up = d
+        for _ in range(4):
+            up = os.path.dirname(up)
+            if os.path.isfile(os.path.join(up, script)):
+                return f"; {script} is in {up}: give --cwd {up} if the launcher is started there"
+    return ""
 
 
 def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,

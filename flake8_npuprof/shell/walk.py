@@ -393,8 +393,9 @@ class Walk(Expander, Compounds):
                 # `"$@"`: one word per argument (none when there are none); `$*` unquoted: split alike
                 words.extend(Word(StrValue(arg, [], a, b, origin="shell"), a, b) for arg in self.args)
                 continue
-            words.append(Word(self.expand(text, a, b), a, b))
-            assumed.append(self._assumed)
+            for value in self.fields(text, a, b):      # `$ARGS` unquoted: a word per field, as bash splits it
+                words.append(Word(value, a, b))
+                assumed.append(self._assumed)
         if not words:
             for name, s in inline.items():
                 if conditional:

@@ -52,12 +52,14 @@ def read_word(text: str, i: int) -> Tuple[StrValue, int]:
     return StrValue(decoded, runs, i, end, (piece,), origin="shell"), end
 
 
-def decode(text: str, i: int, stop: Optional[int] = None,
-           expansion: Optional[Expansion] = None) -> Tuple[str, List[Run], int]:
+def decode(text: str, i: int, stop: Optional[int] = None, expansion: Optional[Expansion] = None,
+           unquoted: Optional[List[Tuple[int, int]]] = None) -> Tuple[str, List[Run], int]:
     """The decoded text of the word at i, its runs (decoded -> source) and where it ends: quotes removed, escapes
     applied, `\\`-newlines dropped, each expansion `expansion`'s value (a hole without one, or where it has none).
     Without stop, the word ends where bash ends it (a blank or an operator outside quotes); with stop, text[i:stop]
-    is one word (the walk's: `ids=(0 1 2)`, `[[ ... ]]`), and a `\\` that ends it stands for itself."""
+    is one word (the walk's: `ids=(0 1 2)`, `[[ ... ]]`), and a `\\` that ends it stands for itself. unquoted:
+    collects the decoded ranges of the known values of expansions outside double quotes, which bash splits into
+    fields (fields())."""
     parts: List[str] = []
     runs: List[Run] = []
     t = 0
@@ -116,6 +118,8 @@ def decode(text: str, i: int, stop: Optional[int] = None,
             elif value:
                 runs.extend(r._replace(t=r.t + t) for r in value_runs)
                 parts.append(value)
+                if unquoted is not None and not quoted:
+                    unquoted.append((t, t + len(value)))
                 t += len(value)
             i = j
             continue

@@ -95,6 +95,40 @@ def names_a_setup(text: str) -> bool:
     return _names_outside_comments(text, _SETUP_NAMES)
 
 
+def code_only(text: str) -> str:
+    """The text with its comments and its bare string statements (a docstring, code parked in a triple-quoted
+    string) blanked, line breaks kept: what a run can execute, for emulate to tell a script that names a profiler
+    from one that only mentions it. The text as it is where Python cannot tokenize it."""
+    import io
+    import tokenize
+    lines = io.StringIO(text).readlines()           # the lines tokenize reads, to turn its (row, col) into offsets
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    spans: List[Tuple[int, int]] = []
+    pending: Optional[List[Tuple[int, int]]] = []   # the strings of a statement that so far is only strings
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            span = (starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1])
+            if tok.type == tokenize.COMMENT:
+                spans.append(span)
+            elif tok.type == tokenize.NEWLINE:
+                spans.extend(pending or ())
+                pending = []
+            elif tok.type == tokenize.STRING and pending is not None:
+                pending.append(span)
+            elif tok.type not in (tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                pending = None
+    except (tokenize.TokenError, SyntaxError, IndexError):
+        return text
+    out = list(text)
+    for a, b in spans:
+        for k in range(a, b):
+            if out[k] not in "\r\n":
+                out[k] = " "
+    return "".join(out)
+
+
 def _names_outside_comments(text: str, names) -> bool:
     """Whether one of the names stands as a whole word outside a comment. Each name is looked for with
     str.find, about ten times faster here than one regular expression of them all, and each line is
@@ -209,9 +243,10 @@ def _blocks(kind) -> tuple:
     return tuple(out)
 
 
-# what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none
-PROFILING_WORDS = re.compile(r"profiling_mode|profiling_options|ProfilingConfig|enable_profiling|PROFILING_MODE|"
-                             r"PROFILING_OPTIONS|npu_resource_init|profiling_config|msprof|\bProfiler\(|"
+# what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none.
+# The names start a word: torch's `torch._C._jit_set_profiling_mode(False)` (TorchScript's executor) is not one
+PROFILING_WORDS = re.compile(r"(?<!\w)(?:profiling_mode|profiling_options|ProfilingConfig|enable_profiling|"
+                             r"PROFILING_MODE|PROFILING_OPTIONS|npu_resource_init|profiling_config)|msprof|\bProfiler\(|"
                              # the routes emulate does not model: torch_npu / torch and MindSpore profilers
                              r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
                              r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")

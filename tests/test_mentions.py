@@ -1,0 +1,93 @@
+"""A script that only mentions profiling is not one that profiles: emulate answered "unknown" for scripts whose
+profiler sits in a comment or in code parked in a triple-quoted string (a model zoo's `'''` around a
+`torch.autograd.profiler.profile(use_npu=True)` block, a commented-out `parameter_map["profiling_mode"]`), and for
+a script importing a module that calls `torch._C._jit_set_profiling_mode(False)` (TorchScript's executor, no
+profiler at all), saying they name "a profiling API emulate does not model"."""
+
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.source.prefilter import PROFILING_WORDS, code_only
+
+T = Target.parse("8.0", "910B")
+
+PARKED = '''import torch
+import torch_npu
+
+
+def train(model, batch):
+    """Steps once; profile with torch.autograd.profiler.profile(use_npu=True) when asked."""
+    loss = model(batch)  # torch_npu.profiler.profile(...) was here
+    \'\'\'
+    with torch.autograd.profiler.profile(use_npu=True) as prof:
+        loss = model(batch)
+    prof.export_chrome_trace("out.prof")
+    \'\'\'
+    return loss
+
+
+if __name__ == "__main__":
+    train(lambda b: b, torch.ones(1))
+'''
+
+
+def test_code_only_blanks_comments_and_bare_strings_and_keeps_the_rest():
+    text = 'x = "use torch_npu.profiler"  # profile\n"""a docstring"""\ny = ("a"\n     "b")\n'
+    assert code_only(text) == 'x = "use torch_npu.profiler"' + " " * 11 + '\n                 \ny = ("a"\n     "b")\n'
+    assert code_only(PARKED).count("\n") == PARKED.count("\n")
+    assert "profile" not in code_only(PARKED).replace("import", "")
+    assert code_only("def f(:\n  '''x'''\n") == "def f(:\n  '''x'''\n"     # does not tokenize: as it is
+
+
+def test_a_profiler_in_a_parked_string_is_no_profiler(tmp_path):
+    (tmp_path / "train.py").write_text(PARKED)
+    report = emulate_path(str(tmp_path / "train.py"), T, cwd=str(tmp_path), use_env=False, environ={})
+    # it said "unknown (it names a torch_npu or torch profiler, but no call emulate replays ...)"
+    assert report["usable"] is False
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    # it said "train.py names a profiling API emulate does not model (...): what it collects is not known here"
+    assert report["usable"] is False and report["answer"]["why"] == "no launch switches profiling on"
+
+
+COMMENTED = '''import tensorflow as tf
+from npu_bridge.npu_init import *
+
+config = tf.ConfigProto()
+custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+custom_op.name = "NpuOptimizer"
+# if FLAGS.profiling:
+#     custom_op.parameter_map["profiling_mode"].b = True
+with tf.Session(config=config) as sess:
+    sess.run(tf.no_op())
+'''
+
+
+def test_a_launch_of_a_script_whose_setup_is_commented_out_collects_nothing(tmp_path):
+    (tmp_path / "validate.py").write_text(COMMENTED)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 validate.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and report["answer"]["why"] == "no launch switches profiling on"
+
+
+def test_torchscripts_profiling_executor_is_no_profiling_setting(tmp_path):
+    assert not PROFILING_WORDS.search("torch._C._jit_set_profiling_mode(False)")
+    assert PROFILING_WORDS.search('custom_op.parameter_map["profiling_mode"].b = True')
+    assert PROFILING_WORDS.search("os.environ['PROFILING_MODE'] = 'true'")
+    (tmp_path / "jit.py").write_text("import torch\n\n\ndef legacy():\n    torch._C._jit_set_profiling_mode(False)\n")
+    (tmp_path / "train.py").write_text("import torch\nimport jit\n\njit.legacy()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    # it said "train.py has no profiling setup of its own, but jit.py, which it imports, names one"
+    assert report["usable"] is False and report["answer"]["why"] == "no launch switches profiling on"
+
+
+def test_a_ge_name_without_a_setup_is_said_as_such(tmp_path):
+    # AmoebaNet-D's amoeba_net.py imports ProfilingConfig and never builds one: it was "names a profiling API
+    # emulate does not model (torch_npu, torch or MindSpore profiler, msprof through a subprocess)"
+    (tmp_path / "train.py").write_text("import tensorflow as tf\n# profiling, some day\n"
+                                       "from npu_bridge.estimator.npu.npu_config import ProfilingConfig\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:3: train.py names ProfilingConfig (line 3), but no profiling setup emulate can follow is built from "
+        "it: what it collects is not known here")
