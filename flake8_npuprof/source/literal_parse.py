@@ -1,0 +1,161 @@
+"""Whether a file of large data literals parses, proven without building their syntax trees (NPP192's check).
+
+A module of word vectors written as a Python literal (glove_MIT.py in the model zoo: 2.28 MB, `name = {u'word':
+[0.1, ...], ...}` twice) has no profiling marker, so `check` only asks whether it parses; the symbol table takes
+107 MB for that and ast.parse 139 MB, since both build the whole tree of the literal first. This module proves
+the answer with a few kilobytes instead, and says nothing (the caller parses) whenever the proof does not go
+through. It is a proof, never a guess: a file it passes is one ast.parse accepts.
+
+1. A module-level statement `target = <display>` whose display (a list, tuple, dict or set of numbers and plain
+   strings, `_value_end`) is at least MIN_SPAN characters long is read by a recogniser that accepts only text
+   Python's tokenizer splits the same way and its grammar accepts as an atom: decimal numbers with an optional
+   attached sign, one-line strings with no prefix but `u` and only the escapes in _ESCAPES, no empty string
+   (`'''` would open a triple-quoted one), no comment, no backslash line joining, no control character or
+   surrogate, at most MAX_DEPTH brackets deep, each number or string followed by a delimiter.
+2. Each such display is replaced by a placeholder of the same length and the same line breaks, `{  ...  0}`
+   (a set display), and that text is parsed; it holds no large literal any more.
+3. Its tree must hold each placeholder as the whole value of a module-level assignment, at the very position
+   of the display. The text before the display is the same, so the tokenizer was in code there, at no
+   bracket depth; the display and the placeholder are both one `atom`, and the assignment ends after it
+   (NEWLINE or `;`), so the original file is the placeholder's with one atom changed for another: it parses.
+
+Any step that fails (a display the recogniser does not know, a placeholder that does not parse or is not where
+it should be) leaves the answer to the parser, which gives the exact NPP192 of a file that does not parse.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import List, Optional, Tuple
+
+MIN_TEXT = 256 * 1024           # files smaller than this are parsed as they are
+MIN_SPAN = 64 * 1024            # displays shorter than this are left in the text
+MAX_DEPTH = 16                  # brackets in brackets (the tokenizer refuses 200, the parser's stack far less)
+MAX_NUMBER = 64                 # characters of a number (3.11 refuses an int literal of more than 4,300 digits)
+
+# `name = [` / `a = b = {` at the start of a line (whether that line is a module-level statement is step 3's)
+_STATEMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*[ ]*=[ ]*(?:[A-Za-z_][A-Za-z0-9_]*[ ]*=[ ]*)*(?=[\[({])", re.M)
+_SPACE = re.compile(r"[ \r\n]*")
+_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+# a run of numbers each followed by a comma (the bulk of a vector, matched in one call)
+_NUMBERS = re.compile(r"(?:[ \r\n]*[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?[ \r\n]*,)*")
+# a one-line string with no escape but _ESCAPES and no control character or surrogate; no prefix but u/U
+_STRING = re.compile(r"""[uU]?(?:'(?:[^'\\\x00-\x1f\ud800-\udfff]|\\[\\'"ntr])+'"""
+                     r'''|"(?:[^"\\\x00-\x1f\ud800-\udfff]|\\[\\'"ntr])+")''')
+_AFTER = frozenset(" \r\n,:)]}")       # what may follow a number or a string
+_OPEN = {"[": "]", "(": ")", "{": "}"}
+_NOT_LINE = re.compile(r"[^\r\n]+")
+
+
+def parses(text: str) -> bool:
+    """True when text is proven to parse (ast.parse would return a tree); False: not proven, parse it."""
+    if len(text) < MIN_TEXT:
+        return False
+    spans = _displays(text)
+    if not spans:
+        return False
+    pieces, start = [], 0
+    for s, e in spans:                      # the same length and line breaks: the same positions around it
+        pieces += [text[start:s], "{", _NOT_LINE.sub(_blank, text[s + 1:e - 2]), "0}"]
+        start = e
+    pieces.append(text[start:])
+    placeholder = "".join(pieces)
+    del pieces
+    try:
+        tree = ast.parse(placeholder)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    found = {(v.lineno, v.col_offset, v.end_lineno, v.end_col_offset)
+             for v in (stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign))
+             if isinstance(v, ast.Set) and len(v.elts) == 1 and isinstance(v.elts[0], ast.Constant)
+             and type(v.elts[0].value) is int and v.elts[0].value == 0}
+    return all(_position(placeholder, s) + _position(placeholder, e) in found for s, e in spans)
+
+
+def _blank(m) -> str:
+    return " " * (m.end() - m.start())
+
+
+def _position(text: str, at: int) -> Tuple[int, int]:
+    """(line, column in UTF-8 bytes) of text[at], as ast counts them (CR LF, CR and LF each end a line)."""
+    head = text[:at]
+    line = head.count("\n") + head.count("\r") - head.count("\r\n") + 1
+    start = max(head.rfind("\n"), head.rfind("\r")) + 1
+    return line, len(head[start:].encode("utf-8", "surrogatepass"))
+
+
+def _displays(text: str) -> List[Tuple[int, int]]:
+    """(start, end) of each display long enough to be worth replacing that the recogniser accepts."""
+    spans = []
+    at = 0
+    while True:
+        m = _STATEMENT.search(text, at)
+        if m is None:
+            return spans
+        s = m.end()
+        e = _value_end(text, s)
+        if e is not None and e - s >= MIN_SPAN:
+            spans.append((s, e))
+            at = e
+        else:
+            at = s
+
+
+def _value_end(text: str, at: int) -> Optional[int]:
+    """The end of the display opened at text[at] when the recogniser accepts it whole, else None."""
+    stack: List[list] = []      # [closer, kind]: kind "[", "(", "set", "{" (a set or a dict: not known yet),
+    #                             "key" or "value" (a dict, the part read last)
+    value, can_close = True, False          # a value is next (or a closer, when can_close)
+    n = len(text)
+    while True:
+        if value:
+            if can_close and stack[-1][0] in "])":
+                at = _NUMBERS.match(text, at).end()         # the bulk of a vector in one call
+            at = _SPACE.match(text, at).end()
+            if at >= n:
+                return None
+            c = text[at]
+            if c in _OPEN:
+                if len(stack) >= MAX_DEPTH:
+                    return None
+                stack.append([_OPEN[c], c])
+                at += 1
+                can_close = True            # `[]`, `()`, `{}`
+                continue
+            if can_close and c == stack[-1][0]:
+                at += 1
+                stack.pop()
+                if not stack:
+                    return at
+                value = False
+                continue
+            if c in "-+0123456789":
+                m = _NUMBER.match(text, at)
+                if m is not None and m.end() - at > MAX_NUMBER:
+                    return None
+            else:
+                m = _STRING.match(text, at)
+            if m is None or m.end() >= n or text[m.end()] not in _AFTER:
+                return None
+            at = m.end()
+            value = False
+            continue
+        at = _SPACE.match(text, at).end()   # after a value: a comma, a colon or the closer
+        if at >= n:
+            return None
+        c = text[at]
+        top = stack[-1]
+        at += 1
+        if c == "," and top[1] != "key":
+            top[1] = {"{": "set", "value": "key"}.get(top[1], top[1])
+            value, can_close = True, True
+        elif c == ":" and top[1] in ("{", "key"):
+            top[1] = "value"
+            value, can_close = True, False
+        elif c == top[0] and top[1] != "key":
+            stack.pop()
+            if not stack:
+                return at
+        else:
+            return None
