@@ -86,6 +86,15 @@ def test_a_literal_that_is_not_the_whole_value_of_a_module_statement_is_parsed(m
     assert analysis.syntax_check(text, "glove.py") == (expected if isinstance(expected, analysis.Finding) else None)
 
 
+def test_only_a_file_mostly_of_literals_is_proven():
+    """The rest of the text is parsed with ast.parse: worth it only when the literals are most of it."""
+    span = len(vectors(words=800, seed=3))
+    rest = len(ONE) - span                              # the header and the statement's start
+    assert parses(ONE + "x = 1\n" * ((span - rest) // 6)) and not parses(ONE + "x = 1\n" * ((span - rest) // 6 + 1))
+    small = HEADER + "v = " + vectors(words=30) + "\n"
+    assert literal_parse.MIN_SPAN < len(small) < literal_parse.MIN_TEXT and not parses(small)
+
+
 def test_crlf_and_several_targets_and_a_semicolon():
     text = BIG.replace("\n", "\r\n").replace("attrs_dict =", "a = attrs_dict =").replace(
         "objs_dict = " + vectors(seed=2), "objs_dict = " + vectors(seed=2) + "; b = 1")

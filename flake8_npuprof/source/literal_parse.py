@@ -9,9 +9,10 @@ through. It is a proof, never a guess: a file it passes is one ast.parse accepts
 1. A module-level statement `target = <display>` whose display (a list, tuple, dict or set of numbers and plain
    strings, `_value_end`) is at least MIN_SPAN characters long is read by a recogniser that accepts only text
    Python's tokenizer splits the same way and its grammar accepts as an atom: decimal numbers with an optional
-   attached sign, one-line strings with no prefix but `u` and only the escapes in _ESCAPES, no empty string
-   (`'''` would open a triple-quoted one), no comment, no backslash line joining, no control character or
-   surrogate, at most MAX_DEPTH brackets deep, each number or string followed by a delimiter.
+   attached sign, one-line strings with no prefix but `u` and only the escapes of a backslash, a quote, n, t or
+   r, no empty string (`'''` would open a triple-quoted one), no comment, no backslash line joining, no control
+   character or surrogate, at most MAX_DEPTH brackets deep, each number or string followed by a delimiter. The
+   displays must be at least half the text (the rest is parsed).
 2. Each such display is replaced by a placeholder of the same length and the same line breaks, `{  ...  0}`
    (a set display), and that text is parsed; it holds no large literal any more.
 3. Its tree must hold each placeholder as the whole value of a module-level assignment, at the very position
@@ -29,8 +30,10 @@ import ast
 import re
 from typing import List, Optional, Tuple
 
-MIN_TEXT = 256 * 1024           # files smaller than this are parsed as they are
-MIN_SPAN = 64 * 1024            # displays shorter than this are left in the text
+MIN_TEXT = 64 * 1024            # files smaller than this are parsed as they are
+MIN_SPAN = 16 * 1024            # displays shorter than this are left in the text
+# The displays replaced must be at least half the text: the placeholder is parsed with ast.parse, which takes
+# about 1.3x the symbol table's memory (and CPU) for the same text.
 MAX_DEPTH = 16                  # brackets in brackets (the tokenizer refuses 200, the parser's stack far less)
 MAX_NUMBER = 64                 # characters of a number (3.11 refuses an int literal of more than 4,300 digits)
 
@@ -53,7 +56,7 @@ def parses(text: str) -> bool:
     if len(text) < MIN_TEXT:
         return False
     spans = _displays(text)
-    if not spans:
+    if sum(e - s for s, e in spans) * 2 < len(text):
         return False
     pieces, start = [], 0
     for s, e in spans:                      # the same length and line breaks: the same positions around it
