@@ -1,5 +1,5 @@
-"""source/literal_parse.py: a large file of data literals is proven to parse without its tree, and never when
-it does not parse (NPP192 is never lost, and is the parser's own)."""
+"""source/parse_proof.py: a large file is proven to parse piece by piece, a file of large data literals without
+their trees, and never a file that does not parse (NPP192 is never lost, and is the parser's own)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import symtable
 import pytest
 
 from flake8_npuprof.checks import analysis
-from flake8_npuprof.source import literal_parse
-from flake8_npuprof.source.literal_parse import _value_end, parses
+from flake8_npuprof.source import parse_proof
+from flake8_npuprof.source.parse_proof import _displays, _literals, _value_end, parses
 
 HEADER = "# word vectors\n#\n"
 
@@ -28,7 +28,7 @@ ONE = HEADER + "objs_dict = " + vectors(words=800, seed=3) + "\n"
 
 
 def test_the_file_is_large_enough():
-    assert len(BIG) > literal_parse.MIN_TEXT and len(vectors()) > literal_parse.MIN_SPAN
+    assert len(BIG) > parse_proof.MIN_TEXT and len(vectors()) > parse_proof.MIN_SPAN
 
 
 def _parsed_only_by_the_proof(monkeypatch, text):
@@ -80,19 +80,27 @@ def test_a_file_that_does_not_parse_is_reported_as_the_parser_reports_it(text):
     ONE[:-1] + ".copy()\n",                                         # a call after it
 ])
 def test_a_literal_that_is_not_the_whole_value_of_a_module_statement_is_parsed(monkeypatch, text):
-    """Whether it parses or not, the parser decides."""
+    """The literal proof does not pass it; whether it parses or not, the pieces or the parser decide."""
     expected = analysis.parse(text, "glove.py")
-    assert not parses(text)
+    spans = _displays(text)
+    assert not spans or not _literals(text, spans)
+    assert not (parses(text) and isinstance(expected, analysis.Finding))
     assert analysis.syntax_check(text, "glove.py") == (expected if isinstance(expected, analysis.Finding) else None)
 
 
-def test_only_a_file_mostly_of_literals_is_proven():
+def test_only_a_file_mostly_of_literals_is_proven_by_its_literals(monkeypatch):
     """The rest of the text is parsed with ast.parse: worth it only when the literals are most of it."""
     span = len(vectors(words=800, seed=3))
     rest = len(ONE) - span                              # the header and the statement's start
-    assert parses(ONE + "x = 1\n" * ((span - rest) // 6)) and not parses(ONE + "x = 1\n" * ((span - rest) // 6 + 1))
+    calls = []
+    monkeypatch.setattr(parse_proof, "_literals", lambda text, spans: calls.append(len(spans)) or True)
+    monkeypatch.setattr(parse_proof, "_in_pieces", lambda text: calls.append(0) or True)
+    assert parses(ONE + "x = 1\n" * ((span - rest) // 6)) and parses(ONE + "x = 1\n" * ((span - rest) // 6 + 1))
+    assert calls == [1, 0]                              # the second: the pieces
     small = HEADER + "v = " + vectors(words=30) + "\n"
-    assert literal_parse.MIN_SPAN < len(small) < literal_parse.MIN_TEXT and not parses(small)
+    assert parse_proof.MIN_SPAN < len(small) < parse_proof.MIN_TEXT
+    calls.clear()
+    assert not parses(small) and calls == []
 
 
 def test_crlf_and_several_targets_and_a_semicolon():
@@ -136,3 +144,65 @@ def test_random_displays_it_accepts_all_parse():
         accepted += 1
         ast.parse("x = " + text[:end] + "\n")        # the accepted prefix is a whole display
     assert accepted > 1000
+
+
+def code(functions: int = 1200) -> str:
+    """A module of many small functions and classes, some decorated, with docstrings at the margin."""
+    out = ['"""A long module.\n\nText at the margin\nof its docstring.\n"""\n', "import os\n"]
+    for k in range(functions):
+        if k % 7 == 0:
+            out.append(f"@decorator({k})\n")
+        if k % 11 == 0:
+            out.append(f'def doc{k}():\n    """\nreturn {k}\nx = (\n"""\n    return {k}\n')
+        out.append(f"def f{k}(a, b={k}):\n    if a:\n        return b\n    else:\n        return [a,\n  b]\n")
+        if k % 5 == 0:
+            out.append(f"if os.name:\n    v{k} = {k}\nelse:\n    v{k} = 0\n")
+        if k % 13 == 0:
+            out.append(f"try:\n    import mod{k}\nexcept ImportError:\n    pass\nfinally:\n    pass\n")
+    return "".join(out)
+
+
+CODE = code()
+
+
+def test_a_large_module_is_proven_piece_by_piece(monkeypatch):
+    assert len(CODE) > parse_proof.MIN_TEXT
+    sizes = []
+    real = symtable.symtable
+    monkeypatch.setattr(symtable, "symtable", lambda text, *a: sizes.append(len(text)) or real(text, *a))
+    assert parses(CODE)
+    assert sum(sizes) >= len(CODE) and max(sizes) < 3 * parse_proof.PIECE and len(sizes) > 4
+
+
+@pytest.mark.parametrize("where", [0.0, 0.3, 0.5, 0.77, 0.999])
+@pytest.mark.parametrize("error", ["def (:\n", "x = (\n", "      y = 1\n", "else:\n    pass\n", "x = 'a\n",
+                                   "nonlocal q\n", '"""\n', "\x00\n", "@decorator\n"])
+def test_an_error_anywhere_is_the_parsers(where, error):
+    at = CODE.index("\ndef ", int(len(CODE) * where)) + 1 if where else 0
+    text = CODE[:at] + error + CODE[at:]
+    expected = analysis.parse(text, "big.py")
+    if error in ("nonlocal q\n", "@decorator\n"):     # the symbol table refuses the first, the parser does not;
+        assert analysis.syntax_check(text, "big.py") == (   # the second is fine before a def (not a docstring)
+            expected if isinstance(expected, analysis.Finding) else None)
+        return
+    assert isinstance(expected, analysis.Finding) and expected.code == "NPP192"
+    assert not parses(text)
+    assert analysis.syntax_check(text, "big.py") == expected
+
+
+def test_random_modules_it_passes_all_parse(monkeypatch):
+    """Soundness on random lines: whatever the pieces pass, Python parses whole."""
+    monkeypatch.setattr(parse_proof, "MIN_TEXT", 0)
+    monkeypatch.setattr(parse_proof, "PIECE", 8)
+    lines = ["if x:", "    pass", "else:", "elif y:", "@d", "def f():", "    return 1", '"""', "text", "x = (", ")",
+             "class C:", "try:", "except E:", "finally:", "    x = 1", "y = 2", "z = 1 + \\", "while x:", "  pass",
+             "for a in b:", "match x:", "    case 1:", "        pass", "# note", "", "async def g():", "    await h",
+             "x = [1,", "2]", "'''", "lambda: 0", "global g", "return", "    yield 1", "f(a for a in b)", "\tx = 1"]
+    rng = random.Random(44)
+    passed = 0
+    for _ in range(20000):
+        text = "\n".join(rng.choice(lines) for _ in range(rng.randint(1, 12))) + "\n"
+        if parses(text):
+            passed += 1
+            ast.parse(text)
+    assert passed > 400
