@@ -59,7 +59,7 @@ _STRING = re.compile(r"""[uU]?(?:'(?:[^'\\\x00-\x1f\ud800-\udfff]|\\[\\'"ntr])+'
                      r'''|"(?:[^"\\\x00-\x1f\ud800-\udfff]|\\[\\'"ntr])+")''')
 _AFTER = frozenset(" \r\n,:)]}")       # what may follow a number or a string
 _OPEN = {"[": "]", "(": ")", "{": "}"}
-_NOT_LINE = re.compile(r"[^\r\n]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 # A line that starts a statement at the left margin (not a comment, a closing bracket, a string or a clause
@@ -102,7 +102,12 @@ def _in_pieces(text: str) -> bool:
 def _literals(text: str, spans: List[Tuple[int, int]]) -> bool:
     pieces, start = [], 0
     for s, e in spans:                      # the same length and line breaks: the same positions around it
-        pieces += [text[start:s], "{", _NOT_LINE.sub(_blank, text[s + 1:e - 2]), "0}"]
+        pieces += [text[start:s], "{"]
+        at = s + 1
+        for m in _LINE_BREAK.finditer(text, s + 1, e - 2):     # (no copy of the display's text)
+            pieces += [" " * (m.start() - at), m.group()]
+            at = m.end()
+        pieces += [" " * (e - 2 - at), "0}"]
         start = e
     pieces.append(text[start:])
     placeholder = "".join(pieces)
@@ -118,16 +123,11 @@ def _literals(text: str, spans: List[Tuple[int, int]]) -> bool:
     return all(_position(placeholder, s) + _position(placeholder, e) in found for s, e in spans)
 
 
-def _blank(m) -> str:
-    return " " * (m.end() - m.start())
-
-
 def _position(text: str, at: int) -> Tuple[int, int]:
     """(line, column in UTF-8 bytes) of text[at], as ast counts them (CR LF, CR and LF each end a line)."""
-    head = text[:at]
-    line = head.count("\n") + head.count("\r") - head.count("\r\n") + 1
-    start = max(head.rfind("\n"), head.rfind("\r")) + 1
-    return line, len(head[start:].encode("utf-8", "surrogatepass"))
+    line = text.count("\n", 0, at) + text.count("\r", 0, at) - text.count("\r\n", 0, at) + 1
+    start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    return line, len(text[start:at].encode("utf-8", "surrogatepass"))
 
 
 def _displays(text: str) -> List[Tuple[int, int]]:
