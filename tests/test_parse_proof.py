@@ -43,8 +43,8 @@ def _parsed_only_by_the_proof(monkeypatch, text):
 def test_a_file_of_vectors_is_proven_to_parse_without_its_tree(monkeypatch):
     assert parses(BIG)
     found, parsed, tables = _parsed_only_by_the_proof(monkeypatch, BIG)
-    # one parse, of the placeholder text (the same length, but two set displays and blanks), no symbol table
-    assert found is None and tables == [] and parsed == [len(BIG)]
+    # one parse, of the placeholder text (the header and two set displays), no symbol table
+    assert found is None and tables == [] and len(parsed) == 1 and parsed[0] < 100
 
 
 @pytest.mark.parametrize("text", [

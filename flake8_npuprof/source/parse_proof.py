@@ -25,8 +25,8 @@ Data literals (`_literals`), for a statement too long to cut:
    r, no empty string (`'''` would open a triple-quoted one), no comment, no backslash line joining, no control
    character or surrogate, at most MAX_DEPTH brackets deep, each number or string followed by a delimiter. The
    displays must be at least half the text (the rest is parsed).
-2. Each such display is replaced by a placeholder of the same length and the same line breaks, `{  ...  0}`
-   (a set display), and that text is parsed; it holds no large literal any more.
+2. Each such display is replaced by a placeholder with the same line breaks, `{` and `0}` around them (a set
+   display), and that text is parsed; it holds no large literal any more.
 3. Its tree must hold each placeholder as the whole value of a module-level assignment, at the very position
    of the display. The text before the display is the same, so the tokenizer was in code there, at no
    bracket depth; the display and the placeholder are both one `atom`, and the assignment ends after it
@@ -100,14 +100,15 @@ def _in_pieces(text: str) -> bool:
 
 
 def _literals(text: str, spans: List[Tuple[int, int]]) -> bool:
-    pieces, start = [], 0
-    for s, e in spans:                      # the same length and line breaks: the same positions around it
-        pieces += [text[start:s], "{"]
-        at = s + 1
-        for m in _LINE_BREAK.finditer(text, s + 1, e - 2):     # (no copy of the display's text)
-            pieces += [" " * (m.start() - at), m.group()]
-            at = m.end()
-        pieces += [" " * (e - 2 - at), "0}"]
+    pieces: List[str] = []
+    places = []                             # each placeholder's (start, end) in the text parsed
+    start = size = 0
+    for s, e in spans:                      # the same line breaks, so the same lines after it
+        breaks = "".join(m.group() for m in _LINE_BREAK.finditer(text, s + 1, e - 1))
+        pieces += [text[start:s], "{" + breaks + "0}"]
+        size += s - start
+        places.append((size, size + len(pieces[-1])))
+        size += len(pieces[-1])
         start = e
     pieces.append(text[start:])
     placeholder = "".join(pieces)
@@ -120,7 +121,7 @@ def _literals(text: str, spans: List[Tuple[int, int]]) -> bool:
              for v in (stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign))
              if isinstance(v, ast.Set) and len(v.elts) == 1 and isinstance(v.elts[0], ast.Constant)
              and type(v.elts[0].value) is int and v.elts[0].value == 0}
-    return all(_position(placeholder, s) + _position(placeholder, e) in found for s, e in spans)
+    return all(_position(placeholder, s) + _position(placeholder, e) in found for s, e in places)
 
 
 def _position(text: str, at: int) -> Tuple[int, int]:
