@@ -133,7 +133,7 @@ def _position(text: str, at: int) -> Tuple[int, int]:
 
 def _displays(text: str) -> List[Tuple[int, int]]:
     """(start, end) of each display long enough to be worth replacing that the recogniser accepts."""
-    spans = []
+    spans: List[Tuple[int, int]] = []
     at = 0
     while True:
         m = _STATEMENT.search(text, at)
@@ -148,6 +148,12 @@ def _displays(text: str) -> List[Tuple[int, int]]:
             at = s
 
 
+def _past(pattern: "re.Pattern[str]", text: str, at: int) -> int:
+    """Where what pattern matches at `at` ends (it matches the empty string too)."""
+    m = pattern.match(text, at)
+    return m.end() if m is not None else at
+
+
 def _value_end(text: str, at: int) -> Optional[int]:
     """The end of the display opened at text[at] when the recogniser accepts it whole, else None."""
     stack: List[list] = []      # [closer, kind]: kind "[", "(", "set", "{" (a set or a dict: not known yet),
@@ -157,8 +163,8 @@ def _value_end(text: str, at: int) -> Optional[int]:
     while True:
         if value:
             if can_close and stack[-1][0] in "])":
-                at = _NUMBERS.match(text, at).end()         # the bulk of a vector in one call
-            at = _SPACE.match(text, at).end()
+                at = _past(_NUMBERS, text, at)      # the bulk of a vector in one call
+            at = _past(_SPACE, text, at)
             if at >= n:
                 return None
             c = text[at]
@@ -187,7 +193,7 @@ def _value_end(text: str, at: int) -> Optional[int]:
             at = m.end()
             value = False
             continue
-        at = _SPACE.match(text, at).end()   # after a value: a comma, a colon or the closer
+        at = _past(_SPACE, text, at)     # after a value: a comma, a colon or the closer
         if at >= n:
             return None
         c = text[at]
