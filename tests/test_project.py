@@ -259,3 +259,23 @@ def test_the_module_cache_is_bounded_by_size_and_keeps_the_modules_used_last(tmp
         assert project._held == sum(project._weight(m) for _, m in project._modules.values()) <= project.MAX_HELD
         assert held[-1] == "cfg0.py" and (k == 0 or held[-2] == f"cfg{k}.py")      # the last used stay
     assert len(held) == 3 and "cfg1.py" not in held
+
+
+def test_the_search_paths_kept_are_bounded_and_the_last_used_stay(tmp_path, monkeypatch):
+    """Each kept search path holds the paths probed to find it: the least recently used are let go, one at a
+    time (not all at once), and one asked again is the same."""
+    project.forget()
+    monkeypatch.setattr(project, "MAX_ROOTS", 3)
+    (tmp_path / "pyproject.toml").write_text("")
+    folders = []
+    for k in range(5):
+        (tmp_path / f"p{k}").mkdir()
+        folders.append(str(tmp_path / f"p{k}"))
+    first = project.search_path(os.path.join(folders[0], "a.py"))
+    assert first == (folders[0], str(tmp_path))
+    for k in range(1, 5):
+        project.search_path(os.path.join(folders[k], "a.py"))
+        project.search_path(os.path.join(folders[1], "a.py"))         # used again: kept
+        assert len(project._roots) == min(k + 1, 3) and folders[1] in project._roots
+    assert list(project._roots) == [folders[3], folders[4], folders[1]]
+    assert project.search_path(os.path.join(folders[0], "a.py")) == first

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 from ..source.model import Finding, Fix, Issue, finding, printable
 from ..source.said import Said, aside, clause, said, so
-from ..source import prefilter
+from ..source import parse_proof, prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import Located, SourceText, StrValue
 from ..knowledge.run_settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
@@ -278,10 +278,16 @@ def syntax_check(text: str, filename: str = "<unknown>") -> Optional[Finding]:
     """None, or the NPP192 `parse` would give: for a file whose tree nothing needs. The symbol table is
     built from the parser's own tree without turning it into Python objects, about 0.7x an ast.parse
     (the standard library: 1.19 s, not 1.68 s). It refuses a little more than the parser (a duplicate
-    parameter, `nonlocal` at module level): then ast.parse decides, so the answer is parse's."""
+    parameter, `nonlocal` at module level): then ast.parse decides, so the answer is parse's. A file of 64 KiB
+    or more is first proven to parse piece by piece, or a file of large data literals without their trees
+    (source/parse_proof.py: a 153 KB module of the model zoo took 12.6 MB in the symbol table, glove_MIT.py's
+    2.28 MB of word vectors 107 MB); when the proof does not go through, as for every file that does not
+    parse, the whole text is checked as before."""
     collecting = gc.isenabled()
     gc.disable()
     try:
+        if parse_proof.parses(text):
+            return None
         symtable.symtable(text, filename, "exec")
         return None
     except Exception:                   # SyntaxError, ValueError (null bytes), RecursionError, MemoryError

@@ -163,13 +163,25 @@ def _in_comment(head: str) -> bool:
     return sharp >= 0 and "'" not in head[:sharp] and '"' not in head[:sharp]
 
 
+_SPACE = re.compile(r"\s")
+_COUNTED = 1 << 16          # characters counted at a time
+
+
 def words_over_budget(text: str) -> int:
     """How many words and symbols the text has when that is over MAX_WORDS (0: within the budget).
-    Counted by one regular-expression pass, without building the list; never more than one per
-    character, so a text of at most MAX_WORDS characters is not counted at all."""
-    if len(text) <= MAX_WORDS:
+    Counted by regular-expression passes, without building the list; never more than one per
+    character, so a text of at most MAX_WORDS characters is not counted at all. A pass over the whole
+    text built what it removed (5.8 MB for glove_MIT.py's 2.28 MB): it goes a piece at a time, each cut
+    before a space (no word or symbol holds one, so the count is the same)."""
+    n = len(text)
+    if n <= MAX_WORDS:
         return 0
-    count = _WORD.subn("", text)[1]
+    count = start = 0
+    while start < n:
+        cut = _SPACE.search(text, start + _COUNTED) if start + _COUNTED < n else None
+        end = cut.start() if cut is not None else n
+        count += _WORD.subn("", text[start:end])[1]
+        start = end
     return count if count > MAX_WORDS else 0
 
 

@@ -43,7 +43,10 @@ MAX_HELD = 4 * 1024 * 1024      # bytes the kept modules take, estimated (TEXT_B
 # modules read for their imports and then asked a value held about 30 MB under the bound they counted 2 Mi.
 TEXT_BYTES = 4
 TREE_BYTES = 60
-MAX_ROOTS = 4096                # search paths kept (by folder)
+# Search paths kept (by folder), the least recently used let go first. Each keeps the 30-odd paths probed to
+# find it (4.7 KB): 4,096 of them would be 19 MB, and the model zoo's 16,218 files held 768 (3.6 MB) when they
+# were dropped only all at once. Files are checked folder by folder, so a few dozen serve a project.
+MAX_ROOTS = 64
 MAX_HOPS = 6                    # re-exports followed (`from .flags import FLAGS` in __init__.py)
 MAX_IMPORTED = 64               # modules whose absl flags a file can see (its imports, transitively)
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -51,7 +54,7 @@ ROOT_LEVELS = 8                 # how far up the project root is looked for
 
 _modules: "OrderedDict[str, Tuple[Tuple[int, int], Optional[Module]]]" = OrderedDict()
 _held = 0                               # characters of text the modules in _modules hold
-_roots: Dict[str, tuple] = {}           # directory -> (search path, paths probed to find it)
+_roots: "OrderedDict[str, tuple]" = OrderedDict()     # directory -> (search path, paths probed to find it)
 
 
 class Module:
@@ -186,8 +189,6 @@ def _keep(path: str, key: Tuple[int, int], module: Optional[Module]) -> None:
     _modules[path] = (key, module)
     _held += _weight(module)
     _shrink()
-    if len(_roots) > MAX_ROOTS:
-        _roots.clear()
 
 
 def _shrink() -> None:
@@ -229,7 +230,11 @@ def forget() -> None:
 def search_path(filename: str) -> Tuple[str, ...]:
     """Where a launched script finds its imports: its directory, the one above its top package, the root."""
     here = os.path.dirname(os.path.abspath(filename))
-    return observed.remembered(_roots, here, lambda: _search_path(here))
+    found = observed.remembered(_roots, here, lambda: _search_path(here))
+    _roots.move_to_end(here)
+    while len(_roots) > MAX_ROOTS:
+        _roots.popitem(last=False)
+    return found
 
 
 def _search_path(here: str) -> Tuple[str, ...]:
