@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
@@ -111,7 +112,24 @@ def _imported(ctx, node: ast.ImportFrom, guarded) -> None:
         return
     for alias in node.names:
         if alias.name in classes() and alias.name not in guarded[1] and id(node) not in guarded[0]:
-            _missing_class(ctx, alias, alias.name, "ImportError")
+            _missing_class(ctx, _alias_at(ctx, node, alias), alias.name, "ImportError")
+
+
+def _alias_at(ctx, stmt: ast.ImportFrom, alias: ast.alias) -> ast.AST:
+    """Where an imported name is written: the alias (3.10+), else its name found in the statement's text, since
+    Python 3.9's aliases have no position (the statement itself when it is not found)."""
+    if getattr(alias, "lineno", None) is not None:
+        return alias
+    start, end = ctx.src.node_start(stmt), ctx.src.node_end(stmt)
+    segment = ctx.src.text[start:end]
+    keyword = re.search(r"\bimport\b", segment)
+    found = re.compile(rf"(?<![\w.]){re.escape(alias.name)}(?!\w)").search(segment, keyword.end() if keyword else 0)
+    if found is None:
+        return stmt
+    line, col = ctx.src.position(start + found.start())
+    byte_col = len(ctx.src.line_text(line)[:col].encode("utf-8"))
+    return ast.Name(id=alias.name, ctx=ast.Load(), lineno=line, col_offset=byte_col, end_lineno=line,
+                    end_col_offset=byte_col + len(alias.name.encode("utf-8")))
 
 
 def _missing_class(ctx, node: ast.AST, cls: str, error: str) -> None:
