@@ -5,6 +5,7 @@ The projects under data/projects/zoo_args are written in the model-zoo style. Wh
 by running every launcher with bash and a python3 stub that prints its argv, directory and PROFILING_MODE:
 the expectations below are bash's."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -581,6 +582,9 @@ def test_msprofs_shell_application_is_walked_and_its_launches_run_under_msprof(t
         "collected (--output=/tmp/prof)"]
     assert report["usable"] is True and [r.output_dir for r in report["results"]] == ["/tmp/prof"]
     assert report["launch"]["msprof"]["at"] == "run.sh:2"
+    # msprof's own result is on msprof's line, not on the launch's inside its application
+    assert [(os.path.basename(r.path), r.setup.line) for r in report["results"] if r.setup.route == "msprof"] == \
+        [("run.sh", 2)]
 
 
 def test_msprofs_application_that_cannot_be_walked_stays_msprofs(tmp_path):

@@ -117,7 +117,7 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
     from ..checks.msprof import check_call
     from ..knowledge.msprof_options import cli
     from .runtime import Outcome
-    cmd = launch.command
+    cmd = launch.msprof.command or launch.command       # msprof's own line, also for a launch in its application
     call = launch.msprof.call
     data = cli()
     given = {o.name: o.value for o in call.options if o.value is not None}
