@@ -325,10 +325,15 @@ def test_a_typed_command_that_is_wrong_says_so(capsys, monkeypatch):
                                        "(npuprof emulate -- bash train_full_1p.sh --profiling=True)\n")
     code, out = _typed(capsys, monkeypatch, ZOO / "template", "bash", "nothere.sh")
     assert code == 2 and out.err == f"npuprof emulate: error: nothere.sh: no such launcher in {ZOO / 'template'}\n"
+    # as a launcher of that one line says it (test_a_launcher_that_starts_nothing_says_so)
     code, out = _typed(capsys, monkeypatch, ZOO / "template", "ls", "-l")
     assert code == 1 and out.out.split("\n")[1:3] == [
-        "no launch: the command starts no Python script or msprof run that emulate can follow",
-        "usable data: unknown (the command starts no Python script or msprof run that emulate can follow)"]
+        "<command line>: no launch: it starts no Python script or msprof run, so a run of it collects nothing",
+        "usable data: no"]
+    code, out = _typed(capsys, monkeypatch, ZOO / "template", "./main", "--model", "x.om")
+    assert code == 1 and out.out.split("\n")[2] == (
+        "usable data: unknown (no launch found, but <command line>:1 runs the program ./main, which emulate does "
+        "not follow: what it starts is not known here)")
 
 
 # ---------------------------------------------------------------- readable verdicts

@@ -127,10 +127,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
     if source.kind == "shell" and not results and graph is None and against is None:
-        # nothing the walk sees starts a process that may profile (a launcher running a command it cannot read, or a
-        # program of its own, is unknown: sequence.py)
-        what = "is empty" if not source.text.strip() else "starts no Python script or msprof run"
-        report["unmodelled"] = f"{os.path.basename(path)}: no launch: it {what}, so a run of it collects nothing"
+        report["unmodelled"] = starts_nothing(os.path.basename(path), not source.text.strip())
     if source.kind == "shell" and results and report["usable"] is not False:
         # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
         why = "the launcher starts no python3 script or msprof run that emulate can follow"
@@ -170,10 +167,15 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
     caller = (environ if environ is not None else os.environ) if use_env else None
     line = " ".join(shlex.quote(w) for w in words) + "\n"
     report = emulate_launcher(os.path.join(start, COMMAND), target, start, env, caller, inside, text=line)
-    if report is None:
-        why = "the command starts no Python script or msprof run that emulate can follow"
+    if report is None:                  # as for a launcher of that line (emulate_path)
         report = finish(COMMAND, [], target, start, env, None, None, use_env)
-        report.update(usable=None, exit=EXIT_PROBLEM, launch={"lines": [f"no launch: {why}"], "unseen": True},
-                      answer={"usable": None, "why": why, "decider": None})
+        report["unmodelled"] = starts_nothing(COMMAND, False)
     report["env"] = use_env
     return report
+
+
+def starts_nothing(name: str, empty: bool) -> str:
+    """The line for a launcher (or a typed command) in which the walk sees nothing start a process that may profile:
+    one that runs a command the walk cannot read, or a program of its own, is unknown instead (sequence.py)."""
+    what = "is empty" if empty else "starts no Python script or msprof run"
+    return f"{name}: no launch: it {what}, so a run of it collects nothing"

@@ -14,6 +14,7 @@ import collections
 import os
 from typing import List, MutableMapping, NamedTuple, Optional, Tuple, cast
 
+from ..source.observed import isfile
 from ..source.text import HOLE
 from ..values.launch_args import Word
 from .command_line import PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, _after_prefix, _dropped, _shell_operand
@@ -201,18 +202,19 @@ def opaque(cmd: Command) -> Optional[Opaque]:
         if rest and (rest[0].text in SETTERS or (len(rest) == 1 and _assignment(rest[0].text))):
             return None
         return Opaque(words[k], "eval")
-    if _launch_of(cmd) is not None:
-        return None                             # steps' own: python, msprof, torchrun, a child script
-    if not words[k].known:
-        return Opaque(words[k], "unknown")
     script = next((x.text for x in words[k + 1:] if x.text.endswith(".py") and not x.text.startswith("-")), "")
-    if script and head not in NOT_STARTING and head not in SHELLS and head != "msprof" and \
+    if not words[k].known:
+        found = Opaque(words[k], "unknown")
+    elif script and head not in NOT_STARTING and head not in SHELLS and head != "msprof" and \
             (not PYTHON.match(word) or "-m" in (x.text for x in words[k + 1:])):
-        return Opaque(words[k], "script", script)
-    if "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
+        found = Opaque(words[k], "script", script)
+    elif "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
             not any(c.isspace() or c == ":" for c in word):         # `echo"usage: ./x.sh"` names no program
-        return Opaque(words[k], "program")
-    return None
+        found = Opaque(words[k], "program")
+    else:
+        return None
+    # steps' own (python, msprof, torchrun, a child script, `$DIR/run.sh` unread): asked only of a candidate
+    return None if _launch_of(cmd) is not None else found
 
 
 def _assignment(text: str) -> bool:
@@ -315,7 +317,7 @@ def _further_up(script: str, cmd: Command) -> str:
         up = d
         for _ in range(4):
             up = os.path.dirname(up)
-            if os.path.isfile(os.path.join(up, script)):
+            if isfile(os.path.join(up, script)):       # recorded, as the walk's own lookups (source/observed)
                 return f"; {script} is in {up}: give --cwd {up} if the launcher is started there"
     return ""
 
