@@ -70,10 +70,31 @@ def test_ranks(tmp_path, loop, ranks):
     ("nohup taskset -c 0-23 python3.7 -u sub/job.py &", "sub/job.py", "", 1),
     ("env PROFILING_MODE=true /usr/bin/python sub/job.py", "sub/job.py", "", 1),
     ("python -m sub.job --lr 2", "sub/job.py", "", 1),
+    # what follows the script is the script's own: its -n is no process count
+    ("torchrun train.py -n 3", "train.py", "torchrun", 1),
+    ("mpirun -np 4 python3 train.py -n 3", "train.py", "mpirun", 4),
+    # MindSpore's msrun: --local_worker_num processes on this node, 8 when not given; --worker_num counts all
+    # the nodes', --sim_level may start one, a value not known statically is not counted
+    ("msrun --worker_num=16 --local_worker_num=2 --log_dir=msrun_log --join=True train.py --lr 1", "train.py",
+     "msrun", 2),
+    ("msrun --worker_num 16 --local_worker_num 4 python train.py -n 3", "train.py", "msrun", 4),
+    ("msrun --bind_core=True --join=True train.py", "train.py", "msrun", 8),
+    ("msrun --local_worker_num=$N train.py", "train.py", "msrun", 0),
+    ("msrun --sim_level=1 train.py", "train.py", "msrun", 0),
 ])
 def test_command_lines(tmp_path, line, script, wrapper, ranks):
     _, (la,) = _walk(tmp_path, line + "\n", **{"train.py": SCRIPT, "sub/job.py": SCRIPT, "sub/__init__.py": ""})
     assert (la.script, la.wrapper, la.ranks) == (str(tmp_path / script), wrapper, ranks)
+
+
+@pytest.mark.parametrize("line", ["torchrun --nproc_per_node=8 $S --lr 1", "msrun --join=True $S"])
+def test_a_rank_launcher_whose_script_is_not_known_starts_something_not_known(tmp_path, line):
+    # it was "no launch: it starts no Python script or msprof run, so a run of it collects nothing"
+    w, _ = _walk(tmp_path, "S=$(ls *.py | head -1)\n" + line + "\n", **{"train.py": SCRIPT})
+    (la,) = steps(w)
+    wrapper = line.split()[0]
+    assert (la.script, la.wrapper, la.missing) == ("", wrapper, f"it runs {wrapper} without a .py script named "
+                                                   f"statically: what {wrapper} starts is not known here")
 
 
 @pytest.mark.parametrize("text", [

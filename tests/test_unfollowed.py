@@ -1,6 +1,5 @@
-"""A launcher with no launch emulate follows is not one that starts nothing: mindformers' launchers start their
-scripts through MindSpore's `msrun` (`msrun --worker_num=8 ... train.py`) or build the command and `eval` it,
-and emulate answered "no profiling setup found: a run collects no profiling data", "usable data: no"."""
+"""A launcher with no launch emulate follows is not one that starts nothing: mindformers' launchers build their
+`msrun` command and `eval` it, others start through `deepspeed`, and emulate answered "no profiling setup found: a run collects no profiling data", "usable data: no"."""
 
 import pytest
 
@@ -18,9 +17,9 @@ def _emulate(tmp_path, launcher, args=None):
 
 
 @pytest.mark.parametrize("launcher, why", [
-    ("#!/bin/bash\nmsrun --worker_num=8 --local_worker_num=8 --join=True train.py --epochs 1 > log 2>&1\n",
-     "no launch found, but run.sh:2 runs msrun with train.py, which emulate does not follow: what it starts is not "
-     "known here"),
+    ("#!/bin/bash\ndeepspeed --num_gpus 8 train.py --epochs 1 > log 2>&1\n",
+     "no launch found, but run.sh:2 runs deepspeed with train.py, which emulate does not follow: what it starts is "
+     "not known here"),
     ('#!/bin/bash\nCMD="msrun --worker_num=8 $1"\neval $CMD\n',
      "no launch found, but run.sh:3 runs `eval`, whose command is not read: what it starts is not known here"),
     ("#!/bin/bash\necho start train.py\n$PYTHON_BIN train.py\n",

@@ -1,8 +1,8 @@
 """Launch recognition: which of the walk's commands start a Python script or msprof, with which words.
 
-`python`/`python3` (with `-m`, behind `nohup`/`taskset`/`mpirun`/`horovodrun`/`torchrun`/
-`torch.distributed.launch`, ranks counted from `-np`/`--nproc_per_node` and per-rank loops), msprof and the
-application it starts (read as msprof reads its argv, msprof_words.py), and a shell script the walk could not
+`python`/`python3` (with `-m`, behind `nohup`/`taskset`/`mpirun`/`horovodrun`/`torchrun`/`msrun`/
+`torch.distributed.launch`, ranks from `-np`/`--nproc_per_node`/`--local_worker_num` and per-rank loops), msprof
+and the application it starts (read as msprof reads its argv, msprof_words.py), and a shell script the walk could not
 follow (its launch is unknown, never nothing). A script that cannot be named or found is a launch with `missing`
 saying why. Each Launch keeps its command line (argv with the source range of every word), so the checks of the
 launcher's lines and emulate read the same words.
@@ -25,10 +25,14 @@ from .msprof_run import MsprofRun, _spanned, msprof_application
 
 
 MAX_LAUNCHES = 16               # Python command lines followed per launcher
-WRAPPERS_WITH_SCRIPT = {"torchrun"}                         # start a .py themselves
+WRAPPERS_WITH_SCRIPT = {"torchrun", "msrun"}                # start a .py themselves
 PY_LAUNCH_MODULES = {"torch.distributed.launch", "torch.distributed.run", "horovod.runner.launch"}
 MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolkit's msprof.py, over collected data
-RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
+RANK_OPTIONS = {"-np", "-n", "--nproc_per_node", "--nproc-per-node"}
+# msrun starts `python SCRIPT ARGS` once per --local_worker_num (8 when not given) in its own directory;
+# --sim_level may start one (data/sources.json shell.msrun)
+MSRUN_RANKS, MSRUN_DEFAULT, MSRUN_SIMULATION = "--local_worker_num", 8, "--sim_level"
+FACTS = ("shell.msrun",)        # data/sources.json (tests/test_audit.py)
 
 
 class Launch(NamedTuple):
@@ -94,7 +98,11 @@ def _launch_of(cmd: Command) -> Optional[Launch]:
         if base == "msprof":
             return _under_msprof(cmd, words, k, env, ranks, wrapper)
         if base in WRAPPERS_WITH_SCRIPT:
-            n, script_at = _ranks_of(words, k + 1)
+            n, script_at = _ranks_of(words, k + 1, base)
+            if script_at == len(words) and k + 1 < len(words):
+                # `torchrun $SCRIPT`, `msrun --no_python ./bin`: it starts something, never nothing
+                return _unknown(cmd, env, _times(ranks, n), base, f"it runs {base} without a .py script named "
+                                f"statically: what {base} starts is not known here")
             return _script(cmd, words, script_at, env, _times(ranks, n), base)
         child = w
         if base in SHELLS:
@@ -228,18 +236,23 @@ def _unknown(cmd, env, ranks, wrapper, why: str, msprof=None, named: str = "", u
     return Launch(cmd._replace(env=env), "", (), wrapper, ranks, msprof, missing=why, named=named, unfound=unfound)
 
 
-def _ranks_of(words, k) -> Tuple[int, int]:
-    """(process count from -np / --nproc_per_node, index of the first .py word) after index k. The count is 0
-    when none is given, -1 when it is given by a value not known statically (`-np $NP`)."""
-    n, script_at = 0, len(words)
+def _ranks_of(words, k, wrapper: str = "") -> Tuple[int, int]:
+    """(process count from -np / --nproc_per_node, or msrun's --local_worker_num, index of the first .py word)
+    after index k; what follows the script is the script's own. The count is 0 when none is given, -1 when it
+    is given by a value not known statically (`-np $NP`)."""
+    options = {MSRUN_RANKS} if wrapper == "msrun" else RANK_OPTIONS
+    n, script_at = (MSRUN_DEFAULT if wrapper == "msrun" else 0), len(words)
     for j in range(k, len(words)):
         w = words[j].text
+        if w.endswith(".py"):
+            script_at = j
+            break
         opt, _, val = w.partition("=")
-        if opt in RANK_OPTIONS:
+        if opt in options:
             val = val or (words[j + 1].text if j + 1 < len(words) else "")
             n = int(val) if val.isdigit() else -1
-        if w.endswith(".py") and script_at == len(words):
-            script_at = j
+        elif wrapper == "msrun" and opt == MSRUN_SIMULATION:
+            n = -1                      # a dry run: one process or each, by release
     return n, script_at
 
 
