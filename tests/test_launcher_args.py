@@ -597,3 +597,31 @@ def test_msprofs_application_that_cannot_be_walked_stays_msprofs(tmp_path):
     report = _emulate(tmp_path / "run.sh")
     assert report["launch"]["lines"][0] == "launch: run.sh:1 msprof --output=/tmp/prof bash missing.sh"
     assert report["launch"]["application"] == ["bash", "missing.sh"]
+
+
+@pytest.mark.parametrize("app, wrapper, ranks", [
+    ("torchrun --nproc_per_node=8 sub/train.py --epochs=3", "torchrun", 8),
+    ("msrun --local_worker_num=2 sub/train.py --epochs=3", "msrun", 2),
+    ("mpirun -np 4 python3 sub/train.py --epochs=3", "mpirun", 4),
+])
+@pytest.mark.parametrize("quoted", [False, True])
+def test_msprofs_rank_launcher_application_starts_the_script_under_msprof(tmp_path, app, wrapper, ranks, quoted):
+    # it was "the application (torchrun ...) is not a Python script: what it runs is not read": each rank's
+    # script inherits msprof's environment, so it runs under this msprof
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "train.py").write_text("import sys\n")
+    line = f'msprof --application="{app}"' if quoted else f"msprof {app}"
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\n{line}\n")
+    report = _emulate(tmp_path / "run.sh")
+    shown = f"'--application={app}'" if quoted else app
+    assert report["launch"]["lines"][:4] == [
+        f"launch: run.sh:2 msprof {shown}",
+        f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with "
+        "`cd`; give --cwd for another)",
+        f"  started {ranks} times (one per rank, by {wrapper}); each rank emulated alike",
+        f"  under msprof (run.sh:2): its application ({app}) runs this script; msprof's switches decide what is "
+        "collected (its defaults)"]
+    assert (report["launch"]["script"], report["launch"]["ranks"]) == ("sub/train.py", ranks)
+    # msprof's output is where it was before: msprof takes the rank launcher as its application, not the script
+    (r,) = [r for r in report["results"] if r.setup.route == "msprof"]
+    assert r.output_dir is None and any(f"else to {tmp_path};" in m.text for m in r.messages)

@@ -188,7 +188,8 @@ def _output(launch, given: Dict[str, Optional[str]], env, unknown: List[str]) ->
         if cwd is None and value and not value.startswith(("/", "~", HOLE)):
             return None, f"--output={value} is relative to the directory msprof runs in, which is not known here"
         return value, ""
-    app = (run.app[0] if run.app else "") if run.command is not None else \
+    # the application's first word (a shell, a rank launcher such as torchrun), or the Python script it starts
+    app = (run.app[0] if run.app else "") if run.command is not None or run.app else \
         launch.script or (launch.app[0] if launch.app else "")
     if run.application and app:                     # the application's own directory
         fallback = os.path.dirname(app) if os.path.isabs(app) else \
@@ -218,7 +219,7 @@ def launch_lines(launch, where: str) -> List[str]:
     run = launch.msprof
     how = "--application" if run.application else "its application"
     what = f"the script is {how}" if not launch.app else f"its application is {' '.join(launch.app)}"
-    if run.command is not None:
+    if run.app:                 # a shell script or a rank launcher (torchrun) that msprof starts
         what = f"its application ({' '.join(run.app)}) runs this script"
     given = [f"--{o.name}={o.value}" for o in run.call.options if o.value is not None and o.name != "application"]
     return [f"  under msprof ({where}): {what}; msprof's switches decide what is collected"

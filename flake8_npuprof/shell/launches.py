@@ -32,6 +32,7 @@ RANK_OPTIONS = {"-np", "-n", "--nproc_per_node", "--nproc-per-node"}
 # msrun starts `python SCRIPT ARGS` once per --local_worker_num (8 when not given) in its own directory;
 # --sim_level may start one (data/sources.json shell.msrun)
 MSRUN_RANKS, MSRUN_DEFAULT, MSRUN_SIMULATION = "--local_worker_num", 8, "--sim_level"
+RANK_PREFIXES = ("mpirun", "mpiexec", "horovodrun", "srun")     # start the command after their options, n times
 FACTS = ("shell.msrun",)        # data/sources.json (tests/test_audit.py)
 
 
@@ -125,7 +126,7 @@ def _launch_of(cmd: Command) -> Optional[Launch]:
                             "here (not found, named by a value not known statically, outside the project, nested "
                             f"too deep or run from itself): emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:
-            if base in ("mpirun", "mpiexec", "horovodrun", "srun"):
+            if base in RANK_PREFIXES:
                 wrapper = base
                 n, _ = _ranks_of(words, k + 1)
                 ranks = _times(ranks, n)
@@ -155,6 +156,14 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
     run = run._replace(command=None, app=())
     if not app:
         return None
+    base = app[0].text.rsplit("/", 1)[-1]
+    if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES:
+        # a rank launcher (`msprof torchrun --nproc_per_node=8 train.py`): its processes inherit msprof's
+        # environment, so each rank's script runs under this msprof
+        inner = _launch_of(cmd._replace(words=tuple(app), env=env))
+        if inner is not None and inner.msprof is None:
+            return inner._replace(command=inner.command._replace(words=cmd.words),
+                                  msprof=run._replace(app=tuple(a.text for a in app)))
     if not PYTHON.match(app[0].text):
         if not app[0].known:
             return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
