@@ -181,5 +181,7 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     if lookup is None:
         return None
     modules = lookup.imported_modules()
-    hit = next((m.path for m in modules if PROFILING_WORDS.search(m.src.text)), None)
+    # as for the script: a profiler in a comment or a parked string is no setup (GPT-NeoX's megatron/training.py)
+    hit = next((m.path for m in modules if PROFILING_WORDS.search(m.src.text) and
+                PROFILING_WORDS.search(code_only(m.src.text))), None)
     return hit if hit is not None or len(modules) < MAX_IMPORTED else ""
