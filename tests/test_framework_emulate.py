@@ -660,3 +660,12 @@ def test_an_export_type_list_is_text_on_6_0(tmp_path, capsys):
     code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, _script(tmp_path, GOOD))
     assert "  activities: CPU, NPU; profiler_level Level1; aic_metrics PipeUtilization; export_type text" in out
     assert not any("ascend_pytorch_profiler" in line for line in out)
+
+
+def test_a_metric_under_a_level_not_known_here_is_not_said(tmp_path, capsys):
+    # MindSpeed-LLM's get_profiler() picks the level from --profile-level (level0 by default) and always asks for
+    # PipeUtilization; emulate said "aic_metrics PipeUtilization", which torch_npu drops at Level0 and Level_none
+    level = ("import sys\nlevel = ProfilerLevel.Level0 if sys.argv[1] == '0' else ProfilerLevel.Level1\n")
+    path = _script(tmp_path, level + GOOD.replace("profiler_level=ProfilerLevel.Level1", "profiler_level=level"))
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert "  activities: CPU, NPU; profiler_level <unknown>; export_type db and text" in out

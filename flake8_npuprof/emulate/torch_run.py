@@ -471,6 +471,8 @@ def _experimental(ctx, names, node, releases: Tuple[str, ...] = ()) -> dict:
     if out["profiler_level"] in ("Level0", "Level_none"):
         out["aic_metrics"] = "AiCoreNone" if out["aic_metrics"] is not None or "aic_metrics" not in \
             {k.arg for k in made.keywords} else out["aic_metrics"]
+    elif out["profiler_level"] is None and out["aic_metrics"] != "AiCoreNone":
+        out["aic_metrics"] = None       # a metric is kept at Level1 and Level2 only: the unknown level decides
     return out
 
 
