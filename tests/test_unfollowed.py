@@ -28,6 +28,11 @@ def _emulate(tmp_path, launcher, args=None):
     ("#!/bin/bash\npython3 -m deepspeed.launcher.runner --num_gpus 8 train.py\n",
      "no launch found, but run.sh:2 runs python3 with train.py, which emulate does not follow: what it starts is "
      "not known here"),
+    # vllm-ascend: vLLM's server profiles with torch_npu's profiler when VLLM_TORCH_PROFILER_DIR is set; emulate
+    # said "it starts no Python script or msprof run, so a run of it collects nothing"
+    ("#!/bin/bash\nexport VLLM_TORCH_PROFILER_DIR=./prof\npython3 -m vllm.entrypoints.openai.api_server --model m\n",
+     "no launch found, but run.sh:3 runs python3 with vllm.entrypoints.openai.api_server, which emulate does not "
+     "follow: what it starts is not known here"),
 ])
 def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, launcher, why):
     report = _emulate(tmp_path, launcher, ["train.py"])
@@ -38,7 +43,8 @@ def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, la
 def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
     report = _emulate(tmp_path, "#!/bin/bash\necho usage: run.sh train.py\ncp train.py /tmp/x/\n"
                                 "python3 -c 'import train'\npython3 msprof.py import -dir train.py\n"
-                                "scp train.py host:/tmp/\nrsync -a train.py /backup/\n")
+                                "scp train.py host:/tmp/\nrsync -a train.py /backup/\n"
+                                "python3 -m pip install -r requirements.txt\npython -m json.tool cfg.json\n")
     assert report["usable"] is False
     # the branch that would start it does not run with these arguments: nothing is started
     report = _emulate(tmp_path, '#!/bin/bash\nif [ "$1" = go ]; then msrun --worker_num=8 train.py; fi\n', ["no"])
