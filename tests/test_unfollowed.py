@@ -49,3 +49,25 @@ def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
     # the branch that would start it does not run with these arguments: nothing is started
     report = _emulate(tmp_path, '#!/bin/bash\nif [ "$1" = go ]; then msrun --worker_num=8 train.py; fi\n', ["no"])
     assert report["usable"] is False
+
+
+# MindSpore's documented way to profile without a code change: `export MS_PROFILER_OPTIONS='{"start": true, ...}'`
+# before the script; `import mindspore` imports mindspore.profiler, whose EnvProfiler starts a profiler then.
+# emulate said "train.py: no profiling setup found: a run collects no profiling data", "usable data: no".
+MS_SCRIPT = "import mindspore as ms\n\n\ndef main():\n    ms.set_context(mode=ms.GRAPH_MODE)\n\n\n" \
+    "if __name__ == \"__main__\":\n    main()\n"
+
+
+@pytest.mark.parametrize("options, usable", [('{"start": true, "output_path": "/tmp/ms_prof"}', None),
+                                             ('{"start": false}', False), ('{"profiler_level": "Level1"}', False),
+                                             ("{start: true}", False)])
+def test_ms_profiler_options_that_start_make_a_mindspore_launch_unknown(tmp_path, options, usable):
+    (tmp_path / "train.py").write_text(MS_SCRIPT)
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\nexport MS_PROFILER_OPTIONS='{options}'\npython train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is usable
+    if usable is None:
+        assert report["answer"]["why"] == (
+            'run.sh:3: MS_PROFILER_OPTIONS, set by the launcher (export at run.sh:2), has "start": true: MindSpore '
+            "starts its profiler when train.py imports mindspore (EnvProfiler); when it stops and what it keeps is "
+            "not followed here")
