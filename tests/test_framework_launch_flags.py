@@ -97,3 +97,18 @@ def test_one_true_term_of_an_or_makes_its_else_branch_off(tmp_path):
     assert report["answer"]["why"] == "line 13: not run in this launch: `args.prof` is false in this launch (the " \
         "default of --prof, which the launcher does not pass)"
     assert _compound(tmp_path, ELSE, "--prof")["usable"] is True
+
+
+def test_prof_config_path_beside_a_profiler_the_launch_leaves_off_is_unknown(tmp_path):
+    # EfficientNetV2-B0 (ModelZoo-PyTorch) has a profile() under `if ... args.prof`; launched without --prof but with
+    # PROF_CONFIG_PATH exported, emulate said "no (line 1039: not run in this launch ...)": torch_npu's dynamic
+    # profiling, started at `import torch_npu` by PROF_CONFIG_PATH, was not looked at beside a profile() call
+    (tmp_path / "main.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\nexport PROF_CONFIG_PATH=/tmp/cfg\npython3 main.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:4: line 3: dynamic profiling (PROF_CONFIG_PATH): what is collected, and when, is read at run time "
+        "from /tmp/cfg/profiler_config.json")
+    # the profile() run, PROF_CONFIG_PATH not set: off beside nothing else is no, as before
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
+    assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["usable"] is False

@@ -68,8 +68,8 @@ def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[Environmen
     if not out:
         out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
                    if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
-    if not out:
-        out.extend(_prof_config_path(ctx, names, parents, target, cwd, environ))
+    # PROF_CONFIG_PATH starts torch_npu's dynamic profiling at its import, whatever profilers the script has too
+    out.extend(_prof_config_path(ctx, names, parents, target, cwd, environ))
     return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
 
 
