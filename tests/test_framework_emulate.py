@@ -669,3 +669,15 @@ def test_a_metric_under_a_level_not_known_here_is_not_said(tmp_path, capsys):
     path = _script(tmp_path, level + GOOD.replace("profiler_level=ProfilerLevel.Level1", "profiler_level=level"))
     code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
     assert "  activities: CPU, NPU; profiler_level <unknown>; export_type db and text" in out
+
+
+def test_mindspore_2_5_s_handler_is_said_as_mindspore_s(tmp_path, capsys):
+    # mindformers' ProfileMonitor, for MindSpore before 2.6, passes mindspore.profiler.tensor_board_trace_handler
+    # (2.5's name); emulate called it "the script's own callable"
+    path = tmp_path / "train.py"
+    path.write_text(MS.replace("schedule, tensorboard_trace_handler", "schedule, tensor_board_trace_handler")
+                    .replace('tensorboard_trace_handler("./ms_prof")', 'tensor_board_trace_handler(dir_name="./d")'),
+                    encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert "  output directory: on_trace_ready is mindspore.profiler.tensor_board_trace_handler, which MindSpore " \
+        "2.7-2.10 do not have: what it does with the data is not followed" in out
