@@ -681,3 +681,14 @@ def test_mindspore_2_5_s_handler_is_said_as_mindspore_s(tmp_path, capsys):
     code, out = _emulate(capsys, "--cwd", tmp_path, path)
     assert "  output directory: on_trace_ready is mindspore.profiler.tensor_board_trace_handler, which MindSpore " \
         "2.7-2.10 do not have: what it does with the data is not followed" in out
+
+
+@pytest.mark.parametrize("release, said", [("7.3", "aic_metrics PipeUtilization; export_type db and text"),
+                                           ("26.1", "aic_metrics AiCoreNone; export_type db and text"),
+                                           ("any", "export_type <unknown>")])
+def test_ai_core_none_at_level1_is_pipe_utilization_before_26_0(tmp_path, capsys, release, said):
+    # the model zoo's Torchtitan patches ask for Level1 with AiCMetrics.AiCoreNone; torch_npu 6.0.rc3-7.3 promote it
+    # to PipeUtilization silently (the record's exp.combo.T2_level1_none), and emulate said "aic_metrics AiCoreNone"
+    path = _script(tmp_path, GOOD.replace("AiCMetrics.PipeUtilization", "AiCMetrics.AiCoreNone"))
+    code, out = _emulate(capsys, "--torch-npu", release, "--cwd", tmp_path, path)
+    assert f"  activities: CPU, NPU; profiler_level Level1; {said}" in out

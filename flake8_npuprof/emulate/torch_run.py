@@ -473,6 +473,11 @@ def _experimental(ctx, names, node, releases: Tuple[str, ...] = ()) -> dict:
             {k.arg for k in made.keywords} else out["aic_metrics"]
     elif out["profiler_level"] is None and out["aic_metrics"] != "AiCoreNone":
         out["aic_metrics"] = None       # a metric is kept at Level1 and Level2 only: the unknown level decides
+    elif out["profiler_level"] and out["aic_metrics"] == "AiCoreNone":
+        # Level1/Level2 with AiCoreNone: PipeUtilization before 26.0, which keeps AiCoreNone (the record)
+        kept = set(K.releases_from(table["aic_none_kept_from"]))
+        out["aic_metrics"] = None if not releases or 0 < len(kept & set(releases)) < len(releases) else \
+            "AiCoreNone" if kept & set(releases) else "PipeUtilization"
     return out
 
 
