@@ -692,3 +692,14 @@ def test_ai_core_none_at_level1_is_pipe_utilization_before_26_0(tmp_path, capsys
     path = _script(tmp_path, GOOD.replace("AiCMetrics.PipeUtilization", "AiCMetrics.AiCoreNone"))
     code, out = _emulate(capsys, "--torch-npu", release, "--cwd", tmp_path, path)
     assert f"  activities: CPU, NPU; profiler_level Level1; {said}" in out
+
+
+def test_a_no_op_on_some_releases_gives_the_others_the_replay_s_own_answer(tmp_path, capsys):
+    # EfficientNetV2-B0 launched with PROFILING_MODE set: "torch_npu 6.0-26.0 collects" was said of a profiler whose
+    # loop length is not known (its schedule records from step 10)
+    body = "import os\nimport sys\nos.environ[\"PROFILING_MODE\"] = \"true\"\n" + \
+        GOOD.replace("range(10)", "range(int(sys.argv[1]))")
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _script(tmp_path, body))
+    assert out[2].endswith("turns every profiler call into a no-op (only a warning that the api is not effective); "
+                           "on torch_npu 6.0-26.0, unknown: the schedule records from step 3; whether the loop runs "
+                           "that long is not known here (give --torch-npu))"), out[2]

@@ -300,7 +300,9 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         run = S.replay(sched if isinstance(sched, dict) else None, bound or 0, stepped)
         data.update(recorded=list(run.recorded), traces=[list(t) for t in run.traces], exit_state=run.exit_state)
     # what stops it
-    stop = _stoppers(ctx, own, activities, config, where, environ, releases)
+    # where a stopper holds on some releases only, the others get this replay's own answer
+    rest = "collects" if verdict == "collects" else f"{verdict.replace('_', ' ')}: {why}"
+    stop = _stoppers(ctx, own, activities, config, where, environ, releases, rest)
     if stop is not None and not (life and life[0] == "collects_nothing"):     # never started: nothing else matters
         verdict, why = stop
     elif verdict == "collects":
@@ -369,13 +371,14 @@ def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.Call]:
     return None
 
 
-def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment], releases) -> Optional[Tuple[str, str]]:
+def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment], releases,
+              rest: str = "collects") -> Optional[Tuple[str, str]]:
     """(verdict, why) when something makes the run keep no NPU data whatever the schedule does."""
     env = K.data()["env_noop"]
     noop_from = K.releases_from(env["from"])
     for f in _noop_findings(ctx, env["from"]):
             off = _by_release(releases, noop_from, "off", f"{f.words.what}: torch_npu {env['from']}+ turns "
-                              "every profiler call into a no-op (only a warning that the api is not effective)")
+                              "every profiler call into a no-op (only a warning that the api is not effective)", rest)
             if off:
                 return off
     if environ is not None:
@@ -383,7 +386,7 @@ def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment
             if environ.get(name):
                 given = environ.origin(name)
                 off = _by_release(releases, noop_from, "off", f"{name} is set {given}: torch_npu "
-                                  f"{env['from']}+ turns every profiler call into a no-op")
+                                  f"{env['from']}+ turns every profiler call into a no-op", rest)
                 if off:
                     return off
     chip = [f for f in own if f.code == "NPP309"]
@@ -410,13 +413,17 @@ def _noop_findings(ctx, first: str) -> list:
     return [f for f in other.findings if f.code == "NPP310"]
 
 
-def _by_release(releases, bad, verdict: str, why: str) -> Optional[Tuple[str, str]]:
+def _by_release(releases, bad, verdict: str, why: str, rest: str = "collects") -> Optional[Tuple[str, str]]:
+    """(verdict, why) where the releases in `bad` all meet it; unknown where only some do, the others' answer
+    being `rest` (the replay's own: "collects", or its verdict and why)."""
     hit = [r for r in releases if r in bad]
     if not hit:
         return None
     if len(hit) == len(releases):
         return verdict, why
-    return UNKNOWN, f"{why}; torch_npu {K.span([r for r in releases if r not in bad])} collects (give --torch-npu)"
+    others = K.span([r for r in releases if r not in bad])
+    said = f"torch_npu {others} collects" if rest == "collects" else f"on torch_npu {others}, {rest}"
+    return UNKNOWN, f"{why}; {said} (give --torch-npu)"
 
 
 # ---------------------------------------------------------------- the values
