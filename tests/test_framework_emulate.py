@@ -660,3 +660,46 @@ def test_an_export_type_list_is_text_on_6_0(tmp_path, capsys):
     code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, _script(tmp_path, GOOD))
     assert "  activities: CPU, NPU; profiler_level Level1; aic_metrics PipeUtilization; export_type text" in out
     assert not any("ascend_pytorch_profiler" in line for line in out)
+
+
+def test_a_metric_under_a_level_not_known_here_is_not_said(tmp_path, capsys):
+    # MindSpeed-LLM's get_profiler() picks the level from --profile-level (level0 by default) and always asks for
+    # PipeUtilization; emulate said "aic_metrics PipeUtilization", which torch_npu drops at Level0 and Level_none
+    level = ("import sys\nlevel = ProfilerLevel.Level0 if sys.argv[1] == '0' else ProfilerLevel.Level1\n")
+    path = _script(tmp_path, level + GOOD.replace("profiler_level=ProfilerLevel.Level1", "profiler_level=level"))
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert "  activities: CPU, NPU; profiler_level <unknown>; export_type db and text" in out
+
+
+def test_mindspore_2_5_s_handler_is_said_as_mindspore_s(tmp_path, capsys):
+    # mindformers' ProfileMonitor, for MindSpore before 2.6, passes mindspore.profiler.tensor_board_trace_handler
+    # (2.5's name); emulate called it "the script's own callable"
+    path = tmp_path / "train.py"
+    path.write_text(MS.replace("schedule, tensorboard_trace_handler", "schedule, tensor_board_trace_handler")
+                    .replace('tensorboard_trace_handler("./ms_prof")', 'tensor_board_trace_handler(dir_name="./d")'),
+                    encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert "  output directory: on_trace_ready is mindspore.profiler.tensor_board_trace_handler, which MindSpore " \
+        "2.7-2.10 do not have: what it does with the data is not followed" in out
+
+
+@pytest.mark.parametrize("release, said", [("7.3", "aic_metrics PipeUtilization; export_type db and text"),
+                                           ("26.1", "aic_metrics AiCoreNone; export_type db and text"),
+                                           ("any", "export_type <unknown>")])
+def test_ai_core_none_at_level1_is_pipe_utilization_before_26_0(tmp_path, capsys, release, said):
+    # the model zoo's Torchtitan patches ask for Level1 with AiCMetrics.AiCoreNone; torch_npu 6.0.rc3-7.3 promote it
+    # to PipeUtilization silently (the record's exp.combo.T2_level1_none), and emulate said "aic_metrics AiCoreNone"
+    path = _script(tmp_path, GOOD.replace("AiCMetrics.PipeUtilization", "AiCMetrics.AiCoreNone"))
+    code, out = _emulate(capsys, "--torch-npu", release, "--cwd", tmp_path, path)
+    assert f"  activities: CPU, NPU; profiler_level Level1; {said}" in out
+
+
+def test_a_no_op_on_some_releases_gives_the_others_the_replay_s_own_answer(tmp_path, capsys):
+    # EfficientNetV2-B0 launched with PROFILING_MODE set: "torch_npu 6.0-26.0 collects" was said of a profiler whose
+    # loop length is not known (its schedule records from step 10)
+    body = "import os\nimport sys\nos.environ[\"PROFILING_MODE\"] = \"true\"\n" + \
+        GOOD.replace("range(10)", "range(int(sys.argv[1]))")
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _script(tmp_path, body))
+    assert out[2].endswith("turns every profiler call into a no-op (only a warning that the api is not effective); "
+                           "on torch_npu 6.0-26.0, unknown: the schedule records from step 3; whether the loop runs "
+                           "that long is not known here (give --torch-npu))"), out[2]

@@ -50,3 +50,65 @@ def test_a_profiler_under_a_flag_the_launch_passes_collects(tmp_path):
     report = _run(tmp_path, "--prof")
     assert report["usable"] is True
     assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"
+
+
+# EfficientNet-B0 (ModelZoo-PyTorch) profiles under `if args.prof and args.rank == 1:`; launched without --prof,
+# emulate said the profiler "collects nothing: ... prof.step() is never called", as if it ran. One false term of
+# an `and` is enough; the `or` of an else branch likewise.
+COMPOUND = '''import argparse
+import torch_npu
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--prof", action="store_true")
+parser.add_argument("--rank", type=int, default=0)
+
+
+def train(args):
+    {guard}
+        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("/tmp/tp")):
+            pass
+
+
+if __name__ == "__main__":
+    train(parser.parse_args())
+'''
+AND = "if args.prof and args.rank == 1:"
+ELSE = "if not args.prof or args.rank != 0:\n        pass\n    else:"
+
+
+def _compound(tmp_path, guard, words):
+    (tmp_path / "main.py").write_text(COMPOUND.format(guard=guard))
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\ncd $(dirname $0)\npython3 main.py {words}\n")
+    return emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+
+
+def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
+    report = _compound(tmp_path, AND, "")
+    off = "line 11: not run in this launch: `args.prof` is false in this launch (the default of --prof, which the " \
+        "launcher does not pass)"
+    assert report["usable"] is False and report["answer"]["why"] == off
+    assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: {off}"
+    # --prof given, `args.rank == 1` not decided here: the profiler runs where it holds
+    assert _compound(tmp_path, AND, "--prof")["usable"] is True
+
+
+def test_one_true_term_of_an_or_makes_its_else_branch_off(tmp_path):
+    report = _compound(tmp_path, ELSE, "")
+    assert report["answer"]["why"] == "line 13: not run in this launch: `args.prof` is false in this launch (the " \
+        "default of --prof, which the launcher does not pass)"
+    assert _compound(tmp_path, ELSE, "--prof")["usable"] is True
+
+
+def test_prof_config_path_beside_a_profiler_the_launch_leaves_off_is_unknown(tmp_path):
+    # EfficientNetV2-B0 (ModelZoo-PyTorch) has a profile() under `if ... args.prof`; launched without --prof but with
+    # PROF_CONFIG_PATH exported, emulate said "no (line 1039: not run in this launch ...)": torch_npu's dynamic
+    # profiling, started at `import torch_npu` by PROF_CONFIG_PATH, was not looked at beside a profile() call
+    (tmp_path / "main.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\nexport PROF_CONFIG_PATH=/tmp/cfg\npython3 main.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:4: line 3: dynamic profiling (PROF_CONFIG_PATH): what is collected, and when, is read at run time "
+        "from /tmp/cfg/profiler_config.json")
+    # the profile() run, PROF_CONFIG_PATH not set: off beside nothing else is no, as before
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
+    assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["usable"] is False

@@ -91,3 +91,43 @@ def test_a_ge_name_without_a_setup_is_said_as_such(tmp_path):
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:3: train.py names ProfilingConfig (line 3), but no profiling setup emulate can follow is built from "
         "it: what it collects is not known here")
+
+
+def test_a_profiler_parked_in_a_module_the_script_imports_is_no_profiler(tmp_path):
+    # GPT-NeoX (ModelZoo-PyTorch): megatron/training.py holds its torch_npu profiler in a ''' string and comments;
+    # emulate said "deepy.py has no profiling setup of its own, but megatron/training.py, which it imports, names one"
+    (tmp_path / "helper.py").write_text(PARKED.replace('if __name__ == "__main__":\n    train(lambda b: b, '
+                                                       'torch.ones(1))\n', ""))
+    (tmp_path / "train.py").write_text("import torch\nimport helper\n\nhelper.train(lambda b: b, torch.ones(1))\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and report["answer"]["why"] == "no launch switches profiling on"
+    # the same call live in the module: unknown, naming it
+    (tmp_path / "helper.py").write_text("import torch\n\n\ndef train(model, batch):\n"
+                                        "    with torch.autograd.profiler.profile(use_npu=True):\n"
+                                        "        return model(batch)\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:3: train.py has no profiling setup of its own, but helper.py, which it imports, names one: a setup "
+        "in a module it imports is not emulated here (emulate that module)")
+
+
+def test_a_module_naming_a_profiler_in_code_goes_before_one_listing_its_name(tmp_path):
+    # mindformers' run_mindformer.py: "mindformers/trainer/config_args.py, which it imports, names one"; that
+    # module only lists 'enable_profiling' among the context keywords it takes, callback.py builds the profiler
+    assert code_only("k = ['enable_profiling', x]  # c\n", strings=True) == "k = [" + " " * 18 + ", x]" + " " * 5 + "\n"
+    assert not PROFILING_WORDS.search(code_only("names = ['enable_profiling', 'profiling_options']\n", strings=True))
+    assert PROFILING_WORDS.search(code_only("names = ['enable_profiling', 'profiling_options']\n"))
+    (tmp_path / "config_args.py").write_text("SUPPORTED = [\n    'enable_profiling',\n    'profiling_options',\n]\n")
+    (tmp_path / "callback.py").write_text("from mindspore.profiler import profile\n\n\ndef monitor():\n"
+                                          "    return profile(start_profile=False)\n")
+    (tmp_path / "train.py").write_text("import config_args\nimport callback\n\ncallback.monitor()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:3: train.py has no profiling setup of its own, but callback.py, which it imports, names one: a setup "
+        "in a module it imports is not emulated here (emulate that module)")
+    # only the list: still named, never "no" (a GE name in a string may be a setting: parameter_map["profiling_mode"])
+    (tmp_path / "train.py").write_text("import config_args\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and "but config_args.py, which it imports, names one" in report["answer"]["why"]

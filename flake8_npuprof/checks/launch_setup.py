@@ -211,7 +211,9 @@ def false_in_launch(ctx, node) -> str:
     way = reach_of(ctx.sites).path(node)
     items += list(way.guards) if way.exact else []
     dests = {f.dest for f in flag_table(ctx).values()}
-    for g, sc, pos in items:
+    # `if args.prof and args.rank == 1:` is false when one of its terms is: each term is a test of its own
+    parts = [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)]
+    for g, sc, pos in parts:
         if is_main_guard(g):
             continue
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute) and n.attr in dests]
@@ -227,6 +229,16 @@ def false_in_launch(ctx, node) -> str:
             f"the default of --{attrs[0]}, which the launcher does not pass"
         return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
     return ""
+
+
+def _terms(g) -> list:
+    """The tests that must all hold for the guard `g` to hold: the operands of an `and` (of an `or` in its else
+    branch, each of which must then fail), else the test itself."""
+    import ast
+    t = g.test
+    if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.Or if g.negated else ast.And):
+        return [v for op in t.values for v in _terms(g._replace(test=op))]
+    return [t]
 
 
 def _passed(g: Given) -> str:

@@ -32,6 +32,9 @@ def answer(profilers: list) -> Tuple[Optional[bool], str]:
     read = [p for p in profilers if not p.unreached]
     if not read:
         return False, f"line {profilers[0].line}: {profilers[0].why}"
+    # a profiler that is off keeps nothing of its own; another that runs decides (PROF_CONFIG_PATH's dynamic
+    # profiling beside a profile() under a flag the launch does not pass)
+    read = [p for p in read if p.verdict != "off"] or read
     bad = [p for p in read if p.verdict in ("fails", "off", "collects_nothing")]
     good = [p for p in read if p.verdict == "collects" and p.conditions != bad[0].conditions] if bad else []
     if bad and good:                    # different branches of the script: which one runs decides

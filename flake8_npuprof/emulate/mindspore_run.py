@@ -171,6 +171,10 @@ def _folder(ctx, names, kws, cwd: Optional[str]) -> Tuple[Optional[str], str]:
                                                          None)
         source = f"tensorboard_trace_handler, line {handler.lineno}"
     elif "on_trace_ready" in kws:
+        named = names.of(handler.func) if handler is not None else None
+        if named and named.startswith(MODULE + ".") and named.endswith(".tensor_board_trace_handler"):  # 2.5's
+            return None, (f"on_trace_ready is {named}, which MindSpore 2.7-2.10 do not have: what it does with the "
+                          "data is not followed")
         return None, "on_trace_ready is the script's own callable: what it does with the data is not followed"
     else:
         node = kws.get("output_path")

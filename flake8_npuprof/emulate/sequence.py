@@ -306,6 +306,13 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
             origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in values for k in _FRAMEWORK_ENV) else Environment(values, origins)
+    started = _ms_env_start(values.get("MS_PROFILER_OPTIONS"), text)
+    if started:
+        name = os.path.basename(launch.script)
+        where = origins.get("MS_PROFILER_OPTIONS", "in the environment (--env)")
+        why = (f"MS_PROFILER_OPTIONS, set {where}, has \"start\": true: MindSpore starts its profiler when {name} "
+               "imports mindspore (EnvProfiler); when it stops and what it keeps is not followed here")
+        return "unknown", why, None, f"{name}: MindSpore's profiler: unknown: {why}"
     from .torch_run import reads_env_config
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
         if not named(text) and not (framework == "torch_npu" and reads_env_config(text, given)):
@@ -326,6 +333,21 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
         verdict = "fails" if "fails" in verdicts else "collects nothing"
         return verdict, rep["why"], True, f"{name}: {shown} {verdict}: {rep['why']}"
     return None
+
+
+def _ms_env_start(options: Optional[str], text: str) -> bool:
+    """Whether MS_PROFILER_OPTIONS starts MindSpore's profiler in a script that imports mindspore: `import
+    mindspore` imports mindspore.profiler, whose EnvProfiler.init_profiler() builds and starts a profiler when the
+    variable's JSON object has a true "start" (data/sources.json mindspore.env.options)."""
+    import json
+    import re
+    if not options or not re.search(r"^\s*(?:import|from)\s+mindspore\b", text, re.M):
+        return False
+    try:
+        parsed = json.loads(options)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and bool(parsed.get("start"))
 
 
 def _unread(script: str) -> str:

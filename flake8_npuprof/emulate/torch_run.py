@@ -68,8 +68,8 @@ def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[Environmen
     if not out:
         out.extend(_dynamic(ctx, names, c, parents, target, cwd) for c in calls
                    if names.of(c.func) == "torch_npu.profiler.dynamic_profile.init")
-    if not out:
-        out.extend(_prof_config_path(ctx, names, parents, target, cwd, environ))
+    # PROF_CONFIG_PATH starts torch_npu's dynamic profiling at its import, whatever profilers the script has too
+    out.extend(_prof_config_path(ctx, names, parents, target, cwd, environ))
     return sorted((reached(ctx, p) for p in out), key=lambda p: (p.line, p.column))
 
 
@@ -300,7 +300,9 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         run = S.replay(sched if isinstance(sched, dict) else None, bound or 0, stepped)
         data.update(recorded=list(run.recorded), traces=[list(t) for t in run.traces], exit_state=run.exit_state)
     # what stops it
-    stop = _stoppers(ctx, own, activities, config, where, environ, releases)
+    # where a stopper holds on some releases only, the others get this replay's own answer
+    rest = "collects" if verdict == "collects" else f"{verdict.replace('_', ' ')}: {why}"
+    stop = _stoppers(ctx, own, activities, config, where, environ, releases, rest)
     if stop is not None and not (life and life[0] == "collects_nothing"):     # never started: nothing else matters
         verdict, why = stop
     elif verdict == "collects":
@@ -369,13 +371,14 @@ def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.Call]:
     return None
 
 
-def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment], releases) -> Optional[Tuple[str, str]]:
+def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment], releases,
+              rest: str = "collects") -> Optional[Tuple[str, str]]:
     """(verdict, why) when something makes the run keep no NPU data whatever the schedule does."""
     env = K.data()["env_noop"]
     noop_from = K.releases_from(env["from"])
     for f in _noop_findings(ctx, env["from"]):
             off = _by_release(releases, noop_from, "off", f"{f.words.what}: torch_npu {env['from']}+ turns "
-                              "every profiler call into a no-op (only a warning that the api is not effective)")
+                              "every profiler call into a no-op (only a warning that the api is not effective)", rest)
             if off:
                 return off
     if environ is not None:
@@ -383,7 +386,7 @@ def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment
             if environ.get(name):
                 given = environ.origin(name)
                 off = _by_release(releases, noop_from, "off", f"{name} is set {given}: torch_npu "
-                                  f"{env['from']}+ turns every profiler call into a no-op")
+                                  f"{env['from']}+ turns every profiler call into a no-op", rest)
                 if off:
                     return off
     chip = [f for f in own if f.code == "NPP309"]
@@ -410,13 +413,17 @@ def _noop_findings(ctx, first: str) -> list:
     return [f for f in other.findings if f.code == "NPP310"]
 
 
-def _by_release(releases, bad, verdict: str, why: str) -> Optional[Tuple[str, str]]:
+def _by_release(releases, bad, verdict: str, why: str, rest: str = "collects") -> Optional[Tuple[str, str]]:
+    """(verdict, why) where the releases in `bad` all meet it; unknown where only some do, the others' answer
+    being `rest` (the replay's own: "collects", or its verdict and why)."""
     hit = [r for r in releases if r in bad]
     if not hit:
         return None
     if len(hit) == len(releases):
         return verdict, why
-    return UNKNOWN, f"{why}; torch_npu {K.span([r for r in releases if r not in bad])} collects (give --torch-npu)"
+    others = K.span([r for r in releases if r not in bad])
+    said = f"torch_npu {others} collects" if rest == "collects" else f"on torch_npu {others}, {rest}"
+    return UNKNOWN, f"{why}; {said} (give --torch-npu)"
 
 
 # ---------------------------------------------------------------- the values
@@ -471,6 +478,13 @@ def _experimental(ctx, names, node, releases: Tuple[str, ...] = ()) -> dict:
     if out["profiler_level"] in ("Level0", "Level_none"):
         out["aic_metrics"] = "AiCoreNone" if out["aic_metrics"] is not None or "aic_metrics" not in \
             {k.arg for k in made.keywords} else out["aic_metrics"]
+    elif out["profiler_level"] is None and out["aic_metrics"] != "AiCoreNone":
+        out["aic_metrics"] = None       # a metric is kept at Level1 and Level2 only: the unknown level decides
+    elif out["profiler_level"] and out["aic_metrics"] == "AiCoreNone":
+        # Level1/Level2 with AiCoreNone: PipeUtilization before 26.0, which keeps AiCoreNone (the record)
+        kept = set(K.releases_from(table["aic_none_kept_from"]))
+        out["aic_metrics"] = None if not releases or 0 < len(kept & set(releases)) < len(releases) else \
+            "AiCoreNone" if kept & set(releases) else "PipeUtilization"
     return out
 
 

@@ -225,6 +225,8 @@ def opaque(cmd: Command) -> Optional[Opaque]:
     elif script and head not in NOT_STARTING and head not in SHELLS and head != "msprof" and \
             (not PYTHON.match(word) or "-m" in (x.text for x in words[k + 1:])):
         found = Opaque(words[k], "script", script)
+    elif PYTHON.match(word) and _installed_module(words[k + 1:]):
+        found = Opaque(words[k], "script", _installed_module(words[k + 1:]))     # `python3 -m vllm.entrypoints...`
     elif "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
             not any(c.isspace() or c == ":" for c in word):         # `echo"usage: ./x.sh"` names no program
         found = Opaque(words[k], "program")
@@ -232,6 +234,24 @@ def opaque(cmd: Command) -> Optional[Opaque]:
         return None
     # steps' own (python, msprof, torchrun, a child script, `$DIR/run.sh` unread): asked only of a candidate
     return None if _launch_of(cmd) is not None else found
+
+
+# modules `python -m` runs that start no training: the standard library's (3.10+ lists them) and packaging tools
+_TOOL_MODULES = set(getattr(__import__("sys"), "stdlib_module_names", ())) | {
+    "pip", "ensurepip", "venv", "virtualenv", "wheel", "build", "twine", "setuptools", "json", "http", "unittest",
+    "compileall", "py_compile", "pydoc", "timeit", "zipfile", "tarfile", "site", "sysconfig", "platform"}
+
+
+def _installed_module(rest) -> str:
+    """The module of `python [options] -m MODULE ...` when it is not a tool (an installed program such as vLLM's
+    server, which may profile itself); "" otherwise (a script, `-c`, a tool)."""
+    for j, x in enumerate(rest):
+        if x.text == "-m" and j + 1 < len(rest) and rest[j + 1].known:
+            module = rest[j + 1].text
+            return "" if module.split(".")[0] in _TOOL_MODULES else module
+        if not x.text.startswith("-") or x.text == "-c":
+            return ""
+    return ""
 
 
 def _assignment(text: str) -> bool:

@@ -95,10 +95,11 @@ def names_a_setup(text: str) -> bool:
     return _names_outside_comments(text, _SETUP_NAMES)
 
 
-def code_only(text: str) -> str:
+def code_only(text: str, strings: bool = False) -> str:
     """The text with its comments and its bare string statements (a docstring, code parked in a triple-quoted
     string) blanked, line breaks kept: what a run can execute, for emulate to tell a script that names a profiler
-    from one that only mentions it. The text as it is where Python cannot tokenize it."""
+    from one that only mentions it. strings: every string literal blanked too (a list of option names). The text
+    as it is where Python cannot tokenize it."""
     import io
     import tokenize
     lines = io.StringIO(text).readlines()           # the lines tokenize reads, to turn its (row, col) into offsets
@@ -107,6 +108,7 @@ def code_only(text: str) -> str:
         starts.append(starts[-1] + len(line))
     spans: List[Tuple[int, int]] = []
     pending: Optional[List[Tuple[int, int]]] = []   # the strings of a statement that so far is only strings
+    literal = {tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}     # 3.12+: an f-string's text
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             span = (starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1])
@@ -115,6 +117,8 @@ def code_only(text: str) -> str:
             elif tok.type == tokenize.NEWLINE:
                 spans.extend(pending or ())
                 pending = []
+            elif strings and tok.type in literal:
+                spans.append(span)
             elif tok.type == tokenize.STRING and pending is not None:
                 pending.append(span)
             elif tok.type not in (tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
