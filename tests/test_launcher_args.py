@@ -625,3 +625,15 @@ def test_msprofs_rank_launcher_application_starts_the_script_under_msprof(tmp_pa
     # msprof's output is where it was before: msprof takes the rank launcher as its application, not the script
     (r,) = [r for r in report["results"] if r.setup.route == "msprof"]
     assert r.output_dir is None and any(f"else to {tmp_path};" in m.text for m in r.messages)
+
+
+@pytest.mark.parametrize("release, shown", [("7.1", "torch_npu 7.1 (--torch-npu); "),
+                                            ("portable", "every torch_npu release (--torch-npu); "), ("any", "")])
+def test_a_launchers_target_line_names_the_torch_npu_release_its_launches_are_replayed_for(
+        tmp_path, capsys, monkeypatch, release, shown):
+    (tmp_path / "train.py").write_text("import torch_npu\n")
+    (tmp_path / "run.sh").write_text("python3 train.py\n")
+    monkeypatch.chdir(tmp_path)
+    for command in (["run.sh"], ["--", "bash", "run.sh"], ["--", "python3", "train.py"]):
+        main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", release, *command])
+        assert capsys.readouterr().out.split("\n")[0] == f"target: {shown}CANN 8.0 (--cann) / Ascend 910B (--soc)"

@@ -69,6 +69,7 @@ def main_args(args) -> int:
             report["target_origin"] = {k: o for k, o in origin.items() if k in ("cann", "soc")}
             report["torch_npu_origin"] = origin.get("torch_npu")
             framework = report.get("framework")        # a torch_npu or MindSpore script
+            _launches_release(report, target)
             if args.format == "json":
                 docs.append(framework_render.report_json(report) if framework else report_json(report))
             else:
@@ -96,6 +97,13 @@ def main_args(args) -> int:
     return max(exits)
 
 
+def _launches_release(report: dict, target) -> None:
+    """A launcher's report names the torch_npu release its launches are replayed for, when one is given or found
+    (a script's report has its own)."""
+    if not report.get("framework") and target.torch_npu != "any":
+        report["target"]["torch_npu"] = target.torch_npu
+
+
 def _command(args, words) -> int:
     """`emulate -- COMMAND...`: one report, as for a launcher."""
     start = os.path.abspath(args.cwd) if args.cwd else os.getcwd()
@@ -112,6 +120,7 @@ def _command(args, words) -> int:
     report["target_origin"] = {k: o for k, o in origin.items() if k in ("cann", "soc")}
     report["torch_npu_origin"] = origin.get("torch_npu")
     framework = report.get("framework")
+    _launches_release(report, target)
     if args.format == "json":
         sys.stdout.write(json.dumps(framework_render.report_json(report) if framework else report_json(report),
                                     indent=2, ensure_ascii=False) + "\n")

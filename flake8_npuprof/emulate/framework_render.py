@@ -63,21 +63,11 @@ def headline(name: str, p) -> str:
 
 
 def target_line(report: dict) -> str:
-    from .render import target_line as collector_line
-    origin = report.get("torch_npu_origin")
-    release = report["target"]["torch_npu"]
+    from .render import target_line as collector_line, torch_npu_part
     if report["framework"] != "torch_npu":
         return collector_line(report)
-    shown = "every torch_npu release" if release in ("any", "portable") else f"torch_npu {release}"
-    if origin is None:
-        how = ""
-    elif origin.source == "machine":
-        how = f" (this machine: {origin.detail})"
-    elif origin.source == "default":
-        how = f" ({'; '.join(origin.notes)})" if origin.notes else ""
-    else:
-        how = f" ({origin.detail})"
-    return f"target: {shown}{how}; " + collector_line(report)[len("target: "):]
+    return f"target: {torch_npu_part(report['target']['torch_npu'], report.get('torch_npu_origin'))}; " + \
+        collector_line(report)[len("target: "):]
 
 
 def render_text(report: dict) -> str:

@@ -26,12 +26,31 @@ def _display(path: str) -> str:
     return path if rel.startswith("..") or len(rel) >= len(path) else rel
 
 
+def torch_npu_part(release: str, origin) -> str:
+    """The torch_npu release of a target and where it came from."""
+    shown = "every torch_npu release" if release in ("any", "portable") else f"torch_npu {release}"
+    if origin is None:
+        how = ""
+    elif origin.source == "machine":
+        how = f" (this machine: {origin.detail})"
+    elif origin.source == "default":
+        how = f" ({'; '.join(origin.notes)})" if origin.notes else ""
+    else:
+        how = f" ({origin.detail})"
+    return shown + how
+
+
 def target_line(report: dict) -> str:
-    """The first line: the target and where each half of it came from."""
+    """The first line: the target and where each half of it came from (and the torch_npu release a launcher's
+    launches are replayed for, when one is given or found)."""
     target = Target(report["target"]["cann"], report["target"]["soc"])
     origin = report.get("target_origin") or {}
     cann = "every CANN version" if target.cann in ("any", "portable") else f"CANN {target.cann}"
     soc = "every product" if target.soc == "any" else f"Ascend {target.soc}"
+    release = report["target"].get("torch_npu", "any")
+    if "framework" not in report and release != "any":
+        return f"target: {torch_npu_part(release, report.get('torch_npu_origin'))}; " + \
+            target_line(dict(report, target=dict(report["target"], torch_npu="any")))[len("target: "):]
     a, b = origin.get("cann"), origin.get("soc")
     if a is not None and a == b and a.source == "config":      # both from the same file: say it once
         return f"target: {cann} / {soc} ({a.detail})"
