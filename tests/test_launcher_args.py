@@ -16,7 +16,7 @@ from flake8_npuprof.cli import main
 from flake8_npuprof.shell.launches import launches
 from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.emulate.render import wrapped
-from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.emulate.script import emulate_command, emulate_path
 from flake8_npuprof.engine.run import check_shell as check_file
 from flake8_npuprof.knowledge.targets import Target
 from flake8_npuprof.source.text import HOLE
@@ -296,9 +296,16 @@ def test_a_typed_python_command_gets_its_flags(capsys, monkeypatch):
     monkeypatch.chdir(ZOO / "forward")
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", "src/train.py", "--", "--profiling=True"]) == code
     assert capsys.readouterr().out == out.out
-    # without the flag, the setup under `args.profiling` does not run
+    # without the flag, the setup under `args.profiling` does not run: the typed command, not a launcher, leaves it
+    # out (it said "the default of --profiling, which the launcher does not pass" and "the launcher does not pass it")
     code, out = _typed(capsys, monkeypatch, ZOO / "forward", "python3", "src/train.py")
-    assert code == 1 and "usable data: no" in out.out
+    lines = out.out.split("\n")
+    assert code == 1 and lines[2] == ("  `args.profiling` is false in this launch (the default of --profiling, which the "
+                                      "command as typed does not pass)")
+    assert lines[4] == ("usable data: no (profiling is off unless --profiling=True is passed to src/train.py: the "
+                        "command as typed does not pass it, and its default is False (train.py:9))")
+    report = emulate_command(["python3", "src/train.py"], T, str(ZOO / "forward"), environ={})
+    assert report["answer"]["why"] == lines[4][len("usable data: no ("):-1]
 
 
 def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
@@ -307,7 +314,8 @@ def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
         "launch: <command line>:1 msprof --output=./prof python3 src/train.py",
         "  under msprof (<command line>:1): the script is its application; msprof's switches decide what is "
         "collected (--output=./prof)",
-        "  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+        "  `args.profiling` is false in this launch (the default of --profiling, which the command as typed does not "
+        "pass)",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into prof (msprof options)",
         "train.py:17 NpuOptimizer: OFF: overridden by msprof at <command line>:1: the collector takes msprof's "
         "configuration (PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide "

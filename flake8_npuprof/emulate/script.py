@@ -38,6 +38,7 @@ from typing import Optional
 
 from .runtime import Env
 from ..knowledge.targets import Target
+from ..shell.launches import TYPED
 from ..shell.words import MAX_LAUNCHER
 from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
@@ -138,7 +139,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
 
 # ---------------------------------------------------------------- a command line
 
-COMMAND = "<command line>"      # the name a typed command is shown under, as a launcher's file would be
+COMMAND = TYPED                 # the name a typed command is shown under, as a launcher's file would be
 
 
 def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: bool = False, environ=None,

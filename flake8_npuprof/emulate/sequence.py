@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..shell.launches import MAX_LAUNCHES, Launch, opaque, steps
+from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from .environment import Environment
@@ -394,8 +394,8 @@ def _off_unless(w: Walk, launch: Launch, ls) -> str:
                 return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from "
                         f"it, so {script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) and its "
                         f"profiling setup under `{d.guard}` ({d.setup_at}) does not run")
-        return (f"profiling is off unless {flag.option}=True is passed to {script}: the launcher does not pass it, "
-                f"and its default is {ast.unparse(flag.default)} ({os.path.basename(launch.script)}:"
+        return (f"profiling is off unless {flag.option}=True is passed to {script}: {passer(launch.command)} does "
+                f"not pass it, and its default is {ast.unparse(flag.default)} ({os.path.basename(launch.script)}:"
                 f"{flag.call.lineno})")
     return ""
 

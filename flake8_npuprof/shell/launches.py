@@ -31,6 +31,14 @@ MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolk
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
 
 
+TYPED = "<command line>"        # the name a typed command is shown under (`emulate -- COMMAND...`), as a file's would be
+
+
+def passer(cmd: Command) -> str:
+    """Who gives a command its words, as the answers say it: a launcher's line, or the command a user typed."""
+    return "the command as typed" if os.path.basename(cmd.path) == TYPED else "the launcher"
+
+
 class Launch(NamedTuple):
     """A Python training script started by a launcher, or an application msprof starts."""
     command: Command
