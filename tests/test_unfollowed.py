@@ -28,6 +28,22 @@ def _emulate(tmp_path, launcher, args=None):
     ("#!/bin/bash\npython3 -m deepspeed.launcher.runner --num_gpus 8 train.py\n",
      "no launch found, but run.sh:2 runs python3 with train.py, which emulate does not follow: what it starts is "
      "not known here"),
+    # training started without a .py: a program on PATH (a console script), an installed module, inline code; each
+    # was "no launch: it starts no Python script or msprof run", "usable data: no"
+    ("#!/bin/bash\nnohup vega ./configs/sr_ea.yml -b t -d NPU > log 2>&1 &\n",
+     "no launch found, but run.sh:2 runs the program vega, which emulate does not follow: what it starts is not "
+     "known here"),
+    ("#!/bin/bash\nllamafactory-cli train examples/qwen_lora_sft.yaml\n",
+     "no launch found, but run.sh:2 runs the program llamafactory-cli, which emulate does not follow: what it "
+     "starts is not known here"),
+    ("#!/bin/bash\npython3 -m verl.trainer.main_ppo trainer.n_gpus_per_node=8\n",
+     "no launch found, but run.sh:2 runs python3 -m verl.trainer.main_ppo, a module the project does not hold, "
+     "which emulate does not follow: what it starts is not known here"),
+    ("#!/bin/bash\npython3 -c 'import train'\n",
+     "no launch found, but run.sh:2 runs `python3 -c`, whose code is not read: what it starts is not known here"),
+    ("#!/bin/bash\ndocker run --device=/dev/davinci0 img bash /w/train.sh\n",
+     "no launch found, but run.sh:2 runs the program docker, which emulate does not follow: what it starts is not "
+     "known here"),
 ])
 def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, launcher, why):
     report = _emulate(tmp_path, launcher, ["train.py"])
@@ -37,9 +53,38 @@ def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, la
 
 def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
     report = _emulate(tmp_path, "#!/bin/bash\necho usage: run.sh train.py\ncp train.py /tmp/x/\n"
-                                "python3 -c 'import train'\npython3 msprof.py import -dir train.py\n"
+                                "python3 msprof.py import -dir train.py\n"
                                 "scp train.py host:/tmp/\nrsync -a train.py /backup/\n")
     assert report["usable"] is False
+    # the shell's builtins, the system's and the toolkit's tools, `python -m` of the installer: known to start none
+    report = _emulate(tmp_path, "#!/bin/bash\nulimit -n 65535\nsleep 1\nnpu-smi info\nmsnpureport -f\n"
+                                "atc --model=x.pb --framework=3 --output=x\npython3 -m pip install -r req.txt\n"
+                                "pip3 install torch\nps -ef | grep train | awk '{print $2}' | xargs kill -9\n"
+                                "docker build -t img .\nwait\n")
+    assert report["usable"] is False and report["unmodelled"] == (
+        "run.sh: no launch: it starts no Python script or msprof run, so a run of it collects nothing")
     # the branch that would start it does not run with these arguments: nothing is started
     report = _emulate(tmp_path, '#!/bin/bash\nif [ "$1" = go ]; then msrun --worker_num=8 train.py; fi\n', ["no"])
     assert report["usable"] is False
+
+
+SESSION = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
+           "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+           "op.parameter_map['profiling_mode'].b = True\n"
+           "op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\": \"/tmp/prof\", "
+           "\"task_trace\": \"on\"}')\nsess = tf.Session(config=config)\n")
+
+
+def test_python_m_of_a_package_of_the_project_runs_its_main(tmp_path):
+    # `python -m trainer` runs trainer/__main__.py; emulate took trainer/__init__.py for the script ("no profiling")
+    (tmp_path / "trainer").mkdir()
+    (tmp_path / "trainer" / "__init__.py").write_text("")
+    (tmp_path / "trainer" / "__main__.py").write_text(SESSION)
+    report = _emulate(tmp_path, "#!/bin/bash\npython3 -m trainer --epochs 1\n")
+    assert (report["usable"], report["launch"]["script"]) == (True, "trainer/__main__.py")
+    # without a __main__.py, Python cannot run the package: not "no"
+    (tmp_path / "trainer" / "__main__.py").unlink()
+    report = _emulate(tmp_path, "#!/bin/bash\npython3 -m trainer --epochs 1\n")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: trainer is a package of the project without a __main__.py, which `python -m` runs: what it "
+        "starts is not known here")

@@ -164,23 +164,32 @@ def _exits_first(w: Walk, target, base) -> dict:
 
 def _unknown_command(w: Walk, sourced: bool = True) -> str:
     """Where a launcher runs a command whose start the walk cannot read (shell/launches.opaque: `$PY train.py`,
-    `eval`, `./main`), or sources a script it does not read ("": none)."""
-    for cmd in w.commands:
-        found = opaque(cmd)
-        if found is None:
-            continue
-        at = f"{_rel(cmd.path, w.root)}:{cmd.line}"
-        if found.kind == "program":
-            return f"{at} runs the program {found.word.text}, which emulate does not follow"
-        if found.kind == "script":
-            return (f"{at} runs {found.word.text.rsplit('/', 1)[-1]} with {found.script.replace(HOLE, '<unknown>')}, "
-                    "which emulate does not follow")
-        shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
-        what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
-        return f"{at} runs {what}"
+    `eval`, `./main`), or sources a script it does not read ("": none). A program found on PATH, `python -m` of an
+    installed module and `python -c` are named only when nothing else is (they are the least telling)."""
+    found = [(cmd, o) for cmd, o in ((cmd, opaque(cmd)) for cmd in w.commands) if o is not None]
+    for cmd, o in found:
+        if o.kind in ("unknown", "eval", "script") or (o.kind == "program" and "/" in o.word.text):
+            return _runs(w, cmd, o)
     for name, by, line in (w.unread if sourced else ()):
         return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
-    return ""
+    return _runs(w, *found[0]) if found else ""
+
+
+def _runs(w: Walk, cmd, found) -> str:
+    """What a command opaque() names runs, at its line."""
+    at = f"{_rel(cmd.path, w.root)}:{cmd.line}"
+    name = found.word.text.rsplit("/", 1)[-1]
+    if found.kind == "program":
+        return f"{at} runs the program {found.word.text}, which emulate does not follow"
+    if found.kind == "script":
+        return f"{at} runs {name} with {found.script.replace(HOLE, '<unknown>')}, which emulate does not follow"
+    if found.kind == "module":
+        return f"{at} runs {name} -m {found.script}, a module the project does not hold, which emulate does not follow"
+    if found.kind == "code":
+        return f"{at} runs `{name} -c`, whose code is not read"
+    shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
+    what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
+    return f"{at} runs {what}"
 
 
 def _written(w: Walk, path: str, word) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import os
+import re
 from typing import List, MutableMapping, NamedTuple, Optional, Tuple, cast
 
 from ..source.observed import isfile
@@ -181,20 +182,48 @@ NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "
                 "scp", "rsync", "install", "sort", "cut", "du", "stat", "file", "less", "more", "vi", "vim", "patch"}
 
 
+# Commands known to start no training, by their bare name (a word without `/`, looked up on PATH): the shell's
+# builtins, the system's tools, and the CANN driver's and toolkit's (an NPU's model converters and reports). Any other
+# bare name is a program that may start one (`vega config.yml`, `llamafactory-cli train x.yaml`, a console script),
+# so a launcher that runs one is not said to start nothing.
+BUILTINS = {":", "true", "false", "cd", "pushd", "popd", "dirs", "source", ".", "exit", "return", "break", "continue",
+            "shift", "set", "unset", "export", "local", "declare", "typeset", "readonly", "trap", "ulimit", "umask",
+            "wait", "read", "getopts", "hash", "type", "alias", "unalias", "shopt", "jobs", "bg", "fg", "disown",
+            "printf", "echo", "test", "times", "history", "help", "mapfile", "readarray", "caller", "complete",
+            "kill", "pwd", "let", "logout", "which"}
+TOOLS = {"rmdir", "chgrp", "gzip", "gunzip", "bzip2", "xz", "date", "sleep", "hostname", "uname", "whoami", "id",
+         "pgrep", "killall", "free", "top", "lscpu", "nproc", "uptime", "printenv", "mktemp", "seq", "expr", "bc", "yes",
+         "clear", "sync", "iconv", "apt", "apt-get", "yum", "dnf", "pip", "pip3", "conda", "ldd", "ldconfig", "ifconfig",
+         "ip", "ping", "netstat", "ss", "lsof", "mount", "umount", "logger", "strings", "base64", "column", "envsubst",
+         "jq", "tput", "stty", "locale", "sysctl", "dmesg", "tree", "split", "paste", "join", "comm", "od", "xxd", "tr",
+         "uniq", "fgrep", "gawk", "cmp", "sha1sum", "sha512sum", "nvidia-smi", "lspci", "dmidecode", "gsutil", "protoc",
+         "unrar", "7z", "lz4", "zstd", "nano", "nvcc", "gcc", "g++", "cc", "ar", "strip", "objdump", "nm", "cmake",
+         "pylint", "flake8", "black", "isort", "mypy", "clang-format", "shellcheck",
+         # the CANN driver's and toolkit's: reports, the NPU's own tool, model converters
+         "msnpureport", "npu-smi", "hccn_tool", "ascend-dmi", "atc", "omg", "ada"}
+# `python -m` of these starts no training: the installer, virtual environments, the standard library's tools
+PY_TOOLS = {"pip", "ensurepip", "venv", "virtualenv", "json.tool", "http.server", "compileall", "py_compile", "site",
+            "pydoc", "zipfile", "tarfile", "timeit", "pip._internal", "sysconfig", "platform", "uuid", "base64",
+            "calendar", "tokenize", "tabnanny", "pyclbr", "webbrowser", "mimetypes", "gzip"}
+_COMMAND_NAME = re.compile(r"[A-Za-z_][\w.+-]*")
+
+
 class Opaque(NamedTuple):
     """A command that may start what the walk cannot see (opaque)."""
     word: Word                  # its command word
-    kind: str                   # unknown, eval, program, script
-    script: str = ""            # the .py it is given (kind script)
+    kind: str                   # unknown, eval, program, script, module, code
+    script: str = ""            # the .py it is given (kind script), the module it runs (kind module)
 
 
 def opaque(cmd: Command) -> Optional[Opaque]:
     """A command, not a launch, that may start what the walk cannot see: "unknown", a command word not known
     statically (`$PY train.py`, `"$@"`); "eval" (`eval "$CMD"`); "program", a program of the project (`./main`,
-    `out/infer`: an application may profile itself through acl.json); "script", another command given a .py
-    (`msrun --worker_num=8 train.py`, `deepspeed train.py`, `python3 -m deepspeed.launcher.runner train.py`).
+    `out/infer`: an application may profile itself through acl.json) or one found on PATH that is not known to start
+    nothing (`vega config.yml`, a console script); "script", another command given a .py (`msrun --worker_num=8
+    train.py`, `deepspeed train.py`, `python3 -m deepspeed.launcher.runner train.py`); "module", `python -m` of a
+    module the project does not hold (`python3 -m verl.trainer.main_ppo`); "code", `python -c CODE`.
     None for any other command: a test, an assignment through eval (`eval $name=$value`, `eval set -- "$args"`),
-    a system or toolkit tool, one that only names a file (`cp train.py out/`), a launch."""
+    a builtin, a system or toolkit tool, one that only names a file (`cp train.py out/`), a launch."""
     words, k = list(cmd.words), 0
     while k < len(words) and (_dropped(words, k) or words[k].text.rsplit("/", 1)[-1] in PREFIXES):
         k = k + 1 if _dropped(words, k) else _after_prefix(words, k, words[k].text.rsplit("/", 1)[-1], {},
@@ -219,10 +248,61 @@ def opaque(cmd: Command) -> Optional[Opaque]:
     elif "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
             not any(c.isspace() or c == ":" for c in word):         # `echo"usage: ./x.sh"` names no program
         found = Opaque(words[k], "program")
+    elif PYTHON.match(word):
+        found = _python_opaque(words, k)
+    elif "/" not in word and _COMMAND_NAME.fullmatch(word) and word not in BUILTINS and word not in TOOLS and \
+            word not in NOT_STARTING and word not in SHELLS and word not in PREFIXES and word != "msprof" and \
+            not _WRAPS_TOOL.get(word, lambda rest: False)(words[k + 1:]):
+        found = Opaque(words[k], "program")
     else:
+        found = None
+    if found is None:
         return None
     # steps' own (python, msprof, torchrun, a child script, `$DIR/run.sh` unread): asked only of a candidate
     return None if _launch_of(cmd) is not None else found
+
+
+def _python_opaque(words: List[Word], k: int) -> Optional[Opaque]:
+    """`python -m MODULE` (a module the project does not hold: launches say None for it) and `python -c CODE`: what
+    they run is not read here. None for the interpreter's own (`python3 --version`) and PY_TOOLS."""
+    j = k + 1
+    while j < len(words):
+        w = words[j].text
+        if w in ("-W", "-X", "-Q"):
+            j += 2
+            continue
+        if w == "-c":
+            return Opaque(words[k], "code")
+        if w == "-m":
+            module = words[j + 1].text if j + 1 < len(words) else ""
+            if not module or module in PY_TOOLS or module.split(".")[0] in PY_TOOLS:
+                return None
+            return Opaque(words[k], "module", module.replace(HOLE, "<unknown>"))
+        if not w.startswith("-"):
+            return None                 # a script (a launch, or a .py steps says is not found)
+        j += 1
+    return None
+
+
+# programs found on PATH that run another command: known to start nothing when that command is a tool
+def _xargs_tool(rest: List[Word]) -> bool:
+    """`xargs [options] CMD ...`: whether CMD is a tool (`xargs kill -9`, `xargs rm -rf`); options that take a value
+    (`-I {}`, `-n 1`) are skipped with it."""
+    j = 0
+    while j < len(rest) and rest[j].text.startswith("-"):
+        j += 2 if rest[j].text in ("-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a") else 1
+    head = rest[j].text if j < len(rest) else "echo"       # xargs alone runs echo
+    return head in BUILTINS or head in TOOLS or head in NOT_STARTING
+
+
+def _docker_tool(rest: List[Word]) -> bool:
+    """`docker build|pull|push|...`: no container is started (`docker run`/`exec`/`start` may start a training)."""
+    sub = next((w.text for w in rest if not w.text.startswith("-")), "")
+    return sub in ("build", "pull", "push", "tag", "images", "image", "rmi", "rm", "login", "logout", "save", "load",
+                   "inspect", "ps", "stop", "kill", "network", "volume", "commit", "cp", "logs", "info", "version")
+
+
+_WRAPS_TOOL = {"xargs": _xargs_tool, "docker": _docker_tool, "nvidia-docker": _docker_tool}
 
 
 def _assignment(text: str) -> bool:
@@ -278,6 +358,13 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
                 return None             # an installed module (pip, a tool): not the project's to read
             path = paths.pop()
             here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
+            if os.path.basename(path) == "__init__.py":
+                # a package: Python runs its __main__ (after importing the package)
+                main = os.path.join(os.path.dirname(path), "__main__.py")
+                if not isfile(main):
+                    return _unknown(cmd, env, ranks, wrapper, f"{module} is a package of the project without a "
+                                    "__main__.py, which `python -m` runs: what it starts is not known here")
+                path = main
             return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
                           wrapper, ranks)
         if w.startswith("-"):
