@@ -7,6 +7,8 @@ the expectations below are bash's."""
 
 import os
 import shutil
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -598,6 +600,48 @@ def test_msprofs_shell_application_is_walked_and_its_launches_run_under_msprof(t
     # msprof's own result is on msprof's line, not on the launch's inside its application
     assert [(os.path.basename(r.path), r.setup.line) for r in report["results"] if r.setup.route == "msprof"] == \
         [("run.sh", 2)]
+
+
+NPU_SETUP = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
+             "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+             "op.parameter_map['profiling_mode'].b = True\n"
+             "op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\": \"/tmp/prof\", "
+             "\"task_trace\": \"on\"}')\nsess = tf.Session(config=config)\n")
+
+
+def test_a_launch_msprofs_application_leaves_in_the_background_is_unknown(tmp_path):
+    """msprof waits for its application's own process alone (waitpid), then exports and ends: a training its shell
+    application starts with `&` and no `wait` may still run then. It was "COLLECTS", "usable data: yes"."""
+    (tmp_path / "train.py").write_text(NPU_SETUP)
+    (tmp_path / "train.sh").write_text("nohup python3 train.py > log 2>&1 &\necho started\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nmsprof --output=/tmp/o bash train.sh\n")
+    report = _emulate(tmp_path / "run.sh")
+    why = ("msprof waits only for its application (bash train.sh), which starts this launch in the background at "
+           "train.sh:1 and does not `wait` for it: msprof exports what its output holds when the application ends, "
+           "and ends, maybe before this launch has collected anything; what is collected and exported is not known "
+           "here")
+    assert report["usable"] is None and report["answer"]["why"] == f"train.sh:1: line 2 msprof: {why}"
+    assert [(r.setup.route, r.verdict, r.messages[0].text) for r in report["results"]] == [
+        ("msprof", "unknown", why),
+        # the script's own setup is overridden by msprof, said at msprof's line (it said "at train.sh:1")
+        ("NpuOptimizer", "off", "overridden by msprof at run.sh:2: the collector takes msprof's configuration "
+         "(PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide what is "
+         "collected")]
+    # with `wait` the application lasts as long as the launch: msprof collects, as before
+    (tmp_path / "train.sh").write_text("nohup python3 train.py > log 2>&1 &\nwait\n")
+    assert _emulate(tmp_path / "run.sh")["usable"] is True
+    # msprof itself in the background of the launcher: it still waits for its own application, and bash leaves a
+    # background job running when the script ends (below)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nmsprof --output=/tmp/o python3 train.py &\n")
+    assert _emulate(tmp_path / "run.sh")["usable"] is True
+    bash = shutil.which("bash")
+    if bash is not None:
+        done = tmp_path / "done"
+        subprocess.run([bash, "-c", f"(sleep 1; touch {done}) &\nexit 0"], timeout=30)
+        deadline = time.time() + 20
+        while not done.exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert done.exists()
 
 
 def test_msprofs_application_that_cannot_be_walked_stays_msprofs(tmp_path):

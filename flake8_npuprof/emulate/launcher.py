@@ -77,6 +77,10 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
     if launch.msprof is not None and launch.msprof.call.complete and (ls is not None or not launch.script):
         from .msprof_launch import under_msprof
         results = under_msprof(launch, results, target, env, unknown, root, ls, flag_table(ls.ctx) if ls else {})
+        from ..shell.launches import outlives_msprof
+        if outlives_msprof(w, launch):
+            from .msprof_launch import outlived
+            results = [outlived(results[0], launch, root)] + results[1:]
     return ls, results, env
 
 

@@ -417,6 +417,17 @@ def _further_up(script: str, cmd: Command) -> str:
     return ""
 
 
+def outlives_msprof(w: Walk, launch: Launch) -> bool:
+    """Whether a launch inside msprof's shell-script application runs in the background (`python3 train.py &`) and
+    that shell does not `wait` after it: msprof waits for its application's own process alone, so it may end, and
+    export, while the launch is still running (data/msprof_cli.json "waits_for_app_only")."""
+    cmd = launch.command
+    if launch.msprof is None or launch.msprof.command is None or not cmd.background:
+        return False
+    return not any(c.seq > cmd.seq and c.frames == cmd.frames and c.words and c.words[0].text == "wait"
+                   for c in w.commands)
+
+
 def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,
          inside: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
     """The walk of a launcher (its commands, sourced files) and the Python scripts it starts."""
