@@ -95,6 +95,11 @@ def _nargs(flag) -> bool:
     return flag.kind == "argparse" and any(k.arg == "nargs" for k in flag.call.keywords)
 
 
+def _by(given) -> str:
+    """Who passes the launch its flags: "the launcher", or "the command as typed" (values/launch_args.Passed)."""
+    return getattr(given, "by", Passed.by)
+
+
 # ---------------------------------------------------------------- one launch, as emulate and check see it
 
 class Trap(NamedTuple):
@@ -142,14 +147,14 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
     for s in inventory.setups:
-        s, why, trap = _decide(ctx, s, given)
+        s, why, trap = decide(ctx, s, given)
         setups.append(s)
         decided.extend(why)
         traps.extend(trap)
     return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
 
 
-def _decide(ctx, setup, given: Dict[str, Given]):
+def decide(ctx, setup, given: Dict[str, Given]):
     """A setup's `if` conditions with this launch's flags: all true (the setup runs), one false (it does not), or
     left as they are when any is not known."""
     import ast
@@ -200,7 +205,7 @@ def _decide(ctx, setup, given: Dict[str, Given]):
 def false_in_launch(ctx, node) -> str:
     """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
     first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
-    certainly false, said as _decide says it; "" when none is. One false test is enough: they all must hold."""
+    certainly false, said as decide says it; "" when none is. One false test is enough: they all must hold."""
     import ast
     from ..setups.reach import guard_text, is_main_guard, reach_of
     from ..values.ops import Opaque
@@ -228,11 +233,6 @@ def false_in_launch(ctx, node) -> str:
             f"the default of --{attrs[0]}, which {_by(given)} does not pass"
         return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
     return ""
-
-
-def _by(given) -> str:
-    """Who passes the launch its flags: "the launcher", or "the command as typed" (values/launch_args.Passed)."""
-    return getattr(given, "by", Passed.by)
 
 
 def _passed(g: Given) -> str:

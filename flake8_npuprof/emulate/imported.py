@@ -96,7 +96,7 @@ def follow(w, launch, ls, target, base, environ, judge) -> Optional[Followed]:
 
 def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge) -> Optional[Followed]:
     from ..checks.analysis import Context, Settings
-    from ..checks.launch_setup import _decide as decide
+    from ..checks.launch_setup import decide
     from ..setups.inventory import Inventory
     from ..source.text import SourceText
     from .launcher import launch_env
@@ -111,7 +111,7 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
     cwd = launch.command.cwd[0]
     ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))
     ctx.resolver.given = ls.given
-    ctx.resolver._project = _LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree)
+    ctx.resolver.use_project(_LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree))
     inventory = Inventory(ctx)
     if not inventory.setups:
         return None
