@@ -178,10 +178,11 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     torch_npu or MindSpore profiler, msprof through a subprocess), else the first module of the project it imports
     (transitively) that names one (a setup there is not emulated: emulate reads one file). "" when the imports are
     too many to follow, None for none."""
-    from ..values.project import MAX_IMPORTED, for_file
+    from ..values.project import MAX_IMPORTED
+    from .sys_path import launch_lookup
     if not ls.setups and PROFILING_WORDS.search(code_only(ls.ctx.src.text)):
         return ls.ctx.filename
-    lookup = for_file(ls.ctx.filename, ls.ctx.tree)
+    lookup = launch_lookup(ls)          # as the launch's Python finds its imports
     if lookup is None:
         return None
     modules = lookup.imported_modules()

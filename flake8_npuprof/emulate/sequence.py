@@ -279,8 +279,10 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 if other == launch.script:
                     why = _named(ls, name)
                 else:
-                    naming = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
-                        if other else "it imports more modules than are followed here"
+                    # from the script's folder, as imported.py says a module (not from the launcher's)
+                    shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
+                    naming = f"{shown}, which it imports, names one" if other else \
+                        "it imports more modules than are followed here"
                     why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is "
                            "not emulated here (emulate that module)")
                 # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)

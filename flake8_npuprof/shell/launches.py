@@ -53,6 +53,7 @@ class Launch(NamedTuple):
     unfound: bool = False       # ... because no file of that name is found (in the directories it may run in)
     app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
     found_from: str = ""        # ... unfound, but found when the launcher is started in this folder (its own)
+    module: str = ""            # the module `python -m` runs (its file is `script`): sys.path starts at the cwd
 
 
 # ---------------------------------------------------------------- Python launches
@@ -366,7 +367,7 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
                                     "__main__.py, which `python -m` runs: what it starts is not known here")
                 path = main
             return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
-                          wrapper, ranks)
+                          wrapper, ranks, module=module)
         if w.startswith("-"):
             k += 1
             continue
