@@ -721,6 +721,32 @@ def test_a_module_s_own_import_is_found_on_the_launch_s_sys_path_first(tmp_path)
         "here (if it runs: collects: task_trace into /tmp/prof)")
 
 
+def test_a_script_emulated_itself_is_followed_into_its_imports_as_its_launch_is(tmp_path, capsys):
+    """`emulate train.py` said "train.py: no profiling setup found: a run collects no profiling data", "usable
+    data: no", where a launcher's launch of it follows npu_session.py (VGG16's shape in ModelZoo-TensorFlow)."""
+    path = _project(tmp_path, '#!/bin/bash\npython3 train.py "$@"\n',
+                    **{"train.py": ABSL_SCRIPT, "npu_session.py": ABSL_MODULE})
+    why = ("npu_session.py, which train.py imports: line 13 NpuOptimizer collects when `FLAGS.profiling` (task_trace "
+           "into /tmp/prof); whether that holds in this launch is not known here")
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "train.py")]) == 1
+    assert capsys.readouterr().out.splitlines()[1:4] == [
+        f"npu_session.py:13 NpuOptimizer: COLLECTS task_trace into /tmp/prof (when FLAGS.profiling) — unknown: {why}",
+        "preflight: ok (/tmp/prof can be created)",
+        f"usable data: unknown ({why}); afterwards run: msprof --export=on --output=/tmp/prof/PROF_*"]
+    # the launcher's launch of it, its arguments not known, says the same
+    report = _emulate(path)
+    assert report["usable"] is None and report["answer"]["why"] == f"run.sh:2: {why}"
+    report = _emulate(tmp_path / "train.py")
+    assert (report["usable"], report["answer"]["why"]) == (None, why)
+    # a module it imports that profiles another way: unknown, as for its launch (test below)
+    (tmp_path / "npu_session.py").write_text("import torch\n\n\ndef open_session():\n"
+                                             "    with torch.profiler.profile():\n        pass\n")
+    report = _emulate(tmp_path / "train.py")
+    assert (report["usable"], report["unmodelled"]) == (None, (
+        "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one: a setup in a "
+        "module it imports is not emulated here (emulate that module)"))
+
+
 def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_answer(tmp_path, capsys):
     # its torch profiler is not what the TF replay models: no "no profiling" from its PROFILING_MODE alone
     path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",

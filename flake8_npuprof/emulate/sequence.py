@@ -257,36 +257,11 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 report = dict(report, unmodelled=f"{os.path.basename(launch.script)}: {why}")
                 if verdict == "fails":
                     report.update(usable=False, exit=EXIT_PROBLEM)
-            followed = None
-            if other and other != launch.script:
-                # the setups of the project modules it imports, with the launch's flags (emulate/imported.py)
-                from .imported import follow
-                followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
-            if followed is not None:
-                verdict, why, profiles = followed[:3]
-                cause = True
-                # the module's replay, shown as a script's is, when one module decides; else the one line
-                report = dict(followed.report) if followed.report is not None else dict(report, unmodelled=why)
-                info["lines"].extend(f"  {d}" for d in followed.decided)
-                if verdict in ("fails", "collects nothing"):
-                    report.update(usable=False, exit=EXIT_PROBLEM)
-                elif verdict == "collects":
-                    report.update(usable=True)
-            elif other is not None:
-                # a setup in a module it imports that cannot be followed (imported.py): never "no" then
-                verdict, profiles = "unknown", None
-                name = os.path.basename(launch.script)
-                if other == launch.script:
-                    why = _named(ls, name)
-                else:
-                    # from the script's folder, as imported.py says a module (not from the launcher's)
-                    shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
-                    naming = f"{shown}, which it imports, names one" if other else \
-                        "it imports more modules than are followed here"
-                    why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is "
-                           "not emulated here (emulate that module)")
-                # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
-                report = dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script else why)
+            found = _imported(w, launch, ls, other, report, target, base, environ)
+            if found is not None:
+                verdict, why, profiles, report, decided, followed = found
+                cause = cause or followed                   # a module's replay says this launch's own cause
+                info["lines"].extend(f"  {d}" for d in decided)
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -296,6 +271,69 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                              f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
                              "which GE uses instead")
     return Run(launch, index, report, info, verdict, why, profiles, cause, switch=bool(off) and why == off)
+
+
+def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, target, base, environ):
+    """(verdict, why, profiles, report, decided, followed) of a launch whose script has no setup of its own but names profiling
+    (other == its script) or imports a project module that does (other: that module, "": too many imports), None
+    where it names none: the setups of those modules replayed with the launch's flags (emulate/imported.py), else
+    unknown, never "no". `emulate SCRIPT.py` asks the same of `python3 SCRIPT.py` (follow_script)."""
+    if other is None:
+        return None
+    followed = None
+    if other and other != launch.script:
+        from .imported import follow
+        followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
+    if followed is not None:
+        verdict, why, profiles = followed[:3]
+        # the module's replay, shown as a script's is, when one module decides; else the one line
+        report = dict(followed.report) if followed.report is not None else dict(report, unmodelled=why)
+        if verdict in ("fails", "collects nothing"):
+            report.update(usable=False, exit=EXIT_PROBLEM)
+        elif verdict == "collects":
+            report.update(usable=True)
+        return verdict, why, profiles, report, followed.decided, True
+    # a setup in a module it imports that cannot be followed (imported.py): never "no" then
+    name = os.path.basename(launch.script)
+    if other == launch.script:
+        why = _named(ls, name)
+    else:
+        # from the script's folder, as imported.py says a module (not from the launcher's)
+        shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
+        naming = f"{shown}, which it imports, names one" if other else "it imports more modules than are followed here"
+        why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
+               "emulated here (emulate that module)")
+    # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
+    return "unknown", why, None, dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script
+                                      else why), (), False
+
+
+def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> Optional[dict]:
+    """`emulate SCRIPT.py` of a script with no profiling setup of its own that imports a project module naming one:
+    the launch `python3 SCRIPT.py` in cwd, with flags not known (each test on them stays a condition), followed into
+    those modules as a launcher's launch of it is (_imported); None where it imports none."""
+    import shlex
+    from ..checks.launch_setup import prepare
+    from ..shell.launches import TYPED, launches
+    from ..source.files import ReadError, read_source
+    from ..source.prefilter import PROFILING_WORDS, code_only
+    try:
+        if PROFILING_WORDS.search(code_only(read_source(path).text)):
+            return None         # it names profiling itself (a framework's profiler): the script's own report says
+    except ReadError:
+        return None
+    cwd = cwd or os.path.dirname(os.path.abspath(path))    # (a script that moves itself: its imports are not moved)
+    w = Walk(os.path.join(cwd, TYPED), cwd).run(f"python3 {shlex.quote(os.path.abspath(path))} \"$@\"\n")
+    found = launches(w)
+    ls = prepare(found[0], target, w.root) if len(found) == 1 else None
+    other = imported_profiling(ls) if ls is not None and not ls.setups else None
+    if ls is None or not other or other == ls.launch.script:
+        return None
+    report = finish(_rel(path, os.getcwd()), [], target, cwd, base, None, None, False)
+    verdict, why, _, report, _, _ = _imported(w, ls.launch, ls, other, report, target, base, environ)
+    if verdict == "unknown":
+        report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None})
+    return report
 
 
 # the variables the frameworks' replays read (torch_run.py, mindspore_run.py): with a launcher that sets one, the
