@@ -308,6 +308,11 @@ def test_a_typed_python_command_gets_its_flags(capsys, monkeypatch):
                         "command as typed does not pass it, and its default is False (train.py:9))")
     report = emulate_command(["python3", "src/train.py"], T, str(ZOO / "forward"), environ={})
     assert report["answer"]["why"] == lines[4][len("usable data: no ("):-1]
+    # the environment it sets is the typed command's too (it said "GE reads PROFILING_OPTIONS from the launcher")
+    code, out = _typed(capsys, monkeypatch, ZOO / "forward", "env", "PROFILING_MODE=true",
+                       'PROFILING_OPTIONS={"output":"/tmp/p","task_trace":"on"}', "python3", "src/train.py")
+    assert "  - GE reads PROFILING_OPTIONS from the command as typed (inline at <command line>:1)" in \
+        out.out.split("\n")
 
 
 def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):

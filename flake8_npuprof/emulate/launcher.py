@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 from ..checks.launch_setup import LaunchSetup, flag_table, prepare
 from ..source.prefilter import PROFILING_WORDS, code_only
-from ..shell.launches import Launch
+from ..shell.launches import Launch, passer
 from ..shell.parse import without_redirections
 from ..shell.walk import Walk
 from ..source.text import HOLE
@@ -46,10 +46,11 @@ def launch_env(launch: Launch, base, root: str, environ=None):
             unknown.append(f"{name} is set at {s.where(root)} to a value not known statically")
         settings[name] = s
     mode, opts, work = settings["PROFILING_MODE"], settings["PROFILING_OPTIONS"], settings["ASCEND_WORK_PATH"]
+    by = passer(launch.command)             # the launcher, or the command as typed
     if opts is not None:
-        out = out._replace(options=opts.value, label=f"the launcher ({opts.how} at {opts.where(root)})")
+        out = out._replace(options=opts.value, label=f"{by} ({opts.how} at {opts.where(root)})")
     if mode is not None:
-        out = out._replace(mode=mode.value, mode_label=f"the launcher ({mode.how} at {mode.where(root)})")
+        out = out._replace(mode=mode.value, mode_label=f"{by} ({mode.how} at {mode.where(root)})")
     if work is not None and HOLE not in work.value:
         out = out._replace(work_path=work.value, work_path_known=True)
     return out, unknown

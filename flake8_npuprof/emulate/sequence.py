@@ -267,9 +267,9 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     own = launch.command.env.get("PROFILING_OPTIONS")
     reader = _script_reader(results)
     if own is not None and env_read(results) is False and reader is not None:
-        info["lines"].append(f"  PROFILING_OPTIONS from the launcher is not read: {_rel(launch.script, w.root)}:"
-                             f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
-                             "which GE uses instead")
+        info["lines"].append(f"  PROFILING_OPTIONS from {passer(launch.command)} is not read: "
+                             f"{_rel(launch.script, w.root)}:{reader.setup.line} {reader.setup.route} switches "
+                             "profiling on with its own options, which GE uses instead")
     return Run(launch, index, report, info, verdict, why, profiles, cause, switch=bool(off) and why == off)
 
 
@@ -352,7 +352,7 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     for k, v in launch.command.env.items():
         if HOLE not in v.value:
             values[k] = v.value
-            origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
+            origins[k] = f"by {passer(launch.command)} ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in values for k in _FRAMEWORK_ENV) else Environment(values, origins)
     from .torch_run import reads_env_config
