@@ -649,6 +649,21 @@ def test_a_launch_msprofs_application_leaves_in_the_background_is_unknown(tmp_pa
         assert done.exists()
 
 
+@pytest.mark.parametrize("line, duration", [("timeout 3600 msprof --output=/tmp/o python3 train.py", "3600"),
+                                            ("timeout -s INT 10m msprof --output=/tmp/o python3 train.py", "10m")])
+def test_msprof_under_timeout_is_unknown(tmp_path, line, duration):
+    """timeout ends msprof and its whole process group when the time has passed: msprof catches SIGINT only, and
+    exports nothing after either signal. It was "COLLECTS", "usable data: yes"."""
+    (tmp_path / "train.py").write_text(NPU_SETUP)
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\n{line}\n")
+    report = _emulate(tmp_path / "run.sh")
+    why = (f"timeout {duration} ends msprof and its application once that time has passed, and msprof then exports "
+           "nothing (it does not catch SIGTERM, timeout's default, and on SIGINT it stops without exporting); whether "
+           "the run ends first is not known here")
+    assert report["usable"] is None and report["answer"]["why"] == f"run.sh:2: line 2 msprof: {why}"
+    assert report["results"][0].export_command == ""
+
+
 def test_msprofs_application_that_cannot_be_walked_stays_msprofs(tmp_path):
     (tmp_path / "run.sh").write_text("msprof --output=/tmp/prof bash missing.sh\n")
     report = _emulate(tmp_path / "run.sh")

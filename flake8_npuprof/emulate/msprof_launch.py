@@ -54,6 +54,19 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     return [own] + [_overridden(r, at, exits, app_only, in_script) for r in results]
 
 
+def timed_out(r, launch, duration: str):
+    """msprof's own result when it runs under `timeout DURATION` (shell/launches.msprof_timeout): timeout ends msprof
+    and its application when DURATION elapses, and msprof exports nothing then (data/msprof_cli.json
+    "stops_on_sigint_only"); whether the run ends first is not known."""
+    if r.verdict == "fails" or not cli()["stops_on_sigint_only"]:
+        return r
+    why = (f"timeout {duration} ends msprof and its application once that time has passed, and msprof then exports "
+           "nothing (it does not catch SIGTERM, timeout's default, and on SIGINT it stops without exporting); whether "
+           "the run ends first is not known here")
+    return r._replace(verdict="unknown", messages=[Message(why)] + [m for m in r.messages if m != EXPORTS],
+                      spread=[], export_command="")
+
+
 def outlived(r, launch, root: str):
     """msprof's own result for a launch its shell-script application starts in the background and does not `wait`
     for (shell/launches.outlives_msprof): msprof waits for its application's process alone, then exports what is

@@ -429,6 +429,23 @@ def outlives_msprof(w: Walk, launch: Launch) -> bool:
                    for c in w.commands)
 
 
+def msprof_timeout(launch: Launch) -> str:
+    """The duration of a `timeout` msprof runs under (`timeout 3600 msprof ... python3 train.py`), "" for none: when it
+    elapses, timeout ends msprof and its application, and msprof exports nothing (data/msprof_cli.json
+    "stops_on_sigint_only")."""
+    if launch.msprof is None:
+        return ""
+    cmd = launch.msprof.command or launch.command
+    words = list(cmd.words)
+    for k, w in enumerate(words):
+        if w.text.rsplit("/", 1)[-1] == "msprof":
+            return ""
+        if w.text.rsplit("/", 1)[-1] == "timeout":
+            j = _after_prefix(words, k, "timeout", {}, cmd.path, cmd.line)
+            return words[j - 1].text.replace(HOLE, "<unknown>") if j - 1 > k else "?"
+    return ""
+
+
 def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,
          inside: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
     """The walk of a launcher (its commands, sourced files) and the Python scripts it starts."""
