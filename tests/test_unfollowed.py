@@ -41,6 +41,8 @@ def _emulate(tmp_path, launcher, args=None):
      "which emulate does not follow: what it starts is not known here"),
     ("#!/bin/bash\npython3 -c 'import train'\n",
      "no launch found, but run.sh:2 runs `python3 -c`, whose code is not read: what it starts is not known here"),
+    ("#!/bin/bash\npython3 - <<EOF\nimport train\nEOF\n",
+     "no launch found, but run.sh:2 runs `python3 -`, whose code is not read: what it starts is not known here"),
     ("#!/bin/bash\ndocker run --device=/dev/davinci0 img bash /w/train.sh\n",
      "no launch found, but run.sh:2 runs the program docker, which emulate does not follow: what it starts is not "
      "known here"),

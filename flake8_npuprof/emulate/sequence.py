@@ -186,7 +186,7 @@ def _runs(w: Walk, cmd, found) -> str:
     if found.kind == "module":
         return f"{at} runs {name} -m {found.script}, a module the project does not hold, which emulate does not follow"
     if found.kind == "code":
-        return f"{at} runs `{name} -c`, whose code is not read"
+        return f"{at} runs `{name} {found.script or '-c'}`, whose code is not read"
     shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
     what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
     return f"{at} runs {what}"

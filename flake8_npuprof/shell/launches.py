@@ -213,7 +213,7 @@ class Opaque(NamedTuple):
     """A command that may start what the walk cannot see (opaque)."""
     word: Word                  # its command word
     kind: str                   # unknown, eval, program, script, module, code
-    script: str = ""            # the .py it is given (kind script), the module it runs (kind module)
+    script: str = ""            # the .py it is given (kind script), the module it runs (module), -c or - (code)
 
 
 def opaque(cmd: Command) -> Optional[Opaque]:
@@ -264,16 +264,16 @@ def opaque(cmd: Command) -> Optional[Opaque]:
 
 
 def _python_opaque(words: List[Word], k: int) -> Optional[Opaque]:
-    """`python -m MODULE` (a module the project does not hold: launches say None for it) and `python -c CODE`: what
-    they run is not read here. None for the interpreter's own (`python3 --version`) and PY_TOOLS."""
+    """`python -m MODULE` (a module the project does not hold: launches say None for it), `python -c CODE` and
+    `python -` (its code from stdin, a here-document): what they run is not read here. None for the interpreter's own (`python3 --version`) and PY_TOOLS."""
     j = k + 1
     while j < len(words):
         w = words[j].text
         if w in ("-W", "-X", "-Q"):
             j += 2
             continue
-        if w == "-c":
-            return Opaque(words[k], "code")
+        if w in ("-c", "-"):
+            return Opaque(words[k], "code", w)  # `python3 -c CODE`, `python3 - <<EOF`: code not read here
         if w == "-m":
             module = words[j + 1].text if j + 1 < len(words) else ""
             if not module or module in PY_TOOLS or module.split(".")[0] in PY_TOOLS:
