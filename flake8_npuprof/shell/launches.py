@@ -241,6 +241,7 @@ def opaque(cmd: Command) -> Optional[Opaque]:
             return None
         return Opaque(words[k], "eval")
     script = next((x.text for x in words[k + 1:] if x.text.endswith(".py") and not x.text.startswith("-")), "")
+    found: Optional[Opaque]
     if not words[k].known:
         found = Opaque(words[k], "unknown")
     elif script and head not in NOT_STARTING and head not in SHELLS and head != "msprof" and \
