@@ -2,6 +2,9 @@
 scripts through MindSpore's `msrun` (`msrun --worker_num=8 ... train.py`) or build the command and `eval` it,
 and emulate answered "no profiling setup found: a run collects no profiling data", "usable data: no"."""
 
+import shutil
+import subprocess
+
 import pytest
 
 from flake8_npuprof.emulate.render import render_text
@@ -99,3 +102,16 @@ def test_mpirun_s_mca_takes_a_name_and_a_value(tmp_path):
                                      "--mca btl ^openib -x NCCL_DEBUG=INFO python3 train.py\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert (report["usable"], report["launch"]["script"], report["launch"]["ranks"]) == (True, "train.py", 8)
+
+
+def test_a_here_document_glued_to_its_command_is_data(tmp_path):
+    # `:<<COM` (a block comment) and `cat<<EOF`: the walk read their bodies as commands, so `COM` was "the program
+    # COM" and the python3 line in the body a launch; bash reads them as data
+    report = _emulate(tmp_path, "#!/bin/bash\n:<<COM\nexport HCCL_X=1\nCOM\ncat<<EOF > go.sh\npython3 train.py\nEOF\n")
+    assert (report["usable"], report["unmodelled"]) == (
+        False, "run.sh: no launch: it starts no Python script or msprof run, so a run of it collects nothing")
+    bash = shutil.which("bash")
+    if bash is not None:
+        r = subprocess.run([bash, "-c", ":<<COM\necho inside\nCOM\ncat<<EOF\nbody\nEOF\n"], capture_output=True,
+                           text=True, timeout=30)
+        assert r.stdout == "body\n"
