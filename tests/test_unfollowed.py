@@ -96,10 +96,12 @@ def test_python_m_of_a_package_of_the_project_runs_its_main(tmp_path):
 
 
 def test_mpirun_s_mca_takes_a_name_and_a_value(tmp_path):
-    # `-mca plm_rsh_agent ssh`: the walk took plm_rsh_agent for mpirun's command, and the launch for none ("no")
+    # `-mca plm_rsh_agent ssh`: the walk took plm_rsh_agent for mpirun's command, and the launch for none ("no");
+    # `-bind-to socket` (Open MPI's one-dash spelling, GPT-3's run_8p.sh): socket
     (tmp_path / "train.py").write_text(SESSION)
     (tmp_path / "run.sh").write_text("#!/bin/bash\nmpirun --allow-run-as-root -np 8 -mca plm_rsh_agent ssh "
-                                     "--mca btl ^openib -x NCCL_DEBUG=INFO python3 train.py\n")
+                                     "--mca btl ^openib -bind-to socket -map-by slot -x NCCL_DEBUG=INFO "
+                                     "python3 train.py\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert (report["usable"], report["launch"]["script"], report["launch"]["ranks"]) == (True, "train.py", 8)
 
