@@ -200,7 +200,9 @@ TOOLS = {"rmdir", "chgrp", "gzip", "gunzip", "bzip2", "xz", "date", "sleep", "ho
          "uniq", "fgrep", "gawk", "cmp", "sha1sum", "sha512sum", "nvidia-smi", "lspci", "dmidecode", "gsutil", "protoc",
          "unrar", "7z", "lz4", "zstd", "nano", "nvcc", "gcc", "g++", "cc", "ar", "strip", "objdump", "nm", "cmake",
          "pylint", "flake8", "black", "isort", "mypy", "clang-format", "shellcheck",
-         "perl",    # the model zoos' scoring and tokenising scripts (conlleval.pl, multi-bleu.perl), not a training
+         # other languages' interpreters, which have no Ascend training adapter: the model zoos' scoring and
+         # tokenising scripts (conlleval.pl, multi-bleu.perl, T2vec's evales.jl)
+         "perl", "julia", "Rscript", "ruby",
          # the CANN driver's and toolkit's: reports, the NPU's own tool, model converters
          "msnpureport", "npu-smi", "hccn_tool", "ascend-dmi", "atc", "omg", "ada"}
 # `python -m` of these starts no training: the installer, virtual environments, the standard library's tools
