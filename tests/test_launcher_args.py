@@ -302,8 +302,8 @@ def test_a_typed_python_command_gets_its_flags(capsys, monkeypatch):
     # out (it said "the default of --profiling, which the launcher does not pass" and "the launcher does not pass it")
     code, out = _typed(capsys, monkeypatch, ZOO / "forward", "python3", "src/train.py")
     lines = out.out.split("\n")
-    assert code == 1 and lines[2] == ("  `args.profiling` is false in this launch (the default of --profiling, which the "
-                                      "command as typed does not pass)")
+    assert code == 1 and lines[2] == ("  `args.profiling` is false in this launch (the default of --profiling, which "
+                                      "the command as typed does not pass)")
     assert lines[4] == ("usable data: no (profiling is off unless --profiling=True is passed to src/train.py: the "
                         "command as typed does not pass it, and its default is False (train.py:9))")
     report = emulate_command(["python3", "src/train.py"], T, str(ZOO / "forward"), environ={})

@@ -712,7 +712,8 @@ def test_a_module_s_own_import_is_found_on_the_launch_s_sys_path_first(tmp_path)
                        .replace("npu_session.open_session()", "net.build()"),
                        "npu_session.py": ABSL_MODULE,
                        "models/__init__.py": "", "models/npu_session.py": "def open_session():\n    return None\n",
-                       "models/net.py": "import npu_session\n\n\ndef build():\n    return npu_session.open_session()\n"})
+                       "models/net.py": "import npu_session\n\n\ndef build():\n"
+                                        "    return npu_session.open_session()\n"})
     report = _emulate(path, launcher_args=["--profiling=True"])
     # found, and said as not followed through another module (it said "no profiling": models/npu_session.py)
     assert report["usable"] is None and report["answer"]["why"] == (

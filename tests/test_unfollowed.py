@@ -65,7 +65,8 @@ def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
     report = _emulate(tmp_path, "#!/bin/bash\nulimit -n 65535\nsleep 1\nnpu-smi info\nmsnpureport -f\n"
                                 "atc --model=x.pb --framework=3 --output=x\npython3 -m pip install -r req.txt\n"
                                 "pip3 install torch\nps -ef | grep train | awk '{print $2}' | xargs kill -9\n"
-                                "docker build -t img .\nperl multi-bleu.perl ref.txt < out.txt\njulia evales.jl\nwait\n")
+                                "docker build -t img .\nperl multi-bleu.perl ref.txt < out.txt\n"
+                                "julia evales.jl\nwait\n")
     assert report["usable"] is False and report["unmodelled"] == (
         "run.sh: no launch: it starts no Python script or msprof run, so a run of it collects nothing")
     # the branch that would start it does not run with these arguments: nothing is started

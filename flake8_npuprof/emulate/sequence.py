@@ -274,10 +274,11 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
 
 
 def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, target, base, environ):
-    """(verdict, why, profiles, report, decided, followed) of a launch whose script has no setup of its own but names profiling
-    (other == its script) or imports a project module that does (other: that module, "": too many imports), None
-    where it names none: the setups of those modules replayed with the launch's flags (emulate/imported.py), else
-    unknown, never "no". `emulate SCRIPT.py` asks the same of `python3 SCRIPT.py` (follow_script)."""
+    """(verdict, why, profiles, report, decided, followed) of a launch whose script has no setup of its own but names
+    profiling (other == its script) or imports a project module that does (other: that module, "": too many
+    imports), None where it names none: the setups of those modules replayed with the launch's flags
+    (emulate/imported.py), else unknown, never "no". `emulate SCRIPT.py` asks the same of `python3 SCRIPT.py`
+    (follow_script)."""
     if other is None:
         return None
     followed = None

@@ -106,5 +106,5 @@ _TWO_VALUES = {"-mca", "--mca", "-gmca", "--gmca"}      # mpirun's `-mca plm_rsh
 
 def _takes_value(option: str) -> bool:
     return option in ("-np", "-n", "-N", "-c", "-H", "-x", "--host", "-hostfile", "--hostfile", "-C", "-m",
-                      "--cpunodebind", "--membind", "--physcpubind", "-p", "--map-by", "--bind-to", "-map-by", "-bind-to",
-                      "-k", "-s")
+                      "--cpunodebind", "--membind", "--physcpubind", "-p", "--map-by", "--bind-to", "-map-by",
+                      "-bind-to", "-k", "-s")

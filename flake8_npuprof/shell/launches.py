@@ -32,7 +32,7 @@ MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolk
 RANK_OPTIONS = {"-np": "mpirun", "-n": "mpirun", "--nproc_per_node": "torchrun", "--nproc-per-node": "torchrun"}
 
 
-TYPED = "<command line>"        # the name a typed command is shown under (`emulate -- COMMAND...`), as a file's would be
+TYPED = "<command line>"        # the name a typed command (`emulate -- COMMAND...`) is shown under, as a file's is
 
 
 def passer(cmd: Command) -> str:
@@ -193,11 +193,11 @@ BUILTINS = {":", "true", "false", "cd", "pushd", "popd", "dirs", "source", ".", 
             "printf", "echo", "test", "times", "history", "help", "mapfile", "readarray", "caller", "complete",
             "kill", "pwd", "let", "logout", "which"}
 TOOLS = {"rmdir", "chgrp", "gzip", "gunzip", "bzip2", "xz", "date", "sleep", "hostname", "uname", "whoami", "id",
-         "pgrep", "killall", "free", "top", "lscpu", "nproc", "uptime", "printenv", "mktemp", "seq", "expr", "bc", "yes",
-         "clear", "sync", "iconv", "apt", "apt-get", "yum", "dnf", "pip", "pip3", "conda", "ldd", "ldconfig", "ifconfig",
-         "ip", "ping", "netstat", "ss", "lsof", "mount", "umount", "logger", "strings", "base64", "column", "envsubst",
-         "jq", "tput", "stty", "locale", "sysctl", "dmesg", "tree", "split", "paste", "join", "comm", "od", "xxd", "tr",
-         "uniq", "fgrep", "gawk", "cmp", "sha1sum", "sha512sum", "nvidia-smi", "lspci", "dmidecode", "gsutil", "protoc",
+         "pgrep", "killall", "free", "top", "lscpu", "nproc", "uptime", "printenv", "mktemp", "seq", "expr", "bc",
+         "yes", "clear", "sync", "iconv", "apt", "apt-get", "yum", "dnf", "pip", "pip3", "conda", "ldd", "ldconfig",
+         "ifconfig", "ip", "ping", "netstat", "ss", "lsof", "mount", "umount", "logger", "strings", "base64", "column",
+         "envsubst", "jq", "tput", "stty", "locale", "sysctl", "dmesg", "tree", "split", "paste", "join", "comm", "od",
+         "xxd", "tr", "uniq", "fgrep", "gawk", "cmp", "sha1sum", "sha512sum", "nvidia-smi", "lspci", "dmidecode", "gsutil", "protoc",
          "unrar", "7z", "lz4", "zstd", "nano", "nvcc", "gcc", "g++", "cc", "ar", "strip", "objdump", "nm", "cmake",
          "pylint", "flake8", "black", "isort", "mypy", "clang-format", "shellcheck",
          # other languages' interpreters, which have no Ascend training adapter: the model zoos' scoring and
@@ -269,7 +269,8 @@ def opaque(cmd: Command) -> Optional[Opaque]:
 
 def _python_opaque(words: List[Word], k: int) -> Optional[Opaque]:
     """`python -m MODULE` (a module the project does not hold: launches say None for it), `python -c CODE` and
-    `python -` (its code from stdin, a here-document): what they run is not read here. None for the interpreter's own (`python3 --version`) and PY_TOOLS."""
+    `python -` (its code from stdin, a here-document): what they run is not read here. None for the interpreter's
+    own (`python3 --version`) and PY_TOOLS."""
     j = k + 1
     while j < len(words):
         w = words[j].text
