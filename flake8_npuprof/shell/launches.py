@@ -197,9 +197,9 @@ TOOLS = {"rmdir", "chgrp", "gzip", "gunzip", "bzip2", "xz", "date", "sleep", "ho
          "yes", "clear", "sync", "iconv", "apt", "apt-get", "yum", "dnf", "pip", "pip3", "conda", "ldd", "ldconfig",
          "ifconfig", "ip", "ping", "netstat", "ss", "lsof", "mount", "umount", "logger", "strings", "base64", "column",
          "envsubst", "jq", "tput", "stty", "locale", "sysctl", "dmesg", "tree", "split", "paste", "join", "comm", "od",
-         "xxd", "tr", "uniq", "fgrep", "gawk", "cmp", "sha1sum", "sha512sum", "nvidia-smi", "lspci", "dmidecode", "gsutil", "protoc",
-         "unrar", "7z", "lz4", "zstd", "nano", "nvcc", "gcc", "g++", "cc", "ar", "strip", "objdump", "nm", "cmake",
-         "pylint", "flake8", "black", "isort", "mypy", "clang-format", "shellcheck",
+         "xxd", "tr", "uniq", "fgrep", "gawk", "cmp", "sha1sum", "sha512sum", "nvidia-smi", "lspci", "dmidecode",
+         "gsutil", "protoc", "unrar", "7z", "lz4", "zstd", "nano", "nvcc", "gcc", "g++", "cc", "ar", "strip", "objdump",
+         "nm", "cmake", "pylint", "flake8", "black", "isort", "mypy", "clang-format", "shellcheck",
          # other languages' interpreters, which have no Ascend training adapter: the model zoos' scoring and
          # tokenising scripts (conlleval.pl, multi-bleu.perl, T2vec's evales.jl)
          "perl", "julia", "Rscript", "ruby",
