@@ -82,8 +82,8 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
         from .msprof_launch import outlived, timed_out
         if outlives_msprof(w, launch):
             results = [outlived(results[0], launch, root)] + results[1:]
-        elif msprof_timeout(launch):
-            results = [timed_out(results[0], launch, msprof_timeout(launch))] + results[1:]
+        elif msprof_timeout(launch)[0]:
+            results = [timed_out(results[0], *msprof_timeout(launch))] + results[1:]
     return ls, results, env
 
 

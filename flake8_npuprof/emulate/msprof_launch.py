@@ -54,15 +54,21 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     return [own] + [_overridden(r, at, exits, app_only, in_script) for r in results]
 
 
-def timed_out(r, launch, duration: str):
-    """msprof's own result when it runs under `timeout DURATION` (shell/launches.msprof_timeout): timeout ends msprof
-    and its application when DURATION elapses, and msprof exports nothing then (data/msprof_cli.json
-    "stops_on_sigint_only"); whether the run ends first is not known."""
+def timed_out(r, duration: str, signal: str):
+    """msprof's own result when it runs under `timeout DURATION` (shell/launches.msprof_timeout): timeout signals msprof
+    and its application when DURATION elapses; msprof catches SIGINT alone, and exports after it only from CANN 9.0
+    (data/msprof_cli.json "stops_on_sigint_only"). Whether the run ends first is not known."""
     if r.verdict == "fails" or not cli()["stops_on_sigint_only"]:
         return r
-    why = (f"timeout {duration} ends msprof and its application once that time has passed, and msprof then exports "
-           "nothing (it does not catch SIGTERM, timeout's default, and on SIGINT it stops without exporting); whether "
-           "the run ends first is not known here")
+    if signal == "INT":
+        then = "msprof stops them, and exports what was collected from CANN 9.0, nothing before"
+    elif signal in ("TERM", "KILL"):
+        then = f"msprof does not catch SIG{signal}, timeout's {'default' if signal == 'TERM' else 'signal'}: it ends " \
+            "with them and exports nothing"
+    else:
+        then = f"what msprof does on SIG{signal} is not read here"
+    why = (f"timeout {duration} signals msprof and its application once that time has passed ({then}); whether the "
+           "run ends first is not known here")
     return r._replace(verdict="unknown", messages=[Message(why)] + [m for m in r.messages if m != EXPORTS],
                       spread=[], export_command="")
 

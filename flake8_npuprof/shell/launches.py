@@ -434,21 +434,27 @@ def outlives_msprof(w: Walk, launch: Launch) -> bool:
                    for c in w.commands)
 
 
-def msprof_timeout(launch: Launch) -> str:
-    """The duration of a `timeout` msprof runs under (`timeout 3600 msprof ... python3 train.py`), "" for none: when it
-    elapses, timeout ends msprof and its application, and msprof exports nothing (data/msprof_cli.json
-    "stops_on_sigint_only")."""
+def msprof_timeout(launch: Launch) -> Tuple[str, str]:
+    """(duration, signal) of a `timeout` msprof runs under (`timeout 3600 msprof ... python3 train.py`, `timeout -s INT
+    10m msprof ...`; TERM when none is given), ("", "") for none: when it elapses, timeout signals msprof and its
+    application (data/msprof_cli.json "stops_on_sigint_only")."""
     if launch.msprof is None:
-        return ""
+        return "", ""
     cmd = launch.msprof.command or launch.command
     words = list(cmd.words)
     for k, w in enumerate(words):
         if w.text.rsplit("/", 1)[-1] == "msprof":
-            return ""
+            break
         if w.text.rsplit("/", 1)[-1] == "timeout":
             j = _after_prefix(words, k, "timeout", {}, cmd.path, cmd.line)
-            return words[j - 1].text.replace(HOLE, "<unknown>") if j - 1 > k else "?"
-    return ""
+            opts = [x.text for x in words[k + 1:j - 1]]
+            sig = next((v.partition("=")[2] or (opts[i + 1] if i + 1 < len(opts) else "") for i, v in enumerate(opts)
+                        if v in ("-s", "--signal") or v.startswith("--signal=")), "") or \
+                next((v[2:] for v in opts if v.startswith("-s") and len(v) > 2), "") or "TERM"
+            sig = sig.upper().replace(HOLE, "<unknown>")
+            return (words[j - 1].text.replace(HOLE, "<unknown>") if j - 1 > k else "?",
+                    {"2": "INT", "9": "KILL", "15": "TERM"}.get(sig, sig[3:] if sig.startswith("SIG") else sig))
+    return "", ""
 
 
 def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,
