@@ -7,6 +7,8 @@ the expectations below are bash's."""
 
 import os
 import shutil
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from flake8_npuprof.cli import main
 from flake8_npuprof.shell.launches import launches
 from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.emulate.render import wrapped
-from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.emulate.script import emulate_command, emulate_path
 from flake8_npuprof.engine.run import check_shell as check_file
 from flake8_npuprof.knowledge.targets import Target
 from flake8_npuprof.source.text import HOLE
@@ -296,9 +298,21 @@ def test_a_typed_python_command_gets_its_flags(capsys, monkeypatch):
     monkeypatch.chdir(ZOO / "forward")
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", "src/train.py", "--", "--profiling=True"]) == code
     assert capsys.readouterr().out == out.out
-    # without the flag, the setup under `args.profiling` does not run
+    # without the flag, the setup under `args.profiling` does not run: the typed command, not a launcher, leaves it
+    # out (it said "the default of --profiling, which the launcher does not pass" and "the launcher does not pass it")
     code, out = _typed(capsys, monkeypatch, ZOO / "forward", "python3", "src/train.py")
-    assert code == 1 and "usable data: no" in out.out
+    lines = out.out.split("\n")
+    assert code == 1 and lines[2] == ("  `args.profiling` is false in this launch (the default of --profiling, which "
+                                      "the command as typed does not pass)")
+    assert lines[4] == ("usable data: no (profiling is off unless --profiling=True is passed to src/train.py: the "
+                        "command as typed does not pass it, and its default is False (train.py:9))")
+    report = emulate_command(["python3", "src/train.py"], T, str(ZOO / "forward"), environ={})
+    assert report["answer"]["why"] == lines[4][len("usable data: no ("):-1]
+    # the environment it sets is the typed command's too (it said "GE reads PROFILING_OPTIONS from the launcher")
+    code, out = _typed(capsys, monkeypatch, ZOO / "forward", "env", "PROFILING_MODE=true",
+                       'PROFILING_OPTIONS={"output":"/tmp/p","task_trace":"on"}', "python3", "src/train.py")
+    assert "  - GE reads PROFILING_OPTIONS from the command as typed (inline at <command line>:1)" in \
+        out.out.split("\n")
 
 
 def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
@@ -307,7 +321,8 @@ def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
         "launch: <command line>:1 msprof --output=./prof python3 src/train.py",
         "  under msprof (<command line>:1): the script is its application; msprof's switches decide what is "
         "collected (--output=./prof)",
-        "  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+        "  `args.profiling` is false in this launch (the default of --profiling, which the command as typed does not "
+        "pass)",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into prof (msprof options)",
         "train.py:17 NpuOptimizer: OFF: overridden by msprof at <command line>:1: the collector takes msprof's "
         "configuration (PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide "
@@ -590,6 +605,64 @@ def test_msprofs_shell_application_is_walked_and_its_launches_run_under_msprof(t
     # msprof's own result is on msprof's line, not on the launch's inside its application
     assert [(os.path.basename(r.path), r.setup.line) for r in report["results"] if r.setup.route == "msprof"] == \
         [("run.sh", 2)]
+
+
+NPU_SETUP = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
+             "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+             "op.parameter_map['profiling_mode'].b = True\n"
+             "op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\": \"/tmp/prof\", "
+             "\"task_trace\": \"on\"}')\nsess = tf.Session(config=config)\n")
+
+
+def test_a_launch_msprofs_application_leaves_in_the_background_is_unknown(tmp_path):
+    """msprof waits for its application's own process alone (waitpid), then exports and ends: a training its shell
+    application starts with `&` and no `wait` may still run then. It was "COLLECTS", "usable data: yes"."""
+    (tmp_path / "train.py").write_text(NPU_SETUP)
+    (tmp_path / "train.sh").write_text("nohup python3 train.py > log 2>&1 &\necho started\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nmsprof --output=/tmp/o bash train.sh\n")
+    report = _emulate(tmp_path / "run.sh")
+    why = ("msprof waits only for its application (bash train.sh), which starts this launch in the background at "
+           "train.sh:1 and does not `wait` for it: msprof exports what its output holds when the application ends, "
+           "and ends, maybe before this launch has collected anything; what is collected and exported is not known "
+           "here")
+    assert report["usable"] is None and report["answer"]["why"] == f"train.sh:1: line 2 msprof: {why}"
+    assert [(r.setup.route, r.verdict, r.messages[0].text) for r in report["results"]] == [
+        ("msprof", "unknown", why),
+        # the script's own setup is overridden by msprof, said at msprof's line (it said "at train.sh:1")
+        ("NpuOptimizer", "off", "overridden by msprof at run.sh:2: the collector takes msprof's configuration "
+         "(PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide what is "
+         "collected")]
+    # with `wait` the application lasts as long as the launch: msprof collects, as before
+    (tmp_path / "train.sh").write_text("nohup python3 train.py > log 2>&1 &\nwait\n")
+    assert _emulate(tmp_path / "run.sh")["usable"] is True
+    # msprof itself in the background of the launcher: it still waits for its own application, and bash leaves a
+    # background job running when the script ends (below)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nmsprof --output=/tmp/o python3 train.py &\n")
+    assert _emulate(tmp_path / "run.sh")["usable"] is True
+    bash = shutil.which("bash")
+    if bash is not None:
+        done = tmp_path / "done"
+        subprocess.run([bash, "-c", f"(sleep 1; touch {done}) &\nexit 0"], timeout=30)
+        deadline = time.time() + 20
+        while not done.exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert done.exists()
+
+
+@pytest.mark.parametrize("line, then", [
+    ("timeout 3600 msprof --output=/tmp/o python3 train.py", "timeout 3600 signals msprof and its application once "
+     "that time has passed (msprof does not catch SIGTERM, timeout's default: it ends with them and exports nothing)"),
+    ("timeout -s INT 10m msprof --output=/tmp/o python3 train.py", "timeout 10m signals msprof and its application "
+     "once that time has passed (msprof stops them, and exports what was collected from CANN 9.0, nothing before)")])
+def test_msprof_under_timeout_is_unknown(tmp_path, line, then):
+    """timeout signals msprof and its whole process group when the time has passed: msprof catches SIGINT alone
+    (and exports after it from 9.0). It was "COLLECTS", "usable data: yes"."""
+    (tmp_path / "train.py").write_text(NPU_SETUP)
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\n{line}\n")
+    report = _emulate(tmp_path / "run.sh")
+    why = f"{then}; whether the run ends first is not known here"
+    assert report["usable"] is None and report["answer"]["why"] == f"run.sh:2: line 2 msprof: {why}"
+    assert report["results"][0].export_command == ""
 
 
 def test_msprofs_application_that_cannot_be_walked_stays_msprofs(tmp_path):

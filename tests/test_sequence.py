@@ -673,6 +673,81 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
         "collects when `args.profiling == 'True'`: task_trace into /tmp/prof)")
 
 
+def test_an_imported_module_is_found_on_the_launch_s_pythonpath_from_where_it_runs(tmp_path, capsys, monkeypatch):
+    """`export PYTHONPATH=./lib` is ./lib of the directory the launch runs in (--cwd proj), as Python makes it
+    absolute; emulate looked for npu_session only where train.py is and above, and said "no profiling setup found",
+    "usable data: no (no launch switches profiling on)"."""
+    (tmp_path / "proj" / "scripts").mkdir(parents=True)
+    (tmp_path / "proj" / "lib").mkdir()
+    (tmp_path / "proj" / "train.py").write_text(ABSL_SCRIPT)
+    (tmp_path / "proj" / "lib" / "npu_session.py").write_text(ABSL_MODULE)
+    (tmp_path / "proj" / "scripts" / "run.sh").write_text('#!/bin/bash\nexport PYTHONPATH=./lib:$PYTHONPATH\n'
+                                                          'python3 train.py "$@"\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", "proj", "--", "bash", "scripts/run.sh",
+                 "--profiling=True"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:6] == [
+        "launch: run.sh:3 python3 train.py --profiling=True",
+        "  npu_session.py: `FLAGS.profiling` is true in this launch (--profiling=True from run.sh:3)",
+        "npu_session.py:13 NpuOptimizer: COLLECTS task_trace into /tmp/prof",
+        "preflight: ok (/tmp/prof can be created)",
+        "usable data: yes; afterwards run: msprof --export=on --output=/tmp/prof/PROF_*"]
+    # the same entry from another directory names another folder: lib/ is not there, nothing is imported from it
+    (tmp_path / "proj" / "scripts" / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\n'
+                                                          'export PYTHONPATH=./lib:$PYTHONPATH\n'
+                                                          'python3 ../train.py "$@"\n')
+    report = emulate_path(str(tmp_path / "proj" / "scripts" / "run.sh"), T, environ={}, launcher_args=[
+        "--profiling=True"])
+    assert report["usable"] is False and report["launches"][0].verdict == "no profiling"
+    from flake8_npuprof.emulate.sys_path import launch_path
+    assert launch_path(report["launches"][0].launch) == (str(tmp_path / "proj"), str(tmp_path / "proj" / "scripts"
+                                                                                      / "lib"))
+
+
+def test_a_module_s_own_import_is_found_on_the_launch_s_sys_path_first(tmp_path):
+    # models/net.py's `import npu_session` is train.py's folder's npu_session.py (sys.path[0]), not models/'s own
+    (tmp_path / "models").mkdir()
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py \"$@\"\n",
+                    **{"train.py": ABSL_SCRIPT.replace("import npu_session\n", "from models import net\n")
+                       .replace("npu_session.open_session()", "net.build()"),
+                       "npu_session.py": ABSL_MODULE,
+                       "models/__init__.py": "", "models/npu_session.py": "def open_session():\n    return None\n",
+                       "models/net.py": "import npu_session\n\n\ndef build():\n"
+                                        "    return npu_session.open_session()\n"})
+    report = _emulate(path, launcher_args=["--profiling=True"])
+    # found, and said as not followed through another module (it said "no profiling": models/npu_session.py)
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: npu_session.py, which train.py imports: line 13 NpuOptimizer: train.py does not name "
+        "open_session of npu_session.py itself (other code may call it), so whether this code runs is not known "
+        "here (if it runs: collects: task_trace into /tmp/prof)")
+
+
+def test_a_script_emulated_itself_is_followed_into_its_imports_as_its_launch_is(tmp_path, capsys):
+    """`emulate train.py` said "train.py: no profiling setup found: a run collects no profiling data", "usable
+    data: no", where a launcher's launch of it follows npu_session.py (VGG16's shape in ModelZoo-TensorFlow)."""
+    path = _project(tmp_path, '#!/bin/bash\npython3 train.py "$@"\n',
+                    **{"train.py": ABSL_SCRIPT, "npu_session.py": ABSL_MODULE})
+    why = ("npu_session.py, which train.py imports: line 13 NpuOptimizer collects when `FLAGS.profiling` (task_trace "
+           "into /tmp/prof); whether that holds in this launch is not known here")
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "train.py")]) == 1
+    assert capsys.readouterr().out.splitlines()[1:4] == [
+        f"npu_session.py:13 NpuOptimizer: COLLECTS task_trace into /tmp/prof (when FLAGS.profiling) — unknown: {why}",
+        "preflight: ok (/tmp/prof can be created)",
+        f"usable data: unknown ({why}); afterwards run: msprof --export=on --output=/tmp/prof/PROF_*"]
+    # the launcher's launch of it, its arguments not known, says the same
+    report = _emulate(path)
+    assert report["usable"] is None and report["answer"]["why"] == f"run.sh:2: {why}"
+    report = _emulate(tmp_path / "train.py")
+    assert (report["usable"], report["answer"]["why"]) == (None, why)
+    # a module it imports that profiles another way: unknown, as for its launch (test below)
+    (tmp_path / "npu_session.py").write_text("import torch\n\n\ndef open_session():\n"
+                                             "    with torch.profiler.profile():\n        pass\n")
+    report = _emulate(tmp_path / "train.py")
+    assert (report["usable"], report["unmodelled"]) == (None, (
+        "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one: a setup in a "
+        "module it imports is not emulated here (emulate that module)"))
+
+
 def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_answer(tmp_path, capsys):
     # its torch profiler is not what the TF replay models: no "no profiling" from its PROFILING_MODE alone
     path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",

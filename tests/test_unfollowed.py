@@ -1,6 +1,9 @@
 """A launcher with no launch emulate follows is not one that starts nothing: mindformers' launchers build their
 `msrun` command and `eval` it, others start through `deepspeed`, and emulate answered "no profiling setup found: a run collects no profiling data", "usable data: no"."""
 
+import shutil
+import subprocess
+
 import pytest
 
 from flake8_npuprof.emulate.render import render_text
@@ -30,8 +33,26 @@ def _emulate(tmp_path, launcher, args=None):
     # vllm-ascend: vLLM's server profiles with torch_npu's profiler when VLLM_TORCH_PROFILER_DIR is set; emulate
     # said "it starts no Python script or msprof run, so a run of it collects nothing"
     ("#!/bin/bash\nexport VLLM_TORCH_PROFILER_DIR=./prof\npython3 -m vllm.entrypoints.openai.api_server --model m\n",
-     "no launch found, but run.sh:3 runs python3 with vllm.entrypoints.openai.api_server, which emulate does not "
-     "follow: what it starts is not known here"),
+     "no launch found, but run.sh:3 runs python3 -m vllm.entrypoints.openai.api_server, a module the project does "
+     "not hold, which emulate does not follow: what it starts is not known here"),
+    # training started without a .py: a program on PATH (a console script), an installed module, inline code; each
+    # was "no launch: it starts no Python script or msprof run", "usable data: no"
+    ("#!/bin/bash\nnohup vega ./configs/sr_ea.yml -b t -d NPU > log 2>&1 &\n",
+     "no launch found, but run.sh:2 runs the program vega, which emulate does not follow: what it starts is not "
+     "known here"),
+    ("#!/bin/bash\nllamafactory-cli train examples/qwen_lora_sft.yaml\n",
+     "no launch found, but run.sh:2 runs the program llamafactory-cli, which emulate does not follow: what it "
+     "starts is not known here"),
+    ("#!/bin/bash\npython3 -m verl.trainer.main_ppo trainer.n_gpus_per_node=8\n",
+     "no launch found, but run.sh:2 runs python3 -m verl.trainer.main_ppo, a module the project does not hold, "
+     "which emulate does not follow: what it starts is not known here"),
+    ("#!/bin/bash\npython3 -c 'import train'\n",
+     "no launch found, but run.sh:2 runs `python3 -c`, whose code is not read: what it starts is not known here"),
+    ("#!/bin/bash\npython3 - <<EOF\nimport train\nEOF\n",
+     "no launch found, but run.sh:2 runs `python3 -`, whose code is not read: what it starts is not known here"),
+    ("#!/bin/bash\ndocker run --device=/dev/davinci0 img bash /w/train.sh\n",
+     "no launch found, but run.sh:2 runs the program docker, which emulate does not follow: what it starts is not "
+     "known here"),
 ])
 def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, launcher, why):
     report = _emulate(tmp_path, launcher, ["train.py"])
@@ -41,10 +62,17 @@ def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, la
 
 def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
     report = _emulate(tmp_path, "#!/bin/bash\necho usage: run.sh train.py\ncp train.py /tmp/x/\n"
-                                "python3 -c 'import train'\npython3 msprof.py import -dir train.py\n"
-                                "scp train.py host:/tmp/\nrsync -a train.py /backup/\n"
-                                "python3 -m pip install -r requirements.txt\npython -m json.tool cfg.json\n")
+                                "python3 msprof.py import -dir train.py\n"
+                                "scp train.py host:/tmp/\nrsync -a train.py /backup/\n")
     assert report["usable"] is False
+    # the shell's builtins, the system's and the toolkit's tools, `python -m` of the installer: known to start none
+    report = _emulate(tmp_path, "#!/bin/bash\nulimit -n 65535\nsleep 1\nnpu-smi info\nmsnpureport -f\n"
+                                "atc --model=x.pb --framework=3 --output=x\npython3 -m pip install -r req.txt\n"
+                                "python -m json.tool cfg.json\npip3 install torch\nps -ef | grep train | awk '{print $2}' | xargs kill -9\n"
+                                "docker build -t img .\nperl multi-bleu.perl ref.txt < out.txt\n"
+                                "julia evales.jl\nwait\n")
+    assert report["usable"] is False and report["unmodelled"] == (
+        "run.sh: no launch: it starts no Python script or msprof run, so a run of it collects nothing")
     # the branch that would start it does not run with these arguments: nothing is started
     report = _emulate(tmp_path, '#!/bin/bash\nif [ "$1" = go ]; then msrun --worker_num=8 train.py; fi\n', ["no"])
     assert report["usable"] is False
@@ -70,3 +98,49 @@ def test_ms_profiler_options_that_start_make_a_mindspore_launch_unknown(tmp_path
             'run.sh:3: MS_PROFILER_OPTIONS, set by the launcher (export at run.sh:2), has "start": true: MindSpore '
             "starts its profiler when train.py imports mindspore (EnvProfiler); when it stops and what it keeps is "
             "not followed here")
+
+
+SESSION = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
+           "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
+           "op.parameter_map['profiling_mode'].b = True\n"
+           "op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\": \"/tmp/prof\", "
+           "\"task_trace\": \"on\"}')\nsess = tf.Session(config=config)\n")
+
+
+def test_python_m_of_a_package_of_the_project_runs_its_main(tmp_path):
+    # `python -m trainer` runs trainer/__main__.py; emulate took trainer/__init__.py for the script ("no profiling")
+    (tmp_path / "trainer").mkdir()
+    (tmp_path / "trainer" / "__init__.py").write_text("")
+    (tmp_path / "trainer" / "__main__.py").write_text(SESSION)
+    report = _emulate(tmp_path, "#!/bin/bash\npython3 -m trainer --epochs 1\n")
+    assert (report["usable"], report["launch"]["script"]) == (True, "trainer/__main__.py")
+    # without a __main__.py, Python cannot run the package: not "no"
+    (tmp_path / "trainer" / "__main__.py").unlink()
+    report = _emulate(tmp_path, "#!/bin/bash\npython3 -m trainer --epochs 1\n")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:2: trainer is a package of the project without a __main__.py, which `python -m` runs: what it "
+        "starts is not known here")
+
+
+def test_mpirun_s_mca_takes_a_name_and_a_value(tmp_path):
+    # `-mca plm_rsh_agent ssh`: the walk took plm_rsh_agent for mpirun's command, and the launch for none ("no");
+    # `-bind-to socket` (Open MPI's one-dash spelling, GPT-3's run_8p.sh): socket
+    (tmp_path / "train.py").write_text(SESSION)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nmpirun --allow-run-as-root -np 8 -mca plm_rsh_agent ssh "
+                                     "--mca btl ^openib -bind-to socket -map-by slot -x NCCL_DEBUG=INFO "
+                                     "python3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert (report["usable"], report["launch"]["script"], report["launch"]["ranks"]) == (True, "train.py", 8)
+
+
+def test_a_here_document_glued_to_its_command_is_data(tmp_path):
+    # `:<<COM` (a block comment) and `cat<<EOF`: the walk read their bodies as commands, so `COM` was "the program
+    # COM" and the python3 line in the body a launch; bash reads them as data
+    report = _emulate(tmp_path, "#!/bin/bash\n:<<COM\nexport HCCL_X=1\nCOM\ncat<<EOF > go.sh\npython3 train.py\nEOF\n")
+    assert (report["usable"], report["unmodelled"]) == (
+        False, "run.sh: no launch: it starts no Python script or msprof run, so a run of it collects nothing")
+    bash = shutil.which("bash")
+    if bash is not None:
+        r = subprocess.run([bash, "-c", ":<<COM\necho inside\nCOM\ncat<<EOF\nbody\nEOF\n"], capture_output=True,
+                           text=True, timeout=30)
+        assert r.stdout == "body\n"

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
-from ..shell.launches import Launch
+from ..shell.launches import Launch, passer
 from ..shell.parse import without_redirections
 from ..source.files import rel_path
 from ..source.text import HOLE, SourceText
-from ..values.launch_args import Given, OPEN, Word
+from ..values.launch_args import Given, OPEN, Passed, Word
 from ..values.resolve import FlagDef
 
 if TYPE_CHECKING:
@@ -50,7 +50,8 @@ def flag_table(ctx) -> Dict[str, FlagDef]:
 
 def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str, Given], List[Word]]:
     """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define)."""
-    given: Dict[str, Given] = {}
+    given: Dict[str, Given] = Passed()
+    given.by = passer(launch.command)       # type: ignore[attr-defined]
     unknown: List[Word] = []
     words = [w for w in without_redirections(launch.args)]
     k = 0
@@ -92,6 +93,11 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
 
 def _nargs(flag) -> bool:
     return flag.kind == "argparse" and any(k.arg == "nargs" for k in flag.call.keywords)
+
+
+def _by(given) -> str:
+    """Who passes the launch its flags: "the launcher", or "the command as typed" (values/launch_args.Passed)."""
+    return getattr(given, "by", Passed.by)
 
 
 # ---------------------------------------------------------------- one launch, as emulate and check see it
@@ -141,14 +147,14 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
     for s in inventory.setups:
-        s, why, trap = _decide(ctx, s, given)
+        s, why, trap = decide(ctx, s, given)
         setups.append(s)
         decided.extend(why)
         traps.extend(trap)
     return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
 
 
-def _decide(ctx, setup, given: Dict[str, Given]):
+def decide(ctx, setup, given: Dict[str, Given]):
     """A setup's `if` conditions with this launch's flags: all true (the setup runs), one false (it does not), or
     left as they are when any is not known."""
     import ast
@@ -179,7 +185,7 @@ def _decide(ctx, setup, given: Dict[str, Given]):
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            "; ".join(f"the default of --{d}, which the launcher does not pass" for d in attrs[:1]) or "defaults"
+            "; ".join(f"the default of --{d}, which {_by(given)} does not pass" for d in attrs[:1]) or "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
         defaults.append((text, f"--{attrs[0]}") if not flags and attrs else None)
         for d in flags:
@@ -199,7 +205,7 @@ def _decide(ctx, setup, given: Dict[str, Given]):
 def false_in_launch(ctx, node) -> str:
     """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
     first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
-    certainly false, said as _decide says it; "" when none is. One false test is enough: they all must hold."""
+    certainly false, said as decide says it; "" when none is. One false test is enough: they all must hold."""
     import ast
     from ..setups.reach import guard_text, is_main_guard, reach_of
     from ..values.ops import Opaque
@@ -226,7 +232,7 @@ def false_in_launch(ctx, node) -> str:
             continue                    # it holds
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            f"the default of --{attrs[0]}, which the launcher does not pass"
+            f"the default of --{attrs[0]}, which {_by(given)} does not pass"
         return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
     return ""
 

@@ -223,7 +223,8 @@ def _prefixed(text: str, assigns: List[ShWord], head: ShWord, uses: _Uses, repor
         return
     names = [_assigned(a) for a in lost]
     looks_like_value = head.text.startswith("-") or _msprof_word(head.text)
-    empty = [a for a in lost if a.text.endswith("=") and text[a.end - 1] == "=" and not head.continued]
+    # empty: nothing after the `=` (`OPTS=-x\\ --output=` ends with one, but holds "-x --output=")
+    empty = [a for a in lost if a.text.partition("=")[2] == "" and text[a.end - 1] == "=" and not head.continued]
     what = " and ".join(names)
     if head.continued and looks_like_value:
         report(head.start, head.end,

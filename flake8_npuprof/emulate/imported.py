@@ -2,6 +2,9 @@
 setups of such a module (GNMT: nmt.py imports estimator.py, whose train_fn builds the ProfilingConfig) replayed
 with the launch's flags and environment, as far as the code shows.
 
+Where a module is found: first on the launch's own sys.path, as Python builds it (sys_path.py), for the script's
+imports and for those of the modules it imports alike; then where values/project.py looks for any file.
+
 What is followed (the sibling modules values/project.py finds, as the script imports them when launched):
 - the flags: absl's registry is one per process, so `FLAGS.profiling` in the module is the flag the script (or a
   module it imports) defines, with the value the launch passes; an argparse namespace handed to a function is a
@@ -21,7 +24,8 @@ import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..source.prefilter import PROFILING_WORDS
-from ..values.project import Lookup, Module, for_file, load
+from ..values.project import Module, load
+from .sys_path import LaunchLookup, launch_lookup
 
 # profiling a module may do that the TF replay does not model (torch / torch_npu / MindSpore profilers, msprof
 # through a subprocess, the model zoo's Profile): a module naming one is not answered for here
@@ -39,12 +43,12 @@ class Followed(NamedTuple):
     decided: Tuple[str, ...] = ()   # how the launch's flags decided the module's `if`s, for the launch's lines
 
 
-class _LaunchLookup(Lookup):
+class _LaunchLookup(LaunchLookup):
     """The imported module's lookup, which also sees the absl flags the launched script and its imports define
     (absl keeps one registry per process: a flag defined in nmt.py is FLAGS.x in estimator.py too)."""
 
-    def __init__(self, filename: str, tree: ast.AST, launched: str, launched_tree: ast.AST):
-        super().__init__(filename, tree)
+    def __init__(self, filename: str, tree: ast.AST, launched: str, launched_tree: ast.AST, sys_path: Tuple[str, ...]):
+        super().__init__(filename, tree, sys_path)
         self.launched = (launched, launched_tree)
         self._theirs: Optional[list] = None         # the launched script's module and the modules it imports
 
@@ -54,7 +58,8 @@ class _LaunchLookup(Lookup):
             return found
         if self._theirs is None:
             script = load(self.launched[0])
-            self._theirs = ([script] if script is not None else []) + Lookup(*self.launched).imported_modules()
+            self._theirs = ([script] if script is not None else []) + \
+                LaunchLookup(*self.launched, self.sys_path).imported_modules()
         for module in self._theirs:
             if module.path == self.filename or not module.may_define_flags:
                 continue
@@ -68,7 +73,7 @@ def follow(w, launch, ls, target, base, environ, judge) -> Optional[Followed]:
     """The launch's answer from the setups of the project modules its script imports; None where those modules
     cannot be named (too many imports) or none of them has a setup emulate models. judge: sequence.py's
     (verdict of a launch's report, cause of one result), handed in (sequence.py imports this module)."""
-    lookup = for_file(ls.ctx.filename, ls.ctx.tree)
+    lookup = launch_lookup(ls)
     if lookup is None:
         return None
     hits = [m for m in lookup.imported_modules() if PROFILING_WORDS.search(m.src.text)]
@@ -96,7 +101,7 @@ def follow(w, launch, ls, target, base, environ, judge) -> Optional[Followed]:
 
 def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge) -> Optional[Followed]:
     from ..checks.analysis import Context, Settings
-    from ..checks.launch_setup import _decide as decide
+    from ..checks.launch_setup import decide
     from ..setups.inventory import Inventory
     from ..source.text import SourceText
     from .launcher import launch_env
@@ -111,7 +116,7 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
     cwd = launch.command.cwd[0]
     ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))
     ctx.resolver.given = ls.given
-    ctx.resolver._project = _LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree)
+    ctx.resolver.use_project(_LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree, lookup.sys_path))
     inventory = Inventory(ctx)
     if not inventory.setups:
         return None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 from ..checks.launch_setup import LaunchSetup, flag_table, prepare
 from ..source.prefilter import PROFILING_WORDS, code_only
-from ..shell.launches import Launch
+from ..shell.launches import Launch, passer
 from ..shell.parse import without_redirections
 from ..shell.walk import Walk
 from ..source.text import HOLE
@@ -46,10 +46,11 @@ def launch_env(launch: Launch, base, root: str, environ=None):
             unknown.append(f"{name} is set at {s.where(root)} to a value not known statically")
         settings[name] = s
     mode, opts, work = settings["PROFILING_MODE"], settings["PROFILING_OPTIONS"], settings["ASCEND_WORK_PATH"]
+    by = passer(launch.command)             # the launcher, or the command as typed
     if opts is not None:
-        out = out._replace(options=opts.value, label=f"the launcher ({opts.how} at {opts.where(root)})")
+        out = out._replace(options=opts.value, label=f"{by} ({opts.how} at {opts.where(root)})")
     if mode is not None:
-        out = out._replace(mode=mode.value, mode_label=f"the launcher ({mode.how} at {mode.where(root)})")
+        out = out._replace(mode=mode.value, mode_label=f"{by} ({mode.how} at {mode.where(root)})")
     if work is not None and HOLE not in work.value:
         out = out._replace(work_path=work.value, work_path_known=True)
     return out, unknown
@@ -77,6 +78,12 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
     if launch.msprof is not None and launch.msprof.call.complete and (ls is not None or not launch.script):
         from .msprof_launch import under_msprof
         results = under_msprof(launch, results, target, env, unknown, root, ls, flag_table(ls.ctx) if ls else {})
+        from ..shell.launches import msprof_timeout, outlives_msprof
+        from .msprof_launch import outlived, timed_out
+        if outlives_msprof(w, launch):
+            results = [outlived(results[0], launch, root)] + results[1:]
+        elif msprof_timeout(launch)[0]:
+            results = [timed_out(results[0], *msprof_timeout(launch))] + results[1:]
     return ls, results, env
 
 
@@ -174,10 +181,11 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     torch_npu or MindSpore profiler, msprof through a subprocess), else the first module of the project it imports
     (transitively) that names one (a setup there is not emulated: emulate reads one file). "" when the imports are
     too many to follow, None for none."""
-    from ..values.project import MAX_IMPORTED, for_file
+    from ..values.project import MAX_IMPORTED
+    from .sys_path import launch_lookup
     if not ls.setups and PROFILING_WORDS.search(code_only(ls.ctx.src.text)):
         return ls.ctx.filename
-    lookup = for_file(ls.ctx.filename, ls.ctx.tree)
+    lookup = launch_lookup(ls)          # as the launch's Python finds its imports
     if lookup is None:
         return None
     modules = lookup.imported_modules()

@@ -49,7 +49,44 @@ def under_msprof(launch, results: list, target: Target, env, unknown: List[str],
     # the script itself exits on an msprof option written after it
     in_script = app_only and any(e == SCRIPT_EXITS for _, _, _, e in after) and not any(
         x.effect in EXITS for x in _check(launch.msprof.call, target))
-    return [own] + [_overridden(r, where, exits, app_only, in_script) for r in results]
+    outer = launch.msprof.command           # msprof's own line, for a launch inside its shell-script application
+    at = f"{_rel(outer.path, root)}:{outer.line}" if outer is not None else where
+    return [own] + [_overridden(r, at, exits, app_only, in_script) for r in results]
+
+
+def timed_out(r, duration: str, signal: str):
+    """msprof's own result when it runs under `timeout DURATION` (shell/launches.msprof_timeout): timeout signals msprof
+    and its application when DURATION elapses; msprof catches SIGINT alone, and exports after it only from CANN 9.0
+    (data/msprof_cli.json "stops_on_sigint_only"). Whether the run ends first is not known."""
+    if r.verdict == "fails" or not cli()["stops_on_sigint_only"]:
+        return r
+    if signal == "INT":
+        then = "msprof stops them, and exports what was collected from CANN 9.0, nothing before"
+    elif signal in ("TERM", "KILL"):
+        then = f"msprof does not catch SIG{signal}, timeout's {'default' if signal == 'TERM' else 'signal'}: it ends " \
+            "with them and exports nothing"
+    else:
+        then = f"what msprof does on SIG{signal} is not read here"
+    why = (f"timeout {duration} signals msprof and its application once that time has passed ({then}); whether the "
+           "run ends first is not known here")
+    return r._replace(verdict="unknown", messages=[Message(why)] + [m for m in r.messages if m != EXPORTS],
+                      spread=[], export_command="")
+
+
+def outlived(r, launch, root: str):
+    """msprof's own result for a launch its shell-script application starts in the background and does not `wait`
+    for (shell/launches.outlives_msprof): msprof waits for its application's process alone, then exports what is
+    there and ends (data/msprof_cli.json "waits_for_app_only"), so what this launch collects by then is not known."""
+    from .replay import _rel
+    if r.verdict == "fails" or not cli()["waits_for_app_only"]:
+        return r                            # msprof refuses its line first
+    cmd = launch.command
+    why = (f"msprof waits only for its application ({' '.join(launch.msprof.app)}), which starts this launch in the "
+           f"background at {_rel(cmd.path, root)}:{cmd.line} and does not `wait` for it: msprof exports what its "
+           "output holds when the application ends, and ends, maybe before this launch has collected anything; what "
+           "is collected and exported is not known here")
+    return r._replace(verdict="unknown", messages=[Message(why)] + [m for m in r.messages if m != EXPORTS],
+                      spread=[], export_command="")
 
 
 def _check(call, target):

@@ -464,8 +464,10 @@ def _usable_line(report: dict, results: List[Result]) -> str:
                          and r.setup.reached is not None for r in open_):
             return (f"usable data: only on some targets (see the table; give --cann and --soc, or set cann "
                     f"and soc in [tool.npuprof]){then}")
-        # hangs on a value not known statically: say which, never "no"
-        return f"usable data: unknown ({'; '.join(unknown_reasons(results))}){then}"
+        # hangs on a value not known statically: say which, never "no" (the answer's own why where the results
+        # give none: a module a script imports, followed for `emulate SCRIPT.py`)
+        reasons = unknown_reasons(results) or [w for w in [(report.get("answer") or {}).get("why")] if w]
+        return f"usable data: unknown ({'; '.join(reasons)}){then}"
     return "usable data: no"
 
 

@@ -38,6 +38,7 @@ from typing import Optional
 
 from .runtime import Env
 from ..knowledge.targets import Target
+from ..shell.launches import TYPED
 from ..shell.words import MAX_LAUNCHER
 from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
@@ -99,6 +100,14 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             return launched
     cwd = run_dir(source.text, source.kind, cwd)
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
+    if source.kind == "python" and not results and graph is None and against is None:
+        # no setup of its own: the project modules it imports, followed as a launcher's launch of it is
+        from .sequence import follow_script
+        caller = (environ if environ is not None else os.environ) if use_env else None
+        followed = follow_script(path, target, cwd, env, caller)
+        if followed is not None:
+            followed["env"] = use_env
+            return followed
     report = finish(path, results, target, cwd, env, graph, against, use_env)
     spawn = starts_python(source.text) if source.kind == "python" and not results else 0
     if spawn:
@@ -138,7 +147,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
 
 # ---------------------------------------------------------------- a command line
 
-COMMAND = "<command line>"      # the name a typed command is shown under, as a launcher's file would be
+COMMAND = TYPED                 # the name a typed command is shown under, as a launcher's file would be
 
 
 def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: bool = False, environ=None,

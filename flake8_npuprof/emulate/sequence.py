@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..shell.launches import MAX_LAUNCHES, Launch, opaque, steps
+from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from .environment import Environment
@@ -164,23 +164,32 @@ def _exits_first(w: Walk, target, base) -> dict:
 
 def _unknown_command(w: Walk, sourced: bool = True) -> str:
     """Where a launcher runs a command whose start the walk cannot read (shell/launches.opaque: `$PY train.py`,
-    `eval`, `./main`), or sources a script it does not read ("": none)."""
-    for cmd in w.commands:
-        found = opaque(cmd)
-        if found is None:
-            continue
-        at = f"{_rel(cmd.path, w.root)}:{cmd.line}"
-        if found.kind == "program":
-            return f"{at} runs the program {found.word.text}, which emulate does not follow"
-        if found.kind == "script":
-            return (f"{at} runs {found.word.text.rsplit('/', 1)[-1]} with {found.script.replace(HOLE, '<unknown>')}, "
-                    "which emulate does not follow")
-        shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
-        what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
-        return f"{at} runs {what}"
+    `eval`, `./main`), or sources a script it does not read ("": none). A program found on PATH, `python -m` of an
+    installed module and `python -c` are named only when nothing else is (they are the least telling)."""
+    found = [(cmd, o) for cmd, o in ((cmd, opaque(cmd)) for cmd in w.commands) if o is not None]
+    for cmd, o in found:
+        if o.kind in ("unknown", "eval", "script") or (o.kind == "program" and "/" in o.word.text):
+            return _runs(w, cmd, o)
     for name, by, line in (w.unread if sourced else ()):
         return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
-    return ""
+    return _runs(w, *found[0]) if found else ""
+
+
+def _runs(w: Walk, cmd, found) -> str:
+    """What a command opaque() names runs, at its line."""
+    at = f"{_rel(cmd.path, w.root)}:{cmd.line}"
+    name = found.word.text.rsplit("/", 1)[-1]
+    if found.kind == "program":
+        return f"{at} runs the program {found.word.text}, which emulate does not follow"
+    if found.kind == "script":
+        return f"{at} runs {name} with {found.script.replace(HOLE, '<unknown>')}, which emulate does not follow"
+    if found.kind == "module":
+        return f"{at} runs {name} -m {found.script}, a module the project does not hold, which emulate does not follow"
+    if found.kind == "code":
+        return f"{at} runs `{name} {found.script or '-c'}`, whose code is not read"
+    shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
+    what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
+    return f"{at} runs {what}"
 
 
 def _written(w: Walk, path: str, word) -> str:
@@ -248,43 +257,84 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 report = dict(report, unmodelled=f"{os.path.basename(launch.script)}: {why}")
                 if verdict == "fails":
                     report.update(usable=False, exit=EXIT_PROBLEM)
-            followed = None
-            if other and other != launch.script:
-                # the setups of the project modules it imports, with the launch's flags (emulate/imported.py)
-                from .imported import follow
-                followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
-            if followed is not None:
-                verdict, why, profiles = followed[:3]
-                cause = True
-                # the module's replay, shown as a script's is, when one module decides; else the one line
-                report = dict(followed.report) if followed.report is not None else dict(report, unmodelled=why)
-                info["lines"].extend(f"  {d}" for d in followed.decided)
-                if verdict in ("fails", "collects nothing"):
-                    report.update(usable=False, exit=EXIT_PROBLEM)
-                elif verdict == "collects":
-                    report.update(usable=True)
-            elif other is not None:
-                # a setup in a module it imports that cannot be followed (imported.py): never "no" then
-                verdict, profiles = "unknown", None
-                name = os.path.basename(launch.script)
-                if other == launch.script:
-                    why = _named(ls, name)
-                else:
-                    naming = f"{os.path.relpath(other, w.root).replace(os.sep, '/')}, which it imports, names one" \
-                        if other else "it imports more modules than are followed here"
-                    why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is "
-                           "not emulated here (emulate that module)")
-                # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
-                report = dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script else why)
+            found = _imported(w, launch, ls, other, report, target, base, environ)
+            if found is not None:
+                verdict, why, profiles, report, decided, followed = found
+                cause = cause or followed                   # a module's replay says this launch's own cause
+                info["lines"].extend(f"  {d}" for d in decided)
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
     reader = _script_reader(results)
     if own is not None and env_read(results) is False and reader is not None:
-        info["lines"].append(f"  PROFILING_OPTIONS from the launcher is not read: {_rel(launch.script, w.root)}:"
-                             f"{reader.setup.line} {reader.setup.route} switches profiling on with its own options, "
-                             "which GE uses instead")
+        info["lines"].append(f"  PROFILING_OPTIONS from {passer(launch.command)} is not read: "
+                             f"{_rel(launch.script, w.root)}:{reader.setup.line} {reader.setup.route} switches "
+                             "profiling on with its own options, which GE uses instead")
     return Run(launch, index, report, info, verdict, why, profiles, cause, switch=bool(off) and why == off)
+
+
+def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, target, base, environ):
+    """(verdict, why, profiles, report, decided, followed) of a launch whose script has no setup of its own but names
+    profiling (other == its script) or imports a project module that does (other: that module, "": too many
+    imports), None where it names none: the setups of those modules replayed with the launch's flags
+    (emulate/imported.py), else unknown, never "no". `emulate SCRIPT.py` asks the same of `python3 SCRIPT.py`
+    (follow_script)."""
+    if other is None:
+        return None
+    followed = None
+    if other and other != launch.script:
+        from .imported import follow
+        followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
+    if followed is not None:
+        verdict, why, profiles = followed[:3]
+        # the module's replay, shown as a script's is, when one module decides; else the one line
+        report = dict(followed.report) if followed.report is not None else dict(report, unmodelled=why)
+        if verdict in ("fails", "collects nothing"):
+            report.update(usable=False, exit=EXIT_PROBLEM)
+        elif verdict == "collects":
+            report.update(usable=True)
+        return verdict, why, profiles, report, followed.decided, True
+    # a setup in a module it imports that cannot be followed (imported.py): never "no" then
+    name = os.path.basename(launch.script)
+    if other == launch.script:
+        why = _named(ls, name)
+    else:
+        # from the script's folder, as imported.py says a module (not from the launcher's)
+        shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
+        naming = f"{shown}, which it imports, names one" if other else "it imports more modules than are followed here"
+        why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
+               "emulated here (emulate that module)")
+    # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
+    return "unknown", why, None, dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script
+                                      else why), (), False
+
+
+def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> Optional[dict]:
+    """`emulate SCRIPT.py` of a script with no profiling setup of its own that imports a project module naming one:
+    the launch `python3 SCRIPT.py` in cwd, with flags not known (each test on them stays a condition), followed into
+    those modules as a launcher's launch of it is (_imported); None where it imports none."""
+    import shlex
+    from ..checks.launch_setup import prepare
+    from ..shell.launches import TYPED, launches
+    from ..source.files import ReadError, read_source
+    from ..source.prefilter import PROFILING_WORDS, code_only
+    try:
+        if PROFILING_WORDS.search(code_only(read_source(path).text)):
+            return None         # it names profiling itself (a framework's profiler): the script's own report says
+    except ReadError:
+        return None
+    cwd = cwd or os.path.dirname(os.path.abspath(path))    # (a script that moves itself: its imports are not moved)
+    w = Walk(os.path.join(cwd, TYPED), cwd).run(f"python3 {shlex.quote(os.path.abspath(path))} \"$@\"\n")
+    found = launches(w)
+    ls = prepare(found[0], target, w.root) if len(found) == 1 else None
+    other = imported_profiling(ls) if ls is not None and not ls.setups else None
+    if ls is None or not other or other == ls.launch.script:
+        return None
+    report = finish(_rel(path, os.getcwd()), [], target, cwd, base, None, None, False)
+    verdict, why, _, report, _, _ = _imported(w, ls.launch, ls, other, report, target, base, environ)
+    if verdict == "unknown":
+        report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None})
+    return report
 
 
 # the variables the frameworks' replays read (torch_run.py, mindspore_run.py): with a launcher that sets one, the
@@ -303,7 +353,7 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     for k, v in launch.command.env.items():
         if HOLE not in v.value:
             values[k] = v.value
-            origins[k] = f"by the launcher ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
+            origins[k] = f"by {passer(launch.command)} ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in values for k in _FRAMEWORK_ENV) else Environment(values, origins)
     started = _ms_env_start(values.get("MS_PROFILER_OPTIONS"), text)
@@ -416,8 +466,8 @@ def _off_unless(w: Walk, launch: Launch, ls) -> str:
                 return (f"{d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made from "
                         f"it, so {script} reads its own {d.flag} at its default {d.default} ({d.flag_at}) and its "
                         f"profiling setup under `{d.guard}` ({d.setup_at}) does not run")
-        return (f"profiling is off unless {flag.option}=True is passed to {script}: the launcher does not pass it, "
-                f"and its default is {ast.unparse(flag.default)} ({os.path.basename(launch.script)}:"
+        return (f"profiling is off unless {flag.option}=True is passed to {script}: {passer(launch.command)} does "
+                f"not pass it, and its default is {ast.unparse(flag.default)} ({os.path.basename(launch.script)}:"
                 f"{flag.call.lineno})")
     return ""
 

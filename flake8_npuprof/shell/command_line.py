@@ -67,7 +67,8 @@ def _after_prefix(words, k: int, base: str, given: MutableMapping[str, "Setting"
     and its options; `env`'s assignments go to `given`, as set at path:line."""
     k += 1
     while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
-                              _takes_value(words[k - 1].text)):
+                              _takes_value(words[k - 1].text) or
+                              any(x.text in _TWO_VALUES for x in words[max(k - 2, 0):k])):
         m = _ASSIGN.match(words[k].text)
         # `env A=b cmd`, and `mpirun -x A=b cmd`, which sets A for every rank
         if m and (base == "env" or (base in ("mpirun", "mpiexec") and words[k - 1].text == "-x")):
@@ -100,6 +101,10 @@ def _dropped(words, k: int) -> bool:
     return not w.text or (not w.known and k + 1 < len(words) and bool(PYTHON.match(words[k + 1].text)))
 
 
+_TWO_VALUES = {"-mca", "--mca", "-gmca", "--gmca"}      # mpirun's `-mca plm_rsh_agent ssh`: a name and a value
+
+
 def _takes_value(option: str) -> bool:
     return option in ("-np", "-n", "-N", "-c", "-H", "-x", "--host", "-hostfile", "--hostfile", "-C", "-m",
-                      "--cpunodebind", "--membind", "--physcpubind", "-p", "--map-by", "--bind-to", "-k", "-s")
+                      "--cpunodebind", "--membind", "--physcpubind", "-p", "--map-by", "--bind-to", "-map-by",
+                      "-bind-to", "-k", "-s")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import os
+import re
 from typing import List, MutableMapping, NamedTuple, Optional, Tuple, cast
 
 from ..source.observed import isfile
@@ -36,6 +37,14 @@ RANK_PREFIXES = ("mpirun", "mpiexec", "horovodrun", "srun")     # start the comm
 FACTS = ("shell.msrun",)        # data/sources.json (tests/test_audit.py)
 
 
+TYPED = "<command line>"        # the name a typed command (`emulate -- COMMAND...`) is shown under, as a file's is
+
+
+def passer(cmd: Command) -> str:
+    """Who gives a command its words, as the answers say it: a launcher's line, or the command a user typed."""
+    return "the command as typed" if os.path.basename(cmd.path) == TYPED else "the launcher"
+
+
 class Launch(NamedTuple):
     """A Python training script started by a launcher, or an application msprof starts."""
     command: Command
@@ -49,6 +58,7 @@ class Launch(NamedTuple):
     unfound: bool = False       # ... because no file of that name is found (in the directories it may run in)
     app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
     found_from: str = ""        # ... unfound, but found when the launcher is started in this folder (its own)
+    module: str = ""            # the module `python -m` runs (its file is `script`): sys.path starts at the cwd
 
 
 # ---------------------------------------------------------------- Python launches
@@ -190,20 +200,52 @@ NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "
                 "scp", "rsync", "install", "sort", "cut", "du", "stat", "file", "less", "more", "vi", "vim", "patch"}
 
 
+# Commands known to start no training, by their bare name (a word without `/`, looked up on PATH): the shell's
+# builtins, the system's tools, and the CANN driver's and toolkit's (an NPU's model converters and reports). Any other
+# bare name is a program that may start one (`vega config.yml`, `llamafactory-cli train x.yaml`, a console script),
+# so a launcher that runs one is not said to start nothing.
+BUILTINS = {":", "true", "false", "cd", "pushd", "popd", "dirs", "source", ".", "exit", "return", "break", "continue",
+            "shift", "set", "unset", "export", "local", "declare", "typeset", "readonly", "trap", "ulimit", "umask",
+            "wait", "read", "getopts", "hash", "type", "alias", "unalias", "shopt", "jobs", "bg", "fg", "disown",
+            "printf", "echo", "test", "times", "history", "help", "mapfile", "readarray", "caller", "complete",
+            "kill", "pwd", "let", "logout", "which"}
+TOOLS = {"rmdir", "chgrp", "gzip", "gunzip", "bzip2", "xz", "date", "sleep", "hostname", "uname", "whoami", "id",
+         "pgrep", "killall", "free", "top", "lscpu", "nproc", "uptime", "printenv", "mktemp", "seq", "expr", "bc",
+         "yes", "clear", "sync", "iconv", "apt", "apt-get", "yum", "dnf", "pip", "pip3", "conda", "ldd", "ldconfig",
+         "ifconfig", "ip", "ping", "netstat", "ss", "lsof", "mount", "umount", "logger", "strings", "base64", "column",
+         "envsubst", "jq", "tput", "stty", "locale", "sysctl", "dmesg", "tree", "split", "paste", "join", "comm", "od",
+         "xxd", "tr", "uniq", "fgrep", "gawk", "cmp", "sha1sum", "sha512sum", "nvidia-smi", "lspci", "dmidecode",
+         "gsutil", "protoc", "unrar", "7z", "lz4", "zstd", "nano", "nvcc", "gcc", "g++", "cc", "ar", "strip", "objdump",
+         "nm", "cmake", "pylint", "flake8", "black", "isort", "mypy", "clang-format", "shellcheck",
+         # other languages' interpreters, which have no Ascend training adapter: the model zoos' scoring and
+         # tokenising scripts (conlleval.pl, multi-bleu.perl, T2vec's evales.jl)
+         "perl", "julia", "Rscript", "ruby",
+         # the CANN driver's and toolkit's: reports, the NPU's own tool, model converters
+         "msnpureport", "npu-smi", "hccn_tool", "ascend-dmi", "atc", "omg", "ada"}
+# `python -m` of these starts no training: the installer, virtual environments, the standard library's tools
+PY_TOOLS = {"pip", "ensurepip", "venv", "virtualenv", "json.tool", "http.server", "compileall", "py_compile", "site",
+            "pydoc", "zipfile", "tarfile", "timeit", "pip._internal", "sysconfig", "platform", "uuid", "base64",
+            "calendar", "tokenize", "tabnanny", "pyclbr", "webbrowser", "mimetypes", "gzip", "wheel", "build", "twine",
+            "setuptools", "unittest"}
+_COMMAND_NAME = re.compile(r"[A-Za-z_][\w.+-]*")
+
+
 class Opaque(NamedTuple):
     """A command that may start what the walk cannot see (opaque)."""
     word: Word                  # its command word
-    kind: str                   # unknown, eval, program, script
-    script: str = ""            # the .py it is given (kind script)
+    kind: str                   # unknown, eval, program, script, module, code
+    script: str = ""            # the .py it is given (kind script), the module it runs (module), -c or - (code)
 
 
 def opaque(cmd: Command) -> Optional[Opaque]:
     """A command, not a launch, that may start what the walk cannot see: "unknown", a command word not known
     statically (`$PY train.py`, `"$@"`); "eval" (`eval "$CMD"`); "program", a program of the project (`./main`,
-    `out/infer`: an application may profile itself through acl.json); "script", another command given a .py
-    (`msrun --worker_num=8 train.py`, `deepspeed train.py`, `python3 -m deepspeed.launcher.runner train.py`).
+    `out/infer`: an application may profile itself through acl.json) or one found on PATH that is not known to start
+    nothing (`vega config.yml`, a console script); "script", another command given a .py (`msrun --worker_num=8
+    train.py`, `deepspeed train.py`, `python3 -m deepspeed.launcher.runner train.py`); "module", `python -m` of a
+    module the project does not hold (`python3 -m verl.trainer.main_ppo`); "code", `python -c CODE`.
     None for any other command: a test, an assignment through eval (`eval $name=$value`, `eval set -- "$args"`),
-    a system or toolkit tool, one that only names a file (`cp train.py out/`), a launch."""
+    a builtin, a system or toolkit tool, one that only names a file (`cp train.py out/`), a launch."""
     words, k = list(cmd.words), 0
     while k < len(words) and (_dropped(words, k) or words[k].text.rsplit("/", 1)[-1] in PREFIXES):
         k = k + 1 if _dropped(words, k) else _after_prefix(words, k, words[k].text.rsplit("/", 1)[-1], {},
@@ -220,38 +262,71 @@ def opaque(cmd: Command) -> Optional[Opaque]:
             return None
         return Opaque(words[k], "eval")
     script = next((x.text for x in words[k + 1:] if x.text.endswith(".py") and not x.text.startswith("-")), "")
+    found: Optional[Opaque]
     if not words[k].known:
         found = Opaque(words[k], "unknown")
     elif script and head not in NOT_STARTING and head not in SHELLS and head != "msprof" and \
             (not PYTHON.match(word) or "-m" in (x.text for x in words[k + 1:])):
         found = Opaque(words[k], "script", script)
-    elif PYTHON.match(word) and _installed_module(words[k + 1:]):
-        found = Opaque(words[k], "script", _installed_module(words[k + 1:]))     # `python3 -m vllm.entrypoints...`
     elif "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
             not any(c.isspace() or c == ":" for c in word):         # `echo"usage: ./x.sh"` names no program
         found = Opaque(words[k], "program")
+    elif PYTHON.match(word):
+        found = _python_opaque(words, k)
+    elif "/" not in word and _COMMAND_NAME.fullmatch(word) and word not in BUILTINS and word not in TOOLS and \
+            word not in NOT_STARTING and word not in SHELLS and word not in PREFIXES and word != "msprof" and \
+            not _WRAPS_TOOL.get(word, lambda rest: False)(words[k + 1:]):
+        found = Opaque(words[k], "program")
     else:
+        found = None
+    if found is None:
         return None
     # steps' own (python, msprof, torchrun, a child script, `$DIR/run.sh` unread): asked only of a candidate
     return None if _launch_of(cmd) is not None else found
 
 
-# modules `python -m` runs that start no training: the standard library's (3.10+ lists them) and packaging tools
-_TOOL_MODULES = set(getattr(__import__("sys"), "stdlib_module_names", ())) | {
-    "pip", "ensurepip", "venv", "virtualenv", "wheel", "build", "twine", "setuptools", "json", "http", "unittest",
-    "compileall", "py_compile", "pydoc", "timeit", "zipfile", "tarfile", "site", "sysconfig", "platform"}
+def _python_opaque(words: List[Word], k: int) -> Optional[Opaque]:
+    """`python -m MODULE` (a module the project does not hold: launches say None for it), `python -c CODE` and
+    `python -` (its code from stdin, a here-document): what they run is not read here. None for the interpreter's
+    own (`python3 --version`) and PY_TOOLS."""
+    j = k + 1
+    while j < len(words):
+        w = words[j].text
+        if w in ("-W", "-X", "-Q"):
+            j += 2
+            continue
+        if w in ("-c", "-"):
+            return Opaque(words[k], "code", w)  # `python3 -c CODE`, `python3 - <<EOF`: code not read here
+        if w == "-m":
+            module = words[j + 1].text if j + 1 < len(words) else ""
+            if not module or module in PY_TOOLS or module.split(".")[0] in PY_TOOLS:
+                return None
+            return Opaque(words[k], "module", module.replace(HOLE, "<unknown>"))
+        if not w.startswith("-"):
+            return None                 # a script (a launch, or a .py steps says is not found)
+        j += 1
+    return None
 
 
-def _installed_module(rest) -> str:
-    """The module of `python [options] -m MODULE ...` when it is not a tool (an installed program such as vLLM's
-    server, which may profile itself); "" otherwise (a script, `-c`, a tool)."""
-    for j, x in enumerate(rest):
-        if x.text == "-m" and j + 1 < len(rest) and rest[j + 1].known:
-            module = rest[j + 1].text
-            return "" if module.split(".")[0] in _TOOL_MODULES else module
-        if not x.text.startswith("-") or x.text == "-c":
-            return ""
-    return ""
+# programs found on PATH that run another command: known to start nothing when that command is a tool
+def _xargs_tool(rest: List[Word]) -> bool:
+    """`xargs [options] CMD ...`: whether CMD is a tool (`xargs kill -9`, `xargs rm -rf`); options that take a value
+    (`-I {}`, `-n 1`) are skipped with it."""
+    j = 0
+    while j < len(rest) and rest[j].text.startswith("-"):
+        j += 2 if rest[j].text in ("-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a") else 1
+    head = rest[j].text if j < len(rest) else "echo"       # xargs alone runs echo
+    return head in BUILTINS or head in TOOLS or head in NOT_STARTING
+
+
+def _docker_tool(rest: List[Word]) -> bool:
+    """`docker build|pull|push|...`: no container is started (`docker run`/`exec`/`start` may start a training)."""
+    sub = next((w.text for w in rest if not w.text.startswith("-")), "")
+    return sub in ("build", "pull", "push", "tag", "images", "image", "rmi", "rm", "login", "logout", "save", "load",
+                   "inspect", "ps", "stop", "kill", "network", "volume", "commit", "cp", "logs", "info", "version")
+
+
+_WRAPS_TOOL = {"xargs": _xargs_tool, "docker": _docker_tool, "nvidia-docker": _docker_tool}
 
 
 def _assignment(text: str) -> bool:
@@ -312,8 +387,15 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
                 return None             # an installed module (pip, a tool): not the project's to read
             path = paths.pop()
             here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
+            if os.path.basename(path) == "__init__.py":
+                # a package: Python runs its __main__ (after importing the package)
+                main = os.path.join(os.path.dirname(path), "__main__.py")
+                if not isfile(main):
+                    return _unknown(cmd, env, ranks, wrapper, f"{module} is a package of the project without a "
+                                    "__main__.py, which `python -m` runs: what it starts is not known here")
+                path = main
             return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
-                          wrapper, ranks)
+                          wrapper, ranks, module=module)
         if w.startswith("-"):
             k += 1
             continue
@@ -362,6 +444,40 @@ def _further_up(script: str, cmd: Command) -> str:
             if isfile(os.path.join(up, script)):       # recorded, as the walk's own lookups (source/observed)
                 return f"; {script} is in {up}: give --cwd {up} if the launcher is started there"
     return ""
+
+
+def outlives_msprof(w: Walk, launch: Launch) -> bool:
+    """Whether a launch inside msprof's shell-script application runs in the background (`python3 train.py &`) and
+    that shell does not `wait` after it: msprof waits for its application's own process alone, so it may end, and
+    export, while the launch is still running (data/msprof_cli.json "waits_for_app_only")."""
+    cmd = launch.command
+    if launch.msprof is None or launch.msprof.command is None or not cmd.background:
+        return False
+    return not any(c.seq > cmd.seq and c.frames == cmd.frames and c.words and c.words[0].text == "wait"
+                   for c in w.commands)
+
+
+def msprof_timeout(launch: Launch) -> Tuple[str, str]:
+    """(duration, signal) of a `timeout` msprof runs under (`timeout 3600 msprof ... python3 train.py`, `timeout -s INT
+    10m msprof ...`; TERM when none is given), ("", "") for none: when it elapses, timeout signals msprof and its
+    application (data/msprof_cli.json "stops_on_sigint_only")."""
+    if launch.msprof is None:
+        return "", ""
+    cmd = launch.msprof.command or launch.command
+    words = list(cmd.words)
+    for k, w in enumerate(words):
+        if w.text.rsplit("/", 1)[-1] == "msprof":
+            break
+        if w.text.rsplit("/", 1)[-1] == "timeout":
+            j = _after_prefix(words, k, "timeout", {}, cmd.path, cmd.line)
+            opts = [x.text for x in words[k + 1:j - 1]]
+            sig = next((v.partition("=")[2] or (opts[i + 1] if i + 1 < len(opts) else "") for i, v in enumerate(opts)
+                        if v in ("-s", "--signal") or v.startswith("--signal=")), "") or \
+                next((v[2:] for v in opts if v.startswith("-s") and len(v) > 2), "") or "TERM"
+            sig = sig.upper().replace(HOLE, "<unknown>")
+            return (words[j - 1].text.replace(HOLE, "<unknown>") if j - 1 > k else "?",
+                    {"2": "INT", "9": "KILL", "15": "TERM"}.get(sig, sig[3:] if sig.startswith("SIG") else sig))
+    return "", ""
 
 
 def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,

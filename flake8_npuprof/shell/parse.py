@@ -154,8 +154,9 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
             after_close = closed
         closed = False
         j = min(word_end(text, i, n), n)
-        if text[i:j] == "<<" and not text.startswith("<", j):
-            # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs
+        if j - i >= 2 and text[j - 2:j] == "<<" and text[j - 3:j - 2] != "<" and not text.startswith("<", j):
+            # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs; also glued
+            # to the word before (`:<<COM`, `cat<<EOF`), which word_end ends with the operator
             tag = heredoc_tag(text, j)
             if tag:
                 heredocs.append(tag[0])

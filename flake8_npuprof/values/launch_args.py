@@ -32,6 +32,12 @@ class Given(NamedTuple):
 
 
 OPEN = "*"                      # the key of `given` saying that unknown words may hold more flags
+
+
+class Passed(dict):
+    """The flags one launch passes ({dest: Given}), and who passes them, as the answers say it: "the launcher", or
+    "the command as typed" (`npuprof emulate -- python3 train.py`, a line no launcher holds)."""
+    by = "the launcher"
 BOOL_TRUE = ("true", "t", "1")
 BOOL_FALSE = ("false", "f", "0")
 

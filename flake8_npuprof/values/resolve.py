@@ -376,6 +376,11 @@ class Resolver:
             return None
         return self._project.value_of(self, node, scope, pos, switch, binding)
 
+    def use_project(self, lookup) -> None:
+        """Ask this lookup (values/project.Lookup) for the names other modules define: emulate/imported.py's, which
+        also sees the flags the launched script defines (absl keeps one registry per process)."""
+        self._project = lookup
+
     def _project_lookup(self):
         """The index of the project's other modules (project.ProjectResolver has one); here none."""
         return None
