@@ -710,3 +710,25 @@ def test_a_launchers_target_line_names_the_torch_npu_release_its_launches_are_re
     for command in (["run.sh"], ["--", "bash", "run.sh"], ["--", "python3", "train.py"]):
         main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", release, *command])
         assert capsys.readouterr().out.split("\n")[0] == f"target: {shown}CANN 8.0 (--cann) / Ascend 910B (--soc)"
+
+
+@pytest.mark.parametrize("app, verdict, why", [
+    ("msrun --local_worker_num=2 train.py", "unknown", "msrun --join=False (its default)"),
+    ("msrun --join False --local_worker_num=2 train.py", "unknown", "msrun --join=False (its default)"),
+    ("msrun --join=$J train.py", "unknown", "msrun's --join is not known here"),
+    ("msrun --join=True --local_worker_num=2 train.py", "collects", ""),
+    ("msrun --local_worker_num=2 train.py --join=False", "unknown", "msrun --join=False (its default)"),
+])
+def test_msprof_over_msrun_without_join_ends_when_its_workers_start(tmp_path, app, verdict, why):
+    # msrun returns once it has started its workers unless --join=True, and msprof waits for its application alone
+    (tmp_path / "train.py").write_text("import sys\n")
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\nmsprof --output=/tmp/prof {app}\n")
+    report = _emulate(tmp_path / "run.sh")
+    (r,) = [r for r in report["results"] if r.setup.route == "msprof"]
+    assert r.verdict == verdict
+    if why:
+        assert r.messages[0].text == (
+            f"msprof waits only for its application, and {why} returns once it has started its workers: msprof "
+            "exports what its output holds and ends then, maybe before they have collected anything; what is "
+            "collected and exported is not known here (msrun --join=True waits for them)")
+        assert report["usable"] is None

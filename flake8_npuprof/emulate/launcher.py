@@ -78,10 +78,12 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
     if launch.msprof is not None and launch.msprof.call.complete and (ls is not None or not launch.script):
         from .msprof_launch import under_msprof
         results = under_msprof(launch, results, target, env, unknown, root, ls, flag_table(ls.ctx) if ls else {})
-        from ..shell.launches import msprof_timeout, outlives_msprof
-        from .msprof_launch import outlived, timed_out
+        from ..shell.launches import msprof_timeout, outlives_msprof, unjoined_msrun
+        from .msprof_launch import outlived, timed_out, unjoined
         if outlives_msprof(w, launch):
             results = [outlived(results[0], launch, root)] + results[1:]
+        elif unjoined_msrun(launch):
+            results = [unjoined(results[0], unjoined_msrun(launch))] + results[1:]
         elif msprof_timeout(launch)[0]:
             results = [timed_out(results[0], *msprof_timeout(launch))] + results[1:]
     return ls, results, env

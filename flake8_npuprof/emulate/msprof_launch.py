@@ -89,6 +89,20 @@ def outlived(r, launch, root: str):
                       spread=[], export_command="")
 
 
+def unjoined(r, join: str):
+    """msprof's own result when its application is msrun without --join=True (shell/launches.unjoined_msrun): msrun
+    returns once its workers are started, and msprof then exports what its output holds and ends."""
+    if r.verdict == "fails" or not cli()["waits_for_app_only"]:
+        return r                            # msprof refuses its line first
+    given = "msrun's --join is not known here" if HOLE in join else \
+        f"msrun --join={join}" + (" (its default)" if join == "False" else "")
+    why = (f"msprof waits only for its application, and {given} returns once it has started its workers: msprof "
+           "exports what its output holds and ends then, maybe before they have collected anything; what is "
+           "collected and exported is not known here (msrun --join=True waits for them)")
+    return r._replace(verdict="unknown", messages=[Message(why)] + [m for m in r.messages if m != EXPORTS],
+                      spread=[], export_command="")
+
+
 def _check(call, target):
     from ..checks.msprof import check_call
     return check_call(call, target)

@@ -457,6 +457,24 @@ def outlives_msprof(w: Walk, launch: Launch) -> bool:
                    for c in w.commands)
 
 
+def unjoined_msrun(launch: Launch) -> str:
+    """msrun's --join value ("False", its default, or as given; "" when joined) when msrun is msprof's application:
+    without --join=True msrun returns once it has started its workers (data/sources.json shell.msrun), and msprof
+    waits for its application alone (data/msprof_cli.json "waits_for_app_only")."""
+    run = launch.msprof
+    if run is None or run.command is not None or launch.wrapper != "msrun" or not run.app:
+        return ""
+    value = "False"
+    words = run.app
+    for j, w in enumerate(words):
+        if w.endswith(".py"):
+            break
+        opt, eq, val = w.partition("=")
+        if opt == "--join":
+            value = val if eq else (words[j + 1] if j + 1 < len(words) else "")
+    return "" if value == "True" else value or "False"
+
+
 def msprof_timeout(launch: Launch) -> Tuple[str, str]:
     """(duration, signal) of a `timeout` msprof runs under (`timeout 3600 msprof ... python3 train.py`, `timeout -s INT
     10m msprof ...`; TERM when none is given), ("", "") for none: when it elapses, timeout signals msprof and its
