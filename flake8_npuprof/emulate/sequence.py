@@ -253,6 +253,9 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 # the setups of the project modules it imports, with the launch's flags (emulate/imported.py)
                 from .imported import follow
                 followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
+                if followed is None:        # a torch_npu profiler reading a global accessor (emulate/global_args.py)
+                    from .global_args import follow as follow_accessor
+                    followed = follow_accessor(w, launch, ls, target, environ)
             if followed is not None:
                 verdict, why, profiles = followed[:3]
                 cause = True
