@@ -179,3 +179,18 @@ def test_a_negative_active_is_what_torch_npu_resets(capsys, project):
     out = _emulate(capsys, project, args)
     assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
         "resets: see npuprof check)" in out
+
+
+def test_a_local_the_function_changes_is_not_decided(capsys, project):
+    # `n` is changed after it is read from the namespace: the test on it is not decided, so the raise is not claimed
+    text = TRAINING.replace('''    activities = [torch_npu.profiler.ProfilerActivity.NPU]
+''', '''    n = args.iteration
+    n += 1
+    if n == 1:
+        raise ValueError("not decided here")
+    activities = [torch_npu.profiler.ProfilerActivity.NPU]
+''')
+    (project / "core" / "training.py").write_text(text)
+    out = _emulate(capsys, project, PROFILE)
+    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 40, "
+                              "when is_profile_enabled(): on rank 0 only: the schedule records from step 4")

@@ -153,7 +153,10 @@ def _replay(module: Module, namespace: Namespace, launch, target, environ):
     profilers = replay(ctx, target, cwd, environ)
     if not profilers:
         return None
-    profilers = [_raised_before(p, raised) for p in profilers]
+    holders = {f.name: (f.lineno, f.end_lineno or f.lineno) for f in ctx.tree.body if isinstance(f, ast.FunctionDef)}
+    profilers = [_raised_before(p._replace(data=dict(p.data, _holder=next(
+        (name for name, (a, b) in holders.items() if a <= p.line <= b), None))), raised) for p in profilers]
+    profilers = [p._replace(data={k: v for k, v in p.data.items() if k != "_holder"}) for p in profilers]
     profilers = [_ranks(ctx, p, lines) for p in profilers]
     rep = finish(module.path, "torch_npu", profilers, target, cwd, environ is not None)
     name = os.path.basename(module.path)
@@ -173,7 +176,6 @@ def _replay(module: Module, namespace: Namespace, launch, target, environ):
 
 def _unknown_schedule(ctx, p) -> List[str]:
     """Why the schedule's values are not known: each argument whose value is not, with the resolver's reason."""
-    from ..values.ops import U
     if (p.data or {}).get("schedule") is not None:
         return []
     call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and n.lineno == p.line and
@@ -230,7 +232,7 @@ def _decided_tree(ctx, lines: List[str]):
         for n in ast.walk(f):
             owner.setdefault(id(n), f)
     for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.If) and id(node) in owner:
+        if isinstance(node, ast.If) and id(node) in owner and _reads_namespace_only(ctx, owner[id(node)], node.test):
             truth = _truth(ctx, owner[id(node)], node.test, None)
             if truth is not None:
                 truths[id(node)] = (truth, ast.get_source_segment(ctx.src.text, node.test) or "the test")
@@ -292,10 +294,52 @@ def _folded(body: list) -> list:
     return out
 
 
+def _reads_namespace_only(ctx, func: ast.FunctionDef, test: ast.AST) -> bool:
+    """Whether a test reads nothing but the namespace (`args.x` with `args = get_args()` in the function), constants
+    and `...get_rank()`: a local the function changes as it runs (`iteration += 1` in a loop) is never decided."""
+    from ..source.sites import dotted
+    from ..values.global_args import accessor
+    lookup = ctx.resolver._project
+    ranks = {id(n.func) for n in ast.walk(test) if isinstance(n, ast.Call) and not n.args and
+             (dotted(n.func) or "").endswith("get_rank")}
+    for n in ast.walk(test):
+        if isinstance(n, ast.Call) and id(n.func) not in ranks:
+            return False
+        if not isinstance(n, ast.Name) or any(id(n) == r or _inside(n, r, test) for r in ranks):
+            continue
+        kinds = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr, ast.Global, ast.Nonlocal)
+        binds = [b for b in ast.walk(func) if isinstance(b, kinds) and n.id in _bound_names(b)]
+        if len(binds) != 1 or not isinstance(binds[0], ast.Assign) or not isinstance(binds[0].value, ast.Call) or \
+                binds[0].value.args or not isinstance(binds[0].value.func, ast.Name):
+            return False
+        head = binds[0].value.func.id
+        imports = [st for st in ctx.tree.body if isinstance(st, ast.ImportFrom) and
+                   any((a.asname or a.name) == head for a in st.names)]
+        if len(imports) != 1 or accessor(lookup, imports[0], head, []) is None:
+            return False
+    return True
+
+
+def _inside(node: ast.AST, func_id: int, test: ast.AST) -> bool:
+    """Whether node is part of the called function's name (`torch.distributed` of `torch.distributed.get_rank`)."""
+    for n in ast.walk(test):
+        if id(n) == func_id:
+            return any(m is node for m in ast.walk(n))
+    return False
+
+
+def _bound_names(stmt: ast.AST) -> set:
+    if isinstance(stmt, (ast.Global, ast.Nonlocal)):
+        return set(stmt.names)
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)] if not isinstance(
+        stmt, ast.With) else [i.optional_vars for i in stmt.items]
+    return {n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
 def _raised_before(p, raised):
     """A profiler whose function raises, at its top level, before the profiler is made: it fails there."""
     for _name, (line, exc, why) in raised.items():
-        if line < p.line and p.verdict != "off":
+        if _name == p.data.get("_holder") and line < p.line and p.verdict != "off":
             return p._replace(verdict="fails", why=f"line {line} raises {exc} before the profiler is made"
                               + (f" ({why} in this launch)" if why else ""))
     return p
