@@ -194,3 +194,88 @@ def test_a_local_the_function_changes_is_not_decided(capsys, project):
     out = _emulate(capsys, project, PROFILE)
     assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 40, "
                               "when is_profile_enabled(): on rank 0 only: the schedule records from step 4")
+
+
+def test_a_list_option_given_twice_or_with_an_equals_sign(capsys, project):
+    assert _emulate(capsys, project, PROFILE + ["--profile-ranks", "1", "2"])[1] == (
+        "  `is_profile_enabled()` holds on ranks 1, 2 only (torch.distributed.get_rank()): the other ranks do not "
+        "profile")
+    assert _emulate(capsys, project, PROFILE + ["--profile-ranks=3"])[1] == (
+        "  `is_profile_enabled()` holds on rank 3 only (torch.distributed.get_rank()): the other ranks do not profile")
+
+
+def test_without_profile_the_megatron_switch_is_not_guessed(capsys, project):
+    # --profile is Megatron-LM's: not passed, whether it is on is not known (never "off")
+    out = _emulate(capsys, project, PROFILE[1:])
+    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, "
+                              "when is_profile_enabled(): the schedule records from step 4")
+
+
+GLOBAL_VARS = """\
+_GLOBAL_ARGS = None
+
+
+def get_args():
+    return _GLOBAL_ARGS
+
+
+def set_args(args):
+    global _GLOBAL_ARGS
+    _GLOBAL_ARGS = args
+"""
+
+ARGUMENTS = """\
+import argparse
+
+from core.features import ProfilingFeature
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile-step-start", type=int, default=10)
+    parser.add_argument("--profile-step-end", type=int, default=-1)
+    parser.add_argument("--profile-ranks", nargs="+", type=int, default=[0])
+    parser.add_argument("--train-iters", type=int, default=100)
+    ProfilingFeature().register_args(parser)
+    return parser.parse_args()
+"""
+
+
+@pytest.fixture
+def own_accessor(project):
+    # the project's own get_args() (a module global another function sets) and every option defined on disk
+    (project / "core" / "global_vars.py").write_text(GLOBAL_VARS)
+    (project / "core" / "arguments.py").write_text(ARGUMENTS)
+    (project / "core" / "training.py").write_text(
+        TRAINING.replace("from megatron.training import get_args", "from core.global_vars import get_args")
+        .replace("args.iteration", "0"))
+    (project / "pretrain.py").write_text(
+        PRETRAIN.replace("from megatron.training import get_args",
+                         "from core.global_vars import get_args, set_args\nfrom core.arguments import parse_args"))
+    return project
+
+
+def test_the_projects_own_accessor_and_defaults(capsys, own_accessor):
+    out = _emulate(capsys, own_accessor, PROFILE)
+    assert out[1:5] == [
+        "  `is_profile_enabled()` holds on rank 0 only (torch.distributed.get_rank()): the other ranks do not profile",
+        "  training.py:36 profile: activities: CPU, NPU; profiler_level Level1; export_type text",
+        "  training.py:36 profile: schedule: wait=0, active=1, warmup=1, repeat=1, skip_first=3 (line 38): records "
+        "from step 4",
+        "  training.py:36 profile: steps recorded: from step 4, if the loop runs more than 4 steps"]
+    # the project's default of --profile is False: nothing is profiled, on any rank
+    out = _emulate(capsys, own_accessor, PROFILE[1:])
+    assert out[1] == "  `is_profile_enabled()` is false in this launch"
+    assert out[-1] == ("usable data: no (core/training.py, which pretrain.py imports: line 36: not run in this "
+                       "launch: `is_profile_enabled()` is false in this launch)")
+
+
+def test_a_default_end_step_below_the_start_is_what_torch_npu_resets(capsys, own_accessor):
+    # --profile-step-end defaults to -1 here: active = -1 - 5 = -6, which torch_npu resets to 1 with a warning
+    # (tests/oracle/torch_npu/records.jsonl, schedule.active.negative): the job does not fail, and the schedule is
+    # left to npuprof check
+    out = _emulate(capsys, own_accessor, [a for a in PROFILE if a not in ("--profile-step-end", "6")])
+    assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
+        "resets: see npuprof check)" in out
+    assert not any("FAILS" in line or line.startswith("usable data: no") for line in out)

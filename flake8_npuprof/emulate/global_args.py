@@ -42,7 +42,7 @@ def follow(w, launch, ls, target, environ):
         return None
     module = hits[0]
     namespace, bound = _namespace(launch, ls, [m for m in modules if m.may_define_flags], frameworks, w.root)
-    replayed = _replay(module, namespace, launch, target, environ)
+    replayed = _replay(module, namespace, launch, target, environ, ls)
     if replayed is None:
         return None
     verdict, why, profiles, decided = replayed
@@ -114,15 +114,21 @@ def _namespace(launch, ls, modules: List[Module], frameworks, root: str) -> Tupl
     given, _ = bind(launch, table, root)
     lists: Dict[str, list] = {}
     words = [x.text for x in launch.args]
-    for option, f in table.items():
+    for f in {id(f): f for f in table.values()}.values():
         if not _takes_list(f) or f.dest not in given:
             continue
-        k = max(i for i, x in enumerate(words) if x == option)
-        items = []
-        for x in words[k + 1:]:
-            if x.startswith("-") and not x[1:].isdigit():
-                break
-            items.append(x)
+        option = given[f.dest].option              # the last time it is given, as argparse keeps it
+        at = [i for i, x in enumerate(words) if x == option or x.startswith(option + "=")]
+        if not at:
+            continue
+        if words[at[-1]] != option:
+            items = [words[at[-1]][len(option) + 1:]]       # --x=v: one value
+        else:
+            items = []
+            for x in words[at[-1] + 1:]:
+                if x.startswith("-") and not x[1:].isdigit():
+                    break
+                items.append(x)
         if items and all(HOLE not in x for x in items):
             lists[f.dest] = list_values(f, items, given[f.dest].where)
     own = {d: [(m, f) for m, f in v if m is not None] for d, v in defs.items()}
@@ -133,14 +139,17 @@ def _takes_list(f) -> bool:
     return any(k.arg == "nargs" for k in f.call.keywords)
 
 
-def _replay(module: Module, namespace: Namespace, launch, target, environ):
+def _replay(module: Module, namespace: Namespace, launch, target, environ, ls):
     """(verdict, why, profiles, lines) of the module's torch_npu profiler replayed with the namespace."""
     from ..checks import run_all
     from ..checks.analysis import Context, Settings
     from ..source.text import SourceText
     from .framework_render import finish
     from .torch_run import replay
+    from .replay import changes_directory
     cwd = launch.command.cwd[0] if len(launch.command.cwd) == 1 else None
+    if changes_directory(ls.ctx.sites) or changes_directory(module.sites):
+        cwd = None                      # the script or the module moves itself (os.chdir): where is not known
 
     def context(tree):
         ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))
