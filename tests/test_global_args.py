@@ -279,3 +279,17 @@ def test_a_default_end_step_below_the_start_is_what_torch_npu_resets(capsys, own
     assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
         "resets: see npuprof check)" in out
     assert not any("FAILS" in line or line.startswith("usable data: no") for line in out)
+
+
+def test_an_option_the_script_itself_defines(capsys, project):
+    # the script registers --profile-save-path (the features module no longer does): its default is the script's
+    (project / "core" / "features.py").write_text(FEATURES.replace(
+        '        group.add_argument("--profile-save-path", type=str, default="./profile_dir")\n', ""))
+    (project / "pretrain.py").write_text(PRETRAIN.replace("def model_provider", '''def add_args(parser):
+    parser.add_argument("--profile-save-path", type=str, default="./from_script")
+
+
+def model_provider'''))
+    out = _emulate(capsys, project, [a for a in PROFILE if a not in ("--profile-save-path", "./profile_dir")])
+    assert f"  training.py:36 profile: output directory: {project}/from_script (tensorboard_trace_handler, line 39)" \
+        in out

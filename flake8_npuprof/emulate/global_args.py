@@ -41,14 +41,16 @@ def follow(w, launch, ls, target, environ):
     if len(hits) != 1 or not (frameworks or _reads_own_accessor(lookup, hits[0])):
         return None
     module = hits[0]
-    namespace, bound = _namespace(launch, ls, [m for m in modules if m.may_define_flags], frameworks, w.root)
+    namespace = _namespace(launch, ls, [m for m in modules if m.may_define_flags], frameworks, w.root)
+    if namespace is None:
+        return None
     replayed = _replay(module, namespace, launch, target, environ, ls)
     if replayed is None:
         return None
     verdict, why, profiles, decided = replayed
     where = os.path.relpath(module.path, os.path.dirname(launch.script)).replace(os.sep, "/")
     script = os.path.basename(launch.script)
-    return Followed(verdict, f"{where}, which {script} imports: {why}", profiles, None, tuple(bound + decided))
+    return Followed(verdict, f"{where}, which {script} imports: {why}", profiles, None, tuple(decided))
 
 
 def _reached(lookup) -> List[Module]:
@@ -90,18 +92,18 @@ def _reads_own_accessor(lookup, module: Module) -> bool:
     return False
 
 
-def _namespace(launch, ls, modules: List[Module], frameworks, root: str) -> Tuple[Namespace, List[str]]:
-    """The launch's namespace, and a line per list option bound (the others are said where they are read)."""
+def _namespace(launch, ls, modules: List[Module], frameworks, root: str) -> Optional[Namespace]:
+    """The launch's namespace: its words bound to the project's definitions and the framework's options."""
     from ..checks.launch_setup import bind
+    from ..values.project import load
+    script = load(launch.script)
+    if script is None:
+        return None
     defs: Dict[str, list] = {}
-    for module in modules:
-        for f in module.resolver.flags:
+    for module in [script] + modules:
+        for f in module.resolver.flags if module is script or module.may_define_flags else ():
             if f.kind == "argparse":
                 defs.setdefault(f.dest, []).append((module, f))
-    for f in ls.ctx.resolver.flags:
-        if f.kind == "argparse":
-            defs.setdefault(f.dest, []).insert(0, (None, f))
-    defs = {d: [(m, f) for m, f in v if m is not None] or v for d, v in defs.items()}
     theirs = {dest: framework_flag(dest, a["option"], a["kind"]) for fw in sorted(frameworks)
               for dest, a in K.arguments(fw).items() if dest not in defs}
     table: Dict[str, FlagDef] = {}
@@ -131,8 +133,7 @@ def _namespace(launch, ls, modules: List[Module], frameworks, root: str) -> Tupl
                 items.append(x)
         if items and all(HOLE not in x for x in items):
             lists[f.dest] = list_values(f, items, given[f.dest].where)
-    own = {d: [(m, f) for m, f in v if m is not None] for d, v in defs.items()}
-    return Namespace({d: v for d, v in own.items() if v}, given, lists, theirs), []
+    return Namespace(defs, given, lists, theirs)
 
 
 def _takes_list(f) -> bool:

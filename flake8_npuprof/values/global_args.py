@@ -156,7 +156,10 @@ class AccessorLookup(Lookup):
 
 
 def list_values(flag: FlagDef, words: Sequence[str], where: str) -> list:
-    """What `--x a b c` gives an option taking a list of ints (nargs), as one L; unknown when a word is not an int."""
+    """What `--x a b c` gives an option taking a list of ints (nargs), as one L; unknown when a word is not an int
+    or the option's items are not ints (another type() is not followed)."""
+    if getattr(flag.type_node, "id", None) != "int":
+        return [U(f"{flag.option} {' '.join(words)} from {where} is a list this emulation does not read")]
     out = []
     for w in words:
         try:
