@@ -131,11 +131,19 @@ def test_the_flags_reach_the_profiler_through_get_args(capsys, project):
         "from step 4",
         "  training.py:36 profile: steps recorded: from step 4, if the loop runs more than 4 steps",
         f"  training.py:36 profile: output directory: {project}/profile_dir (tensorboard_trace_handler, line 39)",
+        "  training.py:36 profile: steps recorded when the loop runs 5 steps or more: 4 (1 trace saved)",
         "core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): on rank 0 only: the "
         "schedule records from step 4; whether the loop runs that long is not known here",
         "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, when "
         "is_profile_enabled(): on rank 0 only: the schedule records from step 4; whether the loop runs that long is "
         "not known here)"]
+
+
+def test_the_steps_a_longer_window_records(capsys, project):
+    # start 3, end 8: skip_first 1, warmup 1, active 5: steps 2-6, counted from 0 (the step before the first
+    # prof.step() is step 0), once the loop runs 7 steps
+    out = _emulate(capsys, project, PROFILE + ["--profile-step-start", "3", "--profile-step-end", "8"])
+    assert "  training.py:36 profile: steps recorded when the loop runs 7 steps or more: 2-6 (1 trace saved)" in out
 
 
 def test_every_rank_with_profile_ranks_minus_one(capsys, project):

@@ -174,6 +174,7 @@ def _replay(module: Module, namespace: Namespace, launch, target, environ, ls):
         lines.extend(f"{name}:{p.line} profile: {d}" for d in p.details
                      if d.startswith(("activities:", "schedule:", "steps recorded:", "output directory:")))
         lines.extend(f"{name}:{p.line} profile: {why}" for why in _unknown_schedule(ctx, p))
+        lines.extend(f"{name}:{p.line} profile: {said}" for said in _finite_schedule(p))
     if rep["usable"] is True:
         return "collects", rep["why"] or f"torch_npu's profiler collects ({_headline(profilers)})", True, lines
     if rep["usable"] is None:
@@ -182,6 +183,28 @@ def _replay(module: Module, namespace: Namespace, launch, target, environ, ls):
     if verdicts <= {"off"}:
         return "no profiling", rep["why"], False, lines
     return ("fails" if "fails" in verdicts else "collects nothing"), rep["why"], True, lines
+
+
+def _finite_schedule(p) -> List[str]:
+    """For a schedule that ends (repeat >= 1) stepped by a loop of unknown length: the steps it records and the traces
+    it saves when the loop runs long enough (schedule_run.py), and how long that is."""
+    from . import schedule_run as S
+    data = p.data or {}
+    sched = data.get("schedule")
+    if not isinstance(sched, dict) or sched.get("repeat", 0) < 1 or data.get("loop_steps") is not None or \
+            data.get("stepped") is not True:
+        return []
+    cycle = sched["wait"] + sched.get("warmup", 0) + sched["active"]
+    bound = sched.get("skip_first", 0) + sched["wait"] + cycle * sched["repeat"]     # past its last active step
+    last = max((k for k in range(bound) if S.action(sched, k) != S.NONE), default=None)
+    if last is None or last >= S.MAX_STEPS:
+        return []
+    run = S.replay(sched, last + 1, True)
+    if not run.recorded:
+        return []
+    saved = len(run.traces)
+    return [f"steps recorded when the loop runs {last + 1} steps or more: {S.spans(run.recorded)} ({saved} trace"
+            f"{'s' if saved != 1 else ''} saved)"]
 
 
 def _unknown_schedule(ctx, p) -> List[str]:
