@@ -104,6 +104,12 @@ def candidates(ctx, names: Names, node: ast.AST, notes: set) -> tuple:
         scope = ctx.sites.scope_of.at(node, None)
         if scope is None:
             raise Unknown()
+        if isinstance(node, ast.Name):
+            # `level = ProfilerLevel.Level1` or `acts = [ProfilerActivity.NPU]` above: the members, kept as such
+            binds = ctx.resolver._bindings(node.id, scope, ctx.pos(node))
+            if binds and all(b.value is not None and (names.enum(b.value) is not None or isinstance(
+                    b.value, (ast.List, ast.Tuple))) for b in binds) and not _changed(ctx.tree, node.id):
+                return tuple(dict.fromkeys(v for b in binds for v in candidates(ctx, names, b.value, notes)))
         out = []
         # as the options checks read them: a flag's default stands for the flag (the message says so)
         for v in ctx.resolver.eval(node, scope, ctx.pos(node)):
@@ -134,6 +140,17 @@ def known(ctx, names: Names, node: Optional[ast.AST]) -> Optional[tuple]:
     if notes:
         names.notes[id(node)] = sorted(notes)
     return values
+
+
+def _changed(tree: ast.AST, name: str) -> bool:
+    """Whether the file may change what a name holds other than by binding it (`name.append(x)`, `name += ...`,
+    `name[0] = ...`): then its bindings alone do not say what it holds."""
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.value, ast.Name) and n.value.id == name:
+            return True
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+            return True
+    return False
 
 
 def plain(value):

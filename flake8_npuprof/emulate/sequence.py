@@ -285,6 +285,9 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     if other and other != launch.script:
         from .imported import follow
         followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
+        if followed is None:        # a torch_npu profiler reading a global accessor (emulate/global_args.py)
+            from .global_args import follow as follow_accessor
+            followed = follow_accessor(w, launch, ls, target, environ)
     if followed is not None:
         verdict, why, profiles = followed[:3]
         # the module's replay, shown as a script's is, when one module decides; else the one line

@@ -207,6 +207,8 @@ def arith(a, b, op) -> object:
         try:
             if isinstance(op, ast.Mult) and isinstance(a.value, (int, float)) and isinstance(b.value, (int, float)):
                 return C(a.value * b.value)
+            if isinstance(op, ast.Sub) and type(a.value) in (int, float) and type(b.value) in (int, float):
+                return C(a.value - b.value)     # (not bool: True - 1 is an int, but not a number written so)
         except Exception:
             pass
     return U("computed value")

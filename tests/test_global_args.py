@@ -1,0 +1,303 @@
+"""A Megatron-style launch (MindSpeed-LLM's way to profile): `torchrun pretrain.py --profile --profile-step-start 5
+...` where the script has no profiler of its own, and a module it imports builds torch_npu's profiler from
+`args = get_args()`, the one namespace the framework parsed. The options come from a features module of the project
+(`group.add_argument` in a method that takes the parser) and from Megatron-LM, which is not in the project: what the
+launch passes is known, a Megatron default it does not pass is not (emulate/global_args.py)."""
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+PRETRAIN = """\
+from megatron.training import get_args
+from core.training import pretrain
+
+
+def model_provider():
+    args = get_args()
+    return args.hidden_size
+
+
+if __name__ == "__main__":
+    pretrain(model_provider)
+"""
+
+FEATURES = """\
+class ProfilingFeature:
+    def register_args(self, parser):
+        group = parser.add_argument_group(title="profiling")
+        group.add_argument("--profile-level", type=str, default="level0",
+                           choices=["level_none", "level0", "level1", "level2"])
+        group.add_argument("--profile-with-cpu", action="store_true")
+        group.add_argument("--profile-save-path", type=str, default="./profile_dir")
+"""
+
+TRAINING = """\
+import torch
+import torch_npu
+from megatron.training import get_args
+from core.features import ProfilingFeature
+
+
+def is_profile_enabled():
+    args = get_args()
+    if not args.profile:
+        return False
+    if args.profile_ranks == [-1]:
+        return True
+    if torch.distributed.get_rank() in args.profile_ranks:
+        return True
+    return False
+
+
+def get_profiler():
+    args = get_args()
+    if args.profile_level == "level1":
+        level = torch_npu.profiler.ProfilerLevel.Level1
+    else:
+        level = torch_npu.profiler.ProfilerLevel.Level0
+    experimental_config = torch_npu.profiler._ExperimentalConfig(profiler_level=level)
+    skip_first = args.profile_step_start - args.iteration - 2
+    active = args.profile_step_end - args.profile_step_start
+    if args.profile_step_start == args.iteration + 1:
+        warmup = 0
+    elif args.profile_step_start > args.iteration + 1:
+        warmup = 1
+    else:
+        raise AssertionError("profile_step_start should be greater than the iteration")
+    activities = [torch_npu.profiler.ProfilerActivity.NPU]
+    if args.profile_with_cpu:
+        activities.append(torch_npu.profiler.ProfilerActivity.CPU)
+    prof = torch_npu.profiler.profile(
+        activities=activities,
+        schedule=torch_npu.profiler.schedule(wait=0, warmup=warmup, active=active, repeat=1, skip_first=skip_first),
+        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(args.profile_save_path),
+        experimental_config=experimental_config)
+    return prof
+
+
+def train():
+    args = get_args()
+    iteration = args.iteration
+    if is_profile_enabled():
+        prof = get_profiler()
+        prof.start()
+    while iteration < args.train_iters:
+        iteration += 1
+        if is_profile_enabled():
+            prof.step()
+    if is_profile_enabled():
+        prof.stop()
+
+
+def pretrain(model_provider):
+    model_provider()
+    train()
+"""
+
+LAUNCHER = """\
+#!/bin/bash
+torchrun --nproc_per_node 8 pretrain.py --train-iters 20 "$@"
+"""
+
+PROFILE = ["--profile", "--profile-step-start", "5", "--profile-step-end", "6", "--profile-ranks", "0",
+           "--profile-level", "level1", "--profile-with-cpu", "--profile-save-path", "./profile_dir"]
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "core").mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "core" / "__init__.py").write_text("")
+    (tmp_path / "core" / "features.py").write_text(FEATURES)
+    (tmp_path / "core" / "training.py").write_text(TRAINING)
+    (tmp_path / "pretrain.py").write_text(PRETRAIN)
+    (tmp_path / "run.sh").write_text(LAUNCHER)
+    return tmp_path
+
+
+def _emulate(capsys, project, args):
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(project), "--",
+          "bash", "run.sh"] + args)
+    return capsys.readouterr().out.splitlines()[2:]       # after the target and the launch's command
+
+
+def test_the_flags_reach_the_profiler_through_get_args(capsys, project):
+    assert _emulate(capsys, project, PROFILE) == [
+        "  started 8 times (one per rank, by torchrun); each rank emulated alike",
+        "  `is_profile_enabled()` holds on rank 0 only (torch.distributed.get_rank()): the other ranks do not profile",
+        "  training.py:36 profile: activities: CPU, NPU; profiler_level Level1; export_type text",
+        "  training.py:36 profile: schedule: wait=0, active=1, warmup=1, repeat=1, skip_first=3 (line 38): records "
+        "from step 4",
+        "  training.py:36 profile: steps recorded: from step 4, if the loop runs more than 4 steps",
+        f"  training.py:36 profile: output directory: {project}/profile_dir (tensorboard_trace_handler, line 39)",
+        "  training.py:36 profile: steps recorded when the loop runs 5 steps or more: 4 (1 trace saved)",
+        "core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): on rank 0 only: the "
+        "schedule records from step 4; whether the loop runs that long is not known here",
+        "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, when "
+        "is_profile_enabled(): on rank 0 only: the schedule records from step 4; whether the loop runs that long is "
+        "not known here)"]
+
+
+def test_the_steps_a_longer_window_records(capsys, project):
+    # start 3, end 8: skip_first 1, warmup 1, active 5: steps 2-6, counted from 0 (the step before the first
+    # prof.step() is step 0), once the loop runs 7 steps
+    out = _emulate(capsys, project, PROFILE + ["--profile-step-start", "3", "--profile-step-end", "8"])
+    assert "  training.py:36 profile: steps recorded when the loop runs 7 steps or more: 2-6 (1 trace saved)" in out
+
+
+def test_every_rank_with_profile_ranks_minus_one(capsys, project):
+    out = _emulate(capsys, project, PROFILE + ["--profile-ranks", "-1"])
+    assert out[1] == "  `is_profile_enabled()` is true on every rank in this launch"
+    assert out[-2].startswith("core/training.py, which pretrain.py imports: line 36: the schedule records from step 4")
+
+
+def test_a_megatron_default_is_not_guessed(capsys, project):
+    # --profile-step-end is Megatron-LM's, whose code is not in the project: not passed, its default is unknown
+    args = [a for a in PROFILE if a not in ("--profile-step-end", "6")]
+    out = _emulate(capsys, project, args)
+    assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
+        "resets: see npuprof check)" in out
+    assert "  training.py:36 profile: schedule's active is not known: --profile-step-end is not passed, and its " \
+        "definition (Megatron-LM's) is not in this project: its default is not known here" in out
+
+
+def test_the_iteration_of_a_loaded_checkpoint_is_not_known(capsys, project):
+    out = _emulate(capsys, project, PROFILE + ["--load", "/ckpt"])
+    assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is the iteration of the " \
+        "checkpoint it loads (or 1 after an upcycling), known only when the job starts (--load from run.sh:2)" in out
+    assert out[-2] == ("core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): on rank 0 "
+                       "only: the schedule's values are not known here")
+
+
+def test_a_start_step_the_run_has_passed_fails_before_the_profiler_is_made(capsys, project):
+    args = [("0" if a == "5" else a) for a in PROFILE]
+    out = _emulate(capsys, project, args)
+    assert out[-1] == (
+        "usable data: no (run.sh:2: fails: core/training.py, which pretrain.py imports: line 36, when "
+        "is_profile_enabled(): on rank 0 only: line 32 raises AssertionError before the profiler is made "
+        "(`args.profile_step_start == args.iteration + 1` is false; `args.profile_step_start > args.iteration + 1` is "
+        "false in this launch))")
+
+
+def test_a_negative_active_is_what_torch_npu_resets(capsys, project):
+    # torch_npu resets active <= 0 to 1 with a warning (tests/oracle/torch_npu/records.jsonl,
+    # schedule.active.negative): not a failure; the replay leaves such a schedule to npuprof check
+    args = [("4" if a == "6" else a) for a in PROFILE]
+    out = _emulate(capsys, project, args)
+    assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
+        "resets: see npuprof check)" in out
+
+
+def test_a_local_the_function_changes_is_not_decided(capsys, project):
+    # `n` is changed after it is read from the namespace: the test on it is not decided, so the raise is not claimed
+    text = TRAINING.replace('''    activities = [torch_npu.profiler.ProfilerActivity.NPU]
+''', '''    n = args.iteration
+    n += 1
+    if n == 1:
+        raise ValueError("not decided here")
+    activities = [torch_npu.profiler.ProfilerActivity.NPU]
+''')
+    (project / "core" / "training.py").write_text(text)
+    out = _emulate(capsys, project, PROFILE)
+    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 40, "
+                              "when is_profile_enabled(): on rank 0 only: the schedule records from step 4")
+
+
+def test_a_list_option_given_twice_or_with_an_equals_sign(capsys, project):
+    assert _emulate(capsys, project, PROFILE + ["--profile-ranks", "1", "2"])[1] == (
+        "  `is_profile_enabled()` holds on ranks 1, 2 only (torch.distributed.get_rank()): the other ranks do not "
+        "profile")
+    assert _emulate(capsys, project, PROFILE + ["--profile-ranks=3"])[1] == (
+        "  `is_profile_enabled()` holds on rank 3 only (torch.distributed.get_rank()): the other ranks do not profile")
+
+
+def test_without_profile_the_megatron_switch_is_not_guessed(capsys, project):
+    # --profile is Megatron-LM's: not passed, whether it is on is not known (never "off")
+    out = _emulate(capsys, project, PROFILE[1:])
+    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, "
+                              "when is_profile_enabled(): the schedule records from step 4")
+
+
+GLOBAL_VARS = """\
+_GLOBAL_ARGS = None
+
+
+def get_args():
+    return _GLOBAL_ARGS
+
+
+def set_args(args):
+    global _GLOBAL_ARGS
+    _GLOBAL_ARGS = args
+"""
+
+ARGUMENTS = """\
+import argparse
+
+from core.features import ProfilingFeature
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile-step-start", type=int, default=10)
+    parser.add_argument("--profile-step-end", type=int, default=-1)
+    parser.add_argument("--profile-ranks", nargs="+", type=int, default=[0])
+    parser.add_argument("--train-iters", type=int, default=100)
+    ProfilingFeature().register_args(parser)
+    return parser.parse_args()
+"""
+
+
+@pytest.fixture
+def own_accessor(project):
+    # the project's own get_args() (a module global another function sets) and every option defined on disk
+    (project / "core" / "global_vars.py").write_text(GLOBAL_VARS)
+    (project / "core" / "arguments.py").write_text(ARGUMENTS)
+    (project / "core" / "training.py").write_text(
+        TRAINING.replace("from megatron.training import get_args", "from core.global_vars import get_args")
+        .replace("args.iteration", "0"))
+    (project / "pretrain.py").write_text(
+        PRETRAIN.replace("from megatron.training import get_args",
+                         "from core.global_vars import get_args, set_args\nfrom core.arguments import parse_args"))
+    return project
+
+
+def test_the_projects_own_accessor_and_defaults(capsys, own_accessor):
+    out = _emulate(capsys, own_accessor, PROFILE)
+    assert out[1:5] == [
+        "  `is_profile_enabled()` holds on rank 0 only (torch.distributed.get_rank()): the other ranks do not profile",
+        "  training.py:36 profile: activities: CPU, NPU; profiler_level Level1; export_type text",
+        "  training.py:36 profile: schedule: wait=0, active=1, warmup=1, repeat=1, skip_first=3 (line 38): records "
+        "from step 4",
+        "  training.py:36 profile: steps recorded: from step 4, if the loop runs more than 4 steps"]
+    # the project's default of --profile is False: nothing is profiled, on any rank
+    out = _emulate(capsys, own_accessor, PROFILE[1:])
+    assert out[1] == "  `is_profile_enabled()` is false in this launch"
+    assert out[-1] == ("usable data: no (core/training.py, which pretrain.py imports: line 36: not run in this "
+                       "launch: `is_profile_enabled()` is false in this launch)")
+
+
+def test_a_default_end_step_below_the_start_is_what_torch_npu_resets(capsys, own_accessor):
+    # --profile-step-end defaults to -1 here: active = -1 - 5 = -6, which torch_npu resets to 1 with a warning
+    # (tests/oracle/torch_npu/records.jsonl, schedule.active.negative): the job does not fail, and the schedule is
+    # left to npuprof check
+    out = _emulate(capsys, own_accessor, [a for a in PROFILE if a not in ("--profile-step-end", "6")])
+    assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
+        "resets: see npuprof check)" in out
+    assert not any("FAILS" in line or line.startswith("usable data: no") for line in out)
+
+
+def test_an_option_the_script_itself_defines(capsys, project):
+    # the script registers --profile-save-path (the features module no longer does): its default is the script's
+    (project / "core" / "features.py").write_text(FEATURES.replace(
+        '        group.add_argument("--profile-save-path", type=str, default="./profile_dir")\n', ""))
+    (project / "pretrain.py").write_text(PRETRAIN.replace("def model_provider", '''def add_args(parser):
+    parser.add_argument("--profile-save-path", type=str, default="./from_script")
+
+
+def model_provider'''))
+    out = _emulate(capsys, project, [a for a in PROFILE if a not in ("--profile-save-path", "./profile_dir")])
+    assert f"  training.py:36 profile: output directory: {project}/from_script (tensorboard_trace_handler, line 39)" \
+        in out
