@@ -72,7 +72,8 @@ _NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")
 # what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
 # counts one); `do`/`done` at a command's head open and close a loop body; `..` and `dirname` go one folder up
 _LOOP_WORDS = re.compile(r"(for|while|until|select|do|done)(?=$|[\s;&|])", re.M)     # (at a command's head)
-_DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
+_LEVEL_UP = re.compile(r"(?<!\.)\.\.(?!\.)|dirname")        # `..` (not `...`), `dirname`
+_COMMAND_END = re.compile(r"[\n;&|()`]")
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
 _OVER_ARGS = re.compile(r"^for[ \t]+\w+[ \t]*(?:;|$)|\$\{?[@*1#]|getopts")
@@ -119,6 +120,7 @@ class _Text:
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
         self.links = "readlink" in text or "realpath" in text
         self._widest: Optional[int] = None
+        self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
         # (start, end, loop depth, the body it is in or -1) of the stretches the counts below were made in, and the
         # commands and levels of each body by loop depth: how often each body is walked (_Text.walked) weighs them
@@ -209,9 +211,8 @@ class _Text:
         open_bodies: List[int] = []
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
-            commands = sum(text.count(c, at, where) for c in "\n;&|()`")
-            levels = sum(len(d) == 2 for d in _DOTS.findall(text, at, where)) + \
-                text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
+            commands = len(_COMMAND_END.findall(text, at, where))
+            levels = len(_LEVEL_UP.findall(text, at, where)) - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
             self.levels[k] += levels
             innermost = open_bodies[-1] if open_bodies else -1
@@ -297,6 +298,11 @@ class _Text:
         body once per walk of that body, and once more (a function no call reaches is walked once, as is a body
         whose end is not found); any word that is a function's name counts as a call. None when a function's calls
         lead back to itself (the walk does not call a function inside itself; the bound is then _times')."""
+        if rounds not in self._walked:      # (asked for the launcher alone, then again with the files it follows)
+            self._walked[rounds] = self._walks(rounds)
+        return self._walked[rounds]
+
+    def _walks(self, rounds: int) -> Optional[Tuple[int, int, int]]:
         if not self._functions:
             return self.commands[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.commands) if k > 1), \
                 self.levels[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.levels) if k > 1), 1
@@ -380,12 +386,13 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         named = _NAME_BEFORE.search(text, max(0, k - 81), k - 1)
         if named is not None and re.fullmatch(r"\w+", named.group(1)) and _starts_word(text, named.start()):
             return None                 # `X=/data`: a variable a `cd $X` may read
-    start = k
-    while start:
-        c = text[start - 1]
-        if c in ";&|(){}`" or c == "\n" and (start < 2 or text[start - 2] != "\\"):
-            break
-        start -= 1
+    start = max(text.rfind(c, 0, k) for c in ";&|(){}`") + 1     # (after the operator or line break before it)
+    line = k
+    while True:
+        line = text.rfind("\n", 0, line)
+        if line < 1 or text[line - 1] != "\\":
+            break                       # (a `\\`-newline continues the command)
+    start = max(start, line + 1)
     if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
         return None                     # `x=$(echo /data)`: what a substitution prints may become a value
     words = [w.strip("'\"") for w in text[start:k].split()]
