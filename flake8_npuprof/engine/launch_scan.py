@@ -485,6 +485,8 @@ def why_walked(text: str, path: str) -> str:
     alone = own.walked(own.widest + 2)
     if (alone[0] if alone else own.weighted(own.commands, own.widest + 2, _times({launcher: own}))) >= MAX_COMMANDS:
         return "its commands may reach the walk's bound"
+    if not own.scripts and not own.shells and not own.modules:
+        return ""       # it names no script, module or file to follow: none can be started wherever it goes
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels)
     if why:
         return why
