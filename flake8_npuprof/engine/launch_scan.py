@@ -108,7 +108,8 @@ class _Text:
         self.why = ""
         # each `.py` word: its file name, the variable it starts with (`${dir}/x.py`: dir; `$3/x.py`: 3) and whether a
         # function body holds it
-        self.scripts: List[Tuple[str, Optional[str], bool, str]] = []     # (and its written path's tail)
+        # (and its written path's tail, and what follows the variable when it is written out: `/x.py`)
+        self.scripts: List[Tuple[str, Optional[str], bool, str, Optional[str]]] = []
         self.shells: List[Tuple[str, str, bool]] = []   # (name, suffix or "", sourced) of each file it runs or sources
         self.modules: Set[str] = set()
         self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
@@ -152,8 +153,10 @@ class _Text:
             # a path written out (`../BigGAN/main.py`) is, from any folder, a file whose path ends with it
             tail = "" if not _starts_word(text, at) or "/" not in word or word.startswith("/") or \
                 _COMPUTED_PART.search(word) else "/" + _UP.sub("", os.path.normpath(word))
+            rest = word[lead.end() - 1:] if lead else ""        # (`/x.py` of `${dir}/x.py`)
             self.scripts.append((name, lead.group(1) or lead.group(2) if lead else None,
-                                 any(a <= at < b for a, b in bodies), tail))
+                                 any(a <= at < b for a, b in bodies), tail,
+                                 None if _COMPUTED_PART.search(rest) or "{" in rest or "\\" in rest else rest))
         for m in _SH.finditer(text):
             at, word = _word_before(text, m.end())
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
@@ -247,6 +250,12 @@ class _Text:
         if self._widest is None:
             self._widest = max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
         return self._widest
+
+    def in_function(self, at: int) -> bool:
+        """Whether a function body holds the text at `at`."""
+        import bisect
+        starts = [a for a, _, _, _ in self._stretches]
+        return bool(starts) and self._stretches[max(0, bisect.bisect_right(starts, at) - 1)][3] >= 0
 
     def _body(self, name: str, name_at: int, start: int, end: int, text: str, bodies: list, brace_body) -> None:
         """A function definition `name() {` / `function name {`: its body (to the end of the text when its `}` is not
@@ -353,6 +362,35 @@ def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
         return True                     # (the walk knows PWD and BASH_SOURCE; the others: never certain)
     mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
     return any(mention.search(t.text) for t in texts.values())
+
+
+# `name=value` at a command's head, its value a relative name written out (quoted or not) or one of the launcher's
+# arguments (`$1`, `"${2}"`), then the word's end
+_LITERAL_VALUE = re.compile(r"""=(?:(?P<q>['"]?)(?P<name>[\w.+-][\w.+/-]*)(?P=q)|(?P<r>"?)\$(?:(?P<n>\d)|\{(?P<nn>\d+)\})(?P=r))"""
+                            r"(?=$|[ \t\r\n;&|)])")
+
+
+def _values(name: str, texts: Dict[str, _Text], launcher: str) -> Optional[List[str]]:
+    """The values these texts can give a variable when each is a relative name written out (what an assignment of
+    the launcher's own argument outside a function gives it is not known to check's walk: no value), or None when
+    one may be anything else: every mention of its name that does not read it (_set_anywhere) must be such an
+    assignment at a command's head (not `export name=`, `name+=`, `read name`, `for name in`, `${name:=x}`)."""
+    if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
+        return None
+    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
+    values: List[str] = []
+    for p, t in texts.items():
+        if re.search(r"\$\{[#!]?%s(?!\w)(?!\})" % re.escape(name), t.text):
+            return None                 # `${name:=x}`, `${name=x}` may set it (and `${#name}`, `${!name}` are others)
+        for m in mention.finditer(t.text):
+            v = _LITERAL_VALUE.match(t.text, m.end())
+            if v is None or not _heads(t.text, m.start()):
+                return None
+            if v.group("name") is not None:
+                values.append(v.group("name"))
+            elif p != launcher or t.in_function(m.start()):
+                return None             # (a function's arguments, or a sourced file's, may be known)
+    return values
 
 
 _DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
@@ -526,9 +564,20 @@ def why_walked(text: str, path: str) -> str:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
     # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script
-    names = {(name, tail) for p, t in texts.items() for name, lead, body, tail in t.scripts
-             if lead is None or not (lead.isdigit() and p == launcher and not body or
-                                     not lead.isdigit() and not _set_anywhere(lead, texts))}
+    # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script; nor one that
+    # starts with a variable the texts set only to such arguments (`code_dir=$1`); one set only to names written out
+    # (`cur_path='pwd'`) is, from any folder, a file whose path ends with its value and the rest of the word
+    names = set()
+    for p, t in texts.items():
+        for name, lead, body, tail, rest in t.scripts:
+            if lead is None or lead.isdigit() and not (p == launcher and not body):
+                names.add((name, tail))
+            elif not lead.isdigit() and _set_anywhere(lead, texts):
+                values = _values(lead, texts, launcher) if rest is not None else None
+                if values is None:
+                    names.add((name, tail))
+                else:
+                    names.update((name, "/" + _UP.sub("", os.path.normpath(v + rest))) for v in values)
     candidates = list(dict.fromkeys(p for name, tail in names for p in _named(found, name)
                                     if not tail or p.endswith(tail)))
     candidates += _modules({m for t in texts.values() for m in t.modules}, region, found)
