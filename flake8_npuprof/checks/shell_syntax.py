@@ -25,7 +25,6 @@ variable an msprof line uses (another variable the launcher exports, such as PYT
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import FrozenSet, List, Optional, Set
 
@@ -87,8 +86,10 @@ class _Uses:
 # ---------------------------------------------------------------- which texts can have a finding
 
 # an option word in a value: after a blank (the value's words are split at blanks: `"-x --output=/p"`), `--` and the
-# name; \x01 marks where a `\\`-newline was (taken out, or a blank in single quotes); zero-width (`---output`)
-_DASHED = re.compile(r"(?<![^\s\x01])(?=\x01*-\x01*-([\w.\x01-]*))")
+# name; \x01 marks where a `\\`-newline was (taken out, or a blank in single quotes); one `-` taken at a time
+# (`---output`: the second is not after a blank), and what stands before it checked by _may_report (a search that
+# starts with `-` is quick)
+_DASHED = re.compile(r"-(?=\x01*-([\w.\x01-]*))")
 # where simple_commands can start an assignment word (after a blank, an operator, a redirection or a here-document's
 # quoted tag): a name and `=` as decoded, with quotes, `\\`s and `\\`-newlines between their characters; zero-width, so
 # that every start is tried (in `OP\\\\` then a line break, the line break ends the word)
@@ -117,43 +118,12 @@ def _may_report(text: str) -> bool:
         return False
     names = _msprof_names()
     # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
-    dashed = list(_DASHED.finditer(bare))
-    if not any(m.group(1).replace("\x01", "") in names for m in dashed):
+    if not any(m.group(1).replace("\x01", "") in names for m in _DASHED.finditer(bare)
+               if not m.start() or bare[m.start() - 1].isspace() or bare[m.start() - 1] == "\x01"):
         return False
     # one stands after a blank: is it in an assignment word, decoded as simple_commands decodes it (`$1 == --help`,
-    # `echo "--output"` are not). An option a word holds starts where a `--` follows a blank in the bare text (its
-    # name there may run on: `\\` CR LF is a blank in the word, \x01 here), so the word read at an assignment's
-    # start can hold one only if it reaches such a `--`: a word that plainly ends before the next one (a blank or an
-    # operator first, and no quote, `\\`, `$` or backquote that could carry it past) is not read
-    at = _in_text(text, [bare.index("-", m.start()) for m in dashed])
-    for m in _ASSIGNMENT_AT.finditer(text):
-        k = bisect.bisect_left(at, m.start())
-        if k == len(at):
-            return False                # no option after this start, nor after any later one
-        if _PLAIN_STRETCH.fullmatch(text, m.start(), at[k]) and _ENDS_WORD.search(text, m.start(), at[k]):
-            continue
-        if _msprof_word(read_word(text, m.start())[0].text):
-            return True
-    return False
-
-
-_REMOVED = re.compile(r"\\\r?\n|[\"'\\]")     # what _may_report's bare text takes out (a `\\`-newline: one \x01)
-_PLAIN_STRETCH = re.compile(r"[^'\"\\$`]*")
-_ENDS_WORD = re.compile(r"[ \t\n\r;&|<>()]")     # (words.decode: where an unquoted word ends)
-
-
-def _in_text(text: str, positions: List[int]) -> List[int]:
-    """Where each of these positions of _may_report's bare text is in the text (ascending, as given)."""
-    shifts = []                         # (first bare position after a removal, how far the text is ahead from there)
-    ahead = 0
-    for m in _REMOVED.finditer(text):
-        ahead += len(m.group()) - (len(m.group()) > 1)      # (a `\\`-newline leaves its \x01)
-        shifts.append((m.end() - ahead, ahead))
-    out = []
-    for p in positions:
-        k = bisect.bisect_right(shifts, (p, float("inf"))) - 1
-        out.append(p + (shifts[k][1] if k >= 0 else 0))
-    return out
+    # `echo "--output"` are not)
+    return any(_msprof_word(read_word(text, m.start())[0].text) for m in _ASSIGNMENT_AT.finditer(text))
 
 
 # ---------------------------------------------------------------- the check
