@@ -447,3 +447,30 @@ def test_a_launcher_that_names_nothing_to_start_is_not_listed(project, tmp_path,
     text += "python3 train.py\n"
     path.write_text(text)
     assert launch_scan.why_walked(text, str(path)) == "a folder link or too many files above it"
+
+
+@pytest.mark.parametrize("text, walked", [
+    ("X=/etc\npython3 ../train.py --data=$X --log=${X}/log > log 2>&1\n", False),   # only ever an argument
+    ('X="/etc"\ncp -r "$X" . && python3 ../train.py\n', False),
+    ("X=/etc\ncd $X/..\npython3 ../train.py\n", True),
+    ("X=/etc\nexport X\npython3 ../train.py\n", True),                   # a script it starts may cd there
+    ("X=/etc\nrun() { cd $1; }\nrun $X\npython3 ../train.py\n", True),  # what a function gets
+    ("X=/etc\nbash ./child.sh $X\npython3 ../train.py\n", True),          # what a script run gets
+    ("X=/etc\nY=$X/..\ncd $Y\npython3 ../train.py\n", True),              # another variable's value
+    ("set -a\nX=/etc\nbash ./child.sh\npython3 ../train.py\n", True),     # exported by set -a
+    ("X=/etc\nd=$(dirname $X)\npython3 ../train.py\n", True),             # what a substitution prints
+    ("X=/etc\nfor d in $X; do cd $d; done\npython3 ../train.py\n", True),
+])
+def test_an_absolute_value_read_only_as_a_program_argument_is_no_directory(project, text, walked):
+    """`DATA_DIR=/home/imagenet_TF` then `--data_dir=${DATA_DIR}` (the model zoo's Resnet50v1.5 scripts): a value
+    a variable holds that is only ever read as a program's argument is what `cp /data/x .` is; read anywhere it may
+    become a directory, or set otherwise, it is an absolute path that is there."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("cd $1\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ("an absolute path that is there (/etc)" if walked else "")
+    if not walked:
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow

@@ -114,6 +114,9 @@ class _Text:
         self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
         # the absolute paths that are only a program's argument, with the words of its command
         self.arguments: List[Tuple[str, bool, Set[str]]] = []
+        # the absolute values of assignments at a command's head (`DATA_DIR=/data`), with the variable's name: where
+        # it is read only as a program's argument, no directory comes from it (why_walked, _held)
+        self.held: List[Tuple[str, bool, str]] = []
         self.defined: Set[str] = set()
         # by [2 * how many loops over the arguments hold it + whether a function body holds it]:
         self.commands: List[int] = [1, 0]           # commands
@@ -204,7 +207,10 @@ class _Text:
             literal = re.split(r"[$*?\[{\\]", word, maxsplit=1)[0]
             whole = literal == word
             literal = literal if whole else literal.rpartition("/")[0] or "/"
-            if command is None:
+            held = None if command is not None or word.endswith((".py", ".sh")) else _held_by(text, quoted)
+            if held is not None:
+                self.held.append((literal, whole, held))
+            elif command is None:
                 self.rooted.append((literal, whole))
             else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
                 self.arguments.append((literal, whole, command))
@@ -527,7 +533,7 @@ def why_walked(text: str, path: str) -> str:
         return "its commands may reach the walk's bound"
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
-    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels)
+    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels, _held({launcher: own}, own.defined))
     if why:
         return why
     while True:
@@ -561,11 +567,10 @@ def why_walked(text: str, path: str) -> str:
     functions = {n for t in texts.values() for n in t.defined}
     for t in texts.values():            # an argument of a function: what `f /data` passes may be its `cd $1`
         t.rooted += [(literal, whole) for literal, whole, before in t.arguments if before & functions]
-    why = _absolute(texts, region, levels)
+    why = _absolute(texts, region, levels, _held(texts, functions))
     if why:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
-    # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script
     # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script; nor one that
     # starts with a variable the texts set only to such arguments (`code_dir=$1`); one set only to names written out
     # (`cur_path='pwd'`) is, from any folder, a file whose path ends with its value and the rest of the word
@@ -705,12 +710,12 @@ def _read(path: str) -> Optional[_Text]:
         return None
 
 
-def _absolute(texts: Dict[str, _Text], region: str, levels: int) -> str:
-    """Why an absolute path of the texts may reach a script ("" when none can: it is not there, with as many
-    levels up as the texts can go, or it is in the region listed)."""
+def _absolute(texts: Dict[str, _Text], region: str, levels: int, held: Dict[str, list]) -> str:
+    """Why an absolute path of the texts (and those held: _held) may reach a script ("" when none can: it is not
+    there, with as many levels up as the texts can go, or it is in the region listed)."""
     from ..source import observed
-    for t in texts.values():
-        for literal, whole in t.rooted:
+    for p, t in texts.items():
+        for literal, whole in t.rooted + held.get(p, []):
             if t.modules:
                 return f"a `-m` module beside an absolute path ({literal})"
             top = os.path.normpath(literal)
@@ -726,6 +731,62 @@ def _absolute(texts: Dict[str, _Text], region: str, levels: int) -> str:
                 continue                    # a file (`/dev/null`): neither a folder nor a script
             return f"an absolute path that is there ({literal})"
     return ""
+
+
+def _held_by(text: str, at: int) -> Optional[str]:
+    """The variable whose value the word at `at` is, when it is the whole value of an assignment at a command's head
+    (`DATA_DIR=/data`, not `export DATA_DIR=/data`, `x=a/data`)."""
+    if not at or text[at - 1] != "=":
+        return None
+    named = _NAME_BEFORE.search(text, max(0, at - 81), at - 1)
+    if named is None or not re.fullmatch(r"[A-Za-z_]\w*", named.group(1)) or not _heads(text, named.start()):
+        return None
+    return named.group(1)
+
+
+def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[str, bool]]]:
+    """The absolute values of assignments (_Text.held) that may become a directory or a script: all but those of a
+    variable that is only ever read as a program's argument (`DATA_DIR=/data` ... `python3 x.py --data_dir=$DATA_DIR`,
+    as _program_words: not by `cd`, `source`, a function, a script run, an assignment, a substitution), and named
+    otherwise only by such assignments (not exported, read, looped over, or set by `${x:=}`; nor `set -a`)."""
+    out: Dict[str, List[Tuple[str, bool]]] = {}
+    free: Dict[str, bool] = {}
+    for p, t in texts.items():
+        for literal, whole, name in t.held:
+            if name not in free:
+                free[name] = _only_argument(name, texts, functions)
+            if not free[name]:
+                out.setdefault(p, []).append((literal, whole))
+    return out
+
+
+def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> bool:
+    if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PATH", "PYTHONPATH"):
+        return False
+    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
+    read = re.compile(r"\$(?:%s(?!\w)|\{%s(?![\w\[]))" % (name, name))
+    for t in texts.values():
+        text = t.text
+        if "set -a" in text or "allexport" in text or "${!" in text:
+            return False
+        for m in mention.finditer(text):
+            if not text.startswith("=", m.end()) or not _heads(text, m.start()):
+                return False            # `export x`, `read x`, `for x in`, `x+=`, a word that is not a reading
+        if re.search(r"\$\{[#!]?%s(?!\w)(?!\})(?!:?-)" % re.escape(name), text):
+            return False                # `${x:=y}`, `${x=y}` may set it (`${x:-y}` and `${x-y}` read it)
+        for m in read.finditer(text):
+            words = _program_words(text, _word_start(text, m.start()))
+            if words is None or words & functions:
+                return False
+    return True
+
+
+def _word_start(text: str, at: int) -> int:
+    """Where the word that holds text[at] starts (after a blank, an operator or a quote that opens it)."""
+    k = at
+    while k and text[k - 1] not in _DELIMITERS:
+        k -= 1
+    return k
 
 
 def _modules(modules: Set[str], region: str, found: Dict[str, List[str]]) -> List[str]:
