@@ -763,21 +763,27 @@ def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[
 def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> bool:
     if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PATH", "PYTHONPATH"):
         return False
-    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
-    read = re.compile(r"\$(?:%s(?!\w)|\{%s(?![\w\[]))" % (name, name))
+    n = len(name)
     for t in texts.values():
         text = t.text
         if "set -a" in text or "allexport" in text or "${!" in text:
             return False
-        for m in mention.finditer(text):
-            if not text.startswith("=", m.end()) or not _heads(text, m.start()):
-                return False            # `export x`, `read x`, `for x in`, `x+=`, a word that is not a reading
-        if re.search(r"\$\{[#!]?%s(?!\w)(?!\})(?!:?-)" % re.escape(name), text):
-            return False                # `${x:=y}`, `${x=y}` may set it (`${x:-y}` and `${x-y}` read it)
-        for m in read.finditer(text):
-            words = _program_words(text, _word_start(text, m.start()))
-            if words is None or words & functions:
-                return False
+        at = text.find(name)
+        while at >= 0:
+            end = at + n
+            after = text[end:end + 1]
+            before = text[at - 1:at] if at else ""
+            if after and (after.isalnum() or after == "_") or before and (before.isalnum() or before == "_"):
+                pass                    # (another name)
+            elif before == "$" or before == "{" and text[at - 2:at] == "${":
+                if before == "{" and after != "}" and not text.startswith(("-", ":-"), end):
+                    return False        # `${x:=y}`, `${x=y}` may set it, `${x[1]}` (`${x:-y}` and `${x-y}` read it)
+                words = _program_words(text, _word_start(text, at - 1 - (before == "{")))
+                if words is None or words & functions:
+                    return False        # read where it may become a directory, a script or another value
+            elif before != "{" and (after != "=" or not _heads(text, at)):
+                return False            # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
+            at = text.find(name, at + 1)
     return True
 
 
