@@ -19,22 +19,28 @@ where that is certain (why_walked says what is not):
   its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
   `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension is computed;
   a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
-  outside a function (`$3/x.py`), is not known to the walk, which starts no script for it;
+  outside a function (`$3/x.py`), or with a variable the texts set only to those (`code_dir=$1`), is not known
+  to the walk, which starts no script for it; one that starts with a variable the texts set only to names
+  written out (`cur_path='pwd'`, at a command's head: not exported, read, appended to) is a file whose path
+  ends with that name and the rest of the word (`pwd/x.py`);
 - every absolute path (`/data/x`, `"/home/u/$d"`, `~/x` as the walk's `cd` reads it) is one the directories
   cannot reach a script through: it does not exist (with as many levels up as the texts go up), it is in the
   region listed, or it is only a program's argument (`cp /data/x .`, `--data_dir=/data`: not an assignment's
   value, not on a command through which an argument becomes a directory, a script or a variable: `cd`,
-  `source`, `export`, a loop, a function, a shell script run); a `-m` module beside one is left to the walk;
+  `source`, `export`, a loop, a function, a shell script run), also as the value of a variable assigned at a
+  command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
+  module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
   as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
   at most), a sourced file once per `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS;
-- every file with one of the scripts' names in that region (found by one listing of it, kept while no folder of
-  it changes) fails the prefilter (checks/shell_scan.may_have_setups: the walk's launches ask the same).
+- every file with one of the scripts' names in that region (found by a listing of it, built from each folder's
+  entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups: the walk's launches ask the same).
 A folder link in the region, a region of more than MAX_ENTRIES entries (its listing would cost more than the
 walk), or any doubt: the launcher is walked. What cannot change with the files it follows (its own commands, its
-own absolute paths) is decided before anything is listed.
+own absolute paths) is decided before anything is listed, and a launcher that names no script, module or file to
+follow is settled there: wherever it goes, it can start nothing.
 """
 
 from __future__ import annotations
