@@ -60,7 +60,9 @@ MAX_REGIONS = 16
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
-_COMPUTED = re.compile(r"\.[$`]|\}(?:py|sh)\b|\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)|s(?<!\ws)et[ \t]+--")
+# (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
+_COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
+             re.compile(r"\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)"), re.compile(r"set[ \t]+--"))
 _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)          # a line that is a comment
 _ROOTED = re.compile(r"[/~][^\s'\";&|()<>`]*")       # (searched by its first character: the quotes before it apart)
 _DEFAULT = re.compile(r"\$\{\w+:?[-=+?]['\"]?([/~][^}'\"\s]*)")
@@ -96,6 +98,19 @@ _COMPUTED_PART = re.compile(r"[$`*?\[]")
 
 _regions: Dict[str, Tuple[Dict[str, int], Dict[str, List[str]]]] = {}     # folder -> (folder mtimes, name -> paths)
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
+
+
+def _computed(text: str) -> Optional[str]:
+    """The first of _COMPUTED's in the text (`set --` only where a word starts), or None."""
+    first: Optional[Tuple[int, str]] = None
+    for pattern in _COMPUTED:
+        for m in pattern.finditer(text):
+            if pattern is _COMPUTED[3] and m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+                continue                # (`reset --x`)
+            if first is None or m.start() < first[0]:
+                first = (m.start(), m.group())
+            break
+    return None if first is None else first[1]
 
 
 def starts_no_profiled_script(text: str, path: str) -> bool:
@@ -136,9 +151,9 @@ class _Text:
         self._stretches: List[Tuple[int, int, int, int]] = []
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _COMMENT.sub("", text)
-        m = _COMPUTED.search(text)
-        if m:
-            self.why = f"a computed name ({m.group().strip()})"
+        computed = _computed(text)
+        if computed:
+            self.why = f"a computed name ({computed.strip()})"
             return
         from ..shell.parse import _brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
