@@ -36,7 +36,8 @@ where that is certain (why_walked says what is not):
   at most), a sourced file once per `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS;
 - every file with one of the scripts' names in that region (found by a listing of it, built from each folder's
-  entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups: the walk's launches ask the same).
+  entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups:
+  the walk's launches ask the same).
 A folder link in the region, a region of more than MAX_ENTRIES entries (its listing would cost more than the
 walk), or any doubt: the launcher is walked. What cannot change with the files it follows (its own commands, its
 own absolute paths) is decided before anything is listed, and a launcher that names no script, module or file to
@@ -396,8 +397,8 @@ def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
 
 # `name=value` at a command's head, its value a relative name written out (quoted or not) or one of the launcher's
 # arguments (`$1`, `"${2}"`), then the word's end
-_LITERAL_VALUE = re.compile(r"""=(?:(?P<q>['"]?)(?P<name>[\w.+-][\w.+/-]*)(?P=q)|(?P<r>"?)\$(?:(?P<n>\d)|\{(?P<nn>\d+)\})(?P=r))"""
-                            r"(?=$|[ \t\r\n;&|)])")
+_LITERAL_VALUE = re.compile(r"""=(?:(?P<q>['"]?)(?P<name>[\w.+-][\w.+/-]*)(?P=q)"""
+                            r"""|(?P<r>"?)\$(?:(?P<n>\d)|\{(?P<nn>\d+)\})(?P=r))(?=$|[ \t\r\n;&|)])""")
 
 
 def _values(name: str, texts: Dict[str, _Text], launcher: str) -> Optional[List[str]]:
@@ -554,7 +555,8 @@ def why_walked(text: str, path: str) -> str:
         return "its commands may reach the walk's bound"
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
-    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels, _held({launcher: own}, own.defined))
+    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
+                    _held({launcher: own}, own.defined))
     if why:
         return why
     while True:
@@ -602,7 +604,7 @@ def why_walked(text: str, path: str) -> str:
                 names.add((name, tail))
             elif not lead.isdigit() and _set_anywhere(lead, texts):
                 values = _values(lead, texts, launcher) if rest is not None else None
-                if values is None:
+                if values is None or rest is None:
                     names.add((name, tail))
                 else:
                     names.update((name, "/" + _UP.sub("", os.path.normpath(v + rest))) for v in values)
