@@ -395,3 +395,82 @@ def test_the_listing_of_a_region_is_made_again_when_a_folder_changes(project):
     (project / "test" / "deep").mkdir()
     (project / "test" / "deep" / "train.py").write_text(EXAMPLE_SCRIPT)
     assert not starts_no_profiled_script(text, str(path))
+
+
+@pytest.mark.parametrize("text, walked", [
+    ("cur_path='pwd'\npython3 ${cur_path}/train.py > log 2>&1\n", ""),    # pwd/train.py: no such folder
+    ("code_dir=$1\npython3.7 ${code_dir}/train.py --data_path=$2\n", ""),  # check knows no argument
+    ('code_dir="${1}"\npython3 $code_dir/train.py\n', ""),
+    ("cur_path=..\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
+    ("cur_path='pwd'\ncur_path+=_x\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
+    ("export cur_path='pwd'\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
+    ("cur_path='pwd'\nread cur_path\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
+    ("cur_path='pwd'\necho ${cur_path:-..}\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
+    ("f() { code_dir=$1; }\nf ..\npython3 ${code_dir}/train.py\n", "train.py may hold a setup"),
+    ("cur_path=$(pwd)\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
+    ("cur_path='pwd'\npython3 ${cur_path}/$name/train.py\n", "train.py may hold a setup"),
+])
+def test_a_variable_set_only_to_names_written_out_or_to_the_arguments(project, text, walked):
+    """`${cur_path}/train.py` where the texts set cur_path only to `'pwd'` is a file whose path ends with
+    pwd/train.py, and where they set it only to the launcher's `$1` (outside a function) no script check's walk
+    starts; any other way the variable may be set, and the word is any train.py in reach (test/train.py here)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == walked
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+    if "'pwd'" in text and not walked:
+        (project / "test" / "pwd").mkdir()
+        (project / "test" / "pwd" / "train.py").write_text(EXAMPLE_SCRIPT)
+        assert why_walked(text, str(path)) == "pwd/train.py may hold a setup"
+
+
+def test_a_launcher_that_names_nothing_to_start_is_not_listed(project, tmp_path, monkeypatch):
+    """With no script, module or file to follow named, where its `cd`s go decides nothing: the folders above it
+    are not listed (a folder link there would have had it walked)."""
+    from flake8_npuprof.engine import launch_scan
+    (tmp_path / "real").mkdir()
+    (project / "linked").symlink_to(tmp_path / "real")
+    text = "get() { cd ../..; wget -q $1; }\nget x\nget y\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text)
+    monkeypatch.setattr(launch_scan, "_listing", lambda region: pytest.fail(f"listed {region}"))
+    assert launch_scan.why_walked(text, str(path)) == ""
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+    monkeypatch.undo()
+    text += "python3 train.py\n"
+    path.write_text(text)
+    assert launch_scan.why_walked(text, str(path)) == "a folder link or too many files above it"
+
+
+@pytest.mark.parametrize("text, walked", [
+    ("X=/etc\npython3 ../train.py --data=$X --log=${X}/log > log 2>&1\n", False),   # only ever an argument
+    ('X="/etc"\ncp -r "$X" . && python3 ../train.py\n', False),
+    ("X=/etc\ncd $X/..\npython3 ../train.py\n", True),
+    ("X=/etc\nexport X\npython3 ../train.py\n", True),                   # a script it starts may cd there
+    ("X=/etc\nrun() { cd $1; }\nrun $X\npython3 ../train.py\n", True),  # what a function gets
+    ("X=/etc\nbash ./child.sh $X\npython3 ../train.py\n", True),          # what a script run gets
+    ("X=/etc\nY=$X/..\ncd $Y\npython3 ../train.py\n", True),              # another variable's value
+    ("set -a\nX=/etc\nbash ./child.sh\npython3 ../train.py\n", True),     # exported by set -a
+    ("X=/etc\nd=$(dirname $X)\npython3 ../train.py\n", True),             # what a substitution prints
+    ("X=/etc\nfor d in $X; do cd $d; done\npython3 ../train.py\n", True),
+])
+def test_an_absolute_value_read_only_as_a_program_argument_is_no_directory(project, text, walked):
+    """`DATA_DIR=/home/imagenet_TF` then `--data_dir=${DATA_DIR}` (the model zoo's Resnet50v1.5 scripts): a value
+    a variable holds that is only ever read as a program's argument is what `cp /data/x .` is; read anywhere it may
+    become a directory, or set otherwise, it is an absolute path that is there."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("cd $1\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ("an absolute path that is there (/etc)" if walked else "")
+    if not walked:
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow

@@ -26,7 +26,7 @@ variable an msprof line uses (another variable the launcher exports, such as PYT
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Set
+from typing import FrozenSet, List, Optional, Set
 
 from ..knowledge.msprof_options import all_options
 from ..shell.words import SimpleCommand, Token, read_word, simple_commands, unclosed_quote
@@ -47,8 +47,14 @@ ShCommand = SimpleCommand
 
 # ---------------------------------------------------------------- what matters for profiling
 
-def _msprof_names() -> Set[str]:
-    return set(all_options())
+_NAMES: Optional[FrozenSet[str]] = None
+
+
+def _msprof_names() -> FrozenSet[str]:
+    global _NAMES
+    if _NAMES is None:                  # (built once: a launcher's assignment words each ask)
+        _NAMES = frozenset(all_options())
+    return _NAMES
 
 
 def _msprof_word(text: str) -> bool:
@@ -80,9 +86,10 @@ class _Uses:
 # ---------------------------------------------------------------- which texts can have a finding
 
 # an option word in a value: after a blank (the value's words are split at blanks: `"-x --output=/p"`), `--` and the
-# name; \x01 marks where a `\\`-newline was (taken out, or a blank in single quotes); zero-width (`---output`)
-_DASHED = re.compile(r"(?<![^\s\x01])(?=\x01*-\x01*-([\w.\x01-]*))")
-_OPTION_NAMES = None
+# name; \x01 marks where a `\\`-newline was (taken out, or a blank in single quotes); one `-` taken at a time
+# (`---output`: the second is not after a blank), and what stands before it checked by _may_report (a search that
+# starts with `-` is quick)
+_DASHED = re.compile(r"-(?=\x01*-([\w.\x01-]*))")
 # where simple_commands can start an assignment word (after a blank, an operator, a redirection or a here-document's
 # quoted tag): a name and `=` as decoded, with quotes, `\\`s and `\\`-newlines between their characters; zero-width, so
 # that every start is tried (in `OP\\\\` then a line break, the line break ends the word)
@@ -97,7 +104,6 @@ def _may_report(text: str) -> bool:
     word (_prefixed: `_msprof_word`, a word of the value after a blank: `--name`, then `=`, a blank or its end). A
     word's decoded text is its source with quotes, `\\`s and `\\`-newlines taken out, so what it holds is in the text
     with those taken out."""
-    global _OPTION_NAMES
     if "=" not in text and '"' not in text and "'" not in text and "--" not in text:
         return False
     if "PROFILING_" in text or "msprof" in text:
@@ -110,10 +116,10 @@ def _may_report(text: str) -> bool:
         return True
     if "--" not in joined:
         return False
-    if _OPTION_NAMES is None:
-        _OPTION_NAMES = frozenset(_msprof_names())
+    names = _msprof_names()
     # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
-    if not any(m.group(1).replace("\x01", "") in _OPTION_NAMES for m in _DASHED.finditer(bare)):
+    if not any(m.group(1).replace("\x01", "") in names for m in _DASHED.finditer(bare)
+               if not m.start() or bare[m.start() - 1].isspace() or bare[m.start() - 1] == "\x01"):
         return False
     # one stands after a blank: is it in an assignment word, decoded as simple_commands decodes it (`$1 == --help`,
     # `echo "--output"` are not)
