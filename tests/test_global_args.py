@@ -124,7 +124,7 @@ def _emulate(capsys, project, args):
 
 def test_the_flags_reach_the_profiler_through_get_args(capsys, project):
     assert _emulate(capsys, project, PROFILE) == [
-        "  started 8 times (one per rank, by torchrun); each rank emulated alike",
+        "  started 8 times (one per rank, by torchrun)",
         "  `is_profile_enabled()` holds on rank 0 only (torch.distributed.get_rank()): the other ranks do not profile",
         "  training.py:36 profile: activities: CPU, NPU; profiler_level Level1; export_type text",
         "  training.py:36 profile: schedule: wait=0, active=1, warmup=1, repeat=1, skip_first=3 (line 38): records "

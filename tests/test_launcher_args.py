@@ -691,7 +691,7 @@ def test_msprofs_rank_launcher_application_starts_the_script_under_msprof(tmp_pa
         f"launch: run.sh:2 msprof {shown}",
         f"  runs in {tmp_path}: the launcher's own directory, where it is meant to be started (it sets none with "
         "`cd`; give --cwd for another)",
-        f"  started {ranks} times (one per rank, by {wrapper}); each rank emulated alike",
+        f"  started {ranks} times (one per rank, by {wrapper})",
         f"  under msprof (run.sh:2): its application ({app}) runs this script; msprof's switches decide what is "
         "collected (its defaults)"]
     assert (report["launch"]["script"], report["launch"]["ranks"]) == ("sub/train.py", ranks)

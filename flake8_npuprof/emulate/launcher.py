@@ -118,7 +118,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
                          "to be started (give --cwd for another)")
     if launch.ranks > 1:
         lines.append(f"  started {launch.ranks} times (one per rank"
-                     f"{', by ' + launch.wrapper if launch.wrapper else ''}); each rank emulated alike")
+                     f"{', by ' + launch.wrapper if launch.wrapper else ''})")
     elif launch.ranks == 0:     # a loop over files or "$@", `-np $NP`: how often, and whether per rank, is unknown
         lines.append("  started an unknown number of times (a loop, or a process count not known statically); "
                      "each run emulated alike")
