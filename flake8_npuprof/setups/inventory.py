@@ -980,7 +980,6 @@ class Inventory:
         """init_resource / set_keras_session_npu_config not fed by a profiling setup, and
         npu_config_proto() without a config (a fresh one for a session): GE starts without profiling."""
         known = {id(i.call) for i in self.inits}
-        handed = None                   # ids of calls written straight into another call's arguments
         for site in self.ctx.flow.consumer_calls():
             kind = self.ctx.flow.kind_of(site)
             if id(site.call) in known or any(k.arg is None for k in site.call.keywords):
@@ -990,9 +989,7 @@ class Inventory:
                 # npu_config_proto() only builds a config; GE starts where a session takes it. Kept in a
                 # name (`config = npu_config_proto()`), the config is the script's own and may get the
                 # profiling options later: only `tf.Session(config=npu_config_proto())` starts GE without them
-                if handed is None:
-                    handed = _direct_arguments(self.ctx.tree)
-                if id(site.call) not in handed:
+                if not _direct_argument(self.ctx.sites, site.call):
                     continue
             if kind == "set_keras_session_npu_config" and not self._keras_run_shown():
                 continue                # its session is never run here: not known to start GE at all
@@ -1008,14 +1005,14 @@ def _either(setup, first: str, second: str) -> List[ParamSet]:
     return found
 
 
-def _direct_arguments(tree) -> set:
-    """ids of the expressions written directly as arguments of a call."""
-    out: set = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            out.update(id(a) for a in node.args)
-            out.update(id(k.value) for k in node.keywords)
-    return out
+def _direct_argument(sites, call: ast.Call) -> bool:
+    """Whether the call is written directly as an argument of another call (`f(x())`, `f(k=x())`, `f(**x())`),
+    from its parent in the walk (a walk of the whole tree for the calls' arguments cost more than the rest of
+    the inventory on a setup file)."""
+    up = sites.parent.at(call)
+    if type(up) is ast.keyword:         # a keyword's parent in the walk is its call (a class's: never walked)
+        return True
+    return type(up) is ast.Call and up.func is not call
 
 
 def _route_nodes(rs) -> list:
