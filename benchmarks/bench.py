@@ -7,7 +7,8 @@
     python benchmarks/bench.py setups                 # one file of 5,000 setups reusing the same names
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
     python benchmarks/bench.py instructions [DIR] [--sample N]  # the same ratio counted in instructions
-    python benchmarks/bench.py ratios DIR [--profiling-only | --setups-only] [--scripts-only] [--lib LIB] [--lines N] [--save-sample FILE]
+    python benchmarks/bench.py ratios DIR [--profiling-only | --setups-only] [--scripts-only] [--lib LIB] [--lines N]
+                                          [--save-sample FILE]
     python benchmarks/bench.py all [DIR]
 
 Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),

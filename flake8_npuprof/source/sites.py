@@ -285,7 +285,7 @@ class Sites:
         if whole and _IDENTIFIER.issuperset(word):
             if self._pieces is not None:        # from the index the kept walks' own make up
                 if self._identifiers is None:
-                    self._identifiers = identifiers(cast("List[Piece]", self._pieces), self._text, self._starts)
+                    self._identifiers = identifiers(self._pieces, self._text, self._starts)
                 yield from self._identifiers.get(word, ())
                 return
             self._whole_asked += 1
