@@ -8,6 +8,7 @@
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
     python benchmarks/bench.py instructions [DIR] [--sample N]  # the same ratio counted in instructions
     python benchmarks/bench.py ratios DIR [--profiling-only | --setups-only] [--scripts-only] [--lib LIB] [--lines N]
+                                          [--save-sample FILE]
     python benchmarks/bench.py all [DIR]
 
 Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),
@@ -383,6 +384,8 @@ def bench_ratios(args) -> None:
         files = [p for p in files if holds_setup(str(p))]
     step = max(1, len(files) // args.sample) if counted else 1
     sample = [str(p) for p in files[::step][:args.sample if counted else None]]
+    if args.save_sample:                # (what stage_cost.py measures the parts of)
+        Path(args.save_sample).write_text("\n".join(sample), encoding="utf-8")
     # (1) the plugin against parse + tokenize, in one process each; the difference is the plugin's
     parse = _cost(["-c", PARSE_DRIVER, "parse", *sample], counted) - _cost(["-c", PARSE_DRIVER, "parse"], counted)
     both = _cost(["-c", PARSE_DRIVER, "plugin", *sample], counted) - _cost(["-c", PARSE_DRIVER, "plugin"], counted)
@@ -455,6 +458,7 @@ def main() -> None:
                         help="`ratios`: only the files that pass the prefilter (those the plugin analyses)")
     parser.add_argument("--setups-only", action="store_true",
                         help="`ratios`: only the files that hold a profiling setup (the inventory finds one)")
+    parser.add_argument("--save-sample", metavar="FILE", help="ratios: write the sampled paths to FILE, one a line")
     parser.add_argument("--scripts-only", action="store_true",
                         help="`ratios`: measure (1) only, the plugin against parse+tokenize, and stop")
     parser.add_argument("--lib", default=None, help="`ratios`: ordinary library code (default: the standard library)")

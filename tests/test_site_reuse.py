@@ -224,7 +224,7 @@ def _identifiers(sites):
     """The index of the deferred lines' identifiers a dense script's questions read (for kept walks, made from
     their own indexes)."""
     if sites._pieces is not None:
-        list(sites._kept_lines_holding("x", True))
+        list(sites._lines_holding("x", True))
     else:
         list(sites._identifier_lines("x", *sites._deferred_text()))
     return sites._identifiers

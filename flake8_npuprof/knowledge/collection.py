@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from . import datafiles as K
 
@@ -86,11 +86,25 @@ def active(key: str, value) -> bool:
 
 def effective_switches(options: dict, version: str, product: str) -> Tuple[List[str], List[Tuple[str, str]]]:
     """(keys that collect, [(key, why dropped)]) for options the version accepts."""
-    keys = K.keys_of(version)
     unsupported = K.unsupported(product, version)
+    collected, dropped = [], []
+    for key in _switched_on(options, version):
+        if key in unsupported:
+            behaviour, why = unsupported[key]
+            if behaviour == K.UNKNOWN:
+                why = f"may not be collected: the CANN {version} collector for this chip is not open source"
+            dropped.append((key, why))
+            continue
+        collected.append(key)
+    return collected, dropped
+
+
+def _switched_on(options: dict, version: str) -> List[str]:
+    """The keys the options switch on for the version, on any chip (what the chip drops: effective_switches)."""
+    keys = K.keys_of(version)
     override = switches().get("task_time", {}).get("overrides_task_trace_from", "")
     overridden = bool(override) and _at_least(version, override)
-    collected, dropped = [], []
+    out = []
     for key, spec in switches().items():
         if key not in keys:
             continue
@@ -110,23 +124,18 @@ def effective_switches(options: dict, version: str, product: str) -> Tuple[List[
             on = True               # "" and "off" alike: only task_time decides, and it defaults to on
         if on and key == "instr_profiling_freq" and version not in K.LEGACY_VERSIONS:
             on = options.get("instr_profiling") == "on"     # 8.5+ reads it only with instr_profiling on
-        if not on:
-            continue
-        if key in unsupported:
-            behaviour, why = unsupported[key]
-            if behaviour == K.UNKNOWN:
-                why = f"may not be collected: the CANN {version} collector for this chip is not open source"
-            dropped.append((key, why))
-            continue
-        collected.append(key)
-    return collected, dropped
+        if on:
+            out.append(key)
+    return out
 
 
-def collects_anything(options: dict, version: str, product: str) -> bool:
-    """Whether something is (or may be: the chip's collector is not open source) collected."""
-    collected, dropped = effective_switches(options, version, product)
-    unknown = K.unsupported(product, version)
-    return bool(collected) or any(unknown.get(key, ("",))[0] == K.UNKNOWN for key, _ in dropped)
+def collects_anything(options: dict, version: str, product: str, on: Optional[List[str]] = None) -> bool:
+    """Whether something is (or may be: the chip's collector is not open source) collected. on: the keys
+    _switched_on gives for the version, when the caller asks for several products."""
+    unsupported = K.unsupported(product, version)
+    keys = _switched_on(options, version) if on is None else on
+    # (effective_switches collects the keys the chip has and drops the others, saying why)
+    return any(key not in unsupported or unsupported[key][0] == K.UNKNOWN for key in keys)
 
 
 def silent_pairs(options: dict, pairs: Tuple[Tuple[str, str], ...]) -> Tuple[Tuple[str, str], ...]:
@@ -152,4 +161,8 @@ def _read_keys() -> frozenset:
 @lru_cache(maxsize=512)
 def _silent_pairs(members: tuple, pairs: Tuple[Tuple[str, str], ...]) -> Tuple[Tuple[str, str], ...]:
     options = {key: value for key, _, value in members}
-    return tuple(pair for pair in pairs if not collects_anything(options, *pair))
+    on: Dict[str, List[str]] = {}       # what is switched on depends on the version only
+    for version, _ in pairs:
+        if version not in on:
+            on[version] = _switched_on(options, version)
+    return tuple(pair for pair in pairs if not collects_anything(options, *pair, on=on[pair[0]]))

@@ -99,16 +99,18 @@ def _attach_entry_ops(sites: Sites) -> None:
     for target, value, stmt, scope, guards in sites.assigns:
         if type(target) is not ast.Attribute:       # `x = ...`, `a[k] = ...`: neither shape below
             continue
-        pos = sites._pos.get(id(stmt), 0)
         if target.attr == "name":
-            entry = resolve_entry(sites, target.value, scope, pos, by_call)
+            # resolve_entry finds only an entry of by_call: without one (no `.add()` in the file) nothing is named
+            entry = resolve_entry(sites, target.value, scope, sites._pos.get(id(stmt), 0), by_call) if by_call \
+                else None
             if entry is not None:
                 entry.names.append(NameSet(value, target, stmt))
             continue
         if target.attr in ATTR_FIELDS and isinstance(target.value, ast.Subscript):
             sub = target.value
             if isinstance(sub.value, ast.Attribute) and sub.value.attr == "parameter_map":
-                entry = resolve_entry(sites, sub.value.value, scope, pos, by_call)
+                pos = sites._pos.get(id(stmt), 0)
+                entry = resolve_entry(sites, sub.value.value, scope, pos, by_call) if by_call else None
                 if entry is None:
                     entry = _orphan(sites, sub.value.value, scope, guards, orphans)
                 key_node = sub.slice

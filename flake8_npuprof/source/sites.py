@@ -249,8 +249,8 @@ class Sites:
 
     def _deferred_text(self) -> Tuple[str, List[int], List[int]]:
         """The lines of the deferred expressions one after the other, each line once (8,000 statements on one
-        line are one copy of it, not 8,000), where each run of lines starts there and in the file: a word is
-        looked for there, not in the whole file."""
+        line are one copy of it, not 8,000), where each run of lines starts there and in the file: what the index
+        of their identifiers is made from (_identifier_lines)."""
         found = self._joined
         if found is None:
             text, starts = self._text, self._starts
@@ -282,47 +282,32 @@ class Sites:
 
     def _lines_holding(self, word: str, whole: bool = False) -> Iterator[int]:
         """Each line of a deferred statement that holds `word` (whole: as a whole identifier), once, in order."""
-        if self._pieces is not None:
-            yield from self._kept_lines_holding(word, whole)    # from the kept walks' indexes
-            return
-        text, offsets, sources = self._deferred_text()
-        starts, size, count = self._starts, len(word), len(offsets)
         if whole and _IDENTIFIER.issuperset(word):
+            if self._pieces is not None:        # from the index the kept walks' own make up
+                if self._identifiers is None:
+                    self._identifiers = identifiers(self._pieces, self._text, self._starts)
+                yield from self._identifiers.get(word, ())
+                return
             self._whole_asked += 1
             if self._whole_asked > _INDEX_AFTER:    # many names asked: one pass that finds them all
-                yield from self._identifier_lines(word, text, offsets, sources)
+                yield from self._identifier_lines(word, *self._deferred_text())
                 return
-        at = text.find(word)
-        while at >= 0:
-            if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
-                at = text.find(word, at + size)         # inside a longer name
-                continue
-            r = bisect_right(offsets, at) - 1
-            line = bisect_right(starts, sources[r] + at - offsets[r])
-            yield line
-            if line >= len(starts):
-                return
-            after = offsets[r] + starts[line] - sources[r]      # the next line, in the joined text
-            run_end = offsets[r + 1] if r + 1 < count else len(text)
-            at = text.find(word, after if after < run_end else run_end)
+        yield from self._search(word, whole)
 
-    def _kept_lines_holding(self, word: str, whole: bool) -> Iterator[int]:
-        """_lines_holding for sites made of kept walks, without the deferred text (made anew for each analysis, it
-        cost more than its questions): a whole name from the index the kept walks' own make up, any other word
-        from a search of the whole text, keeping the lines a deferred statement takes up part of."""
-        if whole and _IDENTIFIER.issuperset(word):
-            if self._identifiers is None:
-                self._identifiers = identifiers(cast("List[Piece]", self._pieces), self._text, self._starts)
-            yield from self._identifiers.get(word, ())
-            return
+    def _search(self, word: str, whole: bool) -> Iterator[int]:
+        """_lines_holding from a search of the whole text, keeping the lines a deferred statement takes up part of
+        (the same lines a search of the deferred statements' own lines finds: joining those cost more than most
+        files' questions, and a kept walk's text is made anew for each analysis)."""
         text, starts, size = self._text, self._starts, len(word)
+        first, ends = self._first_lines, self._last_lines
         at = text.find(word)
         while at >= 0:
             if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
                 at = text.find(word, at + size)         # inside a longer name
                 continue
             line = bisect_right(starts, at)
-            if self._statements_on(line):
+            k = bisect_right(first, line) - 1       # (_statements_on(line) is not empty: the last one that starts
+            if k >= 0 and ends[k] >= line:          # on or before the line reaches it, or none does)
                 yield line
             if line >= len(starts):
                 return
