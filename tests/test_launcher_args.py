@@ -103,6 +103,19 @@ def test_check_reports_the_dropped_option_where_the_launcher_tests_it(tmp_path):
                                  "does not run")
 
 
+def test_a_launch_line_of_many_words_is_checked_in_linear_time(tmp_path):
+    # which variables are made from the option's was one pattern over the whole text: from each `--a=b` it scanned to
+    # the line's end for `$profiling`, quadratic on one long line (8,000 words took 12 s, 20,000 over 20 s)
+    from evalfiles import deadline
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = TEMPLATE.read_text().replace("--epochs=1", "--epochs=1" + " --a=b" * 20_000)
+    launcher.write_text(text)
+    with deadline(10, "a launch line of 20,000 words"):
+        findings = check_file(text, str(launcher), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1) for f in findings] == [("NPP015", 15, 22)]
+
+
 # ---------------------------------------------------------------- launchers that forward it: collected, no NPP015
 
 FORWARD = ZOO / "forward" / "test" / "train_full_1p.sh"
