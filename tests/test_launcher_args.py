@@ -116,6 +116,18 @@ def test_a_launch_line_of_many_words_is_checked_in_linear_time(tmp_path):
     assert [(f.code, f.line, f.col + 1) for f in findings] == [("NPP015", 15, 22)]
 
 
+def test_a_variable_of_many_expanded_words_is_split_in_linear_time(tmp_path):
+    # each field of an unquoted `$ARGS` cut its runs out of all the value's runs: 5,000 `$1` took 4 s (fuzz: a
+    # MindSpeed launcher's ARGS of 20,000 "$@" never ended)
+    from evalfiles import deadline
+    (tmp_path / "train.py").write_text("import sys\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text('#!/bin/bash\nARGS="' + " $1" * 20_000 + '"\npython3 train.py $ARGS\n')
+    with deadline(10, "an unquoted variable of 20,000 words"):
+        report = _emulate(launcher, ["--x=1"])
+    assert _argv(report) == ["python3", "train.py"] + ["--x=1"] * 20_000
+
+
 # ---------------------------------------------------------------- launchers that forward it: collected, no NPP015
 
 FORWARD = ZOO / "forward" / "test" / "train_full_1p.sh"
