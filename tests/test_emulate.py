@@ -565,6 +565,17 @@ def test_syntax_error_is_a_usage_error(capsys, tmp_path):
     assert code == 2 and err.startswith(f"npuprof emulate: error: {script}: cannot parse")
 
 
+@pytest.mark.parametrize("head", ["", "import os\nos.chdir('/data')\n"])
+def test_code_too_deep_for_the_parser_is_a_usage_error(capsys, tmp_path, head):
+    # 200 parentheses and a stray indent: MemoryError from the parser on 3.10+ (IndentationError on 3.9), which
+    # was an internal error; with os.chdir the script's directory was looked for first and failed the same way
+    script = tmp_path / "deep.py"
+    script.write_text(head + "x = " + "(" * 200 + "1" + ")" * 200 + "\n    y\n")
+    code, out, err = emulate(capsys, str(script))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"npuprof emulate: error: {script}: cannot parse: ")
+
+
 def test_internal_error_is_one_line(capsys, monkeypatch):
     import flake8_npuprof.emulate.script as emulate_module
 

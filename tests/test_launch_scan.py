@@ -182,6 +182,24 @@ def test_a_function_body_weighs_as_often_as_its_calls_walk_it(project, monkeypat
     assert _Text(str(path), text).walked(2) == (86 + 3 * 103 + 12 * 2 + 4 * 2, 0, 103)
 
 
+def test_functions_defined_in_functions_are_left_to_the_walk(project):
+    """Each nested body's end, found by the shell's lexer where a line holds an odd quote, read the bodies around it
+    again: 1,200 definitions one inside the other took 6 s (fuzz); the walk reads them once."""
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _Text, starts_no_profiled_script
+    path = project / "test" / "run.sh"
+    text = ("python3 ../train.py\n" + "".join(f"f{k}() {{\n" for k in range(5000)) + 'echo "a\nb"\n' +
+            "}\n" * 5000)
+    path.write_text(text)
+    with deadline(10, "5,000 nested function definitions"):
+        assert _Text(str(path), text).why == "a function defined in a function"
+        assert not starts_no_profiled_script(text, str(path))
+        assert bench._check(str(path), text)[0] == []
+    # side by side, each body is found alone and the launcher is not walked
+    text = "python3 ../train.py\n" + "".join(f'f{k}() {{\n  echo "a\nb"\n}}\n' for k in range(50))
+    assert _Text(str(path), text).why == "" and starts_no_profiled_script(text, str(path))
+
+
 def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypatch):
     """`bash child.sh` is a new shell, with none of its caller's functions: each file's bodies weigh by its own calls.
     A sourced file shares the shell's functions, so a call may cross: then the bound is (calls + 1) ** functions."""

@@ -105,6 +105,31 @@ def test_check_reports_the_dropped_option_where_the_launcher_tests_it(tmp_path):
                                  "does not run")
 
 
+def test_a_launch_line_of_many_words_is_checked_in_linear_time(tmp_path):
+    # which variables are made from the option's was one pattern over the whole text: from each `--a=b` it scanned to
+    # the line's end for `$profiling`, quadratic on one long line (8,000 words took 12 s, 20,000 over 20 s)
+    from evalfiles import deadline
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = TEMPLATE.read_text().replace("--epochs=1", "--epochs=1" + " --a=b" * 20_000)
+    launcher.write_text(text)
+    with deadline(10, "a launch line of 20,000 words"):
+        findings = check_file(text, str(launcher), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1) for f in findings] == [("NPP015", 15, 22)]
+
+
+def test_a_variable_of_many_expanded_words_is_split_in_linear_time(tmp_path):
+    # each field of an unquoted `$ARGS` cut its runs out of all the value's runs: 5,000 `$1` took 4 s (fuzz: a
+    # MindSpeed launcher's ARGS of 20,000 "$@" never ended)
+    from evalfiles import deadline
+    (tmp_path / "train.py").write_text("import sys\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text('#!/bin/bash\nARGS="' + " $1" * 20_000 + '"\npython3 train.py $ARGS\n')
+    with deadline(10, "an unquoted variable of 20,000 words"):
+        report = _emulate(launcher, ["--x=1"])
+    assert _argv(report) == ["python3", "train.py"] + ["--x=1"] * 20_000
+
+
 # ---------------------------------------------------------------- launchers that forward it: collected, no NPP015
 
 FORWARD = ZOO / "forward" / "test" / "train_full_1p.sh"

@@ -16,6 +16,7 @@ from flake8_npuprof.shell.state import MAX_BYTES, MAX_COMMANDS
 
 LAUNCH = Path(__file__).resolve().parent / "data" / "projects" / "launch"
 TRAP = "python3 train.py --profiling=False --epochs 3\n"
+ZOO_TEMPLATE = Path(__file__).resolve().parent / "data" / "projects" / "zoo_args" / "template"
 
 
 @pytest.fixture
@@ -53,6 +54,29 @@ def test_a_launcher_past_the_command_budget_is_npp191(project, capsys):
     assert out.splitlines()[1:] == [
         f"    analysis budget exhausted: the walk of this launcher stopped at line {stop} (after 5,000 commands), so "
         "the command lines from there on were not checked (a finding may be missing; split the launcher)"]
+
+
+def test_words_multiplied_by_a_variable_stop_the_walk(project, capsys):
+    """A launcher of 11 KB whose `$X` of 1,000 words was written 2,000 times took 7 s and 946 MB (fuzz): each word
+    of the one command was made, then kept."""
+    text = ('#!/bin/bash\nexport PROFILING_MODE=true\nX="' + " ".join(f"w{k}" for k in range(1000)) + '"\necho' +
+            " $X" * 1000 + "\n" + TRAP)
+    (project / "run.sh").write_text(text)
+    code, out, err = _check(capsys, "--verbose", "run.sh")
+    assert "\nrun.sh:4:1: NPP191 " in out and "stopped at line 4 (after 200,000 words of commands)" in out, out
+
+
+def test_words_multiplied_by_the_arguments_stop_the_walk(project, capsys):
+    """`"$@"` 30,000 times in the model zoo's loop over the arguments: the walks NPP015 gives a value for each option
+    made 3 x 3 x 30,000 words each (fuzz: 11 s and 976 MB)."""
+    shutil.copytree(ZOO_TEMPLATE, project / "p")
+    launcher = project / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text().replace("for para in $*\ndo\n", "for para in $*\ndo\n    echo" + ' "$@"' * 30_000 + "\n")
+    launcher.write_text(text)
+    code, out, err = _check(capsys, "--verbose", str(launcher))
+    assert out.startswith("p/test/train_full_1p.sh:16:22: NPP191 analysis budget exhausted: the walk of this launcher "
+                          "with a value for each of its options stopped at line 13, and without those values")
+    assert "stopped at line 13 (after 200,000 words of commands)" in out
 
 
 def test_a_launcher_past_the_size_budget_is_npp191(project, capsys, monkeypatch):

@@ -464,7 +464,8 @@ RULES = (
              "over the 10 MiB every input is read within; at a statement, that the file was not analysed "
              "because that statement runs under more than 256 conditions (an `if/elif` chain that long); "
              "and, on a launcher, where its walk stopped "
-             "(after 5,000 commands, or a launcher over 256 KiB), the command lines after it unchecked.",
+             "(after 5,000 commands or 200,000 words of them, or a launcher over 256 KiB), the command lines "
+             "after it unchecked.",
         why="Every budget is counted in work, so the same file gives the same findings on any machine; but "
             "a budget that runs out must not pass in silence: a real unknown key would otherwise vanish "
             "into the coverage code NPP190, which is off by default. Real training scripts stay far below "

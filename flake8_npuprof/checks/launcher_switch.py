@@ -114,8 +114,7 @@ def _values_tested(text: str, at: int) -> List[str]:
     branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[at:at + 600], maxsplit=1)[0]
     names = set(re.findall(r"\b([A-Za-z_]\w*)\+?=", branch))
     for _ in range(2):                  # what is made from them: `prof=$profiling`, `OPTS="--x=${prof}"`
-        names |= {m for n in list(names) for m in re.findall(r"\b([A-Za-z_]\w*)\+?=[^\n;]*\$\{?" + re.escape(n) + r"\b",
-                                                               text)}
+        names |= {m for n in list(names) for m in _assigned_from(text, n)}
     words = ["true", "1"]
     used = [line for line in text.splitlines()
             if any(re.search(r"\$\{?" + re.escape(n) + r"\b", line) for n in names)]
@@ -124,6 +123,22 @@ def _values_tested(text: str, at: int) -> List[str]:
     if any(re.match(r"\s*case\b", line) for line in used):
         words += re.findall(r"^[ \t]*\(?[\"']?([\w.+-]{1,40})[\"']?[ \t]*\)", text, re.M)
     return list(dict.fromkeys(w for w in words if w not in ("True", "False")))[:16]
+
+
+def _assigned_from(text: str, name: str) -> List[str]:
+    """The variables assigned on a segment (between newlines and `;`) that names $name after the `=`, as one pattern
+    over the whole text found them. It runs only on a segment that names $name, up to the last: from each `x=` with no
+    $name after it the pattern scanned to the line's end, quadratic on a long line (8,000 `--a=b` words on a launch
+    line took 12 s)."""
+    ref = re.compile(r"\$\{?" + re.escape(name) + r"\b")
+    out: List[str] = []
+    for segment in re.split(r"[\n;]", text):
+        last = None
+        for last in ref.finditer(segment):
+            pass
+        if last is not None:
+            out += re.findall(r"\b([A-Za-z_]\w*)\+?=[^\n;]*\$\{?" + re.escape(name) + r"\b", segment[:last.end()])
+    return out
 
 
 def _given(name: str, how: str, value: str) -> List[str]:

@@ -7,7 +7,7 @@ from typing import Optional
 
 from ..knowledge.targets import Target
 from .environment import Environment
-from .replay import UsageError
+from .replay import parse_script
 
 
 def emulate_framework(text: str, path: str, framework: str, target: Target, cwd: Optional[str], use_env: bool,
@@ -15,15 +15,11 @@ def emulate_framework(text: str, path: str, framework: str, target: Target, cwd:
     """The report of a torch_npu or MindSpore script (torch_run.py, mindspore_run.py), None when the file starts
     no profiler those replay (dynamic profiling, PROF_CONFIG_PATH: said as not replayed). given: the flags a
     launch passes (checks/launch_setup.bind), which decide the `if`s on a profiler's way."""
-    import ast
     from ..checks import run_all
     from ..checks.analysis import Context, Settings
     from ..source.text import SourceText
     from .framework_render import finish as framework_finish
-    try:
-        tree = ast.parse(text, path)
-    except (SyntaxError, ValueError) as exc:
-        raise UsageError(f"{path}: cannot parse: {exc}") from None
+    tree = parse_script(text, path)
     ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
     run_all(ctx)                        # the checks' findings: what fails, what is reset, what the chip refuses
     if given is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..knowledge import datafiles as K
@@ -562,7 +563,7 @@ def run_dir(text: str, kind: str, cwd: Optional[str]) -> Optional[str]:
         return cwd
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):     # the last two: nested too deep to parse
         return cwd
     from ..source.sites import collect
     return None if changes_directory(collect(tree)) else cwd
@@ -579,7 +580,7 @@ def starts_python(text: str) -> int:
         return 0
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return 0
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", "")) in _SPAWNS:
@@ -589,6 +590,18 @@ def starts_python(text: str) -> int:
                     any(isinstance(n, ast.Attribute) and n.attr == "executable" for a in node.args for n in ast.walk(a)):
                 return node.lineno
     return 0
+
+
+def parse_script(text: str, path: str) -> ast.Module:
+    """A script's tree; one Python cannot parse is a usage error, also one nested deeper than its parser goes
+    (RecursionError, or MemoryError from 3.11's parser stack)."""
+    try:
+        return ast.parse(text, path)
+    except (SyntaxError, ValueError) as exc:
+        raise UsageError(f"{path}: cannot parse: {exc}") from None
+    except (RecursionError, MemoryError):
+        raise UsageError(f"{path}: cannot parse: nested too deeply (Python %d.%d's parser)" % sys.version_info[:2]) \
+            from None
 
 
 def emulate_text(text: str, kind: str, path: str, target: Target, cwd: Optional[str], env: Env) -> List[Result]:
@@ -605,10 +618,7 @@ def emulate_text(text: str, kind: str, path: str, target: Target, cwd: Optional[
         if words:
             raise UsageError(f"{path}: not emulated: about {words:,} words and symbols, over the {MAX_WORDS:,} one "
                              "file may have")
-        try:
-            tree = ast.parse(text, path)
-        except (SyntaxError, ValueError) as exc:
-            raise UsageError(f"{path}: cannot parse: {exc}") from None
+        tree = parse_script(text, path)
         ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
         inventory = Inventory(ctx)
         setups, inits, order = inventory.setups, inventory.inits, inventory.order

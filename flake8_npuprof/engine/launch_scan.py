@@ -140,6 +140,7 @@ class _Text:
         # it is read only as a program's argument, no directory comes from it (why_walked, _held)
         self.held: List[Tuple[str, bool, str]] = []
         self.defined: Set[str] = set()
+        self._open = 0                              # where the function bodies found so far end, the furthest
         # by [2 * how many loops over the arguments hold it + whether a function body holds it]:
         self.commands: List[int] = [1, 0]           # commands
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
@@ -162,10 +163,15 @@ class _Text:
             # (`function name()`: the `()` below finds it, and its `{`; from here its body would end at the text's end)
             if _starts_word(text, m.start()) and not _PARENS_AFTER.match(text, m.end()):
                 self._body(m.group(1), m.start(1), m.start(), m.end(), text, bodies, _brace_body)
+                if self.why:
+                    return
+        self._open = 0                  # a new pass from the text's start
         for m in _PARENS.finditer(text):
             named = _NAME_BEFORE.search(text, max(0, m.start() - 80), m.start())
             if named and _starts_word(text, named.start()):
                 self._body(named.group(1), named.start(1), named.start(), m.end(), text, bodies, _brace_body)
+                if self.why:
+                    return
         for m in _PY.finditer(text):
             at, word = _word_before(text, m.end())
             head, _, name = word.rpartition("/")
@@ -292,9 +298,14 @@ class _Text:
         """A function definition `name() {` / `function name {`: its body (to the end of the text when its `}` is not
         found)."""
         self.defined.add(name)
+        if start < self._open:          # inside a body found before it in this pass, which goes in the text's order:
+            # the walk decides (finding each nested body's end by the lexer was quadratic in the nesting)
+            self.why = "a function defined in a function"
+            return
         brace = _BRACE.match(text, end)
         close = _body_end(text, brace.end() - 1, brace_body) if brace else None
         bodies.append((start, len(text) if close is None else close))
+        self._open = max(self._open, bodies[-1][1])
         self._functions.append((name, name_at))
 
     def _assigned(self, text: str, at: int) -> bool:

@@ -17,6 +17,9 @@ from ..values.launch_args import Word
 MAX_SOURCED = 8                 # nested `source` depth
 MAX_BYTES = MAX_LAUNCHER        # a launcher or sourced script larger than this is not read
 MAX_COMMANDS = 5000             # simple commands walked per launcher (sourced files included)
+# words of the commands walked per launcher: more than a launcher of MAX_BYTES can write, reached only where
+# expansions multiply them (`"$@"` in a loop over the arguments, `$X` of many words written many times)
+MAX_WORDS = 200_000
 MAX_SUBSTITUTIONS = 4           # `$(dirname $(readlink -f $0))`: nested command substitutions evaluated
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")     # `X=v`, and `X+=v`, which appends

@@ -22,8 +22,8 @@ from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _e
 from .control import Compounds
 from .expand import Expander
 from .parse import _AFTER_SUBSHELL, _FOR_C, _lexed, _loop_count, without_redirections
-from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, Command,
-                    EnvView, Setting, _Block, within)
+from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
+                    Command, EnvView, Setting, _Block, within)
 
 
 class Walk(Expander, Compounds):
@@ -53,6 +53,7 @@ class Walk(Expander, Compounds):
         self.sourced_stopped: set = set()                 # the sourced files among stopped (over the read bound)
         self.all_export = False
         self.steps = 0
+        self.words = 0                  # words of the commands walked (MAX_WORDS)
         self.current = self.launcher    # the file being walked
         self.script = self.launcher     # what `$0` names
         self._calls = 0                 # runs of child scripts so far (Command.frames)
@@ -222,9 +223,10 @@ class Walk(Expander, Compounds):
                         self._after_block(closed, op)
                 continue
             self.steps += 1
-            if self.steps > MAX_COMMANDS:
+            if self.steps > MAX_COMMANDS or self.words > MAX_WORDS:
                 self.stopped.setdefault(path, (words[0][0], src.position(words[0][0])[0],
-                                               f"after {MAX_COMMANDS:,} commands"))
+                                               f"after {MAX_COMMANDS:,} commands" if self.steps > MAX_COMMANDS else
+                                               f"after {MAX_WORDS:,} words of commands"))
                 return
             head = text[words[0][0]:words[0][1]]
             skipping = any(b.state in ("skip", "done") for b in blocks)
@@ -388,6 +390,8 @@ class Walk(Expander, Compounds):
                 self.vars[name] = old
         assumed = []                    # per word: built from the assumed start directory
         for a, b in spans[k:]:
+            if self.words + len(words) > MAX_WORDS:     # expansions multiply words: `"$@"` in a loop, `$X $X`
+                break
             self._assumed = False
             if self.args is not None and text[a:b] in _ALL_ARGS:
                 # `"$@"`: one word per argument (none when there are none); `$*` unquoted: split alike
@@ -396,6 +400,11 @@ class Walk(Expander, Compounds):
             for value in self.fields(text, a, b):      # `$ARGS` unquoted: a word per field, as bash splits it
                 words.append(Word(value, a, b))
                 assumed.append(self._assumed)
+        self.words += len(words)
+        if self.words > MAX_WORDS:              # the walk stops before this command
+            self.stopped.setdefault(path, (spans[0][0], src.position(spans[0][0])[0],
+                                           f"after {MAX_WORDS:,} words of commands"))
+            return False
         if not words:
             for name, s in inline.items():
                 if conditional:
