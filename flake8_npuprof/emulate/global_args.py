@@ -20,7 +20,7 @@ from ..knowledge import global_args as K
 from ..source.prefilter import code_only, names_torch_npu
 from ..values.global_args import AccessorLookup, Namespace, framework_flag, list_values
 from ..source.text import HOLE
-from ..values.project import Module, for_file, import_refs
+from ..values.project import Module, for_file
 from ..values.resolve import FlagDef
 
 # the facts this module's claims rest on (data/sources.json; tests/test_audit.py holds them)
@@ -56,19 +56,7 @@ def follow(w, launch, ls, target, environ):
 def _reached(lookup) -> List[Module]:
     """The project modules the script imports, transitively, breadth first (more than values/project.py follows
     for absl flags: a Megatron-style project registers its options in modules far from the script)."""
-    out: List[Module] = []
-    seen = {lookup.filename}
-    queue = [(lookup.filename, import_refs(lookup.tree))]
-    while queue and len(out) < MAX_MODULES:
-        importer, refs = queue.pop(0)
-        for level, parts in refs:
-            module = lookup.module(importer, level, parts) if parts or level else None
-            if module is None or module.path in seen:
-                continue
-            seen.add(module.path)
-            out.append(module)
-            queue.append((module.path, module.refs))
-    return out
+    return lookup.imported_modules(MAX_MODULES)
 
 
 def _frameworks(module: Module) -> List[str]:

@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 from ..source import observed
 from ..source.text import HOLE
-from ..values.project import Lookup, Module, load
+from ..values.project import Lookup, Module, load, on_path
 from ..values.resolve import DENYLIST
 
 
@@ -48,20 +48,10 @@ class LaunchLookup(Lookup):
     def module(self, importer: str, level: int, parts) -> Optional[Module]:
         if not level and parts and parts[0] not in DENYLIST and self.sys_path:
             path = observed.remembered(self._found, (self.sys_path, 0, tuple(parts)),
-                                       lambda: _on_path(self.sys_path, parts))
+                                       lambda: on_path(self.sys_path, parts))
             if path is not None and os.path.abspath(path) != self.filename:
                 return load(path)
         return super().module(importer, level, parts)
-
-
-def _on_path(bases: Tuple[str, ...], parts) -> Optional[str]:
-    """The file of module `parts` in the first of these folders that has it, as Python's path finder looks."""
-    for base in bases:
-        stem = os.path.join(base, *parts)
-        for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
-            if observed.isfile(candidate):
-                return candidate
-    return None
 
 
 def launch_lookup(ls) -> Optional[LaunchLookup]:

@@ -275,6 +275,11 @@ def find_module(filename: str, level: int, parts: Sequence[str], roots: Optional
     if not parts:
         init = os.path.join(bases[0], "__init__.py")
         return init if level and observed.isfile(init) else None
+    return on_path(bases, parts)
+
+
+def on_path(bases: Sequence[str], parts: Sequence[str]) -> Optional[str]:
+    """The file of module `parts` in the first of these folders that has it, as Python's path finder looks."""
     for base in bases:
         stem = os.path.join(base, *parts)
         for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
@@ -535,15 +540,18 @@ class Lookup:
                     return module, f
         return None
 
-    def imported_modules(self) -> List[Module]:
-        """The project modules the checked file imports, transitively, breadth first, bounded."""
+    def imported_modules(self, bound: int = MAX_IMPORTED) -> List[Module]:
+        """The project modules the checked file imports, transitively, breadth first, up to `bound` (remembered at
+        the default bound; emulate/global_args.py reads further)."""
+        if bound != MAX_IMPORTED:
+            return self._imported_modules(bound)
         return observed.remembered(self._imported, None, self._imported_modules)
 
-    def _imported_modules(self) -> List[Module]:
+    def _imported_modules(self, bound: int = MAX_IMPORTED) -> List[Module]:
         out: List[Module] = []
         seen = {self.filename}
         queue = [(self.filename, import_refs(self.tree))]
-        while queue and len(out) < MAX_IMPORTED:
+        while queue and len(out) < bound:
             importer, refs = queue.pop(0)
             for level, parts in refs:
                 module = self.module(importer, level, parts) if parts or level else None
