@@ -62,17 +62,10 @@ def headline(name: str, p) -> str:
         f"{name}:{p.line} {route}: {verdict}: {p.why}{when}"
 
 
-def target_line(report: dict) -> str:
-    from .render import target_line as collector_line, torch_npu_part
-    if report["framework"] != "torch_npu":
-        return collector_line(report)
-    return f"target: {torch_npu_part(report['target']['torch_npu'], report.get('torch_npu_origin'))}; " + \
-        collector_line(report)[len("target: "):]
-
-
 def render_text(report: dict) -> str:
     name = os.path.basename(report["file"])
     profilers = report["profilers"]
+    from .render import target_line
     lines = [target_line(report)]
     if not profilers:
         lines.append(f"{name}: no {FRAMEWORKS[report['framework']]} is started in this file: a run collects no "

@@ -41,19 +41,23 @@ def torch_npu_part(release: str, origin) -> str:
 
 
 def target_line(report: dict) -> str:
-    """The first line: the target and where each half of it came from (and the torch_npu release a launcher's
-    launches are replayed for, when one is given or found)."""
+    """The first line: the target and where each half of it came from, after the torch_npu release a torch_npu
+    script is replayed for, or a launcher's launches when one is given or found."""
+    release = report["target"].get("torch_npu", "any")
+    shown = report["framework"] == "torch_npu" if "framework" in report else release != "any"
+    torch = f"{torch_npu_part(release, report.get('torch_npu_origin'))}; " if shown else ""
+    return "target: " + torch + _collector_part(report)
+
+
+def _collector_part(report: dict) -> str:
+    """The CANN version and the chip, each with where it came from."""
     target = Target(report["target"]["cann"], report["target"]["soc"])
     origin = report.get("target_origin") or {}
     cann = "every CANN version" if target.cann in ("any", "portable") else f"CANN {target.cann}"
     soc = "every product" if target.soc == "any" else f"Ascend {target.soc}"
-    release = report["target"].get("torch_npu", "any")
-    if "framework" not in report and release != "any":
-        return f"target: {torch_npu_part(release, report.get('torch_npu_origin'))}; " + \
-            target_line(dict(report, target=dict(report["target"], torch_npu="any")))[len("target: "):]
     a, b = origin.get("cann"), origin.get("soc")
     if a is not None and a == b and a.source == "config":      # both from the same file: say it once
-        return f"target: {cann} / {soc} ({a.detail})"
+        return f"{cann} / {soc} ({a.detail})"
     parts = []
     for kind, text in (("cann", cann), ("soc", soc)):
         o = origin.get(kind)
@@ -65,7 +69,7 @@ def target_line(report: dict) -> str:
             parts.append(f"{text} ({o.detail + ' found nothing' if o.detail else 'none given or detected'})")
         else:
             parts.append(f"{text} ({o.detail})")
-    return "target: " + " / ".join(parts)
+    return " / ".join(parts)
 
 
 def origin_json(origin: dict) -> dict:
