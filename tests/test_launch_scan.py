@@ -90,6 +90,15 @@ def _walks(monkeypatch):
     return made
 
 
+def _not_walked_and_as_if_walked(path, text, monkeypatch):
+    """check makes no walk of the launcher, and its findings are those of a check that walks every launcher."""
+    made = _walks(monkeypatch)
+    fast = bench._check(str(path), text)
+    assert made == []
+    with bench.every_walk():
+        assert bench._check(str(path), text) == fast
+
+
 LOOP = ("for para in $*\ndo\n    if [[ $para == --data_path* ]];then\n        data_path=`echo ${para#*=}`\n"
         "    elif [[ $para == --epochs* ]];then\n        epochs=`echo ${para#*=}`\n    fi\ndone\n")
 
@@ -144,11 +153,7 @@ def test_a_launcher_whose_scripts_hold_no_setup_is_not_walked(project, text, mon
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert needs_walk(text) and starts_no_profiled_script(text, str(path))
-    made = _walks(monkeypatch)
-    fast = bench._check(str(path), text)
-    assert made == []
-    with bench.every_walk():
-        assert bench._check(str(path), text) == fast
+    _not_walked_and_as_if_walked(path, text, monkeypatch)
     # the same launcher walked once a script of that name in its reach may hold a setup
     (project / "tools" / "train.py").write_text(EXAMPLE_SCRIPT)
     assert not starts_no_profiled_script(text, str(path))
@@ -166,11 +171,7 @@ def test_a_function_body_weighs_as_often_as_its_calls_walk_it(project, monkeypat
     text = "f() { echo; }\n" + "f\n" * 80 + "g() { f; f; f; f; f; f; f; f; f; f; }\ng\nfunction h() {\n  f\n}\nh\n"
     path.write_text(text)
     assert starts_no_profiled_script(text, str(path))
-    made = _walks(monkeypatch)
-    fast = bench._check(str(path), text)
-    assert made == []
-    with bench.every_walk():
-        assert bench._check(str(path), text) == fast
+    _not_walked_and_as_if_walked(path, text, monkeypatch)
     path.write_text(NESTED_CALLS)
     assert not starts_no_profiled_script(NESTED_CALLS, str(path))
     assert "NPP191" in {f.code for f in bench._check(str(path), NESTED_CALLS)[0]}
@@ -210,11 +211,7 @@ def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypat
     for text in ("bash ./child.sh\n", calls.replace("f", "h").replace("g", "k") + "bash ./child.sh\n"):
         path.write_text(text)
         assert starts_no_profiled_script(text, str(path))
-        made = _walks(monkeypatch)
-        fast = bench._check(str(path), text)
-        assert made == []
-        with bench.every_walk():
-            assert bench._check(str(path), text) == fast
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
     texts = {"run.sh": _Text("run.sh", "source ./child.sh\nf\n"), "child.sh": _Text("child.sh", calls)}
     assert _weights(texts, 2) is None
     del texts["run.sh"]
@@ -275,11 +272,7 @@ def test_a_launcher_whose_followed_files_start_no_profiled_script_is_not_walked(
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert needs_walk(text) and why_walked(text, str(path)) == ""
-    made = _walks(monkeypatch)
-    fast = bench._check(str(path), text)
-    assert made == []
-    with bench.every_walk():
-        assert bench._check(str(path), text) == fast
+    _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
 @pytest.mark.parametrize("text", FOLLOWED[:7])
