@@ -95,6 +95,10 @@ def reached(ctx, p: Profiler) -> Profiler:
     false = false_in_launch(ctx, node)      # a launch's script: its flags decide an `if` on the way
     if false:
         return p._replace(verdict="off", why=f"not run in this launch: {false}", conditions=())
+    from ..checks.launch_setup import unsettled_in_launch
+    unsettled = unsettled_in_launch(ctx, node)  # `if self.args.prof:` where self.args is not shown to be the flags
+    if unsettled and p.verdict not in (UNKNOWN, "off"):
+        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {unsettled}")
     return p._replace(conditions=conditions)
 
 

@@ -1,0 +1,114 @@
+"""The parsed flags held in an attribute: `self.args = args` in `__init__`, then `if self.args.prof:` in another
+method, with `Trainer(parser.parse_args())` where the file builds the object.
+
+`self.args.x` is read as the flag `x` only where the attribute can hold nothing else: its one assignment in the whole
+file is `self.args = p` at the top level of the class's `__init__`, `p` a parameter `__init__` does not rebind; the
+class has no base, decorator or subclass in the file (any of them may set the attribute or build the object another
+way); the file never sets an attribute by a computed name (`setattr`, `__dict__`, `vars()`); and every use of the
+class's name is a call that passes the result of `parse_args()` for `p`; and no flag is set through it
+(`self.args.prof = True`). Anything else: not the flags, and a launch that such a test leads to is unknown
+(checks/launch_setup.unsettled_in_launch).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+SETTERS = ("setattr", "vars", "__setattr__", "__dict__")
+
+
+def holds_parse_result(resolver, expr: ast.AST, scope, pos: int) -> bool:
+    """Whether `expr` (`self.args`, read in a method) is the result of `parse_args()` on every run."""
+    return not why_not_held(resolver, expr, scope)
+
+
+def why_not_held(resolver, expr: ast.AST, scope) -> str:
+    """"" where `expr` (`self.args` read in a method) holds parse_args()'s result on every run; else why it is not
+    shown to."""
+    shown = ast.unparse(expr)
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and scope is not None and
+            scope.self_name == expr.value.id and scope.klass is not None and
+            isinstance(scope.klass.node, ast.ClassDef)):
+        return f"{shown} is not an attribute of the method's own object"
+    cls = scope.klass.node
+    cache = resolver.held_args
+    key = (id(cls), expr.attr)
+    if key not in cache:
+        cache[key] = _holds(resolver, cls, expr.attr)
+    return cache[key].replace("{attr}", shown)
+
+
+def _holds(resolver, cls: ast.ClassDef, attr: str) -> str:
+    tree = resolver.tree
+    if cls.bases or cls.keywords or cls.decorator_list:
+        return f"class {cls.name} has a base or a decorator, which may set {{attr}}"
+    param = _init_param(cls, attr)
+    if param is None:
+        return f"{{attr}} is not set from a parameter of {cls.name}.__init__ at its top level"
+    init, index = param
+    stores = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and node.attr == attr:
+            stores.append(node.lineno)
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
+                isinstance(node.value, ast.Attribute) and node.value.attr == attr:
+            return f"line {node.lineno} changes {{attr}}.{node.attr}"
+        elif isinstance(node, ast.Attribute) and node.attr in SETTERS or isinstance(node, ast.Name) and \
+                node.id in SETTERS:
+            return f"line {node.lineno} may set attributes by a computed name"
+        elif isinstance(node, ast.ClassDef) and node is not cls and any(
+                isinstance(b, ast.Name) and b.id == cls.name for b in node.bases):
+            return f"class {node.name} (line {node.lineno}) subclasses {cls.name}"
+    if len(stores) != 1:
+        return f"{{attr}} is also set on line {sorted(stores)[1]}"
+    return _built_with_flags(resolver, cls, init, index)
+
+
+def _init_param(cls: ast.ClassDef, attr: str):
+    """(__init__, the index of its parameter p) where `self.attr = p` is a top-level statement of `__init__` and p is
+    not rebound there; else None."""
+    inits = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"]
+    if len(inits) != 1 or not isinstance(inits[0], ast.FunctionDef) or len(inits[0].args.args) < 2:
+        return None
+    init = inits[0]
+    names = [a.arg for a in init.args.args]
+    me = names[0]
+    for stmt in init.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) and \
+                stmt.targets[0].attr == attr and isinstance(stmt.targets[0].value, ast.Name) and \
+                stmt.targets[0].value.id == me and isinstance(stmt.value, ast.Name) and stmt.value.id in names[1:]:
+            p = stmt.value.id
+            rebound = any(isinstance(n, ast.Name) and n.id == p and not isinstance(n.ctx, ast.Load) or
+                          isinstance(n, (ast.Global, ast.Nonlocal)) and p in n.names for n in ast.walk(init))
+            return None if rebound else (init, names.index(p))
+    return None
+
+
+def _built_with_flags(resolver, cls: ast.ClassDef, init: ast.FunctionDef, index: int) -> str:
+    """"" where every use of the class's name in the file is a call passing `parse_args()`'s result for the parameter
+    at `index` of `__init__` (self being 0), and there is one; else why not."""
+    calls = {id(c.call): c for c in resolver.sites.calls_named(cls.name)}
+    uses = []
+    for node in ast.walk(resolver.tree):
+        if isinstance(node, ast.Name) and node.id == cls.name:
+            uses.append(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == cls.name and \
+                node is not cls:
+            return f"{cls.name} is defined again on line {node.lineno}"
+    built = [c for c in calls.values() if isinstance(c.call.func, ast.Name) and c.call.func.id == cls.name]
+    other = [n for n in uses if not any(n is c.call.func for c in built)]
+    if other:
+        return f"line {other[0].lineno} uses {cls.name} other than by building it"
+    if not built:
+        return f"{cls.name} is not built in this file"
+    name = init.args.args[index].arg
+    for site in built:
+        call = site.call
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return f"line {call.lineno} builds {cls.name} with unpacked arguments"
+        arg: Optional[ast.AST] = call.args[index - 1] if index - 1 < len(call.args) else None
+        arg = next((k.value for k in call.keywords if k.arg == name), arg)
+        if arg is None or not resolver._is_parse_result(arg, site.scope, resolver.sites.pos.at(call, 0), 0):
+            return f"line {call.lineno} builds {cls.name} with a {name} that is not parse_args()'s result"
+    return ""
