@@ -54,11 +54,11 @@ def _answer(capsys, project, *args):
     return capsys.readouterr().out.splitlines()[2:]
 
 
-def _unknown(why):
-    return ["train.py: torch_npu's profiler: unknown: line 13, when self.args.prof: steps 0-9; but whether "
+def _unknown(why, into=""):
+    return [f"train.py: torch_npu's profiler: unknown: line 13, when self.args.prof: steps 0-9{into}; but whether "
             f"`self.args.prof` holds in this launch is not known: {why}",
-            "usable data: unknown (run.sh:1: line 13, when self.args.prof: steps 0-9; but whether `self.args.prof` "
-            f"holds in this launch is not known: {why})"]
+            f"usable data: unknown (run.sh:1: line 13, when self.args.prof: steps 0-9{into}; but whether "
+            f"`self.args.prof` holds in this launch is not known: {why})"]
 
 
 def test_the_flag_decides_the_profiler_through_the_attribute(capsys, project):
@@ -90,16 +90,18 @@ def test_the_flag_decides_the_profiler_through_the_attribute(capsys, project):
     (("            prof.stop()\n", "            prof.stop()\n\n    def quiet(self):\n        self.args.prof = False\n"),
      "line 22 changes self.args.prof"),
     # set by a computed name
-    (("        self.model = model", "        setattr(self, 'model', model)"),
-     "line 9 may set attributes by a computed name"),
+    (("        self.model = model", "        name = 'model'\n        setattr(self, name, model)"),
+     "line 10 may set attributes by a computed name"),
     # set under a condition of __init__, not at its top level
     (("        self.args = args", "        if model is None:\n            self.args = args"),
      "self.args is not set from a parameter of Trainer.__init__ at its top level"),
 ])
 def test_an_attribute_that_may_hold_something_else_is_unknown(capsys, project, edit, why):
     (project / "train.py").write_text(TRAIN.replace(*edit))
-    line = 14 if "if model is None" in edit[1] else 13
-    assert _answer(capsys, project) == [s.replace("line 13,", f"line {line},") for s in _unknown(why)]
+    line = 14 if "if model is None" in edit[1] or "name = " in edit[1] else 13
+    # a flag changed through the attribute leaves the others read as the launch's: --prof-dir's default is the folder
+    into = f" into {project}/prof" if "changes" in why else ""
+    assert _answer(capsys, project) == [s.replace("line 13,", f"line {line},") for s in _unknown(why, into)]
 
 
 def test_the_script_alone_keeps_the_condition(capsys, project):
@@ -110,3 +112,71 @@ def test_the_script_alone_keeps_the_condition(capsys, project):
     out = capsys.readouterr().out.splitlines()
     assert out[1:3] == [f"train.py:13 profile: COLLECTS steps 0-9 into {project}/prof (when self.args.prof)",
                         "usable data: yes (where its conditions hold)"]
+
+
+GATED = """\
+import argparse
+
+import torch_npu
+
+
+class Trainer:
+    def __init__(self, config):
+        self.config = config
+        setattr(self.config, "accumulation", 2)
+
+    @staticmethod
+    def setup():
+        pass
+
+    def train(self):
+        prof = torch_npu.profiler.profile(
+            activities=[torch_npu.profiler.ProfilerActivity.NPU],
+            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"))
+        if self.config.profiling:
+            prof.start()
+        for step in range(10):
+            if self.config.profiling:
+                prof.step()
+        if self.config.profiling:
+            prof.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profiling", action="store_true")
+    Trainer.setup()
+    Trainer(parser.parse_args()).train()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_profiler_started_only_under_the_flag(capsys, project):
+    # the profiler is built on every run, started (and stepped) only with --profiling: without it torch_npu never
+    # initialises its collector (checks/torch_npu_loop.lifetime); a @staticmethod's call and a setattr of another
+    # name leave self.config the parsed flags
+    (project / "train.py").write_text(GATED)
+    assert _answer(capsys, project) == [
+        "train.py: torch_npu's profiler is off: line 16: not run in this launch: prof.start() (line 20) is not run: "
+        "`self.config.profiling` is false in this launch (the default of --profiling, which the launcher does not "
+        "pass), so torch_npu never starts collecting",
+        "usable data: no (line 16: not run in this launch: prof.start() (line 20) is not run: `self.config.profiling` "
+        "is false in this launch (the default of --profiling, which the launcher does not pass), so torch_npu never "
+        "starts collecting)"]
+    assert _answer(capsys, project, "--profiling")[-1] == "usable data: yes"
+    # step() unguarded: a profiler never started but stepped runs its schedule's actions, so the flag's absence does
+    # not settle it here (the replay's own answer stands)
+    (project / "train.py").write_text(GATED.replace("            if self.config.profiling:\n                prof.step()",
+                                                    "            prof.step()"))
+    assert not _answer(capsys, project)[-1].startswith("usable data: no (line 16: not run in this launch")
+
+
+def test_a_start_under_an_attribute_not_shown_to_hold_the_flags(capsys, project):
+    (project / "train.py").write_text(GATED.replace('"accumulation"', '"profiling"'))
+    assert _answer(capsys, project)[-1] == (
+        f"usable data: unknown (run.sh:1: line 16: steps 0-9 into {project}/prof; but prof.start() (line 20) is "
+        "under a test: whether "
+        "`self.config.profiling` holds in this launch is not known: line 9 changes self.config.profiling)")

@@ -273,18 +273,18 @@ def _unproven(ctx, test, dests) -> str:
     from ..values.held_args import why_not_held
     scope = ctx.sites.scope_of.at(test, ctx.sites.module)
     for n in _held(ctx, test, dests):
-        why = why_not_held(ctx.resolver, n, scope)
+        why = why_not_held(ctx.resolver, n.value, scope, n.attr)
         if why:
             return why
     return ""
 
 
 def _held(ctx, test, dests) -> list:
-    """The attributes of the method's own object a test reads a flag through: `self.args` of `self.args.prof`."""
+    """The flags a test reads through an attribute of the method's own object: `self.args.prof`."""
     import ast
     scope = ctx.sites.scope_of.at(test, ctx.sites.module)
     me = scope.self_name if scope is not None else None
-    return [n.value for n in ast.walk(test) if me and isinstance(n, ast.Attribute) and n.attr in dests and
+    return [n for n in ast.walk(test) if me and isinstance(n, ast.Attribute) and n.attr in dests and
             isinstance(n.value, ast.Attribute) and isinstance(n.value.value, ast.Name) and n.value.value.id == me]
 
 

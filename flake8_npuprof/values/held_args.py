@@ -13,19 +13,20 @@ class's name is a call that passes the result of `parse_args()` for `p`; and no 
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Dict, List, Optional, Tuple
 
-SETTERS = ("setattr", "vars", "__setattr__", "__dict__")
-
-
-def holds_parse_result(resolver, expr: ast.AST, scope, pos: int) -> bool:
-    """Whether `expr` (`self.args`, read in a method) is the result of `parse_args()` on every run."""
-    return not why_not_held(resolver, expr, scope)
+SETTERS = ("vars", "__setattr__", "__dict__")     # and setattr() with a name that is not a literal
 
 
-def why_not_held(resolver, expr: ast.AST, scope) -> str:
-    """"" where `expr` (`self.args` read in a method) holds parse_args()'s result on every run; else why it is not
-    shown to."""
+def holds_parse_result(resolver, expr: ast.AST, scope, flag: str) -> bool:
+    """Whether `expr` (`self.args`, read in a method) is the result of `parse_args()` on every run, and its `flag`
+    is not changed."""
+    return not why_not_held(resolver, expr, scope, flag)
+
+
+def why_not_held(resolver, expr: ast.AST, scope, flag: str) -> str:
+    """"" where `expr` (`self.args` read in a method) holds parse_args()'s result on every run and nothing in the
+    file changes its `flag`; else why it is not shown to."""
     shown = ast.unparse(expr)
     if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and scope is not None and
             scope.self_name == expr.value.id and scope.klass is not None and
@@ -36,33 +37,56 @@ def why_not_held(resolver, expr: ast.AST, scope) -> str:
     key = (id(cls), expr.attr)
     if key not in cache:
         cache[key] = _holds(resolver, cls, expr.attr)
-    return cache[key].replace("{attr}", shown)
+    why, changed = cache[key]
+    if not why and flag in changed:
+        why = f"line {changed[flag]} changes {{attr}}.{flag}"
+    return why.replace("{attr}", shown)
 
 
-def _holds(resolver, cls: ast.ClassDef, attr: str) -> str:
+def _holds(resolver, cls: ast.ClassDef, attr: str) -> Tuple[str, Dict[str, int]]:
+    """(why the attribute may hold something else, or ""; the line where each of its flags is changed)."""
     tree = resolver.tree
     if cls.bases or cls.keywords or cls.decorator_list:
-        return f"class {cls.name} has a base or a decorator, which may set {{attr}}"
+        return f"class {cls.name} has a base or a decorator, which may set {{attr}}", {}
     param = _init_param(cls, attr)
     if param is None:
-        return f"{{attr}} is not set from a parameter of {cls.name}.__init__ at its top level"
+        return f"{{attr}} is not set from a parameter of {cls.name}.__init__ at its top level", {}
     init, index = param
-    stores = []
+    # names the module's imports bind (`torch.npu.config.x = ...` changes a module's attribute, not the object's:
+    # the object could sit there only through another assignment of .{attr}, which is counted)
+    modules = {(a.asname or a.name).split(".")[0] for n in getattr(tree, "body", ()) if isinstance(n, ast.Import)
+               for a in n.names}
+    stores: List[int] = []
+    changed: Dict[str, int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and node.attr == attr:
+        set_on, name = _set(node)
+        if set_on is None:
+            if isinstance(node, ast.Attribute) and node.attr in SETTERS or isinstance(node, ast.Name) and \
+                    node.id in SETTERS:
+                return f"line {node.lineno} may set attributes by a computed name", {}
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+                return f"line {node.lineno} may set attributes by a computed name", {}
+            if isinstance(node, ast.ClassDef) and node is not cls and any(
+                    isinstance(b, ast.Name) and b.id == cls.name for b in node.bases):
+                return f"class {node.name} (line {node.lineno}) subclasses {cls.name}", {}
+            continue
+        if name == attr:
             stores.append(node.lineno)
-        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
-                isinstance(node.value, ast.Attribute) and node.value.attr == attr:
-            return f"line {node.lineno} changes {{attr}}.{node.attr}"
-        elif isinstance(node, ast.Attribute) and node.attr in SETTERS or isinstance(node, ast.Name) and \
-                node.id in SETTERS:
-            return f"line {node.lineno} may set attributes by a computed name"
-        elif isinstance(node, ast.ClassDef) and node is not cls and any(
-                isinstance(b, ast.Name) and b.id == cls.name for b in node.bases):
-            return f"class {node.name} (line {node.lineno}) subclasses {cls.name}"
+        elif isinstance(set_on, ast.Attribute) and set_on.attr == attr and _head(set_on.value) not in modules:
+            changed.setdefault(name, node.lineno)     # `self.args.x = ...`: that flag is not the launch's
     if len(stores) != 1:
-        return f"{{attr}} is also set on line {sorted(stores)[1]}"
-    return _built_with_flags(resolver, cls, init, index)
+        return f"{{attr}} is also set on line {sorted(stores)[1]}", {}
+    return _built_with_flags(resolver, cls, init, index), changed
+
+
+def _set(node: ast.AST) -> Tuple[Optional[ast.AST], str]:
+    """(the object, the attribute's name) that an attribute store, `del`, or `setattr(obj, "name", v)` sets."""
+    if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+        return node.value, node.attr
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" and \
+            len(node.args) == 3 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return node.args[0], node.args[1].value
+    return None, ""
 
 
 def _init_param(cls: ast.ClassDef, attr: str):
@@ -97,7 +121,12 @@ def _built_with_flags(resolver, cls: ast.ClassDef, init: ast.FunctionDef, index:
                 node is not cls:
             return f"{cls.name} is defined again on line {node.lineno}"
     built = [c for c in calls.values() if isinstance(c.call.func, ast.Name) and c.call.func.id == cls.name]
-    other = [n for n in uses if not any(n is c.call.func for c in built)]
+    # `C.helper()` of a @staticmethod builds nothing (a body that builds C names it: another use, checked here)
+    static = {s.name for s in cls.body if isinstance(s, ast.FunctionDef) and len(s.decorator_list) == 1 and
+              isinstance(s.decorator_list[0], ast.Name) and s.decorator_list[0].id == "staticmethod"}
+    helpers = {id(n.value) for n in ast.walk(resolver.tree) if isinstance(n, ast.Attribute) and n.attr in static and
+               isinstance(n.value, ast.Name) and n.value.id == cls.name and isinstance(n.ctx, ast.Load)}
+    other = [n for n in uses if not any(n is c.call.func for c in built) and id(n) not in helpers]
     if other:
         return f"line {other[0].lineno} uses {cls.name} other than by building it"
     if not built:
@@ -112,3 +141,9 @@ def _built_with_flags(resolver, cls: ast.ClassDef, init: ast.FunctionDef, index:
         if arg is None or not resolver._is_parse_result(arg, site.scope, resolver.sites.pos.at(call, 0), 0):
             return f"line {call.lineno} builds {cls.name} with a {name} that is not parse_args()'s result"
     return ""
+
+
+def _head(expr: ast.AST) -> str:
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else ""

@@ -81,7 +81,7 @@ class Resolver:
         self._entered: List[tuple] = []     # keys entered since the outermost evaluation began
         self._deepest = 0                   # the deepest depth reached by the evaluations under way
         self._tainted = 0                   # evaluations whose values depend on more than their key
-        self.held_args: Dict[tuple, str] = {}   # (id(class), attribute) -> why it may not hold the flags (held_args.py)
+        self.held_args: Dict[tuple, tuple] = {}     # (id(class), attribute) -> whether it holds the flags (held_args.py)
 
     @property
     def given(self):
@@ -401,7 +401,7 @@ class Resolver:
             argp = [f for f in defs if f.kind == "argparse"]
             return argp[0] if argp else None
         # `self.args.x` where the attribute can only hold parse_args()'s result (held_args.py)
-        if isinstance(node.value, ast.Attribute) and holds_parse_result(self, node.value, scope, pos):
+        if isinstance(node.value, ast.Attribute) and holds_parse_result(self, node.value, scope, node.attr):
             argp = [f for f in defs if f.kind == "argparse"]
             return argp[0] if argp else None
         if base in FLAGS_OBJECTS or (base or "").endswith(".FLAGS"):
