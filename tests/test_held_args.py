@@ -180,3 +180,18 @@ def test_a_start_under_an_attribute_not_shown_to_hold_the_flags(capsys, project)
         f"usable data: unknown (run.sh:1: line 16: steps 0-9 into {project}/prof; but prof.start() (line 20) is "
         "under a test: whether "
         "`self.config.profiling` holds in this launch is not known: line 9 changes self.config.profiling)")
+
+
+def test_mindspores_profiler_is_not_judged_by_its_start(capsys, project):
+    # MindSpore's Profiler starts when built unless start_profile=False, and what its start() does is not replayed:
+    # the flag on start() decides nothing here
+    (project / "train.py").write_text(GATED.replace("import torch_npu", "from mindspore import Profiler").replace(
+        """torch_npu.profiler.profile(
+            activities=[torch_npu.profiler.ProfilerActivity.NPU],
+            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"))""",
+        """Profiler(output_path="./prof", start_profile=False)"""))
+    assert _answer(capsys, project) == [
+        "train.py: MindSpore's profiler: unknown: line 16: start_profile=False: it collects from its start() call, "
+        "which is not followed here",
+        "usable data: unknown (run.sh:1: line 16: start_profile=False: it collects from its start() call, which is "
+        "not followed here)"]

@@ -100,8 +100,9 @@ def reached(ctx, p: Profiler) -> Profiler:
     if unsettled and p.verdict not in (UNKNOWN, "off"):
         return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {unsettled}")
     # a profile() its settings do not stop, started only where the launch's flags say (`if self.config.profiling:`)
+    # (torch_npu's profile() only: MindSpore's Profiler starts when it is built unless told otherwise)
     started = _started_in_launch(ctx, node) if p.verdict in ("collects", UNKNOWN) and \
-        not (p.data or {}).get("stopped") else None
+        (p.data or {}).get("route") == "profile" and "releases" in p.data and not p.data.get("stopped") else None
     if started is not None:
         verdict, why = started
         return p._replace(verdict=verdict, why=why if verdict == "off" else f"{p.why}; but {why}",
