@@ -195,3 +195,9 @@ def test_mindspores_profiler_is_not_judged_by_its_start(capsys, project):
         "which is not followed here",
         "usable data: unknown (run.sh:1: line 16: start_profile=False: it collects from its start() call, which is "
         "not followed here)"]
+
+
+def test_a_flag_set_on_the_parsed_namespace_before_it_is_held(capsys, project):
+    # args.prof = True before Trainer(args): the attribute holds the namespace, but not the launch's --prof
+    (project / "train.py").write_text(TRAIN.replace("    Trainer(args, None)", "    args.prof = True\n    Trainer(args, None)"))
+    assert _answer(capsys, project) == _unknown("line 27 changes self.args.prof", f" into {project}/prof")

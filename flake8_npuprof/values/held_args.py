@@ -76,7 +76,14 @@ def _holds(resolver, cls: ast.ClassDef, attr: str) -> Tuple[str, Dict[str, int]]
             changed.setdefault(name, node.lineno)     # `self.args.x = ...`: that flag is not the launch's
     if len(stores) != 1:
         return f"{{attr}} is also set on line {sorted(stores)[1]}", {}
-    return _built_with_flags(resolver, cls, init, index), changed
+    why = _built_with_flags(resolver, cls, init, index)
+    # `args.prof = True` before Trainer(args), or through any name that may hold the same object: a flag set on a
+    # plain name is changed, unless the name is a module's or a method's own object (never an argparse Namespace)
+    for node in ast.walk(tree) if not why else ():
+        set_on, name = _set(node)
+        if isinstance(set_on, ast.Name) and set_on.id not in modules and not _own_object(resolver, set_on):
+            changed.setdefault(name, node.lineno)
+    return why, changed
 
 
 def _set(node: ast.AST) -> Tuple[Optional[ast.AST], str]:
@@ -141,6 +148,13 @@ def _built_with_flags(resolver, cls: ast.ClassDef, init: ast.FunctionDef, index:
         if arg is None or not resolver._is_parse_result(arg, site.scope, resolver.sites.pos.at(call, 0), 0):
             return f"line {call.lineno} builds {cls.name} with a {name} that is not parse_args()'s result"
     return ""
+
+
+def _own_object(resolver, name: ast.Name) -> bool:
+    """Whether a name is the first parameter of the method it is used in (`self`: an instance of that class)."""
+    scope = resolver.sites.scope_of.at(name, None)
+    return scope is not None and scope.self_name == name.id and not any(
+        b.pos != -1 for b in scope.bindings.get(name.id, ()))
 
 
 def _head(expr: ast.AST) -> str:
