@@ -132,13 +132,14 @@ def _started_in_launch(ctx, call) -> Optional[Tuple[str, str]]:
     if any(isinstance(w, ast.withitem) and isinstance(w.context_expr, ast.Name) and w.context_expr.id == var
            for w in ast.walk(holder)) or not entered:
         return None
-    starts = [n for n in ast.walk(holder) if isinstance(n, ast.Call) and n.func in entered]
+    starts = [n for n in ast.walk(holder) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+              n.func in entered]
     if len(starts) != len(entered):
         return None                     # `prof.start` taken but not called here
     for s in starts:
         open_ = unsettled_in_launch(ctx, s)
         if open_:
-            return UNKNOWN, f"{var}.{s.func.attr}() (line {s.lineno}) is under a test: {open_}"
+            return UNKNOWN, f"{var}.{getattr(s.func, 'attr', '')}() (line {s.lineno}) is under a test: {open_}"
     falses = [false_in_launch(ctx, s) for s in starts]
     # step() of a profiler never started runs its schedule's actions (checks/torch_npu_loop.lifetime): every step()
     # must not run either
@@ -146,7 +147,8 @@ def _started_in_launch(ctx, call) -> Optional[Tuple[str, str]]:
              isinstance(n.func.value, ast.Name) and n.func.value.id == var and n.func.attr == "step"]
     if all(falses) and all(false_in_launch(ctx, s) for s in steps):
         at = ", ".join(str(s.lineno) for s in starts)
-        return "off", (f"not run in this launch: {var}.{starts[0].func.attr}() (line{'s' if len(starts) > 1 else ''} "
+        return "off", (f"not run in this launch: {var}.{getattr(starts[0].func, 'attr', '')}() "
+                       f"(line{'s' if len(starts) > 1 else ''} "
                        f"{at}) is not run: {falses[0]}, so torch_npu never starts collecting")
     return None
 

@@ -70,10 +70,11 @@ def _holds(resolver, cls: ast.ClassDef, attr: str) -> Tuple[str, Dict[str, int]]
                     isinstance(b, ast.Name) and b.id == cls.name for b in node.bases):
                 return f"class {node.name} (line {node.lineno}) subclasses {cls.name}", {}
             continue
+        line = getattr(node, "lineno", 0)
         if name == attr:
-            stores.append(node.lineno)
+            stores.append(line)
         elif isinstance(set_on, ast.Attribute) and set_on.attr == attr and _head(set_on.value) not in modules:
-            changed.setdefault(name, node.lineno)     # `self.args.x = ...`: that flag is not the launch's
+            changed.setdefault(name, line)      # `self.args.x = ...`: that flag is not the launch's
     if len(stores) != 1:
         return f"{{attr}} is also set on line {sorted(stores)[1]}", {}
     why = _built_with_flags(resolver, cls, init, index)
@@ -82,7 +83,7 @@ def _holds(resolver, cls: ast.ClassDef, attr: str) -> Tuple[str, Dict[str, int]]
     for node in ast.walk(tree) if not why else ():
         set_on, name = _set(node)
         if isinstance(set_on, ast.Name) and set_on.id not in modules and not _own_object(resolver, set_on):
-            changed.setdefault(name, node.lineno)
+            changed.setdefault(name, getattr(node, "lineno", 0))
     return why, changed
 
 
