@@ -249,7 +249,8 @@ def unsettled_in_launch(ctx, node) -> str:
     if ctx.resolver.given is None:
         return ""
     scope = ctx.sites.scope_of.at(node, ctx.sites.module)
-    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
+    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ())
+             if not isinstance(g.test, ast.Constant)]
     way = reach_of(ctx.sites).path(node)
     items += list(way.guards) if way.exact else []
     dests = {f.dest for f in flag_table(ctx).values() if f.kind == "argparse"}
@@ -263,7 +264,8 @@ def unsettled_in_launch(ctx, node) -> str:
         if not why and values and not any(isinstance(v, Opaque) for v in values) and \
                 len({bool(v) for v in values}) == 1:
             continue                    # decided (false_in_launch says it when false)
-        return f"whether `{guard_text((g,))[0]}` holds in this launch is not known: {why or 'its value is not known here'}"
+        why = why or "its value is not known here"
+        return f"whether `{guard_text((g,))[0]}` holds in this launch is not known: {why}"
     return ""
 
 

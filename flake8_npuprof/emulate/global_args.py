@@ -77,7 +77,8 @@ def _adapter(namespace: Namespace) -> Optional[str]:
                    f"runs training over {a['adapter']}, whose code is not held here: what it collects is not known"
         if OPEN in namespace.given:
             return f"the unknown arguments at {namespace.given[OPEN].where} may pass {a['option']} {a['value']}, " \
-                   f"which runs training over {a['adapter']}, whose code is not held here: what it collects is not known"
+                   f"which runs training over {a['adapter']}, whose code is not held here: what it collects is not " \
+                   "known"
         defaults = {_default_text(f) for _, f in own}
         if len(defaults) != 1 or None in defaults:
             return f"{a['option']} is not passed and its default is not read here; {a['option']} {a['value']} " \

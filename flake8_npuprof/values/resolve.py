@@ -81,7 +81,7 @@ class Resolver:
         self._entered: List[tuple] = []     # keys entered since the outermost evaluation began
         self._deepest = 0                   # the deepest depth reached by the evaluations under way
         self._tainted = 0                   # evaluations whose values depend on more than their key
-        self.held_args: Dict[tuple, tuple] = {}     # (id(class), attribute) -> whether it holds the flags (held_args.py)
+        self.held_args: Dict[tuple, tuple] = {}     # (id(class), attribute) -> held_args._holds' answer
 
     @property
     def given(self):
