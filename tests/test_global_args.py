@@ -167,8 +167,8 @@ def test_the_iteration_of_a_loaded_checkpoint_is_not_known(capsys, project):
     # the checkpoint, then takes the iteration saved in it: the answer names the file, and whether it is on disk here
     out = _emulate(capsys, project, PROFILE + ["--load", "/nonexistent/ckpt"])
     assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is set when the job loads a " \
-        "checkpoint: Megatron-LM reads /nonexistent/ckpt/latest_checkpointed_iteration.txt (--load from run.sh:2; not " \
-        "on disk here) to find it, then takes the iteration saved in the checkpoint; neither is read here" in out
+        "checkpoint: Megatron-LM reads /nonexistent/ckpt/latest_checkpointed_iteration.txt (--load from run.sh:2; " \
+        "not on disk here) to find it, then takes the iteration saved in the checkpoint; neither is read here" in out
     assert out[-2] == ("core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): on rank 0 "
                        "only: the schedule's values are not known here")
     # a relative directory is the launch's; the tracker on disk is named, not read (the iteration is the checkpoint's)
@@ -340,7 +340,8 @@ def two_backends(project):
 
 def test_the_mindspore_backend_says_nothing_of_torch_npu(capsys, two_backends):
     said = ("core/training.py, which pretrain.py imports, builds torch_npu's profiler, but --ai-framework mindspore "
-            "(run.sh:2) runs it over MindSpeed-Core-MS's MindSpore adapter of the torch and torch_npu APIs (msadapter), "
+            "(run.sh:2) runs training over MindSpeed-Core-MS's MindSpore adapter of the torch and torch_npu APIs "
+            "(msadapter), "
             "whose code is not held here: what it collects is not known")
     for spelt in (["--ai-framework", "mindspore"], ["--ai-framework=mindspore"]):
         assert _emulate(capsys, two_backends, PROFILE + spelt) == [
@@ -352,12 +353,20 @@ def test_the_pytorch_backend_is_replayed(capsys, two_backends):
     expected = _emulate(capsys, two_backends, PROFILE)
     assert expected[2] == "  training.py:37 profile: activities: CPU, NPU; profiler_level Level1; export_type text"
     assert _emulate(capsys, two_backends, PROFILE + ["--ai-framework", "pytorch"]) == expected
-    # a default that is not a literal: which backend runs is not known, so nothing of torch_npu is said
+    # a default that is not a literal: the backend may be the adapter, so torch_npu's lines say they are torch_npu's
+    # and a decided answer is not given
     (two_backends / "core" / "framework.py").write_text(AI_FRAMEWORK.replace('default="pytorch"', "default=BACKEND"))
     out = _emulate(capsys, two_backends, PROFILE)
-    assert out[1:] == [
-        "core/training.py, which pretrain.py imports, builds torch_npu's profiler, but --ai-framework is not passed and "
-        "its default is not read here; --ai-framework mindspore runs training over MindSpeed-Core-MS's MindSpore "
-        "adapter of the torch and torch_npu APIs (msadapter), whose code is not held here: what it collects is not "
-        "known",
-        out[-1]]
+    assert out[1] == (
+        "  --ai-framework is not passed and its default is not read here; --ai-framework mindspore runs training over "
+        "MindSpeed-Core-MS's MindSpore adapter of the torch and torch_npu APIs (msadapter), whose code is not held "
+        "here: these lines are torch_npu's (--ai-framework pytorch)")
+    assert out[2:] == expected[1:]
+    # without --profile the project's own default of --profile says "no" for torch_npu: not for the adapter
+    (two_backends / "core" / "framework.py").write_text(AI_FRAMEWORK.replace(
+        'default="pytorch"', 'default=BACKEND)\n        group.add_argument("--profile", action="store_true"'))
+    assert _emulate(capsys, two_backends, PROFILE[1:])[-1] == (
+        "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 37: not run in this launch: "
+        "`is_profile_enabled()` is false in this launch; but --ai-framework is not passed and its default is not read "
+        "here; --ai-framework mindspore runs training over MindSpeed-Core-MS's MindSpore adapter of the torch and "
+        "torch_npu APIs (msadapter), whose code is not held here)")

@@ -73,7 +73,8 @@ def test_the_flag_decides_the_profiler_through_the_attribute(capsys, project):
 
 @pytest.mark.parametrize("edit, why", [
     # another assignment of the attribute: it may hold something else when train() runs
-    (("            prof.stop()\n", "            prof.stop()\n\n    def reset(self, other):\n        self.args = other\n"),
+    (("            prof.stop()\n",
+      "            prof.stop()\n\n    def reset(self, other):\n        self.args = other\n"),
      "self.args is also set on line 22"),
     # a subclass may set it, or build the object another way
     (("\n\ndef main():", "\n\nclass Tuned(Trainer):\n    pass\n\n\ndef main():"),
@@ -169,8 +170,8 @@ def test_a_profiler_started_only_under_the_flag(capsys, project):
     assert _answer(capsys, project, "--profiling")[-1] == "usable data: yes"
     # step() unguarded: a profiler never started but stepped runs its schedule's actions, so the flag's absence does
     # not settle it here (the replay's own answer stands)
-    (project / "train.py").write_text(GATED.replace("            if self.config.profiling:\n                prof.step()",
-                                                    "            prof.step()"))
+    (project / "train.py").write_text(GATED.replace(
+        "            if self.config.profiling:\n                prof.step()", "            prof.step()"))
     assert not _answer(capsys, project)[-1].startswith("usable data: no (line 16: not run in this launch")
 
 
@@ -199,5 +200,6 @@ def test_mindspores_profiler_is_not_judged_by_its_start(capsys, project):
 
 def test_a_flag_set_on_the_parsed_namespace_before_it_is_held(capsys, project):
     # args.prof = True before Trainer(args): the attribute holds the namespace, but not the launch's --prof
-    (project / "train.py").write_text(TRAIN.replace("    Trainer(args, None)", "    args.prof = True\n    Trainer(args, None)"))
+    (project / "train.py").write_text(TRAIN.replace("    Trainer(args, None)",
+                                                    "    args.prof = True\n    Trainer(args, None)"))
     assert _answer(capsys, project) == _unknown("line 27 changes self.args.prof", f" into {project}/prof")

@@ -48,44 +48,47 @@ def follow(w, launch, ls, target, environ):
     where = os.path.relpath(module.path, os.path.dirname(launch.script)).replace(os.sep, "/")
     script = os.path.basename(launch.script)
     adapted = _adapter(namespace)
-    if adapted is not None:
-        return Followed("unknown", f"{where}, which {script} imports, builds torch_npu's profiler, but {adapted}",
+    if adapted is not None and adapted[1]:
+        return Followed("unknown", f"{where}, which {script} imports, builds torch_npu's profiler, but {adapted[0]}",
                         None, None, ())
     replayed = _replay(module, namespace, launch, target, environ, ls)
     if replayed is None:
         return None
     verdict, why, profiles, decided = replayed
+    if adapted is not None:             # it may be the adapter's: the lines are torch_npu's, the answer not decided
+        decided = [f"{adapted[0]}: these lines are torch_npu's (--ai-framework pytorch)"] + list(decided)
+        if verdict != "unknown":
+            verdict, why, profiles = "unknown", f"{why}; but {adapted[0]}", None
     return Followed(verdict, f"{where}, which {script} imports: {why}", profiles, None, tuple(decided))
 
 
-def _adapter(namespace: Namespace) -> Optional[str]:
-    """Why torch_npu's profiler may be another framework's adapter of it in this launch (data/global_args.json
-    `adapters`: MindSpeed-LLM's --ai-framework mindspore runs over MindSpore's msadapter), or None where the launch
-    keeps torch_npu: the option is not the project's, or its value is known and another."""
+def _adapter(namespace: Namespace) -> Optional[Tuple[str, bool]]:
+    """(why, certain) where torch_npu's profiler is, or may be, another framework's adapter of it in this launch
+    (data/global_args.json `adapters`: MindSpeed-LLM's --ai-framework mindspore runs over MindSpore's msadapter):
+    certain when the option's value is the adapter's; None where the launch keeps torch_npu (the option is not the
+    project's, or its value is known and another)."""
     for dest, a in K.adapters().items():
         own = namespace.defs.get(dest, [])
         if not own:
             continue
+        over = f"runs training over {a['adapter']}, whose code is not held here"
         g = namespace.given.get(dest)
         if g is not None and g.text is not None and HOLE not in g.text:
             if g.text == a["value"]:
-                return (f"{a['option']} {a['value']} ({g.where}) runs it over {a['adapter']}, whose code is not held "
-                        "here: what it collects is not known")
+                return f"{a['option']} {a['value']} ({g.where}) {over}: what it collects is not known", True
             continue
         if g is not None:
-            return f"{a['option']} from {g.where} is not known statically, and {a['option']} {a['value']} " \
-                   f"runs training over {a['adapter']}, whose code is not held here: what it collects is not known"
+            return f"{a['option']} from {g.where} is not known statically, and {a['option']} {a['value']} {over}", \
+                False
         if OPEN in namespace.given:
             return f"the unknown arguments at {namespace.given[OPEN].where} may pass {a['option']} {a['value']}, " \
-                   f"which runs training over {a['adapter']}, whose code is not held here: what it collects is not " \
-                   "known"
+                   f"which {over}", False
         defaults = {_default_text(f) for _, f in own}
         if len(defaults) != 1 or None in defaults:
             return f"{a['option']} is not passed and its default is not read here; {a['option']} {a['value']} " \
-                   f"runs training over {a['adapter']}, whose code is not held here: what it collects is not known"
+                   f"{over}", False
         if defaults == {a["value"]}:
-            return f"{a['option']}'s default, {a['value']}, runs it over {a['adapter']}, whose code is not held " \
-                   "here: what it collects is not known"
+            return f"{a['option']}'s default, {a['value']}, {over}: what it collects is not known", True
     return None
 
 
