@@ -163,11 +163,28 @@ def test_a_megatron_default_is_not_guessed(capsys, project):
 
 
 def test_the_iteration_of_a_loaded_checkpoint_is_not_known(capsys, project):
-    out = _emulate(capsys, project, PROFILE + ["--load", "/ckpt"])
-    assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is the iteration of the " \
-        "checkpoint it loads (or 1 after an upcycling), known only when the job starts (--load from run.sh:2)" in out
+    # Megatron-LM (core_v0.12.1, the release MindSpeed-LLM pins) reads DIR/latest_checkpointed_iteration.txt to find
+    # the checkpoint, then takes the iteration saved in it: the answer names the file, and whether it is on disk here
+    out = _emulate(capsys, project, PROFILE + ["--load", "/nonexistent/ckpt"])
+    assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is set when the job loads a " \
+        "checkpoint: Megatron-LM reads /nonexistent/ckpt/latest_checkpointed_iteration.txt (--load from run.sh:2; " \
+        "not on disk here) to find it, then takes the iteration saved in the checkpoint; neither is read here" in out
     assert out[-2] == ("core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): on rank 0 "
                        "only: the schedule's values are not known here")
+    # a relative directory is the launch's; the tracker on disk is named, not read (the iteration is the checkpoint's)
+    (project / "ckpt").mkdir()
+    (project / "ckpt" / "latest_checkpointed_iteration.txt").write_text("12\n")
+    out = _emulate(capsys, project, PROFILE + ["--load", "ckpt", "--pretrained-checkpoint", "/base"])
+    assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is set when the job loads a " \
+        f"checkpoint: Megatron-LM reads {project}/ckpt/latest_checkpointed_iteration.txt (--load from run.sh:2; on " \
+        "disk here) or /base/latest_checkpointed_iteration.txt (--pretrained-checkpoint from run.sh:2; not on disk " \
+        "here) to find it, then takes the iteration saved in the checkpoint; neither is read here" in out
+
+
+def test_the_iteration_after_an_upcycling_is_not_known(capsys, project):
+    out = _emulate(capsys, project, PROFILE + ["--load", "/ckpt", "--moe-use-upcycling"])
+    assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is the iteration of the " \
+        "checkpoint it loads (or 1 after an upcycling), known only when the job starts (--load from run.sh:2)" in out
 
 
 def test_a_start_step_the_run_has_passed_fails_before_the_profiler_is_made(capsys, project):
@@ -301,3 +318,55 @@ def model_provider'''))
     out = _emulate(capsys, project, [a for a in PROFILE if a not in ("--profile-save-path", "./profile_dir")])
     assert f"  training.py:36 profile: output directory: {project}/from_script (tensorboard_trace_handler, line 39)" \
         in out
+
+
+AI_FRAMEWORK = """\
+class FrameworkFeature:
+    def register_args(self, parser):
+        group = parser.add_argument_group(title="framework")
+        group.add_argument("--ai-framework", type=str, default="pytorch")
+"""
+
+
+@pytest.fixture
+def two_backends(project):
+    # MindSpeed-LLM's --ai-framework: with mindspore, torch_npu is MindSpeed-Core-MS's adapter, whose code is not held
+    (project / "core" / "framework.py").write_text(AI_FRAMEWORK)
+    (project / "core" / "training.py").write_text(TRAINING.replace(
+        "from core.features import ProfilingFeature", "from core.features import ProfilingFeature\n"
+        "from core.framework import FrameworkFeature"))
+    return project
+
+
+def test_the_mindspore_backend_says_nothing_of_torch_npu(capsys, two_backends):
+    said = ("core/training.py, which pretrain.py imports, builds torch_npu's profiler, but --ai-framework mindspore "
+            "(run.sh:2) runs training over MindSpeed-Core-MS's MindSpore adapter of the torch and torch_npu APIs "
+            "(msadapter), "
+            "whose code is not held here: what it collects is not known")
+    for spelt in (["--ai-framework", "mindspore"], ["--ai-framework=mindspore"]):
+        assert _emulate(capsys, two_backends, PROFILE + spelt) == [
+            "  started 8 times (one per rank, by torchrun)", said, f"usable data: unknown (run.sh:2: {said})"]
+
+
+def test_the_pytorch_backend_is_replayed(capsys, two_backends):
+    # passed or by the project's default, pytorch keeps torch_npu: the answer is the one without the option
+    expected = _emulate(capsys, two_backends, PROFILE)
+    assert expected[2] == "  training.py:37 profile: activities: CPU, NPU; profiler_level Level1; export_type text"
+    assert _emulate(capsys, two_backends, PROFILE + ["--ai-framework", "pytorch"]) == expected
+    # a default that is not a literal: the backend may be the adapter, so torch_npu's lines say they are torch_npu's
+    # and a decided answer is not given
+    (two_backends / "core" / "framework.py").write_text(AI_FRAMEWORK.replace('default="pytorch"', "default=BACKEND"))
+    out = _emulate(capsys, two_backends, PROFILE)
+    assert out[1] == (
+        "  --ai-framework is not passed and its default is not read here; --ai-framework mindspore runs training over "
+        "MindSpeed-Core-MS's MindSpore adapter of the torch and torch_npu APIs (msadapter), whose code is not held "
+        "here: these lines are torch_npu's (--ai-framework pytorch)")
+    assert out[2:] == expected[1:]
+    # without --profile the project's own default of --profile says "no" for torch_npu: not for the adapter
+    (two_backends / "core" / "framework.py").write_text(AI_FRAMEWORK.replace(
+        'default="pytorch"', 'default=BACKEND)\n        group.add_argument("--profile", action="store_true"'))
+    assert _emulate(capsys, two_backends, PROFILE[1:])[-1] == (
+        "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 37: not run in this launch: "
+        "`is_profile_enabled()` is false in this launch; but --ai-framework is not passed and its default is not read "
+        "here; --ai-framework mindspore runs training over MindSpeed-Core-MS's MindSpore adapter of the torch and "
+        "torch_npu APIs (msadapter), whose code is not held here)")

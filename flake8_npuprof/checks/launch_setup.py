@@ -225,6 +225,8 @@ def false_in_launch(ctx, node) -> str:
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute) and n.attr in dests]
         if not attrs:
             continue                    # not a test of the script's flags: left to the replay's conditions
+        if _unproven(ctx, g.test, dests):
+            continue                    # `self.args.prof` that may not be the flags: unsettled_in_launch says it
         values = ctx.values.scalars(g.test, sc, pos).candidates
         if not values or any(isinstance(v, Opaque) for v in values) or len({bool(v) for v in values}) != 1:
             continue
@@ -235,6 +237,57 @@ def false_in_launch(ctx, node) -> str:
             f"the default of --{attrs[0]}, which {_by(given)} does not pass"
         return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
     return ""
+
+
+def unsettled_in_launch(ctx, node) -> str:
+    """For a framework's profiler call in a launch's script: the first test on its way that reads one of the script's
+    flags through an object's attribute (`if self.args.prof:`) and that the launch does not decide, with why the
+    attribute is not shown to hold the parsed flags (values/held_args.py); "" when there is none."""
+    import ast
+    from ..setups.reach import guard_text, is_main_guard, reach_of
+    from ..values.ops import Opaque
+    if ctx.resolver.given is None:
+        return ""
+    scope = ctx.sites.scope_of.at(node, ctx.sites.module)
+    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ())
+             if not isinstance(g.test, ast.Constant)]
+    way = reach_of(ctx.sites).path(node)
+    items += list(way.guards) if way.exact else []
+    dests = {f.dest for f in flag_table(ctx).values() if f.kind == "argparse"}
+    for g, sc, pos in [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)]:
+        if is_main_guard(g):
+            continue
+        if not _held(ctx, g.test, dests):
+            continue
+        why = _unproven(ctx, g.test, dests)
+        values = ctx.values.scalars(g.test, sc, pos).candidates
+        if not why and values and not any(isinstance(v, Opaque) for v in values) and \
+                len({bool(v) for v in values}) == 1:
+            continue                    # decided (false_in_launch says it when false)
+        why = why or "its value is not known here"
+        return f"whether `{guard_text((g,))[0]}` holds in this launch is not known: {why}"
+    return ""
+
+
+def _unproven(ctx, test, dests) -> str:
+    """Why an object's attribute a test reads a flag through (`self.args` of `self.args.prof`) is not shown to hold
+    the parsed flags (values/held_args.py); "" when it is, or the test reads none."""
+    from ..values.held_args import why_not_held
+    scope = ctx.sites.scope_of.at(test, ctx.sites.module)
+    for n in _held(ctx, test, dests):
+        why = why_not_held(ctx.resolver, n.value, scope, n.attr)
+        if why:
+            return why
+    return ""
+
+
+def _held(ctx, test, dests) -> list:
+    """The flags a test reads through an attribute of the method's own object: `self.args.prof`."""
+    import ast
+    scope = ctx.sites.scope_of.at(test, ctx.sites.module)
+    me = scope.self_name if scope is not None else None
+    return [n for n in ast.walk(test) if me and isinstance(n, ast.Attribute) and n.attr in dests and
+            isinstance(n.value, ast.Attribute) and isinstance(n.value.value, ast.Name) and n.value.value.id == me]
 
 
 def _terms(g) -> list:

@@ -19,12 +19,13 @@ from typing import Dict, List, Optional, Tuple
 from ..knowledge import global_args as K
 from ..source.prefilter import code_only, names_torch_npu
 from ..values.global_args import AccessorLookup, Namespace, framework_flag, list_values
+from ..values.launch_args import OPEN
 from ..source.text import HOLE
 from ..values.project import Module, for_file
 from ..values.resolve import FlagDef
 
 # the facts this module's claims rest on (data/sources.json; tests/test_audit.py holds them)
-FACTS = ("global_args.accessors", "global_args.arguments", "global_args.set_at_run_time")
+FACTS = ("global_args.accessors", "global_args.arguments", "global_args.set_at_run_time", "global_args.adapters")
 MAX_MODULES = 512           # project modules read for the options they register (the script's imports, transitively)
 OTHER_RANK = -(10 ** 9)     # a rank no option names: what every rank not listed does
 
@@ -44,13 +45,60 @@ def follow(w, launch, ls, target, environ):
     namespace = _namespace(launch, ls, [m for m in modules if m.may_define_flags], frameworks, w.root)
     if namespace is None:
         return None
+    where = os.path.relpath(module.path, os.path.dirname(launch.script)).replace(os.sep, "/")
+    script = os.path.basename(launch.script)
+    adapted = _adapter(namespace)
+    if adapted is not None and adapted[1]:
+        return Followed("unknown", f"{where}, which {script} imports, builds torch_npu's profiler, but {adapted[0]}",
+                        None, None, ())
     replayed = _replay(module, namespace, launch, target, environ, ls)
     if replayed is None:
         return None
     verdict, why, profiles, decided = replayed
-    where = os.path.relpath(module.path, os.path.dirname(launch.script)).replace(os.sep, "/")
-    script = os.path.basename(launch.script)
+    if adapted is not None:             # it may be the adapter's: the lines are torch_npu's, the answer not decided
+        decided = [f"{adapted[0]}: these lines are torch_npu's (--ai-framework pytorch)"] + list(decided)
+        if verdict != "unknown":
+            verdict, why, profiles = "unknown", f"{why}; but {adapted[0]}", None
     return Followed(verdict, f"{where}, which {script} imports: {why}", profiles, None, tuple(decided))
+
+
+def _adapter(namespace: Namespace) -> Optional[Tuple[str, bool]]:
+    """(why, certain) where torch_npu's profiler is, or may be, another framework's adapter of it in this launch
+    (data/global_args.json `adapters`: MindSpeed-LLM's --ai-framework mindspore runs over MindSpore's msadapter):
+    certain when the option's value is the adapter's; None where the launch keeps torch_npu (the option is not the
+    project's, or its value is known and another)."""
+    for dest, a in K.adapters().items():
+        own = namespace.defs.get(dest, [])
+        if not own:
+            continue
+        over = f"runs training over {a['adapter']}, whose code is not held here"
+        g = namespace.given.get(dest)
+        if g is not None and g.text is not None and HOLE not in g.text:
+            if g.text == a["value"]:
+                return f"{a['option']} {a['value']} ({g.where}) {over}: what it collects is not known", True
+            continue
+        if g is not None:
+            return f"{a['option']} from {g.where} is not known statically, and {a['option']} {a['value']} {over}", \
+                False
+        if OPEN in namespace.given:
+            return f"the unknown arguments at {namespace.given[OPEN].where} may pass {a['option']} {a['value']}, " \
+                   f"which {over}", False
+        defaults = {_default_text(f) for _, f in own}
+        if len(defaults) != 1 or None in defaults:
+            return f"{a['option']} is not passed and its default is not read here; {a['option']} {a['value']} " \
+                   f"{over}", False
+        if defaults == {a["value"]}:
+            return f"{a['option']}'s default, {a['value']}, {over}: what it collects is not known", True
+    return None
+
+
+def _default_text(flag: FlagDef) -> Optional[str]:
+    """A definition's default when it is a literal ("" for none, argparse's None), else None."""
+    if not flag.has_default:
+        return ""
+    d = flag.default
+    return d.value if isinstance(d, ast.Constant) and isinstance(d.value, str) else \
+        "" if isinstance(d, ast.Constant) and d.value is None else None
 
 
 def _reached(lookup) -> List[Module]:
@@ -139,6 +187,7 @@ def _replay(module: Module, namespace: Namespace, launch, target, environ, ls):
     cwd = launch.command.cwd[0] if len(launch.command.cwd) == 1 else None
     if changes_directory(ls.ctx.sites) or changes_directory(module.sites):
         cwd = None                      # the script or the module moves itself (os.chdir): where is not known
+    namespace.cwd = cwd                 # where a relative --load is read from
 
     def context(tree):
         ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))

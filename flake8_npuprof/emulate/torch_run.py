@@ -95,7 +95,62 @@ def reached(ctx, p: Profiler) -> Profiler:
     false = false_in_launch(ctx, node)      # a launch's script: its flags decide an `if` on the way
     if false:
         return p._replace(verdict="off", why=f"not run in this launch: {false}", conditions=())
+    from ..checks.launch_setup import unsettled_in_launch
+    unsettled = unsettled_in_launch(ctx, node)  # `if self.args.prof:` where self.args is not shown to be the flags
+    if unsettled and p.verdict not in (UNKNOWN, "off"):
+        return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {unsettled}")
+    # a profile() its settings do not stop, started only where the launch's flags say (`if self.config.profiling:`)
+    # (torch_npu's profile() only: MindSpore's Profiler starts when it is built unless told otherwise)
+    started = _started_in_launch(ctx, node) if p.verdict in ("collects", UNKNOWN) and \
+        (p.data or {}).get("route") == "profile" and "releases" in p.data and not p.data.get("stopped") else None
+    if started is not None:
+        verdict, why = started
+        return p._replace(verdict=verdict, why=why if verdict == "off" else f"{p.why}; but {why}",
+                          conditions=() if verdict == "off" else conditions)
     return p._replace(conditions=conditions)
+
+
+def _started_in_launch(ctx, call) -> Optional[Tuple[str, str]]:
+    """For `prof = profile(...)` in a function, started only by `prof.start()` calls of that function, in a launch's
+    script: ("off", why) when the launch's flags make every one of them not run (`if self.config.profiling:
+    prof.start()` without --profiling: torch_npu never initialises its collector), (unknown, why) when one is under a
+    test of a flag the launch leaves open; None otherwise."""
+    from ..checks.launch_setup import false_in_launch, unsettled_in_launch
+    from ..checks.torch_npu_loop import _attribute_taken, _owned_here, escapes
+    if ctx.resolver.given is None or not isinstance(call, ast.Call):
+        return None
+    var, form = _bound_name(call, _parents(ctx.tree))
+    if form != "start" or var is None or escapes(ctx.tree, var) or _attribute_taken(ctx.tree, var) or \
+            not _owned_here(ctx.tree, var, call):
+        return None
+    holder = next((f for f in ast.walk(ctx.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                   any(n is call for n in ast.walk(f))), None)
+    if holder is None:
+        return None
+    entered = [n for n in ast.walk(holder) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and
+               n.value.id == var and n.attr in ("start", "__enter__")]
+    if any(isinstance(w, ast.withitem) and isinstance(w.context_expr, ast.Name) and w.context_expr.id == var
+           for w in ast.walk(holder)) or not entered:
+        return None
+    starts = [n for n in ast.walk(holder) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+              n.func in entered]
+    if len(starts) != len(entered):
+        return None                     # `prof.start` taken but not called here
+    for s in starts:
+        open_ = unsettled_in_launch(ctx, s)
+        if open_:
+            return UNKNOWN, f"{var}.{getattr(s.func, 'attr', '')}() (line {s.lineno}) is under a test: {open_}"
+    falses = [false_in_launch(ctx, s) for s in starts]
+    # step() of a profiler never started runs its schedule's actions (checks/torch_npu_loop.lifetime): every step()
+    # must not run either
+    steps = [n for n in ast.walk(holder) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+             isinstance(n.func.value, ast.Name) and n.func.value.id == var and n.func.attr == "step"]
+    if all(falses) and all(false_in_launch(ctx, s) for s in steps):
+        at = ", ".join(str(s.lineno) for s in starts)
+        return "off", (f"not run in this launch: {var}.{getattr(starts[0].func, 'attr', '')}() "
+                       f"(line{'s' if len(starts) > 1 else ''} "
+                       f"{at}) is not run: {falses[0]}, so torch_npu never starts collecting")
+    return None
 
 
 def _node_at(ctx, p: Profiler) -> Optional[ast.AST]:
@@ -305,6 +360,7 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     stop = _stoppers(ctx, own, activities, config, where, environ, releases, rest)
     if stop is not None and not (life and life[0] == "collects_nothing"):     # never started: nothing else matters
         verdict, why = stop
+        data["stopped"] = True          # by the profiler's own settings, started or not (_started_in_launch)
     elif verdict == "collects":
         why = f"{why} into {where['shown']}" if where["shown"] else why
     if verdict in ("collects", UNKNOWN) and where["kind"] not in ("none_deleted",):

@@ -35,3 +35,9 @@ def set_at_run_time(framework: str) -> Dict[str, dict]:
 
 def frameworks() -> Tuple[str, ...]:
     return tuple(data()["accessors"])
+
+
+def adapters() -> Dict[str, dict]:
+    """dest -> {"option", "value", "adapter"}: the project's option whose value runs training over another framework's
+    adapter of torch and torch_npu (MindSpeed-LLM's --ai-framework mindspore)."""
+    return {k: v for k, v in data()["adapters"].items() if not k.startswith("$")}

@@ -20,9 +20,11 @@ imported or run.
 from __future__ import annotations
 
 import ast
+import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..knowledge import global_args as K
+from ..source.text import HOLE
 from .launch_args import OPEN, Given, given_values
 from .ops import C, L, U
 from .project import Lookup, Module, import_ref
@@ -33,11 +35,12 @@ class Namespace:
     """dest -> the values `args.dest` has in one launch (see the module's docstring)."""
 
     def __init__(self, defs: Dict[str, List[Tuple[Module, FlagDef]]], given: Dict[str, Given],
-                 lists: Dict[str, list], framework_flags: Dict[str, FlagDef]):
+                 lists: Dict[str, list], framework_flags: Dict[str, FlagDef], cwd: Optional[str] = None):
         self.defs = defs                    # the project's own definitions, by dest
         self.given = given                  # the launch's words bound to them (and to framework_flags)
         self.lists = lists                  # dest -> values of an option taking a list (nargs), as passed
         self.framework_flags = framework_flags      # the framework's options the project does not define
+        self.cwd = cwd                      # the launch's directory, where known
 
     def values(self, lookup: Lookup, framework: Optional[str], dest: str, anchor, switch: bool) -> list:
         if dest in self.lists:
@@ -68,6 +71,11 @@ class Namespace:
 
     def _set_at_run_time(self, framework: str, dest: str, late: dict):
         passed = [g for g in self.given.values() if g.option in late["unless_given"]]
+        tracked = [g for g in passed if g.option in late.get("tracked_by", ())]
+        if tracked and len(tracked) == len(passed) and all(g.text and HOLE not in g.text for g in tracked):
+            return U(f"args.{dest} is set when the job loads a checkpoint: {framework} reads "
+                     f"{' or '.join(self._tracker(g, late['tracker']) for g in tracked)} to find it, then takes the "
+                     f"{dest} saved in the checkpoint; neither is read here")
         if passed:
             g = passed[0]
             return U(f"args.{dest} is {late['else']} ({g.option} from {g.where})")
@@ -76,6 +84,17 @@ class Namespace:
                      f"unknown arguments at {self.given[OPEN].where} may do")
         return C(late["value"], None, f"args.{dest}, which {framework} sets to {late['value']} when none of "
                  f"{', '.join(late['unless_given'])} is passed")
+
+
+    def _tracker(self, g: Given, name: str) -> str:
+        """Where the checkpoint directory a flag names keeps its tracker file, as the launch's directory makes it, and
+        whether it is on disk here."""
+        path = os.path.join(g.text or "", name)
+        if not os.path.isabs(path):
+            if self.cwd is None:
+                return f"{path} ({g.option} from {g.where}, in the launch's directory, which is not known here)"
+            path = os.path.normpath(os.path.join(self.cwd, path))
+        return f"{path} ({g.option} from {g.where}; {'on disk' if os.path.isfile(path) else 'not on disk'} here)"
 
 
 def _shape(flag: FlagDef) -> tuple:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequenc
 
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
+from .held_args import holds_parse_result
 from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
 from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add_chain, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
 
@@ -80,6 +81,7 @@ class Resolver:
         self._entered: List[tuple] = []     # keys entered since the outermost evaluation began
         self._deepest = 0                   # the deepest depth reached by the evaluations under way
         self._tainted = 0                   # evaluations whose values depend on more than their key
+        self.held_args: Dict[tuple, tuple] = {}     # (id(class), attribute) -> held_args._holds' answer
 
     @property
     def given(self):
@@ -396,6 +398,10 @@ class Resolver:
         base = dotted(node.value)
         # a name bound to parse_args() is argparse's, whatever it is called (`FLAGS, _ = parser.parse_known_args()`)
         if base and self._is_parse_result(node.value, scope, pos, 0):
+            argp = [f for f in defs if f.kind == "argparse"]
+            return argp[0] if argp else None
+        # `self.args.x` where the attribute can only hold parse_args()'s result (held_args.py)
+        if isinstance(node.value, ast.Attribute) and holds_parse_result(self, node.value, scope, node.attr):
             argp = [f for f in defs if f.kind == "argparse"]
             return argp[0] if argp else None
         if base in FLAGS_OBJECTS or (base or "").endswith(".FLAGS"):
