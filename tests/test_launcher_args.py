@@ -759,3 +759,25 @@ def test_msprof_over_msrun_without_join_ends_when_its_workers_start(tmp_path, ap
             "exports what its output holds and ends then, maybe before they have collected anything; what is "
             "collected and exported is not known here (msrun --join=True waits for them)")
         assert report["usable"] is None
+
+
+def test_a_redirection_glued_to_the_last_word_is_not_part_of_it(tmp_path):
+    # 3D_UNet-Medical's launcher: `-mode=${mode}> $cur_path/output/train.log 2>&1 &`. bash ends the word at `>`
+    # (only digits before it make a file descriptor: `2>`), so the script gets --profiling=True, not 'True>' and
+    # the log's path as one more argument
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', default='False')\n"
+        "args = parser.parse_args()\n\nconfig = tf.ConfigProto()\n"
+        "custom_op = config.graph_options.rewrite_options.custom_optimizers.add()\n"
+        "custom_op.name = 'NpuOptimizer'\nif args.profiling == 'True':\n"
+        "    custom_op.parameter_map['profiling_mode'].b = True\n"
+        "    custom_op.parameter_map['profiling_options'].s = tf.compat.as_bytes("
+        "'{\"output\":\"/tmp/prof\",\"task_trace\":\"on\"}')\n"
+        "with tf.Session(config=config) as sess:\n    sess.run(tf.no_op())\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text("profiling=$1\npython3 train.py --profiling=${profiling}> log 2>&1 &\nwait\n")
+    report = _emulate(launcher, ["True"])
+    assert _argv(report)[:4] == ["python3", "train.py", "--profiling=True", ">"]
+    assert report["usable"] is True
+
