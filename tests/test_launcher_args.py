@@ -781,3 +781,40 @@ def test_a_redirection_glued_to_the_last_word_is_not_part_of_it(tmp_path):
     assert _argv(report)[:4] == ["python3", "train.py", "--profiling=True", ">"]
     assert report["usable"] is True
 
+
+REBOUND = '''import tensorflow as tf
+from npu_bridge.npu_init import *
+
+flags = tf.flags
+FLAGS = flags.FLAGS
+flags.DEFINE_bool("profiling", False, "profile")
+
+
+def main(_):
+    profiling_config = ProfilingConfig(enable_profiling=False, profiling_options=None)
+    if FLAGS.profiling:
+        profiling_config = ProfilingConfig(enable_profiling=True, profiling_options='{"output":"/tmp/p","task_trace":"on"}')
+    run_config = NPURunConfig(profiling_config=profiling_config, model_dir="/tmp/m")
+    NPUEstimator(model_fn=None, config=run_config).train(input_fn=None, max_steps=10)
+
+
+if __name__ == "__main__":
+    tf.app.run()
+'''
+
+
+@pytest.mark.parametrize("flag, usable", [("--profiling=True", True), ("--profiling=False", False)])
+def test_a_config_bound_again_under_a_flag_the_launch_passes_is_the_one_ge_reads(tmp_path, flag, usable):
+    # BERT's run_classifier.py: a config that is off, then the same name bound again under `if FLAGS.profiling:`.
+    # With the flag given, the NPURunConfig gets the second one (it was "which one GE reads is not settled here")
+    (tmp_path / "train.py").write_text(REBOUND)
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    assert report["usable"] is usable
+    first, second = report["results"]
+    assert first.verdict == "off" and second.verdict == ("collects" if usable else "off")
+    if usable:
+        assert [str(m) for m in first.messages] == [
+            "replaced in this launch: line 12 binds `profiling_config` again first, so the GE initialisation on "
+            "line 14 gets that config, not this one"]

@@ -151,7 +151,49 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         setups.append(s)
         decided.extend(why)
         traps.extend(trap)
+    setups = [_replaced(ctx, s, setups) for s in setups]
     return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
+
+
+def _replaced(ctx, setup, setups):
+    """A config whose name a later assignment binds again, under `if`s this launch's flags make true, before the
+    call that takes it: GE gets the later one (BERT's `profiling_config = ProfilingConfig(enable_profiling=False)`,
+    then `if FLAGS.profiling: profiling_config = ProfilingConfig(...)`, then `NPURunConfig(profiling_config=...)`).
+    Without the flags both may reach the call, so the file alone leaves it open."""
+    import ast
+    from ..values.ops import Opaque
+    parent = ctx.sites.parent.at
+    mine = parent(setup.anchor) if setup.anchor is not None else None
+    if setup.delivered != "yes" or setup.delivery is None or not _binds_one_name(mine):
+        return setup
+    name, block = mine.targets[0].id, parent(mine)
+    for later in setups:
+        there = parent(later.anchor) if later.anchor is not None else None
+        if later is setup or later.delivery is not setup.delivery or later.delivered != "yes" or \
+                not _binds_one_name(there) or there.targets[0].id != name or \
+                not ctx.pos(mine) < ctx.pos(there) < ctx.pos(setup.delivery):
+            continue
+        scope, pos, node, holds = ctx.sites.scope_of.at(later.anchor, ctx.sites.module), ctx.pos(later.anchor), there, []
+        while parent(node) is not block:                    # only `if`s the flags make true between the two
+            up = parent(node)
+            if not isinstance(up, ast.If) or node not in up.body:
+                break
+            values = ctx.values.scalars(up.test, scope, pos).candidates
+            if not values or any(isinstance(v, Opaque) or not v for v in values):
+                break
+            holds.append(up)
+            node = up
+        else:
+            if holds and node in getattr(block, "body", ()) and mine in block.body:
+                return setup._replace(delivered="replaced", lost=(
+                    f"replaced in this launch: line {later.line} binds `{name}` again first, so the GE "
+                    f"initialisation on line {setup.delivery.lineno} gets that config, not this one"))
+    return setup
+
+
+def _binds_one_name(node) -> bool:
+    import ast
+    return isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
 
 
 def decide(ctx, setup, given: Dict[str, Given]):
