@@ -112,3 +112,20 @@ def test_prof_config_path_beside_a_profiler_the_launch_leaves_off_is_unknown(tmp
     # the profile() run, PROF_CONFIG_PATH not set: off beside nothing else is no, as before
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
     assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["usable"] is False
+
+
+def test_a_framework_profiler_under_a_condition_the_launch_does_not_decide_collects_where_it_holds(tmp_path):
+    # marigold (mindspore-lab/models): `if cfg.profile: profiler = Profiler(...)` with cfg read from the YAML the
+    # launch names; `python train_graph.py --train_config x.yaml` said "MindSpore's profiler collects" and
+    # "usable data: yes", dropping the condition the script's own report keeps
+    from flake8_npuprof.emulate.render import render_text
+    (tmp_path / "train.py").write_text(
+        "import sys\nimport yaml\nimport mindspore as ms\nfrom mindspore import Profiler\n\n"
+        "cfg = yaml.safe_load(open(sys.argv[1]))\nif cfg.profile:\n    profiler = Profiler(output_path='./prof')\n"
+        "ms.set_context(mode=0)\nif cfg.profile:\n    profiler.analyse()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py c.yaml\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is True
+    assert report["unmodelled"] == ("train.py: MindSpore's profiler collects (when cfg.profile) (emulate train.py "
+                                    "for its steps and folders)")
+    assert "usable data: yes (where its conditions hold)" in render_text(report).splitlines()

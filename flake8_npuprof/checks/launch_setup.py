@@ -248,19 +248,42 @@ def false_in_launch(ctx, node) -> str:
     """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
     first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
     certainly false, said as decide says it; "" when none is. One false test is enough: they all must hold."""
+    from ..setups.reach import guard_text
+    # `if args.prof and args.rank == 1:` is false when one of its terms is: each term is a test of its own
+    for g, holds, origin in _decided(ctx, node, terms=True):
+        if not holds:
+            return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
+    return ""
+
+
+def true_in_launch(ctx, node) -> set:
+    """The `if`s on the way to a framework's profiler call that the launch's flags make certainly true, as their
+    tests' texts (as written, and as reach.py unparses them): no longer conditions of that launch."""
     import ast
-    from ..setups.reach import guard_text, is_main_guard, reach_of
+    from ..setups.reach import guard_text
+    out = set()
+    for g, holds, _ in _decided(ctx, node, terms=False):
+        if holds:
+            text = ast.get_source_segment(ctx.src.text, g.test) or ""
+            out.update((guard_text((g,))[0], f"not ({text})" if g.negated else text))
+    return out
+
+
+def _decided(ctx, node, terms: bool):
+    """(guard, whether it holds, how the launch decides it) for each `if` on the way to node that the launch's
+    flags decide: its own, then those on the one path from the entry point."""
+    import ast
+    from ..setups.reach import is_main_guard, reach_of
     from ..values.ops import Opaque
     given = ctx.resolver.given
     if given is None:                   # not a launch's script: its flags are not known
-        return ""
+        return
     scope = ctx.sites.scope_of.at(node, ctx.sites.module)
     items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
     way = reach_of(ctx.sites).path(node)
     items += list(way.guards) if way.exact else []
     dests = {f.dest for f in flag_table(ctx).values()}
-    # `if args.prof and args.rank == 1:` is false when one of its terms is: each term is a test of its own
-    parts = [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)]
+    parts = [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)] if terms else items
     for g, sc, pos in parts:
         if is_main_guard(g):
             continue
@@ -270,13 +293,10 @@ def false_in_launch(ctx, node) -> str:
         values = ctx.values.scalars(g.test, sc, pos).candidates
         if not values or any(isinstance(v, Opaque) for v in values) or len({bool(v) for v in values}) != 1:
             continue
-        if bool(values[0]) != g.negated:
-            continue                    # it holds
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
             f"the default of --{attrs[0]}, which {_by(given)} does not pass"
-        return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
-    return ""
+        yield g, bool(values[0]) != g.negated, origin
 
 
 def _terms(g) -> list:

@@ -453,7 +453,8 @@ def _usable_line(report: dict, results: List[Result]) -> str:
     reader = next((r for r in results if r.read_by_ge is not False and r.export_command), None)
     then = f"; afterwards run: {reader.export_command}" if reader else ""
     if report["usable"]:
-        conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False)
+        conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False) or \
+            report.get("conditional")           # a framework's profiler under its conditions (sequence.py)
         less = list(dict.fromkeys(c.code or "" for r in results if r.read_by_ge is not False
                                   for c in r.caveats))
         return (f"usable data: yes{' (where its conditions hold)' if conditional else ''}"

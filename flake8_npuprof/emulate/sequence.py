@@ -243,7 +243,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
             cause = True
             report = dict(report, results=[], unmodelled=line)
             if verdict == "collects":
-                report.update(usable=True)
+                report.update(usable=True, conditional=" (when " in line)
             elif verdict in ("fails", "collects nothing"):
                 report.update(usable=False, exit=EXIT_PROBLEM)
         elif not ls.setups and not any(r.setup.route == "env" for r in results):
@@ -350,6 +350,7 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
     profiler, from emulate's replay of that script (emulate/torch_run.py, mindspore_run.py) with the environment
     the launch gives it (the launcher's exports over the caller's, with --env); None where neither is replayed."""
     from ..source.prefilter import names_mindspore, names_torch_npu
+    from ..setups.reach import all_of
     from .framework_replay import emulate_framework
     text = ls.ctx.src.text
     values, origins = dict(environ or {}), {}
@@ -376,8 +377,11 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
         name = os.path.basename(launch.script)
         shown = "torch_npu's profiler" if framework == "torch_npu" else "MindSpore's profiler"
         if rep["usable"] is True:
-            return "collects", f"{name} collects with {shown}", True, f"{name}: {shown} collects (emulate {name} " \
-                "for its steps and folders)"
+            # under an `if` the launch does not decide (a value from a config file): where that holds, as for GE
+            conditions = [c for p in rep["profilers"] if p.verdict == "collects" for c in p.conditions]
+            when = f" (when {all_of(tuple(dict.fromkeys(conditions)))})" if conditions else ""
+            return "collects", f"{name} collects with {shown}{when}", True, f"{name}: {shown} collects{when} " \
+                f"(emulate {name} for its steps and folders)"
         if rep["usable"] is None:
             return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}"
         verdicts = {p.verdict for p in rep["profilers"]}

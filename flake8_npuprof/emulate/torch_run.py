@@ -91,11 +91,12 @@ def reached(ctx, p: Profiler) -> Profiler:
     if state is None and p.verdict != UNKNOWN:
         return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {reach.unknown_why()}: whether "
                           "this code runs is not known here")
-    from ..checks.launch_setup import false_in_launch
+    from ..checks.launch_setup import false_in_launch, true_in_launch
     false = false_in_launch(ctx, node)      # a launch's script: its flags decide an `if` on the way
     if false:
         return p._replace(verdict="off", why=f"not run in this launch: {false}", conditions=())
-    return p._replace(conditions=conditions)
+    held = true_in_launch(ctx, node)
+    return p._replace(conditions=tuple(c for c in conditions if c not in held))
 
 
 def _node_at(ctx, p: Profiler) -> Optional[ast.AST]:
