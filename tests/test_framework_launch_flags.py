@@ -129,3 +129,16 @@ def test_a_framework_profiler_under_a_condition_the_launch_does_not_decide_colle
     assert report["unmodelled"] == ("train.py: MindSpore's profiler collects (when cfg.profile) (emulate train.py "
                                     "for its steps and folders)")
     assert "usable data: yes (where its conditions hold)" in render_text(report).splitlines()
+
+
+def test_the_default_a_launch_leaves_is_said_as_the_option_the_user_types(tmp_path):
+    # MnasNet (ModelZoo-PyTorch): `--run-prof`, read as `args.run_prof`; its launcher said "the default of
+    # --run_prof", an option argparse refuses
+    (tmp_path / "main.py").write_text(SCRIPT.replace('"--prof", default=False', '"--run-prof"')
+                                      .replace("args.prof", "args.run_prof"))
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and report["answer"]["why"] == (
+        "line 11: not run in this launch: `args.run_prof` is false in this launch (the default of --run-prof, which "
+        "the launcher does not pass)")
+

@@ -227,9 +227,10 @@ def decide(ctx, setup, given: Dict[str, Given]):
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            "; ".join(f"the default of --{d}, which {_by(given)} does not pass" for d in attrs[:1]) or "defaults"
+            "; ".join(f"the default of {_option(ctx, d)}, which {_by(given)} does not pass" for d in attrs[:1]) or \
+            "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
-        defaults.append((text, f"--{attrs[0]}") if not flags and attrs else None)
+        defaults.append((text, _option(ctx, attrs[0])) if not flags and attrs else None)
         for d in flags:
             g_ = given[d]
             if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
@@ -295,8 +296,13 @@ def _decided(ctx, node, terms: bool):
             continue
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            f"the default of --{attrs[0]}, which {_by(given)} does not pass"
+            f"the default of {_option(ctx, attrs[0])}, which {_by(given)} does not pass"
         yield g, bool(values[0]) != g.negated, origin
+
+
+def _option(ctx, dest: str) -> str:
+    """The option that sets `args.<dest>`, as the user types it (`--run-prof` for run_prof)."""
+    return next((f.option for f in flag_table(ctx).values() if f.dest == dest), f"--{dest}")
 
 
 def _terms(g) -> list:
