@@ -142,3 +142,22 @@ def test_the_default_a_launch_leaves_is_said_as_the_option_the_user_types(tmp_pa
         "line 11: not run in this launch: `args.run_prof` is false in this launch (the default of --run-prof, which "
         "the launcher does not pass)")
 
+
+
+def test_a_launch_replayed_for_every_torch_npu_release_says_which_releases_its_lines_are(tmp_path):
+    # BertNER (ModelZoo-PyTorch) launched by its profiling launcher: "fails: torch.npu.profile() is the legacy
+    # profiler API, gone after torch_npu 5.0" with no word that the replay is 6.0 and later's, which the script's own
+    # report says (torch_npu 5.0: not replayed ...)
+    from flake8_npuprof.emulate.framework_render import NOT_50
+    from flake8_npuprof.emulate.render import render_text
+    (tmp_path / "main.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py --prof\n")
+    report = emulate_path(str(tmp_path / "run.sh"), Target.parse("8.0", "910B"), use_env=False, environ={})
+    lines = render_text(report).splitlines()
+    assert lines[lines.index(report["unmodelled"]) + 1] == NOT_50
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py --prof\npython3 main.py\n")
+    lines = render_text(emulate_path(str(tmp_path / "run.sh"), Target.parse("8.0", "910B"), use_env=False,
+                                     environ={})).splitlines()
+    assert lines.count(NOT_50) == 1 and lines[lines.index(NOT_50) - 1].startswith("usable data: ")
+    # for one release given, nothing to say
+    assert NOT_50 not in render_text(_run(tmp_path, "--prof"))
