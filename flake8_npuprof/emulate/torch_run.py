@@ -372,6 +372,15 @@ def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.Call]:
     return None
 
 
+def own_handler(ctx, node, made: Optional[ast.Call]) -> str:
+    """What an on_trace_ready that is not the framework's handler is: a function or lambda of the script, else a
+    value not known here (a parameter, an unpacked tuple, what a call returns: it may be the framework's own)."""
+    if isinstance(node, ast.Lambda) or made is None and isinstance(node, ast.Name) and any(
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == node.id for n in ast.walk(ctx.tree)):
+        return "on_trace_ready is the script's own callable"
+    return "on_trace_ready is a value not known here"
+
+
 def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment], releases,
               rest: str = "collects") -> Optional[Tuple[str, str]]:
     """(verdict, why) when something makes the run keep no NPU data whatever the schedule does."""
@@ -673,8 +682,8 @@ def _handler(ctx, names, node, cwd: Optional[str], environ, handler_name: str, k
                 "object goes away"}
     made = _made_by(ctx, node)
     if made is None or names.of(made.func) != handler_name:
-        return {"kind": "own", "dir": None, "shown": "", "how": "on_trace_ready is the script's own callable: what it "
-                "does with the data is not followed"}
+        return {"kind": "own", "dir": None, "shown": "", "how": f"{own_handler(ctx, node, made)}: what it does with "
+                "the data is not followed"}
     args = dict(zip(("dir_name", "worker_name", "analyse_flag", "async_mode"), made.args))
     args.update((k.arg, k.value) for k in made.keywords if k.arg)
     out = {"kind": "tensorboard", "worker": None, "analyse": True}
