@@ -241,8 +241,12 @@ def _no_application(call, cmd, version: str, product: str) -> str:
     from ..knowledge.msprof_machine import Machine
     cwd = cmd.cwd[0] if cmd.cwd else None
     texts = [w.text for w in call.words]
-    if version not in P.versions() or not cwd or HOLE in cwd or \
-            not any(o.name == "application" and o.value and HOLE not in o.value for o in call.options):
+    value = next((o.value for o in call.options if o.name == "application" and o.value), None)
+    head = os.path.basename((value or "").split()[0]) if (value or "").split() else ""
+    # an interpreter's script is left to the launch (where the walk took the launcher to start may be a guess);
+    # a program such as torchrun or cd is in no directory a launch may run in
+    if version not in P.versions() or not cwd or HOLE in cwd or not value or HOLE in value or not head or \
+            head in ("bash", "sh", "pmupload") or head.startswith("python"):
         return ""
 
     class Here(Machine):
