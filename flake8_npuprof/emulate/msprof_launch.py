@@ -243,9 +243,10 @@ def _no_application(call, cmd, version: str, product: str) -> str:
     texts = [w.text for w in call.words]
     value = next((o.value for o in call.options if o.name == "application" and o.value), None)
     head = os.path.basename((value or "").split()[0]) if (value or "").split() else ""
-    # an interpreter's script is left to the launch (where the walk took the launcher to start may be a guess);
-    # a program such as torchrun or cd is in no directory a launch may run in
-    if version not in P.versions() or not cwd or HOLE in cwd or not value or HOLE in value or not head or \
+    # only where the directory is settled (typed with --cwd, or `cd "$(dirname "$0")"`), not where the walk took the
+    # launcher to be started; an interpreter's script is left to the launch, which looks for it
+    if version not in P.versions() or not cmd.settled or not cwd or HOLE in cwd or not value or HOLE in value or \
+            not head or \
             head in ("bash", "sh", "pmupload") or head.startswith("python"):
         return ""
 
