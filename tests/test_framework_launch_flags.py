@@ -88,8 +88,11 @@ def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
         "launcher does not pass)"
     assert report["usable"] is False and report["answer"]["why"] == off
     assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: {off}"
-    # --prof given, `args.rank == 1` not decided here: the profiler runs where it holds
-    assert _compound(tmp_path, AND, "--prof")["usable"] is True
+    # --prof given: `args.rank == 1` is decided too (the default of --rank is 0), and both hold with --rank 1
+    report = _compound(tmp_path, AND, "--prof")
+    assert report["usable"] is False and report["answer"]["why"] == "line 11: not run in this launch: `args.rank == " \
+        "1` is false in this launch (the default of --rank, which the launcher does not pass)"
+    assert _compound(tmp_path, AND, "--prof --rank 1")["usable"] is True
 
 
 def test_one_true_term_of_an_or_makes_its_else_branch_off(tmp_path):

@@ -818,3 +818,23 @@ def test_a_config_bound_again_under_a_flag_the_launch_passes_is_the_one_ge_reads
         assert [str(m) for m in first.messages] == [
             "replaced in this launch: line 12 binds `profiling_config` again first, so the GE initialisation on "
             "line 14 gets that config, not this one"]
+
+
+@pytest.mark.parametrize("flag, usable, said", [
+    ("--profiling=True", True, "`args.profiling == 'True'` is true in this launch (--profiling=True from run.sh:1)"),
+    ("", False, "`args.profiling == 'True'` is false in this launch (the default of --profiling, which the launcher "
+     "does not pass)")])
+def test_a_string_flag_compared_with_true_is_decided_by_the_launch(tmp_path, flag, usable, said):
+    # the model zoo's TF2 YoloV3: `if args.profiling == 'True':` around npu_device's profiling_config; launched
+    # with --profiling=False (or nothing) it said "usable data: yes (where its conditions hold)"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport npu_device\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--profiling', type=str, default='False')\nargs, _ = parser.parse_known_args()\n\n\n"
+        "def npu_config(args):\n    if args.profiling == 'True':\n"
+        "        npu_device.global_options().profiling_config.enable_profiling = True\n"
+        "        npu_device.global_options().profiling_config.profiling_options = "
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n    npu_device.open().as_default()\n\n\nnpu_config(args)\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]

@@ -178,7 +178,7 @@ def _replaced(ctx, setup, setups):
             up = parent(node)
             if not isinstance(up, ast.If) or node not in up.body:
                 break
-            values = ctx.values.scalars(up.test, scope, pos).candidates
+            values = scalars(ctx, up.test, scope, pos)
             if not values or any(isinstance(v, Opaque) or not v for v in values):
                 break
             holds.append(up)
@@ -216,7 +216,7 @@ def decide(ctx, setup, given: Dict[str, Given]):
     for g, scope, pos in items:
         if is_main_guard(g):
             continue
-        values = ctx.values.scalars(g.test, scope, pos).candidates
+        values = scalars(ctx, g.test, scope, pos)
         if not values or any(isinstance(v, Opaque) for v in values):
             return setup, [], []
         truth = {bool(v) for v in values}
@@ -291,13 +291,28 @@ def _decided(ctx, node, terms: bool):
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute) and n.attr in dests]
         if not attrs:
             continue                    # not a test of the script's flags: left to the replay's conditions
-        values = ctx.values.scalars(g.test, sc, pos).candidates
+        values = scalars(ctx, g.test, sc, pos)
         if not values or any(isinstance(v, Opaque) for v in values) or len({bool(v) for v in values}) != 1:
             continue
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
             f"the default of {_option(ctx, attrs[0])}, which {_by(given)} does not pass"
         yield g, bool(values[0]) != g.negated, origin
+
+
+def scalars(ctx, test, scope, pos) -> tuple:
+    """The values an `if` test may have in this launch: the resolver's, and for `args.x == 'True'` / `!=` (the model
+    zoo's string flags), which the resolver does not evaluate, the comparison of its two sides' values."""
+    import ast
+    from ..values.ops import Opaque
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+        left = ctx.values.scalars(test.left, scope, pos).candidates
+        right = ctx.values.scalars(test.comparators[0], scope, pos).candidates
+        if not left or not right or any(isinstance(v, Opaque) or not isinstance(v, (str, int, float, type(None)))
+                                        for v in left + right):
+            return ()
+        return tuple((a == b) == isinstance(test.ops[0], ast.Eq) for a in left for b in right)
+    return ctx.values.scalars(test, scope, pos).candidates
 
 
 def _option(ctx, dest: str) -> str:
