@@ -164,3 +164,15 @@ def test_a_launch_replayed_for_every_torch_npu_release_says_which_releases_its_l
     assert lines.count(NOT_50) == 1 and lines[lines.index(NOT_50) - 1].startswith("usable data: ")
     # for one release given, nothing to say
     assert NOT_50 not in render_text(_run(tmp_path, "--prof"))
+
+
+def test_a_flag_the_script_assigns_is_not_decided_by_the_launch(tmp_path):
+    # EfficientNet-B0's main_worker sets `args.rank = args.rank * npus_per_node + npu` before
+    # `if args.prof and args.rank == 1:`; the default of --rank is not the value tested there
+    report = _compound(tmp_path, "args.rank = args.rank * 8 + 1\n    " + AND, "--prof")
+    assert report["usable"] is True
+    assert report["unmodelled"] == ("main.py: torch_npu's profiler collects (when args.prof and args.rank == 1) "
+                                    "(emulate main.py for its steps and folders)")
+    # a switch set in code (`args.prof = True`) is not the default the launcher leaves either
+    report = _compound(tmp_path, "args.prof = True\n    if args.prof:", "")
+    assert report["usable"] is True

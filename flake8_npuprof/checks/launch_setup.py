@@ -305,6 +305,8 @@ def scalars(ctx, test, scope, pos) -> tuple:
     zoo's string flags), which the resolver does not evaluate, the comparison of its two sides' values."""
     import ast
     from ..values.ops import Opaque
+    if any(isinstance(n, ast.Attribute) and n.attr in _stored(ctx) for n in ast.walk(test)):
+        return ()               # `args.rank = args.rank * npus + npu`: the flag's value is not the one tested
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
         left = ctx.values.scalars(test.left, scope, pos).candidates
         right = ctx.values.scalars(test.comparators[0], scope, pos).candidates
@@ -313,6 +315,21 @@ def scalars(ctx, test, scope, pos) -> tuple:
             return ()
         return tuple((a == b) == isinstance(test.ops[0], ast.Eq) for a in left for b in right)
     return ctx.values.scalars(test, scope, pos).candidates
+
+
+def _stored(ctx) -> frozenset:
+    """The attribute names the script assigns (`x.a = ...`, `x.a += ...`, `setattr(x, "a", ...)`): a flag of that
+    name may hold another value than the launch gave it wherever it is tested."""
+    import ast
+    found = getattr(ctx, "_launch_stored", None)
+    if found is None:
+        found = frozenset(n.attr for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute) and
+                          isinstance(n.ctx, (ast.Store, ast.Del))) | frozenset(
+            n.args[1].value for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and n.func.id == "setattr" and len(n.args) > 1 and isinstance(n.args[1], ast.Constant)
+            and isinstance(n.args[1].value, str))
+        ctx._launch_stored = found
+    return found
 
 
 def _option(ctx, dest: str) -> str:
