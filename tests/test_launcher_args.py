@@ -565,8 +565,12 @@ def test_a_launcher_running_a_command_it_cannot_read_is_unknown_never_no(tmp_pat
     assert report["launch"]["lines"] == [f"no launch: {why}"]
 
 
-@pytest.mark.parametrize("text,said", [("", "it is empty"),
-                                       ("mkdir -p out\n/usr/bin/env echo hi\n", "it starts no Python script or msprof run")])
+@pytest.mark.parametrize("text,said", [
+    ("", "it is empty"), ("mkdir -p out\n/usr/bin/env echo hi\n", "it starts no Python script or msprof run"),
+    # AnimeFaceGAN's scripts/run_msprof.sh: `python3.7 ${MSPROF_DIR}/msprof.py import -dir $1`, then query and export
+    ("D=/opt/msprof\npython3.7 ${D}/msprof.py import -dir $1\npython3.7 ${D}/msprof.py export summary -dir $1\n",
+     "it runs the toolkit's msprof.py analysis, of data collected earlier, and starts no training script or "
+     "msprof run")])
 def test_a_launcher_that_starts_nothing_says_so(tmp_path, capsys, text, said):
     (tmp_path / "run.sh").write_text(text)
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "run.sh")]) == 1
