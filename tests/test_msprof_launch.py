@@ -220,3 +220,15 @@ def test_an_application_program_msprof_does_not_find_in_its_directory_fails(tmp_
     assert _emulate(path)["results"][0].verdict != "fails"
     (tmp_path / program).unlink()
     assert _emulate(path, Target.parse("8.0", "910B"))["results"][0].verdict != "fails"
+
+
+def test_a_typed_msprof_command_run_elsewhere_is_named_as_typed(tmp_path, capsys, monkeypatch):
+    # `npuprof emulate --cwd scripts -- msprof ...` from the project's folder labelled its detail
+    # "scripts/<command line>:1 msprof: unknown", a file that does not exist
+    shutil.copy(PROJECT / "train.py", tmp_path / "train.py")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    main(["emulate", "--cann", "8.5", "--soc", "910B", "--cwd", "sub", "--", "msprof", "--output=/tmp/o", "python3",
+          "../train.py"])
+    out = capsys.readouterr().out.splitlines()
+    assert "<command line>:1 msprof: collects" in out and not any("sub/<command line>" in line for line in out)

@@ -228,7 +228,10 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
                             "read, and msprof's switches decide what is collected while it runs"))
     r = summarise(setup, True, outcomes, target, cmd.cwd[0] if cmd.cwd else os.getcwd(),
                   lead + notes + ([] if exits else [EXPORTS]))
-    return r._replace(export_command="", path=_rel(cmd.path, os.getcwd()))
+    from ..shell.launches import TYPED
+    # a typed command has no file: its name, wherever it runs (not "scripts/<command line>" under --cwd scripts)
+    shown = TYPED if os.path.basename(cmd.path) == TYPED else _rel(cmd.path, os.getcwd())
+    return r._replace(export_command="", path=shown)
 
 
 def _no_application(call, cmd, version: str, product: str) -> str:
