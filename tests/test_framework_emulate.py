@@ -725,3 +725,14 @@ def test_a_no_op_on_some_releases_gives_the_others_the_replay_s_own_answer(tmp_p
     assert out[2].endswith("turns every profiler call into a no-op (only a warning that the api is not effective); "
                            "on torch_npu 6.0-26.0, unknown: the schedule records from step 3; whether the loop runs "
                            "that long is not known here (give --torch-npu))"), out[2]
+
+
+def test_a_profiler_without_a_schedule_that_leaves_the_file_hangs_on_its_start_and_stop(tmp_path, capsys):
+    # vllm-ascend's TorchNPUProfilerWrapper returns torch_npu.profiler.profile(...) with no schedule; emulate said
+    # "prof leaves this file: who calls prof.step() is not known here", of a name the code never uses, and without a
+    # schedule step() decides nothing
+    path = _bare(tmp_path, "import torch_npu\n\n\ndef make(d):\n    return torch_npu.profiler.profile(\n"
+                           "        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(d))\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert out[1] == ("train.py:5 profile: UNKNOWN: the profiler leaves this file (returned or passed on): who starts "
+                      "and stops it is not known here")

@@ -598,6 +598,9 @@ def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:
     if sched == UNKNOWN:
         return UNKNOWN, "the schedule's values are not known here", ""
     first = S.first_record(sched if isinstance(sched, dict) else None)
+    if stepped is None and sched is None:   # without a schedule step() decides nothing: start() and stop() do
+        return UNKNOWN, (f"{var} leaves this file" if var else "the profiler leaves this file (returned or passed on)") \
+            + ": who starts and stops it is not known here", ""
     if stepped is None:
         return UNKNOWN, f"{name} leaves this file: who calls {name}.step() is not known here", ""
     if stepped is False:
