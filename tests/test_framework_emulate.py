@@ -683,6 +683,28 @@ def test_mindspore_2_5_s_handler_is_said_as_mindspore_s(tmp_path, capsys):
         "2.7-2.10 do not have: what it does with the data is not followed" in out
 
 
+@pytest.mark.parametrize("handler, said", [
+    ("handler", "a value not known here"), ("lambda p: None", "the script's own callable"),
+    ("own", "the script's own callable"), ("make(\"./d\")", "a value not known here")])
+def test_a_handler_not_known_here_is_not_called_the_script_s_own(tmp_path, capsys, handler, said):
+    # mindnlp's mindtorch profile() unpacks on_trace_ready from a tuple its caller hands over (MindSpore's
+    # tensor_board_trace_handler, or a do-nothing function): emulate called it "the script's own callable"
+    body = ("import sys\nimport mindspore\nfrom mindspore import Profiler\n\n\ndef own(prof):\n    pass\n\n\n"
+            "def run(handler, make):\n"
+            f"    prof = Profiler(start_profile=False, output_path='./d', on_trace_ready={handler})\n"
+            "    prof.start()\n    prof.stop()\n\n\nrun(sys.argv[1], sys.argv[2])\n")
+    path = tmp_path / "train.py"
+    path.write_text(body, encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert f"  output directory: on_trace_ready is {said}: what it does with the data is not followed" in out
+    # torch_npu's replay says the same
+    path.write_text(body.replace("import mindspore\nfrom mindspore import Profiler", "import torch_npu")
+                    .replace("Profiler(start_profile=False, output_path='./d', ", "torch_npu.profiler.profile("),
+                    encoding="utf-8")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert f"  output directory: <unknown> (on_trace_ready is {said}: what it does with the data is not followed)" in out
+
+
 @pytest.mark.parametrize("release, said", [("7.3", "aic_metrics PipeUtilization; export_type db and text"),
                                            ("26.1", "aic_metrics AiCoreNone; export_type db and text"),
                                            ("any", "export_type <unknown>")])
@@ -703,3 +725,14 @@ def test_a_no_op_on_some_releases_gives_the_others_the_replay_s_own_answer(tmp_p
     assert out[2].endswith("turns every profiler call into a no-op (only a warning that the api is not effective); "
                            "on torch_npu 6.0-26.0, unknown: the schedule records from step 3; whether the loop runs "
                            "that long is not known here (give --torch-npu))"), out[2]
+
+
+def test_a_profiler_without_a_schedule_that_leaves_the_file_hangs_on_its_start_and_stop(tmp_path, capsys):
+    # vllm-ascend's TorchNPUProfilerWrapper returns torch_npu.profiler.profile(...) with no schedule; emulate said
+    # "prof leaves this file: who calls prof.step() is not known here", of a name the code never uses, and without a
+    # schedule step() decides nothing
+    path = _bare(tmp_path, "import torch_npu\n\n\ndef make(d):\n    return torch_npu.profiler.profile(\n"
+                           "        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(d))\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert out[1] == ("train.py:5 profile: UNKNOWN: the profiler leaves this file (returned or passed on): who starts "
+                      "and stops it is not known here")

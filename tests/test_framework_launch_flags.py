@@ -88,8 +88,11 @@ def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
         "launcher does not pass)"
     assert report["usable"] is False and report["answer"]["why"] == off
     assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: {off}"
-    # --prof given, `args.rank == 1` not decided here: the profiler runs where it holds
-    assert _compound(tmp_path, AND, "--prof")["usable"] is True
+    # --prof given: `args.rank == 1` is decided too (the default of --rank is 0), and both hold with --rank 1
+    report = _compound(tmp_path, AND, "--prof")
+    assert report["usable"] is False and report["answer"]["why"] == "line 11: not run in this launch: `args.rank == " \
+        "1` is false in this launch (the default of --rank, which the launcher does not pass)"
+    assert _compound(tmp_path, AND, "--prof --rank 1")["usable"] is True
 
 
 def test_one_true_term_of_an_or_makes_its_else_branch_off(tmp_path):
@@ -112,3 +115,64 @@ def test_prof_config_path_beside_a_profiler_the_launch_leaves_off_is_unknown(tmp
     # the profile() run, PROF_CONFIG_PATH not set: off beside nothing else is no, as before
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
     assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["usable"] is False
+
+
+def test_a_framework_profiler_under_a_condition_the_launch_does_not_decide_collects_where_it_holds(tmp_path):
+    # marigold (mindspore-lab/models): `if cfg.profile: profiler = Profiler(...)` with cfg read from the YAML the
+    # launch names; `python train_graph.py --train_config x.yaml` said "MindSpore's profiler collects" and
+    # "usable data: yes", dropping the condition the script's own report keeps
+    from flake8_npuprof.emulate.render import render_text
+    (tmp_path / "train.py").write_text(
+        "import sys\nimport yaml\nimport mindspore as ms\nfrom mindspore import Profiler\n\n"
+        "cfg = yaml.safe_load(open(sys.argv[1]))\nif cfg.profile:\n    profiler = Profiler(output_path='./prof')\n"
+        "ms.set_context(mode=0)\nif cfg.profile:\n    profiler.analyse()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py c.yaml\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is True
+    assert report["unmodelled"] == ("train.py: MindSpore's profiler collects (when cfg.profile) (emulate train.py "
+                                    "for its steps and folders)")
+    assert "usable data: yes (where its conditions hold)" in render_text(report).splitlines()
+
+
+def test_the_default_a_launch_leaves_is_said_as_the_option_the_user_types(tmp_path):
+    # MnasNet (ModelZoo-PyTorch): `--run-prof`, read as `args.run_prof`; its launcher said "the default of
+    # --run_prof", an option argparse refuses
+    (tmp_path / "main.py").write_text(SCRIPT.replace('"--prof", default=False', '"--run-prof"')
+                                      .replace("args.prof", "args.run_prof"))
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and report["answer"]["why"] == (
+        "line 11: not run in this launch: `args.run_prof` is false in this launch (the default of --run-prof, which "
+        "the launcher does not pass)")
+
+
+
+def test_a_launch_replayed_for_every_torch_npu_release_says_which_releases_its_lines_are(tmp_path):
+    # BertNER (ModelZoo-PyTorch) launched by its profiling launcher: "fails: torch.npu.profile() is the legacy
+    # profiler API, gone after torch_npu 5.0" with no word that the replay is 6.0 and later's, which the script's own
+    # report says (torch_npu 5.0: not replayed ...)
+    from flake8_npuprof.emulate.framework_render import NOT_50
+    from flake8_npuprof.emulate.render import render_text
+    (tmp_path / "main.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py --prof\n")
+    report = emulate_path(str(tmp_path / "run.sh"), Target.parse("8.0", "910B"), use_env=False, environ={})
+    lines = render_text(report).splitlines()
+    assert lines[lines.index(report["unmodelled"]) + 1] == NOT_50
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py --prof\npython3 main.py\n")
+    lines = render_text(emulate_path(str(tmp_path / "run.sh"), Target.parse("8.0", "910B"), use_env=False,
+                                     environ={})).splitlines()
+    assert lines.count(NOT_50) == 1 and lines[lines.index(NOT_50) - 1].startswith("usable data: ")
+    # for one release given, nothing to say
+    assert NOT_50 not in render_text(_run(tmp_path, "--prof"))
+
+
+def test_a_flag_the_script_assigns_is_not_decided_by_the_launch(tmp_path):
+    # EfficientNet-B0's main_worker sets `args.rank = args.rank * npus_per_node + npu` before
+    # `if args.prof and args.rank == 1:`; the default of --rank is not the value tested there
+    report = _compound(tmp_path, "args.rank = args.rank * 8 + 1\n    " + AND, "--prof")
+    assert report["usable"] is True
+    assert report["unmodelled"] == ("main.py: torch_npu's profiler collects (when args.prof and args.rank == 1) "
+                                    "(emulate main.py for its steps and folders)")
+    # a switch set in code (`args.prof = True`) is not the default the launcher leaves either
+    report = _compound(tmp_path, "args.prof = True\n    if args.prof:", "")
+    assert report["usable"] is True

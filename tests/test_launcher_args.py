@@ -565,8 +565,12 @@ def test_a_launcher_running_a_command_it_cannot_read_is_unknown_never_no(tmp_pat
     assert report["launch"]["lines"] == [f"no launch: {why}"]
 
 
-@pytest.mark.parametrize("text,said", [("", "it is empty"),
-                                       ("mkdir -p out\n/usr/bin/env echo hi\n", "it starts no Python script or msprof run")])
+@pytest.mark.parametrize("text,said", [
+    ("", "it is empty"), ("mkdir -p out\n/usr/bin/env echo hi\n", "it starts no Python script or msprof run"),
+    # AnimeFaceGAN's scripts/run_msprof.sh: `python3.7 ${MSPROF_DIR}/msprof.py import -dir $1`, then query and export
+    ("D=/opt/msprof\npython3.7 ${D}/msprof.py import -dir $1\npython3.7 ${D}/msprof.py export summary -dir $1\n",
+     "it runs the toolkit's msprof.py analysis, of data collected earlier, and starts no training script or "
+     "msprof run")])
 def test_a_launcher_that_starts_nothing_says_so(tmp_path, capsys, text, said):
     (tmp_path / "run.sh").write_text(text)
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "run.sh")]) == 1
@@ -759,3 +763,82 @@ def test_msprof_over_msrun_without_join_ends_when_its_workers_start(tmp_path, ap
             "exports what its output holds and ends then, maybe before they have collected anything; what is "
             "collected and exported is not known here (msrun --join=True waits for them)")
         assert report["usable"] is None
+
+
+def test_a_redirection_glued_to_the_last_word_is_not_part_of_it(tmp_path):
+    # 3D_UNet-Medical's launcher: `-mode=${mode}> $cur_path/output/train.log 2>&1 &`. bash ends the word at `>`
+    # (only digits before it make a file descriptor: `2>`), so the script gets --profiling=True, not 'True>' and
+    # the log's path as one more argument
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', default='False')\n"
+        "args = parser.parse_args()\n\nconfig = tf.ConfigProto()\n"
+        "custom_op = config.graph_options.rewrite_options.custom_optimizers.add()\n"
+        "custom_op.name = 'NpuOptimizer'\nif args.profiling == 'True':\n"
+        "    custom_op.parameter_map['profiling_mode'].b = True\n"
+        "    custom_op.parameter_map['profiling_options'].s = tf.compat.as_bytes("
+        "'{\"output\":\"/tmp/prof\",\"task_trace\":\"on\"}')\n"
+        "with tf.Session(config=config) as sess:\n    sess.run(tf.no_op())\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text("profiling=$1\npython3 train.py --profiling=${profiling}> log 2>&1 &\nwait\n")
+    report = _emulate(launcher, ["True"])
+    assert _argv(report)[:4] == ["python3", "train.py", "--profiling=True", ">"]
+    assert report["usable"] is True
+
+
+REBOUND = '''import tensorflow as tf
+from npu_bridge.npu_init import *
+
+flags = tf.flags
+FLAGS = flags.FLAGS
+flags.DEFINE_bool("profiling", False, "profile")
+
+
+def main(_):
+    profiling_config = ProfilingConfig(enable_profiling=False, profiling_options=None)
+    if FLAGS.profiling:
+        profiling_config = ProfilingConfig(enable_profiling=True, profiling_options='{"output":"/tmp/p","task_trace":"on"}')
+    run_config = NPURunConfig(profiling_config=profiling_config, model_dir="/tmp/m")
+    NPUEstimator(model_fn=None, config=run_config).train(input_fn=None, max_steps=10)
+
+
+if __name__ == "__main__":
+    tf.app.run()
+'''
+
+
+@pytest.mark.parametrize("flag, usable", [("--profiling=True", True), ("--profiling=False", False)])
+def test_a_config_bound_again_under_a_flag_the_launch_passes_is_the_one_ge_reads(tmp_path, flag, usable):
+    # BERT's run_classifier.py: a config that is off, then the same name bound again under `if FLAGS.profiling:`.
+    # With the flag given, the NPURunConfig gets the second one (it was "which one GE reads is not settled here")
+    (tmp_path / "train.py").write_text(REBOUND)
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    assert report["usable"] is usable
+    first, second = report["results"]
+    assert first.verdict == "off" and second.verdict == ("collects" if usable else "off")
+    if usable:
+        assert [str(m) for m in first.messages] == [
+            "replaced in this launch: line 12 binds `profiling_config` again first, so the GE initialisation on "
+            "line 14 gets that config, not this one"]
+
+
+@pytest.mark.parametrize("flag, usable, said", [
+    ("--profiling=True", True, "`args.profiling == 'True'` is true in this launch (--profiling=True from run.sh:1)"),
+    ("", False, "`args.profiling == 'True'` is false in this launch (the default of --profiling, which the launcher "
+     "does not pass)")])
+def test_a_string_flag_compared_with_true_is_decided_by_the_launch(tmp_path, flag, usable, said):
+    # the model zoo's TF2 YoloV3: `if args.profiling == 'True':` around npu_device's profiling_config; launched
+    # with --profiling=False (or nothing) it said "usable data: yes (where its conditions hold)"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport npu_device\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--profiling', type=str, default='False')\nargs, _ = parser.parse_known_args()\n\n\n"
+        "def npu_config(args):\n    if args.profiling == 'True':\n"
+        "        npu_device.global_options().profiling_config.enable_profiling = True\n"
+        "        npu_device.global_options().profiling_config.profiling_options = "
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n    npu_device.open().as_default()\n\n\nnpu_config(args)\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]

@@ -201,3 +201,34 @@ def test_check_a_project_with_msprof_launchers(capsys, monkeypatch):
     assert main(["check", "."]) == 1
     got = [ln.split(" ", 2)[:2] for ln in capsys.readouterr().out.splitlines()]
     assert got == [["run_typo.sh:3:33:", "NPP120"], ["run_typo.sh:3:61:", "NPP122"], ["train.py:8:21:", "NPP205"]]
+
+
+@pytest.mark.parametrize("application", ["torchrun --nproc_per_node=2 train.py", "cd sub && bash run.sh"])
+def test_an_application_program_msprof_does_not_find_in_its_directory_fails(tmp_path, application):
+    # msprof takes --application's program, when it is not bash, sh or python*, from the directory it runs in, not
+    # from PATH (CheckUserCmdValid); emulate said "COLLECTS" for --application="torchrun ..." and "cd x && ..."
+    path = _project(tmp_path, f'msprof --output=/tmp/o --application="{application}"\n')
+    own = _emulate(path)["results"][0]
+    program = application.split()[0]
+    assert own.verdict == "fails" and str(own.messages[0]) == (
+        f"msprof refuses --application ([ERROR] App path({tmp_path}/{program}) does not exist or permission "
+        "denied!!!) and exits before the application starts, so nothing is profiled: a program that is not bash, sh "
+        f"or python is looked for in the directory msprof runs in ({tmp_path}, as this machine holds it), not on PATH")
+    # one that is there, and may run, is started; on 7.0 and 8.0 (no parser read) nothing is said
+    (tmp_path / program).write_text("#!/bin/sh\n")
+    (tmp_path / program).chmod(0o755)
+    assert _emulate(path)["results"][0].verdict != "fails"
+    (tmp_path / program).unlink()
+    assert _emulate(path, Target.parse("8.0", "910B"))["results"][0].verdict != "fails"
+
+
+def test_a_typed_msprof_command_run_elsewhere_is_named_as_typed(tmp_path, capsys, monkeypatch):
+    # `npuprof emulate --cwd scripts -- msprof ...` from the project's folder labelled its detail
+    # "scripts/<command line>:1 msprof: unknown", a file that does not exist
+    shutil.copy(PROJECT / "train.py", tmp_path / "train.py")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    main(["emulate", "--cann", "8.5", "--soc", "910B", "--cwd", "sub", "--", "msprof", "--output=/tmp/o", "python3",
+          "../train.py"])
+    out = capsys.readouterr().out.splitlines()
+    assert "<command line>:1 msprof: collects" in out and not any("sub/<command line>" in line for line in out)

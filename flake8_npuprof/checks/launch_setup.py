@@ -151,7 +151,49 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         setups.append(s)
         decided.extend(why)
         traps.extend(trap)
+    setups = [_replaced(ctx, s, setups) for s in setups]
     return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
+
+
+def _replaced(ctx, setup, setups):
+    """A config whose name a later assignment binds again, under `if`s this launch's flags make true, before the
+    call that takes it: GE gets the later one (BERT's `profiling_config = ProfilingConfig(enable_profiling=False)`,
+    then `if FLAGS.profiling: profiling_config = ProfilingConfig(...)`, then `NPURunConfig(profiling_config=...)`).
+    Without the flags both may reach the call, so the file alone leaves it open."""
+    import ast
+    from ..values.ops import Opaque
+    parent = ctx.sites.parent.at
+    mine = parent(setup.anchor) if setup.anchor is not None else None
+    if setup.delivered != "yes" or setup.delivery is None or not _binds_one_name(mine):
+        return setup
+    name, block = mine.targets[0].id, parent(mine)
+    for later in setups:
+        there = parent(later.anchor) if later.anchor is not None else None
+        if later is setup or later.delivery is not setup.delivery or later.delivered != "yes" or \
+                not _binds_one_name(there) or there.targets[0].id != name or \
+                not ctx.pos(mine) < ctx.pos(there) < ctx.pos(setup.delivery):
+            continue
+        scope, pos, node, holds = ctx.sites.scope_of.at(later.anchor, ctx.sites.module), ctx.pos(later.anchor), there, []
+        while parent(node) is not block:                    # only `if`s the flags make true between the two
+            up = parent(node)
+            if not isinstance(up, ast.If) or node not in up.body:
+                break
+            values = scalars(ctx, up.test, scope, pos)
+            if not values or any(isinstance(v, Opaque) or not v for v in values):
+                break
+            holds.append(up)
+            node = up
+        else:
+            if holds and node in getattr(block, "body", ()) and mine in block.body:
+                return setup._replace(delivered="replaced", lost=(
+                    f"replaced in this launch: line {later.line} binds `{name}` again first, so the GE "
+                    f"initialisation on line {setup.delivery.lineno} gets that config, not this one"))
+    return setup
+
+
+def _binds_one_name(node) -> bool:
+    import ast
+    return isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
 
 
 def decide(ctx, setup, given: Dict[str, Given]):
@@ -174,7 +216,7 @@ def decide(ctx, setup, given: Dict[str, Given]):
     for g, scope, pos in items:
         if is_main_guard(g):
             continue
-        values = ctx.values.scalars(g.test, scope, pos).candidates
+        values = scalars(ctx, g.test, scope, pos)
         if not values or any(isinstance(v, Opaque) for v in values):
             return setup, [], []
         truth = {bool(v) for v in values}
@@ -185,9 +227,10 @@ def decide(ctx, setup, given: Dict[str, Given]):
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            "; ".join(f"the default of --{d}, which {_by(given)} does not pass" for d in attrs[:1]) or "defaults"
+            "; ".join(f"the default of {_option(ctx, d)}, which {_by(given)} does not pass" for d in attrs[:1]) or \
+            "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
-        defaults.append((text, f"--{attrs[0]}") if not flags and attrs else None)
+        defaults.append((text, _option(ctx, attrs[0])) if not flags and attrs else None)
         for d in flags:
             g_ = given[d]
             if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
@@ -206,19 +249,42 @@ def false_in_launch(ctx, node) -> str:
     """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
     first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
     certainly false, said as decide says it; "" when none is. One false test is enough: they all must hold."""
+    from ..setups.reach import guard_text
+    # `if args.prof and args.rank == 1:` is false when one of its terms is: each term is a test of its own
+    for g, holds, origin in _decided(ctx, node, terms=True):
+        if not holds:
+            return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
+    return ""
+
+
+def true_in_launch(ctx, node) -> set:
+    """The `if`s on the way to a framework's profiler call that the launch's flags make certainly true, as their
+    tests' texts (as written, and as reach.py unparses them): no longer conditions of that launch."""
     import ast
-    from ..setups.reach import guard_text, is_main_guard, reach_of
+    from ..setups.reach import guard_text
+    out = set()
+    for g, holds, _ in _decided(ctx, node, terms=False):
+        if holds:
+            text = ast.get_source_segment(ctx.src.text, g.test) or ""
+            out.update((guard_text((g,))[0], f"not ({text})" if g.negated else text))
+    return out
+
+
+def _decided(ctx, node, terms: bool):
+    """(guard, whether it holds, how the launch decides it) for each `if` on the way to node that the launch's
+    flags decide: its own, then those on the one path from the entry point."""
+    import ast
+    from ..setups.reach import is_main_guard, reach_of
     from ..values.ops import Opaque
     given = ctx.resolver.given
     if given is None:                   # not a launch's script: its flags are not known
-        return ""
+        return
     scope = ctx.sites.scope_of.at(node, ctx.sites.module)
     items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
     way = reach_of(ctx.sites).path(node)
     items += list(way.guards) if way.exact else []
     dests = {f.dest for f in flag_table(ctx).values()}
-    # `if args.prof and args.rank == 1:` is false when one of its terms is: each term is a test of its own
-    parts = [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)]
+    parts = [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)] if terms else items
     for g, sc, pos in parts:
         if is_main_guard(g):
             continue
@@ -227,16 +293,52 @@ def false_in_launch(ctx, node) -> str:
             continue                    # not a test of the script's flags: left to the replay's conditions
         if _unproven(ctx, g.test, dests):
             continue                    # `self.args.prof` that may not be the flags: unsettled_in_launch says it
-        values = ctx.values.scalars(g.test, sc, pos).candidates
+        values = scalars(ctx, g.test, sc, pos)
         if not values or any(isinstance(v, Opaque) for v in values) or len({bool(v) for v in values}) != 1:
             continue
-        if bool(values[0]) != g.negated:
-            continue                    # it holds
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            f"the default of --{attrs[0]}, which {_by(given)} does not pass"
-        return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
-    return ""
+            f"the default of {_option(ctx, attrs[0])}, which {_by(given)} does not pass"
+        yield g, bool(values[0]) != g.negated, origin
+
+
+def scalars(ctx, test, scope, pos) -> tuple:
+    """The values an `if` test may have in this launch: the resolver's, and for `args.x == 'True'` / `!=` (the model
+    zoo's string flags), which the resolver does not evaluate, the comparison of its two sides' values."""
+    import ast
+    from ..values.ops import Opaque
+    dests = {f.dest for f in flag_table(ctx).values()}
+    if any(isinstance(n, ast.Attribute) and n.attr in dests and n.attr in _stored(ctx) for n in ast.walk(test)):
+        return ()               # `args.rank = args.rank * npus + npu`: the flag's value is not the one tested
+                                # (a flag's name only: `self.args = args` does not change `self.args.prof`)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+        left = ctx.values.scalars(test.left, scope, pos).candidates
+        right = ctx.values.scalars(test.comparators[0], scope, pos).candidates
+        if not left or not right or any(isinstance(v, Opaque) or not isinstance(v, (str, int, float, type(None)))
+                                        for v in left + right):
+            return ()
+        return tuple((a == b) == isinstance(test.ops[0], ast.Eq) for a in left for b in right)
+    return ctx.values.scalars(test, scope, pos).candidates
+
+
+def _stored(ctx) -> frozenset:
+    """The attribute names the script assigns (`x.a = ...`, `x.a += ...`, `setattr(x, "a", ...)`): a flag of that
+    name may hold another value than the launch gave it wherever it is tested."""
+    import ast
+    found = getattr(ctx, "_launch_stored", None)
+    if found is None:
+        found = frozenset(n.attr for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute) and
+                          isinstance(n.ctx, (ast.Store, ast.Del))) | frozenset(
+            n.args[1].value for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and n.func.id == "setattr" and len(n.args) > 1 and isinstance(n.args[1], ast.Constant)
+            and isinstance(n.args[1].value, str))
+        ctx._launch_stored = found
+    return found
+
+
+def _option(ctx, dest: str) -> str:
+    """The option that sets `args.<dest>`, as the user types it (`--run-prof` for run_prof)."""
+    return next((f.option for f in flag_table(ctx).values() if f.dest == dest), f"--{dest}")
 
 
 def unsettled_in_launch(ctx, node) -> str:

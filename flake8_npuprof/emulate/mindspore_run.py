@@ -96,7 +96,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     if fatal:                           # NPP353: a TypeError at start-up (its page), on every release
         verdict, why = "fails", fatal[0].message
         caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))
-    elif "on_trace_ready is the script's own" not in how:
+    elif not how.startswith(("on_trace_ready is the script's own", "on_trace_ready is a value not known")):
         data["layout"] = _layout(ctx, names, kws)
         details.extend("  " + row for row in data["layout"])
     if verdict == "collects" and data["output_dir"]:
@@ -164,7 +164,7 @@ def _folder(ctx, names, kws, cwd: Optional[str]) -> Tuple[Optional[str], str]:
     """The directory the profiler is given: on_trace_ready's dir_name wins over output_path (with a warning),
     output_path defaults to ./data (data/mindspore.json)."""
     from ..checks.mindspore import MODULE
-    from .torch_run import _made_by
+    from .torch_run import _made_by, own_handler
     handler = _made_by(ctx, kws.get("on_trace_ready"))
     if handler is not None and names.of(handler.func) == MODULE + ".tensorboard_trace_handler":
         node = handler.args[0] if handler.args else next((k.value for k in handler.keywords if k.arg == "dir_name"),
@@ -175,7 +175,7 @@ def _folder(ctx, names, kws, cwd: Optional[str]) -> Tuple[Optional[str], str]:
         if named and named.startswith(MODULE + ".") and named.endswith(".tensor_board_trace_handler"):  # 2.5's
             return None, (f"on_trace_ready is {named}, which MindSpore 2.7-2.10 do not have: what it does with the "
                           "data is not followed")
-        return None, "on_trace_ready is the script's own callable: what it does with the data is not followed"
+        return None, f"{own_handler(ctx, kws['on_trace_ready'], handler)}: what it does with the data is not followed"
     else:
         node = kws.get("output_path")
         source = "output_path" if node is not None else "output_path's default ./data"

@@ -203,7 +203,11 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
     for v in target.versions:
         for p in target.products:
             problems = [x for x in check_call(call, Target(v, p)) if x.effect in EXITS]
-            if problems or stops:
+            missing = "" if problems else _no_application(call, cmd, v, p)
+            if missing:
+                outcomes[(v, p)] = Outcome("fails", (Message(missing),) + stops, switches, source="msprof",
+                                           codes=("NPP128",) * len(stops))
+            elif problems or stops:
                 shown = whole if whole else problems
                 outcomes[(v, p)] = Outcome("fails", tuple(Message(x.message, x.code) for x in shown) + stops,
                                            switches,
@@ -224,7 +228,46 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
                             "read, and msprof's switches decide what is collected while it runs"))
     r = summarise(setup, True, outcomes, target, cmd.cwd[0] if cmd.cwd else os.getcwd(),
                   lead + notes + ([] if exits else [EXPORTS]))
-    return r._replace(export_command="", path=_rel(cmd.path, os.getcwd()))
+    from ..shell.launches import TYPED
+    # a typed command has no file: its name, wherever it runs (not "scripts/<command line>" under --cwd scripts)
+    shown = TYPED if os.path.basename(cmd.path) == TYPED else _rel(cmd.path, os.getcwd())
+    return r._replace(export_command="", path=shown)
+
+
+def _no_application(call, cmd, version: str, product: str) -> str:
+    """msprof's refusal of --application's program or script as this machine holds them, in the directory the
+    command runs in ("" when it finds them, or the version's parser is not ported): a program that is not bash, sh,
+    python* or pmupload is looked for there, not on PATH (CheckUserCmdValid: RelativePathToAbsolutePath, then
+    PreCheckApp), so `--application="torchrun ..."` or `"cd x && ..."` is refused. A static check cannot see the
+    disk; emulate looks at the one it runs on, as its preflight does for the output directory."""
+    from ..knowledge import msprof_parser as P
+    from ..knowledge.msprof_machine import Machine
+    cwd = cmd.cwd[0] if cmd.cwd else None
+    texts = [w.text for w in call.words]
+    value = next((o.value for o in call.options if o.name == "application" and o.value), None)
+    head = os.path.basename((value or "").split()[0]) if (value or "").split() else ""
+    # only where the directory is settled (typed with --cwd, or `cd "$(dirname "$0")"`), not where the walk took the
+    # launcher to be started; an interpreter's script is left to the launch, which looks for it
+    if version not in P.versions() or not cmd.settled or not cwd or HOLE in cwd or not value or HOLE in value or \
+            not head or \
+            head in ("bash", "sh", "pmupload") or head.startswith("python"):
+        return ""
+
+    class Here(Machine):
+        def file(self, path: str) -> Optional[str]:
+            if not os.path.exists(path):
+                return "missing"
+            return "dir" if os.path.isdir(path) else "exec" if os.access(path, os.X_OK) else "file"
+
+    here = Here()
+    here.cwd = cwd
+    refused = next((s for s in P.steps(texts, version, product, here)
+                    if s.action == P.REJECT and s.kind == "application" and s.line), None)
+    if refused is None:
+        return ""
+    return (f"msprof refuses --application ({refused.line}) and exits before the application starts, so nothing is "
+            f"profiled: a program that is not bash, sh or python is looked for in the directory msprof runs in "
+            f"({cwd}, as this machine holds it), not on PATH")
 
 
 def _output(launch, given: Dict[str, Optional[str]], env, unknown: List[str]) -> Tuple[Optional[str], str]:

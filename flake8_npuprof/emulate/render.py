@@ -363,6 +363,7 @@ def render_text(report: dict) -> str:
         return shown("\n".join(lines) + "\n")
     if not results and report.get("unmodelled"):
         lines.append(report["unmodelled"])      # a script profiling in a way emulate does not replay: not "none"
+        lines.extend([report["note"]] if report.get("note") else [])     # which releases a replay is for
     elif not results and followed and not (report.get("launch") or {}).get("unseen"):
         lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
                      "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
@@ -419,6 +420,7 @@ def _render_sequence(report: dict) -> str:
                              f"; {answer['why']}" if answer.get("why") else ""))
     else:
         lines.append(f"usable data: {'no' if answer['usable'] is False else 'unknown'} ({answer['why']})")
+    lines.extend(dict.fromkeys(run.report["note"] for run in runs if run.report.get("note")))
     lines.extend(_target_notes(report))
     for run in runs:
         if run.report["results"]:
@@ -453,7 +455,8 @@ def _usable_line(report: dict, results: List[Result]) -> str:
     reader = next((r for r in results if r.read_by_ge is not False and r.export_command), None)
     then = f"; afterwards run: {reader.export_command}" if reader else ""
     if report["usable"]:
-        conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False)
+        conditional = any(_conditions(r.setup) for r in results if r.read_by_ge is not False) or \
+            report.get("conditional")           # a framework's profiler under its conditions (sequence.py)
         less = list(dict.fromkeys(c.code or "" for r in results if r.read_by_ge is not False
                                   for c in r.caveats))
         return (f"usable data: yes{' (where its conditions hold)' if conditional else ''}"

@@ -122,6 +122,8 @@ class Planner:
             read = True if self._rank(setup.anchor) is not None and setup.reached else None
             notes = [no_entry(setup)] if setup.reached is None else []
             return self._emulate(setup, read, self.env, notes)._replace(raised=True, stops=True)
+        if setup.delivered == "replaced":       # (a launch's flags decide it: checks/launch_setup.py)
+            return self._fixed(setup, False, "off", [Message(setup.lost)])
         if setup.delivered == "never":
             how = f"is passed to {setup.lost}" if setup.lost else \
                 "is never handed to a Session, RunConfig, NPURunConfig, init_resource or NPU helper"

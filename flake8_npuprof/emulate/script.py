@@ -136,7 +136,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
     if source.kind == "shell" and not results and graph is None and against is None:
-        report["unmodelled"] = starts_nothing(os.path.basename(path), not source.text.strip())
+        report["unmodelled"] = starts_nothing(os.path.basename(path), not source.text.strip(), source.text)
     if source.kind == "shell" and results and report["usable"] is not False:
         # its own PROFILING_* as GE would read them, but no process the walk sees reads them: never "yes"
         why = "the launcher starts no python3 script or msprof run that emulate can follow"
@@ -183,8 +183,12 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
     return report
 
 
-def starts_nothing(name: str, empty: bool) -> str:
+def starts_nothing(name: str, empty: bool, text: str = "") -> str:
     """The line for a launcher (or a typed command) in which the walk sees nothing start a process that may profile:
-    one that runs a command the walk cannot read, or a program of its own, is unknown instead (sequence.py)."""
-    what = "is empty" if empty else "starts no Python script or msprof run"
+    one that runs a command the walk cannot read, or a program of its own, is unknown instead (sequence.py). One
+    that runs the toolkit's msprof.py analysis runs Python, on data collected earlier (shell/launches.py)."""
+    import re
+    analysis = re.search(r"(?m)^[^#\n]*\bmsprof\.py[ \t]+(?:import|query|export|analyze)\b", text)
+    what = "is empty" if empty else "runs the toolkit's msprof.py analysis, of data collected earlier, and " \
+        "starts no training script or msprof run" if analysis else "starts no Python script or msprof run"
     return f"{name}: no launch: it {what}, so a run of it collects nothing"

@@ -239,11 +239,11 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         # PROFILING_MODE the launcher exports is that profiler's business, not GE's, in such a script)
         replayed = _framework_replay(launch, ls, target, environ, cwd) if env_only else None
         if replayed is not None:
-            verdict, why, profiles, line = replayed
+            verdict, why, profiles, line, note = replayed
             cause = True
-            report = dict(report, results=[], unmodelled=line)
+            report = dict(report, results=[], unmodelled=line, note=note)
             if verdict == "collects":
-                report.update(usable=True)
+                report.update(usable=True, conditional=" (when " in line)
             elif verdict in ("fails", "collects nothing"):
                 report.update(usable=False, exit=EXIT_PROBLEM)
         elif not ls.setups and not any(r.setup.route == "env" for r in results):
@@ -346,10 +346,12 @@ _FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH",
 
 
 def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
-    """(verdict, why, profiles, the script's line) of a launch whose script profiles with torch_npu's or MindSpore's
+    """(verdict, why, profiles, the script's line, a note on the releases replayed) of a launch whose script profiles with torch_npu's or MindSpore's
     profiler, from emulate's replay of that script (emulate/torch_run.py, mindspore_run.py) with the environment
     the launch gives it (the launcher's exports over the caller's, with --env); None where neither is replayed."""
     from ..source.prefilter import names_mindspore, names_torch_npu
+    from ..setups.reach import all_of
+    from .framework_render import NOT_50
     from .framework_replay import emulate_framework
     text = ls.ctx.src.text
     values, origins = dict(environ or {}), {}
@@ -365,7 +367,7 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
         where = origins.get("MS_PROFILER_OPTIONS", "in the environment (--env)")
         why = (f"MS_PROFILER_OPTIONS, set {where}, has \"start\": true: MindSpore starts its profiler when {name} "
                "imports mindspore (EnvProfiler); when it stops and what it keeps is not followed here")
-        return "unknown", why, None, f"{name}: MindSpore's profiler: unknown: {why}"
+        return "unknown", why, None, f"{name}: MindSpore's profiler: unknown: {why}", ""
     from .torch_run import reads_env_config
     for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
         if not named(text) and not (framework == "torch_npu" and reads_env_config(text, given)):
@@ -375,16 +377,21 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
             continue
         name = os.path.basename(launch.script)
         shown = "torch_npu's profiler" if framework == "torch_npu" else "MindSpore's profiler"
+        # the replay is 6.0 and later's: the script's own report says so, and so does the launch's
+        note = NOT_50 if framework == "torch_npu" and rep["target"]["torch_npu"] in ("any", "portable", "5.0") else ""
         if rep["usable"] is True:
-            return "collects", f"{name} collects with {shown}", True, f"{name}: {shown} collects (emulate {name} " \
-                "for its steps and folders)"
+            # under an `if` the launch does not decide (a value from a config file): where that holds, as for GE
+            conditions = [c for p in rep["profilers"] if p.verdict == "collects" for c in p.conditions]
+            when = f" (when {all_of(tuple(dict.fromkeys(conditions)))})" if conditions else ""
+            return "collects", f"{name} collects with {shown}{when}", True, f"{name}: {shown} collects{when} " \
+                f"(emulate {name} for its steps and folders)", note
         if rep["usable"] is None:
-            return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}"
+            return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}", note
         verdicts = {p.verdict for p in rep["profilers"]}
         if verdicts <= {"off"}:
-            return "no profiling", rep["why"], False, f"{name}: {shown} is off: {rep['why']}"
+            return "no profiling", rep["why"], False, f"{name}: {shown} is off: {rep['why']}", note
         verdict = "fails" if "fails" in verdicts else "collects nothing"
-        return verdict, rep["why"], True, f"{name}: {shown} {verdict}: {rep['why']}"
+        return verdict, rep["why"], True, f"{name}: {shown} {verdict}: {rep['why']}", note
     return None
 
 

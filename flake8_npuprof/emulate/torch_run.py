@@ -91,10 +91,12 @@ def reached(ctx, p: Profiler) -> Profiler:
     if state is None and p.verdict != UNKNOWN:
         return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {reach.unknown_why()}: whether "
                           "this code runs is not known here")
-    from ..checks.launch_setup import false_in_launch
+    from ..checks.launch_setup import false_in_launch, true_in_launch
     false = false_in_launch(ctx, node)      # a launch's script: its flags decide an `if` on the way
     if false:
         return p._replace(verdict="off", why=f"not run in this launch: {false}", conditions=())
+    held = true_in_launch(ctx, node)    # `if`s the launch's flags make true are no longer conditions
+    conditions = tuple(c for c in conditions if c not in held)
     from ..checks.launch_setup import unsettled_in_launch
     unsettled = unsettled_in_launch(ctx, node)  # `if self.args.prof:` where self.args is not shown to be the flags
     if unsettled and p.verdict not in (UNKNOWN, "off"):
@@ -427,6 +429,15 @@ def _made_by(ctx, node: Optional[ast.AST]) -> Optional[ast.Call]:
     return None
 
 
+def own_handler(ctx, node, made: Optional[ast.Call]) -> str:
+    """What an on_trace_ready that is not the framework's handler is: a function or lambda of the script, else a
+    value not known here (a parameter, an unpacked tuple, what a call returns: it may be the framework's own)."""
+    if isinstance(node, ast.Lambda) or made is None and isinstance(node, ast.Name) and any(
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == node.id for n in ast.walk(ctx.tree)):
+        return "on_trace_ready is the script's own callable"
+    return "on_trace_ready is a value not known here"
+
+
 def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment], releases,
               rest: str = "collects") -> Optional[Tuple[str, str]]:
     """(verdict, why) when something makes the run keep no NPU data whatever the schedule does."""
@@ -644,6 +655,9 @@ def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:
     if sched == UNKNOWN:
         return UNKNOWN, "the schedule's values are not known here", ""
     first = S.first_record(sched if isinstance(sched, dict) else None)
+    if stepped is None and sched is None:   # without a schedule step() decides nothing: start() and stop() do
+        return UNKNOWN, (f"{var} leaves this file" if var else "the profiler leaves this file (returned or passed on)") \
+            + ": who starts and stops it is not known here", ""
     if stepped is None:
         return UNKNOWN, f"{name} leaves this file: who calls {name}.step() is not known here", ""
     if stepped is False:
@@ -728,8 +742,8 @@ def _handler(ctx, names, node, cwd: Optional[str], environ, handler_name: str, k
                 "object goes away"}
     made = _made_by(ctx, node)
     if made is None or names.of(made.func) != handler_name:
-        return {"kind": "own", "dir": None, "shown": "", "how": "on_trace_ready is the script's own callable: what it "
-                "does with the data is not followed"}
+        return {"kind": "own", "dir": None, "shown": "", "how": f"{own_handler(ctx, node, made)}: what it does with "
+                "the data is not followed"}
     args = dict(zip(("dir_name", "worker_name", "analyse_flag", "async_mode"), made.args))
     args.update((k.arg, k.value) for k in made.keywords if k.arg)
     out = {"kind": "tensorboard", "worker": None, "analyse": True}

@@ -66,7 +66,8 @@ class ScriptSetup(NamedTuple):
     mode: Mode
     options: OptionsArg
     delivery: Optional[ast.AST]     # the call that initialises GE with this setup
-    delivered: str              # "yes", "never", "late" (after npu.open()), "unknown" (escapes this file)
+    delivered: str              # "yes", "never", "late" (after npu.open()), "unknown" (escapes this file),
+    #                             "replaced" (in a launch, a later binding of its name under flags that hold)
     conditions: Tuple[str, ...]     # guards of the profiling switch, as source text
     anchor: Optional[ast.AST] = None
     scope: Optional[Scope] = None

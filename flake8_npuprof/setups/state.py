@@ -117,7 +117,7 @@ def without_implied(conditions) -> Tuple[str, ...]:
 def from_setup(setup) -> State:
     """The state of one inventory ScriptSetup (the picture emulate uses)."""
     mode, delivered = setup.mode, setup.delivered
-    if delivered == "never":
+    if delivered in ("never", "replaced"):
         return State(OFF, "never_passed", getattr(setup, "lost", "") or NEVER_HANDED)
     if delivered == "late":
         return State(OFF, "late", "set after npu.open(), which has already read the options")

@@ -289,12 +289,14 @@ def continuation(text: str, i: int, crlf: bool = True) -> int:
 def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
     """The end of the word at i, read_word's end without decoding it (stop: the end of the text read, e.g. a
     command substitution's body), except at a redirection operator, which ends the word with the operator in it
-    (`>`, `<<`, `2>&` then `1`): the walk's words keep their redirections."""
+    (`>`, `<<`, `2>&` then `1`): the walk's words keep their redirections. Only digits before it make a file
+    descriptor of the word (`2>`); after anything else the operator starts the next word (`-mode=x> log`)."""
     n = len(text) if stop is None else stop
+    start = i
     while i < n:
         c = text[i]
         if c in " \t\r\n;&|<>()":
-            if c in "<>":
+            if c in "<>" and (i == start or (text[start:i].isascii() and text[start:i].isdigit())):
                 i += 1              # a redirection: its own word
                 while i < n and text[i] in "<>&":
                     i += 1
