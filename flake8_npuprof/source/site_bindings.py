@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Any, Dict, List
 
 from .site_records import Scope, dotted
 
@@ -104,9 +104,8 @@ def _record_assign(sites: Sites, node, scope: Scope, guards, order: int) -> None
 
 
 def _element(value: ast.expr, k: int) -> ast.Subscript:
-    """A synthetic `value[k]` standing for one target of a tuple assignment."""
-    sub = ast.Subscript(value=value, slice=ast.Constant(k), ctx=ast.Load())
-    ast.copy_location(sub, value)
-    sub.slice.lineno, sub.slice.col_offset = value.lineno, value.col_offset
-    sub.slice.end_lineno, sub.slice.end_col_offset = value.end_lineno, value.end_col_offset
-    return sub
+    """A synthetic `value[k]` standing for one target of a tuple assignment, on value's place (made with its
+    place at once: copy_location's loop cost more than the node)."""
+    place: Dict[str, Any] = {"lineno": value.lineno, "col_offset": value.col_offset, "end_lineno": value.end_lineno,
+             "end_col_offset": value.end_col_offset}
+    return ast.Subscript(value=value, slice=ast.Constant(k, **place), ctx=ast.Load(), **place)

@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
 from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
-from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _Slot, _blocked_lines, _walk
+from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
 from .site_records import LAST_POS  # noqa: F401
@@ -523,10 +523,10 @@ class Sites:
     def _reaches(scope: "Scope", key: str, i: int, pos: int) -> bool:
         """Whether binding i of key is among those a use at pos in the same scope can see: before
         the use, with no unguarded binding after it (that one would run whenever the use runs)."""
-        before = bisect_left(scope.positions[key], pos)
+        before = bisect_left(scope.positions_of(key), pos)
         if i >= before:
             return False
-        unguarded = scope.unguarded.get(key, [])
+        unguarded = scope.unguarded_of(key)
         k = bisect_right(unguarded, i)
         return k == len(unguarded) or unguarded[k] >= before
 
@@ -544,7 +544,7 @@ class Sites:
             if positions is None:
                 positions = self._load_positions[(id(where), key)] = [self._pos[id(n)] for n in loads]
             binds = scope.bindings[key]
-            unguarded = scope.unguarded.get(key, [])
+            unguarded = scope.unguarded_of(key)
             k = bisect_right(unguarded, i)
             end = binds[unguarded[k]].pos if k < len(unguarded) else None
             first = bisect_right(positions, binds[i].pos)
@@ -601,7 +601,7 @@ class Sites:
         if target_scope is scope:
             use = set(use_guards)
             out: List[Binding] = []
-            for k in range(bisect_left(scope.positions[lookup_key], pos) - 1, -1, -1):
+            for k in range(bisect_left(scope.positions_of(lookup_key), pos) - 1, -1, -1):
                 b = items[k]
                 out.append(b)
                 if set(b.guards) <= use:
@@ -675,11 +675,14 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     sites._walked[1] = (tree, None, context)
     body = tree.body
     if walks is None:
-        stack: list = []
-        for k in range(len(body) - 1, -1, -1):
-            stack.append((body[k], tree, context))
-            stack.append((_Slot((k + 1) * SLOT, body[k].lineno), tree, context))
-        _within_slot(_walk(sites, stack, 1, _blocked_lines(text, starts)), (len(body) + 1) * SLOT, tree)
+        whole = _blocked_lines(text, starts)
+        last = 1
+        for k, stmt in enumerate(body):        # each from its own block of positions
+            base = (k + 1) * SLOT
+            if last >= base:
+                raise RuntimeError(f"the statement before line {stmt.lineno} holds more nodes than its positions")
+            last = _walk(sites, [(stmt, tree, context)], base, whole)
+        _within_slot(last, (len(body) + 1) * SLOT, tree)
     else:
         found = [walks.find(stmt, k) for k, stmt in enumerate(body)]
         # the lines deferral may not touch: of the whole text when many statements are walked (the first
