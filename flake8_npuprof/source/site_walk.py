@@ -266,6 +266,8 @@ def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int,
         push((value, node, context))
         push((target, node, context))
         return order
+    if len(targets) == 1 and type(target) is ast.Attribute and type(target.value) is ast.Name:
+        return _walk_attribute_assign(sites, node, target, value, context, order, blocked, push)
     _record_assign(sites, node, context[0], context[1], order)
     lines = None if blocked is None else _deferrable(node, blocked)
     if lines is None:
@@ -273,6 +275,35 @@ def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int,
     push((_Later(value, lines), node, context))     # the value when asked, after the targets
     for child in reversed(targets):
         push((child, node, context))
+    return order
+
+
+def _walk_attribute_assign(sites: Sites, node: ast.Assign, target: ast.Attribute, value: ast.expr, context: tuple,
+                           order: int, blocked, push) -> int:
+    """`x.a = ...` (`self.a = ...` in a method: the class's `self.a`), the next commonest: _record_assign's case
+    inline, and when the value is deferred, the target and its name numbered here (what the walk of the target
+    and of a _Later after it would give them)."""
+    scope, guards = context
+    name: Any = target.value             # (a Name: the caller checked)
+    head = name.id
+    sites.assigns.append((target, value, node, scope, guards))
+    if scope.kind == "function" and scope.self_name and head == scope.self_name:
+        scope.klass.bind("self." + target.attr, order, value, node, guards)
+    else:
+        (sites.module if head in scope.globals else scope).bind(f"{head}.{target.attr}", order, value, node, guards)
+    if blocked is not None:
+        last = _try_defer(sites, value, node, node, context, order + 2, blocked)
+        if last is not None:
+            pos, walked = sites._pos, sites._walked
+            pos[id(target)] = order + 1
+            walked[order + 1] = (target, node, context)
+            pos[id(name)] = order + 2
+            walked[order + 2] = (name, target, context)
+            if type(name.ctx) is ast.Load:
+                sites._raw_loads.append((name, scope))
+            return last
+    push((value, node, context))
+    push((target, node, context))
     return order
 
 
