@@ -143,6 +143,7 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
     it holds and returns the last number, or None to have its children walked as any node's."""
     pos, walked, raw_loads = sites._pos, sites._walked, sites._raw_loads
     Load, Name, Constant, Attribute, keyword = ast.Load, ast.Name, ast.Constant, ast.Attribute, ast.keyword
+    AST = ast.AST
     fields_of, kind_walks = _CHILD_FIELDS, _KIND_WALKS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     pop, push = stack.pop, stack.append
@@ -183,8 +184,9 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
                 kids += value
             elif value is not None:
                 kids.append(value)
-        for child in reversed(kids):
-            if isinstance(child, ast.AST):
+        kids.reverse()
+        for child in kids:
+            if isinstance(child, AST):
                 push((child, node, context))
     return order
 
@@ -199,7 +201,8 @@ def _defer(sites: Sites, value: ast.AST, stmt: ast.AST, context: tuple, order: i
     return order + _GAP
 
 
-def _try_defer(sites: Sites, value: ast.AST, stmt: ast.AST, on, context: tuple, order: int, blocked: set) -> Optional[int]:
+def _try_defer(sites: Sites, value: ast.AST, stmt: ast.AST, on, context: tuple, order: int,
+               blocked: set) -> Optional[int]:
     """_defer(value) when none of the lines of `on` (the statement, or an if's test) is blocked, and return the
     last position it skips; else None (_deferrable and _defer in one call: most statements are deferred)."""
     line, end = on.lineno, on.end_lineno
@@ -239,10 +242,12 @@ def _walk_call(sites: Sites, node: ast.Call, up, context: tuple, order: int, blo
     sites._calls.append(_new_tuple(CallSite, (node, name, context[0], context[1], node)))
     if type(func) is ast.Attribute and func.attr == "add" and _is_custom_optimizers(func.value):
         sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
-    for child in reversed(node.keywords):
-        push((child, node, context))
-    for arg in reversed(node.args):
-        push((arg, node, context))
+    if node.keywords:
+        for child in reversed(node.keywords):
+            push((child, node, context))
+    if node.args:
+        for arg in reversed(node.args):
+            push((arg, node, context))
     push((func, node, context))
     return order
 
