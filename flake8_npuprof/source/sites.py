@@ -341,12 +341,17 @@ class Sites:
 
     def _count_in(self, k: int, words, counts: Dict[Tuple[int, int], int]) -> int:
         """How often the words occur on statement k's lines (statements on the same lines count them once)."""
-        a, b = self._first_lines[k], self._last_lines[k]
-        if (a, b) not in counts:
+        lines = (self._first_lines[k], self._last_lines[k])
+        found = counts.get(lines)
+        if found is None:
             starts, text = self._starts, self._text
+            a, b = lines
             lo, hi = starts[a - 1], (starts[b] if b < len(starts) else len(text))
-            counts[(a, b)] = sum(text.count(w, lo, hi) for w in words)
-        return counts[(a, b)]
+            found = 0
+            for w in words:
+                found += text.count(w, lo, hi)
+            counts[lines] = found
+        return found
 
     def _force_node(self, node) -> None:
         """Walk the deferred statements on the node's first line (all of them for a node without one)."""
@@ -501,9 +506,16 @@ class Sites:
             index: Dict[int, List[Tuple[Scope, str, int]]] = {}
             for scope in self.scopes:
                 for key, binds in scope.bindings.items():
-                    for i, b in enumerate(binds):
-                        if b.value is not None:
-                            index.setdefault(id(b.value), []).append((scope, key, i))
+                    i = 0
+                    for b in binds:
+                        bound = b[1]                # (b.value)
+                        if bound is not None:
+                            found = index.get(id(bound))
+                            if found is None:
+                                index[id(bound)] = [(scope, key, i)]
+                            else:
+                                found.append((scope, key, i))
+                        i += 1
             self._slots = index
         return self._slots.get(id(value), [])
 
