@@ -64,8 +64,10 @@ class Scope:
         self.kind = kind                      # "module", "function", "class", "lambda"
         self.parent = parent
         self.bindings: Dict[str, List[Binding]] = {}
-        self.positions: Dict[str, List[int]] = {}     # key -> pos of each binding (walk order: sorted)
-        self.unguarded: Dict[str, List[int]] = {}     # key -> indices of the bindings without guards
+        # key -> pos of each binding (walk order: sorted), and key -> indices of the bindings without guards:
+        # worked out for a key when first asked (positions_of, unguarded_of); most keys never are
+        self.positions: Dict[str, List[int]] = {}
+        self.unguarded: Dict[str, List[int]] = {}
         self.globals: set = set()
         self.self_name: Optional[str] = None  # first parameter of a method
         self.klass: Optional["Scope"] = None  # class scope of a method
@@ -75,12 +77,23 @@ class Scope:
         items = self.bindings.get(key)
         if items is None:
             items = self.bindings[key] = []
-            self.positions[key] = []
-        if not guards:
-            self.unguarded.setdefault(key, []).append(len(items))
         # a Binding without the namedtuple's own __new__ (one Python frame less: every binding of the file)
         items.append(_new_tuple(Binding, (pos, value, stmt, self, guards if type(guards) is tuple else tuple(guards))))
-        self.positions[key].append(pos)
+
+    def positions_of(self, key: str) -> List[int]:
+        """The pos of each binding of key, in walk order (so sorted). Bindings are only ever appended: a list
+        as long as the bindings is up to date."""
+        items = self.bindings.get(key, ())
+        found = self.positions.get(key)
+        if found is None or len(found) != len(items):
+            found = self.positions[key] = [b.pos for b in items]
+            self.unguarded[key] = [k for k, b in enumerate(items) if not b.guards]
+        return found
+
+    def unguarded_of(self, key: str) -> List[int]:
+        """The indices of key's bindings that have no guards, in order."""
+        self.positions_of(key)
+        return self.unguarded[key]
 
 
 class Guard(NamedTuple):

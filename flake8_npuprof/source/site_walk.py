@@ -14,7 +14,7 @@ import re
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, Union
 
-from .site_bindings import _record, _record_assign
+from .site_bindings import _record_assign, _record_import, _target_keys
 from .site_entries import Entry, _config_base, _is_custom_optimizers
 from .site_records import CallSite, Guard, Scope, _new_tuple, call_name, dotted
 
@@ -31,24 +31,15 @@ class _Later:
         self.value, self.lines = value, lines
 
 
-class _Slot:
-    """On the walk's stack before each top-level statement: the statement's positions start after base, whatever
-    the statements before it took (sites.collect)."""
-
-    __slots__ = ("base", "line")
-
-    def __init__(self, base: int, line: int):
-        self.base, self.line = base, line
-
-
 # Node types the walk treats specially; every other node is only numbered and descended into.
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BRANCHES = frozenset({ast.If, ast.While, ast.IfExp, ast.Global, ast.ExceptHandler})
-_SPECIAL = _SCOPES | _BRANCHES | {_Later, _Slot}
+_SPECIAL = _SCOPES | _BRANCHES | {_Later}
 _TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)      # TryStar: 3.11+
+# the kinds whose walk records what they bind or return (site_bindings), each with a walk of its own (_KIND_WALKS)
 _RECORDED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
                        ast.comprehension, ast.With, ast.AsyncWith, ast.NamedExpr, ast.Return,
-                       ast.Delete})   # calls: in collect
+                       ast.Delete})   # calls: _walk_call
 
 
 # Fields that never hold a child worth walking: names and flags (strings, ints), Load/Store
@@ -152,6 +143,7 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
     it holds and returns the last number, or None to have its children walked as any node's."""
     pos, walked, raw_loads = sites._pos, sites._walked, sites._raw_loads
     Load, Name, Constant, Attribute, keyword = ast.Load, ast.Name, ast.Constant, ast.Attribute, ast.keyword
+    AST = ast.AST
     fields_of, kind_walks = _CHILD_FIELDS, _KIND_WALKS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     pop, push = stack.pop, stack.append
@@ -192,8 +184,9 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
                 kids += value
             elif value is not None:
                 kids.append(value)
-        for child in reversed(kids):
-            if isinstance(child, ast.AST):
+        kids.reverse()
+        for child in kids:
+            if isinstance(child, AST):
                 push((child, node, context))
     return order
 
@@ -208,11 +201,28 @@ def _defer(sites: Sites, value: ast.AST, stmt: ast.AST, context: tuple, order: i
     return order + _GAP
 
 
+def _try_defer(sites: Sites, value: ast.AST, stmt: ast.AST, on, context: tuple, order: int,
+               blocked: set) -> Optional[int]:
+    """_defer(value) when none of the lines of `on` (the statement, or an if's test) is blocked, and return the
+    last position it skips; else None (_deferrable and _defer in one call: most statements are deferred)."""
+    line, end = on.lineno, on.end_lineno
+    if line == end:
+        if line in blocked:
+            return None
+    else:
+        for k in range(line, end + 1):
+            if k in blocked:
+                return None
+    sites._deferred.append((value, stmt, context, order, line, end))
+    return order + _GAP
+
+
 def _walk_expr(sites: Sites, node: ast.Expr, up, context: tuple, order: int, blocked, push) -> int:
     """An expression statement: its expression now, or when a question needs it."""
-    lines = None if blocked is None else _deferrable(node, blocked)
-    if lines is not None:
-        return _defer(sites, node.value, node, context, order, lines)
+    if blocked is not None:
+        last = _try_defer(sites, node.value, node, node, context, order, blocked)
+        if last is not None:
+            return last
     push((node.value, node, context))
     return order
 
@@ -232,10 +242,12 @@ def _walk_call(sites: Sites, node: ast.Call, up, context: tuple, order: int, blo
     sites._calls.append(_new_tuple(CallSite, (node, name, context[0], context[1], node)))
     if type(func) is ast.Attribute and func.attr == "add" and _is_custom_optimizers(func.value):
         sites.entries.append(Entry(node, _config_base(func.value), context[0], context[1]))
-    for child in reversed(node.keywords):
-        push((child, node, context))
-    for arg in reversed(node.args):
-        push((arg, node, context))
+    if node.keywords:
+        for child in reversed(node.keywords):
+            push((child, node, context))
+    if node.args:
+        for arg in reversed(node.args):
+            push((arg, node, context))
     push((func, node, context))
     return order
 
@@ -250,15 +262,17 @@ def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int,
         scope = context[0]
         sites.assigns.append((target, value, node, scope, context[1]))
         (sites.module if target.id in scope.globals else scope).bind(target.id, order, value, node, context[1])
-        lines = None if blocked is None else _deferrable(node, blocked)
-        if lines is not None:
-            order += 1              # the target now, the value when asked
-            sites._pos[id(target)] = order
-            sites._walked[order] = (target, node, context)
-            return _defer(sites, value, node, context, order, lines)
+        if blocked is not None:
+            last = _try_defer(sites, value, node, node, context, order + 1, blocked)
+            if last is not None:        # the target now (at order + 1), the value when asked
+                sites._pos[id(target)] = order + 1
+                sites._walked[order + 1] = (target, node, context)
+                return last
         push((value, node, context))
         push((target, node, context))
         return order
+    if len(targets) == 1 and type(target) is ast.Attribute and type(target.value) is ast.Name:
+        return _walk_attribute_assign(sites, node, target, value, context, order, blocked, push)
     _record_assign(sites, node, context[0], context[1], order)
     lines = None if blocked is None else _deferrable(node, blocked)
     if lines is None:
@@ -269,22 +283,93 @@ def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int,
     return order
 
 
-def _walk_recorded(sites: Sites, node: Any, up, context: tuple, order: int, blocked, push) -> Optional[int]:
-    """The other statements (and expressions) that bind or return (site_bindings); the value of a return, an
-    augmented or an annotated assignment now or when a question needs it. node: one of _RECORDED (Any: told
-    apart by `kind is`, which mypy does not narrow through)."""
-    kind = type(node)
-    _record(sites, node, context[0], context[1], order)
-    lines = None
-    if blocked is not None and (kind is ast.Return or kind is ast.AugAssign or kind is ast.AnnAssign) and \
-            node.value is not None:
-        lines = _deferrable(node, blocked)
+def _walk_attribute_assign(sites: Sites, node: ast.Assign, target: ast.Attribute, value: ast.expr, context: tuple,
+                           order: int, blocked, push) -> int:
+    """`x.a = ...` (`self.a = ...` in a method: the class's `self.a`), the next commonest: _record_assign's case
+    inline, and when the value is deferred, the target and its name numbered here (what the walk of the target
+    and of a _Later after it would give them)."""
+    scope, guards = context
+    name: Any = target.value             # (a Name: the caller checked)
+    head = name.id
+    sites.assigns.append((target, value, node, scope, guards))
+    if scope.kind == "function" and scope.self_name and head == scope.self_name:
+        scope.klass.bind("self." + target.attr, order, value, node, guards)
+    else:
+        (sites.module if head in scope.globals else scope).bind(f"{head}.{target.attr}", order, value, node, guards)
+    if blocked is not None:
+        last = _try_defer(sites, value, node, node, context, order + 2, blocked)
+        if last is not None:
+            pos, walked = sites._pos, sites._walked
+            pos[id(target)] = order + 1
+            walked[order + 1] = (target, node, context)
+            pos[id(name)] = order + 2
+            walked[order + 2] = (name, target, context)
+            if type(name.ctx) is ast.Load:
+                sites._raw_loads.append((name, scope))
+            return last
+    push((value, node, context))
+    push((target, node, context))
+    return order
+
+
+def _walk_import(sites: Sites, node: Union[ast.Import, ast.ImportFrom], up, context: tuple, order: int, blocked,
+                 push) -> None:
+    _record_import(sites, node, context[0], order)
+
+
+def _walk_loop(sites: Sites, node: Union[ast.For, ast.AsyncFor, ast.comprehension], up, context: tuple, order: int,
+               blocked, push) -> None:
+    """A for loop or a comprehension's `for`: its target is bound (to no value)."""
+    scope, guards = context
+    target = node.target
+    if type(target) is ast.Name:
+        scope.bind(target.id, order, None, node, guards)
+        return
+    for key in _target_keys(target):
+        scope.bind(key, order, None, node, guards)
+
+
+def _walk_with(sites: Sites, node: Union[ast.With, ast.AsyncWith], up, context: tuple, order: int, blocked,
+               push) -> None:
+    scope, guards = context
+    for item in node.items:
+        if item.optional_vars is not None:
+            for key in _target_keys(item.optional_vars):
+                scope.bind(key, order, None, node, guards)
+
+
+def _walk_named(sites: Sites, node: ast.NamedExpr, up, context: tuple, order: int, blocked, push) -> None:
+    context[0].bind(node.target.id, order, node.value, node, context[1])
+
+
+def _walk_delete(sites: Sites, node: ast.Delete, up, context: tuple, order: int, blocked, push) -> None:
+    scope, guards = context
+    sites.deletes.extend((target, node, scope, guards) for target in node.targets)
+
+
+def _walk_return(sites: Sites, node: ast.Return, up, context: tuple, order: int, blocked, push) -> Optional[int]:
+    """A return: its value now, or when a question needs it."""
+    value = node.value
+    if value is None:
+        return None
+    sites.returns.append((value, context[0]))
+    if blocked is None:
+        return None
+    return _try_defer(sites, value, node, node, context, order, blocked)
+
+
+def _walk_augmented(sites: Sites, node: Union[ast.AugAssign, ast.AnnAssign], up, context: tuple, order: int, blocked,
+                    push) -> Optional[int]:
+    """An augmented or annotated assignment: its binding, then its target (and annotation), the value now or when
+    a question needs it."""
+    _record_assign(sites, node, context[0], context[1], order)
+    if blocked is None or node.value is None:
+        return None
+    lines = _deferrable(node, blocked)
     if lines is None:
         return None
-    if kind is ast.Return:
-        return _defer(sites, node.value, node, context, order, lines)
     push((_Later(node.value, lines), node, context))
-    if kind is ast.AnnAssign:
+    if type(node) is ast.AnnAssign:
         push((node.annotation, node, context))
     push((node.target, node, context))
     return order
@@ -296,7 +381,7 @@ def _walk_try(sites: Sites, node: ast.Try, up, context: tuple, order: int, block
         return None
     # the else body runs only when the try body raised nothing: its bindings are conditional, so
     # they do not hide a handler's (`try: ... / except E: cfg = None / else: cfg = X()`)
-    otherwise = (context[0], context[1] + (Guard(else_test(node), False),))
+    otherwise = (context[0], context[1] + (_new_tuple(Guard, (else_test(node), False)),))
     for child in reversed(node.finalbody):
         push((child, node, context))
     for child in reversed(node.orelse):
@@ -314,67 +399,65 @@ def _walk_later(sites: Sites, node: _Later, up, context: tuple, order: int, bloc
     return _defer(sites, node.value, up, context, order - 1, node.lines)
 
 
-def _walk_slot(sites: Sites, node: _Slot, up, context: tuple, order: int, blocked, push) -> int:
-    """The next top-level statement starts after its base (the _Slot takes no position)."""
-    del sites._pos[id(node)], sites._walked[order]
-    if order - 1 >= node.base:
-        raise RuntimeError(f"the statement before line {node.line} holds more nodes than its positions")
-    return node.base
-
-
-def _push_children(children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]], node: ast.AST, push) -> None:
-    """Push each child with the scope and guards it runs under, reversed to keep source order."""
-    for child, child_scope, child_guards in reversed(children):
-        push((child, node, (child_scope, child_guards)))
-
-
-def _walk_function(sites: Sites, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda], up, context: tuple,
-                   order: int, blocked, push) -> int:
+def _walk_function(sites: Sites, node: Any, up, context: tuple, order: int, blocked, push) -> int:
     """A def or a lambda: a scope with its parameters (a method's first one is its `self`); the decorators and
-    defaults run in the enclosing scope, the body (up to a statement that always leaves it) in the new one."""
+    defaults run in the enclosing scope, the body (up to a statement that always leaves it) in the new one.
+    node: a FunctionDef, AsyncFunctionDef or Lambda (Any: told apart by `lam`, which mypy does not follow)."""
     scope, guards = context
-    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
-    inner = Scope(node, "lambda" if isinstance(node, ast.Lambda) else "function", scope)
+    lam = type(node) is ast.Lambda
+    inner = Scope(node, "lambda" if lam else "function", scope)
     sites.scopes.append(inner)
     args = node.args
-    names = [a.arg for a in getattr(args, "posonlyargs", []) + args.args + args.kwonlyargs]
-    for extra in (args.vararg, args.kwarg):
-        if extra is not None:
-            names.append(extra.arg)
+    positional = args.posonlyargs + args.args if args.posonlyargs else args.args
+    names = [a.arg for a in positional]
+    for a in args.kwonlyargs:
+        names.append(a.arg)
+    if args.vararg is not None:
+        names.append(args.vararg.arg)
+    if args.kwarg is not None:
+        names.append(args.kwarg.arg)
     inner.params = names
-    for a in names:
-        inner.bind(a, -1, None, node)
-    if scope.kind == "class" and args.args and not isinstance(node, ast.Lambda):
-        decos = {dotted(d) for d in node.decorator_list}
-        if "staticmethod" not in decos:
-            inner.self_name = (getattr(args, "posonlyargs", []) + args.args)[0].arg
+    bind = inner.bind
+    for name in names:
+        bind(name, -1, None, node)
+    inside = (inner, guards)
+    if lam:
+        push((node.body, node, inside))
+    else:
+        if args.args and scope.kind == "class" and \
+                (not node.decorator_list or "staticmethod" not in {dotted(d) for d in node.decorator_list}):
+            inner.self_name = positional[0].arg
             inner.klass = scope
-    if not isinstance(node, ast.Lambda):
         scope.bind(node.name, order, node, node)
         sites.functions.setdefault(node.name, []).append(node)
-        for d in node.decorator_list:
-            children.append((d, scope, guards))
-    for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
-        children.append((d, scope, guards))
-    body = _live(node.body) if isinstance(node.body, list) else [node.body]
-    for stmt in body:
-        children.append((stmt, inner, guards))
-    _push_children(children, node, push)
+        for stmt in reversed(_live(node.body)):
+            push((stmt, node, inside))
+    # pushed last to first: the decorators, the defaults, the keyword-only defaults, then the body
+    for d in reversed(args.kw_defaults):
+        if d is not None:
+            push((d, node, context))
+    for d in reversed(args.defaults):
+        push((d, node, context))
+    if not lam:
+        for d in reversed(node.decorator_list):
+            push((d, node, context))
     return order
 
 
 def _walk_class(sites: Sites, node: ast.ClassDef, up, context: tuple, order: int, blocked, push) -> int:
     """A class: its decorators, bases and keywords in the enclosing scope, its body in a scope of its own."""
-    scope, guards = context
-    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
-    inner = Scope(node, "class", scope)
+    inner = Scope(node, "class", context[0])
     sites.scopes.append(inner)
-    scope.bind(node.name, order, node, node)
-    for d in node.decorator_list + node.bases + [k.value for k in node.keywords]:
-        children.append((d, scope, guards))
-    for stmt in node.body:
-        children.append((stmt, inner, guards))
-    _push_children(children, node, push)
+    context[0].bind(node.name, order, node, node)
+    inside = (inner, context[1])
+    for stmt in reversed(node.body):
+        push((stmt, node, inside))
+    for k in reversed(node.keywords):
+        push((k.value, node, context))
+    for d in reversed(node.bases):
+        push((d, node, context))
+    for d in reversed(node.decorator_list):
+        push((d, node, context))
     return order
 
 
@@ -382,29 +465,31 @@ def _walk_branch(sites: Sites, node: Union[ast.If, ast.While], up, context: tupl
     """An if or a while: its test (now or when a question needs it), each body under the test as a guard; a body
     a constant test never runs is not walked."""
     scope, guards = context
-    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
-    verdict = _static_truth(node.test)
-    lines = None if blocked is None else _deferrable(node.test, blocked)
-    if lines is not None:
-        order = _defer(sites, node.test, node, context, order, lines)
-    else:
-        children.append((node.test, scope, guards))
+    test = node.test
+    kind = type(test)
+    verdict = _static_truth(test) if kind is ast.Constant or kind is ast.UnaryOp else None
+    last = None if blocked is None else _try_defer(sites, test, node, test, context, order, blocked)
+    if verdict is not True and node.orelse:
+        otherwise = (scope, guards + (_new_tuple(Guard, (test, True)),))
+        for stmt in reversed(node.orelse):
+            push((stmt, node, otherwise))
     if verdict is not False:
-        for stmt in node.body:
-            children.append((stmt, scope, guards + (Guard(node.test, False),)))
-    if verdict is not True:
-        for stmt in node.orelse:
-            children.append((stmt, scope, guards + (Guard(node.test, True),)))
-    _push_children(children, node, push)
+        inside = (scope, guards + (_new_tuple(Guard, (test, False)),))
+        for stmt in reversed(node.body):
+            push((stmt, node, inside))
+    if last is not None:
+        return last
+    push((test, node, context))
     return order
 
 
 def _walk_ifexp(sites: Sites, node: ast.IfExp, up, context: tuple, order: int, blocked, push) -> int:
     """`a if test else b`: each branch under the test as a guard."""
     scope, guards = context
-    _push_children([(node.test, scope, guards),
-                    (node.body, scope, guards + (Guard(node.test, False),)),
-                    (node.orelse, scope, guards + (Guard(node.test, True),))], node, push)
+    test = node.test
+    push((node.orelse, node, (scope, guards + (_new_tuple(Guard, (test, True)),))))
+    push((node.body, node, (scope, guards + (_new_tuple(Guard, (test, False)),))))
+    push((test, node, context))
     return order
 
 
@@ -415,24 +500,24 @@ def _walk_global(sites: Sites, node: ast.Global, up, context: tuple, order: int,
 
 def _walk_handler(sites: Sites, node: ast.ExceptHandler, up, context: tuple, order: int, blocked, push) -> int:
     """An except handler: its body under the condition that the exception is caught."""
-    scope, guards = context
-    children: List[Tuple[ast.AST, Scope, Tuple[Guard, ...]]] = []
     # A handler's body runs only when its try raised: its bindings are conditional, so they do not
     # hide the try body's (`try: cfg = X() / except E: cfg = None` hands over X() or None).
+    caught = (context[0], context[1] + (_new_tuple(Guard, (handler_test(node), False)),))
+    for stmt in reversed(node.body):
+        push((stmt, node, caught))
     if node.type is not None:
-        children.append((node.type, scope, guards))
-    caught = Guard(handler_test(node), False)
-    for stmt in node.body:
-        children.append((stmt, scope, guards + (caught,)))
-    _push_children(children, node, push)
+        push((node.type, node, context))
     return order
 
 
 # kind -> its walk: every kind in _SPECIAL (whose walk pushes what it holds), and those the walk records
 _KIND_WALKS: Dict[type, Callable[..., Optional[int]]] = {
-    ast.Expr: _walk_expr, ast.Call: _walk_call,
-    **{kind: _walk_recorded for kind in _RECORDED}, ast.Assign: _walk_assign,
-    **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later, _Slot: _walk_slot,
+    ast.Expr: _walk_expr, ast.Call: _walk_call, ast.Assign: _walk_assign,
+    ast.Import: _walk_import, ast.ImportFrom: _walk_import, ast.For: _walk_loop, ast.AsyncFor: _walk_loop,
+    ast.comprehension: _walk_loop, ast.With: _walk_with, ast.AsyncWith: _walk_with, ast.NamedExpr: _walk_named,
+    ast.Return: _walk_return, ast.Delete: _walk_delete, ast.AugAssign: _walk_augmented,
+    ast.AnnAssign: _walk_augmented,
+    **{kind: _walk_try for kind in _TRIES}, _Later: _walk_later,
     ast.FunctionDef: _walk_function, ast.AsyncFunctionDef: _walk_function, ast.Lambda: _walk_function,
     ast.ClassDef: _walk_class, ast.If: _walk_branch, ast.While: _walk_branch, ast.IfExp: _walk_ifexp,
     ast.Global: _walk_global, ast.ExceptHandler: _walk_handler,

@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
 from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
-from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _Slot, _blocked_lines, _walk
+from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
 from .site_records import LAST_POS  # noqa: F401
@@ -341,12 +341,17 @@ class Sites:
 
     def _count_in(self, k: int, words, counts: Dict[Tuple[int, int], int]) -> int:
         """How often the words occur on statement k's lines (statements on the same lines count them once)."""
-        a, b = self._first_lines[k], self._last_lines[k]
-        if (a, b) not in counts:
+        lines = (self._first_lines[k], self._last_lines[k])
+        found = counts.get(lines)
+        if found is None:
             starts, text = self._starts, self._text
+            a, b = lines
             lo, hi = starts[a - 1], (starts[b] if b < len(starts) else len(text))
-            counts[(a, b)] = sum(text.count(w, lo, hi) for w in words)
-        return counts[(a, b)]
+            found = 0
+            for w in words:
+                found += text.count(w, lo, hi)
+            counts[lines] = found
+        return found
 
     def _force_node(self, node) -> None:
         """Walk the deferred statements on the node's first line (all of them for a node without one)."""
@@ -501,9 +506,16 @@ class Sites:
             index: Dict[int, List[Tuple[Scope, str, int]]] = {}
             for scope in self.scopes:
                 for key, binds in scope.bindings.items():
-                    for i, b in enumerate(binds):
-                        if b.value is not None:
-                            index.setdefault(id(b.value), []).append((scope, key, i))
+                    i = 0
+                    for b in binds:
+                        bound = b[1]                # (b.value)
+                        if bound is not None:
+                            found = index.get(id(bound))
+                            if found is None:
+                                index[id(bound)] = [(scope, key, i)]
+                            else:
+                                found.append((scope, key, i))
+                        i += 1
             self._slots = index
         return self._slots.get(id(value), [])
 
@@ -523,10 +535,10 @@ class Sites:
     def _reaches(scope: "Scope", key: str, i: int, pos: int) -> bool:
         """Whether binding i of key is among those a use at pos in the same scope can see: before
         the use, with no unguarded binding after it (that one would run whenever the use runs)."""
-        before = bisect_left(scope.positions[key], pos)
+        before = bisect_left(scope.positions_of(key), pos)
         if i >= before:
             return False
-        unguarded = scope.unguarded.get(key, [])
+        unguarded = scope.unguarded_of(key)
         k = bisect_right(unguarded, i)
         return k == len(unguarded) or unguarded[k] >= before
 
@@ -544,7 +556,7 @@ class Sites:
             if positions is None:
                 positions = self._load_positions[(id(where), key)] = [self._pos[id(n)] for n in loads]
             binds = scope.bindings[key]
-            unguarded = scope.unguarded.get(key, [])
+            unguarded = scope.unguarded_of(key)
             k = bisect_right(unguarded, i)
             end = binds[unguarded[k]].pos if k < len(unguarded) else None
             first = bisect_right(positions, binds[i].pos)
@@ -601,7 +613,7 @@ class Sites:
         if target_scope is scope:
             use = set(use_guards)
             out: List[Binding] = []
-            for k in range(bisect_left(scope.positions[lookup_key], pos) - 1, -1, -1):
+            for k in range(bisect_left(scope.positions_of(lookup_key), pos) - 1, -1, -1):
                 b = items[k]
                 out.append(b)
                 if set(b.guards) <= use:
@@ -675,11 +687,14 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     sites._walked[1] = (tree, None, context)
     body = tree.body
     if walks is None:
-        stack: list = []
-        for k in range(len(body) - 1, -1, -1):
-            stack.append((body[k], tree, context))
-            stack.append((_Slot((k + 1) * SLOT, body[k].lineno), tree, context))
-        _within_slot(_walk(sites, stack, 1, _blocked_lines(text, starts)), (len(body) + 1) * SLOT, tree)
+        whole = _blocked_lines(text, starts)
+        last = 1
+        for k, stmt in enumerate(body):        # each from its own block of positions
+            base = (k + 1) * SLOT
+            if last >= base:
+                raise RuntimeError(f"the statement before line {stmt.lineno} holds more nodes than its positions")
+            last = _walk(sites, [(stmt, tree, context)], base, whole)
+        _within_slot(last, (len(body) + 1) * SLOT, tree)
     else:
         found = [walks.find(stmt, k) for k, stmt in enumerate(body)]
         # the lines deferral may not touch: of the whole text when many statements are walked (the first
