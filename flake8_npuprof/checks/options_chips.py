@@ -85,7 +85,7 @@ def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str],
     data = K.product(product)
     title = f"Ascend {product}"
     legacy = version in K.LEGACY_VERSIONS
-    unsupported = K.unsupported(product, version)
+    unsupported = K.unsupported_table(product, version)
     refusals = data.get("value_unsupported", {})      # the keys K.value_unsupported may refuse a value of
     out = []
     for key, m, base in known_members(doc) if known is None else known:
