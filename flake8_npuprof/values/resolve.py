@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
@@ -80,6 +80,8 @@ class Resolver:
         self._entered: List[tuple] = []     # keys entered since the outermost evaluation began
         self._deepest = 0                   # the deepest depth reached by the evaluations under way
         self._tainted = 0                   # evaluations whose values depend on more than their key
+        # id(node) -> (the node, literal_value's answer): a literal is read once, however often it is evaluated
+        self._literals: Dict[int, Tuple[ast.AST, Optional[StrValue]]] = {}
 
     @property
     def given(self):
@@ -98,6 +100,15 @@ class Resolver:
         self.steps = 0
         if self._fallback is not None:
             self._fallback.calls, self._fallback.exhausted = 0, False
+
+    def literal(self, node: ast.AST) -> Optional[StrValue]:
+        """literal_value(self.src, node), read once per node (a pure reading of the node's source text)."""
+        kept = self._literals.get(id(node))
+        if kept is not None and kept[0] is node:
+            return kept[1]
+        lit = literal_value(self.src, node)
+        self._literals[id(node)] = (node, lit)      # (the node is kept with it: its id is not reused meanwhile)
+        return lit
 
     # ---- the interface values.Values uses
 
@@ -203,7 +214,7 @@ class Resolver:
         ev = lambda n, **kw: self.eval(n, scope, pos, depth, env, kw.get("switch", switch))  # noqa: E731
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (str, bytes)):
-                lit = literal_value(self.src, node)
+                lit = self.literal(node)
                 assert lit is not None      # (a str or bytes constant always has one)
                 return [S(lit, isinstance(node.value, bytes))]
             return [C(node.value, node)]
@@ -548,7 +559,7 @@ class Resolver:
         return out
 
     def _fstring(self, node: ast.JoinedStr, scope, pos, depth, env) -> List:
-        lit = literal_value(self.src, node)
+        lit = self.literal(node)
         if lit is not None:
             return [S(lit)]
         fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
