@@ -673,6 +673,9 @@ class Resolver:
 
 # ---------------------------------------------------------------- flags
 
+_ARG_TYPES = {"int": int, "float": float, "str": str, "bool": bool}      # argparse's type=, by name
+
+
 def _collect_flags(sites: Sites) -> List[FlagDef]:
     out = []
     for site in sites.named_calls_for(("DEFINE_", "add_argument")):
@@ -697,11 +700,12 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             out.append(FlagDef(dest, f"--{dest}", "absl", DEFINE_TYPES[kind], default,
                                len(call.args) > 1 or "default" in kw, call, site.scope))
         elif last == "add_argument" and isinstance(call.func, ast.Attribute):
-            opts = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            opts = [a.value for a in call.args if type(a) is ast.Constant and type(a.value) is str]
             if not opts and "dest" not in kw:
                 continue
             longs = [o for o in opts if o.startswith("--")]
-            shorts = [o for o in opts if o.startswith("-") and not o.startswith("--")]
+            shorts = [o for o in opts if o.startswith("-") and not o.startswith("--")] if len(longs) < len(opts) \
+                else []
             dest_node = kw.get("dest")
             if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
                 dest = dest_node.value
@@ -716,7 +720,7 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             action_node = kw.get("action")
             action = action_node.value if isinstance(action_node, ast.Constant) and isinstance(action_node.value, str) else ""
             type_node = kw.get("type")
-            py_type = {"int": int, "float": float, "str": str, "bool": bool}.get(dotted(type_node) or "", None)
+            py_type = _ARG_TYPES.get(dotted(type_node) or "") if type_node is not None else None
             if action in ("store_true", "store_false"):
                 py_type = bool
             elif type_node is None and action in ("", "store"):
