@@ -189,7 +189,8 @@ def _skip(text: str, i: int, chars: str) -> int:
     """The index of the first character from i that is not in chars (i itself past the end)."""
     if i >= len(text):
         return i
-    return _RUNS[chars](text, i).end()      # (a run of one character class: a match, never None)
+    found = _RUNS[chars](text, i)           # (a run of one character class: a match, never None)
+    return found.end() if found is not None else i
 
 
 # _skip's runs, one pattern per set of characters it is asked to skip (a loop over characters cost

@@ -132,6 +132,7 @@ def env_sets(sites: Sites) -> List[EnvSet]:
     out = []
     Subscript = ast.Subscript           # (every assignment of the file is looked at: the test is kept cheap)
     for target, value, stmt, scope, guards in [a for a in sites.assigns if type(a[0]) is Subscript]:
+        target = cast(ast.Subscript, target)
         key = _const(target.slice)
         if key in names and _is_environ(sites, target.value):
             out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
@@ -245,6 +246,7 @@ def tf2_sets(sites: Sites) -> List[Tf2Set]:
     Attribute, attrs = ast.Attribute, ("enable_profiling", "profiling_options")     # (as in env_sets)
     for target, value, stmt, scope, guards in [a for a in sites.assigns if type(a[0]) is Attribute and
                                                a[0].attr in attrs]:
+        target = cast(ast.Attribute, target)
         holder = target.value       # ...profiling_config
         pos = _pos(sites, stmt)
         if isinstance(holder, ast.Attribute) and holder.attr == "profiling_config":
