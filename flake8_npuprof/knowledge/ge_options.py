@@ -370,12 +370,13 @@ def _collector_steps(obj: Optional[Dict[str, Nano]], bad: Optional[_Bad], versio
                      env: Optional[Dict[str, str]]) -> List[Step]:
     if platform(version, product) is not None:
         return _collector(obj, bad, version, product, None, env)
-    both = [_collector(obj, bad, version, product, on, env) for on in (True, False)]
-    keys = {s.key for s in both[0]} | {s.key for s in both[1]}
+    both: Tuple[Dict[Optional[str], List[Step]], ...] = ({}, {})     # each platform's steps by key, in order
+    for on, by_key in zip((True, False), both):
+        for step in _collector(obj, bad, version, product, on, env):
+            by_key.setdefault(step.key, []).append(step)
     out = []
-    for key in sorted(keys, key=lambda k: (k is not None, k or "")):
-        a = [s for s in both[0] if s.key == key]
-        b = [s for s in both[1] if s.key == key]
+    for key in sorted(both[0].keys() | both[1].keys(), key=lambda k: (k is not None, k or "")):
+        a, b = both[0].get(key, []), both[1].get(key, [])
         same = 0                     # the steps both give (a type error logged, say) are known
         while same < min(len(a), len(b)) and a[same][1:] == b[same][1:]:
             same += 1
