@@ -193,8 +193,8 @@ def _skip(text: str, i: int, chars: str) -> int:
     return found.end() if found is not None else i
 
 
-# _skip's runs, one pattern per set of characters it is asked to skip (a loop over characters cost
-# a tenth of an options string's judgement)
+# _skip's runs, one pattern per set of characters it is asked to skip (a loop over characters took about 6 % of
+# the Python steps of an options string's judgement)
 _RUNS = {chars: re.compile("[" + re.escape(chars) + "]*").match for chars in (_WS, _WS + ",", _WS + ":")}
 
 
