@@ -1,7 +1,8 @@
 """The short paths and kept answers the plugin takes on profiling files give what the plain computation gives:
 the collector's steps and whether options collect anything (kept per what they read, across options strings),
-a schema's errors (kept per property), a string literal's end (found by a search), the execution order (made
-when first asked) and the Latin-1 reread of a file flake8 could not decode (skipped for a text beyond Latin-1)."""
+a schema's errors (kept per property, and validated once for its two readers), the collector's data questions
+(per version and key), NanoJson's whitespace runs (one match), a literal's reading (per node), a string literal's end
+(found by a search), the execution order (made when first asked) and the Latin-1 reread of a file flake8 could not decode (skipped for a text beyond Latin-1)."""
 
 import ast
 import re
@@ -189,3 +190,49 @@ def test_a_text_beyond_latin_1_is_not_flake8s_reading_of_an_undecodable_file(tmp
     found = files.refused_as_flake8_read(str(path), flake8_text)
     assert found is not None and re.search("decode|UTF-8|utf-8", found.reason)
     assert files.refused_as_flake8_read(str(path), source) is None      # decoded otherwise: not flake8's reading
+
+
+def test_the_collectors_data_questions_kept_per_version_and_key_are_fresh_answers():
+    keys = sorted(K.all_keys() | {k for v in ("8.5", "9.0", "9.1") for k in G.facts(v)["whitelist"]} | {"bogus"})
+    kept = {(v, k): (G.gated(v, k), G.supported_anywhere(v, k)) for v in ("8.5", "9.0", "9.1") for k in keys}
+    assert any(g for g, _ in kept.values()) and any(not s for _, s in kept.values())
+    for (v, k), answers in kept.items():
+        assert answers == (G.gated.__wrapped__(v, k), G.supported_anywhere.__wrapped__(v, k)), (v, k)
+    for v, p in PAIRS:       # the kept table read in place is the copy callers get
+        assert K.unsupported_table(p, v) == K.unsupported(p, v)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \t\r\n\v\f,:x\"{", max_size=16), st.integers(0, 20),
+       st.sampled_from([G.WHITESPACE, G.WHITESPACE + ",", G.WHITESPACE + ":"]))
+def test_nanojsons_whitespace_runs_end_where_the_character_by_character_scan_ends(text, i, chars):
+    stepped = i
+    while stepped < len(text) and text[stepped] in chars:
+        stepped += 1
+    assert G._skip(text, i, chars) == stepped
+
+
+def test_the_schema_validated_once_gives_each_readers_own_answers():
+    from flake8_npuprof.checks.options_schema import _schema_judgement, _schema_ok_keys, _schema_problems
+    for text in OPTIONS + ['{"output":"/tmp/a","aic_metrics":"x\ue000","task_trace":"on"}']:
+        doc = parse(text)
+        for version in sorted(K.LEGACY_VERSIONS):
+            assert _schema_judgement(doc, version) == (_schema_problems(doc, version), _schema_ok_keys(doc, version))
+
+
+def test_a_literal_read_once_per_node_is_a_fresh_reading():
+    from flake8_npuprof.values.resolve import Resolver
+    text = (HERE / "eval_files" / "options_json.py").read_text(encoding="utf-8") + \
+        'a = "x\\ty" \'z\'\nb = b"\\x41"\nc = f"{{on}}"\nd = r"\\d" "e"\n'
+    tree = ast.parse(text)
+    src = SourceText(text)
+    resolver = Resolver(src, collect(tree, text, src.line_starts), tree, "x.py")
+    literals = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr))]
+    assert sum(T.literal_value(src, n) is not None for n in literals) > 5
+    for n in literals + literals:
+        kept, fresh = resolver.literal(n), T.literal_value(src, n)
+        assert (kept is None) == (fresh is None)
+        if fresh is not None:
+            assert (kept.text, kept.runs, kept.anchor, kept.anchor_end, kept.pieces, kept.is_bytes, kept.origin,
+                    kept.notes) == (fresh.text, fresh.runs, fresh.anchor, fresh.anchor_end, fresh.pieces,
+                                    fresh.is_bytes, fresh.origin, fresh.notes)

@@ -30,7 +30,7 @@ from . import options_chips, options_json, options_keys, options_output, options
 from .options_chips import _product_problems, known_members
 from .options_json import _duplicates, _syntax_issue
 from .options_problem import ABORT, Problem, _any_unknown, snake, versions_phrase
-from .options_schema import _schema_ok_keys, _schema_problems
+from .options_schema import _schema_judgement
 from .options_steps import Read, _runtime_problems, read
 from .options_trace import _trace_points
 
@@ -97,10 +97,10 @@ def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> Option
         if version not in K.LEGACY_VERSIONS:
             _add_runtime(problems, doc, text, version, once)
             continue
-        for problem in _schema_problems(doc, version):
+        schema_problems, schema_ok = _schema_judgement(doc, version)
+        for problem in schema_problems:
             for product in K.PRODUCTS:
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem
-        schema_ok = _schema_ok_keys(doc, version)
         for product in K.PRODUCTS:
             for problem in _product_problems(doc, version, product, schema_ok, plain):
                 problems.setdefault((problem.code, problem.anchor), {})[(version, product)] = problem

@@ -85,7 +85,8 @@ def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str],
     data = K.product(product)
     title = f"Ascend {product}"
     legacy = version in K.LEGACY_VERSIONS
-    unsupported = K.unsupported(product, version)
+    unsupported = K.unsupported_table(product, version)
+    refusals = data.get("value_unsupported", {})      # the keys K.value_unsupported may refuse a value of
     out = []
     for key, m, base in known_members(doc) if known is None else known:
         if key not in schema_ok:
@@ -98,7 +99,7 @@ def _product_problems(doc: Doc, version: str, product: str, schema_ok: Set[str],
             if (active(base, value) if legacy else _present(value)):
                 out.append(_unsupported_problem(key, m, behaviour, why, title))
                 continue
-        refused = K.value_unsupported(product, version, base, value)
+        refused = K.value_unsupported(product, version, base, value) if base in refusals else None
         if refused:
             out.append(_unsupported_problem(key, m, refused[0], refused[1], title, value))
             continue

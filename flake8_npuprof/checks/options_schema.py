@@ -4,7 +4,7 @@ keyword and instance path, and `instr_profiling_freq` combined with other collec
 
 from __future__ import annotations
 
-from typing import Dict, List, Set
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from ..knowledge import datafiles as K
 from ..source.jsonscan import Doc
@@ -16,7 +16,18 @@ from .options_problem import Problem, _members
 from .options_values import _value_problem
 
 
-def _schema_problems(doc: Doc, version: str) -> List[Problem]:
+def _schema_judgement(doc: Doc, version: str) -> Tuple[List[Problem], Set[str]]:
+    """_schema_problems and _schema_ok_keys, validating once where they validate the same object (no member's
+    value has a hole)."""
+    members = _members(doc)
+    if any(m.unknown for m in members.values()):
+        return _schema_problems(doc, version), _schema_ok_keys(doc, version)
+    errors = list(K.validator(version).iter_errors({k: m.value for k, m in members.items()}))
+    return _schema_problems(doc, version, errors), _schema_ok_keys(doc, version, errors)
+
+
+def _schema_problems(doc: Doc, version: str, errors: Optional[Iterable] = None) -> List[Problem]:
+    """errors: the validator's errors of the object validated below, when the caller has them."""
     members = _members(doc)
     unknown = doc.unknown_keys()
     # unknown values stand in as "" so keys are still checked and nothing else is judged
@@ -26,7 +37,7 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
     per_key: Dict[str, list] = {}
     out: List[Problem] = []
     conflicts: List[str] = []
-    for err in K.validator(version).iter_errors(obj):
+    for err in K.validator(version).iter_errors(obj) if errors is None else errors:
         path = list(err.absolute_path)
         head = err.schema_path[0] if err.schema_path else None
         if head == "dependentSchemas":
@@ -70,11 +81,12 @@ def _schema_problems(doc: Doc, version: str) -> List[Problem]:
     return out
 
 
-def _schema_ok_keys(doc: Doc, version: str) -> Set[str]:
+def _schema_ok_keys(doc: Doc, version: str, errors: Optional[Iterable] = None) -> Set[str]:
+    """errors: as for _schema_problems."""
     members = _members(doc)
     bad = set()
     obj = {k: m.value for k, m in members.items() if not m.unknown}
-    for err in K.validator(version).iter_errors(obj):
+    for err in K.validator(version).iter_errors(obj) if errors is None else errors:
         path = list(err.absolute_path)
         if err.schema_path and err.schema_path[0] == "dependentSchemas":
             continue                # a conflict between keys (NPP115), not a bad value

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Dict, List, NamedTuple, Optional, Set
 
 from ..knowledge import datafiles as K
+from ..knowledge import ge_options as G
 from ..source.jsonscan import Doc, Member
 from ..source.model import TextFix, printable
 from ..source.said import clause, logged, so
@@ -33,7 +34,6 @@ class Read(NamedTuple):
 
 
 def read(doc: Doc, text: str) -> Read:
-    from ..knowledge import ge_options as G
     members = _members(doc)
     unknown = {k for k, m in members.items() if m.unknown}
     return Read(members, unknown, bool(unknown) or "\ue000" in text, G.ge_steps(text) if text else None)
@@ -43,7 +43,6 @@ def _runtime_problems(doc: Doc, text: str, version: str, product: str, once: Opt
     """Problems on one chip from what GE and the collector of this version do, step by step
     (knowledge/ge_options.py, held to the oracle record by tests/test_oracle.py). once: read(doc, text), when
     the caller asks for several pairs."""
-    from ..knowledge import ge_options as G
     members, unknown, holes, ge = once if once is not None else read(doc, text)
     by_key: Dict[Optional[str], list] = {}       # None: the whole string
     # G.steps(text, version, product, cut=False) (NPP112 reports the cut), GE's part read once
@@ -96,11 +95,10 @@ def _raw_key(text: str, member: Member) -> str:
 def _written_as(doc: Doc, text: str, key: str) -> Optional[Member]:
     """The member whose key the 8.5+ collector reads as `key` where GE (nlohmann) reads another: the collector's
     own reader takes the key as written (a JSON escape stays as it is) and skips the whitespace before it."""
-    from ..knowledge.ge_options import WHITESPACE
     found = None
     for m in doc.members:
         raw = _raw_key(text, m)
-        if key in (raw, raw.lstrip(WHITESPACE)) and key != m.key:
+        if key in (raw, raw.lstrip(G.WHITESPACE)) and key != m.key:
             found = m                   # the last one is what the runtime reads
     return found
 
@@ -109,7 +107,6 @@ def _collector_key_problem(doc: Doc, text: str, member: Member, key: str, steps:
                            product: str) -> Optional[Problem]:
     """A key the collector reads otherwise than GE: with a JSON escape (it rejects the key as written, unknown),
     or with whitespace before it (it judges the value under the key without it)."""
-    from ..knowledge import ge_options as G
     raw = _raw_key(text, member)
     final = next((s for s in steps if s.action == G.REJECT), None)
     if final is None:
@@ -135,7 +132,6 @@ def _collector_key_problem(doc: Doc, text: str, member: Member, key: str, steps:
 
 def _runtime_problem(doc: Doc, member: Optional[Member], key: Optional[str], steps: list, version: str,
                      product: str, members: Optional[Dict[str, Member]] = None) -> Optional[Problem]:
-    from ..knowledge import ge_options as G
     final = next((s for s in steps if s.action == G.REJECT), None) or steps[-1]
     typed = next((s for s in steps if s.kind == "type"), None)
     title = f"Ascend {product}"

@@ -132,7 +132,7 @@ def _switched_on(options: dict, version: str) -> List[str]:
 def collects_anything(options: dict, version: str, product: str, on: Optional[List[str]] = None) -> bool:
     """Whether something is (or may be: the chip's collector is not open source) collected. on: the keys
     _switched_on gives for the version, when the caller asks for several products."""
-    unsupported = K.unsupported(product, version)
+    unsupported = K.unsupported_table(product, version)
     keys = _switched_on(options, version) if on is None else on
     # (effective_switches collects the keys the chip has and drops the others, saying why)
     return any(key not in unsupported or unsupported[key][0] == K.UNKNOWN for key in keys)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, FrozenSet, Optional, Tuple
+from typing import Dict, FrozenSet, Mapping, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent.parent          # the package folder (data/, schemas/)
 
@@ -99,10 +99,16 @@ WARN, SILENT, ERROR, UNKNOWN = "warn", "silent", "error", "unknown"
 
 def unsupported(name: str, version: str) -> Dict[str, Tuple[str, str]]:
     """{key: (behaviour, why)} for the keys this product's collector of this version does not collect."""
+    return dict(unsupported_table(name, version))
+
+
+def unsupported_table(name: str, version: str) -> Mapping[str, Tuple[str, str]]:
+    """unsupported(), the table kept for every caller: read it, never change it (the judgement of an options
+    string reads it for each of its 35 (version, product) pairs)."""
     if version not in LEGACY_VERSIONS:
-        from .ge_options import unsupported as runtime_unsupported     # 8.5+: the built collector's tables
+        from .ge_options import _unsupported as runtime_unsupported    # 8.5+: the built collector's tables
         return runtime_unsupported(name, version)
-    return dict(_legacy_unsupported(name, version))
+    return _legacy_unsupported(name, version)
 
 
 @lru_cache(maxsize=None)

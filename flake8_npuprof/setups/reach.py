@@ -475,25 +475,26 @@ def _dynamic_getattrs(scope, refs, sites):
 def _entry(tree) -> Optional[Entry]:
     """Where the module shows it is run as a program, from its top-level statements."""
     from ..source.sites import call_name       # (once: imported in the loop it was 40 % of the loop's cost)
-    found: Optional[Entry] = None
-    for stmt in getattr(tree, "body", ()):
-        if isinstance(stmt, ast.If) and _main_test(stmt.test):
-            return Entry(stmt.lineno, 'if __name__ == "__main__":')
-        if found is not None:
+    body = getattr(tree, "body", ())
+    # a main guard anywhere decides; without one, the first top-level call that shows a run (two passes: a dense
+    # script's top level is long, and the guard is looked for by type alone)
+    If = ast.If
+    guard = next((stmt for stmt in body if type(stmt) is If and _main_test(stmt.test)), None)
+    if guard is not None:
+        return Entry(guard.lineno, 'if __name__ == "__main__":')
+    kinds = (ast.Expr, ast.Assign, ast.AnnAssign)
+    for stmt in body:
+        if type(stmt) not in kinds or type(stmt.value) is not ast.Call:
             continue
-        value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign)) else None
-        call = value if isinstance(value, ast.Call) else None
-        if call is None:
-            continue
-        name = call_name(call) or ""
+        name = call_name(stmt.value) or ""
         last = name.rsplit(".", 1)[-1]
         if name.endswith(APP_RUN) or name == "run" and _imports_app_run(tree):
-            found = Entry(stmt.lineno, f"{name}()")
-        elif name == "main":
-            found = Entry(stmt.lineno, "main()")
-        elif last in ARG_PARSING:
-            found = Entry(stmt.lineno, f"{last}()")
-    return found
+            return Entry(stmt.lineno, f"{name}()")
+        if name == "main":
+            return Entry(stmt.lineno, "main()")
+        if last in ARG_PARSING:
+            return Entry(stmt.lineno, f"{last}()")
+    return None
 
 
 def _runs_main(call: ast.Call, name: str, tree) -> bool:

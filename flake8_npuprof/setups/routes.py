@@ -130,11 +130,12 @@ def env_sets(sites: Sites) -> List[EnvSet]:
     # the variable's name is tested first: it is cheap and rare, resolving os.environ is neither
     names = (ENV_MODE, ENV_OPTIONS)
     out = []
-    for target, value, stmt, scope, guards in sites.assigns:
-        if type(target) is ast.Subscript:
-            key = _const(target.slice)
-            if key in names and _is_environ(sites, target.value):
-                out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
+    Subscript = ast.Subscript           # (every assignment of the file is looked at: the test is kept cheap)
+    for target, value, stmt, scope, guards in [a for a in sites.assigns if type(a[0]) is Subscript]:
+        target = cast(ast.Subscript, target)
+        key = _const(target.slice)
+        if key in names and _is_environ(sites, target.value):
+            out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
     # a call taken below is named pop, update, setdefault or putenv (or an import of os.putenv) in its own
     # text; the variable's name may not be (`"\x50ROFILING_MODE"`, `"PROF" "ILING_MODE"`)
     words = ["pop", "update", "setdefault", "putenv"]
@@ -242,9 +243,10 @@ def _global_options_call(sites: Sites, node, scope, pos, depth=0) -> bool:
 @per_file
 def tf2_sets(sites: Sites) -> List[Tf2Set]:
     out = []
-    for target, value, stmt, scope, guards in sites.assigns:
-        if not isinstance(target, ast.Attribute) or target.attr not in ("enable_profiling", "profiling_options"):
-            continue
+    Attribute, attrs = ast.Attribute, ("enable_profiling", "profiling_options")     # (as in env_sets)
+    for target, value, stmt, scope, guards in [a for a in sites.assigns if type(a[0]) is Attribute and
+                                               a[0].attr in attrs]:
+        target = cast(ast.Attribute, target)
         holder = target.value       # ...profiling_config
         pos = _pos(sites, stmt)
         if isinstance(holder, ast.Attribute) and holder.attr == "profiling_config":

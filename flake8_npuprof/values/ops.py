@@ -214,6 +214,12 @@ def arith(a, b, op) -> object:
     return U("computed value")
 
 
+# a %-conversion: zeros go to the flags (a width never starts with 0) and keys are bounded: no backtracking
+# (compiled once: re's own cache of patterns turns over on a dense file, and compiling it again cost more
+# than the formatting)
+_PERCENT_SPEC = re.compile(r"%(\(([^)]{0,256})\))?([#0\- +]*)([1-9]\d*|\*)?(\.\d+)?[hlL]?([diouxXeEfFgGcrsa%])")
+
+
 def percent(fmt, arg, node, src) -> object:
     """`'...%s...' % arg` (tuple, dict or single operand)."""
     if not isinstance(fmt, S):
@@ -234,13 +240,11 @@ def percent(fmt, arg, node, src) -> object:
     i = last = 0
     n = len(text)
     k = 0
-    # zeros go to the flags (a width never starts with 0) and keys are bounded: no backtracking
-    spec = re.compile(r"%(\(([^)]{0,256})\))?([#0\- +]*)([1-9]\d*|\*)?(\.\d+)?[hlL]?([diouxXeEfFgGcrsa%])")
     while i < n:
         j = text.find("%", i)
         if j < 0:
             break
-        m = spec.match(text, j)
+        m = _PERCENT_SPEC.match(text, j)
         if not m:
             return U("a % format we cannot read")
         b.add_value(fmt.value, last, j)

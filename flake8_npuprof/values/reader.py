@@ -11,7 +11,7 @@ import ast
 from typing import NamedTuple, Optional, Tuple
 
 from ..source.sites import Scope, dotted
-from ..source.text import SourceText, StrValue, literal_value
+from ..source.text import SourceText, StrValue
 
 BYTES_WRAPPERS = ("as_bytes",)
 BUDGET_REASON = "too much to evaluate"      # why a value is unknown when a budget ran out (NPP191)
@@ -77,7 +77,7 @@ class Values:
 
     def strings(self, node: ast.AST, scope: Scope, pos: int) -> Strings:
         inner, wrapped = unwrap(node)
-        lit = literal_value(self.src, inner)
+        lit = self.resolver.literal(inner)         # (literal_value, read once per node)
         if lit is not None:
             return Strings((lit,), wrapped or ("bytes" if lit.is_bytes else "str"))
         result = self.resolver.strings(inner, scope, pos)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
@@ -82,6 +82,8 @@ class Resolver:
         self._deepest = 0                   # the deepest depth reached by the evaluations under way
         self._tainted = 0                   # evaluations whose values depend on more than their key
         self.held_args: Dict[tuple, tuple] = {}     # (id(class), attribute) -> held_args._holds' answer
+        # id(node) -> (the node, literal_value's answer): a literal is read once, however often it is evaluated
+        self._literals: Dict[int, Tuple[ast.AST, Optional[StrValue]]] = {}
 
     @property
     def given(self):
@@ -100,6 +102,15 @@ class Resolver:
         self.steps = 0
         if self._fallback is not None:
             self._fallback.calls, self._fallback.exhausted = 0, False
+
+    def literal(self, node: ast.AST) -> Optional[StrValue]:
+        """literal_value(self.src, node), read once per node (a pure reading of the node's source text)."""
+        kept = self._literals.get(id(node))
+        if kept is not None and kept[0] is node:
+            return kept[1]
+        lit = literal_value(self.src, node)
+        self._literals[id(node)] = (node, lit)      # (the node is kept with it: its id is not reused meanwhile)
+        return lit
 
     # ---- the interface values.Values uses
 
@@ -205,7 +216,7 @@ class Resolver:
         ev = lambda n, **kw: self.eval(n, scope, pos, depth, env, kw.get("switch", switch))  # noqa: E731
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (str, bytes)):
-                lit = literal_value(self.src, node)
+                lit = self.literal(node)
                 assert lit is not None      # (a str or bytes constant always has one)
                 return [S(lit, isinstance(node.value, bytes))]
             return [C(node.value, node)]
@@ -554,7 +565,7 @@ class Resolver:
         return out
 
     def _fstring(self, node: ast.JoinedStr, scope, pos, depth, env) -> List:
-        lit = literal_value(self.src, node)
+        lit = self.literal(node)
         if lit is not None:
             return [S(lit)]
         fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
@@ -668,6 +679,9 @@ class Resolver:
 
 # ---------------------------------------------------------------- flags
 
+_ARG_TYPES = {"int": int, "float": float, "str": str, "bool": bool}      # argparse's type=, by name
+
+
 def _collect_flags(sites: Sites) -> List[FlagDef]:
     out = []
     for site in sites.named_calls_for(("DEFINE_", "add_argument")):
@@ -692,11 +706,12 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             out.append(FlagDef(dest, f"--{dest}", "absl", DEFINE_TYPES[kind], default,
                                len(call.args) > 1 or "default" in kw, call, site.scope))
         elif last == "add_argument" and isinstance(call.func, ast.Attribute):
-            opts = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            opts = [a.value for a in call.args if type(a) is ast.Constant and type(a.value) is str]
             if not opts and "dest" not in kw:
                 continue
             longs = [o for o in opts if o.startswith("--")]
-            shorts = [o for o in opts if o.startswith("-") and not o.startswith("--")]
+            shorts = [o for o in opts if o.startswith("-") and not o.startswith("--")] if len(longs) < len(opts) \
+                else []
             dest_node = kw.get("dest")
             if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
                 dest = dest_node.value
@@ -711,7 +726,7 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             action_node = kw.get("action")
             action = action_node.value if isinstance(action_node, ast.Constant) and isinstance(action_node.value, str) else ""
             type_node = kw.get("type")
-            py_type = {"int": int, "float": float, "str": str, "bool": bool}.get(dotted(type_node) or "", None)
+            py_type = _ARG_TYPES.get(dotted(type_node) or "") if type_node is not None else None
             if action in ("store_true", "store_false"):
                 py_type = bool
             elif type_node is None and action in ("", "store"):
