@@ -34,23 +34,23 @@ def why_not_held(resolver, expr: ast.AST, scope, flag: str) -> str:
         return f"{shown} is not an attribute of the method's own object"
     cls = scope.klass.node
     cache = resolver.held_args
-    key = (id(cls), expr.attr)
+    key = (id(cls), expr.attr, shown)      # the answer names the attribute as the method spells it
     if key not in cache:
-        cache[key] = _holds(resolver, cls, expr.attr)
+        cache[key] = _holds(resolver, cls, expr.attr, shown)
     why, changed = cache[key]
     if not why and flag in changed:
-        why = f"line {changed[flag]} changes {{attr}}.{flag}"
-    return why.replace("{attr}", shown)
+        why = f"line {changed[flag]} changes {shown}.{flag}"
+    return why
 
 
-def _holds(resolver, cls: ast.ClassDef, attr: str) -> Tuple[str, Dict[str, int]]:
+def _holds(resolver, cls: ast.ClassDef, attr: str, shown: str) -> Tuple[str, Dict[str, int]]:
     """(why the attribute may hold something else, or ""; the line where each of its flags is changed)."""
     tree = resolver.tree
     if cls.bases or cls.keywords or cls.decorator_list:
-        return f"class {cls.name} has a base or a decorator, which may set {{attr}}", {}
+        return f"class {cls.name} has a base or a decorator, which may set {shown}", {}
     param = _init_param(cls, attr)
     if param is None:
-        return f"{{attr}} is not set from a parameter of {cls.name}.__init__ at its top level", {}
+        return f"{shown} is not set from a parameter of {cls.name}.__init__ at its top level", {}
     init, index = param
     # names the module's imports bind (`torch.npu.config.x = ...` changes a module's attribute, not the object's:
     # the object could sit there only through another assignment of .{attr}, which is counted)
@@ -76,7 +76,7 @@ def _holds(resolver, cls: ast.ClassDef, attr: str) -> Tuple[str, Dict[str, int]]
         elif isinstance(set_on, ast.Attribute) and set_on.attr == attr and _head(set_on.value) not in modules:
             changed.setdefault(name, line)      # `self.args.x = ...`: that flag is not the launch's
     if len(stores) != 1:
-        return f"{{attr}} is also set on line {sorted(stores)[1]}", {}
+        return f"{shown} is also set on line {sorted(stores)[1]}", {}
     why = _built_with_flags(resolver, cls, init, index)
     # `args.prof = True` before Trainer(args), or through any name that may hold the same object: a flag set on a
     # plain name is changed, unless the name is a module's or a method's own object (never an argparse Namespace)

@@ -81,7 +81,7 @@ class Resolver:
         self._entered: List[tuple] = []     # keys entered since the outermost evaluation began
         self._deepest = 0                   # the deepest depth reached by the evaluations under way
         self._tainted = 0                   # evaluations whose values depend on more than their key
-        self.held_args: Dict[tuple, tuple] = {}     # (id(class), attribute) -> held_args._holds' answer
+        self.held_args: Dict[tuple, tuple] = {}     # (id(class), attribute, as spelt) -> held_args._holds' answer
         # id(node) -> (the node, literal_value's answer): a literal is read once, however often it is evaluated
         self._literals: Dict[int, Tuple[ast.AST, Optional[StrValue]]] = {}
 
