@@ -415,6 +415,8 @@ class Walk(Expander, Compounds):
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 self._changed(name)
             return False
+        if words[0].text == "eval":
+            words = _evaluated(words)
         head = words[0].text
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
@@ -685,6 +687,25 @@ class Walk(Expander, Compounds):
         if s is None:
             return more
         return HOLE if s.value is None or HOLE in s.value else s.value + more
+
+
+# what bash would read again in an eval'd text: quoting, expansions, operators, globs, assignments, comments
+_EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}*?\[\]~#=]""")
+
+
+def _evaluated(words: List[Word]) -> List[Word]:
+    """`eval $CMD` (mindformers' msrun_launcher.sh builds its msrun line in a string): bash joins the words with
+    spaces and runs the text as a command. Followed where that text is plain words alone, which bash splits at blanks
+    (the words as eval's arguments span them); anything it would read again stays an `eval` the walk does not see
+    into. A part not known statically (`--log_dir=$UNSET`) stays one word, as it does in any command."""
+    rest = words[1:]
+    text = " ".join(w.text for w in rest)
+    parts = text.split()
+    if not parts or HOLE in parts[0] or _EVAL_SYNTAX.search(parts[0]) or \
+            any(_EVAL_SYNTAX.search(p.replace("=", "")) for p in parts):
+        return words
+    a, b = rest[0].start, rest[-1].end
+    return [Word(StrValue(p, [], a, b, origin="shell"), a, b) for p in parts]
 
 
 def _decidable(blocks) -> bool:

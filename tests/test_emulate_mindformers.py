@@ -1,0 +1,194 @@
+"""`npuprof emulate` of MindFormers' `run_mindformer.py --config x.yaml` (emulate/mindformers_run.py): the YAML run
+configuration and the command-line overrides decide what ProfileMonitor collects, as the MindFormers code read does.
+
+The project here is our own small stand-in for a MindFormers tree: a run_mindformer.py and a mindformers package
+holding the functions data/mindformers.json names (stubs). The answers stand on MindFormers' own copies of those
+functions, so the tests hand the data the digests of the stand-ins (`read`); without that, the copy is not the code
+read, and the answer says so."""
+
+import ast
+import os
+
+import pytest
+
+from flake8_npuprof.cli import main
+from flake8_npuprof.emulate import mindformers_run as M
+from flake8_npuprof.knowledge import mindformers as K
+
+SCRIPT = """import argparse
+from mindformers.tools.register import MindFormerConfig, ActionDict
+from mindformers.tools.utils import str2bool
+from mindformers.trainer import Trainer
+
+
+def main(config):
+    Trainer(config).train()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--config', required=True)
+    parser.add_argument('--run_mode', default=None, type=str)
+    parser.add_argument('--profile', default=None, type=str2bool)
+    parser.add_argument('--options', nargs='+', action=ActionDict)
+    parser.add_argument('--output_dir', default=None, type=str)
+    args_, rest_args_ = parser.parse_known_args()
+    main(MindFormerConfig(args_.config))
+"""
+YAML = """run_mode: 'train'
+output_dir: './out'
+runner_config:
+  sink_mode: True
+  sink_size: 1
+profile: False
+profile_start_step: 2
+profile_stop_step: 4
+"""
+
+
+def _stub(name: str) -> str:
+    """A module defining `name` (Class.method or function) as a stub."""
+    if "." in name:
+        cls, meth = name.split(".")
+        return f"class {cls}:\n    def {meth}(self):\n        return None\n"
+    return f"class {name}:\n    pass\n" if name[0].isupper() else f"def {name}():\n    return None\n"
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    (tmp_path / "run_mindformer.py").write_text(SCRIPT)
+    texts = {}
+    for entry in K.data()["code"]:
+        if entry["file"] != "run_mindformer.py":
+            texts[entry["file"]] = texts.get(entry["file"], "") + _stub(entry["name"]) + "\n"
+    # the callback module names MindSpore's profiler, as MindFormers' does: what makes emulate follow the imports
+    texts["mindformers/core/callback/callback.py"] = "from mindspore.profiler import schedule\n\n\n" + \
+        texts["mindformers/core/callback/callback.py"]
+    for rel, text in texts.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    for folder in {p.parent for p in tmp_path.rglob("*.py")}:
+        if folder != tmp_path:
+            (folder / "__init__.py").touch()
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "x.yaml").write_text(YAML)
+    return tmp_path
+
+
+@pytest.fixture()
+def read(tree, monkeypatch):
+    """data/mindformers.json with the stand-ins' digests: the stand-ins are 'the code read'."""
+    code = []
+    for entry in K.data()["code"]:
+        text = (tree / entry["file"]).read_text()
+        node = M._node(ast.parse(text), entry["name"])
+        code.append(dict(entry, digest=K.digest(text.splitlines()[node.lineno - 1:node.end_lineno])))
+    patched = {**K.data(), "code": code}
+    monkeypatch.setattr(K, "data", lambda: patched)
+    return tree
+
+
+def _answer(capsys, tree, *words):
+    code = main(["emulate", "--cann", "8.5", "--cwd", str(tree), "--", "python", "run_mindformer.py", *words])
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    return code, [ln for ln in captured.out.splitlines() if not ln.startswith(("target", "launch:"))]
+
+
+def test_profile_on_from_the_command_line(read, capsys):
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
+    out = os.path.join(str(read), "out", "profile", "rank_<N>")
+    why = (f"MindFormers' ProfileMonitor (profile, --profile) records training steps 3-5 on every rank into {out}, "
+           "if the run trains that long: how many steps it trains is not worked out here")
+    assert (code, lines[:4]) == (1, [
+        "  schedule: skip_first=2, active=3, repeat=1: records training steps 3-5 (counted from 1; 2-4 from 0), "
+        "one trace",
+        f"  ProfileMonitor on every rank: Level0 (profiler_level not set), profile_memory=True, with_stack=False, "
+        f"into {out} (output_dir, configs/x.yaml:2), a <hostname>_<pid>_<timestamp>_ascend_ms folder per run",
+        why,
+        f"usable data: unknown (<command line>:1: {why})"])
+
+
+def test_profile_off_in_the_yaml_is_no(read, capsys):
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    why = "profile is False (configs/x.yaml:6): MindFormers builds no ProfileMonitor, the profiler of its training runs"
+    assert (code, lines[:2]) == (1, [why, f"usable data: no ({why})"])
+
+
+def test_options_profile_true_reads_as_false(read, capsys):
+    # ActionDict compares the method val.upper with 'TRUE': "True" becomes False
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--options", "profile=True")
+    assert lines[0] == ("profile is False (--options): MindFormers builds no ProfileMonitor, the profiler of its "
+                        "training runs")
+
+
+def test_a_rest_pair_sets_the_steps(read, capsys):
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "true",
+                          "--profile_start_step", "1", "--profile_stop_step=1")
+    assert lines[0].startswith("  schedule: skip_first=1, active=1, repeat=1: records training step 2 (counted from 1;"
+                               " 1 from 0)")
+
+
+def test_rank_ids_not_a_list_profile_no_rank(read, capsys):
+    (read / "configs" / "x.yaml").write_text(YAML.replace("profile: False", "profile: True\nprofile_rank_ids: 1"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    why = ("profile_rank_ids 1 (configs/x.yaml:7) is not a list: ProfileMonitor profiles no rank (it looks ranks up "
+           "in a list only)")
+    assert (code, lines[:2]) == (1, [why, f"usable data: no (<command line>:1: collects nothing: {why})"])
+
+
+def test_profiler_level_3_raises(read, capsys):
+    (read / "configs" / "x.yaml").write_text(YAML.replace("profile: False", "profile: True\nprofiler_level: 3"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    assert lines[0] == ("profiler_level 3 (configs/x.yaml:7): ProfileMonitor accepts it (MindSpore's ProfilerLevel "
+                        "has 4 members) but ProfilerLevel has no Level3, so it raises AttributeError when Trainer is "
+                        "built")
+    assert lines[1].startswith("usable data: no (")
+
+
+def test_start_after_stop_keeps_the_configured_start(read, capsys):
+    (read / "configs" / "x.yaml").write_text(YAML.replace("profile: False", "profile: True")
+                                             .replace("profile_start_step: 2", "profile_start_step: 20"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    assert lines[0] == ("  profile_start_step 20 is after profile_stop_step 4: MindFormers resets the steps to 1 and "
+                        "10 (with a warning), but builds its schedule from profile_start_step 20 still")
+    assert lines[1] == "  MindSpore resets the schedule's active (-9) to 1, with a warning"
+    assert lines[2].startswith("  schedule: skip_first=20, active=1, repeat=1: records training step 21 ")
+
+
+def test_base_config_is_merged_under_the_file(read, capsys):
+    (read / "configs" / "base.yaml").write_text("profile_start_step: 5\nprofile_stop_step: 6\n")
+    (read / "configs" / "x.yaml").write_text("base_config: base.yaml\nrun_mode: train\nprofile: True\n"
+                                             "profile_stop_step: 7\n")
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    assert lines[0].startswith("  schedule: skip_first=5, active=3, repeat=1: records training steps 6-8 ")
+
+
+def test_a_config_that_does_not_parse_is_unknown(read, capsys):
+    (read / "configs" / "x.yaml").write_text("profile: [True\n")
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
+    assert lines[0].startswith("the configuration is not read: configs/x.yaml does not parse as YAML (while parsing")
+    assert lines[1].startswith("usable data: unknown (")
+
+
+def test_a_copy_not_read_is_unknown(tree, capsys):
+    code, lines = _answer(capsys, tree, "--config", "configs/x.yaml", "--profile", "True")
+    why = (f"run_mindformer.py has another __main__ than MindFormers {K.data()['read_at']}, the code read: what it "
+           "does with the profiling keys of its YAML configuration is not known here")
+    assert (code, lines[:2]) == (1, [why, f"usable data: unknown (<command line>:1: {why})"])
+
+
+def test_a_predict_run_is_not_followed(read, capsys):
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--run_mode", "predict", "--profile", "True")
+    assert lines[0] == ("run_mode predict (--run_mode): ProfileMonitor is a training callback; what MindFormers "
+                        "profiles in eval and predict runs is not followed here")
+
+
+def test_eval_of_a_plain_command_string_is_followed(read, capsys):
+    (read / "run.sh").write_text('CMD="python run_mindformer.py \\\n  --config configs/x.yaml"\n'
+                                 'ORDER="$CMD $1"\neval $ORDER\n')
+    code = main(["emulate", "--cann", "8.5", str(read / "run.sh"), "--", "--profile=True"])
+    out = capsys.readouterr().out
+    assert "launch: run.sh:4 python run_mindformer.py --config configs/x.yaml --profile=True" in out
+    assert "records training steps 3-5 on every rank" in out
