@@ -100,7 +100,8 @@ def test_profile_on_from_the_command_line(read, capsys):
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
     out = os.path.join(str(read), "out", "profile", "rank_<N>")
     why = (f"MindFormers' ProfileMonitor (profile, --profile) records training steps 3-5 on every rank into {out}, "
-           "if the run trains that long: how many steps it trains is not worked out here")
+           "if the run trains that long: how many steps it trains is not worked out here (ProfileMonitor never stops the "
+           "profiler itself: if the run ends first, what MindSpore keeps then was not read here)")
     assert (code, lines[:4]) == (1, [
         "  schedule: skip_first=2, active=3, repeat=1: records training steps 3-5 (counted from 1; 2-4 from 0), "
         "one trace",
@@ -185,10 +186,30 @@ def test_a_predict_run_is_not_followed(read, capsys):
                         "profiles in eval and predict runs is not followed here")
 
 
-def test_eval_of_a_plain_command_string_is_followed(read, capsys):
-    (read / "run.sh").write_text('CMD="python run_mindformer.py \\\n  --config configs/x.yaml"\n'
-                                 'ORDER="$CMD $1"\neval $ORDER\n')
-    code = main(["emulate", "--cann", "8.5", str(read / "run.sh"), "--", "--profile=True"])
-    out = capsys.readouterr().out
-    assert "launch: run.sh:4 python run_mindformer.py --config configs/x.yaml --profile=True" in out
-    assert "records training steps 3-5 on every rank" in out
+def test_eval_of_a_command_string_is_followed(read, capsys):
+    # msrun_launcher.sh's shape: the msrun line built in a string with a part not known statically, then eval'd
+    (read / "run.sh").write_text('LOG=out${SUFFIX}\nCMD="msrun --worker_num=2 --local_worker_num=2 --log_dir=$LOG \\\n'
+                                 '  run_mindformer.py --config configs/x.yaml"\nORDER="$CMD $1"\neval $ORDER\n')
+    code = main(["emulate", "--cann", "8.5", "--cwd", str(read), str(read / "run.sh"), "--", "--profile=True"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ["launch: run.sh:5 msrun --worker_num=2 --local_worker_num=2 '--log_dir=out<unknown>' "
+                        "run_mindformer.py --config configs/x.yaml --profile=True",
+                        "  started 2 times (one per rank, by msrun)"]
+    assert out[3].startswith("  schedule: skip_first=2, active=3, repeat=1: records training steps 3-5 ")
+
+
+def test_eval_of_what_bash_reads_again_stays_opaque(read, capsys):
+    (read / "run.sh").write_text('CMD="python run_mindformer.py --config configs/x.yaml; echo done"\neval $CMD\n')
+    main(["emulate", "--cann", "8.5", str(read / "run.sh")])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("no launch: no launch found, but run.sh:2 runs `eval`, whose command is not read: what it "
+                      "starts is not known here")
+
+
+def test_a_quoted_expansion_keeps_the_known_parts_of_its_value(tmp_path):
+    # in double quotes nothing is split: "$CMD" of a value with an unknown part is that value, not one hole
+    from flake8_npuprof.shell.walk import Walk
+    from flake8_npuprof.source.text import HOLE
+    (tmp_path / "run.sh").write_text('LOG=out${SUFFIX}\nCMD="msrun --log_dir=$LOG"\nORDER="$CMD train.py"\n')
+    w = Walk(str(tmp_path / "run.sh")).run()
+    assert w.vars["ORDER"].value == f"msrun --log_dir=out{HOLE} train.py"

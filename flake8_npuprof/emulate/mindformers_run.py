@@ -27,6 +27,7 @@ from typing import Dict, List, Optional, Tuple
 from ..knowledge import mindformers as K
 from ..source.text import HOLE
 from . import schedule_run as S
+from .mindspore_run import UNREAD
 
 FACTS = ("mindformers.code", "mindformers.defaults", "mindformers.runner_defaults", "mindformers.run_modes",
          "mindformers.profiled_run_modes", "mindformers.overrides", "mindformers.output", "mindformers.schedule",
@@ -472,5 +473,5 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
     where_text = f" into {folder}" if folder else ""
     why = (f"MindFormers' ProfileMonitor (profile, {at('profile')}) records {steps_text} on "
            f"{rank_text or 'the pipeline ranks'}{where_text}, if the run trains that long: how many steps it trains "
-           "is not worked out here")
+           f"is not worked out here (ProfileMonitor never stops the profiler itself: if the run ends first, {UNREAD})")
     return "unknown", why

@@ -416,7 +416,7 @@ class Walk(Expander, Compounds):
                 self._changed(name)
             return False
         if words[0].text == "eval":
-            words = _evaluated(words)
+            words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
@@ -518,6 +518,14 @@ class Walk(Expander, Compounds):
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under))
         return replaced
+
+    def _eval_value(self, text: str, spans) -> Optional[str]:
+        """The value of eval's one argument `$CMD` (or `"$CMD"`, `${CMD}`) as the walk has it, a part not known
+        statically kept as a hole (the word eval is given has the whole value as one hole then)."""
+        if len(spans) != 1:
+            return None
+        m = _EVAL_VARIABLE.fullmatch(text, spans[0][0], spans[0][1])
+        return self._value(m.group(1)) if m else None
 
     def _msprof_child(self, words, path: str, line: int, col: int, inline, depth: int, conditional: bool,
                       ranks: int, op: str) -> bool:
@@ -693,13 +701,18 @@ class Walk(Expander, Compounds):
 _EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}*?\[\]~#=]""")
 
 
-def _evaluated(words: List[Word]) -> List[Word]:
+_EVAL_VARIABLE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
+
+
+def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
     """`eval $CMD` (mindformers' msrun_launcher.sh builds its msrun line in a string): bash joins the words with
     spaces and runs the text as a command. Followed where that text is plain words alone, which bash splits at blanks
     (the words as eval's arguments span them); anything it would read again stays an `eval` the walk does not see
     into. A part not known statically (`--log_dir=$UNSET`) stays one word, as it does in any command."""
     rest = words[1:]
-    text = " ".join(w.text for w in rest)
+    if not rest:
+        return words
+    text = value if value is not None else " ".join(w.text for w in rest)
     parts = text.split()
     if not parts or HOLE in parts[0] or _EVAL_SYNTAX.search(parts[0]) or \
             any(_EVAL_SYNTAX.search(p.replace("=", "")) for p in parts):
