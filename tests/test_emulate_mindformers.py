@@ -175,7 +175,7 @@ def test_a_config_that_does_not_parse_is_unknown(read, capsys):
 
 def test_a_copy_not_read_is_unknown(tree, capsys):
     code, lines = _answer(capsys, tree, "--config", "configs/x.yaml", "--profile", "True")
-    why = (f"run_mindformer.py has another __main__ than MindFormers {K.data()['read_at']}, the code read: what it "
+    why = (f"run_mindformer.py: __main__ is not the one read (MindFormers {K.data()['read_at']}): what the launch "
            "does with the profiling keys of its YAML configuration is not known here")
     assert (code, lines[:2]) == (1, [why, f"usable data: unknown (<command line>:1: {why})"])
 
@@ -213,3 +213,24 @@ def test_a_quoted_expansion_keeps_the_known_parts_of_its_value(tmp_path):
     (tmp_path / "run.sh").write_text('LOG=out${SUFFIX}\nCMD="msrun --log_dir=$LOG"\nORDER="$CMD train.py"\n')
     w = Walk(str(tmp_path / "run.sh")).run()
     assert w.vars["ORDER"].value == f"msrun --log_dir=out{HOLE} train.py"
+
+
+def test_sink_size_moves_the_start_and_counts_callbacks(read, capsys):
+    (read / "configs" / "x.yaml").write_text(YAML.replace("sink_size: 1", "sink_size: 2")
+                                             .replace("profile_start_step: 2", "profile_start_step: 3"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
+    assert lines[:3] == [
+        "  profile_start_step 3 is not a multiple of sink_size 2: MindFormers moves it to 2 (with a warning)",
+        "  schedule: skip_first=2, active=3, repeat=1: records step-end callbacks 3-5 (counted from 1; 2-4 from 0), "
+        "one trace",
+        "  sink_mode with sink_size 2: ProfileMonitor steps the profiler once per step-end callback; which training "
+        "steps a callback covers in sink mode is not worked out here"]
+
+
+def test_a_package_copy_that_differs_is_named(read, capsys):
+    callback = read / "mindformers" / "core" / "callback" / "callback.py"
+    callback.write_text(callback.read_text().replace("class ProfileMonitor:\n    pass", "class ProfileMonitor:\n    x = 1"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
+    assert lines[0] == (f"mindformers/core/callback/callback.py: ProfileMonitor is not the one read (MindFormers "
+                        f"{K.data()['read_at']}): what the launch does with the profiling keys of its YAML "
+                        "configuration is not known here")

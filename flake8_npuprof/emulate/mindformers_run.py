@@ -111,9 +111,9 @@ def _check_code(launch, ls) -> None:
             text, tree, shown = module.src.text, module.tree, os.path.relpath(path, root).replace(os.sep, "/")
         same = _same(text, tree, entry["name"], entry["digest"])
         if not same:
-            how = "has no" if same is None else "has another"
-            raise Answer("unknown", f"{shown} {how} {entry['name']} than MindFormers {read_at}, the code read: what "
-                         "it does with the profiling keys of its YAML configuration is not known here")
+            how = f"has no {entry['name']}" if same is None else f"{entry['name']} is not the one read"
+            raise Answer("unknown", f"{shown}: {how} (MindFormers {read_at}): what the launch does with the profiling "
+                         "keys of its YAML configuration is not known here")
 
 
 # ---------------------------------------------------------------- run_mindformer.py's command line
@@ -443,13 +443,14 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
                        f"({skip if skip < 0 else active}) to {0 if skip < 0 else 1}, with a warning")
     first = S.first_record(sched)
     last = first + sched["active"] - 1
-    steps_text = f"training steps {first + 1}-{last + 1}" if last > first else f"training step {first + 1}"
+    # in sink mode with sink_size > 1 a step-end callback is not one training step
+    unit = "training step" if not (runner.get("sink_mode") and sink_size != 1) else "step-end callback"
+    steps_text = f"{unit}s {first + 1}-{last + 1}" if last > first else f"{unit} {first + 1}"
     decided.append(f"schedule: skip_first={sched['skip_first']}, active={sched['active']}, repeat=1: records "
                    f"{steps_text} (counted from 1; {S.spans(tuple(range(first, last + 1)))} from 0), one trace")
-    sink_note = runner.get("sink_mode") and sink_size != 1
-    if sink_note:
-        decided.append(f"sink_mode with sink_size {sink_size}: ProfileMonitor steps the profiler once per callback, "
-                       "which covers sink_size steps: which training steps those are is not worked out here")
+    if runner.get("sink_mode") and sink_size != 1:
+        decided.append(f"sink_mode with sink_size {sink_size}: ProfileMonitor steps the profiler once per step-end "
+                       "callback; which training steps a callback covers in sink mode is not worked out here")
     # the folder (get_output_subpath, or profile_output)
     out = cfg.get("profile_output")
     if out:
