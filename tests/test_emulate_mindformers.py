@@ -100,8 +100,8 @@ def test_profile_on_from_the_command_line(read, capsys):
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
     out = os.path.join(str(read), "out", "profile", "rank_<N>")
     why = (f"MindFormers' ProfileMonitor (profile, --profile) records training steps 3-5 on every rank into {out}, "
-           "if the run trains that long: how many steps it trains is not worked out here (ProfileMonitor never stops the "
-           "profiler itself: if the run ends first, what MindSpore keeps then was not read here)")
+           "if the run trains that long: how many steps it trains is not worked out here (ProfileMonitor never stops "
+           "the profiler itself: if the run ends first, what MindSpore keeps then was not read here)")
     assert (code, lines[:4]) == (1, [
         "  schedule: skip_first=2, active=3, repeat=1: records training steps 3-5 (counted from 1; 2-4 from 0), "
         "one trace",
@@ -190,7 +190,7 @@ def test_eval_of_a_command_string_is_followed(read, capsys):
     # msrun_launcher.sh's shape: the msrun line built in a string with a part not known statically, then eval'd
     (read / "run.sh").write_text('LOG=out${SUFFIX}\nCMD="msrun --worker_num=2 --local_worker_num=2 --log_dir=$LOG \\\n'
                                  '  run_mindformer.py --config configs/x.yaml"\nORDER="$CMD $1"\neval $ORDER\n')
-    code = main(["emulate", "--cann", "8.5", "--cwd", str(read), str(read / "run.sh"), "--", "--profile=True"])
+    main(["emulate", "--cann", "8.5", "--cwd", str(read), str(read / "run.sh"), "--", "--profile=True"])
     out = capsys.readouterr().out.splitlines()
     assert out[1:3] == ["launch: run.sh:5 msrun --worker_num=2 --local_worker_num=2 '--log_dir=out<unknown>' "
                         "run_mindformer.py --config configs/x.yaml --profile=True",
@@ -229,8 +229,33 @@ def test_sink_size_moves_the_start_and_counts_callbacks(read, capsys):
 
 def test_a_package_copy_that_differs_is_named(read, capsys):
     callback = read / "mindformers" / "core" / "callback" / "callback.py"
-    callback.write_text(callback.read_text().replace("class ProfileMonitor:\n    pass", "class ProfileMonitor:\n    x = 1"))
+    text = callback.read_text()
+    callback.write_text(text.replace("class ProfileMonitor:\n    pass", "class ProfileMonitor:\n    x = 1"))
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
     assert lines[0] == (f"mindformers/core/callback/callback.py: ProfileMonitor is not the one read (MindFormers "
                         f"{K.data()['read_at']}): what the launch does with the profiling keys of its YAML "
                         "configuration is not known here")
+
+
+def test_rank_ids_of_strings_match_no_rank(read, capsys):
+    (read / "configs" / "x.yaml").write_text(YAML.replace("profile: False", "profile: True\nprofile_rank_ids: ['0']"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    assert lines[0] == ("profile_rank_ids ['0'] (configs/x.yaml:7) holds no integer: ProfileMonitor compares each "
+                        "rank's integer id with them and profiles no rank")
+
+
+def test_a_pair_under_a_section_the_yaml_lacks_is_unknown(read, capsys):
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True", "--context.mode", "0")
+    assert lines[0] == ("--context.mode: context is not a section of the YAML, and whether MindFormers' template adds "
+                        "it (else run_mindformer.py raises ValueError) is not worked out here")
+
+
+def test_ms_profiler_options_leave_an_off_profile_unknown(read, capsys):
+    (read / "run.sh").write_text("export MS_PROFILER_OPTIONS='{\"start\": true}'\n"
+                                 "python run_mindformer.py --config configs/x.yaml\n")
+    main(["emulate", "--cann", "8.5", "--cwd", str(read), str(read / "run.sh")])
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2] == ("usable data: unknown (run.sh:2: profile is False (configs/x.yaml:6): MindFormers builds no "
+                       "ProfileMonitor, the profiler of its training runs; but MS_PROFILER_OPTIONS is set, and "
+                       "MindSpore's EnvProfiler, which importing mindspore may start from it, is not followed for "
+                       "MindFormers here)")

@@ -45,13 +45,18 @@ class Answer(Exception):
 def follow(w, launch, ls, target, environ):
     """imported.Followed for a launch of run_mindformer.py, None for any other script."""
     from .imported import Followed
-    if not is_run_mindformer(ls.ctx.tree):
-        return None
+    if not is_run_mindformer(ls.ctx.tree) or launch.msprof is not None:
+        return None             # (under msprof the collector's own answer decides: msprof_launch.py)
     decided: List[str] = []
     try:
         verdict, why = _answer(launch, ls, decided)
     except Answer as a:
         verdict, why = a.verdict, a.why
+    env = launch.command.env.get("MS_PROFILER_OPTIONS")
+    if verdict == "no profiling" and (env is not None or (environ is not None and "MS_PROFILER_OPTIONS" in environ)):
+        # mindformers imports mindspore, whose EnvProfiler starts from this variable (sequence._ms_env_start)
+        verdict, why = "unknown", (f"{why}; but MS_PROFILER_OPTIONS is set, and MindSpore's EnvProfiler, which "
+                                   "importing mindspore may start from it, is not followed for MindFormers here")
     profiles = {"no profiling": False, "unknown": None}.get(verdict, True)
     return Followed(verdict, why, profiles, None, tuple(decided))
 
@@ -316,8 +321,9 @@ def _set(cfg: dict, keys: List[str], value, script: str, merge: bool) -> None:
     node = cfg
     for k in keys[:-1]:
         if not isinstance(node.get(k), dict):
-            if not merge:
-                raise Answer("fails", f"{script} raises ValueError: {k} is not a key of the configuration")
+            if not merge:       # the template adds sections the YAML leaves out: whether it has this one is not read
+                raise Answer("unknown", f"--{'.'.join(keys)}: {k} is not a section of the YAML, and whether "
+                             f"MindFormers' template adds it (else {script} raises ValueError) is not worked out here")
             node[k] = {}
         node[k] = dict(node[k])
         node = node[k]
@@ -334,7 +340,6 @@ def _shown(value) -> str:
 
 def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], shown: str) -> Tuple[str, str]:
     data = K.data()
-    script = os.path.basename(launch.script)
     at = lambda key: where.get(key, shown)         # noqa: E731
     profile = cfg.get("profile")
     callbacks = cfg.get("callbacks") or []
@@ -427,7 +432,15 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
     elif not ranks:
         rank_text = "every rank"
     elif isinstance(ranks, list):
-        rank_text = "rank" + ("s " if len(ranks) > 1 else " ") + ", ".join(map(str, ranks))
+        ints = [r for r in ranks if _int(r)]
+        if not ints:
+            return "collects nothing", (f"profile_rank_ids {_shown(ranks)} ({at('profile_rank_ids')}) holds no "
+                                        "integer: ProfileMonitor compares each rank's integer id with them and "
+                                        "profiles no rank")
+        if len(ints) < len(ranks):
+            decided.append(f"profile_rank_ids: {', '.join(_shown(r) for r in ranks if not _int(r))} never match a "
+                           "rank (rank ids are integers)")
+        rank_text = "rank" + ("s " if len(ints) > 1 else " ") + ", ".join(map(str, ints))
     else:
         return "collects nothing", (f"profile_rank_ids {_shown(ranks)} ({at('profile_rank_ids')}) is not a list: "
                                     "ProfileMonitor profiles no rank (it looks ranks up in a list only)")
@@ -436,8 +449,7 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
         skip, active = 1, checked_stop
     else:
         skip, active = start, checked_stop - start + 1
-    sched = {"wait": data["schedule"]["wait"], "warmup": data["schedule"]["warmup"], "repeat": data["schedule"]["repeat"],
-             "skip_first": skip if skip >= 0 else 0, "active": active if active >= 1 else 1}
+    sched = dict(data["schedule"], skip_first=skip if skip >= 0 else 0, active=active if active >= 1 else 1)
     if skip < 0 or active < 1:
         decided.append(f"MindSpore resets the schedule's {'skip_first' if skip < 0 else 'active'} "
                        f"({skip if skip < 0 else active}) to {0 if skip < 0 else 1}, with a warning")
@@ -453,12 +465,14 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
                        "callback; which training steps a callback covers in sink mode is not worked out here")
     # the folder (get_output_subpath, or profile_output)
     out = cfg.get("profile_output")
+    below = f"{data['output']['sub']}/{data['output']['rank'].format(rank='<N>')}"
     if out:
-        folder = f"{out}/profile/rank_<N>" if isinstance(out, str) else None
+        folder = f"{out.rstrip('/')}/{below}" if isinstance(out, str) else None
         how = "profile_output"
     else:
-        root = cfg.get("output_dir") or data["output"]["root_default"]
-        folder = f"{os.path.expanduser(root).rstrip('/')}/profile/rank_<N>" if isinstance(root, str) else None
+        root = cfg.get("output_dir")
+        # a null or a value of another type: what set_output_path's type check makes of it is not worked out
+        folder = f"{os.path.expanduser(root).rstrip('/')}/{below}" if isinstance(root, str) and root else None
         how = f"output_dir, {at('output_dir')}"
     cwd = launch.command.cwd[0] if len(launch.command.cwd) == 1 else None
     if folder is not None and not os.path.isabs(folder) and cwd is not None:
@@ -467,9 +481,12 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
         folder = f"{folder} (from the directory the launch runs in)"
     memory = cfg.get("profile_memory")
     stack = cfg.get("with_stack")
+    memory_text = str(memory) if isinstance(memory, bool) else f"False ({_shown(memory)} is not a bool: MindSpore " \
+        "resets it to False, with a warning)"
     decided.append(f"ProfileMonitor on {rank_text or 'the pipeline ranks'}: {level_text}, profile_memory="
-                   f"{bool(memory) if isinstance(memory, bool) else _shown(memory)}, with_stack="
-                   f"{stack if isinstance(stack, bool) else 'False'}, into {folder or 'a folder not known here'} ({how}), "
+                   f"{memory_text}, with_stack="
+                   f"{stack if isinstance(stack, bool) else 'False'}, "
+                   f"into {folder or 'a folder not known here'} ({how}), "
                    "a <hostname>_<pid>_<timestamp>_ascend_ms folder per run")
     where_text = f" into {folder}" if folder else ""
     why = (f"MindFormers' ProfileMonitor (profile, {at('profile')}) records {steps_text} on "
