@@ -120,8 +120,10 @@ def test_profile_off_in_the_yaml_is_no(read, capsys):
 def test_options_profile_true_reads_as_false(read, capsys):
     # ActionDict compares the method val.upper with 'TRUE': "True" becomes False
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--options", "profile=True")
-    assert lines[0] == ("profile is False (--options): MindFormers builds no ProfileMonitor, the profiler of its "
-                        "training runs")
+    assert lines[:2] == [
+        "  --options profile=True sets profile to False: MindFormers' ActionDict reads True and False alike as False "
+        "(it compares the method val.upper, not its result, with 'TRUE')",
+        "profile is False (--options): MindFormers builds no ProfileMonitor, the profiler of its training runs"]
 
 
 def test_a_rest_pair_sets_the_steps(read, capsys):

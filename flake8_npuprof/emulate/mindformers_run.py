@@ -193,6 +193,7 @@ class _ActionDict(argparse.Action):
             key, value = kv.split("=", 1)
             options[key] = _action_value(value)
         setattr(namespace, self.dest, options)
+        setattr(namespace, "options_text", dict(kv.split("=", 1) for kv in values))
 
 
 def _parse_value(value: str):
@@ -274,6 +275,10 @@ def _answer(launch, ls, decided: List[str]) -> Tuple[str, str]:
     where: Dict[str, str] = {k: f"{os.path.relpath(f, folder).replace(os.sep, '/')}:{n}"
                              for k, (f, n) in config.where.items()}
     values = _configured(config.values, args, rest, where, script)
+    for key, text in getattr(args, "options_text", {}).items():
+        if text.strip("'\"").replace(" ", "").upper() in ("TRUE", "FALSE"):
+            decided.append(f"--options {key}={text} sets {key} to False: MindFormers' ActionDict reads True and "
+                           "False alike as False (it compares the method val.upper, not its result, with 'TRUE')")
     return _profiled(values, where, launch, decided, shown)
 
 
