@@ -83,7 +83,7 @@ def read(tree, monkeypatch):
     for entry in K.data()["code"]:
         text = (tree / entry["file"]).read_text()
         node = M._node(ast.parse(text), entry["name"])
-        code.append(dict(entry, digest=K.digest(text.splitlines()[node.lineno - 1:node.end_lineno])))
+        code.append(dict(entry, digests=[K.digest(text.splitlines()[node.lineno - 1:node.end_lineno])]))
     patched = {**K.data(), "code": code}
     monkeypatch.setattr(K, "data", lambda: patched)
     return tree
@@ -177,8 +177,9 @@ def test_a_config_that_does_not_parse_is_unknown(read, capsys):
 
 def test_a_copy_not_read_is_unknown(tree, capsys):
     code, lines = _answer(capsys, tree, "--config", "configs/x.yaml", "--profile", "True")
-    why = (f"run_mindformer.py: __main__ is not the one read (MindFormers {K.data()['read_at']}): what the launch "
-           "does with the profiling keys of its YAML configuration is not known here")
+    read = ", ".join(K.data()["read_at"])
+    why = (f"run_mindformer.py: __main__ is none of the copies read (MindFormers {read}): what the launch does with "
+           "the profiling keys of its YAML configuration is not known here")
     assert (code, lines[:2]) == (1, [why, f"usable data: unknown (<command line>:1: {why})"])
 
 
@@ -234,8 +235,9 @@ def test_a_package_copy_that_differs_is_named(read, capsys):
     text = callback.read_text()
     callback.write_text(text.replace("class ProfileMonitor:\n    pass", "class ProfileMonitor:\n    x = 1"))
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
-    assert lines[0] == (f"mindformers/core/callback/callback.py: ProfileMonitor is not the one read (MindFormers "
-                        f"{K.data()['read_at']}): what the launch does with the profiling keys of its YAML "
+    read = ", ".join(K.data()["read_at"])
+    assert lines[0] == (f"mindformers/core/callback/callback.py: ProfileMonitor is none of the copies read "
+                        f"(MindFormers {read}): what the launch does with the profiling keys of its YAML "
                         "configuration is not known here")
 
 

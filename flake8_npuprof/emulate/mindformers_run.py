@@ -1,7 +1,7 @@
 """A launch of MindFormers' `run_mindformer.py --config x.yaml ...`: what its ProfileMonitor collects, read from the
 YAML run configuration the launch names (source/run_config.py) with the command-line overrides run_mindformer.py
-applies, as the MindFormers code read at data/mindformers.json "read_at" does it (sources: data/sources.json,
-mindformers.*):
+applies, as the MindFormers code read at data/mindformers.json "read_at" (a dev commit, v1.6.0, v1.7.0) does it
+(sources: data/sources.json, mindformers.*):
 
 - run_mindformer.py: argparse's `parse_known_args` (its options as the script defines them), `--config` relative to
   the script's folder, `--run_mode` before the template, then `--profile`, `--options k=v` (ActionDict), the run mode
@@ -87,18 +87,19 @@ def _node(tree: ast.AST, name: str):
     return node
 
 
-def _same(text: str, tree: ast.AST, name: str, digest: str) -> Optional[bool]:
+def _same(text: str, tree: ast.AST, name: str, digests) -> Optional[bool]:
+    """Whether the node is one of the copies read (None: there is no such node)."""
     node = _node(tree, name)
     if node is None:
         return None
-    return K.digest(text.splitlines()[node.lineno - 1:node.end_lineno]) == digest
+    return K.digest(text.splitlines()[node.lineno - 1:node.end_lineno]) in digests
 
 
 def _check_code(launch, ls) -> None:
     """Answer unknown where the script or the mindformers package it imports is not the code read."""
     from ..values.project import load, on_path
     from .sys_path import launch_path
-    read_at = K.data()["read_at"]
+    read_at = ", ".join(K.data()["read_at"])
     script = os.path.basename(launch.script)
     paths = launch_path(launch)
     root = os.path.dirname(os.path.realpath(launch.script))
@@ -114,11 +115,11 @@ def _check_code(launch, ls) -> None:
                              f"({entry['file']} not found on the launch's sys.path): an installed one is not read")
             assert path is not None         # (module is None otherwise)
             text, tree, shown = module.src.text, module.tree, os.path.relpath(path, root).replace(os.sep, "/")
-        same = _same(text, tree, entry["name"], entry["digest"])
+        same = _same(text, tree, entry["name"], entry["digests"])
         if not same:
-            how = f"has no {entry['name']}" if same is None else f"{entry['name']} is not the one read"
-            raise Answer("unknown", f"{shown}: {how} (MindFormers {read_at}): what the launch does with the profiling "
-                         "keys of its YAML configuration is not known here")
+            how = f"has no {entry['name']}" if same is None else f"{entry['name']} is none of the copies read"
+            raise Answer("unknown", f"{shown}: {how} (MindFormers {read_at}): what the launch does with the "
+                         "profiling keys of its YAML configuration is not known here")
 
 
 # ---------------------------------------------------------------- run_mindformer.py's command line
@@ -298,6 +299,8 @@ def _configured(values: dict, args, rest: List[str], where: Dict[str, str], scri
         runner = {}
     if not isinstance(runner, dict):
         raise Answer("unknown", "runner_config is not a mapping: what MindFormers makes of it is not worked out here")
+    if "is_legacy" in runner:       # v1.6.0 then leaves the defaults out, the others raise KeyError: not followed
+        raise Answer("unknown", "runner_config sets is_legacy, which the MindFormers releases read treat differently")
     cfg["runner_config"] = {**data["runner_defaults"], **runner}
     if args.profile is not None:
         cfg["profile"] = args.profile
