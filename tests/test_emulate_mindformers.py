@@ -263,3 +263,13 @@ def test_ms_profiler_options_leave_an_off_profile_unknown(read, capsys):
                        "ProfileMonitor, the profiler of its training runs; but MS_PROFILER_OPTIONS is set, and "
                        "MindSpore's EnvProfiler, which importing mindspore may start from it, is not followed for "
                        "MindFormers here)")
+
+
+def test_the_json_report_carries_what_was_decided(read, capsys):
+    import json
+    main(["emulate", "--cann", "8.5", "--format", "json", "--cwd", str(read), "--", "python", "run_mindformer.py",
+          "--config", "configs/x.yaml", "--profile", "True"])
+    launch = json.loads(capsys.readouterr().out)["launches"][0]
+    assert launch["verdict"] == "unknown"
+    assert launch["decided"][0] == ("schedule: skip_first=2, active=3, repeat=1: records training steps 3-5 (counted "
+                                    "from 1; 2-4 from 0), one trace")

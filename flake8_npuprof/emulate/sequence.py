@@ -262,6 +262,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 verdict, why, profiles, report, decided, followed = found
                 cause = cause or followed                   # a module's replay says this launch's own cause
                 info["lines"].extend(f"  {d}" for d in decided)
+                info["decided"] = list(info["decided"]) + list(decided)     # the JSON report's too
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
