@@ -287,9 +287,7 @@ def _configured(values: dict, args, rest: List[str], where: Dict[str, str], scri
     """The configuration run_mindformer.py hands Trainer: the template's defaults, then its overrides in order."""
     data = K.data()
     cfg = dict(values)
-    if args.run_mode is not None:
-        cfg["run_mode"] = args.run_mode
-        where["run_mode"] = "--run_mode"
+    _override(cfg, where, args, "run_mode")         # MindFormerConfig(config, run_mode=...): before the template
     for key, value in data["defaults"].items():
         if key not in cfg:
             cfg[key] = value
@@ -302,20 +300,15 @@ def _configured(values: dict, args, rest: List[str], where: Dict[str, str], scri
     if "is_legacy" in runner:       # v1.6.0 then leaves the defaults out, the others raise KeyError: not followed
         raise Answer("unknown", "runner_config sets is_legacy, which the MindFormers releases read treat differently")
     cfg["runner_config"] = {**data["runner_defaults"], **runner}
-    if args.profile is not None:
-        cfg["profile"] = args.profile
-        where["profile"] = "--profile"
+    _override(cfg, where, args, "profile")
     for key, value in (args.options or {}).items():
         _set(cfg, key.split("."), value, script, merge=True)
         where[key.split(".")[0]] = "--options"
     if cfg.get("run_mode") not in data["run_modes"]:
         raise Answer("fails", f"{script} raises TypeError: run status must be in {data['run_modes']}, but "
                      f"{cfg.get('run_mode')} (run_mode, {where.get('run_mode', 'not set')})")
-    if getattr(args, "sink_mode", None) is not None:
-        cfg["runner_config"]["sink_mode"] = args.sink_mode
-    if getattr(args, "output_dir", None) is not None:
-        cfg["output_dir"] = args.output_dir
-        where["output_dir"] = "--output_dir"
+    _override(cfg, where, args, "sink_mode")
+    _override(cfg, where, args, "output_dir")
     while rest:
         key, value = rest.pop(0), rest.pop(0)
         if not key.startswith("--"):
@@ -323,6 +316,19 @@ def _configured(values: dict, args, rest: List[str], where: Dict[str, str], scri
         _set(cfg, key[2:].split("."), _parse_value(value), script, merge=False)
         where[key[2:].split(".")[0]] = key
     return cfg
+
+
+def _override(cfg: dict, where: Dict[str, str], args, option: str) -> None:
+    """run_mindformer.py's `if args_.X is not None: config_.<key> = args_.X` (data/mindformers.json overrides)."""
+    value = getattr(args, option, None)
+    if value is None:
+        return
+    keys = K.data()["overrides"][option].split(".")
+    node = cfg
+    for k in keys[:-1]:
+        node = node[k]          # (runner_config: always there, with the template's defaults)
+    node[keys[-1]] = value
+    where[keys[0]] = f"--{option}"
 
 
 def _set(cfg: dict, keys: List[str], value, script: str, merge: bool) -> None:
