@@ -273,3 +273,14 @@ def test_the_json_report_carries_what_was_decided(read, capsys):
     assert launch["verdict"] == "unknown"
     assert launch["decided"][0] == ("schedule: skip_first=2, active=3, repeat=1: records training steps 3-5 (counted "
                                     "from 1; 2-4 from 0), one trace")
+
+
+def test_init_start_profile_changes_nothing(read, capsys):
+    (read / "configs" / "x.yaml").write_text(YAML.replace("profile: False", "profile: True\ninit_start_profile: True")
+                                             .replace("profile_start_step: 2", "profile_start_step: 1"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    assert lines[:2] == [
+        "  init_start_profile (configs/x.yaml:7) changes nothing: its schedule skips the first step as "
+        "profile_start_step 1 does (skip_first=1)",
+        "  schedule: skip_first=1, active=4, repeat=1: records training steps 2-5 (counted from 1; 1-4 from 0), "
+        "one trace"]

@@ -459,8 +459,10 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
         return "collects nothing", (f"profile_rank_ids {_shown(ranks)} ({at('profile_rank_ids')}) is not a list: "
                                     "ProfileMonitor profiles no rank (it looks ranks up in a list only)")
     # the schedule (_get_schedule, from the start step before _check_step) and what MindSpore makes of it
-    if start_profile:
+    if start_profile:       # only with a start step of 1, whose schedule is this one too
         skip, active = 1, checked_stop
+        decided.append(f"init_start_profile ({at('init_start_profile')}) changes nothing: its schedule skips the "
+                       "first step as profile_start_step 1 does (skip_first=1)")
     else:
         skip, active = start, checked_stop - start + 1
     sched = dict(data["schedule"], skip_first=skip if skip >= 0 else 0, active=active if active >= 1 else 1)
