@@ -178,8 +178,8 @@ def test_a_config_that_does_not_parse_is_unknown(read, capsys):
 def test_a_copy_not_read_is_unknown(tree, capsys):
     code, lines = _answer(capsys, tree, "--config", "configs/x.yaml", "--profile", "True")
     read = ", ".join(K.data()["read_at"])
-    why = (f"run_mindformer.py: __main__ is none of the copies read (MindFormers {read}): what the launch does with "
-           "the profiling keys of its YAML configuration is not known here")
+    why = (f"run_mindformer.py is not MindFormers' run_mindformer.py as read ({read}): what it does with a YAML "
+           "configuration and its command line is not known here")
     assert (code, lines[:2]) == (1, [why, f"usable data: unknown (<command line>:1: {why})"])
 
 

@@ -116,6 +116,9 @@ def _check_code(launch, ls) -> None:
             assert path is not None         # (module is None otherwise)
             text, tree, shown = module.src.text, module.tree, os.path.relpath(path, root).replace(os.sep, "/")
         same = _same(text, tree, entry["name"], entry["digests"])
+        if not same and entry["file"] == "run_mindformer.py":
+            raise Answer("unknown", f"{shown} is not MindFormers' run_mindformer.py as read ({read_at}): what it "
+                         "does with a YAML configuration and its command line is not known here")
         if not same:
             how = f"has no {entry['name']}" if same is None else f"{entry['name']} is none of the copies read"
             raise Answer("unknown", f"{shown}: {how} (MindFormers {read_at}): what the launch does with the "
@@ -252,11 +255,11 @@ def _parser(tree: ast.AST) -> argparse.ArgumentParser:
 def _answer(launch, ls, decided: List[str]) -> Tuple[str, str]:
     from ..source.run_config import Unread, load
     script = os.path.basename(launch.script)
+    _check_code(launch, ls)
     words = [w.text for w in launch.args]
     if any(HOLE in x or not w.known for x, w in zip(words, launch.args)):
         raise Answer("unknown", f"the arguments of {script} are not all known statically, so the YAML configuration "
                      "and its overrides are not known here")
-    _check_code(launch, ls)
     try:
         args, rest = _parser(ls.ctx.tree).parse_known_args(words)
     except _Rejected as e:
