@@ -244,8 +244,17 @@ def test_a_package_copy_that_differs_is_named(read, capsys):
 def test_rank_ids_of_strings_match_no_rank(read, capsys):
     (read / "configs" / "x.yaml").write_text(YAML.replace("profile: False", "profile: True\nprofile_rank_ids: ['0']"))
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
-    assert lines[0] == ("profile_rank_ids ['0'] (configs/x.yaml:7) holds no integer: ProfileMonitor compares each "
-                        "rank's integer id with them and profiles no rank")
+    assert lines[0] == ("profile_rank_ids ['0'] (configs/x.yaml:7) equals no rank id: ProfileMonitor looks each "
+                        "rank's integer id up in it and profiles no rank")
+
+
+def test_rank_ids_compare_as_python_does(read, capsys):
+    # `rank_id in [True, 2.0, 'x']`: True == 1 and 2.0 == 2, a string equals no rank
+    (read / "configs" / "x.yaml").write_text(YAML.replace("profile: False",
+                                                          "profile: True\nprofile_rank_ids: [true, 2.0, 'x']"))
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    assert lines[0] == "  profile_rank_ids: 'x' equal no rank id"
+    assert lines[2].startswith("  ProfileMonitor on ranks 1, 2: Level0")
 
 
 def test_a_pair_under_a_section_the_yaml_lacks_is_unknown(read, capsys):
@@ -284,3 +293,21 @@ def test_init_start_profile_changes_nothing(read, capsys):
         "profile_start_step 1 does (skip_first=1)",
         "  schedule: skip_first=1, active=4, repeat=1: records training steps 2-5 (counted from 1; 1-4 from 0), "
         "one trace"]
+
+
+@pytest.mark.parametrize("line", [
+    "profile_start_step: null", "profile_start_step: '5'", "profile_start_step: 2.5", "profile_start_step: [1]",
+    "profile_start_step: -3", "profile_stop_step: -1", "profile_stop_step: 0", "profiler_level: -1",
+    "profiler_level: 1.0", "profiler_level: Level1", "profiler_level: null", "profile_rank_ids: []",
+    "profile_rank_ids: {a: 1}", "profile_rank_ids: [0, true]", "profile_pipeline: true", "runner_config: 5",
+    "runner_config: {sink_mode: true, sink_size: 0}", "runner_config: {sink_mode: true, sink_size: '2'}",
+    "output_dir: null", "output_dir: 7", "profile_output: /data/prof", "profile_output: [1]",
+    "callbacks: [{type: ProfileMonitor}]", "callbacks: 3", "profile_memory: 'yes'", "with_stack: true",
+    "run_mode: 7", "profile: 'False'", "base_config: [missing.yaml]", "base_config: 3"])
+def test_odd_values_get_an_answer_never_an_error(read, capsys, line):
+    key = line.split(":")[0]
+    text = "\n".join(ln for ln in YAML.replace("profile: False", "profile: True").splitlines()
+                     if not ln.startswith(key + ":") and not (key == "runner_config" and ln.startswith("  ")))
+    (read / "configs" / "x.yaml").write_text(f"{text}\n{line}\n")
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
+    assert code == 1 and lines[-1].startswith("usable data: "), lines

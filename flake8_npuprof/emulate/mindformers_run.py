@@ -449,14 +449,15 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
     elif not ranks:
         rank_text = "every rank"
     elif isinstance(ranks, list):
-        ints = [r for r in ranks if _int(r)]
+        # `rank_id in profile_ids`: Python's ==, so True is rank 1 and 2.0 rank 2; a string is no rank
+        ints = sorted({int(r) for r in ranks if isinstance(r, (int, float)) and float(r).is_integer() and r >= 0})
         if not ints:
-            return "collects nothing", (f"profile_rank_ids {_shown(ranks)} ({at('profile_rank_ids')}) holds no "
-                                        "integer: ProfileMonitor compares each rank's integer id with them and "
-                                        "profiles no rank")
-        if len(ints) < len(ranks):
-            decided.append(f"profile_rank_ids: {', '.join(_shown(r) for r in ranks if not _int(r))} never match a "
-                           "rank (rank ids are integers)")
+            return "collects nothing", (f"profile_rank_ids {_shown(ranks)} ({at('profile_rank_ids')}) equals no "
+                                        "rank id: ProfileMonitor looks each rank's integer id up in it and profiles "
+                                        "no rank")
+        never = [r for r in ranks if not (isinstance(r, (int, float)) and float(r).is_integer() and r >= 0)]
+        if never:
+            decided.append(f"profile_rank_ids: {', '.join(_shown(r) for r in never)} equal no rank id")
         rank_text = "rank" + ("s " if len(ints) > 1 else " ") + ", ".join(map(str, ints))
     else:
         return "collects nothing", (f"profile_rank_ids {_shown(ranks)} ({at('profile_rank_ids')}) is not a list: "
