@@ -311,3 +311,15 @@ def test_odd_values_get_an_answer_never_an_error(read, capsys, line):
     (read / "configs" / "x.yaml").write_text(f"{text}\n{line}\n")
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
     assert code == 1 and lines[-1].startswith("usable data: "), lines
+
+
+def test_parse_value_as_run_mindformer_reads_a_pair():
+    import math
+    # "true" is not parse_value's bool ("True"/"False" only), but it is JSON
+    assert [M._parse_value(v) for v in ("5", "2.5", "True", "true", "[0, 1]", "x")] == [5, 2.5, True, True, [0, 1],
+                                                                                        "x"]
+    assert math.isnan(M._parse_value("nan"))
+    for text, raised in (("5.0", "ValueError"), ("inf", "OverflowError")):
+        with pytest.raises(M.Answer) as got:
+            M._parse_value(text)
+        assert (got.value.verdict, raised in got.value.why) == ("fails", True)

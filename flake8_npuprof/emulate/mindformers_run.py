@@ -202,15 +202,18 @@ class _ActionDict(argparse.Action):
 
 def _parse_value(value: str):
     """mindformers/tools/utils.py parse_value, for `--key value` pairs argparse leaves over."""
-    a: Optional[float] = None
-    whole = False
     try:
-        a = float(value)
-        whole = a == int(a)
-    except (TypeError, ValueError):
+        a: Optional[float] = float(value)
+    except ValueError:
         a = None
-    except OverflowError:
-        raise Answer("fails", f"run_mindformer.py's parse_value raises OverflowError for {value!r}") from None
+    whole = False
+    if a is not None:
+        try:
+            whole = a == int(a)             # isint: nan is not (ValueError), inf raises OverflowError
+        except ValueError:
+            pass
+        except OverflowError:
+            raise Answer("fails", f"run_mindformer.py's parse_value raises OverflowError for {value!r}") from None
     if whole:
         try:
             return int(value)
