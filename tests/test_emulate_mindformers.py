@@ -323,3 +323,13 @@ def test_parse_value_as_run_mindformer_reads_a_pair():
         with pytest.raises(M.Answer) as got:
             M._parse_value(text)
         assert (got.value.verdict, raised in got.value.why) == ("fails", True)
+
+
+def test_an_eval_of_plain_words_is_a_launch_like_any_other(tmp_path, capsys):
+    # the launcher test_unfollowed.py had as "eval, whose command is not read": train.py is followed, and has no setup
+    (tmp_path / "train.py").write_text("import mindspore\n")
+    (tmp_path / "run.sh").write_text('#!/bin/bash\nCMD="msrun --worker_num=8 $1"\neval $CMD\n')
+    main(["emulate", "--cann", "8.5", "--cwd", str(tmp_path), str(tmp_path / "run.sh"), "--", "train.py"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ["launch: run.sh:3 msrun --worker_num=8 train.py", "  started 8 times (one per rank, by msrun)"]
+    assert out[-2].startswith("usable data: no (")

@@ -29,9 +29,10 @@ from ..source.text import HOLE
 from . import schedule_run as S
 from .mindspore_run import UNREAD
 
-FACTS = ("mindformers.code", "mindformers.defaults", "mindformers.runner_defaults", "mindformers.run_modes",
-         "mindformers.profiled_run_modes", "mindformers.overrides", "mindformers.output", "mindformers.schedule",
-         "mindformers.reset_steps", "mindformers.profiler_level_members")     # data/sources.json
+FACTS = ("mindformers.repository", "mindformers.read_at", "mindformers.code", "mindformers.defaults",
+         "mindformers.runner_defaults", "mindformers.run_modes", "mindformers.profiled_run_modes",
+         "mindformers.overrides", "mindformers.output", "mindformers.schedule", "mindformers.reset_steps",
+         "mindformers.profiler_level_members")     # data/sources.json
 
 
 class Answer(Exception):
