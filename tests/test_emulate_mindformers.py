@@ -333,3 +333,13 @@ def test_an_eval_of_plain_words_is_a_launch_like_any_other(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[1:3] == ["launch: run.sh:3 msrun --worker_num=8 train.py", "  started 8 times (one per rank, by msrun)"]
     assert out[-2].startswith("usable data: no (")
+
+
+def test_an_eval_takes_a_glob_as_written(read, capsys):
+    (read / "run.sh").write_text('CMD="python run_mindformer.py --config configs/x.yaml $1"\neval $CMD\n')
+    main(["emulate", "--cann", "8.5", "--cwd", str(read), str(read / "run.sh"), "--",
+          "--profile True --profile_rank_ids [1]"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("launch: run.sh:2 python run_mindformer.py --config configs/x.yaml --profile True "
+                      "--profile_rank_ids '[1]'")
+    assert out[3].startswith("  ProfileMonitor on rank 1: Level0")

@@ -697,8 +697,9 @@ class Walk(Expander, Compounds):
         return HOLE if s.value is None or HOLE in s.value else s.value + more
 
 
-# what bash would read again in an eval'd text: quoting, expansions, operators, globs, assignments, comments
-_EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}*?\[\]~#=]""")
+# what bash would read again in an eval'd text: quoting, expansions, operators, assignments, comments, `~`. A glob
+# (`--profile_rank_ids [0,8]`) is taken as written, as the walk takes it in any command
+_EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}~#=]""")
 
 
 _EVAL_VARIABLE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
