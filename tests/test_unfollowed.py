@@ -23,7 +23,8 @@ def _emulate(tmp_path, launcher, args=None):
     ("#!/bin/bash\ndeepspeed --num_gpus 8 train.py --epochs 1 > log 2>&1\n",
      "no launch found, but run.sh:2 runs deepspeed with train.py, which emulate does not follow: what it starts is "
      "not known here"),
-    ('#!/bin/bash\nCMD="msrun --worker_num=8 $1"\neval $CMD\n',
+    # an eval of plain words is walked as its command (tests/test_emulate_mindformers.py); a redirection is read again
+    ('#!/bin/bash\nCMD="msrun --worker_num=8 $1 > log"\neval $CMD\n',
      "no launch found, but run.sh:3 runs `eval`, whose command is not read: what it starts is not known here"),
     ("#!/bin/bash\necho start train.py\n$PYTHON_BIN train.py\n",
      "no launch found, but run.sh:3 runs `$PYTHON_BIN`, not known statically: what it starts is not known here"),

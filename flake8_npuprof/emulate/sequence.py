@@ -262,6 +262,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 verdict, why, profiles, report, decided, followed = found
                 cause = cause or followed                   # a module's replay says this launch's own cause
                 info["lines"].extend(f"  {d}" for d in decided)
+                info["decided"] = list(info["decided"]) + list(decided)     # the JSON report's too
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -279,10 +280,12 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     imports), None where it names none: the setups of those modules replayed with the launch's flags
     (emulate/imported.py), else unknown, never "no". `emulate SCRIPT.py` asks the same of `python3 SCRIPT.py`
     (follow_script)."""
-    if other is None:
+    from .mindformers_run import follow as follow_mindformers
+    # MindFormers' run_mindformer.py: its YAML run configuration decides (emulate/mindformers_run.py)
+    followed = follow_mindformers(w, launch, ls, target, environ)
+    if other is None and followed is None:
         return None
-    followed = None
-    if other and other != launch.script:
+    if other and other != launch.script and followed is None:
         from .imported import follow
         followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))
         if followed is None:        # a torch_npu profiler reading a global accessor (emulate/global_args.py)

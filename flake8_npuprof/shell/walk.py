@@ -415,6 +415,8 @@ class Walk(Expander, Compounds):
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 self._changed(name)
             return False
+        if words[0].text == "eval":
+            words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
@@ -516,6 +518,14 @@ class Walk(Expander, Compounds):
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under))
         return replaced
+
+    def _eval_value(self, text: str, spans) -> Optional[str]:
+        """The value of eval's one argument `$CMD` (or `"$CMD"`, `${CMD}`) as the walk has it, a part not known
+        statically kept as a hole (the word eval is given has the whole value as one hole then)."""
+        if len(spans) != 1:
+            return None
+        m = _EVAL_VARIABLE.fullmatch(text, spans[0][0], spans[0][1])
+        return self._value(m.group(1)) if m else None
 
     def _msprof_child(self, words, path: str, line: int, col: int, inline, depth: int, conditional: bool,
                       ranks: int, op: str) -> bool:
@@ -685,6 +695,31 @@ class Walk(Expander, Compounds):
         if s is None:
             return more
         return HOLE if s.value is None or HOLE in s.value else s.value + more
+
+
+# what bash would read again in an eval'd text: quoting, expansions, operators, assignments, comments, `~`. A glob
+# (`--profile_rank_ids [0,8]`) is taken as written, as the walk takes it in any command
+_EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}~#=]""")
+
+
+_EVAL_VARIABLE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
+
+
+def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
+    """`eval $CMD` (mindformers' msrun_launcher.sh builds its msrun line in a string): bash joins the words with
+    spaces and runs the text as a command. Followed where that text is plain words alone, which bash splits at blanks
+    (the words as eval's arguments span them); anything it would read again stays an `eval` the walk does not see
+    into. A part not known statically (`--log_dir=$UNSET`) stays one word, as it does in any command."""
+    rest = words[1:]
+    if not rest:
+        return words
+    text = value if value is not None else " ".join(w.text for w in rest)
+    parts = text.split()
+    if not parts or HOLE in parts[0] or _EVAL_SYNTAX.search(parts[0]) or \
+            any(_EVAL_SYNTAX.search(p.replace("=", "")) for p in parts):
+        return words
+    a, b = rest[0].start, rest[-1].end
+    return [Word(StrValue(p, [], a, b, origin="shell"), a, b) for p in parts]
 
 
 def _decidable(blocks) -> bool:

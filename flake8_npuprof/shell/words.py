@@ -111,7 +111,12 @@ def decode(text: str, i: int, stop: Optional[int] = None, expansion: Optional[Ex
                 j, value = min(skip_expansion(text, i), n), None
             else:
                 j, value, value_runs = expansion(text, i, n)
-            if value is None or HOLE in value:
+            if value is not None and HOLE in value and quoted and value.strip(HOLE):
+                # "$CMD" of CMD="msrun --log_dir=$UNSET": in double quotes nothing is split, so what is known of the
+                # value stays (the word keeps its known parts, the unknown one stays a hole)
+                parts.append(value)
+                t += len(value)
+            elif value is None or HOLE in value:
                 if not (parts and parts[-1] == HOLE):
                     parts.append(HOLE)
                     t += 1
