@@ -218,6 +218,44 @@ def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypat
     assert _weights(texts, 2) == {"child.sh": (45 + 3 * 71 + 12 * 3, 0, 71)}     # f: 1 + 40 + 10 * 3 walks
 
 
+LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk's bound: four runs reach it
+
+
+@pytest.mark.parametrize("text", [
+    "f() {\n  bash ./long.sh\n}\nf\nf\nf\nf\npython3 ../train.py\n",   # run once per walk of f's body
+    "f() {\n  for a\n  do\n    bash ./long.sh\n  done\n}\nf 1 2 3 4\npython3 ../train.py\n",   # once per argument
+    "while bash ./long.sh \"$1\"; do shift; done\npython3 ../train.py\n",  # a loop's head runs each round
+])
+def test_a_file_run_where_it_can_run_again_counts_each_run(project, text):
+    """The child's commands count once per run of the place that names it: a function body as often as it is walked,
+    a loop over the arguments (`for a` alone too) once per round. Counted once, each of these was settled while the
+    walk stopped at its bound (NPP191)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "long.sh").write_text(LONG_CHILD)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]} or "while" in text
+    assert bench._check(str(path), text) == slow
+
+
+def test_a_name_several_files_have_counts_the_longest_once(project, monkeypatch):
+    """`bash ${d}/long.sh` is one file of that name (the walk enters the one it is from): three of them in reach
+    count the longest once, not all three."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    for folder in ("test", "tools", "."):
+        (project / folder / "long.sh").write_text(LONG_CHILD)
+    path = project / "test" / "run.sh"
+    text = "d=$(cd $(dirname $0); pwd)\nbash ${d}/long.sh\nbash ${d}/long.sh\npython3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ""
+    _not_walked_and_as_if_walked(path, text, monkeypatch)
+    path.write_text(text.replace("bash", "bash ../long.sh; bash ../long.sh; bash", 1))    # four runs: the bound
+    assert why_walked(path.read_text(), str(path)) == "its commands may reach the walk's bound"
+
+
 @pytest.mark.parametrize("text", [
     "cd ~\npython3 train.py\n",                          # the home folder is there
     "python3 ${name}.py\n",                             # the script's name is computed

@@ -80,11 +80,13 @@ _FUNCTION_NAME = re.compile(r"[\w.:-]+")                    # (each word that ma
 _NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")
 # what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
 # counts one); `do`/`done` at a command's head open and close a loop body; `..` and `dirname` go one folder up
-_LOOP_WORDS = re.compile(r"(for|while|until|select|do|done)(?=$|[\s;&|])", re.M)     # (at a command's head)
+# (at a command's head; `for((i=0; ...))` too, whose head would otherwise reach back to the loop before it)
+_LOOP_WORDS = re.compile(r"(for(?=\(\()|(?:for|while|until|select|do|done)(?=$|[\s;&|]))", re.M)
 _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
-_OVER_ARGS = re.compile(r"^for[ \t]+\w+[ \t]*(?:;|$)|\$\{?[@*1#]|getopts")
+_OVER_ARGS = re.compile(r"\$\{?[@*1#]|getopts")
+_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t]*(?:[;\n]|$)")    # `for x` (over the arguments), matched at the loop's head
 _NAME = re.compile(r"[\w.+-]+")
 _GLOB = re.compile(r"[\w.+*?\[\]-]+")     # `*_test.py`: the walk expands no pattern, it looks for that name
 _BRACE = re.compile(r"\s*\{")
@@ -132,6 +134,7 @@ class _Text:
         # (and its written path's tail, and what follows the variable when it is written out: `/x.py`)
         self.scripts: List[Tuple[str, Optional[str], bool, str, Optional[str]]] = []
         self.shells: List[Tuple[str, str, bool]] = []   # (name, suffix or "", sourced) of each file it runs or sources
+        self._shell_at: List[int] = []                  # where each is named (how often it runs: _Text.mentions)
         self.modules: Set[str] = set()
         self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
         # the absolute paths that are only a program's argument, with the words of its command
@@ -151,6 +154,7 @@ class _Text:
         # (start, end, loop depth, the body it is in or -1) of the stretches the counts below were made in, and the
         # commands and levels of each body by loop depth: how often each body is walked (_Text.walked) weighs them
         self._stretches: List[Tuple[int, int, int, int]] = []
+        self._headers: Set[int] = set()             # where the stretches that are a loop's head (to its `do`) start
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _COMMENT.sub("", text)
         computed = _computed(text)
@@ -191,7 +195,7 @@ class _Text:
             at, word = _word_before(text, m.end())
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
             sourced = bool(_SOURCE_HEAD.search(text, text.rfind("\n", 0, at) + 1, at))
-            if self._assigned(text, at) or self._shell(word, at, text, sourced):
+            if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
         for m in _SOURCED.finditer(text):
             target = m.group(1).strip("'\"")    # (a `.sh` one is an _SH word; `find . -name`: no file of that name)
@@ -199,7 +203,7 @@ class _Text:
                 continue
             if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
                 continue                    # `docker build . \`, "source code," in a text: no command
-            if self._shell(target, 0, text, True):
+            if self._shell(target, 0, text, True, m.start()):
                 return
         for m in _MODULE.finditer(text):
             module = m.group(1)
@@ -265,8 +269,9 @@ class _Text:
             at = where
             if what in ("for", "while", "until", "select"):
                 opened = where
+                self._headers.add(where)
             elif what == "do":
-                loops.append(bool(_OVER_ARGS.search(text, opened, where)))
+                loops.append(bool(_FOR_ALONE.match(text, opened, where) or _OVER_ARGS.search(text, opened, where)))
                 depth += loops[-1]
                 if 2 * depth == len(self.commands):
                     self.commands += [0, 0]
@@ -325,7 +330,7 @@ class _Text:
                 return True
         return False
 
-    def _shell(self, word: str, at: int, text: str, sourced: bool) -> bool:
+    def _shell(self, word: str, at: int, text: str, sourced: bool, place: int) -> bool:
         """Note a file it runs or sources; True when its name is not written out (the scan stops)."""
         head, _, name = word.rpartition("/")
         if not _NAME.fullmatch(name) or ("/" not in word and not _starts_word(text, at)):
@@ -335,7 +340,18 @@ class _Text:
         folders = os.path.normpath(_UP.sub("", word)) if head and "$" not in head and "`" not in head else ".."
         self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else "/" + folders,
                             sourced))
+        self._shell_at.append(place)
         return False
+
+    def runs(self, i: int, rounds: int, times: int) -> int:
+        """How often the file named by the i-th of self.shells can be run or sourced in one run of this file: once per
+        round of each loop over the arguments around it (a loop's head, run each round, counts as inside it), and
+        `times` (the most walks of a function body) when a function body holds it."""
+        import bisect
+        starts = [a for a, _, _, _ in self._stretches]
+        k = max(0, bisect.bisect_right(starts, self._shell_at[i]) - 1)
+        start, _, depth, body = self._stretches[k]
+        return rounds ** (depth + (start in self._headers)) * (times if body >= 0 else 1)
 
     def weighted(self, counts: List[int], rounds: int, times: int) -> int:
         """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
@@ -583,11 +599,10 @@ def why_walked(text: str, path: str) -> str:
         rounds = sum(t.widest for t in texts.values()) + 2
         weights = _weights(texts, rounds)
         times = max(w[2] for w in weights.values()) if weights else _times(texts)
-        runs = _runs(texts, edges, launcher, rounds, times)
-        if runs is None:
+        commands = _commands(texts, edges, launcher, rounds, times, weights)
+        if commands is None:
             return "a file it runs or sources runs again on the way"
-        if sum(runs[p] * (weights[p][0] if weights else t.weighted(t.commands, rounds, times))
-               for p, t in texts.items()) >= MAX_COMMANDS:
+        if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
         need = _levels(texts, edges, launcher, rounds, times, weights)
         if need > MAX_LEVELS:
@@ -627,20 +642,20 @@ def why_walked(text: str, path: str) -> str:
 
 
 def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]]):
-    """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: how
-    often}}."""
+    """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: (how
+    often it is named, whether sourced, which of the file's shells names it)}}."""
     from ..shell.state import MAX_SOURCED
-    edges: Dict[str, Dict[str, Tuple[int, bool]]] = {}
+    edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
     todo, depth = [launcher], {launcher: 0}
     while todo:
         p = todo.pop()
         edges[p] = {}
-        for name, suffix, sourced in texts[p].shells:
+        for i, (name, suffix, sourced) in enumerate(texts[p].shells):
             for c in _named(found, name):
                 if suffix and not c.endswith(suffix):
                     continue
-                n, s = edges[p].get(c, (0, False))
-                edges[p][c] = (n + 1, s or sourced)
+                n, s, named = edges[p].get(c, (0, False, ()))
+                edges[p][c] = (n + 1, s or sourced, named + (i,))
                 if c in texts:
                     continue
                 if depth[p] + 1 > MAX_SOURCED or len(texts) >= MAX_FILES:
@@ -701,20 +716,32 @@ def _named(found: Dict[str, List[str]], name: str) -> List[str]:
     return [p for i in range(ext + 1) for p in found.get(name[i:], ())]
 
 
-def _runs(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int) -> Optional[Dict[str, int]]:
-    """How often each file can be entered (a file named in a loop body counts once per round: the texts' widest
-    line bounds the rounds); None when one runs or sources a file on its own chain."""
-    out = {p: 0 for p in texts}
+def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights) -> Optional[int]:
+    """The most commands a walk of the launcher can count (one count for all the files it enters): each file's own
+    (weights: _weights'; else _Text.weighted's bound), and for each place where it runs or sources a file, as often
+    as that place can run (_Text.runs), the most of the files the name can be (the walk enters the one file it is
+    from: shell/walk.Walk.find); None when a file runs or sources a file on its own chain."""
+    done: Dict[str, int] = {}
+    busy: Set[str] = set()
 
-    def visit(p: str, times: int, chain: Tuple[str, ...]) -> bool:
-        out[p] += times
-        loops = rounds ** (len(texts[p].commands) // 2 - 1) * times
-        for c, (n, _) in edges.get(p, {}).items():
-            if c in chain or not visit(c, times * n * loops, chain + (c,)):
-                return False
-        return True
+    def total(p: str) -> Optional[int]:
+        if p in done:
+            return done[p]
+        t = texts[p]
+        busy.add(p)
+        most: Dict[int, int] = {}          # each place it names a file: the most of those files
+        for c, (_, _, named) in edges.get(p, {}).items():
+            n = None if c in busy else total(c)
+            if n is None:
+                return None
+            for i in named:
+                most[i] = max(most.get(i, 0), n)
+        busy.discard(p)
+        done[p] = (weights[p][0] if weights else t.weighted(t.commands, rounds, times)) + \
+            sum(t.runs(i, rounds, times) * n for i, n in most.items())
+        return done[p]
 
-    return out if visit(launcher, 1, (launcher,)) else None
+    return total(launcher)
 
 
 def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None) -> int:
@@ -726,11 +753,11 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     def need(p: str) -> int:
         t = texts[p]
         loops = rounds ** (len(t.commands) // 2 - 1) * times
-        ran = [need(c) for c, (_, sourced) in edges.get(p, {}).items() if not sourced]
+        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items() if not sourced]
         return (weights[p][1] if weights else t.weighted(t.levels, rounds, times)) + max(ran, default=0) + \
-            sum(n * loops * need(c) for c, (n, sourced) in edges.get(p, {}).items() if sourced)
+            sum(n * loops * need(c) for c, (n, sourced, _) in edges.get(p, {}).items() if sourced)
 
-    return need(launcher)           # (_runs made sure no file is on its own chain)
+    return need(launcher)           # (_commands made sure no file is on its own chain)
 
 
 def _read(path: str) -> Optional[_Text]:
