@@ -344,7 +344,8 @@ def test_a_script_word_the_walk_cannot_know_starts_no_script(project, text, walk
     (project / "train.py").write_text(EXAMPLE_SCRIPT)
     path = project / "test" / "run.sh"
     path.write_text(text)
-    assert why_walked(text, str(path)) == ("../train.py may hold a setup" if walked else "")
+    assert why_walked(text, str(path)) == ("" if not walked else "a `..` a function is given" if "run .." in text
+                                           else "../train.py may hold a setup")
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow
@@ -455,7 +456,7 @@ def test_the_listing_of_a_region_is_made_again_when_a_folder_changes(project):
     ("export cur_path='pwd'\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
     ("cur_path='pwd'\nread cur_path\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
     ("cur_path='pwd'\necho ${cur_path:-..}\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
-    ("f() { code_dir=$1; }\nf ..\npython3 ${code_dir}/train.py\n", "train.py may hold a setup"),
+    ("f() { code_dir=$1; }\nf ..\npython3 ${code_dir}/train.py\n", "a `..` a function is given"),
     ("cur_path=$(pwd)\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
     ("cur_path='pwd'\npython3 ${cur_path}/$name/train.py\n", "train.py may hold a setup"),
 ])
@@ -520,6 +521,38 @@ def test_an_absolute_value_read_only_as_a_program_argument_is_no_directory(proje
     path.write_text(text)
     assert why_walked(text, str(path)) == ("an absolute path that is there (/etc)" if walked else "")
     if not walked:
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, why", [
+    # only programs' arguments: no directory goes up there (`..` in the script's own word counts: 1 level)
+    ("python3 ../train.py --data=../../data --out=../../../out\n", ""),
+    ('echo "usage: ./train.sh --data_path=../../data"\npython3 ../train.py\n', ""),
+    ("ls ../../.. > /dev/null\npython3 ../train.py\n", ""),
+    # a `..` that may take a directory up or name a script counts: other/train.py is then in reach
+    ("cd ../..\npython3 other/train.py\n", "../../other/train.py may hold a setup"),
+    ("d=../..\npython3 $d/other/train.py\n", "../../other/train.py may hold a setup"),
+    ("python3 ../../other/train.py\n", "../../other/train.py may hold a setup"),
+    ("s=train.py\npython3 ../../other/$s\n", "../../other/train.py may hold a setup"),
+    ("d=$(echo ../..)\ncd $d\npython3 other/train.py\n", "../../other/train.py may hold a setup"),
+    ("go() { cd $1; }\ngo ../..\npython3 other/train.py\n", "a `..` a function is given"),
+    ("echo() { cd $1; }\necho ../..\npython3 other/train.py\n", "a `..` a function is given"),
+])
+def test_a_dotdot_only_a_program_is_given_is_no_level_up(project, text, why, monkeypatch):
+    """A `..` counts a folder level only where it may take the walk's directory up or name a script: not in a word
+    that is a program's argument (written out, naming no script) nor in an `echo`'s; a function's arguments are left
+    to the walk. zoo/other/train.py, two levels above test/, holds a setup."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project.parent / "other").mkdir()
+    (project.parent / "other" / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    else:
         with bench.every_walk():
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow

@@ -147,6 +147,8 @@ class _Text:
         # by [2 * how many loops over the arguments hold it + whether a function body holds it]:
         self.commands: List[int] = [1, 0]           # commands
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
+        # the words before each `..` not counted there, a program's argument (_dots): a function's may be a `cd`'s
+        self.dot_commands: List[Set[str]] = []
         self.links = "readlink" in text or "realpath" in text
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
@@ -255,7 +257,7 @@ class _Text:
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
             commands = sum(text.count(c, at, where) for c in "\n;&|()`")
-            levels = sum(len(d) == 2 for d in _DOTS.findall(text, at, where)) + \
+            levels = self._dots(text, at, where) + \
                 text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
             self.levels[k] += levels
@@ -285,6 +287,33 @@ class _Text:
                 elif body in open_bodies:
                     open_bodies.remove(body)
         self._text_lines = text if len(self.commands) > 2 else ""
+
+    def _dots(self, text: str, a: int, b: int) -> int:
+        """How many `..` between a and b may take a directory up or name a script: not one in a word that is only a
+        program's argument (_program_words: `--data_dir=../data`, `ls ..`, `echo "usage: ../x.sh"`), written out
+        (no quote, `\\`, `$` or `` ` `` in it) and naming no script (no `.py`, `.sh`), or any word of an `echo`
+        whose first word is written out (why_walked checks that no such command is a function's call)."""
+        n = 0
+        for m in _DOTS.finditer(text, a, b):
+            if m.end() - m.start() != 2:
+                continue
+            start, end = m.start(), m.end()
+            while start and text[start - 1] not in _TOKEN_END:
+                start -= 1
+            while end < len(text) and text[end] not in _TOKEN_END:
+                end += 1
+            head = _first_word(text, start)
+            if head == "echo":                  # (what it prints is no directory, unless substituted: None then)
+                self.dot_commands.append({head})
+                continue
+            words = _program_words(text, _word_start(text, m.start()))
+            token = text[start:end]
+            if words is not None and head is not None and not _UNPLAIN.search(token) and ".py" not in token and \
+                    ".sh" not in token:
+                self.dot_commands.append(words | {head})
+                continue
+            n += 1
+        return n
 
     @property
     def widest(self) -> int:
@@ -452,6 +481,25 @@ def _values(name: str, texts: Dict[str, _Text], launcher: str) -> Optional[List[
 
 
 _DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
+_TOKEN_END = frozenset(" \t\r\n;|&()<>")          # what ends a word where quotes do not (_Text._dots)
+_UNPLAIN = re.compile(r"['\"\\$`]")
+_PLAIN_WORD = re.compile(r"[\w./+-]+")
+
+
+def _first_word(text: str, at: int) -> Optional[str]:
+    """The first word of the command the word at `at` is in (after the line break, not a `\\`-newline, or the
+    operator before it), when it is written out (`echo`, `python3`, `./x`; not `$CMD`, `"x"`) and the command is
+    no substitution's (`$(echo ..)`, `` `echo ..` ``: what it prints may become a value); None otherwise."""
+    line = at
+    while True:
+        line = text.rfind("\n", 0, line)
+        if line < 1 or text[line - 1] != "\\":
+            break
+    start = max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
+        return None
+    words = text[start:at].split()
+    return words[0] if words and _PLAIN_WORD.fullmatch(words[0]) else None
 
 
 def _word_before(text: str, end: int) -> Tuple[int, str]:
@@ -614,6 +662,8 @@ def why_walked(text: str, path: str) -> str:
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
     functions = {n for t in texts.values() for n in t.defined}
+    if any(words & functions for t in texts.values() for words in t.dot_commands):
+        return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     for t in texts.values():            # an argument of a function: what `f /data` passes may be its `cd $1`
         t.rooted += [(literal, whole) for literal, whole, before in t.arguments if before & functions]
     why = _absolute(texts, region, levels, _held(texts, functions))
