@@ -531,11 +531,13 @@ def test_an_absolute_value_read_only_as_a_program_argument_is_no_directory(proje
     ("python3 ../train.py --data=../../data --out=../../../out\n", ""),
     ('echo "usage: ./train.sh --data_path=../../data"\npython3 ../train.py\n', ""),
     ("ls ../../.. > /dev/null\npython3 ../train.py\n", ""),
+    ('cp -r "${d}/../../data" . && sed -i "s#/a#$d/../..#g" x.py\npython3 ../train.py\n', ""),   # start no script
     # a `..` that may take a directory up or name a script counts: other/train.py is then in reach
     ("cd ../..\npython3 other/train.py\n", "../../other/train.py may hold a setup"),
     ("d=../..\npython3 $d/other/train.py\n", "../../other/train.py may hold a setup"),
     ("python3 ../../other/train.py\n", "../../other/train.py may hold a setup"),
     ("s=train.py\npython3 ../../other/$s\n", "../../other/train.py may hold a setup"),
+    ("python3 ../train.py ${d}/../../other/train.py\n", "../../other/train.py may hold a setup"),
     ("d=$(echo ../..)\ncd $d\npython3 other/train.py\n", "../../other/train.py may hold a setup"),
     ("go() { cd $1; }\ngo ../..\npython3 other/train.py\n", "a `..` a function is given"),
     ("echo() { cd $1; }\necho ../..\npython3 other/train.py\n", "a `..` a function is given"),

@@ -77,11 +77,11 @@ _FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definitio
 _PARENS = re.compile(r"\([ \t]*\)")
 _PARENS_AFTER = re.compile(r"[ \t]*\([ \t]*\)")
 _FUNCTION_NAME = re.compile(r"[\w.:-]+")                    # (each word that may call one)
-_NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")
+_NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")      # (searched by _name_before, in linear time)
 # what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
 # counts one); `do`/`done` at a command's head open and close a loop body; `..` and `dirname` go one folder up
 # (at a command's head; `for((i=0; ...))` too, whose head would otherwise reach back to the loop before it)
-_LOOP_WORDS = re.compile(r"(for(?=\(\()|(?:for|while|until|select|do|done)(?=$|[\s;&|]))", re.M)
+_LOOP_WORDS = re.compile(r"(for|while|until|select|do|done)(?=$|[\s;&|(])", re.M)   # (`(`: `for((` alone)
 _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
@@ -173,9 +173,9 @@ class _Text:
                     return
         self._open = 0                  # a new pass from the text's start
         for m in _PARENS.finditer(text):
-            named = _NAME_BEFORE.search(text, max(0, m.start() - 80), m.start())
-            if named and _starts_word(text, named.start()):
-                self._body(named.group(1), named.start(1), named.start(), m.end(), text, bodies, _brace_body)
+            named = _name_before(text, max(0, m.start() - 80), m.start())
+            if named and _starts_word(text, named[0]):
+                self._body(named[1], named[0], named[0], m.end(), text, bodies, _brace_body)
                 if self.why:
                     return
         for m in _PY.finditer(text):
@@ -249,7 +249,8 @@ class _Text:
             else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
                 self.arguments.append((literal, whole, command))
         # the text in stretches where the loops and function bodies open and close, each counted at once
-        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start())] +
+        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start()) and
+                        (not text.startswith("(", m.end()) or text.startswith("for((", m.start()))] +
                        [(a, "{", n) for n, (a, _) in enumerate(bodies)] +
                        [(b, "}", n) for n, (_, b) in enumerate(bodies)] + [(len(text), "", -1)])
         depth, opened, loops, inside, at = 0, 0, [], 0, 0   # loops: whether each open loop runs once per argument
@@ -290,9 +291,10 @@ class _Text:
 
     def _dots(self, text: str, a: int, b: int) -> int:
         """How many `..` between a and b may take a directory up or name a script: not one in a word that is only a
-        program's argument (_program_words: `--data_dir=../data`, `ls ..`, `echo "usage: ../x.sh"`), written out
-        (no quote, `\\`, `$` or `` ` `` in it) and naming no script (no `.py`, `.sh`), or any word of an `echo`
-        whose first word is written out (why_walked checks that no such command is a function's call)."""
+        program's argument (_program_words: `--data_dir=../data`, `ls ..`), written out (no quote, `\\`, `$` or
+        `` ` `` in it) and naming no script (no `.py`, `.sh`), nor any of a command that starts no script
+        (shell/launches.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no such
+        command is a function's call."""
         n = 0
         for m in _DOTS.finditer(text, a, b):
             if m.end() - m.start() != 2:
@@ -306,12 +308,13 @@ class _Text:
             if head == "echo":                  # (what it prints is no directory, unless substituted: None then)
                 self.dot_commands.append({head})
                 continue
-            words = _program_words(text, _word_start(text, m.start()))
             token = text[start:end]
-            if words is not None and head is not None and not _UNPLAIN.search(token) and ".py" not in token and \
-                    ".sh" not in token:
-                self.dot_commands.append(words | {head})
-                continue
+            if head is not None and (".py" not in token and ".sh" not in token and not _UNPLAIN.search(token) or
+                                     head in _not_starting()):
+                words = _program_words(text, _word_start(text, m.start()))
+                if words is not None:
+                    self.dot_commands.append(words | {head})
+                    continue
             n += 1
         return n
 
@@ -348,10 +351,10 @@ class _Text:
         k = at - (at > 0 and text[at - 1] in "'\"")
         if not k or text[k - 1] != "=":
             return False
-        named = _NAME_BEFORE.search(text, max(0, k - 81), k - 1)
-        if named is None or not re.fullmatch(r"\w+", named.group(1)) or not _starts_word(text, named.start()):
+        named = _name_before(text, max(0, k - 81), k - 1)
+        if named is None or not re.fullmatch(r"\w+", named[1]) or not _starts_word(text, named[0]):
             return False
-        var = named.group(1)
+        var = named[1]
         for use in re.finditer(r"\$(?:\{%s(?![\w\[])(.?)|%s(?!\w))" % (var, var), text):
             before = text[use.start() - 1] if use.start() else "\n"
             if use.group(1) not in (None, "}") or before not in _BOUNDARY + "/\"'":
@@ -480,10 +483,30 @@ def _values(name: str, texts: Dict[str, _Text], launcher: str) -> Optional[List[
     return values
 
 
+def _name_before(text: str, lo: int, end: int) -> Optional[Tuple[int, str]]:
+    """(start, name) of what _NAME_BEFORE.search(text, lo, end) finds: the name (`[\\w.:-]+`) that only blanks follow
+    to `end` (or to a line break just before it: `$`), from its start or lo. The search tried each start in turn,
+    each running to the name's end (quadratic in a name's length)."""
+    e = end - 1 if end > lo and text[end - 1] == "\n" else end
+    while e > lo and text[e - 1] in " \t":
+        e -= 1
+    i = e
+    while i > lo and (text[i - 1].isalnum() or text[i - 1] in "_.:-"):
+        i -= 1
+    return (i, text[i:e]) if i < e else None
+
+
 _DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
 _TOKEN_END = frozenset(" \t\r\n;|&()<>")          # what ends a word where quotes do not (_Text._dots)
 _UNPLAIN = re.compile(r"['\"\\$`]")
 _PLAIN_WORD = re.compile(r"[\w./+-]+")
+
+
+def _not_starting() -> Set[str]:
+    """shell/launches.NOT_STARTING: the commands whose words the walk never starts as a script (imported when a
+    launcher has such a `..`: the walk's modules are not otherwise needed where nothing is walked)."""
+    from ..shell.launches import NOT_STARTING
+    return NOT_STARTING
 
 
 def _first_word(text: str, at: int) -> Optional[str]:
@@ -526,9 +549,9 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     k = at
     while k and text[k - 1] in "'\"":
         k -= 1
-    if k and text[k - 1] == "=" and _NAME_BEFORE.search(text, max(0, k - 81), k - 1) is not None:
-        named = _NAME_BEFORE.search(text, max(0, k - 81), k - 1)
-        if named is not None and re.fullmatch(r"\w+", named.group(1)) and _starts_word(text, named.start()):
+    if k and text[k - 1] == "=":
+        named = _name_before(text, max(0, k - 81), k - 1)
+        if named is not None and re.fullmatch(r"\w+", named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
     line = k                            # the command starts after the line break before it (not a `\\`-newline)
     while True:
@@ -849,10 +872,10 @@ def _held_by(text: str, at: int) -> Optional[str]:
     (`DATA_DIR=/data`, not `export DATA_DIR=/data`, `x=a/data`)."""
     if not at or text[at - 1] != "=":
         return None
-    named = _NAME_BEFORE.search(text, max(0, at - 81), at - 1)
-    if named is None or not re.fullmatch(r"[A-Za-z_]\w*", named.group(1)) or not _heads(text, named.start()):
+    named = _name_before(text, max(0, at - 81), at - 1)
+    if named is None or not re.fullmatch(r"[A-Za-z_]\w*", named[1]) or not _heads(text, named[0]):
         return None
-    return named.group(1)
+    return named[1]
 
 
 def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[str, bool]]]:
