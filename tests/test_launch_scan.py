@@ -241,6 +241,36 @@ def test_a_file_run_where_it_can_run_again_counts_each_run(project, text):
     assert bench._check(str(path), text) == slow
 
 
+LOOPING_CHILD = "for p in $*\ndo\n" + "".join(f"  echo {i}\n" for i in range(100)) + "done\n"
+SIXTY = " ".join(f"a{i}" for i in range(60))
+
+
+@pytest.mark.parametrize("text, why", [
+    # a launcher without a loop of its own passes 60 arguments: the child's loop goes round 60 times
+    ("bash ./looping.sh " + SIXTY + "\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    ("bash ./looping.sh " + SIXTY.replace(" a3", " \\\n a3") + "\npython3 ../train.py\n",     # one logical line
+     "its commands may reach the walk's bound"),
+    # as many as a variable's value has words: not counted here
+    ('A="' + SIXTY + '"\nbash ./looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + SIXTY + '"\nf() {\n  for a\n  do\n' + "".join(f"    echo {i}\n" for i in range(30)) +
+     '  done\n}\nf $A $A $A\npython3 ../train.py\n', "a function given a variable's words loops over them"),
+])
+def test_the_arguments_a_loop_goes_round_are_those_its_caller_can_give(project, text, why):
+    """A loop over the arguments in a function body or a file it runs goes round once per argument of the call: the
+    words of the calling line, whatever file it is in (a launcher without a loop of its own counted none: settled,
+    while the walk stopped at its bound), and a variable's words are not counted here."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "looping.sh").write_text(LOOPING_CHILD)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]}
+    assert bench._check(str(path), text) == slow
+
+
 def test_a_name_several_files_have_counts_the_longest_once(project, monkeypatch):
     """`bash ${d}/long.sh` is one file of that name (the walk enters the one it is from): three of them in reach
     count the longest once, not all three."""

@@ -157,6 +157,8 @@ class _Text:
         # commands and levels of each body by loop depth: how often each body is walked (_Text.walked) weighs them
         self._stretches: List[Tuple[int, int, int, int]] = []
         self._headers: Set[int] = set()             # where the stretches that are a loop's head (to its `do`) start
+        self.body_loops = False                     # a loop over the arguments in a function body (its call's)
+        self._passes: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _COMMENT.sub("", text)
         computed = _computed(text)
@@ -263,6 +265,7 @@ class _Text:
             self.commands[k] += commands
             self.levels[k] += levels
             innermost = open_bodies[-1] if open_bodies else -1
+            self.body_loops = self.body_loops or depth > 0 and innermost >= 0 and where > at
             self._stretches.append((at, where, depth, innermost))
             counts = self._in_body.setdefault(innermost, [])
             while len(counts) <= depth:
@@ -322,8 +325,16 @@ class _Text:
     def widest(self) -> int:
         """The most words a line holds (the arguments it can give a loop over them); 0 without such a loop."""
         if self._widest is None:
-            self._widest = max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
+            self._widest = self.passes if self._text_lines else 0
         return self._widest
+
+    @property
+    def passes(self) -> int:
+        """The most words a line holds, its `\\`-newlines joined: the most arguments a command of it can give a
+        function or a file it runs or sources, where no word of it is a variable's (_args)."""
+        if self._passes is None:
+            self._passes = max((len(line.split()) for line in _logical_lines(self.text)), default=0)
+        return self._passes
 
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
@@ -444,6 +455,39 @@ class _Text:
                 out[0] += commands * rounds ** depth * times
                 out[1] += levels * rounds ** depth * times
         return out[0], out[1], out[2]
+
+
+def _logical_lines(text: str) -> List[str]:
+    return text.replace("\\\r\n", " ").replace("\\\n", " ").split("\n")
+
+
+# a word made from a variable's value or a command's output (not one of the arguments': `$1`, `"$@"`, `$#`)
+_EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_]|\(|\{!)|`")
+_FORWARDS = re.compile(r"\$(?:\{?[@*])")
+
+
+def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
+    """How many arguments a loop over them can go round, at most (it is walked once per argument: the launcher's own,
+    which check does not know, once): where one is in a function body or a file the launcher runs or sources, the
+    words of a line that calls that function or names that file (`\\`-newlines joined), each text's widest added
+    for the arguments a call passes on (`"$@"`: as many times as there are functions and files to pass through), and
+    two more for a `while` (_Text.walked). None when such a line has a word from a variable (`f $ARGS`: as many
+    arguments as its value has words) or a command's output."""
+    looping = [p for p, t in texts.items() if t.body_loops or p != launcher and len(t.commands) > 2]
+    if not looping:
+        return sum(t.widest for t in texts.values()) + 2
+    functions = {n for t in texts.values() for n in t.defined}
+    files = {os.path.basename(p) for p in looping if p != launcher}
+    called = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, sorted(functions)))) \
+        if functions else None
+    for t in texts.values():
+        for line in _logical_lines(t.text):
+            if _EXPANSION.search(line) and (any(f in line for f in files) or called and called.search(line)):
+                return None
+    rounds = sum(t.passes for t in texts.values())
+    if any(_FORWARDS.search(t.text) for t in texts.values()):
+        rounds *= 1 + len(functions) + len(texts)
+    return rounds + 2
 
 
 def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
@@ -648,8 +692,11 @@ def why_walked(text: str, path: str) -> str:
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
     own = texts[launcher]
     levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
-    alone = own.walked(own.widest + 2)
-    if (alone[0] if alone else own.weighted(own.commands, own.widest + 2, _times({launcher: own}))) >= MAX_COMMANDS:
+    rounds = _args({launcher: own}, launcher)
+    if rounds is None:
+        return "a function given a variable's words loops over them"
+    alone = own.walked(rounds)
+    if (alone[0] if alone else own.weighted(own.commands, rounds, _times({launcher: own}))) >= MAX_COMMANDS:
         return "its commands may reach the walk's bound"
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
@@ -667,7 +714,9 @@ def why_walked(text: str, path: str) -> str:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
-        rounds = sum(t.widest for t in texts.values()) + 2
+        rounds = _args(texts, launcher)
+        if rounds is None:
+            return "a function or a file given a variable's words loops over them"
         weights = _weights(texts, rounds)
         times = max(w[2] for w in weights.values()) if weights else _times(texts)
         commands = _commands(texts, edges, launcher, rounds, times, weights)
