@@ -425,6 +425,11 @@ def test_a_launcher_in_a_linked_folder_is_walked(project, tmp_path):
     text = "python3 ../train.py\n"
     (project / "linked" / "run.sh").write_text(text)
     assert why_walked(text, str(project / "linked" / "run.sh")) == "a linked folder on its path"
+    (tmp_path / "real" / "test" / "deep").mkdir()            # a link higher up the path
+    (project / "linked" / "deep" / "run.sh").write_text(text)
+    assert why_walked(text, str(project / "linked" / "deep" / "run.sh")) == "a linked folder on its path"
+    # one that names nothing to follow starts nothing wherever it is
+    assert why_walked("cd ..\nls\nf() { echo; }\n", str(project / "linked" / "run.sh")) == ""
 
 
 def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):

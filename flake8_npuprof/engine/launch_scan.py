@@ -684,8 +684,6 @@ def why_walked(text: str, path: str) -> str:
     if not os.path.isfile(path):
         return "not a file"
     launcher = os.path.abspath(path)
-    if os.path.realpath(os.path.dirname(launcher)) != os.path.dirname(launcher):
-        return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     texts = {launcher: _Text(launcher, text)}
     if texts[launcher].why:
         return texts[launcher].why
@@ -700,6 +698,8 @@ def why_walked(text: str, path: str) -> str:
         return "its commands may reach the walk's bound"
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
+    if _linked(os.path.dirname(launcher)):
+        return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
                     _held({launcher: own}, own.defined))
     if why:
@@ -792,6 +792,22 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]])
     return "", edges
 
 
+def _linked(folder: str) -> bool:
+    """Whether a folder of this absolute, normalized path is a link (where os.path.realpath would differ from it; a
+    link that leads back to itself too), by one lstat a folder."""
+    import stat
+    while True:
+        try:
+            if stat.S_ISLNK(os.lstat(folder).st_mode):
+                return True
+        except OSError:
+            pass                        # (as realpath: not known to be a link)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+
+
 def _up(folder: str, levels: int) -> str:
     for _ in range(levels):
         folder = os.path.dirname(folder)
@@ -808,8 +824,9 @@ def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[i
             if where.setdefault(name, p) != p:
                 return None
     if where and len(texts) > 1:
-        for p, t in texts.items():
-            if any(where.get(word, p) != p for word in _FUNCTION_NAME.findall(t.text)):
+        for p, t in texts.items():     # a word of it (as _FUNCTION_NAME splits them) that another file's function is
+            foreign = [re.escape(name) for name, q in where.items() if q != p]
+            if foreign and re.search(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(foreign), t.text):
                 return None
     out = {}
     for p, t in texts.items():
