@@ -225,6 +225,7 @@ LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk
     "f() {\n  bash ./long.sh\n}\nf\nf\nf\nf\npython3 ../train.py\n",   # run once per walk of f's body
     "f() {\n  for a\n  do\n    bash ./long.sh\n  done\n}\nf 1 2 3 4\npython3 ../train.py\n",   # once per argument
     "while bash ./long.sh \"$1\"; do shift; done\npython3 ../train.py\n",  # a loop's head runs each round
+    "h() { for x; do bash ./long.sh; done; }\nh a b c d\npython3 ../train.py\n",     # a loop right after `{`
 ])
 def test_a_file_run_where_it_can_run_again_counts_each_run(project, text):
     """The child's commands count once per run of the place that names it: a function body as often as it is walked,

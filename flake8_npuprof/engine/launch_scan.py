@@ -86,7 +86,7 @@ _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
 _OVER_ARGS = re.compile(r"\$\{?[@*1#]|getopts")
-_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t]*(?:[;\n]|$)")    # `for x` (over the arguments), matched at the loop's head
+_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t]*(?:[;\n]|$)")    # `for x` (over the arguments), in the loop's head
 _NAME = re.compile(r"[\w.+-]+")
 _GLOB = re.compile(r"[\w.+*?\[\]-]+")     # `*_test.py`: the walk expands no pattern, it looks for that name
 _BRACE = re.compile(r"\s*\{")
@@ -251,7 +251,7 @@ class _Text:
             else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
                 self.arguments.append((literal, whole, command))
         # the text in stretches where the loops and function bodies open and close, each counted at once
-        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start()) and
+        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _loop_head(text, m.start()) and
                         (not text.startswith("(", m.end()) or text.startswith("for((", m.start()))] +
                        [(a, "{", n) for n, (a, _) in enumerate(bodies)] +
                        [(b, "}", n) for n, (_, b) in enumerate(bodies)] + [(len(text), "", -1)])
@@ -277,7 +277,9 @@ class _Text:
                 opened = where
                 self._headers.add(where)
             elif what == "do":
-                loops.append(bool(_FOR_ALONE.match(text, opened, where) or _OVER_ARGS.search(text, opened, where)))
+                # (from the last loop word found at a command's head: this loop's, or, where its word was not found
+                # there, an earlier one's, so that its head is read in any case)
+                loops.append(bool(_FOR_ALONE.search(text, opened, where) or _OVER_ARGS.search(text, opened, where)))
                 depth += loops[-1]
                 if 2 * depth == len(self.commands):
                     self.commands += [0, 0]
@@ -617,6 +619,21 @@ def _heads(text: str, at: int) -> bool:
     while k and text[k - 1] in " \t":
         k -= 1
     return not k or text[k - 1] in "\n;&|"
+
+
+_LOOP_AFTER = {"then", "else", "elif", "do", "time", "!"}
+
+
+def _loop_head(text: str, at: int) -> bool:
+    """Whether a loop word at `at` starts a command: after a line break, `;`, `&`, `|`, `{`, `(`, `` ` `` or a
+    keyword that a command follows (`then for x`, `{ for x; do`)."""
+    k = at
+    while k and text[k - 1] in " \t":
+        k -= 1
+    if not k or text[k - 1] in "\n;&|{(`":
+        return True
+    before = text[text.rfind("\n", 0, k) + 1:k].split()
+    return bool(before) and before[-1] in _LOOP_AFTER
 
 
 def _after_boundary(text: str, at: int) -> bool:
