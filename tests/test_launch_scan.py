@@ -254,6 +254,9 @@ SIXTY = " ".join(f"a{i}" for i in range(60))
     # as many as a variable's value has words: not counted here
     ('A="' + SIXTY + '"\nbash ./looping.sh $A $A\npython3 ../train.py\n',
      "a function or a file given a variable's words loops over them"),
+    # named where it is not run: the line that runs it is not known here
+    ('S=./looping.sh\nA="' + SIXTY + '"\nbash $S $A $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
     ('A="' + SIXTY + '"\nf() {\n  for a\n  do\n' + "".join(f"    echo {i}\n" for i in range(30)) +
      '  done\n}\nf $A $A $A\npython3 ../train.py\n', "a function given a variable's words loops over them"),
 ])

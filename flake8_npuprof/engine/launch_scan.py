@@ -480,6 +480,10 @@ def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
         return sum(t.widest for t in texts.values()) + 2
     functions = {n for t in texts.values() for n in t.defined}
     files = {os.path.basename(p) for p in looping if p != launcher}
+    for t in texts.values():        # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
+        for (name, _, _), at in zip(t.shells, t._shell_at):
+            if any(name.endswith(f) for f in files) and not _runs_here(t.text, at):
+                return None
     called = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, sorted(functions)))) \
         if functions else None
     for t in texts.values():
@@ -490,6 +494,22 @@ def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
     if any(_FORWARDS.search(t.text) for t in texts.values()):
         rounds *= 1 + len(functions) + len(texts)
     return rounds + 2
+
+
+_RUNNERS = {"bash", "sh", "dash", "zsh", "ksh", "source", ".", "exec", "nohup", "time", "command", ""}
+
+
+def _runs_here(text: str, at: int) -> bool:
+    """Whether the file named at `at` is run or sourced by the command it is named in: the words before it there are
+    a shell, `source`/`.`, `exec`, `nohup` or their options (`bash -x ./x.sh`, `./x.sh`), so what that line gives it
+    is what it gets."""
+    line = at
+    while True:
+        line = text.rfind("\n", 0, line)
+        if line < 1 or text[line - 1] != "\\":
+            break
+    start = max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    return all(w.strip("'\"") in _RUNNERS or w.startswith("-") for w in text[start:at].split())
 
 
 def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
