@@ -2,7 +2,7 @@
 
     python benchmarks/launchers.py same DIR... [--settled]    # every .sh under DIR: findings with the scans == with
                                                               # every walk (--settled: those launch_scan settles)
-    python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT]
+    python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT] [--instructions]
     python benchmarks/launchers.py lines [--repeat 5]           # CPU per msprof line, judged and parsed
 
 `same` checks each launcher twice in one process, as `check` does (shell_launches.check_file_each, the run's target and
@@ -15,7 +15,9 @@ the pairs' ratios: the launchers under DIR that name no profiling word ("prof" i
 cannot start a profiled script (by their walk: unstartable), then all that name no profiling word, in their projects
 and copied alone, against as many empty `.sh` files (with why the scans still walk the others); with --before (a
 checkout of the package, such as `git archive COMMIT | tar -x -C DIR`), the same for that checkout, and all of DIR's
-launchers with this checkout against that one.
+launchers with this checkout against that one. --instructions: instead of CPU, the instructions (callgrind,
+PYTHONHASHSEED=0, the bytecode caches written first) of one process of the launchers that cannot start a profiled
+script and one of as many empty files, for each checkout: the same on every run, whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -124,6 +126,21 @@ def _cli(files: List[str], cwd: str, source: Optional[str] = None) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def _instructions(files: List[str], cwd: str, source: Optional[str] = None) -> int:
+    """Instructions (callgrind) of one `npuprof check --no-cache -j1 FILE...` process, after one run that writes
+    the bytecode caches."""
+    env = dict(os.environ, PYTHONPATH=source or str(Path(__file__).resolve().parent.parent), PYTHONHASHSEED="0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    argv = [sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-j1", "-q", *files]
+    subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    if not found:
+        raise SystemExit(f"callgrind gave no count: {proc.stderr[-500:]}")
+    return int(found.group(1))
+
+
 def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
     """Medians of a and b and of their ratio over repeat adjacent pairs (load on the machine hits both sides), after
     one run of each (which writes the bytecode caches)."""
@@ -161,7 +178,7 @@ def unstartable(root: str, paths) -> List[str]:
     return out
 
 
-def cost(roots, repeat: int, before: Optional[str]) -> None:
+def cost(roots, repeat: int, before: Optional[str], instructions: bool = False) -> None:
     root = os.path.abspath(roots[0])
     every = [os.path.relpath(p, root) for p in launchers([root])]
     bare = [p for p in every if "prof" not in _read(os.path.join(root, p)).lower()]
@@ -186,6 +203,13 @@ def cost(roots, repeat: int, before: Optional[str]) -> None:
             Path(empty, str(i), "run.sh").write_text("")
         shells = [os.path.join(str(i), "run.sh") for i in range(len(bare))]
         sides = [("this checkout", None)] + ([("before", before)] if before else [])
+        if instructions:
+            for name, source in sides:
+                a, b = _instructions(cannot, root, source), _instructions(shells[:len(cannot)], empty, source)
+                print(f"{name}: the {len(cannot)} launchers that cannot start a profiled script, in their projects: "
+                      f"{a / 1e6:,.0f}M instructions; as many empty .sh files: {b / 1e6:,.0f}M; ratio {a / b:.2f}; "
+                      f"{(a - b) / len(cannot) / 1e6:.2f}M a launcher above an empty file")
+            return
         for name, source in sides:
             a, b, r = _pairs(lambda: _cli(cannot, root, source), lambda: _cli(shells[:len(cannot)], empty, source),
                              repeat)
@@ -280,6 +304,9 @@ def main(argv=None) -> int:
                              "PYTHONDONTWRITEBYTECODE=1, which the figures before 2026-12-05 evening had)")
     parser.add_argument("--before", help="another checkout of the package (a git archive of the commit before), "
                                          "measured against this one")
+    parser.add_argument("--instructions", action="store_true",
+                        help="cost: instructions (callgrind) of the launchers that cannot start a profiled script and "
+                             "of as many empty files, one process each, instead of CPU")
     args = parser.parse_intermixed_args(argv)
     if args.what == "same":
         paths = launchers(args.dirs)
@@ -299,7 +326,7 @@ def main(argv=None) -> int:
         return 0
     global BYTECODE
     BYTECODE = not args.compile
-    cost(args.dirs, args.repeat, args.before)
+    cost(args.dirs, args.repeat, args.before, args.instructions)
     return 0
 
 

@@ -9,8 +9,13 @@ The shapes are the inputs whose cost once outgrew them (issue 43): a `'…' + 'a
 (x3.9 then x6.1 per doubling), many statements on one line (8,000 on a 110 KB line: 10.5 s, 1.76 GB), a
 chain of names each adding to the one before (the resolver's depth bound stops it early: NPP191), an
 options dict of n unknown keys (each looked up against every other, then a did-you-mean per version), and as
-controls a file of many setups and many plain lines. Each size is analysed in this
-process (`checks.analysis.analyse`, the plugin's and the CLI's engine) --repeat times; the table gives the
+controls a file of many setups and many plain lines. The shell launchers' shapes are those the fuzz tests guard
+with a deadline (tests/test_launcher_args.py, tests/test_launcher_bounds.py): a launch line of n `--a=b` words after
+a loop over the arguments that reads `--profiling` (8,000 words took 12 s), a variable of n `$1` fields given to
+a script, emulated with one argument (5,000 took 4 s), and a variable of 100 words written n times (its words
+grow with n up to the walk's bound of 200,000, NPP191 from n = 2,000). Each size is analysed in this
+process (`checks.analysis.analyse`, the plugin's and the CLI's engine; a launcher by `check`'s engine,
+`engine.run.check_shell`, or emulate's, beside a script with a setup) --repeat times; the table gives the
 median CPU seconds, the ratio to the size before, and the exponent log2(ratio): about 1 is linear, 2 is
 quadratic. A doubling's ratio is at most 2.5 on a linear shape here, allowing for noise below 10 ms.
 Where Python cannot parse a size (3.11 nests about 1,000 `+` or `elif`), the row says NPP192, and where a
@@ -22,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -75,20 +82,62 @@ def plain_lines(n: int) -> str:
     return HEAD + "".join(f"x{k} = f{k}(a{k})\n" for k in range(n))
 
 
-SHAPES = {f.__name__: f for f in (concat, elif_chain, one_line, name_chain, many_keys, setups, plain_lines)}
+LOOP = ("#!/bin/bash\nprofiling=False\nfor para in $*\ndo\n    if [[ $para == --profiling* ]];then\n"
+        "        profiling=`echo ${para#*=}`\n    fi\ndone\n")
 
 
-def measure(text: str, repeat: int, memory: bool):
+def launch_line(n: int) -> str:
+    return LOOP + "python3 train.py --profiling=${profiling} --epochs=1" + " --a=b" * n + "\n"
+
+
+def dollar_fields(n: int) -> str:
+    return '#!/bin/bash\nARGS="' + " $1" * n + '"\npython3 train.py $ARGS\n'
+
+
+def var_words(n: int) -> str:
+    return ('#!/bin/bash\nexport PROFILING_MODE=true\nX="' + " ".join(f"w{k}" for k in range(100)) + '"\necho' +
+            " $X" * n + "\npython3 train.py\n")
+
+
+SHAPES = {f.__name__: f for f in (concat, elif_chain, one_line, name_chain, many_keys, setups, plain_lines,
+                                  launch_line, dollar_fields, var_words)}
+EMULATED = {"dollar_fields"}            # the shapes emulate's replay is measured on (with one argument: `--x=1`)
+SHELL = {"launch_line", "var_words"} | EMULATED
+_folder: list = []                      # the launchers' folder, with train.py (a setup that reads --profiling)
+
+
+def _run(name: str, text: str) -> set:
+    """The codes of one analysis of the shape's text: a Python file by the plugin's engine, a launcher by check's
+    (or emulate's, which gives no codes)."""
+    if name not in SHELL:
+        return {f.code for f in analyse(text, None, "scaling.py")}
+    from flake8_npuprof.checks.launcher_switch import EXAMPLE_SCRIPT
+    from flake8_npuprof.engine.run import check_shell
+    from flake8_npuprof.knowledge.run_settings import Settings
+    from flake8_npuprof.knowledge.targets import Target
+    if not _folder:
+        _folder.append(tempfile.mkdtemp(prefix="scaling-"))
+        Path(_folder[0], "train.py").write_text(EXAMPLE_SCRIPT)
+    path = os.path.join(_folder[0], "run.sh")
+    Path(path).write_text(text)
+    if name in EMULATED:
+        from flake8_npuprof.emulate.script import emulate_path
+        emulate_path(path, Target.parse("8.0", "910B"), use_env=False, environ={}, launcher_args=["--x=1"])
+        return set()
+    return {f.code for f in check_shell(text, path, Settings())}
+
+
+def measure(name: str, text: str, repeat: int, memory: bool):
     """(median CPU seconds, peak traced MB or None, the codes that say a run stopped short)."""
     times, peak, codes = [], None, set()
     for _ in range(repeat):
         start = time.process_time()
-        findings = analyse(text, None, "scaling.py")
+        found = _run(name, text)
         times.append(time.process_time() - start)
-        codes = {f.code for f in findings} & {"NPP000", "NPP191", "NPP192"}
+        codes = found & {"NPP000", "NPP191", "NPP192"}
     if memory:
         tracemalloc.start()
-        analyse(text, None, "scaling.py")
+        _run(name, text)
         peak = tracemalloc.get_traced_memory()[1] / 1e6
         tracemalloc.stop()
     return statistics.median(times), peak, codes
@@ -108,13 +157,15 @@ def main(argv=None) -> int:
         sizes.append(n)
         n *= 2
     analyse(setups(2), None, "warm.py")               # imports and first-use caches
+    for name in set(args.shapes) & SHELL:
+        _run(name, SHAPES[name](2))
     print(f"{'shape':<12} {'n':>6} {'KB':>8} {'cpu s':>8} {'ratio':>6} {'exp':>5} {'MB':>7}  stopped")
     worst = {}
     for name in args.shapes:
         before = None
         for n in sizes:
             text = SHAPES[name](n)
-            seconds, peak, codes = measure(text, args.repeat, args.memory)
+            seconds, peak, codes = measure(name, text, args.repeat, args.memory)
             ratio = seconds / before if before and before > 0 else None
             exponent = math.log2(ratio) if ratio else None
             if ratio and before >= 0.01 and not codes:

@@ -218,6 +218,78 @@ def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypat
     assert _weights(texts, 2) == {"child.sh": (45 + 3 * 71 + 12 * 3, 0, 71)}     # f: 1 + 40 + 10 * 3 walks
 
 
+LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk's bound: four runs reach it
+
+
+@pytest.mark.parametrize("text", [
+    "f() {\n  bash ./long.sh\n}\nf\nf\nf\nf\npython3 ../train.py\n",   # run once per walk of f's body
+    "f() {\n  for a\n  do\n    bash ./long.sh\n  done\n}\nf 1 2 3 4\npython3 ../train.py\n",   # once per argument
+    "while bash ./long.sh \"$1\"; do shift; done\npython3 ../train.py\n",  # a loop's head runs each round
+    "h() { for x; do bash ./long.sh; done; }\nh a b c d\npython3 ../train.py\n",     # a loop right after `{`
+])
+def test_a_file_run_where_it_can_run_again_counts_each_run(project, text):
+    """The child's commands count once per run of the place that names it: a function body as often as it is walked,
+    a loop over the arguments (`for a` alone too) once per round. Counted once, each of these was settled while the
+    walk stopped at its bound (NPP191)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "long.sh").write_text(LONG_CHILD)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]} or "while" in text
+    assert bench._check(str(path), text) == slow
+
+
+LOOPING_CHILD = "for p in $*\ndo\n" + "".join(f"  echo {i}\n" for i in range(100)) + "done\n"
+SIXTY = " ".join(f"a{i}" for i in range(60))
+
+
+@pytest.mark.parametrize("text, why", [
+    # a launcher without a loop of its own passes 60 arguments: the child's loop goes round 60 times
+    ("bash ./looping.sh " + SIXTY + "\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    ("bash ./looping.sh " + SIXTY.replace(" a3", " \\\n a3") + "\npython3 ../train.py\n",     # one logical line
+     "its commands may reach the walk's bound"),
+    # as many as a variable's value has words: not counted here
+    ('A="' + SIXTY + '"\nbash ./looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    # named where it is not run: the line that runs it is not known here
+    ('S=./looping.sh\nA="' + SIXTY + '"\nbash $S $A $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + SIXTY + '"\nf() {\n  for a\n  do\n' + "".join(f"    echo {i}\n" for i in range(30)) +
+     '  done\n}\nf $A $A $A\npython3 ../train.py\n', "a function given a variable's words loops over them"),
+])
+def test_the_arguments_a_loop_goes_round_are_those_its_caller_can_give(project, text, why):
+    """A loop over the arguments in a function body or a file it runs goes round once per argument of the call: the
+    words of the calling line, whatever file it is in (a launcher without a loop of its own counted none: settled,
+    while the walk stopped at its bound), and a variable's words are not counted here."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "looping.sh").write_text(LOOPING_CHILD)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]}
+    assert bench._check(str(path), text) == slow
+
+
+def test_a_name_several_files_have_counts_the_longest_once(project, monkeypatch):
+    """`bash ${d}/long.sh` is one file of that name (the walk enters the one it is from): three of them in reach
+    count the longest once, not all three."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    for folder in ("test", "tools", "."):
+        (project / folder / "long.sh").write_text(LONG_CHILD)
+    path = project / "test" / "run.sh"
+    text = "d=$(cd $(dirname $0); pwd)\nbash ${d}/long.sh\nbash ${d}/long.sh\npython3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ""
+    _not_walked_and_as_if_walked(path, text, monkeypatch)
+    path.write_text(text.replace("bash", "bash ../long.sh; bash ../long.sh; bash", 1))    # four runs: the bound
+    assert why_walked(path.read_text(), str(path)) == "its commands may reach the walk's bound"
+
+
 @pytest.mark.parametrize("text", [
     "cd ~\npython3 train.py\n",                          # the home folder is there
     "python3 ${name}.py\n",                             # the script's name is computed
@@ -306,7 +378,8 @@ def test_a_script_word_the_walk_cannot_know_starts_no_script(project, text, walk
     (project / "train.py").write_text(EXAMPLE_SCRIPT)
     path = project / "test" / "run.sh"
     path.write_text(text)
-    assert why_walked(text, str(path)) == ("../train.py may hold a setup" if walked else "")
+    assert why_walked(text, str(path)) == ("" if not walked else "a `..` a function is given" if "run .." in text
+                                           else "../train.py may hold a setup")
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow
@@ -356,6 +429,11 @@ def test_a_launcher_in_a_linked_folder_is_walked(project, tmp_path):
     text = "python3 ../train.py\n"
     (project / "linked" / "run.sh").write_text(text)
     assert why_walked(text, str(project / "linked" / "run.sh")) == "a linked folder on its path"
+    (tmp_path / "real" / "test" / "deep").mkdir()            # a link higher up the path
+    (project / "linked" / "deep" / "run.sh").write_text(text)
+    assert why_walked(text, str(project / "linked" / "deep" / "run.sh")) == "a linked folder on its path"
+    # one that names nothing to follow starts nothing wherever it is
+    assert why_walked("cd ..\nls\nf() { echo; }\n", str(project / "linked" / "run.sh")) == ""
 
 
 def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
@@ -417,7 +495,7 @@ def test_the_listing_of_a_region_is_made_again_when_a_folder_changes(project):
     ("export cur_path='pwd'\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
     ("cur_path='pwd'\nread cur_path\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
     ("cur_path='pwd'\necho ${cur_path:-..}\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
-    ("f() { code_dir=$1; }\nf ..\npython3 ${code_dir}/train.py\n", "train.py may hold a setup"),
+    ("f() { code_dir=$1; }\nf ..\npython3 ${code_dir}/train.py\n", "a `..` a function is given"),
     ("cur_path=$(pwd)\npython3 ${cur_path}/train.py\n", "train.py may hold a setup"),
     ("cur_path='pwd'\npython3 ${cur_path}/$name/train.py\n", "train.py may hold a setup"),
 ])
@@ -482,6 +560,40 @@ def test_an_absolute_value_read_only_as_a_program_argument_is_no_directory(proje
     path.write_text(text)
     assert why_walked(text, str(path)) == ("an absolute path that is there (/etc)" if walked else "")
     if not walked:
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, why", [
+    # only programs' arguments: no directory goes up there (`..` in the script's own word counts: 1 level)
+    ("python3 ../train.py --data=../../data --out=../../../out\n", ""),
+    ('echo "usage: ./train.sh --data_path=../../data"\npython3 ../train.py\n', ""),
+    ("ls ../../.. > /dev/null\npython3 ../train.py\n", ""),
+    ('cp -r "${d}/../../data" . && sed -i "s#/a#$d/../..#g" x.py\npython3 ../train.py\n', ""),   # start no script
+    # a `..` that may take a directory up or name a script counts: other/train.py is then in reach
+    ("cd ../..\npython3 other/train.py\n", "../../other/train.py may hold a setup"),
+    ("d=../..\npython3 $d/other/train.py\n", "../../other/train.py may hold a setup"),
+    ("python3 ../../other/train.py\n", "../../other/train.py may hold a setup"),
+    ("s=train.py\npython3 ../../other/$s\n", "../../other/train.py may hold a setup"),
+    ("python3 ../train.py ${d}/../../other/train.py\n", "../../other/train.py may hold a setup"),
+    ("d=$(echo ../..)\ncd $d\npython3 other/train.py\n", "../../other/train.py may hold a setup"),
+    ("go() { cd $1; }\ngo ../..\npython3 other/train.py\n", "a `..` a function is given"),
+    ("echo() { cd $1; }\necho ../..\npython3 other/train.py\n", "a `..` a function is given"),
+])
+def test_a_dotdot_only_a_program_is_given_is_no_level_up(project, text, why, monkeypatch):
+    """A `..` counts a folder level only where it may take the walk's directory up or name a script: not in a word
+    that is a program's argument (written out, naming no script) nor in an `echo`'s; a function's arguments are left
+    to the walk. zoo/other/train.py, two levels above test/, holds a setup."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project.parent / "other").mkdir()
+    (project.parent / "other" / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    else:
         with bench.every_walk():
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow

@@ -122,8 +122,37 @@ def _may_report(text: str) -> bool:
                if not m.start() or bare[m.start() - 1].isspace() or bare[m.start() - 1] == "\x01"):
         return False
     # one stands after a blank: is it in an assignment word, decoded as simple_commands decodes it (`$1 == --help`,
-    # `echo "--output"` are not)
-    return any(_msprof_word(read_word(text, m.start())[0].text) for m in _ASSIGNMENT_AT.finditer(text))
+    # `echo "--output"` are not). A decoded word has a blank only from a quote or a `\\`, and runs past its line only
+    # through those or an expansion (`$(`, `` ` ``): a word with none of them to its line's end holds no option word
+    for at in _assignments(text):
+        eol = text.find("\n", at)
+        if _UNPLAIN.search(text, at, len(text) if eol < 0 else eol) and _msprof_word(read_word(text, at)[0].text):
+            return True
+    return False
+
+
+_UNPLAIN = re.compile(r"['\"\\\\$`]")
+_RUN = frozenset("'\"\\\r\n+_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_AFTER = frozenset(";&|()<>'\"")              # (and a blank) what _ASSIGNMENT_AT's lookbehind lets a match follow
+
+
+def _assignments(text: str):
+    """Where _ASSIGNMENT_AT.finditer(text) matches, in order. Each match is in the run of what its lookahead reads
+    (name characters, quotes, `\\`s, line breaks, `+`) just before an `=`, at the run's start or after a quote or
+    line break in it (its lookbehind), so only such runs are searched: a search of the whole text tried its
+    lookbehind and lookahead at every character."""
+    done = 0
+    eq = text.find("=")
+    while eq >= 0:
+        lo = eq
+        while lo > done and text[lo - 1] in _RUN:
+            lo -= 1
+        if not lo or text[lo - 1] in _AFTER or text[lo - 1].isspace() or \
+                any(c in "'\"\r\n" for c in text[lo:eq]):
+            for m in _ASSIGNMENT_AT.finditer(text, lo, eq + 1):
+                yield m.start()
+        done = eq + 1
+        eq = text.find("=", done)
 
 
 # ---------------------------------------------------------------- the check

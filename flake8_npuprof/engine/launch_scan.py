@@ -77,14 +77,16 @@ _FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definitio
 _PARENS = re.compile(r"\([ \t]*\)")
 _PARENS_AFTER = re.compile(r"[ \t]*\([ \t]*\)")
 _FUNCTION_NAME = re.compile(r"[\w.:-]+")                    # (each word that may call one)
-_NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")
+_NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")      # (searched by _name_before, in linear time)
 # what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
 # counts one); `do`/`done` at a command's head open and close a loop body; `..` and `dirname` go one folder up
-_LOOP_WORDS = re.compile(r"(for|while|until|select|do|done)(?=$|[\s;&|])", re.M)     # (at a command's head)
+# (at a command's head; `for((i=0; ...))` too, whose head would otherwise reach back to the loop before it)
+_LOOP_WORDS = re.compile(r"(for|while|until|select|do|done)(?=$|[\s;&|(])", re.M)   # (`(`: `for((` alone)
 _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
-_OVER_ARGS = re.compile(r"^for[ \t]+\w+[ \t]*(?:;|$)|\$\{?[@*1#]|getopts")
+_OVER_ARGS = re.compile(r"\$\{?[@*1#]|getopts")
+_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t]*(?:[;\n]|$)")    # `for x` (over the arguments), in the loop's head
 _NAME = re.compile(r"[\w.+-]+")
 _GLOB = re.compile(r"[\w.+*?\[\]-]+")     # `*_test.py`: the walk expands no pattern, it looks for that name
 _BRACE = re.compile(r"\s*\{")
@@ -132,6 +134,7 @@ class _Text:
         # (and its written path's tail, and what follows the variable when it is written out: `/x.py`)
         self.scripts: List[Tuple[str, Optional[str], bool, str, Optional[str]]] = []
         self.shells: List[Tuple[str, str, bool]] = []   # (name, suffix or "", sourced) of each file it runs or sources
+        self._shell_at: List[int] = []                  # where each is named (how often it runs: _Text.mentions)
         self.modules: Set[str] = set()
         self.rooted: List[Tuple[str, bool]] = []    # (absolute literal part, whether the word is all literal)
         # the absolute paths that are only a program's argument, with the words of its command
@@ -144,6 +147,8 @@ class _Text:
         # by [2 * how many loops over the arguments hold it + whether a function body holds it]:
         self.commands: List[int] = [1, 0]           # commands
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
+        # the words before each `..` not counted there, a program's argument (_dots): a function's may be a `cd`'s
+        self.dot_commands: List[Set[str]] = []
         self.links = "readlink" in text or "realpath" in text
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
@@ -151,6 +156,9 @@ class _Text:
         # (start, end, loop depth, the body it is in or -1) of the stretches the counts below were made in, and the
         # commands and levels of each body by loop depth: how often each body is walked (_Text.walked) weighs them
         self._stretches: List[Tuple[int, int, int, int]] = []
+        self._headers: Set[int] = set()             # where the stretches that are a loop's head (to its `do`) start
+        self.body_loops = False                     # a loop over the arguments in a function body (its call's)
+        self._passes: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _COMMENT.sub("", text)
         computed = _computed(text)
@@ -167,9 +175,9 @@ class _Text:
                     return
         self._open = 0                  # a new pass from the text's start
         for m in _PARENS.finditer(text):
-            named = _NAME_BEFORE.search(text, max(0, m.start() - 80), m.start())
-            if named and _starts_word(text, named.start()):
-                self._body(named.group(1), named.start(1), named.start(), m.end(), text, bodies, _brace_body)
+            named = _name_before(text, max(0, m.start() - 80), m.start())
+            if named and _starts_word(text, named[0]):
+                self._body(named[1], named[0], named[0], m.end(), text, bodies, _brace_body)
                 if self.why:
                     return
         for m in _PY.finditer(text):
@@ -191,7 +199,7 @@ class _Text:
             at, word = _word_before(text, m.end())
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
             sourced = bool(_SOURCE_HEAD.search(text, text.rfind("\n", 0, at) + 1, at))
-            if self._assigned(text, at) or self._shell(word, at, text, sourced):
+            if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
         for m in _SOURCED.finditer(text):
             target = m.group(1).strip("'\"")    # (a `.sh` one is an _SH word; `find . -name`: no file of that name)
@@ -199,7 +207,7 @@ class _Text:
                 continue
             if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
                 continue                    # `docker build . \`, "source code," in a text: no command
-            if self._shell(target, 0, text, True):
+            if self._shell(target, 0, text, True, m.start()):
                 return
         for m in _MODULE.finditer(text):
             module = m.group(1)
@@ -243,7 +251,8 @@ class _Text:
             else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
                 self.arguments.append((literal, whole, command))
         # the text in stretches where the loops and function bodies open and close, each counted at once
-        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _heads(text, m.start())] +
+        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _loop_head(text, m.start()) and
+                        (not text.startswith("(", m.end()) or text.startswith("for((", m.start()))] +
                        [(a, "{", n) for n, (a, _) in enumerate(bodies)] +
                        [(b, "}", n) for n, (_, b) in enumerate(bodies)] + [(len(text), "", -1)])
         depth, opened, loops, inside, at = 0, 0, [], 0, 0   # loops: whether each open loop runs once per argument
@@ -251,11 +260,12 @@ class _Text:
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
             commands = sum(text.count(c, at, where) for c in "\n;&|()`")
-            levels = sum(len(d) == 2 for d in _DOTS.findall(text, at, where)) + \
+            levels = self._dots(text, at, where) + \
                 text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
             self.levels[k] += levels
             innermost = open_bodies[-1] if open_bodies else -1
+            self.body_loops = self.body_loops or depth > 0 and innermost >= 0 and where > at
             self._stretches.append((at, where, depth, innermost))
             counts = self._in_body.setdefault(innermost, [])
             while len(counts) <= depth:
@@ -265,8 +275,11 @@ class _Text:
             at = where
             if what in ("for", "while", "until", "select"):
                 opened = where
+                self._headers.add(where)
             elif what == "do":
-                loops.append(bool(_OVER_ARGS.search(text, opened, where)))
+                # (from the last loop word found at a command's head: this loop's, or, where its word was not found
+                # there, an earlier one's, so that its head is read in any case)
+                loops.append(bool(_FOR_ALONE.search(text, opened, where) or _OVER_ARGS.search(text, opened, where)))
                 depth += loops[-1]
                 if 2 * depth == len(self.commands):
                     self.commands += [0, 0]
@@ -281,12 +294,49 @@ class _Text:
                     open_bodies.remove(body)
         self._text_lines = text if len(self.commands) > 2 else ""
 
+    def _dots(self, text: str, a: int, b: int) -> int:
+        """How many `..` between a and b may take a directory up or name a script: not one in a word that is only a
+        program's argument (_program_words: `--data_dir=../data`, `ls ..`), written out (no quote, `\\`, `$` or
+        `` ` `` in it) and naming no script (no `.py`, `.sh`), nor any of a command that starts no script
+        (shell/launches.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no such
+        command is a function's call."""
+        n = 0
+        for m in _DOTS.finditer(text, a, b):
+            if m.end() - m.start() != 2:
+                continue
+            start, end = m.start(), m.end()
+            while start and text[start - 1] not in _TOKEN_END:
+                start -= 1
+            while end < len(text) and text[end] not in _TOKEN_END:
+                end += 1
+            head = _first_word(text, start)
+            if head == "echo":                  # (what it prints is no directory, unless substituted: None then)
+                self.dot_commands.append({head})
+                continue
+            token = text[start:end]
+            if head is not None and (".py" not in token and ".sh" not in token and not _UNPLAIN.search(token) or
+                                     head in _not_starting()):
+                words = _program_words(text, _word_start(text, m.start()))
+                if words is not None:
+                    self.dot_commands.append(words | {head})
+                    continue
+            n += 1
+        return n
+
     @property
     def widest(self) -> int:
         """The most words a line holds (the arguments it can give a loop over them); 0 without such a loop."""
         if self._widest is None:
-            self._widest = max((len(line.split()) for line in self._text_lines.split("\n")), default=0)
+            self._widest = self.passes if self._text_lines else 0
         return self._widest
+
+    @property
+    def passes(self) -> int:
+        """The most words a line holds, its `\\`-newlines joined: the most arguments a command of it can give a
+        function or a file it runs or sources, where no word of it is a variable's (_args)."""
+        if self._passes is None:
+            self._passes = max((len(line.split()) for line in _logical_lines(self.text)), default=0)
+        return self._passes
 
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
@@ -314,10 +364,10 @@ class _Text:
         k = at - (at > 0 and text[at - 1] in "'\"")
         if not k or text[k - 1] != "=":
             return False
-        named = _NAME_BEFORE.search(text, max(0, k - 81), k - 1)
-        if named is None or not re.fullmatch(r"\w+", named.group(1)) or not _starts_word(text, named.start()):
+        named = _name_before(text, max(0, k - 81), k - 1)
+        if named is None or not re.fullmatch(r"\w+", named[1]) or not _starts_word(text, named[0]):
             return False
-        var = named.group(1)
+        var = named[1]
         for use in re.finditer(r"\$(?:\{%s(?![\w\[])(.?)|%s(?!\w))" % (var, var), text):
             before = text[use.start() - 1] if use.start() else "\n"
             if use.group(1) not in (None, "}") or before not in _BOUNDARY + "/\"'":
@@ -325,7 +375,7 @@ class _Text:
                 return True
         return False
 
-    def _shell(self, word: str, at: int, text: str, sourced: bool) -> bool:
+    def _shell(self, word: str, at: int, text: str, sourced: bool, place: int) -> bool:
         """Note a file it runs or sources; True when its name is not written out (the scan stops)."""
         head, _, name = word.rpartition("/")
         if not _NAME.fullmatch(name) or ("/" not in word and not _starts_word(text, at)):
@@ -335,7 +385,18 @@ class _Text:
         folders = os.path.normpath(_UP.sub("", word)) if head and "$" not in head and "`" not in head else ".."
         self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else "/" + folders,
                             sourced))
+        self._shell_at.append(place)
         return False
+
+    def runs(self, i: int, rounds: int, times: int) -> int:
+        """How often the file named by the i-th of self.shells can be run or sourced in one run of this file: once per
+        round of each loop over the arguments around it (a loop's head, run each round, counts as inside it), and
+        `times` (the most walks of a function body) when a function body holds it."""
+        import bisect
+        starts = [a for a, _, _, _ in self._stretches]
+        k = max(0, bisect.bisect_right(starts, self._shell_at[i]) - 1)
+        start, _, depth, body = self._stretches[k]
+        return rounds ** (depth + (start in self._headers)) * (times if body >= 0 else 1)
 
     def weighted(self, counts: List[int], rounds: int, times: int) -> int:
         """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
@@ -398,6 +459,59 @@ class _Text:
         return out[0], out[1], out[2]
 
 
+def _logical_lines(text: str) -> List[str]:
+    return text.replace("\\\r\n", " ").replace("\\\n", " ").split("\n")
+
+
+# a word made from a variable's value or a command's output (not one of the arguments': `$1`, `"$@"`, `$#`)
+_EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_]|\(|\{!)|`")
+_FORWARDS = re.compile(r"\$(?:\{?[@*])")
+
+
+def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
+    """How many arguments a loop over them can go round, at most (it is walked once per argument: the launcher's own,
+    which check does not know, once): where one is in a function body or a file the launcher runs or sources, the
+    words of a line that calls that function or names that file (`\\`-newlines joined), each text's widest added
+    for the arguments a call passes on (`"$@"`: as many times as there are functions and files to pass through), and
+    two more for a `while` (_Text.walked). None when such a line has a word from a variable (`f $ARGS`: as many
+    arguments as its value has words) or a command's output."""
+    looping = [p for p, t in texts.items() if t.body_loops or p != launcher and len(t.commands) > 2]
+    if not looping:
+        return sum(t.widest for t in texts.values()) + 2
+    functions = {n for t in texts.values() for n in t.defined}
+    files = {os.path.basename(p) for p in looping if p != launcher}
+    for t in texts.values():        # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
+        for (name, _, _), at in zip(t.shells, t._shell_at):
+            if any(name.endswith(f) for f in files) and not _runs_here(t.text, at):
+                return None
+    called = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, sorted(functions)))) \
+        if functions else None
+    for t in texts.values():
+        for line in _logical_lines(t.text):
+            if _EXPANSION.search(line) and (any(f in line for f in files) or called and called.search(line)):
+                return None
+    rounds = sum(t.passes for t in texts.values())
+    if any(_FORWARDS.search(t.text) for t in texts.values()):
+        rounds *= 1 + len(functions) + len(texts)
+    return rounds + 2
+
+
+_RUNNERS = {"bash", "sh", "dash", "zsh", "ksh", "source", ".", "exec", "nohup", "time", "command", ""}
+
+
+def _runs_here(text: str, at: int) -> bool:
+    """Whether the file named at `at` is run or sourced by the command it is named in: the words before it there are
+    a shell, `source`/`.`, `exec`, `nohup` or their options (`bash -x ./x.sh`, `./x.sh`), so what that line gives it
+    is what it gets."""
+    line = at
+    while True:
+        line = text.rfind("\n", 0, line)
+        if line < 1 or text[line - 1] != "\\":
+            break
+    start = max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    return all(w.strip("'\"") in _RUNNERS or w.startswith("-") for w in text[start:at].split())
+
+
 def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
     """Whether a variable can be given a value in these texts: its name stands anywhere other than after `$`."""
     if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
@@ -435,7 +549,46 @@ def _values(name: str, texts: Dict[str, _Text], launcher: str) -> Optional[List[
     return values
 
 
+def _name_before(text: str, lo: int, end: int) -> Optional[Tuple[int, str]]:
+    """(start, name) of what _NAME_BEFORE.search(text, lo, end) finds: the name (`[\\w.:-]+`) that only blanks follow
+    to `end` (or to a line break just before it: `$`), from its start or lo. The search tried each start in turn,
+    each running to the name's end (quadratic in a name's length)."""
+    e = end - 1 if end > lo and text[end - 1] == "\n" else end
+    while e > lo and text[e - 1] in " \t":
+        e -= 1
+    i = e
+    while i > lo and (text[i - 1].isalnum() or text[i - 1] in "_.:-"):
+        i -= 1
+    return (i, text[i:e]) if i < e else None
+
+
 _DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
+_TOKEN_END = frozenset(" \t\r\n;|&()<>")          # what ends a word where quotes do not (_Text._dots)
+_UNPLAIN = re.compile(r"['\"\\$`]")
+_PLAIN_WORD = re.compile(r"[\w./+-]+")
+
+
+def _not_starting() -> Set[str]:
+    """shell/launches.NOT_STARTING: the commands whose words the walk never starts as a script (imported when a
+    launcher has such a `..`: the walk's modules are not otherwise needed where nothing is walked)."""
+    from ..shell.launches import NOT_STARTING
+    return NOT_STARTING
+
+
+def _first_word(text: str, at: int) -> Optional[str]:
+    """The first word of the command the word at `at` is in (after the line break, not a `\\`-newline, or the
+    operator before it), when it is written out (`echo`, `python3`, `./x`; not `$CMD`, `"x"`) and the command is
+    no substitution's (`$(echo ..)`, `` `echo ..` ``: what it prints may become a value); None otherwise."""
+    line = at
+    while True:
+        line = text.rfind("\n", 0, line)
+        if line < 1 or text[line - 1] != "\\":
+            break
+    start = max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
+        return None
+    words = text[start:at].split()
+    return words[0] if words and _PLAIN_WORD.fullmatch(words[0]) else None
 
 
 def _word_before(text: str, end: int) -> Tuple[int, str]:
@@ -462,9 +615,9 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     k = at
     while k and text[k - 1] in "'\"":
         k -= 1
-    if k and text[k - 1] == "=" and _NAME_BEFORE.search(text, max(0, k - 81), k - 1) is not None:
-        named = _NAME_BEFORE.search(text, max(0, k - 81), k - 1)
-        if named is not None and re.fullmatch(r"\w+", named.group(1)) and _starts_word(text, named.start()):
+    if k and text[k - 1] == "=":
+        named = _name_before(text, max(0, k - 81), k - 1)
+        if named is not None and re.fullmatch(r"\w+", named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
     line = k                            # the command starts after the line break before it (not a `\\`-newline)
     while True:
@@ -486,6 +639,21 @@ def _heads(text: str, at: int) -> bool:
     while k and text[k - 1] in " \t":
         k -= 1
     return not k or text[k - 1] in "\n;&|"
+
+
+_LOOP_AFTER = {"then", "else", "elif", "do", "time", "!"}
+
+
+def _loop_head(text: str, at: int) -> bool:
+    """Whether a loop word at `at` starts a command: after a line break, `;`, `&`, `|`, `{`, `(`, `` ` `` or a
+    keyword that a command follows (`then for x`, `{ for x; do`)."""
+    k = at
+    while k and text[k - 1] in " \t":
+        k -= 1
+    if not k or text[k - 1] in "\n;&|{(`":
+        return True
+    before = text[text.rfind("\n", 0, k) + 1:k].split()
+    return bool(before) and before[-1] in _LOOP_AFTER
 
 
 def _after_boundary(text: str, at: int) -> bool:
@@ -553,19 +721,22 @@ def why_walked(text: str, path: str) -> str:
     if not os.path.isfile(path):
         return "not a file"
     launcher = os.path.abspath(path)
-    if os.path.realpath(os.path.dirname(launcher)) != os.path.dirname(launcher):
-        return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     texts = {launcher: _Text(launcher, text)}
     if texts[launcher].why:
         return texts[launcher].why
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
     own = texts[launcher]
     levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
-    alone = own.walked(own.widest + 2)
-    if (alone[0] if alone else own.weighted(own.commands, own.widest + 2, _times({launcher: own}))) >= MAX_COMMANDS:
+    rounds = _args({launcher: own}, launcher)
+    if rounds is None:
+        return "a function given a variable's words loops over them"
+    alone = own.walked(rounds)
+    if (alone[0] if alone else own.weighted(own.commands, rounds, _times({launcher: own}))) >= MAX_COMMANDS:
         return "its commands may reach the walk's bound"
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
+    if _linked(os.path.dirname(launcher)):
+        return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
                     _held({launcher: own}, own.defined))
     if why:
@@ -580,14 +751,15 @@ def why_walked(text: str, path: str) -> str:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
-        rounds = sum(t.widest for t in texts.values()) + 2
+        rounds = _args(texts, launcher)
+        if rounds is None:
+            return "a function or a file given a variable's words loops over them"
         weights = _weights(texts, rounds)
         times = max(w[2] for w in weights.values()) if weights else _times(texts)
-        runs = _runs(texts, edges, launcher, rounds, times)
-        if runs is None:
+        commands = _commands(texts, edges, launcher, rounds, times, weights)
+        if commands is None:
             return "a file it runs or sources runs again on the way"
-        if sum(runs[p] * (weights[p][0] if weights else t.weighted(t.commands, rounds, times))
-               for p, t in texts.items()) >= MAX_COMMANDS:
+        if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
         need = _levels(texts, edges, launcher, rounds, times, weights)
         if need > MAX_LEVELS:
@@ -599,6 +771,8 @@ def why_walked(text: str, path: str) -> str:
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
     functions = {n for t in texts.values() for n in t.defined}
+    if any(words & functions for t in texts.values() for words in t.dot_commands):
+        return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     for t in texts.values():            # an argument of a function: what `f /data` passes may be its `cd $1`
         t.rooted += [(literal, whole) for literal, whole, before in t.arguments if before & functions]
     why = _absolute(texts, region, levels, _held(texts, functions))
@@ -627,20 +801,20 @@ def why_walked(text: str, path: str) -> str:
 
 
 def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]]):
-    """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: how
-    often}}."""
+    """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: (how
+    often it is named, whether sourced, which of the file's shells names it)}}."""
     from ..shell.state import MAX_SOURCED
-    edges: Dict[str, Dict[str, Tuple[int, bool]]] = {}
+    edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
     todo, depth = [launcher], {launcher: 0}
     while todo:
         p = todo.pop()
         edges[p] = {}
-        for name, suffix, sourced in texts[p].shells:
+        for i, (name, suffix, sourced) in enumerate(texts[p].shells):
             for c in _named(found, name):
                 if suffix and not c.endswith(suffix):
                     continue
-                n, s = edges[p].get(c, (0, False))
-                edges[p][c] = (n + 1, s or sourced)
+                n, s, named = edges[p].get(c, (0, False, ()))
+                edges[p][c] = (n + 1, s or sourced, named + (i,))
                 if c in texts:
                     continue
                 if depth[p] + 1 > MAX_SOURCED or len(texts) >= MAX_FILES:
@@ -653,6 +827,22 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]])
                 texts[c], depth[c] = t, depth[p] + 1
                 todo.append(c)
     return "", edges
+
+
+def _linked(folder: str) -> bool:
+    """Whether a folder of this absolute, normalized path is a link (where os.path.realpath would differ from it; a
+    link that leads back to itself too), by one lstat a folder."""
+    import stat
+    while True:
+        try:
+            if stat.S_ISLNK(os.lstat(folder).st_mode):
+                return True
+        except OSError:
+            pass                        # (as realpath: not known to be a link)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
 
 
 def _up(folder: str, levels: int) -> str:
@@ -671,8 +861,9 @@ def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[i
             if where.setdefault(name, p) != p:
                 return None
     if where and len(texts) > 1:
-        for p, t in texts.items():
-            if any(where.get(word, p) != p for word in _FUNCTION_NAME.findall(t.text)):
+        for p, t in texts.items():     # a word of it (as _FUNCTION_NAME splits them) that another file's function is
+            foreign = [re.escape(name) for name, q in where.items() if q != p]
+            if foreign and re.search(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(foreign), t.text):
                 return None
     out = {}
     for p, t in texts.items():
@@ -701,20 +892,32 @@ def _named(found: Dict[str, List[str]], name: str) -> List[str]:
     return [p for i in range(ext + 1) for p in found.get(name[i:], ())]
 
 
-def _runs(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int) -> Optional[Dict[str, int]]:
-    """How often each file can be entered (a file named in a loop body counts once per round: the texts' widest
-    line bounds the rounds); None when one runs or sources a file on its own chain."""
-    out = {p: 0 for p in texts}
+def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights) -> Optional[int]:
+    """The most commands a walk of the launcher can count (one count for all the files it enters): each file's own
+    (weights: _weights'; else _Text.weighted's bound), and for each place where it runs or sources a file, as often
+    as that place can run (_Text.runs), the most of the files the name can be (the walk enters the one file it is
+    from: shell/walk.Walk.find); None when a file runs or sources a file on its own chain."""
+    done: Dict[str, int] = {}
+    busy: Set[str] = set()
 
-    def visit(p: str, times: int, chain: Tuple[str, ...]) -> bool:
-        out[p] += times
-        loops = rounds ** (len(texts[p].commands) // 2 - 1) * times
-        for c, (n, _) in edges.get(p, {}).items():
-            if c in chain or not visit(c, times * n * loops, chain + (c,)):
-                return False
-        return True
+    def total(p: str) -> Optional[int]:
+        if p in done:
+            return done[p]
+        t = texts[p]
+        busy.add(p)
+        most: Dict[int, int] = {}          # each place it names a file: the most of those files
+        for c, (_, _, named) in edges.get(p, {}).items():
+            n = None if c in busy else total(c)
+            if n is None:
+                return None
+            for i in named:
+                most[i] = max(most.get(i, 0), n)
+        busy.discard(p)
+        done[p] = (weights[p][0] if weights else t.weighted(t.commands, rounds, times)) + \
+            sum(t.runs(i, rounds, times) * n for i, n in most.items())
+        return done[p]
 
-    return out if visit(launcher, 1, (launcher,)) else None
+    return total(launcher)
 
 
 def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None) -> int:
@@ -726,11 +929,11 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     def need(p: str) -> int:
         t = texts[p]
         loops = rounds ** (len(t.commands) // 2 - 1) * times
-        ran = [need(c) for c, (_, sourced) in edges.get(p, {}).items() if not sourced]
+        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items() if not sourced]
         return (weights[p][1] if weights else t.weighted(t.levels, rounds, times)) + max(ran, default=0) + \
-            sum(n * loops * need(c) for c, (n, sourced) in edges.get(p, {}).items() if sourced)
+            sum(n * loops * need(c) for c, (n, sourced, _) in edges.get(p, {}).items() if sourced)
 
-    return need(launcher)           # (_runs made sure no file is on its own chain)
+    return need(launcher)           # (_commands made sure no file is on its own chain)
 
 
 def _read(path: str) -> Optional[_Text]:
@@ -772,10 +975,10 @@ def _held_by(text: str, at: int) -> Optional[str]:
     (`DATA_DIR=/data`, not `export DATA_DIR=/data`, `x=a/data`)."""
     if not at or text[at - 1] != "=":
         return None
-    named = _NAME_BEFORE.search(text, max(0, at - 81), at - 1)
-    if named is None or not re.fullmatch(r"[A-Za-z_]\w*", named.group(1)) or not _heads(text, named.start()):
+    named = _name_before(text, max(0, at - 81), at - 1)
+    if named is None or not re.fullmatch(r"[A-Za-z_]\w*", named[1]) or not _heads(text, named[0]):
         return None
-    return named.group(1)
+    return named[1]
 
 
 def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[str, bool]]]:
