@@ -164,13 +164,13 @@ def _replaced(ctx, setup, setups):
     from ..values.ops import Opaque
     parent = ctx.sites.parent.at
     mine = parent(setup.anchor) if setup.anchor is not None else None
-    if setup.delivered != "yes" or setup.delivery is None or not _binds_one_name(mine):
+    if setup.delivered != "yes" or setup.delivery is None or mine is None or not _binds_one_name(mine):
         return setup
     name, block = mine.targets[0].id, parent(mine)
     for later in setups:
         there = parent(later.anchor) if later.anchor is not None else None
         if later is setup or later.delivery is not setup.delivery or later.delivered != "yes" or \
-                not _binds_one_name(there) or there.targets[0].id != name or \
+                there is None or not _binds_one_name(there) or there.targets[0].id != name or \
                 not ctx.pos(mine) < ctx.pos(there) < ctx.pos(setup.delivery):
             continue
         scope, pos, node, holds = ctx.sites.scope_of.at(later.anchor, ctx.sites.module), ctx.pos(later.anchor), there, []
@@ -262,7 +262,7 @@ def true_in_launch(ctx, node) -> set:
     tests' texts (as written, and as reach.py unparses them): no longer conditions of that launch."""
     import ast
     from ..setups.reach import guard_text
-    out = set()
+    out: set = set()
     for g, holds, _ in _decided(ctx, node, terms=False):
         if holds:
             text = ast.get_source_segment(ctx.src.text, g.test) or ""

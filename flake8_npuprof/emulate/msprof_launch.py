@@ -230,8 +230,8 @@ def msprof_result(launch, target: Target, env, unknown: List[str], where: str, a
                   lead + notes + ([] if exits else [EXPORTS]))
     from ..shell.launches import TYPED
     # a typed command has no file: its name, wherever it runs (not "scripts/<command line>" under --cwd scripts)
-    shown = TYPED if os.path.basename(cmd.path) == TYPED else _rel(cmd.path, os.getcwd())
-    return r._replace(export_command="", path=shown)
+    where = TYPED if os.path.basename(cmd.path) == TYPED else _rel(cmd.path, os.getcwd())
+    return r._replace(export_command="", path=where)
 
 
 def _no_application(call, cmd, version: str, product: str) -> str:
