@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
+from flake8_npuprof.setups.reach import may_run_main
 from flake8_npuprof.source.site_entries import _passed_on
 from flake8_npuprof.source.site_walk import _KIND_WALKS, _RECORDED, _SPECIAL, _TRIES
 from flake8_npuprof.source.sites import child_nodes, collect, dotted
@@ -215,6 +216,25 @@ def test_a_flag_definition_is_read_without_walking_its_statement():
         [(3, "p.add_argument"), (5, "p.add_argument"), (6, "g"), (6, "p.add_argument_group")]
     assert lazy._pending == pending - 2
     assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2 and s.name != "f"]
+
+
+def test_calls_that_may_run_main_are_read_without_walking_every_run():
+    text = ("import tensorflow as tf\nx = sess.run(a)\nsess.run(b)\ny = (tf.app\n     .run())\n"
+            "tf.compat.v1.app.run()\nz = get_app().run()\nq = run(main)\n")
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    pending = lazy._pending
+    sites = lazy.calls_named_where("run", lambda t, at: may_run_main(t, at, False))
+    # `sess.run` (lines 2, 3) and the bare `run` (line 8, not imported from absl's app) are not walked; a line
+    # break before `.run` and a bracket before the dot count as may
+    assert [(s.call.lineno, s.name) for s in sites] == [(4, "tf.app.run"), (6, "tf.compat.v1.app.run"), (7, "?.run")]
+    assert lazy._pending == pending - 3
+    eager = collect(tree).calls_named("run")
+    assert [s.call for s in sites] == [s.call for s in eager if s.call.lineno in (4, 6, 7)]
+    # with `run` imported from absl's app, the bare one is walked too
+    lazy = _lazy(text, tree)
+    assert [s.call.lineno for s in lazy.calls_named_where("run", lambda t, at: may_run_main(t, at, True))] == \
+        [s.call.lineno for s in eager if s.call.lineno > 3]
 
 
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():

@@ -26,7 +26,7 @@ from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
 from .state import Model, OFF, State, first_init, overridden_by
-from .reach import guard_text, reach_of  # noqa: F401  (guard_text: also read from here)
+from .reach import guard_text, may_run_main as _may_run_main, reach_of  # noqa: F401  (guard_text: also read from here)
 
 GE_INIT = ("session", "init_resource", "set_keras_session_npu_config", "npu_estimator", "estimator")
 PASS_ON = ("run_config", "npu_config_proto", "npu_run_config_init")
@@ -469,26 +469,6 @@ def _holds_scope_word(chunk: str) -> bool:
                 return True
             at = chunk.find(word, at + 1)
     return False
-
-
-def _may_run_main(text: str, at: int, bare: bool) -> bool:
-    """Whether the `run` at `at` may be the name of a call `_callees` follows into main: `...app.run` (the
-    dotted name ends with "app.run"), or `run` alone when imported from absl's app. Read back on its line;
-    what it cannot tell there (a line break before it, a bracket before the dot) counts as may."""
-    k = at - 1
-    while k >= 0 and text[k] in " \t\x0c":
-        k -= 1
-    if k < 0 or text[k] in "\n\r\\":
-        return True
-    if text[k] != ".":
-        return bare
-    k -= 1
-    while k >= 0 and text[k] in " \t\x0c":
-        k -= 1
-    end = k + 1
-    while k >= 0 and text[k] in _IDENTIFIER:
-        k -= 1
-    return end == k + 1 or text[k + 1:end].endswith("app")
 
 
 # ---------------------------------------------------------------- switches

@@ -26,6 +26,7 @@ import ast
 from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
 APP_RUN = ("app.run", "absl.app.run")
+_IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 ARG_PARSING = ("parse_args", "parse_known_args")
 # Decorators that do not register the function anywhere: it still runs only when named.
 PLAIN_DECORATORS = ("staticmethod", "classmethod", "property", "setter", "getter", "deleter", "function",
@@ -270,7 +271,9 @@ class Reach:
         if self._implicit is None:
             sites = self.sites
             implicit: Dict[int, Tuple[Any, list]] = {}
-            for site in sites.calls_named("run"):
+            # only `...app.run` or an imported `run` can run main: a `sess.run(...)` statement is not walked for it
+            bare = _imports_app_run(sites.module.node)
+            for site in sites.calls_named_where("run", lambda text, at: may_run_main(text, at, bare)):
                 if _runs_main(site.call, site.name or "", sites.module.node):
                     implicit.setdefault(id(site.scope), (site.scope, []))[1].append(site.call)
             self._implicit = implicit
@@ -515,3 +518,23 @@ def reach_of(sites) -> Reach:
     if found is None:
         found = sites.memo["reach"] = Reach(sites)
     return found
+
+
+def may_run_main(text: str, at: int, bare: bool) -> bool:
+    """Whether the `run` at `at` may be the name of a call that runs main (inventory's `_callees`, `_runs_main`):
+    `...app.run` (the dotted name ends with "app.run"), or `run` alone when imported from absl's app (bare). Read
+    back on its line; what it cannot tell there (a line break before it, a bracket before the dot) counts as may."""
+    k = at - 1
+    while k >= 0 and text[k] in " \t\x0c":
+        k -= 1
+    if k < 0 or text[k] in "\n\r\\":
+        return True
+    if text[k] != ".":
+        return bare
+    k -= 1
+    while k >= 0 and text[k] in " \t\x0c":
+        k -= 1
+    end = k + 1
+    while k >= 0 and text[k] in _IDENTIFIER:
+        k -= 1
+    return end == k + 1 or text[k + 1:end].endswith("app")

@@ -483,6 +483,24 @@ class Sites:
     def calls_named(self, name: str) -> List["CallSite"]:
         """Call sites whose called name is `name` or ends with `.name`, in walk order."""
         self._force_word(name, True)
+        return self._named(name)
+
+    def calls_named_where(self, name: str, may_be) -> List["CallSite"]:
+        """calls_named(name) for a reader that takes only calls whose name, where the text spells it out at offset
+        `at`, passes may_be(text, at) (which holds wherever it cannot tell): a deferred statement is walked only
+        for an occurrence that passes, so the calls left out are some the reader does not take."""
+        if self._pending and name not in self._whole:
+            text, starts, size = self._text, self._starts, len(name)
+            at = text.find(name)
+            while at >= 0 and self._pending:
+                if not ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER) and \
+                        may_be(text, at):
+                    self._force_line(bisect_right(starts, at))
+                at = text.find(name, at + size)
+        return self._named(name)
+
+    def _named(self, name: str) -> List["CallSite"]:
+        """The calls of the statements walked so far whose called name's last identifier is name, in walk order."""
         if self._calls_by_name is None:
             index: Dict[str, List[CallSite]] = {}
             for site in self._in_order(self._calls, self._eager_calls):
