@@ -224,7 +224,7 @@ def test_calls_that_may_run_main_are_read_without_walking_every_run():
     tree = ast.parse(text)
     lazy = _lazy(text, tree)
     pending = lazy._pending
-    sites = lazy.calls_named_where("run", lambda t, at: may_run_main(t, at, False))
+    sites = lazy.calls_named_where("run", lambda _, t, at: may_run_main(t, at, False))
     # `sess.run` (lines 2, 3) and the bare `run` (line 8, not imported from absl's app) are not walked; a line
     # break before `.run` and a bracket before the dot count as may
     assert [(s.call.lineno, s.name) for s in sites] == [(4, "tf.app.run"), (6, "tf.compat.v1.app.run"), (7, "?.run")]
@@ -233,7 +233,7 @@ def test_calls_that_may_run_main_are_read_without_walking_every_run():
     assert [s.call for s in sites] == [s.call for s in eager if s.call.lineno in (4, 6, 7)]
     # with `run` imported from absl's app, the bare one is walked too
     lazy = _lazy(text, tree)
-    assert [s.call.lineno for s in lazy.calls_named_where("run", lambda t, at: may_run_main(t, at, True))] == \
+    assert [s.call.lineno for s in lazy.calls_named_where("run", lambda _, t, at: may_run_main(t, at, True))] == \
         [s.call.lineno for s in eager if s.call.lineno > 3]
 
 

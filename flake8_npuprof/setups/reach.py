@@ -251,9 +251,23 @@ class Reach:
         self._spent += len(closed)
         self._run()
 
-    def _loads_of(self, names) -> list:
-        """The loads whose last identifier is one of names, in walk order."""
-        return self.sites.loads_with_last(names)
+    def _loads_of(self, names, attributes: bool = True) -> list:
+        """The loads whose last identifier is one of names, in walk order (attributes False: for a reader that takes
+        an attribute load only when it is named like a method or a dynamic call, as _mentions and _run do; a
+        statement is then not walked for a name read after a dot)."""
+        if attributes:
+            return self.sites.loads_with_last(names)
+        return self.sites.loads_with_last_where(names, self._may_be_read)
+
+    def _may_be_read(self, name: str, text: str, at: int) -> bool:
+        """Whether the name at `at` may be a load _run or _mentions takes: a Name (not after a dot), or an
+        attribute named like a method or a dynamic call."""
+        if name in self._methods or name in DYNAMIC_CALLS:
+            return True
+        k = at - 1
+        while k >= 0 and text[k] in " \t\x0c":
+            k -= 1
+        return k < 0 or text[k] != "."
 
     def _mentions(self, name: str) -> list:
         """(node, scope) of each way the propagation reads a name: its Name loads, and for `main` the
@@ -261,7 +275,7 @@ class Reach:
         found = self._loads.get(name)
         if found is None:
             Name = ast.Name
-            found = [(node, scope) for node, scope in self._loads_of((name,)) if type(node) is Name]
+            found = [(node, scope) for node, scope in self._loads_of((name,), False) if type(node) is Name]
             if name == "main":
                 found += [(call, site_scope) for site_scope, calls in self._implicit_calls() for call in calls]
             self._loads[name] = found
@@ -272,8 +286,8 @@ class Reach:
             sites = self.sites
             implicit: Dict[int, Tuple[Any, list]] = {}
             # only `...app.run` or an imported `run` can run main: a `sess.run(...)` statement is not walked for it
-            bare = _imports_app_run(sites.module.node)
-            for site in sites.calls_named_where("run", lambda text, at: may_run_main(text, at, bare)):
+            may_run = _may_run_bare if _imports_app_run(sites.module.node) else _may_run_dotted
+            for site in sites.calls_named_where("run", may_run):
                 if _runs_main(site.call, site.name or "", sites.module.node):
                     implicit.setdefault(id(site.scope), (site.scope, []))[1].append(site.call)
             self._implicit = implicit
@@ -318,7 +332,7 @@ class Reach:
                     words.update(("getattr", "hasattr", "setattr", scope.parent.node.name))
         refs: Dict[int, list] = {}
         Name = ast.Name
-        for node, scope in self._loads_of(sorted(words)):
+        for node, scope in self._loads_of(sorted(words), False):
             if id(scope) in closed and \
                     ((node.id in named) if type(node) is Name else (node.attr in methods or _dynamic_attribute(node))):
                 refs.setdefault(id(scope), []).append(node)
@@ -538,3 +552,11 @@ def may_run_main(text: str, at: int, bare: bool) -> bool:
     while k >= 0 and text[k] in _IDENTIFIER:
         k -= 1
     return end == k + 1 or text[k + 1:end].endswith("app")
+
+
+def _may_run_bare(name: str, text: str, at: int) -> bool:
+    return may_run_main(text, at, True)
+
+
+def _may_run_dotted(name: str, text: str, at: int) -> bool:
+    return may_run_main(text, at, False)
