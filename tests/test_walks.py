@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
-from flake8_npuprof.setups.reach import may_run_main
+from flake8_npuprof.setups.reach import may_run_main, not_after_dot
 from flake8_npuprof.source.site_entries import _passed_on
 from flake8_npuprof.source.site_walk import _KIND_WALKS, _RECORDED, _SPECIAL, _TRIES
 from flake8_npuprof.source.sites import child_nodes, collect, dotted
@@ -235,6 +235,17 @@ def test_calls_that_may_run_main_are_read_without_walking_every_run():
     lazy = _lazy(text, tree)
     assert [s.call.lineno for s in lazy.calls_named_where("run", lambda _, t, at: may_run_main(t, at, True))] == \
         [s.call.lineno for s in eager if s.call.lineno > 3]
+
+
+def test_plain_calls_of_a_function_are_read_without_walking_its_attribute_calls():
+    text = "def train():\n    pass\nmodel.train()\nx = model .\\\n    train()\ny = train()\nz = (model\n     .train())\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    pending = lazy._pending
+    # lines 3 and 8 read `train` after a dot: not walked; a line break before the name (line 5) counts as may
+    assert [(s.call.lineno, s.name) for s in lazy.calls_named_where("train", not_after_dot)] == \
+        [(4, "model.train"), (6, "train")]
+    assert lazy._pending == pending - 2
 
 
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():

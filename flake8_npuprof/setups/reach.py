@@ -262,12 +262,7 @@ class Reach:
     def _may_be_read(self, name: str, text: str, at: int) -> bool:
         """Whether the name at `at` may be a load _run or _mentions takes: a Name (not after a dot), or an
         attribute named like a method or a dynamic call."""
-        if name in self._methods or name in DYNAMIC_CALLS:
-            return True
-        k = at - 1
-        while k >= 0 and text[k] in " \t\x0c":
-            k -= 1
-        return k < 0 or text[k] != "."
+        return name in self._methods or name in DYNAMIC_CALLS or not after_dot(name, text, at)
 
     def _mentions(self, name: str) -> list:
         """(node, scope) of each way the propagation reads a name: its Name loads, and for `main` the
@@ -560,3 +555,15 @@ def _may_run_bare(name: str, text: str, at: int) -> bool:
 
 def _may_run_dotted(name: str, text: str, at: int) -> bool:
     return may_run_main(text, at, False)
+
+
+def after_dot(name: str, text: str, at: int) -> bool:
+    """Whether the name at `at` is read after a dot on its line (so an attribute, never a Name)."""
+    k = at - 1
+    while k >= 0 and text[k] in " \t\x0c":
+        k -= 1
+    return k >= 0 and text[k] == "."
+
+
+def not_after_dot(name: str, text: str, at: int) -> bool:
+    return not after_dot(name, text, at)
