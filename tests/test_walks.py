@@ -17,6 +17,7 @@ import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
 from flake8_npuprof.setups.reach import may_run_main, not_after_dot
+from flake8_npuprof.setups.routes import npu_opens
 from flake8_npuprof.source.site_entries import _passed_on
 from flake8_npuprof.source.site_walk import _KIND_WALKS, _RECORDED, _SPECIAL, _TRIES
 from flake8_npuprof.source.sites import child_nodes, collect, dotted
@@ -238,7 +239,8 @@ def test_calls_that_may_run_main_are_read_without_walking_every_run():
 
 
 def test_plain_calls_of_a_function_are_read_without_walking_its_attribute_calls():
-    text = "def train():\n    pass\nmodel.train()\nx = model .\\\n    train()\ny = train()\nz = (model\n     .train())\n"
+    text = ("def train():\n    pass\nmodel.train()\nx = model .\\\n    train()\ny = train()\n"
+            "z = (model\n     .train())\n")
     tree = ast.parse(text)
     lazy = _lazy(text, tree)
     pending = lazy._pending
@@ -246,6 +248,17 @@ def test_plain_calls_of_a_function_are_read_without_walking_its_attribute_calls(
     assert [(s.call.lineno, s.name) for s in lazy.calls_named_where("train", not_after_dot)] == \
         [(4, "model.train"), (6, "train")]
     assert lazy._pending == pending - 2
+
+
+def test_npu_device_opens_are_read_without_walking_a_plain_open():
+    text = ('import npu_device as npu\nf = open("a.txt")\ng = open("b.txt")\nnpu.open().as_default()\n'
+            'h = (npu\n     .open())\n')
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    assert [stmt.lineno for _, stmt, *_ in lazy._deferred] == [2, 3, 4, 5]
+    assert [(s.call.lineno, s.name) for s in npu_opens(lazy)] == [(4, "npu.open"), (5, "npu.open")]
+    # the plain `open(...)` of lines 2 and 3 is not walked
+    assert [k for k, item in enumerate(lazy._deferred) if item is None] == [2, 3]
 
 
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():
