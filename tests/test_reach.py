@@ -15,7 +15,6 @@ from flake8_npuprof.plugin import NpuProfChecker
 from flake8_npuprof.setups import reach as reach_module
 from flake8_npuprof.setups.inventory import Inventory
 from flake8_npuprof.setups.reach import reach_of
-from flake8_npuprof.source.sites import collect
 from flake8_npuprof.source.text import SourceText
 
 T = Target.parse("8.0", "910B")
@@ -361,22 +360,3 @@ def test_the_two_arms_of_one_if_are_no_condition(tmp_path):
     report = emulate_path(str(path), Target.parse("8.0", "910B", torch_npu="7.2"), cwd=str(tmp_path), use_env=False,
                           environ={})
     assert report["profilers"][0].conditions == ('os.getenv("P")',)
-
-
-def test_a_name_read_after_a_dot_is_not_walked_for_the_propagation():
-    # `train` the function is reached through its Name load (line 10); the statements that read `model.train`
-    # (lines 7, 8) are not walked for it, and the path is the whole walk's
-    text = ("import tensorflow as tf\n\ndef train():\n    pass\n\ndef main(_):\n    model.train()\n"
-            "    x = model . train\n    if flags.go:\n        y = train()\n\nif __name__ == '__main__':\n"
-            "    z = tf.app.run(main)\n")
-    tree = ast.parse(text)
-    lazy = collect(tree, text, SourceText(text).line_starts)
-    pending = lazy._pending
-    scope = next(s for s in lazy.scopes if s.kind == "function" and s.node.name == "train")
-    path = reach_module.Reach(lazy).scope_path(scope)
-    assert path.texts == ("flags.go",)
-    assert [k for k, item in enumerate(lazy._deferred) if item is None] == [3, 5]      # lines 10 and 13
-    assert lazy._pending == pending - 2
-    eager = collect(tree)
-    whole = reach_module.Reach(eager).scope_path(next(s for s in eager.scopes if s.node is scope.node))
-    assert whole.texts == path.texts

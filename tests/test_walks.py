@@ -16,8 +16,6 @@ from pathlib import Path
 import pytest
 
 from flake8_npuprof.setups.inventory import _DEFS, ExecOrder
-from flake8_npuprof.setups.reach import may_run_main, not_after_dot
-from flake8_npuprof.setups.routes import npu_opens
 from flake8_npuprof.source.site_entries import _passed_on
 from flake8_npuprof.source.site_walk import _KIND_WALKS, _RECORDED, _SPECIAL, _TRIES
 from flake8_npuprof.source.sites import child_nodes, collect, dotted
@@ -217,48 +215,6 @@ def test_a_flag_definition_is_read_without_walking_its_statement():
         [(3, "p.add_argument"), (5, "p.add_argument"), (6, "g"), (6, "p.add_argument_group")]
     assert lazy._pending == pending - 2
     assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2 and s.name != "f"]
-
-
-def test_calls_that_may_run_main_are_read_without_walking_every_run():
-    text = ("import tensorflow as tf\nx = sess.run(a)\nsess.run(b)\ny = (tf.app\n     .run())\n"
-            "tf.compat.v1.app.run()\nz = get_app().run()\nq = run(main)\n")
-    tree = ast.parse(text)
-    lazy = _lazy(text, tree)
-    pending = lazy._pending
-    sites = lazy.calls_named_where("run", lambda _, t, at: may_run_main(t, at, False))
-    # `sess.run` (lines 2, 3) and the bare `run` (line 8, not imported from absl's app) are not walked; a line
-    # break before `.run` and a bracket before the dot count as may
-    assert [(s.call.lineno, s.name) for s in sites] == [(4, "tf.app.run"), (6, "tf.compat.v1.app.run"), (7, "?.run")]
-    assert lazy._pending == pending - 3
-    eager = collect(tree).calls_named("run")
-    assert [s.call for s in sites] == [s.call for s in eager if s.call.lineno in (4, 6, 7)]
-    # with `run` imported from absl's app, the bare one is walked too
-    lazy = _lazy(text, tree)
-    assert [s.call.lineno for s in lazy.calls_named_where("run", lambda _, t, at: may_run_main(t, at, True))] == \
-        [s.call.lineno for s in eager if s.call.lineno > 3]
-
-
-def test_plain_calls_of_a_function_are_read_without_walking_its_attribute_calls():
-    text = ("def train():\n    pass\nmodel.train()\nx = model .\\\n    train()\ny = train()\n"
-            "z = (model\n     .train())\n")
-    tree = ast.parse(text)
-    lazy = _lazy(text, tree)
-    pending = lazy._pending
-    # lines 3 and 8 read `train` after a dot: not walked; a line break before the name (line 5) counts as may
-    assert [(s.call.lineno, s.name) for s in lazy.calls_named_where("train", not_after_dot)] == \
-        [(4, "model.train"), (6, "train")]
-    assert lazy._pending == pending - 2
-
-
-def test_npu_device_opens_are_read_without_walking_a_plain_open():
-    text = ('import npu_device as npu\nf = open("a.txt")\ng = open("b.txt")\nnpu.open().as_default()\n'
-            'h = (npu\n     .open())\n')
-    tree = ast.parse(text)
-    lazy = _lazy(text, tree)
-    assert [stmt.lineno for _, stmt, *_ in lazy._deferred] == [2, 3, 4, 5]
-    assert [(s.call.lineno, s.name) for s in npu_opens(lazy)] == [(4, "npu.open"), (5, "npu.open")]
-    # the plain `open(...)` of lines 2 and 3 is not walked
-    assert [k for k, item in enumerate(lazy._deferred) if item is None] == [2, 3]
 
 
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():

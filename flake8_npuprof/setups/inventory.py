@@ -26,8 +26,7 @@ from ..source.sites import CallSite, Guard, Scope, call_name, child_nodes
 from ..source.text import HOLE, StrValue
 from ..values.reader import Strings
 from .state import Model, OFF, State, first_init, overridden_by
-from .reach import guard_text, not_after_dot, reach_of  # noqa: F401  (guard_text: also read from here)
-from .reach import may_run_main as _may_run_main
+from .reach import guard_text, reach_of  # noqa: F401  (guard_text: also read from here)
 
 GE_INIT = ("session", "init_resource", "set_keras_session_npu_config", "npu_estimator", "estimator")
 PASS_ON = ("run_config", "npu_config_proto", "npu_run_config_init")
@@ -401,7 +400,7 @@ class OrderWhenAsked:
             return False                # (a class's name calls its __init__; `run` may be absl's app.run)
         return any(type(site.call.func) is ast.Name and site.call.func.id == name and
                    (self._shown.get(id(site.call)) is not None or self._surely_ranked(site.call, seen))
-                   for site in sites.calls_named_where(name, not_after_dot))     # (a `x.name()` is no Name)
+                   for site in sites.calls_named(name))
 
     def _in_plain_statement(self, node: ast.AST, scope) -> bool:
         """Whether the node is inside a statement of its scope's body (the module's or a function's) whose text
@@ -470,6 +469,26 @@ def _holds_scope_word(chunk: str) -> bool:
                 return True
             at = chunk.find(word, at + 1)
     return False
+
+
+def _may_run_main(text: str, at: int, bare: bool) -> bool:
+    """Whether the `run` at `at` may be the name of a call `_callees` follows into main: `...app.run` (the
+    dotted name ends with "app.run"), or `run` alone when imported from absl's app. Read back on its line;
+    what it cannot tell there (a line break before it, a bracket before the dot) counts as may."""
+    k = at - 1
+    while k >= 0 and text[k] in " \t\x0c":
+        k -= 1
+    if k < 0 or text[k] in "\n\r\\":
+        return True
+    if text[k] != ".":
+        return bare
+    k -= 1
+    while k >= 0 and text[k] in " \t\x0c":
+        k -= 1
+    end = k + 1
+    while k >= 0 and text[k] in _IDENTIFIER:
+        k -= 1
+    return end == k + 1 or text[k + 1:end].endswith("app")
 
 
 # ---------------------------------------------------------------- switches

@@ -26,7 +26,6 @@ import ast
 from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
 APP_RUN = ("app.run", "absl.app.run")
-_IDENTIFIER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 ARG_PARSING = ("parse_args", "parse_known_args")
 # Decorators that do not register the function anywhere: it still runs only when named.
 PLAIN_DECORATORS = ("staticmethod", "classmethod", "property", "setter", "getter", "deleter", "function",
@@ -251,18 +250,9 @@ class Reach:
         self._spent += len(closed)
         self._run()
 
-    def _loads_of(self, names, attributes: bool = True) -> list:
-        """The loads whose last identifier is one of names, in walk order (attributes False: for a reader that takes
-        an attribute load only when it is named like a method or a dynamic call, as _mentions and _run do; a
-        statement is then not walked for a name read after a dot)."""
-        if attributes:
-            return self.sites.loads_with_last(names)
-        return self.sites.loads_with_last_where(names, self._may_be_read)
-
-    def _may_be_read(self, name: str, text: str, at: int) -> bool:
-        """Whether the name at `at` may be a load _run or _mentions takes: a Name (not after a dot), or an
-        attribute named like a method or a dynamic call."""
-        return name in self._methods or name in DYNAMIC_CALLS or not after_dot(name, text, at)
+    def _loads_of(self, names) -> list:
+        """The loads whose last identifier is one of names, in walk order."""
+        return self.sites.loads_with_last(names)
 
     def _mentions(self, name: str) -> list:
         """(node, scope) of each way the propagation reads a name: its Name loads, and for `main` the
@@ -270,7 +260,7 @@ class Reach:
         found = self._loads.get(name)
         if found is None:
             Name = ast.Name
-            found = [(node, scope) for node, scope in self._loads_of((name,), False) if type(node) is Name]
+            found = [(node, scope) for node, scope in self._loads_of((name,)) if type(node) is Name]
             if name == "main":
                 found += [(call, site_scope) for site_scope, calls in self._implicit_calls() for call in calls]
             self._loads[name] = found
@@ -280,9 +270,7 @@ class Reach:
         if self._implicit is None:
             sites = self.sites
             implicit: Dict[int, Tuple[Any, list]] = {}
-            # only `...app.run` or an imported `run` can run main: a `sess.run(...)` statement is not walked for it
-            may_run = _may_run_bare if _imports_app_run(sites.module.node) else _may_run_dotted
-            for site in sites.calls_named_where("run", may_run):
+            for site in sites.calls_named("run"):
                 if _runs_main(site.call, site.name or "", sites.module.node):
                     implicit.setdefault(id(site.scope), (site.scope, []))[1].append(site.call)
             self._implicit = implicit
@@ -327,7 +315,7 @@ class Reach:
                     words.update(("getattr", "hasattr", "setattr", scope.parent.node.name))
         refs: Dict[int, list] = {}
         Name = ast.Name
-        for node, scope in self._loads_of(sorted(words), False):
+        for node, scope in self._loads_of(sorted(words)):
             if id(scope) in closed and \
                     ((node.id in named) if type(node) is Name else (node.attr in methods or _dynamic_attribute(node))):
                 refs.setdefault(id(scope), []).append(node)
@@ -527,43 +515,3 @@ def reach_of(sites) -> Reach:
     if found is None:
         found = sites.memo["reach"] = Reach(sites)
     return found
-
-
-def may_run_main(text: str, at: int, bare: bool) -> bool:
-    """Whether the `run` at `at` may be the name of a call that runs main (inventory's `_callees`, `_runs_main`):
-    `...app.run` (the dotted name ends with "app.run"), or `run` alone when imported from absl's app (bare). Read
-    back on its line; what it cannot tell there (a line break before it, a bracket before the dot) counts as may."""
-    k = at - 1
-    while k >= 0 and text[k] in " \t\x0c":
-        k -= 1
-    if k < 0 or text[k] in "\n\r\\":
-        return True
-    if text[k] != ".":
-        return bare
-    k -= 1
-    while k >= 0 and text[k] in " \t\x0c":
-        k -= 1
-    end = k + 1
-    while k >= 0 and text[k] in _IDENTIFIER:
-        k -= 1
-    return end == k + 1 or text[k + 1:end].endswith("app")
-
-
-def _may_run_bare(name: str, text: str, at: int) -> bool:
-    return may_run_main(text, at, True)
-
-
-def _may_run_dotted(name: str, text: str, at: int) -> bool:
-    return may_run_main(text, at, False)
-
-
-def after_dot(name: str, text: str, at: int) -> bool:
-    """Whether the name at `at` is read after a dot on its line (so an attribute, never a Name)."""
-    k = at - 1
-    while k >= 0 and text[k] in " \t\x0c":
-        k -= 1
-    return k >= 0 and text[k] == "."
-
-
-def not_after_dot(name: str, text: str, at: int) -> bool:
-    return not after_dot(name, text, at)

@@ -276,18 +276,9 @@ def npu_opens(sites: Sites) -> List[CallSite]:
     # one, no `open(` is looked for
     if not any(path.split(".")[0] == "npu_device" for path in sites.imports.values()):
         return []
-    # only `x.open(...)` is read: a statement naming `open(` not after a dot (`f = open(path)`) is not walked
-    return [s for s in sites.calls_named_where("open", _may_be_attribute)
+    return [s for s in sites.calls_for(("open",), whole=True)
             if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "open"
             and is_npu_device(sites, s.call.func.value)]
-
-
-def _may_be_attribute(name: str, text: str, at: int) -> bool:
-    """Whether the name at `at` may be read as an attribute: after a dot, or a line break (or `\\`) before it."""
-    k = at - 1
-    while k >= 0 and text[k] in " \t\x0c":
-        k -= 1
-    return k >= 0 and text[k] in ".\n\r\\"
 
 
 @per_file

@@ -136,7 +136,6 @@ class Sites:
         self._joined: Optional[Tuple[str, List[int], List[int]]] = None     # _deferred_text
         self._forced: set = set()                    # words whose statements have been walked
         self._whole: set = set()                     # names whose statements have been walked
-        self._where: set = set()                     # (name, may_be) whose statements _force_where has walked
         self._whole_asked = 0                        # whole names looked for in the deferred text
         self._identifiers: Optional[Dict[str, List[int]]] = None  # its identifiers' offsets (_identifier_lines)
         self._eager_loads = self._eager_calls = 0    # how many loads / calls the first walk found
@@ -216,24 +215,10 @@ class Sites:
 
     def loads_with_last(self, lasts) -> List[Tuple[ast.AST, "Scope"]]:
         """The raw loads whose last identifier is one of lasts, in walk order."""
-        for last in lasts:
-            self._force_word(last, True)
-        return self._with_last(lasts)
-
-    def loads_with_last_where(self, lasts, may_be) -> List[Tuple[ast.AST, "Scope"]]:
-        """loads_with_last(lasts) for a reader that takes only the loads whose last identifier, where the text spells
-        it out at offset `at`, passes may_be(last, text, at) (which holds wherever it cannot tell): a deferred
-        statement is walked only for an occurrence that passes, so the loads left out are some the reader does not
-        take."""
-        for last in lasts:
-            self._force_where(last, may_be)
-        return self._with_last(lasts)
-
-    def _with_last(self, lasts) -> List[Tuple[ast.AST, "Scope"]]:
-        """The raw loads of the statements walked so far whose last identifier is one of lasts, in walk order."""
         index = self._loads_by_last()
         ks: List[int] = []
         for last in lasts:
+            self._force_word(last, True)
             ks += index.get(last, ())
         raw = self._raw_loads
         if ks and max(ks) >= self._eager_loads:
@@ -498,30 +483,6 @@ class Sites:
     def calls_named(self, name: str) -> List["CallSite"]:
         """Call sites whose called name is `name` or ends with `.name`, in walk order."""
         self._force_word(name, True)
-        return self._named(name)
-
-    def calls_named_where(self, name: str, may_be) -> List["CallSite"]:
-        """calls_named(name) for a reader that takes only calls whose name, where the text spells it out at offset
-        `at`, passes may_be(name, text, at) (which holds wherever it cannot tell): a deferred statement is walked only
-        for an occurrence that passes, so the calls left out are some the reader does not take."""
-        self._force_where(name, may_be)
-        return self._named(name)
-
-    def _force_where(self, name: str, may_be) -> None:
-        """Walk the deferred statements on the lines where the text spells name out as a whole identifier at an
-        offset that passes may_be(name, text, at) (once per name and may_be)."""
-        if self._pending and name not in self._whole and (name, may_be) not in self._where:
-            self._where.add((name, may_be))
-            text, starts, size = self._text, self._starts, len(name)
-            at = text.find(name)
-            while at >= 0 and self._pending:
-                if not ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER) and \
-                        may_be(name, text, at):
-                    self._force_line(bisect_right(starts, at))
-                at = text.find(name, at + size)
-
-    def _named(self, name: str) -> List["CallSite"]:
-        """The calls of the statements walked so far whose called name's last identifier is name, in walk order."""
         if self._calls_by_name is None:
             index: Dict[str, List[CallSite]] = {}
             for site in self._in_order(self._calls, self._eager_calls):
