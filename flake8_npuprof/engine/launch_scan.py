@@ -499,16 +499,22 @@ def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
 _RUNNERS = {"bash", "sh", "dash", "zsh", "ksh", "source", ".", "exec", "nohup", "time", "command", ""}
 
 
-def _runs_here(text: str, at: int) -> bool:
-    """Whether the file named at `at` is run or sourced by the command it is named in: the words before it there are
-    a shell, `source`/`.`, `exec`, `nohup` or their options (`bash -x ./x.sh`, `./x.sh`), so what that line gives it
-    is what it gets."""
+def _command_start(text: str, at: int) -> int:
+    """Where the command the word at `at` is in starts: after the line break before it (not a `\\`-newline), or
+    after the last operator between them."""
     line = at
     while True:
         line = text.rfind("\n", 0, line)
         if line < 1 or text[line - 1] != "\\":
             break
-    start = max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    return max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+
+
+def _runs_here(text: str, at: int) -> bool:
+    """Whether the file named at `at` is run or sourced by the command it is named in: the words before it there are
+    a shell, `source`/`.`, `exec`, `nohup` or their options (`bash -x ./x.sh`, `./x.sh`), so what that line gives it
+    is what it gets."""
+    start = _command_start(text, at)
     return all(w.strip("'\"") in _RUNNERS or w.startswith("-") for w in text[start:at].split())
 
 
@@ -579,12 +585,7 @@ def _first_word(text: str, at: int) -> Optional[str]:
     """The first word of the command the word at `at` is in (after the line break, not a `\\`-newline, or the
     operator before it), when it is written out (`echo`, `python3`, `./x`; not `$CMD`, `"x"`) and the command is
     no substitution's (`$(echo ..)`, `` `echo ..` ``: what it prints may become a value); None otherwise."""
-    line = at
-    while True:
-        line = text.rfind("\n", 0, line)
-        if line < 1 or text[line - 1] != "\\":
-            break
-    start = max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    start = _command_start(text, at)
     if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
         return None
     words = text[start:at].split()
