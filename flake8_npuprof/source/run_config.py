@@ -45,11 +45,14 @@ def _load(path: str, files: List[str]) -> Tuple[dict, Dict[str, Tuple[str, int]]
         text = read_source(path).text
     except ReadError as e:
         raise Unread(f"{path} cannot be read ({e})") from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        values = yaml.safe_load(text)
+    loader = yaml.SafeLoader(text)
+    try:                                # one parse: the node for the keys' lines, the values built from it
+        node = loader.get_single_node()
+        values = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as e:
         raise Unread(f"{path} does not parse as YAML ({' '.join(str(e).split())})") from None
+    finally:
+        loader.dispose()
     if not isinstance(values, dict):
         raise Unread(f"{path} is not a mapping of keys (MindFormers reads its items)")
     where = {}
