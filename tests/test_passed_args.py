@@ -83,7 +83,8 @@ def test_the_flag_decides_the_profiler_through_two_calls(capsys, project):
      "    main(get_args(sys.argv[1:]))"),
 ])
 def test_the_flags_are_followed_through_what_shows_them(capsys, project, edit):
-    (project / "train.py").write_text(TRAIN.replace(*edit).replace("import argparse\n", "import argparse\nimport sys\n"))
+    text = TRAIN.replace(*edit).replace("import argparse\n", "import argparse\nimport sys\n")
+    (project / "train.py").write_text(text)
     assert _answer(capsys, project) == [s.replace("line 8", "line 9") for s in OFF]
     assert _answer(capsys, project, "--prof") == ON
 
@@ -112,7 +113,8 @@ def test_a_process_torch_spawns_gets_the_flags_in_the_tuple(capsys, project):
      "line 18 calls train() without args, which then takes its default"),
     (("    train(args, None)", "    train(*[args, None])"), "line 18 calls train() with unpacked arguments"),
     # the function reaches code this file does not show
-    (("    train(args, None)", "    train(args, None)\n    return train"), "line 19 uses train other than by calling it"),
+    (("    train(args, None)", "    train(args, None)\n    return train"),
+     "line 19 uses train other than by calling it"),
     (("def main(args):", "__all__ = ['train']\n\n\ndef main(args):"),
      "train is exported in __all__ (line 17): other modules may call it"),
     (("def train(args, model):", "@profiled\ndef train(args, model):"),
@@ -225,7 +227,7 @@ npu_config(args)
 ])
 def test_an_argparse_namespace_named_flags_is_decided_by_the_launch(capsys, tmp_path, given, lines):
     (tmp_path / "train.py").write_text(TF2)
-    (tmp_path / "run.sh").write_text(f"profiling=False\nfor p in \"$@\"; do\n  case $p in --profiling=*) "
+    (tmp_path / "run.sh").write_text("profiling=False\nfor p in \"$@\"; do\n  case $p in --profiling=*) "
                                      "profiling=${p#*=};; esac\ndone\n"
                                      "python3 train.py --profiling=$profiling --profiling_dump_path=/tmp/out\n")
     main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh",
