@@ -235,3 +235,88 @@ def test_an_argparse_namespace_named_flags_is_decided_by_the_launch(capsys, tmp_
     out = capsys.readouterr().out.splitlines()
     assert out[1] == f"launch: run.sh:5 python3 train.py --profiling={given} --profiling_dump_path=/tmp/out"
     assert out[2:2 + len(lines)] == lines
+
+
+# the function in a module the script imports (AnimeFaceGAN's utils.session_config(args)): emulate follows the
+# module's setups (emulate/imported.py); the script's own calls are the parameter's callers only where no other code
+# of the launch names the function
+MAIN = """\
+import argparse
+
+import tensorflow as tf
+
+from utils import session_config
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--profiling", action="store_true")
+args = parser.parse_args()
+with tf.compat.v1.Session(config=session_config(args)) as sess:
+    sess.run(tf.constant(1))
+"""
+UTILS = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+
+
+def session_config(args):
+    config = tf.compat.v1.ConfigProto()
+    custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+    custom_op.name = "NpuOptimizer"
+    if args.profiling:
+        custom_op.parameter_map["profiling_mode"].b = True
+        custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
+            '{"output":"/tmp/prof","task_trace":"on"}')
+    return config
+"""
+OPEN = ("utils.py:10 NpuOptimizer: MAY COLLECT task_trace into /tmp/prof (when args.profiling) — unknown: run.sh:1: "
+        "utils.py, which main.py imports: line 10 NpuOptimizer collects when `args.profiling` (MAY COLLECT task_trace "
+        "into /tmp/prof); whether that holds in this launch is not known here")
+
+
+def _imported(capsys, tmp_path, main_py, utils_py, *args, other=""):
+    (tmp_path / "main.py").write_text(main_py)
+    (tmp_path / "utils.py").write_text(utils_py)
+    if other:
+        (tmp_path / "other.py").write_text(other)
+    (tmp_path / "run.sh").write_text('python3 main.py "$@"\n')
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh"] + list(args))
+    return capsys.readouterr().out.splitlines()[2]
+
+
+def test_a_function_of_an_imported_module_gets_the_flags_of_the_script(capsys, tmp_path):
+    assert _imported(capsys, tmp_path, MAIN, UTILS) == (
+        "  utils.py: `args.profiling` is false in this launch (the default of --profiling, which the launcher does "
+        "not pass)")
+    assert _imported(capsys, tmp_path, MAIN, UTILS, "--profiling") == (
+        "  utils.py: `args.profiling` is true in this launch (--profiling from run.sh:1)")
+
+
+@pytest.mark.parametrize("main_edit, utils_edit, other, why", [
+    (("session_config(args)", "session_config(load())"), None, "",
+     "line 10 of main.py calls session_config() with a args that is not parse_args()'s result"),
+    (("args = parser.parse_args()", "args = parser.parse_args()\nmake = session_config"), None, "",
+     "line 10 of main.py uses session_config other than by calling it"),
+    (("from utils import session_config", "import other\nfrom utils import session_config"), None,
+     "from utils import session_config\n\nsession_config(None)\n",
+     "other.py, which main.py imports, names session_config too: it may call it"),
+    (None, ("    return config\n", "    return config\n\n\ndef eval_config():\n    return session_config(None)\n"), "",
+     "line 17 of utils.py uses session_config itself"),
+    (None, ("def session_config(args):", "@cached\ndef session_config(args):"), "",
+     "session_config() has a decorator, which may call it with other arguments"),
+])
+def test_a_function_of_an_imported_module_called_otherwise_is_unknown(capsys, tmp_path, main_edit, utils_edit, other,
+                                                                      why):
+    main_py = MAIN.replace(*main_edit) if main_edit else MAIN
+    utils_py = UTILS.replace(*utils_edit) if utils_edit else UTILS
+    line = _imported(capsys, tmp_path, main_py, utils_py, "--profiling", other=other)
+    assert line == OPEN.replace("line 10", f"line {11 if '@cached' in utils_py else 10}").replace(
+        "utils.py:10", f"utils.py:{11 if '@cached' in utils_py else 10}") + f": {why}"
+
+
+def test_is_true_of_a_switch_is_decided(capsys, project):
+    # `if args.profiling is True:` (AnimeFaceGAN): store_true gives the bool singletons, compared by identity
+    (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is True:"))
+    assert _answer(capsys, project) == [s.replace("`args.prof` is false", "`args.prof is True` is false") for s in OFF]
+    assert _answer(capsys, project, "--prof") == ON
+    (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is not None:"))
+    assert _answer(capsys, project) == ON   # False is not None: the profiler runs without --prof too

@@ -318,6 +318,14 @@ def scalars(ctx, test, scope, pos) -> tuple:
                                         for v in left + right):
             return ()
         return tuple((a == b) == isinstance(test.ops[0], ast.Eq) for a in left for b in right)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) and \
+            isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (True, False, None) and \
+            type(test.comparators[0].value) in (bool, type(None)):
+        # `args.profiling is True` (store_true's bool): the singletons compare by identity, anything else is not one
+        left = ctx.values.scalars(test.left, scope, pos).candidates
+        if not left or any(isinstance(v, Opaque) or not isinstance(v, (str, int, float, type(None))) for v in left):
+            return ()
+        return tuple((a is test.comparators[0].value) == isinstance(test.ops[0], ast.Is) for a in left)
     return ctx.values.scalars(test, scope, pos).candidates
 
 

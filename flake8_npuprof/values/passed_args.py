@@ -96,8 +96,30 @@ def _prove(resolver, func, param: str, active: tuple) -> str:
         return uses
     if not uses:
         return f"{shown} is not called in this file"
+    return _handed_by(resolver, func, param, uses, active)
+
+
+def why_not_handed(resolver, func, param: str, calls: List[ast.Call], where: str) -> str:
+    """"" where each of `calls` (made in the file of `resolver`, `where` naming it: "train.py") hands `param` of
+    `func` (a function of another module) parse_args()'s result; else why not. Whether these are all its calls is
+    the caller's to show (emulate/imported.py)."""
+    shown = f"{func.name}()"
+    if not isinstance(func, _DEFS) or func.decorator_list:
+        return f"{shown} has a decorator, which may call it with other arguments"
+    args = func.args
+    if param not in [a.arg for a in getattr(args, "posonlyargs", []) + args.args + args.kwonlyargs]:
+        return f"{param} collects {shown}'s extra arguments"
+    rebound = _rebinds(func, param)
+    if rebound is not None:
+        return f"line {getattr(rebound, 'lineno', 0)} rebinds {param} in {shown}"
+    return _handed_by(resolver, func, param, [(c, c) for c in calls], (), f" of {where}")
+
+
+def _handed_by(resolver, func, param: str, uses, active: tuple, where: str = "") -> str:
+    """"" where each (call as written, call the function gets) hands `param` parse_args()'s result; else why not."""
+    shown = f"{func.name}()"
     for written, call in uses:
-        how = f"line {written.lineno} {'calls' if written is call else 'spawns processes that call'} {shown}"
+        how = f"line {written.lineno}{where} {'calls' if written is call else 'spawns processes that call'} {shown}"
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return f"{how} with unpacked arguments"
         arg = _argument(func, param, call)
