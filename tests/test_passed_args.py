@@ -320,3 +320,13 @@ def test_is_true_of_a_switch_is_decided(capsys, project):
     assert _answer(capsys, project, "--prof") == ON
     (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is not None:"))
     assert _answer(capsys, project) == ON   # False is not None: the profiler runs without --prof too
+
+
+def test_a_name_bound_again_after_the_call_is_not_the_flags(capsys, project):
+    # round a loop, the later assignment reaches the call: `args` is not parse_args()'s result on every run
+    (project / "train.py").write_text(TRAIN.replace("    main(parser.parse_args())",
+                                                    "    args = parser.parse_args()\n    for k in range(2):\n"
+                                                    "        main(args)\n        args = load(k)"))
+    assert _answer(capsys, project, "--prof") == _unknown(
+        "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 27 "
+        "calls main() with a args that is not parse_args()'s result on every run: line 28 binds args again")

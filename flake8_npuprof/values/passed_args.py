@@ -164,6 +164,11 @@ def _parsed(resolver, expr, scope, pos, active: tuple, hops: int, via: Optional[
         why = _proved(resolver, found[0], found[1], active)
         shown = f"{found[0].name}()" if isinstance(found[0], _DEFS) else "a lambda"
         return f"({expr.id} of {shown}) that is not shown to be parse_args()'s result: {why}" if why else ""
+    # (the bindings that reach a use come before it; one after it in the same scope may reach it round a loop)
+    where, key = resolver.sites._resolve(expr.id, scope)
+    later = [b for b in (where.bindings.get(key, ()) if where is scope else ()) if b.pos > pos]
+    if later:
+        return f"{no} on every run: line {getattr(later[0].stmt, 'lineno', 0)} binds {expr.id} again"
     for b in binds:
         if b.pos == -1 or b.value is None or not isinstance(b.stmt, ast.Assign):
             return no
