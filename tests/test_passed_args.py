@@ -298,7 +298,7 @@ def test_a_function_of_an_imported_module_gets_the_flags_of_the_script(capsys, t
      "line 10 of main.py uses session_config other than by calling it"),
     (("from utils import session_config", "import other\nfrom utils import session_config"), None,
      "from utils import session_config\n\nsession_config(None)\n",
-     "other.py, which main.py imports, names session_config too: it may call it"),
+     "line 1 of other.py, which main.py imports, names session_config too: it may call it"),
     (None, ("    return config\n", "    return config\n\n\ndef eval_config():\n    return session_config(None)\n"), "",
      "line 17 of utils.py uses session_config itself"),
     (None, ("def session_config(args):", "@cached\ndef session_config(args):"), "",

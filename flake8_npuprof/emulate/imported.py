@@ -391,9 +391,13 @@ def _handed(ls, module: Module, tree: ast.AST, lookup, func, param: str) -> str:
     if own is not None:
         return f"line {own.lineno} of {name} uses {target} itself"
     word = re.compile(rf"\b{re.escape(target)}\b")
-    other = next((m for m in lookup.imported_modules() if m.path != module.path and word.search(m.src.text)), None)
-    if other is not None:
-        return f"{os.path.basename(other.path)}, which {script} imports, names {target} too: it may call it"
+    for other in lookup.imported_modules():
+        if other.path == module.path or not word.search(other.src.text):
+            continue
+        named = _names(other.tree, target, os.path.splitext(os.path.basename(module.path))[0])
+        if named is not None:
+            return (f"line {getattr(named, 'lineno', 0)} of {os.path.basename(other.path)}, which {script} imports, "
+                    f"names {target} too: it may call it")
     refs = _references(ls, module, lookup, target)
     if not refs:
         return f"{script} does not call {target}() of {name} by name"
@@ -404,6 +408,23 @@ def _handed(ls, module: Module, tree: ast.AST, lookup, func, param: str) -> str:
             return f"line {node.lineno} of {script} uses {target} other than by calling it"
         calls.append(call)
     return why_not_handed(ls.ctx.resolver, func, param, calls, script)
+
+
+def _names(tree: ast.AST, target: str, stem: str) -> Optional[ast.AST]:
+    """The first node of a module that may name the function `target` of the module `stem`: the bare name, an import
+    of it, or `m.target` where `m` is imported under a name ending in `stem` (`tf.train.X` is not it); else None."""
+    held = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+            for a in n.names if a.name.split(".")[-1] == stem}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == target or isinstance(n, ast.alias) and target in (n.name, n.asname):
+            return n
+        if isinstance(n, ast.Attribute) and n.attr == target:
+            head = n.value
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id in held:
+                return n
+    return None
 
 
 def _imported_at_top(ls, module: Module, lookup) -> bool:
