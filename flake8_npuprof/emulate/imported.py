@@ -70,7 +70,8 @@ class _LaunchLookup(LaunchLookup):
         if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
             return None
         found = parameter_of(resolver, node.value, scope, pos)
-        if found is None or self.handed(*found):
+        handed = self.handed
+        if found is None or handed is None or handed(*found):
             return None
         script = load(self.launched[0])
         defs = [f for f in script.resolver.flags if f.dest == node.attr and f.kind == "argparse"] if script else []
