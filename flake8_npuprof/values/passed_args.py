@@ -103,8 +103,10 @@ def why_not_handed(resolver, func, param: str, calls: List[ast.Call], where: str
     """"" where each of `calls` (made in the file of `resolver`, `where` naming it: "train.py") hands `param` of
     `func` (a function of another module) parse_args()'s result; else why not. Whether these are all its calls is
     the caller's to show (emulate/imported.py)."""
+    if not isinstance(func, _DEFS):
+        return f"{param} is a parameter of a lambda, whose callers are not followed"
     shown = f"{func.name}()"
-    if not isinstance(func, _DEFS) or func.decorator_list:
+    if func.decorator_list:
         return f"{shown} has a decorator, which may call it with other arguments"
     args = func.args
     if param not in [a.arg for a in getattr(args, "posonlyargs", []) + args.args + args.kwonlyargs]:
