@@ -69,9 +69,9 @@ def _proved(resolver, func, param: str, active: tuple) -> str:
     parameter: it does not depend on the flag)."""
     cache = _cache(resolver)
     key = (id(func), param)
-    if key not in cache:
-        cache[key] = _prove(resolver, func, param, active + (key,))
-    return cache[key]
+    if key not in cache:        # (the function is kept with its answer: its id is not reused meanwhile)
+        cache[key] = (func, _prove(resolver, func, param, active + (key,)))
+    return cache[key][1]
 
 
 def _prove(resolver, func, param: str, active: tuple) -> str:
