@@ -642,7 +642,8 @@ def test_a_setup_in_an_imported_module_is_emulated_with_the_launch_s_flags(tmp_p
 
 
 def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tmp_path):
-    # an argparse namespace handed to the module's function is a parameter there: its test is not guessed
+    # an argparse namespace handed to the module's function is a parameter there: its test is decided only where the
+    # script's calls are shown to hand it parse_args()'s result (values/passed_args.py), else not guessed
     module = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n\ndef open_session(args):\n"
               "    config = tf.ConfigProto()\n    op = config.graph_options.rewrite_options.custom_optimizers.add()\n"
               "    op.name = 'NpuOptimizer'\n    if args.profiling == 'True':\n"
@@ -656,9 +657,13 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
     path = _project(tmp_path, "#!/bin/bash\npython3 train.py --profiling=True\n",
                     **{"train.py": script, "npu_session.py": module})
     report = _emulate(path)
+    assert report["usable"] is True and [r.setup.line for r in report["results"]] == [10]
+    (tmp_path / "train.py").write_text(script.replace("open_session(args)", "open_session(load())"))
+    report = _emulate(path)
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:2: npu_session.py, which train.py imports: line 10 NpuOptimizer collects when `args.profiling == "
-        "'True'` (task_trace into /tmp/prof); whether that holds in this launch is not known here")
+        "'True'` (task_trace into /tmp/prof); whether that holds in this launch is not known here: line 9 of train.py "
+        "calls open_session() with a args that is not parse_args()'s result")
     # the launch's flag decides the script's own `if` on the way (`args.profiling != 'skip'`: no condition left);
     # the module's main-guarded ProfilingConfig never runs on import
     assert [r.setup.line for r in report["results"]] == [10]

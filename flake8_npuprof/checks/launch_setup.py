@@ -318,6 +318,14 @@ def scalars(ctx, test, scope, pos) -> tuple:
                                         for v in left + right):
             return ()
         return tuple((a == b) == isinstance(test.ops[0], ast.Eq) for a in left for b in right)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) and \
+            isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (True, False, None) and \
+            type(test.comparators[0].value) in (bool, type(None)):
+        # `args.profiling is True` (store_true's bool): the singletons compare by identity, anything else is not one
+        left = ctx.values.scalars(test.left, scope, pos).candidates
+        if not left or any(isinstance(v, Opaque) or not isinstance(v, (str, int, float, type(None))) for v in left):
+            return ()
+        return tuple((a is test.comparators[0].value) == isinstance(test.ops[0], ast.Is) for a in left)
     return ctx.values.scalars(test, scope, pos).candidates
 
 
@@ -362,7 +370,7 @@ def unsettled_in_launch(ctx, node) -> str:
         if not _held(ctx, g.test, dests):
             continue
         why = _unproven(ctx, g.test, dests)
-        values = ctx.values.scalars(g.test, sc, pos).candidates
+        values = scalars(ctx, g.test, sc, pos)     # (`args.rank == 1` too)
         if not why and values and not any(isinstance(v, Opaque) for v in values) and \
                 len({bool(v) for v in values}) == 1:
             continue                    # decided (false_in_launch says it when false)
@@ -372,24 +380,40 @@ def unsettled_in_launch(ctx, node) -> str:
 
 
 def _unproven(ctx, test, dests) -> str:
-    """Why an object's attribute a test reads a flag through (`self.args` of `self.args.prof`) is not shown to hold
-    the parsed flags (values/held_args.py); "" when it is, or the test reads none."""
+    """Why an object's attribute (`self.args` of `self.args.prof`) or a function's parameter (`args` of
+    `def train(args): if args.prof:`) a test reads a flag through is not shown to hold the parsed flags
+    (values/held_args.py, values/passed_args.py); "" when it is, or the test reads none."""
+    import ast
     from ..values.held_args import why_not_held
+    from ..values.passed_args import why_not_passed
     scope = ctx.sites.scope_of.at(test, ctx.sites.module)
     for n in _held(ctx, test, dests):
-        why = why_not_held(ctx.resolver, n.value, scope, n.attr)
+        if isinstance(n.value, ast.Name):
+            why = why_not_passed(ctx.resolver, n.value, scope, ctx.pos(test))
+        else:
+            why = why_not_held(ctx.resolver, n.value, scope, n.attr)
         if why:
             return why
     return ""
 
 
 def _held(ctx, test, dests) -> list:
-    """The flags a test reads through an attribute of the method's own object: `self.args.prof`."""
+    """The flags a test reads through an attribute of the method's own object (`self.args.prof`), or through a
+    parameter of its function not shown to hold the parsed flags (`args.prof` in `def train(args)`, for an argparse
+    flag: absl's FLAGS is one object per process)."""
     import ast
+    from ..values.passed_args import parameter_of, why_not_passed
     scope = ctx.sites.scope_of.at(test, ctx.sites.module)
     me = scope.self_name if scope is not None else None
-    return [n for n in ast.walk(test) if me and isinstance(n, ast.Attribute) and n.attr in dests and
-            isinstance(n.value, ast.Attribute) and isinstance(n.value.value, ast.Name) and n.value.value.id == me]
+    found = [n for n in ast.walk(test) if me and isinstance(n, ast.Attribute) and n.attr in dests and
+             isinstance(n.value, ast.Attribute) and isinstance(n.value.value, ast.Name) and n.value.value.id == me]
+    # (a parameter shown to hold them is read as the flags are where parse_args() is called: not listed)
+    argparse = {f.dest for f in flag_table(ctx).values() if f.kind == "argparse"}
+    found += [n for n in ast.walk(test) if isinstance(n, ast.Attribute) and n.attr in dests and n.attr in argparse and
+              isinstance(n.value, ast.Name) and n.value.id != me and
+              parameter_of(ctx.resolver, n.value, scope, ctx.pos(test)) is not None and
+              why_not_passed(ctx.resolver, n.value, scope, ctx.pos(test))]
+    return found
 
 
 def _terms(g) -> list:

@@ -7,8 +7,9 @@ imports and for those of the modules it imports alike; then where values/project
 
 What is followed (the sibling modules values/project.py finds, as the script imports them when launched):
 - the flags: absl's registry is one per process, so `FLAGS.profiling` in the module is the flag the script (or a
-  module it imports) defines, with the value the launch passes; an argparse namespace handed to a function is a
-  parameter, not followed (its tests stay conditions);
+  module it imports) defines, with the value the launch passes; an argparse namespace handed to a function is the
+  script's flags only where the script's calls are the function's only ones in the launch and each hands it
+  parse_args()'s result (values/passed_args.py), else a parameter whose tests stay conditions, said with why;
 - whether the setup's code runs: a setup at the module's top level runs when the script imports the module at its
   own top level; one in a top-level function, or a method of a top-level class, runs when code of the script that
   its entry point reaches names that function or class (setups/reach.py's rule, inside one file), under the `if`s
@@ -21,7 +22,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.prefilter import PROFILING_WORDS
 from ..values.project import Module, load
@@ -51,6 +52,37 @@ class _LaunchLookup(LaunchLookup):
         super().__init__(filename, tree, sys_path)
         self.launched = (launched, launched_tree)
         self._theirs: Optional[list] = None         # the launched script's module and the modules it imports
+
+    # (function, parameter) -> why it is not shown to hold the launched script's parse_args() result, or "": set by
+    # _module, for `def session_config(args): if args.profiling:` called by the script as session_config(args)
+    handed: Optional[Callable[[ast.AST, str], str]] = None
+
+    def value_of(self, resolver, node: ast.AST, scope, pos: int, switch: bool, binding=None) -> Optional[list]:
+        found = super().value_of(resolver, node, scope, pos, switch, binding)
+        if found is not None or self.handed is None or resolver.given is None:
+            return found
+        return self._handed_flag(resolver, node, scope, pos, switch)
+
+    def _handed_flag(self, resolver, node: ast.AST, scope, pos: int, switch: bool) -> Optional[list]:
+        """`args.x` where `args` is a parameter the launched script hands its parse_args() result: its flag `x` as
+        the launch passes it, where the script defines it and assigns no `.x` (values/passed_args.py)."""
+        from ..values.passed_args import parameter_of
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return None
+        found = parameter_of(resolver, node.value, scope, pos)
+        handed = self.handed
+        if found is None or handed is None or handed(*found):
+            return None
+        script = load(self.launched[0])
+        defs = [f for f in script.resolver.flags if f.dest == node.attr and f.kind == "argparse"] if script else []
+        if script is None or not defs or any(
+                isinstance(n, ast.Attribute) and n.attr == node.attr and not isinstance(n.ctx, ast.Load) or
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("setattr", "vars")
+                for n in ast.walk(self.launched[1])):
+            return None             # (a flag the script assigns is not the launch's: launch_setup.scalars)
+        self.given = resolver.given
+        return self._flag_values(script, defs[0], (resolver.src.node_start(node), resolver.src.node_end(node)),
+                                 switch)
 
     def flag_def(self, dest: str, kind: Optional[str] = None):
         found = super().flag_def(dest, kind)
@@ -116,7 +148,11 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
     cwd = launch.command.cwd[0]
     ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))
     ctx.resolver.given = ls.given
-    ctx.resolver.use_project(_LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree, lookup.sys_path))
+    project = _LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree, lookup.sys_path)
+    kept: Dict[tuple, str] = {}
+    project.handed = lambda func, param: kept[(id(func), param)] if (id(func), param) in kept else \
+        kept.setdefault((id(func), param), _handed(ls, module, tree, lookup, func, param))
+    ctx.resolver.use_project(project)
     inventory = Inventory(ctx)
     if not inventory.setups:
         return None
@@ -155,7 +191,8 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
             text = (f"{head}: {r.setup.unknown_reach}, so whether this code runs is not known here (if it runs: "
                     f"{outcome}: {cause})")
         else:
-            text = f"{head} {outcome} ({cause}); whether that holds in this launch is not known here"
+            why = _why_open(ctx, r.setup, project)
+            text = f"{head} {outcome} ({cause}); whether that holds in this launch is not known here{why}"
         return Followed("unknown", text, None, report, tuple(decided))
     return Followed(verdict, _placed(results, why, verdict), profiles, report, tuple(decided))
 
@@ -324,6 +361,71 @@ def _references(ls, module: Module, lookup, target: str) -> list:
             if head is not None and head in as_module:
                 out.append((node, scope))
     return out
+
+
+def _why_open(ctx, setup, project) -> str:
+    """": why" a test of the setup that reads a flag through a parameter (`if args.profiling:` in
+    `def session_config(args)`) is not decided: the parameter is not shown to hold the script's flags; else ""."""
+    from ..values.passed_args import parameter_of
+    scope = ctx.sites.scope_of.at(setup.anchor, ctx.sites.module)
+    for g in ctx.sites.guards_of.at(setup.anchor, ()):
+        for n in ast.walk(g.test):
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+                found = parameter_of(ctx.resolver, n.value, scope, ctx.pos(setup.anchor))
+                why = project.handed(*found) if found is not None else ""
+                if why:
+                    return f": {why}"
+    return ""
+
+
+def _handed(ls, module: Module, tree: ast.AST, lookup, func, param: str) -> str:
+    """"" where every call of `func` (a function at the top of the module) in this launch is the script's and hands
+    `param` the script's parse_args() result; else why not (values/passed_args.py). The module's own code and the
+    other modules of the launch must not name it: they may call it with something else."""
+    from ..values.passed_args import why_not_handed
+    name = os.path.basename(module.path)
+    script = os.path.basename(ls.ctx.filename)
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func not in getattr(tree, "body", ()):
+        return f"{param} is not a parameter of a function at the top of {name}"
+    target = func.name
+    own = next((n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == target), None)
+    if own is not None:
+        return f"line {own.lineno} of {name} uses {target} itself"
+    word = re.compile(rf"\b{re.escape(target)}\b")
+    for other in lookup.imported_modules():
+        if other.path == module.path or not word.search(other.src.text):
+            continue
+        named = _names(other.tree, target, os.path.splitext(os.path.basename(module.path))[0])
+        if named is not None:
+            return (f"line {getattr(named, 'lineno', 0)} of {os.path.basename(other.path)}, which {script} imports, "
+                    f"names {target} too: it may call it")
+    refs = _references(ls, module, lookup, target)
+    if not refs:
+        return f"{script} does not call {target}() of {name} by name"
+    calls = []
+    for node, _ in refs:
+        call = ls.ctx.sites.parent.at(node, None)
+        if not (isinstance(call, ast.Call) and call.func is node):
+            return f"line {node.lineno} of {script} uses {target} other than by calling it"
+        calls.append(call)
+    return why_not_handed(ls.ctx.resolver, func, param, calls, script)
+
+
+def _names(tree: ast.AST, target: str, stem: str) -> Optional[ast.AST]:
+    """The first node of a module that may name the function `target` of the module `stem`: the bare name, an import
+    of it, or `m.target` where `m` is imported under a name ending in `stem` (`tf.train.X` is not it); else None."""
+    held = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+            for a in n.names if a.name.split(".")[-1] == stem}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == target or isinstance(n, ast.alias) and target in (n.name, n.asname):
+            return n
+        if isinstance(n, ast.Attribute) and n.attr == target:
+            head = n.value
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id in held:
+                return n
+    return None
 
 
 def _imported_at_top(ls, module: Module, lookup) -> bool:

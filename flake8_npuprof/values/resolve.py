@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequenc
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
 from .held_args import holds_parse_result
+from .passed_args import parameter_of, passes_parse_result
 from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
 from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add_chain, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
 
@@ -415,6 +416,13 @@ class Resolver:
         if isinstance(node.value, ast.Attribute) and holds_parse_result(self, node.value, scope, node.attr):
             argp = [f for f in defs if f.kind == "argparse"]
             return argp[0] if argp else None
+        # in a launch, `def npu_config(FLAGS): FLAGS.profiling` is the launch's flag only where every call hands the
+        # function parse_args()'s result (passed_args.py); else it is not known to be the flag
+        if self.given is not None and isinstance(node.value, ast.Name) and any(f.kind == "argparse" for f in defs) \
+                and parameter_of(self, node.value, scope, pos) is not None:
+            if not passes_parse_result(self, node.value, scope, pos):
+                return None
+            return [f for f in defs if f.kind == "argparse"][0]
         if base in FLAGS_OBJECTS or (base or "").endswith(".FLAGS"):
             absl = [f for f in defs if f.kind == "absl"]
             return absl[0] if absl else None

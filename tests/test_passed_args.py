@@ -1,0 +1,332 @@
+"""A launch's flags handed to a function: `def train(args): if args.prof:` called as `train(args)` with
+`args = parser.parse_args()`, directly or through other functions (values/passed_args.py). Decided where every call
+hands the parameter parse_args()'s result; otherwise the launch's answer is unknown, with why (before, the launcher's
+--prof decided `args.prof` whatever train() was called with)."""
+
+import ast
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+TRAIN = """\
+import argparse
+
+import torch_npu
+
+
+def train(args, model):
+    if args.prof:
+        prof = torch_npu.profiler.profile(
+            activities=[torch_npu.profiler.ProfilerActivity.NPU],
+            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(args.prof_dir))
+        prof.start()
+        for step in range(10):
+            prof.step()
+        prof.stop()
+
+
+def main(args):
+    train(args, None)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prof", action="store_true")
+    parser.add_argument("--prof-dir", default="./prof")
+    main(parser.parse_args())
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "run.sh").write_text('python3 train.py "$@"\n')
+    return tmp_path
+
+
+def _answer(capsys, project, *args):
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(project), "--",
+          "bash", "run.sh"] + list(args))
+    return capsys.readouterr().out.splitlines()[2:]
+
+
+OFF = ["train.py: torch_npu's profiler is off: line 8: not run in this launch: `args.prof` is false in this launch "
+       "(the default of --prof, which the launcher does not pass)",
+       "usable data: no (line 8: not run in this launch: `args.prof` is false in this launch (the default of --prof, "
+       "which the launcher does not pass))"]
+ON = ["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def _unknown(why, line=8):
+    return [f"train.py: torch_npu's profiler: unknown: line {line}, when args.prof: steps 0-9; but whether "
+            f"`args.prof` holds in this launch is not known: {why}",
+            f"usable data: unknown (run.sh:1: line {line}, when args.prof: steps 0-9; but whether `args.prof` holds "
+            f"in this launch is not known: {why})"]
+
+
+def test_the_flag_decides_the_profiler_through_two_calls(capsys, project):
+    assert _answer(capsys, project) == OFF
+    assert _answer(capsys, project, "--prof") == ON
+
+
+@pytest.mark.parametrize("edit", [
+    # by keyword
+    ("    train(args, None)", "    train(model=None, args=args)"),
+    # parse_known_args()'s namespace, named at the call
+    ("    main(parser.parse_args())", "    flags, _ = parser.parse_known_args()\n    main(flags)"),
+    # sys.argv[1:] is what parse_args() reads when given nothing
+    ("    main(parser.parse_args())", "    main(parser.parse_args(sys.argv[1:]))"),
+    # a function of the file that returns the namespace, given the command line
+    ("    main(parser.parse_args())",
+     "    def get_args(argv):\n        ns, rest = parser.parse_known_args(argv)\n        return ns\n"
+     "    main(get_args(sys.argv[1:]))"),
+])
+def test_the_flags_are_followed_through_what_shows_them(capsys, project, edit):
+    text = TRAIN.replace(*edit).replace("import argparse\n", "import argparse\nimport sys\n")
+    (project / "train.py").write_text(text)
+    assert _answer(capsys, project) == [s.replace("line 8", "line 9") for s in OFF]
+    assert _answer(capsys, project, "--prof") == ON
+
+
+def test_a_process_torch_spawns_gets_the_flags_in_the_tuple(capsys, project):
+    # torch.multiprocessing.spawn(fn, args=t) runs fn(i, *t) in each process (pytorch spawn.py _wrap)
+    (project / "train.py").write_text(TRAIN.replace("import torch_npu\n", "import torch.multiprocessing as mp\n"
+                                                    "import torch_npu\n")
+                                      .replace("def main(args):", "def main(gpu, args):")
+                                      .replace("    main(parser.parse_args())",
+                                               "    mp.spawn(main, nprocs=8, args=(parser.parse_args(),))"))
+    assert _answer(capsys, project) == [s.replace("line 8", "line 9") for s in OFF]
+    assert _answer(capsys, project, "--prof") == ON
+
+
+@pytest.mark.parametrize("edit, why", [
+    # a call that hands the function something else
+    (("    train(args, None)", "    train(args, None)\n    train(load(), None)"),
+     "line 19 calls train() with a args that is not parse_args()'s result"),
+    # ... further up the chain
+    (("    main(parser.parse_args())", "    main(load())"),
+     "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 25 "
+     "calls main() with a args that is not parse_args()'s result"),
+    # its default taken
+    (("def train(args, model):\n", "def train(model, args=None):\n", "    train(args, None)", "    train(None)"),
+     "line 18 calls train() without args, which then takes its default"),
+    (("    train(args, None)", "    train(*[args, None])"), "line 18 calls train() with unpacked arguments"),
+    # the function reaches code this file does not show
+    (("    train(args, None)", "    train(args, None)\n    return train"),
+     "line 19 uses train other than by calling it"),
+    (("def main(args):", "__all__ = ['train']\n\n\ndef main(args):"),
+     "train is exported in __all__ (line 17): other modules may call it"),
+    (("def train(args, model):", "@profiled\ndef train(args, model):"),
+     "train() has a decorator, which may call it with other arguments"),
+    # the name or the parameter bound again
+    (("def main(args):", "def train(x):\n    pass\n\n\ndef main(args):"), "train is defined again on line 17"),
+    (("import torch_npu\n", "import torch_npu\nfrom tools import train\n"), "line 4 binds train again"),
+    (("    train(args, None)", "    global train\n    train(args, None)"), "line 18 may bind train again"),
+    (("        prof.stop()\n", "        prof.stop()\n    args = None\n"), "line 15 rebinds args in train()"),
+    # a process spawned with the process index where the flags are expected
+    (("    main(parser.parse_args())",
+      "    import torch.multiprocessing as mp\n    mp.spawn(main, args=(parser.parse_args(),))"),
+     "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 26 "
+     "spawns processes that call main() with a args that is not parse_args()'s result"),
+    # parse_args() given words that are not the launch's
+    (("    main(parser.parse_args())", "    main(parser.parse_args(['--prof']))"),
+     "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 25 "
+     "calls main() with a args that is not parse_args()'s result"),
+    # a call that leads back to the function
+    (("    train(args, None)", "    train(args, None)\n    main(args)"),
+     "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 19 "
+     "calls main() with a args (args) from a call that leads back to it, not followed"),
+])
+def test_a_parameter_that_may_hold_something_else_is_unknown(capsys, project, edit, why):
+    text = TRAIN
+    for k in range(0, len(edit), 2):
+        text = text.replace(edit[k], edit[k + 1])
+    (project / "train.py").write_text(text)
+    line = next(k for k, s in enumerate(text.splitlines(), 1) if "profile(" in s)
+    assert _answer(capsys, project, "--prof") == _unknown(why, line)
+
+
+def _why(text):
+    """why_not_passed for the `args` of the file's `if args.prof:`."""
+    from flake8_npuprof.checks.analysis import Context, Settings
+    from flake8_npuprof.knowledge.targets import Target
+    from flake8_npuprof.source.text import SourceText
+    from flake8_npuprof.values.passed_args import why_not_passed
+    tree = ast.parse(text)
+    ctx = Context(SourceText(text), tree, "train.py", Settings(target=Target.parse("8.0", "910B")))
+    use = next(n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and ast.unparse(n) == "args.prof")
+    scope = ctx.sites.scope_of.at(use, ctx.sites.module)
+    return why_not_passed(ctx.resolver, use.value, scope, ctx.pos(use))
+
+
+@pytest.mark.parametrize("edit, why", [
+    (("def train(args, model):\n    if", "class Trainer:\n  def train(self, args, model):\n    if"),
+     "train() is a method, whose callers are not followed"),
+    (("def train(args, model):", "def train(*args):"), "args collects train()'s extra arguments"),
+    # (the entry point does not reach it either: emulate says that first)
+    (("    train(args, None)", "    pass"), "train() is not called in this file"),
+])
+def test_why_a_parameter_is_not_read_as_the_flags(edit, why):
+    assert _why(TRAIN) == ""
+    assert _why(TRAIN.replace(*edit)) == why
+
+
+def test_a_lambda_parameter_is_not_read_as_the_flags():
+    assert _why("import argparse\nparser = argparse.ArgumentParser()\nshow = lambda args: args.prof\n"
+                "show(parser.parse_args())\n") == "args is a parameter of a lambda, whose callers are not followed"
+
+
+def test_the_script_alone_keeps_the_condition(capsys, project):
+    # without a launch nothing is decided: the condition is said, as before
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(project),
+          str(project / "train.py")])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == [f"train.py:8 profile: COLLECTS steps 0-9 into {project}/prof (when args.prof)",
+                        "usable data: yes (where its conditions hold)"]
+
+
+# ModelZoo-TensorFlow2 (Densenet, ghostnet): an argparse namespace named FLAGS, handed to npu_config(FLAGS) from
+# `args = get_args()`; it was taken for absl's FLAGS, found no absl flag, and the launch's --profiling decided nothing
+TF2 = """\
+import argparse
+import ast
+
+import npu_device as npu
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profiling", type=ast.literal_eval, default=False)
+    parser.add_argument("--profiling_dump_path", default="/home/data")
+    args = parser.parse_args()
+    return args
+
+
+def npu_config(FLAGS):
+    if FLAGS.profiling:
+        npu.global_options().profiling_config.enable_profiling = True
+        npu.global_options().profiling_config.profiling_options = \\
+            '{"output":"' + FLAGS.profiling_dump_path + '","training_trace":"on"}'
+    npu.open().as_default()
+
+
+args = get_args()
+npu_config(args)
+"""
+
+
+@pytest.mark.parametrize("given, lines", [
+    ("False", ["  `FLAGS.profiling` is false in this launch (--profiling=False from run.sh:5)",
+               "train.py:17 npu_device: OFF: not run in this launch: `FLAGS.profiling` is false in this launch "
+               "(--profiling=False from run.sh:5): the adapter forwards profiling off, so GE falls back to "
+               "PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled there)",
+               "usable data: no (no launch switches profiling on)"]),
+    ("True", ["  `FLAGS.profiling` is true in this launch (--profiling=True from run.sh:5)",
+              "train.py:17 npu_device: COLLECTS training_trace into /tmp/out"]),
+])
+def test_an_argparse_namespace_named_flags_is_decided_by_the_launch(capsys, tmp_path, given, lines):
+    (tmp_path / "train.py").write_text(TF2)
+    (tmp_path / "run.sh").write_text("profiling=False\nfor p in \"$@\"; do\n  case $p in --profiling=*) "
+                                     "profiling=${p#*=};; esac\ndone\n"
+                                     "python3 train.py --profiling=$profiling --profiling_dump_path=/tmp/out\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh",
+          f"--profiling={given}"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"launch: run.sh:5 python3 train.py --profiling={given} --profiling_dump_path=/tmp/out"
+    assert out[2:2 + len(lines)] == lines
+
+
+# the function in a module the script imports (AnimeFaceGAN's utils.session_config(args)): emulate follows the
+# module's setups (emulate/imported.py); the script's own calls are the parameter's callers only where no other code
+# of the launch names the function
+MAIN = """\
+import argparse
+
+import tensorflow as tf
+
+from utils import session_config
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--profiling", action="store_true")
+args = parser.parse_args()
+with tf.compat.v1.Session(config=session_config(args)) as sess:
+    sess.run(tf.constant(1))
+"""
+UTILS = """\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+
+
+def session_config(args):
+    config = tf.compat.v1.ConfigProto()
+    custom_op = config.graph_options.rewrite_options.custom_optimizers.add()
+    custom_op.name = "NpuOptimizer"
+    if args.profiling:
+        custom_op.parameter_map["profiling_mode"].b = True
+        custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(
+            '{"output":"/tmp/prof","task_trace":"on"}')
+    return config
+"""
+OPEN = ("utils.py:10 NpuOptimizer: MAY COLLECT task_trace into /tmp/prof (when args.profiling) — unknown: run.sh:1: "
+        "utils.py, which main.py imports: line 10 NpuOptimizer collects when `args.profiling` (MAY COLLECT task_trace "
+        "into /tmp/prof); whether that holds in this launch is not known here")
+
+
+def _imported(capsys, tmp_path, main_py, utils_py, *args, other=""):
+    (tmp_path / "main.py").write_text(main_py)
+    (tmp_path / "utils.py").write_text(utils_py)
+    if other:
+        (tmp_path / "other.py").write_text(other)
+    (tmp_path / "run.sh").write_text('python3 main.py "$@"\n')
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh"] + list(args))
+    return capsys.readouterr().out.splitlines()[2]
+
+
+def test_a_function_of_an_imported_module_gets_the_flags_of_the_script(capsys, tmp_path):
+    assert _imported(capsys, tmp_path, MAIN, UTILS) == (
+        "  utils.py: `args.profiling` is false in this launch (the default of --profiling, which the launcher does "
+        "not pass)")
+    assert _imported(capsys, tmp_path, MAIN, UTILS, "--profiling") == (
+        "  utils.py: `args.profiling` is true in this launch (--profiling from run.sh:1)")
+
+
+@pytest.mark.parametrize("main_edit, utils_edit, other, why", [
+    (("session_config(args)", "session_config(load())"), None, "",
+     "line 10 of main.py calls session_config() with a args that is not parse_args()'s result"),
+    (("args = parser.parse_args()", "args = parser.parse_args()\nmake = session_config"), None, "",
+     "line 10 of main.py uses session_config other than by calling it"),
+    (("from utils import session_config", "import other\nfrom utils import session_config"), None,
+     "from utils import session_config\n\nsession_config(None)\n",
+     "line 1 of other.py, which main.py imports, names session_config too: it may call it"),
+    (None, ("    return config\n", "    return config\n\n\ndef eval_config():\n    return session_config(None)\n"), "",
+     "line 17 of utils.py uses session_config itself"),
+    (None, ("def session_config(args):", "@cached\ndef session_config(args):"), "",
+     "session_config() has a decorator, which may call it with other arguments"),
+])
+def test_a_function_of_an_imported_module_called_otherwise_is_unknown(capsys, tmp_path, main_edit, utils_edit, other,
+                                                                      why):
+    main_py = MAIN.replace(*main_edit) if main_edit else MAIN
+    utils_py = UTILS.replace(*utils_edit) if utils_edit else UTILS
+    line = _imported(capsys, tmp_path, main_py, utils_py, "--profiling", other=other)
+    assert line == OPEN.replace("line 10", f"line {11 if '@cached' in utils_py else 10}").replace(
+        "utils.py:10", f"utils.py:{11 if '@cached' in utils_py else 10}") + f": {why}"
+
+
+def test_is_true_of_a_switch_is_decided(capsys, project):
+    # `if args.profiling is True:` (AnimeFaceGAN): store_true gives the bool singletons, compared by identity
+    (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is True:"))
+    assert _answer(capsys, project) == [s.replace("`args.prof` is false", "`args.prof is True` is false") for s in OFF]
+    assert _answer(capsys, project, "--prof") == ON
+    (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is not None:"))
+    assert _answer(capsys, project) == ON   # False is not None: the profiler runs without --prof too
+
+
+def test_a_name_bound_again_after_the_call_is_not_the_flags(capsys, project):
+    # round a loop, the later assignment reaches the call: `args` is not parse_args()'s result on every run
+    (project / "train.py").write_text(TRAIN.replace("    main(parser.parse_args())",
+                                                    "    args = parser.parse_args()\n    for k in range(2):\n"
+                                                    "        main(args)\n        args = load(k)"))
+    assert _answer(capsys, project, "--prof") == _unknown(
+        "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 27 "
+        "calls main() with a args that is not parse_args()'s result on every run: line 28 binds args again")
