@@ -123,13 +123,33 @@ def cmd_server(args) -> int:
     return run()
 
 
-def _usage_error(prog: str, problem: str, word: str, known: Sequence[str]) -> int:
+def _usage_error(prog: str, problem: str, word: str, known: Sequence[str], then: str = "") -> int:
     """A mistyped command or flag: one line with a did-you-mean and where the usage is, not the whole usage."""
     from .source.suggest import close_matches
     guess = close_matches(word, known) if word else []
     hint = f" (did you mean {' or '.join(guess[:2])}?)" if guess else ""
-    print(f"{prog}: error: {problem}{hint}\n`{prog} --help` lists what it takes", file=sys.stderr)
+    print(f"{prog}: error: {problem}{hint}{then}\n`{prog} --help` lists what it takes", file=sys.stderr)
     return EXIT_ERROR
+
+
+def _with_dashes(argv: Sequence[str], extra: Sequence[str], sub) -> str:
+    """The command retyped with the launcher's words after `--`: from the first word argparse did not take on, all
+    but emulate's own options (`--profiling True` leaves `True` as a PATH, so words are moved by place, not by
+    what argparse kept)."""
+    import shlex
+    takes = {o: a.nargs != 0 for a in sub._actions for o in a.option_strings}
+    at = argv.index(extra[0])
+    kept, moved, i = list(argv[:at]), [], at
+    while i < len(argv):
+        word = argv[i]
+        if word.split("=", 1)[0] in takes:
+            value = takes[word.split("=", 1)[0]] and "=" not in word and i + 1 < len(argv)
+            kept += argv[i:i + 1 + value]
+            i += 1 + value
+        else:
+            moved.append(word)
+            i += 1
+    return " ".join(shlex.quote(w) for w in ["npuprof", *kept, "--", *moved])
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -155,8 +175,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if extra:
         sub = parser.subcommands.get(args.command, parser)
         flags = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
+        paths = getattr(args, "paths", None) if args.command == "emulate" else None
+        after = f"; a launcher's or script's own arguments go after `--`: {_with_dashes(argv, extra, sub)}" \
+            if paths and argv.index(extra[0]) > argv.index(paths[0]) else ""
         return _usage_error(sub.prog, f"unrecognized arguments: {' '.join(extra)}",
-                            next((x.split("=", 1)[0] for x in extra if x.startswith("--")), ""), flags)
+                            next((x.split("=", 1)[0] for x in extra if x.startswith("--")), ""), flags, after)
     import warnings
     warnings.simplefilter("ignore", SyntaxWarning)      # the user's code is parsed, never run
     from .source.config import ConfigError, UsageError

@@ -169,6 +169,24 @@ def test_a_bad_subcommand_flag_says_so_in_one_line_with_a_did_you_mean(capsys):
     assert capsys.readouterr().err.startswith("npuprof: error: unknown command 'chek' (did you mean check?)\n")
 
 
+def test_a_launchers_arguments_typed_after_its_path_are_retyped_after_the_dashes(capsys):
+    # `npuprof emulate train_full_1p.sh --profiling=True`, as typed at the launcher: argparse cannot tell the
+    # launcher's words from emulate's, so the error gives the command that works; emulate's own options stay before
+    assert main(["emulate", "test/train_full_1p.sh", "--profiling=True"]) == 2
+    assert capsys.readouterr().err == (
+        "npuprof emulate: error: unrecognized arguments: --profiling=True; a launcher's or script's own arguments go "
+        "after `--`: npuprof emulate test/train_full_1p.sh -- --profiling=True\n"
+        "`npuprof emulate --help` lists what it takes\n")
+    assert main(["emulate", "train.sh", "--profiling", "True", "--cann", "8.0", "--data_path=/d d", "--env"]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "npuprof emulate: error: unrecognized arguments: --profiling True --data_path=/d d; a launcher's or script's "
+        "own arguments go after `--`: npuprof emulate train.sh --cann 8.0 --env -- --profiling True '--data_path=/d d'")
+    assert main(["emulate", "train.sh", "--cnn=8.0"]) == 2          # a typo of emulate's own flag keeps its guess
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "npuprof emulate: error: unrecognized arguments: --cnn=8.0 (did you mean --cann?); a launcher's or script's "
+        "own arguments go after `--`: npuprof emulate train.sh -- --cnn=8.0")
+
+
 @pytest.mark.parametrize("argv", [["check", "--cann", "9.9", "."], ["validate", "--cann", "9.9", "{}"],
                                   ["emulate", "--cann", "9.9", "x.py"]])
 def test_a_bad_cann_lists_every_accepted_value(project, capsys, argv):
