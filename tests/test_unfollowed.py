@@ -101,6 +101,25 @@ def test_ms_profiler_options_that_start_make_a_mindspore_launch_unknown(tmp_path
             "not followed here")
 
 
+@pytest.mark.parametrize("options, usable", [('{"start": true}', None), ('{"start": false}', False)])
+def test_ms_profiler_options_from_env_make_a_mindspore_script_unknown(tmp_path, options, usable):
+    # `MS_PROFILER_OPTIONS='{"start": true}' npuprof emulate --env train.py` on a MindSpore script without a profiler
+    # of its own (mindcv's train.py) said "no profiling setup found: a run collects no profiling data"; the same
+    # variable through a launcher or `emulate --env -- python train.py` said unknown
+    (tmp_path / "train.py").write_text(MS_SCRIPT)
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=True, environ={"MS_PROFILER_OPTIONS": options})
+    assert report["usable"] is usable
+    if usable is None:
+        why = ('MS_PROFILER_OPTIONS, set in the environment (--env), has "start": true: MindSpore starts its profiler '
+               "when train.py imports mindspore (EnvProfiler); when it stops and what it keeps is not followed here")
+        assert report["answer"]["why"] == why
+        assert render_text(report).splitlines()[1:3] == [f"train.py: MindSpore's profiler: unknown: {why}",
+                                                         f"usable data: unknown ({why})"]
+    # without --env the caller's environment is not read
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={"MS_PROFILER_OPTIONS": options})
+    assert report["usable"] is False
+
+
 SESSION = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
            "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
            "op.parameter_map['profiling_mode'].b = True\n"
