@@ -548,6 +548,27 @@ def test_autograd_profile_with_use_npu_through_kwargs(tmp_path, capsys):
         "(line 5), which existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu)"]
 
 
+def test_a_profiler_that_raises_is_said_under_msprof(tmp_path, capsys):
+    # MnasNet (ModelZoo-PyTorch): `msprof --output=./prof python3 train.py --run-prof /data` said "usable data: yes"
+    # and nothing of the TypeError its `profile(use_npu=True)` raises at step 5, which ends the run there
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch\nimport torch_npu\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--run-prof', action='store_true')\nargs = p.parse_args()\n\n\ndef main():\n"
+        "    for i in range(100):\n        if args.run_prof and i >= 5:\n"
+        "            with torch.autograd.profiler.profile(use_npu=True) as prof:\n                step()\n"
+        "            return\n        step()\n\n\nif __name__ == '__main__':\n    main()\n", encoding="utf-8")
+    msprof = ["--torch-npu", "7.3", "--cwd", tmp_path, "--", "msprof", "--output=./prof", "python3", "train.py"]
+    code, out = _emulate(capsys, *msprof, "--run-prof")
+    assert code == 0 and out[3:6] == [
+        "  ! under msprof too, train.py stops with this error: line 13, when args.run_prof and i >= 5: "
+        "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on "
+        "a torch without use_npu: msprof collects the run until then",
+        "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into …/prof", "usable data: yes"]
+    # without --run-prof the profiler never runs: nothing to say
+    code, out = _emulate(capsys, *msprof)
+    assert code == 0 and not any("stops with this error" in line for line in out)
+
+
 def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_path, capsys):
     path = tmp_path / "train.py"
     path.write_text("import torch_npu\nfrom torch_npu.profiler import dynamic_profile as dp\n\ndp.init(\"./cfg\")\n"

@@ -263,6 +263,13 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 cause = cause or followed                   # a module's replay says this launch's own cause
                 info["lines"].extend(f"  {d}" for d in decided)
                 info["decided"] = list(info["decided"]) + list(decided)     # the JSON report's too
+    if launch.msprof is not None and ls is not None and verdict == "collects" and not ls.setups:
+        # msprof collects, but the script's own torch_npu or MindSpore profiler call still raises (a TypeError in
+        # Python, whatever msprof configures): the run ends there, which the user must hear (MnasNet's use_npu=True)
+        replayed = _framework_replay(launch, ls, target, environ, cwd)
+        if replayed is not None and replayed[0] == "fails":
+            info["lines"].append(f"  ! under msprof too, {os.path.basename(launch.script)} stops with this error: "
+                                 f"{replayed[1]}: msprof collects the run until then")
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
