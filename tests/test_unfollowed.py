@@ -115,9 +115,13 @@ def test_ms_profiler_options_from_env_make_a_mindspore_script_unknown(tmp_path, 
         assert report["answer"]["why"] == why
         assert render_text(report).splitlines()[1:3] == [f"train.py: MindSpore's profiler: unknown: {why}",
                                                          f"usable data: unknown ({why})"]
-    # without --env the caller's environment is not read
+    # without --env the caller's environment is not read; the way to profile it from outside is MindSpore's
+    # variable, not GE's PROFILING_MODE/PROFILING_OPTIONS (which the advice named)
     report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={"MS_PROFILER_OPTIONS": options})
-    assert report["usable"] is False
+    assert report["usable"] is False and render_text(report).splitlines()[1] == (
+        f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data (MindSpore starts its profiler at "
+        '`import mindspore` when MS_PROFILER_OPTIONS holds {"start": true, ...}: set it and use --env to emulate the '
+        "environment)")
 
 
 SESSION = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"

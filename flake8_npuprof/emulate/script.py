@@ -34,6 +34,7 @@ Exit codes: 0 when every setup GE would read collects data, preflight passes and
 from __future__ import annotations
 
 import os
+import re
 from typing import Optional
 
 from .runtime import Env
@@ -145,6 +146,10 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
+    if source.kind == "python" and not results and re.search(r"^\s*(?:import|from)\s+mindspore\b", source.text, re.M):
+        # GE's variables are TensorFlow's way; a MindSpore script is profiled from outside by this one (EnvProfiler)
+        report["env_hint"] = ("MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds "
+                              "{\"start\": true, ...}: set it and use --env to emulate the environment")
     if source.kind == "shell" and not results and graph is None and against is None:
         report["unmodelled"] = starts_nothing(os.path.basename(path), not source.text.strip(), source.text)
     if source.kind == "shell" and results and report["usable"] is not False:
