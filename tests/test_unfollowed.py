@@ -124,6 +124,25 @@ def test_ms_profiler_options_from_env_make_a_mindspore_script_unknown(tmp_path, 
         "environment)")
 
 
+def test_an_unused_profiler_import_is_no_setup(tmp_path):
+    # mindrlhf's scripts/test_actor_inference.py imports MindSpore's Profiler and never calls it: `emulate` of the
+    # script said "names MindSpore's profiler, but no call emulate replays", usable data unknown, where a launch of it
+    # said "no profiling setup found"
+    (tmp_path / "train.py").write_text("import mindspore\nfrom mindspore import Profiler\n\nmindspore.set_context()\n")
+    hint = ('(MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {"start": true, '
+            "...}: set it and use --env to emulate the environment)")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert report["usable"] is False and render_text(report).splitlines()[1] == (
+        f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data {hint}")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and render_text(report).splitlines()[3].endswith(
+        f"train.py: no profiling setup found: a run collects no profiling data {hint}")
+    # called, it is MindSpore's profiler, replayed
+    (tmp_path / "train.py").write_text("import mindspore\nfrom mindspore import Profiler\n\np = Profiler()\n")
+    assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is not False
+
+
 SESSION = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
            "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
            "op.parameter_map['profiling_mode'].b = True\n"

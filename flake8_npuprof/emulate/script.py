@@ -34,7 +34,6 @@ Exit codes: 0 when every setup GE would read collects data, preflight passes and
 from __future__ import annotations
 
 import os
-import re
 from typing import Optional
 
 from .runtime import Env
@@ -139,17 +138,21 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                 emulate_framework(source.text, path, framework, target, cwd, use_env, caller)
             if replayed:
                 return replayed
+        from ..source.prefilter import PROFILING_WORDS
+        code = code_only(source.text)
         for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
-            if named(code_only(source.text)):       # a profiler in a comment or a parked string runs nowhere
+            # a profiler in a comment or a parked string runs nowhere; nor does a bare `from mindspore import
+            # Profiler` never called (mindrlhf's test_actor_inference.py): as a launch of the script decides
+            # (launcher.imported_profiling)
+            if named(code) and PROFILING_WORDS.search(code):
                 # its own profiler, which this replay does not model: never "no profiling setup found"
                 why = f"it names {framework}, but no call emulate replays (npuprof check judges it)"
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
-    if source.kind == "python" and not results and re.search(r"^\s*(?:import|from)\s+mindspore\b", source.text, re.M):
-        # GE's variables are TensorFlow's way; a MindSpore script is profiled from outside by this one (EnvProfiler)
-        report["env_hint"] = ("MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds "
-                              "{\"start\": true, ...}: set it and use --env to emulate the environment")
+    if source.kind == "python" and not results:
+        from .sequence import ms_env_hint
+        report["env_hint"] = ms_env_hint(source.text)
     if source.kind == "shell" and not results and graph is None and against is None:
         report["unmodelled"] = starts_nothing(os.path.basename(path), not source.text.strip(), source.text)
     if source.kind == "shell" and results and report["usable"] is not False:

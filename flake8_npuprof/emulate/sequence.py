@@ -224,6 +224,8 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         cwd = None                                          # the script moves itself (os.chdir)
     name = _rel(launch.script, os.getcwd()) if launch.script else _rel(w.launcher, os.getcwd())
     report = finish(name, results, target, cwd, env, None, None, False)
+    if ls is not None and not results:
+        report["env_hint"] = ms_env_hint(ls.ctx.src.text)
     info = launch_info(w, launch, ls, w.root)
     if launch.script and ls is None:
         launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} ({_unread(launch.script)})")
@@ -418,6 +420,16 @@ def _ms_env_start(options: Optional[str], text: str) -> bool:
     except ValueError:
         return False
     return isinstance(parsed, dict) and bool(parsed.get("start"))
+
+
+def ms_env_hint(text: str) -> str:
+    """How a script with no profiling setup is profiled from outside, where that is not GE's PROFILING_MODE/
+    PROFILING_OPTIONS: a MindSpore script by MS_PROFILER_OPTIONS (EnvProfiler); "" for the others."""
+    import re
+    if not re.search(r"^\s*(?:import|from)\s+mindspore\b", text, re.M):
+        return ""
+    return ("MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {\"start\": true, "
+            "...}: set it and use --env to emulate the environment")
 
 
 def _unread(script: str) -> str:
