@@ -589,6 +589,22 @@ def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_pa
         "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
 
 
+def test_a_launch_shows_what_is_wrong_in_the_dynamic_profiling_file(tmp_path, capsys):
+    # `env PROF_CONFIG_PATH=cfg python3 train.py` (MnasNet's train.py imports torch_npu): the launch said only
+    # "unknown: ... read at run time from cfg/profiler_config.json", where `emulate --env train.py` showed that the
+    # file as it is now never starts (a string start_step)
+    (tmp_path / "train.py").write_text("import torch_npu\n\n\ndef main():\n    pass\n\n\nmain()\n")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "profiler_config.json").write_text('{"start_step": "10"}')
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, "--", "env", "PROF_CONFIG_PATH=cfg",
+                         "python3", "train.py")
+    assert code == 1 and out[2:4] == [
+        "train.py: torch_npu's profiler: unknown: line 1: dynamic profiling (PROF_CONFIG_PATH): what is collected, "
+        f"and when, is read at run time from {tmp_path}/cfg/profiler_config.json",
+        "  ! NPP311 profiler_config.json:1:16 start_step \"10\" is a string: torch_npu 26.1 resets it to 0 and says so "
+        "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
+
+
 def test_a_script_that_changes_directory_says_its_relative_folders_are_not_known(tmp_path, capsys):
     # os.chdir: the directory relative paths are read from is not known (emulate/replay.run_dir gives None); each
     # of these was an internal error (TypeError from os.path.join) before

@@ -398,7 +398,10 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
             return "collects", f"{name} collects with {shown}{when}", True, f"{name}: {shown} collects{when} " \
                 f"(emulate {name} for its steps and folders)", note
         if rep["usable"] is None:
-            return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}", note
+            # what the replay found wrong in a file it reads (a dynamic-profiling JSON with a string start_step that
+            # never starts): shown under the line, as `emulate SCRIPT` shows it
+            below = "".join(f"\n  ! {c}" for p in rep["profilers"] if p.verdict == "unknown" for c in p.caveats)
+            return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}{below}", note
         verdicts = {p.verdict for p in rep["profilers"]}
         if verdicts <= {"off"}:
             return "no profiling", rep["why"], False, f"{name}: {shown} is off: {rep['why']}", note
