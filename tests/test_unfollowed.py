@@ -187,3 +187,18 @@ def test_a_here_document_glued_to_its_command_is_data(tmp_path):
         r = subprocess.run([bash, "-c", ":<<COM\necho inside\nCOM\ncat<<EOF\nbody\nEOF\n"], capture_output=True,
                            text=True, timeout=30)
         assert r.stdout == "body\n"
+
+
+def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_in_a_launch(tmp_path):
+    # mindcv's train.py (the mindcv package: more than 64 modules): `emulate train.py` said "no profiling setup
+    # found", usable data no, where `msrun ... train.py` said unknown; a module past the bound may hold a setup
+    for i in range(70):
+        (tmp_path / f"m{i}.py").write_text("X = 1\n")
+    (tmp_path / "train.py").write_text("".join(f"import m{i}\n" for i in range(70)))
+    why = ("train.py has no profiling setup of its own, but it imports more modules than are followed here: a setup "
+           "in a module it imports is not emulated here")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == why
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == f"run.sh:2: {why}"

@@ -318,7 +318,7 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
         naming = f"{shown}, which it imports, names one" if other else "it imports more modules than are followed here"
         why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
-               "emulated here (emulate that module)")
+               "emulated here" + (" (emulate that module)" if other else ""))
     # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
     return "unknown", why, None, dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script
                                       else why), (), False
@@ -343,8 +343,8 @@ def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> 
     found = launches(w)
     ls = prepare(found[0], target, w.root) if len(found) == 1 else None
     other = imported_profiling(ls) if ls is not None and not ls.setups else None
-    if ls is None or not other or other == ls.launch.script:
-        return None
+    if ls is None or other is None or other == ls.launch.script:
+        return None             # ("": more imports than are followed, unknown as a launch of it says)
     report = finish(_rel(path, os.getcwd()), [], target, cwd, base, None, None, False)
     verdict, why, _, report, _, _ = _imported(w, ls.launch, ls, other, report, target, base, environ)
     if verdict == "unknown":
