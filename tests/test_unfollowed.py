@@ -119,8 +119,8 @@ def test_ms_profiler_options_from_env_make_a_mindspore_script_unknown(tmp_path, 
     # variable, not GE's PROFILING_MODE/PROFILING_OPTIONS (which the advice named)
     report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={"MS_PROFILER_OPTIONS": options})
     assert report["usable"] is False and render_text(report).splitlines()[1] == (
-        f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data (MindSpore starts its profiler at "
-        '`import mindspore` when MS_PROFILER_OPTIONS holds {"start": true, ...}: set it and use --env to emulate the '
+        f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data (MindSpore starts its "
+        'profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {"start": true, ...}: set it and use --env to emulate the '
         "environment)")
 
 
@@ -202,3 +202,8 @@ def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_i
     (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and report["answer"]["why"] == f"run.sh:2: {why}"
+    # MS_PROFILER_OPTIONS with "start": true (--env) decides first, as in a launch: EnvProfiler starts at the import
+    (tmp_path / "train.py").write_text("import mindspore\n" + "".join(f"import m{i}\n" for i in range(70)))
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=True,
+                          environ={"MS_PROFILER_OPTIONS": '{"start": true}'})
+    assert report["usable"] is None and "(EnvProfiler)" in report["answer"]["why"]

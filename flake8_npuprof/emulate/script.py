@@ -100,6 +100,18 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             return launched
     cwd = run_dir(source.text, source.kind, cwd)
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
+    from .sequence import _ms_env_start
+    if source.kind == "python" and all(r.setup.route == "env" for r in results) and use_env and \
+            _ms_env_start((environ if environ is not None else os.environ).get("MS_PROFILER_OPTIONS"), source.text):
+        # MindSpore's EnvProfiler starts at `import mindspore`, whatever the script sets up: as a launch says
+        name = os.path.basename(path)
+        why = ("MS_PROFILER_OPTIONS, set in the environment (--env), has \"start\": true: MindSpore starts its "
+               f"profiler when {name} imports mindspore (EnvProfiler); when it stops and what it keeps is not "
+               "followed here")
+        report = finish(path, results, target, cwd, env, graph, against, use_env)
+        report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
+                      launch={"lines": [f"{name}: MindSpore's profiler: unknown: {why}"], "unseen": True})
+        return report
     if source.kind == "python" and not results and graph is None and against is None:
         # no setup of its own: the project modules it imports, followed as a launcher's launch of it is
         from .sequence import follow_script
@@ -122,16 +134,6 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         from ..source.prefilter import code_only, names_mindspore, names_torch_npu
         from .torch_run import reads_env_config
         caller = Environment(environ if environ is not None else os.environ)
-        from .sequence import _ms_env_start
-        if use_env and _ms_env_start(caller.get("MS_PROFILER_OPTIONS"), source.text):
-            # MindSpore's EnvProfiler starts at `import mindspore`, whatever the script sets up: as a launch says
-            name = os.path.basename(path)
-            why = ("MS_PROFILER_OPTIONS, set in the environment (--env), has \"start\": true: MindSpore starts its "
-                   f"profiler when {name} imports mindspore (EnvProfiler); when it stops and what it keeps is not "
-                   "followed here")
-            report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
-                          launch={"lines": [f"{name}: MindSpore's profiler: unknown: {why}"], "unseen": True})
-            return report
         for framework, named in (("torch_npu", names_torch_npu), ("mindspore", names_mindspore)):
             replayed = (named(source.text) or (framework == "torch_npu" and use_env and
                                                reads_env_config(source.text, caller))) and \
