@@ -189,12 +189,29 @@ def test_a_here_document_glued_to_its_command_is_data(tmp_path):
         assert r.stdout == "body\n"
 
 
-def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_in_a_launch(tmp_path):
-    # mindcv's train.py (the mindcv package: more than 64 modules): `emulate train.py` said "no profiling setup
-    # found", usable data no, where `msrun ... train.py` said unknown; a module past the bound may hold a setup
+def test_a_script_importing_a_package_s_worth_of_modules_reads_them_all(tmp_path):
+    # mindcv's train.py imports 108 modules of the project, none naming profiling: `emulate train.py` and
+    # `msrun ... train.py` said unknown ("it imports more modules than are followed here", 64 were read)
     for i in range(70):
+        (tmp_path / f"m{i}.py").write_text(f"import m{i + 1}\n" if i < 69 else "X = 1\n")
+    (tmp_path / "train.py").write_text("import m0\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    for path in ("train.py", "run.sh"):
+        assert emulate_path(str(tmp_path / path), T, use_env=False, environ={})["usable"] is False
+    # the last of them names a profiler: unknown, naming it
+    (tmp_path / "m69.py").write_text("import mindspore\nprof = mindspore.Profiler()\n")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "train.py has no profiling setup of its own, but m69.py, which it imports, names one: a setup in a module it "
+        "imports is not emulated here (emulate that module)")
+
+
+def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_in_a_launch(tmp_path):
+    # past the bound (1,024 modules) a module may hold a setup: `emulate train.py` said "no profiling setup found",
+    # usable data no, where a launch of it said unknown
+    for i in range(1030):
         (tmp_path / f"m{i}.py").write_text("X = 1\n")
-    (tmp_path / "train.py").write_text("".join(f"import m{i}\n" for i in range(70)))
+    (tmp_path / "train.py").write_text("".join(f"import m{i}\n" for i in range(1030)))
     why = ("train.py has no profiling setup of its own, but it imports more modules than are followed here: a setup "
            "in a module it imports is not emulated here")
     report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
