@@ -224,3 +224,16 @@ def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_i
     report = emulate_path(str(tmp_path / "train.py"), T, use_env=True,
                           environ={"MS_PROFILER_OPTIONS": '{"start": true}'})
     assert report["usable"] is None and "(EnvProfiler)" in report["answer"]["why"]
+
+
+def test_a_module_using_memory_profiler_names_no_npu_profiler(tmp_path):
+    # YOLOX's mmdet/core/hook/memory_profiler_hook.py (`from memory_profiler import memory_usage`, the pip package
+    # that samples host memory) was "names one": the launch unknown, where no file of the project profiles the NPU
+    (tmp_path / "hook.py").write_text("def usage():\n    from memory_profiler import memory_usage\n    return memory_usage()\n")
+    (tmp_path / "train.py").write_text("import hook\n\nhook.usage()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    for path in ("train.py", "run.sh"):
+        assert emulate_path(str(tmp_path / path), T, use_env=False, environ={})["usable"] is False
+    # a module named profiler is one
+    (tmp_path / "hook.py").write_text("from .utils.profiler import start\n")
+    assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is None
