@@ -589,6 +589,21 @@ def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_pa
         "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
 
 
+def test_a_script_s_own_profiler_under_msprof_26_1_keeps_nothing(tmp_path, capsys):
+    # `msprof --output=/tmp/o python3 t.py` of a script with its own torch_npu profiler said only that msprof
+    # collects: torch_npu 26.1 turns the script's profiler into a no-op under msprof, and its folder stays empty
+    (tmp_path / "t.py").write_text(
+        "import torch_npu\n\n\ndef main():\n    with torch_npu.profiler.profile(\n"
+        "            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./tp')) as p:\n"
+        "        for i in range(10):\n            p.step()\n\n\nif __name__ == '__main__':\n    main()\n")
+    line = ("  ! t.py's own profiler (line 5): msprof sets PROFILER_SAMPLECONFIG, and torch_npu 26.1+ turns every "
+            "profiler call into a no-op, so that profiler keeps nothing")
+    typed = ["--cwd", tmp_path, "--", "msprof", "--output=/tmp/o", "python3", "t.py"]
+    for release, said in (("26.1", True), ("any", True), ("7.3", False)):
+        code, out = _emulate(capsys, "--torch-npu", release, *typed)
+        assert code == 0 and (line in out) is said and "usable data: yes" in out
+
+
 def test_a_launch_shows_what_is_wrong_in_the_dynamic_profiling_file(tmp_path, capsys):
     # `env PROF_CONFIG_PATH=cfg python3 train.py` (MnasNet's train.py imports torch_npu): the launch said only
     # "unknown: ... read at run time from cfg/profiler_config.json", where `emulate --env train.py` showed that the

@@ -267,11 +267,20 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 info["decided"] = list(info["decided"]) + list(decided)     # the JSON report's too
     if launch.msprof is not None and ls is not None and verdict == "collects" and not ls.setups:
         # msprof collects, but the script's own torch_npu or MindSpore profiler call still raises (a TypeError in
-        # Python, whatever msprof configures): the run ends there, which the user must hear (MnasNet's use_npu=True)
-        replayed = _framework_replay(launch, ls, target, environ, cwd)
+        # Python, whatever msprof configures): the run ends there, which the user must hear (MnasNet's use_npu=True);
+        # and torch_npu 26.1+ turns its own profiler into a no-op under msprof: its folders stay empty
+        outer = launch.msprof.command or cmd
+        replayed = _framework_replay(launch, ls, target, environ, cwd, f"{_rel(outer.path, w.root)}:{outer.line}")
+        name = os.path.basename(launch.script)
         if replayed is not None and replayed[0] == "fails":
-            info["lines"].append(f"  ! under msprof too, {os.path.basename(launch.script)} stops with this error: "
-                                 f"{replayed[1]}: msprof collects the run until then")
+            info["lines"].append(f"  ! under msprof too, {name} stops with this error: {replayed[1]}: msprof "
+                                 "collects the run until then")
+        elif replayed is not None and "PROFILER_SAMPLECONFIG is set by msprof" in replayed[1]:
+            import re
+            noop = re.search(r"^(line \d+)\b.*?(torch_npu \S+ turns every profiler call into a no-op)", replayed[1])
+            if noop:        # (what the other releases do beside msprof is not read: not said)
+                info["lines"].append(f"  ! {name}'s own profiler ({noop.group(1)}): msprof sets PROFILER_SAMPLECONFIG, "
+                                     f"and {noop.group(2)}, so that profiler keeps nothing")
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -357,7 +366,7 @@ def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> 
 _FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS", "PROF_CONFIG_PATH")
 
 
-def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
+def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str], msprof_at: str = ""):
     """(verdict, why, profiles, the script's line, a note on the releases replayed) of a launch whose script profiles with torch_npu's or MindSpore's
     profiler, from emulate's replay of that script (emulate/torch_run.py, mindspore_run.py) with the environment
     the launch gives it (the launcher's exports over the caller's, with --env); None where neither is replayed."""
@@ -371,6 +380,9 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
         if HOLE not in v.value:
             values[k] = v.value
             origins[k] = f"by {passer(launch.command)} ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
+    if msprof_at:
+        # msprof hands its application its configuration in this variable (msprof_launch.py)
+        values["PROFILER_SAMPLECONFIG"], origins["PROFILER_SAMPLECONFIG"] = "<msprof's>", f"by msprof at {msprof_at}"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in values for k in _FRAMEWORK_ENV) else Environment(values, origins)
     started = _ms_env_start(values.get("MS_PROFILER_OPTIONS"), text)
