@@ -564,6 +564,12 @@ def test_a_profiler_that_raises_is_said_under_msprof(tmp_path, capsys):
         "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on "
         "a torch without use_npu: msprof collects the run until then",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into …/prof", "usable data: yes"]
+    # the JSON report carries it among the launch's warnings
+    code, out = _emulate(capsys, "--format", "json", *msprof, "--run-prof")
+    assert json.loads("\n".join(out))["launch"]["traps"] == [
+        "under msprof too, train.py stops with this error: line 13, when args.run_prof and i >= 5: "
+        "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on "
+        "a torch without use_npu: msprof collects the run until then"]
     # without --run-prof the profiler never runs: nothing to say
     code, out = _emulate(capsys, *msprof)
     assert code == 0 and not any("stops with this error" in line for line in out)

@@ -272,15 +272,18 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         outer = launch.msprof.command or cmd
         replayed = _framework_replay(launch, ls, target, environ, cwd, f"{_rel(outer.path, w.root)}:{outer.line}")
         name = os.path.basename(launch.script)
+        said = ""
         if replayed is not None and replayed[0] == "fails":
-            info["lines"].append(f"  ! under msprof too, {name} stops with this error: {replayed[1]}: msprof "
-                                 "collects the run until then")
+            said = f"under msprof too, {name} stops with this error: {replayed[1]}: msprof collects the run until then"
         elif replayed is not None and "PROFILER_SAMPLECONFIG is set by msprof" in replayed[1]:
             import re
             noop = re.search(r"^(line \d+)\b.*?(torch_npu \S+ turns every profiler call into a no-op)", replayed[1])
             if noop:        # (what the other releases do beside msprof is not read: not said)
-                info["lines"].append(f"  ! {name}'s own profiler ({noop.group(1)}): msprof sets PROFILER_SAMPLECONFIG, "
-                                     f"and {noop.group(2)}, so that profiler keeps nothing")
+                said = (f"{name}'s own profiler ({noop.group(1)}): msprof sets PROFILER_SAMPLECONFIG, and "
+                        f"{noop.group(2)}, so that profiler keeps nothing")
+        if said:            # a warning of this launch, as a string-flag trap is (the JSON report's too)
+            info["lines"].append(f"  ! {said}")
+            info["traps"] = list(info["traps"]) + [said]
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
