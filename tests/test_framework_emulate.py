@@ -548,6 +548,33 @@ def test_autograd_profile_with_use_npu_through_kwargs(tmp_path, capsys):
         "(line 5), which existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu)"]
 
 
+def test_a_profiler_that_raises_is_said_under_msprof(tmp_path, capsys):
+    # MnasNet (ModelZoo-PyTorch): `msprof --output=./prof python3 train.py --run-prof /data` said "usable data: yes"
+    # and nothing of the TypeError its `profile(use_npu=True)` raises at step 5, which ends the run there
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch\nimport torch_npu\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--run-prof', action='store_true')\nargs = p.parse_args()\n\n\ndef main():\n"
+        "    for i in range(100):\n        if args.run_prof and i >= 5:\n"
+        "            with torch.autograd.profiler.profile(use_npu=True) as prof:\n                step()\n"
+        "            return\n        step()\n\n\nif __name__ == '__main__':\n    main()\n", encoding="utf-8")
+    msprof = ["--torch-npu", "7.3", "--cwd", tmp_path, "--", "msprof", "--output=./prof", "python3", "train.py"]
+    code, out = _emulate(capsys, *msprof, "--run-prof")
+    assert code == 0 and out[3:6] == [
+        "  ! under msprof too, train.py stops with this error: line 13, when args.run_prof and i >= 5: "
+        "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on "
+        "a torch without use_npu: msprof collects the run until then",
+        "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into …/prof", "usable data: yes"]
+    # the JSON report carries it among the launch's warnings
+    code, out = _emulate(capsys, "--format", "json", *msprof, "--run-prof")
+    assert json.loads("\n".join(out))["launch"]["traps"] == [
+        "under msprof too, train.py stops with this error: line 13, when args.run_prof and i >= 5: "
+        "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on "
+        "a torch without use_npu: msprof collects the run until then"]
+    # without --run-prof the profiler never runs: nothing to say
+    code, out = _emulate(capsys, *msprof)
+    assert code == 0 and not any("stops with this error" in line for line in out)
+
+
 def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_path, capsys):
     path = tmp_path / "train.py"
     path.write_text("import torch_npu\nfrom torch_npu.profiler import dynamic_profile as dp\n\ndp.init(\"./cfg\")\n"
@@ -564,6 +591,37 @@ def test_dynamic_profiling_is_unknown_and_checks_the_config_file_as_it_is(tmp_pa
         f"{config})",
         "train.py:4 dynamic_profile: unknown",
         f"  {config} as it is now: 1 problem(s), below",
+        "  ! NPP311 profiler_config.json:1:16 start_step \"10\" is a string: torch_npu 26.1 resets it to 0 and says so "
+        "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
+
+
+def test_a_script_s_own_profiler_under_msprof_26_1_keeps_nothing(tmp_path, capsys):
+    # `msprof --output=/tmp/o python3 t.py` of a script with its own torch_npu profiler said only that msprof
+    # collects: torch_npu 26.1 turns the script's profiler into a no-op under msprof, and its folder stays empty
+    (tmp_path / "t.py").write_text(
+        "import torch_npu\n\n\ndef main():\n    with torch_npu.profiler.profile(\n"
+        "            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./tp')) as p:\n"
+        "        for i in range(10):\n            p.step()\n\n\nif __name__ == '__main__':\n    main()\n")
+    line = ("  ! t.py's own profiler (line 5): msprof sets PROFILER_SAMPLECONFIG, and torch_npu 26.1+ turns every "
+            "profiler call into a no-op, so that profiler keeps nothing")
+    typed = ["--cwd", tmp_path, "--", "msprof", "--output=/tmp/o", "python3", "t.py"]
+    for release, said in (("26.1", True), ("any", True), ("7.3", False)):
+        code, out = _emulate(capsys, "--torch-npu", release, *typed)
+        assert code == 0 and (line in out) is said and "usable data: yes" in out
+
+
+def test_a_launch_shows_what_is_wrong_in_the_dynamic_profiling_file(tmp_path, capsys):
+    # `env PROF_CONFIG_PATH=cfg python3 train.py` (MnasNet's train.py imports torch_npu): the launch said only
+    # "unknown: ... read at run time from cfg/profiler_config.json", where `emulate --env train.py` showed that the
+    # file as it is now never starts (a string start_step)
+    (tmp_path / "train.py").write_text("import torch_npu\n\n\ndef main():\n    pass\n\n\nmain()\n")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "profiler_config.json").write_text('{"start_step": "10"}')
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, "--", "env", "PROF_CONFIG_PATH=cfg",
+                         "python3", "train.py")
+    assert code == 1 and out[2:4] == [
+        "train.py: torch_npu's profiler: unknown: line 1: dynamic profiling (PROF_CONFIG_PATH): what is collected, "
+        f"and when, is read at run time from {tmp_path}/cfg/profiler_config.json",
         "  ! NPP311 profiler_config.json:1:16 start_step \"10\" is a string: torch_npu 26.1 resets it to 0 and says so "
         "only in its log under <dir>/log/, so no collection ever starts; write a JSON integer: the step to start at"]
 

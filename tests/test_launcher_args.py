@@ -842,3 +842,18 @@ def test_a_string_flag_compared_with_true_is_decided_by_the_launch(tmp_path, fla
     launcher.write_text(f"python3 train.py {flag}\n")
     report = _emulate(launcher)
     assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["0"], ["python3", "train.py", "--rank", "0", "--next", "1"]),
+    (["3"], ["python3", "train.py", "--rank", "3", "--next", "4"]),
+    # none given: bash counts an empty parameter 0 in an arithmetic
+    ([], ["python3", "train.py", "--rank", "0", "--next", "1"]),
+])
+def test_old_arithmetic_is_expanded_as_bash_does(tmp_path, args, words):
+    # mindrlhf's run_standalone_train.sh: `RANK_START=$3; cd ${ROOT_PATH}/device$[RANK_START]` left the launch's
+    # directory unknown ("the output of a command in it is not known statically"); bash gives `$[x]` as `$((x))`
+    w = _walk(tmp_path, "#!/bin/bash\nR=$1\nmkdir -p dev$[R]\ncd dev$[R]\n"
+              "python3 ../train.py --rank $[R] --next $[R+1]\n", args)
+    assert [[x.replace("../", "") for x in ws] for ws in _words(w)][-1] == words
+    assert [c.cwd for c in w.commands][-1] == (str(tmp_path / f"dev{words[3]}"),)

@@ -101,6 +101,48 @@ def test_ms_profiler_options_that_start_make_a_mindspore_launch_unknown(tmp_path
             "not followed here")
 
 
+@pytest.mark.parametrize("options, usable", [('{"start": true}', None), ('{"start": false}', False)])
+def test_ms_profiler_options_from_env_make_a_mindspore_script_unknown(tmp_path, options, usable):
+    # `MS_PROFILER_OPTIONS='{"start": true}' npuprof emulate --env train.py` on a MindSpore script without a profiler
+    # of its own (mindcv's train.py) said "no profiling setup found: a run collects no profiling data"; the same
+    # variable through a launcher or `emulate --env -- python train.py` said unknown
+    (tmp_path / "train.py").write_text(MS_SCRIPT)
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=True, environ={"MS_PROFILER_OPTIONS": options})
+    assert report["usable"] is usable
+    if usable is None:
+        why = ('MS_PROFILER_OPTIONS, set in the environment (--env), has "start": true: MindSpore starts its profiler '
+               "when train.py imports mindspore (EnvProfiler); when it stops and what it keeps is not followed here")
+        assert report["answer"]["why"] == why
+        assert render_text(report).splitlines()[1:3] == [f"train.py: MindSpore's profiler: unknown: {why}",
+                                                         f"usable data: unknown ({why})"]
+    # without --env the caller's environment is not read; the way to profile it from outside is MindSpore's
+    # variable, not GE's PROFILING_MODE/PROFILING_OPTIONS (which the advice named)
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={"MS_PROFILER_OPTIONS": options})
+    assert report["usable"] is False and render_text(report).splitlines()[1] == (
+        f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data (MindSpore starts its "
+        'profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {"start": true, ...}: set it and use --env to emulate the '
+        "environment)")
+
+
+def test_an_unused_profiler_import_is_no_setup(tmp_path):
+    # mindrlhf's scripts/test_actor_inference.py imports MindSpore's Profiler and never calls it: `emulate` of the
+    # script said "names MindSpore's profiler, but no call emulate replays", usable data unknown, where a launch of it
+    # said "no profiling setup found"
+    (tmp_path / "train.py").write_text("import mindspore\nfrom mindspore import Profiler\n\nmindspore.set_context()\n")
+    hint = ('(MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {"start": true, '
+            "...}: set it and use --env to emulate the environment)")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert report["usable"] is False and render_text(report).splitlines()[1] == (
+        f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data {hint}")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and render_text(report).splitlines()[3].endswith(
+        f"train.py: no profiling setup found: a run collects no profiling data {hint}")
+    # called, it is MindSpore's profiler, replayed
+    (tmp_path / "train.py").write_text("import mindspore\nfrom mindspore import Profiler\n\np = Profiler()\n")
+    assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is not False
+
+
 SESSION = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
            "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
            "op.parameter_map['profiling_mode'].b = True\n"
@@ -145,3 +187,53 @@ def test_a_here_document_glued_to_its_command_is_data(tmp_path):
         r = subprocess.run([bash, "-c", ":<<COM\necho inside\nCOM\ncat<<EOF\nbody\nEOF\n"], capture_output=True,
                            text=True, timeout=30)
         assert r.stdout == "body\n"
+
+
+def test_a_script_importing_a_package_s_worth_of_modules_reads_them_all(tmp_path):
+    # mindcv's train.py imports 108 modules of the project, none naming profiling: `emulate train.py` and
+    # `msrun ... train.py` said unknown ("it imports more modules than are followed here", 64 were read)
+    for i in range(70):
+        (tmp_path / f"m{i}.py").write_text(f"import m{i + 1}\n" if i < 69 else "X = 1\n")
+    (tmp_path / "train.py").write_text("import m0\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    for path in ("train.py", "run.sh"):
+        assert emulate_path(str(tmp_path / path), T, use_env=False, environ={})["usable"] is False
+    # the last of them names a profiler: unknown, naming it
+    (tmp_path / "m69.py").write_text("import mindspore\nprof = mindspore.Profiler()\n")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "train.py has no profiling setup of its own, but m69.py, which it imports, names one: a setup in a module it "
+        "imports is not emulated here (emulate that module)")
+
+
+def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_in_a_launch(tmp_path):
+    # past the bound (1,024 modules) a module may hold a setup: `emulate train.py` said "no profiling setup found",
+    # usable data no, where a launch of it said unknown
+    for i in range(1030):
+        (tmp_path / f"m{i}.py").write_text("X = 1\n")
+    (tmp_path / "train.py").write_text("".join(f"import m{i}\n" for i in range(1030)))
+    why = ("train.py has no profiling setup of its own, but it imports more modules than are followed here: a setup "
+           "in a module it imports is not emulated here")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == why
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == f"run.sh:2: {why}"
+    # MS_PROFILER_OPTIONS with "start": true (--env) decides first, as in a launch: EnvProfiler starts at the import
+    (tmp_path / "train.py").write_text("import mindspore\n" + "".join(f"import m{i}\n" for i in range(70)))
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=True,
+                          environ={"MS_PROFILER_OPTIONS": '{"start": true}'})
+    assert report["usable"] is None and "(EnvProfiler)" in report["answer"]["why"]
+
+
+def test_a_module_using_memory_profiler_names_no_npu_profiler(tmp_path):
+    # YOLOX's mmdet/core/hook/memory_profiler_hook.py (`from memory_profiler import memory_usage`, the pip package
+    # that samples host memory) was "names one": the launch unknown, where no file of the project profiles the NPU
+    (tmp_path / "hook.py").write_text("def usage():\n    from memory_profiler import memory_usage\n    return memory_usage()\n")
+    (tmp_path / "train.py").write_text("import hook\n\nhook.usage()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    for path in ("train.py", "run.sh"):
+        assert emulate_path(str(tmp_path / path), T, use_env=False, environ={})["usable"] is False
+    # a module named profiler is one
+    (tmp_path / "hook.py").write_text("from .utils.profiler import start\n")
+    assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is None

@@ -191,10 +191,13 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     if lookup is None:
         return None
     modules = lookup.imported_modules()
+    if len(modules) >= MAX_IMPORTED:
+        # a package's worth (mindcv's train.py imports its 300 modules): read further before saying unknown
+        modules = lookup.imported_modules(MAX_IMPORTED * 16)
     # as for the script: a profiler in a comment or a parked string is no setup (GPT-NeoX's megatron/training.py);
     # a module naming one in code goes before one naming it only in a string (mindformers' config_args.py lists
     # 'enable_profiling' among the names it takes; callback.py builds the profiler)
     named = [m for m in modules if PROFILING_WORDS.search(m.src.text) and PROFILING_WORDS.search(code_only(m.src.text))]
     hit = next((m.path for m in named if PROFILING_WORDS.search(code_only(m.src.text, strings=True))),
                named[0].path if named else None)
-    return hit if hit is not None or len(modules) < MAX_IMPORTED else ""
+    return hit if hit is not None or len(modules) < MAX_IMPORTED * 16 else ""

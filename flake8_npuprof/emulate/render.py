@@ -365,8 +365,8 @@ def render_text(report: dict) -> str:
         lines.append(report["unmodelled"])      # a script profiling in a way emulate does not replay: not "none"
         lines.extend([report["note"]] if report.get("note") else [])     # which releases a replay is for
     elif not results and followed and not (report.get("launch") or {}).get("unseen"):
-        lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data "
-                     "(set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment)")
+        hint = report.get("env_hint") or "set PROFILING_MODE/PROFILING_OPTIONS and use --env to emulate the environment"
+        lines.append(f"{report['file']}: no profiling setup found: a run collects no profiling data ({hint})")
     lines.extend(_preflight_lines(report))
     launch = report.get("launch") or {}
     stopped = launch.get("stopped") and report["usable"] is None          # the walk stopped at a bound

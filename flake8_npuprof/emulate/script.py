@@ -100,6 +100,18 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             return launched
     cwd = run_dir(source.text, source.kind, cwd)
     results = emulate_text(source.text, source.kind, path, target, cwd, env)
+    from .sequence import _ms_env_start
+    if source.kind == "python" and all(r.setup.route == "env" for r in results) and use_env and \
+            _ms_env_start((environ if environ is not None else os.environ).get("MS_PROFILER_OPTIONS"), source.text):
+        # MindSpore's EnvProfiler starts at `import mindspore`, whatever the script sets up: as a launch says
+        name = os.path.basename(path)
+        why = ("MS_PROFILER_OPTIONS, set in the environment (--env), has \"start\": true: MindSpore starts its "
+               f"profiler when {name} imports mindspore (EnvProfiler); when it stops and what it keeps is not "
+               "followed here")
+        report = finish(path, results, target, cwd, env, graph, against, use_env)
+        report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
+                      launch={"lines": [f"{name}: MindSpore's profiler: unknown: {why}"], "unseen": True})
+        return report
     if source.kind == "python" and not results and graph is None and against is None:
         # no setup of its own: the project modules it imports, followed as a launcher's launch of it is
         from .sequence import follow_script
@@ -128,13 +140,21 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                 emulate_framework(source.text, path, framework, target, cwd, use_env, caller)
             if replayed:
                 return replayed
+        from ..source.prefilter import PROFILING_WORDS
+        code = code_only(source.text)
         for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
-            if named(code_only(source.text)):       # a profiler in a comment or a parked string runs nowhere
+            # a profiler in a comment or a parked string runs nowhere; nor does a bare `from mindspore import
+            # Profiler` never called (mindrlhf's test_actor_inference.py): as a launch of the script decides
+            # (launcher.imported_profiling)
+            if named(code) and PROFILING_WORDS.search(code):
                 # its own profiler, which this replay does not model: never "no profiling setup found"
                 why = f"it names {framework}, but no call emulate replays (npuprof check judges it)"
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
+    if source.kind == "python" and not results:
+        from .sequence import ms_env_hint
+        report["env_hint"] = ms_env_hint(source.text)
     if source.kind == "shell" and not results and graph is None and against is None:
         report["unmodelled"] = starts_nothing(os.path.basename(path), not source.text.strip(), source.text)
     if source.kind == "shell" and results and report["usable"] is not False:

@@ -224,6 +224,8 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         cwd = None                                          # the script moves itself (os.chdir)
     name = _rel(launch.script, os.getcwd()) if launch.script else _rel(w.launcher, os.getcwd())
     report = finish(name, results, target, cwd, env, None, None, False)
+    if ls is not None and not results:
+        report["env_hint"] = ms_env_hint(ls.ctx.src.text)
     info = launch_info(w, launch, ls, w.root)
     if launch.script and ls is None:
         launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} ({_unread(launch.script)})")
@@ -263,6 +265,25 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
                 cause = cause or followed                   # a module's replay says this launch's own cause
                 info["lines"].extend(f"  {d}" for d in decided)
                 info["decided"] = list(info["decided"]) + list(decided)     # the JSON report's too
+    if launch.msprof is not None and ls is not None and verdict == "collects" and not ls.setups:
+        # msprof collects, but the script's own torch_npu or MindSpore profiler call still raises (a TypeError in
+        # Python, whatever msprof configures): the run ends there, which the user must hear (MnasNet's use_npu=True);
+        # and torch_npu 26.1+ turns its own profiler into a no-op under msprof: its folders stay empty
+        outer = launch.msprof.command or cmd
+        replayed = _framework_replay(launch, ls, target, environ, cwd, f"{_rel(outer.path, w.root)}:{outer.line}")
+        name = os.path.basename(launch.script)
+        said = ""
+        if replayed is not None and replayed[0] == "fails":
+            said = f"under msprof too, {name} stops with this error: {replayed[1]}: msprof collects the run until then"
+        elif replayed is not None and "PROFILER_SAMPLECONFIG is set by msprof" in replayed[1]:
+            import re
+            noop = re.search(r"^(line \d+)\b.*?(torch_npu \S+ turns every profiler call into a no-op)", replayed[1])
+            if noop:        # (what the other releases do beside msprof is not read: not said)
+                said = (f"{name}'s own profiler ({noop.group(1)}): msprof sets PROFILER_SAMPLECONFIG, and "
+                        f"{noop.group(2)}, so that profiler keeps nothing")
+        if said:            # a warning of this launch, as a string-flag trap is (the JSON report's too)
+            info["lines"].append(f"  ! {said}")
+            info["traps"] = list(info["traps"]) + [said]
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -309,7 +330,7 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
         naming = f"{shown}, which it imports, names one" if other else "it imports more modules than are followed here"
         why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
-               "emulated here (emulate that module)")
+               "emulated here" + (" (emulate that module)" if other else ""))
     # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
     return "unknown", why, None, dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script
                                       else why), (), False
@@ -334,8 +355,8 @@ def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> 
     found = launches(w)
     ls = prepare(found[0], target, w.root) if len(found) == 1 else None
     other = imported_profiling(ls) if ls is not None and not ls.setups else None
-    if ls is None or not other or other == ls.launch.script:
-        return None
+    if ls is None or other is None or other == ls.launch.script:
+        return None             # ("": more imports than are followed, unknown as a launch of it says)
     report = finish(_rel(path, os.getcwd()), [], target, cwd, base, None, None, False)
     verdict, why, _, report, _, _ = _imported(w, ls.launch, ls, other, report, target, base, environ)
     if verdict == "unknown":
@@ -348,7 +369,7 @@ def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> 
 _FRAMEWORK_ENV = ("PROFILING_MODE", "PROFILER_SAMPLECONFIG", "ASCEND_WORK_PATH", "MS_PROFILER_OPTIONS", "PROF_CONFIG_PATH")
 
 
-def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
+def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str], msprof_at: str = ""):
     """(verdict, why, profiles, the script's line, a note on the releases replayed) of a launch whose script profiles with torch_npu's or MindSpore's
     profiler, from emulate's replay of that script (emulate/torch_run.py, mindspore_run.py) with the environment
     the launch gives it (the launcher's exports over the caller's, with --env); None where neither is replayed."""
@@ -362,6 +383,9 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
         if HOLE not in v.value:
             values[k] = v.value
             origins[k] = f"by {passer(launch.command)} ({v.how} at {v.where(os.path.dirname(launch.command.path))})"
+    if msprof_at:
+        # msprof hands its application its configuration in this variable (msprof_launch.py)
+        values["PROFILER_SAMPLECONFIG"], origins["PROFILER_SAMPLECONFIG"] = "<msprof's>", f"by msprof at {msprof_at}"
     # without --env the caller's environment is not known: as for a script
     given = None if environ is None and not any(k in values for k in _FRAMEWORK_ENV) else Environment(values, origins)
     started = _ms_env_start(values.get("MS_PROFILER_OPTIONS"), text)
@@ -389,7 +413,10 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str]):
             return "collects", f"{name} collects with {shown}{when}", True, f"{name}: {shown} collects{when} " \
                 f"(emulate {name} for its steps and folders)", note
         if rep["usable"] is None:
-            return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}", note
+            # what the replay found wrong in a file it reads (a dynamic-profiling JSON with a string start_step that
+            # never starts): shown under the line, as `emulate SCRIPT` shows it
+            below = "".join(f"\n  ! {c}" for p in rep["profilers"] if p.verdict == "unknown" for c in p.caveats)
+            return "unknown", rep["why"], None, f"{name}: {shown}: unknown: {rep['why']}{below}", note
         verdicts = {p.verdict for p in rep["profilers"]}
         if verdicts <= {"off"}:
             return "no profiling", rep["why"], False, f"{name}: {shown} is off: {rep['why']}", note
@@ -411,6 +438,16 @@ def _ms_env_start(options: Optional[str], text: str) -> bool:
     except ValueError:
         return False
     return isinstance(parsed, dict) and bool(parsed.get("start"))
+
+
+def ms_env_hint(text: str) -> str:
+    """How a script with no profiling setup is profiled from outside, where that is not GE's PROFILING_MODE/
+    PROFILING_OPTIONS: a MindSpore script by MS_PROFILER_OPTIONS (EnvProfiler); "" for the others."""
+    import re
+    if not re.search(r"^\s*(?:import|from)\s+mindspore\b", text, re.M):
+        return ""
+    return ("MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {\"start\": true, "
+            "...}: set it and use --env to emulate the environment")
 
 
 def _unread(script: str) -> str:

@@ -113,6 +113,8 @@ class Expander(WalkState):
             return j, self._parameter(text, i + 2, j - 1)
         if body.startswith("$((") and body.endswith("))"):
             return j, self._arithmetic(text, i + 3, j - 2)
+        if body.startswith("$[") and body.endswith("]"):
+            return j, self._arithmetic(text, i + 2, j - 1)
         if body.startswith("$(") and body.endswith(")"):
             return j, self._substitute(text, i + 2, j - 1)
         if body.startswith("`") and body.endswith("`") and len(body) > 1:
@@ -152,8 +154,11 @@ class Expander(WalkState):
     def _arithmetic(self, text: str, a: int, b: int) -> Optional[str]:
         """`$((OPTIND - 1))`, `$(($# - 1))`: integers and + - * of parameters known here, else None."""
         # `$1`, `${#}`, `$x` and a bare name `x` are parameters; a bare digit is a number
+        # an empty or unset one counts 0, as bash counts it (`$[RANK_START]` with none given is 0)
         body = re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[#0-9])\}?|\b([A-Za-z_][A-Za-z0-9_]*)\b",
-                      lambda m: self._value(m.group(1) or m.group(2)) or "?", text[a:b])
+                      lambda m: _number(self._value(m.group(1) or m.group(2))), text[a:b])
+        if not body.strip():
+            return "0"
         if not re.fullmatch(r"[\d\s+*()-]+", body):
             return None
         try:
@@ -216,3 +221,8 @@ class Expander(WalkState):
                 self._assumed = self._assumed or assumed
                 out = os.path.normpath(os.path.join(here, rest[0]))
         return out
+
+
+def _number(value: Optional[str]) -> str:
+    """A parameter's value in an arithmetic: "?" where it is not known, "0" where it is empty."""
+    return "?" if value is None else value or "0"

@@ -33,6 +33,7 @@ RANK_OPTIONS = {"-np", "-n", "--nproc_per_node", "--nproc-per-node"}
 # msrun starts `python SCRIPT ARGS` once per --local_worker_num (8 when not given) in its own directory;
 # --sim_level may start one (data/sources.json shell.msrun)
 MSRUN_RANKS, MSRUN_DEFAULT, MSRUN_SIMULATION = "--local_worker_num", 8, "--sim_level"
+MSRUN_TOTAL = "--worker_num"
 RANK_PREFIXES = ("mpirun", "mpiexec", "horovodrun", "srun")     # start the command after their options, n times
 FACTS = ("shell.msrun",)        # data/sources.json (tests/test_audit.py)
 
@@ -346,6 +347,7 @@ def _ranks_of(words, k, wrapper: str = "") -> Tuple[int, int]:
     is given by a value not known statically (`-np $NP`)."""
     options = {MSRUN_RANKS} if wrapper == "msrun" else RANK_OPTIONS
     n, script_at = (MSRUN_DEFAULT if wrapper == "msrun" else 0), len(words)
+    local = total = None                # msrun's --local_worker_num and --worker_num as given
     for j in range(k, len(words)):
         w = words[j].text
         if w.endswith(".py"):
@@ -354,9 +356,16 @@ def _ranks_of(words, k, wrapper: str = "") -> Tuple[int, int]:
         opt, _, val = w.partition("=")
         if opt in options:
             val = val or (words[j + 1].text if j + 1 < len(words) else "")
-            n = int(val) if val.isdigit() else -1
+            n = local = int(val) if val.isdigit() else -1
         elif wrapper == "msrun" and opt == MSRUN_SIMULATION:
             n = -1                      # a dry run: one process or each, by release
+        elif wrapper == "msrun" and opt == MSRUN_TOTAL:
+            val = val or (words[j + 1].text if j + 1 < len(words) else "")
+            total = int(val) if val.isdigit() else -1
+    if wrapper == "msrun" and local is None and total is not None and total < MSRUN_DEFAULT:
+        # `--worker_num 4` alone: the default --local_worker_num 8 exceeds it, which msrun's code read here refuses
+        # (ValueError) and later releases may settle otherwise: not known (data/sources.json shell.msrun)
+        n = -1
     return n, script_at
 
 

@@ -151,6 +151,8 @@ def skip_expansion(text: str, i: int) -> int:
         return balanced(text, i + 1, "{", "}")
     if text.startswith("$((", i):              # arithmetic: parentheses only (`$((1<<3))` is no heredoc)
         return balanced(text, i + 1, "(", ")")
+    if text.startswith("$[", i):               # bash's old arithmetic, `$[RANK_START]` (mindrlhf's launchers)
+        return balanced(text, i + 1, "[", "]")
     if text.startswith("$(", i):
         return _command_substitution_end(text, i + 2)
     m = _PARAMETER.match(text, i)

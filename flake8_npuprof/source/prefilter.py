@@ -265,4 +265,6 @@ PROFILING_WORDS = re.compile(r"(?<!\w)(?:profiling_mode|profiling_options|Profil
                              r"PROFILING_MODE|PROFILING_OPTIONS|npu_resource_init|profiling_config)|msprof|\bProfiler\(|"
                              # the routes emulate does not model: torch_npu / torch and MindSpore profilers
                              r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
-                             r"(?:from|import)\s+[\w.]*profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
+                             # a module named profiler (`from .profiler import`, `import profiler`), not
+                             # `from memory_profiler import` (mmcv's MemoryProfilerHook) nor line_profiler
+                             r"(?:from|import)\s+(?:[\w.]*\.)?profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
