@@ -237,6 +237,60 @@ def test_an_argparse_namespace_named_flags_is_decided_by_the_launch(capsys, tmp_
     assert out[2:2 + len(lines)] == lines
 
 
+# ModelZoo-TensorFlow2 (AttRec, mnist_convnet): a global `args = parse_args()` from the script's own function, read
+# directly in npu_config(); `args.profiling` was no flag at all, so the launch left the setup "(conditional)"
+ATTREC = """\
+import argparse
+import ast
+
+import npu_device
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profiling", dest="profiling", type=ast.literal_eval)
+    parser.add_argument("--profiling_dump_path", default="/home/data")
+    args, unknown_args = parser.parse_known_args()
+    if len(unknown_args) > 0:
+        raise ValueError("Invalid command line arg(s)")
+    return args
+
+
+args = parse_args()
+def npu_config():
+    if args.profiling:
+        npu_device.global_options().profiling_config.enable_profiling = True
+        npu_device.global_options().profiling_config.profiling_options = \\
+            '{"output":"' + args.profiling_dump_path + '","training_trace":"on"}'
+    npu_device.open().as_default()
+
+
+npu_config()
+"""
+
+
+@pytest.mark.parametrize("edit, given, lines", [
+    ("", "True", ["  `args.profiling` is true in this launch (--profiling=True from run.sh:1)",
+                  "train.py:20 npu_device: COLLECTS training_trace into /tmp/out"]),
+    ("", "False", ["  `args.profiling` is false in this launch (--profiling=False from run.sh:1)",
+                   "train.py:20 npu_device: OFF: not run in this launch: `args.profiling` is false in this launch "
+                   "(--profiling=False from run.sh:1): the adapter forwards profiling off, so GE falls back to "
+                   "PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled "
+                   "there)"]),
+    # a second definition: which one runs is not shown, so the flag stays undecided
+    ("def parse_args():\n    return None\n\n\n", "True",
+     ["line 24 npu_device: COLLECTS training_trace into a directory known only at run time (conditional)"]),
+])
+def test_a_global_from_the_scripts_own_parse_function_is_decided_by_the_launch(capsys, tmp_path, edit, given,
+                                                                               lines):
+    (tmp_path / "train.py").write_text(ATTREC.replace("args = parse_args()", edit + "args = parse_args()"))
+    (tmp_path / "run.sh").write_text(f"python3 train.py --profiling={given} --profiling_dump_path=/tmp/out\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"launch: run.sh:1 python3 train.py --profiling={given} --profiling_dump_path=/tmp/out"
+    assert out[2:2 + len(lines)] == lines
+
+
 # the function in a module the script imports (AnimeFaceGAN's utils.session_config(args)): emulate follows the
 # module's setups (emulate/imported.py); the script's own calls are the parameter's callers only where no other code
 # of the launch names the function

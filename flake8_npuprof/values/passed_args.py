@@ -235,6 +235,12 @@ def _returned(resolver, call: ast.Call, scope, pos, active: tuple, hops: int) ->
     return ""
 
 
+def returned_parse_result(resolver, call: ast.Call, scope, pos) -> str:
+    """"" where `call` calls a plain function of the file each of whose returns gives parse_args()'s result
+    (`args = parse_args()`, the model zoo's own `def parse_args(): ... return args`); else why not."""
+    return _returned(resolver, call, scope, pos, (), 0)
+
+
 def _own(func) -> List[ast.AST]:
     """The nodes of a function's body, not those of the functions, classes and lambdas it defines."""
     out: List[ast.AST] = []

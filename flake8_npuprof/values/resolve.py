@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequenc
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
 from .held_args import holds_parse_result
-from .passed_args import parameter_of, passes_parse_result
+from .passed_args import parameter_of, passes_parse_result, returned_parse_result
 from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
 from .ops import MAX_CANDIDATES, C, D, L, Opaque, S, U, add_chain, append_formatted, arith, combos, convert, dedupe, json_dumps, str_format, kw_combos, limit, one, pathjoin, percent, products, stringify, strjoin, subscript, to_kind, with_note
 
@@ -439,6 +439,8 @@ class Resolver:
         if hops > 3:
             return False
         if isinstance(expr, ast.Call):
+            if isinstance(expr.func, ast.Name):     # `args = parse_args()`: the file's function returning its result
+                return not returned_parse_result(self, expr, scope, pos)
             return isinstance(expr.func, ast.Attribute) and expr.func.attr in ("parse_args", "parse_known_args")
         if isinstance(expr, ast.Subscript):
             return self._is_parse_result(expr.value, scope, pos, hops + 1)
