@@ -64,9 +64,12 @@ def check_text(text: str, path: str) -> List[Finding]:
     cfg = _merged(path, text, doc.values)
     if not (set(cfg if cfg is not None else doc.values) & set(K.data()["checked"]["markers"])):
         return []                       # profile keys, but not MindFormers' keys: another program's YAML
-    found: List[Tuple[str, object, int, int, Optional[Fix]]] = []
-    for judge in (_level_unused, _level_raises, _ranks, _communication, _window):
-        found.extend(judge(keys, cfg, text))
+    found: List[Tuple[str, object, int, int, Optional[Fix]]] = list(_level_raises(keys, cfg, text))
+    if cfg is not None and cfg.get("run_mode") in K.data()["profiled_run_modes"]:
+        # what ProfileMonitor records matters in a train or finetune run only (it is a training callback; predict
+        # runs profile text generation with settings of their own): a run mode given at launch is not known here
+        for judge in (_level_unused, _ranks, _communication, _window):
+            found.extend(judge(keys, cfg, text))
     if not found or not _mindformers_as_read(path):
         return []
     src = SourceText(text)
@@ -185,10 +188,8 @@ def _level_unused(keys: Dict[str, Key], cfg: Optional[dict], text: str):
                     "use 0, 1 or 2"),
                level.value_start, level.value_end, None)
     named = keys.get("profile_level")
-    if named is None or cfg is None or "profiler_level" in cfg:
-        return
-    if cfg.get("run_mode") not in K.data()["profiled_run_modes"] or named.value == 0 or named.value is None:
-        return                          # predict runs read profile_level (text generation); 0 is Level0 as well
+    if named is None or cfg is None or "profiler_level" in cfg or named.value == 0 or named.value is None:
+        return                          # 0 is Level0 as well
     wanted = f", not Level{named.value}" if _int(named.value) and 0 < named.value < top else ""
     fix = None
     if wanted and text[named.start:named.end] == "profile_level":

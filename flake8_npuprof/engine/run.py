@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence
 from ..knowledge.run_settings import Settings
 from ..knowledge.targets import Target
 from ..source.config import UsageError
-from ..source.files import Wants, file_noqa, noqa_lines, suppressed
+from ..source.files import Wants, file_noqa, noqa_lines, physical_lines, suppressed
 from ..source.model import Finding
 
 ALWAYS = ("NPP192",)        # reported whatever selection, per-file-ignores and noqa say (as Ruff's syntax errors)
@@ -87,9 +87,10 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
                 continue
             if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
                 continue
-            if kind == "python":
-                if noqa is None:
-                    noqa = noqa_lines(text, upto=max(g.line for group in found for g in group))
+            if kind in ("python", "yaml"):
+                if noqa is None:        # (a YAML comment is a line's: no logical lines to join)
+                    noqa = noqa_lines(text, upto=max(g.line for group in found for g in group)) \
+                        if kind == "python" else dict(enumerate(physical_lines(text), 1))
                 if suppressed(f.code, noqa.get(f.line)):
                     continue
             kept.append(f)
