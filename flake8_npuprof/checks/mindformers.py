@@ -262,7 +262,7 @@ def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str):
         if _int(value) and value == 0:
             yield ("NPP359",
                    said("profile_rank_ids 0 is not a list",
-                        f"{_releases()}'s ProfileMonitor takes 0 as no choice and profiles every rank, not rank 0",
+                        f"{_releases()}'s ProfileMonitor takes 0 as no selection and profiles every rank, not rank 0",
                         "write [0]"),
                    key.value_start, key.value_end,
                    Fix((Edit(key.value_start, key.value_end, "[0]"),), False, "write [0]"))
@@ -334,23 +334,23 @@ def _window(keys: Dict[str, Key], cfg: Optional[dict], text: str):
     if start >= 0 and stop >= 0 and start <= stop:
         return
     skip, active = max(start, 0), max(checked_stop - start + 1, 1)
-    records = f"training step {skip + 1}" if active == 1 else f"training steps {skip + 1}-{skip + active}"
+    records = f"training step {skip + 1} only" if active == 1 else f"training steps {skip + 1}-{skip + active}"
+    kept = f" but builds its schedule from {start}"
     if start < 0:
         about = "profile_start_step"
-        what, how = (f"profile_start_step {start} is negative",
-                     f"resets it to {reset['start']} but builds its schedule from {start}")
+        what, how = f"profile_start_step {start} is negative", f"resets it to {reset['start']}"
     elif stop < 0:
-        about = "profile_stop_step"
+        about, kept = "profile_stop_step", ""
         what, how = f"profile_stop_step {stop} is negative", f"resets it to {reset['stop']}"
     else:
         about = "profile_start_step" if "profile_start_step" in keys else "profile_stop_step"
         what, how = (f"profile_start_step {start} is after profile_stop_step {stop}",
-                     f"resets the steps to {reset['start']} and {reset['stop']} but builds its schedule from {start}")
+                     f"resets the steps to {reset['start']} and {reset['stop']}")
     key = keys.get(about)
     if key is None:
         return                          # set in a base file: said there
     yield ("NPP361",
-           said(what, clause(f"{_releases()} {how}", logged(" (with a warning)"), so(f"it records {records}")),
+           said(what, clause(f"{_releases()} {how}", logged(" with a warning"), kept, so(f"it records {records}")),
                 "give profile_start_step and profile_stop_step from 1 up, the start not after the stop"),
            key.value_start, key.value_end, None)
 
