@@ -122,9 +122,10 @@ def _merged(path: str, text: str, values: dict) -> Optional[dict]:
 def _mindformers_as_read(path: str) -> bool:
     """False where the project holds a mindformers package (in a folder above the file) whose ProfileMonitor or
     Trainer._build_profile_cb is none of the copies read; a project without one runs the installed package."""
+    from ..source.observed import isfile         # (the cache then knows when a package appears or goes)
     folder = os.path.dirname(os.path.abspath(path))
     for _ in range(8):
-        if os.path.isfile(os.path.join(folder, "mindformers", "core", "callback", "callback.py")):
+        if isfile(os.path.join(folder, "mindformers", "core", "callback", "callback.py")):
             return all(_copy_read(os.path.join(folder, entry["file"]), entry["name"], tuple(entry["digests"]))
                        for entry in K.data()["code"] if entry["name"] in K.data()["checked"]["code"])
         parent = os.path.dirname(folder)
