@@ -379,10 +379,11 @@ _NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)
 def noqa_edit(analysis: Analysis, finding: Finding) -> Optional[Edit]:
     """Add the code to the `# noqa` comment flake8 reads for the finding's line, or append one
     at the end of the last physical line of that range."""
-    if analysis.kind != "python" or finding.code in ("NPP000", "NPP192"):
+    if analysis.kind not in ("python", "yaml") or finding.code in ("NPP000", "NPP192"):
         return None                         # an internal error or a syntax error is not silenced
     src = analysis.src
-    last = _noqa_range_end(analysis.text, finding.line)
+    # a YAML comment is its own line's (engine/run.py reads it there)
+    last = _noqa_range_end(analysis.text, finding.line) if analysis.kind == "python" else finding.line
     line_start = src.line_starts[last - 1]
     line = src.line_text(last).rstrip("\r\n")
     m = None
