@@ -1,4 +1,4 @@
-"""`npuprof check` on MindFormers YAML run configurations (checks/mindformers.py, NPP357-NPP361): which YAML is
+"""`npuprof check` on MindFormers YAML run configurations (checks/mindformers.py, NPP357-NPP362): which YAML is
 read as one, what each key does as MindFormers' ProfileMonitor reads it, with lines, columns and messages, and the
 yaml kind through check, fix, noqa, the cache and the language server."""
 
@@ -15,7 +15,8 @@ from flake8_npuprof.knowledge import mindformers as K
 
 EVAL = Path(__file__).resolve().parent / "eval_files" / "mindformers"
 HEAD = "run_mode: 'finetune'\nprofile: True\n"
-MF = "MindFormers 1.6.0-1.7.0"
+MF = "MindFormers 1.5.0-1.7.0"         # where the releases read agree
+LATER = "MindFormers 1.6.0-1.7.0"      # ProfileMonitor with a schedule (1.5.0 has none)
 
 
 def _found(text, path="finetune.yaml"):
@@ -107,14 +108,32 @@ def test_profile_rank_ids():
         assert _found(HEAD + f"profile_rank_ids: {fine}\n") == [], fine
 
 
+RAISES_150 = (f"profile_communication is on without init_start_profile: MindFormers 1.5.0's ProfileMonitor raises "
+              "ValueError (\"When profile_communication is True, start_profile must also be True\") when Trainer is "
+              "built with profile on, so the run stops before training; set init_start_profile: True, or leave "
+              "profile_communication out (1.6.0 and later do not raise here)")
+
+
 def test_profile_communication_without_a_level():
-    assert _found(HEAD + "profile_communication: True\n") == [
-        (3, 24, "NPP360", f"profile_communication changes nothing here: {MF}'s ProfileMonitor only raises a "
+    started = "init_start_profile: True\n"
+    assert _found(HEAD + started + "profile_communication: True\n") == [
+        (4, 24, "NPP360", f"profile_communication changes nothing here: {LATER}'s ProfileMonitor only raises a "
          "profiler_level of 0 to 1 for it and passes it nowhere; profiler_level is not set, so the run profiles at "
          "Level0; set profiler_level: 1 for the small communication operators too")]
     for level in ("0", "1", "2"):
-        assert _found(HEAD + f"profile_communication: True\nprofiler_level: {level}\n") == []
+        assert _found(HEAD + started + f"profile_communication: True\nprofiler_level: {level}\n") == []
     assert _found(HEAD + "profile_communication: False\n") == []
+
+
+def test_profile_communication_without_init_start_profile_raises_on_1_5_0():
+    assert _found(HEAD + "profile_communication: True\nprofiler_level: 1\n") == [(3, 24, "NPP362", RAISES_150)]
+    # both: 1.6.0 and later change nothing, 1.5.0 raises
+    assert [c for _, _, c, _ in _found(HEAD + "profile_communication: True\n")] == ["NPP360", "NPP362"]
+    # in any run mode (Trainer builds ProfileMonitor whatever it runs); not where 1.5.0 raises on the level first
+    assert [c for _, _, c, _ in _found("run_mode: predict\nprofile_communication: True\n")] == ["NPP362"]
+    assert [c for _, _, c, _ in _found(HEAD + "profile_communication: True\nprofiler_level: 3\n")] == ["NPP358"]
+    assert [c for _, _, c, _ in _found(HEAD + "profile_communication: True\nprofiler_level: 7\n")] == \
+        ["NPP362", "NPP357"]            # out of range: None, no raise, then the ValueError
 
 
 ADVICE = "give profile_start_step and profile_stop_step from 1 up, the start not after the stop"
@@ -122,13 +141,13 @@ ADVICE = "give profile_start_step and profile_stop_step from 1 up, the start not
 
 def test_a_step_window_profile_monitor_resets():
     assert _found(HEAD + "profile_start_step: 10\nprofile_stop_step: 3\n") == [
-        (3, 21, "NPP361", f"profile_start_step 10 is after profile_stop_step 3: {MF} resets the steps to 1 and 10 "
+        (3, 21, "NPP361", f"profile_start_step 10 is after profile_stop_step 3: {LATER} resets the steps to 1 and 10 "
          f"with a warning but builds its schedule from 10, so it records training step 11 only; {ADVICE}")]
     assert _found(HEAD + "profile_start_step: -2\n") == [
-        (3, 21, "NPP361", f"profile_start_step -2 is negative: {MF} resets it to 1 with a warning but builds its "
+        (3, 21, "NPP361", f"profile_start_step -2 is negative: {LATER} resets it to 1 with a warning but builds its "
          f"schedule from -2, so it records training steps 1-13; {ADVICE}")]
     assert _found(HEAD + "profile_start_step: 4\nprofile_stop_step: -1\n") == [
-        (4, 20, "NPP361", f"profile_stop_step -1 is negative: {MF} resets it to 10 with a warning, so it records "
+        (4, 20, "NPP361", f"profile_stop_step -1 is negative: {LATER} resets it to 10 with a warning, so it records "
          f"training steps 5-11; {ADVICE}")]
     # the start from the template (1) after a stop of 0, written in this file: said at the stop
     assert [(l, c, code) for l, c, code, _ in _found(HEAD + "profile_stop_step: 0\n")] == [(3, 20, "NPP361")]
@@ -180,12 +199,12 @@ def test_an_internal_error_is_npp000(monkeypatch):
 
 
 def test_base_config_files_are_merged_under_the_file(tmp_path):
-    (tmp_path / "base.yaml").write_text("run_mode: train\nprofiler_level: 1\nrunner_config:\n  sink_size: 1\n")
+    (tmp_path / "base.yaml").write_text("run_mode: train\nprofiler_level: 1\ninit_start_profile: True\n")
     child = "base_config: base.yaml\nprofile_communication: True\n"
     (tmp_path / "child.yaml").write_text(child)
     assert check_text(child, str(tmp_path / "child.yaml")) == []      # the base sets the level
     (tmp_path / "base.yaml").write_text("run_mode: train\n")
-    assert [f.code for f in check_text(child, str(tmp_path / "child.yaml"))] == ["NPP360"]
+    assert [f.code for f in check_text(child, str(tmp_path / "child.yaml"))] == ["NPP360", "NPP362"]
     # a base that is not there: what needs another key is not said; a value wrong by itself still is
     gone = "base_config: gone.yaml\nprofile_communication: True\nprofiler_level: 3\n"
     assert [f.code for f in check_text(gone, str(tmp_path / "x.yaml"))] == ["NPP358"]
@@ -238,7 +257,9 @@ def test_check_finds_run_configurations_in_a_folder_and_leaves_other_yaml(tmp_pa
     assert capsys.readouterr().out.split() == ["configs/data.yml", "configs/finetune.yaml"]
     assert main(["check", "--no-cache", "--quiet", "."]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "configs/finetune.yaml:3:24: NPP360 profile_communication changes nothing here: the run profiles at Level0"]
+        "configs/finetune.yaml:3:24: NPP360 profile_communication changes nothing here: the run profiles at Level0",
+        "configs/finetune.yaml:3:24: NPP362 profile_communication is on without init_start_profile: the run stops "
+        "before training"]
     # excluded as any file is; a YAML named on the command line is read (and judged by its keys)
     assert main(["check", "--no-cache", "--quiet", "--extend-exclude", "*.yaml", "."]) == 0
     capsys.readouterr()

@@ -1,6 +1,8 @@
 """A MindFormers YAML run configuration (`run_mindformer.py --config x.yaml`): the profiling keys its ProfileMonitor
 reads (or does not), as MindFormers' own code does with them (data/mindformers.json, read at a dev commit, v1.6.0
-and v1.7.0; sources: data/sources.json mindformers.*). The YAML is judged as it is written, with its base_config
+and v1.7.0, and v1.5.0 where its ProfileMonitor differs: "checked"; sources: data/sources.json mindformers.*). Each
+message names the releases it holds for; a project holding its own mindformers package is judged by the release its
+copies are. The YAML is judged as it is written, with its base_config
 files merged under it: the overrides of a launch (`--profile True`, `--options k=v`) are emulate's
 (emulate/mindformers_run.py).
 
@@ -64,13 +66,20 @@ def check_text(text: str, path: str) -> List[Finding]:
     cfg = _merged(path, text, doc.values)
     if not (set(cfg if cfg is not None else doc.values) & set(K.data()["checked"]["markers"])):
         return []                       # profile keys, but not MindFormers' keys: another program's YAML
-    found: List[Tuple[str, object, int, int, Optional[Fix]]] = list(_level_raises(keys, cfg, text))
+    if not any(_KEYS.match(f"{k}:") for k in keys):
+        return []                       # the profiling keys the text names are not the file's own (nested, quoted)
+    releases = _releases_of(path)
+    if not releases:
+        return []                       # the project's own mindformers is none of the copies read
+    found: List[Tuple[str, object, int, int, Optional[Fix]]] = []
+    found += _level_raises(keys, cfg, text, releases)
+    found += _communication_raises(keys, cfg, text, releases)
     if cfg is not None and cfg.get("run_mode") in K.data()["profiled_run_modes"]:
         # what ProfileMonitor records matters in a train or finetune run only (it is a training callback; predict
         # runs profile text generation with settings of their own): a run mode given at launch is not known here
         for judge in (_level_unused, _ranks, _communication, _window):
-            found.extend(judge(keys, cfg, text))
-    if not found or not _mindformers_as_read(path):
+            found.extend(judge(keys, cfg, text, releases))
+    if not found:
         return []
     src = SourceText(text)
     out = []
@@ -119,20 +128,32 @@ def _merged(path: str, text: str, values: dict) -> Optional[dict]:
         return None
 
 
-def _mindformers_as_read(path: str) -> bool:
-    """False where the project holds a mindformers package (in a folder above the file) whose ProfileMonitor or
-    Trainer._build_profile_cb is none of the copies read; a project without one runs the installed package."""
+def _copies() -> Dict[str, Dict[str, Tuple[str, ...]]]:
+    """The releases whose ProfileMonitor and Trainer._build_profile_cb were read: release -> name -> digests."""
+    checked = K.data()["checked"]
+    later = {e["name"]: tuple(e["digests"]) for e in K.data()["code"] if e["name"] in checked["code"]}
+    out = {name: {k: tuple(v) for k, v in copy.items()} for name, copy in checked["earlier"].items()}
+    out[checked["releases"]] = later
+    return out
+
+
+def _releases_of(path: str) -> Tuple[str, ...]:
+    """The MindFormers releases the file's run may use: the one whose copies the project's own mindformers package
+    holds (in a folder above the file), none where it holds other copies, every release read where the project
+    has no package (the installed one runs, whichever it is)."""
     from ..source.observed import isfile         # (the cache then knows when a package appears or goes)
+    files = {e["name"]: e["file"] for e in K.data()["code"]}
     folder = os.path.dirname(os.path.abspath(path))
     for _ in range(8):
         if isfile(os.path.join(folder, "mindformers", "core", "callback", "callback.py")):
-            return all(_copy_read(os.path.join(folder, entry["file"]), entry["name"], tuple(entry["digests"]))
-                       for entry in K.data()["code"] if entry["name"] in K.data()["checked"]["code"])
+            return tuple(release for release, copy in _copies().items()
+                         if all(_copy_read(os.path.join(folder, files[name]), name, digests)
+                                for name, digests in copy.items()))
         parent = os.path.dirname(folder)
         if parent == folder:
             break
         folder = parent
-    return True
+    return tuple(_copies())
 
 
 def _copy_read(path: str, name: str, digests: Tuple[str, ...]) -> bool:
@@ -156,8 +177,15 @@ def _same_copy(path: str, stamp: int, text: str, name: str, digests: Tuple[str, 
 
 # ---------------------------------------------------------------- what each key does
 
-def _releases() -> str:
-    return f"MindFormers {K.data()['checked']['releases']}"
+LATER = "1.6.0-1.7.0"       # data/mindformers.json checked.releases: ProfileMonitor with a schedule
+EARLIER = "1.5.0"
+
+
+def _scope(releases: Tuple[str, ...]) -> str:
+    """The releases a statement holds for, as a message names them: "MindFormers 1.5.0-1.7.0" for both."""
+    if len(releases) > 1:
+        return f"MindFormers {releases[0].split('-')[0]}-{releases[-1].split('-')[-1]}"
+    return f"MindFormers {releases[0]}"
 
 
 def _default(cfg: Optional[dict], key: str):
@@ -175,7 +203,7 @@ def _int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _level_unused(keys: Dict[str, Key], cfg: Optional[dict], text: str):
+def _level_unused(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
     """NPP357: a level ProfileMonitor does not use: `profile_level` in a train or finetune configuration that sets
     no `profiler_level`; a `profiler_level` out of ProfilerLevel's range (ProfileMonitor passes None: Level0)."""
     top = K.data()["profiler_level_members"] - 1
@@ -183,7 +211,7 @@ def _level_unused(keys: Dict[str, Key], cfg: Optional[dict], text: str):
     if level is not None and _int(level.value) and (level.value < 0 or level.value > top):
         yield ("NPP357",
                said(f"profiler_level {level.value} is out of range",
-                    clause(f"{_releases()}'s ProfileMonitor passes None instead",
+                    clause(f"{_scope(releases)}'s ProfileMonitor passes None instead",
                            logged(f' ("Invalid profiler_level: {level.value}, return None.")'),
                            so(f"MindSpore {K.data()['checked']['mindspore_levels']} profiles at Level0")),
                     "use 0, 1 or 2"),
@@ -197,14 +225,14 @@ def _level_unused(keys: Dict[str, Key], cfg: Optional[dict], text: str):
         fix = Fix((Edit(named.start, named.end, "profiler_level"),), False, "rename profile_level to profiler_level")
     yield ("NPP357",
            said("profile_level is not what ProfileMonitor reads",
-                clause(f"{_releases()}'s {cfg['run_mode']} runs read profiler_level, which is not set, "
+                clause(f"{_scope(releases)}'s {cfg['run_mode']} runs read profiler_level, which is not set, "
                        f"so they profile at Level0{wanted}",
                        aside("profile_level is read only when generating text")),
                 "rename it profiler_level"),
            named.start, named.end, fix)
 
 
-def _level_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str):
+def _level_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
     """NPP358: a profiler_level ProfileMonitor raises on when Trainer is built with profile on: what
     `_get_profiler_level` does with it after `profile_communication` raised a level equal to 0 to 1: `level < 0`
     raises TypeError for a string, a list or a mapping; a level in range whose `ProfilerLevel.Level<n>` is no member
@@ -223,7 +251,7 @@ def _level_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str):
     on = "when Trainer is built with profile on"
     if isinstance(value, (str, list, dict)):
         what = f"profiler_level {shown} is not an integer"
-        why = clause(f"{_releases()}'s ProfileMonitor compares it with 0 and raises TypeError {on}",
+        why = clause(f"{_scope(releases)}'s ProfileMonitor compares it with 0 and raises TypeError {on}",
                      so("the run stops before training"))
     elif not isinstance(value, (int, float)) or (value == value and (value < 0 or value > top)):
         return                          # out of range: None, so Level0 (NPP357 for an integer)
@@ -231,16 +259,27 @@ def _level_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str):
         return
     elif _int(value):
         what = f"profiler_level {value} is not a level"
-        why = clause(f"{_releases()}'s ProfileMonitor lets it through",
+        why = clause(f"{_scope(releases)}'s ProfileMonitor lets it through",
                      aside(f"MindSpore {K.data()['checked']['mindspore_levels']}'s ProfilerLevel has {top + 1} "
                            "members"),
                      f" and raises AttributeError for ProfilerLevel.Level{value} {on}",
                      so("the run stops before training"))
     else:                               # a float or a bool: no member is named Level1.0 or LevelTrue
         what = f"profiler_level {shown} is not an integer"
-        why = clause(f"{_releases()}'s ProfileMonitor looks up ProfilerLevel.Level{value} and raises AttributeError "
+        why = clause(f"{_scope(releases)}'s ProfileMonitor looks up ProfilerLevel.Level{value} and raises AttributeError "
                      f"{on}", so("the run stops before training"))
     yield ("NPP358", said(what, why, "use 0, 1 or 2"), level.value_start, level.value_end, None)
+
+
+def _level_converts(value) -> bool:
+    """Whether `_get_profiler_level` returns for a level (None, an integer: a member or out of range, a float out of
+    range) rather than raising TypeError or AttributeError."""
+    if value is None:
+        return True
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    top = K.data()["profiler_level_members"] - 1
+    return (_int(value) and value != top) or value < 0 or value > top
 
 
 def _rank(x) -> bool:
@@ -248,7 +287,7 @@ def _rank(x) -> bool:
     return isinstance(x, (int, float)) and float(x).is_integer() and x >= 0
 
 
-def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str):
+def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
     """NPP359: profile_rank_ids that names other ranks than it seems to: 0 (every rank), a value that is not a
     list (no rank), a list none of whose entries equal a rank id (no rank), an entry that equals none."""
     import yaml
@@ -263,7 +302,7 @@ def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str):
         if _int(value) and value == 0:
             yield ("NPP359",
                    said("profile_rank_ids 0 is not a list",
-                        f"{_releases()}'s ProfileMonitor takes 0 as no selection and profiles every rank, not rank 0",
+                        f"{_scope(releases)}'s ProfileMonitor takes 0 as no selection and profiles every rank, not rank 0",
                         "write [0]"),
                    key.value_start, key.value_end,
                    Fix((Edit(key.value_start, key.value_end, "[0]"),), False, "write [0]"))
@@ -274,7 +313,7 @@ def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str):
             fix = Fix((Edit(key.value_start, key.value_end, f"[{value}]"),), False, f"write [{value}]")
         yield ("NPP359",
                said(f"profile_rank_ids {shown} is not a list",
-                    clause(f"{_releases()}'s ProfileMonitor looks rank ids up only in a list", so("no rank is profiled")),
+                    clause(f"{_scope(releases)}'s ProfileMonitor looks rank ids up only in a list", so("no rank is profiled")),
                     f"write a list of rank ids: [{value}]" if _int(value) and value > 0 else
                     "write a list of rank ids: [0, 1]"),
                key.value_start, key.value_end, fix)
@@ -282,7 +321,7 @@ def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str):
     if not any(_rank(x) for x in value):
         yield ("NPP359",
                said(f"profile_rank_ids {shown} names no rank id",
-                    clause(f"{_releases()}'s ProfileMonitor compares each rank's integer id with its entries",
+                    clause(f"{_scope(releases)}'s ProfileMonitor compares each rank's integer id with its entries",
                            so("no rank is profiled")),
                     "write the ids as numbers: [0, 1]"),
                key.value_start, key.value_end, None)
@@ -293,30 +332,49 @@ def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str):
             written = " ".join(text[node.start_mark.index:node.end_mark.index].split())
             yield ("NPP359",
                    said(f"profile_rank_ids entry {written} equals no rank id",
-                        f"{_releases()}'s ProfileMonitor profiles only the ranks its entries equal",
+                        f"{_scope(releases)}'s ProfileMonitor profiles only the ranks its entries equal",
                         "write the id as a number"),
                    node.start_mark.index, node.end_mark.index, None)
 
 
-def _communication(keys: Dict[str, Key], cfg: Optional[dict], text: str):
+def _communication(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
     """NPP360: profile_communication on where no profiler_level is set: ProfileMonitor only raises a level of 0 to
     1 for it and passes it nowhere, so the run profiles at Level0 as without it."""
     key = keys.get("profile_communication")
-    if key is None or cfg is None or not key.value or "profiler_level" in cfg:
+    if LATER not in releases or key is None or cfg is None or not key.value or "profiler_level" in cfg:
         return
     yield ("NPP360",
            said("profile_communication changes nothing here",
-                clause(f"{_releases()}'s ProfileMonitor only raises a profiler_level of 0 to 1 for it and passes it "
+                clause(f"{_scope((LATER,))}'s ProfileMonitor only raises a profiler_level of 0 to 1 for it and passes it "
                        "nowhere; profiler_level is not set", so("the run profiles at Level0")),
                 "set profiler_level: 1 for the small communication operators too"),
            key.value_start, key.value_end, None)
 
 
-def _window(keys: Dict[str, Key], cfg: Optional[dict], text: str):
+def _communication_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
+    """NPP362: profile_communication on without init_start_profile: MindFormers 1.5.0's ProfileMonitor raises
+    ValueError when Trainer builds it (1.6.0 and later have no such check)."""
+    key = keys.get("profile_communication")
+    if EARLIER not in releases or key is None or cfg is None or not key.value or _default(cfg, "init_start_profile"):
+        return
+    if not _level_converts(cfg.get("profiler_level")):
+        return                          # 1.5.0 converts the level first: that raises before (NPP358)
+    yield ("NPP362",
+           said("profile_communication is on without init_start_profile",
+                clause(f"{_scope((EARLIER,))}'s ProfileMonitor raises ValueError",
+                       logged(' ("When profile_communication is True, start_profile must also be True")'),
+                       " when Trainer is built with profile on", so("the run stops before training")),
+                "set init_start_profile: True, or leave profile_communication out (1.6.0 and later do not raise "
+                "here)"),
+           key.value_start, key.value_end, None)
+
+
+def _window(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
     """NPP361: a start/stop step window MindFormers resets: a negative step, or a start after the stop. Its checks
     reset the steps, but the schedule is built from the start step as written; the steps it records are worked out
-    with MindSpore's schedule (a skip_first below 0 is 0, an active below 1 is 1)."""
-    if cfg is None:
+    with MindSpore's schedule (a skip_first below 0 is 0, an active below 1 is 1). MindFormers 1.5.0 has no
+    schedule: not said for it."""
+    if cfg is None or LATER not in releases:
         return
     start, stop = _default(cfg, "profile_start_step"), _default(cfg, "profile_stop_step")
     if not (_int(start) and _int(stop)):
@@ -351,7 +409,7 @@ def _window(keys: Dict[str, Key], cfg: Optional[dict], text: str):
     if key is None:
         return                          # set in a base file: said there
     yield ("NPP361",
-           said(what, clause(f"{_releases()} {how}", logged(" with a warning"), kept, so(f"it records {records}")),
+           said(what, clause(f"{_scope((LATER,))} {how}", logged(" with a warning"), kept, so(f"it records {records}")),
                 "give profile_start_step and profile_stop_step from 1 up, the start not after the stop"),
            key.value_start, key.value_end, None)
 
@@ -384,8 +442,8 @@ RULES = (
             "`profile_level` is a key of MindFormers' template too (default 1), but only its text-generation "
             "profiler reads it, so a train or finetune run ignores it without a word. A `profiler_level` out of "
             "range is passed on as None, with a warning in MindFormers' log, and MindSpore profiles at Level0. "
-            "Read in MindFormers 1.6.0, 1.7.0 and its dev branch (2025-07-24); MindSpore 2.7-2.10 takes None as "
-            "Level0.",
+            "Read in MindFormers 1.5.0, 1.6.0, 1.7.0 and its dev branch (2025-07-24); MindSpore 2.7-2.10 takes None "
+            "as Level0.",
         example=_CONFIG + "profile_level: 2\n",
         fixed=_CONFIG + "profiler_level: 2\n",
         fix_safety="unsafe",
@@ -411,7 +469,7 @@ RULES = (
             "up `ProfilerLevel.Level<n>`: there is no Level3, Level1.0 or LevelTrue, so it raises AttributeError; a "
             "string cannot be compared with 0 and raises TypeError. Trainer builds ProfileMonitor when it is made "
             "(with `profile` on, in the YAML or `--profile True`), so the run stops before training. Read in "
-            "MindFormers 1.6.0, 1.7.0 and its dev branch (2025-07-24).",
+            "MindFormers 1.5.0, 1.6.0, 1.7.0 and its dev branch (2025-07-24).",
         example=_CONFIG + "profiler_level: 3\n",
         fixed=_CONFIG + "profiler_level: 2\n",
         fix_safety="none",
@@ -434,8 +492,8 @@ RULES = (
         why="ProfileMonitor profiles every rank when `profile_rank_ids` is empty (so 0, which Python takes as "
             "false, profiles every rank), and otherwise only the ranks whose integer id is in it, looked up only "
             "in a list: anything else profiles no rank, and a string entry equals no rank id. The job runs and "
-            "collects nothing, or too much, without a word. Read in MindFormers 1.6.0, 1.7.0 and its dev branch "
-            "(2025-07-24).",
+            "collects nothing, or too much, without a word. Read in MindFormers 1.5.0, 1.6.0, 1.7.0 and its dev "
+            "branch (2025-07-24).",
         example=_CONFIG + "profile_rank_ids: 1\n",
         fixed=_CONFIG + "profile_rank_ids: [1]\n",
         fix_safety="unsafe",
@@ -459,9 +517,10 @@ RULES = (
             "passes it to no profiler. Without a `profiler_level` the level is None, not 0, so nothing is raised "
             "and MindSpore profiles at Level0, which collects only the large communication operators: the run "
             "collects what it would without the key. Read in MindFormers 1.6.0, 1.7.0 and its dev branch "
-            "(2025-07-24).",
+            "(2025-07-24); 1.5.0 passes it to MindSpore's Profiler, and raises without `init_start_profile` "
+            "(NPP362).",
         example=_CONFIG + "profile_communication: True\n",
-        fixed=_CONFIG + "profile_communication: True\nprofiler_level: 1\n",
+        fixed=_CONFIG + "profile_communication: True\nprofiler_level: 1\ninit_start_profile: True\n",
         fix_safety="none",
         fix_note="No fix: a level is the user's choice (Level1 adds the small communication operators, and more).",
         references=("MindFormers: mindformers/core/callback/callback.py ProfileMonitor.__init__",),
@@ -483,7 +542,7 @@ RULES = (
             "skip_first is the start, active the (reset) stop minus the start plus one, and MindSpore 2.7-2.10 "
             "takes an active below 1 as 1 and a skip_first below 0 as 0. So `10` and `3` records training step 11 "
             "only. Read in MindFormers 1.6.0, 1.7.0 and its dev branch (2025-07-24); not said in sink mode with a "
-            "sink_size other than 1 (the steps move to its multiples).",
+            "sink_size other than 1 (the steps move to its multiples), nor for 1.5.0, which has no schedule.",
         example=_CONFIG + "profile_start_step: 10\nprofile_stop_step: 3\n",
         fixed=_CONFIG + "profile_start_step: 3\nprofile_stop_step: 10\n",
         fix_safety="none",
@@ -492,5 +551,30 @@ RULES = (
         group="mindspore",
         language="yaml",
         facts=_FACTS + ("mindformers.reset_steps", "mindformers.schedule", "mindformers.runner_defaults"),
+    ),
+    Rule(
+        code="NPP362",
+        name="mindformers-communication-raises",
+        summary="`profile_communication: True` without `init_start_profile` in a MindFormers run configuration: "
+                "MindFormers 1.5.0 raises ValueError when Trainer is built with profile on",
+        default=True,
+        level="error",
+        what="In a MindFormers YAML run configuration: `profile_communication: True` where `init_start_profile` is "
+             "not set (its default is False) or false, said where the run may use MindFormers 1.5.0 (the "
+             "project holds no `mindformers` package, or holds 1.5.0's).",
+        why="MindFormers 1.5.0's ProfileMonitor raises ValueError(\"When profile_communication is True, "
+            "start_profile must also be True\") when `profile_communication` is on and `init_start_profile` is "
+            "not; Trainer builds it when it is made with `profile` on (in the YAML or `--profile True`), so the run "
+            "stops before training, on every rank. MindFormers 1.6.0 and later dropped the check (NPP360 says what "
+            "they do with the key). Not said where 1.5.0 would raise first on the `profiler_level` (NPP358).",
+        example=_CONFIG + "profile_communication: True\nprofiler_level: 1\n",
+        fixed=_CONFIG + "profiler_level: 1\n",
+        fix_safety="none",
+        fix_note="No fix: starting the profiler at initialisation changes what 1.5.0 records, and leaving "
+                 "communication out is the user's choice.",
+        references=("MindFormers 1.5.0: mindformers/core/callback/callback.py ProfileMonitor.__init__",),
+        group="mindspore",
+        language="yaml",
+        facts=_FACTS,
     ),
 )
