@@ -244,6 +244,27 @@ def test_a_project_whose_mindformers_is_another_copy_is_not_judged(tmp_path, mon
     assert [f.code for f in check_text(text, str(config))] == ["NPP358"]
 
 
+def test_a_project_holding_1_5_0_gets_what_1_5_0_does(tmp_path, monkeypatch):
+    import ast
+    _package(tmp_path)
+    digests = {}
+    for entry in K.data()["code"]:
+        path = tmp_path / entry["file"]
+        if entry["name"] in K.data()["checked"]["code"]:
+            source = path.read_text()
+            node = K.node(ast.parse(source), entry["name"])
+            digests[entry["name"]] = [K.digest(source.splitlines()[node.lineno - 1:node.end_lineno])]
+    patched = {**K.data(), "checked": {**K.data()["checked"], "earlier": {"1.5.0": digests}}}
+    monkeypatch.setattr(K, "data", lambda: patched)
+    config = str(tmp_path / "finetune.yaml")
+    found = _found(HEAD + "profile_communication: True\nprofiler_level: 3\nprofile_start_step: 20\n", config)
+    assert [(line, code) for line, _, code, _ in found] == [(4, "NPP358")]      # 1.5.0 raises on the level first
+    assert "MindFormers 1.5.0's ProfileMonitor lets it through" in found[0][3]
+    # no NPP360 (1.5.0 passes profile_communication on) nor NPP361 (1.5.0 has no schedule): not said for it
+    assert [code for _, _, code, _ in _found(HEAD + "profile_communication: True\nprofile_start_step: 20\n"
+                                             "profile_stop_step: 3\n", config)] == ["NPP362"]
+
+
 # ---------------------------------------------------------------- through npuprof check, fix and the server
 
 def test_check_finds_run_configurations_in_a_folder_and_leaves_other_yaml(tmp_path, capsys, monkeypatch):
