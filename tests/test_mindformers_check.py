@@ -108,7 +108,7 @@ def test_profile_rank_ids():
         assert _found(HEAD + f"profile_rank_ids: {fine}\n") == [], fine
 
 
-RAISES_150 = (f"profile_communication is on without init_start_profile: MindFormers 1.5.0's ProfileMonitor raises "
+RAISES_150 = ("profile_communication is on without init_start_profile: MindFormers 1.5.0's ProfileMonitor raises "
               "ValueError (\"When profile_communication is True, start_profile must also be True\") when Trainer is "
               "built with profile on, so the run stops before training; set init_start_profile: True, or leave "
               "profile_communication out (1.6.0 and later do not raise here)")
@@ -150,7 +150,7 @@ def test_a_step_window_profile_monitor_resets():
         (4, 20, "NPP361", f"profile_stop_step -1 is negative: {LATER} resets it to 10 with a warning, so it records "
          f"training steps 5-11; {ADVICE}")]
     # the start from the template (1) after a stop of 0, written in this file: said at the stop
-    assert [(l, c, code) for l, c, code, _ in _found(HEAD + "profile_stop_step: 0\n")] == [(3, 20, "NPP361")]
+    assert [(line, c, code) for line, c, code, _ in _found(HEAD + "profile_stop_step: 0\n")] == [(3, 20, "NPP361")]
     for fine in ("profile_start_step: 3\nprofile_stop_step: 3\n", "profile_start_step: 0\n",
                  # sink mode with sink_size 2 moves the steps and a step-end is two steps: not said
                  "runner_config:\n  sink_size: 2\nprofile_start_step: 10\nprofile_stop_step: 3\n",
@@ -161,7 +161,7 @@ def test_a_step_window_profile_monitor_resets():
 
 def test_the_last_of_a_repeated_key_is_judged_where_it_is():
     text = HEAD + "profiler_level: 3\nprofiler_level: 2\nprofile_rank_ids: [0]\nprofile_rank_ids: 1\n"
-    assert [(l, c, code) for l, c, code, _ in _found(text)] == [(6, 19, "NPP359")]
+    assert [(line, c, code) for line, c, code, _ in _found(text)] == [(6, 19, "NPP359")]
 
 
 # ---------------------------------------------------------------- which YAML is a run configuration
@@ -302,7 +302,8 @@ def test_noqa_fix_and_add_noqa(tmp_path, capsys, monkeypatch):
     capsys.readouterr()
     path.write_text(HEAD + "profile_rank_ids: [0,\n  '1']\nprofiler_level: 3 # level 3\n")
     assert main(["check", "--no-cache", "--add-noqa", "finetune.yaml"]) == 0
-    assert path.read_text() == HEAD + "profile_rank_ids: [0,\n  '1']  # noqa: NPP359\nprofiler_level: 3 # level 3  # noqa: NPP358\n"
+    assert path.read_text() == HEAD + ("profile_rank_ids: [0,\n  '1']  # noqa: NPP359\n"
+                                       "profiler_level: 3 # level 3  # noqa: NPP358\n")
     assert main(["check", "--no-cache", "--quiet", "finetune.yaml"]) == 0
 
 

@@ -2,9 +2,8 @@
 reads (or does not), as MindFormers' own code does with them (data/mindformers.json, read at a dev commit, v1.6.0
 and v1.7.0, and v1.5.0 where its ProfileMonitor differs: "checked"; sources: data/sources.json mindformers.*). Each
 message names the releases it holds for; a project holding its own mindformers package is judged by the release its
-copies are. The YAML is judged as it is written, with its base_config
-files merged under it: the overrides of a launch (`--profile True`, `--options k=v`) are emulate's
-(emulate/mindformers_run.py).
+copies are. The YAML is judged as it is written, with its base_config files merged under it: the overrides of a
+launch (`--profile True`, `--options k=v`) are emulate's (emulate/mindformers_run.py).
 
 A file is read as a run configuration only where its bytes name a profiling key at the start of a line
 (source/files.RUN_CONFIG_KEYS) and its keys are MindFormers' (a run_mode, runner_config, trainer ... at the top:
@@ -266,8 +265,8 @@ def _level_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases
                      so("the run stops before training"))
     else:                               # a float or a bool: no member is named Level1.0 or LevelTrue
         what = f"profiler_level {shown} is not an integer"
-        why = clause(f"{_scope(releases)}'s ProfileMonitor looks up ProfilerLevel.Level{value} and raises AttributeError "
-                     f"{on}", so("the run stops before training"))
+        why = clause(f"{_scope(releases)}'s ProfileMonitor looks up ProfilerLevel.Level{value} and raises "
+                     f"AttributeError {on}", so("the run stops before training"))
     yield ("NPP358", said(what, why, "use 0, 1 or 2"), level.value_start, level.value_end, None)
 
 
@@ -302,7 +301,8 @@ def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple
         if _int(value) and value == 0:
             yield ("NPP359",
                    said("profile_rank_ids 0 is not a list",
-                        f"{_scope(releases)}'s ProfileMonitor takes 0 as no selection and profiles every rank, not rank 0",
+                        f"{_scope(releases)}'s ProfileMonitor takes 0 as no selection and profiles every rank, not "
+                        "rank 0",
                         "write [0]"),
                    key.value_start, key.value_end,
                    Fix((Edit(key.value_start, key.value_end, "[0]"),), False, "write [0]"))
@@ -313,7 +313,8 @@ def _ranks(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple
             fix = Fix((Edit(key.value_start, key.value_end, f"[{value}]"),), False, f"write [{value}]")
         yield ("NPP359",
                said(f"profile_rank_ids {shown} is not a list",
-                    clause(f"{_scope(releases)}'s ProfileMonitor looks rank ids up only in a list", so("no rank is profiled")),
+                    clause(f"{_scope(releases)}'s ProfileMonitor looks rank ids up only in a list",
+                           so("no rank is profiled")),
                     f"write a list of rank ids: [{value}]" if _int(value) and value > 0 else
                     "write a list of rank ids: [0, 1]"),
                key.value_start, key.value_end, fix)
@@ -345,8 +346,8 @@ def _communication(keys: Dict[str, Key], cfg: Optional[dict], text: str, release
         return
     yield ("NPP360",
            said("profile_communication changes nothing here",
-                clause(f"{_scope((LATER,))}'s ProfileMonitor only raises a profiler_level of 0 to 1 for it and passes it "
-                       "nowhere; profiler_level is not set", so("the run profiles at Level0")),
+                clause(f"{_scope((LATER,))}'s ProfileMonitor only raises a profiler_level of 0 to 1 for it and "
+                       "passes it nowhere; profiler_level is not set", so("the run profiles at Level0")),
                 "set profiler_level: 1 for the small communication operators too"),
            key.value_start, key.value_end, None)
 
