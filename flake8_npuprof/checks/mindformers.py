@@ -18,7 +18,7 @@ import ast
 import os
 import re
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..knowledge import mindformers as K
 from ..source.files import RUN_CONFIG_KEYS
@@ -37,8 +37,8 @@ class Key(NamedTuple):
     end: int
     value_start: int
     value_end: int
-    value: object
-    node: object                    # the value's YAML node
+    value: Any
+    node: Any                       # the value's YAML node
 
 
 def check_file(text: str, path: str, settings=None) -> List[Finding]:
@@ -70,7 +70,7 @@ def check_text(text: str, path: str) -> List[Finding]:
     releases = _releases_of(path)
     if not releases:
         return []                       # the project's own mindformers is none of the copies read
-    found: List[Tuple[str, object, int, int, Optional[Fix]]] = []
+    found: List[Tuple[str, Any, int, int, Optional[Fix]]] = []
     found += _level_raises(keys, cfg, text, releases)
     found += _communication_raises(keys, cfg, text, releases)
     if cfg is not None and cfg.get("run_mode") in K.data()["profiled_run_modes"]:

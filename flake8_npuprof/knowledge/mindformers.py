@@ -9,7 +9,7 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 
 @lru_cache(maxsize=1)
@@ -25,10 +25,10 @@ def digest(lines) -> str:
     return hashlib.sha256("\n".join(kept).encode("utf-8")).hexdigest()[:16]
 
 
-def node(tree: ast.AST, name: str) -> Optional[ast.AST]:
+def node(tree: ast.AST, name: str) -> Any:
     """The function or class `name` of a module (`A.b`: b in class A; `__main__`: the `if __name__ == "__main__":`
     block), None where the module has none."""
-    found: Optional[ast.AST] = tree
+    found: Any = tree
     for part in name.split("."):
         body = getattr(found, "body", [])
         if part == "__main__":

@@ -8,7 +8,7 @@ beyond that merge: what the keys mean is emulate/mindformers_run.py's.
 from __future__ import annotations
 
 import os
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from .files import ReadError, read_source
 
@@ -35,8 +35,8 @@ def load(path: str, text: Optional[str] = None) -> RunConfig:
 
 
 class Document(NamedTuple):
-    values: object                      # what yaml.safe_load returns
-    node: object                        # its node (yaml.MappingNode for a mapping): where each key and value is
+    values: Any                         # what yaml.safe_load returns
+    node: Any                           # its node (yaml.MappingNode for a mapping): where each key and value is
 
 
 class NotYaml(Exception):
@@ -60,8 +60,8 @@ def parse(text: str) -> Document:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         problem = " ".join(str(e.problem or e.context or type(e).__name__).split())
-        raise NotYaml(problem, *((mark.line, mark.column, mark.index) if mark else (0, 0, 0)),
-                      " ".join(str(e).split())) from None
+        line, col, index = (mark.line, mark.column, mark.index) if mark else (0, 0, 0)
+        raise NotYaml(problem, line, col, index, " ".join(str(e).split())) from None
     except yaml.YAMLError as e:         # a reader error (a character YAML does not allow): its offset
         index = getattr(e, "position", 0)
         line = text.count("\n", 0, index)
