@@ -1,4 +1,4 @@
-"""`npuprof check` on MindFormers YAML run configurations (checks/mindformers.py, NPP357-NPP362): which YAML is
+"""`npuprof check` on MindFormers YAML run configurations (checks/mindformers.py, NPP357-NPP363): which YAML is
 read as one, what each key does as MindFormers' ProfileMonitor reads it, with lines, columns and messages, and the
 yaml kind through check, fix, noqa, the cache and the language server."""
 
@@ -157,6 +157,21 @@ def test_a_step_window_profile_monitor_resets():
                  "profile_start_step: 1.5\nprofile_stop_step: 1\n"):
         assert _found(HEAD + fine) == [], fine
     assert _found("run_mode: predict\nprofile_start_step: 10\nprofile_stop_step: 3\n") == []
+
+
+@pytest.mark.parametrize("value", ["'False'", '"false"', "'no'", "'0'", "' off '"])
+def test_profile_as_a_string_that_reads_off(value):
+    found = check_text(f"run_mode: 'predict'\nprofile: {value}\n", "x.yaml")
+    assert [(f.line, f.col + 1, f.code, f.message) for f in found] == [
+        (2, 10, "NPP363", f"profile {value} is a string, not false: {MF} tests it with `if config.profile:`, where "
+         "a non-empty string is true, so profiling is on; write false, unquoted")]
+    assert (found[0].fix.title, found[0].fix.safe, found[0].fix.edits[0].text) == \
+        ("write False (a YAML boolean)", False, "False")
+
+
+def test_profile_as_a_string_that_reads_on_or_is_empty_is_left_alone():
+    for fine in ("'True'", "''", "False", "'yes'", "1"):
+        assert _found(f"run_mode: 'train'\nprofile: {fine}\n") == [], fine
 
 
 def test_the_last_of_a_repeated_key_is_judged_where_it_is():

@@ -73,6 +73,7 @@ def check_text(text: str, path: str) -> List[Finding]:
     found: List[Tuple[str, Any, int, int, Optional[Fix]]] = []
     found += _level_raises(keys, cfg, text, releases)
     found += _communication_raises(keys, cfg, text, releases)
+    found += _switch_as_string(keys, cfg, text, releases)
     if cfg is not None and cfg.get("run_mode") in K.data()["profiled_run_modes"]:
         # what ProfileMonitor records matters in a train or finetune run only (it is a training callback; predict
         # runs profile text generation with settings of their own): a run mode given at launch is not known here
@@ -370,6 +371,26 @@ def _communication_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str, 
            key.value_start, key.value_end, None)
 
 
+FALSE_WORDS = ("false", "no", "off", "0", "n", "none", "null")     # what a string that means "off" says
+
+
+def _switch_as_string(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
+    """NPP363: `profile: 'False'`, a quoted string that reads as off: Trainer tests `if self.config.profile:`, and a
+    non-empty string is true, so it builds ProfileMonitor and profiling is on."""
+    key = keys.get("profile")
+    if key is None or not isinstance(key.value, str) or key.value.strip().lower() not in FALSE_WORDS or \
+            not key.value:
+        return
+    shown = _written(key, text)
+    yield ("NPP363",
+           said(f"profile {shown} is a string, not false",
+                clause(f"{_scope(releases)} tests it with `if config.profile:`, where a non-empty string is true",
+                       so("profiling is on")),
+                "write false, unquoted"),
+           key.value_start, key.value_end,
+           Fix((Edit(key.value_start, key.value_end, "False"),), False, "write False (a YAML boolean)"))
+
+
 def _window(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
     """NPP361: a start/stop step window MindFormers resets: a negative step, or a start after the stop. Its checks
     reset the steps, but the schedule is built from the start step as written; the steps it records are worked out
@@ -552,6 +573,30 @@ RULES = (
         group="mindspore",
         language="yaml",
         facts=_FACTS + ("mindformers.reset_steps", "mindformers.schedule", "mindformers.runner_defaults"),
+    ),
+    Rule(
+        code="NPP363",
+        name="mindformers-profile-as-string",
+        summary="`profile: 'False'` in a MindFormers run configuration: a quoted string, which MindFormers takes as "
+                "true, so profiling is on",
+        default=True,
+        level="warning",
+        what="In a MindFormers YAML run configuration: a `profile` whose value is a quoted string that reads as off "
+             "(`'False'`, `\"false\"`, `'no'`, `'0'`).",
+        why="YAML reads `'False'` in quotes as the string False, not the boolean. MindFormers tests the switch "
+            "with `if self.config.profile:` (Trainer._build_profile_cb, which builds ProfileMonitor, and the "
+            "callbacks that add it), where a non-empty string is true: the run is profiled, with the time and disk "
+            "that costs, though the file says it is off. Read in MindFormers 1.5.0, 1.6.0, 1.7.0 and its dev branch "
+            "(2025-07-24); `--profile` on the command line replaces the value.",
+        example=_CONFIG.replace("profile: True", "profile: 'False'"),
+        fixed=_CONFIG.replace("profile: True", "profile: False"),
+        fix_safety="unsafe",
+        fix_note="`npuprof fix --unsafe-fixes` writes `False`: unsafe, since the run then profiles nothing where "
+                 "it profiled before.",
+        references=("MindFormers: mindformers/trainer/trainer.py Trainer._build_profile_cb",),
+        group="mindspore",
+        language="yaml",
+        facts=_FACTS,
     ),
     Rule(
         code="NPP362",
