@@ -537,8 +537,9 @@ RULES = (
              "set.",
         why="ProfileMonitor does one thing with `profile_communication`: it raises a `profiler_level` of 0 to 1. It "
             "passes it to no profiler. Without a `profiler_level` the level is None, not 0, so nothing is raised "
-            "and MindSpore profiles at Level0, which collects only the large communication operators: the run "
-            "collects what it would without the key. Read in MindFormers 1.6.0, 1.7.0 and its dev branch "
+            "and MindSpore profiles at Level0, which (ProfileMonitor's own documentation of the levels says) has "
+            "basic data of the large communication operators only, Level1 adding the small ones: the run collects "
+            "what it would without the key. Read in MindFormers 1.6.0, 1.7.0 and its dev branch "
             "(2025-07-24); 1.5.0 passes it to MindSpore's Profiler, and raises without `init_start_profile` "
             "(NPP362).",
         example=_CONFIG + "profile_communication: True\n",
