@@ -193,6 +193,8 @@ def test_other_yaml_is_never_read_as_a_run_configuration(monkeypatch):
     assert check_text("profile: True\nprofile_level: 'level0'\nprofile_ranks: [0]\nprofiler_level: 3\n",
                       "example.yaml") == []
     assert check_text("- profile: True\n", "x.yaml") == []           # not a mapping
+    # Lightning's or NeMo's configurations have a top-level trainer too: not MindFormers' by that alone
+    assert check_text("trainer:\n  max_epochs: 1\nprofile: 'False'\nprofiler_level: 3\n", "config.yaml") == []
 
 
 def test_a_run_configuration_that_does_not_parse_is_npp192():

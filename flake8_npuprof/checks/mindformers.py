@@ -6,7 +6,7 @@ copies are. The YAML is judged as it is written, with its base_config files merg
 launch (`--profile True`, `--options k=v`) are emulate's (emulate/mindformers_run.py).
 
 A file is read as a run configuration only where its bytes name a profiling key at the start of a line
-(source/files.RUN_CONFIG_KEYS) and its keys are MindFormers' (a run_mode, runner_config, trainer ... at the top:
+(source/files.RUN_CONFIG_KEYS) and its keys are MindFormers' (a run_mode, runner_config, parallel_config ... at the top:
 data/mindformers.json "checked"); every other YAML is left alone. One that does not parse is NPP192. Where the
 project holds its own mindformers package and its ProfileMonitor or Trainer._build_profile_cb is not a copy read,
 nothing is said: what that code does is not known here.
