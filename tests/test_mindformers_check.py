@@ -207,6 +207,16 @@ def test_a_run_configuration_that_does_not_parse_is_npp192():
     assert "unacceptable character #x0007" in found[0].message
 
 
+def test_a_yaml_file_too_large_or_too_deep_is_accounted_for():
+    big = HEAD + "profiler_level: 3\n" + "# padding\n" * 100_000
+    assert [(f.code, f.message) for f in check_text(big, "x.yaml")] == [
+        ("NPP191", "analysis budget exhausted: this YAML file has 1,000,053 characters, over the 1,000,000 a run "
+         "configuration is read within, so it was not checked")]
+    deep = HEAD + "x: " + "[" * 1500 + "]" * 1500 + "\n"
+    [(code, line, col, message)] = [(f.code, f.line, f.col, f.message) for f in check_text(deep, "x.yaml")]
+    assert (code, line, col) == ("NPP192", 1, 0) and "nested too deeply" in message
+
+
 def test_an_internal_error_is_npp000(monkeypatch):
     def boom(*a):
         raise RuntimeError("kaput")

@@ -51,9 +51,16 @@ def check_file(text: str, path: str, settings=None) -> List[Finding]:
         return [internal_error(exc)]
 
 
+MAX_CHARS = 1_000_000       # a run configuration is a few kilobytes; PyYAML reads about 1 MB a second
+
+
 def check_text(text: str, path: str) -> List[Finding]:
     if not _KEYS.search(text):
         return []                       # not a run configuration: never parsed
+    if len(text) > MAX_CHARS:
+        return [finding("NPP191", said("analysis budget exhausted", clause(
+            f"this YAML file has {len(text):,} characters, over the {MAX_CHARS:,} a run configuration is read within",
+            so("it was not checked"))), 0, 0, 1, 0, 1, 0)]
     from ..source.run_config import NotYaml, parse
     try:
         doc = parse(text)

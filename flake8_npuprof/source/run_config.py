@@ -62,6 +62,8 @@ def parse(text: str) -> Document:
         problem = " ".join(str(e.problem or e.context or type(e).__name__).split())
         line, col, index = (mark.line, mark.column, mark.index) if mark else (0, 0, 0)
         raise NotYaml(problem, line, col, index, " ".join(str(e).split())) from None
+    except RecursionError:              # collections nested deeper than the interpreter's stack
+        raise NotYaml("nested too deeply", 0, 0, 0, "nested too deeply") from None
     except yaml.YAMLError as e:         # a reader error (a character YAML does not allow): its offset
         index = getattr(e, "position", 0)
         line = text.count("\n", 0, index)
