@@ -111,7 +111,7 @@ def test_profile_rank_ids():
 RAISES_150 = ("profile_communication is on without init_start_profile: MindFormers 1.5.0's ProfileMonitor raises "
               "ValueError (\"When profile_communication is True, start_profile must also be True\") when Trainer is "
               "built with profile on, so the run stops before training; set init_start_profile: True, or leave "
-              "profile_communication out (1.6.0 and later do not raise here)")
+              "profile_communication out (1.6.0-1.7.0 do not raise here)")
 
 
 def test_profile_communication_without_a_level():

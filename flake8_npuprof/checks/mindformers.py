@@ -362,7 +362,7 @@ def _communication(keys: Dict[str, Key], cfg: Optional[dict], text: str, release
 
 def _communication_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str, releases: Tuple[str, ...]):
     """NPP362: profile_communication on without init_start_profile: MindFormers 1.5.0's ProfileMonitor raises
-    ValueError when Trainer builds it (1.6.0 and later have no such check)."""
+    ValueError when Trainer builds it (1.6.0-1.7.0 have no such check)."""
     key = keys.get("profile_communication")
     if EARLIER not in releases or key is None or cfg is None or not key.value or _default(cfg, "init_start_profile"):
         return
@@ -373,8 +373,7 @@ def _communication_raises(keys: Dict[str, Key], cfg: Optional[dict], text: str, 
                 clause(f"{_scope((EARLIER,))}'s ProfileMonitor raises ValueError",
                        logged(' ("When profile_communication is True, start_profile must also be True")'),
                        " when Trainer is built with profile on", so("the run stops before training")),
-                "set init_start_profile: True, or leave profile_communication out (1.6.0 and later do not raise "
-                "here)"),
+                "set init_start_profile: True, or leave profile_communication out (1.6.0-1.7.0 do not raise here)"),
            key.value_start, key.value_end, None)
 
 
@@ -619,7 +618,7 @@ RULES = (
         why="MindFormers 1.5.0's ProfileMonitor raises ValueError(\"When profile_communication is True, "
             "start_profile must also be True\") when `profile_communication` is on and `init_start_profile` is "
             "not; Trainer builds it when it is made with `profile` on (in the YAML or `--profile True`), so the run "
-            "stops before training, on every rank. MindFormers 1.6.0 and later dropped the check (NPP360 says what "
+            "stops before training, on every rank. MindFormers 1.6.0 and 1.7.0 have no such check (NPP360 says what "
             "they do with the key). Not said where 1.5.0 would raise first on the `profiler_level` (NPP358).",
         example=_CONFIG + "profile_communication: True\nprofiler_level: 1\n",
         fixed=_CONFIG + "profiler_level: 1\n",
