@@ -19,7 +19,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .checks.analysis import Settings
 from .source.config import Config, ConfigError, from_flake8, from_pyproject
-from .source.files import DYNAMIC_CONFIG, SHELL_SHEBANG, Selection
+from .source.files import DYNAMIC_CONFIG, SHELL_SHEBANG, YAML_SUFFIXES, Selection
 from .source.model import Edit, Finding
 from .source.text import SourceText
 from .knowledge.targets import Target
@@ -194,10 +194,12 @@ def doc_settings(path: Optional[str], overrides: Overrides, cache: ConfigCache) 
 # ---------------------------------------------------------------- one analysis of one text
 
 def kind_of(path: Optional[str], language_id: str, text: str) -> Optional[str]:
-    """"python", "shell", "json" (torch_npu's profiler_config.json), or None for a document this server does not
-    check."""
+    """"python", "shell", "json" (torch_npu's profiler_config.json), "yaml" (read as a MindFormers run configuration
+    where it names a profiling key: checks/mindformers.py), or None for a document this server does not check."""
     if os.path.basename(path or "") == DYNAMIC_CONFIG:
         return "json"
+    if language_id == "yaml" or (path or "").endswith(YAML_SUFFIXES):
+        return "yaml"
     if language_id in ("shellscript", "sh", "bash", "zsh") or (path or "").endswith((".sh", ".bash")):
         return "shell"
     if SHELL_SHEBANG.match(text[:200].split("\n", 1)[0].encode("utf-8", "replace")):
@@ -377,10 +379,11 @@ _NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)
 def noqa_edit(analysis: Analysis, finding: Finding) -> Optional[Edit]:
     """Add the code to the `# noqa` comment flake8 reads for the finding's line, or append one
     at the end of the last physical line of that range."""
-    if analysis.kind != "python" or finding.code in ("NPP000", "NPP192"):
+    if analysis.kind not in ("python", "yaml") or finding.code in ("NPP000", "NPP192"):
         return None                         # an internal error or a syntax error is not silenced
     src = analysis.src
-    last = _noqa_range_end(analysis.text, finding.line)
+    # a YAML comment is its own line's (engine/run.py reads it there)
+    last = _noqa_range_end(analysis.text, finding.line) if analysis.kind == "python" else finding.line
     line_start = src.line_starts[last - 1]
     line = src.line_text(last).rstrip("\r\n")
     m = None
@@ -481,7 +484,7 @@ def option_key_at(analysis: Analysis, offset: int) -> Optional[OptionKey]:
     from .source.jsonscan import parse
     from .source.prefilter import words_over_budget
     from .knowledge.datafiles import all_keys
-    if analysis.kind == "json" or too_large(analysis.text) or words_over_budget(analysis.text):
+    if analysis.kind in ("json", "yaml") or too_large(analysis.text) or words_over_budget(analysis.text):
         return None                         # not an options text, or not analysed: not parsed for a hover either
     if analysis.kind == "python":
         found = _dict_key_at(analysis, offset)

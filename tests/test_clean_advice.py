@@ -74,6 +74,9 @@ def test_use_instead_example_has_no_default_finding(rule):
     if rule.language == "shell":        # a launcher (read as Python it would be one NPP192)
         from flake8_npuprof.checks.shell_env import analyse_shell
         found = [f for f in analyse_shell(rule.fixed, "t.sh", _rule_settings(rule)) if _on(f.code)]
+    elif rule.language == "yaml":       # a MindFormers run configuration
+        from flake8_npuprof.checks.mindformers import check_file
+        found = [f for f in check_file(rule.fixed, "t.yaml") if _on(f.code)]
     else:
         found = [f for f in analyse(rule.fixed, None, "t.py", _rule_settings(rule)) if _on(f.code)]
     assert found == []

@@ -140,6 +140,8 @@ def sandbox(tmp_path_factory):
     shutil.copytree(ROOT / "tests" / "data" / "projects" / "zoo_args" / "template", box / "zoo")    # its arguments
     # ... and a model of a zoo, whose launcher finds its script only when started in its own test/
     shutil.copytree(ROOT / "tests" / "data" / "projects" / "zoo_args" / "template", box / "models" / "lenet")
+    # MindFormers YAML run configurations (README, "MindSpore")
+    shutil.copytree(ROOT / "tests" / "eval_files" / "mindformers" / "configs" / "llama", box / "configs" / "llama")
     return box
 
 

@@ -82,7 +82,7 @@ def read(tree, monkeypatch):
     code = []
     for entry in K.data()["code"]:
         text = (tree / entry["file"]).read_text()
-        node = M._node(ast.parse(text), entry["name"])
+        node = K.node(ast.parse(text), entry["name"])
         code.append(dict(entry, digests=[K.digest(text.splitlines()[node.lineno - 1:node.end_lineno])]))
     patched = {**K.data(), "code": code}
     monkeypatch.setattr(K, "data", lambda: patched)

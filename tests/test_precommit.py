@@ -37,7 +37,7 @@ python train.py
 CLEAN_SH = LAUNCHER.replace("{OPTIONS}", '{"output":"/tmp/p","task_trace":"on"}')
 BAD_SH = LAUNCHER.replace("{OPTIONS}", '{"output":"/tmp/p","L2":"on","task_trace":"on"}')      # NPP101
 
-TAGS = {".py": "python", ".sh": "shell"}          # what identify would say for these examples
+TAGS = {".py": "python", ".sh": "shell", ".yaml": "yaml", ".yml": "yaml"}   # what identify would say for these
 
 
 def selected(hook, names):
@@ -79,9 +79,9 @@ def test_manifest():
     for hook in HOOKS.values():
         assert {"id", "name", "entry", "language"} <= set(hook)
         assert hook["language"] == "python"
-        assert set(hook.get("types", []) + hook.get("types_or", [])) <= {"python", "shell"}
+        assert set(hook.get("types", []) + hook.get("types_or", [])) <= {"python", "shell", "yaml"}
     assert HOOKS["npuprof-check"]["entry"] == "npuprof check --force-exclude"
-    assert HOOKS["npuprof-check"]["types_or"] == ["python", "shell"]
+    assert HOOKS["npuprof-check"]["types_or"] == ["python", "shell", "yaml"]
     assert HOOKS["npuprof-fix"]["entry"] == "npuprof fix --force-exclude"
     assert HOOKS["npuprof-fix"]["types"] == ["python"]       # fix rewrites Python files only
 
@@ -99,6 +99,18 @@ def test_check_hook(repo, files, code, reported):
     lines = proc.stdout.splitlines()
     assert len(lines) == len(reported)
     assert all(line.startswith(prefix) for line, prefix in zip(lines, reported)), lines
+
+
+def test_check_hook_on_yaml(repo):
+    """Every staged YAML file is named: a MindFormers run configuration is judged, any other YAML is left alone
+    (a broken workflow file without a profiling key is not even parsed)."""
+    files = {"train.py": CLEAN_PY, "finetune.yaml": "run_mode: train\nprofiler_level: 3\n",
+             ".github/ci.yml": "on: [push\n"}
+    (repo / ".github").mkdir()
+    proc, names = run_hook("npuprof-check", repo, files)
+    assert names == ["train.py", "finetune.yaml", ".github/ci.yml"]
+    assert proc.returncode == 1, proc.stderr
+    assert [line.split(" ")[:2] for line in proc.stdout.splitlines()] == [["finetune.yaml:2:17:", "NPP358"]]
 
 
 needs_fix = pytest.mark.skipif(not FIXCMD.exists(), reason="npuprof fix (flake8_npuprof/commands/fix.py) is not there yet")

@@ -347,6 +347,28 @@ def test_dynamic_profiling_file(client, tmp_path):
 
 
 @needs_pygls
+def test_mindformers_run_configuration(client, tmp_path):
+    client.initialize(tmp_path)
+    text = "run_mode: 'finetune'\nprofile: True\nprofile_level: 2\n"
+    uri = client.open(tmp_path / "finetune.yaml", text, language="yaml")
+    [diag] = client.diagnostics(uri)
+    assert diag["code"] == "NPP357" and diag["range"] == {"start": {"line": 2, "character": 0},
+                                                          "end": {"line": 2, "character": 13}}
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}})
+    edits = {a["title"]: a["edit"]["changes"][uri] for a in actions}
+    assert edits == {
+        "NPP357: rename profile_level to profiler_level (unsafe: changes what is collected)": [
+            {"range": diag["range"], "newText": "profiler_level"}],
+        "NPP357: ignore on this line (# noqa: NPP357)": [
+            {"range": {"start": {"line": 2, "character": 16}, "end": {"line": 2, "character": 16}},
+             "newText": "  # noqa: NPP357"}]}
+    other = client.open(tmp_path / "ci.yml", "on: [push\n", language="yaml")
+    assert client.diagnostics(other) == []        # no profiling key: not a run configuration, not parsed
+    assert client.close() == 0
+
+
+@needs_pygls
 def test_exit_without_shutdown_is_exit_code_1(client, tmp_path):
     client.initialize(tmp_path)
     client.notify("exit", None)

@@ -36,7 +36,8 @@ def page_findings(rule):
                                             given.get("torch-npu", "any")),
                         preflight=rule.group == "preflight",
                         graph=str(GRAPHS / given["graph"]) if "graph" in given else None)
-    name = {"shell": "example.sh", "json": "profiler_config.json"}.get(rule.language, "example.py")
+    name = {"shell": "example.sh", "json": "profiler_config.json", "yaml": "finetune.yaml"}.get(rule.language,
+                                                                                             "example.py")
     selection = Selection(extend_select=(rule.code,))
     if rule.language == "shell":
         # a launcher is checked as it stands in its project: as test/example.sh beside the src/train.py it starts

@@ -435,7 +435,9 @@ RULES = (
              "byte-order mark before a coding line of another encoding; the finding sits on the first byte "
              "that does not decode (or on the coding line's encoding name). It is reported for every Python file `npuprof check`, `fix` "
              "and the language server are given, whether or not it mentions profiling, and is not "
-             "suppressed by a selection or a `# noqa` comment: no file passes unchecked in silence.",
+             "suppressed by a selection or a `# noqa` comment: no file passes unchecked in silence. Also a YAML file "
+             "that names a MindFormers profiling key (checks/mindformers.py) and that PyYAML's SafeLoader, which "
+             "MindFormers reads run configurations with, refuses: at its mark, with its problem.",
         why="None of the NPP checks ran on the file, so a profiling setup in it is unchecked; and the script "
             "would not start at all (Python raises SyntaxError before the first line runs), so the NPU job "
             "fails without collecting anything. flake8 runs no plugin on a file that does not parse and reports "

@@ -27,7 +27,8 @@ class Rule(NamedTuple):
     references: Tuple[str, ...] = ()
     settings: Tuple[Tuple[str, str], ...] = ()   # e.g. (("cann", "8.0"),) for the examples
     group: str = ""
-    language: str = "python"  # of the examples: "python", "shell" (a launcher) or "json" (a profiler_config.json)
+    language: str = "python"  # of the examples: "python", "shell" (a launcher), "json" (a profiler_config.json) or
+    #                           "yaml" (a MindFormers run configuration)
     facts: Tuple[str, ...] = ()  # the data facts (data/sources.json ids or id prefixes) its claims rest on
     level: str = ""           # LEVELS: what the runtime does with the setting (SARIF level, GitHub annotation)
     fatal: bool = False       # the options never reach collection on the target (NPP116 then stays quiet)

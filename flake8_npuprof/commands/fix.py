@@ -95,7 +95,7 @@ def fix_items(args, config, paths, settings, selection):
             elif cached is not None and not any(f.code == "NPP192" or (f.fix is not None and (f.fix.safe or unsafe))
                                                 for f in cached[0]):
                 yield (item, None, FixResult(job.text, [], [], cached[0])), None
-            elif job.kind != "python":      # shell launchers are checked, not fixed: what remains is reported
+            elif job.kind not in ("python", "yaml"):    # launchers are checked, not fixed: what remains is reported
                 yield (item, job, None), (batch.check_job, (job, (settings,), selection))
             else:
                 yield (item, job, None), (fix_job, (job, settings, selection, unsafe, item.source.encoding,
@@ -109,7 +109,7 @@ def fix_items(args, config, paths, settings, selection):
                 yield item, cached
                 continue
             result, deps = done
-            if job.kind != "python":
+            if job.kind not in ("python", "yaml"):
                 result = FixResult(job.text, [], [], result[0])
             if store is not None and not item.stdin and result.text == job.text and not result.skipped:
                 store.put(job.path, job.text, job.kind, (settings,), selection, job.ignores, [result.remaining], deps,
@@ -130,7 +130,7 @@ def fix_job(job, settings, selection, unsafe: bool, encoding: str, newline: str)
     from ..source import observed
     from ..values.project import walked_from
     with observed.recording() as seen, walked_from(job.within):
-        result = fix_text(job.text, job.path, settings, selection, unsafe, encoding, newline, job.ignores)
+        result = fix_text(job.text, job.path, settings, selection, unsafe, encoding, newline, job.ignores, job.kind)
     return result, (seen.paths if seen.complete else None)
 
 

@@ -57,8 +57,8 @@ def add_codes(line: str, codes: List[str]) -> str:
     return body.rstrip() + "  # noqa: " + ", ".join(codes) + ending
 
 
-def with_noqa(text: str, findings) -> str:
-    where = comment_lines(text)
+def with_noqa(text: str, findings, kind: str = "python") -> str:
+    where = comment_lines(text) if kind == "python" else {}     # a YAML comment is its own line's
     wanted: Dict[int, List[str]] = {}
     for f in findings:
         if f.code == "NPP000":
@@ -72,6 +72,18 @@ def with_noqa(text: str, findings) -> str:
         if 1 <= line <= len(lines):
             lines[line - 1] = add_codes(lines[line - 1], sorted(codes))
     return "".join(lines)
+
+
+def _parses(text: str, kind: str) -> None:
+    """ValueError (or SyntaxError) where the text with its noqa comments no longer parses."""
+    if kind == "yaml":
+        from ..source.run_config import NotYaml, parse
+        try:
+            parse(text)
+        except NotYaml as exc:
+            raise ValueError(exc.problem) from None
+    else:
+        ast.parse(text)
 
 
 def run_add_noqa(args, config, settings, selection) -> int:
@@ -90,19 +102,20 @@ def run_add_noqa(args, config, settings, selection) -> int:
             warn(f"{item.display}: --add-noqa edits files, not standard input")
             errors += 1
             continue
-        if source.kind != "python":
-            continue                    # shell launchers have no noqa comments
+        if source.kind not in ("python", "yaml"):
+            continue                    # shell launchers and JSON have no noqa comments
         ignores = config.ignores_for(item.path) if config else ()
-        findings = check_text(item.path, source.text, "python", settings, selection, ignores)
+        findings = check_text(item.path, source.text, source.kind, settings, selection, ignores)
         if not [f for f in findings if f.code != "NPP000"]:
             continue
-        new = with_noqa(source.text, findings)
+        new = with_noqa(source.text, findings, source.kind)
         if new == source.text:
             continue
         left: List[object]          # the findings left, or [None] when the new text does not parse
         try:
-            ast.parse(new)
-            left = [f for f in check_text(item.path, new, "python", settings, selection, ignores) if f.code != "NPP000"]
+            _parses(new, source.kind)
+            left = [f for f in check_text(item.path, new, source.kind, settings, selection, ignores)
+                    if f.code != "NPP000"]
         except (SyntaxError, ValueError):
             left = [None]
         if left:

@@ -74,28 +74,6 @@ def is_run_mindformer(tree: ast.AST) -> bool:
 
 # ---------------------------------------------------------------- the code the answers stand on
 
-def _node(tree: ast.AST, name: str):
-    node: Optional[ast.AST] = tree
-    for part in name.split("."):
-        body = getattr(node, "body", [])
-        if part == "__main__":
-            node = next((n for n in body if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and
-                         any(isinstance(c, ast.Constant) and c.value == "__main__" for c in n.test.comparators)), None)
-        else:
-            node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == part), None)
-        if node is None:
-            return None
-    return node
-
-
-def _same(text: str, tree: ast.AST, name: str, digests) -> Optional[bool]:
-    """Whether the node is one of the copies read (None: there is no such node)."""
-    node = _node(tree, name)
-    if node is None:
-        return None
-    return K.digest(text.splitlines()[node.lineno - 1:node.end_lineno]) in digests
-
-
 def _check_code(launch, ls) -> None:
     """Answer unknown where the script or the mindformers package it imports is not the code read."""
     from ..values.project import load, on_path
@@ -116,7 +94,7 @@ def _check_code(launch, ls) -> None:
                              f"({entry['file']} not found on the launch's sys.path): an installed one is not read")
             assert path is not None         # (module is None otherwise)
             text, tree, shown = module.src.text, module.tree, os.path.relpath(path, root).replace(os.sep, "/")
-        same = _same(text, tree, entry["name"], entry["digests"])
+        same = K.same(text, tree, entry["name"], entry["digests"])
         if not same and entry["file"] == "run_mindformer.py":
             raise Answer("unknown", f"{shown} is not MindFormers' run_mindformer.py as read ({read_at}): what it "
                          "does with a YAML configuration and its command line is not known here")
@@ -236,7 +214,7 @@ _TYPES = {"int": int, "str": str, "float": float, "str2bool": _str2bool, "str2bo
 
 def _parser(tree: ast.AST) -> argparse.ArgumentParser:
     """The script's argparse options, as its `parser.add_argument(...)` calls in the main block define them."""
-    main = _node(tree, "__main__")
+    main = K.node(tree, "__main__")
     parser = _Parser(prog="run_mindformer.py")
     for call in (n for n in ast.walk(main) if isinstance(n, ast.Call)):
         if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):

@@ -45,11 +45,12 @@ def _overlaps(edits) -> bool:
 
 
 def fix_text(text: str, path: str, settings: Settings, selection: Wants, unsafe: bool,
-             encoding: str = "utf-8", newline: str = "\n", ignores=()) -> FixResult:
+             encoding: str = "utf-8", newline: str = "\n", ignores=(), kind: str = "python") -> FixResult:
+    """A Python file's fixes (or a YAML run configuration's, kind "yaml"), each applied alone and re-checked."""
     from .run import check_text
     from ..checks.analysis import parse
     tree = None                         # a file over the work budget is not parsed: its NPP191 remains
-    if not words_over_budget(text):
+    if kind == "python" and not words_over_budget(text):
         tree = parse(text)
         if isinstance(tree, Finding):   # never touched; its NPP192 is what remains
             return FixResult(text, [], [], check_text(path, text, "python", settings, selection, ignores),
@@ -57,7 +58,7 @@ def fix_text(text: str, path: str, settings: Settings, selection: Wants, unsafe:
     applied: List[Finding] = []
     refused: List[Tuple[Finding, str]] = []
     refused_keys = set()
-    findings = check_text(path, text, "python", settings, selection, ignores, tree)
+    findings = check_text(path, text, kind, settings, selection, ignores, tree)
     for _ in range(MAX_FIXES):
         candidates = [f for f in findings if f.fix is not None and (f.fix.safe or unsafe)
                       and _key(f) not in refused_keys]
@@ -65,7 +66,7 @@ def fix_text(text: str, path: str, settings: Settings, selection: Wants, unsafe:
             break
         finding = candidates[0]
         reason, new_text, new_findings = _try(text, findings, finding, path, settings, selection, encoding, newline,
-                                              ignores)
+                                              ignores, kind)
         if reason:
             refused_keys.add(_key(finding))
             refused.append((finding, reason))
@@ -88,21 +89,28 @@ def _key(f: Finding):
     return (f.code, f.message, tuple((e.start, e.end, e.text) for e in f.fix.edits) if f.fix else ())
 
 
-def _try(text, findings, finding, path, settings, selection, encoding, newline, ignores=()):
+def _try(text, findings, finding, path, settings, selection, encoding, newline, ignores=(), kind="python"):
     from .run import check_text
     if _overlaps(finding.fix.edits):
         return "its edits overlap", text, None
     new = apply_edits(text, finding.fix.edits, newline)
-    try:
-        ast.parse(new)
-    except (SyntaxError, ValueError) as exc:
-        return f"the result would not parse ({exc.msg if hasattr(exc, 'msg') else exc})", text, None
+    if kind == "yaml":
+        from ..source.run_config import NotYaml, parse as parse_yaml
+        try:
+            parse_yaml(new)
+        except NotYaml as exc:
+            return f"the result would not parse ({exc.problem})", text, None
+    else:
+        try:
+            ast.parse(new)
+        except (SyntaxError, ValueError) as exc:
+            return f"the result would not parse ({exc.msg if hasattr(exc, 'msg') else exc})", text, None
     try:
         new.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         return f"the result cannot be written as {encoding}", text, None
     before = Counter((f.code, f.message) for f in findings)     # the findings of `text`, already known
-    after_findings = check_text(path, new, "python", settings, selection, ignores)
+    after_findings = check_text(path, new, kind, settings, selection, ignores)
     after = Counter((f.code, f.message) for f in after_findings)
     if after[(finding.code, finding.message)] >= before[(finding.code, finding.message)]:
         return "the finding would not clear", text, None

@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence
 from ..knowledge.run_settings import Settings
 from ..knowledge.targets import Target
 from ..source.config import UsageError
-from ..source.files import Wants, file_noqa, noqa_lines, suppressed
+from ..source.files import Wants, file_noqa, noqa_lines, physical_lines, suppressed
 from ..source.model import Finding
 
 ALWAYS = ("NPP192",)        # reported whatever selection, per-file-ignores and noqa say (as Ruff's syntax errors)
@@ -65,6 +65,9 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
             found = [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
         else:
             found = check_shell_each(text, path, each)
+    elif kind == "yaml":                # a MindFormers run configuration (any other YAML: nothing, unparsed)
+        from ..checks.mindformers import check_file as check_yaml
+        found = [check_yaml(text, path, settings) for settings in each]
     elif kind.startswith("json"):       # a dynamic-profiling profiler_config.json: no noqa comments in JSON
         from ..checks.dynamic_files import check_file       # "json:<framework>": the scripts say whose it is
         framework = kind.partition(":")[2] or None
@@ -84,9 +87,10 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
                 continue
             if not selection.wants(f.code) or any(f.code.startswith(c) for c in per_file_ignores):
                 continue
-            if kind == "python":
-                if noqa is None:
-                    noqa = noqa_lines(text, upto=max(g.line for group in found for g in group))
+            if kind in ("python", "yaml"):
+                if noqa is None:        # (a YAML comment is a line's: no logical lines to join)
+                    noqa = noqa_lines(text, upto=max(g.line for group in found for g in group)) \
+                        if kind == "python" else dict(enumerate(physical_lines(text), 1))
                 if suppressed(f.code, noqa.get(f.line)):
                     continue
             kept.append(f)

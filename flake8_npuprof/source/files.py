@@ -24,6 +24,12 @@ SHELL_SHEBANG = re.compile(rb"^#!.*\b(ba|z|k|da)?sh\b")
 # the dynamic-profiling file of torch_npu and MindSpore (knowledge/torch_npu_dynamic.FILE_NAME): the one JSON file a
 # folder's walk checks
 DYNAMIC_CONFIG = "profiler_config.json"
+YAML_SUFFIXES = (".yaml", ".yml")
+# A MindFormers run configuration (`run_mindformer.py --config x.yaml`) sets its profiling with top-level keys of
+# these names (data/mindformers.json "defaults", ProfileMonitor's profiler_level and profile_output): a YAML file
+# without one at the start of a line is not read as one (checks/mindformers.py), nor found by a folder's walk
+RUN_CONFIG_KEYS = re.compile(rb"^(?:profile|profile_(?:communication|memory|start_step|stop_step|rank_ids|pipeline|"
+                             rb"level|output)|profiler_level|init_start_profile)[ \t]*:", re.M)
 
 
 class SourceFile(NamedTuple):
@@ -32,8 +38,9 @@ class SourceFile(NamedTuple):
     encoding: str
     bom: bool
     newline: str              # dominant line ending, kept by fixes
-    # "python", "shell" or "json" (a dynamic-profiling profiler_config.json; "json:<framework>" when the scripts
-    # say whose it is: commands/inputs.py)
+    # "python", "shell", "json" (a dynamic-profiling profiler_config.json; "json:<framework>" when the scripts
+    # say whose it is: commands/inputs.py) or "yaml" (a .yaml/.yml file: a MindFormers run configuration, where its
+    # bytes pass RUN_CONFIG_KEYS)
     kind: str
     data: bytes = b""         # the bytes read: what a fix must find again before it writes, what a diff is of
 
@@ -55,7 +62,10 @@ class DecodeError(ReadError):
 def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = DEFAULT_EXCLUDE,
              gitignore: bool = True, force_exclude: bool = False,
              outside: Optional[List[Tuple[str, str]]] = None) -> Iterator[str]:
-    """Python (and shell launcher) files under the given paths, each once, in a stable order.
+    """Python (and shell launcher) files under the given paths, each once, in a stable order. With `shell` (the
+    CLI's walk) also the dynamic-profiling profiler_config.json files and the YAML files whose bytes name a
+    MindFormers profiling key at the start of a line (RUN_CONFIG_KEYS): other YAML is never read as a run
+    configuration, so a folder's walk leaves it out.
 
     Inside directories, names or paths matching `exclude` (flake8's rule: a glob on the base name,
     or on the absolute path when the pattern has a `/`) and git-ignored entries are skipped. A file
@@ -87,7 +97,8 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
                                                     or name.endswith((".sh", ".bash"))):
                             outside.append((full, os.path.realpath(full)))      # its head is not read
                         continue
-                    if name.endswith(".py") or (shell and (name == DYNAMIC_CONFIG or _is_shell(full, name))):
+                    if name.endswith(".py") or (shell and (name == DYNAMIC_CONFIG or _is_shell(full, name)
+                                                            or _is_run_config(full, name))):
                         if full not in seen:
                             seen.add(full)
                             yield full
@@ -140,9 +151,21 @@ def _is_shell(full: str, name: str) -> bool:
         return False
 
 
+def _is_run_config(full: str, name: str) -> bool:
+    """A .yaml/.yml file whose bytes name a MindFormers profiling key (read whole: the keys sit anywhere)."""
+    if not name.endswith(YAML_SUFFIXES):
+        return False
+    try:
+        return RUN_CONFIG_KEYS.search(read_bytes(full)) is not None
+    except ReadError:
+        return False
+
+
 def kind_of(path: str, head: bytes) -> str:
     if os.path.basename(path) == DYNAMIC_CONFIG:
         return "json"
+    if path.endswith(YAML_SUFFIXES):
+        return "yaml"
     if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(re.split(rb"\r\n?|\n", head, maxsplit=1)[0]):
         return "shell"
     return "python"
@@ -349,7 +372,8 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
         data = read_bytes(path)
     kind = kind_of(path, data[:200])
     bom = data.startswith(b"\xef\xbb\xbf")
-    if kind == "json":                  # json.load of a file opened as UTF-8 (a BOM is kept out of the text)
+    if kind in ("json", "yaml"):        # json.load / MindFormers' yaml.safe_load of a file opened as UTF-8 (a BOM is
+        # kept out of the text; YAML skips it)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

@@ -8,7 +8,7 @@ beyond that merge: what the keys mean is emulate/mindformers_run.py's.
 from __future__ import annotations
 
 import os
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from .files import ReadError, read_source
 
@@ -26,33 +26,71 @@ class Unread(Exception):
     """The configuration cannot be read: the reason, said as a user reads it."""
 
 
-def load(path: str) -> RunConfig:
-    """The configuration at path, its base_config files merged in; Unread with the reason where a file is missing,
-    does not parse or is not a mapping."""
+def load(path: str, text: Optional[str] = None) -> RunConfig:
+    """The configuration at path (its text when given: an editor's document), its base_config files merged in;
+    Unread with the reason where a file is missing, does not parse or is not a mapping."""
     files: List[str] = []
-    values, where = _load(path, files)
+    values, where = _load(path, files, text)
     return RunConfig(values, where, tuple(files))
 
 
-def _load(path: str, files: List[str]) -> Tuple[dict, Dict[str, Tuple[str, int]]]:
+class Document(NamedTuple):
+    values: Any                         # what yaml.safe_load returns
+    node: Any                           # its node (yaml.MappingNode for a mapping): where each key and value is
+
+
+class NotYaml(Exception):
+    """The text does not parse as YAML: PyYAML's problem, and where (0-based line, column in characters; the
+    character offset)."""
+
+    def __init__(self, problem: str, line: int, col: int, index: int, whole: str):
+        super().__init__(problem)
+        self.problem, self.line, self.col, self.index = problem, line, col, index
+        self.whole = whole              # PyYAML's whole message, on one line
+
+
+def parse(text: str) -> Document:
+    """yaml.safe_load of a text, parsed once: the node for the keys' places and the values built from it."""
     import yaml
+    loader = None
+    try:
+        loader = yaml.SafeLoader(text)         # (its reader checks the characters here)
+        node = loader.get_single_node()
+        values = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        problem = " ".join(str(e.problem or e.context or type(e).__name__).split())
+        line, col, index = (mark.line, mark.column, mark.index) if mark else (0, 0, 0)
+        raise NotYaml(problem, line, col, index, " ".join(str(e).split())) from None
+    except RecursionError:              # collections nested deeper than the interpreter's stack
+        raise NotYaml("nested too deeply", 0, 0, 0, "nested too deeply") from None
+    except yaml.YAMLError as e:         # a reader error (a character YAML does not allow): its offset
+        index = getattr(e, "position", 0)
+        line = text.count("\n", 0, index)
+        problem = str(e).split("\n")[0]
+        raise NotYaml(problem, line, index - (text.rfind("\n", 0, index) + 1), index, " ".join(str(e).split())) \
+            from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return Document(values, node)
+
+
+def _load(path: str, files: List[str], text: Optional[str] = None) -> Tuple[dict, Dict[str, Tuple[str, int]]]:
     if len(files) >= MAX_BASES:
         raise Unread(f"more than {MAX_BASES} base_config files")
     if path in files:
         raise Unread(f"{path} names itself as a base_config, through {files[-1]}")
     files.append(path)
+    if text is None:
+        try:
+            text = read_source(path).text
+        except ReadError as e:
+            raise Unread(f"{path} cannot be read ({e})") from None
     try:
-        text = read_source(path).text
-    except ReadError as e:
-        raise Unread(f"{path} cannot be read ({e})") from None
-    loader = yaml.SafeLoader(text)
-    try:                                # one parse: the node for the keys' lines, the values built from it
-        node = loader.get_single_node()
-        values = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as e:
-        raise Unread(f"{path} does not parse as YAML ({' '.join(str(e).split())})") from None
-    finally:
-        loader.dispose()
+        values, node = parse(text)
+    except NotYaml as e:
+        raise Unread(f"{path} does not parse as YAML ({e.whole})") from None
     if not isinstance(values, dict):
         raise Unread(f"{path} is not a mapping of keys (MindFormers reads its items)")
     where = {}
