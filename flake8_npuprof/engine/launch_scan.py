@@ -115,6 +115,11 @@ def _leftmost(patterns, text: str):
     two can start at one place (each is led by its own characters): at each step the leftmost of their next
     matches, searched again from its end (a match of one may hold where another's starts)."""
     ahead = [p.search(text) for p in patterns]
+    found = [x for x in ahead if x is not None]
+    if len(found) < 2:                  # (one has matches, or none: its own)
+        if found:
+            yield from found[0].re.finditer(text, found[0].start())
+        return
     while True:
         m = min((x for x in ahead if x is not None), key=lambda x: x.start(), default=None)
         if m is None:
@@ -288,7 +293,9 @@ class _Text:
         open_bodies: List[int] = []
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
-            commands = sum(text.count(c, at, where) for c in "\n;&|()`")
+            commands = text.count("\n", at, where) + text.count(";", at, where) + text.count("&", at, where) + \
+                text.count("|", at, where) + text.count("(", at, where) + text.count(")", at, where) + \
+                text.count("`", at, where)
             levels = self._dots(text, at, where) + \
                 text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
