@@ -404,11 +404,24 @@ class _Text:
         if named is None or not re.fullmatch(r"\w+", named[1]) or not _starts_word(text, named[0]):
             return False
         var = named[1]
-        for use in re.finditer(r"\$(?:\{%s(?![\w\[])(.?)|%s(?!\w))" % (var, var), text):
-            before = text[use.start() - 1] if use.start() else "\n"
-            if use.group(1) not in (None, "}") or before not in _BOUNDARY + "/\"'":
+        # each `$var` or `${var` (`\$(?:\{var(?![\w\[])(.?)|var(?!\w))`: the character after `${var`, none at a line
+        # break), found by its name (a pattern compiled per name cost more than the search)
+        n = len(var)
+        k = text.find(var)
+        while k >= 0:
+            after = text[k + n:k + n + 1]
+            if k >= 2 and text[k - 2:k] == "${" and not (after and (_word(after) or after == "[")):
+                start, what = k - 2, "" if after == "\n" else after
+            elif k >= 1 and text[k - 1] == "$" and not (after and _word(after)):
+                start, what = k - 1, None
+            else:
+                k = text.find(var, k + 1)
+                continue
+            before = text[start - 1] if start else "\n"
+            if what not in (None, "}") or before not in _BOUNDARY + "/\"'":
                 self.why = f"a script name in ${var} used in part"
                 return True
+            k = text.find(var, k + 1)
         return False
 
     def _shell(self, word: str, at: int, text: str, sourced: bool, place: int) -> bool:
@@ -462,11 +475,10 @@ class _Text:
         starts = [a for a, _, _, _ in self._stretches]
         calls: Dict[int, List[Tuple[int, int]]] = {n: [] for n in range(len(self._functions))}   # body: (depth, in)
         # each word (as _FUNCTION_NAME splits them) that is a function's name
-        named = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, names)))
-        for m in named.finditer(self.text):
-            if m.start() not in written:
-                _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, m.start()) - 1)]
-                for n in names[m.group()]:
+        for at, name in _names_at(self.text, names):
+            if at not in written:
+                _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
+                for n in names[name]:
                     calls[n].append((depth, inside))
         walks: Dict[int, int] = {}
 
@@ -520,11 +532,9 @@ def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
         for (name, _, _), at in zip(t.shells, t._shell_at):
             if any(name.endswith(f) for f in files) and not _runs_here(t.text, at):
                 return None
-    called = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, sorted(functions)))) \
-        if functions else None
     for t in texts.values():
         for line in _logical_lines(t.text):
-            if _EXPANSION.search(line) and (any(f in line for f in files) or called and called.search(line)):
+            if _EXPANSION.search(line) and (any(f in line for f in files) or _names_at(line, functions)):
                 return None
     rounds = sum(t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
@@ -558,8 +568,44 @@ def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
     """Whether a variable can be given a value in these texts: its name stands anywhere other than after `$`."""
     if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
         return True                     # (the walk knows PWD and BASH_SOURCE; the others: never certain)
-    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
-    return any(mention.search(t.text) for t in texts.values())
+    return any(_mentions(t.text, name) for t in texts.values())
+
+
+def _word(c: str) -> bool:
+    """Whether a character is one `\\w` matches."""
+    return c.isalnum() or c == "_"
+
+
+def _mentions(text: str, name: str) -> List[int]:
+    """Where a variable's name (word characters) stands not after a word character, `$` or `{` and before no word
+    character: what `(?<![\\w${])name(?!\\w)` finds (no two overlap: one starts after no word character), found by
+    the name, not by a pattern compiled for it."""
+    out = []
+    n = len(name)
+    k = text.find(name)
+    while k >= 0:
+        if not (k and (_word(text[k - 1]) or text[k - 1] in "${")) and \
+                not (k + n < len(text) and _word(text[k + n])):
+            out.append(k)
+        k = text.find(name, k + 1)
+    return out
+
+
+def _names_at(text: str, names) -> List[Tuple[int, str]]:
+    """(where, name) of each of these names (`[\\w.:-]` characters) standing as a whole word of such characters, in
+    order: what `(?<![\\w.:-])(?:a|b|...)(?![\\w.:-])` finds (at a place at most one name ends before no such
+    character, and none starts inside another's match), found by each name, not by a pattern compiled for them."""
+    out = []
+    for name in names:
+        n = len(name)
+        k = text.find(name)
+        while k >= 0:
+            if not (k and (_word(text[k - 1]) or text[k - 1] in ".:-")) and \
+                    not (k + n < len(text) and (_word(text[k + n]) or text[k + n] in ".:-")):
+                out.append((k, name))
+            k = text.find(name, k + 1)
+    out.sort()
+    return out
 
 
 # `name=value` at a command's head, its value a relative name written out (quoted or not) or one of the launcher's
@@ -575,20 +621,34 @@ def _values(name: str, texts: Dict[str, _Text], launcher: str) -> Optional[List[
     assignment at a command's head (not `export name=`, `name+=`, `read name`, `for name in`, `${name:=x}`)."""
     if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
         return None
-    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
     values: List[str] = []
+    n = len(name)
     for p, t in texts.items():
-        if re.search(r"\$\{[#!]?%s(?!\w)(?!\})" % re.escape(name), t.text):
+        if _braced_other(t.text, name):
             return None                 # `${name:=x}`, `${name=x}` may set it (and `${#name}`, `${!name}` are others)
-        for m in mention.finditer(t.text):
-            v = _LITERAL_VALUE.match(t.text, m.end())
-            if v is None or not _heads(t.text, m.start()):
+        for at in _mentions(t.text, name):
+            v = _LITERAL_VALUE.match(t.text, at + n)
+            if v is None or not _heads(t.text, at):
                 return None
             if v.group("name") is not None:
                 values.append(v.group("name"))
-            elif p != launcher or t.in_function(m.start()):
+            elif p != launcher or t.in_function(at):
                 return None             # (a function's arguments, or a sourced file's, may be known)
     return values
+
+
+def _braced_other(text: str, name: str) -> bool:
+    """Whether `${name`, `${#name` or `${!name` stands before neither a word character nor `}` (what
+    `\\$\\{[#!]?name(?!\\w)(?!\\})` finds), found by the name."""
+    n = len(name)
+    k = text.find(name)
+    while k >= 0:
+        if k >= 2 and text[k - 2:k] == "${" or k >= 3 and text[k - 3:k] in ("${#", "${!"):
+            after = text[k + n:k + n + 1]
+            if not after or not (_word(after) or after == "}"):
+                return True
+        k = text.find(name, k + 1)
+    return False
 
 
 def _name_before(text: str, lo: int, end: int) -> Optional[Tuple[int, str]]:
@@ -899,8 +959,8 @@ def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[i
                 return None
     if where and len(texts) > 1:
         for p, t in texts.items():     # a word of it (as _FUNCTION_NAME splits them) that another file's function is
-            foreign = [re.escape(name) for name, q in where.items() if q != p]
-            if foreign and re.search(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(foreign), t.text):
+            foreign = [name for name, q in where.items() if q != p]
+            if foreign and _names_at(t.text, foreign):
                 return None
     out = {}
     for p, t in texts.items():
