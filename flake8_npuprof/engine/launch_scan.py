@@ -230,8 +230,16 @@ class _Text:
                                  None if _COMPUTED_PART.search(rest) or "{" in rest or "\\" in rest else rest))
         for m in _SH.finditer(text):
             at, word = _word_before(text, m.end())
-            # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
-            sourced = bool(_SOURCE_HEAD.search(text, text.rfind("\n", 0, at) + 1, at))
+            # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`), at the line's start
+            # too: the search starts at the line break before it (its `^` holds only at the text's start, so a
+            # `source ./up.sh` that starts any other line was read as a file run: its `cd ..` counted once, not as
+            # often as it is sourced), and a `\\`-newline does not start a line
+            line = at
+            while True:
+                line = text.rfind("\n", 0, line)
+                if line < 1 or text[line - 1] != "\\":
+                    break
+            sourced = bool(_SOURCE_HEAD.search(text, max(0, line), at))
             if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
         for m in _leftmost(_SOURCED, text):
