@@ -105,6 +105,7 @@ _SELF = r"(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)"
 _OWN_FOLDER = re.compile(r"dirname[ \t]+[\"']?(?:%s|\$[({][ \t]*(?:readlink[ \t]+-f|realpath)[ \t]+[\"']?%s[\"']?"
                          r"[ \t]*[)}])[\"']?(?=$|[\s)`;&|])" % (_SELF, _SELF))
 _BOUNDARY = " \t\n=(:;&|`<>"
+_STARTS_AFTER = frozenset(_BOUNDARY + "'\"")        # what a word _starts_word accepts may follow (a quote: it looks on)
 _UP = re.compile(r"^(?:\.\.?(?:/+|$))+")
 _COMPUTED_PART = re.compile(r"[$`*?\[]")
 
@@ -265,6 +266,8 @@ class _Text:
             literal = re.split(r"[$*?\[{\\]", word, maxsplit=1)[0]
             self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
         for m in _leftmost(_ROOTED, text):
+            if m.start() and text[m.start() - 1] not in _STARTS_AFTER:
+                continue                    # (_starts_word's answer, without the call: inside a word, `${d}/x`)
             word = m.group()
             if not _starts_word(text, m.start()) or \
                     m.start() and _URL.search(text, max(0, m.start() - 6), m.start()):
