@@ -597,3 +597,34 @@ def test_a_dotdot_only_a_program_is_given_is_no_level_up(project, text, why, mon
         with bench.every_walk():
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow
+
+
+TRACE = ('import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n'
+         'parser = argparse.ArgumentParser()\nparser.add_argument("--trace", default="")\nargs = parser.parse_args()\n'
+         'config = tf.ConfigProto()\ncustom_op = config.graph_options.rewrite_options.custom_optimizers.add()\n'
+         'custom_op.name = "NpuOptimizer"\nif args.trace:\n'
+         '    custom_op.parameter_map["profiling_mode"].b = True\n'
+         '    custom_op.parameter_map["profiling_options"].s = b\'{"output":"/tmp/p","task_trace":"on"}\'\n'
+         'with tf.Session(config=config) as sess:\n    sess.run(tf.no_op())\n')
+
+
+@pytest.mark.parametrize("text", [
+    "echo start\nsource ./up.sh\nsource ./up2.sh\npython3 train.py --trace=False\n",
+    "echo start\n. ./up.sh\n. ./up2.sh\npython3 train.py --trace=False\n",
+])
+def test_a_file_sourced_at_a_line_start_goes_up_in_the_launcher_shell(project, text):
+    """Two sourced files' `cd ..` take the launcher's directory up twice, to a script that holds a setup: the
+    launcher is walked, and NPP205 is found. bd6183e's scan read a `source ./x.sh` that starts a line (not the
+    first) as a file run, whose `cd` does not come back, counted one level up, and settled the launcher: "All
+    checks passed!" without the NPP205 at line 4."""
+    from flake8_npuprof.engine.launch_scan import starts_no_profiled_script
+    (project / "test" / "up.sh").write_text("cd ..\n")
+    (project / "up2.sh").write_text("cd ..\n")
+    (project.parent / "train.py").write_text(TRACE)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert not starts_no_profiled_script(text, str(path))
+    found = bench._check(str(path), text)
+    assert [(f.code, f.line) for f in found[0]] == [("NPP205", text.count("\n"))]
+    with bench.every_walk():
+        assert bench._check(str(path), text) == found

@@ -29,7 +29,7 @@ import re
 from typing import FrozenSet, List, Optional, Set
 
 from ..knowledge.msprof_options import all_options
-from ..shell.words import SimpleCommand, Token, read_word, simple_commands, unclosed_quote
+from ..shell.words import SimpleCommand, Token, decode, simple_commands, unclosed_quote
 from ..source.model import Finding, finding
 from ..source.said import Part, Text, aside, clause, logged, said, so
 from ..source.text import HOLE, SourceText
@@ -126,12 +126,13 @@ def _may_report(text: str) -> bool:
     # through those or an expansion (`$(`, `` ` ``): a word with none of them to its line's end holds no option word
     for at in _assignments(text):
         eol = text.find("\n", at)
-        if _UNPLAIN.search(text, at, len(text) if eol < 0 else eol) and _msprof_word(read_word(text, at)[0].text):
+        if _UNPLAIN.search(text, at, len(text) if eol < 0 else eol) and _msprof_word(decode(text, at)[0]):
             return True
     return False
 
 
 _UNPLAIN = re.compile(r"['\"\\\\$`]")
+_QUOTE_OR_BREAK = re.compile(r"['\"\r\n]")
 _RUN = frozenset("'\"\\\r\n+_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _AFTER = frozenset(";&|()<>'\"")              # (and a blank) what _ASSIGNMENT_AT's lookbehind lets a match follow
 
@@ -140,17 +141,21 @@ def _assignments(text: str):
     """Where _ASSIGNMENT_AT.finditer(text) matches, in order. Each match is in the run of what its lookahead reads
     (name characters, quotes, `\\`s, line breaks, `+`) just before an `=`, at the run's start or after a quote or
     line break in it (its lookbehind), so only such runs are searched: a search of the whole text tried its
-    lookbehind and lookahead at every character."""
+    lookbehind and lookahead at every character. Inside the run, only where a quote or line break ends are tried
+    (the lookbehind fails after any other character of it): a search of the run tried the lookahead at each."""
     done = 0
     eq = text.find("=")
     while eq >= 0:
         lo = eq
         while lo > done and text[lo - 1] in _RUN:
             lo -= 1
-        if not lo or text[lo - 1] in _AFTER or text[lo - 1].isspace() or \
-                any(c in "'\"\r\n" for c in text[lo:eq]):
-            for m in _ASSIGNMENT_AT.finditer(text, lo, eq + 1):
-                yield m.start()
+        if (not lo or text[lo - 1] in _AFTER or text[lo - 1].isspace()) and _ASSIGNMENT_AT.match(text, lo, eq + 1):
+            yield lo
+        inner = _QUOTE_OR_BREAK.search(text, lo, eq)
+        while inner:
+            if _ASSIGNMENT_AT.match(text, inner.end(), eq + 1):
+                yield inner.end()
+            inner = _QUOTE_OR_BREAK.search(text, inner.end(), eq)
         done = eq + 1
         eq = text.find("=", done)
 

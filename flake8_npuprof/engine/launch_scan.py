@@ -63,14 +63,20 @@ MAX_REGIONS = 16
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
 _COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
-             re.compile(r"\$\{[#!]?\w+(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)"), re.compile(r"set[ \t]+--"))
-_COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)          # a line that is a comment
-_ROOTED = re.compile(r"[/~][^\s'\";&|()<>`]*")       # (searched by its first character: the quotes before it apart)
-_DEFAULT = re.compile(r"\$\{\w+:?[-=+?]['\"]?([/~][^}'\"\s]*)")
+             re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)"), re.compile(r"set[ \t]+--"))
+# (`(?=(\w+))\1`: a name taken whole, as `\w+` is in any match here, since no word character can follow it; the
+# search gave it back a character at a time at every `${name}`: half of what these two searches cost)
+# a line that is a comment (after the line break before it: a search led by it; `^` with re.M was tried at every
+# character, 21 M of the 148 texts the issue's tree scans)
+_COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
+# a word from the root or a home folder, each led by its character; found as one search of `[/~]...` finds them
+# (_leftmost: a set of characters tried at every one cost 22 M)
+_ROOTED = (re.compile(r"/[^\s'\";&|()<>`]*"), re.compile(r"~[^\s'\";&|()<>`]*"))
+_DEFAULT = re.compile(r"\$\{(?=(\w+))\1:?[-=+?]['\"]?([/~][^}'\"\s]*)")      # (the name: as _COMPUTED's)
 _URL = re.compile(r"(?:https?|ftp|git|ssh|s3|obs):$")   # `http://x`: a relative `http:` folder, never the root
 _PY = re.compile(r"\.py")                               # the end of a script's name (the word: _word_before)
 _SH = re.compile(r"\.sh(?!\w)")
-_SOURCED = re.compile(r"(?:source|\.)[ \t]+(\S+)")
+_SOURCED = (re.compile(r"source[ \t]+(\S+)"), re.compile(r"\.[ \t]+(\S+)"))      # (as `(?:source|\.)...`: _leftmost)
 _SOURCE_HEAD = re.compile(r"(?:^|[\s;&|(){}`])(?:source|\.)[ \t]")
 _MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
 _FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definition, or `name()`:
@@ -81,7 +87,10 @@ _NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")      # (searched by _name_before
 # what the count of commands and levels reads: an operator or line break ends a command (each of `\n;&|()``
 # counts one); `do`/`done` at a command's head open and close a loop body; `..` and `dirname` go one folder up
 # (at a command's head; `for((i=0; ...))` too, whose head would otherwise reach back to the loop before it)
-_LOOP_WORDS = re.compile(r"(for|while|until|select|do|done)(?=$|[\s;&|(])", re.M)   # (`(`: `for((` alone)
+# (`(`: `for((` alone) (each word searched alone: as one alternation, tried at every character; no match of one
+# can hold another's, so together they are the matches of `(for|while|until|select|do|done)(?=...)`)
+_LOOP_WORDS = tuple(re.compile(r"(%s)(?=$|[\s;&|(])" % w, re.M)
+                    for w in ("for", "while", "until", "select", "do(?:ne)?"))
 _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
@@ -96,11 +105,38 @@ _SELF = r"(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)"
 _OWN_FOLDER = re.compile(r"dirname[ \t]+[\"']?(?:%s|\$[({][ \t]*(?:readlink[ \t]+-f|realpath)[ \t]+[\"']?%s[\"']?"
                          r"[ \t]*[)}])[\"']?(?=$|[\s)`;&|])" % (_SELF, _SELF))
 _BOUNDARY = " \t\n=(:;&|`<>"
+_STARTS_AFTER = frozenset(_BOUNDARY + "'\"")        # what a word _starts_word accepts may follow (a quote: it looks on)
 _UP = re.compile(r"^(?:\.\.?(?:/+|$))+")
 _COMPUTED_PART = re.compile(r"[$`*?\[]")
 
 _regions: Dict[str, Tuple[Dict[str, int], Dict[str, List[str]]]] = {}     # folder -> (folder mtimes, name -> paths)
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
+
+
+def _leftmost(patterns, text: str):
+    """The matches of an alternation of these patterns (`(?:a|b)` for (a, b)) as its finditer gives them, where no
+    two can start at one place (each is led by its own characters): at each step the leftmost of their next
+    matches, searched again from its end (a match of one may hold where another's starts)."""
+    ahead = [p.search(text) for p in patterns]
+    found = [x for x in ahead if x is not None]
+    if len(found) < 2:                  # (one has matches, or none: its own)
+        if found:
+            yield from found[0].re.finditer(text, found[0].start())
+        return
+    while True:
+        m = min((x for x in ahead if x is not None), key=lambda x: x.start(), default=None)
+        if m is None:
+            return
+        yield m
+        at = m.end() + (m.end() == m.start())
+        ahead = [p.search(text, at) if x is not None and x.start() < at else x for p, x in zip(patterns, ahead)]
+
+
+def _uncommented(text: str) -> str:
+    """The text without its comment lines (`^[ \\t]*#[^\\n]*` with re.M, taken out; their line breaks kept)."""
+    if "#" not in text:
+        return text
+    return _COMMENT.sub("\n", "\n" + text)[1:]
 
 
 def _computed(text: str) -> Optional[str]:
@@ -160,7 +196,7 @@ class _Text:
         self.body_loops = False                     # a loop over the arguments in a function body (its call's)
         self._passes: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
-        self.text = text = _COMMENT.sub("", text)
+        self.text = text = _uncommented(text)
         computed = _computed(text)
         if computed:
             self.why = f"a computed name ({computed.strip()})"
@@ -197,11 +233,19 @@ class _Text:
                                  None if _COMPUTED_PART.search(rest) or "{" in rest or "\\" in rest else rest))
         for m in _SH.finditer(text):
             at, word = _word_before(text, m.end())
-            # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`)
-            sourced = bool(_SOURCE_HEAD.search(text, text.rfind("\n", 0, at) + 1, at))
+            # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`), at the line's start
+            # too: the search starts at the line break before it (its `^` holds only at the text's start, so a
+            # `source ./up.sh` that starts any other line was read as a file run: its `cd ..` counted once, not as
+            # often as it is sourced), and a `\\`-newline does not start a line
+            line = at
+            while True:
+                line = text.rfind("\n", 0, line)
+                if line < 1 or text[line - 1] != "\\":
+                    break
+            sourced = bool(_SOURCE_HEAD.search(text, max(0, line), at))
             if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
-        for m in _SOURCED.finditer(text):
+        for m in _leftmost(_SOURCED, text):
             target = m.group(1).strip("'\"")    # (a `.sh` one is an _SH word; `find . -name`: no file of that name)
             if not _after_boundary(text, m.start()) or ".sh" in target or not target or target[0] in ";&|()<>":
                 continue
@@ -218,10 +262,12 @@ class _Text:
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
         for m in _DEFAULT.finditer(text):   # `${d:-/data}`: the walk gives the word when d is not set
-            word = os.path.expanduser(m.group(1))
+            word = os.path.expanduser(m.group(2))
             literal = re.split(r"[$*?\[{\\]", word, maxsplit=1)[0]
             self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
-        for m in _ROOTED.finditer(text):
+        for m in _leftmost(_ROOTED, text):
+            if m.start() and text[m.start() - 1] not in _STARTS_AFTER:
+                continue                    # (_starts_word's answer, without the call: inside a word, `${d}/x`)
             word = m.group()
             if not _starts_word(text, m.start()) or \
                     m.start() and _URL.search(text, max(0, m.start() - 6), m.start()):
@@ -251,7 +297,8 @@ class _Text:
             else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
                 self.arguments.append((literal, whole, command))
         # the text in stretches where the loops and function bodies open and close, each counted at once
-        marks = sorted([(m.start(1), m.group(1), -1) for m in _LOOP_WORDS.finditer(text) if _loop_head(text, m.start()) and
+        marks = sorted([(m.start(1), m.group(1), -1) for p in _LOOP_WORDS for m in p.finditer(text)
+                        if _loop_head(text, m.start()) and
                         (not text.startswith("(", m.end()) or text.startswith("for((", m.start()))] +
                        [(a, "{", n) for n, (a, _) in enumerate(bodies)] +
                        [(b, "}", n) for n, (_, b) in enumerate(bodies)] + [(len(text), "", -1)])
@@ -259,7 +306,9 @@ class _Text:
         open_bodies: List[int] = []
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
-            commands = sum(text.count(c, at, where) for c in "\n;&|()`")
+            commands = text.count("\n", at, where) + text.count(";", at, where) + text.count("&", at, where) + \
+                text.count("|", at, where) + text.count("(", at, where) + text.count(")", at, where) + \
+                text.count("`", at, where)
             levels = self._dots(text, at, where) + \
                 text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
@@ -368,11 +417,24 @@ class _Text:
         if named is None or not re.fullmatch(r"\w+", named[1]) or not _starts_word(text, named[0]):
             return False
         var = named[1]
-        for use in re.finditer(r"\$(?:\{%s(?![\w\[])(.?)|%s(?!\w))" % (var, var), text):
-            before = text[use.start() - 1] if use.start() else "\n"
-            if use.group(1) not in (None, "}") or before not in _BOUNDARY + "/\"'":
+        # each `$var` or `${var` (`\$(?:\{var(?![\w\[])(.?)|var(?!\w))`: the character after `${var`, none at a line
+        # break), found by its name (a pattern compiled per name cost more than the search)
+        n = len(var)
+        k = text.find(var)
+        while k >= 0:
+            after = text[k + n:k + n + 1]
+            if k >= 2 and text[k - 2:k] == "${" and not (after and (_word(after) or after == "[")):
+                start, what = k - 2, "" if after == "\n" else after
+            elif k >= 1 and text[k - 1] == "$" and not (after and _word(after)):
+                start, what = k - 1, None
+            else:
+                k = text.find(var, k + 1)
+                continue
+            before = text[start - 1] if start else "\n"
+            if what not in (None, "}") or before not in _BOUNDARY + "/\"'":
                 self.why = f"a script name in ${var} used in part"
                 return True
+            k = text.find(var, k + 1)
         return False
 
     def _shell(self, word: str, at: int, text: str, sourced: bool, place: int) -> bool:
@@ -426,11 +488,10 @@ class _Text:
         starts = [a for a, _, _, _ in self._stretches]
         calls: Dict[int, List[Tuple[int, int]]] = {n: [] for n in range(len(self._functions))}   # body: (depth, in)
         # each word (as _FUNCTION_NAME splits them) that is a function's name
-        named = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, names)))
-        for m in named.finditer(self.text):
-            if m.start() not in written:
-                _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, m.start()) - 1)]
-                for n in names[m.group()]:
+        for at, name in _names_at(self.text, names):
+            if at not in written:
+                _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
+                for n in names[name]:
                     calls[n].append((depth, inside))
         walks: Dict[int, int] = {}
 
@@ -484,11 +545,9 @@ def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
         for (name, _, _), at in zip(t.shells, t._shell_at):
             if any(name.endswith(f) for f in files) and not _runs_here(t.text, at):
                 return None
-    called = re.compile(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(map(re.escape, sorted(functions)))) \
-        if functions else None
     for t in texts.values():
         for line in _logical_lines(t.text):
-            if _EXPANSION.search(line) and (any(f in line for f in files) or called and called.search(line)):
+            if _EXPANSION.search(line) and (any(f in line for f in files) or _names_at(line, functions)):
                 return None
     rounds = sum(t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
@@ -522,8 +581,44 @@ def _set_anywhere(name: str, texts: Dict[str, _Text]) -> bool:
     """Whether a variable can be given a value in these texts: its name stands anywhere other than after `$`."""
     if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
         return True                     # (the walk knows PWD and BASH_SOURCE; the others: never certain)
-    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
-    return any(mention.search(t.text) for t in texts.values())
+    return any(_mentions(t.text, name) for t in texts.values())
+
+
+def _word(c: str) -> bool:
+    """Whether a character is one `\\w` matches."""
+    return c.isalnum() or c == "_"
+
+
+def _mentions(text: str, name: str) -> List[int]:
+    """Where a variable's name (word characters) stands not after a word character, `$` or `{` and before no word
+    character: what `(?<![\\w${])name(?!\\w)` finds (no two overlap: one starts after no word character), found by
+    the name, not by a pattern compiled for it."""
+    out = []
+    n = len(name)
+    k = text.find(name)
+    while k >= 0:
+        if not (k and (_word(text[k - 1]) or text[k - 1] in "${")) and \
+                not (k + n < len(text) and _word(text[k + n])):
+            out.append(k)
+        k = text.find(name, k + 1)
+    return out
+
+
+def _names_at(text: str, names) -> List[Tuple[int, str]]:
+    """(where, name) of each of these names (`[\\w.:-]` characters) standing as a whole word of such characters, in
+    order: what `(?<![\\w.:-])(?:a|b|...)(?![\\w.:-])` finds (at a place at most one name ends before no such
+    character, and none starts inside another's match), found by each name, not by a pattern compiled for them."""
+    out = []
+    for name in names:
+        n = len(name)
+        k = text.find(name)
+        while k >= 0:
+            if not (k and (_word(text[k - 1]) or text[k - 1] in ".:-")) and \
+                    not (k + n < len(text) and (_word(text[k + n]) or text[k + n] in ".:-")):
+                out.append((k, name))
+            k = text.find(name, k + 1)
+    out.sort()
+    return out
 
 
 # `name=value` at a command's head, its value a relative name written out (quoted or not) or one of the launcher's
@@ -539,20 +634,34 @@ def _values(name: str, texts: Dict[str, _Text], launcher: str) -> Optional[List[
     assignment at a command's head (not `export name=`, `name+=`, `read name`, `for name in`, `${name:=x}`)."""
     if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
         return None
-    mention = re.compile(r"(?<![\w${])%s(?!\w)" % re.escape(name))
     values: List[str] = []
+    n = len(name)
     for p, t in texts.items():
-        if re.search(r"\$\{[#!]?%s(?!\w)(?!\})" % re.escape(name), t.text):
+        if _braced_other(t.text, name):
             return None                 # `${name:=x}`, `${name=x}` may set it (and `${#name}`, `${!name}` are others)
-        for m in mention.finditer(t.text):
-            v = _LITERAL_VALUE.match(t.text, m.end())
-            if v is None or not _heads(t.text, m.start()):
+        for at in _mentions(t.text, name):
+            v = _LITERAL_VALUE.match(t.text, at + n)
+            if v is None or not _heads(t.text, at):
                 return None
             if v.group("name") is not None:
                 values.append(v.group("name"))
-            elif p != launcher or t.in_function(m.start()):
+            elif p != launcher or t.in_function(at):
                 return None             # (a function's arguments, or a sourced file's, may be known)
     return values
+
+
+def _braced_other(text: str, name: str) -> bool:
+    """Whether `${name`, `${#name` or `${!name` stands before neither a word character nor `}` (what
+    `\\$\\{[#!]?name(?!\\w)(?!\\})` finds), found by the name."""
+    n = len(name)
+    k = text.find(name)
+    while k >= 0:
+        if k >= 2 and text[k - 2:k] == "${" or k >= 3 and text[k - 3:k] in ("${#", "${!"):
+            after = text[k + n:k + n + 1]
+            if not after or not (_word(after) or after == "}"):
+                return True
+        k = text.find(name, k + 1)
+    return False
 
 
 def _name_before(text: str, lo: int, end: int) -> Optional[Tuple[int, str]]:
@@ -863,8 +972,8 @@ def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[i
                 return None
     if where and len(texts) > 1:
         for p, t in texts.items():     # a word of it (as _FUNCTION_NAME splits them) that another file's function is
-            foreign = [re.escape(name) for name, q in where.items() if q != p]
-            if foreign and re.search(r"(?<![\w.:-])(?:%s)(?![\w.:-])" % "|".join(foreign), t.text):
+            foreign = [name for name, q in where.items() if q != p]
+            if foreign and _names_at(t.text, foreign):
                 return None
     out = {}
     for p, t in texts.items():

@@ -17,6 +17,10 @@ from .words import decode, skip_expansion
 
 
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
+# compiled once: the walk asks them of every expansion (re's per-call cache lookup cost more than the match)
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
+                             r"BASH_SOURCE\[0\])\})")
 
 
 def _cut(runs: Sequence[Run], a: int, b: int) -> List[Run]:
@@ -77,7 +81,7 @@ class Expander(WalkState):
         return j, value, ()
 
     def _setting(self, body: str) -> Optional[Setting]:
-        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", body)
+        m = _VARIABLE.fullmatch(body)
         return (self.vars.get(m.group(1)) or self.exported.get(m.group(1))) if m else None
 
     def _value(self, name: str) -> Optional[str]:
@@ -105,8 +109,7 @@ class Expander(WalkState):
     def _expansion(self, text: str, i: int, end: int) -> Tuple[int, Optional[str]]:
         j = min(skip_expansion(text, i), end)
         body = text[i:j]
-        m = re.fullmatch(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
-                         r"BASH_SOURCE\[0\])\})", body)
+        m = _PARAMETER_BODY.fullmatch(body)
         if m:
             return j, self._value(m.group(1) or m.group(2))
         if body.startswith("${") and body.endswith("}"):

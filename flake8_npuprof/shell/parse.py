@@ -20,6 +20,9 @@ _FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s
                     r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
 _OPERATOR_STARTS = frozenset(o[0] for o in _OPERATORS)
+# the operator at a character: the one two characters long when it is there (`&&` before `&`), else the one; looked up
+# by the character, not tried in turn (the lexer meets one at every line break)
+_OPERATOR_AT = {c: tuple(o for o in _OPERATORS if o[0] == c) for c in _OPERATOR_STARTS}
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
 
 
@@ -134,7 +137,11 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
             i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
             heredocs = []
             continue
-        op = next((o for o in _OPERATORS if text.startswith(o, i)), None) if c in _OPERATOR_STARTS else None
+        op = None
+        for o in _OPERATOR_AT.get(c, ()):
+            if text.startswith(o, i):
+                op = o
+                break
         if op is not None:
             if words and after_close and _redirections_only(text, words):
                 words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections

@@ -160,17 +160,21 @@ def skip_expansion(text: str, i: int) -> int:
 
 
 def balanced(text: str, i: int, opener: str, closer: str) -> int:
-    """After the closer that balances the opener at i (the end of the text if none does)."""
-    depth, n = 0, len(text)
-    while i < n:
-        if text[i] == opener:
+    """After the closer that balances the opener at i (the end of the text if none does). Found from closer to
+    closer, the openers before each counted (searched, not read a character at a time)."""
+    depth = 0
+    o = text.find(opener, i)
+    while True:
+        c = text.find(closer, i)
+        if c < 0:
+            return len(text)
+        while 0 <= o < c:
             depth += 1
-        elif text[i] == closer:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
+            o = text.find(opener, o + 1)
+        depth -= 1
+        if depth == 0:
+            return c + 1
+        i = c + 1
 
 
 # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out` after the `<<`: whether `-` strips leading tabs, and the delimiter
