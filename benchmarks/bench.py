@@ -8,7 +8,7 @@
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
     python benchmarks/bench.py instructions [DIR] [--sample N]  # the same ratio counted in instructions
     python benchmarks/bench.py ratios DIR [--profiling-only | --setups-only] [--scripts-only] [--lib LIB] [--lines N]
-                                          [--save-sample FILE]
+                                          [--save-sample FILE | --sample-file FILE]
     python benchmarks/bench.py all [DIR]
 
 Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),
@@ -377,10 +377,12 @@ def bench_ratios(args) -> None:
         raise SystemExit(f"ratios: no Python file under {args.lib} (--lib), checked before anything is measured")
     counted = shutil.which("valgrind") is not None
     files = sorted(Path(args.dir).rglob("*.py"))
-    if args.profiling_only or args.setups_only:     # the files the plugin analyses: not diluted by the rest
+    if args.sample_file:                # a pinned sample: the same files before and after a change
+        files = [Path(p) for p in Path(args.sample_file).read_text(encoding="utf-8").split()]
+    elif args.profiling_only or args.setups_only:     # the files the plugin analyses: not diluted by the rest
         from flake8_npuprof.source.prefilter import might_configure_profiling
         files = [p for p in files if _readable(str(p)) and might_configure_profiling(p.read_text("utf-8", "replace"))]
-    if args.setups_only:                # of those, the files that hold a profiling setup: the whole pipeline runs
+    if args.setups_only and not args.sample_file:   # of those, the files that hold a setup: the whole pipeline runs
         files = [p for p in files if holds_setup(str(p))]
     step = max(1, len(files) // args.sample) if counted else 1
     sample = [str(p) for p in files[::step][:args.sample if counted else None]]
@@ -459,6 +461,9 @@ def main() -> None:
     parser.add_argument("--setups-only", action="store_true",
                         help="`ratios`: only the files that hold a profiling setup (the inventory finds one)")
     parser.add_argument("--save-sample", metavar="FILE", help="ratios: write the sampled paths to FILE, one a line")
+    parser.add_argument("--sample-file", metavar="FILE",
+                        help="ratios: measure the paths FILE lists (one a line, as --save-sample writes) instead of a "
+                             "sample drawn now: the inventory that --setups-only samples by changes with the code")
     parser.add_argument("--scripts-only", action="store_true",
                         help="`ratios`: measure (1) only, the plugin against parse+tokenize, and stop")
     parser.add_argument("--lib", default=None, help="`ratios`: ordinary library code (default: the standard library)")
