@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_right
+from itertools import compress, count
+from operator import not_
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, Union
 
 from .site_bindings import _record_assign, _record_import, _target_keys
@@ -116,7 +118,7 @@ def _blocked_lines(text: str, starts: List[int], lines: Optional[Tuple[int, int]
         if "\r" in text:
             blocked.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
         else:                           # lines as the line starts count them (LF only), a third of the time
-            blocked.update(k for k, line in enumerate(text.split("\n"), 1) if not line.isascii())
+            blocked.update(compress(count(1), map(not_, map(str.isascii, text.split("\n")))))
     return blocked
 
 

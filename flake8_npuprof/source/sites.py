@@ -28,10 +28,11 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
+from operator import itemgetter
 from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
-from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
+from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, assigns_to, call_name, dotted
 from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
 from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
@@ -640,6 +641,9 @@ class Sites:
         return None, key
 
 
+_FIRST_LINE, _LAST_LINE = itemgetter(4), itemgetter(5)     # of a deferred item
+
+
 def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None,
             walks: Optional[Walks] = None) -> Sites:
     """The sites of a module's tree. With the module's text and its line starts, the expressions of the
@@ -671,8 +675,8 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
         _walk(sites, [(tree, None, (module, ()))], 0, blocked)
     sites._pending = len(sites._deferred)
     deferred = cast("List[tuple]", sites._deferred)     # none of them walked yet
-    sites._first_lines = [item[4] for item in deferred]
-    sites._last_lines = [item[5] for item in deferred]
+    sites._first_lines = list(map(_FIRST_LINE, deferred))
+    sites._last_lines = list(map(_LAST_LINE, deferred))
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites
