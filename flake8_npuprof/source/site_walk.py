@@ -130,10 +130,7 @@ def _deferrable(node, blocked: set) -> Optional[Tuple[int, int]]:
     line, end = node.lineno, node.end_lineno
     if line == end:
         return None if line in blocked else (line, end)
-    for k in range(line, end + 1):
-        if k in blocked:
-            return None
-    return line, end
+    return (line, end) if blocked.isdisjoint(range(line, end + 1)) else None
 
 
 def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
@@ -211,10 +208,8 @@ def _try_defer(sites: Sites, value: ast.AST, stmt: ast.AST, on, context: tuple, 
     if line == end:
         if line in blocked:
             return None
-    else:
-        for k in range(line, end + 1):
-            if k in blocked:
-                return None
+    elif not blocked.isdisjoint(range(line, end + 1)):      # (in C)
+        return None
     sites._deferred.append((value, stmt, context, order, line, end))
     return order + _GAP
 

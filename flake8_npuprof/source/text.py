@@ -52,22 +52,23 @@ class SourceText:
         return starts
 
     def line_text(self, lineno: int) -> str:
+        starts = self.line_starts
         i = lineno - 1
-        if i < 0 or i >= len(self.line_starts):
+        if i < 0 or i >= len(starts):
             return ""
-        start = self.line_starts[i]
-        end = self.line_starts[i + 1] if i + 1 < len(self.line_starts) else len(self.text)
-        return self.text[start:end]
+        return self.text[starts[i]:starts[i + 1] if i + 1 < len(starts) else len(self.text)]
 
     def offset(self, lineno: int, byte_col: int) -> int:
         """Absolute character offset of an ast (lineno, UTF-8 byte column) position."""
-        line = self.line_text(lineno)
-        if line.isascii():
-            col = byte_col
+        starts, text = self.line_starts, self.text     # (line_text inline: asked for every node's position)
+        if 0 < lineno <= len(starts):
+            base = starts[lineno - 1]
+            line = text[base:starts[lineno] if lineno < len(starts) else len(text)]
         else:
-            col = len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
-        base = self.line_starts[lineno - 1] if 0 < lineno <= len(self.line_starts) else len(self.text)
-        return base + col
+            base, line = len(text), ""
+        if line.isascii():
+            return base + byte_col
+        return base + len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
 
     def node_start(self, node: Located) -> int:
         return self.offset(node.lineno, node.col_offset)
