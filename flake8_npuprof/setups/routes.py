@@ -12,7 +12,7 @@ from functools import wraps
 from typing import Dict, List, NamedTuple, Optional, Tuple, cast
 
 from ..source.imports import NPU_INIT_EXPORTS, is_npu_device, qualified
-from ..source.sites import CallSite, Guard, Scope, Sites, assigns_to, dotted
+from ..source.sites import CallSite, Guard, Scope, Sites, dotted
 
 ENV_MODE, ENV_OPTIONS = "PROFILING_MODE", "PROFILING_OPTIONS"
 
@@ -130,7 +130,8 @@ def env_sets(sites: Sites) -> List[EnvSet]:
     # the variable's name is tested first: it is cheap and rare, resolving os.environ is neither
     names = (ENV_MODE, ENV_OPTIONS)
     out = []
-    for target, value, stmt, scope, guards in assigns_to(sites.assigns, ast.Subscript):
+    Subscript = ast.Subscript           # (every assignment of the file is looked at: the test is kept cheap)
+    for target, value, stmt, scope, guards in [a for a in sites.assigns if type(a[0]) is Subscript]:
         target = cast(ast.Subscript, target)
         key = _const(target.slice)
         if key in names and _is_environ(sites, target.value):
@@ -242,9 +243,9 @@ def _global_options_call(sites: Sites, node, scope, pos, depth=0) -> bool:
 @per_file
 def tf2_sets(sites: Sites) -> List[Tf2Set]:
     out = []
-    attrs = ("enable_profiling", "profiling_options")
-    for target, value, stmt, scope, guards in [a for a in assigns_to(sites.assigns, ast.Attribute)
-                                               if a[0].attr in attrs]:
+    Attribute, attrs = ast.Attribute, ("enable_profiling", "profiling_options")     # (as in env_sets)
+    for target, value, stmt, scope, guards in [a for a in sites.assigns if type(a[0]) is Attribute and
+                                               a[0].attr in attrs]:
         target = cast(ast.Attribute, target)
         holder = target.value       # ...profiling_config
         pos = _pos(sites, stmt)

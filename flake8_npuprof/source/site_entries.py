@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple
 
-from .site_records import Binding, Guard, LAST_POS, Scope, assigns_to, const_str, dotted
+from .site_records import Binding, Guard, LAST_POS, Scope, const_str, dotted
 
 if TYPE_CHECKING:                  # the sites these functions fill in (sites.py imports this module)
     from .sites import Sites
@@ -96,8 +96,9 @@ def _attach_entry_ops(sites: Sites) -> None:
     for target, value, stmt, scope, guards in sites.assigns if by_call else ():
         if isinstance(value, ast.Call) and id(value) in by_call:
             by_call[id(value)].bound_to = dotted(target)
-    # (`x = ...`, `a[k] = ...`: neither shape below)
-    for target, value, stmt, scope, guards in assigns_to(sites.assigns, ast.Attribute):
+    for target, value, stmt, scope, guards in sites.assigns:
+        if type(target) is not ast.Attribute:       # `x = ...`, `a[k] = ...`: neither shape below
+            continue
         if target.attr == "name":
             # resolve_entry finds only an entry of by_call: without one (no `.add()` in the file) nothing is named
             entry = resolve_entry(sites, target.value, scope, sites._pos.get(id(stmt), 0), by_call) if by_call \

@@ -6,9 +6,6 @@ expression or a call (`dotted`, `call_name`).
 from __future__ import annotations
 
 import ast
-from functools import partial
-from itertools import compress
-from operator import is_, itemgetter
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 Def = Union[ast.FunctionDef, ast.AsyncFunctionDef]       # a function definition (a lambda is not one)
@@ -16,11 +13,6 @@ Def = Union[ast.FunctionDef, ast.AsyncFunctionDef]       # a function definition
 
 def dotted(node) -> Optional[str]:
     """'a.b.c' for Name/Attribute chains, else None."""
-    kind = type(node)                       # the two commonest shapes first (`a`, `a.b`): no list, no join
-    if kind is ast.Name:
-        return node.id
-    if kind is ast.Attribute and type(node.value) is ast.Name:
-        return f"{node.value.id}.{node.attr}"
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -118,13 +110,3 @@ class CallSite(NamedTuple):
 
 
 LAST_POS = 1 << 80            # after every position (a top-level statement's take from its index times 2^45)
-
-
-_TARGET = itemgetter(0)                                     # of an assignment (Sites.assigns)
-
-
-def assigns_to(assigns: list, kind: type) -> list:
-    """The assignments (Sites.assigns' items) whose target's type is kind, in order: picked out in C (a Python loop
-    over every assignment of the file, most of them `x = ...`, cost each of its three readers about 2 M
-    instructions on the 40-file setup sample)."""
-    return list(compress(assigns, map(partial(is_, kind), map(type, map(_TARGET, assigns)))))

@@ -12,8 +12,6 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_right
-from itertools import compress, count
-from operator import not_
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type, Union
 
 from .site_bindings import _record_assign, _record_import, _target_keys
@@ -118,7 +116,7 @@ def _blocked_lines(text: str, starts: List[int], lines: Optional[Tuple[int, int]
         if "\r" in text:
             blocked.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
         else:                           # lines as the line starts count them (LF only), a third of the time
-            blocked.update(compress(count(1), map(not_, map(str.isascii, text.split("\n")))))
+            blocked.update(k for k, line in enumerate(text.split("\n"), 1) if not line.isascii())
     return blocked
 
 
@@ -130,7 +128,10 @@ def _deferrable(node, blocked: set) -> Optional[Tuple[int, int]]:
     line, end = node.lineno, node.end_lineno
     if line == end:
         return None if line in blocked else (line, end)
-    return (line, end) if blocked.isdisjoint(range(line, end + 1)) else None
+    for k in range(line, end + 1):
+        if k in blocked:
+            return None
+    return line, end
 
 
 def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
@@ -208,8 +209,10 @@ def _try_defer(sites: Sites, value: ast.AST, stmt: ast.AST, on, context: tuple, 
     if line == end:
         if line in blocked:
             return None
-    elif not blocked.isdisjoint(range(line, end + 1)):      # (in C)
-        return None
+    else:
+        for k in range(line, end + 1):
+            if k in blocked:
+                return None
     sites._deferred.append((value, stmt, context, order, line, end))
     return order + _GAP
 

@@ -28,13 +28,10 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
-from functools import partial
-from itertools import compress
-from operator import is_, itemgetter
 from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
-from .site_records import Binding, CallSite, Def, Guard, Scope, _TARGET, _new_tuple, assigns_to, call_name, dotted
+from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
 from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
 from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
@@ -147,7 +144,7 @@ class Sites:
         # Name/Attribute loads, indexed on first use (Any: told apart by type(node) is Name, which mypy does not
         # follow through the local alias the hot loops use)
         self._raw_loads: List[Tuple[Any, Scope]] = []
-        self._lasts: List[str] = []                  # the raw loads' last identifiers, listed when asked (_with_last)
+        self._by_last: Optional[Dict[str, List[int]]] = None        # _loads_by_last
         self._buckets: Dict[str, Dict[str, List[int]]] = {}            # _bucket
         self._grouped: Dict[str, Dict[int, Tuple[Scope, List[ast.AST]]]] = {}    # _loads_grouped
         self.qualified_cache: Dict[int, Optional[str]] = {}   # imports.qualified, per node
@@ -218,10 +215,11 @@ class Sites:
 
     def loads_with_last(self, lasts) -> List[Tuple[ast.AST, "Scope"]]:
         """The raw loads whose last identifier is one of lasts, in walk order."""
+        index = self._loads_by_last()
         ks: List[int] = []
         for last in lasts:
             self._force_word(last, True)
-            ks += self._with_last(last)
+            ks += index.get(last, ())
         raw = self._raw_loads
         if ks and max(ks) >= self._eager_loads:
             pos = self._pos
@@ -391,9 +389,15 @@ class Sites:
         self._deferred[k] = None
         self._pending -= 1
         value, stmt, context, base, _, _ = item
-        calls = len(self._calls)
+        loads, calls = len(self._raw_loads), len(self._calls)
         if _walk(self, [(value, stmt, context)], base, None) >= base + _GAP:
             raise RuntimeError(f"the statement at line {stmt.lineno} holds more nodes than its positions")
+        index = self._by_last
+        if index is not None:
+            Name = ast.Name
+            for j in range(loads, len(self._raw_loads)):
+                node = self._raw_loads[j][0]
+                index.setdefault(node.id if type(node) is Name else node.attr, []).append(j)
         by_name = self._calls_by_name
         if by_name is not None:
             for site in self._calls[calls:]:
@@ -402,20 +406,25 @@ class Sites:
                     by_name.setdefault(last, []).append(site)
                     self._unsorted.add(last)
 
-    # Loads by dotted name, found on demand: the raw loads' last identifiers are listed once (no name is built),
-    # and the loads sharing the last identifier a question asks about are named together. An analysis asks
-    # about a few names; naming every load of the file cost more than all its questions.
+    # Loads by dotted name, found on demand: the raw loads are indexed once by their last identifier (no
+    # name is built), and the loads sharing the last identifier a question asks about are named together.
+    # An analysis asks about a few names; naming every load of the file cost more than all its questions.
 
-    def _with_last(self, last: str) -> List[int]:
-        """The indices into the raw loads (walk order, then the deferred statements' loads as they are walked) of
-        those whose last identifier (`x` of `a.x` and of `x`) is last, ascending. Each is a pass in C over the
-        loads' last identifiers: a file asks about 2 of them (at most 12 on the setup sample), and indexing them
-        all in a Python loop cost 9 M instructions on the sample's 40 files."""
-        lasts, raw = self._lasts, self._raw_loads
-        if len(lasts) < len(raw):           # (loads are only appended: those of statements walked since)
-            nodes = list(map(_TARGET, raw[len(lasts):]))
-            lasts += map(getattr, nodes, map(_LAST_FIELD.__getitem__, map(partial(is_, ast.Name), map(type, nodes))))
-        return list(compress(range(len(lasts)), map(last.__eq__, lasts)))
+    def _loads_by_last(self) -> Dict[str, List[int]]:
+        """Last identifier (`x` of `a.x` and of `x`) -> indices into the raw loads (walk order, then the
+        deferred statements' loads as they are walked)."""
+        index = self._by_last
+        if index is None:
+            index = self._by_last = {}
+            Name = ast.Name
+            for k, (node, _) in enumerate(self._raw_loads):
+                last = node.id if type(node) is Name else node.attr
+                found = index.get(last)
+                if found is None:
+                    index[last] = [k]
+                else:
+                    found.append(k)
+        return index
 
     def _bucket(self, last: str) -> Dict[str, List[int]]:
         """dotted name -> indices into the raw loads, in walk order, for the loads whose last identifier is
@@ -426,7 +435,7 @@ class Sites:
             self._force_word(last, True)
             found = self._buckets[last] = {}
             raw = self._raw_loads
-            ks = self._with_last(last)
+            ks = self._loads_by_last().get(last, ())
             if ks and ks[-1] >= self._eager_loads:
                 pos = self._pos
                 ks = sorted(ks, key=lambda k: pos[id(raw[k][0])])
@@ -631,10 +640,6 @@ class Sites:
         return None, key
 
 
-_FIRST_LINE, _LAST_LINE = itemgetter(4), itemgetter(5)     # of a deferred item
-_LAST_FIELD = {True: "id", False: "attr"}                   # a raw load's last identifier: Name's, else Attribute's
-
-
 def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None,
             walks: Optional[Walks] = None) -> Sites:
     """The sites of a module's tree. With the module's text and its line starts, the expressions of the
@@ -666,8 +671,8 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
         _walk(sites, [(tree, None, (module, ()))], 0, blocked)
     sites._pending = len(sites._deferred)
     deferred = cast("List[tuple]", sites._deferred)     # none of them walked yet
-    sites._first_lines = list(map(_FIRST_LINE, deferred))
-    sites._last_lines = list(map(_LAST_LINE, deferred))
+    sites._first_lines = [item[4] for item in deferred]
+    sites._last_lines = [item[5] for item in deferred]
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites

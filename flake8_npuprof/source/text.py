@@ -27,9 +27,6 @@ class Located(Protocol):
     col_offset: int
 
 
-_ONE = 1
-
-
 class SourceText:
     """The file's text with line tables; offsets are absolute character indexes."""
 
@@ -46,29 +43,26 @@ class SourceText:
             for m in re.finditer(r"\r\n|\r|\n", text):
                 starts.append(m.end())
         else:                           # LF only, nearly every file: a third of the time of the loop above
-            # (each line's length and its newline added up in C: a Python loop over the lines cost 3 M
-            # instructions on the 40-file setup sample)
-            starts = list(accumulate(map(_ONE.__add__, map(len, text.split("\n")[:-1])), initial=0))
+            starts = list(accumulate([len(line) + 1 for line in text.split("\n")[:-1]], initial=0))
         return starts
 
     def line_text(self, lineno: int) -> str:
-        starts = self.line_starts
         i = lineno - 1
-        if i < 0 or i >= len(starts):
+        if i < 0 or i >= len(self.line_starts):
             return ""
-        return self.text[starts[i]:starts[i + 1] if i + 1 < len(starts) else len(self.text)]
+        start = self.line_starts[i]
+        end = self.line_starts[i + 1] if i + 1 < len(self.line_starts) else len(self.text)
+        return self.text[start:end]
 
     def offset(self, lineno: int, byte_col: int) -> int:
         """Absolute character offset of an ast (lineno, UTF-8 byte column) position."""
-        starts, text = self.line_starts, self.text     # (line_text inline: asked for every node's position)
-        if 0 < lineno <= len(starts):
-            base = starts[lineno - 1]
-            line = text[base:starts[lineno] if lineno < len(starts) else len(text)]
-        else:
-            base, line = len(text), ""
+        line = self.line_text(lineno)
         if line.isascii():
-            return base + byte_col
-        return base + len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+            col = byte_col
+        else:
+            col = len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+        base = self.line_starts[lineno - 1] if 0 < lineno <= len(self.line_starts) else len(self.text)
+        return base + col
 
     def node_start(self, node: Located) -> int:
         return self.offset(node.lineno, node.col_offset)
