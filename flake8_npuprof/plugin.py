@@ -109,13 +109,14 @@ def _warn_settings(options) -> None:
 def _freeze_after_first_analysis() -> None:
     """Leave what the process holds after its first analysis out of the cyclic collector's later passes.
 
-    The analysis's modules, data tables and kept answers stay for the process's life, and every collection of
-    the oldest generation flake8 triggers while it tokenizes and parses the following files, and those at exit,
-    walked them again: on the README's 40-file setup sample, 52 M of the 257 M instructions the collector took
-    in the benchmark's process, against 204 M in the same process without the plugin. gc.freeze() moves the
+    The analysis's modules, data tables and kept answers stay for the process's life, and every pass of the
+    collector over the oldest generation (those flake8's own tokenizing and parsing of the next files trigger,
+    and those at exit) walked them again: over the README's 40-file setup sample the collector took 256 M
+    instructions in the benchmark's process, 204 M where only tokenize and parse run. gc.freeze() moves the
     objects alive now to the permanent generation: reference counting still frees each of them; only a
-    reference cycle among them that becomes garbage later would stay (one file's worth at most: the first
-    analysis breaks its own cycles, analysis.release)."""
+    reference cycle among them that becomes garbage later would stay (flake8's state and the file it is on at
+    that moment; the analysis breaks its own cycles, analysis.release). Once per process: frozen again, each
+    file's objects would be kept from the collector for good."""
     import gc
     NpuProfChecker._frozen = True
     gc.freeze()
