@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, cast
+from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
@@ -289,31 +289,27 @@ class Sites:
         pieces.append(piece)
         return at + len(piece)
 
-    def _lines_holding(self, word: str, whole: bool = False) -> Iterable[int]:
-        """Each line of a deferred statement that holds `word` (whole: as a whole identifier), once, in order. Found
-        before the caller walks any of them (walking a statement changes none of the lines): lists, not generators,
-        whose two frames cost more than the search itself for the many words a file does not hold."""
+    def _lines_holding(self, word: str, whole: bool = False) -> Iterator[int]:
+        """Each line of a deferred statement that holds `word` (whole: as a whole identifier), once, in order."""
         if whole and _IDENTIFIER.issuperset(word):
             if self._pieces is not None:        # from the index the kept walks' own make up
                 if self._identifiers is None:
                     self._identifiers = identifiers(self._pieces, self._text, self._starts)
-                return self._identifiers.get(word, ())
+                yield from self._identifiers.get(word, ())
+                return
             self._whole_asked += 1
             if self._whole_asked > _INDEX_AFTER:    # many names asked: one pass that finds them all
-                return self._identifier_lines(word, *self._deferred_text())
-        return self._search(word, whole)
+                yield from self._identifier_lines(word, *self._deferred_text())
+                return
+        yield from self._search(word, whole)
 
-    def _search(self, word: str, whole: bool) -> List[int]:
+    def _search(self, word: str, whole: bool) -> Iterator[int]:
         """_lines_holding from a search of the whole text, keeping the lines a deferred statement takes up part of
         (the same lines a search of the deferred statements' own lines finds: joining those cost more than most
         files' questions, and a kept walk's text is made anew for each analysis)."""
-        text = self._text
-        at = text.find(word)
-        if at < 0:
-            return []                           # (most words asked)
-        starts, size = self._starts, len(word)
+        text, starts, size = self._text, self._starts, len(word)
         first, ends = self._first_lines, self._last_lines
-        out = []
+        at = text.find(word)
         while at >= 0:
             if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
                 at = text.find(word, at + size)         # inside a longer name
@@ -321,11 +317,10 @@ class Sites:
             line = bisect_right(starts, at)
             k = bisect_right(first, line) - 1       # (_statements_on(line) is not empty: the last one that starts
             if k >= 0 and ends[k] >= line:          # on or before the line reaches it, or none does)
-                out.append(line)
+                yield line
             if line >= len(starts):
-                return out
+                return
             at = text.find(word, starts[line])          # the next line
-        return out
 
     def _identifier_lines(self, word: str, text: str, offsets: List[int], sources: List[int]) -> Iterator[int]:
         """_lines_holding(word, whole=True) from an index of the deferred text's identifiers, built once: a
