@@ -270,12 +270,7 @@ def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int,
         sites.assigns.append((target, value, node, scope, context[1]))
         (sites.module if target.id in scope.globals else scope).bind(target.id, order, value, node, context[1])
         if blocked is not None:
-            line = node.lineno
-            if line == node.end_lineno and line not in blocked:     # one line (_try_defer's commonest case inline)
-                sites._deferred.append((value, node, context, order + 1, line, line))
-                last: Optional[int] = order + 1 + _GAP
-            else:
-                last = _try_defer(sites, value, node, node, context, order + 1, blocked)
+            last = _try_defer(sites, value, node, node, context, order + 1, blocked)
             if last is not None:        # the target now (at order + 1), the value when asked
                 sites._pos[id(target)] = order + 1
                 sites._walked[order + 1] = (target, node, context)
