@@ -354,7 +354,7 @@ def decode_piece(text: str, piece: Piece, t0: int = 0):
 
     def escaped(a: int, b: int):
         nonlocal t
-        if piece.raw or text.find("\\", a, b) < 0:      # (no escape to look for)
+        if piece.raw:
             literal(a, b)
             return
         k = a
