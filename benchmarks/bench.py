@@ -8,7 +8,7 @@
     python benchmarks/bench.py prefilter              # per-file cost on files without profiling markers
     python benchmarks/bench.py instructions [DIR] [--sample N]  # the same ratio counted in instructions
     python benchmarks/bench.py ratios DIR [--profiling-only | --setups-only] [--scripts-only] [--lib LIB] [--lines N]
-                                          [--save-sample FILE]
+                                          [--save-sample FILE | --sample-file FILE]
     python benchmarks/bench.py all [DIR]
 
 Timings are of whole flake8 runs; with and without the plugin run in adjacent pairs (`--repeat`),
@@ -254,10 +254,24 @@ def bench_setups(_args) -> None:
           f"{times[2000] / times[1000]:.2f}, linear = 2)")
 
 
+_QUIET: list = []
+
+
+def quiet_dir() -> str:
+    """An empty folder to run counted processes in. `python -c` puts its working folder first on sys.path, so
+    every import lists that folder: from /tmp (1,300 entries, changed all the time by other jobs) the same
+    run counted 4 M instructions more or less at start-up alone, and the plugin's figure moved by 30 M between
+    two runs of the same code; from an empty folder each count is the same on every run."""
+    if not _QUIET:
+        _QUIET.append(tempfile.mkdtemp(prefix="bench_quiet_"))
+    return _QUIET[0]
+
+
 def instructions(paths) -> tuple:
     """Instructions executed by flake8 -j1 on paths with and without the plugin (valgrind's
     callgrind, the two runs side by side): the same on every run."""
     runs = []
+    paths = [os.path.abspath(p) for p in paths]         # (run from quiet_dir())
     for without in (False, True):
         env = dict(os.environ, PYTHONHASHSEED="0")
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -266,10 +280,10 @@ def instructions(paths) -> tuple:
         else:
             env.pop("BENCH_WITHOUT_NPP", None)
         args = ["--isolated", "-j1", "--exit-zero", "--output-file", os.devnull, *map(str, paths)]
-        subprocess.run([sys.executable, "-c", DRIVER, *args], env=env, check=True)      # bytecode cached
+        subprocess.run([sys.executable, "-c", DRIVER, *args], env=env, check=True, cwd=quiet_dir())  # bytecode cached
         runs.append(subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                                       sys.executable, "-c", DRIVER, *args], env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True))
+                                     stderr=subprocess.PIPE, text=True, cwd=quiet_dir()))
     counts = []
     for proc in runs:
         err = proc.communicate()[1]
@@ -325,10 +339,12 @@ def _cost(argv, counted: bool) -> float:
     """Instructions (callgrind) or CPU seconds of one `python ...argv` process."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([sys.executable, *argv], env=env, check=True, stdout=subprocess.DEVNULL)     # bytecode cached
+    subprocess.run([sys.executable, *argv], env=env, check=True, stdout=subprocess.DEVNULL,     # bytecode cached
+                   cwd=quiet_dir() if counted else None)
     if counted:
         proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                               *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              cwd=quiet_dir())
         found = re.search(r"Collected : (\d+)", proc.stderr)
         if not found:
             raise SystemExit(f"callgrind gave no count: {proc.stderr[-500:]}")
@@ -376,11 +392,14 @@ def bench_ratios(args) -> None:
     if args.lib and not any(Path(args.lib).rglob("*.py")):
         raise SystemExit(f"ratios: no Python file under {args.lib} (--lib), checked before anything is measured")
     counted = shutil.which("valgrind") is not None
-    files = sorted(Path(args.dir).rglob("*.py"))
-    if args.profiling_only or args.setups_only:     # the files the plugin analyses: not diluted by the rest
+    # (absolute: the counted processes run in quiet_dir())
+    files = sorted(Path(os.path.abspath(args.dir)).rglob("*.py"))
+    if args.sample_file:                # a pinned sample: the same files before and after a change
+        files = [Path(os.path.abspath(p)) for p in Path(args.sample_file).read_text(encoding="utf-8").split()]
+    elif args.profiling_only or args.setups_only:     # the files the plugin analyses: not diluted by the rest
         from flake8_npuprof.source.prefilter import might_configure_profiling
         files = [p for p in files if _readable(str(p)) and might_configure_profiling(p.read_text("utf-8", "replace"))]
-    if args.setups_only:                # of those, the files that hold a profiling setup: the whole pipeline runs
+    if args.setups_only and not args.sample_file:   # of those, the files that hold a setup: the whole pipeline runs
         files = [p for p in files if holds_setup(str(p))]
     step = max(1, len(files) // args.sample) if counted else 1
     sample = [str(p) for p in files[::step][:args.sample if counted else None]]
@@ -459,6 +478,9 @@ def main() -> None:
     parser.add_argument("--setups-only", action="store_true",
                         help="`ratios`: only the files that hold a profiling setup (the inventory finds one)")
     parser.add_argument("--save-sample", metavar="FILE", help="ratios: write the sampled paths to FILE, one a line")
+    parser.add_argument("--sample-file", metavar="FILE",
+                        help="ratios: measure the paths FILE lists (one a line, as --save-sample writes) instead of a "
+                             "sample drawn now: the inventory that --setups-only samples by changes with the code")
     parser.add_argument("--scripts-only", action="store_true",
                         help="`ratios`: measure (1) only, the plugin against parse+tokenize, and stop")
     parser.add_argument("--lib", default=None, help="`ratios`: ordinary library code (default: the standard library)")

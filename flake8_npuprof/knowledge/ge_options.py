@@ -187,8 +187,8 @@ def _nano_read_once(text: str) -> Tuple[Optional[Dict[str, Nano]], Optional[_Bad
 
 def _skip(text: str, i: int, chars: str) -> int:
     """The index of the first character from i that is not in chars (i itself past the end)."""
-    if i >= len(text):
-        return i
+    if i >= len(text) or text[i] not in chars:
+        return i                            # (no run here: most calls, and no match made for them)
     found = _RUNS[chars](text, i)           # (a run of one character class: a match, never None)
     return found.end() if found is not None else i
 

@@ -16,6 +16,7 @@ from typing import Any, List, NamedTuple, Optional, Pattern
 from .text import HOLE
 
 _WS = re.compile(r"[ \t\n\r]*")
+_SPACE = frozenset(" \t\n\r")           # what _WS matches: without one at pos, the run ends there (no match made)
 _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')      # one character class: cannot backtrack
 
 
@@ -143,7 +144,7 @@ def parse(text: str) -> Doc:
     n = len(text)
     if n > MAX_CHARS:
         return Doc(JsonError(f"the text is {n} characters long, too long to be read", 0), None, [], False)
-    pos = _end(_WS, text, 0)
+    pos = _end(_WS, text, 0) if text[:1] in _SPACE else 0
     if pos >= n:
         return Doc(JsonError("the options string is empty or blank", pos), None, [], False)
     members: List[Member] = []
@@ -153,7 +154,7 @@ def parse(text: str) -> Doc:
     root = None
     state = "value"          # what we expect next
     while True:
-        pos = _end(_WS, text, pos)
+        pos = _end(_WS, text, pos) if text[pos:pos + 1] in _SPACE else pos
         if pos >= n:
             return _error("the JSON text ends before it is complete", pos, text, members, stack)
         c = text[pos]
@@ -221,7 +222,7 @@ def parse(text: str) -> Doc:
             frame = stack[-1]
             frame[2] = _decode_string(body)
             frame[3], frame[4] = pos, end
-            pos = _end(_WS, text, end)
+            pos = _end(_WS, text, end) if text[end:end + 1] in _SPACE else end
             if pos < n and text[pos] == HOLE:
                 return Doc(None, "object", members, True, root_start, n)
             if pos >= n or text[pos] != ":":
@@ -244,7 +245,7 @@ def parse(text: str) -> Doc:
         closer = "}" if frame[0] == "object" else "]"
         if c == ",":
             pos += 1
-            nxt = _end(_WS, text, pos)
+            nxt = _end(_WS, text, pos) if text[pos:pos + 1] in _SPACE else pos
             if nxt < n and text[nxt] == closer:
                 return _error("trailing comma before '" + closer + "'", pos - 1, text, members, stack,
                               "trailing_comma")
@@ -259,7 +260,7 @@ def parse(text: str) -> Doc:
             continue
         return _error(f"expected ',' or '{closer}'", pos, text, members, stack)
     end = pos
-    pos = _end(_WS, text, pos)
+    pos = _end(_WS, text, pos) if text[pos:pos + 1] in _SPACE else pos
     if pos < n:
         if text[pos] == HOLE:
             return Doc(None, _type_name(root), members, True, root_start, end)

@@ -13,6 +13,11 @@ Def = Union[ast.FunctionDef, ast.AsyncFunctionDef]       # a function definition
 
 def dotted(node) -> Optional[str]:
     """'a.b.c' for Name/Attribute chains, else None."""
+    kind = type(node)                       # the two commonest shapes first (`a`, `a.b`): no list, no join
+    if kind is ast.Name:
+        return node.id
+    if kind is ast.Attribute and type(node.value) is ast.Name:
+        return f"{node.value.id}.{node.attr}"
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

@@ -56,6 +56,17 @@ def _fields_of(kind: Type[ast.AST]) -> Tuple[str, ...]:
     return _CHILD_FIELDS[kind]
 
 
+# kind -> _CHILD_FIELDS[kind] last first: the walk pushes each field's children in reverse, so that they come off its
+# stack in source order, without gathering them in a list first
+_REVERSED_FIELDS: Dict[Type[ast.AST], Tuple[str, ...]] = {ast.Constant: ()}
+
+
+def _reversed_fields_of(kind: Type[ast.AST]) -> Tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(kind)
+    _REVERSED_FIELDS[kind] = (fields if fields is not None else _fields_of(kind))[::-1]
+    return _REVERSED_FIELDS[kind]
+
+
 def child_nodes(node: ast.AST) -> List[ast.AST]:
     """ast.iter_child_nodes without the shared Load/Store and operator leaves, as a list."""
     kind = type(node)
@@ -144,7 +155,7 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
     pos, walked, raw_loads = sites._pos, sites._walked, sites._raw_loads
     Load, Name, Constant, Attribute, keyword = ast.Load, ast.Name, ast.Constant, ast.Attribute, ast.keyword
     AST = ast.AST
-    fields_of, kind_walks = _CHILD_FIELDS, _KIND_WALKS
+    fields_of, kind_walks = _REVERSED_FIELDS, _KIND_WALKS
     # stack of (node, parent, (scope, guards)); children are pushed reversed to keep source order
     pop, push = stack.pop, stack.append
     while stack:
@@ -171,23 +182,19 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
             if last is not None:
                 order = last
                 continue
-        # the common case, kept lean: most nodes are expressions nothing is recorded for
+        # the common case, kept lean: most nodes are expressions nothing is recorded for. Their children are
+        # pushed last field first, each list reversed: they come off the stack in source order
         fields = fields_of.get(kind)
         if fields is None:
-            fields = _fields_of(kind)
-        if not fields:
-            continue
-        kids = []
+            fields = _reversed_fields_of(kind)
         for field in fields:
             value = getattr(node, field, None)
             if type(value) is list:
-                kids += value
-            elif value is not None:
-                kids.append(value)
-        kids.reverse()
-        for child in kids:
-            if isinstance(child, AST):
-                push((child, node, context))
+                for child in reversed(value):
+                    if isinstance(child, AST):
+                        push((child, node, context))
+            elif isinstance(value, AST):
+                push((value, node, context))
     return order
 
 

@@ -67,7 +67,16 @@ class _ByPos:
             i = sites._pos.get(id(node))
             if i is None:
                 return default
-        return self._value(i, default)
+        field = self._field                 # (_value inline: asked of most nodes a check looks at)
+        if field is None:
+            return i
+        item = sites._walked[i]
+        if self._part is None:
+            value = item[field]
+            return default if value is None else value
+        if type(item[0]) in _SPECIAL:
+            return default
+        return item[2][self._part]
 
     def get(self, ident: int, default=None):
         sites = self._sites

@@ -56,13 +56,15 @@ class SourceText:
 
     def offset(self, lineno: int, byte_col: int) -> int:
         """Absolute character offset of an ast (lineno, UTF-8 byte column) position."""
-        line = self.line_text(lineno)
-        if line.isascii():
-            col = byte_col
+        starts, text = self.line_starts, self.text     # (line_text inline: asked for every node's position)
+        if 0 < lineno <= len(starts):
+            base = starts[lineno - 1]
+            line = text[base:starts[lineno] if lineno < len(starts) else len(text)]
         else:
-            col = len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
-        base = self.line_starts[lineno - 1] if 0 < lineno <= len(self.line_starts) else len(self.text)
-        return base + col
+            base, line = len(text), ""
+        if line.isascii():
+            return base + byte_col
+        return base + len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
 
     def node_start(self, node: Located) -> int:
         return self.offset(node.lineno, node.col_offset)
