@@ -106,28 +106,11 @@ def _warn_settings(options) -> None:
             print(f"flake8-npuprof: warning: npuprof-graph {graph}: {why}; NPP903 is not checked", file=sys.stderr)
 
 
-def _freeze_after_first_analysis() -> None:
-    """Leave what the process holds after its first analysis out of the cyclic collector's later passes.
-
-    The analysis's modules, data tables and kept answers stay for the process's life, and every pass of the
-    collector over the oldest generation (those flake8's own tokenizing and parsing of the next files trigger,
-    and those at exit) walked them again: over the README's 40-file setup sample the collector took 256 M
-    instructions in the benchmark's process, 204 M where only tokenize and parse run. gc.freeze() moves the
-    objects alive now to the permanent generation: reference counting still frees each of them; only a
-    reference cycle among them that becomes garbage later would stay (flake8's state and the file it is on at
-    that moment; the analysis breaks its own cycles, analysis.release). Once per process: frozen again, each
-    file's objects would be kept from the collector for good."""
-    import gc
-    NpuProfChecker._frozen = True
-    gc.freeze()
-
-
 class NpuProfChecker:
     name = "flake8-npuprof"
     version = __version__
     settings = None                     # analysis.Settings; None: the defaults
     selected: tuple = ()
-    _frozen = False                     # _freeze_after_first_analysis has run in this process
 
     def __init__(self, tree, lines, filename="<unknown>"):
         self.tree = tree
@@ -205,8 +188,6 @@ class NpuProfChecker:
             findings = analyse(text, self.tree, self.filename, self.settings or Settings(), profiling)
         except Exception as exc:            # analyse() already guards; this is the last line
             findings = [internal_error(exc)]
-        if not NpuProfChecker._frozen:
-            _freeze_after_first_analysis()
         for f in findings:
             if not default_off_enabled(f.code, self.selected):
                 continue

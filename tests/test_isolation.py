@@ -145,33 +145,3 @@ def test_the_collector_is_left_as_found():
     finally:
         gc.enable()
     assert seen == [False, False]
-
-
-FREEZE_PROBE = textwrap.dedent('''
-    import ast, gc, sys
-    from flake8_npuprof.plugin import NpuProfChecker
-
-    def run(text):
-        return [r[2].split()[0] for r in NpuProfChecker(ast.parse(text), text.splitlines(True), "x.py").run()]
-
-    counts = [gc.get_freeze_count()]
-    run("x = 1\\n")                                     # no profiling marker: not analysed, nothing frozen
-    counts.append(gc.get_freeze_count())
-    text = open(sys.argv[1], encoding="utf-8").read()
-    codes = run(text)
-    counts.append(gc.get_freeze_count())
-    later = [[k] for k in range(1000)]                  # made after the first analysis: left to the collector
-    assert run(text) == codes
-    counts.append(gc.get_freeze_count())
-    print(codes and counts)
-''')
-
-
-def test_the_plugin_freezes_what_the_process_holds_once_after_its_first_analysis():
-    proc = subprocess.run([sys.executable, "-c", FREEZE_PROBE, str(EVAL_DIR / "options_json.py")],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    before, unanalysed, first, second = eval(proc.stdout)
-    assert before == unanalysed == 0
-    assert first > 1000                     # the modules and data the analysis loaded
-    assert second == first                  # never again: later objects stay collectable
