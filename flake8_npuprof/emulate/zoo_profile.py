@@ -93,8 +93,9 @@ def _judge(w, launch, ls, target, environ, sites: List[Site], imported: bool
                 "use_npu=, which torch's profiler does not take): the job stops there" + runs, True)
     if states == {"on"}:
         return ("unknown", f"{at} switches on with {given}{runs}: it profiles {_step(site, launch, w, environ)} into "
-                f"{_folder(site)}, then ends the job with sys.exit(); what torch_npu collects in that step is not "
-                "replayed here", True)
+                # the script may stop first (DynamicUNet: `if iteration > args.stop_step: sys.exit()`, stop_step 5)
+                f"{_folder(site)} if the job gets that far (the steps it runs are not counted here), then ends the "
+                "job with sys.exit(); what torch_npu collects in that step is not replayed here", True)
     on = [r for r in releases if outcome[r] == "on"]
     off = [r for r in releases if outcome[r] != "on"]
     return ("unknown", f"depends on the torch_npu release: {at} with {given} switches on with torch_npu "
