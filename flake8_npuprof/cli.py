@@ -58,7 +58,8 @@ def build_parser(command: Optional[str] = None) -> Parser:
     src.add_argument("--file", help="read the options from this file (- for stdin); a dynamic-profiling file "
                                     "(profiler_config.json, by its name or its keys) is checked as its framework "
                                     "reads it")
-    src.add_argument("--env", action="store_true", help="read $PROFILING_OPTIONS (and $PROFILING_MODE)")
+    src.add_argument("--env", action="store_true",
+                     help="read $PROFILING_OPTIONS (and $PROFILING_MODE), and MindSpore's $MS_PROFILER_OPTIONS")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument("--framework", choices=("mindspore", "torch_npu"),
                           help="whose dynamic-profiling file it is (default: its keys decide where they can, else "
