@@ -263,26 +263,39 @@ def true_in_launch(ctx, node) -> set:
     import ast
     from ..setups.reach import guard_text
     out: set = set()
-    for g, holds, _ in _decided(ctx, node, terms=False):
-        if holds:
-            text = ast.get_source_segment(ctx.src.text, g.test) or ""
-            out.update((guard_text((g,))[0], f"not ({text})" if g.negated else text))
+    # a guard holds when the launch decides it whole, or each term of its `and` (`if args.prof and args.rank == 1:`
+    # with --prof --rank 1: before, still said as a condition of the launch)
+    terms = {id(g.test) for g, holds, _ in _decided(ctx, node, terms=True) if holds}
+    whole = [g for g, holds, _ in _decided(ctx, node, terms=False) if holds]
+    for g, _, _ in _way(ctx, node):
+        if g not in whole and not all(id(t) in terms for t in _terms(g)):
+            continue
+        text = ast.get_source_segment(ctx.src.text, g.test) or ""
+        out.update((guard_text((g,))[0], f"not ({text})" if g.negated else text))
     return out
+
+
+def _way(ctx, node) -> list:
+    """(guard, scope, position) of each `if` on the way to node: its own, then those on the one path from the entry
+    point."""
+    import ast
+    from ..setups.reach import reach_of
+    scope = ctx.sites.scope_of.at(node, ctx.sites.module)
+    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
+    way = reach_of(ctx.sites).path(node)
+    return items + (list(way.guards) if way.exact else [])
 
 
 def _decided(ctx, node, terms: bool):
     """(guard, whether it holds, how the launch decides it) for each `if` on the way to node that the launch's
     flags decide: its own, then those on the one path from the entry point."""
     import ast
-    from ..setups.reach import is_main_guard, reach_of
+    from ..setups.reach import is_main_guard
     from ..values.ops import Opaque
     given = ctx.resolver.given
     if given is None:                   # not a launch's script: its flags are not known
         return
-    scope = ctx.sites.scope_of.at(node, ctx.sites.module)
-    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
-    way = reach_of(ctx.sites).path(node)
-    items += list(way.guards) if way.exact else []
+    items = _way(ctx, node)
     dests = {f.dest for f in flag_table(ctx).values()}
     parts = [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)] if terms else items
     for g, sc, pos in parts:
