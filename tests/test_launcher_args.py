@@ -844,6 +844,30 @@ def test_a_string_flag_compared_with_true_is_decided_by_the_launch(tmp_path, fla
     assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
 
 
+@pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
+def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable):
+    # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated here) around
+    # `if FLAGS.profiling:`; its launcher never passes --profiling, yet emulate said "usable data: yes (where its
+    # conditions hold)": the inner test alone decides that nothing runs
+    (tmp_path / "train.py").write_text(
+        "import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nFLAGS = tf.flags.FLAGS\n"
+        "tf.flags.DEFINE_string('chip', 'npu', 'npu or gpu')\ntf.flags.DEFINE_boolean('profiling', False, 'p')\n\n\n"
+        "def main(argv=None):\n    if FLAGS.chip.lower() == 'npu':\n        config = tf.ConfigProto()\n"
+        "        op = config.graph_options.rewrite_options.custom_optimizers.add()\n        op.name = 'NpuOptimizer'\n"
+        "        if FLAGS.profiling:\n            op.parameter_map['profiling_mode'].b = True\n"
+        "            op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+        "        sess = tf.Session(config=config)\n\n\nif __name__ == '__main__':\n    tf.app.run()\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    if usable is False:
+        assert report["usable"] is False and report["launch"]["lines"][-1] == (
+            "  `FLAGS.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)")
+    else:                   # true, and the outer test is not known: still a condition
+        assert report["results"][0].verdict == "collects" and report["results"][0].setup.conditions == (
+            "FLAGS.chip.lower() == 'npu'",)
+
+
 @pytest.mark.parametrize("args, words", [
     (["0"], ["python3", "train.py", "--rank", "0", "--next", "1"]),
     (["3"], ["python3", "train.py", "--rank", "3", "--next", "4"]),

@@ -212,16 +212,18 @@ def decide(ctx, setup, given: Dict[str, Given]):
     if not setup.conditions or not items or guard_text(tuple(g for g, _, _ in items)) != tuple(
             c for c in setup.conditions if c != setup.condition):
         return setup, [], []
-    truths, why, traps, defaults = [], [], [], []
+    truths, why, traps, defaults, held = [], [], [], [], []
+    unknown = False
     for g, scope, pos in items:
         if is_main_guard(g):
             continue
         values = scalars(ctx, g.test, scope, pos)
-        if not values or any(isinstance(v, Opaque) for v in values):
-            return setup, [], []
         truth = {bool(v) for v in values}
-        if len(truth) != 1:
-            return setup, [], []
+        if not values or any(isinstance(v, Opaque) for v in values) or len(truth) != 1:
+            # one false `if` is enough whatever the others are (Aligned-ReID: `if FLAGS.chip.lower() == 'npu':`,
+            # not evaluated, around `if FLAGS.profiling:`, false when the launcher does not pass --profiling)
+            unknown = True
+            continue
         holds = truth.pop() != g.negated
         text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
@@ -236,8 +238,11 @@ def decide(ctx, setup, given: Dict[str, Given]):
             if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
                 traps.append(Trap(g_, text))
         truths.append(holds)
+        held.append(text if holds else None)
     if not truths:
         return setup, [], []
+    if unknown and all(truths):         # the tests it decides are no longer conditions; the others stay
+        return setup._replace(conditions=tuple(c for c in setup.conditions if c not in held)), why, traps
     if all(truths):
         return setup._replace(conditions=(setup.condition,) if setup.condition else ()), why, traps
     k = truths.index(False)
