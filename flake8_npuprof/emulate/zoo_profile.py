@@ -21,11 +21,12 @@ from ..source.text import HOLE
 
 
 
-def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optional[bool]]]:
+def judge(w, launch, ls, target, environ=None, beside=False) -> Optional[Tuple[str, str, Optional[bool]]]:
     """(verdict, why, profiles) as sequence.Run has them, None when the launch's project builds no Profile or what
     its profile_type is here is not known. environ: the caller's environment (--env), which the launcher inherits.
     A certain answer ("no", "fails") needs the Profile reached through the script's imports for "fails", and no
-    other profiling API in the files read for "no"; else the answer is unknown and says why."""
+    other profiling API in the files read for "no"; else the answer is unknown and says why. beside: the script's
+    other profiler was replayed (off), so "no" stays "no"."""
     sites, imported, other = project_sites(ls.ctx.filename, ls.ctx.src.text, ls.ctx.tree)
     answer = _judge(w, launch, ls, target, environ, sites, imported) if sites else None
     if answer is None and sites:
@@ -39,7 +40,7 @@ def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optio
     verdict, why, profiles = answer
     if verdict == "fails" and not imported:
         return "unknown", why, None
-    if verdict == "no profiling" and other is not None:
+    if verdict == "no profiling" and other is not None and not beside:
         named = os.path.relpath(other, os.path.dirname(os.path.abspath(ls.ctx.filename))).replace(os.sep, "/") \
             if os.path.isabs(other) else other
         return "unknown", f"{why}; but {named} names another profiling API, which is not emulated here", None
