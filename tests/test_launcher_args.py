@@ -226,6 +226,17 @@ def test_for_para_in_args_with_if_and_parameter_removal(tmp_path):
     assert _words(w)[-1] == ["python3", "t.py", HOLE, HOLE, HOLE]
 
 
+def test_for_over_unquoted_args_splits_each_argument_as_bash_does(tmp_path):
+    # `npuprof emulate train_full_1p.sh -- "--data_path=/my data"`: the model zoo's `for para in $*` gives bash
+    # "--data_path=/my" then "data", so the launch gets --data_path=/my (before: "/my data", two words at the launch)
+    text = ('for para in $*; do\n  if [[ $para == --data_path* ]]; then d=`echo ${para#*=}`; fi\ndone\n'
+            'python3 t.py --data_path=$d\n')
+    assert _words(_walk(tmp_path, text, ["--data_path=/my data"]))[-1] == ["python3", "t.py", "--data_path=/my"]
+    quoted = text.replace("$*", '"$@"')
+    assert _words(_walk(tmp_path, quoted, ["--data_path=/my data"]))[-1] == [
+        "python3", "t.py", "--data_path=/my", "data"]      # the value whole, split again where $d is unquoted
+
+
 def test_case_arms_fall_through_and_default(tmp_path):
     text = ('rest=\nfor a; do\n  case "$a" in\n    -p|--prof) p=on ;;\n    --out=*) out="${a#--out=}" ;;\n'
             '    *) rest=$a ;;\n  esac\ndone\npython3 t.py $p $out $rest\n')
