@@ -58,7 +58,8 @@ def build_parser(command: Optional[str] = None) -> Parser:
     src.add_argument("--file", help="read the options from this file (- for stdin); a dynamic-profiling file "
                                     "(profiler_config.json, by its name or its keys) is checked as its framework "
                                     "reads it")
-    src.add_argument("--env", action="store_true", help="read $PROFILING_OPTIONS (and $PROFILING_MODE)")
+    src.add_argument("--env", action="store_true",
+                     help="read $PROFILING_OPTIONS (and $PROFILING_MODE), and MindSpore's $MS_PROFILER_OPTIONS")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument("--framework", choices=("mindspore", "torch_npu"),
                           help="whose dynamic-profiling file it is (default: its keys decide where they can, else "
@@ -172,6 +173,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             args.launcher_args = launcher_args
     except SystemExit as exc:           # argparse: --help/--version exit 0, usage errors 2
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
+    if args.command == "emulate" and launcher_args is None and len(args.paths or ()) > 1:
+        # argparse takes `--data_path=/my data` (a space in it) for a PATH: a launcher's word as well
+        import os
+        odd = [p for p in args.paths[1:] if p.startswith("-") and not os.path.exists(p)]
+        extra = sorted([*extra, *odd], key=argv.index)
     if extra:
         sub = parser.subcommands.get(args.command, parser)
         flags = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]

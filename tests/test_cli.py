@@ -138,6 +138,22 @@ def test_validate_env_off_switch_is_deliberate_and_its_option_problems_latent(ca
     assert "NPP103" in out and "latent" not in out and "the job aborts" in out
 
 
+def test_validate_env_reads_mindspores_variable(capsys, monkeypatch):
+    # before: `validate --env` with only MS_PROFILER_OPTIONS set said "neither PROFILING_MODE nor PROFILING_OPTIONS
+    # is set", and beside them it was not read (MindSpore's EnvProfiler reads it)
+    for name in ("PROFILING_MODE", "PROFILING_OPTIONS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MS_PROFILER_OPTIONS", '{"profiler_level": "Level1"}')
+    code, out, _ = run(capsys, "validate", "--env")
+    assert (code, out) == (1, 'MS_PROFILER_OPTIONS:1:1: NPP355 MS_PROFILER_OPTIONS has no "start": true: MindSpore '
+                              "does not profile, and says so only in an INFO line of its log\n")
+    monkeypatch.setenv("MS_PROFILER_OPTIONS", '{"start": true, "profiler_level": "Level1"}')
+    assert run(capsys, "validate", "--env")[:2] == (0, "")
+    monkeypatch.delenv("MS_PROFILER_OPTIONS")
+    code, out, err = run(capsys, "validate", "--env")
+    assert code == 2 and "none of PROFILING_MODE, PROFILING_OPTIONS and MS_PROFILER_OPTIONS is set" in err
+
+
 def test_explain(capsys):
     code, out, _ = run(capsys, "explain", "npp101")
     assert code == 0 and out.startswith("# NPP101 ") and "## Fix safety" in out

@@ -181,6 +181,12 @@ def test_a_launchers_arguments_typed_after_its_path_are_retyped_after_the_dashes
     assert capsys.readouterr().err.splitlines()[0] == (
         "npuprof emulate: error: unrecognized arguments: --profiling True --data_path=/d d; a launcher's or script's "
         "own arguments go after `--`: npuprof emulate train.sh --cann 8.0 --env -- --profiling True '--data_path=/d d'")
+    # alone, a word with a space is what argparse takes for a PATH (before: the launcher emulated without its
+    # arguments, "usable data: yes (where its conditions hold)", then "--data_path=/d d: cannot read")
+    assert main(["emulate", "train.sh", "--data_path=/d d"]) == 2
+    assert capsys.readouterr() == ("", (
+        "npuprof emulate: error: unrecognized arguments: --data_path=/d d; a launcher's or script's own arguments go "
+        "after `--`: npuprof emulate train.sh -- '--data_path=/d d'\n`npuprof emulate --help` lists what it takes\n"))
     assert main(["emulate", "train.sh", "--cnn=8.0"]) == 2          # a typo of emulate's own flag keeps its guess
     assert capsys.readouterr().err.splitlines()[0] == (
         "npuprof emulate: error: unrecognized arguments: --cnn=8.0 (did you mean --cann?); a launcher's or script's "

@@ -794,3 +794,16 @@ def test_a_profiler_without_a_schedule_that_leaves_the_file_hangs_on_its_start_a
     code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
     assert out[1] == ("train.py:5 profile: UNKNOWN: the profiler leaves this file (returned or passed on): who starts "
                       "and stops it is not known here")
+
+
+def test_a_function_defined_under_the_main_guard_is_no_condition(tmp_path, capsys):
+    # ModelZoo-PyTorch's Conformer_Ti model_prof.py defines run() inside `if __name__ == '__main__':`; launched, that
+    # test always holds (before: "collects (when __name__ == '__main__')", "usable data: yes (where its conditions
+    # hold)")
+    body = ("if __name__ == '__main__':\n    def run():\n"
+            "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+            "'./prof')):\n            pass\n    run()\n")
+    path = _script(tmp_path, body)
+    code, lines = _emulate(capsys, "--torch-npu", "7.0", "--", "python3", path)
+    assert [ln for ln in lines if ln.startswith(("train.py:", "usable data:"))] == [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]

@@ -92,7 +92,11 @@ def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
     report = _compound(tmp_path, AND, "--prof")
     assert report["usable"] is False and report["answer"]["why"] == "line 11: not run in this launch: `args.rank == " \
         "1` is false in this launch (the default of --rank, which the launcher does not pass)"
-    assert _compound(tmp_path, AND, "--prof --rank 1")["usable"] is True
+    # both terms decided true: no longer a condition (before: "collects (when args.prof and args.rank == 1)" and
+    # "usable data: yes (where its conditions hold)", though this launch passes --prof --rank 1)
+    report = _compound(tmp_path, AND, "--prof --rank 1")
+    assert report["usable"] is True and report["conditional"] is False
+    assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"
 
 
 def test_one_true_term_of_an_or_makes_its_else_branch_off(tmp_path):

@@ -226,6 +226,17 @@ def test_for_para_in_args_with_if_and_parameter_removal(tmp_path):
     assert _words(w)[-1] == ["python3", "t.py", HOLE, HOLE, HOLE]
 
 
+def test_for_over_unquoted_args_splits_each_argument_as_bash_does(tmp_path):
+    # `npuprof emulate train_full_1p.sh -- "--data_path=/my data"`: the model zoo's `for para in $*` gives bash
+    # "--data_path=/my" then "data", so the launch gets --data_path=/my (before: "/my data", two words at the launch)
+    text = ('for para in $*; do\n  if [[ $para == --data_path* ]]; then d=`echo ${para#*=}`; fi\ndone\n'
+            'python3 t.py --data_path=$d\n')
+    assert _words(_walk(tmp_path, text, ["--data_path=/my data"]))[-1] == ["python3", "t.py", "--data_path=/my"]
+    quoted = text.replace("$*", '"$@"')
+    assert _words(_walk(tmp_path, quoted, ["--data_path=/my data"]))[-1] == [
+        "python3", "t.py", "--data_path=/my", "data"]      # the value whole, split again where $d is unquoted
+
+
 def test_case_arms_fall_through_and_default(tmp_path):
     text = ('rest=\nfor a; do\n  case "$a" in\n    -p|--prof) p=on ;;\n    --out=*) out="${a#--out=}" ;;\n'
             '    *) rest=$a ;;\n  esac\ndone\npython3 t.py $p $out $rest\n')
@@ -842,6 +853,30 @@ def test_a_string_flag_compared_with_true_is_decided_by_the_launch(tmp_path, fla
     launcher.write_text(f"python3 train.py {flag}\n")
     report = _emulate(launcher)
     assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
+
+
+@pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
+def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable):
+    # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated here) around
+    # `if FLAGS.profiling:`; its launcher never passes --profiling, yet emulate said "usable data: yes (where its
+    # conditions hold)": the inner test alone decides that nothing runs
+    (tmp_path / "train.py").write_text(
+        "import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nFLAGS = tf.flags.FLAGS\n"
+        "tf.flags.DEFINE_string('chip', 'npu', 'npu or gpu')\ntf.flags.DEFINE_boolean('profiling', False, 'p')\n\n\n"
+        "def main(argv=None):\n    if FLAGS.chip.lower() == 'npu':\n        config = tf.ConfigProto()\n"
+        "        op = config.graph_options.rewrite_options.custom_optimizers.add()\n        op.name = 'NpuOptimizer'\n"
+        "        if FLAGS.profiling:\n            op.parameter_map['profiling_mode'].b = True\n"
+        "            op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n"
+        "        sess = tf.Session(config=config)\n\n\nif __name__ == '__main__':\n    tf.app.run()\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    if usable is False:
+        assert report["usable"] is False and report["launch"]["lines"][-1] == (
+            "  `FLAGS.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)")
+    else:                   # true, and the outer test is not known: still a condition
+        assert report["results"][0].verdict == "collects" and report["results"][0].setup.conditions == (
+            "FLAGS.chip.lower() == 'npu'",)
 
 
 @pytest.mark.parametrize("args, words", [

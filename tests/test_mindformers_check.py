@@ -123,6 +123,13 @@ def test_profile_communication_without_a_level():
     for level in ("0", "1", "2"):
         assert _found(HEAD + started + f"profile_communication: True\nprofiler_level: {level}\n") == []
     assert _found(HEAD + "profile_communication: False\n") == []
+    # `profile: False` (telechat2's finetune_telechat_39b_a12b.yaml): no run of the file as written profiles at all
+    # (before: "so the run profiles at Level0")
+    assert [m for _, _, _, m in _found("run_mode: 'finetune'\nprofile: False\n" + started
+                                       + "profile_communication: True\n")] == [
+        f"profile_communication changes nothing here: {LATER}'s ProfileMonitor only raises a profiler_level of 0 to 1 "
+        "for it and passes it nowhere; profiler_level is not set, so a run with profile on (--profile True; it is off "
+        "here) profiles at Level0; set profiler_level: 1 for the small communication operators too"]
 
 
 def test_profile_communication_without_init_start_profile_raises_on_1_5_0():

@@ -291,6 +291,26 @@ def test_a_global_from_the_scripts_own_parse_function_is_decided_by_the_launch(c
     assert out[2:2 + len(lines)] == lines
 
 
+@pytest.mark.parametrize("edit, lines", [
+    ("", ["  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+          "train.py:20 npu_device: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
+          "of --profiling, which the launcher does not pass): the adapter forwards profiling off, so GE falls back to "
+          "PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled there)"]),
+    # set_defaults may give it another default: not decided
+    ("    parser.set_defaults(**{})\n",
+     ["train.py:21 npu_device: COLLECTS training_trace into /tmp/out (when args.profiling)"]),
+])
+def test_an_argparse_option_without_a_default_is_none_where_the_launch_leaves_it_out(capsys, tmp_path, edit, lines):
+    # ModelZoo-TensorFlow2 involution: `--profiling` with type=ast.literal_eval and no default, which its launcher
+    # never passes: argparse gives None, so the setup does not run (it said "COLLECTS ... (conditional)", "usable
+    # data: yes (where its conditions hold)")
+    (tmp_path / "train.py").write_text(ATTREC.replace("    args, unknown_args", edit + "    args, unknown_args"))
+    (tmp_path / "run.sh").write_text("python3 train.py --profiling_dump_path=/tmp/out\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[2:2 + len(lines)] == lines
+
+
 # the function in a module the script imports (AnimeFaceGAN's utils.session_config(args)): emulate follows the
 # module's setups (emulate/imported.py); the script's own calls are the parameter's callers only where no other code
 # of the launch names the function

@@ -282,6 +282,19 @@ def test_exit_before_the_launch_ends_the_launcher(tmp_path, capsys):
         "usable data: no (no launch found before the launcher ends at run.sh:3: nothing is collected)"]
 
 
+def test_a_background_launch_then_wait_is_waited_for(tmp_path, capsys):
+    # ModelZoo launchers: `nohup python3 x.py ... > log 2>&1 &` then `wait` (before: "the launcher goes on without
+    # waiting for it" on every such launch, which the `wait` on the next line contradicts)
+    path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=true\nnohup python3 train.py > log 2>&1 &\nwait\n",
+                    **{"train.py": PLAIN})
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)])
+    assert "  in the background (&), waited for by `wait` at run.sh:4" in capsys.readouterr().out.splitlines()
+    path.write_text("#!/bin/bash\nexport PROFILING_MODE=true\npython3 train.py &\necho started\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)])
+    assert ("  in the background (&): the launcher goes on without waiting for it"
+            in capsys.readouterr().out.splitlines())
+
+
 def test_exit_in_a_sourced_script_ends_the_launcher_but_not_in_a_child(tmp_path):
     path = _project(tmp_path, "#!/bin/bash\nexport PROFILING_MODE=true\nsource ./quit.sh\npython3 train.py\n",
                     **{"train.py": PLAIN, "quit.sh": "exit 0\n"})

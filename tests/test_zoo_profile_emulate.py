@@ -75,7 +75,10 @@ def test_the_type_it_knows_profiles_one_step_then_ends_the_job(project, capsys):
         "main.py: Profile (lib/trainer.py:8) switches on with PROFILE_TYPE=ASCEND_PROFILER (train_performance_1p.sh:12), "
         "if the code that builds it runs (it is not reached through the imports emulate follows): it profiles its "
         "step 20 (PROFILE_START_STEP, train_performance_1p.sh:13) into ./npu_profiling (under the job's working "
-        "directory), then ends the job with sys.exit(); what torch_npu collects in that step is not replayed here")
+        "directory) if the job gets that far (the steps it runs are not counted here), then ends the job with "
+        "sys.exit(); what torch_npu collects in that step is not replayed here")
+    # (before: no "if the job gets that far": DynamicUNet's launcher with --stop_step 5 exits at its iteration 6, so
+    # its Profile never reaches step 10, which the answer said it profiled)
     assert lines[1].startswith("usable data: unknown (") and code == 1
 
 
@@ -191,3 +194,26 @@ def test_a_launch_that_leaves_profile_type_open_is_unknown(project, capsys):
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project))
     said = "Profile (lib/trainer.py:8) switches on or not by its profile_type, which is not known in this launch"
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])
+
+
+BESIDE_UNREACHED = ("import os\nimport torch\nimport torch_npu\nfrom torch_npu.utils.profiler import Profile\n\n\n"
+                    "def profiling(model):\n    with torch.autograd.profiler.profile(use_npu=True) as prof:\n"
+                    "        model()\n\n\n" + TRAINER.split("\n\n\n", 1)[1] + "\n\nif __name__ == '__main__':\n"
+                    "    train()\n")
+
+
+def test_a_profiler_that_stays_off_does_not_hide_the_profile_beside_it(project, capsys):
+    # ModelZoo-PyTorch's UNet_for_PyTorch: train.py has a profiling() (autograd's profile, use_npu=True) that nothing
+    # calls, and a Profile in train(); with PROFILE_TYPE=ASCEND_PROFILER emulate said "usable data: no (line 219: not
+    # reached from this file's entry point ...)", the Profile never looked at
+    (project.parent.parent / "main.py").write_text(BESIDE_UNREACHED)
+    code, lines = _tail(capsys, "--torch-npu", "26.1", str(project), "--", "--profiling=ASCEND_PROFILER")
+    assert lines[0].startswith("main.py: Profile (main.py:13) switches on with PROFILE_TYPE=ASCEND_PROFILER "
+                               "(train_performance_1p.sh:12): it profiles its step 20")
+    assert code == 1 and lines[1].startswith("usable data: unknown (")
+    # both off: each says why (a PROFILE_TYPE the caller exports is read only with --env)
+    code, lines = _tail(capsys, "--torch-npu", "26.1", str(project), "--", "--profiling=NONE")
+    said = ("line 8: not reached from this file's entry point (line 20 if __name__ == \"__main__\":); Profile (main.py:13) "
+            "stays off: PROFILE_TYPE is not set in this launch (the caller's environment is not read without --env), "
+            "so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from torch_npu 6.0)")
+    assert (code, lines) == (1, [f"main.py: torch_npu's profiler is off: {said}", f"usable data: no ({said})"])

@@ -212,16 +212,18 @@ def decide(ctx, setup, given: Dict[str, Given]):
     if not setup.conditions or not items or guard_text(tuple(g for g, _, _ in items)) != tuple(
             c for c in setup.conditions if c != setup.condition):
         return setup, [], []
-    truths, why, traps, defaults = [], [], [], []
+    truths, why, traps, defaults, held = [], [], [], [], []
+    unknown = False
     for g, scope, pos in items:
         if is_main_guard(g):
             continue
         values = scalars(ctx, g.test, scope, pos)
-        if not values or any(isinstance(v, Opaque) for v in values):
-            return setup, [], []
         truth = {bool(v) for v in values}
-        if len(truth) != 1:
-            return setup, [], []
+        if not values or any(isinstance(v, Opaque) for v in values) or len(truth) != 1:
+            # one false `if` is enough whatever the others are (Aligned-ReID: `if FLAGS.chip.lower() == 'npu':`,
+            # not evaluated, around `if FLAGS.profiling:`, false when the launcher does not pass --profiling)
+            unknown = True
+            continue
         holds = truth.pop() != g.negated
         text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
@@ -236,8 +238,11 @@ def decide(ctx, setup, given: Dict[str, Given]):
             if holds and isinstance(values[0], str) and (g_.text or "").strip().lower() in ("false", "0", "no", "off"):
                 traps.append(Trap(g_, text))
         truths.append(holds)
+        held.append(text if holds else None)
     if not truths:
         return setup, [], []
+    if unknown and all(truths):         # the tests it decides are no longer conditions; the others stay
+        return setup._replace(conditions=tuple(c for c in setup.conditions if c not in held)), why, traps
     if all(truths):
         return setup._replace(conditions=(setup.condition,) if setup.condition else ()), why, traps
     k = truths.index(False)
@@ -263,26 +268,39 @@ def true_in_launch(ctx, node) -> set:
     import ast
     from ..setups.reach import guard_text
     out: set = set()
-    for g, holds, _ in _decided(ctx, node, terms=False):
-        if holds:
-            text = ast.get_source_segment(ctx.src.text, g.test) or ""
-            out.update((guard_text((g,))[0], f"not ({text})" if g.negated else text))
+    # a guard holds when the launch decides it whole, or each term of its `and` (`if args.prof and args.rank == 1:`
+    # with --prof --rank 1: before, still said as a condition of the launch)
+    terms = {id(g.test) for g, holds, _ in _decided(ctx, node, terms=True) if holds}
+    whole = [g for g, holds, _ in _decided(ctx, node, terms=False) if holds]
+    for g, _, _ in _way(ctx, node):
+        if g not in whole and not all(id(t) in terms for t in _terms(g)):
+            continue
+        text = ast.get_source_segment(ctx.src.text, g.test) or ""
+        out.update((guard_text((g,))[0], f"not ({text})" if g.negated else text))
     return out
+
+
+def _way(ctx, node) -> list:
+    """(guard, scope, position) of each `if` on the way to node: its own, then those on the one path from the entry
+    point."""
+    import ast
+    from ..setups.reach import reach_of
+    scope = ctx.sites.scope_of.at(node, ctx.sites.module)
+    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
+    way = reach_of(ctx.sites).path(node)
+    return items + (list(way.guards) if way.exact else [])
 
 
 def _decided(ctx, node, terms: bool):
     """(guard, whether it holds, how the launch decides it) for each `if` on the way to node that the launch's
     flags decide: its own, then those on the one path from the entry point."""
     import ast
-    from ..setups.reach import is_main_guard, reach_of
+    from ..setups.reach import is_main_guard
     from ..values.ops import Opaque
     given = ctx.resolver.given
     if given is None:                   # not a launch's script: its flags are not known
         return
-    scope = ctx.sites.scope_of.at(node, ctx.sites.module)
-    items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ()) if not isinstance(g.test, ast.Constant)]
-    way = reach_of(ctx.sites).path(node)
-    items += list(way.guards) if way.exact else []
+    items = _way(ctx, node)
     dests = {f.dest for f in flag_table(ctx).values()}
     parts = [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)] if terms else items
     for g, sc, pos in parts:

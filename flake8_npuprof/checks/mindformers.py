@@ -355,7 +355,10 @@ def _communication(keys: Dict[str, Key], cfg: Optional[dict], text: str, release
     yield ("NPP360",
            said("profile_communication changes nothing here",
                 clause(f"{_scope((LATER,))}'s ProfileMonitor only raises a profiler_level of 0 to 1 for it and "
-                       "passes it nowhere; profiler_level is not set", so("the run profiles at Level0")),
+                       "passes it nowhere; profiler_level is not set",
+                       # `profile: False` (most shipped configurations): no ProfileMonitor unless launched with it on
+                       so("the run profiles at Level0" if _default(cfg, "profile") else
+                          "a run with profile on (--profile True; it is off here) profiles at Level0")),
                 "set profiler_level: 1 for the small communication operators too"),
            key.value_start, key.value_end, None)
 

@@ -54,6 +54,14 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
             if f.code == "NPP002" and mode != "true":
                 continue
             out.append(("PROFILING_OPTIONS", f.given(*filter(None, [condition(state)]))))
+    ms = env.get("MS_PROFILER_OPTIONS")
+    if ms is not None and ms.strip():
+        # MindSpore's own variable (EnvProfiler), as an `export MS_PROFILER_OPTIONS=...` line is judged: NPP355
+        from ..checks.mindspore import options_findings
+        src = SourceText(ms)
+        (l2, c2) = src.position(len(ms))
+        out.extend(("MS_PROFILER_OPTIONS", finding("NPP355", message, 0, len(ms), 1, 0, l2, c2))
+                   for message in options_findings(ms))
     return out
 
 
@@ -67,8 +75,9 @@ def _stdin_text() -> str:
 def run_validate(args, target) -> int:
     if args.env:
         pairs, text = env_findings(os.environ, target), ""
-        if "PROFILING_OPTIONS" not in os.environ and "PROFILING_MODE" not in os.environ:
-            print("npuprof: error: neither PROFILING_MODE nor PROFILING_OPTIONS is set", file=sys.stderr)
+        if not {"PROFILING_OPTIONS", "PROFILING_MODE", "MS_PROFILER_OPTIONS"} & set(os.environ):
+            print("npuprof: error: none of PROFILING_MODE, PROFILING_OPTIONS and MS_PROFILER_OPTIONS is set",
+                  file=sys.stderr)
             return 2
     else:
         from ..source.files import ReadError, read_bytes
@@ -105,7 +114,8 @@ def run_validate(args, target) -> int:
         # the rows of `npuprof check --format json`: fix (edits of the options text) and doc included
         from ..report.formats import finding_dict
         texts = {"PROFILING_MODE": os.environ.get("PROFILING_MODE", ""),
-                 "PROFILING_OPTIONS": os.environ.get("PROFILING_OPTIONS", "")} if args.env else {}
+                 "PROFILING_OPTIONS": os.environ.get("PROFILING_OPTIONS", ""),
+                 "MS_PROFILER_OPTIONS": os.environ.get("MS_PROFILER_OPTIONS", "")} if args.env else {}
         rows = [finding_dict(label, SourceText(texts.get(label, text)), f) for label, f in pairs]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:

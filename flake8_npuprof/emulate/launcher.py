@@ -125,7 +125,11 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     if cmd.conditional:
         lines.append("  inside a branch, loop condition or function: this command may not run")
     if cmd.background:
-        lines.append("  in the background (&): the launcher goes on without waiting for it")
+        # `python3 train.py ... &` then `wait` (most ModelZoo launchers): the launcher does wait for it
+        joined = next((c for c in w.commands if c.seq > cmd.seq and c.frames == cmd.frames and c.words
+                       and c.words[0].text == "wait"), None)
+        lines.append(f"  in the background (&), waited for by `wait` at {_rel(joined.path, root)}:{joined.line}"
+                     if joined else "  in the background (&): the launcher goes on without waiting for it")
     for name, e in env.items():
         lines.append(f"  {name}={e['value']} ({e['set']})".replace(HOLE, "<unknown>"))
     chain = tuple(f for f, _, _ in cmd.via)

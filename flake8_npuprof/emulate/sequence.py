@@ -240,6 +240,16 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         # the script's own torch_npu or MindSpore profiler, replayed with the launch's environment (a
         # PROFILING_MODE the launcher exports is that profiler's business, not GE's, in such a script)
         replayed = _framework_replay(launch, ls, target, environ, cwd) if env_only else None
+        if replayed is not None and replayed[0] == "no profiling" and not results:
+            # a profiler that stays off beside the model zoo's Profile, which the launch's PROFILE_TYPE may switch
+            # on (UNet_for_PyTorch: an unreached autograd profile() and a Profile in train()): the Profile decides
+            from .zoo_profile import judge as zoo_judge
+            zoo = zoo_judge(w, launch, ls, target, environ, beside=True)
+            if zoo is not None and zoo[0] != "no profiling":
+                replayed = None
+            elif zoo is not None:           # both off: each says why (PROFILE_TYPE, which the caller may export)
+                v, why, profiles, line, note = replayed
+                replayed = v, f"{why}; {zoo[1]}", profiles, f"{line}; {zoo[1]}", note
         if replayed is not None:
             verdict, why, profiles, line, note = replayed
             cause = True

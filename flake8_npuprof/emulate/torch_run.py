@@ -842,10 +842,13 @@ def _parents(tree) -> Dict[int, ast.AST]:
 
 def _conditions(ctx, node: ast.AST, parents) -> Tuple[str, ...]:
     """The tests of the `if`s the call sits under (innermost last), as written."""
+    from ..setups.reach import _main_test
     out = []
     child, up = node, parents.get(id(node))
     while up is not None:
-        if isinstance(up, ast.If) and child is not up.test:
+        if isinstance(up, ast.If) and child in up.body and _main_test(up.test):
+            pass            # `if __name__ == "__main__":` holds whenever the script is launched (a def inside it)
+        elif isinstance(up, ast.If) and child is not up.test:
             test = ast.get_source_segment(ctx.src.text, up.test) or "..."
             out.append(test if child in up.body else f"not ({test})")
         child, up = up, parents.get(id(up))

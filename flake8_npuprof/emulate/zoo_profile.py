@@ -21,11 +21,12 @@ from ..source.text import HOLE
 
 
 
-def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optional[bool]]]:
+def judge(w, launch, ls, target, environ=None, beside=False) -> Optional[Tuple[str, str, Optional[bool]]]:
     """(verdict, why, profiles) as sequence.Run has them, None when the launch's project builds no Profile or what
     its profile_type is here is not known. environ: the caller's environment (--env), which the launcher inherits.
     A certain answer ("no", "fails") needs the Profile reached through the script's imports for "fails", and no
-    other profiling API in the files read for "no"; else the answer is unknown and says why."""
+    other profiling API in the files read for "no"; else the answer is unknown and says why. beside: the script's
+    other profiler was replayed (off), so "no" stays "no"."""
     sites, imported, other = project_sites(ls.ctx.filename, ls.ctx.src.text, ls.ctx.tree)
     answer = _judge(w, launch, ls, target, environ, sites, imported) if sites else None
     if answer is None and sites:
@@ -39,7 +40,7 @@ def judge(w, launch, ls, target, environ=None) -> Optional[Tuple[str, str, Optio
     verdict, why, profiles = answer
     if verdict == "fails" and not imported:
         return "unknown", why, None
-    if verdict == "no profiling" and other is not None:
+    if verdict == "no profiling" and other is not None and not beside:
         named = os.path.relpath(other, os.path.dirname(os.path.abspath(ls.ctx.filename))).replace(os.sep, "/") \
             if os.path.isabs(other) else other
         return "unknown", f"{why}; but {named} names another profiling API, which is not emulated here", None
@@ -93,8 +94,9 @@ def _judge(w, launch, ls, target, environ, sites: List[Site], imported: bool
                 "use_npu=, which torch's profiler does not take): the job stops there" + runs, True)
     if states == {"on"}:
         return ("unknown", f"{at} switches on with {given}{runs}: it profiles {_step(site, launch, w, environ)} into "
-                f"{_folder(site)}, then ends the job with sys.exit(); what torch_npu collects in that step is not "
-                "replayed here", True)
+                # the script may stop first (DynamicUNet: `if iteration > args.stop_step: sys.exit()`, stop_step 5)
+                f"{_folder(site)} if the job gets that far (the steps it runs are not counted here), then ends the "
+                "job with sys.exit(); what torch_npu collects in that step is not replayed here", True)
     on = [r for r in releases if outcome[r] == "on"]
     off = [r for r in releases if outcome[r] != "on"]
     return ("unknown", f"depends on the torch_npu release: {at} with {given} switches on with torch_npu "

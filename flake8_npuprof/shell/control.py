@@ -129,7 +129,10 @@ class Compounds(WalkState):
             name = items[0]
             if not _NAME.fullmatch(name):
                 return None
-            values = list(self.args) if items[2:] != ['"$*"'] else [" ".join(self.args)]
+            values = list(self.args) if items[2:] in ([], ['"$@"'], ['"${@}"']) else [" ".join(self.args)] \
+                if items[2:] == ['"$*"'] else [x for a in self.args for x in re.split(r"[ \t\n]+", a) if x]
+            # (unquoted $* and $@ split each argument at IFS: `for para in $*` with "--data_path=/my data" gives
+            # "--data_path=/my", then "data")
             line = src.position(words[0][0])[0]
             for value in values:
                 self.vars[name] = Setting(value, path, line, words[0][0], "plain")

@@ -703,8 +703,14 @@ _ARG_TYPES = {"int": int, "float": float, "str": str, "bool": bool}      # argpa
 
 def _collect_flags(sites: Sites) -> List[FlagDef]:
     out = []
-    for site in sites.named_calls_for(("DEFINE_", "add_argument")):
+    unset = []          # argparse options without default=: None, unless set_defaults or argument_default says else
+    opened = False
+    for site in sites.named_calls_for(("DEFINE_", "add_argument", "set_defaults", "ArgumentParser")):
         name = site.name
+        if name and (name.endswith("set_defaults") or name.endswith("ArgumentParser") and any(
+                k.arg in ("argument_default", None) for k in site.call.keywords)):
+            opened = True
+            continue
         # most calls: neither name is in them (cheaper to ask than to split every name)
         if not name or ("DEFINE_" not in name and not name.endswith("add_argument")):
             continue
@@ -751,8 +757,13 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             elif type_node is None and action in ("", "store"):
                 py_type = str
             has_default = "default" in kw or action in ("store_true", "store_false")
+            if not has_default and longs + shorts and "required" not in kw and all(k.arg for k in call.keywords):
+                unset.append(len(out))
             out.append(FlagDef(dest, (longs or shorts or opts or [dest])[0], "argparse", py_type, kw.get("default"),
                                has_default, call, site.scope, action, type_node))
+    if not opened:      # (the model zoo's `--profiling` with type=ast.literal_eval and no default: None, so off)
+        for k in unset:
+            out[k] = out[k]._replace(has_default=True)
     return out
 
 
