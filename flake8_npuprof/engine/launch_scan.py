@@ -831,7 +831,7 @@ def why_walked(text: str, path: str) -> str:
     if not os.path.isfile(path):
         return "not a file"
     launcher = os.path.abspath(path)
-    texts = {launcher: _Text(launcher, text)}
+    texts = {launcher: _text(launcher, text)}
     if texts[launcher].why:
         return texts[launcher].why
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
@@ -883,9 +883,12 @@ def why_walked(text: str, path: str) -> str:
     functions = {n for t in texts.values() for n in t.defined}
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
-    for t in texts.values():            # an argument of a function: what `f /data` passes may be its `cd $1`
-        t.rooted += [(literal, whole) for literal, whole, before in t.arguments if before & functions]
-    why = _absolute(texts, region, levels, _held(texts, functions))
+    held = _held(texts, functions)
+    for p, t in texts.items():          # an argument of a function: what `f /data` passes may be its `cd $1`
+        passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
+        if passed:
+            held[p] = passed + held.get(p, [])
+    why = _absolute(texts, region, levels, held)
     if why:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
@@ -1052,9 +1055,27 @@ def _read(path: str) -> Optional[_Text]:
     from ..shell.words import MAX_LAUNCHER
     observed.reading(path)              # a cached check depends on it as on a file the walk reads
     try:
-        return _Text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
+        return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
     except (OSError, ReadError, ValueError):
         return None
+
+
+# what the scan read in each file, kept while its text is the same: a launcher's project has other launchers that run
+# or source it (`benchmark.sh` runs test/train_full_8p.sh, checked next), so one reading serves both (_Text is not
+# changed once made: what it learns later, such as _Text.walked's counts, depends on its text alone)
+_texts: Dict[str, Tuple[str, "_Text"]] = {}
+MAX_TEXTS = 256
+
+
+def _text(path: str, text: str) -> "_Text":
+    kept = _texts.get(path)
+    if kept is not None and kept[0] == text:
+        return kept[1]
+    if len(_texts) >= MAX_TEXTS:
+        _texts.clear()
+    made = _Text(path, text)
+    _texts[path] = (text, made)
+    return made
 
 
 def _absolute(texts: Dict[str, _Text], region: str, levels: int, held: Dict[str, list]) -> str:
