@@ -87,9 +87,9 @@ class _Uses:
 
 # an option word in a value: after a blank (the value's words are split at blanks: `"-x --output=/p"`), `--` and the
 # name; \x01 marks where a `\\`-newline was (taken out, or a blank in single quotes); one `-` taken at a time
-# (`---output`: the second is not after a blank), and what stands before it checked by _may_report (a search that
-# starts with `-` is quick)
-_DASHED = re.compile(r"-(?=\x01*-([\w.\x01-]*))")
+# (`---output`: the second is not after a blank), at the text's start or after a blank or \x01 (looked at behind the
+# `-`: a search that starts with `-` is quick; the options of a launcher's commands, `x=1 --y=2`, are most of its `-`s)
+_DASHED = re.compile(r"-(?<![^\s\x01]-)(?=\x01*-([\w.\x01-]*))")
 # where simple_commands can start an assignment word (after a blank, an operator, a redirection or a here-document's
 # quoted tag): a name and `=` as decoded, with quotes, `\\`s and `\\`-newlines between their characters; zero-width, so
 # that every start is tried (in `OP\\\\` then a line break, the line break ends the word)
@@ -120,8 +120,7 @@ def _may_report(text: str) -> bool:
     # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
     last = -1
     for m in _DASHED.finditer(bare):
-        if (not m.start() or bare[m.start() - 1].isspace() or bare[m.start() - 1] == "\x01") and \
-                m.group(1).replace("\x01", "") in names:
+        if m.group(1).replace("\x01", "") in names:
             last = m.start()
     if last < 0:
         return False
