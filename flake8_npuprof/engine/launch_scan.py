@@ -770,7 +770,10 @@ def _after_boundary(text: str, at: int) -> bool:
     return not at or text[at - 1] in " \t\r\n;&|(){}`"
 
 
-_BRACES = re.compile(r"(?:^|(?<=[;&|]))[ \t]*([{}])(?=$|[\s;&|)])", re.M)
+# (led by the line break or operator before it, not a lookbehind: a search led by a set of characters passes over
+# the others quickly, where `(?:^|(?<=[;&|]))` was tried at every character of the body; a body's braces are after
+# its own `{`, so never at the text's start)
+_BRACES = re.compile(r"[\n;&|][ \t]*([{}])(?=$|[\s;&|)])", re.M)
 
 
 def _body_end(text: str, brace: int, brace_body) -> Optional[int]:
@@ -781,7 +784,7 @@ def _body_end(text: str, brace: int, brace_body) -> Optional[int]:
     for m in _BRACES.finditer(text, brace + 1):
         depth += 1 if m.group(1) == "{" else -1
         if depth < 0:
-            body = text[brace:m.start()]
+            body = text[brace:m.start() + 1]
             if "<<" not in body and all(line.count('"') % 2 == 0 and line.count("'") % 2 == 0
                                         for line in body.split("\n")):
                 return m.end()
