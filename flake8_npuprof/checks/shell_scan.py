@@ -57,14 +57,14 @@ def may_have_setups(script: str) -> bool:
     that cannot be read may. Kept per file while its signature is the same: the scan before a launcher's walk
     (engine/launch_scan.py) and the walk's launches (shell_launches._prepared) ask of the same scripts."""
     from ..source import observed
-    from ..source.files import ReadError, read_source
+    from ..source.files import ReadError, read_text
     from ..source.prefilter import might_configure_profiling
     sig = observed.note(script)         # a cached check depends on it as on a script the walk reads
     kept = _passes.get(script)
     if kept is not None and kept[0] == sig:
         return kept[1]
     try:
-        passes = might_configure_profiling(read_source(script).text)
+        passes = might_configure_profiling(read_text(script))
     except (OSError, ReadError, ValueError):
         passes = True
     if len(_passes) >= 4096:
