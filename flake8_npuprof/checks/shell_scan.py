@@ -39,7 +39,13 @@ _COMMAND_ENDS = "\n;&|()`"
 
 def needs_walk(text: str) -> bool:
     """Whether a finding of `check` on this launcher can depend on its walk (False: it cannot; see the module)."""
-    if "prof" in text.lower() or any(p.search(text) for p in _MAY_START):
+    return "prof" in text.lower() or may_start(text)
+
+
+def may_start(text: str) -> bool:
+    """needs_walk for a text without a profiling word (engine/launch_scan.why_walked has looked for one: the text
+    lowered, as long again as the search of it for a word of bash, looked at once)."""
+    if any(p.search(text) for p in _MAY_START):
         return True
     for pattern, before in _WORDS:
         for m in pattern.finditer(text):

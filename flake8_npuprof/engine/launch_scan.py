@@ -822,15 +822,15 @@ def _at_head(text: str, at: int) -> bool:
 def why_walked(text: str, path: str) -> str:
     """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
     is walked."""
-    from ..checks.shell_scan import needs_walk
+    from ..checks.shell_scan import may_start
     from ..shell.state import MAX_COMMANDS
     from ..shell.words import MAX_LAUNCHER
     if len(text) > MAX_LAUNCHER:
         return "over the read bound"
-    if not needs_walk(text):
-        return ""                           # no word the walk's findings hang on (checks/shell_scan.py)
     if "prof" in text.lower():
-        return "a profiling word"
+        return "a profiling word"           # (one that shell_scan.needs_walk walks for)
+    if not may_start(text):
+        return ""                           # no word the walk's findings hang on (checks/shell_scan.py)
     if not os.path.isfile(path):
         return "not a file"
     launcher = os.path.abspath(path)
