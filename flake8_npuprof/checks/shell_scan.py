@@ -43,8 +43,8 @@ def needs_walk(text: str) -> bool:
 
 
 def may_start(text: str) -> bool:
-    """needs_walk for a text without a profiling word (engine/launch_scan.why_walked has looked for one: the text
-    lowered, as long again as the search of it for a word of bash, looked at once)."""
+    """needs_walk for a text without a profiling word (engine/launch_scan.why_walked looks for that word first:
+    lowering a text costs about as much as these searches of it, so it is lowered once)."""
     if any(p.search(text) for p in _MAY_START):
         return True
     for pattern, before in _WORDS:
