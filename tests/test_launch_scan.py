@@ -628,3 +628,26 @@ def test_a_file_sourced_at_a_line_start_goes_up_in_the_launcher_shell(project, t
     assert [(f.code, f.line) for f in found[0]] == [("NPP205", text.count("\n"))]
     with bench.every_walk():
         assert bench._check(str(path), text) == found
+
+
+def test_what_the_scan_read_in_a_file_is_kept_only_while_its_text_is_the_same(project):
+    """A launcher another one runs is read once for both (engine/launch_scan._text), and again once it changes: the
+    child that now names a script with a setup makes the same launcher walked. A function's argument (`f /data`)
+    weighs in its launcher's verdict without changing the kept reading of that launcher."""
+    from flake8_npuprof.engine.launch_scan import _text, why_walked
+    child = project / "test" / "child.sh"
+    child.write_text("echo ok\n")
+    path = project / "test" / "run.sh"
+    text = "bash ./child.sh\npython3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ""
+    assert why_walked(child.read_text(), str(child)) == ""      # (the child as a launcher: its kept reading)
+    child.write_text("python3 ../tools/eval.py\n")
+    (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
+    assert why_walked(text, str(path)) == "../tools/eval.py may hold a setup"
+    assert why_walked(child.read_text(), str(child)) == "../tools/eval.py may hold a setup"
+    fed = "f() { cd $1; }\nf /\npython3 ../train.py\n"
+    path.write_text(fed)
+    assert why_walked(fed, str(path)) == "an absolute path that is there (/)"
+    assert _text(str(path), fed).rooted == []                    # (not added to the kept reading)
+    assert why_walked(fed, str(path)) == "an absolute path that is there (/)"

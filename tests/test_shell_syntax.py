@@ -334,3 +334,21 @@ def test_the_gate_skips_a_help_line():
     text = ('if [[ $1 == --help || $1 == -h ]];then\n    echo "usage: ./train.sh <args>"\n'
             '    echo "    --data_path  # dataset\n    -h/--help    show help message"\n    exit 1\nfi\n')
     assert not _may_report(text) and _ungated(text) == []
+
+
+REPORTED = 'OPTS="-x --output=/tmp/x " \\\n"--aic-metrics=PipeUtilization"\n'      # (a line NPP016 reports)
+
+
+@pytest.mark.parametrize("text, kept", [
+    # only an assignment that starts at or before the last msprof option word after a blank can hold one
+    ('echo "usage: run.sh --help"\n' + REPORTED, True),
+    (REPORTED + 'echo "usage: run.sh --help"\n', True),
+    ('echo "usage: run.sh --help"\nOPTS="-x --data=/d"\n', False),
+    ('OPTS="-x --data=/d"\necho "usage: run.sh --help"\nB="-y --epochs=1"\n', False),
+    # where the option is in the text, after the quotes, `\\`s and `\\`-newlines the gate's search does not see
+    ('echo ' + '""' * 20 + ' \'\\\\\' \\\n\'\'\n' + REPORTED, True),
+])
+def test_the_gate_decodes_the_assignments_up_to_the_last_option_word(text, kept):
+    from flake8_npuprof.checks.shell_syntax import _may_report
+    assert _may_report(text) is kept
+    assert bool(_ungated(text)) is kept

@@ -39,7 +39,13 @@ _COMMAND_ENDS = "\n;&|()`"
 
 def needs_walk(text: str) -> bool:
     """Whether a finding of `check` on this launcher can depend on its walk (False: it cannot; see the module)."""
-    if "prof" in text.lower() or any(p.search(text) for p in _MAY_START):
+    return "prof" in text.lower() or may_start(text)
+
+
+def may_start(text: str) -> bool:
+    """needs_walk for a text without a profiling word (engine/launch_scan.why_walked looks for that word first:
+    lowering a text costs about as much as these searches of it, so it is lowered once)."""
+    if any(p.search(text) for p in _MAY_START):
         return True
     for pattern, before in _WORDS:
         for m in pattern.finditer(text):
@@ -57,14 +63,14 @@ def may_have_setups(script: str) -> bool:
     that cannot be read may. Kept per file while its signature is the same: the scan before a launcher's walk
     (engine/launch_scan.py) and the walk's launches (shell_launches._prepared) ask of the same scripts."""
     from ..source import observed
-    from ..source.files import ReadError, read_source
+    from ..source.files import ReadError, read_text
     from ..source.prefilter import might_configure_profiling
     sig = observed.note(script)         # a cached check depends on it as on a script the walk reads
     kept = _passes.get(script)
     if kept is not None and kept[0] == sig:
         return kept[1]
     try:
-        passes = might_configure_profiling(read_source(script).text)
+        passes = might_configure_profiling(read_text(script))
     except (OSError, ReadError, ValueError):
         passes = True
     if len(_passes) >= 4096:

@@ -87,9 +87,9 @@ class _Uses:
 
 # an option word in a value: after a blank (the value's words are split at blanks: `"-x --output=/p"`), `--` and the
 # name; \x01 marks where a `\\`-newline was (taken out, or a blank in single quotes); one `-` taken at a time
-# (`---output`: the second is not after a blank), and what stands before it checked by _may_report (a search that
-# starts with `-` is quick)
-_DASHED = re.compile(r"-(?=\x01*-([\w.\x01-]*))")
+# (`---output`: the second is not after a blank), at the text's start or after a blank or \x01 (looked at behind the
+# `-`: a search that starts with `-` is quick; the options of a launcher's commands, `x=1 --y=2`, are most of its `-`s)
+_DASHED = re.compile(r"-(?<![^\s\x01]-)(?=\x01*-([\w.\x01-]*))")
 # where simple_commands can start an assignment word (after a blank, an operator, a redirection or a here-document's
 # quoted tag): a name and `=` as decoded, with quotes, `\\`s and `\\`-newlines between their characters; zero-width, so
 # that every start is tried (in `OP\\\\` then a line break, the line break ends the word)
@@ -118,17 +118,40 @@ def _may_report(text: str) -> bool:
         return False
     names = _msprof_names()
     # `--output=`, `--output "` (not `--output_dir`): a name, then no name character
-    if not any(m.group(1).replace("\x01", "") in names for m in _DASHED.finditer(bare)
-               if not m.start() or bare[m.start() - 1].isspace() or bare[m.start() - 1] == "\x01"):
+    last = -1
+    for m in _DASHED.finditer(bare):
+        if m.group(1).replace("\x01", "") in names:
+            last = m.start()
+    if last < 0:
         return False
     # one stands after a blank: is it in an assignment word, decoded as simple_commands decodes it (`$1 == --help`,
     # `echo "--output"` are not). A decoded word has a blank only from a quote or a `\\`, and runs past its line only
-    # through those or an expansion (`$(`, `` ` ``): a word with none of them to its line's end holds no option word
+    # through those or an expansion (`$(`, `` ` ``): a word with none of them to its line's end holds no option word.
+    # A word's decoded text is made of the text from where it starts, so only a word that starts at or before the last
+    # such option (where it is in the text) can hold one (a usage line's `--help` near the top: few words decoded)
+    limit = _in_text(text, last)
     for at in _assignments(text):
+        if at > limit:
+            break                       # (_assignments gives them in order)
         eol = text.find("\n", at)
         if _UNPLAIN.search(text, at, len(text) if eol < 0 else eol) and _msprof_word(decode(text, at)[0]):
             return True
     return False
+
+
+# what `bare` takes out of the text (in its order: a `\\`-newline, which becomes one \x01, first where it starts)
+_TAKEN = re.compile(r"\\\r?\n|[\"'\\]")
+
+
+def _in_text(text: str, at: int) -> int:
+    """Where the character at `at` of _may_report's `bare` (the text with _TAKEN's matches taken out, a `\\`-newline
+    kept as one character) is in the text: `at` and the characters taken out before it."""
+    taken = 0
+    for m in _TAKEN.finditer(text):
+        if m.start() - taken > at:
+            break                       # (where this match stands in bare: after the character)
+        taken += m.end() - m.start() - (m.end() - m.start() > 1)
+    return at + taken
 
 
 _UNPLAIN = re.compile(r"['\"\\\\$`]")

@@ -770,7 +770,10 @@ def _after_boundary(text: str, at: int) -> bool:
     return not at or text[at - 1] in " \t\r\n;&|(){}`"
 
 
-_BRACES = re.compile(r"(?:^|(?<=[;&|]))[ \t]*([{}])(?=$|[\s;&|)])", re.M)
+# (led by the line break or operator before it, not a lookbehind: a search led by a set of characters passes over
+# the others quickly, where `(?:^|(?<=[;&|]))` was tried at every character of the body; a body's braces are after
+# its own `{`, so never at the text's start)
+_BRACES = re.compile(r"[\n;&|][ \t]*([{}])(?=$|[\s;&|)])", re.M)
 
 
 def _body_end(text: str, brace: int, brace_body) -> Optional[int]:
@@ -781,7 +784,7 @@ def _body_end(text: str, brace: int, brace_body) -> Optional[int]:
     for m in _BRACES.finditer(text, brace + 1):
         depth += 1 if m.group(1) == "{" else -1
         if depth < 0:
-            body = text[brace:m.start()]
+            body = text[brace:m.start() + 1]
             if "<<" not in body and all(line.count('"') % 2 == 0 and line.count("'") % 2 == 0
                                         for line in body.split("\n")):
                 return m.end()
@@ -819,19 +822,19 @@ def _at_head(text: str, at: int) -> bool:
 def why_walked(text: str, path: str) -> str:
     """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
     is walked."""
-    from ..checks.shell_scan import needs_walk
+    from ..checks.shell_scan import may_start
     from ..shell.state import MAX_COMMANDS
     from ..shell.words import MAX_LAUNCHER
     if len(text) > MAX_LAUNCHER:
         return "over the read bound"
-    if not needs_walk(text):
-        return ""                           # no word the walk's findings hang on (checks/shell_scan.py)
     if "prof" in text.lower():
-        return "a profiling word"
+        return "a profiling word"           # (one that shell_scan.needs_walk walks for)
+    if not may_start(text):
+        return ""                           # no word the walk's findings hang on (checks/shell_scan.py)
     if not os.path.isfile(path):
         return "not a file"
     launcher = os.path.abspath(path)
-    texts = {launcher: _Text(launcher, text)}
+    texts = {launcher: _text(launcher, text)}
     if texts[launcher].why:
         return texts[launcher].why
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
@@ -883,9 +886,12 @@ def why_walked(text: str, path: str) -> str:
     functions = {n for t in texts.values() for n in t.defined}
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
-    for t in texts.values():            # an argument of a function: what `f /data` passes may be its `cd $1`
-        t.rooted += [(literal, whole) for literal, whole, before in t.arguments if before & functions]
-    why = _absolute(texts, region, levels, _held(texts, functions))
+    held = _held(texts, functions)
+    for p, t in texts.items():          # an argument of a function: what `f /data` passes may be its `cd $1`
+        passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
+        if passed:
+            held[p] = passed + held.get(p, [])
+    why = _absolute(texts, region, levels, held)
     if why:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
@@ -1052,9 +1058,27 @@ def _read(path: str) -> Optional[_Text]:
     from ..shell.words import MAX_LAUNCHER
     observed.reading(path)              # a cached check depends on it as on a file the walk reads
     try:
-        return _Text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
+        return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
     except (OSError, ReadError, ValueError):
         return None
+
+
+# what the scan read in each file, kept while its text is the same: a launcher's project has other launchers that run
+# or source it (`benchmark.sh` runs test/train_full_8p.sh, checked next), so one reading serves both (_Text is not
+# changed once made: what it learns later, such as _Text.walked's counts, depends on its text alone)
+_texts: Dict[str, Tuple[str, "_Text"]] = {}
+MAX_TEXTS = 256
+
+
+def _text(path: str, text: str) -> "_Text":
+    kept = _texts.get(path)
+    if kept is not None and kept[0] == text:
+        return kept[1]
+    if len(_texts) >= MAX_TEXTS:
+        _texts.clear()
+    made = _Text(path, text)
+    _texts[path] = (text, made)
+    return made
 
 
 def _absolute(texts: Dict[str, _Text], region: str, levels: int, held: Dict[str, list]) -> str:

@@ -370,6 +370,18 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
     shell launchers likewise, with a sniffed encoding when none is declared."""
     if data is None:
         data = read_bytes(path)
+    text, encoding, bom, kind = _decoded(path, data)
+    return SourceFile(path, text, encoding, bom, _newline(text), kind, data)
+
+
+def read_text(path: str) -> str:
+    """read_source(path).text, without what only fixes need (the line ending it counts): the text a prefilter reads
+    (checks/shell_scan.may_have_setups asks it of every script a launcher may start)."""
+    return _decoded(path, read_bytes(path))[0]
+
+
+def _decoded(path: str, data: bytes) -> Tuple[str, str, bool, str]:
+    """(text, encoding, whether a BOM leads, kind) of a file's bytes, as read_source decodes them."""
     kind = kind_of(path, data[:200])
     bom = data.startswith(b"\xef\xbb\xbf")
     if kind in ("json", "yaml"):        # json.load / MindFormers' yaml.safe_load of a file opened as UTF-8 (a BOM is
@@ -378,10 +390,10 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise ReadError(f"cannot decode as utf-8: {exc}") from None
-        return SourceFile(path, text, "utf-8", bom, _newline(text), kind, data)
+        return text, "utf-8", bom, kind
     if kind != "shell":
         text, encoding = decode_python(data)
-        return SourceFile(path, text, encoding, bom, _newline(text), kind, data)
+        return text, encoding, bom, kind
     encoding = _shell_encoding(data)
     try:
         text = data.decode(encoding)
@@ -389,7 +401,7 @@ def read_source(path: str, data: Optional[bytes] = None) -> SourceFile:
         raise ReadError(f"cannot decode as {encoding}: {exc}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    return SourceFile(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, _newline(text), kind, data)
+    return text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, kind
 
 
 def _newline(text: str) -> str:
