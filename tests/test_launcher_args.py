@@ -520,8 +520,8 @@ def test_a_script_with_a_framework_profiler_is_replayed_as_emulate_replays_it(tm
                                        "    pass\n")
     report = _emulate(tmp_path / "run.sh")
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, "
-        "msprof through a subprocess): what it collects is not known here")
+        "run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch, MindSpore or vLLM "
+        "profiler, msprof through a subprocess): what it collects is not known here")
 
 
 def test_a_child_scripts_functions_are_its_own(tmp_path):

@@ -152,6 +152,13 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
+        else:
+            from ..source.prefilter import names_vllm
+            if names_vllm(code):
+                why = ("it names vLLM's profiler (start_profile, VLLM_TORCH_PROFILER_DIR), which emulate does not model: "
+                       "what it collects is not known here")
+                report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
+                              launch={"lines": [f"{os.path.basename(path)}: {why}"], "unseen": True})
     if source.kind == "python" and not results:
         from .sequence import ms_env_hint
         report["env_hint"] = ms_env_hint(source.text)

@@ -488,8 +488,8 @@ def _named(ls, name: str) -> str:
     if m is not None and m.group(0) in GE_NAMES:
         return f"{name} names {m.group(0)} (line {text.count(chr(10), 0, m.start()) + 1}), but no profiling setup " \
             "emulate can follow is built from it: what it collects is not known here"
-    return (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, msprof "
-            "through a subprocess): what it collects is not known here")
+    return (f"{name} names a profiling API emulate does not model (torch_npu, torch, MindSpore or vLLM profiler, "
+            "msprof through a subprocess): what it collects is not known here")
 
 
 def _unmodelled(ls, name: str, why: str) -> str:
