@@ -44,6 +44,9 @@ from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, sta
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      not_replayed, report_json, result_json, target_line, unknown_reasons)
 
+# vLLM's profiler is named, not modelled: a script calling it is "unknown" (data/sources.json)
+FACTS = ("runtime.vllm_profiler",)
+
 
 # ---------------------------------------------------------------- the emulation
 
