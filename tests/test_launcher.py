@@ -569,15 +569,18 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
     loops = {"start.sh": "RANK_ID_START=0\nfor((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));",
              "device.sh": "for((RANK_ID=$ASCEND_DEVICE_ID;RANK_ID<$((RANK_SIZE+$ASCEND_DEVICE_ID));RANK_ID++));",
              "times.sh": "for((RANK_ID=$D;RANK_ID<$((RANK_SIZE*D));RANK_ID++));",
-             "set.sh": "for((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));"}
+             "set.sh": "for((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
+             "let.sh": "let RANK_SIZE=RANK_SIZE*2\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
+             "read.sh": "read RANK_SIZE < sizes\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));"}
     seen = {}
     for name, head in loops.items():
-        body = "RANK_SIZE=4\n" if name == "set.sh" else ""
+        body = "RANK_SIZE=4\n" if name == "set.sh" else "let b=RANK_ID+1\n" if name == "start.sh" else ""
         (tmp_path / name).write_text(f"export RANK_SIZE=8\n{head}\ndo\n{body}    python3 train.py --profiling=True &\n"
                                      "done\nwait\n")
         report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
         seen[name] = report["launch"]["lines"][1]
     assert seen["start.sh"] == seen["device.sh"] == "  started 8 times (one per rank)"
-    # an unknown times a known is not settled; a body that sets a bound changes how often bash runs it
-    assert seen["times.sh"] == seen["set.sh"] == ("  started an unknown number of times (a loop, or a process count "
+    # an unknown times a known is not settled; a body that sets a bound changes how often bash runs it; `let` and
+    # `read` set a bound where the walk does not follow its value
+    assert seen["times.sh"] == seen["set.sh"] == seen["let.sh"] == seen["read.sh"] == ("  started an unknown number of times (a loop, or a process count "
                                                   "not known statically); each run emulated alike")

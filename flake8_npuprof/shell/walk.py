@@ -253,6 +253,10 @@ class Walk(Expander, Compounds):
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
                 if named:
                     block.ranks, names = named_loop_count(named, self._value)
+                    if any(re.search(rf"\b(?:let|read|readarray|mapfile|printf\s+-v)\b[^\n;]*\b{n}\b|"
+                                     rf"\(\([^)]*\b{n}\s*(?:[-+*/%]?=(?!=)|\+\+|--)|(?:\+\+|--){n}\b", text)
+                           for n in names):
+                        block.ranks = 0     # set where the walk does not follow values: its value here may be wrong
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
                 blocks.append(block)
                 continue
