@@ -574,7 +574,8 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
              "read.sh": "read RANK_SIZE < sizes\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));"}
     seen = {}
     for name, head in loops.items():
-        body = "RANK_SIZE=4\n" if name == "set.sh" else "let b=RANK_ID+1\n" if name == "start.sh" else ""
+        # `let a=RANK_ID*${corenum}/${RANK_SIZE}` (the zoo's core binding) reads RANK_SIZE and sets nothing of it
+        body = {"set.sh": "RANK_SIZE=4\n", "start.sh": "let a=RANK_ID*${corenum}/${RANK_SIZE}\n"}.get(name, "")
         (tmp_path / name).write_text(f"export RANK_SIZE=8\n{head}\ndo\n{body}    python3 train.py --profiling=True &\n"
                                      "done\nwait\n")
         report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})

@@ -253,8 +253,9 @@ class Walk(Expander, Compounds):
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
                 if named:
                     block.ranks, names = named_loop_count(named, self._value)
-                    if any(re.search(rf"\b(?:let|read|readarray|mapfile|printf\s+-v)\b[^\n;]*\b{n}\b|"
-                                     rf"\(\([^)]*\b{n}\s*(?:[-+*/%]?=(?!=)|\+\+|--)|(?:\+\+|--){n}\b", text)
+                    if any(re.search(rf"(?:\blet\b[^\n;]*|\(\([^)]*)(?:(?<![\w$]){n}\s*(?:[-+*/%]?=(?!=)|\+\+|--)|"
+                                     rf"(?:\+\+|--)\s*{n}\b)|\b(?:read|readarray|mapfile)\b[^\n;|&]*(?<![\w${{]){n}\b|"
+                                     rf"\bprintf\s+-v\s*{n}\b", text)
                            for n in names):
                         block.ranks = 0     # set where the walk does not follow values: its value here may be wrong
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
