@@ -583,5 +583,6 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
     assert seen["start.sh"] == seen["device.sh"] == "  started 8 times (one per rank)"
     # an unknown times a known is not settled; a body that sets a bound changes how often bash runs it; `let` and
     # `read` set a bound where the walk does not follow its value
-    assert seen["times.sh"] == seen["set.sh"] == seen["let.sh"] == seen["read.sh"] == ("  started an unknown number of times (a loop, or a process count "
-                                                  "not known statically); each run emulated alike")
+    unknown = "  started an unknown number of times (a loop, or a process count not known statically); each run " \
+        "emulated alike"
+    assert seen["times.sh"] == seen["set.sh"] == seen["let.sh"] == seen["read.sh"] == unknown
