@@ -560,3 +560,29 @@ def test_each_stop_under_set_e_ends_its_own_child(tmp_path):
     child = "#!/bin/bash\nset -e\n" + FAILS + "python3 train.py --profiling\n"
     got, _ = _verdicts(tmp_path, "bash a.sh\nbash b.sh\n", a=child, b=child)
     assert got == [("a.sh:3", "fails"), ("a.sh:4", "not run"), ("b.sh:3", "fails"), ("b.sh:4", "not run")]
+
+
+def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
+    # the model zoo's launchers: `for((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++))`
+    # with RANK_SIZE=8 runs 8 times; one starting at the caller's device id runs RANK_SIZE times whatever it is
+    shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
+    loops = {"start.sh": "RANK_ID_START=0\nfor((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));",
+             "device.sh": "for((RANK_ID=$ASCEND_DEVICE_ID;RANK_ID<$((RANK_SIZE+$ASCEND_DEVICE_ID));RANK_ID++));",
+             "times.sh": "for((RANK_ID=$D;RANK_ID<$((RANK_SIZE*D));RANK_ID++));",
+             "set.sh": "for((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
+             "let.sh": "let RANK_SIZE=RANK_SIZE*2\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
+             "read.sh": "read RANK_SIZE < sizes\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));"}
+    seen = {}
+    for name, head in loops.items():
+        # `let a=RANK_ID*${corenum}/${RANK_SIZE}` (the zoo's core binding) reads RANK_SIZE and sets nothing of it
+        body = {"set.sh": "RANK_SIZE=4\n", "start.sh": "let a=RANK_ID*${corenum}/${RANK_SIZE}\n"}.get(name, "")
+        (tmp_path / name).write_text(f"export RANK_SIZE=8\n{head}\ndo\n{body}    python3 train.py --profiling=True &\n"
+                                     "done\nwait\n")
+        report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
+        seen[name] = report["launch"]["lines"][1]
+    assert seen["start.sh"] == seen["device.sh"] == "  started 8 times (one per rank)"
+    # an unknown times a known is not settled; a body that sets a bound changes how often bash runs it; `let` and
+    # `read` set a bound where the walk does not follow its value
+    unknown = "  started an unknown number of times (a loop, or a process count not known statically); each run " \
+        "emulated alike"
+    assert seen["times.sh"] == seen["set.sh"] == seen["let.sh"] == seen["read.sh"] == unknown

@@ -83,6 +83,24 @@ def test_an_option_that_changes_no_launch_is_said_where_npp015_is_not_claimed(tm
     assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == "no launch switches profiling on"
 
 
+def test_an_option_that_goes_nowhere_is_said_over_several_launches_too(tmp_path):
+    # Speech_Transformer's launcher runs pre_process.py, then train.py; neither nor any file of the project profiles:
+    # with --profiling=True the answer said only "no launch switches profiling on" (NPP015 says the option is lost)
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    (tmp_path / "p" / "src" / "train.py").write_text("import argparse\nargparse.ArgumentParser().parse_args()\n")
+    (tmp_path / "p" / "src" / "prep.py").write_text("print('prepared')\n")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    launcher.write_text(launcher.read_text().replace("python3 ./src/train.py",
+                                                     "python3 ./src/prep.py\npython3 ./src/train.py"))
+    report = _emulate(launcher, ["--data_path=/d", "--profiling=True"])
+    assert report["usable"] is False and len(report["launches"]) == 2
+    assert report["answer"]["why"] == (
+        "no launch switches profiling on; --profiling=True on this launcher goes nowhere: no launch gets --profiling "
+        "or anything made from it, and ../src/prep.py, ../src/train.py have no profiling setup (no Python file of the "
+        "project names one)")
+    assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == "no launch switches profiling on"
+
+
 def test_the_template_without_arguments_says_what_would_switch_profiling_on():
     report = _emulate(TEMPLATE)
     assert report["usable"] is False and report["launch"]["command"][2] == f"--data_path={HOLE}"
@@ -502,8 +520,8 @@ def test_a_script_with_a_framework_profiler_is_replayed_as_emulate_replays_it(tm
                                        "    pass\n")
     report = _emulate(tmp_path / "run.sh")
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, "
-        "msprof through a subprocess): what it collects is not known here")
+        "run.sh:2: train.py names a profiling API emulate does not model (torch_npu, torch, MindSpore or vLLM "
+        "profiler, msprof through a subprocess): what it collects is not known here")
 
 
 def test_a_child_scripts_functions_are_its_own(tmp_path):

@@ -131,3 +131,24 @@ def test_a_module_naming_a_profiler_in_code_goes_before_one_listing_its_name(tmp
     (tmp_path / "train.py").write_text("import config_args\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and "but config_args.py, which it imports, names one" in report["answer"]["why"]
+
+
+VLLM = 'from vllm import LLM\n\nllm = LLM(model="m")\nllm.start_profile()\nllm.generate("hi")\nllm.stop_profile()\n'
+
+
+def test_vllms_profiler_is_a_profiling_api_not_no_setup(tmp_path):
+    # vllm-ascend before #5928 (worker_v1.py _init_profiler) runs torch_npu's profiler between start_profile() and
+    # stop_profile() where VLLM_TORCH_PROFILER_DIR is set: "usable data: no" was false; emulate does not model it
+    (tmp_path / "offline.py").write_text(VLLM)
+    report = emulate_path(str(tmp_path / "offline.py"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "it names vLLM's profiler (start_profile, VLLM_TORCH_PROFILER_DIR), which emulate does not model: what it "
+        "collects is not known here")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\nVLLM_TORCH_PROFILER_DIR=./p python3 offline.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "run.sh:3: offline.py names a profiling API emulate does not model (torch_npu, torch, MindSpore or vLLM "
+        "profiler, msprof through a subprocess): what it collects is not known here")
+    # a script that only mentions it in a comment is still no setup
+    (tmp_path / "offline.py").write_text("from vllm import LLM\n# llm.start_profile()\nLLM(model='m')\n")
+    assert emulate_path(str(tmp_path / "offline.py"), T, use_env=False, environ={})["usable"] is False

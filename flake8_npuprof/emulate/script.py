@@ -44,6 +44,9 @@ from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, sta
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      not_replayed, report_json, result_json, target_line, unknown_reasons)
 
+# vLLM's profiler is named, not modelled: a script calling it is "unknown" (data/sources.json)
+FACTS = ("runtime.vllm_profiler",)
+
 
 # ---------------------------------------------------------------- the emulation
 
@@ -152,6 +155,13 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [not_replayed(os.path.basename(path), framework)], "unseen": True})
                 break
+        else:
+            from ..source.prefilter import names_vllm
+            if names_vllm(code):
+                why = ("it names vLLM's profiler (start_profile, VLLM_TORCH_PROFILER_DIR), which emulate does not model: "
+                       "what it collects is not known here")
+                report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
+                              launch={"lines": [f"{os.path.basename(path)}: {why}"], "unseen": True})
     if source.kind == "python" and not results:
         from .sequence import ms_env_hint
         report["env_hint"] = ms_env_hint(source.text)

@@ -488,8 +488,8 @@ def _named(ls, name: str) -> str:
     if m is not None and m.group(0) in GE_NAMES:
         return f"{name} names {m.group(0)} (line {text.count(chr(10), 0, m.start()) + 1}), but no profiling setup " \
             "emulate can follow is built from it: what it collects is not known here"
-    return (f"{name} names a profiling API emulate does not model (torch_npu, torch or MindSpore profiler, msprof "
-            "through a subprocess): what it collects is not known here")
+    return (f"{name} names a profiling API emulate does not model (torch_npu, torch, MindSpore or vLLM profiler, "
+            "msprof through a subprocess): what it collects is not known here")
 
 
 def _unmodelled(ls, name: str, why: str) -> str:
@@ -696,6 +696,10 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
             # "collects nothing" is not claimed, but the option itself is certainly lost)
             why += "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made "
                            "from it" for spelled, option in w.unreaching)
+            # ... and where no file of the project names profiling (NPP015), as one launch says it (_off_unless)
+            why += "".join(f"; {d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made "
+                           f"from it, and {d.script} {'have' if ', ' in d.script else 'has'} no profiling setup (no "
+                           "Python file of the project names one)" for d in w.dropped if not d.flag)
         # another command may start what profiles: never "no" (a script it sources and does not read, such as
         # the toolkit's set_env.sh, is left to the launches it is sourced for)
         unknown = _unknown_command(w, sourced=False)

@@ -18,6 +18,10 @@ from .words import arithmetic_end, comment_end, continuation, heredoc_end, hered
 # `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`)
 _FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s*;\s*"
                     r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
+# `for ((RANK_ID=$RANK_ID_START; RANK_ID<$((RANK_SIZE+RANK_ID_START)); RANK_ID++))`: bounds written with parameters
+_FOR_C_NAMED = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*([^;()]*(?:\$\(\([^;()]*\)\))?[^;()]*?)\s*;\s*\1\s*(<=|<)\s*"
+                          r"([^;()]*(?:\$\(\([^;()]*\)\))?[^;()]*?)\s*;\s*"
+                          r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
 _OPERATOR_STARTS = frozenset(o[0] for o in _OPERATORS)
 # the operator at a character: the one two characters long when it is there (`&&` before `&`), else the one; looked up
@@ -47,6 +51,42 @@ def _loop_count(text: str, words, m) -> int:
     if rest and all(re.fullmatch(r"[\w.-]+", w) for w in rest):
         return len(rest)
     return 0
+
+
+def named_loop_count(m, value) -> Tuple[int, Tuple[str, ...]]:
+    """How many times a `for ((...))` loop whose bounds name parameters runs (0: not known), and the names. value(name)
+    is a parameter's value (None: not known). An unknown one may stand in both bounds if it cancels out
+    (`i=$D; i<$((N+D))` runs N times whatever D is): bounds without `*` are sums, so the count is known when it is the
+    same with each unknown at 0 and at 1."""
+    lo, op, hi = m.group(2), m.group(3), m.group(4)
+    names = tuple(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", lo + " " + hi)))
+    values = {n: value(n) for n in names}
+    unknown = [n for n in names if values[n] is None]
+    if unknown and "*" in lo + hi:
+        return 0, names
+
+    def number(name: str, extra: Dict[str, str]) -> str:
+        # an empty one counts 0, as in bash; one bash would not read as a number ('8\r' of a CRLF file) is not counted
+        v = extra.get(name) or values[name] or "0"
+        return v if re.fullmatch(r"-?\d+", v) else "?"
+
+    def count(extra: Dict[str, str]) -> Optional[int]:
+        ends = []
+        for expr in (lo, hi):
+            body = re.sub(r"\$\{?([A-Za-z_]\w*)\}?|\b([A-Za-z_]\w*)\b",
+                          lambda k: number(k.group(1) or k.group(2), extra), expr.replace("$((", "(("))
+            if not re.fullmatch(r"[\d\s+*()-]+", body):
+                return None
+            try:
+                ends.append(int(eval(body, {"__builtins__": {}}, {})))       # digits and + - * ( ) only
+            except Exception:
+                return None
+        return ends[1] - ends[0] + (1 if op == "<=" else 0)
+
+    first = count({n: "0" for n in unknown})
+    if first is None or any(count({**{n: "0" for n in unknown}, u: "1"}) != first for u in unknown):
+        return 0, names
+    return max(0, first), names
 
 
 _LEXED: Dict[str, Dict[tuple, list]] = {}     # text -> (start, stop) -> commands, for the last few texts

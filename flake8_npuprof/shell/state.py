@@ -32,7 +32,7 @@ _ALL_ARGS = frozenset({'"$@"', "$@", "$*", '"${@}"', "${@}", "${*}"})     # ever
 class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
-    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state")
+    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -40,6 +40,7 @@ class _Block:
         self.broken = False             # a loop with `break`/`continue`: how often it runs is not known
         # an `if` whose conditions are known: "take" its branch runs, "skip" it does not, "done" an earlier one ran
         self.state = state
+        self.bounds: Dict[str, Optional[Setting]] = {}     # a `for ((...))` bound's parameters, as the loop began
 
 
 class Setting(NamedTuple):

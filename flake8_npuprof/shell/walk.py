@@ -21,7 +21,8 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
 from .expand import Expander
-from .parse import _AFTER_SUBSHELL, _FOR_C, _lexed, _loop_count, without_redirections
+from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_count, named_loop_count,
+                    without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Setting, _Block, within)
 
@@ -247,11 +248,26 @@ class Walk(Expander, Compounds):
                 blocks.append(_Block(head, 1, len(self.commands)))
                 words = words[1:]
             elif head == "for":
-                blocks.append(_Block("for", _loop_count(text, words, _FOR_C.match(text, words[0][0])),
-                                     len(self.commands)))
+                literal = _FOR_C.match(text, words[0][0])
+                named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
+                block = _Block("for", _loop_count(text, words, literal), len(self.commands))
+                if named:
+                    block.ranks, names = named_loop_count(named, self._value)
+                    if any(re.search(rf"(?:\blet\b[^\n;]*|\(\([^)]*)(?:(?<![\w$]){n}\s*(?:[-+*/%]?=(?!=)|\+\+|--)|"
+                                     rf"(?:\+\+|--)\s*{n}\b)|\b(?:read|readarray|mapfile)\b[^\n;|&]*(?<![\w${{]){n}\b|"
+                                     rf"\bprintf\s+-v\s*{n}\b", text)
+                           for n in names):
+                        block.ranks = 0     # set where the walk does not follow values: its value here may be wrong
+                    block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
+                blocks.append(block)
                 continue
             elif head in ("fi", "done", "esac"):
-                self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
+                loop = self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
+                if loop is not None and loop.bounds and loop.ranks and any(
+                        (self.vars.get(n) or self.exported.get(n)) is not s for n, s in loop.bounds.items()):
+                    # the body sets a bound, which bash reads again at every round: how often it ran is not known
+                    for i in range(loop.first, len(self.commands)):
+                        self.commands[i] = self.commands[i]._replace(ranks=0)
                 continue
             elif head == "}":
                 group = self._close(blocks, "group", restore=op in ("&", "|"))

@@ -88,6 +88,12 @@ def names_mindspore(text: str) -> bool:
     return "MS_PROFILER_OPTIONS" in text and _names_outside_comments(text, ("MS_PROFILER_OPTIONS",))
 
 
+def names_vllm(text: str) -> bool:
+    """vLLM's profiler, which emulate does not model: `llm.start_profile()` or VLLM_TORCH_PROFILER_DIR in a file
+    that names vllm, outside a comment."""
+    return "vllm" in text and _names_outside_comments(text, ("start_profile", "VLLM_TORCH_PROFILER_DIR"))
+
+
 def names_a_setup(text: str) -> bool:
     """Stage two: a name a setup is found from, outside a comment (or "msprof" anywhere)."""
     if "msprof" in text:
@@ -267,4 +273,7 @@ PROFILING_WORDS = re.compile(r"(?<!\w)(?:profiling_mode|profiling_options|Profil
                              r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
                              # a module named profiler (`from .profiler import`, `import profiler`), not
                              # `from memory_profiler import` (mmcv's MemoryProfilerHook) nor line_profiler
-                             r"(?:from|import)\s+(?:[\w.]*\.)?profiler\b|mindspore\.profiler|E2E_PROF|prof_type")
+                             r"(?:from|import)\s+(?:[\w.]*\.)?profiler\b|mindspore\.profiler|E2E_PROF|prof_type|"
+                             # vLLM's: `llm.start_profile()`, which vllm-ascend before #5928 runs torch_npu's profiler
+                             # for where VLLM_TORCH_PROFILER_DIR is set (worker_v1.py _init_profiler)
+                             r"\.start_profile\(|VLLM_TORCH_PROFILER_DIR")
