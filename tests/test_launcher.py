@@ -571,7 +571,11 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
              "times.sh": "for((RANK_ID=$D;RANK_ID<$((RANK_SIZE*D));RANK_ID++));",
              "set.sh": "for((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
              "let.sh": "let RANK_SIZE=RANK_SIZE*2\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
-             "read.sh": "read RANK_SIZE < sizes\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));"}
+             "read.sh": "read RANK_SIZE < sizes\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
+             # bash's `**`, its 64-bit wrap and its octal 010 are not worked out here (9**9**9 would run for minutes)
+             "power.sh": "for((RANK_ID=0;RANK_ID<9**9**9;RANK_ID++));",
+             "wrap.sh": "for((RANK_ID=0;RANK_ID<9223372036854775807+RANK_SIZE;RANK_ID++));",
+             "octal.sh": "for((RANK_ID=0;RANK_ID<010;RANK_ID++));"}
     seen = {}
     for name, head in loops.items():
         # `let a=RANK_ID*${corenum}/${RANK_SIZE}` (the zoo's core binding) reads RANK_SIZE and sets nothing of it
@@ -586,3 +590,12 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
     unknown = "  started an unknown number of times (a loop, or a process count not known statically); each run " \
         "emulated alike"
     assert seen["times.sh"] == seen["set.sh"] == seen["let.sh"] == seen["read.sh"] == unknown
+    assert seen["power.sh"] == seen["wrap.sh"] == seen["octal.sh"] == unknown
+
+
+@pytest.mark.parametrize("body, value", [("2*(3+4)-1", 13), ("- -5", 5), ("9**9**9", None), ("010", None),
+                                         ("9223372036854775807+1", None), ("(" * 300 + "1" + ")" * 300, None),
+                                         ("1/2", None), ("", None)])
+def test_an_arithmetic_body_is_worked_out_only_as_bash_would(body, value):
+    from flake8_npuprof.shell.words import integer_value
+    assert integer_value(body) == value

@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..source.text import HOLE, Run, StrValue
 from .parse import _commands
 from .state import MAX_SUBSTITUTIONS, Setting, WalkState
-from .words import decode, skip_expansion
+from .words import decode, integer_value, skip_expansion
 
 
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
@@ -162,12 +162,8 @@ class Expander(WalkState):
                       lambda m: _number(self._value(m.group(1) or m.group(2))), text[a:b])
         if not body.strip():
             return "0"
-        if not re.fullmatch(r"[\d\s+*()-]+", body):
-            return None
-        try:
-            return str(int(eval(body, {"__builtins__": {}}, {})))       # digits and + - * ( ) only
-        except Exception:
-            return None
+        value = integer_value(body)
+        return None if value is None else str(value)
 
     def _substitute(self, text: str, a: int, b: int) -> Optional[str]:
         """The output of a command substitution made of the commands launchers use to name their own directory:

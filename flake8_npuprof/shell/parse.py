@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .words import arithmetic_end, comment_end, continuation, heredoc_end, heredoc_tag, word_end
+from .words import arithmetic_end, comment_end, continuation, heredoc_end, heredoc_tag, integer_value, word_end
 
 
 # `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`)
@@ -33,8 +33,8 @@ _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by
 def _loop_count(text: str, words, m) -> int:
     """How many times a `for` loop runs its body (0: not known)."""
     if m is not None:
-        lo, op, hi = int(m.group(2)), m.group(3), int(m.group(4))
-        return max(0, hi - lo + (1 if op == "<=" else 0))
+        lo, hi = integer_value(m.group(2)), integer_value(m.group(4))     # `010` is octal to bash: not known
+        return 0 if lo is None or hi is None else max(0, hi - lo + (1 if m.group(3) == "<=" else 0))
     items = [text[a:b] for a, b in words[1:]]
     if len(items) < 2 or items[1] != "in":
         return 0
@@ -74,13 +74,11 @@ def named_loop_count(m, value) -> Tuple[int, Tuple[str, ...]]:
         ends = []
         for expr in (lo, hi):
             body = re.sub(r"\$\{?([A-Za-z_]\w*)\}?|\b([A-Za-z_]\w*)\b",
-                          lambda k: number(k.group(1) or k.group(2), extra), expr.replace("$((", "(("))
-            if not re.fullmatch(r"[\d\s+*()-]+", body):
+                          lambda k: number(str(k.group(1) or k.group(2)), extra), expr.replace("$((", "(("))
+            value = integer_value(body)
+            if value is None:
                 return None
-            try:
-                ends.append(int(eval(body, {"__builtins__": {}}, {})))       # digits and + - * ( ) only
-            except Exception:
-                return None
+            ends.append(value)
         return ends[1] - ends[0] + (1 if op == "<=" else 0)
 
     first = count({n: "0" for n in unknown})

@@ -196,6 +196,19 @@ def comment_end(text: str, i: int, n: int) -> int:
     return n if nl < 0 else nl
 
 
+def integer_value(body: str) -> Optional[int]:
+    """The value of an arithmetic body of decimal numbers and + - * ( ), as bash works it out; None where it is
+    not that, where bash would read a number otherwise (`010` is octal there: Python refuses it), where it has
+    `**` (9**9**9 would run for minutes here) and where the value leaves bash's 64-bit integers (bash wraps)."""
+    if "**" in body or not re.fullmatch(r"[\d\s+*()-]+", body):
+        return None
+    try:
+        value = int(eval(body, {"__builtins__": {}}, {}))       # digits and + - * ( ) only, checked above
+    except Exception:       # a leading zero, unbalanced brackets, nesting past the parser's limit
+        return None
+    return value if -2 ** 63 <= value < 2 ** 63 else None
+
+
 def arithmetic_end(text: str, i: int, n: int) -> int:
     """After the `))` that closes the arithmetic `((` at i (`(( i++ ))`, `for ((i = 0; i < n; i++))`), its inner
     parentheses balanced; n (the end of the text read) when none closes it."""
