@@ -417,8 +417,10 @@ def _names(tree: ast.AST, target: str, stem: str) -> Optional[ast.AST]:
     held = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
             for a in n.names if a.name.split(".")[-1] == stem}
     for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and n.id == target or isinstance(n, ast.alias) and target in (n.name, n.asname):
+        if isinstance(n, ast.Name) and n.id == target:
             return n
+        if isinstance(n, (ast.Import, ast.ImportFrom)) and any(target in (a.name, a.asname) for a in n.names):
+            return n            # the statement, for its line: an alias has none before Python 3.10
         if isinstance(n, ast.Attribute) and n.attr == target:
             head = n.value
             while isinstance(head, ast.Attribute):
