@@ -199,8 +199,9 @@ def comment_end(text: str, i: int, n: int) -> int:
 def integer_value(body: str) -> Optional[int]:
     """The value of an arithmetic body of decimal numbers and + - * ( ), as bash works it out; None where it is
     not that, where bash would read a number otherwise (`010` is octal there: Python refuses it), where it has
-    `**` (9**9**9 would run for minutes here) and where the value leaves bash's 64-bit integers (bash wraps)."""
-    if "**" in body or not re.fullmatch(r"[\d\s+*()-]+", body):
+    `**` (9**9**9 would run for minutes here) or `--`/`++` (bash's increments, which Python reads as two signs)
+    and where the value leaves bash's 64-bit integers (bash wraps)."""
+    if "**" in body or "--" in body or "++" in body or not re.fullmatch(r"[\d\s+*()-]+", body):
         return None
     try:
         value = int(eval(body, {"__builtins__": {}}, {}))       # digits and + - * ( ) only, checked above
