@@ -12,8 +12,11 @@ where that is certain (why_walked says what is not):
   reported on that file (shell_launches._prepared), so those files' words only decide what is walked;
 - the files it runs or sources (`bash x.sh`, `source env`, `. ./env.sh`) are followed with the same scan, found by
   their names as the walk finds them (below the folders its relative paths reach), to MAX_SOURCED deep, no file
-  twice on one chain, each within the read bound: every script any of them can name counts (a launcher that runs
-  a `.sh` starting a profiled script is walked);
+  twice on one chain, each within the read bound: every script the launcher and the files it may source can name
+  counts (a launcher that sources a `.sh` starting a profiled script is walked); a file every place that names it
+  runs in a new shell (`bash x.sh`, `./x.sh`, _sources_none) is followed for its commands, levels and absolute
+  paths (where the walk may stop: NPP191), but its launches are its own, reported on it, and nothing it sets comes
+  back;
 - every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`; `*_test.py` is looked for as
   written, since the walk expands no pattern; a name cut short by `${x#y}` is one of the files whose name ends
   its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
@@ -898,8 +901,14 @@ def why_walked(text: str, path: str) -> str:
     # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script; nor one that
     # starts with a variable the texts set only to such arguments (`code_dir=$1`); one set only to names written out
     # (`cur_path='pwd'`) is, from any folder, a file whose path ends with its value and the rest of the word
+    # only the scripts of the launcher's own shell: a file it runs is a new shell, whose launches are reported on that
+    # file (shell_launches._prepared) and whose variables and folders do not come back; it was followed for its
+    # commands, levels and absolute paths (where its walk may stop: NPP191 on the launcher)
+    own_shell = _same_shell(texts, launcher, edges)
     names = set()
     for p, t in texts.items():
+        if p not in own_shell:
+            continue
         for name, lead, body, tail, rest in t.scripts:
             if lead is None or lead.isdigit() and not (p == launcher and not body):
                 names.add((name, tail))
@@ -911,7 +920,7 @@ def why_walked(text: str, path: str) -> str:
                     names.update((name, "/" + _UP.sub("", os.path.normpath(v + rest))) for v in values)
     candidates = list(dict.fromkeys(p for name, tail in names for p in _named(found, name)
                                     if not tail or p.endswith(tail)))
-    candidates += _modules({m for t in texts.values() for m in t.modules}, region, found)
+    candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
     return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                  for p in candidates if _may_have_setups(p)), "")
 
@@ -943,6 +952,29 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]])
                 texts[c], depth[c] = t, depth[p] + 1
                 todo.append(c)
     return "", edges
+
+
+def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
+    """The launcher and the files it may source, and those they may source: all but the files no place that names
+    them sources (_sources_none: `bash x.sh`, `./x.sh`, `cp x.sh d/`), and what only those source or run."""
+    functions = {n for t in texts.values() for n in t.defined}
+    out, todo = {launcher}, [launcher]
+    while todo:
+        p = todo.pop()
+        t = texts[p]
+        for c, (_, sourced, named) in edges.get(p, {}).items():
+            if c not in out and (sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named)):
+                out.add(c)
+                todo.append(c)
+    return out
+
+
+def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
+    """Whether the command that holds the word at `at` sources no file: the words before it there are written out
+    (not `$cmd`, `"source`) and none is `source`, `.`, `eval` or a function's name (the walk sources a file only by a
+    command whose head is `source` or `.`, which may come from a value, an eval or a function's body)."""
+    words = text[_command_start(text, at):at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
+    return all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words)
 
 
 def _linked(folder: str) -> bool:
