@@ -53,7 +53,11 @@ import os
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..checks.shell_scan import may_have_setups as _may_have_setups
+from ..checks.shell_scan import may_have_setups as _may_have_setups, may_start
+from ..shell.state import MAX_COMMANDS, MAX_SOURCED
+from ..shell.words import MAX_LAUNCHER
+from ..source import observed
+from ..source.files import ReadError, decode_shell, read_bytes
 
 MAX_LEVELS = 4                  # folders above the launcher's
 MAX_ENTRIES = 1000              # files and folders a region may hold (a listing costs more than a walk past it)
@@ -825,9 +829,6 @@ def _at_head(text: str, at: int) -> bool:
 def why_walked(text: str, path: str) -> str:
     """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
     is walked."""
-    from ..checks.shell_scan import may_start
-    from ..shell.state import MAX_COMMANDS
-    from ..shell.words import MAX_LAUNCHER
     if len(text) > MAX_LAUNCHER:
         return "over the read bound"
     if "prof" in text.lower():
@@ -928,7 +929,6 @@ def why_walked(text: str, path: str) -> str:
 def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]]):
     """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: (how
     often it is named, whether sourced, which of the file's shells names it)}}."""
-    from ..shell.state import MAX_SOURCED
     edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
     todo, depth = [launcher], {launcher: 0}
     while todo:
@@ -1085,9 +1085,6 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
 
 
 def _read(path: str) -> Optional[_Text]:
-    from ..source import observed
-    from ..source.files import ReadError, decode_shell, read_bytes
-    from ..shell.words import MAX_LAUNCHER
     observed.reading(path)              # a cached check depends on it as on a file the walk reads
     try:
         return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
@@ -1116,7 +1113,6 @@ def _text(path: str, text: str) -> "_Text":
 def _absolute(texts: Dict[str, _Text], region: str, levels: int, held: Dict[str, list]) -> str:
     """Why an absolute path of the texts (and those held: _held) may reach a script ("" when none can: it is not
     there, with as many levels up as the texts can go, or it is in the region listed)."""
-    from ..source import observed
     for p, t in texts.items():
         for literal, whole in t.rooted + held.get(p, []):
             if t.modules:
@@ -1201,7 +1197,6 @@ def _word_start(text: str, at: int) -> int:
 def _modules(modules: Set[str], region: str, found: Dict[str, List[str]]) -> List[str]:
     """The files `python -m` can start for these modules: below the region (any folder may be the search path's)
     or in a folder above it (project.search_path goes up to a package's top and a project's root)."""
-    from ..source import observed
     out = []
     for module in modules:
         parts = module.split(".")
