@@ -384,6 +384,23 @@ def test_a_file_a_command_may_source_is_followed_for_its_scripts(project, text):
     assert bench._check(str(path), text) == slow
 
 
+def test_a_file_read_before_the_region_grew_is_followed_again(project):
+    """The scan reads the files a launcher sources, and goes up a level when one writes `..` (env.sh here): the
+    second pass goes through every file again, so env.sh, sourced from a file read in the first pass, still sets
+    the script the launcher starts."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "outer.sh").write_text("source ./env.sh\n")
+    (project / "test" / "env.sh").write_text("T=../train.py\n")
+    (project / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    text = "source ./outer.sh\npython3 ${T}\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "../train.py may hold a setup"
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
 @pytest.mark.parametrize("text", FOLLOWED[2:7])
 def test_a_launcher_is_walked_once_a_file_it_follows_can_start_a_profiled_script(project, text):
     """The same launchers once the script the child, the sourced value, the module or the function names holds a

@@ -940,16 +940,20 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]])
                     continue
                 n, s, named = edges[p].get(c, (0, False, ()))
                 edges[p][c] = (n + 1, s or sourced, named + (i,))
-                if c in texts:
-                    continue
-                if depth[p] + 1 > MAX_SOURCED or len(texts) >= MAX_FILES:
+                if c in depth:
+                    continue                # (reached in this pass already)
+                if depth[p] + 1 > MAX_SOURCED or c not in texts and len(texts) >= MAX_FILES:
                     return "files run or sourced too deep or too many", edges
-                t = _read(c)
-                if t is None:
-                    return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole", edges
-                if t.why:
-                    return f"{t.why} in {os.path.relpath(c, os.path.dirname(launcher))}", edges
-                texts[c], depth[c] = t, depth[p] + 1
+                if c not in texts:
+                    t = _read(c)
+                    if t is None:
+                        return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole", edges
+                    if t.why:
+                        return f"{t.why} in {os.path.relpath(c, os.path.dirname(launcher))}", edges
+                    texts[c] = t
+                # a file read in an earlier pass (before the region grew) is gone through again: its edges were
+                # left out of this pass's when it was skipped as read, and its commands and levels with them
+                depth[c] = depth[p] + 1
                 todo.append(c)
     return "", edges
 
