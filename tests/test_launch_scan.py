@@ -401,6 +401,26 @@ def test_a_file_read_before_the_region_grew_is_followed_again(project):
     assert bench._check(str(path), text) == slow
 
 
+@pytest.mark.parametrize("text, why", [
+    ('echo "usage: ./child.sh [data dir]"\n', ""),       # echo's argument: no file run
+    ('echo "`date +%H`-[INFO] start to run child.sh "\n', ""),
+    ("printf '%s\\n' child.sh\n", ""),
+    ('echo "$(s=source; $s ./child.sh)"\n', "../tools/eval.py may hold a setup"),     # in a substitution
+    ("$(echo $cmd ./child.sh)\n", "../tools/eval.py may hold a setup"),      # a substitution's output, run
+    ("x=`echo ./child.sh`; source $x\n", "a shell script named from values ($x)"),
+    ('echo() { s=source; $s "$1"; }\necho ./child.sh\n', "a function named echo or printf"),
+])
+def test_a_file_named_only_in_what_echo_prints_is_not_followed(project, text, why, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("python3 ../tools/eval.py\n")
+    (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
 @pytest.mark.parametrize("text", FOLLOWED[2:7])
 def test_a_launcher_is_walked_once_a_file_it_follows_can_start_a_profiled_script(project, text):
     """The same launchers once the script the child, the sourced value, the module or the function names holds a

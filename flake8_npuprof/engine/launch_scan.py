@@ -194,6 +194,7 @@ class _Text:
         # the words before each `..` not counted there, a program's argument (_dots): a function's may be a `cd`'s
         self.dot_commands: List[Set[str]] = []
         self.links = "readlink" in text or "realpath" in text
+        self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
@@ -251,6 +252,9 @@ class _Text:
                 if line < 1 or text[line - 1] != "\\":
                     break
             sourced = bool(_SOURCE_HEAD.search(text, max(0, line), at))
+            if not sourced and _printed(text, max(0, line + 1), at):
+                self.printed = True     # `echo "usage: ./x.sh"`: a builtin's argument, no file it runs
+                continue
             if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
         for m in _leftmost(_SOURCED, text):
@@ -526,6 +530,34 @@ class _Text:
                 out[0] += commands * rounds ** depth * times
                 out[1] += levels * rounds ** depth * times
         return out[0], out[1], out[2]
+
+
+_PRINTERS = frozenset(("echo", "printf"))
+
+
+def _printed(text: str, line: int, at: int) -> bool:
+    """Whether the word at `at` is an argument of `echo` or `printf` (`echo "usage: ./x.sh [dir]"`, `` echo "`date`
+    start x.sh" ``): the command that holds it, lexed from its line's start as the walk lexes it, starts with one of
+    them written out, and the word is not in a substitution (`echo "$(bash x.sh)"`) nor the command in one (its
+    first word would be the substitution's). why_walked walks a launcher whose texts define a function of either
+    name."""
+    if not text.startswith(("echo", "printf"), len(text[line:at]) - len(text[line:at].lstrip()) + line):
+        return False
+    from ..shell.parse import _commands
+    end = at
+    while True:                         # the logical line's end (`\`-newlines joined)
+        end = text.find("\n", end)
+        if end < 0 or text[end - 1] != "\\":
+            break
+        end += 1
+    for words, _, _ in _commands(text, line, len(text) if end < 0 else end):
+        if words and words[0][0] <= at:
+            for k, (a, b) in enumerate(words):
+                if a <= at < b:
+                    inside = text[a:at]
+                    return k > 0 and text[words[0][0]:words[0][1]] in ("echo", "printf") and \
+                        "$(" not in inside and inside.count("`") % 2 == 0
+    return False
 
 
 def _logical_lines(text: str) -> List[str]:
@@ -851,6 +883,8 @@ def why_walked(text: str, path: str) -> str:
     alone = own.walked(rounds)
     if (alone[0] if alone else own.weighted(own.commands, rounds, _times({launcher: own}))) >= MAX_COMMANDS:
         return "its commands may reach the walk's bound"
+    if own.printed and own.defined & _PRINTERS:
+        return "a function named echo or printf"    # (its `.sh` arguments were left out: _printed)
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
     if _linked(os.path.dirname(launcher)):
@@ -889,6 +923,8 @@ def why_walked(text: str, path: str) -> str:
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
     functions = {n for t in texts.values() for n in t.defined}
+    if functions & _PRINTERS and any(t.printed for t in texts.values()):
+        return "a function named echo or printf"
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     held = _held(texts, functions)
