@@ -61,7 +61,7 @@ from ..source.files import ReadError, decode_shell, read_bytes
 
 MAX_LEVELS = 4                  # folders above the launcher's
 MAX_ENTRIES = 2000              # files and folders a region may hold (a listing costs more than a walk past it:
-                                # on the tree, 1,000 cost 55M more, 1,500 and 3,000 5M more)
+                                # on the tree, 1,000 cost 55M more, 1,500 10M more, 3,000 5M more)
 MAX_FILES = 32                  # the launcher and the files it runs or sources, followed
 # listings kept: the launchers of one project share theirs and files are checked folder by folder, so a few
 # serve a whole tree (256 held a tree's every listing: 9 MB over the model zoo's 16,218 files, 0.6 MB at 4,106)
