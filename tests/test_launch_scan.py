@@ -347,7 +347,81 @@ def test_a_launcher_whose_followed_files_start_no_profiled_script_is_not_walked(
     _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
-@pytest.mark.parametrize("text", FOLLOWED[:7])
+@pytest.mark.parametrize("text", FOLLOWED[:2] + [
+    "nohup sh ./child.sh > log 2>&1 &\n",
+    "./child.sh\n",
+    "cp ./child.sh ./copy_npx.sh\n",
+])
+def test_a_file_it_runs_in_a_new_shell_starts_no_script_of_the_launcher(project, text, monkeypatch):
+    """A profiled script that a file the launcher runs (not sources) starts is that file's launch, reported there:
+    the launcher is not walked for it, and its findings are every walk's."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("python3 ../tools/eval.py \"$@\"\n")
+    (project / "test" / "child.sh").chmod(0o755)
+    (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ""
+    _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
+@pytest.mark.parametrize("text", [
+    "run=source\n$run ./child.sh\n",                  # `source` from a value
+    "f() { s=source; $s \"$1\"; }\nf ./child.sh\n",     # by a function
+    "eval \"bash ./child.sh\"\n",
+    "bash() { s=.; $s \"$1\"; }\nbash ./child.sh\n",    # a function named as a shell
+    "x=./child.sh; cp $x ./copy_npx.sh\n",             # named where it may go on to be sourced
+])
+def test_a_file_a_command_may_source_is_followed_for_its_scripts(project, text):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("python3 ../tools/eval.py \"$@\"\n")
+    (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "../tools/eval.py may hold a setup"
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+def test_a_file_read_before_the_region_grew_is_followed_again(project):
+    """The scan reads the files a launcher sources, and goes up a level when one writes `..` (env.sh here): the
+    second pass goes through every file again, so env.sh, sourced from a file read in the first pass, still sets
+    the script the launcher starts."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "outer.sh").write_text("source ./env.sh\n")
+    (project / "test" / "env.sh").write_text("T=../train.py\n")
+    (project / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    text = "source ./outer.sh\npython3 ${T}\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "../train.py may hold a setup"
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, why", [
+    ('echo "usage: ./child.sh [data dir]"\n', ""),       # echo's argument: no file run
+    ('echo "`date +%H`-[INFO] start to run child.sh "\n', ""),
+    ("printf '%s\\n' child.sh\n", ""),
+    ('echo "$(s=source; $s ./child.sh)"\n', "../tools/eval.py may hold a setup"),     # in a substitution
+    ("$(echo $cmd ./child.sh)\n", "../tools/eval.py may hold a setup"),      # a substitution's output, run
+    ("x=`echo ./child.sh`; source $x\n", "a shell script named from values ($x)"),
+    ('echo() { s=source; $s "$1"; }\necho ./child.sh\n', "a function named echo or printf"),
+])
+def test_a_file_named_only_in_what_echo_prints_is_not_followed(project, text, why, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("python3 ../tools/eval.py\n")
+    (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
+@pytest.mark.parametrize("text", FOLLOWED[2:7])
 def test_a_launcher_is_walked_once_a_file_it_follows_can_start_a_profiled_script(project, text):
     """The same launchers once the script the child, the sourced value, the module or the function names holds a
     setup: walked, with every walk's findings."""
@@ -460,7 +534,8 @@ def test_a_launcher_running_a_script_whose_walk_stops_is_walked_and_says_so(proj
 
 
 def test_a_child_that_starts_a_profiled_script_is_reported_on_the_child(project):
-    """The launch is the child's: the launcher that runs it is walked and reports nothing of it, the child does."""
+    """The launch is the child's: the launcher that runs it is not walked for it and reports nothing of it, the child
+    does."""
     (project / "train.py").write_text(EXAMPLE_SCRIPT.replace('"--data_path", default=""', '"--trace", default="True"')
                                       .replace("if args.profiling:", "if args.trace:"))
     child = "python3 ../train.py --trace=False\n"
@@ -469,7 +544,7 @@ def test_a_child_that_starts_a_profiled_script_is_reported_on_the_child(project)
     path = project / "test" / "run.sh"
     path.write_text(text)
     from flake8_npuprof.engine.launch_scan import why_walked
-    assert why_walked(text, str(path)) == "../train.py may hold a setup"
+    assert why_walked(text, str(path)) == ""
     assert check_file(text, str(path), Settings()) == []
     found = check_file(child, str(project / "test" / "child.sh"), Settings())
     assert [(f.code, f.line, f.col) for f in found] == [("NPP205", 1, 20)]
@@ -631,14 +706,14 @@ def test_a_file_sourced_at_a_line_start_goes_up_in_the_launcher_shell(project, t
 
 
 def test_what_the_scan_read_in_a_file_is_kept_only_while_its_text_is_the_same(project):
-    """A launcher another one runs is read once for both (engine/launch_scan._text), and again once it changes: the
+    """A launcher another one sources is read once for both (engine/launch_scan._text), and again once it changes: the
     child that now names a script with a setup makes the same launcher walked. A function's argument (`f /data`)
     weighs in its launcher's verdict without changing the kept reading of that launcher."""
     from flake8_npuprof.engine.launch_scan import _text, why_walked
     child = project / "test" / "child.sh"
     child.write_text("echo ok\n")
     path = project / "test" / "run.sh"
-    text = "bash ./child.sh\npython3 ../train.py\n"
+    text = "source ./child.sh\npython3 ../train.py\n"
     path.write_text(text)
     assert why_walked(text, str(path)) == ""
     assert why_walked(child.read_text(), str(child)) == ""      # (the child as a launcher: its kept reading)

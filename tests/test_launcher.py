@@ -599,3 +599,16 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
 def test_an_arithmetic_body_is_worked_out_only_as_bash_would(body, value):
     from flake8_npuprof.shell.words import integer_value
     assert integer_value(body) == value
+
+
+@pytest.mark.parametrize("text, set_here", [
+    ("let RANK_SIZE=RANK_SIZE*2\n", True), ("(( RANK_SIZE += 1 ))\n", True), ("((\n  ++RANK_SIZE))\n", True),
+    ("read -r a RANK_SIZE < f\n", True), ("readarray RANK_SIZE\n", True), ("printf -v RANK_SIZE %d 8\n", True),
+    ("export RANK_SIZE=8\n", False), ("echo $((RANK_SIZE+1))\n", False), ("(( x = RANK_SIZE ))\n", False),
+    ("let a=RANK_ID*${corenum}/${RANK_SIZE}\n", False), ("read a; RANK_SIZE=1\n", False),
+    ("(( x )); RANK_SIZE=1\n", False), ("let RANK_SIZE_X=1\n", False), ("(( $RANK_SIZE++ ))\n", False),
+])
+def test_a_rank_loop_bound_set_where_the_walk_does_not_follow_values(text, set_here):
+    """A `for ((...))` bound that arithmetic, read or printf -v set is not counted (searched only near the name)."""
+    from flake8_npuprof.shell.parse import set_unfollowed
+    assert set_unfollowed(text, "RANK_SIZE") is set_here

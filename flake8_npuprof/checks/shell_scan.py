@@ -24,6 +24,8 @@ import re
 from typing import Dict, Tuple
 
 from ..shell.state import MAX_COMMANDS
+from ..source import observed
+from ..source.files import ReadError, read_text
 
 # a Python launch (`x.py`, `python -m mod`, `train.$ext`), a sourced or run script, a function definition: each
 # pattern starts with what it looks for, what must stand before it is checked there (_WORDS' second part: "", not a
@@ -62,13 +64,11 @@ def may_have_setups(script: str) -> bool:
     """Whether a script may hold a profiling setup, by the prefilter the flake8 plugin runs (source/prefilter.py); one
     that cannot be read may. Kept per file while its signature is the same: the scan before a launcher's walk
     (engine/launch_scan.py) and the walk's launches (shell_launches._prepared) ask of the same scripts."""
-    from ..source import observed
-    from ..source.files import ReadError, read_text
-    from ..source.prefilter import might_configure_profiling
     sig = observed.note(script)         # a cached check depends on it as on a script the walk reads
     kept = _passes.get(script)
     if kept is not None and kept[0] == sig:
         return kept[1]
+    from ..source.prefilter import might_configure_profiling     # (not imported where nothing is looked for)
     try:
         passes = might_configure_profiling(read_text(script))
     except (OSError, ReadError, ValueError):

@@ -12,8 +12,11 @@ where that is certain (why_walked says what is not):
   reported on that file (shell_launches._prepared), so those files' words only decide what is walked;
 - the files it runs or sources (`bash x.sh`, `source env`, `. ./env.sh`) are followed with the same scan, found by
   their names as the walk finds them (below the folders its relative paths reach), to MAX_SOURCED deep, no file
-  twice on one chain, each within the read bound: every script any of them can name counts (a launcher that runs
-  a `.sh` starting a profiled script is walked);
+  twice on one chain, each within the read bound: every script the launcher and the files it may source can name
+  counts (a launcher that sources a `.sh` starting a profiled script is walked); a file every place that names it
+  runs in a new shell (`bash x.sh`, `./x.sh`, _sources_none) is followed for its commands, levels and absolute
+  paths (where the walk may stop: NPP191), but its launches are its own, reported on it, and nothing it sets comes
+  back;
 - every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`; `*_test.py` is looked for as
   written, since the walk expands no pattern; a name cut short by `${x#y}` is one of the files whose name ends
   its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
@@ -50,10 +53,15 @@ import os
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..checks.shell_scan import may_have_setups as _may_have_setups
+from ..checks.shell_scan import may_have_setups as _may_have_setups, may_start
+from ..shell.state import MAX_COMMANDS, MAX_SOURCED
+from ..shell.words import MAX_LAUNCHER
+from ..source import observed
+from ..source.files import ReadError, decode_shell, read_bytes
 
 MAX_LEVELS = 4                  # folders above the launcher's
-MAX_ENTRIES = 1000              # files and folders a region may hold (a listing costs more than a walk past it)
+MAX_ENTRIES = 2000              # files and folders a region may hold (a listing costs more than a walk past it:
+                                # on the issue's tree, 1,000 cost 55M more, 1,500 10M more, 3,000 5M more)
 MAX_FILES = 32                  # the launcher and the files it runs or sources, followed
 # listings kept: the launchers of one project share theirs and files are checked folder by folder, so a few
 # serve a whole tree (256 held a tree's every listing: 9 MB over the model zoo's 16,218 files, 0.6 MB at 4,106)
@@ -186,6 +194,7 @@ class _Text:
         # the words before each `..` not counted there, a program's argument (_dots): a function's may be a `cd`'s
         self.dot_commands: List[Set[str]] = []
         self.links = "readlink" in text or "realpath" in text
+        self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
@@ -243,6 +252,9 @@ class _Text:
                 if line < 1 or text[line - 1] != "\\":
                     break
             sourced = bool(_SOURCE_HEAD.search(text, max(0, line), at))
+            if not sourced and _printed(text, max(0, line + 1), at):
+                self.printed = True     # `echo "usage: ./x.sh"`: a builtin's argument, no file it runs
+                continue
             if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
         for m in _leftmost(_SOURCED, text):
@@ -518,6 +530,34 @@ class _Text:
                 out[0] += commands * rounds ** depth * times
                 out[1] += levels * rounds ** depth * times
         return out[0], out[1], out[2]
+
+
+_PRINTERS = frozenset(("echo", "printf"))
+
+
+def _printed(text: str, line: int, at: int) -> bool:
+    """Whether the word at `at` is an argument of `echo` or `printf` (`echo "usage: ./x.sh [dir]"`, `` echo "`date`
+    start x.sh" ``): the command that holds it, lexed from its line's start as the walk lexes it, starts with one of
+    them written out, and the word is not in a substitution (`echo "$(bash x.sh)"`) nor the command in one (its
+    first word would be the substitution's). why_walked walks a launcher whose texts define a function of either
+    name."""
+    if not text.startswith(("echo", "printf"), len(text[line:at]) - len(text[line:at].lstrip()) + line):
+        return False
+    from ..shell.parse import _commands
+    end = at
+    while True:                         # the logical line's end (`\`-newlines joined)
+        end = text.find("\n", end)
+        if end < 0 or text[end - 1] != "\\":
+            break
+        end += 1
+    for words, _, _ in _commands(text, line, len(text) if end < 0 else end):
+        if words and words[0][0] <= at:
+            for k, (a, b) in enumerate(words):
+                if a <= at < b:
+                    inside = text[a:at]
+                    return k > 0 and text[words[0][0]:words[0][1]] in ("echo", "printf") and \
+                        "$(" not in inside and inside.count("`") % 2 == 0
+    return False
 
 
 def _logical_lines(text: str) -> List[str]:
@@ -822,9 +862,6 @@ def _at_head(text: str, at: int) -> bool:
 def why_walked(text: str, path: str) -> str:
     """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
     is walked."""
-    from ..checks.shell_scan import may_start
-    from ..shell.state import MAX_COMMANDS
-    from ..shell.words import MAX_LAUNCHER
     if len(text) > MAX_LAUNCHER:
         return "over the read bound"
     if "prof" in text.lower():
@@ -846,6 +883,8 @@ def why_walked(text: str, path: str) -> str:
     alone = own.walked(rounds)
     if (alone[0] if alone else own.weighted(own.commands, rounds, _times({launcher: own}))) >= MAX_COMMANDS:
         return "its commands may reach the walk's bound"
+    if own.printed and own.defined & _PRINTERS:
+        return "a function named echo or printf"    # (its `.sh` arguments were left out: _printed)
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
     if _linked(os.path.dirname(launcher)):
@@ -884,6 +923,8 @@ def why_walked(text: str, path: str) -> str:
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
     functions = {n for t in texts.values() for n in t.defined}
+    if functions & _PRINTERS and any(t.printed for t in texts.values()):
+        return "a function named echo or printf"
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     held = _held(texts, functions)
@@ -898,8 +939,14 @@ def why_walked(text: str, path: str) -> str:
     # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script; nor one that
     # starts with a variable the texts set only to such arguments (`code_dir=$1`); one set only to names written out
     # (`cur_path='pwd'`) is, from any folder, a file whose path ends with its value and the rest of the word
+    # only the scripts of the launcher's own shell: a file it runs is a new shell, whose launches are reported on that
+    # file (shell_launches._prepared) and whose variables and folders do not come back; it was followed for its
+    # commands, levels and absolute paths (where its walk may stop: NPP191 on the launcher)
+    own_shell = _same_shell(texts, launcher, edges)
     names = set()
     for p, t in texts.items():
+        if p not in own_shell:
+            continue
         for name, lead, body, tail, rest in t.scripts:
             if lead is None or lead.isdigit() and not (p == launcher and not body):
                 names.add((name, tail))
@@ -911,7 +958,7 @@ def why_walked(text: str, path: str) -> str:
                     names.update((name, "/" + _UP.sub("", os.path.normpath(v + rest))) for v in values)
     candidates = list(dict.fromkeys(p for name, tail in names for p in _named(found, name)
                                     if not tail or p.endswith(tail)))
-    candidates += _modules({m for t in texts.values() for m in t.modules}, region, found)
+    candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
     return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                  for p in candidates if _may_have_setups(p)), "")
 
@@ -919,7 +966,6 @@ def why_walked(text: str, path: str) -> str:
 def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]]):
     """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: (how
     often it is named, whether sourced, which of the file's shells names it)}}."""
-    from ..shell.state import MAX_SOURCED
     edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
     todo, depth = [launcher], {launcher: 0}
     while todo:
@@ -931,18 +977,45 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]])
                     continue
                 n, s, named = edges[p].get(c, (0, False, ()))
                 edges[p][c] = (n + 1, s or sourced, named + (i,))
-                if c in texts:
-                    continue
-                if depth[p] + 1 > MAX_SOURCED or len(texts) >= MAX_FILES:
+                if c in depth:
+                    continue                # (reached in this pass already)
+                if depth[p] + 1 > MAX_SOURCED or c not in texts and len(texts) >= MAX_FILES:
                     return "files run or sourced too deep or too many", edges
-                t = _read(c)
-                if t is None:
-                    return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole", edges
-                if t.why:
-                    return f"{t.why} in {os.path.relpath(c, os.path.dirname(launcher))}", edges
-                texts[c], depth[c] = t, depth[p] + 1
+                if c not in texts:
+                    t = _read(c)
+                    if t is None:
+                        return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole", edges
+                    if t.why:
+                        return f"{t.why} in {os.path.relpath(c, os.path.dirname(launcher))}", edges
+                    texts[c] = t
+                # a file read in an earlier pass (before the region grew) is gone through again: its edges were
+                # left out of this pass's when it was skipped as read, and its commands and levels with them
+                depth[c] = depth[p] + 1
                 todo.append(c)
     return "", edges
+
+
+def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
+    """The launcher and the files it may source, and those they may source: all but the files no place that names
+    them sources (_sources_none: `bash x.sh`, `./x.sh`, `cp x.sh d/`), and what only those source or run."""
+    functions = {n for t in texts.values() for n in t.defined}
+    out, todo = {launcher}, [launcher]
+    while todo:
+        p = todo.pop()
+        t = texts[p]
+        for c, (_, sourced, named) in edges.get(p, {}).items():
+            if c not in out and (sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named)):
+                out.add(c)
+                todo.append(c)
+    return out
+
+
+def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
+    """Whether the command that holds the word at `at` sources no file: the words before it there are written out
+    (not `$cmd`, `"source`) and none is `source`, `.`, `eval` or a function's name (the walk sources a file only by a
+    command whose head is `source` or `.`, which may come from a value, an eval or a function's body)."""
+    words = text[_command_start(text, at):at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
+    return all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words)
 
 
 def _linked(folder: str) -> bool:
@@ -1053,9 +1126,6 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
 
 
 def _read(path: str) -> Optional[_Text]:
-    from ..source import observed
-    from ..source.files import ReadError, decode_shell, read_bytes
-    from ..shell.words import MAX_LAUNCHER
     observed.reading(path)              # a cached check depends on it as on a file the walk reads
     try:
         return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
@@ -1084,7 +1154,6 @@ def _text(path: str, text: str) -> "_Text":
 def _absolute(texts: Dict[str, _Text], region: str, levels: int, held: Dict[str, list]) -> str:
     """Why an absolute path of the texts (and those held: _held) may reach a script ("" when none can: it is not
     there, with as many levels up as the texts can go, or it is in the region listed)."""
-    from ..source import observed
     for p, t in texts.items():
         for literal, whole in t.rooted + held.get(p, []):
             if t.modules:
@@ -1169,7 +1238,6 @@ def _word_start(text: str, at: int) -> int:
 def _modules(modules: Set[str], region: str, found: Dict[str, List[str]]) -> List[str]:
     """The files `python -m` can start for these modules: below the region (any folder may be the search path's)
     or in a folder above it (project.search_path goes up to a package's top and a project's root)."""
-    from ..source import observed
     out = []
     for module in modules:
         parts = module.split(".")

@@ -11,6 +11,7 @@ from typing import List, Optional, Tuple
 from ..source.text import HOLE
 from .parse import _brace_body, _case_arms, _loop_body, _words_in
 from .state import _LOOPS, _NAME, Setting, WalkState, _Block
+from .words import glob_match
 
 
 class Compounds(WalkState):
@@ -74,7 +75,6 @@ class Compounds(WalkState):
         return None
 
     def _expr(self, text: str, spans, double: bool) -> Optional[bool]:
-        import fnmatch
         raw = [text[a:b] for a, b in spans]
         for joiner, either in (("||", True), ("-o", True), ("&&", False), ("-a", False)):
             if joiner in raw and (double or joiner.startswith("-")):
@@ -98,7 +98,7 @@ class Compounds(WalkState):
         left, how, right = values[0], raw[1], values[2]
         if how in ("==", "=", "!="):
             # in [[ ]] an unquoted right side is a pattern; a quoted one (or [ ]) is compared as it is
-            same = fnmatch.fnmatchcase(left, right) if double and not re.search(r"['\"\\]", raw[2]) else left == right
+            same = glob_match(left, right) if double and not re.search(r"['\"\\]", raw[2]) else left == right
             if same and right.startswith("-"):
                 self.parsed.append((right, self.current, spans[2][0]))
             return same if how != "!=" else not same
@@ -224,7 +224,6 @@ class Compounds(WalkState):
     def _case(self, text, src, path, depth, inside, words, at) -> Optional[int]:
         """`case WORD in ... esac` with WORD known: only the arm whose pattern matches runs (and, after `;&`, the
         next one)."""
-        import fnmatch
         if len(words) != 3 or text[words[2][0]:words[2][1]] != "in":
             return None
         word = self.expand(text, *words[1]).text
@@ -237,9 +236,9 @@ class Compounds(WalkState):
                 return None         # a pattern built from a variable: not followed
         falling = False
         for patterns, body, stop, how in items:
-            if falling or any(fnmatch.fnmatchcase(word, p) for p in patterns):
+            if falling or any(glob_match(word, p) for p in patterns):
                 self.parsed.extend((p, self.current, body) for p in patterns
-                                   if p.startswith("-") and fnmatch.fnmatchcase(word, p))
+                                   if p.startswith("-") and glob_match(word, p))
                 self._statements(text, src, path, depth, inside, body, stop)
                 if self.ended or self._loop:
                     return end

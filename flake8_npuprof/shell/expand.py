@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..source.text import HOLE, Run, StrValue
 from .parse import _commands
 from .state import MAX_SUBSTITUTIONS, Setting, WalkState
-from .words import decode, integer_value, skip_expansion
+from .words import decode, glob_match, integer_value, skip_expansion
 
 
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
@@ -127,7 +127,6 @@ class Expander(WalkState):
     def _parameter(self, text: str, a: int, b: int) -> Optional[str]:
         """`${x#pat}`, `${x##pat}`, `${x%pat}`, `${x%%pat}` (pattern removal), `${x:-word}`, `${x-word}` (a default);
         None for any other form, or when what it depends on is not known."""
-        import fnmatch
         m = re.match(r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@])(##?|%%?|:?-)", text[a:b])
         if not m:
             return None
@@ -144,7 +143,7 @@ class Expander(WalkState):
         cuts = range(len(value) + 1) if op in ("#", "%") else range(len(value), -1, -1)
         for k in cuts:
             piece = value[:k] if op.startswith("#") else value[len(value) - k:]
-            if fnmatch.fnmatchcase(piece, word):
+            if glob_match(piece, word):
                 return value[k:] if op.startswith("#") else value[:len(value) - k]
         return value
 

@@ -21,7 +21,7 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
 from .expand import Expander
-from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_count, named_loop_count,
+from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_count, named_loop_count, set_unfollowed,
                     without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Setting, _Block, within)
@@ -253,10 +253,7 @@ class Walk(Expander, Compounds):
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
                 if named:
                     block.ranks, names = named_loop_count(named, self._value)
-                    if any(re.search(rf"(?:\blet\b[^\n;]*|\(\([^)]*)(?:(?<![\w$]){n}\s*(?:[-+*/%]?=(?!=)|\+\+|--)|"
-                                     rf"(?:\+\+|--)\s*{n}\b)|\b(?:read|readarray|mapfile)\b[^\n;|&]*(?<![\w${{]){n}\b|"
-                                     rf"\bprintf\s+-v\s*{n}\b", text)
-                           for n in names):
+                    if block.ranks and any(set_unfollowed(text, n) for n in names):
                         block.ranks = 0     # set where the walk does not follow values: its value here may be wrong
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
                 blocks.append(block)
