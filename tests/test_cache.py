@@ -187,6 +187,26 @@ def test_a_launched_script_and_a_sourced_file_invalidate_the_launcher(tree, caps
     assert run(capsys, "check", "-j1", str(project / "run_env.sh")) == fresh
 
 
+def test_a_script_added_where_a_settled_launcher_may_start_it_invalidates_the_launcher(tmp_path, capsys, monkeypatch):
+    # the scan settles run.sh without its walk: sub/ holds no train.py (engine/launch_scan.py lists the region);
+    # a train.py added there later is the script it starts, and the flag it is given switches profiling on
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "test" / "sub").mkdir(parents=True)
+    (tmp_path / "test" / "run.sh").write_text("cd sub\npython3 train.py --trace=False\n")
+    assert run(capsys, "check", "-j1", "test/run.sh")[:2] == (0, "")
+    (tmp_path / "test" / "sub" / "train.py").write_text(
+        "import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--trace', default='True')\n"
+        "args = parser.parse_args()\nconfig = tf.ConfigProto()\n"
+        "custom_op = config.graph_options.rewrite_options.custom_optimizers.add()\ncustom_op.name = 'NpuOptimizer'\n"
+        "if args.trace:\n    custom_op.parameter_map['profiling_mode'].b = True\n"
+        "    custom_op.parameter_map['profiling_options'].s = tf.compat.as_bytes('{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}')\n")
+    code, out, _ = run(capsys, "check", "-j1", "test/run.sh")
+    assert (code, out) == (1, "test/run.sh:2:18: NPP205 --trace=False reaches sub/train.py as the non-empty string "
+                              "'False', which is true: `args.trace` holds and profiling is switched on in this launch\n")
+    assert run(capsys, "check", "-j1", "test/run.sh") == run(capsys, "check", "--no-cache", "-j1", "test/run.sh")
+
+
 def test_the_cache_folder_carries_its_own_gitignore_and_tag(tree, capsys):
     run(capsys, "check", "-j1", "examples")
     folder = tree / ".npuprof_cache"

@@ -163,6 +163,10 @@ class Cache:
         deps = observed.by_content(deps)
         if deps is None:
             return                      # a dependency changed after it was read, or is too large to hash
+        own = os.path.abspath(self.root) + os.sep
+        deps = {p: sig for p, sig in deps.items() if sig[0] != "listing" or not (p + os.sep).startswith(own)}
+        # (the cache's own folders, listed with a launcher's region, hold only its entries: no script is ever there,
+        # and each run's writing changes their time)
         digest = text_hash(text)
         file = self._file(path)
         for other in [f for f in self._pending if f != file]:

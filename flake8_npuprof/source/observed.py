@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from typing import Dict, Iterator, Optional, Tuple
 
 Signature = Tuple                       # ("file", mtime_ns, size), ("dir",), ("missing",) or ("other",);
-                                        # the cache keeps ("sha256", size, digest) for a file (content())
+                                        # the cache keeps ("sha256", size, digest) for a file (content()), and
+                                        # ("listing", mtime_ns) for a folder whose entries were read (listed())
 
 MAX_PATHS = 4096                        # a file that depends on more is not cached (its recording is marked incomplete)
 
@@ -34,7 +35,9 @@ class Recording:
         if len(self.paths) >= MAX_PATHS:
             self.complete = False
             return
-        self.paths.setdefault(os.path.abspath(path), sig)
+        path = os.path.abspath(path)
+        if sig[0] == "listing" or path not in self.paths:
+            self.paths[path] = sig      # (a folder listed is more than a folder seen: its entries count)
 
 
 _current: Optional[Recording] = None
@@ -74,6 +77,25 @@ def exists(path: str) -> bool:
     return note(path)[0] != "missing"
 
 
+def recording_now() -> bool:
+    return _current is not None
+
+
+def listed(folder: str, mtime_ns: int) -> None:
+    """A folder whose entries an answer rests on (which names it holds, not what they hold: those are noted one by
+    one), read when its time was mtime_ns: an entry added, removed or renamed in it changes that time."""
+    if _current is not None:
+        _current.add(folder, ("listing", mtime_ns))
+
+
+def _listing(path: str) -> Signature:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return ("missing",)
+    return ("listing", st.st_mtime_ns) if stat.S_ISDIR(st.st_mode) else signature(path)
+
+
 def incomplete() -> None:
     """What the analysis depends on cannot be listed (a bound was hit): the result is not cached."""
     if _current is not None:
@@ -98,7 +120,8 @@ def recording() -> Iterator[Recording]:
 
 def unchanged(paths: Dict[str, Signature]) -> bool:
     """Whether every path still has the signature recorded (by content for a ("sha256", ...) one)."""
-    return all((content(path) if sig and sig[0] == "sha256" else tuple(signature(path))) == tuple(sig)
+    return all((content(path) if sig and sig[0] == "sha256" else
+                _listing(path) if sig and sig[0] == "listing" else tuple(signature(path))) == tuple(sig)
                for path, sig in paths.items())
 
 
