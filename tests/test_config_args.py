@@ -129,4 +129,56 @@ def test_a_copy_made_after_the_read_or_elsewhere_is_not_followed(capsys, tmp_pat
     assert _answer(capsys, tmp_path, text) == _unknown(tmp_path, "line 24 assigns `cfg.prof` after line 16 reads it", 17)
     text = TRAIN.replace("    cfg.prof = args.prof\n", "").replace(
         "class Config:\n    pass\n", "class Config:\n    pass\n\n\ndef fill(cfg, args):\n    cfg.prof = args.prof\n")
-    assert _answer(capsys, tmp_path, text) == _unknown(tmp_path, "line 11 assigns `cfg.prof` in another function", 21)
+    assert _answer(capsys, tmp_path, text) == _unknown(tmp_path, "line 11 assigns `cfg.prof` outside the function that reads it", 21)
+
+
+# TensorFlow 2 (npu_device), the copy made in a tuple assignment (YoloV3's shape): GE's profiling is decided the same way
+TF2 = """\
+import argparse
+import ast
+
+import npu_device
+
+
+class Config:
+    pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profiling", type=ast.literal_eval, default=False)
+    args = parser.parse_args()
+    cfg = Config()
+    cfg.profiling, cfg.dump = args.profiling, "/tmp/out"
+    if cfg.profiling:
+        npu_device.global_options().profiling_config.enable_profiling = True
+        npu_device.global_options().profiling_config.profiling_options = \\
+            '{"output":"' + cfg.dump + '","training_trace":"on","fp_point":"","bp_point":""}'
+    npu_device.open().as_default()
+
+
+main()
+"""
+
+
+@pytest.mark.parametrize("given, lines", [
+    ("", ["  `cfg.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+          "train.py:18 npu_device: OFF: not run in this launch: `cfg.profiling` is false in this launch (the default "
+          "of --profiling, which the launcher does not pass): the adapter forwards profiling off, so GE falls back to "
+          "PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled there)"]),
+    ("--profiling=True", ["  `cfg.profiling` is true in this launch (--profiling=True from run.sh:1)",
+                          "train.py:18 npu_device: COLLECTS training_trace into /tmp/out"]),
+])
+def test_a_copy_decides_ge_profiling_too(capsys, tmp_path, given, lines):
+    (tmp_path / "train.py").write_text(TF2)
+    (tmp_path / "run.sh").write_text('python3 train.py "$@"\n')
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh"] +
+         ([given] if given else []))
+    out = capsys.readouterr().out.splitlines()
+    assert out[2:2 + len(lines)] == lines
+    # with the object handed on first, the test stays a condition of the launch
+    (tmp_path / "train.py").write_text(TF2.replace("    if cfg.profiling:", "    print(cfg)\n    if cfg.profiling:"))
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--cwd", str(tmp_path), "--", "bash", "run.sh"] +
+         ([given] if given else []))
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("train.py:19 npu_device: COLLECTS training_trace into /tmp/out (when cfg.profiling)")

@@ -67,7 +67,7 @@ def _why(resolver, read: ast.Attribute, scope) -> str:
     tops = {id(n): stmt for stmt in body for n in _own_walk(stmt)}
     at_store, at_read = tops.get(id(store)), tops.get(id(read))
     if at_store is None:
-        return f"line {store.lineno} assigns `{shown}` in another function"
+        return f"line {store.lineno} assigns `{shown}` outside the function that reads it"
     if at_read is None:
         return f"`{shown}` is not read in a statement of this function's body"
     if not _plain_copy(at_store, store):
