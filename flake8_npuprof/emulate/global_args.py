@@ -458,7 +458,7 @@ def _pinned_defaults(ctx, func) -> str:
     not passed: False by default in Megatron-LM core_v0.12.1 (...))`), or ""."""
     namespace = getattr(getattr(ctx.resolver, "_project", None), "namespace", None)
     pin = getattr(namespace, "pin", None)
-    if pin is None:
+    if namespace is None or pin is None:
         return ""
     # (the predicate's body is the one the launch's values pruned: what it read is what the namespace handed out)
     return "".join(f" ({option} is not passed: {pin.defaults[dest]} by default in {pin.said})"

@@ -93,7 +93,8 @@ def _gitmodules(root: str) -> List[Tuple[str, str]]:
             lines = f.read(1024 * 1024).splitlines()
     except OSError:
         return []
-    out, cur = [], None
+    out: List[Tuple[str, str]] = []
+    cur: Optional[Dict[str, str]] = None
     for line in lines:
         if _SECTION.match(line):
             if cur and cur.get("path") and cur.get("url"):

@@ -12,7 +12,7 @@ profiled step is not replayed here: a Profile that switches on is said to, with 
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ..checks.torch_npu_utils_profile import UNKNOWN, Site, knows, launch_outcome, project_sites
 from ..knowledge import torch_npu as T, utils_profile
@@ -173,12 +173,16 @@ def ends_first(ctx, site: Site, launch, environ=None) -> str:
         return ""
     var = made.targets[0].id                            # type: ignore[attr-defined]
     uses = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == var]
-    parents = {id(c): p for p in ast.walk(func) for c in ast.iter_child_nodes(p)}
-    starts = [parents[id(parents[id(n)])] for n in uses if isinstance(parents.get(id(n)), ast.Attribute) and
-              parents[id(n)].attr == "start" and isinstance(parents.get(id(parents[id(n)])), ast.Call)]
-    others = [n for n in uses if n is not made.targets[0] and not (
-        isinstance(parents.get(id(n)), ast.Attribute) and parents[id(n)].attr in ("start", "end") and
-        isinstance(parents.get(id(parents[id(n)])), ast.Call))]
+    parents: Dict[int, ast.AST] = {id(c): p for p in ast.walk(func) for c in ast.iter_child_nodes(p)}
+
+    def method_call(n: ast.AST, names: Tuple[str, ...]) -> Optional[ast.AST]:
+        """The call `var.start()` (a method in names) that the use `n` of the name is the receiver of, else None."""
+        up = parents.get(id(n))
+        if isinstance(up, ast.Attribute) and up.attr in names and isinstance(parents.get(id(up)), ast.Call):
+            return parents[id(up)]
+        return None
+    starts = [c for c in (method_call(n, ("start",)) for n in uses) if c is not None]
+    others = [n for n in uses if n is not made.targets[0] and method_call(n, ("start", "end")) is None]
     loop = next((s for s in func.body[func.body.index(made) + 1:] if isinstance(s, ast.For) and
                  any(isinstance(b, ast.Expr) and b.value in starts for b in s.body)), None)
     if others or len(starts) != 1 or loop is None:
@@ -231,7 +235,7 @@ def _counter(loop) -> Optional[Tuple[str, int, int]]:
     if start is not None and not (isinstance(start, ast.Constant) and isinstance(start.value, int) and
                                   not isinstance(start.value, bool)):
         return None
-    first = start.value if isinstance(start, ast.Constant) else 0
+    first = start.value if isinstance(start, ast.Constant) and isinstance(start.value, int) else 0
     name = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
     if not isinstance(name, ast.Name):
         return None

@@ -88,7 +88,7 @@ def _why(resolver, read: ast.Attribute, scope) -> str:
     for stmt in body[:k_read + 1]:
         other = _other_use(stmt, name)
         if other is not None:
-            return f"line {other.lineno} uses `{name}` other than by its attributes " \
+            return f"line {getattr(other, 'lineno', 0)} uses `{name}` other than by its attributes " \
                 f"(`{_clip(ast.unparse(other))}`), which may set `{shown}`"
     return ""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..knowledge import global_args as K
 from ..source.text import HOLE
@@ -42,7 +42,7 @@ class Namespace:
         self.framework_flags = framework_flags      # the framework's options the project does not define
         self.cwd = cwd                      # the launch's directory, where known
         # the framework's release the project pins (emulate/pinned.Pin: defaults, said, why), where read
-        self.pin = None
+        self.pin: Any = None
         self.pinned_read: Dict[str, str] = {}      # dest -> option, for each default the pin gave
 
     def values(self, lookup: Lookup, framework: Optional[str], dest: str, anchor, switch: bool) -> list:
