@@ -115,6 +115,9 @@ def test_the_copy_is_decided_by_the_launch(capsys, tmp_path, edit):
      "`cfg` is bound on lines 14, 16: not one object from before line 15 to line 17"),
     (("    cfg = Config()\n", "    global cfg\n    cfg = Config()\n"),
      "line 14 declares `cfg` global"),
+    # a module is one object per process: any module importing it may set its attributes
+    (("    cfg = Config()\n", "    import config as cfg\n"),
+     "`cfg` is a module (line 14), whose attributes other modules may set"),
 ])
 def test_a_copy_that_may_change_leaves_the_launch_unknown(capsys, tmp_path, edit, why):
     text = TRAIN.replace(*edit)

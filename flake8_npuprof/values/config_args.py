@@ -83,6 +83,8 @@ def _why(resolver, read: ast.Attribute, scope) -> str:
         lines = sorted({getattr(b, "lineno", 0) for b in binds})
         return f"`{name}` is bound on lines {', '.join(map(str, lines))}: not one object from before line " \
             f"{store.lineno} to line {read.lineno}" if lines else f"`{name}` is not bound in this function"
+    if isinstance(binds[0], (ast.Import, ast.ImportFrom)):
+        return f"`{name}` is a module (line {binds[0].lineno}), whose attributes other modules may set"
     # every use of the name up to the statement holding the read (a loop's body runs again after it), functions
     # defined before it included (they may be called in between)
     for stmt in body[:k_read + 1]:
