@@ -159,7 +159,8 @@ def test_a_megatron_default_is_not_guessed(capsys, project):
     assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
         "resets: see npuprof check)" in out
     assert "  training.py:36 profile: schedule's active is not known: --profile-step-end is not passed, and its " \
-        "definition (Megatron-LM's) is not in this project: its default is not known here" in out
+        "definition (Megatron-LM's) is not in this project: its default is not known here (the Megatron-LM release " \
+        "the job runs with decides it, and the project pins none)" in out
 
 
 def test_the_iteration_of_a_loaded_checkpoint_is_not_known(capsys, project):
@@ -370,3 +371,92 @@ def test_the_pytorch_backend_is_replayed(capsys, two_backends):
         "`is_profile_enabled()` is false in this launch; but --ai-framework is not passed and its default is not read "
         "here; --ai-framework mindspore runs training over MindSpeed-Core-MS's MindSpore adapter of the torch and "
         "torch_npu APIs (msadapter), whose code is not held here)")
+
+
+# The release the project pins as git submodules (MindSpeed-LLM: 3rdparty/Megatron-LM at core_v0.12.1's commit) gives
+# Megatron-LM's defaults (data/global_args.json pins): --profile is store_true there, so a launch without it does not
+# profile; a commit that is no recorded release, or no pin, leaves it unknown and says which release decides it
+MEGATRON = "a845aa7e12b3a117e24c2352b9e3e60bad2e3a17"          # core_v0.12.1
+MINDSPEED = "f620a78bb1e532eeb021a5399f36817e1b3cc94f"         # v2.3.0_core_r0.12.1
+GITMODULES = """\
+[submodule "3rdparty/MindSpeed"]
+\tpath = 3rdparty/MindSpeed
+\turl = https://gitcode.com/ascend/MindSpeed.git
+[submodule "3rdparty/Megatron-LM"]
+\tpath = 3rdparty/Megatron-LM
+\turl = https://github.com/NVIDIA/Megatron-LM.git
+"""
+
+
+def _index(links):
+    """A git index (version 2) holding these gitlinks, as git writes one."""
+    import struct
+    body = b""
+    for path, sha in sorted(links.items()):
+        name = path.encode()
+        entry = struct.pack(">10I", 0, 0, 0, 0, 0, 0, 0o160000, 0, 0, 0) + bytes.fromhex(sha) + \
+            struct.pack(">H", len(name)) + name
+        body += entry + b"\0" * (8 - len(entry) % 8)
+    return b"DIRC" + struct.pack(">II", 2, len(links)) + body
+
+
+def _pinned(project, links, modules=GITMODULES):
+    (project / ".gitmodules").write_text(modules)
+    (project / ".git").mkdir()
+    (project / ".git" / "index").write_bytes(_index(links))
+    for path in links:
+        (project / path).mkdir(parents=True)
+    return project
+
+
+PINNED = ("Megatron-LM core_v0.12.1 (3rdparty/Megatron-LM pins a845aa7e) and MindSpeed v2.3.0_core_r0.12.1 "
+          "(3rdparty/MindSpeed pins f620a78b)")
+
+
+def test_a_pinned_release_gives_the_default_of_profile(capsys, project):
+    _pinned(project, {"3rdparty/Megatron-LM": MEGATRON, "3rdparty/MindSpeed": MINDSPEED})
+    out = [line for line in _emulate(capsys, project, []) if " profile: " not in line]
+    off = f"`is_profile_enabled()` is false in this launch (--profile is not passed: False by default in {PINNED})"
+    assert out == ["  started 8 times (one per rank, by torchrun)", f"  {off}",
+                   f"core/training.py, which pretrain.py imports: line 36: not run in this launch: {off}",
+                   f"usable data: no (core/training.py, which pretrain.py imports: line 36: not run in this launch: "
+                   f"{off})"]
+    # a default the data does not hold for the releases pinned is still not known, and says which releases decide it
+    assert "  training.py:36 profile: schedule's active is not known: --profile-step-end is not passed, and its " \
+        "definition (Megatron-LM's) is not in this project: its default is not known here " \
+        f"({PINNED} decide it, and its default there is not recorded here)" in _emulate(capsys, project, PROFILE[:1])
+
+
+@pytest.mark.parametrize("links, extra, why", [
+    ({}, None, "the Megatron-LM release the job runs with decides it, and the project pins none"),
+    ({"3rdparty/Megatron-LM": MEGATRON, "3rdparty/MindSpeed": "1" * 40}, None,
+     "the MindSpeed release 3rdparty/MindSpeed pins decides it: commit 111111111111, not a release recorded here"),
+    ({"3rdparty/Megatron-LM": "2" * 40, "3rdparty/MindSpeed": MINDSPEED}, None,
+     "the Megatron-LM release 3rdparty/Megatron-LM pins decides it: commit 222222222222, not a release recorded here"),
+    # a checkout on disk may be at another commit than the one pinned
+    ({"3rdparty/Megatron-LM": MEGATRON, "3rdparty/MindSpeed": MINDSPEED}, "3rdparty/Megatron-LM/setup.py",
+     "the Megatron-LM checkout in 3rdparty/Megatron-LM decides it, and its release is not read here"),
+])
+def test_without_a_recorded_release_profile_stays_unknown(capsys, project, links, extra, why):
+    if links:
+        _pinned(project, links)
+    if extra:
+        (project / extra).write_text("")
+    out = [line for line in _emulate(capsys, project, []) if " profile: " not in line]
+    unknown = "its definition (Megatron-LM's) is not in this project: its default is not known here"
+    assert out == ["  started 8 times (one per rank, by torchrun)",
+                   f"  `is_profile_enabled()` is not decided in this launch: --profile is not passed, and {unknown} "
+                   f"({why})",
+                   f"  `is_profile_enabled()` is not decided in this launch: --profile-ranks is not passed, and "
+                   f"{unknown} ({why})",
+                   "core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): the schedule's "
+                   "values are not known here",
+                   "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, when "
+                   "is_profile_enabled(): the schedule's values are not known here)"]
+
+
+def test_the_index_is_read_as_git_writes_it():
+    from flake8_npuprof.emulate.pinned import read_index
+    links = {"3rdparty/Megatron-LM": MEGATRON, "a/b": MINDSPEED, "x" * 9: "3" * 40}      # (9 + 62: padded to 72)
+    assert read_index(_index(links)) == links
+    assert read_index(b"DIRC" + bytes([0, 0, 0, 4]) + _index(links)[8:]) == {}       # version 4: not read

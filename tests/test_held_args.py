@@ -71,6 +71,19 @@ def test_the_flag_decides_the_profiler_through_the_attribute(capsys, project):
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
 
 
+def test_a_class_based_on_object_is_read_as_one_without_a_base(capsys, project):
+    # Python 3's `class Trainer(object):` is `class Trainer:` (DynamicUNet's runner.py); before, "has a base"
+    (project / "train.py").write_text(TRAIN.replace("class Trainer:", "class Trainer(object):"))
+    assert _answer(capsys, project)[1] == (
+        "usable data: no (line 13: not run in this launch: `self.args.prof` is false in this launch (the default of "
+        "--prof, which the launcher does not pass))")
+    # unless the file binds the name object to something else
+    (project / "train.py").write_text(TRAIN.replace("class Trainer:", "object = dict\n\n\nclass Trainer(object):"))
+    assert _answer(capsys, project)[1].endswith(
+        "but whether `self.args.prof` holds in this launch is not known: class Trainer has a base or a decorator, "
+        "which may set self.args)")
+
+
 @pytest.mark.parametrize("edit, why", [
     # another assignment of the attribute: it may hold something else when train() runs
     (("            prof.stop()\n",

@@ -217,3 +217,84 @@ def test_a_profiler_that_stays_off_does_not_hide_the_profile_beside_it(project, 
             "stays off: PROFILE_TYPE is not set in this launch (the caller's environment is not read without --env), "
             "so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from torch_npu 6.0)")
     assert (code, lines) == (1, [f"main.py: torch_npu's profiler is off: {said}", f"usable data: no ({said})"])
+
+
+# DynamicUNet's runner.py: the Profile is built in the launched script, whose loop ends the job before start() once
+# the pass passes --stop_step (when --profiling is not "None"): with --stop_step 5 its step 10 never comes
+RUNNER = """\
+import argparse
+import os
+import sys
+
+from torch_npu.utils.profiler import Profile
+
+
+class Trainer(object):
+    def __init__(self, args):
+        self.args = args
+
+    def train(self, loader):
+        profiler = Profile(start_step=int(os.getenv("PROFILE_START_STEP", 10)),
+                           profile_type=os.getenv("PROFILE_TYPE"))
+        for iteration, batch in enumerate(loader):
+            iteration = iteration + 1
+            if iteration > self.args.stop_step and self.args.profiling != "None":
+                sys.exit()
+            profiler.start()
+            profiler.end()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--profiling", type=str, default="None")
+    parser.add_argument("--stop_step", type=int, default=100)
+    args = parser.parse_args()
+    Trainer(args).train(range(100))
+"""
+STEP10 = "Profile (runner.py:13) switches on with PROFILE_TYPE=ASCEND_PROFILER (run.sh:1)"
+
+
+def _runner(tmp_path, capsys, text, *args):
+    (tmp_path / "runner.py").write_text(text)
+    (tmp_path / "run.sh").write_text('export PROFILE_TYPE=ASCEND_PROFILER\npython3 runner.py "$@"\n')
+    code = main(["emulate", "--cann", "8.5", "--torch-npu", "26.1", str(tmp_path / "run.sh"), "--", *args])
+    lines = capsys.readouterr().out.splitlines()
+    return code, [ln for ln in lines if ln.startswith(("runner.py:", "usable data:"))]
+
+
+@pytest.mark.parametrize("edit, stop, last", [
+    (("", ""), "5", 6),
+    (("", ""), "9", 10),
+    # `>=`, enumerate counted from 1 and no `+ 1`
+    (("            iteration = iteration + 1\n", ""), "7", 8),
+    (("iteration > self", "iteration >= self"), "9", 9),
+])
+def test_a_loop_that_ends_the_job_first_collects_nothing(tmp_path, capsys, edit, stop, last):
+    text = RUNNER.replace(*edit) if edit[0] else RUNNER
+    if not edit[1] and edit[0]:
+        text = text.replace("enumerate(loader)", "enumerate(loader, 1)")
+    code, lines = _runner(tmp_path, capsys, text, "--profiling=CANN", f"--stop_step={stop}")
+    op = ">=" if ">=" in text else ">"
+    said = (f"{STEP10} to profile its step 10 (PROFILE_START_STEP is not set: its default), but runner.py:17 ends the "
+            f"job with sys.exit() before the start() of pass {last} of the loop on line 15 (`iteration {op} "
+            f"self.args.stop_step and self.args.profiling != \"None\"` holds there in this launch, self.args.stop_step "
+            f"is {stop}: --stop_step {stop} from run.sh:2), so start() is called at most {last - 1} times: nothing is "
+            "collected")
+    if not edit[1] and edit[0]:
+        said = said.replace("runner.py:17", "runner.py:16")
+    assert (code, lines) == (1, [f"runner.py: {said}", f"usable data: no ({said})"])
+
+
+@pytest.mark.parametrize("args, edit", [
+    (("--profiling=CANN", "--stop_step=10"), ("", "")),          # step 10 runs, then Profile ends the job
+    (("--stop_step=5",), ("", "")),                              # --profiling None: the loop does not stop
+    (("--profiling=CANN", "--stop_step=5"), ("profiler.end()\n", "profiler.end()\n        profiler.start()\n")),
+    (("--profiling=CANN", "--stop_step=5"), ("        for iteration", "        profiler.start()\n        for iteration")),
+    (("--profiling=CANN", "--stop_step=5"), ('os.getenv("PROFILE_START_STEP", 10)', 'os.getenv("PROFILE_START_STEP", 3)')),
+])
+def test_a_loop_not_shown_to_end_the_job_first_stays_unknown(tmp_path, capsys, args, edit):
+    text = RUNNER.replace(*edit) if edit[0] else RUNNER
+    code, lines = _runner(tmp_path, capsys, text, *args)
+    assert code == 1 and lines[0].startswith(f"runner.py: {STEP10}: it profiles its step ")
+    assert lines[0].endswith("if the job gets that far (the steps it runs are not counted here), then ends the job "
+                             "with sys.exit(); what torch_npu collects in that step is not replayed here")

@@ -326,7 +326,8 @@ def scalars(ctx, test, scope, pos) -> tuple:
     import ast
     from ..values.ops import Opaque
     dests = {f.dest for f in flag_table(ctx).values()}
-    if any(isinstance(n, ast.Attribute) and n.attr in dests and n.attr in _stored(ctx) for n in ast.walk(test)):
+    if any(isinstance(n, ast.Attribute) and n.attr in dests and n.attr in _stored(ctx) and not _copied(ctx, n)
+           for n in ast.walk(test)):
         return ()               # `args.rank = args.rank * npus + npu`: the flag's value is not the one tested
                                 # (a flag's name only: `self.args = args` does not change `self.args.prof`)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
@@ -360,6 +361,27 @@ def _stored(ctx) -> frozenset:
             and isinstance(n.args[1].value, str))
         ctx._launch_stored = found
     return found
+
+
+def _config_read(ctx, n) -> bool:
+    """Whether `n` (`cfg.prof`, prof a flag's name the file assigns) reads a flag's copy in a config object: its
+    object a plain name, not the parsed flags themselves, a parameter or the method's own object
+    (values/config_args.py)."""
+    import ast
+    from ..values.passed_args import parameter_of
+    if not (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load)):
+        return False
+    scope = ctx.sites.scope_of.at(n, ctx.sites.module)
+    pos = ctx.pos(n)
+    return n.value.id != (scope.self_name if scope is not None else None) and \
+        parameter_of(ctx.resolver, n.value, scope, pos) is None and \
+        not ctx.resolver._is_parse_result(n.value, scope, pos, 0)
+
+
+def _copied(ctx, n) -> bool:
+    """Whether `n` reads a flag's copy in a config object that holds what the copy gave it (values/config_args.py)."""
+    from ..values.config_args import why_not_copied
+    return _config_read(ctx, n) and not why_not_copied(ctx.resolver, n, ctx.sites.scope_of.at(n, ctx.sites.module))
 
 
 def _option(ctx, dest: str) -> str:
@@ -402,11 +424,14 @@ def _unproven(ctx, test, dests) -> str:
     `def train(args): if args.prof:`) a test reads a flag through is not shown to hold the parsed flags
     (values/held_args.py, values/passed_args.py); "" when it is, or the test reads none."""
     import ast
+    from ..values.config_args import why_not_copied
     from ..values.held_args import why_not_held
     from ..values.passed_args import why_not_passed
     scope = ctx.sites.scope_of.at(test, ctx.sites.module)
     for n in _held(ctx, test, dests):
-        if isinstance(n.value, ast.Name):
+        if n.attr in _stored(ctx) and _config_read(ctx, n):
+            why = why_not_copied(ctx.resolver, n, ctx.sites.scope_of.at(n, ctx.sites.module))
+        elif isinstance(n.value, ast.Name):
             why = why_not_passed(ctx.resolver, n.value, scope, ctx.pos(test))
         else:
             why = why_not_held(ctx.resolver, n.value, scope, n.attr)
@@ -431,6 +456,9 @@ def _held(ctx, test, dests) -> list:
               isinstance(n.value, ast.Name) and n.value.id != me and
               parameter_of(ctx.resolver, n.value, scope, ctx.pos(test)) is not None and
               why_not_passed(ctx.resolver, n.value, scope, ctx.pos(test))]
+    # a flag's copy in a config object (`cfg.prof = args.prof`) not shown to hold it here (values/config_args.py)
+    found += [n for n in ast.walk(test) if isinstance(n, ast.Attribute) and n.attr in dests and
+              n.attr in _stored(ctx) and _config_read(ctx, n) and not _copied(ctx, n)]
     return found
 
 

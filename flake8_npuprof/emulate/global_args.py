@@ -21,11 +21,13 @@ from ..source.prefilter import code_only, names_torch_npu
 from ..values.global_args import AccessorLookup, Namespace, framework_flag, list_values
 from ..values.launch_args import OPEN
 from ..source.text import HOLE
-from ..values.project import Module, for_file
+from ..values.project import Module, for_file, load
 from ..values.resolve import FlagDef
+from .pinned import pin
 
 # the facts this module's claims rest on (data/sources.json; tests/test_audit.py holds them)
-FACTS = ("global_args.accessors", "global_args.arguments", "global_args.set_at_run_time", "global_args.adapters")
+FACTS = ("global_args.accessors", "global_args.arguments", "global_args.set_at_run_time", "global_args.adapters",
+         "global_args.pins")
 MAX_MODULES = 512           # project modules read for the options they register (the script's imports, transitively)
 OTHER_RANK = -(10 ** 9)     # a rank no option names: what every rank not listed does
 
@@ -45,6 +47,10 @@ def follow(w, launch, ls, target, environ):
     namespace = _namespace(launch, ls, [m for m in modules if m.may_define_flags], frameworks, w.root)
     if namespace is None:
         return None
+    if len(frameworks) == 1:            # the release the project pins decides the defaults the launch does not pass
+        uses = tuple(sorted({parts[0] for m in [load(launch.script)] + modules if m is not None
+                             for level, parts in m.refs if not level and parts}))
+        namespace.pin = pin(next(iter(frameworks)), launch.script, uses)
     where = os.path.relpath(module.path, os.path.dirname(launch.script)).replace(os.sep, "/")
     script = os.path.basename(launch.script)
     adapted = _adapter(namespace)
@@ -431,19 +437,44 @@ def _ranks(ctx, p, lines: List[str]):
         outcome = {r: _run_predicate(ctx, func, r) for r in ranks}
         if None in outcome.values():
             kept.append(text)
+            lines.extend(f"`{text}` is not decided in this launch: {why}" for why in _unknown_defaults(ctx, func))
             continue
         if all(outcome.values()):
             lines.append(f"`{text}` is true on every rank in this launch")
             continue
         on = sorted(r for r, v in outcome.items() if v and r != OTHER_RANK)
         if not on:
-            lines.append(f"`{text}` is false in this launch")
-            return p._replace(verdict="off", why=f"not run in this launch: `{text}` is false in this launch",
-                              conditions=())
+            said = f"`{text}` is false in this launch{_pinned_defaults(ctx, func)}"
+            lines.append(said)
+            return p._replace(verdict="off", why=f"not run in this launch: {said}", conditions=())
         said = f"`{text}` holds on rank{'s' if len(on) > 1 else ''} {', '.join(map(str, on))} only"
         lines.append(f"{said} (torch.distributed.get_rank()): the other ranks do not profile")
         kept.append(f"{text}: on rank{'s' if len(on) > 1 else ''} {', '.join(map(str, on))} only")
     return p._replace(conditions=tuple(kept))
+
+
+def _pinned_defaults(ctx, func) -> str:
+    """How the release the project pins gave the framework's options their values in this launch (` (--profile is
+    not passed: False by default in Megatron-LM core_v0.12.1 (...))`), or ""."""
+    namespace = getattr(getattr(ctx.resolver, "_project", None), "namespace", None)
+    pin = getattr(namespace, "pin", None)
+    if namespace is None or pin is None:
+        return ""
+    # (the predicate's body is the one the launch's values pruned: what it read is what the namespace handed out)
+    return "".join(f" ({option} is not passed: {pin.defaults[dest]} by default in {pin.said})"
+                   for dest, option in namespace.pinned_read.items())
+
+
+def _unknown_defaults(ctx, func) -> List[str]:
+    """Why each of the framework's options the predicate reads (`args.profile`) is not known in this launch: not
+    passed, and its default neither the project's nor a pinned release's (values/global_args.Namespace)."""
+    lookup = getattr(ctx.resolver, "_project", None)
+    namespace = getattr(lookup, "namespace", None)
+    if namespace is None:
+        return []
+    framework = next(iter(set(getattr(lookup, "read", {}).values())), None)
+    read = dict.fromkeys(n.attr for n in ast.walk(func) if isinstance(n, ast.Attribute))
+    return [why for why in (namespace.unknown_default(dest, framework) for dest in read) if why]
 
 
 def _caller_guards(ctx, p) -> Tuple[str, ...]:

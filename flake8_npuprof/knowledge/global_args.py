@@ -33,6 +33,12 @@ def set_at_run_time(framework: str) -> Dict[str, dict]:
     return dict(data()["accessors"][framework]["set_at_run_time"])
 
 
+def pins(framework: str) -> Dict[str, dict]:
+    """part -> {"repository", "package"?, "releases": {release: {"commit", "defaults"?}}}: the releases of the framework
+    (and of what registers options into its parser) a project may pin as submodules, with their defaults."""
+    return {k: v for k, v in data()["accessors"][framework].get("pins", {}).items() if not k.startswith("$")}
+
+
 def frameworks() -> Tuple[str, ...]:
     return tuple(data()["accessors"])
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..knowledge import global_args as K
 from ..source.text import HOLE
@@ -41,6 +41,9 @@ class Namespace:
         self.lists = lists                  # dest -> values of an option taking a list (nargs), as passed
         self.framework_flags = framework_flags      # the framework's options the project does not define
         self.cwd = cwd                      # the launch's directory, where known
+        # the framework's release the project pins (emulate/pinned.Pin: defaults, said, why), where read
+        self.pin: Any = None
+        self.pinned_read: Dict[str, str] = {}      # dest -> option, for each default the pin gave
 
     def values(self, lookup: Lookup, framework: Optional[str], dest: str, anchor, switch: bool) -> list:
         if dest in self.lists:
@@ -61,13 +64,27 @@ class Namespace:
             found = given_values(theirs, self.given)
             if found is not None:
                 return found
-            return [U(f"{theirs.option} is not passed, and its definition ({framework}'s) is not in this project: "
-                      "its default is not known here", theirs.py_type)]
+            pin = self.pin
+            if pin is not None and dest in pin.defaults:        # the release the project pins (data, per release)
+                self.pinned_read.setdefault(dest, theirs.option)
+                return [C(pin.defaults[dest], None, f"the default of {theirs.option} in {pin.said}")]
+            return [U(self.unknown_default(dest, framework) or "", theirs.py_type)]
         late = K.set_at_run_time(framework).get(dest) if framework else None
         if late is not None:
             return [self._set_at_run_time(framework or "", dest, late)]
         return [U(f"args.{dest} is neither an option the project defines nor one {framework or 'the framework'} "
                   "is known to set: not known here")]
+
+    def unknown_default(self, dest: str, framework: Optional[str]) -> Optional[str]:
+        """Why `args.dest` is not known in this launch, where it is the framework's option, not passed, whose
+        default the project does not define nor pin; else None."""
+        theirs = self.framework_flags.get(dest)
+        pin = self.pin
+        if theirs is None or dest in self.given or OPEN in self.given or dest in self.lists or \
+                pin is not None and dest in pin.defaults:
+            return None
+        return (f"{theirs.option} is not passed, and its definition ({framework}'s) is not in this project: its "
+                f"default is not known here{f' ({pin.why})' if pin is not None else ''}")
 
     def _set_at_run_time(self, framework: str, dest: str, late: dict):
         passed = [g for g in self.given.values() if g.option in late["unless_given"]]

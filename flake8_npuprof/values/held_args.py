@@ -46,7 +46,10 @@ def why_not_held(resolver, expr: ast.AST, scope, flag: str) -> str:
 def _holds(resolver, cls: ast.ClassDef, attr: str, shown: str) -> Tuple[str, Dict[str, int]]:
     """(why the attribute may hold something else, or ""; the line where each of its flags is changed)."""
     tree = resolver.tree
-    if cls.bases or cls.keywords or cls.decorator_list:
+    # (`class Trainer(object):` is `class Trainer:` in Python 3, where the file does not bind the name object)
+    bases = [b for b in cls.bases if not (isinstance(b, ast.Name) and b.id == "object" and
+                                          not resolver.sites.module.bindings.get("object"))]
+    if bases or cls.keywords or cls.decorator_list:
         return f"class {cls.name} has a base or a decorator, which may set {shown}", {}
     param = _init_param(cls, attr)
     if param is None:
