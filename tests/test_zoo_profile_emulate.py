@@ -217,3 +217,20 @@ def test_a_profiler_that_stays_off_does_not_hide_the_profile_beside_it(project, 
             "stays off: PROFILE_TYPE is not set in this launch (the caller's environment is not read without --env), "
             "so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from torch_npu 6.0)")
     assert (code, lines) == (1, [f"main.py: torch_npu's profiler is off: {said}", f"usable data: no ({said})"])
+
+
+def test_a_module_the_script_imports_with_another_profiler_is_its_profiler(project, capsys):
+    # MindSpeed-MM: pretrain_omni.py (at the project's top) reaches torch_npu.profiler.profile through
+    # mindspeed_mm/training.py; the folder walk found an sdxl example's Profile and said "pretrain_omni.py: Profile
+    # (examples/diffusers/sdxl/...:1008) stays off: PROFILE_TYPE is not set ...", a file the launch never runs
+    (project.parent.parent / "main.py").write_text("from pkg.training import train\n\ntrain()\n")
+    (project.parent.parent / "pkg").mkdir()
+    (project.parent.parent / "pkg" / "__init__.py").write_text("")
+    (project.parent.parent / "pkg" / "training.py").write_text(
+        "import torch_npu\n\n\ndef train():\n    prof = torch_npu.profiler.profile()\n")
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
+    said = ("main.py has no profiling setup of its own, but pkg/training.py, which it imports, names one: a setup in "
+            "a module it imports is not emulated here (emulate that module)")
+    assert (code, lines) == (1, [f"usable data: unknown (train_performance_1p.sh:18: {said})"])
+    # nor does the launcher's PROFILE_TYPE reach that other file's Profile
+    assert main(["check", "--torch-npu", "7.3", "--no-cache", str(project)]) == 0
