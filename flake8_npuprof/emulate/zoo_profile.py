@@ -77,17 +77,20 @@ def _judge(w, launch, ls, target, environ, sites: List[Site], imported: bool
     outcome = launch_outcome(kind, releases)
     states = set(outcome.values())
     runs = "" if imported else ", if the code that builds it runs (it is not reached through the imports emulate follows)"
+    # a Profile found only by the walk of the script's folder may belong to another program of the project (MindSpeed-MM's
+    # evaluate_vlm.py was said to leave an sdxl example's Profile off): the answer says where it was found
+    found = "" if imported else " (found under the script's folder, not reached through the imports emulate follows)"
     if kind is None:
         unset = "in this launch or the environment (--env)" if environ is not None else \
             "in this launch (the caller's environment is not read without --env)"
-        return ("no profiling", f"{at} stays off: {env} is not set {unset}, so nothing is collected "
+        return ("no profiling", f"{at}{found} stays off: {env} is not set {unset}, so nothing is collected "
                 f"({env}=ASCEND_PROFILER switches it on from torch_npu 6.0)", False)
     if states == {"off"}:
         on_any = [r for r in TORCH_NPU_RELEASES if kind in utils_profile.types(r)]
         if not on_any:
-            return ("no profiling", f"{given} reaches {at}, which no torch_npu release switches on for "
+            return ("no profiling", f"{given} reaches {at}{found}, which no torch_npu release switches on for "
                     f"(profile_type is compared exactly): nothing is collected", False)
-        return ("no profiling", f"{given} reaches {at}, which torch_npu {T.span(releases)} never switches on for (it "
+        return ("no profiling", f"{given} reaches {at}{found}, which torch_npu {T.span(releases)} never switches on for (it "
                 f"knows only {knows(releases)}): nothing is collected", False)
     if states == {"raises"}:
         return ("fails", f"{given} makes {at} raise TypeError (it builds torch.autograd.profiler.profile with "
