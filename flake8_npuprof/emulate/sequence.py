@@ -452,8 +452,13 @@ def _ms_env_start(options: Optional[str], text: str) -> bool:
 
 def ms_env_hint(text: str) -> str:
     """How a script with no profiling setup is profiled from outside, where that is not GE's PROFILING_MODE/
-    PROFILING_OPTIONS: a MindSpore script by MS_PROFILER_OPTIONS (EnvProfiler); "" for the others."""
+    PROFILING_OPTIONS: a MindSpore script by MS_PROFILER_OPTIONS (EnvProfiler), a torch_npu one under msprof; "" for
+    the others."""
     import re
+    from .replay import other_framework
+    if other_framework(text) == "torch_npu":     # GE's variables are not shown to reach a torch_npu process
+        return ("torch_npu collects with torch_npu.profiler, or under msprof: emulate the run as "
+                "`npuprof emulate -- msprof --output=DIR python3 SCRIPT ...`")
     if not re.search(r"^\s*(?:import|from)\s+mindspore\b", text, re.M):
         return ""
     return ("MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {\"start\": true, "
