@@ -161,6 +161,31 @@ def test_a_loop_without_prof_step_collects_nothing(tmp_path, capsys):
     assert "  steps recorded: none (prof.step() is never called; step 0 is a wait step)" in out
 
 
+PER_PASS = ("for i in range(10):\n"
+            "    with torch_npu.profiler.profile(\n"
+            "            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./e2e_prof')) as prof:\n"
+            "        step(i)\n")
+
+
+def test_a_profiler_built_in_each_pass_of_a_loop_is_one_trace_per_pass(tmp_path, capsys):
+    # Retinaface (ModelZoo-PyTorch) builds `with profile(...)` inside its training loop: emulate said "COLLECTS the
+    # whole run as one trace", "steps recorded: the whole run, as one trace"; each pass saves its own trace
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, PER_PASS))
+    assert out[1] == (f"train.py:5 profile: COLLECTS one trace per pass of the loop at line 4, which builds a profiler "
+                      f"in each into {tmp_path}/e2e_prof")
+    assert ("  steps recorded: what each pass of the loop (line 4) runs, as its own trace saved when its profiler "
+            "stops (prof.step() is never called), with a warning that the data may be incomplete") in out
+    # built once, before the loop (or in the loop's `else:`, which runs once): the whole run
+    once = "with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')):\n" \
+        "    for i in range(10):\n        step(i)\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, once))
+    assert out[1] == f"train.py:4 profile: COLLECTS the whole run as one trace into {tmp_path}/p"
+    after = "for i in range(10):\n    step(i)\nelse:\n    with torch_npu.profiler.profile(\n" \
+        "            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')):\n        step(10)\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, after))
+    assert out[1] == f"train.py:7 profile: COLLECTS the whole run as one trace into {tmp_path}/p"
+
+
 @pytest.mark.parametrize("rec", NEVER_STARTED, ids=[f"{r['release']}:{r['case']}" for r in NEVER_STARTED])
 def test_a_profiler_never_started_is_held_to_the_record(tmp_path, capsys, rec):
     """The record's case as a script's function: COLLECTS NOTHING exactly where the build never initialised nor

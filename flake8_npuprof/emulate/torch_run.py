@@ -347,6 +347,13 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     where = _handler(ctx, names, kws.get("on_trace_ready"), cwd, environ, handler_name, known)
     data.update(output_dir=where["dir"], handler=where["kind"])
     verdict, why, steps_line = _steps_verdict(sched, stepped, bound, loop_at, var)
+    around = _enclosing_loop(call, parents) if why == "the whole run as one trace" else None
+    if around is not None:
+        # Retinaface (ModelZoo-PyTorch) builds `with profile(...)` in each pass of its training loop: not one trace
+        why = f"one trace per pass of the loop at line {around}, which builds a profiler in each"
+        steps_line = (f"steps recorded: what each pass of the loop (line {around}) runs, as its own trace saved when "
+                      f"its profiler stops ({var or 'prof'}.step() is never called), with a warning that the data may "
+                      "be incomplete")
     life = _unstarted(ctx, call, var, form, sched)
     if life is not None:
         verdict, why, steps_line = life
@@ -647,6 +654,16 @@ def _loop(ctx, names, call, var, form, parents) -> Tuple[Optional[bool], Optiona
         return True, None, f"line {loop.lineno}"
     ints = [b[0] for b in bounds if b]     # (every one is: checked above)
     return True, max(0, ints[-1] - (ints[0] if len(ints) == 2 else 0)), f"line {loop.lineno}"
+
+
+def _enclosing_loop(call: ast.Call, parents) -> Optional[int]:
+    """The line of the loop the profiler is built in, within its function (each pass builds a new one), else None."""
+    child, node = call, parents.get(id(call))
+    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and any(child is b for b in node.body):
+            return node.lineno          # (its `else:` and its header run once)
+        child, node = node, parents.get(id(node))
+    return None
 
 
 def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:
