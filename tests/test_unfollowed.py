@@ -259,6 +259,12 @@ def test_ge_variables_on_a_torch_npu_script_are_unknown_not_yes(tmp_path):
                                      "export PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
                                      "python3 train.py\n")
     assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["usable"] is None
+    # vLLM on Ascend runs torch_npu: the same
+    (tmp_path / "train.py").write_text("from vllm import LLM\n\nLLM(model='m').generate('hi')\n")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=True, environ=GE_ENV)
+    assert report["usable"] is None and render_text(report).splitlines()[3] == (
+        "usable data: unknown (line 0 env: a vLLM script without TensorFlow: whether GE reads PROFILING_MODE/"
+        "PROFILING_OPTIONS in its process is not known here (vLLM profiles with its own profiler, or under msprof))")
     # beside TensorFlow it stays GE's route
     (tmp_path / "train.py").write_text("import tensorflow as tf\n" + PT_SCRIPT)
     assert emulate_path(str(tmp_path / "train.py"), T, use_env=True, environ=GE_ENV)["usable"] is True

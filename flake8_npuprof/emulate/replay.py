@@ -65,12 +65,13 @@ FACTS = ("torch_npu.ge_variables",)     # data/sources.json: why GE's variables 
 
 
 def other_framework(text: str) -> Optional[str]:
-    """"torch_npu" or "MindSpore" for a script that imports it and no TensorFlow (GE's own framework), else None."""
+    """"torch_npu", "MindSpore" or "vLLM" (a torch_npu process on Ascend) for a script that imports it and no
+    TensorFlow (GE's own framework), else None."""
     import re
     if re.search(r"^\s*(?:import|from)\s+(?:tensorflow|npu_bridge)\b", text, re.M):
         return None
-    found = re.search(r"^\s*(?:import|from)\s+(torch_npu|mindspore)\b", text, re.M)
-    return None if found is None else "torch_npu" if found.group(1) == "torch_npu" else "MindSpore"
+    found = re.search(r"^\s*(?:import|from)\s+(torch_npu|mindspore|vllm)\b", text, re.M)
+    return None if found is None else {"torch_npu": "torch_npu", "mindspore": "MindSpore", "vllm": "vLLM"}[found.group(1)]
 
 
 class Planner:

@@ -158,7 +158,10 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         else:
             from ..source.prefilter import names_vllm
             if names_vllm(code):
-                why = ("it names vLLM's profiler (start_profile, VLLM_TORCH_PROFILER_DIR), which emulate does not model: "
+                # the names this file holds (off.py with profiler_config and start_profile() was said to name
+                # VLLM_TORCH_PROFILER_DIR too)
+                held = ", ".join(n for n in ("start_profile", "VLLM_TORCH_PROFILER_DIR") if n in code)
+                why = (f"it names vLLM's profiler ({held}), which emulate does not model: "
                        "what it collects is not known here")
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [f"{os.path.basename(path)}: {why}"], "unseen": True})

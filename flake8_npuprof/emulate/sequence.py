@@ -459,6 +459,10 @@ def ms_env_hint(text: str) -> str:
     if other_framework(text) == "torch_npu":     # GE's variables are not shown to reach a torch_npu process
         return ("torch_npu collects with torch_npu.profiler, or under msprof: emulate the run as "
                 "`npuprof emulate -- msprof --output=DIR python3 SCRIPT ...`")
+    if re.search(r"^\s*(?:import|from)\s+vllm\b", text, re.M):         # data/sources.json runtime.vllm_profiler
+        return ("vLLM profiles with its own profiler, which emulate does not model: profiler_config (--profiler-config"
+                "; VLLM_TORCH_PROFILER_DIR before vllm-ascend's #5928), started and stopped by start_profile() and "
+                "stop_profile()")
     if not re.search(r"^\s*(?:import|from)\s+mindspore\b", text, re.M):
         return ""
     return ("MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {\"start\": true, "
