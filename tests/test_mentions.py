@@ -163,3 +163,23 @@ def test_vllms_profiler_is_a_profiling_api_not_no_setup(tmp_path):
         f"{tmp_path}/offline.py: no profiling setup found: a run collects no profiling data (vLLM profiles with its own "
         "profiler, which emulate does not model: profiler_config (--profiler-config; VLLM_TORCH_PROFILER_DIR before "
         "vllm-ascend's #5928), started and stopped by start_profile() and stop_profile())")
+
+
+def test_a_project_profiler_the_script_builds_is_unknown_not_no(tmp_path):
+    # MindSpeed-MM: `npuprof emulate mindspeed_mm/models/ae/training/training.py` (`from mindspeed_mm.tools.profiler
+    # import Profiler`, `prof = Profiler(args.tool.profile)`, prof.start()/step()/stop()) said "no profiling setup
+    # found: a run collects no profiling data", "usable data: no"; a launch of the script says unknown
+    (tmp_path / "pkg" / "tools").mkdir(parents=True)
+    (tmp_path / "pkg" / "train").mkdir()
+    for folder in ("pkg", "pkg/tools", "pkg/train"):
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "tools" / "profiler.py").write_text(
+        "import torch_npu\n\n\nclass Profiler:\n    def __init__(self, config):\n"
+        "        self.prof = torch_npu.profiler.profile()\n")
+    (tmp_path / "pkg" / "train" / "training.py").write_text(
+        "from pkg.tools.profiler import Profiler\n\n\ndef train(args):\n    prof = Profiler(args.profile)\n"
+        "    prof.start()\n    prof.stop()\n")
+    report = emulate_path(str(tmp_path / "pkg" / "train" / "training.py"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "training.py names a profiling API emulate does not model (torch_npu, torch, MindSpore or vLLM profiler, "
+        "msprof through a subprocess): what it collects is not known here")

@@ -491,8 +491,12 @@ def _named(ls, name: str) -> str:
     """Why a script with no setup emulate follows is unknown, though it names a profiling setting: the name and its
     line. A GE route's name (an unused `import ProfilingConfig`, options built where they are not followed) is one
     emulate models, so only the others are "a profiling API emulate does not model"."""
+    return named_in(ls.ctx.src.text, name)
+
+
+def named_in(text: str, name: str) -> str:
+    """_named's words for a script's text (`npuprof emulate SCRIPT` says what its launch says)."""
     from ..source.prefilter import PROFILING_WORDS, code_only
-    text = ls.ctx.src.text
     m = PROFILING_WORDS.search(code_only(text))
     if m is not None and m.group(0) in GE_NAMES:
         return f"{name} names {m.group(0)} (line {text.count(chr(10), 0, m.start()) + 1}), but no profiling setup " \
