@@ -64,7 +64,7 @@ def test_a_type_6_0_no_longer_knows_collects_nothing(project, capsys):
 
 def test_under_any_release_it_depends(project, capsys):
     code, lines = _tail(capsys, "--torch-npu", "any", str(project), "--", "--profiling=CANN")
-    said = ("depends on the torch_npu release: Profile (lib/trainer.py:8) with PROFILE_TYPE=CANN "
+    said = (f"depends on the torch_npu release: Profile (lib/trainer.py:8){FOUND} with PROFILE_TYPE=CANN "
             "(train_performance_1p.sh:10) switches on with torch_npu 5.0 and never with torch_npu 6.0+ (it knows only "
             '"TORCH" and "ASCEND_PROFILER")')
     assert lines[0] == f"main.py: {said}"
@@ -194,7 +194,7 @@ def test_a_launch_that_leaves_profile_type_open_is_unknown(project, capsys):
     # without the launcher's arguments, `export PROFILE_TYPE=CANN` (or another) may run: it said "main.py: no
     # profiling setup found: a run collects no profiling data", "usable data: no (no launch switches profiling on)"
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project))
-    said = "Profile (lib/trainer.py:8) switches on or not by its profile_type, which is not known in this launch"
+    said = f"Profile (lib/trainer.py:8){FOUND} switches on or not by its profile_type, which is not known in this launch"
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])
 
 
