@@ -658,7 +658,8 @@ def _loop(ctx, names, call, var, form, parents) -> Tuple[Optional[bool], Optiona
 
 def _enclosing_loop(call: ast.Call, parents) -> Optional[int]:
     """The line of the loop the profiler is built in, within its function (each pass builds a new one), else None."""
-    child, node = call, parents.get(id(call))
+    child: ast.AST = call
+    node = parents.get(id(call))
     while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and any(child is b for b in node.body):
             return node.lineno          # (its `else:` and its header run once)
