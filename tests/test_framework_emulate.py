@@ -186,6 +186,26 @@ def test_a_profiler_built_in_each_pass_of_a_loop_is_one_trace_per_pass(tmp_path,
     assert out[1] == f"train.py:7 profile: COLLECTS the whole run as one trace into {tmp_path}/p"
 
 
+STARTED_IF = ("import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--prof', action='store_true')\n"
+              "args = parser.parse_args()\n\n\ndef train():\n"
+              "    prof = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p'))\n"
+              "    if args.prof:\n        prof.start()\n    for step in range(10):\n        print(step)\n"
+              "    prof.stop()\n\n\nif __name__ == '__main__':\n    train()\n")
+
+
+def test_a_profiler_started_under_an_if_collects_under_it(tmp_path, capsys):
+    # MindSpeed-MM's deepseekocr2/finetune_ocr.py builds `prof = profile(...)` always and starts it under
+    # `if self.config.profiling:`: `npuprof emulate finetune_ocr.py` gave its steps with no condition
+    path = _script(tmp_path, STARTED_IF)
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert out[1:3] == [f"train.py:11 profile: COLLECTS the whole run as one trace into {tmp_path}/p (when args.prof)",
+                        "usable data: yes (where its conditions hold)"]
+    # a launch decides it (checks/launch_setup: false_in_launch), with no condition left where the flag is given
+    (tmp_path / "on.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py --prof\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", tmp_path / "on.sh")
+    assert "usable data: yes" in out
+
+
 @pytest.mark.parametrize("rec", NEVER_STARTED, ids=[f"{r['release']}:{r['case']}" for r in NEVER_STARTED])
 def test_a_profiler_never_started_is_held_to_the_record(tmp_path, capsys, rec):
     """The record's case as a script's function: COLLECTS NOTHING exactly where the build never initialised nor
