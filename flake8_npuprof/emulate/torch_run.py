@@ -662,7 +662,7 @@ def _start_conditions(ctx, call: ast.Call, var: str, parents, built: Tuple[str, 
     """The `if`s around the one `var.start()` of the profiler's function beyond those around its construction, where
     that start() runs once (no loop around it there): MindSpeed-MM's finetune_ocr.py builds `prof = profile(...)`
     always and starts it under `if self.config.profiling:`, which the answer did not say."""
-    scope: ast.AST = call
+    scope: Optional[ast.AST] = call
     while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
         scope = parents.get(id(scope))
     if scope is None:
