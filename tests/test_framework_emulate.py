@@ -161,6 +161,51 @@ def test_a_loop_without_prof_step_collects_nothing(tmp_path, capsys):
     assert "  steps recorded: none (prof.step() is never called; step 0 is a wait step)" in out
 
 
+PER_PASS = ("for i in range(10):\n"
+            "    with torch_npu.profiler.profile(\n"
+            "            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./e2e_prof')) as prof:\n"
+            "        step(i)\n")
+
+
+def test_a_profiler_built_in_each_pass_of_a_loop_is_one_trace_per_pass(tmp_path, capsys):
+    # Retinaface (ModelZoo-PyTorch) builds `with profile(...)` inside its training loop: emulate said "COLLECTS the
+    # whole run as one trace", "steps recorded: the whole run, as one trace"; each pass saves its own trace
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, PER_PASS))
+    assert out[1] == (f"train.py:5 profile: COLLECTS one trace per pass of the loop at line 4, which builds a profiler "
+                      f"in each into {tmp_path}/e2e_prof")
+    assert ("  steps recorded: what each pass of the loop (line 4) runs, as its own trace saved when its profiler "
+            "stops (prof.step() is never called), with a warning that the data may be incomplete") in out
+    # built once, before the loop (or in the loop's `else:`, which runs once): the whole run
+    once = "with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')):\n" \
+        "    for i in range(10):\n        step(i)\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, once))
+    assert out[1] == f"train.py:4 profile: COLLECTS the whole run as one trace into {tmp_path}/p"
+    after = "for i in range(10):\n    step(i)\nelse:\n    with torch_npu.profiler.profile(\n" \
+        "            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')):\n        step(10)\n"
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, after))
+    assert out[1] == f"train.py:7 profile: COLLECTS the whole run as one trace into {tmp_path}/p"
+
+
+STARTED_IF = ("import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--prof', action='store_true')\n"
+              "args = parser.parse_args()\n\n\ndef train():\n"
+              "    prof = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p'))\n"
+              "    if args.prof:\n        prof.start()\n    for step in range(10):\n        print(step)\n"
+              "    prof.stop()\n\n\nif __name__ == '__main__':\n    train()\n")
+
+
+def test_a_profiler_started_under_an_if_collects_under_it(tmp_path, capsys):
+    # MindSpeed-MM's deepseekocr2/finetune_ocr.py builds `prof = profile(...)` always and starts it under
+    # `if self.config.profiling:`: `npuprof emulate finetune_ocr.py` gave its steps with no condition
+    path = _script(tmp_path, STARTED_IF)
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
+    assert out[1:3] == [f"train.py:11 profile: COLLECTS the whole run as one trace into {tmp_path}/p (when args.prof)",
+                        "usable data: yes (where its conditions hold)"]
+    # a launch decides it (checks/launch_setup: false_in_launch), with no condition left where the flag is given
+    (tmp_path / "on.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py --prof\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", tmp_path / "on.sh")
+    assert "usable data: yes" in out
+
+
 @pytest.mark.parametrize("rec", NEVER_STARTED, ids=[f"{r['release']}:{r['case']}" for r in NEVER_STARTED])
 def test_a_profiler_never_started_is_held_to_the_record(tmp_path, capsys, rec):
     """The record's case as a script's function: COLLECTS NOTHING exactly where the build never initialised nor
@@ -435,7 +480,8 @@ def test_a_mindspore_schedule_says_which_steps_and_the_folder(tmp_path, capsys):
         "  schedule: wait=1, active=2, warmup=1, repeat=1 (line 4): records from step 2",
         "  steps recorded: 2-3 of 10 (the loop (line 6) runs 10 steps, calling prof.step() once each)",
         f"  output directory: {tmp_path}/ms_prof (tensorboard_trace_handler, line 5)",
-        "    <hostname>_<pid>_<timestamp>_ascend_ms/  made when the profiler starts",
+        "    <hostname>_<pid>_<timestamp>_ascend_ms/  made when the profiler starts (MindSpore 2.7-2.10; other "
+        "releases' layout is not read here)",
         "      PROF_<n>_<timestamp>_<id>/  the collector's NPU data (with NPU among the activities)",
         "      FRAMEWORK/  MindSpore's own raw data",
         "      profiler_info_<rank>.json (the rank: get_rank() once communication is initialised on Ascend, else "
@@ -490,7 +536,7 @@ def test_a_mindspore_folder_s_worker_and_default_output_path(tmp_path, capsys):
     code, out = _emulate(capsys, "--format", "json", "--cwd", tmp_path, path)
     p = json.loads("\n".join(out))["profilers"][0]
     assert p["output_dir"] == f"{tmp_path}/data" and p["layout"][0] == "w0_<pid>_<timestamp>_ascend_ms/  made when " \
-        "the profiler starts"
+        "the profiler starts (MindSpore 2.7-2.10; other releases' layout is not read here)"
     path.write_text(MS.replace('on_trace_ready=tensorboard_trace_handler(\"./ms_prof\")', 'output_path="/tmp/o"'),
                     encoding="utf-8")
     code, out = _emulate(capsys, "--format", "json", "--cwd", tmp_path, path)

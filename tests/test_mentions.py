@@ -141,7 +141,11 @@ def test_vllms_profiler_is_a_profiling_api_not_no_setup(tmp_path):
     # stop_profile() where VLLM_TORCH_PROFILER_DIR is set: "usable data: no" was false; emulate does not model it
     (tmp_path / "offline.py").write_text(VLLM)
     report = emulate_path(str(tmp_path / "offline.py"), T, use_env=False, environ={})
+    # (the names the file holds: it said "(start_profile, VLLM_TORCH_PROFILER_DIR)" of a file without the variable)
     assert report["usable"] is None and report["answer"]["why"] == (
+        "it names vLLM's profiler (start_profile), which emulate does not model: what it collects is not known here")
+    (tmp_path / "env.py").write_text("import os\nos.environ['VLLM_TORCH_PROFILER_DIR'] = './p'\n" + VLLM)
+    assert emulate_path(str(tmp_path / "env.py"), T, use_env=False, environ={})["answer"]["why"] == (
         "it names vLLM's profiler (start_profile, VLLM_TORCH_PROFILER_DIR), which emulate does not model: what it "
         "collects is not known here")
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\nVLLM_TORCH_PROFILER_DIR=./p python3 offline.py\n")
@@ -151,4 +155,31 @@ def test_vllms_profiler_is_a_profiling_api_not_no_setup(tmp_path):
         "profiler, msprof through a subprocess): what it collects is not known here")
     # a script that only mentions it in a comment is still no setup
     (tmp_path / "offline.py").write_text("from vllm import LLM\n# llm.start_profile()\nLLM(model='m')\n")
-    assert emulate_path(str(tmp_path / "offline.py"), T, use_env=False, environ={})["usable"] is False
+    report = emulate_path(str(tmp_path / "offline.py"), T, use_env=False, environ={})
+    assert report["usable"] is False
+    # and its advice is vLLM's profiler, not GE's PROFILING_MODE/PROFILING_OPTIONS (which it named)
+    from flake8_npuprof.emulate.render import render_text
+    assert render_text(report).splitlines()[1] == (
+        f"{tmp_path}/offline.py: no profiling setup found: a run collects no profiling data (vLLM profiles with its own "
+        "profiler, which emulate does not model: profiler_config (--profiler-config; VLLM_TORCH_PROFILER_DIR before "
+        "vllm-ascend's #5928), started and stopped by start_profile() and stop_profile())")
+
+
+def test_a_project_profiler_the_script_builds_is_unknown_not_no(tmp_path):
+    # MindSpeed-MM: `npuprof emulate mindspeed_mm/models/ae/training/training.py` (`from mindspeed_mm.tools.profiler
+    # import Profiler`, `prof = Profiler(args.tool.profile)`, prof.start()/step()/stop()) said "no profiling setup
+    # found: a run collects no profiling data", "usable data: no"; a launch of the script says unknown
+    (tmp_path / "pkg" / "tools").mkdir(parents=True)
+    (tmp_path / "pkg" / "train").mkdir()
+    for folder in ("pkg", "pkg/tools", "pkg/train"):
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "tools" / "profiler.py").write_text(
+        "import torch_npu\n\n\nclass Profiler:\n    def __init__(self, config):\n"
+        "        self.prof = torch_npu.profiler.profile()\n")
+    (tmp_path / "pkg" / "train" / "training.py").write_text(
+        "from pkg.tools.profiler import Profiler\n\n\ndef train(args):\n    prof = Profiler(args.profile)\n"
+        "    prof.start()\n    prof.stop()\n")
+    report = emulate_path(str(tmp_path / "pkg" / "train" / "training.py"), T, use_env=False, environ={})
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "training.py names a profiling API emulate does not model (torch_npu, torch, MindSpore or vLLM profiler, "
+        "msprof through a subprocess): what it collects is not known here")

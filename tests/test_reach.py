@@ -360,3 +360,42 @@ def test_the_two_arms_of_one_if_are_no_condition(tmp_path):
     report = emulate_path(str(path), Target.parse("8.0", "910B", torch_npu="7.2"), cwd=str(tmp_path), use_env=False,
                           environ={})
     assert report["profilers"][0].conditions == ('os.getenv("P")',)
+
+
+THREE_WAYS = '''import os
+import torch
+import torch_npu
+
+
+def go():
+    with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("/tmp/tp")):
+        torch.ones(1)
+
+
+if __name__ == "__main__":
+    if os.getenv("D"):
+        if os.getenv("N"):
+            go()
+        else:
+            go()
+    else:
+        go()
+'''
+
+
+def test_ways_in_that_cover_every_case_are_no_condition(tmp_path):
+    # Retinaface (ModelZoo-PyTorch) main(): `if args.distributed: (if args.device == 'npu': mp.spawn(main_worker)
+    # else: mp.spawn(main_worker)) else: main_worker()`: emulate said "collects (when (args.distributed and
+    # args.device == 'npu') or (args.distributed and not (args.device == 'npu')) or (not (args.distributed)))"
+    path = _write(tmp_path, THREE_WAYS)
+    report = emulate_path(str(path), Target.parse("8.0", "910B", torch_npu="7.2"), cwd=str(tmp_path), use_env=False,
+                          environ={})
+    assert report["profilers"][0].conditions == ()
+    # (p and q) or (p and not (q)) is p; a way that adds conditions to another adds nothing
+    assert reach_module._simplest([("p", "q"), ("p", "not (q)")]) == [("p",)]
+    assert reach_module._simplest([("p",), ("p", "r")]) == [("p",)]
+    assert reach_module._simplest([("p",), ("not (p)", "r")]) == [("p",), ("not (p)", "r")]
+    text = THREE_WAYS.replace("    else:\n        go()\n", "")
+    report = emulate_path(str(_write(tmp_path, text)), Target.parse("8.0", "910B", torch_npu="7.2"),
+                          cwd=str(tmp_path), use_env=False, environ={})
+    assert report["profilers"][0].conditions == ("os.getenv('D')",)

@@ -123,3 +123,17 @@ def test_the_msprof_reader_places_a_character_inside_a_quoted_application():
     word = call.options[-1].word
     at = word.text.index("--x")
     assert word.place(at, at + 3) == (text.index("--x"), text.index("--x") + 3)
+
+
+def test_a_backslash_that_ends_the_file_is_dropped_as_bash_drops_it(tmp_path):
+    # MindSpeed-RL's examples/eplb/eplb.sh ends its last line with `\` and no newline: bash runs
+    # `python cli/eplb_generate_map_ds.py ... --output_path x.json`; emulate showed the launch with a last word '\'
+    from flake8_npuprof.emulate.script import emulate_path
+    from flake8_npuprof.knowledge.targets import Target
+    assert continuation("a \\", 2) == 1 and continuation("a \\ b", 2) == 0
+    assert [w[0] for w in _words("python3 t.py --a 1 \\")[0][:-1]] == ["python3", "t.py", "--a", "1"]
+    (tmp_path / "t.py").write_text("print(1)\n")
+    for end, shown in (("1 \\", "1"), ("1\\", "1"), ("'1\\'", "'1\\'")):
+        (tmp_path / "run.sh").write_text(f"python3 t.py --a {end}")
+        report = emulate_path(str(tmp_path / "run.sh"), Target.parse("8.0", "910B"), use_env=False, environ={})
+        assert report["launch"]["lines"][0] == f"launch: run.sh:1 python3 t.py --a {shown}"

@@ -237,3 +237,41 @@ def test_a_module_using_memory_profiler_names_no_npu_profiler(tmp_path):
     # a module named profiler is one
     (tmp_path / "hook.py").write_text("from .utils.profiler import start\n")
     assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is None
+
+
+PT_SCRIPT = "import torch\nimport torch_npu\n\nprint(torch.ones(2).npu() * 2)\n"
+GE_ENV = {"PROFILING_MODE": "true", "PROFILING_OPTIONS": '{"output":"/tmp/p","task_trace":"on"}'}
+
+
+def test_ge_variables_on_a_torch_npu_script_are_unknown_not_yes(tmp_path):
+    # a torch_npu script (ModelZoo-PyTorch) with GE's PROFILING_MODE/PROFILING_OPTIONS in the environment said
+    # "train.py:0 env: COLLECTS task_trace into /tmp/p", "usable data: yes": torch_npu starts the collector through
+    # aclprofStart, and no source read shows GE reading those variables in its process
+    (tmp_path / "train.py").write_text(PT_SCRIPT)
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=True, environ=GE_ENV)
+    why = ("a torch_npu script without TensorFlow: whether GE reads PROFILING_MODE/PROFILING_OPTIONS in its process is "
+           "not known here (torch_npu profiles with its own profiler, or under msprof)")
+    assert report["usable"] is None and render_text(report).splitlines()[1:4] == [
+        f"train.py:0 env: UNKNOWN: {why}", "preflight: ok (/tmp/p is writable)",
+        f"usable data: unknown (line 0 env: {why})"]
+    # the same variables exported by its launcher
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nexport PROFILING_MODE=true\n"
+                                     "export PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+                                     "python3 train.py\n")
+    assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["usable"] is None
+    # vLLM on Ascend runs torch_npu: the same
+    (tmp_path / "train.py").write_text("from vllm import LLM\n\nLLM(model='m').generate('hi')\n")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=True, environ=GE_ENV)
+    assert report["usable"] is None and render_text(report).splitlines()[3] == (
+        "usable data: unknown (line 0 env: a vLLM script without TensorFlow: whether GE reads PROFILING_MODE/"
+        "PROFILING_OPTIONS in its process is not known here (vLLM profiles with its own profiler, or under msprof))")
+    # beside TensorFlow it stays GE's route
+    (tmp_path / "train.py").write_text("import tensorflow as tf\n" + PT_SCRIPT)
+    assert emulate_path(str(tmp_path / "train.py"), T, use_env=True, environ=GE_ENV)["usable"] is True
+    # and the advice for a torch_npu script without a setup is not GE's variables
+    (tmp_path / "train.py").write_text(PT_SCRIPT)
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert report["usable"] is False and render_text(report).splitlines()[1] == (
+        f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data (torch_npu collects with "
+        "torch_npu.profiler, or under msprof: emulate the run as `npuprof emulate -- msprof --output=DIR python3 "
+        "SCRIPT ...`)")

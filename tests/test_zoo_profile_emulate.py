@@ -35,6 +35,8 @@ TRAINER = ("import os\nimport torch\nimport torch_npu\nfrom torch_npu.utils.prof
            "                       profile_type=os.getenv('PROFILE_TYPE'))\n"
            "    for step in range(100):\n        profiler.start()\n        profiler.end()\n")
 AT = "PROFILE_TYPE=CANN (train_performance_1p.sh:10) reaches Profile (lib/trainer.py:8)"
+# main.py reaches lib/trainer.py through a sys.path set at run time: the Profile is found by the walk of its folder
+FOUND = " (found under the script's folder, not reached through the imports emulate follows)"
 
 
 @pytest.fixture()
@@ -55,14 +57,14 @@ def _tail(capsys, *argv):
 
 def test_a_type_6_0_no_longer_knows_collects_nothing(project, capsys):
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
-    said = (f'{AT}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
+    said = (f'{AT}{FOUND}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
             "nothing is collected")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
 
 
 def test_under_any_release_it_depends(project, capsys):
     code, lines = _tail(capsys, "--torch-npu", "any", str(project), "--", "--profiling=CANN")
-    said = ("depends on the torch_npu release: Profile (lib/trainer.py:8) with PROFILE_TYPE=CANN "
+    said = (f"depends on the torch_npu release: Profile (lib/trainer.py:8){FOUND} with PROFILE_TYPE=CANN "
             "(train_performance_1p.sh:10) switches on with torch_npu 5.0 and never with torch_npu 6.0+ (it knows only "
             '"TORCH" and "ASCEND_PROFILER")')
     assert lines[0] == f"main.py: {said}"
@@ -93,7 +95,7 @@ def test_torch_type_fails_at_construction(project, capsys):
 
 def test_no_type_leaves_it_off(project, capsys):
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=True")
-    said = ("Profile (lib/trainer.py:8) stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
+    said = (f"Profile (lib/trainer.py:8){FOUND} stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
             "is not read without --env), so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from "
             "torch_npu 6.0)")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
@@ -141,7 +143,7 @@ def test_another_profiling_api_in_the_project_makes_the_answer_unknown(project, 
         "import torch_npu\nprof = torch_npu.profiler.profile()\n")
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
     assert lines[0] == (
-        f'main.py: {AT}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
+        f'main.py: {AT}{FOUND}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
         "nothing is collected; but lib/tracing.py names another profiling API, which is not emulated here")
     assert lines[1].startswith("usable data: unknown (")
 
@@ -174,7 +176,7 @@ def test_a_trainer_that_also_runs_another_profiler_is_not_answered_by_profile_al
     # collected)", as if the file held no other profiler (torch.npu.profile collects on torch_npu 5.0)
     (project.parent.parent / "lib" / "trainer.py").write_text(LEGACY_TOO)
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
-    said = ("Profile (lib/trainer.py:8) stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
+    said = (f"Profile (lib/trainer.py:8){FOUND} stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
             "is not read without --env), so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from "
             "torch_npu 6.0); but lib/trainer.py names another profiling API, which is not emulated here")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])
@@ -185,14 +187,14 @@ def test_profiles_own_names_in_its_file_are_no_other_api(project, capsys):
     (project.parent.parent / "lib" / "trainer.py").write_text(
         TRAINER.replace("def train():\n", "def train():\n    prof_type = os.getenv('PROFILE_TYPE', None)\n"))
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
-    assert code == 1 and lines[1].startswith("usable data: no (Profile (lib/trainer.py:9) stays off")
+    assert code == 1 and lines[1].startswith(f"usable data: no (Profile (lib/trainer.py:9){FOUND} stays off")
 
 
 def test_a_launch_that_leaves_profile_type_open_is_unknown(project, capsys):
     # without the launcher's arguments, `export PROFILE_TYPE=CANN` (or another) may run: it said "main.py: no
     # profiling setup found: a run collects no profiling data", "usable data: no (no launch switches profiling on)"
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project))
-    said = "Profile (lib/trainer.py:8) switches on or not by its profile_type, which is not known in this launch"
+    said = f"Profile (lib/trainer.py:8){FOUND} switches on or not by its profile_type, which is not known in this launch"
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])
 
 
@@ -298,3 +300,18 @@ def test_a_loop_not_shown_to_end_the_job_first_stays_unknown(tmp_path, capsys, a
     assert code == 1 and lines[0].startswith(f"runner.py: {STEP10}: it profiles its step ")
     assert lines[0].endswith("if the job gets that far (the steps it runs are not counted here), then ends the job "
                              "with sys.exit(); what torch_npu collects in that step is not replayed here")
+def test_a_module_the_script_imports_with_another_profiler_is_its_profiler(project, capsys):
+    # MindSpeed-MM: pretrain_omni.py (at the project's top) reaches torch_npu.profiler.profile through
+    # mindspeed_mm/training.py; the folder walk found an sdxl example's Profile and said "pretrain_omni.py: Profile
+    # (examples/diffusers/sdxl/...:1008) stays off: PROFILE_TYPE is not set ...", a file the launch never runs
+    (project.parent.parent / "main.py").write_text("from pkg.training import train\n\ntrain()\n")
+    (project.parent.parent / "pkg").mkdir()
+    (project.parent.parent / "pkg" / "__init__.py").write_text("")
+    (project.parent.parent / "pkg" / "training.py").write_text(
+        "import torch_npu\n\n\ndef train():\n    prof = torch_npu.profiler.profile()\n")
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
+    said = ("main.py has no profiling setup of its own, but pkg/training.py, which it imports, names one: a setup in "
+            "a module it imports is not emulated here (emulate that module)")
+    assert (code, lines) == (1, [f"usable data: unknown (train_performance_1p.sh:18: {said})"])
+    # nor does the launcher's PROFILE_TYPE reach that other file's Profile
+    assert main(["check", "--torch-npu", "7.3", "--no-cache", str(project)]) == 0

@@ -350,6 +350,12 @@ def project_sites(filename: str, text: str, tree: Optional[ast.AST] = None) -> F
     found = [site for path, body in modules for site in sites_in(body, path)]
     if found:
         return Found(found, True, _other(modules, found))
+    # a module the script imports profiles with another API: that is the script's profiler, not a Profile of some
+    # other file under its folder (MindSpeed-MM's pretrain_*.py at the project's top reach torch_npu.profiler through
+    # mindspeed_mm.training; the walk found an sdxl example's Profile and said it "stays off")
+    other = _other(modules[1:], [])
+    if other is not None:
+        return Found([], True, other)
     return _folder_sites(os.path.dirname(os.path.abspath(filename)))
 
 

@@ -153,7 +153,9 @@ def _layout(ctx, names, kws) -> List[str]:
                 worker = "<unknown>"
             elif isinstance(value, str) and 0 < len(value) < 226:
                 worker = value
-    return [run["folder"].format(worker=worker) + "  made when the profiler starts",
+    # read on the 2.7-2.10 wheels only: an older release (mindspore-lab/models' marigold pins 2.2.14) is not vouched for
+    return [run["folder"].format(worker=worker) + f"  made when the profiler starts (MindSpore {data()['releases']}; "
+            "other releases' layout is not read here)",
             f"  {run['prof_dir']}  the collector's NPU data (with NPU among the activities)",
             f"  {run['framework_dir']}  MindSpore's own raw data",
             f"  {run['info']}  the run's settings (with NPU among the activities)",

@@ -61,6 +61,19 @@ class Result(NamedTuple):
     caveats: List[Message] = []     # what makes the collected data less useful (NPP findings that do not abort)
 
 
+FACTS = ("torch_npu.ge_variables",)     # data/sources.json: why GE's variables on a torch_npu script are unknown
+
+
+def other_framework(text: str) -> Optional[str]:
+    """"torch_npu", "MindSpore" or "vLLM" (a torch_npu process on Ascend) for a script that imports it and no
+    TensorFlow (GE's own framework), else None."""
+    import re
+    if re.search(r"^\s*(?:import|from)\s+(?:tensorflow|npu_bridge)\b", text, re.M):
+        return None
+    found = re.search(r"^\s*(?:import|from)\s+(torch_npu|mindspore|vllm)\b", text, re.M)
+    return None if found is None else {"torch_npu": "torch_npu", "mindspore": "MindSpore", "vllm": "vLLM"}[found.group(1)]
+
+
 class Planner:
     """Decides which setup GE reads, with which environment, and emulates each on the targets."""
 
@@ -176,7 +189,15 @@ class Planner:
             return self._fixed(setup, False, "off", [Message(
                 f"not read: set after GE is initialised at line {first.line}; GE reads the environment only then")])
         read = True if first is not None and rank is not None else None
-        return self._emulate(setup, read, self.env, [no_entry(setup)] if setup.reached is None else [])
+        r = self._emulate(setup, read, self.env, [no_entry(setup)] if setup.reached is None else [])
+        other = other_framework(self.context or "") if read is None and r.verdict != "off" else None
+        if other is not None:
+            # torch_npu (and MindSpore) start the collector through aclprofStart, not GE's variables; no source read
+            # shows GE reading PROFILING_MODE/PROFILING_OPTIONS in such a process: never "yes" on it
+            return r._replace(verdict="unknown", spread=[], outcomes={}, export_command="", messages=[Message(
+                f"a {other} script without TensorFlow: whether GE reads PROFILING_MODE/PROFILING_OPTIONS in its "
+                f"process is not known here ({other} profiles with its own profiler, or under msprof)")])
+        return r
 
     # ---- emulation over the targets
 

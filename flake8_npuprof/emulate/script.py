@@ -144,6 +144,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             if replayed:
                 return replayed
         from ..source.prefilter import PROFILING_WORDS
+        from .sequence import GE_NAMES
         code = code_only(source.text)
         for framework, named in (("a torch_npu or torch profiler", names_torch_npu), ("MindSpore's profiler", names_mindspore)):
             # a profiler in a comment or a parked string runs nowhere; nor does a bare `from mindspore import
@@ -158,10 +159,22 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
         else:
             from ..source.prefilter import names_vllm
             if names_vllm(code):
-                why = ("it names vLLM's profiler (start_profile, VLLM_TORCH_PROFILER_DIR), which emulate does not model: "
+                # the names this file holds (off.py with profiler_config and start_profile() was said to name
+                # VLLM_TORCH_PROFILER_DIR too)
+                held = ", ".join(n for n in ("start_profile", "VLLM_TORCH_PROFILER_DIR") if n in code)
+                why = (f"it names vLLM's profiler ({held}), which emulate does not model: "
                        "what it collects is not known here")
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
                               launch={"lines": [f"{os.path.basename(path)}: {why}"], "unseen": True})
+            elif not results and any(m.group(0) not in GE_NAMES for m in PROFILING_WORDS.finditer(code)):
+                # a profiler of the project's own (MindSpeed-MM's training.py: `from mindspeed_mm.tools.profiler
+                # import Profiler`, prof.start()/step()/stop()) was "no profiling setup found", "usable data: no";
+                # a launch of the script says unknown (sequence._named)
+                from .sequence import named_in
+                # (GE's names emulate models: where they left no setup, none runs, as in code after a `return`)
+                why = named_in(source.text, os.path.basename(path))
+                report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},
+                              launch={"lines": [why], "unseen": True})
     if source.kind == "python" and not results:
         from .sequence import ms_env_hint
         report["env_hint"] = ms_env_hint(source.text)

@@ -452,8 +452,17 @@ def _ms_env_start(options: Optional[str], text: str) -> bool:
 
 def ms_env_hint(text: str) -> str:
     """How a script with no profiling setup is profiled from outside, where that is not GE's PROFILING_MODE/
-    PROFILING_OPTIONS: a MindSpore script by MS_PROFILER_OPTIONS (EnvProfiler); "" for the others."""
+    PROFILING_OPTIONS: a MindSpore script by MS_PROFILER_OPTIONS (EnvProfiler), a torch_npu one under msprof; "" for
+    the others."""
     import re
+    from .replay import other_framework
+    if other_framework(text) == "torch_npu":     # GE's variables are not shown to reach a torch_npu process
+        return ("torch_npu collects with torch_npu.profiler, or under msprof: emulate the run as "
+                "`npuprof emulate -- msprof --output=DIR python3 SCRIPT ...`")
+    if re.search(r"^\s*(?:import|from)\s+vllm\b", text, re.M):         # data/sources.json runtime.vllm_profiler
+        return ("vLLM profiles with its own profiler, which emulate does not model: profiler_config (--profiler-config"
+                "; VLLM_TORCH_PROFILER_DIR before vllm-ascend's #5928), started and stopped by start_profile() and "
+                "stop_profile()")
     if not re.search(r"^\s*(?:import|from)\s+mindspore\b", text, re.M):
         return ""
     return ("MindSpore starts its profiler at `import mindspore` when MS_PROFILER_OPTIONS holds {\"start\": true, "
@@ -482,8 +491,12 @@ def _named(ls, name: str) -> str:
     """Why a script with no setup emulate follows is unknown, though it names a profiling setting: the name and its
     line. A GE route's name (an unused `import ProfilingConfig`, options built where they are not followed) is one
     emulate models, so only the others are "a profiling API emulate does not model"."""
+    return named_in(ls.ctx.src.text, name)
+
+
+def named_in(text: str, name: str) -> str:
+    """_named's words for a script's text (`npuprof emulate SCRIPT` says what its launch says)."""
     from ..source.prefilter import PROFILING_WORDS, code_only
-    text = ls.ctx.src.text
     m = PROFILING_WORDS.search(code_only(text))
     if m is not None and m.group(0) in GE_NAMES:
         return f"{name} names {m.group(0)} (line {text.count(chr(10), 0, m.start()) + 1}), but no profiling setup " \

@@ -347,9 +347,18 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     where = _handler(ctx, names, kws.get("on_trace_ready"), cwd, environ, handler_name, known)
     data.update(output_dir=where["dir"], handler=where["kind"])
     verdict, why, steps_line = _steps_verdict(sched, stepped, bound, loop_at, var)
+    around = _enclosing_loop(call, parents) if why == "the whole run as one trace" else None
+    if around is not None:
+        # Retinaface (ModelZoo-PyTorch) builds `with profile(...)` in each pass of its training loop: not one trace
+        why = f"one trace per pass of the loop at line {around}, which builds a profiler in each"
+        steps_line = (f"steps recorded: what each pass of the loop (line {around}) runs, as its own trace saved when "
+                      f"its profiler stops ({var or 'prof'}.step() is never called), with a warning that the data may "
+                      "be incomplete")
     life = _unstarted(ctx, call, var, form, sched)
     if life is not None:
         verdict, why, steps_line = life
+    elif form == "start" and var is not None and ctx.resolver.given is None:   # (a launch decides them: below)
+        conditions += _start_conditions(ctx, call, var, parents, conditions)
     if steps_line:
         details.append(steps_line)
     data.update(recorded=None, traces=None, exit_state=None)
@@ -647,6 +656,36 @@ def _loop(ctx, names, call, var, form, parents) -> Tuple[Optional[bool], Optiona
         return True, None, f"line {loop.lineno}"
     ints = [b[0] for b in bounds if b]     # (every one is: checked above)
     return True, max(0, ints[-1] - (ints[0] if len(ints) == 2 else 0)), f"line {loop.lineno}"
+
+
+def _start_conditions(ctx, call: ast.Call, var: str, parents, built: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The `if`s around the one `var.start()` of the profiler's function beyond those around its construction, where
+    that start() runs once (no loop around it there): MindSpeed-MM's finetune_ocr.py builds `prof = profile(...)`
+    always and starts it under `if self.config.profiling:`, which the answer did not say."""
+    scope: Optional[ast.AST] = call
+    while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        scope = parents.get(id(scope))
+    if scope is None:
+        return ()
+    starts = [n for n in ast.walk(scope) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+              n.func.attr == "start" and isinstance(n.func.value, ast.Name) and n.func.value.id == var]
+    if len(starts) != 1 or _enclosing_loop(starts[0], parents) is not None:
+        return ()
+    around = _conditions(ctx, starts[0], parents)
+    if around[:len(built)] != built:
+        return ()
+    return around[len(built):]
+
+
+def _enclosing_loop(call: ast.Call, parents) -> Optional[int]:
+    """The line of the loop the profiler is built in, within its function (each pass builds a new one), else None."""
+    child: ast.AST = call
+    node = parents.get(id(call))
+    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and any(child is b for b in node.body):
+            return node.lineno          # (its `else:` and its header run once)
+        child, node = node, parents.get(id(node))
+    return None
 
 
 def _steps_verdict(sched, stepped, bound, at: str, var) -> Tuple[str, str, str]:

@@ -22,6 +22,9 @@ from ..source.text import HOLE
 
 
 
+FOUND = " (found under the script's folder, not reached through the imports emulate follows)"
+
+
 def judge(w, launch, ls, target, environ=None, beside=False) -> Optional[Tuple[str, str, Optional[bool]]]:
     """(verdict, why, profiles) as sequence.Run has them, None when the launch's project builds no Profile or what
     its profile_type is here is not known. environ: the caller's environment (--env), which the launcher inherits.
@@ -34,7 +37,7 @@ def judge(w, launch, ls, target, environ=None, beside=False) -> Optional[Tuple[s
         # a Profile whose profile_type this launch leaves open (PROFILE_TYPE set in a branch not decided, a
         # value computed at run time): it may switch on, so never "no profiling setup found"
         here = os.path.dirname(os.path.abspath(ls.ctx.filename))
-        at = f"Profile ({_rel(sites[0].path, here)}:{sites[0].line})"
+        at = f"Profile ({_rel(sites[0].path, here)}:{sites[0].line})" + ("" if imported else FOUND)
         return "unknown", f"{at} switches on or not by its profile_type, which is not known in this launch", None
     if answer is None:
         return None
@@ -78,17 +81,20 @@ def _judge(w, launch, ls, target, environ, sites: List[Site], imported: bool
     outcome = launch_outcome(kind, releases)
     states = set(outcome.values())
     runs = "" if imported else ", if the code that builds it runs (it is not reached through the imports emulate follows)"
+    # a Profile found only by the walk of the script's folder may belong to another program of the project (MindSpeed-MM's
+    # evaluate_vlm.py was said to leave an sdxl example's Profile off): the answer says where it was found
+    found = "" if imported else FOUND
     if kind is None:
         unset = "in this launch or the environment (--env)" if environ is not None else \
             "in this launch (the caller's environment is not read without --env)"
-        return ("no profiling", f"{at} stays off: {env} is not set {unset}, so nothing is collected "
+        return ("no profiling", f"{at}{found} stays off: {env} is not set {unset}, so nothing is collected "
                 f"({env}=ASCEND_PROFILER switches it on from torch_npu 6.0)", False)
     if states == {"off"}:
         on_any = [r for r in TORCH_NPU_RELEASES if kind in utils_profile.types(r)]
         if not on_any:
-            return ("no profiling", f"{given} reaches {at}, which no torch_npu release switches on for "
+            return ("no profiling", f"{given} reaches {at}{found}, which no torch_npu release switches on for "
                     f"(profile_type is compared exactly): nothing is collected", False)
-        return ("no profiling", f"{given} reaches {at}, which torch_npu {T.span(releases)} never switches on for (it "
+        return ("no profiling", f"{given} reaches {at}{found}, which torch_npu {T.span(releases)} never switches on for (it "
                 f"knows only {knows(releases)}): nothing is collected", False)
     if states == {"raises"}:
         return ("fails", f"{given} makes {at} raise TypeError (it builds torch.autograd.profiler.profile with "
@@ -106,7 +112,7 @@ def _judge(w, launch, ls, target, environ, sites: List[Site], imported: bool
                 "job with sys.exit(); what torch_npu collects in that step is not replayed here", True)
     on = [r for r in releases if outcome[r] == "on"]
     off = [r for r in releases if outcome[r] != "on"]
-    return ("unknown", f"depends on the torch_npu release: {at} with {given} switches on with torch_npu "
+    return ("unknown", f"depends on the torch_npu release: {at}{found} with {given} switches on with torch_npu "
             f"{T.span(on)} and never with torch_npu {T.span(off)} (it knows only {knows(off)})", None)
 
 

@@ -61,6 +61,8 @@ class Path(NamedTuple):
     # the line of a `try` with handlers around a call on the way (0: none): an exception raised here may
     # be caught there; on one way at least, so a stop is never claimed for code a caller's handler may save
     caught: int = 0
+    # a disjunction's ways in, each the conditions of one (texts is their text); () for one way's path
+    alts: Tuple[Tuple[str, ...], ...] = ()
 
     def extended(self, more: "Path") -> "Path":
         texts = self.texts + tuple(t for t in more.texts if t not in self.texts)
@@ -74,18 +76,56 @@ class Path(NamedTuple):
             return Path(caught=caught)
         if self.texts == other.texts:
             return self._replace(caught=caught)
-        alts = list(dict.fromkeys(_alternatives(self) + _alternatives(other)))
-        if len(alts) == 2 and f"not ({alts[0]})" == alts[1]:
+        ways = _simplest(list(dict.fromkeys(_ways_in(self) + _ways_in(other))))
+        alts = [" and ".join(w) for w in ways]
+        if not all(ways) or (len(alts) == 2 and f"not ({alts[0]})" == alts[1]):
             return Path(caught=caught)      # the two arms of one `if`/`else` (mp.spawn(main_worker) or main_worker())
+        if len(ways) == 1:
+            return Path(ways[0], (), False, caught, tuple(ways))
         text = " or ".join(f"({a})" for a in alts) if len(alts) <= MAX_ALTERNATIVES else \
             "one of several conditions"
-        return Path((text,), (), False, caught)
+        return Path((text,), (), False, caught, tuple(ways) if len(alts) <= MAX_ALTERNATIVES else ())
 
 
-def _alternatives(p: Path) -> List[str]:
+def _ways_in(p: Path) -> List[Tuple[str, ...]]:
+    if p.alts:
+        return list(p.alts)
     if not p.exact and len(p.texts) == 1 and p.texts[0].startswith("("):
-        return [a.strip()[1:-1] for a in _split_or(p.texts[0])]
-    return [" and ".join(p.texts)]
+        return [(a.strip()[1:-1],) for a in _split_or(p.texts[0])]
+    return [p.texts]
+
+
+def _simplest(ways: List[Tuple[str, ...]]) -> List[Tuple[str, ...]]:
+    """Ways in with fewer conditions where the "or" of them says the same: (p and q) or (p and not (q)) is p, and
+    p or (p and q) is p. Retinaface (ModelZoo-PyTorch) reaches main_worker through mp.spawn in `if args.distributed:`
+    under `if args.device == 'npu':` and its else, and through a plain call in the outer else: every run reaches it,
+    where three conditions were shown."""
+    ways = [tuple(dict.fromkeys(w)) for w in ways]
+    changed = True
+    while changed:
+        changed = False
+        for i, a in enumerate(ways):
+            for j, b in enumerate(ways):
+                if i == j:
+                    continue
+                only_a, only_b = set(a) - set(b), set(b) - set(a)
+                if not only_a:                  # a's conditions are all b's: b adds nothing to a
+                    del ways[j]
+                elif len(only_a) == 1 and len(only_b) == 1 and _opposite(next(iter(only_a)), next(iter(only_b))):
+                    ways[i] = tuple(c for c in a if c not in only_a)
+                    del ways[j]
+                else:
+                    continue
+                changed = True
+                break
+            if changed:
+                break
+    return ways
+
+
+def _opposite(a: str, b: str) -> bool:
+    """The test of an `if` and of its `else` (guard_text writes the latter `not (...)`)."""
+    return b == f"not ({a})" or a == f"not ({b})"
 
 
 def all_of(texts) -> str:

@@ -121,7 +121,7 @@ def decode(text: str, i: int, stop: Optional[int] = None, expansion: Optional[Ex
             i += 1
             continue
         elif c == "\\":
-            if i + 1 < n or whole:
+            if i + 1 < n or whole or i + 1 == len(text):      # (at the file's end bash drops it)
                 if i + 1 < n and text[i + 1] != "\n":
                     t = add_run(parts, runs, t, text[i + 1], i, 2)
                 i += 2
@@ -329,6 +329,8 @@ def continuation(text: str, i: int, crlf: bool = True) -> int:
     it so (crlf=False), the line readers (simple_commands) join a CRLF file's lines as its author meant."""
     if text.startswith("\\\n", i):
         return 2
+    if i == len(text) - 1 and text[i] == "\\":
+        return 1                    # a `\` that ends the file: bash drops it (MindSpeed-RL's eplb.sh ends so)
     return 3 if crlf and text.startswith("\\\r\n", i) else 0
 
 
