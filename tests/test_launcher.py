@@ -593,6 +593,27 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
     assert seen["power.sh"] == seen["wrap.sh"] == seen["octal.sh"] == unknown
 
 
+def test_a_status_test_after_a_background_launch_does_not_leave_the_rank_count_unknown(tmp_path):
+    # 34 of ModelZoo-TensorFlow's launchers (OpenPose, Tacotron2, TCN): `nohup python3 ... &` then `if [ $? -ne 0 ]; then
+    # exit 1; fi` in the rank loop; bash gives a command it puts in the background the status 0 (`false & echo $?`
+    # prints 0), so the exit never runs. It said "started an unknown number of times"
+    shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
+    seen = {}
+    for name, test in {"ne.sh": "if [ $? -ne 0 ];then\n  exit 1\nfi", "test.sh": "if test $? -ne 0; then exit 1; fi",
+                       "eq.sh": "if [ $? -eq 0 ];then\n  exit 1\nfi", "var.sh": "if [ $x -ne 0 ];then\n  exit 1\nfi",
+                       "wait.sh": "wait\nif [ $? -ne 0 ];then\n  exit 1\nfi"}.items():
+        (tmp_path / name).write_text("export RANK_SIZE=8\nRANK_ID_START=0\n"
+                                     "for((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));\n"
+                                     f"do\n    nohup python3 train.py --profiling=True > log 2>&1 &\n{test}\ndone\nwait\n")
+        report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
+        seen[name] = report["launch"]["lines"][1]
+    assert seen["ne.sh"] == seen["test.sh"] == "  started 8 times (one per rank)"
+    # the exit that runs, a test of another value and a status after `wait` (the job's own): not counted
+    unknown = "  started an unknown number of times (a loop, or a process count not known statically); each run " \
+        "emulated alike"
+    assert seen["eq.sh"] == seen["var.sh"] == seen["wait.sh"] == unknown
+
+
 @pytest.mark.parametrize("body, value", [("2*(3+4)-1", 13), ("- -5", 5), ("--5", None), ("1++2", None), ("9**9**9", None), ("010", None),
                                          ("9223372036854775807+1", None), ("(" * 300 + "1" + ")" * 300, None),
                                          ("1/2", None), ("", None)])

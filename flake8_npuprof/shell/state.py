@@ -151,6 +151,7 @@ class WalkState:
     _calling: List[str]
     _returned: bool
     _loop: Optional[str]
+    _background: bool
 
     if TYPE_CHECKING:
         @property

@@ -27,6 +27,9 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
                     Command, EnvView, Setting, _Block, within)
 
 
+_TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
+
+
 class Walk(Expander, Compounds):
     def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
                  args: Optional[Sequence[str]] = None):
@@ -69,6 +72,7 @@ class Walk(Expander, Compounds):
         # the positional parameters `$1`..`$N` of the shell being walked (None: not known, e.g. the caller's)
         self.args: Optional[List[str]] = None if args is None else list(args)
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
+        self._background = False        # the test being walked follows a command run with `&`: `$?` is 0
         self._nested = 0                # command substitutions being evaluated, one inside the other
         self.lost = ""                  # why the directory is not known (the `cd` that lost it), once it is not
         # functions defined in plain code: name -> (file, text, its SourceText, body start, body end), walked where
@@ -188,6 +192,9 @@ class Walk(Expander, Compounds):
                 return                              # `break`/`continue` of the evaluated loop, a function's `return`
             piped = after == "|"
             chained = after in ("&&", "||") or (piped and chained)
+            # `cmd &` then `if [ $? -ne 0 ]`: bash gives a command it puts in the background the status 0 (a test
+            # only: after an `else` or `do` the command before is not the one that ran last)
+            self._background = after == "&" and bool(words) and text[words[0][0]:words[0][1]] in _TESTS
             after = op
             if pending is not None:
                 block, by = pending
@@ -240,7 +247,8 @@ class Walk(Expander, Compounds):
                     resume = end
                     continue
             if head == "if":
-                known = self._test(text, words[1:], op) if not skipping and _decidable(blocks) else None
+                known = self._test(text, words[1:], op) if not skipping and (
+                    _decidable(blocks) or self._background and _status_only(text, words[1:])) else None
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
                 words = words[1:]
@@ -736,6 +744,12 @@ def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
         return words
     a, b = rest[0].start, rest[-1].end
     return [Word(StrValue(p, [], a, b, origin="shell"), a, b) for p in parts]
+
+
+def _status_only(text: str, words) -> bool:
+    """Whether a test reads no value but `$?`: one after a command run with `&` is the same in every round of a loop."""
+    body = text[words[0][0]:words[-1][1]] if words else ""
+    return body.count("$") == body.count("$?") and "`" not in body
 
 
 def _decidable(blocks) -> bool:
