@@ -5,6 +5,7 @@ The projects under data/projects/zoo_args are written in the model-zoo style. Wh
 by running every launcher with bash and a python3 stub that prints its argv, directory and PROFILING_MODE:
 the expectations below are bash's."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -333,6 +334,31 @@ def test_a_typed_launcher_runs_in_the_current_directory_and_says_where_it_finds_
     assert code == 1
     assert f"usable data: no ({_emulate(TEMPLATE, ['--data_path=/d', '--profiling=True'])['answer']['why']})" \
         in out.out
+
+
+def test_a_launcher_typed_after_sh_says_the_answer_is_bashs(capsys, monkeypatch, tmp_path):
+    # Milking_cowmask's README: `sh ./test/train_full_1p.sh`. /bin/sh is dash on Debian and Ubuntu, which has no
+    # `[[` (dash 0.5.12: `[[: not found`, so `if [[ $data_path == "" ]]` is false and the launch runs) and ends the
+    # script at a `for ((` (`Syntax error: Bad for loop variable`); the answer said "no launch" as bash reads it
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "sh", "train_full_1p.sh")
+    note = ("! sh runs train_full_1p.sh, which uses bash's `[[` (line 6): this answer is bash's; where /bin/sh is "
+            "dash (Debian's and Ubuntu's), `[[` is not a command (its test is false), `((` is not arithmetic, a "
+            "`for ((` loop is a syntax error that ends the script there and `source` is not found: start it with "
+            "bash train_full_1p.sh")
+    assert out.out.split("\n")[1:4] == [
+        "no launch: none found before the launcher ends at train_full_1p.sh:25",
+        "usable data: no (no launch found before the launcher ends at train_full_1p.sh:25: nothing is collected)", note]
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "sh", "train_full_1p.sh", "--data_path=/d")
+    assert note in out.out.split("\n")
+    assert main(["emulate", "--format", "json", "--", "sh", "train_full_1p.sh", "--data_path=/d"]) == 1
+    assert json.loads(capsys.readouterr().out)["sh"] == note[2:]
+    # bash itself, or a launcher dash reads as bash does: no note
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "bash", "train_full_1p.sh")
+    assert "! " not in out.out
+    (tmp_path / "run.sh").write_text("# [[ a ]] in a comment\nif [ -n \"$1\" ]; then echo x; fi\npython3 train.py\n")
+    (tmp_path / "train.py").write_text("print(1)\n")
+    code, out = _typed(capsys, monkeypatch, tmp_path, "sh", "run.sh")
+    assert "! " not in out.out and "usable data: no" in out.out
 
 
 def test_the_own_folder_is_named_only_where_the_script_is_found_there(tmp_path, monkeypatch):

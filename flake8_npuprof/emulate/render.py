@@ -143,6 +143,8 @@ def report_json(report: dict) -> dict:
     if report.get("launches"):
         out["launches"] = launches_json(report)
         out["answer"] = report["answer"]
+    if report.get("sh"):
+        out["sh"] = report["sh"]            # `sh X.sh` of a launcher dash reads otherwise (emulate/script.py)
     return shown(out)
 
 
@@ -360,6 +362,7 @@ def render_text(report: dict) -> str:
     lines.extend(setup_lines)
     if (report.get("launch") or {}).get("exits_at") and not report["launch"].get("crlf"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
+        lines.extend([f"! {report['sh']}"] if report.get("sh") else [])
         return shown("\n".join(lines) + "\n")
     if not results and report.get("unmodelled"):
         lines.append(report["unmodelled"])      # a script profiling in a way emulate does not replay: not "none"
@@ -378,6 +381,7 @@ def render_text(report: dict) -> str:
         lines.append(f"usable data: no ({report['answer']['why']})")    # the launcher's answer says why
     else:
         lines.append(_usable_line(report, results))
+    lines.extend([f"! {report['sh']}"] if report.get("sh") else [])
     lines.extend(_target_notes(report))
     for r in results:
         lines.append("")
@@ -421,6 +425,7 @@ def _render_sequence(report: dict) -> str:
     else:
         lines.append(f"usable data: {'no' if answer['usable'] is False else 'unknown'} ({answer['why']})")
     lines.extend(dict.fromkeys(run.report["note"] for run in runs if run.report.get("note")))
+    lines.extend([f"! {report['sh']}"] if report.get("sh") else [])
     lines.extend(_target_notes(report))
     for run in runs:
         if run.report["results"]:
