@@ -200,11 +200,11 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
         script = os.path.join(start, os.path.expanduser(words[k]))
         if not os.path.isfile(script):
             raise UsageError(f"{words[k]}: no such launcher in {start}")
-        report = emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=inside,
-                              launcher_args=words[k + 1:])
-        if report is not None and os.path.basename(words[0]) == "sh":
-            report["sh"] = _dash_note(words[0], words[k], script)
-        return report
+        launched = emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=inside,
+                                launcher_args=words[k + 1:])
+        if os.path.basename(words[0]) == "sh":
+            launched["sh"] = _dash_note(words[0], words[k], script)
+        return launched
     from .sequence import emulate_launcher
     env = base_env(use_env, environ if environ is not None else os.environ)
     caller = (environ if environ is not None else os.environ) if use_env else None
