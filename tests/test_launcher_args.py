@@ -361,6 +361,22 @@ def test_a_launcher_typed_after_sh_says_the_answer_is_bashs(capsys, monkeypatch,
     assert "! " not in out.out and "usable data: no" in out.out
 
 
+def test_msprof_of_a_launcher_that_ends_before_its_launch_says_msprof_runs_it(capsys, monkeypatch, tmp_path):
+    # `msprof --application="bash train_full_1p.sh" --output=/tmp/p` without --data_path (LeNet's launcher ends at
+    # its `exit 1`): it said "<command line>: no launch: it starts no Python script or msprof run"
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "msprof",
+                       "--application=bash train_full_1p.sh", "--output=/tmp/p")
+    why = ("msprof at <command line>:1 runs train_full_1p.sh, which ends at train_full_1p.sh:25 before it starts one: "
+           "no training process starts under msprof")
+    assert code == 1 and out.out.split("\n")[1:3] == [f"no launch: {why}", f"usable data: no ({why}: nothing is collected)"]
+    (tmp_path / "idle.sh").write_text("echo nothing to run\n")
+    (tmp_path / "run.sh").write_text("msprof --output=/tmp/p bash idle.sh\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["answer"] == {"usable": False, "decider": None,
+                                "why": "msprof at run.sh:1 runs idle.sh, which starts none: no training process starts "
+                                       "under msprof"}
+
+
 def test_the_own_folder_is_named_only_where_the_script_is_found_there(tmp_path, monkeypatch):
     (tmp_path / "test").mkdir()
     (tmp_path / "test" / "run.sh").write_text("python3 missing.py\n")

@@ -140,6 +140,7 @@ class WalkState:
     args: Optional[List[str]]
     ended: bool
     exited: Optional[Tuple[str, int]]
+    child_end: Optional[Tuple[str, int]]
     exit_code: str
     parsed: List[Tuple[str, str, int]]
     # name -> (file, text, its SourceText, body start, body end)

@@ -65,6 +65,9 @@ class Walk(Expander, Compounds):
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
         self.ended = False              # `exit` or `exec cmd` ended the shell being walked (and what sourced it)
         self.exited: Optional[Tuple[str, int]] = None     # (file, line) where the launcher's own shell ended
+        self.child_end: Optional[Tuple[str, int]] = None  # where a child script's shell ended first (its `exit`)
+        # msprof runs of a shell-script application: (application, file, line, where its shell ended first)
+        self.msprof_apps: List[Tuple[str, str, int, Optional[Tuple[str, int]]]] = []
         self.exit_code = ""             # the code of the exit that ended a shell ("": not a literal one)
         self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
         self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
@@ -573,11 +576,16 @@ class Walk(Expander, Compounds):
         if k >= len(app) or not _SCRIPT_PATH.fullmatch(app[k].text) or not (k or "/" in app[k].text):
             return False
         self._under = me
+        self.child_end = None
         try:
-            return self._run_child(app[k], depth, conditional, ranks, op, path, line, dict(inline), None,
-                                   [w.text for w in app[k + 1:]])
+            walked = self._run_child(app[k], depth, conditional, ranks, op, path, line, dict(inline), None,
+                                     [w.text for w in app[k + 1:]])
         finally:
             self._under = None
+        if walked:
+            # where its application ended: a launcher with no launch says msprof ran it (emulate/sequence.py)
+            self.msprof_apps.append((app[k].text, path, line, self.child_end))
+        return walked
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
                    line: int, given: Dict[str, "Setting"], errexit: Optional[bool] = None,
