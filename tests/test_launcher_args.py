@@ -377,6 +377,17 @@ def test_msprof_of_a_launcher_that_ends_before_its_launch_says_msprof_runs_it(ca
                                        "under msprof"}
 
 
+def test_msprofs_collection_beside_a_script_not_found_hangs_on_the_script_alone(capsys, monkeypatch, tmp_path):
+    # DualGAN's `msprof --application="bash test/train_full_1p.sh ..."` from the project's root: main.py is not where
+    # the launcher runs it. It said "COLLECTS ... — unknown: if the process that reads these variables sets no
+    # profiling options of its own: ...", but msprof's configuration is used instead of the process's own options
+    (tmp_path / "run.sh").write_text("python3 trian.py\n")
+    (tmp_path / "train.py").write_text("print(1)\n")
+    code, out = _typed(capsys, monkeypatch, tmp_path, "msprof", "--application=bash run.sh", "--output=/tmp/p")
+    assert (f"<command line>:1 msprof: COLLECTS task_trace, aic_metrics into /tmp/p (msprof options) — unknown: "
+            f"run.sh:1: cannot find trian.py (looked in {tmp_path})") in out.out.split("\n")
+
+
 def test_the_own_folder_is_named_only_where_the_script_is_found_there(tmp_path, monkeypatch):
     (tmp_path / "test").mkdir()
     (tmp_path / "test" / "run.sh").write_text("python3 missing.py\n")

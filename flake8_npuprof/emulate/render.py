@@ -352,13 +352,16 @@ def render_text(report: dict) -> str:
     setup_lines = _setup_lines(report, results)
     if report["usable"] is None:
         # "COLLECTS" beside an unknown answer says what it hangs on
+        own = ""
         if not followed or (report.get("launch") or {}).get("unseen"):
-            hangs = "if the process that reads these variables sets no profiling options of its own: " + \
-                (report.get("answer") or {}).get("why", "it is not followed")
+            own = "if the process that reads these variables sets no profiling options of its own: "
+            hangs = (report.get("answer") or {}).get("why", "it is not followed")
         else:
             hangs = (report.get("answer") or {}).get("why") or "; ".join(unknown_reasons(results))
-        setup_lines = [f"{line} — unknown: {hangs}" if re.search(r": (COLLECTS|MAY COLLECT) ", line) and
-                       not line.startswith(" ") else line for line in setup_lines]
+        # (msprof's configuration is used instead of the process's own options: only whether it starts is open)
+        setup_lines = [f"{line} — unknown: {'' if ' msprof: ' in line else own}{hangs}"
+                       if re.search(r": (COLLECTS|MAY COLLECT) ", line) and not line.startswith(" ") else line
+                       for line in setup_lines]
     lines.extend(setup_lines)
     if (report.get("launch") or {}).get("exits_at") and not report["launch"].get("crlf"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
