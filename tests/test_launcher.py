@@ -334,6 +334,19 @@ def test_an_absolute_script_that_exists_is_not_called_missing(tmp_path):
                                            "known here (not set by the launcher; the caller's))")
 
 
+def test_a_directory_the_launcher_sets_from_an_unknown_value_is_not_called_the_callers(tmp_path):
+    # UNet3D's scripts/train_performance_8p.sh: `work_dir=${fold_dir}/Device-${ASCEND_DEVICE_ID}` (the device a loop
+    # of run_performance_8p.sh gives it), then `cd ${work_dir}`; it said "$work_dir not known here (not set by the
+    # launcher; the caller's)"
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\nwork_dir=/out/Device-${{ASCEND_DEVICE_ID}}\ncd ${{work_dir}}\n"
+                                     f"cd ${{WORK_DIR}}\npython3 {tmp_path}/train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["launch"]["unknown"] == (f"{tmp_path}/train.py is there, but the directory the launcher runs it in "
+                                           "is not known here (`cd ${work_dir}` at run.sh:3: $work_dir not known here "
+                                           "(set at run.sh:2 from a value not known statically))")
+
+
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
 
 

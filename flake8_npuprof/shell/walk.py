@@ -668,8 +668,15 @@ class Walk(Expander, Compounds):
         names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
                  if self._value(n) is None or HOLE in (self._value(n) or "")]
         if names:
-            unknown = ", ".join("$" + n for n in names)
-            return f"{shown}: {unknown} not known here (not set by the launcher; the caller's)"
+            unset = [n for n in names if self._value(n) is None]
+            parts = [f"{', '.join('$' + n for n in unset)} not known here (not set by the launcher; the caller's)"] \
+                if unset else []
+            for n in names:
+                if n not in unset:      # set here, from a value not known (UNet3D: a loop's `$device_index`)
+                    s = self.vars.get(n) or self.exported.get(n)
+                    at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
+                    parts.append(f"${n} not known here (set{at} from a value not known statically)")
+            return f"{shown}: {'; '.join(parts)}"
         return f"{shown}: the output of a command in it is not known statically"
 
     def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
