@@ -334,6 +334,22 @@ def test_an_absolute_script_that_exists_is_not_called_missing(tmp_path):
                                            "known here (not set by the launcher; the caller's))")
 
 
+@pytest.mark.parametrize("setting, loop, ranks", [
+    ('device_group="0 1 2 3 4 5 6 7"', "for device_phy_id in ${device_group}", 8),
+    ("device_group='0 1'", "for i in $device_group 7", 3),
+    ('device_group="0 1 2 3"\nIFS=,', "for i in ${device_group}", 0),       # split at IFS the launcher sets: not counted
+    ('device_group="0 *"', "for i in ${device_group}", 0),                  # a glob bash expands in the directory
+    ("device_group=", "for i in ${device_group}", 0),                       # no word: not counted
+    ("", "for i in ${device_group}", 0),                                    # the caller's
+])
+def test_a_for_over_a_known_variable_counts_its_words(tmp_path, setting, loop, ranks):
+    # GPT-3 and UNet3D (ModelZoo-TensorFlow, 71 launchers): `device_group="0 1 2 3 4 5 6 7"`, then
+    # `for device_phy_id in ${device_group}; do ./train_1p.sh ${device_phy_id} & done`: bash runs it 8 times; it said
+    # "started an unknown number of times"
+    _, (la,) = _walk(tmp_path, f"{setting}\n{loop}\ndo\n  python3 train.py &\ndone\nwait\n", **{"train.py": SCRIPT})
+    assert la.ranks == ranks
+
+
 def test_a_directory_the_launcher_sets_from_an_unknown_value_is_not_called_the_callers(tmp_path):
     # UNet3D's scripts/train_performance_8p.sh: `work_dir=${fold_dir}/Device-${ASCEND_DEVICE_ID}` (the device a loop
     # of run_performance_8p.sh gives it), then `cd ${work_dir}`; it said "$work_dir not known here (not set by the

@@ -262,6 +262,8 @@ class Walk(Expander, Compounds):
                 literal = _FOR_C.match(text, words[0][0])
                 named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
+                if not block.ranks and not literal and not named:
+                    block.ranks = self._list_rounds(text, words)
                 if named:
                     block.ranks, names = named_loop_count(named, self._value)
                     if any(re.search(rf"(?:\blet\b[^\n;]*|\(\([^)]*)(?:(?<![\w$]){n}\s*(?:[-+*/%]?=(?!=)|\+\+|--)|"
@@ -652,6 +654,22 @@ class Walk(Expander, Compounds):
             self.commands[-1] = last._replace(chained=op == "&&" if op in ("&&", "||") else last.chained,
                                               errexit=last.errexit or frame[1])
         return True
+
+    def _list_rounds(self, text: str, words) -> int:
+        """The rounds of `for x in ${device_group}` (device_group="0 1 2 3 4 5 6 7", 71 zoo launchers): its words
+        with their known values, split as bash splits them (0: not known: a value not known or empty, a glob)."""
+        items = words[1:]
+        if len(items) < 2 or text[items[1][0]:items[1][1]] != "in" or "IFS" in self.vars or "IFS" in self.exported:
+            return 0                    # (fields() keeps a word whole where the launcher sets IFS: not bash's split)
+        rounds = 0
+        for a, b in items[2:]:
+            if text[a:b] in (";", "do"):
+                continue
+            fields = self.fields(text, a, b)
+            if any(not f.text or HOLE in f.text or any(c in f.text for c in "*?[") for f in fields):
+                return 0
+            rounds += len(fields)
+        return rounds
 
     def _lost_why(self, text: str, src, head: str, target, conditional: bool) -> str:
         """Which part of a `cd` makes the directory unknown: its branch, a variable from the caller, a command's
