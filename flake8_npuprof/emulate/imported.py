@@ -34,6 +34,7 @@ OTHER_ROUTES = re.compile(r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.
                           r"(?:from|import)\s+[\w.]*profiler\b|mindspore|msprof|E2E_PROF|prof_type|PROF_CONFIG_PATH|"
                           r"MS_PROFILER_OPTIONS|torch_npu")
 MAX_FOLLOWED = 4            # imported modules naming profiling whose setups are replayed for one launch
+FACTS = ("python.absl_flags_unparsed",)    # data/sources.json (tests/test_audit.py)
 
 
 class Followed(NamedTuple):

@@ -46,7 +46,7 @@ from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_jso
                      not_replayed, report_json, result_json, target_line, unknown_reasons)
 
 # vLLM's profiler is named, not modelled: a script calling it is "unknown" (data/sources.json)
-FACTS = ("runtime.vllm_profiler",)
+FACTS = ("runtime.vllm_profiler", "shell.dash")
 
 
 # ---------------------------------------------------------------- the emulation
