@@ -597,6 +597,9 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
     shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
     loops = {"start.sh": "RANK_ID_START=0\nfor((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));",
              "device.sh": "for((RANK_ID=$ASCEND_DEVICE_ID;RANK_ID<$((RANK_SIZE+$ASCEND_DEVICE_ID));RANK_ID++));",
+             # DIN (ModelZoo-TensorFlow2): the start set from the caller's device id; it said "an unknown number"
+             "held.sh": "RANK_ID_START=$ASCEND_DEVICE_ID\n"
+                        "for((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));",
              "times.sh": "for((RANK_ID=$D;RANK_ID<$((RANK_SIZE*D));RANK_ID++));",
              "set.sh": "for((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
              "let.sh": "let RANK_SIZE=RANK_SIZE*2\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
@@ -613,7 +616,7 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
                                      "done\nwait\n")
         report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
         seen[name] = report["launch"]["lines"][1]
-    assert seen["start.sh"] == seen["device.sh"] == "  started 8 times (one per rank)"
+    assert seen["start.sh"] == seen["device.sh"] == seen["held.sh"] == "  started 8 times (one per rank)"
     # an unknown times a known is not settled; a body that sets a bound changes how often bash runs it; `let` and
     # `read` set a bound where the walk does not follow its value
     unknown = "  started an unknown number of times (a loop, or a process count not known statically); each run " \
