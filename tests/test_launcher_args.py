@@ -926,9 +926,32 @@ def test_a_string_flag_compared_with_true_is_decided_by_the_launch(tmp_path, fla
     assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
 
 
+@pytest.mark.parametrize("flag, usable, said", [
+    ("--profiling=True", True, "`args.profiling.strip() == 'True'` is true in this launch (--profiling=True from "
+     "run.sh:1)"),
+    ("--profiling=' TRUE'", False, "`args.profiling.lower() == 'true'` is false in this launch (--profiling= TRUE from "
+     "run.sh:1)"),
+    ("", False, "`args.profiling.strip() == 'True'` is false in this launch (the default of --profiling, which the "
+     "launcher does not pass)")])
+def test_a_string_flag_stripped_or_lowered_is_decided_by_the_launch(tmp_path, flag, usable, said):
+    # the model zoo's `if args.profiling.strip() == "True":` (Textcnn, OpenPose, TCN, FastText, Pix2Pix, RCNN): it
+    # was a condition the launch did not decide, and the default it named was "--strip"
+    test = "args.profiling.lower() == 'true'" if "TRUE" in flag else "args.profiling.strip() == 'True'"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport npu_device\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--profiling', type=str, default='False')\nargs = parser.parse_args()\n"
+        f"if {test}:\n    npu_device.global_options().profiling_config.enable_profiling = True\n"
+        "    npu_device.global_options().profiling_config.profiling_options = "
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\nnpu_device.open().as_default()\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
+
+
 @pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
 def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable):
-    # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated here) around
+    # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated before) around
     # `if FLAGS.profiling:`; its launcher never passes --profiling, yet emulate said "usable data: yes (where its
     # conditions hold)": the inner test alone decides that nothing runs
     (tmp_path / "train.py").write_text(
@@ -945,9 +968,10 @@ def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable)
     if usable is False:
         assert report["usable"] is False and report["launch"]["lines"][-1] == (
             "  `FLAGS.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)")
-    else:                   # true, and the outer test is not known: still a condition
-        assert report["results"][0].verdict == "collects" and report["results"][0].setup.conditions == (
-            "FLAGS.chip.lower() == 'npu'",)
+    else:                   # true, and so is the outer test now (`.lower()` of the str flag is worked out)
+        assert report["results"][0].verdict == "collects" and report["results"][0].setup.conditions == ()
+        assert report["usable"] is True and "  `FLAGS.chip.lower() == 'npu'` is true in this launch (the default of " \
+            "--chip, which the launcher does not pass)" in report["launch"]["lines"]
 
 
 @pytest.mark.parametrize("args, words", [
