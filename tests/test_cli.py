@@ -154,6 +154,28 @@ def test_validate_env_reads_mindspores_variable(capsys, monkeypatch):
     assert code == 2 and "none of PROFILING_MODE, PROFILING_OPTIONS and MS_PROFILER_OPTIONS is set" in err
 
 
+def test_validate_env_points_at_mindspores_value_at_fault(capsys, monkeypatch):
+    # before: every NPP355 of `validate --env` spanned the whole of MS_PROFILER_OPTIONS, at 1:1
+    for name in ("PROFILING_MODE", "PROFILING_OPTIONS"):
+        monkeypatch.delenv(name, raising=False)
+    cases = [('{"start": true, "output_path": "/tmp/x", "profiler_level": "Level9"}', (1, 60), (1, 68),
+              "MS_PROFILER_OPTIONS's profiler_level 'Level9' is not a ProfilerLevel value"),
+             ('{"start": true,', (1, 15), (1, 16), "MS_PROFILER_OPTIONS is not valid JSON"),
+             ('{\n  "start": false}', (2, 12), (2, 17), 'MS_PROFILER_OPTIONS has "start": false'),
+             ('{"output_path": "/x"}', (1, 1), (1, 22), 'MS_PROFILER_OPTIONS has no "start": true'),
+             ('{"start": true, "activities": ["CPU", "NPUX"]}', (1, 39), (1, 45),
+              "MS_PROFILER_OPTIONS's activities 'NPUX' is not a ProfilerActivity value")]
+    for value, start, end, message in cases:
+        monkeypatch.setenv("MS_PROFILER_OPTIONS", value)
+        code, out, _ = run(capsys, "validate", "--env", "--format", "json")
+        (row,) = json.loads(out)
+        assert code == 1 and row["code"] == "NPP355" and row["message"].startswith(message + ": ")
+        assert (row["location"]["line"], row["location"]["column"]) == start, value
+        assert (row["end_location"]["line"], row["end_location"]["column"]) == end, value
+    monkeypatch.setenv("MS_PROFILER_OPTIONS", cases[0][0])
+    assert run(capsys, "validate", "--env")[1].startswith("MS_PROFILER_OPTIONS:1:60: NPP355 ")
+
+
 def test_explain(capsys):
     code, out, _ = run(capsys, "explain", "npp101")
     assert code == 0 and out.startswith("# NPP101 ") and "## Fix safety" in out

@@ -334,6 +334,35 @@ def test_an_absolute_script_that_exists_is_not_called_missing(tmp_path):
                                            "known here (not set by the launcher; the caller's))")
 
 
+@pytest.mark.parametrize("setting, loop, ranks", [
+    ('device_group="0 1 2 3 4 5 6 7"', "for device_phy_id in ${device_group}", 8),
+    ("device_group='0 1'", "for i in $device_group 7", 3),
+    ('device_group="0 1 2 3"\nIFS=,', "for i in ${device_group}", 0),       # split at IFS the launcher sets: not counted
+    ('device_group="0 *"', "for i in ${device_group}", 0),                  # a glob bash expands in the directory
+    ("device_group=", "for i in ${device_group}", 0),                       # no word: not counted
+    ("", "for i in ${device_group}", 0),                                    # the caller's
+])
+def test_a_for_over_a_known_variable_counts_its_words(tmp_path, setting, loop, ranks):
+    # GPT-3 and UNet3D (ModelZoo-TensorFlow, 71 launchers): `device_group="0 1 2 3 4 5 6 7"`, then
+    # `for device_phy_id in ${device_group}; do ./train_1p.sh ${device_phy_id} & done`: bash runs it 8 times; it said
+    # "started an unknown number of times"
+    _, (la,) = _walk(tmp_path, f"{setting}\n{loop}\ndo\n  python3 train.py &\ndone\nwait\n", **{"train.py": SCRIPT})
+    assert la.ranks == ranks
+
+
+def test_a_directory_the_launcher_sets_from_an_unknown_value_is_not_called_the_callers(tmp_path):
+    # UNet3D's scripts/train_performance_8p.sh: `work_dir=${fold_dir}/Device-${ASCEND_DEVICE_ID}` (the device a loop
+    # of run_performance_8p.sh gives it), then `cd ${work_dir}`; it said "$work_dir not known here (not set by the
+    # launcher; the caller's)"
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"#!/bin/bash\nwork_dir=/out/Device-${{ASCEND_DEVICE_ID}}\ncd ${{work_dir}}\n"
+                                     f"cd ${{WORK_DIR}}\npython3 {tmp_path}/train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["launch"]["unknown"] == (f"{tmp_path}/train.py is there, but the directory the launcher runs it in "
+                                           "is not known here (`cd ${work_dir}` at run.sh:3: $work_dir not known here "
+                                           "(set at run.sh:2 from a value not known statically))")
+
+
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
 
 
@@ -568,6 +597,9 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
     shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
     loops = {"start.sh": "RANK_ID_START=0\nfor((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));",
              "device.sh": "for((RANK_ID=$ASCEND_DEVICE_ID;RANK_ID<$((RANK_SIZE+$ASCEND_DEVICE_ID));RANK_ID++));",
+             # DIN (ModelZoo-TensorFlow2): the start set from the caller's device id; it said "an unknown number"
+             "held.sh": "RANK_ID_START=$ASCEND_DEVICE_ID\n"
+                        "for((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));",
              "times.sh": "for((RANK_ID=$D;RANK_ID<$((RANK_SIZE*D));RANK_ID++));",
              "set.sh": "for((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
              "let.sh": "let RANK_SIZE=RANK_SIZE*2\nfor((RANK_ID=0;RANK_ID<RANK_SIZE;RANK_ID++));",
@@ -584,13 +616,34 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
                                      "done\nwait\n")
         report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
         seen[name] = report["launch"]["lines"][1]
-    assert seen["start.sh"] == seen["device.sh"] == "  started 8 times (one per rank)"
+    assert seen["start.sh"] == seen["device.sh"] == seen["held.sh"] == "  started 8 times (one per rank)"
     # an unknown times a known is not settled; a body that sets a bound changes how often bash runs it; `let` and
     # `read` set a bound where the walk does not follow its value
     unknown = "  started an unknown number of times (a loop, or a process count not known statically); each run " \
         "emulated alike"
     assert seen["times.sh"] == seen["set.sh"] == seen["let.sh"] == seen["read.sh"] == unknown
     assert seen["power.sh"] == seen["wrap.sh"] == seen["octal.sh"] == unknown
+
+
+def test_a_status_test_after_a_background_launch_does_not_leave_the_rank_count_unknown(tmp_path):
+    # 34 of ModelZoo-TensorFlow's launchers (OpenPose, Tacotron2, TCN): `nohup python3 ... &` then `if [ $? -ne 0 ]; then
+    # exit 1; fi` in the rank loop; bash gives a command it puts in the background the status 0 (`false & echo $?`
+    # prints 0), so the exit never runs. It said "started an unknown number of times"
+    shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
+    seen = {}
+    for name, test in {"ne.sh": "if [ $? -ne 0 ];then\n  exit 1\nfi", "test.sh": "if test $? -ne 0; then exit 1; fi",
+                       "eq.sh": "if [ $? -eq 0 ];then\n  exit 1\nfi", "var.sh": "if [ $x -ne 0 ];then\n  exit 1\nfi",
+                       "wait.sh": "wait\nif [ $? -ne 0 ];then\n  exit 1\nfi"}.items():
+        (tmp_path / name).write_text("export RANK_SIZE=8\nRANK_ID_START=0\n"
+                                     "for((RANK_ID=$RANK_ID_START;RANK_ID<$((RANK_SIZE+RANK_ID_START));RANK_ID++));\n"
+                                     f"do\n    nohup python3 train.py --profiling=True > log 2>&1 &\n{test}\ndone\nwait\n")
+        report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
+        seen[name] = report["launch"]["lines"][1]
+    assert seen["ne.sh"] == seen["test.sh"] == "  started 8 times (one per rank)"
+    # the exit that runs, a test of another value and a status after `wait` (the job's own): not counted
+    unknown = "  started an unknown number of times (a loop, or a process count not known statically); each run " \
+        "emulated alike"
+    assert seen["eq.sh"] == seen["var.sh"] == seen["wait.sh"] == unknown
 
 
 @pytest.mark.parametrize("body, value", [("2*(3+4)-1", 13), ("- -5", 5), ("--5", None), ("1++2", None), ("9**9**9", None), ("010", None),

@@ -5,6 +5,7 @@ The projects under data/projects/zoo_args are written in the model-zoo style. Wh
 by running every launcher with bash and a python3 stub that prints its argv, directory and PROFILING_MODE:
 the expectations below are bash's."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -333,6 +334,58 @@ def test_a_typed_launcher_runs_in_the_current_directory_and_says_where_it_finds_
     assert code == 1
     assert f"usable data: no ({_emulate(TEMPLATE, ['--data_path=/d', '--profiling=True'])['answer']['why']})" \
         in out.out
+
+
+def test_a_launcher_typed_after_sh_says_the_answer_is_bashs(capsys, monkeypatch, tmp_path):
+    # Milking_cowmask's README: `sh ./test/train_full_1p.sh`. /bin/sh is dash on Debian and Ubuntu, which has no
+    # `[[` (dash 0.5.12: `[[: not found`, so `if [[ $data_path == "" ]]` is false and the launch runs) and ends the
+    # script at a `for ((` (`Syntax error: Bad for loop variable`); the answer said "no launch" as bash reads it
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "sh", "train_full_1p.sh")
+    note = ("! sh runs train_full_1p.sh, which uses bash's `[[` (line 6): this answer is bash's; where /bin/sh is "
+            "dash (Debian's and Ubuntu's), `[[` is not a command (its test is false), `((` is not arithmetic, a "
+            "`for ((` loop is a syntax error that ends the script there and `source` is not found: start it with "
+            "bash train_full_1p.sh")
+    assert out.out.split("\n")[1:4] == [
+        "no launch: none found before the launcher ends at train_full_1p.sh:25",
+        "usable data: no (no launch found before the launcher ends at train_full_1p.sh:25: nothing is collected)", note]
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "sh", "train_full_1p.sh", "--data_path=/d")
+    assert note in out.out.split("\n")
+    assert main(["emulate", "--format", "json", "--", "sh", "train_full_1p.sh", "--data_path=/d"]) == 1
+    assert json.loads(capsys.readouterr().out)["sh"] == note[2:]
+    # bash itself, or a launcher dash reads as bash does: no note
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "bash", "train_full_1p.sh")
+    assert "! " not in out.out
+    (tmp_path / "run.sh").write_text("# [[ a ]] in a comment\nif [ -n \"$1\" ]; then echo x; fi\npython3 train.py\n")
+    (tmp_path / "train.py").write_text("print(1)\n")
+    code, out = _typed(capsys, monkeypatch, tmp_path, "sh", "run.sh")
+    assert "! " not in out.out and "usable data: no" in out.out
+
+
+def test_msprof_of_a_launcher_that_ends_before_its_launch_says_msprof_runs_it(capsys, monkeypatch, tmp_path):
+    # `msprof --application="bash train_full_1p.sh" --output=/tmp/p` without --data_path (LeNet's launcher ends at
+    # its `exit 1`): it said "<command line>: no launch: it starts no Python script or msprof run"
+    code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "msprof",
+                       "--application=bash train_full_1p.sh", "--output=/tmp/p")
+    why = ("msprof at <command line>:1 runs train_full_1p.sh, which ends at train_full_1p.sh:25 before it starts one: "
+           "no training process starts under msprof")
+    assert code == 1 and out.out.split("\n")[1:3] == [f"no launch: {why}", f"usable data: no ({why}: nothing is collected)"]
+    (tmp_path / "idle.sh").write_text("echo nothing to run\n")
+    (tmp_path / "run.sh").write_text("msprof --output=/tmp/p bash idle.sh\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["answer"] == {"usable": False, "decider": None,
+                                "why": "msprof at run.sh:1 runs idle.sh, which starts none: no training process starts "
+                                       "under msprof"}
+
+
+def test_msprofs_collection_beside_a_script_not_found_hangs_on_the_script_alone(capsys, monkeypatch, tmp_path):
+    # DualGAN's `msprof --application="bash test/train_full_1p.sh ..."` from the project's root: main.py is not where
+    # the launcher runs it. It said "COLLECTS ... — unknown: if the process that reads these variables sets no
+    # profiling options of its own: ...", but msprof's configuration is used instead of the process's own options
+    (tmp_path / "run.sh").write_text("python3 trian.py\n")
+    (tmp_path / "train.py").write_text("print(1)\n")
+    code, out = _typed(capsys, monkeypatch, tmp_path, "msprof", "--application=bash run.sh", "--output=/tmp/p")
+    assert (f"<command line>:1 msprof: COLLECTS task_trace, aic_metrics into /tmp/p (msprof options) — unknown: "
+            f"run.sh:1: cannot find trian.py (looked in {tmp_path})") in out.out.split("\n")
 
 
 def test_the_own_folder_is_named_only_where_the_script_is_found_there(tmp_path, monkeypatch):
@@ -873,9 +926,32 @@ def test_a_string_flag_compared_with_true_is_decided_by_the_launch(tmp_path, fla
     assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
 
 
+@pytest.mark.parametrize("flag, usable, said", [
+    ("--profiling=True", True, "`args.profiling.strip() == 'True'` is true in this launch (--profiling=True from "
+     "run.sh:1)"),
+    ("--profiling=' TRUE'", False, "`args.profiling.lower() == 'true'` is false in this launch (--profiling= TRUE from "
+     "run.sh:1)"),
+    ("", False, "`args.profiling.strip() == 'True'` is false in this launch (the default of --profiling, which the "
+     "launcher does not pass)")])
+def test_a_string_flag_stripped_or_lowered_is_decided_by_the_launch(tmp_path, flag, usable, said):
+    # the model zoo's `if args.profiling.strip() == "True":` (Textcnn, OpenPose, TCN, FastText, Pix2Pix, RCNN): it
+    # was a condition the launch did not decide, and the default it named was "--strip"
+    test = "args.profiling.lower() == 'true'" if "TRUE" in flag else "args.profiling.strip() == 'True'"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport npu_device\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--profiling', type=str, default='False')\nargs = parser.parse_args()\n"
+        f"if {test}:\n    npu_device.global_options().profiling_config.enable_profiling = True\n"
+        "    npu_device.global_options().profiling_config.profiling_options = "
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\nnpu_device.open().as_default()\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
+
+
 @pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
 def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable):
-    # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated here) around
+    # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated before) around
     # `if FLAGS.profiling:`; its launcher never passes --profiling, yet emulate said "usable data: yes (where its
     # conditions hold)": the inner test alone decides that nothing runs
     (tmp_path / "train.py").write_text(
@@ -892,9 +968,10 @@ def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable)
     if usable is False:
         assert report["usable"] is False and report["launch"]["lines"][-1] == (
             "  `FLAGS.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)")
-    else:                   # true, and the outer test is not known: still a condition
-        assert report["results"][0].verdict == "collects" and report["results"][0].setup.conditions == (
-            "FLAGS.chip.lower() == 'npu'",)
+    else:                   # true, and so is the outer test now (`.lower()` of the str flag is worked out)
+        assert report["results"][0].verdict == "collects" and report["results"][0].setup.conditions == ()
+        assert report["usable"] is True and "  `FLAGS.chip.lower() == 'npu'` is true in this launch (the default of " \
+            "--chip, which the launcher does not pass)" in report["launch"]["lines"]
 
 
 @pytest.mark.parametrize("args, words", [

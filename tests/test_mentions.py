@@ -93,6 +93,33 @@ def test_a_ge_name_without_a_setup_is_said_as_such(tmp_path):
         "it: what it collects is not known here")
 
 
+TRAINER = """import tensorflow as tf
+from npu_bridge.estimator.npu.npu_config import NPURunConfig
+from npu_bridge.estimator.npu.npu_config import ProfilingConfig
+
+
+def make_config(model_dir):
+    # profiling_config = ProfilingConfig(enable_profiling=True, enable_options=['task_trace'])
+    return NPURunConfig(model_dir=model_dir, save_checkpoints_steps=100)
+    # profiling_config=profiling_config)
+"""
+
+
+def test_a_module_that_imports_profilingconfig_and_never_uses_it_names_no_setup(tmp_path):
+    # ResnetVariant (ModelZoo-TensorFlow): vega's trainer.py imports ProfilingConfig and builds its NPURunConfig
+    # without one (the profiling_config lines are comments); emulate said "run_example.py has no profiling setup of
+    # its own, but ../vega/core/trainer/trainer.py, which it imports, names one"
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    (tmp_path / "train.py").write_text("import trainer\n\ntrainer.make_config('/tmp/m')\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is False and report["answer"]["why"] == "no launch switches profiling on"
+    # imported under another name, the name it is used by is not one looked for: still named, never "no"
+    (tmp_path / "trainer.py").write_text(TRAINER.replace("import ProfilingConfig", "import ProfilingConfig as PC"))
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["usable"] is None and "but trainer.py, which it imports, names one" in report["answer"]["why"]
+
+
 def test_a_profiler_parked_in_a_module_the_script_imports_is_no_profiler(tmp_path):
     # GPT-NeoX (ModelZoo-PyTorch): megatron/training.py holds its torch_npu profiler in a ''' string and comments;
     # emulate said "deepy.py has no profiling setup of its own, but megatron/training.py, which it imports, names one"

@@ -691,6 +691,34 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
         "collects when `args.profiling == 'True'`: task_trace into /tmp/prof)")
 
 
+def test_a_setup_function_the_module_calls_at_its_own_top_level_runs_on_import(tmp_path):
+    # Word2vec (ModelZoo-TensorFlow2): config.py parses the flags, defines npu_config() and calls it at its top
+    # level; main.py only imports config. It said "main.py does not name npu_config of config.py itself (other code
+    # may call it), so whether this code runs is not known here"
+    module = ("import argparse\nimport ast\nimport npu_device\n\nparser = argparse.ArgumentParser()\n"
+              "parser.add_argument('--profiling', dest='profiling', type=ast.literal_eval)\n"
+              "args = parser.parse_args()\n\n\ndef npu_config():\n    if args.profiling:\n"
+              "        npu_device.global_options().profiling_config.enable_profiling = True\n"
+              "        npu_device.global_options().profiling_config.profiling_options = "
+              "'{\"output\": \"/tmp/prof\", \"task_trace\": \"on\"}'\n    npu_device.open().as_default()\n\n\n"
+              "npu_config()\n")
+    path = _project(tmp_path, "#!/bin/bash\npython3 main.py \"$@\"\n",
+                    **{"main.py": "from config import args\n\nprint(args)\n", "config.py": module})
+    report = _emulate(path, launcher_args=["--profiling=True"])
+    assert report["usable"] is True and [r.setup.line for r in report["results"]] == [12]
+    report = _emulate(path, launcher_args=["--profiling=False"])
+    assert report["usable"] is False and report["answer"]["why"].startswith(
+        "config.py, which main.py imports: line 12: not run in this launch: `args.profiling` is false in this launch "
+        "(--profiling=False from run.sh:2)")
+    # under `if`, or in a module reading absl's FLAGS (unparsed on import): as before, not known
+    for text in (module.replace("\nnpu_config()\n", "\nif args:\n    npu_config()\n"),
+                 module.replace("import ast\n", "import ast\nfrom absl import flags\nFLAGS = flags.FLAGS\n")):
+        (tmp_path / "config.py").write_text(text)
+        report = _emulate(path, launcher_args=["--profiling=True"])
+        assert report["usable"] is None and "main.py does not name npu_config of config.py itself (other code may " \
+            "call it)" in report["answer"]["why"]
+
+
 def test_an_imported_module_is_found_on_the_launch_s_pythonpath_from_where_it_runs(tmp_path, capsys, monkeypatch):
     """`export PYTHONPATH=./lib` is ./lib of the directory the launch runs in (--cwd proj), as Python makes it
     absolute; emulate looked for npu_session only where train.py is and above, and said "no profiling setup found",

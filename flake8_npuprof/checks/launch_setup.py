@@ -227,6 +227,8 @@ def decide(ctx, setup, given: Dict[str, Given]):
         holds = truth.pop() != g.negated
         text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
         attrs = [n.attr for n in ast.walk(g.test) if isinstance(n, ast.Attribute)]
+        dests = {f.dest for f in flag_table(ctx).values()}
+        attrs = [d for d in attrs if d in dests] or attrs      # `args.profiling.strip()`: the flag, not strip
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
             "; ".join(f"the default of {_option(ctx, d)}, which {_by(given)} does not pass" for d in attrs[:1]) or \
@@ -331,8 +333,8 @@ def scalars(ctx, test, scope, pos) -> tuple:
         return ()               # `args.rank = args.rank * npus + npu`: the flag's value is not the one tested
                                 # (a flag's name only: `self.args = args` does not change `self.args.prof`)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
-        left = ctx.values.scalars(test.left, scope, pos).candidates
-        right = ctx.values.scalars(test.comparators[0], scope, pos).candidates
+        left = _str_side(ctx, test.left, scope, pos)
+        right = _str_side(ctx, test.comparators[0], scope, pos)
         if not left or not right or any(isinstance(v, Opaque) or not isinstance(v, (str, int, float, type(None)))
                                         for v in left + right):
             return ()
@@ -346,6 +348,20 @@ def scalars(ctx, test, scope, pos) -> tuple:
             return ()
         return tuple((a is test.comparators[0].value) == isinstance(test.ops[0], ast.Is) for a in left)
     return ctx.values.scalars(test, scope, pos).candidates
+
+
+_STR_METHODS = ("strip", "lstrip", "rstrip", "lower", "upper", "casefold")
+
+
+def _str_side(ctx, node, scope, pos) -> tuple:
+    """A compared side's values, `args.profiling.strip()` (the zoo's `if args.profiling.strip() == "True"`) worked
+    out as Python does on a str flag; nothing (not decided) where the value is not a str."""
+    import ast
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and \
+            isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS:
+        inner = _str_side(ctx, node.func.value, scope, pos)
+        return tuple(getattr(v, node.func.attr)() for v in inner) if all(isinstance(v, str) for v in inner) else ()
+    return tuple(ctx.values.scalars(node, scope, pos).candidates)
 
 
 def _stored(ctx) -> frozenset:

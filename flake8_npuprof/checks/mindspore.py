@@ -394,39 +394,56 @@ _DECODE_ERROR = S.clause("MindSpore ", S.logged(f'logs "Failed to load {ENV}, js
 def options_findings(text: str):
     """What MindSpore (EnvProfiler) does with MS_PROFILER_OPTIONS set to text, where it is not what the text
     asks for: the messages of NPP355."""
+    for message, _, _ in options_spots(text):
+        yield message
+
+
+def options_spots(text: str):
+    """options_findings with where each is in text: (message, start, end), at the character JSON stops reading, the
+    value of the key at fault, or the whole text (`validate --env` points there)."""
+    from ..source.jsonscan import parse
     head = f"{ENV}"
     try:
         options = json.loads(text)
-    except ValueError:
+    except ValueError as exc:
+        at = min(getattr(exc, "pos", 0), max(len(text) - 1, 0))
         yield S.said(f"{head} is not valid JSON", _DECODE_ERROR,
-                     "write a JSON object such as {\"start\": true, \"profiler_level\": \"Level1\"}")
+                     "write a JSON object such as {\"start\": true, \"profiler_level\": \"Level1\"}"), at, at + 1
         return
     if not isinstance(options, dict):
         return
+    members = {m.key: m for m in parse(text).members}     # the last of a key written twice, as json.loads keeps
     if not options:
-        yield S.said(f"{head} is an empty object", _DECODE_ERROR, "add \"start\": true")
+        yield S.said(f"{head} is an empty object", _DECODE_ERROR, "add \"start\": true"), 0, len(text)
         return
     if not options.get("start"):
         said = "\"start\": false" if "start" in options else "no \"start\": true"
+        m = members.get("start")
         yield S.said(f"{head} has {said}", "MindSpore does not profile, and says so only in an INFO line of its log",
-                     "add \"start\": true")
+                     "add \"start\": true"), *((m.value_start, m.value_end) if m else (0, len(text)))
         return
     env = K.data()["env"]
     for key, enum in env["enums"].items():
         if key not in options:
             continue
-        members = K.data()["enums"][enum]["members"]
-        accepted = set(members.values())
+        members_ = K.data()["enums"][enum]["members"]
+        accepted = set(members_.values())
         given = options[key]
         items = given if isinstance(given, list) and key in ("activities", "export_type") else [given]
         bad = [v for v in items if isinstance(v, str) and v not in accepted]
-        meant = [members.get(v, v) for v in items]
+        meant = [members_.get(v, v) for v in items]
         if not bad or sorted(meant) == sorted(env["default_values"][key]):
             continue                    # the default it is reset to is what the member names meant ("Text")
         guess = close_matches(bad[0], sorted(accepted)) or [v for v in accepted if v.lower() == bad[0].lower()]
+        m = members.get(key)
+        start, end = (m.value_start, m.value_end) if m else (0, len(text))
+        item = text.find(json.dumps(bad[0]), start, end) if m and isinstance(given, list) else -1
+        if item >= 0:                   # the item of a list at fault
+            start, end = item, item + len(json.dumps(bad[0]))
         yield S.said(f"{head}'s {key} {bad[0]!r} is not {_a(enum)} value",
                      f"MindSpore resets {key} to {env['defaults'][key]} {LOG}",
-                     f"did you mean {guess[0]!r}?" if guess else f"use one of {', '.join(sorted(accepted))}")
+                     f"did you mean {guess[0]!r}?" if guess else f"use one of {', '.join(sorted(accepted))}"), \
+            start, end
 
 
 # ---------------------------------------------------------------- the pages of the codes reported here

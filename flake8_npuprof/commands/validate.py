@@ -57,11 +57,11 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     ms = env.get("MS_PROFILER_OPTIONS")
     if ms is not None and ms.strip():
         # MindSpore's own variable (EnvProfiler), as an `export MS_PROFILER_OPTIONS=...` line is judged: NPP355
-        from ..checks.mindspore import options_findings
+        from ..checks.mindspore import options_spots
         src = SourceText(ms)
-        (l2, c2) = src.position(len(ms))
-        out.extend(("MS_PROFILER_OPTIONS", finding("NPP355", message, 0, len(ms), 1, 0, l2, c2))
-                   for message in options_findings(ms))
+        out.extend(("MS_PROFILER_OPTIONS", finding("NPP355", message, start, end, *src.position(start),
+                                                   *src.position(end)))
+                   for message, start, end in options_spots(ms))
     return out
 
 

@@ -34,6 +34,7 @@ OTHER_ROUTES = re.compile(r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.
                           r"(?:from|import)\s+[\w.]*profiler\b|mindspore|msprof|E2E_PROF|prof_type|PROF_CONFIG_PATH|"
                           r"MS_PROFILER_OPTIONS|torch_npu")
 MAX_FOLLOWED = 4            # imported modules naming profiling whose setups are replayed for one launch
+FACTS = ("python.absl_flags_unparsed",)    # data/sources.json (tests/test_audit.py)
 
 
 class Followed(NamedTuple):
@@ -239,6 +240,8 @@ def _reached_from(ls, module: Module, lookup, ctx, s):
     target = holder.node.name
     refs = _references(ls, module, lookup, target)
     if not refs:
+        if _called_at_top(ctx.tree, target) and _imported_at_top(ls, module, lookup):
+            return s                    # Word2vec's config.py ends with `npu_config()`: importing it runs it
         return _not_known(s, f"{script} does not name {target} of {name} itself (other code may call it)")
     reach = reach_of(ls.ctx.sites)
     ways: List[Tuple[str, ...]] = []
@@ -271,6 +274,20 @@ def _reached_from(ls, module: Module, lookup, ctx, s):
         return _not_known(s, f"{script} names {target} of {name}, but whether its entry point reaches that code "
                           "is not known")
     return _not_known(s, f"{script} names {target} of {name} only in code this launch does not run")
+
+
+def _called_at_top(tree, name: str) -> bool:
+    """Whether the module's own top level calls `name()` (`npu_config()`, `x = Setup()`), outside any `if`, loop or
+    `try`: a statement that runs whenever the module is imported. Not in a module reading absl's FLAGS: on import,
+    before app.run() parses them, reading one raises (UnparsedFlagAccessError)."""
+    if any(isinstance(n, ast.Name) and n.id == "FLAGS" or isinstance(n, ast.Attribute) and n.attr == "FLAGS"
+           for n in ast.walk(tree)):
+        return False
+    for stmt in tree.body:
+        value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == name:
+            return True
+    return False
 
 
 def _not_known(s, why: str):

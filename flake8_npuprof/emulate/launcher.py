@@ -182,6 +182,29 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "traps": [trap.said() for trap in traps], "lines": lines}
 
 
+def _names_in_code(text: str) -> bool:
+    """Whether text's code (code_only) names profiling, not counting a name a `from ... import NAME` binds that the
+    code never names again: nothing can be built from it (vega's trainer.py imports ProfilingConfig and builds its
+    NPURunConfig without one; ResnetVariant's launch was unknown). Text Python cannot parse names what it names."""
+    import ast
+    import re
+    code = code_only(text)
+    found = [m.group(0) for m in PROFILING_WORDS.finditer(code)]
+    if not found or not all(w.isidentifier() for w in found):
+        return bool(found)
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    imported: Dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.asname is None:
+                    imported[alias.name] = imported.get(alias.name, 0) + 1
+    return any(len(re.findall(rf"(?<!\w){w}(?!\w)", code)) > imported.get(w, 0) for w in set(found))
+
+
 def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     """For a script with no setup emulate models: the script itself when it names a profiling setting anyway (a
     torch_npu or MindSpore profiler, msprof through a subprocess), else the first module of the project it imports
@@ -201,7 +224,7 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     # as for the script: a profiler in a comment or a parked string is no setup (GPT-NeoX's megatron/training.py);
     # a module naming one in code goes before one naming it only in a string (mindformers' config_args.py lists
     # 'enable_profiling' among the names it takes; callback.py builds the profiler)
-    named = [m for m in modules if PROFILING_WORDS.search(m.src.text) and PROFILING_WORDS.search(code_only(m.src.text))]
+    named = [m for m in modules if PROFILING_WORDS.search(m.src.text) and _names_in_code(m.src.text)]
     hit = next((m.path for m in named if PROFILING_WORDS.search(code_only(m.src.text, strings=True))),
                named[0].path if named else None)
     return hit if hit is not None or len(modules) < MAX_IMPORTED * 16 else ""

@@ -143,6 +143,8 @@ def report_json(report: dict) -> dict:
     if report.get("launches"):
         out["launches"] = launches_json(report)
         out["answer"] = report["answer"]
+    if report.get("sh"):
+        out["sh"] = report["sh"]            # `sh X.sh` of a launcher dash reads otherwise (emulate/script.py)
     return shown(out)
 
 
@@ -350,16 +352,20 @@ def render_text(report: dict) -> str:
     setup_lines = _setup_lines(report, results)
     if report["usable"] is None:
         # "COLLECTS" beside an unknown answer says what it hangs on
+        own = ""
         if not followed or (report.get("launch") or {}).get("unseen"):
-            hangs = "if the process that reads these variables sets no profiling options of its own: " + \
-                (report.get("answer") or {}).get("why", "it is not followed")
+            own = "if the process that reads these variables sets no profiling options of its own: "
+            hangs = (report.get("answer") or {}).get("why", "it is not followed")
         else:
             hangs = (report.get("answer") or {}).get("why") or "; ".join(unknown_reasons(results))
-        setup_lines = [f"{line} — unknown: {hangs}" if re.search(r": (COLLECTS|MAY COLLECT) ", line) and
-                       not line.startswith(" ") else line for line in setup_lines]
+        # (msprof's configuration is used instead of the process's own options: only whether it starts is open)
+        setup_lines = [f"{line} — unknown: {'' if ' msprof: ' in line else own}{hangs}"
+                       if re.search(r": (COLLECTS|MAY COLLECT) ", line) and not line.startswith(" ") else line
+                       for line in setup_lines]
     lines.extend(setup_lines)
     if (report.get("launch") or {}).get("exits_at") and not report["launch"].get("crlf"):
         lines.append(f"usable data: no ({report['answer']['why']}: nothing is collected)")
+        lines.extend([f"! {report['sh']}"] if report.get("sh") else [])
         return shown("\n".join(lines) + "\n")
     if not results and report.get("unmodelled"):
         lines.append(report["unmodelled"])      # a script profiling in a way emulate does not replay: not "none"
@@ -378,6 +384,7 @@ def render_text(report: dict) -> str:
         lines.append(f"usable data: no ({report['answer']['why']})")    # the launcher's answer says why
     else:
         lines.append(_usable_line(report, results))
+    lines.extend([f"! {report['sh']}"] if report.get("sh") else [])
     lines.extend(_target_notes(report))
     for r in results:
         lines.append("")
@@ -421,6 +428,7 @@ def _render_sequence(report: dict) -> str:
     else:
         lines.append(f"usable data: {'no' if answer['usable'] is False else 'unknown'} ({answer['why']})")
     lines.extend(dict.fromkeys(run.report["note"] for run in runs if run.report.get("note")))
+    lines.extend([f"! {report['sh']}"] if report.get("sh") else [])
     lines.extend(_target_notes(report))
     for run in runs:
         if run.report["results"]:

@@ -34,6 +34,7 @@ Exit codes: 0 when every setup GE would read collects data, preflight passes and
 from __future__ import annotations
 
 import os
+import re
 from typing import Optional
 
 from .runtime import Env
@@ -45,7 +46,7 @@ from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_jso
                      not_replayed, report_json, result_json, target_line, unknown_reasons)
 
 # vLLM's profiler is named, not modelled: a script calling it is "unknown" (data/sources.json)
-FACTS = ("runtime.vllm_profiler",)
+FACTS = ("runtime.vllm_profiler", "shell.dash")
 
 
 # ---------------------------------------------------------------- the emulation
@@ -212,8 +213,11 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
         script = os.path.join(start, os.path.expanduser(words[k]))
         if not os.path.isfile(script):
             raise UsageError(f"{words[k]}: no such launcher in {start}")
-        return emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=inside,
-                            launcher_args=words[k + 1:])
+        launched = emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=inside,
+                                launcher_args=words[k + 1:])
+        if os.path.basename(words[0]) == "sh":
+            launched["sh"] = _dash_note(words[0], words[k], script)
+        return launched
     from .sequence import emulate_launcher
     env = base_env(use_env, environ if environ is not None else os.environ)
     caller = (environ if environ is not None else os.environ) if use_env else None
@@ -224,6 +228,34 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
         report["unmodelled"] = starts_nothing(COMMAND, False)
     report["env"] = use_env
     return report
+
+
+# what dash (/bin/sh on Debian and Ubuntu; dash 0.5.12 run) reads otherwise than bash: `[[` (`[[: not found`, the test
+# is false), `((i++))` (`i++: not found`), `for ((` (`Syntax error: Bad for loop variable`: the script ends there),
+# `source` (`source: not found`)
+_BASH_ONLY = re.compile(r"^[ \t]*(?:if|elif|while|until|!)?[ \t]*(\[\[)[ \t]|\b(for[ \t]*\(\()|^[ \t]*(\(\()|"
+                        r"^[ \t]*(source)[ \t]", re.M)
+
+
+def _dash_note(shell: str, typed: str, script: str) -> Optional[str]:
+    """For `sh X.sh`: the first line of X.sh that dash reads otherwise than bash, said as a caveat (None: none)."""
+    from ..source.files import ReadError, read_source
+    try:
+        text = read_source(script).text
+    except ReadError:
+        return None
+    for m in _BASH_ONLY.finditer(text):
+        start = m.start(m.lastindex or 0)
+        line_start = text.rfind("\n", 0, start) + 1
+        if text[line_start:start].lstrip().startswith("#"):
+            continue                                    # a comment line
+        word = re.sub(r"[ \t]+", " ", m.group(m.lastindex or 0))
+        line = text.count("\n", 0, start) + 1
+        return (f"{shell} runs {typed}, which uses bash's `{word}` (line {line}): this answer is bash's; where /bin/sh "
+                "is dash (Debian's and Ubuntu's), `[[` is not a command (its test is false), `((` is not arithmetic, a "
+                "`for ((` loop is a syntax error that ends the script there and `source` is not found: start it with "
+                f"bash {typed}")
+    return None
 
 
 def starts_nothing(name: str, empty: bool, text: str = "") -> str:

@@ -105,6 +105,8 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
         if w.exited:
             return _exits_first(w, target, base)
         unknown = _unknown_command(w)
+        if not unknown and w.msprof_apps:
+            return _idle_msprof(w, target, base)
         return _runs_unknown(w, target, base, unknown) if unknown else None
     runs: List[Run] = []
     # failures under `set -e`, each with the shells it ends (a prefix of frames; () the whole launcher): a stop
@@ -158,6 +160,19 @@ def _exits_first(w: Walk, target, base) -> dict:
     report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
     why = f"no launch found before the launcher ends at {where}"
     launch = {"lines": [f"no launch: none found before the launcher ends at {where}"], "exits_at": where}
+    report.update(usable=False, exit=EXIT_PROBLEM, launch=launch, answer={"usable": False, "why": why, "decider": None})
+    return report
+
+
+def _idle_msprof(w: Walk, target, base) -> dict:
+    """A launcher (or typed command) whose only run is msprof of a shell script that starts no launch: its
+    `[ -z "$data_path" ] && exit 1` ends it first, so msprof profiles no process (not "it starts no msprof run")."""
+    app, path, line, end = w.msprof_apps[0]
+    where = f"{_rel(end[0], w.root)}:{end[1]}" if end else f"{_rel(path, w.root)}:{line}"
+    what = f"ends at {where} before it starts one" if end else "starts none"
+    why = f"msprof at {_rel(path, w.root)}:{line} runs {app}, which {what}: no training process starts under msprof"
+    report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
+    launch = {"lines": [f"no launch: {why}"], "exits_at": where}
     report.update(usable=False, exit=EXIT_PROBLEM, launch=launch, answer={"usable": False, "why": why, "decider": None})
     return report
 

@@ -261,6 +261,8 @@ class Compounds(WalkState):
         self.exit_code = code
         if not self._chain and self.exited is None:
             self.exited = (path, line)
+        elif self._chain and self.child_end is None:
+            self.child_end = (path, line)
 
     def _ends_after(self, block: "_Block", op: str, piped: bool) -> bool:
         """After `)` or `}` of a block an exit ended: whether this shell ends too (and the walk of this file). A

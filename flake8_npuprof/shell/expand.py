@@ -19,7 +19,7 @@ from .words import decode, glob_match, integer_value, skip_expansion
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
 # compiled once: the walk asks them of every expansion (re's per-call cache lookup cost more than the match)
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
-_PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
+_PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@?])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
                              r"BASH_SOURCE\[0\])\})")
 
 
@@ -92,6 +92,9 @@ class Expander(WalkState):
             return self.current             # the file being read: a sourced script's own path
         if name == "0":
             return self.script
+        if name == "?":
+            # known only right after a command put in the background, whose status bash gives as 0 (walk.py)
+            return "0" if self._background else None
         if name.isdigit() or name in ("#", "*", "@"):
             if self.args is None:
                 return None

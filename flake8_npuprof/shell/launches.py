@@ -35,7 +35,7 @@ RANK_OPTIONS = {"-np", "-n", "--nproc_per_node", "--nproc-per-node"}
 MSRUN_RANKS, MSRUN_DEFAULT, MSRUN_SIMULATION = "--local_worker_num", 8, "--sim_level"
 MSRUN_TOTAL = "--worker_num"
 RANK_PREFIXES = ("mpirun", "mpiexec", "horovodrun", "srun")     # start the command after their options, n times
-FACTS = ("shell.msrun",)        # data/sources.json (tests/test_audit.py)
+FACTS = ("shell.msrun", "shell.background_status", "shell.list_split")   # data/sources.json (tests/test_audit.py)
 
 
 TYPED = "<command line>"        # the name a typed command (`emulate -- COMMAND...`) is shown under, as a file's is

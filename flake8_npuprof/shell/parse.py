@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
+from ..source.text import HOLE
 from .words import arithmetic_end, comment_end, continuation, heredoc_end, heredoc_tag, integer_value, word_end
 
 
@@ -61,7 +62,8 @@ def named_loop_count(m, value) -> Tuple[int, Tuple[str, ...]]:
     lo, op, hi = m.group(2), m.group(3), m.group(4)
     names = tuple(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", lo + " " + hi)))
     values = {n: value(n) for n in names}
-    unknown = [n for n in names if values[n] is None]
+    # (one set from the caller's, `RANK_ID_START=$ASCEND_DEVICE_ID`, is as unknown as the caller's own)
+    unknown = [n for n in names if values[n] is None or HOLE in (values[n] or "")]
     if unknown and "*" in lo + hi:
         return 0, names
 

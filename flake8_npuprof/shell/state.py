@@ -140,6 +140,7 @@ class WalkState:
     args: Optional[List[str]]
     ended: bool
     exited: Optional[Tuple[str, int]]
+    child_end: Optional[Tuple[str, int]]
     exit_code: str
     parsed: List[Tuple[str, str, int]]
     # name -> (file, text, its SourceText, body start, body end)
@@ -151,6 +152,7 @@ class WalkState:
     _calling: List[str]
     _returned: bool
     _loop: Optional[str]
+    _background: bool
 
     if TYPE_CHECKING:
         @property

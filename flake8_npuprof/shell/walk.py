@@ -27,6 +27,9 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
                     Command, EnvView, Setting, _Block, within)
 
 
+_TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
+
+
 class Walk(Expander, Compounds):
     def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
                  args: Optional[Sequence[str]] = None):
@@ -62,6 +65,9 @@ class Walk(Expander, Compounds):
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
         self.ended = False              # `exit` or `exec cmd` ended the shell being walked (and what sourced it)
         self.exited: Optional[Tuple[str, int]] = None     # (file, line) where the launcher's own shell ended
+        self.child_end: Optional[Tuple[str, int]] = None  # where a child script's shell ended first (its `exit`)
+        # msprof runs of a shell-script application: (application, file, line, where its shell ended first)
+        self.msprof_apps: List[Tuple[str, str, int, Optional[Tuple[str, int]]]] = []
         self.exit_code = ""             # the code of the exit that ended a shell ("": not a literal one)
         self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
         self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
@@ -69,6 +75,7 @@ class Walk(Expander, Compounds):
         # the positional parameters `$1`..`$N` of the shell being walked (None: not known, e.g. the caller's)
         self.args: Optional[List[str]] = None if args is None else list(args)
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
+        self._background = False        # the test being walked follows a command run with `&`: `$?` is 0
         self._nested = 0                # command substitutions being evaluated, one inside the other
         self.lost = ""                  # why the directory is not known (the `cd` that lost it), once it is not
         # functions defined in plain code: name -> (file, text, its SourceText, body start, body end), walked where
@@ -188,6 +195,9 @@ class Walk(Expander, Compounds):
                 return                              # `break`/`continue` of the evaluated loop, a function's `return`
             piped = after == "|"
             chained = after in ("&&", "||") or (piped and chained)
+            # `cmd &` then `if [ $? -ne 0 ]`: bash gives a command it puts in the background the status 0 (a test
+            # only: after an `else` or `do` the command before is not the one that ran last)
+            self._background = after == "&" and bool(words) and text[words[0][0]:words[0][1]] in _TESTS
             after = op
             if pending is not None:
                 block, by = pending
@@ -240,7 +250,8 @@ class Walk(Expander, Compounds):
                     resume = end
                     continue
             if head == "if":
-                known = self._test(text, words[1:], op) if not skipping and _decidable(blocks) else None
+                known = self._test(text, words[1:], op) if not skipping and (
+                    _decidable(blocks) or self._background and _status_only(text, words[1:])) else None
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
                 words = words[1:]
@@ -251,6 +262,8 @@ class Walk(Expander, Compounds):
                 literal = _FOR_C.match(text, words[0][0])
                 named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
+                if not block.ranks and not literal and not named:
+                    block.ranks = self._list_rounds(text, words)
                 if named:
                     block.ranks, names = named_loop_count(named, self._value)
                     if block.ranks and any(set_unfollowed(text, n) for n in names):
@@ -562,11 +575,16 @@ class Walk(Expander, Compounds):
         if k >= len(app) or not _SCRIPT_PATH.fullmatch(app[k].text) or not (k or "/" in app[k].text):
             return False
         self._under = me
+        self.child_end = None
         try:
-            return self._run_child(app[k], depth, conditional, ranks, op, path, line, dict(inline), None,
-                                   [w.text for w in app[k + 1:]])
+            walked = self._run_child(app[k], depth, conditional, ranks, op, path, line, dict(inline), None,
+                                     [w.text for w in app[k + 1:]])
         finally:
             self._under = None
+        if walked:
+            # where its application ended: a launcher with no launch says msprof ran it (emulate/sequence.py)
+            self.msprof_apps.append((app[k].text, path, line, self.child_end))
+        return walked
 
     def _run_child(self, word: "Word", depth: int, conditional: bool, ranks: int, op: str, by: str,
                    line: int, given: Dict[str, "Setting"], errexit: Optional[bool] = None,
@@ -634,6 +652,22 @@ class Walk(Expander, Compounds):
                                               errexit=last.errexit or frame[1])
         return True
 
+    def _list_rounds(self, text: str, words) -> int:
+        """The rounds of `for x in ${device_group}` (device_group="0 1 2 3 4 5 6 7", 71 zoo launchers): its words
+        with their known values, split as bash splits them (0: not known: a value not known or empty, a glob)."""
+        items = words[1:]
+        if len(items) < 2 or text[items[1][0]:items[1][1]] != "in" or "IFS" in self.vars or "IFS" in self.exported:
+            return 0                    # (fields() keeps a word whole where the launcher sets IFS: not bash's split)
+        rounds = 0
+        for a, b in items[2:]:
+            if text[a:b] in (";", "do"):
+                continue
+            fields = self.fields(text, a, b)
+            if any(not f.text or HOLE in f.text or any(c in f.text for c in "*?[") for f in fields):
+                return 0
+            rounds += len(fields)
+        return rounds
+
     def _lost_why(self, text: str, src, head: str, target, conditional: bool) -> str:
         """Which part of a `cd` makes the directory unknown: its branch, a variable from the caller, a command's
         output."""
@@ -649,8 +683,15 @@ class Walk(Expander, Compounds):
         names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
                  if self._value(n) is None or HOLE in (self._value(n) or "")]
         if names:
-            unknown = ", ".join("$" + n for n in names)
-            return f"{shown}: {unknown} not known here (not set by the launcher; the caller's)"
+            unset = [n for n in names if self._value(n) is None]
+            parts = [f"{', '.join('$' + n for n in unset)} not known here (not set by the launcher; the caller's)"] \
+                if unset else []
+            for n in names:
+                if n not in unset:      # set here, from a value not known (UNet3D: a loop's `$device_index`)
+                    s = self.vars.get(n) or self.exported.get(n)
+                    at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
+                    parts.append(f"${n} not known here (set{at} from a value not known statically)")
+            return f"{shown}: {'; '.join(parts)}"
         return f"{shown}: the output of a command in it is not known statically"
 
     def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
@@ -733,6 +774,12 @@ def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
         return words
     a, b = rest[0].start, rest[-1].end
     return [Word(StrValue(p, [], a, b, origin="shell"), a, b) for p in parts]
+
+
+def _status_only(text: str, words) -> bool:
+    """Whether a test reads no value but `$?`: one after a command run with `&` is the same in every round of a loop."""
+    body = text[words[0][0]:words[-1][1]] if words else ""
+    return body.count("$") == body.count("$?") and "`" not in body
 
 
 def _decidable(blocks) -> bool:
