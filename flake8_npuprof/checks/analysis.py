@@ -6,35 +6,45 @@ import ast
 import copy
 import gc
 import symtable
+from functools import lru_cache
 from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 from ..source.model import Finding, Fix, Issue, finding, printable
-from ..source.said import Said, aside, clause, said, so
+from ..source.said import Said, aside, clause, said, so, unreached
 from ..source import parse_proof, prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import Located, SourceText, StrValue
 from ..knowledge.run_settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
-from ..values.reader import place
+from ..values.reader import Values, place
+from ..source.sites import collect
+from .. import checks                   # (its run_all read at each call: a test or a tool may replace it)
+from .noqa_comments import unused
 
 if TYPE_CHECKING:                      # (imported where first used: a file that does not profile never needs them)
     from ..setups.flow import Flow
     from ..setups.state import Model
 
 
+@lru_cache(maxsize=None)
+def _later():
+    """The modules only a file that may profile needs (its resolver, flow and model), imported on the first one, once:
+    an import statement where each is used cost about 10,000 instructions every time it ran (three a file)."""
+    from ..values import project
+    from ..setups import flow, inventory
+    return project, flow, inventory
+
+
 class Context:
     """Everything the rules share for one file, and where they put their findings."""
 
     def __init__(self, src: SourceText, tree: ast.AST, filename: str, settings: Settings, walks=None):
-        from ..values.project import ProjectResolver as Resolver
-        from ..source.sites import collect
-        from ..values.reader import Values
         self.src = src
         self.tree = tree
         self.filename = filename
         self.settings = settings
         self.target = settings.target
         self.sites = collect(tree, src.text, src.line_starts, walks)      # walks: an edited document's (server)
-        self.resolver = Resolver(src, self.sites, tree, filename)
+        self.resolver = _later()[0].ProjectResolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []
         self._seen: Set[Tuple[str, int, str]] = set()
@@ -75,16 +85,14 @@ class Context:
     @property
     def flow(self) -> Flow:
         if self._flow is None:
-            from ..setups.flow import Flow
-            self._flow = Flow(self.sites)
+            self._flow = _later()[1].Flow(self.sites)
         return self._flow
 
     @property
     def model(self) -> Model:
         """The effective state of every setup (state.py), built once and shared by every rule."""
         if self._model is None:
-            from ..setups.inventory import build
-            self._model = build(self)
+            self._model = _later()[2].build(self)
         return self._model
 
     def state_of(self, node: ast.AST):
@@ -132,7 +140,6 @@ def mark_unreached(ctx: Context) -> None:
     if not ctx.findings:
         return
     from ..setups.reach import reach_of
-    from ..source.said import unreached
     reach = reach_of(ctx.sites)
     if reach.entry is None:                 # (unreached() names nothing then)
         return
@@ -335,7 +342,7 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
             return [[parsed] for _ in each]
         tree = parsed
     if not profiling:
-        from .noqa_comments import unused          # a `# noqa: NPP101` left in a file that no longer profiles
+        # a `# noqa: NPP101` left in a file that no longer profiles
         return [unused(text, [], s.target) for s in each]
     words = words_over_budget(text) if words is None else words
     if words:
@@ -357,7 +364,6 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
 
 
 def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings], walks=None) -> List[List[Finding]]:
-    from . import run_all
     try:
         base = Context(SourceText(text), tree, filename, each[0], walks)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
@@ -367,10 +373,9 @@ def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings], 
         for settings in each:
             try:
                 ctx = base.judged_for(settings) if out else base
-                run_all(ctx)
+                checks.run_all(ctx)
                 report_exhausted(ctx)
                 mark_unreached(ctx)
-                from .noqa_comments import unused
                 ctx.findings.extend(unused(text, ctx.findings, settings.target))
                 out.append(sorted(ctx.findings, key=Finding.sort_key))
             except Exception as exc:

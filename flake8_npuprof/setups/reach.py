@@ -25,6 +25,8 @@ from __future__ import annotations
 import ast
 from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
+from ..source.sites import call_name
+
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
 # Decorators that do not register the function anywhere: it still runs only when named.
@@ -474,7 +476,6 @@ def _dynamic_getattrs(scope, refs, sites):
 
 def _entry(tree) -> Optional[Entry]:
     """Where the module shows it is run as a program, from its top-level statements."""
-    from ..source.sites import call_name       # (once: imported in the loop it was 40 % of the loop's cost)
     body = getattr(tree, "body", ())
     # a main guard anywhere decides; without one, the first top-level call that shows a run (two passes: a dense
     # script's top level is long, and the guard is looked for by type alone)

@@ -31,6 +31,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .resolve import DENYLIST, Resolver
 from ..source import observed
+from ..source.sites import dotted
 from ..source.text import SourceText, StrValue
 from .ops import NONE_NOTE, C, D, L, S, U
 
@@ -369,7 +370,6 @@ class Lookup:
         """What the resolver of the checked file cannot find in it: a name or attribute whose head is imported
         from a project module, a name from `from m import *`, an absl flag defined in an imported module, or
         `args.x` with `args = get_args()` imported. None: not a value of the project's modules."""
-        from ..source.sites import dotted
         chain = dotted(node)
         if not chain:
             return None
@@ -381,7 +381,6 @@ class Lookup:
             resolver.exhausted = resolver.exhausted or self.exhausted     # reported as the checked file's (NPP191)
 
     def _value_of(self, resolver, node, chain, scope, pos, switch, binding) -> Optional[list]:
-        from ..source.sites import dotted
         anchor = (resolver.src.node_start(node), resolver.src.node_end(node))
         head, *rest = chain.split(".")
         binds = [binding] if binding is not None else resolver._bindings(head, scope, pos)
