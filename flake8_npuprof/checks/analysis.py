@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from bisect import bisect_right
 import gc
 import symtable
 from functools import lru_cache
@@ -27,11 +28,11 @@ if TYPE_CHECKING:                      # (imported where first used: a file that
 
 @lru_cache(maxsize=None)
 def _later():
-    """The modules only a file that may profile needs (its resolver, flow and model), imported on the first one, once:
-    an import statement where each is used cost about 10,000 instructions every time it ran (three a file)."""
+    """The modules only a file that may profile needs (its resolver, flow, model and reach), imported on the first
+    one, once: an import statement where each is used cost about 10,000 instructions every time it ran."""
     from ..values import project
-    from ..setups import flow, inventory
-    return project, flow, inventory
+    from ..setups import flow, inventory, reach
+    return project, flow, inventory, reach
 
 
 class Context:
@@ -139,8 +140,7 @@ def mark_unreached(ctx: Context) -> None:
     states becomes what will happen once the code runs."""
     if not ctx.findings:
         return
-    from ..setups.reach import reach_of
-    reach = reach_of(ctx.sites)
+    reach = _later()[3].reach_of(ctx.sites)
     if reach.entry is None:                 # (unreached() names nothing then)
         return
     marked = _in_unreached(ctx, reach, [f.start for f in ctx.findings])
@@ -160,7 +160,6 @@ def _in_unreached(ctx: Context, reach, offsets: List[int]) -> List[bool]:
     definitions that can decide it:
     the ones holding the offset, and, when one of those is unreached, the ones after it that end before the
     offset (an unreached one there is the last, and does not hold it)."""
-    from bisect import bisect_right
     spans = sorted((ctx.src.node_start(s.node), ctx.src.node_end(s.node), k, s)
                    for k, s in enumerate(ctx.sites.scopes) if s.kind in ("function", "class"))
     starts = [a for a, _, _, _ in spans]

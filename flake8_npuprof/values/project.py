@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .resolve import DENYLIST, Resolver
+from .resolve import DENYLIST, FLAGS_OBJECTS, Resolver
 from ..source import observed
 from ..source.sites import dotted
 from ..source.text import SourceText, StrValue
@@ -564,8 +564,6 @@ class Lookup:
 
 def _flags_object(resolver, expr, scope, pos) -> bool:
     """Whether expr is absl's FLAGS (`FLAGS`, `tf.app.flags.FLAGS`, or a name assigned `flags.FLAGS`)."""
-    from .resolve import FLAGS_OBJECTS
-    from ..source.sites import dotted
     base = dotted(expr) or ""
     if isinstance(expr, ast.Name) and resolver._is_parse_result(expr, scope, pos, 0):
         return False                    # argparse's namespace, named FLAGS or not: not absl's registry
@@ -576,8 +574,6 @@ def _flags_object(resolver, expr, scope, pos) -> bool:
 
 
 def _is_absl_flags(bindings) -> bool:
-    from .resolve import FLAGS_OBJECTS
-    from ..source.sites import dotted
     return all(b.value is not None and (dotted(b.value) in FLAGS_OBJECTS or (dotted(b.value) or "").endswith(".FLAGS"))
                for b in bindings)
 
