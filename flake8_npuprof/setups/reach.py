@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
-from ..source.sites import call_name
+from ..source.sites import call_name, dotted
 
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
@@ -391,10 +391,13 @@ def guard_text(guards) -> Tuple[str, ...]:
         test, negated = g.test, g.negated
         if negated and isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             test, negated = test.operand, False         # not (not x): x
-        try:
-            text = ast.unparse(test)
-        except Exception:               # ast.unparse exists from 3.9; never fail on it
-            text = "a condition"
+        # a name or a dotted name (`args.profiling`: half of them) as unparse writes it, without its visitor
+        text = dotted(test)
+        if text is None:
+            try:
+                text = ast.unparse(test)
+            except Exception:           # ast.unparse exists from 3.9; never fail on it
+                text = "a condition"
         out.append(f"not ({text})" if negated else text)
     return tuple(out)
 
