@@ -25,6 +25,8 @@ if TYPE_CHECKING:                      # (imported where first used: a file that
     from ..setups.flow import Flow
     from ..setups.state import Model
 
+_new_tuple = tuple.__new__
+
 
 @lru_cache(maxsize=None)
 def _later():
@@ -62,7 +64,7 @@ class Context:
         line, col = self.src.position(start)
         end_line, end_col = self.src.position(max(end, start))
         if fix is not None:
-            fix = fix._replace(title=printable(fix.title))
+            fix = _new_tuple(Fix, (fix.edits, fix.safe, printable(fix.title)))     # (_replace costs 8,000 instructions)
         self.findings.append(finding(code, message, start, end, line, col, end_line, end_col, fix))
 
     def report_node(self, code: str, node: Located, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
