@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from functools import lru_cache
 from typing import Iterator, Tuple
 
 from . import __version__
-from .source.files import DEFAULT_OFF, default_off_enabled
+from .source.files import DEFAULT_OFF, default_off_enabled, refused_as_flake8_read
+from .source.prefilter import might_configure_profiling
 
 # Nothing heavy at import time: flake8 imports every plugin on every run, also for files
-# (and whole runs) without a profiling setup. The analysis is imported on first use.
+# (and whole runs) without a profiling setup. The analysis is imported on first use. (The prefilter, which
+# every file is read by, is imported here: an import in `run` cost about 10,000 instructions a file.)
 
 
 def _argtype(parser):
@@ -65,9 +68,17 @@ def _warn_wide_ignore(options) -> None:
                   f"write the prefix of the codes you mean (e.g. N8 for pep8-naming)", file=sys.stderr)
 
 
+@lru_cache(maxsize=None)
+def _pipeline():
+    """The analysis and the fix modules, imported on the first file that may profile, once (two import statements in
+    `run` cost each such file about 20,000 instructions)."""
+    from .checks import analysis
+    from .engine import fix
+    return analysis, fix
+
+
 def _refused(filename: str, text: str):
     """NPP192 for a file Python cannot decode, or None (never raises into flake8)."""
-    from .source.files import refused_as_flake8_read
     try:
         exc = refused_as_flake8_read(filename, text)
     except Exception:
@@ -173,7 +184,6 @@ class NpuProfChecker:
             graph=getattr(options, "npuprof_graph", None))
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
-        from .source.prefilter import might_configure_profiling
         text = "".join(self.lines)
         refused = _refused(self.filename, text)
         if refused is not None:             # flake8 read it as Latin-1; Python would not run it (NPP192)
@@ -182,13 +192,12 @@ class NpuProfChecker:
         profiling = might_configure_profiling(text)
         if not profiling and not ("NPP" in text and default_off_enabled("NPP206", self.selected)):
             return                          # the common case: nothing more is imported
-        from .checks.analysis import Settings, analyse, internal_error
-        from .engine.fix import fix_marker
+        analysis, fix = _pipeline()
         try:
-            findings = analyse(text, self.tree, self.filename, self.settings or Settings(), profiling)
+            findings = analysis.analyse(text, self.tree, self.filename, self.settings or analysis.Settings(), profiling)
         except Exception as exc:            # analyse() already guards; this is the last line
-            findings = [internal_error(exc)]
+            findings = [analysis.internal_error(exc)]
         for f in findings:
             if not default_off_enabled(f.code, self.selected):
                 continue
-            yield f.line, f.col, f"{f.code} {f.short}{fix_marker(f)}", type(self)     # one line
+            yield f.line, f.col, f"{f.code} {f.short}{fix.fix_marker(f)}", type(self)     # one line

@@ -10,18 +10,21 @@ May import: shell, setups, values, source, knowledge.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 def run_all(ctx) -> None:
-    from . import hygiene, mindspore, npu_optimizer, other_routes, preflight, torch_npu, torch_npu_members, torch_npu_utils_profile, wiring
-    npu_optimizer.check(ctx)
-    wiring.check(ctx)
-    other_routes.check(ctx)
-    hygiene.check(ctx)
-    preflight.check(ctx)
-    torch_npu.check(ctx)
-    torch_npu_members.check(ctx)
-    torch_npu_utils_profile.check(ctx)
-    mindspore.check(ctx)
+    for rule in _rules():
+        rule.check(ctx)
     if "msprof" in ctx.src.text:        # the msprof checks and their tables load only for a file naming it
         from .msprof import check_python
         check_python(ctx)
+
+
+@lru_cache(maxsize=None)
+def _rules() -> tuple:
+    """The modules whose `check` run_all runs, in order: imported on the first analysis, once (an import statement
+    in run_all went through the import machinery at every file)."""
+    from . import hygiene, mindspore, npu_optimizer, other_routes, preflight, torch_npu, torch_npu_members, torch_npu_utils_profile, wiring
+    return (npu_optimizer, wiring, other_routes, hygiene, preflight, torch_npu, torch_npu_members, torch_npu_utils_profile,
+            mindspore)

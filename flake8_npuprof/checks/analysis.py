@@ -4,37 +4,50 @@ from __future__ import annotations
 
 import ast
 import copy
+from bisect import bisect_right
 import gc
 import symtable
+from functools import lru_cache
 from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 from ..source.model import Finding, Fix, Issue, finding, printable
-from ..source.said import Said, aside, clause, said, so
+from ..source.said import Said, aside, clause, said, so, unreached
 from ..source import parse_proof, prefilter
 from ..source.prefilter import might_configure_profiling, words_over_budget
 from ..source.text import Located, SourceText, StrValue
 from ..knowledge.run_settings import Settings  # noqa: F401  (re-exported: analysis.Settings)
-from ..values.reader import place
+from ..values.reader import Values, place
+from ..source.sites import collect
+from .. import checks                   # (its run_all read at each call: a test or a tool may replace it)
+from .noqa_comments import unused
 
 if TYPE_CHECKING:                      # (imported where first used: a file that does not profile never needs them)
     from ..setups.flow import Flow
     from ..setups.state import Model
+
+_new_tuple = tuple.__new__
+
+
+@lru_cache(maxsize=None)
+def _later():
+    """The modules only a file that may profile needs (its resolver, flow, model and reach), imported on the first
+    one, once: an import statement where each is used cost about 10,000 instructions every time it ran."""
+    from ..values import project
+    from ..setups import flow, inventory, reach
+    return project, flow, inventory, reach
 
 
 class Context:
     """Everything the rules share for one file, and where they put their findings."""
 
     def __init__(self, src: SourceText, tree: ast.AST, filename: str, settings: Settings, walks=None):
-        from ..values.project import ProjectResolver as Resolver
-        from ..source.sites import collect
-        from ..values.reader import Values
         self.src = src
         self.tree = tree
         self.filename = filename
         self.settings = settings
         self.target = settings.target
         self.sites = collect(tree, src.text, src.line_starts, walks)      # walks: an edited document's (server)
-        self.resolver = Resolver(src, self.sites, tree, filename)
+        self.resolver = _later()[0].ProjectResolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []
         self._seen: Set[Tuple[str, int, str]] = set()
@@ -51,7 +64,7 @@ class Context:
         line, col = self.src.position(start)
         end_line, end_col = self.src.position(max(end, start))
         if fix is not None:
-            fix = fix._replace(title=printable(fix.title))
+            fix = _new_tuple(Fix, (fix.edits, fix.safe, printable(fix.title)))     # (_replace costs 8,000 instructions)
         self.findings.append(finding(code, message, start, end, line, col, end_line, end_col, fix))
 
     def report_node(self, code: str, node: Located, message: Union[str, Said], fix: Optional[Fix] = None) -> None:
@@ -75,16 +88,14 @@ class Context:
     @property
     def flow(self) -> Flow:
         if self._flow is None:
-            from ..setups.flow import Flow
-            self._flow = Flow(self.sites)
+            self._flow = _later()[1].Flow(self.sites)
         return self._flow
 
     @property
     def model(self) -> Model:
         """The effective state of every setup (state.py), built once and shared by every rule."""
         if self._model is None:
-            from ..setups.inventory import build
-            self._model = build(self)
+            self._model = _later()[2].build(self)
         return self._model
 
     def state_of(self, node: ast.AST):
@@ -131,9 +142,7 @@ def mark_unreached(ctx: Context) -> None:
     states becomes what will happen once the code runs."""
     if not ctx.findings:
         return
-    from ..setups.reach import reach_of
-    from ..source.said import unreached
-    reach = reach_of(ctx.sites)
+    reach = _later()[3].reach_of(ctx.sites)
     if reach.entry is None:                 # (unreached() names nothing then)
         return
     marked = _in_unreached(ctx, reach, [f.start for f in ctx.findings])
@@ -153,7 +162,6 @@ def _in_unreached(ctx: Context, reach, offsets: List[int]) -> List[bool]:
     definitions that can decide it:
     the ones holding the offset, and, when one of those is unreached, the ones after it that end before the
     offset (an unreached one there is the last, and does not hold it)."""
-    from bisect import bisect_right
     spans = sorted((ctx.src.node_start(s.node), ctx.src.node_end(s.node), k, s)
                    for k, s in enumerate(ctx.sites.scopes) if s.kind in ("function", "class"))
     starts = [a for a, _, _, _ in spans]
@@ -335,7 +343,7 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
             return [[parsed] for _ in each]
         tree = parsed
     if not profiling:
-        from .noqa_comments import unused          # a `# noqa: NPP101` left in a file that no longer profiles
+        # a `# noqa: NPP101` left in a file that no longer profiles
         return [unused(text, [], s.target) for s in each]
     words = words_over_budget(text) if words is None else words
     if words:
@@ -357,7 +365,6 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
 
 
 def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings], walks=None) -> List[List[Finding]]:
-    from . import run_all
     try:
         base = Context(SourceText(text), tree, filename, each[0], walks)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
@@ -367,10 +374,9 @@ def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings], 
         for settings in each:
             try:
                 ctx = base.judged_for(settings) if out else base
-                run_all(ctx)
+                checks.run_all(ctx)
                 report_exhausted(ctx)
                 mark_unreached(ctx)
-                from .noqa_comments import unused
                 ctx.findings.extend(unused(text, ctx.findings, settings.target))
                 out.append(sorted(ctx.findings, key=Finding.sort_key))
             except Exception as exc:

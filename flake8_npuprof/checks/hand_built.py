@@ -172,9 +172,14 @@ def _operand(ctx, node):
     return None
 
 
+# json.dumps(s, ensure_ascii=False) of a str s (what its encoder does with one), without the encoder dumps builds at
+# each call given a non-default argument: a fix quotes every key and text of the options it rebuilds
+_json_str = json.encoder.encode_basestring
+
+
 def _py_value(value) -> str:
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _json_str(value)
     return repr(value)
 
 
@@ -199,7 +204,7 @@ def _dumps_fix(ctx, built: ast.AST):
             terms = []
             for k, literal in enumerate(parts):
                 if literal:
-                    terms.append(json.dumps(literal, ensure_ascii=False))
+                    terms.append(_json_str(literal))
                 if k < len(parts) - 1:
                     expr = exprs.pop(0)
                     code = source_of(ctx.src, expr)
@@ -210,7 +215,7 @@ def _dumps_fix(ctx, built: ast.AST):
             value = " + ".join(terms) if terms else '""'
         else:
             value = _py_value(m.value)
-        items.append(f"{json.dumps(m.key, ensure_ascii=False)}: {value}")
+        items.append(f"{_json_str(m.key)}: {value}")
     if exprs:
         return None
     edits = [Edit(ctx.src.node_start(built), ctx.src.node_end(built), "json.dumps({" + ", ".join(items) + "})")]

@@ -9,7 +9,10 @@ from typing import Any, Dict, List, Optional
 from ..source.jsonscan import Doc
 from ..source.model import Issue
 from ..source.said import aside, clause, said, so
+from ..setups.parameter_map import npu_setups
+from ..setups.routes import ENV_MODE, env_sets, profiling_configs, resource_inits, tf2_sets
 from ..setups.state import raised_error
+from ..values.ops import NONE_NOTE
 
 # Prefixes of paths that only exist on one person's or one platform's machine.
 _HOST_SPECIFIC = re.compile(
@@ -177,8 +180,6 @@ def _stopped_hand_overs(ctx, hand_overs) -> Dict[int, Any]:
 def _delivery_conditions(ctx, with_values: bool = False):
     """The tests of `cfg if flag else None` that decide whether a profiling config is handed over
     (with the config, if asked)."""
-    from ..setups.parameter_map import npu_setups
-    from ..setups.routes import profiling_configs
     values = [r.anchor for r in profiling_configs(ctx.sites)]
     values += [ctx.sites.nodes.at(s.config_key[2]) for s in npu_setups(ctx.sites) if s.config_key[0] == "node"]
     for value in values:
@@ -247,8 +248,6 @@ def _truth_tested(expr):
 
 def _switches_on(ctx):
     """(node, scope, guards) of switches set to a constant true value, on every route."""
-    from ..setups.routes import ENV_MODE, env_sets, profiling_configs, resource_inits, tf2_sets
-    from ..setups.parameter_map import npu_setups
     for setup in npu_setups(ctx.sites):
         for p in setup.params.get("profiling_mode", []):
             if p.field == "b" and isinstance(p.value, ast.Constant) and p.value.value is True:
@@ -288,8 +287,6 @@ def _unconditional(ctx, scope, guards, depth: int = 0) -> bool:
 
 def _profiling_guards(ctx):
     """The `if` tests around profiling settings (truth-tested by Python itself)."""
-    from ..setups.parameter_map import npu_setups
-    from ..setups.routes import profiling_configs, resource_inits, tf2_sets
     for setup in npu_setups(ctx.sites):
         for key in ("profiling_mode", "profiling_options"):
             for p in setup.params.get(key, []):
@@ -303,8 +300,6 @@ def _profiling_guards(ctx):
 def _profiling_conditions(ctx):
     """Expressions that decide whether profiling is on: guards of switches, switch values and the
     conditions a config is handed over under."""
-    from ..setups.parameter_map import npu_setups
-    from ..setups.routes import profiling_configs, resource_inits, tf2_sets
     yield from _delivery_conditions(ctx)
     for setup in npu_setups(ctx.sites):
         for key in ("profiling_mode", "profiling_options"):
@@ -328,7 +323,6 @@ def _profiling_conditions(ctx):
 def none_in_output(value, doc: Optional[Doc]) -> List[Issue]:
     """NPP108 for an "output" that holds a Python None formatted as text (`"%s" % None`, f"{x}" with
     x None): the collector accepts "None" as a relative directory name, so the data lands in ./None."""
-    from ..values.ops import NONE_NOTE
     if doc is None or not doc.ok:
         return []
     for m in doc.members:

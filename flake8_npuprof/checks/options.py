@@ -37,6 +37,7 @@ from .options_trace import _trace_points
 MAX_BYTES = 2047          # GE copies the options into a 2048-byte buffer
 PARSE_LIMIT = 1 << 16     # beyond this we only report the length
 # Effects that happen only after the options pass GE initialisation (model.Issue.effect).
+_new_tuple = tuple.__new__     # (a namedtuple's _replace costs about 8,000 instructions: one per options string asked)
 LATER = frozenset({"silent", "logged", "ignored", "guidance"})
 
 
@@ -56,13 +57,13 @@ def check_options(text: str, target: Target, mode_on: Optional[bool] = True) -> 
     if len(text) > 2 * MAX_BYTES:
         return _check_options(text, target, mode_on)
     report = _cached(text, target, mode_on)
-    return report._replace(issues=list(report.issues))
+    return _new_tuple(OptionsReport, report[:3] + (list(report.issues),))     # _replace(issues=...), without its frames
 
 
 @functools.lru_cache(maxsize=512)
 def _cached(text: str, target: Target, mode_on: Optional[bool]) -> OptionsReport:
     report = _check_options(text, target, mode_on)
-    return report._replace(issues=tuple(report.issues))
+    return _new_tuple(OptionsReport, report[:3] + (tuple(report.issues),))
 
 
 def _check_options(text: str, target: Target, mode_on: Optional[bool]) -> OptionsReport:

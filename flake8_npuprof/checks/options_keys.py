@@ -8,6 +8,7 @@ import functools
 from typing import Tuple, Union
 
 from ..knowledge import datafiles as K
+from ..knowledge.collection import data as collection_data
 from ..source.jsonscan import Member
 from ..source.model import TextFix
 from ..source.suggest import KEY_ALIASES, close_matches, did_you_mean
@@ -41,7 +42,6 @@ def _key_problem(member: Member, version: str, present=()) -> Problem:
             safe = matches[0].lower() == key.lower()
             fix = TextFix(((member.key_start + 1, member.key_end - 1, matches[0]),), safe,
                           f'rename "{key}" to "{matches[0]}"')
-        from ..knowledge.collection import data as collection_data
         documented = collection_data().get("documented_rejected_keys", {}).get(key)
         if documented:
             return Problem("NPP101", key, span, f'"{key}" is {documented["known"]}',

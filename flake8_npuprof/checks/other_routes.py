@@ -17,6 +17,7 @@ from .common import check_options_expr, substituted_phrase
 from ..source.text import HOLE, is_placeholder
 from ..setups.env import mode_problem_text, no_options_in_env
 from ..setups.state import NEVER_HANDED
+from .wiring import in_profiling_branch
 from ..knowledge.collection import substituted_defaults
 
 
@@ -72,7 +73,6 @@ def _switch(ctx, setup: RouteSetup, allow_int: bool, consequence: Text, advice: 
 def _not_switched_on(setup: RouteSetup) -> bool:
     """NPP001 for a call route: enable_profiling never given, or False where profiling is evidently
     meant (inside `if args.profiling:`); an explicit, unconditional False parks the options on purpose."""
-    from .wiring import in_profiling_branch
     return setup.mode is None or in_profiling_branch(setup)
 
 
@@ -232,7 +232,6 @@ def _environment(ctx) -> bool:
     for scope_id, modes in modes_in.items():
         verdict_of[scope_id] = _env_mode(ctx, modes)
         any_on = any_on or verdict_of[scope_id] is True
-    from .wiring import in_profiling_branch
     meant_in = {scope_id: any(in_profiling_branch(m) for m in modes) for scope_id, modes in modes_in.items()}
     module = id(ctx.sites.module)
     for s in sets:
@@ -262,7 +261,6 @@ def _evidently_meant_on(ctx, options, meant_in) -> bool:
     """PROFILING_MODE off where profiling is evidently meant (inside `if args.profiling:`). An explicit,
     unconditional off switch beside parked options is deliberate (RULES: not NPP001).
     meant_in: id(scope) -> whether a PROFILING_MODE set of that scope is in a profiling branch."""
-    from .wiring import in_profiling_branch
     return in_profiling_branch(options) or meant_in.get(id(options.scope), False) or \
         meant_in.get(id(ctx.sites.module), False)
 
@@ -299,7 +297,6 @@ def _env_mode(ctx, modes) -> Optional[bool]:
 # ---------------------------------------------------------------- TF2 npu_device
 
 def _tf2(ctx) -> None:
-    from .wiring import in_profiling_branch
     sets = tf2_sets(ctx.sites)
     if not sets:
         return

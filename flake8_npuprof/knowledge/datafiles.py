@@ -106,9 +106,16 @@ def unsupported_table(name: str, version: str) -> Mapping[str, Tuple[str, str]]:
     """unsupported(), the table kept for every caller: read it, never change it (the judgement of an options
     string reads it for each of its 35 (version, product) pairs)."""
     if version not in LEGACY_VERSIONS:
-        from .ge_options import _unsupported as runtime_unsupported    # 8.5+: the built collector's tables
-        return runtime_unsupported(name, version)
+        return _ge_options()._unsupported(name, version)        # 8.5+: the built collector's tables
     return _legacy_unsupported(name, version)
+
+
+@lru_cache(maxsize=None)
+def _ge_options():
+    """knowledge/ge_options.py, which imports this module: imported on first use, once (an import statement here
+    cost about 10,000 instructions at each of the 84 calls an options judgement of the setup sample makes)."""
+    from . import ge_options
+    return ge_options
 
 
 @lru_cache(maxsize=None)

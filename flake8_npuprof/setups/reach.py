@@ -25,6 +25,8 @@ from __future__ import annotations
 import ast
 from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
+from ..source.sites import call_name, dotted
+
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
 # Decorators that do not register the function anywhere: it still runs only when named.
@@ -429,10 +431,13 @@ def guard_text(guards) -> Tuple[str, ...]:
         test, negated = g.test, g.negated
         if negated and isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             test, negated = test.operand, False         # not (not x): x
-        try:
-            text = ast.unparse(test)
-        except Exception:               # ast.unparse exists from 3.9; never fail on it
-            text = "a condition"
+        # a name or a dotted name (`args.profiling`: half of them) as unparse writes it, without its visitor
+        text = dotted(test)
+        if text is None:
+            try:
+                text = ast.unparse(test)
+            except Exception:           # ast.unparse exists from 3.9; never fail on it
+                text = "a condition"
         out.append(f"not ({text})" if negated else text)
     return tuple(out)
 
@@ -514,7 +519,6 @@ def _dynamic_getattrs(scope, refs, sites):
 
 def _entry(tree) -> Optional[Entry]:
     """Where the module shows it is run as a program, from its top-level statements."""
-    from ..source.sites import call_name       # (once: imported in the loop it was 40 % of the loop's cost)
     body = getattr(tree, "body", ())
     # a main guard anywhere decides; without one, the first top-level call that shows a run (two passes: a dense
     # script's top level is long, and the guard is looked for by type alone)

@@ -51,7 +51,7 @@ def per_file(route):
     sites, handed out as a fresh list so that no caller can change another's."""
     @wraps(route)
     def cached(sites: Sites) -> list:
-        found = cast(Optional[list], sites.memo.get(route))
+        found = cast("Optional[list]", sites.memo.get(route))     # (a string: typing would build Optional[list] at each call)
         if found is None:
             found = sites.memo[route] = route(sites)
         return list(found)
@@ -60,7 +60,7 @@ def per_file(route):
 
 def _npu_calls(sites: Sites, name: str) -> List[CallSite]:
     """Calls of the adapter object `name` (is_npu on the called expression), by one index per file."""
-    index = cast(Optional[Dict[str, List[CallSite]]], sites.memo.get(_npu_calls))
+    index = cast("Optional[Dict[str, List[CallSite]]]", sites.memo.get(_npu_calls))
     if index is None:
         index = {}
         sites.memo[_npu_calls] = index

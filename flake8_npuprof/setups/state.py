@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, NamedTuple, Optional, Tuple
 
+from ..source.said import latent, when
 from .reach import all_of, is_main_guard, reach_of
 
 ON, OFF, CONDITIONAL, UNKNOWN = "on", "off", "conditional", "unknown"
@@ -207,7 +208,6 @@ def condition(state: Optional[State]):
     """The condition a finding about a setup holds under (source/said.py), or None: for a setup GE does not
     read (switched off, never passed, ...) what happens once it is read; for one a flag switches, the runs
     that give the flag."""
-    from ..source.said import latent, when
     if state is None:
         return None
     if not state.latent:

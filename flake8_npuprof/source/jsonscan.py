@@ -54,6 +54,9 @@ class JsonError(NamedTuple):
     hint: str = ""
 
 
+_new_tuple = tuple.__new__        # a Member without the namedtuple's own __new__ (a Python frame per member)
+
+
 class Member(NamedTuple):
     key: str
     key_start: int      # index of the opening quote of the key
@@ -289,7 +292,7 @@ def _store(stack, members, value, start, end) -> bool:
     if frame[0] == "object":
         frame[1][frame[2]] = value
         if len(stack) == 1:
-            members.append(Member(frame[2], frame[3], frame[4], value, start, end))
+            members.append(_new_tuple(Member, (frame[2], frame[3], frame[4], value, start, end)))
     else:
         frame[1].append(value)
     return False

@@ -91,6 +91,11 @@ class Run(NamedTuple):
     slen: int
 
 
+# Run(...) without the namedtuple's own __new__, a Python frame per run (a literal's reading makes one per piece and
+# escape): _new_tuple(Run, (t, tlen, s, slen))
+_new_tuple = tuple.__new__
+
+
 class Piece(NamedTuple):
     """One string literal token of a (possibly implicitly concatenated) string."""
 
@@ -337,7 +342,7 @@ def decode_piece(text: str, piece: Piece, t0: int = 0):
             for m in re.finditer(r"\r\n?", chunk):
                 literal_plain(k, a + m.start())
                 out.append("\n")
-                runs.append(Run(t, 1, a + m.start(), len(m.group(0))))
+                runs.append(_new_tuple(Run, (t, 1, a + m.start(), len(m.group(0)))))
                 t += 1
                 k = a + m.end()
             literal_plain(k, b)
@@ -349,7 +354,7 @@ def decode_piece(text: str, piece: Piece, t0: int = 0):
         if a >= b:
             return
         out.append(text[a:b])
-        runs.append(Run(t, b - a, a, b - a))
+        runs.append(_new_tuple(Run, (t, b - a, a, b - a)))
         t += b - a
 
     def escaped(a: int, b: int):
@@ -366,7 +371,7 @@ def decode_piece(text: str, piece: Piece, t0: int = 0):
                 literal(m.start(), m.end())
             elif ch:
                 out.append(ch)
-                runs.append(Run(t, len(ch), m.start(), m.end() - m.start()))
+                runs.append(_new_tuple(Run, (t, len(ch), m.start(), m.end() - m.start())))
                 t += len(ch)
             k = m.end()
         literal(k, b)
@@ -387,7 +392,7 @@ def decode_piece(text: str, piece: Piece, t0: int = 0):
         if c in "{}" and text.startswith(c * 2, i):
             escaped(k, i)
             out.append(c)
-            runs.append(Run(t, 1, i, 2))
+            runs.append(_new_tuple(Run, (t, 1, i, 2)))
             t += 1
             i += 2
             k = i
@@ -504,9 +509,9 @@ class StrBuilder:
             if a >= b:
                 continue
             if run.tlen == run.slen:
-                self.runs.append(Run(a + shift, b - a, run.s + (a - run.t), b - a))
+                self.runs.append(_new_tuple(Run, (a + shift, b - a, run.s + (a - run.t), b - a)))
             elif a == run.t and b == run.t + run.tlen:
-                self.runs.append(Run(a + shift, run.tlen, run.s, run.slen))
+                self.runs.append(_new_tuple(Run, (a + shift, run.tlen, run.s, run.slen)))
         for piece in value.pieces:
             if piece not in self._seen:
                 self._seen.add(piece)
@@ -524,7 +529,7 @@ class StrBuilder:
     def add_mapped(self, text: str, start: int, end: int) -> None:
         """Text standing for the source range [start, end) as a whole (e.g. True → true)."""
         self.parts.append(text)
-        self.runs.append(Run(self.t, len(text), start, end - start))
+        self.runs.append(_new_tuple(Run, (self.t, len(text), start, end - start)))
         self.t += len(text)
 
     def add_hole(self) -> None:
@@ -570,7 +575,7 @@ def mask_placeholders(value):
         if keep[i]:
             s, e = value.src(i), value.src_end(i)
             if s is not None and e is not None and ch != HOLE:
-                runs.append(Run(t, 1, s, e - s))
+                runs.append(_new_tuple(Run, (t, 1, s, e - s)))
             parts.append(ch)
             t += 1
         elif i == 0 or keep[i - 1]:

@@ -29,8 +29,9 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .resolve import DENYLIST, Resolver
+from .resolve import DENYLIST, FLAGS_OBJECTS, Resolver
 from ..source import observed
+from ..source.sites import dotted
 from ..source.text import SourceText, StrValue
 from .ops import NONE_NOTE, C, D, L, S, U
 
@@ -369,7 +370,6 @@ class Lookup:
         """What the resolver of the checked file cannot find in it: a name or attribute whose head is imported
         from a project module, a name from `from m import *`, an absl flag defined in an imported module, or
         `args.x` with `args = get_args()` imported. None: not a value of the project's modules."""
-        from ..source.sites import dotted
         chain = dotted(node)
         if not chain:
             return None
@@ -381,7 +381,6 @@ class Lookup:
             resolver.exhausted = resolver.exhausted or self.exhausted     # reported as the checked file's (NPP191)
 
     def _value_of(self, resolver, node, chain, scope, pos, switch, binding) -> Optional[list]:
-        from ..source.sites import dotted
         anchor = (resolver.src.node_start(node), resolver.src.node_end(node))
         head, *rest = chain.split(".")
         binds = [binding] if binding is not None else resolver._bindings(head, scope, pos)
@@ -565,8 +564,6 @@ class Lookup:
 
 def _flags_object(resolver, expr, scope, pos) -> bool:
     """Whether expr is absl's FLAGS (`FLAGS`, `tf.app.flags.FLAGS`, or a name assigned `flags.FLAGS`)."""
-    from .resolve import FLAGS_OBJECTS
-    from ..source.sites import dotted
     base = dotted(expr) or ""
     if isinstance(expr, ast.Name) and resolver._is_parse_result(expr, scope, pos, 0):
         return False                    # argparse's namespace, named FLAGS or not: not absl's registry
@@ -577,8 +574,6 @@ def _flags_object(resolver, expr, scope, pos) -> bool:
 
 
 def _is_absl_flags(bindings) -> bool:
-    from .resolve import FLAGS_OBJECTS
-    from ..source.sites import dotted
     return all(b.value is not None and (dotted(b.value) in FLAGS_OBJECTS or (dotted(b.value) or "").endswith(".FLAGS"))
                for b in bindings)
 

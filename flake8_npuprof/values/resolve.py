@@ -45,6 +45,9 @@ DEFINE_TYPES = {"string": str, "enum": str, "bool": bool, "boolean": bool, "inte
                 "list": list, "multi_string": list, "multi_integer": list, "enum_class": str}
 
 
+_new_tuple = tuple.__new__        # a FlagDef without the namedtuple's own _replace (see _collect_flags)
+
+
 class FlagDef(NamedTuple):
     dest: str
     option: str             # as the user types it: --profiling_dump_path
@@ -763,7 +766,7 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
                                has_default, call, site.scope, action, type_node))
     if not opened:      # (the model zoo's `--profiling` with type=ast.literal_eval and no default: None, so off)
         for k in unset:
-            out[k] = out[k]._replace(has_default=True)
+            out[k] = _new_tuple(FlagDef, out[k][:5] + (True,) + out[k][6:])     # _replace(has_default=True)
     return out
 
 
