@@ -1259,7 +1259,7 @@ def _listing(region: str) -> Optional[Dict[str, List[str]]]:
         return None                     # (walked then: a region that grows past the bound is not listed again)
     kept = _regions.get(region)
     if kept is not None and all(_mtime(d) == t for d, t in kept[0].items()):
-        _listed(kept[0])
+        observed.listed(kept[0])     # (a cached check rests on the names they hold: source/observed.py)
         return kept[1]
     folders: Dict[str, int] = {}
     names: Dict[str, List[str]] = {}
@@ -1286,16 +1286,8 @@ def _listing(region: str) -> Optional[Dict[str, List[str]]]:
     if len(_regions) >= MAX_REGIONS:
         _regions.clear()
     _regions[region] = (folders, names)
-    _listed(folders)
+    observed.listed(folders)
     return names
-
-
-def _listed(folders: Dict[str, int]) -> None:
-    """A cached check rests on the names the region's folders hold: a script added to one later is one the
-    launcher may start (source/observed.py)."""
-    if observed.recording_now():
-        for folder, time in folders.items():
-            observed.listed(folder, time)
 
 
 # what one folder holds, kept while its time is the same: regions overlap (a project's, the folder above it that a

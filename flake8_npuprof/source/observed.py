@@ -77,15 +77,17 @@ def exists(path: str) -> bool:
     return note(path)[0] != "missing"
 
 
-def recording_now() -> bool:
-    return _current is not None
-
-
-def listed(folder: str, mtime_ns: int) -> None:
-    """A folder whose entries an answer rests on (which names it holds, not what they hold: those are noted one by
-    one), read when its time was mtime_ns: an entry added, removed or renamed in it changes that time."""
-    if _current is not None:
-        _current.add(folder, ("listing", mtime_ns))
+def listed(folders: Dict[str, int]) -> None:
+    """Folders (absolute paths) whose entries an answer rests on (which names they hold, not what those hold: files
+    are noted one by one), each read when its time was the one given: an entry added, removed or renamed in a folder
+    changes its time. (One update: a launcher's region can hold hundreds of folders, and every check records.)"""
+    rec = _current
+    if rec is None:
+        return
+    if len(rec.paths) + len(folders) > MAX_PATHS:
+        rec.complete = False
+        return
+    rec.paths.update(zip(folders, [("listing", t) for t in folders.values()]))
 
 
 def _listing(path: str) -> Signature:
