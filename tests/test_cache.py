@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from flake8_npuprof.checks import analysis
+from flake8_npuprof.checks import analysis, launcher_switch
 from flake8_npuprof.cli import main
 from flake8_npuprof.commands import batch, cache
 
@@ -205,6 +205,37 @@ def test_a_script_added_where_a_settled_launcher_may_start_it_invalidates_the_la
     assert (code, out) == (1, "test/run.sh:2:18: NPP205 --trace=False reaches sub/train.py as the non-empty string "
                               "'False', which is true: `args.trace` holds and profiling is switched on in this launch\n")
     assert run(capsys, "check", "-j1", "test/run.sh") == run(capsys, "check", "--no-cache", "-j1", "test/run.sh")
+
+
+def test_npp015_is_cached_and_a_project_file_that_names_profiling_invalidates_it(tmp_path, capsys, monkeypatch):
+    # NPP015's "no Python file of the project names one" rests on every folder and .py file of the project: a file
+    # added, or an edit that names a profiling setting, changes it (it was never cached: every warm run walked it)
+    from flake8_npuprof.checks.launcher_switch import _TRAIN
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "train_full_1p.sh").write_text(_TRAIN + "python3 ${cur_path}/../train.py --data_path=${data_path}\n")
+    (tmp_path / "train.py").write_text("import argparse\nparser = argparse.ArgumentParser()\n"
+                                       "parser.add_argument('--data_path')\nargs = parser.parse_args()\n")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "util.py").write_text("X = 1\n")
+    found = ("test/train_full_1p.sh:9:22: NPP015 --profiling=True on this launcher collects nothing: no launch gets "
+             "--profiling or anything made from it, so nothing switches profiling on: ../train.py has no profiling "
+             "setup and no Python file of the project names one\n")
+    assert run(capsys, "check", "-j1", "test/train_full_1p.sh")[:2] == (1, found)
+    calls = []
+    monkeypatch.setattr(launcher_switch, "_off_by_default",
+                        lambda *a, real=launcher_switch._off_by_default: calls.append(1) or real(*a))
+    assert run(capsys, "check", "-j1", "test/train_full_1p.sh")[:2] == (1, found)
+    assert calls == []                                  # from the cache
+    (tmp_path / "lib" / "util.py").write_text("PROFILING_MODE = 'true'\n")      # same folder, a new word
+    assert run(capsys, "check", "-j1", "test/train_full_1p.sh")[:2] == (0, "")
+    (tmp_path / "lib" / "util.py").write_text("X = 1\n")
+    assert run(capsys, "check", "-j1", "test/train_full_1p.sh")[:2] == (1, found)
+    (tmp_path / "lib" / "deep").mkdir()
+    (tmp_path / "lib" / "deep" / "prof.py").write_text("PROFILING_MODE = 'true'\n")    # a file added below
+    assert run(capsys, "check", "-j1", "test/train_full_1p.sh")[:2] == (0, "")
+    assert run(capsys, "check", "-j1", "test/train_full_1p.sh") == run(capsys, "check", "--no-cache", "-j1",
+                                                                        "test/train_full_1p.sh")
 
 
 def test_the_cache_folder_carries_its_own_gitignore_and_tag(tree, capsys):

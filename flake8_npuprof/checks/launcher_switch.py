@@ -288,24 +288,39 @@ def _no_profiling_code(root: str, script: str) -> bool:
 
 def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
     """The first .py file of the project (the folder holding the launcher's folder and the script) that names a
-    profiling setting, other than skip; "" when the project is too large or unreadable to tell, None for none."""
+    profiling setting, other than skip; "" when the project is too large or unreadable to tell, None for none.
+    A cached check rests on what it read: each folder's names (a file added later) and each file read (an edit)."""
     from ..source import observed
     from ..source.files import ReadError, read_source
-    observed.incomplete()       # a file added to the project later would change the answer: a result not cached
     # the launcher's folder when the script is in it, else the folder above (the model zoo's test/ beside the code)
     top = root if within(script, root) else os.path.commonpath([os.path.dirname(root), os.path.dirname(script)])
     count = 0
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
+    todo = [top]
+    while todo:                         # (os.walk's order, top down: a folder's files, then its folders by name)
+        folder = todo.pop()
+        try:
+            time = os.stat(folder).st_mtime_ns      # (before it is read: a change after is seen)
+            with os.scandir(folder) as found:
+                entries = [(e.name, e.is_dir(), e.is_symlink()) for e in found]
+        except OSError:
+            if folder == top:
+                observed.incomplete()
+                return ""
+            continue                    # (os.walk passes over a folder it cannot read)
+        observed.listed({os.path.abspath(folder): time})
+        dirs = sorted(name for name, is_dir, link in entries if is_dir and not link and not name.startswith("."))
+        todo.extend(os.path.join(folder, d) for d in reversed(dirs))
+        for name in sorted(name for name, is_dir, _ in entries if not is_dir):
             path = os.path.join(folder, name)
             if not name.endswith(".py") or path == skip:
                 continue
             count += 1
             if count > MAX_PROJECT_FILES:
+                observed.incomplete()
                 return ""
             try:
                 st = os.stat(path)
+                observed.stat_note(path, st)
                 key = (path, st.st_mtime_ns, st.st_size)
                 if key not in _NAMES_PROFILING:
                     if len(_NAMES_PROFILING) > 4096:
@@ -314,6 +329,7 @@ def profiling_code(root: str, script: str, skip: str = "") -> Optional[str]:
                 if _NAMES_PROFILING[key]:
                     return path
             except (OSError, ReadError):
+                observed.incomplete()
                 return ""
     return None
 

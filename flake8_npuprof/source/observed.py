@@ -19,7 +19,8 @@ from typing import Dict, Iterator, Optional, Tuple
 
 Signature = Tuple                       # ("file", mtime_ns, size), ("dir",), ("missing",) or ("other",);
                                         # the cache keeps ("sha256", size, digest) for a file (content()), and
-                                        # ("listing", mtime_ns) for a folder whose entries were read (listed())
+                                        # ("listing", mtime_ns) for a folder whose entries were read (listed()),
+                                        # ("stat", mtime_ns, size) for a file read for a word only (stat_note())
 
 MAX_PATHS = 4096                        # a file that depends on more is not cached (its recording is marked incomplete)
 
@@ -36,8 +37,9 @@ class Recording:
             self.complete = False
             return
         path = os.path.abspath(path)
-        if sig[0] == "listing" or path not in self.paths:
-            self.paths[path] = sig      # (a folder listed is more than a folder seen: its entries count)
+        was = self.paths.get(path)
+        if was is None or sig[0] == "listing" or was[0] == "stat" and sig[0] != "stat":
+            self.paths[path] = sig      # (a folder listed is more than a folder seen, a file read more than a word)
 
 
 _current: Optional[Recording] = None
@@ -90,6 +92,13 @@ def listed(folders: Dict[str, int]) -> None:
     rec.paths.update(zip(folders, [("listing", t) for t in folders.values()]))
 
 
+def stat_note(path: str, st: os.stat_result) -> None:
+    """A file read only for whether it names a word (its size and time are its signature, not its content's digest:
+    a check that reads a whole project's files would otherwise hash each of them at every warm run)."""
+    if _current is not None and stat.S_ISREG(st.st_mode):
+        _current.add(path, ("stat", st.st_mtime_ns, st.st_size))
+
+
 def _listing(path: str) -> Signature:
     try:
         st = os.stat(path)
@@ -123,7 +132,9 @@ def recording() -> Iterator[Recording]:
 def unchanged(paths: Dict[str, Signature]) -> bool:
     """Whether every path still has the signature recorded (by content for a ("sha256", ...) one)."""
     return all((content(path) if sig and sig[0] == "sha256" else
-                _listing(path) if sig and sig[0] == "listing" else tuple(signature(path))) == tuple(sig)
+                _listing(path) if sig and sig[0] == "listing" else
+                ("stat",) + tuple(signature(path))[1:] if sig and sig[0] == "stat" else tuple(signature(path)))
+               == tuple(sig)
                for path, sig in paths.items())
 
 
