@@ -103,6 +103,19 @@ def test_selection_matches_flake8(tmp_path, capsys, monkeypatch, argv, codes):
     assert {line.split()[1] for line in proc.stdout.splitlines()} == codes
 
 
+def test_validate_says_what_it_assumed_of_a_file_with_no_profiling_options_key(capsys, tmp_path):
+    # MindSpeed-MM's tools.json (its own profiler's settings) was judged as GE's options without a word of doubt
+    f = tmp_path / "tools.json"
+    f.write_text('{\n  "profile": {"enable": false},\n  "memory_profile": {},\n  "sorafeature": {}\n}\n')
+    code, out, err = run(capsys, "validate", "--file", str(f))
+    assert code == 1 and f"{f}:2:3: NPP101 unknown profiling_options key \"profile\"" in out
+    assert err == (f'npuprof: note: none of the keys of {f} ("profile", "memory_profile", "sorafeature") is a '
+                   "profiling_options key; it was checked as GE's profiling options, as validate checks every file "
+                   "but a dynamic-profiling one (profiler_config.json: --framework torch_npu or mindspore)\n")
+    f.write_text('{"output": "/tmp", "profile": 1}')       # one key is: no note
+    assert run(capsys, "validate", "--file", str(f))[2] == ""
+
+
 def test_validate(capsys, tmp_path, monkeypatch):
     code, out, _ = run(capsys, "validate", '{"output":"/tmp","L2":"on"}')
     assert code == 1 and out.startswith("<options>:1:18: NPP101 ")

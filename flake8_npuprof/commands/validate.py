@@ -65,6 +65,22 @@ def env_findings(env, target) -> List[Tuple[str, Finding]]:
     return out
 
 
+def _not_options(label: str, text: str) -> str:
+    """What validate assumed, for a JSON object none of whose keys is a profiling_options key (MindSpeed-MM's
+    tools.json, its own profiler settings, got three "GE initialisation fails" as if it were GE's options)."""
+    from ..knowledge.datafiles import all_keys
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return ""
+    if not isinstance(doc, dict) or not doc or set(doc) & all_keys():
+        return ""
+    keys = ", ".join(json.dumps(k, ensure_ascii=False) for k in list(doc)[:5]) + (", ..." if len(doc) > 5 else "")
+    return (f"note: none of the keys of {label} ({keys}) is a profiling_options key; it was checked as GE's "
+            "profiling options, as validate checks every file but a dynamic-profiling one (profiler_config.json: "
+            "--framework torch_npu or mindspore)")
+
+
 def _stdin_text() -> str:
     """Standard input, bounded like every input (`yes | npuprof validate -` ends)."""
     from ..source.files import read_stream
@@ -110,6 +126,9 @@ def run_validate(args, target) -> int:
             pairs = [(label, f) for f in check_file(text, label, Settings(target=target), framework)]
         else:
             pairs = [(label, f) for f in _findings(text, target)]
+            note = _not_options(label, text)
+            if note:
+                print(f"npuprof: {note}", file=sys.stderr)
     if args.format == "json":
         # the rows of `npuprof check --format json`: fix (edits of the options text) and doc included
         from ..report.formats import finding_dict
