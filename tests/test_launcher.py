@@ -648,7 +648,12 @@ def test_a_status_test_after_a_background_launch_does_not_leave_the_rank_count_u
 
 @pytest.mark.parametrize("body, value", [("2*(3+4)-1", 13), ("- -5", 5), ("--5", None), ("1++2", None), ("9**9**9", None), ("010", None),
                                          ("9223372036854775807+1", None), ("(" * 300 + "1" + ")" * 300, None),
-                                         ("1/2", None), ("", None)])
+                                         ("", None), ("1 2", None), ("(1", None),
+                                         # `/` and `%` cut toward zero (bash 5.2 run): Python's // and % floor
+                                         ("1/2", 0), ("-7/2", -3), ("-7%2", -1), ("7%-2", 1), ("7/-2", -3),
+                                         ("2*3/4", 1), ("2*(3/4)", 0), ("8/2/2", 2), ("7%3*2", 2), ("1/0", None),
+                                         ("4%0", None), ("9223372036854775807*2/2", None),
+                                         ("(" * 200 + "1" + ")" * 200, 1)])
 def test_an_arithmetic_body_is_worked_out_only_as_bash_would(body, value):
     from flake8_npuprof.shell.words import integer_value
     assert integer_value(body) == value

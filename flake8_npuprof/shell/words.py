@@ -218,17 +218,75 @@ def comment_end(text: str, i: int, n: int) -> int:
 
 
 def integer_value(body: str) -> Optional[int]:
-    """The value of an arithmetic body of decimal numbers and + - * ( ), as bash works it out; None where it is
-    not that, where bash would read a number otherwise (`010` is octal there: Python refuses it), where it has
-    `**` (9**9**9 would run for minutes here) or `--`/`++` (bash's increments, which Python reads as two signs)
-    and where the value leaves bash's 64-bit integers (bash wraps)."""
-    if "**" in body or "--" in body or "++" in body or not re.fullmatch(r"[\d\s+*()-]+", body):
+    """The value of an arithmetic body of decimal numbers and + - * / % ( ), as bash works it out (`/` and `%` cut
+    toward zero, as C does: -7/2 is -3, -7%2 is -1); None where it is not that, where bash would read a number
+    otherwise (`010` is octal there), where it has `**` (9**9**9 would run for minutes here) or `--`/`++` (bash's
+    increments), where it divides by 0 (bash stops the command) and where a step leaves bash's 64-bit integers (bash
+    wraps). (Read here, not by Python's eval: its `//` floors, and its parser refuses deep nesting that bash reads.)"""
+    if "**" in body or "--" in body or "++" in body or not _ARITHMETIC.fullmatch(body):
         return None
+    tokens = _ARITHMETIC_TOKEN.findall(body)
     try:
-        value = int(eval(body, {"__builtins__": {}}, {}))       # digits and + - * ( ) only, checked above
-    except Exception:       # a leading zero, unbalanced brackets, nesting past the parser's limit
+        value, k = _sum(tokens, 0, 0)
+    except (_NotKnown, IndexError):
         return None
-    return value if -2 ** 63 <= value < 2 ** 63 else None
+    return value if k == len(tokens) else None
+
+
+_ARITHMETIC = re.compile(r"[\d\s+*/%()-]+")
+_ARITHMETIC_TOKEN = re.compile(r"\d+|[-+*/%()]")
+MAX_NESTING = 256               # brackets and signs inside each other (bash's own limit is 1,024 levels)
+
+
+class _NotKnown(Exception):
+    pass
+
+
+def _in_range(value: int) -> int:
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise _NotKnown                 # bash wraps
+    return value
+
+
+def _sum(tokens: List[str], k: int, depth: int) -> Tuple[int, int]:
+    value, k = _product(tokens, k, depth)
+    while k < len(tokens) and tokens[k] in "+-":
+        right, j = _product(tokens, k + 1, depth)
+        value, k = _in_range(value + right if tokens[k] == "+" else value - right), j
+    return value, k
+
+
+def _product(tokens: List[str], k: int, depth: int) -> Tuple[int, int]:
+    value, k = _unary(tokens, k, depth)
+    while k < len(tokens) and tokens[k] in "*/%":
+        op = tokens[k]
+        right, k = _unary(tokens, k + 1, depth)
+        if op == "*":
+            value = _in_range(value * right)
+        elif right == 0:
+            raise _NotKnown             # `division by 0`: bash stops the command
+        else:
+            q = abs(value) // abs(right)
+            q = q if (value < 0) == (right < 0) else -q
+            value = _in_range(q if op == "/" else value - right * q)
+    return value, k
+
+
+def _unary(tokens: List[str], k: int, depth: int) -> Tuple[int, int]:
+    if depth > MAX_NESTING:
+        raise _NotKnown
+    t = tokens[k]
+    if t in "+-":
+        value, k = _unary(tokens, k + 1, depth + 1)
+        return _in_range(-value if t == "-" else value), k
+    if t == "(":
+        value, k = _sum(tokens, k + 1, depth + 1)
+        if tokens[k] != ")":
+            raise _NotKnown
+        return value, k + 1
+    if not t.isdigit() or t[0] == "0" and len(t) > 1:
+        raise _NotKnown                 # an operator where a number goes; `010` is octal to bash
+    return _in_range(int(t)), k + 1
 
 
 def arithmetic_end(text: str, i: int, n: int) -> int:
