@@ -112,6 +112,8 @@ def test_validate_says_what_it_assumed_of_a_file_with_no_profiling_options_key(c
     assert err == (f'npuprof: note: none of the keys of {f} ("profile", "memory_profile", "sorafeature") is a '
                    "profiling_options key; it was checked as GE's profiling options, as validate checks every file "
                    "but a dynamic-profiling one (profiler_config.json: --framework torch_npu or mindspore)\n")
+    code, _, err = run(capsys, "validate", '{"profile": {}}')
+    assert code == 1 and err.startswith('npuprof: note: none of the keys of the options ("profile") is a ')
     f.write_text('{"output": "/tmp", "profile": 1}')       # one key is: no note
     assert run(capsys, "validate", "--file", str(f))[2] == ""
 

@@ -76,7 +76,8 @@ def _not_options(label: str, text: str) -> str:
     if not isinstance(doc, dict) or not doc or set(doc) & all_keys():
         return ""
     keys = ", ".join(json.dumps(k, ensure_ascii=False) for k in list(doc)[:5]) + (", ..." if len(doc) > 5 else "")
-    return (f"note: none of the keys of {label} ({keys}) is a profiling_options key; it was checked as GE's "
+    named = {"-": "standard input", "<options>": "the options"}.get(label, label)
+    return (f"note: none of the keys of {named} ({keys}) is a profiling_options key; it was checked as GE's "
             "profiling options, as validate checks every file but a dynamic-profiling one (profiler_config.json: "
             "--framework torch_npu or mindspore)")
 
