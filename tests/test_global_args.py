@@ -4,6 +4,8 @@
 (`group.add_argument` in a method that takes the parser) and from Megatron-LM, which is not in the project: what the
 launch passes is known, a Megatron default it does not pass is not (emulate/global_args.py)."""
 
+import os
+
 import pytest
 
 from flake8_npuprof.cli import main
@@ -453,6 +455,19 @@ def test_without_a_recorded_release_profile_stays_unknown(capsys, project, links
                    "values are not known here",
                    "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, when "
                    "is_profile_enabled(): the schedule's values are not known here)"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("fifo", [".gitmodules", ".git/index"])
+def test_a_fifo_in_the_scanned_tree_is_not_waited_on(capsys, project, fifo):
+    # the project's own files: a FIFO where .gitmodules or the index is would block a plain open() for ever
+    _pinned(project, {"3rdparty/Megatron-LM": MEGATRON, "3rdparty/MindSpeed": MINDSPEED})
+    (project / fifo).unlink()
+    os.mkfifo(project / fifo)
+    why = ("the Megatron-LM release the job runs with decides it, and the project pins none" if fifo == ".gitmodules"
+           else "the Megatron-LM release 3rdparty/Megatron-LM pins decides it, and the commit it pins is not read here "
+                "(no git index of version 2 or 3)")
+    assert f"its default is not known here ({why})" in "\n".join(_emulate(capsys, project, []))
 
 
 def test_the_index_is_read_as_git_writes_it():

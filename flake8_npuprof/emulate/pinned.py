@@ -88,10 +88,10 @@ _KEY = re.compile(r"^\s*(path|url)\s*=\s*(.*?)\s*$")
 
 def _gitmodules(root: str) -> List[Tuple[str, str]]:
     """(path, url) of each submodule .gitmodules names."""
+    from ..source.files import ReadError, read_bytes     # (a FIFO or device is refused before it blocks)
     try:
-        with open(os.path.join(root, ".gitmodules"), encoding="utf-8", errors="replace") as f:
-            lines = f.read(1024 * 1024).splitlines()
-    except OSError:
+        lines = read_bytes(os.path.join(root, ".gitmodules"), 1024 * 1024).decode("utf-8", "replace").splitlines()
+    except (OSError, ReadError):
         return []
     out: List[Tuple[str, str]] = []
     cur: Optional[Dict[str, str]] = None
@@ -111,22 +111,19 @@ def _gitmodules(root: str) -> List[Tuple[str, str]]:
 
 def _gitlinks(root: str) -> Dict[str, str]:
     """path -> commit of each gitlink (mode 160000) in the repository's index; {} when it cannot be read."""
+    from ..source.files import ReadError, read_bytes     # (the scanned tree's own files: a FIFO there would block)
     git = os.path.join(root, ".git")
     if os.path.isfile(git):                     # a worktree or a submodule: `gitdir: <path>`
         try:
-            with open(git, encoding="utf-8") as f:
-                line = f.readline().strip()
-        except OSError:
+            line = read_bytes(git, 64 * 1024).decode("utf-8", "replace").partition("\n")[0].strip()
+        except (OSError, ReadError):
             return {}
         if not line.startswith("gitdir:"):
             return {}
         git = os.path.join(root, line[len("gitdir:"):].strip())
     try:
-        if os.path.getsize(os.path.join(git, "index")) > MAX_INDEX:
-            return {}
-        with open(os.path.join(git, "index"), "rb") as f:
-            data = f.read()
-    except OSError:
+        data = read_bytes(os.path.join(git, "index"), MAX_INDEX)
+    except (OSError, ReadError):
         return {}
     return read_index(data)
 
