@@ -99,14 +99,6 @@ def stat_note(path: str, st: os.stat_result) -> None:
         _current.add(path, ("stat", st.st_mtime_ns, st.st_size))
 
 
-def _listing(path: str) -> Signature:
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return ("missing",)
-    return ("listing", st.st_mtime_ns) if stat.S_ISDIR(st.st_mode) else signature(path)
-
-
 def incomplete() -> None:
     """What the analysis depends on cannot be listed (a bound was hit): the result is not cached."""
     if _current is not None:
@@ -131,11 +123,24 @@ def recording() -> Iterator[Recording]:
 
 def unchanged(paths: Dict[str, Signature]) -> bool:
     """Whether every path still has the signature recorded (by content for a ("sha256", ...) one)."""
-    return all((content(path) if sig and sig[0] == "sha256" else
-                _listing(path) if sig and sig[0] == "listing" else
-                ("stat",) + tuple(signature(path))[1:] if sig and sig[0] == "stat" else tuple(signature(path)))
-               == tuple(sig)
-               for path, sig in paths.items())
+    return all(_now(path, sig[0] if sig else "") == tuple(sig) for path, sig in paths.items())
+
+
+def _now(path: str, kind: str) -> Optional[Signature]:
+    """The path's signature today, of the kind recorded."""
+    if kind == "sha256":
+        return content(path)
+    if kind == "listing":
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return ("missing",)
+        if stat.S_ISDIR(st.st_mode):
+            return ("listing", st.st_mtime_ns)
+    sig = signature(path)
+    if kind == "stat" and sig[0] == "file":
+        return ("stat",) + sig[1:]
+    return sig
 
 
 MAX_HASHED = 16 * 1024 * 1024           # a dependency larger than this is not hashed: the result is not cached
