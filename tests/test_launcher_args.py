@@ -336,6 +336,18 @@ def test_a_typed_launcher_runs_in_the_current_directory_and_says_where_it_finds_
         in out.out
 
 
+def test_a_launcher_msprof_runs_from_the_projects_root_says_where_it_finds_its_script_too(capsys, monkeypatch):
+    # DualGAN under msprof from the project's root: the launcher is msprof's application, walked as a child; the
+    # hint re-walked only the typed command, so the answer lacked "start it from there"
+    code, out = _typed(capsys, monkeypatch, ZOO / "template", "msprof", "--output=/tmp/out",
+                       "--application=bash test/train_full_1p.sh --data_path=/d --profiling=True")
+    missing = (f"cannot find ./src/train.py (looked in {ZOO}); started in the launcher's own folder (test) it runs "
+               "src/train.py: start it from there (cd test)")
+    assert code == 1 and out.err == ""
+    assert f"  unknown: {missing}" in out.out.split("\n")
+    assert f"usable data: unknown (test/train_full_1p.sh:29: {missing})" in out.out.split("\n")
+
+
 def test_a_launcher_typed_after_sh_says_the_answer_is_bashs(capsys, monkeypatch, tmp_path):
     # Milking_cowmask's README: `sh ./test/train_full_1p.sh`. /bin/sh is dash on Debian and Ubuntu, which has no
     # `[[` (dash 0.5.12: `[[: not found`, so `if [[ $data_path == "" ]]` is false and the launch runs) and ends the

@@ -75,24 +75,36 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
 
 
 def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
-    """(file, line) of each launch whose script is not found where the launcher was started (--cwd, or the
-    current directory of a typed command) -> that script, found when it is started in its own folder instead.
-    Model-zoo launchers take their paths from `pwd` and are meant to be started in their own `test/`; started
-    from the project's root, `python3 $cur_path/../train.py` names a file that is not there."""
-    if w.start == w.root or not any(la.unfound for la in steps(w)):
+    """(file, line) of each launch whose script is not found where its launcher was started (--cwd, or the
+    current directory of a typed command) -> (that script, found when the launcher is started in its own folder
+    instead; that folder). Model-zoo launchers take their paths from `pwd` and are meant to be started in their own
+    `test/`; started from the project's root, `python3 $cur_path/../train.py` names a file that is not there. The
+    same holds of a launcher a typed command runs (`msprof --application="bash test/train_full_1p.sh"`)."""
+    unfound = {(la.command.path, la.command.line) for la in steps(w) if la.unfound}
+    if not unfound:
         return {}
-    own = Walk(path, None, inside, args).run(text)
-    return {(la.command.path, la.command.line): la.script for la in steps(own) if la.script}
+    found: dict = {}
+    walks = [(path, args, text)] if w.start != w.root else []
+    walks += [(full, None if given is None else list(given), None) for full, given, _ in w.children_elsewhere
+              if any(p == full for p, _ in unfound)]
+    for launcher, given, typed in walks:
+        own = Walk(launcher, None, inside, given).run(typed)
+        for la in steps(own):
+            if la.script and (la.command.path, la.command.line) in unfound:
+                found.setdefault((la.command.path, la.command.line), (la.script, own.root))
+    return found
 
 
 def _moved(w: Walk, launch: Launch) -> Launch:
-    """An unfound launch's script as found from the launcher's own folder, said where the launch is unknown."""
-    script = w.found_from.get((launch.command.path, launch.command.line)) if launch.unfound else None
-    if script is None:
+    """An unfound launch's script as found from its launcher's own folder, said where the launch is unknown."""
+    found = w.found_from.get((launch.command.path, launch.command.line)) if launch.unfound else None
+    if found is None:
         return launch
-    there = os.path.relpath(w.root, os.getcwd())
+    script, folder = found
+    there = os.path.relpath(folder, os.getcwd())
     return launch._replace(missing=f"{launch.missing}; started in the launcher's own folder ({there}) it runs "
-                                   f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there})", found_from=w.root)
+                                   f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there})",
+                           found_from=folder)
 
 
 def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
