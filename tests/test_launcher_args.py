@@ -445,9 +445,10 @@ def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
         "  `args.profiling` is false in this launch (the default of --profiling, which the command as typed does not "
         "pass)",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into prof (msprof options)",
-        "train.py:17 NpuOptimizer: OFF: overridden by msprof at <command line>:1: the collector takes msprof's "
-        "configuration (PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide "
-        "what is collected",
+        # the setup is not run (it said "overridden by msprof", which has nothing of it to override)
+        "train.py:17 NpuOptimizer: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
+        "of --profiling, which the command as typed does not pass); msprof at <command line>:1 decides what is "
+        "collected",
         "usable data: yes"]
     assert f"  output directory: {ZOO / 'forward' / 'prof'}\n" in out.out
 
