@@ -182,6 +182,7 @@ class Reach:
         methods: Dict[str, list] = {}                   # method name -> its function scopes
         members: Dict[int, list] = {}                   # id(class scope) -> its method scopes
         inner: Dict[int, list] = {}                     # id(scope) -> class, lambda and registered scopes in it
+        self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -191,7 +192,13 @@ class Reach:
             if s.kind == "function" and parent.kind == "class":
                 methods.setdefault(s.node.name, []).append(s)
                 members.setdefault(id(parent), []).append(s)
-            if s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)):
+            skip = _unittest_skip(s.node, sites.module.node) if s.kind == "function" else None
+            if skip is not None:
+                self.skipped[id(s)] = skip
+            elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
+                    (s.kind == "function" and parent.kind == "class" and _test_case(parent.node)):
+                # a TestCase's methods: unittest.main() (torch_npu's run_tests()) and pytest find and run its tests
+                # without naming the class
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
@@ -208,6 +215,15 @@ class Reach:
             return None
         self._answer((scope,))
         return self.paths.get(id(scope))
+
+    def skipped_by(self, node) -> Optional[ast.expr]:
+        """The `@unittest.skip(...)` of the function node is in (the innermost such), else None."""
+        scope = self.sites.scope_of.at(node, self.sites.module)
+        while scope is not None:
+            if id(scope) in self.skipped:
+                return self.skipped[id(scope)]
+            scope = scope.parent
+        return None
 
     def of(self, node) -> Optional[bool]:
         scope = self.sites.scope_of.at(node, self.sites.module)
@@ -321,8 +337,8 @@ class Reach:
     def _ways_in(self, target) -> list:
         """The scopes whose propagation may reach target (as _run does it)."""
         parent = target.parent
-        if parent is None:
-            return []
+        if parent is None or id(target) in self.skipped:
+            return []               # (a skipped test's body never runs, whoever names it)
         out = []
         if target in self._inner.get(id(parent), ()):
             out.append(parent)                  # runs with its scope (or registered when defined)
@@ -368,9 +384,11 @@ class Reach:
         todo = [sites.module]
         changes: Dict[int, int] = {}
 
+        skipped = self.skipped
+
         def reach(scope, path: Path) -> None:
-            if id(scope) not in closed:
-                return                  # reaches none of the scopes asked about
+            if id(scope) not in closed or id(scope) in skipped:
+                return                  # reaches none of the scopes asked about, or never runs
             old = paths.get(id(scope))
             new = path if old is None else old.merged(path)
             if old is not None and new == old:
@@ -478,6 +496,23 @@ def _open_class(node: ast.ClassDef, local: AbstractSet[str]) -> bool:
         if name is None or (name not in local and name != "object"):
             return True
     return False
+
+
+def _test_case(node: ast.ClassDef) -> bool:
+    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's)."""
+    return any((dotted(b) or "").rsplit(".", 1)[-1] == "TestCase" for b in node.bases)
+
+
+def _unittest_skip(node, tree) -> Optional[ast.expr]:
+    """The function's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest), else None: unittest puts a
+    function that raises SkipTest in its place, so its body never runs (skipIf/skipUnless decide at run time)."""
+    for d in getattr(node, "decorator_list", ()):
+        name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
+        if name == "unittest.skip" or name == "skip" and any(
+                isinstance(s, ast.ImportFrom) and s.module == "unittest" and any(a.name == "skip" for a in s.names)
+                for s in getattr(tree, "body", ())):
+            return d
+    return None
 
 
 def _registered(node) -> bool:
