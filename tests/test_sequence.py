@@ -818,7 +818,8 @@ def test_a_script_emulated_itself_is_followed_into_its_imports_as_its_launch_is(
                                              "    with torch.profiler.profile():\n        pass\n")
     report = _emulate(tmp_path / "train.py")
     assert (report["usable"], report["unmodelled"]) == (None, (
-        "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one: a setup in a "
+        "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one "
+        "(line 5: `with torch.profiler.profile():`): a setup in a "
         "module it imports is not emulated here (emulate that module)"))
 
 
@@ -831,5 +832,6 @@ def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_ans
                                       "    with torch.profiler.profile():\n        pass\n"})
     report = _emulate(path)
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one: a setup "
+        "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one "
+        "(line 8: `with torch.profiler.profile():`): a setup "
         "in a module it imports is not emulated here (emulate that module)")

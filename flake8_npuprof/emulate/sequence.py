@@ -20,7 +20,7 @@ from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from .environment import Environment
-from .launcher import emulate_launch, imported_profiling, launch_info
+from .launcher import emulate_launch, imported_profiling, launch_info, named_line
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
 
@@ -365,7 +365,8 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     else:
         # from the script's folder, as imported.py says a module (not from the launcher's)
         shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
-        naming = f"{shown}, which it imports, names one" if other else "it imports more modules than are followed here"
+        naming = f"{shown}, which it imports, names one{named_line(other)}" if other else \
+            "it imports more modules than are followed here"
         why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
                "emulated here" + (" (emulate that module)" if other else ""))
     # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
