@@ -84,6 +84,24 @@ def test_an_option_that_changes_no_launch_is_said_where_npp015_is_not_claimed(tm
     assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == "no launch switches profiling on"
 
 
+def test_an_option_the_launcher_only_documents_is_said_to_change_no_launch(tmp_path):
+    # ResNet101_ID1595's launcher lists --profiling in its help text and reads only --data_path and --device_id:
+    # `--profiling=True` was not named in the answer, which read as if the launcher had been run without it
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text()
+    launcher.write_text(text.replace(text[text.index("    elif [[ $para == --profiling*"):
+                                          text.index("    elif [[ $para == --data_path*")], ""))
+    off = ("profiling is off unless --profiling=True is passed to ../src/train.py: the launcher does not pass it, and "
+           "its default is False (train.py:9)")
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == \
+        f"{off}; --profiling=True on this launcher changes no launch: each is the same without it"
+    assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == off
+    # forwarded (`"$@"`), it changes the launch: nothing is said of it
+    launcher.write_text(launcher.read_text().replace("--epochs=1", '--epochs=1 "$@"'))
+    assert "changes no launch" not in _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"]
+
+
 def test_an_option_that_goes_nowhere_is_said_over_several_launches_too(tmp_path):
     # Speech_Transformer's launcher runs pre_process.py, then train.py; neither nor any file of the project profiles:
     # with --profiling=True the answer said only "no launch switches profiling on" (NPP015 says the option is lost)

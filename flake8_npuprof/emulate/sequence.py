@@ -54,9 +54,11 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     w = Walk(path, cwd, inside, args).run(text)
     w.found_from = _found_from_own_folder(w, path, inside, args, text)
     w.dropped = []
+    w.ignored = []
     if args is not None:
         from ..checks.launcher_switch import dropped_switches
         w.dropped = dropped_switches(w.launcher_text(), path, target, args, cwd, unreaching=w.unreaching)
+        w.ignored = _changes_nothing(w, path, cwd, inside, args, text)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -72,6 +74,26 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
         shown = list(report["launch"].get("lines") or [])
         report["launch"]["lines"] = shown[:1] + [f"  ! {why}"] + shown[1:]
     return report
+
+
+def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
+    """The profiling arguments given to the launcher (a word with "prof" in its option's name) that its argument
+    loop does not test (NPP015's walks judge those), and without which every launch is the same (ResNet101's
+    launcher documents --profiling in its help text and reads only --data_path and --device_id)."""
+    from ..checks.launcher_switch import _seen, launcher_options
+    if w.stopped or not steps(w):
+        return []
+    tested = {name for name, _, _, _ in launcher_options(w.launcher_text())}
+    covered = {d.option for d in w.dropped} | {option for _, option in w.unreaching} | tested
+    out = []
+    for k, arg in enumerate(args):
+        name = arg.partition("=")[0]
+        if not name.startswith("-") or "prof" not in name.lower() or name in covered:
+            continue
+        without = Walk(path, cwd, inside, list(args[:k]) + list(args[k + 1:])).run(text)
+        if not without.stopped and _seen(without) == _seen(w):
+            out.append(arg)
+    return out
 
 
 def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
@@ -731,12 +753,15 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
                                      (r.named or r.switch)))
         if reasons:
-            why = "; ".join(reasons)
+            why = "; ".join(reasons) + "".join(f"; {arg} on this launcher changes no launch: each is the same "
+                                               "without it" for arg in w.ignored)
         else:
             # what the user switched on changes no launch (the project names profiling elsewhere, so NPP015's
             # "collects nothing" is not claimed, but the option itself is certainly lost)
             why += "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made "
                            "from it" for spelled, option in w.unreaching)
+            why += "".join(f"; {arg} on this launcher changes no launch: each is the same without it"
+                           for arg in w.ignored)
             # ... and where no file of the project names profiling (NPP015), as one launch says it (_off_unless)
             why += "".join(f"; {d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made "
                            f"from it, and {d.script} {'have' if ', ' in d.script else 'has'} no profiling setup (no "

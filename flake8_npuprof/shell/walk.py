@@ -91,6 +91,7 @@ class Walk(Expander, Compounds):
         self.children_elsewhere: List[Tuple[str, Optional[Tuple[str, ...]], str]] = []
         self._under: Optional[Command] = None     # the msprof whose shell-script application is being walked
         self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
+        self.ignored: list = []         # ... and those given that it does not test and that change no launch (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
 
