@@ -210,6 +210,11 @@ def test_a_test_cases_methods_run_and_a_skipped_test_does_not(tmp_path, capsys):
     assert out[1:3] == [f"train.py:8 profile: COLLECTS from step 0 into {tmp_path / 'p'}",
                         "train.py:13 profile: OFF: skipped: `@unittest.skip('skip now')` (line 11) puts a function "
                         "that raises SkipTest in its place, so this code never runs"]
+    # a file that runs no test runner runs its tests only where it names them
+    path.write_text(text.replace("run_tests()", "print('no tests')"))
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        'train.py:8 profile: OFF: not reached from this file\'s entry point (line 17 if __name__ == "__main__":)'
 
 
 def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):

@@ -36,6 +36,9 @@ PLAIN_DECORATORS = ("staticmethod", "classmethod", "property", "setter", "getter
 DYNAMIC_CALLS = ("globals", "eval", "exec", "Fire")      # functions called by a name computed at run time
 # As an attribute only `fire.Fire` and `builtins.eval` are those: `model.eval()` (torch's evaluation mode) is not.
 DYNAMIC_ATTRIBUTES = ("Fire",)
+# test runners that run every TestCase of the module they are called in (torch_npu.testing's run_tests() calls
+# unittest.main(); tf.test.main() and absltest.main() run googletest's, which is unittest's)
+TEST_RUNNERS = ("unittest.main", ".run_tests", "absltest.main", "tf.test.main", "googletest.main")
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
 
 
@@ -183,6 +186,7 @@ class Reach:
         members: Dict[int, list] = {}                   # id(class scope) -> its method scopes
         inner: Dict[int, list] = {}                     # id(scope) -> class, lambda and registered scopes in it
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
+        self._tests_run: Optional[bool] = None
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -196,9 +200,10 @@ class Reach:
             if skip is not None:
                 self.skipped[id(s)] = skip
             elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
-                    (s.kind == "function" and parent.kind == "class" and _test_case(parent.node)):
-                # a TestCase's methods: unittest.main() (torch_npu's run_tests()) and pytest find and run its tests
-                # without naming the class
+                    (s.kind == "function" and parent.kind == "class" and _test_case(parent.node) and
+                     self._runs_tests()):
+                # a TestCase's methods, in a file that runs unittest (`unittest.main()`, torch_npu's `run_tests()`):
+                # it finds and runs its tests without naming the class
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
@@ -215,6 +220,13 @@ class Reach:
             return None
         self._answer((scope,))
         return self.paths.get(id(scope))
+
+    def _runs_tests(self) -> bool:
+        """Whether the file calls a test runner that runs every TestCase of the module (TEST_RUNNERS)."""
+        if self._tests_run is None:
+            self._tests_run = any((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests"
+                                  for name in ("main", "run_tests") for site in self.sites.calls_named(name))
+        return self._tests_run
 
     def skipped_by(self, node) -> Optional[ast.expr]:
         """The `@unittest.skip(...)` of the function node is in (the innermost such), else None."""
