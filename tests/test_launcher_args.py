@@ -569,7 +569,10 @@ def test_an_unknown_directory_says_which_cd_and_which_part(tmp_path):
                        "run.sh:1: the output of a command in it is not known statically"),
                       ("if [ -d /x ]; then cd /opt; fi\n", "`cd /opt` at run.sh:1 is in a branch, loop or function "
                        "that may not run"),
-                      ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here")):
+                      ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here"),
+                      # mindrlhf's `cd ${ROOT_PATH}/device$[i]` in a loop whose rounds are not known: no command there
+                      ("cd /x/device$[RANDOM + 1]\n", "`cd /x/device$[RANDOM + 1]` at run.sh:1: an arithmetic "
+                       "expansion in it is not known statically")):
         w = _walk(tmp_path, text + "python3 train.py\n")
         (la,) = [c for c in w.commands if c.words[0].text == "python3"]
         assert la.cwd == () and la.lost == why, text
