@@ -210,6 +210,13 @@ def test_a_test_cases_methods_run_and_a_skipped_test_does_not(tmp_path, capsys):
     assert out[1:3] == [f"train.py:8 profile: COLLECTS from step 0 into {tmp_path / 'p'}",
                         "train.py:13 profile: OFF: skipped: `@unittest.skip('skip now')` (line 11) puts a function "
                         "that raises SkipTest in its place, so this code never runs"]
+    # skipIf / skipUnless, on the test or its class: it runs where the condition lets it (torch_npu's
+    # test_multi_stream_lazy_reclaim.py: `@unittest.skipUnless(IS_ARM64, "Only working on ARM")`)
+    path.write_text(text.replace("class TestProfiler", "@unittest.skipUnless(ARM, 'ARM only')\nclass TestProfiler")
+                    .replace("    def test_default", "    @unittest.skipIf(SLOW, 'slow')\n    def test_default"))
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        f"train.py:10 profile: COLLECTS from step 0 into {tmp_path / 'p'} (when not (SLOW) and ARM)"
     # a file that runs no test runner runs its tests only where it names them
     path.write_text(text.replace("run_tests()", "print('no tests')"))
     main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])

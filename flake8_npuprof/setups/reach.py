@@ -187,6 +187,7 @@ class Reach:
         inner: Dict[int, list] = {}                     # id(scope) -> class, lambda and registered scopes in it
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
+        self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -197,6 +198,11 @@ class Reach:
                 methods.setdefault(s.node.name, []).append(s)
                 members.setdefault(id(parent), []).append(s)
             skip = _unittest_skip(s.node, sites.module.node) if s.kind == "function" else None
+            when = _skip_unless(s.node) if s.kind == "function" else ()
+            if s.kind == "function" and parent.kind == "class":
+                when += _skip_unless(parent.node)       # a class's skipIf/skipUnless holds for each of its tests
+            if when:
+                self.when[id(s)] = Path(when, (), False)
             if skip is not None:
                 self.skipped[id(s)] = skip
             elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
@@ -396,11 +402,13 @@ class Reach:
         todo = [sites.module]
         changes: Dict[int, int] = {}
 
-        skipped = self.skipped
+        skipped, when = self.skipped, self.when
 
         def reach(scope, path: Path) -> None:
             if id(scope) not in closed or id(scope) in skipped:
                 return                  # reaches none of the scopes asked about, or never runs
+            if id(scope) in when:
+                path = path.extended(when[id(scope)])
             old = paths.get(id(scope))
             new = path if old is None else old.merged(path)
             if old is not None and new == old:
@@ -525,6 +533,25 @@ def _unittest_skip(node, tree) -> Optional[ast.expr]:
                 for s in getattr(tree, "body", ())):
             return d
     return None
+
+
+def _skip_unless(node) -> Tuple[str, ...]:
+    """What a `@unittest.skipIf(cond, ...)` / `@unittest.skipUnless(cond, ...)` needs for the function (or the tests of
+    the class) to run: `not (cond)` / `cond`, decided when the definition runs."""
+    out = []
+    for d in getattr(node, "decorator_list", ()):
+        name = (dotted(d.func) or "") if isinstance(d, ast.Call) else ""
+        last = name.rsplit(".", 1)[-1]
+        if last in ("skipIf", "skipUnless") and d.args and (name.startswith("unittest.") or name == last):
+            text = guard_text((_Test(d.args[0], last == "skipIf"),))
+            out.extend(text or ("a condition",))
+    return tuple(out)
+
+
+class _Test(NamedTuple):
+    """A decorator's condition, as guard_text reads an `if`'s."""
+    test: ast.expr
+    negated: bool
 
 
 def _registered(node) -> bool:
