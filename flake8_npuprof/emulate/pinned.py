@@ -50,7 +50,7 @@ def pin(framework: str, script: str, uses: Tuple[str, ...] = ()) -> Pin:
             links = _gitlinks(root) if root is not None else {}
         commit = links.get(path)
         if commit is None:
-            why = "no git index of version 2 or 3" if os.path.exists(os.path.join(root, ".git")) else \
+            why = "no git index of version 2 or 3" if root is None or os.path.exists(os.path.join(root, ".git")) else \
                 "the project is not a git clone (no .git): a source archive does not record it"
             return Pin({}, "", f"the {name} release {path} pins decides it, and the commit it pins is not read "
                        f"here ({why})")

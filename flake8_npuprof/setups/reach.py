@@ -538,7 +538,7 @@ def _unittest_skip(node, tree) -> Optional[ast.expr]:
 def _skip_unless(node) -> Tuple[str, ...]:
     """What a `@unittest.skipIf(cond, ...)` / `@unittest.skipUnless(cond, ...)` needs for the function (or the tests of
     the class) to run: `not (cond)` / `cond`, decided when the definition runs."""
-    out = []
+    out: List[str] = []
     for d in getattr(node, "decorator_list", ()):
         name = (dotted(d.func) or "") if isinstance(d, ast.Call) else ""
         last = name.rsplit(".", 1)[-1]
