@@ -97,6 +97,8 @@ def test_an_option_the_launcher_only_documents_is_said_to_change_no_launch(tmp_p
     assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == \
         f"{off}; --profiling=True on this launcher changes no launch: each is the same without it"
     assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == off
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=False"])["answer"]["why"] == \
+        f"{off}; --profiling=False on this launcher changes no launch: each is the same without it"
     # forwarded (`"$@"`), it changes the launch: nothing is said of it
     launcher.write_text(launcher.read_text().replace("--epochs=1", '--epochs=1 "$@"'))
     assert "changes no launch" not in _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"]

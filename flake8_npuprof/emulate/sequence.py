@@ -78,8 +78,8 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
 
 def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
     """The profiling arguments given to the launcher (a word with "prof" in its option's name) that its argument
-    loop does not test (NPP015's walks judge those), and without which every launch is the same (ResNet101's
-    launcher documents --profiling in its help text and reads only --data_path and --device_id)."""
+    loop does not test (NPP015's walks judge those), and without which, or with its value turned, every launch is the
+    same (ResNet101's launcher documents --profiling in its help text and reads only --data_path and --device_id)."""
     from ..checks.launcher_switch import _seen, launcher_options
     if w.stopped or not steps(w):
         return []
@@ -90,8 +90,14 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
         name = arg.partition("=")[0]
         if not name.startswith("-") or "prof" not in name.lower() or name in covered:
             continue
-        without = Walk(path, cwd, inside, list(args[:k]) + list(args[k + 1:])).run(text)
-        if not without.stopped and _seen(without) == _seen(w):
+        # without it, and with its value turned (`--profiling=False` is the same as none where False is the default)
+        others = [list(args[:k]) + list(args[k + 1:])]
+        if "=" in arg:
+            value = arg.partition("=")[2]
+            turned = "True" if value.lower() in ("", "false", "0", "no", "off", "none") else "False"
+            others.append(list(args[:k]) + [f"{name}={turned}"] + list(args[k + 1:]))
+        seen = _seen(w)
+        if all(not o.stopped and _seen(o) == seen for o in (Walk(path, cwd, inside, a).run(text) for a in others)):
             out.append(arg)
     return out
 
