@@ -111,6 +111,14 @@ def test_profile_on_from_the_command_line(read, capsys):
         f"usable data: unknown (<command line>:1: {why})"])
 
 
+def test_the_ranks_listed_are_profiled_beside_the_pipeline_ranks(read, capsys):
+    # `rank_id in profile_ids or rank_id in pipeline_ids`: it said "on the pipeline ranks" alone
+    (read / "configs" / "x.yaml").write_text(YAML + "profile_rank_ids: [0, 5]\nprofile_pipeline: True\n")
+    code, lines = _answer(capsys, read, "--config", "configs/x.yaml", "--profile", "True")
+    assert lines[2].startswith("  ProfileMonitor on ranks 0, 5 and the pipeline ranks: Level0"), lines
+    assert "records training steps 3-5 on ranks 0, 5 and the pipeline ranks into" in lines[3]
+
+
 def test_profile_off_in_the_yaml_is_no(read, capsys):
     code, lines = _answer(capsys, read, "--config", "configs/x.yaml")
     why = "profile is False (configs/x.yaml:6): MindFormers builds no ProfileMonitor, the profiler of its training runs"

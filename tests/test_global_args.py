@@ -457,6 +457,14 @@ def test_without_a_recorded_release_profile_stays_unknown(capsys, project, links
                    "is_profile_enabled(): the schedule's values are not known here)"]
 
 
+def test_a_source_archive_says_it_records_no_pinned_commit(capsys, project):
+    # MindSpeed-LLM exported without its .git (a release archive): there is no index at all, not one of an unread version
+    (project / ".gitmodules").write_text(GITMODULES)
+    why = ("the Megatron-LM release 3rdparty/Megatron-LM pins decides it, and the commit it pins is not read here (the "
+           "project is not a git clone (no .git): a source archive does not record it)")
+    assert f"its default is not known here ({why})" in "\n".join(_emulate(capsys, project, []))
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 @pytest.mark.parametrize("fifo", [".gitmodules", ".git/index"])
 def test_a_fifo_in_the_scanned_tree_is_not_waited_on(capsys, project, fifo):

@@ -84,6 +84,26 @@ def test_an_option_that_changes_no_launch_is_said_where_npp015_is_not_claimed(tm
     assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == "no launch switches profiling on"
 
 
+def test_an_option_the_launcher_only_documents_is_said_to_change_no_launch(tmp_path):
+    # ResNet101_ID1595's launcher lists --profiling in its help text and reads only --data_path and --device_id:
+    # `--profiling=True` was not named in the answer, which read as if the launcher had been run without it
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text()
+    launcher.write_text(text.replace(text[text.index("    elif [[ $para == --profiling*"):
+                                          text.index("    elif [[ $para == --data_path*")], ""))
+    off = ("profiling is off unless --profiling=True is passed to ../src/train.py: the launcher does not pass it, and "
+           "its default is False (train.py:9)")
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == \
+        f"{off}; --profiling=True on this launcher changes no launch: each is the same without it"
+    assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == off
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=False"])["answer"]["why"] == \
+        f"{off}; --profiling=False on this launcher changes no launch: each is the same without it"
+    # forwarded (`"$@"`), it changes the launch: nothing is said of it
+    launcher.write_text(launcher.read_text().replace("--epochs=1", '--epochs=1 "$@"'))
+    assert "changes no launch" not in _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"]
+
+
 def test_an_option_that_goes_nowhere_is_said_over_several_launches_too(tmp_path):
     # Speech_Transformer's launcher runs pre_process.py, then train.py; neither nor any file of the project profiles:
     # with --profiling=True the answer said only "no launch switches profiling on" (NPP015 says the option is lost)
@@ -336,6 +356,18 @@ def test_a_typed_launcher_runs_in_the_current_directory_and_says_where_it_finds_
         in out.out
 
 
+def test_a_launcher_msprof_runs_from_the_projects_root_says_where_it_finds_its_script_too(capsys, monkeypatch):
+    # DualGAN under msprof from the project's root: the launcher is msprof's application, walked as a child; the
+    # hint re-walked only the typed command, so the answer lacked "start it from there"
+    code, out = _typed(capsys, monkeypatch, ZOO / "template", "msprof", "--output=/tmp/out",
+                       "--application=bash test/train_full_1p.sh --data_path=/d --profiling=True")
+    missing = (f"cannot find ./src/train.py (looked in {ZOO}); started in the launcher's own folder (test) it runs "
+               "src/train.py: start it from there (cd test)")
+    assert code == 1 and out.err == ""
+    assert f"  unknown: {missing}" in out.out.split("\n")
+    assert f"usable data: unknown (test/train_full_1p.sh:29: {missing})" in out.out.split("\n")
+
+
 def test_a_launcher_typed_after_sh_says_the_answer_is_bashs(capsys, monkeypatch, tmp_path):
     # Milking_cowmask's README: `sh ./test/train_full_1p.sh`. /bin/sh is dash on Debian and Ubuntu, which has no
     # `[[` (dash 0.5.12: `[[: not found`, so `if [[ $data_path == "" ]]` is false and the launch runs) and ends the
@@ -433,9 +465,10 @@ def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
         "  `args.profiling` is false in this launch (the default of --profiling, which the command as typed does not "
         "pass)",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into prof (msprof options)",
-        "train.py:17 NpuOptimizer: OFF: overridden by msprof at <command line>:1: the collector takes msprof's "
-        "configuration (PROFILER_SAMPLECONFIG) instead of this setup's profiling options, so msprof's flags decide "
-        "what is collected",
+        # the setup is not run (it said "overridden by msprof", which has nothing of it to override)
+        "train.py:17 NpuOptimizer: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
+        "of --profiling, which the command as typed does not pass); msprof at <command line>:1 decides what is "
+        "collected",
         "usable data: yes"]
     assert f"  output directory: {ZOO / 'forward' / 'prof'}\n" in out.out
 
@@ -538,7 +571,10 @@ def test_an_unknown_directory_says_which_cd_and_which_part(tmp_path):
                        "run.sh:1: the output of a command in it is not known statically"),
                       ("if [ -d /x ]; then cd /opt; fi\n", "`cd /opt` at run.sh:1 is in a branch, loop or function "
                        "that may not run"),
-                      ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here")):
+                      ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here"),
+                      # mindrlhf's `cd ${ROOT_PATH}/device$[i]` in a loop whose rounds are not known: no command there
+                      ("cd /x/device$[RANDOM + 1]\n", "`cd /x/device$[RANDOM + 1]` at run.sh:1: an arithmetic "
+                       "expansion in it is not known statically")):
         w = _walk(tmp_path, text + "python3 train.py\n")
         (la,) = [c for c in w.commands if c.words[0].text == "python3"]
         assert la.cwd == () and la.lost == why, text

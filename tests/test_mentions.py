@@ -135,7 +135,8 @@ def test_a_profiler_parked_in_a_module_the_script_imports_is_no_profiler(tmp_pat
                                         "        return model(batch)\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:3: train.py has no profiling setup of its own, but helper.py, which it imports, names one: a setup "
+        "run.sh:3: train.py has no profiling setup of its own, but helper.py, which it imports, names one "
+        "(line 5: `with torch.autograd.profiler.profile(use_npu=True):`): a setup "
         "in a module it imports is not emulated here (emulate that module)")
 
 
@@ -152,7 +153,8 @@ def test_a_module_naming_a_profiler_in_code_goes_before_one_listing_its_name(tmp
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 train.py\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:3: train.py has no profiling setup of its own, but callback.py, which it imports, names one: a setup "
+        "run.sh:3: train.py has no profiling setup of its own, but callback.py, which it imports, names one "
+        "(line 1: `from mindspore.profiler import profile`): a setup "
         "in a module it imports is not emulated here (emulate that module)")
     # only the list: still named, never "no" (a GE name in a string may be a setting: parameter_map["profiling_mode"])
     (tmp_path / "train.py").write_text("import config_args\n")

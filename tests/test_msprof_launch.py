@@ -73,6 +73,16 @@ def test_msprof_collects_and_the_script_is_overridden(capsys):
     assert "usable data: yes\n" in out and "then run" not in out and "afterwards run" not in out
 
 
+def test_a_setup_the_launch_does_not_run_keeps_its_own_reason_under_msprof(tmp_path):
+    # without --profiling the `if args.profiling:` is false: no profiling option is set, so msprof overrides none
+    run = _project(tmp_path, "msprof --output=/tmp/msprof_out python3 train.py --epochs=2\n")
+    own, script = _emulate(run)["results"]
+    assert own.verdict == "collects" and (script.setup.line, script.verdict) == (19, "off")
+    assert [str(m) for m in script.messages] == [
+        "not run in this launch: `args.profiling` is false in this launch (the default of --profiling, which the "
+        "launcher does not pass); msprof at run.sh:3 decides what is collected"]
+
+
 def test_json_report(capsys):
     assert main(["emulate", "--cann", "8.5", "--soc", "910B", "--format", "json", str(PROJECT / "run_msprof.sh")]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -92,7 +102,9 @@ def test_application_form_writes_under_the_work_path():
                                                             ["task_trace", "aic_metrics"])
     assert own.effective_options["task-time"] == "l1" and "application" not in own.effective_options
     assert script.verdict == "off" and \
-        str(script.messages[0]).startswith("overridden by msprof at run_application.sh:4")
+        str(script.messages[0]) == ("not run in this launch: `args.profiling` is false in this launch (the default of "
+                                    "--profiling, which the launcher does not pass); msprof at run_application.sh:4 "
+                                    "decides what is collected")
 
 
 @pytest.mark.parametrize("line, environ, output", [

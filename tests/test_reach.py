@@ -194,6 +194,36 @@ def test_a_torch_profiler_in_a_function_nothing_calls_is_off(tmp_path, capsys):
                         '"__main__":))']
 
 
+def test_a_test_cases_methods_run_and_a_skipped_test_does_not(tmp_path, capsys):
+    # torch_npu's test/profiler/test_npu_profiler.py: run_tests() (unittest.main) runs every test of the TestCase,
+    # which nothing names; it said "not reached" of those and "COLLECTS" of the two under @unittest.skip only
+    from flake8_npuprof.cli import main
+    text = ("import unittest\nimport torch_npu\nfrom torch_npu.testing.testcase import run_tests, TestCase\n\n\n"
+            "class TestProfiler(TestCase):\n    def test_default(self):\n        with torch_npu.profiler.profile("
+            "on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')) as prof:\n            prof.step()\n\n"
+            "    @unittest.skip('skip now')\n    def test_skipped(self):\n"
+            "        with torch_npu.profiler.profile() as prof:\n            prof.step()\n\n\n"
+            'if __name__ == "__main__":\n    run_tests()\n')
+    path = _write(tmp_path, text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == [f"train.py:8 profile: COLLECTS from step 0 into {tmp_path / 'p'}",
+                        "train.py:13 profile: OFF: skipped: `@unittest.skip('skip now')` (line 11) puts a function "
+                        "that raises SkipTest in its place, so this code never runs"]
+    # skipIf / skipUnless, on the test or its class: it runs where the condition lets it (torch_npu's
+    # test_multi_stream_lazy_reclaim.py: `@unittest.skipUnless(IS_ARM64, "Only working on ARM")`)
+    path.write_text(text.replace("class TestProfiler", "@unittest.skipUnless(ARM, 'ARM only')\nclass TestProfiler")
+                    .replace("    def test_default", "    @unittest.skipIf(SLOW, 'slow')\n    def test_default"))
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        f"train.py:10 profile: COLLECTS from step 0 into {tmp_path / 'p'} (when not (SLOW) and ARM)"
+    # a file that runs no test runner runs its tests only where it names them
+    path.write_text(text.replace("run_tests()", "print('no tests')"))
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        'train.py:8 profile: OFF: not reached from this file\'s entry point (line 17 if __name__ == "__main__":)'
+
+
 def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
     text = (IMPORTS + "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
             "args = parser.parse_args()\n\n\ndef run_profiled():\n" + _config() + "\n\ndef main():\n"

@@ -691,6 +691,34 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
         "collects when `args.profiling == 'True'`: task_trace into /tmp/prof)")
 
 
+SESSION_MODULE = ("import tensorflow as tf\nfrom npu_bridge.estimator.npu.npu_config import ProfilingConfig\n\n\n"
+                  "class CreateSession():\n    def __init__(self):\n        self.config = tf.ConfigProto()\n"
+                  "        opts = '{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
+                  "        self.profiling_config = ProfilingConfig(enable_profiling=True, profiling_options=opts)\n")
+SESSION_SCRIPT = ("from npu_bridge.estimator.npu.npu_config import NPURunConfig\nfrom npu_bridge.estimator.npu.npu_estimator "
+                  "import NPUEstimator\n\nimport create_session as cs\n\n\ndef main():\n    session = cs.CreateSession()\n"
+                  "    run_config = NPURunConfig(session_config=session.config)\n"
+                  "    NPUEstimator(model_fn=None, config=run_config).train(input_fn=None)\n\n\n"
+                  "if __name__ == '__main__':\n    main()\n")
+
+
+def test_a_config_a_module_stores_and_no_code_of_the_job_reads_is_never_handed_to_ge(tmp_path):
+    # VGG16 (ModelZoo-TensorFlow): create_session.py keeps a ProfilingConfig as self.profiling_config, and train.py
+    # hands NPURunConfig only session.estimator_config. It said "MAY COLLECT ... the file does not show whether GE
+    # reads this config"
+    path = _project(tmp_path, "#!/bin/bash\npython3 train.py\n",
+                    **{"train.py": SESSION_SCRIPT, "create_session.py": SESSION_MODULE})
+    report = _emulate(path)
+    assert report["usable"] is False and report["answer"]["why"] == (
+        "create_session.py, which train.py imports: line 9: stored as `self.profiling_config`, which no code of the job "
+        "reads again (train.py and the 1 project module it imports): nothing hands it to GE")
+    # read again anywhere in the job (or read by a computed name): not known, as before
+    for read in ("profiling_config=session.profiling_config", "**vars(session)"):
+        (tmp_path / "train.py").write_text(SESSION_SCRIPT.replace("session_config=session.config", read))
+        report = _emulate(path)
+        assert report["usable"] is None and "no code of the job reads again" not in report["answer"]["why"], read
+
+
 def test_a_setup_function_the_module_calls_at_its_own_top_level_runs_on_import(tmp_path):
     # Word2vec (ModelZoo-TensorFlow2): config.py parses the flags, defines npu_config() and calls it at its top
     # level; main.py only imports config. It said "main.py does not name npu_config of config.py itself (other code
@@ -790,7 +818,8 @@ def test_a_script_emulated_itself_is_followed_into_its_imports_as_its_launch_is(
                                              "    with torch.profiler.profile():\n        pass\n")
     report = _emulate(tmp_path / "train.py")
     assert (report["usable"], report["unmodelled"]) == (None, (
-        "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one: a setup in a "
+        "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one "
+        "(line 5: `with torch.profiler.profile():`): a setup in a "
         "module it imports is not emulated here (emulate that module)"))
 
 
@@ -803,5 +832,6 @@ def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_ans
                                       "    with torch.profiler.profile():\n        pass\n"})
     report = _emulate(path)
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one: a setup "
+        "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one "
+        "(line 8: `with torch.profiler.profile():`): a setup "
         "in a module it imports is not emulated here (emulate that module)")

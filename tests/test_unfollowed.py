@@ -202,7 +202,8 @@ def test_a_script_importing_a_package_s_worth_of_modules_reads_them_all(tmp_path
     (tmp_path / "m69.py").write_text("import mindspore\nprof = mindspore.Profiler()\n")
     report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
     assert report["usable"] is None and report["answer"]["why"] == (
-        "train.py has no profiling setup of its own, but m69.py, which it imports, names one: a setup in a module it "
+        "train.py has no profiling setup of its own, but m69.py, which it imports, names one "
+        "(line 2: `prof = mindspore.Profiler()`): a setup in a module it "
         "imports is not emulated here (emulate that module)")
 
 

@@ -144,7 +144,8 @@ def test_another_profiling_api_in_the_project_makes_the_answer_unknown(project, 
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
     assert lines[0] == (
         f'main.py: {AT}{FOUND}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
-        "nothing is collected; but lib/tracing.py names another profiling API, which is not emulated here")
+        "nothing is collected; but lib/tracing.py names another profiling API "
+        "(line 2: `prof = torch_npu.profiler.profile()`), which is not emulated here")
     assert lines[1].startswith("usable data: unknown (")
 
 
@@ -178,7 +179,8 @@ def test_a_trainer_that_also_runs_another_profiler_is_not_answered_by_profile_al
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
     said = (f"Profile (lib/trainer.py:8){FOUND} stays off: PROFILE_TYPE is not set in this launch (the caller's environment "
             "is not read without --env), so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from "
-            "torch_npu 6.0); but lib/trainer.py names another profiling API, which is not emulated here")
+            "torch_npu 6.0); but lib/trainer.py names another profiling API "
+            "(line 17: `with torch.npu.profile(profiler_result_path='./CANN_prof'):`), which is not emulated here")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:18: {said})"])
 
 
@@ -310,7 +312,8 @@ def test_a_module_the_script_imports_with_another_profiler_is_its_profiler(proje
     (project.parent.parent / "pkg" / "training.py").write_text(
         "import torch_npu\n\n\ndef train():\n    prof = torch_npu.profiler.profile()\n")
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
-    said = ("main.py has no profiling setup of its own, but pkg/training.py, which it imports, names one: a setup in "
+    said = ("main.py has no profiling setup of its own, but pkg/training.py, which it imports, names one "
+            "(line 5: `prof = torch_npu.profiler.profile()`): a setup in "
             "a module it imports is not emulated here (emulate that module)")
     assert (code, lines) == (1, [f"usable data: unknown (train_performance_1p.sh:18: {said})"])
     # nor does the launcher's PROFILE_TYPE reach that other file's Profile

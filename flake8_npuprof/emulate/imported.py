@@ -165,6 +165,7 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
         s, how, _ = decide(ctx, s, ls.given)
         decided.extend(f"{os.path.basename(module.path)}: {d}" for d in how)
         s = _reached_from(ls, module, lookup, ctx, s)
+        s = _never_read_again(ls, module, lookup, tree, s)
         (setups if s.reached is not False else guarded).append(s)
     name = os.path.basename(module.path)
     if not setups:
@@ -274,6 +275,47 @@ def _reached_from(ls, module: Module, lookup, ctx, s):
         return _not_known(s, f"{script} names {target} of {name}, but whether its entry point reaches that code "
                           "is not known")
     return _not_known(s, f"{script} names {target} of {name} only in code this launch does not run")
+
+
+# attributes read by a name computed at run time: `getattr(obj, name)`, `vars(obj)`, `obj.__dict__`, attrgetter
+_COMPUTED_READ = re.compile(r"getattr\(\s*[^,()]+,\s*[^'\"\s]|(?<![\w.])vars\(|__dict__|attrgetter|getmembers")
+
+
+def _never_read_again(ls, module: Module, lookup, tree, s):
+    """A config a method stores on its object and no code of the job reads again (VGG16's create_session.py:
+    `self.profiling_config = ProfilingConfig(...)` in a class with no base from elsewhere, whose name is in no other
+    line of the launched script or of the project modules it imports, none of which reads attributes by a computed
+    name): nothing hands it to GE (ProfilingConfig's constructor only keeps its arguments). Else the setup as it was
+    (the module alone cannot tell, and says so)."""
+    if s.delivered != "unknown" or s.unseen or s.route != "ProfilingConfig":
+        return s
+    found = None
+    for klass in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        if any(not (isinstance(b, ast.Name) and b.id == "object") for b in klass.bases) or klass.keywords or \
+                klass.decorator_list:
+            continue                # a base from elsewhere may read its own attributes (an NPURunConfig subclass)
+        for node in (n for f in klass.body if isinstance(f, ast.FunctionDef) for n in ast.walk(f)):
+            if isinstance(node, ast.Assign) and node.value is s.anchor and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Attribute) and isinstance(node.targets[0].value, ast.Name) and \
+                    node.targets[0].value.id == "self":
+                found = node
+    if found is None:
+        return s
+    name = found.targets[0].attr                    # type: ignore[attr-defined]
+    from ..values.project import MAX_IMPORTED
+    others = lookup.imported_modules()
+    if len(others) >= MAX_IMPORTED:
+        return s                    # (more modules than are listed: one not listed may read it)
+    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+    texts = [ls.ctx.src.text] + [m.src.text for m in others if m.path != module.path]
+    if len(word.findall(module.src.text)) != 1 or any(word.search(t) for t in texts) or \
+            any(_COMPUTED_READ.search(t) for t in texts + [module.src.text]):
+        return s
+    script = os.path.basename(ls.ctx.filename)
+    n = len(others)
+    return s._replace(delivered="replaced", lost=(
+        f"stored as `self.{name}`, which no code of the job reads again ({script} and the {n} "
+        f"project module{'' if n == 1 else 's'} it imports): nothing hands it to GE"))
 
 
 def _called_at_top(tree, name: str) -> bool:

@@ -205,6 +205,33 @@ def _names_in_code(text: str) -> bool:
     return any(len(re.findall(rf"(?<!\w){w}(?!\w)", code)) > imported.get(w, 0) for w in set(found))
 
 
+def named_line(path: str) -> str:
+    """Where a module names profiling, for an answer that does not follow it (" (line 484: `prof = Profiler(...)`)"):
+    its first line naming it in code outside a string, else in a string, that is not an import (an import names no
+    setup), else its first import of one; "" where it cannot be read or names none."""
+    import re
+    from ..source.files import ReadError, read_source
+    try:
+        text = read_source(path).text
+    except (OSError, ReadError):
+        return ""
+    lines = text.splitlines()
+    found = 0
+    for code in (code_only(text, strings=True), code_only(text)):
+        for m in PROFILING_WORDS.finditer(code):
+            n = code.count("\n", 0, m.start()) + 1
+            if n <= len(lines) and not re.match(r"\s*(?:from|import)\s", lines[n - 1]):
+                found = n
+                break
+            found = found or n
+        if found and not re.match(r"\s*(?:from|import)\s", lines[found - 1]):
+            break
+    if not found or found > len(lines):
+        return ""
+    shown = lines[found - 1].strip()
+    return f" (line {found}: `{shown if len(shown) <= 80 else shown[:77] + '...'}`)"
+
+
 def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     """For a script with no setup emulate models: the script itself when it names a profiling setting anyway (a
     torch_npu or MindSpore profiler, msprof through a subprocess), else the first module of the project it imports

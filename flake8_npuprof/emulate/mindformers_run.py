@@ -425,7 +425,11 @@ def _profiled(cfg: dict, where: Dict[str, str], launch, decided: List[str], show
     # which ranks
     ranks = cfg.get("profile_rank_ids")
     if cfg.get("profile_pipeline"):
-        rank_text = None
+        # `rank_id in profile_ids or rank_id in pipeline_ids`: the ranks listed are profiled too
+        listed = sorted({int(r) for r in ranks if isinstance(r, (int, float)) and not isinstance(r, bool) and
+                         float(r).is_integer() and r >= 0}) if isinstance(ranks, list) else []
+        rank_text = f"rank{'s' if len(listed) > 1 else ''} {', '.join(map(str, listed))} and the pipeline ranks" \
+            if listed else None
         decided.append(f"ranks: profile_pipeline ({at('profile_pipeline')}) adds one rank per pipeline stage, from "
                        "the parallel layout, which is not worked out here")
     elif not ranks:

@@ -50,8 +50,10 @@ def pin(framework: str, script: str, uses: Tuple[str, ...] = ()) -> Pin:
             links = _gitlinks(root) if root is not None else {}
         commit = links.get(path)
         if commit is None:
+            why = "no git index of version 2 or 3" if root is None or os.path.exists(os.path.join(root, ".git")) else \
+                "the project is not a git clone (no .git): a source archive does not record it"
             return Pin({}, "", f"the {name} release {path} pins decides it, and the commit it pins is not read "
-                       "here (no git index of version 2 or 3)")
+                       f"here ({why})")
         release = next((r for r, v in part["releases"].items() if v["commit"] == commit), None)
         if release is None:
             return Pin({}, "", f"the {name} release {path} pins decides it: commit {commit[:12]}, not a release "

@@ -20,7 +20,7 @@ from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from .environment import Environment
-from .launcher import emulate_launch, imported_profiling, launch_info
+from .launcher import emulate_launch, imported_profiling, launch_info, named_line
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
 
@@ -54,9 +54,11 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     w = Walk(path, cwd, inside, args).run(text)
     w.found_from = _found_from_own_folder(w, path, inside, args, text)
     w.dropped = []
+    w.ignored = []
     if args is not None:
         from ..checks.launcher_switch import dropped_switches
         w.dropped = dropped_switches(w.launcher_text(), path, target, args, cwd, unreaching=w.unreaching)
+        w.ignored = _changes_nothing(w, path, cwd, inside, args, text)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -74,25 +76,63 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     return report
 
 
+def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
+    """The profiling arguments given to the launcher (a word with "prof" in its option's name) that its argument
+    loop does not test (NPP015's walks judge those), and without which, or with its value turned, every launch is the
+    same (ResNet101's launcher documents --profiling in its help text and reads only --data_path and --device_id)."""
+    from ..checks.launcher_switch import _seen, launcher_options
+    if w.stopped or not steps(w):
+        return []
+    tested = {name for name, _, _, _ in launcher_options(w.launcher_text())}
+    covered = {d.option for d in w.dropped} | {option for _, option in w.unreaching} | tested
+    out = []
+    for k, arg in enumerate(args):
+        name = arg.partition("=")[0]
+        if not name.startswith("-") or "prof" not in name.lower() or name in covered:
+            continue
+        # without it, and with its value turned (`--profiling=False` is the same as none where False is the default)
+        others = [list(args[:k]) + list(args[k + 1:])]
+        if "=" in arg:
+            value = arg.partition("=")[2]
+            turned = "True" if value.lower() in ("", "false", "0", "no", "off", "none") else "False"
+            others.append(list(args[:k]) + [f"{name}={turned}"] + list(args[k + 1:]))
+        seen = _seen(w)
+        if all(not o.stopped and _seen(o) == seen for o in (Walk(path, cwd, inside, a).run(text) for a in others)):
+            out.append(arg)
+    return out
+
+
 def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
-    """(file, line) of each launch whose script is not found where the launcher was started (--cwd, or the
-    current directory of a typed command) -> that script, found when it is started in its own folder instead.
-    Model-zoo launchers take their paths from `pwd` and are meant to be started in their own `test/`; started
-    from the project's root, `python3 $cur_path/../train.py` names a file that is not there."""
-    if w.start == w.root or not any(la.unfound for la in steps(w)):
+    """(file, line) of each launch whose script is not found where its launcher was started (--cwd, or the
+    current directory of a typed command) -> (that script, found when the launcher is started in its own folder
+    instead; that folder). Model-zoo launchers take their paths from `pwd` and are meant to be started in their own
+    `test/`; started from the project's root, `python3 $cur_path/../train.py` names a file that is not there. The
+    same holds of a launcher a typed command runs (`msprof --application="bash test/train_full_1p.sh"`)."""
+    unfound = {(la.command.path, la.command.line) for la in steps(w) if la.unfound}
+    if not unfound:
         return {}
-    own = Walk(path, None, inside, args).run(text)
-    return {(la.command.path, la.command.line): la.script for la in steps(own) if la.script}
+    found: dict = {}
+    walks = [(path, args, text)] if w.start != w.root else []
+    walks += [(full, None if given is None else list(given), None) for full, given, _ in w.children_elsewhere
+              if any(p == full for p, _ in unfound)]
+    for launcher, given, typed in walks:
+        own = Walk(launcher, None, inside, given).run(typed)
+        for la in steps(own):
+            if la.script and (la.command.path, la.command.line) in unfound:
+                found.setdefault((la.command.path, la.command.line), (la.script, own.root))
+    return found
 
 
 def _moved(w: Walk, launch: Launch) -> Launch:
-    """An unfound launch's script as found from the launcher's own folder, said where the launch is unknown."""
-    script = w.found_from.get((launch.command.path, launch.command.line)) if launch.unfound else None
-    if script is None:
+    """An unfound launch's script as found from its launcher's own folder, said where the launch is unknown."""
+    found = w.found_from.get((launch.command.path, launch.command.line)) if launch.unfound else None
+    if found is None:
         return launch
-    there = os.path.relpath(w.root, os.getcwd())
+    script, folder = found
+    there = os.path.relpath(folder, os.getcwd())
     return launch._replace(missing=f"{launch.missing}; started in the launcher's own folder ({there}) it runs "
-                                   f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there})", found_from=w.root)
+                                   f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there})",
+                           found_from=folder)
 
 
 def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
@@ -353,7 +393,8 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     else:
         # from the script's folder, as imported.py says a module (not from the launcher's)
         shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
-        naming = f"{shown}, which it imports, names one" if other else "it imports more modules than are followed here"
+        naming = f"{shown}, which it imports, names one{named_line(other)}" if other else \
+            "it imports more modules than are followed here"
         why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
                "emulated here" + (" (emulate that module)" if other else ""))
     # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
@@ -718,12 +759,15 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
                                      (r.named or r.switch)))
         if reasons:
-            why = "; ".join(reasons)
+            why = "; ".join(reasons) + "".join(f"; {arg} on this launcher changes no launch: each is the same "
+                                               "without it" for arg in w.ignored)
         else:
             # what the user switched on changes no launch (the project names profiling elsewhere, so NPP015's
             # "collects nothing" is not claimed, but the option itself is certainly lost)
             why += "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made "
                            "from it" for spelled, option in w.unreaching)
+            why += "".join(f"; {arg} on this launcher changes no launch: each is the same without it"
+                           for arg in w.ignored)
             # ... and where no file of the project names profiling (NPP015), as one launch says it (_off_unless)
             why += "".join(f"; {d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made "
                            f"from it, and {d.script} {'have' if ', ' in d.script else 'has'} no profiling setup (no "

@@ -86,8 +86,11 @@ def reached(ctx, p: Profiler) -> Profiler:
     conditions = tuple(dict.fromkeys(reach.path(node).texts + p.conditions))
     if state is False:
         at = f" (line {reach.entry.line} {reach.entry.what})" if reach.entry else ""
-        return p._replace(verdict="off", why=f"not reached from this file's entry point{at}", conditions=conditions,
-                          unreached=True)
+        skip = reach.skipped_by(node)
+        why = f"not reached from this file's entry point{at}" if skip is None else \
+            (f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}) puts a function that raises SkipTest in its "
+             "place, so this code never runs")
+        return p._replace(verdict="off", why=why, conditions=conditions, unreached=True)
     if state is None and p.verdict != UNKNOWN:
         return p._replace(verdict=UNKNOWN, conditions=conditions, why=f"{p.why}; but {reach.unknown_why()}: whether "
                           "this code runs is not known here")

@@ -47,7 +47,9 @@ def judge(w, launch, ls, target, environ=None, beside=False) -> Optional[Tuple[s
     if verdict == "no profiling" and other is not None and not beside:
         named = os.path.relpath(other, os.path.dirname(os.path.abspath(ls.ctx.filename))).replace(os.sep, "/") \
             if os.path.isabs(other) else other
-        return "unknown", f"{why}; but {named} names another profiling API, which is not emulated here", None
+        from .launcher import named_line
+        return "unknown", f"{why}; but {named} names another profiling API{named_line(other)}, which is not emulated " \
+            "here", None
     return verdict, why, profiles
 
 

@@ -36,6 +36,9 @@ PLAIN_DECORATORS = ("staticmethod", "classmethod", "property", "setter", "getter
 DYNAMIC_CALLS = ("globals", "eval", "exec", "Fire")      # functions called by a name computed at run time
 # As an attribute only `fire.Fire` and `builtins.eval` are those: `model.eval()` (torch's evaluation mode) is not.
 DYNAMIC_ATTRIBUTES = ("Fire",)
+# test runners that run every TestCase of the module they are called in (torch_npu.testing's run_tests() calls
+# unittest.main(); tf.test.main() and absltest.main() run googletest's, which is unittest's)
+TEST_RUNNERS = ("unittest.main", ".run_tests", "absltest.main", "tf.test.main", "googletest.main")
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
 
 
@@ -182,6 +185,9 @@ class Reach:
         methods: Dict[str, list] = {}                   # method name -> its function scopes
         members: Dict[int, list] = {}                   # id(class scope) -> its method scopes
         inner: Dict[int, list] = {}                     # id(scope) -> class, lambda and registered scopes in it
+        self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
+        self._tests_run: Optional[bool] = None
+        self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -191,7 +197,19 @@ class Reach:
             if s.kind == "function" and parent.kind == "class":
                 methods.setdefault(s.node.name, []).append(s)
                 members.setdefault(id(parent), []).append(s)
-            if s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)):
+            skip = _unittest_skip(s.node, sites.module.node) if s.kind == "function" else None
+            when = _skip_unless(s.node) if s.kind == "function" else ()
+            if s.kind == "function" and parent.kind == "class":
+                when += _skip_unless(parent.node)       # a class's skipIf/skipUnless holds for each of its tests
+            if when:
+                self.when[id(s)] = Path(when, (), False)
+            if skip is not None:
+                self.skipped[id(s)] = skip
+            elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
+                    (s.kind == "function" and parent.kind == "class" and _test_case(parent.node) and
+                     self._runs_tests()):
+                # a TestCase's methods, in a file that runs unittest (`unittest.main()`, torch_npu's `run_tests()`):
+                # it finds and runs its tests without naming the class
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
@@ -208,6 +226,22 @@ class Reach:
             return None
         self._answer((scope,))
         return self.paths.get(id(scope))
+
+    def _runs_tests(self) -> bool:
+        """Whether the file calls a test runner that runs every TestCase of the module (TEST_RUNNERS)."""
+        if self._tests_run is None:
+            self._tests_run = any((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests"
+                                  for name in ("main", "run_tests") for site in self.sites.calls_named(name))
+        return self._tests_run
+
+    def skipped_by(self, node) -> Optional[ast.expr]:
+        """The `@unittest.skip(...)` of the function node is in (the innermost such), else None."""
+        scope = self.sites.scope_of.at(node, self.sites.module)
+        while scope is not None:
+            if id(scope) in self.skipped:
+                return self.skipped[id(scope)]
+            scope = scope.parent
+        return None
 
     def of(self, node) -> Optional[bool]:
         scope = self.sites.scope_of.at(node, self.sites.module)
@@ -321,8 +355,8 @@ class Reach:
     def _ways_in(self, target) -> list:
         """The scopes whose propagation may reach target (as _run does it)."""
         parent = target.parent
-        if parent is None:
-            return []
+        if parent is None or id(target) in self.skipped:
+            return []               # (a skipped test's body never runs, whoever names it)
         out = []
         if target in self._inner.get(id(parent), ()):
             out.append(parent)                  # runs with its scope (or registered when defined)
@@ -368,9 +402,13 @@ class Reach:
         todo = [sites.module]
         changes: Dict[int, int] = {}
 
+        skipped, when = self.skipped, self.when
+
         def reach(scope, path: Path) -> None:
-            if id(scope) not in closed:
-                return                  # reaches none of the scopes asked about
+            if id(scope) not in closed or id(scope) in skipped:
+                return                  # reaches none of the scopes asked about, or never runs
+            if id(scope) in when:
+                path = path.extended(when[id(scope)])
             old = paths.get(id(scope))
             new = path if old is None else old.merged(path)
             if old is not None and new == old:
@@ -478,6 +516,42 @@ def _open_class(node: ast.ClassDef, local: AbstractSet[str]) -> bool:
         if name is None or (name not in local and name != "object"):
             return True
     return False
+
+
+def _test_case(node: ast.ClassDef) -> bool:
+    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's)."""
+    return any((dotted(b) or "").rsplit(".", 1)[-1] == "TestCase" for b in node.bases)
+
+
+def _unittest_skip(node, tree) -> Optional[ast.expr]:
+    """The function's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest), else None: unittest puts a
+    function that raises SkipTest in its place, so its body never runs (skipIf/skipUnless decide at run time)."""
+    for d in getattr(node, "decorator_list", ()):
+        name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
+        if name == "unittest.skip" or name == "skip" and any(
+                isinstance(s, ast.ImportFrom) and s.module == "unittest" and any(a.name == "skip" for a in s.names)
+                for s in getattr(tree, "body", ())):
+            return d
+    return None
+
+
+def _skip_unless(node) -> Tuple[str, ...]:
+    """What a `@unittest.skipIf(cond, ...)` / `@unittest.skipUnless(cond, ...)` needs for the function (or the tests of
+    the class) to run: `not (cond)` / `cond`, decided when the definition runs."""
+    out: List[str] = []
+    for d in getattr(node, "decorator_list", ()):
+        name = (dotted(d.func) or "") if isinstance(d, ast.Call) else ""
+        last = name.rsplit(".", 1)[-1]
+        if last in ("skipIf", "skipUnless") and d.args and (name.startswith("unittest.") or name == last):
+            text = guard_text((_Test(d.args[0], last == "skipIf"),))
+            out.extend(text or ("a condition",))
+    return tuple(out)
+
+
+class _Test(NamedTuple):
+    """A decorator's condition, as guard_text reads an `if`'s."""
+    test: ast.expr
+    negated: bool
 
 
 def _registered(node) -> bool:

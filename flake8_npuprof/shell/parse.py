@@ -20,8 +20,9 @@ from .words import arithmetic_end, comment_end, continuation, heredoc_end, hered
 _FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s*;\s*"
                     r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 # `for ((RANK_ID=$RANK_ID_START; RANK_ID<$((RANK_SIZE+RANK_ID_START)); RANK_ID++))`: bounds written with parameters
-_FOR_C_NAMED = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*([^;()]*(?:\$\(\([^;()]*\)\))?[^;()]*?)\s*;\s*\1\s*(<=|<)\s*"
-                          r"([^;()]*(?:\$\(\([^;()]*\)\))?[^;()]*?)\s*;\s*"
+# (or a bare group: mindrlhf's `i<(${LOCAL_DEVICE_NUM}+${RANK_START})`)
+_FOR_C_NAMED = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*([^;()]*(?:\$\(\([^;()]*\)\)|\([^;()]*\))?[^;()]*?)\s*;\s*\1\s*"
+                          r"(<=|<)\s*([^;()]*(?:\$\(\([^;()]*\)\)|\([^;()]*\))?[^;()]*?)\s*;\s*"
                           r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
 _OPERATOR_STARTS = frozenset(o[0] for o in _OPERATORS)

@@ -87,8 +87,11 @@ class Walk(Expander, Compounds):
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
         self.found_from: dict = {}      # ... the scripts found only from the launcher's own folder (emulate)
+        # each child script run in a folder not its own, with its arguments: (file, args, the folder it starts in)
+        self.children_elsewhere: List[Tuple[str, Optional[Tuple[str, ...]], str]] = []
         self._under: Optional[Command] = None     # the msprof whose shell-script application is being walked
         self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
+        self.ignored: list = []         # ... and those given that it does not test and that change no launch (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
 
@@ -599,6 +602,8 @@ class Walk(Expander, Compounds):
                 full in self._chain or full == self.launcher:
             return False
         background = op == "&"
+        if len(self.dirs) == 1 and self.dirs[0] != os.path.dirname(full):
+            self.children_elsewhere.append((full, None if child_args is None else tuple(child_args), self.dirs[0]))
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
                  self.pipefail, self.args, self.functions)
         parent_errexit = self.errexit
@@ -692,6 +697,8 @@ class Walk(Expander, Compounds):
                     at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
                     parts.append(f"${n} not known here (set{at} from a value not known statically)")
             return f"{shown}: {'; '.join(parts)}"
+        if re.search(r"\$\[|\$\(\(", raw):      # mindrlhf's `cd ${ROOT_PATH}/device$[i]`: not a command's output
+            return f"{shown}: an arithmetic expansion in it is not known statically"
         return f"{shown}: the output of a command in it is not known statically"
 
     def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
