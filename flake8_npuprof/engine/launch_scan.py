@@ -569,25 +569,21 @@ _EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_]|\(|\{!)|`")
 _FORWARDS = re.compile(r"\$(?:\{?[@*])")
 
 
-def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
+def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
     """How many arguments a loop over them can go round, at most (it is walked once per argument: the launcher's own,
     which check does not know, once): where one is in a function body or a file the launcher runs or sources, the
     words of a line that calls that function or names that file (`\\`-newlines joined), each text's widest added
     for the arguments a call passes on (`"$@"`: as many times as there are functions and files to pass through), and
     two more for a `while` (_Text.walked). None when such a line has a word from a variable (`f $ARGS`: as many
-    arguments as its value has words) or a command's output. edges: _follow's, which say which places name each
-    file (a place whose written folders no such file has, `echo"usage:./x.sh"`, cannot run it: the walk finds a
-    file where _follow does)."""
+    arguments as its value has words) or a command's output."""
     looping = [p for p, t in texts.items() if t.body_loops or p != launcher and len(t.commands) > 2]
     if not looping:
         return sum(t.widest for t in texts.values()) + 2
     functions = {n for t in texts.values() for n in t.defined}
     files = {os.path.basename(p) for p in looping if p != launcher}
-    for p, t in texts.items():      # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
-        places = range(len(t.shells)) if edges is None else \
-            {i for c, (_, _, named) in edges.get(p, {}).items() if c in looping for i in named}
-        for i in places:
-            if any(t.shells[i][0].endswith(f) for f in files) and not _runs_here(t.text, t._shell_at[i]):
+    for t in texts.values():        # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
+        for (name, _, _), at in zip(t.shells, t._shell_at):
+            if any(name.endswith(f) for f in files) and not _runs_here(t.text, at):
                 return None
     for t in texts.values():
         for line in _logical_lines(t.text):
@@ -908,7 +904,7 @@ def why_walked(text: str, path: str) -> str:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
-        rounds = _args(texts, launcher, edges)
+        rounds = _args(texts, launcher)
         if rounds is None:
             return "a function or a file given a variable's words loops over them"
         weights = _weights(texts, rounds)
