@@ -726,3 +726,25 @@ def test_what_the_scan_read_in_a_file_is_kept_only_while_its_text_is_the_same(pr
     assert why_walked(fed, str(path)) == "an absolute path that is there (/)"
     assert _text(str(path), fed).rooted == []                    # (not added to the kept reading)
     assert why_walked(fed, str(path)) == "an absolute path that is there (/)"
+
+
+@pytest.mark.parametrize("text, computed", [
+    # `${x:-2}` is bash's default-value expansion (x's value, else 2): no name is cut from a value
+    ("PORT=${PORT:-29500}\npython3 -m torch.distributed.launch --master_port=$PORT ../train.py\n", None),
+    ("python3 ../train.py --port=${PORT:-2}\n", None),
+    # a substring of a value (bash 5.2, x=abcdef: `${x: -2}` and `${x:(-2)}` give ef, `${x:n}` takes n's value as
+    # the offset): any name, which the scan cannot follow
+    ("s=../xtrain.py\npython3 ${s: -2}\n", "${s: -"),
+    ("s=../xtrain.py\npython3 ${s:(-2)}\n", "${s:("),
+    ("n=1\ns=../xtrain.py\npython3 ${s:n}\n", "${s:n"),
+    ("s=../xtrain.py\npython3 ${s:$n}\n", "${s:$"),
+])
+def test_a_default_value_is_no_computed_name_but_a_substring_is(project, text, computed, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    if computed is None:
+        assert why_walked(text, str(path)) == ""
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    else:
+        assert why_walked(text, str(path)) == f"a computed name ({computed})"

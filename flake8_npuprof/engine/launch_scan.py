@@ -71,7 +71,11 @@ MAX_REGIONS = 16
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
 _COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
-             re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)"), re.compile(r"set[ \t]+--"))
+             re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
+             re.compile(r"set[ \t]+--"))
+# (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
+# expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
+# parentheses, as its manual says; bash 5.2: x=abcdef gives ef for `${x: -2}` and `${x:(-2)}`, abcdef for `${x:-2}`)
 # (`(?=(\w+))\1`: a name taken whole, as `\w+` is in any match here, since no word character can follow it; the
 # search gave it back a character at a time at every `${name}`: half of what these two searches cost)
 # a line that is a comment (after the line break before it: a search led by it; `^` with re.M was tried at every
