@@ -193,7 +193,6 @@ SYSTEM_TOOLS = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/",
 SETTERS = {"set", "export", "local", "declare", "readonly", "echo", "printf", "shift"}    # builtins: start nothing
 
 
-
 # Commands known to start no training, by their bare name (a word without `/`, looked up on PATH): the shell's
 # builtins, the system's tools, and the CANN driver's and toolkit's (an NPU's model converters and reports). Any other
 # bare name is a program that may start one (`vega config.yml`, `llamafactory-cli train x.yaml`, a console script),
