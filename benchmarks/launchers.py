@@ -4,6 +4,7 @@
                                                               # every walk (--settled: those launch_scan settles)
     python benchmarks/launchers.py cost DIR [--repeat 5] [--before CHECKOUT] [--instructions]
     python benchmarks/launchers.py lines [--repeat 5]           # CPU per msprof line, judged and parsed
+    python benchmarks/launchers.py stages DIR                   # instructions of the scan's stages (below)
 
 `same` checks each launcher twice in one process, as `check` does (shell_launches.check_file_each, the run's target and
 the wider one) and with the scan, the prefilter skip and NPP016's gate turned off (every launcher walked, every script
@@ -18,6 +19,12 @@ checkout of the package, such as `git archive COMMIT | tar -x -C DIR`), the same
 launchers with this checkout against that one. --instructions: instead of CPU, the instructions (callgrind,
 PYTHONHASHSEED=0, the bytecode caches written first) of one process of the launchers that cannot start a profiled
 script and one of as many empty files, for each checkout: the same on every run, whatever the machine's load.
+
+`stages`: where the instructions of the launchers `cost` measures go once the scan settles them (callgrind, as
+--instructions): whole `check` processes of them, of as many empty files, and of them with the scan answering at once
+(what reading and their own lines cost); then, in one process each, reading them, and added one at a time: the
+profiling word and shell_scan.may_start, launch_scan._Text of each text that gets that far, and the rest of
+why_walked (the region's listing, the files it follows, the prefilter of the scripts it names, the folder links).
 """
 
 from __future__ import annotations
@@ -228,6 +235,77 @@ def cost(roots, repeat: int, before: Optional[str], instructions: bool = False) 
           f"{'with the bytecode caches' if BYTECODE else 'each process compiling the package (--compile)'})")
 
 
+# one process of `stages`: the settled launchers listed in argv[1], read, then as far as argv[2] says (cumulative)
+_STAGE = """
+import os, sys
+from flake8_npuprof.engine import launch_scan
+from flake8_npuprof.checks.shell_scan import may_start
+from flake8_npuprof.source.files import read_source
+texts = [(os.path.abspath(p), read_source(p).text) for p in open(sys.argv[1]).read().split()]
+stage = int(sys.argv[2])
+for path, text in texts:
+    if stage == 1:
+        "prof" in text.lower() or may_start(text)
+    elif stage == 2 and "prof" not in text.lower() and may_start(text):
+        launch_scan._text(path, text)
+    elif stage == 3:
+        launch_scan.why_walked(text, path)
+"""
+
+# `check` with the scan answering at once: what the settled launchers cost without it
+_UNSCANNED = """
+import sys
+from flake8_npuprof.engine import launch_scan
+from flake8_npuprof.cli import main
+launch_scan.starts_no_profiled_script = lambda text, path: True
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _callgrind(argv: List[str], cwd: str) -> int:
+    """Instructions of one process (after one run that writes the bytecode caches), PYTHONHASHSEED=0."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), PYTHONHASHSEED="0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    if not found:
+        raise SystemExit(f"callgrind gave no count: {proc.stderr[-500:]}")
+    return int(found.group(1))
+
+
+def stages(root: str) -> None:
+    root = os.path.abspath(root)
+    bare = [os.path.relpath(p, root) for p in launchers([root]) if "prof" not in _read(p).lower()]
+    cannot = unstartable(root, bare)
+    why = walked(root, cannot)
+    settled = [p for p in cannot if not why[p]]
+    check = [sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-j1", "-q"]
+    with tempfile.TemporaryDirectory() as tmp:
+        listed = os.path.join(tmp, "settled.txt")
+        Path(listed).write_text("\n".join(settled) + "\n")
+        empty = os.path.join(tmp, "empty")
+        for i in range(len(settled)):
+            os.makedirs(os.path.join(empty, str(i)))
+            Path(empty, str(i), "run.sh").write_text("")
+        shells = [os.path.join(str(i), "run.sh") for i in range(len(settled))]
+        whole = _callgrind(check + settled, root)
+        blank = _callgrind(check + shells, empty)
+        unscanned = _callgrind([sys.executable, "-c", _UNSCANNED, "check", "--no-cache", "-j1", "-q", *settled], root)
+        steps = [_callgrind([sys.executable, "-c", _STAGE, listed, str(k)], root) for k in range(4)]
+    print(f"{len(settled)} of the {len(cannot)} launchers that cannot start a profiled script are settled by the scan; "
+          f"instructions:")
+    print(f"  check of them {whole / 1e6:,.0f}M, of as many empty .sh files {blank / 1e6:,.0f}M, of them with the "
+          f"scan answering at once {unscanned / 1e6:,.0f}M: the scan {(whole - unscanned) / 1e6:,.0f}M, reading them "
+          f"and their own lines {(unscanned - blank) / 1e6:,.0f}M")
+    names = ("reading them (one process)", "+ the profiling word and shell_scan.may_start", "+ launch_scan._Text",
+             "+ the rest of why_walked (listing, followed files, prefilter, links)")
+    for k, name in enumerate(names):
+        print(f"  {name}: {(steps[k] - (steps[k - 1] if k else 0)) / 1e6:+,.0f}M" if k else
+              f"  {name}: {steps[0] / 1e6:,.0f}M")
+
+
 def lines(count: int, repeat: int) -> None:
     """CPU per msprof line: the first `count` msprof command lines of the oracle's record, one launcher of them, split
     into words and read as msprof's (shell/msprof_words.calls_in_shell: the parse), then judged on every target
@@ -293,7 +371,7 @@ def lines(count: int, repeat: int) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("same", "cost", "lines"))
+    parser.add_argument("what", choices=("same", "cost", "lines", "stages"))
     parser.add_argument("dirs", nargs="*")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--settled", action="store_true",
@@ -323,6 +401,9 @@ def main(argv=None) -> int:
         return 1 if bad else 0
     if args.what == "lines":
         lines(300, args.repeat)
+        return 0
+    if args.what == "stages":
+        stages(args.dirs[0])
         return 0
     global BYTECODE
     BYTECODE = not args.compile

@@ -21,7 +21,7 @@ Anything else the walk reads (`cd`, variables, loops, `case`) decides only what 
 from __future__ import annotations
 
 import re
-from typing import Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from ..shell.state import MAX_COMMANDS
 from ..source import observed
@@ -58,6 +58,7 @@ def may_start(text: str) -> bool:
 
 
 _passes: Dict[str, Tuple[tuple, bool]] = {}         # script -> (its signature, whether it passes the prefilter)
+_prefilter: Optional[Callable[[str], bool]] = None      # source/prefilter.might_configure_profiling, once imported
 
 
 def may_have_setups(script: str) -> bool:
@@ -68,9 +69,12 @@ def may_have_setups(script: str) -> bool:
     kept = _passes.get(script)
     if kept is not None and kept[0] == sig:
         return kept[1]
-    from ..source.prefilter import might_configure_profiling     # (not imported where nothing is looked for)
+    global _prefilter
+    if _prefilter is None:      # (not imported where nothing is looked for; kept: a `from` import in a function costs
+        from ..source.prefilter import might_configure_profiling    # about 9,000 instructions at each call)
+        _prefilter = might_configure_profiling
     try:
-        passes = might_configure_profiling(read_text(script))
+        passes = _prefilter(read_text(script))
     except (OSError, ReadError, ValueError):
         passes = True
     if len(_passes) >= 4096:

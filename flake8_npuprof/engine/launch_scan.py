@@ -49,8 +49,11 @@ follow is settled there: wherever it goes, it can start nothing.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
+import stat
+from types import ModuleType
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..checks.shell_scan import may_have_setups as _may_have_setups, may_start
@@ -71,7 +74,11 @@ MAX_REGIONS = 16
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
 _COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
-             re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:[ \t]*-?\d)"), re.compile(r"set[ \t]+--"))
+             re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
+             re.compile(r"set[ \t]+--"))
+# (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
+# expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
+# parentheses, as its manual says; bash 5.2: x=abcdef gives ef for `${x: -2}` and `${x:(-2)}`, abcdef for `${x:-2}`)
 # (`(?=(\w+))\1`: a name taken whole, as `\w+` is in any match here, since no word character can follow it; the
 # search gave it back a character at a time at every `${name}`: half of what these two searches cost)
 # a line that is a comment (after the line break before it: a search led by it; `^` with re.M was tried at every
@@ -210,7 +217,7 @@ class _Text:
         if computed:
             self.why = f"a computed name ({computed.strip()})"
             return
-        from ..shell.parse import _brace_body
+        _brace_body = _shell("parse")._brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
         for m in _FUNCTION.finditer(text):
             # (`function name()`: the `()` below finds it, and its `{`; from here its body would end at the text's end)
@@ -401,7 +408,6 @@ class _Text:
 
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
-        import bisect
         starts = [a for a, _, _, _ in self._stretches]
         return bool(starts) and self._stretches[max(0, bisect.bisect_right(starts, at) - 1)][3] >= 0
 
@@ -466,7 +472,6 @@ class _Text:
         """How often the file named by the i-th of self.shells can be run or sourced in one run of this file: once per
         round of each loop over the arguments around it (a loop's head, run each round, counts as inside it), and
         `times` (the most walks of a function body) when a function body holds it."""
-        import bisect
         starts = [a for a, _, _, _ in self._stretches]
         k = max(0, bisect.bisect_right(starts, self._shell_at[i]) - 1)
         start, _, depth, body = self._stretches[k]
@@ -492,7 +497,6 @@ class _Text:
         if not self._functions:
             return self.commands[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.commands) if k > 1), \
                 self.levels[0] + sum(n * rounds ** (k // 2) for k, n in enumerate(self.levels) if k > 1), 1
-        import bisect
         names: Dict[str, List[int]] = {}
         for n, (name, _) in enumerate(self._functions):
             names.setdefault(name, []).append(n)
@@ -543,7 +547,7 @@ def _printed(text: str, line: int, at: int) -> bool:
     name."""
     if not text.startswith(("echo", "printf"), len(text[line:at]) - len(text[line:at].lstrip()) + line):
         return False
-    from ..shell.parse import _commands
+    _commands = _shell("parse")._commands
     end = at
     while True:                         # the logical line's end (`\`-newlines joined)
         end = text.find("\n", end)
@@ -724,10 +728,24 @@ _PLAIN_WORD = re.compile(r"[\w./+-]+")
 
 
 def _not_starting() -> Set[str]:
-    """shell/launches.NOT_STARTING: the commands whose words the walk never starts as a script (imported when a
-    launcher has such a `..`: the walk's modules are not otherwise needed where nothing is walked)."""
-    from ..shell.launches import NOT_STARTING
-    return NOT_STARTING
+    """shell/launches.NOT_STARTING: the commands whose words the walk never starts as a script (from
+    shell/command_line.py, where it is kept: importing launches.py would import the walk, 20M instructions, which
+    nothing the scan settles needs)."""
+    return _shell("command_line").NOT_STARTING
+
+
+_imported: Dict[str, ModuleType] = {}
+
+
+def _shell(name: str) -> ModuleType:
+    """shell/'s module of that name, imported at the first text that needs it (the scan of a launcher with nothing to
+    follow never does), then kept here: a `from` import in a function costs about 9,000 instructions at each call,
+    even when the module is loaded."""
+    module = _imported.get(name)
+    if module is None:
+        import importlib
+        module = _imported[name] = importlib.import_module(f"..shell.{name}", __package__)
+    return module
 
 
 def _first_word(text: str, at: int) -> Optional[str]:
@@ -1021,7 +1039,6 @@ def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
 def _linked(folder: str) -> bool:
     """Whether a folder of this absolute, normalized path is a link (where os.path.realpath would differ from it; a
     link that leads back to itself too), by one lstat a folder."""
-    import stat
     while True:
         try:
             if stat.S_ISLNK(os.lstat(folder).st_mode):

@@ -18,7 +18,7 @@ from typing import List, MutableMapping, NamedTuple, Optional, Tuple, cast
 from ..source.observed import isfile
 from ..source.text import HOLE
 from ..values.launch_args import Word
-from .command_line import PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, _after_prefix, _dropped, _shell_operand
+from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, _after_prefix, _dropped, _shell_operand
 from .state import Command, Setting
 from .walk import Walk
 from .msprof_run import MsprofRun, _spanned, msprof_application
@@ -191,14 +191,6 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
 # the system's tools and the CANN driver's and toolkit's (msnpureport; msprof from there is a launch): not an app
 SYSTEM_TOOLS = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/Ascend/")
 SETTERS = {"set", "export", "local", "declare", "readonly", "echo", "printf", "shift"}    # builtins: start nothing
-
-
-# commands that name a .py file without starting it (`echo "run train.py"`, `cp train.py out/`, `scp train.py h:`)
-NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "egrep", "sed", "awk", "tee", "mkdir",
-                "chmod", "chown", "touch", "head", "tail", "find", "test", "[", "[[", "wget", "curl", "git", "cd",
-                "export", "source", ".", "kill", "pkill", "ps", "dos2unix", "sha256sum", "md5sum", "wc", "tar",
-                "unzip", "zip", "diff", "basename", "dirname", "readlink", "realpath", "read", "local", "declare",
-                "scp", "rsync", "install", "sort", "cut", "du", "stat", "file", "less", "more", "vi", "vim", "patch"}
 
 
 # Commands known to start no training, by their bare name (a word without `/`, looked up on PATH): the shell's
