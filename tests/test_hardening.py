@@ -605,3 +605,37 @@ def test_many_unknown_keys_cost_one_suggestion_each():
     assert 0 < members.call_count < 50                                      # not once per key
     assert [f.message.split(":")[0] for f in found if f.code == "NPP101"][:2] == [
         'unknown profiling_options key "zz0"', 'unknown profiling_options key "zz1"']
+
+
+def test_read_bytes_reads_whole_files_up_to_the_limit_and_refuses_what_is_not_a_regular_file(tmp_path):
+    from flake8_npuprof.source.files import ReadError, read_bytes
+    for size in (0, 1, 65535, 65536, 65537, 200000):
+        f = tmp_path / f"f{size}"
+        data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+        f.write_bytes(data)
+        assert read_bytes(str(f)) == data
+    exact = tmp_path / "f200000"
+    assert read_bytes(str(exact), limit=200000) == exact.read_bytes()
+    with pytest.raises(ReadError, match=r"^not read: 200,000 bytes, over the 199,999-byte limit for a source file$"):
+        read_bytes(str(exact), limit=199999)
+    with pytest.raises(ReadError, match=r"^not read: a directory, not a regular file$"):
+        read_bytes(str(tmp_path))
+    with pytest.raises(ReadError, match=r"^cannot read: No such file or directory$"):
+        read_bytes(str(tmp_path / "missing"))
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe")
+        with pytest.raises(ReadError, match=r"^not read: a FIFO, not a regular file$"):
+            read_bytes(str(tmp_path / "pipe"))          # refused before it is opened: nothing blocks
+
+
+def test_read_bytes_reads_on_while_a_file_grows_and_stops_at_the_limit(tmp_path, monkeypatch):
+    from flake8_npuprof.source import files
+    f = tmp_path / "grows"
+    f.write_bytes(b"a" * 10)
+    real_fstat = os.fstat
+    # the size fstat gave is stale: the file grew after it (70,000 bytes where 10 were), read on to the end
+    monkeypatch.setattr(files.os, "fstat", lambda fd: os.stat_result((*real_fstat(fd)[:6], 10, *real_fstat(fd)[7:])))
+    f.write_bytes(b"b" * 70000)
+    assert files.read_bytes(str(f)) == b"b" * 70000
+    with pytest.raises(files.ReadError, match=r"^not read: more than the 69,999-byte limit for a source file$"):
+        files.read_bytes(str(f), limit=69999)

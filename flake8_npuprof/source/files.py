@@ -14,6 +14,8 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Protoco
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 
+from .observed import reading
+
 # Folders never searched unless --exclude replaces this list: version control, caches, virtual
 # environments, build output and installed packages (flake8's defaults plus Ruff's usual ones).
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".bzr", "CVS", "__pycache__", ".tox", ".nox", ".venv", "venv",
@@ -182,17 +184,27 @@ def _not_regular(mode: int) -> Optional[str]:
     return next((what for test, what in _NOT_REGULAR if test(mode)), "not a regular file")
 
 
-@contextlib.contextmanager
-def _open_regular(path: str):
-    """A regular file, opened for reading. A FIFO, device or socket is refused before it is opened
-    (reading one blocks or never ends), and again on the descriptor in case the path changed."""
-    from .observed import reading
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _open_fd(path: str) -> int:
+    """A descriptor of a regular file, opened for reading. A FIFO, device or socket is refused before it is opened
+    (reading one blocks or never ends); the caller checks the descriptor again in case the path changed."""
     reading(path)                      # a file the analysis reads (a sibling module, a launched script), or misses
     try:
         what = _not_regular(os.stat(path).st_mode)
         if what:
             raise ReadError(f"not read: {what}, not a regular file")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        return os.open(path, _FLAGS)
+    except OSError as exc:
+        raise ReadError(f"cannot read: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _open_regular(path: str):
+    """A regular file as a binary file object (see _open_fd)."""
+    fd = _open_fd(path)
+    try:
         with os.fdopen(fd, "rb") as fh:
             what = _not_regular(os.fstat(fd).st_mode)
             if what:
@@ -203,13 +215,34 @@ def _open_regular(path: str):
 
 
 def read_bytes(path: str, limit: Optional[int] = None) -> bytes:
-    """A regular file's bytes, at most `limit` (MAX_BYTES) of them, else a ReadError saying so."""
+    """A regular file's bytes, at most `limit` (MAX_BYTES) of them, else a ReadError saying so.
+
+    Read with os.read, asked for the size fstat gives and one byte more: a buffered file object asked for `limit`
+    bytes allocates all of them first, and the object and the context manager cost more than the read (about 80,000
+    instructions a file, against 25,000). A file that grows while it is read is read on, up to the limit."""
     limit = MAX_BYTES if limit is None else limit
-    with _open_regular(path) as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size > limit:
-            raise ReadError(f"not read: {size:,} bytes, over the {limit:,}-byte limit for a source file")
-        return read_stream(fh, limit)      # it may grow while we read it
+    fd = _open_fd(path)
+    try:
+        st = os.fstat(fd)
+        what = _not_regular(st.st_mode)
+        if what:
+            raise ReadError(f"not read: {what}, not a regular file")
+        if st.st_size > limit:
+            raise ReadError(f"not read: {st.st_size:,} bytes, over the {limit:,}-byte limit for a source file")
+        chunks, got = [], 0
+        while True:
+            chunk = os.read(fd, min(limit + 1 - got, max(st.st_size + 1 - got, 1 << 16)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+            if got > limit:
+                raise ReadError(f"not read: more than the {limit:,}-byte limit for a source file")
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    except OSError as exc:
+        raise ReadError(f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def read_stream(stream, limit: Optional[int] = None) -> bytes:
