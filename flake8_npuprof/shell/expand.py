@@ -19,6 +19,8 @@ from .words import decode, glob_match, integer_value, skip_expansion
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
 # compiled once: the walk asks them of every expansion (re's per-call cache lookup cost more than the match)
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+# a word with none of these is its own text, character for character (decode's one run): no call of decode for it
+_LITERAL = re.compile(r"[^'\"\\$`]*")
 _PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@?])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
                              r"BASH_SOURCE\[0\])\})")
 
@@ -44,6 +46,8 @@ class Expander(WalkState):
     def expand(self, text: str, i: int, end: int) -> StrValue:
         """Decode one shell word of text[i:end] with the variables known at this point (words.decode: its quotes
         and escapes; the values of its expansions are this walk's)."""
+        if _LITERAL.fullmatch(text, i, end):
+            return StrValue(text[i:end], [Run(0, end - i, i, end - i)] if end > i else [], i, end, origin="shell")
         decoded, runs, _ = decode(text, i, end, self._valued)
         return StrValue(decoded, runs, i, end, origin="shell")
 
@@ -51,6 +55,8 @@ class Expander(WalkState):
         """One command word as bash passes it on: the known value of an expansion outside double quotes is split at
         blanks into several words (`python3 train.py $ARGS`), its leading and trailing blanks starting none; a value
         not known stays one word, as does every word where the launcher sets IFS."""
+        if _LITERAL.fullmatch(text, i, end):        # nothing expanded: one field, as decode would give it
+            return [StrValue(text[i:end], [Run(0, end - i, i, end - i)] if end > i else [], i, end, origin="shell")]
         unquoted: List[Tuple[int, int]] = []
         decoded, runs, _ = decode(text, i, end, self._valued, unquoted)
         blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS}

@@ -29,6 +29,8 @@ _OPERATOR_STARTS = frozenset(o[0] for o in _OPERATORS)
 # by the character, not tried in turn (the lexer meets one at every line break)
 _OPERATOR_AT = {c: tuple(o for o in _OPERATORS if o[0] == c) for c in _OPERATOR_STARTS}
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
+_BLANKS = re.compile(r"[ \t\r]+")
+_SPECIAL = frozenset("\\#([&\n;|)")          # what the lexer reads otherwise than as the start of a word
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -177,67 +179,68 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
     while i < n:
         c = text[i]
         if c in " \t\r":
-            i += 1
+            i = _BLANKS.match(text, i, n).end()     # (a run of them at once: most characters of a launcher)
             continue
-        if pattern and c != "\n":
-            if not (text.startswith("esac", i) and _ends_word(text, i + 4)):
-                i = _pattern_end(text, i)          # `a|b)`, `*)`: not a command, not the end of a subshell
-            pattern = False
-            continue
-        if c == "\\" and continuation(text, i, crlf=False):
-            i += 2
-            continue
-        if c == "#":
-            i = comment_end(text, i, n)
-            continue
-        if c == "(" and text.startswith("((", i) and (not words or text[words[0][0]:words[0][1]] == "for"):
-            close = arithmetic_end(text, i, n)    # `(( i++ ))`, `for ((...))`: arithmetic, one word
-            words.append((i, close))
-            i = close
-            continue
-        if c == "(" and words and words[-1][1] == i and text[words[-1][1] - 1] == "=":
-            words[-1] = (words[-1][0], _array_end(text, i))     # `ids=(0 1 2)`: one assignment word
-            i = words[-1][1]
-            continue
-        if c == "[" and text.startswith("[[", i) and _ends_word(text, i + 2) and \
-                (not words or text[words[-1][0]:words[-1][1]] in ("if", "elif", "while", "until", "!")):
-            close = text.find("]]", i + 2)         # `[[ $x =~ ^(a|b)$ ]]`: its parentheses are no subshell
-            close = n if close < 0 else close + 2
-            words.append((i, close))
-            i = close
-            continue
-        if c == "&" and text.startswith("&>", i):
-            j = i + 2 + (text.startswith(">", i + 2))
-            words.append((i, j))                    # `&> log`, `&>> log`: a redirection, not `&`
-            i = j
-            continue
-        if c == "\n" and heredocs:
-            if words:
-                yield words, "\n", i
-            words = []
-            i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
-            heredocs = []
-            continue
-        op = None
-        for o in _OPERATOR_AT.get(c, ()):
-            if text.startswith(o, i):
-                op = o
-                break
-        if op is not None:
-            if words and after_close and _redirections_only(text, words):
-                words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections
-                closed = True
-            if words or op in "()" or op == ";;" or (op in _AFTER_SUBSHELL and closed):
-                # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
-                yield words, op, i
-            if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
-                pattern = True                      # a pattern comes next
-            closed = op == ")"
-            after_close = False
-            words = []
-            # `cmd |& tee log` pipes both outputs: a pipe, not `&`
-            i += 2 if text.startswith("|&", i) else len(op)
-            continue
+        if pattern or c in _SPECIAL:             # (else a word starts here: the checks below are for none)
+            if pattern and c != "\n":
+                if not (text.startswith("esac", i) and _ends_word(text, i + 4)):
+                    i = _pattern_end(text, i)          # `a|b)`, `*)`: not a command, not the end of a subshell
+                pattern = False
+                continue
+            if c == "\\" and continuation(text, i, crlf=False):
+                i += 2
+                continue
+            if c == "#":
+                i = comment_end(text, i, n)
+                continue
+            if c == "(" and text.startswith("((", i) and (not words or text[words[0][0]:words[0][1]] == "for"):
+                close = arithmetic_end(text, i, n)    # `(( i++ ))`, `for ((...))`: arithmetic, one word
+                words.append((i, close))
+                i = close
+                continue
+            if c == "(" and words and words[-1][1] == i and text[words[-1][1] - 1] == "=":
+                words[-1] = (words[-1][0], _array_end(text, i))     # `ids=(0 1 2)`: one assignment word
+                i = words[-1][1]
+                continue
+            if c == "[" and text.startswith("[[", i) and _ends_word(text, i + 2) and \
+                    (not words or text[words[-1][0]:words[-1][1]] in ("if", "elif", "while", "until", "!")):
+                close = text.find("]]", i + 2)         # `[[ $x =~ ^(a|b)$ ]]`: its parentheses are no subshell
+                close = n if close < 0 else close + 2
+                words.append((i, close))
+                i = close
+                continue
+            if c == "&" and text.startswith("&>", i):
+                j = i + 2 + (text.startswith(">", i + 2))
+                words.append((i, j))                    # `&> log`, `&>> log`: a redirection, not `&`
+                i = j
+                continue
+            if c == "\n" and heredocs:
+                if words:
+                    yield words, "\n", i
+                words = []
+                i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
+                heredocs = []
+                continue
+            op = None
+            for o in _OPERATOR_AT.get(c, ()):
+                if text.startswith(o, i):
+                    op = o
+                    break
+            if op is not None:
+                if words and after_close and _redirections_only(text, words):
+                    words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections
+                    closed = True
+                if words or op in "()" or op == ";;" or (op in _AFTER_SUBSHELL and closed):
+                    # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
+                    yield words, op, i
+                if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
+                    pattern = True                      # a pattern comes next
+                closed = op == ")"
+                after_close = False
+                words = []
+                # `cmd |& tee log` pipes both outputs: a pipe, not `&`
+                i += 2 if text.startswith("|&", i) else len(op)
+                continue
         if not words:
             after_close = closed
         closed = False
