@@ -9,6 +9,7 @@ only; what a word is worth is the interpreter's (walk.py, expand.py).
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Dict, List, Optional, Tuple
 
@@ -132,13 +133,18 @@ def _may_set_at(text: str, k: int, e: int) -> bool:
     return "let" in text[line:k] or opened >= 0 and ")" not in text[opened + 2:k]
 
 
-_LEXED: Dict[str, Dict[tuple, list]] = {}     # text -> (start, stop) -> commands, for the last few texts
+# text -> {(start, stop): its commands, "clean": the whole text's offsets between commands (_commands)}, for the last
+# few texts read
+_LEXED: Dict[str, dict] = {}
 MAX_LEXED_TEXTS = 8
+_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 def _lexed(text: str, start: int, stop: Optional[int]) -> list:
     """The commands of text[start:stop] (_pipelines of _commands), kept for the last few texts read: an evaluated
-    loop's body is walked once per argument, and NPP015 walks a launcher several times."""
+    loop's body is walked once per argument, and NPP015 walks a launcher several times. A part of a text already read
+    whole (a function's or a loop's body) is a slice of the whole text's commands where the lexer is between commands
+    at both ends, as it is at the start of a text (see _commands' `clean`); it is read again otherwise."""
     table = _LEXED.get(text)
     if table is None:
         if len(_LEXED) >= MAX_LEXED_TEXTS:
@@ -146,8 +152,36 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
         table = _LEXED[text] = {}
     found = table.get((start, stop))
     if found is None:
-        found = table[(start, stop)] = list(_pipelines(_commands(text, start, stop)))
+        whole, clean = table.get((0, None)), table.get("clean")
+        if (start, stop) == (0, None) or whole is None:
+            clean = {} if (start, stop) == (0, None) else None
+            found = list(_pipelines(_commands(text, start, stop, clean)))
+            if clean is not None:
+                table["clean"] = clean
+        else:
+            n = len(text) if stop is None else stop
+            first = _SPACE.match(text, start, n).end()
+            a = clean.get(first)
+            b = len(whole) if stop is None else clean.get(stop)
+            found = [] if first >= n else whole[a:b] if a is not None and b is not None and a <= b else \
+                list(_pipelines(_commands(text, start, stop)))
+        table[(start, stop)] = found
     return found
+
+
+def _following(text: str, i: int):
+    """The commands from i to the end of the text (_commands(text, i), or with _pipelines' `&` given to a pipeline's
+    commands, which the finders of a body's end do not read), from the whole text's where it has been read."""
+    table = _LEXED.get(text)
+    clean = table.get("clean") if table is not None else None
+    if clean is not None:
+        first = _SPACE.match(text, i).end()
+        if first >= len(text):
+            return []
+        k = clean.get(first)
+        if k is not None:
+            return itertools.islice(table[(0, None)], k, None)
+    return _commands(text, i)
 
 
 def _pipelines(commands):
@@ -165,17 +199,24 @@ def _pipelines(commands):
     yield from pending
 
 
-def _commands(text: str, start: int = 0, stop: Optional[int] = None):
+def _commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Optional[Dict[int, int]] = None):
     """Simple commands of text[start:stop] as (word spans, the operator after them, the operator's offset), split
     at operators and newlines; comments skipped.
 
-    `for ((...))` is kept as one command; the words after `in` in a `for` stay with it."""
+    `for ((...))` is kept as one command; the words after `in` in a `for` stay with it.
+
+    clean: filled with {offset: how many commands come before it} for the offsets where the lexer is as at the start
+    of a text: after an operator that leaves nothing open (no `)`, `|`, here-document or case pattern to come), and
+    the blanks and line breaks after it (which change nothing there), at the first character after them. Read from
+    there to an offset in it, a text gives the commands between them (_lexed)."""
     i, n = start, len(text) if stop is None else stop
     words: List[Tuple[int, int]] = []
     heredocs: List[Tuple[str, bool]] = []          # (delimiter, <<- strips tabs) whose bodies follow this line
     closed = False                                  # the last thing read was a `)`
     after_close = False                             # these words follow a `)`: redirections of the subshell
     pattern = False                                 # in a `case`, where a pattern ends at its `)`
+    count = 0                                       # commands yielded
+    piped = False                                   # the last one yielded is before a `|` (its pipeline goes on)
     while i < n:
         c = text[i]
         if c in " \t\r":
@@ -217,6 +258,8 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
             if c == "\n" and heredocs:
                 if words:
                     yield words, "\n", i
+                    count += 1
+                    piped = False
                 words = []
                 i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
                 heredocs = []
@@ -233,6 +276,8 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
                 if words or op in "()" or op == ";;" or (op in _AFTER_SUBSHELL and closed):
                     # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
                     yield words, op, i
+                    count += 1
+                    piped = op == "|"
                 if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
                     pattern = True                      # a pattern comes next
                 closed = op == ")"
@@ -240,6 +285,8 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
                 words = []
                 # `cmd |& tee log` pipes both outputs: a pipe, not `&`
                 i += 2 if text.startswith("|&", i) else len(op)
+                if clean is not None and not pattern and not heredocs and op != ")" and not piped:
+                    clean[_SPACE.match(text, i, n).end()] = count
                 continue
         if not words:
             after_close = closed
@@ -256,6 +303,8 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
         if len(words) > 2 and text[i - 2:i] == "in" and j - words[-1][0] == 2 and \
                 text[words[0][0]:words[0][1]] == "case":
             yield words, "\n", i                    # `case $x in a) ...` on one line: the pattern follows
+            count += 1
+            piped = False
             words, pattern = [], True
     if words:
         yield words, "", n
@@ -265,7 +314,7 @@ def _brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
     """For the `{` at brace that opens a function's body: (body start, start of its `}`, just after the operator
     that follows the `}`), or None."""
     depth = 0
-    for words, op, where in _commands(text, brace + 1):
+    for words, op, where in _following(text, brace + 1):
         heads = [text[a:b] for a, b in words]
         if not heads:
             continue
@@ -300,7 +349,7 @@ def _loop_body(text: str, at: int) -> Optional[Tuple[int, int, int]]:
     """For a loop header whose operator is at `at`: (start of its body after `do`, start of its `done`, end of
     `done`), or None when they are not found."""
     depth, body = 0, None
-    for words, op, where in _commands(text, at + (1 if at < len(text) else 0)):
+    for words, op, where in _following(text, at + (1 if at < len(text) else 0)):
         if not words:
             continue
         head = text[words[0][0]:words[0][1]]
