@@ -153,14 +153,14 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
     found = table.get((start, stop))
     if found is None:
         whole, clean = table.get((0, None)), table.get("clean")
-        if (start, stop) == (0, None) or whole is None:
+        if (start, stop) == (0, None) or whole is None or clean is None:
             clean = {} if (start, stop) == (0, None) else None
             found = list(_pipelines(_commands(text, start, stop, clean)))
             if clean is not None:
                 table["clean"] = clean
         else:
             n = len(text) if stop is None else stop
-            first = _SPACE.match(text, start, n).end()
+            first = _after_space(text, start, n)
             a = clean.get(first)
             b = len(whole) if stop is None else clean.get(stop)
             found = [] if first >= n else whole[a:b] if a is not None and b is not None and a <= b else \
@@ -171,17 +171,22 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
 
 def _following(text: str, i: int):
     """The commands from i to the end of the text (_commands(text, i), or with _pipelines' `&` given to a pipeline's
-    commands, which the finders of a body's end do not read), from the whole text's where it has been read."""
+    commands, which the finders of a body's end do not read), from the whole text's commands where it has been read."""
     table = _LEXED.get(text)
-    clean = table.get("clean") if table is not None else None
-    if clean is not None:
-        first = _SPACE.match(text, i).end()
+    if table is not None and "clean" in table:
+        first = _after_space(text, i, len(text))
         if first >= len(text):
             return []
-        k = clean.get(first)
+        k = table["clean"].get(first)
         if k is not None:
             return itertools.islice(table[(0, None)], k, None)
     return _commands(text, i)
+
+
+def _after_space(text: str, i: int, n: int) -> int:
+    """After the blanks and line breaks at i (not past n)."""
+    m = _SPACE.match(text, i, n)
+    return m.end() if m else i
 
 
 def _pipelines(commands):
@@ -220,7 +225,8 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Opti
     while i < n:
         c = text[i]
         if c in " \t\r":
-            i = _BLANKS.match(text, i, n).end()     # (a run of them at once: most characters of a launcher)
+            m = _BLANKS.match(text, i, n)           # (a run of them at once: most characters of a launcher)
+            i = m.end() if m else i + 1
             continue
         if pattern or c in _SPECIAL:             # (else a word starts here: the checks below are for none)
             if pattern and c != "\n":
@@ -286,7 +292,7 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Opti
                 # `cmd |& tee log` pipes both outputs: a pipe, not `&`
                 i += 2 if text.startswith("|&", i) else len(op)
                 if clean is not None and not pattern and not heredocs and op != ")" and not piped:
-                    clean[_SPACE.match(text, i, n).end()] = count
+                    clean[_after_space(text, i, n)] = count
                 continue
         if not words:
             after_close = closed

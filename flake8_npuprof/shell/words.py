@@ -331,7 +331,8 @@ def _command_substitution_end(text: str, k: int) -> int:
     while k < n:
         top = stack[-1]
         # a run of characters that open, close or start nothing is passed over at once
-        k = (_INERT_QUOTED if top is None else _INERT).match(text, k, n).end()
+        m = (_INERT_QUOTED if top is None else _INERT).match(text, k, n)
+        k = m.end() if m else k
         if k >= n:
             break
         c = text[k]
@@ -417,7 +418,8 @@ def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
     descriptor of the word (`2>`); after anything else the operator starts the next word (`-mode=x> log`)."""
     n = len(text) if stop is None else stop
     start = i
-    i = _WORD_RUN.match(text, i, n).end()      # the common pieces at once; the loop goes on from where they end
+    m = _WORD_RUN.match(text, i, n)             # the common pieces at once; the loop goes on from where they end
+    i = m.end() if m else i
     while i < n:
         c = text[i]
         if c in " \t\r\n;&|<>()":
