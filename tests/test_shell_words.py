@@ -137,3 +137,34 @@ def test_a_backslash_that_ends_the_file_is_dropped_as_bash_drops_it(tmp_path):
         (tmp_path / "run.sh").write_text(f"python3 t.py --a {end}")
         report = emulate_path(str(tmp_path / "run.sh"), Target.parse("8.0", "910B"), use_env=False, environ={})
         assert report["launch"]["lines"][0] == f"launch: run.sh:1 python3 t.py --a {shown}"
+
+
+def test_a_body_of_a_text_read_whole_is_the_slice_of_its_commands_a_fresh_read_gives():
+    # parse._lexed gives a function's or loop's body as a slice of the whole text's commands where the lexer is
+    # between commands at both ends; a pipeline that goes on over a line break, a here-document still to come, a case
+    # pattern or a `)` make it read the part again. Both must give what reading the part alone gives.
+    from flake8_npuprof.shell import parse
+    texts = ["f() {\n  a=1\n  python3 x.py | tee log &\n}\nf\n",
+             "for i in 1 2; do\n  cat <<E; b\nE\n  x |\n  y &\ndone\n",
+             "case $1 in\n  a) x;;\n  *) y ;;\nesac\n( cd d ) | z\n{ p; } > log\nq\n"]
+    atoms = ["\n", " ", ";", "&", "|", "&&", "(", ")", "{ ", " }", "a", "b=1", "<<E\n", "E\n", "case", " in ", "x)", ";;",
+             "esac", "do\n", "done", "# c\n", "'q;'", "$(a;b)"]
+    rnd = random.Random(7)
+    texts += ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 30))) for _ in range(120)]
+    spliced = 0
+    for text in texts:
+        parse._LEXED.pop(text, None)
+        whole = parse._lexed(text, 0, None)
+        assert whole == list(parse._pipelines(_commands(text)))
+        clean = parse._LEXED[text]["clean"]
+        points = sorted(clean)
+        for start in range(len(text) + 1):
+            for stop in [None, *points, len(text)]:
+                if stop is not None and stop < start:
+                    continue
+                parse._LEXED[text] = {(0, None): whole, "clean": clean}
+                assert parse._lexed(text, start, stop) == list(parse._pipelines(_commands(text, start, stop)))
+                spliced += start in clean and (stop is None or stop in clean)
+            assert [(w, at) for w, _, at in parse._following(text, start)] == \
+                [(w, at) for w, _, at in _commands(text, start)]
+    assert spliced > 1000

@@ -12,13 +12,16 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..source.text import HOLE, Run, StrValue
 from .parse import _commands
-from .state import MAX_SUBSTITUTIONS, Setting, WalkState
+from .state import MAX_SUBSTITUTIONS, WalkState
 from .words import decode, glob_match, integer_value, skip_expansion
 
 
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
-# compiled once: the walk asks them of every expansion (re's per-call cache lookup cost more than the match)
-_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_BLANK = re.compile(r"[ \t\n]")      # one of _IFS
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")     # how a variable's name starts
+# a word with none of these is its own text, character for character (decode's one run): no call of decode for it
+_LITERAL = re.compile(r"[^'\"\\$`]*")
+# compiled once: the walk asks it of every expansion (re's per-call cache lookup cost more than the match)
 _PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@?])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
                              r"BASH_SOURCE\[0\])\})")
 
@@ -44,6 +47,8 @@ class Expander(WalkState):
     def expand(self, text: str, i: int, end: int) -> StrValue:
         """Decode one shell word of text[i:end] with the variables known at this point (words.decode: its quotes
         and escapes; the values of its expansions are this walk's)."""
+        if _LITERAL.fullmatch(text, i, end):
+            return StrValue(text[i:end], [Run(0, end - i, i, end - i)] if end > i else [], i, end, origin="shell")
         decoded, runs, _ = decode(text, i, end, self._valued)
         return StrValue(decoded, runs, i, end, origin="shell")
 
@@ -51,9 +56,12 @@ class Expander(WalkState):
         """One command word as bash passes it on: the known value of an expansion outside double quotes is split at
         blanks into several words (`python3 train.py $ARGS`), its leading and trailing blanks starting none; a value
         not known stays one word, as does every word where the launcher sets IFS."""
+        if _LITERAL.fullmatch(text, i, end):        # nothing expanded: one field, as decode would give it
+            return [StrValue(text[i:end], [Run(0, end - i, i, end - i)] if end > i else [], i, end, origin="shell")]
         unquoted: List[Tuple[int, int]] = []
         decoded, runs, _ = decode(text, i, end, self._valued, unquoted)
-        blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS}
+        blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS} \
+            if any(_BLANK.search(decoded, a, b) for a, b in unquoted) else None     # (most values have none)
         if not blanks or "IFS" in self.vars or "IFS" in self.exported:
             return [StrValue(decoded, runs, i, end, origin="shell")]
         out, start = [], None
@@ -73,16 +81,17 @@ class Expander(WalkState):
     def _valued(self, text: str, k: int, end: int) -> Tuple[int, Optional[str], Sequence[Run]]:
         """The expansion at k: its end, its value (None: not known), and the runs of a value written in this file
         (`"$OPTS"`: mapped to OPTS=...)."""
-        j, value = self._expansion(text, k, end)
-        if value:
-            setting = self._setting(text[k:j])
+        j = min(skip_expansion(text, k), end)
+        m = _PARAMETER_BODY.fullmatch(text, k, j)
+        if m is None:
+            return j, self._expansion(text, k, j), ()
+        name = m.group(1) or m.group(2)
+        value = self._value(name)
+        if value and name[0] in _NAME_START and name != "BASH_SOURCE[0]":       # `$name`, `${name}` (_setting)
+            setting = self.vars.get(name) or self.exported.get(name)
             if setting is not None and setting.path == self.current and setting.value == value:
                 return j, value, setting.runs
         return j, value, ()
-
-    def _setting(self, body: str) -> Optional[Setting]:
-        m = _VARIABLE.fullmatch(body)
-        return (self.vars.get(m.group(1)) or self.exported.get(m.group(1))) if m else None
 
     def _value(self, name: str) -> Optional[str]:
         """A parameter's value as this shell has it (None: not known, e.g. a variable from the caller)."""
@@ -109,23 +118,20 @@ class Expander(WalkState):
             self._assumed = True
         return None if s is None else s.value
 
-    def _expansion(self, text: str, i: int, end: int) -> Tuple[int, Optional[str]]:
-        j = min(skip_expansion(text, i), end)
+    def _expansion(self, text: str, i: int, j: int) -> Optional[str]:
+        """The value of the expansion text[i:j] that is not a plain parameter (_valued reads those)."""
         body = text[i:j]
-        m = _PARAMETER_BODY.fullmatch(body)
-        if m:
-            return j, self._value(m.group(1) or m.group(2))
         if body.startswith("${") and body.endswith("}"):
-            return j, self._parameter(text, i + 2, j - 1)
+            return self._parameter(text, i + 2, j - 1)
         if body.startswith("$((") and body.endswith("))"):
-            return j, self._arithmetic(text, i + 3, j - 2)
+            return self._arithmetic(text, i + 3, j - 2)
         if body.startswith("$[") and body.endswith("]"):
-            return j, self._arithmetic(text, i + 2, j - 1)
+            return self._arithmetic(text, i + 2, j - 1)
         if body.startswith("$(") and body.endswith(")"):
-            return j, self._substitute(text, i + 2, j - 1)
+            return self._substitute(text, i + 2, j - 1)
         if body.startswith("`") and body.endswith("`") and len(body) > 1:
-            return j, self._substitute(text, i + 1, j - 1)
-        return j, None
+            return self._substitute(text, i + 1, j - 1)
+        return None
 
     def _parameter(self, text: str, a: int, b: int) -> Optional[str]:
         """`${x#pat}`, `${x##pat}`, `${x%pat}`, `${x%%pat}` (pattern removal), `${x:-word}`, `${x-word}` (a default);

@@ -9,6 +9,7 @@ only; what a word is worth is the interpreter's (walk.py, expand.py).
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Dict, List, Optional, Tuple
 
@@ -30,6 +31,8 @@ _OPERATOR_STARTS = frozenset(o[0] for o in _OPERATORS)
 # by the character, not tried in turn (the lexer meets one at every line break)
 _OPERATOR_AT = {c: tuple(o for o in _OPERATORS if o[0] == c) for c in _OPERATOR_STARTS}
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
+_BLANKS = re.compile(r"[ \t\r]+")
+_SPECIAL = frozenset("\\#([&\n;|)")          # what the lexer reads otherwise than as the start of a word
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -131,13 +134,18 @@ def _may_set_at(text: str, k: int, e: int) -> bool:
     return "let" in text[line:k] or opened >= 0 and ")" not in text[opened + 2:k]
 
 
-_LEXED: Dict[str, Dict[tuple, list]] = {}     # text -> (start, stop) -> commands, for the last few texts
+# text -> {(start, stop): its commands, "clean": the whole text's offsets between commands (_commands)}, for the last
+# few texts read
+_LEXED: Dict[str, dict] = {}
 MAX_LEXED_TEXTS = 8
+_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 def _lexed(text: str, start: int, stop: Optional[int]) -> list:
     """The commands of text[start:stop] (_pipelines of _commands), kept for the last few texts read: an evaluated
-    loop's body is walked once per argument, and NPP015 walks a launcher several times."""
+    loop's body is walked once per argument, and NPP015 walks a launcher several times. A part of a text already read
+    whole (a function's or a loop's body) is a slice of the whole text's commands where the lexer is between commands
+    at both ends, as it is at the start of a text (see _commands' `clean`); it is read again otherwise."""
     table = _LEXED.get(text)
     if table is None:
         if len(_LEXED) >= MAX_LEXED_TEXTS:
@@ -145,8 +153,41 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
         table = _LEXED[text] = {}
     found = table.get((start, stop))
     if found is None:
-        found = table[(start, stop)] = list(_pipelines(_commands(text, start, stop)))
+        whole, clean = table.get((0, None)), table.get("clean")
+        if (start, stop) == (0, None) or whole is None or clean is None:
+            clean = {} if (start, stop) == (0, None) else None
+            found = list(_pipelines(_commands(text, start, stop, clean)))
+            if clean is not None:
+                table["clean"] = clean
+        else:
+            n = len(text) if stop is None else stop
+            first = _after_space(text, start, n)
+            a = clean.get(first)
+            b = len(whole) if stop is None else clean.get(stop)
+            found = [] if first >= n else whole[a:b] if a is not None and b is not None and a <= b else \
+                list(_pipelines(_commands(text, start, stop)))
+        table[(start, stop)] = found
     return found
+
+
+def _following(text: str, i: int):
+    """The commands from i to the end of the text (_commands(text, i), or with _pipelines' `&` given to a pipeline's
+    commands, which the finders of a body's end do not read), from the whole text's commands where it has been read."""
+    table = _LEXED.get(text)
+    if table is not None and "clean" in table:
+        first = _after_space(text, i, len(text))
+        if first >= len(text):
+            return []
+        k = table["clean"].get(first)
+        if k is not None:
+            return itertools.islice(table[(0, None)], k, None)
+    return _commands(text, i)
+
+
+def _after_space(text: str, i: int, n: int) -> int:
+    """After the blanks and line breaks at i (not past n)."""
+    m = _SPACE.match(text, i, n)
+    return m.end() if m else i
 
 
 def _pipelines(commands):
@@ -164,81 +205,104 @@ def _pipelines(commands):
     yield from pending
 
 
-def _commands(text: str, start: int = 0, stop: Optional[int] = None):
+def _commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Optional[Dict[int, int]] = None):
     """Simple commands of text[start:stop] as (word spans, the operator after them, the operator's offset), split
     at operators and newlines; comments skipped.
 
-    `for ((...))` is kept as one command; the words after `in` in a `for` stay with it."""
+    `for ((...))` is kept as one command; the words after `in` in a `for` stay with it.
+
+    clean: filled with {offset: how many commands come before it} for the offsets where the lexer is as at the start
+    of a text: after an operator that leaves nothing open (no `)`, `|`, here-document or case pattern to come), and
+    the blanks and line breaks after it (which change nothing there), at the first character after them. Read from
+    there to an offset in it, a text gives the commands between them (_lexed)."""
     i, n = start, len(text) if stop is None else stop
     words: List[Tuple[int, int]] = []
     heredocs: List[Tuple[str, bool]] = []          # (delimiter, <<- strips tabs) whose bodies follow this line
     closed = False                                  # the last thing read was a `)`
     after_close = False                             # these words follow a `)`: redirections of the subshell
     pattern = False                                 # in a `case`, where a pattern ends at its `)`
+    count = 0                                       # commands yielded
+    piped = False                                   # the last one yielded is before a `|` (its pipeline goes on)
     while i < n:
         c = text[i]
         if c in " \t\r":
+            m = _BLANKS.match(text, i, n)           # (a run of them at once: most characters of a launcher)
+            i = m.end() if m else i + 1
+            continue
+        if c == "\n" and not words and not heredocs:
+            # a line break with no command before it (a blank or comment line): what the operator branch below does
+            # with it, without the checks on the way (a third of a launcher's lines)
+            closed = after_close = False
             i += 1
+            if clean is not None and not pattern and not piped:
+                clean[_after_space(text, i, n)] = count
             continue
-        if pattern and c != "\n":
-            if not (text.startswith("esac", i) and _ends_word(text, i + 4)):
-                i = _pattern_end(text, i)          # `a|b)`, `*)`: not a command, not the end of a subshell
-            pattern = False
-            continue
-        if c == "\\" and continuation(text, i, crlf=False):
-            i += 2
-            continue
-        if c == "#":
-            i = comment_end(text, i, n)
-            continue
-        if c == "(" and text.startswith("((", i) and (not words or text[words[0][0]:words[0][1]] == "for"):
-            close = arithmetic_end(text, i, n)    # `(( i++ ))`, `for ((...))`: arithmetic, one word
-            words.append((i, close))
-            i = close
-            continue
-        if c == "(" and words and words[-1][1] == i and text[words[-1][1] - 1] == "=":
-            words[-1] = (words[-1][0], _array_end(text, i))     # `ids=(0 1 2)`: one assignment word
-            i = words[-1][1]
-            continue
-        if c == "[" and text.startswith("[[", i) and _ends_word(text, i + 2) and \
-                (not words or text[words[-1][0]:words[-1][1]] in ("if", "elif", "while", "until", "!")):
-            close = text.find("]]", i + 2)         # `[[ $x =~ ^(a|b)$ ]]`: its parentheses are no subshell
-            close = n if close < 0 else close + 2
-            words.append((i, close))
-            i = close
-            continue
-        if c == "&" and text.startswith("&>", i):
-            j = i + 2 + (text.startswith(">", i + 2))
-            words.append((i, j))                    # `&> log`, `&>> log`: a redirection, not `&`
-            i = j
-            continue
-        if c == "\n" and heredocs:
-            if words:
-                yield words, "\n", i
-            words = []
-            i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
-            heredocs = []
-            continue
-        op = None
-        for o in _OPERATOR_AT.get(c, ()):
-            if text.startswith(o, i):
-                op = o
-                break
-        if op is not None:
-            if words and after_close and _redirections_only(text, words):
-                words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections
-                closed = True
-            if words or op in "()" or op == ";;" or (op in _AFTER_SUBSHELL and closed):
-                # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
-                yield words, op, i
-            if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
-                pattern = True                      # a pattern comes next
-            closed = op == ")"
-            after_close = False
-            words = []
-            # `cmd |& tee log` pipes both outputs: a pipe, not `&`
-            i += 2 if text.startswith("|&", i) else len(op)
-            continue
+        if pattern or c in _SPECIAL:             # (else a word starts here: the checks below are for none)
+            if pattern and c != "\n":
+                if not (text.startswith("esac", i) and _ends_word(text, i + 4)):
+                    i = _pattern_end(text, i)          # `a|b)`, `*)`: not a command, not the end of a subshell
+                pattern = False
+                continue
+            if c == "\\" and continuation(text, i, crlf=False):
+                i += 2
+                continue
+            if c == "#":
+                i = comment_end(text, i, n)
+                continue
+            if c == "(" and text.startswith("((", i) and (not words or text[words[0][0]:words[0][1]] == "for"):
+                close = arithmetic_end(text, i, n)    # `(( i++ ))`, `for ((...))`: arithmetic, one word
+                words.append((i, close))
+                i = close
+                continue
+            if c == "(" and words and words[-1][1] == i and text[words[-1][1] - 1] == "=":
+                words[-1] = (words[-1][0], _array_end(text, i))     # `ids=(0 1 2)`: one assignment word
+                i = words[-1][1]
+                continue
+            if c == "[" and text.startswith("[[", i) and _ends_word(text, i + 2) and \
+                    (not words or text[words[-1][0]:words[-1][1]] in ("if", "elif", "while", "until", "!")):
+                close = text.find("]]", i + 2)         # `[[ $x =~ ^(a|b)$ ]]`: its parentheses are no subshell
+                close = n if close < 0 else close + 2
+                words.append((i, close))
+                i = close
+                continue
+            if c == "&" and text.startswith("&>", i):
+                j = i + 2 + (text.startswith(">", i + 2))
+                words.append((i, j))                    # `&> log`, `&>> log`: a redirection, not `&`
+                i = j
+                continue
+            if c == "\n" and heredocs:
+                if words:
+                    yield words, "\n", i
+                    count += 1
+                    piped = False
+                words = []
+                i = heredoc_end(text, i + 1, heredocs)       # the bodies are data, not commands
+                heredocs = []
+                continue
+            op = None
+            for o in _OPERATOR_AT.get(c, ()):
+                if text.startswith(o, i):
+                    op = o
+                    break
+            if op is not None:
+                if words and after_close and _redirections_only(text, words):
+                    words = []                          # `( ... ) > log 2>&1 &`: the subshell's redirections
+                    closed = True
+                if words or op in "()" or op == ";;" or (op in _AFTER_SUBSHELL and closed):
+                    # ([], "("): a subshell opens; ([], ")"): one closes after `;`; ([], "&&"): what follows `( ... )`
+                    yield words, op, i
+                    count += 1
+                    piped = op == "|"
+                if op in (";;", ";&", ";;&") or (words and text[words[0][0]:words[0][1]] == "case"):
+                    pattern = True                      # a pattern comes next
+                closed = op == ")"
+                after_close = False
+                words = []
+                # `cmd |& tee log` pipes both outputs: a pipe, not `&`
+                i += 2 if text.startswith("|&", i) else len(op)
+                if clean is not None and not pattern and not heredocs and op != ")" and not piped:
+                    clean[_after_space(text, i, n)] = count
+                continue
         if not words:
             after_close = closed
         closed = False
@@ -254,6 +318,8 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None):
         if len(words) > 2 and text[i - 2:i] == "in" and j - words[-1][0] == 2 and \
                 text[words[0][0]:words[0][1]] == "case":
             yield words, "\n", i                    # `case $x in a) ...` on one line: the pattern follows
+            count += 1
+            piped = False
             words, pattern = [], True
     if words:
         yield words, "", n
@@ -263,7 +329,7 @@ def _brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
     """For the `{` at brace that opens a function's body: (body start, start of its `}`, just after the operator
     that follows the `}`), or None."""
     depth = 0
-    for words, op, where in _commands(text, brace + 1):
+    for words, op, where in _following(text, brace + 1):
         heads = [text[a:b] for a, b in words]
         if not heads:
             continue
@@ -298,7 +364,7 @@ def _loop_body(text: str, at: int) -> Optional[Tuple[int, int, int]]:
     """For a loop header whose operator is at `at`: (start of its body after `do`, start of its `done`, end of
     `done`), or None when they are not found."""
     depth, body = 0, None
-    for words, op, where in _commands(text, at + (1 if at < len(text) else 0)):
+    for words, op, where in _following(text, at + (1 if at < len(text) else 0)):
         if not words:
             continue
         head = text[words[0][0]:words[0][1]]

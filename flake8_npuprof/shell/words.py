@@ -316,6 +316,12 @@ def _command_start(text: str, k: int) -> bool:
     return j < 0 or text[j] in "(;&|\n"
 
 
+# what _command_substitution_end does nothing with but step over (outside double quotes: no quote, `\\`, `$`, backquote,
+# `<`, `#`, parenthesis, nor the `c`/`e` of case/esac; inside them: no `\\`, `$` or `"`)
+_INERT = re.compile(r"[^\\$\"'`<#ce()]*")
+_INERT_QUOTED = re.compile(r'[^\\$"]*')
+
+
 def _command_substitution_end(text: str, k: int) -> int:
     """After the `)` that closes a `$(` whose body starts at k: quotes, nested `$( )`, `( )`, here-documents and
     the `)` of case patterns (`$(case $x in a) echo 1;; esac)`) do not close it. One pass with a stack of what is
@@ -323,8 +329,13 @@ def _command_substitution_end(text: str, k: int) -> int:
     n = len(text)
     stack: List[Optional[List[int]]] = [[1, 0]]
     while k < n:
-        c = text[k]
         top = stack[-1]
+        # a run of characters that open, close or start nothing is passed over at once
+        m = (_INERT_QUOTED if top is None else _INERT).match(text, k, n)
+        k = m.end() if m else k
+        if k >= n:
+            break
+        c = text[k]
         if c == "\\":
             k += 2
             continue
@@ -392,6 +403,14 @@ def continuation(text: str, i: int, crlf: bool = True) -> int:
     return 3 if crlf and text.startswith("\\\r\n", i) else 0
 
 
+# pieces of a word that word_end's loop below steps over one at a time, each ending where the loop ends it: characters
+# that stand for themselves, `$name`, `$1`, `${name}`, a closed '...', a `\` and the character it escapes (a
+# parameter's name is ASCII, as _PARAMETER reads it). No "...": a repetition inside it would make the search of an
+# unclosed one exponential; the loop reads it
+_WORD_RUN = re.compile(r"""(?:[^ \t\n;&|<>()\r'"\\$`]+|\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|"""
+                       r"""\$\{[A-Za-z_][A-Za-z0-9_]*\}|'[^']*'|\\[\s\S])*""")
+
+
 def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
     """The end of the word at i, read_word's end without decoding it (stop: the end of the text read, e.g. a
     command substitution's body), except at a redirection operator, which ends the word with the operator in it
@@ -399,6 +418,8 @@ def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
     descriptor of the word (`2>`); after anything else the operator starts the next word (`-mode=x> log`)."""
     n = len(text) if stop is None else stop
     start = i
+    m = _WORD_RUN.match(text, i, n)             # the common pieces at once; the loop goes on from where they end
+    i = m.end() if m else i
     while i < n:
         c = text[i]
         if c in " \t\r\n;&|<>()":
