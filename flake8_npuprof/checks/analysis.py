@@ -46,7 +46,8 @@ class Context:
         self.filename = filename
         self.settings = settings
         self.target = settings.target
-        self.sites = collect(tree, src.text, src.line_starts, walks)      # walks: an edited document's (server)
+        # walks: an edited document's (server); lf_lines: flake8's lines (the plugin's)
+        self.sites = collect(tree, src.text, src.line_starts, walks, src.lf_lines)
         self.resolver = _later()[0].ProjectResolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []

@@ -36,6 +36,16 @@ class SourceText:
         self._lines = lines
 
     @cached_property
+    def lf_lines(self) -> Optional[List[str]]:
+        """The lines the text was given split into, when they are its pieces between LFs (the text has no CR):
+        flake8's lines, which joined are the text, split after each line end. As many as the text has pieces
+        between LFs, so split after the LFs alone (not also at a form feed, as str.splitlines does). Else None."""
+        text, lines = self.text, self._lines
+        if lines is None or "\r" in text or len(lines) != text.count("\n") + (not text.endswith("\n")):
+            return None
+        return lines
+
+    @cached_property
     def line_starts(self) -> List[int]:
         """The offset each line starts at: worked out when first asked (most analysed files report
         nothing and never ask), then a plain attribute."""
@@ -45,15 +55,12 @@ class SourceText:
             for m in re.finditer(r"\r\n|\r|\n", text):
                 starts.append(m.end())
             return starts
-        lines = self._lines
-        ended = text.endswith("\n")
-        if lines is not None and len(lines) == text.count("\n") + (not ended):
-            # the lines the text was split into after each line end (flake8's; joined, they are the text), as
-            # many as it has pieces between LFs: so split after the LFs alone (not also at a form feed, as
-            # str.splitlines does). Their lengths add up without a string made per line, the bulk of the split
-            # below: it took the plugin about 6 M instructions on 40 setup files
+        lines = self.lf_lines
+        if lines is not None:
+            # their lengths add up without a string made per line, the bulk of the split below: it took the
+            # plugin about 6 M instructions on 40 setup files
             starts = list(accumulate(map(len, lines), initial=0))
-            if not ended:
+            if not text.endswith("\n"):
                 starts.pop()
             return starts
         # LF only, nearly every file: a third of the time of the loop above
