@@ -30,6 +30,8 @@ class Located(Protocol):
 class SourceText:
     """The file's text with line tables; offsets are absolute character indexes."""
 
+    _lines: Optional[List[str]] = None      # (a subclass that keeps its text otherwise has no lines: commands/check)
+
     def __init__(self, text: str, lines: Optional[List[str]] = None):
         """lines: the text split after line ends, as flake8 gives them (or None): what line_starts is made from."""
         self.text = text
