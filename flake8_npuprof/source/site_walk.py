@@ -126,7 +126,7 @@ def _blocked_lines(text: str, starts: List[int], lines: Optional[Tuple[int, int]
         if not part.isascii():
             blocked.update(bisect_right(starts, lo + m.start()) for m in _NON_ASCII.finditer(part))
     elif not text.isascii():
-        if "\r" in text:
+        if pieces is None and "\r" in text:       # (pieces between LFs: the text holds no CR)
             blocked.update(bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(text))
         else:                           # lines as the line starts count them (LF only), a third of the time
             # (flake8's lines when given: the split made a string per line, 60 % of this loop's instructions)
