@@ -219,3 +219,21 @@ def test_a_text_with_few_colons_is_not_walked_for_its_conditions(monkeypatch):
     deeper = chain(prefilter.MAX_CONDITIONS + 1)
     found = prefilter.too_many_conditions(ast.parse(words + deeper), words + deeper)
     assert found is not None and found.lineno == 100 + 2 * prefilter.MAX_CONDITIONS + 2 and walked
+
+
+def test_a_named_setup_is_not_looked_for_again_as_torch_npus_config_path():
+    # PROF_CONFIG_PATH is looked for only when the TF names decided nothing: for a TF setup it was a pass for nothing
+    from flake8_npuprof.source import prefilter
+
+    class Spy(str):
+        asked: list = []
+
+        def __contains__(self, word):
+            Spy.asked.append(word)
+            return str.__contains__(self, word)
+    tf = Spy("config.parameter_map['profiling_mode'].b = True  # PROF_CONFIG_PATH\n")
+    assert prefilter.might_configure_profiling(tf) and "PROF_CONFIG_PATH" not in Spy.asked
+    Spy.asked = []
+    torch = Spy("import torch_npu\nos.environ['PROF_CONFIG_PATH'] = '/tmp/p'\n")
+    assert prefilter.might_configure_profiling(torch) and "PROF_CONFIG_PATH" in Spy.asked
+    assert not prefilter.might_configure_profiling(Spy("# PROF_CONFIG_PATH, torch_npu\nx = 1\n"))

@@ -56,12 +56,11 @@ def might_configure_profiling(text: str) -> bool:
     # "PROF" covers PROFILING_*, MS_PROFILER_OPTIONS and PROF_CONFIG_PATH (torch_npu's dynamic profiling)
     if not (rofil or "PROF" in text or "custom_optimizers" in text or "msprof" in text):
         return False
-    config_path = "PROF_CONFIG_PATH" in text
     # the TF names are looked for only where a TF marker is: "rofil" alone (cProfile, line_profiler) is not one
     if ((rofil and "rofiling" in text) or "PROFILING" in text or "custom_optimizers" in text or "msprof" in text) \
             and names_a_setup(text):
         return True
-    if (rofil or config_path) and names_torch_npu(text):
+    if (rofil or "PROF_CONFIG_PATH" in text) and names_torch_npu(text):     # (not looked for before: a pass)
         return True
     if names_mindspore(text):
         return True
