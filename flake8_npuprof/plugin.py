@@ -194,7 +194,8 @@ class NpuProfChecker:
             return                          # the common case: nothing more is imported
         analysis, fix = _pipeline()
         try:
-            findings = analysis.analyse(text, self.tree, self.filename, self.settings or analysis.Settings(), profiling)
+            findings = analysis.analyse(text, self.tree, self.filename, self.settings or analysis.Settings(), profiling,
+                                        self.lines)
         except Exception as exc:            # analyse() already guards; this is the last line
             findings = [analysis.internal_error(exc)]
         for f in findings:

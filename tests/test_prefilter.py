@@ -196,7 +196,44 @@ def test_a_text_spelling_few_conditions_is_not_walked_for_them(monkeypatch):
     real = prefilter._too_deep
     monkeypatch.setattr(prefilter, "_too_deep", lambda stmt: walked.append(stmt) or real(stmt))
     assert prefilter.too_many_conditions(ast.parse(few), few) is None and walked == []
-    over = few + "if a:\n    pass\n" * 3                                      # 258 words, 1 condition deep
+    over = few + "if a:\n    pass\n" * 3 + "# " + ":" * 200 + "\n"      # 258 words, 1 condition deep, 334 colons
     assert prefilter.too_many_conditions(ast.parse(over), over) is None and len(walked) == 129
     found = prefilter.too_many_conditions(ast.parse(chain), chain)
     assert found is not None and found.lineno == 2 * prefilter.MAX_CONDITIONS + 2
+
+
+def test_a_text_with_few_colons_is_not_walked_for_its_conditions(monkeypatch):
+    # each condition's header (if, elif, while, except, case) ends at a colon of its own: a text of at most 256
+    # colons has no statement under more conditions, however often it spells the words, and is not walked
+    import ast
+    from flake8_npuprof.source import prefilter
+    walked = []
+    real = prefilter._too_deep
+    monkeypatch.setattr(prefilter, "_too_deep", lambda stmt: walked.append(stmt) or real(stmt))
+    words = "".join(f"x{k} = 'if while except case'\n" for k in range(100))     # 400 words, no colon
+    def chain(branches):                # each elif one condition deeper (the else of the branch before)
+        return "if x == 0:\n    y = 0\n" + "".join(f"elif x == {k}:\n    y = {k}\n" for k in range(1, branches))
+    deep = chain(prefilter.MAX_CONDITIONS)
+    assert deep.count(":") == prefilter.MAX_CONDITIONS
+    assert prefilter.too_many_conditions(ast.parse(words + deep), words + deep) is None and walked == []
+    deeper = chain(prefilter.MAX_CONDITIONS + 1)
+    found = prefilter.too_many_conditions(ast.parse(words + deeper), words + deeper)
+    assert found is not None and found.lineno == 100 + 2 * prefilter.MAX_CONDITIONS + 2 and walked
+
+
+def test_a_named_setup_is_not_looked_for_again_as_torch_npus_config_path():
+    # PROF_CONFIG_PATH is looked for only when the TF names decided nothing: for a TF setup it was a pass for nothing
+    from flake8_npuprof.source import prefilter
+
+    class Spy(str):
+        asked: list = []
+
+        def __contains__(self, word):
+            Spy.asked.append(word)
+            return str.__contains__(self, word)
+    tf = Spy("config.parameter_map['profiling_mode'].b = True  # PROF_CONFIG_PATH\n")
+    assert prefilter.might_configure_profiling(tf) and "PROF_CONFIG_PATH" not in Spy.asked
+    Spy.asked = []
+    torch = Spy("import torch_npu\nos.environ['PROF_CONFIG_PATH'] = '/tmp/p'\n")
+    assert prefilter.might_configure_profiling(torch) and "PROF_CONFIG_PATH" in Spy.asked
+    assert not prefilter.might_configure_profiling(Spy("# PROF_CONFIG_PATH, torch_npu\nx = 1\n"))

@@ -90,3 +90,32 @@ def test_crlf_source_positions():
     value = literal_value(src, tree.body[1].value)
     i = value.text.index("L2")
     assert src.position(value.src(i)) == (2, 8)
+
+
+
+@pytest.mark.parametrize("text", [
+    "", "\n", "a", "a\n", "a\nb", "a\nb\n", "a\n\n\nb\n\n", "x = 1\r\ny = 2\n", "a\rb\n",
+    "a\x0cb\nc\n",               # a form feed: str.splitlines splits there too, not only after an LF
+    "a\x1cb\u2028c\x85d\n", "中文\n# 注释\nx = 'é'\n",
+])
+def test_line_starts_from_the_lines_are_those_of_the_text(text):
+    # the plugin hands flake8's lines over (split after each LF); lines split elsewhere as well are not used
+    whole = SourceText(text).line_starts
+    if "\r" not in text:
+        assert whole == [0] + [k + 1 for k, c in enumerate(text) if c == "\n"]
+    for lines in (text.splitlines(True), [text], []):
+        if "".join(lines) == text:
+            assert SourceText(text, lines).line_starts == whole
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1  # 中文\ny = 2\n", "a = 'é'\nfor k in b: pass\n\nz = '注'", "plain = 1\n", "a\x0cb = '中'\nc = 1\n",
+])
+def test_flake8s_lines_block_the_lines_the_text_does(text):
+    # the sites walk reads the lines outside ASCII from flake8's lines when they are the pieces between LFs
+    from flake8_npuprof.source.site_walk import _blocked_lines
+    src = SourceText(text, text.splitlines(True))
+    assert (src.lf_lines is None) == ("\x0c" in text)
+    assert _blocked_lines(text, src.line_starts, pieces=src.lf_lines) == _blocked_lines(text, src.line_starts)
+    if "中" in text:
+        assert 1 in _blocked_lines(text, src.line_starts, pieces=src.lf_lines)

@@ -579,3 +579,19 @@ def test_the_whole_file_is_walked_a_fixed_number_of_times_whatever_the_profilers
         found(profilers(n))
         counts.append(sorted(walks))
     assert counts[0] == counts[1] and len(counts[0]) <= 5, counts
+
+
+@pytest.mark.parametrize("text, mentioned", [
+    ("import tensorflow as tf\nconfig = tf.ConfigProto()\nconfig.graph_options.rewrite_options.custom_optimizers"
+     ".add().parameter_map['profiling_mode'].b = True\n", False),
+    ("import torch_npu\nprof = torch_npu.profiler.profile()\nprof.start()\n", True),
+])
+def test_whether_a_file_mentions_torch_npu_is_asked_of_its_text_once_per_analysis(monkeypatch, text, mentioned):
+    # torch_npu's checks (torch_npu, torch_npu_members, torch_npu_utils_profile) each asked it: three passes over
+    # the text each time; the analysis keeps the answer
+    from flake8_npuprof.checks import torch_npu_report
+    asked = []
+    real = torch_npu_report.mentions_torch_npu
+    monkeypatch.setattr(torch_npu_report, "mentions_torch_npu", lambda t: asked.append(t) or real(t))
+    analyse(text, None, "x.py")
+    assert asked == [text] and real(text) is mentioned

@@ -46,7 +46,8 @@ class Context:
         self.filename = filename
         self.settings = settings
         self.target = settings.target
-        self.sites = collect(tree, src.text, src.line_starts, walks)      # walks: an edited document's (server)
+        # walks: an edited document's (server); lf_lines: flake8's lines (the plugin's)
+        self.sites = collect(tree, src.text, src.line_starts, walks, src.lf_lines)
         self.resolver = _later()[0].ProjectResolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []
@@ -307,14 +308,17 @@ def syntax_check(text: str, filename: str = "<unknown>") -> Optional[Finding]:
 
 
 def analyse(text: str, tree: Optional[ast.AST], filename: str = "<unknown>",
-            settings: Settings = Settings(), profiling: Optional[bool] = None) -> List[Finding]:
-    """All findings for one file's text (tree: flake8's ast, or None to parse here)."""
-    return analyse_each(text, tree, filename, (settings,), profiling=profiling)[0]
+            settings: Settings = Settings(), profiling: Optional[bool] = None,
+            lines: Optional[List[str]] = None) -> List[Finding]:
+    """All findings for one file's text (tree: flake8's ast, or None to parse here; lines: flake8's lines, which
+    joined are the text)."""
+    return analyse_each(text, tree, filename, (settings,), profiling=profiling, lines=lines)[0]
 
 
 def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
                  each: Sequence[Settings], compiled: bool = False,
-                 profiling: Optional[bool] = None, walks=None) -> List[List[Finding]]:
+                 profiling: Optional[bool] = None, walks=None,
+                 lines: Optional[List[str]] = None) -> List[List[Finding]]:
     """The findings of one file for each of several settings (`npuprof check` asks for the run's target
     and the wider one its summary counts): one parse, one walk, one model; only the rules run per
     setting.
@@ -326,7 +330,8 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     not checked again. profiling: what might_configure_profiling(text) says, when the caller has
     already asked (the plugin). A file over the work budget is NPP191 and is not even parsed (9.6 MB took
     gigabytes). walks: the kept walks of the tree's top-level statements (source/site_reuse.py; the language
-    server's, whose tree reuses the statements an edit did not touch)."""
+    server's, whose tree reuses the statements an edit did not touch). lines: the text's lines, which joined are
+    the text (flake8's: its line table is made from them, SourceText)."""
     words = None
     if profiling is None:
         profiling = might_configure_profiling(text)
@@ -358,15 +363,18 @@ def analyse_each(text: str, tree: Optional[ast.AST], filename: str,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _analyse(text, tree, filename, each) if walks is None else _analyse(text, tree, filename, each, walks)
+        if walks is None and lines is None:         # (the call the cache's tests count, with its four arguments)
+            return _analyse(text, tree, filename, each)
+        return _analyse(text, tree, filename, each, walks, lines)
     finally:
         if collecting:
             gc.enable()
 
 
-def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings], walks=None) -> List[List[Finding]]:
+def _analyse(text: str, tree: ast.AST, filename: str, each: Sequence[Settings], walks=None,
+             lines: Optional[List[str]] = None) -> List[List[Finding]]:
     try:
-        base = Context(SourceText(text), tree, filename, each[0], walks)
+        base = Context(SourceText(text, lines), tree, filename, each[0], walks)
     except Exception as exc:               # never crash flake8 (RecursionError included): report
         return [[internal_error(exc)] for _ in each]
     out: List[List[Finding]] = []

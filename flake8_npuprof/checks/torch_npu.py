@@ -27,7 +27,7 @@ from .torch_npu_report import (CHECKED as _CHECKED, GOOD as _GOOD, PROFILE_EXAMP
                                every as _every, keywords as _keywords, raises_on_target as _raises_on_target,
                                report as _report, script as _script)
 from .torch_npu_report import (EXPERIMENTAL, EXPERIMENTAL_50, HANDLER, PROFILE, PROFILE_BOOL_50, Warns, SCHEDULE,
-                               Names, mentions_torch_npu)
+                               Names, torch_npu_mentioned)
 from .torch_npu_config import experimental as _experimental, schedule as _schedule
 from .torch_npu_loop import NEVER as _NEVER, escapes as _escapes, index as _index, lifetime as _lifetime, loops as _loops
 
@@ -35,7 +35,7 @@ from .torch_npu_loop import NEVER as _NEVER, escapes as _escapes, index as _inde
 # ---------------------------------------------------------------- the checks
 
 def check(ctx) -> None:
-    if not mentions_torch_npu(ctx.src.text):
+    if not torch_npu_mentioned(ctx):
         return
     names = Names(ctx.tree)
     if not names.aliases:

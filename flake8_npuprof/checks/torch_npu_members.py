@@ -24,7 +24,7 @@ from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.said import Text, aside, clause, logged
 from ..source.suggest import close_matches
-from .torch_npu_report import CHECKED, PROFILER, REF_GUIDE, Names, every, mentions_torch_npu, report, script
+from .torch_npu_report import CHECKED, PROFILER, REF_GUIDE, Names, every, report, script, torch_npu_mentioned
 
 # what a name of the class itself reaches: type's attributes (`ProfilerLevel.mro`), a pybind enum's own
 TYPE_ATTRIBUTES = frozenset(dir(type)) | {"name", "value"}
@@ -39,7 +39,7 @@ def classes() -> Dict[str, dict]:
 
 def check(ctx) -> None:
     text = ctx.src.text
-    if not mentions_torch_npu(text) or not any(c in text for c in classes()):
+    if not torch_npu_mentioned(ctx) or not any(c in text for c in classes()):
         return
     names = Names(ctx.tree)
     if not names.aliases:

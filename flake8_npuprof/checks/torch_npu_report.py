@@ -70,6 +70,16 @@ def mentions_torch_npu(text: str) -> bool:
     return "torch_npu" in text or "npu.prof" in text or "use_npu" in text
 
 
+def torch_npu_mentioned(ctx) -> bool:
+    """mentions_torch_npu of the analysed file, found once per analysis: two checks ask it (torch_npu's and
+    torch_npu_members'), and in a file that names none of the words it is three passes over the whole text."""
+    memo = ctx.sites.memo
+    found = memo.get(mentions_torch_npu)
+    if found is None:
+        found = memo[mentions_torch_npu] = mentions_torch_npu(ctx.src.text)
+    return bool(found)
+
+
 def _torch_enum(owner: str, member: str) -> Optional[EnumRef]:
     kind = ENUMS.get(owner)
     if kind is None:

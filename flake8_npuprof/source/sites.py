@@ -650,14 +650,14 @@ class Sites:
 
 
 def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int]] = None,
-            walks: Optional[Walks] = None) -> Sites:
+            walks: Optional[Walks] = None, lines: Optional[List[str]] = None) -> Sites:
     """The sites of a module's tree. With the module's text and its line starts, the expressions of the
     plain statements (`x = ...`, `f(...)`, `return ...`) that hold none of the words a setup is made of
     are walked only when a question asks for them (a word in their text, a node in them, or everything):
     most of a training script's nodes, and most of them never asked for. Then each top-level statement is
     walked on its own, its positions from (its index + 1) * SLOT, so that they do not depend on the others;
     with walks (an edited document's, site_reuse), a statement the last analysis walked at the same index is
-    not walked again."""
+    not walked again. lines: the text's pieces between LFs, when the caller has them (SourceText.lf_lines)."""
     lazy = text is not None and starts is not None and isinstance(tree, ast.Module)
     if walks is not None and lazy:
         module: Scope = walks.module
@@ -671,7 +671,7 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
         assert text is not None and starts is not None
         sites._text, sites._starts = text, starts
         sites.kept = walks is not None
-        _walk_statements(sites, cast(ast.Module, tree), text, starts, walks)
+        _walk_statements(sites, cast(ast.Module, tree), text, starts, walks, lines)
     else:
         blocked = None
         if text is not None and starts is not None:
@@ -687,7 +687,8 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
     return sites
 
 
-def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int], walks: Optional[Walks]) -> None:
+def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int], walks: Optional[Walks],
+                     lines: Optional[List[str]] = None) -> None:
     """The module, then each top-level statement from its own block of positions (the walk's are kept in walks,
     and a kept one is added instead of walking its statement again)."""
     module = sites.module
@@ -696,7 +697,7 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     sites._walked[1] = (tree, None, context)
     body = tree.body
     if walks is None:
-        whole = _blocked_lines(text, starts)
+        whole = _blocked_lines(text, starts, pieces=lines)
         last = 1
         for k, stmt in enumerate(body):        # each from its own block of positions
             base = (k + 1) * SLOT
