@@ -224,6 +224,29 @@ def test_a_test_cases_methods_run_and_a_skipped_test_does_not(tmp_path, capsys):
         'train.py:8 profile: OFF: not reached from this file\'s entry point (line 17 if __name__ == "__main__":)'
 
 
+def test_a_test_runner_runs_only_the_tests_of_a_test_case_it_does_not_skip(tmp_path, capsys):
+    # unittest.main() (and pytest) runs the methods named test* (and its hooks: setUp, ...), not a helper nothing
+    # calls; a class under @unittest.skip runs none of its tests; a `skip` of the project's own is no unittest.skip
+    # (python 3.11: `python3 x.py` prints nothing of the helper, of the skipped class or of its setUpClass, and runs
+    # the test under the project's @skip)
+    from flake8_npuprof.cli import main
+    profile = ("        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+               "'./p')) as prof:\n            prof.step()\n")
+    text = ("import unittest\nimport torch_npu\nfrom unittest import skip as unittest_skip\n\n\n"
+            "def skip(reason):\n    return lambda f: f\n\n\n"
+            "class TestProfiler(unittest.TestCase):\n    def helper_profile(self):\n" + profile +
+            "\n    @skip('not really')\n    def test_own_skip(self):\n" + profile +
+            "\n\n@unittest.skip('broken')\nclass TestSkipped(unittest.TestCase):\n    def test_x(self):\n" + profile +
+            '\n\nif __name__ == "__main__":\n    unittest.main()\n')
+    path = _write(tmp_path, text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    entry = 'not reached from this file\'s entry point (line 28 if __name__ == "__main__":)'
+    assert capsys.readouterr().out.splitlines()[1:4] == [
+        f"train.py:12 profile: OFF: {entry}",
+        f"train.py:17 profile: COLLECTS from step 0 into {tmp_path / 'p'}",
+        f"train.py:24 profile: OFF: {entry}"]
+
+
 def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
     text = (IMPORTS + "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
             "args = parser.parse_args()\n\n\ndef run_profiled():\n" + _config() + "\n\ndef main():\n"

@@ -39,6 +39,10 @@ DYNAMIC_ATTRIBUTES = ("Fire",)
 # test runners that run every TestCase of the module they are called in (torch_npu.testing's run_tests() calls
 # unittest.main(); tf.test.main() and absltest.main() run googletest's, which is unittest's)
 TEST_RUNNERS = ("unittest.main", ".run_tests", "absltest.main", "tf.test.main", "googletest.main")
+# the methods of a TestCase a runner calls by itself: its tests (named test*, as unittest's loader and pytest find
+# them; `runTest` where there are none), its hooks, and any dunder (a helper of another name runs only when called)
+TEST_HOOKS = ("runTest", "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "run",
+              "debug", "doCleanups", "doClassCleanups", "shortDescription", "id")
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
 
 
@@ -206,10 +210,11 @@ class Reach:
             if skip is not None:
                 self.skipped[id(s)] = skip
             elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
-                    (s.kind == "function" and parent.kind == "class" and _test_case(parent.node) and
+                    (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
+                     _test_case(parent.node) and _unittest_skip(parent.node, sites.module.node) is None and
                      self._runs_tests()):
-                # a TestCase's methods, in a file that runs unittest (`unittest.main()`, torch_npu's `run_tests()`):
-                # it finds and runs its tests without naming the class
+                # a TestCase's tests and hooks, in a file that runs unittest (`unittest.main()`, torch_npu's
+                # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
@@ -523,13 +528,20 @@ def _test_case(node: ast.ClassDef) -> bool:
     return any((dotted(b) or "").rsplit(".", 1)[-1] == "TestCase" for b in node.bases)
 
 
+def _run_by_runner(name: str) -> bool:
+    """Whether a test runner calls a TestCase's method of this name by itself (TEST_HOOKS)."""
+    return name.startswith("test") or name in TEST_HOOKS or (name.startswith("__") and name.endswith("__"))
+
+
 def _unittest_skip(node, tree) -> Optional[ast.expr]:
-    """The function's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest), else None: unittest puts a
-    function that raises SkipTest in its place, so its body never runs (skipIf/skipUnless decide at run time)."""
+    """The function's or class's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest under that name),
+    else None: on a function unittest puts one that raises SkipTest in its place, so its body never runs; on a class
+    the runner runs none of its tests (skipIf/skipUnless decide at run time)."""
     for d in getattr(node, "decorator_list", ()):
         name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
         if name == "unittest.skip" or name == "skip" and any(
-                isinstance(s, ast.ImportFrom) and s.module == "unittest" and any(a.name == "skip" for a in s.names)
+                isinstance(s, ast.ImportFrom) and s.module == "unittest" and
+                any(a.name == "skip" and a.asname in (None, "skip") for a in s.names)
                 for s in getattr(tree, "body", ())):
             return d
     return None
