@@ -247,6 +247,19 @@ def test_a_test_runner_runs_only_the_tests_of_a_test_case_it_does_not_skip(tmp_p
         f"train.py:24 profile: OFF: {entry}"]
 
 
+def test_a_test_case_by_way_of_a_base_of_the_file_runs_its_tests(tmp_path, capsys):
+    # `class TestProfiler(Base)` with `class Base(unittest.TestCase)` above it: unittest.main() runs test_profile
+    # (python 3.11); it said "not reached from this file's entry point"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass Base(unittest.TestCase):\n"
+                  "    def setUp(self):\n        pass\n\n\nclass Middle(Base):\n    pass\n\n\n"
+                  "class TestProfiler(Middle):\n    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == f"train.py:16 profile: COLLECTS from step 0 into {tmp_path / 'p'}"
+
+
 def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
     text = (IMPORTS + "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
             "args = parser.parse_args()\n\n\ndef run_profiled():\n" + _config() + "\n\ndef main():\n"

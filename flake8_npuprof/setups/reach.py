@@ -192,6 +192,7 @@ class Reach:
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
         self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
+        classes = {s.node.name: s.node for s in sites.scopes if s.kind == "class" and s.parent is sites.module}
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -211,7 +212,7 @@ class Reach:
                 self.skipped[id(s)] = skip
             elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
                     (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
-                     _test_case(parent.node) and _unittest_skip(parent.node, sites.module.node) is None and
+                     _test_case(parent.node, classes) and _unittest_skip(parent.node, sites.module.node) is None and
                      self._runs_tests()):
                 # a TestCase's tests and hooks, in a file that runs unittest (`unittest.main()`, torch_npu's
                 # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
@@ -523,9 +524,15 @@ def _open_class(node: ast.ClassDef, local: AbstractSet[str]) -> bool:
     return False
 
 
-def _test_case(node: ast.ClassDef) -> bool:
-    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's)."""
-    return any((dotted(b) or "").rsplit(".", 1)[-1] == "TestCase" for b in node.bases)
+def _test_case(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str] = frozenset()) -> bool:
+    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's), or
+    a class of the module's top level (classes: by name) that is one."""
+    for b in node.bases:
+        name = dotted(b) or ""
+        if name.rsplit(".", 1)[-1] == "TestCase" or (name in classes and name not in seen and
+                                                     _test_case(classes[name], classes, seen | {node.name})):
+            return True
+    return False
 
 
 def _run_by_runner(name: str) -> bool:
