@@ -260,6 +260,26 @@ def test_a_test_case_by_way_of_a_base_of_the_file_runs_its_tests(tmp_path, capsy
     assert capsys.readouterr().out.splitlines()[1] == f"train.py:16 profile: COLLECTS from step 0 into {tmp_path / 'p'}"
 
 
+@pytest.mark.parametrize("decorator, out", [
+    # a constant condition is no condition: skipIf(True) / skipUnless(False) is unittest.skip(reason) (python 3.11
+    # skips the test), skipIf(False) / skipUnless(True) leaves it as it is; it said "COLLECTS ... (when a condition)"
+    ("@unittest.skipIf(True, 'off')", "OFF: skipped: `@unittest.skipIf(True, 'off')` (line 7) puts a function that "
+     "raises SkipTest in its place, so this code never runs"),
+    ("@skipUnless(0, 'off')", "OFF: skipped: `@skipUnless(0, 'off')` (line 7) puts a function that raises SkipTest in "
+     "its place, so this code never runs"),
+    ("@unittest.skipIf(False, 'on')", "COLLECTS from step 0 into {}"),
+    ("@unittest.skipUnless(True, 'on')", "COLLECTS from step 0 into {}"),
+])
+def test_a_constant_skip_condition_skips_or_not(tmp_path, capsys, decorator, out):
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nfrom unittest import skipUnless\nimport torch_npu\n\n\n"
+                  "class TestProfiler(unittest.TestCase):\n    " + decorator + "\n    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == f"train.py:9 profile: {out.format(tmp_path / 'p')}"
+
+
 def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
     text = (IMPORTS + "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
             "args = parser.parse_args()\n\n\ndef run_profiled():\n" + _config() + "\n\ndef main():\n"

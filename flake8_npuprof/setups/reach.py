@@ -541,17 +541,25 @@ def _run_by_runner(name: str) -> bool:
 
 
 def _unittest_skip(node, tree) -> Optional[ast.expr]:
-    """The function's or class's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest under that name),
-    else None: on a function unittest puts one that raises SkipTest in its place, so its body never runs; on a class
+    """The function's or class's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest under that name; or
+    a skipIf(True, ...) / skipUnless(False, ...)), else None: on a function unittest puts one that raises SkipTest in its place, so its body never runs; on a class
     the runner runs none of its tests (skipIf/skipUnless decide at run time)."""
     for d in getattr(node, "decorator_list", ()):
         name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
-        if name == "unittest.skip" or name == "skip" and any(
+        last = name.rsplit(".", 1)[-1]
+        if last in ("skip", "skipIf", "skipUnless") and (name == f"unittest.{last}" or name == last and any(
                 isinstance(s, ast.ImportFrom) and s.module == "unittest" and
-                any(a.name == "skip" and a.asname in (None, "skip") for a in s.names)
-                for s in getattr(tree, "body", ())):
-            return d
+                any(a.name == last and a.asname in (None, last) for a in s.names)
+                for s in getattr(tree, "body", ()))) and \
+                (last == "skip" or _constant(d) is not None and _constant(d) == (last == "skipIf")):
+            return d            # (skipIf(True, ...) and skipUnless(False, ...) are skip(...))
     return None
+
+
+def _constant(d) -> Optional[bool]:
+    """The truth of a skipIf/skipUnless decorator's condition where it is a constant (`True`, `0`), else None."""
+    test = d.args[0] if isinstance(d, ast.Call) and d.args else None
+    return bool(test.value) if isinstance(test, ast.Constant) else None
 
 
 def _skip_unless(node) -> Tuple[str, ...]:
@@ -561,7 +569,8 @@ def _skip_unless(node) -> Tuple[str, ...]:
     for d in getattr(node, "decorator_list", ()):
         name = (dotted(d.func) or "") if isinstance(d, ast.Call) else ""
         last = name.rsplit(".", 1)[-1]
-        if last in ("skipIf", "skipUnless") and d.args and (name.startswith("unittest.") or name == last):
+        if last in ("skipIf", "skipUnless") and d.args and (name.startswith("unittest.") or name == last) and \
+                _constant(d) is None:           # (a constant one skips always, or never: _unittest_skip)
             text = guard_text((_Test(d.args[0], last == "skipIf"),))
             out.extend(text or ("a condition",))
     return tuple(out)
