@@ -260,6 +260,21 @@ def test_a_test_case_by_way_of_a_base_of_the_file_runs_its_tests(tmp_path, capsy
     assert capsys.readouterr().out.splitlines()[1] == f"train.py:16 profile: COLLECTS from step 0 into {tmp_path / 'p'}"
 
 
+def test_a_runner_told_which_tests_to_run_runs_those(tmp_path, capsys):
+    # `unittest.main(defaultTest="TestOther")`: python 3.11 runs TestOther's tests only; it said COLLECTS of
+    # TestProfiler's (the class is not named, so its tests are not reached)
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass TestProfiler(unittest.TestCase):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nclass TestOther(unittest.TestCase):\n"
+                  "    def test_other(self):\n        pass\n\n\n"
+                  "if __name__ == \"__main__\":\n    unittest.main(defaultTest=\"TestOther\")\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        'train.py:7 profile: OFF: not reached from this file\'s entry point (line 16 if __name__ == "__main__":)'
+
+
 @pytest.mark.parametrize("decorator, out", [
     # a constant condition is no condition: skipIf(True) / skipUnless(False) is unittest.skip(reason) (python 3.11
     # skips the test), skipIf(False) / skipUnless(True) leaves it as it is; it said "COLLECTS ... (when a condition)"

@@ -234,9 +234,11 @@ class Reach:
         return self.paths.get(id(scope))
 
     def _runs_tests(self) -> bool:
-        """Whether the file calls a test runner that runs every TestCase of the module (TEST_RUNNERS)."""
+        """Whether the file calls a test runner that runs every TestCase of the module (TEST_RUNNERS), not told which
+        to run (`unittest.main(defaultTest="TestB")`, its second argument: those only)."""
         if self._tests_run is None:
-            self._tests_run = any((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests"
+            self._tests_run = any(((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests") and
+                                  len(site.call.args) < 2 and all(k.arg != "defaultTest" for k in site.call.keywords)
                                   for name in ("main", "run_tests") for site in self.sites.calls_named(name))
         return self._tests_run
 
