@@ -260,6 +260,21 @@ def test_a_test_case_by_way_of_a_base_of_the_file_runs_its_tests(tmp_path, capsy
     assert capsys.readouterr().out.splitlines()[1] == f"train.py:16 profile: COLLECTS from step 0 into {tmp_path / 'p'}"
 
 
+def test_a_test_class_with_a_base_from_elsewhere_is_not_said_to_be_unreached(tmp_path, capsys):
+    # `class TestProfiler(common.Base)`: unittest.main() runs test_profile where common.Base is a TestCase (python
+    # 3.11), and this file cannot tell: it said "not reached from this file's entry point"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport common\nimport torch_npu\n\n\nclass TestProfiler(common.Base):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"train.py:8 profile: UNKNOWN: from step 0 into {tmp_path / 'p'}; but the test runner may run the tests of "
+        "TestProfiler (line 6), whose base common.Base is not defined in this file: whether this code runs is not "
+        "known here")
+
+
 def test_a_runner_told_which_tests_to_run_runs_those(tmp_path, capsys):
     # `unittest.main(defaultTest="TestOther")`: python 3.11 runs TestOther's tests only; it said COLLECTS of
     # TestProfiler's (the class is not named, so its tests are not reached)

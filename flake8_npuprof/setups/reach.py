@@ -218,6 +218,8 @@ class Reach:
                 # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
+        self._classes = classes
+        self._maybe_tests: Optional[str] = None     # why a test runner may run tests this file cannot place (known)
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
         # the loads the propagation acts on: a name some scope defines or a dynamic or getattr-like call, an
         # attribute named like a method or a dynamic call (the others it passes over, in order)
@@ -266,7 +268,29 @@ class Reach:
     @property
     def known(self) -> bool:
         """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
-        return self.entry is not None and not self.dynamic
+        return self.entry is not None and not self.dynamic and not self.maybe_tests
+
+    @property
+    def maybe_tests(self) -> str:
+        """Why a test runner the file calls may run tests this file cannot place: a class with test* methods whose
+        base is defined elsewhere (`class TestX(common.Base)`: a TestCase or not), else ""."""
+        if self._maybe_tests is None:
+            self._maybe_tests = ""
+            if self.entry is not None and self._runs_tests():
+                for s in self.sites.scopes:
+                    node = s.node
+                    if s.kind != "class" or _test_case(node, self._classes) or \
+                            _unittest_skip(node, self.sites.module.node) is not None or \
+                            not any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                                    f.name.startswith("test") for f in node.body):
+                        continue
+                    base = next((dotted(b) or ast.unparse(b) for b in node.bases
+                                 if (dotted(b) or "") not in self._classes and dotted(b) != "object"), None)
+                    if base is not None:
+                        self._maybe_tests = (f"the test runner may run the tests of {node.name} (line {node.lineno}), "
+                                             f"whose base {base} is not defined in this file")
+                        break
+        return self._maybe_tests
 
     @property
     def dynamic(self) -> bool:
@@ -292,6 +316,8 @@ class Reach:
         """Why "not reached" cannot be said of this file (when it cannot)."""
         if self.entry is None:
             return "this file has no entry point (no main guard, no top-level call)"
+        if self.maybe_tests:
+            return self.maybe_tests
         _ = self.dynamic
         line, what = self.dynamic_at or (0, "a call")
         return f"this file runs code by a name computed at run time ({what} at line {line})"
