@@ -275,6 +275,20 @@ def test_a_test_class_with_a_base_from_elsewhere_is_not_said_to_be_unreached(tmp
         "known here")
 
 
+def test_a_run_tests_of_the_files_own_is_no_test_runner(tmp_path, capsys):
+    # `def run_tests(): ...` in the file, called in its main guard: python 3.11 runs no test of TestProfiler
+    # (torch_npu.testing's run_tests, imported, is unittest.main)
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass TestProfiler(unittest.TestCase):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\ndef run_tests():\n    print('no tests')\n\n\n"
+                  "if __name__ == \"__main__\":\n    run_tests()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        'train.py:7 profile: OFF: not reached from this file\'s entry point (line 15 if __name__ == "__main__":)'
+
+
 def test_a_runner_told_which_tests_to_run_runs_those(tmp_path, capsys):
     # `unittest.main(defaultTest="TestOther")`: python 3.11 runs TestOther's tests only; it said COLLECTS of
     # TestProfiler's (the class is not named, so its tests are not reached)

@@ -239,7 +239,10 @@ class Reach:
         """Whether the file calls a test runner that runs every TestCase of the module (TEST_RUNNERS), not told which
         to run (`unittest.main(defaultTest="TestB")`, its second argument: those only)."""
         if self._tests_run is None:
-            self._tests_run = any(((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests") and
+            own = {n.name for n in getattr(self.sites.module.node, "body", ())     # (a `def run_tests():` of its own)
+                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            self._tests_run = any(((site.name or "").endswith(TEST_RUNNERS) or
+                                   site.name == "run_tests" and "run_tests" not in own) and
                                   len(site.call.args) < 2 and all(k.arg != "defaultTest" for k in site.call.keywords)
                                   for name in ("main", "run_tests") for site in self.sites.calls_named(name))
         return self._tests_run
