@@ -275,6 +275,18 @@ def test_a_test_class_with_a_base_from_elsewhere_is_not_said_to_be_unreached(tmp
         "known here")
 
 
+def test_a_skip_if_of_the_projects_own_is_no_condition(tmp_path, capsys):
+    # `def skipIf(cond, reason): return lambda f: f`: python 3.11 runs the test whatever SLOW is; it said
+    # "COLLECTS ... (when not (SLOW))"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\ndef skipIf(cond, reason):\n    return lambda f: f\n"
+                  "\n\nclass TestProfiler(unittest.TestCase):\n    @skipIf(SLOW, 'slow')\n    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == f"train.py:12 profile: COLLECTS from step 0 into {tmp_path / 'p'}"
+
+
 def test_a_run_tests_of_the_files_own_is_no_test_runner(tmp_path, capsys):
     # `def run_tests(): ...` in the file, called in its main guard: python 3.11 runs no test of TestProfiler
     # (torch_npu.testing's run_tests, imported, is unittest.main)

@@ -203,9 +203,10 @@ class Reach:
                 methods.setdefault(s.node.name, []).append(s)
                 members.setdefault(id(parent), []).append(s)
             skip = _unittest_skip(s.node, sites.module.node) if s.kind == "function" else None
-            when = _skip_unless(s.node) if s.kind == "function" else ()
+            when = _skip_unless(s.node, sites.module.node) if s.kind == "function" else ()
             if s.kind == "function" and parent.kind == "class":
-                when += _skip_unless(parent.node)       # a class's skipIf/skipUnless holds for each of its tests
+                # a class's skipIf/skipUnless holds for each of its tests
+                when += _skip_unless(parent.node, sites.module.node)
             if when:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
@@ -572,39 +573,46 @@ def _run_by_runner(name: str) -> bool:
 
 
 def _unittest_skip(node, tree) -> Optional[ast.expr]:
-    """The function's or class's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest under that name; or
-    a skipIf(True, ...) / skipUnless(False, ...)), else None: on a function unittest puts one that raises SkipTest in its place, so its body never runs; on a class
-    the runner runs none of its tests (skipIf/skipUnless decide at run time)."""
+    """The function's or class's `@unittest.skip(reason)` (or a skipIf(True, ...) / skipUnless(False, ...)), else
+    None: on a function unittest puts one that raises SkipTest in its place, so its body never runs; on a class the
+    runner runs none of its tests (skipIf/skipUnless with a condition decide at run time: _skip_unless)."""
     for d in getattr(node, "decorator_list", ()):
-        name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
-        last = name.rsplit(".", 1)[-1]
-        if last in ("skip", "skipIf", "skipUnless") and (name == f"unittest.{last}" or name == last and any(
-                isinstance(s, ast.ImportFrom) and s.module == "unittest" and
-                any(a.name == last and a.asname in (None, last) for a in s.names)
-                for s in getattr(tree, "body", ()))) and \
-                (last == "skip" or _constant(d) is not None and _constant(d) == (last == "skipIf")):
+        which = _unittest_decorator(d, tree)
+        if which == "skip" or which and _constant(d) == (which == "skipIf"):
             return d            # (skipIf(True, ...) and skipUnless(False, ...) are skip(...))
     return None
+
+
+def _skip_unless(node, tree) -> Tuple[str, ...]:
+    """What a `@unittest.skipIf(cond, ...)` / `@unittest.skipUnless(cond, ...)` needs for the function (or the tests of
+    the class) to run: `not (cond)` / `cond`, decided when the definition runs."""
+    out: List[str] = []
+    for d in getattr(node, "decorator_list", ()):
+        which = _unittest_decorator(d, tree)
+        if which in ("skipIf", "skipUnless") and _constant(d) is None:   # (a constant one: _unittest_skip)
+            text = guard_text((_Test(d.args[0], which == "skipIf"),))
+            out.extend(text or ("a condition",))
+    return tuple(out)
+
+
+def _unittest_decorator(d, tree) -> str:
+    """"skip", "skipIf" or "skipUnless" where the decorator is unittest's (`unittest.skipIf(...)`, or `skipIf(...)`
+    imported from unittest under its own name: a `skip` of the project's is not), else ""."""
+    name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
+    last = name.rsplit(".", 1)[-1]
+    if last not in ("skip", "skipIf", "skipUnless") or (last != "skip" and not (isinstance(d, ast.Call) and d.args)):
+        return ""
+    if name == f"unittest.{last}" or name == last and any(
+            isinstance(s, ast.ImportFrom) and s.module == "unittest" and
+            any(a.name == last and a.asname in (None, last) for a in s.names) for s in getattr(tree, "body", ())):
+        return last
+    return ""
 
 
 def _constant(d) -> Optional[bool]:
     """The truth of a skipIf/skipUnless decorator's condition where it is a constant (`True`, `0`), else None."""
     test = d.args[0] if isinstance(d, ast.Call) and d.args else None
     return bool(test.value) if isinstance(test, ast.Constant) else None
-
-
-def _skip_unless(node) -> Tuple[str, ...]:
-    """What a `@unittest.skipIf(cond, ...)` / `@unittest.skipUnless(cond, ...)` needs for the function (or the tests of
-    the class) to run: `not (cond)` / `cond`, decided when the definition runs."""
-    out: List[str] = []
-    for d in getattr(node, "decorator_list", ()):
-        name = (dotted(d.func) or "") if isinstance(d, ast.Call) else ""
-        last = name.rsplit(".", 1)[-1]
-        if last in ("skipIf", "skipUnless") and d.args and (name.startswith("unittest.") or name == last) and \
-                _constant(d) is None:           # (a constant one skips always, or never: _unittest_skip)
-            text = guard_text((_Test(d.args[0], last == "skipIf"),))
-            out.extend(text or ("a condition",))
-    return tuple(out)
 
 
 class _Test(NamedTuple):
