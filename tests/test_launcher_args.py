@@ -590,7 +590,11 @@ def test_an_unknown_directory_says_which_cd_and_which_part(tmp_path):
                       ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here"),
                       # mindrlhf's `cd ${ROOT_PATH}/device$[i]` in a loop whose rounds are not known: no command there
                       ("cd /x/device$[RANDOM + 1]\n", "`cd /x/device$[RANDOM + 1]` at run.sh:1: an arithmetic "
-                       "expansion in it is not known statically")):
+                       "expansion in it is not known statically"),
+                      # both: `$((1+1))` is 2 here, and the command's output is not known (it blamed the arithmetic)
+                      ("cd $(git rev-parse --show-toplevel)/device$((1+1))\n", "`cd $(git rev-parse --show-toplevel)/"
+                       "device$((1+1))` at run.sh:1: the output of a command or an arithmetic expansion in it is not "
+                       "known statically")):
         w = _walk(tmp_path, text + "python3 train.py\n")
         (la,) = [c for c in w.commands if c.words[0].text == "python3"]
         assert la.cwd == () and la.lost == why, text
