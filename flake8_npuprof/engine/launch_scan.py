@@ -366,8 +366,8 @@ class _Text:
         """How many `..` between a and b may take a directory up or name a script: not one in a word that is only a
         program's argument (_program_words: `--data_dir=../data`, `ls ..`), written out (no quote, `\\`, `$` or
         `` ` `` in it) and naming no script (no `.py`, `.sh`), nor any of a command that starts no script
-        (shell/command_line.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no such
-        command is a function's call."""
+        (shell/command_line.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no
+        such command is a function's call."""
         n = 0
         for m in _DOTS.finditer(text, a, b):
             if m.end() - m.start() != 2:
