@@ -301,6 +301,22 @@ def test_a_run_tests_of_the_files_own_is_no_test_runner(tmp_path, capsys):
         'train.py:7 profile: OFF: not reached from this file\'s entry point (line 15 if __name__ == "__main__":)'
 
 
+def test_a_test_runner_in_a_function_runs_the_tests_only_if_that_runs(tmp_path, capsys):
+    # `def selftest(): unittest.main()` that nothing calls: python 3.11 runs no test (it said COLLECTS); whether a
+    # function holding the runner runs is not worked out here, so the tests are UNKNOWN, not "not reached"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass TestProfiler(unittest.TestCase):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\ndef selftest():\n    unittest.main()\n\n\n"
+                  "if __name__ == \"__main__\":\n    print('training')\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"train.py:7 profile: UNKNOWN: from step 0 into {tmp_path / 'p'}; but a test runner is called in a function "
+        "(line 12: unittest.main), which may run the tests of TestProfiler (line 5): whether this code runs is not "
+        "known here")
+
+
 def test_a_runner_told_which_tests_to_run_runs_those(tmp_path, capsys):
     # `unittest.main(defaultTest="TestOther")`: python 3.11 runs TestOther's tests only; it said COLLECTS of
     # TestProfiler's (the class is not named, so its tests are not reached)

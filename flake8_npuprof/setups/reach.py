@@ -237,16 +237,20 @@ class Reach:
         return self.paths.get(id(scope))
 
     def _runs_tests(self) -> bool:
-        """Whether the file calls a test runner that runs every TestCase of the module (TEST_RUNNERS), not told which
-        to run (`unittest.main(defaultTest="TestB")`, its second argument: those only)."""
+        """Whether the file's own top level (its main guard too) calls a test runner that runs every TestCase of the
+        module (_runners)."""
         if self._tests_run is None:
-            own = {n.name for n in getattr(self.sites.module.node, "body", ())     # (a `def run_tests():` of its own)
-                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            self._tests_run = any(((site.name or "").endswith(TEST_RUNNERS) or
-                                   site.name == "run_tests" and "run_tests" not in own) and
-                                  len(site.call.args) < 2 and all(k.arg != "defaultTest" for k in site.call.keywords)
-                                  for name in ("main", "run_tests") for site in self.sites.calls_named(name))
+            self._tests_run = any(site.scope is self.sites.module for site in self._runners())
         return self._tests_run
+
+    def _runners(self) -> list:
+        """The calls of a test runner that runs every TestCase of the module (TEST_RUNNERS), not told which to run
+        (`unittest.main(defaultTest="TestB")`, its second argument: those only)."""
+        own = {n.name for n in getattr(self.sites.module.node, "body", ())     # (a `def run_tests():` of its own)
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        return [site for name in ("main", "run_tests") for site in self.sites.calls_named(name)
+                if ((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests" and "run_tests" not in own)
+                and len(site.call.args) < 2 and all(k.arg != "defaultTest" for k in site.call.keywords)]
 
     def skipped_by(self, node) -> Optional[ast.expr]:
         """The `@unittest.skip(...)` of the function node is in (the innermost such), else None."""
@@ -276,17 +280,26 @@ class Reach:
 
     @property
     def maybe_tests(self) -> str:
-        """Why a test runner the file calls may run tests this file cannot place: a class with test* methods whose
-        base is defined elsewhere (`class TestX(common.Base)`: a TestCase or not), else ""."""
+        """Why a test runner the file calls may run tests this file cannot place, else "": a class with test* methods
+        whose base is defined elsewhere (`class TestX(common.Base)`: a TestCase or not), or a TestCase's where the
+        runner is called in a function (whether that runs is not worked out here)."""
         if self._maybe_tests is None:
             self._maybe_tests = ""
-            if self.entry is not None and self._runs_tests():
+            inner = None if self.entry is None or self._runs_tests() else \
+                next((site for site in self._runners() if site.scope is not self.sites.module), None)
+            if self.entry is not None and (self._runs_tests() or inner is not None):
                 for s in self.sites.scopes:
                     node = s.node
-                    if s.kind != "class" or _test_case(node, self._classes) or \
-                            _unittest_skip(node, self.sites.module.node) is not None or \
+                    if s.kind != "class" or _unittest_skip(node, self.sites.module.node) is not None or \
                             not any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and
                                     f.name.startswith("test") for f in node.body):
+                        continue
+                    if _test_case(node, self._classes):
+                        if inner is not None:
+                            self._maybe_tests = (f"a test runner is called in a function (line {inner.call.lineno}: "
+                                                 f"{inner.name}), which may run the tests of {node.name} (line "
+                                                 f"{node.lineno})")
+                            break
                         continue
                     base = next((dotted(b) or ast.unparse(b) for b in node.bases
                                  if (dotted(b) or "") not in self._classes and dotted(b) != "object"), None)
