@@ -275,7 +275,8 @@ class Reach:
 
     @property
     def known(self) -> bool:
-        """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
+        """Whether "not reached" can be said: the entry point is known, no name is computed at run time, and no test
+        runner may run tests the file cannot place (maybe_tests)."""
         return self.entry is not None and not self.dynamic and not self.maybe_tests
 
     @property
