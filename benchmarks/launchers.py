@@ -136,16 +136,7 @@ def _cli(files: List[str], cwd: str, source: Optional[str] = None) -> float:
 def _instructions(files: List[str], cwd: str, source: Optional[str] = None) -> int:
     """Instructions (callgrind) of one `npuprof check --no-cache -j1 FILE...` process, after one run that writes
     the bytecode caches."""
-    env = dict(os.environ, PYTHONPATH=source or str(Path(__file__).resolve().parent.parent), PYTHONHASHSEED="0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    argv = [sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-j1", "-q", *files]
-    subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd, env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
-    found = re.search(r"Collected : (\d+)", proc.stderr)
-    if not found:
-        raise SystemExit(f"callgrind gave no count: {proc.stderr[-500:]}")
-    return int(found.group(1))
+    return _callgrind([sys.executable, "-m", "flake8_npuprof", "check", "--no-cache", "-j1", "-q", *files], cwd, source)
 
 
 def _pairs(a, b, repeat: int) -> Tuple[float, float, float]:
@@ -262,9 +253,10 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def _callgrind(argv: List[str], cwd: str) -> int:
-    """Instructions of one process (after one run that writes the bytecode caches), PYTHONHASHSEED=0."""
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), PYTHONHASHSEED="0")
+def _callgrind(argv: List[str], cwd: str, source: Optional[str] = None) -> int:
+    """Instructions of one process (after one run that writes the bytecode caches), PYTHONHASHSEED=0, with the
+    flake8_npuprof of `source` (a checkout's folder; this one's by default)."""
+    env = dict(os.environ, PYTHONPATH=source or str(Path(__file__).resolve().parent.parent), PYTHONHASHSEED="0")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd, env=env,

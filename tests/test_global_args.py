@@ -465,6 +465,15 @@ def test_a_source_archive_says_it_records_no_pinned_commit(capsys, project):
     assert f"its default is not known here ({why})" in "\n".join(_emulate(capsys, project, []))
 
 
+def test_an_index_without_the_submodule_says_so(capsys, project):
+    # .gitmodules names 3rdparty/Megatron-LM, and the index (version 2, read) holds a gitlink for MindSpeed only: it
+    # said "no git index of version 2 or 3", and there is one
+    _pinned(project, {"3rdparty/MindSpeed": MINDSPEED})
+    why = ("the Megatron-LM release 3rdparty/Megatron-LM pins decides it, and the commit it pins is not read here (the "
+           "project's git index records no commit at 3rdparty/Megatron-LM)")
+    assert f"its default is not known here ({why})" in "\n".join(_emulate(capsys, project, []))
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 @pytest.mark.parametrize("fifo", [".gitmodules", ".git/index"])
 def test_a_fifo_in_the_scanned_tree_is_not_waited_on(capsys, project, fifo):

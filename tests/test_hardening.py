@@ -639,3 +639,18 @@ def test_read_bytes_reads_on_while_a_file_grows_and_stops_at_the_limit(tmp_path,
     assert files.read_bytes(str(f)) == b"b" * 70000
     with pytest.raises(files.ReadError, match=r"^not read: more than the 69,999-byte limit for a source file$"):
         files.read_bytes(str(f), limit=69999)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_read_bytes_refuses_a_fifo_put_in_a_files_place_after_its_stat(tmp_path, monkeypatch):
+    # the path was a regular file at os.stat and a FIFO at os.open (replaced between them): the descriptor's
+    # fstat refuses it, and the descriptor is closed (O_NONBLOCK: opening it blocked nothing)
+    from flake8_npuprof.source import files
+    os.mkfifo(tmp_path / "pipe")
+    regular = os.stat_result((0o100644, *os.stat(tmp_path)[1:]))
+    real_stat, real_close, closed = os.stat, os.close, []
+    monkeypatch.setattr(files.os, "stat", lambda p, *a, **k: regular if str(p).endswith("pipe") else real_stat(p))
+    monkeypatch.setattr(files.os, "close", lambda fd: (closed.append(fd), real_close(fd)))
+    with pytest.raises(files.ReadError, match=r"^not read: a FIFO, not a regular file$"):
+        files.read_bytes(str(tmp_path / "pipe"))
+    assert len(closed) == 1

@@ -104,6 +104,22 @@ def test_an_option_the_launcher_only_documents_is_said_to_change_no_launch(tmp_p
     assert "changes no launch" not in _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"]
 
 
+def test_an_option_a_launcher_tests_outside_its_argument_loop_is_not_said_to_change_nothing(tmp_path):
+    # `[[ "$*" == *--profiling=True* ]]` and a `sed` on a file: the launches' words are the same, but bash runs the
+    # sed only with the option (bash 5.2), so "changes no launch: each is the same without it" would be false
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text()
+    text = text.replace(text[text.index("    elif [[ $para == --profiling*"):
+                             text.index("    elif [[ $para == --data_path*")], "")
+    launcher.write_text(text.replace("mkdir -p ${cur_path}/output\n", "mkdir -p ${cur_path}/output\n"
+                                     'if [[ "$*" == *--profiling=True* ]]; then\n'
+                                     "    sed -i 's/^PROF = False/PROF = True/' ${cur_path}/../src/settings.py\nfi\n"))
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == (
+        "profiling is off unless --profiling=True is passed to ../src/train.py: the launcher does not pass it, and "
+        "its default is False (train.py:9)")
+
+
 def test_an_option_that_goes_nowhere_is_said_over_several_launches_too(tmp_path):
     # Speech_Transformer's launcher runs pre_process.py, then train.py; neither nor any file of the project profiles:
     # with --profiling=True the answer said only "no launch switches profiling on" (NPP015 says the option is lost)
@@ -574,7 +590,11 @@ def test_an_unknown_directory_says_which_cd_and_which_part(tmp_path):
                       ("cd\n", "`cd` at run.sh:1 goes to $HOME, which is not known here"),
                       # mindrlhf's `cd ${ROOT_PATH}/device$[i]` in a loop whose rounds are not known: no command there
                       ("cd /x/device$[RANDOM + 1]\n", "`cd /x/device$[RANDOM + 1]` at run.sh:1: an arithmetic "
-                       "expansion in it is not known statically")):
+                       "expansion in it is not known statically"),
+                      # both: `$((1+1))` is 2 here, and the command's output is not known (it blamed the arithmetic)
+                      ("cd $(git rev-parse --show-toplevel)/device$((1+1))\n", "`cd $(git rev-parse --show-toplevel)/"
+                       "device$((1+1))` at run.sh:1: the output of a command or an arithmetic expansion in it is not "
+                       "known statically")):
         w = _walk(tmp_path, text + "python3 train.py\n")
         (la,) = [c for c in w.commands if c.words[0].text == "python3"]
         assert la.cwd == () and la.lost == why, text

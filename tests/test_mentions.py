@@ -138,6 +138,15 @@ def test_a_profiler_parked_in_a_module_the_script_imports_is_no_profiler(tmp_pat
         "run.sh:3: train.py has no profiling setup of its own, but helper.py, which it imports, names one "
         "(line 5: `with torch.autograd.profiler.profile(use_npu=True):`): a setup "
         "in a module it imports is not emulated here (emulate that module)")
+    # a form feed (a page break, as GNU-style sources hold) or U+2028 in a string ends no line for python: the line
+    # shown is python's line 5 (str.splitlines ends a line at each and showed `` and `b"`)
+    for extra in ("\x0c\n", "x = 'a\u2028b'\n"):
+        (tmp_path / "helper.py").write_text("import torch\n" + extra + "\ndef train(model, batch):\n"
+                                            "    with torch.autograd.profiler.profile(use_npu=True):\n"
+                                            "        return model(batch)\n", encoding="utf-8")
+        report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+        assert "names one (line 5: `with torch.autograd.profiler.profile(use_npu=True):`)" in \
+            report["answer"]["why"], extra
 
 
 def test_a_module_naming_a_profiler_in_code_goes_before_one_listing_its_name(tmp_path):

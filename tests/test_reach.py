@@ -224,6 +224,134 @@ def test_a_test_cases_methods_run_and_a_skipped_test_does_not(tmp_path, capsys):
         'train.py:8 profile: OFF: not reached from this file\'s entry point (line 17 if __name__ == "__main__":)'
 
 
+def test_a_test_runner_runs_only_the_tests_of_a_test_case_it_does_not_skip(tmp_path, capsys):
+    # unittest.main() (and pytest) runs the methods named test* (and its hooks: setUp, ...), not a helper nothing
+    # calls; a class under @unittest.skip runs none of its tests; a `skip` of the project's own is no unittest.skip
+    # (python 3.11: `python3 x.py` prints nothing of the helper, of the skipped class or of its setUpClass, and runs
+    # the test under the project's @skip)
+    from flake8_npuprof.cli import main
+    profile = ("        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+               "'./p')) as prof:\n            prof.step()\n")
+    text = ("import unittest\nimport torch_npu\nfrom unittest import skip as unittest_skip\n\n\n"
+            "def skip(reason):\n    return lambda f: f\n\n\n"
+            "class TestProfiler(unittest.TestCase):\n    def helper_profile(self):\n" + profile +
+            "\n    @skip('not really')\n    def test_own_skip(self):\n" + profile +
+            "\n\n@unittest.skip('broken')\nclass TestSkipped(unittest.TestCase):\n    def test_x(self):\n" + profile +
+            '\n\nif __name__ == "__main__":\n    unittest.main()\n')
+    path = _write(tmp_path, text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    entry = 'not reached from this file\'s entry point (line 28 if __name__ == "__main__":)'
+    assert capsys.readouterr().out.splitlines()[1:4] == [
+        f"train.py:12 profile: OFF: {entry}",
+        f"train.py:17 profile: COLLECTS from step 0 into {tmp_path / 'p'}",
+        f"train.py:24 profile: OFF: {entry}"]
+
+
+def test_a_test_case_by_way_of_a_base_of_the_file_runs_its_tests(tmp_path, capsys):
+    # `class TestProfiler(Base)` with `class Base(unittest.TestCase)` above it: unittest.main() runs test_profile
+    # (python 3.11); it said "not reached from this file's entry point"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass Base(unittest.TestCase):\n"
+                  "    def setUp(self):\n        pass\n\n\nclass Middle(Base):\n    pass\n\n\n"
+                  "class TestProfiler(Middle):\n    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == f"train.py:16 profile: COLLECTS from step 0 into {tmp_path / 'p'}"
+
+
+def test_a_test_class_with_a_base_from_elsewhere_is_not_said_to_be_unreached(tmp_path, capsys):
+    # `class TestProfiler(common.Base)`: unittest.main() runs test_profile where common.Base is a TestCase (python
+    # 3.11), and this file cannot tell: it said "not reached from this file's entry point"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport common\nimport torch_npu\n\n\nclass TestProfiler(common.Base):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"train.py:8 profile: UNKNOWN: from step 0 into {tmp_path / 'p'}; but the test runner may run the tests of "
+        "TestProfiler (line 6), whose base common.Base is not defined in this file: whether this code runs is not "
+        "known here")
+
+
+def test_a_skip_if_of_the_projects_own_is_no_condition(tmp_path, capsys):
+    # `def skipIf(cond, reason): return lambda f: f`: python 3.11 runs the test whatever SLOW is; it said
+    # "COLLECTS ... (when not (SLOW))"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\ndef skipIf(cond, reason):\n    return lambda f: f\n"
+                  "\n\nclass TestProfiler(unittest.TestCase):\n    @skipIf(SLOW, 'slow')\n    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == f"train.py:12 profile: COLLECTS from step 0 into {tmp_path / 'p'}"
+
+
+def test_a_run_tests_of_the_files_own_is_no_test_runner(tmp_path, capsys):
+    # `def run_tests(): ...` in the file, called in its main guard: python 3.11 runs no test of TestProfiler
+    # (torch_npu.testing's run_tests, imported, is unittest.main)
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass TestProfiler(unittest.TestCase):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\ndef run_tests():\n    print('no tests')\n\n\n"
+                  "if __name__ == \"__main__\":\n    run_tests()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        'train.py:7 profile: OFF: not reached from this file\'s entry point (line 15 if __name__ == "__main__":)'
+
+
+def test_a_test_runner_in_a_function_runs_the_tests_only_if_that_runs(tmp_path, capsys):
+    # `def selftest(): unittest.main()` that nothing calls: python 3.11 runs no test (it said COLLECTS); whether a
+    # function holding the runner runs is not worked out here, so the tests are UNKNOWN, not "not reached"
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass TestProfiler(unittest.TestCase):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\ndef selftest():\n    unittest.main()\n\n\n"
+                  "if __name__ == \"__main__\":\n    print('training')\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"train.py:7 profile: UNKNOWN: from step 0 into {tmp_path / 'p'}; but a test runner is called in a function "
+        "(line 12: unittest.main), which may run the tests of TestProfiler (line 5): whether this code runs is not "
+        "known here")
+
+
+def test_a_runner_told_which_tests_to_run_runs_those(tmp_path, capsys):
+    # `unittest.main(defaultTest="TestOther")`: python 3.11 runs TestOther's tests only; it said COLLECTS of
+    # TestProfiler's (the class is not named, so its tests are not reached)
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n\n\nclass TestProfiler(unittest.TestCase):\n"
+                  "    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nclass TestOther(unittest.TestCase):\n"
+                  "    def test_other(self):\n        pass\n\n\n"
+                  "if __name__ == \"__main__\":\n    unittest.main(defaultTest=\"TestOther\")\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        'train.py:7 profile: OFF: not reached from this file\'s entry point (line 16 if __name__ == "__main__":)'
+
+
+@pytest.mark.parametrize("decorator, out", [
+    # a constant condition is no condition: skipIf(True) / skipUnless(False) is unittest.skip(reason) (python 3.11
+    # skips the test), skipIf(False) / skipUnless(True) leaves it as it is; it said "COLLECTS ... (when a condition)"
+    ("@unittest.skipIf(True, 'off')", "OFF: skipped: `@unittest.skipIf(True, 'off')` (line 7) puts a function that "
+     "raises SkipTest in its place, so this code never runs"),
+    ("@skipUnless(0, 'off')", "OFF: skipped: `@skipUnless(0, 'off')` (line 7) puts a function that raises SkipTest in "
+     "its place, so this code never runs"),
+    ("@unittest.skipIf(False, 'on')", "COLLECTS from step 0 into {}"),
+    ("@unittest.skipUnless(True, 'on')", "COLLECTS from step 0 into {}"),
+])
+def test_a_constant_skip_condition_skips_or_not(tmp_path, capsys, decorator, out):
+    from flake8_npuprof.cli import main
+    path = _write(tmp_path, "import unittest\nfrom unittest import skipUnless\nimport torch_npu\n\n\n"
+                  "class TestProfiler(unittest.TestCase):\n    " + decorator + "\n    def test_profile(self):\n"
+                  "        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+                  "'./p')) as prof:\n            prof.step()\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == f"train.py:9 profile: {out.format(tmp_path / 'p')}"
+
+
 def test_conditions_on_the_way_become_the_setups_conditions(tmp_path):
     text = (IMPORTS + "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
             "args = parser.parse_args()\n\n\ndef run_profiled():\n" + _config() + "\n\ndef main():\n"

@@ -717,6 +717,16 @@ def test_a_config_a_module_stores_and_no_code_of_the_job_reads_is_never_handed_t
         (tmp_path / "train.py").write_text(SESSION_SCRIPT.replace("session_config=session.config", read))
         report = _emulate(path)
         assert report["usable"] is None and "no code of the job reads again" not in report["answer"]["why"], read
+    # ... or read by a module the job loads by name (python runs reader.py's `session.profiling_config`), or by a
+    # computed name from an object a call returns
+    (tmp_path / "reader.py").write_text("def kwargs(session):\n    return dict(session_config=session.config, "
+                                        "profiling_config=session.profiling_config)\n")
+    for read in ("**importlib.import_module('reader').kwargs(session)", "**__import__('reader').kwargs(session)",
+                 "session_config=getattr(cs.CreateSession(), KEY)"):
+        (tmp_path / "train.py").write_text("import importlib\n" + SESSION_SCRIPT.replace(
+            "session_config=session.config", read))
+        report = _emulate(path)
+        assert report["usable"] is None and "no code of the job reads again" not in report["answer"]["why"], read
 
 
 def test_a_setup_function_the_module_calls_at_its_own_top_level_runs_on_import(tmp_path):

@@ -277,8 +277,11 @@ def _reached_from(ls, module: Module, lookup, ctx, s):
     return _not_known(s, f"{script} names {target} of {name} only in code this launch does not run")
 
 
-# attributes read by a name computed at run time: `getattr(obj, name)`, `vars(obj)`, `obj.__dict__`, attrgetter
-_COMPUTED_READ = re.compile(r"getattr\(\s*[^,()]+,\s*[^'\"\s]|(?<![\w.])vars\(|__dict__|attrgetter|getmembers")
+# attributes read by a name computed at run time (`getattr(obj, name)`, `getattr(make(), name)`, `vars(obj)`,
+# `obj.__dict__`, attrgetter), or code the job loads that is not among the modules it imports
+# (`importlib.import_module("reader")`, `__import__`, `exec`, runpy)
+_COMPUTED_READ = re.compile(r"getattr\(\s*(?:[^,()]|\([^()]*\))+,\s*[^'\"\s]|(?<![\w.])vars\(|__dict__|attrgetter|"
+                            r"getmembers|import_module|__import__|(?<![\w.])exec\(|runpy|spec_from_file_location")
 
 
 def _never_read_again(ls, module: Module, lookup, tree, s):

@@ -215,7 +215,7 @@ def named_line(path: str) -> str:
         text = read_source(path).text
     except (OSError, ReadError):
         return ""
-    lines = text.splitlines()
+    lines = text.split("\n")          # (as the line is counted: splitlines also ends one at a form feed or U+2028)
     found = 0
     for code in (code_only(text, strings=True), code_only(text)):
         for m in PROFILING_WORDS.finditer(code):

@@ -50,7 +50,9 @@ def pin(framework: str, script: str, uses: Tuple[str, ...] = ()) -> Pin:
             links = _gitlinks(root) if root is not None else {}
         commit = links.get(path)
         if commit is None:
-            why = "no git index of version 2 or 3" if root is None or os.path.exists(os.path.join(root, ".git")) else \
+            # (an index read holds the other gitlinks: it records none here, as when the submodule was removed)
+            why = f"the project's git index records no commit at {path}" if links else \
+                "no git index of version 2 or 3" if root is None or os.path.exists(os.path.join(root, ".git")) else \
                 "the project is not a git clone (no .git): a source archive does not record it"
             return Pin({}, "", f"the {name} release {path} pins decides it, and the commit it pins is not read "
                        f"here ({why})")

@@ -14,6 +14,7 @@ launch after the last certain failure collects, the run has their data: yes.
 from __future__ import annotations
 
 import os
+import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
@@ -83,12 +84,13 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
     from ..checks.launcher_switch import _seen, launcher_options
     if w.stopped or not steps(w):
         return []
-    tested = {name for name, _, _, _ in launcher_options(w.launcher_text())}
+    text = w.launcher_text()
+    tested = {name for name, _, _, _ in launcher_options(text)}
     covered = {d.option for d in w.dropped} | {option for _, option in w.unreaching} | tested
     out = []
     for k, arg in enumerate(args):
         name = arg.partition("=")[0]
-        if not name.startswith("-") or "prof" not in name.lower() or name in covered:
+        if not name.startswith("-") or "prof" not in name.lower() or name in covered or not _only_shown(text, name):
             continue
         # without it, and with its value turned (`--profiling=False` is the same as none where False is the default)
         others = [list(args[:k]) + list(args[k + 1:])]
@@ -100,6 +102,15 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
         if all(not o.stopped and _seen(o) == seen for o in (Walk(path, cwd, inside, a).run(text) for a in others)):
             out.append(arg)
     return out
+
+
+def _only_shown(text: str, name: str) -> bool:
+    """Whether every line of the launcher naming the option is a comment or an echo/printf of nothing else (a help
+    text): a line that tests it (`[[ "$*" == *--profiling=True* ]] && sed -i ...`) may do what the walks do not
+    compare (write a file), so the launches being the same would not make the option idle."""
+    spelled = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return all(re.match(r"\s*(?:#|(?:echo|printf)\s[^;&|`$]*$)", line) for line in text.splitlines()
+               if spelled.search(line))
 
 
 def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:

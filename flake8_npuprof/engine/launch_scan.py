@@ -366,8 +366,8 @@ class _Text:
         """How many `..` between a and b may take a directory up or name a script: not one in a word that is only a
         program's argument (_program_words: `--data_dir=../data`, `ls ..`), written out (no quote, `\\`, `$` or
         `` ` `` in it) and naming no script (no `.py`, `.sh`), nor any of a command that starts no script
-        (shell/launches.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no such
-        command is a function's call."""
+        (shell/command_line.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no
+        such command is a function's call."""
         n = 0
         for m in _DOTS.finditer(text, a, b):
             if m.end() - m.start() != 2:
@@ -728,9 +728,9 @@ _PLAIN_WORD = re.compile(r"[\w./+-]+")
 
 
 def _not_starting() -> Set[str]:
-    """shell/launches.NOT_STARTING: the commands whose words the walk never starts as a script (from
-    shell/command_line.py, where it is kept: importing launches.py would import the walk, 20M instructions, which
-    nothing the scan settles needs)."""
+    """shell/command_line.NOT_STARTING: the commands whose words the walk never starts as a script (kept there, not
+    in shell/launches.py, which uses it: importing that would import the walk, 20M instructions, which nothing the
+    scan settles needs)."""
     return _shell("command_line").NOT_STARTING
 
 

@@ -39,6 +39,10 @@ DYNAMIC_ATTRIBUTES = ("Fire",)
 # test runners that run every TestCase of the module they are called in (torch_npu.testing's run_tests() calls
 # unittest.main(); tf.test.main() and absltest.main() run googletest's, which is unittest's)
 TEST_RUNNERS = ("unittest.main", ".run_tests", "absltest.main", "tf.test.main", "googletest.main")
+# the methods of a TestCase a runner calls by itself: its tests (named test*, as unittest's loader and pytest find
+# them; `runTest` where there are none), its hooks, and any dunder (a helper of another name runs only when called)
+TEST_HOOKS = ("runTest", "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "run",
+              "debug", "doCleanups", "doClassCleanups", "shortDescription", "id")
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
 
 
@@ -188,6 +192,7 @@ class Reach:
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
         self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
+        classes = {s.node.name: s.node for s in sites.scopes if s.kind == "class" and s.parent is sites.module}
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -198,20 +203,24 @@ class Reach:
                 methods.setdefault(s.node.name, []).append(s)
                 members.setdefault(id(parent), []).append(s)
             skip = _unittest_skip(s.node, sites.module.node) if s.kind == "function" else None
-            when = _skip_unless(s.node) if s.kind == "function" else ()
+            when = _skip_unless(s.node, sites.module.node) if s.kind == "function" else ()
             if s.kind == "function" and parent.kind == "class":
-                when += _skip_unless(parent.node)       # a class's skipIf/skipUnless holds for each of its tests
+                # a class's skipIf/skipUnless holds for each of its tests
+                when += _skip_unless(parent.node, sites.module.node)
             if when:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
                 self.skipped[id(s)] = skip
             elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
-                    (s.kind == "function" and parent.kind == "class" and _test_case(parent.node) and
+                    (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
+                     _test_case(parent.node, classes) and _unittest_skip(parent.node, sites.module.node) is None and
                      self._runs_tests()):
-                # a TestCase's methods, in a file that runs unittest (`unittest.main()`, torch_npu's `run_tests()`):
-                # it finds and runs its tests without naming the class
+                # a TestCase's tests and hooks, in a file that runs unittest (`unittest.main()`, torch_npu's
+                # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
+        self._classes = classes
+        self._maybe_tests: Optional[str] = None     # why a test runner may run tests this file cannot place (known)
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
         # the loads the propagation acts on: a name some scope defines or a dynamic or getattr-like call, an
         # attribute named like a method or a dynamic call (the others it passes over, in order)
@@ -228,11 +237,20 @@ class Reach:
         return self.paths.get(id(scope))
 
     def _runs_tests(self) -> bool:
-        """Whether the file calls a test runner that runs every TestCase of the module (TEST_RUNNERS)."""
+        """Whether the file's own top level (its main guard too) calls a test runner that runs every TestCase of the
+        module (_runners)."""
         if self._tests_run is None:
-            self._tests_run = any((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests"
-                                  for name in ("main", "run_tests") for site in self.sites.calls_named(name))
+            self._tests_run = any(site.scope is self.sites.module for site in self._runners())
         return self._tests_run
+
+    def _runners(self) -> list:
+        """The calls of a test runner that runs every TestCase of the module (TEST_RUNNERS), not told which to run
+        (`unittest.main(defaultTest="TestB")`, its second argument: those only)."""
+        own = {n.name for n in getattr(self.sites.module.node, "body", ())     # (a `def run_tests():` of its own)
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        return [site for name in ("main", "run_tests") for site in self.sites.calls_named(name)
+                if ((site.name or "").endswith(TEST_RUNNERS) or site.name == "run_tests" and "run_tests" not in own)
+                and len(site.call.args) < 2 and all(k.arg != "defaultTest" for k in site.call.keywords)]
 
     def skipped_by(self, node) -> Optional[ast.expr]:
         """The `@unittest.skip(...)` of the function node is in (the innermost such), else None."""
@@ -257,8 +275,40 @@ class Reach:
 
     @property
     def known(self) -> bool:
-        """Whether "not reached" can be said: the entry point is known and no name is computed at run time."""
-        return self.entry is not None and not self.dynamic
+        """Whether "not reached" can be said: the entry point is known, no name is computed at run time, and no test
+        runner may run tests the file cannot place (maybe_tests)."""
+        return self.entry is not None and not self.dynamic and not self.maybe_tests
+
+    @property
+    def maybe_tests(self) -> str:
+        """Why a test runner the file calls may run tests this file cannot place, else "": a class with test* methods
+        whose base is defined elsewhere (`class TestX(common.Base)`: a TestCase or not), or a TestCase's where the
+        runner is called in a function (whether that runs is not worked out here)."""
+        if self._maybe_tests is None:
+            self._maybe_tests = ""
+            inner = None if self.entry is None or self._runs_tests() else \
+                next((site for site in self._runners() if site.scope is not self.sites.module), None)
+            if self.entry is not None and (self._runs_tests() or inner is not None):
+                for s in self.sites.scopes:
+                    node = s.node
+                    if s.kind != "class" or _unittest_skip(node, self.sites.module.node) is not None or \
+                            not any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                                    f.name.startswith("test") for f in node.body):
+                        continue
+                    if _test_case(node, self._classes):
+                        if inner is not None:
+                            self._maybe_tests = (f"a test runner is called in a function (line {inner.call.lineno}: "
+                                                 f"{inner.name}), which may run the tests of {node.name} (line "
+                                                 f"{node.lineno})")
+                            break
+                        continue
+                    base = next((dotted(b) or ast.unparse(b) for b in node.bases
+                                 if (dotted(b) or "") not in self._classes and dotted(b) != "object"), None)
+                    if base is not None:
+                        self._maybe_tests = (f"the test runner may run the tests of {node.name} (line {node.lineno}), "
+                                             f"whose base {base} is not defined in this file")
+                        break
+        return self._maybe_tests
 
     @property
     def dynamic(self) -> bool:
@@ -284,6 +334,8 @@ class Reach:
         """Why "not reached" cannot be said of this file (when it cannot)."""
         if self.entry is None:
             return "this file has no entry point (no main guard, no top-level call)"
+        if self.maybe_tests:
+            return self.maybe_tests
         _ = self.dynamic
         line, what = self.dynamic_at or (0, "a call")
         return f"this file runs code by a name computed at run time ({what} at line {line})"
@@ -518,34 +570,63 @@ def _open_class(node: ast.ClassDef, local: AbstractSet[str]) -> bool:
     return False
 
 
-def _test_case(node: ast.ClassDef) -> bool:
-    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's)."""
-    return any((dotted(b) or "").rsplit(".", 1)[-1] == "TestCase" for b in node.bases)
+def _test_case(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str] = frozenset()) -> bool:
+    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's), or
+    a class of the module's top level (classes: by name) that is one."""
+    for b in node.bases:
+        name = dotted(b) or ""
+        if name.rsplit(".", 1)[-1] == "TestCase" or (name in classes and name not in seen and
+                                                     _test_case(classes[name], classes, seen | {node.name})):
+            return True
+    return False
+
+
+def _run_by_runner(name: str) -> bool:
+    """Whether a test runner calls a TestCase's method of this name by itself (TEST_HOOKS)."""
+    return name.startswith("test") or name in TEST_HOOKS or (name.startswith("__") and name.endswith("__"))
 
 
 def _unittest_skip(node, tree) -> Optional[ast.expr]:
-    """The function's `@unittest.skip(reason)` (or `@skip(...)` imported from unittest), else None: unittest puts a
-    function that raises SkipTest in its place, so its body never runs (skipIf/skipUnless decide at run time)."""
+    """The function's or class's `@unittest.skip(reason)` (or a skipIf(True, ...) / skipUnless(False, ...)), else
+    None: on a function unittest puts one that raises SkipTest in its place, so its body never runs; on a class the
+    runner runs none of its tests (skipIf/skipUnless with a condition decide at run time: _skip_unless)."""
     for d in getattr(node, "decorator_list", ()):
-        name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
-        if name == "unittest.skip" or name == "skip" and any(
-                isinstance(s, ast.ImportFrom) and s.module == "unittest" and any(a.name == "skip" for a in s.names)
-                for s in getattr(tree, "body", ())):
-            return d
+        which = _unittest_decorator(d, tree)
+        if which == "skip" or which and _constant(d) == (which == "skipIf"):
+            return d            # (skipIf(True, ...) and skipUnless(False, ...) are skip(...))
     return None
 
 
-def _skip_unless(node) -> Tuple[str, ...]:
+def _skip_unless(node, tree) -> Tuple[str, ...]:
     """What a `@unittest.skipIf(cond, ...)` / `@unittest.skipUnless(cond, ...)` needs for the function (or the tests of
     the class) to run: `not (cond)` / `cond`, decided when the definition runs."""
     out: List[str] = []
     for d in getattr(node, "decorator_list", ()):
-        name = (dotted(d.func) or "") if isinstance(d, ast.Call) else ""
-        last = name.rsplit(".", 1)[-1]
-        if last in ("skipIf", "skipUnless") and d.args and (name.startswith("unittest.") or name == last):
-            text = guard_text((_Test(d.args[0], last == "skipIf"),))
+        which = _unittest_decorator(d, tree)
+        if which in ("skipIf", "skipUnless") and _constant(d) is None:   # (a constant one: _unittest_skip)
+            text = guard_text((_Test(d.args[0], which == "skipIf"),))
             out.extend(text or ("a condition",))
     return tuple(out)
+
+
+def _unittest_decorator(d, tree) -> str:
+    """"skip", "skipIf" or "skipUnless" where the decorator is unittest's (`unittest.skipIf(...)`, or `skipIf(...)`
+    imported from unittest under its own name: a `skip` of the project's is not), else ""."""
+    name = dotted(d.func if isinstance(d, ast.Call) else d) or ""
+    last = name.rsplit(".", 1)[-1]
+    if last not in ("skip", "skipIf", "skipUnless") or (last != "skip" and not (isinstance(d, ast.Call) and d.args)):
+        return ""
+    if name == f"unittest.{last}" or name == last and any(
+            isinstance(s, ast.ImportFrom) and s.module == "unittest" and
+            any(a.name == last and a.asname in (None, last) for a in s.names) for s in getattr(tree, "body", ())):
+        return last
+    return ""
+
+
+def _constant(d) -> Optional[bool]:
+    """The truth of a skipIf/skipUnless decorator's condition where it is a constant (`True`, `0`), else None."""
+    test = d.args[0] if isinstance(d, ast.Call) and d.args else None
+    return bool(test.value) if isinstance(test, ast.Constant) else None
 
 
 class _Test(NamedTuple):

@@ -697,8 +697,12 @@ class Walk(Expander, Compounds):
                     at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
                     parts.append(f"${n} not known here (set{at} from a value not known statically)")
             return f"{shown}: {'; '.join(parts)}"
-        if re.search(r"\$\[|\$\(\(", raw):      # mindrlhf's `cd ${ROOT_PATH}/device$[i]`: not a command's output
-            return f"{shown}: an arithmetic expansion in it is not known statically"
+        # mindrlhf's `cd ${ROOT_PATH}/device$[i]`: not a command's output; with both, either may be the unknown part
+        # (`$(dirname $0)` is known here, `$((1+1))` too)
+        arithmetic, command = re.search(r"\$\[|\$\(\(", raw), re.search(r"\$\((?!\()|`", raw)
+        if arithmetic:
+            return f"{shown}: {'the output of a command or ' if command else ''}an arithmetic expansion in it is not " \
+                "known statically"
         return f"{shown}: the output of a command in it is not known statically"
 
     def _arguments(self, text: str, words, child: "Word") -> Optional[List[str]]:
