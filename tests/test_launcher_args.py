@@ -104,6 +104,29 @@ def test_an_option_the_launcher_only_documents_is_said_to_change_no_launch(tmp_p
     assert "changes no launch" not in _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"]
 
 
+@pytest.mark.parametrize("keeps", ['echo "$@" > ${cur_path}/output/args.txt',
+                                   "for a in $*; do echo $a >> ${cur_path}/output/args.txt; done",
+                                   'ARGS="$*"\nprintf "%s" "$ARGS" | tee ${cur_path}/output/args.txt',
+                                   'eval "run_$1=1"'])
+def test_an_option_the_launcher_may_keep_in_a_file_is_not_said_to_change_nothing(tmp_path, keeps):
+    # the walks compare launches (words, environment, folder): an argument written to a file (or eval'd) that a script
+    # then reads is not among them, so "changes no launch: each is the same without it" could be false
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text()
+    text = text.replace(text[text.index("    elif [[ $para == --profiling*"):
+                             text.index("    elif [[ $para == --data_path*")], "")
+    launcher.write_text(text.replace("mkdir -p ${cur_path}/output\n", f"mkdir -p ${{cur_path}}/output\n{keeps}\n"))
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == (
+        "profiling is off unless --profiling=True is passed to ../src/train.py: the launcher does not pass it, and "
+        "its default is False (train.py:9)")
+    # a write that holds no argument leaves the claim standing
+    launcher.write_text(text.replace("mkdir -p ${cur_path}/output\n",
+                                     "mkdir -p ${cur_path}/output\necho start > ${cur_path}/output/log 2>&1\n"))
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"].endswith(
+        "; --profiling=True on this launcher changes no launch: each is the same without it")
+
+
 def test_an_option_a_launcher_tests_outside_its_argument_loop_is_not_said_to_change_nothing(tmp_path):
     # `[[ "$*" == *--profiling=True* ]]` and a `sed` on a file: the launches' words are the same, but bash runs the
     # sed only with the option (bash 5.2), so "changes no launch: each is the same without it" would be false

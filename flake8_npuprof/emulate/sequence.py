@@ -90,7 +90,8 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
     out = []
     for k, arg in enumerate(args):
         name = arg.partition("=")[0]
-        if not name.startswith("-") or "prof" not in name.lower() or name in covered or not _only_shown(text, name):
+        if not name.startswith("-") or "prof" not in name.lower() or name in covered or not _only_shown(text, name) \
+                or _arguments_kept(text):
             continue
         # without it, and with its value turned (`--profiling=False` is the same as none where False is the default)
         others = [list(args[:k]) + list(args[k + 1:])]
@@ -111,6 +112,23 @@ def _only_shown(text: str, name: str) -> bool:
     spelled = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
     return all(re.match(r"\s*(?:#|(?:echo|printf)\s[^;&|`$]*$)", line) for line in text.splitlines()
                if spelled.search(line))
+
+
+_ARGS = r"\$(?:[@*]|[1-9]|\{[@*1-9])"                # "$@", $*, $1, ${1}, ${@:2}: the launcher's arguments
+_LOOP_OVER_ARGS = re.compile(rf"\bfor\s+(\w+)\s*(?:;|\n|do\b|in\s+[^;\n]*{_ARGS})")
+_KEEPS = re.compile(r"(?<![<>2])>>?(?!&)|\b(?:tee|eval|source)\b|\bsed\s+-i")    # 2> writes no argument
+
+
+def _arguments_kept(text: str) -> bool:
+    """Whether a line of the launcher may keep its arguments where the walks do not look: a file written from them
+    (`echo "$@" > args.txt`, a loop's `echo $para >> args`, `sed -i`), or an `eval`. The walks compare launches (words,
+    environment, folder), so an option that reaches only a file would look idle when it is not.
+    A variable set from the whole list (`ARGS="$@"`) is followed once."""
+    names = set(_LOOP_OVER_ARGS.findall(text))
+    names |= set(re.findall(rf"(?m)^\s*(?:export\s+|local\s+)?(\w+)=[^\n]*{_ARGS}", text))
+    used = re.compile(_ARGS + (rf"|\$\{{?(?:{'|'.join(map(re.escape, sorted(names)))})\b" if names else ""))
+    return any(_KEEPS.search(line) for line in text.splitlines()
+               if not line.lstrip().startswith("#") and used.search(line))
 
 
 def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
