@@ -3,7 +3,7 @@
 import random
 
 from flake8_npuprof.shell import msprof_words
-from flake8_npuprof.shell.parse import _commands
+from flake8_npuprof.shell.parse import lexed_commands
 from flake8_npuprof.shell.words import (arithmetic_end, comment_end, continuation, read_word, simple_commands,
                                         skip_expansion, unclosed_quote, word_end)
 from flake8_npuprof.source.text import HOLE
@@ -56,7 +56,7 @@ def test_the_walk_and_the_line_readers_leave_out_the_same_comments_and_arithmeti
                 text += rng.choice([" # c", "#", " # ((x", " # a; b"])
             text += rng.choice(["\n", "; ", " && ", " | ", "\n\n", " \\\n"])
             joined = text.endswith("\\\n")
-        walk = [(a, b) for words, _, _ in _commands(text) for a, b in words]
+        walk = [(a, b) for words, _, _ in lexed_commands(text) for a, b in words]
         arithmetic = [(a, b) for a, b in walk if text.startswith("((", a)]
         lines = [(w.start, w.end) for cmd in simple_commands(text) for w in cmd.words]
         assert [w for w in walk if w not in arithmetic] == lines, text
@@ -67,7 +67,7 @@ def test_the_walk_and_the_line_readers_leave_out_the_same_comments_and_arithmeti
 
 def test_a_redirection_is_a_word_of_its_own_for_the_walk_and_no_word_for_the_line_readers():
     text = "python3 train.py 2>&1 > log"
-    assert [text[a:b] for a, b in _commands(text).__next__()[0]] == ["python3", "train.py", "2>&", "1", ">", "log"]
+    assert [text[a:b] for a, b in lexed_commands(text).__next__()[0]] == ["python3", "train.py", "2>&", "1", ">", "log"]
     assert _words(text) == [[("python3", "python3", False), ("train.py", "train.py", False), ("2", "2", False),
                              ("1", "1", False), ("log", "log", False), ""]]
 
@@ -93,7 +93,7 @@ def test_a_crlf_continuation_joins_lines_for_the_line_readers_and_not_for_the_wa
     assert continuation("a \\\r\nb", 2) == 3 and continuation("a \\\r\nb", 2, crlf=False) == 0
     assert continuation("a \\\nb", 2, crlf=False) == 2 and continuation("a \\ b", 2) == 0
     assert [w[:2] for w in _words("msprof \\\r\n--x=1\r\n")[0][:-1]] == [("msprof", "msprof"), ("--x=1", "--x=1")]
-    assert len([c for c in _commands("msprof \\\r\n--x=1\r\n") if c[0]]) == 2
+    assert len([c for c in lexed_commands("msprof \\\r\n--x=1\r\n") if c[0]]) == 2
 
 
 def test_arithmetic_comments_and_operators_end_or_leave_out_words():
@@ -155,7 +155,7 @@ def test_a_body_of_a_text_read_whole_is_the_slice_of_its_commands_a_fresh_read_g
     for text in texts:
         parse._LEXED.pop(text, None)
         whole = parse._lexed(text, 0, None)
-        assert whole == list(parse._pipelines(_commands(text)))
+        assert whole == list(parse._pipelines(lexed_commands(text)))
         clean = parse._LEXED[text]["clean"]
         points = sorted(clean)
         for start in range(len(text) + 1):
@@ -163,8 +163,8 @@ def test_a_body_of_a_text_read_whole_is_the_slice_of_its_commands_a_fresh_read_g
                 if stop is not None and stop < start:
                     continue
                 parse._LEXED[text] = {(0, None): whole, "clean": clean}
-                assert parse._lexed(text, start, stop) == list(parse._pipelines(_commands(text, start, stop)))
+                assert parse._lexed(text, start, stop) == list(parse._pipelines(lexed_commands(text, start, stop)))
                 spliced += start in clean and (stop is None or stop in clean)
             assert [(w, at) for w, _, at in parse._following(text, start)] == \
-                [(w, at) for w, _, at in _commands(text, start)]
+                [(w, at) for w, _, at in lexed_commands(text, start)]
     assert spliced > 1000

@@ -149,7 +149,7 @@ def _given(name: str, how: str, value: str) -> List[str]:
     return [name] if value == "True" else []
 
 
-def _seen(w: "Walk") -> List[tuple]:
+def launches_seen(w: "Walk") -> List[tuple]:
     """What the launches of a walk get: script, words, exported environment (compared between two walks); and the
     words of each command whose start the walk cannot read (`$PY_WRAP train.py --profiling=$p` may be a launch)."""
     return [(la.script, la.missing, tuple(x.text for x in la.command.words),
@@ -203,10 +203,10 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
                 a, b, base = _alone(text, path, cwd, name, how, b.stopped, start, end, undecided)
                 if a is None:
                     continue
-        if _seen(a) != _seen(b):
+        if launches_seen(a) != launches_seen(b):
             continue                    # it reaches a launch (its words, its environment, where it runs)
         if how and any(
-                _seen(Walk(path, cwd, args=base + _given(name, how, value)).run(text)) != _seen(b)
+                launches_seen(Walk(path, cwd, args=base + _given(name, how, value)).run(text)) != launches_seen(b)
                 for value in _values_tested(text, start)):
             continue                    # another spelling (`true`, `1`, a word the launcher compares with) reaches one
         hit = _off_by_default(a, target)

@@ -81,7 +81,7 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
     """The profiling arguments given to the launcher (a word with "prof" in its option's name) that its argument
     loop does not test (NPP015's walks judge those), and without which, or with its value turned, every launch is the
     same (ResNet101's launcher documents --profiling in its help text and reads only --data_path and --device_id)."""
-    from ..checks.launcher_switch import _seen, launcher_options
+    from ..checks.launcher_switch import launches_seen, launcher_options
     if w.stopped or not steps(w):
         return []
     text = w.launcher_text()
@@ -99,8 +99,9 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
             value = arg.partition("=")[2]
             turned = "True" if value.lower() in ("", "false", "0", "no", "off", "none") else "False"
             others.append(list(args[:k]) + [f"{name}={turned}"] + list(args[k + 1:]))
-        seen = _seen(w)
-        if all(not o.stopped and _seen(o) == seen for o in (Walk(path, cwd, inside, a).run(text) for a in others)):
+        seen = launches_seen(w)
+        walks = (Walk(path, cwd, inside, a).run(text) for a in others)
+        if all(not o.stopped and launches_seen(o) == seen for o in walks):
             out.append(arg)
     return out
 

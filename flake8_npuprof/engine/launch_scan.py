@@ -217,19 +217,19 @@ class _Text:
         if computed:
             self.why = f"a computed name ({computed.strip()})"
             return
-        _brace_body = _shell("parse")._brace_body
+        brace_body = _shell("parse").brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
         for m in _FUNCTION.finditer(text):
             # (`function name()`: the `()` below finds it, and its `{`; from here its body would end at the text's end)
             if _starts_word(text, m.start()) and not _PARENS_AFTER.match(text, m.end()):
-                self._body(m.group(1), m.start(1), m.start(), m.end(), text, bodies, _brace_body)
+                self._body(m.group(1), m.start(1), m.start(), m.end(), text, bodies, brace_body)
                 if self.why:
                     return
         self._open = 0                  # a new pass from the text's start
         for m in _PARENS.finditer(text):
             named = _name_before(text, max(0, m.start() - 80), m.start())
             if named and _starts_word(text, named[0]):
-                self._body(named[1], named[0], named[0], m.end(), text, bodies, _brace_body)
+                self._body(named[1], named[0], named[0], m.end(), text, bodies, brace_body)
                 if self.why:
                     return
         for m in _PY.finditer(text):
@@ -547,14 +547,14 @@ def _printed(text: str, line: int, at: int) -> bool:
     name."""
     if not text.startswith(("echo", "printf"), len(text[line:at]) - len(text[line:at].lstrip()) + line):
         return False
-    _commands = _shell("parse")._commands
+    lexed_commands = _shell("parse").lexed_commands
     end = at
     while True:                         # the logical line's end (`\`-newlines joined)
         end = text.find("\n", end)
         if end < 0 or text[end - 1] != "\\":
             break
         end += 1
-    for words, _, _ in _commands(text, line, len(text) if end < 0 else end):
+    for words, _, _ in lexed_commands(text, line, len(text) if end < 0 else end):
         if words and words[0][0] <= at:
             for k, (a, b) in enumerate(words):
                 if a <= at < b:
@@ -836,7 +836,7 @@ _BRACES = re.compile(r"[\n;&|][ \t]*([{}])(?=$|[\s;&|)])", re.M)
 
 def _body_end(text: str, brace: int, brace_body) -> Optional[int]:
     """Where the function body that the `{` at brace opens ends: at the `}` that starts a command and closes it (a
-    `{` that starts one opens a group); by the shell's lexer (shell/parse._brace_body) where a here-document or a
+    `{` that starts one opens a group); by the shell's lexer (shell/parse.brace_body) where a here-document or a
     quote left open on a line could hold a brace."""
     depth = 0
     for m in _BRACES.finditer(text, brace + 1):

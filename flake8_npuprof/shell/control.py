@@ -9,7 +9,7 @@ import re
 from typing import List, Optional, Tuple
 
 from ..source.text import HOLE
-from .parse import _brace_body, _case_arms, _loop_body, _words_in
+from .parse import brace_body, _case_arms, _loop_body, _words_in
 from .state import _LOOPS, _NAME, Setting, WalkState, _Block
 from .words import glob_match
 
@@ -20,7 +20,7 @@ class Compounds(WalkState):
     def _define(self, name: str, text: str, src, path: str, brace: int) -> Optional[int]:
         """Record a function whose body starts at the `{` at brace; where the walk goes on (after its `}`), or None when
         its end is not found (it is then walked where it is defined, as a body that may run)."""
-        found = _brace_body(text, brace)
+        found = brace_body(text, brace)
         if found is None or not _NAME.fullmatch(name.replace("-", "_").replace(".", "_")):
             return None
         body, stop, after = found

@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from typing import List, Optional, Sequence, Tuple
 
 from ..source.text import HOLE, Run, StrValue
-from .parse import _commands
+from .parse import lexed_commands
 from .state import MAX_SUBSTITUTIONS, WalkState
 from .words import decode, glob_match, integer_value, skip_expansion
 
@@ -189,7 +189,7 @@ class Expander(WalkState):
         here = self.dirs[0] if len(self.dirs) == 1 else None
         assumed = not self.settled
         out: Optional[str] = None
-        for spans, op, _ in _commands(text, a, b):
+        for spans, op, _ in lexed_commands(text, a, b):
             if op not in (";", "&&", "\n", ""):
                 return None
             words = [self.expand(text, s, e).text for s, e in spans]

@@ -134,18 +134,18 @@ def _may_set_at(text: str, k: int, e: int) -> bool:
     return "let" in text[line:k] or opened >= 0 and ")" not in text[opened + 2:k]
 
 
-# text -> {(start, stop): its commands, "clean": the whole text's offsets between commands (_commands)}, for the last
-# few texts read
+# text -> {(start, stop): its commands, "clean": the whole text's offsets between commands (lexed_commands)}, for
+# the last few texts read
 _LEXED: Dict[str, dict] = {}
 MAX_LEXED_TEXTS = 8
 _SPACE = re.compile(r"[ \t\r\n]*")
 
 
 def _lexed(text: str, start: int, stop: Optional[int]) -> list:
-    """The commands of text[start:stop] (_pipelines of _commands), kept for the last few texts read: an evaluated
+    """The commands of text[start:stop] (_pipelines of lexed_commands), kept for the last few texts read: an evaluated
     loop's body is walked once per argument, and NPP015 walks a launcher several times. A part of a text already read
     whole (a function's or a loop's body) is a slice of the whole text's commands where the lexer is between commands
-    at both ends, as it is at the start of a text (see _commands' `clean`); it is read again otherwise."""
+    at both ends, as it is at the start of a text (see lexed_commands' `clean`); it is read again otherwise."""
     table = _LEXED.get(text)
     if table is None:
         if len(_LEXED) >= MAX_LEXED_TEXTS:
@@ -156,7 +156,7 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
         whole, clean = table.get((0, None)), table.get("clean")
         if (start, stop) == (0, None) or whole is None or clean is None:
             clean = {} if (start, stop) == (0, None) else None
-            found = list(_pipelines(_commands(text, start, stop, clean)))
+            found = list(_pipelines(lexed_commands(text, start, stop, clean)))
             if clean is not None:
                 table["clean"] = clean
         else:
@@ -165,14 +165,15 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
             a = clean.get(first)
             b = len(whole) if stop is None else clean.get(stop)
             found = [] if first >= n else whole[a:b] if a is not None and b is not None and a <= b else \
-                list(_pipelines(_commands(text, start, stop)))
+                list(_pipelines(lexed_commands(text, start, stop)))
         table[(start, stop)] = found
     return found
 
 
 def _following(text: str, i: int):
-    """The commands from i to the end of the text (_commands(text, i), or with _pipelines' `&` given to a pipeline's
-    commands, which the finders of a body's end do not read), from the whole text's commands where it has been read."""
+    """The commands from i to the end of the text (lexed_commands(text, i), or with _pipelines' `&` given to a
+    pipeline's commands, which the finders of a body's end do not read), from the whole text's commands where it has
+    been read."""
     table = _LEXED.get(text)
     if table is not None and "clean" in table:
         first = _after_space(text, i, len(text))
@@ -181,7 +182,7 @@ def _following(text: str, i: int):
         k = table["clean"].get(first)
         if k is not None:
             return itertools.islice(table[(0, None)], k, None)
-    return _commands(text, i)
+    return lexed_commands(text, i)
 
 
 def _after_space(text: str, i: int, n: int) -> int:
@@ -205,7 +206,7 @@ def _pipelines(commands):
     yield from pending
 
 
-def _commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Optional[Dict[int, int]] = None):
+def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Optional[Dict[int, int]] = None):
     """Simple commands of text[start:stop] as (word spans, the operator after them, the operator's offset), split
     at operators and newlines; comments skipped.
 
@@ -325,7 +326,7 @@ def _commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Opti
         yield words, "", n
 
 
-def _brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
+def brace_body(text: str, brace: int) -> Optional[Tuple[int, int, int]]:
     """For the `{` at brace that opens a function's body: (body start, start of its `}`, just after the operator
     that follows the `}`), or None."""
     depth = 0
@@ -407,7 +408,7 @@ def _case_arms(text: str, at: int):
             return None
         patterns = [_unquoted(p.strip()) for p in _split_patterns(text[i:close - 1])]
         body, depth, stop, how = close, 0, None, ""
-        for words, op, where in _commands(text, close):
+        for words, op, where in lexed_commands(text, close):
             head = text[words[0][0]:words[0][1]] if words else ""
             if head == "case":
                 depth += 1
