@@ -120,9 +120,11 @@ def test_an_option_the_launcher_may_keep_in_a_file_is_not_said_to_change_nothing
     assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == (
         "profiling is off unless --profiling=True is passed to ../src/train.py: the launcher does not pass it, and "
         "its default is False (train.py:9)")
-    # a write that holds no argument leaves the claim standing
-    launcher.write_text(text.replace("mkdir -p ${cur_path}/output\n",
-                                     "mkdir -p ${cur_path}/output\necho start > ${cur_path}/output/log 2>&1\n"))
+    # a write that holds no argument leaves the claim standing (awk's `$2` in single quotes is no argument of bash's)
+    launcher.write_text(text.replace("mkdir -p ${cur_path}/output\n", "mkdir -p ${cur_path}/output\n"
+                                     "echo start > ${cur_path}/output/log 2>&1\n"
+                                     "loss=`grep loss log | awk '{print $2}'`\n"
+                                     "echo \"loss = ${loss}\" >> ${cur_path}/output/log\n"))
     assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"].endswith(
         "; --profiling=True on this launcher changes no launch: each is the same without it")
 

@@ -117,6 +117,7 @@ def _only_shown(text: str, name: str) -> bool:
 
 _ARGS = r"\$(?:[@*]|[1-9]|\{[@*1-9])"                # "$@", $*, $1, ${1}, ${@:2}: the launcher's arguments
 _LOOP_OVER_ARGS = re.compile(rf"\bfor\s+(\w+)\s*(?:;|\n|do\b|in\s+[^;\n]*{_ARGS})")
+_SET_FROM_ARGS = re.compile(rf"\s*(?:export\s+|local\s+)?(\w+)=.*{_ARGS}")
 _KEEPS = re.compile(r"(?<![<>2])>>?(?!&)|\b(?:tee|eval|source)\b|\bsed\s+-i")    # 2> writes no argument
 
 
@@ -125,11 +126,31 @@ def _arguments_kept(text: str) -> bool:
     (`echo "$@" > args.txt`, a loop's `echo $para >> args`, `sed -i`), or an `eval`. The walks compare launches (words,
     environment, folder), so an option that reaches only a file would look idle when it is not.
     A variable set from the whole list (`ARGS="$@"`) is followed once."""
-    names = set(_LOOP_OVER_ARGS.findall(text))
-    names |= set(re.findall(rf"(?m)^\s*(?:export\s+|local\s+)?(\w+)=[^\n]*{_ARGS}", text))
+    lines = [line for line in map(_unquoted, text.splitlines()) if not line.lstrip().startswith("#")]
+    names = set(_LOOP_OVER_ARGS.findall("\n".join(lines)))
+    names.update(m.group(1) for m in map(_SET_FROM_ARGS.match, lines) if m)
     used = re.compile(_ARGS + (rf"|\$\{{?(?:{'|'.join(map(re.escape, sorted(names)))})\b" if names else ""))
-    return any(_KEEPS.search(line) for line in text.splitlines()
-               if not line.lstrip().startswith("#") and used.search(line))
+    return any(_KEEPS.search(line) for line in lines if used.search(line))
+
+
+def _unquoted(line: str) -> str:
+    """The line without what its single quotes hold (`awk '{print $2}'`: bash expands nothing there); a `'` inside
+    double quotes or after a backslash is a character."""
+    out, i, double = [], 0, False
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\":
+            out.append(line[i:i + 2])
+            i += 2
+            continue
+        if ch == "'" and not double:
+            end = line.find("'", i + 1)
+            i = len(line) if end < 0 else end + 1
+            continue
+        double ^= ch == '"'
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
