@@ -245,6 +245,33 @@ def test_an_environment_variable_whose_name_the_text_does_not_spell_is_still_fou
     assert found and found == [(e.name, e.anchor.lineno) for e in env_sets(collect(tree))]
 
 
+
+@pytest.mark.parametrize("head, line, found", [
+    ("from os import environ as e\n", 'e.update(PROFILING_MODE="true")', [("PROFILING_MODE", 3)]),
+    ("import os as o\n", 'o.environ.pop("PROFILING_OPTIONS")', [("PROFILING_OPTIONS", 3)]),
+    ("from os import putenv as p\n", 'p("PROFILING_MODE", "1")', [("PROFILING_MODE", 3)]),
+    ("d = {}\n", 'd.update(PROFILING_MODE="true")', []),
+])
+def test_an_environment_set_is_found_through_the_names_that_spell_environ_or_putenv(head, line, found):
+    from flake8_npuprof.setups.routes import env_sets
+    text = f"{head}x = 1\n{line}\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    assert [(e.name, e.anchor.lineno) for e in env_sets(lazy)] == found
+    assert [(e.name, e.anchor.lineno) for e in env_sets(collect(tree))] == found
+
+
+def test_a_file_that_spells_neither_environ_nor_putenv_has_its_pop_and_update_calls_left_unwalked():
+    from flake8_npuprof.setups.routes import env_sets
+    text = "import os\nd = {}\nd.update(a=1)\nd.pop('b')\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    pending = lazy._pending
+    assert pending == 3 and env_sets(lazy) == [] and lazy._pending == pending
+    assert collect(tree).may_hold("environ")        # (made without its text: it may hold anything)
+    assert lazy.may_hold("update") and not lazy.may_hold("environ")
+
+
 def test_most_of_the_corpus_defers_statements():
     deferred = [len(_lazy(text, ast.parse(text))._deferred) for _, text in SOURCES]
     assert sum(1 for n in deferred if n) > len(deferred) * 0.6 > 40

@@ -187,6 +187,10 @@ class Sites:
         pos = self._pos
         return sorted(self._raw_loads, key=lambda item: pos[item[0]])
 
+    def may_hold(self, word: str) -> bool:
+        """Whether the file's text may hold word anywhere (yes when the sites were made without the text)."""
+        return not self._text or word in self._text
+
     def calls_for(self, words, whole: bool = False) -> List["CallSite"]:
         """The calls, in walk order, of every statement walked so far and of those whose text holds one of
         the words (whole: as a whole name): complete for a reader that takes only calls whose own text holds
