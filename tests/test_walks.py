@@ -475,3 +475,33 @@ def test_the_demand_driven_order_leaves_statements_that_follow_nothing_unwalked(
     assert waiting() == [3, 4]
     assert order.of(tree.body[1]) < order.of(tree.body[2].targets[0]) < order.of(tree.body[3].value)
     assert waiting() == []
+
+
+@pytest.mark.parametrize("names", [
+    ("Session", "InteractiveSession", "MonitoredTrainingSession", "ChiefSessionCreator", "WorkerSessionCreator",
+     "RunConfig", "NPURunConfig", "npu_config_proto"),
+    ("get", "get_config", "config", "target", "run"),
+])
+def test_names_forced_together_walk_the_statements_each_name_forced_alone_walks(names):
+    asked = 0
+    for _, text in SOURCES:
+        tree = ast.parse(text)
+        together, alone = _lazy(text, tree), _lazy(text, tree)
+        together.force_names(names)
+        for name in names:
+            alone._force_word(name, True)
+        assert [d is None for d in together._deferred] == [d is None for d in alone._deferred]
+        assert together._pending == alone._pending
+        asked += sum(d is None for d in together._deferred)
+        if together._pending:           # asked again, each name is known: nothing more is walked
+            assert set(names) <= together._whole
+    assert asked > 20
+
+
+def test_a_name_inside_a_longer_one_is_not_forced_by_it():
+    text = "import tf\nx = tf.InteractiveSession()\ny = Sessions()\nz = 1\n"
+    lazy = _lazy(text, ast.parse(text))
+    before = [d is None for d in lazy._deferred]
+    lazy.force_names(("Session", "InteractiveSession"))
+    walked = [lazy._deferred[k] is None and not before[k] for k in range(len(before))]
+    assert [lazy._first_lines[k] for k, w in enumerate(walked) if w] == [2]

@@ -263,6 +263,37 @@ class Sites:
             if not self._pending:
                 return
 
+    def force_names(self, names) -> None:
+        """_force_word(name, whole=True) for each of the names (identifiers), with one search for the names that
+        hold another of them (`Session` finds `InteractiveSession` too): each hit of the shorter one is read as
+        the whole identifier it is in, and the lines of those that are one of the names are walked."""
+        if not self._pending or self._pieces is not None:
+            for name in names:
+                self._force_word(name, True)
+            return
+        names = [name for name in names if name not in self._whole and name not in self._forced]
+        for name in sorted(names, key=len):
+            if name in self._whole:         # found with a shorter name it holds
+                continue
+            group = {other for other in names if name in other and other not in self._whole}
+            if len(group) == 1 or self._whole_asked + 1 > _INDEX_AFTER:
+                self._force_word(name, True)
+                continue
+            self._whole_asked += 1
+            self._whole.update(group)
+            text, starts, size, ident = self._text, self._starts, len(name), _IDENTIFIER
+            end = len(text)
+            at = text.find(name)
+            while at >= 0 and self._pending:
+                a, b = at, at + size
+                while a and text[a - 1] in ident:
+                    a -= 1
+                while b < end and text[b] in ident:
+                    b += 1
+                if text[a:b] in group:
+                    self._force_line(bisect_right(starts, at))
+                at = text.find(name, b)
+
     def _deferred_text(self) -> Tuple[str, List[int], List[int]]:
         """The lines of the deferred expressions one after the other, each line once (8,000 statements on one
         line are one copy of it, not 8,000), where each run of lines starts there and in the file: what the index
