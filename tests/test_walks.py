@@ -245,6 +245,33 @@ def test_an_environment_variable_whose_name_the_text_does_not_spell_is_still_fou
     assert found and found == [(e.name, e.anchor.lineno) for e in env_sets(collect(tree))]
 
 
+
+@pytest.mark.parametrize("head, line, found", [
+    ("from os import environ as e\n", 'e.update(PROFILING_MODE="true")', [("PROFILING_MODE", 3)]),
+    ("import os as o\n", 'o.environ.pop("PROFILING_OPTIONS")', [("PROFILING_OPTIONS", 3)]),
+    ("from os import putenv as p\n", 'p("PROFILING_MODE", "1")', [("PROFILING_MODE", 3)]),
+    ("d = {}\n", 'd.update(PROFILING_MODE="true")', []),
+])
+def test_an_environment_set_is_found_through_the_names_that_spell_environ_or_putenv(head, line, found):
+    from flake8_npuprof.setups.routes import env_sets
+    text = f"{head}x = 1\n{line}\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    assert [(e.name, e.anchor.lineno) for e in env_sets(lazy)] == found
+    assert [(e.name, e.anchor.lineno) for e in env_sets(collect(tree))] == found
+
+
+def test_a_file_that_spells_neither_environ_nor_putenv_has_its_pop_and_update_calls_left_unwalked():
+    from flake8_npuprof.setups.routes import env_sets
+    text = "import os\nd = {}\nd.update(a=1)\nd.pop('b')\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    pending = lazy._pending
+    assert pending == 3 and env_sets(lazy) == [] and lazy._pending == pending
+    assert collect(tree).may_hold("environ")        # (made without its text: it may hold anything)
+    assert lazy.may_hold("update") and not lazy.may_hold("environ")
+
+
 def test_most_of_the_corpus_defers_statements():
     deferred = [len(_lazy(text, ast.parse(text))._deferred) for _, text in SOURCES]
     assert sum(1 for n in deferred if n) > len(deferred) * 0.6 > 40
@@ -448,3 +475,33 @@ def test_the_demand_driven_order_leaves_statements_that_follow_nothing_unwalked(
     assert waiting() == [3, 4]
     assert order.of(tree.body[1]) < order.of(tree.body[2].targets[0]) < order.of(tree.body[3].value)
     assert waiting() == []
+
+
+@pytest.mark.parametrize("names", [
+    ("Session", "InteractiveSession", "MonitoredTrainingSession", "ChiefSessionCreator", "WorkerSessionCreator",
+     "RunConfig", "NPURunConfig", "npu_config_proto"),
+    ("get", "get_config", "config", "target", "run"),
+])
+def test_names_forced_together_walk_the_statements_each_name_forced_alone_walks(names):
+    asked = 0
+    for _, text in SOURCES:
+        tree = ast.parse(text)
+        together, alone = _lazy(text, tree), _lazy(text, tree)
+        together.force_names(names)
+        for name in names:
+            alone._force_word(name, True)
+        assert [d is None for d in together._deferred] == [d is None for d in alone._deferred]
+        assert together._pending == alone._pending
+        asked += sum(d is None for d in together._deferred)
+        if together._pending:           # asked again, each name is known: nothing more is walked
+            assert set(names) <= together._whole
+    assert asked > 20
+
+
+def test_a_name_inside_a_longer_one_is_not_forced_by_it():
+    text = "import tf\nx = tf.InteractiveSession()\ny = Sessions()\nz = 1\n"
+    lazy = _lazy(text, ast.parse(text))
+    before = [d is None for d in lazy._deferred]
+    lazy.force_names(("Session", "InteractiveSession"))
+    walked = [lazy._deferred[k] is None and not before[k] for k in range(len(before))]
+    assert [lazy._first_lines[k] for k, w in enumerate(walked) if w] == [2]

@@ -124,6 +124,7 @@ class Flow:
             # only calls named like a consumer can be one (kind_of reads the last name): from the index of
             # calls by last name, back in walk order
             sites = self.sites
+            sites.force_names(_CONSUMER_NAMES)     # (the sessions' in one search)
             named = [s for last in _CONSUMER_NAMES for s in sites.calls_named(last) if self.kind_of(s) is not None]
             self._consumers = sorted(named, key=lambda s: sites.pos.at(s.call))
         return list(self._consumers)

@@ -138,9 +138,12 @@ def env_sets(sites: Sites) -> List[EnvSet]:
             out.append(EnvSet(key, value, stmt, scope, _pos(sites, stmt), guards))
     # a call taken below is named pop, update, setdefault or putenv (or an import of os.putenv) in its own
     # text; the variable's name may not be (`"\x50ROFILING_MODE"`, `"PROF" "ILING_MODE"`)
-    words = ["pop", "update", "setdefault", "putenv"]
+    # A file that spells neither environ nor putenv sets nothing so (each set below is made on what names
+    # os.environ or os.putenv, and no name leads there without spelling it): its pop/update calls, often many,
+    # are not searched for and walked
+    words = ["pop", "update", "setdefault", "putenv"] if sites.may_hold("environ") or sites.may_hold("putenv") else []
     words += [local for local, path in sites.imports.items() if path == "os.putenv"]
-    for site in sites.calls_for(words, whole=True):
+    for site in sites.calls_for(words, whole=True) if words else ():
         call = site.call
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "pop" and call.args:

@@ -101,7 +101,7 @@ def _attach_entry_ops(sites: Sites) -> None:
             continue
         if target.attr == "name":
             # resolve_entry finds only an entry of by_call: without one (no `.add()` in the file) nothing is named
-            entry = resolve_entry(sites, target.value, scope, sites._pos.get(id(stmt), 0), by_call) if by_call \
+            entry = resolve_entry(sites, target.value, scope, sites._pos.get(stmt, 0), by_call) if by_call \
                 else None
             if entry is not None:
                 entry.names.append(NameSet(value, target, stmt))
@@ -109,7 +109,7 @@ def _attach_entry_ops(sites: Sites) -> None:
         if target.attr in ATTR_FIELDS and isinstance(target.value, ast.Subscript):
             sub = target.value
             if isinstance(sub.value, ast.Attribute) and sub.value.attr == "parameter_map":
-                pos = sites._pos.get(id(stmt), 0)
+                pos = sites._pos.get(stmt, 0)
                 entry = resolve_entry(sites, sub.value.value, scope, pos, by_call) if by_call else None
                 if entry is None:
                     entry = _orphan(sites, sub.value.value, scope, guards, orphans)

@@ -166,7 +166,7 @@ def _walk(sites: Sites, stack: list, order: int, blocked: Optional[set]) -> int:
         item = pop()
         node, up, context = item
         order += 1
-        pos[id(node)] = order
+        pos[node] = order
         walked[order] = item
         kind = type(node)
         if kind is Name:                    # the leaves, a third of all nodes: nothing below them
@@ -276,7 +276,7 @@ def _walk_assign(sites: Sites, node: ast.Assign, up, context: tuple, order: int,
         if blocked is not None:
             last = _try_defer(sites, value, node, node, context, order + 1, blocked)
             if last is not None:        # the target now (at order + 1), the value when asked
-                sites._pos[id(target)] = order + 1
+                sites._pos[target] = order + 1
                 sites._walked[order + 1] = (target, node, context)
                 return last
         push((value, node, context))
@@ -311,9 +311,9 @@ def _walk_attribute_assign(sites: Sites, node: ast.Assign, target: ast.Attribute
         last = _try_defer(sites, value, node, node, context, order + 2, blocked)
         if last is not None:
             pos, walked = sites._pos, sites._walked
-            pos[id(target)] = order + 1
+            pos[target] = order + 1
             walked[order + 1] = (target, node, context)
-            pos[id(name)] = order + 2
+            pos[name] = order + 2
             walked[order + 2] = (name, target, context)
             if type(name.ctx) is ast.Load:
                 sites._raw_loads.append((name, scope))
@@ -406,7 +406,7 @@ def _walk_try(sites: Sites, node: ast.Try, up, context: tuple, order: int, block
 
 def _walk_later(sites: Sites, node: _Later, up, context: tuple, order: int, blocked, push) -> int:
     """The targets are walked: the value's positions start here (the _Later takes none)."""
-    del sites._pos[id(node)], sites._walked[order]
+    del sites._pos[node], sites._walked[order]
     return _defer(sites, node.value, up, context, order - 1, node.lines)
 
 

@@ -46,7 +46,7 @@ _INDEX_AFTER = 64
 
 
 class _ByPos:
-    """A read-only `id(node) -> value` view of the walk's items: item `field` of the node's (node, parent,
+    """A read-only `node -> value` view of the walk's items (`get`: by id(node)): item `field` of the node's (node, parent,
     context) item, and `part` of that (scope 0 or guards 1 of the context). A def, class, if or while has
     no context of its own here (the walk never recorded one for them): the default. `at(node)` walks the
     deferred statement the node is in first (its line says which); `get(id)` cannot tell, and walks them
@@ -59,12 +59,12 @@ class _ByPos:
 
     def at(self, node, default=None):
         sites = self._sites
-        i = sites._pos.get(id(node))
+        i = sites._pos.get(node)
         if i is None:
             if not sites._pending:
                 return default
             sites._force_node(node)
-            i = sites._pos.get(id(node))
+            i = sites._pos.get(node)
             if i is None:
                 return default
         field = self._field                 # (_value inline: asked of most nodes a check looks at)
@@ -79,13 +79,14 @@ class _ByPos:
         return item[2][self._part]
 
     def get(self, ident: int, default=None):
+        """The value for the node whose id() is ident (a reader that kept ids, not nodes)."""
         sites = self._sites
-        i = sites._pos.get(ident)
+        i = sites._by_ident().get(ident)
         if i is None:
             if not sites._pending:
                 return default
             sites._force_all()
-            i = sites._pos.get(ident)
+            i = sites._by_ident().get(ident)
             if i is None:
                 return default
         return self._value(i, default)
@@ -128,8 +129,10 @@ class Sites:
         self.returns: List[Tuple[ast.AST, Scope]] = []
         self.deletes: List[Tuple[ast.AST, ast.stmt, Scope, Tuple[Guard, ...]]] = []   # (target, stmt, scope, guards)
         self.functions: Dict[str, List[Def]] = {}       # name -> its definitions
-        self._pos: Dict[int, int] = {}              # id(node) -> walk order
-        # id(node) -> ..., read through the one dict above instead of a dict per view
+        # node -> walk order (keyed by the node itself: an id() would be an int made for each node walked)
+        self._pos: Dict[Any, int] = {}
+        self._idents: Optional[Dict[int, int]] = None   # id(node) -> walk order, for _ByPos.get
+        # node -> ..., read through the one dict above instead of a dict per view
         self.pos = _ByPos(self, None)
         self.nodes = _ByPos(self, 0)
         self.parent = _ByPos(self, 1)
@@ -182,7 +185,11 @@ class Sites:
         if len(self._raw_loads) == self._eager_loads:
             return self._raw_loads
         pos = self._pos
-        return sorted(self._raw_loads, key=lambda item: pos[id(item[0])])
+        return sorted(self._raw_loads, key=lambda item: pos[item[0]])
+
+    def may_hold(self, word: str) -> bool:
+        """Whether the file's text may hold word anywhere (yes when the sites were made without the text)."""
+        return not self._text or word in self._text
 
     def calls_for(self, words, whole: bool = False) -> List["CallSite"]:
         """The calls, in walk order, of every statement walked so far and of those whose text holds one of
@@ -219,7 +226,7 @@ class Sites:
         if not shallow:
             return sites
         pos = self._pos
-        return [site for _, site in sorted([(pos[id(site.call)], site) for site in sites] + shallow,
+        return [site for _, site in sorted([(pos[site.call], site) for site in sites] + shallow,
                                            key=lambda pair: pair[0])]
 
     def loads_with_last(self, lasts) -> List[Tuple[ast.AST, "Scope"]]:
@@ -232,7 +239,7 @@ class Sites:
         raw = self._raw_loads
         if ks and max(ks) >= self._eager_loads:
             pos = self._pos
-            return sorted((raw[k] for k in ks), key=lambda item: pos[id(item[0])])
+            return sorted((raw[k] for k in ks), key=lambda item: pos[item[0]])
         ks.sort()
         return [raw[k] for k in ks]
 
@@ -242,7 +249,7 @@ class Sites:
         done = self._ordered
         if done is None or len(done) != len(sites):
             pos = self._pos
-            done = self._ordered = sorted(sites, key=lambda site: pos[id(site.call)])
+            done = self._ordered = sorted(sites, key=lambda site: pos[site.call])
         return done
 
     def _force_word(self, word: str, whole: bool = False) -> None:
@@ -255,6 +262,37 @@ class Sites:
             self._force_line(line)
             if not self._pending:
                 return
+
+    def force_names(self, names) -> None:
+        """_force_word(name, whole=True) for each of the names (identifiers), with one search for the names that
+        hold another of them (`Session` finds `InteractiveSession` too): each hit of the shorter one is read as
+        the whole identifier it is in, and the lines of those that are one of the names are walked."""
+        if not self._pending or self._pieces is not None:
+            for name in names:
+                self._force_word(name, True)
+            return
+        names = [name for name in names if name not in self._whole and name not in self._forced]
+        for name in sorted(names, key=len):
+            if name in self._whole:         # found with a shorter name it holds
+                continue
+            group = {other for other in names if name in other and other not in self._whole}
+            if len(group) == 1 or self._whole_asked + 1 > _INDEX_AFTER:
+                self._force_word(name, True)
+                continue
+            self._whole_asked += 1
+            self._whole.update(group)
+            text, starts, size, ident = self._text, self._starts, len(name), _IDENTIFIER
+            end = len(text)
+            at = text.find(name)
+            while at >= 0 and self._pending:
+                a, b = at, at + size
+                while a and text[a - 1] in ident:
+                    a -= 1
+                while b < end and text[b] in ident:
+                    b += 1
+                if text[a:b] in group:
+                    self._force_line(bisect_right(starts, at))
+                at = text.find(name, b)
 
     def _deferred_text(self) -> Tuple[str, List[int], List[int]]:
         """The lines of the deferred expressions one after the other, each line once (8,000 statements on one
@@ -386,6 +424,13 @@ class Sites:
             for k in range(len(self._deferred)):
                 self._walk_deferred(k)
 
+    def _by_ident(self) -> Dict[int, int]:
+        """_pos keyed by id(node), made again when the walk has numbered more nodes since."""
+        found = self._idents
+        if found is None or len(found) != len(self._pos):
+            found = self._idents = {id(node): i for node, i in self._pos.items()}
+        return found
+
     def close(self) -> None:
         """Break the cycle between the sites and their node views (the analysis is done with them)."""
         for view in (self.pos, self.nodes, self.parent, self.scope_of, self.guards_of):
@@ -447,7 +492,7 @@ class Sites:
             ks = self._loads_by_last().get(last, ())
             if ks and ks[-1] >= self._eager_loads:
                 pos = self._pos
-                ks = sorted(ks, key=lambda k: pos[id(raw[k][0])])
+                ks = sorted(ks, key=lambda k: pos[raw[k][0]])
             for k in ks:
                 name = dotted(raw[k][0])
                 if name is not None:
@@ -502,7 +547,7 @@ class Sites:
         if name in self._unsorted:
             self._unsorted.discard(name)
             pos = self._pos
-            found.sort(key=lambda site: pos[id(site.call)])
+            found.sort(key=lambda site: pos[site.call])
         return found
 
     def keys_bound_to(self, value: ast.AST) -> List[Tuple["Scope", str]]:
@@ -563,7 +608,7 @@ class Sites:
                 continue
             positions = self._load_positions.get((id(where), key))
             if positions is None:
-                positions = self._load_positions[(id(where), key)] = [self._pos[id(n)] for n in loads]
+                positions = self._load_positions[(id(where), key)] = [self._pos[n] for n in loads]
             binds = scope.bindings[key]
             unguarded = scope.unguarded_of(key)
             k = bisect_right(unguarded, i)
@@ -693,7 +738,7 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     and a kept one is added instead of walking its statement again)."""
     module = sites.module
     context = (module, ())
-    sites._pos[id(tree)] = 1
+    sites._pos[tree] = 1
     sites._walked[1] = (tree, None, context)
     body = tree.body
     if walks is None:
