@@ -275,6 +275,30 @@ def test_a_test_class_with_a_base_from_elsewhere_is_not_said_to_be_unreached(tmp
         "known here")
 
 
+@pytest.mark.parametrize("imports, base, out", [
+    # unittest.IsolatedAsyncioTestCase (python 3.11 runs its `async def test_*` and asyncSetUp, not a helper); it said
+    # "UNKNOWN: ... whose base unittest.IsolatedAsyncioTestCase is not defined in this file"
+    ("import os\n", "unittest.IsolatedAsyncioTestCase", "COLLECTS from step 0 into {}"),
+    ("from unittest import IsolatedAsyncioTestCase as Base\n", "Base", "COLLECTS from step 0 into {}"),
+    # a class of the same name from elsewhere may be anything: unknown, as before
+    ("from common import IsolatedAsyncioTestCase\n", "IsolatedAsyncioTestCase",
+     "UNKNOWN: from step 0 into {}; but the test runner may run the tests of TestProfiler (line 6), whose base "
+     "IsolatedAsyncioTestCase is not defined in this file: whether this code runs is not known here"),
+])
+def test_unittests_async_test_case_runs_its_tests(tmp_path, capsys, imports, base, out):
+    from flake8_npuprof.cli import main
+    profile = ("        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+               "'./p')) as prof:\n            prof.step()\n")
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n" + imports + "\n\n"
+                  f"class TestProfiler({base}):\n    async def test_profile(self):\n" + profile +
+                  "\n    def helper(self):\n" + profile + "\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    helper = out if out.startswith("UNKNOWN") else \
+        "OFF: not reached from this file's entry point (line 16 if __name__ == \"__main__\":)"
+    assert capsys.readouterr().out.splitlines()[1:3] == [f"train.py:8 profile: {out.format(tmp_path / 'p')}",
+                                                         f"train.py:12 profile: {helper.format(tmp_path / 'p')}"]
+
+
 def test_a_skip_if_of_the_projects_own_is_no_condition(tmp_path, capsys):
     # `def skipIf(cond, reason): return lambda f: f`: python 3.11 runs the test whatever SLOW is; it said
     # "COLLECTS ... (when not (SLOW))"

@@ -43,6 +43,8 @@ TEST_RUNNERS = ("unittest.main", ".run_tests", "absltest.main", "tf.test.main", 
 # them; `runTest` where there are none), its hooks, and any dunder (a helper of another name runs only when called)
 TEST_HOOKS = ("runTest", "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "run",
               "debug", "doCleanups", "doClassCleanups", "shortDescription", "id")
+# unittest's TestCase classes not spelled TestCase, recognised where imported from unittest
+UNITTEST_BASES = ("IsolatedAsyncioTestCase",)
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
 
 
@@ -213,7 +215,8 @@ class Reach:
                 self.skipped[id(s)] = skip
             elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
                     (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
-                     _test_case(parent.node, classes) and _unittest_skip(parent.node, sites.module.node) is None and
+                     _test_case(parent.node, classes, sites.module.node) and
+                     _unittest_skip(parent.node, sites.module.node) is None and
                      self._runs_tests()):
                 # a TestCase's tests and hooks, in a file that runs unittest (`unittest.main()`, torch_npu's
                 # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
@@ -295,7 +298,7 @@ class Reach:
                             not any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and
                                     f.name.startswith("test") for f in node.body):
                         continue
-                    if _test_case(node, self._classes):
+                    if _test_case(node, self._classes, self.sites.module.node):
                         if inner is not None:
                             self._maybe_tests = (f"a test runner is called in a function (line {inner.call.lineno}: "
                                                  f"{inner.name}), which may run the tests of {node.name} (line "
@@ -570,15 +573,30 @@ def _open_class(node: ast.ClassDef, local: AbstractSet[str]) -> bool:
     return False
 
 
-def _test_case(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str] = frozenset()) -> bool:
-    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's), or
-    a class of the module's top level (classes: by name) that is one."""
+def _test_case(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], tree,
+               seen: AbstractSet[str] = frozenset()) -> bool:
+    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's),
+    unittest's IsolatedAsyncioTestCase (by import: its async test* run too), or a class of the module's top level
+    (classes: by name) that is one."""
     for b in node.bases:
         name = dotted(b) or ""
-        if name.rsplit(".", 1)[-1] == "TestCase" or (name in classes and name not in seen and
-                                                     _test_case(classes[name], classes, seen | {node.name})):
+        if name.rsplit(".", 1)[-1] == "TestCase" or _from_unittest(name, UNITTEST_BASES, tree) or \
+                (name in classes and name not in seen and _test_case(classes[name], classes, tree, seen | {node.name})):
             return True
     return False
+
+
+def _from_unittest(name: str, names: Tuple[str, ...], tree) -> str:
+    """Which of unittest's names the dotted name is (`unittest.IsolatedAsyncioTestCase`, or the name imported from
+    unittest, under its own name or another: a class of the project's of the same name is not), else ""."""
+    if name.startswith("unittest.") and name[9:] in names:
+        return name[9:]
+    for s in getattr(tree, "body", ()):
+        if isinstance(s, ast.ImportFrom) and s.module == "unittest":
+            for a in s.names:
+                if a.name in names and (a.asname or a.name) == name:
+                    return a.name
+    return ""
 
 
 def _run_by_runner(name: str) -> bool:
