@@ -43,6 +43,13 @@ TEST_RUNNERS = ("unittest.main", ".run_tests", "absltest.main", "tf.test.main", 
 # them; `runTest` where there are none), its hooks, and any dunder (a helper of another name runs only when called)
 TEST_HOOKS = ("runTest", "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "run",
               "debug", "doCleanups", "doClassCleanups", "shortDescription", "id")
+# `pytest.main([__file__])` runs this file's tests by pytest's collection rules (pytest 9.2 on python 3.11: module-level
+# functions named test*, classes named Test* without an __init__ or __new__ and their methods named test*, unittest's
+# TestCases; `async def` tests only with a plugin); these flags beside it change nothing of what runs
+PYTEST_FLAGS = ("-s", "-v", "-vv", "-q", "-qq", "--verbose", "--quiet", "--capture=no")
+PYTEST_HOOKS = ("setup_module", "teardown_module", "setup_function", "teardown_function")
+PYTEST_CLASS_HOOKS = ("setup_method", "teardown_method", "setup_class", "teardown_class")
+NOSE_HOOKS = ("setup", "teardown")      # pytest before 8 called these too (its nose support), 8 does not
 # unittest's TestCase classes not spelled TestCase, recognised where imported from unittest
 UNITTEST_BASES = ("IsolatedAsyncioTestCase",)
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
@@ -193,6 +200,7 @@ class Reach:
         inner: Dict[int, list] = {}                     # id(scope) -> class, lambda and registered scopes in it
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
+        self._pytest: Optional[bool] = None
         self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
         classes = {s.node.name: s.node for s in sites.scopes if s.kind == "class" and s.parent is sites.module}
         for s in sites.scopes:
@@ -209,6 +217,10 @@ class Reach:
             if s.kind == "function" and parent.kind == "class":
                 # a class's skipIf/skipUnless holds for each of its tests
                 when += _skip_unless(parent.node, sites.module.node)
+            pytest_test = s.kind == "function" and self._pytest_test(s, classes)
+            if pytest_test:     # pytest's own skip marks, on the test or its class
+                skip = skip or _pytest_skip(s.node)
+                when += _pytest_skip_unless(s.node) + (_pytest_skip_unless(parent.node) if parent.kind == "class" else ())
             if when:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
@@ -217,7 +229,7 @@ class Reach:
                     (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
                      _test_case(parent.node, classes, sites.module.node) and
                      _unittest_skip(parent.node, sites.module.node) is None and
-                     self._runs_tests()):
+                     self._runs_tests()) or pytest_test:
                 # a TestCase's tests and hooks, in a file that runs unittest (`unittest.main()`, torch_npu's
                 # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
                 inner.setdefault(id(parent), []).append(s)
@@ -243,8 +255,71 @@ class Reach:
         """Whether the file's own top level (its main guard too) calls a test runner that runs every TestCase of the
         module (_runners)."""
         if self._tests_run is None:
-            self._tests_run = any(site.scope is self.sites.module for site in self._runners())
+            self._tests_run = any(site.scope is self.sites.module for site in self._runners()) or self._pytest_runs()
         return self._tests_run
+
+    def _pytest_calls(self) -> list:
+        return [site for site in self.sites.calls_named("main") if site.name == "pytest.main"]
+
+    def _pytest_runs(self) -> bool:
+        """Whether the file's top level (its main guard too) runs pytest on this file alone, under no condition:
+        `pytest.main([__file__])` (PYTEST_FLAGS beside it)."""
+        if self._pytest is None:
+            module = self.sites.module
+            self._pytest = any(site.scope is module and _pytest_on_file(site) for site in self._pytest_calls())
+        return self._pytest
+
+    def _pytest_test(self, s, classes) -> bool:
+        """A function pytest runs by itself when the file runs pytest on itself: a module-level test* or hook, a test*
+        or hook of a Test* class it collects (a class skip mark: none of them); not an `async def` (maybe_tests)."""
+        name, parent, node = s.node.name, s.parent, s.node
+        if isinstance(node, ast.AsyncFunctionDef):
+            return False
+        if parent is self.sites.module:
+            return (name.startswith("test") or name in PYTEST_HOOKS) and self._pytest_runs()
+        return parent.kind == "class" and parent.parent is self.sites.module and \
+            (name.startswith("test") or name in PYTEST_CLASS_HOOKS) and _pytest_class(parent.node, classes) is True \
+            and _pytest_skip(parent.node) is None and self._pytest_runs()
+
+    def _pytest_unknown(self) -> str:
+        """Why pytest, called by this file, may run tests of it this file cannot place, else ""."""
+        calls = self._pytest_calls()
+        if not calls:
+            return ""
+        module = self.sites.module
+        tests = [n for n in module.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                 (n.name.startswith("test") or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
+                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name.startswith("test")
+                     for f in n.body)]
+        if not tests:
+            return ""
+        for site in calls:
+            if site.scope is not module:
+                return (f"pytest.main is called in a function (line {site.call.lineno}), which may run the tests of "
+                        "this file")
+            if _pytest_on_file(site):
+                continue
+            line = site.call.lineno
+            if not site.call.args and not site.call.keywords:
+                return (f"pytest.main() at line {line} runs the tests the command line names, else those of the "
+                        "folder it starts in, which may be this file's")
+            conditions = guard_text(g for g in site.guards if not is_main_guard(g))
+            if conditions:
+                return f"pytest.main at line {line} runs the tests of this file when {all_of(conditions)}"
+            return f"pytest.main at line {line} runs what its arguments select, which may be tests of this file"
+        for n in tests:
+            if isinstance(n, ast.ClassDef):
+                if _pytest_class(n, self._classes) is not True or _pytest_skip(n) is not None:
+                    continue
+                found = [f for f in n.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            else:
+                found = [n]
+            for f in found:
+                if isinstance(f, ast.AsyncFunctionDef) and f.name.startswith("test"):
+                    return f"pytest runs the async test {f.name} (line {f.lineno}) only with a plugin for it"
+                if f.name in NOSE_HOOKS:
+                    return f"pytest before 8 calls {f.name} (line {f.lineno}) before or after the tests, 8 does not"
+        return ""
 
     def _runners(self) -> list:
         """The calls of a test runner that runs every TestCase of the module (TEST_RUNNERS), not told which to run
@@ -288,7 +363,9 @@ class Reach:
         whose base is defined elsewhere (`class TestX(common.Base)`: a TestCase or not), or a TestCase's where the
         runner is called in a function (whether that runs is not worked out here)."""
         if self._maybe_tests is None:
-            self._maybe_tests = ""
+            self._maybe_tests = self._pytest_unknown() if self.entry is not None else ""
+            if self._maybe_tests:
+                return self._maybe_tests
             inner = None if self.entry is None or self._runs_tests() else \
                 next((site for site in self._runners() if site.scope is not self.sites.module), None)
             if self.entry is not None and (self._runs_tests() or inner is not None):
@@ -597,6 +674,69 @@ def _from_unittest(name: str, names: Tuple[str, ...], tree) -> str:
                 if a.name in names and (a.asname or a.name) == name:
                     return a.name
     return ""
+
+
+def _pytest_on_file(site) -> bool:
+    """`pytest.main([__file__])` (or `args=`, PYTEST_FLAGS beside it) under no condition but the main guard."""
+    call = site.call
+    args = call.args[0] if len(call.args) == 1 and not call.keywords else \
+        call.keywords[0].value if not call.args and len(call.keywords) == 1 and call.keywords[0].arg == "args" else None
+    if not isinstance(args, (ast.List, ast.Tuple)) or not all(is_main_guard(g) for g in site.guards):
+        return False
+    files = [e for e in args.elts if isinstance(e, ast.Name) and e.id == "__file__"]
+    return bool(files) and all(isinstance(e, ast.Constant) and e.value in PYTEST_FLAGS
+                               for e in args.elts if e not in files)
+
+
+def _pytest_class(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> Optional[bool]:
+    """Whether pytest collects a class's tests as a plain class: named Test*, with no __init__ or __new__ of its own or
+    of a base (pytest warns and passes over it); None where a base is from elsewhere or a metaclass is given."""
+    return node.name.startswith("Test") and _no_init(node, classes, frozenset())
+
+
+def _no_init(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str]) -> Optional[bool]:
+    if node.keywords or any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name in ("__init__", "__new__")
+                            for f in node.body):
+        return None if node.keywords else False
+    out: Optional[bool] = True
+    for b in node.bases:
+        name = dotted(b) or ""
+        if name == "object":
+            continue
+        if name not in classes or name in seen:
+            return None
+        found = _no_init(classes[name], classes, seen | {node.name})
+        if found is False:
+            return False
+        out = out and found
+    return out
+
+
+def _pytest_skip(node) -> Optional[ast.expr]:
+    """The function's or class's `@pytest.mark.skip` (or a `skipif` with a constant true condition), else None."""
+    for d in getattr(node, "decorator_list", ()):
+        name = dotted(d.func if isinstance(d, ast.Call) else d)
+        if name == "pytest.mark.skip" or name == "pytest.mark.skipif" and isinstance(d, ast.Call) and \
+                len(d.args) == 1 and _bool_constant(d.args[0]) is True:
+            return d
+    return None
+
+
+def _pytest_skip_unless(node) -> Tuple[str, ...]:
+    """What a `@pytest.mark.skipif(cond, ...)` needs for the test to run: `not (cond)`; "a condition" where it is a
+    string pytest evaluates, or several conditions."""
+    out: List[str] = []
+    for d in getattr(node, "decorator_list", ()):
+        if isinstance(d, ast.Call) and dotted(d.func) == "pytest.mark.skipif" and \
+                not (len(d.args) == 1 and _bool_constant(d.args[0]) is not None):
+            text = guard_text((_Test(d.args[0], True),)) if len(d.args) == 1 else ()
+            out.extend(text or ("a condition",))
+    return tuple(out)
+
+
+def _bool_constant(e) -> Optional[bool]:
+    """A constant's truth, but not a string's (pytest evaluates a string condition as code)."""
+    return bool(e.value) if isinstance(e, ast.Constant) and not isinstance(e.value, str) else None
 
 
 def _run_by_runner(name: str) -> bool:
