@@ -315,7 +315,8 @@ def test_pytest_main_on_the_file_runs_what_pytest_collects(tmp_path, capsys):
     # Test* classes without __init__ and TestCases run, not a helper nor a class with __init__; @pytest.mark.skip is
     # skipped, skipif(cond) runs when not cond. It said "not reached from this file's entry point" of all but Checks
     from flake8_npuprof.cli import main
-    path = _write(tmp_path, PYTEST_FILE.format(p=textwrap.indent(_PROFILE, "    "), q=textwrap.indent(_PROFILE, " " * 8)))
+    text = PYTEST_FILE.format(p=textwrap.indent(_PROFILE, "    "), q=textwrap.indent(_PROFILE, " " * 8))
+    path = _write(tmp_path, text)
     main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
     off = 'OFF: not reached from this file\'s entry point (line 58 if __name__ == "__main__":)'
     on = f"COLLECTS from step 0 into {tmp_path / 'p'}"

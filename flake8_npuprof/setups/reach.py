@@ -220,7 +220,9 @@ class Reach:
             pytest_test = s.kind == "function" and self._pytest_test(s, classes)
             if pytest_test:     # pytest's own skip marks, on the test or its class
                 skip = skip or _pytest_skip(s.node)
-                when += _pytest_skip_unless(s.node) + (_pytest_skip_unless(parent.node) if parent.kind == "class" else ())
+                when += _pytest_skip_unless(s.node)
+                if parent.kind == "class":
+                    when += _pytest_skip_unless(parent.node)
             if when:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
