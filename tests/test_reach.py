@@ -338,6 +338,13 @@ def test_pytest_main_on_the_file_runs_what_pytest_collects(tmp_path, capsys):
     # without a plugin pytest fails an async test without running it (pytest 9.2: "async def functions are not
     # natively supported"); with one it runs it
     ("def test_a", "async def test_a", "pytest runs the async test test_a (line 11) only with a plugin for it"),
+    # a parameter no fixture of the file or of pytest provides: pytest 9.2 "fixture 'model' not found", an error, the
+    # test not run (a conftest.py may provide one); a fixture of the file's own, tmp_path and a default need none
+    ("def test_a():", "def test_a(model, loader):", "pytest runs test_a (line 11) only where a fixture named model "
+     "exists (a conftest.py's, a plugin's): without one pytest reports an error and does not run it"),
+    ("def test_a():", "@pytest.fixture\ndef model():\n    return 1\n\n\ndef test_a(model, tmp_path, x=1):\n"
+     "    pass\n\n\ndef test_b(self_made):", "pytest runs test_b (line 20) only where a fixture named self_made "
+     "exists (a conftest.py's, a plugin's): without one pytest reports an error and does not run it"),
     # nose-style setup(): pytest 7 calls it, pytest 8 does not
     ("def helper():", "def setup():", "pytest before 8 calls setup (line 16) before or after the tests, 8 does not"),
 ])

@@ -49,6 +49,11 @@ TEST_HOOKS = ("runTest", "setUp", "tearDown", "setUpClass", "tearDownClass", "as
 PYTEST_FLAGS = ("-s", "-v", "-vv", "-q", "-qq", "--verbose", "--quiet", "--capture=no")
 PYTEST_HOOKS = ("setup_module", "teardown_module", "setup_function", "teardown_function")
 PYTEST_CLASS_HOOKS = ("setup_method", "teardown_method", "setup_class", "teardown_class")
+# pytest's own fixtures (pytest 3.9 to 9.2): a test's parameter of another name needs a fixture of that name, from
+# this file or elsewhere (a conftest.py, a plugin), or pytest fails the test without running it
+PYTEST_FIXTURES = ("request", "capsys", "capsysbinary", "capfd", "capfdbinary", "caplog", "monkeypatch", "recwarn",
+                   "tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "pytestconfig", "doctest_namespace",
+                   "record_property", "record_xml_attribute", "record_testsuite_property")
 NOSE_HOOKS = ("setup", "teardown")      # pytest before 8 called these too (its nose support), 8 does not
 # unittest's TestCase classes not spelled TestCase, recognised where imported from unittest
 UNITTEST_BASES = ("IsolatedAsyncioTestCase",)
@@ -319,6 +324,11 @@ class Reach:
             for f in found:
                 if isinstance(f, ast.AsyncFunctionDef) and f.name.startswith("test"):
                     return f"pytest runs the async test {f.name} (line {f.lineno}) only with a plugin for it"
+                needed = _fixtures_needed(f, isinstance(n, ast.ClassDef), module.node) if \
+                    f.name.startswith("test") else []
+                if needed:
+                    return (f"pytest runs {f.name} (line {f.lineno}) only where a fixture named {needed[0]} exists (a "
+                            "conftest.py's, a plugin's): without one pytest reports an error and does not run it")
                 if f.name in NOSE_HOOKS:
                     return f"pytest before 8 calls {f.name} (line {f.lineno}) before or after the tests, 8 does not"
         return ""
@@ -688,6 +698,26 @@ def _pytest_on_file(site) -> bool:
     files = [e for e in args.elts if isinstance(e, ast.Name) and e.id == "__file__"]
     return bool(files) and all(isinstance(e, ast.Constant) and e.value in PYTEST_FLAGS
                                for e in args.elts if e not in files)
+
+
+def _fixtures_needed(func, method: bool, tree) -> List[str]:
+    """The parameters of a pytest test no fixture of this file or of pytest's own provides, nor a parametrize mark
+    (those without a default, after `self`)."""
+    args = func.args.posonlyargs + func.args.args
+    names = [a.arg for a in args[(1 if method else 0):len(args) - len(func.args.defaults)]] + \
+        [a.arg for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is None]
+    if not names:
+        return []
+    given = set(PYTEST_FIXTURES)
+    for n in getattr(tree, "body", ()):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("fixture") for d in n.decorator_list):
+            given.add(n.name)
+    for d in func.decorator_list:
+        if isinstance(d, ast.Call) and (dotted(d.func) or "").endswith("parametrize") and d.args and \
+                isinstance(d.args[0], ast.Constant) and isinstance(d.args[0].value, str):
+            given.update(x.strip() for x in d.args[0].value.split(","))
+    return [x for x in names if x not in given]
 
 
 def _pytest_class(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> Optional[bool]:
