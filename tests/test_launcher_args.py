@@ -1030,6 +1030,44 @@ def test_a_string_flag_stripped_or_lowered_is_decided_by_the_launch(tmp_path, fl
     assert report["usable"] is usable and f"  {said}" in report["launch"]["lines"]
 
 
+STR2BOOL = ("def str2bool(v):\n    \"\"\"Yes or no.\"\"\"\n    if v.lower() in ('yes', 'true', 't', 'y', '1'):\n"
+            "        return True\n    elif v.lower() in ('no', 'false', 'f', 'n', '0'):\n        return False\n"
+            "    else:\n        raise argparse.ArgumentTypeError('Boolean value expected.')\n")
+
+
+@pytest.mark.parametrize("where, flag, usable, said", [
+    # ModelZoo-PyTorch's SSD-MobileNetV1 (`def str2bool(s): return s.lower() in ('true', '1')` in vision/utils/misc.py,
+    # `--prof=False` in its launchers): it said "fails: line 136, when args.prof" (python 3.11: args.prof is False)
+    ("misc", "--profiling=False", False, "`args.profiling` is false in this launch (--profiling=False from run.sh:1)"),
+    ("own", "--profiling=False", False, "`args.profiling` is false in this launch (--profiling=False from run.sh:1)"),
+    ("utils", "--profiling=False", False, "`args.profiling` is false in this launch (--profiling=False from run.sh:1)"),
+    ("utils", "--profiling=Yes", True, "`args.profiling` is true in this launch (--profiling=Yes from run.sh:1)"),
+    # argparse stops the script on `maybe` (ArgumentTypeError); a body of other calls (len) is not run here
+    ("utils", "--profiling=maybe", True, None),
+    ("len", "--profiling=False", True, None)])
+def test_a_flag_converted_by_the_projects_own_pure_function_is_decided_by_the_launch(
+        tmp_path, where, flag, usable, said):
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "__init__.py").write_text("")
+    (tmp_path / "utils" / "misc.py").write_text("import argparse\n\n\n" + STR2BOOL + "\n\ndef ssd(s):\n"
+                                                "    return s.lower() in ('true', '1')\n")
+    own = {"own": STR2BOOL, "len": "def str2bool(v):\n    return len(v) < 5\n"}.get(where, "")
+    imported = {"misc": "from utils.misc import ssd as str2bool\n", "utils": "from utils.misc import str2bool\n"}
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport npu_device\n" + imported.get(where, "") + own +
+        "\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--profiling', type=str2bool, default=False)\nargs = parser.parse_args()\n"
+        "if args.profiling:\n    npu_device.global_options().profiling_config.enable_profiling = True\n"
+        "    npu_device.global_options().profiling_config.profiling_options = "
+        "'{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\nnpu_device.open().as_default()\n")
+    launcher = tmp_path / "run.sh"
+    launcher.write_text(f"python3 train.py {flag}\n")
+    report = _emulate(launcher)
+    lines = report["launch"]["lines"]
+    assert report["usable"] is usable
+    assert f"  {said}" in lines if said else not any("args.profiling" in x for x in lines)
+
+
 @pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
 def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable):
     # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated before) around
@@ -1068,3 +1106,24 @@ def test_old_arithmetic_is_expanded_as_bash_does(tmp_path, args, words):
               "python3 ../train.py --rank $[R] --next $[R+1]\n", args)
     assert [[x.replace("../", "") for x in ws] for ws in _words(w)][-1] == words
     assert [c.cwd for c in w.commands][-1] == (str(tmp_path / f"dev{words[3]}"),)
+
+
+@pytest.mark.parametrize("body, text, out", [
+    # as python 3.11 runs them: `and`/`or` give an operand, a chain of == is each pair's, a bare return is None
+    ("return s.strip() == 'on' or s", " x ", (" x ",)),
+    ("return not s.upper() != 'ON' and 1", "on", (1,)),
+    ("if s == 'a' == s.lower():\n        return True\n    return", "a", (True,)),
+    ("if s == 'a' == s.lower():\n        return True\n    return", "A", (None,)),
+    ("return s not in 'yes'", "es", (False,)),
+    # not run: a call other than lower/upper/strip, `in` on an int (TypeError), a default, a name not the parameter
+    ("return len(s) > 1", "ab", None),
+    ("return s in 1", "1", None),
+    ("return s in FLAGS", "1", None)])
+def test_a_pure_type_function_runs_as_python_does(body, text, out):
+    import ast
+    from flake8_npuprof.values.type_function import Raised, call
+    func = ast.parse(f"def f(s):\n    {body}\n").body[0]
+    assert call(func, text) == out
+    assert call(ast.parse("def f(s, t=1):\n    return True\n").body[0], "x") is None
+    with pytest.raises(Raised):
+        call(ast.parse("def f(s):\n    if s:\n        raise ValueError(s)\n").body[0], "x")

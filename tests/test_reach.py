@@ -275,6 +275,89 @@ def test_a_test_class_with_a_base_from_elsewhere_is_not_said_to_be_unreached(tmp
         "known here")
 
 
+@pytest.mark.parametrize("imports, base, out", [
+    # unittest.IsolatedAsyncioTestCase (python 3.11 runs its `async def test_*` and asyncSetUp, not a helper); it said
+    # "UNKNOWN: ... whose base unittest.IsolatedAsyncioTestCase is not defined in this file"
+    ("import os\n", "unittest.IsolatedAsyncioTestCase", "COLLECTS from step 0 into {}"),
+    ("from unittest import IsolatedAsyncioTestCase as Base\n", "Base", "COLLECTS from step 0 into {}"),
+    # a class of the same name from elsewhere may be anything: unknown, as before
+    ("from common import IsolatedAsyncioTestCase\n", "IsolatedAsyncioTestCase",
+     "UNKNOWN: from step 0 into {}; but the test runner may run the tests of TestProfiler (line 6), whose base "
+     "IsolatedAsyncioTestCase is not defined in this file: whether this code runs is not known here"),
+])
+def test_unittests_async_test_case_runs_its_tests(tmp_path, capsys, imports, base, out):
+    from flake8_npuprof.cli import main
+    profile = ("        with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+               "'./p')) as prof:\n            prof.step()\n")
+    path = _write(tmp_path, "import unittest\nimport torch_npu\n" + imports + "\n\n"
+                  f"class TestProfiler({base}):\n    async def test_profile(self):\n" + profile +
+                  "\n    def helper(self):\n" + profile + "\n\nif __name__ == \"__main__\":\n    unittest.main()\n")
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    helper = out if out.startswith("UNKNOWN") else \
+        "OFF: not reached from this file's entry point (line 16 if __name__ == \"__main__\":)"
+    assert capsys.readouterr().out.splitlines()[1:3] == [f"train.py:8 profile: {out.format(tmp_path / 'p')}",
+                                                         f"train.py:12 profile: {helper.format(tmp_path / 'p')}"]
+
+
+PYTEST_FILE = (
+    "import unittest\nimport pytest\nimport torch_npu\n\n\ndef profiled():\n{p}\n\ndef test_a():\n{p}\n\n"
+    "def helper():\n{p}\n\n@pytest.mark.skip(reason='x')\ndef test_skipped():\n{p}\n\n"
+    "@pytest.mark.skipif(SLOW, reason='x')\ndef test_slow():\n{p}\n\nclass TestPlain:\n    def test_m(self):\n{q}\n"
+    "    def helper(self):\n{q}\n\nclass TestInit:\n    def __init__(self):\n        pass\n\n"
+    "    def test_m(self):\n{q}\n\nclass Checks(unittest.TestCase):\n    def test_u(self):\n{q}\n\n"
+    "if __name__ == \"__main__\":\n    pytest.main([__file__, '-s'])\n")
+_PROFILE = ("with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')) "
+            "as prof:\n    prof.step()\n")
+
+
+def test_pytest_main_on_the_file_runs_what_pytest_collects(tmp_path, capsys):
+    # `python train.py` with `pytest.main([__file__, '-s'])` (pytest 9.2, python 3.11): module-level test* functions,
+    # Test* classes without __init__ and TestCases run, not a helper nor a class with __init__; @pytest.mark.skip is
+    # skipped, skipif(cond) runs when not cond. It said "not reached from this file's entry point" of all but Checks
+    from flake8_npuprof.cli import main
+    text = PYTEST_FILE.format(p=textwrap.indent(_PROFILE, "    "), q=textwrap.indent(_PROFILE, " " * 8))
+    path = _write(tmp_path, text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    off = 'OFF: not reached from this file\'s entry point (line 58 if __name__ == "__main__":)'
+    on = f"COLLECTS from step 0 into {tmp_path / 'p'}"
+    assert capsys.readouterr().out.splitlines()[1:10] == [
+        f"train.py:7 profile: {off}", f"train.py:12 profile: {on}", f"train.py:17 profile: {off}",
+        "train.py:23 profile: OFF: skipped: `@pytest.mark.skip(reason='x')` (line 21): pytest skips the test, so this "
+        "code never runs", f"train.py:29 profile: {on} (when not (SLOW))", f"train.py:35 profile: {on}",
+        f"train.py:39 profile: {off}", f"train.py:48 profile: {off}", f"train.py:54 profile: {on}"]
+
+
+@pytest.mark.parametrize("old, new, why", [
+    # pytest.main() reads the command line, else collects the folder it starts in (test_*.py there: maybe this file)
+    ("pytest.main([__file__, '-s'])", "pytest.main()", "pytest.main() at line 59 runs the tests the command line "
+     "names, else those of the folder it starts in, which may be this file's"),
+    ("pytest.main([__file__, '-s'])", "pytest.main([__file__, '-k', 'slow'])", "pytest.main at line 59 runs what its "
+     "arguments select, which may be tests of this file"),
+    ("    pytest.main([__file__, '-s'])", "    if args.test:\n        pytest.main([__file__])",
+     "pytest.main at line 60 runs the tests of this file when args.test"),
+    # without a plugin pytest fails an async test without running it (pytest 9.2: "async def functions are not
+    # natively supported"); with one it runs it
+    ("def test_a", "async def test_a", "pytest runs the async test test_a (line 11) only with a plugin for it"),
+    # a parameter no fixture of the file or of pytest provides: pytest 9.2 "fixture 'model' not found", an error, the
+    # test not run (a conftest.py may provide one); a fixture of the file's own, tmp_path and a default need none
+    ("def test_a():", "def test_a(model, loader):", "pytest runs test_a (line 11) only where a fixture named model "
+     "exists (a conftest.py's, a plugin's): without one pytest reports an error and does not run it"),
+    ("def test_a():", "@pytest.fixture\ndef model():\n    return 1\n\n\ndef test_a(model, tmp_path, x=1):\n"
+     "    pass\n\n\ndef test_b(self_made):", "pytest runs test_b (line 20) only where a fixture named self_made "
+     "exists (a conftest.py's, a plugin's): without one pytest reports an error and does not run it"),
+    # nose-style setup(): pytest 7 calls it, pytest 8 does not
+    ("def helper():", "def setup():", "pytest before 8 calls setup (line 16) before or after the tests, 8 does not"),
+])
+def test_pytest_main_that_may_run_tests_this_file_cannot_place_is_unknown(tmp_path, capsys, old, new, why):
+    from flake8_npuprof.cli import main
+    text = PYTEST_FILE.format(p=textwrap.indent(_PROFILE, "    "), q=textwrap.indent(_PROFILE, " " * 8))
+    path = _write(tmp_path, text.replace(old, new))
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"train.py:7 profile: UNKNOWN: from step 0 into {tmp_path / 'p'}; but {why}: whether this code runs is not "
+        "known here")
+
+
 def test_a_skip_if_of_the_projects_own_is_no_condition(tmp_path, capsys):
     # `def skipIf(cond, reason): return lambda f: f`: python 3.11 runs the test whatever SLOW is; it said
     # "COLLECTS ... (when not (SLOW))"

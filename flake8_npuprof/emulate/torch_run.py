@@ -88,7 +88,9 @@ def reached(ctx, p: Profiler) -> Profiler:
         at = f" (line {reach.entry.line} {reach.entry.what})" if reach.entry else ""
         skip = reach.skipped_by(node)
         why = f"not reached from this file's entry point{at}" if skip is None else \
-            (f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}) puts a function that raises SkipTest in its "
+            (f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}): pytest skips the test, so this code never runs"
+             if ast.unparse(skip).startswith("pytest.") else
+             f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}) puts a function that raises SkipTest in its "
              "place, so this code never runs")
         return p._replace(verdict="off", why=why, conditions=conditions, unreached=True)
     if state is None and p.verdict != UNKNOWN:

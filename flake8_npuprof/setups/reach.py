@@ -43,6 +43,20 @@ TEST_RUNNERS = ("unittest.main", ".run_tests", "absltest.main", "tf.test.main", 
 # them; `runTest` where there are none), its hooks, and any dunder (a helper of another name runs only when called)
 TEST_HOOKS = ("runTest", "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "run",
               "debug", "doCleanups", "doClassCleanups", "shortDescription", "id")
+# `pytest.main([__file__])` runs this file's tests by pytest's collection rules (pytest 9.2 on python 3.11: module-level
+# functions named test*, classes named Test* without an __init__ or __new__ and their methods named test*, unittest's
+# TestCases; `async def` tests only with a plugin); these flags beside it change nothing of what runs
+PYTEST_FLAGS = ("-s", "-v", "-vv", "-q", "-qq", "--verbose", "--quiet", "--capture=no")
+PYTEST_HOOKS = ("setup_module", "teardown_module", "setup_function", "teardown_function")
+PYTEST_CLASS_HOOKS = ("setup_method", "teardown_method", "setup_class", "teardown_class")
+# pytest's own fixtures (pytest 3.9 to 9.2): a test's parameter of another name needs a fixture of that name, from
+# this file or elsewhere (a conftest.py, a plugin), or pytest fails the test without running it
+PYTEST_FIXTURES = ("request", "capsys", "capsysbinary", "capfd", "capfdbinary", "caplog", "monkeypatch", "recwarn",
+                   "tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "pytestconfig", "doctest_namespace",
+                   "record_property", "record_xml_attribute", "record_testsuite_property")
+NOSE_HOOKS = ("setup", "teardown")      # pytest before 8 called these too (its nose support), 8 does not
+# unittest's TestCase classes not spelled TestCase, recognised where imported from unittest
+UNITTEST_BASES = ("IsolatedAsyncioTestCase",)
 MAX_ALTERNATIVES = 3            # conditions of different paths joined with "or", then "one of several"
 
 
@@ -191,6 +205,7 @@ class Reach:
         inner: Dict[int, list] = {}                     # id(scope) -> class, lambda and registered scopes in it
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
+        self._pytest: Optional[bool] = None
         self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
         classes = {s.node.name: s.node for s in sites.scopes if s.kind == "class" and s.parent is sites.module}
         for s in sites.scopes:
@@ -207,14 +222,21 @@ class Reach:
             if s.kind == "function" and parent.kind == "class":
                 # a class's skipIf/skipUnless holds for each of its tests
                 when += _skip_unless(parent.node, sites.module.node)
+            pytest_test = s.kind == "function" and self._pytest_test(s, classes)
+            if pytest_test:     # pytest's own skip marks, on the test or its class
+                skip = skip or _pytest_skip(s.node)
+                when += _pytest_skip_unless(s.node)
+                if parent.kind == "class":
+                    when += _pytest_skip_unless(parent.node)
             if when:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
                 self.skipped[id(s)] = skip
             elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
                     (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
-                     _test_case(parent.node, classes) and _unittest_skip(parent.node, sites.module.node) is None and
-                     self._runs_tests()):
+                     _test_case(parent.node, classes, sites.module.node) and
+                     _unittest_skip(parent.node, sites.module.node) is None and
+                     self._runs_tests()) or pytest_test:
                 # a TestCase's tests and hooks, in a file that runs unittest (`unittest.main()`, torch_npu's
                 # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
                 inner.setdefault(id(parent), []).append(s)
@@ -240,8 +262,76 @@ class Reach:
         """Whether the file's own top level (its main guard too) calls a test runner that runs every TestCase of the
         module (_runners)."""
         if self._tests_run is None:
-            self._tests_run = any(site.scope is self.sites.module for site in self._runners())
+            self._tests_run = any(site.scope is self.sites.module for site in self._runners()) or self._pytest_runs()
         return self._tests_run
+
+    def _pytest_calls(self) -> list:
+        return [site for site in self.sites.calls_named("main") if site.name == "pytest.main"]
+
+    def _pytest_runs(self) -> bool:
+        """Whether the file's top level (its main guard too) runs pytest on this file alone, under no condition:
+        `pytest.main([__file__])` (PYTEST_FLAGS beside it)."""
+        if self._pytest is None:
+            module = self.sites.module
+            self._pytest = any(site.scope is module and _pytest_on_file(site) for site in self._pytest_calls())
+        return self._pytest
+
+    def _pytest_test(self, s, classes) -> bool:
+        """A function pytest runs by itself when the file runs pytest on itself: a module-level test* or hook, a test*
+        or hook of a Test* class it collects (a class skip mark: none of them); not an `async def` (maybe_tests)."""
+        name, parent, node = s.node.name, s.parent, s.node
+        if isinstance(node, ast.AsyncFunctionDef):
+            return False
+        if parent is self.sites.module:
+            return (name.startswith("test") or name in PYTEST_HOOKS) and self._pytest_runs()
+        return parent.kind == "class" and parent.parent is self.sites.module and \
+            (name.startswith("test") or name in PYTEST_CLASS_HOOKS) and _pytest_class(parent.node, classes) is True \
+            and _pytest_skip(parent.node) is None and self._pytest_runs()
+
+    def _pytest_unknown(self) -> str:
+        """Why pytest, called by this file, may run tests of it this file cannot place, else ""."""
+        calls = self._pytest_calls()
+        if not calls:
+            return ""
+        module = self.sites.module
+        tests = [n for n in module.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                 (n.name.startswith("test") or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
+                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name.startswith("test")
+                     for f in n.body)]
+        if not tests:
+            return ""
+        for site in calls:
+            if site.scope is not module:
+                return (f"pytest.main is called in a function (line {site.call.lineno}), which may run the tests of "
+                        "this file")
+            if _pytest_on_file(site):
+                continue
+            line = site.call.lineno
+            if not site.call.args and not site.call.keywords:
+                return (f"pytest.main() at line {line} runs the tests the command line names, else those of the "
+                        "folder it starts in, which may be this file's")
+            conditions = guard_text(g for g in site.guards if not is_main_guard(g))
+            if conditions:
+                return f"pytest.main at line {line} runs the tests of this file when {all_of(conditions)}"
+            return f"pytest.main at line {line} runs what its arguments select, which may be tests of this file"
+        for n in tests:
+            if isinstance(n, ast.ClassDef):
+                if _pytest_class(n, self._classes) is not True or _pytest_skip(n) is not None:
+                    continue
+                found = [f for f in n.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            else:
+                found = [n]
+            for f in found:
+                if isinstance(f, ast.AsyncFunctionDef) and f.name.startswith("test"):
+                    return f"pytest runs the async test {f.name} (line {f.lineno}) only with a plugin for it"
+                needed = _fixtures_needed(f, isinstance(n, ast.ClassDef), module.node) if \
+                    f.name.startswith("test") else []
+                if needed:
+                    return (f"pytest runs {f.name} (line {f.lineno}) only where a fixture named {needed[0]} exists (a "
+                            "conftest.py's, a plugin's): without one pytest reports an error and does not run it")
+                if f.name in NOSE_HOOKS:
+                    return f"pytest before 8 calls {f.name} (line {f.lineno}) before or after the tests, 8 does not"
+        return ""
 
     def _runners(self) -> list:
         """The calls of a test runner that runs every TestCase of the module (TEST_RUNNERS), not told which to run
@@ -285,7 +375,9 @@ class Reach:
         whose base is defined elsewhere (`class TestX(common.Base)`: a TestCase or not), or a TestCase's where the
         runner is called in a function (whether that runs is not worked out here)."""
         if self._maybe_tests is None:
-            self._maybe_tests = ""
+            self._maybe_tests = self._pytest_unknown() if self.entry is not None else ""
+            if self._maybe_tests:
+                return self._maybe_tests
             inner = None if self.entry is None or self._runs_tests() else \
                 next((site for site in self._runners() if site.scope is not self.sites.module), None)
             if self.entry is not None and (self._runs_tests() or inner is not None):
@@ -295,7 +387,7 @@ class Reach:
                             not any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and
                                     f.name.startswith("test") for f in node.body):
                         continue
-                    if _test_case(node, self._classes):
+                    if _test_case(node, self._classes, self.sites.module.node):
                         if inner is not None:
                             self._maybe_tests = (f"a test runner is called in a function (line {inner.call.lineno}: "
                                                  f"{inner.name}), which may run the tests of {node.name} (line "
@@ -570,15 +662,113 @@ def _open_class(node: ast.ClassDef, local: AbstractSet[str]) -> bool:
     return False
 
 
-def _test_case(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str] = frozenset()) -> bool:
-    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's), or
-    a class of the module's top level (classes: by name) that is one."""
+def _test_case(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], tree,
+               seen: AbstractSet[str] = frozenset()) -> bool:
+    """A test class unittest runs: a base named TestCase (unittest's, torch_npu.testing's, tf.test's, absltest's),
+    unittest's IsolatedAsyncioTestCase (by import: its async test* run too), or a class of the module's top level
+    (classes: by name) that is one."""
     for b in node.bases:
         name = dotted(b) or ""
-        if name.rsplit(".", 1)[-1] == "TestCase" or (name in classes and name not in seen and
-                                                     _test_case(classes[name], classes, seen | {node.name})):
+        if name.rsplit(".", 1)[-1] == "TestCase" or _from_unittest(name, UNITTEST_BASES, tree) or \
+                (name in classes and name not in seen and _test_case(classes[name], classes, tree, seen | {node.name})):
             return True
     return False
+
+
+def _from_unittest(name: str, names: Tuple[str, ...], tree) -> str:
+    """Which of unittest's names the dotted name is (`unittest.IsolatedAsyncioTestCase`, or the name imported from
+    unittest, under its own name or another: a class of the project's of the same name is not), else ""."""
+    if name.startswith("unittest.") and name[9:] in names:
+        return name[9:]
+    for s in getattr(tree, "body", ()):
+        if isinstance(s, ast.ImportFrom) and s.module == "unittest":
+            for a in s.names:
+                if a.name in names and (a.asname or a.name) == name:
+                    return a.name
+    return ""
+
+
+def _pytest_on_file(site) -> bool:
+    """`pytest.main([__file__])` (or `args=`, PYTEST_FLAGS beside it) under no condition but the main guard."""
+    call = site.call
+    args = call.args[0] if len(call.args) == 1 and not call.keywords else \
+        call.keywords[0].value if not call.args and len(call.keywords) == 1 and call.keywords[0].arg == "args" else None
+    if not isinstance(args, (ast.List, ast.Tuple)) or not all(is_main_guard(g) for g in site.guards):
+        return False
+    files = [e for e in args.elts if isinstance(e, ast.Name) and e.id == "__file__"]
+    return bool(files) and all(isinstance(e, ast.Constant) and e.value in PYTEST_FLAGS
+                               for e in args.elts if e not in files)
+
+
+def _fixtures_needed(func, method: bool, tree) -> List[str]:
+    """The parameters of a pytest test no fixture of this file or of pytest's own provides, nor a parametrize mark
+    (those without a default, after `self`)."""
+    args = func.args.posonlyargs + func.args.args
+    names = [a.arg for a in args[(1 if method else 0):len(args) - len(func.args.defaults)]] + \
+        [a.arg for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is None]
+    if not names:
+        return []
+    given = set(PYTEST_FIXTURES)
+    for n in getattr(tree, "body", ()):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("fixture") for d in n.decorator_list):
+            given.add(n.name)
+    for d in func.decorator_list:
+        if isinstance(d, ast.Call) and (dotted(d.func) or "").endswith("parametrize") and d.args and \
+                isinstance(d.args[0], ast.Constant) and isinstance(d.args[0].value, str):
+            given.update(x.strip() for x in d.args[0].value.split(","))
+    return [x for x in names if x not in given]
+
+
+def _pytest_class(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> Optional[bool]:
+    """Whether pytest collects a class's tests as a plain class: named Test*, with no __init__ or __new__ of its own or
+    of a base (pytest warns and passes over it); None where a base is from elsewhere or a metaclass is given."""
+    return node.name.startswith("Test") and _no_init(node, classes, frozenset())
+
+
+def _no_init(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str]) -> Optional[bool]:
+    if node.keywords or any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name in ("__init__", "__new__")
+                            for f in node.body):
+        return None if node.keywords else False
+    out: Optional[bool] = True
+    for b in node.bases:
+        name = dotted(b) or ""
+        if name == "object":
+            continue
+        if name not in classes or name in seen:
+            return None
+        found = _no_init(classes[name], classes, seen | {node.name})
+        if found is False:
+            return False
+        out = out and found
+    return out
+
+
+def _pytest_skip(node) -> Optional[ast.expr]:
+    """The function's or class's `@pytest.mark.skip` (or a `skipif` with a constant true condition), else None."""
+    for d in getattr(node, "decorator_list", ()):
+        name = dotted(d.func if isinstance(d, ast.Call) else d)
+        if name == "pytest.mark.skip" or name == "pytest.mark.skipif" and isinstance(d, ast.Call) and \
+                len(d.args) == 1 and _bool_constant(d.args[0]) is True:
+            return d
+    return None
+
+
+def _pytest_skip_unless(node) -> Tuple[str, ...]:
+    """What a `@pytest.mark.skipif(cond, ...)` needs for the test to run: `not (cond)`; "a condition" where it is a
+    string pytest evaluates, or several conditions."""
+    out: List[str] = []
+    for d in getattr(node, "decorator_list", ()):
+        if isinstance(d, ast.Call) and dotted(d.func) == "pytest.mark.skipif" and \
+                not (len(d.args) == 1 and _bool_constant(d.args[0]) is not None):
+            text = guard_text((_Test(d.args[0], True),)) if len(d.args) == 1 else ()
+            out.extend(text or ("a condition",))
+    return tuple(out)
+
+
+def _bool_constant(e) -> Optional[bool]:
+    """A constant's truth, but not a string's (pytest evaluates a string condition as code)."""
+    return bool(e.value) if isinstance(e, ast.Constant) and not isinstance(e.value, str) else None
 
 
 def _run_by_runner(name: str) -> bool:

@@ -57,8 +57,9 @@ def _value_of(g: Given, text: str, note: str) -> StrValue:
     return StrValue(text, runs, anchor[0], anchor[1], pieces, notes=((0, len(text), note),), origin="launcher")
 
 
-def given_values(flag, given: Dict[str, Given]) -> Optional[list]:
-    """What the script reads for a flag the launch passes (resolver values); None: not passed."""
+def given_values(flag, given: Dict[str, Given], type_function=None) -> Optional[list]:
+    """What the script reads for a flag the launch passes (resolver values); None: not passed. type_function: the
+    project's own function a `type=name` names (an ast.FunctionDef), where it is found, else None."""
     from .ops import C, S, U
     g = given.get(flag.dest)
     if g is None and OPEN in given:
@@ -93,6 +94,14 @@ def given_values(flag, given: Dict[str, Given]) -> Optional[list]:
             if isinstance(value, (bool, int, float)):
                 return [C(value, None, note)]
             return [U(f"{g.option} from {g.where} is converted by ast.literal_eval()")]
+        if type_function is not None:       # `type=str2bool`, the project's own: run where it is pure
+            from .type_function import Raised, call
+            try:
+                out = call(type_function, text)
+            except Raised:
+                return [U(f"{g.option} from {g.where}: {kind}() raises on it, and argparse stops the script")]
+            if out is not None and (out[0] is None or isinstance(out[0], (bool, int, float))):
+                return [C(out[0], None, f"{note}, which {kind}() makes {out[0]!r}")]
         return [U(f"{g.option} from {g.where} is converted by {kind or 'a function'}()")]
     if flag.py_type is bool:
         low = (text or "true").lower()

@@ -422,6 +422,17 @@ class Lookup:
                 return self._value(module, name, [], anchor, switch)
         return None
 
+    def function(self, stmt: ast.AST, local: str) -> Optional[ast.FunctionDef]:
+        """The function `from m import local` brings from a project module, where m binds that name once, by its
+        `def` (a flag's `type=str2bool`: values/type_function.py); else None."""
+        ref = import_ref(stmt, local)
+        found = self._locate(self.filename, ref[0], ref[1]) if ref else None
+        if found is None or found[2]:
+            return None
+        module, name = found[0], found[1]
+        bindings = module.sites.bindings_at(name, module.sites.module, module.end)
+        return bindings[0].value if len(bindings) == 1 and isinstance(bindings[0].value, ast.FunctionDef) else None
+
     def parsed_flag(self, stmt: ast.AST, local: str, rest: Sequence[str], dest: str, anchor,
                     switch) -> Optional[list]:
         """`args.dest` where `args = local.rest()` calls a function of a project module that returns its

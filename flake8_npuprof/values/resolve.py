@@ -465,10 +465,27 @@ class Resolver:
                     return True
         return False
 
+    def _type_function(self, flag: FlagDef) -> Optional[ast.FunctionDef]:
+        """The function a flag's `type=name` names where it is the project's own: defined in this file, or imported
+        from a project module (project.Lookup.function); None for another type or where it is not found."""
+        node = flag.type_node
+        if not isinstance(node, ast.Name) or node.id in _ARG_TYPES:
+            return None
+        binds = self._bindings(node.id, flag.scope, self.sites.pos.at(flag.call, 0))
+        if len(binds) != 1:
+            return None
+        if isinstance(binds[0].value, ast.FunctionDef):
+            return binds[0].value
+        if isinstance(binds[0].stmt, ast.ImportFrom):
+            if self._project is False:
+                self._project = self._project_lookup()
+            return None if self._project is None else self._project.function(binds[0].stmt, node.id)
+        return None
+
     def _flag_value(self, flag: FlagDef, depth, switch) -> List:
         if self.given is not None:          # one launch: the value the launcher passes, else the default
             from .launch_args import given_values
-            found = given_values(flag, self.given)
+            found = given_values(flag, self.given, self._type_function(flag))
             if found is not None:
                 return found
             switch = False
