@@ -567,7 +567,13 @@ class Walk(Expander, Compounds):
         `--application="./train.sh ARG..."`): the script is walked as the child it is, its commands under this
         msprof (Command.under: msprof's configuration reaches what it starts through the environment). False when
         this is not such a command or the script cannot be walked (the launch is then msprof's application)."""
-        if self._under is not None or not any(w.text.rsplit("/", 1)[-1] == "msprof" for w in words):
+        if self._under is not None:
+            return False
+        for w in words:                     # (every command is asked: the name looked for before it is cut)
+            named = w.value.text
+            if "msprof" in named and named.rsplit("/", 1)[-1] == "msprof":
+                break
+        else:
             return False
         from .msprof_run import msprof_application
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
