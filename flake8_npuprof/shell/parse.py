@@ -33,6 +33,11 @@ _OPERATOR_AT = {c: tuple(o for o in _OPERATORS if o[0] == c) for c in _OPERATOR_
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
 _BLANKS = re.compile(r"[ \t\r]+")
 _SPECIAL = frozenset("\\#([&\n;|)")          # what the lexer reads otherwise than as the start of a word
+# characters that stand for themselves in a word, and the blanks after them: a word of only these, followed by none of
+# _UNPLAIN, ends where they do (word_end's end, without its call), and the lexer goes on after the blanks (most words of
+# a launcher)
+_PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)[ \t\r]*")
+_UNPLAIN = frozenset("<>'\"\\$`")
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -307,18 +312,22 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None, clean:
         if not words:
             after_close = closed
         closed = False
-        j = min(word_end(text, i, n), n)
-        if j - i >= 2 and text[j - 2:j] == "<<" and text[j - 3:j - 2] != "<" and not text.startswith("<", j):
-            # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs; also glued
-            # to the word before (`:<<COM`, `cat<<EOF`), which word_end ends with the operator
-            tag = heredoc_tag(text, j)
-            if tag:
-                heredocs.append(tag[0])
+        m = _PLAIN_RUN.match(text, i, n)
+        if m is not None and (m.end(1) == n or text[m.end(1)] not in _UNPLAIN):
+            j, after = m.end(1), m.end()            # a plain word and the blanks after it (no `<<` in it)
+        else:
+            j = after = min(word_end(text, i, n), n)
+            if j - i >= 2 and text[j - 2:j] == "<<" and text[j - 3:j - 2] != "<" and not text.startswith("<", j):
+                # `<<EOF`, `<<- 'EOF'`, `<<"EOF">out`: the delimiter, quotes removed; `-` strips leading tabs; also
+                # glued to the word before (`:<<COM`, `cat<<EOF`), which word_end ends with the operator
+                tag = heredoc_tag(text, j)
+                if tag:
+                    heredocs.append(tag[0])
         words.append((i, j))
-        i = j
-        if len(words) > 2 and text[i - 2:i] == "in" and j - words[-1][0] == 2 and \
+        i = after
+        if len(words) > 2 and j - words[-1][0] == 2 and text[j - 2:j] == "in" and \
                 text[words[0][0]:words[0][1]] == "case":
-            yield words, "\n", i                    # `case $x in a) ...` on one line: the pattern follows
+            yield words, "\n", j                    # `case $x in a) ...` on one line: the pattern follows
             count += 1
             piped = False
             words, pattern = [], True

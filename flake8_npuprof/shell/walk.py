@@ -222,7 +222,8 @@ class Walk(Expander, Compounds):
                 elif op in _AFTER_SUBSHELL and closed is not None:
                     self._after_block(closed, op)
                 continue                            # `name()`: the `)` of a definition (function stays set)
-            dead = next((b for b in reversed(blocks) if b.exit is not None), None)
+            # (the checks over the open blocks below are skipped when none is: most commands of a launcher)
+            dead = next((b for b in reversed(blocks) if b.exit is not None), None) if blocks else None
             if dead is not None:                    # after an `exit` in this subshell or group: nothing runs in it
                 head = text[words[0][0]:words[0][1]]
                 if op == ")" and dead.kind.startswith("subshell"):
@@ -243,8 +244,9 @@ class Walk(Expander, Compounds):
                                                f"after {MAX_WORDS:,} words of commands"))
                 return
             head = text[words[0][0]:words[0][1]]
-            skipping = any(b.state in ("skip", "done") for b in blocks)
-            plain = all(b.kind == "if" and b.state == "take" for b in blocks)    # no loop, function, subshell open
+            skipping = bool(blocks) and any(b.state in ("skip", "done") for b in blocks)
+            # no loop, function, subshell open
+            plain = not blocks or all(b.kind == "if" and b.state == "take" for b in blocks)
             if not skipping and plain and head in ("for", "while", "case"):
                 end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
                 if end is not None:
@@ -327,14 +329,15 @@ class Walk(Expander, Compounds):
             elif len(words) == 1 and op == "(":
                 function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
                 continue
-            if any(b.state in ("skip", "done") for b in blocks):
+            if blocks and any(b.state in ("skip", "done") for b in blocks):
                 continue                            # a branch that certainly does not run
             negated = bool(words) and text[words[0][0]:words[0][1]] == "!"
             if negated:
                 words = words[1:]                   # `! cmd`: cmd runs; its status is inverted (set -e ignores it)
             if not words:
                 continue
-            conditional = inside or chained or any(b.kind in _MAYBE and b.state != "take" for b in blocks)
+            conditional = inside or chained or bool(blocks) and any(b.kind in _MAYBE and b.state != "take"
+                                                                    for b in blocks)
             first = text[words[0][0]:words[0][1]]
             if first in ("break", "continue"):
                 if self._loop is not None and not any(b.kind in _LOOPS for b in blocks):
@@ -360,9 +363,11 @@ class Walk(Expander, Compounds):
                     return
                 inside = True
                 continue
-            ranks = 0 if any(b.broken for b in blocks) else 1
-            for b in blocks:
-                ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
+            ranks = 1
+            if blocks:
+                ranks = 0 if any(b.broken for b in blocks) else 1
+                for b in blocks:
+                    ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if ends and op != "&":
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
@@ -562,7 +567,13 @@ class Walk(Expander, Compounds):
         `--application="./train.sh ARG..."`): the script is walked as the child it is, its commands under this
         msprof (Command.under: msprof's configuration reaches what it starts through the environment). False when
         this is not such a command or the script cannot be walked (the launch is then msprof's application)."""
-        if self._under is not None or not any(w.text.rsplit("/", 1)[-1] == "msprof" for w in words):
+        if self._under is not None:
+            return False
+        for w in words:                     # (every command is asked: the name looked for before it is cut)
+            named = w.value.text
+            if "msprof" in named and named.rsplit("/", 1)[-1] == "msprof":
+                break
+        else:
             return False
         from .msprof_run import msprof_application
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
