@@ -266,6 +266,9 @@ class Reach:
         return self._tests_run
 
     def _pytest_calls(self) -> list:
+        # (a text without the word has none: asking for the calls named main would walk every statement naming it)
+        if not self.sites.may_hold("pytest"):
+            return []
         return [site for site in self.sites.calls_named("main") if site.name == "pytest.main"]
 
     def _pytest_runs(self) -> bool:
@@ -285,8 +288,8 @@ class Reach:
         if parent is self.sites.module:
             return (name.startswith("test") or name in PYTEST_HOOKS) and self._pytest_runs()
         return parent.kind == "class" and parent.parent is self.sites.module and \
-            (name.startswith("test") or name in PYTEST_CLASS_HOOKS) and _pytest_class(parent.node, classes) is True \
-            and _pytest_skip(parent.node) is None and self._pytest_runs()
+            (name.startswith("test") or name in PYTEST_CLASS_HOOKS) and self._pytest_runs() and \
+            _pytest_class(parent.node, classes) is True and _pytest_skip(parent.node) is None
 
     def _pytest_unknown(self) -> str:
         """Why pytest, called by this file, may run tests of it this file cannot place, else ""."""
