@@ -248,7 +248,7 @@ def decide(ctx, setup, given: Dict[str, Given]):
     if all(truths):
         return setup._replace(conditions=(setup.condition,) if setup.condition else ()), why, traps
     k = truths.index(False)
-    off = Mode("off", "not run in this launch: " + why[k], off_by=defaults[k])
+    off = Mode("off", "not run in this launch: " + why[k], off_by=defaults[k], skipped=True)
     return setup._replace(mode=off, conditions=()), why, traps
 
 

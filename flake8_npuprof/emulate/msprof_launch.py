@@ -139,7 +139,7 @@ def _overridden(r, where: str, exits: bool, app_only: bool = False, in_script: b
                    "this setup is never reached")
         return _off(r, why)
     mode = r.setup.mode
-    if r.verdict == "off" and mode.state == "off" and mode.detail.startswith("not run in this launch"):
+    if r.verdict == "off" and mode.state == "off" and mode.skipped:
         # the launch skips the setup: there is nothing of it for msprof to override
         return _off(r, f"{mode.detail}; msprof at {where} decides what is collected")
     layer = _failure_layer(r)

@@ -50,6 +50,7 @@ class Mode(NamedTuple):
     off_by: Optional[Tuple[str, str]] = None
     flag: str = ""              # on only in runs that give this flag: "--profiling_mode is given"
     unset: bool = False         # off because the switch is never set (not given, default False)
+    skipped: bool = False       # off because a launch makes its guard false: the setup is not run at all
 
 
 class OptionsArg(NamedTuple):
