@@ -49,7 +49,9 @@ TEST_HOOKS = ("runTest", "setUp", "tearDown", "setUpClass", "tearDownClass", "as
 PYTEST_FLAGS = ("-s", "-v", "-vv", "-q", "-qq", "--verbose", "--quiet", "--capture=no")
 PYTEST_HOOKS = ("setup_module", "teardown_module", "setup_function", "teardown_function")
 PYTEST_CLASS_HOOKS = ("setup_method", "teardown_method", "setup_class", "teardown_class")
-# pytest's own fixtures (pytest 3.9 to 9.2): a test's parameter of another name needs a fixture of that name, from
+# pytest's own fixtures, each listed by `pytest --fixtures` in pytest 9.2 (run here; its newer capteesys and subtests
+# left out), `request` besides; record_testsuite_property, the newest of these, came with pytest-dev/pytest 73bbff2
+# (issue #5202), so an older pytest lacks it. A test's parameter of another name needs a fixture of that name, from
 # this file or elsewhere (a conftest.py, a plugin), or pytest fails the test without running it
 PYTEST_FIXTURES = ("request", "capsys", "capsysbinary", "capfd", "capfdbinary", "caplog", "monkeypatch", "recwarn",
                    "tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "pytestconfig", "doctest_namespace",
