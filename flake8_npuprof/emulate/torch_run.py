@@ -77,7 +77,7 @@ def reached(ctx, p: Profiler) -> Profiler:
     """The replay as the run from the file's entry point sees it (setups/reach.py, as for TF setups): not reached
     is off; a file with no entry point (a module others import) cannot say whether the code runs, so its answer
     is unknown; the conditions on the way are the function's callers' `if`s, then the call's own."""
-    from ..setups.reach import reach_of
+    from ..setups.reach import pytest_mark, reach_of
     node = _node_at(ctx, p)
     if node is None:
         return p
@@ -89,7 +89,7 @@ def reached(ctx, p: Profiler) -> Profiler:
         skip = reach.skipped_by(node)
         why = f"not reached from this file's entry point{at}" if skip is None else \
             (f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}): pytest skips the test, so this code never runs"
-             if ast.unparse(skip).startswith("pytest.") else
+             if pytest_mark(skip) else
              f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}) puts a function that raises SkipTest in its "
              "place, so this code never runs")
         return p._replace(verdict="off", why=why, conditions=conditions, unreached=True)

@@ -749,11 +749,19 @@ def _no_init(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: Abstrac
     return out
 
 
+def pytest_mark(decorator: ast.expr) -> bool:
+    """Whether a skip decorator (Reach.skipped_by) is pytest's mark, not unittest's."""
+    return dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) in PYTEST_SKIPS
+
+
+PYTEST_SKIPS = ("pytest.mark.skip", "pytest.mark.skipif")
+
+
 def _pytest_skip(node) -> Optional[ast.expr]:
     """The function's or class's `@pytest.mark.skip` (or a `skipif` with a constant true condition), else None."""
     for d in getattr(node, "decorator_list", ()):
         name = dotted(d.func if isinstance(d, ast.Call) else d)
-        if name == "pytest.mark.skip" or name == "pytest.mark.skipif" and isinstance(d, ast.Call) and \
+        if name == PYTEST_SKIPS[0] or name == PYTEST_SKIPS[1] and isinstance(d, ast.Call) and \
                 len(d.args) == 1 and _bool_constant(d.args[0]) is True:
             return d
     return None
