@@ -1038,13 +1038,19 @@ def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
 
 def _linked(folder: str) -> bool:
     """Whether a folder of this absolute, normalized path is a link (where os.path.realpath would differ from it; a
-    link that leads back to itself too), by one lstat a folder."""
+    link that leads back to itself too), by one lstat a folder (once a check run: observed.one_run)."""
+    seen = observed.this_run("link")
     while True:
-        try:
-            if stat.S_ISLNK(os.lstat(folder).st_mode):
-                return True
-        except OSError:
-            pass                        # (as realpath: not known to be a link)
+        link = seen.get(folder) if seen is not None else None
+        if link is None:
+            try:
+                link = stat.S_ISLNK(os.lstat(folder).st_mode)
+            except OSError:
+                link = False            # (as realpath: not known to be a link)
+            if seen is not None:
+                seen[folder] = link
+        if link:
+            return True
         parent = os.path.dirname(folder)
         if parent == folder:
             return False
@@ -1317,9 +1323,8 @@ MAX_FOLDERS = 2048
 def _entries(folder: str) -> Optional[Tuple[int, List[str], List[str]]]:
     """(time, paths of the folders in it, names of the other entries) of a folder; None when it holds a link to a
     folder (what is below it is not listed) or cannot be read."""
-    try:
-        time = os.stat(folder).st_mtime_ns         # (before it is read: a change after is seen)
-    except OSError:
+    time = _mtime(folder)                           # (before it is read: a change after is seen)
+    if time < 0:
         return None
     kept = _folders.get(folder)
     if kept is not None and kept[0] == time:
@@ -1344,7 +1349,16 @@ def _entries(folder: str) -> Optional[Tuple[int, List[str], List[str]]]:
 
 
 def _mtime(folder: str) -> int:
+    """A folder's st_mtime_ns (-1: it cannot be looked at), looked at once a check run (observed.one_run)."""
+    seen = observed.this_run("time")
+    if seen is not None:
+        time = seen.get(folder)
+        if time is not None:
+            return time
     try:
-        return os.stat(folder).st_mtime_ns
+        time = os.stat(folder).st_mtime_ns
     except OSError:
-        return -1
+        time = -1
+    if seen is not None:
+        seen[folder] = time
+    return time
