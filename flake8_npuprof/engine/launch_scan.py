@@ -352,13 +352,19 @@ class _Text:
                        [(b, "}", n) for n, (_, b) in enumerate(bodies)] + [(len(text), "", -1)])
         depth, opened, loops, inside, at = 0, 0, [], 0, 0   # loops: whether each open loop runs once per argument
         open_bodies: List[int] = []
+        # (each searched in a stretch only where the text has one: most have no `..`, many no dirname)
+        dots, dirname = ".." in text, "dirname" in text
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
-            commands = text.count("\n", at, where) + text.count(";", at, where) + text.count("&", at, where) + \
-                text.count("|", at, where) + text.count("(", at, where) + text.count(")", at, where) + \
-                text.count("`", at, where)
-            levels = self._dots(text, at, where) + \
-                text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
+            commands = levels = 0           # (none in an empty stretch: one mark right after another)
+            if where > at:
+                commands = text.count("\n", at, where) + text.count(";", at, where) + \
+                    text.count("&", at, where) + text.count("|", at, where) + text.count("(", at, where) + \
+                    text.count(")", at, where) + text.count("`", at, where)
+                if dots:
+                    levels = self._dots(text, at, where)
+                if dirname:
+                    levels += text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
             self.levels[k] += levels
             innermost = open_bodies[-1] if open_bodies else -1
@@ -1360,7 +1366,7 @@ def _listing(region: str) -> Optional[_Listing]:
 # what one folder holds, kept while its time is the same: regions overlap (a project's, the folder above it that a
 # launcher with more `..` reaches), and a folder is read once for all of them (the 223 launchers of the issue's tree
 # read 9,726 entries in 1,754 folders, 3,855 in 693 different ones)
-_folders: Dict[str, Tuple[int, List[str], FrozenSet[str]]] = {}     # folder -> (its time, its folders, its files' names)
+_folders: Dict[str, Tuple[int, List[str], FrozenSet[str]]] = {}     # folder -> (its time, its folders, its files)
 MAX_FOLDERS = 2048
 
 
