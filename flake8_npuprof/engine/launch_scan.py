@@ -1073,23 +1073,30 @@ def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
 
 def _linked(folder: str) -> bool:
     """Whether a folder of this absolute, normalized path is a link (where os.path.realpath would differ from it; a
-    link that leads back to itself too), by one lstat a folder (once a check run: observed.one_run)."""
-    seen = observed.this_run("link")
+    link that leads back to itself too), by one lstat a folder. In a check run (observed.one_run) the answer is kept
+    for each folder looked at, and the launchers of a project stop at the first folder an earlier one looked at."""
+    seen = observed.this_run("link")          # (folder -> whether it or a folder above it is a link)
+    looked: List[str] = []
+    linked = False
     while True:
-        link = seen.get(folder) if seen is not None else None
-        if link is None:
-            try:
-                link = stat.S_ISLNK(os.lstat(folder).st_mode)
-            except OSError:
-                link = False            # (as realpath: not known to be a link)
-            if seen is not None:
-                seen[folder] = link
-        if link:
-            return True
+        known = seen.get(folder) if seen is not None else None
+        if known is not None:
+            linked = known
+            break
+        looked.append(folder)
+        try:
+            if stat.S_ISLNK(os.lstat(folder).st_mode):
+                linked = True
+                break
+        except OSError:
+            pass                        # (as realpath: not known to be a link)
         parent = os.path.dirname(folder)
         if parent == folder:
-            return False
+            break
         folder = parent
+    if seen is not None:
+        seen.update(dict.fromkeys(looked, linked))
+    return linked
 
 
 def _up(folder: str, levels: int) -> str:
