@@ -586,6 +586,22 @@ def test_one_check_run_looks_at_each_folder_once(project, monkeypatch):
         assert launch_scan.why_walked(text, str(project / "test" / "run1.sh")) == "../tools/train.py may hold a setup"
 
 
+def test_a_check_run_is_one_run_and_ends_with_it(project, monkeypatch, capsys):
+    """`npuprof check` checks its files inside observed.one_run (each run its own memo), and leaves none behind: the
+    language server and fix, which look again every time, never run inside one."""
+    from flake8_npuprof.cli import main
+    from flake8_npuprof.engine import launch_scan
+    from flake8_npuprof.source import observed
+    (project / "test" / "run.sh").write_text("python3 ../train.py\n")
+    inside = []
+    real = launch_scan.why_walked
+    monkeypatch.setattr(launch_scan, "why_walked",
+                        lambda text, path: (inside.append(observed.this_run("time") is not None), real(text, path))[1])
+    main(["check", "--no-cache", "-j1", str(project / "test" / "run.sh")])
+    assert inside == [True]
+    assert observed.this_run("time") is None
+
+
 @pytest.mark.parametrize("text, walked", [
     ("cur_path='pwd'\npython3 ${cur_path}/train.py > log 2>&1\n", ""),    # pwd/train.py: no such folder
     ("code_dir=$1\npython3.7 ${code_dir}/train.py --data_path=$2\n", ""),  # check knows no argument
