@@ -561,6 +561,47 @@ def test_the_listing_of_a_region_is_made_again_when_a_folder_changes(project):
     assert not starts_no_profiled_script(text, str(path))
 
 
+def test_one_check_run_looks_at_each_folder_once(project, monkeypatch):
+    """Inside a check run (observed.one_run) the launchers of a project share what their region's folders looked like
+    (their times, whether each is a link): looked at once, not once a launcher; the next run looks again."""
+    import os
+    from flake8_npuprof.engine import launch_scan
+    from flake8_npuprof.source import observed
+    text = "python3 ../train.py\n"
+    for name in ("run1.sh", "run2.sh"):
+        (project / "test" / name).write_text(text)
+    looked = []
+    real_stat, real_lstat = os.stat, os.lstat
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: (looked.append(("stat", str(p))), real_stat(p, *a, **k))[1])
+    monkeypatch.setattr(os, "lstat", lambda p, *a, **k: (looked.append(("lstat", str(p))), real_lstat(p, *a, **k))[1])
+    with observed.one_run():
+        assert launch_scan.why_walked(text, str(project / "test" / "run1.sh")) == ""
+        first = [x for x in looked if not x[1].endswith(".py")]
+        assert ("stat", str(project / "tools")) in first and ("lstat", str(project / "test")) in first
+        del looked[:]
+        assert launch_scan.why_walked(text, str(project / "test" / "run2.sh")) == ""
+        assert [x for x in looked if not x[1].endswith((".py", ".sh"))] == []
+    (project / "tools" / "train.py").write_text(EXAMPLE_SCRIPT)     # (tools/ changes: seen by the next run)
+    with observed.one_run():
+        assert launch_scan.why_walked(text, str(project / "test" / "run1.sh")) == "../tools/train.py may hold a setup"
+
+
+def test_a_check_run_is_one_run_and_ends_with_it(project, monkeypatch, capsys):
+    """`npuprof check` checks its files inside observed.one_run (each run its own memo), and leaves none behind: the
+    language server and fix, which look again every time, never run inside one."""
+    from flake8_npuprof.cli import main
+    from flake8_npuprof.engine import launch_scan
+    from flake8_npuprof.source import observed
+    (project / "test" / "run.sh").write_text("python3 ../train.py\n")
+    inside = []
+    real = launch_scan.why_walked
+    monkeypatch.setattr(launch_scan, "why_walked",
+                        lambda text, path: (inside.append(observed.this_run("time") is not None), real(text, path))[1])
+    main(["check", "--no-cache", "-j1", str(project / "test" / "run.sh")])
+    assert inside == [True]
+    assert observed.this_run("time") is None
+
+
 @pytest.mark.parametrize("text, walked", [
     ("cur_path='pwd'\npython3 ${cur_path}/train.py > log 2>&1\n", ""),    # pwd/train.py: no such folder
     ("code_dir=$1\npython3.7 ${code_dir}/train.py --data_path=$2\n", ""),  # check knows no argument

@@ -54,7 +54,8 @@ def may_start(text: str) -> bool:
             at = m.start()
             if not at or (text[at - 1] in before if before else not (text[at - 1].isalnum() or text[at - 1] == "_")):
                 return True
-    return sum(text.count(c) for c in _COMMAND_ENDS) + 1 > MAX_COMMANDS
+    # (each command ends with one of _COMMAND_ENDS: a shorter text than the bound cannot reach it, and is not counted)
+    return len(text) >= MAX_COMMANDS and sum(text.count(c) for c in _COMMAND_ENDS) + 1 > MAX_COMMANDS
 
 
 _passes: Dict[str, Tuple[tuple, bool]] = {}         # script -> (its signature, whether it passes the prefilter)

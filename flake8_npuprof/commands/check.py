@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from ..knowledge.run_settings import Settings
+from ..source import observed
 from ..source.model import Finding
 from .output import Report, render, warn
 from ..source.text import SourceText
@@ -108,14 +109,15 @@ def check_items(args, config, paths: Sequence[str], each,
     progress = batch.Progress(len(paths), "checking", enabled=None if not getattr(args, "quiet", False) else False)
     try:
         processes = min(batch.workers(args), len(paths))
-        for (item, job, cached), result in batch.ordered(batch.check_job, entries(), processes, progress):
-            if job is None:                     # answered by the cache, or unreadable (None)
-                yield item, cached
-                continue
-            found, deps = result
-            if store is not None and not item.stdin:
-                store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps, job.within)
-            yield item, found
+        with observed.one_run():        # (workers forked in it check inside it, each its own run's memo)
+            for (item, job, cached), result in batch.ordered(batch.check_job, entries(), processes, progress):
+                if job is None:                     # answered by the cache, or unreadable (None)
+                    yield item, cached
+                    continue
+                found, deps = result
+                if store is not None and not item.stdin:
+                    store.put(job.path, job.text, job.kind, each, selection, job.ignores, found, deps, job.within)
+                yield item, found
     finally:
         progress.close()
         if store is not None:

@@ -54,7 +54,7 @@ import os
 import re
 import stat
 from types import ModuleType
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..checks.shell_scan import may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
@@ -87,6 +87,14 @@ _COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
 # a word from the root or a home folder, each led by its character; found as one search of `[/~]...` finds them
 # (_leftmost: a set of characters tried at every one cost 22 M)
 _ROOTED = (re.compile(r"/[^\s'\";&|()<>`]*"), re.compile(r"~[^\s'\";&|()<>`]*"))
+# a `/` at the text's start or after one of _STARTS_AFTER, to the end of its word as _ROOTED[0]'s (led by the `/`, the
+# lookbehind tried only there: of the 1,225 matches of _ROOTED[0] in the 126 texts of the issue's tree the scan reads,
+# 221 stand there, the rest inside a word, `${d}/x`, each one step of the loop)
+_ROOTED_AFTER = re.compile(r"/(?<![^ \t\n=(:;&|`<>'\"]/)[^\s'\";&|()<>`]*")
+_LITERAL_END = re.compile(r"[$*?\[{\\]")         # where a word stops being written out
+_IDENT = re.compile(r"\w+")
+_VARIABLE = re.compile(r"[A-Za-z_]\w*")
+_RUN_ENDS = frozenset("'\";&|()<>`")          # (with the blanks: what ends a match of _ROOTED)
 _DEFAULT = re.compile(r"\$\{(?=(\w+))\1:?[-=+?]['\"]?([/~][^}'\"\s]*)")      # (the name: as _COMPUTED's)
 _URL = re.compile(r"(?:https?|ftp|git|ssh|s3|obs):$")   # `http://x`: a relative `http:` folder, never the root
 _PY = re.compile(r"\.py")                               # the end of a script's name (the word: _word_before)
@@ -124,7 +132,7 @@ _STARTS_AFTER = frozenset(_BOUNDARY + "'\"")        # what a word _starts_word a
 _UP = re.compile(r"^(?:\.\.?(?:/+|$))+")
 _COMPUTED_PART = re.compile(r"[$`*?\[]")
 
-_regions: Dict[str, Tuple[Dict[str, int], Dict[str, List[str]]]] = {}     # folder -> (folder mtimes, name -> paths)
+_regions: Dict[str, Tuple[Dict[str, int], "_Listing"]] = {}     # folder -> (folder mtimes, its files by name)
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
 
 
@@ -145,6 +153,29 @@ def _leftmost(patterns, text: str):
         yield m
         at = m.end() + (m.end() == m.start())
         ahead = [p.search(text, at) if x is not None and x.start() < at else x for p, x in zip(patterns, ahead)]
+
+
+def _rooted(text: str):
+    """The matches of _leftmost(_ROOTED, text) at the text's start or after one of _STARTS_AFTER (_starts_word's
+    answer, without the call; not inside a word, `${d}/x`), which the scan reads for absolute paths. Without a `~`,
+    those of _ROOTED_AFTER, less one after `=` or `:` that a match of _ROOTED[0] from a `/` before it in its word
+    holds (`a/b=/c`: `/b=/c`)."""
+    if "~" in text:
+        for m in _leftmost(_ROOTED, text):
+            if not m.start() or text[m.start() - 1] in _STARTS_AFTER:
+                yield m
+        return
+    for m in _ROOTED_AFTER.finditer(text):
+        k = m.start() - 1
+        if k > 0 and text[k] in "=:":
+            while k:
+                k -= 1
+                c = text[k]
+                if c == "/" or c in _RUN_ENDS or c.isspace():
+                    break
+            if text[k] == "/":
+                continue
+        yield m
 
 
 def _uncommented(text: str) -> str:
@@ -282,11 +313,9 @@ class _Text:
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
         for m in _DEFAULT.finditer(text):   # `${d:-/data}`: the walk gives the word when d is not set
             word = os.path.expanduser(m.group(2))
-            literal = re.split(r"[$*?\[{\\]", word, maxsplit=1)[0]
+            literal = _LITERAL_END.split(word, maxsplit=1)[0]
             self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
-        for m in _leftmost(_ROOTED, text):
-            if m.start() and text[m.start() - 1] not in _STARTS_AFTER:
-                continue                    # (_starts_word's answer, without the call: inside a word, `${d}/x`)
+        for m in _rooted(text):
             word = m.group()
             if not _starts_word(text, m.start()) or \
                     m.start() and _URL.search(text, max(0, m.start() - 6), m.start()):
@@ -305,7 +334,7 @@ class _Text:
                 if word.startswith("~"):
                     self.why = f"a path in a home folder ({word})"
                     return
-            literal = re.split(r"[$*?\[{\\]", word, maxsplit=1)[0]
+            literal = _LITERAL_END.split(word, maxsplit=1)[0]
             whole = literal == word
             literal = literal if whole else literal.rpartition("/")[0] or "/"
             held = None if command is not None or word.endswith((".py", ".sh")) else _held_by(text, quoted)
@@ -323,13 +352,19 @@ class _Text:
                        [(b, "}", n) for n, (_, b) in enumerate(bodies)] + [(len(text), "", -1)])
         depth, opened, loops, inside, at = 0, 0, [], 0, 0   # loops: whether each open loop runs once per argument
         open_bodies: List[int] = []
+        # (each searched in a stretch only where the text has one: most have no `..`, many no dirname)
+        dots, dirname = ".." in text, "dirname" in text
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
-            commands = text.count("\n", at, where) + text.count(";", at, where) + text.count("&", at, where) + \
-                text.count("|", at, where) + text.count("(", at, where) + text.count(")", at, where) + \
-                text.count("`", at, where)
-            levels = self._dots(text, at, where) + \
-                text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
+            commands = levels = 0           # (none in an empty stretch: one mark right after another)
+            if where > at:
+                commands = text.count("\n", at, where) + text.count(";", at, where) + \
+                    text.count("&", at, where) + text.count("|", at, where) + text.count("(", at, where) + \
+                    text.count(")", at, where) + text.count("`", at, where)
+                if dots:
+                    levels = self._dots(text, at, where)
+                if dirname:
+                    levels += text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
             self.levels[k] += levels
             innermost = open_bodies[-1] if open_bodies else -1
@@ -432,7 +467,7 @@ class _Text:
         if not k or text[k - 1] != "=":
             return False
         named = _name_before(text, max(0, k - 81), k - 1)
-        if named is None or not re.fullmatch(r"\w+", named[1]) or not _starts_word(text, named[0]):
+        if named is None or not _IDENT.fullmatch(named[1]) or not _starts_word(text, named[0]):
             return False
         var = named[1]
         # each `$var` or `${var` (`\$(?:\{var(?![\w\[])(.?)|var(?!\w))`: the character after `${var`, none at a line
@@ -785,7 +820,7 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         k -= 1
     if k and text[k - 1] == "=":
         named = _name_before(text, max(0, k - 81), k - 1)
-        if named is not None and re.fullmatch(r"\w+", named[1]) and _starts_word(text, named[0]):
+        if named is not None and _IDENT.fullmatch(named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
     line = k                            # the command starts after the line break before it (not a `\\`-newline)
     while True:
@@ -981,7 +1016,7 @@ def why_walked(text: str, path: str) -> str:
                  for p in candidates if _may_have_setups(p)), "")
 
 
-def _follow(texts: Dict[str, _Text], launcher: str, found: Dict[str, List[str]]):
+def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
     """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: (how
     often it is named, whether sourced, which of the file's shells names it)}}."""
     edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
@@ -1038,17 +1073,30 @@ def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
 
 def _linked(folder: str) -> bool:
     """Whether a folder of this absolute, normalized path is a link (where os.path.realpath would differ from it; a
-    link that leads back to itself too), by one lstat a folder."""
+    link that leads back to itself too), by one lstat a folder. In a check run (observed.one_run) the answer is kept
+    for each folder looked at, and the launchers of a project stop at the first folder an earlier one looked at."""
+    seen = observed.this_run("link")          # (folder -> whether it or a folder above it is a link)
+    looked: List[str] = []
+    linked = False
     while True:
+        known = seen.get(folder) if seen is not None else None
+        if known is not None:
+            linked = known
+            break
+        looked.append(folder)
         try:
             if stat.S_ISLNK(os.lstat(folder).st_mode):
-                return True
+                linked = True
+                break
         except OSError:
             pass                        # (as realpath: not known to be a link)
         parent = os.path.dirname(folder)
         if parent == folder:
-            return False
+            break
         folder = parent
+    if seen is not None:
+        seen.update(dict.fromkeys(looked, linked))
+    return linked
 
 
 def _up(folder: str, levels: int) -> str:
@@ -1091,7 +1139,7 @@ def _times(texts: Dict[str, _Text]) -> int:
     return (calls + 1) ** defined
 
 
-def _named(found: Dict[str, List[str]], name: str) -> List[str]:
+def _named(found: "_Listing", name: str) -> List[str]:
     """The files a script or file of this name can be: by its name, and by a name it ends with when that keeps its
     extension (`${x#*_}` cuts `run_train.py` to `train.py`)."""
     ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
@@ -1196,7 +1244,7 @@ def _held_by(text: str, at: int) -> Optional[str]:
     if not at or text[at - 1] != "=":
         return None
     named = _name_before(text, max(0, at - 81), at - 1)
-    if named is None or not re.fullmatch(r"[A-Za-z_]\w*", named[1]) or not _heads(text, named[0]):
+    if named is None or not _VARIABLE.fullmatch(named[1]) or not _heads(text, named[0]):
         return None
     return named[1]
 
@@ -1252,7 +1300,7 @@ def _word_start(text: str, at: int) -> int:
     return k
 
 
-def _modules(modules: Set[str], region: str, found: Dict[str, List[str]]) -> List[str]:
+def _modules(modules: Set[str], region: str, found: "_Listing") -> List[str]:
     """The files `python -m` can start for these modules: below the region (any folder may be the search path's)
     or in a folder above it (project.search_path goes up to a package's top and a project's root)."""
     out = []
@@ -1270,8 +1318,27 @@ def _modules(modules: Set[str], region: str, found: Dict[str, List[str]]) -> Lis
     return out
 
 
-def _listing(region: str) -> Optional[Dict[str, List[str]]]:
-    """name -> paths of the files below region (None: a folder link, or too many entries)."""
+class _Listing:
+    """The files below a region by name, as a dict of name -> paths would give them (get: in the order the listing
+    found them), found when asked: the names of each folder's files are the kept folder's (_entries), and a name none
+    of them holds (most that are asked) is answered by one lookup in their union. (Building that dict cost about
+    70,000 instructions a region, with a path made for every file: the issue's tree lists 86 regions, 10,754 entries,
+    and asks of each a few names.)"""
+
+    __slots__ = ("folders", "names")
+
+    def __init__(self, folders: List[Tuple[str, FrozenSet[str]]]):
+        self.folders = folders          # (each folder's path with its separator, the names of its files), as listed
+        self.names: FrozenSet[str] = frozenset().union(*(files for _, files in folders))
+
+    def get(self, name: str, default=()):
+        if name not in self.names:
+            return default
+        return [within + name for within, files in self.folders if name in files]
+
+
+def _listing(region: str) -> Optional[_Listing]:
+    """The files below region by name (None: a folder link, or too many entries)."""
     if region in _refused:
         return None                     # (walked then: a region that grows past the bound is not listed again)
     kept = _regions.get(region)
@@ -1279,7 +1346,7 @@ def _listing(region: str) -> Optional[Dict[str, List[str]]]:
         observed.listed(kept[0])     # (a cached check rests on the names they hold: source/observed.py)
         return kept[1]
     folders: Dict[str, int] = {}
-    names: Dict[str, List[str]] = {}
+    names: List[Tuple[str, FrozenSet[str]]] = []
     entries, todo = 0, [region]
     while todo:
         folder = todo.pop()
@@ -1294,32 +1361,27 @@ def _listing(region: str) -> Optional[Dict[str, List[str]]]:
             _refused.add(region)
             return None
         todo += inside
-        within = folder if folder.endswith(os.sep) else folder + os.sep     # (as scandir joins them)
-        for name in files:
-            if name in names:
-                names[name].append(within + name)
-            else:
-                names[name] = [within + name]
+        if files:
+            names.append((folder if folder.endswith(os.sep) else folder + os.sep, files))    # (as scandir joins them)
     if len(_regions) >= MAX_REGIONS:
         _regions.clear()
-    _regions[region] = (folders, names)
+    _regions[region] = (folders, _Listing(names))
     observed.listed(folders)
-    return names
+    return _regions[region][1]
 
 
 # what one folder holds, kept while its time is the same: regions overlap (a project's, the folder above it that a
 # launcher with more `..` reaches), and a folder is read once for all of them (the 223 launchers of the issue's tree
 # read 9,726 entries in 1,754 folders, 3,855 in 693 different ones)
-_folders: Dict[str, Tuple[int, List[str], List[str]]] = {}     # folder -> (its time, its folders, its files' names)
+_folders: Dict[str, Tuple[int, List[str], FrozenSet[str]]] = {}     # folder -> (its time, its folders, its files)
 MAX_FOLDERS = 2048
 
 
-def _entries(folder: str) -> Optional[Tuple[int, List[str], List[str]]]:
+def _entries(folder: str) -> Optional[Tuple[int, List[str], FrozenSet[str]]]:
     """(time, paths of the folders in it, names of the other entries) of a folder; None when it holds a link to a
     folder (what is below it is not listed) or cannot be read."""
-    try:
-        time = os.stat(folder).st_mtime_ns         # (before it is read: a change after is seen)
-    except OSError:
+    time = _mtime(folder)                           # (before it is read: a change after is seen)
+    if time < 0:
         return None
     kept = _folders.get(folder)
     if kept is not None and kept[0] == time:
@@ -1339,12 +1401,21 @@ def _entries(folder: str) -> Optional[Tuple[int, List[str], List[str]]]:
         return None
     if len(_folders) >= MAX_FOLDERS:
         _folders.clear()
-    _folders[folder] = (time, inside, files)
+    _folders[folder] = (time, inside, frozenset(files))
     return _folders[folder]
 
 
 def _mtime(folder: str) -> int:
+    """A folder's st_mtime_ns (-1: it cannot be looked at), looked at once a check run (observed.one_run)."""
+    seen = observed.this_run("time")
+    if seen is not None:
+        time = seen.get(folder)
+        if time is not None:
+            return time
     try:
-        return os.stat(folder).st_mtime_ns
+        time = os.stat(folder).st_mtime_ns
     except OSError:
-        return -1
+        time = -1
+    if seen is not None:
+        seen[folder] = time
+    return time

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 from contextlib import contextmanager
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 Signature = Tuple                       # ("file", mtime_ns, size), ("dir",), ("missing",) or ("other",);
                                         # the cache keeps ("sha256", size, digest) for a file (content()), and
@@ -189,6 +189,32 @@ def by_content(paths: Dict[str, Signature]) -> Optional[Dict[str, Signature]]:
             sig = by_text
         out[path] = sig
     return out
+
+
+# what one `check` run has seen of folders (one_run): their times and whether each is a link, by path; None outside one
+_run: Optional[Dict[str, Dict[str, Any]]] = None
+
+
+@contextmanager
+def one_run() -> Iterator[None]:
+    """Inside the block, a folder's time and whether it is a link, once looked at, are taken as they were for the rest
+    of it (this_run): a check run reads a tree as it was when it looked, and the launchers of one project look at the
+    same folders again and again (engine/launch_scan.py: an os.stat costs about 7,000 instructions). Entered by a check
+    run only: a process that lives on (the language server) or writes files (fix) looks again every time."""
+    global _run
+    outer = _run
+    if outer is None:
+        _run = {"time": {}, "link": {}}
+    try:
+        yield
+    finally:
+        _run = outer
+
+
+def this_run(kind: str) -> Optional[Dict[str, Any]]:
+    """The run's memo of that kind ("time": a folder's st_mtime_ns, -1 when it could not be looked at; "link": whether
+    it is a link), or None outside one_run."""
+    return None if _run is None else _run[kind]
 
 
 def remembered(memo: dict, key, compute):
