@@ -241,10 +241,10 @@ def test_a_module_using_memory_profiler_names_no_npu_profiler(tmp_path):
 
 
 PT_SCRIPT = "import torch\nimport torch_npu\n\nprint(torch.ones(2).npu() * 2)\n"
-GE_ENV = {"PROFILING_MODE": "true", "PROFILING_OPTIONS": '{"output":"/tmp/p","task_trace":"on"}'}
-
-
 def test_ge_variables_on_a_torch_npu_script_are_unknown_not_yes(tmp_path):
+    out = tmp_path / "p"        # (an output folder of the test's own: the preflight's words depend on whether it exists)
+    out.mkdir()
+    GE_ENV = {"PROFILING_MODE": "true", "PROFILING_OPTIONS": '{"output":"%s","task_trace":"on"}' % out}
     # a torch_npu script (ModelZoo-PyTorch) with GE's PROFILING_MODE/PROFILING_OPTIONS in the environment said
     # "train.py:0 env: COLLECTS task_trace into /tmp/p", "usable data: yes": torch_npu starts the collector through
     # aclprofStart, and no source read shows GE reading those variables in its process
@@ -253,7 +253,7 @@ def test_ge_variables_on_a_torch_npu_script_are_unknown_not_yes(tmp_path):
     why = ("a torch_npu script without TensorFlow: whether GE reads PROFILING_MODE/PROFILING_OPTIONS in its process is "
            "not known here (torch_npu profiles with its own profiler, or under msprof)")
     assert report["usable"] is None and render_text(report).splitlines()[1:4] == [
-        f"train.py:0 env: UNKNOWN: {why}", "preflight: ok (/tmp/p is writable)",
+        f"train.py:0 env: UNKNOWN: {why}", f"preflight: ok ({out} is writable)",
         f"usable data: unknown (line 0 env: {why})"]
     # the same variables exported by its launcher
     (tmp_path / "run.sh").write_text("#!/bin/bash\nexport PROFILING_MODE=true\n"
