@@ -174,6 +174,16 @@ def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
     return found
 
 
+def _copied(w: Walk, launch: Launch) -> Launch:
+    """An unfound launch's script as the launcher copies it to where it runs it (emulate/copied.py)."""
+    from .copied import copied
+    found = copied(w, launch) if launch.unfound else None
+    if found is None:
+        return launch
+    w.copied[launch.command.seq] = found[1]
+    return found[0]
+
+
 def _moved(w: Walk, launch: Launch) -> Launch:
     """An unfound launch's script as found from its launcher's own folder, said where the launch is unknown."""
     found = w.found_from.get((launch.command.path, launch.command.line)) if launch.unfound else None
@@ -190,6 +200,7 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
     found = steps(w)
     truncated = len(found) > MAX_LAUNCHES
     found = found[:MAX_LAUNCHES]
+    found = [_copied(w, la) for la in found]
     if w.found_from:
         found = [_moved(w, la) for la in found]
     if not found:
