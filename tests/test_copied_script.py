@@ -63,3 +63,16 @@ def test_a_copy_bash_may_not_make_is_not_followed(tmp_path):
     report = _emulate(_project(tmp_path / "y", LAUNCHER.replace("cp ../*.py ./train\n",
                                                                 'if [ -n "$COPY" ]; then cp ../*.py ./train; fi\n')))
     assert report["launch"]["unknown"].startswith(missing) and report["usable"] is None
+
+
+def test_started_from_the_projects_root_the_launcher_copies_nothing_there_and_says_where_to_start_it(
+        tmp_path, capsys, monkeypatch):
+    # from the project's root, `cp ../*.py ./train` copies the .py files of the folder above it (none here): bash
+    # starts no train.py; started in scripts/ (its own folder), the copy is made
+    from flake8_npuprof.cli import main
+    _project(tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--", "bash", "scripts/run_standalone_train.sh"]) == 1
+    assert capsys.readouterr().out.split("\n")[2] == (
+        f"  unknown: cannot find train.py (looked in {tmp_path}/p/train); started in the launcher's own folder "
+        "(scripts) it runs train.py: start it from there (cd scripts)")

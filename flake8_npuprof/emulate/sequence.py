@@ -168,7 +168,7 @@ def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
               if any(p == full for p, _ in unfound)]
     for launcher, given, typed in walks:
         own = Walk(launcher, None, inside, given).run(typed)
-        for la in steps(own):
+        for la in map(lambda la: _copied(own, la), steps(own)):
             if la.script and (la.command.path, la.command.line) in unfound:
                 found.setdefault((la.command.path, la.command.line), (la.script, own.root))
     return found
