@@ -387,8 +387,11 @@ def test_a_typed_launcher_runs_in_the_current_directory_and_says_where_it_finds_
     assert code == 1 and out.err == ""
     missing = (f"cannot find ./src/train.py (looked in {ZOO}); started in the launcher's own folder (test) it runs "
                "src/train.py: start it from there (cd test)")
+    # (the option the user passed is lost whichever folder the launcher starts in: it forwards no argument)
+    lost = "--profiling=True on this launcher changes no launch: none gets --profiling or anything made from it"
     assert out.out.split("\n")[1:4] == ["launch: train_full_1p.sh:29 python3 ./src/train.py --data_path=/d --epochs=1",
-                                        f"  unknown: {missing}", f"usable data: unknown (train_full_1p.sh:29: {missing})"]
+                                        f"  unknown: {missing}",
+                                        f"usable data: unknown (train_full_1p.sh:29: {missing}; {lost})"]
     # from test/, the typed command is the launcher with its arguments: the option goes nowhere
     code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "bash", "train_full_1p.sh", "--data_path=/d",
                        "--profiling=True")
@@ -1127,3 +1130,46 @@ def test_a_pure_type_function_runs_as_python_does(body, text, out):
     assert call(ast.parse("def f(s, t=1):\n    return True\n").body[0], "x") is None
     with pytest.raises(Raised):
         call(ast.parse("def f(s):\n    if s:\n        raise ValueError(s)\n").body[0], "x")
+
+
+def test_an_option_the_launcher_reads_and_drops_is_said_where_the_script_is_off_for_its_own_reason(tmp_path):
+    # XLM_ID0740's launcher reads --profiling=True into a variable no launch gets, and its train.py's profiler is off
+    # for a reason of its own: the answer gave that reason and said nothing of the option the user passed
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    src = tmp_path / "p" / "src" / "train.py"
+    src.write_text("import os\nfrom torch_npu.utils.profiler import Profile\n"
+                   "profiler = Profile(start_step=int(os.getenv('PROFILE_START_STEP', 10)), "
+                   "profile_type=os.getenv('PROFILE_TYPE'))\n")
+    report = _emulate(tmp_path / "p" / "test" / "train_full_1p.sh", ["--data_path=/d", "--profiling=True"])
+    assert report["usable"] is False
+    assert report["answer"]["why"] == (
+        "Profile (train.py:3) stays off: PROFILE_TYPE is not set in this launch (the caller's environment is not read "
+        "without --env), so "
+        "nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from torch_npu 6.0); --profiling=True on "
+        "this launcher changes no launch: none gets --profiling or anything made from it")
+
+
+def test_an_option_the_launcher_drops_is_said_where_the_answer_is_unknown(tmp_path):
+    # MindSpeed-MM's finetune_ocr2.sh passes none of its arguments on, and its script's profiler is in a module it
+    # imports (not emulated: the answer is unknown): `--profiling` was not named, as if the launcher had taken it
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    src = tmp_path / "p" / "src"
+    (src / "prof.py").write_text("import torch_npu\n\n\ndef run():\n    prof = torch_npu.profiler.profile()\n"
+                                 "    prof.start()\n")
+    (src / "train.py").write_text("import prof\nprof.run()\n")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    unknown = ("train_full_1p.sh:29: train.py has no profiling setup of its own, but prof.py, which it imports, "
+               "names one (line 5: `prof = torch_npu.profiler.profile()`): a setup in a module it imports is not "
+               "emulated here (emulate that module)")
+    report = _emulate(launcher, ["--data_path=/d", "--profiling=True"])
+    assert report["usable"] is None
+    assert report["answer"]["why"] == (f"{unknown}; --profiling=True on this launcher changes no launch: none gets "
+                                       "--profiling or anything made from it")
+    # an option the launcher never reads (only its help names it)
+    text = launcher.read_text()
+    launcher.write_text(text.replace(text[text.index("    elif [[ $para == --profiling*"):
+                                          text.index("    elif [[ $para == --data_path*")], ""))
+    unknown = unknown.replace("train_full_1p.sh:29:", "train_full_1p.sh:25:")      # (its 4 lines taken out)
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == \
+        f"{unknown}; --profiling=True on this launcher changes no launch: each is the same without it"
+    assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == unknown

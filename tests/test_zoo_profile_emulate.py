@@ -149,6 +149,26 @@ def test_another_profiling_api_in_the_project_makes_the_answer_unknown(project, 
     assert lines[1].startswith("usable data: unknown (")
 
 
+def test_a_profiling_api_only_a_help_text_or_a_comment_names_leaves_the_answer_no(project, capsys):
+    # Bert-text-classification's vendored transformers holds research_projects/rag/finetune_rag.py, whose --profile
+    # help says "use pytorch_lightning.profiler.AdvancedProfiler": the answer, no, turned unknown "but
+    # .../finetune_rag.py names another profiling API (line 612: `help=...`)"; a help text or a comment runs nothing
+    (project.parent.parent / "lib" / "rag.py").write_text(
+        "import argparse\n# prof = torch_npu.profiler.profile()\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--profile', action='store_true',\n"
+        "                    help='If True, use pytorch_lightning.profiler.AdvancedProfiler to profile the Trainer.')\n"
+        '"""torch.npu.profile(profiler_result_path="./p")"""\n')
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
+    said = (f'{AT}{FOUND}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
+            "nothing is collected")
+    assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
+    # a setting's name is a string by nature: the environment that switches GE's profiling on still counts
+    (project.parent.parent / "lib" / "rag.py").write_text("import os\nos.environ['PROFILING_MODE'] = 'true'\n")
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
+    assert lines[0] == (f"main.py: {said}; but lib/rag.py names another profiling API (line 2: "
+                        "`os.environ['PROFILING_MODE'] = 'true'`), which is not emulated here")
+
+
 def test_a_file_linked_from_outside_the_folder_is_not_read(project, tmp_path_factory, capsys):
     outside = tmp_path_factory.mktemp("outside") / "trainer.py"
     outside.write_text(TRAINER)

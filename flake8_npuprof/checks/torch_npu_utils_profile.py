@@ -364,10 +364,23 @@ def _other(modules, sites: List[Site]) -> Optional[str]:
     """The first module that names another profiling API (checks/launcher_switch.py's words), else None. A module
     with a Profile call is searched too, without the name of Profile's own module: ST-GCN's recognition.py builds
     a Profile and also runs the legacy torch.npu.profile when --profiling is CANN or GE."""
-    from ..source.prefilter import PROFILING_WORDS
     holding = {s.path for s in sites}
     return next((path for path, body in modules
-                 if PROFILING_WORDS.search(_OWN.sub(_blank, body) if path in holding else body)), None)
+                 if _names_in_code(_OWN.sub(_blank, body) if path in holding else body)), None)
+
+
+def _names_in_code(body: str) -> bool:
+    """Whether the text names a profiling API or setting where a run can reach it: never in a comment or a bare
+    string (a docstring, code parked in one), and in a string literal only a setting's or command's name
+    (`os.environ["PROFILING_MODE"]`, `"msprof ..."`), not a dotted API or a call, which a string only mentions
+    (a help text: `help="use pytorch_lightning.profiler.AdvancedProfiler"` in Bert-text-classification's vendored
+    transformers made its answer unknown)."""
+    from ..source.prefilter import PROFILING_WORDS, code_only
+    if not PROFILING_WORDS.search(body):
+        return False
+    code, bare = code_only(body), code_only(body, strings=True)
+    return any(m.group(0).isidentifier() or bare[m.start():m.end()] == m.group(0)
+               for m in PROFILING_WORDS.finditer(code))
 
 
 # Profile's own names where a Profile is built: its module, and the variable the zoo reads PROFILE_TYPE into

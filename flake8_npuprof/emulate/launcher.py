@@ -109,6 +109,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
+    if cmd.seq in w.copied:
+        lines.append(f"  {w.copied[cmd.seq]}")
     if not cmd.settled and cmd.cwd and (launch.script or launch.unfound):
         if cmd.cwd[0] == w.start:
             lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "

@@ -168,10 +168,20 @@ def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
               if any(p == full for p, _ in unfound)]
     for launcher, given, typed in walks:
         own = Walk(launcher, None, inside, given).run(typed)
-        for la in steps(own):
+        for la in map(lambda la: _copied(own, la), steps(own)):
             if la.script and (la.command.path, la.command.line) in unfound:
                 found.setdefault((la.command.path, la.command.line), (la.script, own.root))
     return found
+
+
+def _copied(w: Walk, launch: Launch) -> Launch:
+    """An unfound launch's script as the launcher copies it to where it runs it (emulate/copied.py)."""
+    from .copied import copied
+    found = copied(w, launch) if launch.unfound else None
+    if found is None:
+        return launch
+    w.copied[launch.command.seq] = found[1]
+    return found[0]
 
 
 def _moved(w: Walk, launch: Launch) -> Launch:
@@ -190,6 +200,7 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
     found = steps(w)
     truncated = len(found) > MAX_LAUNCHES
     found = found[:MAX_LAUNCHES]
+    found = [_copied(w, la) for la in found]
     if w.found_from:
         found = [_moved(w, la) for la in found]
     if not found:
@@ -802,6 +813,9 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         decider, usable = (open_[0] if open_ else None), None
         why = f"{label(decider)}: {decider.why}" if decider else \
             f"the launcher runs more than {MAX_LAUNCHES} launches; the rest are not followed"
+        # whatever the launches do, the option the user passed is certainly lost (MindSpeed-MM's finetune_ocr2.sh
+        # passes none of its arguments on; the answer, unknown for an imported module's setup, read as if it did)
+        why += _lost_arguments(w)
     elif profiling:
         decider, usable, why = profiling[-1], True, ""
     else:
@@ -810,15 +824,12 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
                                      (r.named or r.switch)))
         if reasons:
-            why = "; ".join(reasons) + "".join(f"; {arg} on this launcher changes no launch: each is the same "
-                                               "without it" for arg in w.ignored)
+            # (XLM's launcher reads --profiling into a variable no launch gets: the reason was said, the option not)
+            why = "; ".join(reasons) + _lost_arguments(w)
         else:
             # what the user switched on changes no launch (the project names profiling elsewhere, so NPP015's
             # "collects nothing" is not claimed, but the option itself is certainly lost)
-            why += "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made "
-                           "from it" for spelled, option in w.unreaching)
-            why += "".join(f"; {arg} on this launcher changes no launch: each is the same without it"
-                           for arg in w.ignored)
+            why += _lost_arguments(w)
             # ... and where no file of the project names profiling (NPP015), as one launch says it (_off_unless)
             why += "".join(f"; {d.spelled} on this launcher goes nowhere: no launch gets {d.option} or anything made "
                            f"from it, and {d.script} {'have' if ', ' in d.script else 'has'} no profiling setup (no "
@@ -848,6 +859,15 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     if n > 1:
         report["file"] = _rel(w.launcher, os.getcwd())
     return report
+
+
+def _lost_arguments(w: Walk) -> str:
+    """The clauses ("; --profiling=True on this launcher changes no launch: ...") for the profiling arguments given
+    to the launcher that no launch gets: those its argument loop reads and drops (w.unreaching), those it never
+    reads (w.ignored). NPP015's own claim (w.dropped) is said by the launches' reasons."""
+    return "".join(f"; {spelled} on this launcher changes no launch: none gets {option} or anything made from it"
+                   for spelled, option in w.unreaching) + \
+        "".join(f"; {arg} on this launcher changes no launch: each is the same without it" for arg in w.ignored)
 
 
 def _own_variables(w: Walk, path: str, target, base, cwd: Optional[str]) -> List[Result]:

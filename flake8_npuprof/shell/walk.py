@@ -87,6 +87,7 @@ class Walk(Expander, Compounds):
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
         self.found_from: dict = {}      # ... the scripts found only from the launcher's own folder (emulate)
+        self.copied: dict = {}          # ... a launch's seq -> what emulate says of the script the launcher copied
         # each child script run in a folder not its own, with its arguments: (file, args, the folder it starts in)
         self.children_elsewhere: List[Tuple[str, Optional[Tuple[str, ...]], str]] = []
         self._under: Optional[Command] = None     # the msprof whose shell-script application is being walked

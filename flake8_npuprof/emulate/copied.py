@@ -1,0 +1,101 @@
+"""A launch whose script the launcher copies into the folder it runs it in: `mkdir ./train; cp ../*.py ./train;
+cd ./train; python train.py` (about 120 standalone launchers of mindspore-ai/models' scripts/ do it, 390-odd with
+their eval and per-rank ones). The folder is made by the run, so the script is not there to read before it; the
+file the launcher copies is, and that is the script the launch runs (in the copy's folder).
+
+Only an unconditional `cp` met before the launch is followed, whose operands are all known: its last operand is the
+destination, each other one a file or a glob bash expands where the `cp` runs (a quoted one is not expanded).
+The copy lands at DEST/NAME, or at DEST itself where a single file is copied. The last such copy wins.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from typing import Dict, Optional, Tuple
+
+from ..shell.launches import Launch
+from ..shell.parse import without_redirections
+from ..shell.state import Command
+from ..shell.walk import Walk
+
+# cp's options that take the next word (GNU coreutils 9: --target-directory/-t changes which operand is the
+# destination, -S a suffix): a command using them is not followed
+_UNFOLLOWED = ("-t", "--target-directory", "-S", "--suffix", "-T", "--no-target-directory")
+
+
+def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
+    """(the launch running the file the launcher copies to where it looks for its script, what to say of it), or
+    None where the script is not found for another reason or no copy lands there."""
+    if not launch.unfound or not launch.named or not launch.command.cwd or os.path.isabs(launch.named):
+        return None
+    cmd = launch.command
+    wanted = {os.path.normpath(os.path.join(d, launch.named)): d for d in cmd.cwd}
+    hit: Optional[Tuple[str, str, Command]] = None
+    texts: Dict[str, str] = {}
+    for c in w.commands:
+        if c.seq >= cmd.seq:
+            continue
+        if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) != 1:
+            continue
+        for source, landing in _copies(c, texts):
+            if landing in wanted:
+                hit = (source, wanted[landing], c)
+    if hit is None:
+        return None
+    source, here, c = hit
+    words = cmd.words
+    k = next((i for i, x in enumerate(words) if x.text == launch.named), None)
+    if k is None:
+        return None
+    said = (f"the launcher copies {launch.named} into {_rel(here, w.root)} from {_rel(source, c.cwd[0])} "
+            f"(`{' '.join(x.text for x in c.words)}`, {_rel(c.path, w.root)}:{c.line}): emulated from that file")
+    return Launch(cmd._replace(cwd=(here,)), source, tuple(words[k + 1:]), launch.wrapper, launch.ranks,
+                  launch.msprof, module=launch.module), said
+
+
+def _rel(path: str, folder: str) -> str:
+    return os.path.relpath(path, folder).replace(os.sep, "/")
+
+
+def _copies(c: Command, texts: Dict[str, str]):
+    """(source file, where its copy lands) for each regular file the `cp` command c copies."""
+    operands, options = [], True
+    for x in list(without_redirections(c.words))[1:]:
+        if not x.known:
+            return
+        if options and x.text == "--":
+            options = False
+        elif options and x.text.startswith("-") and x.text != "-":
+            if x.text.startswith(_UNFOLLOWED):
+                return
+        else:
+            operands.append(x)
+    if len(operands) < 2:
+        return
+    base = c.cwd[0]
+    dest = os.path.normpath(os.path.join(base, operands[-1].text))
+    sources = []
+    for x in operands[:-1]:
+        pattern = os.path.join(base, x.text)
+        if any(ch in x.text for ch in "*?[") and not _quoted(c.path, x, texts):
+            sources += sorted(glob.glob(pattern))
+        else:
+            sources.append(pattern)
+    files = [os.path.normpath(s) for s in sources if os.path.isfile(s)]
+    for f in files:
+        yield f, os.path.join(dest, os.path.basename(f))
+    if len(sources) == 1 and len(files) == 1:
+        yield files[0], dest                    # `cp a.py b.py`: the copy is named as the destination
+
+
+def _quoted(path: str, word, texts: Dict[str, str]) -> bool:
+    """Whether the word is written with a quote or a backslash, which keeps bash from expanding its glob."""
+    if path not in texts:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                texts[path] = fh.read()
+        except OSError:
+            texts[path] = ""
+    written = texts[path][word.start:word.end]
+    return not written or any(ch in written for ch in "'\"\\")
