@@ -327,6 +327,26 @@ def test_pytest_main_on_the_file_runs_what_pytest_collects(tmp_path, capsys):
         f"train.py:39 profile: {off}", f"train.py:48 profile: {off}", f"train.py:54 profile: {on}"]
 
 
+@pytest.mark.parametrize("imports, prefix", [("import pytest as pt\n", "pt."), ("from pytest import main, mark\n", "")])
+def test_pytest_under_another_name_is_pytest(tmp_path, capsys, imports, prefix):
+    # `import pytest as pt` with `@pt.mark.skip` and `pt.main([__file__])`, or `from pytest import main, mark`: pytest
+    # 9.2 and 7.4 (python 3.11) run and skip the same tests as under `import pytest`. It said "not reached" of the tests
+    # pytest runs and COLLECTS of those it skips (the alias was not pytest's)
+    from flake8_npuprof.cli import main
+    text = PYTEST_FILE.format(p=textwrap.indent(_PROFILE, "    "), q=textwrap.indent(_PROFILE, " " * 8))
+    text = text.replace("import pytest\n", imports).replace("pytest.main", prefix + "main") \
+        .replace("pytest.mark", prefix + "mark")
+    path = _write(tmp_path, text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    off = 'OFF: not reached from this file\'s entry point (line 58 if __name__ == "__main__":)'
+    on = f"COLLECTS from step 0 into {tmp_path / 'p'}"
+    assert capsys.readouterr().out.splitlines()[1:10] == [
+        f"train.py:7 profile: {off}", f"train.py:12 profile: {on}", f"train.py:17 profile: {off}",
+        f"train.py:23 profile: OFF: skipped: `@{prefix}mark.skip(reason='x')` (line 21): pytest skips the test, so "
+        "this code never runs", f"train.py:29 profile: {on} (when not (SLOW))", f"train.py:35 profile: {on}",
+        f"train.py:39 profile: {off}", f"train.py:48 profile: {off}", f"train.py:54 profile: {on}"]
+
+
 @pytest.mark.parametrize("old, new, why", [
     # pytest.main() reads the command line, else collects the folder it starts in (test_*.py there: maybe this file)
     ("pytest.main([__file__, '-s'])", "pytest.main()", "pytest.main() at line 59 runs the tests the command line "

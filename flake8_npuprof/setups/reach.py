@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
+from ..source.imports import qualified
 from ..source.sites import call_name, dotted
 
 APP_RUN = ("app.run", "absl.app.run")
@@ -226,10 +227,10 @@ class Reach:
                 when += _skip_unless(parent.node, sites.module.node)
             pytest_test = s.kind == "function" and self._pytest_test(s, classes)
             if pytest_test:     # pytest's own skip marks, on the test or its class
-                skip = skip or _pytest_skip(s.node)
-                when += _pytest_skip_unless(s.node)
+                skip = skip or _pytest_skip(s.node, sites)
+                when += _pytest_skip_unless(s.node, sites)
                 if parent.kind == "class":
-                    when += _pytest_skip_unless(parent.node)
+                    when += _pytest_skip_unless(parent.node, sites)
             if when:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
@@ -271,7 +272,8 @@ class Reach:
         # (a text without the word has none: asking for the calls named main would walk every statement naming it)
         if not self.sites.may_hold("pytest"):
             return []
-        return [site for site in self.sites.calls_named("main") if site.name == "pytest.main"]
+        return [site for site in self.sites.calls_named("main") if pytest_name(self.sites, site.call.func) ==
+                "pytest.main"]
 
     def _pytest_runs(self) -> bool:
         """Whether the file's top level (its main guard too) runs pytest on this file alone, under no condition:
@@ -291,7 +293,7 @@ class Reach:
             return (name.startswith("test") or name in PYTEST_HOOKS) and self._pytest_runs()
         return parent.kind == "class" and parent.parent is self.sites.module and \
             (name.startswith("test") or name in PYTEST_CLASS_HOOKS) and self._pytest_runs() and \
-            _pytest_class(parent.node, classes) is True and _pytest_skip(parent.node) is None
+            _pytest_class(parent.node, classes) is True and _pytest_skip(parent.node, self.sites) is None
 
     def _pytest_unknown(self) -> str:
         """Why pytest, called by this file, may run tests of it this file cannot place, else ""."""
@@ -321,7 +323,7 @@ class Reach:
             return f"pytest.main at line {line} runs what its arguments select, which may be tests of this file"
         for n in tests:
             if isinstance(n, ast.ClassDef):
-                if _pytest_class(n, self._classes) is not True or _pytest_skip(n) is not None:
+                if _pytest_class(n, self._classes) is not True or _pytest_skip(n, self.sites) is not None:
                     continue
                 found = [f for f in n.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
             else:
@@ -749,30 +751,37 @@ def _no_init(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: Abstrac
     return out
 
 
-def pytest_mark(decorator: ast.expr) -> bool:
+def pytest_mark(sites, decorator: ast.expr) -> bool:
     """Whether a skip decorator (Reach.skipped_by) is pytest's mark, not unittest's."""
-    return dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) in PYTEST_SKIPS
+    return pytest_name(sites, decorator.func if isinstance(decorator, ast.Call) else decorator) in PYTEST_SKIPS
 
 
 PYTEST_SKIPS = ("pytest.mark.skip", "pytest.mark.skipif")
 
 
-def _pytest_skip(node) -> Optional[ast.expr]:
+def pytest_name(sites, node: ast.expr) -> str:
+    """The dotted name an expression gives, through the file's imports where it names an import: `pt.mark.skip` under
+    `import pytest as pt`, `mark.skip` under `from pytest import mark` are pytest.mark.skip (as pytest sees them); a
+    name imported from elsewhere is that module's, a name not imported (or bound anew after its import) is as spelled."""
+    return qualified(sites, node) or dotted(node) or ""
+
+
+def _pytest_skip(node, sites) -> Optional[ast.expr]:
     """The function's or class's `@pytest.mark.skip` (or a `skipif` with a constant true condition), else None."""
     for d in getattr(node, "decorator_list", ()):
-        name = dotted(d.func if isinstance(d, ast.Call) else d)
+        name = pytest_name(sites, d.func if isinstance(d, ast.Call) else d)
         if name == PYTEST_SKIPS[0] or name == PYTEST_SKIPS[1] and isinstance(d, ast.Call) and \
                 len(d.args) == 1 and _bool_constant(d.args[0]) is True:
             return d
     return None
 
 
-def _pytest_skip_unless(node) -> Tuple[str, ...]:
+def _pytest_skip_unless(node, sites) -> Tuple[str, ...]:
     """What a `@pytest.mark.skipif(cond, ...)` needs for the test to run: `not (cond)`; "a condition" where it is a
     string pytest evaluates, or several conditions."""
     out: List[str] = []
     for d in getattr(node, "decorator_list", ()):
-        if isinstance(d, ast.Call) and dotted(d.func) == "pytest.mark.skipif" and \
+        if isinstance(d, ast.Call) and pytest_name(sites, d.func) == "pytest.mark.skipif" and \
                 not (len(d.args) == 1 and _bool_constant(d.args[0]) is not None):
             text = guard_text((_Test(d.args[0], True),)) if len(d.args) == 1 else ()
             out.extend(text or ("a condition",))
