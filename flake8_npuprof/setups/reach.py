@@ -27,6 +27,7 @@ from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.imports import qualified
 from ..source.sites import call_name, dotted
+from .pytest_config import PytestSetup, collects, pytest_setup
 
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
@@ -209,8 +210,10 @@ class Reach:
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
         self._pytest: Optional[bool] = None
+        self._pytest_read: Optional[PytestSetup] = None   # what pytest reads besides the file (pytest_config)
         self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
         classes = {s.node.name: s.node for s in sites.scopes if s.kind == "class" and s.parent is sites.module}
+        self._classes = classes
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -244,7 +247,6 @@ class Reach:
                 # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
-        self._classes = classes
         self._maybe_tests: Optional[str] = None     # why a test runner may run tests this file cannot place (known)
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
         # the loads the propagation acts on: a name some scope defines or a dynamic or getattr-like call, an
@@ -280,8 +282,18 @@ class Reach:
         `pytest.main([__file__])` (PYTEST_FLAGS beside it)."""
         if self._pytest is None:
             module = self.sites.module
-            self._pytest = any(site.scope is module and _pytest_on_file(site) for site in self._pytest_calls())
+            self._pytest = any(site.scope is module and _pytest_on_file(site) for site in self._pytest_calls()) \
+                and not self._pytest_setup().why
         return self._pytest
+
+    def _pytest_setup(self) -> PytestSetup:
+        """What pytest reads besides the file, from its folder up (pytest_config): only where the file runs pytest on
+        itself, and only where its path is known."""
+        if self._pytest_read is None:
+            self._pytest_read = pytest_setup(self.sites.path) if self.sites.path and any(
+                site.scope is self.sites.module and _pytest_on_file(site) for site in self._pytest_calls()) else \
+                PytestSetup()
+        return self._pytest_read
 
     def _pytest_test(self, s, classes) -> bool:
         """A function pytest runs by itself when the file runs pytest on itself: a module-level test* or hook, a test*
@@ -290,10 +302,17 @@ class Reach:
         if isinstance(node, ast.AsyncFunctionDef):
             return False
         if parent is self.sites.module:
-            return (name.startswith("test") or name in PYTEST_HOOKS) and self._pytest_runs()
-        return parent.kind == "class" and parent.parent is self.sites.module and \
-            (name.startswith("test") or name in PYTEST_CLASS_HOOKS) and self._pytest_runs() and \
-            _pytest_class(parent.node, classes) is True and _pytest_skip(parent.node, self.sites) is None
+            return name in PYTEST_HOOKS and self._pytest_runs() or \
+                self._pytest_runs() and collects(self._pytest_setup().functions, name)
+        return parent.kind == "class" and parent.parent is self.sites.module and self._pytest_runs() and \
+            (name in PYTEST_CLASS_HOOKS or collects(self._pytest_setup().functions, name)) and \
+            self._pytest_class(parent.node) is True and _pytest_skip(parent.node, self.sites) is None
+
+    def _pytest_class(self, node: ast.ClassDef) -> Optional[bool]:
+        """Whether pytest collects a class's tests as a plain class: named as python_classes says (Test*), with no
+        __init__ or __new__ of its own or of a base (pytest warns and passes over it); None where a base is from
+        elsewhere or a metaclass is given."""
+        return collects(self._pytest_setup().classes, node.name) and _no_init(node, self._classes, frozenset())
 
     def _pytest_unknown(self) -> str:
         """Why pytest, called by this file, may run tests of it this file cannot place, else ""."""
@@ -301,9 +320,14 @@ class Reach:
         if not calls:
             return ""
         module = self.sites.module
+        read = self._pytest_setup()
+        if read.why:
+            line = next(site.call.lineno for site in calls if site.scope is module and _pytest_on_file(site))
+            return f"pytest.main at line {line} {read.why}"
+        test = read.functions
         tests = [n for n in module.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
-                 (n.name.startswith("test") or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
-                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name.startswith("test")
+                 (collects(test, n.name) or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
+                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and collects(test, f.name)
                      for f in n.body)]
         if not tests:
             return ""
@@ -323,16 +347,16 @@ class Reach:
             return f"pytest.main at line {line} runs what its arguments select, which may be tests of this file"
         for n in tests:
             if isinstance(n, ast.ClassDef):
-                if _pytest_class(n, self._classes) is not True or _pytest_skip(n, self.sites) is not None:
+                if self._pytest_class(n) is not True or _pytest_skip(n, self.sites) is not None:
                     continue
                 found = [f for f in n.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
             else:
                 found = [n]
             for f in found:
-                if isinstance(f, ast.AsyncFunctionDef) and f.name.startswith("test"):
+                if isinstance(f, ast.AsyncFunctionDef) and collects(test, f.name):
                     return f"pytest runs the async test {f.name} (line {f.lineno}) only with a plugin for it"
                 needed = _fixtures_needed(f, isinstance(n, ast.ClassDef), module.node) if \
-                    f.name.startswith("test") else []
+                    collects(test, f.name) else []
                 if needed:
                     return (f"pytest runs {f.name} (line {f.lineno}) only where a fixture named {needed[0]} exists (a "
                             "conftest.py's, a plugin's): without one pytest reports an error and does not run it")
@@ -725,12 +749,6 @@ def _fixtures_needed(func, method: bool, tree) -> List[str]:
                 isinstance(d.args[0], ast.Constant) and isinstance(d.args[0].value, str):
             given.update(x.strip() for x in d.args[0].value.split(","))
     return [x for x in names if x not in given]
-
-
-def _pytest_class(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> Optional[bool]:
-    """Whether pytest collects a class's tests as a plain class: named Test*, with no __init__ or __new__ of its own or
-    of a base (pytest warns and passes over it); None where a base is from elsewhere or a metaclass is given."""
-    return node.name.startswith("Test") and _no_init(node, classes, frozenset())
 
 
 def _no_init(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str]) -> Optional[bool]:
