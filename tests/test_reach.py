@@ -431,6 +431,35 @@ def test_pytest_main_collects_what_python_functions_and_python_classes_name(tmp_
         f"train.py:54 profile: {on}"]
 
 
+@pytest.mark.parametrize("files, old, new, out", [
+    # pytest's marks register nothing: a marked function runs only when pytest collects it. python_functions = check_*
+    # (pytest 9.2 and 7.4 ran neither test_skipped nor test_slow) and addopts -k slow (which ran test_slow alone: not
+    # known here). It said COLLECTS of both, the marks taken for a registration
+    ({"proj/tox.ini": "[pytest]\npython_functions = check_*\n"}, "", "", ("OFF: not reached from this file's entry "
+                                                                          'point (line 58 if __name__ == "__main__":)',) * 2),
+    ({"proj/tox.ini": "[pytest]\naddopts = -k slow\n"}, "", "", ("UNKNOWN: from step 0 into {p}; but pytest.main at "
+                                                                  "line 59 reads tox.ini, whose addopts = -k slow may "
+                                                                  "change which tests run: whether this code runs is "
+                                                                  "not known here",) * 2),
+    # the same under another name, and with the arguments of pytest.main
+    ({}, "import pytest\n", "import pytest as pt\n", ("UNKNOWN: from step 0 into {p}; but pytest.main at line 59 runs "
+                                                       "what its arguments select, which may be tests of this file: "
+                                                       "whether this code runs is not known here",) * 2),
+])
+def test_a_pytest_mark_is_no_registration(tmp_path, capsys, files, old, new, out):
+    from flake8_npuprof.cli import main
+    path = _pytest_tree(tmp_path, files)
+    text = path.read_text()
+    if old:
+        text = text.replace(old, new).replace("pytest.", "pt.").replace("pt.main([__file__, '-s'])",
+                                                                          "pt.main([__file__, '-k', 'slow'])")
+    path.write_text(text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(path.parent), str(path)])
+    out = [o.format(p=path.parent / "p") for o in out]
+    assert capsys.readouterr().out.splitlines()[4:6] == [f"train.py:23 profile: {out[0]}", f"train.py:29 profile: "
+                                                                                            f"{out[1]}"]
+
+
 @pytest.mark.parametrize("old, new, why", [
     # pytest.main() reads the command line, else collects the folder it starts in (test_*.py there: maybe this file)
     ("pytest.main([__file__, '-s'])", "pytest.main()", "pytest.main() at line 59 runs the tests the command line "

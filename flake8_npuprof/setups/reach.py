@@ -238,7 +238,7 @@ class Reach:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
                 self.skipped[id(s)] = skip
-            elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
+            elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node, sites)) or \
                     (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
                      _test_case(parent.node, classes, sites.module.node) and
                      _unittest_skip(parent.node, sites.module.node) is None and
@@ -865,12 +865,13 @@ class _Test(NamedTuple):
     negated: bool
 
 
-def _registered(node) -> bool:
-    """A function whose decorators may register it to be called from elsewhere."""
+def _registered(node, sites) -> bool:
+    """A function whose decorators may register it to be called from elsewhere (pytest's marks do not: a marked test
+    runs only where pytest collects it)."""
     for d in getattr(node, "decorator_list", ()):
         d = d.func if isinstance(d, ast.Call) else d
         last = d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else ""
-        if last not in PLAIN_DECORATORS:
+        if last not in PLAIN_DECORATORS and not pytest_name(sites, d).startswith("pytest.mark."):
             return True
     return False
 
