@@ -185,6 +185,29 @@ def test_check_reports_the_dropped_option_where_the_launcher_tests_it(tmp_path):
                                  "does not run")
 
 
+@pytest.mark.parametrize("loop, line, col", [
+    # a case on one line (bash 5.2 runs its branch for `--profiling=True`, `case "$1" in ...` as well): NPP015 read case
+    # patterns at a line's start only, and said nothing of these
+    ("for para in $*\ndo\n    case $para in --profiling=*) profiling=`echo ${para#*=}`;; esac\n"
+     "    case \"$para\" in --data_path=*) data_path=`echo ${para#*=}`;; esac\ndone\n", 7, 19),
+    ('case "$1" in --profiling=*) profiling=True;; esac\n', 5, 14),
+    # a second pattern after `;;` on the same line
+    ("for para in $*\ndo\n    case $para in --data_path=*) data_path=${para#*=};; --profiling=*) profiling=1;; "
+     "esac\ndone\n", 7, 57),
+])
+def test_a_case_on_one_line_takes_the_option(tmp_path, loop, line, col):
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = ("#!/bin/bash\ncur_path=`pwd`\ndata_path=\"\"\nprofiling=False\n" + loop +
+            "cd $cur_path/../\npython3 ./src/train.py --data_path=${data_path} --epochs=1\n")
+    launcher.write_text(text)
+    findings = check_file(text, str(launcher), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1) for f in findings] == [("NPP015", line, col)]
+    assert findings[0].short == ("--profiling=True on this launcher collects nothing: ../src/train.py reads its own "
+                                 "--profiling at its default False and its profiling setup under `args.profiling` "
+                                 "does not run")
+
+
 def test_a_launch_line_of_20000_words_is_checked_without_hanging(tmp_path):
     # a hang guard (about 20 times what it takes here), not a measure of speed
     # which variables are made from the option's was one pattern over the whole text: from each `--a=b` it scanned to
