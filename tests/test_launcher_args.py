@@ -1065,8 +1065,14 @@ STR2BOOL = ("def str2bool(v):\n    \"\"\"Yes or no.\"\"\"\n    if v.lower() in (
     ("own", "--profiling=False", False, "`args.profiling` is false in this launch (--profiling=False from run.sh:1)"),
     ("utils", "--profiling=False", False, "`args.profiling` is false in this launch (--profiling=False from run.sh:1)"),
     ("utils", "--profiling=Yes", True, "`args.profiling` is true in this launch (--profiling=Yes from run.sh:1)"),
-    # argparse stops the script on `maybe` (ArgumentTypeError); a body of other calls (len) is not run here
-    ("utils", "--profiling=maybe", True, None),
+    # argparse stops the script on `maybe`: str2bool raises ArgumentTypeError, argparse's _get_value makes it an
+    # ArgumentError and parse_known_args calls error(), which exits with status 2 (python 3.11: "train.py: error:
+    # argument --profiling: Boolean value expected.", status 2, nothing after parse_args runs). It said "usable data:
+    # yes (where its conditions hold)", COLLECTS when args.profiling
+    ("utils", "--profiling=maybe", False, "the setup under `args.profiling` does not run: argparse stops the script "
+     "in parse_args: str2bool(), the type of --profiling (train.py:6), raises argparse.ArgumentTypeError on "
+     "--profiling=maybe from run.sh:1, so argparse exits with status 2"),
+    # a body of other calls (len) is not run here
     ("len", "--profiling=False", True, None)])
 def test_a_flag_converted_by_the_projects_own_pure_function_is_decided_by_the_launch(
         tmp_path, where, flag, usable, said):
@@ -1089,6 +1095,29 @@ def test_a_flag_converted_by_the_projects_own_pure_function_is_decided_by_the_la
     lines = report["launch"]["lines"]
     assert report["usable"] is usable
     assert f"  {said}" in lines if said else not any("args.profiling" in x for x in lines)
+
+
+@pytest.mark.parametrize("flag, out", [
+    # torch_npu's profiler under `if args.prof:` with `type=str2bool` that raises ValueError on `maybe`: python 3.11
+    # prints "train.py: error: argument --prof: invalid str2bool value: 'maybe'" and exits with status 2 in
+    # parse_args. It said "collects (when args.prof)", "usable data: yes (where its conditions hold)"
+    ("--prof maybe", "train.py: torch_npu's profiler is off: line 17: not run in this launch: argparse stops the "
+     "script in parse_args: str2bool(), the type of --prof (train.py:14), raises ValueError on --prof maybe from "
+     "run.sh:1, so argparse exits with status 2"),
+    # a value it takes: decided as before
+    ("--prof yes", "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)"),
+])
+def test_a_launch_whose_flag_the_type_function_raises_on_stops_in_parse_args(tmp_path, capsys, flag, out):
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\n\ndef str2bool(v):\n    if v.lower() in ('yes', 'true', '1'):\n"
+        "        return True\n    elif v.lower() in ('no', 'false', '0'):\n        return False\n"
+        "    raise ValueError(v)\n\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str2bool, default=False)\nargs = parser.parse_args()\nif args.prof:\n"
+        "    with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')) as prof:"
+        "\n        prof.step()\n")
+    (tmp_path / "run.sh").write_text(f"python3 train.py {flag}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == out
 
 
 @pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
