@@ -486,8 +486,9 @@ class Resolver:
     def _flag_value(self, flag: FlagDef, depth, switch) -> List:
         if self.given is not None:          # one launch: the value the launcher passes, else the default
             from .launch_args import given_values
-            found = given_values(flag, self.given, self._type_function(flag),
-                                 f"{os.path.basename(self.filename)}:{flag.call.lineno}")
+            passed = flag.dest in self.given    # (a flag not passed needs no type function looked up)
+            found = given_values(flag, self.given, self._type_function(flag) if passed else None,
+                                 f"{os.path.basename(self.filename)}:{flag.call.lineno}" if passed else "")
             if found is not None:
                 return found
             switch = False
