@@ -1145,6 +1145,27 @@ def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable)
             "--chip, which the launcher does not pass)" in report["launch"]["lines"]
 
 
+@pytest.mark.parametrize("launcher, out", [
+    # `AA=1 BB=2 ... bash child.sh`: the walk logged what the child sees name by name from a set, so its launches'
+    # environment came in an order PYTHONHASHSEED chose (1: PROFILING_MODE, PROFILING_OPTIONS, BB, AA, DD, CC, EE;
+    # 2: PROFILING_MODE, BB, EE, PROFILING_OPTIONS, CC, DD, AA): now the order they are set in
+    ("export PROFILING_MODE=true\nAA=1 BB=2 CC=3 DD=4 EE=5 PROFILING_OPTIONS=x bash child.sh 0\n",
+     "[['PROFILING_MODE', 'AA', 'BB', 'CC', 'DD', 'EE', 'PROFILING_OPTIONS']]\n"),
+    # what a subshell unsets comes back after it, logged from a set likewise (1: DD, FF, BB, AA, CC, EE)
+    ("export AA=1 BB=2 CC=3 DD=4 EE=5 FF=6\n( unset AA BB CC DD EE FF; python3 train.py )\npython3 train.py\n",
+     "[[], ['AA', 'BB', 'CC', 'DD', 'EE', 'FF']]\n"),
+])
+def test_the_environment_of_a_launch_comes_in_one_order_whatever_the_hash_seed(tmp_path, launcher, out):
+    import sys
+    (tmp_path / "run.sh").write_text("#!/bin/bash\n" + launcher)
+    (tmp_path / "child.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    code = ("import sys\nfrom flake8_npuprof.shell.launches import steps\nfrom flake8_npuprof.shell.walk import Walk\n"
+            "print([list(la.command.env) for la in steps(Walk(sys.argv[1]).run())])\n")
+    outs = {subprocess.run([sys.executable, "-c", code, str(tmp_path / "run.sh")], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert outs == {out}
+
+
 @pytest.mark.parametrize("args, words", [
     (["0"], ["python3", "train.py", "--rank", "0", "--next", "1"]),
     (["3"], ["python3", "train.py", "--rank", "3", "--next", "4"]),
