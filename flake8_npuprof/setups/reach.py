@@ -871,9 +871,21 @@ def _registered(node, sites) -> bool:
     for d in getattr(node, "decorator_list", ()):
         d = d.func if isinstance(d, ast.Call) else d
         last = d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else ""
-        if last not in PLAIN_DECORATORS and not pytest_name(sites, d).startswith("pytest.mark."):
+        if last not in PLAIN_DECORATORS and not _pytest_mark_of(d, sites):
             return True
     return False
+
+
+def _pytest_mark_of(d, sites) -> bool:
+    """`pytest.mark.NAME` under any name (pytest.mark is an object, not a module: it is reached as `X.mark.NAME` or
+    as `mark.NAME` imported from pytest, the only spellings looked up)."""
+    if not isinstance(d, ast.Attribute):
+        return False
+    owner = d.value
+    if not (isinstance(owner, ast.Attribute) and owner.attr == "mark" or isinstance(owner, ast.Name) and
+            owner.id == "mark"):
+        return False
+    return pytest_name(sites, d).startswith("pytest.mark.")
 
 
 def _named_attribute(node, sites) -> List[str]:
