@@ -17,9 +17,7 @@ named on the command line).
 
 from __future__ import annotations
 
-import fnmatch
 import os
-import shlex
 import sys
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
@@ -46,10 +44,23 @@ class PytestSetup(NamedTuple):
     classes: Tuple[str, ...] = ("Test",)
     why: str = ""
 
+    def test(self, name: str) -> bool:
+        """Whether pytest collects a function or method of this name (python_functions)."""
+        return collects(self.functions, name)
+
+    def test_class(self, name: str) -> bool:
+        """Whether pytest collects a class of this name (python_classes)."""
+        return collects(self.classes, name)
+
 
 def collects(patterns: Tuple[str, ...], name: str) -> bool:
     """Whether a name is one pytest collects by these patterns (_pytest/python.py, _matches_prefix_or_glob_option)."""
-    return any(name.startswith(p) or any(c in p for c in "*?[") and fnmatch.fnmatch(name, p) for p in patterns)
+    return any(name.startswith(p) or any(c in p for c in "*?[") and _glob(name, p) for p in patterns)
+
+
+def _glob(name: str, pattern: str) -> bool:
+    import fnmatch      # (here: most files have no glob to match, and the plugin's start-up is counted)
+    return fnmatch.fnmatch(name, pattern)
 
 
 def pytest_setup(path: str) -> PytestSetup:
@@ -101,6 +112,7 @@ def _setup(found, shown: str) -> PytestSetup:
 
 def _words(value) -> Optional[List[str]]:
     """A setting as pytest's "args" type reads it (shlex.split of the text; a TOML list as it is), else None."""
+    import shlex        # (here: only a file that runs pytest on itself reads a configuration)
     if isinstance(value, list):
         return [str(v) for v in value] if all(isinstance(v, str) for v in value) else None
     try:

@@ -23,11 +23,13 @@ its top level does not reach; so does a file that calls functions by computed na
 from __future__ import annotations
 
 import ast
-from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.imports import qualified
 from ..source.sites import call_name, dotted
-from .pytest_config import PytestSetup, collects, pytest_setup
+
+if TYPE_CHECKING:
+    from .pytest_config import PytestSetup
 
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
@@ -210,7 +212,7 @@ class Reach:
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
         self._pytest: Optional[bool] = None
-        self._pytest_read: Optional[PytestSetup] = None   # what pytest reads besides the file (pytest_config)
+        self._pytest_read: Optional["PytestSetup"] = None     # what pytest reads besides the file (pytest_config)
         self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
         classes = {s.node.name: s.node for s in sites.scopes if s.kind == "class" and s.parent is sites.module}
         self._classes = classes
@@ -286,10 +288,11 @@ class Reach:
                 and not self._pytest_setup().why
         return self._pytest
 
-    def _pytest_setup(self) -> PytestSetup:
+    def _pytest_setup(self) -> "PytestSetup":
         """What pytest reads besides the file, from its folder up (pytest_config): only where the file runs pytest on
-        itself, and only where its path is known."""
+        itself, and only where its path is known (imported here: most files never ask)."""
         if self._pytest_read is None:
+            from .pytest_config import PytestSetup, pytest_setup
             self._pytest_read = pytest_setup(self.sites.path) if self.sites.path and any(
                 site.scope is self.sites.module and _pytest_on_file(site) for site in self._pytest_calls()) else \
                 PytestSetup()
@@ -303,16 +306,16 @@ class Reach:
             return False
         if parent is self.sites.module:
             return name in PYTEST_HOOKS and self._pytest_runs() or \
-                self._pytest_runs() and collects(self._pytest_setup().functions, name)
+                self._pytest_runs() and self._pytest_setup().test(name)
         return parent.kind == "class" and parent.parent is self.sites.module and self._pytest_runs() and \
-            (name in PYTEST_CLASS_HOOKS or collects(self._pytest_setup().functions, name)) and \
+            (name in PYTEST_CLASS_HOOKS or self._pytest_setup().test(name)) and \
             self._pytest_class(parent.node) is True and _pytest_skip(parent.node, self.sites) is None
 
     def _pytest_class(self, node: ast.ClassDef) -> Optional[bool]:
         """Whether pytest collects a class's tests as a plain class: named as python_classes says (Test*), with no
         __init__ or __new__ of its own or of a base (pytest warns and passes over it); None where a base is from
         elsewhere or a metaclass is given."""
-        return collects(self._pytest_setup().classes, node.name) and _no_init(node, self._classes, frozenset())
+        return self._pytest_setup().test_class(node.name) and _no_init(node, self._classes, frozenset())
 
     def _pytest_unknown(self) -> str:
         """Why pytest, called by this file, may run tests of it this file cannot place, else ""."""
@@ -324,10 +327,10 @@ class Reach:
         if read.why:
             line = next(site.call.lineno for site in calls if site.scope is module and _pytest_on_file(site))
             return f"pytest.main at line {line} {read.why}"
-        test = read.functions
+        test = read.test
         tests = [n for n in module.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
-                 (collects(test, n.name) or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
-                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and collects(test, f.name)
+                 (test(n.name) or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
+                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and test(f.name)
                      for f in n.body)]
         if not tests:
             return ""
@@ -353,10 +356,10 @@ class Reach:
             else:
                 found = [n]
             for f in found:
-                if isinstance(f, ast.AsyncFunctionDef) and collects(test, f.name):
+                if isinstance(f, ast.AsyncFunctionDef) and test(f.name):
                     return f"pytest runs the async test {f.name} (line {f.lineno}) only with a plugin for it"
                 needed = _fixtures_needed(f, isinstance(n, ast.ClassDef), module.node) if \
-                    collects(test, f.name) else []
+                    test(f.name) else []
                 if needed:
                     return (f"pytest runs {f.name} (line {f.lineno}) only where a fixture named {needed[0]} exists (a "
                             "conftest.py's, a plugin's): without one pytest reports an error and does not run it")
