@@ -185,6 +185,29 @@ def test_check_reports_the_dropped_option_where_the_launcher_tests_it(tmp_path):
                                  "does not run")
 
 
+@pytest.mark.parametrize("loop, line, col", [
+    # a case on one line (bash 5.2 runs its branch for `--profiling=True`, `case "$1" in ...` as well): NPP015 read case
+    # patterns at a line's start only, and said nothing of these
+    ("for para in $*\ndo\n    case $para in --profiling=*) profiling=`echo ${para#*=}`;; esac\n"
+     "    case \"$para\" in --data_path=*) data_path=`echo ${para#*=}`;; esac\ndone\n", 7, 19),
+    ('case "$1" in --profiling=*) profiling=True;; esac\n', 5, 14),
+    # a second pattern after `;;` on the same line
+    ("for para in $*\ndo\n    case $para in --data_path=*) data_path=${para#*=};; --profiling=*) profiling=1;; "
+     "esac\ndone\n", 7, 57),
+])
+def test_a_case_on_one_line_takes_the_option(tmp_path, loop, line, col):
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = ("#!/bin/bash\ncur_path=`pwd`\ndata_path=\"\"\nprofiling=False\n" + loop +
+            "cd $cur_path/../\npython3 ./src/train.py --data_path=${data_path} --epochs=1\n")
+    launcher.write_text(text)
+    findings = check_file(text, str(launcher), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1) for f in findings] == [("NPP015", line, col)]
+    assert findings[0].short == ("--profiling=True on this launcher collects nothing: ../src/train.py reads its own "
+                                 "--profiling at its default False and its profiling setup under `args.profiling` "
+                                 "does not run")
+
+
 def test_a_launch_line_of_20000_words_is_checked_without_hanging(tmp_path):
     # a hang guard (about 20 times what it takes here), not a measure of speed
     # which variables are made from the option's was one pattern over the whole text: from each `--a=b` it scanned to
@@ -1045,8 +1068,14 @@ STR2BOOL = ("def str2bool(v):\n    \"\"\"Yes or no.\"\"\"\n    if v.lower() in (
     ("own", "--profiling=False", False, "`args.profiling` is false in this launch (--profiling=False from run.sh:1)"),
     ("utils", "--profiling=False", False, "`args.profiling` is false in this launch (--profiling=False from run.sh:1)"),
     ("utils", "--profiling=Yes", True, "`args.profiling` is true in this launch (--profiling=Yes from run.sh:1)"),
-    # argparse stops the script on `maybe` (ArgumentTypeError); a body of other calls (len) is not run here
-    ("utils", "--profiling=maybe", True, None),
+    # argparse stops the script on `maybe`: str2bool raises ArgumentTypeError, argparse's _get_value makes it an
+    # ArgumentError and parse_known_args calls error(), which exits with status 2 (python 3.11: "train.py: error:
+    # argument --profiling: Boolean value expected.", status 2, nothing after parse_args runs). It said "usable data:
+    # yes (where its conditions hold)", COLLECTS when args.profiling
+    ("utils", "--profiling=maybe", False, "the setup under `args.profiling` does not run: argparse stops the script "
+     "in parse_args: str2bool(), the type of --profiling (train.py:6), raises argparse.ArgumentTypeError on "
+     "--profiling=maybe from run.sh:1, so argparse exits with status 2"),
+    # a body of other calls (len) is not run here
     ("len", "--profiling=False", True, None)])
 def test_a_flag_converted_by_the_projects_own_pure_function_is_decided_by_the_launch(
         tmp_path, where, flag, usable, said):
@@ -1069,6 +1098,29 @@ def test_a_flag_converted_by_the_projects_own_pure_function_is_decided_by_the_la
     lines = report["launch"]["lines"]
     assert report["usable"] is usable
     assert f"  {said}" in lines if said else not any("args.profiling" in x for x in lines)
+
+
+@pytest.mark.parametrize("flag, out", [
+    # torch_npu's profiler under `if args.prof:` with `type=str2bool` that raises ValueError on `maybe`: python 3.11
+    # prints "train.py: error: argument --prof: invalid str2bool value: 'maybe'" and exits with status 2 in
+    # parse_args. It said "collects (when args.prof)", "usable data: yes (where its conditions hold)"
+    ("--prof maybe", "train.py: torch_npu's profiler is off: line 17: not run in this launch: argparse stops the "
+     "script in parse_args: str2bool(), the type of --prof (train.py:14), raises ValueError on --prof maybe from "
+     "run.sh:1, so argparse exits with status 2"),
+    # a value it takes: decided as before
+    ("--prof yes", "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)"),
+])
+def test_a_launch_whose_flag_the_type_function_raises_on_stops_in_parse_args(tmp_path, capsys, flag, out):
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\n\ndef str2bool(v):\n    if v.lower() in ('yes', 'true', '1'):\n"
+        "        return True\n    elif v.lower() in ('no', 'false', '0'):\n        return False\n"
+        "    raise ValueError(v)\n\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str2bool, default=False)\nargs = parser.parse_args()\nif args.prof:\n"
+        "    with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')) as prof:"
+        "\n        prof.step()\n")
+    (tmp_path / "run.sh").write_text(f"python3 train.py {flag}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == out
 
 
 @pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
@@ -1094,6 +1146,27 @@ def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable)
         assert report["results"][0].verdict == "collects" and report["results"][0].setup.conditions == ()
         assert report["usable"] is True and "  `FLAGS.chip.lower() == 'npu'` is true in this launch (the default of " \
             "--chip, which the launcher does not pass)" in report["launch"]["lines"]
+
+
+@pytest.mark.parametrize("launcher, out", [
+    # `AA=1 BB=2 ... bash child.sh`: the walk logged what the child sees name by name from a set, so its launches'
+    # environment came in an order PYTHONHASHSEED chose (1: PROFILING_MODE, PROFILING_OPTIONS, BB, AA, DD, CC, EE;
+    # 2: PROFILING_MODE, BB, EE, PROFILING_OPTIONS, CC, DD, AA): now the order they are set in
+    ("export PROFILING_MODE=true\nAA=1 BB=2 CC=3 DD=4 EE=5 PROFILING_OPTIONS=x bash child.sh 0\n",
+     "[['PROFILING_MODE', 'AA', 'BB', 'CC', 'DD', 'EE', 'PROFILING_OPTIONS']]\n"),
+    # what a subshell unsets comes back after it, logged from a set likewise (1: DD, FF, BB, AA, CC, EE)
+    ("export AA=1 BB=2 CC=3 DD=4 EE=5 FF=6\n( unset AA BB CC DD EE FF; python3 train.py )\npython3 train.py\n",
+     "[[], ['AA', 'BB', 'CC', 'DD', 'EE', 'FF']]\n"),
+])
+def test_the_environment_of_a_launch_comes_in_one_order_whatever_the_hash_seed(tmp_path, launcher, out):
+    import sys
+    (tmp_path / "run.sh").write_text("#!/bin/bash\n" + launcher)
+    (tmp_path / "child.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    code = ("import sys\nfrom flake8_npuprof.shell.launches import steps\nfrom flake8_npuprof.shell.walk import Walk\n"
+            "print([list(la.command.env) for la in steps(Walk(sys.argv[1]).run())])\n")
+    outs = {subprocess.run([sys.executable, "-c", code, str(tmp_path / "run.sh")], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert outs == {out}
 
 
 @pytest.mark.parametrize("args, words", [

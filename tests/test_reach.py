@@ -327,6 +327,139 @@ def test_pytest_main_on_the_file_runs_what_pytest_collects(tmp_path, capsys):
         f"train.py:39 profile: {off}", f"train.py:48 profile: {off}", f"train.py:54 profile: {on}"]
 
 
+@pytest.mark.parametrize("imports, prefix", [("import pytest as pt\n", "pt."), ("from pytest import main, mark\n", "")])
+def test_pytest_under_another_name_is_pytest(tmp_path, capsys, imports, prefix):
+    # `import pytest as pt` with `@pt.mark.skip` and `pt.main([__file__])`, or `from pytest import main, mark`: pytest
+    # 9.2 and 7.4 (python 3.11) run and skip the same tests as under `import pytest`. It said "not reached" of the tests
+    # pytest runs and COLLECTS of those it skips (the alias was not pytest's)
+    from flake8_npuprof.cli import main
+    text = PYTEST_FILE.format(p=textwrap.indent(_PROFILE, "    "), q=textwrap.indent(_PROFILE, " " * 8))
+    text = text.replace("import pytest\n", imports).replace("pytest.main", prefix + "main") \
+        .replace("pytest.mark", prefix + "mark")
+    path = _write(tmp_path, text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(tmp_path), str(path)])
+    off = 'OFF: not reached from this file\'s entry point (line 58 if __name__ == "__main__":)'
+    on = f"COLLECTS from step 0 into {tmp_path / 'p'}"
+    assert capsys.readouterr().out.splitlines()[1:10] == [
+        f"train.py:7 profile: {off}", f"train.py:12 profile: {on}", f"train.py:17 profile: {off}",
+        f"train.py:23 profile: OFF: skipped: `@{prefix}mark.skip(reason='x')` (line 21): pytest skips the test, so "
+        "this code never runs", f"train.py:29 profile: {on} (when not (SLOW))", f"train.py:35 profile: {on}",
+        f"train.py:39 profile: {off}", f"train.py:48 profile: {off}", f"train.py:54 profile: {on}"]
+
+
+def _pytest_tree(tmp_path, files):
+    """PYTEST_FILE as proj/train.py under tmp_path, with these files (path under tmp_path: text) beside it."""
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "proj").mkdir(exist_ok=True)
+    text = PYTEST_FILE.format(p=textwrap.indent(_PROFILE, "    "), q=textwrap.indent(_PROFILE, " " * 8))
+    return _write(tmp_path / "proj", text)
+
+
+@pytest.mark.parametrize("files, why", [
+    # a conftest.py beside the file or above it: pytest 9.2 and 7.4 load it (its collect_ignore, its
+    # pytest_collection_modifyitems hook ran: `items[:] = []` ran no test). It said COLLECTS of test_a
+    ({"proj/conftest.py": "collect_ignore = []\n"}, "loads conftest.py, whose hooks and fixtures may change which "
+     "tests run"),
+    ({"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = []\n"}, "loads ../conftest.py, whose "
+     "hooks and fixtures may change which tests run"),
+    # the first configuration from the file's folder up, whichever folder pytest starts in: addopts `-k slow` ran
+    # test_slow alone (pytest 9.2 and 7.4, started in /)
+    ({"pytest.ini": "[pytest]\naddopts = -s -k slow\n"}, "reads ../pytest.ini, whose addopts = -s -k slow may change "
+     "which tests run"),
+    ({"proj/setup.cfg": "[metadata]\nname = x\n", "tox.ini": "[tox]\n\n[pytest]\nusefixtures = gpu\n"},
+     "reads ../tox.ini, whose usefixtures = gpu may change which tests run"),
+    ({"proj/pyproject.toml": "[tool.pytest.ini_options]\nminversion = \"99\"\n"}, "reads pyproject.toml, whose "
+     "minversion = 99 may change which tests run"),
+    # a setup.cfg's [pytest] section: pytest refuses it and runs nothing
+    ({"setup.cfg": "[pytest]\naddopts = -s\n"}, "reads ../setup.cfg, whose [pytest] section pytest refuses (it stops "
+     "before running any test)"),
+    # pytest 9's own TOML file (7.4 does not read it)
+    ({"proj/pytest.toml": "[pytest]\n"}, "reads pytest.toml, a TOML configuration pytest 9 reads and 7.4 does not, not "
+     "read here"),
+])
+def test_pytest_main_with_a_configuration_or_conftest_that_may_change_what_runs_is_unknown(tmp_path, capsys, files,
+                                                                                            why):
+    from flake8_npuprof.cli import main
+    path = _pytest_tree(tmp_path, files)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(path.parent), str(path)])
+    unknown = (f"UNKNOWN: from step 0 into {path.parent / 'p'}; but pytest.main at line 59 {why}: whether this code "
+               "runs is not known here")
+    out = capsys.readouterr().out.splitlines()
+    assert [out[i] for i in (1, 2, 3, 6, 7, 8, 9)] == [f"train.py:{n} profile: {unknown}" for n in (7, 12, 17, 35, 39,
+                                                                                                       48, 54)]
+
+
+@pytest.mark.parametrize("files", [
+    # no configuration, or none that changes what runs: as without one (pytest 9.2 and 7.4 ran test_a, test_slow,
+    # TestPlain.test_m, Checks.test_u). A setup.cfg without [tool:pytest] is not pytest's; a conftest.py above the
+    # configuration's folder is not loaded (pytest 9.2 and 7.4: confcutdir is that folder)
+    {},
+    {"proj/setup.cfg": "[metadata]\nname = x\n"},
+    {"proj/pytest.ini": "[pytest]\n# addopts = -k slow\npython_files = check_*.py\ntestpaths = elsewhere\n"
+                        "markers =\n    slow: x\n", "conftest.py": "collect_ignore = ['proj']\n"},
+    {"pyproject.toml": "[project]\nname = 'x'\n\n[tool.pytest.ini_options]\naddopts = '-q'\nmarkers = ['slow: x']\n"},
+])
+def test_pytest_main_with_a_configuration_that_changes_nothing_of_what_runs(tmp_path, capsys, files):
+    from flake8_npuprof.cli import main
+    path = _pytest_tree(tmp_path, files)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(path.parent), str(path)])
+    off = 'OFF: not reached from this file\'s entry point (line 58 if __name__ == "__main__":)'
+    on = f"COLLECTS from step 0 into {path.parent / 'p'}"
+    assert capsys.readouterr().out.splitlines()[1:10] == [
+        f"train.py:7 profile: {off}", f"train.py:12 profile: {on}", f"train.py:17 profile: {off}",
+        "train.py:23 profile: OFF: skipped: `@pytest.mark.skip(reason='x')` (line 21): pytest skips the test, so this "
+        "code never runs", f"train.py:29 profile: {on} (when not (SLOW))", f"train.py:35 profile: {on}",
+        f"train.py:39 profile: {off}", f"train.py:48 profile: {off}", f"train.py:54 profile: {on}"]
+
+
+def test_pytest_main_collects_what_python_functions_and_python_classes_name(tmp_path, capsys):
+    # tox.ini's `python_functions = check_* helper` and `python_classes = *Plain` (prefixes or globs): pytest 9.2 and
+    # 7.4 ran helper, TestPlain.helper and the TestCase's test_u (unittest's loader names those), not test_a nor
+    # TestPlain.test_m. It said COLLECTS of test_a and TestPlain.test_m, "not reached" of the helpers
+    from flake8_npuprof.cli import main
+    path = _pytest_tree(tmp_path, {"proj/tox.ini": "[tox]\nenvlist = py3\n\n[pytest]\npython_functions = check_* "
+                                   "helper\npython_classes = *Plain\n"})
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(path.parent), str(path)])
+    off = 'OFF: not reached from this file\'s entry point (line 58 if __name__ == "__main__":)'
+    on = f"COLLECTS from step 0 into {path.parent / 'p'}"
+    out = capsys.readouterr().out.splitlines()
+    assert [out[i] for i in (1, 2, 3, 6, 7, 8, 9)] == [
+        f"train.py:7 profile: {off}", f"train.py:12 profile: {off}", f"train.py:17 profile: {on}",
+        f"train.py:35 profile: {off}", f"train.py:39 profile: {on}", f"train.py:48 profile: {off}",
+        f"train.py:54 profile: {on}"]
+
+
+@pytest.mark.parametrize("files, old, new, out", [
+    # pytest's marks register nothing: a marked function runs only when pytest collects it. python_functions = check_*
+    # (pytest 9.2 and 7.4 ran neither test_skipped nor test_slow) and addopts -k slow (which ran test_slow alone: not
+    # known here). It said COLLECTS of both, the marks taken for a registration
+    ({"proj/tox.ini": "[pytest]\npython_functions = check_*\n"}, "", "", ("OFF: not reached from this file's entry "
+                                                                          'point (line 58 if __name__ == "__main__":)',) * 2),
+    ({"proj/tox.ini": "[pytest]\naddopts = -k slow\n"}, "", "", ("UNKNOWN: from step 0 into {p}; but pytest.main at "
+                                                                  "line 59 reads tox.ini, whose addopts = -k slow may "
+                                                                  "change which tests run: whether this code runs is "
+                                                                  "not known here",) * 2),
+    # the same under another name, and with the arguments of pytest.main
+    ({}, "import pytest\n", "import pytest as pt\n", ("UNKNOWN: from step 0 into {p}; but pytest.main at line 59 runs "
+                                                       "what its arguments select, which may be tests of this file: "
+                                                       "whether this code runs is not known here",) * 2),
+])
+def test_a_pytest_mark_is_no_registration(tmp_path, capsys, files, old, new, out):
+    from flake8_npuprof.cli import main
+    path = _pytest_tree(tmp_path, files)
+    text = path.read_text()
+    if old:
+        text = text.replace(old, new).replace("pytest.", "pt.").replace("pt.main([__file__, '-s'])",
+                                                                          "pt.main([__file__, '-k', 'slow'])")
+    path.write_text(text)
+    main(["emulate", "--torch-npu", "7.3", "--cwd", str(path.parent), str(path)])
+    out = [o.format(p=path.parent / "p") for o in out]
+    assert capsys.readouterr().out.splitlines()[4:6] == [f"train.py:23 profile: {out[0]}", f"train.py:29 profile: "
+                                                                                            f"{out[1]}"]
+
+
 @pytest.mark.parametrize("old, new, why", [
     # pytest.main() reads the command line, else collects the folder it starts in (test_*.py there: maybe this file)
     ("pytest.main([__file__, '-s'])", "pytest.main()", "pytest.main() at line 59 runs the tests the command line "

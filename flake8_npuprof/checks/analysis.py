@@ -48,6 +48,7 @@ class Context:
         self.target = settings.target
         # walks: an edited document's (server); lf_lines: flake8's lines (the plugin's)
         self.sites = collect(tree, src.text, src.line_starts, walks, src.lf_lines)
+        self.sites.path = filename
         self.resolver = _later()[0].ProjectResolver(src, self.sites, tree, filename)
         self.values = Values(src, self.resolver)
         self.findings: List[Finding] = []

@@ -218,6 +218,11 @@ def decide(ctx, setup, given: Dict[str, Given]):
         if is_main_guard(g):
             continue
         values = scalars(ctx, g.test, scope, pos)
+        stop = "" if values else ctx.values.scalars(g.test, scope, pos).stops
+        if stop:        # the test reads a flag argparse stops the script on: it, and so the setup, never runs
+            text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
+            off = Mode("off", "not run in this launch: " + stop, skipped=True, stops=True)
+            return setup._replace(mode=off, conditions=()), [f"the setup under `{text}` does not run: {stop}"], []
         truth = {bool(v) for v in values}
         if not values or any(isinstance(v, Opaque) for v in values) or len(truth) != 1:
             # one false `if` is enough whatever the others are (Aligned-ReID: `if FLAGS.chip.lower() == 'npu':`,
@@ -261,6 +266,11 @@ def false_in_launch(ctx, node) -> str:
     for g, holds, origin in _decided(ctx, node, terms=True):
         if not holds:
             return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
+    if ctx.resolver.given is not None:  # a test of a flag argparse stops the script on: never read, so never true
+        for g, sc, pos in _way(ctx, node):
+            stop = "" if scalars(ctx, g.test, sc, pos) else ctx.values.scalars(g.test, sc, pos).stops
+            if stop:
+                return stop
     return ""
 
 

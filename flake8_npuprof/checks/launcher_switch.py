@@ -52,8 +52,10 @@ def message(d):
 
 # `[[ $para == --profiling* ]]`, `[ "$1" = "--profiling" ]`: an option the launcher's argument loop compares with
 _TESTED_OPTION = re.compile(r"\[\[?\s*\"?\$\{?\w+\}?\"?\s*==?\s*[\"']?(--[A-Za-z][\w-]*)(=?\*?)[\"']?")
-# `--profiling=*)`, `-p|--profiling)`: a case pattern of one
-_CASE_OPTION = re.compile(r"^[ \t]*\(?[ \t]*((?:[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?[ \t]*\|[ \t]*)*"
+# `--profiling=*)`, `-p|--profiling)`: a case pattern of one, at a line's start, after `case WORD in` or after the
+# `;;` (`;&`, `;;&`) that ends the branch before it on the same line (`case $p in --profiling=*) PROF=1;; esac`)
+_CASE_OPTION = re.compile(r"(?:^|\bcase[ \t]+\S+[ \t]+in\b|;;&?|;&)"
+                          r"[ \t]*\(?[ \t]*((?:[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?[ \t]*\|[ \t]*)*"
                           r"[\"']?-{1,2}[A-Za-z][\w-]*[=*]*[\"']?)[ \t]*\)", re.M)
 
 

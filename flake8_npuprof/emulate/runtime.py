@@ -129,6 +129,8 @@ def run(req: Request, env: Env, version: str, product: str) -> Outcome:
         return stop
     if req.mode.state == "unknown":
         return Outcome("unknown", (Message(f"{req.mode.detail}: whether profiling is on is decided at run time"),))
+    if req.mode.stops:                  # the script ends before the setup's guard is read: it never runs
+        return Outcome("off", (Message(f"{req.mode.detail}: nothing after that runs"),))
     if req.route == "env":
         mode = env.mode if req.mode.state == "inherit" else ("true" if req.mode.state == "on" else "false")
         given = req.options_state == "given"

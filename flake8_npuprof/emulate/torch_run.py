@@ -89,7 +89,7 @@ def reached(ctx, p: Profiler) -> Profiler:
         skip = reach.skipped_by(node)
         why = f"not reached from this file's entry point{at}" if skip is None else \
             (f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}): pytest skips the test, so this code never runs"
-             if pytest_mark(skip) else
+             if pytest_mark(ctx.sites, skip) else
              f"skipped: `@{ast.unparse(skip)}` (line {skip.lineno}) puts a function that raises SkipTest in its "
              "place, so this code never runs")
         return p._replace(verdict="off", why=why, conditions=conditions, unreached=True)

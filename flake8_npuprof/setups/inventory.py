@@ -51,6 +51,7 @@ class Mode(NamedTuple):
     flag: str = ""              # on only in runs that give this flag: "--profiling_mode is given"
     unset: bool = False         # off because the switch is never set (not given, default False)
     skipped: bool = False       # off because a launch makes its guard false: the setup is not run at all
+    stops: bool = False         # skipped because the script stops before its guard is read (argparse exits on a flag)
 
 
 class OptionsArg(NamedTuple):

@@ -23,9 +23,13 @@ its top level does not reach; so does a file that calls functions by computed na
 from __future__ import annotations
 
 import ast
-from typing import AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
+from ..source.imports import qualified
 from ..source.sites import call_name, dotted
+
+if TYPE_CHECKING:
+    from .pytest_config import PytestSetup
 
 APP_RUN = ("app.run", "absl.app.run")
 ARG_PARSING = ("parse_args", "parse_known_args")
@@ -208,8 +212,10 @@ class Reach:
         self.skipped: Dict[int, ast.expr] = {}          # id(function scope) -> its @unittest.skip: never runs
         self._tests_run: Optional[bool] = None
         self._pytest: Optional[bool] = None
+        self._pytest_read: Optional["PytestSetup"] = None     # what pytest reads besides the file (pytest_config)
         self.when: Dict[int, Path] = {}                 # id(function scope) -> what its skipIf/skipUnless needs to run
         classes = {s.node.name: s.node for s in sites.scopes if s.kind == "class" and s.parent is sites.module}
+        self._classes = classes
         for s in sites.scopes:
             parent = s.parent
             if parent is None:
@@ -226,15 +232,15 @@ class Reach:
                 when += _skip_unless(parent.node, sites.module.node)
             pytest_test = s.kind == "function" and self._pytest_test(s, classes)
             if pytest_test:     # pytest's own skip marks, on the test or its class
-                skip = skip or _pytest_skip(s.node)
-                when += _pytest_skip_unless(s.node)
+                skip = skip or _pytest_skip(s.node, sites)
+                when += _pytest_skip_unless(s.node, sites)
                 if parent.kind == "class":
-                    when += _pytest_skip_unless(parent.node)
+                    when += _pytest_skip_unless(parent.node, sites)
             if when:
                 self.when[id(s)] = Path(when, (), False)
             if skip is not None:
                 self.skipped[id(s)] = skip
-            elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node)) or \
+            elif s.kind in ("class", "lambda") or (s.kind == "function" and _registered(s.node, sites)) or \
                     (s.kind == "function" and parent.kind == "class" and _run_by_runner(s.node.name) and
                      _test_case(parent.node, classes, sites.module.node) and
                      _unittest_skip(parent.node, sites.module.node) is None and
@@ -243,7 +249,6 @@ class Reach:
                 # `run_tests()`): it finds and runs them without naming the class, unless the class is skipped
                 inner.setdefault(id(parent), []).append(s)
         self._defined, self._methods, self._members, self._inner = defined, methods, members, inner
-        self._classes = classes
         self._maybe_tests: Optional[str] = None     # why a test runner may run tests this file cannot place (known)
         self._local_classes = {s.node.name for s in sites.scopes if s.kind == "class"}
         # the loads the propagation acts on: a name some scope defines or a dynamic or getattr-like call, an
@@ -271,15 +276,27 @@ class Reach:
         # (a text without the word has none: asking for the calls named main would walk every statement naming it)
         if not self.sites.may_hold("pytest"):
             return []
-        return [site for site in self.sites.calls_named("main") if site.name == "pytest.main"]
+        return [site for site in self.sites.calls_named("main") if pytest_name(self.sites, site.call.func) ==
+                "pytest.main"]
 
     def _pytest_runs(self) -> bool:
         """Whether the file's top level (its main guard too) runs pytest on this file alone, under no condition:
         `pytest.main([__file__])` (PYTEST_FLAGS beside it)."""
         if self._pytest is None:
             module = self.sites.module
-            self._pytest = any(site.scope is module and _pytest_on_file(site) for site in self._pytest_calls())
+            self._pytest = any(site.scope is module and _pytest_on_file(site) for site in self._pytest_calls()) \
+                and not self._pytest_setup().why
         return self._pytest
+
+    def _pytest_setup(self) -> "PytestSetup":
+        """What pytest reads besides the file, from its folder up (pytest_config): only where the file runs pytest on
+        itself, and only where its path is known (imported here: most files never ask)."""
+        if self._pytest_read is None:
+            from .pytest_config import PytestSetup, pytest_setup
+            self._pytest_read = pytest_setup(self.sites.path) if self.sites.path and any(
+                site.scope is self.sites.module and _pytest_on_file(site) for site in self._pytest_calls()) else \
+                PytestSetup()
+        return self._pytest_read
 
     def _pytest_test(self, s, classes) -> bool:
         """A function pytest runs by itself when the file runs pytest on itself: a module-level test* or hook, a test*
@@ -288,10 +305,17 @@ class Reach:
         if isinstance(node, ast.AsyncFunctionDef):
             return False
         if parent is self.sites.module:
-            return (name.startswith("test") or name in PYTEST_HOOKS) and self._pytest_runs()
-        return parent.kind == "class" and parent.parent is self.sites.module and \
-            (name.startswith("test") or name in PYTEST_CLASS_HOOKS) and self._pytest_runs() and \
-            _pytest_class(parent.node, classes) is True and _pytest_skip(parent.node) is None
+            return name in PYTEST_HOOKS and self._pytest_runs() or \
+                self._pytest_runs() and self._pytest_setup().test(name)
+        return parent.kind == "class" and parent.parent is self.sites.module and self._pytest_runs() and \
+            (name in PYTEST_CLASS_HOOKS or self._pytest_setup().test(name)) and \
+            self._pytest_class(parent.node) is True and _pytest_skip(parent.node, self.sites) is None
+
+    def _pytest_class(self, node: ast.ClassDef) -> Optional[bool]:
+        """Whether pytest collects a class's tests as a plain class: named as python_classes says (Test*), with no
+        __init__ or __new__ of its own or of a base (pytest warns and passes over it); None where a base is from
+        elsewhere or a metaclass is given."""
+        return self._pytest_setup().test_class(node.name) and _no_init(node, self._classes, frozenset())
 
     def _pytest_unknown(self) -> str:
         """Why pytest, called by this file, may run tests of it this file cannot place, else ""."""
@@ -299,9 +323,14 @@ class Reach:
         if not calls:
             return ""
         module = self.sites.module
+        read = self._pytest_setup()
+        if read.why:
+            line = next(site.call.lineno for site in calls if site.scope is module and _pytest_on_file(site))
+            return f"pytest.main at line {line} {read.why}"
+        test = read.test
         tests = [n for n in module.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
-                 (n.name.startswith("test") or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
-                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name.startswith("test")
+                 (test(n.name) or n.name in NOSE_HOOKS) or isinstance(n, ast.ClassDef) and
+                 any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and test(f.name)
                      for f in n.body)]
         if not tests:
             return ""
@@ -321,16 +350,16 @@ class Reach:
             return f"pytest.main at line {line} runs what its arguments select, which may be tests of this file"
         for n in tests:
             if isinstance(n, ast.ClassDef):
-                if _pytest_class(n, self._classes) is not True or _pytest_skip(n) is not None:
+                if self._pytest_class(n) is not True or _pytest_skip(n, self.sites) is not None:
                     continue
                 found = [f for f in n.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
             else:
                 found = [n]
             for f in found:
-                if isinstance(f, ast.AsyncFunctionDef) and f.name.startswith("test"):
+                if isinstance(f, ast.AsyncFunctionDef) and test(f.name):
                     return f"pytest runs the async test {f.name} (line {f.lineno}) only with a plugin for it"
                 needed = _fixtures_needed(f, isinstance(n, ast.ClassDef), module.node) if \
-                    f.name.startswith("test") else []
+                    test(f.name) else []
                 if needed:
                     return (f"pytest runs {f.name} (line {f.lineno}) only where a fixture named {needed[0]} exists (a "
                             "conftest.py's, a plugin's): without one pytest reports an error and does not run it")
@@ -725,12 +754,6 @@ def _fixtures_needed(func, method: bool, tree) -> List[str]:
     return [x for x in names if x not in given]
 
 
-def _pytest_class(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> Optional[bool]:
-    """Whether pytest collects a class's tests as a plain class: named Test*, with no __init__ or __new__ of its own or
-    of a base (pytest warns and passes over it); None where a base is from elsewhere or a metaclass is given."""
-    return node.name.startswith("Test") and _no_init(node, classes, frozenset())
-
-
 def _no_init(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: AbstractSet[str]) -> Optional[bool]:
     if node.keywords or any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name in ("__init__", "__new__")
                             for f in node.body):
@@ -749,30 +772,37 @@ def _no_init(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: Abstrac
     return out
 
 
-def pytest_mark(decorator: ast.expr) -> bool:
+def pytest_mark(sites, decorator: ast.expr) -> bool:
     """Whether a skip decorator (Reach.skipped_by) is pytest's mark, not unittest's."""
-    return dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) in PYTEST_SKIPS
+    return pytest_name(sites, decorator.func if isinstance(decorator, ast.Call) else decorator) in PYTEST_SKIPS
 
 
 PYTEST_SKIPS = ("pytest.mark.skip", "pytest.mark.skipif")
 
 
-def _pytest_skip(node) -> Optional[ast.expr]:
+def pytest_name(sites, node: ast.expr) -> str:
+    """The dotted name an expression gives, through the file's imports where it names an import: `pt.mark.skip` under
+    `import pytest as pt`, `mark.skip` under `from pytest import mark` are pytest.mark.skip (as pytest sees them); a
+    name imported from elsewhere is that module's, a name not imported (or bound anew after its import) is as spelled."""
+    return qualified(sites, node) or dotted(node) or ""
+
+
+def _pytest_skip(node, sites) -> Optional[ast.expr]:
     """The function's or class's `@pytest.mark.skip` (or a `skipif` with a constant true condition), else None."""
     for d in getattr(node, "decorator_list", ()):
-        name = dotted(d.func if isinstance(d, ast.Call) else d)
+        name = pytest_name(sites, d.func if isinstance(d, ast.Call) else d)
         if name == PYTEST_SKIPS[0] or name == PYTEST_SKIPS[1] and isinstance(d, ast.Call) and \
                 len(d.args) == 1 and _bool_constant(d.args[0]) is True:
             return d
     return None
 
 
-def _pytest_skip_unless(node) -> Tuple[str, ...]:
+def _pytest_skip_unless(node, sites) -> Tuple[str, ...]:
     """What a `@pytest.mark.skipif(cond, ...)` needs for the test to run: `not (cond)`; "a condition" where it is a
     string pytest evaluates, or several conditions."""
     out: List[str] = []
     for d in getattr(node, "decorator_list", ()):
-        if isinstance(d, ast.Call) and dotted(d.func) == "pytest.mark.skipif" and \
+        if isinstance(d, ast.Call) and pytest_name(sites, d.func) == "pytest.mark.skipif" and \
                 not (len(d.args) == 1 and _bool_constant(d.args[0]) is not None):
             text = guard_text((_Test(d.args[0], True),)) if len(d.args) == 1 else ()
             out.extend(text or ("a condition",))
@@ -838,14 +868,27 @@ class _Test(NamedTuple):
     negated: bool
 
 
-def _registered(node) -> bool:
-    """A function whose decorators may register it to be called from elsewhere."""
+def _registered(node, sites) -> bool:
+    """A function whose decorators may register it to be called from elsewhere (pytest's marks do not: a marked test
+    runs only where pytest collects it)."""
     for d in getattr(node, "decorator_list", ()):
         d = d.func if isinstance(d, ast.Call) else d
         last = d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else ""
-        if last not in PLAIN_DECORATORS:
+        if last not in PLAIN_DECORATORS and not _pytest_mark_of(d, sites):
             return True
     return False
+
+
+def _pytest_mark_of(d, sites) -> bool:
+    """`pytest.mark.NAME` under any name (pytest.mark is an object, not a module: it is reached as `X.mark.NAME` or
+    as `mark.NAME` imported from pytest, the only spellings looked up)."""
+    if not isinstance(d, ast.Attribute):
+        return False
+    owner = d.value
+    if not (isinstance(owner, ast.Attribute) and owner.attr == "mark" or isinstance(owner, ast.Name) and
+            owner.id == "mark"):
+        return False
+    return pytest_name(sites, d).startswith("pytest.mark.")
 
 
 def _named_attribute(node, sites) -> List[str]:

@@ -310,8 +310,9 @@ class Compounds(WalkState):
         if block.saved is not None and (restore or block.kind.startswith("subshell")):
             saved = block.saved
             # logged again only what the block changed (the log is replayed for every later command's environment)
-            names = {n for table, old in ((self.vars, saved[0]), (self.exported, saved[1]))
-                     for n in set(table) | set(old) if table.get(n) is not old.get(n)}
+            # (in the order they are set, not a set's: the log's order is the order of later environments)
+            names = dict.fromkeys(n for table, old in ((self.vars, saved[0]), (self.exported, saved[1]))
+                                  for n in (*table, *old) if table.get(n) is not old.get(n))
             self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.pipefail = saved
             for name in names:
                 self._changed(name)

@@ -619,7 +619,8 @@ class Walk(Expander, Compounds):
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
                  self.pipefail, self.args, self.functions)
         parent_errexit = self.errexit
-        names = set(self.vars) | set(self.exported) | set(given)
+        # (in the order they are set, not a set's: the log's order is the order of the child's environment)
+        names = dict.fromkeys([*self.vars, *self.exported, *given])
         exported = dict(self.exported)
         exported.update((name, s._replace(how="export" if s.how == "inline" else s.how)) for name, s in given.items())
         self.vars, self.exported = dict(exported), exported
@@ -647,7 +648,7 @@ class Walk(Expander, Compounds):
             self._stop_code = self.exit_code if failing else ""
             self.ended = False
             self._chain = outer_chain
-            names |= set(self.vars) | set(self.exported)
+            names.update(dict.fromkeys([*self.vars, *self.exported]))
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
              self.pipefail, self.args, self.functions) = saved
             for name in names:

@@ -166,6 +166,7 @@ class Sites:
         self._load_positions: Dict[Tuple[int, str], List[int]] = {}
         self._children: Optional[Dict[int, List[Scope]]] = None
         self.memo: Dict[object, object] = {}         # derived views of these sites, found once (routes)
+        self.path: Optional[str] = None              # the file's path, where known (pytest's configuration beside it)
         self._passed_pending = False                 # Entry.used_elsewhere: _passed_on not yet asked
         self.kept = False                            # its scopes are kept for the next analysis (site_reuse)
         self._pieces: Optional[List[Piece]] = None   # the kept walks it was made of, in order (site_reuse)

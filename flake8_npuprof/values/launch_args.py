@@ -40,6 +40,8 @@ class Passed(dict):
     by = "the launcher"
 BOOL_TRUE = ("true", "t", "1")
 BOOL_FALSE = ("false", "f", "0")
+ARGPARSE_ERRORS = ("ArgumentTypeError", "TypeError", "ValueError")     # what a type function raises that argparse
+                                                                        # reports as a usage error
 
 
 def _value_of(g: Given, text: str, note: str) -> StrValue:
@@ -57,9 +59,10 @@ def _value_of(g: Given, text: str, note: str) -> StrValue:
     return StrValue(text, runs, anchor[0], anchor[1], pieces, notes=((0, len(text), note),), origin="launcher")
 
 
-def given_values(flag, given: Dict[str, Given], type_function=None) -> Optional[list]:
+def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: str = "") -> Optional[list]:
     """What the script reads for a flag the launch passes (resolver values); None: not passed. type_function: the
-    project's own function a `type=name` names (an ast.FunctionDef), where it is found, else None."""
+    project's own function a `type=name` names (an ast.FunctionDef), where it is found, else None; defined_at: where
+    the flag is defined (train.py:6), for messages."""
     from .ops import C, S, U
     g = given.get(flag.dest)
     if g is None and OPEN in given:
@@ -98,8 +101,18 @@ def given_values(flag, given: Dict[str, Given], type_function=None) -> Optional[
             from .type_function import Raised, call
             try:
                 out = call(type_function, text)
-            except Raised:
-                return [U(f"{g.option} from {g.where}: {kind}() raises on it, and argparse stops the script")]
+            except Raised as e:
+                # argparse's _get_value turns ArgumentTypeError, TypeError and ValueError into an ArgumentError, and
+                # parse_known_args calls error() on it, which exits with status 2 (python 3.9 to 3.13); another
+                # exception leaves parse_args as it is
+                raised = e.exception or "an exception"
+                end = "so argparse exits with status 2" if raised.rsplit(".", 1)[-1] in ARGPARSE_ERRORS else \
+                    "an exception argparse does not catch, so the script stops there"
+                at = f" ({defined_at})" if defined_at else ""
+                spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{text}"
+                return [U(f"{g.option} from {g.where}: {kind}() raises on it, and argparse stops the script",
+                          stops=f"argparse stops the script in parse_args: {kind}(), the type of {flag.option}{at}, "
+                                f"raises {raised} on {spelled} from {g.where}, {end}")]
             if out is not None and (out[0] is None or isinstance(out[0], (bool, int, float))):
                 return [C(out[0], None, f"{note}, which {kind}() makes {out[0]!r}")]
         return [U(f"{g.option} from {g.where} is converted by {kind or 'a function'}()")]

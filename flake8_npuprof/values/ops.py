@@ -23,9 +23,11 @@ MAX_TEXT = 1 << 20          # longer computed strings are not built
 # ---------------------------------------------------------------- values
 
 class U(NamedTuple):
-    """Unknown; py_type when at least the Python type is known (a str flag without default)."""
+    """Unknown; py_type when at least the Python type is known (a str flag without default); stops: why the script
+    stops before this value is ever read (argparse exits on what a launch gives its flag), else ""."""
     reason: str = "computed value"
     py_type: Optional[type] = None
+    stops: str = ""
 
 
 class C(NamedTuple):

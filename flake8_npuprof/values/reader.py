@@ -34,6 +34,7 @@ class Scalars(NamedTuple):
 
     candidates: tuple                   # empty when unknown
     notes: Tuple[str, ...] = ()         # e.g. ("the default of --profiling",)
+    stops: str = ""                     # unknown because the script stops before it is read (ops.U.stops)
 
 
 def unwrap(node) -> Tuple[ast.AST, Optional[str]]:

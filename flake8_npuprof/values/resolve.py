@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import os
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
@@ -150,7 +151,7 @@ class Resolver:
                 out.append(v)
                 notes.append(f"the value of {v.flag}")
             else:
-                return Scalars(())
+                return Scalars((), (), v.stops if isinstance(v, U) else "")
         return Scalars(tuple(out), tuple(notes))
 
     def _top(self, node: ast.AST, evaluate) -> List:
@@ -485,7 +486,9 @@ class Resolver:
     def _flag_value(self, flag: FlagDef, depth, switch) -> List:
         if self.given is not None:          # one launch: the value the launcher passes, else the default
             from .launch_args import given_values
-            found = given_values(flag, self.given, self._type_function(flag))
+            passed = flag.dest in self.given    # (a flag not passed needs no type function looked up)
+            found = given_values(flag, self.given, self._type_function(flag) if passed else None,
+                                 f"{os.path.basename(self.filename)}:{flag.call.lineno}" if passed else "")
             if found is not None:
                 return found
             switch = False

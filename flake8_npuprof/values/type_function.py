@@ -18,7 +18,12 @@ MAX_STEPS = 200                 # statements and expressions evaluated, at most
 
 
 class Raised(Exception):
-    """The function raises on this text (argparse then stops the script at parse_args)."""
+    """The function raises on this text (argparse then stops the script at parse_args): what it raises, as written
+    (`argparse.ArgumentTypeError`; "" for a bare `raise`)."""
+
+    def __init__(self, exception: str):
+        super().__init__(exception)
+        self.exception = exception
 
 
 class _Unknown(Exception):
@@ -60,7 +65,8 @@ class _Run:
             if isinstance(stmt, ast.Return):
                 return True, None if stmt.value is None else self.expr(stmt.value)
             if isinstance(stmt, ast.Raise):
-                raise Raised()
+                exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+                raise Raised(ast.unparse(exc) if exc is not None else "")
             if isinstance(stmt, ast.If):
                 done, value = self.block(stmt.body if self.expr(stmt.test) else stmt.orelse)
                 if done:
