@@ -217,6 +217,23 @@ def test_a_flag_definition_is_read_without_walking_its_statement():
     assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2 and s.name != "f"]
 
 
+def test_a_flag_statement_is_walked_when_its_lines_name_the_words_more_than_once_in_all():
+    # how often the words occur counts every word on every line of the statement: one each on two lines is twice
+    text = ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--a', default=1)\n"
+            "p.add_argument('--b',\n               help='set_defaults')\np.set_defaults(a=2)\n"
+            "q = p.add_argument('--c'); p.set_defaults(c=3)\n")
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    pending = lazy._pending
+    sites = lazy.named_calls_for(("add_argument", "set_defaults"))
+    assert [(s.call.lineno, s.name) for s in sites] == \
+        [(3, "p.add_argument"), (4, "p.add_argument"), (6, "p.set_defaults"), (7, "p.add_argument"),
+         (7, "p.set_defaults")]
+    # lines 3 and 6 read as they stand; lines 4-5 name the words twice, and line 7's two statements share it
+    assert lazy._pending == pending - 3
+    assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2]
+
+
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():
     # `2for` is Python (a warning since 3.12): the comprehension binds npu in the walk, as the whole walk does
     text = "import npu_device as npu\nsizes = [npu*2for npu in range(4)]\nnpu.open()\n"

@@ -45,6 +45,17 @@ _IDENTIFIER_RUN = re.compile(r"[A-Za-z0-9_]+")     # a run of _IDENTIFIER charac
 _INDEX_AFTER = 64
 
 
+def _occurrences(text: str, word: str) -> List[int]:
+    """Where word occurs in text, each occurrence after the end of the one before (those str.count counts)."""
+    out = []
+    size = len(word) or 1           # (an empty word: each offset, not forever the first)
+    at = text.find(word)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + size)
+    return out
+
+
 class _ByPos:
     """A read-only `node -> value` view of the walk's items (`get`: by id(node)): item `field` of the node's (node, parent,
     context) item, and `part` of that (scope 0 or guards 1 of the context). A def, class, if or while has
@@ -205,19 +216,23 @@ class Sites:
         expression, gives that call without being walked (nothing else in it can be named so)."""
         if not self._pending:
             return self.calls_for(())
+        text = self._text
+        found = [_occurrences(text, word) for word in words]
+        # where any of the words occurs, in order: how often they occur on a statement's lines is told by two
+        # bisections of it (a count of each word on each statement's lines cost 4 method calls a statement)
+        every = sorted(at for ats in found for at in ats)
         seen, shallow = set(), []       # shallow: (the position the walk gives the call, its site)
-        counts: Dict[Tuple[int, int], int] = {}     # a statement's lines -> how often the words occur there
-        for word in words:
+        for word, ats in zip(words, found):
             if word in self._forced:
                 continue
-            for line in self._lines_holding(word):
+            for line in self._deferred_lines(ats):
                 for k in self._statements_on(line):
                     item = self._deferred[k]
                     if item is None or k in seen:
                         continue
                     seen.add(k)
                     call, name = item[0], call_name(item[0]) if type(item[0]) is ast.Call else None
-                    if name and word in name and self._count_in(k, words, counts) == 1:
+                    if name and word in name and self._count_in(k, every) == 1:
                         scope, guards = item[2]
                         shallow.append((item[3] + 1, _new_tuple(CallSite, (call, name, scope, guards, call))))
                     else:
@@ -386,19 +401,26 @@ class Sites:
             k -= 1
         return out[::-1]
 
-    def _count_in(self, k: int, words, counts: Dict[Tuple[int, int], int]) -> int:
-        """How often the words occur on statement k's lines (statements on the same lines count them once)."""
-        lines = (self._first_lines[k], self._last_lines[k])
-        found = counts.get(lines)
-        if found is None:
-            starts, text = self._starts, self._text
-            a, b = lines
-            lo, hi = starts[a - 1], (starts[b] if b < len(starts) else len(text))
-            found = 0
-            for w in words:
-                found += text.count(w, lo, hi)
-            counts[lines] = found
-        return found
+    def _deferred_lines(self, ats: List[int]) -> Iterator[int]:
+        """The lines of the offsets (in order) that a deferred statement takes up part of, each once: what _search
+        finds for a word found at those offsets."""
+        starts, first, ends = self._starts, self._first_lines, self._last_lines
+        last = 0
+        for at in ats:
+            line = bisect_right(starts, at)
+            if line != last:
+                last = line
+                k = bisect_right(first, line) - 1
+                if k >= 0 and ends[k] >= line:
+                    yield line
+
+    def _count_in(self, k: int, every: List[int]) -> int:
+        """How often the words occur on statement k's lines, from every offset where one of them occurs (in order;
+        none of the words spans a line end, so an occurrence is on the lines or off them whole)."""
+        starts = self._starts
+        a, b = self._first_lines[k], self._last_lines[k]
+        hi = starts[b] if b < len(starts) else len(self._text)
+        return bisect_left(every, hi) - bisect_left(every, starts[a - 1])
 
     def _force_node(self, node) -> None:
         """Walk the deferred statements on the node's first line (all of them for a node without one)."""
