@@ -234,6 +234,29 @@ def test_a_flag_statement_is_walked_when_its_lines_name_the_words_more_than_once
     assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2]
 
 
+def test_a_search_reads_only_the_text_of_the_statements_still_waiting():
+    class Spy(str):
+        def find(self, word, *bounds):
+            reads.append((word, *bounds))
+            return str.find(self, word, *bounds)
+
+    reads: list = []
+    text = "import os\nx = f(1)\ny = g(2)\nz = h(3)\nw = f(4)\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    lazy._text = Spy(text)
+    lazy._force_word("x", True)             # line 2 only: the deferred statements still waiting are lines 3 to 5
+    assert lazy._pending == 3
+    reads.clear()
+    assert [s.name for s in lazy.calls_named("f")] == ["f", "f"]
+    assert reads[0] == ("f", text.index("y ="), len(text))      # from line 3 on: not the import, nor line 2
+    lazy._force_word("w", True)
+    reads.clear()
+    lazy._force_word("h", True)
+    assert reads[0] == ("h", text.index("y ="), text.index("w ="))     # and up to line 4
+    assert lazy._pending == 1
+
+
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():
     # `2for` is Python (a warning since 3.12): the comprehension binds npu in the walk, as the whole walk does
     text = "import npu_device as npu\nsizes = [npu*2for npu in range(4)]\nnpu.open()\n"

@@ -156,6 +156,7 @@ class Sites:
         self._starts: List[int] = []
         self._first_lines: List[int] = []            # each deferred statement's first and last line
         self._last_lines: List[int] = []
+        self._waiting = (0, -1)                      # the first and the last of them not walked yet, or before (_span)
         self._joined: Optional[Tuple[str, List[int], List[int]]] = None     # _deferred_text
         self._forced: set = set()                    # words whose statements have been walked
         self._whole: set = set()                     # names whose statements have been walked
@@ -360,12 +361,15 @@ class Sites:
         """_lines_holding from a search of the whole text, keeping the lines a deferred statement takes up part of
         (the same lines a search of the deferred statements' own lines finds: joining those cost more than most
         files' questions, and a kept walk's text is made anew for each analysis)."""
+        if not self._pending:
+            return
         text, starts, size = self._text, self._starts, len(word)
         first, ends = self._first_lines, self._last_lines
-        at = text.find(word)
+        lo, hi = self._span()
+        at = text.find(word, lo, hi)
         while at >= 0:
             if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
-                at = text.find(word, at + size)         # inside a longer name
+                at = text.find(word, at + size, hi)     # inside a longer name
                 continue
             line = bisect_right(starts, at)
             k = bisect_right(first, line) - 1       # (_statements_on(line) is not empty: the last one that starts
@@ -373,7 +377,22 @@ class Sites:
                 yield line
             if line >= len(starts):
                 return
-            at = text.find(word, starts[line])          # the next line
+            at = text.find(word, starts[line], hi)      # the next line
+
+    def _span(self) -> Tuple[int, int]:
+        """Where the text of the deferred statements not walked yet starts and ends (the first one's first line to
+        the last one's last line; some are waiting): a word found before or after is on no line a search keeps
+        but a walked one's (a file's imports and definitions above, its `main()` call below, once walked). A word
+        does not span a line end, so each occurrence is inside or outside whole."""
+        deferred = self._deferred
+        a, b = self._waiting
+        while deferred[a] is None:
+            a += 1
+        while deferred[b] is None:
+            b -= 1
+        self._waiting = (a, b)
+        starts, last = self._starts, self._last_lines[b]
+        return starts[self._first_lines[a] - 1], (starts[last] if last < len(starts) else len(self._text))
 
     def _identifier_lines(self, word: str, text: str, offsets: List[int], sources: List[int]) -> Iterator[int]:
         """_lines_holding(word, whole=True) from an index of the deferred text's identifiers, built once: a
@@ -749,6 +768,7 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
     deferred = cast("List[tuple]", sites._deferred)     # none of them walked yet
     sites._first_lines = [item[4] for item in deferred]
     sites._last_lines = [item[5] for item in deferred]
+    sites._waiting = (0, len(deferred) - 1)
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites
