@@ -45,14 +45,14 @@ _IDENTIFIER_RUN = re.compile(r"[A-Za-z0-9_]+")     # a run of _IDENTIFIER charac
 _INDEX_AFTER = 64
 
 
-def _occurrences(text: str, word: str) -> List[int]:
-    """Where word occurs in text, each occurrence after the end of the one before (those str.count counts)."""
+def _occurrences(text: str, word: str, lo: int, hi: int) -> List[int]:
+    """Where word occurs in text[lo:hi], each occurrence after the end of the one before (those str.count counts)."""
     out = []
     size = len(word) or 1           # (an empty word: each offset, not forever the first)
-    at = text.find(word)
+    at = text.find(word, lo, hi)
     while at >= 0:
         out.append(at)
-        at = text.find(word, at + size)
+        at = text.find(word, at + size, hi)
     return out
 
 
@@ -217,8 +217,8 @@ class Sites:
         expression, gives that call without being walked (nothing else in it can be named so)."""
         if not self._pending:
             return self.calls_for(())
-        text = self._text
-        found = [_occurrences(text, word) for word in words]
+        text, (lo, hi) = self._text, self._span()
+        found = [_occurrences(text, word, lo, hi) for word in words]
         # where any of the words occurs, in order: how often they occur on a statement's lines is told by two
         # bisections of it (a count of each word on each statement's lines cost 4 method calls a statement)
         every = sorted(at for ats in found for at in ats)
@@ -289,6 +289,8 @@ class Sites:
             return
         names = [name for name in names if name not in self._whole and name not in self._forced]
         for name in sorted(names, key=len):
+            if not self._pending:           # every statement walked: nothing left to look for
+                return
             if name in self._whole:         # found with a shorter name it holds
                 continue
             group = {other for other in names if name in other and other not in self._whole}
@@ -299,7 +301,8 @@ class Sites:
             self._whole.update(group)
             text, starts, size, ident = self._text, self._starts, len(name), _IDENTIFIER
             end = len(text)
-            at = text.find(name)
+            lo, hi = self._span()
+            at = text.find(name, lo, hi)
             while at >= 0 and self._pending:
                 a, b = at, at + size
                 while a and text[a - 1] in ident:
@@ -308,7 +311,7 @@ class Sites:
                     b += 1
                 if text[a:b] in group:
                     self._force_line(bisect_right(starts, at))
-                at = text.find(name, b)
+                at = text.find(name, b, hi)
 
     def _deferred_text(self) -> Tuple[str, List[int], List[int]]:
         """The lines of the deferred expressions one after the other, each line once (8,000 statements on one
