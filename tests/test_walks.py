@@ -257,6 +257,23 @@ def test_a_search_reads_only_the_text_of_the_statements_still_waiting():
     assert lazy._pending == 1
 
 
+def test_an_eager_word_is_known_held_or_not_from_the_walks_own_search():
+    class Spy(str):
+        def __contains__(self, word):
+            asked.append(word)
+            return str.__contains__(self, word)
+
+    asked: list = []
+    text = Spy("import os\nx = f(1)\nos.system('msprof --application=run.sh')\n")
+    sites = _lazy(text, ast.parse(text))
+    asked.clear()                           # (the line starts ask for CR)
+    assert sites.may_hold("msprof") and not sites.may_hold("PROFILING") and asked == []
+    assert sites.may_hold("system") and asked == ["system"]         # not an eager word: the text is asked
+    bare = _lazy(Spy("x = f(1)\n"), ast.parse("x = f(1)\n"))
+    asked.clear()
+    assert not bare.may_hold("msprof") and asked == []
+
+
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():
     # `2for` is Python (a warning since 3.12): the comprehension binds npu in the walk, as the whole walk does
     text = "import npu_device as npu\nsizes = [npu*2for npu in range(4)]\nnpu.open()\n"

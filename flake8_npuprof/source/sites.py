@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
 from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
-from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
+from .site_walk import _EAGER_WORDS, _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
 from .site_records import LAST_POS  # noqa: F401
@@ -153,6 +153,7 @@ class Sites:
         self._deferred: List[Optional[tuple]] = []
         self._pending = 0                            # how many of them are still waiting
         self._text = ""                              # the file's text and its line starts, for questions' words
+        self._eager_found: Optional[set] = None      # the eager words (site_walk) in the text, when searched for
         self._starts: List[int] = []
         self._first_lines: List[int] = []            # each deferred statement's first and last line
         self._last_lines: List[int] = []
@@ -200,8 +201,14 @@ class Sites:
         return sorted(self._raw_loads, key=lambda item: pos[item[0]])
 
     def may_hold(self, word: str) -> bool:
-        """Whether the file's text may hold word anywhere (yes when the sites were made without the text)."""
-        return not self._text or word in self._text
+        """Whether the file's text may hold word anywhere (yes when the sites were made without the text). An
+        eager word (`msprof`, ...) is answered from the walk's own search of the text for it, when it made one."""
+        if not self._text:
+            return True
+        found = self._eager_found
+        if found is not None and word in _EAGER_WORDS:
+            return word in found
+        return word in self._text
 
     def calls_for(self, words, whole: bool = False) -> List["CallSite"]:
         """The calls, in walk order, of every statement walked so far and of those whose text holds one of
@@ -787,7 +794,8 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     sites._walked[1] = (tree, None, context)
     body = tree.body
     if walks is None:
-        whole = _blocked_lines(text, starts, pieces=lines)
+        sites._eager_found = set()
+        whole = _blocked_lines(text, starts, pieces=lines, present=sites._eager_found)
         last = 1
         for k, stmt in enumerate(body):        # each from its own block of positions
             base = (k + 1) * SLOT
