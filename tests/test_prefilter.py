@@ -221,6 +221,22 @@ def test_a_text_with_few_colons_is_not_walked_for_its_conditions(monkeypatch):
     assert found is not None and found.lineno == 100 + 2 * prefilter.MAX_CONDITIONS + 2 and walked
 
 
+def test_a_text_whose_statements_end_by_the_bound_is_not_walked_for_its_conditions(monkeypatch):
+    # each condition's header is on a line of its own: statements that end by line 256 are under at most 256
+    # conditions, however many colons and condition words the text holds, and are not walked; one line more is
+    import ast
+    from flake8_npuprof.source import prefilter
+    walked = []
+    real = prefilter._too_deep
+    monkeypatch.setattr(prefilter, "_too_deep", lambda stmt: walked.append(stmt) or real(stmt))
+    busy = "x = {" + ", ".join(f"'if{k}': 'while except case'" for k in range(300)) + "}\n"   # 300 colons, 1,200 words
+    lines = busy + "if x:\n    pass\n" * 127 + "z = 0\n"
+    assert lines.count("\n") == prefilter.MAX_CONDITIONS
+    assert prefilter.too_many_conditions(ast.parse(lines), lines) is None and walked == []
+    more = lines + "y = 1\n"
+    assert prefilter.too_many_conditions(ast.parse(more), more) is None and len(walked) == 130
+
+
 def test_a_named_setup_is_not_looked_for_again_as_torch_npus_config_path():
     # PROF_CONFIG_PATH is looked for only when the TF names decided nothing: for a TF setup it was a pass for nothing
     from flake8_npuprof.source import prefilter

@@ -475,6 +475,25 @@ def test_trace_point_copied_from_another_model(imports, expected):
         assert "'resnet_model' is from a resnet model" in found[0].message
 
 
+def test_a_trace_point_naming_no_model_family_does_not_read_the_file_for_one():
+    # only a point whose top scope names a family is judged against the file: the file's text is not lowered
+    # (a copy of the whole file) for the others
+    from flake8_npuprof.checks.hygiene import point_problem
+
+    class Spy(str):
+        def lower(self):
+            lowered.append(len(self))
+            return str.lower(self)
+
+    lowered: list = []
+    context = Spy(POINT.format(imports="from bert import modeling"))
+    options = context[context.index("{"):context.index("}") + 1]
+    assert point_problem("gradients/AddN_7", options, context) == ""
+    assert lowered == []
+    assert point_problem("resnet_model/conv2d/Conv2D", options, context).startswith("its top scope 'resnet_model'")
+    assert lowered == [len(context)]
+
+
 # ---------------------------------------------------------------- advice that trips another rule
 
 def test_colon_list_hint_and_fix_are_clean():

@@ -217,6 +217,63 @@ def test_a_flag_definition_is_read_without_walking_its_statement():
     assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2 and s.name != "f"]
 
 
+def test_a_flag_statement_is_walked_when_its_lines_name_the_words_more_than_once_in_all():
+    # how often the words occur counts every word on every line of the statement: one each on two lines is twice
+    text = ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--a', default=1)\n"
+            "p.add_argument('--b',\n               help='set_defaults')\np.set_defaults(a=2)\n"
+            "q = p.add_argument('--c'); p.set_defaults(c=3)\n")
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    pending = lazy._pending
+    sites = lazy.named_calls_for(("add_argument", "set_defaults"))
+    assert [(s.call.lineno, s.name) for s in sites] == \
+        [(3, "p.add_argument"), (4, "p.add_argument"), (6, "p.set_defaults"), (7, "p.add_argument"),
+         (7, "p.set_defaults")]
+    # lines 3 and 6 read as they stand; lines 4-5 name the words twice, and line 7's two statements share it
+    assert lazy._pending == pending - 3
+    assert [s.call for s in sites] == [s.call for s in collect(tree).calls if s.call.lineno > 2]
+
+
+def test_a_search_reads_only_the_text_of_the_statements_still_waiting():
+    class Spy(str):
+        def find(self, word, *bounds):
+            reads.append((word, *bounds))
+            return str.find(self, word, *bounds)
+
+    reads: list = []
+    text = "import os\nx = f(1)\ny = g(2)\nz = h(3)\nw = f(4)\n"
+    tree = ast.parse(text)
+    lazy = _lazy(text, tree)
+    lazy._text = Spy(text)
+    lazy._force_word("x", True)             # line 2 only: the deferred statements still waiting are lines 3 to 5
+    assert lazy._pending == 3
+    reads.clear()
+    assert [s.name for s in lazy.calls_named("f")] == ["f", "f"]
+    assert reads[0] == ("f", text.index("y ="), len(text))      # from line 3 on: not the import, nor line 2
+    lazy._force_word("w", True)
+    reads.clear()
+    lazy._force_word("h", True)
+    assert reads[0] == ("h", text.index("y ="), text.index("w ="))     # and up to line 4
+    assert lazy._pending == 1
+
+
+def test_an_eager_word_is_known_held_or_not_from_the_walks_own_search():
+    class Spy(str):
+        def __contains__(self, word):
+            asked.append(word)
+            return str.__contains__(self, word)
+
+    asked: list = []
+    text = Spy("import os\nx = f(1)\nos.system('msprof --application=run.sh')\n")
+    sites = _lazy(text, ast.parse(text))
+    asked.clear()                           # (the line starts ask for CR)
+    assert sites.may_hold("msprof") and not sites.may_hold("PROFILING") and asked == []
+    assert sites.may_hold("system") and asked == ["system"]         # not an eager word: the text is asked
+    bare = _lazy(Spy("x = f(1)\n"), ast.parse("x = f(1)\n"))
+    asked.clear()
+    assert not bare.may_hold("msprof") and asked == []
+
+
 def test_a_comprehension_written_without_a_space_before_for_is_walked_at_once():
     # `2for` is Python (a warning since 3.12): the comprehension binds npu in the walk, as the whole walk does
     text = "import npu_device as npu\nsizes = [npu*2for npu in range(4)]\nnpu.open()\n"

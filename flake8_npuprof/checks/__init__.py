@@ -16,7 +16,8 @@ from functools import lru_cache
 def run_all(ctx) -> None:
     for rule in _rules():
         rule.check(ctx)
-    if "msprof" in ctx.src.text:        # the msprof checks and their tables load only for a file naming it
+    # the msprof checks and their tables load only for a file naming it (the sites walk searched the text for it)
+    if ctx.sites.may_hold("msprof"):
         from .msprof import check_python
         check_python(ctx)
 

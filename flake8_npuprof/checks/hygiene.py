@@ -75,9 +75,11 @@ def _other_model(name: str, options: str, context: Optional[str]) -> str:
     if context is None or "/" not in name:
         return ""
     top = name.split("/", 1)[0].lower()
-    rest = context.lower().replace(options.lower(), " ")
     own = [f for f in _FAMILIES if f in top]
-    if not own or any(f in rest for f in own) or top in rest:
+    if not own:                     # (before the file's text is lowered: a whole file's copy per point)
+        return ""
+    rest = context.lower().replace(options.lower(), " ")
+    if any(f in rest for f in own) or top in rest:
         return ""
     others = [f for f in _FAMILIES if f not in top and re.search(rf"\b{f}", rest)]
     if not others:

@@ -95,11 +95,12 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def _blocked_lines(text: str, starts: List[int], lines: Optional[Tuple[int, int]] = None,
-                   pieces: Optional[List[str]] = None) -> set:
+                   pieces: Optional[List[str]] = None, present: Optional[set] = None) -> set:
     """The lines a deferred statement may not touch: those holding an eager word or name, or a character
     outside ASCII (an identifier may be spelt in a form NFKC turns into the word a question looks for).
     lines: only those among the lines first to last (what a line holds decides, not the lines around it).
-    pieces: the text's pieces between LFs, when the caller has them (flake8's lines: not split again)."""
+    pieces: the text's pieces between LFs, when the caller has them (flake8's lines: not split again).
+    present: a set to add the eager words found to (Sites.may_hold answers for them without a search)."""
     lo, hi = 0, len(text)
     if lines is not None:
         lo = starts[lines[0] - 1]
@@ -108,6 +109,8 @@ def _blocked_lines(text: str, starts: List[int], lines: Optional[Tuple[int, int]
     found = []
     for word in _EAGER_WORDS:
         at = text.find(word, lo, hi)
+        if at >= 0 and present is not None:
+            present.add(word)
         while at >= 0:
             found.append(at)
             at = text.find(word, at + 1, hi)

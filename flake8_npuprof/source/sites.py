@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 from .site_entries import Entry, _attach_entry_ops
 from .site_records import Binding, CallSite, Def, Guard, Scope, _new_tuple, call_name, dotted
 from .site_reuse import SLOT, ModuleScope, Piece, Walks, apply, identifiers
-from .site_walk import _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
+from .site_walk import _EAGER_WORDS, _GAP, _IDENTIFIER, _SCOPES, _SPECIAL, _TRIES, _blocked_lines, _walk
 # the other names the layers above import from here
 from .site_entries import ParamSet  # noqa: F401
 from .site_records import LAST_POS  # noqa: F401
@@ -43,6 +43,17 @@ _IDENTIFIER_RUN = re.compile(r"[A-Za-z0-9_]+")     # a run of _IDENTIFIER charac
 # whole names searched one by one before the deferred text's identifiers are indexed: about what the index costs
 # (a 6,000-line script: 65 searches; a profiling script of the model zoo: 125, most names being absent)
 _INDEX_AFTER = 64
+
+
+def _occurrences(text: str, word: str, lo: int, hi: int) -> List[int]:
+    """Where word occurs in text[lo:hi], each occurrence after the end of the one before (those str.count counts)."""
+    out = []
+    size = len(word) or 1           # (an empty word: each offset, not forever the first)
+    at = text.find(word, lo, hi)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + size, hi)
+    return out
 
 
 class _ByPos:
@@ -142,9 +153,11 @@ class Sites:
         self._deferred: List[Optional[tuple]] = []
         self._pending = 0                            # how many of them are still waiting
         self._text = ""                              # the file's text and its line starts, for questions' words
+        self._eager_found: Optional[set] = None      # the eager words (site_walk) in the text, when searched for
         self._starts: List[int] = []
         self._first_lines: List[int] = []            # each deferred statement's first and last line
         self._last_lines: List[int] = []
+        self._waiting = (0, -1)                      # the first and the last of them not walked yet, or before (_span)
         self._joined: Optional[Tuple[str, List[int], List[int]]] = None     # _deferred_text
         self._forced: set = set()                    # words whose statements have been walked
         self._whole: set = set()                     # names whose statements have been walked
@@ -189,8 +202,14 @@ class Sites:
         return sorted(self._raw_loads, key=lambda item: pos[item[0]])
 
     def may_hold(self, word: str) -> bool:
-        """Whether the file's text may hold word anywhere (yes when the sites were made without the text)."""
-        return not self._text or word in self._text
+        """Whether the file's text may hold word anywhere (yes when the sites were made without the text). An
+        eager word (`msprof`, ...) is answered from the walk's own search of the text for it, when it made one."""
+        if not self._text:
+            return True
+        found = self._eager_found
+        if found is not None and word in _EAGER_WORDS:
+            return word in found
+        return word in self._text
 
     def calls_for(self, words, whole: bool = False) -> List["CallSite"]:
         """The calls, in walk order, of every statement walked so far and of those whose text holds one of
@@ -206,19 +225,23 @@ class Sites:
         expression, gives that call without being walked (nothing else in it can be named so)."""
         if not self._pending:
             return self.calls_for(())
+        text, (lo, hi) = self._text, self._span()
+        found = [_occurrences(text, word, lo, hi) for word in words]
+        # where any of the words occurs, in order: how often they occur on a statement's lines is told by two
+        # bisections of it (a count of each word on each statement's lines cost 4 method calls a statement)
+        every = sorted(at for ats in found for at in ats)
         seen, shallow = set(), []       # shallow: (the position the walk gives the call, its site)
-        counts: Dict[Tuple[int, int], int] = {}     # a statement's lines -> how often the words occur there
-        for word in words:
+        for word, ats in zip(words, found):
             if word in self._forced:
                 continue
-            for line in self._lines_holding(word):
+            for line in self._deferred_lines(ats):
                 for k in self._statements_on(line):
                     item = self._deferred[k]
                     if item is None or k in seen:
                         continue
                     seen.add(k)
                     call, name = item[0], call_name(item[0]) if type(item[0]) is ast.Call else None
-                    if name and word in name and self._count_in(k, words, counts) == 1:
+                    if name and word in name and self._count_in(k, every) == 1:
                         scope, guards = item[2]
                         shallow.append((item[3] + 1, _new_tuple(CallSite, (call, name, scope, guards, call))))
                     else:
@@ -274,6 +297,8 @@ class Sites:
             return
         names = [name for name in names if name not in self._whole and name not in self._forced]
         for name in sorted(names, key=len):
+            if not self._pending:           # every statement walked: nothing left to look for
+                return
             if name in self._whole:         # found with a shorter name it holds
                 continue
             group = {other for other in names if name in other and other not in self._whole}
@@ -284,7 +309,8 @@ class Sites:
             self._whole.update(group)
             text, starts, size, ident = self._text, self._starts, len(name), _IDENTIFIER
             end = len(text)
-            at = text.find(name)
+            lo, hi = self._span()
+            at = text.find(name, lo, hi)
             while at >= 0 and self._pending:
                 a, b = at, at + size
                 while a and text[a - 1] in ident:
@@ -293,7 +319,7 @@ class Sites:
                     b += 1
                 if text[a:b] in group:
                     self._force_line(bisect_right(starts, at))
-                at = text.find(name, b)
+                at = text.find(name, b, hi)
 
     def _deferred_text(self) -> Tuple[str, List[int], List[int]]:
         """The lines of the deferred expressions one after the other, each line once (8,000 statements on one
@@ -346,12 +372,15 @@ class Sites:
         """_lines_holding from a search of the whole text, keeping the lines a deferred statement takes up part of
         (the same lines a search of the deferred statements' own lines finds: joining those cost more than most
         files' questions, and a kept walk's text is made anew for each analysis)."""
+        if not self._pending:
+            return
         text, starts, size = self._text, self._starts, len(word)
         first, ends = self._first_lines, self._last_lines
-        at = text.find(word)
+        lo, hi = self._span()
+        at = text.find(word, lo, hi)
         while at >= 0:
             if whole and ((at and text[at - 1] in _IDENTIFIER) or text[at + size:at + size + 1] in _IDENTIFIER):
-                at = text.find(word, at + size)         # inside a longer name
+                at = text.find(word, at + size, hi)     # inside a longer name
                 continue
             line = bisect_right(starts, at)
             k = bisect_right(first, line) - 1       # (_statements_on(line) is not empty: the last one that starts
@@ -359,7 +388,22 @@ class Sites:
                 yield line
             if line >= len(starts):
                 return
-            at = text.find(word, starts[line])          # the next line
+            at = text.find(word, starts[line], hi)      # the next line
+
+    def _span(self) -> Tuple[int, int]:
+        """Where the text of the deferred statements not walked yet starts and ends (the first one's first line to
+        the last one's last line; some are waiting): a word found before or after is on no line a search keeps
+        but a walked one's (a file's imports and definitions above, its `main()` call below, once walked). A word
+        does not span a line end, so each occurrence is inside or outside whole."""
+        deferred = self._deferred
+        a, b = self._waiting
+        while deferred[a] is None:
+            a += 1
+        while deferred[b] is None:
+            b -= 1
+        self._waiting = (a, b)
+        starts, last = self._starts, self._last_lines[b]
+        return starts[self._first_lines[a] - 1], (starts[last] if last < len(starts) else len(self._text))
 
     def _identifier_lines(self, word: str, text: str, offsets: List[int], sources: List[int]) -> Iterator[int]:
         """_lines_holding(word, whole=True) from an index of the deferred text's identifiers, built once: a
@@ -387,19 +431,26 @@ class Sites:
             k -= 1
         return out[::-1]
 
-    def _count_in(self, k: int, words, counts: Dict[Tuple[int, int], int]) -> int:
-        """How often the words occur on statement k's lines (statements on the same lines count them once)."""
-        lines = (self._first_lines[k], self._last_lines[k])
-        found = counts.get(lines)
-        if found is None:
-            starts, text = self._starts, self._text
-            a, b = lines
-            lo, hi = starts[a - 1], (starts[b] if b < len(starts) else len(text))
-            found = 0
-            for w in words:
-                found += text.count(w, lo, hi)
-            counts[lines] = found
-        return found
+    def _deferred_lines(self, ats: List[int]) -> Iterator[int]:
+        """The lines of the offsets (in order) that a deferred statement takes up part of, each once: what _search
+        finds for a word found at those offsets."""
+        starts, first, ends = self._starts, self._first_lines, self._last_lines
+        last = 0
+        for at in ats:
+            line = bisect_right(starts, at)
+            if line != last:
+                last = line
+                k = bisect_right(first, line) - 1
+                if k >= 0 and ends[k] >= line:
+                    yield line
+
+    def _count_in(self, k: int, every: List[int]) -> int:
+        """How often the words occur on statement k's lines, from every offset where one of them occurs (in order;
+        none of the words spans a line end, so an occurrence is on the lines or off them whole)."""
+        starts = self._starts
+        a, b = self._first_lines[k], self._last_lines[k]
+        hi = starts[b] if b < len(starts) else len(self._text)
+        return bisect_left(every, hi) - bisect_left(every, starts[a - 1])
 
     def _force_node(self, node) -> None:
         """Walk the deferred statements on the node's first line (all of them for a node without one)."""
@@ -728,6 +779,7 @@ def collect(tree: ast.AST, text: Optional[str] = None, starts: Optional[List[int
     deferred = cast("List[tuple]", sites._deferred)     # none of them walked yet
     sites._first_lines = [item[4] for item in deferred]
     sites._last_lines = [item[5] for item in deferred]
+    sites._waiting = (0, len(deferred) - 1)
     sites._eager_loads, sites._eager_calls = len(sites._raw_loads), len(sites._calls)
     _attach_entry_ops(sites)
     return sites
@@ -743,7 +795,8 @@ def _walk_statements(sites: Sites, tree: ast.Module, text: str, starts: List[int
     sites._walked[1] = (tree, None, context)
     body = tree.body
     if walks is None:
-        whole = _blocked_lines(text, starts, pieces=lines)
+        sites._eager_found = set()
+        whole = _blocked_lines(text, starts, pieces=lines, present=sites._eager_found)
         last = 1
         for k, stmt in enumerate(body):        # each from its own block of positions
             base = (k + 1) * SLOT
