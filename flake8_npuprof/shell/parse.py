@@ -241,7 +241,8 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None, clean:
             closed = after_close = False
             i += 1
             if clean is not None and not pattern and not piped:
-                clean[_after_space(text, i, n)] = count
+                m = _SPACE.match(text, i, n)            # (_after_space, inline: once a line)
+                clean[m.end() if m else i] = count
             continue
         if pattern or c in _SPECIAL:             # (else a word starts here: the checks below are for none)
             if pattern and c != "\n":
@@ -307,7 +308,8 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None, clean:
                 # `cmd |& tee log` pipes both outputs: a pipe, not `&`
                 i += 2 if text.startswith("|&", i) else len(op)
                 if clean is not None and not pattern and not heredocs and op != ")" and not piped:
-                    clean[_after_space(text, i, n)] = count
+                    m = _SPACE.match(text, i, n)        # (_after_space, inline)
+                    clean[m.end() if m else i] = count
                 continue
         if not words:
             after_close = closed

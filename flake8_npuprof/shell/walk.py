@@ -28,6 +28,9 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
 
 
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
+# the places of the fields of a Command that a child script's run sets in each of its commands (_run_child)
+_RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for f in
+                                                    ("ranks", "conditional", "background", "via", "frames"))
 
 
 class Walk(Expander, Compounds):
@@ -444,7 +447,8 @@ class Walk(Expander, Compounds):
                 if conditional:
                     s = s._replace(value=HOLE)
                 exported = self.all_export or name in self.exported
-                self.vars[name] = s._replace(how="plain")
+                # (built, not _replace'd: a launcher's most common command; `how` is the fifth field)
+                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "plain", s.runs, s.assumed)
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 self._changed(name)
@@ -653,13 +657,18 @@ class Walk(Expander, Compounds):
                 self._changed(name)
         if why:
             return False
+        via = (full, by, line)
         for i in range(first, len(self.commands)):
             c = self.commands[i]
-            # errexit stays the child's own `set -e`; whether a stop reaches this script is in the frame
-            self.commands[i] = c._replace(ranks=c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0,
-                                          conditional=c.conditional or conditional,
-                                          background=c.background or background,
-                                          via=((full, by, line),) + c.via, frames=(frame,) + c.frames)
+            # errexit stays the child's own `set -e`; whether a stop reaches this script is in the frame (the fields
+            # set by their places in Command: _replace with keywords cost three times as much, once per command)
+            fields = list(c)
+            fields[_RANKS] = c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0
+            fields[_CONDITIONAL] = c.conditional or conditional
+            fields[_BACKGROUND] = c.background or background
+            fields[_VIA] = (via,) + c.via
+            fields[_FRAMES] = (frame,) + c.frames
+            self.commands[i] = Command._make(fields)
         if len(self.commands) > first:
             # the child's status is its last command's: `child.sh && next` skips next when it fails, and under this
             # script's `set -e` a failing last command stops this script too (frame[1] carries it outward)
