@@ -242,8 +242,6 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
     pattern = False                                 # in a `case`, where a pattern ends at its `)`
     count = 0                                       # commands yielded
     piped = False                                   # the last one yielded is before a `|` (its pipeline goes on)
-    # (the offset itself is kept, not the one after its blanks: that is looked for only where a body is sliced)
-    clean_at, clean_count = (clean[0].append, clean[1].append) if clean is not None else (None, None)
     while i < n:
         c = text[i]
         if c in " \t\r":
@@ -255,9 +253,9 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
             # with it, without the checks on the way (a third of a launcher's lines)
             closed = after_close = False
             i += 1
-            if clean_at is not None and not pattern and not piped:
-                clean_at(i)
-                clean_count(count)
+            if clean is not None and not pattern and not piped:
+                clean[0].append(i)                      # (as read: where its blanks end is asked of a slice only)
+                clean[1].append(count)
             continue
         if pattern or c in _SPECIAL:             # (else a word starts here: the checks below are for none)
             if pattern and c != "\n":
@@ -322,9 +320,9 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
                 words = []
                 # `cmd |& tee log` pipes both outputs: a pipe, not `&`
                 i += 2 if text.startswith("|&", i) else len(op)
-                if clean_at is not None and not pattern and not heredocs and op != ")" and not piped:
-                    clean_at(i)
-                    clean_count(count)
+                if clean is not None and not pattern and not heredocs and op != ")" and not piped:
+                    clean[0].append(i)
+                    clean[1].append(count)
                 continue
         if not words:
             after_close = closed
