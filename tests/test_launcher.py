@@ -281,6 +281,21 @@ def test_arguments_from_the_caller_leave_the_flags_open():
     assert report["launch"]["decided"] == [] and report["launch"]["traps"] == []
 
 
+@pytest.mark.parametrize("before", ["", "bash ./many.sh\n"])
+def test_a_launch_past_the_launch_bound_is_not_analysed(tmp_path, before):
+    # the launches of a file the launcher runs count toward MAX_LAUNCHES (16): its own launch after 16 of them is not
+    # analysed (shell_launches._prepared asks the other files' commands only when one of its own may be)
+    from flake8_npuprof.checks.analysis import Settings
+    from flake8_npuprof.shell.launches import MAX_LAUNCHES
+    shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
+    (tmp_path / "other.py").write_text("print(1)\n")
+    (tmp_path / "many.sh").write_text("python3 other.py\n" * MAX_LAUNCHES)
+    text = before + "python3 train.py --profiling=False\n"
+    (tmp_path / "run.sh").write_text(text)
+    found = check_launcher(text, str(tmp_path / "run.sh"), Settings())
+    assert [(f.code, f.line, f.col) for f in found] == ([] if before else [("NPP205", 1, 17)])
+
+
 def test_check_reads_the_text_it_is_given(tmp_path):
     from flake8_npuprof.checks.analysis import Settings
     text = (LAUNCH / "run_trap.sh").read_text()

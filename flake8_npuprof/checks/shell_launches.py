@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Optional
 
-from ..shell.launches import MAX_LAUNCHES, Launch, launches, steps
+from ..shell.launches import MAX_LAUNCHES, Launch, launches, launches_in, steps
 from ..shell.state import MAX_BYTES
 from ..shell.walk import Walk
 from ..source.files import rel_path
@@ -187,8 +187,10 @@ def check_launcher_each(text: str, path: str, each, w: Optional[Walk] = None) ->
 def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
     """The walk of the launcher, and each launch of its own lines with its script analysed."""
     w = w or Walk(path).run(text)
-    found = launches(w)
     me = os.path.abspath(path)
+    if not _may_prepare(w, me):
+        return w, []
+    found = launches(w)
     prepared = []
     for launch in found:
         if launch.command.path != me:
@@ -202,6 +204,14 @@ def _prepared(text: str, path: str, target, w: Optional[Walk] = None):
         if ls is not None:
             prepared.append((launch, ls))
     return w, prepared
+
+
+def _may_prepare(w: Walk, me: str) -> bool:
+    """Whether any launch of the launcher's own lines is one _prepared analyses (a script that passes the prefilter,
+    not under msprof). When none is, none is among the first MAX_LAUNCHES either, and the commands of the files it
+    runs or sources (which count toward that bound only) are not asked what they start: in a launcher that runs
+    another, most of its walk's commands are that file's."""
+    return any(la.script and la.msprof is None and _may_have_setups(la.script) for la in launches_in(w, me))
 
 
 def _may_have_setups(script: str) -> bool:

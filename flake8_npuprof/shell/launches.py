@@ -13,7 +13,7 @@ from __future__ import annotations
 import collections
 import os
 import re
-from typing import List, MutableMapping, NamedTuple, Optional, Tuple, cast
+from typing import Iterator, List, MutableMapping, NamedTuple, Optional, Tuple, cast
 
 from ..source.observed import isfile
 from ..source.text import HOLE
@@ -81,6 +81,16 @@ def steps(walk: Walk) -> List[Launch]:
 def launches(walk: Walk) -> List[Launch]:
     """The Python scripts the walk starts and names, in order (at most MAX_LAUNCHES: each is analysed)."""
     return [la for la in steps(walk)[:MAX_LAUNCHES] if la.script]
+
+
+def launches_in(walk: Walk, path: str) -> Iterator[Launch]:
+    """The launches of the commands of one file the walk read (path: absolute), in order, however many (steps
+    stops at MAX_LAUNCHES + 1 of all files')."""
+    for cmd in walk.commands:
+        if cmd.path == path:
+            found = _launch(cmd)
+            if found is not None:
+                yield found
 
 
 def _launch(cmd: Command) -> Optional[Launch]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
 from typing import Dict, List, Optional, Tuple
 
 from ..source.text import HOLE
@@ -160,15 +161,15 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
     if found is None:
         whole, clean = table.get((0, None)), table.get("clean")
         if (start, stop) == (0, None) or whole is None or clean is None:
-            clean = {} if (start, stop) == (0, None) else None
+            clean = ([], []) if (start, stop) == (0, None) else None
             found = list(_pipelines(lexed_commands(text, start, stop, clean)))
             if clean is not None:
                 table["clean"] = clean
         else:
             n = len(text) if stop is None else stop
             first = _after_space(text, start, n)
-            a = clean.get(first)
-            b = len(whole) if stop is None else clean.get(stop)
+            a = _clean_count(text, clean, first)
+            b = len(whole) if stop is None else _clean_count(text, clean, stop)
             found = [] if first >= n else whole[a:b] if a is not None and b is not None and a <= b else \
                 list(_pipelines(lexed_commands(text, start, stop)))
         table[(start, stop)] = found
@@ -184,10 +185,20 @@ def _following(text: str, i: int):
         first = _after_space(text, i, len(text))
         if first >= len(text):
             return []
-        k = table["clean"].get(first)
+        k = _clean_count(text, table["clean"], first)
         if k is not None:
             return itertools.islice(table[(0, None)], k, None)
     return lexed_commands(text, i)
+
+
+def _clean_count(text: str, clean: Tuple[List[int], List[int]], offset: int) -> Optional[int]:
+    """How many commands come before offset where the lexer is as at the start of the text there (lexed_commands'
+    `clean`), None where it is not: the last offset kept at or before it, when only blanks and line breaks are
+    between them and it is where they end (an offset kept later would be past it; one kept earlier has more than
+    blanks before it, or the same count)."""
+    offsets, counts = clean
+    k = bisect_right(offsets, offset) - 1
+    return counts[k] if k >= 0 and _after_space(text, offsets[k], len(text)) == offset else None
 
 
 def _after_space(text: str, i: int, n: int) -> int:
@@ -211,16 +222,18 @@ def _pipelines(commands):
     yield from pending
 
 
-def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None, clean: Optional[Dict[int, int]] = None):
+def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
+                   clean: Optional[Tuple[List[int], List[int]]] = None):
     """Simple commands of text[start:stop] as (word spans, the operator after them, the operator's offset), split
     at operators and newlines; comments skipped.
 
     `for ((...))` is kept as one command; the words after `in` in a `for` stay with it.
 
-    clean: filled with {offset: how many commands come before it} for the offsets where the lexer is as at the start
-    of a text: after an operator that leaves nothing open (no `)`, `|`, here-document or case pattern to come), and
-    the blanks and line breaks after it (which change nothing there), at the first character after them. Read from
-    there to an offset in it, a text gives the commands between them (_lexed)."""
+    clean: filled with (offsets, counts), where the lexer is as at the start of a text and how many commands come
+    before: after an operator that leaves nothing open (no `)`, `|`, here-document or case pattern to come), and the
+    blanks and line breaks after it (which change nothing there), up to the first character after them
+    (_clean_count looks one up). Read from there to an offset in it, a text gives the commands between them
+    (_lexed)."""
     i, n = start, len(text) if stop is None else stop
     words: List[Tuple[int, int]] = []
     heredocs: List[Tuple[str, bool]] = []          # (delimiter, <<- strips tabs) whose bodies follow this line
@@ -241,7 +254,8 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None, clean:
             closed = after_close = False
             i += 1
             if clean is not None and not pattern and not piped:
-                clean[_after_space(text, i, n)] = count
+                clean[0].append(i)                      # (as read: where its blanks end is asked of a slice only)
+                clean[1].append(count)
             continue
         if pattern or c in _SPECIAL:             # (else a word starts here: the checks below are for none)
             if pattern and c != "\n":
@@ -307,7 +321,8 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None, clean:
                 # `cmd |& tee log` pipes both outputs: a pipe, not `&`
                 i += 2 if text.startswith("|&", i) else len(op)
                 if clean is not None and not pattern and not heredocs and op != ")" and not piped:
-                    clean[_after_space(text, i, n)] = count
+                    clean[0].append(i)
+                    clean[1].append(count)
                 continue
         if not words:
             after_close = closed

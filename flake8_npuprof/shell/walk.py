@@ -28,6 +28,9 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
 
 
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
+# the places of the fields of a Command that a child script's run sets in each of its commands (_run_child)
+_RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for f in
+                                                    ("ranks", "conditional", "background", "via", "frames"))
 
 
 class Walk(Expander, Compounds):
@@ -224,7 +227,7 @@ class Walk(Expander, Compounds):
                     self._after_block(closed, op)
                 continue                            # `name()`: the `)` of a definition (function stays set)
             # (the checks over the open blocks below are skipped when none is: most commands of a launcher)
-            dead = next((b for b in reversed(blocks) if b.exit is not None), None) if blocks else None
+            dead = _dead(blocks) if blocks else None
             if dead is not None:                    # after an `exit` in this subshell or group: nothing runs in it
                 head = text[words[0][0]:words[0][1]]
                 if op == ")" and dead.kind.startswith("subshell"):
@@ -245,9 +248,7 @@ class Walk(Expander, Compounds):
                                                f"after {MAX_WORDS:,} words of commands"))
                 return
             head = text[words[0][0]:words[0][1]]
-            skipping = bool(blocks) and any(b.state in ("skip", "done") for b in blocks)
-            # no loop, function, subshell open
-            plain = not blocks or all(b.kind == "if" and b.state == "take" for b in blocks)
+            skipping, plain = (_skipping(blocks), _plain(blocks)) if blocks else (False, True)
             if not skipping and plain and head in ("for", "while", "case"):
                 end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
                 if end is not None:
@@ -330,15 +331,14 @@ class Walk(Expander, Compounds):
             elif len(words) == 1 and op == "(":
                 function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
                 continue
-            if blocks and any(b.state in ("skip", "done") for b in blocks):
+            if blocks and _skipping(blocks):
                 continue                            # a branch that certainly does not run
             negated = bool(words) and text[words[0][0]:words[0][1]] == "!"
             if negated:
                 words = words[1:]                   # `! cmd`: cmd runs; its status is inverted (set -e ignores it)
             if not words:
                 continue
-            conditional = inside or chained or bool(blocks) and any(b.kind in _MAYBE and b.state != "take"
-                                                                    for b in blocks)
+            conditional = inside or chained or bool(blocks) and _maybe(blocks)
             first = text[words[0][0]:words[0][1]]
             if first in ("break", "continue"):
                 if self._loop is not None and not any(b.kind in _LOOPS for b in blocks):
@@ -365,10 +365,11 @@ class Walk(Expander, Compounds):
                 inside = True
                 continue
             ranks = 1
-            if blocks:
-                ranks = 0 if any(b.broken for b in blocks) else 1
-                for b in blocks:
-                    ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
+            for b in blocks:
+                if b.broken:                        # a loop cut short: how often it runs is not known
+                    ranks = 0
+                    break
+                ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if ends and op != "&":
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
@@ -445,7 +446,8 @@ class Walk(Expander, Compounds):
                 if conditional:
                     s = s._replace(value=HOLE)
                 exported = self.all_export or name in self.exported
-                self.vars[name] = s._replace(how="plain")
+                # (built, not _replace'd: a launcher's most common command; `how` is the fifth field)
+                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "plain", s.runs, s.assumed)
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 self._changed(name)
@@ -655,13 +657,18 @@ class Walk(Expander, Compounds):
                 self._changed(name)
         if why:
             return False
+        via = (full, by, line)
         for i in range(first, len(self.commands)):
             c = self.commands[i]
-            # errexit stays the child's own `set -e`; whether a stop reaches this script is in the frame
-            self.commands[i] = c._replace(ranks=c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0,
-                                          conditional=c.conditional or conditional,
-                                          background=c.background or background,
-                                          via=((full, by, line),) + c.via, frames=(frame,) + c.frames)
+            # errexit stays the child's own `set -e`; whether a stop reaches this script is in the frame (the fields
+            # set by their places in Command: _replace with keywords cost three times as much, once per command)
+            fields = list(c)
+            fields[_RANKS] = c.ranks * ranks if c.ranks > 0 and ranks > 0 else 0
+            fields[_CONDITIONAL] = c.conditional or conditional
+            fields[_BACKGROUND] = c.background or background
+            fields[_VIA] = (via,) + c.via
+            fields[_FRAMES] = (frame,) + c.frames
+            self.commands[i] = Command._make(fields)
         if len(self.commands) > first:
             # the child's status is its last command's: `child.sh && next` skips next when it fails, and under this
             # script's `set -e` a failing last command stops this script too (frame[1] carries it outward)
@@ -798,6 +805,39 @@ def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
         return words
     a, b = rest[0].start, rest[-1].end
     return [Word(StrValue(p, [], a, b, origin="shell"), a, b) for p in parts]
+
+
+# the open blocks asked about at every command inside one (plain loops: a generator for each cost more than the test)
+def _dead(blocks) -> Optional[_Block]:
+    """The innermost open block an exit ended (nothing runs in it after that)."""
+    for b in reversed(blocks):
+        if b.exit is not None:
+            return b
+    return None
+
+
+def _skipping(blocks) -> bool:
+    """Whether a branch that certainly does not run is open."""
+    for b in blocks:
+        if b.state == "skip" or b.state == "done":
+            return True
+    return False
+
+
+def _plain(blocks) -> bool:
+    """Whether only `if`s whose branch certainly runs are open (no loop, function, subshell)."""
+    for b in blocks:
+        if b.kind != "if" or b.state != "take":
+            return False
+    return True
+
+
+def _maybe(blocks) -> bool:
+    """Whether a compound whose commands may not run is open."""
+    for b in blocks:
+        if b.kind in _MAYBE and b.state != "take":
+            return True
+    return False
 
 
 def _status_only(text: str, words) -> bool:
