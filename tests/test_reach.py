@@ -375,6 +375,9 @@ def _pytest_tree(tmp_path, files):
     # a setup.cfg's [pytest] section: pytest refuses it and runs nothing
     ({"setup.cfg": "[pytest]\naddopts = -s\n"}, "reads ../setup.cfg, whose [pytest] section pytest refuses (it stops "
      "before running any test)"),
+    # a `[` line with nothing before it to continue: iniconfig's "unexpected value continuation" (pytest 9.2, run)
+    ({"proj/pytest.ini": "[foo\n[pytest]\n"}, "reads pytest.ini, which pytest cannot parse (it stops before running "
+     "any test)"),
     # pytest 9's own TOML file (7.4 does not read it)
     ({"proj/pytest.toml": "[pytest]\n"}, "reads pytest.toml, a TOML configuration pytest 9 reads and 7.4 does not, not "
      "read here"),
@@ -400,6 +403,9 @@ def test_pytest_main_with_a_configuration_or_conftest_that_may_change_what_runs_
     {"proj/pytest.ini": "[pytest]\n# addopts = -k slow\npython_files = check_*.py\ntestpaths = elsewhere\n"
                         "markers =\n    slow: x\n", "conftest.py": "collect_ignore = ['proj']\n"},
     {"pyproject.toml": "[project]\nname = 'x'\n\n[tool.pytest.ini_options]\naddopts = '-q'\nmarkers = ['slow: x']\n"},
+    # a `[` line with no `]` at its end continues the value before it (iniconfig 2.3.1; pytest 9.2 ran the tests): it
+    # said "reads pytest.ini, which pytest cannot parse (it stops before running any test)"
+    {"proj/pytest.ini": "[pytest]\nmarkers = a\n[foo\n"},
 ])
 def test_pytest_main_with_a_configuration_that_changes_nothing_of_what_runs(tmp_path, capsys, files):
     from flake8_npuprof.cli import main

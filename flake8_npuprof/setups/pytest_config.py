@@ -150,7 +150,8 @@ def _settings(path: str, name: str):
 
 def _ini(text: str) -> Optional[Dict[str, Dict[str, str]]]:
     """Sections of an INI text as pytest's iniconfig reads them (a line starting with # or ; is blank, inline comments
-    stay in the value, an indented line continues the value), or None where iniconfig raises a ParseError."""
+    stay in the value, an indented line continues the value, and so does a `[` line whose `]` is not its last
+    character before a comment: iniconfig 2.3.1's _parseline), or None where iniconfig raises a ParseError."""
     sections: Dict[str, Dict[str, str]] = {}
     current: Optional[Dict[str, str]] = None
     last: Optional[str] = None
@@ -158,12 +159,12 @@ def _ini(text: str) -> Optional[Dict[str, Dict[str, str]]]:
         if line.lstrip()[:1] in ("#", ";") or not line.strip():
             continue
         line = line.rstrip()
-        if line[0] == "[":
-            head = line.split("#")[0].split(";")[0].rstrip()
-            if head[-1:] != "]" or len(head) < 3 or head[1:-1] in sections:
+        head = line.split("#")[0].split(";")[0].rstrip() if line[0] == "[" else ""
+        if head[-1:] == "]":
+            if len(head) < 3 or head[1:-1] in sections:
                 return None
             current, last = sections.setdefault(head[1:-1], {}), None
-        elif not line[0].isspace():
+        elif not line[0].isspace() and line[0] != "[":
             key, eq, value = line.partition("=")
             if not eq or ":" in key:
                 key, eq, value = line.partition(":")
