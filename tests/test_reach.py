@@ -378,6 +378,11 @@ def _pytest_tree(tmp_path, files):
     # a `[` line with nothing before it to continue: iniconfig's "unexpected value continuation" (pytest 9.2, run)
     ({"proj/pytest.ini": "[foo\n[pytest]\n"}, "reads pytest.ini, which pytest cannot parse (it stops before running "
      "any test)"),
+    # a .pytest.ini without [pytest]: pytest 9.2 takes it as its configuration (it ran test_a), 7.4 passes over it to
+    # the pytest.ini above (-k slow); it said COLLECTS of test_a
+    ({"proj/.pytest.ini": "[other]\n", "pytest.ini": "[pytest]\naddopts = -k slow\n"}, "reads .pytest.ini, which "
+     "has no [pytest] section: pytest 9 takes it as its configuration, with no settings, and 7.4 looks further up, not "
+     "read here"),
     # pytest 9's own TOML file (7.4 does not read it)
     ({"proj/pytest.toml": "[pytest]\n"}, "reads pytest.toml, a TOML configuration pytest 9 reads and 7.4 does not, not "
      "read here"),
@@ -406,6 +411,8 @@ def test_pytest_main_with_a_configuration_or_conftest_that_may_change_what_runs_
     # a `[` line with no `]` at its end continues the value before it (iniconfig 2.3.1; pytest 9.2 ran the tests): it
     # said "reads pytest.ini, which pytest cannot parse (it stops before running any test)"
     {"proj/pytest.ini": "[pytest]\nmarkers = a\n[foo\n"},
+    # nothing above a .pytest.ini without [pytest]: no settings for pytest 9.2 and 7.4 alike
+    {"proj/.pytest.ini": "[other]\n"},
 ])
 def test_pytest_main_with_a_configuration_that_changes_nothing_of_what_runs(tmp_path, capsys, files):
     from flake8_npuprof.cli import main

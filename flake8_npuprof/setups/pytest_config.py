@@ -35,6 +35,7 @@ HARMLESS = ("python_files", "testpaths", "norecursedirs", "markers", "console_ou
             "log_cli_format", "log_cli_date_format", "log_file", "log_file_level", "log_file_format",
             "log_file_date_format", "log_file_mode", "log_auto_indent", "doctest_encoding", "doctest_optionflags",
             "tmp_path_retention_count", "tmp_path_retention_policy", "faulthandler_timeout")
+NO_SECTION: Dict[str, str] = {}     # a .pytest.ini without [pytest] (7.4's _pytest/config/findpaths.py passes over it)
 MAX_CONFIG = 1 << 20            # bytes of a configuration file read; a larger one is not read (unknown)
 
 
@@ -76,6 +77,11 @@ def pytest_setup(path: str) -> PytestSetup:
             config = os.path.join(folder, name)
             if observed.isfile(config):
                 found = _settings(config, name)
+                if found is NO_SECTION:     # 9.2: its configuration, no settings; 7.4: none, looks up
+                    parent = os.path.dirname(folder)
+                    above = PytestSetup() if parent == folder else pytest_setup(os.path.join(parent, "-"))
+                    found = {} if above == PytestSetup() else "which has no [pytest] section: pytest 9 takes it as " \
+                        "its configuration, with no settings, and 7.4 looks further up, not read here"
                 if found is not None:
                     return _setup(found, _shown(config, here))
         parent = os.path.dirname(folder)
@@ -142,7 +148,9 @@ def _settings(path: str, name: str):
         found = sections.get(INI_SECTIONS[name])
         if name == "setup.cfg" and found is None and "pytest" in sections:
             return "whose [pytest] section pytest refuses (it stops before running any test)"
-        return {} if found is None and name.startswith(("pytest", ".pytest")) else found
+        if found is None and name.startswith(("pytest", ".pytest")):
+            return {} if name == "pytest.ini" else NO_SECTION
+        return found
     if name == "pyproject.toml":
         return _pyproject(text)
     return "a TOML configuration pytest 9 reads and 7.4 does not, not read here"
