@@ -1149,6 +1149,31 @@ def test_what_argparse_does_with_what_the_type_function_raises(tmp_path, capsys,
         f"from run.sh:1, {end}")
 
 
+@pytest.mark.parametrize("parser, parse", [
+    # python 3.11, run: argparse's exit (SystemExit) caught and the defaults parsed: the profiler runs (prof=True)
+    ("argparse.ArgumentParser()", "try:\n    args = parser.parse_args()\nexcept SystemExit:\n"
+     "    args = parser.parse_args([])\n"),
+    # exit_on_error=False: parse_args raises ArgumentError, caught
+    ("argparse.ArgumentParser(exit_on_error=False)", "try:\n    args = parser.parse_args()\n"
+     "except argparse.ArgumentError:\n    args = parser.parse_args([])\n"),
+    # in a function of the file called under a bare except
+    ("argparse.ArgumentParser()", "def parse():\n    return parser.parse_args()\n\n\ntry:\n    args = parse()\n"
+     "except:\n    args = parser.parse_args([])\n")])
+def test_a_raising_type_function_under_a_try_may_not_stop_the_script(tmp_path, capsys, parser, parse):
+    # it said "torch_npu's profiler is off: ...: argparse stops the script in parse_args: ..., so argparse exits with
+    # status 2", where the script goes on with its defaults and runs the profiler
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\n\ndef str2bool(v):\n    if v.lower() in ('yes', 'true', '1'):\n"
+        f"        return True\n    raise ValueError(v)\n\n\nparser = {parser}\n"
+        "parser.add_argument('--prof', type=str2bool, default=True)\n" + parse + "if args.prof:\n"
+        "    with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')) as prof:"
+        "\n        prof.step()\n")
+    (tmp_path / "run.sh").write_text("python3 train.py --prof maybe\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == (
+        "train.py: torch_npu's profiler collects (when args.prof) (emulate train.py for its steps and folders)")
+
+
 @pytest.mark.parametrize("flag, usable", [("", False), ("--profiling=True", None)])
 def test_one_false_if_is_enough_whatever_an_outer_one_is(tmp_path, flag, usable):
     # the model zoo's TF Aligned-ReID: `if FLAGS.chip.lower() == 'npu':` (a method call, not evaluated before) around

@@ -75,10 +75,12 @@ def _value_of(g: Given, text: str, note: str) -> StrValue:
     return StrValue(text, runs, anchor[0], anchor[1], pieces, notes=((0, len(text), note),), origin="launcher")
 
 
-def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: str = "") -> Optional[list]:
+def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: str = "",
+                 caught: int = 0) -> Optional[list]:
     """What the script reads for a flag the launch passes (resolver values); None: not passed. type_function: the
     project's own function a `type=name` names (an ast.FunctionDef), where it is found, else None; defined_at: where
-    the flag is defined (train.py:6), for messages."""
+    the flag is defined (train.py:6), for messages; caught: the line of a `try` (or exit_on_error) that may catch
+    what parse_args raises, 0 where none does."""
     from .ops import C, S, U
     g = given.get(flag.dest)
     if g is None and OPEN in given:
@@ -121,6 +123,9 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
                 # argparse's _get_value turns ArgumentTypeError, TypeError and ValueError into an ArgumentError, and
                 # parse_known_args calls error() on it, which exits with status 2 (python 3.9 to 3.13); another
                 # exception leaves parse_args as it is
+                if caught:      # (the script may go on: python 3.11 ran the code after `except SystemExit:`)
+                    return [U(f"{g.option} from {g.where}: {kind}() raises on it, and what parse_args then raises may "
+                              f"be caught (line {caught})")]
                 raised = e.exception or "an exception"
                 end = _argparse_end(raised)
                 at = f" ({defined_at})" if defined_at else ""
