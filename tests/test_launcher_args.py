@@ -1297,3 +1297,22 @@ def test_an_option_the_launcher_drops_is_said_where_the_answer_is_unknown(tmp_pa
     assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"] == \
         f"{unknown}; --profiling=True on this launcher changes no launch: each is the same without it"
     assert _emulate(launcher, ["--data_path=/d"])["answer"]["why"] == unknown
+
+
+def test_an_option_the_launcher_writes_into_a_file_the_script_reads_is_not_said_lost(tmp_path, capsys):
+    # bash 5.2: `echo "{\"prof\": \"${profiling}\"}" > cfg.json` writes True with --profiling=True, and train.py reads
+    # it and runs prof.run(). It said "--profiling=True on this launcher changes no launch: none gets --profiling or
+    # anything made from it": the walks compared the launches alone, not the files the launcher writes
+    (tmp_path / "prof.py").write_text("import torch_npu\n\n\ndef run():\n    prof = torch_npu.profiler.profile()\n"
+                                      "    prof.start()\n")
+    (tmp_path / "train.py").write_text("import json\nimport prof\ncfg = json.load(open('cfg.json'))\n"
+                                       "if cfg['prof'] == 'True':\n    prof.run()\n")
+    (tmp_path / "run.sh").write_text(
+        "#!/bin/bash\nprofiling=False\nfor para in $*\ndo\n    if [[ $para == --profiling* ]]; then\n"
+        "        profiling=`echo ${para#*=}`\n    fi\ndone\necho \"{\\\"prof\\\": \\\"${profiling}\\\"}\" > cfg.json\n"
+        "python3 train.py\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh"), "--", "--profiling=True"])
+    assert capsys.readouterr().out.splitlines()[4] == (
+        "usable data: unknown (run.sh:10: train.py has no profiling setup of its own, but prof.py, which it imports, "
+        "names one (line 5: `prof = torch_npu.profiler.profile()`): a setup in a module it imports is not emulated "
+        "here (emulate that module))")
