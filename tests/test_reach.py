@@ -362,8 +362,14 @@ def _pytest_tree(tmp_path, files):
     # pytest_collection_modifyitems hook ran: `items[:] = []` ran no test). It said COLLECTS of test_a
     ({"proj/conftest.py": "collect_ignore = []\n"}, "loads conftest.py, whose hooks and fixtures may change which "
      "tests run"),
-    ({"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = []\n"}, "loads ../conftest.py, whose "
-     "hooks and fixtures may change which tests run"),
+    # one above the file's folder with no configuration at or above it: loaded only where pytest's rootdir is its
+    # folder or above (pytest 9.2 started in /: rootdir the file's folder, test_a ran); it said "loads"
+    ({"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = []\n"}, "may load ../conftest.py, "
+     "whose hooks and fixtures may change which tests run"),
+    # ... with one: its folder is the confcutdir, and pytest loads it (pytest 9.2 from /: no test ran)
+    ({"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = []\n",
+      "tox.ini": "[pytest]\nmarkers =\n    a: x\n"}, "loads ../conftest.py, whose hooks and fixtures may change which "
+     "tests run"),
     # the first configuration from the file's folder up, whichever folder pytest starts in: addopts `-k slow` ran
     # test_slow alone (pytest 9.2 and 7.4, started in /)
     ({"pytest.ini": "[pytest]\naddopts = -s -k slow\n"}, "reads ../pytest.ini, whose addopts = -s -k slow may change "

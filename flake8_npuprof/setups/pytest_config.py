@@ -71,8 +71,13 @@ def pytest_setup(path: str) -> PytestSetup:
     while True:
         conftest = os.path.join(folder, "conftest.py")
         if observed.isfile(conftest):
-            return PytestSetup(why=f"loads {_shown(conftest, here)}, whose hooks and fixtures may change which tests "
-                               "run")
+            # one above the file's folder is loaded where a configuration is found at its folder or above (its
+            # folder is then the confcutdir); else only where the rootdir is its folder or above, which depends on
+            # the folder pytest is started in and on a setup.py (pytest 9.2 from /, with none: rootdir the file's
+            # folder, the conftest.py above not loaded)
+            loads = "loads" if folder == here or _configured(folder) else "may load"
+            return PytestSetup(why=f"{loads} {_shown(conftest, here)}, whose hooks and fixtures may change which "
+                               "tests run")
         for name in CONFIG_NAMES:
             config = os.path.join(folder, name)
             if observed.isfile(config):
@@ -87,6 +92,21 @@ def pytest_setup(path: str) -> PytestSetup:
         parent = os.path.dirname(folder)
         if parent == folder:
             return PytestSetup()
+        folder = parent
+
+
+def _configured(folder: str) -> bool:
+    """Whether pytest 9.2 and 7.4 find a configuration in this folder or one above it."""
+    while True:
+        for name in CONFIG_NAMES:
+            config = os.path.join(folder, name)
+            if observed.isfile(config):
+                found = _settings(config, name)
+                if found is not None and found is not NO_SECTION:
+                    return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
         folder = parent
 
 
