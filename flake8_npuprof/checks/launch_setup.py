@@ -56,6 +56,7 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
     words = [w for w in without_redirections(launch.args)]
     k = 0
     where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
+    converted: Dict[str, Given] = {}    # a flag given more than once whose type= converts each value (below)
     while k < len(words):
         w = words[k]
         text = w.text
@@ -78,6 +79,8 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
         if _nargs(flag):
             given[flag.dest] = Given(option, HOLE, w, None, where)     # lists: not followed
             continue
+        if flag.dest in given and _converts(flag):
+            converted.setdefault(flag.dest, Given(option, HOLE, w, None, where))
         if eq:
             given[flag.dest] = Given(option, value, w, w, where)
         elif takes_value and k < len(words):
@@ -88,7 +91,16 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
                                      option.lstrip("-") != flag.dest else "true", w, None, where)
         else:
             given[flag.dest] = Given(option, None, w, None, where)
+    # argparse converts each value given, and stops the script on the first its type rejects, so the last value is
+    # not all (python 3.11: `--prof maybe --prof yes` with type=str2bool exits with status 2): not followed
+    given.update(converted)
     return given, unknown
+
+
+def _converts(flag) -> bool:
+    """Whether argparse converts the flag's values by a type other than str (which may reject one)."""
+    node = flag.type_node
+    return flag.kind == "argparse" and node is not None and getattr(node, "id", None) != "str"
 
 
 def _nargs(flag) -> bool:
