@@ -79,7 +79,7 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
         if _nargs(flag):
             given[flag.dest] = Given(option, HOLE, w, None, where)     # lists: not followed
             continue
-        if flag.dest in given and _converts(flag):
+        if flag.dest in given and _may_reject(flag, given[flag.dest].text):
             converted.setdefault(flag.dest, Given(option, HOLE, w, None, where))
         if eq:
             given[flag.dest] = Given(option, value, w, w, where)
@@ -97,10 +97,20 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
     return given, unknown
 
 
-def _converts(flag) -> bool:
-    """Whether argparse converts the flag's values by a type other than str (which may reject one)."""
+def _may_reject(flag, text: Optional[str]) -> bool:
+    """Whether argparse's conversion of the flag's value may reject this text: a type other than str, unless int or
+    float takes it."""
     node = flag.type_node
-    return flag.kind == "argparse" and node is not None and getattr(node, "id", None) != "str"
+    kind = getattr(node, "id", None)
+    if flag.kind != "argparse" or node is None or kind == "str":
+        return False
+    if kind in ("int", "float") and text is not None and HOLE not in text:
+        try:
+            (int if kind == "int" else float)(text)
+            return False
+        except ValueError:
+            return True
+    return True
 
 
 def _nargs(flag) -> bool:
