@@ -63,6 +63,12 @@ def test_a_copy_bash_may_not_make_is_not_followed(tmp_path):
     report = _emulate(_project(tmp_path / "y", LAUNCHER.replace("cp ../*.py ./train\n",
                                                                 'if [ -n "$COPY" ]; then cp ../*.py ./train; fi\n')))
     assert report["launch"]["unknown"].startswith(missing) and report["usable"] is None
+    # no folder made for it: cp (GNU, bash 5.2) copies the one file the glob finds to a file named train, and
+    # `cd ./train` fails ("Not a directory"). It said "the launcher copies train.py into train ...: emulated from that
+    # file", usable data: yes
+    missing = missing.replace("/y/", "/z/")
+    report = _emulate(_project(tmp_path / "z", LAUNCHER.replace("mkdir ./train\n", "")))
+    assert report["launch"]["unknown"].startswith(missing) and report["usable"] is None
 
 
 def test_started_from_the_projects_root_the_launcher_copies_nothing_there_and_says_where_to_start_it(

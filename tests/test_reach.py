@@ -362,8 +362,14 @@ def _pytest_tree(tmp_path, files):
     # pytest_collection_modifyitems hook ran: `items[:] = []` ran no test). It said COLLECTS of test_a
     ({"proj/conftest.py": "collect_ignore = []\n"}, "loads conftest.py, whose hooks and fixtures may change which "
      "tests run"),
-    ({"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = []\n"}, "loads ../conftest.py, whose "
-     "hooks and fixtures may change which tests run"),
+    # one above the file's folder with no configuration at or above it: loaded only where pytest's rootdir is its
+    # folder or above (pytest 9.2 started in /: rootdir the file's folder, test_a ran); it said "loads"
+    ({"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = []\n"}, "may load ../conftest.py, "
+     "whose hooks and fixtures may change which tests run"),
+    # ... with one: its folder is the confcutdir, and pytest loads it (pytest 9.2 from /: no test ran)
+    ({"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = []\n",
+      "tox.ini": "[pytest]\nmarkers =\n    a: x\n"}, "loads ../conftest.py, whose hooks and fixtures may change which "
+     "tests run"),
     # the first configuration from the file's folder up, whichever folder pytest starts in: addopts `-k slow` ran
     # test_slow alone (pytest 9.2 and 7.4, started in /)
     ({"pytest.ini": "[pytest]\naddopts = -s -k slow\n"}, "reads ../pytest.ini, whose addopts = -s -k slow may change "
@@ -375,6 +381,14 @@ def _pytest_tree(tmp_path, files):
     # a setup.cfg's [pytest] section: pytest refuses it and runs nothing
     ({"setup.cfg": "[pytest]\naddopts = -s\n"}, "reads ../setup.cfg, whose [pytest] section pytest refuses (it stops "
      "before running any test)"),
+    # a `[` line with nothing before it to continue: iniconfig's "unexpected value continuation" (pytest 9.2, run)
+    ({"proj/pytest.ini": "[foo\n[pytest]\n"}, "reads pytest.ini, which pytest cannot parse (it stops before running "
+     "any test)"),
+    # a .pytest.ini without [pytest]: pytest 9.2 takes it as its configuration (it ran test_a), 7.4 passes over it to
+    # the pytest.ini above (-k slow); it said COLLECTS of test_a
+    ({"proj/.pytest.ini": "[other]\n", "pytest.ini": "[pytest]\naddopts = -k slow\n"}, "reads .pytest.ini, which "
+     "has no [pytest] section: pytest 9 takes it as its configuration, with no settings, and 7.4 looks further up, not "
+     "read here"),
     # pytest 9's own TOML file (7.4 does not read it)
     ({"proj/pytest.toml": "[pytest]\n"}, "reads pytest.toml, a TOML configuration pytest 9 reads and 7.4 does not, not "
      "read here"),
@@ -400,6 +414,11 @@ def test_pytest_main_with_a_configuration_or_conftest_that_may_change_what_runs_
     {"proj/pytest.ini": "[pytest]\n# addopts = -k slow\npython_files = check_*.py\ntestpaths = elsewhere\n"
                         "markers =\n    slow: x\n", "conftest.py": "collect_ignore = ['proj']\n"},
     {"pyproject.toml": "[project]\nname = 'x'\n\n[tool.pytest.ini_options]\naddopts = '-q'\nmarkers = ['slow: x']\n"},
+    # a `[` line with no `]` at its end continues the value before it (iniconfig 2.3.1; pytest 9.2 ran the tests): it
+    # said "reads pytest.ini, which pytest cannot parse (it stops before running any test)"
+    {"proj/pytest.ini": "[pytest]\nmarkers = a\n[foo\n"},
+    # nothing above a .pytest.ini without [pytest]: no settings for pytest 9.2 and 7.4 alike
+    {"proj/.pytest.ini": "[other]\n"},
 ])
 def test_pytest_main_with_a_configuration_that_changes_nothing_of_what_runs(tmp_path, capsys, files):
     from flake8_npuprof.cli import main

@@ -56,6 +56,7 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
     words = [w for w in without_redirections(launch.args)]
     k = 0
     where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
+    converted: Dict[str, Given] = {}    # a flag given more than once whose type= converts each value (below)
     while k < len(words):
         w = words[k]
         text = w.text
@@ -78,6 +79,8 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
         if _nargs(flag):
             given[flag.dest] = Given(option, HOLE, w, None, where)     # lists: not followed
             continue
+        if flag.dest in given and _may_reject(flag, given[flag.dest].text):
+            converted.setdefault(flag.dest, Given(option, HOLE, w, None, where))
         if eq:
             given[flag.dest] = Given(option, value, w, w, where)
         elif takes_value and k < len(words):
@@ -88,7 +91,26 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
                                      option.lstrip("-") != flag.dest else "true", w, None, where)
         else:
             given[flag.dest] = Given(option, None, w, None, where)
+    # argparse converts each value given, and stops the script on the first its type rejects, so the last value is
+    # not all (python 3.11: `--prof maybe --prof yes` with type=str2bool exits with status 2): not followed
+    given.update(converted)
     return given, unknown
+
+
+def _may_reject(flag, text: Optional[str]) -> bool:
+    """Whether argparse's conversion of the flag's value may reject this text: a type other than str, unless int or
+    float takes it."""
+    node = flag.type_node
+    kind = getattr(node, "id", None)
+    if flag.kind != "argparse" or node is None or kind == "str":
+        return False
+    if kind in ("int", "float") and text is not None and HOLE not in text:
+        try:
+            (int if kind == "int" else float)(text)
+            return False
+        except ValueError:
+            return True
+    return True
 
 
 def _nargs(flag) -> bool:

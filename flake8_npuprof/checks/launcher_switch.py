@@ -152,12 +152,29 @@ def _given(name: str, how: str, value: str) -> List[str]:
 
 
 def launches_seen(w: "Walk") -> List[tuple]:
-    """What the launches of a walk get: script, words, exported environment (compared between two walks); and the
-    words of each command whose start the walk cannot read (`$PY_WRAP train.py --profiling=$p` may be a launch)."""
+    """What the launches of a walk get: script, words, exported environment (compared between two walks); the
+    words of each command whose start the walk cannot read (`$PY_WRAP train.py --profiling=$p` may be a launch),
+    and of each that may write a file (_writes)."""
     return [(la.script, la.missing, tuple(x.text for x in la.command.words),
              tuple(sorted((k, v.value) for k, v in la.command.env.items())), la.command.cwd)
             for la in steps(w)[:MAX_LAUNCHES]] + \
-        [(None, "opaque", tuple(x.text for x in c.words)) for c in w.commands if opaque(c)]
+        [(None, "opaque", tuple(x.text for x in c.words)) for c in w.commands if opaque(c)] + \
+        [(None, "writes", tuple(x.text for x in c.words)) for c in w.commands if _writes(c)]
+
+
+# `> f`, `>> f`, `1>f`, `&> f` (not `2>` nor `>&2`): a command writing a file; tee, `sed -i` and eval likewise
+_WRITE = re.compile(r"(?:1|&)?>>?(?!&).*")
+
+
+def _writes(c) -> bool:
+    """Whether a command may write a file the launch reads: an option whose value reaches only such a file
+    (`echo "{\"prof\": \"$profiling\"}" > cfg.json`, read by the script) is not lost."""
+    words = c.words
+    if not words:
+        return False
+    first = words[0].text
+    return first in ("tee", "eval") or first == "sed" and any(x.text.startswith("-i") for x in words) or \
+        any(_WRITE.fullmatch(x.text) for x in words[1:])
 
 
 def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]] = None,

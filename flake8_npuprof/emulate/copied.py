@@ -5,7 +5,9 @@ file the launcher copies is, and that is the script the launch runs (in the copy
 
 Only an unconditional `cp` met before the launch is followed, whose operands are all known: its last operand is the
 destination, each other one a file or a glob bash expands where the `cp` runs (a quoted one is not expanded).
-The copy lands at DEST/NAME, or at DEST itself where a single file is copied. The last such copy wins.
+The copy lands at DEST/NAME where DEST is a folder (in the tree, or made by an unconditional `mkdir` before the `cp`),
+or at DEST itself where a single file is copied to a path that is none (bash 5.2, GNU cp: `cp ../*.py ./train` with
+no ./train made a file named train, and `cd ./train` failed). The last such copy wins.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
             continue
         if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) != 1:
             continue
-        for source, landing in _copies(c, texts):
+        for source, landing in _copies(c, texts, _made(w, c)):
             if landing in wanted:
                 hit = (source, wanted[landing], c)
     if hit is None:
@@ -58,8 +60,23 @@ def _rel(path: str, folder: str) -> str:
     return os.path.relpath(path, folder).replace(os.sep, "/")
 
 
-def _copies(c: Command, texts: Dict[str, str]):
-    """(source file, where its copy lands) for each regular file the `cp` command c copies."""
+def _made(w: Walk, c: Command) -> Dict[str, bool]:
+    """The folders a `mkdir` before the `cp` c makes: True where it runs whatever happens, False under a condition."""
+    made: Dict[str, bool] = {}
+    for m in w.commands:
+        if m.seq >= c.seq or not m.words or m.words[0].text != "mkdir" or len(m.cwd) != 1:
+            continue
+        for x in list(without_redirections(m.words))[1:]:
+            if x.known and not x.text.startswith("-"):
+                folder = os.path.normpath(os.path.join(m.cwd[0], x.text))
+                made[folder] = made.get(folder, False) or not m.conditional
+    return made
+
+
+def _copies(c: Command, texts: Dict[str, str], made: Dict[str, bool]):
+    """(source file, where its copy lands) for each regular file the `cp` command c copies: into the destination
+    where it is a folder (in the tree, or made by a `mkdir` before), else as the destination where one file is copied
+    (GNU cp: several files to a path that is no folder is an error, and nothing is copied)."""
     operands, options = [], True
     for x in list(without_redirections(c.words))[1:]:
         if not x.known:
@@ -83,10 +100,12 @@ def _copies(c: Command, texts: Dict[str, str]):
         else:
             sources.append(pattern)
     files = [os.path.normpath(s) for s in sources if os.path.isfile(s)]
-    for f in files:
-        yield f, os.path.join(dest, os.path.basename(f))
-    if len(sources) == 1 and len(files) == 1:
+    folder = True if os.path.isdir(dest) else made.get(dest)
+    if folder is None and len(sources) == 1 and len(files) == 1:
         yield files[0], dest                    # `cp a.py b.py`: the copy is named as the destination
+    elif folder:
+        for f in files:
+            yield f, os.path.join(dest, os.path.basename(f))
 
 
 def _quoted(path: str, word, texts: Dict[str, str]) -> bool:

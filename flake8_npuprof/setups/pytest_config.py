@@ -35,6 +35,7 @@ HARMLESS = ("python_files", "testpaths", "norecursedirs", "markers", "console_ou
             "log_cli_format", "log_cli_date_format", "log_file", "log_file_level", "log_file_format",
             "log_file_date_format", "log_file_mode", "log_auto_indent", "doctest_encoding", "doctest_optionflags",
             "tmp_path_retention_count", "tmp_path_retention_policy", "faulthandler_timeout")
+NO_SECTION: Dict[str, str] = {}     # a .pytest.ini without [pytest] (7.4's _pytest/config/findpaths.py passes over it)
 MAX_CONFIG = 1 << 20            # bytes of a configuration file read; a larger one is not read (unknown)
 
 
@@ -70,17 +71,42 @@ def pytest_setup(path: str) -> PytestSetup:
     while True:
         conftest = os.path.join(folder, "conftest.py")
         if observed.isfile(conftest):
-            return PytestSetup(why=f"loads {_shown(conftest, here)}, whose hooks and fixtures may change which tests "
-                               "run")
+            # one above the file's folder is loaded where a configuration is found at its folder or above (its
+            # folder is then the confcutdir); else only where the rootdir is its folder or above, which depends on
+            # the folder pytest is started in and on a setup.py (pytest 9.2 from /, with none: rootdir the file's
+            # folder, the conftest.py above not loaded)
+            loads = "loads" if folder == here or _configured(folder) else "may load"
+            return PytestSetup(why=f"{loads} {_shown(conftest, here)}, whose hooks and fixtures may change which "
+                               "tests run")
         for name in CONFIG_NAMES:
             config = os.path.join(folder, name)
             if observed.isfile(config):
                 found = _settings(config, name)
+                if found is NO_SECTION:     # 9.2: its configuration, no settings; 7.4: none, looks up
+                    parent = os.path.dirname(folder)
+                    above = PytestSetup() if parent == folder else pytest_setup(os.path.join(parent, "-"))
+                    found = {} if above == PytestSetup() else "which has no [pytest] section: pytest 9 takes it as " \
+                        "its configuration, with no settings, and 7.4 looks further up, not read here"
                 if found is not None:
                     return _setup(found, _shown(config, here))
         parent = os.path.dirname(folder)
         if parent == folder:
             return PytestSetup()
+        folder = parent
+
+
+def _configured(folder: str) -> bool:
+    """Whether pytest 9.2 and 7.4 find a configuration in this folder or one above it."""
+    while True:
+        for name in CONFIG_NAMES:
+            config = os.path.join(folder, name)
+            if observed.isfile(config):
+                found = _settings(config, name)
+                if found is not None and found is not NO_SECTION:
+                    return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
         folder = parent
 
 
@@ -142,7 +168,9 @@ def _settings(path: str, name: str):
         found = sections.get(INI_SECTIONS[name])
         if name == "setup.cfg" and found is None and "pytest" in sections:
             return "whose [pytest] section pytest refuses (it stops before running any test)"
-        return {} if found is None and name.startswith(("pytest", ".pytest")) else found
+        if found is None and name.startswith(("pytest", ".pytest")):
+            return {} if name == "pytest.ini" else NO_SECTION
+        return found
     if name == "pyproject.toml":
         return _pyproject(text)
     return "a TOML configuration pytest 9 reads and 7.4 does not, not read here"
@@ -150,7 +178,8 @@ def _settings(path: str, name: str):
 
 def _ini(text: str) -> Optional[Dict[str, Dict[str, str]]]:
     """Sections of an INI text as pytest's iniconfig reads them (a line starting with # or ; is blank, inline comments
-    stay in the value, an indented line continues the value), or None where iniconfig raises a ParseError."""
+    stay in the value, an indented line continues the value, and so does a `[` line whose `]` is not its last
+    character before a comment: iniconfig 2.3.1's _parseline), or None where iniconfig raises a ParseError."""
     sections: Dict[str, Dict[str, str]] = {}
     current: Optional[Dict[str, str]] = None
     last: Optional[str] = None
@@ -158,12 +187,12 @@ def _ini(text: str) -> Optional[Dict[str, Dict[str, str]]]:
         if line.lstrip()[:1] in ("#", ";") or not line.strip():
             continue
         line = line.rstrip()
-        if line[0] == "[":
-            head = line.split("#")[0].split(";")[0].rstrip()
-            if head[-1:] != "]" or len(head) < 3 or head[1:-1] in sections:
+        head = line.split("#")[0].split(";")[0].rstrip() if line[0] == "[" else ""
+        if head[-1:] == "]":
+            if len(head) < 3 or head[1:-1] in sections:
                 return None
             current, last = sections.setdefault(head[1:-1], {}), None
-        elif not line[0].isspace():
+        elif not line[0].isspace() and line[0] != "[":
             key, eq, value = line.partition("=")
             if not eq or ":" in key:
                 key, eq, value = line.partition(":")

@@ -44,6 +44,22 @@ ARGPARSE_ERRORS = ("ArgumentTypeError", "TypeError", "ValueError")     # what a 
                                                                         # reports as a usage error
 
 
+def _argparse_end(raised: str) -> str:
+    """What argparse does with what a type function raises (as written): it reports a TypeError or ValueError (and so
+    ArgumentTypeError) as a usage error, and an ArgumentError reaches parse_known_args, which does the same; a builtin
+    exception of another kind goes on; of a class defined elsewhere (a ValueError's subclass or not) it is not known."""
+    import builtins
+    name = raised.rsplit(".", 1)[-1]
+    if name in ARGPARSE_ERRORS or raised == "argparse.ArgumentError":
+        return "so argparse exits with status 2"
+    known = getattr(builtins, raised, None) if raised else RuntimeError     # (a bare raise: "No active exception")
+    if isinstance(known, type) and issubclass(known, BaseException):
+        return "so argparse exits with status 2" if issubclass(known, (TypeError, ValueError)) else \
+            "an exception argparse does not catch, so the script stops there"
+    return f"so argparse exits with status 2 if {raised} is a TypeError or ValueError, else the exception stops the " \
+        "script there"
+
+
 def _value_of(g: Given, text: str, note: str) -> StrValue:
     """The value as a string whose characters map to the launcher's source (origin "launcher")."""
     runs: List[Run] = []
@@ -59,10 +75,12 @@ def _value_of(g: Given, text: str, note: str) -> StrValue:
     return StrValue(text, runs, anchor[0], anchor[1], pieces, notes=((0, len(text), note),), origin="launcher")
 
 
-def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: str = "") -> Optional[list]:
+def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: str = "",
+                 caught: int = 0) -> Optional[list]:
     """What the script reads for a flag the launch passes (resolver values); None: not passed. type_function: the
     project's own function a `type=name` names (an ast.FunctionDef), where it is found, else None; defined_at: where
-    the flag is defined (train.py:6), for messages."""
+    the flag is defined (train.py:6), for messages; caught: the line of a `try` (or exit_on_error) that may catch
+    what parse_args raises, 0 where none does."""
     from .ops import C, S, U
     g = given.get(flag.dest)
     if g is None and OPEN in given:
@@ -105,9 +123,11 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
                 # argparse's _get_value turns ArgumentTypeError, TypeError and ValueError into an ArgumentError, and
                 # parse_known_args calls error() on it, which exits with status 2 (python 3.9 to 3.13); another
                 # exception leaves parse_args as it is
+                if caught:      # (the script may go on: python 3.11 ran the code after `except SystemExit:`)
+                    return [U(f"{g.option} from {g.where}: {kind}() raises on it, and what parse_args then raises may "
+                              f"be caught (line {caught})")]
                 raised = e.exception or "an exception"
-                end = "so argparse exits with status 2" if raised.rsplit(".", 1)[-1] in ARGPARSE_ERRORS else \
-                    "an exception argparse does not catch, so the script stops there"
+                end = _argparse_end(raised)
                 at = f" ({defined_at})" if defined_at else ""
                 spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{text}"
                 return [U(f"{g.option} from {g.where}: {kind}() raises on it, and argparse stops the script",

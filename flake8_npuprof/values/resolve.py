@@ -78,6 +78,7 @@ class Resolver:
         self.cut: Dict[int, Any] = {}
         self._def_scopes: Optional[Dict[int, Scope]] = None
         self._project: Any = False          # project.Lookup, made on first use (False: not yet; None: no project)
+        self._caught: Optional[int] = None  # the line of a try that may catch what parse_args raises (0: none)
         self._given = None
         # Each value once per expression, scope and position: (id(node), id(scope), switch), pos ->
         # (values, steps it took, how deep it went, the keys its evaluation entered). None: no memo (a
@@ -466,6 +467,26 @@ class Resolver:
                     return True
         return False
 
+    def _parse_caught(self) -> int:
+        """The line of the first `try` whose body calls parse_args (or a function of this file, which may) with a
+        handler that may catch what it raises (bare, SystemExit, ArgumentError, ValueError, Exception, ...), or of
+        an `exit_on_error=` given to a parser; 0 where there is none: a type function's error stops the script."""
+        if self._caught is None:
+            self._caught = 0
+            own = {n.name for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.keyword) and node.arg == "exit_on_error":
+                    self._caught = getattr(node, "lineno", 0) or 1
+                    break
+                if isinstance(node, ast.Try) and any(_may_catch(h) for h in node.handlers) and any(
+                        isinstance(c, ast.Call) and (isinstance(c.func, ast.Attribute) and c.func.attr in
+                                                     ("parse_args", "parse_known_args") or
+                                                     isinstance(c.func, ast.Name) and c.func.id in own)
+                        for b in node.body for c in ast.walk(b)):
+                    self._caught = node.lineno
+                    break
+        return self._caught
+
     def _type_function(self, flag: FlagDef) -> Optional[ast.FunctionDef]:
         """The function a flag's `type=name` names where it is the project's own: defined in this file, or imported
         from a project module (project.Lookup.function); None for another type or where it is not found."""
@@ -487,8 +508,10 @@ class Resolver:
         if self.given is not None:          # one launch: the value the launcher passes, else the default
             from .launch_args import given_values
             passed = flag.dest in self.given    # (a flag not passed needs no type function looked up)
-            found = given_values(flag, self.given, self._type_function(flag) if passed else None,
-                                 f"{os.path.basename(self.filename)}:{flag.call.lineno}" if passed else "")
+            function = self._type_function(flag) if passed else None
+            found = given_values(flag, self.given, function,
+                                 f"{os.path.basename(self.filename)}:{flag.call.lineno}" if passed else "",
+                                 self._parse_caught() if function is not None else 0)
             if found is not None:
                 return found
             switch = False
@@ -800,3 +823,16 @@ def _calls_function(call: Optional[str], func: str, method: bool) -> bool:
     if call == func:
         return True
     return method and call.endswith("." + func)
+
+
+# what an `except` names that never catches what parse_args raises (SystemExit, or the type function's exception)
+_NOT_CAUGHT = ("KeyboardInterrupt", "ImportError", "ModuleNotFoundError", "FileNotFoundError")
+
+
+def _may_catch(handler: ast.ExceptHandler) -> bool:
+    """Whether an `except` may catch what parse_args raises: bare, or naming anything but _NOT_CAUGHT."""
+    if handler.type is None:
+        return True
+    names = [n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(handler.type)
+             if isinstance(n, (ast.Attribute, ast.Name))]
+    return any(n not in _NOT_CAUGHT for n in names)
