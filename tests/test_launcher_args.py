@@ -129,6 +129,22 @@ def test_an_option_the_launcher_may_keep_in_a_file_is_not_said_to_change_nothing
         "; --profiling=True on this launcher changes no launch: each is the same without it")
 
 
+def test_a_carriage_return_inside_quotes_does_not_hide_an_idle_option(tmp_path):
+    # DIN_ID0190's launcher: `sed -i 's/^M/\n/g' log` with a literal CR in the quotes. The walk reads the file as bash
+    # does (the CR stays in the word); the walks without the option read Walk.launcher_text(), a text-mode read that
+    # made it a line feed, so the two `sed -i` commands differed and "changes no launch" was withheld
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text()
+    text = text.replace(text[text.index("    elif [[ $para == --profiling*"):
+                             text.index("    elif [[ $para == --data_path*")], "")
+    launcher.write_bytes(text.replace("mkdir -p ${cur_path}/output\n", "mkdir -p ${cur_path}/output\n"
+                                      "sed -i 's/\r/\\n/g' ${cur_path}/output/log\n").encode())
+    assert b"'s/\r/" in launcher.read_bytes()
+    assert _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"].endswith(
+        "; --profiling=True on this launcher changes no launch: each is the same without it")
+
+
 def test_an_option_a_launcher_tests_outside_its_argument_loop_is_not_said_to_change_nothing(tmp_path):
     # `[[ "$*" == *--profiling=True* ]]` and a `sed` on a file: the launches' words are the same, but bash runs the
     # sed only with the option (bash 5.2), so "changes no launch: each is the same without it" would be false

@@ -100,13 +100,15 @@ class Walk(Expander, Compounds):
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
 
     def launcher_text(self) -> str:
-        """The launcher's whole text: the one given to run(), else the file's ("" when it cannot be read)."""
+        """The launcher's whole text: the one given to run(), else the file's as the walk read it ("" when it cannot
+        be read). Decoded as _file decodes it: a text-mode read would turn a carriage return inside quotes
+        (`sed -i 's/^M/\\n/g'`) into a line break, and walks of that text would differ from this one's."""
         if self.given is not None:
             return self.given
+        from ..source.files import ReadError, decode_shell, read_bytes
         try:
-            with open(self.launcher, encoding="utf-8", errors="replace") as fh:
-                return fh.read()
-        except OSError:
+            return decode_shell(read_bytes(self.launcher, MAX_BYTES))
+        except (OSError, ReadError):
             return ""
 
     def _changed(self, name: str) -> None:
