@@ -275,6 +275,75 @@ def test_the_arguments_a_loop_goes_round_are_those_its_caller_can_give(project, 
     assert bench._check(str(path), text) == slow
 
 
+TEN = " ".join(f"a{i}" for i in range(10))
+
+
+@pytest.mark.parametrize("text, why", [
+    # a bare name at a command's head: the walk runs a child script only by a path (`./x.sh`) or a shell (`bash x.sh`;
+    # a bare one is looked up on PATH), so no argument of that line reaches the loop
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nif [ -n "$A" ]; then\n  looping.sh $A $A\nfi\npython3 ../train.py\n', ""),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nlooping.sh $A $A;\tlooping.sh $A\npython3 ../train.py\n', ""),
+    # a name inside a word whose path no file of that name ends with (`echo"usage:./x.sh <args>"`, a missing blank)
+    ('bash ./looping.sh a b\nif [ "$1" = -h ]; then echo"usage:./looping.sh $1"; fi\npython3 ../train.py\n', ""),
+    # where the walk may run it with a variable's words: still walked
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nbash looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\n./looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nnohup looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\n"looping.sh" $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nlooping.sh() { for a; do echo $a; done; }\nbash ./looping.sh a b\nlooping.sh $A\n'
+     'python3 ../train.py\n', "a function given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nbash usage/../looping.sh $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+])
+def test_a_place_that_cannot_run_the_looping_file_gives_it_no_arguments(project, text, why, monkeypatch):
+    """The arguments a loop over them goes round are counted at the places that can run its file: not a bare name at a
+    command's head (the walk runs no child script there), nor a word whose path none of the files followed ends with
+    (as the files are followed: _follow)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "looping.sh").write_text("for p in $*\ndo\n" + "  echo $p\n" * 20 + "done\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
+GETOPTS_CHILD = "while getopts a o\ndo\n" + "".join(f"  echo {i}\n" for i in range(100)) + "done\n"
+
+
+@pytest.mark.parametrize("text, why", [
+    # a file only run: its loop goes round once per word after its name there (one), not _args' bound for all (63)
+    ("echo " + SIXTY + "\nbash ./looping.sh a\npython3 ../train.py\n", ""),
+    ("echo " + SIXTY + "\nf() { bash ./looping.sh a b; }\nf\nf\npython3 ../train.py\n", ""),
+    ("echo " + SIXTY + "\nbash ./getopts.sh -a\npython3 ../train.py\n", ""),
+    # getopts takes each letter of an option: a round each
+    ("echo " + SIXTY + "\nbash ./getopts.sh -" + "a" * 52 + "\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    # the caller's arguments, a quoted word that may run on, a sourced file (its caller's arguments): _args' bound
+    ("echo " + SIXTY + "\nbash ./looping.sh \"$@\"\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    ("echo " + SIXTY + "\nsource ./looping.sh a\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    ("echo " + SIXTY + "\ns() { \"$@\"; }\ns ./looping.sh a\npython3 ../train.py\n",     # (a function may do anything with it)
+     "a function or a file given a variable's words loops over them"),
+])
+def test_a_file_only_run_loops_over_the_words_its_places_give_it(project, text, why, monkeypatch):
+    """A loop over the arguments in a file the launcher runs (a new shell) goes round as often as the words after its
+    name at the places that run it (_own_rounds): the launcher's widest line (60 words) no longer bounds it."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "looping.sh").write_text(LOOPING_CHILD)
+    (project / "test" / "getopts.sh").write_text(GETOPTS_CHILD)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    elif "getopts" in text:
+        assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+
+
 def test_a_name_several_files_have_counts_the_longest_once(project, monkeypatch):
     """`bash ${d}/long.sh` is one file of that name (the walk enters the one it is from): three of them in reach
     count the longest once, not all three."""

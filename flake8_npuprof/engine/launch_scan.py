@@ -36,7 +36,9 @@ where that is certain (why_walked says what is not):
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
   as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
-  at most), a sourced file once per `source` of it, a file it runs once (a new shell: its `cd` does not come back);
+  at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
+  which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
+  `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS;
 - every file with one of the scripts' names in that region (found by a listing of it, built from each folder's
   entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups:
@@ -608,25 +610,33 @@ _EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_]|\(|\{!)|`")
 _FORWARDS = re.compile(r"\$(?:\{?[@*])")
 
 
-def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
+def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
     """How many arguments a loop over them can go round, at most (it is walked once per argument: the launcher's own,
     which check does not know, once): where one is in a function body or a file the launcher runs or sources, the
     words of a line that calls that function or names that file (`\\`-newlines joined), each text's widest added
     for the arguments a call passes on (`"$@"`: as many times as there are functions and files to pass through), and
     two more for a `while` (_Text.walked). None when such a line has a word from a variable (`f $ARGS`: as many
-    arguments as its value has words) or a command's output."""
+    arguments as its value has words) or a command's output. A place that names such a file counts where the walk
+    may run it from there: it is one of the files the place's name can be (edges: _follow's; without them, any file
+    of that name), and it is not a bare name at a command's head (_bare_head)."""
     looping = [p for p, t in texts.items() if t.body_loops or p != launcher and len(t.commands) > 2]
     if not looping:
         return sum(t.widest for t in texts.values()) + 2
     functions = {n for t in texts.values() for n in t.defined}
-    files = {os.path.basename(p) for p in looping if p != launcher}
-    for t in texts.values():        # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
-        for (name, _, _), at in zip(t.shells, t._shell_at):
-            if any(name.endswith(f) for f in files) and not _runs_here(t.text, at):
+    files = {p for p in looping if p != launcher}
+    bases = {os.path.basename(p) for p in files}
+    for p, t in texts.items():      # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
+        named = edges.get(p) if edges is not None else None
+        reaching = None if named is None else {i for c, (_, _, places) in named.items() if c in files for i in places}
+        for i, ((name, _, _), at) in enumerate(zip(t.shells, t._shell_at)):
+            if (i not in reaching if reaching is not None else not any(name.endswith(f) for f in bases)) or \
+                    _bare_head(t.text, at, name):
+                continue
+            if not _runs_here(t.text, at) or _EXPANSION.search(_logical_line(t.text, at)):
                 return None
     for t in texts.values():
         for line in _logical_lines(t.text):
-            if _EXPANSION.search(line) and (any(f in line for f in files) or _names_at(line, functions)):
+            if _EXPANSION.search(line) and _names_at(line, functions):
                 return None
     rounds = sum(t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
@@ -634,6 +644,73 @@ def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
     return rounds + 2
 
 
+def _line_start(text: str, at: int) -> int:
+    """Where the line that holds text[at] starts (after the line break before it that is not a `\\`-newline)."""
+    start = at
+    while True:
+        start = text.rfind("\n", 0, start)
+        if start < 1 or text[start - 1] != "\\":
+            break
+    return start + 1
+
+
+def _line_end(text: str, at: int) -> int:
+    """Where the line that holds text[at] ends (at the line break after it that is not a `\\`-newline)."""
+    end = at
+    while True:
+        end = text.find("\n", end)
+        if end < 0 or text[end - 1] != "\\":
+            break
+        end += 1
+    return len(text) if end < 0 else end
+
+
+def _logical_line(text: str, at: int) -> str:
+    """The line that holds text[at] (`\\`-newlines joined, as _logical_lines gives it)."""
+    return _logical_lines(text[_line_start(text, at):_line_end(text, at)])[0]
+
+
+def _bare_head(text: str, at: int, name: str) -> bool:
+    """Whether the file named at `at` is a bare name (no `/`, no quote) that starts its command (`x.sh $A` after a line
+    break or an operator): the walk runs no child script there (shell/command_line._child_script: a path, `./x.sh`,
+    or a shell's operand, `bash x.sh`; bash looks a bare name up on PATH), so what the line gives it reaches no
+    loop (a function of that name is looked for by _args as any function's call)."""
+    end = at + len(name)
+    return text.startswith(name, at) and (end == len(text) or text[end] in " \t\r\n;&|<>)") and \
+        not text[_command_start(text, at):at].strip(" \t")
+
+
+def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]:
+    """The arguments a loop over them can go round in a file the texts only run (a new shell: its arguments are the
+    words after its name there, shell/walk.Walk._arguments), where that is fewer than _args' bound for all: at each
+    place that can name it (_follow's edges), the blank-separated words after its name to its line's end (and two
+    more for a `while`; for `getopts`, which takes each letter of an option, their characters), none where its name
+    is a bare command (_bare_head: not run). Not for the launcher, a file a place may source (it has its caller's
+    arguments: _sources_none), one whose function bodies loop over their own arguments (their calls' words), nor
+    where a place gives it an expansion (`$1`, `"$@"`: the caller's arguments, `$A`: _args) or a quote (a quoted
+    word may run on to other lines, each of its words a round of `for p in $*`)."""
+    functions = {n for t in texts.values() for n in t.defined}
+    most: Dict[str, int] = {}
+    barred = {launcher}
+    for p, t in texts.items():
+        for c, (_, _, places) in edges.get(p, {}).items():
+            most.setdefault(c, 0)
+            for i in places:
+                name, _, sourced = t.shells[i]
+                at = t._shell_at[i]
+                if _bare_head(t.text, at, name):
+                    continue
+                end = t.text.find(name, at) + len(name)     # (the name ends the word that starts at `at`)
+                rest = _logical_lines(t.text[end:_line_end(t.text, at)])[0] \
+                    if not sourced and end >= len(name) and not _BLANKS.search(t.text, at, end) else "$"
+                if sourced or not _sources_none(t.text, at, functions) or any(q in rest for q in "$`'\""):
+                    barred.add(c)
+                    continue
+                most[c] = max(most[c], len(rest) if "getopts" in texts[c].text else len(rest.split()))
+    return {c: n + 2 for c, n in most.items() if c not in barred and not texts[c].body_loops}
+
+
+_BLANKS = re.compile(r"\s")
 _RUNNERS = {"bash", "sh", "dash", "zsh", "ksh", "source", ".", "exec", "nohup", "time", "command", ""}
 
 
@@ -956,17 +1033,18 @@ def why_walked(text: str, path: str) -> str:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
-        rounds = _args(texts, launcher)
+        rounds = _args(texts, launcher, edges)
         if rounds is None:
             return "a function or a file given a variable's words loops over them"
-        weights = _weights(texts, rounds)
+        own_rounds = _own_rounds(texts, launcher, edges)
+        weights = _weights(texts, rounds, own_rounds)
         times = max(w[2] for w in weights.values()) if weights else _times(texts)
-        commands = _commands(texts, edges, launcher, rounds, times, weights)
+        commands = _commands(texts, edges, launcher, rounds, times, weights, own_rounds)
         if commands is None:
             return "a file it runs or sources runs again on the way"
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
-        need = _levels(texts, edges, launcher, rounds, times, weights)
+        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds)
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -1105,7 +1183,8 @@ def _up(folder: str, levels: int) -> str:
     return folder
 
 
-def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[int, int, int]]]:
+def _weights(texts: Dict[str, _Text], rounds: int, own: Optional[Dict[str, int]] = None) \
+        -> Optional[Dict[str, Tuple[int, int, int]]]:
     """Each file's _Text.walked, when every function is defined in one file and called only there (a file run with
     `bash` is a new shell, which has none of its caller's functions; a sourced one shares them: then a call may
     cross, and this is None, as when a call leads back to its function: _times is the bound)."""
@@ -1121,7 +1200,7 @@ def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[i
                 return None
     out = {}
     for p, t in texts.items():
-        walked = t.walked(rounds)
+        walked = t.walked(own.get(p, rounds) if own else rounds)
         if walked is None:
             return None
         out[p] = walked
@@ -1146,7 +1225,8 @@ def _named(found: "_Listing", name: str) -> List[str]:
     return [p for i in range(ext + 1) for p in found.get(name[i:], ())]
 
 
-def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights) -> Optional[int]:
+def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights,
+              own: Optional[Dict[str, int]] = None) -> Optional[int]:
     """The most commands a walk of the launcher can count (one count for all the files it enters): each file's own
     (weights: _weights'; else _Text.weighted's bound), and for each place where it runs or sources a file, as often
     as that place can run (_Text.runs), the most of the files the name can be (the walk enters the one file it is
@@ -1167,14 +1247,16 @@ def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times:
             for i in named:
                 most[i] = max(most.get(i, 0), n)
         busy.discard(p)
-        done[p] = (weights[p][0] if weights else t.weighted(t.commands, rounds, times)) + \
-            sum(t.runs(i, rounds, times) * n for i, n in most.items())
+        r = own.get(p, rounds) if own else rounds
+        done[p] = (weights[p][0] if weights else t.weighted(t.commands, r, times)) + \
+            sum(t.runs(i, r, times) * n for i, n in most.items())
         return done[p]
 
     return total(launcher)
 
 
-def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None) -> int:
+def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None,
+            own: Optional[Dict[str, int]] = None) -> int:
     """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run
     (weights: _weights'), those of a file it sources as often as it sources it (the shell is the same), and those of
     the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
@@ -1182,9 +1264,10 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
 
     def need(p: str) -> int:
         t = texts[p]
-        loops = rounds ** (len(t.commands) // 2 - 1) * times
+        r = own.get(p, rounds) if own else rounds
+        loops = r ** (len(t.commands) // 2 - 1) * times
         ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items() if not sourced]
-        return (weights[p][1] if weights else t.weighted(t.levels, rounds, times)) + max(ran, default=0) + \
+        return (weights[p][1] if weights else t.weighted(t.levels, r, times)) + max(ran, default=0) + \
             sum(n * loops * need(c) for c, (n, sourced, _) in edges.get(p, {}).items() if sourced)
 
     return need(launcher)           # (_commands made sure no file is on its own chain)
