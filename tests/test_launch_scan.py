@@ -344,6 +344,51 @@ def test_a_file_only_run_loops_over_the_words_its_places_give_it(project, text, 
         assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
 
 
+HELP_CHILD = ('cd $(pwd)/..\nif [[ $1 == -h ]]; then\n  echo"usage:./help.sh <args>"\n  echo "parameter explain:\n'
+              '    --data_path    source data of training\n  "\n  exit 1\nfi\necho ok\n')
+
+
+@pytest.mark.parametrize("text, why", [
+    # the file it runs goes a level up, but in its own shell, and names nothing to run or source there: the region
+    # stays the launcher's (no `bash help.sh` above it is followed; its `source data` is no command: an option heads it)
+    ("bash help.sh\npython3 ../train.py\n", ""),
+    ("bash ./help.sh a\npython3 ../train.py\n", ""),
+    # a file it may source goes up in the launcher's shell: the region is the folder above
+    (". ./help.sh\npython3 ../train.py\n", "../../other/train.py may hold a setup"),
+])
+def test_a_file_run_that_names_nothing_adds_no_level(project, text, why, monkeypatch):
+    """A `cd ..` in a file it runs (a new shell) moves only that shell, which the scan follows only to find the files it
+    runs or sources: where it names none, its levels widen no region. Names that enter no file are none: a bare name at
+    a command's head (`x.sh $A`: PATH's), a `.sh` in a first word after a `:` (`echo"usage:./x.sh"`), a `source` after
+    an option (`--data_path source data` in a help text)."""
+    from flake8_npuprof.engine.launch_scan import _Text, why_walked
+    (project / "test" / "help.sh").write_text(HELP_CHILD)
+    other = project.parent / "other"
+    other.mkdir()
+    (other / "help.sh").write_text("python3 train.py\n")
+    (other / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    assert _Text("x.sh", HELP_CHILD).shells == []
+    assert _Text("x.sh", "x.sh $A\nfoo:./y.sh\nA=a:./b.sh\n  --d source d\n").shells == [("b.sh", "/a:./b.sh", False)]
+    assert [n for n, _, _ in _Text("x.sh", "./x.sh\n\"x.sh\"\nnohup x.sh\nf x:./y.sh\n--d; source d\n").shells] == \
+        ["x.sh", "x.sh", "x.sh", "y.sh", "d"]
+
+
+def test_a_source_after_an_option_is_a_call_of_a_function_of_that_name(project):
+    """`--data_path source data` is no command unless a function has that name (bash defines one so named; the walk
+    too): the launcher is walked then."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "data").write_text("cd ..\n")
+    path = project / "test" / "run.sh"
+    text = "function --data_path {\n  \"$@\"\n}\n--data_path source data\npython3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "a function named as an option before `source`"
+
+
 def test_a_name_several_files_have_counts_the_longest_once(project, monkeypatch):
     """`bash ${d}/long.sh` is one file of that name (the walk enters the one it is from): three of them in reach
     count the longest once, not all three."""

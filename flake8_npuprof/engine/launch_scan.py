@@ -11,7 +11,10 @@ where that is certain (why_walked says what is not):
   msprof, PROFILE_TYPE, NPP015) is read from the launcher's own text; a launch in a file it runs or sources is
   reported on that file (shell_launches._prepared), so those files' words only decide what is walked;
 - the files it runs or sources (`bash x.sh`, `source env`, `. ./env.sh`) are followed with the same scan, found by
-  their names as the walk finds them (below the folders its relative paths reach), to MAX_SOURCED deep, no file
+  their names as the walk finds them (below the folders its relative paths reach; not a name that enters no file:
+  a bare `x.sh` heading its command, which the walk runs from no path, a `.sh` after a `:` in a command's first
+  word, `echo"usage:./x.sh"`, nor a `source` in a command an option heads, `--data_path source data` of a help
+  text, unless a function has that name), to MAX_SOURCED deep, no file
   twice on one chain, each within the read bound: every script the launcher and the files it may source can name
   counts (a launcher that sources a `.sh` starting a profiled script is walked); a file every place that names it
   runs in a new shell (`bash x.sh`, `./x.sh`, _sources_none) is followed for its commands, levels and absolute
@@ -34,7 +37,8 @@ where that is certain (why_walked says what is not):
   command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
   module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
-  as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder), counted as often as they can
+  as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder; nor those of a file run in a new
+  shell that names no file to run or source: where it goes, nothing the scan follows is), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
   at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
   which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
@@ -235,6 +239,7 @@ class _Text:
         self.dot_commands: List[Set[str]] = []
         self.links = "readlink" in text or "realpath" in text
         self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
+        self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
@@ -295,6 +300,8 @@ class _Text:
             if not sourced and _printed(text, max(0, line + 1), at):
                 self.printed = True     # `echo "usage: ./x.sh"`: a builtin's argument, no file it runs
                 continue
+            if not sourced and (_bare_head(text, at, word) or _no_path(text, at, m.end())):
+                continue                # a command that enters no file: `x.sh $A` (PATH's), `echo"usage:./x.sh"`
             if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
         for m in _leftmost(_SOURCED, text):
@@ -303,6 +310,10 @@ class _Text:
                 continue
             if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
                 continue                    # `docker build . \`, "source code," in a text: no command
+            option = _OPTION_HEAD.match(text, _command_start(text, m.start()), m.start())
+            if option:                      # `--data_path  source data of training` (a help text): an option heads it
+                self.option_heads.add(option.group(1))
+                continue
             if self._shell(target, 0, text, True, m.start()):
                 return
         for m in _MODULE.finditer(text):
@@ -617,8 +628,8 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
     for the arguments a call passes on (`"$@"`: as many times as there are functions and files to pass through), and
     two more for a `while` (_Text.walked). None when such a line has a word from a variable (`f $ARGS`: as many
     arguments as its value has words) or a command's output. A place that names such a file counts where the walk
-    may run it from there: it is one of the files the place's name can be (edges: _follow's; without them, any file
-    of that name), and it is not a bare name at a command's head (_bare_head)."""
+    may run it from there: one of the files the place's name can be (edges: _follow's; without them, any file of
+    that name)."""
     looping = [p for p, t in texts.items() if t.body_loops or p != launcher and len(t.commands) > 2]
     if not looping:
         return sum(t.widest for t in texts.values()) + 2
@@ -629,8 +640,7 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
         named = edges.get(p) if edges is not None else None
         reaching = None if named is None else {i for c, (_, _, places) in named.items() if c in files for i in places}
         for i, ((name, _, _), at) in enumerate(zip(t.shells, t._shell_at)):
-            if (i not in reaching if reaching is not None else not any(name.endswith(f) for f in bases)) or \
-                    _bare_head(t.text, at, name):
+            if i not in reaching if reaching is not None else not any(name.endswith(f) for f in bases):
                 continue
             if not _runs_here(t.text, at) or _EXPANSION.search(_logical_line(t.text, at)):
                 return None
@@ -670,13 +680,13 @@ def _logical_line(text: str, at: int) -> str:
     return _logical_lines(text[_line_start(text, at):_line_end(text, at)])[0]
 
 
-def _bare_head(text: str, at: int, name: str) -> bool:
-    """Whether the file named at `at` is a bare name (no `/`, no quote) that starts its command (`x.sh $A` after a line
-    break or an operator): the walk runs no child script there (shell/command_line._child_script: a path, `./x.sh`,
-    or a shell's operand, `bash x.sh`; bash looks a bare name up on PATH), so what the line gives it reaches no
-    loop (a function of that name is looked for by _args as any function's call)."""
-    end = at + len(name)
-    return text.startswith(name, at) and (end == len(text) or text[end] in " \t\r\n;&|<>)") and \
+def _bare_head(text: str, at: int, word: str) -> bool:
+    """Whether the `.sh` word at `at` is a bare name (no `/`, no quote) that starts its command (`x.sh $A` after a line
+    break or an operator): the walk enters no file there (shell/command_line._child_script runs a path, `./x.sh`, or
+    a shell's operand, `bash x.sh`; bash looks a bare name up on PATH; a function of that name is a call, which
+    _args looks for as any function's)."""
+    end = at + len(word)
+    return "/" not in word and text.startswith(word, at) and (end == len(text) or text[end] in " \t\r\n;&|<>)") and \
         not text[_command_start(text, at):at].strip(" \t")
 
 
@@ -684,8 +694,7 @@ def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]
     """The arguments a loop over them can go round in a file the texts only run (a new shell: its arguments are the
     words after its name there, shell/walk.Walk._arguments), where that is fewer than _args' bound for all: at each
     place that can name it (_follow's edges), the blank-separated words after its name to its line's end (and two
-    more for a `while`; for `getopts`, which takes each letter of an option, their characters), none where its name
-    is a bare command (_bare_head: not run). Not for the launcher, a file a place may source (it has its caller's
+    more for a `while`; for `getopts`, which takes each letter of an option, their characters). Not for the launcher, a file a place may source (it has its caller's
     arguments: _sources_none), one whose function bodies loop over their own arguments (their calls' words), nor
     where a place gives it an expansion (`$1`, `"$@"`: the caller's arguments, `$A`: _args) or a quote (a quoted
     word may run on to other lines, each of its words a round of `for p in $*`)."""
@@ -698,8 +707,6 @@ def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]
             for i in places:
                 name, _, sourced = t.shells[i]
                 at = t._shell_at[i]
-                if _bare_head(t.text, at, name):
-                    continue
                 end = t.text.find(name, at) + len(name)     # (the name ends the word that starts at `at`)
                 rest = _logical_lines(t.text[end:_line_end(t.text, at)])[0] \
                     if not sourced and end >= len(name) and not _BLANKS.search(t.text, at, end) else "$"
@@ -711,6 +718,18 @@ def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]
 
 
 _BLANKS = re.compile(r"\s")
+# a command headed by an option (`--data_path source data`): the walk sources only where `source` is the head (after
+# assignments and keywords), and no option is one of those; a function so named is a call (why_walked walks then)
+_OPTION_HEAD = re.compile(r"[ \t]*(-[\w.:+=-]*)[ \t]+(?:[\w.:+=-]+[ \t]+)*")
+
+
+def _no_path(text: str, at: int, end: int) -> bool:
+    """Whether the `.sh` word from `at` to `end` is in its command's first word, written out, after a `:` there
+    (`echo"usage:./x.sh <args>"`, a blank left out): a command the walk neither runs as a script (the path of one,
+    shell/command_line._SCRIPT_PATH, holds no `:`) nor sources; not an assignment (`A=a:./x.sh`: a value a `source
+    $A` may find)."""
+    head = text[_command_start(text, at):end].lstrip(" \t")
+    return ":" in head and not any(c in head for c in " \t\r\n$`\\=")
 _RUNNERS = {"bash", "sh", "dash", "zsh", "ksh", "source", ".", "exec", "nohup", "time", "command", ""}
 
 
@@ -1015,6 +1034,8 @@ def why_walked(text: str, path: str) -> str:
         return "its commands may reach the walk's bound"
     if own.printed and own.defined & _PRINTERS:
         return "a function named echo or printf"    # (its `.sh` arguments were left out: _printed)
+    if own.option_heads & own.defined:
+        return "a function named as an option before `source`"
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
     if _linked(os.path.dirname(launcher)):
@@ -1044,7 +1065,8 @@ def why_walked(text: str, path: str) -> str:
             return "a file it runs or sources runs again on the way"
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
-        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds)
+        own_shell = _same_shell(texts, launcher, edges)
+        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, own_shell)
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -1056,6 +1078,8 @@ def why_walked(text: str, path: str) -> str:
     functions = {n for t in texts.values() for n in t.defined}
     if functions & _PRINTERS and any(t.printed for t in texts.values()):
         return "a function named echo or printf"
+    if any(functions & t.option_heads for t in texts.values()):
+        return "a function named as an option before `source`"
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     held = _held(texts, functions)
@@ -1073,7 +1097,6 @@ def why_walked(text: str, path: str) -> str:
     # only the scripts of the launcher's own shell: a file it runs is a new shell, whose launches are reported on that
     # file (shell_launches._prepared) and whose variables and folders do not come back; it was followed for its
     # commands, levels and absolute paths (where its walk may stop: NPP191 on the launcher)
-    own_shell = _same_shell(texts, launcher, edges)
     names = set()
     for p, t in texts.items():
         if p not in own_shell:
@@ -1256,17 +1279,19 @@ def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times:
 
 
 def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None,
-            own: Optional[Dict[str, int]] = None) -> int:
+            own: Optional[Dict[str, int]] = None, shell: Optional[Set[str]] = None) -> int:
     """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run
     (weights: _weights'), those of a file it sources as often as it sources it (the shell is the same), and those of
     the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
-    back)."""
+    back); not those of a file it runs that names no file to run or source, out of the launcher's shell (shell:
+    _same_shell's): its scripts are its own (reported on it), and where it goes finds nothing the scan follows."""
 
     def need(p: str) -> int:
         t = texts[p]
         r = own.get(p, rounds) if own else rounds
         loops = r ** (len(t.commands) // 2 - 1) * times
-        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items() if not sourced]
+        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items()
+               if not sourced and (shell is None or c in shell or texts[c].shells)]
         return (weights[p][1] if weights else t.weighted(t.levels, r, times)) + max(ran, default=0) + \
             sum(n * loops * need(c) for c, (n, sourced, _) in edges.get(p, {}).items() if sourced)
 
