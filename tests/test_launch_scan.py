@@ -218,6 +218,37 @@ def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypat
     assert _weights(texts, 2) == {"child.sh": (45 + 3 * 71 + 12 * 3, 0, 71)}     # f: 1 + 40 + 10 * 3 walks
 
 
+LIB = "f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\nh() { echo; }\n"
+
+
+@pytest.mark.parametrize("text, why", [
+    # f walked 1 + 2 times (twice by g's two walks, once as a body that may run): 300 of f's commands
+    ("source ./lib.sh\ng() { f; h; }\ng\ng\npython3 ../train.py\n", ""),
+    ("g() { f; h; }\n. ./lib.sh\nfor a\ndo\n  g\ndone\npython3 ../train.py\n", ""),
+    # g's name in its own body is no call: the walk calls no function inside itself
+    ("source ./lib.sh\ng() { f; echo \"usage: g\"; }\ng\ng\npython3 ../train.py\n", ""),
+    # f walked 1,000 times: the walk stops at its bound
+    ("source ./lib.sh\ng() { f; f; f; f; f; f; f; f; f; f; }\nk() { g; g; g; g; g; g; g; g; g; g; }\n"
+     "k; k; k; k; k; k; k; k; k; k\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    # calls that lead back: the bound stays (calls + 1) ** functions
+    ("source ./lib.sh\ng() { f; k; }\nk() { g; }\ng; g; g; g\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+])
+def test_a_function_a_sourced_file_defines_weighs_by_the_calls_of_every_file(project, text, why, monkeypatch):
+    """A sourced file shares the shell's functions, so a call may cross files: each body is walked once per walk of
+    each place that calls it, in any file (and once more per entry of its file), each file's top level once per walk
+    of each place that runs or sources it (_cross_commands), not the (calls + 1) ** functions of _times (125 here:
+    12,500 of f's commands)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "lib.sh").write_text(LIB)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    elif "k; k" in text:
+        assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+
+
 LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk's bound: four runs reach it
 
 
@@ -632,6 +663,29 @@ def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
     path.write_text(text)
     from flake8_npuprof.engine.launch_scan import why_walked
     assert why_walked(text, str(path)).startswith("an absolute path that is there")
+
+
+@pytest.mark.parametrize("head, walked", [
+    ("grep -c ^processor", False), ("wc -l", False), ("git -C", False),
+    # what these print the walk knows: a value a `cd $D` may go to (or one it gives a command whose output it knows)
+    ("dirname", True), ("echo", True), ("cat", True), ("readlink -f", True), ("realpath", True), ("$CMD", True),
+    ("cd", True), ("bash ./x.sh", True),
+])
+def test_an_absolute_path_in_a_substitution_the_walk_does_not_evaluate_is_no_directory(project, tmp_path, head, walked,
+                                                                                        monkeypatch):
+    """`$(grep -c ^processor /proc/cpuinfo)`: the walk knows the output of a substitution only where its command is one
+    of shell/expand.Expander._output's (`dirname`, `echo`, `pwd`, ...), runs none of its commands, so a path that is
+    only such a command's argument leads nowhere."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    for text in (f"D=$({head} {tmp_path / 'elsewhere'})\ncd $D\npython3 train.py\n",
+                 f"N=`{head} {tmp_path / 'elsewhere'}`\npython3 ../train.py $N\n"):
+        path.write_text(text)
+        assert why_walked(text, str(path)).startswith("an absolute path that is there") == walked, text
+        if not walked:
+            _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
 def test_a_launcher_running_a_script_whose_walk_stops_is_walked_and_says_so(project):

@@ -31,7 +31,8 @@ where that is certain (why_walked says what is not):
   ends with that name and the rest of the word (`pwd/x.py`);
 - every absolute path (`/data/x`, `"/home/u/$d"`, `~/x` as the walk's `cd` reads it) is one the directories
   cannot reach a script through: it does not exist (with as many levels up as the texts go up), it is in the
-  region listed, or it is only a program's argument (`cp /data/x .`, `--data_dir=/data`: not an assignment's
+  region listed, or it is only a program's argument (`cp /data/x .`, `--data_dir=/data`, in a substitution of a
+  command whose output the walk does not know, `$(grep -c x /proc/cpuinfo)`: not an assignment's
   value, not on a command through which an argument becomes a directory, a script or a variable: `cd`,
   `source`, `export`, a loop, a function, a shell script run), also as the value of a variable assigned at a
   command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
@@ -43,7 +44,8 @@ where that is certain (why_walked says what is not):
   at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
   which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
   `source` of it, a file it runs once (a new shell: its `cd` does not come back);
-- the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS;
+- the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS (where a function may
+  be called from another file of the shell, each body once per walk of each place that names it, in any file);
 - every file with one of the scripts' names in that region (found by a listing of it, built from each folder's
   entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups:
   the walk's launches ask the same).
@@ -525,6 +527,13 @@ class _Text:
         start, _, depth, body = self._stretches[k]
         return rounds ** (depth + (start in self._headers)) * (times if body >= 0 else 1)
 
+    def where(self, at: int) -> Tuple[int, int]:
+        """(how many loops over the arguments run the text at `at` once a round, a loop's head counting as inside it;
+        the function body that holds it, or -1)."""
+        starts = [a for a, _, _, _ in self._stretches]
+        start, _, depth, body = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
+        return depth + (start in self._headers), body
+
     def weighted(self, counts: List[int], rounds: int, times: int) -> int:
         """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
         return sum(n * rounds ** (k // 2) * (times if k % 2 else 1) for k, n in enumerate(counts))
@@ -906,6 +915,12 @@ _PASSES = {"cd", "pushd", "popd", "source", ".", "eval", "exec", "export", "loca
            "builtin", "timeout", "taskset", "numactl", "mpirun", "mpiexec", "srun", "horovodrun", "torchrun"}
 
 
+# the commands whose output the walk knows in a substitution (shell/expand.Expander._output: what it prints may become
+# a value, `d=$(dirname /data/x)`); any other's output it does not know, and it runs none of them
+_PRINTING = {"cd", "pushd", "popd", "pwd", "dirname", "readlink", "realpath", "basename", "echo", "printf", "cat",
+             "eval", "exec", "command", "builtin", "sudo", "env", "nohup", "time"}
+
+
 def _program_words(text: str, at: int) -> Optional[Set[str]]:
     """The words before the word at `at` in its command when that word is only an argument of a program (`cp /data/x
     .`, `python3 x.py --data=/data`): it is not an assignment's value, and its command (from the operator or line
@@ -924,9 +939,11 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         if line < 1 or text[line - 1] != "\\":
             break
     start = max([line + 1] + [text.rfind(c, line + 1, k) + 1 for c in ";&|(){}`"])     # or after an operator
-    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
-        return None                     # `x=$(echo /data)`: what a substitution prints may become a value
     words = [w.strip("'\"") for w in text[start:k].split()]
+    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)) and \
+            (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
+             text[start - 1] == "`" and text.count("`", line + 1, start - 1) % 2):
+        return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it)
     if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
         return None
     return set(words)
@@ -1063,6 +1080,8 @@ def why_walked(text: str, path: str) -> str:
         commands = _commands(texts, edges, launcher, rounds, times, weights, own_rounds)
         if commands is None:
             return "a file it runs or sources runs again on the way"
+        if weights is None and commands >= MAX_COMMANDS:       # (_times' bound: each call's walks, counted)
+            commands = min(commands, _cross_commands(texts, edges, launcher, rounds, own_rounds) or commands)
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
         own_shell = _same_shell(texts, launcher, edges)
@@ -1239,6 +1258,63 @@ def _times(texts: Dict[str, _Text]) -> int:
     names = {n for t in texts.values() for n in t.defined}
     calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined
     return (calls + 1) ** defined
+
+
+def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
+                    own: Optional[Dict[str, int]] = None) -> Optional[int]:
+    """The most commands a walk of the launcher can count where a function may be called from another file than its
+    own (_weights: None; a sourced file shares the shell's functions): each file's top level walked once per walk of
+    each place that runs or sources it (the launcher's once), each function body once per walk of each place that
+    names it in any text (a call: _Text.walked) and once more per walk of its file's top level (a body no call
+    reaches is walked once as one that may run, at the end of each shell that defined it), a place in a loop over
+    the arguments once a round; a function's name in its own body is no call (shell/walk.Walk._simple calls none
+    being walked). None where calls or files lead back to themselves (_times is the bound then)."""
+    names: Dict[str, List[Tuple[str, int]]] = {}
+    for p, t in texts.items():
+        for n, (name, _) in enumerate(t._functions):
+            names.setdefault(name, []).append((p, n))
+    into: Dict[Tuple[str, int], List[Tuple[Tuple[str, int], int]]] = {}    # unit: (the unit of a place, its rounds)
+    for p, t in texts.items():
+        r = own.get(p, rounds) if own else rounds
+        written = {at for _, at in t._functions}
+        for at, name in _names_at(t.text, names):
+            if at not in written:
+                depth, body = t.where(at)
+                for unit in names[name]:
+                    if unit != (p, body):       # (in its own body: the walk calls no function inside itself)
+                        into.setdefault(unit, []).append(((p, body), r ** depth))
+        for c, (_, _, places) in edges.get(p, {}).items():
+            for i in places:
+                depth, body = t.where(t._shell_at[i])
+                into.setdefault((c, -1), []).append(((p, body), r ** depth))
+    done: Dict[Tuple[str, int], int] = {}
+    busy: Set[Tuple[str, int]] = set()
+
+    def walks(unit: Tuple[str, int]) -> Optional[int]:
+        if unit in done:
+            return done[unit]
+        if unit in busy:
+            return None
+        busy.add(unit)
+        total = 1 if unit == (launcher, -1) else 0
+        for outer, n in into.get(unit, []) + ([((unit[0], -1), 1)] if unit[1] >= 0 else []):
+            w = walks(outer)
+            if w is None:
+                return None
+            total += n * w
+        busy.discard(unit)
+        done[unit] = total
+        return total
+
+    out = 0
+    for p, t in texts.items():
+        r = own.get(p, rounds) if own else rounds
+        for body, counts in t._in_body.items():
+            w = walks((p, body))
+            if w is None:
+                return None
+            out += w * sum(commands * r ** depth for depth, (commands, _) in enumerate(counts))
+    return out
 
 
 def _named(found: "_Listing", name: str) -> List[str]:
