@@ -418,6 +418,9 @@ def test_a_source_after_an_option_is_a_call_of_a_function_of_that_name(project):
     text = "function --data_path {\n  \"$@\"\n}\n--data_path source data\npython3 ../train.py\n"
     path.write_text(text)
     assert why_walked(text, str(path)) == "a function named as an option before `source`"
+    # a first word not written out whole may be another name (`-x"y"` is `-xy`): its `source` is followed
+    from flake8_npuprof.engine.launch_scan import _Text
+    assert _Text("x.sh", '-x"y" source d\n-x$C source d\n').shells == [("d", "", True)] * 2
 
 
 def test_a_name_several_files_have_counts_the_longest_once(project, monkeypatch):

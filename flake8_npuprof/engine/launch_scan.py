@@ -729,7 +729,7 @@ def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]
 _BLANKS = re.compile(r"\s")
 # a command headed by an option (`--data_path source data`): the walk sources only where `source` is the head (after
 # assignments and keywords), and no option is one of those; a function so named is a call (why_walked walks then)
-_OPTION_HEAD = re.compile(r"[ \t]*(-[\w.:+=-]*)[ \t]+(?:[\w.:+=-]+[ \t]+)*")
+_OPTION_HEAD = re.compile(r"[ \t]*(-[\w.:+=-]*)[ \t]")      # (the whole first word: a function's name if any)
 
 
 def _no_path(text: str, at: int, end: int) -> bool:
