@@ -997,3 +997,42 @@ def test_random_launchers_the_scan_settles_start_no_profiled_script(project):
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow, text
     assert settled >= 40
+
+
+THIRTY = " ".join(f"w{i}" for i in range(30))
+# lines that exercise the counts of arguments, calls and levels across the files a launcher runs or sources (loop.sh
+# goes round once per argument, 60 commands a round; lib.sh's f has 100; up.sh goes up and names nothing)
+FILES_FUZZ = [
+    "bash ./loop.sh a", "bash ./loop.sh a b c d e f g h", "loop.sh $A $A $A", f'A="{THIRTY}"', "bash ./loop.sh $A",
+    "bash ./loop.sh $A $A $A", "for a; do bash ./loop.sh a b; done", "f2() { bash ./loop.sh \"$@\"; }", "f2 $A $A",
+    "source ./lib.sh", ". ./lib.sh", "g() { f; f; f; }", "g", "k() { g; g; g; g; }", "k", "k; k; k",
+    'echo"usage:./loop.sh $A"', "  --data_path source lib", "N=$(grep -c x /proc/cpuinfo)", "cd ..",
+    "bash ./up.sh", ". ./up.sh", "python3 ../train.py", "python3 ../tools/p.py", "python3 train.py",
+    "bash ./loop.sh 'a\nb c d'", "lib.sh", "bash lib.sh a b",
+]
+
+
+def test_random_launchers_running_and_sourcing_files_the_scan_settles_are_as_walked(project):
+    """Random launchers of FILES_FUZZ's lines: each one the scan settles starts no script that may hold a setup by its
+    walk, and its findings are those of every walk (NPP191 where the walk stops at its bound included)."""
+    import random
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
+    (project / "test" / "loop.sh").write_text("for p in $*\ndo\n" + "".join(f"  echo {i}\n" for i in range(60)) +
+                                              "done\n")
+    (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
+    (project / "test" / "up.sh").write_text("cd ..\necho up\n")
+    rnd = random.Random(12)
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(120):
+        text = "\n".join(rnd.choice(FILES_FUZZ) for _ in range(rnd.randint(1, 6))) + "\n"
+        path.write_text(text)
+        if why_walked(text, str(path)):
+            continue
+        settled += 1
+        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow, text
+    assert settled >= 30
