@@ -409,6 +409,21 @@ def test_a_file_run_that_names_nothing_adds_no_level(project, text, why, monkeyp
         ["x.sh", "x.sh", "x.sh", "y.sh", "d"]
 
 
+def test_a_file_run_that_runs_what_it_is_given_goes_up_for_it(project, tmp_path):
+    """`bash ./up.sh ./far.sh` where up.sh goes up and runs its argument: up.sh names no file, but the name it is given
+    is found from where it went (far.sh above the launcher's folder, long enough to stop the walk): its levels count
+    wherever a file's name is given as a value or an argument, not run where it stands."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "up.sh").write_text('cd ..\nbash "$1"\n')
+    (project / "far.sh").write_text(LONG_CHILD * 4)
+    path = project / "test" / "run.sh"
+    text = "bash ./up.sh ./far.sh\npython3 train.py\n"
+    path.write_text(text)
+    with bench.every_walk():
+        assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+    assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
+
+
 def test_a_source_after_an_option_is_a_call_of_a_function_of_that_name(project):
     """`--data_path source data` is no command unless a function has that name (bash defines one so named; the walk
     too): the launcher is walked then."""
@@ -1001,14 +1016,16 @@ def test_random_launchers_the_scan_settles_start_no_profiled_script(project):
 
 THIRTY = " ".join(f"w{i}" for i in range(30))
 # lines that exercise the counts of arguments, calls and levels across the files a launcher runs or sources (loop.sh
-# goes round once per argument, 60 commands a round; lib.sh's f has 100; up.sh goes up and names nothing)
+# goes round once per argument, 60 commands a round; lib.sh's f has 100; up.sh goes up and names nothing, given.sh
+# goes up and runs what it is given: far.sh there stops the walk)
 FILES_FUZZ = [
     "bash ./loop.sh a", "bash ./loop.sh a b c d e f g h", "loop.sh $A $A $A", f'A="{THIRTY}"', "bash ./loop.sh $A",
     "bash ./loop.sh $A $A $A", "for a; do bash ./loop.sh a b; done", "f2() { bash ./loop.sh \"$@\"; }", "f2 $A $A",
     "source ./lib.sh", ". ./lib.sh", "g() { f; f; f; }", "g", "k() { g; g; g; g; }", "k", "k; k; k",
     'echo"usage:./loop.sh $A"', "  --data_path source lib", "N=$(grep -c x /proc/cpuinfo)", "cd ..",
     "bash ./up.sh", ". ./up.sh", "python3 ../train.py", "python3 ../tools/p.py", "python3 train.py",
-    "bash ./loop.sh 'a\nb c d'", "lib.sh", "bash lib.sh a b",
+    "bash ./loop.sh 'a\nb c d'", "lib.sh", "bash lib.sh a b", "bash ./given.sh ./far.sh", "bash ./given.sh ./up.sh",
+    "python3 train.py",
 ]
 
 
@@ -1022,6 +1039,8 @@ def test_random_launchers_running_and_sourcing_files_the_scan_settles_are_as_wal
                                               "done\n")
     (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
     (project / "test" / "up.sh").write_text("cd ..\necho up\n")
+    (project / "test" / "given.sh").write_text('cd ..\nbash "$1"\n')
+    (project / "far.sh").write_text(LONG_CHILD * 4)
     rnd = random.Random(12)
     path = project / "test" / "run.sh"
     settled = 0

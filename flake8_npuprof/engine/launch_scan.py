@@ -1085,7 +1085,9 @@ def why_walked(text: str, path: str) -> str:
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
         own_shell = _same_shell(texts, launcher, edges)
-        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, own_shell)
+        # (a file's name given as a value or an argument, `bash ./up.sh ./far.sh`, is found from where that file went)
+        given = any(not _runs_here(t.text, at) for t in texts.values() for at in t._shell_at)
+        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell)
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -1360,7 +1362,8 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     (weights: _weights'), those of a file it sources as often as it sources it (the shell is the same), and those of
     the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
     back); not those of a file it runs that names no file to run or source, out of the launcher's shell (shell:
-    _same_shell's): its scripts are its own (reported on it), and where it goes finds nothing the scan follows."""
+    _same_shell's), where every place that names a file runs it there (no name is a value it may be given): its
+    scripts are its own (reported on it), and where it goes it finds nothing the scan follows."""
 
     def need(p: str) -> int:
         t = texts[p]
