@@ -218,6 +218,7 @@ def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypat
     assert _weights(texts, 2) == {"child.sh": (45 + 3 * 71 + 12 * 3, 0, 71)}     # f: 1 + 40 + 10 * 3 walks
 
 
+BOUND = "its commands may reach the walk's bound"
 LIB = "f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\nh() { echo; }\n"
 
 
@@ -231,7 +232,7 @@ LIB = "f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\nh() { echo;
     ("source ./lib.sh\ng() { f; f; f; f; f; f; f; f; f; f; }\nk() { g; g; g; g; g; g; g; g; g; g; }\n"
      "k; k; k; k; k; k; k; k; k; k\npython3 ../train.py\n", "its commands may reach the walk's bound"),
     # calls that lead back: the bound stays (calls + 1) ** functions
-    ("source ./lib.sh\ng() { f; k; }\nk() { g; }\ng; g; g; g\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    ("source ./lib.sh\ng() { f; k; }\nk() { g; }\ng; g; g; g\npython3 ../train.py\n", BOUND),
 ])
 def test_a_function_a_sourced_file_defines_weighs_by_the_calls_of_every_file(project, text, why, monkeypatch):
     """A sourced file shares the shell's functions, so a call may cross files: each body is walked once per walk of
@@ -352,12 +353,13 @@ GETOPTS_CHILD = "while getopts a o\ndo\n" + "".join(f"  echo {i}\n" for i in ran
     ("echo " + SIXTY + "\nf() { bash ./looping.sh a b; }\nf\nf\npython3 ../train.py\n", ""),
     ("echo " + SIXTY + "\nbash ./getopts.sh -a\npython3 ../train.py\n", ""),
     # getopts takes each letter of an option: a round each
-    ("echo " + SIXTY + "\nbash ./getopts.sh -" + "a" * 52 + "\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    ("echo " + SIXTY + "\nbash ./getopts.sh -" + "a" * 52 + "\npython3 ../train.py\n", BOUND),
     # the caller's arguments, a quoted word that may run on, a sourced file (its caller's arguments): _args' bound
-    ("echo " + SIXTY + "\nbash ./looping.sh \"$@\"\npython3 ../train.py\n", "its commands may reach the walk's bound"),
-    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n", "its commands may reach the walk's bound"),
-    ("echo " + SIXTY + "\nsource ./looping.sh a\npython3 ../train.py\n", "its commands may reach the walk's bound"),
-    ("echo " + SIXTY + "\ns() { \"$@\"; }\ns ./looping.sh a\npython3 ../train.py\n",     # (a function may do anything with it)
+    ("echo " + SIXTY + "\nbash ./looping.sh \"$@\"\npython3 ../train.py\n", BOUND),
+    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n", BOUND),
+    ("echo " + SIXTY + "\nsource ./looping.sh a\npython3 ../train.py\n", BOUND),
+    # (a function may do anything with it)
+    ("echo " + SIXTY + "\ns() { \"$@\"; }\ns ./looping.sh a\npython3 ../train.py\n",
      "a function or a file given a variable's words loops over them"),
 ])
 def test_a_file_only_run_loops_over_the_words_its_places_give_it(project, text, why, monkeypatch):
@@ -689,8 +691,8 @@ def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
     ("dirname", True), ("echo", True), ("cat", True), ("readlink -f", True), ("realpath", True), ("$CMD", True),
     ("cd", True), ("bash ./x.sh", True),
 ])
-def test_an_absolute_path_in_a_substitution_the_walk_does_not_evaluate_is_no_directory(project, tmp_path, head, walked,
-                                                                                        monkeypatch):
+def test_an_absolute_path_in_a_substitution_the_walk_cannot_print_is_no_directory(project, tmp_path, head, walked,
+                                                                                     monkeypatch):
     """`$(grep -c ^processor /proc/cpuinfo)`: the walk knows the output of a substitution only where its command is one
     of shell/expand.Expander._output's (`dirname`, `echo`, `pwd`, ...), runs none of its commands, so a path that is
     only such a command's argument leads nowhere."""

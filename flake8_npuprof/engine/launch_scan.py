@@ -703,10 +703,11 @@ def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]
     """The arguments a loop over them can go round in a file the texts only run (a new shell: its arguments are the
     words after its name there, shell/walk.Walk._arguments), where that is fewer than _args' bound for all: at each
     place that can name it (_follow's edges), the blank-separated words after its name to its line's end (and two
-    more for a `while`; for `getopts`, which takes each letter of an option, their characters). Not for the launcher, a file a place may source (it has its caller's
-    arguments: _sources_none), one whose function bodies loop over their own arguments (their calls' words), nor
-    where a place gives it an expansion (`$1`, `"$@"`: the caller's arguments, `$A`: _args) or a quote (a quoted
-    word may run on to other lines, each of its words a round of `for p in $*`)."""
+    more for a `while`; for `getopts`, which takes each letter of an option, their characters). Not for the
+    launcher, a file a place may source (it has its caller's arguments: _sources_none), one whose function bodies
+    loop over their own arguments (their calls' words), nor where a place gives it an expansion (`$1`, `"$@"`: the
+    caller's arguments, `$A`: _args) or a quote (a quoted word may run on to other lines, each of its words a round
+    of `for p in $*`)."""
     functions = {n for t in texts.values() for n in t.defined}
     most: Dict[str, int] = {}
     barred = {launcher}
@@ -739,6 +740,8 @@ def _no_path(text: str, at: int, end: int) -> bool:
     $A` may find)."""
     head = text[_command_start(text, at):end].lstrip(" \t")
     return ":" in head and not any(c in head for c in " \t\r\n$`\\=")
+
+
 _RUNNERS = {"bash", "sh", "dash", "zsh", "ksh", "source", ".", "exec", "nohup", "time", "command", ""}
 
 
