@@ -691,8 +691,8 @@ def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
     ("dirname", True), ("echo", True), ("cat", True), ("readlink -f", True), ("realpath", True), ("$CMD", True),
     ("cd", True), ("bash ./x.sh", True),
 ])
-def test_an_absolute_path_in_a_substitution_the_walk_cannot_print_is_no_directory(project, tmp_path, head, walked,
-                                                                                     monkeypatch):
+def test_an_absolute_path_in_a_substitution_the_walk_cannot_print_is_no_directory(
+        project, tmp_path, head, walked, monkeypatch):
     """`$(grep -c ^processor /proc/cpuinfo)`: the walk knows the output of a substitution only where its command is one
     of shell/expand.Expander._output's (`dirname`, `echo`, `pwd`, ...), runs none of its commands, so a path that is
     only such a command's argument leads nowhere."""
