@@ -218,6 +218,38 @@ def test_a_shell_script_it_runs_weighs_its_own_function_calls(project, monkeypat
     assert _weights(texts, 2) == {"child.sh": (45 + 3 * 71 + 12 * 3, 0, 71)}     # f: 1 + 40 + 10 * 3 walks
 
 
+BOUND = "its commands may reach the walk's bound"
+LIB = "f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\nh() { echo; }\n"
+
+
+@pytest.mark.parametrize("text, why", [
+    # f walked 1 + 2 times (twice by g's two walks, once as a body that may run): 300 of f's commands
+    ("source ./lib.sh\ng() { f; h; }\ng\ng\npython3 ../train.py\n", ""),
+    ("g() { f; h; }\n. ./lib.sh\nfor a\ndo\n  g\ndone\npython3 ../train.py\n", ""),
+    # g's name in its own body is no call: the walk calls no function inside itself
+    ("source ./lib.sh\ng() { f; echo \"usage: g\"; }\ng\ng\npython3 ../train.py\n", ""),
+    # f walked 1,000 times: the walk stops at its bound
+    ("source ./lib.sh\ng() { f; f; f; f; f; f; f; f; f; f; }\nk() { g; g; g; g; g; g; g; g; g; g; }\n"
+     "k; k; k; k; k; k; k; k; k; k\npython3 ../train.py\n", "its commands may reach the walk's bound"),
+    # calls that lead back: the bound stays (calls + 1) ** functions
+    ("source ./lib.sh\ng() { f; k; }\nk() { g; }\ng; g; g; g\npython3 ../train.py\n", BOUND),
+])
+def test_a_function_a_sourced_file_defines_weighs_by_the_calls_of_every_file(project, text, why, monkeypatch):
+    """A sourced file shares the shell's functions, so a call may cross files: each body is walked once per walk of
+    each place that calls it, in any file (and once more per entry of its file), each file's top level once per walk
+    of each place that runs or sources it (_cross_commands), not the (calls + 1) ** functions of _times (125 here:
+    12,500 of f's commands)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "lib.sh").write_text(LIB)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    elif "k; k" in text:
+        assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+
+
 LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk's bound: four runs reach it
 
 
@@ -273,6 +305,139 @@ def test_the_arguments_a_loop_goes_round_are_those_its_caller_can_give(project, 
         slow = bench._check(str(path), text)
     assert "NPP191" in {f.code for f in slow[0]}
     assert bench._check(str(path), text) == slow
+
+
+TEN = " ".join(f"a{i}" for i in range(10))
+
+
+@pytest.mark.parametrize("text, why", [
+    # a bare name at a command's head: the walk runs a child script only by a path (`./x.sh`) or a shell (`bash x.sh`;
+    # a bare one is looked up on PATH), so no argument of that line reaches the loop
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nif [ -n "$A" ]; then\n  looping.sh $A $A\nfi\npython3 ../train.py\n', ""),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nlooping.sh $A $A;\tlooping.sh $A\npython3 ../train.py\n', ""),
+    # a name inside a word whose path no file of that name ends with (`echo"usage:./x.sh <args>"`, a missing blank)
+    ('bash ./looping.sh a b\nif [ "$1" = -h ]; then echo"usage:./looping.sh $1"; fi\npython3 ../train.py\n', ""),
+    # where the walk may run it with a variable's words: still walked
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nbash looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\n./looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nnohup looping.sh $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\n"looping.sh" $A $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('A="' + TEN + '"\nlooping.sh() { for a; do echo $a; done; }\nbash ./looping.sh a b\nlooping.sh $A\n'
+     'python3 ../train.py\n', "a function given a variable's words loops over them"),
+    ('A="' + TEN + '"\nbash ./looping.sh a b\nbash usage/../looping.sh $A\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+])
+def test_a_place_that_cannot_run_the_looping_file_gives_it_no_arguments(project, text, why, monkeypatch):
+    """The arguments a loop over them goes round are counted at the places that can run its file: not a bare name at a
+    command's head (the walk runs no child script there), nor a word whose path none of the files followed ends with
+    (as the files are followed: _follow)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "looping.sh").write_text("for p in $*\ndo\n" + "  echo $p\n" * 20 + "done\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
+GETOPTS_CHILD = "while getopts a o\ndo\n" + "".join(f"  echo {i}\n" for i in range(100)) + "done\n"
+
+
+@pytest.mark.parametrize("text, why", [
+    # a file only run: its loop goes round once per word after its name there (one), not _args' bound for all (63)
+    ("echo " + SIXTY + "\nbash ./looping.sh a\npython3 ../train.py\n", ""),
+    ("echo " + SIXTY + "\nf() { bash ./looping.sh a b; }\nf\nf\npython3 ../train.py\n", ""),
+    ("echo " + SIXTY + "\nbash ./getopts.sh -a\npython3 ../train.py\n", ""),
+    # getopts takes each letter of an option: a round each
+    ("echo " + SIXTY + "\nbash ./getopts.sh -" + "a" * 52 + "\npython3 ../train.py\n", BOUND),
+    # the caller's arguments, a quoted word that may run on, a sourced file (its caller's arguments): _args' bound
+    ("echo " + SIXTY + "\nbash ./looping.sh \"$@\"\npython3 ../train.py\n", BOUND),
+    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n", BOUND),
+    ("echo " + SIXTY + "\nsource ./looping.sh a\npython3 ../train.py\n", BOUND),
+    # (a function may do anything with it)
+    ("echo " + SIXTY + "\ns() { \"$@\"; }\ns ./looping.sh a\npython3 ../train.py\n",
+     "a function or a file given a variable's words loops over them"),
+])
+def test_a_file_only_run_loops_over_the_words_its_places_give_it(project, text, why, monkeypatch):
+    """A loop over the arguments in a file the launcher runs (a new shell) goes round as often as the words after its
+    name at the places that run it (_own_rounds): the launcher's widest line (60 words) no longer bounds it."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "looping.sh").write_text(LOOPING_CHILD)
+    (project / "test" / "getopts.sh").write_text(GETOPTS_CHILD)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    elif "getopts" in text:
+        assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+
+
+HELP_CHILD = ('cd $(pwd)/..\nif [[ $1 == -h ]]; then\n  echo"usage:./help.sh <args>"\n  echo "parameter explain:\n'
+              '    --data_path    source data of training\n  "\n  exit 1\nfi\necho ok\n')
+
+
+@pytest.mark.parametrize("text, why", [
+    # the file it runs goes a level up, but in its own shell, and names nothing to run or source there: the region
+    # stays the launcher's (no `bash help.sh` above it is followed; its `source data` is no command: an option heads it)
+    ("bash help.sh\npython3 ../train.py\n", ""),
+    ("bash ./help.sh a\npython3 ../train.py\n", ""),
+    # a file it may source goes up in the launcher's shell: the region is the folder above
+    (". ./help.sh\npython3 ../train.py\n", "../../other/train.py may hold a setup"),
+])
+def test_a_file_run_that_names_nothing_adds_no_level(project, text, why, monkeypatch):
+    """A `cd ..` in a file it runs (a new shell) moves only that shell, which the scan follows only to find the files it
+    runs or sources: where it names none, its levels widen no region. Names that enter no file are none: a bare name at
+    a command's head (`x.sh $A`: PATH's), a `.sh` in a first word after a `:` (`echo"usage:./x.sh"`), a `source` after
+    an option (`--data_path source data` in a help text)."""
+    from flake8_npuprof.engine.launch_scan import _Text, why_walked
+    (project / "test" / "help.sh").write_text(HELP_CHILD)
+    other = project.parent / "other"
+    other.mkdir()
+    (other / "help.sh").write_text("python3 train.py\n")
+    (other / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    assert _Text("x.sh", HELP_CHILD).shells == []
+    assert _Text("x.sh", "x.sh $A\nfoo:./y.sh\nA=a:./b.sh\n  --d source d\n").shells == [("b.sh", "/a:./b.sh", False)]
+    assert [n for n, _, _ in _Text("x.sh", "./x.sh\n\"x.sh\"\nnohup x.sh\nf x:./y.sh\n--d; source d\n").shells] == \
+        ["x.sh", "x.sh", "x.sh", "y.sh", "d"]
+
+
+def test_a_file_run_that_runs_what_it_is_given_goes_up_for_it(project, tmp_path):
+    """`bash ./up.sh ./far.sh` where up.sh goes up and runs its argument: up.sh names no file, but the name it is given
+    is found from where it went (far.sh above the launcher's folder, long enough to stop the walk): its levels count
+    wherever a file's name is given as a value or an argument, not run where it stands."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "up.sh").write_text('cd ..\nbash "$1"\n')
+    (project / "far.sh").write_text(LONG_CHILD * 4)
+    path = project / "test" / "run.sh"
+    text = "bash ./up.sh ./far.sh\npython3 train.py\n"
+    path.write_text(text)
+    with bench.every_walk():
+        assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+    assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
+
+
+def test_a_source_after_an_option_is_a_call_of_a_function_of_that_name(project):
+    """`--data_path source data` is no command unless a function has that name (bash defines one so named; the walk
+    too): the launcher is walked then."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "data").write_text("cd ..\n")
+    path = project / "test" / "run.sh"
+    text = "function --data_path {\n  \"$@\"\n}\n--data_path source data\npython3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "a function named as an option before `source`"
+    # a first word not written out whole may be another name (`-x"y"` is `-xy`): its `source` is followed
+    from flake8_npuprof.engine.launch_scan import _Text
+    assert _Text("x.sh", '-x"y" source d\n-x$C source d\n').shells == [("d", "", True)] * 2
 
 
 def test_a_name_several_files_have_counts_the_longest_once(project, monkeypatch):
@@ -518,6 +683,29 @@ def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
     path.write_text(text)
     from flake8_npuprof.engine.launch_scan import why_walked
     assert why_walked(text, str(path)).startswith("an absolute path that is there")
+
+
+@pytest.mark.parametrize("head, walked", [
+    ("grep -c ^processor", False), ("wc -l", False), ("git -C", False),
+    # what these print the walk knows: a value a `cd $D` may go to (or one it gives a command whose output it knows)
+    ("dirname", True), ("echo", True), ("cat", True), ("readlink -f", True), ("realpath", True), ("$CMD", True),
+    ("cd", True), ("bash ./x.sh", True),
+])
+def test_an_absolute_path_in_a_substitution_the_walk_cannot_print_is_no_directory(
+        project, tmp_path, head, walked, monkeypatch):
+    """`$(grep -c ^processor /proc/cpuinfo)`: the walk knows the output of a substitution only where its command is one
+    of shell/expand.Expander._output's (`dirname`, `echo`, `pwd`, ...), runs none of its commands, so a path that is
+    only such a command's argument leads nowhere."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "train.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    for text in (f"D=$({head} {tmp_path / 'elsewhere'})\ncd $D\npython3 train.py\n",
+                 f"N=`{head} {tmp_path / 'elsewhere'}`\npython3 ../train.py $N\n"):
+        path.write_text(text)
+        assert why_walked(text, str(path)).startswith("an absolute path that is there") == walked, text
+        if not walked:
+            _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
 def test_a_launcher_running_a_script_whose_walk_stops_is_walked_and_says_so(project):
@@ -826,3 +1014,46 @@ def test_random_launchers_the_scan_settles_start_no_profiled_script(project):
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow, text
     assert settled >= 40
+
+
+THIRTY = " ".join(f"w{i}" for i in range(30))
+# lines that exercise the counts of arguments, calls and levels across the files a launcher runs or sources (loop.sh
+# goes round once per argument, 60 commands a round; lib.sh's f has 100; up.sh goes up and names nothing, given.sh
+# goes up and runs what it is given: far.sh there stops the walk)
+FILES_FUZZ = [
+    "bash ./loop.sh a", "bash ./loop.sh a b c d e f g h", "loop.sh $A $A $A", f'A="{THIRTY}"', "bash ./loop.sh $A",
+    "bash ./loop.sh $A $A $A", "for a; do bash ./loop.sh a b; done", "f2() { bash ./loop.sh \"$@\"; }", "f2 $A $A",
+    "source ./lib.sh", ". ./lib.sh", "g() { f; f; f; }", "g", "k() { g; g; g; g; }", "k", "k; k; k",
+    'echo"usage:./loop.sh $A"', "  --data_path source lib", "N=$(grep -c x /proc/cpuinfo)", "cd ..",
+    "bash ./up.sh", ". ./up.sh", "python3 ../train.py", "python3 ../tools/p.py", "python3 train.py",
+    "bash ./loop.sh 'a\nb c d'", "lib.sh", "bash lib.sh a b", "bash ./given.sh ./far.sh", "bash ./given.sh ./up.sh",
+    "python3 train.py",
+]
+
+
+def test_random_launchers_running_and_sourcing_files_the_scan_settles_are_as_walked(project):
+    """Random launchers of FILES_FUZZ's lines: each one the scan settles starts no script that may hold a setup by its
+    walk, and its findings are those of every walk (NPP191 where the walk stops at its bound included)."""
+    import random
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
+    (project / "test" / "loop.sh").write_text("for p in $*\ndo\n" + "".join(f"  echo {i}\n" for i in range(60)) +
+                                              "done\n")
+    (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
+    (project / "test" / "up.sh").write_text("cd ..\necho up\n")
+    (project / "test" / "given.sh").write_text('cd ..\nbash "$1"\n')
+    (project / "far.sh").write_text(LONG_CHILD * 4)
+    rnd = random.Random(12)
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(120):
+        text = "\n".join(rnd.choice(FILES_FUZZ) for _ in range(rnd.randint(1, 6))) + "\n"
+        path.write_text(text)
+        if why_walked(text, str(path)):
+            continue
+        settled += 1
+        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow, text
+    assert settled >= 30

@@ -11,7 +11,10 @@ where that is certain (why_walked says what is not):
   msprof, PROFILE_TYPE, NPP015) is read from the launcher's own text; a launch in a file it runs or sources is
   reported on that file (shell_launches._prepared), so those files' words only decide what is walked;
 - the files it runs or sources (`bash x.sh`, `source env`, `. ./env.sh`) are followed with the same scan, found by
-  their names as the walk finds them (below the folders its relative paths reach), to MAX_SOURCED deep, no file
+  their names as the walk finds them (below the folders its relative paths reach; not a name that enters no file:
+  a bare `x.sh` heading its command, which the walk runs from no path, a `.sh` after a `:` in a command's first
+  word, `echo"usage:./x.sh"`, nor a `source` in a command an option heads, `--data_path source data` of a help
+  text, unless a function has that name), to MAX_SOURCED deep, no file
   twice on one chain, each within the read bound: every script the launcher and the files it may source can name
   counts (a launcher that sources a `.sh` starting a profiled script is walked); a file every place that names it
   runs in a new shell (`bash x.sh`, `./x.sh`, _sources_none) is followed for its commands, levels and absolute
@@ -28,16 +31,21 @@ where that is certain (why_walked says what is not):
   ends with that name and the rest of the word (`pwd/x.py`);
 - every absolute path (`/data/x`, `"/home/u/$d"`, `~/x` as the walk's `cd` reads it) is one the directories
   cannot reach a script through: it does not exist (with as many levels up as the texts go up), it is in the
-  region listed, or it is only a program's argument (`cp /data/x .`, `--data_dir=/data`: not an assignment's
+  region listed, or it is only a program's argument (`cp /data/x .`, `--data_dir=/data`, in a substitution of a
+  command whose output the walk does not know, `$(grep -c x /proc/cpuinfo)`: not an assignment's
   value, not on a command through which an argument becomes a directory, a script or a variable: `cd`,
   `source`, `export`, a loop, a function, a shell script run), also as the value of a variable assigned at a
   command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
   module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
-  as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder), counted as often as they can
+  as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder; nor those of a file run in a new
+  shell that names no file to run or source: where it goes, nothing the scan follows is), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
-  at most), a sourced file once per `source` of it, a file it runs once (a new shell: its `cd` does not come back);
-- the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS;
+  at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
+  which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
+  `source` of it, a file it runs once (a new shell: its `cd` does not come back);
+- the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS (where a function may
+  be called from another file of the shell, each body once per walk of each place that names it, in any file);
 - every file with one of the scripts' names in that region (found by a listing of it, built from each folder's
   entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups:
   the walk's launches ask the same).
@@ -233,6 +241,7 @@ class _Text:
         self.dot_commands: List[Set[str]] = []
         self.links = "readlink" in text or "realpath" in text
         self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
+        self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
@@ -293,6 +302,8 @@ class _Text:
             if not sourced and _printed(text, max(0, line + 1), at):
                 self.printed = True     # `echo "usage: ./x.sh"`: a builtin's argument, no file it runs
                 continue
+            if not sourced and (_bare_head(text, at, word) or _no_path(text, at, m.end())):
+                continue                # a command that enters no file: `x.sh $A` (PATH's), `echo"usage:./x.sh"`
             if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
         for m in _leftmost(_SOURCED, text):
@@ -301,6 +312,10 @@ class _Text:
                 continue
             if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
                 continue                    # `docker build . \`, "source code," in a text: no command
+            option = _OPTION_HEAD.match(text, _command_start(text, m.start()), m.start())
+            if option:                      # `--data_path  source data of training` (a help text): an option heads it
+                self.option_heads.add(option.group(1))
+                continue
             if self._shell(target, 0, text, True, m.start()):
                 return
         for m in _MODULE.finditer(text):
@@ -512,6 +527,13 @@ class _Text:
         start, _, depth, body = self._stretches[k]
         return rounds ** (depth + (start in self._headers)) * (times if body >= 0 else 1)
 
+    def where(self, at: int) -> Tuple[int, int]:
+        """(how many loops over the arguments run the text at `at` once a round, a loop's head counting as inside it;
+        the function body that holds it, or -1)."""
+        starts = [a for a, _, _, _ in self._stretches]
+        start, _, depth, body = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
+        return depth + (start in self._headers), body
+
     def weighted(self, counts: List[int], rounds: int, times: int) -> int:
         """How often these can be walked: a loop over the arguments `rounds` times, a function body `times`."""
         return sum(n * rounds ** (k // 2) * (times if k % 2 else 1) for k, n in enumerate(counts))
@@ -608,30 +630,116 @@ _EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_]|\(|\{!)|`")
 _FORWARDS = re.compile(r"\$(?:\{?[@*])")
 
 
-def _args(texts: Dict[str, _Text], launcher: str) -> Optional[int]:
+def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
     """How many arguments a loop over them can go round, at most (it is walked once per argument: the launcher's own,
     which check does not know, once): where one is in a function body or a file the launcher runs or sources, the
     words of a line that calls that function or names that file (`\\`-newlines joined), each text's widest added
     for the arguments a call passes on (`"$@"`: as many times as there are functions and files to pass through), and
     two more for a `while` (_Text.walked). None when such a line has a word from a variable (`f $ARGS`: as many
-    arguments as its value has words) or a command's output."""
+    arguments as its value has words) or a command's output. A place that names such a file counts where the walk
+    may run it from there: one of the files the place's name can be (edges: _follow's; without them, any file of
+    that name)."""
     looping = [p for p, t in texts.items() if t.body_loops or p != launcher and len(t.commands) > 2]
     if not looping:
         return sum(t.widest for t in texts.values()) + 2
     functions = {n for t in texts.values() for n in t.defined}
-    files = {os.path.basename(p) for p in looping if p != launcher}
-    for t in texts.values():        # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
-        for (name, _, _), at in zip(t.shells, t._shell_at):
-            if any(name.endswith(f) for f in files) and not _runs_here(t.text, at):
+    files = {p for p in looping if p != launcher}
+    bases = {os.path.basename(p) for p in files}
+    for p, t in texts.items():      # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
+        named = edges.get(p) if edges is not None else None
+        reaching = None if named is None else {i for c, (_, _, places) in named.items() if c in files for i in places}
+        for i, ((name, _, _), at) in enumerate(zip(t.shells, t._shell_at)):
+            if i not in reaching if reaching is not None else not any(name.endswith(f) for f in bases):
+                continue
+            if not _runs_here(t.text, at) or _EXPANSION.search(_logical_line(t.text, at)):
                 return None
     for t in texts.values():
         for line in _logical_lines(t.text):
-            if _EXPANSION.search(line) and (any(f in line for f in files) or _names_at(line, functions)):
+            if _EXPANSION.search(line) and _names_at(line, functions):
                 return None
     rounds = sum(t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
         rounds *= 1 + len(functions) + len(texts)
     return rounds + 2
+
+
+def _line_start(text: str, at: int) -> int:
+    """Where the line that holds text[at] starts (after the line break before it that is not a `\\`-newline)."""
+    start = at
+    while True:
+        start = text.rfind("\n", 0, start)
+        if start < 1 or text[start - 1] != "\\":
+            break
+    return start + 1
+
+
+def _line_end(text: str, at: int) -> int:
+    """Where the line that holds text[at] ends (at the line break after it that is not a `\\`-newline)."""
+    end = at
+    while True:
+        end = text.find("\n", end)
+        if end < 0 or text[end - 1] != "\\":
+            break
+        end += 1
+    return len(text) if end < 0 else end
+
+
+def _logical_line(text: str, at: int) -> str:
+    """The line that holds text[at] (`\\`-newlines joined, as _logical_lines gives it)."""
+    return _logical_lines(text[_line_start(text, at):_line_end(text, at)])[0]
+
+
+def _bare_head(text: str, at: int, word: str) -> bool:
+    """Whether the `.sh` word at `at` is a bare name (no `/`, no quote) that starts its command (`x.sh $A` after a line
+    break or an operator): the walk enters no file there (shell/command_line._child_script runs a path, `./x.sh`, or
+    a shell's operand, `bash x.sh`; bash looks a bare name up on PATH; a function of that name is a call, which
+    _args looks for as any function's)."""
+    end = at + len(word)
+    return "/" not in word and text.startswith(word, at) and (end == len(text) or text[end] in " \t\r\n;&|<>)") and \
+        not text[_command_start(text, at):at].strip(" \t")
+
+
+def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]:
+    """The arguments a loop over them can go round in a file the texts only run (a new shell: its arguments are the
+    words after its name there, shell/walk.Walk._arguments), where that is fewer than _args' bound for all: at each
+    place that can name it (_follow's edges), the blank-separated words after its name to its line's end (and two
+    more for a `while`; for `getopts`, which takes each letter of an option, their characters). Not for the
+    launcher, a file a place may source (it has its caller's arguments: _sources_none), one whose function bodies
+    loop over their own arguments (their calls' words), nor where a place gives it an expansion (`$1`, `"$@"`: the
+    caller's arguments, `$A`: _args) or a quote (a quoted word may run on to other lines, each of its words a round
+    of `for p in $*`)."""
+    functions = {n for t in texts.values() for n in t.defined}
+    most: Dict[str, int] = {}
+    barred = {launcher}
+    for p, t in texts.items():
+        for c, (_, _, places) in edges.get(p, {}).items():
+            most.setdefault(c, 0)
+            for i in places:
+                name, _, sourced = t.shells[i]
+                at = t._shell_at[i]
+                end = t.text.find(name, at) + len(name)     # (the name ends the word that starts at `at`)
+                rest = _logical_lines(t.text[end:_line_end(t.text, at)])[0] \
+                    if not sourced and end >= len(name) and not _BLANKS.search(t.text, at, end) else "$"
+                if sourced or not _sources_none(t.text, at, functions) or any(q in rest for q in "$`'\""):
+                    barred.add(c)
+                    continue
+                most[c] = max(most[c], len(rest) if "getopts" in texts[c].text else len(rest.split()))
+    return {c: n + 2 for c, n in most.items() if c not in barred and not texts[c].body_loops}
+
+
+_BLANKS = re.compile(r"\s")
+# a command headed by an option (`--data_path source data`): the walk sources only where `source` is the head (after
+# assignments and keywords), and no option is one of those; a function so named is a call (why_walked walks then)
+_OPTION_HEAD = re.compile(r"[ \t]*(-[\w.:+=-]*)[ \t]")      # (the whole first word: a function's name if any)
+
+
+def _no_path(text: str, at: int, end: int) -> bool:
+    """Whether the `.sh` word from `at` to `end` is in its command's first word, written out, after a `:` there
+    (`echo"usage:./x.sh <args>"`, a blank left out): a command the walk neither runs as a script (the path of one,
+    shell/command_line._SCRIPT_PATH, holds no `:`) nor sources; not an assignment (`A=a:./x.sh`: a value a `source
+    $A` may find)."""
+    head = text[_command_start(text, at):end].lstrip(" \t")
+    return ":" in head and not any(c in head for c in " \t\r\n$`\\=")
 
 
 _RUNNERS = {"bash", "sh", "dash", "zsh", "ksh", "source", ".", "exec", "nohup", "time", "command", ""}
@@ -810,6 +918,12 @@ _PASSES = {"cd", "pushd", "popd", "source", ".", "eval", "exec", "export", "loca
            "builtin", "timeout", "taskset", "numactl", "mpirun", "mpiexec", "srun", "horovodrun", "torchrun"}
 
 
+# the commands whose output the walk knows in a substitution (shell/expand.Expander._output: what it prints may become
+# a value, `d=$(dirname /data/x)`); any other's output it does not know, and it runs none of them
+_PRINTING = {"cd", "pushd", "popd", "pwd", "dirname", "readlink", "realpath", "basename", "echo", "printf", "cat",
+             "eval", "exec", "command", "builtin", "sudo", "env", "nohup", "time"}
+
+
 def _program_words(text: str, at: int) -> Optional[Set[str]]:
     """The words before the word at `at` in its command when that word is only an argument of a program (`cp /data/x
     .`, `python3 x.py --data=/data`): it is not an assignment's value, and its command (from the operator or line
@@ -828,9 +942,11 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         if line < 1 or text[line - 1] != "\\":
             break
     start = max([line + 1] + [text.rfind(c, line + 1, k) + 1 for c in ";&|(){}`"])     # or after an operator
-    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
-        return None                     # `x=$(echo /data)`: what a substitution prints may become a value
     words = [w.strip("'\"") for w in text[start:k].split()]
+    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)) and \
+            (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
+             text[start - 1] == "`" and text.count("`", line + 1, start - 1) % 2):
+        return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it)
     if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
         return None
     return set(words)
@@ -938,6 +1054,8 @@ def why_walked(text: str, path: str) -> str:
         return "its commands may reach the walk's bound"
     if own.printed and own.defined & _PRINTERS:
         return "a function named echo or printf"    # (its `.sh` arguments were left out: _printed)
+    if own.option_heads & own.defined:
+        return "a function named as an option before `source`"
     if not own.scripts and not own.shells and not own.modules:
         return ""       # it names no script, module or file to follow: none can be started wherever it goes
     if _linked(os.path.dirname(launcher)):
@@ -956,17 +1074,23 @@ def why_walked(text: str, path: str) -> str:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
-        rounds = _args(texts, launcher)
+        rounds = _args(texts, launcher, edges)
         if rounds is None:
             return "a function or a file given a variable's words loops over them"
-        weights = _weights(texts, rounds)
+        own_rounds = _own_rounds(texts, launcher, edges)
+        weights = _weights(texts, rounds, own_rounds)
         times = max(w[2] for w in weights.values()) if weights else _times(texts)
-        commands = _commands(texts, edges, launcher, rounds, times, weights)
+        commands = _commands(texts, edges, launcher, rounds, times, weights, own_rounds)
         if commands is None:
             return "a file it runs or sources runs again on the way"
+        if weights is None and commands >= MAX_COMMANDS:       # (_times' bound: each call's walks, counted)
+            commands = min(commands, _cross_commands(texts, edges, launcher, rounds, own_rounds) or commands)
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
-        need = _levels(texts, edges, launcher, rounds, times, weights)
+        own_shell = _same_shell(texts, launcher, edges)
+        # (a file's name given as a value or an argument, `bash ./up.sh ./far.sh`, is found from where that file went)
+        given = any(not _runs_here(t.text, at) for t in texts.values() for at in t._shell_at)
+        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell)
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -978,6 +1102,8 @@ def why_walked(text: str, path: str) -> str:
     functions = {n for t in texts.values() for n in t.defined}
     if functions & _PRINTERS and any(t.printed for t in texts.values()):
         return "a function named echo or printf"
+    if any(functions & t.option_heads for t in texts.values()):
+        return "a function named as an option before `source`"
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     held = _held(texts, functions)
@@ -995,7 +1121,6 @@ def why_walked(text: str, path: str) -> str:
     # only the scripts of the launcher's own shell: a file it runs is a new shell, whose launches are reported on that
     # file (shell_launches._prepared) and whose variables and folders do not come back; it was followed for its
     # commands, levels and absolute paths (where its walk may stop: NPP191 on the launcher)
-    own_shell = _same_shell(texts, launcher, edges)
     names = set()
     for p, t in texts.items():
         if p not in own_shell:
@@ -1105,7 +1230,8 @@ def _up(folder: str, levels: int) -> str:
     return folder
 
 
-def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[int, int, int]]]:
+def _weights(texts: Dict[str, _Text], rounds: int, own: Optional[Dict[str, int]] = None) \
+        -> Optional[Dict[str, Tuple[int, int, int]]]:
     """Each file's _Text.walked, when every function is defined in one file and called only there (a file run with
     `bash` is a new shell, which has none of its caller's functions; a sourced one shares them: then a call may
     cross, and this is None, as when a call leads back to its function: _times is the bound)."""
@@ -1121,7 +1247,7 @@ def _weights(texts: Dict[str, _Text], rounds: int) -> Optional[Dict[str, Tuple[i
                 return None
     out = {}
     for p, t in texts.items():
-        walked = t.walked(rounds)
+        walked = t.walked(own.get(p, rounds) if own else rounds)
         if walked is None:
             return None
         out[p] = walked
@@ -1139,6 +1265,63 @@ def _times(texts: Dict[str, _Text]) -> int:
     return (calls + 1) ** defined
 
 
+def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
+                    own: Optional[Dict[str, int]] = None) -> Optional[int]:
+    """The most commands a walk of the launcher can count where a function may be called from another file than its
+    own (_weights: None; a sourced file shares the shell's functions): each file's top level walked once per walk of
+    each place that runs or sources it (the launcher's once), each function body once per walk of each place that
+    names it in any text (a call: _Text.walked) and once more per walk of its file's top level (a body no call
+    reaches is walked once as one that may run, at the end of each shell that defined it), a place in a loop over
+    the arguments once a round; a function's name in its own body is no call (shell/walk.Walk._simple calls none
+    being walked). None where calls or files lead back to themselves (_times is the bound then)."""
+    names: Dict[str, List[Tuple[str, int]]] = {}
+    for p, t in texts.items():
+        for n, (name, _) in enumerate(t._functions):
+            names.setdefault(name, []).append((p, n))
+    into: Dict[Tuple[str, int], List[Tuple[Tuple[str, int], int]]] = {}    # unit: (the unit of a place, its rounds)
+    for p, t in texts.items():
+        r = own.get(p, rounds) if own else rounds
+        written = {at for _, at in t._functions}
+        for at, name in _names_at(t.text, names):
+            if at not in written:
+                depth, body = t.where(at)
+                for unit in names[name]:
+                    if unit != (p, body):       # (in its own body: the walk calls no function inside itself)
+                        into.setdefault(unit, []).append(((p, body), r ** depth))
+        for c, (_, _, places) in edges.get(p, {}).items():
+            for i in places:
+                depth, body = t.where(t._shell_at[i])
+                into.setdefault((c, -1), []).append(((p, body), r ** depth))
+    done: Dict[Tuple[str, int], int] = {}
+    busy: Set[Tuple[str, int]] = set()
+
+    def walks(unit: Tuple[str, int]) -> Optional[int]:
+        if unit in done:
+            return done[unit]
+        if unit in busy:
+            return None
+        busy.add(unit)
+        total = 1 if unit == (launcher, -1) else 0
+        for outer, n in into.get(unit, []) + ([((unit[0], -1), 1)] if unit[1] >= 0 else []):
+            w = walks(outer)
+            if w is None:
+                return None
+            total += n * w
+        busy.discard(unit)
+        done[unit] = total
+        return total
+
+    out = 0
+    for p, t in texts.items():
+        r = own.get(p, rounds) if own else rounds
+        for body, counts in t._in_body.items():
+            w = walks((p, body))
+            if w is None:
+                return None
+            out += w * sum(commands * r ** depth for depth, (commands, _) in enumerate(counts))
+    return out
+
+
 def _named(found: "_Listing", name: str) -> List[str]:
     """The files a script or file of this name can be: by its name, and by a name it ends with when that keeps its
     extension (`${x#*_}` cuts `run_train.py` to `train.py`)."""
@@ -1146,7 +1329,8 @@ def _named(found: "_Listing", name: str) -> List[str]:
     return [p for i in range(ext + 1) for p in found.get(name[i:], ())]
 
 
-def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights) -> Optional[int]:
+def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights,
+              own: Optional[Dict[str, int]] = None) -> Optional[int]:
     """The most commands a walk of the launcher can count (one count for all the files it enters): each file's own
     (weights: _weights'; else _Text.weighted's bound), and for each place where it runs or sources a file, as often
     as that place can run (_Text.runs), the most of the files the name can be (the walk enters the one file it is
@@ -1167,24 +1351,30 @@ def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times:
             for i in named:
                 most[i] = max(most.get(i, 0), n)
         busy.discard(p)
-        done[p] = (weights[p][0] if weights else t.weighted(t.commands, rounds, times)) + \
-            sum(t.runs(i, rounds, times) * n for i, n in most.items())
+        r = own.get(p, rounds) if own else rounds
+        done[p] = (weights[p][0] if weights else t.weighted(t.commands, r, times)) + \
+            sum(t.runs(i, r, times) * n for i, n in most.items())
         return done[p]
 
     return total(launcher)
 
 
-def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None) -> int:
+def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None,
+            own: Optional[Dict[str, int]] = None, shell: Optional[Set[str]] = None) -> int:
     """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run
     (weights: _weights'), those of a file it sources as often as it sources it (the shell is the same), and those of
     the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
-    back)."""
+    back); not those of a file it runs that names no file to run or source, out of the launcher's shell (shell:
+    _same_shell's), where every place that names a file runs it there (no name is a value it may be given): its
+    scripts are its own (reported on it), and where it goes it finds nothing the scan follows."""
 
     def need(p: str) -> int:
         t = texts[p]
-        loops = rounds ** (len(t.commands) // 2 - 1) * times
-        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items() if not sourced]
-        return (weights[p][1] if weights else t.weighted(t.levels, rounds, times)) + max(ran, default=0) + \
+        r = own.get(p, rounds) if own else rounds
+        loops = r ** (len(t.commands) // 2 - 1) * times
+        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items()
+               if not sourced and (shell is None or c in shell or texts[c].shells)]
+        return (weights[p][1] if weights else t.weighted(t.levels, r, times)) + max(ran, default=0) + \
             sum(n * loops * need(c) for c, (n, sourced, _) in edges.get(p, {}).items() if sourced)
 
     return need(launcher)           # (_commands made sure no file is on its own chain)
