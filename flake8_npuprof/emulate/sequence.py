@@ -180,7 +180,8 @@ def _copied(w: Walk, launch: Launch) -> Launch:
     found = copied(w, launch) if launch.unfound else None
     if found is None:
         return launch
-    w.copied[launch.command.seq] = found[1]
+    if found[1]:
+        w.copied[launch.command.seq] = found[1]
     return found[0]
 
 
