@@ -1304,7 +1304,7 @@ def test_an_option_the_launcher_drops_is_said_where_the_answer_is_unknown(tmp_pa
     launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
     unknown = ("train_full_1p.sh:29: train.py has no profiling setup of its own, but prof.py, which it imports, "
                "names one (line 5: `prof = torch_npu.profiler.profile()`): a setup in a module it imports is not "
-               "emulated here (emulate that module)")
+               "emulated here")
     report = _emulate(launcher, ["--data_path=/d", "--profiling=True"])
     assert report["usable"] is None
     assert report["answer"]["why"] == (f"{unknown}; --profiling=True on this launcher changes no launch: none gets "
@@ -1335,4 +1335,4 @@ def test_an_option_the_launcher_writes_into_a_file_the_script_reads_is_not_said_
     assert capsys.readouterr().out.splitlines()[4] == (
         "usable data: unknown (run.sh:10: train.py has no profiling setup of its own, but prof.py, which it imports, "
         "names one (line 5: `prof = torch_npu.profiler.profile()`): a setup in a module it imports is not emulated "
-        "here (emulate that module))")
+        "here)")

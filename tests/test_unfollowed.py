@@ -204,7 +204,7 @@ def test_a_script_importing_a_package_s_worth_of_modules_reads_them_all(tmp_path
     assert report["usable"] is None and report["answer"]["why"] == (
         "train.py has no profiling setup of its own, but m69.py, which it imports, names one "
         "(line 2: `prof = mindspore.Profiler()`): a setup in a module it "
-        "imports is not emulated here (emulate that module)")
+        "imports is not emulated here")
 
 
 def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_in_a_launch(tmp_path):

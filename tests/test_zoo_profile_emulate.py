@@ -353,7 +353,7 @@ def test_a_module_the_script_imports_with_another_profiler_is_its_profiler(proje
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
     said = ("main.py has no profiling setup of its own, but pkg/training.py, which it imports, names one "
             "(line 5: `prof = torch_npu.profiler.profile()`): a setup in "
-            "a module it imports is not emulated here (emulate that module)")
+            "a module it imports is not emulated here")
     assert (code, lines) == (1, [f"usable data: unknown (train_performance_1p.sh:18: {said})"])
     # nor does the launcher's PROFILE_TYPE reach that other file's Profile
     assert main(["check", "--torch-npu", "7.3", "--no-cache", str(project)]) == 0

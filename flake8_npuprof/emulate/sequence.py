@@ -459,7 +459,7 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         naming = f"{shown}, which it imports, names one{named_line(other)}" if other else \
             "it imports more modules than are followed here"
         why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
-               "emulated here" + (" (emulate that module)" if other else ""))
+               "emulated here")
     # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
     return "unknown", why, None, dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script
                                       else why), (), False
