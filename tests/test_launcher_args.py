@@ -770,6 +770,19 @@ def test_a_launcher_running_a_command_it_cannot_read_is_unknown_never_no(tmp_pat
     assert report["launch"]["lines"] == [f"no launch: {why}"]
 
 
+def test_a_program_the_launcher_runs_is_named_before_a_script_it_sources_and_does_not_read(tmp_path):
+    # ModelZoo-PyTorch's Scaling-nmt: env_npu.sh sources ${install_path}/ascend-toolkit/set_env.sh (not read), then
+    # the launcher runs `fairseq-train` (a console script of the project's fairseq): the answer named the toolkit's
+    # environment script as what may start something, and not the program that starts the training
+    (tmp_path / "env_npu.sh").write_text("source ${install_path}/ascend-toolkit/set_env.sh\nexport HCCL_WHITELIST_DISABLE=1\n")
+    (tmp_path / "run.sh").write_text("source ./env_npu.sh\nnohup fairseq-train /data --arch transformer > log 2>&1 &\n"
+                                     "wait\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "no launch found, but run.sh:2 runs the program fairseq-train, which emulate does not follow: what it starts "
+        "is not known here")
+
+
 @pytest.mark.parametrize("text,said", [
     ("", "it is empty"), ("mkdir -p out\n/usr/bin/env echo hi\n", "it starts no Python script or msprof run"),
     # AnimeFaceGAN's scripts/run_msprof.sh: `python3.7 ${MSPROF_DIR}/msprof.py import -dir $1`, then query and export

@@ -283,14 +283,18 @@ def _idle_msprof(w: Walk, target, base) -> dict:
 def _unknown_command(w: Walk, sourced: bool = True) -> str:
     """Where a launcher runs a command whose start the walk cannot read (shell/launches.opaque: `$PY train.py`,
     `eval`, `./main`), or sources a script it does not read ("": none). A program found on PATH, `python -m` of an
-    installed module and `python -c` are named only when nothing else is (they are the least telling)."""
+    installed module and `python -c` are named after those, and a script sourced and not read last: it mostly sets
+    the environment (the toolkit's set_env.sh), where such a program starts the training (Scaling-nmt's
+    `fairseq-train`: the answer named the toolkit's set_env.sh)."""
     found = [(cmd, o) for cmd, o in ((cmd, opaque(cmd)) for cmd in w.commands) if o is not None]
     for cmd, o in found:
         if o.kind in ("unknown", "eval", "script") or (o.kind == "program" and "/" in o.word.text):
             return _runs(w, cmd, o)
+    if found:
+        return _runs(w, *found[0])
     for name, by, line in (w.unread if sourced else ()):
         return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
-    return _runs(w, *found[0]) if found else ""
+    return ""
 
 
 def _runs(w: Walk, cmd, found) -> str:
