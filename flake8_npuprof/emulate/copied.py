@@ -100,7 +100,7 @@ def _made(w: Walk, c: Command) -> Dict[str, bool]:
 
 def _may_land(c: Command, made: Dict[str, bool], wanted: Dict[str, str], named: str) -> bool:
     """Whether a file named as the script, copied by c into its destination folder, would be where it is looked for."""
-    dest = c.words[-1]
+    dest = list(without_redirections(c.words))[-1]
     if not dest.known:
         return False
     folder = os.path.normpath(os.path.join(c.cwd[0], dest.text))
