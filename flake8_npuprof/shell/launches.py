@@ -395,10 +395,13 @@ def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
             from ..values.project import find_module
             found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
             paths = {p for p in found if p is not None}
+            if not paths and len(cmd.cwd) == 1:
+                paths = _on_pythonpath(env, cmd.cwd[0], module)
             if len(paths) != 1:
                 return None             # an installed module (pip, a tool): not the project's to read
             path = paths.pop()
-            here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
+            here = next((d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path),
+                        cmd.cwd[0])
             if os.path.basename(path) == "__init__.py":
                 # a package: Python runs its __main__ (after importing the package)
                 main = os.path.join(os.path.dirname(path), "__main__.py")
@@ -413,6 +416,19 @@ def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
             continue
         return _script(cmd, words, k, env, ranks, wrapper, start)
     return None
+
+
+def _on_pythonpath(env, cwd: str, module: str) -> set:
+    """The file of `python -m module` on the PYTHONPATH the launch exports, which Python puts after the directory it
+    runs in (a relative entry, or an empty one, from that directory; emulate/sys_path.launch_path reads it alike):
+    `export PYTHONPATH=src; python3 -m training.main` runs src/training/main.py."""
+    from ..values.project import on_path
+    setting = env.get("PYTHONPATH")
+    if setting is None or setting.how == "set without export":
+        return set()
+    entries = [os.path.normpath(os.path.join(cwd, e)) for e in setting.value.split(":") if HOLE not in e]
+    found = on_path(tuple(dict.fromkeys(entries)), module.split("."))
+    return set() if found is None else {found}
 
 
 def _script(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
