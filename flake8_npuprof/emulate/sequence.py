@@ -306,12 +306,36 @@ def _runs(w: Walk, cmd, found) -> str:
     if found.kind == "script":
         return f"{at} runs {name} with {found.script.replace(HOLE, '<unknown>')}, which emulate does not follow"
     if found.kind == "module":
+        held = _held_below(cmd, found.script)
+        if held is not None:
+            return (f"{at} runs {name} -m {found.script}, not found on the launch's sys.path (the folder it runs in, "
+                    f"PYTHONPATH): the project's {_rel(held[0], cmd.cwd[0])} is that module where {held[1]} is on "
+                    "sys.path (installed with pip, or on PYTHONPATH), which emulate does not follow")
         return f"{at} runs {name} -m {found.script}, a module the project does not hold, which emulate does not follow"
     if found.kind == "code":
         return f"{at} runs `{name} {found.script or '-c'}`, whose code is not read"
     shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
     what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
     return f"{at} runs {what}"
+
+
+def _held_below(cmd, module: str) -> Optional[Tuple[str, str]]:
+    """(the file, its folder's name) of `python -m module` in a folder right below the one the launch runs in, which
+    does not hold it itself (OpenCLIP's src/open_clip_train/main.py, run from the project's top once installed), else
+    None. At most 64 folders are looked in."""
+    from ..values.project import on_path
+    if len(cmd.cwd) != 1 or HOLE in module or "<unknown>" in module:
+        return None
+    try:
+        with os.scandir(cmd.cwd[0]) as it:
+            subs = sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))[:64]
+    except OSError:
+        return None
+    for sub in subs:
+        path = on_path((os.path.join(cmd.cwd[0], sub),), module.split("."))
+        if path is not None:
+            return path, sub
+    return None
 
 
 def _written(w: Walk, path: str, word) -> str:
