@@ -111,10 +111,10 @@ def _may_land(c: Command, made: Dict[str, bool], wanted: Dict[str, str], named: 
 def _expand(pattern: str) -> list:
     """The files and folders bash's glob of pattern names, sorted (glob's rules: a leading dot is matched only
     by a dot), or _Unbounded where its wildcards would be matched in more than MAX_GLOB_FOLDERS folders."""
-    head, _, rest = pattern.partition("/") if pattern.startswith("/") else ("", "", pattern)
-    found = ["/" if pattern.startswith("/") else ""]
+    absolute = pattern.startswith("/")
+    found = ["/" if absolute else ""]
     looked = 0
-    for part in rest.split("/"):
+    for part in (pattern[1:] if absolute else pattern).split("/"):
         if not glob.has_magic(part):
             found = [os.path.join(d, part) for d in found]
             continue
@@ -122,7 +122,7 @@ def _expand(pattern: str) -> list:
         if looked > MAX_GLOB_FOLDERS:
             raise _Unbounded
         found = [p for d in found for p in sorted(glob.glob(os.path.join(glob.escape(d), part)))]
-    return [p for p in found if os.path.lexists(p)]
+    return sorted(p for p in found if os.path.lexists(p))
 
 
 def _copies(c: Command, texts: Dict[str, str], made: Dict[str, bool]):
