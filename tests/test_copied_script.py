@@ -110,8 +110,8 @@ def test_a_glob_over_many_folders_is_not_expanded_and_the_answer_says_so(tmp_pat
     report = _emulate(launcher)
     assert report["launch"]["unknown"] == (
         f"cannot find train.py (looked in {tmp_path}/scripts/train); the launcher's `cp ../m/*/*.py ./train "
-        "2> /dev/null` (run_standalone_train.sh:6) may copy it there, but its glob ../m/*/*.py is not expanded here: it looks in "
-        "more than 256 folders")
+        "2> /dev/null` (run_standalone_train.sh:6) may copy it there, but its glob ../m/*/*.py is not expanded here: "
+        "it looks in more than 256 folders")
     assert report["launch"]["lines"][1] == "  unknown: " + report["launch"]["unknown"]
     assert report["launch"]["lines"][2].startswith("  runs in ")
     assert report["usable"] is None

@@ -774,7 +774,8 @@ def test_a_program_the_launcher_runs_is_named_before_a_script_it_sources_and_doe
     # ModelZoo-PyTorch's Scaling-nmt: env_npu.sh sources ${install_path}/ascend-toolkit/set_env.sh (not read), then
     # the launcher runs `fairseq-train` (a console script of the project's fairseq): the answer named the toolkit's
     # environment script as what may start something, and not the program that starts the training
-    (tmp_path / "env_npu.sh").write_text("source ${install_path}/ascend-toolkit/set_env.sh\nexport HCCL_WHITELIST_DISABLE=1\n")
+    (tmp_path / "env_npu.sh").write_text("source ${install_path}/ascend-toolkit/set_env.sh\n"
+                                         "export HCCL_WHITELIST_DISABLE=1\n")
     (tmp_path / "run.sh").write_text("source ./env_npu.sh\nnohup fairseq-train /data --arch transformer > log 2>&1 &\n"
                                      "wait\n")
     report = _emulate(tmp_path / "run.sh")

@@ -299,8 +299,9 @@ _IMPORTED_BY_NAME = re.compile(r"\b(?:import_module|__import__)\s*\(\s*(?:name\s
 
 def profiler_imports_by_name(code: str) -> List[int]:
     """The offsets of the calls in code that import a profiling module by its name in a string
-    (`importlib.import_module("torch_npu.profiler")`, `__import__("torch.profiler")`, `import_module(".profiler", ...)`):
-    what PROFILING_WORDS finds in `import NAME`. A string only mentions a dotted API elsewhere; here it is imported."""
+    (`importlib.import_module("torch_npu.profiler")`, `__import__("torch.profiler")`,
+    `import_module(".profiler", ...)`): what PROFILING_WORDS finds in `import NAME`. A string only mentions a
+    dotted API elsewhere; here it is imported."""
     if "profiler" not in code:
         return []
     return [m.start() for m in _IMPORTED_BY_NAME.finditer(code) if PROFILING_WORDS.search(f"import {m.group(2)}")]
