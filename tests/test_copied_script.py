@@ -54,21 +54,22 @@ def test_the_script_the_launcher_copies_is_emulated_where_it_runs(tmp_path):
 
 
 def test_a_copy_bash_may_not_make_is_not_followed(tmp_path):
-    missing = f"cannot find train.py (looked in {tmp_path}/x/scripts/train;"
+    # (no "train.py is in ...: give --cwd ...": started there, the launcher would look in its own ./train too)
+    missing = f"cannot find train.py (looked in {tmp_path}/x/scripts/train)"
     # quoted, the glob is not expanded: cp looks for a file named `*.py`
     report = _emulate(_project(tmp_path / "x", LAUNCHER.replace("cp ../*.py", 'cp "../*.py"')))
-    assert report["launch"]["unknown"].startswith(missing) and report["usable"] is None
+    assert report["launch"]["unknown"] == missing and report["usable"] is None
     # in a branch, the copy may not be made
     missing = missing.replace("/x/", "/y/")
     report = _emulate(_project(tmp_path / "y", LAUNCHER.replace("cp ../*.py ./train\n",
                                                                 'if [ -n "$COPY" ]; then cp ../*.py ./train; fi\n')))
-    assert report["launch"]["unknown"].startswith(missing) and report["usable"] is None
+    assert report["launch"]["unknown"] == missing and report["usable"] is None
     # no folder made for it: cp (GNU, bash 5.2) copies the one file the glob finds to a file named train, and
     # `cd ./train` fails ("Not a directory"). It said "the launcher copies train.py into train ...: emulated from that
     # file", usable data: yes
     missing = missing.replace("/y/", "/z/")
     report = _emulate(_project(tmp_path / "z", LAUNCHER.replace("mkdir ./train\n", "")))
-    assert report["launch"]["unknown"].startswith(missing) and report["usable"] is None
+    assert report["launch"]["unknown"] == missing and report["usable"] is None
 
 
 def test_started_from_the_projects_root_the_launcher_copies_nothing_there_and_says_where_to_start_it(
@@ -82,3 +83,35 @@ def test_started_from_the_projects_root_the_launcher_copies_nothing_there_and_sa
     assert capsys.readouterr().out.split("\n")[2] == (
         f"  unknown: cannot find train.py (looked in {tmp_path}/p/train); started in the launcher's own folder "
         "(scripts) it runs train.py: start it from there (cd scripts)")
+
+
+def test_of_two_files_one_cp_copies_to_one_name_the_first_is_kept(tmp_path):
+    # GNU cp 9.1 (bash 5.2): `cp ../*/train.py ./train` with a/train.py and b/train.py copies a's, then refuses
+    # b's ("will not overwrite just-created 'train/train.py' with 'b/train.py'"). It was emulated from b's.
+    launcher = _project(tmp_path, LAUNCHER.replace("cp ../*.py", "cp ../*/train.py"))
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "train.py").write_text(TRAIN)
+    assert _emulate(launcher)["launch"]["lines"][1] == (
+        "  the launcher copies train.py into train from ../a/train.py (`cp ../*/train.py ./train`, "
+        "run_standalone_train.sh:6): emulated from that file")
+
+
+def test_a_glob_over_many_folders_is_not_expanded_and_the_answer_says_so(tmp_path):
+    # `cp /*/*/*/*.py ./train` would list much of the file system: a glob is expanded over at most 256 folders
+    # (the folders a wildcard is matched in); past that the copy is not followed, and the launch says why
+    launcher = _project(tmp_path, LAUNCHER.replace("cp ../*.py ./train", "cp ../m/*/*.py ./train 2>/dev/null"))
+    for i in range(255):            # ../m and 255 folders in it: 256
+        (tmp_path / "m" / f"d{i:03}").mkdir(parents=True)
+    (tmp_path / "m" / "d000" / "train.py").write_text(TRAIN)
+    assert _emulate(launcher)["launch"]["lines"][1].startswith(
+        "  the launcher copies train.py into train from ../m/d000/train.py")
+    (tmp_path / "m" / "d255").mkdir()
+    report = _emulate(launcher)
+    assert report["launch"]["unknown"] == (
+        f"cannot find train.py (looked in {tmp_path}/scripts/train); the launcher's `cp ../m/*/*.py ./train "
+        "2> /dev/null` (run_standalone_train.sh:6) may copy it there, but its glob ../m/*/*.py is not expanded here: "
+        "it looks in more than 256 folders")
+    assert report["launch"]["lines"][1] == "  unknown: " + report["launch"]["unknown"]
+    assert report["launch"]["lines"][2].startswith("  runs in ")
+    assert report["usable"] is None

@@ -254,6 +254,25 @@ def test_a_profiler_never_started_and_its_lookalikes(tmp_path, capsys):
     assert code == 1 and out[5].startswith("usable data: no (line 5: quiet = profile(...) is never started"), out[5]
 
 
+def test_a_profiler_a_function_returns_is_not_said_unstarted_in_the_file(tmp_path, capsys):
+    # a torch_npu user's bench script: `def create_profiler(): prof = torch_npu.profiler.profile(...); return prof`,
+    # then `with create_profiler() as prof:` under its main guard. It said "prof = profile(...) is not started in this
+    # file", which the `with` in the same file does
+    body = ("def create_profiler():\n"
+            "    prof = torch_npu.profiler.profile(\n"
+            "        on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./result_dir'))\n"
+            "    return prof\n\n\n"
+            "if __name__ == '__main__':\n"
+            "    with create_profiler() as prof:\n"
+            "        for _ in range(2):\n"
+            "            prof.step()\n")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    why = ("prof = profile(...) is returned by create_profiler() (line 7): how its caller starts and steps it is not "
+           "followed here")
+    assert out[1] == f"train.py:5 profile: UNKNOWN: {why}"
+    assert code == 1 and out[2] == f"usable data: unknown (line 5: {why})"
+
+
 PCP = "import os\n{}import torch\nimport torch_npu\n{}\n\nif __name__ == '__main__':\n    train()\n"
 SET_PCP = "os.environ[\"PROF_CONFIG_PATH\"] = \"./dp\"\n"
 

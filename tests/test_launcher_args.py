@@ -770,6 +770,20 @@ def test_a_launcher_running_a_command_it_cannot_read_is_unknown_never_no(tmp_pat
     assert report["launch"]["lines"] == [f"no launch: {why}"]
 
 
+def test_a_program_the_launcher_runs_is_named_before_a_script_it_sources_and_does_not_read(tmp_path):
+    # ModelZoo-PyTorch's Scaling-nmt: env_npu.sh sources ${install_path}/ascend-toolkit/set_env.sh (not read), then
+    # the launcher runs `fairseq-train` (a console script of the project's fairseq): the answer named the toolkit's
+    # environment script as what may start something, and not the program that starts the training
+    (tmp_path / "env_npu.sh").write_text("source ${install_path}/ascend-toolkit/set_env.sh\n"
+                                         "export HCCL_WHITELIST_DISABLE=1\n")
+    (tmp_path / "run.sh").write_text("source ./env_npu.sh\nnohup fairseq-train /data --arch transformer > log 2>&1 &\n"
+                                     "wait\n")
+    report = _emulate(tmp_path / "run.sh")
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "no launch found, but run.sh:2 runs the program fairseq-train, which emulate does not follow: what it starts "
+        "is not known here")
+
+
 @pytest.mark.parametrize("text,said", [
     ("", "it is empty"), ("mkdir -p out\n/usr/bin/env echo hi\n", "it starts no Python script or msprof run"),
     # AnimeFaceGAN's scripts/run_msprof.sh: `python3.7 ${MSPROF_DIR}/msprof.py import -dir $1`, then query and export
@@ -1304,7 +1318,7 @@ def test_an_option_the_launcher_drops_is_said_where_the_answer_is_unknown(tmp_pa
     launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
     unknown = ("train_full_1p.sh:29: train.py has no profiling setup of its own, but prof.py, which it imports, "
                "names one (line 5: `prof = torch_npu.profiler.profile()`): a setup in a module it imports is not "
-               "emulated here (emulate that module)")
+               "emulated here")
     report = _emulate(launcher, ["--data_path=/d", "--profiling=True"])
     assert report["usable"] is None
     assert report["answer"]["why"] == (f"{unknown}; --profiling=True on this launcher changes no launch: none gets "
@@ -1335,4 +1349,4 @@ def test_an_option_the_launcher_writes_into_a_file_the_script_reads_is_not_said_
     assert capsys.readouterr().out.splitlines()[4] == (
         "usable data: unknown (run.sh:10: train.py has no profiling setup of its own, but prof.py, which it imports, "
         "names one (line 5: `prof = torch_npu.profiler.profile()`): a setup in a module it imports is not emulated "
-        "here (emulate that module))")
+        "here)")

@@ -137,7 +137,7 @@ def test_a_profiler_parked_in_a_module_the_script_imports_is_no_profiler(tmp_pat
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:3: train.py has no profiling setup of its own, but helper.py, which it imports, names one "
         "(line 5: `with torch.autograd.profiler.profile(use_npu=True):`): a setup "
-        "in a module it imports is not emulated here (emulate that module)")
+        "in a module it imports is not emulated here")
     # a form feed (a page break, as GNU-style sources hold) or U+2028 in a string ends no line for python: the line
     # shown is python's line 5 (str.splitlines ends a line at each and showed `` and `b"`)
     for extra in ("\x0c\n", "x = 'a\u2028b'\n"):
@@ -164,7 +164,7 @@ def test_a_module_naming_a_profiler_in_code_goes_before_one_listing_its_name(tmp
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:3: train.py has no profiling setup of its own, but callback.py, which it imports, names one "
         "(line 1: `from mindspore.profiler import profile`): a setup "
-        "in a module it imports is not emulated here (emulate that module)")
+        "in a module it imports is not emulated here")
     # only the list: still named, never "no" (a GE name in a string may be a setting: parameter_map["profiling_mode"])
     (tmp_path / "train.py").write_text("import config_args\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})

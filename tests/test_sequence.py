@@ -830,7 +830,19 @@ def test_a_script_emulated_itself_is_followed_into_its_imports_as_its_launch_is(
     assert (report["usable"], report["unmodelled"]) == (None, (
         "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one "
         "(line 5: `with torch.profiler.profile():`): a setup in a "
-        "module it imports is not emulated here (emulate that module)"))
+        "module it imports is not emulated here"))
+    # no "(emulate that module)": emulated alone, a module with an entry point of its own runs only that, which never
+    # calls open_session; a user following that advice got "usable data: no" (MindSpeed-MM's tools/profiler.py: "OFF:
+    # not reached from this file's entry point")
+    (tmp_path / "npu_session.py").write_text(
+        "import torch_npu\n\n\ndef open_session():\n"
+        "    prof = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p'))\n"
+        "    prof.start()\n    prof.stop()\n\n\nif __name__ == '__main__':\n    print('a tool')\n")
+    assert _emulate(tmp_path / "npu_session.py")["usable"] is False
+    assert _emulate(tmp_path / "train.py")["unmodelled"] == (
+        "train.py has no profiling setup of its own, but npu_session.py, which it imports, names one (line 5: `prof = "
+        "torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboa...`): a setup in a module it imports "
+        "is not emulated here")
 
 
 def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_answer(tmp_path, capsys):
@@ -844,4 +856,4 @@ def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_ans
     assert report["usable"] is None and report["answer"]["why"] == (
         "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one "
         "(line 8: `with torch.profiler.profile():`): a setup "
-        "in a module it imports is not emulated here (emulate that module)")
+        "in a module it imports is not emulated here")

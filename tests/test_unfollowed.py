@@ -61,6 +61,34 @@ def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, la
     assert render_text(report).splitlines()[1:] == [f"no launch: {why}", f"usable data: unknown ({why})"]
 
 
+def test_a_module_the_project_holds_below_the_folder_it_runs_in_is_not_said_not_held(tmp_path):
+    # OpenCLIP's shape: src/training/main.py, run as `python -m training.main` from the project's top (installed with
+    # `pip install -e .`, or with src on PYTHONPATH). It said "a module the project does not hold"
+    (tmp_path / "src" / "training").mkdir(parents=True)
+    (tmp_path / "src" / "training" / "__init__.py").write_text("")
+    (tmp_path / "src" / "training" / "main.py").write_text("import torch\n")
+    report = _emulate(tmp_path, "#!/bin/bash\npython3 -m training.main --epochs 1\n", [])
+    assert report["usable"] is None and report["answer"]["why"] == (
+        "no launch found, but run.sh:2 runs python3 -m training.main, not found on the launch's sys.path (the folder "
+        "it runs in, PYTHONPATH): the project's src/training/main.py is that module where src is on sys.path "
+        "(installed with pip, or on PYTHONPATH), which emulate does not follow: what it starts is not known here")
+
+
+def test_python_m_finds_its_module_on_the_pythonpath_the_launcher_exports(tmp_path):
+    # `export PYTHONPATH=$PWD/src; python3 -m training.main`: Python 3.11 runs src/training/main.py (sys.path is the
+    # folder it runs in, then PYTHONPATH). It said "a module the project does not hold"
+    (tmp_path / "src" / "training").mkdir(parents=True)
+    (tmp_path / "src" / "training" / "__init__.py").write_text("")
+    (tmp_path / "src" / "training" / "main.py").write_text("import torch\n")
+    for exported in ("export PYTHONPATH=$PWD/src:$PYTHONPATH", "export PYTHONPATH=src"):
+        report = _emulate(tmp_path, f"#!/bin/bash\n{exported}\npython3 -m training.main --epochs 1\n", [])
+        assert report["launch"]["lines"][0] == "launch: run.sh:3 python3 -m training.main --epochs 1"
+        assert report["launch"]["unknown"] is None and report["usable"] is False
+    # not exported, Python does not see it
+    report = _emulate(tmp_path, "#!/bin/bash\nPYTHONPATH=src\npython3 -m training.main --epochs 1\n", [])
+    assert report["launch"] == {"lines": [f"no launch: {report['answer']['why']}"], "unseen": True}
+
+
 def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
     report = _emulate(tmp_path, "#!/bin/bash\necho usage: run.sh train.py\ncp train.py /tmp/x/\n"
                                 "python3 msprof.py import -dir train.py\n"
@@ -204,7 +232,7 @@ def test_a_script_importing_a_package_s_worth_of_modules_reads_them_all(tmp_path
     assert report["usable"] is None and report["answer"]["why"] == (
         "train.py has no profiling setup of its own, but m69.py, which it imports, names one "
         "(line 2: `prof = mindspore.Profiler()`): a setup in a module it "
-        "imports is not emulated here (emulate that module)")
+        "imports is not emulated here")
 
 
 def test_a_script_importing_more_modules_than_are_followed_is_unknown_alone_as_in_a_launch(tmp_path):

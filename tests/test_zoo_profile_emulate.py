@@ -169,6 +169,25 @@ def test_a_profiling_api_only_a_help_text_or_a_comment_names_leaves_the_answer_n
                         "`os.environ['PROFILING_MODE'] = 'true'`), which is not emulated here")
 
 
+def test_a_profiler_module_imported_by_its_name_in_a_string_is_another_profiling_api(project, capsys):
+    # `importlib.import_module("torch_npu.profiler")` (and `__import__`) imports the profiler a run then builds: the
+    # string names the module imported, not a mention as a help text does. The answer was "no"
+    said = (f'{AT}{FOUND}, which torch_npu 7.3 never switches on for (it knows only "TORCH" and "ASCEND_PROFILER"): '
+            "nothing is collected")
+    for line in ('prof = importlib.import_module("torch_npu.profiler")', "prof = __import__('torch.profiler')",
+                 'prof = import_module(".profiler", package="lib")'):
+        (project.parent.parent / "lib" / "tracing.py").write_text(
+            f"import importlib\nfrom importlib import import_module\n{line}\n")
+        code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
+        assert lines[0] == (f"main.py: {said}; but lib/tracing.py names another profiling API (line 3: `{line}`), "
+                            "which is not emulated here")
+    # a string naming another module, or a profiler module in a string that is not imported, is no API
+    (project.parent.parent / "lib" / "tracing.py").write_text(
+        'import importlib\nnp = importlib.import_module("numpy")\nhelp = "see torch.profiler"\n')
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=CANN")
+    assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
+
+
 def test_a_file_linked_from_outside_the_folder_is_not_read(project, tmp_path_factory, capsys):
     outside = tmp_path_factory.mktemp("outside") / "trainer.py"
     outside.write_text(TRAINER)
@@ -334,7 +353,7 @@ def test_a_module_the_script_imports_with_another_profiler_is_its_profiler(proje
     code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--profiling=NONE")
     said = ("main.py has no profiling setup of its own, but pkg/training.py, which it imports, names one "
             "(line 5: `prof = torch_npu.profiler.profile()`): a setup in "
-            "a module it imports is not emulated here (emulate that module)")
+            "a module it imports is not emulated here")
     assert (code, lines) == (1, [f"usable data: unknown (train_performance_1p.sh:18: {said})"])
     # nor does the launcher's PROFILE_TYPE reach that other file's Profile
     assert main(["check", "--torch-npu", "7.3", "--no-cache", str(project)]) == 0

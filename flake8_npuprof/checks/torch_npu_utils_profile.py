@@ -374,11 +374,16 @@ def _names_in_code(body: str) -> bool:
     string (a docstring, code parked in one), and in a string literal only a setting's or command's name
     (`os.environ["PROFILING_MODE"]`, `"msprof ..."`), not a dotted API or a call, which a string only mentions
     (a help text: `help="use pytorch_lightning.profiler.AdvancedProfiler"` in Bert-text-classification's vendored
-    transformers made its answer unknown)."""
-    from ..source.prefilter import PROFILING_WORDS, code_only
-    if not PROFILING_WORDS.search(body):
+    transformers made its answer unknown). A module imported by its name in a string
+    (`importlib.import_module("torch_npu.profiler")`, `__import__("torch.profiler")`) is named as an import names it."""
+    from ..source.prefilter import PROFILING_WORDS, code_only, profiler_imports_by_name
+    by_name = "profiler" in body and ("import_module" in body or "__import__" in body)
+    if not by_name and not PROFILING_WORDS.search(body):
         return False
-    code, bare = code_only(body), code_only(body, strings=True)
+    code = code_only(body)
+    if by_name and profiler_imports_by_name(code):
+        return True
+    bare = code_only(body, strings=True)
     return any(m.group(0).isidentifier() or bare[m.start():m.end()] == m.group(0)
                for m in PROFILING_WORDS.finditer(code))
 

@@ -7,7 +7,11 @@ Only an unconditional `cp` met before the launch is followed, whose operands are
 destination, each other one a file or a glob bash expands where the `cp` runs (a quoted one is not expanded).
 The copy lands at DEST/NAME where DEST is a folder (in the tree, or made by an unconditional `mkdir` before the `cp`),
 or at DEST itself where a single file is copied to a path that is none (bash 5.2, GNU cp: `cp ../*.py ./train` with
-no ./train made a file named train, and `cd ./train` failed). The last such copy wins.
+no ./train made a file named train, and `cd ./train` failed). The last `cp` wins; within one `cp`, the first file of a
+name does (GNU cp 9.1 will not overwrite a file it has just created: `cp */x.py d/` keeps a/x.py, refuses b/x.py).
+
+A glob is expanded in at most MAX_GLOB_FOLDERS folders (`cp /*/*/*/*.py d/` would list much of the file system); past
+that its copy is not followed, and the launch that may have run it says so.
 """
 
 from __future__ import annotations
@@ -24,25 +28,46 @@ from ..shell.walk import Walk
 # cp's options that take the next word (GNU coreutils 9: --target-directory/-t changes which operand is the
 # destination, -S a suffix): a command using them is not followed
 _UNFOLLOWED = ("-t", "--target-directory", "-S", "--suffix", "-T", "--no-target-directory")
+MAX_GLOB_FOLDERS = 256      # folders a glob's wildcards are matched in, for one operand
+
+
+class _Unbounded(Exception):
+    """A glob operand that would look in more than MAX_GLOB_FOLDERS folders (its text)."""
 
 
 def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
     """(the launch running the file the launcher copies to where it looks for its script, what to say of it), or
-    None where the script is not found for another reason or no copy lands there."""
+    None where the script is not found for another reason or no copy lands there. Where a copy that may land there
+    has a glob too wide to expand, the launch stays unfound, saying so, with nothing to say of a copy."""
     if not launch.unfound or not launch.named or not launch.command.cwd or os.path.isabs(launch.named):
         return None
     cmd = launch.command
     wanted = {os.path.normpath(os.path.join(d, launch.named)): d for d in cmd.cwd}
     hit: Optional[Tuple[str, str, Command]] = None
+    wide: Optional[Tuple[str, Command]] = None
     texts: Dict[str, str] = {}
     for c in w.commands:
         if c.seq >= cmd.seq:
             continue
         if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) != 1:
             continue
-        for source, landing in _copies(c, texts, _made(w, c)):
+        landed: Dict[str, str] = {}
+        try:
+            for source, landing in _copies(c, texts, _made(w, c)):
+                landed.setdefault(landing, source)          # the first of a name is kept
+        except _Unbounded as e:
+            if _may_land(c, _made(w, c), wanted, launch.named):
+                hit, wide = None, (str(e), c)
+            continue
+        for landing, source in landed.items():
             if landing in wanted:
-                hit = (source, wanted[landing], c)
+                hit, wide = (source, wanted[landing], c), None
+    if wide is not None:
+        pattern, c = wide
+        return launch._replace(missing=(
+            f"{launch.missing}; the launcher's `{' '.join(x.text for x in c.words)}` ({_rel(c.path, w.root)}:{c.line}) "
+            f"may copy it there, but its glob {pattern} is not expanded here: it looks in more than "
+            f"{MAX_GLOB_FOLDERS} folders")), ""
     if hit is None:
         return None
     source, here, c = hit
@@ -73,6 +98,33 @@ def _made(w: Walk, c: Command) -> Dict[str, bool]:
     return made
 
 
+def _may_land(c: Command, made: Dict[str, bool], wanted: Dict[str, str], named: str) -> bool:
+    """Whether a file named as the script, copied by c into its destination folder, would be where it is looked for."""
+    dest = list(without_redirections(c.words))[-1]
+    if not dest.known:
+        return False
+    folder = os.path.normpath(os.path.join(c.cwd[0], dest.text))
+    return (os.path.isdir(folder) or bool(made.get(folder))) and \
+        os.path.join(folder, os.path.basename(named)) in wanted
+
+
+def _expand(pattern: str) -> list:
+    """The files and folders bash's glob of pattern names, sorted (glob's rules: a leading dot is matched only
+    by a dot), or _Unbounded where its wildcards would be matched in more than MAX_GLOB_FOLDERS folders."""
+    absolute = pattern.startswith("/")
+    found = ["/" if absolute else ""]
+    looked = 0
+    for part in (pattern[1:] if absolute else pattern).split("/"):
+        if not glob.has_magic(part):
+            found = [os.path.join(d, part) for d in found]
+            continue
+        looked += len(found)
+        if looked > MAX_GLOB_FOLDERS:
+            raise _Unbounded
+        found = [p for d in found for p in sorted(glob.glob(os.path.join(glob.escape(d), part)))]
+    return sorted(p for p in found if os.path.lexists(p))
+
+
 def _copies(c: Command, texts: Dict[str, str], made: Dict[str, bool]):
     """(source file, where its copy lands) for each regular file the `cp` command c copies: into the destination
     where it is a folder (in the tree, or made by a `mkdir` before), else as the destination where one file is copied
@@ -96,7 +148,10 @@ def _copies(c: Command, texts: Dict[str, str], made: Dict[str, bool]):
     for x in operands[:-1]:
         pattern = os.path.join(base, x.text)
         if any(ch in x.text for ch in "*?[") and not _quoted(c.path, x, texts):
-            sources += sorted(glob.glob(pattern))
+            try:
+                sources += _expand(pattern)
+            except _Unbounded:
+                raise _Unbounded(x.text) from None
         else:
             sources.append(pattern)
     files = [os.path.normpath(s) for s in sources if os.path.isfile(s)]

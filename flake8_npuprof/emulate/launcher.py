@@ -12,7 +12,7 @@ import shlex
 from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 from ..checks.launch_setup import LaunchSetup, flag_table, prepare
-from ..source.prefilter import PROFILING_WORDS, code_only
+from ..source.prefilter import PROFILING_WORDS, code_only, profiler_imports_by_name
 from ..shell.launches import Launch, passer
 from ..shell.parse import without_redirections
 from ..shell.walk import Walk
@@ -210,7 +210,8 @@ def _names_in_code(text: str) -> bool:
 def named_line(path: str) -> str:
     """Where a module names profiling, for an answer that does not follow it (" (line 484: `prof = Profiler(...)`)"):
     its first line naming it in code outside a string, else in a string, that is not an import (an import names no
-    setup), else its first import of one; "" where it cannot be read or names none."""
+    setup), else its first import of one, else its first import of one by name in a string; "" where it cannot be
+    read or names none."""
     import re
     from ..source.files import ReadError, read_source
     try:
@@ -228,6 +229,8 @@ def named_line(path: str) -> str:
             found = found or n
         if found and not re.match(r"\s*(?:from|import)\s", lines[found - 1]):
             break
+    if not found:       # a profiling module imported by its name in a string (`importlib.import_module("...")`)
+        found = next((text.count("\n", 0, k) + 1 for k in profiler_imports_by_name(code_only(text))), 0)
     if not found or found > len(lines):
         return ""
     shown = lines[found - 1].strip()

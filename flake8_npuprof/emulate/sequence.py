@@ -180,7 +180,8 @@ def _copied(w: Walk, launch: Launch) -> Launch:
     found = copied(w, launch) if launch.unfound else None
     if found is None:
         return launch
-    w.copied[launch.command.seq] = found[1]
+    if found[1]:
+        w.copied[launch.command.seq] = found[1]
     return found[0]
 
 
@@ -282,14 +283,18 @@ def _idle_msprof(w: Walk, target, base) -> dict:
 def _unknown_command(w: Walk, sourced: bool = True) -> str:
     """Where a launcher runs a command whose start the walk cannot read (shell/launches.opaque: `$PY train.py`,
     `eval`, `./main`), or sources a script it does not read ("": none). A program found on PATH, `python -m` of an
-    installed module and `python -c` are named only when nothing else is (they are the least telling)."""
+    installed module and `python -c` are named after those, and a script sourced and not read last: it mostly sets
+    the environment (the toolkit's set_env.sh), where such a program starts the training (Scaling-nmt's
+    `fairseq-train`: the answer named the toolkit's set_env.sh)."""
     found = [(cmd, o) for cmd, o in ((cmd, opaque(cmd)) for cmd in w.commands) if o is not None]
     for cmd, o in found:
         if o.kind in ("unknown", "eval", "script") or (o.kind == "program" and "/" in o.word.text):
             return _runs(w, cmd, o)
+    if found:
+        return _runs(w, *found[0])
     for name, by, line in (w.unread if sourced else ()):
         return f"{_rel(by, w.root)}:{line} sources {name.replace(HOLE, '<unknown>')}, which is not read"
-    return _runs(w, *found[0]) if found else ""
+    return ""
 
 
 def _runs(w: Walk, cmd, found) -> str:
@@ -301,12 +306,36 @@ def _runs(w: Walk, cmd, found) -> str:
     if found.kind == "script":
         return f"{at} runs {name} with {found.script.replace(HOLE, '<unknown>')}, which emulate does not follow"
     if found.kind == "module":
+        held = _held_below(cmd, found.script)
+        if held is not None:
+            return (f"{at} runs {name} -m {found.script}, not found on the launch's sys.path (the folder it runs in, "
+                    f"PYTHONPATH): the project's {_rel(held[0], cmd.cwd[0])} is that module where {held[1]} is on "
+                    "sys.path (installed with pip, or on PYTHONPATH), which emulate does not follow")
         return f"{at} runs {name} -m {found.script}, a module the project does not hold, which emulate does not follow"
     if found.kind == "code":
         return f"{at} runs `{name} {found.script or '-c'}`, whose code is not read"
     shown = _written(w, cmd.path, found.word) or found.word.text.replace(HOLE, "<unknown>")
     what = "`eval`, whose command is not read" if found.kind == "eval" else f"`{shown}`, not known statically"
     return f"{at} runs {what}"
+
+
+def _held_below(cmd, module: str) -> Optional[Tuple[str, str]]:
+    """(the file, its folder's name) of `python -m module` in a folder right below the one the launch runs in, which
+    does not hold it itself (OpenCLIP's src/open_clip_train/main.py, run from the project's top once installed), else
+    None. At most 64 folders are looked in."""
+    from ..values.project import on_path
+    if len(cmd.cwd) != 1 or HOLE in module or "<unknown>" in module:
+        return None
+    try:
+        with os.scandir(cmd.cwd[0]) as it:
+            subs = sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))[:64]
+    except OSError:
+        return None
+    for sub in subs:
+        path = on_path((os.path.join(cmd.cwd[0], sub),), module.split("."))
+        if path is not None:
+            return path, sub
+    return None
 
 
 def _written(w: Walk, path: str, word) -> str:
@@ -458,7 +487,7 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         naming = f"{shown}, which it imports, names one{named_line(other)}" if other else \
             "it imports more modules than are followed here"
         why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
-               "emulated here" + (" (emulate that module)" if other else ""))
+               "emulated here")
     # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
     return "unknown", why, None, dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script
                                       else why), (), False

@@ -757,6 +757,11 @@ def _unstarted(ctx, call: ast.Call, var, form: str, sched) -> Optional[Tuple[str
     if form != "start" or var is None:
         return None
     life = lifetime(ctx, var, call)
+    back = _returned_by(ctx.tree, var, call) if life == ELSEWHERE else None
+    if back is not None:
+        # `with create_profiler() as prof:` may start it in this very file: never "not started in this file"
+        return (UNKNOWN, f"{var} = profile(...) is returned by {back[0]}() (line {back[1]}): how its caller starts "
+                "and steps it is not followed here", "")
     if life == ELSEWHERE:
         return (UNKNOWN, f"{var} = profile(...) is not started in this file, and {var} can be reached from outside "
                 "it (passed on, an attribute taken, or a name other modules may import): who starts it is not "
@@ -769,6 +774,18 @@ def _unstarted(ctx, call: ast.Call, var, form: str, sched) -> Optional[Tuple[str
         return (UNKNOWN, f"{var} = profile(...) is never started, only stepped: step() runs the schedule's actions, "
                 "which for a schedule that does not wait at step 0 were not replayed", "")
     return None
+
+
+def _returned_by(tree, var: str, call: ast.Call) -> Optional[Tuple[str, int]]:
+    """(the function, the line) where the function that builds the profiler returns it by its name (`return prof`)."""
+    fns = [fn for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+           any(n is call for n in ast.walk(fn))]
+    if not fns:
+        return None
+    fn = fns[-1]                                        # the innermost (ast.walk goes outside in)
+    back = next((n for n in ast.walk(fn) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and
+                 n.value.id == var), None)
+    return None if back is None else (fn.name, back.lineno)
 
 
 # ---------------------------------------------------------------- where the data goes

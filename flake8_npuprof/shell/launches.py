@@ -70,7 +70,7 @@ def steps(walk: Walk) -> List[Launch]:
     MAX_LAUNCHES + 1 are returned: one more than that says the rest was not followed."""
     out = []
     for cmd in walk.commands:
-        found = _launch(cmd)
+        found = _launch(cmd, walk.start)
         if found is not None:
             out.append(found)
             if len(out) > MAX_LAUNCHES:
@@ -88,13 +88,13 @@ def launches_in(walk: Walk, path: str) -> Iterator[Launch]:
     stops at MAX_LAUNCHES + 1 of all files')."""
     for cmd in walk.commands:
         if cmd.path == path:
-            found = _launch(cmd)
+            found = _launch(cmd, walk.start)
             if found is not None:
                 yield found
 
 
-def _launch(cmd: Command) -> Optional[Launch]:
-    found = _launch_of(cmd)
+def _launch(cmd: Command, start: str) -> Optional[Launch]:
+    found = _launch_of(cmd, start)
     if found is not None and cmd.under is not None and found.msprof is None:
         # inside a shell script msprof started: msprof's configuration reaches it through the environment
         outer = msprof_application(cmd.under)
@@ -103,7 +103,8 @@ def _launch(cmd: Command) -> Optional[Launch]:
     return found
 
 
-def _launch_of(cmd: Command) -> Optional[Launch]:
+def _launch_of(cmd: Command, start: str = "") -> Optional[Launch]:
+    # start: where the walk started the shell (for where a script not found would be: _further_up)
     words = list(cmd.words)
     ranks, wrapper = cmd.ranks, ""
     k = 0
@@ -116,16 +117,16 @@ def _launch_of(cmd: Command) -> Optional[Launch]:
         w = words[k].text
         base = w.rsplit("/", 1)[-1]
         if PYTHON.match(w):
-            return _python(cmd, words, k + 1, env, ranks, wrapper)
+            return _python(cmd, words, k + 1, env, ranks, wrapper, start)
         if base == "msprof":
-            return _under_msprof(cmd, words, k, env, ranks, wrapper)
+            return _under_msprof(cmd, words, k, env, ranks, wrapper, start)
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1, base)
             if script_at == len(words) and k + 1 < len(words):
                 # `torchrun $SCRIPT`, `msrun --no_python ./bin`: it starts something, never nothing
                 return _unknown(cmd, env, _times(ranks, n), base, f"it runs {base} without a .py script named "
                                 f"statically: what {base} starts is not known here")
-            return _script(cmd, words, script_at, env, _times(ranks, n), base)
+            return _script(cmd, words, script_at, env, _times(ranks, n), base, start)
         child = w
         if base in SHELLS:
             j = _shell_operand(words, k)
@@ -159,7 +160,7 @@ def _launch_of(cmd: Command) -> Optional[Launch]:
 
 
 def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[str, Setting], ranks: int,
-                  wrapper: str) -> Optional[Launch]:
+                  wrapper: str, start: str = "") -> Optional[Launch]:
     """msprof and the application it starts, read as msprof reads its argv (msprof.parse): a Python script is
     followed, another application (a benchmark binary) is msprof's alone; None when msprof starts nothing (its
     export and query modes). A shell script as the application is walked as the child it is (Walk): the launches
@@ -181,7 +182,7 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
     if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES:
         # a rank launcher (`msprof torchrun --nproc_per_node=8 train.py`): its processes inherit msprof's
         # environment, so each rank's script runs under this msprof
-        inner = _launch_of(cmd._replace(words=tuple(app), env=env))
+        inner = _launch_of(cmd._replace(words=tuple(app), env=env), start)
         if inner is not None and inner.msprof is None:
             return inner._replace(command=inner.command._replace(words=cmd.words),
                                   msprof=run._replace(app=tuple(a.text for a in app)))
@@ -189,7 +190,7 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
         if not app[0].known:
             return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
         return Launch(cmd._replace(env=env), "", (), wrapper, ranks, run, app=tuple(a.text for a in app))
-    found_py = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper)
+    found_py = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper, start)
     if found_py is None:
         return _unknown(cmd, env, ranks, wrapper, "the Python application msprof starts is not a script that can "
                         "be read (python -c, or a module not in the project)", run)
@@ -376,7 +377,7 @@ def _times(ranks: int, n: int) -> int:
     return 0 if ranks <= 0 or n < 0 else ranks * (n or 1)
 
 
-def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
     while k < len(words):
         w = words[k].text
         if w in ("-W", "-X", "-Q"):
@@ -385,19 +386,22 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
         if w == "-c":
             return None                 # inline code: no script to read
         if not words[k].known:
-            return _script(cmd, words, k, env, ranks, wrapper)
+            return _script(cmd, words, k, env, ranks, wrapper, start)
         if w == "-m" and k + 1 < len(words):
             module = words[k + 1].text
             if module in PY_LAUNCH_MODULES:
                 n, script_at = _ranks_of(words, k + 2)
-                return _script(cmd, words, script_at, env, _times(ranks, n), module)
+                return _script(cmd, words, script_at, env, _times(ranks, n), module, start)
             from ..values.project import find_module
             found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
             paths = {p for p in found if p is not None}
+            if not paths and len(cmd.cwd) == 1:
+                paths = _on_pythonpath(env, cmd.cwd[0], module)
             if len(paths) != 1:
                 return None             # an installed module (pip, a tool): not the project's to read
             path = paths.pop()
-            here = next(d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path)
+            here = next((d for d in cmd.cwd if find_module(os.path.join(d, "_"), 0, module.split(".")) == path),
+                        cmd.cwd[0])
             if os.path.basename(path) == "__init__.py":
                 # a package: Python runs its __main__ (after importing the package)
                 main = os.path.join(os.path.dirname(path), "__main__.py")
@@ -410,11 +414,24 @@ def _python(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
         if w.startswith("-"):
             k += 1
             continue
-        return _script(cmd, words, k, env, ranks, wrapper)
+        return _script(cmd, words, k, env, ranks, wrapper, start)
     return None
 
 
-def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
+def _on_pythonpath(env, cwd: str, module: str) -> set:
+    """The file of `python -m module` on the PYTHONPATH the launch exports, which Python puts after the directory it
+    runs in (a relative entry, or an empty one, from that directory; emulate/sys_path.launch_path reads it alike):
+    `export PYTHONPATH=src; python3 -m training.main` runs src/training/main.py."""
+    from ..values.project import on_path
+    setting = env.get("PYTHONPATH")
+    if setting is None or setting.how == "set without export":
+        return set()
+    entries = [os.path.normpath(os.path.join(cwd, e)) for e in setting.value.split(":") if HOLE not in e]
+    found = on_path(tuple(dict.fromkeys(entries)), module.split("."))
+    return set() if found is None else {found}
+
+
+def _script(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
     if k >= len(words):
         return None
     word = words[k]
@@ -437,23 +454,27 @@ def _script(cmd, words, k, env, ranks, wrapper) -> Optional[Launch]:
     path = Walk.find(word.text, cmd.cwd)
     if path is None:
         return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)}"
-                        f"{_further_up(word.text, cmd)})", None, word.text, True)
+                        f"{_further_up(word.text, cmd, start)})", None, word.text, True)
     here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
     return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
 
 
-def _further_up(script: str, cmd: Command) -> str:
-    """Where a relative script not found in the launcher's own directory is, in a folder above it: a launcher
-    that never `cd`s is meant to be started there (`bash test/train.sh` from the project's folder), which only
-    --cwd can say."""
-    if cmd.settled or os.path.isabs(script):
+def _further_up(script: str, cmd: Command, start: str) -> str:
+    """Where a relative script not found where the launch runs it is, found when the launcher is started in a folder
+    above the one it was taken to start in: a launcher whose directory is that one, or reached from it by relative
+    `cd`s only (not settled), is meant to be started there (`bash test/train.sh` from the project's folder), which
+    only --cwd can say. Started in UP, its relative `cd`s lead to UP/REL (REL: from the start to where it runs), so
+    the script must be in UP/REL: `cd src; python3 main.py` started at the top runs src/main.py, not main.py."""
+    if cmd.settled or os.path.isabs(script) or not start:
         return ""
     for d in cmd.cwd:
-        up = d
+        rel = os.path.relpath(d, start)
+        up = start
         for _ in range(4):
             up = os.path.dirname(up)
-            if isfile(os.path.join(up, script)):       # recorded, as the walk's own lookups (source/observed)
-                return f"; {script} is in {up}: give --cwd {up} if the launcher is started there"
+            there = os.path.normpath(os.path.join(up, rel))
+            if isfile(os.path.join(there, script)):       # recorded, as the walk's own lookups (source/observed)
+                return f"; {script} is in {there}: give --cwd {up} if the launcher is started there"
     return ""
 
 

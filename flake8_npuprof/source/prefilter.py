@@ -292,3 +292,16 @@ PROFILING_WORDS = re.compile(r"(?<!\w)(?:profiling_mode|profiling_options|Profil
                              # vLLM's: `llm.start_profile()`, which vllm-ascend before #5928 runs torch_npu's profiler
                              # for where VLLM_TORCH_PROFILER_DIR is set (worker_v1.py _init_profiler)
                              r"\.start_profile\(|VLLM_TORCH_PROFILER_DIR")
+
+# a module imported by the name a string literal gives (its first argument): importlib.import_module, __import__
+_IMPORTED_BY_NAME = re.compile(r"\b(?:import_module|__import__)\s*\(\s*(?:name\s*=\s*)?[rRuU]?(['\"])([\w.]+)\1")
+
+
+def profiler_imports_by_name(code: str) -> List[int]:
+    """The offsets of the calls in code that import a profiling module by its name in a string
+    (`importlib.import_module("torch_npu.profiler")`, `__import__("torch.profiler")`,
+    `import_module(".profiler", ...)`): what PROFILING_WORDS finds in `import NAME`. A string only mentions a
+    dotted API elsewhere; here it is imported."""
+    if "profiler" not in code:
+        return []
+    return [m.start() for m in _IMPORTED_BY_NAME.finditer(code) if PROFILING_WORDS.search(f"import {m.group(2)}")]
