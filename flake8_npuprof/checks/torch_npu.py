@@ -299,8 +299,8 @@ RULES = (
     Rule(
         code="NPP308",
         name="torch-npu-legacy-profiler",
-        summary="the legacy profiler API (`torch.npu.profile`, `profileConfig`, `prof_init`, "
-                "`torch.autograd.profiler.profile(use_npu=True)`): AttributeError on torch_npu 6.0+",
+        summary="the legacy profiler API (`torch.npu.profile`, `profileConfig`, `prof_init`): AttributeError on "
+                "torch_npu 6.0+; `torch.autograd.profiler.profile(use_npu=True)`: TypeError on any torch it runs on",
         default=True,
         level="error",
         what="Calls of `torch.npu.profile`/`torch_npu.npu.profile`, `profileConfig`, `prof_init`/`prof_start`/"
@@ -308,9 +308,10 @@ RULES = (
              "`**kwargs` where the dict is built in the same scope (a literal, `dict(...)`, `kwargs[\"use_npu\"] = "
              "...`): on every path, or on some branches, which the finding names (`when ...`). A dict passed on, "
              "updated or read elsewhere is not followed.",
-        why="The legacy API was removed in torch_npu 6.0.RC1, so these calls raise AttributeError on 6.0 and "
-            "later; `use_npu` existed only in the old torch 1.5/1.8 NPU forks. Under the default target (any) "
-            "the legacy calls are reported only with a release target of 6.0 or later (5.0 still has them).",
+        why="The legacy API was removed in torch_npu 6.0.RC1, so its calls raise AttributeError on 6.0 and later. "
+            "`use_npu` existed only in the old torch 1.5/1.8 NPU forks: any other torch rejects the keyword with "
+            "TypeError. Under the default target (any) the legacy calls are reported only with a release target of "
+            "6.0 or later (5.0 still has them).",
         example=_TORCH + "with torch.npu.profile(\"./prof\"):\n    train_one_step()\n",
         fixed=_GOOD,
         fix_safety="none",
