@@ -34,11 +34,11 @@ _OPERATOR_AT = {c: tuple(o for o in _OPERATORS if o[0] == c) for c in _OPERATOR_
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
 _BLANKS = re.compile(r"[ \t\r]+")
 _SPECIAL = frozenset("\\#([&\n;|)")          # what the lexer reads otherwise than as the start of a word
-# characters that stand for themselves in a word, and the blanks after them: a word of only these, followed by none of
-# _UNPLAIN, ends where they do (word_end's end, without its call), and the lexer goes on after the blanks (most words of
-# a launcher)
-_PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)[ \t\r]*")
-_UNPLAIN = frozenset("<>'\"\\$`")
+# characters that stand for themselves in a word, and the blanks after them: a word of only these, followed by a
+# blank, an operator's character or the end (none of `<>'"\\$``), ends where they do (word_end's end, without its
+# call), and the lexer goes on after the blanks (most words of a launcher). (The run cannot stop short to meet the
+# lookahead: the character it stopped before would be one of its own.)
+_PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)(?=[ \t\r\n;&|()]|\Z)[ \t\r]*")
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -328,7 +328,7 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
             after_close = closed
         closed = False
         m = _PLAIN_RUN.match(text, i, n)
-        if m is not None and (m.end(1) == n or text[m.end(1)] not in _UNPLAIN):
+        if m is not None:
             j, after = m.end(1), m.end()            # a plain word and the blanks after it (no `<<` in it)
         else:
             j = after = min(word_end(text, i, n), n)

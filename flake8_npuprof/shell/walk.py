@@ -27,6 +27,7 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
                     Command, EnvView, Setting, _Block, within)
 
 
+_new_tuple = tuple.__new__          # a Word without the namedtuple's __new__ (a Python frame each)
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
 # the places of the fields of a Command that a child script's run sets in each of its commands (_run_child)
 _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for f in
@@ -436,7 +437,7 @@ class Walk(Expander, Compounds):
                 words.extend(Word(StrValue(arg, [], a, b, origin="shell"), a, b) for arg in self.args)
                 continue
             for value in self.fields(text, a, b):      # `$ARGS` unquoted: a word per field, as bash splits it
-                words.append(Word(value, a, b))
+                words.append(_new_tuple(Word, (value, a, b)))
                 assumed.append(self._assumed)
         self.words += len(words)
         if self.words > MAX_WORDS:              # the walk stops before this command
