@@ -58,8 +58,10 @@ class Expander(WalkState):
         """One command word as bash passes it on: the known value of an expansion outside double quotes is split at
         blanks into several words (`python3 train.py $ARGS`), its leading and trailing blanks starting none; a value
         not known stays one word, as does every word where the launcher sets IFS."""
-        if _LITERAL.fullmatch(text, i, end):        # nothing expanded: one field, as decode would give it
-            return [StrValue(text[i:end], [_new_tuple(Run, (0, end - i, i, end - i))] if end > i else [], i, end,
+        word = text[i:end]
+        if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
+            # nothing expanded: one field, as decode would give it (_LITERAL's test, without a regex's call)
+            return [StrValue(word, [_new_tuple(Run, (0, end - i, i, end - i))] if end > i else [], i, end,
                              origin="shell")]
         unquoted: List[Tuple[int, int]] = []
         decoded, runs, _ = decode(text, i, end, self._valued, unquoted)
