@@ -27,6 +27,24 @@ def test_the_end_of_a_word_is_the_decoder_s_end_wherever_no_redirection_is_in_it
         assert word_end(text, start) == min(read_word(text, start)[1], len(text)), (text, start)
 
 
+def test_a_double_quoted_piece_ends_where_the_decoder_ends_it():
+    # word_end takes a closed "..." of what stands for itself, escapes, `$name`, `$1` and `${name}` at once; whatever
+    # else is in it (`$(...)`, `${x:-y}`, a `$` alone, a backquote), or no closing quote, its loop reads: either way
+    # the end read_word gives
+    rng = random.Random(55)
+    alphabet = ['"', '"', "a", " ", "$x", "$x_1", "$1", "$@", "$$", "$-", "${x}", "${x:-y}", "${x", "$(", ")", "\\",
+                '\\"', "`", "'", "$", "\n", ";", "中"]
+    for _ in range(4000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        start = rng.randint(0, len(text))
+        assert word_end(text, start) == min(read_word(text, start)[1], len(text)), (text, start)
+    assert word_end('"${cur_path}/out/$ID"_$1.log >x', 0) == 28
+    assert word_end('"a$(echo ")")b" c', 0) == 15
+    assert word_end('"$x"y z', 0, 3) == 3           # the closing quote past the end read: the loop's end
+    # an unclosed quote of many names: given back a piece at a time (in every split it would never end)
+    assert word_end('"' + "$ab" * 3000 + " x", 0) == 9003
+
+
 def _arithmetic(rng, depth=0):
     """An arithmetic body with nested parentheses and the characters that end commands elsewhere."""
     parts = []

@@ -18,6 +18,7 @@ from .words import decode, glob_match, integer_value, skip_expansion
 
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
 _BLANK = re.compile(r"[ \t\n]")      # one of _IFS
+_new_tuple = tuple.__new__          # a Run without the namedtuple's __new__ (a Python frame each)
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")     # how a variable's name starts
 # a word with none of these is its own text, character for character (decode's one run): no call of decode for it
 _LITERAL = re.compile(r"[^'\"\\$`]*")
@@ -48,7 +49,8 @@ class Expander(WalkState):
         """Decode one shell word of text[i:end] with the variables known at this point (words.decode: its quotes
         and escapes; the values of its expansions are this walk's)."""
         if _LITERAL.fullmatch(text, i, end):
-            return StrValue(text[i:end], [Run(0, end - i, i, end - i)] if end > i else [], i, end, origin="shell")
+            return StrValue(text[i:end], [_new_tuple(Run, (0, end - i, i, end - i))] if end > i else [], i, end,
+                            origin="shell")
         decoded, runs, _ = decode(text, i, end, self._valued)
         return StrValue(decoded, runs, i, end, origin="shell")
 
@@ -56,8 +58,11 @@ class Expander(WalkState):
         """One command word as bash passes it on: the known value of an expansion outside double quotes is split at
         blanks into several words (`python3 train.py $ARGS`), its leading and trailing blanks starting none; a value
         not known stays one word, as does every word where the launcher sets IFS."""
-        if _LITERAL.fullmatch(text, i, end):        # nothing expanded: one field, as decode would give it
-            return [StrValue(text[i:end], [Run(0, end - i, i, end - i)] if end > i else [], i, end, origin="shell")]
+        word = text[i:end]
+        if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
+            # nothing expanded: one field, as decode would give it (_LITERAL's test, without a regex's call)
+            return [StrValue(word, [_new_tuple(Run, (0, end - i, i, end - i))] if end > i else [], i, end,
+                             origin="shell")]
         unquoted: List[Tuple[int, int]] = []
         decoded, runs, _ = decode(text, i, end, self._valued, unquoted)
         blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS} \
@@ -81,10 +86,14 @@ class Expander(WalkState):
     def _valued(self, text: str, k: int, end: int) -> Tuple[int, Optional[str], Sequence[Run]]:
         """The expansion at k: its end, its value (None: not known), and the runs of a value written in this file
         (`"$OPTS"`: mapped to OPTS=...)."""
-        j = min(skip_expansion(text, k), end)
-        m = _PARAMETER_BODY.fullmatch(text, k, j)
-        if m is None:
-            return j, self._expansion(text, k, j), ()
+        m = _PARAMETER_BODY.match(text, k, end)         # (where it is one, it ends where skip_expansion says)
+        if m is not None:
+            j = m.end()
+        else:
+            j = min(skip_expansion(text, k), end)
+            m = _PARAMETER_BODY.fullmatch(text, k, j)
+            if m is None:
+                return j, self._expansion(text, k, j), ()
         name = m.group(1) or m.group(2)
         value = self._value(name)
         if value and name[0] in _NAME_START and name != "BASH_SOURCE[0]":       # `$name`, `${name}` (_setting)

@@ -34,11 +34,11 @@ _OPERATOR_AT = {c: tuple(o for o in _OPERATORS if o[0] == c) for c in _OPERATOR_
 _AFTER_SUBSHELL = ("&&", "||", "|", "&")       # what a `( ... )` is followed by decides for its commands
 _BLANKS = re.compile(r"[ \t\r]+")
 _SPECIAL = frozenset("\\#([&\n;|)")          # what the lexer reads otherwise than as the start of a word
-# characters that stand for themselves in a word, and the blanks after them: a word of only these, followed by none of
-# _UNPLAIN, ends where they do (word_end's end, without its call), and the lexer goes on after the blanks (most words of
-# a launcher)
-_PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)[ \t\r]*")
-_UNPLAIN = frozenset("<>'\"\\$`")
+# characters that stand for themselves in a word, and the blanks after them: a word of only these, followed by a
+# blank, an operator's character or the end (none of `<>'"\\$``), ends where they do (word_end's end, without its
+# call), and the lexer goes on after the blanks (most words of a launcher). (The run cannot stop short to meet the
+# lookahead: the character it stopped before would be one of its own.)
+_PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)(?=[ \t\r\n;&|()]|\Z)[ \t\r]*")
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -162,7 +162,7 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
         whole, clean = table.get((0, None)), table.get("clean")
         if (start, stop) == (0, None) or whole is None or clean is None:
             clean = ([], []) if (start, stop) == (0, None) else None
-            found = list(_pipelines(lexed_commands(text, start, stop, clean)))
+            found = _pipelines(lexed_commands(text, start, stop, clean))
             if clean is not None:
                 table["clean"] = clean
         else:
@@ -171,7 +171,7 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
             a = _clean_count(text, clean, first)
             b = len(whole) if stop is None else _clean_count(text, clean, stop)
             found = [] if first >= n else whole[a:b] if a is not None and b is not None and a <= b else \
-                list(_pipelines(lexed_commands(text, start, stop)))
+                _pipelines(lexed_commands(text, start, stop))
         table[(start, stop)] = found
     return found
 
@@ -207,19 +207,24 @@ def _after_space(text: str, i: int, n: int) -> int:
     return m.end() if m else i
 
 
-def _pipelines(commands):
+def _pipelines(commands) -> list:
     """The commands, with the `&` that ends a pipeline given to each of its commands: in `python3 x.py | tee log &`
     the whole pipeline, python3 included, runs in the background. Any other operator after a pipeline (`&&`,
-    `;`) stays its last command's: the pipeline's status is that command's."""
+    `;`) stays its last command's: the pipeline's status is that command's. (A list made in one loop, not a
+    generator over the lexer's: a turn of a generator more for each command of every text read.)"""
+    out: list = []
     pending: List[Tuple[list, str, int]] = []
-    for words, op, at in commands:
-        pending.append((words, op, at))
-        if op != "|":
-            for w, own, where in pending[:-1]:
-                yield w, "&" if op == "&" else own, where
-            yield words, op, at
+    for command in commands:
+        if command[1] == "|":
+            pending.append(command)
+            continue
+        if pending:
+            op = command[1]
+            out.extend([(w, "&" if op == "&" else own, where) for w, own, where in pending])
             pending = []
-    yield from pending
+        out.append(command)
+    out.extend(pending)
+    return out
 
 
 def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
@@ -255,6 +260,24 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
             i += 1
             if clean is not None and not pattern and not piped:
                 clean[0].append(i)                      # (as read: where its blanks end is asked of a slice only)
+                clean[1].append(count)
+            continue
+        if c == "\n" and not heredocs:
+            # the line break that ends a command (most of a launcher's operators): what the operator branch below does
+            # with it, without the checks on the way
+            if after_close and _redirections_only(text, words):
+                words = []                              # `( ... ) > log 2>&1`: the subshell's redirections
+            if words:
+                yield words, c, i
+                count += 1
+                piped = False
+                if text[words[0][0]:words[0][1]] == "case":
+                    pattern = True                      # a pattern comes next
+            closed = after_close = False
+            words = []
+            i += 1
+            if clean is not None and not pattern and not piped:
+                clean[0].append(i)
                 clean[1].append(count)
             continue
         if pattern or c in _SPECIAL:             # (else a word starts here: the checks below are for none)
@@ -328,7 +351,7 @@ def lexed_commands(text: str, start: int = 0, stop: Optional[int] = None,
             after_close = closed
         closed = False
         m = _PLAIN_RUN.match(text, i, n)
-        if m is not None and (m.end(1) == n or text[m.end(1)] not in _UNPLAIN):
+        if m is not None:
             j, after = m.end(1), m.end()            # a plain word and the blanks after it (no `<<` in it)
         else:
             j = after = min(word_end(text, i, n), n)

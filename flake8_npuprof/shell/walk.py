@@ -16,7 +16,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..source.files import rel_path
-from ..source.text import HOLE, SourceText, StrValue
+from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
@@ -27,6 +27,7 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
                     Command, EnvView, Setting, _Block, within)
 
 
+_new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __new__ (a Python frame each)
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
 # the places of the fields of a Command that a child script's run sets in each of its commands (_run_child)
 _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for f in
@@ -408,7 +409,7 @@ class Walk(Expander, Compounds):
         shadowed: Dict[str, Optional[Setting]] = {}
         while k < len(spans):
             a, b = spans[k]
-            m = _ASSIGN.match(text, a, b)
+            m = _ASSIGN.match(text, a, b) if text.find("=", a, b) > a else None     # (most commands: no `=`)
             if not m:
                 break
             self._assumed = False
@@ -431,12 +432,19 @@ class Walk(Expander, Compounds):
             if self.words + len(words) > MAX_WORDS:     # expansions multiply words: `"$@"` in a loop, `$X $X`
                 break
             self._assumed = False
-            if self.args is not None and text[a:b] in _ALL_ARGS:
+            word = text[a:b]
+            if self.args is not None and word in _ALL_ARGS:
                 # `"$@"`: one word per argument (none when there are none); `$*` unquoted: split alike
                 words.extend(Word(StrValue(arg, [], a, b, origin="shell"), a, b) for arg in self.args)
                 continue
+            if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
+                # nothing expanded (most words): the one field fields() gives, without its call
+                words.append(_new_tuple(Word, (StrValue(word, [_new_tuple(Run, (0, b - a, a, b - a))] if b > a else [],
+                                                        a, b, origin="shell"), a, b)))
+                assumed.append(False)
+                continue
             for value in self.fields(text, a, b):      # `$ARGS` unquoted: a word per field, as bash splits it
-                words.append(Word(value, a, b))
+                words.append(_new_tuple(Word, (value, a, b)))
                 assumed.append(self._assumed)
         self.words += len(words)
         if self.words > MAX_WORDS:              # the walk stops before this command

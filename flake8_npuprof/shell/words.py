@@ -24,6 +24,8 @@ _BREAK = re.compile(r"[\r\n]")
 _PLAIN = re.compile(r"[^ \t\n;&|<>()\r'\"\\$`]+")        # characters that stand for themselves, unquoted
 _PLAIN_WORD = re.compile(r"[^'\"\\$`]+")                # ... in a word whose end is given (blanks too)
 _PLAIN_DOUBLE = re.compile(r'[^"\\$`]+')                  # ... inside double quotes
+# a Run made without the namedtuple's own __new__, a Python frame per run: _new_tuple(Run, (t, tlen, s, slen))
+_new_tuple = tuple.__new__
 
 
 def glob_match(name: str, pattern: str) -> bool:
@@ -54,9 +56,9 @@ def add_run(parts: List[str], runs: List[Run], t: int, chunk: str, s: int, slen:
     if runs and slen == len(chunk):
         last = runs[-1]
         if last.tlen == last.slen and last.t + last.tlen == t and last.s + last.slen == s:
-            runs[-1] = Run(last.t, last.tlen + slen, last.s, last.slen + slen)
+            runs[-1] = _new_tuple(Run, (last.t, last.tlen + slen, last.s, last.slen + slen))
             return t + len(chunk)
-    runs.append(Run(t, len(chunk), s, slen))
+    runs.append(_new_tuple(Run, (t, len(chunk), s, slen)))
     return t + len(chunk)
 
 
@@ -142,7 +144,7 @@ def decode(text: str, i: int, stop: Optional[int] = None, expansion: Optional[Ex
                     parts.append(HOLE)
                     t += 1
             elif value:
-                runs.extend([Run(r.t + t, r.tlen, r.s, r.slen) for r in value_runs])     # (not _replace: 3x dearer)
+                runs.extend([_new_tuple(Run, (r.t + t, r.tlen, r.s, r.slen)) for r in value_runs])
                 parts.append(value)
                 if unquoted is not None and not quoted:
                     unquoted.append((t, t + len(value)))
@@ -405,10 +407,14 @@ def continuation(text: str, i: int, crlf: bool = True) -> int:
 
 # pieces of a word that word_end's loop below steps over one at a time, each ending where the loop ends it: characters
 # that stand for themselves, `$name`, `$1`, `${name}`, a closed '...', a `\` and the character it escapes (a
-# parameter's name is ASCII, as _PARAMETER reads it). No "...": a repetition inside it would make the search of an
-# unclosed one exponential; the loop reads it
+# parameter's name is ASCII, as _PARAMETER reads it), and a closed "..." of those (but '...'). Inside "..." each
+# piece is one way to read its text (a character at a time, a name to its end): a search of an unclosed one that
+# fails gives the pieces back one at a time, not in every split (a repetition of runs would be exponential); the
+# loop reads what none of them is ("$(...)", "`...`", "${x:-y}")
 _WORD_RUN = re.compile(r"""(?:[^ \t\n;&|<>()\r'"\\$`]+|\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|"""
-                       r"""\$\{[A-Za-z_][A-Za-z0-9_]*\}|'[^']*'|\\[\s\S])*""")
+                       r"""\$\{[A-Za-z_][A-Za-z0-9_]*\}|'[^']*'|\\[\s\S]|"""
+                       r""""(?:[^"\\$`]|\\[\s\S]|\$(?:[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])|[0-9@*#?$!-])|"""
+                       r"""\$\{[A-Za-z_][A-Za-z0-9_]*\})*")*""")
 
 
 def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
