@@ -426,6 +426,36 @@ def test_a_file_run_that_runs_what_it_is_given_goes_up_for_it(project, tmp_path)
     assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
 
 
+TEN_BY_VALUE = "; ".join(["$c"] * 10)
+
+
+@pytest.mark.parametrize("text", [
+    # f's 100 commands walked 60 times through `$c` (the walk calls a function by its expanded name): its bound
+    "c=f\ng() { " + TEN_BY_VALUE + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "source ./lib.sh\nc=f\ng() { " + TEN_BY_VALUE + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "${c}") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "eval $c") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "g() { " + TEN_BY_VALUE.replace("$c", "$1") + "; }\ng f; g f; g f; g f; g f; g f\npython3 ../train.py\n",
+    "s() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\npython3 ../train.py\n",
+    "source ./lib.sh\ns() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\n"
+    "python3 ../train.py\n",
+])
+def test_a_function_called_by_a_variable_s_value_is_left_to_the_walk(project, text):
+    """A command whose head is an expansion (`$c`, `"$@"`, `eval $c`) calls the function its value names, as often as
+    that command is walked: the name's words (`c=f`, `s f`) count no such call. Counted once, each of these was
+    settled while the walk stopped at its bound (NPP191)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
+    path = project / "test" / "run.sh"
+    text = text if "lib.sh" in text else (project / "test" / "lib.sh").read_text() + text
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "a function may be called by a variable's value"
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]}
+    assert bench._check(str(path), text) == slow
+
+
 def test_a_source_after_an_option_is_a_call_of_a_function_of_that_name(project):
     """`--data_path source data` is no command unless a function has that name (bash defines one so named; the walk
     too): the launcher is walked then."""

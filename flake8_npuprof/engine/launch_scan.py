@@ -1028,6 +1028,14 @@ def _at_head(text: str, at: int) -> bool:
     return text[text.rfind("\n", 0, k) + 1:k].split()[-1] in _HEADS
 
 
+BY_VALUE = "a function may be called by a variable's value"
+# a command whose head is an expansion (`$c`, `"$@"`, `${c}`, `eval $c`; after assignments, an operator, a keyword or a
+# prefix): the walk calls the function its value names (shell/control.Compounds._call) once per walk of that command,
+# which no count of the functions' names (_Text.walked, _cross_commands, _times: `c=f`, `s f` are one word each) bounds
+_BY_VALUE = re.compile(r"""(?:^|[;&|(){}`!]|\b(?:then|do|else|elif|if|while|until|time|nohup|exec|command|builtin"""
+                       r"""|eval)[ \t])[ \t]*(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=[^ \t\n;&|]*[ \t]+)*["']?[$`]""", re.M)
+
+
 def why_walked(text: str, path: str) -> str:
     """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
     is walked."""
@@ -1057,7 +1065,9 @@ def why_walked(text: str, path: str) -> str:
     if own.option_heads & own.defined:
         return "a function named as an option before `source`"
     if not own.scripts and not own.shells and not own.modules:
-        return ""       # it names no script, module or file to follow: none can be started wherever it goes
+        # it names no script, module or file to follow: none can be started wherever it goes (its commands, counted
+        # above, are all it walks, unless a call is by a value)
+        return BY_VALUE if own.defined and _BY_VALUE.search(own.text) else ""
     if _linked(os.path.dirname(launcher)):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
@@ -1137,8 +1147,11 @@ def why_walked(text: str, path: str) -> str:
     candidates = list(dict.fromkeys(p for name, tail in names for p in _named(found, name)
                                     if not tail or p.endswith(tail)))
     candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
-    return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
-                 for p in candidates if _may_have_setups(p)), "")
+    why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
+                for p in candidates if _may_have_setups(p)), "")
+    if not why and functions and any(_BY_VALUE.search(t.text) for t in texts.values()):
+        return BY_VALUE                 # (its counts of commands and levels above do not hold)
+    return why
 
 
 def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
