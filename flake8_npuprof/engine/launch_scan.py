@@ -1032,8 +1032,22 @@ BY_VALUE = "a function may be called by a variable's value"
 # a command whose head is an expansion (`$c`, `"$@"`, `${c}`, `eval $c`; after assignments, an operator, a keyword or a
 # prefix): the walk calls the function its value names (shell/control.Compounds._call) once per walk of that command,
 # which no count of the functions' names (_Text.walked, _cross_commands, _times: `c=f`, `s f` are one word each) bounds
-_BY_VALUE = re.compile(r"""(?:^|[;&|(){}`!]|\b(?:then|do|else|elif|if|while|until|time|nohup|exec|command|builtin"""
-                       r"""|eval)[ \t])[ \t]*(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=[^ \t\n;&|]*[ \t]+)*["']?[$`]""", re.M)
+_BY_VALUE = re.compile(r"""(?P<at>^(?<!\\\n)|[;&|{!]|\)(?!`)|(?<![(=])\((?!\()|(?<=[=\s(])`(?!`)"""
+                       r"""|\b(?:then|do|else|elif|if|while|until|time|nohup|exec|command|builtin|eval)[ \t])[ \t]*"""
+                       r"""(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+|\$\{[^}\s]*\}"""
+                       r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]""", re.M)
+
+
+def _calls_by_value(text: str) -> bool:
+    """Whether a command of the text may have an expansion for its head (_BY_VALUE; not after a `||` or `&&` inside
+    `[[ ]]`, which joins tests, not commands)."""
+    for m in _BY_VALUE.finditer(text):
+        at = m.start("at")
+        line = text.rfind("\n", 0, at) + 1
+        if text[at:at + 1] in "|&" and text.rfind("[[", line, at) > text.rfind("]]", line, at):
+            continue
+        return True
+    return False
 
 
 def why_walked(text: str, path: str) -> str:
@@ -1067,7 +1081,7 @@ def why_walked(text: str, path: str) -> str:
     if not own.scripts and not own.shells and not own.modules:
         # it names no script, module or file to follow: none can be started wherever it goes (its commands, counted
         # above, are all it walks, unless a call is by a value)
-        return BY_VALUE if own.defined and _BY_VALUE.search(own.text) else ""
+        return BY_VALUE if own.defined and _calls_by_value(own.text) else ""
     if _linked(os.path.dirname(launcher)):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
@@ -1149,7 +1163,7 @@ def why_walked(text: str, path: str) -> str:
     candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
     why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                 for p in candidates if _may_have_setups(p)), "")
-    if not why and functions and any(_BY_VALUE.search(t.text) for t in texts.values()):
+    if not why and functions and _called_by_value(texts, edges):
         return BY_VALUE                 # (its counts of commands and levels above do not hold)
     return why
 
@@ -1199,6 +1213,25 @@ def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
                 out.add(c)
                 todo.append(c)
     return out
+
+
+def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
+    """Whether a command whose head is an expansion (_calls_by_value) is in a shell that has functions: a file and
+    those it may source (_same_shell's criterion) share one; a file only run is a new shell, with none of its
+    caller's functions."""
+    functions = {n for t in texts.values() for n in t.defined}
+    group = {p: p for p in texts}
+
+    def top(p: str) -> str:
+        while group[p] != p:
+            p = group[p]
+        return p
+    for p, t in texts.items():
+        for c, (_, sourced, named) in edges.get(p, {}).items():
+            if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named):
+                group[top(c)] = top(p)
+    defining = {top(p) for p, t in texts.items() if t.defined}
+    return any(top(p) in defining and _calls_by_value(t.text) for p, t in texts.items())
 
 
 def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
