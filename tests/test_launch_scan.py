@@ -715,6 +715,21 @@ def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
     assert why_walked(text, str(path)).startswith("an absolute path that is there")
 
 
+@pytest.mark.parametrize("before", ["cd ..; ", "cd .. && ", "cd ..\n", "cd $(dirname ..); "])
+def test_an_absolute_path_in_a_later_command_of_a_substitution_may_be_its_output(project, tmp_path, before):
+    """`$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command (shell/expand.Expander.
+    _output), so a later command's argument may become the value a `cd $D` goes to (it started elsewhere/train.py,
+    while the scan took /data for a program's argument and settled it)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "q.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    text = f"D=$({before}echo {tmp_path / 'elsewhere'})\ncd $D\npython3 q.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)).startswith("an absolute path that is there")
+    assert bench.unstartable(str(project / "test"), ["run.sh"]) == []
+
+
 @pytest.mark.parametrize("head, walked", [
     ("grep -c ^processor", False), ("wc -l", False), ("git -C", False),
     # what these print the walk knows: a value a `cd $D` may go to (or one it gives a command whose output it knows)

@@ -943,13 +943,31 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
             break
     start = max([line + 1] + [text.rfind(c, line + 1, k) + 1 for c in ";&|(){}`"])     # or after an operator
     words = [w.strip("'\"") for w in text[start:k].split()]
-    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)) and \
+    if _in_substitution(text, start) and \
             (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
-             text[start - 1] == "`" and text.count("`", line + 1, start - 1) % 2):
-        return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it)
+             start and text[start - 1] == "`" and text.count("`", line + 1, start - 1) % 2):
+        return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it;
+        # `$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command, shell/expand._output)
     if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
         return None
     return set(words)
+
+
+def _in_substitution(text: str, at: int) -> bool:
+    """Whether text[at] may be inside a command substitution: a `(` before it not closed there (a `$(`, or a subshell),
+    or an odd number of backticks before it."""
+    depth = 0
+    for c in reversed(_ROUND.findall(text, 0, at)):
+        if c == ")":
+            depth += 1
+        elif not depth:
+            return True
+        else:
+            depth -= 1
+    return text.count("`", 0, at) % 2 == 1
+
+
+_ROUND = re.compile(r"[()]")
 
 
 def _heads(text: str, at: int) -> bool:
