@@ -954,14 +954,14 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
 
 
 def _in_substitution(text: str, at: int) -> bool:
-    """Whether text[at] may be inside a command substitution: a `(` before it not closed there (a `$(`, or a subshell),
-    or an odd number of backticks before it."""
+    """Whether text[at] may be inside a command substitution: a `(` before it not closed there (a `$(`, or a subshell;
+    not an arithmetic `$((`), or an odd number of backticks before it."""
     depth = 0
-    for c in reversed(_ROUND.findall(text, 0, at)):
-        if c == ")":
+    for m in reversed(list(_ROUND.finditer(text, 0, at))):
+        if m.group() == ")":
             depth += 1
-        elif not depth:
-            return True
+        elif not depth:             # (not `$((`: arithmetic, where a `/` divides)
+            return text[m.start() - 1:m.start() + 2].count("(") < 2
         else:
             depth -= 1
     return text.count("`", 0, at) % 2 == 1
