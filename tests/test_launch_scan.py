@@ -24,7 +24,7 @@ import launchers as bench  # noqa: E402
     "export PROFILING_MODE=true\n", "msprof --output=/tmp/p ./app\n", "# --Profiling=True: off by default\n",
     "python3 train.py\n", "python -m pkg.train\n", "python3 train.$ext\n", "python3 ${name}py\n",
     "source env\n", ". ./env\n", "cd x && . env\n", "bash run.sh\n", "f() { echo; }\nf\n", "function f { echo; }\n",
-    "echo ok;" * MAX_COMMANDS,
+    "echo ok;" * MAX_COMMANDS, 'bash ./x.s"h"\n', "python3 x.p'y'\n", "bash ./x.\\sh\n",
 ])
 def test_walked_where_a_finding_can_hang_on_it(text):
     assert needs_walk(text)
@@ -1000,6 +1000,23 @@ def test_what_the_scan_read_in_a_file_is_kept_only_while_its_text_is_the_same(pr
     assert why_walked(fed, str(path)) == "an absolute path that is there (/)"
     assert _text(str(path), fed).rooted == []                    # (not added to the kept reading)
     assert why_walked(fed, str(path)) == "an absolute path that is there (/)"
+
+
+@pytest.mark.parametrize("text, computed", [
+    # bash removes the quotes and backslashes inside a word: each of these runs long.sh (four runs reach the walk's
+    # bound: NPP191) or starts tools/p.py, which holds a setup
+    ('bash ./long.s"h"\n' * 4, '.s"'), ('bash ./long."sh"\n' * 4, '."'), ("bash ./long.s\\h\n" * 4, ".s\\"),
+    ("bash ./long.s\'\'h\n" * 4, ".s\'"), ('python3 ../tools/p.p"y"\n', '.p"'), ('python3 ../tools/p."py"\n', '."'),
+    ('cd ..\npython3 -m tools."p"\n', 'tools."'), ('cd ..\npython3 -m "tools".p\n', 'tools"'),
+])
+def test_a_name_with_quotes_inside_is_a_computed_one(project, text, computed):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "long.sh").write_text(LONG_CHILD)
+    (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == f"a computed name ({computed})"
+    assert bench.unstartable(str(project / "test"), ["run.sh"]) == []
 
 
 @pytest.mark.parametrize("text, computed", [

@@ -83,7 +83,9 @@ MAX_REGIONS = 16
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
 _COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
              re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
-             re.compile(r"set[ \t]+--"))
+             re.compile(r"set[ \t]+--"),
+             # a quote or backslash inside a script's extension (`./x.s"h"`, `x."py"`, `x.s\h`): bash removes them
+             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]"""))
 # (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
 # expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
 # parentheses, as its manual says; bash 5.2: x=abcdef gives ef for `${x: -2}` and `${x:(-2)}`, abcdef for `${x:-2}`)
@@ -324,6 +326,10 @@ class _Text:
                 continue                    # `python -m` alone starts nothing
             if not _NAME.fullmatch(module):
                 self.why = f"a `-m` module not named here ({module})"
+                return
+            after, opened = text[m.end(1):m.end(1) + 2], text[m.start(1) - 1]
+            if after[:1] in ("'", '"', "\\") and not (after[0] == opened and after[1:] in ("", *" \t\r\n;&|)<>")):
+                self.why = f"a computed name ({module}{after[0]})"    # `-m tools."p"`: bash removes the quotes
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
         for m in _DEFAULT.finditer(text):   # `${d:-/data}`: the walk gives the word when d is not set
