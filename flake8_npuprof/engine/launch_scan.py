@@ -327,8 +327,8 @@ class _Text:
             if not _NAME.fullmatch(module):
                 self.why = f"a `-m` module not named here ({module})"
                 return
-            after, opened = text[m.end(1):m.end(1) + 2], text[m.start(1) - 1]
-            if after[:1] in ("'", '"', "\\") and not (after[0] == opened and after[1:] in ("", *" \t\r\n;&|)<>")):
+            after, opener = text[m.end(1):m.end(1) + 2], text[m.start(1) - 1]
+            if after[:1] in ("'", '"', "\\") and not (after[0] == opener and after[1:] in ("", *" \t\r\n;&|)<>")):
                 self.why = f"a computed name ({module}{after[0]})"    # `-m tools."p"`: bash removes the quotes
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
