@@ -250,6 +250,22 @@ def test_a_function_a_sourced_file_defines_weighs_by_the_calls_of_every_file(pro
         assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
 
 
+def test_a_function_called_from_a_file_sourced_several_times_weighs_by_each_source(project):
+    """lib.sh calls the launcher's g 10 times and is sourced 5 times: g's 100 commands are walked 50 times (the walk
+    stops at its bound, NPP191), not the (calls + 1) ** functions = 11 times of _times, which counts each call once."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "lib.sh").write_text("g; g; g; g; g; g; g; g; g; g\n")
+    path = project / "test" / "run.sh"
+    text = "g() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n" + "source ./lib.sh\n" * 5 + \
+        "python3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == BOUND
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]}
+    assert bench._check(str(path), text) == slow
+
+
 LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk's bound: four runs reach it
 
 

@@ -1131,8 +1131,9 @@ def why_walked(text: str, path: str) -> str:
         commands = _commands(texts, edges, launcher, rounds, times, weights, own_rounds)
         if commands is None:
             return "a file it runs or sources runs again on the way"
-        if weights is None and commands >= MAX_COMMANDS:       # (_times' bound: each call's walks, counted)
-            commands = min(commands, _cross_commands(texts, edges, launcher, rounds, own_rounds) or commands)
+        if weights is None:     # each call's walks counted (_times' bound counts a call in a file sourced 5 times once)
+            cross = _cross_commands(texts, edges, launcher, rounds, own_rounds)
+            commands = MAX_COMMANDS if cross is None else cross
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
         own_shell = _same_shell(texts, launcher, edges)
