@@ -266,6 +266,21 @@ def test_a_function_called_from_a_file_sourced_several_times_weighs_by_each_sour
     assert bench._check(str(path), text) == slow
 
 
+def test_a_level_in_a_function_called_from_a_file_sourced_several_times_counts_each_call(project, tmp_path):
+    """g goes a level up; lib.sh calls it and is sourced 3 times: the walk goes 3 levels up and starts x/q.py there
+    (a setup), where _times' (calls + 1) ** functions = 2 listed 2 levels up only."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "q.py").write_text(EXAMPLE_SCRIPT)
+    (project / "test" / "lib.sh").write_text("g\n")
+    path = project / "test" / "run.sh"
+    text = "D=$(cd $(dirname $0); pwd)\ng() { cd ..; }\n" + "source $D/lib.sh\n" * 3 + "python3 x/q.py\n"
+    path.write_text(text)
+    assert bench.unstartable(str(project / "test"), ["run.sh"]) == []
+    assert why_walked(text, str(path)) in ("../../../x/q.py may hold a setup",
+                                           "a folder link or too many files above it")     # (pytest's tmp folder)
+
+
 LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk's bound: four runs reach it
 
 

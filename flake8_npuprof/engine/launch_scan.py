@@ -1133,7 +1133,9 @@ def why_walked(text: str, path: str) -> str:
             return "a file it runs or sources runs again on the way"
         if weights is None:     # each call's walks counted (_times' bound counts a call in a file sourced 5 times once)
             cross = _cross_commands(texts, edges, launcher, rounds, own_rounds)
-            commands = MAX_COMMANDS if cross is None else cross
+            if cross is None:
+                return "its commands may reach the walk's bound"
+            commands, times = cross[0], max(times, cross[1])    # (times: the most walks of a body, for _levels)
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
         own_shell = _same_shell(texts, launcher, edges)
@@ -1337,14 +1339,15 @@ def _times(texts: Dict[str, _Text]) -> int:
 
 
 def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
-                    own: Optional[Dict[str, int]] = None) -> Optional[int]:
+                    own: Optional[Dict[str, int]] = None) -> Optional[Tuple[int, int]]:
     """The most commands a walk of the launcher can count where a function may be called from another file than its
     own (_weights: None; a sourced file shares the shell's functions): each file's top level walked once per walk of
     each place that runs or sources it (the launcher's once), each function body once per walk of each place that
     names it in any text (a call: _Text.walked) and once more per walk of its file's top level (a body no call
     reaches is walked once as one that may run, at the end of each shell that defined it), a place in a loop over
     the arguments once a round; a function's name in its own body is no call (shell/walk.Walk._simple calls none
-    being walked). None where calls or files lead back to themselves (_times is the bound then)."""
+    being walked); and the most walks of a body (for _levels). None where calls or files lead back to themselves
+    (why_walked walks then: _times' (calls + 1) ** functions counts a call in a file sourced 5 times once)."""
     names: Dict[str, List[Tuple[str, int]]] = {}
     for p, t in texts.items():
         for n, (name, _) in enumerate(t._functions):
@@ -1382,7 +1385,7 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
         done[unit] = total
         return total
 
-    out = 0
+    out, most = 0, 1
     for p, t in texts.items():
         r = own.get(p, rounds) if own else rounds
         for body, counts in t._in_body.items():
@@ -1390,7 +1393,8 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
             if w is None:
                 return None
             out += w * sum(commands * r ** depth for depth, (commands, _) in enumerate(counts))
-    return out
+            most = max(most, w) if body >= 0 else most
+    return out, most
 
 
 def _named(found: "_Listing", name: str) -> List[str]:
