@@ -322,6 +322,10 @@ SIXTY = " ".join(f"a{i}" for i in range(60))
      "a function or a file given a variable's words loops over them"),
     ('A="' + SIXTY + '"\nf() {\n  for a\n  do\n' + "".join(f"    echo {i}\n" for i in range(30)) +
      '  done\n}\nf $A $A $A\npython3 ../train.py\n', "a function given a variable's words loops over them"),
+    # a quoted argument that runs on over 30 lines of 2 words: `for a in $*` splits it into 60 (the widest line has 2)
+    ("f() {\n  for a in $*\n  do\n" + "".join(f"    echo {i}\n" for i in range(100)) + "  done\n}\nf '" +
+     "\n".join(f"a{i} b{i}" for i in range(30)) + "'\npython3 ../train.py\n",
+     "a function given a variable's words loops over them"),
 ])
 def test_the_arguments_a_loop_goes_round_are_those_its_caller_can_give(project, text, why):
     """A loop over the arguments in a function body or a file it runs goes round once per argument of the call: the

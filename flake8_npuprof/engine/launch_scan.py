@@ -660,8 +660,8 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
             if not _runs_here(t.text, at) or _EXPANSION.search(_logical_line(t.text, at)):
                 return None
     for t in texts.values():
-        for line in _logical_lines(t.text):
-            if _EXPANSION.search(line) and _names_at(line, functions):
+        for line in _logical_lines(t.text):     # (a quote left open: the word runs on, `for a in $*` splits it)
+            if (_EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2) and _names_at(line, functions):
                 return None
     rounds = sum(t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
