@@ -24,7 +24,7 @@ import launchers as bench  # noqa: E402
     "export PROFILING_MODE=true\n", "msprof --output=/tmp/p ./app\n", "# --Profiling=True: off by default\n",
     "python3 train.py\n", "python -m pkg.train\n", "python3 train.$ext\n", "python3 ${name}py\n",
     "source env\n", ". ./env\n", "cd x && . env\n", "bash run.sh\n", "f() { echo; }\nf\n", "function f { echo; }\n",
-    "echo ok;" * MAX_COMMANDS,
+    "echo ok;" * MAX_COMMANDS, 'bash ./x.s"h"\n', "python3 x.p'y'\n", "bash ./x.\\sh\n",
 ])
 def test_walked_where_a_finding_can_hang_on_it(text):
     assert needs_walk(text)
@@ -250,6 +250,37 @@ def test_a_function_a_sourced_file_defines_weighs_by_the_calls_of_every_file(pro
         assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
 
 
+def test_a_function_called_from_a_file_sourced_several_times_weighs_by_each_source(project):
+    """lib.sh calls the launcher's g 10 times and is sourced 5 times: g's 100 commands are walked 50 times (the walk
+    stops at its bound, NPP191), not the (calls + 1) ** functions = 11 times of _times, which counts each call once."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "lib.sh").write_text("g; g; g; g; g; g; g; g; g; g\n")
+    path = project / "test" / "run.sh"
+    text = "g() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n" + "source ./lib.sh\n" * 5 + \
+        "python3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == BOUND
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]}
+    assert bench._check(str(path), text) == slow
+
+
+def test_a_level_in_a_function_called_from_a_file_sourced_several_times_counts_each_call(project, tmp_path):
+    """g goes a level up; lib.sh calls it and is sourced 3 times: the walk goes 3 levels up and starts x/q.py there
+    (a setup), where _times' (calls + 1) ** functions = 2 listed 2 levels up only."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "q.py").write_text(EXAMPLE_SCRIPT)
+    (project / "test" / "lib.sh").write_text("g\n")
+    path = project / "test" / "run.sh"
+    text = "D=$(cd $(dirname $0); pwd)\ng() { cd ..; }\n" + "source $D/lib.sh\n" * 3 + "python3 x/q.py\n"
+    path.write_text(text)
+    assert bench.unstartable(str(project / "test"), ["run.sh"]) == []
+    assert why_walked(text, str(path)) in ("../../../x/q.py may hold a setup",
+                                           "a folder link or too many files above it")     # (pytest's tmp folder)
+
+
 LONG_CHILD = "".join(f"echo {i}\n" for i in range(1500))   # a third of the walk's bound: four runs reach it
 
 
@@ -291,6 +322,10 @@ SIXTY = " ".join(f"a{i}" for i in range(60))
      "a function or a file given a variable's words loops over them"),
     ('A="' + SIXTY + '"\nf() {\n  for a\n  do\n' + "".join(f"    echo {i}\n" for i in range(30)) +
      '  done\n}\nf $A $A $A\npython3 ../train.py\n', "a function given a variable's words loops over them"),
+    # a quoted argument that runs on over 30 lines of 2 words: `for a in $*` splits it into 60 (the widest line has 2)
+    ("f() {\n  for a in $*\n  do\n" + "".join(f"    echo {i}\n" for i in range(100)) + "  done\n}\nf '" +
+     "\n".join(f"a{i} b{i}" for i in range(30)) + "'\npython3 ../train.py\n",
+     "a function given a variable's words loops over them"),
 ])
 def test_the_arguments_a_loop_goes_round_are_those_its_caller_can_give(project, text, why):
     """A loop over the arguments in a function body or a file it runs goes round once per argument of the call: the
@@ -424,6 +459,36 @@ def test_a_file_run_that_runs_what_it_is_given_goes_up_for_it(project, tmp_path)
     with bench.every_walk():
         assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
     assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
+
+
+TEN_BY_VALUE = "; ".join(["$c"] * 10)
+
+
+@pytest.mark.parametrize("text", [
+    # f's 100 commands walked 60 times through `$c` (the walk calls a function by its expanded name): its bound
+    "c=f\ng() { " + TEN_BY_VALUE + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "source ./lib.sh\nc=f\ng() { " + TEN_BY_VALUE + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "${c}") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "eval $c") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    "g() { " + TEN_BY_VALUE.replace("$c", "$1") + "; }\ng f; g f; g f; g f; g f; g f\npython3 ../train.py\n",
+    "s() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\npython3 ../train.py\n",
+    "source ./lib.sh\ns() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\n"
+    "python3 ../train.py\n",
+])
+def test_a_function_called_by_a_variable_s_value_is_left_to_the_walk(project, text):
+    """A command whose head is an expansion (`$c`, `"$@"`, `eval $c`) calls the function its value names, as often as
+    that command is walked: the name's words (`c=f`, `s f`) count no such call. Counted once, each of these was
+    settled while the walk stopped at its bound (NPP191)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
+    path = project / "test" / "run.sh"
+    text = text if "lib.sh" in text else (project / "test" / "lib.sh").read_text() + text
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "a function may be called by a variable's value"
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert "NPP191" in {f.code for f in slow[0]}
+    assert bench._check(str(path), text) == slow
 
 
 def test_a_source_after_an_option_is_a_call_of_a_function_of_that_name(project):
@@ -683,6 +748,21 @@ def test_an_absolute_path_that_is_there_is_walked(project, tmp_path):
     path.write_text(text)
     from flake8_npuprof.engine.launch_scan import why_walked
     assert why_walked(text, str(path)).startswith("an absolute path that is there")
+
+
+@pytest.mark.parametrize("before", ["cd ..; ", "cd .. && ", "cd ..\n", "cd $(dirname ..); "])
+def test_an_absolute_path_in_a_later_command_of_a_substitution_may_be_its_output(project, tmp_path, before):
+    """`$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command (shell/expand.Expander.
+    _output), so a later command's argument may become the value a `cd $D` goes to (it started elsewhere/train.py,
+    while the scan took /data for a program's argument and settled it)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "q.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    text = f"D=$({before}echo {tmp_path / 'elsewhere'})\ncd $D\npython3 q.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)).startswith("an absolute path that is there")
+    assert bench.unstartable(str(project / "test"), ["run.sh"]) == []
 
 
 @pytest.mark.parametrize("head, walked", [
@@ -955,6 +1035,23 @@ def test_what_the_scan_read_in_a_file_is_kept_only_while_its_text_is_the_same(pr
     assert why_walked(fed, str(path)) == "an absolute path that is there (/)"
     assert _text(str(path), fed).rooted == []                    # (not added to the kept reading)
     assert why_walked(fed, str(path)) == "an absolute path that is there (/)"
+
+
+@pytest.mark.parametrize("text, computed", [
+    # bash removes the quotes and backslashes inside a word: each of these runs long.sh (four runs reach the walk's
+    # bound: NPP191) or starts tools/p.py, which holds a setup
+    ('bash ./long.s"h"\n' * 4, '.s"'), ('bash ./long."sh"\n' * 4, '."'), ("bash ./long.s\\h\n" * 4, ".s\\"),
+    ("bash ./long.s\'\'h\n" * 4, ".s\'"), ('python3 ../tools/p.p"y"\n', '.p"'), ('python3 ../tools/p."py"\n', '."'),
+    ('cd ..\npython3 -m tools."p"\n', 'tools."'), ('cd ..\npython3 -m "tools".p\n', 'tools"'),
+])
+def test_a_name_with_quotes_inside_is_a_computed_one(project, text, computed):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "long.sh").write_text(LONG_CHILD)
+    (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == f"a computed name ({computed})"
+    assert bench.unstartable(str(project / "test"), ["run.sh"]) == []
 
 
 @pytest.mark.parametrize("text, computed", [

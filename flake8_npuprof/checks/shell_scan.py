@@ -32,7 +32,9 @@ from ..source.files import ReadError, read_text
 # word character). Each is searched alone, led by its own characters: as one alternation they were tried at every
 # character (`\.py|\.sh|...`: 17 M, `(?:source|function)\b|...`: 61 M over the 148 launchers of the issue's tree the
 # scan reads, against about 2 M a search led by a character costs); any match of the alternation is one of them
-_MAY_START = (re.compile(r"\.(?:py|sh|[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"))
+_MAY_START = (re.compile(r"\.(?:py|sh|[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
+              # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
+              re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)"""))
 _WORDS = ((re.compile(r"source\b"), ""), (re.compile(r"function\b"), ""),
           (re.compile(r"-m(?:$|[\s=])", re.M), " \t\n\r;&|(){}"),
           (re.compile(r"\.(?:$|[\s;&|])", re.M), " \t\n\r;&|(){}`"))

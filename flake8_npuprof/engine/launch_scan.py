@@ -83,7 +83,9 @@ MAX_REGIONS = 16
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
 _COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
              re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
-             re.compile(r"set[ \t]+--"))
+             re.compile(r"set[ \t]+--"),
+             # a quote or backslash inside a script's extension (`./x.s"h"`, `x."py"`, `x.s\h`): bash removes them
+             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]"""))
 # (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
 # expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
 # parentheses, as its manual says; bash 5.2: x=abcdef gives ef for `${x: -2}` and `${x:(-2)}`, abcdef for `${x:-2}`)
@@ -324,6 +326,10 @@ class _Text:
                 continue                    # `python -m` alone starts nothing
             if not _NAME.fullmatch(module):
                 self.why = f"a `-m` module not named here ({module})"
+                return
+            after, opener = text[m.end(1):m.end(1) + 2], text[m.start(1) - 1]
+            if after[:1] in ("'", '"', "\\") and not (after[0] == opener and after[1:] in ("", *" \t\r\n;&|)<>")):
+                self.why = f"a computed name ({module}{after[0]})"    # `-m tools."p"`: bash removes the quotes
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
         for m in _DEFAULT.finditer(text):   # `${d:-/data}`: the walk gives the word when d is not set
@@ -654,8 +660,8 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
             if not _runs_here(t.text, at) or _EXPANSION.search(_logical_line(t.text, at)):
                 return None
     for t in texts.values():
-        for line in _logical_lines(t.text):
-            if _EXPANSION.search(line) and _names_at(line, functions):
+        for line in _logical_lines(t.text):     # (a quote left open: the word runs on, `for a in $*` splits it)
+            if (_EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2) and _names_at(line, functions):
                 return None
     rounds = sum(t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
@@ -943,13 +949,31 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
             break
     start = max([line + 1] + [text.rfind(c, line + 1, k) + 1 for c in ";&|(){}`"])     # or after an operator
     words = [w.strip("'\"") for w in text[start:k].split()]
-    if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)) and \
+    if _in_substitution(text, start) and \
             (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
-             text[start - 1] == "`" and text.count("`", line + 1, start - 1) % 2):
-        return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it)
+             start and text[start - 1] == "`" and text.count("`", line + 1, start - 1) % 2):
+        return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it;
+        # `$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command, shell/expand._output)
     if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
         return None
     return set(words)
+
+
+def _in_substitution(text: str, at: int) -> bool:
+    """Whether text[at] may be inside a command substitution: a `(` before it not closed there (a `$(`, or a subshell;
+    not an arithmetic `$((`), or an odd number of backticks before it."""
+    depth = 0
+    for m in reversed(list(_ROUND.finditer(text, 0, at))):
+        if m.group() == ")":
+            depth += 1
+        elif not depth:             # (not `$((`: arithmetic, where a `/` divides)
+            return text[m.start() - 1:m.start() + 2].count("(") < 2
+        else:
+            depth -= 1
+    return text.count("`", 0, at) % 2 == 1
+
+
+_ROUND = re.compile(r"[()]")
 
 
 def _heads(text: str, at: int) -> bool:
@@ -1028,6 +1052,28 @@ def _at_head(text: str, at: int) -> bool:
     return text[text.rfind("\n", 0, k) + 1:k].split()[-1] in _HEADS
 
 
+BY_VALUE = "a function may be called by a variable's value"
+# a command whose head is an expansion (`$c`, `"$@"`, `${c}`, `eval $c`; after assignments, an operator, a keyword or a
+# prefix): the walk calls the function its value names (shell/control.Compounds._call) once per walk of that command,
+# which no count of the functions' names (_Text.walked, _cross_commands, _times: `c=f`, `s f` are one word each) bounds
+_BY_VALUE = re.compile(r"""(?P<at>^(?<!\\\n)|[;&|{!]|\)(?!`)|(?<![(=])\((?!\()|(?<=[=\s(])`(?!`)"""
+                       r"""|\b(?:then|do|else|elif|if|while|until|time|nohup|exec|command|builtin|eval)[ \t])[ \t]*"""
+                       r"""(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+|\$\{[^}\s]*\}"""
+                       r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]""", re.M)
+
+
+def _calls_by_value(text: str) -> bool:
+    """Whether a command of the text may have an expansion for its head (_BY_VALUE; not after a `||` or `&&` inside
+    `[[ ]]`, which joins tests, not commands)."""
+    for m in _BY_VALUE.finditer(text):
+        at = m.start("at")
+        line = text.rfind("\n", 0, at) + 1
+        if text[at:at + 1] in "|&" and text.rfind("[[", line, at) > text.rfind("]]", line, at):
+            continue
+        return True
+    return False
+
+
 def why_walked(text: str, path: str) -> str:
     """"" when the walk of this launcher cannot change what `check` finds in it (see the module); otherwise why it
     is walked."""
@@ -1057,7 +1103,9 @@ def why_walked(text: str, path: str) -> str:
     if own.option_heads & own.defined:
         return "a function named as an option before `source`"
     if not own.scripts and not own.shells and not own.modules:
-        return ""       # it names no script, module or file to follow: none can be started wherever it goes
+        # it names no script, module or file to follow: none can be started wherever it goes (its commands, counted
+        # above, are all it walks, unless a call is by a value)
+        return BY_VALUE if own.defined and _calls_by_value(own.text) else ""
     if _linked(os.path.dirname(launcher)):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
@@ -1083,8 +1131,11 @@ def why_walked(text: str, path: str) -> str:
         commands = _commands(texts, edges, launcher, rounds, times, weights, own_rounds)
         if commands is None:
             return "a file it runs or sources runs again on the way"
-        if weights is None and commands >= MAX_COMMANDS:       # (_times' bound: each call's walks, counted)
-            commands = min(commands, _cross_commands(texts, edges, launcher, rounds, own_rounds) or commands)
+        if weights is None:     # each call's walks counted (_times' bound counts a call in a file sourced 5 times once)
+            cross = _cross_commands(texts, edges, launcher, rounds, own_rounds)
+            if cross is None:
+                return "its commands may reach the walk's bound"
+            commands, times = cross[0], max(times, cross[1])    # (times: the most walks of a body, for _levels)
         if commands >= MAX_COMMANDS:
             return "its commands may reach the walk's bound"
         own_shell = _same_shell(texts, launcher, edges)
@@ -1137,8 +1188,11 @@ def why_walked(text: str, path: str) -> str:
     candidates = list(dict.fromkeys(p for name, tail in names for p in _named(found, name)
                                     if not tail or p.endswith(tail)))
     candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
-    return next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
-                 for p in candidates if _may_have_setups(p)), "")
+    why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
+                for p in candidates if _may_have_setups(p)), "")
+    if not why and functions and _called_by_value(texts, edges):
+        return BY_VALUE                 # (its counts of commands and levels above do not hold)
+    return why
 
 
 def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
@@ -1186,6 +1240,25 @@ def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
                 out.add(c)
                 todo.append(c)
     return out
+
+
+def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
+    """Whether a command whose head is an expansion (_calls_by_value) is in a shell that has functions: a file and
+    those it may source (_same_shell's criterion) share one; a file only run is a new shell, with none of its
+    caller's functions."""
+    functions = {n for t in texts.values() for n in t.defined}
+    group = {p: p for p in texts}
+
+    def top(p: str) -> str:
+        while group[p] != p:
+            p = group[p]
+        return p
+    for p, t in texts.items():
+        for c, (_, sourced, named) in edges.get(p, {}).items():
+            if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named):
+                group[top(c)] = top(p)
+    defining = {top(p) for p, t in texts.items() if t.defined}
+    return any(top(p) in defining and _calls_by_value(t.text) for p, t in texts.items())
 
 
 def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
@@ -1266,14 +1339,15 @@ def _times(texts: Dict[str, _Text]) -> int:
 
 
 def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
-                    own: Optional[Dict[str, int]] = None) -> Optional[int]:
+                    own: Optional[Dict[str, int]] = None) -> Optional[Tuple[int, int]]:
     """The most commands a walk of the launcher can count where a function may be called from another file than its
     own (_weights: None; a sourced file shares the shell's functions): each file's top level walked once per walk of
     each place that runs or sources it (the launcher's once), each function body once per walk of each place that
     names it in any text (a call: _Text.walked) and once more per walk of its file's top level (a body no call
     reaches is walked once as one that may run, at the end of each shell that defined it), a place in a loop over
     the arguments once a round; a function's name in its own body is no call (shell/walk.Walk._simple calls none
-    being walked). None where calls or files lead back to themselves (_times is the bound then)."""
+    being walked); and the most walks of a body (for _levels). None where calls or files lead back to themselves
+    (why_walked walks then: _times' (calls + 1) ** functions counts a call in a file sourced 5 times once)."""
     names: Dict[str, List[Tuple[str, int]]] = {}
     for p, t in texts.items():
         for n, (name, _) in enumerate(t._functions):
@@ -1311,7 +1385,7 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
         done[unit] = total
         return total
 
-    out = 0
+    out, most = 0, 1
     for p, t in texts.items():
         r = own.get(p, rounds) if own else rounds
         for body, counts in t._in_body.items():
@@ -1319,7 +1393,8 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
             if w is None:
                 return None
             out += w * sum(commands * r ** depth for depth, (commands, _) in enumerate(counts))
-    return out
+            most = max(most, w) if body >= 0 else most
+    return out, most
 
 
 def _named(found: "_Listing", name: str) -> List[str]:
