@@ -53,6 +53,8 @@ import bisect
 import os
 import re
 import stat
+from itertools import compress, repeat
+from operator import contains
 from types import ModuleType
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
@@ -1139,11 +1141,15 @@ def _times(texts: Dict[str, _Text]) -> int:
     return (calls + 1) ** defined
 
 
-def _named(found: "_Listing", name: str) -> List[str]:
+def _named(found: "_Listing", name: str) -> Tuple[str, ...]:
     """The files a script or file of this name can be: by its name, and by a name it ends with when that keeps its
     extension (`${x#*_}` cuts `run_train.py` to `train.py`)."""
-    ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
-    return [p for i in range(ext + 1) for p in found.get(name[i:], ())]
+    kept = found.asked.get(name)        # (the launchers of a project ask the same listing of the same names)
+    if kept is None:
+        ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
+        held = found.names              # (most of the names asked are held by no folder: no call for them)
+        kept = found.asked[name] = tuple(p for i in range(ext + 1) if name[i:] in held for p in found.get(name[i:]))
+    return kept
 
 
 def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights) -> Optional[int]:
@@ -1311,7 +1317,7 @@ def _modules(modules: Set[str], region: str, found: "_Listing") -> List[str]:
             folder = region
             while True:
                 folder = os.path.dirname(folder)
-                if observed.isfile(os.path.join(folder, tail)):
+                if observed.note_once(os.path.join(folder, tail))[0] == "file":
                     out.append(os.path.join(folder, tail))
                 if os.path.dirname(folder) == folder:
                     break
@@ -1325,16 +1331,24 @@ class _Listing:
     70,000 instructions a region, with a path made for every file: the issue's tree lists 86 regions, 10,754 entries,
     and asks of each a few names.)"""
 
-    __slots__ = ("folders", "names")
+    __slots__ = ("folders", "names", "_paths", "_files", "asked")
 
     def __init__(self, folders: List[Tuple[str, FrozenSet[str]]]):
         self.folders = folders          # (each folder's path with its separator, the names of its files), as listed
         self.names: FrozenSet[str] = frozenset().union(*(files for _, files in folders))
+        self._paths: List[str] = []     # (the folders' paths and names apart, made at the first name held)
+        self._files: List[FrozenSet[str]] = []
+        self.asked: Dict[str, Tuple[str, ...]] = {}     # _named's answers (a listing is not changed once made)
 
     def get(self, name: str, default=()):
         if name not in self.names:
             return default
-        return [within + name for within, files in self.folders if name in files]
+        if not self._paths:
+            self._paths = [within for within, _ in self.folders]
+            self._files = [files for _, files in self.folders]
+        # (the folders that hold it picked in C: a loop in Python over a region's hundreds of folders, for each name
+        # found, cost 6M over the 199 launchers of the issue's tree)
+        return [within + name for within in compress(self._paths, map(contains, self._files, repeat(name)))]
 
 
 def _listing(region: str) -> Optional[_Listing]:
@@ -1390,11 +1404,13 @@ def _entries(folder: str) -> Optional[Tuple[int, List[str], FrozenSet[str]]]:
     files: List[str] = []
     try:
         with os.scandir(folder) as found:
+            # (a folder or a link to one, then which: asked with a keyword, `is_dir(follow_symlinks=False)` parsed it
+            # at each entry, and each file was asked again whether it is a link)
             for e in found:
-                if e.is_dir(follow_symlinks=False):
+                if e.is_dir():
+                    if e.is_symlink():
+                        return None
                     inside.append(e.path)
-                elif e.is_symlink() and e.is_dir():
-                    return None
                 else:
                     files.append(e.name)
     except OSError:
