@@ -265,8 +265,9 @@ class _Text:
                 self._body(named[1], named[0], named[0], m.end(), text, bodies, brace_body)
                 if self.why:
                     return
+        back = text[::-1] if ".py" in text or ".sh" in text else ""    # (_word_before's)
         for m in _PY.finditer(text):
-            at, word = _word_before(text, m.end())
+            at, word = _word_before(text, m.end(), back)
             head, _, name = word.rpartition("/")
             if not _GLOB.fullmatch(name) or ("/" not in word and not _starts_word(text, at)) or \
                     self._assigned(text, at):
@@ -281,7 +282,7 @@ class _Text:
                                  any(a <= at < b for a, b in bodies), tail,
                                  None if _COMPUTED_PART.search(rest) or "{" in rest or "\\" in rest else rest))
         for m in _SH.finditer(text):
-            at, word = _word_before(text, m.end())
+            at, word = _word_before(text, m.end(), back)
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`), at the line's start
             # too: the search starts at the line break before it (its `^` holds only at the text's start, so a
             # `source ./up.sh` that starts any other line was read as a file run: its `cd ..` counted once, not as
@@ -356,13 +357,15 @@ class _Text:
         open_bodies: List[int] = []
         # (each searched in a stretch only where the text has one: most have no `..`, many no dirname)
         dots, dirname = ".." in text, "dirname" in text
+        # (each of `\n;&|()`` counted where the text has it: a search for a character that is not there costs little,
+        # a count goes through the whole stretch)
+        ends = [c for c in "\n;&|()`" if c in text]
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
             commands = levels = 0           # (none in an empty stretch: one mark right after another)
             if where > at:
-                commands = text.count("\n", at, where) + text.count(";", at, where) + \
-                    text.count("&", at, where) + text.count("|", at, where) + text.count("(", at, where) + \
-                    text.count(")", at, where) + text.count("`", at, where)
+                for c in ends:
+                    commands += text.count(c, at, where)
                 if dots:
                     levels = self._dots(text, at, where)
                 if dirname:
@@ -759,6 +762,7 @@ def _name_before(text: str, lo: int, end: int) -> Optional[Tuple[int, str]]:
 
 
 _DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
+_WORD_BACK = re.compile(r"[^ \t\r\n'\"=;|&()<>`]*")      # (what _DELIMITERS does not hold)
 _TOKEN_END = frozenset(" \t\r\n;|&()<>")          # what ends a word where quotes do not (_Text._dots)
 _UNPLAIN = re.compile(r"['\"\\$`]")
 _PLAIN_WORD = re.compile(r"[\w./+-]+")
@@ -796,11 +800,15 @@ def _first_word(text: str, at: int) -> Optional[str]:
     return words[0] if words and _PLAIN_WORD.fullmatch(words[0]) else None
 
 
-def _word_before(text: str, end: int) -> Tuple[int, str]:
-    """The word that ends at `end` (from after a blank, quote, `=` or operator): its start and text."""
-    k = end
-    while k and text[k - 1] not in _DELIMITERS:
-        k -= 1
+def _word_before(text: str, end: int, back: str = "") -> Tuple[int, str]:
+    """The word that ends at `end` (from after a blank, quote, `=` or operator): its start and text. back: the text
+    reversed, where the word is found by one match (a loop in Python went back a character at a time)."""
+    if back:
+        k = end - _WORD_BACK.match(back, len(text) - end).end() + len(text) - end
+    else:
+        k = end
+        while k and text[k - 1] not in _DELIMITERS:
+            k -= 1
     return k, text[k:end].strip("\\")
 
 
