@@ -409,14 +409,16 @@ class _Text:
         (shell/command_line.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no
         such command is a function's call."""
         n = 0
+        back = ""
         for m in _DOTS.finditer(text, a, b):
             if m.end() - m.start() != 2:
                 continue
-            start, end = m.start(), m.end()
-            while start and text[start - 1] not in _TOKEN_END:
-                start -= 1
-            while end < len(text) and text[end] not in _TOKEN_END:
-                end += 1
+            # (the token's ends by a match each way, the text reversed for its start: loops in Python went a
+            # character at a time)
+            if not back:
+                back = text[::-1]
+            start = len(text) - _TOKEN_BACK.match(back, len(text) - m.start()).end()
+            end = _TOKEN_BACK.match(text, m.end()).end()
             head = _first_word(text, start)
             if head == "echo":                  # (what it prints is no directory, unless substituted: None then)
                 self.dot_commands.append({head})
@@ -650,7 +652,21 @@ def _command_start(text: str, at: int) -> int:
         line = text.rfind("\n", 0, line)
         if line < 1 or text[line - 1] != "\\":
             break
-    return max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    # (the last operator before it by one match in the text reversed, to the line's start at most: nine searches
+    # back, one per operator, cost more than the rest of a command's reading)
+    back = _reversed(text)
+    return at - (_COMMAND_BACK.match(back, len(text) - at, len(text) - line - 1).end() - (len(text) - at))
+
+
+_COMMAND_BACK = re.compile(r"[^;&|(){}`]*")
+_back = ["", ""]                        # the text last reversed, and it reversed
+
+
+def _reversed(text: str) -> str:
+    """The text reversed, kept for the text last asked of (the scan asks of one text at a time)."""
+    if _back[0] is not text:
+        _back[0], _back[1] = text, text[::-1]
+    return _back[1]
 
 
 def _runs_here(text: str, at: int) -> bool:
@@ -763,7 +779,7 @@ def _name_before(text: str, lo: int, end: int) -> Optional[Tuple[int, str]]:
 
 _DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
 _WORD_BACK = re.compile(r"[^ \t\r\n'\"=;|&()<>`]*")      # (what _DELIMITERS does not hold)
-_TOKEN_END = frozenset(" \t\r\n;|&()<>")          # what ends a word where quotes do not (_Text._dots)
+_TOKEN_BACK = re.compile(r"[^ \t\r\n;|&()<>]*")      # a word's run to what ends it where quotes do not (_Text._dots)
 _UNPLAIN = re.compile(r"['\"\\$`]")
 _PLAIN_WORD = re.compile(r"[\w./+-]+")
 
@@ -796,7 +812,7 @@ def _first_word(text: str, at: int) -> Optional[str]:
     start = _command_start(text, at)
     if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
         return None
-    words = text[start:at].split()
+    words = text[start:at].split(None, 1)      # (the first alone: a command can run over dozens of lines)
     return words[0] if words and _PLAIN_WORD.fullmatch(words[0]) else None
 
 
@@ -832,16 +848,15 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         named = _name_before(text, max(0, k - 81), k - 1)
         if named is not None and _IDENT.fullmatch(named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
-    line = k                            # the command starts after the line break before it (not a `\\`-newline)
-    while True:
-        line = text.rfind("\n", 0, line)
-        if line < 1 or text[line - 1] != "\\":
-            break
-    start = max([line + 1] + [text.rfind(c, line + 1, k) + 1 for c in ";&|(){}`"])     # or after an operator
+    start = _command_start(text, k)
     if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
         return None                     # `x=$(echo /data)`: what a substitution prints may become a value
-    words = [w.strip("'\"") for w in text[start:k].split()]
-    if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
+    # (each word taken apart and looked at in C: a launch's command can run over dozens of `\\`-continued lines, and
+    # every absolute path in it asks of the words before it)
+    seg = text[start:k]
+    words = list(map(str.strip, seg.split(), repeat("'\"")))
+    if not words or "=" in words[0] or not _PASSES.isdisjoint(words) or \
+            ".sh" in seg and any(map(str.endswith, words, repeat(".sh"))):
         return None
     return set(words)
 
