@@ -417,8 +417,8 @@ class _Text:
             # character at a time)
             if not back:
                 back = text[::-1]
-            start = len(text) - _TOKEN_BACK.match(back, len(text) - m.start()).end()
-            end = _TOKEN_BACK.match(text, m.end()).end()
+            start = len(text) - _run_end(_TOKEN_BACK, back, len(text) - m.start())
+            end = _run_end(_TOKEN_BACK, text, m.end())
             head = _first_word(text, start)
             if head == "echo":                  # (what it prints is no directory, unless substituted: None then)
                 self.dot_commands.append({head})
@@ -655,10 +655,17 @@ def _command_start(text: str, at: int) -> int:
     # (the last operator before it by one match in the text reversed, to the line's start at most: nine searches
     # back, one per operator, cost more than the rest of a command's reading)
     back = _reversed(text)
-    return at - (_COMMAND_BACK.match(back, len(text) - at, len(text) - line - 1).end() - (len(text) - at))
+    return at - (_run_end(_COMMAND_BACK, back, len(text) - at, len(text) - line - 1) - (len(text) - at))
 
 
 _COMMAND_BACK = re.compile(r"[^;&|(){}`]*")
+
+
+def _run_end(pattern: "re.Pattern[str]", text: str, at: int, end: int = -1) -> int:
+    """Where the run of a class's characters (pattern: `[...]*`, which matches wherever it is tried) that starts at
+    `at` ends, before `end` at the latest (-1: the text's end)."""
+    m = pattern.match(text, at, len(text) if end < 0 else end)
+    return m.end() if m else at
 _back = ["", ""]                        # the text last reversed, and it reversed
 
 
@@ -820,7 +827,7 @@ def _word_before(text: str, end: int, back: str = "") -> Tuple[int, str]:
     """The word that ends at `end` (from after a blank, quote, `=` or operator): its start and text. back: the text
     reversed, where the word is found by one match (a loop in Python went back a character at a time)."""
     if back:
-        k = end - _WORD_BACK.match(back, len(text) - end).end() + len(text) - end
+        k = end - _run_end(_WORD_BACK, back, len(text) - end) + len(text) - end
     else:
         k = end
         while k and text[k - 1] not in _DELIMITERS:
