@@ -1154,3 +1154,45 @@ def test_random_launchers_running_and_sourcing_files_the_scan_settles_are_as_wal
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow, text
     assert settled >= 30
+
+
+def test_a_script_that_is_a_link_to_a_file_is_found_by_its_name(project, tmp_path):
+    """A link to a file (or to nothing) in the region is listed with the files, by its name: a link to a profiled
+    script is that script, and one that cannot be read may hold a setup (only a link to a folder stops the
+    listing)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "main.py").write_text(EXAMPLE_SCRIPT)
+    (project / "run").mkdir()
+    (project / "run" / "main.py").symlink_to(tmp_path / "elsewhere" / "main.py")
+    (project / "run" / "gone.py").symlink_to(tmp_path / "elsewhere" / "gone.py")
+    (project / "test" / "run.sh").write_text("python3 ../run/main.py\n")
+    assert why_walked("python3 ../run/main.py\n", str(project / "test" / "run.sh")) == \
+        "../run/main.py may hold a setup"
+    assert why_walked("python3 ../run/gone.py\n", str(project / "test" / "run.sh")) == \
+        "../run/gone.py may hold a setup"
+    (tmp_path / "elsewhere" / "main.py").write_text(PLAIN)
+    assert why_walked("python3 ../run/main.py\n", str(project / "test" / "run.sh")) == ""
+
+
+def test_a_listing_gives_a_name_s_files_in_its_order_and_the_names_a_cut_name_ends_with():
+    from flake8_npuprof.engine.launch_scan import _Listing, _named
+    found = _Listing([("/a/", frozenset({"x.py", "run_x.py"})), ("/b/", frozenset({"y.py"})),
+                      ("/c/", frozenset({"x.py"}))])
+    assert found.get("x.py") == ["/a/x.py", "/c/x.py"]
+    assert found.get("z.py") == () and found.get("z.py", None) is None
+    assert _named(found, "run_x.py") == ("/a/run_x.py", "/a/x.py", "/c/x.py")
+    assert _named(found, "run_x.py") is _named(found, "run_x.py")      # (kept: a listing is not changed)
+    assert _named(found, "x") == ()                                      # (no extension: the name alone)
+
+
+def test_note_once_looks_once_a_run_and_records_at_every_call(tmp_path):
+    from flake8_npuprof.source import observed
+    path = str(tmp_path / "mod.py")
+    with observed.one_run():
+        assert observed.note_once(path) == ("missing",)
+        (tmp_path / "mod.py").write_text("x = 1\n")
+        with observed.recording() as rec:
+            assert observed.note_once(path) == ("missing",)     # (the tree as the run first saw it)
+        assert rec.paths == {path: ("missing",)}
+    assert observed.note_once(path)[0] == "file"                # outside a run: looked at every time

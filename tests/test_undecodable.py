@@ -42,6 +42,9 @@ GOOD = [
     b"x = 1\n# coding: nosuch\n",       # line 3: not a coding line
     b"\xef\xbb\xbf# coding: UTF_8\nx = 1\n",
     b"import os\n# coding: nosuch\n",   # line 2 after a line of code: not a coding line
+    b"#!/usr/bin/env python\n\n# coding: nosuch\n",     # after the second line feed: not looked at
+    "\n# -*- coding: gbk -*-\nx = '性能'\n".encode("gbk"),   # line 2 after a blank line, the file's last line feed
+    "#!/usr/bin/env python\r\n# coding: gbk\r\nx = '性能'".encode("gbk"),   # CRLF, no line feed after the code
 ]
 
 

@@ -61,6 +61,8 @@ import bisect
 import os
 import re
 import stat
+from itertools import compress, repeat
+from operator import contains
 from types import ModuleType
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
@@ -274,8 +276,9 @@ class _Text:
                 self._body(named[1], named[0], named[0], m.end(), text, bodies, brace_body)
                 if self.why:
                     return
+        back = text[::-1] if ".py" in text or ".sh" in text else ""    # (_word_before's)
         for m in _PY.finditer(text):
-            at, word = _word_before(text, m.end())
+            at, word = _word_before(text, m.end(), back)
             head, _, name = word.rpartition("/")
             if not _GLOB.fullmatch(name) or ("/" not in word and not _starts_word(text, at)) or \
                     self._assigned(text, at):
@@ -290,7 +293,7 @@ class _Text:
                                  any(a <= at < b for a, b in bodies), tail,
                                  None if _COMPUTED_PART.search(rest) or "{" in rest or "\\" in rest else rest))
         for m in _SH.finditer(text):
-            at, word = _word_before(text, m.end())
+            at, word = _word_before(text, m.end(), back)
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`), at the line's start
             # too: the search starts at the line break before it (its `^` holds only at the text's start, so a
             # `source ./up.sh` that starts any other line was read as a file run: its `cd ..` counted once, not as
@@ -375,13 +378,15 @@ class _Text:
         open_bodies: List[int] = []
         # (each searched in a stretch only where the text has one: most have no `..`, many no dirname)
         dots, dirname = ".." in text, "dirname" in text
+        # (each of `\n;&|()`` counted where the text has it: a search for a character that is not there costs little,
+        # a count goes through the whole stretch)
+        ends = [c for c in "\n;&|()`" if c in text]
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
             commands = levels = 0           # (none in an empty stretch: one mark right after another)
             if where > at:
-                commands = text.count("\n", at, where) + text.count(";", at, where) + \
-                    text.count("&", at, where) + text.count("|", at, where) + text.count("(", at, where) + \
-                    text.count(")", at, where) + text.count("`", at, where)
+                for c in ends:
+                    commands += text.count(c, at, where)
                 if dots:
                     levels = self._dots(text, at, where)
                 if dirname:
@@ -425,14 +430,16 @@ class _Text:
         (shell/command_line.NOT_STARTING: `echo "usage: ../x.sh"`, `cp -r ${d}/../data .`); why_walked checks that no
         such command is a function's call."""
         n = 0
+        back = ""
         for m in _DOTS.finditer(text, a, b):
             if m.end() - m.start() != 2:
                 continue
-            start, end = m.start(), m.end()
-            while start and text[start - 1] not in _TOKEN_END:
-                start -= 1
-            while end < len(text) and text[end] not in _TOKEN_END:
-                end += 1
+            # (the token's ends by a match each way, the text reversed for its start: loops in Python went a
+            # character at a time)
+            if not back:
+                back = text[::-1]
+            start = len(text) - _run_end(_TOKEN_BACK, back, len(text) - m.start())
+            end = _run_end(_TOKEN_BACK, text, m.end())
             head = _first_word(text, start)
             if head == "echo":                  # (what it prints is no directory, unless substituted: None then)
                 self.dot_commands.append({head})
@@ -759,7 +766,28 @@ def _command_start(text: str, at: int) -> int:
         line = text.rfind("\n", 0, line)
         if line < 1 or text[line - 1] != "\\":
             break
-    return max([line + 1] + [text.rfind(c, line + 1, at) + 1 for c in ";&|(){}`"])
+    # (the last operator before it by one match in the text reversed, to the line's start at most: nine searches
+    # back, one per operator, cost more than the rest of a command's reading)
+    back = _reversed(text)
+    return at - (_run_end(_COMMAND_BACK, back, len(text) - at, len(text) - line - 1) - (len(text) - at))
+
+
+_COMMAND_BACK = re.compile(r"[^;&|(){}`]*")
+
+
+def _run_end(pattern: "re.Pattern[str]", text: str, at: int, end: int = -1) -> int:
+    """Where the run of a class's characters (pattern: `[...]*`, which matches wherever it is tried) that starts at
+    `at` ends, before `end` at the latest (-1: the text's end)."""
+    m = pattern.match(text, at, len(text) if end < 0 else end)
+    return m.end() if m else at
+_back = ["", ""]                        # the text last reversed, and it reversed
+
+
+def _reversed(text: str) -> str:
+    """The text reversed, kept for the text last asked of (the scan asks of one text at a time)."""
+    if _back[0] is not text:
+        _back[0], _back[1] = text, text[::-1]
+    return _back[1]
 
 
 def _runs_here(text: str, at: int) -> bool:
@@ -871,7 +899,8 @@ def _name_before(text: str, lo: int, end: int) -> Optional[Tuple[int, str]]:
 
 
 _DELIMITERS = frozenset(" \t\r\n'\"=;|&()<>`")
-_TOKEN_END = frozenset(" \t\r\n;|&()<>")          # what ends a word where quotes do not (_Text._dots)
+_WORD_BACK = re.compile(r"[^ \t\r\n'\"=;|&()<>`]*")      # (what _DELIMITERS does not hold)
+_TOKEN_BACK = re.compile(r"[^ \t\r\n;|&()<>]*")      # a word's run to what ends it where quotes do not (_Text._dots)
 _UNPLAIN = re.compile(r"['\"\\$`]")
 _PLAIN_WORD = re.compile(r"[\w./+-]+")
 
@@ -904,15 +933,19 @@ def _first_word(text: str, at: int) -> Optional[str]:
     start = _command_start(text, at)
     if start and (text[start - 1] == "`" or text.startswith("$(", start - 2)):
         return None
-    words = text[start:at].split()
+    words = text[start:at].split(None, 1)      # (the first alone: a command can run over dozens of lines)
     return words[0] if words and _PLAIN_WORD.fullmatch(words[0]) else None
 
 
-def _word_before(text: str, end: int) -> Tuple[int, str]:
-    """The word that ends at `end` (from after a blank, quote, `=` or operator): its start and text."""
-    k = end
-    while k and text[k - 1] not in _DELIMITERS:
-        k -= 1
+def _word_before(text: str, end: int, back: str = "") -> Tuple[int, str]:
+    """The word that ends at `end` (from after a blank, quote, `=` or operator): its start and text. back: the text
+    reversed, where the word is found by one match (a loop in Python went back a character at a time)."""
+    if back:
+        k = end - _run_end(_WORD_BACK, back, len(text) - end) + len(text) - end
+    else:
+        k = end
+        while k and text[k - 1] not in _DELIMITERS:
+            k -= 1
     return k, text[k:end].strip("\\")
 
 
@@ -942,19 +975,18 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         named = _name_before(text, max(0, k - 81), k - 1)
         if named is not None and _IDENT.fullmatch(named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
-    line = k                            # the command starts after the line break before it (not a `\\`-newline)
-    while True:
-        line = text.rfind("\n", 0, line)
-        if line < 1 or text[line - 1] != "\\":
-            break
-    start = max([line + 1] + [text.rfind(c, line + 1, k) + 1 for c in ";&|(){}`"])     # or after an operator
-    words = [w.strip("'\"") for w in text[start:k].split()]
+    start = _command_start(text, k)
+    # (each word taken apart and looked at in C: a launch's command can run over dozens of `\\`-continued lines, and
+    # every absolute path in it asks of the words before it)
+    seg = text[start:k]
+    words = list(map(str.strip, seg.split(), repeat("'\"")))
     if _in_substitution(text, start) and \
             (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
-             start and text[start - 1] == "`" and text.count("`", line + 1, start - 1) % 2):
+             start and text[start - 1] == "`" and text.count("`", _line_start(text, k), start - 1) % 2):
         return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it;
         # `$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command, shell/expand._output)
-    if not words or any(w in _PASSES or w.endswith(".sh") or w is words[0] and "=" in w for w in words):
+    if not words or "=" in words[0] or not _PASSES.isdisjoint(words) or \
+            ".sh" in seg and any(map(str.endswith, words, repeat(".sh"))):
         return None
     return set(words)
 
@@ -1397,11 +1429,15 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
     return out, most
 
 
-def _named(found: "_Listing", name: str) -> List[str]:
+def _named(found: "_Listing", name: str) -> Tuple[str, ...]:
     """The files a script or file of this name can be: by its name, and by a name it ends with when that keeps its
     extension (`${x#*_}` cuts `run_train.py` to `train.py`)."""
-    ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
-    return [p for i in range(ext + 1) for p in found.get(name[i:], ())]
+    kept = found.asked.get(name)        # (the launchers of a project ask the same listing of the same names)
+    if kept is None:
+        ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
+        held = found.names              # (most of the names asked are held by no folder: no call for them)
+        kept = found.asked[name] = tuple(p for i in range(ext + 1) if name[i:] in held for p in found.get(name[i:]))
+    return kept
 
 
 def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights,
@@ -1576,7 +1612,7 @@ def _modules(modules: Set[str], region: str, found: "_Listing") -> List[str]:
             folder = region
             while True:
                 folder = os.path.dirname(folder)
-                if observed.isfile(os.path.join(folder, tail)):
+                if observed.note_once(os.path.join(folder, tail))[0] == "file":
                     out.append(os.path.join(folder, tail))
                 if os.path.dirname(folder) == folder:
                     break
@@ -1590,16 +1626,24 @@ class _Listing:
     70,000 instructions a region, with a path made for every file: the issue's tree lists 86 regions, 10,754 entries,
     and asks of each a few names.)"""
 
-    __slots__ = ("folders", "names")
+    __slots__ = ("folders", "names", "_paths", "_files", "asked")
 
     def __init__(self, folders: List[Tuple[str, FrozenSet[str]]]):
         self.folders = folders          # (each folder's path with its separator, the names of its files), as listed
         self.names: FrozenSet[str] = frozenset().union(*(files for _, files in folders))
+        self._paths: List[str] = []     # (the folders' paths and names apart, made at the first name held)
+        self._files: List[FrozenSet[str]] = []
+        self.asked: Dict[str, Tuple[str, ...]] = {}     # _named's answers (a listing is not changed once made)
 
     def get(self, name: str, default=()):
         if name not in self.names:
             return default
-        return [within + name for within, files in self.folders if name in files]
+        if not self._paths:
+            self._paths = [within for within, _ in self.folders]
+            self._files = [files for _, files in self.folders]
+        # (the folders that hold it picked in C: a loop in Python over a region's hundreds of folders, for each name
+        # found, cost 6M over the 199 launchers of the issue's tree)
+        return [within + name for within in compress(self._paths, map(contains, self._files, repeat(name)))]
 
 
 def _listing(region: str) -> Optional[_Listing]:
@@ -1655,11 +1699,13 @@ def _entries(folder: str) -> Optional[Tuple[int, List[str], FrozenSet[str]]]:
     files: List[str] = []
     try:
         with os.scandir(folder) as found:
+            # (a folder or a link to one, then which: asked with a keyword, `is_dir(follow_symlinks=False)` parsed it
+            # at each entry, and each file was asked again whether it is a link)
             for e in found:
-                if e.is_dir(follow_symlinks=False):
+                if e.is_dir():
+                    if e.is_symlink():
+                        return None
                     inside.append(e.path)
-                elif e.is_symlink() and e.is_dir():
-                    return None
                 else:
                     files.append(e.name)
     except OSError:

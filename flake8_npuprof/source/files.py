@@ -168,7 +168,7 @@ def kind_of(path: str, head: bytes) -> str:
         return "json"
     if path.endswith(YAML_SUFFIXES):
         return "yaml"
-    if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(re.split(rb"\r\n?|\n", head, maxsplit=1)[0]):
+    if path.endswith((".sh", ".bash")) or SHELL_SHEBANG.match(_LINE_END.split(head, maxsplit=1)[0]):
         return "shell"
     return "python"
 
@@ -261,19 +261,26 @@ _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 def _shell_encoding(data: bytes) -> str:
     """A launcher's encoding: BOM, else a coding declared on its first two lines (as Python reads
     sources), else UTF-8 when it decodes, else GB18030 (the legacy Chinese superset of GBK)."""
+    return _shell_decoded(data)[1]
+
+
+def _shell_decoded(data: bytes) -> Tuple[Optional[str], str]:
+    """(the text, when _shell_encoding decoded it to choose its encoding, else None; that encoding): the text a
+    launcher's first decoding gave is not made again (a second decoding of every launcher)."""
     if data.startswith(b"\xef\xbb\xbf"):
-        return "utf-8-sig"
-    for line in re.split(rb"\r\n?|\n", data[:1024], maxsplit=2)[:2]:
+        return None, "utf-8-sig"
+    head = data[:1024]
+    # (no line without "coding" holds a declaration: most launchers' first lines are looked at by one search)
+    for line in _LINE_END.split(head, maxsplit=2)[:2] if b"coding" in head else ():
         m = _COOKIE.match(line)
         if m:
             try:
-                return codecs.lookup(m.group(1).decode("ascii")).name
+                return None, codecs.lookup(m.group(1).decode("ascii")).name
             except LookupError:
                 raise ReadError(f"cannot decode: unknown encoding {m.group(1).decode('ascii')!r} declared") from None
     for encoding in ("utf-8", "gb18030"):
         try:
-            data.decode(encoding)
-            return encoding
+            return data.decode(encoding), encoding
         except UnicodeDecodeError:
             continue
     bad = _first_bad_utf8(data)
@@ -281,13 +288,20 @@ def _shell_encoding(data: bytes) -> str:
                     "coding declared (add `# -*- coding: <name> -*-` on the first or second line)")
 
 
+def _shell_text(data: bytes) -> Tuple[str, str]:
+    """(text, encoding) of a shell script's bytes, as _shell_encoding decodes them (a leading BOM character kept)."""
+    text, encoding = _shell_decoded(data)
+    if text is None:
+        try:
+            text = data.decode(encoding)
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise ReadError(f"cannot decode as {encoding}: {exc}") from None
+    return text, encoding
+
+
 def decode_shell(data: bytes) -> str:
     """A shell script's text, decoded as a launcher is (a script it sources has no other clue)."""
-    encoding = _shell_encoding(data)
-    try:
-        text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise ReadError(f"cannot decode as {encoding}: {exc}") from None
+    text = _shell_text(data)[0]
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -305,15 +319,25 @@ _LINE_END = re.compile(rb"\r\n?|\n")
 def _coding_line(data: bytes) -> Optional[Tuple[int, int, str]]:
     """The coding declaration Python reads (line 1, or line 2 after a blank or comment line 1): its line,
     the byte offset of the encoding's name in that line, and the name."""
-    lines = _LINE_END.split(data[3:] if data.startswith(codecs.BOM_UTF8) else data, maxsplit=2)[:2]
+    # (the first two lines end at or before the second line feed: what is after it is not split off, and a head
+    # without "coding" declares nothing)
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first >= 0 else -1
+    head = data if second < 0 else data[:second]
+    if b"coding" not in head:
+        return None
+    lines = _LINE_END.split(head[3:] if head.startswith(codecs.BOM_UTF8) else head, maxsplit=2)[:2]
     for k, line in enumerate(lines):
         m = _COOKIE.match(line)
         if m:
             return k + 1, m.start(1) + (3 if k == 0 and data.startswith(codecs.BOM_UTF8) else 0), \
                 m.group(1).decode("ascii", "replace")
-        if not re.match(rb"^[ \t\f]*(?:[#\r\n]|$)", line):
+        if not _BLANK_OR_COMMENT.match(line):
             return None
     return None
+
+
+_BLANK_OR_COMMENT = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)")
 
 
 def _cookie_col(data: bytes, line: int, at: int) -> int:
@@ -435,11 +459,7 @@ def _decoded(path: str, data: bytes) -> Tuple[str, str, bool, str]:
     if kind != "shell":
         text, encoding = decode_python(data)
         return text, encoding, bom, kind
-    encoding = _shell_encoding(data)
-    try:
-        text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise ReadError(f"cannot decode as {encoding}: {exc}") from None
+    text, encoding = _shell_text(data)
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, "utf-8" if encoding == "utf-8-sig" else encoding, bom, kind
@@ -447,6 +467,8 @@ def _decoded(path: str, data: bytes) -> Tuple[str, str, bool, str]:
 
 def _newline(text: str) -> str:
     """The dominant line ending (fixes write the same)."""
+    if "\r" not in text:
+        return "\n"                    # (one search for a character: the three counts cost 3.5M over 199 launchers)
     crlf = text.count("\r\n")
     counts = {"\r\n": crlf, "\n": text.count("\n") - crlf, "\r": text.count("\r") - crlf}
     return max(("\n", "\r\n", "\r"), key=lambda nl: counts[nl])       # ties: \n first

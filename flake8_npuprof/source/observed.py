@@ -204,7 +204,7 @@ def one_run() -> Iterator[None]:
     global _run
     outer = _run
     if outer is None:
-        _run = {"time": {}, "link": {}}
+        _run = {"time": {}, "link": {}, "note": {}}
     try:
         yield
     finally:
@@ -213,8 +213,23 @@ def one_run() -> Iterator[None]:
 
 def this_run(kind: str) -> Optional[Dict[str, Any]]:
     """The run's memo of that kind ("time": a folder's st_mtime_ns, -1 when it could not be looked at; "link": whether
-    it is a link), or None outside one_run."""
+    it is a link; "note": a path's signature, note_once), or None outside one_run."""
     return None if _run is None else _run[kind]
+
+
+def note_once(path: str) -> Signature:
+    """note, looked at once a check run (one_run; remembered while recording at every call): the launchers of a
+    project probe the same missing paths above it (engine/launch_scan._modules), and an os.stat that fails costs
+    about 20,000 instructions."""
+    seen = None if _run is None else _run["note"]
+    if seen is None:
+        return note(path)
+    sig = seen.get(path)
+    if sig is None:
+        sig = seen[path] = signature(path)
+    if _current is not None:
+        _current.add(path, sig)
+    return sig
 
 
 def remembered(memo: dict, key, compute):
