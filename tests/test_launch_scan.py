@@ -3,6 +3,7 @@ script that cannot hold a setup (shell_launches._may_have_setups): neither loses
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -1196,3 +1197,38 @@ def test_note_once_looks_once_a_run_and_records_at_every_call(tmp_path):
             assert observed.note_once(path) == ("missing",)     # (the tree as the run first saw it)
         assert rec.paths == {path: ("missing",)}
     assert observed.note_once(path)[0] == "file"                # outside a run: looked at every time
+
+
+# _BY_VALUE as one pattern with its lookbehinds, tried at every character: what _calls_by_value's led search answers
+_BY_VALUE_PLAIN = re.compile(r"""(?P<at>^(?<!\\\n)|[;&|{!]|\)(?!`)|(?<![(=])\((?!\()|(?<=[=\s(])`(?!`)"""
+                             r"""|\b(?:then|do|else|elif|if|while|until|time|nohup|exec|command|builtin|eval)[ \t])"""
+                             r"""[ \t]*(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+|\$\{[^}\s]*\}"""
+                             r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]""", re.M)
+
+
+def _plain_calls_by_value(text):
+    for m in _BY_VALUE_PLAIN.finditer(text):
+        at = m.start("at")
+        line = text.rfind("\n", 0, at) + 1
+        if text[at:at + 1] in "|&" and text.rfind("[[", line, at) > text.rfind("]]", line, at):
+            continue
+        return True
+    return False
+
+
+def test_the_heads_by_value_are_those_of_the_plain_pattern():
+    """_calls_by_value searches its heads led by their own characters and checks what precedes them itself: the
+    answers are the plain pattern's (a line's start after a `\\`-newline, `((`, `=(`, a backtick after a word, a
+    keyword inside a word, `||` inside `[[ ]]`, the text's start)."""
+    import random
+    pieces = ["\n", "\\\n", " ", "\t", ";", "&", "|", "{", "}", "!", "(", ")", "((", "`", "$", "$x", "${x}", '"', "'",
+              "=", "x=", "a[1]=", "+=", "then ", "do ", "undo ", "eval ", "[[", "]]", "||", "&&", "x", "f", "$(", "\\",
+              "é", "_", "1", "\x1c", "\u00a0"]
+    rnd = random.Random(44)
+    texts = ["", "$c", "x\\\n$c", "a=($c)", "echo `x`$c", "f((`$c`))", "if [[ a || $c ]]; then :; fi", "undo $c",
+             "undo\t$c", "é(`$c`)", "x=1 y=\"a\" $c", "\\\n$c"]
+    texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 25))) for _ in range(20000)]
+    from flake8_npuprof.engine.launch_scan import _calls_by_value
+    answers = [(t, _calls_by_value(t)) for t in texts]
+    assert answers == [(t, _plain_calls_by_value(t)) for t in texts]
+    assert sum(a for _, a in answers) > 5000 and sum(not a for _, a in answers) > 5000
