@@ -1232,3 +1232,30 @@ def test_the_heads_by_value_are_those_of_the_plain_pattern():
     answers = [(t, _calls_by_value(t)) for t in texts]
     assert answers == [(t, _plain_calls_by_value(t)) for t in texts]
     assert sum(a for _, a in answers) > 5000 and sum(not a for _, a in answers) > 5000
+
+
+def _plain_in_substitution(text, at):
+    depth = 0
+    for k in range(at - 1, -1, -1):
+        if text[k] == ")":
+            depth += 1
+        elif text[k] == "(":
+            if not depth:
+                return text[k - 1:k + 2].count("(") < 2
+            depth -= 1
+    return text.count("`", 0, at) % 2 == 1
+
+
+def test_a_substitution_is_found_as_a_search_back_from_each_word_finds_it():
+    """_in_substitution answers from the text's parentheses found once (the innermost `(` not closed before a word):
+    as a search back from the word, texts asked in turn (`$((` arithmetic, `)` more than `(`, backticks)."""
+    import random
+    from flake8_npuprof.engine.launch_scan import _in_substitution
+    rnd = random.Random(12)
+    texts = ["".join(rnd.choice(["(", ")", "$(", "$((", "`", "x", " ", "/"]) for _ in range(rnd.randint(0, 20)))
+             for _ in range(3000)]
+    asked = [(t, at) for t in texts for at in range(len(t) + 1)]
+    rnd.shuffle(asked)
+    answers = [_in_substitution(t, at) for t, at in asked]
+    assert answers == [_plain_in_substitution(t, at) for t, at in asked]
+    assert 1000 < sum(answers) < len(answers) - 1000

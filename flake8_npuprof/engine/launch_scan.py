@@ -994,15 +994,33 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
 def _in_substitution(text: str, at: int) -> bool:
     """Whether text[at] may be inside a command substitution: a `(` before it not closed there (a `$(`, or a subshell;
     not an arithmetic `$((`), or an odd number of backticks before it."""
-    depth = 0
-    for m in reversed(list(_ROUND.finditer(text, 0, at))):
-        if m.group() == ")":
-            depth += 1
-        elif not depth:             # (not `$((`: arithmetic, where a `/` divides)
-            return text[m.start() - 1:m.start() + 2].count("(") < 2
-        else:
-            depth -= 1
+    positions, innermost = _parens(text)
+    k = bisect.bisect_left(positions, at) - 1
+    opened = innermost[k] if k >= 0 else -1
+    if opened >= 0:                 # (not `$((`: arithmetic, where a `/` divides)
+        return text[opened - 1:opened + 2].count("(") < 2
     return text.count("`", 0, at) % 2 == 1
+
+
+def _parens(text: str) -> Tuple[List[int], List[int]]:
+    """Where each `(` and `)` of the text is, and the innermost `(` not closed there (-1: none), found once for the text
+    last asked (its absolute paths ask one after another: a search back from each went over the whole text before it)."""
+    if _parened[0] is not text:
+        positions: List[int] = []
+        innermost: List[int] = []
+        opened: List[int] = []
+        for m in _ROUND.finditer(text):
+            if m.group() == "(":
+                opened.append(m.start())
+            elif opened:
+                opened.pop()
+            positions.append(m.start())
+            innermost.append(opened[-1] if opened else -1)
+        _parened[:] = [text, positions, innermost]
+    return _parened[1], _parened[2]
+
+
+_parened: list = [None, [], []]
 
 
 _ROUND = re.compile(r"[()]")
