@@ -320,7 +320,7 @@ RULES = (
         references=(REF_GUIDE,),
         settings=(("torch-npu", "7.3"),),
         group="torch_npu",
-        facts=("torch_npu.legacy",),
+        facts=("torch_npu.legacy", "torch_npu.utils_profile.torch"),
     ),
     Rule(
         code="NPP310",
