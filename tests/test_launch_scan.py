@@ -1259,3 +1259,19 @@ def test_a_substitution_is_found_as_a_search_back_from_each_word_finds_it():
     answers = [_in_substitution(t, at) for t, at in asked]
     assert answers == [_plain_in_substitution(t, at) for t, at in asked]
     assert 1000 < sum(answers) < len(answers) - 1000
+
+
+def test_a_head_by_value_is_searched_in_time_that_grows_with_the_text():
+    """A value of many `$name`s was split between `\\$\\w+` and single characters in 2 ** n ways (eight took 10 s);
+    a long line of `{`/`!` heads inside values was read to its end from each (64,000 characters: 40 s). The first is
+    answered at once; a line over _LONG_LINE is taken to may call by value (the walk decides)."""
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _LONG_LINE, _calls_by_value
+    with deadline(2, "a value of 30 $names"):
+        assert _calls_by_value("\nx=" + "$aaaaaaaa" * 30 + " y") is False
+        assert _calls_by_value("x=" + "$aaaaaaaa" * 30 + " $c") is True
+    with deadline(2, "a 64,000-character line of heads inside values"):
+        assert _calls_by_value("x=" + "a!a=" * 16000) is True
+    short = "x=" + "a!a=" * ((_LONG_LINE - 2) // 4)
+    assert len(short) <= _LONG_LINE and _calls_by_value(short) is False
+    assert _calls_by_value(short + "a!a=") is True
