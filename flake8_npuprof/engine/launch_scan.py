@@ -780,14 +780,15 @@ def _run_end(pattern: "re.Pattern[str]", text: str, at: int, end: int = -1) -> i
     `at` ends, before `end` at the latest (-1: the text's end)."""
     m = pattern.match(text, at, len(text) if end < 0 else end)
     return m.end() if m else at
-_back = ["", ""]                        # the text last reversed, and it reversed
+_back = [("", "")]      # (the text last reversed, it reversed): one slot, swapped whole (the server's threads scan too)
 
 
 def _reversed(text: str) -> str:
     """The text reversed, kept for the text last asked of (the scan asks of one text at a time)."""
-    if _back[0] is not text:
-        _back[0], _back[1] = text, text[::-1]
-    return _back[1]
+    kept = _back[0]
+    if kept[0] is not text:
+        kept = _back[0] = (text, text[::-1])
+    return kept[1]
 
 
 def _runs_here(text: str, at: int) -> bool:
@@ -1005,7 +1006,8 @@ def _in_substitution(text: str, at: int) -> bool:
 def _parens(text: str) -> Tuple[List[int], List[int]]:
     """Where each `(` and `)` of the text is, and the innermost `(` not closed there (-1: none), found once for the text
     last asked (its absolute paths ask one after another: a search back from each went over the whole text before it)."""
-    if _parened[0] is not text:
+    kept = _parened[0]
+    if kept[0] is not text:
         positions: List[int] = []
         innermost: List[int] = []
         opened: List[int] = []
@@ -1016,11 +1018,13 @@ def _parens(text: str) -> Tuple[List[int], List[int]]:
                 opened.pop()
             positions.append(m.start())
             innermost.append(opened[-1] if opened else -1)
-        _parened[:] = [text, positions, innermost]
-    return _parened[1], _parened[2]
+        kept = _parened[0] = (text, positions, innermost)
+    return kept[1], kept[2]
 
 
-_parened: list = [None, [], []]
+# (the text last asked, its parentheses' places, the innermost open at each): one slot, swapped whole (the server's
+# threads scan too)
+_parened: List[Tuple[Optional[str], List[int], List[int]]] = [(None, [], [])]
 
 
 _ROUND = re.compile(r"[()]")
