@@ -1005,7 +1005,8 @@ def _in_substitution(text: str, at: int) -> bool:
 
 def _parens(text: str) -> Tuple[List[int], List[int]]:
     """Where each `(` and `)` of the text is, and the innermost `(` not closed there (-1: none), found once for the text
-    last asked (its absolute paths ask one after another: a search back from each went over the whole text before it)."""
+    last asked (its absolute paths ask one after another: a search back from each went over the whole text before
+    it)."""
     kept = _parened[0]
     if kept[0] is not text:
         positions: List[int] = []
