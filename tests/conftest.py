@@ -2,6 +2,13 @@
 the suite, with the checker monkeypatched differently) must never answer for this one."""
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis's speed health checks time the generation of examples in seconds: on a loaded machine (CI's Python 3.9
+# run failed one with the load at 18 on 2 cores) they fail a test whose code is right. Speed is measured in
+# benchmarks/; what the examples show is what these tests assert.
+settings.register_profile("npuprof", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("npuprof")
 
 
 @pytest.fixture(autouse=True)
