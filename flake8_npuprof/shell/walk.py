@@ -28,6 +28,8 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
 
 
 _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __new__ (a Python frame each)
+# the variable a `for` loop sets: `for i in ...`, `for ((i=0; ...))`
+_FOR_VAR = re.compile(r"for\s+([A-Za-z_]\w*)(?![\w=])|for\s*\(\(\s*([A-Za-z_]\w*)\s*=")
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
 # the places of the fields of a Command that a child script's run sets in each of its commands (_run_child)
 _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for f in
@@ -96,6 +98,9 @@ class Walk(Expander, Compounds):
         self.children_elsewhere: List[Tuple[str, Optional[Tuple[str, ...]], str]] = []
         self._under: Optional[Command] = None     # the msprof whose shell-script application is being walked
         self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
+        # a `for` loop's variable -> (file, line) of the loop: it has a value for each round, which the walk (reading
+        # the body once for all rounds) does not hold; said of a `cd` it makes unknown (not the caller's)
+        self.loop_vars: Dict[str, Tuple[str, int]] = {}
         self.ignored: list = []         # ... and those given that it does not test and that change no launch (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
@@ -269,6 +274,9 @@ class Walk(Expander, Compounds):
                 blocks.append(_Block(head, 1, len(self.commands)))
                 words = words[1:]
             elif head == "for":
+                loop_var = _FOR_VAR.match(text, words[0][0])
+                if loop_var:
+                    self.loop_vars[loop_var.group(1) or loop_var.group(2)] = (path, src.position(words[0][0])[0])
                 literal = _FOR_C.match(text, words[0][0])
                 named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
@@ -477,6 +485,7 @@ class Walk(Expander, Compounds):
                 else:
                     self.vars.pop(w.text, None)
                     self.exported.pop(w.text, None)
+                    self.loop_vars.pop(w.text, None)
                 self._changed(w.text)
             return False
         if head == "set" and len(words) > 1 and words[1].text == "--":
@@ -718,11 +727,17 @@ class Walk(Expander, Compounds):
         names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
                  if self._value(n) is None or HOLE in (self._value(n) or "")]
         if names:
-            unset = [n for n in names if self._value(n) is None]
+            unset = [n for n in names if self._value(n) is None and n not in self.loop_vars]
             parts = [f"{', '.join('$' + n for n in unset)} not known here (not set by the launcher; the caller's)"] \
                 if unset else []
             for n in names:
-                if n not in unset:      # set here, from a value not known (UNet3D: a loop's `$device_index`)
+                if self._value(n) is None and n in self.loop_vars:
+                    at_path, at_line = self.loop_vars[n]
+                    parts.append(f"${n} not known here (the variable of the `for` loop at "
+                                 f"{rel_path(at_path, self.root)}:{at_line}, a value for each round)")
+            for n in names:
+                # set here, from a value not known (UNet3D: a loop's `$device_index`)
+                if n not in unset and self._value(n) is not None:
                     s = self.vars.get(n) or self.exported.get(n)
                     at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
                     parts.append(f"${n} not known here (set{at} from a value not known statically)")
