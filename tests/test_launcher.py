@@ -73,6 +73,11 @@ def test_ranks(tmp_path, loop, ranks):
     # what follows the script is the script's own: its -n is no process count
     ("torchrun train.py -n 3", "train.py", "torchrun", 1),
     ("mpirun -np 4 python3 train.py -n 3", "train.py", "mpirun", 4),
+    # Open MPI's --output-filename takes a value (mindspore-ai/models' run_distribute_train_gpu.sh: it said
+    # "runs log_output with ./train.py, which emulate does not follow")
+    ("mpirun --allow-run-as-root -n 8 --output-filename log_output --merge-stderr-to-stdout python train.py",
+     "train.py", "mpirun", 8),
+    ("mpirun -n 2 -output-filename log_output python train.py", "train.py", "mpirun", 2),
     # MindSpore's msrun: --local_worker_num processes on this node, 8 when not given; --worker_num counts all
     # the nodes', --sim_level may start one, a value not known statically is not counted
     ("msrun --worker_num=16 --local_worker_num=2 --log_dir=msrun_log --join=True train.py --lr 1", "train.py",
