@@ -38,9 +38,10 @@ _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for
 
 class Walk(Expander, Compounds):
     def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
-                 args: Optional[Sequence[str]] = None):
+                 args: Optional[Sequence[str]] = None, typed: Optional[str] = None):
         """inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
-        launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language server)."""
+        launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language server);
+        typed: the launcher's path as it was typed (`emulate -- bash scripts/run.sh`), bash's `$0`."""
         self.launcher = os.path.abspath(launcher)
         self.inside = inside
         self.root = os.path.dirname(self.launcher)
@@ -65,7 +66,7 @@ class Walk(Expander, Compounds):
         self.steps = 0
         self.words = 0                  # words of the commands walked (MAX_WORDS)
         self.current = self.launcher    # the file being walked
-        self.script = self.launcher     # what `$0` names
+        self.script = typed or self.launcher    # what `$0` names (the path found, where how it was typed is not known)
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
@@ -648,7 +649,10 @@ class Walk(Expander, Compounds):
         # `bash x.sh` reads x.sh's first line as a comment: only its own options (`bash -e x.sh`) set -e
         self.all_export, self.errexit = False, _errexit_shebang(full) if errexit is None else errexit
         self.pipefail = False
-        self.script = full
+        # `$0` is the word bash is given (`bash scripts/run.sh`: scripts/run.sh), read from where it starts; where
+        # that is only assumed (the launcher's own folder), the path found there stands for it, as it did
+        self.script = word.text if self.settled and len(self.dirs) == 1 and not os.path.isabs(word.text) and \
+            os.path.normpath(os.path.join(self.dirs[0], word.text)) == full else full
         self.args = child_args
         self.functions = {}             # a new shell: the caller's functions are not defined in it
         for name in names:
