@@ -665,6 +665,23 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
     assert seen["power.sh"] == seen["wrap.sh"] == seen["octal.sh"] == unknown
 
 
+def test_a_loop_that_waits_for_each_run_does_not_call_its_rounds_ranks(tmp_path):
+    # msprof launchers that collect each AI Core metric in turn: `for m in ArithmeticUtilization PipeUtilization
+    # Memory L2Cache; do msprof --application="python3 ..." --aic-metrics=$m; done`. bash runs each round after the
+    # one before ends; it said "started 4 times (one per rank)". (Not "one after another": the walk does not put
+    # `a` of `a && b &` in the background, as bash does)
+    shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
+    (tmp_path / "each.sh").write_text("for m in A B C D; do\n  python3 train.py --metric $m\ndone\n")
+    (tmp_path / "torchrun.sh").write_text("for m in A B; do\n  torchrun --nproc_per_node 8 train.py --metric $m\n"
+                                          "done\n")
+    lines = {}
+    for name in ("each.sh", "torchrun.sh"):
+        report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
+        lines[name] = report["launch"]["lines"][1]
+    assert lines["each.sh"] == "  started 4 times (the rounds of a loop)"
+    assert lines["torchrun.sh"] == "  started 16 times (2 rounds of a loop, each 8 ranks by torchrun)"
+
+
 def test_a_status_test_after_a_background_launch_does_not_leave_the_rank_count_unknown(tmp_path):
     # 34 of ModelZoo-TensorFlow's launchers (OpenPose, Tacotron2, TCN): `nohup python3 ... &` then `if [ $? -ne 0 ]; then
     # exit 1; fi` in the rank loop; bash gives a command it puts in the background the status 0 (`false & echo $?`
