@@ -85,6 +85,19 @@ def test_started_from_the_projects_root_the_launcher_copies_nothing_there_and_sa
         "(scripts) it runs train.py: start it from there (cd scripts)")
 
 
+def test_started_from_the_projects_root_the_copy_is_named_from_where_cp_runs(tmp_path, capsys, monkeypatch):
+    # mindspore-ai/models' CRNN scripts/run_standalone_train.sh, started from the project's root as its usage says
+    # (`bash scripts/run_standalone_train.sh NAME PATH 0`): `mkdir ./train0; cp ./*.py ./train0; cd ./train0`. It said
+    # "copies train.py into ../train0 from train.py": the folder from the launcher's own, the file from the root
+    from flake8_npuprof.cli import main
+    _project(tmp_path / "p", LAUNCHER.replace("../*.py", "./*.py").replace("./train", "./train0"))
+    monkeypatch.chdir(tmp_path / "p")
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--", "bash", "scripts/run_standalone_train.sh"]) == 0
+    assert capsys.readouterr().out.split("\n")[2] == (
+        "  the launcher copies train.py into train0 from train.py (`cp ./*.py ./train0`, run_standalone_train.sh:6): "
+        "emulated from that file")
+
+
 def test_of_two_files_one_cp_copies_to_one_name_the_first_is_kept(tmp_path):
     # GNU cp 9.1 (bash 5.2): `cp ../*/train.py ./train` with a/train.py and b/train.py copies a's, then refuses
     # b's ("will not overwrite just-created 'train/train.py' with 'b/train.py'"). It was emulated from b's.

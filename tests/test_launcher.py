@@ -73,6 +73,11 @@ def test_ranks(tmp_path, loop, ranks):
     # what follows the script is the script's own: its -n is no process count
     ("torchrun train.py -n 3", "train.py", "torchrun", 1),
     ("mpirun -np 4 python3 train.py -n 3", "train.py", "mpirun", 4),
+    # Open MPI's --output-filename takes a value (mindspore-ai/models' run_distribute_train_gpu.sh: it said
+    # "runs log_output with ./train.py, which emulate does not follow")
+    ("mpirun --allow-run-as-root -n 8 --output-filename log_output --merge-stderr-to-stdout python train.py",
+     "train.py", "mpirun", 8),
+    ("mpirun -n 2 -output-filename log_output python train.py", "train.py", "mpirun", 2),
     # MindSpore's msrun: --local_worker_num processes on this node, 8 when not given; --worker_num counts all
     # the nodes', --sim_level may start one, a value not known statically is not counted
     ("msrun --worker_num=16 --local_worker_num=2 --log_dir=msrun_log --join=True train.py --lr 1", "train.py",
@@ -381,6 +386,20 @@ def test_a_directory_the_launcher_sets_from_an_unknown_value_is_not_called_the_c
                                            "(set at run.sh:2 from a value not known statically))")
 
 
+@pytest.mark.parametrize("loop", ["for ((i=0; i<2; i++))", "for i in $(seq 0 1)", "for i in 0 1"])
+def test_a_directory_named_by_a_loops_variable_is_not_called_the_callers(tmp_path, loop):
+    # mindspore-ai/models' run_distribute_train.sh (resnet, CTPN, Arcface, MobileNetV2, LPCNet, snn):
+    # `for((i=0; i<${DEVICE_NUM}; i++)) do mkdir ./device$i; cd ./device$i; python ../train.py ... &`; it said
+    # "$i not known here (not set by the launcher; the caller's)": the loop sets it
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{loop}\ndo\n    mkdir ./device$i\n    cd ./device$i\n"
+                                     "    python ../train.py &\n    cd ..\ndone\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["launch"]["unknown"] == ("cannot find ../train.py: the directory the launcher runs it in is not "
+                                           "known here (`cd ./device$i` at run.sh:4: $i not known here (the "
+                                           "variable of the `for` loop at run.sh:1, a value for each round))")
+
+
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
 
 
@@ -644,6 +663,23 @@ def test_a_rank_loop_with_bounds_in_parameters_counts_its_ranks(tmp_path):
         "emulated alike"
     assert seen["times.sh"] == seen["set.sh"] == seen["let.sh"] == seen["read.sh"] == unknown
     assert seen["power.sh"] == seen["wrap.sh"] == seen["octal.sh"] == unknown
+
+
+def test_a_loop_that_waits_for_each_run_does_not_call_its_rounds_ranks(tmp_path):
+    # msprof launchers that collect each AI Core metric in turn: `for m in ArithmeticUtilization PipeUtilization
+    # Memory L2Cache; do msprof --application="python3 ..." --aic-metrics=$m; done`. bash runs each round after the
+    # one before ends; it said "started 4 times (one per rank)". (Not "one after another": the walk does not put
+    # `a` of `a && b &` in the background, as bash does)
+    shutil.copy(LAUNCH / "train.py", tmp_path / "train.py")
+    (tmp_path / "each.sh").write_text("for m in A B C D; do\n  python3 train.py --metric $m\ndone\n")
+    (tmp_path / "torchrun.sh").write_text("for m in A B; do\n  torchrun --nproc_per_node 8 train.py --metric $m\n"
+                                          "done\n")
+    lines = {}
+    for name in ("each.sh", "torchrun.sh"):
+        report = emulate_path(str(tmp_path / name), T, cwd=str(tmp_path), use_env=False, environ={})
+        lines[name] = report["launch"]["lines"][1]
+    assert lines["each.sh"] == "  started 4 times (the rounds of a loop)"
+    assert lines["torchrun.sh"] == "  started 16 times (2 rounds of a loop, each 8 ranks by torchrun)"
 
 
 def test_a_status_test_after_a_background_launch_does_not_leave_the_rank_count_unknown(tmp_path):

@@ -75,7 +75,9 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
     k = next((i for i, x in enumerate(words) if x.text == launch.named), None)
     if k is None:
         return None
-    said = (f"the launcher copies {launch.named} into {_rel(here, w.root)} from {_rel(source, c.cwd[0])} "
+    # both named from where the `cp` runs, as its own words name them (the launcher's folder is not where a launcher
+    # started from the project's root copies: `cp ./*.py ./train0` there was "into ../train0 from train.py")
+    said = (f"the launcher copies {launch.named} into {_rel(here, c.cwd[0])} from {_rel(source, c.cwd[0])} "
             f"(`{' '.join(x.text for x in c.words)}`, {_rel(c.path, w.root)}:{c.line}): emulated from that file")
     return Launch(cmd._replace(cwd=(here,)), source, tuple(words[k + 1:]), launch.wrapper, launch.ranks,
                   launch.msprof, module=launch.module), said

@@ -118,7 +118,15 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         else:
             lines.append(f"  runs in {cmd.cwd[0]}: a relative `cd` from the launcher's own directory, where it is meant "
                          "to be started (give --cwd for another)")
-    if launch.ranks > 1:
+    # a loop's rounds not put in the background (`for m in ...; do msprof ... --aic-metrics=$m; done`) are not
+    # ranks of one job (bash waits for each, unless the list it ends is put there: `a && b &`, not told apart here)
+    rounds = cmd.ranks if cmd.ranks > 1 and not cmd.background else 0
+    if rounds and launch.ranks == rounds:
+        lines.append(f"  started {rounds} times (the rounds of a loop)")
+    elif rounds and launch.ranks > rounds and launch.ranks % rounds == 0:
+        lines.append(f"  started {launch.ranks} times ({rounds} rounds of a loop, each {launch.ranks // rounds} ranks"
+                     f"{' by ' + launch.wrapper if launch.wrapper else ''})")
+    elif launch.ranks > 1:
         lines.append(f"  started {launch.ranks} times (one per rank"
                      f"{', by ' + launch.wrapper if launch.wrapper else ''})")
     elif launch.ranks == 0:     # a loop over files or "$@", `-np $NP`: how often, and whether per rank, is unknown

@@ -62,9 +62,9 @@ def base_env(use_env: bool, environ) -> Env:
 
 def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: bool = False,
                  graph: Optional[str] = None, against: Optional[str] = None, environ=None,
-                 inside: Optional[str] = None, launcher_args=None) -> dict:
+                 inside: Optional[str] = None, launcher_args=None, typed: Optional[str] = None) -> dict:
     """launcher_args: what a shell launcher is started with (`emulate run.sh -- --profiling=True`), None: not
-    known (each `$1` is then a value not known statically)."""
+    known (each `$1` is then a value not known statically); typed: its path as typed at the prompt (its `$0`)."""
     from ..source.files import ReadError, read_source
     if os.path.isdir(path):
         raise UsageError(f"{path} is a directory: give one script (npuprof check takes directories)")
@@ -98,7 +98,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if source.kind == "shell" and graph is None and against is None:
         from .sequence import emulate_launcher      # every launch it runs, with its env and flags
         caller = (environ if environ is not None else os.environ) if use_env else None
-        launched = emulate_launcher(path, target, given_cwd, env, caller, inside, launcher_args)
+        launched = emulate_launcher(path, target, given_cwd, env, caller, inside, launcher_args, typed=typed)
         if launched is not None:
             launched["env"] = use_env
             return launched
@@ -214,7 +214,7 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
         if not os.path.isfile(script):
             raise UsageError(f"{words[k]}: no such launcher in {start}")
         launched = emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=inside,
-                                launcher_args=words[k + 1:])
+                                launcher_args=words[k + 1:], typed=os.path.expanduser(words[k]))
         if os.path.basename(words[0]) == "sh":
             launched["sh"] = _dash_note(words[0], words[k], script)
         return launched

@@ -48,18 +48,20 @@ class Run(NamedTuple):
 
 
 def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
-                     inside: Optional[str] = None, args=None, text: Optional[str] = None) -> Optional[dict]:
+                     inside: Optional[str] = None, args=None, text: Optional[str] = None,
+                     typed: Optional[str] = None) -> Optional[dict]:
     """`npuprof emulate LAUNCHER.sh [-- ARG...]`: the report over every launch it runs (None: it runs none).
     inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
-    launcher's arguments (None: not known); text: the launcher's text when it is not a file (a command line)."""
-    w = Walk(path, cwd, inside, args).run(text)
+    launcher's arguments (None: not known); text: the launcher's text when it is not a file (a command line);
+    typed: its path as typed (`emulate -- bash scripts/run.sh`: its `$0`)."""
+    w = Walk(path, cwd, inside, args, typed).run(text)
     w.found_from = _found_from_own_folder(w, path, inside, args, text)
     w.dropped = []
     w.ignored = []
     if args is not None:
         from ..checks.launcher_switch import dropped_switches
         w.dropped = dropped_switches(w.launcher_text(), path, target, args, cwd, unreaching=w.unreaching)
-        w.ignored = _changes_nothing(w, path, cwd, inside, args, text)
+        w.ignored = _changes_nothing(w, path, cwd, inside, args, text, typed)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -77,7 +79,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     return report
 
 
-def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
+def _changes_nothing(w: Walk, path: str, cwd, inside, args, text, typed=None) -> List[str]:
     """The profiling arguments given to the launcher (a word with "prof" in its option's name) that its argument
     loop does not test (NPP015's walks judge those), and without which, or with its value turned, every launch is the
     same (ResNet101's launcher documents --profiling in its help text and reads only --data_path and --device_id)."""
@@ -100,7 +102,7 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text) -> List[str]:
             turned = "True" if value.lower() in ("", "false", "0", "no", "off", "none") else "False"
             others.append(list(args[:k]) + [f"{name}={turned}"] + list(args[k + 1:]))
         seen = launches_seen(w)
-        walks = (Walk(path, cwd, inside, a).run(text) for a in others)
+        walks = (Walk(path, cwd, inside, a, typed).run(text) for a in others)
         if all(not o.stopped and launches_seen(o) == seen for o in walks):
             out.append(arg)
     return out

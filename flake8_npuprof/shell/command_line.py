@@ -113,6 +113,8 @@ _TWO_VALUES = {"-mca", "--mca", "-gmca", "--gmca"}      # mpirun's `-mca plm_rsh
 
 
 def _takes_value(option: str) -> bool:
+    # (Open MPI's mpirun(1): `--output-filename <filename>`, also spelled with one dash; mindspore-ai/models'
+    # `mpirun -n 8 --output-filename log_output --merge-stderr-to-stdout python train.py`)
     return option in ("-np", "-n", "-N", "-c", "-H", "-x", "--host", "-hostfile", "--hostfile", "-C", "-m",
                       "--cpunodebind", "--membind", "--physcpubind", "-p", "--map-by", "--bind-to", "-map-by",
-                      "-bind-to", "-k", "-s")
+                      "-bind-to", "-k", "-s", "--output-filename", "-output-filename")

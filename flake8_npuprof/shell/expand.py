@@ -198,8 +198,12 @@ class Expander(WalkState):
         here = self.dirs[0] if len(self.dirs) == 1 else None
         assumed = not self.settled
         out: Optional[str] = None
+        skip = False                    # the commands after `cd DIR ||` that a cd into a folder there skips
         for spans, op, _ in lexed_commands(text, a, b):
-            if op not in (";", "&&", "\n", ""):
+            if skip:
+                skip = op == "||"
+                continue
+            if op not in (";", "&&", "\n", "", "||"):
                 return None
             words = [self.expand(text, s, e).text for s, e in spans]
             if any(HOLE in w for w in words):
@@ -210,8 +214,15 @@ class Expander(WalkState):
                 if target is None or (here is None and not os.path.isabs(target)):
                     return None
                 here = os.path.normpath(os.path.join(here or "/", target))
+                # a folder not in the tree: bash's cd fails there (or the run makes it first): where pwd is, not known
+                # (`cd ./"$(dirname $0)"` of a launcher typed with its absolute path went to ./TOP/scripts)
+                if not os.path.isdir(here):
+                    return None
                 assumed = assumed and not os.path.isabs(target)
+                skip = op == "||"       # `cd DIR || exit`: DIR is there, so the cd succeeds
                 continue
+            if op == "||":
+                return None
             if out is not None or head not in ("pwd", "dirname", "readlink", "realpath", "basename", "echo"):
                 return None
             if head == "pwd":

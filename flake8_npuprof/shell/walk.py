@@ -28,6 +28,8 @@ from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_CO
 
 
 _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __new__ (a Python frame each)
+# the variable a `for` loop sets: `for i in ...`, `for ((i=0; ...))`
+_FOR_VAR = re.compile(r"for\s+([A-Za-z_]\w*)(?![\w=])|for\s*\(\(\s*([A-Za-z_]\w*)\s*=")
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
 # the places of the fields of a Command that a child script's run sets in each of its commands (_run_child)
 _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for f in
@@ -36,9 +38,10 @@ _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for
 
 class Walk(Expander, Compounds):
     def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
-                 args: Optional[Sequence[str]] = None):
+                 args: Optional[Sequence[str]] = None, typed: Optional[str] = None):
         """inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
-        launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language server)."""
+        launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language server);
+        typed: the launcher's path as it was typed (`emulate -- bash scripts/run.sh`), bash's `$0`."""
         self.launcher = os.path.abspath(launcher)
         self.inside = inside
         self.root = os.path.dirname(self.launcher)
@@ -63,7 +66,7 @@ class Walk(Expander, Compounds):
         self.steps = 0
         self.words = 0                  # words of the commands walked (MAX_WORDS)
         self.current = self.launcher    # the file being walked
-        self.script = self.launcher     # what `$0` names
+        self.script = typed or self.launcher    # what `$0` names (the path found, where how it was typed is not known)
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
@@ -96,6 +99,9 @@ class Walk(Expander, Compounds):
         self.children_elsewhere: List[Tuple[str, Optional[Tuple[str, ...]], str]] = []
         self._under: Optional[Command] = None     # the msprof whose shell-script application is being walked
         self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
+        # a `for` loop's variable -> (file, line) of the loop: it has a value for each round, which the walk (reading
+        # the body once for all rounds) does not hold; said of a `cd` it makes unknown (not the caller's)
+        self.loop_vars: Dict[str, Tuple[str, int]] = {}
         self.ignored: list = []         # ... and those given that it does not test and that change no launch (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
@@ -269,6 +275,9 @@ class Walk(Expander, Compounds):
                 blocks.append(_Block(head, 1, len(self.commands)))
                 words = words[1:]
             elif head == "for":
+                loop_var = _FOR_VAR.match(text, words[0][0])
+                if loop_var:
+                    self.loop_vars[loop_var.group(1) or loop_var.group(2)] = (path, src.position(words[0][0])[0])
                 literal = _FOR_C.match(text, words[0][0])
                 named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
@@ -477,6 +486,7 @@ class Walk(Expander, Compounds):
                 else:
                     self.vars.pop(w.text, None)
                     self.exported.pop(w.text, None)
+                    self.loop_vars.pop(w.text, None)
                 self._changed(w.text)
             return False
         if head == "set" and len(words) > 1 and words[1].text == "--":
@@ -639,7 +649,10 @@ class Walk(Expander, Compounds):
         # `bash x.sh` reads x.sh's first line as a comment: only its own options (`bash -e x.sh`) set -e
         self.all_export, self.errexit = False, _errexit_shebang(full) if errexit is None else errexit
         self.pipefail = False
-        self.script = full
+        # `$0` is the word bash is given (`bash scripts/run.sh`: scripts/run.sh), read from where it starts; where
+        # that is only assumed (the launcher's own folder), the path found there stands for it, as it did
+        self.script = word.text if self.settled and len(self.dirs) == 1 and not os.path.isabs(word.text) and \
+            os.path.normpath(os.path.join(self.dirs[0], word.text)) == full else full
         self.args = child_args
         self.functions = {}             # a new shell: the caller's functions are not defined in it
         for name in names:
@@ -718,11 +731,17 @@ class Walk(Expander, Compounds):
         names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
                  if self._value(n) is None or HOLE in (self._value(n) or "")]
         if names:
-            unset = [n for n in names if self._value(n) is None]
+            unset = [n for n in names if self._value(n) is None and n not in self.loop_vars]
             parts = [f"{', '.join('$' + n for n in unset)} not known here (not set by the launcher; the caller's)"] \
                 if unset else []
             for n in names:
-                if n not in unset:      # set here, from a value not known (UNet3D: a loop's `$device_index`)
+                if self._value(n) is None and n in self.loop_vars:
+                    at_path, at_line = self.loop_vars[n]
+                    parts.append(f"${n} not known here (the variable of the `for` loop at "
+                                 f"{rel_path(at_path, self.root)}:{at_line}, a value for each round)")
+            for n in names:
+                # set here, from a value not known (UNet3D: a loop's `$device_index`)
+                if n not in unset and self._value(n) is not None:
                     s = self.vars.get(n) or self.exported.get(n)
                     at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
                     parts.append(f"${n} not known here (set{at} from a value not known statically)")
