@@ -1055,6 +1055,28 @@ def test_a_name_with_quotes_inside_is_a_computed_one(project, text, computed):
     assert bench.unstartable(str(project / "test"), ["run.sh"]) == []
 
 
+@pytest.mark.parametrize("text, why", [
+    # a quote after a `-m` module's name that closes a string opened before the `-m` (ci_sanity.sh's
+    # `PYLINT_BIN="python3 -m pylint"`): bash reads the module `tools.p`, which the walk starts from `$P`
+    ('cd ..\nP="python3 -m tools.p"\n$P --x=1\n', "../tools/p.py may hold a setup"),
+    ("cd ..\nP='python3 -m tools.p'\n$P\n", "../tools/p.py may hold a setup"),
+    ('P="python3 -m pylint"\n${P} --rcfile=x\n', ""),
+    # the word goes on after it, or the quote opens a string of its own: the name is made by bash (walked)
+    ('cd ..\nP="python3 -m tools".p\n$P\n', 'a computed name (tools")'),
+    ('cd ..\nP="python3" -m tools" x"\n$P\n', 'a computed name (tools")'),
+    ('cd ..\nP="a\nb" -m tools" x"\n$P\n', 'a computed name (tools")'),
+    ('cd ..\nP="python3 \\" -m tools"\n$P\n', 'a computed name (tools")'),
+])
+def test_a_quote_after_a_module_that_closes_a_string_is_no_computed_name(project, text, why):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why.startswith("a computed"):     # (the walk starts tools/p.py from `$P`; pylint is no file)
+        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ([] if why else ["run.sh"])
+
+
 @pytest.mark.parametrize("text, computed", [
     # `${x:-2}` is bash's default-value expansion (x's value, else 2): no name is cut from a value
     ("PORT=${PORT:-29500}\npython3 -m torch.distributed.launch --master_port=$PORT ../train.py\n", None),

@@ -331,7 +331,8 @@ class _Text:
                 self.why = f"a `-m` module not named here ({module})"
                 return
             after, opener = text[m.end(1):m.end(1) + 2], text[m.start(1) - 1]
-            if after[:1] in ("'", '"', "\\") and not (after[0] == opener and after[1:] in ("", *" \t\r\n;&|)<>")):
+            if after[:1] in ("'", '"', "\\") and not (after[0] == opener and after[1:] in ("", *" \t\r\n;&|)<>")) \
+                    and not _closes_string(text, m.start(), m.end(1)):
                 self.why = f"a computed name ({module}{after[0]})"    # `-m tools."p"`: bash removes the quotes
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
@@ -604,6 +605,23 @@ class _Text:
                 out[0] += commands * rounds ** depth * times
                 out[1] += levels * rounds ** depth * times
         return out[0], out[1], out[2]
+
+
+def _closes_string(text: str, dash: int, at: int) -> bool:
+    """Whether the quote at `at`, right after a `-m` module's name, closes a string opened before that `-m` (at
+    `dash`) and ends its word (`P="python3 -m pylint"`: bash reads the module whole, and `$P` gives it): the word that
+    holds it, as the walk's lexer reads the text, ends right after it, and from its start to `at` holds that quote once,
+    before `dash`, and no other quote, `\\`, `$` or backtick."""
+    quote = text[at]
+    if quote not in "'\"":
+        return False
+    for words, _, _ in _shell("parse").lexed_commands(text, 0, _line_end(text, at)):
+        for a, b in words:
+            if a <= at < b:
+                inner = text[a:at]
+                return b == at + 1 and inner.count(quote) == 1 and a + inner.index(quote) < dash and \
+                    not any(c in inner for c in "'\"\\$`" if c != quote)
+    return False
 
 
 _PRINTERS = frozenset(("echo", "printf"))
