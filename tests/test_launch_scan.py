@@ -176,9 +176,10 @@ def test_a_function_body_weighs_as_often_as_its_calls_walk_it(project, monkeypat
     path.write_text(NESTED_CALLS)
     assert not starts_no_profiled_script(NESTED_CALLS, str(path))
     assert "NPP191" in {f.code for f in bench._check(str(path), NESTED_CALLS)[0]}
-    # calls that lead back to the function are not counted this way (the bound is then (calls + 1) ** functions)
+    # calls that lead back to the function: the walk makes none inside a function being walked (f's call in g counts
+    # only in a walk of g not under f): f walked 1 + 1 + 1 times (its call, once more, g's call under no f), g alike
     from flake8_npuprof.engine.launch_scan import _Text
-    assert _Text(str(path), "f() { g; }\ng() { f; }\nf\n").walked(2) is None
+    assert _Text(str(path), "f() { g; }\ng() { f; }\nf\n").walked(2) == (22, 0, 3)
     # commands (a `\n;&|()` each): 86 outside the bodies; f's 3 walked 1 + 80 + 10 * 2 + 1 * 2 times (once more than
     # its calls; g and h, called once, twice), g's 12 and h's 4 twice
     assert _Text(str(path), text).walked(2) == (86 + 3 * 103 + 12 * 2 + 4 * 2, 0, 103)
@@ -476,20 +477,45 @@ TEN_BY_VALUE = "; ".join(["$c"] * 10)
     "source ./lib.sh\ns() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\n"
     "python3 ../train.py\n",
 ])
-def test_a_function_called_by_a_variable_s_value_is_left_to_the_walk(project, text):
+def test_a_function_called_by_a_variable_s_value_is_counted_as_a_call_of_each(project, text):
     """A command whose head is an expansion (`$c`, `"$@"`, `eval $c`) calls the function its value names, as often as
-    that command is walked: the name's words (`c=f`, `s f`) count no such call. Counted once, each of these was
-    settled while the walk stopped at its bound (NPP191)."""
+    that command is walked: the name's words (`c=f`, `s f`) count no such call, so each such command counts as a call
+    of every function (but the one it is in). Counted once, each of these was settled while the walk stopped at its
+    bound (NPP191)."""
     from flake8_npuprof.engine.launch_scan import why_walked
     (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
     path = project / "test" / "run.sh"
     text = text if "lib.sh" in text else (project / "test" / "lib.sh").read_text() + text
     path.write_text(text)
-    assert why_walked(text, str(path)) == "a function may be called by a variable's value"
+    assert why_walked(text, str(path)) == "its commands may reach the walk's bound"
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert "NPP191" in {f.code for f in slow[0]}
     assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, why", [
+    # presubmit.sh's shape: `${PY_BINARY} x` in py_test, `${t}` at the top, py2_test calling py_test (none of them
+    # calls one being walked: py_test's `${PY_BINARY}` reaches py2_test only in a walk not under py2_test)
+    ('p() {\n  for f in `ls`; do ${B} "$f"; done\n}\np2() {\n  B=$(which python2)\n  p "$B"\n}\n'
+     'for t in "${TESTS}"; do ${t} || r=$?; done\npython3 ../train.py\n', ""),
+    ("g() { $c; }\nc=f\ng\n$c\npython3 ../train.py\n", ""),
+    ("source ./lib.sh\ng() { $c; }\nc=f\ng\n$c\npython3 ../train.py\n", ""),
+    # what `$c /` gives may be f's `cd $1` (and `$c` may be `cd`): an absolute path, not a program's argument
+    ("g() { cd $1; }\nc=g\n$c /\npython3 ../train.py\n", "an absolute path that is there (/)"),
+    ("c=cd\n$c /\npython3 ../train.py\n", "an absolute path that is there (/)"),
+    # a body that loops over its arguments, given as many as the value has words
+    ('g() {\n  for a in "$@"\n  do\n    echo 1\n  done\n}\nc="g 1 2 3"\n$c\npython3 ../train.py\n',
+     "a function given a variable's words loops over them"),
+])
+def test_a_head_by_value_is_settled_where_its_calls_are_counted(project, text, why, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
 def test_a_source_after_an_option_is_a_call_of_a_function_of_that_name(project):

@@ -255,6 +255,7 @@ class _Text:
         self._headers: Set[int] = set()             # where the stretches that are a loop's head (to its `do`) start
         self.body_loops = False                     # a loop over the arguments in a function body (its call's)
         self._passes: Optional[int] = None
+        self._by_value: Optional[Tuple[Optional[List[int]]]] = None     # (_Text.by_value's answer, once asked)
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _uncommented(text)
         computed = _computed(text)
@@ -470,6 +471,13 @@ class _Text:
             self._passes = max((len(line.split()) for line in _logical_lines(self.text)), default=0)
         return self._passes
 
+    def by_value(self) -> Optional[List[int]]:
+        """Where its commands whose head is an expansion have it (_heads_by_value; None: not known): the walk calls the
+        function a value names there (shell/control.Compounds._call), any of its shell's but one being walked."""
+        if self._by_value is None:
+            self._by_value = (_heads_by_value(self.text),)
+        return self._by_value[0]
+
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
         starts = [a for a, _, _, _ in self._stretches]
@@ -558,8 +566,10 @@ class _Text:
         arguments `rounds` times, a function body once per call of its name (shell/control.Compounds._call: a
         command whose head is a defined name), a call in a loop over the arguments once per round, a call in a
         body once per walk of that body, and once more (a function no call reaches is walked once, as is a body
-        whose end is not found); any word that is a function's name counts as a call. None when a function's calls
-        lead back to itself (the walk does not call a function inside itself; the bound is then _times')."""
+        whose end is not found); any word that is a function's name counts as a call, and a command whose head is an
+        expansion (by_value) as one of each function but the body it is in; a call in a body that is walked only under
+        the function it calls is none (the walk calls no function inside itself). None past _MAX_CHAINS (the bound is
+        then _times')."""
         if rounds not in self._walked:      # (asked for the launcher alone, then again with the files it follows)
             self._walked[rounds] = self._walks(rounds)
         return self._walked[rounds]
@@ -580,24 +590,34 @@ class _Text:
                 _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
                 for n in names[name]:
                     calls[n].append((depth, inside))
-        walks: Dict[int, int] = {}
+        for at in self.by_value() or ():      # (None: why_walked walks)
+            _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
+            for n in calls:
+                if n != inside:             # (the walk calls no function inside itself: Compounds._call)
+                    calls[n].append((depth, inside))
+        walks: Dict[Tuple[int, FrozenSet[int]], int] = {}
 
-        def walk(n: int, chain: Tuple[int, ...]) -> Optional[int]:
-            if n not in walks:
+        def walk(n: int, barred: FrozenSet[int]) -> Optional[int]:
+            # (the walks of body n in which none of `barred` is being walked: a call in body b reaches n only where b
+            # is walked with neither n nor those above it, for the walk calls no function being walked, _call)
+            key = (n, barred)
+            if key not in walks:
+                if len(walks) >= _MAX_CHAINS:
+                    return None
                 total = 1
                 for depth, inside in calls[n]:
-                    if inside in chain or inside == n:
-                        return None
-                    outer = walk(inside, chain + (n,)) if inside >= 0 else 1
+                    if inside == n or inside in barred:
+                        continue
+                    outer = walk(inside, barred | {n}) if inside >= 0 else 1
                     if outer is None:
                         return None
                     total += rounds ** depth * outer
-                walks[n] = total
-            return walks[n]
+                walks[key] = total
+            return walks[key]
 
         out = [0, 0, 1]
         for body, counts in self._in_body.items():
-            times = walk(body, ()) if body >= 0 else 1
+            times = walk(body, frozenset()) if body >= 0 else 1
             if times is None:
                 return None
             out[2] = max(out[2], times)
@@ -625,6 +645,7 @@ def _closes_string(text: str, dash: int, at: int) -> bool:
 
 
 _PRINTERS = frozenset(("echo", "printf"))
+_MAX_CHAINS = 4096      # (body, the bodies it is not walked under) counted by _Text.walked; more: _times' bound
 
 
 def _printed(text: str, line: int, at: int) -> bool:
@@ -674,6 +695,8 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
     if not looping:
         return sum(t.widest for t in texts.values()) + 2
     functions = {n for t in texts.values() for n in t.defined}
+    if functions and any(t.by_value() for t in texts.values()):
+        return None         # (`$c`: a call of any function, given as many words as the value has: _heads_by_value)
     files = {p for p in looping if p != launcher}
     bases = {os.path.basename(p) for p in files}
     for p, t in texts.items():      # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
@@ -1007,7 +1030,13 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     if not words or "=" in words[0] or not _PASSES.isdisjoint(words) or \
             ".sh" in seg and any(map(str.endswith, words, repeat(".sh"))):
         return None
+    head = next((w for w in words if w not in _KEYWORDS), "")
+    if not _PLAIN_WORD.fullmatch(head):
+        return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
     return set(words)
+
+
+_KEYWORDS = frozenset(("then", "do", "else", "elif", "if", "while", "until", "!", "{"))    # (before a command's head)
 
 
 def _in_substitution(text: str, at: int) -> bool:
@@ -1128,7 +1157,9 @@ def _at_head(text: str, at: int) -> bool:
 BY_VALUE = "a function may be called by a variable's value"
 # a command whose head is an expansion (`$c`, `"$@"`, `${c}`, `eval $c`; after assignments, an operator, a keyword or a
 # prefix): the walk calls the function its value names (shell/control.Compounds._call) once per walk of that command,
-# which no count of the functions' names (_Text.walked, _cross_commands, _times: `c=f`, `s f` are one word each) bounds
+# which no count of the functions' names bounds (`c=f`, `s f` are one word each): each is counted as a call of every
+# function (_Text.walked, _cross_commands, _times), given words no line bounds (_args), and an absolute path on it may
+# be a directory (_program_words)
 _HEAD_WORDS = ("then", "do", "else", "elif", "if", "while", "until", "time", "nohup", "exec", "command", "builtin",
                "eval")
 # (each head led by its own character, the lookbehinds left to _calls_by_value: a pattern whose every branch starts with
@@ -1145,13 +1176,20 @@ _LONG_LINE = 1024       # (the longest line of the zoos' 4,110 launchers: 2,202 
 
 
 def _calls_by_value(text: str) -> bool:
-    """Whether a command of the text may have an expansion for its head (_BY_VALUE: at a line's start, not a
-    `\\`-newline's; after an operator, a `(` not after `(` or `=`, a backtick after a blank, `=` or `(`, or one of
-    _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which joins tests, not commands)."""
+    """Whether a command of the text may have an expansion for its head (_heads_by_value: some, or not known)."""
+    return _heads_by_value(text, True) != []
+
+
+def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
+    """Where the commands of the text that may have an expansion for their head have it (at its `$` or backtick;
+    _BY_VALUE: at a line's start, not a `\\`-newline's; after an operator, a `(` not after `(` or `=`, a backtick
+    after a blank, `=` or `(`, or one of _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which
+    joins tests, not commands); None where a line is over _LONG_LINE (not known). first: the first alone."""
     if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
-        return True     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
+        return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     text = "\n" + text                  # (the text's start: a line's)
     search = _BY_VALUE.search
+    out: List[int] = []
     m = search(text)
     while m:
         at = m.start("at")
@@ -1165,8 +1203,11 @@ def _calls_by_value(text: str) -> bool:
         if c in "|&" and text.rfind("[[", line, at) > text.rfind("]]", line, at):
             m = search(text, m.end())
             continue
-        return True
-    return False
+        out.append(m.end() - 2)         # (the `$` or backtick, less the line break put before the text)
+        if first:
+            break
+        m = search(text, m.end())
+    return out
 
 
 def why_walked(text: str, path: str) -> str:
@@ -1200,7 +1241,7 @@ def why_walked(text: str, path: str) -> str:
     if not own.scripts and not own.shells and not own.modules:
         # it names no script, module or file to follow: none can be started wherever it goes (its commands, counted
         # above, are all it walks, unless a call is by a value)
-        return BY_VALUE if own.defined and _calls_by_value(own.text) else ""
+        return BY_VALUE if own.defined and own.by_value() is None else ""
     if _linked(os.path.dirname(launcher)):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
@@ -1286,7 +1327,7 @@ def why_walked(text: str, path: str) -> str:
     why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                 for p in candidates if _may_have_setups(p)), "")
     if not why and functions and _called_by_value(texts, edges):
-        return BY_VALUE                 # (its counts of commands and levels above do not hold)
+        return BY_VALUE                 # (where its heads by value are not known, its counts above do not hold)
     return why
 
 
@@ -1338,8 +1379,8 @@ def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
 
 
 def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
-    """Whether a command whose head is an expansion (_calls_by_value) is in a shell that has functions: a file and
-    those it may source (_same_shell's criterion) share one; a file only run is a new shell, with none of its
+    """Whether a text whose heads by value are not known (_Text.by_value: None) is in a shell that has functions: a
+    file and those it may source (_same_shell's criterion) share one; a file only run is a new shell, with none of its
     caller's functions."""
     functions = {n for t in texts.values() for n in t.defined}
     group = {p: p for p in texts}
@@ -1353,7 +1394,7 @@ def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
             if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named):
                 group[top(c)] = top(p)
     defining = {top(p) for p, t in texts.items() if t.defined}
-    return any(top(p) in defining and _calls_by_value(t.text) for p, t in texts.items())
+    return any(top(p) in defining and t.by_value() is None for p, t in texts.items())
 
 
 def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
@@ -1411,8 +1452,8 @@ def _weights(texts: Dict[str, _Text], rounds: int, own: Optional[Dict[str, int]]
     if where and len(texts) > 1:
         for p, t in texts.items():     # a word of it (as _FUNCTION_NAME splits them) that another file's function is
             foreign = [name for name, q in where.items() if q != p]
-            if foreign and _names_at(t.text, foreign):
-                return None
+            if foreign and (_names_at(t.text, foreign) or t.by_value()):
+                return None             # (a head by value may name any function of its shell)
     out = {}
     for p, t in texts.items():
         walked = t.walked(own.get(p, rounds) if own else rounds)
@@ -1429,7 +1470,8 @@ def _times(texts: Dict[str, _Text]) -> int:
     if not defined:
         return 1
     names = {n for t in texts.values() for n in t.defined}
-    calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined
+    calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined + \
+        sum(len(t.by_value() or ()) for t in texts.values())     # (a head by value: a call of any of them)
     return (calls + 1) ** defined
 
 
@@ -1438,7 +1480,8 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
     """The most commands a walk of the launcher can count where a function may be called from another file than its
     own (_weights: None; a sourced file shares the shell's functions): each file's top level walked once per walk of
     each place that runs or sources it (the launcher's once), each function body once per walk of each place that
-    names it in any text (a call: _Text.walked) and once more per walk of its file's top level (a body no call
+    names it in any text (a call: _Text.walked) or has an expansion for its head (a call of any function: the walk
+    calls the one the value names) and once more per walk of its file's top level (a body no call
     reaches is walked once as one that may run, at the end of each shell that defined it), a place in a loop over
     the arguments once a round; a function's name in its own body is no call (shell/walk.Walk._simple calls none
     being walked); and the most walks of a body (for _levels). None where calls or files lead back to themselves
@@ -1456,6 +1499,12 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
                 depth, body = t.where(at)
                 for unit in names[name]:
                     if unit != (p, body):       # (in its own body: the walk calls no function inside itself)
+                        into.setdefault(unit, []).append(((p, body), r ** depth))
+        for at in t.by_value() or ():      # a head by value: a call of any function (None: why_walked walks)
+            depth, body = t.where(at)
+            for units in names.values():
+                for unit in units:
+                    if unit != (p, body):
                         into.setdefault(unit, []).append(((p, body), r ** depth))
         for c, (_, _, places) in edges.get(p, {}).items():
             for i in places:
