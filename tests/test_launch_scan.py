@@ -1205,6 +1205,69 @@ def test_random_launchers_running_and_sourcing_files_the_scan_settles_are_as_wal
     assert settled >= 30
 
 
+def test_a_home_file_sourced_is_a_name_below_the_walk_s_folders(project, tmp_path, monkeypatch):
+    """`source ~/env.sh` (preprocessing_smith.sh): the walk expands no `~` but a `cd`'s (shell/walk.Walk.find joins
+    the word to its folders), so the file it looks for is below them, as the scan follows `.sh` names; a `~` that a
+    `cd` or a value may expand is still an absolute path."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    home = tmp_path / "home"
+    (home / "x").mkdir(parents=True)
+    (home / "env.sh").write_text("cd ~/x\n")
+    (home / "x" / "train.py").write_text(EXAMPLE_SCRIPT)
+    monkeypatch.setenv("HOME", str(home))
+    path = project / "test" / "run.sh"
+    for text, why in (("source ~/env.sh\npython3 ../train.py\n", ""),
+                      ('if true; then . "~/env.sh"; fi\npython3 ../train.py\n', ""),
+                      ("cd ~/x\npython3 ../train.py\n", f"an absolute path that is there ({home}/x)"),
+                      ("source ~/$E\npython3 ../train.py\n", "a shell script named from values (~/$E)"),
+                      ("D=~/x\ncd $D\npython3 ../train.py\n", f"an absolute path that is there ({home}/x)")):
+        path.write_text(text)
+        assert why_walked(text, str(path)) == why, text
+        if not why:
+            assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"]
+            _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
+# lines around commands headed by an expansion (a call of any function, `cd`, `source`, a script: what the value is) and
+# absolute paths (ELSE: a folder outside the region with p.py, which holds a setup; lib.sh's f has 100 commands)
+BY_VALUE_FUZZ = [
+    "c=f", "c=g", "c=k", "c=cd", "c=source", 'c="python3 p.py"', 'c="f ELSE"', 'c="cd ELSE"', "c=./lib.sh", "$c",
+    "${c}", '"$c"', "eval $c", "$c ..", "$c ELSE", "$c ../tools", '"$@"', "$c $D", "D=ELSE", "D=ELSE/p.py",
+    "g() { cd $1; }", "g() { $c; $c; }", "k() { $c; $c; $c; $c; $c; $c; }", "k; k; k", "g", "g ELSE", "k ELSE",
+    'h() { for a in "$@"; do echo $a; done; }', "h $c", "source ./lib.sh", ". ./lib.sh", "python3 p.py",
+    "python3 ../train.py", "cd ..", "cd tools", "cd ELSE", "python3 $D", "cp ELSE/p.py .", "ls ELSE", "$c ELSE/p.py",
+    "if $c; then python3 p.py; fi", "for t in $c; do $t; done", "x=$($c)", "bash ./run2.sh", "`$c` ELSE",
+]
+
+
+def test_random_launchers_with_heads_by_value_the_scan_settles_are_as_walked(project, tmp_path, count=150):
+    """Random launchers of BY_VALUE_FUZZ's lines: each one the scan settles starts no script that may hold a setup by
+    its walk, and its findings are those of every walk (NPP191 included). (Run with 2,000 such launchers when a head by
+    value became a call of every function: none unsound.)"""
+    import random
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "else").mkdir()
+    (tmp_path / "else" / "p.py").write_text(EXAMPLE_SCRIPT)
+    (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
+    (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
+    (project / "test" / "run2.sh").write_text("for p in $*\ndo\n  echo $p\ndone\n")
+    lines = [line.replace("ELSE", str(tmp_path / "else")) for line in BY_VALUE_FUZZ]
+    rnd = random.Random(56)
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(count):
+        text = "\n".join(rnd.choice(lines) for _ in range(rnd.randint(1, 6))) + "\n"
+        path.write_text(text)
+        if why_walked(text, str(path)):
+            continue
+        settled += 1
+        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow, text
+    assert settled >= 40
+
+
 def test_a_script_that_is_a_link_to_a_file_is_found_by_its_name(project, tmp_path):
     """A link to a file (or to nothing) in the region is listed with the files, by its name: a link to a profiled
     script is that script, and one that cannot be read may hold a setup (only a link to a folder stops the

@@ -354,6 +354,8 @@ class _Text:
                 k -= 1
             if k and text[k - 1] in "<>":
                 continue                    # `> /dev/null`: what a redirection names is no folder or script
+            if word.startswith("~") and not _LITERAL_END.search(word) and _sources_word(text, quoted):
+                continue                    # `source ~/env.sh`: a name below the walk's folders, as _shell noted it
             command = None if word.endswith((".py", ".sh")) else _program_words(text, quoted)
             if word.startswith("~"):
                 word = os.path.expanduser(word)     # (what the walk's `cd ~/x` reaches)
@@ -1034,6 +1036,13 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     if not _PLAIN_WORD.fullmatch(head):
         return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
     return set(words)
+
+
+def _sources_word(text: str, at: int) -> bool:
+    """Whether the word at `at` is what a `source` or `.` that heads its command sources (after keywords alone): the walk
+    finds it below its folders, with no `~` expanded (shell/walk.Walk.find; only its `cd` expands one)."""
+    words = text[_command_start(text, at):at].split()
+    return bool(words) and words[-1] in ("source", ".") and all(w in _KEYWORDS for w in words[:-1])
 
 
 _KEYWORDS = frozenset(("then", "do", "else", "elif", "if", "while", "until", "!", "{"))    # (before a command's head)
