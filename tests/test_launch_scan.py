@@ -1228,6 +1228,33 @@ def test_a_home_file_sourced_is_a_name_below_the_walk_s_folders(project, tmp_pat
             _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
+@pytest.mark.parametrize("text, why", [
+    # cann_atc_vars.sh's `export PATH=/usr/local/python3.7.5/bin:${PATH}`: an exported value read only as a program's
+    # argument or in its own value is no directory (the walk reads no PATH: Walk.find joins a name to its folders)
+    ("export PATH=ELSE/bin:${PATH}\nexport PATH=/x:$PATH\npython3 ../train.py\n", ""),
+    ("export D=ELSE\npython3 ../train.py --d=$D\n", ""),
+    ("PATH=ELSE:$PATH\npython3 ../train.py\n", ""),
+    # read by a `cd`, or into another value, or set otherwise than at a command's head: a directory it may be
+    ("export D=ELSE\ncd $D\npython3 p.py\n", "an absolute path that is there (ELSE)"),
+    ("export D=ELSE\nE=$D/..\ncd $E\npython3 p.py\n", "an absolute path that is there (ELSE)"),
+    ("export D=ELSE\nD=$D/x\ncd $D\npython3 p.py\n", "an absolute path that is there (ELSE)"),
+    ("declare -x D=ELSE\npython3 ../train.py --d=$D\n", "an absolute path that is there (ELSE)"),
+    ("export -n D=ELSE\npython3 ../train.py --d=$D\n", "an absolute path that is there (ELSE)"),
+    ("export D=ELSE\nbash ./child.sh\npython3 ../train.py\n", "an absolute path that is there (ELSE)"),
+])
+def test_an_exported_value_read_only_as_an_argument_is_no_directory(project, tmp_path, text, why, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "else").mkdir()
+    (tmp_path / "else" / "p.py").write_text(EXAMPLE_SCRIPT)
+    (project / "test" / "child.sh").write_text("cd $D\npython3 p.py\n")
+    text, why = text.replace("ELSE", str(tmp_path / "else")), why.replace("ELSE", str(tmp_path / "else"))
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
 # lines around commands headed by an expansion (a call of any function, `cd`, `source`, a script: what the value is) and
 # absolute paths (ELSE: a folder outside the region with p.py, which holds a setup; lib.sh's f has 100 commands)
 BY_VALUE_FUZZ = [
@@ -1237,6 +1264,8 @@ BY_VALUE_FUZZ = [
     'h() { for a in "$@"; do echo $a; done; }', "h $c", "source ./lib.sh", ". ./lib.sh", "python3 p.py",
     "python3 ../train.py", "cd ..", "cd tools", "cd ELSE", "python3 $D", "cp ELSE/p.py .", "ls ELSE", "$c ELSE/p.py",
     "if $c; then python3 p.py; fi", "for t in $c; do $t; done", "x=$($c)", "bash ./run2.sh", "`$c` ELSE",
+    "export D=ELSE", "export PATH=ELSE:$PATH", "D=$D/..", "cd $D", "python3 x.py --d=$D", "cd $PATH", "source ~/x.sh",
+    "bash ./child.sh",
 ]
 
 
@@ -1251,6 +1280,7 @@ def test_random_launchers_with_heads_by_value_the_scan_settles_are_as_walked(pro
     (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
     (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
     (project / "test" / "run2.sh").write_text("for p in $*\ndo\n  echo $p\ndone\n")
+    (project / "test" / "child.sh").write_text("cd $D\npython3 p.py\n")
     lines = [line.replace("ELSE", str(tmp_path / "else")) for line in BY_VALUE_FUZZ]
     rnd = random.Random(56)
     path = project / "test" / "run.sh"

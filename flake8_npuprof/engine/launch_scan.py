@@ -1662,13 +1662,36 @@ def _absolute(texts: Dict[str, _Text], region: str, levels: int, held: Dict[str,
 
 def _held_by(text: str, at: int) -> Optional[str]:
     """The variable whose value the word at `at` is, when it is the whole value of an assignment at a command's head
-    (`DATA_DIR=/data`, not `export DATA_DIR=/data`, `x=a/data`)."""
+    or an `export` that heads one (`DATA_DIR=/data`, `export PATH=/x/bin:$PATH`; not `x=a/data`, `local x=/data`)."""
     if not at or text[at - 1] != "=":
         return None
     named = _name_before(text, max(0, at - 81), at - 1)
-    if named is None or not _VARIABLE.fullmatch(named[1]) or not _heads(text, named[0]):
+    if named is None or not _VARIABLE.fullmatch(named[1]) or not _assigns(text, named[0]):
         return None
     return named[1]
+
+
+def _assigns(text: str, at: int) -> bool:
+    """Whether the `name=` at `at` heads its command or is the first word after an `export` that does (the walk sets
+    the variable to the value: shell/walk.Walk._export)."""
+    if _heads(text, at):
+        return True
+    k = at
+    while k and text[k - 1] in " \t":
+        k -= 1
+    return k < at and text.startswith("export", k - 6) and (k == 6 or not _word(text[k - 7])) and _heads(text, k - 6)
+
+
+def _in_own_value(text: str, name: str, at: int) -> bool:
+    """Whether the word that holds text[at] (a reading of `name`) is the value of an assignment of that name
+    (_assigns: `export PATH=/x:${PATH}`): its value goes back to the name alone."""
+    k = _word_start(text, at)
+    while k and text[k - 1] in "'\"":
+        k -= 1
+    if not k or text[k - 1] != "=":
+        return False
+    named = _name_before(text, max(0, k - 81), k - 1)
+    return named is not None and named[1] == name and _assigns(text, named[0])
 
 
 def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[str, bool]]]:
@@ -1688,8 +1711,8 @@ def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[
 
 
 def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> bool:
-    if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PATH", "PYTHONPATH"):
-        return False
+    if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PYTHONPATH"):
+        return False        # (read by the walk itself; PATH is not: Walk.find joins a name to its folders alone)
     n = len(name)
     for t in texts.values():
         text = t.text
@@ -1706,9 +1729,9 @@ def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> b
                 if before == "{" and after != "}" and not text.startswith(("-", ":-"), end):
                     return False        # `${x:=y}`, `${x=y}` may set it, `${x[1]}` (`${x:-y}` and `${x-y}` read it)
                 words = _program_words(text, _word_start(text, at - 1 - (before == "{")))
-                if words is None or words & functions:
+                if (words is None or words & functions) and not _in_own_value(text, name, at):
                     return False        # read where it may become a directory, a script or another value
-            elif before != "{" and (after != "=" or not _heads(text, at)):
+            elif before != "{" and (after != "=" or not _assigns(text, at)):
                 return False            # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
             at = text.find(name, at + 1)
     return True
