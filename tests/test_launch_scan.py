@@ -1255,6 +1255,39 @@ def test_an_exported_value_read_only_as_an_argument_is_no_directory(project, tmp
         _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
+@pytest.mark.parametrize("text, remote, why", [
+    # inference_davinci.sh's `ssh ... "bash -s" < ./remote.sh`: ssh heads it (it sources nothing, whatever its other
+    # words), and remote.sh, only run, names no file and runs no name it is given: where its `cd ~` goes is its own
+    ('ssh u@$IP "bash -s" < ./remote.sh $W\npython3 ../train.py\n', "cd ~\n./main\n", ""),
+    ("bash ./remote.sh\npython3 ../train.py\n", "cd ~\nmkdir -p ~/$A\n./main >log\n", ""),
+    # one that may run what it is given from there (long.sh in the home folder stops the walk: NPP191)
+    ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", 'cd ~\nbash "$1"\n', "an absolute path that is there (HOME)"),
+    ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", "cd ~\n$1\n", "an absolute path that is there (HOME)"),
+    ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", "cd ~\nx=$(bash $1)\n", "an absolute path that is there (HOME)"),
+    ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", "cd ~\necho $1 | xargs bash\n",
+     "an absolute path that is there (HOME)"),
+    # sourced (a value heads it): its `cd ~` comes back
+    ('$SSH u@$IP "bash -s" < ./remote.sh\npython3 ../train.py\n', "cd ~\n", "an absolute path that is there (HOME)"),
+])
+def test_a_file_only_run_that_runs_no_given_name_goes_nowhere_for_the_launcher(project, tmp_path, text, remote, why,
+                                                                               monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "long.sh").write_text(LONG_CHILD * 4)
+    (tmp_path / "train.py").write_text(EXAMPLE_SCRIPT)
+    monkeypatch.setenv("HOME", str(home))
+    (project / "test" / "remote.sh").write_text(remote)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why.replace("HOME", str(home))
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    elif 'bash "$1"' in remote:
+        with bench.every_walk():
+            assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+
+
 # lines around commands headed by an expansion (a call of any function, `cd`, `source`, a script: what the value is) and
 # absolute paths (ELSE: a folder outside the region with p.py, which holds a setup; lib.sh's f has 100 commands)
 BY_VALUE_FUZZ = [
@@ -1265,7 +1298,8 @@ BY_VALUE_FUZZ = [
     "python3 ../train.py", "cd ..", "cd tools", "cd ELSE", "python3 $D", "cp ELSE/p.py .", "ls ELSE", "$c ELSE/p.py",
     "if $c; then python3 p.py; fi", "for t in $c; do $t; done", "x=$($c)", "bash ./run2.sh", "`$c` ELSE",
     "export D=ELSE", "export PATH=ELSE:$PATH", "D=$D/..", "cd $D", "python3 x.py --d=$D", "cd $PATH", "source ~/x.sh",
-    "bash ./child.sh",
+    "bash ./child.sh", 'ssh u@$IP "bash -s" < ./remote.sh', "bash ./remote.sh", "bash ./given.sh ./long.sh",
+    "$c ./remote.sh",
 ]
 
 
@@ -1281,6 +1315,9 @@ def test_random_launchers_with_heads_by_value_the_scan_settles_are_as_walked(pro
     (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
     (project / "test" / "run2.sh").write_text("for p in $*\ndo\n  echo $p\ndone\n")
     (project / "test" / "child.sh").write_text("cd $D\npython3 p.py\n")
+    (project / "test" / "remote.sh").write_text(f"cd {tmp_path / 'else'}\n./main\n")
+    (project / "test" / "given.sh").write_text(f'cd {tmp_path / "else"}\nbash "$1"\n')
+    (tmp_path / "else" / "long.sh").write_text(LONG_CHILD * 4)
     lines = [line.replace("ELSE", str(tmp_path / "else")) for line in BY_VALUE_FUZZ]
     rnd = random.Random(56)
     path = project / "test" / "run.sh"

@@ -1307,7 +1307,10 @@ def why_walked(text: str, path: str) -> str:
         passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
         if passed:
             held[p] = passed + held.get(p, [])
-    why = _absolute(texts, region, levels, held)
+    # a file only run that names no file to run or source, and runs no name it may be given (_runs_given), enters no
+    # file from where it goes: its scripts are its own (reported on it), and its `cd` does not come back
+    why = _absolute({p: t for p, t in texts.items() if p in own_shell or t.shells or _runs_given(t.text)}, region,
+                    levels, held)
     if why:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
@@ -1407,11 +1410,48 @@ def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
 
 
 def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
-    """Whether the command that holds the word at `at` sources no file: the words before it there are written out
-    (not `$cmd`, `"source`) and none is `source`, `.`, `eval` or a function's name (the walk sources a file only by a
-    command whose head is `source` or `.`, which may come from a value, an eval or a function's body)."""
+    """Whether the command that holds the word at `at` sources no file: its head (after keywords) is written out and is
+    none of `source`, `.`, a prefix (`eval`, `command`, `builtin`, ...) or a function's name (`ssh h$IP "bash -s" <
+    ./x.sh`), or else the words before it there are written out (not `$cmd`, `"source`) and none is `source`, `.`,
+    `eval` or a function's name (the walk sources a file only by a command whose head is `source` or `.`, which may
+    come from a value, an eval or a function's body)."""
     words = text[_command_start(text, at):at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
+    head = next((w for w in words if w not in _KEYWORDS), None)
+    if head is not None and _PLAIN_WORD.fullmatch(head) and head not in _SOURCING_HEADS and head not in functions:
+        return True
     return all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words)
+
+
+def _runs_given(text: str) -> bool:
+    """Whether a text may run or source a file whose name is a value (`bash "$1"`, `$1`, `./$x`): a command, as the
+    walk's lexer reads it, whose head (after assignments and keywords) is not written out, or is a command through which
+    an argument can become a script (_PASSES, but those that only set, test or print) given a word not written out;
+    or a substitution anywhere (its commands are inside a word)."""
+    if "$(" in text or "`" in text or "<(" in text or ">(" in text:
+        return True
+    for words, _, _ in _shell("parse").lexed_commands(text):
+        spans = iter(words)
+        for a, b in spans:
+            word = text[a:b]
+            if word in _KEYWORDS or _ASSIGNMENT.match(word):
+                continue
+            if not _PLAIN_WORD.fullmatch(word) or word in ("xargs", "parallel"):     # (these run what they read)
+                return True
+            if word in _PASSES and word not in _SETTING and \
+                    any(not _PLAIN_WORD.fullmatch(text[c:d]) for c, d in spans):
+                return True
+            break
+    return False
+
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*(?:\[[^]]*\])?\+?=")
+# (of _PASSES: the commands that set, test or print what they are given, and run nothing it names)
+_SETTING = frozenset(("cd", "pushd", "popd", "export", "local", "declare", "readonly", "typeset", "set", "read",
+                      "mapfile", "readarray", "getopts", "let", "printf", "case", "in", "for", "select"))
+
+
+# the heads of a command that may source a file named after them (`builtin source x`: bash's; the walk's is `source`)
+_SOURCING_HEADS = frozenset((".", "source", "eval", "command", "builtin", "exec", "time", "nohup", "sudo", "env"))
 
 
 def _linked(folder: str) -> bool:
