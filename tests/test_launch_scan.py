@@ -1288,6 +1288,30 @@ def test_a_file_only_run_that_runs_no_given_name_goes_nowhere_for_the_launcher(p
             assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
 
 
+@pytest.mark.parametrize("text, why", [
+    # Darts' inference_davinci.sh: `-m` is an option of a program the walk reads no launch behind
+    ("./utils/run_model -m $1 -i $2 > $3/ome.log\npython3 ../train.py\n", ""),
+    ("cd ..\nif true; then bin/tool -m tools.p; fi\n", ""),
+    # Python, or a command a launch is read behind, or a head not written out (or after an assignment)
+    ("./venv/bin/python3 -m $1\n", "a `-m` module not named here ($1)"),
+    ("/usr/bin/env python3 -m $1\n", "a `-m` module not named here ($1)"),
+    ("./bin/nohup -m $1\n", "a `-m` module not named here ($1)"),
+    ("/opt/torchrun -m $1\n", "a `-m` module not named here ($1)"),
+    ("$T/tool -m $1\n", "a `-m` module not named here ($1)"),
+    ("A=1 ./bin/tool -m $1\n", "a `-m` module not named here ($1)"),
+    ('x="./bin/tool -m $1"\n', "a `-m` module not named here ($1)"),
+    ("cd ..\n./go.sh -m tools.p\n", "../tools/p.py may hold a setup"),
+])
+def test_a_module_option_of_a_program_is_no_module(project, text, why, monkeypatch):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+
+
 # lines around commands headed by an expansion (a call of any function, `cd`, `source`, a script: what the value is) and
 # absolute paths (ELSE: a folder outside the region with p.py, which holds a setup; lib.sh's f has 100 commands)
 BY_VALUE_FUZZ = [
@@ -1299,7 +1323,7 @@ BY_VALUE_FUZZ = [
     "if $c; then python3 p.py; fi", "for t in $c; do $t; done", "x=$($c)", "bash ./run2.sh", "`$c` ELSE",
     "export D=ELSE", "export PATH=ELSE:$PATH", "D=$D/..", "cd $D", "python3 x.py --d=$D", "cd $PATH", "source ~/x.sh",
     "bash ./child.sh", 'ssh u@$IP "bash -s" < ./remote.sh', "bash ./remote.sh", "bash ./given.sh ./long.sh",
-    "$c ./remote.sh",
+    "$c ./remote.sh", "./bin/tool -m $1", "./bin/tool -m tools.p", "cd ..; bin/t -m tools.p", "python3 -m tools.p",
 ]
 
 

@@ -328,6 +328,8 @@ class _Text:
             module = m.group(1)
             if not module or not _after_boundary(text, m.start()):
                 continue                    # `python -m` alone starts nothing
+            if _program_option(text, m.start()):
+                continue                    # `./utils/run_model -m $1`: an option of a program, not Python's
             if not _NAME.fullmatch(module):
                 self.why = f"a `-m` module not named here ({module})"
                 return
@@ -644,6 +646,26 @@ def _closes_string(text: str, dash: int, at: int) -> bool:
                 return b == at + 1 and inner.count(quote) == 1 and a + inner.index(quote) < dash and \
                     not any(c in inner for c in "'\"\\$`" if c != quote)
     return False
+
+
+def _program_option(text: str, at: int) -> bool:
+    """Whether the `-m` at `at` is an option of a program that starts no Python: its command's head (after keywords
+    alone, the command's words written without quotes or `\\`) is a path written out (`./utils/run_model_single_input
+    -m $1`: no function's name, which control._define takes of `[\\w.-]` alone), not a script, and neither Python nor a
+    command the walk reads a launch behind (shell/launches._launch_of: shell/command_line.PREFIXES, SHELLS, msprof,
+    torchrun, msrun)."""
+    seg = text[_command_start(text, at):at]
+    if "'" in seg or '"' in seg or "\\" in seg:
+        return False
+    words = seg.split()
+    while words and words[0] in _KEYWORDS:
+        del words[0]
+    if not words or "/" not in words[0] or not _PLAIN_WORD.fullmatch(words[0]) or words[0].endswith((".sh", ".py")):
+        return False
+    names = _shell("command_line")
+    base = words[0].rsplit("/", 1)[-1]
+    return not names.PYTHON.match(words[0]) and base not in names.PREFIXES and base not in names.SHELLS and \
+        base not in ("msprof", "torchrun", "msrun")
 
 
 _PRINTERS = frozenset(("echo", "printf"))
