@@ -233,8 +233,11 @@ LIB = "f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\nh() { echo;
     # f walked 1,000 times: the walk stops at its bound
     ("source ./lib.sh\ng() { f; f; f; f; f; f; f; f; f; f; }\nk() { g; g; g; g; g; g; g; g; g; g; }\n"
      "k; k; k; k; k; k; k; k; k; k\npython3 ../train.py\n", "its commands may reach the walk's bound"),
-    # calls that lead back: the bound stays (calls + 1) ** functions
-    ("source ./lib.sh\ng() { f; k; }\nk() { g; }\ng; g; g; g\npython3 ../train.py\n", BOUND),
+    # calls that lead back: the walk calls no function being walked (k's g is none under g): f walked 4 + 1 + 1 times
+    ("source ./lib.sh\ng() { f; k; }\nk() { g; }\ng; g; g; g\npython3 ../train.py\n", ""),
+    # and where those it makes reach the bound (each k's g walks f 10 times: NPP191)
+    ("source ./lib.sh\ng() { f; f; f; f; f; f; f; f; f; f; k; }\nk() { g; }\nk; k; k; k; k\npython3 ../train.py\n",
+     BOUND),
 ])
 def test_a_function_a_sourced_file_defines_weighs_by_the_calls_of_every_file(project, text, why, monkeypatch):
     """A sourced file shares the shell's functions, so a call may cross files: each body is walked once per walk of
@@ -249,7 +252,8 @@ def test_a_function_a_sourced_file_defines_weighs_by_the_calls_of_every_file(pro
     if not why:
         _not_walked_and_as_if_walked(path, text, monkeypatch)
     elif "k; k" in text:
-        assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
+        with bench.every_walk():
+            assert "NPP191" in {f.code for f in bench._check(str(path), text)[0]}
 
 
 def test_a_function_called_from_a_file_sourced_several_times_weighs_by_each_source(project):
@@ -504,6 +508,11 @@ def test_a_function_called_by_a_variable_s_value_is_counted_as_a_call_of_each(pr
     # what `$c /` gives may be f's `cd $1` (and `$c` may be `cd`): an absolute path, not a program's argument
     ("g() { cd $1; }\nc=g\n$c /\npython3 ../train.py\n", "an absolute path that is there (/)"),
     ("c=cd\n$c /\npython3 ../train.py\n", "an absolute path that is there (/)"),
+    ("x=$(($n / 2))\npython3 ../train.py\n", ""),        # (a division, no command headed by `$n`)
+    # g (sourced) and h call each other by value: neither inside itself (across files: _cross_commands)
+    ("source ./lib2.sh\nh() { $c; }\nc=g\nh\n$c\npython3 ../train.py\n", ""),
+    # a head by value in a file only run, a shell with no function: it calls none
+    ("f() { echo; }\nf\nbash ./child.sh a b\npython3 ../train.py\n", ""),
     # a body that loops over its arguments, given as many as the value has words
     ('g() {\n  for a in "$@"\n  do\n    echo 1\n  done\n}\nc="g 1 2 3"\n$c\npython3 ../train.py\n',
      "a function given a variable's words loops over them"),
@@ -511,6 +520,8 @@ def test_a_function_called_by_a_variable_s_value_is_counted_as_a_call_of_each(pr
 def test_a_head_by_value_is_settled_where_its_calls_are_counted(project, text, why, monkeypatch):
     from flake8_npuprof.engine.launch_scan import why_walked
     (project / "test" / "lib.sh").write_text("f() {\n" + "".join(f"  echo {i}\n" for i in range(100)) + "}\n")
+    (project / "test" / "lib2.sh").write_text("g() { $c; }\n")
+    (project / "test" / "child.sh").write_text("for p in $*\ndo\n  $p\ndone\n")
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert why_walked(text, str(path)) == why

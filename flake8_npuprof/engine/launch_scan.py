@@ -719,7 +719,7 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
     if not looping:
         return sum(t.widest for t in texts.values()) + 2
     functions = {n for t in texts.values() for n in t.defined}
-    if functions and any(t.by_value() for t in texts.values()):
+    if functions and any(texts[p].by_value() for p in _with_functions(texts, edges or {})):
         return None         # (`$c`: a call of any function, given as many words as the value has: _heads_by_value)
     files = {p for p in looping if p != launcher}
     bases = {os.path.basename(p) for p in files}
@@ -1055,8 +1055,9 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
             ".sh" in seg and any(map(str.endswith, words, repeat(".sh"))):
         return None
     head = next((w for w in words if w not in _KEYWORDS), "")
-    if not _PLAIN_WORD.fullmatch(head):
+    if not _PLAIN_WORD.fullmatch(head) and not text.startswith("((", start - 2):
         return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
+        # (`$(($n / 2))`: a division in an arithmetic, no command)
     return set(words)
 
 
@@ -1413,9 +1414,20 @@ def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
 
 
 def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
-    """Whether a text whose heads by value are not known (_Text.by_value: None) is in a shell that has functions: a
-    file and those it may source (_same_shell's criterion) share one; a file only run is a new shell, with none of its
-    caller's functions."""
+    """Whether a text whose heads by value are not known (_Text.by_value: None) is in a shell that has functions."""
+    return any(texts[p].by_value() is None for p in _with_functions(texts, edges))
+
+
+def _with_functions(texts: Dict[str, _Text], edges) -> List[str]:
+    """The texts in a shell that has functions (_shell_groups)."""
+    shells = _shell_groups(texts, edges)
+    defining = {shells[p] for p, t in texts.items() if t.defined}
+    return [p for p in texts if shells[p] in defining]
+
+
+def _shell_groups(texts: Dict[str, _Text], edges) -> Dict[str, str]:
+    """A text of each shell for each text: a file and those it may source (_same_shell's criterion) share one; a file
+    only run is a new shell, with none of its caller's functions (a file both, in both)."""
     functions = {n for t in texts.values() for n in t.defined}
     group = {p: p for p in texts}
 
@@ -1427,19 +1439,20 @@ def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
         for c, (_, sourced, named) in edges.get(p, {}).items():
             if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named):
                 group[top(c)] = top(p)
-    defining = {top(p) for p, t in texts.items() if t.defined}
-    return any(top(p) in defining and t.by_value() is None for p, t in texts.items())
+    return {p: top(p) for p in texts}
 
 
 def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
     """Whether the command that holds the word at `at` sources no file: its head (after keywords) is written out and is
     none of `source`, `.`, a prefix (`eval`, `command`, `builtin`, ...) or a function's name (`ssh h$IP "bash -s" <
-    ./x.sh`), or else the words before it there are written out (not `$cmd`, `"source`) and none is `source`, `.`,
+    ./x.sh`), not in a substitution, or else the words before it there are written out (not `$cmd`, `"source`) and none is `source`, `.`,
     `eval` or a function's name (the walk sources a file only by a command whose head is `source` or `.`, which may
     come from a value, an eval or a function's body)."""
-    words = text[_command_start(text, at):at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
+    start = _command_start(text, at)
+    words = text[start:at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
     head = next((w for w in words if w not in _KEYWORDS), None)
-    if head is not None and _PLAIN_WORD.fullmatch(head) and head not in _SOURCING_HEADS and head not in functions:
+    if head is not None and _PLAIN_WORD.fullmatch(head) and head not in _SOURCING_HEADS and head not in functions \
+            and not _in_substitution(text, start):      # (`$(echo $c ./x.sh)`: its output is a command)
         return True
     return all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words)
 
@@ -1561,6 +1574,7 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
     for p, t in texts.items():
         for n, (name, _) in enumerate(t._functions):
             names.setdefault(name, []).append((p, n))
+    shells = _shell_groups(texts, edges)
     into: Dict[Tuple[str, int], List[Tuple[Tuple[str, int], int]]] = {}    # unit: (the unit of a place, its rounds)
     for p, t in texts.items():
         r = own.get(p, rounds) if own else rounds
@@ -1571,40 +1585,46 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
                 for unit in names[name]:
                     if unit != (p, body):       # (in its own body: the walk calls no function inside itself)
                         into.setdefault(unit, []).append(((p, body), r ** depth))
-        for at in t.by_value() or ():      # a head by value: a call of any function (None: why_walked walks)
+        for at in t.by_value() or ():      # a head by value: a call of any function of its shell (None: walked)
             depth, body = t.where(at)
             for units in names.values():
                 for unit in units:
-                    if unit != (p, body):
+                    if unit != (p, body) and shells[unit[0]] == shells[p]:
                         into.setdefault(unit, []).append(((p, body), r ** depth))
         for c, (_, _, places) in edges.get(p, {}).items():
             for i in places:
                 depth, body = t.where(t._shell_at[i])
                 into.setdefault((c, -1), []).append(((p, body), r ** depth))
-    done: Dict[Tuple[str, int], int] = {}
+    done: Dict[Tuple[Tuple[str, int], FrozenSet[Tuple[str, int]]], int] = {}
     busy: Set[Tuple[str, int]] = set()
 
-    def walks(unit: Tuple[str, int]) -> Optional[int]:
-        if unit in done:
-            return done[unit]
-        if unit in busy:
+    def walks(unit: Tuple[str, int], barred: FrozenSet[Tuple[str, int]]) -> Optional[int]:
+        # (the walks of unit in which none of the function bodies `barred` is being walked: a place in a body reaches
+        # a function only where that body is walked with neither it nor those above it, _Text.walked's)
+        key = (unit, barred)
+        if key in done:
+            return done[key]
+        if unit in busy or len(done) >= _MAX_CHAINS:
             return None
         busy.add(unit)
         total = 1 if unit == (launcher, -1) else 0
+        inner = barred | {unit} if unit[1] >= 0 else barred
         for outer, n in into.get(unit, []) + ([((unit[0], -1), 1)] if unit[1] >= 0 else []):
-            w = walks(outer)
+            if outer in barred or unit[1] >= 0 and outer == unit:
+                continue
+            w = walks(outer, inner)
             if w is None:
                 return None
             total += n * w
         busy.discard(unit)
-        done[unit] = total
+        done[key] = total
         return total
 
     out, most = 0, 1
     for p, t in texts.items():
         r = own.get(p, rounds) if own else rounds
         for body, counts in t._in_body.items():
-            w = walks((p, body))
+            w = walks((p, body), frozenset())
             if w is None:
                 return None
             out += w * sum(commands * r ** depth for depth, (commands, _) in enumerate(counts))
