@@ -1295,7 +1295,7 @@ def why_walked(text: str, path: str) -> str:
             return "a function or a file given a variable's words loops over them"
         own_rounds = _own_rounds(texts, launcher, edges)
         weights = _weights(texts, rounds, own_rounds)
-        times = max(w[2] for w in weights.values()) if weights else _times(texts)
+        times = max(w[2] for w in weights.values()) if weights else _times(texts, edges)
         commands = _commands(texts, edges, launcher, rounds, times, weights, own_rounds)
         if commands is None:
             return "a file it runs or sources runs again on the way"
@@ -1332,8 +1332,9 @@ def why_walked(text: str, path: str) -> str:
             held[p] = passed + held.get(p, [])
     # a file only run that names no file to run or source, and runs no name it may be given (_runs_given), enters no
     # file from where it goes: its scripts are its own (reported on it), and its `cd` does not come back
-    why = _absolute({p: t for p, t in texts.items() if p in own_shell or t.shells or _runs_given(t.text)}, region,
-                    levels, held)
+    why = _absolute({p: t for p, t in texts.items()
+                     if p in own_shell or t.shells or (t.rooted or held.get(p)) and _runs_given(t.text)}, region, levels,
+                    held)
     if why:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
@@ -1415,7 +1416,8 @@ def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
 
 def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
     """Whether a text whose heads by value are not known (_Text.by_value: None) is in a shell that has functions."""
-    return any(texts[p].by_value() is None for p in _with_functions(texts, edges))
+    return any(t.by_value() is None for t in texts.values()) and \
+        any(texts[p].by_value() is None for p in _with_functions(texts, edges))
 
 
 def _with_functions(texts: Dict[str, _Text], edges) -> List[str]:
@@ -1450,11 +1452,11 @@ def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
     come from a value, an eval or a function's body)."""
     start = _command_start(text, at)
     words = text[start:at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
-    head = next((w for w in words if w not in _KEYWORDS), None)
-    if head is not None and _PLAIN_WORD.fullmatch(head) and head not in _SOURCING_HEADS and head not in functions \
-            and not _in_substitution(text, start):      # (`$(echo $c ./x.sh)`: its output is a command)
+    if all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words):
         return True
-    return all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words)
+    head = next((w for w in words if w not in _KEYWORDS), None)
+    return head is not None and bool(_PLAIN_WORD.fullmatch(head)) and head not in _SOURCING_HEADS and \
+        head not in functions and not _in_substitution(text, start)     # (`$(echo $c ./x.sh)`: its output runs)
 
 
 def _runs_given(text: str) -> bool:
@@ -1547,7 +1549,7 @@ def _weights(texts: Dict[str, _Text], rounds: int, own: Optional[Dict[str, int]]
     return out
 
 
-def _times(texts: Dict[str, _Text]) -> int:
+def _times(texts: Dict[str, _Text], edges=None) -> int:
     """How often a function body can be walked at most: once per call (and once more if no call is seen), a call in a
     body once per call of that one: (calls + 1) ** functions."""
     defined = sum(len(t.defined) for t in texts.values())
@@ -1555,7 +1557,7 @@ def _times(texts: Dict[str, _Text]) -> int:
         return 1
     names = {n for t in texts.values() for n in t.defined}
     calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined + \
-        sum(len(t.by_value() or ()) for t in texts.values())     # (a head by value: a call of any of them)
+        sum(len(texts[p].by_value() or ()) for p in _with_functions(texts, edges or {}))   # (a head by value: a call)
     return (calls + 1) ** defined
 
 
