@@ -669,7 +669,7 @@ def _program_option(text: str, at: int) -> bool:
 
 
 _PRINTERS = frozenset(("echo", "printf"))
-_MAX_CHAINS = 4096      # (body, the bodies it is not walked under) counted by _Text.walked; more: _times' bound
+_MAX_CHAINS = 512       # (body, the bodies it is not walked under) counted by _Text.walked; more: _times' bound
 
 
 def _printed(text: str, line: int, at: int) -> bool:
@@ -1198,10 +1198,14 @@ _HEAD_WORDS = ("then", "do", "else", "elif", "if", "while", "until", "time", "no
 # a character is searched from those characters alone, about twice as fast as one tried at every character; a `$name`
 # in a value is taken whole, `(?!\w)`: split between `\$\w+` and single characters, `x=$a..$a..` that ends in no head
 # was tried in 2 ** n ways, 10 s at eight of them)
+_BY_VALUE_REST = r"""[ \t]*(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+(?!\w)|\$\{[^}\s]*\}"""\
+                 r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]"""
 _BY_VALUE = re.compile(r"""(?P<at>\n|;|&|\||\{|!|\)(?!`)|\((?!\()|`(?!`)|"""
-                       + "|".join(w + r"[ \t]" for w in _HEAD_WORDS) + r""")[ \t]*"""
-                       r"""(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+(?!\w)|\$\{[^}\s]*\}"""
-                       r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]""")
+                       + "|".join(w + r"[ \t]" for w in _HEAD_WORDS) + r""")""" + _BY_VALUE_REST)
+# (the heads led by a character, searched from those characters alone; those led by a word, found by the word: the
+# letters that lead _BY_VALUE's words are most of a text's, and it was tried at each, 2M instructions a launcher)
+_BY_VALUE_SIGN = re.compile(r"""(?P<at>\n|;|&|\||\{|!|\)(?!`)|\((?!\()|`(?!`))""" + _BY_VALUE_REST)
+_AFTER_HEAD_WORD = re.compile(_BY_VALUE_REST)
 
 
 _LONG_LINE = 1024       # (the longest line of the zoos' 4,110 launchers: 2,202 characters, in two with no function)
@@ -1220,15 +1224,14 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
         return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     text = "\n" + text                  # (the text's start: a line's)
-    search = _BY_VALUE.search
+    search = _BY_VALUE_SIGN.search
     out: List[int] = []
     m = search(text)
     while m:
         at = m.start("at")
         c, before = text[at], text[at - 1] if at else ""
         if c == "\n" and before == "\\" or c == "(" and before and before in "(=" or \
-                c == "`" and not (before and before in "=(" or before.isspace()) or \
-                c.isalpha() and (before.isalnum() or before == "_"):
+                c == "`" and not (before and before in "=(" or before.isspace()):
             m = search(text, at + 1)        # (no head there: looked on from the next character, as a search does)
             continue
         line = text.rfind("\n", 0, at) + 1
@@ -1237,9 +1240,21 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
             continue
         out.append(m.end() - 2)         # (the `$` or backtick, less the line break put before the text)
         if first:
-            break
+            return out
         m = search(text, m.end())
-    return out
+    match = _AFTER_HEAD_WORD.match
+    for word in _HEAD_WORDS:            # (`then $c`: a word that starts none, `undo $c`, no head)
+        n = len(word)
+        k = text.find(word)
+        while k >= 0:
+            if text[k + n:k + n + 1] in (" ", "\t") and not (text[k - 1].isalnum() or text[k - 1] == "_"):
+                m = match(text, k + n + 1)
+                if m:
+                    out.append(m.end() - 2)
+                    if first:
+                        return out
+            k = text.find(word, k + 1)
+    return sorted(set(out))
 
 
 def why_walked(text: str, path: str) -> str:
