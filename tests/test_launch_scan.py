@@ -1274,7 +1274,8 @@ def test_an_exported_value_read_only_as_an_argument_is_no_directory(project, tmp
     # one that may run what it is given from there (long.sh in the home folder stops the walk: NPP191)
     ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", 'cd ~\nbash "$1"\n', "an absolute path that is there (HOME)"),
     ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", "cd ~\n$1\n", "an absolute path that is there (HOME)"),
-    ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", "cd ~\nx=$(bash $1)\n", "an absolute path that is there (HOME)"),
+    ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", "cd ~\nx=$(bash $1)\n",
+     "an absolute path that is there (HOME)"),
     ("bash ./remote.sh ./long.sh\npython3 ../train.py\n", "cd ~\necho $1 | xargs bash\n",
      "an absolute path that is there (HOME)"),
     # sourced (a value heads it): its `cd ~` comes back

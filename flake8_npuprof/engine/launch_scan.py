@@ -1062,8 +1062,8 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
 
 
 def _sources_word(text: str, at: int) -> bool:
-    """Whether the word at `at` is what a `source` or `.` that heads its command sources (after keywords alone): the walk
-    finds it below its folders, with no `~` expanded (shell/walk.Walk.find; only its `cd` expands one)."""
+    """Whether the word at `at` is what a `source` or `.` that heads its command sources (after keywords alone): the
+    walk finds it below its folders, with no `~` expanded (shell/walk.Walk.find; only its `cd` expands one)."""
     words = text[_command_start(text, at):at].split()
     return bool(words) and words[-1] in ("source", ".") and all(w in _KEYWORDS for w in words[:-1])
 
@@ -1348,8 +1348,8 @@ def why_walked(text: str, path: str) -> str:
     # a file only run that names no file to run or source, and runs no name it may be given (_runs_given), enters no
     # file from where it goes: its scripts are its own (reported on it), and its `cd` does not come back
     why = _absolute({p: t for p, t in texts.items()
-                     if p in own_shell or t.shells or (t.rooted or held.get(p)) and _runs_given(t.text)}, region, levels,
-                    held)
+                     if p in own_shell or t.shells or (t.rooted or held.get(p)) and _runs_given(t.text)}, region,
+                    levels, held)
     if why:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
@@ -1460,11 +1460,11 @@ def _shell_groups(texts: Dict[str, _Text], edges) -> Dict[str, str]:
 
 
 def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
-    """Whether the command that holds the word at `at` sources no file: its head (after keywords) is written out and is
-    none of `source`, `.`, a prefix (`eval`, `command`, `builtin`, ...) or a function's name (`ssh h$IP "bash -s" <
-    ./x.sh`), not in a substitution, or else the words before it there are written out (not `$cmd`, `"source`) and none is `source`, `.`,
-    `eval` or a function's name (the walk sources a file only by a command whose head is `source` or `.`, which may
-    come from a value, an eval or a function's body)."""
+    """Whether the command that holds the word at `at` sources no file: the words before it there are written out (not
+    `$cmd`, `"source`) and none is `source`, `.`, `eval` or a function's name, or else its head (after keywords) is
+    written out and is none of those nor a prefix (`command`, `builtin`, ...), out of a substitution (`ssh h$IP "bash
+    -s" < ./x.sh`): the walk sources a file only by a command whose head is `source` or `.`, which may come from a
+    value, an eval or a function's body."""
     start = _command_start(text, at)
     words = text[start:at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
     if all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words):
