@@ -45,7 +45,9 @@ where that is certain (why_walked says what is not):
   which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
   `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS (where a function may
-  be called from another file of the shell, each body once per walk of each place that names it, in any file);
+  be called from another file of the shell, each body once per walk of each place that names it, in any file; a
+  command headed by an expansion, `${t}`, counts as a call of each function of its shell, and none is called inside
+  itself);
 - every file with one of the scripts' names in that region (found by a listing of it, built from each folder's
   entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups:
   the walk's launches ask the same).
