@@ -45,7 +45,9 @@ where that is certain (why_walked says what is not):
   which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
   `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS (where a function may
-  be called from another file of the shell, each body once per walk of each place that names it, in any file);
+  be called from another file of the shell, each body once per walk of each place that names it, in any file; a
+  command headed by an expansion, `${t}`, counts as a call of each function of its shell, and none is called inside
+  itself);
 - every file with one of the scripts' names in that region (found by a listing of it, built from each folder's
   entries, kept while the folder's time is the same) fails the prefilter (checks/shell_scan.may_have_setups:
   the walk's launches ask the same).
@@ -255,6 +257,7 @@ class _Text:
         self._headers: Set[int] = set()             # where the stretches that are a loop's head (to its `do`) start
         self.body_loops = False                     # a loop over the arguments in a function body (its call's)
         self._passes: Optional[int] = None
+        self._by_value: Optional[Tuple[Optional[List[int]]]] = None     # (_Text.by_value's answer, once asked)
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _uncommented(text)
         computed = _computed(text)
@@ -327,11 +330,14 @@ class _Text:
             module = m.group(1)
             if not module or not _after_boundary(text, m.start()):
                 continue                    # `python -m` alone starts nothing
+            if _program_option(text, m.start()):
+                continue                    # `./utils/run_model -m $1`: an option of a program, not Python's
             if not _NAME.fullmatch(module):
                 self.why = f"a `-m` module not named here ({module})"
                 return
             after, opener = text[m.end(1):m.end(1) + 2], text[m.start(1) - 1]
-            if after[:1] in ("'", '"', "\\") and not (after[0] == opener and after[1:] in ("", *" \t\r\n;&|)<>")):
+            if after[:1] in ("'", '"', "\\") and not (after[0] == opener and after[1:] in ("", *" \t\r\n;&|)<>")) \
+                    and not _closes_string(text, m.start(), m.end(1)):
                 self.why = f"a computed name ({module}{after[0]})"    # `-m tools."p"`: bash removes the quotes
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
@@ -352,6 +358,8 @@ class _Text:
                 k -= 1
             if k and text[k - 1] in "<>":
                 continue                    # `> /dev/null`: what a redirection names is no folder or script
+            if word.startswith("~") and not _LITERAL_END.search(word) and _sources_word(text, quoted):
+                continue                    # `source ~/env.sh`: a name below the walk's folders, as _shell noted it
             command = None if word.endswith((".py", ".sh")) else _program_words(text, quoted)
             if word.startswith("~"):
                 word = os.path.expanduser(word)     # (what the walk's `cd ~/x` reaches)
@@ -469,6 +477,13 @@ class _Text:
             self._passes = max((len(line.split()) for line in _logical_lines(self.text)), default=0)
         return self._passes
 
+    def by_value(self) -> Optional[List[int]]:
+        """Where its commands whose head is an expansion have it (_heads_by_value; None: not known): the walk calls the
+        function a value names there (shell/control.Compounds._call), any of its shell's but one being walked."""
+        if self._by_value is None:
+            self._by_value = (_heads_by_value(self.text),)
+        return self._by_value[0]
+
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
         starts = [a for a, _, _, _ in self._stretches]
@@ -557,8 +572,10 @@ class _Text:
         arguments `rounds` times, a function body once per call of its name (shell/control.Compounds._call: a
         command whose head is a defined name), a call in a loop over the arguments once per round, a call in a
         body once per walk of that body, and once more (a function no call reaches is walked once, as is a body
-        whose end is not found); any word that is a function's name counts as a call. None when a function's calls
-        lead back to itself (the walk does not call a function inside itself; the bound is then _times')."""
+        whose end is not found); any word that is a function's name counts as a call, and a command whose head is an
+        expansion (by_value) as one of each function but the body it is in; a call in a body that is walked only under
+        the function it calls is none (the walk calls no function inside itself). None past _MAX_CHAINS (the bound is
+        then _times')."""
         if rounds not in self._walked:      # (asked for the launcher alone, then again with the files it follows)
             self._walked[rounds] = self._walks(rounds)
         return self._walked[rounds]
@@ -579,24 +596,34 @@ class _Text:
                 _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
                 for n in names[name]:
                     calls[n].append((depth, inside))
-        walks: Dict[int, int] = {}
+        for at in self.by_value() or ():      # (None: why_walked walks)
+            _, _, depth, inside = self._stretches[max(0, bisect.bisect_right(starts, at) - 1)]
+            for n in calls:
+                if n != inside:             # (the walk calls no function inside itself: Compounds._call)
+                    calls[n].append((depth, inside))
+        walks: Dict[Tuple[int, FrozenSet[int]], int] = {}
 
-        def walk(n: int, chain: Tuple[int, ...]) -> Optional[int]:
-            if n not in walks:
+        def walk(n: int, barred: FrozenSet[int]) -> Optional[int]:
+            # (the walks of body n in which none of `barred` is being walked: a call in body b reaches n only where b
+            # is walked with neither n nor those above it, for the walk calls no function being walked, _call)
+            key = (n, barred)
+            if key not in walks:
+                if len(walks) >= _MAX_CHAINS:
+                    return None
                 total = 1
                 for depth, inside in calls[n]:
-                    if inside in chain or inside == n:
-                        return None
-                    outer = walk(inside, chain + (n,)) if inside >= 0 else 1
+                    if inside == n or inside in barred:
+                        continue
+                    outer = walk(inside, barred | {n}) if inside >= 0 else 1
                     if outer is None:
                         return None
                     total += rounds ** depth * outer
-                walks[n] = total
-            return walks[n]
+                walks[key] = total
+            return walks[key]
 
         out = [0, 0, 1]
         for body, counts in self._in_body.items():
-            times = walk(body, ()) if body >= 0 else 1
+            times = walk(body, frozenset()) if body >= 0 else 1
             if times is None:
                 return None
             out[2] = max(out[2], times)
@@ -606,7 +633,45 @@ class _Text:
         return out[0], out[1], out[2]
 
 
+def _closes_string(text: str, dash: int, at: int) -> bool:
+    """Whether the quote at `at`, right after a `-m` module's name, closes a string opened before that `-m` (at
+    `dash`) and ends its word (`P="python3 -m pylint"`: bash reads the module whole, and `$P` gives it): the word that
+    holds it, as the walk's lexer reads the text, ends right after it, and from its start to `at` holds that quote once,
+    before `dash`, and no other quote, `\\`, `$` or backtick."""
+    quote = text[at]
+    if quote not in "'\"":
+        return False
+    for words, _, _ in _shell("parse").lexed_commands(text, 0, _line_end(text, at)):
+        for a, b in words:
+            if a <= at < b:
+                inner = text[a:at]
+                return b == at + 1 and inner.count(quote) == 1 and a + inner.index(quote) < dash and \
+                    not any(c in inner for c in "'\"\\$`" if c != quote)
+    return False
+
+
+def _program_option(text: str, at: int) -> bool:
+    """Whether the `-m` at `at` is an option of a program that starts no Python: its command's head (after keywords
+    alone, the command's words written without quotes or `\\`) is a path written out (`./utils/run_model_single_input
+    -m $1`: no function's name, which control._define takes of `[\\w.-]` alone), not a script, and neither Python nor a
+    command the walk reads a launch behind (shell/launches._launch_of: shell/command_line.PREFIXES, SHELLS, msprof,
+    torchrun, msrun)."""
+    seg = text[_command_start(text, at):at]
+    if "'" in seg or '"' in seg or "\\" in seg:
+        return False
+    words = seg.split()
+    while words and words[0] in _KEYWORDS:
+        del words[0]
+    if not words or "/" not in words[0] or not _PLAIN_WORD.fullmatch(words[0]) or words[0].endswith((".sh", ".py")):
+        return False
+    names = _shell("command_line")
+    base = words[0].rsplit("/", 1)[-1]
+    return not names.PYTHON.match(words[0]) and base not in names.PREFIXES and base not in names.SHELLS and \
+        base not in ("msprof", "torchrun", "msrun")
+
+
 _PRINTERS = frozenset(("echo", "printf"))
+_MAX_CHAINS = 512       # (body, the bodies it is not walked under) counted by _Text.walked; more: _times' bound
 
 
 def _printed(text: str, line: int, at: int) -> bool:
@@ -656,6 +721,8 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
     if not looping:
         return sum(t.widest for t in texts.values()) + 2
     functions = {n for t in texts.values() for n in t.defined}
+    if functions and any(texts[p].by_value() for p in _with_functions(texts, edges or {})):
+        return None         # (`$c`: a call of any function, given as many words as the value has: _heads_by_value)
     files = {p for p in looping if p != launcher}
     bases = {os.path.basename(p) for p in files}
     for p, t in texts.items():      # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
@@ -989,7 +1056,21 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     if not words or "=" in words[0] or not _PASSES.isdisjoint(words) or \
             ".sh" in seg and any(map(str.endswith, words, repeat(".sh"))):
         return None
+    head = next((w for w in words if w not in _KEYWORDS), "")
+    if not _PLAIN_WORD.fullmatch(head) and not text.startswith("((", start - 2):
+        return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
+        # (`$(($n / 2))`: a division in an arithmetic, no command)
     return set(words)
+
+
+def _sources_word(text: str, at: int) -> bool:
+    """Whether the word at `at` is what a `source` or `.` that heads its command sources (after keywords alone): the
+    walk finds it below its folders, with no `~` expanded (shell/walk.Walk.find; only its `cd` expands one)."""
+    words = text[_command_start(text, at):at].split()
+    return bool(words) and words[-1] in ("source", ".") and all(w in _KEYWORDS for w in words[:-1])
+
+
+_KEYWORDS = frozenset(("then", "do", "else", "elif", "if", "while", "until", "!", "{"))    # (before a command's head)
 
 
 def _in_substitution(text: str, at: int) -> bool:
@@ -1110,45 +1191,72 @@ def _at_head(text: str, at: int) -> bool:
 BY_VALUE = "a function may be called by a variable's value"
 # a command whose head is an expansion (`$c`, `"$@"`, `${c}`, `eval $c`; after assignments, an operator, a keyword or a
 # prefix): the walk calls the function its value names (shell/control.Compounds._call) once per walk of that command,
-# which no count of the functions' names (_Text.walked, _cross_commands, _times: `c=f`, `s f` are one word each) bounds
+# which no count of the functions' names bounds (`c=f`, `s f` are one word each): each is counted as a call of every
+# function (_Text.walked, _cross_commands, _times), given words no line bounds (_args), and an absolute path on it may
+# be a directory (_program_words)
 _HEAD_WORDS = ("then", "do", "else", "elif", "if", "while", "until", "time", "nohup", "exec", "command", "builtin",
                "eval")
 # (each head led by its own character, the lookbehinds left to _calls_by_value: a pattern whose every branch starts with
 # a character is searched from those characters alone, about twice as fast as one tried at every character; a `$name`
 # in a value is taken whole, `(?!\w)`: split between `\$\w+` and single characters, `x=$a..$a..` that ends in no head
 # was tried in 2 ** n ways, 10 s at eight of them)
+_BY_VALUE_REST = r"""[ \t]*(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+(?!\w)|\$\{[^}\s]*\}"""\
+                 r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]"""
 _BY_VALUE = re.compile(r"""(?P<at>\n|;|&|\||\{|!|\)(?!`)|\((?!\()|`(?!`)|"""
-                       + "|".join(w + r"[ \t]" for w in _HEAD_WORDS) + r""")[ \t]*"""
-                       r"""(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+(?!\w)|\$\{[^}\s]*\}"""
-                       r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]""")
+                       + "|".join(w + r"[ \t]" for w in _HEAD_WORDS) + r""")""" + _BY_VALUE_REST)
+# (the heads led by a character, searched from those characters alone; those led by a word, found by the word: the
+# letters that lead _BY_VALUE's words are most of a text's, and it was tried at each, 2M instructions a launcher)
+_BY_VALUE_SIGN = re.compile(r"""(?P<at>\n|;|&|\||\{|!|\)(?!`)|\((?!\()|`(?!`))""" + _BY_VALUE_REST)
+_AFTER_HEAD_WORD = re.compile(_BY_VALUE_REST)
 
 
 _LONG_LINE = 1024       # (the longest line of the zoos' 4,110 launchers: 2,202 characters, in two with no function)
 
 
 def _calls_by_value(text: str) -> bool:
-    """Whether a command of the text may have an expansion for its head (_BY_VALUE: at a line's start, not a
-    `\\`-newline's; after an operator, a `(` not after `(` or `=`, a backtick after a blank, `=` or `(`, or one of
-    _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which joins tests, not commands)."""
+    """Whether a command of the text may have an expansion for its head (_heads_by_value: some, or not known)."""
+    return _heads_by_value(text, True) != []
+
+
+def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
+    """Where the commands of the text that may have an expansion for their head have it (at its `$` or backtick;
+    _BY_VALUE: at a line's start, not a `\\`-newline's; after an operator, a `(` not after `(` or `=`, a backtick
+    after a blank, `=` or `(`, or one of _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which
+    joins tests, not commands); None where a line is over _LONG_LINE (not known). first: the first alone."""
     if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
-        return True     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
+        return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     text = "\n" + text                  # (the text's start: a line's)
-    search = _BY_VALUE.search
+    search = _BY_VALUE_SIGN.search
+    out: List[int] = []
     m = search(text)
     while m:
         at = m.start("at")
         c, before = text[at], text[at - 1] if at else ""
         if c == "\n" and before == "\\" or c == "(" and before and before in "(=" or \
-                c == "`" and not (before and before in "=(" or before.isspace()) or \
-                c.isalpha() and (before.isalnum() or before == "_"):
+                c == "`" and not (before and before in "=(" or before.isspace()):
             m = search(text, at + 1)        # (no head there: looked on from the next character, as a search does)
             continue
         line = text.rfind("\n", 0, at) + 1
         if c in "|&" and text.rfind("[[", line, at) > text.rfind("]]", line, at):
             m = search(text, m.end())
             continue
-        return True
-    return False
+        out.append(m.end() - 2)         # (the `$` or backtick, less the line break put before the text)
+        if first:
+            return out
+        m = search(text, m.end())
+    match = _AFTER_HEAD_WORD.match
+    for word in _HEAD_WORDS:            # (`then $c`: a word that starts none, `undo $c`, no head)
+        n = len(word)
+        k = text.find(word)
+        while k >= 0:
+            if text[k + n:k + n + 1] in (" ", "\t") and not (text[k - 1].isalnum() or text[k - 1] == "_"):
+                m = match(text, k + n + 1)
+                if m:
+                    out.append(m.end() - 2)
+                    if first:
+                        return out
+            k = text.find(word, k + 1)
+    return sorted(set(out))
 
 
 def why_walked(text: str, path: str) -> str:
@@ -1182,7 +1290,7 @@ def why_walked(text: str, path: str) -> str:
     if not own.scripts and not own.shells and not own.modules:
         # it names no script, module or file to follow: none can be started wherever it goes (its commands, counted
         # above, are all it walks, unless a call is by a value)
-        return BY_VALUE if own.defined and _calls_by_value(own.text) else ""
+        return BY_VALUE if own.defined and own.by_value() is None else ""
     if _linked(os.path.dirname(launcher)):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
@@ -1204,7 +1312,7 @@ def why_walked(text: str, path: str) -> str:
             return "a function or a file given a variable's words loops over them"
         own_rounds = _own_rounds(texts, launcher, edges)
         weights = _weights(texts, rounds, own_rounds)
-        times = max(w[2] for w in weights.values()) if weights else _times(texts)
+        times = max(w[2] for w in weights.values()) if weights else _times(texts, edges)
         commands = _commands(texts, edges, launcher, rounds, times, weights, own_rounds)
         if commands is None:
             return "a file it runs or sources runs again on the way"
@@ -1239,7 +1347,11 @@ def why_walked(text: str, path: str) -> str:
         passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
         if passed:
             held[p] = passed + held.get(p, [])
-    why = _absolute(texts, region, levels, held)
+    # a file only run that names no file to run or source, and runs no name it may be given (_runs_given), enters no
+    # file from where it goes: its scripts are its own (reported on it), and its `cd` does not come back
+    why = _absolute({p: t for p, t in texts.items()
+                     if p in own_shell or t.shells or (t.rooted or held.get(p)) and _runs_given(t.text)}, region,
+                    levels, held)
     if why:
         return why
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
@@ -1268,7 +1380,7 @@ def why_walked(text: str, path: str) -> str:
     why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                 for p in candidates if _may_have_setups(p)), "")
     if not why and functions and _called_by_value(texts, edges):
-        return BY_VALUE                 # (its counts of commands and levels above do not hold)
+        return BY_VALUE                 # (where its heads by value are not known, its counts above do not hold)
     return why
 
 
@@ -1320,9 +1432,21 @@ def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
 
 
 def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
-    """Whether a command whose head is an expansion (_calls_by_value) is in a shell that has functions: a file and
-    those it may source (_same_shell's criterion) share one; a file only run is a new shell, with none of its
-    caller's functions."""
+    """Whether a text whose heads by value are not known (_Text.by_value: None) is in a shell that has functions."""
+    return any(t.by_value() is None for t in texts.values()) and \
+        any(texts[p].by_value() is None for p in _with_functions(texts, edges))
+
+
+def _with_functions(texts: Dict[str, _Text], edges) -> List[str]:
+    """The texts in a shell that has functions (_shell_groups)."""
+    shells = _shell_groups(texts, edges)
+    defining = {shells[p] for p, t in texts.items() if t.defined}
+    return [p for p in texts if shells[p] in defining]
+
+
+def _shell_groups(texts: Dict[str, _Text], edges) -> Dict[str, str]:
+    """A text of each shell for each text: a file and those it may source (_same_shell's criterion) share one; a file
+    only run is a new shell, with none of its caller's functions (a file both, in both)."""
     functions = {n for t in texts.values() for n in t.defined}
     group = {p: p for p in texts}
 
@@ -1334,16 +1458,54 @@ def _called_by_value(texts: Dict[str, _Text], edges) -> bool:
         for c, (_, sourced, named) in edges.get(p, {}).items():
             if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named):
                 group[top(c)] = top(p)
-    defining = {top(p) for p, t in texts.items() if t.defined}
-    return any(top(p) in defining and _calls_by_value(t.text) for p, t in texts.items())
+    return {p: top(p) for p in texts}
 
 
 def _sources_none(text: str, at: int, functions: Set[str]) -> bool:
-    """Whether the command that holds the word at `at` sources no file: the words before it there are written out
-    (not `$cmd`, `"source`) and none is `source`, `.`, `eval` or a function's name (the walk sources a file only by a
-    command whose head is `source` or `.`, which may come from a value, an eval or a function's body)."""
-    words = text[_command_start(text, at):at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
-    return all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words)
+    """Whether the command that holds the word at `at` sources no file: the words before it there are written out (not
+    `$cmd`, `"source`) and none is `source`, `.`, `eval` or a function's name, or else its head (after keywords) is
+    written out and is none of those nor a prefix (`command`, `builtin`, ...), out of a substitution (`ssh h$IP "bash
+    -s" < ./x.sh`): the walk sources a file only by a command whose head is `source` or `.`, which may come from a
+    value, an eval or a function's body."""
+    start = _command_start(text, at)
+    words = text[start:at].rstrip("'\"").split()      # (`bash "$d/x.sh"`: its opening quote)
+    if all(_PLAIN_WORD.fullmatch(w) and w not in (".", "source", "eval") and w not in functions for w in words):
+        return True
+    head = next((w for w in words if w not in _KEYWORDS), None)
+    return head is not None and bool(_PLAIN_WORD.fullmatch(head)) and head not in _SOURCING_HEADS and \
+        head not in functions and not _in_substitution(text, start)     # (`$(echo $c ./x.sh)`: its output runs)
+
+
+def _runs_given(text: str) -> bool:
+    """Whether a text may run or source a file whose name is a value (`bash "$1"`, `$1`, `./$x`): a command, as the
+    walk's lexer reads it, whose head (after assignments and keywords) is not written out, or is a command through which
+    an argument can become a script (_PASSES, but those that only set, test or print) given a word not written out;
+    or a substitution anywhere (its commands are inside a word)."""
+    if "$(" in text or "`" in text or "<(" in text or ">(" in text:
+        return True
+    for words, _, _ in _shell("parse").lexed_commands(text):
+        spans = iter(words)
+        for a, b in spans:
+            word = text[a:b]
+            if word in _KEYWORDS or _ASSIGNMENT.match(word):
+                continue
+            if not _PLAIN_WORD.fullmatch(word) or word in ("xargs", "parallel"):     # (these run what they read)
+                return True
+            if word in _PASSES and word not in _SETTING and \
+                    any(not _PLAIN_WORD.fullmatch(text[c:d]) for c, d in spans):
+                return True
+            break
+    return False
+
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*(?:\[[^]]*\])?\+?=")
+# (of _PASSES: the commands that set, test or print what they are given, and run nothing it names)
+_SETTING = frozenset(("cd", "pushd", "popd", "export", "local", "declare", "readonly", "typeset", "set", "read",
+                      "mapfile", "readarray", "getopts", "let", "printf", "case", "in", "for", "select"))
+
+
+# the heads of a command that may source a file named after them (`builtin source x`: bash's; the walk's is `source`)
+_SOURCING_HEADS = frozenset((".", "source", "eval", "command", "builtin", "exec", "time", "nohup", "sudo", "env"))
 
 
 def _linked(folder: str) -> bool:
@@ -1393,8 +1555,8 @@ def _weights(texts: Dict[str, _Text], rounds: int, own: Optional[Dict[str, int]]
     if where and len(texts) > 1:
         for p, t in texts.items():     # a word of it (as _FUNCTION_NAME splits them) that another file's function is
             foreign = [name for name, q in where.items() if q != p]
-            if foreign and _names_at(t.text, foreign):
-                return None
+            if foreign and (_names_at(t.text, foreign) or t.by_value()):
+                return None             # (a head by value may name any function of its shell)
     out = {}
     for p, t in texts.items():
         walked = t.walked(own.get(p, rounds) if own else rounds)
@@ -1404,14 +1566,15 @@ def _weights(texts: Dict[str, _Text], rounds: int, own: Optional[Dict[str, int]]
     return out
 
 
-def _times(texts: Dict[str, _Text]) -> int:
+def _times(texts: Dict[str, _Text], edges=None) -> int:
     """How often a function body can be walked at most: once per call (and once more if no call is seen), a call in a
     body once per call of that one: (calls + 1) ** functions."""
     defined = sum(len(t.defined) for t in texts.values())
     if not defined:
         return 1
     names = {n for t in texts.values() for n in t.defined}
-    calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined
+    calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined + \
+        sum(len(texts[p].by_value() or ()) for p in _with_functions(texts, edges or {}))   # (a head by value: a call)
     return (calls + 1) ** defined
 
 
@@ -1420,7 +1583,8 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
     """The most commands a walk of the launcher can count where a function may be called from another file than its
     own (_weights: None; a sourced file shares the shell's functions): each file's top level walked once per walk of
     each place that runs or sources it (the launcher's once), each function body once per walk of each place that
-    names it in any text (a call: _Text.walked) and once more per walk of its file's top level (a body no call
+    names it in any text (a call: _Text.walked) or has an expansion for its head (a call of any function: the walk
+    calls the one the value names) and once more per walk of its file's top level (a body no call
     reaches is walked once as one that may run, at the end of each shell that defined it), a place in a loop over
     the arguments once a round; a function's name in its own body is no call (shell/walk.Walk._simple calls none
     being walked); and the most walks of a body (for _levels). None where calls or files lead back to themselves
@@ -1429,6 +1593,7 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
     for p, t in texts.items():
         for n, (name, _) in enumerate(t._functions):
             names.setdefault(name, []).append((p, n))
+    shells = _shell_groups(texts, edges)
     into: Dict[Tuple[str, int], List[Tuple[Tuple[str, int], int]]] = {}    # unit: (the unit of a place, its rounds)
     for p, t in texts.items():
         r = own.get(p, rounds) if own else rounds
@@ -1439,34 +1604,46 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
                 for unit in names[name]:
                     if unit != (p, body):       # (in its own body: the walk calls no function inside itself)
                         into.setdefault(unit, []).append(((p, body), r ** depth))
+        for at in t.by_value() or ():      # a head by value: a call of any function of its shell (None: walked)
+            depth, body = t.where(at)
+            for units in names.values():
+                for unit in units:
+                    if unit != (p, body) and shells[unit[0]] == shells[p]:
+                        into.setdefault(unit, []).append(((p, body), r ** depth))
         for c, (_, _, places) in edges.get(p, {}).items():
             for i in places:
                 depth, body = t.where(t._shell_at[i])
                 into.setdefault((c, -1), []).append(((p, body), r ** depth))
-    done: Dict[Tuple[str, int], int] = {}
+    done: Dict[Tuple[Tuple[str, int], FrozenSet[Tuple[str, int]]], int] = {}
     busy: Set[Tuple[str, int]] = set()
 
-    def walks(unit: Tuple[str, int]) -> Optional[int]:
-        if unit in done:
-            return done[unit]
-        if unit in busy:
+    def walks(unit: Tuple[str, int], barred: FrozenSet[Tuple[str, int]]) -> Optional[int]:
+        # (the walks of unit in which none of the function bodies `barred` is being walked: a place in a body reaches
+        # a function only where that body is walked with neither it nor those above it, _Text.walked's)
+        key = (unit, barred)
+        if key in done:
+            return done[key]
+        if unit in busy or len(done) >= _MAX_CHAINS:
             return None
         busy.add(unit)
         total = 1 if unit == (launcher, -1) else 0
+        inner = barred | {unit} if unit[1] >= 0 else barred
         for outer, n in into.get(unit, []) + ([((unit[0], -1), 1)] if unit[1] >= 0 else []):
-            w = walks(outer)
+            if outer in barred or unit[1] >= 0 and outer == unit:
+                continue
+            w = walks(outer, inner)
             if w is None:
                 return None
             total += n * w
         busy.discard(unit)
-        done[unit] = total
+        done[key] = total
         return total
 
     out, most = 0, 1
     for p, t in texts.items():
         r = own.get(p, rounds) if own else rounds
         for body, counts in t._in_body.items():
-            w = walks((p, body))
+            w = walks((p, body), frozenset())
             if w is None:
                 return None
             out += w * sum(commands * r ** depth for depth, (commands, _) in enumerate(counts))
@@ -1586,13 +1763,36 @@ def _absolute(texts: Dict[str, _Text], region: str, levels: int, held: Dict[str,
 
 def _held_by(text: str, at: int) -> Optional[str]:
     """The variable whose value the word at `at` is, when it is the whole value of an assignment at a command's head
-    (`DATA_DIR=/data`, not `export DATA_DIR=/data`, `x=a/data`)."""
+    or an `export` that heads one (`DATA_DIR=/data`, `export PATH=/x/bin:$PATH`; not `x=a/data`, `local x=/data`)."""
     if not at or text[at - 1] != "=":
         return None
     named = _name_before(text, max(0, at - 81), at - 1)
-    if named is None or not _VARIABLE.fullmatch(named[1]) or not _heads(text, named[0]):
+    if named is None or not _VARIABLE.fullmatch(named[1]) or not _assigns(text, named[0]):
         return None
     return named[1]
+
+
+def _assigns(text: str, at: int) -> bool:
+    """Whether the `name=` at `at` heads its command or is the first word after an `export` that does (the walk sets
+    the variable to the value: shell/walk.Walk._export)."""
+    if _heads(text, at):
+        return True
+    k = at
+    while k and text[k - 1] in " \t":
+        k -= 1
+    return k < at and text.startswith("export", k - 6) and (k == 6 or not _word(text[k - 7])) and _heads(text, k - 6)
+
+
+def _in_own_value(text: str, name: str, at: int) -> bool:
+    """Whether the word that holds text[at] (a reading of `name`) is the value of an assignment of that name
+    (_assigns: `export PATH=/x:${PATH}`): its value goes back to the name alone."""
+    k = _word_start(text, at)
+    while k and text[k - 1] in "'\"":
+        k -= 1
+    if not k or text[k - 1] != "=":
+        return False
+    named = _name_before(text, max(0, k - 81), k - 1)
+    return named is not None and named[1] == name and _assigns(text, named[0])
 
 
 def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[str, bool]]]:
@@ -1612,8 +1812,8 @@ def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[
 
 
 def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> bool:
-    if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PATH", "PYTHONPATH"):
-        return False
+    if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PYTHONPATH"):
+        return False        # (read by the walk itself; PATH is not: Walk.find joins a name to its folders alone)
     n = len(name)
     for t in texts.values():
         text = t.text
@@ -1630,9 +1830,9 @@ def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> b
                 if before == "{" and after != "}" and not text.startswith(("-", ":-"), end):
                     return False        # `${x:=y}`, `${x=y}` may set it, `${x[1]}` (`${x:-y}` and `${x-y}` read it)
                 words = _program_words(text, _word_start(text, at - 1 - (before == "{")))
-                if words is None or words & functions:
+                if (words is None or words & functions) and not _in_own_value(text, name, at):
                     return False        # read where it may become a directory, a script or another value
-            elif before != "{" and (after != "=" or not _heads(text, at)):
+            elif before != "{" and (after != "=" or not _assigns(text, at)):
                 return False            # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
             at = text.find(name, at + 1)
     return True
