@@ -37,6 +37,7 @@ installed (with the bytecode caches that prove most of them parse) and copied wi
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import re
 import resource
@@ -267,21 +268,61 @@ def quiet_dir() -> str:
     return _QUIET[0]
 
 
+# What a counted process's figure depends on besides the code and the files: where its objects lie. The process
+# copies its environment (os.environ) and PYTHONPATH (sys.path, every module's file name) before anything is
+# counted, and a value a few bytes longer moves every object made after it: what the allocator does then, and the
+# dicts and sets keyed by address, differ. The same code and files read 571.9 M for the plugin with PYTHONPATH a
+# link /tmp/p13/L/a to the export and 574.2 M with a link 23 characters longer to the same folder (parse+tokenize
+# 2,284.7 M and 2,284.8 M; an 8-byte longer environment variable moved parse+tokenize by up to 1.3 M). So a counted
+# process gets only our locale and PYTHONHASHSEED, and each PYTHONPATH folder through a link whose path has one
+# length: the same figure from any export, shell or day.
+_LOCALE = ("LANG", "LC_ALL", "LC_CTYPE")
+_LINKS: dict = {}
+
+
+def counted_env(**extra: str) -> dict:
+    """The environment of a counted process (and of the run before it that writes the bytecode caches)."""
+    env = {key: os.environ[key] for key in _LOCALE if key in os.environ}
+    folders = os.environ.get("PYTHONPATH")
+    if folders:
+        env["PYTHONPATH"] = os.pathsep.join(_linked(p) for p in folders.split(os.pathsep))
+    env["PYTHONHASHSEED"] = "0"
+    env.update(extra)
+    return env
+
+
+def _linked(folder: str) -> str:
+    """A link to folder whose path has the same length for any folder (an empty entry, the working folder, stays)."""
+    if not folder:
+        return folder
+    folder = os.path.abspath(folder)
+    if folder not in _LINKS:
+        if not _LINKS:
+            _LINKS[""] = tempfile.mkdtemp(prefix="bench_links_")
+            atexit.register(shutil.rmtree, _LINKS[""], True)
+        _LINKS[folder] = os.path.join(_LINKS[""], f"{len(_LINKS):03d}")
+        os.symlink(folder, _LINKS[folder])
+    return _LINKS[folder]
+
+
+def valgrind() -> str:
+    """valgrind's path, found on our PATH (a counted process gets none)."""
+    found = shutil.which("valgrind")
+    if found is None:
+        raise SystemExit("valgrind is not installed")
+    return found
+
+
 def instructions(paths) -> tuple:
     """Instructions executed by flake8 -j1 on paths with and without the plugin (valgrind's
     callgrind, the two runs side by side): the same on every run."""
     runs = []
     paths = [os.path.abspath(p) for p in paths]         # (run from quiet_dir())
     for without in (False, True):
-        env = dict(os.environ, PYTHONHASHSEED="0")
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        if without:
-            env["BENCH_WITHOUT_NPP"] = "1"
-        else:
-            env.pop("BENCH_WITHOUT_NPP", None)
+        env = counted_env(BENCH_WITHOUT_NPP="1") if without else counted_env()
         args = ["--isolated", "-j1", "--exit-zero", "--output-file", os.devnull, *map(str, paths)]
         subprocess.run([sys.executable, "-c", DRIVER, *args], env=env, check=True, cwd=quiet_dir())  # bytecode cached
-        runs.append(subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+        runs.append(subprocess.Popen([valgrind(), "--tool=callgrind", "--callgrind-out-file=/dev/null",
                                       sys.executable, "-c", DRIVER, *args], env=env, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True, cwd=quiet_dir()))
     counts = []
@@ -337,12 +378,15 @@ for path in paths:
 
 def _cost(argv, counted: bool) -> float:
     """Instructions (callgrind) or CPU seconds of one `python ...argv` process."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if counted:
+        env = counted_env()
+    else:
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([sys.executable, *argv], env=env, check=True, stdout=subprocess.DEVNULL,     # bytecode cached
                    cwd=quiet_dir() if counted else None)
     if counted:
-        proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+        proc = subprocess.run([valgrind(), "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
                                *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                               cwd=quiet_dir())
         found = re.search(r"Collected : (\d+)", proc.stderr)

@@ -48,7 +48,8 @@ RUNTIME_PAIRS = [(v, p) for v, p in PAIRS if v not in K.LEGACY_VERSIONS]      # 
 
 
 def _cold_collector():
-    for kept in (G._collector_steps_of, G._member_steps, G._output_steps, G._construct_steps):
+    for kept in (G._collector_steps_of, G._steps_around_output, G._member_steps, G._output_steps,
+                 G._construct_steps):
         kept.cache_clear()
 
 
@@ -65,6 +66,25 @@ def test_the_collector_steps_kept_across_strings_are_each_strings_own():
             alone = G.collector_steps(text, v, p, {"ASCEND_WORK_PATH": "/w"})
             _cold_collector()
             assert alone == G.collector_steps(text, v, p, {"ASCEND_WORK_PATH": "/w"})
+
+
+# result paths the collector refuses or reads otherwise (none, empty, another type, a bad character, too long, a
+# hole), each with members whose steps come before and after the path's, on a chip with a platform class and without
+PATHS = ['', ',"output":""', ',"output":5', ',"output":"/tmp/a|b"', ',"output":"/tmp/' + "x" * 300 + '"',
+         ',"output":"\ue000/p"', ',"output":["/tmp"]', ',"output":"/tmp/a","output":"/tmp/b"']
+REST = ['"task_trace":"on"', '"storage_limit":"100MB","task_trace":"off"', '"aicpu":"on","scale":"x"',
+        '"instr_profiling":"on","instr_profiling_freq":5,"l2":"on"', '"outputs":"/tmp","hccl":"on"',
+        '"task_block":"on","sys_mem_serviceflow":"x","task_trace":1']
+
+
+def test_the_collector_steps_judged_apart_from_the_result_path_are_the_whole_objects():
+    _cold_collector()
+    texts = [("{" + rest + path + "}", "{" + path.lstrip(",") + ("," if path else "") + rest + "}")
+             for rest in REST for path in PATHS]
+    for text in OPTIONS + [t for pair in texts for t in pair]:
+        obj, bad = G._nano_read_once(text)
+        for v, p in RUNTIME_PAIRS:
+            assert G.collector_steps(text, v, p) == G._collector_steps(obj, bad, v, p, None), (text, v, p)
 
 
 def _options(text):

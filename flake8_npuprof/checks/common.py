@@ -68,6 +68,8 @@ def _defaults_not_in_effect(ctx, node) -> Tuple[str, ...]:
         return ()
     tests = {t.strip() for text in setup.conditions + ((setup.condition,) if setup.condition else ())
              for t in text.split(" and ")}
+    if not tests:
+        return ()                       # (no condition names a flag: the file's flags are not asked for)
     out = []
     for flag in getattr(ctx.resolver, "flags", ()):
         default = flag.default

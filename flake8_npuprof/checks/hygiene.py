@@ -98,18 +98,25 @@ def check(ctx) -> None:
                             said("profiling is switched on unconditionally",
                                  "every run of this script pays the profiling overhead and writes PROF_* data",
                                  "put it behind a flag or condition"))
-    risky = {f.dest: f for f in ctx.resolver.flags if _string_meant_as_bool(f) or _absl_string_switch(ctx, f)}
+    # the attributes the conditions of profiling test for truth first: only a flag named like one of them can be
+    # risky here, and a file without any asks for none of its flags
+    conditions = [(node, sub) for node in _profiling_conditions(ctx) for sub in _truth_tested(node)
+                  if isinstance(sub, ast.Attribute)]
+    if not conditions:
+        return
+    attrs = {sub.attr for _, sub in conditions}
+    risky = {f.dest: f for f in ctx.resolver.flags
+             if f.dest in attrs and (_string_meant_as_bool(f) or _absl_string_switch(ctx, f))}
     if not risky:
         return
     hand_overs = list(_delivery_conditions(ctx, with_values=True))
     guards = {id(g) for g in _profiling_guards(ctx)} | {id(c) for c, _ in hand_overs}
     tested: Dict[str, list] = {}        # flag -> the conditions that test it, first one first
-    for node in _profiling_conditions(ctx):
-        for sub in _truth_tested(node):
-            if isinstance(sub, ast.Attribute) and sub.attr in risky:
-                if risky[sub.attr].kind == "absl" and id(node) not in guards:
-                    continue            # a string given to a bool switch is NPP010's, not a truth test
-                tested.setdefault(sub.attr, []).append(node)
+    for node, sub in conditions:
+        if sub.attr in risky:
+            if risky[sub.attr].kind == "absl" and id(node) not in guards:
+                continue                # a string given to a bool switch is NPP010's, not a truth test
+            tested.setdefault(sub.attr, []).append(node)
     stopped = _stopped_hand_overs(ctx, hand_overs) if tested else {}
     for dest, nodes in tested.items():
         flag = risky[dest]

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import ast
 import os
-import unicodedata
 from collections import OrderedDict, deque
 from contextlib import contextmanager
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .resolve import DENYLIST, FLAGS_OBJECTS, Resolver
+from .resolve import DENYLIST, FLAGS_OBJECTS, Resolver, may_define_flags
 from ..source import observed
 from ..source.sites import dotted
 from ..source.text import SourceText, StrValue
@@ -103,6 +102,7 @@ class Module:
         sites = self.sites
         try:
             resolver = ProjectResolver(self.src, sites, self.tree, self.path)
+            resolver.flags          # (found here, in the try: a module whose flags cannot be read offers nothing)
         except Exception:           # likewise
             self.tree = ast.Module(body=[], type_ignores=[])
             self.__dict__["sites"] = sites = collect_empty()
@@ -114,16 +114,8 @@ class Module:
 
     @cached_property
     def may_define_flags(self) -> bool:
-        """False when no call of the module can be named `...DEFINE_*` or `...add_argument` (the flag
-        definitions _collect_flags reads): call names are identifiers, so one of those words is in the
-        text, or in its NFKC form, which is how Python reads identifiers that are not ASCII."""
-        text = self.src.text
-        if "DEFINE_" in text or "add_argument" in text:
-            return True
-        if text.isascii():
-            return False
-        folded = unicodedata.normalize("NFKC", text)
-        return "DEFINE_" in folded or "add_argument" in folded
+        """False when no call of the module can be named `...DEFINE_*` or `...add_argument` (resolve.may_define_flags)."""
+        return may_define_flags(self.src.text)
 
 
 def collect_empty():
