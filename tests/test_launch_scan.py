@@ -1275,3 +1275,58 @@ def test_a_head_by_value_is_searched_in_time_that_grows_with_the_text():
     short = "x=" + "a!a=" * ((_LONG_LINE - 2) // 4)
     assert len(short) <= _LONG_LINE and _calls_by_value(short) is False
     assert _calls_by_value(short + "a!a=") is True
+
+
+# ---------------------------------------------------------------- review13: launchers the scan settled while their walk
+# found something (each case failed at 280cd7a: settled, or not walked at all by checks/shell_scan.py)
+
+# tools/t.py's setup switches profiling on by `--trace` (default "True"): `--trace=False` passed to it is NPP205
+TRACED = (EXAMPLE_SCRIPT.replace('"--data_path", default=""', '"--trace", default="True"')
+          .replace("if args.profiling:", "if args.trace:"))
+
+
+def _walk_finds(path, text, code):
+    """The walk of every launcher finds `code` on this launcher, and check finds the same."""
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert code in {f.code for f in slow[0]}, slow
+    assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, why", [
+    # the walk joins a word's parts with the values it knows (shell/expand.py), bash too: each starts tools/t.py
+    ("X=../tools/t.p\npython3 ${X}y --trace=False\n", "a computed name (}y)"),
+    ("E=\npython3 ../tools/t.p${E}y --trace=False\n", "a computed name (.p$)"),
+    ("X=../tools/t.\npython3 $X\"py\" --trace=False\n", 'a computed name ($X"py)'),
+    ("X=../tools/t.\npython3 ${X}'py' --trace=False\n", "a computed name (}'py)"),
+    ("X=../tools/t.\npython3 $X\\py --trace=False\n", "a computed name ($X\\py)"),
+    ("python3 $(echo ../tools/t.p)y --trace=False\n", "a computed name ()y)"),
+    ("python3 `echo ../tools/t.p`y --trace=False\n", "a computed name (.p`)"),
+    ("X=../tools/t.pz\npython3 ${X%z}y --trace=False\n", "a computed name (}y)"),
+    ("S=../tools/t.p\nS+=y\npython3 $S --trace=False\n", "a computed name (=y)"),
+    ("A=../tools/t.p\nB=y\npython3 $A$B --trace=False\n", "a computed name (=y)"),
+    ("X=../tools/t.pz\nY=zy\npython3 ${X%z}${Y#z} --trace=False\n", "a computed name (${X%z}$)"),
+    ("python3 ../tools/t.p\\\ny --trace=False\n", "a computed name (\\\ny)"),
+    ("f() { python3 ../tools/t$1 --trace=False; }\nf .py\n", "a computed name ($1)"),
+    ("f() { python3 $1y --trace=False; }\nf ../tools/t.p\n", "a computed name ($1y)"),
+    ("f() { python3 \"$1\"y --trace=False; }\nf ../tools/t.p\n", 'a computed name ($1"y)'),
+    ("f() { python3 $1$2 --trace=False; }\nf ../tools/t.p y\n", "a computed name ($1$)"),
+    # `-m` in quotes or from a value: bash removes the quotes, `$F` gives `-m`
+    ("cd ..\nF=-m\npython3 $F tools.t --trace=False\n", "a `-m` module not named here (-m)"),
+    ("cd ..\npython3 \"-m\" tools.t --trace=False\n", 'a `-m` module not named here (-m")'),
+    ("cd ..\npython3 '-m' tools.t --trace=False\n", "a `-m` module not named here (-m')"),
+    ("PY=\"python3 -m\"\ncd ..\n$PY tools.t --trace=False\n", 'a `-m` module not named here (-m")'),
+    ("f() { cd ..; python3 $1 tools.t --trace=False; }\nf -m\n", "a `-m` module not named here (-m)"),
+    ("cd ..\nM=m\npython3 -$M tools.t --trace=False\n", "a computed name (-$)"),
+    ("cd ..\npython3 -\\\nm tools.t --trace=False\n", "a computed name (\\\nm)"),
+])
+def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
+    """No `.py`, `.sh` or `-m` is written out whole, yet the walk starts tools/t.py (NPP205): a launcher with one of
+    these shapes (checks/shell_scan.JOINED) is walked."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "t.py").write_text(TRACED)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text)
+    assert why_walked(text, str(path)) == why
+    _walk_finds(path, text, "NPP205")

@@ -32,11 +32,30 @@ from ..source.files import ReadError, read_text
 # word character). Each is searched alone, led by its own characters: as one alternation they were tried at every
 # character (`\.py|\.sh|...`: 17 M, `(?:source|function)\b|...`: 61 M over the 148 launchers of the issue's tree the
 # scan reads, against about 2 M a search led by a character costs); any match of the alternation is one of them
-_MAY_START = (re.compile(r"\.(?:py|sh|[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
+# a script's or shell script's name, or `-m`, that the walk makes by joining what it reads (shell/expand.py expands each
+# word with the values it knows; bash joins a word's quoted parts and `\`-newlines), with no `.py`, `.sh` or `-m` written
+# out (engine/launch_scan.py reads each as a computed name: the launcher is walked)
+JOINED = (
+    # the rest of an extension right after an expansion: `${X}y`, `$X"py"`, `$(echo x.p)y`, `$1y`, `${0%sh}"py"`
+    re.compile(r"""(?:[}`)]|\$\d|\$\w+(?=["'\\]))(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),
+    # a value that is the rest of one: `S+=y`, `B=py` (`$A$B`)
+    re.compile(r"""=["']?[ps]?["']?[yh]["']?(?=[\s;&|)]|$)""", re.M),
+    # a positional parameter joined to text or to another expansion: `t$1`, `$1$2` (a call's words `.py`, `t.p y`)
+    # (a positional parameter that ends its word after text: `fold$1.txt`, `print$7}` are none)
+    re.compile(r"""\$(?:(?<=[\w.}]\$)|(?<=[\w.}]["']\$))(?:\d|\{\d+\})(?=["']*(?:[\s;&|)<>]|$))|\$\{?\d\}?["']?\$"""),
+    # a value cut by a pattern joined to another expansion: `${X%z}${Y#z}` (a pattern with no blank, `$` or `}`;
+    # not `` `echo ${p#*=}` ``, the backtick that closes it)
+    re.compile(r"""\$\{\w+[#%][^}$\s]*\}["']?\$|\}["']?\$\{\w+[#%]"""),
+    # a word that goes on after a `\`-newline: `x.p\`, newline, `y` is `x.py`
+    re.compile(r"\\(?<=[^\s\\]\\)\r?\n\S"),
+    # an option made from a value: `-$M`, `-"$M"` (M=m: `-m`)
+    re.compile(r"""(?<![^\s"'=(;&|])-["'\\]*[$`]"""))
+_MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
               # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
-              re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)"""))
+              re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)""")) + JOINED
+# (`-m` written with quotes, `"-m"`, or as a value, `F=-m`, `PY="python3 -m"`: bash removes the quotes, `$F` splits)
 _WORDS = ((re.compile(r"source\b"), ""), (re.compile(r"function\b"), ""),
-          (re.compile(r"-m(?:$|[\s=])", re.M), " \t\n\r;&|(){}"),
+          (re.compile(r"-m(?:$|[\s=\"'\\])", re.M), " \t\n\r;&|(){}\"'="),
           (re.compile(r"\.(?:$|[\s;&|])", re.M), " \t\n\r;&|(){}`"))
 _COMMAND_ENDS = "\n;&|()`"
 

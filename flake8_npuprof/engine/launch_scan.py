@@ -66,7 +66,7 @@ from operator import contains
 from types import ModuleType
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
-from ..checks.shell_scan import may_have_setups as _may_have_setups, may_start
+from ..checks.shell_scan import JOINED, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
 from ..shell.words import MAX_LAUNCHER
 from ..source import observed
@@ -83,11 +83,12 @@ MAX_REGIONS = 16
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
-_COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
+_COMPUTED = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
              re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
              re.compile(r"set[ \t]+--"),
              # a quote or backslash inside a script's extension (`./x.s"h"`, `x."py"`, `x.s\h`): bash removes them
-             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]"""))
+             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]""")) + JOINED
+# (JOINED: a name joined from values, `${X}y`, `t$1`, `S+=y`, `-$M`: checks/shell_scan.py)
 # (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
 # expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
 # parentheses, as its manual says; bash 5.2: x=abcdef gives ef for `${x: -2}` and `${x:(-2)}`, abcdef for `${x:-2}`)
@@ -113,7 +114,8 @@ _PY = re.compile(r"\.py")                               # the end of a script's 
 _SH = re.compile(r"\.sh(?!\w)")
 _SOURCED = (re.compile(r"source[ \t]+(\S+)"), re.compile(r"\.[ \t]+(\S+)"))      # (as `(?:source|\.)...`: _leftmost)
 _SOURCE_HEAD = re.compile(r"(?:^|[\s;&|(){}`])(?:source|\.)[ \t]")
-_MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
+# (no module after it, group 1 None: at a line's end or before a quote, `\\` or `=`)
+_MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*)|(?=[\"'\\=\r]))", re.M)
 _FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definition, or `name()`:
 _PARENS = re.compile(r"\([ \t]*\)")
 _PARENS_AFTER = re.compile(r"[ \t]*\([ \t]*\)")
@@ -325,8 +327,13 @@ class _Text:
                 return
         for m in _MODULE.finditer(text):
             module = m.group(1)
-            if not module or not _after_boundary(text, m.start()):
-                continue                    # `python -m` alone starts nothing
+            if not _after_boundary(text, m.start()) and text[m.start() - 1] not in "\"'=":
+                continue                    # (`x-m`; not `"-m"`, `F=-m`: bash removes the quotes, `$F` gives -m)
+            if module is None:              # `f -m`, `F=-m`, `PY="python3 -m"`: the module is a word after a value
+                self.why = f"a `-m` module not named here ({text[m.start():m.end() + 1].strip()})"
+                return
+            if not module:
+                continue
             if not _NAME.fullmatch(module):
                 self.why = f"a `-m` module not named here ({module})"
                 return
