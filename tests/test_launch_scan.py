@@ -392,7 +392,8 @@ GETOPTS_CHILD = "while getopts a o\ndo\n" + "".join(f"  echo {i}\n" for i in ran
     ("echo " + SIXTY + "\nbash ./getopts.sh -" + "a" * 52 + "\npython3 ../train.py\n", BOUND),
     # the caller's arguments, a quoted word that may run on, a sourced file (its caller's arguments): _args' bound
     ("echo " + SIXTY + "\nbash ./looping.sh \"$@\"\npython3 ../train.py\n", BOUND),
-    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n", BOUND),
+    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n",
+     "a function or a file given a variable's words loops over them"),
     ("echo " + SIXTY + "\nsource ./looping.sh a\npython3 ../train.py\n", BOUND),
     # (a function may do anything with it)
     ("echo " + SIXTY + "\ns() { \"$@\"; }\ns ./looping.sh a\npython3 ../train.py\n",
@@ -1330,3 +1331,28 @@ def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     assert needs_walk(text)
     assert why_walked(text, str(path)) == why
     _walk_finds(path, text, "NPP205")
+
+
+WORDS_100 = "\n".join(" ".join(f"w{i}_{j}" for j in range(10)) for i in range(10))
+BODY_30 = "".join(f"  echo {i}\n" for i in range(30))
+
+
+@pytest.mark.parametrize("text, why", [
+    # one quoted word over ten lines: `for a in $*` in loop.sh splits it into 100 rounds of 60 commands
+    ('bash ./loop.sh "' + WORDS_100 + '"\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    # getopts takes each letter of `-aaa...`: 200 rounds of 30 commands
+    ("f() {\n  while getopts \"a\" o; do\n" + BODY_30 + "  done\n}\nf -" + "a" * 200 + "\npython3 ../train.py\n", BOUND),
+    # a CRLF file: the walk reads `for a\r` as `for a` (over the arguments: 200 rounds of 30)
+    (("f() {\nfor a\ndo\n" + BODY_30 + "done\n}\nf " + " x" * 200 + "\npython3 ../train.py\n").replace("\n", "\r\n"),
+     BOUND),
+])
+def test_a_loop_over_arguments_goes_round_as_often_as_the_walk_takes_it(project, text, why):
+    """Each of these loops goes round more often than the words of a line: the walk stops at its bound (NPP191)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "loop.sh").write_text("for a in $*; do\n" + "".join(f"  echo {i}\n" for i in range(60)) +
+                                              "done\n")
+    path = project / "test" / "run.sh"
+    path.write_bytes(text.encode())
+    assert why_walked(text, str(path)) == why
+    _walk_finds(path, text, "NPP191")

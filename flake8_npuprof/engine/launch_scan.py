@@ -132,7 +132,8 @@ _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
 _OVER_ARGS = re.compile(r"\$\{?[@*1#]|getopts")
-_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t]*(?:[;\n]|$)")    # `for x` (over the arguments), in the loop's head
+# `for x` (over the arguments), in the loop's head (`\r`: a CRLF file's, which the walk reads as a blank)
+_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t\r]*(?:[;\n]|$)")
 _NAME = re.compile(r"[\w.+-]+")
 _GLOB = re.compile(r"[\w.+*?\[\]-]+")     # `*_test.py`: the walk expands no pattern, it looks for that name
 _BRACE = re.compile(r"\s*\{")
@@ -476,6 +477,11 @@ class _Text:
             self._passes = max((len(line.split()) for line in _logical_lines(self.text)), default=0)
         return self._passes
 
+    @property
+    def longest(self) -> int:
+        """The most characters a line holds, its `\\`-newlines joined (the most letters `getopts` can take of it)."""
+        return max((len(line) for line in _logical_lines(self.text)), default=0)
+
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
         starts = [a for a, _, _, _ in self._stretches]
@@ -671,13 +677,16 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
         for i, ((name, _, _), at) in enumerate(zip(t.shells, t._shell_at)):
             if i not in reaching if reaching is not None else not any(name.endswith(f) for f in bases):
                 continue
-            if not _runs_here(t.text, at) or _EXPANSION.search(_logical_line(t.text, at)):
+            line = _logical_line(t.text, at)    # (a quote left open: its word runs on, `for a in $*` splits it)
+            if not _runs_here(t.text, at) or _EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2:
                 return None
     for t in texts.values():
         for line in _logical_lines(t.text):     # (a quote left open: the word runs on, `for a in $*` splits it)
             if (_EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2) and _names_at(line, functions):
                 return None
-    rounds = sum(t.passes for t in texts.values())
+    # (`while getopts` goes round once per letter of an option: `f -aaaa` four times, the line's characters at most)
+    getopts = any("getopts" in texts[p].text for p in looping)
+    rounds = sum(t.longest if getopts else t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
         rounds *= 1 + len(functions) + len(texts)
     return rounds + 2
