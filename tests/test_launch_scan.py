@@ -1356,3 +1356,45 @@ def test_a_loop_over_arguments_goes_round_as_often_as_the_walk_takes_it(project,
     path.write_bytes(text.encode())
     assert why_walked(text, str(path)) == why
     _walk_finds(path, text, "NPP191")
+
+
+@pytest.mark.parametrize("text, why", [
+    # env.sh goes up once each time a function sources it (its `eval "source $1"`): three folders up, to t.py
+    ('s() { eval "source $1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n', "12 levels up"),
+    # a `..` held in a value goes up at each `cd` that reads it
+    ("UP=..\ncd $UP\ncd $UP\ncd $UP\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+    ("UP=..\nu() { cd $UP; }\nu; u; u\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+    # a value cut at a `/`: a folder up for each, where no `..` or `dirname` is written
+    ("cd ${PWD%/*/*/*}\npython3 t.py --trace=False\n", "a path cut by a pattern (${PWD%/)"),
+    ("cd ${0%/*/*/*/*}\npython3 t.py --trace=False\n", "a path cut by a pattern (${0%/)"),
+    ("cd ${BASH_SOURCE%/x/y/test/run.sh}\npython3 t.py --trace=False\n", "a path cut by a pattern (${BASH_SOURCE%/)"),
+])
+def test_a_folder_up_the_count_of_levels_missed_is_walked(project, text, why):
+    """The launcher is three folders below t.py: each of these goes up there (NPP205), which the scan's count of
+    `..` and `dirname` did not see."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "x" / "y" / "test").mkdir(parents=True)
+    for folder in ("x/y/test", "x/y", "x"):
+        (project / folder / "env.sh").write_text("cd ..\n")
+    (project / "t.py").write_text(TRACED)
+    path = project / "x" / "y" / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    _walk_finds(path, text, "NPP205")
+    # (a `..` in a value read once, or only as a program's argument, is one level up as it was counted)
+    for once in ("UP=..\ncd $UP\npython3 ../train.py\n", "D=../data\npython3 ../train.py --data=$D\ncp -r $D .\n"):
+        path.write_text(once)
+        assert why_walked(once, str(path)) == ""
+
+
+def test_the_scan_s_new_patterns_take_time_that_grows_with_the_text():
+    """JOINED's and _CUT_UP's searches on long adversarial lines: no backtracking that grows as the square."""
+    from evalfiles import deadline
+    from flake8_npuprof.checks.shell_scan import may_start
+    from flake8_npuprof.engine.launch_scan import _Text
+    texts = ['}' + '"' * 200000, "${a%" * 50000, "${a[0]%" * 30000, "$" + "a" * 200000, "x" * 200000 + "\\\n",
+             "-" + "'" * 200000, "=" + "'" * 200000, "`" * 200000, "\\" * 200000 + "\n"]
+    with deadline(10, "the scan of 9 adversarial texts of 200,000 characters"):
+        for text in texts:
+            may_start(text)
+            _Text("x.sh", text)

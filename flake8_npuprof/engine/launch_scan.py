@@ -94,6 +94,9 @@ _COMPUTED = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
 # parentheses, as its manual says; bash 5.2: x=abcdef gives ef for `${x: -2}` and `${x:(-2)}`, abcdef for `${x:-2}`)
 # (`(?=(\w+))\1`: a name taken whole, as `\w+` is in any match here, since no word character can follow it; the
 # search gave it back a character at a time at every `${name}`: half of what these two searches cost)
+# a value cut at a `/` of its pattern (`${PWD%/*}`, `${0%/*/*}`, `${d%/$x}`: a folder up, which no `..` or `dirname`
+# counts) or at a pattern from a value (not `${1%/}`, a trailing `/`; the pattern read to its first `/`, `$`, `` ` ``)
+_CUT_UP = re.compile(r"\$\{[#!]?\w+(?:\[[^\]\n$]*\])?%%?[^}$`\n/]*(?:/+(?![/}])|[$`])")
 # a line that is a comment (after the line break before it: a search led by it; `^` with re.M was tried at every
 # character, 21 M of the 148 texts the issue's tree scans)
 _COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
@@ -246,6 +249,7 @@ class _Text:
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
         # the words before each `..` not counted there, a program's argument (_dots): a function's may be a `cd`'s
         self.dot_commands: List[Set[str]] = []
+        self.dot_values: List[str] = []             # the variables a counted `..` is assigned to (`UP=..`: _dots)
         self.links = "readlink" in text or "realpath" in text
         self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
         self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
@@ -263,6 +267,10 @@ class _Text:
         computed = _computed(text)
         if computed:
             self.why = f"a computed name ({computed.strip()})"
+            return
+        cut = _CUT_UP.search(text) if "%" in text else None
+        if cut:
+            self.why = f"a path cut by a pattern ({cut.group()})"
             return
         brace_body = _shell("parse").brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
@@ -459,6 +467,9 @@ class _Text:
                 if words is not None:
                     self.dot_commands.append(words | {head})
                     continue
+            assigned = _ASSIGNED_TO.match(text, start, m.start())
+            if assigned and not text.startswith(_FROM_ROOT, assigned.end() + (text[assigned.end()] in "'\"")):
+                self.dot_values.append(assigned.group(1))   # `UP=..`: each `cd $UP` goes up again (_read_once)
             n += 1
         return n
 
@@ -1250,6 +1261,8 @@ def why_walked(text: str, path: str) -> str:
         return "a function named as an option before `source`"
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
+    if any(not _read_once(name, texts, launcher, functions) for t in texts.values() for name in t.dot_values):
+        return "a `..` in a value read more than once"      # (`UP=..` counted once: `cd $UP; cd $UP` goes up twice)
     held = _held(texts, functions)
     for p, t in texts.items():          # an argument of a function: what `f /data` passes may be its `cd $1`
         passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
@@ -1538,16 +1551,22 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
     back); not those of a file it runs that names no file to run or source, out of the launcher's shell (shell:
     _same_shell's), where every place that names a file runs it there (no name is a value it may be given): its
-    scripts are its own (reported on it), and where it goes it finds nothing the scan follows."""
+    scripts are its own (reported on it), and where it goes it finds nothing the scan follows. A file a place may
+    source (_sources_none: `s ./env.sh` where `s() { eval "source $1"; }`) counts as sourced there."""
+    functions = {n for t in texts.values() for n in t.defined}
+
+    def sourced_here(p: str, sourced: bool, named) -> bool:
+        t = texts[p]
+        return sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named)
 
     def need(p: str) -> int:
         t = texts[p]
         r = own.get(p, rounds) if own else rounds
         loops = r ** (len(t.commands) // 2 - 1) * times
-        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items()
-               if not sourced and (shell is None or c in shell or texts[c].shells)]
+        named = [(c, n, sourced_here(p, sourced, places)) for c, (n, sourced, places) in edges.get(p, {}).items()]
+        ran = [need(c) for c, _, sourced in named if not sourced and (shell is None or c in shell or texts[c].shells)]
         return (weights[p][1] if weights else t.weighted(t.levels, r, times)) + max(ran, default=0) + \
-            sum(n * loops * need(c) for c, (n, sourced, _) in edges.get(p, {}).items() if sourced)
+            sum(n * loops * need(c) for c, n, sourced in named if sourced)
 
     return need(launcher)           # (_commands made sure no file is on its own chain)
 
@@ -1652,6 +1671,69 @@ def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> b
                 return False            # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
             at = text.find(name, at + 1)
     return True
+
+
+_ASSIGNED_TO = re.compile(r"([A-Za-z_]\w*)\+?=")
+# (a value that starts from the root is the same folder wherever it is read: `cur=`pwd`/..`, `D=$(cd ..; pwd)`)
+_FROM_ROOT = ("/", "~", "`", "$(", "$PWD", "${PWD}", "$HOME", "${HOME}")
+
+
+def _reads(text: str, name: str) -> List[int]:
+    """Where `$name` or `${name` stands (the name whole), found by the name."""
+    out = []
+    n = len(name)
+    k = text.find(name)
+    while k >= 0:
+        if (k and text[k - 1] == "$" or k > 1 and text[k - 2:k] == "${") and \
+                not (k + n < len(text) and _word(text[k + n])):
+            out.append(k)
+        k = text.find(name, k + 1)
+    return out
+
+
+def _read_once(name: str, texts: Dict[str, _Text], launcher: str, functions: Set[str]) -> bool:
+    """Whether a variable a `..` is assigned to (`UP=..`, counted once where it is assigned) takes the walk up at most
+    that once: of its reads, and those of the variables assigned from it (`D=$UP/x`), at most one is in a command
+    through which an argument can become a directory (_PASSES, a function, a head not written out: `cd $UP`, `f $UP`;
+    not `python3 x.py --d=$UP`, `[ -d $UP ]`), in the launcher outside any function body and loop over the arguments
+    (a sourced file may be read several times)."""
+    reads: List[Tuple[str, int]] = []
+    todo, seen = [name], {name}
+    while todo:
+        var = todo.pop()
+        for p, t in texts.items():
+            for k in _reads(t.text, var):
+                start = _word_start(t.text, k - 1)
+                head = _head_of(t.text, k)
+                if head is not None and head not in _PASSES and head not in functions:
+                    continue                # `python3 x.py --data=$UP`, `> $UP/log`: an argument, no directory
+                held = _held_by(t.text, start - (start > 0 and t.text[start - 1] in "'\""))
+                if held is None:
+                    reads.append((p, k))
+                elif held in seen:
+                    return False            # (`X=$X/..`: as often as it runs)
+                else:
+                    seen.add(held)
+                    todo.append(held)
+    return len(reads) <= 1 and all(p == launcher and texts[p].where(k) == (0, -1) for p, k in reads)
+
+
+_KEYWORDS = {"if", "then", "elif", "else", "do", "while", "until", "!", "time", "{"}
+
+
+def _head_of(text: str, at: int) -> Optional[str]:
+    """The first word of the simple command that holds text[at] as the shell's lexer reads its line (after keywords),
+    when it is written out and text[at] is not in it nor in an assignment before it; None otherwise."""
+    lexed_commands = _shell("parse").lexed_commands
+    line = _line_start(text, at)
+    for words, _, _ in lexed_commands(text, line, _line_end(text, at)):
+        if not words or words[0][0] > at or words[-1][1] <= at:
+            continue
+        heads = [text[a:b] for a, b in words if b <= at]
+        while heads and (heads[0] in _KEYWORDS or _ASSIGNED_TO.match(heads[0])):
+            heads.pop(0)
+        return heads[0] if heads and (_PLAIN_WORD.fullmatch(heads[0]) or heads[0] in ("[", "[[")) else None
+    return None
 
 
 def _word_start(text: str, at: int) -> int:
