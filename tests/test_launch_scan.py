@@ -1333,6 +1333,21 @@ def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     _walk_finds(path, text, "NPP205")
 
 
+@pytest.mark.parametrize("before", ["X='`'\n", "echo '`'; ", 'X="\\`"\n', "echo x # `\n", "cat <<EOF\n`\nEOF\n"])
+def test_a_backtick_the_count_cannot_pair_leaves_a_later_printed_path_to_the_walk(project, tmp_path, before):
+    """A backtick in single quotes, after `\\`, in a comment or a here-document opens nothing: the count of backticks
+    before `` `echo /elsewhere` `` was even, and /elsewhere taken for echo's argument outside a substitution (its
+    output is D, where the walk starts elsewhere/t.py)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "t.py").write_text(TRACED)
+    path = project / "test" / "run.sh"
+    text = f"{before}D=`echo {tmp_path / 'elsewhere'}`\ncd $D\npython3 t.py --trace=False\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == f"an absolute path that is there ({tmp_path / 'elsewhere'})"
+    _walk_finds(path, text, "NPP205")
+
+
 WORDS_100 = "\n".join(" ".join(f"w{i}_{j}" for j in range(10)) for i in range(10))
 BODY_30 = "".join(f"  echo {i}\n" for i in range(30))
 

@@ -1021,13 +1021,44 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
 
 def _in_substitution(text: str, at: int) -> bool:
     """Whether text[at] may be inside a command substitution: a `(` before it not closed there (a `$(`, or a subshell;
-    not an arithmetic `$((`), or an odd number of backticks before it."""
+    not an arithmetic `$((`), or an odd number of backticks before it, or any after a backtick the count cannot pair
+    (_loose_backtick)."""
     positions, innermost = _parens(text)
     k = bisect.bisect_left(positions, at) - 1
     opened = innermost[k] if k >= 0 else -1
     if opened >= 0:                 # (not `$((`: arithmetic, where a `/` divides)
         return text[opened - 1:opened + 2].count("(") < 2
-    return text.count("`", 0, at) % 2 == 1
+    n = text.count("`", 0, at)
+    return n % 2 == 1 or n > 0 and _loose_backtick(text) < at
+
+
+def _loose_backtick(text: str) -> int:
+    """Where the first line starts that holds a backtick that may neither open nor close a substitution: one in single
+    quotes (`X='`'`), after a `\\` or in a comment (a line with a backtick and a `'`, `\\`` or `#`), or in a
+    here-document (after a `<<`); from there on, the backticks' count says nothing (len(text): no such line)."""
+    kept = _loose[0]
+    if kept[0] is text:
+        return kept[1]
+    found = len(text)
+    here = text.find("<<")
+    k = text.find("`")
+    while 0 <= k < found:
+        start = text.rfind("\n", 0, k) + 1
+        end = text.find("\n", k)
+        end = len(text) if end < 0 else end
+        if here >= 0 and here < end:
+            found = min(found, text.rfind("\n", 0, here) + 1)
+            break
+        line = text[start:end]
+        if "'" in line or "#" in line or "\\`" in line:
+            found = start
+            break
+        k = text.find("`", end)
+    _loose[0] = (text, found)
+    return found
+
+
+_loose: List[Tuple[Optional[str], int]] = [(None, 0)]      # (the text last asked, its answer): one slot, swapped whole
 
 
 def _parens(text: str) -> Tuple[List[int], List[int]]:
