@@ -472,6 +472,9 @@ TEN_BY_VALUE = "; ".join(["$c"] * 10)
     "source ./lib.sh\nc=f\ng() { " + TEN_BY_VALUE + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
     "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "${c}") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
     "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "eval $c") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    # a case pattern's `)` then a backtick: the walk runs what `echo $c` prints (review13; settled at 280cd7a)
+    "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "case x in x)`echo $c`;; esac") + "; }\ng; g; g; g; g; g\n"
+    "python3 ../train.py\n",
     "g() { " + TEN_BY_VALUE.replace("$c", "$1") + "; }\ng f; g f; g f; g f; g f; g f\npython3 ../train.py\n",
     "s() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\npython3 ../train.py\n",
     "source ./lib.sh\ns() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\n"
@@ -1208,6 +1211,14 @@ _BY_VALUE_PLAIN = re.compile(r"""(?P<at>^(?<!\\\n)|[;&|{!]|\)(?!`)|(?<![(=])\((?
 
 
 def _plain_calls_by_value(text):
+    for k in range(len(text) - 1):      # a backtick after a `)` that closes no `$(` (a case pattern's)
+        if text.startswith(")`", k):
+            depth, j = 0, k - 1
+            while j >= 0 and not (text[j] == "(" and depth == 0):
+                depth += {")": 1, "(": -1}.get(text[j], 0)
+                j -= 1
+            if j < 1 or text[j - 1] != "$":
+                return True
     for m in _BY_VALUE_PLAIN.finditer(text):
         at = m.start("at")
         line = text.rfind("\n", 0, at) + 1

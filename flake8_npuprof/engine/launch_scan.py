@@ -1187,9 +1187,19 @@ _LONG_LINE = 1024       # (the longest line of the zoos' 4,110 launchers: 2,202 
 def _calls_by_value(text: str) -> bool:
     """Whether a command of the text may have an expansion for its head (_BY_VALUE: at a line's start, not a
     `\\`-newline's; after an operator, a `(` not after `(` or `=`, a backtick after a blank, `=` or `(`, or one of
-    _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which joins tests, not commands)."""
+    _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which joins tests, not commands), or a
+    backtick after a `)` that closes no `$(` (a case pattern's: `` x)`echo $c`;; ``, whose output the walk runs)."""
     if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
         return True     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
+    k = text.find(")`")
+    if k >= 0:          # (_BY_VALUE leaves out `)` before a backtick: `` `echo $(pwd)` `` closes one there)
+        positions, innermost = _parens(text)
+        while k >= 0:
+            i = bisect.bisect_left(positions, k)
+            opened = innermost[i - 1] if i else -1      # (the `(` this `)` closes, or -1)
+            if opened < 1 or text[opened - 1] != "$":
+                return True
+            k = text.find(")`", k + 1)
     text = "\n" + text                  # (the text's start: a line's)
     search = _BY_VALUE.search
     m = search(text)
