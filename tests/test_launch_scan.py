@@ -1368,7 +1368,8 @@ BODY_30 = "".join(f"  echo {i}\n" for i in range(30))
     ('bash ./loop.sh "' + WORDS_100 + '"\npython3 ../train.py\n',
      "a function or a file given a variable's words loops over them"),
     # getopts takes each letter of `-aaa...`: 200 rounds of 30 commands
-    ("f() {\n  while getopts \"a\" o; do\n" + BODY_30 + "  done\n}\nf -" + "a" * 200 + "\npython3 ../train.py\n", BOUND),
+    ("f() {\n  while getopts \"a\" o; do\n" + BODY_30 + "  done\n}\nf -" + "a" * 200 + "\npython3 ../train.py\n",
+     BOUND),
     # a CRLF file: the walk reads `for a\r` as `for a` (over the arguments: 200 rounds of 30)
     (("f() {\nfor a\ndo\n" + BODY_30 + "done\n}\nf " + " x" * 200 + "\npython3 ../train.py\n").replace("\n", "\r\n"),
      BOUND),

@@ -32,9 +32,9 @@ from ..source.files import ReadError, read_text
 # word character). Each is searched alone, led by its own characters: as one alternation they were tried at every
 # character (`\.py|\.sh|...`: 17 M, `(?:source|function)\b|...`: 61 M over the 148 launchers of the issue's tree the
 # scan reads, against about 2 M a search led by a character costs); any match of the alternation is one of them
-# a script's or shell script's name, or `-m`, that the walk makes by joining what it reads (shell/expand.py expands each
-# word with the values it knows; bash joins a word's quoted parts and `\`-newlines), with no `.py`, `.sh` or `-m` written
-# out (engine/launch_scan.py reads each as a computed name: the launcher is walked)
+# a script's or shell script's name, or `-m`, that the walk makes by joining what it reads (shell/expand.py expands
+# each word with the values it knows; bash joins a word's quoted parts and `\`-newlines), with no `.py`, `.sh` or `-m`
+# written out (engine/launch_scan.py reads each as a computed name: the launcher is walked)
 JOINED = (
     # the rest of an extension right after an expansion: `${X}y`, `$X"py"`, `$(echo x.p)y`, `$1y`, `${0%sh}"py"`
     re.compile(r"""(?:[}`)]|\$\d|\$\w+(?=["'\\]))(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),

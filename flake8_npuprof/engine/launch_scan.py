@@ -23,7 +23,8 @@ where that is certain (why_walked says what is not):
 - every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`; `*_test.py` is looked for as
   written, since the walk expands no pattern; a name cut short by `${x#y}` is one of the files whose name ends
   its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
-  `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension is computed;
+  `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension or `-m` is computed
+  (nor joined from values: `${X}y`, `t$1`, `S+=y`, `F=-m`: checks/shell_scan.JOINED);
   a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
   outside a function (`$3/x.py`), or with a variable the texts set only to those (`code_dir=$1`), is not known
   to the walk, which starts no script for it; one that starts with a variable the texts set only to names
@@ -38,7 +39,8 @@ where that is certain (why_walked says what is not):
   command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
   module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
-  as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder; nor those of a file run in a new
+  as the texts write `..` or `dirname` (a `..` in a value read once; no value cut at a `/`, `${PWD%/*}`; not
+  `dirname $0`: the file's own folder; nor those of a file run in a new
   shell that names no file to run or source: where it goes, nothing the scan follows is), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
   at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
