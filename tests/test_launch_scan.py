@@ -1323,6 +1323,7 @@ def _walk_finds(path, text, code):
     ("f() { python3 $1y --trace=False; }\nf ../tools/t.p\n", "a computed name ($1y)"),
     ("f() { python3 \"$1\"y --trace=False; }\nf ../tools/t.p\n", 'a computed name ($1"y)'),
     ("f() { python3 $1$2 --trace=False; }\nf ../tools/t.p y\n", "a computed name ($1$)"),
+    ("python3 $(echo ../tools/t.p)$(echo y) --trace=False\n", "a computed name (echo y))"),
     # `-m` in quotes or from a value: bash removes the quotes, `$F` gives `-m`
     ("cd ..\nF=-m\npython3 $F tools.t --trace=False\n", "a `-m` module not named here (-m)"),
     ("cd ..\npython3 \"-m\" tools.t --trace=False\n", 'a `-m` module not named here (-m")'),
@@ -1331,6 +1332,7 @@ def _walk_finds(path, text, code):
     ("f() { cd ..; python3 $1 tools.t --trace=False; }\nf -m\n", "a `-m` module not named here (-m)"),
     ("cd ..\nM=m\npython3 -$M tools.t --trace=False\n", "a computed name (-$)"),
     ("cd ..\npython3 -\\\nm tools.t --trace=False\n", "a computed name (\\\nm)"),
+    ("cd ..\npython3 -'m' tools.t --trace=False\n", "a computed name (-'m)"),
 ])
 def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     """No `.py`, `.sh` or `-m` is written out whole, yet the walk starts tools/t.py (NPP205): a launcher with one of

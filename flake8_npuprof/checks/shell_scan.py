@@ -48,8 +48,10 @@ JOINED = (
     re.compile(r"""\$\{\w+[#%][^}$\s]*\}["']?\$|\}["']?\$\{\w+[#%]"""),
     # a word that goes on after a `\`-newline: `x.p\`, newline, `y` is `x.py`
     re.compile(r"\\(?<=[^\s\\]\\)\r?\n\S"),
-    # an option made from a value: `-$M`, `-"$M"` (M=m: `-m`)
-    re.compile(r"""(?<![^\s"'=(;&|])-["'\\]*[$`]"""))
+    # an extension's rest that a substitution prints (`$(echo x.p)$(echo y)`, shell/expand.Expander._output's commands)
+    re.compile(r"""(?:echo|basename)[ \t]+(?:[^\s;&|()`]*/)?["']?[ps]?["']?[yh]["']?[ \t]*[)`]"""),
+    # an option made from a value or quoted inside: `-$M`, `-"$M"` (M=m: `-m`), `-'m'`
+    re.compile(r"""(?<![^\s"'=(;&|])-["'\\]*[$`]|(?<![^\s"'=(;&|])-["'\\]+m(?!\w)"""))
 _MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
               # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
               re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)""")) + JOINED
