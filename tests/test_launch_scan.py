@@ -1317,7 +1317,7 @@ def _walk_finds(path, text, code):
     ("X=../tools/t.pz\npython3 ${X%z}y --trace=False\n", "a computed name (}y)"),
     ("S=../tools/t.p\nS+=y\npython3 $S --trace=False\n", "a computed name (=y)"),
     ("A=../tools/t.p\nB=y\npython3 $A$B --trace=False\n", "a computed name (=y)"),
-    ("X=../tools/t.pz\nY=zy\npython3 ${X%z}${Y#z} --trace=False\n", "a computed name (${X%z}$)"),
+    ("X=../tools/t.pz\nY=zy\npython3 ${X%z}${Y#z} --trace=False\n", "a computed name (%z}$)"),
     ("python3 ../tools/t.p\\\ny --trace=False\n", "a computed name (\\\ny)"),
     ("f() { python3 ../tools/t$1 --trace=False; }\nf .py\n", "a computed name ($1)"),
     ("f() { python3 $1y --trace=False; }\nf ../tools/t.p\n", "a computed name ($1y)"),
