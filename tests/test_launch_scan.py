@@ -1410,8 +1410,10 @@ def test_a_folder_up_the_count_of_levels_missed_is_walked(project, text, why):
     path.write_text(text)
     assert why_walked(text, str(path)) == why
     _walk_finds(path, text, "NPP205")
-    # (a `..` in a value read once, or only as a program's argument, is one level up as it was counted)
-    for once in ("UP=..\ncd $UP\npython3 ../train.py\n", "D=../data\npython3 ../train.py --data=$D\ncp -r $D .\n"):
+    # (a `..` in a value read once, or only as a program's argument, is one level up as it was counted; a `%` of no
+    # value's cut, or a cut of a trailing `/`, goes up nowhere)
+    for once in ("UP=..\ncd $UP\npython3 ../train.py\n", "D=../data\npython3 ../train.py --data=$D\ncp -r $D .\n",
+                 "echo `date +%Y%m%d-%H:%M:%S` ${1%/}\npython3 ../train.py\n"):
         path.write_text(once)
         assert why_walked(once, str(path)) == ""
 

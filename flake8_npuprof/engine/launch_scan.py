@@ -100,6 +100,7 @@ _COMPUTED = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
 # counts) or at a pattern from a value (not `${1%/}`, a trailing `/`; the pattern read to its first `/`, `$`, `` ` ``)
 # (led by the `%` after a name or index, `${PWD%`, `${a[0]%`: led by `${`, it cost as much as the other searches)
 _CUT_UP = re.compile(r"%(?<=[\w\]]%)%?[^}$`\n/]*(?:/+(?![/}])|[$`])")
+_CUT_NAME = re.compile(r"\$\{[#!]?\w+(?:\[[^\]\n$]*\])?")     # (what stands before a cut's `%`: `${PWD`, `${a[0]`)
 # a line that is a comment (after the line break before it: a search led by it; `^` with re.M was tried at every
 # character, 21 M of the 148 texts the tree scans)
 _COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
@@ -271,11 +272,11 @@ class _Text:
         if computed:
             self.why = f"a computed name ({computed.strip()})"
             return
-        cut = _CUT_UP.search(text) if "%" in text else None
-        if cut:
+        for cut in _CUT_UP.finditer(text) if "%" in text else ():
             brace = text.rfind("${", max(0, cut.start() - 80), cut.start())
-            self.why = f"a path cut by a pattern ({text[brace:cut.end()] if brace >= 0 else cut.group()})"
-            return
+            if brace >= 0 and _CUT_NAME.fullmatch(text, brace, cut.start()):     # (not `date +%Y%m%d-%H`)
+                self.why = f"a path cut by a pattern ({text[brace:cut.end()]})"
+                return
         brace_body = _shell("parse").brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
         for m in _FUNCTION.finditer(text):
