@@ -266,6 +266,7 @@ class _Text:
         self._headers: Set[int] = set()             # where the stretches that are a loop's head (to its `do`) start
         self.body_loops = False                     # a loop over the arguments in a function body (its call's)
         self._passes: Optional[int] = None
+        self._longest: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _uncommented(text)
         computed = _computed(text)
@@ -496,7 +497,9 @@ class _Text:
     @property
     def longest(self) -> int:
         """The most characters a line holds, its `\\`-newlines joined (the most letters `getopts` can take of it)."""
-        return max((len(line) for line in _logical_lines(self.text)), default=0)
+        if self._longest is None:
+            self._longest = max((len(line) for line in _logical_lines(self.text)), default=0)
+        return self._longest
 
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
@@ -1600,19 +1603,25 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     scripts are its own (reported on it), and where it goes it finds nothing the scan follows. A file a place may
     source (_sources_none: `s ./env.sh` where `s() { eval "source $1"; }`) counts as sourced there."""
     functions = {n for t in texts.values() for n in t.defined}
-
-    def sourced_here(p: str, sourced: bool, named) -> bool:
-        t = texts[p]
-        return sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in named)
+    done: Dict[str, int] = {}
 
     def need(p: str) -> int:
+        if p in done:
+            return done[p]
         t = texts[p]
         r = own.get(p, rounds) if own else rounds
         loops = r ** (len(t.commands) // 2 - 1) * times
-        named = [(c, n, sourced_here(p, sourced, places)) for c, (n, sourced, places) in edges.get(p, {}).items()]
-        ran = [need(c) for c, _, sourced in named if not sourced and (shell is None or c in shell or texts[c].shells)]
-        return (weights[p][1] if weights else t.weighted(t.levels, r, times)) + max(ran, default=0) + \
-            sum(n * loops * need(c) for c, n, sourced in named if sourced)
+        ran = by_source = 0
+        for c, (n, sourced, places) in edges.get(p, {}).items():
+            up = need(c)
+            if not up:
+                continue            # (one that goes up nowhere adds nothing: whether it is sourced is not asked)
+            if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in places):
+                by_source += n * loops * up
+            elif shell is None or c in shell or texts[c].shells:
+                ran = max(ran, up)
+        done[p] = (weights[p][1] if weights else t.weighted(t.levels, r, times)) + ran + by_source
+        return done[p]
 
     return need(launcher)           # (_commands made sure no file is on its own chain)
 
