@@ -1393,6 +1393,7 @@ def test_a_loop_over_arguments_goes_round_as_often_as_the_walk_takes_it(project,
     # a `..` held in a value goes up at each `cd` that reads it
     ("UP=..\ncd $UP\ncd $UP\ncd $UP\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
     ("UP=..\nu() { cd $UP; }\nu; u; u\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+    ("UP=$(echo ..)\ncd $UP\ncd $UP\ncd $UP\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
     # a value cut at a `/`: a folder up for each, where no `..` or `dirname` is written
     ("cd ${PWD%/*/*/*}\npython3 t.py --trace=False\n", "a path cut by a pattern (${PWD%/)"),
     ("cd ${0%/*/*/*/*}\npython3 t.py --trace=False\n", "a path cut by a pattern (${0%/)"),
@@ -1413,7 +1414,8 @@ def test_a_folder_up_the_count_of_levels_missed_is_walked(project, text, why):
     # (a `..` in a value read once, or only as a program's argument, is one level up as it was counted; a `%` of no
     # value's cut, or a cut of a trailing `/`, goes up nowhere)
     for once in ("UP=..\ncd $UP\npython3 ../train.py\n", "D=../data\npython3 ../train.py --data=$D\ncp -r $D .\n",
-                 "echo `date +%Y%m%d-%H:%M:%S` ${1%/}\npython3 ../train.py\n"):
+                 "echo `date +%Y%m%d-%H:%M:%S` ${1%/}\npython3 ../train.py\n",
+                 "D=`pwd`/..\ncd $D\ncd $D\npython3 ../train.py\n"):
         path.write_text(once)
         assert why_walked(once, str(path)) == ""
 

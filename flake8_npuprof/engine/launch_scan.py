@@ -474,8 +474,10 @@ class _Text:
                     self.dot_commands.append(words | {head})
                     continue
             assigned = _ASSIGNED_TO.match(text, start, m.start())
-            if assigned and not text.startswith(_FROM_ROOT, assigned.end() + (text[assigned.end()] in "'\"")):
-                self.dot_values.append(assigned.group(1))   # `UP=..`: each `cd $UP` goes up again (_read_once)
+            name = assigned.group(1) if assigned and not _FROM_ROOT.match(text, assigned.end()) else \
+                None if assigned else _printed_into(text, m.start())
+            if name:
+                self.dot_values.append(name)    # `UP=..`, `UP=$(echo ..)`: each `cd $UP` goes up again (_read_once)
             n += 1
         return n
 
@@ -1729,8 +1731,23 @@ def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> b
 
 
 _ASSIGNED_TO = re.compile(r"([A-Za-z_]\w*)\+?=")
-# (a value that starts from the root is the same folder wherever it is read: `cur=`pwd`/..`, `D=$(cd ..; pwd)`)
-_FROM_ROOT = ("/", "~", "`", "$(", "$PWD", "${PWD}", "$HOME", "${HOME}")
+# (a value that starts from the root is the same folder wherever it is read: `cur=`pwd`/..`, `D=$(cd ..; pwd)`,
+# `$(dirname $0)/..` (the walk's $0 is the file's whole path); not `D=$(echo ..)`, which the walk knows is `..`)
+_FROM_ROOT = re.compile(r"""["']?(?:[/~]|\$\{?(?:PWD|HOME)\b|(?:\$\(|`)[ \t]*(?:pwd|cd)\b"""
+                        r"""|(?:\$\(|`)[ \t]*dirname[ \t]+["']?\$\{?(?:0|BASH_SOURCE))""")
+
+
+def _printed_into(text: str, at: int) -> Optional[str]:
+    """The variable assigned the `$(...)` that holds text[at] (`UP=$(echo ..)`: the walk knows what echo prints), when
+    that value does not start from the root (_FROM_ROOT: `$(cd ..; pwd)`); None otherwise."""
+    positions, innermost = _parens(text)
+    k = bisect.bisect_left(positions, at) - 1
+    opened = innermost[k] if k >= 0 else -1
+    if opened < 2 or text[opened - 1] != "$" or _FROM_ROOT.match(text, opened - 1):
+        return None
+    eq = opened - 2 - (text[opened - 2] in "'\"")
+    named = _name_before(text, max(0, eq - 81), eq) if eq > 0 and text[eq] == "=" else None
+    return named[1] if named and _IDENT.fullmatch(named[1]) else None
 
 
 def _reads(text: str, name: str) -> List[int]:
