@@ -39,19 +39,19 @@ JOINED = (
     # the rest of an extension right after an expansion: `${X}y`, `$(echo x.p)y`, `` `echo x.p`y ``, `$X"py"`, `$1y`,
     # `${0%sh}"py"` (each of these searched alone, led by its own character: an alternation led by a class of them
     # was tried at every character, 22 ms over the 221 launchers of the issue's tree against 0.2 ms to 0.6 ms each)
-    re.compile(r"""\}(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),
+    # (with a `}` led by it: a value cut by a pattern joined to another expansion, `${X%z}${Y#z}`)
+    re.compile(r"""\}(?:(?:["'\\]*[ps])?["'\\]*[yh](?!\w)|["']?\$\{\w+[#%])"""),
     re.compile(r"""\)(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),
     re.compile(r"""`(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),
-    re.compile(r"""\$(?:\d|(?=(\w+))\1(?=["'\\]))(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),
+    # (with a `$` led by it: a positional parameter joined to text or to another expansion, `t$1`, `$1$2`, a call's
+    # words `.py`, `t.p y`; not one that ends its word after text, `fold$1.txt`, `print$7}`)
+    re.compile(r"""\$(?:(?:\d|(?=(\w+))\1(?=["'\\]))(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""
+               r"""|(?:(?<=[\w.}]\$)|(?<=[\w.}]["']\$))(?:\d|\{\d+\})(?=["']*(?:[\s;&|)<>]|$))|\{?\d\}?["']?\$)"""),
     # a value that is the rest of one: `S+=y`, `B=py` (`$A$B`)
     re.compile(r"""=["']?[ps]?["']?[yh]["']?(?=[\s;&|)]|$)""", re.M),
-    # a positional parameter joined to text or to another expansion: `t$1`, `$1$2` (a call's words `.py`, `t.p y`)
-    # (a positional parameter that ends its word after text: `fold$1.txt`, `print$7}` are none)
-    re.compile(r"""\$(?:(?:(?<=[\w.}]\$)|(?<=[\w.}]["']\$))(?:\d|\{\d+\})(?=["']*(?:[\s;&|)<>]|$))|\{?\d\}?["']?\$)"""),
     # a value cut by a pattern joined to another expansion: `${X%z}${Y#z}` (a pattern with no blank, `$` or `}`;
-    # not `` `echo ${p#*=}` ``, the backtick that closes it; led by the `%` or `#` after the name, or the `}`)
+    # not `` `echo ${p#*=}` ``, the backtick that closes it; led by the `%` or `#` after the name, or the `}` above)
     re.compile(r"""%(?<=[\w\]]%)[^}$\s]*\}["']?\$"""), re.compile(r"""#(?<=[\w\]]#)[^}$\s]*\}["']?\$"""),
-    re.compile(r"""\}["']?\$\{\w+[#%]"""),
     # a word that goes on after a `\`-newline: `x.p\`, newline, `y` is `x.py`
     re.compile(r"\\(?<=[^\s\\]\\)\r?\n\S"),
     # an extension's rest that a substitution prints (`$(echo x.p)$(echo y)`, shell/expand.Expander._output's commands)
