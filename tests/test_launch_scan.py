@@ -397,7 +397,8 @@ GETOPTS_CHILD = "while getopts a o\ndo\n" + "".join(f"  echo {i}\n" for i in ran
     ("echo " + SIXTY + "\nbash ./getopts.sh -" + "a" * 52 + "\npython3 ../train.py\n", BOUND),
     # the caller's arguments, a quoted word that may run on, a sourced file (its caller's arguments): _args' bound
     ("echo " + SIXTY + "\nbash ./looping.sh \"$@\"\npython3 ../train.py\n", BOUND),
-    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n", BOUND),
+    ("echo " + SIXTY + "\nbash ./looping.sh 'a\nb c'\npython3 ../train.py\n",
+     "a function or a file given a variable's words loops over them"),
     ("echo " + SIXTY + "\nsource ./looping.sh a\npython3 ../train.py\n", BOUND),
     # (a function may do anything with it)
     ("echo " + SIXTY + "\ns() { \"$@\"; }\ns ./looping.sh a\npython3 ../train.py\n",
@@ -476,6 +477,9 @@ TEN_BY_VALUE = "; ".join(["$c"] * 10)
     "source ./lib.sh\nc=f\ng() { " + TEN_BY_VALUE + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
     "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "${c}") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
     "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "eval $c") + "; }\ng; g; g; g; g; g\npython3 ../train.py\n",
+    # a case pattern's `)` then a backtick: the walk runs what `echo $c` prints (review13; settled at 280cd7a)
+    "c=f\ng() { " + TEN_BY_VALUE.replace("$c", "case x in x)`echo $c`;; esac") + "; }\ng; g; g; g; g; g\n"
+    "python3 ../train.py\n",
     "g() { " + TEN_BY_VALUE.replace("$c", "$1") + "; }\ng f; g f; g f; g f; g f; g f\npython3 ../train.py\n",
     "s() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\npython3 ../train.py\n",
     "source ./lib.sh\ns() { " + TEN_BY_VALUE.replace("$c", '"$@"') + "; }\ns f; s f; s f; s f; s f; s f\n"
@@ -1421,6 +1425,14 @@ _BY_VALUE_PLAIN = re.compile(r"""(?P<at>^(?<!\\\n)|[;&|{!]|\)(?!`)|(?<![(=])\((?
 
 
 def _plain_calls_by_value(text):
+    for k in range(len(text) - 1):      # a backtick after a `)` that closes no `$(` (a case pattern's)
+        if text.startswith(")`", k):
+            depth, j = 0, k - 1
+            while j >= 0 and not (text[j] == "(" and depth == 0):
+                depth += {")": 1, "(": -1}.get(text[j], 0)
+                j -= 1
+            if j < 1 or text[j - 1] != "$":
+                return True
     for m in _BY_VALUE_PLAIN.finditer(text):
         at = m.start("at")
         line = text.rfind("\n", 0, at) + 1
@@ -1493,3 +1505,147 @@ def test_a_head_by_value_is_searched_in_time_that_grows_with_the_text():
     short = "x=" + "a!a=" * ((_LONG_LINE - 2) // 4)
     assert len(short) <= _LONG_LINE and _calls_by_value(short) is False
     assert _calls_by_value(short + "a!a=") is True
+
+
+# ---------------------------------------------------------------- review13: launchers the scan settled while their walk
+# found something (each case failed at 280cd7a: settled, or not walked at all by checks/shell_scan.py)
+
+# tools/t.py's setup switches profiling on by `--trace` (default "True"): `--trace=False` passed to it is NPP205
+TRACED = (EXAMPLE_SCRIPT.replace('"--data_path", default=""', '"--trace", default="True"')
+          .replace("if args.profiling:", "if args.trace:"))
+
+
+def _walk_finds(path, text, code):
+    """The walk of every launcher finds `code` on this launcher, and check finds the same."""
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert code in {f.code for f in slow[0]}, slow
+    assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, why", [
+    # the walk joins a word's parts with the values it knows (shell/expand.py), bash too: each starts tools/t.py
+    ("X=../tools/t.p\npython3 ${X}y --trace=False\n", "a computed name (}y)"),
+    ("E=\npython3 ../tools/t.p${E}y --trace=False\n", "a computed name (.p$)"),
+    ("X=../tools/t.\npython3 $X\"py\" --trace=False\n", 'a computed name ($X"py)'),
+    ("X=../tools/t.\npython3 ${X}'py' --trace=False\n", "a computed name (}'py)"),
+    ("X=../tools/t.\npython3 $X\\py --trace=False\n", "a computed name ($X\\py)"),
+    ("python3 $(echo ../tools/t.p)y --trace=False\n", "a computed name ()y)"),
+    ("python3 `echo ../tools/t.p`y --trace=False\n", "a computed name (.p`)"),
+    ("X=../tools/t.pz\npython3 ${X%z}y --trace=False\n", "a computed name (}y)"),
+    ("S=../tools/t.p\nS+=y\npython3 $S --trace=False\n", "a computed name (=y)"),
+    ("A=../tools/t.p\nB=y\npython3 $A$B --trace=False\n", "a computed name (=y)"),
+    ("X=../tools/t.pz\nY=zy\npython3 ${X%z}${Y#z} --trace=False\n", "a computed name (%z}$)"),
+    ("python3 ../tools/t.p\\\ny --trace=False\n", "a computed name (\\\ny)"),
+    ("f() { python3 ../tools/t$1 --trace=False; }\nf .py\n", "a computed name ($1)"),
+    ("f() { python3 $1y --trace=False; }\nf ../tools/t.p\n", "a computed name ($1y)"),
+    ("f() { python3 \"$1\"y --trace=False; }\nf ../tools/t.p\n", 'a computed name ($1"y)'),
+    ("f() { python3 $1$2 --trace=False; }\nf ../tools/t.p y\n", "a computed name ($1$)"),
+    ("python3 $(echo ../tools/t.p)$(echo y) --trace=False\n", "a computed name (echo y))"),
+    # `-m` in quotes or from a value: bash removes the quotes, `$F` gives `-m`
+    ("cd ..\nF=-m\npython3 $F tools.t --trace=False\n", "a `-m` module not named here (-m)"),
+    ("cd ..\npython3 \"-m\" tools.t --trace=False\n", 'a `-m` module not named here (-m")'),
+    ("cd ..\npython3 '-m' tools.t --trace=False\n", "a `-m` module not named here (-m')"),
+    ("PY=\"python3 -m\"\ncd ..\n$PY tools.t --trace=False\n", 'a `-m` module not named here (-m")'),
+    ("f() { cd ..; python3 $1 tools.t --trace=False; }\nf -m\n", "a `-m` module not named here (-m)"),
+    ("cd ..\nM=m\npython3 -$M tools.t --trace=False\n", "a computed name (-$)"),
+    ("cd ..\npython3 -\\\nm tools.t --trace=False\n", "a computed name (\\\nm)"),
+    ("cd ..\npython3 -'m' tools.t --trace=False\n", "a computed name (-'m)"),
+])
+def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
+    """No `.py`, `.sh` or `-m` is written out whole, yet the walk starts tools/t.py (NPP205): a launcher with one of
+    these shapes (checks/shell_scan.JOINED) is walked."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "t.py").write_text(TRACED)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text)
+    assert why_walked(text, str(path)) == why
+    _walk_finds(path, text, "NPP205")
+
+
+@pytest.mark.parametrize("before", ["X='`'\n", "echo '`'; ", 'X="\\`"\n', "echo x # `\n", "cat <<EOF\n`\nEOF\n"])
+def test_a_backtick_the_count_cannot_pair_leaves_a_later_printed_path_to_the_walk(project, tmp_path, before):
+    """A backtick in single quotes, after `\\`, in a comment or a here-document opens nothing: the count of backticks
+    before `` `echo /elsewhere` `` was even, and /elsewhere taken for echo's argument outside a substitution (its
+    output is D, where the walk starts elsewhere/t.py)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "t.py").write_text(TRACED)
+    path = project / "test" / "run.sh"
+    text = f"{before}D=`echo {tmp_path / 'elsewhere'}`\ncd $D\npython3 t.py --trace=False\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == f"an absolute path that is there ({tmp_path / 'elsewhere'})"
+    _walk_finds(path, text, "NPP205")
+
+
+WORDS_100 = "\n".join(" ".join(f"w{i}_{j}" for j in range(10)) for i in range(10))
+BODY_30 = "".join(f"  echo {i}\n" for i in range(30))
+
+
+@pytest.mark.parametrize("text, why", [
+    # one quoted word over ten lines: `for a in $*` in loop.sh splits it into 100 rounds of 60 commands
+    ('bash ./loop.sh "' + WORDS_100 + '"\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    # getopts takes each letter of `-aaa...`: 200 rounds of 30 commands
+    ("f() {\n  while getopts \"a\" o; do\n" + BODY_30 + "  done\n}\nf -" + "a" * 200 + "\npython3 ../train.py\n",
+     BOUND),
+    # a CRLF file: the walk reads `for a\r` as `for a` (over the arguments: 200 rounds of 30)
+    (("f() {\nfor a\ndo\n" + BODY_30 + "done\n}\nf " + " x" * 200 + "\npython3 ../train.py\n").replace("\n", "\r\n"),
+     BOUND),
+])
+def test_a_loop_over_arguments_goes_round_as_often_as_the_walk_takes_it(project, text, why):
+    """Each of these loops goes round more often than the words of a line: the walk stops at its bound (NPP191)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "loop.sh").write_text("for a in $*; do\n" + "".join(f"  echo {i}\n" for i in range(60)) +
+                                              "done\n")
+    path = project / "test" / "run.sh"
+    path.write_bytes(text.encode())
+    assert why_walked(text, str(path)) == why
+    _walk_finds(path, text, "NPP191")
+
+
+@pytest.mark.parametrize("text, why", [
+    # env.sh goes up once each time a function sources it (its `eval "source $1"`): three folders up, to t.py
+    ('s() { eval "source $1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n', "12 levels up"),
+    # a `..` held in a value goes up at each `cd` that reads it
+    ("UP=..\ncd $UP\ncd $UP\ncd $UP\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+    ("UP=..\nu() { cd $UP; }\nu; u; u\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+    ("UP=$(echo ..)\ncd $UP\ncd $UP\ncd $UP\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+    # a value cut at a `/`: a folder up for each, where no `..` or `dirname` is written
+    ("cd ${PWD%/*/*/*}\npython3 t.py --trace=False\n", "a path cut by a pattern (${PWD%/)"),
+    ("cd ${0%/*/*/*/*}\npython3 t.py --trace=False\n", "a path cut by a pattern (${0%/)"),
+    ("cd ${BASH_SOURCE%/x/y/test/run.sh}\npython3 t.py --trace=False\n", "a path cut by a pattern (${BASH_SOURCE%/)"),
+])
+def test_a_folder_up_the_count_of_levels_missed_is_walked(project, text, why):
+    """The launcher is three folders below t.py: each of these goes up there (NPP205), which the scan's count of
+    `..` and `dirname` did not see."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "x" / "y" / "test").mkdir(parents=True)
+    for folder in ("x/y/test", "x/y", "x"):
+        (project / folder / "env.sh").write_text("cd ..\n")
+    (project / "t.py").write_text(TRACED)
+    path = project / "x" / "y" / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    _walk_finds(path, text, "NPP205")
+    # (a `..` in a value read once, or only as a program's argument, is one level up as it was counted; a `%` of no
+    # value's cut, or a cut of a trailing `/`, goes up nowhere)
+    for once in ("UP=..\ncd $UP\npython3 ../train.py\n", "D=../data\npython3 ../train.py --data=$D\ncp -r $D .\n",
+                 "echo `date +%Y%m%d-%H:%M:%S` ${1%/}\npython3 ../train.py\n",
+                 "D=`pwd`/..\ncd $D\ncd $D\npython3 ../train.py\n"):
+        path.write_text(once)
+        assert why_walked(once, str(path)) == ""
+
+
+def test_the_scan_s_new_patterns_take_time_that_grows_with_the_text():
+    """JOINED's and _CUT_UP's searches on long adversarial lines: no backtracking that grows as the square."""
+    from evalfiles import deadline
+    from flake8_npuprof.checks.shell_scan import may_start
+    from flake8_npuprof.engine.launch_scan import _Text
+    texts = ['}' + '"' * 200000, "${a%" * 50000, "${a[0]%" * 30000, "$" + "a" * 200000, "x" * 200000 + "\\\n",
+             "-" + "'" * 200000, "=" + "'" * 200000, "`" * 200000, "\\" * 200000 + "\n"]
+    with deadline(10, "the scan of 9 adversarial texts of 200,000 characters"):
+        for text in texts:
+            may_start(text)
+            _Text("x.sh", text)

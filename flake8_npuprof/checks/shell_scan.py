@@ -32,11 +32,40 @@ from ..source.files import ReadError, read_text
 # word character). Each is searched alone, led by its own characters: as one alternation they were tried at every
 # character (`\.py|\.sh|...`: 17 M, `(?:source|function)\b|...`: 61 M over the 148 launchers of the issue's tree the
 # scan reads, against about 2 M a search led by a character costs); any match of the alternation is one of them
-_MAY_START = (re.compile(r"\.(?:py|sh|[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
+# a script's or shell script's name, or `-m`, that the walk makes by joining what it reads (shell/expand.py expands
+# each word with the values it knows; bash joins a word's quoted parts and `\`-newlines), with no `.py`, `.sh` or `-m`
+# written out (engine/launch_scan.py reads each as a computed name: the launcher is walked)
+JOINED = (
+    # the rest of an extension right after an expansion: `${X}y`, `$(echo x.p)y`, `` `echo x.p`y ``, `$X"py"`, `$1y`,
+    # `${0%sh}"py"` (each of these searched alone, led by its own character: an alternation led by a class of them
+    # was tried at every character, 22 ms over the 221 launchers of the issue's tree against 0.2 ms to 0.6 ms each)
+    # (with a `}` led by it: a value cut by a pattern joined to another expansion, `${X%z}${Y#z}`)
+    re.compile(r"""\}(?:(?:["'\\]*[ps])?["'\\]*[yh](?!\w)|["']?\$\{\w+[#%])"""),
+    re.compile(r"""\)(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),
+    re.compile(r"""`(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""),
+    # (with a `$` led by it: a positional parameter joined to text or to another expansion, `t$1`, `$1$2`, a call's
+    # words `.py`, `t.p y`; not one that ends its word after text, `fold$1.txt`, `print$7}`)
+    re.compile(r"""\$(?:(?:\d|(?=(\w+))\1(?=["'\\]))(?:["'\\]*[ps])?["'\\]*[yh](?!\w)"""
+               r"""|(?:(?<=[\w.}]\$)|(?<=[\w.}]["']\$))(?:\d|\{\d+\})(?=["']*(?:[\s;&|)<>]|$))|\{?\d\}?["']?\$)"""),
+    # a value that is the rest of one: `S+=y`, `B=py` (`$A$B`)
+    re.compile(r"""=["']?[ps]?["']?[yh]["']?(?=[\s;&|)]|$)""", re.M),
+    # a value cut by a pattern joined to another expansion: `${X%z}${Y#z}` (a pattern with no blank, `$` or `}`;
+    # not `` `echo ${p#*=}` ``, the backtick that closes it; led by the `%` or `#` after the name, or the `}` above)
+    re.compile(r"""%(?<=[\w\]]%)[^}$\s]*\}["']?\$"""), re.compile(r"""#(?<=[\w\]]#)[^}$\s]*\}["']?\$"""),
+    # a word that goes on after a `\`-newline: `x.p\`, newline, `y` is `x.py`
+    re.compile(r"\\(?<=[^\s\\]\\)\r?\n\S"),
+    # an extension's rest that a substitution prints (`$(echo x.p)$(echo y)`, shell/expand.Expander._output's commands)
+    re.compile(r"""echo[ \t]+(?:[^\s;&|()`]*/)?["']?[ps]?["']?[yh]["']?[ \t]*[)`]"""),
+    re.compile(r"""basename[ \t]+(?:[^\s;&|()`]*/)?["']?[ps]?["']?[yh]["']?[ \t]*[)`]"""),
+    # an option made from a value or quoted inside: `-$M`, `-"$M"` (M=m: `-m`), `-'m'` (led by the `-`: a
+    # lookbehind first was tried at every character, 55 ms over those 221 launchers)
+    re.compile(r"""-(?<![^\s"'=(;&|]-)(?:["'\\]*[$`]|["'\\]+m(?!\w))"""))
+_MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
               # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
-              re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)"""))
+              re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)""")) + JOINED
+# (`-m` written with quotes, `"-m"`, or as a value, `F=-m`, `PY="python3 -m"`: bash removes the quotes, `$F` splits)
 _WORDS = ((re.compile(r"source\b"), ""), (re.compile(r"function\b"), ""),
-          (re.compile(r"-m(?:$|[\s=])", re.M), " \t\n\r;&|(){}"),
+          (re.compile(r"-m(?:$|[\s=\"'\\])", re.M), " \t\n\r;&|(){}\"'="),
           (re.compile(r"\.(?:$|[\s;&|])", re.M), " \t\n\r;&|(){}`"))
 _COMMAND_ENDS = "\n;&|()`"
 

@@ -23,7 +23,8 @@ where that is certain (why_walked says what is not):
 - every `.py` word ends in a name written out (`${dir}/train.py`, not `${name}.py`; `*_test.py` is looked for as
   written, since the walk expands no pattern; a name cut short by `${x#y}` is one of the files whose name ends
   its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
-  `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension is computed;
+  `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension or `-m` is computed
+  (nor joined from values: `${X}y`, `t$1`, `S+=y`, `F=-m`: checks/shell_scan.JOINED);
   a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
   outside a function (`$3/x.py`), or with a variable the texts set only to those (`code_dir=$1`), is not known
   to the walk, which starts no script for it; one that starts with a variable the texts set only to names
@@ -38,7 +39,8 @@ where that is certain (why_walked says what is not):
   command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
   module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
-  as the texts write `..` or `dirname` (not `dirname $0`: the file's own folder; nor those of a file run in a new
+  as the texts write `..` or `dirname` (a `..` in a value read once; no value cut at a `/`, `${PWD%/*}`; not
+  `dirname $0`: the file's own folder; nor those of a file run in a new
   shell that names no file to run or source: where it goes, nothing the scan follows is), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
   at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
@@ -68,7 +70,7 @@ from operator import contains
 from types import ModuleType
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
-from ..checks.shell_scan import may_have_setups as _may_have_setups, may_start
+from ..checks.shell_scan import JOINED, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
 from ..shell.words import MAX_LAUNCHER
 from ..source import observed
@@ -85,16 +87,22 @@ MAX_REGIONS = 16
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
-_COMPUTED = (re.compile(r"\.[$`]"), re.compile(r"\}(?:py|sh)\b"),
+_COMPUTED = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
              re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
              re.compile(r"set[ \t]+--"),
              # a quote or backslash inside a script's extension (`./x.s"h"`, `x."py"`, `x.s\h`): bash removes them
-             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]"""))
+             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]""")) + JOINED
+# (JOINED: a name joined from values, `${X}y`, `t$1`, `S+=y`, `-$M`: checks/shell_scan.py)
 # (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
 # expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
 # parentheses, as its manual says; bash 5.2: x=abcdef gives ef for `${x: -2}` and `${x:(-2)}`, abcdef for `${x:-2}`)
 # (`(?=(\w+))\1`: a name taken whole, as `\w+` is in any match here, since no word character can follow it; the
 # search gave it back a character at a time at every `${name}`: half of what these two searches cost)
+# a value cut at a `/` of its pattern (`${PWD%/*}`, `${0%/*/*}`, `${d%/$x}`: a folder up, which no `..` or `dirname`
+# counts) or at a pattern from a value (not `${1%/}`, a trailing `/`; the pattern read to its first `/`, `$`, `` ` ``)
+# (led by the `%` after a name or index, `${PWD%`, `${a[0]%`: led by `${`, it cost as much as the other searches)
+_CUT_UP = re.compile(r"%(?<=[\w\]]%)%?[^}$`\n/]*(?:/+(?![/}])|[$`])")
+_CUT_NAME = re.compile(r"\$\{[#!]?\w+(?:\[[^\]\n$]*\])?")     # (what stands before a cut's `%`: `${PWD`, `${a[0]`)
 # a line that is a comment (after the line break before it: a search led by it; `^` with re.M was tried at every
 # character, 21 M of the 148 texts the issue's tree scans)
 _COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
@@ -115,7 +123,8 @@ _PY = re.compile(r"\.py")                               # the end of a script's 
 _SH = re.compile(r"\.sh(?!\w)")
 _SOURCED = (re.compile(r"source[ \t]+(\S+)"), re.compile(r"\.[ \t]+(\S+)"))      # (as `(?:source|\.)...`: _leftmost)
 _SOURCE_HEAD = re.compile(r"(?:^|[\s;&|(){}`])(?:source|\.)[ \t]")
-_MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*))", re.M)
+# (no module after it, group 1 None: at a line's end or before a quote, `\\` or `=`)
+_MODULE = re.compile(r"-m(?:$|[ \t]+['\"]?([^\s;&|()<>`'\"]*)|(?=[\"'\\=\r]))", re.M)
 _FUNCTION = re.compile(r"function[ \t]+([\w.:-]+)")       # a function definition, or `name()`:
 _PARENS = re.compile(r"\([ \t]*\)")
 _PARENS_AFTER = re.compile(r"[ \t]*\([ \t]*\)")
@@ -132,7 +141,8 @@ _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
 _OVER_ARGS = re.compile(r"\$\{?[@*1#]|getopts")
-_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t]*(?:[;\n]|$)")    # `for x` (over the arguments), in the loop's head
+# `for x` (over the arguments), in the loop's head (`\r`: a CRLF file's, which the walk reads as a blank)
+_FOR_ALONE = re.compile(r"for[ \t]+\w+[ \t\r]*(?:[;\n]|$)")
 _NAME = re.compile(r"[\w.+-]+")
 _GLOB = re.compile(r"[\w.+*?\[\]-]+")     # `*_test.py`: the walk expands no pattern, it looks for that name
 _BRACE = re.compile(r"\s*\{")
@@ -245,6 +255,7 @@ class _Text:
         self.levels: List[int] = [0, 0]             # `..` and `dirname` (not that of the file's own path)
         # the words before each `..` not counted there, a program's argument (_dots): a function's may be a `cd`'s
         self.dot_commands: List[Set[str]] = []
+        self.dot_values: List[str] = []             # the variables a counted `..` is assigned to (`UP=..`: _dots)
         self.links = "readlink" in text or "realpath" in text
         self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
         self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
@@ -258,12 +269,18 @@ class _Text:
         self.body_loops = False                     # a loop over the arguments in a function body (its call's)
         self._passes: Optional[int] = None
         self._by_value: Optional[Tuple[Optional[List[int]]]] = None     # (_Text.by_value's answer, once asked)
+        self._longest: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _uncommented(text)
         computed = _computed(text)
         if computed:
             self.why = f"a computed name ({computed.strip()})"
             return
+        for cut in _CUT_UP.finditer(text) if "%" in text else ():
+            brace = text.rfind("${", max(0, cut.start() - 80), cut.start())
+            if brace >= 0 and _CUT_NAME.fullmatch(text, brace, cut.start()):     # (not `date +%Y%m%d-%H`)
+                self.why = f"a path cut by a pattern ({text[brace:cut.end()]})"
+                return
         brace_body = _shell("parse").brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
         for m in _FUNCTION.finditer(text):
@@ -328,7 +345,12 @@ class _Text:
                 return
         for m in _MODULE.finditer(text):
             module = m.group(1)
-            if not module or not _after_boundary(text, m.start()):
+            if not _after_boundary(text, m.start()) and text[m.start() - 1] not in "\"'=":
+                continue                    # (`x-m`; not `"-m"`, `F=-m`: bash removes the quotes, `$F` gives -m)
+            if module is None:              # `f -m`, `F=-m`, `PY="python3 -m"`: the module is a word after a value
+                self.why = f"a `-m` module not named here ({text[m.start():m.end() + 1].strip()})"
+                return
+            if not module:
                 continue                    # `python -m` alone starts nothing
             if _program_option(text, m.start()):
                 continue                    # `./utils/run_model -m $1`: an option of a program, not Python's
@@ -459,6 +481,11 @@ class _Text:
                 if words is not None:
                     self.dot_commands.append(words | {head})
                     continue
+            assigned = _ASSIGNED_TO.match(text, start, m.start())
+            name = assigned.group(1) if assigned and not _FROM_ROOT.match(text, assigned.end()) else \
+                None if assigned else _printed_into(text, m.start())
+            if name:
+                self.dot_values.append(name)    # `UP=..`, `UP=$(echo ..)`: each `cd $UP` goes up again (_read_once)
             n += 1
         return n
 
@@ -483,6 +510,13 @@ class _Text:
         if self._by_value is None:
             self._by_value = (_heads_by_value(self.text),)
         return self._by_value[0]
+
+    @property
+    def longest(self) -> int:
+        """The most characters a line holds, its `\\`-newlines joined (the most letters `getopts` can take of it)."""
+        if self._longest is None:
+            self._longest = max((len(line) for line in _logical_lines(self.text)), default=0)
+        return self._longest
 
     def in_function(self, at: int) -> bool:
         """Whether a function body holds the text at `at`."""
@@ -731,13 +765,16 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
         for i, ((name, _, _), at) in enumerate(zip(t.shells, t._shell_at)):
             if i not in reaching if reaching is not None else not any(name.endswith(f) for f in bases):
                 continue
-            if not _runs_here(t.text, at) or _EXPANSION.search(_logical_line(t.text, at)):
+            line = _logical_line(t.text, at)    # (a quote left open: its word runs on, `for a in $*` splits it)
+            if not _runs_here(t.text, at) or _EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2:
                 return None
     for t in texts.values():
         for line in _logical_lines(t.text):     # (a quote left open: the word runs on, `for a in $*` splits it)
             if (_EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2) and _names_at(line, functions):
                 return None
-    rounds = sum(t.passes for t in texts.values())
+    # (`while getopts` goes round once per letter of an option: `f -aaaa` four times, the line's characters at most)
+    getopts = any("getopts" in texts[p].text for p in looping)
+    rounds = sum(t.longest if getopts else t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
         rounds *= 1 + len(functions) + len(texts)
     return rounds + 2
@@ -1075,13 +1112,44 @@ _KEYWORDS = frozenset(("then", "do", "else", "elif", "if", "while", "until", "!"
 
 def _in_substitution(text: str, at: int) -> bool:
     """Whether text[at] may be inside a command substitution: a `(` before it not closed there (a `$(`, or a subshell;
-    not an arithmetic `$((`), or an odd number of backticks before it."""
+    not an arithmetic `$((`), or an odd number of backticks before it, or any after a backtick the count cannot pair
+    (_loose_backtick)."""
     positions, innermost = _parens(text)
     k = bisect.bisect_left(positions, at) - 1
     opened = innermost[k] if k >= 0 else -1
     if opened >= 0:                 # (not `$((`: arithmetic, where a `/` divides)
         return text[opened - 1:opened + 2].count("(") < 2
-    return text.count("`", 0, at) % 2 == 1
+    n = text.count("`", 0, at)
+    return n % 2 == 1 or n > 0 and _loose_backtick(text) < at
+
+
+def _loose_backtick(text: str) -> int:
+    """Where the first line starts that holds a backtick that may neither open nor close a substitution: one in single
+    quotes (`X='`'`), after a `\\` or in a comment (a line with a backtick and a `'`, `\\`` or `#`), or in a
+    here-document (after a `<<`); from there on, the backticks' count says nothing (len(text): no such line)."""
+    kept = _loose[0]
+    if kept[0] is text:
+        return kept[1]
+    found = len(text)
+    here = text.find("<<")
+    k = text.find("`")
+    while 0 <= k < found:
+        start = text.rfind("\n", 0, k) + 1
+        end = text.find("\n", k)
+        end = len(text) if end < 0 else end
+        if here >= 0 and here < end:
+            found = min(found, text.rfind("\n", 0, here) + 1)
+            break
+        line = text[start:end]
+        if "'" in line or "#" in line or "\\`" in line:
+            found = start
+            break
+        k = text.find("`", end)
+    _loose[0] = (text, found)
+    return found
+
+
+_loose: List[Tuple[Optional[str], int]] = [(None, 0)]      # (the text last asked, its answer): one slot, swapped whole
 
 
 def _parens(text: str) -> Tuple[List[int], List[int]]:
@@ -1222,12 +1290,24 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     """Where the commands of the text that may have an expansion for their head have it (at its `$` or backtick;
     _BY_VALUE: at a line's start, not a `\\`-newline's; after an operator, a `(` not after `(` or `=`, a backtick
     after a blank, `=` or `(`, or one of _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which
-    joins tests, not commands); None where a line is over _LONG_LINE (not known). first: the first alone."""
+    joins tests, not commands), or a backtick after a `)` that closes no `$(` (a case pattern's: `` x)`echo $c`;; ``,
+    whose output the walk runs); None where a line is over _LONG_LINE (not known). first: the first alone."""
     if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
         return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
+    out: List[int] = []
+    k = text.find(")`")
+    if k >= 0:          # (_BY_VALUE leaves out `)` before a backtick: `` `echo $(pwd)` `` closes one there)
+        positions, innermost = _parens(text)
+        while k >= 0:
+            i = bisect.bisect_left(positions, k)
+            opened = innermost[i - 1] if i else -1      # (the `(` this `)` closes, or -1)
+            if opened < 1 or text[opened - 1] != "$":
+                out.append(k + 1)
+                if first:
+                    return out
+            k = text.find(")`", k + 1)
     text = "\n" + text                  # (the text's start: a line's)
     search = _BY_VALUE_SIGN.search
-    out: List[int] = []
     m = search(text)
     while m:
         at = m.start("at")
@@ -1342,6 +1422,8 @@ def why_walked(text: str, path: str) -> str:
         return "a function named as an option before `source`"
     if any(words & functions for t in texts.values() for words in t.dot_commands):
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
+    if any(not _read_once(name, texts, launcher, functions) for t in texts.values() for name in t.dot_values):
+        return "a `..` in a value read more than once"      # (`UP=..` counted once: `cd $UP; cd $UP` goes up twice)
     held = _held(texts, functions)
     for p, t in texts.items():          # an argument of a function: what `f /data` passes may be its `cd $1`
         passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
@@ -1699,16 +1781,28 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
     back); not those of a file it runs that names no file to run or source, out of the launcher's shell (shell:
     _same_shell's), where every place that names a file runs it there (no name is a value it may be given): its
-    scripts are its own (reported on it), and where it goes it finds nothing the scan follows."""
+    scripts are its own (reported on it), and where it goes it finds nothing the scan follows. A file a place may
+    source (_sources_none: `s ./env.sh` where `s() { eval "source $1"; }`) counts as sourced there."""
+    functions = {n for t in texts.values() for n in t.defined}
+    done: Dict[str, int] = {}
 
     def need(p: str) -> int:
+        if p in done:
+            return done[p]
         t = texts[p]
         r = own.get(p, rounds) if own else rounds
         loops = r ** (len(t.commands) // 2 - 1) * times
-        ran = [need(c) for c, (_, sourced, _) in edges.get(p, {}).items()
-               if not sourced and (shell is None or c in shell or texts[c].shells)]
-        return (weights[p][1] if weights else t.weighted(t.levels, r, times)) + max(ran, default=0) + \
-            sum(n * loops * need(c) for c, (n, sourced, _) in edges.get(p, {}).items() if sourced)
+        ran = by_source = 0
+        for c, (n, sourced, places) in edges.get(p, {}).items():
+            up = need(c)
+            if not up:
+                continue            # (one that goes up nowhere adds nothing: whether it is sourced is not asked)
+            if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in places):
+                by_source += n * loops * up
+            elif shell is None or c in shell or texts[c].shells:
+                ran = max(ran, up)
+        done[p] = (weights[p][1] if weights else t.weighted(t.levels, r, times)) + ran + by_source
+        return done[p]
 
     return need(launcher)           # (_commands made sure no file is on its own chain)
 
@@ -1836,6 +1930,84 @@ def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> b
                 return False            # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
             at = text.find(name, at + 1)
     return True
+
+
+_ASSIGNED_TO = re.compile(r"([A-Za-z_]\w*)\+?=")
+# (a value that starts from the root is the same folder wherever it is read: `cur=`pwd`/..`, `D=$(cd ..; pwd)`,
+# `$(dirname $0)/..` (the walk's $0 is the file's whole path); not `D=$(echo ..)`, which the walk knows is `..`)
+_FROM_ROOT = re.compile(r"""["']?(?:[/~]|\$\{?(?:PWD|HOME)\b|(?:\$\(|`)[ \t]*(?:pwd|cd)\b"""
+                        r"""|(?:\$\(|`)[ \t]*dirname[ \t]+["']?\$\{?(?:0|BASH_SOURCE))""")
+
+
+def _printed_into(text: str, at: int) -> Optional[str]:
+    """The variable assigned the `$(...)` that holds text[at] (`UP=$(echo ..)`: the walk knows what echo prints), when
+    that value does not start from the root (_FROM_ROOT: `$(cd ..; pwd)`); None otherwise."""
+    positions, innermost = _parens(text)
+    k = bisect.bisect_left(positions, at) - 1
+    opened = innermost[k] if k >= 0 else -1
+    if opened < 2 or text[opened - 1] != "$" or _FROM_ROOT.match(text, opened - 1):
+        return None
+    eq = opened - 2 - (text[opened - 2] in "'\"")
+    named = _name_before(text, max(0, eq - 81), eq) if eq > 0 and text[eq] == "=" else None
+    return named[1] if named and _IDENT.fullmatch(named[1]) else None
+
+
+def _reads(text: str, name: str) -> List[int]:
+    """Where `$name` or `${name` stands (the name whole), found by the name."""
+    out = []
+    n = len(name)
+    k = text.find(name)
+    while k >= 0:
+        if (k and text[k - 1] == "$" or k > 1 and text[k - 2:k] == "${") and \
+                not (k + n < len(text) and _word(text[k + n])):
+            out.append(k)
+        k = text.find(name, k + 1)
+    return out
+
+
+def _read_once(name: str, texts: Dict[str, _Text], launcher: str, functions: Set[str]) -> bool:
+    """Whether a variable a `..` is assigned to (`UP=..`, counted once where it is assigned) takes the walk up at most
+    that once: of its reads, and those of the variables assigned from it (`D=$UP/x`), at most one is in a command
+    through which an argument can become a directory (_PASSES, a function, a head not written out: `cd $UP`, `f $UP`;
+    not `python3 x.py --d=$UP`, `[ -d $UP ]`), in the launcher outside any function body and loop over the arguments
+    (a sourced file may be read several times)."""
+    reads: List[Tuple[str, int]] = []
+    todo, seen = [name], {name}
+    while todo:
+        var = todo.pop()
+        for p, t in texts.items():
+            for k in _reads(t.text, var):
+                start = _word_start(t.text, k - 1)
+                head = _head_of(t.text, k)
+                if head is not None and head not in _PASSES and head not in functions:
+                    continue                # `python3 x.py --data=$UP`, `> $UP/log`: an argument, no directory
+                held = _held_by(t.text, start - (start > 0 and t.text[start - 1] in "'\""))
+                if held is None:
+                    reads.append((p, k))
+                elif held in seen:
+                    return False            # (`X=$X/..`: as often as it runs)
+                else:
+                    seen.add(held)
+                    todo.append(held)
+    return len(reads) <= 1 and all(p == launcher and texts[p].where(k) == (0, -1) for p, k in reads)
+
+
+_KEYWORDS = {"if", "then", "elif", "else", "do", "while", "until", "!", "time", "{"}
+
+
+def _head_of(text: str, at: int) -> Optional[str]:
+    """The first word of the simple command that holds text[at] as the shell's lexer reads its line (after keywords),
+    when it is written out and text[at] is not in it nor in an assignment before it; None otherwise."""
+    lexed_commands = _shell("parse").lexed_commands
+    line = _line_start(text, at)
+    for words, _, _ in lexed_commands(text, line, _line_end(text, at)):
+        if not words or words[0][0] > at or words[-1][1] <= at:
+            continue
+        heads = [text[a:b] for a, b in words if b <= at]
+        while heads and (heads[0] in _KEYWORDS or _ASSIGNED_TO.match(heads[0])):
+            heads.pop(0)
+        return heads[0] if heads and (_PLAIN_WORD.fullmatch(heads[0]) or heads[0] in ("[", "[[")) else None
+    return None
 
 
 def _word_start(text: str, at: int) -> int:
