@@ -1464,6 +1464,35 @@ def test_the_heads_by_value_are_those_of_the_plain_pattern():
     assert sum(a for _, a in answers) > 5000 and sum(not a for _, a in answers) > 5000
 
 
+def test_the_lines_searched_for_a_head_by_value_hold_every_match():
+    """_calls_by_value searches only the lines _lines_by_value gives: every match of _BY_VALUE, from any place a
+    search starts, is in one of them (a match holds no line break but its head's), and a line with none of the ends
+    it looks for (a blank or a head's character, then `"`, then `$` or `` ` ``) is not given."""
+    import random
+    from flake8_npuprof.engine.launch_scan import _BY_VALUE, _lines_by_value
+    pieces = ["\n", "\\\n", " ", "\t", ";", "&", "|", "{", "}", "!", "(", ")", "`", "$", "$x", "${x}", '"', "'", "=",
+              "x=", "a[1]=", "+=", "then ", "do ", "undo ", "elif\t", "command ", "builtin ", "[[", "]]", "x", "é"]
+    rnd = random.Random(56)
+    texts = ["\n" + "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30))) for _ in range(5000)]
+    texts += ["\necho $a\nx=1 y=2\n", "\ncd $d\n", "\nf() { :; }\npython3 x.py --lr=1 --d $D\n"]
+    found = 0
+    for text in texts:
+        lines = _lines_by_value(text)
+        assert lines == sorted(set(lines))
+        for at in range(len(text)):
+            m = _BY_VALUE.search(text, at)
+            if m:
+                found += 1
+                assert text.rfind("\n", 0, m.start() + 1) in lines, (text, at)
+    assert found > 10000
+    assert _lines_by_value("\necho $a\nx=1 y=2\n") == [] and _lines_by_value("\ncd $d\n") == []
+    assert _lines_by_value("\nf() { :; }\npython3 x.py --lr=1 --d $D\n") == [11]     # (an `=` before it: asked)
+    assert _lines_by_value("\na\n  $c\nb\nx=1\tthen \"$c\n") == [2, 9]
+    from evalfiles import deadline
+    with deadline(2, "a 64,000-character line of ends"):
+        _lines_by_value("\n" + " $" * 16000 + '"`' * 16000)
+
+
 def _plain_in_substitution(text, at):
     depth = 0
     for k in range(at - 1, -1, -1):
