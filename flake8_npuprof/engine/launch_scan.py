@@ -2038,7 +2038,7 @@ def _read_once(name: str, texts: Dict[str, _Text], launcher: str, functions: Set
     return len(reads) <= 1 and all(p == launcher and texts[p].where(k) == (0, -1) for p, k in reads)
 
 
-_KEYWORDS = {"if", "then", "elif", "else", "do", "while", "until", "!", "time", "{"}
+_LEXED_KEYWORDS = {"if", "then", "elif", "else", "do", "while", "until", "!", "time", "{"}    # (_head_of skips them)
 
 
 def _head_of(text: str, at: int) -> Optional[str]:
@@ -2050,7 +2050,7 @@ def _head_of(text: str, at: int) -> Optional[str]:
         if not words or words[0][0] > at or words[-1][1] <= at:
             continue
         heads = [text[a:b] for a, b in words if b <= at]
-        while heads and (heads[0] in _KEYWORDS or _ASSIGNED_TO.match(heads[0])):
+        while heads and (heads[0] in _LEXED_KEYWORDS or _ASSIGNED_TO.match(heads[0])):
             heads.pop(0)
         return heads[0] if heads and (_PLAIN_WORD.fullmatch(heads[0]) or heads[0] in ("[", "[[")) else None
     return None
