@@ -1678,3 +1678,19 @@ def test_the_scan_s_new_patterns_take_time_that_grows_with_the_text():
         for text in texts:
             may_start(text)
             _Text("x.sh", text)
+
+
+@pytest.mark.parametrize("word", [". ", "source ", "-m "])
+def test_a_line_over_the_bound_is_walked_at_once(project, word):
+    """The questions of a `source`, `.` or `-m` read its command back to its start: 20,000 characters of them on one
+    line took 2.8 s (60,000: 24 s); a text with a line over _LONG_LINE is left to the walk, which has its own bounds."""
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _LONG_LINE, why_walked
+    path = project / "test" / "run.sh"
+    text = "x() { :; }\n" + word * (60000 // len(word)) + "\npython3 ../train.py\n"
+    path.write_text(text)
+    with deadline(2, "a 60,000-character line of " + repr(word)):
+        assert why_walked(text, str(path)) == "a line over 1,024 characters"
+    short = "x() { :; }\n" + word * (_LONG_LINE // len(word)) + "\npython3 ../train.py\n"
+    path.write_text(short)
+    assert why_walked(short, str(path)) != "a line over 1,024 characters"

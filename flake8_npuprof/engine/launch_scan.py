@@ -272,6 +272,11 @@ class _Text:
         self._longest: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _uncommented(text)
+        if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+            # (the questions of a word below read its command back to its start: on one line of 20,000 `. ` that took
+            # 2.8 s, as the square of the line; the zoos' 4,110 launchers hold two lines over the bound, 2,202 each)
+            self.why = f"a line over {_LONG_LINE:,} characters"
+            return
         computed = _computed(text)
         if computed:
             self.why = f"a computed name ({computed.strip()})"
