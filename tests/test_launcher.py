@@ -397,7 +397,18 @@ def test_a_directory_named_by_a_loops_variable_is_not_called_the_callers(tmp_pat
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["launch"]["unknown"] == ("cannot find ../train.py: the directory the launcher runs it in is not "
                                            "known here (`cd ./device$i` at run.sh:4: $i not known here (the "
-                                           "variable of the `for` loop at run.sh:1, a value for each round))")
+                                           "variable of the `for` loop at run.sh:1: each round's value, the last "
+                                           "one after it))")
+
+
+def test_after_the_loop_its_variable_is_not_said_to_change_each_round(tmp_path):
+    # bash keeps the last round's value after the loop (bash 5.2: `for i in 0 1; do :; done; echo $i` prints 1)
+    (tmp_path / "d1").mkdir()
+    (tmp_path / "t.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("for i in 0 1; do echo $i; done\ncd ./d$i\npython3 t.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["launch"]["unknown"].endswith("$i not known here (the variable of the `for` loop at run.sh:1: "
+                                                "each round's value, the last one after it))")
 
 
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"

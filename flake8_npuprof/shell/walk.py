@@ -99,8 +99,9 @@ class Walk(Expander, Compounds):
         self.children_elsewhere: List[Tuple[str, Optional[Tuple[str, ...]], str]] = []
         self._under: Optional[Command] = None     # the msprof whose shell-script application is being walked
         self.unreaching: list = []      # ... and those it takes that reach no launch, the project aside (idem)
-        # a `for` loop's variable -> (file, line) of the loop: it has a value for each round, which the walk (reading
-        # the body once for all rounds) does not hold; said of a `cd` it makes unknown (not the caller's)
+        # a `for` loop's variable -> (file, line) of the loop: it has a value for each round (the last one after the
+        # loop, as bash keeps it), which the walk (reading the body once for all rounds) does not hold; said of a `cd`
+        # it makes unknown (not the caller's)
         self.loop_vars: Dict[str, Tuple[str, int]] = {}
         self.ignored: list = []         # ... and those given that it does not test and that change no launch (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
@@ -738,7 +739,8 @@ class Walk(Expander, Compounds):
                 if self._value(n) is None and n in self.loop_vars:
                     at_path, at_line = self.loop_vars[n]
                     parts.append(f"${n} not known here (the variable of the `for` loop at "
-                                 f"{rel_path(at_path, self.root)}:{at_line}, a value for each round)")
+                                 f"{rel_path(at_path, self.root)}:{at_line}: each round's value, "
+                                 "the last one after it)")
             for n in names:
                 # set here, from a value not known (UNet3D: a loop's `$device_index`)
                 if n not in unset and self._value(n) is not None:
