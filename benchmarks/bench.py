@@ -49,6 +49,7 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 
@@ -280,10 +281,11 @@ _LOCALE = ("LANG", "LC_ALL", "LC_CTYPE")
 _LINKS: dict = {}
 
 
-def counted_env(**extra: str) -> dict:
-    """The environment of a counted process (and of the run before it that writes the bytecode caches)."""
+def counted_env(pythonpath: Optional[str] = None, **extra: str) -> dict:
+    """The environment of a counted process (and of the run before it that writes the bytecode caches); pythonpath:
+    instead of ours."""
     env = {key: os.environ[key] for key in _LOCALE if key in os.environ}
-    folders = os.environ.get("PYTHONPATH")
+    folders = os.environ.get("PYTHONPATH") if pythonpath is None else pythonpath
     if folders:
         env["PYTHONPATH"] = os.pathsep.join(_linked(p) for p in folders.split(os.pathsep))
     env["PYTHONHASHSEED"] = "0"

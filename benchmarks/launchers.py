@@ -257,11 +257,12 @@ sys.exit(main(sys.argv[1:]))
 
 def _callgrind(argv: List[str], cwd: str, source: Optional[str] = None) -> int:
     """Instructions of one process (after one run that writes the bytecode caches), PYTHONHASHSEED=0, with the
-    flake8_npuprof of `source` (a checkout's folder; this one's by default)."""
-    env = dict(os.environ, PYTHONPATH=source or str(Path(__file__).resolve().parent.parent), PYTHONHASHSEED="0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    flake8_npuprof of `source` (a checkout's folder; this one's by default), in bench.counted_env's environment: the
+    count moves by up to a few M with the size of the environment and of PYTHONPATH (where objects land in memory)."""
+    from bench import counted_env, valgrind
+    env = counted_env(source or str(Path(__file__).resolve().parent.parent))
     subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd, env=env,
+    proc = subprocess.run([valgrind(), "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd, env=env,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
     found = re.search(r"Collected : (\d+)", proc.stderr)
     if not found:

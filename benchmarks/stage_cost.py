@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import importlib
 import operator
-import os
 import re
 import shutil
 import subprocess
@@ -58,11 +57,11 @@ def run(listfile: str, spec: str) -> None:
 
 
 def measure(listfile: str, spec: str) -> int:
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    from bench import counted_env, valgrind         # (the count moves with the environment's size: bench.py)
+    env = counted_env()
     argv = [sys.executable, __file__, "--run", listfile, spec]
     subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)        # bytecode cached
-    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--collect-atstart=no",
+    proc = subprocess.run([valgrind(), "--tool=callgrind", "--callgrind-out-file=/dev/null", "--collect-atstart=no",
                            "--toggle-collect=_operator_call", *argv], env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
     found = re.search(r"Collected : (\d+)", proc.stderr)
