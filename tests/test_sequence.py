@@ -493,6 +493,19 @@ def test_a_launcher_with_windows_line_endings_is_unknown(tmp_path, capsys):
     assert out[1] == "launch: run.sh:3 python3 train.py" and out[2].startswith("  ! run.sh has Windows line endings")
 
 
+def test_a_word_that_does_not_print_is_shown_as_bash_reads_it_back(tmp_path, capsys):
+    # `python3 train.py \` on a CRLF line: the backslash quotes the CR, so bash gives train.py one more argument, a
+    # lone CR (bash 5.2: `printf '%q' "$2"` prints $'\r'); in plain quotes it showed as `''`
+    path = _project(tmp_path, "", **{"train.py": PLAIN})
+    path.write_bytes(b"#!/bin/bash\r\npython3 train.py \\\r\n  --lr 1\r\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == "launch: run.sh:2 python3 train.py $'\\r'"
+    path.write_text("#!/bin/bash\npython3 train.py \"it's\" \"a\tb\" \"\x01\" \"\u0085\" $'\\x01'\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(path)])
+    assert capsys.readouterr().out.splitlines()[1] == \
+        "launch: run.sh:2 python3 train.py 'it'\"'\"'s' $'a\\tb' $'\\x01' $'\\u0085' '<unknown>\\x01'"
+
+
 def test_a_third_review_pass(tmp_path):
     (tmp_path / "sub").mkdir()
     # a handled subshell exit does not stop the launcher; a word `case` or `$((1<<3))` inside $( ) is no keyword

@@ -97,6 +97,20 @@ def _unknown_env(r, why: str):
                       spread=[])
 
 
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
+            "\r": "\\r", "\x1b": "\\E"}
+
+
+def _read_back(word: str) -> str:
+    """A word as a shell reads it back: quoted where needed, and as `$'...'` where it holds a character that does
+    not print (a `\\` before a CRLF line's CR makes the word `\\r`, which in plain quotes shows as `''`)."""
+    if word.replace(HOLE, "").isprintable():
+        return shlex.quote(word)
+    return "$'" + "".join(_ESCAPES.get(c) or (c if c.isprintable() or c == HOLE else f"\\x{ord(c):02x}" if ord(c) < 0x80
+                                              else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+                          for c in word) + "'"
+
+
 def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -> dict:
     """What the report says about the launch: the command line, where the environment and flags come from."""
     cmd = launch.command
@@ -105,7 +119,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
     flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN} if ls else {}
     # as a shell reads it back (an empty unquoted expansion is no word at all)
-    shown = " ".join(shlex.quote(x.text) for x in without_redirections(cmd.words) if x.text)
+    shown = " ".join(_read_back(x.text) for x in without_redirections(cmd.words) if x.text)
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
