@@ -186,11 +186,17 @@ def test_the_template_without_arguments_says_what_would_switch_profiling_on():
                                        "launcher does not pass it, and its default is False (train.py:9)")
 
 
+ENDS = ("no launch found before the launcher ends at train_full_1p.sh:25: `if [[ $data_path == \"\" ]]` "
+        "(train_full_1p.sh:23) holds in this launch; it prints `[Error] para \"data_path\" must be confing`; "
+        "--data_path=VALUE on the launcher sets what the condition reads")
+
+
 def test_the_template_without_its_required_argument_ends_before_any_launch():
-    # `if [[ $data_path == "" ]]; then exit 1`: bash starts nothing
+    # `if [[ $data_path == "" ]]; then echo ...; exit 1`: bash starts nothing; the answer says which branch ended it,
+    # what it prints there, and the launcher's option that sets what its condition reads (before: only where)
     report = _emulate(TEMPLATE, ["--profiling=True"])
     assert report["usable"] is False
-    assert report["answer"]["why"] == "no launch found before the launcher ends at train_full_1p.sh:25"
+    assert report["answer"]["why"] == ENDS
 
 
 def test_check_reports_the_dropped_option_where_the_launcher_tests_it(tmp_path):
@@ -460,9 +466,8 @@ def test_a_launcher_typed_after_sh_says_the_answer_is_bashs(capsys, monkeypatch,
             "dash (Debian's and Ubuntu's), `[[` is not a command (its test is false), `((` is not arithmetic, a "
             "`for ((` loop is a syntax error that ends the script there and `source` is not found: start it with "
             "bash train_full_1p.sh")
-    assert out.out.split("\n")[1:4] == [
-        "no launch: none found before the launcher ends at train_full_1p.sh:25",
-        "usable data: no (no launch found before the launcher ends at train_full_1p.sh:25: nothing is collected)", note]
+    assert out.out.split("\n")[1:4] == [ENDS.replace("no launch found", "no launch: none found"), f"usable data: no ({ENDS}: nothing is collected)",
+                                        note]
     code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "sh", "train_full_1p.sh", "--data_path=/d")
     assert note in out.out.split("\n")
     assert main(["emulate", "--format", "json", "--", "sh", "train_full_1p.sh", "--data_path=/d"]) == 1

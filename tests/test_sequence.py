@@ -506,6 +506,30 @@ def test_a_word_that_does_not_print_is_shown_as_bash_reads_it_back(tmp_path, cap
         "launch: run.sh:2 python3 train.py 'it'\"'\"'s' $'a\\tb' $'\\x01' $'\\u0085' '<unknown>\\x01'"
 
 
+def test_a_launcher_that_ends_first_says_which_branch_ended_it(tmp_path):
+    # bash 5.2, `bash run.sh` with no argument: each launcher below prints its line and exits before python3 runs
+    def why(body, args=()):
+        path = _project(tmp_path, "#!/bin/bash\nfor p in $*; do\n  case $p in\n    --data_path=*) data_path=${p#*=};;\n"
+                        f"  esac\ndone\n{body}python3 train.py\n", **{"train.py": PLAIN})
+        return _emulate(path, launcher_args=list(args))["answer"]["why"]
+    ends = "no launch found before the launcher ends at run.sh:"
+    # the usage line goes to stderr (`>&2`), which the user sees; the log line does not, and one more is counted
+    assert why('if [ $# -lt 2 ]; then\n  echo "x" > log.txt\n  echo "Usage: bash run.sh DATA" >&2\n  echo more\n'
+               '  exit 1\nfi\n') == (f"{ends}11: `if [ $# -lt 2 ]` (run.sh:7) holds in this launch; it prints "
+                                     "`Usage: bash run.sh DATA` and 1 more line(s)")
+    # an `elif`, and the option (a `case` pattern) that sets what its condition reads
+    assert why('data_path=""\nif [ $# -gt 3 ]; then :\nelif [[ $data_path == "" ]]; then echo "no data"; exit 2\nfi\n',
+               ["--x"]) == (f"{ends}9: `elif [[ $data_path == \"\" ]]` (run.sh:9) holds in this launch; it prints "
+                            "`no data`; --data_path=VALUE on the launcher sets what the condition reads")
+    # an `else`; ifs inside ifs, each named
+    assert why('data_path=""\nif [ -n "$data_path" ]; then :; else\n  exit 1\nfi\n') == \
+        f"{ends}9: `else` (run.sh:8) runs in this launch"
+    assert why('if [ $# -eq 1 ]; then\n if [ "$1" == "-h" ]; then\n  exit 0\n fi\nfi\n', ["-h"]) == \
+        f"{ends}9: `if [ $# -eq 1 ]` (run.sh:7), then `if [ \"$1\" == \"-h\" ]` (run.sh:8) holds in this launch"
+    # not in a branch the walk decided: where alone, as before
+    assert why("exit 1\n") == f"{ends}7"
+
+
 def test_a_third_review_pass(tmp_path):
     (tmp_path / "sub").mkdir()
     # a handled subshell exit does not stop the launcher; a word `case` or `$((1<<3))` inside $( ) is no keyword

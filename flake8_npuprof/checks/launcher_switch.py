@@ -92,6 +92,18 @@ def launcher_options(text: str) -> List[Tuple[str, str, int, int]]:
     return list(out.values())
 
 
+def options_setting(text: str) -> Dict[str, Tuple[str, str, int]]:
+    """{variable: (option, how it takes a value, where it is tested)} of the variables the branch of an option the
+    launcher's argument loop tests for assigns (`[[ $para == --data_path* ]]` then `data_path=...`); the first
+    option that sets one."""
+    out: Dict[str, Tuple[str, str, int]] = {}
+    for name, how, at, end in launcher_options(text):
+        branch = re.split(r";;|\belif\b|\bfi\b|\belse\b", text[end:end + 600], maxsplit=1)[0]
+        for variable in re.findall(r"(?<![\w$])([A-Za-z_]\w*)\+?=", branch):
+            out.setdefault(variable, (name, how, at))
+    return out
+
+
 def _valued(text: str, i: int) -> str:
     """How a `--x` matched whole takes its value, read from its branch (up to `;;`, `elif`, `fi`): `$2`, `shift 2`,
     `$OPTARG` mean a separate word."""

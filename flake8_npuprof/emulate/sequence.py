@@ -17,7 +17,9 @@ import os
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
+from ..checks.launcher_switch import options_setting
 from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
+from ..shell.parse import without_redirections
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from .environment import Environment
@@ -263,10 +265,49 @@ def _exits_first(w: Walk, target, base) -> dict:
     file, line = w.exited
     where = f"{_rel(file, w.root)}:{line}"
     report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
-    why = f"no launch found before the launcher ends at {where}"
-    launch = {"lines": [f"no launch: none found before the launcher ends at {where}"], "exits_at": where}
+    why = f"no launch found before the launcher ends at {where}{_ended_by(w)}"
+    launch = {"lines": [f"no launch: none found before the launcher ends at {where}{_ended_by(w)}"],
+              "exits_at": where}
     report.update(usable=False, exit=EXIT_PROBLEM, launch=launch, answer={"usable": False, "why": why, "decider": None})
     return report
+
+
+def _ended_by(w: Walk) -> str:
+    """What made the launcher's own shell end where it did: the decided `if` branches its exit is in, what it prints
+    there first (echo, printf: the usage or error line), and the options of the launcher that set a variable a
+    condition reads (`if [[ $data_path == "" ]]` after `--data_path*) data_path=...`); "" when it is in none."""
+    if not w.exit_branches or w.exited is None:
+        return ""
+    file, line = w.exited
+    path, at, _ = w.exit_branches[-1]
+    out = ": " + ", then ".join(f"`{b}` ({_rel(p, w.root)}:{n})" for p, n, b in w.exit_branches) + \
+        (" holds" if w.exit_branches[-1][2] != "else" else " runs") + " in this launch"
+    printed = [" ".join(x.text for x in list(without_redirections(c.words))[1:]).replace(HOLE, "<unknown>")
+               for c in w.commands if c.path == file and at <= c.line <= line and c.ranks and c.words and
+               c.words[0].text in ("echo", "printf") and not _into_file(c)]
+    if printed:
+        out += f"; it prints `{printed[0][:200]}`" + (f" and {len(printed) - 1} more line(s)" if printed[1:] else "")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            setting = options_setting(fh.read())
+    except OSError:
+        setting = {}
+    read = [v for _, _, b in w.exit_branches for v in re.findall(r"\$\{?([A-Za-z_]\w*)", b)]
+    options = list(dict.fromkeys(setting[v][0] + {"=": "=VALUE", " ": " VALUE"}.get(setting[v][1], "")
+                                 for v in read if v in setting))
+    if options:
+        out += f"; {' or '.join(options)} on the launcher sets what the condition reads"
+    return out
+
+
+def _into_file(c) -> bool:
+    """An echo whose output goes to a file (`> log`, `&>> log`), not where the user sees it (`>&2`, /dev/stderr)."""
+    words = [x.text for x in c.words[1:]]
+    return any(w in _TO_FILE and (words[k + 1] if k + 1 < len(words) else "") not in ("2", "/dev/stderr", "/dev/tty")
+               for k, w in enumerate(words))
+
+
+_TO_FILE = frozenset((">", ">>", ">|", "1>", "1>>", "1>|", "&>", "&>>", ">&", "1>&"))
 
 
 def _idle_msprof(w: Walk, target, base) -> dict:

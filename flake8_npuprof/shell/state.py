@@ -32,7 +32,7 @@ _ALL_ARGS = frozenset({'"$@"', "$@", "$*", '"${@}"', "${@}", "${*}"})     # ever
 class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
-    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds")
+    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "held")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -41,6 +41,9 @@ class _Block:
         # an `if` whose conditions are known: "take" its branch runs, "skip" it does not, "done" an earlier one ran
         self.state = state
         self.bounds: Dict[str, Optional[Setting]] = {}     # a `for ((...))` bound's parameters, as the loop began
+        # an `if` whose branch being walked was decided: (file, line, `if`/`elif` and its condition as written, or
+        # `else`) of the branch: what made an exit in it end the launcher (Walk.exit_branches)
+        self.held: Optional[Tuple[str, int, str]] = None
 
 
 class Setting(NamedTuple):

@@ -76,6 +76,8 @@ class Walk(Expander, Compounds):
         # msprof runs of a shell-script application: (application, file, line, where its shell ended first)
         self.msprof_apps: List[Tuple[str, str, int, Optional[Tuple[str, int]]]] = []
         self.exit_code = ""             # the code of the exit that ended a shell ("": not a literal one)
+        # the decided `if` branches the launcher's own exit is in, outermost first (_Block.held): why it ended there
+        self.exit_branches: List[Tuple[str, int, str]] = []
         self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
         self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
         self.crlf: List[str] = []       # the walked files written with Windows line endings
@@ -271,6 +273,8 @@ class Walk(Expander, Compounds):
                     _decidable(blocks) or self._background and _status_only(text, words[1:])) else None
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
+                if known:
+                    blocks[-1].held = (path, src.position(words[0][0])[0], "if " + text[words[1][0]:words[-1][1]])
                 words = words[1:]
             elif head in ("while", "until", "case", "select"):
                 blocks.append(_Block(head, 1, len(self.commands)))
@@ -315,6 +319,9 @@ class Walk(Expander, Compounds):
                     elif branch.state == "skip":
                         known = True if head == "else" else self._test(text, words[1:], op)
                         branch.state = "" if known is None else "take" if known else "skip"
+                        if known:
+                            branch.held = (path, src.position(words[0][0])[0],
+                                           "else" if head == "else" else "elif " + text[words[1][0]:words[-1][1]])
                 if head == "{" and isinstance(function, str) and plain and not skipping:
                     end = self._define(function, text, src, path, words[0][0])
                     function = False
@@ -401,6 +408,8 @@ class Walk(Expander, Compounds):
                         assert closed is not None       # a subshell is open
                         pending = (closed, "")
                     continue
+                if not self._chain and self.exited is None:
+                    self.exit_branches = [b.held for b in blocks if b.kind == "if" and b.held]
                 self._end(path, line, code)
                 return
             if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
