@@ -530,6 +530,31 @@ def test_a_launcher_that_ends_first_says_which_branch_ended_it(tmp_path):
     assert why("exit 1\n") == f"{ends}7"
 
 
+def test_an_and_or_list_of_tests_is_decided(tmp_path):
+    # mindspore-ai/models' launchers: `if [ $# != 2 ] && [ $# != 3 ]` (226 lines); bash 5.2 reads && and || alike,
+    # left to right, and runs the branch with no argument; before, the walk left a list undecided, and the launches
+    # in `if [ $# == 2 ]` branches below made the answer "it starts no Python script"
+    def why(cond, args):
+        path = _project(tmp_path, f"#!/bin/bash\nif {cond}\nthen\n  echo usage\n  exit 1\nfi\npython3 train.py\n",
+                        **{"train.py": PLAIN})
+        return _emulate(path, launcher_args=list(args))["answer"]["why"]
+    ends = "no launch found before the launcher ends at run.sh:5: `if {}` (run.sh:2) holds in this launch; it prints " \
+        "`usage`"
+    for cond, args in (("[ $# != 2 ] && [ $# != 3 ]", []), ("[ $# -lt 1 ] || [ \"$1\" == \"-h\" ]", ["-h"]),
+                       ("[ $# -lt 1 ] || [[ $1 == -h ]] && test -z \"\"", ["-h"]),
+                       # the second test's value is not known, and not needed
+                       ("[ $# == 0 ] || [ -n \"$UNSET\" ]", [])):
+        assert why(cond, args) == ends.format(cond), cond
+    for cond, args in (("[ $# != 2 ] && [ $# != 3 ]", ["a", "b"]), ("[ $# -lt 1 ] || [ \"$1\" == \"-h\" ]", ["x"]),
+                       ("[ $# != 2 ] && [ -n \"$UNSET\" ]", ["a", "b"])):
+        assert not why(cond, args).startswith("no launch found"), cond
+    # not known: a value the walk does not know where it counts, a command that is not a test
+    for cond in ("[ $# != 2 ] && [ -n \"$UNSET\" ]", "[ $# != 2 ] && cd /tmp"):
+        path = tmp_path / "run.sh"
+        path.write_text(f"#!/bin/bash\nif {cond}\nthen\n  exit 1\nfi\npython3 train.py\n")
+        assert _emulate(path, launcher_args=[])["launch"]["command"][:2] == ["python3", "train.py"], cond
+
+
 def test_a_third_review_pass(tmp_path):
     (tmp_path / "sub").mkdir()
     # a handled subshell exit does not stop the launcher; a word `case` or `$((1<<3))` inside $( ) is no keyword

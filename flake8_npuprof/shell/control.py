@@ -14,6 +14,10 @@ from .state import _LOOPS, _NAME, Setting, WalkState, _Block
 from .words import glob_match
 
 
+_AND_OR = ("&&", "||")
+_TEST_HEADS = ("[", "test")
+
+
 class Compounds(WalkState):
     """Walk's compounds (walk.py): they change the walk's state and walk bodies with its _statements."""
 
@@ -73,6 +77,26 @@ class Compounds(WalkState):
         if head == "test":
             return self._expr(text, spans[1:], False)
         return None
+
+    def _tests(self, text: str, spans, op: str, lexed: list, k: int) -> Optional[bool]:
+        """_test of an `if`/`elif` condition that may be an and-or list of tests (`if [ $# != 2 ] && [ $# != 3 ]`, 226
+        lines of mindspore-ai/models' launchers): the commands after lexed[k] up to the one its `; then` ends, each a
+        test of values known here or its outcome not needed (`false && x`); bash reads && and || alike, left to right.
+        None when one is another command (it may change what the branch sees) or not known where it counts."""
+        known = self._test(text, spans, op if op not in _AND_OR else ";")
+        while op in _AND_OR:
+            k += 1
+            if k >= len(lexed) or not lexed[k][0] or \
+                    not text.startswith(_TEST_HEADS, lexed[k][0][0][0], lexed[k][0][0][1]):
+                return None     # (`[[ ... ]]` is one word)
+            words, after, _ = lexed[k]
+            test = self._test(text, words, ";")
+            if op == "&&":
+                known = False if known is False or test is False else None if None in (known, test) else True
+            else:
+                known = True if known is True or test is True else None if None in (known, test) else False
+            op = after
+        return known if op in (";", "\n") else None
 
     def _expr(self, text: str, spans, double: bool) -> Optional[bool]:
         raw = [text[a:b] for a, b in spans]

@@ -207,7 +207,8 @@ class Walk(Expander, Compounds):
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
-        for words, op, at in _lexed(text, start, stop):
+        lexed = _lexed(text, start, stop)
+        for k, (words, op, at) in enumerate(lexed):
             if at < resume:
                 continue
             if self._loop or self._returned:
@@ -269,12 +270,12 @@ class Walk(Expander, Compounds):
                     resume = end
                     continue
             if head == "if":
-                known = self._test(text, words[1:], op) if not skipping and (
+                known = self._tests(text, words[1:], op, lexed, k) if not skipping and (
                     _decidable(blocks) or self._background and _status_only(text, words[1:])) else None
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
                 if known:
-                    blocks[-1].held = (path, src.position(words[0][0])[0], "if " + text[words[1][0]:words[-1][1]])
+                    blocks[-1].held = (path, src.position(words[0][0])[0], "if " + _condition(text, lexed, k))
                 words = words[1:]
             elif head in ("while", "until", "case", "select"):
                 blocks.append(_Block(head, 1, len(self.commands)))
@@ -317,11 +318,11 @@ class Walk(Expander, Compounds):
                     if branch.state == "take":
                         branch.state = "done"
                     elif branch.state == "skip":
-                        known = True if head == "else" else self._test(text, words[1:], op)
+                        known = True if head == "else" else self._tests(text, words[1:], op, lexed, k)
                         branch.state = "" if known is None else "take" if known else "skip"
                         if known:
                             branch.held = (path, src.position(words[0][0])[0],
-                                           "else" if head == "else" else "elif " + text[words[1][0]:words[-1][1]])
+                                           "else" if head == "else" else "elif " + _condition(text, lexed, k))
                 if head == "{" and isinstance(function, str) and plain and not skipping:
                     end = self._define(function, text, src, path, words[0][0])
                     function = False
@@ -890,3 +891,14 @@ def _decidable(blocks) -> bool:
     """Whether an `if` here can be decided by the values known: not inside a loop walked once for all its rounds, nor a
     function's body (walked where it is defined, with the values there)."""
     return not any(b.kind in _LOOPS or b.kind in ("function", "subshell?", "group?") for b in blocks)
+
+
+def _condition(text: str, lexed: list, k: int) -> str:
+    """The condition of the `if`/`elif` that heads lexed[k], as written: its and-or list whole (Compounds._tests)."""
+    words, op, _ = lexed[k]
+    start, end = words[1][0], words[-1][1]
+    while op in ("&&", "||") and k + 1 < len(lexed) and lexed[k + 1][0]:
+        k += 1
+        words, op, _ = lexed[k]
+        end = words[-1][1]
+    return text[start:end]
