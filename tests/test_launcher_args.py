@@ -486,8 +486,10 @@ def test_msprof_of_a_launcher_that_ends_before_its_launch_says_msprof_runs_it(ca
     # its `exit 1`): it said "<command line>: no launch: it starts no Python script or msprof run"
     code, out = _typed(capsys, monkeypatch, ZOO / "template" / "test", "msprof",
                        "--application=bash train_full_1p.sh", "--output=/tmp/p")
-    why = ("msprof at <command line>:1 runs train_full_1p.sh, which ends at train_full_1p.sh:25 before it starts one: "
-           "no training process starts under msprof")
+    # (and why it ends there, as the launcher's own answer says it: ENDS)
+    why = ("msprof at <command line>:1 runs train_full_1p.sh, which ends at train_full_1p.sh:25 before it starts one "
+           f"({ENDS.split(': ', 1)[1].replace('on the launcher', 'on train_full_1p.sh')}): no training process "
+           "starts under msprof")
     assert code == 1 and out.out.split("\n")[1:3] == [f"no launch: {why}", f"usable data: no ({why}: nothing is collected)"]
     (tmp_path / "idle.sh").write_text("echo nothing to run\n")
     (tmp_path / "run.sh").write_text("msprof --output=/tmp/p bash idle.sh\n")

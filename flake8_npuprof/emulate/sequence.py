@@ -265,23 +265,25 @@ def _exits_first(w: Walk, target, base) -> dict:
     file, line = w.exited
     where = f"{_rel(file, w.root)}:{line}"
     report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
-    why = f"no launch found before the launcher ends at {where}{_ended_by(w)}"
-    launch = {"lines": [f"no launch: none found before the launcher ends at {where}{_ended_by(w)}"],
+    ended = _ended_by(w, file, line, "the launcher")
+    why = f"no launch found before the launcher ends at {where}" + (f": {ended}" if ended else "")
+    launch = {"lines": [f"no launch: none found before the launcher ends at {where}" + (f": {ended}" if ended else "")],
               "exits_at": where}
     report.update(usable=False, exit=EXIT_PROBLEM, launch=launch, answer={"usable": False, "why": why, "decider": None})
     return report
 
 
-def _ended_by(w: Walk) -> str:
-    """What made the launcher's own shell end where it did: the decided `if` branches its exit is in, what it prints
-    there first (echo, printf: the usage or error line), and the options of the launcher that set a variable a
-    condition reads (`if [[ $data_path == "" ]]` after `--data_path*) data_path=...`); "" when it is in none."""
-    if not w.exit_branches or w.exited is None:
+def _ended_by(w: Walk, file: str, line: int, who: str) -> str:
+    """What made a shell end at file:line: the decided `if` branches its exit is in, what it prints there first (echo,
+    printf: the usage or error line), and the options of the launcher that set a variable a condition reads (`if [[
+    $data_path == "" ]]` after `--data_path*) data_path=...`, on who: the launcher, the application msprof runs); ""
+    when it is in none."""
+    branches = w.end_branches.get((file, line))
+    if not branches:
         return ""
-    file, line = w.exited
-    path, at, _ = w.exit_branches[-1]
-    out = ": " + ", then ".join(f"`{b}` ({_rel(p, w.root)}:{n})" for p, n, b in w.exit_branches) + \
-        (" holds" if w.exit_branches[-1][2] != "else" else " runs") + " in this launch"
+    path, at, _ = branches[-1]
+    out = ", then ".join(f"`{b}` ({_rel(p, w.root)}:{n})" for p, n, b in branches) + \
+        (" holds" if branches[-1][2] != "else" else " runs") + " in this launch"
     printed = [" ".join(x.text for x in list(without_redirections(c.words))[1:]).replace(HOLE, "<unknown>")
                for c in w.commands if c.path == file and at <= c.line <= line and c.ranks and c.words and
                c.words[0].text in ("echo", "printf") and not _into_file(c)]
@@ -292,11 +294,11 @@ def _ended_by(w: Walk) -> str:
             setting = options_setting(fh.read())
     except OSError:
         setting = {}
-    read = [v for _, _, b in w.exit_branches for v in re.findall(r"\$\{?([A-Za-z_]\w*)", b)]
+    read = [v for _, _, b in branches for v in re.findall(r"\$\{?([A-Za-z_]\w*)", b)]
     options = list(dict.fromkeys(setting[v][0] + {"=": "=VALUE", " ": " VALUE"}.get(setting[v][1], "")
                                  for v in read if v in setting))
     if options:
-        out += f"; {' or '.join(options)} on the launcher sets what the condition reads"
+        out += f"; {' or '.join(options)} on {who} sets what the condition reads"
     return out
 
 
@@ -315,7 +317,8 @@ def _idle_msprof(w: Walk, target, base) -> dict:
     `[ -z "$data_path" ] && exit 1` ends it first, so msprof profiles no process (not "it starts no msprof run")."""
     app, path, line, end = w.msprof_apps[0]
     where = f"{_rel(end[0], w.root)}:{end[1]}" if end else f"{_rel(path, w.root)}:{line}"
-    what = f"ends at {where} before it starts one" if end else "starts none"
+    ended = _ended_by(w, *end, os.path.basename(end[0])) if end else ""
+    what = (f"ends at {where} before it starts one" + (f" ({ended})" if ended else "")) if end else "starts none"
     why = f"msprof at {_rel(path, w.root)}:{line} runs {app}, which {what}: no training process starts under msprof"
     report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
     launch = {"lines": [f"no launch: {why}"], "exits_at": where}

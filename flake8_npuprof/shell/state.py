@@ -42,7 +42,7 @@ class _Block:
         self.state = state
         self.bounds: Dict[str, Optional[Setting]] = {}     # a `for ((...))` bound's parameters, as the loop began
         # an `if` whose branch being walked was decided: (file, line, `if`/`elif` and its condition as written, or
-        # `else`) of the branch: what made an exit in it end the launcher (Walk.exit_branches)
+        # `else`) of the branch: what made an exit in it end its shell (Walk.end_branches)
         self.held: Optional[Tuple[str, int, str]] = None
 
 

@@ -76,8 +76,8 @@ class Walk(Expander, Compounds):
         # msprof runs of a shell-script application: (application, file, line, where its shell ended first)
         self.msprof_apps: List[Tuple[str, str, int, Optional[Tuple[str, int]]]] = []
         self.exit_code = ""             # the code of the exit that ended a shell ("": not a literal one)
-        # the decided `if` branches the launcher's own exit is in, outermost first (_Block.held): why it ended there
-        self.exit_branches: List[Tuple[str, int, str]] = []
+        # the decided `if` branches a shell's exit at (file, line) is in, outermost first (_Block.held): why it ended
+        self.end_branches: Dict[Tuple[str, int], List[Tuple[str, int, str]]] = {}
         self._stop_code = ""            # the code a command that ends this shell ends it with (exec, source, child)
         self.pipefail = False           # `set -o pipefail`: a pipeline fails when any of its commands does
         self.crlf: List[str] = []       # the walked files written with Windows line endings
@@ -409,8 +409,7 @@ class Walk(Expander, Compounds):
                         assert closed is not None       # a subshell is open
                         pending = (closed, "")
                     continue
-                if not self._chain and self.exited is None:
-                    self.exit_branches = [b.held for b in blocks if b.kind == "if" and b.held]
+                self.end_branches.setdefault((path, line), [b.held for b in blocks if b.kind == "if" and b.held])
                 self._end(path, line, code)
                 return
             if op == ")" and any(b.kind.startswith("subshell") for b in blocks):
