@@ -449,9 +449,23 @@ def test_a_shell_script_that_cannot_be_read_is_unknown_not_nothing(tmp_path):
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash missing.sh 0\n')
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and report["exit"] == 1
-    assert report["launch"]["unknown"] == ("it runs the shell script missing.sh, which is not read from here (not "
-                                           "found, named by a value not known statically, outside the project, "
-                                           "nested too deep or run from itself): emulate missing.sh itself")
+    # (it said: "not found, named by a value not known statically, outside the project, nested too deep or run from
+    # itself"; the `cd` settles where it runs, and there is no such file there)
+    assert report["launch"]["unknown"] == (f"it runs the shell script missing.sh, which is not read from here (there "
+                                           f"is no missing.sh in {tmp_path}): emulate missing.sh itself")
+    (tmp_path / "run.sh").write_text('#!/bin/bash\nbash "$D/child.sh" 0\n')
+    assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["launch"]["unknown"] == (
+        "it runs the shell script <unknown>/child.sh, which is not read from here (its name holds a value not known "
+        "statically): emulate child.sh itself")
+    (tmp_path / "run.sh").write_text('#!/bin/bash\nbash /nowhere/child.sh\n')
+    assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["launch"]["unknown"] == (
+        "it runs the shell script /nowhere/child.sh, which is not read from here (there is no /nowhere/child.sh): "
+        "emulate child.sh itself")
+    # where it runs is the launcher's own folder only by assumption (no `cd`): the reasons as before, less the value
+    (tmp_path / "run.sh").write_text('#!/bin/bash\nbash missing.sh\n')
+    assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["launch"]["unknown"] == (
+        "it runs the shell script missing.sh, which is not read from here (not found, outside the project, nested too "
+        "deep or run from itself): emulate missing.sh itself")
 
 
 @pytest.mark.parametrize("bind", ['bind_core=""', 'if [ "$RANK" = 0 ]; then bind_core="taskset -c 0-23"; fi'])

@@ -145,8 +145,7 @@ def _launch_of(cmd: Command, start: str = "") -> Optional[Launch]:
                 return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown} under {wrapper}, which "
                                 f"is not followed: emulate {shown.rsplit('/', 1)[-1]} itself")
             return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
-                            "here (not found, named by a value not known statically, outside the project, nested "
-                            f"too deep or run from itself): emulate {shown.rsplit('/', 1)[-1]} itself")
+                            f"here ({_not_read(cmd, child)}): emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:
             if base in RANK_PREFIXES:
                 wrapper = base
@@ -239,6 +238,18 @@ class Opaque(NamedTuple):
     word: Word                  # its command word
     kind: str                   # unknown, eval, program, script, module, code
     script: str = ""            # the .py it is given (kind script), the module it runs (module), -c or - (code)
+
+
+def _not_read(cmd: Command, child: str) -> str:
+    """Why the walk did not read a shell script a command runs (Walk._run_child), as far as the command tells: not
+    there where it runs, or named by a value; else it is there, outside the project, too deep or running itself."""
+    if HOLE in child:
+        return "its name holds a value not known statically"
+    if len(cmd.cwd) == 1 and cmd.settled or os.path.isabs(child):
+        full = os.path.normpath(os.path.join(cmd.cwd[0] if cmd.cwd else "/", child))
+        if not isfile(full):
+            return f"there is no {full}" if os.path.isabs(child) else f"there is no {child} in {cmd.cwd[0]}"
+    return "not found, outside the project, nested too deep or run from itself"
 
 
 def opaque(cmd: Command) -> Optional[Opaque]:
