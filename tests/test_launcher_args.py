@@ -445,6 +445,23 @@ def test_a_typed_launcher_runs_in_the_current_directory_and_says_where_it_finds_
         in out.out
 
 
+def test_a_launcher_in_scripts_started_in_its_own_folder_says_it_finds_its_script_from_the_folder_above(
+        capsys, monkeypatch, tmp_path):
+    # mindspore-ai/models' Bert: `bash scripts/run_distributed_pretrain_ascend.sh` from the project's root, whose
+    # `CUR_DIR=\`pwd\`; python ${CUR_DIR}/scripts/x.py` finds nothing when started in scripts/ itself (bash 5.2: "No
+    # such file"); the hint tried only the launcher's own folder, where it already was
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "x.py").write_text("print(1)\n")
+    (tmp_path / "scripts" / "run.sh").write_text("#!/bin/bash\nCUR_DIR=`pwd`\npython ${CUR_DIR}/scripts/x.py $1\n")
+    code, out = _typed(capsys, monkeypatch, tmp_path / "scripts", "bash", "run.sh", "/d")
+    assert out.out.split("\n")[2] == (
+        f"  unknown: cannot find {tmp_path}/scripts/scripts/x.py: no such file here; started in the folder above the "
+        "launcher's (..) it runs x.py: start it from there (cd ..; bash scripts/run.sh)")
+    # from there, it is found (and no hint)
+    code, out = _typed(capsys, monkeypatch, tmp_path, "bash", "scripts/run.sh", "/d")
+    assert out.out.split("\n")[1] == f"launch: run.sh:3 python {tmp_path}/scripts/x.py /d" and "unknown" not in out.out
+
+
 def test_a_launcher_msprof_runs_from_the_projects_root_says_where_it_finds_its_script_too(capsys, monkeypatch):
     # DualGAN under msprof from the project's root: the launcher is msprof's application, walked as a child; the
     # hint re-walked only the typed command, so the answer lacked "start it from there"

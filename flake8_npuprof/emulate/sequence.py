@@ -20,6 +20,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from ..checks.launcher_switch import options_setting
 from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.parse import without_redirections
+from ..shell.state import within
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from .environment import Environment
@@ -57,7 +58,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     launcher's arguments (None: not known); text: the launcher's text when it is not a file (a command line);
     typed: its path as typed (`emulate -- bash scripts/run.sh`: its `$0`)."""
     w = Walk(path, cwd, inside, args, typed).run(text)
-    w.found_from = _found_from_own_folder(w, path, inside, args, text)
+    w.found_from = _found_from_own_folder(w, path, inside, args, text, typed)
     w.dropped = []
     w.ignored = []
     if args is not None:
@@ -157,24 +158,35 @@ def _unquoted(line: str) -> str:
     return "".join(out)
 
 
-def _found_from_own_folder(w: Walk, path: str, inside, args, text) -> dict:
+def _found_from_own_folder(w: Walk, path: str, inside, args, text, typed: Optional[str] = None) -> dict:
     """(file, line) of each launch whose script is not found where its launcher was started (--cwd, or the
     current directory of a typed command) -> (that script, found when the launcher is started in its own folder
     instead; that folder). Model-zoo launchers take their paths from `pwd` and are meant to be started in their own
     `test/`; started from the project's root, `python3 $cur_path/../train.py` names a file that is not there. The
-    same holds of a launcher a typed command runs (`msprof --application="bash test/train_full_1p.sh"`)."""
-    unfound = {(la.command.path, la.command.line) for la in steps(w) if la.unfound}
+    same holds of a launcher a typed command runs (`msprof --application="bash test/train_full_1p.sh"`). One started
+    in its own folder is tried from the folder above it: mindspore-ai/models' `scripts/` launchers are started from
+    the project's root (`bash scripts/run_distributed_pretrain_ascend.sh`, whose `pwd` must be the root)."""
+    launches = [la for la in steps(w) if la.unfound]
+    unfound = {(la.command.path, la.command.line) for la in launches}
     if not unfound:
         return {}
     found: dict = {}
-    walks = [(path, args, text)] if w.start != w.root else []
-    walks += [(full, None if given is None else list(given), None) for full, given, _ in w.children_elsewhere
-              if any(p == full for p, _ in unfound)]
-    for launcher, given, typed in walks:
-        own = Walk(launcher, None, inside, given).run(typed)
+    above = os.path.dirname(w.root)
+    # (from above, not those launches.py's _further_up already places: a relative name where no `cd` settled the
+    # folder, "give --cwd UP")
+    settled = {(la.command.path, la.command.line) for la in launches
+               if la.command.settled or os.path.isabs(la.named)}
+    walks: List[Tuple[str, Optional[list], Optional[str], Optional[str], Optional[str], set]] = \
+        [(path, args, text, None, None, unfound)] if w.start != w.root else \
+        [(path, args, text, above, os.path.relpath(w.launcher, above), settled)] \
+        if settled and above != w.root and (inside is None or within(above, inside)) else []
+    walks += [(full, None if given is None else list(given), None, None, None, unfound) for full, given, _ in
+              w.children_elsewhere if any(p == full for p, _ in unfound)]
+    for launcher, given, given_text, cwd, as_typed, wanted in walks:
+        own = Walk(launcher, cwd, inside, given, as_typed).run(given_text)
         for la in map(lambda la: _copied(own, la), steps(own)):
-            if la.script and (la.command.path, la.command.line) in unfound:
-                found.setdefault((la.command.path, la.command.line), (la.script, own.root))
+            if la.script and (la.command.path, la.command.line) in wanted:
+                found.setdefault((la.command.path, la.command.line), (la.script, own.start))
     return found
 
 
@@ -196,9 +208,13 @@ def _moved(w: Walk, launch: Launch) -> Launch:
         return launch
     script, folder = found
     there = os.path.relpath(folder, os.getcwd())
-    return launch._replace(missing=f"{launch.missing}; started in the launcher's own folder ({there}) it runs "
-                                   f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there})",
-                           found_from=folder)
+    if folder == os.path.dirname(launch.command.path):
+        return launch._replace(missing=f"{launch.missing}; started in the launcher's own folder ({there}) it runs "
+                                       f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there})",
+                               found_from=folder)
+    return launch._replace(missing=f"{launch.missing}; started in the folder above the launcher's ({there}) it runs "
+                                   f"{os.path.relpath(script, os.getcwd())}: start it from there (cd {there}; bash "
+                                   f"{os.path.relpath(launch.command.path, folder)})", found_from=folder)
 
 
 def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
