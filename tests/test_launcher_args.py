@@ -191,6 +191,23 @@ ENDS = ("no launch found before the launcher ends at train_full_1p.sh:25: `if [[
         "--data_path=VALUE on the launcher sets what the condition reads")
 
 
+def test_an_option_compared_before_the_launch_gets_a_word_it_is_compared_with(tmp_path):
+    # BertBase_Google's launchers: `if [[ $type != "bertbase" ]] && [[ $type != "bertlarge" ]]; then exit 1`. NPP015
+    # gives the other options a placeholder (so a required --data_path does not end the walk first); with the list
+    # decided, the placeholder --type=npuprof_x ended it before any launch and the finding was lost
+    shutil.copytree(ZOO / "template", tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text().replace(
+        "    elif [[ $para == --data_path* ]];then", "    elif [[ $para == --type* ]];then\n        type=`echo "
+        "${para#*=}`\n    elif [[ $para == --data_path* ]];then").replace(
+        "mkdir -p ${cur_path}/output\n", 'if [[ $type != "bertbase" ]] && [[ $type != "bertlarge" ]];then\n    exit 1\n'
+        "fi\nmkdir -p ${cur_path}/output\n")
+    launcher.write_text(text)
+    findings = check_file(text, str(launcher), Settings(target=T))
+    assert [(f.code, f.line, f.col + 1, f.message) for f in findings] == [
+        ("NPP015", 15, 22, DROPPED.replace("line 29", "line 34"))]
+
+
 def test_the_template_without_its_required_argument_ends_before_any_launch():
     # `if [[ $data_path == "" ]]; then echo ...; exit 1`: bash starts nothing; the answer says which branch ended it,
     # what it prints there, and the launcher's option that sets what its condition reads (before: only where)

@@ -139,6 +139,11 @@ def _values_tested(text: str, at: int) -> List[str]:
     return list(dict.fromkeys(w for w in words if w not in ("True", "False")))[:16]
 
 
+def _compared(text: str, at: int) -> str:
+    """A word the launcher compares the option tested at `at` with (_values_tested, past `true` and `1`), or ""."""
+    return next((w for w in _values_tested(text, at)[2:] if not w.startswith("-")), "")
+
+
 def _assigned_from(text: str, name: str) -> List[str]:
     """The variables assigned on a segment (between newlines and `;`) that names $name after the `=`, as one pattern
     over the whole text found them. It runs only on a segment that names $name, up to the last: from each `x=` with no
@@ -222,6 +227,13 @@ def dropped_switches(text: str, path: str, target, given: Optional[Sequence[str]
                     if h]
             on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
         a, b = Walk(path, cwd, args=on).run(text), None
+        if given is None and a.exited and not steps(a):
+            # a placeholder may end it (`[[ $type != "bertbase" ]] && [[ $type != "bertlarge" ]]; then exit 1`,
+            # BertBase_Google's launchers): the other options given a word their launcher compares them with
+            base = [a for other, h, at, _ in options if other != name
+                    for a in _given(other, h, _compared(text, at) or "npuprof_x") if h]
+            on, off = base + _given(name, how, "True"), base + _given(name, how, "False")
+            a = Walk(path, cwd, args=on).run(text)
         if given is None and a.stopped:
             a, b, base = _alone(text, path, cwd, name, how, a.stopped, start, end, undecided)
             if a is None:
