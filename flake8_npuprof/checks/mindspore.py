@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from typing import Dict, Optional
 
 from ..knowledge import mindspore as K
@@ -106,6 +107,53 @@ def check(ctx) -> None:
                 _schedule(ctx, names, call)
     if ENV in text:
         _environment(ctx, names)
+    if MODULE + "." in text:
+        _modules(ctx)
+
+
+def _modules(ctx) -> None:
+    """NPP364: an import of a mindspore.profiler module 2.7-2.10 do not have (older releases'
+    mindspore.profiler.profiling, where Profiler was): ModuleNotFoundError. An import a `try` guards with a handler
+    of ImportError (or wider) is the script's own fallback, and is left alone."""
+    table = K.data()["modules"]
+    have = {MODULE} | {f"{MODULE}.{name}" for name in table["names"]}
+    guarded = set()
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
+            guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    for node in ast.walk(ctx.tree):
+        if id(node) in guarded:
+            continue
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            modules = [(node.module, tuple(a.name for a in node.names))]
+        elif isinstance(node, ast.Import):
+            modules = [(a.name, ()) for a in node.names]
+        else:
+            continue
+        for module, imported in modules:
+            if module.startswith(MODULE + ".") and module not in have:
+                _missing_module(ctx, node, module, imported, table["exports"])
+
+
+def _missing_module(ctx, stmt: ast.stmt, module: str, imported, exports) -> None:
+    start, end = ctx.src.node_start(stmt), ctx.src.node_end(stmt)
+    at = re.compile(rf"(?<![\w.]){re.escape(module)}(?![\w.])").search(ctx.src.text, start, end)
+    if at is not None:
+        start, end = at.start(), at.end()
+    names = [n for n in imported if n != "*"]
+    advice = (f"import {', '.join(names)} from {MODULE}, which exports {'it' if len(names) == 1 else 'them'}"
+              if names and all(n in exports for n in names) else "")
+    ctx.report("NPP364", start, end, S.said(f"{module} is not a module of MindSpore {K.data()['releases']}",
+                                            "the import raises ModuleNotFoundError and the job stops", advice))
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any((t.id if isinstance(t, ast.Name) else t.attr) in ("ImportError", "ModuleNotFoundError", "Exception",
+                                                                 "BaseException")
+               for t in types if isinstance(t, (ast.Name, ast.Attribute)))
 
 
 def _keywords(call: ast.Call) -> Dict[str, ast.keyword]:
@@ -615,5 +663,32 @@ RULES = (
         references=(REF_GUIDE,),
         group="mindspore",
         facts=("mindspore.env.",),
+    ),
+    Rule(
+        code="NPP364",
+        name="mindspore-no-such-profiler-module",
+        summary="an import of a `mindspore.profiler` module MindSpore 2.7-2.10 do not have (older releases' "
+                "`mindspore.profiler.profiling`): ModuleNotFoundError, the job stops",
+        default=True,
+        level="error",
+        what="`from mindspore.profiler.profiling import Profiler`, `import mindspore.profiler.profiling`, or any "
+             "other `mindspore.profiler.*` module that is not among the 2.7-2.10 wheels' modules (the same 83 in "
+             "each), as scripts written for older releases import them (mindspore-ai/models' YOLOv4, YOLOX, VIT, "
+             "CycleGAN...). An import inside a `try` whose handler catches ImportError (or wider) is the script's "
+             "own fallback, and is left alone.",
+        why="MindSpore 2.7-2.10 have no `mindspore/profiler/profiling.py`: `Profiler` lives in "
+            "`mindspore/profiler/profiler.py` and the package exports it. Importing a module that is not there "
+            "raises ModuleNotFoundError: a script that imports it at the top stops before training, with or "
+            "without profiling; one that imports it under `if args.profiling:` stops when profiling is asked "
+            "for. The `Profiler(...)` call after it is never reached, so its keywords are not judged.",
+        example=_MS + "from mindspore.profiler.profiling import Profiler\n\nprof = Profiler(output_path=\"./prof\")\n",
+        fixed=_MS + "from mindspore.profiler import Profiler\n\nprof = Profiler(output_path=\"./prof\")\n",
+        fix_safety="none",
+        fix_note="No fix: the message names the module to import from when the names imported are ones "
+                 "`mindspore.profiler` exports.",
+        options=_CHECKED,
+        references=(REF_GUIDE,),
+        group="mindspore",
+        facts=("mindspore.modules",),
     ),
 )
