@@ -1,5 +1,5 @@
-"""MindSpore's profiler setup (NPP350-NPP355): `mindspore.Profiler(**kwargs)`, `mindspore.profiler.profile`,
-`_ExperimentalConfig`, `schedule`, and the `MS_PROFILER_OPTIONS` variable.
+"""MindSpore's profiler setup (NPP350-NPP355, NPP364): `mindspore.Profiler(**kwargs)`, `mindspore.profiler.profile`,
+`_ExperimentalConfig`, `schedule`, the `MS_PROFILER_OPTIONS` variable, and the `mindspore.profiler` modules imported.
 
 MindSpore does not stop on a bad profiling setting either: `ProfilerParameters` resets a value of the wrong
 type to its default with a warning in MindSpore's log (`profiler_level="Level1"`, a string, becomes Level0:
