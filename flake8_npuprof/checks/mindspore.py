@@ -112,16 +112,26 @@ def check(ctx) -> None:
 
 
 def _modules(ctx) -> None:
-    """NPP364: an import of a mindspore.profiler module 2.7-2.10 do not have (older releases'
-    mindspore.profiler.profiling, where Profiler was): ModuleNotFoundError. An import a `try` guards with a handler
-    of ImportError (or wider) is the script's own fallback, and is left alone."""
-    table = K.data()["modules"]
-    have = {MODULE} | {f"{MODULE}.{name}" for name in table["names"]}
+    for stmt, module, imported in missing_modules(ctx.tree):
+        start, end = ctx.src.node_start(stmt), ctx.src.node_end(stmt)
+        at = re.compile(rf"(?<![\w.]){re.escape(module)}(?![\w.])").search(ctx.src.text, start, end)
+        if at is not None:
+            start, end = at.start(), at.end()
+        ctx.report("NPP364", start, end, missing_module_words(module, imported))
+
+
+def missing_modules(tree: ast.AST):
+    """NPP364: the imports of a mindspore.profiler module 2.7-2.10 do not have (older releases'
+    mindspore.profiler.profiling, where Profiler was), each (statement, module, names imported from it): they raise
+    ModuleNotFoundError. An import a `try` guards with a handler of ImportError (or wider) is the script's own
+    fallback, and is left out."""
+    have = {MODULE} | {f"{MODULE}.{name}" for name in K.data()["modules"]["names"]}
     guarded = set()
-    for node in ast.walk(ctx.tree):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
             guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    for node in ast.walk(ctx.tree):
+    out = []
+    for node in ast.walk(tree):
         if id(node) in guarded:
             continue
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -130,21 +140,17 @@ def _modules(ctx) -> None:
             modules = [(a.name, ()) for a in node.names]
         else:
             continue
-        for module, imported in modules:
-            if module.startswith(MODULE + ".") and module not in have:
-                _missing_module(ctx, node, module, imported, table["exports"])
+        out.extend((node, module, imported) for module, imported in modules
+                   if module.startswith(MODULE + ".") and module not in have)
+    return sorted(out, key=lambda found: (found[0].lineno, found[0].col_offset))
 
 
-def _missing_module(ctx, stmt: ast.stmt, module: str, imported, exports) -> None:
-    start, end = ctx.src.node_start(stmt), ctx.src.node_end(stmt)
-    at = re.compile(rf"(?<![\w.]){re.escape(module)}(?![\w.])").search(ctx.src.text, start, end)
-    if at is not None:
-        start, end = at.start(), at.end()
+def missing_module_words(module: str, imported) -> S.Said:
     names = [n for n in imported if n != "*"]
     advice = (f"import {', '.join(names)} from {MODULE}, which exports {'it' if len(names) == 1 else 'them'}"
-              if names and all(n in exports for n in names) else "")
-    ctx.report("NPP364", start, end, S.said(f"{module} is not a module of MindSpore {K.data()['releases']}",
-                                            "the import raises ModuleNotFoundError and the job stops", advice))
+              if names and all(n in K.data()["modules"]["exports"] for n in names) else "")
+    return S.said(f"{module} is not a module of MindSpore {K.data()['releases']}",
+                  "the import raises ModuleNotFoundError and the job stops", advice)
 
 
 def _catches_import_error(handler: ast.ExceptHandler) -> bool:
