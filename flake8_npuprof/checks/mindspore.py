@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import mindspore as K
 from ..source.model import Edit, Fix
@@ -120,17 +120,17 @@ def _modules(ctx) -> None:
         ctx.report("NPP364", start, end, missing_module_words(module, imported))
 
 
-def missing_modules(tree: ast.AST):
+def missing_modules(tree: ast.AST) -> List[Tuple[ast.stmt, str, Tuple[str, ...]]]:
     """NPP364: the imports of a mindspore.profiler module 2.7-2.10 do not have (older releases'
     mindspore.profiler.profiling, where Profiler was), each (statement, module, names imported from it): they raise
     ModuleNotFoundError. An import a `try` guards with a handler of ImportError (or wider) is the script's own
     fallback, and is left out."""
     have = {MODULE} | {f"{MODULE}.{name}" for name in K.data()["modules"]["names"]}
-    guarded = set()
+    guarded: Set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
             guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    out = []
+    out: List[Tuple[ast.stmt, str, Tuple[str, ...]]] = []
     for node in ast.walk(tree):
         if id(node) in guarded:
             continue
@@ -145,7 +145,7 @@ def missing_modules(tree: ast.AST):
     return sorted(out, key=lambda found: (found[0].lineno, found[0].col_offset))
 
 
-def missing_module_words(module: str, imported) -> S.Said:
+def missing_module_words(module: str, imported: Tuple[str, ...]) -> S.Said:
     names = [n for n in imported if n != "*"]
     advice = (f"import {', '.join(names)} from {MODULE}, which exports {'it' if len(names) == 1 else 'them'}"
               if names and all(n in K.data()["modules"]["exports"] for n in names) else "")
