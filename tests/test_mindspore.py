@@ -114,6 +114,9 @@ def test_a_profiler_module_mindspore_no_longer_has():
                  "ProfilerLevel\nimport mindspore.profiler.schedule\nimport mindspore.profiling\n") == []
     assert found("try:\n    from mindspore.profiler.profiling import Profiler\nexcept ImportError:\n"
                  "    from mindspore.profiler import Profiler\n") == []
+    # an import a release test picks (MindFormers' ProfileMonitor chooses its profiler by `ms.__version__`)
+    assert found("import mindspore as ms\nif is_version_ge(ms.__version__, '2.3.0'):\n    from mindspore.profiler "
+                 "import Profiler\nelse:\n    from mindspore.profiler.profiling import Profiler\n") == []
 
 
 def test_deprecated_keywords_the_record_lacks_are_known_and_quiet():

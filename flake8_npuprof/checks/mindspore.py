@@ -124,12 +124,17 @@ def missing_modules(tree: ast.AST) -> List[Tuple[ast.stmt, str, Tuple[str, ...]]
     """NPP364: the imports of a mindspore.profiler module 2.7-2.10 do not have (older releases'
     mindspore.profiler.profiling, where Profiler was), each (statement, module, names imported from it): they raise
     ModuleNotFoundError. An import a `try` guards with a handler of ImportError (or wider) is the script's own
-    fallback, and is left out."""
+    fallback, and so is one under an `if` on a release (`if is_version_ge(ms.__version__, "2.3.0"):`): for the
+    releases that run it."""
     have = {MODULE} | {f"{MODULE}.{name}" for name in K.data()["modules"]["names"]}
     guarded: Set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
             guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+        elif isinstance(node, ast.If) and any("version" in n.id.lower() if isinstance(n, ast.Name) else
+                                              isinstance(n, ast.Attribute) and "version" in n.attr.lower()
+                                              for n in ast.walk(node.test)):
+            guarded.update(id(n) for stmt in node.body + node.orelse for n in ast.walk(stmt))
     out: List[Tuple[ast.stmt, str, Tuple[str, ...]]] = []
     for node in ast.walk(tree):
         if id(node) in guarded:
@@ -680,8 +685,8 @@ RULES = (
         what="`from mindspore.profiler.profiling import Profiler`, `import mindspore.profiler.profiling`, or any "
              "other `mindspore.profiler.*` module that is not among the 2.7-2.10 wheels' modules (the same 83 in "
              "each), as scripts written for older releases import them (mindspore-ai/models' YOLOv4, YOLOX, VIT, "
-             "CycleGAN...). An import inside a `try` whose handler catches ImportError (or wider) is the script's "
-             "own fallback, and is left alone.",
+             "CycleGAN...). An import inside a `try` whose handler catches ImportError (or wider), or under an `if` "
+             "that tests a release (a name or attribute with `version` in it), is left alone.",
         why="MindSpore 2.7-2.10 have no `mindspore/profiler/profiling.py`: `Profiler` lives in "
             "`mindspore/profiler/profiler.py` and the package exports it. Importing a module that is not there "
             "raises ModuleNotFoundError: a script that imports it at the top stops before training, with or "
