@@ -117,6 +117,7 @@ def test_a_profiler_module_mindspore_no_longer_has():
     # an import a release test picks (MindFormers' ProfileMonitor chooses its profiler by `ms.__version__`)
     assert found("import mindspore as ms\nif is_version_ge(ms.__version__, '2.3.0'):\n    from mindspore.profiler "
                  "import Profiler\nelse:\n    from mindspore.profiler.profiling import Profiler\n") == []
+    assert found("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import mindspore.profiler.profiling\n") == []
 
 
 def test_deprecated_keywords_the_record_lacks_are_known_and_quiet():

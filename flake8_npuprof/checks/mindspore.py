@@ -124,15 +124,15 @@ def missing_modules(tree: ast.AST) -> List[Tuple[ast.stmt, str, Tuple[str, ...]]
     """NPP364: the imports of a mindspore.profiler module 2.7-2.10 do not have (older releases'
     mindspore.profiler.profiling, where Profiler was), each (statement, module, names imported from it): they raise
     ModuleNotFoundError. An import a `try` guards with a handler of ImportError (or wider) is the script's own
-    fallback, and so is one under an `if` on a release (`if is_version_ge(ms.__version__, "2.3.0"):`): for the
-    releases that run it."""
+    fallback, and so is one under an `if` on a release (`if is_version_ge(ms.__version__, "2.3.0"):`: for the
+    releases that run it) or on `TYPE_CHECKING` (never run)."""
     have = {MODULE} | {f"{MODULE}.{name}" for name in K.data()["modules"]["names"]}
     guarded: Set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
             guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-        elif isinstance(node, ast.If) and any("version" in n.id.lower() if isinstance(n, ast.Name) else
-                                              isinstance(n, ast.Attribute) and "version" in n.attr.lower()
+        elif isinstance(node, ast.If) and any(_names_a_release(n.id if isinstance(n, ast.Name) else
+                                                               n.attr if isinstance(n, ast.Attribute) else "")
                                               for n in ast.walk(node.test)):
             guarded.update(id(n) for stmt in node.body + node.orelse for n in ast.walk(stmt))
     out: List[Tuple[ast.stmt, str, Tuple[str, ...]]] = []
@@ -148,6 +148,11 @@ def missing_modules(tree: ast.AST) -> List[Tuple[ast.stmt, str, Tuple[str, ...]]
         out.extend((node, module, imported) for module, imported in modules
                    if module.startswith(MODULE + ".") and module not in have)
     return sorted(out, key=lambda found: (found[0].lineno, found[0].col_offset))
+
+
+def _names_a_release(name: str) -> bool:
+    """A name an `if` tests to pick code per release (`ms.__version__`), or that never runs (`TYPE_CHECKING`)."""
+    return "version" in name.lower() or name == "TYPE_CHECKING"
 
 
 def missing_module_words(module: str, imported: Tuple[str, ...]) -> S.Said:
@@ -686,7 +691,7 @@ RULES = (
              "other `mindspore.profiler.*` module that is not among the 2.7-2.10 wheels' modules (the same 83 in "
              "each), as scripts written for older releases import them (mindspore-ai/models' YOLOv4, YOLOX, VIT, "
              "CycleGAN...). An import inside a `try` whose handler catches ImportError (or wider), or under an `if` "
-             "that tests a release (a name or attribute with `version` in it), is left alone.",
+             "that tests a release (a name or attribute with `version` in it) or `TYPE_CHECKING`, is left alone.",
         why="MindSpore 2.7-2.10 have no `mindspore/profiler/profiling.py`: `Profiler` lives in "
             "`mindspore/profiler/profiler.py` and the package exports it. Importing a module that is not there "
             "raises ModuleNotFoundError: a script that imports it at the top stops before training, with or "
