@@ -184,6 +184,20 @@ def test_the_iteration_of_a_loaded_checkpoint_is_not_known(capsys, project):
         "here) to find it, then takes the iteration saved in the checkpoint; neither is read here" in out
 
 
+def test_a_finetune_run_starts_at_iteration_0(capsys, project):
+    # Megatron-LM's load_checkpoint: `if args.finetune or release: iteration = 0` (and 0 where no checkpoint is
+    # found): MindSpeed-LLM's qwen2_moe_tp1_pp2_ep2_cp2_32k.sh passes --load and --finetune, and the answer said the
+    # job "takes the iteration saved in the checkpoint", which a --finetune run does not
+    out = _emulate(capsys, project, PROFILE + ["--load", "/nonexistent/ckpt", "--finetune"])
+    assert "  training.py:36 profile: schedule: wait=0, active=1, warmup=1, repeat=1, skip_first=3 (line 38): records " \
+        "from step 4" in out
+    assert not any("iteration" in line and "not known" in line for line in out)
+    # with an upcycling too, what it sets is not followed: still not known
+    out = _emulate(capsys, project, PROFILE + ["--load", "/ckpt", "--finetune", "--moe-use-upcycling"])
+    assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is the iteration of the " \
+        "checkpoint it loads (or 1 after an upcycling), known only when the job starts (--load from run.sh:2)" in out
+
+
 def test_the_iteration_after_an_upcycling_is_not_known(capsys, project):
     out = _emulate(capsys, project, PROFILE + ["--load", "/ckpt", "--moe-use-upcycling"])
     assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is the iteration of the " \

@@ -98,6 +98,28 @@ def test_unknown_keywords_profiler_ignores_and_config_rejects():
     assert got[3][3].startswith("_ExperimentalConfig has no keyword aicore_metrics: MindSpore raises TypeError")
 
 
+def test_a_profiler_module_mindspore_no_longer_has():
+    # mindspore-ai/models' YOLOv4, YOLOX, VIT, CycleGAN ... (MindSpore 1.x-2.2): no file under mindspore/profiler/
+    # of the 2.7-2.10 wheels is profiling.py, so the import stops the job; their Profiler(is_detail=True) is never
+    # reached, and is not judged
+    text = ("import os\nfrom mindspore.profiler.profiling import Profiler\n"
+            "profiler = Profiler(output_path='./prof', is_detail=True, is_show_op_path=True)\n")
+    assert found(text) == [(2, 5, "NPP364", "mindspore.profiler.profiling is not a module of MindSpore 2.7-2.10: "
+                                            "the import raises ModuleNotFoundError and the job stops; import "
+                                            "Profiler from mindspore.profiler, which exports it")]
+    assert codes("import mindspore.profiler.profiling as prof\nif x:\n    import mindspore.profiler.parser.integrator\n"
+                 ) == [(1, 7, "NPP364"), (3, 11, "NPP364")]
+    # a module the four wheels have, a guarded import, another package's `profiling` module: quiet
+    assert found("from mindspore.profiler import Profiler\nfrom mindspore.profiler.common.constant import "
+                 "ProfilerLevel\nimport mindspore.profiler.schedule\nimport mindspore.profiling\n") == []
+    assert found("try:\n    from mindspore.profiler.profiling import Profiler\nexcept ImportError:\n"
+                 "    from mindspore.profiler import Profiler\n") == []
+    # an import a release test picks (MindFormers' ProfileMonitor chooses its profiler by `ms.__version__`)
+    assert found("import mindspore as ms\nif is_version_ge(ms.__version__, '2.3.0'):\n    from mindspore.profiler "
+                 "import Profiler\nelse:\n    from mindspore.profiler.profiling import Profiler\n") == []
+    assert found("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import mindspore.profiler.profiling\n") == []
+
+
 def test_deprecated_keywords_the_record_lacks_are_known_and_quiet():
     # ProfilerParameters warns that they are deprecated: not "silently", and the record has no case of them
     assert found(HEAD + "p = mindspore.Profiler(profile_framework='all', host_stack=True)\n") == []

@@ -171,6 +171,30 @@ def test_an_unused_profiler_import_is_no_setup(tmp_path):
     assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is not False
 
 
+def test_a_profiler_imported_from_a_module_mindspore_no_longer_has(tmp_path):
+    # mindspore-ai/models' YOLOv4 train.py: `from mindspore.profiler.profiling import Profiler` (NPP364) stops the
+    # job on MindSpore 2.7-2.10; emulate said "names MindSpore's profiler, but no call emulate replays (npuprof
+    # check judges it)", usable data unknown, the script and its launch alike
+    (tmp_path / "train.py").write_text("import mindspore\nfrom mindspore.profiler.profiling import Profiler\n\n"
+                                       "if need_profiler:\n    profiler = Profiler(output_path='./prof')\n")
+    why = ("line 2: mindspore.profiler.profiling is not a module of MindSpore 2.7-2.10: the import raises "
+           "ModuleNotFoundError and the job stops; import Profiler from mindspore.profiler, which exports it")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert (report["usable"], report["answer"]["why"]) == (False, why)
+    assert render_text(report).splitlines()[1:3] == [f"train.py: MindSpore's profiler: fails: {why}",
+                                                     f"usable data: no ({why})"]
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert (report["usable"], report["answer"]["why"]) == (False, f"run.sh:2: fails: train.py: {why}")
+    assert render_text(report).splitlines()[3:5] == [f"train.py: MindSpore's profiler: fails: {why}",
+                                                     f"usable data: no (run.sh:2: fails: train.py: {why})"]
+    # where a try falls back to the module 2.7-2.10 have, it is no failure: the call is replayed
+    (tmp_path / "train.py").write_text("import mindspore\ntry:\n    from mindspore.profiler.profiling import Profiler\n"
+                                       "except ImportError:\n    from mindspore.profiler import Profiler\n\n"
+                                       "profiler = Profiler(output_path='./prof')\n")
+    assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is True
+
+
 SESSION = ("import tensorflow as tf\nfrom npu_bridge.npu_init import *\n\nconfig = tf.ConfigProto()\n"
            "op = config.graph_options.rewrite_options.custom_optimizers.add()\nop.name = 'NpuOptimizer'\n"
            "op.parameter_map['profiling_mode'].b = True\n"

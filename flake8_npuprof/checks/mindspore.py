@@ -1,5 +1,5 @@
-"""MindSpore's profiler setup (NPP350-NPP355): `mindspore.Profiler(**kwargs)`, `mindspore.profiler.profile`,
-`_ExperimentalConfig`, `schedule`, and the `MS_PROFILER_OPTIONS` variable.
+"""MindSpore's profiler setup (NPP350-NPP355, NPP364): `mindspore.Profiler(**kwargs)`, `mindspore.profiler.profile`,
+`_ExperimentalConfig`, `schedule`, the `MS_PROFILER_OPTIONS` variable, and the `mindspore.profiler` modules imported.
 
 MindSpore does not stop on a bad profiling setting either: `ProfilerParameters` resets a value of the wrong
 type to its default with a warning in MindSpore's log (`profiler_level="Level1"`, a string, becomes Level0:
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ast
 import json
-from typing import Dict, Optional
+import re
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import mindspore as K
 from ..source.model import Edit, Fix
@@ -106,6 +107,69 @@ def check(ctx) -> None:
                 _schedule(ctx, names, call)
     if ENV in text:
         _environment(ctx, names)
+    if MODULE + "." in text:
+        _modules(ctx)
+
+
+def _modules(ctx) -> None:
+    for stmt, module, imported in missing_modules(ctx.tree):
+        start, end = ctx.src.node_start(stmt), ctx.src.node_end(stmt)
+        at = re.compile(rf"(?<![\w.]){re.escape(module)}(?![\w.])").search(ctx.src.text, start, end)
+        if at is not None:
+            start, end = at.start(), at.end()
+        ctx.report("NPP364", start, end, missing_module_words(module, imported))
+
+
+def missing_modules(tree: ast.AST) -> List[Tuple[ast.stmt, str, Tuple[str, ...]]]:
+    """NPP364: the imports of a mindspore.profiler module 2.7-2.10 do not have (older releases'
+    mindspore.profiler.profiling, where Profiler was), each (statement, module, names imported from it): they raise
+    ModuleNotFoundError. An import a `try` guards with a handler of ImportError (or wider) is the script's own
+    fallback, and so is one under an `if` on a release (`if is_version_ge(ms.__version__, "2.3.0"):`: for the
+    releases that run it) or on `TYPE_CHECKING` (never run)."""
+    have = {MODULE} | {f"{MODULE}.{name}" for name in K.data()["modules"]["names"]}
+    guarded: Set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
+            guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+        elif isinstance(node, ast.If) and any(_names_a_release(n.id if isinstance(n, ast.Name) else
+                                                               n.attr if isinstance(n, ast.Attribute) else "")
+                                              for n in ast.walk(node.test)):
+            guarded.update(id(n) for stmt in node.body + node.orelse for n in ast.walk(stmt))
+    out: List[Tuple[ast.stmt, str, Tuple[str, ...]]] = []
+    for node in ast.walk(tree):
+        if id(node) in guarded:
+            continue
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            modules = [(node.module, tuple(a.name for a in node.names))]
+        elif isinstance(node, ast.Import):
+            modules = [(a.name, ()) for a in node.names]
+        else:
+            continue
+        out.extend((node, module, imported) for module, imported in modules
+                   if module.startswith(MODULE + ".") and module not in have)
+    return sorted(out, key=lambda found: (found[0].lineno, found[0].col_offset))
+
+
+def _names_a_release(name: str) -> bool:
+    """A name an `if` tests to pick code per release (`ms.__version__`), or that never runs (`TYPE_CHECKING`)."""
+    return "version" in name.lower() or name == "TYPE_CHECKING"
+
+
+def missing_module_words(module: str, imported: Tuple[str, ...]) -> S.Said:
+    names = [n for n in imported if n != "*"]
+    advice = (f"import {', '.join(names)} from {MODULE}, which exports {'it' if len(names) == 1 else 'them'}"
+              if names and all(n in K.data()["modules"]["exports"] for n in names) else "")
+    return S.said(f"{module} is not a module of MindSpore {K.data()['releases']}",
+                  "the import raises ModuleNotFoundError and the job stops", advice)
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any((t.id if isinstance(t, ast.Name) else t.attr) in ("ImportError", "ModuleNotFoundError", "Exception",
+                                                                 "BaseException")
+               for t in types if isinstance(t, (ast.Name, ast.Attribute)))
 
 
 def _keywords(call: ast.Call) -> Dict[str, ast.keyword]:
@@ -615,5 +679,32 @@ RULES = (
         references=(REF_GUIDE,),
         group="mindspore",
         facts=("mindspore.env.",),
+    ),
+    Rule(
+        code="NPP364",
+        name="mindspore-no-such-profiler-module",
+        summary="an import of a `mindspore.profiler` module MindSpore 2.7-2.10 do not have (older releases' "
+                "`mindspore.profiler.profiling`): ModuleNotFoundError, the job stops",
+        default=True,
+        level="error",
+        what="`from mindspore.profiler.profiling import Profiler`, `import mindspore.profiler.profiling`, or any "
+             "other `mindspore.profiler.*` module that is not among the 2.7-2.10 wheels' modules (the same 83 in "
+             "each), as scripts written for older releases import them (mindspore-ai/models' YOLOv4, YOLOX, VIT, "
+             "CycleGAN...). An import inside a `try` whose handler catches ImportError (or wider), or under an `if` "
+             "that tests a release (a name or attribute with `version` in it) or `TYPE_CHECKING`, is left alone.",
+        why="MindSpore 2.7-2.10 have no `mindspore/profiler/profiling.py`: `Profiler` lives in "
+            "`mindspore/profiler/profiler.py` and the package exports it. Importing a module that is not there "
+            "raises ModuleNotFoundError: a script that imports it at the top stops before training, with or "
+            "without profiling; one that imports it under `if args.profiling:` stops when profiling is asked "
+            "for. The `Profiler(...)` call after it is never reached, so its keywords are not judged.",
+        example=_MS + "from mindspore.profiler.profiling import Profiler\n\nprof = Profiler(output_path=\"./prof\")\n",
+        fixed=_MS + "from mindspore.profiler import Profiler\n\nprof = Profiler(output_path=\"./prof\")\n",
+        fix_safety="none",
+        fix_note="No fix: the message names the module to import from when the names imported are ones "
+                 "`mindspore.profiler` exports.",
+        options=_CHECKED,
+        references=(REF_GUIDE,),
+        group="mindspore",
+        facts=("mindspore.modules",),
     ),
 )

@@ -104,6 +104,18 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
 
 
+def import_fails(tree: ast.AST) -> Optional[str]:
+    """The first import of a mindspore.profiler module 2.7-2.10 do not have (NPP364, checks/mindspore.py), as
+    "line N: <its message>": the job stops there (a script that profiles through it, the YOLOv4 of
+    mindspore-ai/models, collects nothing); None where there is none."""
+    from ..checks.mindspore import missing_module_words, missing_modules
+    found = missing_modules(tree)
+    if not found:
+        return None
+    stmt, module, imported = found[0]
+    return f"line {stmt.lineno}: {missing_module_words(module, imported).message}"
+
+
 MONITORS = ("mindspore.profiler.DynamicProfilerMonitor", "mindspore.profiler.dynamic_profiler.DynamicProfilerMonitor")
 
 

@@ -378,7 +378,8 @@ def render_text(report: dict) -> str:
     stopped = launch.get("stopped") and report["usable"] is None          # the walk stopped at a bound
     said = runs and report["usable"] is None and not unknown_reasons(results)     # the launch's own why, then
     if not followed or said or launch.get("unseen") or launch.get("crlf") or stopped:
-        lines.append(f"usable data: unknown ({report['answer']['why']})")
+        # (no: a script whose profiler's import stops the job, emulate/script.py)
+        lines.append(f"usable data: {'no' if report['usable'] is False else 'unknown'} ({report['answer']['why']})")
     elif runs and report["usable"] is False and (report.get("answer") or {}).get("why") and \
             _usable_line(report, results) == "usable data: no":
         lines.append(f"usable data: no ({report['answer']['why']})")    # the launcher's answer says why

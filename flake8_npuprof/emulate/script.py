@@ -60,6 +60,15 @@ def base_env(use_env: bool, environ) -> Env:
                environ.get("ASCEND_WORK_PATH") or None, True)
 
 
+def _import_fails(text: str) -> Optional[str]:
+    import ast
+    from .mindspore_run import import_fails
+    try:
+        return import_fails(ast.parse(text))
+    except (SyntaxError, ValueError):
+        return None
+
+
 def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: bool = False,
                  graph: Optional[str] = None, against: Optional[str] = None, environ=None,
                  inside: Optional[str] = None, launcher_args=None, typed: Optional[str] = None) -> dict:
@@ -152,6 +161,13 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
             # Profiler` never called (mindrlhf's test_actor_inference.py): as a launch of the script decides
             # (launcher.imported_profiling)
             if named(code) and PROFILING_WORDS.search(code):
+                fails = _import_fails(source.text) if named is names_mindspore else None
+                if fails:               # NPP364: the import of its profiler stops the job
+                    report.update(usable=False, exit=EXIT_PROBLEM, answer={"usable": False, "why": fails,
+                                                                           "decider": None},
+                                  launch={"lines": [f"{os.path.basename(path)}: {framework}: fails: {fails}"],
+                                          "unseen": True})
+                    break
                 # its own profiler, which this replay does not model: never "no profiling setup found"
                 why = f"it names {framework}, but no call emulate replays (npuprof check judges it)"
                 report.update(usable=None, exit=EXIT_PROBLEM, answer={"usable": None, "why": why, "decider": None},

@@ -541,6 +541,12 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         return verdict, why, profiles, report, followed.decided, True
     # a setup in a module it imports that cannot be followed (imported.py): never "no" then
     name = os.path.basename(launch.script)
+    from .mindspore_run import import_fails
+    fails = import_fails(ls.ctx.tree) if other == launch.script and ls.ctx.tree is not None else None
+    if fails:       # NPP364: the import of its profiler stops the job, whether it profiles or not (as emulate SCRIPT)
+        return "fails", f"{name}: {fails}", True, dict(report, usable=False, exit=EXIT_PROBLEM,
+                                                       unmodelled=f"{name}: MindSpore's profiler: fails: {fails}"), \
+            (), True
     if other == launch.script:
         why = _named(ls, name)
     else:

@@ -88,6 +88,11 @@ class Namespace:
 
     def _set_at_run_time(self, framework: str, dest: str, late: dict):
         passed = [g for g in self.given.values() if g.option in late["unless_given"]]
+        zero = next((g for g in self.given.values() if g.option == late.get("zero_with")), None)
+        if passed and zero is not None and not any(g.option == late.get("zero_unless") for g in passed):
+            # load_checkpoint starts a --finetune run at 0, whatever the checkpoint holds (or none is found)
+            return C(0, None, f"args.{dest}, which {framework} sets to 0 for a {zero.option} run ({zero.option} "
+                     f"from {zero.where})")
         tracked = [g for g in passed if g.option in late.get("tracked_by", ())]
         if tracked and len(tracked) == len(passed) and all(g.text and HOLE not in g.text for g in tracked):
             return U(f"args.{dest} is set when the job loads a checkpoint: {framework} reads "
