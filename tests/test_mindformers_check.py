@@ -117,8 +117,8 @@ RAISES_150 = ("profile_communication is on without init_start_profile: MindForme
 def test_profile_communication_without_a_level():
     started = "init_start_profile: True\n"
     assert _found(HEAD + started + "profile_communication: True\n") == [
-        (4, 24, "NPP360", f"profile_communication changes nothing here: {LATER}'s ProfileMonitor only raises a "
-         "profiler_level of 0 to 1 for it and passes it nowhere; profiler_level is not set, so the run profiles at "
+        (4, 24, "NPP360", f"profile_communication changes nothing here on {LATER}: its ProfileMonitor only raises "
+         "a profiler_level of 0 to 1 for it and passes it nowhere; profiler_level is not set, so the run profiles at "
          "Level0; set profiler_level: 1 for the small communication operators too")]
     for level in ("0", "1", "2"):
         assert _found(HEAD + started + f"profile_communication: True\nprofiler_level: {level}\n") == []
@@ -127,8 +127,8 @@ def test_profile_communication_without_a_level():
     # (before: "so the run profiles at Level0")
     assert [m for _, _, _, m in _found("run_mode: 'finetune'\nprofile: False\n" + started
                                        + "profile_communication: True\n")] == [
-        f"profile_communication changes nothing here: {LATER}'s ProfileMonitor only raises a profiler_level of 0 to 1 "
-        "for it and passes it nowhere; profiler_level is not set, so a run with profile on (--profile True; it is off "
+        f"profile_communication changes nothing here on {LATER}: its ProfileMonitor only raises a profiler_level of 0 "
+        "to 1 for it and passes it nowhere; profiler_level is not set, so a run with profile on (--profile True; it is off "
         "here) profiles at Level0; set profiler_level: 1 for the small communication operators too"]
 
 
@@ -312,7 +312,8 @@ def test_check_finds_run_configurations_in_a_folder_and_leaves_other_yaml(tmp_pa
     assert capsys.readouterr().out.split() == ["configs/data.yml", "configs/finetune.yaml"]
     assert main(["check", "--no-cache", "--quiet", "."]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "configs/finetune.yaml:3:24: NPP360 profile_communication changes nothing here: the run profiles at Level0",
+        "configs/finetune.yaml:3:24: NPP360 profile_communication changes nothing here on MindFormers 1.6.0-1.7.0: "
+        "the run profiles at Level0",
         "configs/finetune.yaml:3:24: NPP362 profile_communication is on without init_start_profile: the run stops "
         "before training"]
     # excluded as any file is; a YAML named on the command line is read (and judged by its keys)

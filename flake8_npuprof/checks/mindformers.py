@@ -353,8 +353,8 @@ def _communication(keys: Dict[str, Key], cfg: Optional[dict], text: str, release
     if LATER not in releases or key is None or cfg is None or not key.value or "profiler_level" in cfg:
         return
     yield ("NPP360",
-           said("profile_communication changes nothing here",
-                clause(f"{_scope((LATER,))}'s ProfileMonitor only raises a profiler_level of 0 to 1 for it and "
+           said(f"profile_communication changes nothing here on {_scope((LATER,))}",
+                clause("its ProfileMonitor only raises a profiler_level of 0 to 1 for it and "
                        "passes it nowhere; profiler_level is not set",
                        # `profile: False` (most shipped configurations): no ProfileMonitor unless launched with it on
                        so("the run profiles at Level0" if _default(cfg, "profile") else
