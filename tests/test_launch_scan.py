@@ -1707,19 +1707,33 @@ def test_a_pattern_s_lead_is_what_each_of_its_matches_starts_with():
     assert _lead(re.compile("ab", re.X)) == ""
 
 
+# _COMPUTED's patterns as they were first written, each searched alone (`set --` checked after each match)
+_COMPUTED_PLAIN = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
+                   re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
+                   re.compile(r"set[ \t]+--"),
+                   re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]"""))
+
+
 def _plain_computed(text):
-    """The first match of _COMPUTED's patterns each searched alone (the leftmost; at one place, the first pattern's)."""
-    from flake8_npuprof.engine.launch_scan import _COMPUTED
-    found = [(m.start(), n, m.group()) for n, m in enumerate(p.search(text) for p in _COMPUTED) if m]
+    """The first match of the plain patterns and JOINED's (the leftmost; at one place, the first pattern's)."""
+    from flake8_npuprof.checks.shell_scan import JOINED
+    found = []
+    for n, p in enumerate(_COMPUTED_PLAIN + JOINED):
+        for m in p.finditer(text):
+            if n == 3 and m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+                continue
+            found.append((m.start(), n, m.group()))
+            break
     return min(found)[2] if found else None
 
 
 def test_the_computed_name_is_that_of_the_patterns_searched_alone():
-    """_computed searches the patterns of _COMPUTED whose leads start with one character as one alternation, and none
-    whose lead the text lacks: its answers are those of each pattern searched alone (the leftmost match; at one place,
-    the first pattern's), `set --` only where a word starts."""
+    """_computed searches no pattern whose lead the text lacks, the two led by a `.` as one, none for `}py` (JOINED's
+    first finds it), `set --` where a word starts by a lookbehind: its answers are those of the patterns as first
+    written, each searched alone (the leftmost match; at one place, the first pattern's)."""
     import random
-    from flake8_npuprof.engine.launch_scan import _COMPUTED, _computed
+    from flake8_npuprof.checks.shell_scan import JOINED
+    from flake8_npuprof.engine.launch_scan import _computed
     pieces = ["$", "${", "}", "{", "1", "x", ":", "2", " ", "\t", "-", "--", "set", "reset", "_", ".", "p", "s", "y",
               "h", "py", "sh", '"', "'", "\\", "\n", "`", ")", "(", "=", "%", "#", "[0]", "echo ", "basename ", "/",
               "m", "\r", "é"]
@@ -1730,9 +1744,10 @@ def test_the_computed_name_is_that_of_the_patterns_searched_alone():
     answers = [_computed(t) for t in texts]
     assert answers == [_plain_computed(t) for t in texts]
     assert answers[:9] == ["${1:2", ".$", "}py", "set --", None, '.s"', "\\\ny", "-$", "echo y)"]
-    firsts = {n for t, a in zip(texts, answers) for n, p in enumerate(_COMPUTED) if a and p.search(t) and
-              p.search(t).group() == a}
-    assert firsts == set(range(len(_COMPUTED)))      # (each pattern's match is the answer for some text)
+    plain = _COMPUTED_PLAIN + JOINED
+    firsts = {n for t, a in zip(texts, answers) for n, p in enumerate(plain) if a and p.search(t) and
+              p.search(t).group() == a and n != 3}
+    assert firsts == set(range(len(plain))) - {3}       # (each pattern's match is the answer for some text)
 
 
 def test_the_parentheses_are_those_a_search_for_either_finds():

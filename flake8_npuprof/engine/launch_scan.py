@@ -86,13 +86,13 @@ MAX_REGIONS = 16
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
-# (searched by the characters each starts with, those that start with one character as one alternation: _by_lead;
-# as one alternation together they were tried at every `s`, `$` and `.`)
-_COMPUTED = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
+# (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`;
+# each only where the text holds them, _computed; `${name}py` is JOINED's first, `\}(?:py|sh)\b` one search more)
+# (a quote or backslash inside a script's extension, `./x.s"h"`, `x."py"`, `x.s\h`: bash removes them; the `.` searched
+# once for it and for the `.$ext` before it)
+_COMPUTED = (re.compile(r"""\.(?:[ps]?[$`]|(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\])"""),
              re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
-             re.compile(r"set(?<!\wset)[ \t]+--"),      # (where a word starts: not `reset --x`)
-             # a quote or backslash inside a script's extension (`./x.s"h"`, `x."py"`, `x.s\h`): bash removes them
-             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]""")) + JOINED
+             re.compile(r"set(?<!\wset)[ \t]+--")) + JOINED       # (`set --` where a word starts: not `reset --x`)
 # (JOINED: a name joined from values, `${X}y`, `t$1`, `S+=y`, `-$M`: checks/shell_scan.py)
 # (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
 # expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
@@ -254,34 +254,7 @@ def _computed(text: str) -> Optional[str]:
     return None if first is None else first[1]
 
 
-def _by_lead(patterns) -> Tuple[Tuple[str, "re.Pattern[str]"], ...]:
-    """The patterns, each with its lead (_lead), those whose leads start with one character joined in their order into
-    one alternation (`(?:a|b)`, its group numbers after a's): the leftmost match of the patterns' alternation is the
-    leftmost of these searches' first ones (no two that start with other characters can match at one place), and
-    each search goes through the text once (where each place of its first character costs more than ~5 instructions
-    a character, a search for each pattern went through it again). As they are where a lead is empty or the flags of
-    one character's patterns differ."""
-    leads = [_lead(p) for p in patterns]
-    by_first: Dict[str, List[int]] = {}
-    for n, lead in enumerate(leads):
-        by_first.setdefault(lead[:1], []).append(n)
-    if "" in by_first or any(len({patterns[n].flags for n in ns}) > 1 for ns in by_first.values()):
-        return tuple(zip(leads, patterns))
-    searches = []
-    for ns in by_first.values():
-        parts, shift = [], 0
-        for n in ns:
-            parts.append(_BACKREF.sub(lambda m, k=shift: m.group() if m.group(1) == "\\" else
-                                      "\\%d" % (int(m.group(1)) + k), patterns[n].pattern))
-            shift += patterns[n].groups
-        joined = patterns[ns[0]] if len(ns) == 1 else re.compile("(?:%s)" % "|".join(parts), patterns[ns[0]].flags)
-        assert joined.groups == shift
-        searches.append((os.path.commonprefix([leads[n] for n in ns]), joined))
-    return tuple(searches)
-
-
-_BACKREF = re.compile(r"\\(\\|\d+)")        # (a group's number, `\1`; not a `\` written out, `\\1`)
-_COMPUTED_SEARCHES = _by_lead(_COMPUTED)
+_COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED))     # (each with its lead)
 
 
 def starts_no_profiled_script(text: str, path: str) -> bool:
