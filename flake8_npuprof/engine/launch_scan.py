@@ -460,9 +460,9 @@ class _Text:
                     commands += text.count(c, at, where)
                 if dots:
                     levels = self._dots(text, at, where)
-                named = text.count("dirname", at, where) if dirname else 0
-                if named:                   # (each _OWN_FOLDER match starts with one)
-                    levels += named - len(_OWN_FOLDER.findall(text, at, where))
+                dirnames = text.count("dirname", at, where) if dirname else 0
+                if dirnames:                 # (each _OWN_FOLDER match starts with one)
+                    levels += dirnames - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
             self.levels[k] += levels
             innermost = open_bodies[-1] if open_bodies else -1
