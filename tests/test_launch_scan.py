@@ -1694,3 +1694,90 @@ def test_a_line_over_the_bound_is_walked_at_once(project, word):
     short = "x() { :; }\n" + word * (_LONG_LINE // len(word)) + "\npython3 ../train.py\n"
     path.write_text(short)
     assert why_walked(short, str(path)) != "a line over 1,024 characters"
+
+
+def test_a_pattern_s_lead_is_what_each_of_its_matches_starts_with():
+    """_lead: the written-out start of a pattern, less a character a quantifier makes optional; none where an
+    alternative outside a group may start otherwise."""
+    from flake8_npuprof.engine.launch_scan import _lead
+    answers = {r"\$\{[#!]?x": "${", r"set(?<!\wset)[ \t]+--": "set", r"ab?c": "a", r"a\.?b": "a", r"\\?x": "",
+               r"abc*": "ab", r"ab+": "ab", r"x{2}": "", r"ab|cd": "", r"a(b|c)": "a", r"a[|]b|c": "", r"a[]|]|b": "",
+               r"x[^]|]y": "x", r"(for)x": "", r"\\\.x": "\\.x", r"\rx": "", r"%(?<=[\w\]]%)": "%", r"-m": "-m"}
+    assert {p: _lead(re.compile(p)) for p in answers} == answers
+    assert _lead(re.compile("ab", re.X)) == ""
+
+
+# _COMPUTED's patterns as they were first written, each searched alone (`set --` checked after each match)
+_COMPUTED_PLAIN = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
+                   re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
+                   re.compile(r"set[ \t]+--"),
+                   re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]"""))
+
+
+def _plain_computed(text):
+    """The first match of the plain patterns and JOINED's (the leftmost; at one place, the first pattern's)."""
+    from flake8_npuprof.checks.shell_scan import JOINED
+    found = []
+    for n, p in enumerate(_COMPUTED_PLAIN + JOINED):
+        for m in p.finditer(text):
+            if n == 3 and m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+                continue
+            found.append((m.start(), n, m.group()))
+            break
+    return min(found)[2] if found else None
+
+
+def test_the_computed_name_is_that_of_the_patterns_searched_alone():
+    """_computed searches no pattern whose lead the text lacks, the two led by a `.` as one, none for `}py` (JOINED's
+    first finds it), `set --` where a word starts by a lookbehind: its answers are those of the patterns as first
+    written, each searched alone (the leftmost match; at one place, the first pattern's)."""
+    import random
+    from flake8_npuprof.checks.shell_scan import JOINED
+    from flake8_npuprof.engine.launch_scan import _computed
+    pieces = ["$", "${", "}", "{", "1", "x", ":", "2", " ", "\t", "-", "--", "set", "reset", "_", ".", "p", "s", "y",
+              "h", "py", "sh", '"', "'", "\\", "\n", "`", ")", "(", "=", "%", "#", "[0]", "echo ", "basename ", "/",
+              "m", "\r", "é"]
+    rnd = random.Random(57)
+    texts = ["${1:2}$", "x.$e", "${n}py", "set -- a", "reset --x", "x.s\"h\"", "a.p\\\ny", "-$M",
+             "$(echo x.p)$(echo y)"]
+    texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30))) for _ in range(30000)]
+    answers = [_computed(t) for t in texts]
+    assert answers == [_plain_computed(t) for t in texts]
+    assert answers[:9] == ["${1:2", ".$", "}py", "set --", None, '.s"', "\\\ny", "-$", "echo y)"]
+    plain = _COMPUTED_PLAIN + JOINED
+    firsts = {n for t, a in zip(texts, answers) for n, p in enumerate(plain) if a and p.search(t) and
+              p.search(t).group() == a and n != 3}
+    assert firsts == set(range(len(plain))) - {3}       # (each pattern's match is the answer for some text)
+
+
+def test_the_parentheses_are_those_a_search_for_either_finds():
+    """_parens finds each `(` and `)` by splitting the text at it: the places and innermost open `(` a search for either
+    gives."""
+    import random
+    from flake8_npuprof.engine.launch_scan import _parens
+    rnd = random.Random(57)
+    texts = ["", "(", ")", "()", "$(a (b) c)", ")(", "é((x)"]
+    texts += ["".join(rnd.choice("(()) x\né") for _ in range(rnd.randint(0, 20))) for _ in range(5000)]
+    for text in texts:
+        positions, innermost, opened = [], [], []
+        for m in re.finditer(r"[()]", text):
+            if m.group() == "(":
+                opened.append(m.start())
+            elif opened:
+                opened.pop()
+            positions.append(m.start())
+            innermost.append(opened[-1] if opened else -1)
+        assert _parens(text) == (positions, innermost), text
+
+
+def test_the_computed_names_search_takes_time_that_grows_with_the_text():
+    """_computed's joined searches on long adversarial texts, one line and many: no backtracking that grows as the
+    square."""
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _computed
+    texts = [c + q * 100000 for c in "}$.-=`)" for q in ('"', "\\", "'")] + \
+        ["${a" * 30000, "${a[0" * 30000, "$a" * 50000, "set " * 30000, "echo " * 30000 + "/" * 50000,
+         "${a%" * 30000, "x\\\n" * 30000, "${a}\n" * 30000, "$1\n" * 50000, ".s\n" * 50000]
+    with deadline(10, "the computed names' search of 31 adversarial texts"):
+        for text in texts:
+            _computed(text)

@@ -65,8 +65,8 @@ import bisect
 import os
 import re
 import stat
-from itertools import compress, repeat
-from operator import contains
+from itertools import accumulate, chain, compress, count, repeat
+from operator import add, contains
 from types import ModuleType
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
@@ -86,12 +86,13 @@ MAX_REGIONS = 16
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
 # substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
-# (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`)
-_COMPUTED = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
+# (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`;
+# each only where the text holds them, _computed; `${name}py` is JOINED's first, `\}(?:py|sh)\b` one search more)
+# (a quote or backslash inside a script's extension, `./x.s"h"`, `x."py"`, `x.s\h`: bash removes them; the `.` searched
+# once for it and for the `.$ext` before it)
+_COMPUTED = (re.compile(r"""\.(?:[ps]?[$`]|(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\])"""),
              re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
-             re.compile(r"set[ \t]+--"),
-             # a quote or backslash inside a script's extension (`./x.s"h"`, `x."py"`, `x.s\h`): bash removes them
-             re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]""")) + JOINED
+             re.compile(r"set(?<!\wset)[ \t]+--")) + JOINED       # (`set --` where a word starts: not `reset --x`)
 # (JOINED: a name joined from values, `${X}y`, `t$1`, `S+=y`, `-$M`: checks/shell_scan.py)
 # (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
 # expansion: bash reads `:-` as that, and a negative offset must be set off from the colon by a blank or
@@ -135,8 +136,8 @@ _NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")      # (searched by _name_before
 # (at a command's head; `for((i=0; ...))` too, whose head would otherwise reach back to the loop before it)
 # (`(`: `for((` alone) (each word searched alone: as one alternation, tried at every character; no match of one
 # can hold another's, so together they are the matches of `(for|while|until|select|do|done)(?=...)`)
-_LOOP_WORDS = tuple(re.compile(r"(%s)(?=$|[\s;&|(])" % w, re.M)
-                    for w in ("for", "while", "until", "select", "do(?:ne)?"))
+_LOOP_WORDS = tuple((w[:2] if w.startswith("do") else w, re.compile(r"(%s)(?=$|[\s;&|(])" % w, re.M))
+                    for w in ("for", "while", "until", "select", "do(?:ne)?"))     # (each with what it starts with)
 _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
@@ -209,17 +210,51 @@ def _uncommented(text: str) -> str:
     return _COMMENT.sub("\n", "\n" + text)[1:]
 
 
+def _lead(pattern: "re.Pattern[str]") -> str:
+    """The characters every match of the pattern starts with: its written-out start (`${` of `\\$\\{[#!]?...`), less a
+    last one a quantifier follows (`se` of `set?`); "" where an alternative outside a group may start otherwise."""
+    source, k, depth = pattern.pattern, 0, 0
+    if pattern.flags & re.X:
+        return ""
+    while k < len(source):
+        c = source[k]
+        if c == "[":                    # (a class: to its `]`, which may stand first, `[]x]`, `[^]x]`)
+            k += 1 + (source[k + 1:k + 2] == "^")
+            k += source[k:k + 1] == "]"
+            while k < len(source) and source[k] != "]":
+                k += 1 + (source[k] == "\\")
+        elif c == "\\":
+            k += 1
+        elif c in "()":
+            depth += 1 if c == "(" else -1
+        elif c == "|" and not depth:
+            return ""
+        k += 1
+    tokens: List[str] = []
+    written = _WRITTEN.match(source)
+    while written:
+        tokens.append(written.group())
+        written = _WRITTEN.match(source, written.end())
+    if tokens and source[len("".join(tokens)):][:1] in ("?", "*", "{"):
+        tokens.pop()
+    return "".join(t[-1] for t in tokens)
+
+
+# a character a pattern writes out (`\.`, `a`; not a class, group, escape of a letter, anchor or quantifier)
+_WRITTEN = re.compile(r"\\[^\w]|[^\\\[\](){}.?*+|^$]")
+
+
 def _computed(text: str) -> Optional[str]:
     """The first of _COMPUTED's in the text (`set --` only where a word starts), or None."""
     first: Optional[Tuple[int, str]] = None
-    for pattern in _COMPUTED:
-        for m in pattern.finditer(text):
-            if pattern is _COMPUTED[3] and m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
-                continue                # (`reset --x`)
-            if first is None or m.start() < first[0]:
-                first = (m.start(), m.group())
-            break
+    for lead, pattern in _COMPUTED_SEARCHES:
+        m = pattern.search(text) if lead in text else None     # (a search costs ~5 instructions a character)
+        if m and (first is None or m.start() < first[0]):
+            first = (m.start(), m.group())
     return None if first is None else first[1]
+
+
+_COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED))     # (each with its lead)
 
 
 def starts_no_profiled_script(text: str, path: str) -> bool:
@@ -288,7 +323,7 @@ class _Text:
                 return
         brace_body = _shell("parse").brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
-        for m in _FUNCTION.finditer(text):
+        for m in _FUNCTION.finditer(text) if "function" in text else ():
             # (`function name()`: the `()` below finds it, and its `{`; from here its body would end at the text's end)
             if _starts_word(text, m.start()) and not _PARENS_AFTER.match(text, m.end()):
                 self._body(m.group(1), m.start(1), m.start(), m.end(), text, bodies, brace_body)
@@ -302,7 +337,7 @@ class _Text:
                 if self.why:
                     return
         back = text[::-1] if ".py" in text or ".sh" in text else ""    # (_word_before's)
-        for m in _PY.finditer(text):
+        for m in _PY.finditer(text) if ".py" in text else ():
             at, word = _word_before(text, m.end(), back)
             head, _, name = word.rpartition("/")
             if not _GLOB.fullmatch(name) or ("/" not in word and not _starts_word(text, at)) or \
@@ -317,7 +352,7 @@ class _Text:
             self.scripts.append((name, lead.group(1) or lead.group(2) if lead else None,
                                  any(a <= at < b for a, b in bodies), tail,
                                  None if _COMPUTED_PART.search(rest) or "{" in rest or "\\" in rest else rest))
-        for m in _SH.finditer(text):
+        for m in _SH.finditer(text) if ".sh" in text else ():
             at, word = _word_before(text, m.end(), back)
             # sourced when its line has a `source` or `.` before it (`. "$(dirname $0)/env.sh"`), at the line's start
             # too: the search starts at the line break before it (its `^` holds only at the text's start, so a
@@ -336,7 +371,7 @@ class _Text:
                 continue                # a command that enters no file: `x.sh $A` (PATH's), `echo"usage:./x.sh"`
             if self._assigned(text, at) or self._shell(word, at, text, sourced, at):
                 return
-        for m in _leftmost(_SOURCED, text):
+        for m in _leftmost(_SOURCED if "source" in text else _SOURCED[1:], text):
             target = m.group(1).strip("'\"")    # (a `.sh` one is an _SH word; `find . -name`: no file of that name)
             if not _after_boundary(text, m.start()) or ".sh" in target or not target or target[0] in ";&|()<>":
                 continue
@@ -348,7 +383,7 @@ class _Text:
                 continue
             if self._shell(target, 0, text, True, m.start()):
                 return
-        for m in _MODULE.finditer(text):
+        for m in _MODULE.finditer(text) if "-m" in text else ():
             module = m.group(1)
             if not _after_boundary(text, m.start()) and text[m.start() - 1] not in "\"'=":
                 continue                    # (`x-m`; not `"-m"`, `F=-m`: bash removes the quotes, `$F` gives -m)
@@ -368,7 +403,8 @@ class _Text:
                 self.why = f"a computed name ({module}{after[0]})"    # `-m tools."p"`: bash removes the quotes
                 return
             self.modules.add(module)        # (`mkdir -m 755`: a module no file is)
-        for m in _DEFAULT.finditer(text):   # `${d:-/data}`: the walk gives the word when d is not set
+        for m in _DEFAULT.finditer(text) if "${" in text else ():   # `${d:-/data}`: the walk gives the word when d is
+            # not set
             word = os.path.expanduser(m.group(2))
             literal = _LITERAL_END.split(word, maxsplit=1)[0]
             self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
@@ -404,7 +440,7 @@ class _Text:
             else:                           # `cp /data/x .`, `--data_dir=/data`: a program's argument (why_walked)
                 self.arguments.append((literal, whole, command))
         # the text in stretches where the loops and function bodies open and close, each counted at once
-        marks = sorted([(m.start(1), m.group(1), -1) for p in _LOOP_WORDS for m in p.finditer(text)
+        marks = sorted([(m.start(1), m.group(1), -1) for w, p in _LOOP_WORDS if w in text for m in p.finditer(text)
                         if _loop_head(text, m.start()) and
                         (not text.startswith("(", m.end()) or text.startswith("for((", m.start()))] +
                        [(a, "{", n) for n, (a, _) in enumerate(bodies)] +
@@ -424,8 +460,9 @@ class _Text:
                     commands += text.count(c, at, where)
                 if dots:
                     levels = self._dots(text, at, where)
-                if dirname:
-                    levels += text.count("dirname", at, where) - len(_OWN_FOLDER.findall(text, at, where))
+                dirnames = text.count("dirname", at, where) if dirname else 0
+                if dirnames:                 # (each _OWN_FOLDER match starts with one)
+                    levels += dirnames - len(_OWN_FOLDER.findall(text, at, where))
             self.commands[k] += commands
             self.levels[k] += levels
             innermost = open_bodies[-1] if open_bodies else -1
@@ -1163,15 +1200,16 @@ def _parens(text: str) -> Tuple[List[int], List[int]]:
     it)."""
     kept = _parened[0]
     if kept[0] is not text:
-        positions: List[int] = []
+        # (each found by splitting the text at it, in C: a search for either, a class, cost ~50 instructions a
+        # character)
+        positions = sorted(chain(_places(text, "("), _places(text, ")")))
         innermost: List[int] = []
         opened: List[int] = []
-        for m in _ROUND.finditer(text):
-            if m.group() == "(":
-                opened.append(m.start())
+        for at in positions:
+            if text[at] == "(":
+                opened.append(at)
             elif opened:
                 opened.pop()
-            positions.append(m.start())
             innermost.append(opened[-1] if opened else -1)
         kept = _parened[0] = (text, positions, innermost)
     return kept[1], kept[2]
@@ -1182,7 +1220,9 @@ def _parens(text: str) -> Tuple[List[int], List[int]]:
 _parened: List[Tuple[Optional[str], List[int], List[int]]] = [(None, [], [])]
 
 
-_ROUND = re.compile(r"[()]")
+def _places(text: str, c: str) -> List[int]:
+    """Where each `c` of the text is: the i-th after the text's parts before it and i of it."""
+    return list(map(add, accumulate(map(len, text.split(c)[:-1])), count()))
 
 
 def _heads(text: str, at: int) -> bool:
