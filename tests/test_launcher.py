@@ -411,6 +411,25 @@ def test_after_the_loop_its_variable_is_not_said_to_change_each_round(tmp_path):
                                                 "each round's value, the last one after it))")
 
 
+def test_a_loops_variable_set_before_the_loop_is_not_kept_through_it(tmp_path):
+    # bash 5.2: `i=5; for i in 0 1; do :; done; echo $i` prints 1; the walk kept 5 and ran d5/t.py
+    (tmp_path / "d5").mkdir()
+    (tmp_path / "d5" / "t.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("i=5\nfor i in 0 1; do :; done\ncd ./d$i\npython3 t.py\n")
+    (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
+    assert (launch.script, launch.command.cwd) == ("", ())
+    assert launch.missing == ("cannot find t.py: the directory the launcher runs it in is not known here (`cd ./d$i` "
+                              "at run.sh:3: $i not known here (the variable of the `for` loop at run.sh:2: each "
+                              "round's value, the last one after it))")
+
+
+def test_an_exported_loop_variable_is_each_rounds_value_in_the_body(tmp_path):
+    # bash 5.2: `export R=5; for R in 0 1; do env | grep ^R=; done` prints R=0, then R=1 (not R=5)
+    (tmp_path / "run.sh").write_text("export R=5\nfor R in 0 1; do\n  python3 t.py\ndone\n")
+    (cmd,) = Walk(str(tmp_path / "run.sh")).run().commands
+    assert (cmd.env["R"].value, cmd.env["R"].how, cmd.env["R"].line) == (HOLE, "export", 2)
+
+
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
 
 

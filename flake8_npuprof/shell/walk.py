@@ -277,8 +277,12 @@ class Walk(Expander, Compounds):
                 words = words[1:]
             elif head == "for":
                 loop_var = _FOR_VAR.match(text, words[0][0])
+                line = src.position(words[0][0])[0]
                 if loop_var:
-                    self.loop_vars[loop_var.group(1) or loop_var.group(2)] = (path, src.position(words[0][0])[0])
+                    name = loop_var.group(1) or loop_var.group(2)
+                    self.loop_vars[name] = (path, line)
+                    if not skipping:
+                        self._loop_variable(name, path, line, loop_var.start(1 if loop_var.group(1) else 2))
                 literal = _FOR_C.match(text, words[0][0])
                 named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
@@ -717,6 +721,22 @@ class Walk(Expander, Compounds):
             rounds += len(fields)
         return rounds
 
+    def _loop_variable(self, name: str, path: str, line: int, start: int) -> None:
+        """A `for` loop the walk reads once for all its rounds: its variable holds each round's value in the body and
+        the last one after it (bash 5.2: `i=5; for i in 0 1; do :; done; echo $i` prints 1), not the value it had
+        before; an exported one stays exported with it (`export R=5; for R in 0 1; do env; done`: R=0, then R=1)."""
+        for table in (self.vars, self.exported):
+            s = table.get(name)
+            if s is not None:
+                table[name] = Setting(HOLE, path, line, start, s.how)
+        if name in self.exported:
+            self._changed(name)
+
+    def _looped(self, name: str) -> bool:
+        """Whether a variable holds the value _loop_variable gave it (each round's of the loop that set it last)."""
+        s = self.vars.get(name) or self.exported.get(name)
+        return s is not None and s.value == HOLE and (s.path, s.line) == self.loop_vars.get(name)
+
     def _lost_why(self, text: str, src, head: str, target, conditional: bool) -> str:
         """Which part of a `cd` makes the directory unknown: its branch, a variable from the caller, a command's
         output."""
@@ -735,15 +755,15 @@ class Walk(Expander, Compounds):
             unset = [n for n in names if self._value(n) is None and n not in self.loop_vars]
             parts = [f"{', '.join('$' + n for n in unset)} not known here (not set by the launcher; the caller's)"] \
                 if unset else []
-            for n in names:
-                if self._value(n) is None and n in self.loop_vars:
-                    at_path, at_line = self.loop_vars[n]
-                    parts.append(f"${n} not known here (the variable of the `for` loop at "
-                                 f"{rel_path(at_path, self.root)}:{at_line}: each round's value, "
-                                 "the last one after it)")
+            # a loop's variable: unset before the loop, or given each round's value by it (_loop_variable)
+            looped = [n for n in names if n in self.loop_vars and (self._value(n) is None or self._looped(n))]
+            for n in looped:
+                at_path, at_line = self.loop_vars[n]
+                parts.append(f"${n} not known here (the variable of the `for` loop at "
+                             f"{rel_path(at_path, self.root)}:{at_line}: each round's value, the last one after it)")
             for n in names:
                 # set here, from a value not known (UNet3D: a loop's `$device_index`)
-                if n not in unset and self._value(n) is not None:
+                if n not in unset and n not in looped and self._value(n) is not None:
                     s = self.vars.get(n) or self.exported.get(n)
                     at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
                     parts.append(f"${n} not known here (set{at} from a value not known statically)")
