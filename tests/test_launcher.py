@@ -430,6 +430,43 @@ def test_an_exported_loop_variable_is_each_rounds_value_in_the_body(tmp_path):
     assert (cmd.env["R"].value, cmd.env["R"].how, cmd.env["R"].line) == (HOLE, "export", 2)
 
 
+LOOP_MOVED = ("the loop at run.sh:1 changes the directory, and the walk reads its body once: each round starts where "
+              "the one before left it")
+
+
+def test_a_cd_in_a_loop_moves_once_per_round(tmp_path):
+    # bash 5.2: `for i in 1 2 3; do cd ..; done; pwd` in a/b/c prints a's parent; the walk went up once and ran t.py
+    # in a/b
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "t.py").write_text("print(1)\n")
+    (tmp_path / "a" / "b" / "c" / "run.sh").write_text("for i in 1 2 3; do cd ..; done\npython3 t.py\n")
+    (launch,) = steps(Walk(str(tmp_path / "a" / "b" / "c" / "run.sh")).run())
+    assert (launch.script, launch.command.cwd, launch.command.lost) == ("", (), LOOP_MOVED)
+    assert launch.missing == f"cannot find t.py: the directory the launcher runs it in is not known here ({LOOP_MOVED})"
+
+
+def test_what_runs_before_a_cd_in_a_loop_runs_elsewhere_from_the_second_round(tmp_path):
+    # bash 5.2: `for i in 1 2; do pwd; cd /tmp; done` prints the start directory, then /tmp
+    (tmp_path / "d").mkdir()
+    (tmp_path / "run.sh").write_text(f"for i in 1 2; do\n  python3 t.py\n  cd {tmp_path}/d\n  python3 t.py --x\n"
+                                     "done\npython3 t.py --y\n")
+    first, second, after = Walk(str(tmp_path / "run.sh")).run().commands
+    assert (first.cwd, first.lost) == ((), LOOP_MOVED)
+    # after the `cd` to an absolute directory each round runs in it, and the loop leaves the shell there
+    assert second.cwd == after.cwd == (str(tmp_path / "d"),)
+
+
+@pytest.mark.parametrize("loop", ["for i in 1 2; do cd d; python3 ../t.py; cd ..; done",
+                                  "for i in 0; do cd d; done", "while true; do python3 t.py; done"])
+def test_a_loop_that_ends_where_it_began_keeps_its_directory(tmp_path, loop):
+    # bash 5.2: `for i in 1 2; do cd d; pwd; cd ..; done` prints .../d twice; a loop of one round runs its body once
+    (tmp_path / "d").mkdir()
+    (tmp_path / "run.sh").write_text(f"{loop}\npython3 t.py --after\n")
+    commands = Walk(str(tmp_path / "run.sh")).run().commands
+    assert commands[-1].cwd == ((str(tmp_path / "d"),) if "0;" in loop else (str(tmp_path),))
+    assert all(c.cwd for c in commands)
+
+
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"
 
 

@@ -32,7 +32,7 @@ _ALL_ARGS = frozenset({'"$@"', "$@", "$*", '"${@}"', "${@}", "${*}"})     # ever
 class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
-    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds")
+    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -41,6 +41,11 @@ class _Block:
         # an `if` whose conditions are known: "take" its branch runs, "skip" it does not, "done" an earlier one ran
         self.state = state
         self.bounds: Dict[str, Optional[Setting]] = {}     # a `for ((...))` bound's parameters, as the loop began
+        # a loop (its body walked once for all rounds): the directory as it began, the first command after a `cd` to an
+        # absolute directory in its body (-1: none yet), and where it is (file, line)
+        self.dirs: Tuple[str, ...] = ()
+        self.anchor = -1
+        self.at: Tuple[str, int] = ("", 0)
 
 
 class Setting(NamedTuple):
