@@ -1580,6 +1580,12 @@ def _walk_finds(path, text, code):
     ("cd ..\nM=m\npython3 -$M tools.t --trace=False\n", "a computed name (-$)"),
     ("cd ..\npython3 -\\\nm tools.t --trace=False\n", "a computed name (\\\nm)"),
     ("cd ..\npython3 -'m' tools.t --trace=False\n", "a computed name (-'m)"),
+    # `-m` joined to other options or to its module: CPython reads `-m tools.t` (python 3.11: `python3 -mtools.t` and
+    # `python3 -um tools.t` run tools/t.py; shell/launches._python_option)
+    ("cd ..\npython3 -mtools.t --trace=False\n", "a computed name (python3 -m)"),
+    ("cd ..\npython3 -um tools.t --trace=False\n", "a computed name (python3 -um)"),
+    ("cd ..\nnohup python3 \\\n  -Bmtools.t --trace=False &\n", "a computed name (python3 \\\n  -Bm)"),
+    ("cd ..\nPY=python3\n\"$PY\" -X dev -umtools.t --trace=False\n", 'a computed name ($PY" -X dev -um)'),
 ])
 def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     """No `.py`, `.sh` or `-m` is written out whole, yet the walk starts tools/t.py (NPP205): a launcher with one of

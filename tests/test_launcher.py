@@ -8,7 +8,7 @@ import pytest
 
 from flake8_npuprof.checks.launch_setup import bind, flag_table
 from flake8_npuprof.checks.shell_launches import check_launcher
-from flake8_npuprof.shell.launches import command_lines, launches, steps, walk
+from flake8_npuprof.shell.launches import command_lines, launches, opaque, steps, walk
 from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.shell.state import MAX_COMMANDS
 from flake8_npuprof.cli import main
@@ -465,6 +465,31 @@ def test_a_loop_that_ends_where_it_began_keeps_its_directory(tmp_path, loop):
     commands = Walk(str(tmp_path / "run.sh")).run().commands
     assert commands[-1].cwd == ((str(tmp_path / "d"),) if "0;" in loop else (str(tmp_path),))
     assert all(c.cwd for c in commands)
+
+
+@pytest.mark.parametrize("line", ["python3 -mtools.t a", "python3 -um tools.t a", "python3 -Bmtools.t a",
+                                  "python3 -Wignore -m tools.t a", "python3 -X dev -u -mtools.t a"])
+def test_a_module_given_in_joined_options_is_started(tmp_path, line):
+    # python 3.11 (CPython's getopt joins short options and glues a value to its letter): each of these runs
+    # tools/t.py with sys.argv ['.../tools/t.py', 'a']; the walk took `-mtools.t` for a flag and started nothing
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "t.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(line + "\n")
+    (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
+    assert (launch.script, launch.module, [w.text for w in launch.args]) == (str(tmp_path / "tools" / "t.py"),
+                                                                             "tools.t", ["a"])
+
+
+@pytest.mark.parametrize("line, code", [("python3 - y.py <<EOF\nprint(1)\nEOF", "-"),
+                                        ("python3 -uc 'print(1)' y.py", "-c"), ("python3 -c'print(1)' y.py", "-c")])
+def test_code_from_stdin_or_c_does_not_start_the_py_word_after_it(tmp_path, line, code):
+    # python 3.11: `python3 - y.py <<EOF` runs the here-document with sys.argv ['-', 'y.py'], `python3 -uc CODE y.py`
+    # runs CODE with ['-c', 'y.py']: y.py is an argument, not run; the walk started y.py after `-`
+    (tmp_path / "y.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(line + "\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    assert steps(w) == []
+    assert [(o.kind, o.script) for o in map(opaque, w.commands) if o is not None] == [("code", code)]
 
 
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"

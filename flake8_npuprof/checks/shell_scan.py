@@ -32,6 +32,9 @@ from ..source.files import ReadError, read_text
 # word character). Each is searched alone, led by its own characters: as one alternation they were tried at every
 # character (`\.py|\.sh|...`: 17 M, `(?:source|function)\b|...`: 61 M over the 148 launchers of the issue's tree the
 # scan reads, against about 2 M a search led by a character costs); any match of the alternation is one of them
+# the interpreter's options after it, then `-m` joined to others (`-um`) or to its module (`-mtools.t`)
+_PY_OPTIONS = (r"""(?:(?:[ \t]|\\\r?\n)+-[WX](?:[ \t]|\\\r?\n)+[^\s;&|()<>]+|(?:[ \t]|\\\r?\n)+-[^\s;&|()<>]*)*?"""
+               r"""(?:[ \t]|\\\r?\n)+["'\\]*-[bBdEIOPqRsStuvx]*(?:(?<=[bBdEIOPqRsStuvx])m|m(?=[^\s;&|()<>"'\\=]))""")
 # a script's or shell script's name, or `-m`, that the walk makes by joining what it reads (shell/expand.py expands
 # each word with the values it knows; bash joins a word's quoted parts and `\`-newlines), with no `.py`, `.sh` or `-m`
 # written out (engine/launch_scan.py reads each as a computed name: the launcher is walked)
@@ -59,7 +62,13 @@ JOINED = (
     re.compile(r"""basename[ \t]+(?:[^\s;&|()`]*/)?["']?[ps]?["']?[yh]["']?[ \t]*[)`]"""),
     # an option made from a value or quoted inside: `-$M`, `-"$M"` (M=m: `-m`), `-'m'` (led by the `-`: a
     # lookbehind first was tried at every character, 55 ms over those 221 launchers)
-    re.compile(r"""-(?<![^\s"'=(;&|]-)(?:["'\\]*[$`]|["'\\]+m(?!\w))"""))
+    re.compile(r"""-(?<![^\s"'=(;&|]-)(?:["'\\]*[$`]|["'\\]+m(?!\w))"""),
+    # Python's `-m` joined to other options or to its module (`python3 -mtools.t`, `-um tools.t`, `$PY -Bmtools.t`:
+    # CPython reads them as `-m tools.t`, shell/launches._python_option), after the interpreter and its options
+    # (`-X dev`, `-u`): led by its `python`, or by a variable whose name starts with it (`$PY`, `${PYTHON_BIN}`; not
+    # `-np $N -mca`, `mpirun -mca`, `find -maxdepth`: walked for them, 3 of the p130 tree's launchers cost 250M
+    # instructions; a name with `py` inside, `$MY_PY`, cost four times the search above)
+    *(re.compile(lead + _PY_OPTIONS) for lead in (r"python[^\s;&|()<>]*", r"\$\{?(?i:py)\w*\}?[\"']?")))
 _MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
               # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
               re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)""")) + JOINED
