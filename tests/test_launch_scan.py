@@ -1599,6 +1599,21 @@ def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     _walk_finds(path, text, "NPP205")
 
 
+@pytest.mark.parametrize("word", ['"."', "\\.", ".''", "so''urce", "'source'", 'source""', "s\\ource"])
+def test_a_source_written_with_quotes_is_walked(project, word):
+    """bash 5.2 removes the quotes and `\\` of a command's word: `"." ./env`, `\\. ./env`, `so''urce ./env` source env
+    (its `cd ..`), and the walk sources it too, then starts tools/t.py (NPP205); the scan settled the launcher, its
+    `source` or `.` not being spelled out."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "t.py").write_text(TRACED)
+    (project / "test" / "env").write_text("cd ..\n")
+    path = project / "test" / "run.sh"
+    text = f"{word} ./env\npython3 tools/t.py --trace=False\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == f"a computed name ({word})"
+    _walk_finds(path, text, "NPP205")
+
+
 @pytest.mark.parametrize("before", ["X='`'\n", "echo '`'; ", 'X="\\`"\n', "echo x # `\n", "cat <<EOF\n`\nEOF\n"])
 def test_a_backtick_the_count_cannot_pair_leaves_a_later_printed_path_to_the_walk(project, tmp_path, before):
     """A backtick in single quotes, after `\\`, in a comment or a here-document opens nothing: the count of backticks

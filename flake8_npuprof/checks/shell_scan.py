@@ -68,7 +68,17 @@ JOINED = (
     # (`-X dev`, `-u`): led by its `python`, or by a variable whose name starts with it (`$PY`, `${PYTHON_BIN}`; not
     # `-np $N -mca`, `mpirun -mca`, `find -maxdepth`: walked for them, 3 of the p130 tree's launchers cost 250M
     # instructions; a name with `py` inside, `$MY_PY`, cost four times the search above)
-    *(re.compile(lead + _PY_OPTIONS) for lead in (r"python[^\s;&|()<>]*", r"\$\{?(?i:py)\w*\}?[\"']?")))
+    *(re.compile(lead + _PY_OPTIONS) for lead in (r"python[^\s;&|()<>]*", r"\$\{?(?i:py)\w*\}?[\"']?")),
+    # `source` or `.` written with quotes or a backslash, which bash removes (bash 5.2: `so''urce ./env`, `"." ./env`,
+    # `\. ./env`, `'source' ./env` source env; the walk reads the command's word as bash does), where a word starts:
+    # led by the quote or `\` (a `.` not before an option or a quoted word: `awk -F "." '{...}'`, `cut -d "." -f1`
+    # are arguments; one such walked a launcher of the p130 tree), by `s` with one inside, by `.` with one after it
+    # (one search for each of `"`, `'`, `\`: led by a class of them it cost two and a half times as much)
+    *(re.compile(lead + r"(?<![^\s;&|(`{]" + lead + r""")["'\\]*(?:s["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
+                 r"""(?=[\s;&|)]|$)|\.["'\\]*(?=[\s;&|)]|$)(?![ \t]+['-]))""") for lead in ('"', "'", r"\\")),
+    re.compile(r"""s(?<![^\s;&|(`]s)(?=[source]*["'\\])["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
+               r"""(?=[\s;&|)]|$)"""),
+    re.compile(r"""\.(?<![^\s;&|(`]\.)["'\\]+(?=[\s;&|)]|$)"""))
 _MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
               # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
               re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)""")) + JOINED
