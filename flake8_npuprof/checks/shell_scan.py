@@ -32,8 +32,11 @@ from ..source.files import ReadError, read_text
 # word character). Each is searched alone, led by its own characters: as one alternation they were tried at every
 # character (`\.py|\.sh|...`: 17 M, `(?:source|function)\b|...`: 61 M over the 148 launchers of the issue's tree the
 # scan reads, against about 2 M a search led by a character costs); any match of the alternation is one of them
-# the interpreter's options after it, then `-m` joined to others (`-um`) or to its module (`-mtools.t`)
-_PY_OPTIONS = (r"""(?:(?:[ \t]|\\\r?\n)+-[WX](?:[ \t]|\\\r?\n)+[^\s;&|()<>]+|(?:[ \t]|\\\r?\n)+-[^\s;&|()<>]*)*?"""
+# the interpreter's options after it, then `-m` joined to others (`-um`) or to its module (`-mtools.t`) (`(?=(x))\1`:
+# a word taken whole, not given back a character at a time: `python/site-packages:...` of a PYTHONPATH cost five times
+# as much as any other search here)
+_PY_OPTIONS = (r"""(?:(?:[ \t]|\\\r?\n)+-[WX](?:[ \t]|\\\r?\n)+[^\s;&|()<>]+"""
+               r"""|(?:[ \t]|\\\r?\n)+-(?=(?P<o>[^\s;&|()<>]*))(?P=o))*?"""
                r"""(?:[ \t]|\\\r?\n)+["'\\]*-[bBdEIOPqRsStuvx]*(?:(?<=[bBdEIOPqRsStuvx])m|m(?=[^\s;&|()<>"'\\=]))""")
 # a script's or shell script's name, or `-m`, that the walk makes by joining what it reads (shell/expand.py expands
 # each word with the values it knows; bash joins a word's quoted parts and `\`-newlines), with no `.py`, `.sh` or `-m`
@@ -68,7 +71,8 @@ JOINED = (
     # (`-X dev`, `-u`): led by its `python`, or by a variable whose name starts with it (`$PY`, `${PYTHON_BIN}`; not
     # `-np $N -mca`, `mpirun -mca`, `find -maxdepth`: walked for them, 3 of the p130 tree's launchers cost 250M
     # instructions; a name with `py` inside, `$MY_PY`, cost four times the search above)
-    *(re.compile(lead + _PY_OPTIONS) for lead in (r"python[^\s;&|()<>]*", r"\$\{?(?i:py)\w*\}?[\"']?")),
+    *(re.compile(lead + _PY_OPTIONS) for lead in (r"python(?=(?P<w>[^\s;&|()<>]*))(?P=w)",
+                                                   r"\$\{?[Pp][Yy](?=(?P<w>\w*))(?P=w)\}?[\"']?")),
     # `source` or `.` written with quotes or a backslash, which bash removes (bash 5.2: `so''urce ./env`, `"." ./env`,
     # `\. ./env`, `'source' ./env` source env; the walk reads the command's word as bash does), where a word starts:
     # led by the quote or `\` (a `.` not before an option or a quoted word: `awk -F "." '{...}'`, `cut -d "." -f1`
@@ -76,7 +80,7 @@ JOINED = (
     # (one search for each of `"`, `'`, `\`: led by a class of them it cost two and a half times as much)
     *(re.compile(lead + r"(?<![^\s;&|(`{]" + lead + r""")["'\\]*(?:s["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
                  r"""(?=[\s;&|)]|$)|\.["'\\]*(?=[\s;&|)]|$)(?![ \t]+['-]))""") for lead in ('"', "'", r"\\")),
-    re.compile(r"""s(?<![^\s;&|(`]s)(?=[source]*["'\\])["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
+    re.compile(r"""s(?=[o"'\\])(?<![^\s;&|(`]s)(?=[source]*["'\\])["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
                r"""(?=[\s;&|)]|$)"""),
     re.compile(r"""\.(?<![^\s;&|(`]\.)["'\\]+(?=[\s;&|)]|$)"""))
 _MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
