@@ -1586,6 +1586,7 @@ def _walk_finds(path, text, code):
     ("cd ..\npython3 -um tools.t --trace=False\n", "a computed name (python3 -um)"),
     ("cd ..\nnohup python3 \\\n  -Bmtools.t --trace=False &\n", "a computed name (python3 \\\n  -Bm)"),
     ("cd ..\nPY=python3\n\"$PY\" -X dev -umtools.t --trace=False\n", 'a computed name ($PY" -X dev -um)'),
+    ("cd ..\nCMD=python3\nif true; then $CMD -mtools.t --trace=False; fi\n", "a computed name ($CMD -m)"),
 ])
 def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     """No `.py`, `.sh` or `-m` is written out whole, yet the walk starts tools/t.py (NPP205): a launcher with one of
