@@ -1600,7 +1600,7 @@ def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     _walk_finds(path, text, "NPP205")
 
 
-@pytest.mark.parametrize("word", ['"."', "\\.", ".''", "so''urce", "'source'", 'source""', "s\\ource"])
+@pytest.mark.parametrize("word", ['"."', "\\.", ".''", "so''urce", "'source'", 'source""', "s\\ource", '"sour"ce'])
 def test_a_source_written_with_quotes_is_walked(project, word):
     """bash 5.2 removes the quotes and `\\` of a command's word: `"." ./env`, `\\. ./env`, `so''urce ./env` source env
     (its `cd ..`), and the walk sources it too, then starts tools/t.py (NPP205); the scan settled the launcher, its

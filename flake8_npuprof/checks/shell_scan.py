@@ -85,8 +85,10 @@ JOINED = (
     # led by the quote or `\` (a `.` not before an option or a quoted word: `awk -F "." '{...}'`, `cut -d "." -f1`
     # are arguments; one such walked a launcher of the p130 tree), by `s` with one inside, by `.` with one after it
     # (one search for each of `"`, `'`, `\`: led by a class of them it cost two and a half times as much)
-    *(re.compile(lead + r"(?<![^\s;&|(`{]" + lead + r""")["'\\]*(?:s["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
-                 r"""(?=[\s;&|)]|$)|\.["'\\]*(?=[\s;&|)]|$)(?![ \t]+['-]))""") for lead in ('"', "'", r"\\")),
+    # (a quote closed inside the word: `eval "source $1"` is eval's, whose text the walk reads as it reads `eval`)
+    *(re.compile(lead + r"(?<![^\s;&|(`{]" + lead + ")" + closed + r"""["'\\]*(?:s["'\\]*o["'\\]*u["'\\]*r["'\\]*"""
+                 r"""c["'\\]*e["'\\]*(?=[\s;&|)]|$)|\.["'\\]*(?=[\s;&|)]|$)(?![ \t]+['-]))""")
+      for lead, closed in (('"', r'(?=[^\s;&|()<>"]*")'), ("'", r"(?=[^\s;&|()<>']*')"), (r"\\", ""))),
     re.compile(r"""s(?=[o"'\\])(?<![^\s;&|(`]s)(?=[source]*["'\\])["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
                r"""(?=[\s;&|)]|$)"""),
     re.compile(r"""\.(?<![^\s;&|(`]\.)["'\\]+(?=[\s;&|)]|$)"""))
