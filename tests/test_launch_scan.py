@@ -1580,6 +1580,13 @@ def _walk_finds(path, text, code):
     ("cd ..\nM=m\npython3 -$M tools.t --trace=False\n", "a computed name (-$)"),
     ("cd ..\npython3 -\\\nm tools.t --trace=False\n", "a computed name (\\\nm)"),
     ("cd ..\npython3 -'m' tools.t --trace=False\n", "a computed name (-'m)"),
+    # `-m` joined to other options or to its module: CPython reads `-m tools.t` (python 3.11: `python3 -mtools.t` and
+    # `python3 -um tools.t` run tools/t.py; shell/launches._python_option)
+    ("cd ..\npython3 -mtools.t --trace=False\n", "a computed name (python3 -m)"),
+    ("cd ..\npython3 -um tools.t --trace=False\n", "a computed name (python3 -um)"),
+    ("cd ..\nnohup python3 \\\n  -Bmtools.t --trace=False &\n", "a computed name (python3 \\\n  -Bm)"),
+    ("cd ..\nPY=python3\n\"$PY\" -X dev -umtools.t --trace=False\n", 'a computed name ($PY" -X dev -um)'),
+    ("cd ..\nCMD=python3\nif true; then $CMD -mtools.t --trace=False; fi\n", "a computed name ($CMD -m)"),
 ])
 def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     """No `.py`, `.sh` or `-m` is written out whole, yet the walk starts tools/t.py (NPP205): a launcher with one of
@@ -1590,6 +1597,21 @@ def test_a_name_joined_from_values_is_a_computed_one(project, text, why):
     path.write_text(text)
     assert needs_walk(text)
     assert why_walked(text, str(path)) == why
+    _walk_finds(path, text, "NPP205")
+
+
+@pytest.mark.parametrize("word", ['"."', "\\.", ".''", "so''urce", "'source'", 'source""', "s\\ource", '"sour"ce'])
+def test_a_source_written_with_quotes_is_walked(project, word):
+    """bash 5.2 removes the quotes and `\\` of a command's word: `"." ./env`, `\\. ./env`, `so''urce ./env` source env
+    (its `cd ..`), and the walk sources it too, then starts tools/t.py (NPP205); the scan settled the launcher, its
+    `source` or `.` not being spelled out."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "t.py").write_text(TRACED)
+    (project / "test" / "env").write_text("cd ..\n")
+    path = project / "test" / "run.sh"
+    text = f"{word} ./env\npython3 tools/t.py --trace=False\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == f"a computed name ({word})"
     _walk_finds(path, text, "NPP205")
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from flake8_npuprof.checks.launch_setup import bind, flag_table
 from flake8_npuprof.checks.shell_launches import check_launcher
-from flake8_npuprof.shell.launches import command_lines, launches, steps, walk
+from flake8_npuprof.shell.launches import command_lines, launches, opaque, steps, walk
 from flake8_npuprof.shell.walk import Walk
 from flake8_npuprof.shell.state import MAX_COMMANDS
 from flake8_npuprof.cli import main
@@ -409,6 +409,87 @@ def test_after_the_loop_its_variable_is_not_said_to_change_each_round(tmp_path):
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["launch"]["unknown"].endswith("$i not known here (the variable of the `for` loop at run.sh:1: "
                                                 "each round's value, the last one after it))")
+
+
+def test_a_loops_variable_set_before_the_loop_is_not_kept_through_it(tmp_path):
+    # bash 5.2: `i=5; for i in 0 1; do :; done; echo $i` prints 1; the walk kept 5 and ran d5/t.py
+    (tmp_path / "d5").mkdir()
+    (tmp_path / "d5" / "t.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("i=5\nfor i in 0 1; do :; done\ncd ./d$i\npython3 t.py\n")
+    (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
+    assert (launch.script, launch.command.cwd) == ("", ())
+    assert launch.missing == ("cannot find t.py: the directory the launcher runs it in is not known here (`cd ./d$i` "
+                              "at run.sh:3: $i not known here (the variable of the `for` loop at run.sh:2: each "
+                              "round's value, the last one after it))")
+
+
+def test_an_exported_loop_variable_is_each_rounds_value_in_the_body(tmp_path):
+    # bash 5.2: `export R=5; for R in 0 1; do env | grep ^R=; done` prints R=0, then R=1 (not R=5)
+    (tmp_path / "run.sh").write_text("export R=5\nfor R in 0 1; do\n  python3 t.py\ndone\n")
+    (cmd,) = Walk(str(tmp_path / "run.sh")).run().commands
+    assert (cmd.env["R"].value, cmd.env["R"].how, cmd.env["R"].line) == (HOLE, "export", 2)
+
+
+LOOP_MOVED = ("the loop at run.sh:1 changes the directory, and the walk reads its body once: each round starts where "
+              "the one before left it")
+
+
+def test_a_cd_in_a_loop_moves_once_per_round(tmp_path):
+    # bash 5.2: `for i in 1 2 3; do cd ..; done; pwd` in a/b/c prints a's parent; the walk went up once and ran t.py
+    # in a/b
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "t.py").write_text("print(1)\n")
+    (tmp_path / "a" / "b" / "c" / "run.sh").write_text("for i in 1 2 3; do cd ..; done\npython3 t.py\n")
+    (launch,) = steps(Walk(str(tmp_path / "a" / "b" / "c" / "run.sh")).run())
+    assert (launch.script, launch.command.cwd, launch.command.lost) == ("", (), LOOP_MOVED)
+    assert launch.missing == f"cannot find t.py: the directory the launcher runs it in is not known here ({LOOP_MOVED})"
+
+
+def test_what_runs_before_a_cd_in_a_loop_runs_elsewhere_from_the_second_round(tmp_path):
+    # bash 5.2: `for i in 1 2; do pwd; cd /tmp; done` prints the start directory, then /tmp
+    (tmp_path / "d").mkdir()
+    (tmp_path / "run.sh").write_text(f"for i in 1 2; do\n  python3 t.py\n  cd {tmp_path}/d\n  python3 t.py --x\n"
+                                     "done\npython3 t.py --y\n")
+    first, second, after = Walk(str(tmp_path / "run.sh")).run().commands
+    assert (first.cwd, first.lost) == ((), LOOP_MOVED)
+    # after the `cd` to an absolute directory each round runs in it, and the loop leaves the shell there
+    assert second.cwd == after.cwd == (str(tmp_path / "d"),)
+
+
+@pytest.mark.parametrize("loop", ["for i in 1 2; do cd d; python3 ../t.py; cd ..; done",
+                                  "for i in 0; do cd d; done", "while true; do python3 t.py; done"])
+def test_a_loop_that_ends_where_it_began_keeps_its_directory(tmp_path, loop):
+    # bash 5.2: `for i in 1 2; do cd d; pwd; cd ..; done` prints .../d twice; a loop of one round runs its body once
+    (tmp_path / "d").mkdir()
+    (tmp_path / "run.sh").write_text(f"{loop}\npython3 t.py --after\n")
+    commands = Walk(str(tmp_path / "run.sh")).run().commands
+    assert commands[-1].cwd == ((str(tmp_path / "d"),) if "0;" in loop else (str(tmp_path),))
+    assert all(c.cwd for c in commands)
+
+
+@pytest.mark.parametrize("line", ["python3 -mtools.t a", "python3 -um tools.t a", "python3 -Bmtools.t a",
+                                  "python3 -Wignore -m tools.t a", "python3 -X dev -u -mtools.t a"])
+def test_a_module_given_in_joined_options_is_started(tmp_path, line):
+    # python 3.11 (CPython's getopt joins short options and glues a value to its letter): each of these runs
+    # tools/t.py with sys.argv ['.../tools/t.py', 'a']; the walk took `-mtools.t` for a flag and started nothing
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "t.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(line + "\n")
+    (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
+    assert (launch.script, launch.module, [w.text for w in launch.args]) == (str(tmp_path / "tools" / "t.py"),
+                                                                             "tools.t", ["a"])
+
+
+@pytest.mark.parametrize("line, code", [("python3 - y.py <<EOF\nprint(1)\nEOF", "-"),
+                                        ("python3 -uc 'print(1)' y.py", "-c"), ("python3 -c'print(1)' y.py", "-c")])
+def test_code_from_stdin_or_c_does_not_start_the_py_word_after_it(tmp_path, line, code):
+    # python 3.11: `python3 - y.py <<EOF` runs the here-document with sys.argv ['-', 'y.py'], `python3 -uc CODE y.py`
+    # runs CODE with ['-c', 'y.py']: y.py is an argument, not run; the walk started y.py after `-`
+    (tmp_path / "y.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(line + "\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    assert steps(w) == []
+    assert [(o.kind, o.script) for o in map(opaque, w.commands) if o is not None] == [("code", code)]
 
 
 PROFILE_ENV = "export PROFILING_MODE=true\nexport PROFILING_OPTIONS='{\"output\":\"/tmp/p\",\"task_trace\":\"on\"}'\n"

@@ -32,6 +32,19 @@ from ..source.files import ReadError, read_text
 # word character). Each is searched alone, led by its own characters: as one alternation they were tried at every
 # character (`\.py|\.sh|...`: 17 M, `(?:source|function)\b|...`: 61 M over the 148 launchers of the issue's tree the
 # scan reads, against about 2 M a search led by a character costs); any match of the alternation is one of them
+# the interpreter's options after it, then `-m` joined to others (`-um`) or to its module (`-mtools.t`) (`(?=(x))\1`:
+# a word taken whole, not given back a character at a time: `python/site-packages:...` of a PYTHONPATH cost five times
+# as much as any other search here)
+_PY_OPTIONS = (r"""(?:(?:[ \t]|\\\r?\n)+-[WX](?:[ \t]|\\\r?\n)+[^\s;&|()<>]+"""
+               r"""|(?:[ \t]|\\\r?\n)+-(?=(?P<o>[^\s;&|()<>]*))(?P=o))*?"""
+               r"""(?:[ \t]|\\\r?\n)+["'\\]*-[bBdEIOPqRsStuvx]*(?:(?<=[bBdEIOPqRsStuvx])m|m(?=[^\s;&|()<>"'\\=]))""")
+# (lookbehinds at the character after a `$`: the `$` starts a command's word, after what starts a command and up to 12
+# blanks, or after a word that runs the next one; each of a fixed width. Asked only at a `$` after a blank or a quote:
+# 1.8 ms over the 211 settled launchers of p130, and about 3 ms to compile, for `CMD=python3; $CMD -mtools.t`)
+_COMMAND_HEAD = "|".join(f"(?<={before}{quote}\\$)" for before in
+                         [r"[\n;&|(`{]" + r"[ \t]" * n for n in range(13)] +
+                         ["then ", "else ", "time ", "exec ", "nohup ", "env ", "do ", "! ", "command "]
+                         for quote in ("", "[\"']")) + r"|(?<![\s\S][\s\S])"
 # a script's or shell script's name, or `-m`, that the walk makes by joining what it reads (shell/expand.py expands
 # each word with the values it knows; bash joins a word's quoted parts and `\`-newlines), with no `.py`, `.sh` or `-m`
 # written out (engine/launch_scan.py reads each as a computed name: the launcher is walked)
@@ -59,7 +72,26 @@ JOINED = (
     re.compile(r"""basename[ \t]+(?:[^\s;&|()`]*/)?["']?[ps]?["']?[yh]["']?[ \t]*[)`]"""),
     # an option made from a value or quoted inside: `-$M`, `-"$M"` (M=m: `-m`), `-'m'` (led by the `-`: a
     # lookbehind first was tried at every character, 55 ms over those 221 launchers)
-    re.compile(r"""-(?<![^\s"'=(;&|]-)(?:["'\\]*[$`]|["'\\]+m(?!\w))"""))
+    re.compile(r"""-(?<![^\s"'=(;&|]-)(?:["'\\]*[$`]|["'\\]+m(?!\w))"""),
+    # Python's `-m` joined to other options or to its module (`python3 -mtools.t`, `-um tools.t`, `$PY -Bmtools.t`:
+    # CPython reads them as `-m tools.t`, shell/launches._python_option), after the interpreter and its options
+    # (`-X dev`, `-u`): led by its `python`, or by a variable at a command's start (_COMMAND_HEAD; not an argument,
+    # `-np $N -mca`, nor `mpirun -mca`, `find -maxdepth`: walked for them, 3 of the p130 tree's launchers cost 250M)
+    *(re.compile(lead + _PY_OPTIONS) for lead in (
+        r"python(?=(?P<w>[^\s;&|()<>]*))(?P=w)",
+        r"\$(?<![^\s;&|(`{\"']\$)(?:" + _COMMAND_HEAD + r")\{?(?=(?P<w>\w*))(?P=w)\}?[\"']?")),
+    # `source` or `.` written with quotes or a backslash, which bash removes (bash 5.2: `so''urce ./env`, `"." ./env`,
+    # `\. ./env`, `'source' ./env` source env; the walk reads the command's word as bash does), where a word starts:
+    # led by the quote or `\` (a `.` not before an option or a quoted word: `awk -F "." '{...}'`, `cut -d "." -f1`
+    # are arguments; one such walked a launcher of the p130 tree), by `s` with one inside, by `.` with one after it
+    # (one search for each of `"`, `'`, `\`: led by a class of them it cost two and a half times as much)
+    # (a quote closed inside the word: `eval "source $1"` is eval's, whose text the walk reads as it reads `eval`)
+    *(re.compile(lead + r"(?<![^\s;&|(`{]" + lead + ")" + closed + r"""["'\\]*(?:s["'\\]*o["'\\]*u["'\\]*r["'\\]*"""
+                 r"""c["'\\]*e["'\\]*(?=[\s;&|)]|$)|\.["'\\]*(?=[\s;&|)]|$)(?![ \t]+['-]))""")
+      for lead, closed in (('"', r'(?=[^\s;&|()<>"]*")'), ("'", r"(?=[^\s;&|()<>']*')"), (r"\\", ""))),
+    re.compile(r"""s(?=[o"'\\])(?<![^\s;&|(`]s)(?=[source]*["'\\])["'\\]*o["'\\]*u["'\\]*r["'\\]*c["'\\]*e["'\\]*"""
+               r"""(?=[\s;&|)]|$)"""),
+    re.compile(r"""\.(?<![^\s;&|(`]\.)["'\\]+(?=[\s;&|)]|$)"""))
 _MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
               # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
               re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)""")) + JOINED

@@ -231,6 +231,7 @@ PY_TOOLS = {"pip", "ensurepip", "venv", "virtualenv", "json.tool", "http.server"
             "calendar", "tokenize", "tabnanny", "pyclbr", "webbrowser", "mimetypes", "gzip", "wheel", "build", "twine",
             "setuptools", "unittest"}
 _COMMAND_NAME = re.compile(r"[A-Za-z_][\w.+-]*")
+_PY_VALUED = "cmWXQ"        # the interpreter's options that take a value (-Q: Python 2's `-Qnew`)
 
 
 class Opaque(NamedTuple):
@@ -281,7 +282,7 @@ def opaque(cmd: Command) -> Optional[Opaque]:
     if not words[k].known:
         found = Opaque(words[k], "unknown")
     elif script and head not in NOT_STARTING and head not in SHELLS and head != "msprof" and \
-            (not PYTHON.match(word) or "-m" in (x.text for x in words[k + 1:])):
+            (not PYTHON.match(word) or "-m" in (x.text for x in words[k + 1:]) or _runs_module(words, k)):
         found = Opaque(words[k], "script", script)
     elif "/" in word and not word.startswith(SYSTEM_TOOLS) and not word.endswith((".sh", ".py")) and \
             not any(c.isspace() or c == ":" for c in word):         # `echo"usage: ./x.sh"` names no program
@@ -306,20 +307,17 @@ def _python_opaque(words: List[Word], k: int) -> Optional[Opaque]:
     own (`python3 --version`) and PY_TOOLS."""
     j = k + 1
     while j < len(words):
-        w = words[j].text
-        if w in ("-W", "-X", "-Q"):
-            j += 2
-            continue
-        if w in ("-c", "-"):
-            return Opaque(words[k], "code", w)  # `python3 -c CODE`, `python3 - <<EOF`: code not read here
-        if w == "-m":
-            module = words[j + 1].text if j + 1 < len(words) else ""
+        letter, module, after = _python_option(words, j)
+        if letter == "c" or words[j].text == "-":
+            # `python3 -c CODE`, `python3 - <<EOF`: code not read here
+            return Opaque(words[k], "code", "-c" if letter == "c" else "-")
+        if letter == "m":
             if not module or module in PY_TOOLS or module.split(".")[0] in PY_TOOLS:
                 return None
             return Opaque(words[k], "module", module.replace(HOLE, "<unknown>"))
-        if not w.startswith("-"):
+        if not letter:
             return None                 # a script (a launch, or a .py steps says is not found)
-        j += 1
+        j = after
     return None
 
 
@@ -388,20 +386,46 @@ def _times(ranks: int, n: int) -> int:
     return 0 if ranks <= 0 or n < 0 else ranks * (n or 1)
 
 
+def _python_option(words, k: int) -> Tuple[str, str, int]:
+    """The interpreter's option at words[k] as CPython reads its command line (Python/getopt.c): short options may be
+    joined (`-um tools.t`, `-Bc CODE`) and the value of -c, -m, -W, -X glued to its letter (`-mtools.t`, `-Wignore`)
+    or the next word (python 3.11: `python3 -mtools.t a` and `python3 -um tools.t a` run tools/t.py with argv
+    [..., 'a']). (letter, its value, the index after it): letter "c" or "m" ends the options; "" for the first word
+    that is not an option (the script; `-` too, the code read from stdin), "-" for one that takes no value."""
+    w = words[k].text
+    if w == "-" or not w.startswith("-"):
+        return "", "", k
+    if w.startswith("--"):
+        return "-", "", k + (2 if w == "--check-hash-based-pycs" else 1)
+    for i in range(1, len(w)):
+        if w[i] in _PY_VALUED:
+            if i + 1 < len(w):
+                return w[i], w[i + 1:], k + 1
+            return w[i], words[k + 1].text if k + 1 < len(words) else "", k + 2
+    return "-", "", k + 1
+
+
+def _runs_module(words, k: int) -> bool:
+    """Whether the interpreter at words[k] is given a module to run (`-m mod`, `-um mod`, `-mmod`)."""
+    j = k + 1
+    while j < len(words):
+        letter, _, after = _python_option(words, j)
+        if letter in ("", "c", "m"):
+            return letter == "m"
+        j = after
+    return False
+
+
 def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
     while k < len(words):
-        w = words[k].text
-        if w in ("-W", "-X", "-Q"):
-            k += 2
-            continue
-        if w == "-c":
-            return None                 # inline code: no script to read
         if not words[k].known:
             return _script(cmd, words, k, env, ranks, wrapper, start)
-        if w == "-m" and k + 1 < len(words):
-            module = words[k + 1].text
+        letter, module, after = _python_option(words, k)
+        if letter == "c" or words[k].text == "-":
+            return None                 # inline code, or code read from stdin (`python3 - x.py <<EOF`): no script
+        if letter == "m" and after <= len(words):
             if module in PY_LAUNCH_MODULES:
-                n, script_at = _ranks_of(words, k + 2)
+                n, script_at = _ranks_of(words, after)
                 return _script(cmd, words, script_at, env, _times(ranks, n), module, start)
             from ..values.project import find_module
             found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
@@ -420,10 +444,10 @@ def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
                     return _unknown(cmd, env, ranks, wrapper, f"{module} is a package of the project without a "
                                     "__main__.py, which `python -m` runs: what it starts is not known here")
                 path = main
-            return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[k + 2:]),
+            return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[after:]),
                           wrapper, ranks, module=module)
-        if w.startswith("-"):
-            k += 1
+        if letter:
+            k = after
             continue
         return _script(cmd, words, k, env, ranks, wrapper, start)
     return None

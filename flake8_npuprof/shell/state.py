@@ -32,7 +32,8 @@ _ALL_ARGS = frozenset({'"$@"', "$@", "$*", '"${@}"', "${@}", "${*}"})     # ever
 class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
-    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "held")
+    __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at",
+                 "held")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -44,6 +45,11 @@ class _Block:
         # an `if` whose branch being walked was decided: (file, line, `if`/`elif` and its condition as written, or
         # `else`) of the branch: what made an exit in it end its shell (Walk.end_branches)
         self.held: Optional[Tuple[str, int, str]] = None
+        # a loop (its body walked once for all rounds): the directory as it began, the first command after a `cd` to an
+        # absolute directory in its body (-1: none yet), and where it is (file, line)
+        self.dirs: Tuple[str, ...] = ()
+        self.anchor = -1
+        self.at: Tuple[str, int] = ("", 0)
 
 
 class Setting(NamedTuple):

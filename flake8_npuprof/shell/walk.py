@@ -85,6 +85,7 @@ class Walk(Expander, Compounds):
         self.args: Optional[List[str]] = None if args is None else list(args)
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
         self._background = False        # the test being walked follows a command run with `&`: `$?` is 0
+        self._anchored = False          # the command just walked was a `cd` to a known absolute directory
         self._nested = 0                # command substitutions being evaluated, one inside the other
         self.lost = ""                  # why the directory is not known (the `cd` that lost it), once it is not
         # functions defined in plain code: name -> (file, text, its SourceText, body start, body end), walked where
@@ -279,11 +280,17 @@ class Walk(Expander, Compounds):
                 words = words[1:]
             elif head in ("while", "until", "case", "select"):
                 blocks.append(_Block(head, 1, len(self.commands)))
+                if head != "case":
+                    self._loop_began(blocks[-1], path, src.position(words[0][0])[0])
                 words = words[1:]
             elif head == "for":
                 loop_var = _FOR_VAR.match(text, words[0][0])
+                line = src.position(words[0][0])[0]
                 if loop_var:
-                    self.loop_vars[loop_var.group(1) or loop_var.group(2)] = (path, src.position(words[0][0])[0])
+                    name = loop_var.group(1) or loop_var.group(2)
+                    self.loop_vars[name] = (path, line)
+                    if not skipping:
+                        self._loop_variable(name, path, line, loop_var.start(1 if loop_var.group(1) else 2))
                 literal = _FOR_C.match(text, words[0][0])
                 named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
@@ -294,6 +301,7 @@ class Walk(Expander, Compounds):
                     if block.ranks and any(set_unfollowed(text, n) for n in names):
                         block.ranks = 0     # set where the walk does not follow values: its value here may be wrong
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
+                self._loop_began(block, path, line)
                 blocks.append(block)
                 continue
             elif head in ("fi", "done", "esac"):
@@ -303,6 +311,8 @@ class Walk(Expander, Compounds):
                     # the body sets a bound, which bash reads again at every round: how often it ran is not known
                     for i in range(loop.first, len(self.commands)):
                         self.commands[i] = self.commands[i]._replace(ranks=0)
+                if loop is not None and loop.kind in _LOOPS and self.dirs != loop.dirs:
+                    self._moved_in_loop(loop)
                 continue
             elif head == "}":
                 group = self._close(blocks, "group", restore=op in ("&", "|"))
@@ -391,7 +401,16 @@ class Walk(Expander, Compounds):
                     ranks = 0
                     break
                 ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
+            self._anchored = False
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+            if self._anchored:
+                # the loops this `cd` to a known absolute directory is in: their later commands run there in every
+                # round (not those outside a subshell or group, which may keep its own directory)
+                for b in reversed(blocks):
+                    if b.kind.startswith(("subshell", "group")):
+                        break
+                    if b.kind in _LOOPS and b.anchor < 0:
+                        b.anchor = len(self.commands)
             if ends and op != "&":
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
             # an exit in a loop may never run; a pipeline's commands run in subshells of their own
@@ -525,6 +544,7 @@ class Walk(Expander, Compounds):
             if not conditional and target is not None and target.known and os.path.isabs(target.text):
                 self.dirs = (os.path.normpath(target.text),)
                 self.lost = ""
+                self._anchored = True
                 # `cd $cur_path/..` after `cur_path=$(pwd)`: still relative to where the launcher was started
                 self.settled = self.settled or not (len(assumed) > 1 and assumed[1])
             elif conditional or target is None or not target.known or target.text == "-" or not self.dirs:
@@ -726,6 +746,42 @@ class Walk(Expander, Compounds):
             rounds += len(fields)
         return rounds
 
+    def _loop_variable(self, name: str, path: str, line: int, start: int) -> None:
+        """A `for` loop the walk reads once for all its rounds: its variable holds each round's value in the body and
+        the last one after it (bash 5.2: `i=5; for i in 0 1; do :; done; echo $i` prints 1), not the value it had
+        before; an exported one stays exported with it (`export R=5; for R in 0 1; do env; done`: R=0, then R=1)."""
+        for table in (self.vars, self.exported):
+            s = table.get(name)
+            if s is not None:
+                table[name] = Setting(HOLE, path, line, start, s.how)
+        if name in self.exported:
+            self._changed(name)
+
+    def _looped(self, name: str) -> bool:
+        """Whether a variable holds the value _loop_variable gave it (each round's of the loop that set it last)."""
+        s = self.vars.get(name) or self.exported.get(name)
+        return s is not None and s.value == HOLE and (s.path, s.line) == self.loop_vars.get(name)
+
+    def _loop_began(self, block: _Block, path: str, line: int) -> None:
+        block.dirs, block.at = self.dirs, (path, line)
+
+    def _moved_in_loop(self, loop: _Block) -> None:
+        """A loop whose body ends in another directory than it began in: the walk read the body once, but each round
+        starts where the one before left it (bash 5.2: `for i in 1 2 3; do cd ..; done` goes up three times). What ran
+        before a `cd` to an absolute directory in the body, and where the loop leaves the shell unless such a `cd` is
+        in it, are not known (one round only, `for i in 0`, is what the walk read)."""
+        if loop.kind == "for" and loop.ranks == 1 and not loop.broken:
+            return
+        path, line = loop.at
+        why = f"the loop at {rel_path(path, self.root)}:{line} changes the directory, and the walk reads its body " \
+              "once: each round starts where the one before left it"
+        for i in range(loop.first, loop.anchor if loop.anchor >= 0 else loop.end):
+            c = self.commands[i]
+            if c.cwd:
+                self.commands[i] = c._replace(cwd=(), lost=why)
+        if loop.anchor < 0:
+            self.dirs, self.lost = (), why
+
     def _lost_why(self, text: str, src, head: str, target, conditional: bool) -> str:
         """Which part of a `cd` makes the directory unknown: its branch, a variable from the caller, a command's
         output."""
@@ -744,15 +800,15 @@ class Walk(Expander, Compounds):
             unset = [n for n in names if self._value(n) is None and n not in self.loop_vars]
             parts = [f"{', '.join('$' + n for n in unset)} not known here (not set by the launcher; the caller's)"] \
                 if unset else []
-            for n in names:
-                if self._value(n) is None and n in self.loop_vars:
-                    at_path, at_line = self.loop_vars[n]
-                    parts.append(f"${n} not known here (the variable of the `for` loop at "
-                                 f"{rel_path(at_path, self.root)}:{at_line}: each round's value, "
-                                 "the last one after it)")
+            # a loop's variable: unset before the loop, or given each round's value by it (_loop_variable)
+            looped = [n for n in names if n in self.loop_vars and (self._value(n) is None or self._looped(n))]
+            for n in looped:
+                at_path, at_line = self.loop_vars[n]
+                parts.append(f"${n} not known here (the variable of the `for` loop at "
+                             f"{rel_path(at_path, self.root)}:{at_line}: each round's value, the last one after it)")
             for n in names:
                 # set here, from a value not known (UNet3D: a loop's `$device_index`)
-                if n not in unset and self._value(n) is not None:
+                if n not in unset and n not in looped and self._value(n) is not None:
                     s = self.vars.get(n) or self.exported.get(n)
                     at = f" at {rel_path(s.path, self.root)}:{s.line}" if s is not None else ""
                     parts.append(f"${n} not known here (set{at} from a value not known statically)")
