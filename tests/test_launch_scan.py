@@ -1761,7 +1761,9 @@ def test_the_computed_name_is_that_of_the_patterns_searched_alone():
               "m", "\r", "é"]
     rnd = random.Random(57)
     texts = ["${1:2}$", "x.$e", "${n}py", "set -- a", "reset --x", "x.s\"h\"", "a.p\\\ny", "-$M",
-             "$(echo x.p)$(echo y)"]
+             "$(echo x.p)$(echo y)",
+             # (walk14's: a `-m` glued to its module or with other flags, after python or a variable; a quoted source)
+             "python3 -mtools.t", "$P -um tools.t", "so''urce ./env"]
     texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30))) for _ in range(30000)]
     answers = [_computed(t) for t in texts]
     assert answers == [_plain_computed(t) for t in texts]
