@@ -637,20 +637,24 @@ def test_a_file_it_runs_in_a_new_shell_starts_no_script_of_the_launcher(project,
     _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
-@pytest.mark.parametrize("text", [
-    "run=source\n$run ./child.sh\n",                  # `source` from a value
-    "f() { s=source; $s \"$1\"; }\nf ./child.sh\n",     # by a function
-    "eval \"bash ./child.sh\"\n",
-    "bash() { s=.; $s \"$1\"; }\nbash ./child.sh\n",    # a function named as a shell
-    "x=./child.sh; cp $x ./copy_npx.sh\n",             # named where it may go on to be sourced
+GIVEN = 'a file named from values a head by value may source ("$1")'
+
+
+@pytest.mark.parametrize("text, why", [
+    ("run=source\n$run ./child.sh\n", ""),             # `source` from a value
+    # by a function: `$s "$1"` may source any file it is given (`f envx` too), the scan stops at it
+    ("f() { s=source; $s \"$1\"; }\nf ./child.sh\n", GIVEN),
+    ("eval \"bash ./child.sh\"\n", ""),
+    ("bash() { s=.; $s \"$1\"; }\nbash ./child.sh\n", GIVEN),    # a function named as a shell
+    ("x=./child.sh; cp $x ./copy_npx.sh\n", ""),        # named where it may go on to be sourced
 ])
-def test_a_file_a_command_may_source_is_followed_for_its_scripts(project, text):
+def test_a_file_a_command_may_source_is_followed_for_its_scripts(project, text, why):
     from flake8_npuprof.engine.launch_scan import why_walked
     (project / "test" / "child.sh").write_text("python3 ../tools/eval.py \"$@\"\n")
     (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
     path = project / "test" / "run.sh"
     path.write_text(text)
-    assert why_walked(text, str(path)) == "../tools/eval.py may hold a setup"
+    assert why_walked(text, str(path)) == (why or "../tools/eval.py may hold a setup")
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow
@@ -1635,8 +1639,10 @@ def test_a_loop_over_arguments_goes_round_as_often_as_the_walk_takes_it(project,
 
 
 @pytest.mark.parametrize("text, why", [
-    # env.sh goes up once each time a function sources it (its `eval "source $1"`): three folders up, to t.py
-    ('s() { eval "source $1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n', "12 levels up"),
+    # env.sh goes up once each time a function sources it (its `source $1`): three folders up, to t.py
+    ('s() { eval "source $1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n',
+     'a shell script named from values ($1";)'),      # (`s envx` too: eval's string sources a value)
+    ('s() { x=.; $x "$1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n', "12 levels up"),
     # a `..` held in a value goes up at each `cd` that reads it
     ("UP=..\ncd $UP\ncd $UP\ncd $UP\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
     ("UP=..\nu() { cd $UP; }\nu; u; u\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
@@ -1694,3 +1700,37 @@ def test_a_line_over_the_bound_is_walked_at_once(project, word):
     short = "x() { :; }\n" + word * (_LONG_LINE // len(word)) + "\npython3 ../train.py\n"
     path.write_text(short)
     assert why_walked(short, str(path)) != "a line over 1,024 characters"
+
+
+@pytest.mark.parametrize("text", [
+    # a head by value that is `source` or `.` (bash 5.2 sources envx in each: `pwd` after it prints tools)
+    "c=source\n$c envx\n", "c=.\n${c} envx\n", 'S=source\n"$S" envx\n', "c=source\nA=1 $c envx\n",
+    "c=source\n$c 'envx'\n", 'c=source\n$c "envx" x y\n', "x=source\neval $x envx\n", "`echo source` envx\n",
+    "$(echo source) envx\n", 'f() { "$@" envx; }\nf source\n', "c=source\n$c ./envx\n",
+    # a value or an eval'd string that holds the whole command: bash splits the value, eval reads the string
+    'c="source envx"\n$c\n', "c='. envx'\n$c\n", 'eval "source envx"\n', "eval 'source envx'\n",
+])
+def test_a_file_a_head_by_value_may_source_is_followed(project, text):
+    """envx goes up to the project and into tools/, where t.py takes `--trace=False` (NPP205): the walk sources it
+    (its head is the value `source` or `.`), as bash does; the scan followed only a `source` it saw written before
+    its file, and settled these."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "t.py").write_text(TRACED)
+    (project / "test" / "envx").write_text("cd ../tools\n")
+    path = project / "test" / "run.sh"
+    text += "python3 t.py --trace=False\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "../tools/t.py may hold a setup"
+    _walk_finds(path, text, "NPP205")
+
+
+@pytest.mark.parametrize("text", ["c=.\n$c envx\n", 'c="."\n"$c" envx\n', "c='. envx'\n$c\n", "c=source\n$c envx\n"])
+def test_a_file_a_head_by_value_may_source_counts_its_commands(project, text):
+    """envx's 6,000 commands stop the walk that sources it (NPP191); the scans did not walk these (a `.` after `=` or
+    a quote was no word of shell_scan's, and a launcher that names no script was settled before its files)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "envx").write_text(LONG_CHILD * 4)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text) and why_walked(text, str(path)) == BOUND
+    _walk_finds(path, text, "NPP191")

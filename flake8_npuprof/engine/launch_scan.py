@@ -155,6 +155,9 @@ _BOUNDARY = " \t\n=(:;&|`<>"
 _STARTS_AFTER = frozenset(_BOUNDARY + "'\"")        # what a word _starts_word accepts may follow (a quote: it looks on)
 _UP = re.compile(r"^(?:\.\.?(?:/+|$))+")
 _COMPUTED_PART = re.compile(r"[$`*?\[]")
+# where the expansions of a word end (`$x`, `${x}`, `$(...)`, a backtick): what follows the last, written out, is its tail
+_VARIABLE_HEAD = re.compile(r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})")   # (a head by value that is one variable)
+_EXPANDED_END = re.compile(r"\$(?:\w+|[@*#?!$-]|\{[^}]*\}|\([^)]*\))|`[^`]*`")
 
 _regions: Dict[str, Tuple[Dict[str, int], "_Listing"]] = {}     # folder -> (folder mtimes, its files by name)
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
@@ -258,6 +261,11 @@ class _Text:
         self.dot_values: List[str] = []             # the variables a counted `..` is assigned to (`UP=..`: _dots)
         self.links = "readlink" in text or "realpath" in text
         self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
+        # the absolute names a head by value may source where its value ends in a blank (`c="source "; ${c}/x`: _given_source)
+        self.given_rooted: List[str] = []
+        # the heads by value (a variable's name, or None) whose first argument is a value (`${B} "$f"`): where each may
+        # be `source` or `.` (_may_source), the scan stops
+        self.given_by_value: List[Tuple[Optional["re.Match[str]"], int]] = []
         self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
@@ -338,15 +346,23 @@ class _Text:
                 return
         for m in _leftmost(_SOURCED, text):
             target = m.group(1).strip("'\"")    # (a `.sh` one is an _SH word; `find . -name`: no file of that name)
-            if not _after_boundary(text, m.start()) or ".sh" in target or not target or target[0] in ";&|()<>":
+            # (after a quote too: a value or an eval'd string that holds the command, `c="source envx"` ... `$c`, `eval
+            # 'source envx'`: bash 5.2 sources envx, splitting the value or reading the string, and the walk does)
+            quoted = m.start() > 0 and text[m.start() - 1] in "'\""
+            if not (quoted or _after_boundary(text, m.start())) or ".sh" in target or not target or \
+                    target[0] in ";&|()<>":
                 continue
-            if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
+            if not _NAME.fullmatch(target) and not _at_head(text, m.start()) and \
+                    not (quoted and ("$" in target or "`" in target)):
                 continue                    # `docker build . \`, "source code," in a text: no command
             option = _OPTION_HEAD.match(text, _command_start(text, m.start()), m.start())
             if option:                      # `--data_path  source data of training` (a help text): an option heads it
                 self.option_heads.add(option.group(1))
                 continue
             if self._shell(target, 0, text, True, m.start()):
+                return
+        for at in self.by_value() or () if "$" in text or "`" in text else ():
+            if self._given_source(text, at):
                 return
         for m in _MODULE.finditer(text):
             module = m.group(1)
@@ -583,6 +599,46 @@ class _Text:
         self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else "/" + folders,
                             sourced))
         self._shell_at.append(place)
+        return False
+
+    def _given_source(self, text: str, at: int) -> bool:
+        """A command whose head is an expansion (its `$` or backtick at `at`) sources a file where its value is `source`
+        or `.` (bash 5.2: `c=source; $c envx`, `"$@" envx` in `f source`'s body, `` `echo .` envx ``; the walk too):
+        its first argument is noted as a file it may source, or, where the head's word goes on after its last
+        expansion (`${d}/x`, `${c}envx`), that word (a value that ends in a blank makes the rest the file's name:
+        `c="source "`). True when that name is not written out (the scan stops)."""
+        for words, _, _ in _shell("parse").lexed_commands(text, _line_start(text, at), _line_end(text, at)):
+            k = next((k for k, (a, b) in enumerate(words) if a <= at < b), -1)
+            if k < 0:
+                continue
+            a, b = words[k]
+            head = text[a:b]
+            tail = _EXPANDED_END.split(head)[-1].replace('"', "").replace("'", "")
+            if "`" in tail or "$" in tail:
+                return False                # (an expansion left open: no command, `` ` `` in a here-document)
+            if tail:                        # (its value ends in a blank: the file is named by the tail, after it)
+                if tail.startswith("/"):
+                    self.given_rooted.append(_LITERAL_END.split(tail, maxsplit=1)[0])
+                if tail.endswith(".sh"):
+                    return False            # (an _SH word: followed as one that may be sourced, _sources_none)
+                return self._shell(head.replace('"', "").replace("'", ""), a, text, True, a)
+            if k + 1 == len(words):
+                return False
+            a, b = words[k + 1]
+            word = text[a:b]
+            if "$" in word or "`" in word or "\\" in word:
+                if "/" in word.rstrip("/"):
+                    return self._shell(word, a, text, True, a)      # (`${d}/envx`: found by its name)
+                # a name made from values: the scan stops unless the head's value is never `source` or `.` (why_walked)
+                self.given_by_value.append((_VARIABLE_HEAD.fullmatch(head.strip('"')), a))
+            word = word.replace('"', "").replace("'", "")
+            folder, _, name = word.rpartition("/")
+            if name and not name.endswith(".sh"):   # (`]`, `-m`: a file of that name, if any, is looked for too)
+                folders = os.path.normpath(_UP.sub("", word)) if folder else ".."
+                self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else
+                                    "/" + folders, True))
+                self._shell_at.append(a)
+            return False
         return False
 
     def runs(self, i: int, rounds: int, times: int) -> int:
@@ -1487,6 +1543,14 @@ def why_walked(text: str, path: str) -> str:
                     levels, held)
     if why:
         return why
+    for t in texts.values():
+        for head, at in t.given_by_value:
+            if head is None or _may_source(head.group(1) or head.group(2), texts):
+                return f"a file named from values a head by value may source ({_word_at(t.text, at)})"
+    for t in texts.values():            # (`c="source "; ${c}/x`: the walk sources /x where it is there)
+        for literal in t.given_rooted:
+            if observed.note(literal)[0] != "missing":
+                return f"an absolute path a head by value may source ({literal})"
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
     # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script; nor one that
     # starts with a variable the texts set only to such arguments (`code_dir=$1`); one set only to names written out
@@ -1515,6 +1579,40 @@ def why_walked(text: str, path: str) -> str:
     if not why and functions and _called_by_value(texts, edges):
         return BY_VALUE                 # (where its heads by value are not known, its counts above do not hold)
     return why
+
+
+def _may_source(name: str, texts: Dict[str, _Text]) -> bool:
+    """Whether a variable a command's head is (`${B} "$f"`) may hold `source` or `.` in the walk: it is set in these
+    texts other than by assignments at a command's head whose value is a substitution whose output the walk does not
+    know (`B=$(which python2)`: shell/expand.Expander._output, _PRINTING) or a word written out that is neither (nor
+    starts with one and a blank); one no text sets has no value the walk knows."""
+    if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
+        return True
+    for t in texts.values():
+        if _braced_other(t.text, name):
+            return True                 # `${name:=source}`
+        for at in _mentions(t.text, name):
+            end = at + len(name)
+            if not t.text.startswith("=", end) or not _heads(t.text, at):
+                return True             # `read name`, `for name in`, `export name=`, `f name`: not known here
+            value = _word_at(t.text, end + 1)
+            if value.startswith(("$(", "`")):
+                words = value.lstrip("$(`").split()
+                if words and _PLAIN_WORD.fullmatch(words[0]) and words[0] not in _PRINTING:
+                    continue            # (the walk does not know its output: no value)
+                return True
+            if any(c in value for c in "$`\\") or value.strip("'\"").split(None, 1)[:1] in (["source"], ["."]):
+                return True
+    return False
+
+
+def _word_at(text: str, at: int) -> str:
+    """The word that starts at `at`, as far as a blank or an operator outside quotes and `$(...)` ends it (roughly)."""
+    for words, _, _ in _shell("parse").lexed_commands(text, _line_start(text, at), _line_end(text, at)):
+        for a, b in words:
+            if a <= at < b:
+                return text[at:b]
+    return text[at:at + 1]
 
 
 def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
