@@ -1429,6 +1429,7 @@ _BY_VALUE_PLAIN = re.compile(r"""(?P<at>^(?<!\\\n)|[;&|{!]|\)(?!`)|(?<![(=])\((?
 
 
 def _plain_calls_by_value(text):
+    text = text.replace("\\\n", "  ")    # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c` is a head)
     for k in range(len(text) - 1):      # a backtick after a `)` that closes no `$(` (a case pattern's)
         if text.startswith(")`", k):
             depth, j = 0, k - 1
@@ -1709,6 +1710,7 @@ def test_a_line_over_the_bound_is_walked_at_once(project, word):
     "$(echo source) envx\n", 'f() { "$@" envx; }\nf source\n', "c=source\n$c ./envx\n",
     # a value or an eval'd string that holds the whole command: bash splits the value, eval reads the string
     'c="source envx"\n$c\n', "c='. envx'\n$c\n", 'eval "source envx"\n', "eval 'source envx'\n",
+    "c=source\nA=1 \\\n$c envx\n",        # (a head after a `\\`-newline: bash joins the line)
 ])
 def test_a_file_a_head_by_value_may_source_is_followed(project, text):
     """envx goes up to the project and into tools/, where t.py takes `--trace=False` (NPP205): the walk sources it

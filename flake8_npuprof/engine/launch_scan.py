@@ -1368,6 +1368,8 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
                     return out
             k = text.find(")`", k + 1)
     text = "\n" + text                  # (the text's start: a line's)
+    if "\\\n" in text:                  # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c envx` is `A=1 $c envx`)
+        text = text.replace("\\\n", "  ")
     search = _BY_VALUE_SIGN.search
     at = 0
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
