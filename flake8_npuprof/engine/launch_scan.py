@@ -265,7 +265,9 @@ class _Text:
         self.given_rooted: List[str] = []
         # the heads by value (a variable's name, or None) whose first argument is a value (`${B} "$f"`): where each may
         # be `source` or `.` (_may_source), the scan stops
-        self.given_by_value: List[Tuple[Optional["re.Match[str]"], int]] = []
+        self.given_by_value: List[Tuple[Optional["re.Match[str]"], bool, Optional["re.Match[str]"], int]] = []
+        # where the names a head by value may source are, with the head (a variable's name, or None; quoted)
+        self._by_value_at: Dict[int, Tuple[Optional["re.Match[str]"], bool]] = {}
         self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
@@ -606,12 +608,19 @@ class _Text:
         or `.` (bash 5.2: `c=source; $c envx`, `"$@" envx` in `f source`'s body, `` `echo .` envx ``; the walk too):
         its first argument is noted as a file it may source, or, where the head's word goes on after its last
         expansion (`${d}/x`, `${c}envx`), that word (a value that ends in a blank makes the rest the file's name:
-        `c="source "`). True when that name is not written out (the scan stops)."""
+        `c="source "`). True when that name is not written out (the scan stops). Not where the walk's lexer reads no
+        head there (after words other than assignments and _HEAD_WORDS, or inside a word: `"s|a|${d}|g"`)."""
         for words, _, _ in _shell("parse").lexed_commands(text, _line_start(text, at), _line_end(text, at)):
             k = next((k for k, (a, b) in enumerate(words) if a <= at < b), -1)
             if k < 0:
                 continue
             a, b = words[k]
+            before = [text[c:d] for c, d in words[:k]]
+            if before[:1] == ["function"]:
+                del before[:2]              # (`function f { $c envx; }`: the lexer's one command)
+            if text[a:at] not in ("", '"') or \
+                    any(w not in _LEXED_HEADS and not _ASSIGNMENT.match(w) for w in before):
+                return False
             head = text[a:b]
             tail = _EXPANDED_END.split(head)[-1].replace('"', "").replace("'", "")
             if "`" in tail or "$" in tail:
@@ -621,17 +630,21 @@ class _Text:
                     self.given_rooted.append(_LITERAL_END.split(tail, maxsplit=1)[0])
                 if tail.endswith(".sh"):
                     return False            # (an _SH word: followed as one that may be sourced, _sources_none)
+                self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
                 return self._shell(head.replace('"', "").replace("'", ""), a, text, True, a)
             if k + 1 == len(words):
                 return False
             a, b = words[k + 1]
-            word = text[a:b]
+            word = text[a:b].replace('"', "").replace("'", "")
+            self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
             if "$" in word or "`" in word or "\\" in word:
                 if "/" in word.rstrip("/"):
                     return self._shell(word, a, text, True, a)      # (`${d}/envx`: found by its name)
-                # a name made from values: the scan stops unless the head's value is never `source` or `.` (why_walked)
-                self.given_by_value.append((_VARIABLE_HEAD.fullmatch(head.strip('"')), a))
-            word = word.replace('"', "").replace("'", "")
+                # a name made from values: the scan stops unless the walk knows no value of it, or the head's value is
+                # never `source` or `.` (why_walked)
+                self.given_by_value.append((_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'),
+                                            _VARIABLE_HEAD.fullmatch(word), a))
+                return False
             folder, _, name = word.rpartition("/")
             if name and not name.endswith(".sh"):   # (`]`, `-m`: a file of that name, if any, is looked for too)
                 folders = os.path.normpath(_UP.sub("", word)) if folder else ".."
@@ -1325,6 +1338,7 @@ BY_VALUE = "a function may be called by a variable's value"
 # be a directory (_program_words)
 _HEAD_WORDS = ("then", "do", "else", "elif", "if", "while", "until", "time", "nohup", "exec", "command", "builtin",
                "eval")
+_LEXED_HEADS = frozenset(("{", "!") + _HEAD_WORDS)    # (what the walk's lexer may give before a head: _given_source)
 # (each head led by its own character, the lookbehinds left to _calls_by_value: a pattern whose every branch starts with
 # a character is searched from those characters alone, about twice as fast as one tried at every character; a `$name`
 # in a value is taken whole, `(?!\w)`: split between `\$\w+` and single characters, `x=$a..$a..` that ends in no head
@@ -1514,7 +1528,8 @@ def why_walked(text: str, path: str) -> str:
             return "its commands may reach the walk's bound"
         own_shell = _same_shell(texts, launcher, edges)
         # (a file's name given as a value or an argument, `bash ./up.sh ./far.sh`, is found from where that file went)
-        given = any(not _runs_here(t.text, at) for t in texts.values() for at in t._shell_at)
+        given = any(not _runs_here(t.text, at) for t in texts.values() for at in t._shell_at
+                    if at not in t._by_value_at)    # (a head by value's file is its command's: `$c envx`)
         need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell)
         if need > MAX_LEVELS:
             return f"{need} levels up"
@@ -1541,13 +1556,14 @@ def why_walked(text: str, path: str) -> str:
     # a file only run that names no file to run or source, and runs no name it may be given (_runs_given), enters no
     # file from where it goes: its scripts are its own (reported on it), and its `cd` does not come back
     why = _absolute({p: t for p, t in texts.items()
-                     if p in own_shell or t.shells or (t.rooted or held.get(p)) and _runs_given(t.text)}, region,
+                     if p in own_shell or _names_files(t, texts) or (t.rooted or held.get(p)) and _runs_given(t.text)}, region,
                     levels, held)
     if why:
         return why
     for t in texts.values():
-        for head, at in t.given_by_value:
-            if head is None or _may_source(head.group(1) or head.group(2), texts):
+        for head, quoted, word, at in t.given_by_value:
+            if (word is None or not _unknown(word.group(1) or word.group(2), texts)) and \
+                    (head is None or _may_source(head.group(1) or head.group(2), quoted, texts)):
                 return f"a file named from values a head by value may source ({_word_at(t.text, at)})"
     for t in texts.values():            # (`c="source "; ${c}/x`: the walk sources /x where it is there)
         for literal in t.given_rooted:
@@ -1583,11 +1599,12 @@ def why_walked(text: str, path: str) -> str:
     return why
 
 
-def _may_source(name: str, texts: Dict[str, _Text]) -> bool:
+def _may_source(name: str, quoted: bool, texts: Dict[str, _Text]) -> bool:
     """Whether a variable a command's head is (`${B} "$f"`) may hold `source` or `.` in the walk: it is set in these
     texts other than by assignments at a command's head whose value is a substitution whose output the walk does not
     know (`B=$(which python2)`: shell/expand.Expander._output, _PRINTING) or a word written out that is neither (nor
-    starts with one and a blank); one no text sets has no value the walk knows."""
+    starts with one and a blank), or, for a quoted head (no splitting: the value whole), one that writes out a
+    character neither holds (`"${D}/x.sh"`); one no text sets has no value the walk knows."""
     if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
         return True
     for t in texts.values():
@@ -1598,14 +1615,68 @@ def _may_source(name: str, texts: Dict[str, _Text]) -> bool:
             if not t.text.startswith("=", end) or not _heads(t.text, at):
                 return True             # `read name`, `for name in`, `export name=`, `f name`: not known here
             value = _word_at(t.text, end + 1)
-            if value.startswith(("$(", "`")):
-                words = value.lstrip("$(`").split()
-                if words and _PLAIN_WORD.fullmatch(words[0]) and words[0] not in _PRINTING:
-                    continue            # (the walk does not know its output: no value)
-                return True
+            if _unknown_output(value):
+                continue                # (the walk does not know its output: no value)
+            if quoted and not set(_EXPANDED_END.sub("", value).replace('"', "").replace("'", "")) <= _SOURCE_CHARS:
+                continue
+            first = _FIRST_LITERAL.match(value.replace('"', "").replace("'", "")).group()
+            if first and not any(w.startswith(first) for w in ("source", ".")):
+                continue                # (`taskset -c $a-$c`: its first word is no `source` or `.`, whatever follows)
             if any(c in value for c in "$`\\") or value.strip("'\"").split(None, 1)[:1] in (["source"], ["."]):
                 return True
     return False
+
+
+_FIRST_LITERAL = re.compile(r"[^\s$`\\]*")
+
+
+def _names_files(t: _Text, texts: Dict[str, _Text]) -> bool:
+    """Whether a text names a file it may run or source: one of its shells, but those a head by value names whose
+    value the walk never has as `source` or `.` (_may_source: `${bind_core} python3.7 x.py`)."""
+    for at in t._shell_at:
+        head = t._by_value_at.get(at)
+        if head is None or head[0] is None or _may_source(head[0].group(1) or head[0].group(2), head[1], texts):
+            return True
+    return False
+
+
+_SOURCE_CHARS = frozenset("source.")
+
+
+def _unknown_output(value: str) -> bool:
+    """Whether a word is one substitution of a command whose output the walk does not know (`$(which python2)`,
+    `` `find . -name x` ``: not one of _PRINTING, shell/expand.Expander._output's)."""
+    value = value.strip('"')
+    if not value.startswith(("$(", "`")) or value.count("$(") + value.count("`") > (1 if value[0] == "$" else 2):
+        return False
+    words = value.lstrip("$(`").split()
+    return bool(words) and bool(_PLAIN_WORD.fullmatch(words[0])) and words[0] not in _PRINTING
+
+
+def _unknown(name: str, texts: Dict[str, _Text]) -> bool:
+    """Whether the walk knows no value of a variable: every mention of it in these texts is an assignment at a
+    command's head, or a `for` loop's name, of one substitution whose output it does not know (`for f in `find ...``:
+    presubmit.sh's), or none is (not PWD, HOME, OLDPWD, BASH_SOURCE: the walk knows those)."""
+    if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
+        return False
+    for t in texts.values():
+        if _braced_other(t.text, name):
+            return False
+        for at in _mentions(t.text, name):
+            end = at + len(name)
+            if t.text.startswith("=", end) and _heads(t.text, at):
+                if not _unknown_output(_word_at(t.text, end + 1)):
+                    return False
+                continue
+            loop = _FOR_IN.match(t.text, end)
+            head = at - 4
+            if loop is None or head < 0 or t.text[head:at] != "for " or not _loop_head(t.text, head) or \
+                    not _unknown_output(loop.group(1)):
+                return False
+    return True
+
+
+_FOR_IN = re.compile(r"[ \t]+in[ \t]+(\S+|`[^`]*`|\$\([^()]*\))[ \t]*(?:;|\n|$)")
 
 
 def _word_at(text: str, at: int) -> str:
@@ -1950,7 +2021,7 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
                 continue            # (one that goes up nowhere adds nothing: whether it is sourced is not asked)
             if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in places):
                 by_source += n * loops * up
-            elif shell is None or c in shell or texts[c].shells:
+            elif shell is None or c in shell or _names_files(texts[c], texts):
                 ran = max(ran, up)
         done[p] = (weights[p][1] if weights else t.weighted(t.levels, r, times)) + ran + by_source
         return done[p]
