@@ -1771,3 +1771,25 @@ def test_random_launchers_with_heads_by_value_that_may_source_are_as_walked(proj
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow, text
     assert settled >= 15
+
+
+def test_a_substring_s_index_is_searched_in_time_that_grows_with_the_text():
+    """_COMPUTED[2]'s index (`${a[...]:2}`) ran to the text's end from each `${a[` with no `]` after it: 0.85 s over
+    15,000 lines of them. _first_sliced finds what its search finds (the first match, the same text), each `]` once."""
+    import random
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _COMPUTED, _computed, _first_sliced, _Text
+    with deadline(0.3, "the scan of 15,000 lines of `${a[`"):
+        assert _computed("${a[\n" * 15000) is None
+        # (each is a command headed by an expansion, whose line _given_source lexes: over _MAX_GIVEN, walked)
+        assert _Text("x.sh", "${a[\n" * 15000).why == "over 256 commands headed by an expansion"
+    pieces = ["${", "${#", "${!", "a", "ab", "[", "]", "/", ":", " ", "\t", "-", "$", "(", "x", "\n", "}", "1"]
+    rnd = random.Random(14)
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 14))) for _ in range(20000)]
+    texts += ["${a[1]:2}", "${a[\n1]/x/y}", "${a[1]}${b[2]:-x}${c:2}", "${a[x[y]:2}", "${a[b[1]]:2}"]
+    found = 0
+    for text in texts:
+        m = _COMPUTED[2].search(text)
+        assert _first_sliced(text) == (None if m is None else (m.start(), m.group())), text
+        found += m is not None
+    assert found > 300
