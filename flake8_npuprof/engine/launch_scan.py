@@ -1653,7 +1653,7 @@ def _may_source(name: str, quoted: bool, texts: Dict[str, _Text]) -> bool:
                 continue                # (the walk does not know its output: no value)
             if quoted and not set(_EXPANDED_END.sub("", value).replace('"', "").replace("'", "")) <= _SOURCE_CHARS:
                 continue
-            first = _FIRST_LITERAL.match(value.replace('"', "").replace("'", "")).group()
+            first = _FIRST_END.split(value.replace('"', "").replace("'", ""), maxsplit=1)[0]
             if first and not any(w.startswith(first) for w in ("source", ".")):
                 continue                # (`taskset -c $a-$c`: its first word is no `source` or `.`, whatever follows)
             if any(c in value for c in "$`\\") or value.strip("'\"").split(None, 1)[:1] in (["source"], ["."]):
@@ -1661,7 +1661,7 @@ def _may_source(name: str, quoted: bool, texts: Dict[str, _Text]) -> bool:
     return False
 
 
-_FIRST_LITERAL = re.compile(r"[^\s$`\\]*")
+_FIRST_END = re.compile(r"[\s$`\\]")     # (where a value's first word stops being written out: _may_source)
 
 
 def _names_files(t: _Text, texts: Dict[str, _Text]) -> bool:
