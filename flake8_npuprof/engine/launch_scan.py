@@ -231,28 +231,29 @@ def _computed(text: str) -> Optional[str]:
 
 
 _MAX_GIVEN = 256        # commands headed by an expansion a text may have (_given_source lexes each one's line)
-_SLICED_NAME = re.compile(r"\$\{[#!]?(?=(\w+))\1")         # (_COMPUTED[2] to its optional index)
-_SLICED_REST = re.compile(r"/|:(?:[ \t]*[\w$(]|[ \t]+-)")    # (_COMPUTED[2] after it)
+# (_COMPUTED[2] without an index, searched in C; with one, to its `[`; then what follows the index)
+_SLICED_PLAIN = re.compile(r"\$\{[#!]?(?=(\w+))\1(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))")
+_SLICED_INDEX = re.compile(r"\$\{[#!]?(?=(\w+))\1\[")
+_SLICED_REST = re.compile(r"/|:(?:[ \t]*[\w$(]|[ \t]+-)")
 
 
 def _first_sliced(text: str) -> Optional[Tuple[int, str]]:
     """(start, text) of the first match of _COMPUTED[2], found in time that grows with the text: its index,
     `\\[[^\\]]*\\]`, runs to the first `]` after its `[`, looked for once for all the `${a[` before that `]` (the
-    search went to the text's end from each: 0.8 s over 15,000 lines of `${a[`)."""
+    search went to the text's end from each: 0.8 s over 15,000 lines of `${a[`). A name without an index is searched
+    as the pattern's other branch (no match of one starts where the other's does)."""
+    plain = _SLICED_PLAIN.search(text)
     close = -1                          # the first `]` at or after the last index looked at (len(text): none)
-    for m in _SLICED_NAME.finditer(text):
-        at = m.end()
-        if text.startswith("[", at):
-            if close < at:
-                close = text.find("]", at)
-                close = len(text) if close < 0 else close
-            if close == len(text):
-                continue                # (no index: the rest must follow the name, and `[` is none of it)
-            at = close + 1
-        rest = _SLICED_REST.match(text, at)
+    for m in _SLICED_INDEX.finditer(text, 0, plain.start() if plain else len(text)):
+        if close < m.end():
+            close = text.find("]", m.end())
+            close = len(text) if close < 0 else close
+        if close == len(text):
+            break                       # (no `]` after it: no index, and `[` is none of what follows a name)
+        rest = _SLICED_REST.match(text, close + 1)
         if rest:
             return m.start(), text[m.start():rest.end()]
-    return None
+    return (plain.start(), plain.group()) if plain else None
 
 
 def starts_no_profiled_script(text: str, path: str) -> bool:
