@@ -1793,3 +1793,15 @@ def test_a_substring_s_index_is_searched_in_time_that_grows_with_the_text():
         assert _first_sliced(text) == (None if m is None else (m.start(), m.group())), text
         found += m is not None
     assert found > 300
+
+
+def test_a_shell_script_a_head_by_value_runs_counts_its_file_s_levels(project):
+    """up.sh goes two folders up and runs big.sh there by `$c` (c=bash: no `source`, but a run): the walk stops in
+    big.sh (NPP191 on the launcher). The `.sh` word is a file up.sh names (its levels count), whatever the head."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "up.sh").write_text("cd ../..\nc=bash\n$c ./big.sh\n")
+    (project.parent / "big.sh").write_text(LONG_CHILD * 4)
+    path = project / "test" / "run.sh"
+    path.write_text("bash ./up.sh\n")
+    assert why_walked("bash ./up.sh\n", str(path)) == BOUND
+    _walk_finds(path, "bash ./up.sh\n", "NPP191")

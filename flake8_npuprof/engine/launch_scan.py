@@ -671,9 +671,11 @@ class _Text:
                 return False
             a, b = words[k + 1]
             word = text[a:b].replace('"', "").replace("'", "")
-            self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
+            if word.endswith(".sh"):
+                return False                # (an _SH word: followed where it is, a file it may run or source)
             if "$" in word or "`" in word or "\\" in word:
                 if "/" in word.rstrip("/"):
+                    self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
                     return self._shell(word, a, text, True, a)      # (`${d}/envx`: found by its name)
                 # a name made from values: the scan stops unless the walk knows no value of it, or the head's value is
                 # never `source` or `.` (why_walked)
@@ -681,7 +683,8 @@ class _Text:
                                             _VARIABLE_HEAD.fullmatch(word), a))
                 return False
             folder, _, name = word.rpartition("/")
-            if name and not name.endswith(".sh"):   # (`]`, `-m`: a file of that name, if any, is looked for too)
+            if name:                        # (`]`, `-m`: a file of that name, if any, is looked for too)
+                self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
                 folders = os.path.normpath(_UP.sub("", word)) if folder else ".."
                 self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else
                                     "/" + folders, True))
