@@ -637,20 +637,24 @@ def test_a_file_it_runs_in_a_new_shell_starts_no_script_of_the_launcher(project,
     _not_walked_and_as_if_walked(path, text, monkeypatch)
 
 
-@pytest.mark.parametrize("text", [
-    "run=source\n$run ./child.sh\n",                  # `source` from a value
-    "f() { s=source; $s \"$1\"; }\nf ./child.sh\n",     # by a function
-    "eval \"bash ./child.sh\"\n",
-    "bash() { s=.; $s \"$1\"; }\nbash ./child.sh\n",    # a function named as a shell
-    "x=./child.sh; cp $x ./copy_npx.sh\n",             # named where it may go on to be sourced
+GIVEN = 'a file named from values a head by value may source ("$1")'
+
+
+@pytest.mark.parametrize("text, why", [
+    ("run=source\n$run ./child.sh\n", ""),             # `source` from a value
+    # by a function: `$s "$1"` may source any file it is given (`f envx` too), the scan stops at it
+    ("f() { s=source; $s \"$1\"; }\nf ./child.sh\n", GIVEN),
+    ("eval \"bash ./child.sh\"\n", ""),
+    ("bash() { s=.; $s \"$1\"; }\nbash ./child.sh\n", GIVEN),    # a function named as a shell
+    ("x=./child.sh; cp $x ./copy_npx.sh\n", ""),        # named where it may go on to be sourced
 ])
-def test_a_file_a_command_may_source_is_followed_for_its_scripts(project, text):
+def test_a_file_a_command_may_source_is_followed_for_its_scripts(project, text, why):
     from flake8_npuprof.engine.launch_scan import why_walked
     (project / "test" / "child.sh").write_text("python3 ../tools/eval.py \"$@\"\n")
     (project / "tools" / "eval.py").write_text(EXAMPLE_SCRIPT)
     path = project / "test" / "run.sh"
     path.write_text(text)
-    assert why_walked(text, str(path)) == "../tools/eval.py may hold a setup"
+    assert why_walked(text, str(path)) == (why or "../tools/eval.py may hold a setup")
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow
@@ -1425,6 +1429,7 @@ _BY_VALUE_PLAIN = re.compile(r"""(?P<at>^(?<!\\\n)|[;&|{!]|\)(?!`)|(?<![(=])\((?
 
 
 def _plain_calls_by_value(text):
+    text = text.replace("\\\n", "  ")    # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c` is a head)
     for k in range(len(text) - 1):      # a backtick after a `)` that closes no `$(` (a case pattern's)
         if text.startswith(")`", k):
             depth, j = 0, k - 1
@@ -1657,8 +1662,10 @@ def test_a_loop_over_arguments_goes_round_as_often_as_the_walk_takes_it(project,
 
 
 @pytest.mark.parametrize("text, why", [
-    # env.sh goes up once each time a function sources it (its `eval "source $1"`): three folders up, to t.py
-    ('s() { eval "source $1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n', "12 levels up"),
+    # env.sh goes up once each time a function sources it (its `source $1`): three folders up, to t.py
+    ('s() { eval "source $1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n',
+     'a shell script named from values ($1";)'),      # (`s envx` too: eval's string sources a value)
+    ('s() { x=.; $x "$1"; }\ns ./env.sh\ns ./env.sh\ns ./env.sh\npython3 t.py --trace=False\n', "12 levels up"),
     # a `..` held in a value goes up at each `cd` that reads it
     ("UP=..\ncd $UP\ncd $UP\ncd $UP\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
     ("UP=..\nu() { cd $UP; }\nu; u; u\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
@@ -1805,3 +1812,105 @@ def test_the_computed_names_search_takes_time_that_grows_with_the_text():
     with deadline(10, "the computed names' search of 31 adversarial texts"):
         for text in texts:
             _computed(text)
+@pytest.mark.parametrize("text", [
+    # a head by value that is `source` or `.` (bash 5.2 sources envx in each: `pwd` after it prints tools)
+    "c=source\n$c envx\n", "c=.\n${c} envx\n", 'S=source\n"$S" envx\n', "c=source\nA=1 $c envx\n",
+    "c=source\n$c 'envx'\n", 'c=source\n$c "envx" x y\n', "x=source\neval $x envx\n", "`echo source` envx\n",
+    "$(echo source) envx\n", 'f() { "$@" envx; }\nf source\n', "c=source\n$c ./envx\n",
+    # a value or an eval'd string that holds the whole command: bash splits the value, eval reads the string
+    'c="source envx"\n$c\n', "c='. envx'\n$c\n", 'eval "source envx"\n', "eval 'source envx'\n",
+    "c=source\nA=1 \\\n$c envx\n",        # (a head after a `\\`-newline: bash joins the line)
+])
+def test_a_file_a_head_by_value_may_source_is_followed(project, text):
+    """envx goes up to the project and into tools/, where t.py takes `--trace=False` (NPP205): the walk sources it
+    (its head is the value `source` or `.`), as bash does; the scan followed only a `source` it saw written before
+    its file, and settled these."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "t.py").write_text(TRACED)
+    (project / "test" / "envx").write_text("cd ../tools\n")
+    path = project / "test" / "run.sh"
+    text += "python3 t.py --trace=False\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == "../tools/t.py may hold a setup"
+    _walk_finds(path, text, "NPP205")
+
+
+@pytest.mark.parametrize("text", ["c=.\n$c envx\n", 'c="."\n"$c" envx\n', "c='. envx'\n$c\n", "c=source\n$c envx\n"])
+def test_a_file_a_head_by_value_may_source_counts_its_commands(project, text):
+    """envx's 6,000 commands stop the walk that sources it (NPP191); the scans did not walk these (a `.` after `=` or
+    a quote was no word of shell_scan's, and a launcher that names no script was settled before its files)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "envx").write_text(LONG_CHILD * 4)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text) and why_walked(text, str(path)) == BOUND
+    _walk_finds(path, text, "NPP191")
+
+
+# lines around a head by value that may be `source` or `.` (envx goes to tools/, where t.py takes `--trace=False`)
+SOURCE_BY_VALUE_FUZZ = [
+    "c=source", "c=.", "c=python3", 'c="source envx"', "c='. envx'", "$c envx", "${c} envx", '"$c" envx', "eval $c envx",
+    'f() { "$@" envx; }', "f source", "f .", "f python3", "e=envx", "$c $e", '$c "$e"', "cd ..", "B=$(which x)",
+    "$B envx", 'for f in `ls`; do $B "$f"; done', 'for f in `ls`; do $c "$f"; done', "A=1 $c envx", "$c ./envx",
+    "g() { $1 envx; }", "g source", "g .", "d=.", "$c $d/envx", 'eval "$c envx"', "x=$c", "$x envx", "c=$1",
+    "{ $c envx; }", "$(echo $c) envx", "`echo $c` envx", "c=${c:-source}", "read c", "c=sou", "${c}rce envx",
+    "h() { local c=$1; $c envx; }", "h source", "export c=source", "A=1 \\\n$c envx",
+]
+
+
+def test_random_launchers_with_heads_by_value_that_may_source_are_as_walked(project, count=80):
+    """Random launchers of SOURCE_BY_VALUE_FUZZ's lines: each one the scan settles has every walk's findings. (Run with
+    450 such launchers, a file envx of 6,000 commands too, when a head by value's first argument became a file it may
+    source: none unsound, 151 settled.)"""
+    import random
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "tools" / "t.py").write_text(TRACED)
+    (project / "test" / "envx").write_text("cd ../tools\n")
+    rnd = random.Random(57)
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(count):
+        text = "\n".join(rnd.choice(SOURCE_BY_VALUE_FUZZ) for _ in range(rnd.randint(1, 5))) + \
+            "\npython3 t.py --trace=False\n"
+        path.write_text(text)
+        if why_walked(text, str(path)):
+            continue
+        settled += 1
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow, text
+    assert settled >= 15
+
+
+def test_a_substring_s_index_is_searched_in_time_that_grows_with_the_text():
+    """_COMPUTED[1]'s index (`${a[...]:2}`) ran to the text's end from each `${a[` with no `]` after it: 0.85 s over
+    15,000 lines of them. _first_sliced finds what its search finds (the first match, the same text), each `]` once."""
+    import random
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _COMPUTED, _computed, _first_sliced, _Text
+    with deadline(0.3, "the scan of 15,000 lines of `${a[`"):
+        assert _computed("${a[\n" * 15000) is None
+        # (each is a command headed by an expansion, whose line _given_source lexes: over _MAX_GIVEN, walked)
+        assert _Text("x.sh", "${a[\n" * 15000).why == "over 256 commands headed by an expansion"
+    pieces = ["${", "${#", "${!", "a", "ab", "[", "]", "/", ":", " ", "\t", "-", "$", "(", "x", "\n", "}", "1"]
+    rnd = random.Random(14)
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 14))) for _ in range(20000)]
+    texts += ["${a[1]:2}", "${a[\n1]/x/y}", "${a[1]}${b[2]:-x}${c:2}", "${a[x[y]:2}", "${a[b[1]]:2}"]
+    found = 0
+    for text in texts:
+        m = _COMPUTED[1].search(text)
+        assert _first_sliced(text) == (None if m is None else (m.start(), m.group())), text
+        found += m is not None
+    assert found > 300
+
+
+def test_a_shell_script_a_head_by_value_runs_counts_its_file_s_levels(project):
+    """up.sh goes two folders up and runs big.sh there by `$c` (c=bash: no `source`, but a run): the walk stops in
+    big.sh (NPP191 on the launcher). The `.sh` word is a file up.sh names (its levels count), whatever the head."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "up.sh").write_text("cd ../..\nc=bash\n$c ./big.sh\n")
+    (project.parent / "big.sh").write_text(LONG_CHILD * 4)
+    path = project / "test" / "run.sh"
+    path.write_text("bash ./up.sh\n")
+    assert why_walked("bash ./up.sh\n", str(path)) == BOUND
+    _walk_finds(path, "bash ./up.sh\n", "NPP191")

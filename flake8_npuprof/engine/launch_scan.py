@@ -156,6 +156,9 @@ _BOUNDARY = " \t\n=(:;&|`<>"
 _STARTS_AFTER = frozenset(_BOUNDARY + "'\"")        # what a word _starts_word accepts may follow (a quote: it looks on)
 _UP = re.compile(r"^(?:\.\.?(?:/+|$))+")
 _COMPUTED_PART = re.compile(r"[$`*?\[]")
+# where the expansions of a word end (`$x`, `${x}`, `$(...)`, a backtick): what follows the last, written out, is its tail
+_VARIABLE_HEAD = re.compile(r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})")   # (a head by value that is one variable)
+_EXPANDED_END = re.compile(r"\$(?:\w+|[@*#?!$-]|\{[^}]*\}|\([^)]*\))|`[^`]*`")
 
 _regions: Dict[str, Tuple[Dict[str, int], "_Listing"]] = {}     # folder -> (folder mtimes, its files by name)
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
@@ -248,13 +251,45 @@ def _computed(text: str) -> Optional[str]:
     """The first of _COMPUTED's in the text (`set --` only where a word starts), or None."""
     first: Optional[Tuple[int, str]] = None
     for lead, pattern in _COMPUTED_SEARCHES:
-        m = pattern.search(text) if lead in text else None     # (a search costs ~5 instructions a character)
-        if m and (first is None or m.start() < first[0]):
-            first = (m.start(), m.group())
+        if lead not in text:                # (a search costs ~5 instructions a character)
+            continue
+        if pattern is _COMPUTED[1]:         # (its index searched in time that grows with the text: _first_sliced)
+            found = _first_sliced(text)
+        else:
+            m = pattern.search(text)
+            found = (m.start(), m.group()) if m else None
+        if found and (first is None or found[0] < first[0]):
+            first = found
     return None if first is None else first[1]
 
 
 _COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED))     # (each with its lead)
+
+
+_MAX_GIVEN = 256        # commands headed by an expansion a text may have (_given_source lexes each one's line)
+# (_COMPUTED[1] without an index, searched in C; with one, to its `[`; then what follows the index)
+_SLICED_PLAIN = re.compile(r"\$\{[#!]?(?=(\w+))\1(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))")
+_SLICED_INDEX = re.compile(r"\$\{[#!]?(?=(\w+))\1\[")
+_SLICED_REST = re.compile(r"/|:(?:[ \t]*[\w$(]|[ \t]+-)")
+
+
+def _first_sliced(text: str) -> Optional[Tuple[int, str]]:
+    """(start, text) of the first match of _COMPUTED[1], found in time that grows with the text: its index,
+    `\\[[^\\]]*\\]`, runs to the first `]` after its `[`, looked for once for all the `${a[` before that `]` (the
+    search went to the text's end from each: 0.8 s over 15,000 lines of `${a[`). A name without an index is searched
+    as the pattern's other branch (no match of one starts where the other's does)."""
+    plain = _SLICED_PLAIN.search(text)
+    close = -1                          # the first `]` at or after the last index looked at (len(text): none)
+    for m in _SLICED_INDEX.finditer(text, 0, plain.start() if plain else len(text)):
+        if close < m.end():
+            close = text.find("]", m.end())
+            close = len(text) if close < 0 else close
+        if close == len(text):
+            break                       # (no `]` after it: no index, and `[` is none of what follows a name)
+        rest = _SLICED_REST.match(text, close + 1)
+        if rest:
+            return m.start(), text[m.start():rest.end()]
+    return (plain.start(), plain.group()) if plain else None
 
 
 def starts_no_profiled_script(text: str, path: str) -> bool:
@@ -293,6 +328,13 @@ class _Text:
         self.dot_values: List[str] = []             # the variables a counted `..` is assigned to (`UP=..`: _dots)
         self.links = "readlink" in text or "realpath" in text
         self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
+        # the absolute names a head by value may source where its value ends in a blank (`c="source "; ${c}/x`: _given_source)
+        self.given_rooted: List[str] = []
+        # the heads by value (a variable's name, or None) whose first argument is a value (`${B} "$f"`): where each may
+        # be `source` or `.` (_may_source), the scan stops
+        self.given_by_value: List[Tuple[Optional["re.Match[str]"], bool, Optional["re.Match[str]"], int]] = []
+        # where the names a head by value may source are, with the head (a variable's name, or None; quoted)
+        self._by_value_at: Dict[int, Tuple[Optional["re.Match[str]"], bool]] = {}
         self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
@@ -373,15 +415,27 @@ class _Text:
                 return
         for m in _leftmost(_SOURCED if "source" in text else _SOURCED[1:], text):
             target = m.group(1).strip("'\"")    # (a `.sh` one is an _SH word; `find . -name`: no file of that name)
-            if not _after_boundary(text, m.start()) or ".sh" in target or not target or target[0] in ";&|()<>":
+            # (after a quote too: a value or an eval'd string that holds the command, `c="source envx"` ... `$c`, `eval
+            # 'source envx'`: bash 5.2 sources envx, splitting the value or reading the string, and the walk does)
+            quoted = m.start() > 0 and text[m.start() - 1] in "'\""
+            if not (quoted or _after_boundary(text, m.start())) or ".sh" in target or not target or \
+                    target[0] in ";&|()<>":
                 continue
-            if not _NAME.fullmatch(target) and not _at_head(text, m.start()):
+            if not _NAME.fullmatch(target) and not _at_head(text, m.start()) and \
+                    not (quoted and ("$" in target or "`" in target)):
                 continue                    # `docker build . \`, "source code," in a text: no command
             option = _OPTION_HEAD.match(text, _command_start(text, m.start()), m.start())
             if option:                      # `--data_path  source data of training` (a help text): an option heads it
                 self.option_heads.add(option.group(1))
                 continue
             if self._shell(target, 0, text, True, m.start()):
+                return
+        heads = self.by_value() or () if "$" in text or "`" in text else ()
+        if len(heads) > _MAX_GIVEN:     # (each is lexed: 15,000 lines of `${a[` took 2 s; the zoos' launchers have few)
+            self.why = f"over {_MAX_GIVEN} commands headed by an expansion"
+            return
+        for at in heads:
+            if self._given_source(text, at):
                 return
         for m in _MODULE.finditer(text) if "-m" in text else ():
             module = m.group(1)
@@ -620,6 +674,60 @@ class _Text:
         self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else "/" + folders,
                             sourced))
         self._shell_at.append(place)
+        return False
+
+    def _given_source(self, text: str, at: int) -> bool:
+        """A command whose head is an expansion (its `$` or backtick at `at`) sources a file where its value is `source`
+        or `.` (bash 5.2: `c=source; $c envx`, `"$@" envx` in `f source`'s body, `` `echo .` envx ``; the walk too):
+        its first argument is noted as a file it may source, or, where the head's word goes on after its last
+        expansion (`${d}/x`, `${c}envx`), that word (a value that ends in a blank makes the rest the file's name:
+        `c="source "`). True when that name is not written out (the scan stops). Not where the walk's lexer reads no
+        head there (after words other than assignments and _HEAD_WORDS, or inside a word: `"s|a|${d}|g"`)."""
+        for words, _, _ in _shell("parse").lexed_commands(text, _line_start(text, at), _line_end(text, at)):
+            k = next((k for k, (a, b) in enumerate(words) if a <= at < b), -1)
+            if k < 0:
+                continue
+            a, b = words[k]
+            before = [text[c:d] for c, d in words[:k]]
+            if before[:1] == ["function"]:
+                del before[:2]              # (`function f { $c envx; }`: the lexer's one command)
+            if text[a:at] not in ("", '"') or \
+                    any(w not in _LEXED_HEADS and not _ASSIGNMENT.match(w) for w in before):
+                return False
+            head = text[a:b]
+            tail = _EXPANDED_END.split(head)[-1].replace('"', "").replace("'", "")
+            if "`" in tail or "$" in tail:
+                return False                # (an expansion left open: no command, `` ` `` in a here-document)
+            if tail:                        # (its value ends in a blank: the file is named by the tail, after it)
+                if tail.startswith("/"):
+                    self.given_rooted.append(_LITERAL_END.split(tail, maxsplit=1)[0])
+                if tail.endswith(".sh"):
+                    return False            # (an _SH word: followed as one that may be sourced, _sources_none)
+                self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
+                return self._shell(head.replace('"', "").replace("'", ""), a, text, True, a)
+            if k + 1 == len(words):
+                return False
+            a, b = words[k + 1]
+            word = text[a:b].replace('"', "").replace("'", "")
+            if word.endswith(".sh"):
+                return False                # (an _SH word: followed where it is, a file it may run or source)
+            if "$" in word or "`" in word or "\\" in word:
+                if "/" in word.rstrip("/"):
+                    self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
+                    return self._shell(word, a, text, True, a)      # (`${d}/envx`: found by its name)
+                # a name made from values: the scan stops unless the walk knows no value of it, or the head's value is
+                # never `source` or `.` (why_walked)
+                self.given_by_value.append((_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'),
+                                            _VARIABLE_HEAD.fullmatch(word), a))
+                return False
+            folder, _, name = word.rpartition("/")
+            if name:                        # (`]`, `-m`: a file of that name, if any, is looked for too)
+                self._by_value_at[a] = (_VARIABLE_HEAD.fullmatch(head.strip('"')), head.startswith('"'))
+                folders = os.path.normpath(_UP.sub("", word)) if folder else ".."
+                self.shells.append((name, "" if folders.startswith("..") else word if word.startswith("/") else
+                                    "/" + folders, True))
+                self._shell_at.append(a)
+            return False
         return False
 
     def runs(self, i: int, rounds: int, times: int) -> int:
@@ -1309,6 +1417,7 @@ BY_VALUE = "a function may be called by a variable's value"
 # be a directory (_program_words)
 _HEAD_WORDS = ("then", "do", "else", "elif", "if", "while", "until", "time", "nohup", "exec", "command", "builtin",
                "eval")
+_LEXED_HEADS = frozenset(("{", "!") + _HEAD_WORDS)    # (what the walk's lexer may give before a head: _given_source)
 # (each head led by its own character, the lookbehinds left to _calls_by_value: a pattern whose every branch starts with
 # a character is searched from those characters alone, about twice as fast as one tried at every character; a `$name`
 # in a value is taken whole, `(?!\w)`: split between `\$\w+` and single characters, `x=$a..$a..` that ends in no head
@@ -1352,6 +1461,8 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
                     return out
             k = text.find(")`", k + 1)
     text = "\n" + text                  # (the text's start: a line's)
+    if "\\\n" in text:                  # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c envx` is `A=1 $c envx`)
+        text = text.replace("\\\n", "  ")
     search = _BY_VALUE_SIGN.search
     at = 0
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
@@ -1496,7 +1607,8 @@ def why_walked(text: str, path: str) -> str:
             return "its commands may reach the walk's bound"
         own_shell = _same_shell(texts, launcher, edges)
         # (a file's name given as a value or an argument, `bash ./up.sh ./far.sh`, is found from where that file went)
-        given = any(not _runs_here(t.text, at) for t in texts.values() for at in t._shell_at)
+        given = any(not _runs_here(t.text, at) for t in texts.values() for at in t._shell_at
+                    if at not in t._by_value_at)    # (a head by value's file is its command's: `$c envx`)
         need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell)
         if need > MAX_LEVELS:
             return f"{need} levels up"
@@ -1523,10 +1635,19 @@ def why_walked(text: str, path: str) -> str:
     # a file only run that names no file to run or source, and runs no name it may be given (_runs_given), enters no
     # file from where it goes: its scripts are its own (reported on it), and its `cd` does not come back
     why = _absolute({p: t for p, t in texts.items()
-                     if p in own_shell or t.shells or (t.rooted or held.get(p)) and _runs_given(t.text)}, region,
+                     if p in own_shell or _names_files(t, texts) or (t.rooted or held.get(p)) and _runs_given(t.text)}, region,
                     levels, held)
     if why:
         return why
+    for t in texts.values():
+        for head, quoted, word, at in t.given_by_value:
+            if (word is None or not _unknown(word.group(1) or word.group(2), texts)) and \
+                    (head is None or _may_source(head.group(1) or head.group(2), quoted, texts)):
+                return f"a file named from values a head by value may source ({_word_at(t.text, at)})"
+    for t in texts.values():            # (`c="source "; ${c}/x`: the walk sources /x where it is there)
+        for literal in t.given_rooted:
+            if observed.note(literal)[0] != "missing":
+                return f"an absolute path a head by value may source ({literal})"
     # a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
     # outside a function (`$3/x.py`: check knows none), is not known to the walk: it starts no script; nor one that
     # starts with a variable the texts set only to such arguments (`code_dir=$1`); one set only to names written out
@@ -1555,6 +1676,95 @@ def why_walked(text: str, path: str) -> str:
     if not why and functions and _called_by_value(texts, edges):
         return BY_VALUE                 # (where its heads by value are not known, its counts above do not hold)
     return why
+
+
+def _may_source(name: str, quoted: bool, texts: Dict[str, _Text]) -> bool:
+    """Whether a variable a command's head is (`${B} "$f"`) may hold `source` or `.` in the walk: it is set in these
+    texts other than by assignments at a command's head whose value is a substitution whose output the walk does not
+    know (`B=$(which python2)`: shell/expand.Expander._output, _PRINTING) or a word written out that is neither (nor
+    starts with one and a blank), or, for a quoted head (no splitting: the value whole), one that writes out a
+    character neither holds (`"${D}/x.sh"`); one no text sets has no value the walk knows."""
+    if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
+        return True
+    for t in texts.values():
+        if _braced_other(t.text, name):
+            return True                 # `${name:=source}`
+        for at in _mentions(t.text, name):
+            end = at + len(name)
+            if not t.text.startswith("=", end) or not _heads(t.text, at):
+                return True             # `read name`, `for name in`, `export name=`, `f name`: not known here
+            value = _word_at(t.text, end + 1)
+            if _unknown_output(value):
+                continue                # (the walk does not know its output: no value)
+            if quoted and not set(_EXPANDED_END.sub("", value).replace('"', "").replace("'", "")) <= _SOURCE_CHARS:
+                continue
+            first = _FIRST_END.split(value.replace('"', "").replace("'", ""), maxsplit=1)[0]
+            if first and not any(w.startswith(first) for w in ("source", ".")):
+                continue                # (`taskset -c $a-$c`: its first word is no `source` or `.`, whatever follows)
+            if any(c in value for c in "$`\\") or value.strip("'\"").split(None, 1)[:1] in (["source"], ["."]):
+                return True
+    return False
+
+
+_FIRST_END = re.compile(r"[\s$`\\]")     # (where a value's first word stops being written out: _may_source)
+
+
+def _names_files(t: _Text, texts: Dict[str, _Text]) -> bool:
+    """Whether a text names a file it may run or source: one of its shells, but those a head by value names whose
+    value the walk never has as `source` or `.` (_may_source: `${bind_core} python3.7 x.py`)."""
+    for at in t._shell_at:
+        head = t._by_value_at.get(at)
+        if head is None or head[0] is None or _may_source(head[0].group(1) or head[0].group(2), head[1], texts):
+            return True
+    return False
+
+
+_SOURCE_CHARS = frozenset("source.")
+
+
+def _unknown_output(value: str) -> bool:
+    """Whether a word is one substitution of a command whose output the walk does not know (`$(which python2)`,
+    `` `find . -name x` ``: not one of _PRINTING, shell/expand.Expander._output's)."""
+    value = value.strip('"')
+    if not value.startswith(("$(", "`")) or value.count("$(") + value.count("`") > (1 if value[0] == "$" else 2):
+        return False
+    words = value.lstrip("$(`").split()
+    return bool(words) and bool(_PLAIN_WORD.fullmatch(words[0])) and words[0] not in _PRINTING
+
+
+def _unknown(name: str, texts: Dict[str, _Text]) -> bool:
+    """Whether the walk knows no value of a variable: every mention of it in these texts is an assignment at a
+    command's head, or a `for` loop's name, of one substitution whose output it does not know (`for f in `find ...``:
+    presubmit.sh's), or none is (not PWD, HOME, OLDPWD, BASH_SOURCE: the walk knows those)."""
+    if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
+        return False
+    for t in texts.values():
+        if _braced_other(t.text, name):
+            return False
+        for at in _mentions(t.text, name):
+            end = at + len(name)
+            if t.text.startswith("=", end) and _heads(t.text, at):
+                if not _unknown_output(_word_at(t.text, end + 1)):
+                    return False
+                continue
+            loop = _FOR_IN.match(t.text, end)
+            head = at - 4
+            if loop is None or head < 0 or t.text[head:at] != "for " or not _loop_head(t.text, head) or \
+                    not _unknown_output(loop.group(1)):
+                return False
+    return True
+
+
+_FOR_IN = re.compile(r"[ \t]+in[ \t]+(\S+|`[^`]*`|\$\([^()]*\))[ \t]*(?:;|\n|$)")
+
+
+def _word_at(text: str, at: int) -> str:
+    """The word that starts at `at`, as far as a blank or an operator outside quotes and `$(...)` ends it (roughly)."""
+    for words, _, _ in _shell("parse").lexed_commands(text, _line_start(text, at), _line_end(text, at)):
+        for a, b in words:
+            if a <= at < b:
+                return text[at:b]
+    return text[at:at + 1]
 
 
 def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
@@ -1890,7 +2100,7 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
                 continue            # (one that goes up nowhere adds nothing: whether it is sourced is not asked)
             if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in places):
                 by_source += n * loops * up
-            elif shell is None or c in shell or texts[c].shells:
+            elif shell is None or c in shell or _names_files(texts[c], texts):
                 ran = max(ran, up)
         done[p] = (weights[p][1] if weights else t.weighted(t.levels, r, times)) + ran + by_source
         return done[p]
