@@ -1812,6 +1812,27 @@ def test_the_computed_names_search_takes_time_that_grows_with_the_text():
     with deadline(10, "the computed names' search of 31 adversarial texts"):
         for text in texts:
             _computed(text)
+
+
+def test_a_joined_m_is_searched_in_time_that_grows_with_the_text():
+    """JOINED's `-m` after python read the rest of the word from every `python` in it: one word of 20,000 `python`
+    took 11.8 s in may_start, which every launcher without a profiling word asks (a 256 KiB one: about 50 s). It is
+    led by a `python` that starts a word or a path's last part, whose rest holds no `/` (shell/command_line.PYTHON)."""
+    from evalfiles import deadline
+    from flake8_npuprof.checks.shell_scan import needs_walk
+    from flake8_npuprof.engine.launch_scan import _computed
+    with deadline(2, "may_start and _computed on words of 20,000 `python`"):
+        for text in ("python" * 20000, "/python" * 20000, "-python" * 20000):
+            assert not needs_walk(text) and _computed(text) is None, text[:20]
+        needs_walk("python3." * 20000)          # (its `.py` asks for the scan)
+        _computed("python3." * 20000)
+    # (what the walk starts as module tools.t: shell/launches reads `-mtools.t` as CPython does)
+    for text in ("python3 -mtools.t", "/usr/bin/python3.8 -um tools.t", "x=1; python -Bmtools.t", "(python -mtools.t)"):
+        assert needs_walk(text) and _computed(text), text
+    for text in ("ipython -mtools.t", "my-python -mtools.t", "python3/x -mtools.t"):
+        assert not needs_walk(text), text
+
+
 @pytest.mark.parametrize("text", [
     # a head by value that is `source` or `.` (bash 5.2 sources envx in each: `pwd` after it prints tools)
     "c=source\n$c envx\n", "c=.\n${c} envx\n", 'S=source\n"$S" envx\n', "c=source\nA=1 $c envx\n",
