@@ -517,6 +517,9 @@ def test_a_launcher_that_ends_first_says_which_branch_ended_it(tmp_path):
     assert why('if [ $# -lt 2 ]; then\n  echo "x" > log.txt\n  echo "Usage: bash run.sh DATA" >&2\n  echo more\n'
                '  exit 1\nfi\n') == (f"{ends}11: `if [ $# -lt 2 ]` (run.sh:7) holds in this launch; it prints "
                                      "`Usage: bash run.sh DATA` and 1 more line(s)")
+    # echo's options are not printed; a printf's output is its format's, not its words: not said
+    assert why('if [ $# -lt 2 ]; then\n  printf "need %s\\n" DATA\n  echo -e "Usage:" DATA\n  exit 1\nfi\n') == \
+        f"{ends}10: `if [ $# -lt 2 ]` (run.sh:7) holds in this launch; it prints `Usage: DATA`"
     # an `elif`, and the option (a `case` pattern) that sets what its condition reads
     assert why('data_path=""\nif [ $# -gt 3 ]; then :\nelif [[ $data_path == "" ]]; then echo "no data"; exit 2\nfi\n',
                ["--x"]) == (f"{ends}9: `elif [[ $data_path == \"\" ]]` (run.sh:9) holds in this launch; it prints "

@@ -290,8 +290,8 @@ def _exits_first(w: Walk, target, base) -> dict:
 
 
 def _ended_by(w: Walk, file: str, line: int, who: str) -> str:
-    """What made a shell end at file:line: the decided `if` branches its exit is in, what it prints there first (echo,
-    printf: the usage or error line), and the options of the launcher that set a variable a condition reads (`if [[
+    """What made a shell end at file:line: the decided `if` branches its exit is in, what it echoes there first (the
+    usage or error line), and the options of the launcher that set a variable a condition reads (`if [[
     $data_path == "" ]]` after `--data_path*) data_path=...`, on who: the launcher, the application msprof runs); ""
     when it is in none."""
     branches = w.end_branches.get((file, line))
@@ -300,9 +300,8 @@ def _ended_by(w: Walk, file: str, line: int, who: str) -> str:
     path, at, _ = branches[-1]
     out = ", then ".join(f"`{b}` ({_rel(p, w.root)}:{n})" for p, n, b in branches) + \
         (" holds" if branches[-1][2] != "else" else " runs") + " in this launch"
-    printed = [" ".join(x.text for x in list(without_redirections(c.words))[1:]).replace(HOLE, "<unknown>")
-               for c in w.commands if c.path == file and at <= c.line <= line and c.ranks and c.words and
-               c.words[0].text in ("echo", "printf") and not _into_file(c)]
+    printed = [_echoed(c) for c in w.commands if c.path == file and at <= c.line <= line and c.ranks and c.words and
+               c.words[0].text == "echo" and not _into_file(c)]
     if printed:
         out += f"; it prints `{printed[0][:200]}`" + (f" and {len(printed) - 1} more line(s)" if printed[1:] else "")
     try:
@@ -316,6 +315,15 @@ def _ended_by(w: Walk, file: str, line: int, who: str) -> str:
     if options:
         out += f"; {' or '.join(options)} on {who} sets what the condition reads"
     return out
+
+
+def _echoed(c) -> str:
+    """What an echo prints: its words after its options (-n, -e, -E), a blank between (a printf's output is its
+    format's, not its words: not said)."""
+    words = [x.text for x in without_redirections(c.words)][1:]
+    while words and re.fullmatch(r"-[neE]+", words[0]):
+        words.pop(0)
+    return " ".join(words).replace(HOLE, "<unknown>")
 
 
 def _into_file(c) -> bool:
