@@ -61,6 +61,19 @@ def test_a_command_that_may_start_a_script_makes_the_answer_unknown(tmp_path, la
     assert render_text(report).splitlines()[1:] == [f"no launch: {why}", f"usable data: unknown ({why})"]
 
 
+@pytest.mark.parametrize("env, line", [
+    # offsets into the file as the walk decodes it: a UTF-8 text-mode read shifted them (GB18030 comments read as
+    # several characters each, CRLF lines read without their carriage returns) and the answer quoted other bytes
+    ("# 训练脚本的环境变量设置\n$RUNNER train.py\n".encode("gb18030"), 2),
+    (b"# x\r\n# y\r\n$RUNNER train.py\r\n", 3),
+])
+def test_a_sourced_file_s_unknown_command_is_quoted_as_written(tmp_path, env, line):
+    (tmp_path / "env.sh").write_bytes(env)
+    report = _emulate(tmp_path, "#!/bin/bash\nsource ./env.sh\n", [])
+    assert render_text(report).splitlines()[1] == (f"no launch: no launch found, but env.sh:{line} runs `$RUNNER`, "
+                                                   "not known statically: what it starts is not known here")
+
+
 def test_a_module_the_project_holds_below_the_folder_it_runs_in_is_not_said_not_held(tmp_path):
     # OpenCLIP's shape: src/training/main.py, run as `python -m training.main` from the project's top (installed with
     # `pip install -e .`, or with src on PYTHONPATH). It said "a module the project does not hold"

@@ -20,8 +20,9 @@ from typing import List, NamedTuple, Optional, Tuple
 from ..checks.launcher_switch import options_setting
 from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.parse import without_redirections
-from ..shell.state import within
+from ..shell.state import MAX_BYTES, within
 from ..shell.walk import Walk
+from ..source.files import ReadError, decode_shell, read_bytes
 from ..source.text import HOLE
 from .environment import Environment
 from .launcher import emulate_launch, imported_profiling, launch_info, named_line
@@ -304,11 +305,7 @@ def _ended_by(w: Walk, file: str, line: int, who: str) -> str:
                c.words[0].text == "echo" and not _into_file(c)]
     if printed:
         out += f"; it prints `{printed[0][:200]}`" + (f" and {len(printed) - 1} more line(s)" if printed[1:] else "")
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            setting = options_setting(fh.read())
-    except OSError:
-        setting = {}
+    setting = options_setting(_walked_text(w, path))
     read = [v for _, _, b in branches for v in re.findall(r"\$\{?([A-Za-z_]\w*)", b)]
     options = list(dict.fromkeys(setting[v][0] + {"=": "=VALUE", " ": " VALUE"}.get(setting[v][1], "")
                                  for v in read if v in setting))
@@ -408,17 +405,20 @@ def _held_below(cmd, module: str) -> Optional[Tuple[str, str]]:
     return None
 
 
+def _walked_text(w: Walk, path: str) -> str:
+    """A file's text as the walk decoded it ("" when it cannot be read): the offsets of its words are in that text,
+    which a text-mode UTF-8 read shifts (a carriage return dropped, a GB18030 character read as several)."""
+    if path == w.launcher:
+        return w.launcher_text()
+    try:
+        return decode_shell(read_bytes(path, MAX_BYTES))
+    except (OSError, ReadError):
+        return ""
+
+
 def _written(w: Walk, path: str, word) -> str:
     """A word as the file writes it (`$PY`), "" when that is not at hand."""
-    if path == w.launcher:
-        text = w.launcher_text()
-    else:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            return ""
-    written = text[word.start:word.end]
+    written = _walked_text(w, path)[word.start:word.end]
     return written if 0 < len(written) <= 80 and "\n" not in written else ""
 
 
